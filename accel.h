@@ -1,0 +1,1643 @@
+/* accel.h - drive neural accelerators from a microcontroller or a Linux host.
+ * Single header, allocation-free, C99 (and C++). MIT licence: see the end of this file.
+ *
+ * WHAT IT IS
+ *   Command codecs, host- and device-side protocol state machines and drivers for several
+ *   accelerator families, plus an int8 multiply-accumulate reference engine. Nothing here
+ *   allocates, prints or keeps hidden global state: the caller owns every buffer and every
+ *   state struct; functions that need scratch memory have a ..._scratch_size() companion.
+ *
+ * HOW TO USE IT
+ *   Copy accel.h into your project. In exactly ONE C or C++ file:
+ *       #define ACCEL_IMPLEMENTATION
+ *       #include "accel.h"
+ *   Everywhere else just #include "accel.h". Drivers talk to hardware only through an
+ *   accel_port (a struct of optional callbacks, see "port interface" below); ready-made ports
+ *   live in ports/ (sim, linux, arduino, zephyr).
+ *
+ * CONFIGURATION (define before including; or put them in a file named by ACCEL_CONFIG_HEADER)
+ *   ACCEL_CONFIG_HEADER "file.h"  included first, so a project keeps its choices in one place.
+ *   ACCEL_STATIC                  make every function static (private to the including file).
+ *   ACCEL_NO_TSP1, ACCEL_NO_EDGETPU, ACCEL_NO_REFSI, ACCEL_NO_ANE, ACCEL_NO_MAC
+ *                                 leave a device section out entirely (the common section stays).
+ *   ACCEL_NO_STATUS_STRINGS       compile out accel_status_str()'s text (it returns "").
+ *   ACCEL_ASSERT(x)               internal invariant check; default: nothing. Bad INPUT is never
+ *                                 asserted on: it always gets a status code.
+ *   ACCEL_MEMCPY(d,s,n), ACCEL_MEMSET(d,v,n)
+ *                                 default: <string.h> on hosted builds, small loops when
+ *                                 __STDC_HOSTED__ is 0 (the core then needs only <stddef.h>,
+ *                                 <stdint.h>, <limits.h>).
+ *   ACCEL_CRC32_IMPL              ACCEL_CRC32_BITWISE (no table, smallest), ACCEL_CRC32_NIBBLE
+ *                                 (64-byte table; default on 8/16/32-bit targets),
+ *                                 ACCEL_CRC32_TABLE256 (1 KiB table), ACCEL_CRC32_SLICE8 (8 KiB,
+ *                                 default on 64-bit hosts). All give identical results.
+ *   Each device section documents its own macros in its head comment.
+ *
+ * SECTIONS (table of contents; search for "SECTION:")
+ *   1. config     macros above, ACCELDEF, memcpy/memset fallbacks
+ *   2. common     accel_status, byte reader/writer, CRC-32, slot ring, byte FIFO, deadlines,
+ *                 the port interface and its checked call wrappers
+ *   3. tsp1       Applied Brain Research TSP1 message layer over SPI/I2C
+ *   4. edgetpu    Google Coral Edge TPU: ISA, compiled models, USB protocol, bring-up
+ *   5. refsi      Codeplay RefSi command processor: command buffers and a reference CMP
+ *   6. ane        Apple Neural Engine: task queues and firmware command protocol
+ *   7. mac        int8/uint8 multiply-accumulate reference engine, bit-exact with TFLite
+ *   Then, under ACCEL_IMPLEMENTATION, the implementation of each section in the same order.
+ *
+ * ERRORS
+ *   Every function that can fail returns accel_status: 0 (ACCEL_OK) on success, a negative
+ *   code otherwise; results go through out-parameters. accel_status_str() names a code.
+ *   Bytes from a bus, a file or a device are untrusted: every length and offset is checked.
+ *
+ * PORTABILITY
+ *   8/16/32/64-bit targets (int may be 16 bits), no unaligned access, explicit byte order.
+ *   Built warning-free with -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion.
+ */
+
+/* ============================================================================================
+ * SECTION: config
+ * ============================================================================================ */
+#ifndef ACCEL_H_INCLUDED
+#define ACCEL_H_INCLUDED
+
+#ifdef ACCEL_CONFIG_HEADER
+#include ACCEL_CONFIG_HEADER
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+#include <limits.h>
+
+#ifdef ACCEL_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define ACCELDEF static __attribute__((unused)) /* a static build may not use every function */
+#else
+#define ACCELDEF static
+#endif
+#else
+#define ACCELDEF extern
+#endif
+
+#ifndef ACCEL_ASSERT
+#define ACCEL_ASSERT(x) ((void)0)
+#endif
+
+/* CRC-32 implementation choices (see the head comment). */
+#define ACCEL_CRC32_BITWISE 1
+#define ACCEL_CRC32_NIBBLE 2
+#define ACCEL_CRC32_TABLE256 3
+#define ACCEL_CRC32_SLICE8 4
+#ifndef ACCEL_CRC32_IMPL
+#if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
+#define ACCEL_CRC32_IMPL ACCEL_CRC32_SLICE8
+#else
+#define ACCEL_CRC32_IMPL ACCEL_CRC32_NIBBLE
+#endif
+#endif
+#if ACCEL_CRC32_IMPL < ACCEL_CRC32_BITWISE || ACCEL_CRC32_IMPL > ACCEL_CRC32_SLICE8
+#error "ACCEL_CRC32_IMPL must be one of ACCEL_CRC32_BITWISE/NIBBLE/TABLE256/SLICE8"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ============================================================================================
+ * SECTION: common
+ * Status codes, bounds-checked byte reader/writer, CRC-32/ISO-HDLC, a ring of fixed-size slots,
+ * a byte FIFO, wrap-safe deadlines and the port interface every driver talks through.
+ * ============================================================================================ */
+
+/* One status enum for the whole library. 0 is success, every error is negative. Each device
+ * section owns a range of 100 codes so sections can grow without renumbering each other. */
+typedef enum accel_status {
+    ACCEL_OK = 0,
+    /* common: -1 .. -99 */
+    ACCEL_E_NULL = -1,             /* a required pointer argument was NULL */
+    ACCEL_E_ZERO_LENGTH = -2,      /* a length or count that must be > 0 was 0 */
+    ACCEL_E_TOO_LONG = -3,         /* a length exceeds what the format or object allows */
+    ACCEL_E_BUFFER_TOO_SMALL = -4, /* the caller's output buffer cannot hold the result */
+    ACCEL_E_TRUNCATED = -5,        /* input ended before a complete field or record */
+    ACCEL_E_FULL = -6,             /* queue, ring or FIFO has no room; nothing was stored */
+    ACCEL_E_EMPTY = -7,            /* queue, ring or FIFO holds nothing to take */
+    ACCEL_E_CLOSED = -8,           /* the device or port is not open (or was closed) */
+    ACCEL_E_TIMEOUT = -9,          /* a deadline passed before the device answered */
+    ACCEL_E_UNSUPPORTED = -10,     /* the port leaves the needed callback NULL */
+    ACCEL_E_IO = -11,              /* the bus or OS reported an I/O error (port keeps errno) */
+    ACCEL_E_ARG = -12,             /* an argument is out of its documented range */
+    ACCEL_E_BUSY = -13,            /* the device or object is busy; try again later */
+    ACCEL_E_STATE = -14,           /* the call is not valid in the current state */
+    ACCEL_E_CRC = -15,             /* a checksum did not match */
+    ACCEL_E_MALFORMED = -16,       /* input violates its format */
+    ACCEL_E_NO_DEVICE = -17,       /* no such device (not found, unplugged) */
+    ACCEL_E_ACCESS = -18,          /* permission denied by the OS */
+    ACCEL_E_OVERFLOW = -19,        /* an arithmetic result does not fit its type */
+    ACCEL_E_STALL = -20,           /* USB endpoint stalled / request refused by the device */
+    ACCEL_E_ALIGN = -21,           /* an address or size is not suitably aligned */
+    ACCEL_E_FAULT = -22,           /* a fault injected by the simulator (ports/sim) */
+    /* tsp1: -100 .. -199 */
+
+    /* edgetpu: -200 .. -299 */
+
+    /* refsi: -300 .. -399 */
+
+    /* ane: -400 .. -499 */
+
+    /* mac: -500 .. -599 */
+
+    ACCEL_STATUS_MIN_ = -600 /* lower bound of all codes; not a status */
+} accel_status;
+
+/* Name of a status code ("ACCEL_E_TIMEOUT: ..."); "" with ACCEL_NO_STATUS_STRINGS, "?" for a
+ * value that is not a code. Never NULL. */
+ACCELDEF const char *accel_status_str(accel_status s);
+
+/* ---- byte order: unchecked loads/stores for buffers whose size the caller has checked ---- */
+ACCELDEF uint16_t accel_load_u16le(const uint8_t *p);
+ACCELDEF uint16_t accel_load_u16be(const uint8_t *p);
+ACCELDEF uint32_t accel_load_u32le(const uint8_t *p);
+ACCELDEF uint32_t accel_load_u32be(const uint8_t *p);
+ACCELDEF uint64_t accel_load_u64le(const uint8_t *p);
+ACCELDEF uint64_t accel_load_u64be(const uint8_t *p);
+ACCELDEF void accel_store_u16le(uint8_t *p, uint16_t v);
+ACCELDEF void accel_store_u16be(uint8_t *p, uint16_t v);
+ACCELDEF void accel_store_u32le(uint8_t *p, uint32_t v);
+ACCELDEF void accel_store_u32be(uint8_t *p, uint32_t v);
+ACCELDEF void accel_store_u64le(uint8_t *p, uint64_t v);
+ACCELDEF void accel_store_u64be(uint8_t *p, uint64_t v);
+
+/* ---- bounds-checked reader over a caller buffer ----
+ * Every read either succeeds completely or returns an error and leaves *out and the position
+ * untouched. The first error is sticky (kept in .err, later reads fail with it), so a parser may
+ * read a whole record and check once. */
+typedef struct accel_reader {
+    const uint8_t *buf;
+    size_t len;
+    size_t pos;
+    accel_status err;
+} accel_reader;
+
+ACCELDEF accel_status accel_reader_init(accel_reader *r, const void *buf, size_t len);
+ACCELDEF size_t accel_reader_remaining(const accel_reader *r);
+ACCELDEF accel_status accel_read_u8(accel_reader *r, uint8_t *out);
+ACCELDEF accel_status accel_read_u16le(accel_reader *r, uint16_t *out);
+ACCELDEF accel_status accel_read_u16be(accel_reader *r, uint16_t *out);
+ACCELDEF accel_status accel_read_u32le(accel_reader *r, uint32_t *out);
+ACCELDEF accel_status accel_read_u32be(accel_reader *r, uint32_t *out);
+ACCELDEF accel_status accel_read_u64le(accel_reader *r, uint64_t *out);
+ACCELDEF accel_status accel_read_u64be(accel_reader *r, uint64_t *out);
+ACCELDEF accel_status accel_read_bytes(accel_reader *r, void *dst, size_t n);
+/* Point *out at the next n bytes inside the buffer (no copy) and advance. */
+ACCELDEF accel_status accel_read_view(accel_reader *r, const uint8_t **out, size_t n);
+ACCELDEF accel_status accel_reader_skip(accel_reader *r, size_t n);
+ACCELDEF accel_status accel_reader_seek(accel_reader *r, size_t pos);
+
+/* ---- bounds-checked writer over a caller buffer (same rules as the reader) ---- */
+typedef struct accel_writer {
+    uint8_t *buf;
+    size_t cap;
+    size_t pos;
+    accel_status err;
+} accel_writer;
+
+ACCELDEF accel_status accel_writer_init(accel_writer *w, void *buf, size_t cap);
+ACCELDEF size_t accel_writer_remaining(const accel_writer *w);
+ACCELDEF accel_status accel_write_u8(accel_writer *w, uint8_t v);
+ACCELDEF accel_status accel_write_u16le(accel_writer *w, uint16_t v);
+ACCELDEF accel_status accel_write_u16be(accel_writer *w, uint16_t v);
+ACCELDEF accel_status accel_write_u32le(accel_writer *w, uint32_t v);
+ACCELDEF accel_status accel_write_u32be(accel_writer *w, uint32_t v);
+ACCELDEF accel_status accel_write_u64le(accel_writer *w, uint64_t v);
+ACCELDEF accel_status accel_write_u64be(accel_writer *w, uint64_t v);
+ACCELDEF accel_status accel_write_bytes(accel_writer *w, const void *src, size_t n);
+ACCELDEF accel_status accel_write_fill(accel_writer *w, uint8_t v, size_t n);
+
+/* ---- CRC-32/ISO-HDLC (zlib, Ethernet): reflected poly 0xEDB88320, init/xorout 0xFFFFFFFF ----
+ * crc = accel_crc32_update(0, data, n) gives the final CRC of data; feeding pieces in order,
+ * crc = accel_crc32_update(crc, piece, k), gives the same value (zlib's crc32() convention).
+ * accel_crc32("123456789", 9) == 0xCBF43926. data may be NULL only when n is 0. */
+ACCELDEF uint32_t accel_crc32_update(uint32_t crc, const void *data, size_t n);
+ACCELDEF uint32_t accel_crc32(const void *data, size_t n);
+
+/* ---- ring of fixed-size slots over a caller buffer ----
+ * capacity = buf_len / slot_size slots. push copies a slot in, pop copies the oldest out.
+ * A full ring refuses a push (ACCEL_E_FULL) and keeps what it holds: nothing is overwritten. */
+typedef struct accel_ring {
+    uint8_t *buf;
+    size_t slot_size;
+    size_t cap;   /* slots */
+    size_t head;  /* index of the oldest slot */
+    size_t count; /* slots in use */
+} accel_ring;
+
+ACCELDEF accel_status accel_ring_init(accel_ring *r, void *buf, size_t buf_len, size_t slot_size);
+ACCELDEF accel_status accel_ring_push(accel_ring *r, const void *slot);
+ACCELDEF accel_status accel_ring_peek(const accel_ring *r, void *slot_out);
+ACCELDEF accel_status accel_ring_pop(accel_ring *r, void *slot_out); /* slot_out may be NULL */
+/* Pointer to the i-th oldest slot (0 = oldest), or NULL when i >= count. Valid until the next
+ * push or pop. */
+ACCELDEF void *accel_ring_at(const accel_ring *r, size_t i);
+ACCELDEF size_t accel_ring_count(const accel_ring *r);
+ACCELDEF size_t accel_ring_capacity(const accel_ring *r);
+ACCELDEF int accel_ring_full(const accel_ring *r);
+ACCELDEF int accel_ring_empty(const accel_ring *r);
+ACCELDEF void accel_ring_clear(accel_ring *r);
+
+/* ---- byte FIFO over a caller buffer ----
+ * accel_fifo_write is all-or-nothing: when n bytes do not fit it stores none and returns
+ * ACCEL_E_FULL, so a caller never loses the tail of a message silently. */
+typedef struct accel_fifo {
+    uint8_t *buf;
+    size_t cap;
+    size_t head;
+    size_t count;
+} accel_fifo;
+
+ACCELDEF accel_status accel_fifo_init(accel_fifo *f, void *buf, size_t cap);
+ACCELDEF accel_status accel_fifo_write(accel_fifo *f, const void *data, size_t n);
+/* Take up to max bytes; *got says how many (ACCEL_E_EMPTY when none). */
+ACCELDEF accel_status accel_fifo_read(accel_fifo *f, void *dst, size_t max, size_t *got);
+/* Copy n bytes starting offset bytes past the oldest, without taking them. */
+ACCELDEF accel_status accel_fifo_peek(const accel_fifo *f, size_t offset, void *dst, size_t n);
+ACCELDEF accel_status accel_fifo_discard(accel_fifo *f, size_t n);
+ACCELDEF size_t accel_fifo_count(const accel_fifo *f);
+ACCELDEF size_t accel_fifo_space(const accel_fifo *f);
+ACCELDEF void accel_fifo_clear(accel_fifo *f);
+
+/* ---- deadlines on a 32-bit monotonic millisecond clock (wrap-safe: correct across the
+ * 49.7-day wrap as long as one wait is shorter than 2^31 ms) ---- */
+typedef struct accel_deadline {
+    uint32_t start_ms;
+    uint32_t timeout_ms;
+} accel_deadline;
+
+ACCELDEF void accel_deadline_start(accel_deadline *d, uint32_t now_ms, uint32_t timeout_ms);
+ACCELDEF int accel_deadline_expired(const accel_deadline *d, uint32_t now_ms);
+/* Milliseconds left (0 once expired). */
+ACCELDEF uint32_t accel_deadline_remaining(const accel_deadline *d, uint32_t now_ms);
+/* a - b as a signed distance on the wrapping clock: > 0 when a is later than b. */
+ACCELDEF int32_t accel_time_diff(uint32_t a, uint32_t b);
+
+/* ---- the port interface ----
+ * One struct of callbacks plus a user pointer. A port fills in what its platform has and
+ * leaves the rest NULL; drivers call through the accel_port_* wrappers below, which return
+ * ACCEL_E_UNSUPPORTED for a NULL callback and ACCEL_E_NULL for a NULL port. Callbacks return
+ * ACCEL_OK or an accel_status (ACCEL_E_TIMEOUT, ACCEL_E_IO, ACCEL_E_NO_DEVICE, ...); a port
+ * that wraps an OS keeps errno for the caller. */
+
+/* accel_port.spi_transfer flags */
+#define ACCEL_SPI_KEEP_CS 0x1u /* leave chip select asserted after this transfer (the next
+                                  transfer continues the same transaction) */
+
+/* USB bmRequestType values the drivers use (standard encoding). */
+#define ACCEL_USB_DIR_IN 0x80u
+#define ACCEL_USB_TYPE_VENDOR 0x40u
+#define ACCEL_USB_TYPE_CLASS 0x20u
+#define ACCEL_USB_RECIP_DEVICE 0x00u
+#define ACCEL_USB_RECIP_INTERFACE 0x01u
+
+typedef struct accel_port {
+    void *user; /* passed back to every callback */
+
+    /* Full-duplex SPI: clock len bytes out of tx (NULL: send 0x00) while reading into rx
+     * (NULL: discard), with chip select cs asserted. */
+    accel_status (*spi_transfer)(void *user, uint8_t cs, const uint8_t *tx, uint8_t *rx,
+                                 size_t len, unsigned flags);
+    /* I2C: write wlen bytes then (repeated start) read rlen bytes from 7-bit address addr.
+     * Either length may be 0. */
+    accel_status (*i2c_write_read)(void *user, uint16_t addr, const uint8_t *w, size_t wlen,
+                                   uint8_t *r, size_t rlen);
+    /* USB control transfer on endpoint 0. Direction from bit 7 of request_type; data is
+     * read (OUT) or filled (IN). *done = bytes actually transferred. */
+    accel_status (*usb_control)(void *user, uint8_t request_type, uint8_t request,
+                                uint16_t value, uint16_t index, uint8_t *data, uint16_t length,
+                                uint32_t timeout_ms, size_t *done);
+    /* USB bulk OUT on endpoint ep (bit 7 clear). A zero-length packet is len 0. */
+    accel_status (*usb_bulk_out)(void *user, uint8_t ep, const uint8_t *data, size_t len,
+                                 uint32_t timeout_ms, size_t *done);
+    /* USB bulk or interrupt IN on endpoint ep (bit 7 set): read up to len bytes. */
+    accel_status (*usb_bulk_in)(void *user, uint8_t ep, uint8_t *data, size_t len,
+                                uint32_t timeout_ms, size_t *done);
+    /* Device registers (memory-mapped, or over a bus: the port decides). offset is a byte
+     * offset into the device's register space. */
+    accel_status (*reg_read32)(void *user, uint32_t offset, uint32_t *value);
+    accel_status (*reg_write32)(void *user, uint32_t offset, uint32_t value);
+    accel_status (*reg_read64)(void *user, uint32_t offset, uint64_t *value);
+    accel_status (*reg_write64)(void *user, uint32_t offset, uint64_t value);
+    /* Drive GPIO line (a port-defined number) to level 0 or 1. */
+    accel_status (*gpio_set)(void *user, unsigned line, unsigned level);
+    /* Wait until interrupt line `line` is asserted or timeout_ms passes (ACCEL_E_TIMEOUT).
+     * timeout_ms 0 polls once. Level semantics: returns at once while it is asserted. */
+    accel_status (*wait_irq)(void *user, unsigned line, uint32_t timeout_ms);
+    /* Monotonic milliseconds (any origin, wraps at 2^32). */
+    uint32_t (*now_ms)(void *user);
+    /* Sleep (or advance simulated time) for ms milliseconds. */
+    void (*delay_ms)(void *user, uint32_t ms);
+} accel_port;
+
+/* Checked calls: ACCEL_E_NULL for a NULL port or a NULL buffer with a non-zero length,
+ * ACCEL_E_UNSUPPORTED when the port lacks the callback. */
+ACCELDEF accel_status accel_port_spi_transfer(const accel_port *p, uint8_t cs, const uint8_t *tx,
+                                              uint8_t *rx, size_t len, unsigned flags);
+ACCELDEF accel_status accel_port_i2c_write_read(const accel_port *p, uint16_t addr,
+                                                const uint8_t *w, size_t wlen, uint8_t *r,
+                                                size_t rlen);
+ACCELDEF accel_status accel_port_usb_control(const accel_port *p, uint8_t request_type,
+                                             uint8_t request, uint16_t value, uint16_t index,
+                                             uint8_t *data, uint16_t length, uint32_t timeout_ms,
+                                             size_t *done);
+ACCELDEF accel_status accel_port_usb_bulk_out(const accel_port *p, uint8_t ep,
+                                              const uint8_t *data, size_t len,
+                                              uint32_t timeout_ms, size_t *done);
+ACCELDEF accel_status accel_port_usb_bulk_in(const accel_port *p, uint8_t ep, uint8_t *data,
+                                             size_t len, uint32_t timeout_ms, size_t *done);
+ACCELDEF accel_status accel_port_reg_read32(const accel_port *p, uint32_t offset, uint32_t *v);
+ACCELDEF accel_status accel_port_reg_write32(const accel_port *p, uint32_t offset, uint32_t v);
+ACCELDEF accel_status accel_port_reg_read64(const accel_port *p, uint32_t offset, uint64_t *v);
+ACCELDEF accel_status accel_port_reg_write64(const accel_port *p, uint32_t offset, uint64_t v);
+ACCELDEF accel_status accel_port_gpio_set(const accel_port *p, unsigned line, unsigned level);
+ACCELDEF accel_status accel_port_wait_irq(const accel_port *p, unsigned line, uint32_t timeout_ms);
+/* now_ms: ACCEL_E_UNSUPPORTED without a clock (then *now is 0). */
+ACCELDEF accel_status accel_port_now_ms(const accel_port *p, uint32_t *now);
+/* delay: without a delay callback, busy-waits on now_ms; without either, ACCEL_E_UNSUPPORTED. */
+ACCELDEF accel_status accel_port_delay_ms(const accel_port *p, uint32_t ms);
+/* Poll a 32-bit register until (value & mask) == want or timeout_ms passes; polls every
+ * poll_ms (0: as fast as the port answers). *last (may be NULL) gets the last value read. */
+ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, uint32_t mask,
+                                        uint32_t want, uint32_t timeout_ms, uint32_t poll_ms,
+                                        uint32_t *last);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ============================================================================================
+ * SECTION: tsp1 (declarations)
+ * ============================================================================================ */
+#ifndef ACCEL_NO_TSP1
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* tsp1 declarations go here */
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_NO_TSP1 */
+
+/* ============================================================================================
+ * SECTION: edgetpu (declarations)
+ * ============================================================================================ */
+#ifndef ACCEL_NO_EDGETPU
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* edgetpu declarations go here */
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_NO_EDGETPU */
+
+/* ============================================================================================
+ * SECTION: refsi (declarations)
+ * ============================================================================================ */
+#ifndef ACCEL_NO_REFSI
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* refsi declarations go here */
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_NO_REFSI */
+
+/* ============================================================================================
+ * SECTION: ane (declarations)
+ * ============================================================================================ */
+#ifndef ACCEL_NO_ANE
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* ane declarations go here */
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_NO_ANE */
+
+/* ============================================================================================
+ * SECTION: mac (declarations)
+ * ============================================================================================ */
+#ifndef ACCEL_NO_MAC
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* mac declarations go here */
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_NO_MAC */
+
+#endif /* ACCEL_H_INCLUDED */
+
+/* ============================================================================================
+ * IMPLEMENTATION
+ * Outside the include guard on purpose (stb's rule): a file that includes accel.h once for the
+ * declarations and again after #define ACCEL_IMPLEMENTATION still gets the code, once.
+ * ============================================================================================ */
+#if defined(ACCEL_IMPLEMENTATION) && !defined(ACCEL_IMPLEMENTATION_DONE_)
+#define ACCEL_IMPLEMENTATION_DONE_
+
+#if !defined(ACCEL_MEMCPY) || !defined(ACCEL_MEMSET)
+#if defined(__STDC_HOSTED__) && __STDC_HOSTED__
+#include <string.h>
+#ifndef ACCEL_MEMCPY
+#define ACCEL_MEMCPY(d, s, n) memcpy((d), (s), (n))
+#endif
+#ifndef ACCEL_MEMSET
+#define ACCEL_MEMSET(d, v, n) memset((d), (v), (n))
+#endif
+#else
+/* Freestanding: no C library at all, so plain loops. */
+static void accel__memcpy(void *d, const void *s, size_t n)
+{
+    uint8_t *dp = (uint8_t *)d;
+    const uint8_t *sp = (const uint8_t *)s;
+    while (n--) *dp++ = *sp++;
+}
+static void accel__memset(void *d, int v, size_t n)
+{
+    uint8_t *dp = (uint8_t *)d;
+    while (n--) *dp++ = (uint8_t)v;
+}
+#ifndef ACCEL_MEMCPY
+#define ACCEL_MEMCPY(d, s, n) accel__memcpy((d), (s), (n))
+#endif
+#ifndef ACCEL_MEMSET
+#define ACCEL_MEMSET(d, v, n) accel__memset((d), (v), (n))
+#endif
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- common: status strings */
+ACCELDEF const char *accel_status_str(accel_status s)
+{
+#ifdef ACCEL_NO_STATUS_STRINGS
+    (void)s;
+    return "";
+#else
+    switch (s) {
+    case ACCEL_OK: return "ACCEL_OK: success";
+    case ACCEL_E_NULL: return "ACCEL_E_NULL: a required pointer was NULL";
+    case ACCEL_E_ZERO_LENGTH: return "ACCEL_E_ZERO_LENGTH: length or count is zero";
+    case ACCEL_E_TOO_LONG: return "ACCEL_E_TOO_LONG: length exceeds the allowed maximum";
+    case ACCEL_E_BUFFER_TOO_SMALL: return "ACCEL_E_BUFFER_TOO_SMALL: output buffer too small";
+    case ACCEL_E_TRUNCATED: return "ACCEL_E_TRUNCATED: input ended early";
+    case ACCEL_E_FULL: return "ACCEL_E_FULL: no room; nothing stored";
+    case ACCEL_E_EMPTY: return "ACCEL_E_EMPTY: nothing to take";
+    case ACCEL_E_CLOSED: return "ACCEL_E_CLOSED: device or port not open";
+    case ACCEL_E_TIMEOUT: return "ACCEL_E_TIMEOUT: deadline passed";
+    case ACCEL_E_UNSUPPORTED: return "ACCEL_E_UNSUPPORTED: not supported by port";
+    case ACCEL_E_IO: return "ACCEL_E_IO: bus or OS I/O error";
+    case ACCEL_E_ARG: return "ACCEL_E_ARG: argument out of range";
+    case ACCEL_E_BUSY: return "ACCEL_E_BUSY: busy";
+    case ACCEL_E_STATE: return "ACCEL_E_STATE: not valid in the current state";
+    case ACCEL_E_CRC: return "ACCEL_E_CRC: checksum mismatch";
+    case ACCEL_E_MALFORMED: return "ACCEL_E_MALFORMED: input violates its format";
+    case ACCEL_E_NO_DEVICE: return "ACCEL_E_NO_DEVICE: no such device";
+    case ACCEL_E_ACCESS: return "ACCEL_E_ACCESS: permission denied";
+    case ACCEL_E_OVERFLOW: return "ACCEL_E_OVERFLOW: arithmetic overflow";
+    case ACCEL_E_STALL: return "ACCEL_E_STALL: USB endpoint stalled or request refused";
+    case ACCEL_E_ALIGN: return "ACCEL_E_ALIGN: misaligned address or size";
+    case ACCEL_E_FAULT: return "ACCEL_E_FAULT: fault injected by the simulator";
+    /* tsp1 strings */
+
+    /* edgetpu strings */
+
+    /* refsi strings */
+
+    /* ane strings */
+
+    /* mac strings */
+
+    case ACCEL_STATUS_MIN_: break;
+    }
+    return "?";
+#endif
+}
+
+/* ---------------------------------------------------------------- common: byte order */
+ACCELDEF uint16_t accel_load_u16le(const uint8_t *p)
+{
+    return (uint16_t)((unsigned)p[0] | ((unsigned)p[1] << 8));
+}
+ACCELDEF uint16_t accel_load_u16be(const uint8_t *p)
+{
+    return (uint16_t)((unsigned)p[1] | ((unsigned)p[0] << 8));
+}
+ACCELDEF uint32_t accel_load_u32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+           ((uint32_t)p[3] << 24);
+}
+ACCELDEF uint32_t accel_load_u32be(const uint8_t *p)
+{
+    return (uint32_t)p[3] | ((uint32_t)p[2] << 8) | ((uint32_t)p[1] << 16) |
+           ((uint32_t)p[0] << 24);
+}
+ACCELDEF uint64_t accel_load_u64le(const uint8_t *p)
+{
+    return (uint64_t)accel_load_u32le(p) | ((uint64_t)accel_load_u32le(p + 4) << 32);
+}
+ACCELDEF uint64_t accel_load_u64be(const uint8_t *p)
+{
+    return (uint64_t)accel_load_u32be(p + 4) | ((uint64_t)accel_load_u32be(p) << 32);
+}
+ACCELDEF void accel_store_u16le(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)(v & 0xFFu);
+    p[1] = (uint8_t)(v >> 8);
+}
+ACCELDEF void accel_store_u16be(uint8_t *p, uint16_t v)
+{
+    p[1] = (uint8_t)(v & 0xFFu);
+    p[0] = (uint8_t)(v >> 8);
+}
+ACCELDEF void accel_store_u32le(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v & 0xFFu);
+    p[1] = (uint8_t)((v >> 8) & 0xFFu);
+    p[2] = (uint8_t)((v >> 16) & 0xFFu);
+    p[3] = (uint8_t)(v >> 24);
+}
+ACCELDEF void accel_store_u32be(uint8_t *p, uint32_t v)
+{
+    p[3] = (uint8_t)(v & 0xFFu);
+    p[2] = (uint8_t)((v >> 8) & 0xFFu);
+    p[1] = (uint8_t)((v >> 16) & 0xFFu);
+    p[0] = (uint8_t)(v >> 24);
+}
+ACCELDEF void accel_store_u64le(uint8_t *p, uint64_t v)
+{
+    accel_store_u32le(p, (uint32_t)(v & 0xFFFFFFFFu));
+    accel_store_u32le(p + 4, (uint32_t)(v >> 32));
+}
+ACCELDEF void accel_store_u64be(uint8_t *p, uint64_t v)
+{
+    accel_store_u32be(p + 4, (uint32_t)(v & 0xFFFFFFFFu));
+    accel_store_u32be(p, (uint32_t)(v >> 32));
+}
+
+/* ---------------------------------------------------------------- common: reader */
+ACCELDEF accel_status accel_reader_init(accel_reader *r, const void *buf, size_t len)
+{
+    if (!r) return ACCEL_E_NULL;
+    r->buf = (const uint8_t *)buf;
+    r->len = buf ? len : 0;
+    r->pos = 0;
+    r->err = (buf || len == 0) ? ACCEL_OK : ACCEL_E_NULL;
+    return r->err;
+}
+
+ACCELDEF size_t accel_reader_remaining(const accel_reader *r)
+{
+    return (r && r->pos <= r->len) ? r->len - r->pos : 0;
+}
+
+/* Returns a pointer to n readable bytes and advances, or NULL (and sets the sticky error). */
+static const uint8_t *accel__reader_take(accel_reader *r, size_t n)
+{
+    const uint8_t *p;
+    if (!r || r->err != ACCEL_OK) return NULL;
+    if (n > r->len - r->pos) {
+        r->err = ACCEL_E_TRUNCATED;
+        return NULL;
+    }
+    p = r->buf + r->pos;
+    r->pos += n;
+    return p;
+}
+
+#define ACCEL__READ_FN(name, type, size, load)                      \
+    ACCELDEF accel_status name(accel_reader *r, type *out)          \
+    {                                                               \
+        const uint8_t *p;                                           \
+        if (!r) return ACCEL_E_NULL;                                \
+        if (!out) return ACCEL_E_NULL;                              \
+        p = accel__reader_take(r, size);                            \
+        if (!p) return r->err;                                      \
+        *out = load(p);                                             \
+        return ACCEL_OK;                                            \
+    }
+static uint8_t accel__load_u8(const uint8_t *p) { return p[0]; }
+ACCEL__READ_FN(accel_read_u8, uint8_t, 1, accel__load_u8)
+ACCEL__READ_FN(accel_read_u16le, uint16_t, 2, accel_load_u16le)
+ACCEL__READ_FN(accel_read_u16be, uint16_t, 2, accel_load_u16be)
+ACCEL__READ_FN(accel_read_u32le, uint32_t, 4, accel_load_u32le)
+ACCEL__READ_FN(accel_read_u32be, uint32_t, 4, accel_load_u32be)
+ACCEL__READ_FN(accel_read_u64le, uint64_t, 8, accel_load_u64le)
+ACCEL__READ_FN(accel_read_u64be, uint64_t, 8, accel_load_u64be)
+#undef ACCEL__READ_FN
+
+ACCELDEF accel_status accel_read_bytes(accel_reader *r, void *dst, size_t n)
+{
+    const uint8_t *p;
+    if (!r) return ACCEL_E_NULL;
+    if (!dst && n) return ACCEL_E_NULL;
+    p = accel__reader_take(r, n);
+    if (!p) return r->err;
+    if (n) ACCEL_MEMCPY(dst, p, n);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_read_view(accel_reader *r, const uint8_t **out, size_t n)
+{
+    const uint8_t *p;
+    if (!r || !out) return ACCEL_E_NULL;
+    p = accel__reader_take(r, n);
+    if (!p) return r->err;
+    *out = p;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_reader_skip(accel_reader *r, size_t n)
+{
+    if (!r) return ACCEL_E_NULL;
+    return accel__reader_take(r, n) ? ACCEL_OK : r->err;
+}
+
+ACCELDEF accel_status accel_reader_seek(accel_reader *r, size_t pos)
+{
+    if (!r) return ACCEL_E_NULL;
+    if (r->err != ACCEL_OK) return r->err;
+    if (pos > r->len) return r->err = ACCEL_E_TRUNCATED;
+    r->pos = pos;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- common: writer */
+ACCELDEF accel_status accel_writer_init(accel_writer *w, void *buf, size_t cap)
+{
+    if (!w) return ACCEL_E_NULL;
+    w->buf = (uint8_t *)buf;
+    w->cap = buf ? cap : 0;
+    w->pos = 0;
+    w->err = (buf || cap == 0) ? ACCEL_OK : ACCEL_E_NULL;
+    return w->err;
+}
+
+ACCELDEF size_t accel_writer_remaining(const accel_writer *w)
+{
+    return (w && w->pos <= w->cap) ? w->cap - w->pos : 0;
+}
+
+static uint8_t *accel__writer_take(accel_writer *w, size_t n)
+{
+    uint8_t *p;
+    if (w->err != ACCEL_OK) return NULL;
+    if (n > w->cap - w->pos) {
+        w->err = ACCEL_E_BUFFER_TOO_SMALL;
+        return NULL;
+    }
+    p = w->buf + w->pos;
+    w->pos += n;
+    return p;
+}
+
+ACCELDEF accel_status accel_write_u8(accel_writer *w, uint8_t v)
+{
+    uint8_t *p;
+    if (!w) return ACCEL_E_NULL;
+    p = accel__writer_take(w, 1);
+    if (!p) return w->err;
+    p[0] = v;
+    return ACCEL_OK;
+}
+
+#define ACCEL__WRITE_FN(name, type, size, store)                   \
+    ACCELDEF accel_status name(accel_writer *w, type v)            \
+    {                                                              \
+        uint8_t *p;                                                \
+        if (!w) return ACCEL_E_NULL;                               \
+        p = accel__writer_take(w, size);                           \
+        if (!p) return w->err;                                     \
+        store(p, v);                                               \
+        return ACCEL_OK;                                           \
+    }
+ACCEL__WRITE_FN(accel_write_u16le, uint16_t, 2, accel_store_u16le)
+ACCEL__WRITE_FN(accel_write_u16be, uint16_t, 2, accel_store_u16be)
+ACCEL__WRITE_FN(accel_write_u32le, uint32_t, 4, accel_store_u32le)
+ACCEL__WRITE_FN(accel_write_u32be, uint32_t, 4, accel_store_u32be)
+ACCEL__WRITE_FN(accel_write_u64le, uint64_t, 8, accel_store_u64le)
+ACCEL__WRITE_FN(accel_write_u64be, uint64_t, 8, accel_store_u64be)
+#undef ACCEL__WRITE_FN
+
+ACCELDEF accel_status accel_write_bytes(accel_writer *w, const void *src, size_t n)
+{
+    uint8_t *p;
+    if (!w) return ACCEL_E_NULL;
+    if (!src && n) return ACCEL_E_NULL;
+    p = accel__writer_take(w, n);
+    if (!p) return w->err;
+    if (n) ACCEL_MEMCPY(p, src, n);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_write_fill(accel_writer *w, uint8_t v, size_t n)
+{
+    uint8_t *p;
+    if (!w) return ACCEL_E_NULL;
+    p = accel__writer_take(w, n);
+    if (!p) return w->err;
+    if (n) ACCEL_MEMSET(p, v, n);
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- common: CRC-32 */
+/* crc32 tables: generated by scripts/gen_crc32_tables.py; tests/test_common.c checks them. */
+#if ACCEL_CRC32_IMPL == ACCEL_CRC32_NIBBLE
+static const uint32_t accel__crc32_nibble[16] = {
+    0x00000000UL, 0x1DB71064UL, 0x3B6E20C8UL, 0x26D930ACUL,
+    0x76DC4190UL, 0x6B6B51F4UL, 0x4DB26158UL, 0x5005713CUL,
+    0xEDB88320UL, 0xF00F9344UL, 0xD6D6A3E8UL, 0xCB61B38CUL,
+    0x9B64C2B0UL, 0x86D3D2D4UL, 0xA00AE278UL, 0xBDBDF21CUL,
+};
+#elif ACCEL_CRC32_IMPL == ACCEL_CRC32_TABLE256 || ACCEL_CRC32_IMPL == ACCEL_CRC32_SLICE8
+#if ACCEL_CRC32_IMPL == ACCEL_CRC32_TABLE256
+static const uint32_t accel__crc32_t8[256] = {
+    0x00000000UL, 0x77073096UL, 0xEE0E612CUL, 0x990951BAUL, 0x076DC419UL, 0x706AF48FUL,
+    0xE963A535UL, 0x9E6495A3UL, 0x0EDB8832UL, 0x79DCB8A4UL, 0xE0D5E91EUL, 0x97D2D988UL,
+    0x09B64C2BUL, 0x7EB17CBDUL, 0xE7B82D07UL, 0x90BF1D91UL, 0x1DB71064UL, 0x6AB020F2UL,
+    0xF3B97148UL, 0x84BE41DEUL, 0x1ADAD47DUL, 0x6DDDE4EBUL, 0xF4D4B551UL, 0x83D385C7UL,
+    0x136C9856UL, 0x646BA8C0UL, 0xFD62F97AUL, 0x8A65C9ECUL, 0x14015C4FUL, 0x63066CD9UL,
+    0xFA0F3D63UL, 0x8D080DF5UL, 0x3B6E20C8UL, 0x4C69105EUL, 0xD56041E4UL, 0xA2677172UL,
+    0x3C03E4D1UL, 0x4B04D447UL, 0xD20D85FDUL, 0xA50AB56BUL, 0x35B5A8FAUL, 0x42B2986CUL,
+    0xDBBBC9D6UL, 0xACBCF940UL, 0x32D86CE3UL, 0x45DF5C75UL, 0xDCD60DCFUL, 0xABD13D59UL,
+    0x26D930ACUL, 0x51DE003AUL, 0xC8D75180UL, 0xBFD06116UL, 0x21B4F4B5UL, 0x56B3C423UL,
+    0xCFBA9599UL, 0xB8BDA50FUL, 0x2802B89EUL, 0x5F058808UL, 0xC60CD9B2UL, 0xB10BE924UL,
+    0x2F6F7C87UL, 0x58684C11UL, 0xC1611DABUL, 0xB6662D3DUL, 0x76DC4190UL, 0x01DB7106UL,
+    0x98D220BCUL, 0xEFD5102AUL, 0x71B18589UL, 0x06B6B51FUL, 0x9FBFE4A5UL, 0xE8B8D433UL,
+    0x7807C9A2UL, 0x0F00F934UL, 0x9609A88EUL, 0xE10E9818UL, 0x7F6A0DBBUL, 0x086D3D2DUL,
+    0x91646C97UL, 0xE6635C01UL, 0x6B6B51F4UL, 0x1C6C6162UL, 0x856530D8UL, 0xF262004EUL,
+    0x6C0695EDUL, 0x1B01A57BUL, 0x8208F4C1UL, 0xF50FC457UL, 0x65B0D9C6UL, 0x12B7E950UL,
+    0x8BBEB8EAUL, 0xFCB9887CUL, 0x62DD1DDFUL, 0x15DA2D49UL, 0x8CD37CF3UL, 0xFBD44C65UL,
+    0x4DB26158UL, 0x3AB551CEUL, 0xA3BC0074UL, 0xD4BB30E2UL, 0x4ADFA541UL, 0x3DD895D7UL,
+    0xA4D1C46DUL, 0xD3D6F4FBUL, 0x4369E96AUL, 0x346ED9FCUL, 0xAD678846UL, 0xDA60B8D0UL,
+    0x44042D73UL, 0x33031DE5UL, 0xAA0A4C5FUL, 0xDD0D7CC9UL, 0x5005713CUL, 0x270241AAUL,
+    0xBE0B1010UL, 0xC90C2086UL, 0x5768B525UL, 0x206F85B3UL, 0xB966D409UL, 0xCE61E49FUL,
+    0x5EDEF90EUL, 0x29D9C998UL, 0xB0D09822UL, 0xC7D7A8B4UL, 0x59B33D17UL, 0x2EB40D81UL,
+    0xB7BD5C3BUL, 0xC0BA6CADUL, 0xEDB88320UL, 0x9ABFB3B6UL, 0x03B6E20CUL, 0x74B1D29AUL,
+    0xEAD54739UL, 0x9DD277AFUL, 0x04DB2615UL, 0x73DC1683UL, 0xE3630B12UL, 0x94643B84UL,
+    0x0D6D6A3EUL, 0x7A6A5AA8UL, 0xE40ECF0BUL, 0x9309FF9DUL, 0x0A00AE27UL, 0x7D079EB1UL,
+    0xF00F9344UL, 0x8708A3D2UL, 0x1E01F268UL, 0x6906C2FEUL, 0xF762575DUL, 0x806567CBUL,
+    0x196C3671UL, 0x6E6B06E7UL, 0xFED41B76UL, 0x89D32BE0UL, 0x10DA7A5AUL, 0x67DD4ACCUL,
+    0xF9B9DF6FUL, 0x8EBEEFF9UL, 0x17B7BE43UL, 0x60B08ED5UL, 0xD6D6A3E8UL, 0xA1D1937EUL,
+    0x38D8C2C4UL, 0x4FDFF252UL, 0xD1BB67F1UL, 0xA6BC5767UL, 0x3FB506DDUL, 0x48B2364BUL,
+    0xD80D2BDAUL, 0xAF0A1B4CUL, 0x36034AF6UL, 0x41047A60UL, 0xDF60EFC3UL, 0xA867DF55UL,
+    0x316E8EEFUL, 0x4669BE79UL, 0xCB61B38CUL, 0xBC66831AUL, 0x256FD2A0UL, 0x5268E236UL,
+    0xCC0C7795UL, 0xBB0B4703UL, 0x220216B9UL, 0x5505262FUL, 0xC5BA3BBEUL, 0xB2BD0B28UL,
+    0x2BB45A92UL, 0x5CB36A04UL, 0xC2D7FFA7UL, 0xB5D0CF31UL, 0x2CD99E8BUL, 0x5BDEAE1DUL,
+    0x9B64C2B0UL, 0xEC63F226UL, 0x756AA39CUL, 0x026D930AUL, 0x9C0906A9UL, 0xEB0E363FUL,
+    0x72076785UL, 0x05005713UL, 0x95BF4A82UL, 0xE2B87A14UL, 0x7BB12BAEUL, 0x0CB61B38UL,
+    0x92D28E9BUL, 0xE5D5BE0DUL, 0x7CDCEFB7UL, 0x0BDBDF21UL, 0x86D3D2D4UL, 0xF1D4E242UL,
+    0x68DDB3F8UL, 0x1FDA836EUL, 0x81BE16CDUL, 0xF6B9265BUL, 0x6FB077E1UL, 0x18B74777UL,
+    0x88085AE6UL, 0xFF0F6A70UL, 0x66063BCAUL, 0x11010B5CUL, 0x8F659EFFUL, 0xF862AE69UL,
+    0x616BFFD3UL, 0x166CCF45UL, 0xA00AE278UL, 0xD70DD2EEUL, 0x4E048354UL, 0x3903B3C2UL,
+    0xA7672661UL, 0xD06016F7UL, 0x4969474DUL, 0x3E6E77DBUL, 0xAED16A4AUL, 0xD9D65ADCUL,
+    0x40DF0B66UL, 0x37D83BF0UL, 0xA9BCAE53UL, 0xDEBB9EC5UL, 0x47B2CF7FUL, 0x30B5FFE9UL,
+    0xBDBDF21CUL, 0xCABAC28AUL, 0x53B39330UL, 0x24B4A3A6UL, 0xBAD03605UL, 0xCDD70693UL,
+    0x54DE5729UL, 0x23D967BFUL, 0xB3667A2EUL, 0xC4614AB8UL, 0x5D681B02UL, 0x2A6F2B94UL,
+    0xB40BBE37UL, 0xC30C8EA1UL, 0x5A05DF1BUL, 0x2D02EF8DUL,
+};
+#else
+static const uint32_t accel__crc32_t8[8][256] = {
+  {
+    0x00000000UL, 0x77073096UL, 0xEE0E612CUL, 0x990951BAUL, 0x076DC419UL, 0x706AF48FUL,
+    0xE963A535UL, 0x9E6495A3UL, 0x0EDB8832UL, 0x79DCB8A4UL, 0xE0D5E91EUL, 0x97D2D988UL,
+    0x09B64C2BUL, 0x7EB17CBDUL, 0xE7B82D07UL, 0x90BF1D91UL, 0x1DB71064UL, 0x6AB020F2UL,
+    0xF3B97148UL, 0x84BE41DEUL, 0x1ADAD47DUL, 0x6DDDE4EBUL, 0xF4D4B551UL, 0x83D385C7UL,
+    0x136C9856UL, 0x646BA8C0UL, 0xFD62F97AUL, 0x8A65C9ECUL, 0x14015C4FUL, 0x63066CD9UL,
+    0xFA0F3D63UL, 0x8D080DF5UL, 0x3B6E20C8UL, 0x4C69105EUL, 0xD56041E4UL, 0xA2677172UL,
+    0x3C03E4D1UL, 0x4B04D447UL, 0xD20D85FDUL, 0xA50AB56BUL, 0x35B5A8FAUL, 0x42B2986CUL,
+    0xDBBBC9D6UL, 0xACBCF940UL, 0x32D86CE3UL, 0x45DF5C75UL, 0xDCD60DCFUL, 0xABD13D59UL,
+    0x26D930ACUL, 0x51DE003AUL, 0xC8D75180UL, 0xBFD06116UL, 0x21B4F4B5UL, 0x56B3C423UL,
+    0xCFBA9599UL, 0xB8BDA50FUL, 0x2802B89EUL, 0x5F058808UL, 0xC60CD9B2UL, 0xB10BE924UL,
+    0x2F6F7C87UL, 0x58684C11UL, 0xC1611DABUL, 0xB6662D3DUL, 0x76DC4190UL, 0x01DB7106UL,
+    0x98D220BCUL, 0xEFD5102AUL, 0x71B18589UL, 0x06B6B51FUL, 0x9FBFE4A5UL, 0xE8B8D433UL,
+    0x7807C9A2UL, 0x0F00F934UL, 0x9609A88EUL, 0xE10E9818UL, 0x7F6A0DBBUL, 0x086D3D2DUL,
+    0x91646C97UL, 0xE6635C01UL, 0x6B6B51F4UL, 0x1C6C6162UL, 0x856530D8UL, 0xF262004EUL,
+    0x6C0695EDUL, 0x1B01A57BUL, 0x8208F4C1UL, 0xF50FC457UL, 0x65B0D9C6UL, 0x12B7E950UL,
+    0x8BBEB8EAUL, 0xFCB9887CUL, 0x62DD1DDFUL, 0x15DA2D49UL, 0x8CD37CF3UL, 0xFBD44C65UL,
+    0x4DB26158UL, 0x3AB551CEUL, 0xA3BC0074UL, 0xD4BB30E2UL, 0x4ADFA541UL, 0x3DD895D7UL,
+    0xA4D1C46DUL, 0xD3D6F4FBUL, 0x4369E96AUL, 0x346ED9FCUL, 0xAD678846UL, 0xDA60B8D0UL,
+    0x44042D73UL, 0x33031DE5UL, 0xAA0A4C5FUL, 0xDD0D7CC9UL, 0x5005713CUL, 0x270241AAUL,
+    0xBE0B1010UL, 0xC90C2086UL, 0x5768B525UL, 0x206F85B3UL, 0xB966D409UL, 0xCE61E49FUL,
+    0x5EDEF90EUL, 0x29D9C998UL, 0xB0D09822UL, 0xC7D7A8B4UL, 0x59B33D17UL, 0x2EB40D81UL,
+    0xB7BD5C3BUL, 0xC0BA6CADUL, 0xEDB88320UL, 0x9ABFB3B6UL, 0x03B6E20CUL, 0x74B1D29AUL,
+    0xEAD54739UL, 0x9DD277AFUL, 0x04DB2615UL, 0x73DC1683UL, 0xE3630B12UL, 0x94643B84UL,
+    0x0D6D6A3EUL, 0x7A6A5AA8UL, 0xE40ECF0BUL, 0x9309FF9DUL, 0x0A00AE27UL, 0x7D079EB1UL,
+    0xF00F9344UL, 0x8708A3D2UL, 0x1E01F268UL, 0x6906C2FEUL, 0xF762575DUL, 0x806567CBUL,
+    0x196C3671UL, 0x6E6B06E7UL, 0xFED41B76UL, 0x89D32BE0UL, 0x10DA7A5AUL, 0x67DD4ACCUL,
+    0xF9B9DF6FUL, 0x8EBEEFF9UL, 0x17B7BE43UL, 0x60B08ED5UL, 0xD6D6A3E8UL, 0xA1D1937EUL,
+    0x38D8C2C4UL, 0x4FDFF252UL, 0xD1BB67F1UL, 0xA6BC5767UL, 0x3FB506DDUL, 0x48B2364BUL,
+    0xD80D2BDAUL, 0xAF0A1B4CUL, 0x36034AF6UL, 0x41047A60UL, 0xDF60EFC3UL, 0xA867DF55UL,
+    0x316E8EEFUL, 0x4669BE79UL, 0xCB61B38CUL, 0xBC66831AUL, 0x256FD2A0UL, 0x5268E236UL,
+    0xCC0C7795UL, 0xBB0B4703UL, 0x220216B9UL, 0x5505262FUL, 0xC5BA3BBEUL, 0xB2BD0B28UL,
+    0x2BB45A92UL, 0x5CB36A04UL, 0xC2D7FFA7UL, 0xB5D0CF31UL, 0x2CD99E8BUL, 0x5BDEAE1DUL,
+    0x9B64C2B0UL, 0xEC63F226UL, 0x756AA39CUL, 0x026D930AUL, 0x9C0906A9UL, 0xEB0E363FUL,
+    0x72076785UL, 0x05005713UL, 0x95BF4A82UL, 0xE2B87A14UL, 0x7BB12BAEUL, 0x0CB61B38UL,
+    0x92D28E9BUL, 0xE5D5BE0DUL, 0x7CDCEFB7UL, 0x0BDBDF21UL, 0x86D3D2D4UL, 0xF1D4E242UL,
+    0x68DDB3F8UL, 0x1FDA836EUL, 0x81BE16CDUL, 0xF6B9265BUL, 0x6FB077E1UL, 0x18B74777UL,
+    0x88085AE6UL, 0xFF0F6A70UL, 0x66063BCAUL, 0x11010B5CUL, 0x8F659EFFUL, 0xF862AE69UL,
+    0x616BFFD3UL, 0x166CCF45UL, 0xA00AE278UL, 0xD70DD2EEUL, 0x4E048354UL, 0x3903B3C2UL,
+    0xA7672661UL, 0xD06016F7UL, 0x4969474DUL, 0x3E6E77DBUL, 0xAED16A4AUL, 0xD9D65ADCUL,
+    0x40DF0B66UL, 0x37D83BF0UL, 0xA9BCAE53UL, 0xDEBB9EC5UL, 0x47B2CF7FUL, 0x30B5FFE9UL,
+    0xBDBDF21CUL, 0xCABAC28AUL, 0x53B39330UL, 0x24B4A3A6UL, 0xBAD03605UL, 0xCDD70693UL,
+    0x54DE5729UL, 0x23D967BFUL, 0xB3667A2EUL, 0xC4614AB8UL, 0x5D681B02UL, 0x2A6F2B94UL,
+    0xB40BBE37UL, 0xC30C8EA1UL, 0x5A05DF1BUL, 0x2D02EF8DUL,
+  },
+  {
+    0x00000000UL, 0x191B3141UL, 0x32366282UL, 0x2B2D53C3UL, 0x646CC504UL, 0x7D77F445UL,
+    0x565AA786UL, 0x4F4196C7UL, 0xC8D98A08UL, 0xD1C2BB49UL, 0xFAEFE88AUL, 0xE3F4D9CBUL,
+    0xACB54F0CUL, 0xB5AE7E4DUL, 0x9E832D8EUL, 0x87981CCFUL, 0x4AC21251UL, 0x53D92310UL,
+    0x78F470D3UL, 0x61EF4192UL, 0x2EAED755UL, 0x37B5E614UL, 0x1C98B5D7UL, 0x05838496UL,
+    0x821B9859UL, 0x9B00A918UL, 0xB02DFADBUL, 0xA936CB9AUL, 0xE6775D5DUL, 0xFF6C6C1CUL,
+    0xD4413FDFUL, 0xCD5A0E9EUL, 0x958424A2UL, 0x8C9F15E3UL, 0xA7B24620UL, 0xBEA97761UL,
+    0xF1E8E1A6UL, 0xE8F3D0E7UL, 0xC3DE8324UL, 0xDAC5B265UL, 0x5D5DAEAAUL, 0x44469FEBUL,
+    0x6F6BCC28UL, 0x7670FD69UL, 0x39316BAEUL, 0x202A5AEFUL, 0x0B07092CUL, 0x121C386DUL,
+    0xDF4636F3UL, 0xC65D07B2UL, 0xED705471UL, 0xF46B6530UL, 0xBB2AF3F7UL, 0xA231C2B6UL,
+    0x891C9175UL, 0x9007A034UL, 0x179FBCFBUL, 0x0E848DBAUL, 0x25A9DE79UL, 0x3CB2EF38UL,
+    0x73F379FFUL, 0x6AE848BEUL, 0x41C51B7DUL, 0x58DE2A3CUL, 0xF0794F05UL, 0xE9627E44UL,
+    0xC24F2D87UL, 0xDB541CC6UL, 0x94158A01UL, 0x8D0EBB40UL, 0xA623E883UL, 0xBF38D9C2UL,
+    0x38A0C50DUL, 0x21BBF44CUL, 0x0A96A78FUL, 0x138D96CEUL, 0x5CCC0009UL, 0x45D73148UL,
+    0x6EFA628BUL, 0x77E153CAUL, 0xBABB5D54UL, 0xA3A06C15UL, 0x888D3FD6UL, 0x91960E97UL,
+    0xDED79850UL, 0xC7CCA911UL, 0xECE1FAD2UL, 0xF5FACB93UL, 0x7262D75CUL, 0x6B79E61DUL,
+    0x4054B5DEUL, 0x594F849FUL, 0x160E1258UL, 0x0F152319UL, 0x243870DAUL, 0x3D23419BUL,
+    0x65FD6BA7UL, 0x7CE65AE6UL, 0x57CB0925UL, 0x4ED03864UL, 0x0191AEA3UL, 0x188A9FE2UL,
+    0x33A7CC21UL, 0x2ABCFD60UL, 0xAD24E1AFUL, 0xB43FD0EEUL, 0x9F12832DUL, 0x8609B26CUL,
+    0xC94824ABUL, 0xD05315EAUL, 0xFB7E4629UL, 0xE2657768UL, 0x2F3F79F6UL, 0x362448B7UL,
+    0x1D091B74UL, 0x04122A35UL, 0x4B53BCF2UL, 0x52488DB3UL, 0x7965DE70UL, 0x607EEF31UL,
+    0xE7E6F3FEUL, 0xFEFDC2BFUL, 0xD5D0917CUL, 0xCCCBA03DUL, 0x838A36FAUL, 0x9A9107BBUL,
+    0xB1BC5478UL, 0xA8A76539UL, 0x3B83984BUL, 0x2298A90AUL, 0x09B5FAC9UL, 0x10AECB88UL,
+    0x5FEF5D4FUL, 0x46F46C0EUL, 0x6DD93FCDUL, 0x74C20E8CUL, 0xF35A1243UL, 0xEA412302UL,
+    0xC16C70C1UL, 0xD8774180UL, 0x9736D747UL, 0x8E2DE606UL, 0xA500B5C5UL, 0xBC1B8484UL,
+    0x71418A1AUL, 0x685ABB5BUL, 0x4377E898UL, 0x5A6CD9D9UL, 0x152D4F1EUL, 0x0C367E5FUL,
+    0x271B2D9CUL, 0x3E001CDDUL, 0xB9980012UL, 0xA0833153UL, 0x8BAE6290UL, 0x92B553D1UL,
+    0xDDF4C516UL, 0xC4EFF457UL, 0xEFC2A794UL, 0xF6D996D5UL, 0xAE07BCE9UL, 0xB71C8DA8UL,
+    0x9C31DE6BUL, 0x852AEF2AUL, 0xCA6B79EDUL, 0xD37048ACUL, 0xF85D1B6FUL, 0xE1462A2EUL,
+    0x66DE36E1UL, 0x7FC507A0UL, 0x54E85463UL, 0x4DF36522UL, 0x02B2F3E5UL, 0x1BA9C2A4UL,
+    0x30849167UL, 0x299FA026UL, 0xE4C5AEB8UL, 0xFDDE9FF9UL, 0xD6F3CC3AUL, 0xCFE8FD7BUL,
+    0x80A96BBCUL, 0x99B25AFDUL, 0xB29F093EUL, 0xAB84387FUL, 0x2C1C24B0UL, 0x350715F1UL,
+    0x1E2A4632UL, 0x07317773UL, 0x4870E1B4UL, 0x516BD0F5UL, 0x7A468336UL, 0x635DB277UL,
+    0xCBFAD74EUL, 0xD2E1E60FUL, 0xF9CCB5CCUL, 0xE0D7848DUL, 0xAF96124AUL, 0xB68D230BUL,
+    0x9DA070C8UL, 0x84BB4189UL, 0x03235D46UL, 0x1A386C07UL, 0x31153FC4UL, 0x280E0E85UL,
+    0x674F9842UL, 0x7E54A903UL, 0x5579FAC0UL, 0x4C62CB81UL, 0x8138C51FUL, 0x9823F45EUL,
+    0xB30EA79DUL, 0xAA1596DCUL, 0xE554001BUL, 0xFC4F315AUL, 0xD7626299UL, 0xCE7953D8UL,
+    0x49E14F17UL, 0x50FA7E56UL, 0x7BD72D95UL, 0x62CC1CD4UL, 0x2D8D8A13UL, 0x3496BB52UL,
+    0x1FBBE891UL, 0x06A0D9D0UL, 0x5E7EF3ECUL, 0x4765C2ADUL, 0x6C48916EUL, 0x7553A02FUL,
+    0x3A1236E8UL, 0x230907A9UL, 0x0824546AUL, 0x113F652BUL, 0x96A779E4UL, 0x8FBC48A5UL,
+    0xA4911B66UL, 0xBD8A2A27UL, 0xF2CBBCE0UL, 0xEBD08DA1UL, 0xC0FDDE62UL, 0xD9E6EF23UL,
+    0x14BCE1BDUL, 0x0DA7D0FCUL, 0x268A833FUL, 0x3F91B27EUL, 0x70D024B9UL, 0x69CB15F8UL,
+    0x42E6463BUL, 0x5BFD777AUL, 0xDC656BB5UL, 0xC57E5AF4UL, 0xEE530937UL, 0xF7483876UL,
+    0xB809AEB1UL, 0xA1129FF0UL, 0x8A3FCC33UL, 0x9324FD72UL,
+  },
+  {
+    0x00000000UL, 0x01C26A37UL, 0x0384D46EUL, 0x0246BE59UL, 0x0709A8DCUL, 0x06CBC2EBUL,
+    0x048D7CB2UL, 0x054F1685UL, 0x0E1351B8UL, 0x0FD13B8FUL, 0x0D9785D6UL, 0x0C55EFE1UL,
+    0x091AF964UL, 0x08D89353UL, 0x0A9E2D0AUL, 0x0B5C473DUL, 0x1C26A370UL, 0x1DE4C947UL,
+    0x1FA2771EUL, 0x1E601D29UL, 0x1B2F0BACUL, 0x1AED619BUL, 0x18ABDFC2UL, 0x1969B5F5UL,
+    0x1235F2C8UL, 0x13F798FFUL, 0x11B126A6UL, 0x10734C91UL, 0x153C5A14UL, 0x14FE3023UL,
+    0x16B88E7AUL, 0x177AE44DUL, 0x384D46E0UL, 0x398F2CD7UL, 0x3BC9928EUL, 0x3A0BF8B9UL,
+    0x3F44EE3CUL, 0x3E86840BUL, 0x3CC03A52UL, 0x3D025065UL, 0x365E1758UL, 0x379C7D6FUL,
+    0x35DAC336UL, 0x3418A901UL, 0x3157BF84UL, 0x3095D5B3UL, 0x32D36BEAUL, 0x331101DDUL,
+    0x246BE590UL, 0x25A98FA7UL, 0x27EF31FEUL, 0x262D5BC9UL, 0x23624D4CUL, 0x22A0277BUL,
+    0x20E69922UL, 0x2124F315UL, 0x2A78B428UL, 0x2BBADE1FUL, 0x29FC6046UL, 0x283E0A71UL,
+    0x2D711CF4UL, 0x2CB376C3UL, 0x2EF5C89AUL, 0x2F37A2ADUL, 0x709A8DC0UL, 0x7158E7F7UL,
+    0x731E59AEUL, 0x72DC3399UL, 0x7793251CUL, 0x76514F2BUL, 0x7417F172UL, 0x75D59B45UL,
+    0x7E89DC78UL, 0x7F4BB64FUL, 0x7D0D0816UL, 0x7CCF6221UL, 0x798074A4UL, 0x78421E93UL,
+    0x7A04A0CAUL, 0x7BC6CAFDUL, 0x6CBC2EB0UL, 0x6D7E4487UL, 0x6F38FADEUL, 0x6EFA90E9UL,
+    0x6BB5866CUL, 0x6A77EC5BUL, 0x68315202UL, 0x69F33835UL, 0x62AF7F08UL, 0x636D153FUL,
+    0x612BAB66UL, 0x60E9C151UL, 0x65A6D7D4UL, 0x6464BDE3UL, 0x662203BAUL, 0x67E0698DUL,
+    0x48D7CB20UL, 0x4915A117UL, 0x4B531F4EUL, 0x4A917579UL, 0x4FDE63FCUL, 0x4E1C09CBUL,
+    0x4C5AB792UL, 0x4D98DDA5UL, 0x46C49A98UL, 0x4706F0AFUL, 0x45404EF6UL, 0x448224C1UL,
+    0x41CD3244UL, 0x400F5873UL, 0x4249E62AUL, 0x438B8C1DUL, 0x54F16850UL, 0x55330267UL,
+    0x5775BC3EUL, 0x56B7D609UL, 0x53F8C08CUL, 0x523AAABBUL, 0x507C14E2UL, 0x51BE7ED5UL,
+    0x5AE239E8UL, 0x5B2053DFUL, 0x5966ED86UL, 0x58A487B1UL, 0x5DEB9134UL, 0x5C29FB03UL,
+    0x5E6F455AUL, 0x5FAD2F6DUL, 0xE1351B80UL, 0xE0F771B7UL, 0xE2B1CFEEUL, 0xE373A5D9UL,
+    0xE63CB35CUL, 0xE7FED96BUL, 0xE5B86732UL, 0xE47A0D05UL, 0xEF264A38UL, 0xEEE4200FUL,
+    0xECA29E56UL, 0xED60F461UL, 0xE82FE2E4UL, 0xE9ED88D3UL, 0xEBAB368AUL, 0xEA695CBDUL,
+    0xFD13B8F0UL, 0xFCD1D2C7UL, 0xFE976C9EUL, 0xFF5506A9UL, 0xFA1A102CUL, 0xFBD87A1BUL,
+    0xF99EC442UL, 0xF85CAE75UL, 0xF300E948UL, 0xF2C2837FUL, 0xF0843D26UL, 0xF1465711UL,
+    0xF4094194UL, 0xF5CB2BA3UL, 0xF78D95FAUL, 0xF64FFFCDUL, 0xD9785D60UL, 0xD8BA3757UL,
+    0xDAFC890EUL, 0xDB3EE339UL, 0xDE71F5BCUL, 0xDFB39F8BUL, 0xDDF521D2UL, 0xDC374BE5UL,
+    0xD76B0CD8UL, 0xD6A966EFUL, 0xD4EFD8B6UL, 0xD52DB281UL, 0xD062A404UL, 0xD1A0CE33UL,
+    0xD3E6706AUL, 0xD2241A5DUL, 0xC55EFE10UL, 0xC49C9427UL, 0xC6DA2A7EUL, 0xC7184049UL,
+    0xC25756CCUL, 0xC3953CFBUL, 0xC1D382A2UL, 0xC011E895UL, 0xCB4DAFA8UL, 0xCA8FC59FUL,
+    0xC8C97BC6UL, 0xC90B11F1UL, 0xCC440774UL, 0xCD866D43UL, 0xCFC0D31AUL, 0xCE02B92DUL,
+    0x91AF9640UL, 0x906DFC77UL, 0x922B422EUL, 0x93E92819UL, 0x96A63E9CUL, 0x976454ABUL,
+    0x9522EAF2UL, 0x94E080C5UL, 0x9FBCC7F8UL, 0x9E7EADCFUL, 0x9C381396UL, 0x9DFA79A1UL,
+    0x98B56F24UL, 0x99770513UL, 0x9B31BB4AUL, 0x9AF3D17DUL, 0x8D893530UL, 0x8C4B5F07UL,
+    0x8E0DE15EUL, 0x8FCF8B69UL, 0x8A809DECUL, 0x8B42F7DBUL, 0x89044982UL, 0x88C623B5UL,
+    0x839A6488UL, 0x82580EBFUL, 0x801EB0E6UL, 0x81DCDAD1UL, 0x8493CC54UL, 0x8551A663UL,
+    0x8717183AUL, 0x86D5720DUL, 0xA9E2D0A0UL, 0xA820BA97UL, 0xAA6604CEUL, 0xABA46EF9UL,
+    0xAEEB787CUL, 0xAF29124BUL, 0xAD6FAC12UL, 0xACADC625UL, 0xA7F18118UL, 0xA633EB2FUL,
+    0xA4755576UL, 0xA5B73F41UL, 0xA0F829C4UL, 0xA13A43F3UL, 0xA37CFDAAUL, 0xA2BE979DUL,
+    0xB5C473D0UL, 0xB40619E7UL, 0xB640A7BEUL, 0xB782CD89UL, 0xB2CDDB0CUL, 0xB30FB13BUL,
+    0xB1490F62UL, 0xB08B6555UL, 0xBBD72268UL, 0xBA15485FUL, 0xB853F606UL, 0xB9919C31UL,
+    0xBCDE8AB4UL, 0xBD1CE083UL, 0xBF5A5EDAUL, 0xBE9834EDUL,
+  },
+  {
+    0x00000000UL, 0xB8BC6765UL, 0xAA09C88BUL, 0x12B5AFEEUL, 0x8F629757UL, 0x37DEF032UL,
+    0x256B5FDCUL, 0x9DD738B9UL, 0xC5B428EFUL, 0x7D084F8AUL, 0x6FBDE064UL, 0xD7018701UL,
+    0x4AD6BFB8UL, 0xF26AD8DDUL, 0xE0DF7733UL, 0x58631056UL, 0x5019579FUL, 0xE8A530FAUL,
+    0xFA109F14UL, 0x42ACF871UL, 0xDF7BC0C8UL, 0x67C7A7ADUL, 0x75720843UL, 0xCDCE6F26UL,
+    0x95AD7F70UL, 0x2D111815UL, 0x3FA4B7FBUL, 0x8718D09EUL, 0x1ACFE827UL, 0xA2738F42UL,
+    0xB0C620ACUL, 0x087A47C9UL, 0xA032AF3EUL, 0x188EC85BUL, 0x0A3B67B5UL, 0xB28700D0UL,
+    0x2F503869UL, 0x97EC5F0CUL, 0x8559F0E2UL, 0x3DE59787UL, 0x658687D1UL, 0xDD3AE0B4UL,
+    0xCF8F4F5AUL, 0x7733283FUL, 0xEAE41086UL, 0x525877E3UL, 0x40EDD80DUL, 0xF851BF68UL,
+    0xF02BF8A1UL, 0x48979FC4UL, 0x5A22302AUL, 0xE29E574FUL, 0x7F496FF6UL, 0xC7F50893UL,
+    0xD540A77DUL, 0x6DFCC018UL, 0x359FD04EUL, 0x8D23B72BUL, 0x9F9618C5UL, 0x272A7FA0UL,
+    0xBAFD4719UL, 0x0241207CUL, 0x10F48F92UL, 0xA848E8F7UL, 0x9B14583DUL, 0x23A83F58UL,
+    0x311D90B6UL, 0x89A1F7D3UL, 0x1476CF6AUL, 0xACCAA80FUL, 0xBE7F07E1UL, 0x06C36084UL,
+    0x5EA070D2UL, 0xE61C17B7UL, 0xF4A9B859UL, 0x4C15DF3CUL, 0xD1C2E785UL, 0x697E80E0UL,
+    0x7BCB2F0EUL, 0xC377486BUL, 0xCB0D0FA2UL, 0x73B168C7UL, 0x6104C729UL, 0xD9B8A04CUL,
+    0x446F98F5UL, 0xFCD3FF90UL, 0xEE66507EUL, 0x56DA371BUL, 0x0EB9274DUL, 0xB6054028UL,
+    0xA4B0EFC6UL, 0x1C0C88A3UL, 0x81DBB01AUL, 0x3967D77FUL, 0x2BD27891UL, 0x936E1FF4UL,
+    0x3B26F703UL, 0x839A9066UL, 0x912F3F88UL, 0x299358EDUL, 0xB4446054UL, 0x0CF80731UL,
+    0x1E4DA8DFUL, 0xA6F1CFBAUL, 0xFE92DFECUL, 0x462EB889UL, 0x549B1767UL, 0xEC277002UL,
+    0x71F048BBUL, 0xC94C2FDEUL, 0xDBF98030UL, 0x6345E755UL, 0x6B3FA09CUL, 0xD383C7F9UL,
+    0xC1366817UL, 0x798A0F72UL, 0xE45D37CBUL, 0x5CE150AEUL, 0x4E54FF40UL, 0xF6E89825UL,
+    0xAE8B8873UL, 0x1637EF16UL, 0x048240F8UL, 0xBC3E279DUL, 0x21E91F24UL, 0x99557841UL,
+    0x8BE0D7AFUL, 0x335CB0CAUL, 0xED59B63BUL, 0x55E5D15EUL, 0x47507EB0UL, 0xFFEC19D5UL,
+    0x623B216CUL, 0xDA874609UL, 0xC832E9E7UL, 0x708E8E82UL, 0x28ED9ED4UL, 0x9051F9B1UL,
+    0x82E4565FUL, 0x3A58313AUL, 0xA78F0983UL, 0x1F336EE6UL, 0x0D86C108UL, 0xB53AA66DUL,
+    0xBD40E1A4UL, 0x05FC86C1UL, 0x1749292FUL, 0xAFF54E4AUL, 0x322276F3UL, 0x8A9E1196UL,
+    0x982BBE78UL, 0x2097D91DUL, 0x78F4C94BUL, 0xC048AE2EUL, 0xD2FD01C0UL, 0x6A4166A5UL,
+    0xF7965E1CUL, 0x4F2A3979UL, 0x5D9F9697UL, 0xE523F1F2UL, 0x4D6B1905UL, 0xF5D77E60UL,
+    0xE762D18EUL, 0x5FDEB6EBUL, 0xC2098E52UL, 0x7AB5E937UL, 0x680046D9UL, 0xD0BC21BCUL,
+    0x88DF31EAUL, 0x3063568FUL, 0x22D6F961UL, 0x9A6A9E04UL, 0x07BDA6BDUL, 0xBF01C1D8UL,
+    0xADB46E36UL, 0x15080953UL, 0x1D724E9AUL, 0xA5CE29FFUL, 0xB77B8611UL, 0x0FC7E174UL,
+    0x9210D9CDUL, 0x2AACBEA8UL, 0x38191146UL, 0x80A57623UL, 0xD8C66675UL, 0x607A0110UL,
+    0x72CFAEFEUL, 0xCA73C99BUL, 0x57A4F122UL, 0xEF189647UL, 0xFDAD39A9UL, 0x45115ECCUL,
+    0x764DEE06UL, 0xCEF18963UL, 0xDC44268DUL, 0x64F841E8UL, 0xF92F7951UL, 0x41931E34UL,
+    0x5326B1DAUL, 0xEB9AD6BFUL, 0xB3F9C6E9UL, 0x0B45A18CUL, 0x19F00E62UL, 0xA14C6907UL,
+    0x3C9B51BEUL, 0x842736DBUL, 0x96929935UL, 0x2E2EFE50UL, 0x2654B999UL, 0x9EE8DEFCUL,
+    0x8C5D7112UL, 0x34E11677UL, 0xA9362ECEUL, 0x118A49ABUL, 0x033FE645UL, 0xBB838120UL,
+    0xE3E09176UL, 0x5B5CF613UL, 0x49E959FDUL, 0xF1553E98UL, 0x6C820621UL, 0xD43E6144UL,
+    0xC68BCEAAUL, 0x7E37A9CFUL, 0xD67F4138UL, 0x6EC3265DUL, 0x7C7689B3UL, 0xC4CAEED6UL,
+    0x591DD66FUL, 0xE1A1B10AUL, 0xF3141EE4UL, 0x4BA87981UL, 0x13CB69D7UL, 0xAB770EB2UL,
+    0xB9C2A15CUL, 0x017EC639UL, 0x9CA9FE80UL, 0x241599E5UL, 0x36A0360BUL, 0x8E1C516EUL,
+    0x866616A7UL, 0x3EDA71C2UL, 0x2C6FDE2CUL, 0x94D3B949UL, 0x090481F0UL, 0xB1B8E695UL,
+    0xA30D497BUL, 0x1BB12E1EUL, 0x43D23E48UL, 0xFB6E592DUL, 0xE9DBF6C3UL, 0x516791A6UL,
+    0xCCB0A91FUL, 0x740CCE7AUL, 0x66B96194UL, 0xDE0506F1UL,
+  },
+  {
+    0x00000000UL, 0x3D6029B0UL, 0x7AC05360UL, 0x47A07AD0UL, 0xF580A6C0UL, 0xC8E08F70UL,
+    0x8F40F5A0UL, 0xB220DC10UL, 0x30704BC1UL, 0x0D106271UL, 0x4AB018A1UL, 0x77D03111UL,
+    0xC5F0ED01UL, 0xF890C4B1UL, 0xBF30BE61UL, 0x825097D1UL, 0x60E09782UL, 0x5D80BE32UL,
+    0x1A20C4E2UL, 0x2740ED52UL, 0x95603142UL, 0xA80018F2UL, 0xEFA06222UL, 0xD2C04B92UL,
+    0x5090DC43UL, 0x6DF0F5F3UL, 0x2A508F23UL, 0x1730A693UL, 0xA5107A83UL, 0x98705333UL,
+    0xDFD029E3UL, 0xE2B00053UL, 0xC1C12F04UL, 0xFCA106B4UL, 0xBB017C64UL, 0x866155D4UL,
+    0x344189C4UL, 0x0921A074UL, 0x4E81DAA4UL, 0x73E1F314UL, 0xF1B164C5UL, 0xCCD14D75UL,
+    0x8B7137A5UL, 0xB6111E15UL, 0x0431C205UL, 0x3951EBB5UL, 0x7EF19165UL, 0x4391B8D5UL,
+    0xA121B886UL, 0x9C419136UL, 0xDBE1EBE6UL, 0xE681C256UL, 0x54A11E46UL, 0x69C137F6UL,
+    0x2E614D26UL, 0x13016496UL, 0x9151F347UL, 0xAC31DAF7UL, 0xEB91A027UL, 0xD6F18997UL,
+    0x64D15587UL, 0x59B17C37UL, 0x1E1106E7UL, 0x23712F57UL, 0x58F35849UL, 0x659371F9UL,
+    0x22330B29UL, 0x1F532299UL, 0xAD73FE89UL, 0x9013D739UL, 0xD7B3ADE9UL, 0xEAD38459UL,
+    0x68831388UL, 0x55E33A38UL, 0x124340E8UL, 0x2F236958UL, 0x9D03B548UL, 0xA0639CF8UL,
+    0xE7C3E628UL, 0xDAA3CF98UL, 0x3813CFCBUL, 0x0573E67BUL, 0x42D39CABUL, 0x7FB3B51BUL,
+    0xCD93690BUL, 0xF0F340BBUL, 0xB7533A6BUL, 0x8A3313DBUL, 0x0863840AUL, 0x3503ADBAUL,
+    0x72A3D76AUL, 0x4FC3FEDAUL, 0xFDE322CAUL, 0xC0830B7AUL, 0x872371AAUL, 0xBA43581AUL,
+    0x9932774DUL, 0xA4525EFDUL, 0xE3F2242DUL, 0xDE920D9DUL, 0x6CB2D18DUL, 0x51D2F83DUL,
+    0x167282EDUL, 0x2B12AB5DUL, 0xA9423C8CUL, 0x9422153CUL, 0xD3826FECUL, 0xEEE2465CUL,
+    0x5CC29A4CUL, 0x61A2B3FCUL, 0x2602C92CUL, 0x1B62E09CUL, 0xF9D2E0CFUL, 0xC4B2C97FUL,
+    0x8312B3AFUL, 0xBE729A1FUL, 0x0C52460FUL, 0x31326FBFUL, 0x7692156FUL, 0x4BF23CDFUL,
+    0xC9A2AB0EUL, 0xF4C282BEUL, 0xB362F86EUL, 0x8E02D1DEUL, 0x3C220DCEUL, 0x0142247EUL,
+    0x46E25EAEUL, 0x7B82771EUL, 0xB1E6B092UL, 0x8C869922UL, 0xCB26E3F2UL, 0xF646CA42UL,
+    0x44661652UL, 0x79063FE2UL, 0x3EA64532UL, 0x03C66C82UL, 0x8196FB53UL, 0xBCF6D2E3UL,
+    0xFB56A833UL, 0xC6368183UL, 0x74165D93UL, 0x49767423UL, 0x0ED60EF3UL, 0x33B62743UL,
+    0xD1062710UL, 0xEC660EA0UL, 0xABC67470UL, 0x96A65DC0UL, 0x248681D0UL, 0x19E6A860UL,
+    0x5E46D2B0UL, 0x6326FB00UL, 0xE1766CD1UL, 0xDC164561UL, 0x9BB63FB1UL, 0xA6D61601UL,
+    0x14F6CA11UL, 0x2996E3A1UL, 0x6E369971UL, 0x5356B0C1UL, 0x70279F96UL, 0x4D47B626UL,
+    0x0AE7CCF6UL, 0x3787E546UL, 0x85A73956UL, 0xB8C710E6UL, 0xFF676A36UL, 0xC2074386UL,
+    0x4057D457UL, 0x7D37FDE7UL, 0x3A978737UL, 0x07F7AE87UL, 0xB5D77297UL, 0x88B75B27UL,
+    0xCF1721F7UL, 0xF2770847UL, 0x10C70814UL, 0x2DA721A4UL, 0x6A075B74UL, 0x576772C4UL,
+    0xE547AED4UL, 0xD8278764UL, 0x9F87FDB4UL, 0xA2E7D404UL, 0x20B743D5UL, 0x1DD76A65UL,
+    0x5A7710B5UL, 0x67173905UL, 0xD537E515UL, 0xE857CCA5UL, 0xAFF7B675UL, 0x92979FC5UL,
+    0xE915E8DBUL, 0xD475C16BUL, 0x93D5BBBBUL, 0xAEB5920BUL, 0x1C954E1BUL, 0x21F567ABUL,
+    0x66551D7BUL, 0x5B3534CBUL, 0xD965A31AUL, 0xE4058AAAUL, 0xA3A5F07AUL, 0x9EC5D9CAUL,
+    0x2CE505DAUL, 0x11852C6AUL, 0x562556BAUL, 0x6B457F0AUL, 0x89F57F59UL, 0xB49556E9UL,
+    0xF3352C39UL, 0xCE550589UL, 0x7C75D999UL, 0x4115F029UL, 0x06B58AF9UL, 0x3BD5A349UL,
+    0xB9853498UL, 0x84E51D28UL, 0xC34567F8UL, 0xFE254E48UL, 0x4C059258UL, 0x7165BBE8UL,
+    0x36C5C138UL, 0x0BA5E888UL, 0x28D4C7DFUL, 0x15B4EE6FUL, 0x521494BFUL, 0x6F74BD0FUL,
+    0xDD54611FUL, 0xE03448AFUL, 0xA794327FUL, 0x9AF41BCFUL, 0x18A48C1EUL, 0x25C4A5AEUL,
+    0x6264DF7EUL, 0x5F04F6CEUL, 0xED242ADEUL, 0xD044036EUL, 0x97E479BEUL, 0xAA84500EUL,
+    0x4834505DUL, 0x755479EDUL, 0x32F4033DUL, 0x0F942A8DUL, 0xBDB4F69DUL, 0x80D4DF2DUL,
+    0xC774A5FDUL, 0xFA148C4DUL, 0x78441B9CUL, 0x4524322CUL, 0x028448FCUL, 0x3FE4614CUL,
+    0x8DC4BD5CUL, 0xB0A494ECUL, 0xF704EE3CUL, 0xCA64C78CUL,
+  },
+  {
+    0x00000000UL, 0xCB5CD3A5UL, 0x4DC8A10BUL, 0x869472AEUL, 0x9B914216UL, 0x50CD91B3UL,
+    0xD659E31DUL, 0x1D0530B8UL, 0xEC53826DUL, 0x270F51C8UL, 0xA19B2366UL, 0x6AC7F0C3UL,
+    0x77C2C07BUL, 0xBC9E13DEUL, 0x3A0A6170UL, 0xF156B2D5UL, 0x03D6029BUL, 0xC88AD13EUL,
+    0x4E1EA390UL, 0x85427035UL, 0x9847408DUL, 0x531B9328UL, 0xD58FE186UL, 0x1ED33223UL,
+    0xEF8580F6UL, 0x24D95353UL, 0xA24D21FDUL, 0x6911F258UL, 0x7414C2E0UL, 0xBF481145UL,
+    0x39DC63EBUL, 0xF280B04EUL, 0x07AC0536UL, 0xCCF0D693UL, 0x4A64A43DUL, 0x81387798UL,
+    0x9C3D4720UL, 0x57619485UL, 0xD1F5E62BUL, 0x1AA9358EUL, 0xEBFF875BUL, 0x20A354FEUL,
+    0xA6372650UL, 0x6D6BF5F5UL, 0x706EC54DUL, 0xBB3216E8UL, 0x3DA66446UL, 0xF6FAB7E3UL,
+    0x047A07ADUL, 0xCF26D408UL, 0x49B2A6A6UL, 0x82EE7503UL, 0x9FEB45BBUL, 0x54B7961EUL,
+    0xD223E4B0UL, 0x197F3715UL, 0xE82985C0UL, 0x23755665UL, 0xA5E124CBUL, 0x6EBDF76EUL,
+    0x73B8C7D6UL, 0xB8E41473UL, 0x3E7066DDUL, 0xF52CB578UL, 0x0F580A6CUL, 0xC404D9C9UL,
+    0x4290AB67UL, 0x89CC78C2UL, 0x94C9487AUL, 0x5F959BDFUL, 0xD901E971UL, 0x125D3AD4UL,
+    0xE30B8801UL, 0x28575BA4UL, 0xAEC3290AUL, 0x659FFAAFUL, 0x789ACA17UL, 0xB3C619B2UL,
+    0x35526B1CUL, 0xFE0EB8B9UL, 0x0C8E08F7UL, 0xC7D2DB52UL, 0x4146A9FCUL, 0x8A1A7A59UL,
+    0x971F4AE1UL, 0x5C439944UL, 0xDAD7EBEAUL, 0x118B384FUL, 0xE0DD8A9AUL, 0x2B81593FUL,
+    0xAD152B91UL, 0x6649F834UL, 0x7B4CC88CUL, 0xB0101B29UL, 0x36846987UL, 0xFDD8BA22UL,
+    0x08F40F5AUL, 0xC3A8DCFFUL, 0x453CAE51UL, 0x8E607DF4UL, 0x93654D4CUL, 0x58399EE9UL,
+    0xDEADEC47UL, 0x15F13FE2UL, 0xE4A78D37UL, 0x2FFB5E92UL, 0xA96F2C3CUL, 0x6233FF99UL,
+    0x7F36CF21UL, 0xB46A1C84UL, 0x32FE6E2AUL, 0xF9A2BD8FUL, 0x0B220DC1UL, 0xC07EDE64UL,
+    0x46EAACCAUL, 0x8DB67F6FUL, 0x90B34FD7UL, 0x5BEF9C72UL, 0xDD7BEEDCUL, 0x16273D79UL,
+    0xE7718FACUL, 0x2C2D5C09UL, 0xAAB92EA7UL, 0x61E5FD02UL, 0x7CE0CDBAUL, 0xB7BC1E1FUL,
+    0x31286CB1UL, 0xFA74BF14UL, 0x1EB014D8UL, 0xD5ECC77DUL, 0x5378B5D3UL, 0x98246676UL,
+    0x852156CEUL, 0x4E7D856BUL, 0xC8E9F7C5UL, 0x03B52460UL, 0xF2E396B5UL, 0x39BF4510UL,
+    0xBF2B37BEUL, 0x7477E41BUL, 0x6972D4A3UL, 0xA22E0706UL, 0x24BA75A8UL, 0xEFE6A60DUL,
+    0x1D661643UL, 0xD63AC5E6UL, 0x50AEB748UL, 0x9BF264EDUL, 0x86F75455UL, 0x4DAB87F0UL,
+    0xCB3FF55EUL, 0x006326FBUL, 0xF135942EUL, 0x3A69478BUL, 0xBCFD3525UL, 0x77A1E680UL,
+    0x6AA4D638UL, 0xA1F8059DUL, 0x276C7733UL, 0xEC30A496UL, 0x191C11EEUL, 0xD240C24BUL,
+    0x54D4B0E5UL, 0x9F886340UL, 0x828D53F8UL, 0x49D1805DUL, 0xCF45F2F3UL, 0x04192156UL,
+    0xF54F9383UL, 0x3E134026UL, 0xB8873288UL, 0x73DBE12DUL, 0x6EDED195UL, 0xA5820230UL,
+    0x2316709EUL, 0xE84AA33BUL, 0x1ACA1375UL, 0xD196C0D0UL, 0x5702B27EUL, 0x9C5E61DBUL,
+    0x815B5163UL, 0x4A0782C6UL, 0xCC93F068UL, 0x07CF23CDUL, 0xF6999118UL, 0x3DC542BDUL,
+    0xBB513013UL, 0x700DE3B6UL, 0x6D08D30EUL, 0xA65400ABUL, 0x20C07205UL, 0xEB9CA1A0UL,
+    0x11E81EB4UL, 0xDAB4CD11UL, 0x5C20BFBFUL, 0x977C6C1AUL, 0x8A795CA2UL, 0x41258F07UL,
+    0xC7B1FDA9UL, 0x0CED2E0CUL, 0xFDBB9CD9UL, 0x36E74F7CUL, 0xB0733DD2UL, 0x7B2FEE77UL,
+    0x662ADECFUL, 0xAD760D6AUL, 0x2BE27FC4UL, 0xE0BEAC61UL, 0x123E1C2FUL, 0xD962CF8AUL,
+    0x5FF6BD24UL, 0x94AA6E81UL, 0x89AF5E39UL, 0x42F38D9CUL, 0xC467FF32UL, 0x0F3B2C97UL,
+    0xFE6D9E42UL, 0x35314DE7UL, 0xB3A53F49UL, 0x78F9ECECUL, 0x65FCDC54UL, 0xAEA00FF1UL,
+    0x28347D5FUL, 0xE368AEFAUL, 0x16441B82UL, 0xDD18C827UL, 0x5B8CBA89UL, 0x90D0692CUL,
+    0x8DD55994UL, 0x46898A31UL, 0xC01DF89FUL, 0x0B412B3AUL, 0xFA1799EFUL, 0x314B4A4AUL,
+    0xB7DF38E4UL, 0x7C83EB41UL, 0x6186DBF9UL, 0xAADA085CUL, 0x2C4E7AF2UL, 0xE712A957UL,
+    0x15921919UL, 0xDECECABCUL, 0x585AB812UL, 0x93066BB7UL, 0x8E035B0FUL, 0x455F88AAUL,
+    0xC3CBFA04UL, 0x089729A1UL, 0xF9C19B74UL, 0x329D48D1UL, 0xB4093A7FUL, 0x7F55E9DAUL,
+    0x6250D962UL, 0xA90C0AC7UL, 0x2F987869UL, 0xE4C4ABCCUL,
+  },
+  {
+    0x00000000UL, 0xA6770BB4UL, 0x979F1129UL, 0x31E81A9DUL, 0xF44F2413UL, 0x52382FA7UL,
+    0x63D0353AUL, 0xC5A73E8EUL, 0x33EF4E67UL, 0x959845D3UL, 0xA4705F4EUL, 0x020754FAUL,
+    0xC7A06A74UL, 0x61D761C0UL, 0x503F7B5DUL, 0xF64870E9UL, 0x67DE9CCEUL, 0xC1A9977AUL,
+    0xF0418DE7UL, 0x56368653UL, 0x9391B8DDUL, 0x35E6B369UL, 0x040EA9F4UL, 0xA279A240UL,
+    0x5431D2A9UL, 0xF246D91DUL, 0xC3AEC380UL, 0x65D9C834UL, 0xA07EF6BAUL, 0x0609FD0EUL,
+    0x37E1E793UL, 0x9196EC27UL, 0xCFBD399CUL, 0x69CA3228UL, 0x582228B5UL, 0xFE552301UL,
+    0x3BF21D8FUL, 0x9D85163BUL, 0xAC6D0CA6UL, 0x0A1A0712UL, 0xFC5277FBUL, 0x5A257C4FUL,
+    0x6BCD66D2UL, 0xCDBA6D66UL, 0x081D53E8UL, 0xAE6A585CUL, 0x9F8242C1UL, 0x39F54975UL,
+    0xA863A552UL, 0x0E14AEE6UL, 0x3FFCB47BUL, 0x998BBFCFUL, 0x5C2C8141UL, 0xFA5B8AF5UL,
+    0xCBB39068UL, 0x6DC49BDCUL, 0x9B8CEB35UL, 0x3DFBE081UL, 0x0C13FA1CUL, 0xAA64F1A8UL,
+    0x6FC3CF26UL, 0xC9B4C492UL, 0xF85CDE0FUL, 0x5E2BD5BBUL, 0x440B7579UL, 0xE27C7ECDUL,
+    0xD3946450UL, 0x75E36FE4UL, 0xB044516AUL, 0x16335ADEUL, 0x27DB4043UL, 0x81AC4BF7UL,
+    0x77E43B1EUL, 0xD19330AAUL, 0xE07B2A37UL, 0x460C2183UL, 0x83AB1F0DUL, 0x25DC14B9UL,
+    0x14340E24UL, 0xB2430590UL, 0x23D5E9B7UL, 0x85A2E203UL, 0xB44AF89EUL, 0x123DF32AUL,
+    0xD79ACDA4UL, 0x71EDC610UL, 0x4005DC8DUL, 0xE672D739UL, 0x103AA7D0UL, 0xB64DAC64UL,
+    0x87A5B6F9UL, 0x21D2BD4DUL, 0xE47583C3UL, 0x42028877UL, 0x73EA92EAUL, 0xD59D995EUL,
+    0x8BB64CE5UL, 0x2DC14751UL, 0x1C295DCCUL, 0xBA5E5678UL, 0x7FF968F6UL, 0xD98E6342UL,
+    0xE86679DFUL, 0x4E11726BUL, 0xB8590282UL, 0x1E2E0936UL, 0x2FC613ABUL, 0x89B1181FUL,
+    0x4C162691UL, 0xEA612D25UL, 0xDB8937B8UL, 0x7DFE3C0CUL, 0xEC68D02BUL, 0x4A1FDB9FUL,
+    0x7BF7C102UL, 0xDD80CAB6UL, 0x1827F438UL, 0xBE50FF8CUL, 0x8FB8E511UL, 0x29CFEEA5UL,
+    0xDF879E4CUL, 0x79F095F8UL, 0x48188F65UL, 0xEE6F84D1UL, 0x2BC8BA5FUL, 0x8DBFB1EBUL,
+    0xBC57AB76UL, 0x1A20A0C2UL, 0x8816EAF2UL, 0x2E61E146UL, 0x1F89FBDBUL, 0xB9FEF06FUL,
+    0x7C59CEE1UL, 0xDA2EC555UL, 0xEBC6DFC8UL, 0x4DB1D47CUL, 0xBBF9A495UL, 0x1D8EAF21UL,
+    0x2C66B5BCUL, 0x8A11BE08UL, 0x4FB68086UL, 0xE9C18B32UL, 0xD82991AFUL, 0x7E5E9A1BUL,
+    0xEFC8763CUL, 0x49BF7D88UL, 0x78576715UL, 0xDE206CA1UL, 0x1B87522FUL, 0xBDF0599BUL,
+    0x8C184306UL, 0x2A6F48B2UL, 0xDC27385BUL, 0x7A5033EFUL, 0x4BB82972UL, 0xEDCF22C6UL,
+    0x28681C48UL, 0x8E1F17FCUL, 0xBFF70D61UL, 0x198006D5UL, 0x47ABD36EUL, 0xE1DCD8DAUL,
+    0xD034C247UL, 0x7643C9F3UL, 0xB3E4F77DUL, 0x1593FCC9UL, 0x247BE654UL, 0x820CEDE0UL,
+    0x74449D09UL, 0xD23396BDUL, 0xE3DB8C20UL, 0x45AC8794UL, 0x800BB91AUL, 0x267CB2AEUL,
+    0x1794A833UL, 0xB1E3A387UL, 0x20754FA0UL, 0x86024414UL, 0xB7EA5E89UL, 0x119D553DUL,
+    0xD43A6BB3UL, 0x724D6007UL, 0x43A57A9AUL, 0xE5D2712EUL, 0x139A01C7UL, 0xB5ED0A73UL,
+    0x840510EEUL, 0x22721B5AUL, 0xE7D525D4UL, 0x41A22E60UL, 0x704A34FDUL, 0xD63D3F49UL,
+    0xCC1D9F8BUL, 0x6A6A943FUL, 0x5B828EA2UL, 0xFDF58516UL, 0x3852BB98UL, 0x9E25B02CUL,
+    0xAFCDAAB1UL, 0x09BAA105UL, 0xFFF2D1ECUL, 0x5985DA58UL, 0x686DC0C5UL, 0xCE1ACB71UL,
+    0x0BBDF5FFUL, 0xADCAFE4BUL, 0x9C22E4D6UL, 0x3A55EF62UL, 0xABC30345UL, 0x0DB408F1UL,
+    0x3C5C126CUL, 0x9A2B19D8UL, 0x5F8C2756UL, 0xF9FB2CE2UL, 0xC813367FUL, 0x6E643DCBUL,
+    0x982C4D22UL, 0x3E5B4696UL, 0x0FB35C0BUL, 0xA9C457BFUL, 0x6C636931UL, 0xCA146285UL,
+    0xFBFC7818UL, 0x5D8B73ACUL, 0x03A0A617UL, 0xA5D7ADA3UL, 0x943FB73EUL, 0x3248BC8AUL,
+    0xF7EF8204UL, 0x519889B0UL, 0x6070932DUL, 0xC6079899UL, 0x304FE870UL, 0x9638E3C4UL,
+    0xA7D0F959UL, 0x01A7F2EDUL, 0xC400CC63UL, 0x6277C7D7UL, 0x539FDD4AUL, 0xF5E8D6FEUL,
+    0x647E3AD9UL, 0xC209316DUL, 0xF3E12BF0UL, 0x55962044UL, 0x90311ECAUL, 0x3646157EUL,
+    0x07AE0FE3UL, 0xA1D90457UL, 0x579174BEUL, 0xF1E67F0AUL, 0xC00E6597UL, 0x66796E23UL,
+    0xA3DE50ADUL, 0x05A95B19UL, 0x34414184UL, 0x92364A30UL,
+  },
+  {
+    0x00000000UL, 0xCCAA009EUL, 0x4225077DUL, 0x8E8F07E3UL, 0x844A0EFAUL, 0x48E00E64UL,
+    0xC66F0987UL, 0x0AC50919UL, 0xD3E51BB5UL, 0x1F4F1B2BUL, 0x91C01CC8UL, 0x5D6A1C56UL,
+    0x57AF154FUL, 0x9B0515D1UL, 0x158A1232UL, 0xD92012ACUL, 0x7CBB312BUL, 0xB01131B5UL,
+    0x3E9E3656UL, 0xF23436C8UL, 0xF8F13FD1UL, 0x345B3F4FUL, 0xBAD438ACUL, 0x767E3832UL,
+    0xAF5E2A9EUL, 0x63F42A00UL, 0xED7B2DE3UL, 0x21D12D7DUL, 0x2B142464UL, 0xE7BE24FAUL,
+    0x69312319UL, 0xA59B2387UL, 0xF9766256UL, 0x35DC62C8UL, 0xBB53652BUL, 0x77F965B5UL,
+    0x7D3C6CACUL, 0xB1966C32UL, 0x3F196BD1UL, 0xF3B36B4FUL, 0x2A9379E3UL, 0xE639797DUL,
+    0x68B67E9EUL, 0xA41C7E00UL, 0xAED97719UL, 0x62737787UL, 0xECFC7064UL, 0x205670FAUL,
+    0x85CD537DUL, 0x496753E3UL, 0xC7E85400UL, 0x0B42549EUL, 0x01875D87UL, 0xCD2D5D19UL,
+    0x43A25AFAUL, 0x8F085A64UL, 0x562848C8UL, 0x9A824856UL, 0x140D4FB5UL, 0xD8A74F2BUL,
+    0xD2624632UL, 0x1EC846ACUL, 0x9047414FUL, 0x5CED41D1UL, 0x299DC2EDUL, 0xE537C273UL,
+    0x6BB8C590UL, 0xA712C50EUL, 0xADD7CC17UL, 0x617DCC89UL, 0xEFF2CB6AUL, 0x2358CBF4UL,
+    0xFA78D958UL, 0x36D2D9C6UL, 0xB85DDE25UL, 0x74F7DEBBUL, 0x7E32D7A2UL, 0xB298D73CUL,
+    0x3C17D0DFUL, 0xF0BDD041UL, 0x5526F3C6UL, 0x998CF358UL, 0x1703F4BBUL, 0xDBA9F425UL,
+    0xD16CFD3CUL, 0x1DC6FDA2UL, 0x9349FA41UL, 0x5FE3FADFUL, 0x86C3E873UL, 0x4A69E8EDUL,
+    0xC4E6EF0EUL, 0x084CEF90UL, 0x0289E689UL, 0xCE23E617UL, 0x40ACE1F4UL, 0x8C06E16AUL,
+    0xD0EBA0BBUL, 0x1C41A025UL, 0x92CEA7C6UL, 0x5E64A758UL, 0x54A1AE41UL, 0x980BAEDFUL,
+    0x1684A93CUL, 0xDA2EA9A2UL, 0x030EBB0EUL, 0xCFA4BB90UL, 0x412BBC73UL, 0x8D81BCEDUL,
+    0x8744B5F4UL, 0x4BEEB56AUL, 0xC561B289UL, 0x09CBB217UL, 0xAC509190UL, 0x60FA910EUL,
+    0xEE7596EDUL, 0x22DF9673UL, 0x281A9F6AUL, 0xE4B09FF4UL, 0x6A3F9817UL, 0xA6959889UL,
+    0x7FB58A25UL, 0xB31F8ABBUL, 0x3D908D58UL, 0xF13A8DC6UL, 0xFBFF84DFUL, 0x37558441UL,
+    0xB9DA83A2UL, 0x7570833CUL, 0x533B85DAUL, 0x9F918544UL, 0x111E82A7UL, 0xDDB48239UL,
+    0xD7718B20UL, 0x1BDB8BBEUL, 0x95548C5DUL, 0x59FE8CC3UL, 0x80DE9E6FUL, 0x4C749EF1UL,
+    0xC2FB9912UL, 0x0E51998CUL, 0x04949095UL, 0xC83E900BUL, 0x46B197E8UL, 0x8A1B9776UL,
+    0x2F80B4F1UL, 0xE32AB46FUL, 0x6DA5B38CUL, 0xA10FB312UL, 0xABCABA0BUL, 0x6760BA95UL,
+    0xE9EFBD76UL, 0x2545BDE8UL, 0xFC65AF44UL, 0x30CFAFDAUL, 0xBE40A839UL, 0x72EAA8A7UL,
+    0x782FA1BEUL, 0xB485A120UL, 0x3A0AA6C3UL, 0xF6A0A65DUL, 0xAA4DE78CUL, 0x66E7E712UL,
+    0xE868E0F1UL, 0x24C2E06FUL, 0x2E07E976UL, 0xE2ADE9E8UL, 0x6C22EE0BUL, 0xA088EE95UL,
+    0x79A8FC39UL, 0xB502FCA7UL, 0x3B8DFB44UL, 0xF727FBDAUL, 0xFDE2F2C3UL, 0x3148F25DUL,
+    0xBFC7F5BEUL, 0x736DF520UL, 0xD6F6D6A7UL, 0x1A5CD639UL, 0x94D3D1DAUL, 0x5879D144UL,
+    0x52BCD85DUL, 0x9E16D8C3UL, 0x1099DF20UL, 0xDC33DFBEUL, 0x0513CD12UL, 0xC9B9CD8CUL,
+    0x4736CA6FUL, 0x8B9CCAF1UL, 0x8159C3E8UL, 0x4DF3C376UL, 0xC37CC495UL, 0x0FD6C40BUL,
+    0x7AA64737UL, 0xB60C47A9UL, 0x3883404AUL, 0xF42940D4UL, 0xFEEC49CDUL, 0x32464953UL,
+    0xBCC94EB0UL, 0x70634E2EUL, 0xA9435C82UL, 0x65E95C1CUL, 0xEB665BFFUL, 0x27CC5B61UL,
+    0x2D095278UL, 0xE1A352E6UL, 0x6F2C5505UL, 0xA386559BUL, 0x061D761CUL, 0xCAB77682UL,
+    0x44387161UL, 0x889271FFUL, 0x825778E6UL, 0x4EFD7878UL, 0xC0727F9BUL, 0x0CD87F05UL,
+    0xD5F86DA9UL, 0x19526D37UL, 0x97DD6AD4UL, 0x5B776A4AUL, 0x51B26353UL, 0x9D1863CDUL,
+    0x1397642EUL, 0xDF3D64B0UL, 0x83D02561UL, 0x4F7A25FFUL, 0xC1F5221CUL, 0x0D5F2282UL,
+    0x079A2B9BUL, 0xCB302B05UL, 0x45BF2CE6UL, 0x89152C78UL, 0x50353ED4UL, 0x9C9F3E4AUL,
+    0x121039A9UL, 0xDEBA3937UL, 0xD47F302EUL, 0x18D530B0UL, 0x965A3753UL, 0x5AF037CDUL,
+    0xFF6B144AUL, 0x33C114D4UL, 0xBD4E1337UL, 0x71E413A9UL, 0x7B211AB0UL, 0xB78B1A2EUL,
+    0x39041DCDUL, 0xF5AE1D53UL, 0x2C8E0FFFUL, 0xE0240F61UL, 0x6EAB0882UL, 0xA201081CUL,
+    0xA8C40105UL, 0x646E019BUL, 0xEAE10678UL, 0x264B06E6UL,
+  },
+};
+#endif
+#endif
+
+ACCELDEF uint32_t accel_crc32_update(uint32_t crc, const void *data, size_t n)
+{
+    const uint8_t *p = (const uint8_t *)data;
+    uint32_t c = crc ^ 0xFFFFFFFFu;
+    if (!p) return crc;
+#if ACCEL_CRC32_IMPL == ACCEL_CRC32_BITWISE
+    while (n--) {
+        unsigned k;
+        c ^= *p++;
+        for (k = 0; k < 8; k++) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+    }
+#elif ACCEL_CRC32_IMPL == ACCEL_CRC32_NIBBLE
+    while (n--) {
+        c ^= *p++;
+        c = (c >> 4) ^ accel__crc32_nibble[c & 0xFu];
+        c = (c >> 4) ^ accel__crc32_nibble[c & 0xFu];
+    }
+#elif ACCEL_CRC32_IMPL == ACCEL_CRC32_TABLE256
+    while (n--) c = (c >> 8) ^ accel__crc32_t8[(c ^ *p++) & 0xFFu];
+#else
+    /* slicing-by-8, byte loads only (no alignment or endianness assumptions) */
+    while (n >= 8) {
+        uint32_t lo = c ^ accel_load_u32le(p);
+        uint32_t hi = accel_load_u32le(p + 4);
+        c = accel__crc32_t8[7][lo & 0xFFu] ^ accel__crc32_t8[6][(lo >> 8) & 0xFFu] ^
+            accel__crc32_t8[5][(lo >> 16) & 0xFFu] ^ accel__crc32_t8[4][lo >> 24] ^
+            accel__crc32_t8[3][hi & 0xFFu] ^ accel__crc32_t8[2][(hi >> 8) & 0xFFu] ^
+            accel__crc32_t8[1][(hi >> 16) & 0xFFu] ^ accel__crc32_t8[0][hi >> 24];
+        p += 8;
+        n -= 8;
+    }
+    while (n--) c = (c >> 8) ^ accel__crc32_t8[0][(c ^ *p++) & 0xFFu];
+#endif
+    return c ^ 0xFFFFFFFFu;
+}
+
+ACCELDEF uint32_t accel_crc32(const void *data, size_t n)
+{
+    return accel_crc32_update(0, data, n);
+}
+
+/* ---------------------------------------------------------------- common: slot ring */
+ACCELDEF accel_status accel_ring_init(accel_ring *r, void *buf, size_t buf_len, size_t slot_size)
+{
+    if (!r || !buf) return ACCEL_E_NULL;
+    if (slot_size == 0 || buf_len == 0) return ACCEL_E_ZERO_LENGTH;
+    if (buf_len < slot_size) return ACCEL_E_BUFFER_TOO_SMALL;
+    r->buf = (uint8_t *)buf;
+    r->slot_size = slot_size;
+    r->cap = buf_len / slot_size;
+    r->head = 0;
+    r->count = 0;
+    return ACCEL_OK;
+}
+
+static uint8_t *accel__ring_slot(const accel_ring *r, size_t i)
+{
+    size_t idx = r->head + i;
+    if (idx >= r->cap) idx -= r->cap;
+    return r->buf + idx * r->slot_size;
+}
+
+ACCELDEF accel_status accel_ring_push(accel_ring *r, const void *slot)
+{
+    if (!r || !slot || !r->buf) return ACCEL_E_NULL;
+    if (r->count >= r->cap) return ACCEL_E_FULL;
+    ACCEL_MEMCPY(accel__ring_slot(r, r->count), slot, r->slot_size);
+    r->count++;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ring_peek(const accel_ring *r, void *slot_out)
+{
+    if (!r || !slot_out || !r->buf) return ACCEL_E_NULL;
+    if (r->count == 0) return ACCEL_E_EMPTY;
+    ACCEL_MEMCPY(slot_out, accel__ring_slot(r, 0), r->slot_size);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ring_pop(accel_ring *r, void *slot_out)
+{
+    if (!r || !r->buf) return ACCEL_E_NULL;
+    if (r->count == 0) return ACCEL_E_EMPTY;
+    if (slot_out) ACCEL_MEMCPY(slot_out, accel__ring_slot(r, 0), r->slot_size);
+    r->head = (r->head + 1 == r->cap) ? 0 : r->head + 1;
+    r->count--;
+    return ACCEL_OK;
+}
+
+ACCELDEF void *accel_ring_at(const accel_ring *r, size_t i)
+{
+    if (!r || !r->buf || i >= r->count) return NULL;
+    return accel__ring_slot(r, i);
+}
+
+ACCELDEF size_t accel_ring_count(const accel_ring *r) { return r ? r->count : 0; }
+ACCELDEF size_t accel_ring_capacity(const accel_ring *r) { return r ? r->cap : 0; }
+ACCELDEF int accel_ring_full(const accel_ring *r) { return r ? r->count >= r->cap : 1; }
+ACCELDEF int accel_ring_empty(const accel_ring *r) { return r ? r->count == 0 : 1; }
+ACCELDEF void accel_ring_clear(accel_ring *r)
+{
+    if (!r) return;
+    r->head = 0;
+    r->count = 0;
+}
+
+/* ---------------------------------------------------------------- common: byte FIFO */
+ACCELDEF accel_status accel_fifo_init(accel_fifo *f, void *buf, size_t cap)
+{
+    if (!f || !buf) return ACCEL_E_NULL;
+    if (cap == 0) return ACCEL_E_ZERO_LENGTH;
+    f->buf = (uint8_t *)buf;
+    f->cap = cap;
+    f->head = 0;
+    f->count = 0;
+    return ACCEL_OK;
+}
+
+/* Copy n bytes out of the FIFO, starting `at` bytes past head, in at most two pieces. */
+static void accel__fifo_copy_out(const accel_fifo *f, size_t at, uint8_t *dst, size_t n)
+{
+    size_t start = f->head + at, first;
+    if (start >= f->cap) start -= f->cap;
+    first = f->cap - start;
+    if (first > n) first = n;
+    ACCEL_MEMCPY(dst, f->buf + start, first);
+    if (n > first) ACCEL_MEMCPY(dst + first, f->buf, n - first);
+}
+
+ACCELDEF accel_status accel_fifo_write(accel_fifo *f, const void *data, size_t n)
+{
+    if (!f || !f->buf) return ACCEL_E_NULL;
+    if (n == 0) return ACCEL_OK;
+    if (!data) return ACCEL_E_NULL;
+    if (n > f->cap - f->count) return ACCEL_E_FULL;
+    {
+        const uint8_t *src = (const uint8_t *)data;
+        size_t start = f->head + f->count, first;
+        if (start >= f->cap) start -= f->cap;
+        first = f->cap - start;
+        if (first > n) first = n;
+        ACCEL_MEMCPY(f->buf + start, src, first);
+        if (n > first) ACCEL_MEMCPY(f->buf, src + first, n - first);
+    }
+    f->count += n;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_fifo_read(accel_fifo *f, void *dst, size_t max, size_t *got)
+{
+    size_t n;
+    if (got) *got = 0;
+    if (!f || !f->buf || !dst || !got) return ACCEL_E_NULL;
+    if (max == 0) return ACCEL_E_ZERO_LENGTH;
+    if (f->count == 0) return ACCEL_E_EMPTY;
+    n = f->count < max ? f->count : max;
+    accel__fifo_copy_out(f, 0, (uint8_t *)dst, n);
+    f->head += n;
+    if (f->head >= f->cap) f->head -= f->cap;
+    f->count -= n;
+    *got = n;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_fifo_peek(const accel_fifo *f, size_t offset, void *dst, size_t n)
+{
+    if (!f || !f->buf) return ACCEL_E_NULL;
+    if (n == 0) return ACCEL_OK;
+    if (!dst) return ACCEL_E_NULL;
+    if (offset > f->count || n > f->count - offset) return ACCEL_E_TRUNCATED;
+    accel__fifo_copy_out(f, offset, (uint8_t *)dst, n);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_fifo_discard(accel_fifo *f, size_t n)
+{
+    if (!f || !f->buf) return ACCEL_E_NULL;
+    if (n > f->count) return ACCEL_E_TRUNCATED;
+    f->head += n;
+    if (f->head >= f->cap) f->head -= f->cap;
+    f->count -= n;
+    return ACCEL_OK;
+}
+
+ACCELDEF size_t accel_fifo_count(const accel_fifo *f) { return f ? f->count : 0; }
+ACCELDEF size_t accel_fifo_space(const accel_fifo *f) { return f ? f->cap - f->count : 0; }
+ACCELDEF void accel_fifo_clear(accel_fifo *f)
+{
+    if (!f) return;
+    f->head = 0;
+    f->count = 0;
+}
+
+/* ---------------------------------------------------------------- common: deadlines */
+ACCELDEF void accel_deadline_start(accel_deadline *d, uint32_t now_ms, uint32_t timeout_ms)
+{
+    if (!d) return;
+    d->start_ms = now_ms;
+    d->timeout_ms = timeout_ms;
+}
+
+ACCELDEF int accel_deadline_expired(const accel_deadline *d, uint32_t now_ms)
+{
+    /* unsigned subtraction: the elapsed time is right across the wrap */
+    return !d || (uint32_t)(now_ms - d->start_ms) >= d->timeout_ms;
+}
+
+ACCELDEF uint32_t accel_deadline_remaining(const accel_deadline *d, uint32_t now_ms)
+{
+    uint32_t elapsed;
+    if (!d) return 0;
+    elapsed = (uint32_t)(now_ms - d->start_ms);
+    return elapsed >= d->timeout_ms ? 0 : d->timeout_ms - elapsed;
+}
+
+ACCELDEF int32_t accel_time_diff(uint32_t a, uint32_t b)
+{
+    uint32_t d = (uint32_t)(a - b);
+    /* two's complement reinterpretation without implementation-defined conversion */
+    if (d <= 0x7FFFFFFFu) return (int32_t)d;
+    return -(int32_t)(uint32_t)(0u - d - 1u) - 1;
+}
+
+/* ---------------------------------------------------------------- common: port wrappers */
+ACCELDEF accel_status accel_port_spi_transfer(const accel_port *p, uint8_t cs, const uint8_t *tx,
+                                              uint8_t *rx, size_t len, unsigned flags)
+{
+    if (!p) return ACCEL_E_NULL;
+    if (!p->spi_transfer) return ACCEL_E_UNSUPPORTED;
+    if (len == 0) return ACCEL_E_ZERO_LENGTH;
+    return p->spi_transfer(p->user, cs, tx, rx, len, flags);
+}
+
+ACCELDEF accel_status accel_port_i2c_write_read(const accel_port *p, uint16_t addr,
+                                                const uint8_t *w, size_t wlen, uint8_t *r,
+                                                size_t rlen)
+{
+    if (!p) return ACCEL_E_NULL;
+    if (!p->i2c_write_read) return ACCEL_E_UNSUPPORTED;
+    if ((!w && wlen) || (!r && rlen)) return ACCEL_E_NULL;
+    if (wlen == 0 && rlen == 0) return ACCEL_E_ZERO_LENGTH;
+    if (addr > 0x7Fu) return ACCEL_E_ARG;
+    return p->i2c_write_read(p->user, addr, w, wlen, r, rlen);
+}
+
+ACCELDEF accel_status accel_port_usb_control(const accel_port *p, uint8_t request_type,
+                                             uint8_t request, uint16_t value, uint16_t index,
+                                             uint8_t *data, uint16_t length, uint32_t timeout_ms,
+                                             size_t *done)
+{
+    size_t dummy = 0;
+    if (!p) return ACCEL_E_NULL;
+    if (!p->usb_control) return ACCEL_E_UNSUPPORTED;
+    if (!data && length) return ACCEL_E_NULL;
+    return p->usb_control(p->user, request_type, request, value, index, data, length,
+                          timeout_ms, done ? done : &dummy);
+}
+
+ACCELDEF accel_status accel_port_usb_bulk_out(const accel_port *p, uint8_t ep,
+                                              const uint8_t *data, size_t len,
+                                              uint32_t timeout_ms, size_t *done)
+{
+    size_t dummy = 0;
+    if (!p) return ACCEL_E_NULL;
+    if (!p->usb_bulk_out) return ACCEL_E_UNSUPPORTED;
+    if (!data && len) return ACCEL_E_NULL;
+    if (ep & ACCEL_USB_DIR_IN) return ACCEL_E_ARG;
+    return p->usb_bulk_out(p->user, ep, data, len, timeout_ms, done ? done : &dummy);
+}
+
+ACCELDEF accel_status accel_port_usb_bulk_in(const accel_port *p, uint8_t ep, uint8_t *data,
+                                             size_t len, uint32_t timeout_ms, size_t *done)
+{
+    size_t dummy = 0;
+    if (!p) return ACCEL_E_NULL;
+    if (!p->usb_bulk_in) return ACCEL_E_UNSUPPORTED;
+    if (!data) return ACCEL_E_NULL;
+    if (len == 0) return ACCEL_E_ZERO_LENGTH;
+    if (!(ep & ACCEL_USB_DIR_IN)) return ACCEL_E_ARG;
+    return p->usb_bulk_in(p->user, ep, data, len, timeout_ms, done ? done : &dummy);
+}
+
+ACCELDEF accel_status accel_port_reg_read32(const accel_port *p, uint32_t offset, uint32_t *v)
+{
+    if (!p || !v) return ACCEL_E_NULL;
+    if (!p->reg_read32) return ACCEL_E_UNSUPPORTED;
+    return p->reg_read32(p->user, offset, v);
+}
+
+ACCELDEF accel_status accel_port_reg_write32(const accel_port *p, uint32_t offset, uint32_t v)
+{
+    if (!p) return ACCEL_E_NULL;
+    if (!p->reg_write32) return ACCEL_E_UNSUPPORTED;
+    return p->reg_write32(p->user, offset, v);
+}
+
+ACCELDEF accel_status accel_port_reg_read64(const accel_port *p, uint32_t offset, uint64_t *v)
+{
+    if (!p || !v) return ACCEL_E_NULL;
+    if (!p->reg_read64) return ACCEL_E_UNSUPPORTED;
+    return p->reg_read64(p->user, offset, v);
+}
+
+ACCELDEF accel_status accel_port_reg_write64(const accel_port *p, uint32_t offset, uint64_t v)
+{
+    if (!p) return ACCEL_E_NULL;
+    if (!p->reg_write64) return ACCEL_E_UNSUPPORTED;
+    return p->reg_write64(p->user, offset, v);
+}
+
+ACCELDEF accel_status accel_port_gpio_set(const accel_port *p, unsigned line, unsigned level)
+{
+    if (!p) return ACCEL_E_NULL;
+    if (!p->gpio_set) return ACCEL_E_UNSUPPORTED;
+    if (level > 1u) return ACCEL_E_ARG;
+    return p->gpio_set(p->user, line, level);
+}
+
+ACCELDEF accel_status accel_port_wait_irq(const accel_port *p, unsigned line, uint32_t timeout_ms)
+{
+    if (!p) return ACCEL_E_NULL;
+    if (!p->wait_irq) return ACCEL_E_UNSUPPORTED;
+    return p->wait_irq(p->user, line, timeout_ms);
+}
+
+ACCELDEF accel_status accel_port_now_ms(const accel_port *p, uint32_t *now)
+{
+    if (now) *now = 0;
+    if (!p || !now) return ACCEL_E_NULL;
+    if (!p->now_ms) return ACCEL_E_UNSUPPORTED;
+    *now = p->now_ms(p->user);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_port_delay_ms(const accel_port *p, uint32_t ms)
+{
+    accel_deadline d;
+    if (!p) return ACCEL_E_NULL;
+    if (p->delay_ms) {
+        p->delay_ms(p->user, ms);
+        return ACCEL_OK;
+    }
+    if (!p->now_ms) return ACCEL_E_UNSUPPORTED;
+    accel_deadline_start(&d, p->now_ms(p->user), ms);
+    while (!accel_deadline_expired(&d, p->now_ms(p->user))) {
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, uint32_t mask,
+                                        uint32_t want, uint32_t timeout_ms, uint32_t poll_ms,
+                                        uint32_t *last)
+{
+    accel_deadline d;
+    uint32_t v = 0, now;
+    accel_status st;
+    if (!p) return ACCEL_E_NULL;
+    if (!p->reg_read32) return ACCEL_E_UNSUPPORTED;
+    st = accel_port_now_ms(p, &now);
+    if (st != ACCEL_OK) return st; /* a poll without a clock could spin forever */
+    accel_deadline_start(&d, now, timeout_ms);
+    for (;;) {
+        st = p->reg_read32(p->user, offset, &v);
+        if (last) *last = v;
+        if (st != ACCEL_OK) return st;
+        if ((v & mask) == want) return ACCEL_OK;
+        if (accel_deadline_expired(&d, p->now_ms(p->user))) return ACCEL_E_TIMEOUT;
+        if (poll_ms) {
+            st = accel_port_delay_ms(p, poll_ms);
+            if (st != ACCEL_OK) return st;
+        }
+    }
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ============================================================================================
+ * SECTION: tsp1 (implementation)
+ * ============================================================================================ */
+#ifndef ACCEL_NO_TSP1
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* tsp1 implementation goes here */
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_NO_TSP1 */
+
+/* ============================================================================================
+ * SECTION: edgetpu (implementation)
+ * ============================================================================================ */
+#ifndef ACCEL_NO_EDGETPU
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* edgetpu implementation goes here */
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_NO_EDGETPU */
+
+/* ============================================================================================
+ * SECTION: refsi (implementation)
+ * ============================================================================================ */
+#ifndef ACCEL_NO_REFSI
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* refsi implementation goes here */
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_NO_REFSI */
+
+/* ============================================================================================
+ * SECTION: ane (implementation)
+ * ============================================================================================ */
+#ifndef ACCEL_NO_ANE
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* ane implementation goes here */
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_NO_ANE */
+
+/* ============================================================================================
+ * SECTION: mac (implementation)
+ * ============================================================================================ */
+#ifndef ACCEL_NO_MAC
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* mac implementation goes here */
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_NO_MAC */
+
+#endif /* ACCEL_IMPLEMENTATION */
+
+/*
+ * LICENSE (MIT)
+ * Copyright (c) 2026 the accel authors
+ *
+ * Permission is hereby granted, free of charge, to any person obtaining a copy of this software
+ * and associated documentation files (the "Software"), to deal in the Software without
+ * restriction, including without limitation the rights to use, copy, modify, merge, publish,
+ * distribute, sublicense, and/or sell copies of the Software, and to permit persons to whom the
+ * Software is furnished to do so, subject to the following conditions:
+ *
+ * The above copyright notice and this permission notice shall be included in all copies or
+ * substantial portions of the Software.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING
+ * BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND
+ * NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM,
+ * DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+ * OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+ */
