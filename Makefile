@@ -11,6 +11,7 @@
 #   scripts/bench/bench_*.c one benchmark each, run by `make bench`
 
 CC      ?= cc
+CXX     ?= c++
 CFLAGS_WARN := -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-align \
                -Wundef -Wshadow -Werror
 OPT     ?= -O2 -g
@@ -55,9 +56,18 @@ demo: $(DEMOS)
 size:
 	@bash scripts/size.sh
 
-$(B)/bench/%: scripts/bench/%.c accel.h
-	@mkdir -p $(dir $@)
-	$(CC) -std=c99 -O3 -march=native -g $(INC) -o $@ $< $(wildcard scripts/bench/$*_*.c) -lz -lm
+# A bench may have extra translation units (C or C++) in scripts/bench/parts/<bench>/ and extra
+# link flags in scripts/bench/parts/<bench>/LIBS (e.g. baselines from Debian packages).
+$(B)/bench/%: scripts/bench/%.c accel.h $(wildcard scripts/bench/parts/*/*)
+	@mkdir -p $(B)/bench/obj/$*
+	@objs=""; for f in $(wildcard scripts/bench/parts/$*/*.c); do o=$(B)/bench/obj/$*/$$(basename $$f).o; \
+	  $(CC) -std=c99 -O3 -march=native -g $(INC) -c $$f -o $$o || exit 1; objs="$$objs $$o"; done; \
+	for f in $(wildcard scripts/bench/parts/$*/*.cpp); do o=$(B)/bench/obj/$*/$$(basename $$f).o; \
+	  $(CXX) -std=c++14 -O3 -march=native -g $(INC) -c $$f -o $$o || exit 1; objs="$$objs $$o"; done; \
+	libs=$$(cat scripts/bench/parts/$*/LIBS 2>/dev/null); \
+	echo "building $@"; \
+	$(CC) -std=c99 -O3 -march=native -g $(INC) -c $< -o $(B)/bench/obj/$*/main.o && \
+	$(CXX) -o $@ $(B)/bench/obj/$*/main.o $$objs $$libs -lz -lm
 
 bench: $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
