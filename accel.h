@@ -136,6 +136,21 @@ typedef enum accel_status {
     ACCEL_E_ALIGN = -21,           /* an address or size is not suitably aligned */
     ACCEL_E_FAULT = -22,           /* a fault injected by the simulator (ports/sim) */
     /* tsp1: -100 .. -199 */
+    ACCEL_E_TSP1_ERR_ARG = -100,      /* device answered ERR_ARG (0x9000) */
+    ACCEL_E_TSP1_ERR_BUSY = -101,     /* device answered ERR_BUSY (0x9001) */
+    ACCEL_E_TSP1_ERR_LEN = -102,      /* device answered ERR_LEN (0x9002) */
+    ACCEL_E_TSP1_ERR_MEM = -103,      /* device answered ERR_MEM (0x9003) */
+    ACCEL_E_TSP1_ERR_CRYPT = -104,    /* device answered ERR_CRYPT (0x9004) */
+    ACCEL_E_TSP1_ERR_CHECKSUM = -106, /* device answered ERR_CHECKSUM (0x9006) */
+    ACCEL_E_TSP1_ERR_FRAMING = -107,  /* device answered ERR_FRAMING (0x9007) */
+    ACCEL_E_TSP1_DISCARDED = -110,    /* the device discarded the command (error state, reboot) */
+    ACCEL_E_TSP1_UNKNOWN_OUTCOME = -111, /* an error the driver could not match by TID: the
+                                            command may or may not have run */
+    ACCEL_E_TSP1_RESPONSE_LOST = -112, /* the command ran but its response was lost on the bus */
+    ACCEL_E_TSP1_ERROR_STATE = -113,  /* device queue is in its error state: clear it first */
+    ACCEL_E_TSP1_MASK = -114,         /* network mask selects a slot not known to hold a network */
+    ACCEL_E_TSP1_ASLEEP = -115,       /* device is in deep sleep: wake it first */
+    ACCEL_E_TSP1_UNEXPECTED = -116,   /* the response id is not what the command answers with */
 
     /* edgetpu: -200 .. -299 */
 
@@ -378,7 +393,150 @@ ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, ui
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* tsp1 declarations go here */
+/* tsp1: Applied Brain Research TSP1 message layer (seed 000 + RULINGS "TSP1").
+ * Layers: (1) wire: frame encoder, streaming frame decoder, response parsers;
+ * (2) bus: registers and FIFO buffers over SPI (I2C: same register model, awaiting the vendor's
+ * I2C firmware); (3) driver: accel_tsp1 session (TIDs, pending table, error-state mirroring,
+ * async messages, flows: boot, reboot, sleep/wake, NN info/start/stop/pause/finish, secure update);
+ * (4) device model: accel_tsp1_model, the device side, served on ports/sim.
+ * Config macros (each is a ruled assumption, see RULINGS TSP1):
+ *   ACCEL_TSP1_BIG_ENDIAN       0 (default): header fields, CRC and masks little-endian, so a
+ *                               command starts CC 55 and a response 55 CC (ruling 1).
+ *   ACCEL_TSP1_CMD_PREAMBLE / ACCEL_TSP1_RSP_PREAMBLE   0x55CC / 0xCC55 (seed).
+ *   ACCEL_TSP1_CRC(p, n)        frame CRC; default accel_crc32 = CRC-32/ISO-HDLC (ruling 2).
+ *   ACCEL_TSP1_SPI_OP_REG_READ/_REG_WRITE/_BUF_READ/_BUF_WRITE, ACCEL_TSP1_SPI_DUMMY,
+ *   ACCEL_TSP1_XFER_CUSTOM      the SPI transaction format (ruling 3): see "bus" below.
+ *   ACCEL_TSP1_REG_BUF_STATUS(i), ACCEL_TSP1_REG_BUF_CTRL(i), ACCEL_TSP1_REG_IRQ_STATUS,
+ *   ACCEL_TSP1_REG_IRQ_MASK     register map (vendor pages; bit layout assumed, see below).
+ *   ACCEL_TSP1_READ_CHUNK       bytes the driver reads from the response buffer per
+ *                               transaction (stack buffer; default 64).
+ *   ACCEL_TSP1_NO_MODEL         leave the device model out (MCU builds). */
+
+/* ---- tsp1 wire: frames ----
+ * PREAMBLE(2) ID(2) N_BYTES(2) TID(2) PAYLOAD(n) CRC32(4) over bytes 0..7+n. */
+#ifndef ACCEL_TSP1_BIG_ENDIAN
+#define ACCEL_TSP1_BIG_ENDIAN 0
+#endif
+#ifndef ACCEL_TSP1_CMD_PREAMBLE
+#define ACCEL_TSP1_CMD_PREAMBLE 0x55CCu
+#endif
+#ifndef ACCEL_TSP1_RSP_PREAMBLE
+#define ACCEL_TSP1_RSP_PREAMBLE 0xCC55u
+#endif
+#define ACCEL_TSP1_HDR_SIZE 8u
+#define ACCEL_TSP1_OVERHEAD 12u        /* header + CRC */
+#define ACCEL_TSP1_CHUNK_SIZE 144u     /* NVM image chunk: 16 header + 128 payload bytes */
+#define ACCEL_TSP1_MAX_NETS 32u
+#define ACCEL_TSP1_TID_NONE 0xFFFFu    /* never allocated by the driver; the model tags errors
+                                          for bytes without a readable header with it */
+
+/* command ids (0x0080 is NN_STATUS in the overview and NN_INFO in its section: one command) */
+#define ACCEL_TSP1_ECHO 0x0010u
+#define ACCEL_TSP1_SECURE_UPDATE 0x0021u
+#define ACCEL_TSP1_SECURE_UPDATE_CANCEL 0x0022u
+#define ACCEL_TSP1_SECURE_UPDATE_FINISH 0x0023u
+#define ACCEL_TSP1_REBOOT 0x0050u
+#define ACCEL_TSP1_DEEP_SLEEP 0x0060u
+#define ACCEL_TSP1_NN_INFO 0x0080u
+#define ACCEL_TSP1_NN_STATUS ACCEL_TSP1_NN_INFO
+#define ACCEL_TSP1_NN_START 0x0081u
+#define ACCEL_TSP1_NN_STOP 0x0082u
+#define ACCEL_TSP1_NN_PAUSE 0x0083u
+#define ACCEL_TSP1_NN_FINISH 0x0084u
+#define ACCEL_TSP1_CLEAR_ERROR 0x7FFFu
+/* response ids */
+#define ACCEL_TSP1_R_DATA 0x8000u
+#define ACCEL_TSP1_R_NN_INFO 0x8001u
+#define ACCEL_TSP1_R_ERR_ARG 0x9000u
+#define ACCEL_TSP1_R_ERR_BUSY 0x9001u
+#define ACCEL_TSP1_R_ERR_LEN 0x9002u
+#define ACCEL_TSP1_R_ERR_MEM 0x9003u
+#define ACCEL_TSP1_R_ERR_CRYPT 0x9004u
+#define ACCEL_TSP1_R_ERR_CHECKSUM 0x9006u
+#define ACCEL_TSP1_R_ERR_FRAMING 0x9007u
+#define ACCEL_TSP1_R_ASYNC_READY 0xA001u
+#define ACCEL_TSP1_R_ASYNC_ERR_ECC 0xA002u
+#define ACCEL_TSP1_R_ASYNC_ERR_NPU 0xA003u
+
+typedef enum accel_tsp1_kind {
+    ACCEL_TSP1_KIND_UNKNOWN = 0, /* id not in the seed (e.g. 0x9005): surfaced, never dropped */
+    ACCEL_TSP1_KIND_DATA,
+    ACCEL_TSP1_KIND_NN_INFO,
+    ACCEL_TSP1_KIND_ERROR,       /* ERR_*: payload opaque (ruling 7) */
+    ACCEL_TSP1_KIND_ASYNC
+} accel_tsp1_kind;
+
+/* A decoded frame. payload points into the decoder's buffer (valid until its next feed). */
+typedef struct accel_tsp1_frame {
+    uint16_t id;
+    uint16_t n_bytes;
+    uint16_t tid;
+    const uint8_t *payload;
+} accel_tsp1_frame;
+
+typedef enum accel_tsp1_nn_state {
+    ACCEL_TSP1_NN_STOPPED = 0,
+    ACCEL_TSP1_NN_RUNNING = 1,
+    ACCEL_TSP1_NN_PAUSED = 2,
+    ACCEL_TSP1_NN_FINISHED = 3
+} accel_tsp1_nn_state;
+
+typedef struct accel_tsp1_nn_info {
+    uint8_t valid, idx, n_total, n_in, n_out, buf_in0, buf_out0;
+    accel_tsp1_nn_state state;
+} accel_tsp1_nn_info;
+
+/* Encode any frame (preamble = ACCEL_TSP1_CMD_PREAMBLE or ACCEL_TSP1_RSP_PREAMBLE). payload may
+ * be buf + 8 (already in place). *out_len = 12 + n. */
+ACCELDEF accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
+                                              uint16_t id, uint16_t tid, const void *payload,
+                                              size_t n, size_t *out_len);
+/* Payload rule of a command id: ACCEL_E_ARG for an id not in the seed, ACCEL_E_TOO_LONG /
+ * ACCEL_E_TRUNCATED / ACCEL_E_ALIGN (SECURE_UPDATE not k x 144) for a wrong length. */
+ACCELDEF accel_status accel_tsp1_check_cmd(uint16_t id, size_t n);
+/* Encode a command after accel_tsp1_check_cmd. */
+ACCELDEF accel_status accel_tsp1_encode_cmd(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
+                                            const void *payload, size_t n, size_t *out_len);
+/* Commands whose payload is one 32-bit value: NN_INFO (slot index; bytes 1-3 reserved 0) and
+ * NN_START/STOP/PAUSE/FINISH (network mask, bit i = network i). */
+ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
+                                            uint32_t value, size_t *out_len);
+ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id);
+/* ERR_* id -> ACCEL_E_TSP1_ERR_*; ACCEL_E_MALFORMED for anything else. */
+ACCELDEF accel_status accel_tsp1_error_status(uint16_t id);
+/* NN_INFO response -> struct: ACCEL_E_ARG if not NN_INFO, ACCEL_E_MALFORMED unless exactly 8
+ * bytes with VALID 0/1 and STATE 0..3. */
+ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
+                                               accel_tsp1_nn_info *out);
+
+/* ---- tsp1 wire: streaming decoder ----
+ * Feed bytes in any chunking; it hunts for the preamble, checks N_BYTES against its buffer
+ * (one maximal frame: cap = 12 + largest payload accepted) and the CRC, and on any failure
+ * drops the first byte of the candidate and re-scans the bytes it holds for the next preamble.
+ * Every discarded byte is counted under one reason. */
+#define ACCEL_TSP1_DROP_GARBAGE 0   /* bytes before a preamble */
+#define ACCEL_TSP1_DROP_LENGTH 1    /* candidate whose N_BYTES exceeds the buffer */
+#define ACCEL_TSP1_DROP_CRC 2       /* candidate whose CRC failed (includes a truncated frame
+                                       followed by another frame: it fails its CRC) */
+#define ACCEL_TSP1_DROP_TRUNCATED 3 /* partial frame dropped by accel_tsp1_decoder_reset */
+#define ACCEL_TSP1_DROP_REASONS 4
+
+typedef struct accel_tsp1_decoder {
+    uint8_t *buf;
+    size_t cap, len, emitted;
+    uint16_t preamble;
+    uint32_t frames;
+    uint32_t dropped[ACCEL_TSP1_DROP_REASONS];
+} accel_tsp1_decoder;
+
+ACCELDEF accel_status accel_tsp1_decoder_init(accel_tsp1_decoder *d, void *buf, size_t cap,
+                                              uint16_t preamble);
+/* Consume bytes until a frame completes: ACCEL_OK with *f filled (*used = bytes taken; feed
+ * the rest next), or ACCEL_E_EMPTY when all n bytes were taken without completing one. */
+ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void *data, size_t n,
+                                              size_t *used, accel_tsp1_frame *f);
+/* The stream ended (buffer cleared, reboot): a held partial frame is counted as truncated. */
+ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
 #ifdef __cplusplus
 }
 #endif
@@ -513,6 +671,20 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_ALIGN: return "ACCEL_E_ALIGN: misaligned address or size";
     case ACCEL_E_FAULT: return "ACCEL_E_FAULT: fault injected by the simulator";
     /* tsp1 strings */
+    case ACCEL_E_TSP1_ERR_ARG: return "ACCEL_E_TSP1_ERR_ARG: device reported ERR_ARG";
+    case ACCEL_E_TSP1_ERR_BUSY: return "ACCEL_E_TSP1_ERR_BUSY: device reported ERR_BUSY (network active)";
+    case ACCEL_E_TSP1_ERR_LEN: return "ACCEL_E_TSP1_ERR_LEN: device reported ERR_LEN";
+    case ACCEL_E_TSP1_ERR_MEM: return "ACCEL_E_TSP1_ERR_MEM: device reported ERR_MEM (memory/NVM)";
+    case ACCEL_E_TSP1_ERR_CRYPT: return "ACCEL_E_TSP1_ERR_CRYPT: device reported ERR_CRYPT (image verification)";
+    case ACCEL_E_TSP1_ERR_CHECKSUM: return "ACCEL_E_TSP1_ERR_CHECKSUM: device reported ERR_CHECKSUM";
+    case ACCEL_E_TSP1_ERR_FRAMING: return "ACCEL_E_TSP1_ERR_FRAMING: device reported ERR_FRAMING";
+    case ACCEL_E_TSP1_DISCARDED: return "ACCEL_E_TSP1_DISCARDED: command discarded by the device";
+    case ACCEL_E_TSP1_UNKNOWN_OUTCOME: return "ACCEL_E_TSP1_UNKNOWN_OUTCOME: unattributable device error; command may or may not have run";
+    case ACCEL_E_TSP1_RESPONSE_LOST: return "ACCEL_E_TSP1_RESPONSE_LOST: command ran, its response was lost";
+    case ACCEL_E_TSP1_ERROR_STATE: return "ACCEL_E_TSP1_ERROR_STATE: device command queue in error state";
+    case ACCEL_E_TSP1_MASK: return "ACCEL_E_TSP1_MASK: mask selects an unknown network slot";
+    case ACCEL_E_TSP1_ASLEEP: return "ACCEL_E_TSP1_ASLEEP: device in deep sleep";
+    case ACCEL_E_TSP1_UNEXPECTED: return "ACCEL_E_TSP1_UNEXPECTED: unexpected response id";
 
     /* edgetpu strings */
 
@@ -1562,7 +1734,246 @@ ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, ui
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* tsp1 implementation goes here */
+/* ---------------------------------------------------------------- tsp1: wire */
+#ifndef ACCEL_TSP1_CRC
+#define ACCEL_TSP1_CRC(p, n) accel_crc32((p), (n))
+#endif
+
+/* Byte order of every multi-byte frame field (ruling 1): the one place to change it. */
+static uint16_t accel__tsp1_get16(const uint8_t *p)
+{
+#if ACCEL_TSP1_BIG_ENDIAN
+    return accel_load_u16be(p);
+#else
+    return accel_load_u16le(p);
+#endif
+}
+static void accel__tsp1_put16(uint8_t *p, uint16_t v)
+{
+#if ACCEL_TSP1_BIG_ENDIAN
+    accel_store_u16be(p, v);
+#else
+    accel_store_u16le(p, v);
+#endif
+}
+static uint32_t accel__tsp1_get32(const uint8_t *p)
+{
+    return ACCEL_TSP1_BIG_ENDIAN ? ((uint32_t)accel__tsp1_get16(p) << 16) | accel__tsp1_get16(p + 2)
+                                 : accel__tsp1_get16(p) | ((uint32_t)accel__tsp1_get16(p + 2) << 16);
+}
+static void accel__tsp1_put32(uint8_t *p, uint32_t v)
+{
+    accel__tsp1_put16(p + (ACCEL_TSP1_BIG_ENDIAN ? 2 : 0), (uint16_t)(v & 0xFFFFu));
+    accel__tsp1_put16(p + (ACCEL_TSP1_BIG_ENDIAN ? 0 : 2), (uint16_t)(v >> 16));
+}
+
+ACCELDEF accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
+                                              uint16_t id, uint16_t tid, const void *payload,
+                                              size_t n, size_t *out_len)
+{
+    if (out_len) *out_len = 0;
+    if (!buf || !out_len || (!payload && n)) return ACCEL_E_NULL;
+    if (n > 0xFFFFu) return ACCEL_E_TOO_LONG;
+    if (cap < ACCEL_TSP1_OVERHEAD || n > cap - ACCEL_TSP1_OVERHEAD) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel__tsp1_put16(buf, preamble);
+    accel__tsp1_put16(buf + 2, id);
+    accel__tsp1_put16(buf + 4, (uint16_t)n);
+    accel__tsp1_put16(buf + 6, tid);
+    if (n && (const uint8_t *)payload != buf + 8) ACCEL_MEMCPY(buf + 8, payload, n);
+    accel__tsp1_put32(buf + 8 + n, ACCEL_TSP1_CRC(buf, 8 + n));
+    *out_len = ACCEL_TSP1_OVERHEAD + n;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tsp1_check_cmd(uint16_t id, size_t n)
+{
+    size_t want;
+    switch (id) {
+    case ACCEL_TSP1_ECHO: return n > 0xFFFFu ? ACCEL_E_TOO_LONG : ACCEL_OK;
+    case ACCEL_TSP1_SECURE_UPDATE:
+        if (n > 0xFFFFu) return ACCEL_E_TOO_LONG;
+        return n % ACCEL_TSP1_CHUNK_SIZE ? ACCEL_E_ALIGN : ACCEL_OK;
+    case ACCEL_TSP1_SECURE_UPDATE_CANCEL: case ACCEL_TSP1_SECURE_UPDATE_FINISH:
+    case ACCEL_TSP1_REBOOT: case ACCEL_TSP1_DEEP_SLEEP: case ACCEL_TSP1_CLEAR_ERROR:
+        want = 0;
+        break;
+    case ACCEL_TSP1_NN_INFO: case ACCEL_TSP1_NN_START: case ACCEL_TSP1_NN_STOP:
+    case ACCEL_TSP1_NN_PAUSE: case ACCEL_TSP1_NN_FINISH:
+        want = 4;
+        break;
+    default: return ACCEL_E_ARG;
+    }
+    if (n == want) return ACCEL_OK;
+    return n > want ? ACCEL_E_TOO_LONG : ACCEL_E_TRUNCATED;
+}
+
+ACCELDEF accel_status accel_tsp1_encode_cmd(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
+                                            const void *payload, size_t n, size_t *out_len)
+{
+    accel_status st = accel_tsp1_check_cmd(id, n);
+    if (out_len) *out_len = 0;
+    if (st != ACCEL_OK) return st;
+    return accel_tsp1_encode_frame(buf, cap, ACCEL_TSP1_CMD_PREAMBLE, id, tid, payload, n,
+                                   out_len);
+}
+
+ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
+                                            uint32_t value, size_t *out_len)
+{
+    uint8_t p[4];
+    if (id == ACCEL_TSP1_NN_INFO && value > 0xFFu) {
+        if (out_len) *out_len = 0;
+        return ACCEL_E_ARG; /* one byte of slot index, three reserved */
+    }
+    accel__tsp1_put32(p, value);
+    return accel_tsp1_encode_cmd(buf, cap, id, tid, p, 4, out_len);
+}
+
+ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id)
+{
+    switch (id) {
+    case ACCEL_TSP1_R_DATA: return ACCEL_TSP1_KIND_DATA;
+    case ACCEL_TSP1_R_NN_INFO: return ACCEL_TSP1_KIND_NN_INFO;
+    case ACCEL_TSP1_R_ERR_ARG: case ACCEL_TSP1_R_ERR_BUSY: case ACCEL_TSP1_R_ERR_LEN:
+    case ACCEL_TSP1_R_ERR_MEM: case ACCEL_TSP1_R_ERR_CRYPT: case ACCEL_TSP1_R_ERR_CHECKSUM:
+    case ACCEL_TSP1_R_ERR_FRAMING: return ACCEL_TSP1_KIND_ERROR;
+    case ACCEL_TSP1_R_ASYNC_READY: case ACCEL_TSP1_R_ASYNC_ERR_ECC:
+    case ACCEL_TSP1_R_ASYNC_ERR_NPU: return ACCEL_TSP1_KIND_ASYNC;
+    default: return ACCEL_TSP1_KIND_UNKNOWN;
+    }
+}
+
+ACCELDEF accel_status accel_tsp1_error_status(uint16_t id)
+{
+    /* ERR_x = 0x9000 + k maps to ACCEL_E_TSP1_ERR_ARG - k (codes are laid out that way) */
+    if (accel_tsp1_kind_of(id) != ACCEL_TSP1_KIND_ERROR) return ACCEL_E_MALFORMED;
+    return (accel_status)((int)ACCEL_E_TSP1_ERR_ARG - (int)(id - ACCEL_TSP1_R_ERR_ARG));
+}
+
+ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
+                                               accel_tsp1_nn_info *out)
+{
+    const uint8_t *p;
+    if (!f || !out || (!f->payload && f->n_bytes)) return ACCEL_E_NULL;
+    if (f->id != ACCEL_TSP1_R_NN_INFO) return ACCEL_E_ARG;
+    p = f->payload;
+    if (f->n_bytes != 8 || p[0] > 1 || p[7] > 3) return ACCEL_E_MALFORMED;
+    out->valid = p[0];
+    out->idx = p[1];
+    out->n_total = p[2];
+    out->n_in = p[3];
+    out->n_out = p[4];
+    out->buf_in0 = p[5];
+    out->buf_out0 = p[6];
+    out->state = (accel_tsp1_nn_state)p[7];
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- tsp1: decoder */
+ACCELDEF accel_status accel_tsp1_decoder_init(accel_tsp1_decoder *d, void *buf, size_t cap,
+                                              uint16_t preamble)
+{
+    if (!d || !buf) return ACCEL_E_NULL;
+    if (cap < ACCEL_TSP1_OVERHEAD) return ACCEL_E_BUFFER_TOO_SMALL;
+    ACCEL_MEMSET(d, 0, sizeof *d);
+    d->buf = (uint8_t *)buf;
+    d->cap = cap;
+    d->preamble = preamble;
+    return ACCEL_OK;
+}
+
+static void accel__tsp1_dec_drop(accel_tsp1_decoder *d, size_t k)
+{
+    size_t i;
+    for (i = k; i < d->len; i++) d->buf[i - k] = d->buf[i]; /* overlapping: forward copy */
+    d->len -= k;
+}
+
+/* The candidate at buf[0] failed (or held bytes start with garbage): drop up to the next byte
+ * that could start a preamble. */
+static void accel__tsp1_dec_resync(accel_tsp1_decoder *d, unsigned reason)
+{
+    uint8_t pre[2];
+    size_t i = 1;
+    accel__tsp1_put16(pre, d->preamble);
+    while (i < d->len && !(d->buf[i] == pre[0] && (i + 1 >= d->len || d->buf[i + 1] == pre[1])))
+        i++;
+    d->dropped[reason] += (uint32_t)i;
+    accel__tsp1_dec_drop(d, i);
+}
+
+ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void *data, size_t n,
+                                              size_t *used, accel_tsp1_frame *f)
+{
+    const uint8_t *in = (const uint8_t *)data;
+    uint8_t pre[2];
+    size_t pos = 0, need;
+    if (used) *used = 0;
+    if (!d || !used || !f || (!data && n)) return ACCEL_E_NULL;
+    if (!d->buf) return ACCEL_E_NULL;
+    accel__tsp1_put16(pre, d->preamble);
+    if (d->emitted) {
+        accel__tsp1_dec_drop(d, d->emitted);
+        d->emitted = 0;
+    }
+    for (;;) {
+        if (d->len == 0) { /* hunting: skip to the first preamble byte */
+            size_t s = pos;
+            while (pos < n && in[pos] != pre[0]) pos++;
+            d->dropped[ACCEL_TSP1_DROP_GARBAGE] += (uint32_t)(pos - s);
+            if (pos == n) break;
+            d->buf[d->len++] = in[pos++];
+        }
+        if (d->len == 1) {
+            if (pos == n) break;
+            d->buf[d->len++] = in[pos++];
+        }
+        if (d->buf[0] != pre[0] || d->buf[1] != pre[1]) {
+            accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_GARBAGE);
+            continue;
+        }
+        need = ACCEL_TSP1_HDR_SIZE;
+        if (d->len >= ACCEL_TSP1_HDR_SIZE) {
+            size_t nb = accel__tsp1_get16(d->buf + 4);
+            if (nb > d->cap - ACCEL_TSP1_OVERHEAD) {
+                accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_LENGTH);
+                continue;
+            }
+            need = ACCEL_TSP1_OVERHEAD + nb;
+        }
+        if (d->len < need) {
+            size_t take = need - d->len;
+            if (take > n - pos) take = n - pos;
+            if (take) ACCEL_MEMCPY(d->buf + d->len, in + pos, take);
+            pos += take;
+            d->len += take;
+            if (d->len < need) break;
+            continue; /* header completed: re-evaluate with N_BYTES */
+        }
+        if (ACCEL_TSP1_CRC(d->buf, need - 4) != accel__tsp1_get32(d->buf + need - 4)) {
+            accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_CRC);
+            continue;
+        }
+        f->id = accel__tsp1_get16(d->buf + 2);
+        f->n_bytes = (uint16_t)(need - ACCEL_TSP1_OVERHEAD);
+        f->tid = accel__tsp1_get16(d->buf + 6);
+        f->payload = d->buf + ACCEL_TSP1_HDR_SIZE;
+        d->emitted = need;
+        d->frames++;
+        *used = pos;
+        return ACCEL_OK;
+    }
+    *used = n;
+    return ACCEL_E_EMPTY;
+}
+
+ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d)
+{
+    if (!d) return;
+    if (d->len > d->emitted) d->dropped[ACCEL_TSP1_DROP_TRUNCATED] += (uint32_t)(d->len - d->emitted);
+    d->len = 0;
+    d->emitted = 0;
+}
 #ifdef __cplusplus
 }
 #endif
