@@ -537,6 +537,248 @@ ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void 
                                               size_t *used, accel_tsp1_frame *f);
 /* The stream ended (buffer cleared, reboot): a held partial frame is counted as truncated. */
 ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
+
+/* ---- tsp1 bus: registers and FIFO buffers ----
+ * Vendor pages: 256 32-bit registers; 0x1E IRQ status, 0x1F IRQ mask (bit i: buffer i drives
+ * INTB, active low), 0x20-0x5F buffer status/control; 32 FIFO buffers, 0 = command queue,
+ * 1 = response queue. ASSUMED (ruling 3, not public): each buffer i has a STATUS register at
+ * 0x20 + 2i (bits 15:0 fill level in bytes, bits 31:16 free space in bytes) and a CTRL register
+ * at 0x21 + 2i (bits 15:0 IRQ threshold in bytes). Response buffer: IRQ while fill >= threshold;
+ * command buffer: IRQ while fill <= threshold.
+ * ASSUMED SPI transaction (ruling 3), one chip-select frame per access, all in
+ * accel__tsp1_xfer_write/accel__tsp1_xfer_read (define ACCEL_TSP1_XFER_CUSTOM to supply your own):
+ *   register write: OP_REG_WRITE, reg, value (4 bytes LE)
+ *   register read:  OP_REG_READ, reg, DUMMY bytes, value (4 bytes LE) clocked in
+ *   buffer write:   OP_BUF_WRITE, index, data...   (one whole command or more: atomic)
+ *   buffer read:    OP_BUF_READ, index, DUMMY bytes, data... (reads past the fill level give 0)
+ * I2C (awaiting the vendor's I2C firmware): same bytes without the dummy, write then read. */
+#ifndef ACCEL_TSP1_SPI_OP_REG_READ
+#define ACCEL_TSP1_SPI_OP_REG_READ 0x01u
+#endif
+#ifndef ACCEL_TSP1_SPI_OP_REG_WRITE
+#define ACCEL_TSP1_SPI_OP_REG_WRITE 0x02u
+#endif
+#ifndef ACCEL_TSP1_SPI_OP_BUF_READ
+#define ACCEL_TSP1_SPI_OP_BUF_READ 0x03u
+#endif
+#ifndef ACCEL_TSP1_SPI_OP_BUF_WRITE
+#define ACCEL_TSP1_SPI_OP_BUF_WRITE 0x04u
+#endif
+#ifndef ACCEL_TSP1_SPI_DUMMY
+#define ACCEL_TSP1_SPI_DUMMY 1u
+#endif
+#ifndef ACCEL_TSP1_REG_IRQ_STATUS
+#define ACCEL_TSP1_REG_IRQ_STATUS 0x1Eu
+#endif
+#ifndef ACCEL_TSP1_REG_IRQ_MASK
+#define ACCEL_TSP1_REG_IRQ_MASK 0x1Fu
+#endif
+#ifndef ACCEL_TSP1_REG_BUF_STATUS
+#define ACCEL_TSP1_REG_BUF_STATUS(i) (0x20u + 2u * (unsigned)(i))
+#endif
+#ifndef ACCEL_TSP1_REG_BUF_CTRL
+#define ACCEL_TSP1_REG_BUF_CTRL(i) (0x21u + 2u * (unsigned)(i))
+#endif
+#define ACCEL_TSP1_BUF_CMD 0u
+#define ACCEL_TSP1_BUF_RSP 1u
+
+typedef struct accel_tsp1_bus {
+    const accel_port *port;
+    uint8_t i2c;       /* 0: SPI (chip select `addr`), 1: I2C (7-bit address `addr`) */
+    uint8_t addr;
+    uint8_t intb_line; /* wait_irq line of TSP1_INTB */
+    uint8_t wake_line; /* gpio line of TSP1_WAKE */
+} accel_tsp1_bus;
+
+ACCELDEF accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, uint32_t *v);
+ACCELDEF accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg, uint32_t v);
+ACCELDEF accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
+                                           size_t n);
+ACCELDEF accel_status accel_tsp1_buf_read(const accel_tsp1_bus *b, uint8_t idx, void *d, size_t n);
+/* Fill level and free space of buffer idx (either pointer may be NULL). */
+ACCELDEF accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx, uint16_t *fill,
+                                           uint16_t *space);
+/* WAKE: rising edge (1 then 0). */
+ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
+
+/* ---- tsp1 driver: a session over caller memory ----
+ * Every submitted command ends in exactly one outcome, reported once through on_outcome:
+ * ACCEL_OK (completed; resp = DATA/NN_INFO when the command answers), ACCEL_E_TSP1_ERR_* (the
+ * device's error response in resp), ACCEL_E_TSP1_DISCARDED (queued behind an error, or wiped by a
+ * reboot), ACCEL_E_TSP1_RESPONSE_LOST (ran, answer lost on the bus), ACCEL_E_TSP1_UNEXPECTED,
+ * ACCEL_E_TSP1_UNKNOWN_OUTCOME (an error response whose TID matches nothing pending: each pending
+ * command may or may not have run), or ACCEL_E_TIMEOUT.
+ * Commands that answer nothing on success are confirmed by an ECHO marker the driver appends
+ * itself (one pending slot is kept for it). After an error response the device discards
+ * everything until CLEAR_ERROR: with auto_clear the driver sends it at once, otherwise submit
+ * returns ACCEL_E_TSP1_ERROR_STATE until accel_tsp1_clear_error(). Async messages go to on_async,
+ * or without it to a host-side queue coalesced per type (accel_tsp1_async_take); their TIDs are
+ * checked: gaps (device-side coalescing) and non-monotonic TIDs are counted. */
+typedef struct accel_tsp1_pending {
+    uint16_t tid, id;
+    uint16_t expect;  /* response id on success, 0 for none (ASYNC_READY for REBOOT) */
+    uint16_t internal;/* 1: the driver's own ECHO marker (no outcome reported) */
+    uint32_t sent_ms;
+} accel_tsp1_pending;
+
+typedef struct accel_tsp1_outcome {
+    uint16_t tid, cmd;
+    accel_status status;
+    const accel_tsp1_frame *resp; /* NULL when the device sent nothing for this command */
+} accel_tsp1_outcome;
+
+typedef struct accel_tsp1_config {
+    accel_tsp1_bus bus;
+    void *pending_mem; /* depth = pending_len / sizeof(accel_tsp1_pending), at least 2 */
+    size_t pending_len;
+    void *rx_mem;      /* response decoder: 12 + largest response payload expected */
+    size_t rx_len;
+    void *tx_mem;      /* command encoder: 12 + largest command payload */
+    size_t tx_len;
+    uint32_t timeout_ms; /* per command; 0 = 1000 */
+    uint8_t auto_clear;  /* 1: send CLEAR_ERROR as soon as an error response arrives */
+    void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
+    void (*on_async)(void *user, const accel_tsp1_frame *f); /* ASYNC_* and unknown ids */
+    void *user;
+} accel_tsp1_config;
+
+typedef struct accel_tsp1 {
+    accel_tsp1_bus bus;
+    accel_tsp1_decoder dec;
+    accel_ring pend;
+    uint8_t *tx;
+    size_t tx_cap;
+    uint32_t timeout_ms;
+    uint16_t next_tid;
+    uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async;
+    uint16_t last_async;
+    uint32_t known_mask, running_mask;
+    uint32_t async_gaps, async_nonmono, stray, outcomes;
+    uint16_t aq_tid[4], aq_n[4], aq_id; /* host async queue: READY, ECC, NPU, unknown */
+    void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
+    void (*on_async)(void *user, const accel_tsp1_frame *f);
+    void *user;
+    uint16_t w_tid; /* the command a blocking call waits for */
+    uint8_t w_done;
+    accel_status w_st;
+    uint8_t *w_buf;
+    size_t w_cap, w_len;
+} accel_tsp1;
+
+ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *cfg);
+/* Queue one command (payload rules checked; payload may be s->tx + 8). *tid may be NULL.
+ * ACCEL_E_FULL: pending table full; ACCEL_E_BUSY: no room in the device's command buffer yet. */
+ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+                                        uint16_t *tid);
+/* Read responses, report outcomes and async messages, time out old commands, send markers. */
+ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s);
+ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s);
+/* Blocking: submit and wait for this command's outcome (returned). A response payload is copied
+ * to resp (may be NULL), *resp_len its length. */
+ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+                                      void *resp, size_t resp_cap, size_t *resp_len,
+                                      uint32_t timeout_ms);
+ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
+                                         uint32_t timeout_ms);
+/* Query slots from 0 until VALID is 0 (valid slots are contiguous): sets known/running masks. */
+ACCELDEF accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms);
+/* NN_START/STOP/PAUSE/FINISH; after a scan, ACCEL_E_TSP1_MASK for bits outside known slots. */
+ACCELDEF accel_status accel_tsp1_nn_control(accel_tsp1 *s, uint16_t id, uint32_t mask,
+                                            uint32_t timeout_ms);
+/* Oldest queued async message (ACCEL_E_EMPTY if none); *coalesced = how many of that type
+ * arrived since the last take (1 = just this one). */
+ACCELDEF accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_t *tid,
+                                            uint16_t *coalesced);
+
+/* Secure update: streams total bytes (k x 144) from read() in SECURE_UPDATE commands of
+ * `chunks` x 144 bytes (0: as many as the tx buffer holds), then FINISH, then REBOOT and
+ * ASYNC_READY. On failure: returns the status, position = first byte not known written (a late
+ * ERR_MEM is blamed on the previous command, as the seed says), CANCEL sent unless no_cancel. */
+typedef struct accel_tsp1_update {
+    accel_status (*read)(void *user, uint32_t offset, uint8_t *dst, size_t n);
+    void (*progress)(void *user, uint32_t done, uint32_t total);
+    void *user;
+    uint32_t total;
+    uint32_t position; /* in: resume offset; out: see above */
+    uint16_t chunks;
+    uint8_t no_cancel, no_reboot;
+} accel_tsp1_update;
+ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
+                                            uint32_t timeout_ms);
+
+#ifndef ACCEL_TSP1_NO_MODEL
+/* ---- tsp1 device model (layer 4): the device side, for ports/sim ----
+ * Command queue (cmd_cap bytes) and response queue (rsp_cap bytes) as the seed describes them:
+ * a write transaction to buffer 0 is split into frames on arrival; a bad piece (no preamble,
+ * header cut off, frame cut off by the end of the transaction, frame larger than the queue or
+ * not fitting in it) becomes an ERR_FRAMING entry, a CRC mismatch an ERR_CHECKSUM entry, each
+ * carrying the TID of its header (ACCEL_TSP1_TID_NONE without one) and taking its place in the
+ * queue order. Commands execute exec_per_ms per simulated millisecond, in order, and complete
+ * only with 16 bytes (or the whole answer) free in the response queue (assumption: room for
+ * any error response). After an error response everything but CLEAR_ERROR is discarded.
+ * Async messages are coalesced per type (last wins: its TID was taken when raised, so the host
+ * sees the gap) and emitted as soon as there is room, before command responses.
+ * Spec gaps filled (documented assumptions): an unknown command id gets ERR_ARG; FINISH with no
+ * update in progress gets ERR_CRYPT; SECURE_UPDATE with 0 bytes is a no-op; DEEP_SLEEP clears
+ * the queues on wake like a reboot; NN_PAUSE/FINISH affect running networks only. */
+#define ACCEL_TSP1_MODEL_SLACK 48u /* queue room for error entries beyond cmd_cap */
+
+typedef struct accel_tsp1_model {
+    accel_fifo cmdq, rspq;
+    uint8_t *stage, *work; /* current write transaction; the command being executed */
+    uint16_t cmd_cap, rsp_cap;
+    size_t stage_len;
+    uint8_t xop, xaddr;
+    size_t xpos;
+    uint8_t xval[4];
+    uint32_t irq_mask;
+    uint16_t thr[2];
+    uint8_t error_state;
+    uint8_t power; /* ACCEL_TSP1_MODEL_OFF/BOOTING/READY/ASLEEP */
+    uint32_t timer;
+    uint8_t n_nets, state[ACCEL_TSP1_MAX_NETS];
+    /* secure update */
+    uint8_t upd_active, upd_done, mem_err, fw_valid;
+    uint32_t upd_chunks, upd_crc, nvm_busy;
+    /* async */
+    uint8_t apend;        /* bit i: message 0xA001 + i waiting */
+    uint16_t atid[3], async_next;
+    /* configuration (set after init; defaults in brackets) */
+    uint8_t exec_per_ms;  /* [2] */
+    uint32_t boot_ms;     /* [5] */
+    uint32_t nvm_ms;      /* [2] per SECURE_UPDATE command */
+    uint32_t mem_fail_chunk, arg_fail_chunk; /* 1-based chunk whose NVM write / header fails */
+    uint8_t crypt_fail;   /* FINISH answers ERR_CRYPT */
+    uint32_t fw_version;  /* register 0x00, +1 per completed update */
+    uint8_t wake_line;
+    void (*on_exec)(void *user, uint16_t tid, uint16_t id, uint16_t resp_id); /* resp 0: none,
+                                                   ACCEL_TSP1_TID_NONE: discarded */
+    void *user;
+    /* statistics */
+    uint32_t executed, discarded, errors, async_raised, async_emitted, async_coalesced;
+    uint32_t lost_entries, ignored_xfers;
+} accel_tsp1_model;
+#define ACCEL_TSP1_MODEL_OFF 0
+#define ACCEL_TSP1_MODEL_BOOTING 1
+#define ACCEL_TSP1_MODEL_READY 2
+#define ACCEL_TSP1_MODEL_ASLEEP 3
+
+/* Bytes of caller memory the model needs for the given queue sizes. */
+ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap);
+/* Power-on: the model boots (boot_ms) and then says ASYNC_READY. n_nets valid slots. */
+ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size_t mem_len,
+                                            uint16_t cmd_cap, uint16_t rsp_cap, uint8_t n_nets);
+/* Raise an async message (0xA001..0xA003) as the firmware would. */
+ACCELDEF accel_status accel_tsp1_model_raise(accel_tsp1_model *m, uint16_t id);
+ACCELDEF void accel_tsp1_model_advance(accel_tsp1_model *m, uint32_t ms);
+/* Fill the model's side of the port (spi_transfer, i2c_write_read, gpio_set, wait_irq,
+ * delay_ms) for accel_sim_attach. */
+ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p);
+#endif
 #ifdef __cplusplus
 }
 #endif
@@ -1974,6 +2216,1013 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d)
     d->len = 0;
     d->emitted = 0;
 }
+
+/* ---------------------------------------------------------------- tsp1: bus */
+#ifndef ACCEL_TSP1_XFER_CUSTOM
+/* THE ASSUMED TRANSACTION FORMAT (RULINGS TSP1 #3) lives in these two functions only. */
+static accel_status accel__tsp1_xfer_write(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
+                                           const uint8_t *d, size_t n)
+{
+    uint8_t h[2];
+    accel_status st;
+    h[0] = op;
+    h[1] = addr;
+    if (b->i2c) {
+        /* I2C awaiting the vendor's firmware: same bytes, one write. Needs a copy to prepend
+         * the header; commands longer than 64 bytes are refused until the format is known. */
+        uint8_t w[66];
+        if (n > 64) return ACCEL_E_UNSUPPORTED;
+        w[0] = op;
+        w[1] = addr;
+        if (n) ACCEL_MEMCPY(w + 2, d, n);
+        return accel_port_i2c_write_read(b->port, b->addr, w, n + 2, NULL, 0);
+    }
+    st = accel_port_spi_transfer(b->port, b->addr, h, NULL, 2, ACCEL_SPI_KEEP_CS);
+    if (st != ACCEL_OK) return st;
+    return accel_port_spi_transfer(b->port, b->addr, d, NULL, n, 0);
+}
+
+static accel_status accel__tsp1_xfer_read(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
+                                          uint8_t *d, size_t n)
+{
+    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY];
+    accel_status st;
+    ACCEL_MEMSET(h, 0, sizeof h);
+    h[0] = op;
+    h[1] = addr;
+    if (b->i2c) return accel_port_i2c_write_read(b->port, b->addr, h, 2, d, n);
+    st = accel_port_spi_transfer(b->port, b->addr, h, NULL, sizeof h, ACCEL_SPI_KEEP_CS);
+    if (st != ACCEL_OK) return st;
+    return accel_port_spi_transfer(b->port, b->addr, NULL, d, n, 0);
+}
+#endif
+
+ACCELDEF accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, uint32_t *v)
+{
+    uint8_t d[4];
+    accel_status st;
+    if (!b || !v) return ACCEL_E_NULL;
+    *v = 0;
+    st = accel__tsp1_xfer_read(b, ACCEL_TSP1_SPI_OP_REG_READ, reg, d, 4);
+    if (st == ACCEL_OK) *v = accel_load_u32le(d);
+    return st;
+}
+
+ACCELDEF accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg, uint32_t v)
+{
+    uint8_t d[4];
+    if (!b) return ACCEL_E_NULL;
+    accel_store_u32le(d, v);
+    return accel__tsp1_xfer_write(b, ACCEL_TSP1_SPI_OP_REG_WRITE, reg, d, 4);
+}
+
+ACCELDEF accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
+                                           size_t n)
+{
+    if (!b || !d) return ACCEL_E_NULL;
+    if (!n) return ACCEL_E_ZERO_LENGTH;
+    return accel__tsp1_xfer_write(b, ACCEL_TSP1_SPI_OP_BUF_WRITE, idx, (const uint8_t *)d, n);
+}
+
+ACCELDEF accel_status accel_tsp1_buf_read(const accel_tsp1_bus *b, uint8_t idx, void *d, size_t n)
+{
+    if (!b || !d) return ACCEL_E_NULL;
+    if (!n) return ACCEL_E_ZERO_LENGTH;
+    return accel__tsp1_xfer_read(b, ACCEL_TSP1_SPI_OP_BUF_READ, idx, (uint8_t *)d, n);
+}
+
+ACCELDEF accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx, uint16_t *fill,
+                                           uint16_t *space)
+{
+    uint32_t v;
+    accel_status st = accel_tsp1_reg_read(b, (uint8_t)ACCEL_TSP1_REG_BUF_STATUS(idx), &v);
+    if (fill) *fill = (uint16_t)(v & 0xFFFFu);
+    if (space) *space = (uint16_t)(v >> 16);
+    return st;
+}
+
+ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
+{
+    accel_status st;
+    if (!b) return ACCEL_E_NULL;
+    st = accel_port_gpio_set(b->port, b->wake_line, 1);
+    if (st == ACCEL_OK) st = accel_port_gpio_set(b->port, b->wake_line, 0);
+    return st;
+}
+
+/* ---------------------------------------------------------------- tsp1: driver */
+#ifndef ACCEL_TSP1_READ_CHUNK
+#define ACCEL_TSP1_READ_CHUNK 64u
+#endif
+
+static uint32_t accel__tsp1_now(const accel_tsp1 *s)
+{
+    uint32_t t;
+    accel_port_now_ms(s->bus.port, &t);
+    return t;
+}
+
+/* Write one frame straight to the command buffer when it fits there. */
+static accel_status accel__tsp1_send(accel_tsp1 *s, const uint8_t *f, size_t len)
+{
+    uint16_t space;
+    accel_status st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
+    if (st != ACCEL_OK) return st;
+    if (space < len) return ACCEL_E_BUSY;
+    return accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, f, len);
+}
+
+static uint16_t accel__tsp1_tid(accel_tsp1 *s)
+{
+    uint16_t t = s->next_tid++;
+    if (s->next_tid == ACCEL_TSP1_TID_NONE) s->next_tid = 0;
+    return t;
+}
+
+/* Pop the oldest pending command with its one outcome. */
+static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_frame *f)
+{
+    accel_tsp1_pending p;
+    accel_tsp1_outcome o;
+    if (accel_ring_pop(&s->pend, &p) != ACCEL_OK) return;
+    if (p.tid == s->w_tid && !s->w_done) {
+        s->w_done = 1;
+        s->w_st = st;
+        s->w_len = 0;
+        if (f && s->w_buf) {
+            s->w_len = f->n_bytes < s->w_cap ? f->n_bytes : s->w_cap;
+            if (s->w_len) ACCEL_MEMCPY(s->w_buf, f->payload, s->w_len);
+        }
+    }
+    if (p.internal) return;
+    s->outcomes++;
+    o.tid = p.tid;
+    o.cmd = p.id;
+    o.status = st;
+    o.resp = f;
+    if (s->on_outcome) s->on_outcome(s->user, &o);
+}
+
+static void accel__tsp1_finish_all(accel_tsp1 *s, accel_status st, const accel_tsp1_frame *f)
+{
+    while (accel_ring_count(&s->pend)) accel__tsp1_finish(s, st, f);
+}
+
+ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s)
+{
+    uint8_t m[ACCEL_TSP1_OVERHEAD];
+    size_t len;
+    accel_status st;
+    if (!s) return ACCEL_E_NULL;
+    accel_tsp1_encode_cmd(m, sizeof m, ACCEL_TSP1_CLEAR_ERROR, accel__tsp1_tid(s), NULL, 0, &len);
+    st = accel__tsp1_send(s, m, len);
+    if (st == ACCEL_OK) s->dev_error = 0;
+    return st;
+}
+
+static void accel__tsp1_device_error(accel_tsp1 *s)
+{
+    s->dev_error = 1;
+    if (s->auto_clear) accel_tsp1_clear_error(s); /* on failure dev_error stays: submit says so */
+}
+
+static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
+{
+    unsigned slot = 3;
+    if (f->id == ACCEL_TSP1_R_ASYNC_READY) {
+        /* boot or wake: the device cleared its queues. A pending REBOOT completed here and what
+           was queued before it ran; without one (power-on, wake, reset) all is discarded. */
+        size_t i, n = accel_ring_count(&s->pend), r = n;
+        for (i = 0; i < n; i++)
+            if (((accel_tsp1_pending *)accel_ring_at(&s->pend, i))->id == ACCEL_TSP1_REBOOT) {
+                r = i;
+                break;
+            }
+        for (i = 0; i < n; i++) {
+            accel_tsp1_pending *p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
+            accel_status st = ACCEL_E_TSP1_DISCARDED;
+            if (i < r && r < n) st = p->expect ? ACCEL_E_TSP1_RESPONSE_LOST : ACCEL_OK;
+            if (i == r) st = ACCEL_OK;
+            accel__tsp1_finish(s, st, NULL);
+        }
+        s->ready = 1;
+        s->asleep = 0;
+        s->dev_error = 0;
+        s->have_async = 1;
+        s->last_async = f->tid;
+        slot = 0;
+    } else if (f->id == ACCEL_TSP1_R_ASYNC_ERR_ECC || f->id == ACCEL_TSP1_R_ASYNC_ERR_NPU) {
+        if (s->have_async) {
+            if ((uint16_t)(f->tid - s->last_async) == 0 || (uint16_t)(f->tid - s->last_async) > 0x7FFFu)
+                s->async_nonmono++;
+            else
+                s->async_gaps += (uint16_t)(f->tid - s->last_async) - 1u;
+        }
+        s->have_async = 1;
+        s->last_async = f->tid;
+        slot = f->id - ACCEL_TSP1_R_ASYNC_READY;
+    } else {
+        s->aq_id = f->id;
+    }
+    if (s->on_async) {
+        s->on_async(s->user, f);
+    } else {
+        if (s->aq_n[slot] < 0xFFFFu) s->aq_n[slot]++;
+        s->aq_tid[slot] = f->tid;
+    }
+}
+
+static void accel__tsp1_on_frame(accel_tsp1 *s, const accel_tsp1_frame *f)
+{
+    accel_tsp1_kind k = accel_tsp1_kind_of(f->id);
+    size_t i, n = accel_ring_count(&s->pend);
+    if (k == ACCEL_TSP1_KIND_ASYNC || k == ACCEL_TSP1_KIND_UNKNOWN) {
+        accel__tsp1_on_async(s, f);
+        return;
+    }
+    for (i = 0; i < n; i++)
+        if (((accel_tsp1_pending *)accel_ring_at(&s->pend, i))->tid == f->tid) break;
+    if (i == n) {
+        if (k == ACCEL_TSP1_KIND_ERROR) {
+            accel__tsp1_finish_all(s, ACCEL_E_TSP1_UNKNOWN_OUTCOME, f);
+            accel__tsp1_device_error(s);
+        } else {
+            s->stray++; /* an answer to nothing pending (e.g. after a timeout): surfaced */
+            accel__tsp1_on_async(s, f);
+        }
+        return;
+    }
+    /* responses come in command order: everything before it has completed */
+    while (i--) {
+        accel_tsp1_pending *p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
+        accel__tsp1_finish(s, p->expect && p->id != ACCEL_TSP1_REBOOT ? ACCEL_E_TSP1_RESPONSE_LOST
+                                                                       : ACCEL_OK, NULL);
+    }
+    if (k == ACCEL_TSP1_KIND_ERROR) {
+        accel__tsp1_finish(s, accel_tsp1_error_status(f->id), f);
+        accel__tsp1_finish_all(s, ACCEL_E_TSP1_DISCARDED, NULL);
+        accel__tsp1_device_error(s);
+    } else {
+        accel_tsp1_pending *p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
+        accel__tsp1_finish(s, p->expect == f->id ? ACCEL_OK : ACCEL_E_TSP1_UNEXPECTED, f);
+    }
+}
+
+ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *c)
+{
+    accel_status st;
+    if (!s || !c || !c->bus.port || !c->tx_mem) return ACCEL_E_NULL;
+    ACCEL_MEMSET(s, 0, sizeof *s);
+    if (c->pending_len < 2 * sizeof(accel_tsp1_pending) || c->tx_len < ACCEL_TSP1_OVERHEAD)
+        return ACCEL_E_BUFFER_TOO_SMALL;
+    st = accel_ring_init(&s->pend, c->pending_mem, c->pending_len, sizeof(accel_tsp1_pending));
+    if (st == ACCEL_OK) st = accel_tsp1_decoder_init(&s->dec, c->rx_mem, c->rx_len,
+                                                     ACCEL_TSP1_RSP_PREAMBLE);
+    if (st != ACCEL_OK) return st;
+    s->bus = c->bus;
+    s->tx = (uint8_t *)c->tx_mem;
+    s->tx_cap = c->tx_len;
+    s->timeout_ms = c->timeout_ms ? c->timeout_ms : 1000u;
+    s->auto_clear = c->auto_clear;
+    s->on_outcome = c->on_outcome;
+    s->on_async = c->on_async;
+    s->user = c->user;
+    s->w_tid = ACCEL_TSP1_TID_NONE;
+    s->w_done = 1;
+    return ACCEL_OK;
+}
+
+static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+                                       uint16_t *tid, uint16_t internal)
+{
+    accel_tsp1_pending p;
+    size_t len;
+    uint8_t m[ACCEL_TSP1_OVERHEAD];
+    uint8_t *buf = internal ? m : s->tx;
+    accel_status st;
+    if (s->asleep) return ACCEL_E_TSP1_ASLEEP;
+    if (s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
+    /* the last slot is kept for the driver's completion marker */
+    if (accel_ring_count(&s->pend) + (internal ? 0u : 1u) >= accel_ring_capacity(&s->pend))
+        return ACCEL_E_FULL;
+    p.tid = accel__tsp1_tid(s);
+    st = accel_tsp1_encode_cmd(buf, internal ? sizeof m : s->tx_cap, id, p.tid, payload, n, &len);
+    if (st == ACCEL_OK) st = accel__tsp1_send(s, buf, len);
+    if (st != ACCEL_OK) {
+        s->next_tid = p.tid; /* not sent: the TID is free again */
+        return st;
+    }
+    p.id = id;
+    p.expect = id == ACCEL_TSP1_ECHO ? ACCEL_TSP1_R_DATA
+             : id == ACCEL_TSP1_NN_INFO ? ACCEL_TSP1_R_NN_INFO
+             : id == ACCEL_TSP1_REBOOT ? ACCEL_TSP1_R_ASYNC_READY : 0u;
+    p.internal = internal;
+    p.sent_ms = accel__tsp1_now(s);
+    accel_ring_push(&s->pend, &p);
+    if (tid) *tid = p.tid;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+                                        uint16_t *tid)
+{
+    if (!s) return ACCEL_E_NULL;
+    if (id == ACCEL_TSP1_CLEAR_ERROR) return accel_tsp1_clear_error(s);
+    return accel__tsp1_submit(s, id, payload, n, tid, 0);
+}
+
+ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
+{
+    uint8_t chunk[ACCEL_TSP1_READ_CHUNK];
+    accel_tsp1_pending *p;
+    accel_status st;
+    unsigned rounds;
+    if (!s) return ACCEL_E_NULL;
+    if (s->asleep) return ACCEL_OK;
+    /* deadlines, oldest first; a lost error response would leave the device discarding, so a
+       timeout is followed by CLEAR_ERROR (harmless when the queue was fine) */
+    p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
+    if (p && (uint32_t)(accel__tsp1_now(s) - p->sent_ms) >= s->timeout_ms) {
+        while ((p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0)) != NULL &&
+               (uint32_t)(accel__tsp1_now(s) - p->sent_ms) >= s->timeout_ms)
+            accel__tsp1_finish(s, ACCEL_E_TIMEOUT, NULL);
+        accel__tsp1_device_error(s);
+    }
+    /* completion marker behind a command that answers nothing on success */
+    p = (accel_tsp1_pending *)accel_ring_at(&s->pend, accel_ring_count(&s->pend) - 1u);
+    if (p && !p->expect && !p->internal && p->id != ACCEL_TSP1_DEEP_SLEEP)
+        accel__tsp1_submit(s, ACCEL_TSP1_ECHO, NULL, 0, NULL, 1);
+    for (rounds = 0; rounds < 64u; rounds++) {
+        uint16_t fill;
+        size_t got, off = 0;
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, NULL);
+        if (st != ACCEL_OK) return st;
+        if (!fill) break;
+        got = fill < sizeof chunk ? fill : sizeof chunk;
+        st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
+        if (st != ACCEL_OK) return st;
+        while (off < got) {
+            accel_tsp1_frame f;
+            size_t used;
+            st = accel_tsp1_decoder_feed(&s->dec, chunk + off, got - off, &used, &f);
+            off += used;
+            if (st == ACCEL_OK) accel__tsp1_on_frame(s, &f);
+        }
+    }
+    return ACCEL_OK;
+}
+
+/* Poll until *flag is set or timeout_ms passes; sleeps on INTB (or 1 ms) between polls. */
+static accel_status accel__tsp1_spin(accel_tsp1 *s, const uint8_t *flag, uint32_t timeout_ms)
+{
+    accel_deadline d;
+    accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
+    for (;;) {
+        accel_status st = accel_tsp1_poll(s);
+        if (st != ACCEL_OK) return st;
+        if (*flag) return ACCEL_OK;
+        if (accel_deadline_expired(&d, accel__tsp1_now(s))) return ACCEL_E_TIMEOUT;
+        if (accel_port_wait_irq(s->bus.port, s->bus.intb_line, 1) == ACCEL_E_UNSUPPORTED)
+            accel_port_delay_ms(s->bus.port, 1);
+    }
+}
+
+ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+                                      void *resp, size_t resp_cap, size_t *resp_len,
+                                      uint32_t timeout_ms)
+{
+    accel_status st;
+    accel_deadline d;
+    uint16_t tid;
+    if (resp_len) *resp_len = 0;
+    if (!s) return ACCEL_E_NULL;
+    accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
+    for (;;) { /* a full command buffer or pending table drains while we poll */
+        st = accel_tsp1_submit(s, id, payload, n, &tid);
+        if (st != ACCEL_E_BUSY && st != ACCEL_E_FULL) break;
+        if (accel_deadline_expired(&d, accel__tsp1_now(s))) return ACCEL_E_TIMEOUT;
+        st = accel_tsp1_poll(s);
+        if (st != ACCEL_OK) return st;
+        accel_port_delay_ms(s->bus.port, 1);
+    }
+    if (st != ACCEL_OK) return st;
+    s->w_tid = tid;
+    s->w_done = 0;
+    s->w_buf = (uint8_t *)resp;
+    s->w_cap = resp ? resp_cap : 0;
+    st = accel__tsp1_spin(s, &s->w_done, accel_deadline_remaining(&d, accel__tsp1_now(s)) +
+                                             s->timeout_ms);
+    s->w_buf = NULL;
+    s->w_tid = ACCEL_TSP1_TID_NONE;
+    if (st != ACCEL_OK) return st; /* the command still gets its own outcome later */
+    if (resp_len) *resp_len = s->w_len;
+    return s->w_st;
+}
+
+ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms)
+{
+    if (!s) return ACCEL_E_NULL;
+    return accel__tsp1_spin(s, &s->ready, timeout_ms);
+}
+
+ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
+{
+    accel_status st;
+    if (!s) return ACCEL_E_NULL;
+    s->dev_error = 0; /* REBOOT is discarded in the error state: clear first */
+    if (accel_tsp1_clear_error(s) != ACCEL_OK) s->dev_error = 1;
+    s->ready = 0;
+    st = accel_tsp1_call(s, ACCEL_TSP1_REBOOT, NULL, 0, NULL, 0, NULL, timeout_ms);
+    if (st == ACCEL_OK) s->running_mask = 0;
+    return st;
+}
+
+ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms)
+{
+    accel_status st;
+    uint16_t fill = 1;
+    accel_deadline d;
+    if (!s) return ACCEL_E_NULL;
+    if (accel_ring_count(&s->pend)) return ACCEL_E_BUSY; /* let queued work finish first */
+    st = accel__tsp1_submit(s, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, NULL, 0);
+    if (st != ACCEL_OK) return st;
+    accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
+    while (fill) { /* DEEP_SLEEP answers nothing: it is done once consumed */
+        st = accel_tsp1_poll(s);
+        if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
+        if (st != ACCEL_OK) return st;
+        if (!accel_ring_count(&s->pend)) return ACCEL_E_TSP1_DISCARDED; /* e.g. error state */
+        if (fill && accel_deadline_expired(&d, accel__tsp1_now(s))) return ACCEL_E_TIMEOUT;
+        if (fill) accel_port_delay_ms(s->bus.port, 1);
+    }
+    accel__tsp1_finish(s, ACCEL_OK, NULL);
+    s->asleep = 1;
+    s->ready = 0;
+    s->running_mask = 0;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
+{
+    accel_status st;
+    if (!s) return ACCEL_E_NULL;
+    st = accel_tsp1_wake_pulse(&s->bus);
+    if (st != ACCEL_OK) return st;
+    s->asleep = 0;
+    s->ready = 0;
+    return accel_tsp1_wait_ready(s, timeout_ms);
+}
+
+ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
+                                         uint32_t timeout_ms)
+{
+    uint8_t p[8];
+    size_t len;
+    accel_tsp1_frame f;
+    accel_status st;
+    if (!s || !info) return ACCEL_E_NULL;
+    p[0] = idx;
+    p[1] = p[2] = p[3] = 0;
+    st = accel_tsp1_call(s, ACCEL_TSP1_NN_INFO, p, 4, p, sizeof p, &len, timeout_ms);
+    if (st != ACCEL_OK) return st;
+    f.id = ACCEL_TSP1_R_NN_INFO;
+    f.tid = 0;
+    f.n_bytes = (uint16_t)len;
+    f.payload = p;
+    return accel_tsp1_parse_nn_info(&f, info);
+}
+
+ACCELDEF accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms)
+{
+    accel_tsp1_nn_info in;
+    uint8_t i;
+    uint32_t known = 0, run = 0;
+    if (!s) return ACCEL_E_NULL;
+    for (i = 0; i < ACCEL_TSP1_MAX_NETS; i++) {
+        accel_status st = accel_tsp1_query_nn(s, i, &in, timeout_ms);
+        if (st == ACCEL_E_TSP1_ERR_ARG) break; /* past the last slot */
+        if (st != ACCEL_OK) return st;
+        if (!in.valid) break;
+        known |= (uint32_t)1 << i;
+        if (in.state == ACCEL_TSP1_NN_RUNNING) run |= (uint32_t)1 << i;
+    }
+    s->known_mask = known;
+    s->running_mask = run;
+    s->scanned = 1;
+    if (count) *count = i;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tsp1_nn_control(accel_tsp1 *s, uint16_t id, uint32_t mask,
+                                            uint32_t timeout_ms)
+{
+    uint8_t p[4];
+    accel_status st;
+    if (!s) return ACCEL_E_NULL;
+    if (id < ACCEL_TSP1_NN_START || id > ACCEL_TSP1_NN_FINISH) return ACCEL_E_ARG;
+    if (s->scanned && (mask & ~s->known_mask)) return ACCEL_E_TSP1_MASK;
+    accel__tsp1_put32(p, mask);
+    st = accel_tsp1_call(s, id, p, 4, NULL, 0, NULL, timeout_ms);
+    if (st == ACCEL_OK) {
+        if (id == ACCEL_TSP1_NN_START) s->running_mask |= mask;
+        else s->running_mask &= ~mask;
+    }
+    return st;
+}
+
+ACCELDEF accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_t *tid,
+                                            uint16_t *coalesced)
+{
+    unsigned i, best = 4;
+    if (!s || !id || !tid || !coalesced) return ACCEL_E_NULL;
+    for (i = 0; i < 4; i++) /* oldest first: async TIDs increase */
+        if (s->aq_n[i] && (best == 4 || (uint16_t)(s->aq_tid[i] - s->aq_tid[best]) > 0x7FFFu))
+            best = i;
+    if (best == 4) return ACCEL_E_EMPTY;
+    *id = best == 3 ? s->aq_id : (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best);
+    *tid = s->aq_tid[best];
+    *coalesced = s->aq_n[best];
+    s->aq_n[best] = 0;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
+                                            uint32_t timeout_ms)
+{
+    accel_status st = ACCEL_OK;
+    uint32_t k, prev;
+    if (!s || !u || !u->read) return ACCEL_E_NULL;
+    if (u->total % ACCEL_TSP1_CHUNK_SIZE || u->position % ACCEL_TSP1_CHUNK_SIZE ||
+        u->position > u->total)
+        return ACCEL_E_ARG;
+    if (s->running_mask) return ACCEL_E_BUSY; /* stop the networks first (else ERR_BUSY) */
+    k = u->chunks ? u->chunks : (uint32_t)((s->tx_cap - ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE);
+    if (k > 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE) k = 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE;
+    {   /* a command must fit the device's command buffer in its entirety */
+        uint16_t fill, space;
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
+        if (st != ACCEL_OK) return st;
+        if (!u->chunks && (uint32_t)fill + space < (k * ACCEL_TSP1_CHUNK_SIZE) + ACCEL_TSP1_OVERHEAD)
+            k = ((uint32_t)fill + space - ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE;
+    }
+    k *= ACCEL_TSP1_CHUNK_SIZE;
+    if (!k || k + ACCEL_TSP1_OVERHEAD > s->tx_cap) return ACCEL_E_BUFFER_TOO_SMALL;
+    prev = u->position;
+    while (u->position < u->total) {
+        size_t n = (size_t)(u->total - u->position < k ? u->total - u->position : k); /* <= 0xFFFF */
+        st = u->read(u->user, u->position, s->tx + ACCEL_TSP1_HDR_SIZE, n);
+        if (st == ACCEL_OK)
+            st = accel_tsp1_call(s, ACCEL_TSP1_SECURE_UPDATE, s->tx + ACCEL_TSP1_HDR_SIZE, n,
+                                 NULL, 0, NULL, timeout_ms);
+        if (st != ACCEL_OK) break;
+        prev = u->position;
+        u->position += (uint32_t)n;
+        if (u->progress) u->progress(u->user, u->position, u->total);
+    }
+    if (st == ACCEL_OK)
+        st = accel_tsp1_call(s, ACCEL_TSP1_SECURE_UPDATE_FINISH, NULL, 0, NULL, 0, NULL, timeout_ms);
+    if (st == ACCEL_OK) return u->no_reboot ? ACCEL_OK : accel_tsp1_reboot(s, timeout_ms);
+    if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev; /* the previous NVM write may have failed */
+    if (st == ACCEL_E_TSP1_ERR_CRYPT) u->position = 0;  /* the image as a whole was refused */
+    if (!u->no_cancel) {
+        if (s->dev_error) accel_tsp1_clear_error(s);
+        accel_tsp1_call(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, NULL, 0, NULL, timeout_ms);
+        u->position = 0; /* a cancelled update starts over */
+    }
+    return st;
+}
+
+#ifndef ACCEL_TSP1_NO_MODEL
+/* ---------------------------------------------------------------- tsp1: device model */
+ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap)
+{
+    return 3u * (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK + rsp_cap;
+}
+
+static void accel__tsp1m_reset(accel_tsp1_model *m, uint32_t boot_ms)
+{
+    accel_fifo_clear(&m->cmdq);
+    accel_fifo_clear(&m->rspq);
+    ACCEL_MEMSET(m->state, 0, sizeof m->state);
+    m->stage_len = 0;
+    m->xpos = 0;
+    m->irq_mask = (uint32_t)1 << ACCEL_TSP1_BUF_RSP; /* seed: only the response buffer */
+    m->thr[0] = 0;
+    m->thr[1] = 1;
+    m->error_state = 0;
+    m->apend = 0;
+    m->power = ACCEL_TSP1_MODEL_BOOTING;
+    m->timer = boot_ms ? boot_ms : 1u;
+}
+
+ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size_t mem_len,
+                                            uint16_t cmd_cap, uint16_t rsp_cap, uint8_t n_nets)
+{
+    uint8_t *b = (uint8_t *)mem;
+    if (!m || !mem) return ACCEL_E_NULL;
+    if (cmd_cap < ACCEL_TSP1_OVERHEAD || rsp_cap < 16u || n_nets > ACCEL_TSP1_MAX_NETS)
+        return ACCEL_E_ARG;
+    if (mem_len < accel_tsp1_model_mem_size(cmd_cap, rsp_cap)) return ACCEL_E_BUFFER_TOO_SMALL;
+    ACCEL_MEMSET(m, 0, sizeof *m);
+    accel_fifo_init(&m->cmdq, b, (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK);
+    b += (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK;
+    accel_fifo_init(&m->rspq, b, rsp_cap);
+    m->stage = b + rsp_cap;
+    m->work = m->stage + cmd_cap;
+    m->cmd_cap = cmd_cap;
+    m->rsp_cap = rsp_cap;
+    m->n_nets = n_nets;
+    m->exec_per_ms = 2;
+    m->boot_ms = 5;
+    m->nvm_ms = 2;
+    m->fw_valid = 1;
+    accel__tsp1m_reset(m, m->boot_ms);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tsp1_model_raise(accel_tsp1_model *m, uint16_t id)
+{
+    unsigned i;
+    if (!m) return ACCEL_E_NULL;
+    if (id < ACCEL_TSP1_R_ASYNC_READY || id > ACCEL_TSP1_R_ASYNC_ERR_NPU) return ACCEL_E_ARG;
+    i = id - ACCEL_TSP1_R_ASYNC_READY;
+    if (m->apend & (1u << i)) m->async_coalesced++;
+    m->apend = (uint8_t)(m->apend | (1u << i));
+    m->atid[i] = m->async_next++;
+    m->async_raised++;
+    return ACCEL_OK;
+}
+
+/* Push one response frame if it fits (never a partial one). */
+static int accel__tsp1m_respond(accel_tsp1_model *m, uint16_t id, uint16_t tid, const uint8_t *p,
+                                size_t n)
+{
+    uint8_t f[ACCEL_TSP1_OVERHEAD + 8];
+    size_t len;
+    if (accel_fifo_space(&m->rspq) < ACCEL_TSP1_OVERHEAD + n) return 0;
+    if (n <= 8) {
+        accel_tsp1_encode_frame(f, sizeof f, ACCEL_TSP1_RSP_PREAMBLE, id, tid, p, n, &len);
+        accel_fifo_write(&m->rspq, f, len);
+    } else { /* ECHO: build in the work area around the payload (it lives at work + 8) */
+        accel_tsp1_encode_frame(m->work, (size_t)m->cmd_cap, ACCEL_TSP1_RSP_PREAMBLE, id, tid, p,
+                                n, &len);
+        accel_fifo_write(&m->rspq, m->work, len);
+    }
+    return 1;
+}
+
+static void accel__tsp1m_emit_async(accel_tsp1_model *m)
+{
+    while (m->apend) {
+        unsigned i, best = 3;
+        for (i = 0; i < 3; i++)
+            if ((m->apend & (1u << i)) &&
+                (best == 3 || (uint16_t)(m->atid[i] - m->atid[best]) > 0x7FFFu))
+                best = i;
+        if (!accel__tsp1m_respond(m, (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best), m->atid[best],
+                                  NULL, 0))
+            return;
+        m->apend = (uint8_t)(m->apend & ~(1u << best));
+        m->async_emitted++;
+    }
+}
+
+/* An error entry in the command queue: 00 00 id tid (a frame always starts with a preamble). */
+static void accel__tsp1m_mark(accel_tsp1_model *m, uint16_t err, uint16_t tid)
+{
+    uint8_t e[6];
+    e[0] = e[1] = 0;
+    accel__tsp1_put16(e + 2, err);
+    accel__tsp1_put16(e + 4, tid);
+    if (accel_fifo_write(&m->cmdq, e, 6) != ACCEL_OK) m->lost_entries++;
+}
+
+/* A whole write transaction to the command buffer arrived: split it into queue entries. */
+static void accel__tsp1m_receive(accel_tsp1_model *m, const uint8_t *b, size_t n)
+{
+    uint8_t pre[2];
+    size_t pos = 0;
+    accel__tsp1_put16(pre, ACCEL_TSP1_CMD_PREAMBLE);
+    while (pos < n) {
+        size_t nb, flen;
+        uint16_t tid;
+        if (n - pos < 2 || b[pos] != pre[0] || b[pos + 1] != pre[1]) {
+            while (pos < n && !(b[pos] == pre[0] && pos + 1 < n && b[pos + 1] == pre[1])) pos++;
+            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, ACCEL_TSP1_TID_NONE);
+            continue;
+        }
+        if (n - pos < ACCEL_TSP1_HDR_SIZE) {
+            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, ACCEL_TSP1_TID_NONE);
+            return;
+        }
+        nb = accel__tsp1_get16(b + pos + 4);
+        tid = accel__tsp1_get16(b + pos + 6);
+        flen = ACCEL_TSP1_OVERHEAD + nb;
+        if (flen > n - pos) { /* partially received: discarded with an error */
+            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, tid);
+            return;
+        }
+        if (ACCEL_TSP1_CRC(b + pos, flen - 4) != accel__tsp1_get32(b + pos + flen - 4)) {
+            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_CHECKSUM, tid);
+            pos += 2; /* resynchronise on the next preamble */
+            continue;
+        }
+        if (accel_fifo_count(&m->cmdq) + flen > m->cmd_cap)
+            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, tid); /* must fit in its entirety */
+        else
+            accel_fifo_write(&m->cmdq, b + pos, flen);
+        pos += flen;
+    }
+}
+
+/* Execute the oldest queue entry. Returns 0 when it cannot complete yet. */
+static int accel__tsp1m_step(accel_tsp1_model *m)
+{
+    uint8_t h[8], r[8];
+    uint16_t id, tid, rid = 0;
+    size_t nb = 0, rn = 0, i, elen;
+    uint8_t *p = m->work + ACCEL_TSP1_HDR_SIZE;
+    uint32_t mask = 0, valid = m->n_nets >= 32 ? (uint32_t)0xFFFFFFFFUL : (((uint32_t)1 << m->n_nets) - 1u);
+    if (accel_fifo_peek(&m->cmdq, 0, h, 6) != ACCEL_OK) return 0;
+    id = accel__tsp1_get16(h + 2);
+    if (h[0] == 0 && h[1] == 0) { /* error entry */
+        tid = accel__tsp1_get16(h + 4);
+        rid = id;
+        id = 0;
+        elen = 6;
+    } else {
+        accel_fifo_peek(&m->cmdq, 0, h, 8);
+        nb = accel__tsp1_get16(h + 4);
+        tid = accel__tsp1_get16(h + 6);
+        accel_fifo_peek(&m->cmdq, ACCEL_TSP1_HDR_SIZE, p, nb);
+        elen = ACCEL_TSP1_OVERHEAD + nb;
+    }
+    if (m->error_state && id != ACCEL_TSP1_CLEAR_ERROR) {
+        accel_fifo_discard(&m->cmdq, elen);
+        m->discarded++;
+        if (m->on_exec) m->on_exec(m->user, tid, id, ACCEL_TSP1_TID_NONE);
+        return 1;
+    }
+    /* room for any answer first: a command completes only when its response fits */
+    if (accel_fifo_space(&m->rspq) < (id == ACCEL_TSP1_ECHO ? ACCEL_TSP1_OVERHEAD + nb : 16u) &&
+        !(id == ACCEL_TSP1_ECHO && ACCEL_TSP1_OVERHEAD + nb > m->rsp_cap &&
+          accel_fifo_space(&m->rspq) >= 16u))
+        return 0;
+    if (nb == 4) mask = accel__tsp1_get32(p);
+    switch (id) {
+    case 0: break;
+    case ACCEL_TSP1_ECHO:
+        if (ACCEL_TSP1_OVERHEAD + nb > m->rsp_cap) rid = ACCEL_TSP1_R_ERR_LEN;
+        else rid = ACCEL_TSP1_R_DATA, rn = nb;
+        break;
+    case ACCEL_TSP1_SECURE_UPDATE:
+        if (nb % ACCEL_TSP1_CHUNK_SIZE) { rid = ACCEL_TSP1_R_ERR_LEN; break; }
+        for (i = 0; i < m->n_nets; i++)
+            if (m->state[i] == ACCEL_TSP1_NN_RUNNING) rid = ACCEL_TSP1_R_ERR_BUSY;
+        if (rid) break;
+        if (m->nvm_busy) return 0; /* the previous NVM write is still going */
+        if (m->mem_err) { rid = ACCEL_TSP1_R_ERR_MEM; m->mem_err = 0; m->upd_active = 0; break; }
+        for (i = 0; i < nb / ACCEL_TSP1_CHUNK_SIZE; i++) {
+            m->upd_chunks++;
+            if (m->upd_chunks == m->arg_fail_chunk) { rid = ACCEL_TSP1_R_ERR_ARG; break; }
+            if (m->upd_chunks == m->mem_fail_chunk) m->mem_err = 1; /* reported later */
+        }
+        if (nb) {
+            if (!m->upd_active) m->upd_crc = 0;
+            m->upd_active = 1;
+            m->upd_done = 0;
+            m->fw_valid = 0; /* starting an update erases the image */
+            m->upd_crc = accel_crc32_update(m->upd_crc, p, nb);
+            m->nvm_busy = m->nvm_ms;
+        }
+        break;
+    case ACCEL_TSP1_SECURE_UPDATE_CANCEL:
+        if (m->upd_active || m->upd_done) m->fw_valid = 0; /* boots into ROM */
+        m->upd_active = m->upd_done = m->mem_err = 0;
+        m->upd_chunks = 0;
+        break;
+    case ACCEL_TSP1_SECURE_UPDATE_FINISH:
+        if (m->nvm_busy) return 0;
+        if (m->mem_err) rid = ACCEL_TSP1_R_ERR_MEM, m->mem_err = 0;
+        else if (!m->upd_active || m->crypt_fail) rid = ACCEL_TSP1_R_ERR_CRYPT;
+        else m->upd_done = 1, m->upd_active = 0, m->upd_chunks = 0;
+        break;
+    case ACCEL_TSP1_REBOOT:
+    case ACCEL_TSP1_DEEP_SLEEP:
+        break;
+    case ACCEL_TSP1_NN_INFO:
+        if (nb != 4) rid = ACCEL_TSP1_R_ERR_LEN;
+        else if (p[0] >= ACCEL_TSP1_MAX_NETS) rid = ACCEL_TSP1_R_ERR_ARG;
+        else {
+            uint8_t v = p[0] < m->n_nets;
+            r[0] = v;
+            r[1] = p[0];
+            r[2] = m->n_nets;
+            r[3] = v;
+            r[4] = v;
+            r[5] = v ? (uint8_t)(4u + 2u * p[0]) : 0u;
+            r[6] = v ? (uint8_t)(5u + 2u * p[0]) : 0u;
+            r[7] = v ? m->state[p[0]] : 0u;
+            rid = ACCEL_TSP1_R_NN_INFO;
+            rn = 8;
+            p = r;
+        }
+        break;
+    case ACCEL_TSP1_NN_START: case ACCEL_TSP1_NN_STOP:
+    case ACCEL_TSP1_NN_PAUSE: case ACCEL_TSP1_NN_FINISH:
+        if (nb != 4) { rid = ACCEL_TSP1_R_ERR_LEN; break; }
+        if (mask & ~valid) { rid = ACCEL_TSP1_R_ERR_ARG; break; }
+        for (i = 0; i < m->n_nets; i++) {
+            uint8_t *st = &m->state[i];
+            if (!(mask & ((uint32_t)1 << i))) continue;
+            if (id == ACCEL_TSP1_NN_START) *st = ACCEL_TSP1_NN_RUNNING;
+            else if (id == ACCEL_TSP1_NN_STOP) *st = ACCEL_TSP1_NN_STOPPED;
+            else if (*st == ACCEL_TSP1_NN_RUNNING)
+                *st = id == ACCEL_TSP1_NN_PAUSE ? ACCEL_TSP1_NN_PAUSED : ACCEL_TSP1_NN_FINISHED;
+        }
+        break;
+    case ACCEL_TSP1_CLEAR_ERROR: m->error_state = 0; break;
+    default: rid = ACCEL_TSP1_R_ERR_ARG; break;
+    }
+    if (rid) {
+        if (!accel__tsp1m_respond(m, rid, tid, rn ? p : NULL, rn)) return 0;
+        if (accel_tsp1_kind_of(rid) == ACCEL_TSP1_KIND_ERROR) m->error_state = 1, m->errors++;
+    }
+    accel_fifo_discard(&m->cmdq, elen);
+    m->executed++;
+    if (m->on_exec) m->on_exec(m->user, tid, id, rid);
+    if (id == ACCEL_TSP1_REBOOT) {
+        if (m->upd_done) m->fw_version++, m->fw_valid = 1, m->upd_done = 0;
+        accel__tsp1m_reset(m, m->boot_ms);
+    } else if (id == ACCEL_TSP1_DEEP_SLEEP) {
+        ACCEL_MEMSET(m->state, 0, sizeof m->state);
+        m->power = ACCEL_TSP1_MODEL_ASLEEP;
+    }
+    return 1;
+}
+
+ACCELDEF void accel_tsp1_model_advance(accel_tsp1_model *m, uint32_t ms)
+{
+    if (!m) return;
+    while (ms--) {
+        unsigned k;
+        if (m->power == ACCEL_TSP1_MODEL_BOOTING && --m->timer == 0) {
+            m->power = ACCEL_TSP1_MODEL_READY;
+            m->async_next = 0; /* async TIDs count from zero after every boot and wake */
+            accel_tsp1_model_raise(m, ACCEL_TSP1_R_ASYNC_READY);
+        }
+        if (m->power != ACCEL_TSP1_MODEL_READY) continue;
+        if (m->nvm_busy) m->nvm_busy--;
+        accel__tsp1m_emit_async(m);
+        for (k = 0; k < m->exec_per_ms && m->power == ACCEL_TSP1_MODEL_READY; k++)
+            if (!accel__tsp1m_step(m)) break;
+        accel__tsp1m_emit_async(m);
+    }
+}
+
+static uint32_t accel__tsp1m_status(const accel_tsp1_model *m, unsigned i)
+{
+    const accel_fifo *q = i ? &m->rspq : &m->cmdq;
+    size_t cap = i ? m->rsp_cap : m->cmd_cap, fill = accel_fifo_count(q);
+    return (uint32_t)fill | ((uint32_t)(fill < cap ? cap - fill : 0u) << 16);
+}
+
+static uint32_t accel__tsp1m_irq(const accel_tsp1_model *m)
+{
+    uint32_t st = 0;
+    if (m->power != ACCEL_TSP1_MODEL_READY) return 0;
+    if (accel_fifo_count(&m->rspq) >= (m->thr[1] ? m->thr[1] : 1u)) st |= 2u;
+    if (accel_fifo_count(&m->cmdq) <= m->thr[0]) st |= 1u;
+    return st;
+}
+
+static uint32_t accel__tsp1m_reg(const accel_tsp1_model *m, uint8_t r)
+{
+    if (r == 0) return m->fw_version;
+    if (r == ACCEL_TSP1_REG_IRQ_STATUS) return accel__tsp1m_irq(m);
+    if (r == ACCEL_TSP1_REG_IRQ_MASK) return m->irq_mask;
+    if (r == ACCEL_TSP1_REG_BUF_STATUS(0)) return accel__tsp1m_status(m, 0);
+    if (r == ACCEL_TSP1_REG_BUF_STATUS(1)) return accel__tsp1m_status(m, 1);
+    if (r == ACCEL_TSP1_REG_BUF_CTRL(0)) return m->thr[0];
+    if (r == ACCEL_TSP1_REG_BUF_CTRL(1)) return m->thr[1];
+    return 0;
+}
+
+/* One byte of a bus transaction (same bytes for SPI and I2C; I2C skips the dummy). */
+static uint8_t accel__tsp1m_byte(accel_tsp1_model *m, uint8_t in)
+{
+    size_t at = m->xpos++, data0 = 2u;
+    uint8_t out = 0;
+    int live = m->power == ACCEL_TSP1_MODEL_READY;
+    if (at == 0) m->xop = in;
+    else if (at == 1) m->xaddr = in;
+    if (m->xop == ACCEL_TSP1_SPI_OP_REG_READ || m->xop == ACCEL_TSP1_SPI_OP_BUF_READ)
+        data0 += ACCEL_TSP1_SPI_DUMMY;
+    if (at == 1 && m->xop == ACCEL_TSP1_SPI_OP_REG_READ)
+        accel_store_u32le(m->xval, live ? accel__tsp1m_reg(m, in) : 0u);
+    if (at < data0) return 0;
+    at -= data0;
+    switch (m->xop) {
+    case ACCEL_TSP1_SPI_OP_REG_READ: out = at < 4 ? m->xval[at] : 0u; break;
+    case ACCEL_TSP1_SPI_OP_REG_WRITE:
+        if (at < 4) m->xval[at] = in;
+        if (at == 3 && live) {
+            uint32_t v = accel_load_u32le(m->xval);
+            if (m->xaddr == ACCEL_TSP1_REG_IRQ_MASK) m->irq_mask = v;
+            if (m->xaddr == ACCEL_TSP1_REG_BUF_CTRL(0)) m->thr[0] = (uint16_t)(v & 0xFFFFu);
+            if (m->xaddr == ACCEL_TSP1_REG_BUF_CTRL(1)) m->thr[1] = (uint16_t)(v & 0xFFFFu);
+        }
+        break;
+    case ACCEL_TSP1_SPI_OP_BUF_WRITE:
+        if (m->stage_len < m->cmd_cap) m->stage[m->stage_len] = in;
+        m->stage_len++; /* bytes past the queue size are lost: the frame reads as cut off */
+        break;
+    case ACCEL_TSP1_SPI_OP_BUF_READ:
+        if (live && m->xaddr == ACCEL_TSP1_BUF_RSP) {
+            size_t got;
+            if (accel_fifo_read(&m->rspq, &out, 1, &got) != ACCEL_OK) out = 0;
+        }
+        break;
+    default: break;
+    }
+    return out;
+}
+
+static void accel__tsp1m_end(accel_tsp1_model *m)
+{
+    if (m->xop == ACCEL_TSP1_SPI_OP_BUF_WRITE && m->xpos >= 2) {
+        if (m->power == ACCEL_TSP1_MODEL_READY && m->xaddr == ACCEL_TSP1_BUF_CMD)
+            accel__tsp1m_receive(m, m->stage, m->stage_len < m->cmd_cap ? m->stage_len : m->cmd_cap);
+        else
+            m->ignored_xfers++;
+    } else if (m->xpos < 2 || m->xop < ACCEL_TSP1_SPI_OP_REG_READ ||
+               m->xop > ACCEL_TSP1_SPI_OP_BUF_WRITE) {
+        m->ignored_xfers++;
+    }
+    m->xpos = 0;
+    m->stage_len = 0;
+}
+
+static accel_status accel__tsp1m_spi(void *user, uint8_t cs, const uint8_t *tx, uint8_t *rx,
+                                     size_t len, unsigned flags)
+{
+    accel_tsp1_model *m = (accel_tsp1_model *)user;
+    size_t i;
+    (void)cs;
+    for (i = 0; i < len; i++) {
+        uint8_t o = accel__tsp1m_byte(m, tx ? tx[i] : 0u);
+        if (rx) rx[i] = o;
+    }
+    if (!(flags & ACCEL_SPI_KEEP_CS)) accel__tsp1m_end(m);
+    return ACCEL_OK;
+}
+
+static accel_status accel__tsp1m_i2c(void *user, uint16_t addr, const uint8_t *w, size_t wlen,
+                                     uint8_t *r, size_t rlen)
+{
+    accel_tsp1_model *m = (accel_tsp1_model *)user;
+    size_t i;
+    (void)addr;
+    for (i = 0; i < wlen; i++) accel__tsp1m_byte(m, w[i]);
+    if (rlen) m->xpos += ACCEL_TSP1_SPI_DUMMY; /* no dummy bytes on I2C */
+    for (i = 0; i < rlen; i++) r[i] = accel__tsp1m_byte(m, 0);
+    accel__tsp1m_end(m);
+    return ACCEL_OK;
+}
+
+static accel_status accel__tsp1m_gpio(void *user, unsigned line, unsigned level)
+{
+    accel_tsp1_model *m = (accel_tsp1_model *)user;
+    if (line == m->wake_line && level && m->power == ACCEL_TSP1_MODEL_ASLEEP)
+        accel__tsp1m_reset(m, m->boot_ms / 2u + 1u); /* waking is faster than booting */
+    return ACCEL_OK;
+}
+
+static accel_status accel__tsp1m_irq_line(void *user, unsigned line, uint32_t timeout_ms)
+{
+    accel_tsp1_model *m = (accel_tsp1_model *)user;
+    (void)line;
+    (void)timeout_ms;
+    return (accel__tsp1m_irq(m) & m->irq_mask) ? ACCEL_OK : ACCEL_E_TIMEOUT;
+}
+
+static void accel__tsp1m_delay(void *user, uint32_t ms)
+{
+    accel_tsp1_model_advance((accel_tsp1_model *)user, ms);
+}
+
+ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p)
+{
+    if (!m || !p) return;
+    ACCEL_MEMSET(p, 0, sizeof *p);
+    p->user = m;
+    p->spi_transfer = accel__tsp1m_spi;
+    p->i2c_write_read = accel__tsp1m_i2c;
+    p->gpio_set = accel__tsp1m_gpio;
+    p->wait_irq = accel__tsp1m_irq_line;
+    p->delay_ms = accel__tsp1m_delay;
+}
+#endif
 #ifdef __cplusplus
 }
 #endif
