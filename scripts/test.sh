@@ -102,8 +102,10 @@ for fz in tests/fuzz/fuzz_*.c; do
   # 2) a short coverage-guided run with libFuzzer
   if have clang && clang -fsanitize=fuzzer,address,undefined -g -O1 -I. -Iports/sim "$fz" -o "$T/${n}_lf" \
       >"$LOG/${n}_lf.log" 2>&1; then
-    if (cd "$T" && "./${n}_lf" -max_total_time=${ACCEL_FUZZ_SECONDS:-10} -max_len=4096 \
-        $( [ -d "../../tests/fuzz/seeds/${n#fuzz_}" ] && echo "../../tests/fuzz/seeds/${n#fuzz_}" )) >>"$LOG/${n}_lf.log" 2>&1
+    # the first corpus directory receives new inputs: a scratch one, never the checked-in seeds
+    rm -rf "$T/corpus_$n" && mkdir -p "$T/corpus_$n"
+    if (cd "$T" && "./${n}_lf" -max_total_time=${ACCEL_FUZZ_SECONDS:-10} -max_len=4096 "corpus_$n" \
+        $( [ -d "tests/fuzz/seeds/${n#fuzz_}" ] && echo "../../tests/fuzz/seeds/${n#fuzz_}" )) >>"$LOG/${n}_lf.log" 2>&1
     then ok "$n libFuzzer ${ACCEL_FUZZ_SECONDS:-10}s"
     else bad "$n libFuzzer" "$LOG/${n}_lf.log"; fi
   else skip "$n libFuzzer" "clang with libclang-rt-14-dev needed"; fi
