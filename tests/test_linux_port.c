@@ -149,6 +149,14 @@ static void test_closed(void)
     done = 99;
     CHECK_ST(accel_port_usb_bulk_in(&port, 0x81, b, 4, 10, &done), ACCEL_E_CLOSED);
     CHECK_EQ(done, 0);
+    /* direction is checked by the callbacks too (a port may be called without the wrappers) */
+    done = 99;
+    CHECK_ST(accel_linux_usb_bulk_out(&lx, 0x81, b, 4, 10, &done), ACCEL_E_ARG);
+    CHECK_EQ(done, 0);
+    done = 99;
+    CHECK_ST(accel_linux_usb_bulk_in(&lx, 0x01, b, 4, 10, &done), ACCEL_E_ARG);
+    CHECK_EQ(done, 0);
+    CHECK_ST(accel_linux_usb_control(&lx, 0xC0, 1, 0, 0, NULL, 4, 10, &done), ACCEL_E_NULL);
 #else
     CHECK_ST(accel_port_usb_control(&port, 0xC0, 1, 0, 0, b, 4, 10, &done), ACCEL_E_UNSUPPORTED);
 #endif

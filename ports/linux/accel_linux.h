@@ -14,7 +14,8 @@
  * Each bus lives in its own file (accel_linux_spi/i2c/gpio/usb.c); build them all together.
  * Every callback on a bus that is not open returns ACCEL_E_CLOSED. The register callbacks stay
  * NULL (ACCEL_E_UNSUPPORTED), and so do the USB ones unless built with ACCEL_HAVE_LIBUSB.
- * The .c files compile to nothing off Linux. Not thread-safe: one accel_linux per thread. */
+ * The .c files compile to nothing off Linux. Not thread-safe: one accel_linux per thread.
+ * fd 0 is a valid descriptor, so a zeroed struct is NOT a closed one: always call init. */
 #ifndef ACCEL_LINUX_H
 #define ACCEL_LINUX_H
 #include "accel.h"

@@ -12,8 +12,9 @@
  * binds one to a line offset on the open chip. Levels are logical: 1 = active, which is
  * physical high unless the line was requested active_low. wait_irq has the port's level
  * semantics: it returns at once while the line is active, otherwise waits for an
- * inactive-to-active edge event (rising, after active_low inversion) until the timeout; queued
- * events are drained so an old edge does not satisfy a later wait. gpio_set on an IRQ line, or
+ * inactive-to-active edge event (rising, after active_low inversion) until the timeout. A wait
+ * consumes the queued edges it sees, so an edge answers one wait only; a pulse that came and
+ * went since the last wait still answers the next one. gpio_set on an IRQ line, or
  * wait_irq on an output, is ACCEL_E_ARG; a line never requested is ACCEL_E_CLOSED. */
 #ifndef ACCEL_LINUX_GPIO_H
 #define ACCEL_LINUX_GPIO_H

@@ -137,6 +137,7 @@ static accel_status usb_xfer(accel_linux *lx, uint8_t ep, uint8_t *data, size_t 
 accel_status accel_linux_usb_bulk_out(void *user, uint8_t ep, const uint8_t *data, size_t len,
                                       uint32_t timeout_ms, size_t *done)
 {
+    if (done) *done = 0;
     if (ep & LIBUSB_ENDPOINT_IN) return ACCEL_E_ARG;
     /* libusb takes a non-const buffer for both directions; an OUT transfer only reads it */
     return usb_xfer((accel_linux *)user, ep, (uint8_t *)(uintptr_t)data, len, timeout_ms, done,
@@ -147,6 +148,7 @@ accel_status accel_linux_usb_bulk_in(void *user, uint8_t ep, uint8_t *data, size
                                      uint32_t timeout_ms, size_t *done)
 {
     accel_linux *lx = (accel_linux *)user;
+    if (done) *done = 0;
     if (!(ep & LIBUSB_ENDPOINT_IN)) return ACCEL_E_ARG;
     if (!lx) return ACCEL_E_NULL;
     return usb_xfer(lx, ep, data, len, timeout_ms, done,

@@ -10,7 +10,8 @@
  *
  * Opening claims the interface (detaching a kernel driver if libusb can) and reads the active
  * configuration descriptor: an IN endpoint of that interface that is an interrupt endpoint is
- * read with an interrupt transfer by usb_bulk_in, every other one with a bulk transfer.
+ * read with an interrupt transfer by usb_bulk_in, every other one with a bulk transfer (the
+ * endpoints of alternate setting 0, the one a claim starts with).
  * A timeout of 0 ms is passed to libusb as 1 ms: libusb's 0 means "wait forever", which the
  * port interface never asks for. On a timeout *done still says how much got through.
  * libusb codes map to accel_status: TIMEOUT -> ACCEL_E_TIMEOUT, PIPE -> ACCEL_E_STALL,
