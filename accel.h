@@ -2296,7 +2296,7 @@ ACCELDEF accel_status accel_tsp1_buf_read(const accel_tsp1_bus *b, uint8_t idx, 
 ACCELDEF accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx, uint16_t *fill,
                                            uint16_t *space)
 {
-    uint32_t v;
+    uint32_t v = 0;
     accel_status st = accel_tsp1_reg_read(b, (uint8_t)ACCEL_TSP1_REG_BUF_STATUS(idx), &v);
     if (fill) *fill = (uint16_t)(v & 0xFFFFu);
     if (space) *space = (uint16_t)(v >> 16);
