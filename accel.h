@@ -600,6 +600,10 @@ ACCELDEF accel_status accel_tsp1_buf_read(const accel_tsp1_bus *b, uint8_t idx, 
 /* Fill level and free space of buffer idx (either pointer may be NULL). */
 ACCELDEF accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx, uint16_t *fill,
                                            uint16_t *space);
+/* IRQ mask (bit i: buffer i drives INTB) and the command / response buffer thresholds. A reboot
+ * or wake resets them to: mask = response buffer only, thresholds cmd 0 / rsp 1. */
+ACCELDEF accel_status accel_tsp1_irq_config(const accel_tsp1_bus *b, uint32_t mask,
+                                            uint16_t cmd_thr, uint16_t rsp_thr);
 /* WAKE: rising edge (1 then 0). */
 ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
 
@@ -2300,6 +2304,17 @@ ACCELDEF accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx,
     accel_status st = accel_tsp1_reg_read(b, (uint8_t)ACCEL_TSP1_REG_BUF_STATUS(idx), &v);
     if (fill) *fill = (uint16_t)(v & 0xFFFFu);
     if (space) *space = (uint16_t)(v >> 16);
+    return st;
+}
+
+ACCELDEF accel_status accel_tsp1_irq_config(const accel_tsp1_bus *b, uint32_t mask,
+                                            uint16_t cmd_thr, uint16_t rsp_thr)
+{
+    accel_status st = accel_tsp1_reg_write(b, (uint8_t)ACCEL_TSP1_REG_BUF_CTRL(ACCEL_TSP1_BUF_CMD),
+                                           cmd_thr);
+    if (st == ACCEL_OK)
+        st = accel_tsp1_reg_write(b, (uint8_t)ACCEL_TSP1_REG_BUF_CTRL(ACCEL_TSP1_BUF_RSP), rsp_thr);
+    if (st == ACCEL_OK) st = accel_tsp1_reg_write(b, ACCEL_TSP1_REG_IRQ_MASK, mask);
     return st;
 }
 

@@ -91,6 +91,22 @@ static void test_bus_layer(void)
     CHECK_ST(accel_port_wait_irq(&R.sim.port, 0, 0), ACCEL_E_TIMEOUT); /* 12 < threshold */
     CHECK_ST(accel_tsp1_reg_write(&R.s.bus, ACCEL_TSP1_REG_IRQ_MASK, 3), ACCEL_OK);
     CHECK_ST(accel_port_wait_irq(&R.sim.port, 0, 0), ACCEL_OK); /* command buffer empty <= 0 */
+    /* completion by command-buffer threshold: IRQ once the queue drains to the threshold */
+    CHECK_ST(accel_tsp1_irq_config(&R.s.bus, 1, 0, 1), ACCEL_OK);
+    CHECK_EQ(R.m.irq_mask, 1);
+    CHECK_EQ(R.m.thr[1], 1);
+    {
+        uint8_t f[16];
+        size_t len;
+        R.m.exec_per_ms = 0;
+        accel_tsp1_encode_cmd(f, sizeof f, ACCEL_TSP1_SECURE_UPDATE_CANCEL, 5, NULL, 0, &len);
+        CHECK_ST(accel_tsp1_buf_write(&R.s.bus, 0, f, len), ACCEL_OK);
+        CHECK_ST(accel_port_wait_irq(&R.sim.port, 0, 0), ACCEL_E_TIMEOUT); /* queued */
+        R.m.exec_per_ms = 2;
+        CHECK_ST(accel_port_wait_irq(&R.sim.port, 0, 5), ACCEL_OK); /* consumed */
+        CHECK_EQ(accel_fifo_count(&R.m.cmdq), 0);
+    }
+    CHECK_ST(accel_tsp1_irq_config(&R.s.bus, 3, 0, 20), ACCEL_OK);
     {
         uint8_t b[16];
         CHECK_ST(accel_tsp1_buf_read(&R.s.bus, ACCEL_TSP1_BUF_RSP, b, 16), ACCEL_OK);
