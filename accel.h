@@ -2035,22 +2035,14 @@ ACCELDEF accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t
 
 ACCELDEF accel_status accel_tsp1_check_cmd(uint16_t id, size_t n)
 {
-    size_t want;
-    switch (id) {
-    case ACCEL_TSP1_ECHO: return n > 0xFFFFu ? ACCEL_E_TOO_LONG : ACCEL_OK;
-    case ACCEL_TSP1_SECURE_UPDATE:
-        if (n > 0xFFFFu) return ACCEL_E_TOO_LONG;
-        return n % ACCEL_TSP1_CHUNK_SIZE ? ACCEL_E_ALIGN : ACCEL_OK;
-    case ACCEL_TSP1_SECURE_UPDATE_CANCEL: case ACCEL_TSP1_SECURE_UPDATE_FINISH:
-    case ACCEL_TSP1_REBOOT: case ACCEL_TSP1_DEEP_SLEEP: case ACCEL_TSP1_CLEAR_ERROR:
-        want = 0;
-        break;
-    case ACCEL_TSP1_NN_INFO: case ACCEL_TSP1_NN_START: case ACCEL_TSP1_NN_STOP:
-    case ACCEL_TSP1_NN_PAUSE: case ACCEL_TSP1_NN_FINISH:
-        want = 4;
-        break;
-    default: return ACCEL_E_ARG;
-    }
+    size_t want = 0;
+    if (n > 0xFFFFu) return ACCEL_E_TOO_LONG;
+    if (id == ACCEL_TSP1_ECHO) return ACCEL_OK;
+    if (id == ACCEL_TSP1_SECURE_UPDATE) return n % ACCEL_TSP1_CHUNK_SIZE ? ACCEL_E_ALIGN : ACCEL_OK;
+    if (id >= ACCEL_TSP1_NN_INFO && id <= ACCEL_TSP1_NN_FINISH) want = 4;
+    else if (id != ACCEL_TSP1_SECURE_UPDATE_CANCEL && id != ACCEL_TSP1_SECURE_UPDATE_FINISH &&
+             id != ACCEL_TSP1_REBOOT && id != ACCEL_TSP1_DEEP_SLEEP && id != ACCEL_TSP1_CLEAR_ERROR)
+        return ACCEL_E_ARG;
     if (n == want) return ACCEL_OK;
     return n > want ? ACCEL_E_TOO_LONG : ACCEL_E_TRUNCATED;
 }
@@ -2079,16 +2071,14 @@ ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t i
 
 ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id)
 {
-    switch (id) {
-    case ACCEL_TSP1_R_DATA: return ACCEL_TSP1_KIND_DATA;
-    case ACCEL_TSP1_R_NN_INFO: return ACCEL_TSP1_KIND_NN_INFO;
-    case ACCEL_TSP1_R_ERR_ARG: case ACCEL_TSP1_R_ERR_BUSY: case ACCEL_TSP1_R_ERR_LEN:
-    case ACCEL_TSP1_R_ERR_MEM: case ACCEL_TSP1_R_ERR_CRYPT: case ACCEL_TSP1_R_ERR_CHECKSUM:
-    case ACCEL_TSP1_R_ERR_FRAMING: return ACCEL_TSP1_KIND_ERROR;
-    case ACCEL_TSP1_R_ASYNC_READY: case ACCEL_TSP1_R_ASYNC_ERR_ECC:
-    case ACCEL_TSP1_R_ASYNC_ERR_NPU: return ACCEL_TSP1_KIND_ASYNC;
-    default: return ACCEL_TSP1_KIND_UNKNOWN;
-    }
+    /* ranges rather than a switch: smaller on small cores (0x9005 is not an id: ruling 8) */
+    if (id == ACCEL_TSP1_R_DATA) return ACCEL_TSP1_KIND_DATA;
+    if (id == ACCEL_TSP1_R_NN_INFO) return ACCEL_TSP1_KIND_NN_INFO;
+    if (id >= ACCEL_TSP1_R_ERR_ARG && id <= ACCEL_TSP1_R_ERR_FRAMING && id != 0x9005u)
+        return ACCEL_TSP1_KIND_ERROR;
+    if (id >= ACCEL_TSP1_R_ASYNC_READY && id <= ACCEL_TSP1_R_ASYNC_ERR_NPU)
+        return ACCEL_TSP1_KIND_ASYNC;
+    return ACCEL_TSP1_KIND_UNKNOWN;
 }
 
 ACCELDEF accel_status accel_tsp1_error_status(uint16_t id)
