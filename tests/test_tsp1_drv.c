@@ -524,6 +524,18 @@ static void img_prog(void *u, uint32_t done, uint32_t total)
     prog_last = done;
 }
 
+static void reboot_at_288(void *u, uint32_t done, uint32_t total)
+{
+    (void)u;
+    (void)total;
+    if (done == 288) {
+        uint8_t f[12];
+        size_t len;
+        accel_tsp1_encode_cmd(f, sizeof f, ACCEL_TSP1_REBOOT, 999, NULL, 0, &len);
+        accel_tsp1_buf_write(&R.s.bus, 0, f, len);
+    }
+}
+
 static void upd_init(accel_tsp1_update *u, uint16_t chunks)
 {
     unsigned i;
@@ -609,6 +621,22 @@ static void test_update(void)
         CHECK_EQ(u.position, sizeof image);
         CHECK_EQ(R.m.fw_version, v0 + 1);
     }
+    /* the device reboots in the middle (a REBOOT slipped in from elsewhere): the command behind
+       it is discarded, the position stays resumable, and resuming finishes the image */
+    {
+        uint32_t v0 = R.m.fw_version;
+        upd_init(&u, 2);
+        u.progress = reboot_at_288;
+        u.no_cancel = 1;
+        CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_E_TSP1_DISCARDED);
+        CHECK_EQ(u.position, 288);
+        CHECK_EQ(R.s.ready, 1);
+        u.progress = img_prog;
+        CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_OK);
+        CHECK_EQ(u.position, sizeof image);
+        CHECK_EQ(R.m.fw_version, v0 + 1);
+        CHECK_EQ(R.m.upd_crc, accel_crc32(image, sizeof image));
+    }
     /* argument checks */
     upd_init(&u, 1);
     u.total = 100;
@@ -672,7 +700,7 @@ static void test_property_random(void)
         ACCEL_MEMSET(outcome_n, 0, sizeof outcome_n);
         ACCEL_MEMSET(submitted, 0, sizeof submitted);
         p_async = 0;
-        setup(300, 160, 3, 1, 8, 1);
+        setup(300, 160, 3, (uint8_t)(round & 1u), 8, 1); /* odd rounds clear automatically */
         R.s.on_outcome = p_outcome;
         R.s.on_async = p_async_cb;
         R.m.on_exec = p_exec;
@@ -705,12 +733,13 @@ static void test_property_random(void)
                 f.ops = ACCEL_SIM_OP_SPI;
                 f.dir = rnd() % 2 ? ACCEL_SIM_TO_DEVICE : ACCEL_SIM_FROM_DEVICE;
                 f.skip = rnd() % 8;
-                f.count = 1;
-                f.at = 3 + rnd() % 50; /* frame bytes, never the assumed transaction header */
+                f.count = 1 + rnd() % 4;
+                f.at = 3 + rnd() % 10; /* never the assumed transaction header (bytes 0-2) */
                 f.mask = (uint8_t)(1u << (rnd() % 8));
                 accel_sim_add_fault(&R.sim, &f);
             } else if (a == 11) {
                 accel_sim_clear_faults(&R.sim);
+                if (R.s.dev_error) accel_tsp1_clear_error(&R.s);
             } else {
                 accel_tsp1_poll(&R.s);
                 accel_sim_advance(&R.sim, rnd() % 4);
@@ -723,6 +752,7 @@ static void test_property_random(void)
         }
         /* drain without faults; a final async exposes any lost earlier one as a gap */
         accel_sim_clear_faults(&R.sim);
+        if (R.s.dev_error) accel_tsp1_clear_error(&R.s);
         accel_tsp1_model_raise(&R.m, ACCEL_TSP1_R_ASYNC_ERR_NPU);
         raised++;
         for (i = 0; i < 1000 && (accel_ring_count(&R.s.pend) || R.m.apend); i++) {
