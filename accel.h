@@ -619,7 +619,9 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
  * everything until CLEAR_ERROR: with auto_clear the driver sends it at once, otherwise submit
  * returns ACCEL_E_TSP1_ERROR_STATE until accel_tsp1_clear_error(). Async messages go to on_async,
  * or without it to a host-side queue coalesced per type (accel_tsp1_async_take); their TIDs are
- * checked: gaps (device-side coalescing) and non-monotonic TIDs are counted. */
+ * checked: gaps (device-side coalescing, or a message lost on the bus) and non-monotonic TIDs
+ * are counted. Port contract: a failed spi_transfer must end the chip-select frame, since the
+ * bus layer sends a transaction as a KEEP_CS header call plus a data call. */
 typedef struct accel_tsp1_pending {
     uint16_t tid, id;
     uint16_t expect;  /* response id on success, 0 for none (ASYNC_READY for REBOOT) */
@@ -644,7 +646,8 @@ typedef struct accel_tsp1_config {
     uint32_t timeout_ms; /* per command; 0 = 1000 */
     uint8_t auto_clear;  /* 1: send CLEAR_ERROR as soon as an error response arrives */
     void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
-    void (*on_async)(void *user, const accel_tsp1_frame *f); /* ASYNC_* and unknown ids */
+    void (*on_async)(void *user, const accel_tsp1_frame *f); /* ASYNC_*, ids the seed does
+                                              not list, answers to nothing pending */
     void *user;
 } accel_tsp1_config;
 

@@ -380,6 +380,36 @@ static void test_async_while_pending(void)
     CHECK_EQ(R.s.async_gaps, 1);
 }
 
+/* ids outside the seed and answers to nothing pending are surfaced, never dropped */
+static void test_unknown_and_stray(void)
+{
+    uint8_t f[20];
+    size_t len;
+    uint16_t id, tid, n;
+    uint16_t t;
+    setup(256, 128, 1, 1, 8, 0);
+    CHECK_ST(accel_tsp1_wait_ready(&R.s, 100), ACCEL_OK);
+    accel_tsp1_async_take(&R.s, &id, &tid, &n); /* READY */
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, NULL, 0, &t), ACCEL_OK);
+    /* the firmware answers with an id the seed does not list (0x9005), then a stray DATA */
+    accel_tsp1_encode_frame(f, sizeof f, ACCEL_TSP1_RSP_PREAMBLE, 0x9005, t, "?", 1, &len);
+    accel_fifo_write(&R.m.rspq, f, len);
+    accel_tsp1_encode_frame(f, sizeof f, ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_DATA, 4321, NULL, 0,
+                            &len);
+    accel_fifo_write(&R.m.rspq, f, len);
+    accel_sim_advance(&R.sim, 3);
+    CHECK_ST(accel_tsp1_poll(&R.s), ACCEL_OK);
+    CHECK_EQ(R.n_out, 1); /* the ECHO still completed by its own DATA */
+    CHECK_ST(R.o_st[0], ACCEL_OK);
+    CHECK_EQ(R.s.stray, 1);
+    CHECK_ST(accel_tsp1_async_take(&R.s, &id, &tid, &n), ACCEL_OK);
+    CHECK_EQ(id, ACCEL_TSP1_R_DATA); /* newest unknown wins the unknown slot, counted */
+    CHECK_EQ(tid, 4321);
+    CHECK_EQ(n, 2);
+    CHECK_ST(accel_tsp1_async_take(&R.s, &id, &tid, &n), ACCEL_E_EMPTY);
+    CHECK_EQ(R.m.error_state, 0);
+}
+
 static void add_fault(accel_sim_fault_kind k, unsigned dir, uint32_t skip, size_t at)
 {
     accel_sim_fault f;
@@ -787,6 +817,7 @@ int main(void)
     RUN(test_error_state_pipelining);
     RUN(test_response_buffer_full);
     RUN(test_async_while_pending);
+    RUN(test_unknown_and_stray);
     RUN(test_faults);
     RUN(test_reboot_sleep_wake);
     RUN(test_update);
