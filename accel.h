@@ -679,11 +679,14 @@ ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *cf
  * ACCEL_E_FULL: pending table full; ACCEL_E_BUSY: no room in the device's command buffer yet. */
 ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid);
-/* Read responses, report outcomes and async messages, time out old commands, send markers. */
+/* Read responses, report outcomes and async messages, time out old commands, send markers.
+ * A timeout may hide a lost error response, so it is treated like one: CLEAR_ERROR follows
+ * (auto_clear) or submit waits for accel_tsp1_clear_error(). */
 ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s);
 ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s);
-/* Blocking: submit and wait for this command's outcome (returned). A response payload is copied
- * to resp (may be NULL), *resp_len its length. */
+/* Blocking: submit and wait up to timeout_ms for this command's outcome (returned). A response
+ * payload is copied to resp (may be NULL), *resp_len its length. On ACCEL_E_TIMEOUT here the
+ * command stays pending and still gets its one outcome through on_outcome later. */
 ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                       void *resp, size_t resp_cap, size_t *resp_len,
                                       uint32_t timeout_ms);
@@ -2620,8 +2623,7 @@ ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *pa
     s->w_done = 0;
     s->w_buf = (uint8_t *)resp;
     s->w_cap = resp ? resp_cap : 0;
-    st = accel__tsp1_spin(s, &s->w_done, accel_deadline_remaining(&d, accel__tsp1_now(s)) +
-                                             s->timeout_ms);
+    st = accel__tsp1_spin(s, &s->w_done, accel_deadline_remaining(&d, accel__tsp1_now(s)));
     s->w_buf = NULL;
     s->w_tid = ACCEL_TSP1_TID_NONE;
     if (st != ACCEL_OK) return st; /* the command still gets its own outcome later */

@@ -496,6 +496,8 @@ static void test_faults(void)
         unsigned before = R.n_out;
         R.m.exec_per_ms = 0;
         CHECK_ST(accel_tsp1_call(&R.s, ACCEL_TSP1_ECHO, "x", 1, NULL, 0, NULL, 50), ACCEL_E_TIMEOUT);
+        CHECK_EQ(R.n_out, before); /* the caller gave up; the command is still pending */
+        CHECK_EQ(accel_ring_count(&R.s.pend) >= 1, 1);
         accel_sim_advance(&R.sim, 300);
         accel_tsp1_poll(&R.s);
         CHECK_EQ(R.n_out, before + 1);
