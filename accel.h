@@ -561,7 +561,8 @@ ACCELDEF accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi
  * has ended (after FINISH or at its size), or the first malformed packet's status, which is
  * sticky; then it->pos is that packet's byte offset and it->index its command index.
  * Statuses: ACCEL_E_REFSI_PARTIAL_CHUNK, _RESERVED, _PACKET_ID, _ODD_COUNT, _OPCODE,
- * _PAYLOAD_COUNT, _OVERRUN, _INLINE_RESERVED, _REG. */
+ * _PAYLOAD_COUNT, _OVERRUN, _INLINE_RESERVED, _REG, _SRC_ALIGN (what the device rejects is
+ * rejected here too, so every accepted buffer re-encodes through the builder). */
 typedef struct accel_refsi_iter {
     const uint8_t *buf;
     size_t len;
@@ -686,7 +687,7 @@ typedef struct accel_refsi_report {
     size_t commands;      /* commands completed */
     size_t index;         /* failing command's index */
     size_t offset;        /* failing command's byte offset */
-    uint8_t opcode;       /* failing command's opcode (0xFF when its header is malformed) */
+    uint8_t opcode;       /* failing command's opcode (0xFF when it failed to decode) */
     uint64_t instance;    /* kernel errors: the instance that failed */
     uint32_t hart;        /* kernel errors: the hart it ran on */
     uint64_t element;     /* COPY_MEM64 errors: the element that failed */
@@ -2139,6 +2140,8 @@ ACCELDEF accel_status accel_refsi_iter_next(accel_refsi_iter *it, accel_refsi_cm
     else if ((op == ACCEL_REFSI_OP_WRITE_REG64 || op == ACCEL_REFSI_OP_LOAD_REG64 ||
               op == ACCEL_REFSI_OP_STORE_REG64) && inl >= ACCEL_REFSI_NUM_REGS)
         st = ACCEL_E_REFSI_REG;
+    else if (op == ACCEL_REFSI_OP_COPY_MEM64 && (it->buf[it->pos + 8u] & 7u))
+        st = ACCEL_E_REFSI_SRC_ALIGN; /* the device rejects it (ruling 7) */
     if (st != ACCEL_OK) goto fail;
 
     ACCEL_MEMSET(c, 0, sizeof *c);
@@ -2558,8 +2561,7 @@ static accel_status accel__refsi_exec_one(accel_refsi_cmp *cmp, const accel_refs
         return st;
     case ACCEL_REFSI_OP_STORE_REG64: return accel__refsi_cmp_write64(cmp, c->addr, cmp->regs[c->reg]);
     case ACCEL_REFSI_OP_STORE_IMM64: return accel__refsi_cmp_write64(cmp, c->addr, c->value);
-    case ACCEL_REFSI_OP_COPY_MEM64:
-        if (c->src & 7u) return ACCEL_E_REFSI_SRC_ALIGN;
+    case ACCEL_REFSI_OP_COPY_MEM64: /* the decoder has checked the source alignment */
         if (c->count && ((uint64_t)c->count * 8u - 1u > ~(uint64_t)0 - c->src ||
                          (uint64_t)c->count * 8u - 1u > ~(uint64_t)0 - c->dst))
             return ACCEL_E_OVERFLOW;

@@ -41,6 +41,7 @@ expect_malformed payload_count "${SYNC3}000204c0010000000100000000000000" 1 0x8 
 expect_malformed overrun       "${SYNC3}000606c0000000000800000000000000" 1 0x8 ACCEL_E_REFSI_OVERRUN
 expect_malformed partial       "${SYNC3}000100" 1 0x8 ACCEL_E_REFSI_PARTIAL_CHUNK
 expect_malformed inline        "${SYNC3}000900c004000000" 1 0x8 ACCEL_E_REFSI_INLINE_RESERVED
+expect_malformed src_align     "${SYNC3}000606c001000000041000000000000000000000000000000000000000000000" 1 0x8 ACCEL_E_REFSI_SRC_ALIGN
 expect_malformed reg           "${SYNC3}000202c0280000000000000000000000" 1 0x8 ACCEL_E_REFSI_REG
 # the good command before the error is still printed
 hex2bin "${SYNC3}000a00c000000000" "$W/m.bin"
@@ -73,6 +74,13 @@ if "$T" asm "$W/c.txt" | cmp -s - <(printf '\x00\x01\x00\xc0\x00\x00\x00\x00'); 
 # usage and missing file
 "$T" disasm "$W/none.bin" 2>/dev/null; [ $? -eq 1 ] && ok || bad "missing file exit 1"
 "$T" 2>/dev/null; [ $? -eq 1 ] && ok || bad "usage exit 1"
+
+# the decoder fuzz target, built as a plain program (ACCEL_FUZZ_MAIN), on the vectors above and
+# its built-in inputs
+if ${CC:-cc} -std=c99 -DACCEL_FUZZ_MAIN -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+        -I. tests/fuzz/fuzz_refsi.c -o "$W/fuzz_refsi" 2> "$W/fz.err" &&
+    "$W/fuzz_refsi" "$W"/*.bin > /dev/null && "$W/fuzz_refsi" > /dev/null; then ok
+else bad "fuzz_refsi on the vectors ($(head -3 "$W/fz.err"))"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

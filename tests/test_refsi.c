@@ -298,6 +298,9 @@ static void test_malformed_more(void)
     uint64_t r2[] = {ok0, 0x00000028c0020300ULL, 1};
     uint64_t r3[] = {ok0, 0xffffffffc0020400ULL, 1};
     uint64_t pk[] = {ok0, 0x0000000040000100ULL};
+    uint64_t al1[] = {ok0, 0x00000001c0060600ULL, 0x1004, 0, 0};    /* COPY src % 8 == 4 */
+    uint64_t al2[] = {ok0, 0x00000001c0060600ULL, 0x1007, 0, 0};
+    uint64_t al_ok[] = {0x00000001c0060600ULL, 0x1008, 0x1003, 0}; /* dst needs no alignment */
     expect_bad(op, 2, 0, ACCEL_E_REFSI_OPCODE, 1, 8);
     expect_bad(op10, 2, 0, ACCEL_E_REFSI_OPCODE, 1, 8);
     expect_bad(cnt, 4, 0, ACCEL_E_REFSI_PAYLOAD_COUNT, 1, 8);
@@ -314,6 +317,13 @@ static void test_malformed_more(void)
     expect_bad(r2, 3, 0, ACCEL_E_REFSI_REG, 1, 8);
     expect_bad(r3, 3, 0, ACCEL_E_REFSI_REG, 1, 8);
     expect_bad(pk, 2, 0, ACCEL_E_REFSI_PACKET_ID, 1, 8);
+    expect_bad(al1, 5, 0, ACCEL_E_REFSI_SRC_ALIGN, 1, 8);
+    expect_bad(al2, 5, 0, ACCEL_E_REFSI_SRC_ALIGN, 1, 8);
+    {
+        uint8_t b4[32];
+        put_chunks(b4, al_ok, 4);
+        CHECK_ST(accel_refsi_validate(b4, 32, NULL, NULL, NULL), ACCEL_OK);
+    }
     expect_bad(&ok0, 1, 3, ACCEL_E_REFSI_PARTIAL_CHUNK, 1, 8);
     expect_bad(&ok0, 0, 7, ACCEL_E_REFSI_PARTIAL_CHUNK, 0, 0);
 }
@@ -777,7 +787,8 @@ static void test_cmp_errors_reported(void)
     CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, 40, &r), ACCEL_E_REFSI_SRC_ALIGN);
     CHECK_EQ(r.index, 1);
     CHECK_EQ(r.offset, 8);
-    CHECK_EQ(r.opcode, ACCEL_REFSI_OP_COPY_MEM64);
+    CHECK_EQ(r.opcode, 0xFF); /* refused by the decoder, before execution */
+    CHECK_EQ(r.commands, 1);
     /* memory error at COPY element 2 (third read) */
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_copy_mem64(&b, 5, MEM_BASE, MEM_BASE + 0x1000, 0);
