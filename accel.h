@@ -2379,7 +2379,7 @@ ACCELDEF accel_status accel_refsi_cmp_init(accel_refsi_cmp *cmp, const accel_ref
     if (!cmp || !cfg || !cfg->mem_read || !cfg->mem_write) return ACCEL_E_NULL;
     if (cfg->num_cores == 0 || cfg->harts_per_core == 0) return ACCEL_E_ZERO_LENGTH;
     if ((uint64_t)cfg->num_cores * cfg->harts_per_core > 0xFFFFFFFFUL) return ACCEL_E_ARG;
-    cmp->cfg = *cfg;
+    ACCEL_MEMCPY(&cmp->cfg, cfg, sizeof cmp->cfg); /* not `=`: gcc may emit memcpy() */
     ACCEL_MEMSET(cmp->regs, 0, sizeof cmp->regs);
     return ACCEL_OK;
 }
