@@ -2525,10 +2525,10 @@ static accel_status accel__refsi_run(accel_refsi_cmp *cmp, const accel_refsi_cmd
     l.nargs = c->nargs;
     ACCEL_MEMCPY(l.args, c->args, sizeof l.args);
     h.cmp = cmp;
+    h.hart_id = 0;
     /* Instances go round-robin over the harts, one at a time: the reference is sequential, so
      * results are deterministic; each instance sees its own hart's windows. */
-    for (i = 0; i < c->instances; i++) {
-        h.hart_id = (uint32_t)(i % harts);
+    for (i = 0; i < c->instances; i++, h.hart_id = h.hart_id + 1u == harts ? 0 : h.hart_id + 1u) {
         h.core_id = h.hart_id / cmp->cfg.harts_per_core;
         l.instance_id = i;
         if (c->opcode == ACCEL_REFSI_OP_RUN_KERNEL_SLICE) {

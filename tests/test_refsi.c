@@ -135,6 +135,20 @@ static void test_e3_both_ways(void)
     CHECK_EQ(c.opcode, ACCEL_REFSI_OP_FINISH);
 }
 
+/* Every packet kind, hand-encoded. */
+static const uint64_t ALL_OPS[] = {
+        0x00000000c0040000ULL, 0x1111111111111111ULL, 0x2222222222222222ULL, /* NOP 2 */
+        0x00000007c0020300ULL, 0x0000000080001000ULL,                        /* LOAD r7 */
+        0x00000027c0020400ULL, 0x0000000080002000ULL,                        /* STORE r39 */
+        0xfffffff8c0020500ULL, 0x0123456789abcdefULL,                        /* STORE_IMM64 */
+        0x00000010c0060600ULL, 0x0000000080000008ULL, 0x0000000080000100ULL,
+        0x0000000000000003ULL,                                               /* COPY */
+        0x000000ffc0040700ULL, 0x0000000000000002ULL, 0x000000000000001fULL, /* RKS */
+        0x00000000c0020800ULL, 0x0000000000000005ULL,                        /* RUN_INST 0 */
+        0x00000000c0000900ULL,                                               /* SYNC 0 */
+        0x00000000c0000100ULL};
+
+
 /* Re-emit every decoded command through accel_refsi_emit: byte-exact with the source. */
 static void test_generic_emit_round_trip(void)
 {
@@ -143,9 +157,15 @@ static void test_generic_emit_round_trip(void)
     hexes[0] = E1_HEX;
     hexes[1] = E2_HEX;
     hexes[2] = E3_HEX;
-    for (k = 0; k < 3; k++) {
-        uint8_t src[128], dst[128];
-        size_t n = unhex(hexes[k], src, sizeof src);
+    for (k = 0; k < 4; k++) {
+        uint8_t src[sizeof ALL_OPS], dst[sizeof ALL_OPS];
+        size_t n;
+        if (k < 3) {
+            n = unhex(hexes[k], src, sizeof src);
+        } else {
+            n = sizeof ALL_OPS;
+            put_chunks(src, ALL_OPS, n / 8);
+        }
         accel_refsi_builder b;
         accel_refsi_iter it;
         accel_refsi_cmd c;
@@ -160,26 +180,16 @@ static void test_generic_emit_round_trip(void)
     }
 }
 
-/* Every packet kind, hand-encoded, both directions. */
+/* Every packet kind, hand-encoded (ALL_OPS), both directions. */
 static void test_all_opcodes_hand_encoded(void)
 {
-    static const uint64_t want[] = {
-        0x00000000c0040000ULL, 0x1111111111111111ULL, 0x2222222222222222ULL, /* NOP 2 */
-        0x00000007c0020300ULL, 0x0000000080001000ULL,                        /* LOAD r7 */
-        0x00000027c0020400ULL, 0x0000000080002000ULL,                        /* STORE r39 */
-        0xfffffff8c0020500ULL, 0x0123456789abcdefULL,                        /* STORE_IMM64 */
-        0x00000010c0060600ULL, 0x0000000080000008ULL, 0x0000000080000100ULL,
-        0x0000000000000003ULL,                                               /* COPY */
-        0x000000ffc0040700ULL, 0x0000000000000002ULL, 0x000000000000001fULL, /* RKS */
-        0x00000000c0020800ULL, 0x0000000000000005ULL,                        /* RUN_INST 0 */
-        0x00000000c0000900ULL,                                               /* SYNC 0 */
-        0x00000000c0000100ULL};
-    uint8_t wb[sizeof want], got[sizeof want];
+    const uint64_t *want = ALL_OPS;
+    uint8_t wb[sizeof ALL_OPS], got[sizeof ALL_OPS];
     uint8_t nop_payload[16];
     accel_refsi_builder b;
     accel_refsi_iter it;
     accel_refsi_cmd c;
-    put_chunks(wb, want, sizeof want / 8);
+    put_chunks(wb, want, sizeof ALL_OPS / 8);
     accel_store_u64le(nop_payload, 0x1111111111111111ULL);
     accel_store_u64le(nop_payload + 8, 0x2222222222222222ULL);
     accel_refsi_builder_init(&b, got, sizeof got);
@@ -192,8 +202,8 @@ static void test_all_opcodes_hand_encoded(void)
     CHECK_ST(accel_refsi_emit_run_instances(&b, 0, 5, NULL, 0), ACCEL_OK);
     CHECK_ST(accel_refsi_emit_sync_cache(&b, 0), ACCEL_OK);
     CHECK_ST(accel_refsi_emit_finish(&b), ACCEL_OK);
-    CHECK_EQ(b.len, sizeof want);
-    CHECK_MEM(got, wb, sizeof want);
+    CHECK_EQ(b.len, sizeof ALL_OPS);
+    CHECK_MEM(got, wb, sizeof ALL_OPS);
 
     accel_refsi_iter_init(&it, wb, sizeof wb);
     CHECK_ST(accel_refsi_iter_next(&it, &c), ACCEL_OK);
@@ -663,8 +673,14 @@ static accel_status tm_kernel(void *u, const accel_refsi_hart *h, const accel_re
     }
     if (t->fail_instance >= 0 && l->instance_id == (uint64_t)t->fail_instance)
         return ACCEL_E_IO;
-    if (t->write_via_window) /* every instance writes its id at the same virtual address */
+    if (t->write_via_window == 1) /* every instance writes its id at the same virtual address */
         return accel_refsi_hart_write64(h, 0x10000, l->instance_id + 0x100);
+    if (t->write_via_window == 2) { /* read it back through the window, store it next to it */
+        uint64_t v;
+        accel_status st = accel_refsi_hart_read64(h, 0x10000, &v);
+        if (st == ACCEL_OK) st = accel_refsi_hart_write64(h, 0x10008, v + 0x1000);
+        return st;
+    }
     return ACCEL_OK;
 }
 
@@ -952,6 +968,15 @@ static void test_cmp_per_hart_window_in_kernel(void)
     for (i = 0; i < 4; i++) /* hart i wrote instance i at target + 0x100 * i */
         CHECK_EQ_U64(accel_load_u64le(TM.mem + 0x1000 + 0x100 * i), 0x100u + (unsigned)i);
     CHECK_EQ_U64(TM.last_write_unit, ACCEL_REFSI_UNIT_HART(3));
+    /* reads go through the same per-hart view */
+    TM.write_via_window = 2;
+    accel_refsi_builder_init(&b, buf, sizeof buf);
+    accel_refsi_emit_run_instances(&b, 0, 4, NULL, 0);
+    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    for (i = 0; i < 4; i++)
+        CHECK_EQ_U64(accel_load_u64le(TM.mem + 0x1008 + 0x100 * i), 0x1100u + (unsigned)i);
+    CHECK_EQ_U64(TM.last_read_unit, ACCEL_REFSI_UNIT_HART(3));
+    TM.write_via_window = 1;
     /* PER_CORE: harts 0,1 share core 0's slot, 2,3 core 1's: the later instance wins */
     m.mode = ACCEL_REFSI_WINDOW_PER_CORE;
     accel_refsi_pack_window_mode(&m, &mode);
@@ -1010,6 +1035,12 @@ static void test_cmp_kernel_slice_kub(void)
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_run_kernel_slice(&b, 0, 1, 0);
     CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_KUB_RANGE);
+    /* KARGS one byte past the KUB */
+    cmp.regs[4] = 0;
+    accel_refsi_pack_kargs_info(0x1F8, 0x9, &v);
+    cmp.regs[3] = v;
+    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_KUB_RANGE);
+    cmp.regs[3] = 0;
     /* TSD larger than the KTB stride */
     accel_refsi_pack_tsd_info(0, 0x101, &v);
     cmp.regs[4] = v;
@@ -1033,6 +1064,28 @@ static void test_cmp_kernel_slice_kub(void)
     /* reserved bits in TSD_INFO */
     cmp.regs[4] = 1;
     CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_REG_RESERVED);
+}
+
+static void test_hart_access_args(void)
+{
+    accel_refsi_cmp cmp;
+    accel_refsi_hart h;
+    uint64_t v;
+    uint8_t b[4];
+    cmp_setup(&cmp, 1, 1);
+    h.cmp = &cmp;
+    h.hart_id = 0;
+    h.core_id = 0;
+    CHECK_ST(accel_refsi_hart_read(NULL, MEM_BASE, b, 4), ACCEL_E_NULL);
+    CHECK_ST(accel_refsi_hart_read(&h, MEM_BASE, NULL, 4), ACCEL_E_NULL);
+    CHECK_ST(accel_refsi_hart_read64(&h, MEM_BASE, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_refsi_hart_write(&h, MEM_BASE, NULL, 4), ACCEL_E_NULL);
+    CHECK_ST(accel_refsi_hart_read(&h, MEM_BASE, b, 0), ACCEL_OK);
+    CHECK_ST(accel_refsi_hart_write64(&h, MEM_BASE + 8, 0x55), ACCEL_OK);
+    CHECK_ST(accel_refsi_hart_read64(&h, MEM_BASE + 8, &v), ACCEL_OK);
+    CHECK_EQ_U64(v, 0x55);
+    CHECK_EQ_U64(TM.last_read_unit, ACCEL_REFSI_UNIT_HART(0));
+    CHECK_ST(accel_refsi_hart_read64(&h, 0x10, &v), ACCEL_E_ARG); /* memory refuses */
 }
 
 static void test_cmp_init_args(void)
@@ -1074,6 +1127,7 @@ int main(void)
     RUN(test_cmp_max_harts);
     RUN(test_cmp_per_hart_window_in_kernel);
     RUN(test_cmp_kernel_slice_kub);
+    RUN(test_hart_access_args);
     RUN(test_cmp_init_args);
     return TEST_END();
 }
