@@ -548,7 +548,7 @@ typedef struct accel_refsi_cmd {
     uint64_t instances;      /* RUN_KERNEL_SLICE, RUN_INSTANCES */
     uint64_t slice_id;       /* RUN_KERNEL_SLICE */
     uint32_t nargs;          /* RUN_INSTANCES */
-    uint64_t args[7];        /* RUN_INSTANCES */
+    uint64_t args[ACCEL_REFSI_MAX_ARGS]; /* RUN_INSTANCES */
     uint32_t flags;          /* SYNC_CACHE */
     const uint8_t *payload;  /* NOP: its payload inside the buffer (payload_chunks * 8 bytes) */
     size_t payload_chunks;   /* payload chunks of any packet */
@@ -650,7 +650,7 @@ typedef struct accel_refsi_launch {
     uint64_t packed_args; /* RUN_KERNEL_SLICE: KUB + KARGS_OFFSET, or ACCEL_REFSI_INVALID_ADDR */
     uint64_t ktb;         /* RUN_KERNEL_SLICE: this hart's KTB, or ACCEL_REFSI_INVALID_ADDR */
     uint32_t nargs;       /* RUN_INSTANCES */
-    uint64_t args[7];     /* RUN_INSTANCES */
+    uint64_t args[ACCEL_REFSI_MAX_ARGS]; /* RUN_INSTANCES */
 } accel_refsi_launch;
 
 typedef struct accel_refsi_cmp_config {
@@ -680,7 +680,7 @@ typedef struct accel_refsi_cmp_config {
 
 typedef struct accel_refsi_cmp {
     accel_refsi_cmp_config cfg;
-    uint64_t regs[40]; /* the CMP register file, cleared by init */
+    uint64_t regs[ACCEL_REFSI_NUM_REGS]; /* the CMP register file, cleared by init */
 } accel_refsi_cmp;
 
 /* Where and why execution stopped. */
