@@ -155,6 +155,27 @@ typedef enum accel_status {
     /* edgetpu: -200 .. -299 */
 
     /* refsi: -300 .. -399 */
+    ACCEL_E_REFSI_RESERVED = -300,        /* header bits 7:0 are not zero */
+    ACCEL_E_REFSI_PACKET_ID = -301,       /* header bits 31:30 (packet id) are not 3 */
+    ACCEL_E_REFSI_ODD_COUNT = -302,       /* header count (32-bit units) is odd */
+    ACCEL_E_REFSI_OPCODE = -303,          /* unknown opcode */
+    ACCEL_E_REFSI_PAYLOAD_COUNT = -304,   /* payload chunks wrong for the opcode */
+    ACCEL_E_REFSI_OVERRUN = -305,         /* payload count runs past the buffer's end */
+    ACCEL_E_REFSI_PARTIAL_CHUNK = -306,   /* buffer ends inside a 64-bit chunk */
+    ACCEL_E_REFSI_INLINE_RESERVED = -307, /* inline chunk bits the opcode leaves unused are set */
+    ACCEL_E_REFSI_REG = -308,             /* CMP register index >= 40 */
+    ACCEL_E_REFSI_NARGS = -309,           /* RUN_INSTANCES with more than 7 arguments */
+    ACCEL_E_REFSI_ADDR32 = -310,          /* STORE_IMM64 destination does not fit 32 bits */
+    ACCEL_E_REFSI_SRC_ALIGN = -311,       /* COPY_MEM64 source not 8-byte aligned */
+    ACCEL_E_REFSI_MAX_HARTS = -312,       /* MAX_HARTS above 255 */
+    ACCEL_E_REFSI_CACHE_FLAGS = -313,     /* SYNC_CACHE flags other than DCACHE/ICACHE */
+    ACCEL_E_REFSI_FIELD_RANGE = -314,     /* a register field value is out of its range */
+    ACCEL_E_REFSI_REG_RESERVED = -315,    /* a register value has reserved bits or MODE 3 */
+    ACCEL_E_REFSI_WINDOW_BOUNDS = -316,   /* an access crosses a window's edge */
+    ACCEL_E_REFSI_WINDOW_PERM = -317,     /* the window's PERMS forbid the access */
+    ACCEL_E_REFSI_KUB_RANGE = -318,       /* KARGS/TSD range lies outside the KUB */
+    ACCEL_E_REFSI_KTB_SIZE = -319,        /* TSD_SIZE exceeds the per-hart KTB area */
+    ACCEL_E_REFSI_INSTANCES = -320,       /* NUM_INSTANCES above the configured limit */
 
     /* ane: -400 .. -499 */
 
@@ -816,7 +837,289 @@ extern "C" {
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* refsi declarations go here */
+/* refsi: Codeplay RefSi command processor (CMP), seed 003 plus the RefSi rulings.
+ *   wire      builder (accel_refsi_emit_*), register field helpers (accel_refsi_pack_* /
+ *             accel_refsi_unpack_*), decoder/validator iterator (accel_refsi_iter_*).
+ *   model     a reference CMP (accel_refsi_cmp_*) that executes a buffer against caller memory
+ *             callbacks, with memory windows, kernel launches through a C function per instance
+ *             and errors reported with command index, byte offset and reason.
+ * A command buffer is a run of little-endian 64-bit chunks; each packet is a header
+ *   0xC0000000 | opcode << 8 | (payload_chunks * 2) << 16 | inline << 32
+ * followed by its payload chunks. It ends at FINISH or at its size.
+ * The decoder is strict: beyond the header checks it rejects unused inline bits (the kit's
+ * encoder never sets them) and register indices >= 40, so every buffer it accepts disassembles
+ * and reassembles byte-exact.
+ * Config macros (one place for the assumptions public documentation does not settle):
+ *   ACCEL_REFSI_UNIT_CMP         unit id the reference CMP passes for its own memory accesses
+ *                                (default 0xFFFFFFFF; COPY_MEM64 reads pass the packet's UNIT).
+ *   ACCEL_REFSI_UNIT_HART(h)     unit id for accesses made through hart h's window view
+ *                                (default h).
+ *   ACCEL_REFSI_INVALID_ADDR     address given to a kernel for an unused packed_args/ktb
+ *                                (default 0). */
+#ifndef ACCEL_REFSI_UNIT_CMP
+#define ACCEL_REFSI_UNIT_CMP 0xFFFFFFFFUL
+#endif
+#ifndef ACCEL_REFSI_UNIT_HART
+#define ACCEL_REFSI_UNIT_HART(h) ((uint64_t)(h))
+#endif
+#ifndef ACCEL_REFSI_INVALID_ADDR
+#define ACCEL_REFSI_INVALID_ADDR 0UL
+#endif
+
+/* Opcodes (header bits 15:8). */
+#define ACCEL_REFSI_OP_NOP 0u
+#define ACCEL_REFSI_OP_FINISH 1u
+#define ACCEL_REFSI_OP_WRITE_REG64 2u
+#define ACCEL_REFSI_OP_LOAD_REG64 3u
+#define ACCEL_REFSI_OP_STORE_REG64 4u
+#define ACCEL_REFSI_OP_STORE_IMM64 5u
+#define ACCEL_REFSI_OP_COPY_MEM64 6u
+#define ACCEL_REFSI_OP_RUN_KERNEL_SLICE 7u
+#define ACCEL_REFSI_OP_RUN_INSTANCES 8u
+#define ACCEL_REFSI_OP_SYNC_CACHE 9u
+#define ACCEL_REFSI_OP_COUNT 10u
+
+/* CMP registers (40 in all; 7 is unnamed but writable). */
+#define ACCEL_REFSI_REG_SCRATCH 0u
+#define ACCEL_REFSI_REG_ENTRY_PT_FN 1u
+#define ACCEL_REFSI_REG_KUB_DESC 2u
+#define ACCEL_REFSI_REG_KARGS_INFO 3u
+#define ACCEL_REFSI_REG_TSD_INFO 4u
+#define ACCEL_REFSI_REG_STACK_TOP 5u
+#define ACCEL_REFSI_REG_RETURN_ADDR 6u
+#define ACCEL_REFSI_REG_WINDOW_BASE(n) (8u + (unsigned)(n))
+#define ACCEL_REFSI_REG_WINDOW_TARGET(n) (16u + (unsigned)(n))
+#define ACCEL_REFSI_REG_WINDOW_MODE(n) (24u + (unsigned)(n))
+#define ACCEL_REFSI_REG_WINDOW_SCALE(n) (32u + (unsigned)(n))
+#define ACCEL_REFSI_NUM_REGS 40u
+#define ACCEL_REFSI_NUM_WINDOWS 8u
+
+#define ACCEL_REFSI_MAX_ARGS 7u          /* RUN_INSTANCES extra arguments */
+#define ACCEL_REFSI_MAX_PAYLOAD 0x1FFFu  /* payload chunks one header can count */
+#define ACCEL_REFSI_CACHE_DCACHE 1u      /* SYNC_CACHE: flush the data cache */
+#define ACCEL_REFSI_CACHE_ICACHE 2u      /* SYNC_CACHE: invalidate the instruction cache */
+
+/* WINDOW_MODE fields */
+#define ACCEL_REFSI_WINDOW_SHARED 0u
+#define ACCEL_REFSI_WINDOW_PER_HART 1u
+#define ACCEL_REFSI_WINDOW_PER_CORE 2u
+#define ACCEL_REFSI_PERM_READ 1u
+#define ACCEL_REFSI_PERM_WRITE 2u
+#define ACCEL_REFSI_PERM_EXEC 4u
+
+/* ---- builder: appends packets to a caller buffer. A refused command leaves it unchanged. ----
+ * Refusals: ACCEL_E_FULL (no room), ACCEL_E_REFSI_REG (index >= 40), ACCEL_E_REFSI_NARGS (> 7),
+ * ACCEL_E_REFSI_ADDR32 (STORE_IMM64 destination above 32 bits), ACCEL_E_REFSI_SRC_ALIGN
+ * (COPY_MEM64 source not 8-byte aligned), ACCEL_E_REFSI_MAX_HARTS (> 255),
+ * ACCEL_E_REFSI_CACHE_FLAGS (SYNC_CACHE flags other than DCACHE|ICACHE), ACCEL_E_TOO_LONG (NOP
+ * payload above 0x1FFF chunks: the count field would overflow into the packet id). */
+typedef struct accel_refsi_builder {
+    uint8_t *buf;
+    size_t cap;
+    size_t len; /* bytes written so far (a multiple of 8) */
+} accel_refsi_builder;
+
+ACCELDEF accel_status accel_refsi_builder_init(accel_refsi_builder *b, void *buf, size_t cap);
+/* NOP with `chunks` payload chunks copied from payload_le (8 bytes each, little-endian). */
+ACCELDEF accel_status accel_refsi_emit_nop(accel_refsi_builder *b, const uint8_t *payload_le,
+                                           size_t chunks);
+ACCELDEF accel_status accel_refsi_emit_finish(accel_refsi_builder *b);
+ACCELDEF accel_status accel_refsi_emit_write_reg64(accel_refsi_builder *b, uint32_t reg,
+                                                   uint64_t value);
+ACCELDEF accel_status accel_refsi_emit_load_reg64(accel_refsi_builder *b, uint32_t reg,
+                                                  uint64_t src_addr);
+ACCELDEF accel_status accel_refsi_emit_store_reg64(accel_refsi_builder *b, uint32_t reg,
+                                                   uint64_t dst_addr);
+ACCELDEF accel_status accel_refsi_emit_store_imm64(accel_refsi_builder *b, uint64_t dst_addr,
+                                                   uint64_t value);
+ACCELDEF accel_status accel_refsi_emit_copy_mem64(accel_refsi_builder *b, uint32_t count,
+                                                  uint64_t src_addr, uint64_t dst_addr,
+                                                  uint64_t unit);
+ACCELDEF accel_status accel_refsi_emit_run_kernel_slice(accel_refsi_builder *b,
+                                                        uint32_t max_harts, uint64_t instances,
+                                                        uint64_t slice_id);
+ACCELDEF accel_status accel_refsi_emit_run_instances(accel_refsi_builder *b, uint32_t max_harts,
+                                                     uint64_t instances, const uint64_t *args,
+                                                     uint32_t nargs);
+ACCELDEF accel_status accel_refsi_emit_sync_cache(accel_refsi_builder *b, uint32_t flags);
+
+/* ---- one decoded command ---- */
+typedef struct accel_refsi_cmd {
+    uint8_t opcode;          /* ACCEL_REFSI_OP_* */
+    uint32_t inline_val;     /* header bits 63:32 as found */
+    size_t offset;           /* byte offset of the header in the buffer */
+    size_t size;             /* bytes of the packet, header included */
+    uint32_t reg;            /* WRITE_REG64, LOAD_REG64, STORE_REG64 */
+    uint64_t addr;           /* LOAD_REG64 src, STORE_REG64 dst, STORE_IMM64 dst */
+    uint64_t value;          /* WRITE_REG64, STORE_IMM64 */
+    uint32_t count;          /* COPY_MEM64 elements */
+    uint64_t src, dst, unit; /* COPY_MEM64 */
+    uint32_t max_harts;      /* RUN_KERNEL_SLICE, RUN_INSTANCES (0 = all harts) */
+    uint64_t instances;      /* RUN_KERNEL_SLICE, RUN_INSTANCES */
+    uint64_t slice_id;       /* RUN_KERNEL_SLICE */
+    uint32_t nargs;          /* RUN_INSTANCES */
+    uint64_t args[ACCEL_REFSI_MAX_ARGS]; /* RUN_INSTANCES */
+    uint32_t flags;          /* SYNC_CACHE */
+    const uint8_t *payload;  /* NOP: its payload inside the buffer (payload_chunks * 8 bytes) */
+    size_t payload_chunks;   /* payload chunks of any packet */
+} accel_refsi_cmd;
+
+/* Append any decoded (or hand-filled) command; same refusals as the emit_* functions. Only the
+ * fields of cmd->opcode are read. */
+ACCELDEF accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi_cmd *cmd);
+
+/* ---- decoder / validator ----
+ * next() yields one command per call: ACCEL_OK with *cmd filled, ACCEL_E_EMPTY once the buffer
+ * has ended (after FINISH or at its size), or the first malformed packet's status, which is
+ * sticky; then it->pos is that packet's byte offset and it->index its command index.
+ * Statuses: ACCEL_E_REFSI_PARTIAL_CHUNK, _RESERVED, _PACKET_ID, _ODD_COUNT, _OPCODE,
+ * _PAYLOAD_COUNT, _OVERRUN, _INLINE_RESERVED, _REG, _SRC_ALIGN (what the device rejects is
+ * rejected here too, so every accepted buffer re-encodes through the builder). */
+typedef struct accel_refsi_iter {
+    const uint8_t *buf;
+    size_t len;
+    size_t pos;   /* byte offset of the next (or the offending) packet */
+    size_t index; /* command index of the next (or the offending) packet */
+    accel_status err;
+    int done;     /* 1 once FINISH was read or the buffer ended */
+} accel_refsi_iter;
+
+ACCELDEF accel_status accel_refsi_iter_init(accel_refsi_iter *it, const void *buf, size_t len);
+ACCELDEF accel_status accel_refsi_iter_next(accel_refsi_iter *it, accel_refsi_cmd *cmd);
+/* Validate a whole buffer: ACCEL_OK, or the first error with *err_index / *err_offset set
+ * (either may be NULL). *ncmds (may be NULL) gets the commands before the end or the error. */
+ACCELDEF accel_status accel_refsi_validate(const void *buf, size_t len, size_t *ncmds,
+                                           size_t *err_index, size_t *err_offset);
+
+/* ---- register field helpers (pack: ACCEL_E_REFSI_FIELD_RANGE for a field out of range;
+ * unpack: ACCEL_E_REFSI_REG_RESERVED for reserved bits set or a reserved MODE) ---- */
+/* ENTRY_PT_FN: 32-bit entry point address, bits 63:32 reserved. */
+ACCELDEF accel_status accel_refsi_pack_entry_pt(uint64_t addr, uint64_t *reg);
+ACCELDEF accel_status accel_refsi_unpack_entry_pt(uint64_t reg, uint32_t *addr);
+/* KUB_DESC: 48-bit address, size in 256-byte units (16 bits). */
+ACCELDEF accel_status accel_refsi_pack_kub_desc(uint64_t addr, uint32_t size_units, uint64_t *reg);
+ACCELDEF accel_status accel_refsi_unpack_kub_desc(uint64_t reg, uint64_t *addr,
+                                                  uint32_t *size_units);
+/* KARGS_INFO / TSD_INFO: 24-bit offset into the KUB at bit 16, 24-bit size at bit 40; 15:0
+ * reserved. */
+ACCELDEF accel_status accel_refsi_pack_kargs_info(uint32_t offset, uint32_t size, uint64_t *reg);
+ACCELDEF accel_status accel_refsi_unpack_kargs_info(uint64_t reg, uint32_t *offset,
+                                                    uint32_t *size);
+ACCELDEF accel_status accel_refsi_pack_tsd_info(uint32_t offset, uint32_t size, uint64_t *reg);
+ACCELDEF accel_status accel_refsi_unpack_tsd_info(uint64_t reg, uint32_t *offset, uint32_t *size);
+
+/* WINDOW_MODE: size is in bytes (1 .. 2^32), stored as size - 1 in bits 63:32. */
+typedef struct accel_refsi_window_mode {
+    uint8_t active;     /* 0 or 1 */
+    uint8_t mode;       /* ACCEL_REFSI_WINDOW_SHARED / _PER_HART / _PER_CORE */
+    uint8_t interleave; /* 0 or 1 (kept and encoded; the reference CMP does not model it) */
+    uint8_t perms;      /* ACCEL_REFSI_PERM_* bits */
+    uint8_t stride;     /* 0 .. 31 */
+    uint64_t size;      /* bytes, 1 .. 2^32 */
+} accel_refsi_window_mode;
+ACCELDEF accel_status accel_refsi_pack_window_mode(const accel_refsi_window_mode *m, uint64_t *reg);
+ACCELDEF accel_status accel_refsi_unpack_window_mode(uint64_t reg, accel_refsi_window_mode *m);
+/* WINDOW_SCALE = scale_a * scale_b. scale_a is 0 or a power of two up to 2^30 (field A = 0 for
+ * 0, else log2 + 1, per the ruling: the kit's driver, not the seed's 2^A); scale_b is 1 .. 2^32
+ * (stored minus one in bits 63:32). */
+ACCELDEF accel_status accel_refsi_pack_window_scale(uint32_t scale_a, uint64_t scale_b,
+                                                    uint64_t *reg);
+ACCELDEF accel_status accel_refsi_unpack_window_scale(uint64_t reg, uint32_t *scale_a,
+                                                      uint64_t *scale_b);
+
+/* Window translation over a register file, for hart hart_id on core core_id: an access of n
+ * bytes (n >= 1) at addr that starts inside an active window (lowest index first) goes to
+ * TARGET + SCALE * id + (addr - BASE), id being hart_id (PER_HART), core_id (PER_CORE) or 0
+ * (SHARED); it must end inside the window (ACCEL_E_REFSI_WINDOW_BOUNDS) and be allowed by its
+ * PERMS (access: ACCEL_REFSI_PERM_READ or _WRITE, or 0 to skip the check;
+ * ACCEL_E_REFSI_WINDOW_PERM). An address in no
+ * active window is physical: *phys = addr. A window register with reserved bits or MODE 3 gives
+ * ACCEL_E_REFSI_REG_RESERVED. */
+ACCELDEF accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_t hart_id,
+                                                   uint32_t core_id, uint64_t addr, size_t n,
+                                                   unsigned access, uint64_t *phys);
+
+/* ---- reference command processor ---- */
+struct accel_refsi_cmp;
+
+/* The view a kernel instance has of memory: its hart's windows over the CMP's memory. */
+typedef struct accel_refsi_hart {
+    struct accel_refsi_cmp *cmp;
+    uint32_t hart_id; /* 0 .. num_cores * harts_per_core - 1 (global) */
+    uint32_t core_id; /* hart_id / harts_per_core */
+} accel_refsi_hart;
+
+/* What one kernel instance is called with. */
+typedef struct accel_refsi_launch {
+    uint8_t opcode;       /* ACCEL_REFSI_OP_RUN_KERNEL_SLICE or _RUN_INSTANCES */
+    uint32_t entry_pt;    /* CMP_ENTRY_PT_FN: lets one callback serve several kernels */
+    uint64_t stack_top;   /* CMP_STACK_TOP */
+    uint64_t return_addr; /* CMP_RETURN_ADDR */
+    uint64_t instance_id;
+    uint64_t slice_id;    /* RUN_KERNEL_SLICE */
+    uint64_t packed_args; /* RUN_KERNEL_SLICE: KUB + KARGS_OFFSET, or ACCEL_REFSI_INVALID_ADDR */
+    uint64_t ktb;         /* RUN_KERNEL_SLICE: this hart's KTB, or ACCEL_REFSI_INVALID_ADDR */
+    uint32_t nargs;       /* RUN_INSTANCES */
+    uint64_t args[ACCEL_REFSI_MAX_ARGS]; /* RUN_INSTANCES */
+} accel_refsi_launch;
+
+typedef struct accel_refsi_cmp_config {
+    void *user; /* passed back to every callback */
+    /* Device memory, physical addresses. unit: ACCEL_REFSI_UNIT_CMP, COPY_MEM64's UNIT, or
+     * ACCEL_REFSI_UNIT_HART(h) for a hart's accesses. Required. */
+    accel_status (*mem_read)(void *user, uint64_t unit, uint64_t addr, void *dst, size_t n);
+    accel_status (*mem_write)(void *user, uint64_t unit, uint64_t addr, const void *src,
+                              size_t n);
+    /* Called once per SYNC_CACHE flag set (DCACHE: flush data, ICACHE: invalidate
+     * instructions). NULL: no caches to synchronize. */
+    accel_status (*sync_cache)(void *user, uint32_t flag);
+    /* One kernel instance. NULL: kernel commands fail with ACCEL_E_UNSUPPORTED. */
+    accel_status (*kernel)(void *user, const accel_refsi_hart *hart, const accel_refsi_launch *l);
+    uint32_t num_cores;      /* >= 1 */
+    uint32_t harts_per_core; /* >= 1 */
+    /* RUN_KERNEL_SLICE KTBs: hart h's KTB is ktb_base + h * ktb_stride (physical); TSD_SIZE
+     * must not exceed ktb_stride (ACCEL_E_REFSI_KTB_SIZE). */
+    uint64_t ktb_base;
+    uint64_t ktb_stride;
+    /* Largest NUM_INSTANCES executed (ACCEL_E_REFSI_INSTANCES above); 0 = no limit. */
+    uint64_t max_instances;
+    /* 1: hart accesses must be allowed by the window's PERMS. Default 0, as the kit runs:
+     * its own logs show windows with PERMS 0 in use (WINDOW_MODE0 = 0xeffff00000001). */
+    int check_perms;
+} accel_refsi_cmp_config;
+
+typedef struct accel_refsi_cmp {
+    accel_refsi_cmp_config cfg;
+    uint64_t regs[ACCEL_REFSI_NUM_REGS]; /* the CMP register file, cleared by init */
+} accel_refsi_cmp;
+
+/* Where and why execution stopped. */
+typedef struct accel_refsi_report {
+    accel_status status;  /* ACCEL_OK when the buffer ran to FINISH or its end */
+    size_t commands;      /* commands completed */
+    size_t index;         /* failing command's index */
+    size_t offset;        /* failing command's byte offset */
+    uint8_t opcode;       /* failing command's opcode (0xFF when it failed to decode) */
+    uint64_t instance;    /* kernel errors: the instance that failed */
+    uint32_t hart;        /* kernel errors: the hart it ran on */
+    uint64_t element;     /* COPY_MEM64 errors: the element that failed */
+    int finished;         /* 1 when a FINISH ended the buffer */
+} accel_refsi_report;
+
+ACCELDEF accel_status accel_refsi_cmp_init(accel_refsi_cmp *cmp, const accel_refsi_cmp_config *cfg);
+/* Execute in order until FINISH, the end, or the first error (which stops the buffer). Returns
+ * report->status; report may be NULL. Commands before the error have taken effect. */
+ACCELDEF accel_status accel_refsi_cmp_execute(accel_refsi_cmp *cmp, const void *buf, size_t len,
+                                              accel_refsi_report *report);
+/* Memory access through a hart's windows (for kernels). */
+ACCELDEF accel_status accel_refsi_hart_read(const accel_refsi_hart *h, uint64_t addr, void *dst,
+                                            size_t n);
+ACCELDEF accel_status accel_refsi_hart_write(const accel_refsi_hart *h, uint64_t addr,
+                                             const void *src, size_t n);
+ACCELDEF accel_status accel_refsi_hart_read64(const accel_refsi_hart *h, uint64_t addr,
+                                              uint64_t *v);
+ACCELDEF accel_status accel_refsi_hart_write64(const accel_refsi_hart *h, uint64_t addr,
+                                               uint64_t v);
 #ifdef __cplusplus
 }
 #endif
@@ -943,6 +1246,27 @@ ACCELDEF const char *accel_status_str(accel_status s)
     /* edgetpu strings */
 
     /* refsi strings */
+    case ACCEL_E_REFSI_RESERVED: return "ACCEL_E_REFSI_RESERVED: header bits 7:0 not zero";
+    case ACCEL_E_REFSI_PACKET_ID: return "ACCEL_E_REFSI_PACKET_ID: header packet id not 3";
+    case ACCEL_E_REFSI_ODD_COUNT: return "ACCEL_E_REFSI_ODD_COUNT: header count is odd";
+    case ACCEL_E_REFSI_OPCODE: return "ACCEL_E_REFSI_OPCODE: unknown opcode";
+    case ACCEL_E_REFSI_PAYLOAD_COUNT: return "ACCEL_E_REFSI_PAYLOAD_COUNT: payload count wrong for the opcode";
+    case ACCEL_E_REFSI_OVERRUN: return "ACCEL_E_REFSI_OVERRUN: payload runs past the buffer end";
+    case ACCEL_E_REFSI_PARTIAL_CHUNK: return "ACCEL_E_REFSI_PARTIAL_CHUNK: buffer ends inside a 64-bit chunk";
+    case ACCEL_E_REFSI_INLINE_RESERVED: return "ACCEL_E_REFSI_INLINE_RESERVED: unused inline bits set";
+    case ACCEL_E_REFSI_REG: return "ACCEL_E_REFSI_REG: CMP register index >= 40";
+    case ACCEL_E_REFSI_NARGS: return "ACCEL_E_REFSI_NARGS: more than 7 kernel arguments";
+    case ACCEL_E_REFSI_ADDR32: return "ACCEL_E_REFSI_ADDR32: STORE_IMM64 address above 32 bits";
+    case ACCEL_E_REFSI_SRC_ALIGN: return "ACCEL_E_REFSI_SRC_ALIGN: COPY_MEM64 source not 8-byte aligned";
+    case ACCEL_E_REFSI_MAX_HARTS: return "ACCEL_E_REFSI_MAX_HARTS: MAX_HARTS above 255";
+    case ACCEL_E_REFSI_CACHE_FLAGS: return "ACCEL_E_REFSI_CACHE_FLAGS: unknown SYNC_CACHE flags";
+    case ACCEL_E_REFSI_FIELD_RANGE: return "ACCEL_E_REFSI_FIELD_RANGE: register field out of range";
+    case ACCEL_E_REFSI_REG_RESERVED: return "ACCEL_E_REFSI_REG_RESERVED: register reserved bits set";
+    case ACCEL_E_REFSI_WINDOW_BOUNDS: return "ACCEL_E_REFSI_WINDOW_BOUNDS: access crosses a window edge";
+    case ACCEL_E_REFSI_WINDOW_PERM: return "ACCEL_E_REFSI_WINDOW_PERM: window permissions forbid the access";
+    case ACCEL_E_REFSI_KUB_RANGE: return "ACCEL_E_REFSI_KUB_RANGE: KARGS/TSD range outside the KUB";
+    case ACCEL_E_REFSI_KTB_SIZE: return "ACCEL_E_REFSI_KTB_SIZE: TSD larger than the KTB area";
+    case ACCEL_E_REFSI_INSTANCES: return "ACCEL_E_REFSI_INSTANCES: too many instances";
 
     /* ane strings */
 
@@ -3260,7 +3584,715 @@ extern "C" {
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* refsi implementation goes here */
+/* ---------------------------------------------------------------- refsi: wire format */
+#define ACCEL__REFSI_HDR_FIXED 0xC0000000UL
+
+static uint64_t accel__refsi_header(unsigned opcode, size_t chunks, uint32_t inl)
+{
+    return (uint64_t)ACCEL__REFSI_HDR_FIXED | ((uint64_t)opcode << 8) |
+           ((uint64_t)(chunks * 2u) << 16) | ((uint64_t)inl << 32);
+}
+
+/* Bits of the inline chunk each opcode uses; the rest must be zero (register opcodes use all
+ * 32 bits and check the index separately). */
+static uint32_t accel__refsi_inline_mask(unsigned op)
+{
+    switch (op) {
+    case ACCEL_REFSI_OP_RUN_KERNEL_SLICE: return 0xFFu;
+    case ACCEL_REFSI_OP_RUN_INSTANCES: return 0x7FFu;
+    case ACCEL_REFSI_OP_SYNC_CACHE: return ACCEL_REFSI_CACHE_DCACHE | ACCEL_REFSI_CACHE_ICACHE;
+    case ACCEL_REFSI_OP_WRITE_REG64:
+    case ACCEL_REFSI_OP_LOAD_REG64:
+    case ACCEL_REFSI_OP_STORE_REG64:
+    case ACCEL_REFSI_OP_STORE_IMM64:
+    case ACCEL_REFSI_OP_COPY_MEM64: return 0xFFFFFFFFUL;
+    default: return 0; /* NOP, FINISH */
+    }
+}
+
+/* Write header + payload at once, or nothing. */
+static accel_status accel__refsi_put(accel_refsi_builder *b, unsigned opcode, uint32_t inl,
+                                     const uint64_t *payload, size_t chunks)
+{
+    size_t i;
+    if (!b || !b->buf) return ACCEL_E_NULL;
+    if (b->len > b->cap || (b->cap - b->len) / 8u < chunks + 1u) return ACCEL_E_FULL;
+    accel_store_u64le(b->buf + b->len, accel__refsi_header(opcode, chunks, inl));
+    for (i = 0; i < chunks; i++) accel_store_u64le(b->buf + b->len + 8u * (i + 1u), payload[i]);
+    b->len += 8u * (chunks + 1u);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_refsi_builder_init(accel_refsi_builder *b, void *buf, size_t cap)
+{
+    if (!b || (!buf && cap)) return ACCEL_E_NULL;
+    b->buf = (uint8_t *)buf;
+    b->cap = cap;
+    b->len = 0;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_refsi_emit_nop(accel_refsi_builder *b, const uint8_t *payload_le,
+                                           size_t chunks)
+{
+    if (!b || !b->buf || (!payload_le && chunks)) return ACCEL_E_NULL;
+    if (chunks > ACCEL_REFSI_MAX_PAYLOAD) return ACCEL_E_TOO_LONG;
+    if (b->len > b->cap || (b->cap - b->len) / 8u < chunks + 1u) return ACCEL_E_FULL;
+    accel_store_u64le(b->buf + b->len, accel__refsi_header(ACCEL_REFSI_OP_NOP, chunks, 0));
+    if (chunks) ACCEL_MEMCPY(b->buf + b->len + 8u, payload_le, chunks * 8u);
+    b->len += 8u * (chunks + 1u);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_refsi_emit_finish(accel_refsi_builder *b)
+{
+    return accel__refsi_put(b, ACCEL_REFSI_OP_FINISH, 0, NULL, 0);
+}
+
+static accel_status accel__refsi_emit_reg(accel_refsi_builder *b, unsigned op, uint32_t reg,
+                                          uint64_t v)
+{
+    if (reg >= ACCEL_REFSI_NUM_REGS) return ACCEL_E_REFSI_REG;
+    return accel__refsi_put(b, op, reg, &v, 1);
+}
+
+ACCELDEF accel_status accel_refsi_emit_write_reg64(accel_refsi_builder *b, uint32_t reg,
+                                                   uint64_t value)
+{
+    return accel__refsi_emit_reg(b, ACCEL_REFSI_OP_WRITE_REG64, reg, value);
+}
+ACCELDEF accel_status accel_refsi_emit_load_reg64(accel_refsi_builder *b, uint32_t reg,
+                                                  uint64_t src_addr)
+{
+    return accel__refsi_emit_reg(b, ACCEL_REFSI_OP_LOAD_REG64, reg, src_addr);
+}
+ACCELDEF accel_status accel_refsi_emit_store_reg64(accel_refsi_builder *b, uint32_t reg,
+                                                   uint64_t dst_addr)
+{
+    return accel__refsi_emit_reg(b, ACCEL_REFSI_OP_STORE_REG64, reg, dst_addr);
+}
+
+ACCELDEF accel_status accel_refsi_emit_store_imm64(accel_refsi_builder *b, uint64_t dst_addr,
+                                                   uint64_t value)
+{
+    if (dst_addr > 0xFFFFFFFFUL) return ACCEL_E_REFSI_ADDR32;
+    return accel__refsi_put(b, ACCEL_REFSI_OP_STORE_IMM64, (uint32_t)dst_addr, &value, 1);
+}
+
+ACCELDEF accel_status accel_refsi_emit_copy_mem64(accel_refsi_builder *b, uint32_t count,
+                                                  uint64_t src_addr, uint64_t dst_addr,
+                                                  uint64_t unit)
+{
+    uint64_t p[3];
+    if (src_addr & 7u) return ACCEL_E_REFSI_SRC_ALIGN;
+    p[0] = src_addr;
+    p[1] = dst_addr;
+    p[2] = unit;
+    return accel__refsi_put(b, ACCEL_REFSI_OP_COPY_MEM64, count, p, 3);
+}
+
+ACCELDEF accel_status accel_refsi_emit_run_kernel_slice(accel_refsi_builder *b,
+                                                        uint32_t max_harts, uint64_t instances,
+                                                        uint64_t slice_id)
+{
+    uint64_t p[2];
+    if (max_harts > 0xFFu) return ACCEL_E_REFSI_MAX_HARTS;
+    p[0] = instances;
+    p[1] = slice_id;
+    return accel__refsi_put(b, ACCEL_REFSI_OP_RUN_KERNEL_SLICE, max_harts, p, 2);
+}
+
+ACCELDEF accel_status accel_refsi_emit_run_instances(accel_refsi_builder *b, uint32_t max_harts,
+                                                     uint64_t instances, const uint64_t *args,
+                                                     uint32_t nargs)
+{
+    uint64_t p[1 + ACCEL_REFSI_MAX_ARGS];
+    uint32_t i;
+    if (!args && nargs) return ACCEL_E_NULL;
+    if (nargs > ACCEL_REFSI_MAX_ARGS) return ACCEL_E_REFSI_NARGS;
+    if (max_harts > 0xFFu) return ACCEL_E_REFSI_MAX_HARTS;
+    p[0] = instances;
+    for (i = 0; i < nargs; i++) p[1u + i] = args[i];
+    return accel__refsi_put(b, ACCEL_REFSI_OP_RUN_INSTANCES, max_harts | (nargs << 8), p,
+                            1u + (size_t)nargs);
+}
+
+ACCELDEF accel_status accel_refsi_emit_sync_cache(accel_refsi_builder *b, uint32_t flags)
+{
+    if (flags & ~accel__refsi_inline_mask(ACCEL_REFSI_OP_SYNC_CACHE))
+        return ACCEL_E_REFSI_CACHE_FLAGS;
+    return accel__refsi_put(b, ACCEL_REFSI_OP_SYNC_CACHE, flags, NULL, 0);
+}
+
+ACCELDEF accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi_cmd *c)
+{
+    if (!c) return ACCEL_E_NULL;
+    switch (c->opcode) {
+    case ACCEL_REFSI_OP_NOP: return accel_refsi_emit_nop(b, c->payload, c->payload_chunks);
+    case ACCEL_REFSI_OP_FINISH: return accel_refsi_emit_finish(b);
+    case ACCEL_REFSI_OP_WRITE_REG64: return accel_refsi_emit_write_reg64(b, c->reg, c->value);
+    case ACCEL_REFSI_OP_LOAD_REG64: return accel_refsi_emit_load_reg64(b, c->reg, c->addr);
+    case ACCEL_REFSI_OP_STORE_REG64: return accel_refsi_emit_store_reg64(b, c->reg, c->addr);
+    case ACCEL_REFSI_OP_STORE_IMM64: return accel_refsi_emit_store_imm64(b, c->addr, c->value);
+    case ACCEL_REFSI_OP_COPY_MEM64:
+        return accel_refsi_emit_copy_mem64(b, c->count, c->src, c->dst, c->unit);
+    case ACCEL_REFSI_OP_RUN_KERNEL_SLICE:
+        return accel_refsi_emit_run_kernel_slice(b, c->max_harts, c->instances, c->slice_id);
+    case ACCEL_REFSI_OP_RUN_INSTANCES:
+        return accel_refsi_emit_run_instances(b, c->max_harts, c->instances, c->args, c->nargs);
+    case ACCEL_REFSI_OP_SYNC_CACHE: return accel_refsi_emit_sync_cache(b, c->flags);
+    default: return ACCEL_E_REFSI_OPCODE;
+    }
+}
+
+/* ---------------------------------------------------------------- refsi: decoder */
+ACCELDEF accel_status accel_refsi_iter_init(accel_refsi_iter *it, const void *buf, size_t len)
+{
+    if (!it || (!buf && len)) return ACCEL_E_NULL;
+    it->buf = (const uint8_t *)buf;
+    it->len = len;
+    it->pos = 0;
+    it->index = 0;
+    it->err = ACCEL_OK;
+    it->done = 0;
+    return ACCEL_OK;
+}
+
+/* Payload chunks an opcode must carry (RUN_INSTANCES: NUM_ARGS + 1); -1 for NOP (any). */
+static long accel__refsi_payload_for(unsigned op, uint32_t inl)
+{
+    switch (op) {
+    case ACCEL_REFSI_OP_FINISH:
+    case ACCEL_REFSI_OP_SYNC_CACHE: return 0;
+    case ACCEL_REFSI_OP_WRITE_REG64:
+    case ACCEL_REFSI_OP_LOAD_REG64:
+    case ACCEL_REFSI_OP_STORE_REG64:
+    case ACCEL_REFSI_OP_STORE_IMM64: return 1;
+    case ACCEL_REFSI_OP_COPY_MEM64: return 3;
+    case ACCEL_REFSI_OP_RUN_KERNEL_SLICE: return 2;
+    case ACCEL_REFSI_OP_RUN_INSTANCES: return 1L + (long)((inl >> 8) & 7u);
+    default: return -1;
+    }
+}
+
+ACCELDEF accel_status accel_refsi_iter_next(accel_refsi_iter *it, accel_refsi_cmd *c)
+{
+    uint64_t h;
+    uint32_t lo, inl, cnt;
+    unsigned op;
+    size_t chunks, i;
+    long want;
+    const uint8_t *p;
+    accel_status st = ACCEL_OK;
+    if (!it || !c) return ACCEL_E_NULL;
+    if (it->err != ACCEL_OK) return it->err;
+    if (it->done || it->pos >= it->len) {
+        it->done = 1;
+        return ACCEL_E_EMPTY;
+    }
+    if (it->len - it->pos < 8u) {
+        st = ACCEL_E_REFSI_PARTIAL_CHUNK;
+        goto fail;
+    }
+    h = accel_load_u64le(it->buf + it->pos);
+    lo = (uint32_t)(h & 0xFFFFFFFFUL);
+    inl = (uint32_t)(h >> 32);
+    op = (unsigned)((lo >> 8) & 0xFFu);
+    cnt = (lo >> 16) & 0x3FFFu;
+    if (lo & 0xFFu) st = ACCEL_E_REFSI_RESERVED;
+    else if ((lo >> 30) != 3u) st = ACCEL_E_REFSI_PACKET_ID;
+    else if (cnt & 1u) st = ACCEL_E_REFSI_ODD_COUNT;
+    else if (op >= ACCEL_REFSI_OP_COUNT) st = ACCEL_E_REFSI_OPCODE;
+    if (st != ACCEL_OK) goto fail;
+    chunks = (size_t)(cnt / 2u);
+    want = accel__refsi_payload_for(op, inl);
+    if (want >= 0 && (size_t)want != chunks) st = ACCEL_E_REFSI_PAYLOAD_COUNT;
+    else if ((it->len - it->pos - 8u) / 8u < chunks) st = ACCEL_E_REFSI_OVERRUN;
+    else if (inl & ~accel__refsi_inline_mask(op)) st = ACCEL_E_REFSI_INLINE_RESERVED;
+    else if ((op == ACCEL_REFSI_OP_WRITE_REG64 || op == ACCEL_REFSI_OP_LOAD_REG64 ||
+              op == ACCEL_REFSI_OP_STORE_REG64) && inl >= ACCEL_REFSI_NUM_REGS)
+        st = ACCEL_E_REFSI_REG;
+    else if (op == ACCEL_REFSI_OP_COPY_MEM64 && (it->buf[it->pos + 8u] & 7u))
+        st = ACCEL_E_REFSI_SRC_ALIGN; /* the device rejects it (ruling 7) */
+    if (st != ACCEL_OK) goto fail;
+
+    ACCEL_MEMSET(c, 0, sizeof *c);
+    c->opcode = (uint8_t)op;
+    c->inline_val = inl;
+    c->offset = it->pos;
+    c->size = 8u * (chunks + 1u);
+    c->payload_chunks = chunks;
+    p = it->buf + it->pos + 8u;
+    switch (op) {
+    case ACCEL_REFSI_OP_NOP: c->payload = p; break;
+    case ACCEL_REFSI_OP_WRITE_REG64:
+        c->reg = inl;
+        c->value = accel_load_u64le(p);
+        break;
+    case ACCEL_REFSI_OP_LOAD_REG64:
+    case ACCEL_REFSI_OP_STORE_REG64:
+        c->reg = inl;
+        c->addr = accel_load_u64le(p);
+        break;
+    case ACCEL_REFSI_OP_STORE_IMM64:
+        c->addr = inl;
+        c->value = accel_load_u64le(p);
+        break;
+    case ACCEL_REFSI_OP_COPY_MEM64:
+        c->count = inl;
+        c->src = accel_load_u64le(p);
+        c->dst = accel_load_u64le(p + 8);
+        c->unit = accel_load_u64le(p + 16);
+        break;
+    case ACCEL_REFSI_OP_RUN_KERNEL_SLICE:
+        c->max_harts = inl & 0xFFu;
+        c->instances = accel_load_u64le(p);
+        c->slice_id = accel_load_u64le(p + 8);
+        break;
+    case ACCEL_REFSI_OP_RUN_INSTANCES:
+        c->max_harts = inl & 0xFFu;
+        c->nargs = (inl >> 8) & 7u;
+        c->instances = accel_load_u64le(p);
+        for (i = 0; i < c->nargs; i++) c->args[i] = accel_load_u64le(p + 8u * (i + 1u));
+        break;
+    case ACCEL_REFSI_OP_SYNC_CACHE: c->flags = inl; break;
+    default: break; /* FINISH */
+    }
+    it->pos += c->size;
+    it->index++;
+    if (op == ACCEL_REFSI_OP_FINISH) it->done = 1;
+    return ACCEL_OK;
+fail:
+    it->err = st;
+    return st;
+}
+
+ACCELDEF accel_status accel_refsi_validate(const void *buf, size_t len, size_t *ncmds,
+                                           size_t *err_index, size_t *err_offset)
+{
+    accel_refsi_iter it;
+    accel_refsi_cmd c;
+    accel_status st = accel_refsi_iter_init(&it, buf, len);
+    if (st != ACCEL_OK) return st;
+    while ((st = accel_refsi_iter_next(&it, &c)) == ACCEL_OK) {
+    }
+    if (ncmds) *ncmds = it.index;
+    if (st == ACCEL_E_EMPTY) return ACCEL_OK;
+    if (err_index) *err_index = it.index;
+    if (err_offset) *err_offset = it.pos;
+    return st;
+}
+
+/* ---------------------------------------------------------------- refsi: register fields */
+ACCELDEF accel_status accel_refsi_pack_entry_pt(uint64_t addr, uint64_t *reg)
+{
+    if (!reg) return ACCEL_E_NULL;
+    if (addr > 0xFFFFFFFFUL) return ACCEL_E_REFSI_FIELD_RANGE;
+    *reg = addr;
+    return ACCEL_OK;
+}
+ACCELDEF accel_status accel_refsi_unpack_entry_pt(uint64_t reg, uint32_t *addr)
+{
+    if (!addr) return ACCEL_E_NULL;
+    if (reg >> 32) return ACCEL_E_REFSI_REG_RESERVED;
+    *addr = (uint32_t)reg;
+    return ACCEL_OK;
+}
+
+#define ACCEL__REFSI_ADDR48 0xFFFFFFFFFFFFULL
+ACCELDEF accel_status accel_refsi_pack_kub_desc(uint64_t addr, uint32_t size_units, uint64_t *reg)
+{
+    if (!reg) return ACCEL_E_NULL;
+    if (addr > ACCEL__REFSI_ADDR48 || size_units > 0xFFFFu) return ACCEL_E_REFSI_FIELD_RANGE;
+    *reg = addr | ((uint64_t)size_units << 48);
+    return ACCEL_OK;
+}
+ACCELDEF accel_status accel_refsi_unpack_kub_desc(uint64_t reg, uint64_t *addr,
+                                                  uint32_t *size_units)
+{
+    if (!addr || !size_units) return ACCEL_E_NULL;
+    *addr = reg & ACCEL__REFSI_ADDR48;
+    *size_units = (uint32_t)(reg >> 48);
+    return ACCEL_OK;
+}
+
+/* KARGS_INFO and TSD_INFO share one layout. */
+static accel_status accel__refsi_pack_info(uint32_t offset, uint32_t size, uint64_t *reg)
+{
+    if (!reg) return ACCEL_E_NULL;
+    if (offset > 0xFFFFFFUL || size > 0xFFFFFFUL) return ACCEL_E_REFSI_FIELD_RANGE;
+    *reg = ((uint64_t)offset << 16) | ((uint64_t)size << 40);
+    return ACCEL_OK;
+}
+static accel_status accel__refsi_unpack_info(uint64_t reg, uint32_t *offset, uint32_t *size)
+{
+    if (!offset || !size) return ACCEL_E_NULL;
+    if (reg & 0xFFFFu) return ACCEL_E_REFSI_REG_RESERVED;
+    *offset = (uint32_t)((reg >> 16) & 0xFFFFFFUL);
+    *size = (uint32_t)(reg >> 40);
+    return ACCEL_OK;
+}
+ACCELDEF accel_status accel_refsi_pack_kargs_info(uint32_t offset, uint32_t size, uint64_t *reg)
+{
+    return accel__refsi_pack_info(offset, size, reg);
+}
+ACCELDEF accel_status accel_refsi_unpack_kargs_info(uint64_t reg, uint32_t *offset,
+                                                    uint32_t *size)
+{
+    return accel__refsi_unpack_info(reg, offset, size);
+}
+ACCELDEF accel_status accel_refsi_pack_tsd_info(uint32_t offset, uint32_t size, uint64_t *reg)
+{
+    return accel__refsi_pack_info(offset, size, reg);
+}
+ACCELDEF accel_status accel_refsi_unpack_tsd_info(uint64_t reg, uint32_t *offset, uint32_t *size)
+{
+    return accel__refsi_unpack_info(reg, offset, size);
+}
+
+/* WINDOW_MODE: 0 ACTIVE, 2:1 MODE, 3 INTERLEAVE, 6:4 PERMS, 12:8 STRIDE, 63:32 SIZE - 1. */
+#define ACCEL__REFSI_MODE_RESERVED 0xFFFFE080UL
+ACCELDEF accel_status accel_refsi_pack_window_mode(const accel_refsi_window_mode *m, uint64_t *reg)
+{
+    if (!m || !reg) return ACCEL_E_NULL;
+    if (m->active > 1u || m->mode > ACCEL_REFSI_WINDOW_PER_CORE || m->interleave > 1u ||
+        m->perms > 7u || m->stride > 31u || m->size == 0 || m->size > 0x100000000ULL)
+        return ACCEL_E_REFSI_FIELD_RANGE;
+    *reg = (uint64_t)m->active | ((uint64_t)m->mode << 1) | ((uint64_t)m->interleave << 3) |
+           ((uint64_t)m->perms << 4) | ((uint64_t)m->stride << 8) | ((m->size - 1u) << 32);
+    return ACCEL_OK;
+}
+ACCELDEF accel_status accel_refsi_unpack_window_mode(uint64_t reg, accel_refsi_window_mode *m)
+{
+    uint32_t lo = (uint32_t)(reg & 0xFFFFFFFFUL);
+    if (!m) return ACCEL_E_NULL;
+    if ((lo & ACCEL__REFSI_MODE_RESERVED) || ((lo >> 1) & 3u) == 3u)
+        return ACCEL_E_REFSI_REG_RESERVED;
+    m->active = (uint8_t)(lo & 1u);
+    m->mode = (uint8_t)((lo >> 1) & 3u);
+    m->interleave = (uint8_t)((lo >> 3) & 1u);
+    m->perms = (uint8_t)((lo >> 4) & 7u);
+    m->stride = (uint8_t)((lo >> 8) & 31u);
+    m->size = (reg >> 32) + 1u;
+    return ACCEL_OK;
+}
+
+/* WINDOW_SCALE: 4:0 A (part = 0 for A = 0, else 2^(A-1)), 63:32 B - 1. */
+ACCELDEF accel_status accel_refsi_pack_window_scale(uint32_t scale_a, uint64_t scale_b,
+                                                    uint64_t *reg)
+{
+    uint32_t a = 0;
+    if (!reg) return ACCEL_E_NULL;
+    if (scale_b == 0 || scale_b > 0x100000000ULL) return ACCEL_E_REFSI_FIELD_RANGE;
+    if (scale_a) {
+        if ((scale_a & (scale_a - 1u)) || scale_a > 0x40000000UL)
+            return ACCEL_E_REFSI_FIELD_RANGE;
+        while (((uint32_t)1 << a) != scale_a) a++;
+        a++;
+    }
+    *reg = (uint64_t)a | ((scale_b - 1u) << 32);
+    return ACCEL_OK;
+}
+ACCELDEF accel_status accel_refsi_unpack_window_scale(uint64_t reg, uint32_t *scale_a,
+                                                      uint64_t *scale_b)
+{
+    uint32_t a = (uint32_t)(reg & 0x1Fu);
+    if (!scale_a || !scale_b) return ACCEL_E_NULL;
+    if ((uint32_t)(reg & 0xFFFFFFFFUL) & ~(uint32_t)0x1Fu) return ACCEL_E_REFSI_REG_RESERVED;
+    *scale_a = a ? (uint32_t)1 << (a - 1u) : 0u;
+    *scale_b = (reg >> 32) + 1u;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_t hart_id,
+                                                   uint32_t core_id, uint64_t addr, size_t n,
+                                                   unsigned access, uint64_t *phys)
+{
+    unsigned w;
+    if (!regs || !phys) return ACCEL_E_NULL;
+    if (n == 0) return ACCEL_E_ZERO_LENGTH;
+    if ((uint64_t)(n - 1u) > ~(uint64_t)0 - addr) return ACCEL_E_OVERFLOW;
+    for (w = 0; w < ACCEL_REFSI_NUM_WINDOWS; w++) {
+        accel_refsi_window_mode m;
+        uint64_t base = regs[ACCEL_REFSI_REG_WINDOW_BASE(w)], off, scale_b, id;
+        uint32_t scale_a;
+        accel_status st;
+        if (!(regs[ACCEL_REFSI_REG_WINDOW_MODE(w)] & 1u)) continue; /* inactive: not mapped */
+        st = accel_refsi_unpack_window_mode(regs[ACCEL_REFSI_REG_WINDOW_MODE(w)], &m);
+        if (st != ACCEL_OK) return st;
+        if (addr < base) {
+            /* starting below the window is physical, but must not run into it */
+            if (base - addr < (uint64_t)n) return ACCEL_E_REFSI_WINDOW_BOUNDS;
+            continue;
+        }
+        if (addr - base >= m.size) continue;
+        off = addr - base;
+        if ((uint64_t)n > m.size - off) return ACCEL_E_REFSI_WINDOW_BOUNDS;
+        if ((m.perms & access) != access) return ACCEL_E_REFSI_WINDOW_PERM;
+        st = accel_refsi_unpack_window_scale(regs[ACCEL_REFSI_REG_WINDOW_SCALE(w)], &scale_a,
+                                             &scale_b);
+        if (st != ACCEL_OK) return st;
+        id = m.mode == ACCEL_REFSI_WINDOW_PER_HART   ? hart_id
+             : m.mode == ACCEL_REFSI_WINDOW_PER_CORE ? core_id
+                                                      : 0u;
+        /* Address arithmetic wraps modulo 2^64, as a 64-bit address adder does. */
+        *phys = regs[ACCEL_REFSI_REG_WINDOW_TARGET(w)] + (uint64_t)scale_a * scale_b * id + off;
+        return ACCEL_OK;
+    }
+    *phys = addr;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- refsi: reference CMP */
+ACCELDEF accel_status accel_refsi_cmp_init(accel_refsi_cmp *cmp, const accel_refsi_cmp_config *cfg)
+{
+    if (!cmp || !cfg || !cfg->mem_read || !cfg->mem_write) return ACCEL_E_NULL;
+    if (cfg->num_cores == 0 || cfg->harts_per_core == 0) return ACCEL_E_ZERO_LENGTH;
+    if ((uint64_t)cfg->num_cores * cfg->harts_per_core > 0xFFFFFFFFUL) return ACCEL_E_ARG;
+    ACCEL_MEMCPY(&cmp->cfg, cfg, sizeof cmp->cfg); /* not `=`: gcc may emit memcpy() */
+    ACCEL_MEMSET(cmp->regs, 0, sizeof cmp->regs);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_refsi_hart_read(const accel_refsi_hart *h, uint64_t addr, void *dst,
+                                            size_t n)
+{
+    uint64_t phys;
+    accel_status st;
+    if (!h || !h->cmp || (!dst && n)) return ACCEL_E_NULL;
+    if (n == 0) return ACCEL_OK;
+    st = accel_refsi_window_translate(h->cmp->regs, h->hart_id, h->core_id, addr, n,
+                                      h->cmp->cfg.check_perms ? ACCEL_REFSI_PERM_READ : 0u,
+                                      &phys);
+    if (st != ACCEL_OK) return st;
+    return h->cmp->cfg.mem_read(h->cmp->cfg.user, ACCEL_REFSI_UNIT_HART(h->hart_id), phys, dst,
+                                n);
+}
+ACCELDEF accel_status accel_refsi_hart_write(const accel_refsi_hart *h, uint64_t addr,
+                                             const void *src, size_t n)
+{
+    uint64_t phys;
+    accel_status st;
+    if (!h || !h->cmp || (!src && n)) return ACCEL_E_NULL;
+    if (n == 0) return ACCEL_OK;
+    st = accel_refsi_window_translate(h->cmp->regs, h->hart_id, h->core_id, addr, n,
+                                      h->cmp->cfg.check_perms ? ACCEL_REFSI_PERM_WRITE : 0u,
+                                      &phys);
+    if (st != ACCEL_OK) return st;
+    return h->cmp->cfg.mem_write(h->cmp->cfg.user, ACCEL_REFSI_UNIT_HART(h->hart_id), phys, src,
+                                 n);
+}
+ACCELDEF accel_status accel_refsi_hart_read64(const accel_refsi_hart *h, uint64_t addr,
+                                              uint64_t *v)
+{
+    uint8_t b[8];
+    accel_status st;
+    if (!v) return ACCEL_E_NULL;
+    st = accel_refsi_hart_read(h, addr, b, 8);
+    if (st == ACCEL_OK) *v = accel_load_u64le(b);
+    return st;
+}
+ACCELDEF accel_status accel_refsi_hart_write64(const accel_refsi_hart *h, uint64_t addr,
+                                               uint64_t v)
+{
+    uint8_t b[8];
+    accel_store_u64le(b, v);
+    return accel_refsi_hart_write(h, addr, b, 8);
+}
+
+static accel_status accel__refsi_cmp_read64(accel_refsi_cmp *cmp, uint64_t unit, uint64_t addr,
+                                            uint64_t *v)
+{
+    uint8_t b[8];
+    accel_status st = cmp->cfg.mem_read(cmp->cfg.user, unit, addr, b, 8);
+    if (st == ACCEL_OK) *v = accel_load_u64le(b);
+    return st;
+}
+static accel_status accel__refsi_cmp_write64(accel_refsi_cmp *cmp, uint64_t addr, uint64_t v)
+{
+    uint8_t b[8];
+    accel_store_u64le(b, v);
+    return cmp->cfg.mem_write(cmp->cfg.user, ACCEL_REFSI_UNIT_CMP, addr, b, 8);
+}
+
+/* RUN_KERNEL_SLICE's KUB-derived addresses, checked once per command. */
+typedef struct accel__refsi_slice {
+    uint64_t kub_addr, kub_bytes;
+    uint32_t kargs_off, kargs_size, tsd_off, tsd_size;
+} accel__refsi_slice;
+
+static accel_status accel__refsi_slice_setup(const accel_refsi_cmp *cmp, accel__refsi_slice *s)
+{
+    uint32_t units;
+    accel_status st;
+    st = accel_refsi_unpack_kub_desc(cmp->regs[ACCEL_REFSI_REG_KUB_DESC], &s->kub_addr, &units);
+    if (st == ACCEL_OK)
+        st = accel_refsi_unpack_kargs_info(cmp->regs[ACCEL_REFSI_REG_KARGS_INFO], &s->kargs_off,
+                                           &s->kargs_size);
+    if (st == ACCEL_OK)
+        st = accel_refsi_unpack_tsd_info(cmp->regs[ACCEL_REFSI_REG_TSD_INFO], &s->tsd_off,
+                                         &s->tsd_size);
+    if (st != ACCEL_OK) return st;
+    s->kub_bytes = (uint64_t)units * 256u;
+    if (s->kub_bytes == 0) { /* KUB unused: no packed args, no KTB */
+        s->kargs_size = 0;
+        s->tsd_size = 0;
+        return ACCEL_OK;
+    }
+    if (s->kargs_size && (uint64_t)s->kargs_off + s->kargs_size > s->kub_bytes)
+        return ACCEL_E_REFSI_KUB_RANGE;
+    if (s->tsd_size && (uint64_t)s->tsd_off + s->tsd_size > s->kub_bytes)
+        return ACCEL_E_REFSI_KUB_RANGE;
+    if (s->tsd_size > cmp->cfg.ktb_stride) return ACCEL_E_REFSI_KTB_SIZE;
+    return ACCEL_OK;
+}
+
+/* Copy the TSD template from the KUB into one hart's KTB (CMP accesses are physical). */
+static accel_status accel__refsi_fill_ktb(accel_refsi_cmp *cmp, const accel__refsi_slice *s,
+                                          uint64_t ktb)
+{
+    uint8_t tmp[32];
+    uint32_t done = 0;
+    while (done < s->tsd_size) {
+        size_t k = s->tsd_size - done < sizeof tmp ? (size_t)(s->tsd_size - done) : sizeof tmp;
+        accel_status st = cmp->cfg.mem_read(cmp->cfg.user, ACCEL_REFSI_UNIT_CMP,
+                                            s->kub_addr + s->tsd_off + done, tmp, k);
+        if (st == ACCEL_OK)
+            st = cmp->cfg.mem_write(cmp->cfg.user, ACCEL_REFSI_UNIT_CMP, ktb + done, tmp, k);
+        if (st != ACCEL_OK) return st;
+        done += (uint32_t)k;
+    }
+    return ACCEL_OK;
+}
+
+static accel_status accel__refsi_run(accel_refsi_cmp *cmp, const accel_refsi_cmd *c,
+                                     accel_refsi_report *r)
+{
+    accel_refsi_launch l;
+    accel_refsi_hart h;
+    accel__refsi_slice s;
+    uint32_t total = cmp->cfg.num_cores * cmp->cfg.harts_per_core, harts, entry;
+    uint64_t i;
+    accel_status st;
+    if (!cmp->cfg.kernel) return ACCEL_E_UNSUPPORTED;
+    if (cmp->cfg.max_instances && c->instances > cmp->cfg.max_instances)
+        return ACCEL_E_REFSI_INSTANCES;
+    st = accel_refsi_unpack_entry_pt(cmp->regs[ACCEL_REFSI_REG_ENTRY_PT_FN], &entry);
+    if (st != ACCEL_OK) return st;
+    ACCEL_MEMSET(&s, 0, sizeof s);
+    if (c->opcode == ACCEL_REFSI_OP_RUN_KERNEL_SLICE) {
+        st = accel__refsi_slice_setup(cmp, &s);
+        if (st != ACCEL_OK) return st;
+    }
+    /* MAX_HARTS 0 means all harts; more than the device has means all it has. */
+    harts = (c->max_harts == 0 || c->max_harts > total) ? total : c->max_harts;
+    ACCEL_MEMSET(&l, 0, sizeof l);
+    l.opcode = c->opcode;
+    l.entry_pt = entry;
+    l.stack_top = cmp->regs[ACCEL_REFSI_REG_STACK_TOP];
+    l.return_addr = cmp->regs[ACCEL_REFSI_REG_RETURN_ADDR];
+    l.slice_id = c->slice_id;
+    l.nargs = c->nargs;
+    ACCEL_MEMCPY(l.args, c->args, sizeof l.args);
+    h.cmp = cmp;
+    h.hart_id = 0;
+    /* Instances go round-robin over the harts, one at a time: the reference is sequential, so
+     * results are deterministic; each instance sees its own hart's windows. */
+    for (i = 0; i < c->instances; i++, h.hart_id = h.hart_id + 1u == harts ? 0 : h.hart_id + 1u) {
+        h.core_id = h.hart_id / cmp->cfg.harts_per_core;
+        l.instance_id = i;
+        if (c->opcode == ACCEL_REFSI_OP_RUN_KERNEL_SLICE) {
+            l.packed_args = s.kargs_size ? s.kub_addr + s.kargs_off
+                                         : (uint64_t)ACCEL_REFSI_INVALID_ADDR;
+            l.ktb = (uint64_t)ACCEL_REFSI_INVALID_ADDR;
+            if (s.tsd_size) {
+                l.ktb = cmp->cfg.ktb_base + (uint64_t)h.hart_id * cmp->cfg.ktb_stride;
+                st = accel__refsi_fill_ktb(cmp, &s, l.ktb);
+            }
+        }
+        if (st == ACCEL_OK) st = cmp->cfg.kernel(cmp->cfg.user, &h, &l);
+        if (st != ACCEL_OK) {
+            r->instance = i;
+            r->hart = h.hart_id;
+            return st;
+        }
+    }
+    return ACCEL_OK;
+}
+
+static accel_status accel__refsi_exec_one(accel_refsi_cmp *cmp, const accel_refsi_cmd *c,
+                                          accel_refsi_report *r)
+{
+    uint64_t v, e;
+    accel_status st = ACCEL_OK;
+    switch (c->opcode) {
+    case ACCEL_REFSI_OP_WRITE_REG64: cmp->regs[c->reg] = c->value; return ACCEL_OK;
+    case ACCEL_REFSI_OP_LOAD_REG64:
+        st = accel__refsi_cmp_read64(cmp, ACCEL_REFSI_UNIT_CMP, c->addr, &v);
+        if (st == ACCEL_OK) cmp->regs[c->reg] = v;
+        return st;
+    case ACCEL_REFSI_OP_STORE_REG64: return accel__refsi_cmp_write64(cmp, c->addr, cmp->regs[c->reg]);
+    case ACCEL_REFSI_OP_STORE_IMM64: return accel__refsi_cmp_write64(cmp, c->addr, c->value);
+    case ACCEL_REFSI_OP_COPY_MEM64: /* the decoder has checked the source alignment */
+        if (c->count && ((uint64_t)c->count * 8u - 1u > ~(uint64_t)0 - c->src ||
+                         (uint64_t)c->count * 8u - 1u > ~(uint64_t)0 - c->dst))
+            return ACCEL_E_OVERFLOW;
+        /* one element at a time: the source may be a memory-mapped counter */
+        for (e = 0; e < c->count; e++) {
+            st = accel__refsi_cmp_read64(cmp, c->unit, c->src + 8u * e, &v);
+            if (st == ACCEL_OK) st = accel__refsi_cmp_write64(cmp, c->dst + 8u * e, v);
+            if (st != ACCEL_OK) {
+                r->element = e;
+                return st;
+            }
+        }
+        return ACCEL_OK;
+    case ACCEL_REFSI_OP_RUN_KERNEL_SLICE:
+    case ACCEL_REFSI_OP_RUN_INSTANCES: return accel__refsi_run(cmp, c, r);
+    case ACCEL_REFSI_OP_SYNC_CACHE:
+        /* DCACHE first: written data must reach memory before anything is re-fetched. */
+        if ((c->flags & ACCEL_REFSI_CACHE_DCACHE) && cmp->cfg.sync_cache)
+            st = cmp->cfg.sync_cache(cmp->cfg.user, ACCEL_REFSI_CACHE_DCACHE);
+        if (st == ACCEL_OK && (c->flags & ACCEL_REFSI_CACHE_ICACHE) && cmp->cfg.sync_cache)
+            st = cmp->cfg.sync_cache(cmp->cfg.user, ACCEL_REFSI_CACHE_ICACHE);
+        return st;
+    default: return ACCEL_OK; /* NOP, FINISH */
+    }
+}
+
+ACCELDEF accel_status accel_refsi_cmp_execute(accel_refsi_cmp *cmp, const void *buf, size_t len,
+                                              accel_refsi_report *report)
+{
+    accel_refsi_report local;
+    accel_refsi_report *r = report ? report : &local;
+    accel_refsi_iter it;
+    accel_refsi_cmd c;
+    accel_status st;
+    ACCEL_MEMSET(r, 0, sizeof *r);
+    r->opcode = 0xFFu;
+    if (!cmp) return r->status = ACCEL_E_NULL;
+    st = accel_refsi_iter_init(&it, buf, len);
+    if (st != ACCEL_OK) return r->status = st;
+    for (;;) {
+        st = accel_refsi_iter_next(&it, &c);
+        if (st == ACCEL_E_EMPTY) break;
+        if (st != ACCEL_OK) {
+            r->index = it.index;
+            r->offset = it.pos;
+            return r->status = st;
+        }
+        st = accel__refsi_exec_one(cmp, &c, r);
+        if (st != ACCEL_OK) {
+            r->index = it.index - 1u;
+            r->offset = c.offset;
+            r->opcode = c.opcode;
+            return r->status = st;
+        }
+        r->commands++;
+        if (c.opcode == ACCEL_REFSI_OP_FINISH) r->finished = 1;
+    }
+    return r->status = ACCEL_OK;
+}
 #ifdef __cplusplus
 }
 #endif
