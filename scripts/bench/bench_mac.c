@@ -1,0 +1,240 @@
+/* bench_mac - the MAC engine against a naive loop and gemmlowp, same run, same inputs.
+ * Reports GMAC/s medians (7 samples) and ratios; every baseline's output is compared with the
+ * engine's for bit-exactness on the benchmark's own data. Single thread. */
+#define _POSIX_C_SOURCE 199309L
+#define ACCEL_IMPLEMENTATION
+#include "accel.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int bench_gemmlowp_fc_u8(const uint8_t *x, const uint8_t *w, const int32_t *bias, int batches,
+                         int depth, int outs, int input_offset, int filter_offset,
+                         int output_offset, int32_t multiplier, int shift, int act_min,
+                         int act_max, uint8_t *out);
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef void (*runner)(void *ctx);
+/* median seconds per call over 7 samples of enough calls to take ~30 ms */
+static double timeit(runner f, void *ctx)
+{
+    double s[7], t0, t;
+    int reps = 1, i, r;
+    for (;;) {
+        t0 = now();
+        for (r = 0; r < reps; r++) f(ctx);
+        t = now() - t0;
+        if (t > 0.03 || reps > 1000000) break;
+        reps *= 2;
+    }
+    for (i = 0; i < 7; i++) {
+        t0 = now();
+        for (r = 0; r < reps; r++) f(ctx);
+        s[i] = (now() - t0) / reps;
+    }
+    qsort(s, 7, sizeof s[0], cmpd);
+    return s[3];
+}
+
+static uint32_t rs = 12345;
+static uint8_t rb(void)
+{
+    rs = rs * 1664525u + 1013904223u;
+    return (uint8_t)(rs >> 24);
+}
+
+/* ---- one workload description ---- */
+typedef struct {
+    int kind; /* 0 fc/gemm, 1 conv, 2 depthwise */
+    int dt;   /* 0 int8, 1 uint8 */
+    accel_mac_conv g;
+    int B, K, N;
+    uint8_t *x, *w, *o, *o_ref;
+    int32_t *bias, mult[64], shift[64];
+    accel_mac_quant q;
+    size_t nx, nw, no;
+} work;
+
+static void run_engine(void *p)
+{
+    work *k = (work *)p;
+    accel_status st;
+    if (k->kind == 0)
+        st = accel_mac_fully_connected((uint32_t)k->B, (uint32_t)k->K, (uint32_t)k->N, k->x, k->nx, k->w,
+                                       k->nw, k->bias, (size_t)k->N, &k->q, k->o, k->no);
+    else if (k->kind == 1)
+        st = accel_mac_conv2d(&k->g, &k->q, k->x, k->nx, k->w, k->nw, k->bias, k->g.out_c, k->o, k->no);
+    else
+        st = accel_mac_depthwise_conv2d(&k->g, &k->q, k->x, k->nx, k->w, k->nw, k->bias, k->g.out_c, k->o, k->no);
+    if (st != ACCEL_OK) {
+        fprintf(stderr, "engine: %s\n", accel_status_str(st));
+        exit(1);
+    }
+}
+
+static int32_t v8(const uint8_t *p, size_t i, int dt) { return dt ? p[i] : (int8_t)p[i]; }
+static uint8_t fin(const work *k, int32_t acc, int ch)
+{
+    int i = k->q.count == 1 ? 0 : ch;
+    int32_t v = accel_mac_mbqm(acc, k->mult[i], k->shift[i]) + k->q.output_offset;
+    v = v < k->q.act_min ? k->q.act_min : v > k->q.act_max ? k->q.act_max : v;
+    return (uint8_t)v;
+}
+
+/* The naive loops: TFLite reference style, offsets added per tap, bounds checked per tap. */
+static void run_naive(void *p)
+{
+    work *k = (work *)p;
+    int io = k->q.input_offset, fo = k->q.filter_offset, dt = k->dt;
+    if (k->kind == 0) {
+        int b, n, c;
+        for (b = 0; b < k->B; b++)
+            for (n = 0; n < k->N; n++) {
+                int32_t acc = 0;
+                for (c = 0; c < k->K; c++)
+                    acc += (v8(k->x, (size_t)(b * k->K + c), dt) + io) * (v8(k->w, (size_t)(n * k->K + c), dt) + fo);
+                k->o_ref[b * k->N + n] = fin(k, acc + k->bias[n], n);
+            }
+    } else {
+        const accel_mac_conv *g = &k->g;
+        int H = (int)g->in_h, W = (int)g->in_w, C = (int)g->in_c, OH = (int)g->out_h, OW = (int)g->out_w;
+        int OC = (int)g->out_c, KH = (int)g->k_h, KW = (int)g->k_w, dm = (int)(g->depth_multiplier ? g->depth_multiplier : 1);
+        int b, oy, ox, oc, ky, kx, c;
+        for (b = 0; b < (int)g->batches; b++)
+            for (oy = 0; oy < OH; oy++)
+                for (ox = 0; ox < OW; ox++)
+                    for (oc = 0; oc < OC; oc++) {
+                        int32_t acc = 0;
+                        for (ky = 0; ky < KH; ky++)
+                            for (kx = 0; kx < KW; kx++) {
+                                int iy = oy * (int)g->stride_h - (int)g->pad_top + ky;
+                                int ix = ox * (int)g->stride_w - (int)g->pad_left + kx;
+                                if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+                                if (k->kind == 1) {
+                                    for (c = 0; c < C; c++)
+                                        acc += (v8(k->x, (size_t)(((b * H + iy) * W + ix) * C + c), dt) + io) *
+                                               (v8(k->w, (size_t)(((oc * KH + ky) * KW + kx) * C + c), dt) + fo);
+                                } else {
+                                    acc += (v8(k->x, (size_t)(((b * H + iy) * W + ix) * C + oc / dm), dt) + io) *
+                                           (v8(k->w, (size_t)((ky * KW + kx) * OC + oc), dt) + fo);
+                                }
+                            }
+                        k->o_ref[((b * OH + oy) * OW + ox) * OC + oc] = fin(k, acc + k->bias[oc], oc);
+                    }
+    }
+}
+
+static void run_gemmlowp(void *p)
+{
+    work *k = (work *)p;
+    bench_gemmlowp_fc_u8(k->x, k->w, k->bias, k->B, k->K, k->N, k->q.input_offset, k->q.filter_offset,
+                         k->q.output_offset, k->mult[0], k->shift[0], k->q.act_min, k->q.act_max, k->o_ref);
+}
+
+static void setup(work *k, int dt, double macs_scale)
+{
+    size_t i;
+    (void)macs_scale;
+    k->dt = dt;
+    k->x = (uint8_t *)malloc(k->nx);
+    k->w = (uint8_t *)malloc(k->nw);
+    k->o = (uint8_t *)malloc(k->no);
+    k->o_ref = (uint8_t *)malloc(k->no);
+    k->bias = (int32_t *)malloc(sizeof(int32_t) * 4096);
+    for (i = 0; i < k->nx; i++) k->x[i] = rb();
+    for (i = 0; i < k->nw; i++) k->w[i] = rb();
+    for (i = 0; i < 4096; i++) k->bias[i] = (int32_t)(rb() * 37) - 4000;
+    memset(&k->q, 0, sizeof k->q);
+    k->q.dtype = dt ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8;
+    k->q.input_offset = dt ? -131 : 7;
+    k->q.filter_offset = dt ? -119 : 0;
+    k->q.output_offset = dt ? 128 : -3;
+    k->mult[0] = 1518500250; /* ~0.7071 */
+    k->shift[0] = k->kind == 2 ? -10 : -14;
+    k->q.multiplier = k->mult;
+    k->q.shift = k->shift;
+    k->q.count = 1;
+    k->q.act_min = dt ? 0 : -128;
+    k->q.act_max = dt ? 255 : 127;
+}
+
+static void report(const char *name, work *k, double macs, int with_gemmlowp)
+{
+    double te, tn, tg = 0;
+    int exact_n, exact_g = 1;
+    te = timeit(run_engine, k);
+    tn = timeit(run_naive, k);
+    exact_n = memcmp(k->o, k->o_ref, k->no) == 0;
+    if (with_gemmlowp) {
+        tg = timeit(run_gemmlowp, k);
+        exact_g = memcmp(k->o, k->o_ref, k->no) == 0;
+    }
+    printf("%-34s %-5s engine %7.2f  naive %6.2f (x%5.2f, %s)", name, k->dt ? "uint8" : "int8",
+           macs / te * 1e-9, macs / tn * 1e-9, tn / te, exact_n ? "exact" : "DIFFERS");
+    if (with_gemmlowp)
+        printf("  gemmlowp %6.2f (x%5.2f, %s)", macs / tg * 1e-9, tg / te, exact_g ? "exact" : "DIFFERS");
+    printf("\n");
+    free(k->x); free(k->w); free(k->o); free(k->o_ref); free(k->bias);
+}
+
+int main(void)
+{
+    static const int fc[3] = {256, 1024, 2048};
+    int i, dt;
+    printf("GMAC/s, median of 7; (xR) = engine speed / baseline speed; ACCEL_MAC_FAST=%d\n", ACCEL_MAC_FAST);
+    for (dt = 0; dt < 2; dt++) {
+        for (i = 0; i < 3; i++) {
+            work k;
+            char name[64];
+            memset(&k, 0, sizeof k);
+            k.kind = 0; k.B = 1; k.K = fc[i]; k.N = fc[i];
+            k.nx = (size_t)k.K; k.nw = (size_t)k.K * (size_t)k.N; k.no = (size_t)k.N;
+            setup(&k, dt, 0);
+            snprintf(name, sizeof name, "FC %dx%d batch 1", fc[i], fc[i]);
+            report(name, &k, (double)k.K * k.N, dt == 1);
+        }
+        {
+            work k;
+            memset(&k, 0, sizeof k);
+            k.kind = 0; k.B = 64; k.K = 256; k.N = 256;
+            k.nx = 64 * 256; k.nw = 256 * 256; k.no = 64 * 256;
+            setup(&k, dt, 0);
+            report("GEMM 64x256x256", &k, 64.0 * 256 * 256, dt == 1);
+        }
+        {
+            work k;
+            memset(&k, 0, sizeof k);
+            k.kind = 1;
+            k.g.batches = 1; k.g.in_h = k.g.in_w = 32; k.g.in_c = 16; k.g.out_h = k.g.out_w = 32;
+            k.g.out_c = 32; k.g.k_h = k.g.k_w = 3; k.g.stride_h = k.g.stride_w = 1;
+            k.g.pad_top = k.g.pad_left = 1;
+            k.nx = 32 * 32 * 16; k.nw = 32 * 9 * 16; k.no = 32 * 32 * 32;
+            setup(&k, dt, 0);
+            report("conv 3x3 1x32x32x16->32 SAME", &k, 32.0 * 32 * 32 * 9 * 16, 0);
+        }
+        {
+            work k;
+            memset(&k, 0, sizeof k);
+            k.kind = 2;
+            k.g.batches = 1; k.g.in_h = k.g.in_w = 32; k.g.in_c = 64; k.g.out_h = k.g.out_w = 32;
+            k.g.out_c = 64; k.g.k_h = k.g.k_w = 3; k.g.stride_h = k.g.stride_w = 1;
+            k.g.pad_top = k.g.pad_left = 1; k.g.depth_multiplier = 1;
+            k.nx = 32 * 32 * 64; k.nw = 9 * 64; k.no = 32 * 32 * 64;
+            setup(&k, dt, 0);
+            report("depthwise 3x3 1x32x32x64 SAME", &k, 32.0 * 32 * 64 * 9, 0);
+        }
+    }
+    return 0;
+}
