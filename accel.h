@@ -2058,6 +2058,61 @@ static void accel__mac_dot4(const int8_t *x, const int8_t *w, size_t ws, size_t 
 }
 #endif
 
+#if ACCEL_MAC_FAST
+/* FC/GEMM fast path: uint8 x int8 products, the shape of x86 VNNI (vpdpbusd) and Arm
+ * SDOT/USDOT, with the offsets hoisted out of the loop. With xu = x ^ fx ^ 0x80 (0..255),
+ * ws = w ^ fx (-128..127), a = xo - 128: (x + offset)(w + offset) summed over k equals
+ * sum xu*ws + wo*sum xu + a*sum ws + k*a*wo, all modulo 2^32. */
+static void accel__mac_wsum4(const int8_t *w, size_t ws, size_t n, int32_t fx, uint32_t *s)
+{
+    size_t r, k;
+    for (r = 0; r < 4; r++) {
+        uint32_t t = 0;
+        const int8_t *p = w + r * ws;
+        for (k = 0; k < n; k++) {
+            int32_t v = (int8_t)(p[k] ^ fx);
+            t += (uint32_t)v;
+        }
+        s[r] = t;
+    }
+}
+
+static void accel__mac_rows4(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
+                             int32_t xo, int32_t wo, const uint32_t *wsum, uint32_t *out)
+{
+    const int8_t *w0 = w, *w1 = w + ws, *w2 = w + 2 * ws, *w3 = w + 3 * ws;
+    int32_t xm = fx ^ -128, a = xo - 128;
+    uint32_t xsum = 0, left = (uint32_t)n, r;
+    size_t k;
+    while (left > 0) {
+        size_t m = left < ACCEL__MAC_CHUNK ? left : ACCEL__MAC_CHUNK;
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (k = 0; k < m; k++) {
+            int32_t xv = (uint8_t)(x[k] ^ xm);
+            a0 += xv * (int8_t)(w0[k] ^ fx);
+            a1 += xv * (int8_t)(w1[k] ^ fx);
+            a2 += xv * (int8_t)(w2[k] ^ fx);
+            a3 += xv * (int8_t)(w3[k] ^ fx);
+        }
+        out[0] += (uint32_t)a0;
+        out[1] += (uint32_t)a1;
+        out[2] += (uint32_t)a2;
+        out[3] += (uint32_t)a3;
+        if (wo != 0)
+            for (k = 0; k < m; k++) xsum += (uint8_t)(x[k] ^ xm);
+        x += m;
+        w0 += m;
+        w1 += m;
+        w2 += m;
+        w3 += m;
+        left -= (uint32_t)m;
+    }
+    for (r = 0; r < 4; r++)
+        out[r] += (uint32_t)wo * xsum + (uint32_t)a * wsum[r] +
+                  (uint32_t)n * (uint32_t)a * (uint32_t)wo;
+}
+#endif
+
 /* Accumulate rows [n0, n0+nr) of w (row stride ws) against x into acc[0..nr). */
 static void accel__mac_dot_rows(const int8_t *x, const int8_t *w, size_t ws, size_t nr, size_t n,
                                 int32_t fx, int32_t xo, int32_t wo, uint32_t *acc)
@@ -2083,6 +2138,9 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
     size_t need, n, b, r, nr, bs, ks, ns;
     int32_t fx;
     uint32_t acc[ACCEL__MAC_BLOCK];
+#if ACCEL_MAC_FAST
+    uint32_t wsum[4];
+#endif
     accel_status st;
     if (!input || !filter || !output) return ACCEL_E_NULL;
     st = accel__mac_check_q(q, out_depth, bias, bias_len);
@@ -2108,8 +2166,17 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
     /* a block of filter rows stays in cache while every batch row passes it */
     for (n = 0; n < ns; n += nr) {
         nr = ns - n < ACCEL__MAC_BLOCK ? ns - n : ACCEL__MAC_BLOCK;
+#if ACCEL_MAC_FAST
+        if (nr == 4 && bs >= 4) accel__mac_wsum4(w + n * ks, ks, ks, fx, wsum);
+#endif
         for (b = 0; b < bs; b++) {
             for (r = 0; r < nr; r++) acc[r] = bias ? (uint32_t)bias[n + r] : 0u;
+#if ACCEL_MAC_FAST
+            if (nr == 4 && bs >= 4) /* the weight sums pay off over several rows */
+                accel__mac_rows4(x + b * ks, w + n * ks, ks, ks, fx, q->input_offset - fx,
+                                 q->filter_offset - fx, wsum, acc);
+            else
+#endif
             accel__mac_dot_rows(x + b * ks, w + n * ks, ks, nr, ks, fx, q->input_offset - fx,
                                 q->filter_offset - fx, acc);
             for (r = 0; r < nr; r++) o[b * ns + n + r] = accel__mac_out(acc[r], q, n + r);
@@ -2127,6 +2194,9 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
     size_t need, n, m, r, nr, ms, ns, ks;
     int32_t fx;
     uint32_t acc[ACCEL__MAC_BLOCK];
+#if ACCEL_MAC_FAST
+    uint32_t wsum[4];
+#endif
     if (!a || !b || !out) return ACCEL_E_NULL;
     if (dt != ACCEL_MAC_INT8 && dt != ACCEL_MAC_UINT8) return ACCEL_E_MAC_DTYPE;
     if (!accel__mac_offset_ok(dt, a_offset) || !accel__mac_offset_ok(dt, b_offset))
@@ -2147,8 +2217,17 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
     fx = dt == ACCEL_MAC_UINT8 ? -128 : 0;
     for (n = 0; n < ns; n += nr) {
         nr = ns - n < ACCEL__MAC_BLOCK ? ns - n : ACCEL__MAC_BLOCK;
+#if ACCEL_MAC_FAST
+        if (nr == 4 && ms >= 4) accel__mac_wsum4(w + n * ks, ks, ks, fx, wsum);
+#endif
         for (m = 0; m < ms; m++) {
             for (r = 0; r < nr; r++) acc[r] = 0;
+#if ACCEL_MAC_FAST
+            if (nr == 4 && ms >= 4)
+                accel__mac_rows4(x + m * ks, w + n * ks, ks, ks, fx, a_offset - fx, b_offset - fx,
+                                 wsum, acc);
+            else
+#endif
             accel__mac_dot_rows(x + m * ks, w + n * ks, ks, nr, ks, fx, a_offset - fx,
                                 b_offset - fx, acc);
             for (r = 0; r < nr; r++) out[m * ns + n + r] = accel__mac_u2s(acc[r]);
