@@ -2301,6 +2301,51 @@ static void accel__mac_range(int32_t base, uint32_t d, uint32_t k, uint32_t size
     *hi = h;
 }
 
+#if ACCEL_MAC_FAST
+#define ACCEL__MAC_PATCH 2048u
+/* conv2d (groups 1) through an im2col patch on the stack: one output pixel's taps gathered in
+ * filter order, taps outside the image set to the input zero point so that they add exactly 0
+ * after the offset; then one long dot product per output channel (a filter is contiguous in
+ * OHWI) instead of a short one per filter row. */
+static void accel__mac_conv_patch(const accel_mac_conv *g, const accel_mac_quant *q,
+                                  const int8_t *x, const int8_t *w, const int32_t *bias,
+                                  uint8_t *o, size_t fs)
+{
+    int8_t patch[ACCEL__MAC_PATCH], *dst;
+    size_t ic = (size_t)g->in_c, oc_n = (size_t)g->out_c, oc, r, nr, pix = 0;
+    uint32_t b, oy, ox, ky, kx, acc[ACCEL__MAC_BLOCK];
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, iy, ix;
+    int zp = (int)((uint32_t)(-q->input_offset) & 0xFFu);
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++)
+            for (ox = 0; ox < g->out_w; ox++, pix++) {
+                dst = patch;
+                for (ky = 0; ky < g->k_h; ky++) {
+                    iy = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top + (int32_t)(ky * dh);
+                    for (kx = 0; kx < g->k_w; kx++, dst += ic) {
+                        ix = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left +
+                             (int32_t)(kx * dw);
+                        if (iy < 0 || iy >= (int32_t)g->in_h || ix < 0 || ix >= (int32_t)g->in_w)
+                            ACCEL_MEMSET(dst, zp, ic);
+                        else
+                            ACCEL_MEMCPY(dst,
+                                         x + (((size_t)b * g->in_h + (size_t)iy) * g->in_w +
+                                              (size_t)ix) * ic,
+                                         ic);
+                    }
+                }
+                for (oc = 0; oc < oc_n; oc += nr) {
+                    nr = oc_n - oc < ACCEL__MAC_BLOCK ? oc_n - oc : ACCEL__MAC_BLOCK;
+                    for (r = 0; r < nr; r++) acc[r] = bias ? (uint32_t)bias[oc + r] : 0u;
+                    accel__mac_dot_rows(patch, w + oc * fs, fs, nr, fs, fx, q->input_offset - fx,
+                                        q->filter_offset - fx, acc);
+                    for (r = 0; r < nr; r++) o[pix * oc_n + oc + r] = accel__mac_out(acc[r], q, oc + r);
+                }
+            }
+}
+#endif
+
 ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_quant *q,
                                        const void *input, size_t input_len, const void *filter,
                                        size_t filter_len, const int32_t *bias, size_t bias_len,
@@ -2339,6 +2384,12 @@ ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_
     kw = (size_t)g->k_w;
     cgs = (size_t)cg;
     ocgs = (size_t)ocg;
+#if ACCEL_MAC_FAST
+    if (groups == 1 && fs <= ACCEL__MAC_PATCH) {
+        accel__mac_conv_patch(g, q, x, w, bias, o, fs);
+        return ACCEL_OK;
+    }
+#endif
     dh = accel__mac_one(g->dilation_h);
     dw = accel__mac_one(g->dilation_w);
     fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
@@ -2444,7 +2495,13 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
                             xp = x + (((size_t)b * ih + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * iw +
                                       (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * ic;
                             wp = w + ((size_t)ky * kw + kx) * oc_n + c0;
-                            if (dm == 1) {
+                            if (dm == 1 && nc == ACCEL__MAC_CH) {
+                                /* a constant trip count: the loop becomes a few vector ops */
+                                xp += c0;
+                                for (j = 0; j < ACCEL__MAC_CH; j++)
+                                    acc[j] += (uint32_t)((int32_t)(int16_t)((xp[j] ^ fx) + xo) *
+                                                         (int16_t)((wp[j] ^ fx) + wo));
+                            } else if (dm == 1) {
                                 xp += c0;
                                 for (j = 0; j < nc; j++)
                                     acc[j] += (uint32_t)((int32_t)(int16_t)((xp[j] ^ fx) + xo) *
