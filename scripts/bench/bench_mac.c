@@ -27,25 +27,36 @@ static int cmpd(const void *a, const void *b)
 }
 
 typedef void (*runner)(void *ctx);
-/* median seconds per call over 7 samples of enough calls to take ~30 ms */
-static double timeit(runner f, void *ctx)
+/* Samples of the runners are interleaved (engine, baseline, engine, ...) so that a busy machine
+ * slows all of them alike; each sample is enough calls to take ~20 ms. Returns median seconds
+ * per call of each runner and the median of the per-sample ratios baseline/engine. */
+#define NS 7
+static void timeall(runner *f, int nf, void *ctx, double *med, double *ratio)
 {
-    double s[7], t0, t;
-    int reps = 1, i, r;
-    for (;;) {
-        t0 = now();
-        for (r = 0; r < reps; r++) f(ctx);
-        t = now() - t0;
-        if (t > 0.03 || reps > 1000000) break;
-        reps *= 2;
+    double s[4][NS], rt[4][NS], t0;
+    int reps[4], i, j, r;
+    for (j = 0; j < nf; j++) {
+        reps[j] = 1;
+        for (;;) {
+            t0 = now();
+            for (r = 0; r < reps[j]; r++) f[j](ctx);
+            if (now() - t0 > 0.02 || reps[j] > 1000000) break;
+            reps[j] *= 2;
+        }
     }
-    for (i = 0; i < 7; i++) {
-        t0 = now();
-        for (r = 0; r < reps; r++) f(ctx);
-        s[i] = (now() - t0) / reps;
+    for (i = 0; i < NS; i++)
+        for (j = 0; j < nf; j++) {
+            t0 = now();
+            for (r = 0; r < reps[j]; r++) f[j](ctx);
+            s[j][i] = (now() - t0) / reps[j];
+        }
+    for (j = 0; j < nf; j++) {
+        for (i = 0; i < NS; i++) rt[j][i] = s[j][i] / s[0][i];
+        qsort(s[j], NS, sizeof(double), cmpd);
+        qsort(rt[j], NS, sizeof(double), cmpd);
+        med[j] = s[j][NS / 2];
+        ratio[j] = rt[j][NS / 2];
     }
-    qsort(s, 7, sizeof s[0], cmpd);
-    return s[3];
 }
 
 static uint32_t rs = 12345;
@@ -172,19 +183,24 @@ static void setup(work *k, int dt, double macs_scale)
 
 static void report(const char *name, work *k, double macs, int with_gemmlowp)
 {
-    double te, tn, tg = 0;
-    int exact_n, exact_g = 1;
-    te = timeit(run_engine, k);
-    tn = timeit(run_naive, k);
+    runner f[3];
+    double med[3], ratio[3];
+    int exact_n, exact_g = 1, nf = with_gemmlowp ? 3 : 2;
+    f[0] = run_engine;
+    f[1] = run_naive;
+    f[2] = run_gemmlowp;
+    run_engine(k);
+    run_naive(k);
     exact_n = memcmp(k->o, k->o_ref, k->no) == 0;
     if (with_gemmlowp) {
-        tg = timeit(run_gemmlowp, k);
+        run_gemmlowp(k);
         exact_g = memcmp(k->o, k->o_ref, k->no) == 0;
     }
-    printf("%-34s %-5s engine %7.2f  naive %6.2f (x%5.2f, %s)", name, k->dt ? "uint8" : "int8",
-           macs / te * 1e-9, macs / tn * 1e-9, tn / te, exact_n ? "exact" : "DIFFERS");
+    timeall(f, nf, k, med, ratio);
+    printf("%-30s %-5s engine %6.2f  naive %6.2f (x%5.2f, %s)", name, k->dt ? "uint8" : "int8",
+           macs / med[0] * 1e-9, macs / med[1] * 1e-9, ratio[1], exact_n ? "exact" : "DIFFERS");
     if (with_gemmlowp)
-        printf("  gemmlowp %6.2f (x%5.2f, %s)", macs / tg * 1e-9, tg / te, exact_g ? "exact" : "DIFFERS");
+        printf("  gemmlowp %6.2f (x%5.2f, %s)", macs / med[2] * 1e-9, ratio[2], exact_g ? "exact" : "DIFFERS");
     printf("\n");
     free(k->x); free(k->w); free(k->o); free(k->o_ref); free(k->bias);
 }
@@ -193,7 +209,8 @@ int main(void)
 {
     static const int fc[3] = {256, 1024, 2048};
     int i, dt;
-    printf("GMAC/s, median of 7; (xR) = engine speed / baseline speed; ACCEL_MAC_FAST=%d\n", ACCEL_MAC_FAST);
+    printf("GMAC/s, medians of %d interleaved samples; (xR) = median of baseline time / engine time;"
+           " single thread; ACCEL_MAC_FAST=%d\n", NS, ACCEL_MAC_FAST);
     for (dt = 0; dt < 2; dt++) {
         for (i = 0; i < 3; i++) {
             work k;
