@@ -459,8 +459,10 @@ extern "C" {
  *   ACCEL_MAC_NO_FLOAT  leave out every float/double helper (quantize_multiplier, quantize_f32,
  *                       dequantize_f32); the rest of the engine is integer only.
  *   ACCEL_MAC_FAST      1: 4-channel blocked, unrolled inner loops that compilers vectorize
- *                       (default on 64-bit hosts); 0: the smallest loops (default elsewhere).
- *                       Both give identical results. */
+ *                       (uint8 x int8 dot products with hoisted offset sums for FC/GEMM,
+ *                       conv2d through a 2 KiB stack im2col patch); default on 64-bit hosts.
+ *                       0: the smallest loops (default elsewhere; under 100 bytes of stack).
+ *                       Both give identical results (the tests run both). */
 #ifndef ACCEL_MAC_FAST
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
 #define ACCEL_MAC_FAST 1
@@ -2084,7 +2086,8 @@ static void accel__mac_rows4(const int8_t *x, const int8_t *w, size_t ws, size_t
 {
     const int8_t *w0 = w, *w1 = w + ws, *w2 = w + 2 * ws, *w3 = w + 3 * ws;
     int32_t xm = fx ^ -128, a = xo - 128;
-    uint32_t xsum = 0, left = (uint32_t)n, r;
+    uint32_t xsum = 0, r;
+    size_t left = n;
     size_t k;
     while (left > 0) {
         size_t m = left < ACCEL__MAC_CHUNK ? left : ACCEL__MAC_CHUNK;
@@ -2107,7 +2110,7 @@ static void accel__mac_rows4(const int8_t *x, const int8_t *w, size_t ws, size_t
         w1 += m;
         w2 += m;
         w3 += m;
-        left -= (uint32_t)m;
+        left -= m;
     }
     for (r = 0; r < 4; r++)
         out[r] += (uint32_t)wo * xsum + (uint32_t)a * wsum[r] +
