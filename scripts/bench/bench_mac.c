@@ -8,11 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
 
 int bench_gemmlowp_fc_u8(const uint8_t *x, const uint8_t *w, const int32_t *bias, int batches,
                          int depth, int outs, int input_offset, int filter_offset,
                          int output_offset, int32_t multiplier, int shift, int act_min,
                          int act_max, uint8_t *out);
+
+void *bench_xnn_fc_create(int uint8, int depth, int outs, const uint8_t *w, const int32_t *bias,
+                          int input_offset, int filter_offset, int output_offset, double scale,
+                          int act_min, int act_max);
+int bench_xnn_fc_run(void *op, int uint8, int batches, const uint8_t *x, uint8_t *out);
+void bench_xnn_fc_delete(void *op);
 
 static double now(void)
 {
@@ -76,6 +83,7 @@ typedef struct {
     int32_t *bias, mult[64], shift[64];
     accel_mac_quant q;
     size_t nx, nw, no;
+    void *xnn;
 } work;
 
 static void run_engine(void *p)
@@ -154,6 +162,12 @@ static void run_gemmlowp(void *p)
                          k->q.output_offset, k->mult[0], k->shift[0], k->q.act_min, k->q.act_max, k->o_ref);
 }
 
+static void run_xnnpack(void *p)
+{
+    work *k = (work *)p;
+    bench_xnn_fc_run(k->xnn, k->dt, k->B, k->x, k->o_ref);
+}
+
 static void setup(work *k, int dt, double macs_scale)
 {
     size_t i;
@@ -181,27 +195,54 @@ static void setup(work *k, int dt, double macs_scale)
     k->q.act_max = dt ? 255 : 127;
 }
 
+static size_t ndiff(const work *k)
+{
+    size_t i, n = 0;
+    for (i = 0; i < k->no; i++) n += k->o[i] != k->o_ref[i];
+    return n;
+}
+
 static void report(const char *name, work *k, double macs, int with_gemmlowp)
 {
-    runner f[3];
-    double med[3], ratio[3];
-    int exact_n, exact_g = 1, nf = with_gemmlowp ? 3 : 2;
+    runner f[4];
+    double med[4], ratio[4];
+    int exact_n, exact_g = 1, nf = 2, gi = -1, xi = -1;
+    size_t xdiff = 0;
     f[0] = run_engine;
     f[1] = run_naive;
-    f[2] = run_gemmlowp;
     run_engine(k);
     run_naive(k);
     exact_n = memcmp(k->o, k->o_ref, k->no) == 0;
     if (with_gemmlowp) {
         run_gemmlowp(k);
         exact_g = memcmp(k->o, k->o_ref, k->no) == 0;
+        gi = nf;
+        f[nf++] = run_gemmlowp;
+    }
+    if (k->kind == 0) {
+        k->xnn = bench_xnn_fc_create(k->dt, k->K, k->N, k->w, k->bias, k->q.input_offset,
+                                     k->q.filter_offset, k->q.output_offset,
+                                     (double)k->mult[0] * ldexp(1.0, k->shift[0] - 31),
+                                     k->q.act_min, k->q.act_max);
+        if (k->xnn) {
+            run_xnnpack(k);
+            xdiff = ndiff(k);
+            xi = nf;
+            f[nf++] = run_xnnpack;
+        }
     }
     timeall(f, nf, k, med, ratio);
     printf("%-30s %-5s engine %6.2f  naive %6.2f (x%5.2f, %s)", name, k->dt ? "uint8" : "int8",
            macs / med[0] * 1e-9, macs / med[1] * 1e-9, ratio[1], exact_n ? "exact" : "DIFFERS");
-    if (with_gemmlowp)
-        printf("  gemmlowp %6.2f (x%5.2f, %s)", macs / med[2] * 1e-9, ratio[2], exact_g ? "exact" : "DIFFERS");
+    if (gi >= 0)
+        printf("  gemmlowp %6.2f (x%5.2f, %s)", macs / med[gi] * 1e-9, ratio[gi], exact_g ? "exact" : "DIFFERS");
+    if (xi >= 0) {
+        printf("  xnnpack %6.2f (x%5.2f, ", macs / med[xi] * 1e-9, ratio[xi]);
+        if (xdiff) printf("%zu of %zu outputs differ)", xdiff, k->no);
+        else printf("exact)");
+    }
     printf("\n");
+    bench_xnn_fc_delete(k->xnn);
     free(k->x); free(k->w); free(k->o); free(k->o_ref); free(k->bias);
 }
 
