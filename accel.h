@@ -2010,6 +2010,43 @@ static uint8_t accel__mac_out(uint32_t acc, const accel_mac_quant *q, size_t ch)
     return (uint8_t)(v & 0xFF);
 }
 
+#if ACCEL_MAC_FAST
+/* Double-rounding requantization written without branches (selects only), so that a loop
+ * over channels vectorizes; the same arithmetic as accel_mac_mbqm + clamp. */
+static uint8_t accel__mac_rq1(uint32_t acc, int32_t m, int32_t sh, int32_t off, int32_t lo,
+                              int32_t hi)
+{
+    int32_t ls = sh > 0 ? sh : 0, rs = sh > 0 ? 0 : -sh, x, h, mask, v;
+    int64_t ab, t;
+    x = accel__mac_u2s(acc << ls);
+    ab = (int64_t)x * (int64_t)m;
+    t = ab + (ab >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30)));
+    h = (int32_t)accel__mac_asr64(t + (t < 0 ? (int64_t)0x7FFFFFFF : 0), 31); /* t / 2^31 */
+    h = (x == INT32_MIN && m == INT32_MIN) ? INT32_MAX : h;
+    mask = (int32_t)(((uint32_t)1 << rs) - 1u);
+    v = accel__mac_asr(h, rs) + ((h & mask) > (mask >> 1) + (h < 0 ? 1 : 0) ? 1 : 0);
+    v = v > hi - off ? hi : v < lo - off ? lo : v + off;
+    return (uint8_t)(v & 0xFF);
+}
+
+/* Requantize acc[0..n) of output channels ch0.. into out[0..n). */
+static void accel__mac_requant_n(const uint32_t *acc, size_t n, const accel_mac_quant *q,
+                                 size_t ch0, uint8_t *out)
+{
+    size_t j;
+    int32_t off = q->output_offset, lo = q->act_min, hi = q->act_max;
+    if (q->rounding != ACCEL_MAC_ROUND_DOUBLE) {
+        for (j = 0; j < n; j++) out[j] = accel__mac_out(acc[j], q, ch0 + j);
+    } else if (q->count == 1) {
+        int32_t m = q->multiplier[0], sh = q->shift[0];
+        for (j = 0; j < n; j++) out[j] = accel__mac_rq1(acc[j], m, sh, off, lo, hi);
+    } else {
+        const int32_t *mp = q->multiplier + ch0, *sp = q->shift + ch0;
+        for (j = 0; j < n; j++) out[j] = accel__mac_rq1(acc[j], mp[j], sp[j], off, lo, hi);
+    }
+}
+#endif
+
 /* ---- dot products. Data is read as int8; uint8 data is turned into the int8 domain by
  * XOR 0x80 (fx = -128) with the offset raised by 128, so (x ^ fx) + off is the TFLite value
  * x + offset for both types. Products are int16 x int16, which compilers map onto
@@ -2240,7 +2277,11 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
 #endif
             accel__mac_dot_rows(x + b * ks, w + n * ks, ks, nr, ks, fx, q->input_offset - fx,
                                 q->filter_offset - fx, acc);
+#if ACCEL_MAC_FAST
+            accel__mac_requant_n(acc, nr, q, n, o + b * ns + n);
+#else
             for (r = 0; r < nr; r++) o[b * ns + n + r] = accel__mac_out(acc[r], q, n + r);
+#endif
         }
     }
     return ACCEL_OK;
@@ -2401,7 +2442,7 @@ static void accel__mac_conv_patch(const accel_mac_conv *g, const accel_mac_quant
                     for (r = 0; r < nr; r++) acc[r] = bias ? (uint32_t)bias[oc + r] : 0u;
                     accel__mac_dot_rows(patch, w + oc * fs, fs, nr, fs, fx, q->input_offset - fx,
                                         q->filter_offset - fx, acc);
-                    for (r = 0; r < nr; r++) o[pix * oc_n + oc + r] = accel__mac_out(acc[r], q, oc + r);
+                    accel__mac_requant_n(acc, nr, q, oc, o + pix * oc_n + oc);
                 }
             }
 }
@@ -2573,7 +2614,11 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
                                                          (int16_t)((wp[j] ^ fx) + wo));
                             }
                         }
+#if ACCEL_MAC_FAST
+                    accel__mac_requant_n(acc, nc, q, c0, o + ob + c0);
+#else
                     for (j = 0; j < nc; j++) o[ob + c0 + j] = accel__mac_out(acc[j], q, c0 + j);
+#endif
                 }
             }
         }
