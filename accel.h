@@ -593,13 +593,16 @@ ACCELDEF accel_status accel_mac_wide_matmul(uint32_t nbytes, int is_signed, uint
                                             size_t a_len, const uint8_t *b, size_t b_len,
                                             int64_t *out, size_t out_len, void *scratch,
                                             size_t scratch_len);
-/* int16 x int16 -> int64 (signed) and uint16 x uint16 -> int64, same method (nbytes 2). */
+/* int16 x int16 -> int64 (signed) and uint16 x uint16 -> int64, same method (nbytes 2);
+ * a_len, b_len and out_len count elements. */
 ACCELDEF accel_status accel_mac_matmul_s16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
-                                           const int16_t *a, const int16_t *b, int64_t *out,
-                                           size_t out_len, void *scratch, size_t scratch_len);
+                                           const int16_t *a, size_t a_len, const int16_t *b,
+                                           size_t b_len, int64_t *out, size_t out_len,
+                                           void *scratch, size_t scratch_len);
 ACCELDEF accel_status accel_mac_matmul_u16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
-                                           const uint16_t *a, const uint16_t *b, int64_t *out,
-                                           size_t out_len, void *scratch, size_t scratch_len);
+                                           const uint16_t *a, size_t a_len, const uint16_t *b,
+                                           size_t b_len, int64_t *out, size_t out_len,
+                                           void *scratch, size_t scratch_len);
 
 /* ---- Edge TPU conversions: the device speaks uint8; int8 = uint8 XOR 0x80. For elements of
  * elem_bytes little-endian bytes only the most significant byte flips (n % elem_bytes == 0). */
@@ -2821,18 +2824,20 @@ ACCELDEF accel_status accel_mac_wide_matmul(uint32_t nbytes, int is_signed, uint
 }
 
 ACCELDEF accel_status accel_mac_matmul_s16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
-                                           const int16_t *a, const int16_t *b, int64_t *out,
-                                           size_t out_len, void *scratch, size_t scratch_len)
+                                           const int16_t *a, size_t a_len, const int16_t *b,
+                                           size_t b_len, int64_t *out, size_t out_len,
+                                           void *scratch, size_t scratch_len)
 {
-    return accel__mac_wide(2u, 1, m_rows, n_cols, depth, a, (size_t)-1, b, (size_t)-1,
+    return accel__mac_wide(2u, 1, m_rows, n_cols, depth, a, a_len, b, b_len,
                            ACCEL__MAC_SRC_16, out, out_len, scratch, scratch_len);
 }
 
 ACCELDEF accel_status accel_mac_matmul_u16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
-                                           const uint16_t *a, const uint16_t *b, int64_t *out,
-                                           size_t out_len, void *scratch, size_t scratch_len)
+                                           const uint16_t *a, size_t a_len, const uint16_t *b,
+                                           size_t b_len, int64_t *out, size_t out_len,
+                                           void *scratch, size_t scratch_len)
 {
-    return accel__mac_wide(2u, 0, m_rows, n_cols, depth, a, (size_t)-1, b, (size_t)-1,
+    return accel__mac_wide(2u, 0, m_rows, n_cols, depth, a, a_len, b, b_len,
                            ACCEL__MAC_SRC_16, out, out_len, scratch, scratch_len);
 }
 

@@ -680,10 +680,10 @@ static void test_wide_hand(void)
     size_t need;
     CHECK_ST(accel_mac_wide_scratch_size(2, 1, 2, 2, &need), ACCEL_OK);
     CHECK_EQ(need, 1 * 2 * 4 + 2 * 1 * 2 + 2 * 2 * 2);
-    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, b, o, 2, sbuf, sizeof sbuf), ACCEL_OK);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, 2, b, 4, o, 2, sbuf, sizeof sbuf), ACCEL_OK);
     CHECK_EQ(o[0], 1000 * 3 + -2 * 7);
     CHECK_EQ(o[1], 1000 * -32768 + -2 * 1);
-    CHECK_ST(accel_mac_matmul_u16(1, 1, 2, ua, ub, o, 1, sbuf, sizeof sbuf), ACCEL_OK);
+    CHECK_ST(accel_mac_matmul_u16(1, 1, 2, ua, 2, ub, 2, o, 1, sbuf, sizeof sbuf), ACCEL_OK);
     CHECK_EQ(o[0], 65535LL * 65535 + 2LL * 65535);
     CHECK_EQ(accel_mac_wide_depth_limit(2, 1), 33025);
     CHECK_EQ(accel_mac_wide_depth_limit(1, 1), 131071);
@@ -692,12 +692,15 @@ static void test_wide_hand(void)
     /* the limit is tight: one more unsigned-plane term overflows int32 */
     CHECK(33025LL * 65025 <= INT32_MAX && 33026LL * 65025 > INT32_MAX);
     CHECK(131071LL * 16384 <= INT32_MAX && 131072LL * 16384 > INT32_MAX);
-    CHECK_ST(accel_mac_matmul_s16(1, 2, 33026, a, b, o, 2, sbuf, sizeof sbuf), ACCEL_E_MAC_DEPTH);
-    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, b, o, 1, sbuf, sizeof sbuf), ACCEL_E_BUFFER_TOO_SMALL);
-    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, b, o, 2, sbuf, need - 1), ACCEL_E_BUFFER_TOO_SMALL);
-    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, b, o, 2, (uint8_t *)sbuf + 1, need), ACCEL_E_ALIGN);
-    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, b, o, 2, NULL, need), ACCEL_E_NULL);
-    CHECK_ST(accel_mac_matmul_s16(0, 2, 2, a, b, o, 2, sbuf, need), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 33026, a, 2, b, 4, o, 2, sbuf, sizeof sbuf), ACCEL_E_MAC_DEPTH);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, 2, b, 4, o, 1, sbuf, sizeof sbuf), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, 2, b, 4, o, 2, sbuf, need - 1), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, 2, b, 4, o, 2, (uint8_t *)sbuf + 1, need), ACCEL_E_ALIGN);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, 2, b, 4, o, 2, NULL, need), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_matmul_s16(0, 2, 2, a, 2, b, 4, o, 2, sbuf, need), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, 1, b, 4, o, 2, sbuf, need), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, 2, b, 3, o, 2, sbuf, need), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_mac_matmul_u16(1, 1, 2, ua, 2, ub, 1, o, 1, sbuf, sizeof sbuf), ACCEL_E_TRUNCATED);
     CHECK_ST(accel_mac_wide_matmul(0, 1, 1, 1, 1, (const uint8_t *)a, 2, (const uint8_t *)b, 2, o, 1, sbuf, sizeof sbuf), ACCEL_E_ARG);
     CHECK_ST(accel_mac_wide_matmul(5, 1, 1, 1, 1, (const uint8_t *)a, 5, (const uint8_t *)b, 5, o, 1, sbuf, sizeof sbuf), ACCEL_E_ARG);
     CHECK_ST(accel_mac_wide_matmul(3, 1, 1, 1, 2, (const uint8_t *)a, 5, (const uint8_t *)b, 6, o, 1, sbuf, sizeof sbuf), ACCEL_E_TRUNCATED);
@@ -763,10 +766,10 @@ static void test_wide_random(void)
         int64_t r;
         int k;
         for (k = 0; k < 33025; k++) sa[k] = sb[k] = -32768;
-        CHECK_ST(accel_mac_matmul_s16(1, 1, 33025, sa, sb, &r, 1, scratch, sizeof scratch), ACCEL_OK);
+        CHECK_ST(accel_mac_matmul_s16(1, 1, 33025, sa, 33025, sb, 33025, &r, 1, scratch, sizeof scratch), ACCEL_OK);
         CHECK_EQ(r, 33025LL << 30);
         for (k = 0; k < 33025; k++) { sa[k] = 32767; sb[k] = -32768; }
-        CHECK_ST(accel_mac_matmul_s16(1, 1, 33025, sa, sb, &r, 1, scratch, sizeof scratch), ACCEL_OK);
+        CHECK_ST(accel_mac_matmul_s16(1, 1, 33025, sa, 33025, sb, 33025, &r, 1, scratch, sizeof scratch), ACCEL_OK);
         CHECK_EQ(r, -33025LL * 32767 * 32768);
     }
 }

@@ -39,7 +39,7 @@ int main(void)
     a[0] = -32768;
     b[0] = -32768;
     accel_mac_wide_scratch_size(2, 3, 4, 5, &need);
-    st = accel_mac_matmul_s16(3, 4, 5, a, b, out, 12, scratch, sizeof scratch);
+    st = accel_mac_matmul_s16(3, 4, 5, a, 15, b, 20, out, 12, scratch, sizeof scratch);
     printf("   status %s, scratch %zu bytes, depth limit %lu\n", accel_status_str(st), need,
            (unsigned long)accel_mac_wide_depth_limit(2, 1));
     for (m = 0; m < 3; m++) {
