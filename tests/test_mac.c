@@ -284,6 +284,44 @@ static void test_fc_random(void)
     CHECK_EQ(bad, 0);
 }
 
+/* Depth beyond the 32768-term chunks of the inner loops, with the largest products: the sums
+ * wrap modulo 2^32 in the engine exactly as in the int64 reference truncated to 32 bits. */
+static void test_fc_deep(void)
+{
+    enum { K = 70001, N = 5 };
+    static uint8_t x[4 * K], w[N * K], o1[4 * N], o2[4 * N];
+    static int32_t acc[4 * N];
+    int dt, B, i, extreme;
+    for (extreme = 0; extreme < 2; extreme++)
+        for (dt = 0; dt < 2; dt++)
+            for (B = 1; B <= 4; B += 3) {
+                rq r;
+                accel_mac_quant q;
+                memset(&r, 0, sizeof r);
+                r.dt = dt;
+                r.io = dt ? -255 : -127; /* with byte 0x00 (uint8) / 0x80 (int8): -255 */
+                r.fo = dt ? -255 : -127;
+                r.oo = 0;
+                r.amin = dt ? 0 : -128;
+                r.amax = r.amin + 255;
+                r.nq = 1;
+                r.mult[0] = 1518500250;
+                r.shift[0] = -20;
+                for (i = 0; i < B * K; i++) x[i] = extreme ? (uint8_t)(dt ? 0x00 : 0x80) : (uint8_t)rnd();
+                for (i = 0; i < N * K; i++) w[i] = extreme ? (uint8_t)(dt ? 0x00 : 0x80) : (uint8_t)rnd();
+                fill_quant(&q, &r);
+                ref_fc(B, K, N, x, w, NULL, &r, o1);
+                CHECK_ST(accel_mac_fully_connected((uint32_t)B, K, N, x, (size_t)(B * K), w, (size_t)(N * K),
+                                                   NULL, 0, &q, o2, (size_t)(B * N)), ACCEL_OK);
+                CHECK_MEM(o1, o2, (size_t)(B * N));
+                CHECK_ST(accel_mac_matmul_s32(dt ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, (uint32_t)B, N, K, x,
+                                              (size_t)(B * K), r.io, w, (size_t)(N * K), r.fo, acc,
+                                              (size_t)(B * N)), ACCEL_OK);
+                if (extreme) /* 65025 * 70001 mod 2^32, as int32 */
+                    CHECK_EQ(acc[0], (int32_t)(uint32_t)(65025ULL * K));
+            }
+}
+
 /* raw GEMM against int64 sums */
 static void test_matmul_s32_random(void)
 {
@@ -821,6 +859,7 @@ int main(void)
 #endif
     RUN(test_helpers_random);
     RUN(test_fc_random);
+    RUN(test_fc_deep);
     RUN(test_matmul_s32_random);
     RUN(test_conv2d_random);
     RUN(test_depthwise_random);
