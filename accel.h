@@ -2121,6 +2121,59 @@ static void accel__mac_wsum4(const int8_t *w, size_t ws, size_t n, int32_t fx, u
     }
 }
 
+/* accel__mac_rows4 for two input rows at once (x and x + xs): the weight loads are shared. */
+static void accel__mac_rows4x2(const int8_t *x, size_t xs, const int8_t *w, size_t ws, size_t n,
+                               int32_t fx, int32_t xo, int32_t wo, const uint32_t *wsum,
+                               uint32_t *out0, uint32_t *out1)
+{
+    const int8_t *x1 = x + xs, *w0 = w, *w1 = w + ws, *w2 = w + 2 * ws, *w3 = w + 3 * ws;
+    int32_t xm = fx ^ -128, a = xo - 128;
+    uint32_t xsum0 = 0, xsum1 = 0, r;
+    size_t left = n, k;
+    while (left > 0) {
+        size_t m = left < ACCEL__MAC_CHUNK ? left : ACCEL__MAC_CHUNK;
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+        for (k = 0; k < m; k++) {
+            int32_t u = (uint8_t)(x[k] ^ xm), v = (uint8_t)(x1[k] ^ xm);
+            int32_t v0 = (int8_t)(w0[k] ^ fx), v1 = (int8_t)(w1[k] ^ fx);
+            int32_t v2 = (int8_t)(w2[k] ^ fx), v3 = (int8_t)(w3[k] ^ fx);
+            a0 += u * v0;
+            a1 += u * v1;
+            a2 += u * v2;
+            a3 += u * v3;
+            b0 += v * v0;
+            b1 += v * v1;
+            b2 += v * v2;
+            b3 += v * v3;
+        }
+        out0[0] += (uint32_t)a0;
+        out0[1] += (uint32_t)a1;
+        out0[2] += (uint32_t)a2;
+        out0[3] += (uint32_t)a3;
+        out1[0] += (uint32_t)b0;
+        out1[1] += (uint32_t)b1;
+        out1[2] += (uint32_t)b2;
+        out1[3] += (uint32_t)b3;
+        if (wo != 0)
+            for (k = 0; k < m; k++) {
+                xsum0 += (uint8_t)(x[k] ^ xm);
+                xsum1 += (uint8_t)(x1[k] ^ xm);
+            }
+        x += m;
+        x1 += m;
+        w0 += m;
+        w1 += m;
+        w2 += m;
+        w3 += m;
+        left -= m;
+    }
+    for (r = 0; r < 4; r++) {
+        uint32_t c = (uint32_t)a * wsum[r] + (uint32_t)n * (uint32_t)a * (uint32_t)wo;
+        out0[r] += (uint32_t)wo * xsum0 + c;
+        out1[r] += (uint32_t)wo * xsum1 + c;
+    }
+}
+
 /* 256 ones: the weight sums of accel__mac_rows4f become uint8 x int8 dot products too. */
 #define ACCEL__MAC_ONES16 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
 #define ACCEL__MAC_ONES64 ACCEL__MAC_ONES16, ACCEL__MAC_ONES16, ACCEL__MAC_ONES16, ACCEL__MAC_ONES16
@@ -2270,6 +2323,16 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
         for (b = 0; b < bs; b++) {
             for (r = 0; r < nr; r++) acc[r] = bias ? (uint32_t)bias[n + r] : 0u;
 #if ACCEL_MAC_FAST
+            if (nr == 4 && bs >= 4 && b + 1 < bs) { /* two batch rows per pass */
+                uint32_t acc1[4];
+                for (r = 0; r < 4; r++) acc1[r] = acc[r];
+                accel__mac_rows4x2(x + b * ks, ks, w + n * ks, ks, ks, fx, q->input_offset - fx,
+                                   q->filter_offset - fx, wsum, acc, acc1);
+                accel__mac_requant_n(acc, 4, q, n, o + b * ns + n);
+                b++;
+                accel__mac_requant_n(acc1, 4, q, n, o + b * ns + n);
+                continue;
+            }
             if (nr == 4 && bs >= 4) /* the weight sums pay off over several rows */
                 accel__mac_rows4(x + b * ks, w + n * ks, ks, ks, fx, q->input_offset - fx,
                                  q->filter_offset - fx, wsum, acc);
