@@ -256,11 +256,11 @@ static void ref_fc(int B, int K, int N, const uint8_t *x, const uint8_t *w, cons
 
 static void test_fc_random(void)
 {
-    static uint8_t x[4 * 300], w[64 * 300], o1[4 * 64], o2[4 * 64 + 1];
+    static uint8_t x[6 * 300], w[64 * 300], o1[6 * 64], o2[6 * 64 + 1];
     static int32_t bias[64];
     int it, bad = 0;
     for (it = 0; it < 3000 && bad < 3; it++) {
-        int B = rrange(1, 4), K = rrange(1, it % 10 == 0 ? 300 : 40), N = rrange(1, 64), i;
+        int B = rrange(1, 6), K = rrange(1, it % 10 == 0 ? 300 : 40), N = rrange(1, 64), i;
         int hasb = (int)(rnd() % 4 != 0);
         rq r;
         accel_mac_quant q;
