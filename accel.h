@@ -180,6 +180,18 @@ typedef enum accel_status {
     /* ane: -400 .. -499 */
 
     /* mac: -500 .. -599 */
+    ACCEL_E_MAC_DTYPE = -500, /* not ACCEL_MAC_INT8 or ACCEL_MAC_UINT8 */
+    ACCEL_E_MAC_ROUNDING = -501, /* unknown rounding mode */
+    ACCEL_E_MAC_SHIFT = -502, /* shift outside -31..+31 (single rounding: -31..+30) */
+    ACCEL_E_MAC_MULTIPLIER = -503, /* negative quantized multiplier */
+    ACCEL_E_MAC_OFFSET = -504, /* input/filter/output offset (zero point) out of the type's range */
+    ACCEL_E_MAC_ACTIVATION = -505, /* activation clamp outside the type's range or min > max */
+    ACCEL_E_MAC_CHANNELS = -506, /* multiplier/shift/bias arrays shorter than the output channels */
+    ACCEL_E_MAC_SHAPE = -507, /* a dimension, stride, dilation or pad too large, or n not a multiple of the element size */
+    ACCEL_E_MAC_STRIDE = -508, /* stride of 0 */
+    ACCEL_E_MAC_GROUPS = -509, /* channels do not match groups / depth multiplier / pool rules */
+    ACCEL_E_MAC_EMPTY_WINDOW = -510, /* an average/max pool window holds no in-image tap */
+    ACCEL_E_MAC_DEPTH = -511, /* accumulation depth above the exact int32 limit of the byte-plane products */
 
     ACCEL_STATUS_MIN_ = -600 /* lower bound of all codes; not a status */
 } accel_status;
@@ -1145,7 +1157,169 @@ extern "C" {
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* mac declarations go here */
+/* mac: int8/uint8 multiply-accumulate reference engine, bit-exact with TensorFlow Lite's
+ * reference integer kernels (tflite::reference_integer_ops / reference_ops) in their default
+ * build: requantization is DOUBLE rounding (SaturatingRoundingDoublingHighMul, then
+ * RoundingDivideByPOT). Single rounding (TFLITE_SINGLE_ROUNDING) is an explicit per-call option.
+ *   Kernels: fully connected / batched GEMM, conv2d NHWC x OHWI (stride, dilation, padding,
+ *   groups), depthwise conv2d (depth multiplier), max and average pool; int8 (per-tensor or
+ *   per-channel) and uint8 (input/filter/output offsets). Raw int32 GEMM, exact int16 and N-byte
+ *   products from byte planes, Edge TPU uint8<->int8 conversion, quantize/dequantize.
+ *   Offsets follow TFLite: input_offset = -input_zero_point, filter_offset = -filter_zero_point,
+ *   output_offset = +output_zero_point; shift > 0 is a left shift. Accumulators wrap modulo 2^32
+ *   (TFLite leaves int32 overflow undefined; real models never reach it), likewise x * 2^shift.
+ * Config macros:
+ *   ACCEL_MAC_NO_FLOAT  leave out every float/double helper (quantize_multiplier, quantize_f32,
+ *                       dequantize_f32); the rest of the engine is integer only.
+ *   ACCEL_MAC_FAST      1: 4-channel blocked, unrolled inner loops that compilers vectorize
+ *                       (uint8 x int8 dot products with hoisted offset sums for FC/GEMM,
+ *                       conv2d through a 2 KiB stack im2col patch); default on 64-bit hosts.
+ *                       0: the smallest loops (default elsewhere; under 100 bytes of stack).
+ *                       Both give identical results (the tests run both). */
+#ifndef ACCEL_MAC_FAST
+#if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
+#define ACCEL_MAC_FAST 1
+#else
+#define ACCEL_MAC_FAST 0
+#endif
+#endif
+
+typedef enum accel_mac_dtype { ACCEL_MAC_INT8 = 0, ACCEL_MAC_UINT8 = 1 } accel_mac_dtype;
+typedef enum accel_mac_rounding {
+    ACCEL_MAC_ROUND_DOUBLE = 0, /* TFLite default: MultiplyByQuantizedMultiplier */
+    ACCEL_MAC_ROUND_SINGLE = 1  /* TFLITE_SINGLE_ROUNDING=1 / CMSIS_NN_USE_SINGLE_ROUNDING */
+} accel_mac_rounding;
+
+/* Requantization of one layer. Ranges (checked, each with its own status):
+ *   input_offset, filter_offset: int8 -127..128, uint8 -255..0 (minus a zero point of that type)
+ *   output_offset: int8 -128..127, uint8 0..255;   act_min <= act_max, both in the type's range
+ *   multiplier[i] >= 0 (0 gives 0), shift[i] in -31..+31 (single rounding: -31..+30)
+ *   count: 1 = per-tensor (entry 0 for every channel), else >= the number of output channels. */
+typedef struct accel_mac_quant {
+    accel_mac_dtype dtype; /* input, filter and output; bias is always int32 */
+    int32_t input_offset, filter_offset, output_offset;
+    const int32_t *multiplier, *shift;
+    size_t count;
+    int32_t act_min, act_max;
+    accel_mac_rounding rounding;
+} accel_mac_quant;
+
+/* Geometry of conv2d, depthwise conv2d and pooling (NHWC tensors).
+ *   conv: filter OHWI [out_c, k_h, k_w, in_c/groups]; in_c and out_c divisible by groups.
+ *   depthwise: filter [1, k_h, k_w, out_c], out_c = in_c * depth_multiplier, channel
+ *              o = c * depth_multiplier + m reads input channel c.
+ *   pool: k_h x k_w window, out_c = in_c.
+ * Input tap (y*stride_h - pad_top + ky*dilation_h, x*stride_w - pad_left + kx*dilation_w);
+ * taps outside the image are skipped (zero after the offset), as TFLite does. out_h/out_w are
+ * the caller's (TFLite computes them from the padding). dilation, groups and depth_multiplier
+ * of 0 mean 1. Each dimension, stride, dilation and pad is at most 65535. */
+typedef struct accel_mac_conv {
+    uint32_t batches, in_h, in_w, in_c, out_h, out_w, out_c, k_h, k_w;
+    uint32_t stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
+    uint32_t groups, depth_multiplier;
+} accel_mac_conv;
+
+/* ---- requantization helpers, exactly as TFLite / gemmlowp ---- */
+ACCELDEF int32_t accel_mac_srdhm(int32_t a, int32_t b); /* SaturatingRoundingDoublingHighMul */
+/* RoundingDivideByPOT; exponent is clamped to 0..31 (TFLite DCHECKs that range). */
+ACCELDEF int32_t accel_mac_rdbpot(int32_t x, int32_t exponent);
+/* MultiplyByQuantizedMultiplier, double rounding; shift clamped to -31..+31, the left shift
+ * wraps modulo 2^32 as two's-complement hardware does (TFLite: undefined). */
+ACCELDEF int32_t accel_mac_mbqm(int32_t x, int32_t multiplier, int32_t shift);
+/* The single-rounding variant (TFLITE_SINGLE_ROUNDING); the result saturates to int32. */
+ACCELDEF int32_t accel_mac_mbqm_single(int32_t x, int32_t multiplier, int32_t shift);
+/* Requantize int32 accumulators (e.g. what an accelerator returned) to int8/uint8:
+ * out[i] = clamp(mbqm(acc[i] (+ bias[i % count_b]), ...) + output_offset). Channel = i % channels. */
+ACCELDEF accel_status accel_mac_requantize(const int32_t *acc, size_t n, size_t channels,
+                                           const accel_mac_quant *q, void *out, size_t out_len);
+#ifndef ACCEL_MAC_NO_FLOAT
+/* QuantizeMultiplier: real = multiplier * 2^(shift-31), multiplier in [2^30, 2^31) or 0.
+ * ACCEL_E_ARG for NaN or infinity. Shift below -31 gives (0, 0) as TFLite. */
+ACCELDEF accel_status accel_mac_quantize_multiplier(double real, int32_t *multiplier,
+                                                    int32_t *shift);
+/* TFLite Quantize: q = clamp(round_half_away(x / scale) + zero_point), Dequantize:
+ * x = scale * (q - zero_point). scale > 0; zero_point in the type's range. */
+ACCELDEF accel_status accel_mac_quantize_f32(const float *in, size_t n, float scale,
+                                             int32_t zero_point, accel_mac_dtype dt, void *out);
+ACCELDEF accel_status accel_mac_dequantize_f32(const void *in, size_t n, float scale,
+                                               int32_t zero_point, accel_mac_dtype dt, float *out);
+#endif
+
+/* ---- kernels. Lengths are in elements (bytes for int8/uint8 tensors). bias may be NULL
+ * (bias_len 0), otherwise it holds one int32 per output channel. ---- */
+/* Fully connected / batched GEMM: input [batches, in_depth], filter [out_depth, in_depth],
+ * output [batches, out_depth]. */
+ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_depth,
+                                                uint32_t out_depth, const void *input,
+                                                size_t input_len, const void *filter,
+                                                size_t filter_len, const int32_t *bias,
+                                                size_t bias_len, const accel_mac_quant *q,
+                                                void *output, size_t output_len);
+ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_quant *q,
+                                       const void *input, size_t input_len, const void *filter,
+                                       size_t filter_len, const int32_t *bias, size_t bias_len,
+                                       void *output, size_t output_len);
+ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
+                                                 const accel_mac_quant *q, const void *input,
+                                                 size_t input_len, const void *filter,
+                                                 size_t filter_len, const int32_t *bias,
+                                                 size_t bias_len, void *output,
+                                                 size_t output_len);
+/* Pools: max over the window clipped to the image; average = TFLite's rounded division by the
+ * number of in-image taps (int8: half away from zero; uint8: (sum + n/2) / n). A window with no
+ * in-image tap is ACCEL_E_MAC_EMPTY_WINDOW (TFLite returns false), checked before any write. */
+ACCELDEF accel_status accel_mac_max_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
+                                           int32_t act_min, int32_t act_max, const void *input,
+                                           size_t input_len, void *output, size_t output_len);
+ACCELDEF accel_status accel_mac_average_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
+                                               int32_t act_min, int32_t act_max,
+                                               const void *input, size_t input_len, void *output,
+                                               size_t output_len);
+
+/* Raw GEMM, no requantization: out[m*n_cols + n] = sum_k (a[m,k] + a_offset) * (b[n,k] +
+ * b_offset), a [m_rows, depth], b [n_cols, depth] (b transposed, like FC filters), both of dtype
+ * dt with offsets in the input_offset ranges above. Computed modulo 2^32: exact whenever the
+ * true sum fits in int32. */
+ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, uint32_t n_cols,
+                                           uint32_t depth, const void *a, size_t a_len,
+                                           int32_t a_offset, const void *b, size_t b_len,
+                                           int32_t b_offset, int32_t *out, size_t out_len);
+
+/* ---- exact wide products from byte planes (Edge TPU seed, section 20) ----
+ * Elements of nbytes (1..4) little-endian bytes, signed (two's complement) or unsigned, are
+ * split into byte planes; the nbytes^2 plane products run through accel_mac_matmul_s32 (uint8,
+ * the signed top plane as uint8 XOR 0x80 with offset -128, i.e. exactly the Edge TPU's form)
+ * and recombine as out = sum_ij P_ij << 8(i+j), modulo 2^64 (exact for nbytes <= 3 always, and
+ * for 4 whenever the true result fits int64).
+ * Depth limit: each plane sum is exact in int32 only if depth * max|product| <= 2^31 - 1, and
+ * the unsigned-by-unsigned planes have max 255*255 = 65025, so depth <= 33025
+ * (ACCEL_MAC_WIDE_MAX_DEPTH); nbytes 1 signed (int8 x int8, max 128*128) allows 131071.
+ * Beyond it: ACCEL_E_MAC_DEPTH. Scratch: accel_mac_wide_scratch_size(); 4-byte aligned. */
+#define ACCEL_MAC_WIDE_MAX_DEPTH 33025UL
+ACCELDEF uint32_t accel_mac_wide_depth_limit(uint32_t nbytes, int is_signed);
+ACCELDEF accel_status accel_mac_wide_scratch_size(uint32_t nbytes, uint32_t m_rows,
+                                                  uint32_t n_cols, uint32_t depth, size_t *size);
+/* a: m_rows x depth elements, b: n_cols x depth elements (each nbytes bytes, little-endian);
+ * out: m_rows x n_cols int64. */
+ACCELDEF accel_status accel_mac_wide_matmul(uint32_t nbytes, int is_signed, uint32_t m_rows,
+                                            uint32_t n_cols, uint32_t depth, const uint8_t *a,
+                                            size_t a_len, const uint8_t *b, size_t b_len,
+                                            int64_t *out, size_t out_len, void *scratch,
+                                            size_t scratch_len);
+/* int16 x int16 -> int64 (signed) and uint16 x uint16 -> int64, same method (nbytes 2);
+ * a_len, b_len and out_len count elements. */
+ACCELDEF accel_status accel_mac_matmul_s16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
+                                           const int16_t *a, size_t a_len, const int16_t *b,
+                                           size_t b_len, int64_t *out, size_t out_len,
+                                           void *scratch, size_t scratch_len);
+ACCELDEF accel_status accel_mac_matmul_u16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
+                                           const uint16_t *a, size_t a_len, const uint16_t *b,
+                                           size_t b_len, int64_t *out, size_t out_len,
+                                           void *scratch, size_t scratch_len);
+
+/* ---- Edge TPU conversions: the device speaks uint8; int8 = uint8 XOR 0x80. For elements of
+ * elem_bytes little-endian bytes only the most significant byte flips (n % elem_bytes == 0). */
+ACCELDEF accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_bytes);
 #ifdef __cplusplus
 }
 #endif
@@ -1280,6 +1454,18 @@ ACCELDEF const char *accel_status_str(accel_status s)
     /* ane strings */
 
     /* mac strings */
+    case ACCEL_E_MAC_DTYPE: return "ACCEL_E_MAC_DTYPE: dtype is not int8 or uint8";
+    case ACCEL_E_MAC_ROUNDING: return "ACCEL_E_MAC_ROUNDING: unknown rounding mode";
+    case ACCEL_E_MAC_SHIFT: return "ACCEL_E_MAC_SHIFT: shift outside -31..+31 (single rounding -31..+30)";
+    case ACCEL_E_MAC_MULTIPLIER: return "ACCEL_E_MAC_MULTIPLIER: negative quantized multiplier";
+    case ACCEL_E_MAC_OFFSET: return "ACCEL_E_MAC_OFFSET: offset or zero point out of range for the type";
+    case ACCEL_E_MAC_ACTIVATION: return "ACCEL_E_MAC_ACTIVATION: activation clamp out of range or min > max";
+    case ACCEL_E_MAC_CHANNELS: return "ACCEL_E_MAC_CHANNELS: multiplier, shift or bias array shorter than the channels";
+    case ACCEL_E_MAC_SHAPE: return "ACCEL_E_MAC_SHAPE: shape too large or inconsistent";
+    case ACCEL_E_MAC_STRIDE: return "ACCEL_E_MAC_STRIDE: stride is 0";
+    case ACCEL_E_MAC_GROUPS: return "ACCEL_E_MAC_GROUPS: channels inconsistent with groups or depth multiplier";
+    case ACCEL_E_MAC_EMPTY_WINDOW: return "ACCEL_E_MAC_EMPTY_WINDOW: pool window has no in-image tap";
+    case ACCEL_E_MAC_DEPTH: return "ACCEL_E_MAC_DEPTH: depth above the exact int32 limit";
 
     case ACCEL_STATUS_MIN_: break;
     }
@@ -4327,7 +4513,1118 @@ extern "C" {
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* mac implementation goes here */
+/* Two's-complement conversions written so that no implementation-defined step remains;
+ * compilers reduce them to nothing. */
+static int32_t accel__mac_u2s(uint32_t v)
+{
+    return v <= 0x7FFFFFFFUL ? (int32_t)v : (int32_t)(v - 0x80000000UL) - INT32_MAX - 1;
+}
+static int64_t accel__mac_u2s64(uint64_t v)
+{
+    return v <= 0x7FFFFFFFFFFFFFFFULL ? (int64_t)v
+                                      : (int64_t)(v - 0x8000000000000000ULL) - INT64_MAX - 1;
+}
+/* Arithmetic (flooring) right shifts without relying on >> of negative values. */
+static int32_t accel__mac_asr(int32_t x, int32_t s)
+{
+    return x < 0 ? ~(int32_t)(~x >> s) : (int32_t)(x >> s);
+}
+static int64_t accel__mac_asr64(int64_t x, int32_t s)
+{
+    return x < 0 ? ~(int64_t)(~x >> s) : (int64_t)(x >> s);
+}
+
+ACCELDEF int32_t accel_mac_srdhm(int32_t a, int32_t b)
+{
+    int64_t ab, nudge;
+    if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
+    ab = (int64_t)a * (int64_t)b;
+    nudge = ab >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30));
+    /* gemmlowp divides (truncation towards zero), it does not shift */
+    return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+}
+
+ACCELDEF int32_t accel_mac_rdbpot(int32_t x, int32_t exponent)
+{
+    int32_t mask, remainder, threshold;
+    if (exponent <= 0) return x;
+    if (exponent > 31) exponent = 31;
+    mask = (int32_t)((((uint32_t)1) << exponent) - 1u);
+    remainder = x & mask;
+    threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+    return accel__mac_asr(x, exponent) + (remainder > threshold ? 1 : 0);
+}
+
+ACCELDEF int32_t accel_mac_mbqm(int32_t x, int32_t multiplier, int32_t shift)
+{
+    if (shift > 31) shift = 31;
+    if (shift < -31) shift = -31;
+    if (shift > 0) x = accel__mac_u2s((uint32_t)x << shift);
+    return accel_mac_rdbpot(accel_mac_srdhm(x, multiplier), shift > 0 ? 0 : -shift);
+}
+
+ACCELDEF int32_t accel_mac_mbqm_single(int32_t x, int32_t multiplier, int32_t shift)
+{
+    int32_t total;
+    int64_t r;
+    if (shift > 31) shift = 31;
+    if (shift < -31) shift = -31;
+    total = 31 - shift;
+    r = (int64_t)x * (int64_t)multiplier;
+    if (total > 0) r = accel__mac_asr64(r + ((int64_t)1 << (total - 1)), total);
+    if (r > INT32_MAX) return INT32_MAX;
+    if (r < INT32_MIN) return INT32_MIN;
+    return (int32_t)r;
+}
+
+#ifndef ACCEL_MAC_NO_FLOAT
+ACCELDEF accel_status accel_mac_quantize_multiplier(double real, int32_t *multiplier,
+                                                    int32_t *shift)
+{
+    double q = real, mag, r, frac;
+    int32_t e = 0;
+    int64_t t;
+    if (!multiplier || !shift) return ACCEL_E_NULL;
+    if (real != real || real - real != 0.0) return ACCEL_E_ARG; /* NaN, infinity */
+    *multiplier = 0;
+    *shift = 0;
+    if (real == 0.0) return ACCEL_OK;
+    /* frexp without <math.h>: scaling by 2 is exact */
+    mag = q < 0 ? -q : q;
+    while (mag >= 1.0) { q /= 2.0; mag /= 2.0; e++; }
+    while (mag < 0.5) { q *= 2.0; mag *= 2.0; e--; }
+    r = q * 2147483648.0; /* exact */
+    t = (int64_t)r;       /* |r| < 2^31: exact truncation, then std::round's half away */
+    frac = r - (double)t;
+    if (frac >= 0.5) t++;
+    else if (frac <= -0.5) t--;
+    if (t == ((int64_t)1 << 31)) { t /= 2; e++; }
+    if (e < -31) { e = 0; t = 0; }
+    if (e > 31) return ACCEL_E_ARG; /* no int32 shift can represent it */
+    *multiplier = (int32_t)t;
+    *shift = e;
+    return ACCEL_OK;
+}
+
+static int32_t accel__mac_roundf(float x)
+{
+    /* round half away from zero of a value already clamped to |x| <= 2^20 */
+    int32_t t = (int32_t)x;
+    float f = x - (float)t;
+    if (f >= 0.5f) t++;
+    else if (f <= -0.5f) t--;
+    return t;
+}
+
+ACCELDEF accel_status accel_mac_quantize_f32(const float *in, size_t n, float scale,
+                                             int32_t zero_point, accel_mac_dtype dt, void *out)
+{
+    int32_t lo = dt == ACCEL_MAC_UINT8 ? 0 : -128, hi = lo + 255, v;
+    uint8_t *o = (uint8_t *)out;
+    size_t i;
+    float x;
+    if (!in || !out) return ACCEL_E_NULL;
+    if (dt != ACCEL_MAC_INT8 && dt != ACCEL_MAC_UINT8) return ACCEL_E_MAC_DTYPE;
+    if (!(scale > 0.0f) || scale - scale != 0.0f) return ACCEL_E_ARG;
+    if (zero_point < lo || zero_point > hi) return ACCEL_E_MAC_OFFSET;
+    for (i = 0; i < n; i++) {
+        x = in[i] / scale;
+        if (x != x) x = 0.0f; /* NaN: the zero point (TFLite: undefined) */
+        if (x > 1048576.0f) x = 1048576.0f;
+        if (x < -1048576.0f) x = -1048576.0f;
+        v = accel__mac_roundf(x) + zero_point;
+        v = v < lo ? lo : v > hi ? hi : v;
+        o[i] = (uint8_t)(v & 0xFF);
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_mac_dequantize_f32(const void *in, size_t n, float scale,
+                                               int32_t zero_point, accel_mac_dtype dt, float *out)
+{
+    const uint8_t *p = (const uint8_t *)in;
+    int32_t lo = dt == ACCEL_MAC_UINT8 ? 0 : -128, v;
+    size_t i;
+    if (!in || !out) return ACCEL_E_NULL;
+    if (dt != ACCEL_MAC_INT8 && dt != ACCEL_MAC_UINT8) return ACCEL_E_MAC_DTYPE;
+    if (zero_point < lo || zero_point > lo + 255) return ACCEL_E_MAC_OFFSET;
+    for (i = 0; i < n; i++) {
+        v = (int32_t)p[i];
+        if (dt == ACCEL_MAC_INT8 && v > 127) v -= 256;
+        out[i] = scale * (float)(v - zero_point);
+    }
+    return ACCEL_OK;
+}
+#endif /* ACCEL_MAC_NO_FLOAT */
+
+/* ---- validation ---- */
+static accel_status accel__mac_check_act(accel_mac_dtype dt, int32_t mn, int32_t mx)
+{
+    int32_t lo = dt == ACCEL_MAC_UINT8 ? 0 : -128;
+    if (dt != ACCEL_MAC_INT8 && dt != ACCEL_MAC_UINT8) return ACCEL_E_MAC_DTYPE;
+    if (mn < lo || mx > lo + 255 || mn > mx) return ACCEL_E_MAC_ACTIVATION;
+    return ACCEL_OK;
+}
+
+/* An input/filter offset is minus a zero point of the type. */
+static int accel__mac_offset_ok(accel_mac_dtype dt, int32_t off)
+{
+    return dt == ACCEL_MAC_UINT8 ? (off >= -255 && off <= 0) : (off >= -127 && off <= 128);
+}
+
+static accel_status accel__mac_check_q(const accel_mac_quant *q, uint32_t channels,
+                                       const int32_t *bias, size_t bias_len)
+{
+    size_t i, n;
+    int32_t lo;
+    accel_status st;
+    if (!q || !q->multiplier || !q->shift) return ACCEL_E_NULL;
+    st = accel__mac_check_act(q->dtype, q->act_min, q->act_max);
+    if (st != ACCEL_OK) return st;
+    if (q->rounding != ACCEL_MAC_ROUND_DOUBLE && q->rounding != ACCEL_MAC_ROUND_SINGLE)
+        return ACCEL_E_MAC_ROUNDING;
+    lo = q->dtype == ACCEL_MAC_UINT8 ? 0 : -128;
+    if (!accel__mac_offset_ok(q->dtype, q->input_offset) ||
+        !accel__mac_offset_ok(q->dtype, q->filter_offset) || q->output_offset < lo ||
+        q->output_offset > lo + 255)
+        return ACCEL_E_MAC_OFFSET;
+    if (q->count == 0) return ACCEL_E_ZERO_LENGTH;
+    if (q->count != 1 && q->count < channels) return ACCEL_E_MAC_CHANNELS;
+    if (bias && bias_len < channels) return ACCEL_E_MAC_CHANNELS;
+    n = q->count;
+    if (n > channels) n = (size_t)channels;
+    for (i = 0; i < n; i++) {
+        if (q->multiplier[i] < 0) return ACCEL_E_MAC_MULTIPLIER;
+        if (q->shift[i] < -31 || q->shift[i] > (q->rounding ? 30 : 31)) return ACCEL_E_MAC_SHIFT;
+    }
+    return ACCEL_OK;
+}
+
+/* *acc *= v; 0 on size_t overflow */
+static int accel__mac_mul(size_t *acc, uint32_t v)
+{
+    size_t sv = (size_t)v;
+    if ((uint32_t)sv != v) return 0;
+    if (sv != 0 && *acc > (size_t)-1 / sv) return 0;
+    *acc *= sv;
+    return 1;
+}
+
+/* Requantize one accumulator (bias already added) of output channel ch to a stored byte. */
+static uint8_t accel__mac_out(uint32_t acc, const accel_mac_quant *q, size_t ch)
+{
+    size_t i = q->count == 1 ? 0 : ch;
+    int32_t v = accel__mac_u2s(acc), off = q->output_offset;
+    v = q->rounding == ACCEL_MAC_ROUND_SINGLE ? accel_mac_mbqm_single(v, q->multiplier[i], q->shift[i])
+                                              : accel_mac_mbqm(v, q->multiplier[i], q->shift[i]);
+    /* clamp(v + off) without an int32 overflow at the extremes */
+    if (v > q->act_max - off) v = q->act_max;
+    else if (v < q->act_min - off) v = q->act_min;
+    else v += off;
+    return (uint8_t)(v & 0xFF);
+}
+
+#if ACCEL_MAC_FAST
+/* Double-rounding requantization written without branches (selects only), so that a loop
+ * over channels vectorizes; the same arithmetic as accel_mac_mbqm + clamp. */
+static uint8_t accel__mac_rq1(uint32_t acc, int32_t m, int32_t sh, int32_t off, int32_t lo,
+                              int32_t hi)
+{
+    int32_t ls = sh > 0 ? sh : 0, rs = sh > 0 ? 0 : -sh, x, h, mask, v;
+    int64_t ab, t;
+    x = accel__mac_u2s(acc << ls);
+    ab = (int64_t)x * (int64_t)m;
+    t = ab + (ab >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30)));
+    h = (int32_t)accel__mac_asr64(t + (t < 0 ? (int64_t)0x7FFFFFFF : 0), 31); /* t / 2^31 */
+    h = (x == INT32_MIN && m == INT32_MIN) ? INT32_MAX : h;
+    mask = (int32_t)(((uint32_t)1 << rs) - 1u);
+    v = accel__mac_asr(h, rs) + ((h & mask) > (mask >> 1) + (h < 0 ? 1 : 0) ? 1 : 0);
+    v = v > hi - off ? hi : v < lo - off ? lo : v + off;
+    return (uint8_t)(v & 0xFF);
+}
+
+/* Requantize acc[0..n) of output channels ch0.. into out[0..n). */
+static void accel__mac_requant_n(const uint32_t *acc, size_t n, const accel_mac_quant *q,
+                                 size_t ch0, uint8_t *out)
+{
+    size_t j;
+    int32_t off = q->output_offset, lo = q->act_min, hi = q->act_max;
+    if (q->rounding != ACCEL_MAC_ROUND_DOUBLE) {
+        for (j = 0; j < n; j++) out[j] = accel__mac_out(acc[j], q, ch0 + j);
+    } else if (q->count == 1) {
+        int32_t m = q->multiplier[0], sh = q->shift[0];
+        for (j = 0; j < n; j++) out[j] = accel__mac_rq1(acc[j], m, sh, off, lo, hi);
+    } else {
+        const int32_t *mp = q->multiplier + ch0, *sp = q->shift + ch0;
+        for (j = 0; j < n; j++) out[j] = accel__mac_rq1(acc[j], mp[j], sp[j], off, lo, hi);
+    }
+}
+#endif
+
+/* ---- dot products. Data is read as int8; uint8 data is turned into the int8 domain by
+ * XOR 0x80 (fx = -128) with the offset raised by 128, so (x ^ fx) + off is the TFLite value
+ * x + offset for both types. Products are int16 x int16, which compilers map onto
+ * multiply-add instructions; each chunk of at most 32768 terms cannot overflow int32. ---- */
+#define ACCEL__MAC_CHUNK 32768u
+static uint32_t accel__mac_dot(const int8_t *x, const int8_t *w, size_t n, int32_t fx, int32_t xo,
+                               int32_t wo)
+{
+    uint32_t total = 0;
+    while (n > 0) {
+        size_t m = n < ACCEL__MAC_CHUNK ? n : ACCEL__MAC_CHUNK, k;
+        int32_t acc = 0;
+        for (k = 0; k < m; k++)
+            acc += (int32_t)(int16_t)((x[k] ^ fx) + xo) * (int16_t)((w[k] ^ fx) + wo);
+        total += (uint32_t)acc;
+        x += m;
+        w += m;
+        n -= m;
+    }
+    return total;
+}
+
+#if ACCEL_MAC_FAST
+/* Four filter rows (stride ws) against one input row: the input is loaded once. */
+static void accel__mac_dot4(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
+                            int32_t xo, int32_t wo, uint32_t *out)
+{
+    const int8_t *w0 = w, *w1 = w + ws, *w2 = w + 2 * ws, *w3 = w + 3 * ws;
+    while (n > 0) {
+        size_t m = n < ACCEL__MAC_CHUNK ? n : ACCEL__MAC_CHUNK, k;
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (k = 0; k < m; k++) {
+            int32_t xv = (int16_t)((x[k] ^ fx) + xo);
+            a0 += xv * (int16_t)((w0[k] ^ fx) + wo);
+            a1 += xv * (int16_t)((w1[k] ^ fx) + wo);
+            a2 += xv * (int16_t)((w2[k] ^ fx) + wo);
+            a3 += xv * (int16_t)((w3[k] ^ fx) + wo);
+        }
+        out[0] += (uint32_t)a0;
+        out[1] += (uint32_t)a1;
+        out[2] += (uint32_t)a2;
+        out[3] += (uint32_t)a3;
+        x += m;
+        w0 += m;
+        w1 += m;
+        w2 += m;
+        w3 += m;
+        n -= m;
+    }
+}
+#endif
+
+#if ACCEL_MAC_FAST
+/* FC/GEMM fast path: uint8 x int8 products, the shape of x86 VNNI (vpdpbusd) and Arm
+ * SDOT/USDOT, with the offsets hoisted out of the loop. With xu = x ^ fx ^ 0x80 (0..255),
+ * ws = w ^ fx (-128..127), a = xo - 128: (x + offset)(w + offset) summed over k equals
+ * sum xu*ws + wo*sum xu + a*sum ws + k*a*wo, all modulo 2^32. */
+static void accel__mac_wsum4(const int8_t *w, size_t ws, size_t n, int32_t fx, uint32_t *s)
+{
+    size_t r, k;
+    for (r = 0; r < 4; r++) {
+        uint32_t t = 0;
+        const int8_t *p = w + r * ws;
+        for (k = 0; k < n; k++) {
+            int32_t v = (int8_t)(p[k] ^ fx);
+            t += (uint32_t)v;
+        }
+        s[r] = t;
+    }
+}
+
+/* accel__mac_rows4 for two input rows at once (x and x + xs): the weight loads are shared. */
+static void accel__mac_rows4x2(const int8_t *x, size_t xs, const int8_t *w, size_t ws, size_t n,
+                               int32_t fx, int32_t xo, int32_t wo, const uint32_t *wsum,
+                               uint32_t *out0, uint32_t *out1)
+{
+    const int8_t *x1 = x + xs, *w0 = w, *w1 = w + ws, *w2 = w + 2 * ws, *w3 = w + 3 * ws;
+    int32_t xm = fx ^ -128, a = xo - 128;
+    uint32_t xsum0 = 0, xsum1 = 0, r;
+    size_t left = n, k;
+    while (left > 0) {
+        size_t m = left < ACCEL__MAC_CHUNK ? left : ACCEL__MAC_CHUNK;
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+        for (k = 0; k < m; k++) {
+            int32_t u = (uint8_t)(x[k] ^ xm), v = (uint8_t)(x1[k] ^ xm);
+            int32_t v0 = (int8_t)(w0[k] ^ fx), v1 = (int8_t)(w1[k] ^ fx);
+            int32_t v2 = (int8_t)(w2[k] ^ fx), v3 = (int8_t)(w3[k] ^ fx);
+            a0 += u * v0;
+            a1 += u * v1;
+            a2 += u * v2;
+            a3 += u * v3;
+            b0 += v * v0;
+            b1 += v * v1;
+            b2 += v * v2;
+            b3 += v * v3;
+        }
+        out0[0] += (uint32_t)a0;
+        out0[1] += (uint32_t)a1;
+        out0[2] += (uint32_t)a2;
+        out0[3] += (uint32_t)a3;
+        out1[0] += (uint32_t)b0;
+        out1[1] += (uint32_t)b1;
+        out1[2] += (uint32_t)b2;
+        out1[3] += (uint32_t)b3;
+        if (wo != 0)
+            for (k = 0; k < m; k++) {
+                xsum0 += (uint8_t)(x[k] ^ xm);
+                xsum1 += (uint8_t)(x1[k] ^ xm);
+            }
+        x += m;
+        x1 += m;
+        w0 += m;
+        w1 += m;
+        w2 += m;
+        w3 += m;
+        left -= m;
+    }
+    for (r = 0; r < 4; r++) {
+        uint32_t c = (uint32_t)a * wsum[r] + (uint32_t)n * (uint32_t)a * (uint32_t)wo;
+        out0[r] += (uint32_t)wo * xsum0 + c;
+        out1[r] += (uint32_t)wo * xsum1 + c;
+    }
+}
+
+/* 256 ones: the weight sums of accel__mac_rows4f become uint8 x int8 dot products too. */
+#define ACCEL__MAC_ONES16 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+#define ACCEL__MAC_ONES64 ACCEL__MAC_ONES16, ACCEL__MAC_ONES16, ACCEL__MAC_ONES16, ACCEL__MAC_ONES16
+static const uint8_t accel__mac_ones[256] = {ACCEL__MAC_ONES64, ACCEL__MAC_ONES64,
+                                             ACCEL__MAC_ONES64, ACCEL__MAC_ONES64};
+
+/* accel__mac_rows4 for a single input row: the weight sums are computed in the same pass, as
+ * dot products with a row of ones, so the weights are read once. */
+static void accel__mac_rows4f(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
+                              int32_t xo, int32_t wo, uint32_t *out)
+{
+    const int8_t *w0 = w, *w1 = w + ws, *w2 = w + 2 * ws, *w3 = w + 3 * ws;
+    int32_t xm = fx ^ -128, a = xo - 128;
+    uint32_t xsum = 0, s[4] = {0, 0, 0, 0}, r;
+    size_t left = n, k;
+    while (left > 0) {
+        size_t m = left < 256u ? left : 256u;
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, s0 = 0, s1 = 0, s2 = 0, s3 = 0, t = 0;
+        for (k = 0; k < m; k++) {
+            int32_t xv = (uint8_t)(x[k] ^ xm), one = accel__mac_ones[k];
+            int32_t v0 = (int8_t)(w0[k] ^ fx), v1 = (int8_t)(w1[k] ^ fx);
+            int32_t v2 = (int8_t)(w2[k] ^ fx), v3 = (int8_t)(w3[k] ^ fx);
+            a0 += xv * v0;
+            a1 += xv * v1;
+            a2 += xv * v2;
+            a3 += xv * v3;
+            s0 += one * v0;
+            s1 += one * v1;
+            s2 += one * v2;
+            s3 += one * v3;
+            t += xv;
+        }
+        out[0] += (uint32_t)a0;
+        out[1] += (uint32_t)a1;
+        out[2] += (uint32_t)a2;
+        out[3] += (uint32_t)a3;
+        s[0] += (uint32_t)s0;
+        s[1] += (uint32_t)s1;
+        s[2] += (uint32_t)s2;
+        s[3] += (uint32_t)s3;
+        xsum += (uint32_t)t;
+        x += m;
+        w0 += m;
+        w1 += m;
+        w2 += m;
+        w3 += m;
+        left -= m;
+    }
+    for (r = 0; r < 4; r++)
+        out[r] += (uint32_t)wo * xsum + (uint32_t)a * s[r] +
+                  (uint32_t)n * (uint32_t)a * (uint32_t)wo;
+}
+
+static void accel__mac_rows4(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
+                             int32_t xo, int32_t wo, const uint32_t *wsum, uint32_t *out)
+{
+    const int8_t *w0 = w, *w1 = w + ws, *w2 = w + 2 * ws, *w3 = w + 3 * ws;
+    int32_t xm = fx ^ -128, a = xo - 128;
+    uint32_t xsum = 0, r;
+    size_t left = n;
+    size_t k;
+    while (left > 0) {
+        size_t m = left < ACCEL__MAC_CHUNK ? left : ACCEL__MAC_CHUNK;
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (k = 0; k < m; k++) {
+            int32_t xv = (uint8_t)(x[k] ^ xm);
+            a0 += xv * (int8_t)(w0[k] ^ fx);
+            a1 += xv * (int8_t)(w1[k] ^ fx);
+            a2 += xv * (int8_t)(w2[k] ^ fx);
+            a3 += xv * (int8_t)(w3[k] ^ fx);
+        }
+        out[0] += (uint32_t)a0;
+        out[1] += (uint32_t)a1;
+        out[2] += (uint32_t)a2;
+        out[3] += (uint32_t)a3;
+        if (wo != 0)
+            for (k = 0; k < m; k++) xsum += (uint8_t)(x[k] ^ xm);
+        x += m;
+        w0 += m;
+        w1 += m;
+        w2 += m;
+        w3 += m;
+        left -= m;
+    }
+    for (r = 0; r < 4; r++)
+        out[r] += (uint32_t)wo * xsum + (uint32_t)a * wsum[r] +
+                  (uint32_t)n * (uint32_t)a * (uint32_t)wo;
+}
+#endif
+
+/* Accumulate rows [n0, n0+nr) of w (row stride ws) against x into acc[0..nr). */
+static void accel__mac_dot_rows(const int8_t *x, const int8_t *w, size_t ws, size_t nr, size_t n,
+                                int32_t fx, int32_t xo, int32_t wo, uint32_t *acc)
+{
+    size_t r = 0;
+#if ACCEL_MAC_FAST
+    for (; r + 4 <= nr; r += 4) accel__mac_dot4(x, w + r * ws, ws, n, fx, xo, wo, acc + r);
+#endif
+    for (; r < nr; r++) acc[r] += accel__mac_dot(x, w + r * ws, n, fx, xo, wo);
+}
+
+#define ACCEL__MAC_BLOCK 4u
+
+ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_depth,
+                                                uint32_t out_depth, const void *input,
+                                                size_t input_len, const void *filter,
+                                                size_t filter_len, const int32_t *bias,
+                                                size_t bias_len, const accel_mac_quant *q,
+                                                void *output, size_t output_len)
+{
+    const int8_t *x = (const int8_t *)input, *w = (const int8_t *)filter;
+    uint8_t *o = (uint8_t *)output;
+    size_t need, n, b, r, nr, bs, ks, ns;
+    int32_t fx;
+    uint32_t acc[ACCEL__MAC_BLOCK];
+#if ACCEL_MAC_FAST
+    uint32_t wsum[4];
+#endif
+    accel_status st;
+    if (!input || !filter || !output) return ACCEL_E_NULL;
+    st = accel__mac_check_q(q, out_depth, bias, bias_len);
+    if (st != ACCEL_OK) return st;
+    if (batches == 0 || in_depth == 0 || out_depth == 0) return ACCEL_E_ZERO_LENGTH;
+    need = 1;
+    if (!accel__mac_mul(&need, batches) || !accel__mac_mul(&need, in_depth))
+        return ACCEL_E_OVERFLOW;
+    if (input_len < need) return ACCEL_E_TRUNCATED;
+    need = 1;
+    if (!accel__mac_mul(&need, out_depth) || !accel__mac_mul(&need, in_depth))
+        return ACCEL_E_OVERFLOW;
+    if (filter_len < need) return ACCEL_E_TRUNCATED;
+    need = 1;
+    if (!accel__mac_mul(&need, batches) || !accel__mac_mul(&need, out_depth))
+        return ACCEL_E_OVERFLOW;
+    if (output_len < need) return ACCEL_E_BUFFER_TOO_SMALL;
+    /* every product fits size_t now, so each factor does */
+    bs = (size_t)batches;
+    ks = (size_t)in_depth;
+    ns = (size_t)out_depth;
+    fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
+    /* a block of filter rows stays in cache while every batch row passes it */
+    for (n = 0; n < ns; n += nr) {
+        nr = ns - n < ACCEL__MAC_BLOCK ? ns - n : ACCEL__MAC_BLOCK;
+#if ACCEL_MAC_FAST
+        if (nr == 4 && bs >= 4) accel__mac_wsum4(w + n * ks, ks, ks, fx, wsum);
+#endif
+        for (b = 0; b < bs; b++) {
+            for (r = 0; r < nr; r++) acc[r] = bias ? (uint32_t)bias[n + r] : 0u;
+#if ACCEL_MAC_FAST
+            if (nr == 4 && bs >= 4 && b + 1 < bs) { /* two batch rows per pass */
+                uint32_t acc1[4];
+                for (r = 0; r < 4; r++) acc1[r] = acc[r];
+                accel__mac_rows4x2(x + b * ks, ks, w + n * ks, ks, ks, fx, q->input_offset - fx,
+                                   q->filter_offset - fx, wsum, acc, acc1);
+                accel__mac_requant_n(acc, 4, q, n, o + b * ns + n);
+                b++;
+                accel__mac_requant_n(acc1, 4, q, n, o + b * ns + n);
+                continue;
+            }
+            if (nr == 4 && bs >= 4) /* the weight sums pay off over several rows */
+                accel__mac_rows4(x + b * ks, w + n * ks, ks, ks, fx, q->input_offset - fx,
+                                 q->filter_offset - fx, wsum, acc);
+            else if (nr == 4)
+                accel__mac_rows4f(x + b * ks, w + n * ks, ks, ks, fx, q->input_offset - fx,
+                                  q->filter_offset - fx, acc);
+            else
+#endif
+            accel__mac_dot_rows(x + b * ks, w + n * ks, ks, nr, ks, fx, q->input_offset - fx,
+                                q->filter_offset - fx, acc);
+#if ACCEL_MAC_FAST
+            accel__mac_requant_n(acc, nr, q, n, o + b * ns + n);
+#else
+            for (r = 0; r < nr; r++) o[b * ns + n + r] = accel__mac_out(acc[r], q, n + r);
+#endif
+        }
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, uint32_t n_cols,
+                                           uint32_t depth, const void *a, size_t a_len,
+                                           int32_t a_offset, const void *b, size_t b_len,
+                                           int32_t b_offset, int32_t *out, size_t out_len)
+{
+    const int8_t *x = (const int8_t *)a, *w = (const int8_t *)b;
+    size_t need, n, m, r, nr, ms, ns, ks;
+    int32_t fx;
+    uint32_t acc[ACCEL__MAC_BLOCK];
+#if ACCEL_MAC_FAST
+    uint32_t wsum[4];
+#endif
+    if (!a || !b || !out) return ACCEL_E_NULL;
+    if (dt != ACCEL_MAC_INT8 && dt != ACCEL_MAC_UINT8) return ACCEL_E_MAC_DTYPE;
+    if (!accel__mac_offset_ok(dt, a_offset) || !accel__mac_offset_ok(dt, b_offset))
+        return ACCEL_E_MAC_OFFSET;
+    if (m_rows == 0 || n_cols == 0 || depth == 0) return ACCEL_E_ZERO_LENGTH;
+    need = 1;
+    if (!accel__mac_mul(&need, m_rows) || !accel__mac_mul(&need, depth)) return ACCEL_E_OVERFLOW;
+    if (a_len < need) return ACCEL_E_TRUNCATED;
+    need = 1;
+    if (!accel__mac_mul(&need, n_cols) || !accel__mac_mul(&need, depth)) return ACCEL_E_OVERFLOW;
+    if (b_len < need) return ACCEL_E_TRUNCATED;
+    need = 1;
+    if (!accel__mac_mul(&need, m_rows) || !accel__mac_mul(&need, n_cols)) return ACCEL_E_OVERFLOW;
+    if (out_len < need) return ACCEL_E_BUFFER_TOO_SMALL;
+    ms = (size_t)m_rows;
+    ns = (size_t)n_cols;
+    ks = (size_t)depth;
+    fx = dt == ACCEL_MAC_UINT8 ? -128 : 0;
+    for (n = 0; n < ns; n += nr) {
+        nr = ns - n < ACCEL__MAC_BLOCK ? ns - n : ACCEL__MAC_BLOCK;
+#if ACCEL_MAC_FAST
+        if (nr == 4 && ms >= 4) accel__mac_wsum4(w + n * ks, ks, ks, fx, wsum);
+#endif
+        for (m = 0; m < ms; m++) {
+            for (r = 0; r < nr; r++) acc[r] = 0;
+#if ACCEL_MAC_FAST
+            if (nr == 4 && ms >= 4)
+                accel__mac_rows4(x + m * ks, w + n * ks, ks, ks, fx, a_offset - fx, b_offset - fx,
+                                 wsum, acc);
+            else
+#endif
+            accel__mac_dot_rows(x + m * ks, w + n * ks, ks, nr, ks, fx, a_offset - fx,
+                                b_offset - fx, acc);
+            for (r = 0; r < nr; r++) out[m * ns + n + r] = accel__mac_u2s(acc[r]);
+        }
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_mac_requantize(const int32_t *acc, size_t n, size_t channels,
+                                           const accel_mac_quant *q, void *out, size_t out_len)
+{
+    uint8_t *o = (uint8_t *)out;
+    size_t i;
+    accel_status st;
+    if (!acc || !out) return ACCEL_E_NULL;
+    if (channels == 0) return ACCEL_E_ZERO_LENGTH;
+    if ((size_t)(uint32_t)channels != channels) return ACCEL_E_MAC_SHAPE;
+    st = accel__mac_check_q(q, (uint32_t)channels, NULL, 0);
+    if (st != ACCEL_OK) return st;
+    if (out_len < n) return ACCEL_E_BUFFER_TOO_SMALL;
+    for (i = 0; i < n; i++) o[i] = accel__mac_out((uint32_t)acc[i], q, i % channels);
+    return ACCEL_OK;
+}
+
+/* ---- conv geometry ---- */
+static uint32_t accel__mac_one(uint32_t v) { return v ? v : 1u; }
+
+/* (n-1)*s + (k-1)*d must stay far inside int32 for the index arithmetic. */
+static int accel__mac_span_ok(uint32_t n, uint32_t s, uint32_t k, uint32_t d)
+{
+    uint32_t a = (n - 1u) * s, b = (k - 1u) * d; /* each < 2^32: all inputs <= 65535 */
+    return a <= 0x3FFFFFFFUL && b <= 0x3FFFFFFFUL;
+}
+
+/* Checks the geometry and returns the element counts of input and output. */
+static accel_status accel__mac_check_geom(const accel_mac_conv *g, size_t *in_n, size_t *out_n)
+{
+    const uint32_t *f;
+    size_t i;
+    if (!g) return ACCEL_E_NULL;
+    f = &g->batches;
+    if (g->batches == 0 || g->in_h == 0 || g->in_w == 0 || g->in_c == 0 || g->out_h == 0 ||
+        g->out_w == 0 || g->out_c == 0 || g->k_h == 0 || g->k_w == 0)
+        return ACCEL_E_ZERO_LENGTH;
+    if (g->stride_h == 0 || g->stride_w == 0) return ACCEL_E_MAC_STRIDE;
+    for (i = 1; i < sizeof(accel_mac_conv) / sizeof(uint32_t); i++)
+        if (f[i] > 0xFFFFUL) return ACCEL_E_MAC_SHAPE; /* batches (f[0]) may be larger */
+    if (!accel__mac_span_ok(g->out_h, g->stride_h, g->k_h, accel__mac_one(g->dilation_h)) ||
+        !accel__mac_span_ok(g->out_w, g->stride_w, g->k_w, accel__mac_one(g->dilation_w)))
+        return ACCEL_E_MAC_SHAPE;
+    *in_n = 1;
+    *out_n = 1;
+    if (!accel__mac_mul(in_n, g->batches) || !accel__mac_mul(out_n, g->batches) ||
+        !accel__mac_mul(in_n, g->in_h) || !accel__mac_mul(in_n, g->in_w) ||
+        !accel__mac_mul(in_n, g->in_c) || !accel__mac_mul(out_n, g->out_h) ||
+        !accel__mac_mul(out_n, g->out_w) || !accel__mac_mul(out_n, g->out_c))
+        return ACCEL_E_OVERFLOW;
+    return ACCEL_OK;
+}
+
+/* Taps k in [*lo, *hi) with 0 <= base + k*d < size. */
+static void accel__mac_range(int32_t base, uint32_t d, uint32_t k, uint32_t size, uint32_t *lo,
+                             uint32_t *hi)
+{
+    int32_t end = (int32_t)size - base; /* taps need k*d < end */
+    uint32_t l = base < 0 ? ((uint32_t)(-base) + d - 1u) / d : 0u, h;
+    h = end <= 0 ? 0u : ((uint32_t)end + d - 1u) / d;
+    if (h > k) h = k;
+    if (l > h) l = h;
+    *lo = l;
+    *hi = h;
+}
+
+#if ACCEL_MAC_FAST
+#define ACCEL__MAC_PATCH 2048u
+/* conv2d (groups 1) through an im2col patch on the stack: one output pixel's taps gathered in
+ * filter order, taps outside the image set to the input zero point so that they add exactly 0
+ * after the offset; then one long dot product per output channel (a filter is contiguous in
+ * OHWI) instead of a short one per filter row. */
+static void accel__mac_conv_patch(const accel_mac_conv *g, const accel_mac_quant *q,
+                                  const int8_t *x, const int8_t *w, const int32_t *bias,
+                                  uint8_t *o, size_t fs)
+{
+    int8_t patch[ACCEL__MAC_PATCH], *dst;
+    size_t ic = (size_t)g->in_c, oc_n = (size_t)g->out_c, oc, r, nr, pix = 0;
+    uint32_t b, oy, ox, ky, kx, acc[ACCEL__MAC_BLOCK];
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, iy, ix;
+    int zp = (int)((uint32_t)(-q->input_offset) & 0xFFu);
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++)
+            for (ox = 0; ox < g->out_w; ox++, pix++) {
+                dst = patch;
+                for (ky = 0; ky < g->k_h; ky++) {
+                    iy = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top + (int32_t)(ky * dh);
+                    for (kx = 0; kx < g->k_w; kx++, dst += ic) {
+                        ix = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left +
+                             (int32_t)(kx * dw);
+                        if (iy < 0 || iy >= (int32_t)g->in_h || ix < 0 || ix >= (int32_t)g->in_w)
+                            ACCEL_MEMSET(dst, zp, ic);
+                        else
+                            ACCEL_MEMCPY(dst,
+                                         x + (((size_t)b * g->in_h + (size_t)iy) * g->in_w +
+                                              (size_t)ix) * ic,
+                                         ic);
+                    }
+                }
+                for (oc = 0; oc < oc_n; oc += nr) {
+                    nr = oc_n - oc < ACCEL__MAC_BLOCK ? oc_n - oc : ACCEL__MAC_BLOCK;
+                    for (r = 0; r < nr; r++) acc[r] = bias ? (uint32_t)bias[oc + r] : 0u;
+                    accel__mac_dot_rows(patch, w + oc * fs, fs, nr, fs, fx, q->input_offset - fx,
+                                        q->filter_offset - fx, acc);
+                    accel__mac_requant_n(acc, nr, q, oc, o + pix * oc_n + oc);
+                }
+            }
+}
+#endif
+
+ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_quant *q,
+                                       const void *input, size_t input_len, const void *filter,
+                                       size_t filter_len, const int32_t *bias, size_t bias_len,
+                                       void *output, size_t output_len)
+{
+    const int8_t *x = (const int8_t *)input, *w = (const int8_t *)filter, *xp;
+    uint8_t *o = (uint8_t *)output;
+    size_t in_n, out_n, need, fs, oc, r, nr, xi, ih, iw, ic, oh, ow, oc_n, kw, cgs, ocgs;
+    uint32_t groups, cg, ocg, dh, dw, b, oy, ox, ky, kx, ky0, ky1, kx0, kx1, gi;
+    uint32_t acc[ACCEL__MAC_BLOCK];
+    int32_t fx, xo, wo, iy0, ix0;
+    accel_status st;
+    if (!input || !filter || !output) return ACCEL_E_NULL;
+    st = accel__mac_check_geom(g, &in_n, &out_n);
+    if (st != ACCEL_OK) return st;
+    st = accel__mac_check_q(q, g->out_c, bias, bias_len);
+    if (st != ACCEL_OK) return st;
+    groups = accel__mac_one(g->groups);
+    if (g->in_c % groups != 0 || g->out_c % groups != 0 || g->depth_multiplier > 1)
+        return ACCEL_E_MAC_GROUPS;
+    cg = g->in_c / groups;
+    ocg = g->out_c / groups;
+    fs = 1;
+    if (!accel__mac_mul(&fs, g->k_h) || !accel__mac_mul(&fs, g->k_w) || !accel__mac_mul(&fs, cg))
+        return ACCEL_E_OVERFLOW;
+    need = fs;
+    if (!accel__mac_mul(&need, g->out_c)) return ACCEL_E_OVERFLOW;
+    if (input_len < in_n || filter_len < need) return ACCEL_E_TRUNCATED;
+    if (output_len < out_n) return ACCEL_E_BUFFER_TOO_SMALL;
+    ih = (size_t)g->in_h; /* the element counts fit size_t, so every factor does */
+    iw = (size_t)g->in_w;
+    ic = (size_t)g->in_c;
+    oh = (size_t)g->out_h;
+    ow = (size_t)g->out_w;
+    oc_n = (size_t)g->out_c;
+    kw = (size_t)g->k_w;
+    cgs = (size_t)cg;
+    ocgs = (size_t)ocg;
+#if ACCEL_MAC_FAST
+    if (groups == 1 && fs <= ACCEL__MAC_PATCH) {
+        accel__mac_conv_patch(g, q, x, w, bias, o, fs);
+        return ACCEL_OK;
+    }
+#endif
+    dh = accel__mac_one(g->dilation_h);
+    dw = accel__mac_one(g->dilation_w);
+    fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
+    xo = q->input_offset - fx;
+    wo = q->filter_offset - fx;
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++) {
+                ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                for (gi = 0; gi < groups; gi++)
+                    for (oc = (size_t)gi * ocgs; oc < (size_t)(gi + 1u) * ocgs; oc += nr) {
+                        nr = (size_t)(gi + 1u) * ocgs - oc;
+                        if (nr > ACCEL__MAC_BLOCK) nr = ACCEL__MAC_BLOCK;
+                        for (r = 0; r < nr; r++) acc[r] = bias ? (uint32_t)bias[oc + r] : 0u;
+                        for (ky = ky0; ky < ky1; ky++) {
+                            xi = ((size_t)b * ih + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * iw;
+                            if (dw == 1 && groups == 1) {
+                                /* the taps of one filter row are contiguous in both */
+                                xp = x + (xi + (size_t)(uint32_t)(ix0 + (int32_t)kx0)) * ic;
+                                accel__mac_dot_rows(xp, w + oc * fs + ((size_t)ky * kw + kx0) * cgs,
+                                                    fs, nr, (size_t)(kx1 - kx0) * cgs, fx, xo, wo,
+                                                    acc);
+                            } else {
+                                for (kx = kx0; kx < kx1; kx++) {
+                                    xp = x + (xi + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * ic +
+                                         (size_t)gi * cgs;
+                                    accel__mac_dot_rows(xp, w + oc * fs + ((size_t)ky * kw + kx) * cgs,
+                                                        fs, nr, cgs, fx, xo, wo, acc);
+                                }
+                            }
+                        }
+                        for (r = 0; r < nr; r++)
+                            o[(((size_t)b * oh + (size_t)oy) * ow + (size_t)ox) * oc_n + oc + r] =
+                                accel__mac_out(acc[r], q, oc + r);
+                    }
+            }
+        }
+    return ACCEL_OK;
+}
+
+/* Channels per pass of the channel-vectorized kernels (a small stack array). */
+#if ACCEL_MAC_FAST
+#define ACCEL__MAC_CH 32u
+#else
+#define ACCEL__MAC_CH 8u
+#endif
+
+ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
+                                                 const accel_mac_quant *q, const void *input,
+                                                 size_t input_len, const void *filter,
+                                                 size_t filter_len, const int32_t *bias,
+                                                 size_t bias_len, void *output,
+                                                 size_t output_len)
+{
+    const int8_t *x = (const int8_t *)input, *w = (const int8_t *)filter, *xp, *wp;
+    uint8_t *o = (uint8_t *)output;
+    size_t in_n, out_n, need, c0, nc, j, ob, ih, iw, ic, oh, ow, oc_n, kw;
+    uint32_t dm, dh, dw, b, oy, ox, ky, kx, ky0, ky1, kx0, kx1;
+    uint32_t acc[ACCEL__MAC_CH];
+    int32_t fx, xo, wo, iy0, ix0;
+    accel_status st;
+    if (!input || !filter || !output) return ACCEL_E_NULL;
+    st = accel__mac_check_geom(g, &in_n, &out_n);
+    if (st != ACCEL_OK) return st;
+    st = accel__mac_check_q(q, g->out_c, bias, bias_len);
+    if (st != ACCEL_OK) return st;
+    dm = accel__mac_one(g->depth_multiplier);
+    if (g->out_c != g->in_c * dm || g->groups > 1) return ACCEL_E_MAC_GROUPS;
+    need = 1;
+    if (!accel__mac_mul(&need, g->k_h) || !accel__mac_mul(&need, g->k_w) ||
+        !accel__mac_mul(&need, g->out_c))
+        return ACCEL_E_OVERFLOW;
+    if (input_len < in_n || filter_len < need) return ACCEL_E_TRUNCATED;
+    if (output_len < out_n) return ACCEL_E_BUFFER_TOO_SMALL;
+    ih = (size_t)g->in_h; /* the element counts fit size_t, so every factor does */
+    iw = (size_t)g->in_w;
+    ic = (size_t)g->in_c;
+    oh = (size_t)g->out_h;
+    ow = (size_t)g->out_w;
+    oc_n = (size_t)g->out_c;
+    kw = (size_t)g->k_w;
+    dh = accel__mac_one(g->dilation_h);
+    dw = accel__mac_one(g->dilation_w);
+    fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
+    xo = q->input_offset - fx;
+    wo = q->filter_offset - fx;
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++) {
+                ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                ob = (((size_t)b * oh + (size_t)oy) * ow + (size_t)ox) * oc_n;
+                for (c0 = 0; c0 < oc_n; c0 += nc) {
+                    nc = oc_n - c0 < ACCEL__MAC_CH ? oc_n - c0 : ACCEL__MAC_CH;
+                    for (j = 0; j < nc; j++) acc[j] = bias ? (uint32_t)bias[c0 + j] : 0u;
+                    for (ky = ky0; ky < ky1; ky++)
+                        for (kx = kx0; kx < kx1; kx++) {
+                            xp = x + (((size_t)b * ih + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * iw +
+                                      (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * ic;
+                            wp = w + ((size_t)ky * kw + kx) * oc_n + c0;
+                            if (dm == 1 && nc == ACCEL__MAC_CH) {
+                                /* a constant trip count: the loop becomes a few vector ops */
+                                xp += c0;
+                                for (j = 0; j < ACCEL__MAC_CH; j++)
+                                    acc[j] += (uint32_t)((int32_t)(int16_t)((xp[j] ^ fx) + xo) *
+                                                         (int16_t)((wp[j] ^ fx) + wo));
+                            } else if (dm == 1) {
+                                xp += c0;
+                                for (j = 0; j < nc; j++)
+                                    acc[j] += (uint32_t)((int32_t)(int16_t)((xp[j] ^ fx) + xo) *
+                                                         (int16_t)((wp[j] ^ fx) + wo));
+                            } else {
+                                for (j = 0; j < nc; j++)
+                                    acc[j] += (uint32_t)((int32_t)(int16_t)((xp[(c0 + j) / dm] ^ fx) + xo) *
+                                                         (int16_t)((wp[j] ^ fx) + wo));
+                            }
+                        }
+#if ACCEL_MAC_FAST
+                    accel__mac_requant_n(acc, nc, q, c0, o + ob + c0);
+#else
+                    for (j = 0; j < nc; j++) o[ob + c0 + j] = accel__mac_out(acc[j], q, c0 + j);
+#endif
+                }
+            }
+        }
+    return ACCEL_OK;
+}
+
+static accel_status accel__mac_pool(const accel_mac_conv *g, accel_mac_dtype dt, int32_t act_min,
+                                    int32_t act_max, const void *input, size_t input_len,
+                                    void *output, size_t output_len, int avg)
+{
+    const uint8_t *x = (const uint8_t *)input, *xp;
+    uint8_t *o = (uint8_t *)output;
+    size_t in_n, out_n, c0, nc, j, ob, ih, iw, ic, oh, ow, oc_n;
+    uint32_t b, oy, ox, ky, kx, ky0, ky1, kx0, kx1, fx;
+    int32_t acc[ACCEL__MAC_CH], v, cnt, iy0, ix0;
+    accel_status st;
+    if (!input || !output) return ACCEL_E_NULL;
+    st = accel__mac_check_geom(g, &in_n, &out_n);
+    if (st != ACCEL_OK) return st;
+    st = accel__mac_check_act(dt, act_min, act_max);
+    if (st != ACCEL_OK) return st;
+    if (g->out_c != g->in_c || g->groups > 1 || g->depth_multiplier > 1 || g->dilation_h > 1 ||
+        g->dilation_w > 1)
+        return ACCEL_E_MAC_GROUPS;
+    if ((uint32_t)g->k_h * g->k_w > 0x7FFFFFUL) return ACCEL_E_MAC_SHAPE; /* sum fits int32 */
+    if (input_len < in_n) return ACCEL_E_TRUNCATED;
+    if (output_len < out_n) return ACCEL_E_BUFFER_TOO_SMALL;
+    /* every window must hold an in-image tap; checked before anything is written */
+    for (oy = 0; oy < g->out_h; oy++) {
+        accel__mac_range((int32_t)(oy * g->stride_h) - (int32_t)g->pad_top, 1u, g->k_h, g->in_h,
+                         &ky0, &ky1);
+        if (ky0 >= ky1) return ACCEL_E_MAC_EMPTY_WINDOW;
+    }
+    for (ox = 0; ox < g->out_w; ox++) {
+        accel__mac_range((int32_t)(ox * g->stride_w) - (int32_t)g->pad_left, 1u, g->k_w, g->in_w,
+                         &kx0, &kx1);
+        if (kx0 >= kx1) return ACCEL_E_MAC_EMPTY_WINDOW;
+    }
+    ih = (size_t)g->in_h; /* the element counts fit size_t, so every factor does */
+    iw = (size_t)g->in_w;
+    ic = (size_t)g->in_c;
+    oh = (size_t)g->out_h;
+    ow = (size_t)g->out_w;
+    oc_n = (size_t)g->out_c;
+    fx = dt == ACCEL_MAC_UINT8 ? 0u : 0x80u; /* compare and add in the int8 value domain */
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, 1u, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++) {
+                ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, 1u, g->k_w, g->in_w, &kx0, &kx1);
+                cnt = (int32_t)((ky1 - ky0) * (kx1 - kx0));
+                ob = (((size_t)b * oh + (size_t)oy) * ow + (size_t)ox) * oc_n;
+                for (c0 = 0; c0 < oc_n; c0 += nc) {
+                    nc = oc_n - c0 < ACCEL__MAC_CH ? oc_n - c0 : ACCEL__MAC_CH;
+                    for (j = 0; j < nc; j++) acc[j] = avg ? 0 : -256;
+                    for (ky = ky0; ky < ky1; ky++)
+                        for (kx = kx0; kx < kx1; kx++) {
+                            xp = x + (((size_t)b * ih + (size_t)(uint32_t)(iy0 + (int32_t)ky)) * iw +
+                                      (size_t)(uint32_t)(ix0 + (int32_t)kx)) * ic +
+                                 c0;
+                            /* uint8 as is; int8 byte ^ 0x80 is value + 128 */
+                            if (avg)
+                                for (j = 0; j < nc; j++) acc[j] += (int32_t)(xp[j] ^ fx);
+                            else
+                                for (j = 0; j < nc; j++) {
+                                    v = (int32_t)(xp[j] ^ fx);
+                                    acc[j] = v > acc[j] ? v : acc[j];
+                                }
+                        }
+                    for (j = 0; j < nc; j++) {
+                        v = acc[j];
+                        if (fx) v -= avg ? 128 * cnt : 128;
+                        if (avg) {
+                            if (dt == ACCEL_MAC_UINT8) v = (v + cnt / 2) / cnt;
+                            else v = v > 0 ? (v + cnt / 2) / cnt : (v - cnt / 2) / cnt;
+                        }
+                        v = v < act_min ? act_min : v > act_max ? act_max : v;
+                        o[ob + c0 + j] = (uint8_t)(v & 0xFF);
+                    }
+                }
+            }
+        }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_mac_max_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
+                                           int32_t act_min, int32_t act_max, const void *input,
+                                           size_t input_len, void *output, size_t output_len)
+{
+    return accel__mac_pool(g, dt, act_min, act_max, input, input_len, output, output_len, 0);
+}
+
+ACCELDEF accel_status accel_mac_average_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
+                                               int32_t act_min, int32_t act_max,
+                                               const void *input, size_t input_len, void *output,
+                                               size_t output_len)
+{
+    return accel__mac_pool(g, dt, act_min, act_max, input, input_len, output, output_len, 1);
+}
+
+/* ---- wide products ---- */
+ACCELDEF uint32_t accel_mac_wide_depth_limit(uint32_t nbytes, int is_signed)
+{
+    if (nbytes == 0 || nbytes > 4) return 0;
+    /* the largest |plane product|: 255*255 once any plane is unsigned, else 128*128 */
+    return (nbytes == 1 && is_signed) ? 131071UL : (uint32_t)ACCEL_MAC_WIDE_MAX_DEPTH;
+}
+
+ACCELDEF accel_status accel_mac_wide_scratch_size(uint32_t nbytes, uint32_t m_rows,
+                                                  uint32_t n_cols, uint32_t depth, size_t *size)
+{
+    size_t p = 1, a = 1, bb = 1;
+    if (!size) return ACCEL_E_NULL;
+    *size = 0;
+    if (nbytes == 0 || nbytes > 4) return ACCEL_E_ARG;
+    if (!accel__mac_mul(&p, m_rows) || !accel__mac_mul(&a, m_rows) ||
+        !accel__mac_mul(&bb, n_cols) || !accel__mac_mul(&p, n_cols) || !accel__mac_mul(&p, 4u) || !accel__mac_mul(&a, depth) ||
+        !accel__mac_mul(&a, nbytes) || !accel__mac_mul(&bb, depth) || !accel__mac_mul(&bb, nbytes))
+        return ACCEL_E_OVERFLOW;
+    if (p + a < p || p + a + bb < p + a) return ACCEL_E_OVERFLOW;
+    *size = p + a + bb;
+    return ACCEL_OK;
+}
+
+/* Source element kinds of the wide products. */
+#define ACCEL__MAC_SRC_BYTES 0
+#define ACCEL__MAC_SRC_16 1
+
+/* Byte p of element i (little-endian), the signed top byte already XOR 0x80. */
+static uint8_t accel__mac_plane_byte(const void *src, int kind, uint32_t nbytes, int is_signed,
+                                     size_t i, uint32_t p)
+{
+    uint8_t v;
+    if (kind == ACCEL__MAC_SRC_16)
+        v = (uint8_t)((((const uint16_t *)src)[i] >> (8u * p)) & 0xFFu);
+    else
+        v = ((const uint8_t *)src)[i * nbytes + p];
+    return (is_signed && p == nbytes - 1u) ? (uint8_t)(v ^ 0x80u) : v;
+}
+
+static accel_status accel__mac_wide(uint32_t nbytes, int is_signed, uint32_t m_rows,
+                                    uint32_t n_cols, uint32_t depth, const void *a, size_t a_n,
+                                    const void *b, size_t b_n, int kind, int64_t *out,
+                                    size_t out_len, void *scratch, size_t scratch_len)
+{
+    size_t need, mn, mk, nk, i;
+    uint32_t p, q;
+    int32_t *part;
+    uint8_t *pa, *pb;
+    uint64_t *acc;
+    accel_status st;
+    if (!a || !b || !out || !scratch) return ACCEL_E_NULL;
+    if (nbytes == 0 || nbytes > 4) return ACCEL_E_ARG;
+    if (m_rows == 0 || n_cols == 0 || depth == 0) return ACCEL_E_ZERO_LENGTH;
+    if (depth > accel_mac_wide_depth_limit(nbytes, is_signed)) return ACCEL_E_MAC_DEPTH;
+    st = accel_mac_wide_scratch_size(nbytes, m_rows, n_cols, depth, &need);
+    if (st != ACCEL_OK) return st;
+    mn = (size_t)m_rows * (size_t)n_cols; /* no overflow: checked by the scratch size */
+    mk = (size_t)m_rows * (size_t)depth;
+    nk = (size_t)n_cols * (size_t)depth;
+    if (a_n < mk || b_n < nk) return ACCEL_E_TRUNCATED;
+    if (out_len < mn) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (scratch_len < need) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (((uintptr_t)scratch & 3u) != 0) return ACCEL_E_ALIGN;
+    part = (int32_t *)scratch;
+    pa = (uint8_t *)scratch + mn * 4u;
+    pb = pa + mk * nbytes;
+    for (p = 0; p < nbytes; p++) {
+        for (i = 0; i < mk; i++) pa[p * mk + i] = accel__mac_plane_byte(a, kind, nbytes, is_signed, i, p);
+        for (i = 0; i < nk; i++) pb[p * nk + i] = accel__mac_plane_byte(b, kind, nbytes, is_signed, i, p);
+    }
+    acc = (uint64_t *)(void *)out; /* recombine modulo 2^64, convert at the end */
+    for (i = 0; i < mn; i++) acc[i] = 0;
+    for (p = 0; p < nbytes; p++)
+        for (q = 0; q < nbytes; q++) {
+            int32_t ao = (is_signed && p == nbytes - 1u) ? -128 : 0;
+            int32_t bo = (is_signed && q == nbytes - 1u) ? -128 : 0;
+            st = accel_mac_matmul_s32(ACCEL_MAC_UINT8, m_rows, n_cols, depth, pa + p * mk, mk, ao,
+                                      pb + q * nk, nk, bo, part, mn);
+            if (st != ACCEL_OK) return st;
+            for (i = 0; i < mn; i++)
+                acc[i] += (uint64_t)(int64_t)part[i] << (8u * (p + q));
+        }
+    for (i = 0; i < mn; i++) out[i] = accel__mac_u2s64(acc[i]);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_mac_wide_matmul(uint32_t nbytes, int is_signed, uint32_t m_rows,
+                                            uint32_t n_cols, uint32_t depth, const uint8_t *a,
+                                            size_t a_len, const uint8_t *b, size_t b_len,
+                                            int64_t *out, size_t out_len, void *scratch,
+                                            size_t scratch_len)
+{
+    if (nbytes == 0 || nbytes > 4) return ACCEL_E_ARG;
+    return accel__mac_wide(nbytes, is_signed, m_rows, n_cols, depth, a, a_len / (size_t)nbytes, b,
+                           b_len / (size_t)nbytes, ACCEL__MAC_SRC_BYTES, out, out_len, scratch,
+                           scratch_len);
+}
+
+ACCELDEF accel_status accel_mac_matmul_s16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
+                                           const int16_t *a, size_t a_len, const int16_t *b,
+                                           size_t b_len, int64_t *out, size_t out_len,
+                                           void *scratch, size_t scratch_len)
+{
+    return accel__mac_wide(2u, 1, m_rows, n_cols, depth, a, a_len, b, b_len,
+                           ACCEL__MAC_SRC_16, out, out_len, scratch, scratch_len);
+}
+
+ACCELDEF accel_status accel_mac_matmul_u16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
+                                           const uint16_t *a, size_t a_len, const uint16_t *b,
+                                           size_t b_len, int64_t *out, size_t out_len,
+                                           void *scratch, size_t scratch_len)
+{
+    return accel__mac_wide(2u, 0, m_rows, n_cols, depth, a, a_len, b, b_len,
+                           ACCEL__MAC_SRC_16, out, out_len, scratch, scratch_len);
+}
+
+ACCELDEF accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_bytes)
+{
+    uint8_t *p = (uint8_t *)data;
+    size_t i;
+    if (!data) return ACCEL_E_NULL;
+    if (elem_bytes == 0) return ACCEL_E_ZERO_LENGTH;
+    if (n % elem_bytes != 0) return ACCEL_E_MAC_SHAPE;
+    for (i = elem_bytes - 1u; i < n; i += elem_bytes) p[i] ^= 0x80u;
+    return ACCEL_OK;
+}
 #ifdef __cplusplus
 }
 #endif

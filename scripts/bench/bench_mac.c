@@ -1,0 +1,298 @@
+/* bench_mac - the MAC engine against a naive loop and gemmlowp, same run, same inputs.
+ * Reports GMAC/s medians (7 samples) and ratios; every baseline's output is compared with the
+ * engine's for bit-exactness on the benchmark's own data. Single thread. */
+#define _POSIX_C_SOURCE 199309L
+#define ACCEL_IMPLEMENTATION
+#include "accel.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <math.h>
+
+int bench_gemmlowp_fc_u8(const uint8_t *x, const uint8_t *w, const int32_t *bias, int batches,
+                         int depth, int outs, int input_offset, int filter_offset,
+                         int output_offset, int32_t multiplier, int shift, int act_min,
+                         int act_max, uint8_t *out);
+
+void *bench_xnn_fc_create(int uint8, int depth, int outs, const uint8_t *w, const int32_t *bias,
+                          int input_offset, int filter_offset, int output_offset, double scale,
+                          int act_min, int act_max);
+int bench_xnn_fc_run(void *op, int uint8, int batches, const uint8_t *x, uint8_t *out);
+void bench_xnn_fc_delete(void *op);
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef void (*runner)(void *ctx);
+/* Samples of the runners are interleaved (engine, baseline, engine, ...) so that a busy machine
+ * slows all of them alike; each sample is enough calls to take ~20 ms. Returns median seconds
+ * per call of each runner and the median of the per-sample ratios baseline/engine. */
+#define NS 7
+static void timeall(runner *f, int nf, void *ctx, double *med, double *ratio)
+{
+    double s[4][NS], rt[4][NS], t0;
+    int reps[4], i, j, r;
+    for (j = 0; j < nf; j++) {
+        reps[j] = 1;
+        for (;;) {
+            t0 = now();
+            for (r = 0; r < reps[j]; r++) f[j](ctx);
+            if (now() - t0 > 0.02 || reps[j] > 1000000) break;
+            reps[j] *= 2;
+        }
+    }
+    for (i = 0; i < NS; i++)
+        for (j = 0; j < nf; j++) {
+            t0 = now();
+            for (r = 0; r < reps[j]; r++) f[j](ctx);
+            s[j][i] = (now() - t0) / reps[j];
+        }
+    for (j = 0; j < nf; j++) {
+        for (i = 0; i < NS; i++) rt[j][i] = s[j][i] / s[0][i];
+        qsort(s[j], NS, sizeof(double), cmpd);
+        qsort(rt[j], NS, sizeof(double), cmpd);
+        med[j] = s[j][NS / 2];
+        ratio[j] = rt[j][NS / 2];
+    }
+}
+
+static uint32_t rs = 12345;
+static uint8_t rb(void)
+{
+    rs = rs * 1664525u + 1013904223u;
+    return (uint8_t)(rs >> 24);
+}
+
+/* ---- one workload description ---- */
+typedef struct {
+    int kind; /* 0 fc/gemm, 1 conv, 2 depthwise */
+    int dt;   /* 0 int8, 1 uint8 */
+    accel_mac_conv g;
+    int B, K, N;
+    uint8_t *x, *w, *o, *o_ref;
+    int32_t *bias, mult[64], shift[64];
+    accel_mac_quant q;
+    size_t nx, nw, no;
+    void *xnn;
+} work;
+
+static void run_engine(void *p)
+{
+    work *k = (work *)p;
+    accel_status st;
+    if (k->kind == 0)
+        st = accel_mac_fully_connected((uint32_t)k->B, (uint32_t)k->K, (uint32_t)k->N, k->x, k->nx, k->w,
+                                       k->nw, k->bias, (size_t)k->N, &k->q, k->o, k->no);
+    else if (k->kind == 1)
+        st = accel_mac_conv2d(&k->g, &k->q, k->x, k->nx, k->w, k->nw, k->bias, k->g.out_c, k->o, k->no);
+    else
+        st = accel_mac_depthwise_conv2d(&k->g, &k->q, k->x, k->nx, k->w, k->nw, k->bias, k->g.out_c, k->o, k->no);
+    if (st != ACCEL_OK) {
+        fprintf(stderr, "engine: %s\n", accel_status_str(st));
+        exit(1);
+    }
+}
+
+static int32_t v8(const uint8_t *p, size_t i, int dt) { return dt ? p[i] : (int8_t)p[i]; }
+static uint8_t fin(const work *k, int32_t acc, int ch)
+{
+    int i = k->q.count == 1 ? 0 : ch;
+    int32_t v = accel_mac_mbqm(acc, k->mult[i], k->shift[i]) + k->q.output_offset;
+    v = v < k->q.act_min ? k->q.act_min : v > k->q.act_max ? k->q.act_max : v;
+    return (uint8_t)v;
+}
+
+/* The naive loops: TFLite reference style, offsets added per tap, bounds checked per tap. */
+static void run_naive(void *p)
+{
+    work *k = (work *)p;
+    int io = k->q.input_offset, fo = k->q.filter_offset, dt = k->dt;
+    if (k->kind == 0) {
+        int b, n, c;
+        for (b = 0; b < k->B; b++)
+            for (n = 0; n < k->N; n++) {
+                int32_t acc = 0;
+                for (c = 0; c < k->K; c++)
+                    acc += (v8(k->x, (size_t)(b * k->K + c), dt) + io) * (v8(k->w, (size_t)(n * k->K + c), dt) + fo);
+                k->o_ref[b * k->N + n] = fin(k, acc + k->bias[n], n);
+            }
+    } else {
+        const accel_mac_conv *g = &k->g;
+        int H = (int)g->in_h, W = (int)g->in_w, C = (int)g->in_c, OH = (int)g->out_h, OW = (int)g->out_w;
+        int OC = (int)g->out_c, KH = (int)g->k_h, KW = (int)g->k_w, dm = (int)(g->depth_multiplier ? g->depth_multiplier : 1);
+        int b, oy, ox, oc, ky, kx, c;
+        for (b = 0; b < (int)g->batches; b++)
+            for (oy = 0; oy < OH; oy++)
+                for (ox = 0; ox < OW; ox++)
+                    for (oc = 0; oc < OC; oc++) {
+                        int32_t acc = 0;
+                        for (ky = 0; ky < KH; ky++)
+                            for (kx = 0; kx < KW; kx++) {
+                                int iy = oy * (int)g->stride_h - (int)g->pad_top + ky;
+                                int ix = ox * (int)g->stride_w - (int)g->pad_left + kx;
+                                if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+                                if (k->kind == 1) {
+                                    for (c = 0; c < C; c++)
+                                        acc += (v8(k->x, (size_t)(((b * H + iy) * W + ix) * C + c), dt) + io) *
+                                               (v8(k->w, (size_t)(((oc * KH + ky) * KW + kx) * C + c), dt) + fo);
+                                } else {
+                                    acc += (v8(k->x, (size_t)(((b * H + iy) * W + ix) * C + oc / dm), dt) + io) *
+                                           (v8(k->w, (size_t)((ky * KW + kx) * OC + oc), dt) + fo);
+                                }
+                            }
+                        k->o_ref[((b * OH + oy) * OW + ox) * OC + oc] = fin(k, acc + k->bias[oc], oc);
+                    }
+    }
+}
+
+static void run_gemmlowp(void *p)
+{
+    work *k = (work *)p;
+    bench_gemmlowp_fc_u8(k->x, k->w, k->bias, k->B, k->K, k->N, k->q.input_offset, k->q.filter_offset,
+                         k->q.output_offset, k->mult[0], k->shift[0], k->q.act_min, k->q.act_max, k->o_ref);
+}
+
+static void run_xnnpack(void *p)
+{
+    work *k = (work *)p;
+    bench_xnn_fc_run(k->xnn, k->dt, k->B, k->x, k->o_ref);
+}
+
+static void setup(work *k, int dt, double macs_scale)
+{
+    size_t i;
+    (void)macs_scale;
+    k->dt = dt;
+    k->x = (uint8_t *)malloc(k->nx);
+    k->w = (uint8_t *)malloc(k->nw);
+    k->o = (uint8_t *)malloc(k->no);
+    k->o_ref = (uint8_t *)malloc(k->no);
+    k->bias = (int32_t *)malloc(sizeof(int32_t) * 4096);
+    for (i = 0; i < k->nx; i++) k->x[i] = rb();
+    for (i = 0; i < k->nw; i++) k->w[i] = rb();
+    for (i = 0; i < 4096; i++) k->bias[i] = (int32_t)(rb() * 37) - 4000;
+    memset(&k->q, 0, sizeof k->q);
+    k->q.dtype = dt ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8;
+    k->q.input_offset = dt ? -131 : 7;
+    k->q.filter_offset = dt ? -119 : 0;
+    k->q.output_offset = dt ? 128 : -3;
+    k->mult[0] = 1518500250; /* ~0.7071 */
+    k->shift[0] = k->kind == 2 ? -10 : -14;
+    k->q.multiplier = k->mult;
+    k->q.shift = k->shift;
+    k->q.count = 1;
+    k->q.act_min = dt ? 0 : -128;
+    k->q.act_max = dt ? 255 : 127;
+}
+
+static size_t ndiff(const work *k)
+{
+    size_t i, n = 0;
+    for (i = 0; i < k->no; i++) n += k->o[i] != k->o_ref[i];
+    return n;
+}
+
+static void report(const char *name, work *k, double macs, int with_gemmlowp)
+{
+    runner f[4];
+    double med[4], ratio[4];
+    int exact_n, exact_g = 1, nf = 2, gi = -1, xi = -1;
+    size_t xdiff = 0;
+    f[0] = run_engine;
+    f[1] = run_naive;
+    run_engine(k);
+    run_naive(k);
+    exact_n = memcmp(k->o, k->o_ref, k->no) == 0;
+    if (with_gemmlowp) {
+        run_gemmlowp(k);
+        exact_g = memcmp(k->o, k->o_ref, k->no) == 0;
+        gi = nf;
+        f[nf++] = run_gemmlowp;
+    }
+    if (k->kind == 0) {
+        k->xnn = bench_xnn_fc_create(k->dt, k->K, k->N, k->w, k->bias, k->q.input_offset,
+                                     k->q.filter_offset, k->q.output_offset,
+                                     (double)k->mult[0] * ldexp(1.0, k->shift[0] - 31),
+                                     k->q.act_min, k->q.act_max);
+        if (k->xnn) {
+            run_xnnpack(k);
+            xdiff = ndiff(k);
+            xi = nf;
+            f[nf++] = run_xnnpack;
+        }
+    }
+    timeall(f, nf, k, med, ratio);
+    printf("%-30s %-5s engine %6.2f  naive %6.2f (x%5.2f, %s)", name, k->dt ? "uint8" : "int8",
+           macs / med[0] * 1e-9, macs / med[1] * 1e-9, ratio[1], exact_n ? "exact" : "DIFFERS");
+    if (gi >= 0)
+        printf("  gemmlowp %6.2f (x%5.2f, %s)", macs / med[gi] * 1e-9, ratio[gi], exact_g ? "exact" : "DIFFERS");
+    if (xi >= 0) {
+        printf("  xnnpack %6.2f (x%5.2f, ", macs / med[xi] * 1e-9, ratio[xi]);
+        if (xdiff) printf("%zu of %zu outputs differ)", xdiff, k->no);
+        else printf("exact)");
+    }
+    printf("\n");
+    bench_xnn_fc_delete(k->xnn);
+    free(k->x); free(k->w); free(k->o); free(k->o_ref); free(k->bias);
+}
+
+int main(void)
+{
+    static const int fc[3] = {256, 1024, 2048};
+    int i, dt;
+    printf("GMAC/s, medians of %d interleaved samples; (xR) = median of baseline time / engine time;"
+           " single thread; ACCEL_MAC_FAST=%d\n", NS, ACCEL_MAC_FAST);
+    for (dt = 0; dt < 2; dt++) {
+        for (i = 0; i < 3; i++) {
+            work k;
+            char name[64];
+            memset(&k, 0, sizeof k);
+            k.kind = 0; k.B = 1; k.K = fc[i]; k.N = fc[i];
+            k.nx = (size_t)k.K; k.nw = (size_t)k.K * (size_t)k.N; k.no = (size_t)k.N;
+            setup(&k, dt, 0);
+            snprintf(name, sizeof name, "FC %dx%d batch 1", fc[i], fc[i]);
+            report(name, &k, (double)k.K * k.N, dt == 1);
+        }
+        {
+            work k;
+            memset(&k, 0, sizeof k);
+            k.kind = 0; k.B = 64; k.K = 256; k.N = 256;
+            k.nx = 64 * 256; k.nw = 256 * 256; k.no = 64 * 256;
+            setup(&k, dt, 0);
+            report("GEMM 64x256x256", &k, 64.0 * 256 * 256, dt == 1);
+        }
+        {
+            work k;
+            memset(&k, 0, sizeof k);
+            k.kind = 1;
+            k.g.batches = 1; k.g.in_h = k.g.in_w = 32; k.g.in_c = 16; k.g.out_h = k.g.out_w = 32;
+            k.g.out_c = 32; k.g.k_h = k.g.k_w = 3; k.g.stride_h = k.g.stride_w = 1;
+            k.g.pad_top = k.g.pad_left = 1;
+            k.nx = 32 * 32 * 16; k.nw = 32 * 9 * 16; k.no = 32 * 32 * 32;
+            setup(&k, dt, 0);
+            report("conv 3x3 1x32x32x16->32 SAME", &k, 32.0 * 32 * 32 * 9 * 16, 0);
+        }
+        {
+            work k;
+            memset(&k, 0, sizeof k);
+            k.kind = 2;
+            k.g.batches = 1; k.g.in_h = k.g.in_w = 32; k.g.in_c = 64; k.g.out_h = k.g.out_w = 32;
+            k.g.out_c = 64; k.g.k_h = k.g.k_w = 3; k.g.stride_h = k.g.stride_w = 1;
+            k.g.pad_top = k.g.pad_left = 1; k.g.depth_multiplier = 1;
+            k.nx = 32 * 32 * 64; k.nw = 9 * 64; k.no = 32 * 32 * 64;
+            setup(&k, dt, 0);
+            report("depthwise 3x3 1x32x32x64 SAME", &k, 32.0 * 32 * 64 * 9, 0);
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,875 @@
+/* test_mac.c - the int8/uint8 MAC engine: TFLite's requantization helpers on hand-computed
+ * values, every error path, thousands of random cases per kernel against plain-loop reference
+ * implementations written here from FORMAT.md's semantics (not from the engine's code), the
+ * exact wide products against int64 arithmetic at the depth limit, and the Edge TPU flips.
+ * tests/test_mac_small.c runs the same file with ACCEL_MAC_FAST 0 (the small loops). */
+#define ACCEL_IMPLEMENTATION
+#include "accel.h"
+#include "testlib.h"
+#include <stdlib.h>
+
+/* ---------------------------------------------------------------- deterministic random */
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+static int32_t rrange(int32_t lo, int32_t hi) /* inclusive */
+{
+    return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1));
+}
+
+/* ---------------------------------------------------------------- reference arithmetic */
+/* round(a*b / 2^31), ties toward +infinity (what gemmlowp's nudge-and-truncate amounts to) */
+static int32_t ref_srdhm(int32_t a, int32_t b)
+{
+    int64_t ab;
+    if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
+    ab = (int64_t)a * b;
+    return (int32_t)((ab + ((int64_t)1 << 30)) >> 31); /* gcc: >> floors */
+}
+/* x / 2^e rounded to nearest, ties away from zero */
+static int32_t ref_rdbpot(int32_t x, int e)
+{
+    int64_t h, v = x;
+    if (e == 0) return x;
+    h = (int64_t)1 << (e - 1);
+    return (int32_t)(v >= 0 ? (v + h) >> e : -((-v + h) >> e));
+}
+static int32_t ref_requant(int32_t acc, int32_t m, int32_t s, int single)
+{
+    if (single) {
+        int64_t r = (int64_t)acc * m;
+        int t = 31 - s;
+        if (t > 0) r = (r + ((int64_t)1 << (t - 1))) >> t;
+        return r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : (int32_t)r;
+    }
+    if (s > 0) acc = (int32_t)(uint32_t)((uint64_t)(uint32_t)acc << s); /* wraps, like hardware */
+    return ref_rdbpot(ref_srdhm(acc, m), s > 0 ? 0 : -s);
+}
+
+typedef struct {
+    int dt; /* 0 int8, 1 uint8 */
+    int32_t io, fo, oo, amin, amax;
+    int32_t mult[64], shift[64];
+    int nq, single;
+} rq;
+
+static int32_t val(const uint8_t *p, size_t i, int dt)
+{
+    return dt ? (int32_t)p[i] : (int32_t)(int8_t)p[i];
+}
+static uint8_t ref_out(int64_t acc, const rq *r, int ch)
+{
+    int i = r->nq == 1 ? 0 : ch;
+    int64_t v = ref_requant((int32_t)(uint32_t)(uint64_t)acc, r->mult[i], r->shift[i], r->single);
+    v += r->oo;
+    if (v < r->amin) v = r->amin;
+    if (v > r->amax) v = r->amax;
+    return (uint8_t)(v & 0xFF);
+}
+static void fill_quant(accel_mac_quant *q, const rq *r)
+{
+    memset(q, 0, sizeof *q);
+    q->dtype = r->dt ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8;
+    q->input_offset = r->io;
+    q->filter_offset = r->fo;
+    q->output_offset = r->oo;
+    q->multiplier = r->mult;
+    q->shift = r->shift;
+    q->count = (size_t)r->nq;
+    q->act_min = r->amin;
+    q->act_max = r->amax;
+    q->rounding = r->single ? ACCEL_MAC_ROUND_SINGLE : ACCEL_MAC_ROUND_DOUBLE;
+}
+
+/* Random requantization: edge zero points, extreme multipliers and shifts, clamps. */
+static void rand_rq(rq *r, int channels, int depth_hint)
+{
+    int i, lo;
+    r->dt = (int)(rnd() & 1);
+    r->single = (rnd() % 4) == 0;
+    lo = r->dt ? 0 : -128;
+    switch (rnd() % 4) {
+    case 0: r->io = -lo; break;         /* zero point at the low edge */
+    case 1: r->io = -(lo + 255); break; /* high edge */
+    default: r->io = -(lo + (int32_t)(rnd() % 256));
+    }
+    r->fo = (rnd() % 3 == 0) ? 0 : -(lo + (int32_t)(rnd() % 256));
+    r->oo = (rnd() % 4 == 0) ? (rnd() & 1 ? lo : lo + 255) : lo + (int32_t)(rnd() % 256);
+    r->amin = lo + (int32_t)(rnd() % 256);
+    r->amax = lo + (int32_t)(rnd() % 256);
+    if (r->amin > r->amax) { int32_t t = r->amin; r->amin = r->amax; r->amax = t; }
+    if (rnd() % 3 == 0) { r->amin = lo; r->amax = lo + 255; }
+    r->nq = (rnd() & 1) ? 1 : channels;
+    for (i = 0; i < r->nq; i++) {
+        static const int32_t ms[] = {0, 1073741824, 1073741825, 2147483646, 2147483647};
+        r->mult[i] = rnd() % 3 == 0 ? ms[rnd() % 5] : (int32_t)(0x40000000u + (rnd() % 0x40000000u));
+        switch (rnd() % 5) {
+        case 0: r->shift[i] = -31; break;
+        case 1: r->shift[i] = r->single ? 30 : 31; break;
+        case 2: r->shift[i] = rrange(0, 7); break;
+        default: r->shift[i] = rrange(-20, -(depth_hint > 64 ? 8 : 4));
+        }
+    }
+}
+static void rand_bytes(uint8_t *p, size_t n)
+{
+    size_t i;
+    int mode = (int)(rnd() % 3);
+    for (i = 0; i < n; i++)
+        p[i] = mode == 0 ? (uint8_t)(rnd() & 0xFF) : mode == 1 ? (uint8_t)(rnd() & 1 ? 0x80 : 0x7F)
+                                                             : (uint8_t)(rnd() % 5);
+}
+static int32_t rand_bias(void)
+{
+    return rnd() % 4 == 0 ? rrange(-(1 << 29), 1 << 29) : rrange(-5000, 5000);
+}
+
+/* ---------------------------------------------------------------- hand-computed helpers */
+static void test_helpers(void)
+{
+    CHECK_EQ(accel_mac_srdhm(INT32_MIN, INT32_MIN), INT32_MAX);
+    CHECK_EQ(accel_mac_srdhm(1 << 30, 1 << 30), 1 << 29);       /* 2^60 / 2^31 */
+    CHECK_EQ(accel_mac_srdhm(3, 1 << 30), 2);                   /* 1.5 -> 2 */
+    CHECK_EQ(accel_mac_srdhm(-3, 1 << 30), -1);                 /* -1.5 -> -1: ties up */
+    CHECK_EQ(accel_mac_srdhm(INT32_MAX, INT32_MAX), 2147483646); /* (2^31-1)^2/2^31 = 2^31-2+.. */
+    CHECK_EQ(accel_mac_srdhm(INT32_MIN, INT32_MAX), -2147483647);
+    CHECK_EQ(accel_mac_rdbpot(5, 1), 3);
+    CHECK_EQ(accel_mac_rdbpot(-5, 1), -3);
+    CHECK_EQ(accel_mac_rdbpot(-4, 1), -2);
+    CHECK_EQ(accel_mac_rdbpot(-6, 2), -2); /* -1.5 -> -2 */
+    CHECK_EQ(accel_mac_rdbpot(6, 2), 2);
+    CHECK_EQ(accel_mac_rdbpot(7, 0), 7);
+    CHECK_EQ(accel_mac_rdbpot(INT32_MIN, 31), -1);
+    CHECK_EQ(accel_mac_rdbpot(INT32_MAX, 31), 1);
+    CHECK_EQ(accel_mac_rdbpot(0x3FFFFFFF, 31), 0);
+    CHECK_EQ(accel_mac_rdbpot(0x40000000, 31), 1);  /* exactly 0.5: away from zero */
+    CHECK_EQ(accel_mac_rdbpot(-0x40000000, 31), -1);
+    CHECK_EQ(accel_mac_rdbpot(0x40000001, 31), 1);
+    CHECK_EQ(accel_mac_mbqm(100, 1 << 30, -1), 25); /* 100 * 0.5 / 2 */
+    CHECK_EQ(accel_mac_mbqm(100, 1 << 30, 1), 100);
+    CHECK_EQ(accel_mac_mbqm(-490, 1 << 30, -3), -31); /* -30.625 */
+    /* 1 << 31 wraps to INT32_MIN; INT32_MIN * (2^31-1) / 2^31 = -2^31 + 1 */
+    CHECK_EQ(accel_mac_mbqm(1, INT32_MAX, 31), -2147483647);
+    CHECK_EQ(accel_mac_mbqm(7, 1 << 30, 40), accel_mac_mbqm(7, 1 << 30, 31)); /* clamped */
+    /* double vs single rounding differ on a tie: 3 * 0.5 = 1.5 -> 2 then /2 = 1 -> 1 (0.75->1),
+     * single: 3 * 2^30 / 2^32 = 0.75 -> 1; choose 5 * 0.5 / 2 = 1.25 vs srdhm(5)=3 (2.5 up),
+     * rdbpot(3,1) = 2 (1.5 away) while the exact 1.25 rounds to 1 */
+    CHECK_EQ(accel_mac_mbqm(5, 1 << 30, -1), 2);
+    CHECK_EQ(accel_mac_mbqm_single(5, 1 << 30, -1), 1);
+    CHECK_EQ(accel_mac_mbqm_single(-5, 1 << 30, -1), -1);  /* -1.25 */
+    CHECK_EQ(accel_mac_mbqm_single(-6, 1 << 30, -1), -1);  /* -1.5 -> -1: + half, floor */
+    CHECK_EQ(accel_mac_mbqm_single(INT32_MAX, INT32_MAX, 31), INT32_MAX); /* saturates */
+    CHECK_EQ(accel_mac_mbqm_single(INT32_MIN, INT32_MAX, 31), INT32_MIN);
+    CHECK_EQ(accel_mac_mbqm_single(1000, 1 << 30, -31), 0);
+}
+
+#ifndef ACCEL_MAC_NO_FLOAT
+static void test_quantize_multiplier(void)
+{
+    int32_t m = 7, s = 7;
+    CHECK_ST(accel_mac_quantize_multiplier(0.5, &m, &s), ACCEL_OK);
+    CHECK_EQ(m, 1 << 30); CHECK_EQ(s, 0);
+    CHECK_ST(accel_mac_quantize_multiplier(1.0, &m, &s), ACCEL_OK);
+    CHECK_EQ(m, 1 << 30); CHECK_EQ(s, 1);
+    CHECK_ST(accel_mac_quantize_multiplier(0.75, &m, &s), ACCEL_OK);
+    CHECK_EQ(m, 1610612736); CHECK_EQ(s, 0);
+    CHECK_ST(accel_mac_quantize_multiplier(0.001, &m, &s), ACCEL_OK); /* 0.512 * 2^-9 */
+    CHECK_EQ(m, 1099511628); CHECK_EQ(s, -9);  /* round(0.512 * 2^31) = 1099511627.776 */
+    CHECK_ST(accel_mac_quantize_multiplier(0.99999999999, &m, &s), ACCEL_OK); /* rounds to 2^31 */
+    CHECK_EQ(m, 1 << 30); CHECK_EQ(s, 1);
+    CHECK_ST(accel_mac_quantize_multiplier(1e-12, &m, &s), ACCEL_OK); /* shift < -31 -> 0,0 */
+    CHECK_EQ(m, 0); CHECK_EQ(s, 0);
+    CHECK_ST(accel_mac_quantize_multiplier(0.0, &m, &s), ACCEL_OK);
+    CHECK_EQ(m, 0); CHECK_EQ(s, 0);
+    CHECK_ST(accel_mac_quantize_multiplier(-0.5, &m, &s), ACCEL_OK);
+    CHECK_EQ(m, -(1 << 30)); CHECK_EQ(s, 0);
+    CHECK_ST(accel_mac_quantize_multiplier(3e9, &m, &s), ACCEL_E_ARG);
+    CHECK_ST(accel_mac_quantize_multiplier(1.0 / 0.0, &m, &s), ACCEL_E_ARG);
+    CHECK_ST(accel_mac_quantize_multiplier(0.0 / 0.0, &m, &s), ACCEL_E_ARG);
+    CHECK_ST(accel_mac_quantize_multiplier(0.5, NULL, &s), ACCEL_E_NULL);
+}
+
+static void test_quantize_f32(void)
+{
+    float in[6] = {0.0f, 0.25f, -0.25f, 100.0f, -100.0f, 0.74f};
+    float back[6];
+    uint8_t q[6];
+    /* scale 0.5, zp 3: 0 -> 3; 0.5 -> 3.5?: 0.25/0.5 = 0.5 -> 1 (away) + 3 = 4; -0.5 -> -1 + 3 = 2;
+     * 200 + 3 -> 127 clamp; -200 + 3 -> -128; 1.48 -> 1 + 3 = 4 */
+    CHECK_ST(accel_mac_quantize_f32(in, 6, 0.5f, 3, ACCEL_MAC_INT8, q), ACCEL_OK);
+    CHECK_EQ(q[0], 3); CHECK_EQ(q[1], 4); CHECK_EQ(q[2], 2); CHECK_EQ(q[3], 0x7F);
+    CHECK_EQ(q[4], 0x80); CHECK_EQ(q[5], 4);
+    CHECK_ST(accel_mac_dequantize_f32(q, 6, 0.5f, 3, ACCEL_MAC_INT8, back), ACCEL_OK);
+    CHECK(back[0] == 0.0f && back[1] == 0.5f && back[2] == -0.5f && back[3] == 62.0f &&
+          back[4] == -65.5f);
+    CHECK_ST(accel_mac_quantize_f32(in, 6, 0.5f, 128, ACCEL_MAC_UINT8, q), ACCEL_OK);
+    CHECK_EQ(q[0], 128); CHECK_EQ(q[3], 255); CHECK_EQ(q[4], 0);
+    CHECK_ST(accel_mac_dequantize_f32(q, 1, 2.0f, 100, ACCEL_MAC_UINT8, back), ACCEL_OK);
+    CHECK(back[0] == 56.0f);
+    CHECK_ST(accel_mac_quantize_f32(in, 1, 0.0f, 0, ACCEL_MAC_INT8, q), ACCEL_E_ARG);
+    CHECK_ST(accel_mac_quantize_f32(in, 1, 1.0f, 128, ACCEL_MAC_INT8, q), ACCEL_E_MAC_OFFSET);
+    CHECK_ST(accel_mac_quantize_f32(in, 1, 1.0f, -1, ACCEL_MAC_UINT8, q), ACCEL_E_MAC_OFFSET);
+    CHECK_ST(accel_mac_quantize_f32(in, 1, 1.0f, 0, (accel_mac_dtype)2, q), ACCEL_E_MAC_DTYPE);
+    CHECK_ST(accel_mac_quantize_f32(NULL, 1, 1.0f, 0, ACCEL_MAC_INT8, q), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_dequantize_f32(q, 1, 1.0f, 300, ACCEL_MAC_UINT8, back), ACCEL_E_MAC_OFFSET);
+    CHECK_ST(accel_mac_dequantize_f32(q, 1, 1.0f, 0, ACCEL_MAC_UINT8, NULL), ACCEL_E_NULL);
+}
+#endif
+
+/* random inputs against the reference helpers above */
+static void test_helpers_random(void)
+{
+    int i, bad = 0;
+    for (i = 0; i < 200000 && bad < 5; i++) {
+        int32_t x = (int32_t)rnd() ^ (int32_t)(rnd() << 16), m = (int32_t)rnd() ^ (int32_t)(rnd() << 16);
+        int32_t s = rrange(-31, 31), e = rrange(0, 31);
+        if (i % 7 == 0) x = (i & 8) ? INT32_MIN : INT32_MAX;
+        if (i % 11 == 0) m = (i & 16) ? INT32_MIN : INT32_MAX;
+        if (accel_mac_srdhm(x, m) != ref_srdhm(x, m)) bad++;
+        if (accel_mac_rdbpot(x, e) != ref_rdbpot(x, e)) bad++;
+        if (accel_mac_mbqm(x, m, s) != ref_requant(x, m, s, 0)) bad++;
+        if (m >= 0 && accel_mac_mbqm_single(x, m, s) != ref_requant(x, m, s, 1)) bad++;
+    }
+    CHECK_EQ(bad, 0);
+}
+
+/* ---------------------------------------------------------------- reference kernels */
+static void ref_fc(int B, int K, int N, const uint8_t *x, const uint8_t *w, const int32_t *bias,
+                   const rq *r, uint8_t *o)
+{
+    int b, n, k;
+    for (b = 0; b < B; b++)
+        for (n = 0; n < N; n++) {
+            int64_t acc = 0;
+            for (k = 0; k < K; k++)
+                acc += (int64_t)(val(x, (size_t)(b * K + k), r->dt) + r->io) *
+                       (val(w, (size_t)(n * K + k), r->dt) + r->fo);
+            if (bias) acc += bias[n];
+            o[b * N + n] = ref_out(acc, r, n);
+        }
+}
+
+static void test_fc_random(void)
+{
+    static uint8_t x[6 * 300], w[64 * 300], o1[6 * 64], o2[6 * 64 + 1];
+    static int32_t bias[64];
+    int it, bad = 0;
+    for (it = 0; it < 3000 && bad < 3; it++) {
+        int B = rrange(1, 6), K = rrange(1, it % 10 == 0 ? 300 : 40), N = rrange(1, 64), i;
+        int hasb = (int)(rnd() % 4 != 0);
+        rq r;
+        accel_mac_quant q;
+        accel_status st;
+        rand_rq(&r, N, K);
+        rand_bytes(x, (size_t)(B * K));
+        rand_bytes(w, (size_t)(N * K));
+        for (i = 0; i < N; i++) bias[i] = rand_bias();
+        fill_quant(&q, &r);
+        ref_fc(B, K, N, x, w, hasb ? bias : NULL, &r, o1);
+        memset(o2, 0xAA, sizeof o2);
+        st = accel_mac_fully_connected((uint32_t)B, (uint32_t)K, (uint32_t)N, x, (size_t)(B * K), w,
+                                       (size_t)(N * K), hasb ? bias : NULL, hasb ? (size_t)N : 0,
+                                       &q, o2, (size_t)(B * N));
+        if (st != ACCEL_OK || memcmp(o1, o2, (size_t)(B * N)) != 0) {
+            bad++;
+            printf("  fc case %d B=%d K=%d N=%d dt=%d st=%d\n", it, B, K, N, r.dt, (int)st);
+        }
+        if (o2[B * N] != 0xAA) bad++; /* nothing written past the output */
+    }
+    CHECK_EQ(bad, 0);
+}
+
+/* Depth beyond the 32768-term chunks of the inner loops, with the largest products: the sums
+ * wrap modulo 2^32 in the engine exactly as in the int64 reference truncated to 32 bits. */
+static void test_fc_deep(void)
+{
+    enum { K = 70001, N = 5 };
+    static uint8_t x[4 * K], w[N * K], o1[4 * N], o2[4 * N];
+    static int32_t acc[4 * N];
+    int dt, B, i, extreme;
+    for (extreme = 0; extreme < 2; extreme++)
+        for (dt = 0; dt < 2; dt++)
+            for (B = 1; B <= 4; B += 3) {
+                rq r;
+                accel_mac_quant q;
+                memset(&r, 0, sizeof r);
+                r.dt = dt;
+                r.io = dt ? -255 : -127; /* with byte 0x00 (uint8) / 0x80 (int8): -255 */
+                r.fo = dt ? -255 : -127;
+                r.oo = 0;
+                r.amin = dt ? 0 : -128;
+                r.amax = r.amin + 255;
+                r.nq = 1;
+                r.mult[0] = 1518500250;
+                r.shift[0] = -20;
+                for (i = 0; i < B * K; i++) x[i] = extreme ? (uint8_t)(dt ? 0x00 : 0x80) : (uint8_t)rnd();
+                for (i = 0; i < N * K; i++) w[i] = extreme ? (uint8_t)(dt ? 0x00 : 0x80) : (uint8_t)rnd();
+                fill_quant(&q, &r);
+                ref_fc(B, K, N, x, w, NULL, &r, o1);
+                CHECK_ST(accel_mac_fully_connected((uint32_t)B, K, N, x, (size_t)(B * K), w, (size_t)(N * K),
+                                                   NULL, 0, &q, o2, (size_t)(B * N)), ACCEL_OK);
+                CHECK_MEM(o1, o2, (size_t)(B * N));
+                CHECK_ST(accel_mac_matmul_s32(dt ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, (uint32_t)B, N, K, x,
+                                              (size_t)(B * K), r.io, w, (size_t)(N * K), r.fo, acc,
+                                              (size_t)(B * N)), ACCEL_OK);
+                if (extreme) /* 65025 * 70001 mod 2^32, as int32 */
+                    CHECK_EQ(acc[0], (int32_t)(uint32_t)(65025ULL * K));
+            }
+}
+
+/* raw GEMM against int64 sums */
+static void test_matmul_s32_random(void)
+{
+    static uint8_t a[8 * 200], b[20 * 200];
+    static int32_t o[8 * 20];
+    int it, bad = 0;
+    for (it = 0; it < 2000 && bad < 3; it++) {
+        int M = rrange(1, 8), N = rrange(1, 20), K = rrange(1, 200), dt = (int)(rnd() & 1), m, n, k;
+        int32_t ao = dt ? -rrange(0, 255) : rrange(-127, 128), bo = dt ? -rrange(0, 255) : rrange(-127, 128);
+        rand_bytes(a, (size_t)(M * K));
+        rand_bytes(b, (size_t)(N * K));
+        if (accel_mac_matmul_s32(dt ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, (uint32_t)M, (uint32_t)N,
+                                 (uint32_t)K, a, (size_t)(M * K), ao, b, (size_t)(N * K), bo, o,
+                                 (size_t)(M * N)) != ACCEL_OK) {
+            bad++;
+            continue;
+        }
+        for (m = 0; m < M; m++)
+            for (n = 0; n < N; n++) {
+                int64_t s = 0;
+                for (k = 0; k < K; k++)
+                    s += (int64_t)(val(a, (size_t)(m * K + k), dt) + ao) * (val(b, (size_t)(n * K + k), dt) + bo);
+                if (s != o[m * N + n]) bad++;
+            }
+    }
+    CHECK_EQ(bad, 0);
+}
+
+typedef struct {
+    int B, H, W, C, OH, OW, OC, KH, KW, sh, sw, dh, dw, pt, pl, groups, dm;
+} geo;
+
+static void to_conv(const geo *g, accel_mac_conv *c)
+{
+    memset(c, 0, sizeof *c);
+    c->batches = (uint32_t)g->B; c->in_h = (uint32_t)g->H; c->in_w = (uint32_t)g->W;
+    c->in_c = (uint32_t)g->C; c->out_h = (uint32_t)g->OH; c->out_w = (uint32_t)g->OW;
+    c->out_c = (uint32_t)g->OC; c->k_h = (uint32_t)g->KH; c->k_w = (uint32_t)g->KW;
+    c->stride_h = (uint32_t)g->sh; c->stride_w = (uint32_t)g->sw;
+    c->dilation_h = (uint32_t)g->dh; c->dilation_w = (uint32_t)g->dw;
+    c->pad_top = (uint32_t)g->pt; c->pad_left = (uint32_t)g->pl;
+    c->groups = (uint32_t)g->groups; c->depth_multiplier = (uint32_t)g->dm;
+}
+
+/* kind 0 conv, 1 depthwise */
+static void ref_conv(int kind, const geo *g, const uint8_t *x, const uint8_t *w,
+                     const int32_t *bias, const rq *r, uint8_t *o)
+{
+    int b, oy, ox, oc, ky, kx, c;
+    int cg = g->C / (g->groups ? g->groups : 1), ocg = g->OC / (g->groups ? g->groups : 1);
+    int dm = g->dm ? g->dm : 1;
+    for (b = 0; b < g->B; b++)
+        for (oy = 0; oy < g->OH; oy++)
+            for (ox = 0; ox < g->OW; ox++)
+                for (oc = 0; oc < g->OC; oc++) {
+                    int64_t acc = 0;
+                    for (ky = 0; ky < g->KH; ky++)
+                        for (kx = 0; kx < g->KW; kx++) {
+                            int iy = oy * g->sh - g->pt + ky * g->dh;
+                            int ix = ox * g->sw - g->pl + kx * g->dw;
+                            if (iy < 0 || iy >= g->H || ix < 0 || ix >= g->W) continue;
+                            if (kind == 0) {
+                                int grp = oc / ocg;
+                                for (c = 0; c < cg; c++)
+                                    acc += (int64_t)(val(x, (size_t)(((b * g->H + iy) * g->W + ix) * g->C + grp * cg + c), r->dt) + r->io) *
+                                           (val(w, (size_t)(((oc * g->KH + ky) * g->KW + kx) * cg + c), r->dt) + r->fo);
+                            } else {
+                                acc += (int64_t)(val(x, (size_t)(((b * g->H + iy) * g->W + ix) * g->C + oc / dm), r->dt) + r->io) *
+                                       (val(w, (size_t)((ky * g->KW + kx) * g->OC + oc), r->dt) + r->fo);
+                            }
+                        }
+                    if (bias) acc += bias[oc];
+                    o[((b * g->OH + oy) * g->OW + ox) * g->OC + oc] = ref_out(acc, r, oc);
+                }
+}
+
+/* random geometry: padding on every side (output may reach past the image), strides,
+ * dilation, batch > 1 */
+static void rand_geo(geo *g, int kind)
+{
+    int span_h, span_w;
+    g->B = rrange(1, 3);
+    g->H = rrange(1, 9);
+    g->W = rrange(1, 9);
+    g->KH = rrange(1, 4);
+    g->KW = rrange(1, 4);
+    g->sh = rrange(1, 3);
+    g->sw = rrange(1, 3);
+    g->dh = rnd() % 3 == 0 ? 2 : 1;
+    g->dw = rnd() % 3 == 0 ? rrange(2, 3) : 1;
+    g->pt = rrange(0, 3);
+    g->pl = rrange(0, 3);
+    span_h = (g->KH - 1) * g->dh + 1;
+    span_w = (g->KW - 1) * g->dw + 1;
+    /* outputs up to what padding bottom/right of up to 3 allows */
+    g->OH = (g->H + g->pt + rrange(0, 3) - span_h) / g->sh + 1;
+    g->OW = (g->W + g->pl + rrange(0, 3) - span_w) / g->sw + 1;
+    if (g->OH < 1) g->OH = 1;
+    if (g->OW < 1) g->OW = 1;
+    if (kind == 0) {
+        g->groups = rnd() % 3 == 0 ? rrange(2, 3) : 1;
+        g->C = g->groups * rrange(1, 6);
+        g->OC = g->groups * rrange(1, 7);
+        g->dm = 0;
+    } else {
+        g->groups = 0;
+        g->C = rrange(1, 20);
+        g->dm = rnd() % 3 == 0 ? rrange(2, 3) : 1;
+        g->OC = g->C * g->dm;
+    }
+}
+
+static void test_conv_random(int kind)
+{
+    static uint8_t x[3 * 9 * 9 * 20], w[64 * 4 * 4 * 20], o1[3 * 20 * 20 * 64], o2[3 * 20 * 20 * 64 + 1];
+    static int32_t bias[64];
+    int it, bad = 0;
+    for (it = 0; it < 3000 && bad < 3; it++) {
+        geo g;
+        accel_mac_conv c;
+        accel_mac_quant q;
+        rq r;
+        size_t nin, nw, nout;
+        int i, hasb = (int)(rnd() % 4 != 0);
+        accel_status st;
+        rand_geo(&g, kind);
+        rand_rq(&r, g.OC, g.KH * g.KW * g.C);
+        nin = (size_t)(g.B * g.H * g.W * g.C);
+        nw = kind == 0 ? (size_t)(g.OC * g.KH * g.KW * (g.C / g.groups)) : (size_t)(g.KH * g.KW * g.OC);
+        nout = (size_t)(g.B * g.OH * g.OW * g.OC);
+        rand_bytes(x, nin);
+        rand_bytes(w, nw);
+        for (i = 0; i < g.OC; i++) bias[i] = rand_bias();
+        fill_quant(&q, &r);
+        to_conv(&g, &c);
+        ref_conv(kind, &g, x, w, hasb ? bias : NULL, &r, o1);
+        memset(o2, 0xAA, nout + 1);
+        st = kind == 0 ? accel_mac_conv2d(&c, &q, x, nin, w, nw, hasb ? bias : NULL, hasb ? (size_t)g.OC : 0, o2, nout)
+                       : accel_mac_depthwise_conv2d(&c, &q, x, nin, w, nw, hasb ? bias : NULL, hasb ? (size_t)g.OC : 0, o2, nout);
+        if (st != ACCEL_OK || memcmp(o1, o2, nout) != 0 || o2[nout] != 0xAA) {
+            bad++;
+            printf("  %s case %d st=%d B%d H%d W%d C%d OH%d OW%d OC%d K%dx%d s%d,%d d%d,%d p%d,%d g%d dm%d\n",
+                   kind ? "dw" : "conv", it, (int)st, g.B, g.H, g.W, g.C, g.OH, g.OW, g.OC, g.KH, g.KW,
+                   g.sh, g.sw, g.dh, g.dw, g.pt, g.pl, g.groups, g.dm);
+        }
+    }
+    CHECK_EQ(bad, 0);
+}
+static void test_conv2d_random(void) { test_conv_random(0); }
+static void test_depthwise_random(void) { test_conv_random(1); }
+
+static void ref_pool(int avg, const geo *g, int dt, int32_t amin, int32_t amax, const uint8_t *x,
+                     uint8_t *o)
+{
+    int b, oy, ox, c, ky, kx;
+    for (b = 0; b < g->B; b++)
+        for (oy = 0; oy < g->OH; oy++)
+            for (ox = 0; ox < g->OW; ox++)
+                for (c = 0; c < g->C; c++) {
+                    int32_t acc = avg ? 0 : -1000, n = 0, v;
+                    for (ky = 0; ky < g->KH; ky++)
+                        for (kx = 0; kx < g->KW; kx++) {
+                            int iy = oy * g->sh - g->pt + ky, ix = ox * g->sw - g->pl + kx;
+                            if (iy < 0 || iy >= g->H || ix < 0 || ix >= g->W) continue;
+                            v = val(x, (size_t)(((b * g->H + iy) * g->W + ix) * g->C + c), dt);
+                            if (avg) acc += v;
+                            else if (v > acc) acc = v;
+                            n++;
+                        }
+                    if (avg) {
+                        if (dt) acc = (acc + n / 2) / n;
+                        else acc = acc > 0 ? (acc + n / 2) / n : (acc - n / 2) / n;
+                    }
+                    acc = acc < amin ? amin : acc > amax ? amax : acc;
+                    o[((b * g->OH + oy) * g->OW + ox) * g->C + c] = (uint8_t)(acc & 0xFF);
+                }
+}
+
+static void test_pool_random(int avg)
+{
+    static uint8_t x[3 * 9 * 9 * 40], o1[3 * 20 * 20 * 40], o2[3 * 20 * 20 * 40 + 1];
+    int it, bad = 0, done = 0;
+    for (it = 0; done < 3000 && bad < 3; it++) {
+        geo g;
+        accel_mac_conv c;
+        int dt = (int)(rnd() & 1), lo = dt ? 0 : -128;
+        int32_t amin = lo + (int32_t)(rnd() % 256), amax = lo + (int32_t)(rnd() % 256);
+        size_t nin, nout;
+        accel_status st;
+        rand_geo(&g, 1);
+        g.dh = g.dw = 1;
+        g.dm = 0;
+        g.C = rrange(1, 40);
+        g.OC = g.C;
+        g.OH = (g.H + g.pt + rrange(0, 3) - g.KH) / g.sh + 1;
+        g.OW = (g.W + g.pl + rrange(0, 3) - g.KW) / g.sw + 1;
+        if (g.OH < 1 || g.OW < 1) continue;
+        /* every window needs an in-image tap: skip geometries where padding swallows one */
+        if (g.pt >= g.KH || g.pl >= g.KW || (g.OH - 1) * g.sh - g.pt >= g.H ||
+            (g.OW - 1) * g.sw - g.pl >= g.W)
+            continue;
+        if (amin > amax) { int32_t t = amin; amin = amax; amax = t; }
+        if (rnd() & 1) { amin = lo; amax = lo + 255; }
+        nin = (size_t)(g.B * g.H * g.W * g.C);
+        nout = (size_t)(g.B * g.OH * g.OW * g.C);
+        rand_bytes(x, nin);
+        to_conv(&g, &c);
+        ref_pool(avg, &g, dt, amin, amax, x, o1);
+        memset(o2, 0xAA, nout + 1);
+        st = avg ? accel_mac_average_pool2d(&c, dt ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, amin, amax, x, nin, o2, nout)
+                 : accel_mac_max_pool2d(&c, dt ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, amin, amax, x, nin, o2, nout);
+        if (st != ACCEL_OK || memcmp(o1, o2, nout) != 0 || o2[nout] != 0xAA) {
+            bad++;
+            printf("  pool case %d st=%d\n", it, (int)st);
+        }
+        done++;
+    }
+    CHECK_EQ(bad, 0);
+}
+static void test_maxpool_random(void) { test_pool_random(0); }
+static void test_avgpool_random(void) { test_pool_random(1); }
+
+/* ---------------------------------------------------------------- error paths */
+static void test_errors_quant(void)
+{
+    uint8_t x[8] = {0}, w[8] = {0}, o[8];
+    int32_t m[3] = {1 << 30, 1 << 30, 1 << 30}, s[3] = {0, 0, 0}, bias[3] = {0, 0, 0};
+    accel_mac_quant q;
+#define FC(n) accel_mac_fully_connected(1, 2, n, x, 2, w, 2u * n, bias, 3, &q, o, 8)
+#define RESET() do { memset(&q, 0, sizeof q); q.multiplier = m; q.shift = s; q.count = 3; \
+        q.act_min = -128; q.act_max = 127; s[0] = s[1] = s[2] = 0; m[0] = m[1] = m[2] = 1 << 30; } while (0)
+    RESET();
+    CHECK_ST(FC(3), ACCEL_OK);
+    CHECK_ST(accel_mac_fully_connected(1, 2, 3, x, 2, w, 6, bias, 3, NULL, o, 8), ACCEL_E_NULL);
+    q.multiplier = NULL; CHECK_ST(FC(3), ACCEL_E_NULL); RESET();
+    q.shift = NULL; CHECK_ST(FC(3), ACCEL_E_NULL); RESET();
+    CHECK_ST(accel_mac_fully_connected(1, 2, 3, NULL, 2, w, 6, bias, 3, &q, o, 8), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_fully_connected(1, 2, 3, x, 2, NULL, 6, bias, 3, &q, o, 8), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_fully_connected(1, 2, 3, x, 2, w, 6, bias, 3, &q, NULL, 8), ACCEL_E_NULL);
+    q.dtype = (accel_mac_dtype)2; CHECK_ST(FC(3), ACCEL_E_MAC_DTYPE); RESET();
+    q.rounding = (accel_mac_rounding)2; CHECK_ST(FC(3), ACCEL_E_MAC_ROUNDING); RESET();
+    s[2] = 32; CHECK_ST(FC(3), ACCEL_E_MAC_SHIFT); RESET();
+    s[1] = -32; CHECK_ST(FC(3), ACCEL_E_MAC_SHIFT); RESET();
+    s[0] = 31; CHECK_ST(FC(3), ACCEL_OK); RESET();
+    s[0] = -31; CHECK_ST(FC(3), ACCEL_OK); RESET();
+    s[0] = 31; q.rounding = ACCEL_MAC_ROUND_SINGLE; CHECK_ST(FC(3), ACCEL_E_MAC_SHIFT); RESET();
+    s[0] = 30; q.rounding = ACCEL_MAC_ROUND_SINGLE; CHECK_ST(FC(3), ACCEL_OK); RESET();
+    s[2] = 40; q.count = 1; CHECK_ST(FC(3), ACCEL_OK); RESET(); /* per-tensor reads entry 0 only */
+    m[1] = -1; CHECK_ST(FC(3), ACCEL_E_MAC_MULTIPLIER); RESET();
+    m[1] = 0; CHECK_ST(FC(3), ACCEL_OK); RESET();
+    q.input_offset = 129; CHECK_ST(FC(3), ACCEL_E_MAC_OFFSET); RESET();
+    q.input_offset = -128; CHECK_ST(FC(3), ACCEL_E_MAC_OFFSET); RESET();
+    q.input_offset = 128; CHECK_ST(FC(3), ACCEL_OK); RESET();
+    q.input_offset = -127; CHECK_ST(FC(3), ACCEL_OK); RESET();
+    q.filter_offset = 200; CHECK_ST(FC(3), ACCEL_E_MAC_OFFSET); RESET();
+    q.output_offset = 128; CHECK_ST(FC(3), ACCEL_E_MAC_OFFSET); RESET();
+    q.output_offset = -129; CHECK_ST(FC(3), ACCEL_E_MAC_OFFSET); RESET();
+    q.dtype = ACCEL_MAC_UINT8; q.act_min = 0; q.act_max = 255;
+    CHECK_ST(FC(3), ACCEL_OK);
+    q.input_offset = 1; CHECK_ST(FC(3), ACCEL_E_MAC_OFFSET); q.input_offset = -255;
+    CHECK_ST(FC(3), ACCEL_OK);
+    q.input_offset = -256; CHECK_ST(FC(3), ACCEL_E_MAC_OFFSET); q.input_offset = 0;
+    q.output_offset = 256; CHECK_ST(FC(3), ACCEL_E_MAC_OFFSET); q.output_offset = -1;
+    CHECK_ST(FC(3), ACCEL_E_MAC_OFFSET); q.output_offset = 255;
+    CHECK_ST(FC(3), ACCEL_OK);
+    q.act_min = -1; CHECK_ST(FC(3), ACCEL_E_MAC_ACTIVATION); RESET();
+    q.act_min = 5; q.act_max = 4; CHECK_ST(FC(3), ACCEL_E_MAC_ACTIVATION); RESET();
+    q.act_max = 128; CHECK_ST(FC(3), ACCEL_E_MAC_ACTIVATION); RESET();
+    q.act_min = q.act_max = 7; CHECK_ST(FC(3), ACCEL_OK); RESET();
+    q.count = 0; CHECK_ST(FC(3), ACCEL_E_ZERO_LENGTH); RESET();
+    q.count = 2; CHECK_ST(FC(3), ACCEL_E_MAC_CHANNELS); RESET();
+    q.count = 2; CHECK_ST(FC(2), ACCEL_OK); RESET();
+    CHECK_ST(accel_mac_fully_connected(1, 2, 3, x, 2, w, 6, bias, 2, &q, o, 8), ACCEL_E_MAC_CHANNELS);
+    CHECK_ST(accel_mac_fully_connected(1, 2, 3, x, 2, w, 6, NULL, 0, &q, o, 8), ACCEL_OK);
+    CHECK_ST(accel_mac_fully_connected(0, 2, 3, x, 2, w, 6, bias, 3, &q, o, 8), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_mac_fully_connected(1, 0, 3, x, 2, w, 6, bias, 3, &q, o, 8), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_mac_fully_connected(1, 2, 0, x, 2, w, 6, bias, 3, &q, o, 8), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_mac_fully_connected(1, 2, 3, x, 1, w, 6, bias, 3, &q, o, 8), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_mac_fully_connected(1, 2, 3, x, 2, w, 5, bias, 3, &q, o, 8), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_mac_fully_connected(1, 2, 3, x, 2, w, 6, bias, 3, &q, o, 2), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_mac_fully_connected(2, 2, 3, x, 4, w, 6, bias, 3, &q, o, 5), ACCEL_E_BUFFER_TOO_SMALL);
+    /* requantize */
+    {
+        int32_t acc[4] = {10, -10, 1000, -1000};
+        uint8_t r[4];
+        q.count = 1;
+        s[0] = 1;
+        q.output_offset = 3;
+        q.act_min = -100; q.act_max = 100;
+        CHECK_ST(accel_mac_requantize(acc, 4, 2, &q, r, 4), ACCEL_OK);
+        CHECK_EQ((int8_t)r[0], 13); CHECK_EQ((int8_t)r[1], -7); CHECK_EQ((int8_t)r[2], 100);
+        CHECK_EQ((int8_t)r[3], -100);
+        CHECK_ST(accel_mac_requantize(acc, 4, 2, &q, r, 3), ACCEL_E_BUFFER_TOO_SMALL);
+        CHECK_ST(accel_mac_requantize(acc, 4, 0, &q, r, 4), ACCEL_E_ZERO_LENGTH);
+        CHECK_ST(accel_mac_requantize(NULL, 4, 2, &q, r, 4), ACCEL_E_NULL);
+        q.count = 2; m[1] = 1 << 29; s[1] = 1; /* per channel: channel 1 has half the scale */
+        CHECK_ST(accel_mac_requantize(acc, 4, 2, &q, r, 4), ACCEL_OK);
+        CHECK_EQ((int8_t)r[0], 13); CHECK_EQ((int8_t)r[1], -2); /* -10*0.5 = -5 + 3 */
+        q.count = 2;
+        CHECK_ST(accel_mac_requantize(acc, 4, 3, &q, r, 4), ACCEL_E_MAC_CHANNELS);
+    }
+#undef FC
+#undef RESET
+}
+
+static void test_errors_conv(void)
+{
+    uint8_t x[64] = {0}, w[64] = {0}, o[64];
+    int32_t m = 1 << 30, s = 0;
+    accel_mac_quant q;
+    accel_mac_conv g, g0;
+    memset(&q, 0, sizeof q);
+    q.multiplier = &m; q.shift = &s; q.count = 1; q.act_min = -128; q.act_max = 127;
+    memset(&g0, 0, sizeof g0);
+    g0.batches = 1; g0.in_h = 2; g0.in_w = 2; g0.in_c = 2; g0.out_h = 2; g0.out_w = 2;
+    g0.out_c = 2; g0.k_h = 1; g0.k_w = 1; g0.stride_h = 1; g0.stride_w = 1;
+#define CV(gg) accel_mac_conv2d(&gg, &q, x, 8, w, 4, NULL, 0, o, 8)
+    g = g0; CHECK_ST(CV(g), ACCEL_OK);
+    CHECK_ST(accel_mac_conv2d(NULL, &q, x, 8, w, 4, NULL, 0, o, 8), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_conv2d(&g, &q, x, 8, w, 4, NULL, 0, NULL, 8), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_conv2d(&g, &q, x, 7, w, 4, NULL, 0, o, 8), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_mac_conv2d(&g, &q, x, 8, w, 3, NULL, 0, o, 8), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_mac_conv2d(&g, &q, x, 8, w, 4, NULL, 0, o, 7), ACCEL_E_BUFFER_TOO_SMALL);
+    g = g0; g.stride_h = 0; CHECK_ST(CV(g), ACCEL_E_MAC_STRIDE);
+    g = g0; g.stride_w = 0; CHECK_ST(CV(g), ACCEL_E_MAC_STRIDE);
+    g = g0; g.in_c = 0; CHECK_ST(CV(g), ACCEL_E_ZERO_LENGTH);
+    g = g0; g.k_w = 0; CHECK_ST(CV(g), ACCEL_E_ZERO_LENGTH);
+    g = g0; g.batches = 0; CHECK_ST(CV(g), ACCEL_E_ZERO_LENGTH);
+    g = g0; g.in_h = 65536; CHECK_ST(CV(g), ACCEL_E_MAC_SHAPE);
+    g = g0; g.pad_left = 70000; CHECK_ST(CV(g), ACCEL_E_MAC_SHAPE);
+    g = g0; g.out_h = 65535; g.stride_h = 65535; CHECK_ST(CV(g), ACCEL_E_MAC_SHAPE); /* span */
+    g = g0; g.batches = 0xFFFFFFFFUL; g.in_h = g.in_w = g.in_c = 65535;
+    CHECK_ST(CV(g), sizeof(size_t) >= 8 ? ACCEL_E_OVERFLOW : ACCEL_E_OVERFLOW);
+    g = g0; g.groups = 3; CHECK_ST(CV(g), ACCEL_E_MAC_GROUPS);
+    g = g0; g.groups = 2; /* filter [2,1,1,1] */
+    CHECK_ST(accel_mac_conv2d(&g, &q, x, 8, w, 2, NULL, 0, o, 8), ACCEL_OK);
+    g = g0; g.depth_multiplier = 2; CHECK_ST(CV(g), ACCEL_E_MAC_GROUPS);
+    s = 32; g = g0; CHECK_ST(CV(g), ACCEL_E_MAC_SHIFT); s = 0;
+    /* depthwise */
+    g = g0; g.depth_multiplier = 2; g.out_c = 4;
+    CHECK_ST(accel_mac_depthwise_conv2d(&g, &q, x, 8, w, 4, NULL, 0, o, 16), ACCEL_OK);
+    CHECK_ST(accel_mac_depthwise_conv2d(&g, &q, x, 8, w, 3, NULL, 0, o, 16), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_mac_depthwise_conv2d(&g, &q, x, 8, w, 4, NULL, 0, o, 15), ACCEL_E_BUFFER_TOO_SMALL);
+    g.out_c = 3; CHECK_ST(accel_mac_depthwise_conv2d(&g, &q, x, 8, w, 4, NULL, 0, o, 16), ACCEL_E_MAC_GROUPS);
+    g.out_c = 4; g.groups = 2; CHECK_ST(accel_mac_depthwise_conv2d(&g, &q, x, 8, w, 4, NULL, 0, o, 16), ACCEL_E_MAC_GROUPS);
+    g.groups = 0; q.count = 2; CHECK_ST(accel_mac_depthwise_conv2d(&g, &q, x, 8, w, 4, NULL, 0, o, 16), ACCEL_E_MAC_CHANNELS);
+    q.count = 1;
+    CHECK_ST(accel_mac_depthwise_conv2d(&g, &q, NULL, 8, w, 4, NULL, 0, o, 16), ACCEL_E_NULL);
+    /* pools */
+    g = g0; g.k_h = g.k_w = 2;
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8, o, 8), ACCEL_OK);
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -129, 127, x, 8, o, 8), ACCEL_E_MAC_ACTIVATION);
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_UINT8, -1, 255, x, 8, o, 8), ACCEL_E_MAC_ACTIVATION);
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_UINT8, 3, 2, x, 8, o, 8), ACCEL_E_MAC_ACTIVATION);
+    CHECK_ST(accel_mac_max_pool2d(&g, (accel_mac_dtype)7, 0, 2, x, 8, o, 8), ACCEL_E_MAC_DTYPE);
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 7, o, 8), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_mac_average_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8, o, 7), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_mac_average_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8, NULL, 8), ACCEL_E_NULL);
+    g.out_c = 3; CHECK_ST(accel_mac_average_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8, o, 64), ACCEL_E_MAC_GROUPS);
+    g.out_c = 2; g.dilation_h = 2; CHECK_ST(accel_mac_average_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8, o, 64), ACCEL_E_MAC_GROUPS);
+    g.dilation_h = 0;
+    /* a window entirely in the padding: nothing may be written */
+    memset(o, 0x55, sizeof o);
+    g.pad_top = 2;
+    CHECK_ST(accel_mac_average_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8, o, 8), ACCEL_E_MAC_EMPTY_WINDOW);
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8, o, 8), ACCEL_E_MAC_EMPTY_WINDOW);
+    g.pad_top = 0; g.out_w = 3; g.stride_w = 2; /* third column starts at x = 4 > width */
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8, o, 12), ACCEL_E_MAC_EMPTY_WINDOW);
+    CHECK_EQ(o[0], 0x55);
+    /* raw GEMM */
+    {
+        int32_t r[4];
+        CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 2, 2, 2, x, 4, 0, w, 4, 0, r, 4), ACCEL_OK);
+        CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 2, 2, 2, x, 4, -128, w, 4, 0, r, 4), ACCEL_E_MAC_OFFSET);
+        CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_UINT8, 2, 2, 2, x, 4, 0, w, 4, 1, r, 4), ACCEL_E_MAC_OFFSET);
+        CHECK_ST(accel_mac_matmul_s32((accel_mac_dtype)3, 2, 2, 2, x, 4, 0, w, 4, 0, r, 4), ACCEL_E_MAC_DTYPE);
+        CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 2, 2, 2, x, 3, 0, w, 4, 0, r, 4), ACCEL_E_TRUNCATED);
+        CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 2, 2, 2, x, 4, 0, w, 3, 0, r, 4), ACCEL_E_TRUNCATED);
+        CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 2, 2, 2, x, 4, 0, w, 4, 0, r, 3), ACCEL_E_BUFFER_TOO_SMALL);
+        CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 0, 2, 2, x, 4, 0, w, 4, 0, r, 4), ACCEL_E_ZERO_LENGTH);
+        CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 2, 2, 2, NULL, 4, 0, w, 4, 0, r, 4), ACCEL_E_NULL);
+    }
+#undef CV
+}
+
+/* ---------------------------------------------------------------- wide products */
+static void test_wide_hand(void)
+{
+    /* [1000 -2] x [[3 7]]^T ... a 1x2 by 2x2: rows of b are [3, 7] and [-32768, 1] */
+    int16_t a[2] = {1000, -2}, b[4] = {3, 7, -32768, 1};
+    uint16_t ua[2] = {65535, 2}, ub[2] = {65535, 65535};
+    int64_t o[2];
+    uint32_t sbuf[64];
+    size_t need;
+    CHECK_ST(accel_mac_wide_scratch_size(2, 1, 2, 2, &need), ACCEL_OK);
+    CHECK_EQ(need, 1 * 2 * 4 + 2 * 1 * 2 + 2 * 2 * 2);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, 2, b, 4, o, 2, sbuf, sizeof sbuf), ACCEL_OK);
+    CHECK_EQ(o[0], 1000 * 3 + -2 * 7);
+    CHECK_EQ(o[1], 1000 * -32768 + -2 * 1);
+    CHECK_ST(accel_mac_matmul_u16(1, 1, 2, ua, 2, ub, 2, o, 1, sbuf, sizeof sbuf), ACCEL_OK);
+    CHECK_EQ(o[0], 65535LL * 65535 + 2LL * 65535);
+    CHECK_EQ(accel_mac_wide_depth_limit(2, 1), 33025);
+    CHECK_EQ(accel_mac_wide_depth_limit(1, 1), 131071);
+    CHECK_EQ(accel_mac_wide_depth_limit(1, 0), 33025);
+    CHECK_EQ(accel_mac_wide_depth_limit(5, 0), 0);
+    /* the limit is tight: one more unsigned-plane term overflows int32 */
+    CHECK(33025LL * 65025 <= INT32_MAX && 33026LL * 65025 > INT32_MAX);
+    CHECK(131071LL * 16384 <= INT32_MAX && 131072LL * 16384 > INT32_MAX);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 33026, a, 2, b, 4, o, 2, sbuf, sizeof sbuf), ACCEL_E_MAC_DEPTH);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, 2, b, 4, o, 1, sbuf, sizeof sbuf), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, 2, b, 4, o, 2, sbuf, need - 1), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, 2, b, 4, o, 2, (uint8_t *)sbuf + 1, need), ACCEL_E_ALIGN);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, 2, b, 4, o, 2, NULL, need), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_matmul_s16(0, 2, 2, a, 2, b, 4, o, 2, sbuf, need), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, 1, b, 4, o, 2, sbuf, need), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_mac_matmul_s16(1, 2, 2, a, 2, b, 3, o, 2, sbuf, need), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_mac_matmul_u16(1, 1, 2, ua, 2, ub, 1, o, 1, sbuf, sizeof sbuf), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_mac_wide_matmul(0, 1, 1, 1, 1, (const uint8_t *)a, 2, (const uint8_t *)b, 2, o, 1, sbuf, sizeof sbuf), ACCEL_E_ARG);
+    CHECK_ST(accel_mac_wide_matmul(5, 1, 1, 1, 1, (const uint8_t *)a, 5, (const uint8_t *)b, 5, o, 1, sbuf, sizeof sbuf), ACCEL_E_ARG);
+    CHECK_ST(accel_mac_wide_matmul(3, 1, 1, 1, 2, (const uint8_t *)a, 5, (const uint8_t *)b, 6, o, 1, sbuf, sizeof sbuf), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_mac_wide_scratch_size(0, 1, 1, 1, &need), ACCEL_E_ARG);
+    CHECK_ST(accel_mac_wide_scratch_size(2, 1, 1, 1, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_wide_scratch_size(4, 0xFFFFFFFFUL, 0xFFFFFFFFUL, 0xFFFFFFFFUL, &need), ACCEL_E_OVERFLOW);
+}
+
+static int64_t sext(uint64_t v, int nb)
+{
+    uint64_t sign = (uint64_t)1 << (8 * nb - 1);
+    return (int64_t)((v ^ sign) - sign);
+}
+
+/* N-byte products at random against int64, including the depth limit with extreme values */
+static void test_wide_random(void)
+{
+    static uint8_t a[3 * 33025 * 4], b[2 * 33025 * 4];
+    static int64_t o[6];
+    static uint32_t scratch[(3 * 2 * 4 + 5 * 33025 * 4) / 4 + 16];
+    int it, bad = 0;
+    for (it = 0; it < 60 && bad < 3; it++) {
+        int nb = 1 + it % 4, sg = (it / 4) % 2, M = rrange(1, 3), N = rrange(1, 2), m, n, k, j;
+        int K = it < 16 ? (int)accel_mac_wide_depth_limit((uint32_t)nb, sg) : rrange(1, 300);
+        int extreme = it < 16 || rnd() % 2;
+        if (K > 33025) K = 33025; /* buffer size; the int8 limit is tested by matmul above */
+        for (k = 0; k < M * K * nb; k++) a[k] = (uint8_t)rnd();
+        for (k = 0; k < N * K * nb; k++) b[k] = (uint8_t)rnd();
+        if (extreme) /* every element at its largest magnitude: all 0xFF (unsigned) / MIN (signed) */
+            for (k = 0; k < M * K; k++)
+                for (j = 0; j < nb; j++) {
+                    a[k * nb + j] = sg ? (j == nb - 1 ? 0x80 : 0) : 0xFF;
+                    if (k < N * K) b[k * nb + j] = sg ? (j == nb - 1 ? 0x80 : 0) : 0xFF;
+                }
+        if (accel_mac_wide_matmul((uint32_t)nb, sg, (uint32_t)M, (uint32_t)N, (uint32_t)K, a,
+                                  (size_t)(M * K * nb), b, (size_t)(N * K * nb), o, 6, scratch,
+                                  sizeof scratch) != ACCEL_OK) {
+            bad++;
+            continue;
+        }
+        for (m = 0; m < M; m++)
+            for (n = 0; n < N; n++) {
+                uint64_t s = 0; /* modulo 2^64, as documented; exact for nb <= 3 */
+                for (k = 0; k < K; k++) {
+                    uint64_t va = 0, vb = 0;
+                    for (j = nb - 1; j >= 0; j--) {
+                        va = va << 8 | a[(m * K + k) * nb + j];
+                        vb = vb << 8 | b[(n * K + k) * nb + j];
+                    }
+                    if (sg) s += (uint64_t)(sext(va, nb) * sext(vb, nb));
+                    else s += va * vb;
+                }
+                if ((uint64_t)o[m * N + n] != s) {
+                    bad++;
+                    printf("  wide nb=%d sg=%d K=%d m=%d n=%d\n", nb, sg, K, m, n);
+                }
+            }
+    }
+    CHECK_EQ(bad, 0);
+    /* int16 at the depth limit: all -32768 gives 33025 * 2^30 exactly */
+    {
+        static int16_t sa[33025], sb[33025];
+        int64_t r;
+        int k;
+        for (k = 0; k < 33025; k++) sa[k] = sb[k] = -32768;
+        CHECK_ST(accel_mac_matmul_s16(1, 1, 33025, sa, 33025, sb, 33025, &r, 1, scratch, sizeof scratch), ACCEL_OK);
+        CHECK_EQ(r, 33025LL << 30);
+        for (k = 0; k < 33025; k++) { sa[k] = 32767; sb[k] = -32768; }
+        CHECK_ST(accel_mac_matmul_s16(1, 1, 33025, sa, 33025, sb, 33025, &r, 1, scratch, sizeof scratch), ACCEL_OK);
+        CHECK_EQ(r, -33025LL * 32767 * 32768);
+    }
+}
+
+static void test_flip(void)
+{
+    uint8_t d[6] = {0x00, 0x7F, 0x80, 0xFF, 0x12, 0x34};
+    CHECK_ST(accel_mac_flip_sign(d, 6, 1), ACCEL_OK);
+    CHECK_EQ(d[0], 0x80); CHECK_EQ(d[1], 0xFF); CHECK_EQ(d[2], 0x00); CHECK_EQ(d[3], 0x7F);
+    CHECK_ST(accel_mac_flip_sign(d, 6, 2), ACCEL_OK); /* MSB of each little-endian 16-bit */
+    CHECK_EQ(d[0], 0x80); CHECK_EQ(d[1], 0x7F); CHECK_EQ(d[3], 0xFF); CHECK_EQ(d[4], 0x92); CHECK_EQ(d[5], 0x34);
+    CHECK_ST(accel_mac_flip_sign(d, 5, 2), ACCEL_E_MAC_SHAPE);
+    CHECK_ST(accel_mac_flip_sign(d, 6, 0), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_mac_flip_sign(NULL, 6, 1), ACCEL_E_NULL);
+    /* uint8 200 is int8 72 after the flip: 200 - 128 */
+    d[0] = 200;
+    CHECK_ST(accel_mac_flip_sign(d, 1, 1), ACCEL_OK);
+    CHECK_EQ((int8_t)d[0], 72);
+}
+
+/* the uint8 kernels equal the int8 kernels on flipped data with shifted zero points */
+static void test_uint8_equals_flipped_int8(void)
+{
+    uint8_t x[12], w[12], o1[4], o2[4];
+    int32_t m = 1518500250, s = -6;
+    accel_mac_quant q;
+    int i;
+    for (i = 0; i < 12; i++) { x[i] = (uint8_t)(i * 37 + 5); w[i] = (uint8_t)(i * 91 + 3); }
+    memset(&q, 0, sizeof q);
+    q.dtype = ACCEL_MAC_UINT8; q.input_offset = -200; q.filter_offset = -20; q.output_offset = 140;
+    q.multiplier = &m; q.shift = &s; q.count = 1; q.act_min = 0; q.act_max = 255;
+    CHECK_ST(accel_mac_fully_connected(2, 3, 2, x, 6, w, 6, NULL, 0, &q, o1, 4), ACCEL_OK);
+    accel_mac_flip_sign(x, 12, 1);
+    accel_mac_flip_sign(w, 12, 1);
+    q.dtype = ACCEL_MAC_INT8; q.input_offset = -72; q.filter_offset = 108; q.output_offset = 12;
+    q.act_min = -128; q.act_max = 127;
+    CHECK_ST(accel_mac_fully_connected(2, 3, 2, x, 6, w, 6, NULL, 0, &q, o2, 4), ACCEL_OK);
+    accel_mac_flip_sign(o2, 4, 1);
+    CHECK_MEM(o1, o2, 4);
+}
+
+int main(void)
+{
+    printf("ACCEL_MAC_FAST=%d\n", ACCEL_MAC_FAST);
+    RUN(test_helpers);
+#ifndef ACCEL_MAC_NO_FLOAT
+    RUN(test_quantize_multiplier);
+    RUN(test_quantize_f32);
+#endif
+    RUN(test_helpers_random);
+    RUN(test_fc_random);
+    RUN(test_fc_deep);
+    RUN(test_matmul_s32_random);
+    RUN(test_conv2d_random);
+    RUN(test_depthwise_random);
+    RUN(test_maxpool_random);
+    RUN(test_avgpool_random);
+    RUN(test_errors_quant);
+    RUN(test_errors_conv);
+    RUN(test_wide_hand);
+    RUN(test_wide_random);
+    RUN(test_flip);
+    RUN(test_uint8_equals_flipped_int8);
+    return TEST_END();
+}
