@@ -28,6 +28,8 @@ endif
 
 PORT_SRC  := ports/sim/accel_sim.c $(wildcard ports/linux/*.c)
 PORT_HDR  := $(wildcard ports/sim/*.h ports/linux/*.h)
+# files that programs include from beside them (a change rebuilds every program; they are small)
+SIDE_DEPS := $(wildcard examples/host/*.h tests/*.h tests/test_*.c)
 TOOLS     := $(patsubst examples/host/%.c,$(B)/%,$(wildcard examples/host/*.c))
 TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 BENCHES   := $(patsubst scripts/bench/%.c,$(B)/bench/%,$(wildcard scripts/bench/bench_*.c))
@@ -36,12 +38,12 @@ DEMOS     := $(filter $(B)/demo_%,$(TOOLS))
 .PHONY: all test tests demo size bench clean setup
 all: $(TOOLS)
 
-$(B)/%: examples/host/%.c accel.h $(PORT_SRC) $(PORT_HDR)
+$(B)/%: examples/host/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_WARN) $(OPT) $(INC) $(USB_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) -lm
 
 # Tests: sanitizers on, warnings as errors.
-$(B)/tests/%: tests/%.c accel.h tests/testlib.h $(PORT_SRC) $(PORT_HDR)
+$(B)/tests/%: tests/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_WARN) -O1 -g $(SAN) $(INC) $(USB_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) -lm
 

@@ -1453,6 +1453,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
 
     /* ane strings */
 
+#ifndef ACCEL_NO_MAC /* a removed section takes its strings along */
     /* mac strings */
     case ACCEL_E_MAC_DTYPE: return "ACCEL_E_MAC_DTYPE: dtype is not int8 or uint8";
     case ACCEL_E_MAC_ROUNDING: return "ACCEL_E_MAC_ROUNDING: unknown rounding mode";
@@ -1466,6 +1467,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_MAC_GROUPS: return "ACCEL_E_MAC_GROUPS: channels inconsistent with groups or depth multiplier";
     case ACCEL_E_MAC_EMPTY_WINDOW: return "ACCEL_E_MAC_EMPTY_WINDOW: pool window has no in-image tap";
     case ACCEL_E_MAC_DEPTH: return "ACCEL_E_MAC_DEPTH: depth above the exact int32 limit";
+#endif
 
     case ACCEL_STATUS_MIN_: break;
     }
