@@ -142,6 +142,12 @@ typedef enum accel_status {
     /* refsi: -300 .. -399 */
 
     /* ane: -400 .. -499 */
+    ACCEL_E_ANE_QUEUE = -400,        /* task-queue id is not 0..7 */
+    ACCEL_E_ANE_NID = -401,          /* network id does not fit 8 bits */
+    ACCEL_E_ANE_BAR_COUNT = -402,    /* more than 32 BAR words */
+    ACCEL_E_ANE_TD_SIZE = -403,      /* TD size not a multiple of 4 in 4..0x40000 */
+    ACCEL_E_ANE_TD_COUNT = -404,     /* TD count not in 1..0xFFFF */
+    ACCEL_E_ANE_QUEUE_BUSY = -405,   /* the task queue already holds a submission */
 
     /* mac: -500 .. -599 */
 
@@ -417,7 +423,192 @@ extern "C" {
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* ane declarations go here */
+/* ane: Apple Neural Engine (M1 "H13" generation).
+ * Two backends, one vocabulary (see RULINGS.md, ANE):
+ *   1. DIRECT SUBMISSION (verified: matches the public Asahi Linux driver and m1n1): the task
+ *      manager (TM) and 8 task queues (TQ) programmed through the port's 32-bit register
+ *      callbacks: accel_ane_tm_enable / _enqueue / _push / _wait_idle / _drain_irq / _execute.
+ *      Register offsets are relative to the DT 'engine' aperture (block base + 0x4000).
+ *   2. FIRMWARE COMMAND PROTOCOL (UNVERIFIED: from a secondary reverse-engineering write-up; no
+ *      public code confirms it): the 24-byte controller header, the exec-loop channel message
+ *      (u16 id at +4), procedure-call bodies, notifications, event and BAR records. Encoders and
+ *      decoders reject everything the firmware would assert on, with a status naming the rule.
+ *      Byte layouts of bodies beyond the seed's field lists are accel's own choice, marked
+ *      "layout assumed" where they appear.
+ *   3. FIRMWARE REFERENCE MODEL: deterministic state machines of what the write-up says the
+ *      firmware does (exec loop, process, cache request, output set), plus a register-file
+ *      model of the TM/TQ for ports/sim.
+ * Config macros (define before including):
+ *   ACCEL_ANE_TM_BASE (0x20000), ACCEL_ANE_TQ_BASE (0x21000)  TM and TQ0 register offsets in
+ *       the port's register space (engine-relative; add 0x4000 for a block-relative port).
+ *   ACCEL_ANE_TQ_EN_BITS (0x1000)   bits or-ed into TM TQ_EN by enable (m1n1 uses 0x3000).
+ *   ACCEL_ANE_IDLE_TIMEOUT_MS (1000), ACCEL_ANE_POLL_MS (1)  completion polling.
+ *   ACCEL_ANE_IRQ_MAX_EVENTS (64)   most events drained from one IRQ line (counts are untrusted).
+ *   ACCEL_ANE_CALL_CONTAINER_SIZE (4096)  assumed sizeof(sCSneCmdProcedureCallCopyContainer),
+ *       the bound on a whole exec-loop message.
+ *   ACCEL_ANE_CUSTOM_BAR_GENERIC (0), ACCEL_ANE_CUSTOM_BAR_HW_32BIT (0)  assumed enum values. */
+
+/* ---- layer 1a: TM/TQ register map (RULINGS.md ANE table; Asahi ane_tm.c) ---- */
+#ifndef ACCEL_ANE_TM_BASE
+#define ACCEL_ANE_TM_BASE ((uint32_t)0x20000u)
+#endif
+#ifndef ACCEL_ANE_TQ_BASE
+#define ACCEL_ANE_TQ_BASE ((uint32_t)0x21000u)
+#endif
+#ifndef ACCEL_ANE_TQ_EN_BITS
+#define ACCEL_ANE_TQ_EN_BITS ((uint32_t)0x1000u)
+#endif
+#ifndef ACCEL_ANE_IDLE_TIMEOUT_MS
+#define ACCEL_ANE_IDLE_TIMEOUT_MS ((uint32_t)1000u)
+#endif
+#ifndef ACCEL_ANE_POLL_MS
+#define ACCEL_ANE_POLL_MS ((uint32_t)1u)
+#endif
+#ifndef ACCEL_ANE_IRQ_MAX_EVENTS
+#define ACCEL_ANE_IRQ_MAX_EVENTS ((uint32_t)64u)
+#endif
+
+#define ACCEL_ANE_TQ_COUNT 8u
+#define ACCEL_ANE_TQ_STRIDE ((uint32_t)0x148u)
+#define ACCEL_ANE_BAR_COUNT 32u
+/* TM registers, offsets from ACCEL_ANE_TM_BASE */
+#define ACCEL_ANE_TM_REQ_ADDR ((uint32_t)0x00u)  /* task-descriptor address */
+#define ACCEL_ANE_TM_REQ_INFO ((uint32_t)0x04u)  /* TD size (31:16) | TD count (15:0) */
+#define ACCEL_ANE_TM_REQ_PUSH ((uint32_t)0x08u)  /* the doorbell: priority | queue << 8 */
+#define ACCEL_ANE_TM_TQ_EN ((uint32_t)0x0cu)
+#define ACCEL_ANE_TM_IRQ_EVTC(line) (((uint32_t)0x14u) + (uint32_t)(line) * ((uint32_t)0x14u)) /* event count */
+#define ACCEL_ANE_TM_IRQ_INFO(line) (((uint32_t)0x18u) + (uint32_t)(line) * ((uint32_t)0x14u)) /* CNT 31:24 NID 23:16 */
+#define ACCEL_ANE_TM_IRQ_UNK1(line) (((uint32_t)0x1cu) + (uint32_t)(line) * ((uint32_t)0x14u))
+#define ACCEL_ANE_TM_IRQ_TMST(line) (((uint32_t)0x20u) + (uint32_t)(line) * ((uint32_t)0x14u))
+#define ACCEL_ANE_TM_IRQ_UNK2(line) (((uint32_t)0x24u) + (uint32_t)(line) * ((uint32_t)0x14u))
+#define ACCEL_ANE_TM_COMMIT_INFO ((uint32_t)0x44u) /* committed nid = (v >> 16) & 0xff */
+#define ACCEL_ANE_TM_STATUS ((uint32_t)0x54u)      /* bit 0: idle */
+#define ACCEL_ANE_TM_ERROR1 ((uint32_t)0x58u)
+#define ACCEL_ANE_TM_ERROR2 ((uint32_t)0x5cu)
+#define ACCEL_ANE_TM_ERROR3 ((uint32_t)0x60u)
+#define ACCEL_ANE_TM_IRQ_EN1 ((uint32_t)0x68u)
+#define ACCEL_ANE_TM_IRQ_ACK ((uint32_t)0x6cu)
+#define ACCEL_ANE_TM_IRQ_EN2 ((uint32_t)0x70u)
+#define ACCEL_ANE_TM_IRQ_EN1_VALUE ((uint32_t)0x4000000u)
+#define ACCEL_ANE_TM_IRQ_EN2_VALUE ((uint32_t)0x6u)
+#define ACCEL_ANE_TM_IRQ_ACK_BIT ((uint32_t)0x2u)
+#define ACCEL_ANE_TM_STATUS_IDLE ((uint32_t)0x1u)
+/* TQ registers, offsets from ACCEL_ANE_TQ_BASE + qid * ACCEL_ANE_TQ_STRIDE */
+#define ACCEL_ANE_TQ_STATUS ((uint32_t)0x000u) /* 1 = in use, 0 = free */
+#define ACCEL_ANE_TQ_PRTY ((uint32_t)0x010u)
+#define ACCEL_ANE_TQ_FREE_SPACE ((uint32_t)0x014u)
+#define ACCEL_ANE_TQ_INFO ((uint32_t)0x01cu)
+#define ACCEL_ANE_TQ_BAR1(i) (((uint32_t)0x020u) + (uint32_t)(i) * 4u)
+#define ACCEL_ANE_TQ_NID1 ((uint32_t)0x0a0u)   /* (nid << 8) | 1 */
+#define ACCEL_ANE_TQ_SIZE2 ((uint32_t)0x0a4u)
+#define ACCEL_ANE_TQ_ADDR2 ((uint32_t)0x0a8u)
+#define ACCEL_ANE_TQ_BAR2(i) (((uint32_t)0x0acu) + (uint32_t)(i) * 4u)
+#define ACCEL_ANE_TQ_NID2 ((uint32_t)0x12cu)
+#define ACCEL_ANE_TQ_SIZE1 ((uint32_t)0x130u)  /* ((td_size >> 2) - 1) << 16 */
+#define ACCEL_ANE_TQ_ADDR1 ((uint32_t)0x134u)
+#define ACCEL_ANE_TQ_END ((uint32_t)0x138u)
+#define ACCEL_ANE_TD_SIZE_MAX ((uint32_t)0x40000u) /* (size >> 2) - 1 must fit 16 bits */
+#define ACCEL_ANE_TD_COUNT_MAX ((uint32_t)0xFFFFu)
+
+/* The per-queue priority table the host writes into each TQ_PRTY: {1,2,3,4,5,6,30,31}. */
+ACCELDEF uint32_t accel_ane_tq_priority(unsigned qid);
+/* Absolute register offsets (no range check: callers check qid first). */
+ACCELDEF uint32_t accel_ane_tm_reg(uint32_t off);
+ACCELDEF uint32_t accel_ane_tq_reg(unsigned qid, uint32_t off);
+
+/* ---- task-descriptor header word 0: TID 31:24, NID 23:16, LNID 15:8, EON 7:0 ---- */
+typedef struct accel_ane_td_hdr0 {
+    uint8_t tid, nid, lnid, eon;
+} accel_ane_td_hdr0;
+ACCELDEF uint32_t accel_ane_td_hdr0_pack(const accel_ane_td_hdr0 *h);
+ACCELDEF void accel_ane_td_hdr0_unpack(uint32_t w, accel_ane_td_hdr0 *h);
+/* libane's network-id patch, exactly: (w & 0x0f00ffff) | nid << 16. Note it also clears TID bits
+ * 31:28, as libane does. */
+ACCELDEF uint32_t accel_ane_td_hdr0_set_nid(uint32_t w, uint8_t nid);
+/* Patch word 0 (little-endian) of a TD in memory; td_len must be >= 4. */
+ACCELDEF accel_status accel_ane_td_patch_nid(uint8_t *td, size_t td_len, unsigned nid);
+
+/* ---- layer 3a: direct submission driver ---- */
+typedef struct accel_ane_request {
+    unsigned qid;          /* task queue 0..7 */
+    unsigned nid;          /* network id, 8 bits */
+    uint32_t td_size;      /* bytes of one TD: multiple of 4, 4..0x40000 */
+    uint32_t td_count;     /* TDs in the chain: 1..0xFFFF */
+    uint32_t btsp_iova;    /* device address of the (nid-patched) first TD */
+    const uint32_t *bar;   /* nbar BAR words (device addresses); the rest are written 0 */
+    unsigned nbar;         /* 0..32 (bar may be NULL when 0) */
+} accel_ane_request;
+
+typedef struct accel_ane_irq_event {
+    uint32_t info, unk1, tmst, unk2; /* info: CNT 31:24, NID 23:16 */
+} accel_ane_irq_event;
+
+typedef struct accel_ane_tm {
+    const accel_port *port;
+    uint32_t tm_base, tq_base;
+    uint32_t timeout_ms, poll_ms;
+    uint8_t enabled;
+    uint8_t busy; /* bit q: queue q enqueued and not yet released */
+} accel_ane_tm;
+
+typedef struct accel_ane_result {
+    uint32_t tm_status;    /* last TM_STATUS read */
+    uint32_t irq_count[2]; /* events each IRQ line reported */
+} accel_ane_result;
+
+/* Bases from ACCEL_ANE_TM_BASE/TQ_BASE, timeouts from the config macros. */
+ACCELDEF accel_status accel_ane_tm_init(accel_ane_tm *tm, const accel_port *port);
+/* TQ_EN |= ACCEL_ANE_TQ_EN_BITS, TQ_PRTY[q] = table[q] for q 0..7, IRQ_EN1, IRQ_EN2. */
+ACCELDEF accel_status accel_ane_tm_enable(accel_ane_tm *tm);
+/* IRQ_EN1 = 0, IRQ_EN2 = 0, TQ_EN &= ~ACCEL_ANE_TQ_EN_BITS. */
+ACCELDEF accel_status accel_ane_tm_disable(accel_ane_tm *tm);
+/* Every argument rule of a request, no I/O. */
+ACCELDEF accel_status accel_ane_check_request(const accel_ane_request *req);
+/* TQ_STATUS = 1, 32 BAR words, SIZE1, ADDR1, NID1. Needs enable; the queue must be free. */
+ACCELDEF accel_status accel_ane_tm_enqueue(accel_ane_tm *tm, const accel_ane_request *req);
+/* REQ_ADDR = TQ_ADDR1, REQ_INFO = TQ_SIZE1 | td_count, REQ_PUSH = prty | qid << 8. */
+ACCELDEF accel_status accel_ane_tm_push(accel_ane_tm *tm, const accel_ane_request *req);
+/* Poll TM_STATUS bit 0 (idle) every poll_ms for timeout_ms; *status (may be NULL) = last read. */
+ACCELDEF accel_status accel_ane_tm_wait_idle(accel_ane_tm *tm, uint32_t *status);
+/* Drain IRQ line 0 or 1: read the event count, then 4 registers per event (at most
+ * ACCEL_ANE_IRQ_MAX_EVENTS; the first `max` are stored in ev, which may be NULL). Line 0 is then
+ * acknowledged (IRQ_ACK |= 2), as the Asahi driver does; line 1 has no ack. *count = the
+ * device's count. ACCEL_E_OVERFLOW when the count exceeded ACCEL_ANE_IRQ_MAX_EVENTS. */
+ACCELDEF accel_status accel_ane_tm_drain_irq(accel_ane_tm *tm, unsigned line,
+                                             accel_ane_irq_event *ev, size_t max,
+                                             uint32_t *count);
+/* Release the queue (TQ_STATUS = 0). */
+ACCELDEF accel_status accel_ane_tm_release(accel_ane_tm *tm, unsigned qid);
+/* push, wait idle, drain both lines, release. On timeout the lines are still drained and the
+ * queue released, then ACCEL_E_TIMEOUT. res may be NULL. */
+ACCELDEF accel_status accel_ane_tm_execute(accel_ane_tm *tm, const accel_ane_request *req,
+                                           accel_ane_result *res);
+/* enqueue + execute. */
+ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_request *req,
+                                          accel_ane_result *res);
+
+/* ---- layer 4a: TM/TQ register-file model (for ports/sim) ----
+ * Every register of the TM block and the 8 TQs as plain storage. A write to REQ_PUSH "runs" the
+ * queued chain: TM_STATUS reads not-idle until exec_ms of simulated time passed (forever when
+ * stuck), then idle; IRQ line 0 reports one event (info = td_count << 24 | nid << 16) and
+ * COMMIT_INFO = nid << 16. Offsets outside the file read 0 and fail writes with ACCEL_E_ARG. */
+#define ACCEL_ANE_MODEL_TM_WORDS 0x20u /* TM 0x00..0x7c */
+#define ACCEL_ANE_MODEL_TQ_WORDS (8u * 0x148u / 4u)
+typedef struct accel_ane_regmodel {
+    uint32_t tm[ACCEL_ANE_MODEL_TM_WORDS];
+    uint32_t tq[ACCEL_ANE_MODEL_TQ_WORDS];
+    uint32_t tm_base, tq_base;
+    uint32_t exec_ms;    /* simulated run time of one push */
+    uint32_t remaining;  /* ms left of the running push */
+    uint8_t running, stuck;
+    uint32_t pushes;     /* doorbells seen */
+    uint32_t bad_writes; /* writes outside the file */
+} accel_ane_regmodel;
+ACCELDEF accel_status accel_ane_regmodel_init(accel_ane_regmodel *m);
+/* Fill model (reg_read32, reg_write32, delay_ms) for accel_sim_attach. */
+ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port *model);
+/* ane: end of part 1 declarations */
+/* ane: end of declarations */
 #ifdef __cplusplus
 }
 #endif
@@ -519,6 +710,12 @@ ACCELDEF const char *accel_status_str(accel_status s)
     /* refsi strings */
 
     /* ane strings */
+    case ACCEL_E_ANE_QUEUE: return "ACCEL_E_ANE_QUEUE: task-queue id must be 0..7";
+    case ACCEL_E_ANE_NID: return "ACCEL_E_ANE_NID: network id must fit 8 bits";
+    case ACCEL_E_ANE_BAR_COUNT: return "ACCEL_E_ANE_BAR_COUNT: at most 32 BAR words";
+    case ACCEL_E_ANE_TD_SIZE: return "ACCEL_E_ANE_TD_SIZE: TD size must be a multiple of 4 in 4..0x40000";
+    case ACCEL_E_ANE_TD_COUNT: return "ACCEL_E_ANE_TD_COUNT: TD count must be 1..0xFFFF";
+    case ACCEL_E_ANE_QUEUE_BUSY: return "ACCEL_E_ANE_QUEUE_BUSY: task queue already in use";
 
     /* mac strings */
 
@@ -1601,7 +1798,354 @@ extern "C" {
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* ane implementation goes here */
+/* ---------------------------------------------------------------- ane: register map */
+static const uint8_t accel__ane_prty[ACCEL_ANE_TQ_COUNT] = {1, 2, 3, 4, 5, 6, 30, 31};
+
+ACCELDEF uint32_t accel_ane_tq_priority(unsigned qid)
+{
+    return qid < ACCEL_ANE_TQ_COUNT ? (uint32_t)accel__ane_prty[qid] : 0u;
+}
+
+ACCELDEF uint32_t accel_ane_tm_reg(uint32_t off) { return (uint32_t)ACCEL_ANE_TM_BASE + off; }
+
+ACCELDEF uint32_t accel_ane_tq_reg(unsigned qid, uint32_t off)
+{
+    return (uint32_t)ACCEL_ANE_TQ_BASE + (uint32_t)qid * (uint32_t)ACCEL_ANE_TQ_STRIDE + off;
+}
+
+/* ---------------------------------------------------------------- ane: TD header */
+ACCELDEF uint32_t accel_ane_td_hdr0_pack(const accel_ane_td_hdr0 *h)
+{
+    if (!h) return 0;
+    return ((uint32_t)h->tid << 24) | ((uint32_t)h->nid << 16) | ((uint32_t)h->lnid << 8) |
+           (uint32_t)h->eon;
+}
+
+ACCELDEF void accel_ane_td_hdr0_unpack(uint32_t w, accel_ane_td_hdr0 *h)
+{
+    if (!h) return;
+    h->tid = (uint8_t)(w >> 24);
+    h->nid = (uint8_t)(w >> 16);
+    h->lnid = (uint8_t)(w >> 8);
+    h->eon = (uint8_t)w;
+}
+
+ACCELDEF uint32_t accel_ane_td_hdr0_set_nid(uint32_t w, uint8_t nid)
+{
+    return (w & 0x0f00ffffUL) | ((uint32_t)nid << 16);
+}
+
+ACCELDEF accel_status accel_ane_td_patch_nid(uint8_t *td, size_t td_len, unsigned nid)
+{
+    if (!td) return ACCEL_E_NULL;
+    if (td_len < 4) return ACCEL_E_TRUNCATED;
+    if (nid > 0xFFu) return ACCEL_E_ANE_NID;
+    accel_store_u32le(td, accel_ane_td_hdr0_set_nid(accel_load_u32le(td), (uint8_t)nid));
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane: direct submission */
+static accel_status accel__ane_tm_wr(accel_ane_tm *tm, uint32_t off, uint32_t v)
+{
+    return accel_port_reg_write32(tm->port, tm->tm_base + off, v);
+}
+static accel_status accel__ane_tm_rd(accel_ane_tm *tm, uint32_t off, uint32_t *v)
+{
+    return accel_port_reg_read32(tm->port, tm->tm_base + off, v);
+}
+static uint32_t accel__ane_tq_off(const accel_ane_tm *tm, unsigned qid, uint32_t off)
+{
+    return tm->tq_base + (uint32_t)qid * (uint32_t)ACCEL_ANE_TQ_STRIDE + off;
+}
+
+ACCELDEF accel_status accel_ane_tm_init(accel_ane_tm *tm, const accel_port *port)
+{
+    if (!tm || !port) return ACCEL_E_NULL;
+    tm->port = port;
+    tm->tm_base = (uint32_t)ACCEL_ANE_TM_BASE;
+    tm->tq_base = (uint32_t)ACCEL_ANE_TQ_BASE;
+    tm->timeout_ms = (uint32_t)ACCEL_ANE_IDLE_TIMEOUT_MS;
+    tm->poll_ms = (uint32_t)ACCEL_ANE_POLL_MS;
+    tm->enabled = 0;
+    tm->busy = 0;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_tm_enable(accel_ane_tm *tm)
+{
+    uint32_t v = 0;
+    unsigned q;
+    accel_status st;
+    if (!tm || !tm->port) return ACCEL_E_NULL;
+    st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_TQ_EN, &v);
+    if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_TQ_EN, v | (uint32_t)ACCEL_ANE_TQ_EN_BITS);
+    for (q = 0; q < ACCEL_ANE_TQ_COUNT && st == ACCEL_OK; q++)
+        st = accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_PRTY),
+                                    (uint32_t)accel__ane_prty[q]);
+    if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_IRQ_EN1, ACCEL_ANE_TM_IRQ_EN1_VALUE);
+    if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_IRQ_EN2, ACCEL_ANE_TM_IRQ_EN2_VALUE);
+    if (st == ACCEL_OK) tm->enabled = 1;
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_tm_disable(accel_ane_tm *tm)
+{
+    uint32_t v = 0;
+    accel_status st;
+    if (!tm || !tm->port) return ACCEL_E_NULL;
+    tm->enabled = 0; /* even a half-done disable must stop new submissions */
+    st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_IRQ_EN1, 0);
+    if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_IRQ_EN2, 0);
+    if (st == ACCEL_OK) st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_TQ_EN, &v);
+    if (st == ACCEL_OK)
+        st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_TQ_EN, v & ~(uint32_t)ACCEL_ANE_TQ_EN_BITS);
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_check_request(const accel_ane_request *req)
+{
+    if (!req) return ACCEL_E_NULL;
+    if (req->qid >= ACCEL_ANE_TQ_COUNT) return ACCEL_E_ANE_QUEUE;
+    if (req->nid > 0xFFu) return ACCEL_E_ANE_NID;
+    if (req->nbar > ACCEL_ANE_BAR_COUNT) return ACCEL_E_ANE_BAR_COUNT;
+    if (req->nbar && !req->bar) return ACCEL_E_NULL;
+    if (req->td_size < 4u || req->td_size > (uint32_t)ACCEL_ANE_TD_SIZE_MAX ||
+        (req->td_size & 3u) != 0)
+        return ACCEL_E_ANE_TD_SIZE;
+    if (req->td_count == 0 || req->td_count > (uint32_t)ACCEL_ANE_TD_COUNT_MAX)
+        return ACCEL_E_ANE_TD_COUNT;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_tm_enqueue(accel_ane_tm *tm, const accel_ane_request *req)
+{
+    accel_status st;
+    unsigned i, q;
+    if (!tm || !tm->port) return ACCEL_E_NULL;
+    st = accel_ane_check_request(req);
+    if (st != ACCEL_OK) return st;
+    if (!tm->enabled) return ACCEL_E_STATE;
+    q = req->qid;
+    if (tm->busy & (1u << q)) return ACCEL_E_ANE_QUEUE_BUSY;
+    tm->busy = (uint8_t)(tm->busy | (1u << q));
+    st = accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_STATUS), 1);
+    for (i = 0; i < ACCEL_ANE_BAR_COUNT && st == ACCEL_OK; i++)
+        st = accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_BAR1(i)),
+                                    i < req->nbar ? req->bar[i] : 0u);
+    if (st == ACCEL_OK)
+        st = accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_SIZE1),
+                                    ((req->td_size >> 2) - 1u) << 16);
+    if (st == ACCEL_OK)
+        st = accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_ADDR1),
+                                    req->btsp_iova);
+    if (st == ACCEL_OK)
+        st = accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_NID1),
+                                    ((uint32_t)(req->nid & 0xFFu) << 8) | 1u);
+    if (st != ACCEL_OK) (void)accel_ane_tm_release(tm, q); /* never leave a half-built queue */
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_tm_push(accel_ane_tm *tm, const accel_ane_request *req)
+{
+    uint32_t addr = 0, size = 0;
+    accel_status st;
+    unsigned q;
+    if (!tm || !tm->port) return ACCEL_E_NULL;
+    st = accel_ane_check_request(req);
+    if (st != ACCEL_OK) return st;
+    q = req->qid;
+    if (!(tm->busy & (1u << q))) return ACCEL_E_STATE; /* nothing enqueued on q */
+    st = accel_port_reg_read32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_ADDR1), &addr);
+    if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_REQ_ADDR, addr);
+    if (st == ACCEL_OK)
+        st = accel_port_reg_read32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_SIZE1), &size);
+    if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_REQ_INFO, size | req->td_count);
+    if (st == ACCEL_OK)
+        st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_REQ_PUSH,
+                              (uint32_t)accel__ane_prty[q] | ((uint32_t)(q & 7u) << 8));
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_tm_wait_idle(accel_ane_tm *tm, uint32_t *status)
+{
+    uint32_t last = 0;
+    accel_status st;
+    if (!tm || !tm->port) return ACCEL_E_NULL;
+    st = accel_port_poll32(tm->port, tm->tm_base + ACCEL_ANE_TM_STATUS, ACCEL_ANE_TM_STATUS_IDLE,
+                           ACCEL_ANE_TM_STATUS_IDLE, tm->timeout_ms, tm->poll_ms, &last);
+    if (status) *status = last;
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_tm_drain_irq(accel_ane_tm *tm, unsigned line,
+                                             accel_ane_irq_event *ev, size_t max,
+                                             uint32_t *count)
+{
+    uint32_t n = 0, i, v = 0;
+    accel_ane_irq_event e;
+    accel_status st;
+    if (count) *count = 0;
+    if (!tm || !tm->port) return ACCEL_E_NULL;
+    if (!ev && max) return ACCEL_E_NULL;
+    if (line > 1) return ACCEL_E_ARG;
+    st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_EVTC(line), &n);
+    if (st != ACCEL_OK) return st;
+    if (count) *count = n;
+    /* the count comes from the device: bound the loop */
+    for (i = 0; i < n && i < (uint32_t)ACCEL_ANE_IRQ_MAX_EVENTS; i++) {
+        st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_INFO(line), &e.info);
+        if (st == ACCEL_OK) st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_UNK1(line), &e.unk1);
+        if (st == ACCEL_OK) st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_TMST(line), &e.tmst);
+        if (st == ACCEL_OK) st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_UNK2(line), &e.unk2);
+        if (st != ACCEL_OK) return st;
+        if ((size_t)i < max) ev[i] = e;
+    }
+    if (line == 0) {
+        st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_ACK, &v);
+        if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_IRQ_ACK, v | ACCEL_ANE_TM_IRQ_ACK_BIT);
+        if (st != ACCEL_OK) return st;
+    }
+    return n > (uint32_t)ACCEL_ANE_IRQ_MAX_EVENTS ? ACCEL_E_OVERFLOW : ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_tm_release(accel_ane_tm *tm, unsigned qid)
+{
+    if (!tm || !tm->port) return ACCEL_E_NULL;
+    if (qid >= ACCEL_ANE_TQ_COUNT) return ACCEL_E_ANE_QUEUE;
+    tm->busy = (uint8_t)(tm->busy & ~(1u << qid));
+    return accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, qid, ACCEL_ANE_TQ_STATUS), 0);
+}
+
+ACCELDEF accel_status accel_ane_tm_execute(accel_ane_tm *tm, const accel_ane_request *req,
+                                           accel_ane_result *res)
+{
+    accel_ane_result r;
+    accel_status st, st2;
+    ACCEL_MEMSET(&r, 0, sizeof r);
+    st = accel_ane_tm_push(tm, req);
+    if (st != ACCEL_OK) {
+        if (res) *res = r;
+        /* a push that never reached the doorbell must not keep the queue */
+        if (tm && req && req->qid < ACCEL_ANE_TQ_COUNT && (tm->busy & (1u << req->qid)))
+            (void)accel_ane_tm_release(tm, req->qid);
+        return st;
+    }
+    st = accel_ane_tm_wait_idle(tm, &r.tm_status);
+    /* drain and release even after a timeout (the Asahi driver does the same) */
+    st2 = accel_ane_tm_drain_irq(tm, 0, NULL, 0, &r.irq_count[0]);
+    if (st == ACCEL_OK) st = st2;
+    st2 = accel_ane_tm_drain_irq(tm, 1, NULL, 0, &r.irq_count[1]);
+    if (st == ACCEL_OK) st = st2;
+    st2 = accel_ane_tm_release(tm, req->qid);
+    if (st == ACCEL_OK) st = st2;
+    if (res) *res = r;
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_request *req,
+                                          accel_ane_result *res)
+{
+    accel_status st = accel_ane_tm_enqueue(tm, req);
+    if (st != ACCEL_OK) {
+        if (res) ACCEL_MEMSET(res, 0, sizeof *res);
+        return st;
+    }
+    return accel_ane_tm_execute(tm, req, res);
+}
+
+/* ---------------------------------------------------------------- ane: register-file model */
+static uint32_t *accel__ane_model_reg(accel_ane_regmodel *m, uint32_t off)
+{
+    uint32_t rel;
+    if (off & 3u) return NULL;
+    if (off >= m->tm_base && off - m->tm_base < ACCEL_ANE_MODEL_TM_WORDS * 4u)
+        return &m->tm[(off - m->tm_base) / 4u];
+    if (off >= m->tq_base) {
+        rel = off - m->tq_base;
+        if (rel < ACCEL_ANE_MODEL_TQ_WORDS * 4u) return &m->tq[rel / 4u];
+    }
+    return NULL;
+}
+
+static void accel__ane_model_finish(accel_ane_regmodel *m)
+{
+    uint32_t info = m->tm[ACCEL_ANE_TM_REQ_INFO / 4u];
+    uint32_t push = m->tm[ACCEL_ANE_TM_REQ_PUSH / 4u];
+    unsigned q = (unsigned)((push >> 8) & 7u);
+    uint32_t nid = (m->tq[(q * (uint32_t)ACCEL_ANE_TQ_STRIDE + ACCEL_ANE_TQ_NID1) / 4u] >> 8) & 0xFFu;
+    m->running = 0;
+    m->tm[ACCEL_ANE_TM_STATUS / 4u] = ACCEL_ANE_TM_STATUS_IDLE;
+    m->tm[ACCEL_ANE_TM_COMMIT_INFO / 4u] = nid << 16;
+    m->tm[ACCEL_ANE_TM_IRQ_EVTC(0) / 4u] = 1;
+    m->tm[ACCEL_ANE_TM_IRQ_INFO(0) / 4u] = ((info & 0xFFu) << 24) | (nid << 16);
+}
+
+static accel_status accel__ane_model_rd(void *user, uint32_t off, uint32_t *v)
+{
+    accel_ane_regmodel *m = (accel_ane_regmodel *)user;
+    uint32_t *r = accel__ane_model_reg(m, off);
+    *v = r ? *r : 0u;
+    return ACCEL_OK;
+}
+
+static accel_status accel__ane_model_wr(void *user, uint32_t off, uint32_t v)
+{
+    accel_ane_regmodel *m = (accel_ane_regmodel *)user;
+    uint32_t *r = accel__ane_model_reg(m, off);
+    if (!r) {
+        m->bad_writes++;
+        return ACCEL_E_ARG;
+    }
+    *r = v;
+    if (off == m->tm_base + ACCEL_ANE_TM_IRQ_ACK && (v & ACCEL_ANE_TM_IRQ_ACK_BIT)) {
+        /* ack consumes line 0's events; the ack bit itself self-clears */
+        m->tm[ACCEL_ANE_TM_IRQ_EVTC(0) / 4u] = 0;
+        *r = v & ~(uint32_t)ACCEL_ANE_TM_IRQ_ACK_BIT;
+    }
+    if (off == m->tm_base + ACCEL_ANE_TM_REQ_PUSH) {
+        m->pushes++;
+        m->running = 1;
+        m->remaining = m->exec_ms;
+        m->tm[ACCEL_ANE_TM_STATUS / 4u] = 0;
+        if (!m->stuck && m->remaining == 0) accel__ane_model_finish(m);
+    }
+    return ACCEL_OK;
+}
+
+static void accel__ane_model_delay(void *user, uint32_t ms)
+{
+    accel_ane_regmodel *m = (accel_ane_regmodel *)user;
+    if (!m->running || m->stuck) return;
+    if (ms >= m->remaining) {
+        m->remaining = 0;
+        accel__ane_model_finish(m);
+    } else {
+        m->remaining -= ms;
+    }
+}
+
+ACCELDEF accel_status accel_ane_regmodel_init(accel_ane_regmodel *m)
+{
+    if (!m) return ACCEL_E_NULL;
+    ACCEL_MEMSET(m, 0, sizeof *m);
+    m->tm_base = (uint32_t)ACCEL_ANE_TM_BASE;
+    m->tq_base = (uint32_t)ACCEL_ANE_TQ_BASE;
+    m->tm[ACCEL_ANE_TM_STATUS / 4u] = ACCEL_ANE_TM_STATUS_IDLE;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port *model)
+{
+    if (!m || !model) return ACCEL_E_NULL;
+    ACCEL_MEMSET(model, 0, sizeof *model);
+    model->user = m;
+    model->reg_read32 = accel__ane_model_rd;
+    model->reg_write32 = accel__ane_model_wr;
+    model->delay_ms = accel__ane_model_delay;
+    return ACCEL_OK;
+}
+/* ane: end of part 1 implementation */
+/* ane: end of implementation */
 #ifdef __cplusplus
 }
 #endif
