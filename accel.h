@@ -148,6 +148,40 @@ typedef enum accel_status {
     ACCEL_E_ANE_TD_SIZE = -403,      /* TD size not a multiple of 4 in 4..0x40000 */
     ACCEL_E_ANE_TD_COUNT = -404,     /* TD count not in 1..0xFFFF */
     ACCEL_E_ANE_QUEUE_BUSY = -405,   /* the task queue already holds a submission */
+    ACCEL_E_ANE_ID = -406,               /* command id outside its id space or family */
+    ACCEL_E_ANE_UNSUPPORTED_CMD = -407,  /* id not on the exec-loop fast path: firmware panics */
+    ACCEL_E_ANE_DIRECTION = -408,        /* id flows the other way (host vs notification) */
+    ACCEL_E_ANE_PRIORITY = -409,         /* fwPriority < 8 violated */
+    ACCEL_E_ANE_PRIORITY_BAND = -410,    /* realtime band 0..1 not admitted here (2..7) */
+    ACCEL_E_ANE_PROGRAM_ID = -411,       /* programId >= 144 (or < -1 in a header) */
+    ACCEL_E_ANE_PROCEDURE_ID = -412,     /* procId >= 288 */
+    ACCEL_E_ANE_PROCESS_ID = -413,       /* processId < -1 (or < 0 where one is required) */
+    ACCEL_E_ANE_MSG_SIZE = -414,         /* maxCmdBufSize >= hdr + size, or container size */
+    ACCEL_E_ANE_OUTPUT_SETS = -415,      /* nbrOfOutputBufferSets == 1 violated */
+    ACCEL_E_ANE_TD_PARTITIONS = -416,    /* 1 == nbrOfTdPartition violated */
+    ACCEL_E_ANE_EVENT_MASKS = -417,      /* exactly one event mask violated */
+    ACCEL_E_ANE_CUSTOM_BARS = -418,      /* nbrOfCustomBars <= 32 violated */
+    ACCEL_E_ANE_BAR_TYPE = -419,         /* bar type GENERIC and config HW_32BIT violated */
+    ACCEL_E_ANE_BAR_ID = -420,           /* barId < 32 violated */
+    ACCEL_E_ANE_EXEC_ORDER = -421,       /* 0 < nbrOfCustomExecuteOrder <= 128 violated */
+    ACCEL_E_ANE_EXEC_ORDER_OFFSET = -422,/* callSize <= offset, offset + 4n <= container */
+    ACCEL_E_ANE_SIGNAL_EVENTS = -423,    /* 0 < nbrOfSignalEvents <= 16 violated */
+    ACCEL_E_ANE_NO_EVENTS = -424,        /* nbrOfWaitEvents + nbrOfSignalEvents > 0 violated */
+    ACCEL_E_ANE_SUBNET_ORDER = -425,     /* 0 == bSubNetworkCustomExecuteOrder violated */
+    ACCEL_E_ANE_SHARED_EVENTS = -426,    /* sharedEventsActiveNbr < 2 violated */
+    ACCEL_E_ANE_VARIANT = -427,          /* field set that belongs to another call variant */
+    ACCEL_E_ANE_STATS = -428,            /* stats buffer/size: both 0, or size >= 0x4c */
+    ACCEL_E_ANE_INPUT_BUFFERS = -429,    /* nbrOfInputBuffers <= 16 violated */
+    ACCEL_E_ANE_REQUESTS_IN_LIST = -430, /* 1 == nbrOfAneRequestInList violated */
+    ACCEL_E_ANE_CHAIN_BUF = -431,        /* chained buffer: OutputBuffer type, set id < sets */
+    ACCEL_E_ANE_CHAIN_ADDR = -432,       /* chained buffer address above 4 GiB */
+    ACCEL_E_ANE_BUF_COUNT = -433,        /* bufNbr == 1 + numIoBuffers violated */
+    ACCEL_E_ANE_PREMAP = -434,           /* premap: one op, one buffer, non-zero addr/size */
+    ACCEL_E_ANE_REG_VALUE = -435,        /* property write with regValue 0 */
+    ACCEL_E_ANE_RPC_LENGTH = -436,       /* back-channel payload > 0x800000 */
+    ACCEL_E_ANE_RPC_MAGIC = -437,        /* back-channel magic != 0x55aa55aa */
+    ACCEL_E_ANE_FORCE_DISABLE = -438,    /* force-disable admitted only when set true */
+    ACCEL_E_ANE_TQ_RANGE = -439,         /* reset range not 1 <= first <= last <= 255 */
 
     /* mac: -500 .. -599 */
 
@@ -608,6 +642,277 @@ ACCELDEF accel_status accel_ane_regmodel_init(accel_ane_regmodel *m);
 /* Fill model (reg_read32, reg_write32, delay_ms) for accel_sim_attach. */
 ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port *model);
 /* ane: end of part 1 declarations */
+
+/* ==== layer 1b: firmware command protocol (UNVERIFIED: seeds 001 ch. 29 and 004 ch. 30) ====
+ * Two framings, kept apart (RULINGS ANE 2):
+ *   controller message: the 24-byte sCSneControllerCmdHdr (u32 id 0x00..0x5c, u32 size, u32
+ *     priority, i32 programId, i32 processId, u32 procedureId), then `size` body bytes;
+ *   exec-loop channel message ("xl"): u32 reserved @0, u16 id @4 (wire enum), u16 reserved @6,
+ *     fields from @8.
+ * All integers little-endian. Field order beyond what the seeds print is accel's assumption. */
+#define ACCEL_ANE_CTL_HDR_SIZE 24u
+#define ACCEL_ANE_XL_HDR_SIZE 8u
+#define ACCEL_ANE_EVENT_SIZE 24u  /* { u32 type; u32 targetMask; u64 id; u64 value; } */
+#define ACCEL_ANE_BAR_SIZE 32u    /* { u32 type, cfg, barId, reserved; u64 value; u64 bufSize } */
+#define ACCEL_ANE_CHAIN_BUF_SIZE 16u /* { u32 type; u32 outputBufferSetId; u64 address } */
+#define ACCEL_ANE_CTL_ID_MAX 0x5cu
+#define ACCEL_ANE_CTL_ID_INVALID 0xFFFFFFFFUL
+
+/* firmware limits (Tables 29.4, 30.3, 30.4, 29.6 and the fast-path validator) */
+#define ACCEL_ANE_PRIORITY_LEVELS 8u       /* fwPriority < 8 */
+#define ACCEL_ANE_PRIORITY_NORMAL_MIN 2u   /* 0..1 realtime band, 2..7 normal band */
+#define ACCEL_ANE_PROGRAM_ID_LIMIT 144u    /* programId < 144 */
+#define ACCEL_ANE_PROCEDURE_ID_LIMIT 288u  /* procId < 288 */
+#define ACCEL_ANE_MAX_CUSTOM_BARS 32u
+#define ACCEL_ANE_MAX_EXEC_ORDER 128u
+#define ACCEL_ANE_MAX_SIGNAL_EVENTS 16u
+#define ACCEL_ANE_MAX_INPUT_BUFFERS 16u
+#define ACCEL_ANE_MAX_SHARED_EVENTS_ACTIVE 1u /* sharedEventsActiveNbr < 2 */
+#define ACCEL_ANE_RPC_MAX_LEN 0x800000UL
+#define ACCEL_ANE_RPC_MAGIC 0x55aa55aaUL
+#define ACCEL_ANE_STATS_MIN_SIZE 0x4cu /* header 0x28 + event 0x14 + debug 0x10 records */
+#ifndef ACCEL_ANE_CALL_CONTAINER_SIZE
+#define ACCEL_ANE_CALL_CONTAINER_SIZE 4096u
+#endif
+#ifndef ACCEL_ANE_CUSTOM_BAR_GENERIC
+#define ACCEL_ANE_CUSTOM_BAR_GENERIC 0u
+#endif
+#ifndef ACCEL_ANE_CUSTOM_BAR_HW_32BIT
+#define ACCEL_ANE_CUSTOM_BAR_HW_32BIT 0u
+#endif
+#ifndef ACCEL_ANE_BUFDESC_OUTPUT
+#define ACCEL_ANE_BUFDESC_OUTPUT 1u /* eCSneBufferDescriptorType_OutputBuffer (value assumed) */
+#endif
+
+/* ---- the two id spaces, as one data table (RULINGS ANE 3: correct names here) ---- */
+#define ACCEL_ANE_SPACE_CTL 1u  /* dispatched eCSneCmdId 0x00..0x5c */
+#define ACCEL_ANE_SPACE_WIRE 2u /* ECSneCmdId wire enum, the u16 at exec-loop +4 */
+#define ACCEL_ANE_DIR_UNKNOWN 0u
+#define ACCEL_ANE_DIR_H2F 1u /* host to firmware */
+#define ACCEL_ANE_DIR_F2H 2u /* firmware to host (notification) */
+#define ACCEL_ANE_DIR_BOTH 3u
+#define ACCEL_ANE_INFO_FASTPATH 0x1u /* accepted by the exec-loop dispatcher */
+#define ACCEL_ANE_INFO_ASSUMED 0x2u  /* id placed by the seed's listing order, not pinned */
+
+/* wire ids the seeds pin down */
+#define ACCEL_ANE_WIRE_DEBUG_COMMAND_DATA_CHECK 0x0000u
+#define ACCEL_ANE_WIRE_CH_DATA_FILE_LOAD2 0x002du
+#define ACCEL_ANE_WIRE_CH_ERROR_NOTIFICATION 0x0100u   /* assumed position */
+#define ACCEL_ANE_WIRE_CH_SIGNPOST 0x0102u             /* assumed position */
+#define ACCEL_ANE_WIRE_CH_SIGNPOST_GROUP 0x0103u       /* assumed position */
+#define ACCEL_ANE_WIRE_CH_SIGNPOST64 0x0104u           /* assumed position */
+#define ACCEL_ANE_WIRE_CH_SIGNPOST64_GROUP 0x0105u     /* assumed position */
+#define ACCEL_ANE_WIRE_CH_RESET_NOTIFICATION 0x0106u   /* assumed position */
+#define ACCEL_ANE_WIRE_PROCEDURE_CALL 0x0204u
+#define ACCEL_ANE_WIRE_CACHE_REQUEST_TRIGGER 0x0209u
+#define ACCEL_ANE_WIRE_CACHE_REQUEST_SUBMIT 0x020au
+#define ACCEL_ANE_WIRE_PROCEDURE_CALL_WITH_BARS 0x020cu
+#define ACCEL_ANE_WIRE_PROCEDURE_CALL_WITH_EVENTS 0x0211u
+#define ACCEL_ANE_WIRE_PROCEDURE_CALL_VARIANT 0x0212u
+#define ACCEL_ANE_WIRE_PROGRAM_EVENT 0x0301u           /* assumed position */
+#define ACCEL_ANE_WIRE_DATA_CHAINING_EVENT 0x0304u     /* assumed position */
+#define ACCEL_ANE_WIRE_PREFETCH_DSID_EVENT 0x0305u     /* assumed position */
+#define ACCEL_ANE_WIRE_RETURN_PROCESS_ID 0x0404u
+#define ACCEL_ANE_WIRE_INFERENCE_CALL 0x7000u
+#define ACCEL_ANE_WIRE_BACK_CHANNEL_RPC 0xff00u
+/* dispatched (controller) ids the seeds pin down */
+#define ACCEL_ANE_CTL_PROPERTY_WRITE 0x1eu
+#define ACCEL_ANE_CTL_PROPERTY_READ 0x1fu
+#define ACCEL_ANE_CTL_PROCEDURE_CALL 0x41u
+#define ACCEL_ANE_CTL_CACHE_REQUEST_INSTALL 0x45u
+#define ACCEL_ANE_CTL_CACHE_REQUEST_TRIGGER 0x46u
+#define ACCEL_ANE_CTL_CACHE_REQUEST_RECYCLE 0x47u
+#define ACCEL_ANE_CTL_CACHE_REQUEST_INVALIDATE 0x48u
+#define ACCEL_ANE_CTL_PREMAP_BUFFER 0x4au
+#define ACCEL_ANE_CTL_FORCE_DISABLE_CACHE_REQUESTS 0x4du
+#define ACCEL_ANE_CTL_SET_ACTIVE_CACHE_REQUEST_IN_GROUP 0x4fu
+#define ACCEL_ANE_CTL_INFERENCE_CALL 0x5au
+#define ACCEL_ANE_CTL_BACK_CHANNEL_RPC 0x5bu
+
+typedef struct accel_ane_cmd_info {
+    uint8_t space, dir, flags;
+    uint16_t id;
+    const char *name;
+} accel_ane_cmd_info;
+
+/* What is known of an id: its name (a table entry, else the family name), family, direction.
+ * ACCEL_E_ANE_ID when the id is outside every family of its space. */
+typedef struct accel_ane_cmd_desc {
+    const char *name;   /* never NULL on success */
+    const char *family; /* never NULL on success */
+    uint8_t dir, flags;
+    uint8_t named;      /* 1: a table entry names it */
+} accel_ane_cmd_desc;
+ACCELDEF accel_status accel_ane_cmd_describe(unsigned space, uint32_t id, accel_ane_cmd_desc *d);
+/* The table itself (for tools): *n entries. */
+ACCELDEF const accel_ane_cmd_info *accel_ane_cmd_table(size_t *n);
+/* 1 when the exec-loop dispatcher implements the wire id (anything else panics the firmware). */
+ACCELDEF int accel_ane_xl_accepts(uint32_t id);
+
+/* ---- priorities: fwPriority < 8; normal_only: the (2..7) gate, else (0..1) || (2..7) ---- */
+ACCELDEF accel_status accel_ane_check_priority(uint32_t priority, int normal_only);
+
+/* ---- records ---- */
+typedef struct accel_ane_event {
+    uint32_t type, target_mask;
+    uint64_t id, value;
+} accel_ane_event;
+typedef struct accel_ane_bar {
+    uint32_t type, cfg, bar_id;
+    uint64_t value, buf_size;
+} accel_ane_bar;
+typedef struct accel_ane_chain_buf {
+    uint32_t type, output_set_id;
+    uint64_t address;
+} accel_ane_chain_buf;
+ACCELDEF accel_status accel_ane_event_encode(const accel_ane_event *e, uint8_t *out, size_t cap);
+ACCELDEF accel_status accel_ane_event_decode(const uint8_t *in, size_t len, accel_ane_event *e);
+/* BAR: encode/decode enforce type GENERIC, cfg HW_32BIT and barId < 32. */
+ACCELDEF accel_status accel_ane_bar_encode(const accel_ane_bar *b, uint8_t *out, size_t cap);
+ACCELDEF accel_status accel_ane_bar_decode(const uint8_t *in, size_t len, accel_ane_bar *b);
+
+/* ---- controller header ---- */
+typedef struct accel_ane_ctl_hdr {
+    uint32_t id, size, priority;
+    int32_t program_id, process_id; /* -1: unbound */
+    uint32_t procedure_id;
+} accel_ane_ctl_hdr;
+/* Encoder: id <= 0x5c and not firmware-to-host only, priority < 8, ids >= -1. */
+ACCELDEF accel_status accel_ane_ctl_hdr_encode(const accel_ane_ctl_hdr *h, uint8_t *out,
+                                               size_t cap);
+/* Decoder: also maxCmdBufSize >= 24 + size (ACCEL_E_ANE_MSG_SIZE) and len >= 24 + size.
+ * *body points at the body inside buf. */
+ACCELDEF accel_status accel_ane_ctl_decode(const uint8_t *buf, size_t len, size_t max_cmd_buf,
+                                           accel_ane_ctl_hdr *h, const uint8_t **body);
+
+/* ---- procedure call (exec-loop ids 0x204 plain, 0x20c custom BARs, 0x211 events, 0x212
+ * variant with the plain layout; controller id 0x41 carries the body from +0x18 on) ----
+ * xl layout: +8 programId +0xc procId +0x10 proc +0x14 priority | body: +0x18 nbrOfOutputBufferSets
+ * +0x1c nbrOfTdPartitions +0x20 nbrOfEventMasks +0x24 nbrOfWaitEvents +0x28 nbrOfSignalEvents
+ * +0x2c nbrOfCustomBars +0x30 u64 stats.buffer +0x38 u64 stats.size, then per variant:
+ *   BARS:   bars[n], u32 nbrOfCustomExecuteOrder, u32 customExecuteOrderArrayOffset (from message
+ *           start, >= callSize = end of this field), u32 order[] at that offset;
+ *   EVENTS: u32 bSubNetworkCustomExecuteOrder, u32 sharedEventsActiveNbr, wait[], signal[]. */
+#define ACCEL_ANE_PC_PLAIN 0u
+#define ACCEL_ANE_PC_BARS 1u
+#define ACCEL_ANE_PC_EVENTS 2u
+#define ACCEL_ANE_PC_FIXED_SIZE 0x40u
+typedef struct accel_ane_proc_call {
+    uint32_t id; /* wire id (xl) */
+    uint32_t program_id, proc_id, proc, priority;
+    int realtime_ok; /* 1: the realtime band 0..1 is admitted for this call */
+    uint32_t nbr_output_sets, nbr_td_partitions, nbr_event_masks;
+    uint32_t nbr_wait, nbr_signal, nbr_bars;
+    uint64_t stats_buffer, stats_size;
+    uint32_t nbr_exec_order, exec_order_offset; /* BARS (encoder: offset 0 = right after) */
+    uint32_t subnet_custom_order, shared_events_active; /* EVENTS */
+    /* encoder input arrays */
+    const accel_ane_bar *bars;
+    const accel_ane_event *wait, *signal;
+    const uint32_t *exec_order;
+    /* decoder output: views into the message (read with accel_ane_bar_decode etc.) */
+    const uint8_t *raw_bars, *raw_wait, *raw_signal, *raw_exec_order;
+} accel_ane_proc_call;
+/* Variant of a wire id, or ACCEL_E_ANE_ID when the id is no procedure call. */
+ACCELDEF accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant);
+/* Every rule of Tables 29.4/30.3/30.4 + bands + fast-path bounds, on the counts (no arrays). */
+ACCELDEF accel_status accel_ane_pc_check(const accel_ane_proc_call *pc);
+ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+                                                    size_t cap, size_t *len);
+ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
+                                                    accel_ane_proc_call *pc);
+
+/* ---- cache-request trigger (xl 0x209, 0x20a) ----
+ * +8 u64 cacheHandler +0x10 u64 execTimestamp +0x18 priority +0x1c nbrOfAneRequestInList
+ * +0x20 nbrOfInputBuffers +0x24 nbrOfOutputBufferSets +0x28 chain_buf[nbrOfInputBuffers] */
+#define ACCEL_ANE_TRIGGER_FIXED_SIZE 0x28u
+typedef struct accel_ane_trigger {
+    uint32_t id;
+    uint64_t cache_handler, exec_timestamp;
+    uint32_t priority;
+    int realtime_ok;
+    uint32_t nbr_requests, nbr_inputs, nbr_output_sets;
+    const accel_ane_chain_buf *inputs; /* encoder */
+    const uint8_t *raw_inputs;         /* decoder view */
+} accel_ane_trigger;
+ACCELDEF accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets);
+ACCELDEF accel_status accel_ane_chain_buf_decode(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
+                                                 accel_ane_chain_buf *b);
+ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, uint8_t *out,
+                                                  size_t cap, size_t *len);
+ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
+                                                  accel_ane_trigger *t);
+
+/* ---- back-channel RPC body: u32 magic 0x55aa55aa, u32 length <= 0x800000, payload[length]
+ * (xl 0xff00 at +8; controller 0x5b as the body) ---- */
+ACCELDEF accel_status accel_ane_rpc_encode(const uint8_t *payload, uint32_t n, uint8_t *out,
+                                           size_t cap, size_t *len);
+ACCELDEF accel_status accel_ane_rpc_decode(const uint8_t *body, size_t len,
+                                           const uint8_t **payload, uint32_t *n);
+
+/* ---- other exec-loop commands ---- */
+/* 0x404 RETURN_PROCESS_ID: +8 i32 processId (>= 0). */
+ACCELDEF accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len);
+/* Generic frame: u32 0, u16 id, u16 0 (what every xl message starts with). */
+ACCELDEF accel_status accel_ane_xl_hdr_encode(uint32_t id, uint8_t *out, size_t cap);
+ACCELDEF accel_status accel_ane_xl_hdr_decode(const uint8_t *buf, size_t len, uint32_t *id);
+
+/* ---- controller bodies ---- */
+/* property read (0x1f) / write (0x1e): { u64 regAddr; u32 regValue; u32 reserved }, write
+ * needs regValue != 0. */
+#define ACCEL_ANE_PROPERTY_SIZE 16u
+ACCELDEF accel_status accel_ane_property_encode(int write, uint64_t reg_addr, uint32_t value,
+                                                uint8_t *out, size_t cap);
+ACCELDEF accel_status accel_ane_property_decode(int write, const uint8_t *body, size_t len,
+                                                uint64_t *reg_addr, uint32_t *value);
+/* premap (0x4a): { u32 nbrOfOps == 1; u32 nbrOfBuffers == 1; u64 addr != 0; u64 size != 0 } */
+#define ACCEL_ANE_PREMAP_SIZE 24u
+ACCELDEF accel_status accel_ane_premap_encode(uint32_t nops, uint32_t nbufs, uint64_t addr,
+                                              uint64_t size, uint8_t *out, size_t cap);
+ACCELDEF accel_status accel_ane_premap_decode(const uint8_t *body, size_t len, uint64_t *addr,
+                                              uint64_t *size);
+/* inference call (0x5a): { u32 bufNbr; u32 reserved; u64 propAddr; u64 propSize;
+ * { u64 addr; u64 size } buf[bufNbr] }, bufNbr == 1 + numIoBuffers of the procedure. */
+#define ACCEL_ANE_INFERENCE_FIXED_SIZE 24u
+ACCELDEF accel_status accel_ane_inference_encode(uint32_t num_io_buffers, uint32_t buf_nbr,
+                                                 uint64_t prop_addr, uint64_t prop_size,
+                                                 const uint64_t *addr_size_pairs, uint8_t *out,
+                                                 size_t cap, size_t *len);
+ACCELDEF accel_status accel_ane_inference_decode(const uint8_t *body, size_t len,
+                                                 uint32_t num_io_buffers, uint32_t *buf_nbr,
+                                                 uint64_t *prop_addr, uint64_t *prop_size,
+                                                 const uint8_t **raw_bufs);
+/* force-disable cache requests (0x4d): { u32 disable }, admitted only when 1. */
+ACCELDEF accel_status accel_ane_force_disable_encode(uint32_t disable, uint8_t *out, size_t cap);
+ACCELDEF accel_status accel_ane_force_disable_decode(const uint8_t *body, size_t len);
+
+/* ---- notifications (firmware to host, xl framing) ---- */
+#define ACCEL_ANE_NOTE_OTHER 0u  /* known F2H id without a decoded body: payload view */
+#define ACCEL_ANE_NOTE_PROGRAM_EVENT 1u
+#define ACCEL_ANE_NOTE_DATA_CHAINING 2u
+#define ACCEL_ANE_NOTE_PREFETCH_DSID 3u
+#define ACCEL_ANE_NOTE_CH_ERROR 4u
+#define ACCEL_ANE_NOTE_RESET 5u
+#define ACCEL_ANE_NOTE_SIGNPOST 6u   /* single or grouped, 32- or 64-bit */
+typedef struct accel_ane_note {
+    uint32_t id;
+    unsigned kind;
+    int32_t program_id, process_id;   /* PROGRAM_EVENT: +8, +0xc */
+    uint32_t event;                   /* PROGRAM_EVENT +0x10, PREFETCH +0xc */
+    uint64_t cache_handler, exec_timestamp; /* DATA_CHAINING +8, +0x10 */
+    uint32_t status;                  /* DATA_CHAINING +0x18 */
+    uint32_t dsid;                    /* PREFETCH +8 */
+    uint32_t channel, error_index;    /* CH_ERROR +8, +0xc */
+    uint32_t first_tq, last_tq;       /* RESET +8, +0xc: 1 <= first <= last <= 255 */
+    uint32_t sp_count, sp_size;       /* SIGNPOST: records, bytes each (16 or 24) */
+    const uint8_t *payload;           /* SIGNPOST records / OTHER payload */
+    size_t payload_len;
+} accel_ane_note;
+/* signpost record: 32-bit { u32 code; u32 arg; u64 ts }, 64-bit { u32 code; u32 rsv; u64 arg;
+ * u64 ts }; grouped variants: +8 u32 count (>= 1), records from +0xc. */
+ACCELDEF accel_status accel_ane_note_encode(const accel_ane_note *n, uint8_t *out, size_t cap,
+                                            size_t *len);
+ACCELDEF accel_status accel_ane_note_decode(const uint8_t *buf, size_t len, accel_ane_note *n);
 /* ane: end of declarations */
 #ifdef __cplusplus
 }
@@ -716,6 +1021,40 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_ANE_TD_SIZE: return "ACCEL_E_ANE_TD_SIZE: TD size must be a multiple of 4 in 4..0x40000";
     case ACCEL_E_ANE_TD_COUNT: return "ACCEL_E_ANE_TD_COUNT: TD count must be 1..0xFFFF";
     case ACCEL_E_ANE_QUEUE_BUSY: return "ACCEL_E_ANE_QUEUE_BUSY: task queue already in use";
+    case ACCEL_E_ANE_ID: return "ACCEL_E_ANE_ID: command id outside its id space or family";
+    case ACCEL_E_ANE_UNSUPPORTED_CMD: return "ACCEL_E_ANE_UNSUPPORTED_CMD: id not on the exec-loop fast path: firmware panics";
+    case ACCEL_E_ANE_DIRECTION: return "ACCEL_E_ANE_DIRECTION: id flows the other way (host vs notification)";
+    case ACCEL_E_ANE_PRIORITY: return "ACCEL_E_ANE_PRIORITY: fwPriority < 8 violated";
+    case ACCEL_E_ANE_PRIORITY_BAND: return "ACCEL_E_ANE_PRIORITY_BAND: realtime band 0..1 not admitted here (2..7)";
+    case ACCEL_E_ANE_PROGRAM_ID: return "ACCEL_E_ANE_PROGRAM_ID: programId >= 144 (or < -1 in a header)";
+    case ACCEL_E_ANE_PROCEDURE_ID: return "ACCEL_E_ANE_PROCEDURE_ID: procId >= 288";
+    case ACCEL_E_ANE_PROCESS_ID: return "ACCEL_E_ANE_PROCESS_ID: processId < -1 (or < 0 where one is required)";
+    case ACCEL_E_ANE_MSG_SIZE: return "ACCEL_E_ANE_MSG_SIZE: maxCmdBufSize >= hdr + size, or container size";
+    case ACCEL_E_ANE_OUTPUT_SETS: return "ACCEL_E_ANE_OUTPUT_SETS: nbrOfOutputBufferSets == 1 violated";
+    case ACCEL_E_ANE_TD_PARTITIONS: return "ACCEL_E_ANE_TD_PARTITIONS: 1 == nbrOfTdPartition violated";
+    case ACCEL_E_ANE_EVENT_MASKS: return "ACCEL_E_ANE_EVENT_MASKS: exactly one event mask violated";
+    case ACCEL_E_ANE_CUSTOM_BARS: return "ACCEL_E_ANE_CUSTOM_BARS: nbrOfCustomBars <= 32 violated";
+    case ACCEL_E_ANE_BAR_TYPE: return "ACCEL_E_ANE_BAR_TYPE: bar type GENERIC and config HW_32BIT violated";
+    case ACCEL_E_ANE_BAR_ID: return "ACCEL_E_ANE_BAR_ID: barId < 32 violated";
+    case ACCEL_E_ANE_EXEC_ORDER: return "ACCEL_E_ANE_EXEC_ORDER: 0 < nbrOfCustomExecuteOrder <= 128 violated";
+    case ACCEL_E_ANE_EXEC_ORDER_OFFSET: return "ACCEL_E_ANE_EXEC_ORDER_OFFSET: callSize <= offset, offset + 4n <= container";
+    case ACCEL_E_ANE_SIGNAL_EVENTS: return "ACCEL_E_ANE_SIGNAL_EVENTS: 0 < nbrOfSignalEvents <= 16 violated";
+    case ACCEL_E_ANE_NO_EVENTS: return "ACCEL_E_ANE_NO_EVENTS: nbrOfWaitEvents + nbrOfSignalEvents > 0 violated";
+    case ACCEL_E_ANE_SUBNET_ORDER: return "ACCEL_E_ANE_SUBNET_ORDER: 0 == bSubNetworkCustomExecuteOrder violated";
+    case ACCEL_E_ANE_SHARED_EVENTS: return "ACCEL_E_ANE_SHARED_EVENTS: sharedEventsActiveNbr < 2 violated";
+    case ACCEL_E_ANE_VARIANT: return "ACCEL_E_ANE_VARIANT: field set that belongs to another call variant";
+    case ACCEL_E_ANE_STATS: return "ACCEL_E_ANE_STATS: stats buffer/size: both 0, or size >= 0x4c";
+    case ACCEL_E_ANE_INPUT_BUFFERS: return "ACCEL_E_ANE_INPUT_BUFFERS: nbrOfInputBuffers <= 16 violated";
+    case ACCEL_E_ANE_REQUESTS_IN_LIST: return "ACCEL_E_ANE_REQUESTS_IN_LIST: 1 == nbrOfAneRequestInList violated";
+    case ACCEL_E_ANE_CHAIN_BUF: return "ACCEL_E_ANE_CHAIN_BUF: chained buffer: OutputBuffer type, set id < sets";
+    case ACCEL_E_ANE_CHAIN_ADDR: return "ACCEL_E_ANE_CHAIN_ADDR: chained buffer address above 4 GiB";
+    case ACCEL_E_ANE_BUF_COUNT: return "ACCEL_E_ANE_BUF_COUNT: bufNbr == 1 + numIoBuffers violated";
+    case ACCEL_E_ANE_PREMAP: return "ACCEL_E_ANE_PREMAP: premap: one op, one buffer, non-zero addr/size";
+    case ACCEL_E_ANE_REG_VALUE: return "ACCEL_E_ANE_REG_VALUE: property write with regValue 0";
+    case ACCEL_E_ANE_RPC_LENGTH: return "ACCEL_E_ANE_RPC_LENGTH: back-channel payload > 0x800000";
+    case ACCEL_E_ANE_RPC_MAGIC: return "ACCEL_E_ANE_RPC_MAGIC: back-channel magic != 0x55aa55aa";
+    case ACCEL_E_ANE_FORCE_DISABLE: return "ACCEL_E_ANE_FORCE_DISABLE: force-disable admitted only when set true";
+    case ACCEL_E_ANE_TQ_RANGE: return "ACCEL_E_ANE_TQ_RANGE: reset range not 1 <= first <= last <= 255";
 
     /* mac strings */
 
@@ -2145,6 +2484,920 @@ ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port 
     return ACCEL_OK;
 }
 /* ane: end of part 1 implementation */
+
+/* ---------------------------------------------------------------- ane: id tables (data) */
+#define ACCEL__ANE_C ACCEL_ANE_SPACE_CTL
+#define ACCEL__ANE_W ACCEL_ANE_SPACE_WIRE
+#define ACCEL__ANE_HF ACCEL_ANE_DIR_H2F
+#define ACCEL__ANE_FH ACCEL_ANE_DIR_F2H
+#define ACCEL__ANE_FP ACCEL_ANE_INFO_FASTPATH
+#define ACCEL__ANE_AS ACCEL_ANE_INFO_ASSUMED
+static const accel_ane_cmd_info accel__ane_cmds[] = {
+    /* dispatched space (controller header), ids pinned by seed 004 */
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x1e, "CH_PROPERTY_WRITE"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x1f, "CH_PROPERTY_READ"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x41, "PROCEDURE_CALL"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x45, "CACHE_REQUEST_INSTALL"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x46, "CACHE_REQUEST_TRIGGER"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x47, "CACHE_REQUEST_RECYCLE"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x48, "CACHE_REQUEST_INVALIDATE"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x4a, "PREMAP_BUFFER"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x4d, "FORCE_DISABLE_CACHE_REQUESTS"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x4f, "SET_ACTIVE_CACHE_REQUEST_IN_GROUP"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x5a, "INFERENCE_CALL"},
+    {ACCEL__ANE_C, ACCEL_ANE_DIR_BOTH, 0, 0x5b, "BACK_CHANNEL_RPC"},
+    /* wire enum (exec-loop +4). "assumed": placed by the order the seed lists names in */
+    {ACCEL__ANE_W, ACCEL_ANE_DIR_UNKNOWN, 0, 0x0000, "DEBUG_COMMAND_DATA_CHECK"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x002d, "CH_DATA_FILE_LOAD2"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0100, "CH_ERROR_NOTIFICATION"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0101, "CH_POWER_CONTROL"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0102, "CH_SIGNPOST"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0103, "CH_SIGNPOST_GROUP"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0104, "CH_SIGNPOST64"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0105, "CH_SIGNPOST64_GROUP"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0106, "CH_RESET_NOTIFICATION"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0107, "CPU_LOAD_NOTIFICATION"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0108, "SECURE_MODE_RESUME"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0200, "LOAD_PROGRAM"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0201, "UNLOAD_PROGRAM"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0202, "CREATE_PROCESS"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0203, "TERMINATE_PROCESS"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x0204, "PROCEDURE_CALL"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0205, "LOAD_AFPP"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0206, "UNLOAD_AFPP"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0207, "PROGRAM_INTERFACE_VERSION_CHECK"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x0209, "PROCEDURE_CALL_CACHE_REQUEST_TRIGGER"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x020a, "PROCEDURE_CALL_CACHE_REQUEST_SUBMIT"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x020c, "PROCEDURE_CALL_WITH_CUSTOM_BARS"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x0211, "PROCEDURE_CALL_WITH_SIGNAL_EVENTS"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x0212, "PROCEDURE_CALL_VARIANT"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0300, "SET_ACTIVE_CACHE_REQUEST_IN_GROUP"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0301, "PROGRAM_EVENT"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0302, "USER_EVENT"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0303, "DBG_EVENT"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0304, "DATA_CHAINING_EVENT"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0305, "PREFETCH_DSID_EVENT"},
+    {ACCEL__ANE_W, ACCEL_ANE_DIR_UNKNOWN, ACCEL__ANE_AS, 0x0400, "SECURE_MODE_EVENT"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0401, "REQUEST_PROGRAM_ID"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0402, "RETURN_PROGRAM_ID"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0403, "REQUEST_PROCESS_ID"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x0404, "RETURN_PROCESS_ID"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, 0, 0x7000, "INFERENCE_CALL"},
+    {ACCEL__ANE_W, ACCEL_ANE_DIR_BOTH, ACCEL__ANE_FP, 0xff00, "BACK_CHANNEL_RPC"},
+};
+
+typedef struct accel__ane_family {
+    uint8_t space, dir;
+    uint16_t lo, hi;
+    const char *name;
+} accel__ane_family;
+static const accel__ane_family accel__ane_families[] = {
+    {ACCEL__ANE_C, ACCEL_ANE_DIR_UNKNOWN, 0x00, 0x5c, "dispatched (CAneControllerStringsH11)"},
+    {ACCEL__ANE_W, ACCEL_ANE_DIR_UNKNOWN, 0x0000, 0x0000, "outlier"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, 0x0001, 0x0034, "control, config, power, debug"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, 0x0100, 0x0108, "channel notifications"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, 0x0200, 0x0212, "program, process, procedure call"},
+    {ACCEL__ANE_W, ACCEL_ANE_DIR_UNKNOWN, 0x0300, 0x0305, "events"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, 0x0400, 0x0404, "id handshakes"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, 0x7000, 0x7000, "outlier"},
+    {ACCEL__ANE_W, ACCEL_ANE_DIR_BOTH, 0xff00, 0xff00, "outlier"},
+};
+
+ACCELDEF const accel_ane_cmd_info *accel_ane_cmd_table(size_t *n)
+{
+    if (n) *n = sizeof accel__ane_cmds / sizeof accel__ane_cmds[0];
+    return accel__ane_cmds;
+}
+
+ACCELDEF accel_status accel_ane_cmd_describe(unsigned space, uint32_t id, accel_ane_cmd_desc *d)
+{
+    size_t i;
+    if (!d) return ACCEL_E_NULL;
+    d->name = d->family = "";
+    d->dir = ACCEL_ANE_DIR_UNKNOWN;
+    d->flags = 0;
+    d->named = 0;
+    for (i = 0; i < sizeof accel__ane_families / sizeof accel__ane_families[0]; i++) {
+        const accel__ane_family *f = &accel__ane_families[i];
+        if (f->space == space && id >= f->lo && id <= f->hi) {
+            d->family = d->name = f->name;
+            d->dir = f->dir;
+            break;
+        }
+    }
+    if (d->family[0] == '\0') return ACCEL_E_ANE_ID;
+    for (i = 0; i < sizeof accel__ane_cmds / sizeof accel__ane_cmds[0]; i++) {
+        const accel_ane_cmd_info *c = &accel__ane_cmds[i];
+        if (c->space == space && c->id == id) {
+            d->name = c->name;
+            d->dir = c->dir;
+            d->flags = c->flags;
+            d->named = 1;
+            break;
+        }
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF int accel_ane_xl_accepts(uint32_t id)
+{
+    size_t i;
+    for (i = 0; i < sizeof accel__ane_cmds / sizeof accel__ane_cmds[0]; i++)
+        if (accel__ane_cmds[i].space == ACCEL_ANE_SPACE_WIRE && accel__ane_cmds[i].id == id)
+            return (accel__ane_cmds[i].flags & ACCEL_ANE_INFO_FASTPATH) != 0;
+    return 0;
+}
+
+ACCELDEF accel_status accel_ane_check_priority(uint32_t priority, int normal_only)
+{
+    if (priority >= ACCEL_ANE_PRIORITY_LEVELS) return ACCEL_E_ANE_PRIORITY;
+    if (normal_only && priority < ACCEL_ANE_PRIORITY_NORMAL_MIN) return ACCEL_E_ANE_PRIORITY_BAND;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane: records */
+ACCELDEF accel_status accel_ane_event_encode(const accel_ane_event *e, uint8_t *out, size_t cap)
+{
+    if (!e || !out) return ACCEL_E_NULL;
+    if (cap < ACCEL_ANE_EVENT_SIZE) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u32le(out, e->type);
+    accel_store_u32le(out + 4, e->target_mask);
+    accel_store_u64le(out + 8, e->id);
+    accel_store_u64le(out + 16, e->value);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_event_decode(const uint8_t *in, size_t len, accel_ane_event *e)
+{
+    if (!in || !e) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_EVENT_SIZE) return ACCEL_E_TRUNCATED;
+    e->type = accel_load_u32le(in);
+    e->target_mask = accel_load_u32le(in + 4);
+    e->id = accel_load_u64le(in + 8);
+    e->value = accel_load_u64le(in + 16);
+    return ACCEL_OK;
+}
+
+static accel_status accel__ane_bar_check(const accel_ane_bar *b)
+{
+    if (b->type != ACCEL_ANE_CUSTOM_BAR_GENERIC || b->cfg != ACCEL_ANE_CUSTOM_BAR_HW_32BIT)
+        return ACCEL_E_ANE_BAR_TYPE;
+    if (b->bar_id >= ACCEL_ANE_BAR_COUNT) return ACCEL_E_ANE_BAR_ID;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_bar_encode(const accel_ane_bar *b, uint8_t *out, size_t cap)
+{
+    accel_status st;
+    if (!b || !out) return ACCEL_E_NULL;
+    st = accel__ane_bar_check(b);
+    if (st != ACCEL_OK) return st;
+    if (cap < ACCEL_ANE_BAR_SIZE) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u32le(out, b->type);
+    accel_store_u32le(out + 4, b->cfg);
+    accel_store_u32le(out + 8, b->bar_id);
+    accel_store_u32le(out + 12, 0);
+    accel_store_u64le(out + 16, b->value);
+    accel_store_u64le(out + 24, b->buf_size);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_bar_decode(const uint8_t *in, size_t len, accel_ane_bar *b)
+{
+    if (!in || !b) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_BAR_SIZE) return ACCEL_E_TRUNCATED;
+    b->type = accel_load_u32le(in);
+    b->cfg = accel_load_u32le(in + 4);
+    b->bar_id = accel_load_u32le(in + 8);
+    b->value = accel_load_u64le(in + 16);
+    b->buf_size = accel_load_u64le(in + 24);
+    return accel__ane_bar_check(b);
+}
+
+/* ---------------------------------------------------------------- ane: frames */
+ACCELDEF accel_status accel_ane_xl_hdr_encode(uint32_t id, uint8_t *out, size_t cap)
+{
+    if (!out) return ACCEL_E_NULL;
+    if (id > 0xFFFFu) return ACCEL_E_ANE_ID;
+    if (cap < ACCEL_ANE_XL_HDR_SIZE) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u32le(out, 0);
+    accel_store_u16le(out + 4, (uint16_t)id);
+    accel_store_u16le(out + 6, 0);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_hdr_decode(const uint8_t *buf, size_t len, uint32_t *id)
+{
+    if (!buf || !id) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_XL_HDR_SIZE) return ACCEL_E_TRUNCATED;
+    *id = accel_load_u16le(buf + 4);
+    return ACCEL_OK;
+}
+
+static accel_status accel__ane_ctl_hdr_check(const accel_ane_ctl_hdr *h)
+{
+    accel_ane_cmd_desc d;
+    if (h->id > ACCEL_ANE_CTL_ID_MAX) return ACCEL_E_ANE_ID;
+    (void)accel_ane_cmd_describe(ACCEL_ANE_SPACE_CTL, h->id, &d);
+    if (h->priority >= ACCEL_ANE_PRIORITY_LEVELS) return ACCEL_E_ANE_PRIORITY;
+    if (h->program_id < -1) return ACCEL_E_ANE_PROGRAM_ID;
+    if (h->process_id < -1) return ACCEL_E_ANE_PROCESS_ID;
+    return d.dir == ACCEL_ANE_DIR_F2H ? ACCEL_E_ANE_DIRECTION : ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_ctl_hdr_encode(const accel_ane_ctl_hdr *h, uint8_t *out,
+                                               size_t cap)
+{
+    accel_status st;
+    if (!h || !out) return ACCEL_E_NULL;
+    st = accel__ane_ctl_hdr_check(h);
+    if (st != ACCEL_OK) return st;
+    if (cap < ACCEL_ANE_CTL_HDR_SIZE) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u32le(out, h->id);
+    accel_store_u32le(out + 4, h->size);
+    accel_store_u32le(out + 8, h->priority);
+    accel_store_u32le(out + 12, (uint32_t)h->program_id);
+    accel_store_u32le(out + 16, (uint32_t)h->process_id);
+    accel_store_u32le(out + 20, h->procedure_id);
+    return ACCEL_OK;
+}
+
+static int32_t accel__ane_i32(uint32_t v)
+{
+    /* two's complement without implementation-defined conversion */
+    return v >= 0x80000000UL ? (int32_t)(v - 0x80000000UL) - (int32_t)0x7FFFFFFFL - 1
+                             : (int32_t)v;
+}
+
+ACCELDEF accel_status accel_ane_ctl_decode(const uint8_t *buf, size_t len, size_t max_cmd_buf,
+                                           accel_ane_ctl_hdr *h, const uint8_t **body)
+{
+    accel_status st;
+    if (body) *body = NULL;
+    if (!buf || !h) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_CTL_HDR_SIZE) return ACCEL_E_TRUNCATED;
+    h->id = accel_load_u32le(buf);
+    h->size = accel_load_u32le(buf + 4);
+    h->priority = accel_load_u32le(buf + 8);
+    h->program_id = accel__ane_i32(accel_load_u32le(buf + 12));
+    h->process_id = accel__ane_i32(accel_load_u32le(buf + 16));
+    h->procedure_id = accel_load_u32le(buf + 20);
+    /* maxCmdBufSize >= sizeof(*pMsg) + pCmdHdr->size, without overflow */
+    if (max_cmd_buf < ACCEL_ANE_CTL_HDR_SIZE ||
+        (uint32_t)(max_cmd_buf - ACCEL_ANE_CTL_HDR_SIZE) < h->size)
+        return ACCEL_E_ANE_MSG_SIZE;
+    if (len - ACCEL_ANE_CTL_HDR_SIZE < (size_t)h->size) return ACCEL_E_TRUNCATED;
+    st = accel__ane_ctl_hdr_check(h);
+    if (st != ACCEL_OK) return st;
+    if (body) *body = buf + ACCEL_ANE_CTL_HDR_SIZE;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane: procedure call */
+ACCELDEF accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant)
+{
+    if (!variant) return ACCEL_E_NULL;
+    switch (id) {
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL:
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL_VARIANT: *variant = ACCEL_ANE_PC_PLAIN; return ACCEL_OK;
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL_WITH_BARS: *variant = ACCEL_ANE_PC_BARS; return ACCEL_OK;
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL_WITH_EVENTS: *variant = ACCEL_ANE_PC_EVENTS; return ACCEL_OK;
+    default: return ACCEL_E_ANE_ID;
+    }
+}
+
+/* bytes the message occupies up to and including the variant's fixed tail (callSize) */
+static uint32_t accel__ane_pc_callsize(unsigned v, const accel_ane_proc_call *pc)
+{
+    uint32_t n = ACCEL_ANE_PC_FIXED_SIZE;
+    if (v == ACCEL_ANE_PC_BARS) n += pc->nbr_bars * ACCEL_ANE_BAR_SIZE + 8u;
+    if (v == ACCEL_ANE_PC_EVENTS) n += 8u + (pc->nbr_wait + pc->nbr_signal) * ACCEL_ANE_EVENT_SIZE;
+    return n;
+}
+
+ACCELDEF accel_status accel_ane_pc_check(const accel_ane_proc_call *pc)
+{
+    unsigned v;
+    accel_status st;
+    uint32_t call;
+    if (!pc) return ACCEL_E_NULL;
+    st = accel_ane_pc_variant(pc->id, &v);
+    if (st != ACCEL_OK) return st;
+    st = accel_ane_check_priority(pc->priority, !pc->realtime_ok);
+    if (st != ACCEL_OK) return st;
+    if (pc->program_id >= ACCEL_ANE_PROGRAM_ID_LIMIT) return ACCEL_E_ANE_PROGRAM_ID;
+    if (pc->proc_id >= ACCEL_ANE_PROCEDURE_ID_LIMIT) return ACCEL_E_ANE_PROCEDURE_ID;
+    if (pc->nbr_output_sets != 1) return ACCEL_E_ANE_OUTPUT_SETS;
+    if (pc->nbr_td_partitions != 1) return ACCEL_E_ANE_TD_PARTITIONS;
+    if (pc->nbr_event_masks != 1) return ACCEL_E_ANE_EVENT_MASKS;
+    if (pc->nbr_bars > ACCEL_ANE_MAX_CUSTOM_BARS) return ACCEL_E_ANE_CUSTOM_BARS;
+    if (v != ACCEL_ANE_PC_BARS && pc->nbr_bars) return ACCEL_E_ANE_VARIANT;
+    if (v == ACCEL_ANE_PC_EVENTS) {
+        /* wait events are bounded by the container below; sum first so both rules show */
+        if (pc->nbr_wait > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
+        if (pc->nbr_wait == 0 && pc->nbr_signal == 0) return ACCEL_E_ANE_NO_EVENTS;
+        if (pc->nbr_signal == 0 || pc->nbr_signal > ACCEL_ANE_MAX_SIGNAL_EVENTS)
+            return ACCEL_E_ANE_SIGNAL_EVENTS;
+        if (pc->subnet_custom_order != 0) return ACCEL_E_ANE_SUBNET_ORDER;
+        if (pc->shared_events_active > ACCEL_ANE_MAX_SHARED_EVENTS_ACTIVE)
+            return ACCEL_E_ANE_SHARED_EVENTS;
+    } else if (pc->nbr_wait || pc->nbr_signal || pc->subnet_custom_order ||
+               pc->shared_events_active) {
+        return ACCEL_E_ANE_VARIANT;
+    }
+    /* stats: none (both 0), or a buffer covering the three records (Listing 29.5 null rule) */
+    if (pc->stats_buffer == 0 ? pc->stats_size != 0 : pc->stats_size < ACCEL_ANE_STATS_MIN_SIZE)
+        return ACCEL_E_ANE_STATS;
+    call = accel__ane_pc_callsize(v, pc);
+    if (call > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
+    if (v == ACCEL_ANE_PC_BARS) {
+        if (pc->nbr_exec_order == 0 || pc->nbr_exec_order > ACCEL_ANE_MAX_EXEC_ORDER)
+            return ACCEL_E_ANE_EXEC_ORDER;
+        /* callSize <= offset, aligned, offset + n * 4 <= sizeof(container) */
+        if (pc->exec_order_offset != 0 &&
+            (pc->exec_order_offset < call || (pc->exec_order_offset & 3u) != 0 ||
+             pc->exec_order_offset > ACCEL_ANE_CALL_CONTAINER_SIZE))
+            return ACCEL_E_ANE_EXEC_ORDER_OFFSET;
+        if ((pc->exec_order_offset ? pc->exec_order_offset : call) + pc->nbr_exec_order * 4u >
+            ACCEL_ANE_CALL_CONTAINER_SIZE)
+            return ACCEL_E_ANE_EXEC_ORDER_OFFSET;
+    } else if (pc->nbr_exec_order || pc->exec_order_offset) {
+        return ACCEL_E_ANE_VARIANT;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+                                                    size_t cap, size_t *len)
+{
+    unsigned v;
+    uint32_t i, call, off, total;
+    accel_status st;
+    if (len) *len = 0;
+    if (!pc || !out || !len) return ACCEL_E_NULL;
+    st = accel_ane_pc_check(pc);
+    if (st != ACCEL_OK) return st;
+    (void)accel_ane_pc_variant(pc->id, &v);
+    if ((pc->nbr_bars && !pc->bars) || (pc->nbr_wait && !pc->wait) ||
+        (pc->nbr_signal && !pc->signal) || (pc->nbr_exec_order && !pc->exec_order))
+        return ACCEL_E_NULL;
+    call = accel__ane_pc_callsize(v, pc);
+    off = v == ACCEL_ANE_PC_BARS ? (pc->exec_order_offset ? pc->exec_order_offset : call) : 0;
+    total = v == ACCEL_ANE_PC_BARS ? off + pc->nbr_exec_order * 4u : call;
+    if (cap < total) return ACCEL_E_BUFFER_TOO_SMALL;
+    for (i = 0; i < pc->nbr_bars; i++) { /* check every record before writing anything */
+        st = accel__ane_bar_check(&pc->bars[i]);
+        if (st != ACCEL_OK) return st;
+    }
+    ACCEL_MEMSET(out, 0, (size_t)total);
+    (void)accel_ane_xl_hdr_encode(pc->id, out, cap);
+    accel_store_u32le(out + 0x08, pc->program_id);
+    accel_store_u32le(out + 0x0c, pc->proc_id);
+    accel_store_u32le(out + 0x10, pc->proc);
+    accel_store_u32le(out + 0x14, pc->priority);
+    accel_store_u32le(out + 0x18, pc->nbr_output_sets);
+    accel_store_u32le(out + 0x1c, pc->nbr_td_partitions);
+    accel_store_u32le(out + 0x20, pc->nbr_event_masks);
+    accel_store_u32le(out + 0x24, pc->nbr_wait);
+    accel_store_u32le(out + 0x28, pc->nbr_signal);
+    accel_store_u32le(out + 0x2c, pc->nbr_bars);
+    accel_store_u64le(out + 0x30, pc->stats_buffer);
+    accel_store_u64le(out + 0x38, pc->stats_size);
+    i = ACCEL_ANE_PC_FIXED_SIZE;
+    if (v == ACCEL_ANE_PC_BARS) {
+        uint32_t k;
+        for (k = 0; k < pc->nbr_bars; k++, i += ACCEL_ANE_BAR_SIZE)
+            (void)accel_ane_bar_encode(&pc->bars[k], out + i, ACCEL_ANE_BAR_SIZE);
+        accel_store_u32le(out + i, pc->nbr_exec_order);
+        accel_store_u32le(out + i + 4, off);
+        for (k = 0; k < pc->nbr_exec_order; k++) accel_store_u32le(out + off + k * 4u, pc->exec_order[k]);
+    } else if (v == ACCEL_ANE_PC_EVENTS) {
+        uint32_t k;
+        accel_store_u32le(out + i, pc->subnet_custom_order);
+        accel_store_u32le(out + i + 4, pc->shared_events_active);
+        i += 8;
+        for (k = 0; k < pc->nbr_wait; k++, i += ACCEL_ANE_EVENT_SIZE)
+            (void)accel_ane_event_encode(&pc->wait[k], out + i, ACCEL_ANE_EVENT_SIZE);
+        for (k = 0; k < pc->nbr_signal; k++, i += ACCEL_ANE_EVENT_SIZE)
+            (void)accel_ane_event_encode(&pc->signal[k], out + i, ACCEL_ANE_EVENT_SIZE);
+    }
+    *len = (size_t)total; /* <= container size */
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
+                                                    accel_ane_proc_call *pc)
+{
+    unsigned v;
+    uint32_t id, call, k;
+    size_t end;
+    accel_status st;
+    accel_ane_bar b;
+    if (!buf || !pc) return ACCEL_E_NULL;
+    ACCEL_MEMSET(pc, 0, sizeof *pc);
+    st = accel_ane_xl_hdr_decode(buf, len, &id);
+    if (st != ACCEL_OK) return st;
+    if (!accel_ane_xl_accepts(id)) return ACCEL_E_ANE_UNSUPPORTED_CMD;
+    st = accel_ane_pc_variant(id, &v);
+    if (st != ACCEL_OK) return st;
+    /* insize <= sizeof(union): nothing larger than the container is even read */
+    if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
+    if (len < ACCEL_ANE_PC_FIXED_SIZE) return ACCEL_E_TRUNCATED;
+    pc->id = id;
+    pc->program_id = accel_load_u32le(buf + 0x08);
+    pc->proc_id = accel_load_u32le(buf + 0x0c);
+    pc->proc = accel_load_u32le(buf + 0x10);
+    pc->priority = accel_load_u32le(buf + 0x14);
+    pc->realtime_ok = 1; /* the firmware admits both bands here; callers may re-check */
+    pc->nbr_output_sets = accel_load_u32le(buf + 0x18);
+    pc->nbr_td_partitions = accel_load_u32le(buf + 0x1c);
+    pc->nbr_event_masks = accel_load_u32le(buf + 0x20);
+    pc->nbr_wait = accel_load_u32le(buf + 0x24);
+    pc->nbr_signal = accel_load_u32le(buf + 0x28);
+    pc->nbr_bars = accel_load_u32le(buf + 0x2c);
+    pc->stats_buffer = accel_load_u64le(buf + 0x30);
+    pc->stats_size = accel_load_u64le(buf + 0x38);
+    end = ACCEL_ANE_PC_FIXED_SIZE;
+    if (v == ACCEL_ANE_PC_BARS) {
+        /* counts may be absurd: bound them before computing sizes */
+        if (pc->nbr_bars > ACCEL_ANE_MAX_CUSTOM_BARS) return ACCEL_E_ANE_CUSTOM_BARS;
+        end += (size_t)pc->nbr_bars * ACCEL_ANE_BAR_SIZE + 8u;
+        if (len < end) return ACCEL_E_TRUNCATED;
+        pc->raw_bars = buf + ACCEL_ANE_PC_FIXED_SIZE;
+        pc->nbr_exec_order = accel_load_u32le(buf + end - 8);
+        pc->exec_order_offset = accel_load_u32le(buf + end - 4);
+        if (pc->exec_order_offset == 0) return ACCEL_E_ANE_EXEC_ORDER_OFFSET; /* 0 < callSize */
+    } else if (v == ACCEL_ANE_PC_EVENTS) {
+        if (len < end + 8u) return ACCEL_E_TRUNCATED;
+        pc->subnet_custom_order = accel_load_u32le(buf + end);
+        pc->shared_events_active = accel_load_u32le(buf + end + 4);
+        end += 8u;
+    }
+    st = accel_ane_pc_check(pc);
+    if (st != ACCEL_OK) return st;
+    call = accel__ane_pc_callsize(v, pc);
+    if (len < call) return ACCEL_E_TRUNCATED;
+    if (v == ACCEL_ANE_PC_BARS) {
+        for (k = 0; k < pc->nbr_bars; k++) {
+            st = accel_ane_bar_decode(pc->raw_bars + k * ACCEL_ANE_BAR_SIZE, ACCEL_ANE_BAR_SIZE, &b);
+            if (st != ACCEL_OK) return st;
+        }
+        end = (size_t)pc->exec_order_offset + (size_t)pc->nbr_exec_order * 4u;
+        if (len < end) return ACCEL_E_TRUNCATED;
+        pc->raw_exec_order = buf + pc->exec_order_offset;
+    } else if (v == ACCEL_ANE_PC_EVENTS) {
+        pc->raw_wait = buf + end;
+        pc->raw_signal = buf + end + (size_t)pc->nbr_wait * ACCEL_ANE_EVENT_SIZE;
+        end = (size_t)call;
+    }
+    if (len != end) return ACCEL_E_MALFORMED; /* trailing bytes: a mis-sized record */
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane: cache-request trigger */
+ACCELDEF accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets)
+{
+    if (!b) return ACCEL_E_NULL;
+    if (b->type != ACCEL_ANE_BUFDESC_OUTPUT || b->output_set_id >= nbr_output_sets)
+        return ACCEL_E_ANE_CHAIN_BUF;
+    if ((b->address >> 32) != 0) return ACCEL_E_ANE_CHAIN_ADDR;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_chain_buf_decode(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
+                                                 accel_ane_chain_buf *b)
+{
+    if (!in || !b) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_CHAIN_BUF_SIZE) return ACCEL_E_TRUNCATED;
+    b->type = accel_load_u32le(in);
+    b->output_set_id = accel_load_u32le(in + 4);
+    b->address = accel_load_u64le(in + 8);
+    return accel_ane_chain_buf_check(b, nbr_output_sets);
+}
+
+static accel_status accel__ane_trigger_check(const accel_ane_trigger *t)
+{
+    accel_status st;
+    if (t->id != ACCEL_ANE_WIRE_CACHE_REQUEST_TRIGGER && t->id != ACCEL_ANE_WIRE_CACHE_REQUEST_SUBMIT)
+        return ACCEL_E_ANE_ID;
+    st = accel_ane_check_priority(t->priority, !t->realtime_ok);
+    if (st != ACCEL_OK) return st;
+    if (t->nbr_requests != 1) return ACCEL_E_ANE_REQUESTS_IN_LIST;
+    if (t->nbr_inputs > ACCEL_ANE_MAX_INPUT_BUFFERS) return ACCEL_E_ANE_INPUT_BUFFERS;
+    if (t->nbr_output_sets != 1) return ACCEL_E_ANE_OUTPUT_SETS;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, uint8_t *out,
+                                                  size_t cap, size_t *len)
+{
+    uint32_t k, total;
+    accel_status st;
+    if (len) *len = 0;
+    if (!t || !out || !len) return ACCEL_E_NULL;
+    st = accel__ane_trigger_check(t);
+    if (st != ACCEL_OK) return st;
+    if (t->nbr_inputs && !t->inputs) return ACCEL_E_NULL;
+    for (k = 0; k < t->nbr_inputs; k++) {
+        st = accel_ane_chain_buf_check(&t->inputs[k], t->nbr_output_sets);
+        if (st != ACCEL_OK) return st;
+    }
+    total = ACCEL_ANE_TRIGGER_FIXED_SIZE + t->nbr_inputs * ACCEL_ANE_CHAIN_BUF_SIZE;
+    if (cap < total) return ACCEL_E_BUFFER_TOO_SMALL;
+    (void)accel_ane_xl_hdr_encode(t->id, out, cap);
+    accel_store_u64le(out + 0x08, t->cache_handler);
+    accel_store_u64le(out + 0x10, t->exec_timestamp);
+    accel_store_u32le(out + 0x18, t->priority);
+    accel_store_u32le(out + 0x1c, t->nbr_requests);
+    accel_store_u32le(out + 0x20, t->nbr_inputs);
+    accel_store_u32le(out + 0x24, t->nbr_output_sets);
+    for (k = 0; k < t->nbr_inputs; k++) {
+        uint8_t *p = out + ACCEL_ANE_TRIGGER_FIXED_SIZE + k * ACCEL_ANE_CHAIN_BUF_SIZE;
+        accel_store_u32le(p, t->inputs[k].type);
+        accel_store_u32le(p + 4, t->inputs[k].output_set_id);
+        accel_store_u64le(p + 8, t->inputs[k].address);
+    }
+    *len = (size_t)total; /* <= container size */
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
+                                                  accel_ane_trigger *t)
+{
+    uint32_t id, k;
+    accel_status st;
+    accel_ane_chain_buf b;
+    if (!buf || !t) return ACCEL_E_NULL;
+    ACCEL_MEMSET(t, 0, sizeof *t);
+    st = accel_ane_xl_hdr_decode(buf, len, &id);
+    if (st != ACCEL_OK) return st;
+    if (!accel_ane_xl_accepts(id)) return ACCEL_E_ANE_UNSUPPORTED_CMD;
+    if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
+    if (len < ACCEL_ANE_TRIGGER_FIXED_SIZE) return ACCEL_E_TRUNCATED;
+    t->id = id;
+    t->cache_handler = accel_load_u64le(buf + 0x08);
+    t->exec_timestamp = accel_load_u64le(buf + 0x10);
+    t->priority = accel_load_u32le(buf + 0x18);
+    t->realtime_ok = 1;
+    t->nbr_requests = accel_load_u32le(buf + 0x1c);
+    t->nbr_inputs = accel_load_u32le(buf + 0x20);
+    t->nbr_output_sets = accel_load_u32le(buf + 0x24);
+    st = accel__ane_trigger_check(t);
+    if (st != ACCEL_OK) return st;
+    if (len - ACCEL_ANE_TRIGGER_FIXED_SIZE < (size_t)t->nbr_inputs * ACCEL_ANE_CHAIN_BUF_SIZE)
+        return ACCEL_E_TRUNCATED;
+    if (len - ACCEL_ANE_TRIGGER_FIXED_SIZE != (size_t)t->nbr_inputs * ACCEL_ANE_CHAIN_BUF_SIZE)
+        return ACCEL_E_MALFORMED;
+    t->raw_inputs = buf + ACCEL_ANE_TRIGGER_FIXED_SIZE;
+    for (k = 0; k < t->nbr_inputs; k++) {
+        st = accel_ane_chain_buf_decode(t->raw_inputs + k * ACCEL_ANE_CHAIN_BUF_SIZE,
+                                        ACCEL_ANE_CHAIN_BUF_SIZE, t->nbr_output_sets, &b);
+        if (st != ACCEL_OK) return st;
+    }
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane: back-channel RPC */
+ACCELDEF accel_status accel_ane_rpc_encode(const uint8_t *payload, uint32_t n, uint8_t *out,
+                                           size_t cap, size_t *len)
+{
+    if (len) *len = 0;
+    if (!out || !len || (n && !payload)) return ACCEL_E_NULL;
+    if (n > ACCEL_ANE_RPC_MAX_LEN) return ACCEL_E_ANE_RPC_LENGTH;
+    if (cap < 8u || cap - 8u < (size_t)n) return ACCEL_E_BUFFER_TOO_SMALL; /* n fits size_t here */
+    accel_store_u32le(out, ACCEL_ANE_RPC_MAGIC);
+    accel_store_u32le(out + 4, n);
+    if (n) ACCEL_MEMCPY(out + 8, payload, (size_t)n);
+    *len = 8u + (size_t)n;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_rpc_decode(const uint8_t *body, size_t len,
+                                           const uint8_t **payload, uint32_t *n)
+{
+    uint32_t m, ln;
+    if (payload) *payload = NULL;
+    if (n) *n = 0;
+    if (!body || !payload || !n) return ACCEL_E_NULL;
+    if (len < 8u) return ACCEL_E_TRUNCATED;
+    m = accel_load_u32le(body);
+    ln = accel_load_u32le(body + 4);
+    if (ln > ACCEL_ANE_RPC_MAX_LEN) return ACCEL_E_ANE_RPC_LENGTH;
+    if (m != ACCEL_ANE_RPC_MAGIC) return ACCEL_E_ANE_RPC_MAGIC;
+    if (len - 8u < ln) return ACCEL_E_TRUNCATED; /* compare in the wider type */
+    if (len - 8u != ln) return ACCEL_E_MALFORMED;
+    *payload = body + 8;
+    *n = ln;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len)
+{
+    if (len) *len = 0;
+    if (!out || !len) return ACCEL_E_NULL;
+    if (pid < 0) return ACCEL_E_ANE_PROCESS_ID;
+    if (cap < 12u) return ACCEL_E_BUFFER_TOO_SMALL;
+    (void)accel_ane_xl_hdr_encode(ACCEL_ANE_WIRE_RETURN_PROCESS_ID, out, cap);
+    accel_store_u32le(out + 8, (uint32_t)pid);
+    *len = 12u;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane: controller bodies */
+ACCELDEF accel_status accel_ane_property_encode(int write, uint64_t reg_addr, uint32_t value,
+                                                uint8_t *out, size_t cap)
+{
+    if (!out) return ACCEL_E_NULL;
+    if (write && value == 0) return ACCEL_E_ANE_REG_VALUE;
+    if (cap < ACCEL_ANE_PROPERTY_SIZE) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u64le(out, reg_addr);
+    accel_store_u32le(out + 8, value);
+    accel_store_u32le(out + 12, 0);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_property_decode(int write, const uint8_t *body, size_t len,
+                                                uint64_t *reg_addr, uint32_t *value)
+{
+    if (!body || !reg_addr || !value) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_PROPERTY_SIZE) return ACCEL_E_TRUNCATED;
+    if (len != ACCEL_ANE_PROPERTY_SIZE) return ACCEL_E_MALFORMED;
+    *reg_addr = accel_load_u64le(body);
+    *value = accel_load_u32le(body + 8);
+    if (write && *value == 0) return ACCEL_E_ANE_REG_VALUE;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_premap_encode(uint32_t nops, uint32_t nbufs, uint64_t addr,
+                                              uint64_t size, uint8_t *out, size_t cap)
+{
+    if (!out) return ACCEL_E_NULL;
+    if (nops != 1 || nbufs != 1 || addr == 0 || size == 0) return ACCEL_E_ANE_PREMAP;
+    if (cap < ACCEL_ANE_PREMAP_SIZE) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u32le(out, nops);
+    accel_store_u32le(out + 4, nbufs);
+    accel_store_u64le(out + 8, addr);
+    accel_store_u64le(out + 16, size);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_premap_decode(const uint8_t *body, size_t len, uint64_t *addr,
+                                              uint64_t *size)
+{
+    if (!body || !addr || !size) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_PREMAP_SIZE) return ACCEL_E_TRUNCATED;
+    if (len != ACCEL_ANE_PREMAP_SIZE) return ACCEL_E_MALFORMED;
+    *addr = accel_load_u64le(body + 8);
+    *size = accel_load_u64le(body + 16);
+    if (accel_load_u32le(body) != 1 || accel_load_u32le(body + 4) != 1 || *addr == 0 || *size == 0)
+        return ACCEL_E_ANE_PREMAP;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_inference_encode(uint32_t num_io_buffers, uint32_t buf_nbr,
+                                                 uint64_t prop_addr, uint64_t prop_size,
+                                                 const uint64_t *addr_size_pairs, uint8_t *out,
+                                                 size_t cap, size_t *len)
+{
+    uint32_t k;
+    if (len) *len = 0;
+    if (!out || !len || !addr_size_pairs) return ACCEL_E_NULL;
+    if (num_io_buffers >= 0xFFFFFFFFUL || buf_nbr != num_io_buffers + 1u) return ACCEL_E_ANE_BUF_COUNT;
+    if (buf_nbr > (ACCEL_ANE_CALL_CONTAINER_SIZE - ACCEL_ANE_INFERENCE_FIXED_SIZE) / 16u)
+        return ACCEL_E_ANE_MSG_SIZE;
+    if (cap < ACCEL_ANE_INFERENCE_FIXED_SIZE + (size_t)buf_nbr * 16u) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u32le(out, buf_nbr);
+    accel_store_u32le(out + 4, 0);
+    accel_store_u64le(out + 8, prop_addr);
+    accel_store_u64le(out + 16, prop_size);
+    for (k = 0; k < buf_nbr; k++) {
+        accel_store_u64le(out + 24 + k * 16u, addr_size_pairs[2u * k]);
+        accel_store_u64le(out + 32 + k * 16u, addr_size_pairs[2u * k + 1u]);
+    }
+    *len = ACCEL_ANE_INFERENCE_FIXED_SIZE + (size_t)buf_nbr * 16u;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_inference_decode(const uint8_t *body, size_t len,
+                                                 uint32_t num_io_buffers, uint32_t *buf_nbr,
+                                                 uint64_t *prop_addr, uint64_t *prop_size,
+                                                 const uint8_t **raw_bufs)
+{
+    uint32_t n;
+    if (!body || !buf_nbr || !prop_addr || !prop_size || !raw_bufs) return ACCEL_E_NULL;
+    *raw_bufs = NULL;
+    if (len < ACCEL_ANE_INFERENCE_FIXED_SIZE) return ACCEL_E_TRUNCATED;
+    n = accel_load_u32le(body);
+    *buf_nbr = n;
+    *prop_addr = accel_load_u64le(body + 8);
+    *prop_size = accel_load_u64le(body + 16);
+    if (num_io_buffers >= 0xFFFFFFFFUL || n != num_io_buffers + 1u) return ACCEL_E_ANE_BUF_COUNT;
+    if (n > (ACCEL_ANE_CALL_CONTAINER_SIZE - ACCEL_ANE_INFERENCE_FIXED_SIZE) / 16u)
+        return ACCEL_E_ANE_MSG_SIZE;
+    if (len - ACCEL_ANE_INFERENCE_FIXED_SIZE < (size_t)n * 16u) return ACCEL_E_TRUNCATED;
+    if (len - ACCEL_ANE_INFERENCE_FIXED_SIZE != (size_t)n * 16u) return ACCEL_E_MALFORMED;
+    *raw_bufs = body + ACCEL_ANE_INFERENCE_FIXED_SIZE;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_force_disable_encode(uint32_t disable, uint8_t *out, size_t cap)
+{
+    if (!out) return ACCEL_E_NULL;
+    if (disable != 1) return ACCEL_E_ANE_FORCE_DISABLE;
+    if (cap < 4u) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u32le(out, disable);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_force_disable_decode(const uint8_t *body, size_t len)
+{
+    if (!body) return ACCEL_E_NULL;
+    if (len < 4u) return ACCEL_E_TRUNCATED;
+    if (len != 4u) return ACCEL_E_MALFORMED;
+    return accel_load_u32le(body) == 1 ? ACCEL_OK : ACCEL_E_ANE_FORCE_DISABLE;
+}
+
+/* ---------------------------------------------------------------- ane: notifications */
+static unsigned accel__ane_note_kind(uint32_t id)
+{
+    switch (id) {
+    case ACCEL_ANE_WIRE_PROGRAM_EVENT: return ACCEL_ANE_NOTE_PROGRAM_EVENT;
+    case ACCEL_ANE_WIRE_DATA_CHAINING_EVENT: return ACCEL_ANE_NOTE_DATA_CHAINING;
+    case ACCEL_ANE_WIRE_PREFETCH_DSID_EVENT: return ACCEL_ANE_NOTE_PREFETCH_DSID;
+    case ACCEL_ANE_WIRE_CH_ERROR_NOTIFICATION: return ACCEL_ANE_NOTE_CH_ERROR;
+    case ACCEL_ANE_WIRE_CH_RESET_NOTIFICATION: return ACCEL_ANE_NOTE_RESET;
+    case ACCEL_ANE_WIRE_CH_SIGNPOST:
+    case ACCEL_ANE_WIRE_CH_SIGNPOST_GROUP:
+    case ACCEL_ANE_WIRE_CH_SIGNPOST64:
+    case ACCEL_ANE_WIRE_CH_SIGNPOST64_GROUP: return ACCEL_ANE_NOTE_SIGNPOST;
+    default: return ACCEL_ANE_NOTE_OTHER;
+    }
+}
+
+static accel_status accel__ane_note_id_check(uint32_t id)
+{
+    accel_ane_cmd_desc d;
+    if (accel_ane_cmd_describe(ACCEL_ANE_SPACE_WIRE, id, &d) != ACCEL_OK) return ACCEL_E_ANE_ID;
+    return (d.dir == ACCEL_ANE_DIR_F2H || d.dir == ACCEL_ANE_DIR_BOTH) ? ACCEL_OK
+                                                                      : ACCEL_E_ANE_DIRECTION;
+}
+
+static uint32_t accel__ane_sp_size(uint32_t id)
+{
+    return (id == ACCEL_ANE_WIRE_CH_SIGNPOST64 || id == ACCEL_ANE_WIRE_CH_SIGNPOST64_GROUP) ? 24u : 16u;
+}
+
+static accel_status accel__ane_tq_range(uint32_t first, uint32_t last)
+{
+    return (first >= 1 && first <= last && last <= 255u) ? ACCEL_OK : ACCEL_E_ANE_TQ_RANGE;
+}
+
+ACCELDEF accel_status accel_ane_note_encode(const accel_ane_note *n, uint8_t *out, size_t cap,
+                                            size_t *len)
+{
+    accel_status st;
+    size_t need = 8;
+    unsigned kind;
+    int grouped;
+    if (len) *len = 0;
+    if (!n || !out || !len) return ACCEL_E_NULL;
+    st = accel__ane_note_id_check(n->id);
+    if (st != ACCEL_OK) return st;
+    kind = accel__ane_note_kind(n->id);
+    grouped = n->id == ACCEL_ANE_WIRE_CH_SIGNPOST_GROUP || n->id == ACCEL_ANE_WIRE_CH_SIGNPOST64_GROUP;
+    switch (kind) {
+    case ACCEL_ANE_NOTE_PROGRAM_EVENT: need = 0x14; break;
+    case ACCEL_ANE_NOTE_DATA_CHAINING: need = 0x1c; break;
+    case ACCEL_ANE_NOTE_PREFETCH_DSID:
+    case ACCEL_ANE_NOTE_CH_ERROR: need = 0x10; break;
+    case ACCEL_ANE_NOTE_RESET:
+        st = accel__ane_tq_range(n->first_tq, n->last_tq);
+        if (st != ACCEL_OK) return st;
+        need = 0x10;
+        break;
+    case ACCEL_ANE_NOTE_SIGNPOST:
+        if (!n->payload && n->sp_count) return ACCEL_E_NULL;
+        if (grouped ? n->sp_count == 0 : n->sp_count != 1) return ACCEL_E_MALFORMED;
+        if (n->sp_count > (ACCEL_ANE_CALL_CONTAINER_SIZE - 12u) / accel__ane_sp_size(n->id))
+            return ACCEL_E_ANE_MSG_SIZE;
+        need = (size_t)((grouped ? 12u : 8u) + n->sp_count * accel__ane_sp_size(n->id));
+        break;
+    default:
+        if (!n->payload && n->payload_len) return ACCEL_E_NULL;
+        if (n->payload_len > ACCEL_ANE_CALL_CONTAINER_SIZE - 8u) return ACCEL_E_ANE_MSG_SIZE;
+        need = 8u + n->payload_len;
+        break;
+    }
+    if (cap < need) return ACCEL_E_BUFFER_TOO_SMALL;
+    ACCEL_MEMSET(out, 0, need);
+    (void)accel_ane_xl_hdr_encode(n->id, out, cap);
+    switch (kind) {
+    case ACCEL_ANE_NOTE_PROGRAM_EVENT:
+        accel_store_u32le(out + 8, (uint32_t)n->program_id);
+        accel_store_u32le(out + 12, (uint32_t)n->process_id);
+        accel_store_u32le(out + 16, n->event);
+        break;
+    case ACCEL_ANE_NOTE_DATA_CHAINING:
+        accel_store_u64le(out + 8, n->cache_handler);
+        accel_store_u64le(out + 16, n->exec_timestamp);
+        accel_store_u32le(out + 24, n->status);
+        break;
+    case ACCEL_ANE_NOTE_PREFETCH_DSID:
+        accel_store_u32le(out + 8, n->dsid);
+        accel_store_u32le(out + 12, n->event);
+        break;
+    case ACCEL_ANE_NOTE_CH_ERROR:
+        accel_store_u32le(out + 8, n->channel);
+        accel_store_u32le(out + 12, n->error_index);
+        break;
+    case ACCEL_ANE_NOTE_RESET:
+        accel_store_u32le(out + 8, n->first_tq);
+        accel_store_u32le(out + 12, n->last_tq);
+        break;
+    case ACCEL_ANE_NOTE_SIGNPOST:
+        if (grouped) accel_store_u32le(out + 8, n->sp_count);
+        if (n->sp_count) ACCEL_MEMCPY(out + (grouped ? 12 : 8), n->payload, need - (grouped ? 12u : 8u));
+        break;
+    default:
+        if (n->payload_len) ACCEL_MEMCPY(out + 8, n->payload, n->payload_len);
+        break;
+    }
+    *len = need;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_note_decode(const uint8_t *buf, size_t len, accel_ane_note *n)
+{
+    uint32_t id;
+    accel_status st;
+    size_t need = 8;
+    if (!buf || !n) return ACCEL_E_NULL;
+    ACCEL_MEMSET(n, 0, sizeof *n);
+    st = accel_ane_xl_hdr_decode(buf, len, &id);
+    if (st != ACCEL_OK) return st;
+    st = accel__ane_note_id_check(id);
+    if (st != ACCEL_OK) return st;
+    if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
+    n->id = id;
+    n->kind = accel__ane_note_kind(id);
+    switch (n->kind) {
+    case ACCEL_ANE_NOTE_PROGRAM_EVENT:
+        need = 0x14;
+        if (len < need) return ACCEL_E_TRUNCATED;
+        n->program_id = accel__ane_i32(accel_load_u32le(buf + 8));
+        n->process_id = accel__ane_i32(accel_load_u32le(buf + 12));
+        n->event = accel_load_u32le(buf + 16);
+        break;
+    case ACCEL_ANE_NOTE_DATA_CHAINING:
+        need = 0x1c;
+        if (len < need) return ACCEL_E_TRUNCATED;
+        n->cache_handler = accel_load_u64le(buf + 8);
+        n->exec_timestamp = accel_load_u64le(buf + 16);
+        n->status = accel_load_u32le(buf + 24);
+        break;
+    case ACCEL_ANE_NOTE_PREFETCH_DSID:
+        need = 0x10;
+        if (len < need) return ACCEL_E_TRUNCATED;
+        n->dsid = accel_load_u32le(buf + 8);
+        n->event = accel_load_u32le(buf + 12);
+        break;
+    case ACCEL_ANE_NOTE_CH_ERROR:
+        need = 0x10;
+        if (len < need) return ACCEL_E_TRUNCATED;
+        n->channel = accel_load_u32le(buf + 8);
+        n->error_index = accel_load_u32le(buf + 12);
+        break;
+    case ACCEL_ANE_NOTE_RESET:
+        need = 0x10;
+        if (len < need) return ACCEL_E_TRUNCATED;
+        n->first_tq = accel_load_u32le(buf + 8);
+        n->last_tq = accel_load_u32le(buf + 12);
+        st = accel__ane_tq_range(n->first_tq, n->last_tq);
+        if (st != ACCEL_OK) return st;
+        break;
+    case ACCEL_ANE_NOTE_SIGNPOST: {
+        int grouped = id == ACCEL_ANE_WIRE_CH_SIGNPOST_GROUP || id == ACCEL_ANE_WIRE_CH_SIGNPOST64_GROUP;
+        size_t hdr = grouped ? 12u : 8u;
+        n->sp_size = accel__ane_sp_size(id);
+        if (len < hdr) return ACCEL_E_TRUNCATED;
+        n->sp_count = grouped ? accel_load_u32le(buf + 8) : 1u;
+        if (n->sp_count == 0) return ACCEL_E_MALFORMED;
+        if (n->sp_count > (ACCEL_ANE_CALL_CONTAINER_SIZE - 12u) / n->sp_size) return ACCEL_E_ANE_MSG_SIZE;
+        need = hdr + (size_t)(n->sp_count * n->sp_size);
+        if (len < need) return ACCEL_E_TRUNCATED;
+        n->payload = buf + hdr;
+        n->payload_len = need - hdr;
+        break;
+    }
+    default:
+        n->payload = buf + 8;
+        n->payload_len = len - 8;
+        need = len;
+        break;
+    }
+    if (len != need) return ACCEL_E_MALFORMED;
+    return ACCEL_OK;
+}
 /* ane: end of implementation */
 #ifdef __cplusplus
 }
