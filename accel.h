@@ -182,6 +182,14 @@ typedef enum accel_status {
     ACCEL_E_ANE_RPC_MAGIC = -437,        /* back-channel magic != 0x55aa55aa */
     ACCEL_E_ANE_FORCE_DISABLE = -438,    /* force-disable admitted only when set true */
     ACCEL_E_ANE_TQ_RANGE = -439,         /* reset range not 1 <= first <= last <= 255 */
+    ACCEL_E_ANE_INVARIANT = -440,        /* event in PAUSE: a firmware invariant (panic) */
+    ACCEL_E_ANE_NOT_RUNNING = -441,      /* call to a process that is not running: dropped */
+    ACCEL_E_ANE_HANDLE = -442,           /* cache handle unknown or in the wrong state: dropped */
+    ACCEL_E_ANE_TIMESTAMP = -443,        /* trigger timestamp not strictly increasing */
+    ACCEL_E_ANE_CR_DISABLED = -444,      /* cache requests force-disabled */
+    ACCEL_E_ANE_NOT_READY = -445,        /* channel not ready (recovery in progress) */
+    ACCEL_E_ANE_HANDSHAKE = -446,        /* bring-up handshake out of order or wrong magic */
+    ACCEL_E_ANE_STATS_MAGIC = -447,      /* statistics header magic is not 0x0101 */
 
     /* mac: -500 .. -599 */
 
@@ -913,6 +921,224 @@ typedef struct accel_ane_note {
 ACCELDEF accel_status accel_ane_note_encode(const accel_ane_note *n, uint8_t *out, size_t cap,
                                             size_t *len);
 ACCELDEF accel_status accel_ane_note_decode(const uint8_t *buf, size_t len, accel_ane_note *n);
+
+/* ==== layer 2: firmware reference model (what seed 001 says the firmware does) ====
+ * Deterministic, allocation-free; time is a parameter (ms). Each step returns ACCEL_OK when the
+ * event is taken, else a status naming why it was refused, and leaves the state unchanged. */
+
+/* ---- exec loop (Table 29.8) ---- */
+#define ACCEL_ANE_XL_INIT 0u
+#define ACCEL_ANE_XL_RUN 1u
+#define ACCEL_ANE_XL_EXEC 2u
+#define ACCEL_ANE_XL_EXEC_SECURE 3u
+#define ACCEL_ANE_XL_PAUSE 4u
+#define ACCEL_ANE_XL_STATES 5u
+#define ACCEL_ANE_XL_EV_DISPATCH 0u
+#define ACCEL_ANE_XL_EV_DRAIN 1u
+#define ACCEL_ANE_XL_EV_ENTER_SECURE 2u
+#define ACCEL_ANE_XL_EV_EXIT_SECURE 3u
+#define ACCEL_ANE_XL_EVENTS 4u
+typedef struct accel_ane_xl_fsm {
+    uint8_t state;
+    uint8_t secure;   /* the secure phase is asserted */
+    uint8_t asserted; /* an event arrived in PAUSE: the firmware would have panicked */
+    uint8_t pending_secure; /* the phase PAUSE switches to */
+} accel_ane_xl_fsm;
+ACCELDEF void accel_ane_xl_fsm_init(accel_ane_xl_fsm *f);
+/* INIT -> RUN (the loop is armed). */
+ACCELDEF accel_status accel_ane_xl_fsm_arm(accel_ane_xl_fsm *f);
+/* RUN+DISPATCH -> EXEC (EXEC_SECURE in the secure phase); EXEC*+DRAIN -> RUN; RUN+DRAIN stays;
+ * RUN+ENTER_SECURE (non-secure) and RUN+EXIT_SECURE (secure) -> PAUSE (queues quiesced);
+ * any event in PAUSE -> ACCEL_E_ANE_INVARIANT (and stays asserted); INIT -> ACCEL_E_STATE;
+ * DISPATCH while in flight -> ACCEL_E_BUSY; a switch while in flight or to the phase already
+ * in force -> ACCEL_E_STATE. */
+ACCELDEF accel_status accel_ane_xl_fsm_event(accel_ane_xl_fsm *f, unsigned ev);
+/* PAUSE -> RUN in the new phase (the secure switch completes). */
+ACCELDEF accel_status accel_ane_xl_fsm_resume(accel_ane_xl_fsm *f);
+/* 1 when a handler may touch hardware (EXEC or EXEC_SECURE). */
+ACCELDEF int accel_ane_xl_fsm_hw_allowed(const accel_ane_xl_fsm *f);
+
+/* ---- process slots (idle / running); calls to an idle process are dropped and counted ---- */
+#define ACCEL_ANE_PROC_IDLE 0u
+#define ACCEL_ANE_PROC_RUNNING 1u
+#define ACCEL_ANE_PROC_EV_START 0u
+#define ACCEL_ANE_PROC_EV_STOP 1u
+#define ACCEL_ANE_PROC_EV_CALL 2u
+typedef struct accel_ane_proc_fsm {
+    uint8_t state;
+    uint32_t calls, dropped;
+} accel_ane_proc_fsm;
+ACCELDEF void accel_ane_proc_fsm_init(accel_ane_proc_fsm *p);
+ACCELDEF accel_status accel_ane_proc_fsm_event(accel_ane_proc_fsm *p, unsigned ev);
+
+/* ---- cache requests (available / in-use / invalidating) with their output set
+ * (available / in-execution) ---- */
+#ifndef ACCEL_ANE_MAX_CACHE_REQUESTS
+#define ACCEL_ANE_MAX_CACHE_REQUESTS 8u
+#endif
+#define ACCEL_ANE_CR_AVAILABLE 0u
+#define ACCEL_ANE_CR_IN_USE 1u
+#define ACCEL_ANE_CR_INVALIDATING 2u
+#define ACCEL_ANE_OUT_AVAILABLE 0u
+#define ACCEL_ANE_OUT_IN_EXECUTION 1u
+typedef struct accel_ane_cr_slot {
+    uint8_t state, out_state, active;
+    uint8_t gen;
+    uint32_t group;
+    uint64_t last_ts;
+    uint8_t has_ts;
+} accel_ane_cr_slot;
+typedef struct accel_ane_cr_pool {
+    accel_ane_cr_slot slot[ACCEL_ANE_MAX_CACHE_REQUESTS];
+    uint32_t max;        /* maxCacheRequest, <= ACCEL_ANE_MAX_CACHE_REQUESTS */
+    uint8_t disabled;    /* global force-disable */
+    uint32_t dropped;    /* triggers dropped (wrong state or handle) */
+    uint32_t triggers;
+} accel_ane_cr_pool;
+ACCELDEF accel_status accel_ane_cr_init(accel_ane_cr_pool *p, uint32_t max);
+/* install: a free index -> IN_USE; *handle = gen << 8 | index (opaque to the host). */
+ACCELDEF accel_status accel_ane_cr_install(accel_ane_cr_pool *p, uint32_t group, uint64_t *handle);
+/* trigger: the handle must be live and IN_USE (else dropped, counted, ACCEL_E_ANE_HANDLE), its
+ * timestamp strictly above the last (ACCEL_E_ANE_TIMESTAMP), its output set available
+ * (ACCEL_E_BUSY); then the output set is in execution. */
+ACCELDEF accel_status accel_ane_cr_trigger(accel_ane_cr_pool *p, uint64_t handle, uint64_t ts);
+/* recycle: the host returns the consumed output set (in execution -> available). */
+ACCELDEF accel_status accel_ane_cr_recycle(accel_ane_cr_pool *p, uint64_t handle);
+/* invalidate: IN_USE -> INVALIDATING (output set idle) ; finish: INVALIDATING -> AVAILABLE. */
+ACCELDEF accel_status accel_ane_cr_invalidate(accel_ane_cr_pool *p, uint64_t handle);
+ACCELDEF accel_status accel_ane_cr_finish_invalidate(accel_ane_cr_pool *p, uint64_t handle);
+/* group select: this request becomes the active member of its group. */
+ACCELDEF accel_status accel_ane_cr_select(accel_ane_cr_pool *p, uint64_t handle);
+/* global force-disable: admitted only when set true (ACCEL_E_ANE_FORCE_DISABLE otherwise). */
+ACCELDEF accel_status accel_ane_cr_force_disable(accel_ane_cr_pool *p, uint32_t disable);
+
+/* ---- scheduler: 8 levels (0 highest; 0..1 system band), strict priority among levels with
+ * credit (credit = the weight table {1,2,3,4,5,6,30,31}, refilled when no waiting level has
+ * any), bounded in-flight count with back-pressure, software deadline abort, recovery gate ---- */
+#ifndef ACCEL_ANE_SCHED_DEPTH
+#define ACCEL_ANE_SCHED_DEPTH 8u
+#endif
+#ifndef ACCEL_ANE_SCHED_MAX_INFLIGHT
+#define ACCEL_ANE_SCHED_MAX_INFLIGHT 4u
+#endif
+#define ACCEL_ANE_DEADLINE_MS 2000UL
+typedef struct accel_ane_job {
+    uint32_t tag;      /* caller's id */
+    uint8_t prio;
+    uint8_t tq;        /* task queue it runs on (1..255) */
+    uint32_t start_ms; /* when dispatched */
+} accel_ane_job;
+typedef struct accel_ane_sched {
+    accel_ane_job q[8][ACCEL_ANE_SCHED_DEPTH];
+    uint8_t head[8], count[8];
+    uint8_t credit[8];
+    accel_ane_job inflight[ACCEL_ANE_SCHED_MAX_INFLIGHT];
+    uint8_t ninflight, max_inflight;
+    uint32_t deadline_ms;
+    uint32_t aborts, resets, throttled;
+    /* recovery gate */
+    uint8_t ready;          /* channel ready for commands */
+    uint8_t recovering;
+    uint8_t fault_pending;  /* a fault arrived while recovering */
+    uint32_t recover_ms;    /* cost of one recovery */
+    uint32_t min_gap_ms;    /* rate limit: least time between recovery starts */
+    uint32_t recover_start, last_start;
+    uint8_t started_once;
+    uint32_t recoveries, faults;
+    uint8_t reset_first_tq, reset_last_tq; /* range of the last reset notification */
+} accel_ane_sched;
+ACCELDEF accel_status accel_ane_sched_init(accel_ane_sched *s, uint8_t max_inflight,
+                                           uint32_t recover_ms, uint32_t min_gap_ms);
+/* queue a job: ACCEL_E_ANE_NOT_READY while recovering, ACCEL_E_FULL when its level is full
+ * ("priority queue is full"), ACCEL_E_ANE_PRIORITY for a level >= 8, ACCEL_E_ANE_TQ_RANGE for tq 0. */
+ACCELDEF accel_status accel_ane_sched_submit(accel_ane_sched *s, const accel_ane_job *j);
+/* dispatch the next job: ACCEL_E_EMPTY, ACCEL_E_BUSY (in-flight bound: back-pressure, counted),
+ * ACCEL_E_ANE_NOT_READY. */
+ACCELDEF accel_status accel_ane_sched_dispatch(accel_ane_sched *s, uint32_t now, accel_ane_job *out);
+/* a job finished: ACCEL_E_ARG when the tag is not in flight. */
+ACCELDEF accel_status accel_ane_sched_complete(accel_ane_sched *s, uint32_t tag);
+/* time passes: in-flight jobs older than the deadline are aborted; abort_clears == 0 escalates
+ * to a reset notification over the aborted jobs' queue range and a fault into the gate. The gate
+ * frees when recovery finished. *aborted (may be NULL) = jobs aborted now. */
+ACCELDEF accel_status accel_ane_sched_tick(accel_ane_sched *s, uint32_t now, int abort_clears,
+                                           uint32_t *aborted);
+/* a fault (crash): stage dump, cancel everything in flight, and recover behind the single gate,
+ * at most one recovery start per min_gap_ms; faults during recovery keep it not ready. */
+ACCELDEF accel_status accel_ane_sched_fault(accel_ane_sched *s, uint32_t now);
+
+/* ---- kernel objects: bounded message queue (fixed width and depth; full/empty are the
+ * would-block outcomes) and a fixed pool with total/available counts ---- */
+typedef struct accel_ane_msgq {
+    accel_ring ring;
+    size_t width; /* bytes per message slot; slot = 2-byte length + width */
+} accel_ane_msgq;
+ACCELDEF accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width);
+/* ACCEL_E_FULL = the sender would block; ACCEL_E_TOO_LONG when len > width. */
+ACCELDEF accel_status accel_ane_msgq_send(accel_ane_msgq *q, const void *msg, size_t len);
+/* ACCEL_E_EMPTY = the receiver would block. */
+ACCELDEF accel_status accel_ane_msgq_recv(accel_ane_msgq *q, void *msg, size_t cap, size_t *len);
+typedef struct accel_ane_pool {
+    uint32_t used; /* bit i: slot i taken */
+    uint8_t total;
+} accel_ane_pool;
+ACCELDEF accel_status accel_ane_pool_init(accel_ane_pool *p, unsigned total); /* 1..32 */
+ACCELDEF accel_status accel_ane_pool_alloc(accel_ane_pool *p, unsigned *slot);
+ACCELDEF accel_status accel_ane_pool_free(accel_ane_pool *p, unsigned slot);
+ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p);
+
+/* ---- bring-up (Table 29.3 and the first-command list) ---- */
+#define ACCEL_ANE_BU_OFF 0u
+#define ACCEL_ANE_BU_WAIT_ALIVE 1u    /* reset released, waiting for scratch 7 first wake */
+#define ACCEL_ANE_BU_WAIT_CHANNELS 2u /* waiting for scratch 7 second wake */
+#define ACCEL_ANE_BU_WAIT_ACK 3u      /* channel table walked, waiting for scratch 3 + magic */
+#define ACCEL_ANE_BU_FIRST_CMDS 4u    /* interrupts on, issuing the first commands in order */
+#define ACCEL_ANE_BU_READY 5u
+#define ACCEL_ANE_BU_FAILED 6u
+#define ACCEL_ANE_BU_EV_POWER_ON 0u
+#define ACCEL_ANE_BU_EV_SCRATCH7 1u
+#define ACCEL_ANE_BU_EV_CHANNELS_OK 2u /* every named channel resolved */
+#define ACCEL_ANE_BU_EV_SCRATCH3 3u    /* arg = magic read back */
+#define ACCEL_ANE_BU_EV_TIMEOUT 4u
+#define ACCEL_ANE_BU_EV_FIRST_CMD 5u   /* arg = index of the command completed */
+#define ACCEL_ANE_BU_FIRST_CMD_COUNT 9u
+#ifndef ACCEL_ANE_BU_MAGIC1
+#define ACCEL_ANE_BU_MAGIC1 0x1u /* magic-number-1: value not in the seeds (assumed) */
+#endif
+typedef struct accel_ane_bringup {
+    uint8_t state;
+    uint8_t channels_ok, wakes, next_cmd;
+    uint8_t retries, max_retries;
+    uint32_t failures; /* power cycles after a missing second wake */
+} accel_ane_bringup;
+ACCELDEF void accel_ane_bringup_init(accel_ane_bringup *b, uint8_t max_retries);
+ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev, uint32_t arg);
+/* name of first command i (print-enable, start, ...), "" past the end */
+ACCELDEF const char *accel_ane_first_cmd_name(unsigned i);
+
+/* ---- per-run statistics buffer (Listing 29.4, Table 29.9) ---- */
+#define ACCEL_ANE_STATS_HDR_SIZE 0x28u
+#define ACCEL_ANE_STATS_EVDESC_SIZE 0x14u
+#define ACCEL_ANE_STATS_DBG_SIZE 0x10u
+#define ACCEL_ANE_STATS_ENGINE_SIZE 0x20u
+#define ACCEL_ANE_STATS_MAGIC 0x0101u
+#define ACCEL_ANE_STATS_MAX_ENGINES 32u
+typedef struct accel_ane_stats_hdr {
+    uint64_t timing;   /* +0x04 */
+    uint32_t word0c;   /* +0x0c */
+    uint32_t word18;   /* +0x18 */
+    uint64_t counter;  /* +0x1c */
+} accel_ane_stats_hdr;
+typedef struct accel_ane_stats_engine { /* layout assumed: four u32 then the counter quad */
+    uint32_t engine_id, type, call_index, engine_index;
+    uint32_t counters[4];
+} accel_ane_stats_engine;
+/* Null-buffer rule: out NULL or cap 0 writes nothing and reports *len 0 (ACCEL_OK). */
+ACCELDEF accel_status accel_ane_stats_write(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
+                                            const accel_ane_stats_engine *e, unsigned n, size_t *len);
+ACCELDEF accel_status accel_ane_stats_parse(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
+                                            unsigned *n);
+ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, unsigned i,
+                                                accel_ane_stats_engine *e);
 /* ane: end of declarations */
 #ifdef __cplusplus
 }
@@ -1055,6 +1281,14 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_ANE_RPC_MAGIC: return "ACCEL_E_ANE_RPC_MAGIC: back-channel magic != 0x55aa55aa";
     case ACCEL_E_ANE_FORCE_DISABLE: return "ACCEL_E_ANE_FORCE_DISABLE: force-disable admitted only when set true";
     case ACCEL_E_ANE_TQ_RANGE: return "ACCEL_E_ANE_TQ_RANGE: reset range not 1 <= first <= last <= 255";
+    case ACCEL_E_ANE_INVARIANT: return "ACCEL_E_ANE_INVARIANT: event in PAUSE: a firmware invariant (panic)";
+    case ACCEL_E_ANE_NOT_RUNNING: return "ACCEL_E_ANE_NOT_RUNNING: call to a process that is not running: dropped";
+    case ACCEL_E_ANE_HANDLE: return "ACCEL_E_ANE_HANDLE: cache handle unknown or in the wrong state: dropped";
+    case ACCEL_E_ANE_TIMESTAMP: return "ACCEL_E_ANE_TIMESTAMP: trigger timestamp not strictly increasing";
+    case ACCEL_E_ANE_CR_DISABLED: return "ACCEL_E_ANE_CR_DISABLED: cache requests force-disabled";
+    case ACCEL_E_ANE_NOT_READY: return "ACCEL_E_ANE_NOT_READY: channel not ready (recovery in progress)";
+    case ACCEL_E_ANE_HANDSHAKE: return "ACCEL_E_ANE_HANDSHAKE: bring-up handshake out of order or wrong magic";
+    case ACCEL_E_ANE_STATS_MAGIC: return "ACCEL_E_ANE_STATS_MAGIC: statistics header magic is not 0x0101";
 
     /* mac strings */
 
@@ -3396,6 +3630,594 @@ ACCELDEF accel_status accel_ane_note_decode(const uint8_t *buf, size_t len, acce
         break;
     }
     if (len != need) return ACCEL_E_MALFORMED;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane model: exec loop */
+ACCELDEF void accel_ane_xl_fsm_init(accel_ane_xl_fsm *f)
+{
+    if (f) ACCEL_MEMSET(f, 0, sizeof *f);
+}
+
+ACCELDEF accel_status accel_ane_xl_fsm_arm(accel_ane_xl_fsm *f)
+{
+    if (!f) return ACCEL_E_NULL;
+    if (f->state != ACCEL_ANE_XL_INIT) return ACCEL_E_STATE;
+    f->state = ACCEL_ANE_XL_RUN;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_fsm_event(accel_ane_xl_fsm *f, unsigned ev)
+{
+    if (!f) return ACCEL_E_NULL;
+    if (ev >= ACCEL_ANE_XL_EVENTS) return ACCEL_E_ARG;
+    if (f->asserted || f->state == ACCEL_ANE_XL_PAUSE) {
+        f->asserted = 1;
+        return ACCEL_E_ANE_INVARIANT;
+    }
+    switch (f->state) {
+    case ACCEL_ANE_XL_RUN:
+        if (ev == ACCEL_ANE_XL_EV_DISPATCH) {
+            f->state = f->secure ? ACCEL_ANE_XL_EXEC_SECURE : ACCEL_ANE_XL_EXEC;
+        } else if (ev == ACCEL_ANE_XL_EV_DRAIN) {
+            /* already idle */
+        } else if ((ev == ACCEL_ANE_XL_EV_ENTER_SECURE) == (f->secure != 0)) {
+            return ACCEL_E_STATE; /* already in the requested phase */
+        } else {
+            f->pending_secure = (uint8_t)(ev == ACCEL_ANE_XL_EV_ENTER_SECURE);
+            f->state = ACCEL_ANE_XL_PAUSE;
+        }
+        return ACCEL_OK;
+    case ACCEL_ANE_XL_EXEC:
+    case ACCEL_ANE_XL_EXEC_SECURE:
+        if (ev == ACCEL_ANE_XL_EV_DRAIN) {
+            f->state = ACCEL_ANE_XL_RUN;
+            return ACCEL_OK;
+        }
+        /* one partition in flight, run to completion; a switch must quiesce first */
+        return ev == ACCEL_ANE_XL_EV_DISPATCH ? ACCEL_E_BUSY : ACCEL_E_STATE;
+    default:
+        return ACCEL_E_STATE; /* INIT: not armed */
+    }
+}
+
+ACCELDEF accel_status accel_ane_xl_fsm_resume(accel_ane_xl_fsm *f)
+{
+    if (!f) return ACCEL_E_NULL;
+    if (f->state != ACCEL_ANE_XL_PAUSE || f->asserted) return ACCEL_E_STATE;
+    f->secure = f->pending_secure;
+    f->state = ACCEL_ANE_XL_RUN;
+    return ACCEL_OK;
+}
+
+ACCELDEF int accel_ane_xl_fsm_hw_allowed(const accel_ane_xl_fsm *f)
+{
+    return f && (f->state == ACCEL_ANE_XL_EXEC || f->state == ACCEL_ANE_XL_EXEC_SECURE);
+}
+
+/* ---------------------------------------------------------------- ane model: process */
+ACCELDEF void accel_ane_proc_fsm_init(accel_ane_proc_fsm *p)
+{
+    if (p) ACCEL_MEMSET(p, 0, sizeof *p);
+}
+
+ACCELDEF accel_status accel_ane_proc_fsm_event(accel_ane_proc_fsm *p, unsigned ev)
+{
+    if (!p) return ACCEL_E_NULL;
+    switch (ev) {
+    case ACCEL_ANE_PROC_EV_START:
+        if (p->state != ACCEL_ANE_PROC_IDLE) return ACCEL_E_STATE;
+        p->state = ACCEL_ANE_PROC_RUNNING;
+        return ACCEL_OK;
+    case ACCEL_ANE_PROC_EV_STOP:
+        if (p->state != ACCEL_ANE_PROC_RUNNING) return ACCEL_E_STATE;
+        p->state = ACCEL_ANE_PROC_IDLE;
+        return ACCEL_OK;
+    case ACCEL_ANE_PROC_EV_CALL:
+        if (p->state != ACCEL_ANE_PROC_RUNNING) {
+            p->dropped++; /* dropped and counted, not faulted */
+            return ACCEL_E_ANE_NOT_RUNNING;
+        }
+        p->calls++;
+        return ACCEL_OK;
+    default: return ACCEL_E_ARG;
+    }
+}
+
+/* ---------------------------------------------------------------- ane model: cache requests */
+ACCELDEF accel_status accel_ane_cr_init(accel_ane_cr_pool *p, uint32_t max)
+{
+    if (!p) return ACCEL_E_NULL;
+    if (max == 0 || max > ACCEL_ANE_MAX_CACHE_REQUESTS) return ACCEL_E_ARG;
+    ACCEL_MEMSET(p, 0, sizeof *p);
+    p->max = max;
+    return ACCEL_OK;
+}
+
+static accel_ane_cr_slot *accel__ane_cr_find(accel_ane_cr_pool *p, uint64_t h)
+{
+    uint64_t idx = h & 0xFFu;
+    if (idx >= p->max || (h >> 16) != 0) return NULL;
+    if (((h >> 8) & 0xFFu) != p->slot[idx].gen || p->slot[idx].state == ACCEL_ANE_CR_AVAILABLE)
+        return NULL;
+    return &p->slot[idx];
+}
+
+ACCELDEF accel_status accel_ane_cr_install(accel_ane_cr_pool *p, uint32_t group, uint64_t *handle)
+{
+    uint32_t i;
+    if (handle) *handle = 0;
+    if (!p || !handle) return ACCEL_E_NULL;
+    if (p->disabled) return ACCEL_E_ANE_CR_DISABLED;
+    for (i = 0; i < p->max; i++) {
+        accel_ane_cr_slot *s = &p->slot[i];
+        if (s->state != ACCEL_ANE_CR_AVAILABLE) continue;
+        s->gen = (uint8_t)(s->gen + 1u); /* a stale handle of the old owner stops matching */
+        s->state = ACCEL_ANE_CR_IN_USE;
+        s->out_state = ACCEL_ANE_OUT_AVAILABLE;
+        s->group = group;
+        s->active = 0;
+        s->has_ts = 0;
+        s->last_ts = 0;
+        *handle = ((uint64_t)s->gen << 8) | i;
+        return ACCEL_OK;
+    }
+    return ACCEL_E_FULL;
+}
+
+ACCELDEF accel_status accel_ane_cr_trigger(accel_ane_cr_pool *p, uint64_t handle, uint64_t ts)
+{
+    accel_ane_cr_slot *s;
+    if (!p) return ACCEL_E_NULL;
+    s = accel__ane_cr_find(p, handle);
+    if (p->disabled) {
+        p->dropped++;
+        return ACCEL_E_ANE_CR_DISABLED;
+    }
+    if (!s || s->state != ACCEL_ANE_CR_IN_USE) {
+        p->dropped++; /* "in wrong state for trigger. trigger dropped." */
+        return ACCEL_E_ANE_HANDLE;
+    }
+    if (s->has_ts && ts <= s->last_ts) return ACCEL_E_ANE_TIMESTAMP;
+    if (s->out_state != ACCEL_ANE_OUT_AVAILABLE) return ACCEL_E_BUSY;
+    s->last_ts = ts;
+    s->has_ts = 1;
+    s->out_state = ACCEL_ANE_OUT_IN_EXECUTION;
+    p->triggers++;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_cr_recycle(accel_ane_cr_pool *p, uint64_t handle)
+{
+    accel_ane_cr_slot *s;
+    if (!p) return ACCEL_E_NULL;
+    s = accel__ane_cr_find(p, handle);
+    if (!s || s->state != ACCEL_ANE_CR_IN_USE) return ACCEL_E_ANE_HANDLE;
+    if (s->out_state != ACCEL_ANE_OUT_IN_EXECUTION) return ACCEL_E_STATE;
+    s->out_state = ACCEL_ANE_OUT_AVAILABLE;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_cr_invalidate(accel_ane_cr_pool *p, uint64_t handle)
+{
+    accel_ane_cr_slot *s;
+    if (!p) return ACCEL_E_NULL;
+    s = accel__ane_cr_find(p, handle);
+    if (!s || s->state != ACCEL_ANE_CR_IN_USE) return ACCEL_E_ANE_HANDLE;
+    if (s->out_state != ACCEL_ANE_OUT_AVAILABLE) return ACCEL_E_BUSY; /* chained output in use */
+    s->state = ACCEL_ANE_CR_INVALIDATING;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_cr_finish_invalidate(accel_ane_cr_pool *p, uint64_t handle)
+{
+    accel_ane_cr_slot *s;
+    if (!p) return ACCEL_E_NULL;
+    s = accel__ane_cr_find(p, handle);
+    if (!s || s->state != ACCEL_ANE_CR_INVALIDATING) return ACCEL_E_ANE_HANDLE;
+    s->state = ACCEL_ANE_CR_AVAILABLE;
+    s->active = 0;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_cr_select(accel_ane_cr_pool *p, uint64_t handle)
+{
+    accel_ane_cr_slot *s;
+    uint32_t i;
+    if (!p) return ACCEL_E_NULL;
+    s = accel__ane_cr_find(p, handle);
+    if (!s || s->state != ACCEL_ANE_CR_IN_USE) return ACCEL_E_ANE_HANDLE;
+    for (i = 0; i < p->max; i++)
+        if (p->slot[i].state != ACCEL_ANE_CR_AVAILABLE && p->slot[i].group == s->group)
+            p->slot[i].active = 0;
+    s->active = 1;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_cr_force_disable(accel_ane_cr_pool *p, uint32_t disable)
+{
+    if (!p) return ACCEL_E_NULL;
+    if (disable != 1) return ACCEL_E_ANE_FORCE_DISABLE;
+    p->disabled = 1;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane model: scheduler */
+ACCELDEF accel_status accel_ane_sched_init(accel_ane_sched *s, uint8_t max_inflight,
+                                           uint32_t recover_ms, uint32_t min_gap_ms)
+{
+    unsigned i;
+    if (!s) return ACCEL_E_NULL;
+    if (max_inflight == 0 || max_inflight > ACCEL_ANE_SCHED_MAX_INFLIGHT) return ACCEL_E_ARG;
+    ACCEL_MEMSET(s, 0, sizeof *s);
+    for (i = 0; i < 8; i++) s->credit[i] = accel__ane_prty[i];
+    s->max_inflight = max_inflight;
+    s->deadline_ms = (uint32_t)ACCEL_ANE_DEADLINE_MS;
+    s->recover_ms = recover_ms;
+    s->min_gap_ms = min_gap_ms;
+    s->ready = 1;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_sched_submit(accel_ane_sched *s, const accel_ane_job *j)
+{
+    unsigned p;
+    if (!s || !j) return ACCEL_E_NULL;
+    if (j->prio >= ACCEL_ANE_PRIORITY_LEVELS) return ACCEL_E_ANE_PRIORITY;
+    if (j->tq == 0) return ACCEL_E_ANE_TQ_RANGE; /* task-queue id 0 is reserved */
+    if (!s->ready) return ACCEL_E_ANE_NOT_READY;
+    p = j->prio;
+    if (s->count[p] >= ACCEL_ANE_SCHED_DEPTH) return ACCEL_E_FULL;
+    s->q[p][((unsigned)s->head[p] + s->count[p]) % ACCEL_ANE_SCHED_DEPTH] = *j;
+    s->count[p]++;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_sched_dispatch(accel_ane_sched *s, uint32_t now, accel_ane_job *out)
+{
+    unsigned p, pick = 8, any = 0;
+    if (!s || !out) return ACCEL_E_NULL;
+    if (!s->ready) return ACCEL_E_ANE_NOT_READY;
+    for (p = 0; p < 8; p++) any |= s->count[p];
+    if (!any) return ACCEL_E_EMPTY;
+    if (s->ninflight >= s->max_inflight) {
+        s->throttled++; /* firmware overload: throttled, not dispatched */
+        return ACCEL_E_BUSY;
+    }
+    for (p = 0; p < 8 && pick == 8; p++)
+        if (s->count[p] && s->credit[p]) pick = p;
+    if (pick == 8) { /* every waiting level spent its credit: refill all */
+        for (p = 0; p < 8; p++) s->credit[p] = accel__ane_prty[p];
+        for (p = 0; p < 8 && pick == 8; p++)
+            if (s->count[p]) pick = p;
+    }
+    *out = s->q[pick][s->head[pick]];
+    s->head[pick] = (uint8_t)((s->head[pick] + 1u) % ACCEL_ANE_SCHED_DEPTH);
+    s->count[pick]--;
+    s->credit[pick]--;
+    out->start_ms = now;
+    s->inflight[s->ninflight++] = *out;
+    return ACCEL_OK;
+}
+
+static void accel__ane_sched_remove(accel_ane_sched *s, unsigned i)
+{
+    for (; i + 1u < s->ninflight; i++) s->inflight[i] = s->inflight[i + 1u];
+    s->ninflight--;
+}
+
+ACCELDEF accel_status accel_ane_sched_complete(accel_ane_sched *s, uint32_t tag)
+{
+    unsigned i;
+    if (!s) return ACCEL_E_NULL;
+    for (i = 0; i < s->ninflight; i++)
+        if (s->inflight[i].tag == tag) {
+            accel__ane_sched_remove(s, i);
+            return ACCEL_OK;
+        }
+    return ACCEL_E_ARG;
+}
+
+static void accel__ane_gate_start(accel_ane_sched *s, uint32_t now)
+{
+    s->recovering = 1;
+    s->ready = 0;
+    s->fault_pending = 0;
+    s->recover_start = now;
+    s->last_start = now;
+    s->started_once = 1;
+    s->recoveries++;
+    s->ninflight = 0; /* outstanding commands cancelled */
+}
+
+ACCELDEF accel_status accel_ane_sched_fault(accel_ane_sched *s, uint32_t now)
+{
+    if (!s) return ACCEL_E_NULL;
+    s->faults++;
+    s->ready = 0;
+    if (s->recovering ||
+        (s->started_once && accel_time_diff(now, s->last_start) < (int32_t)s->min_gap_ms)) {
+        s->fault_pending = 1; /* serialized behind the single gate */
+        return ACCEL_OK;
+    }
+    accel__ane_gate_start(s, now);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_sched_tick(accel_ane_sched *s, uint32_t now, int abort_clears,
+                                           uint32_t *aborted)
+{
+    unsigned i = 0;
+    uint32_t n = 0;
+    uint8_t lo = 255, hi = 0;
+    if (aborted) *aborted = 0;
+    if (!s) return ACCEL_E_NULL;
+    while (i < s->ninflight) {
+        accel_ane_job *j = &s->inflight[i];
+        if (accel_time_diff(now, j->start_ms) >= (int32_t)s->deadline_ms) {
+            if (j->tq < lo) lo = j->tq;
+            if (j->tq > hi) hi = j->tq;
+            accel__ane_sched_remove(s, i);
+            n++;
+        } else {
+            i++;
+        }
+    }
+    s->aborts += n;
+    if (aborted) *aborted = n;
+    if (n && !abort_clears) { /* escalate: reset notification over the span, then recovery */
+        s->resets++;
+        s->reset_first_tq = lo;
+        s->reset_last_tq = hi;
+        (void)accel_ane_sched_fault(s, now);
+    }
+    if (s->recovering && accel_time_diff(now, s->recover_start) >= (int32_t)s->recover_ms) {
+        s->recovering = 0;
+        if (!s->fault_pending) s->ready = 1;
+    }
+    if (!s->recovering && s->fault_pending &&
+        accel_time_diff(now, s->last_start) >= (int32_t)s->min_gap_ms)
+        accel__ane_gate_start(s, now);
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane model: kernel objects */
+ACCELDEF accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width)
+{
+    if (!q || !buf) return ACCEL_E_NULL;
+    if (width == 0 || width > 0xFFFFu) return ACCEL_E_ARG;
+    q->width = width;
+    return accel_ring_init(&q->ring, buf, buf_len, width + 2u);
+}
+
+ACCELDEF accel_status accel_ane_msgq_send(accel_ane_msgq *q, const void *msg, size_t len)
+{
+    uint8_t *slot;
+    if (!q || (!msg && len)) return ACCEL_E_NULL;
+    if (len > q->width) return ACCEL_E_TOO_LONG;
+    if (accel_ring_full(&q->ring)) return ACCEL_E_FULL;
+    /* build the slot in place: the ring's next slot is free memory we own */
+    slot = q->ring.buf + ((q->ring.head + q->ring.count) % q->ring.cap) * q->ring.slot_size;
+    accel_store_u16le(slot, (uint16_t)len);
+    if (len) ACCEL_MEMCPY(slot + 2, msg, len);
+    q->ring.count++;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_msgq_recv(accel_ane_msgq *q, void *msg, size_t cap, size_t *len)
+{
+    const uint8_t *slot;
+    size_t n;
+    if (len) *len = 0;
+    if (!q || !msg || !len) return ACCEL_E_NULL;
+    slot = (const uint8_t *)accel_ring_at(&q->ring, 0);
+    if (!slot) return ACCEL_E_EMPTY;
+    n = accel_load_u16le(slot);
+    if (n > cap) return ACCEL_E_BUFFER_TOO_SMALL; /* kept: nothing is lost */
+    if (n) ACCEL_MEMCPY(msg, slot + 2, n);
+    *len = n;
+    return accel_ring_pop(&q->ring, NULL);
+}
+
+ACCELDEF accel_status accel_ane_pool_init(accel_ane_pool *p, unsigned total)
+{
+    if (!p) return ACCEL_E_NULL;
+    if (total == 0 || total > 32u) return ACCEL_E_ARG;
+    p->used = 0;
+    p->total = (uint8_t)total;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_pool_alloc(accel_ane_pool *p, unsigned *slot)
+{
+    unsigned i;
+    if (!p || !slot) return ACCEL_E_NULL;
+    for (i = 0; i < p->total; i++)
+        if (!(p->used & ((uint32_t)1 << i))) {
+            p->used |= (uint32_t)1 << i;
+            *slot = i;
+            return ACCEL_OK;
+        }
+    return ACCEL_E_FULL;
+}
+
+ACCELDEF accel_status accel_ane_pool_free(accel_ane_pool *p, unsigned slot)
+{
+    if (!p) return ACCEL_E_NULL;
+    if (slot >= p->total || !(p->used & ((uint32_t)1 << slot))) return ACCEL_E_ARG;
+    p->used &= ~((uint32_t)1 << slot);
+    return ACCEL_OK;
+}
+
+ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p)
+{
+    unsigned i, n = 0;
+    if (!p) return 0;
+    for (i = 0; i < p->total; i++) n += !(p->used & ((uint32_t)1 << i));
+    return n;
+}
+
+/* ---------------------------------------------------------------- ane model: bring-up */
+static const char *const accel__ane_first_cmds[ACCEL_ANE_BU_FIRST_CMD_COUNT] = {
+    "PRINT_ENABLE", "START", "PMU_BASE_SET", "TIME_SYNC", "CH_PROPERTY_WRITE",
+    "RESOURCE_INFO_GET", "DEFAULT_SETTING_WRITE", "MCACHE_POWER_ON", "SHARED_EVENT_INFO_INIT"};
+
+ACCELDEF const char *accel_ane_first_cmd_name(unsigned i)
+{
+    return i < ACCEL_ANE_BU_FIRST_CMD_COUNT ? accel__ane_first_cmds[i] : "";
+}
+
+ACCELDEF void accel_ane_bringup_init(accel_ane_bringup *b, uint8_t max_retries)
+{
+    if (!b) return;
+    ACCEL_MEMSET(b, 0, sizeof *b);
+    b->max_retries = max_retries;
+}
+
+ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev, uint32_t arg)
+{
+    if (!b) return ACCEL_E_NULL;
+    if (ev > ACCEL_ANE_BU_EV_FIRST_CMD) return ACCEL_E_ARG;
+    switch (b->state) {
+    case ACCEL_ANE_BU_OFF:
+        if (ev != ACCEL_ANE_BU_EV_POWER_ON) return ACCEL_E_STATE;
+        b->state = ACCEL_ANE_BU_WAIT_ALIVE;
+        return ACCEL_OK;
+    case ACCEL_ANE_BU_WAIT_ALIVE:
+        if (ev == ACCEL_ANE_BU_EV_SCRATCH7) {
+            b->state = ACCEL_ANE_BU_WAIT_CHANNELS;
+            return ACCEL_OK;
+        }
+        if (ev == ACCEL_ANE_BU_EV_TIMEOUT) {
+            b->state = ACCEL_ANE_BU_FAILED;
+            return ACCEL_E_TIMEOUT;
+        }
+        return ACCEL_E_ANE_HANDSHAKE;
+    case ACCEL_ANE_BU_WAIT_CHANNELS:
+        if (ev == ACCEL_ANE_BU_EV_SCRATCH7) {
+            b->state = ACCEL_ANE_BU_WAIT_ACK;
+            b->channels_ok = 0;
+            return ACCEL_OK;
+        }
+        if (ev == ACCEL_ANE_BU_EV_TIMEOUT) { /* no second wake: power-cycle, bounded */
+            b->failures++;
+            if (b->retries >= b->max_retries) {
+                b->state = ACCEL_ANE_BU_FAILED;
+                return ACCEL_E_TIMEOUT;
+            }
+            b->retries++;
+            b->state = ACCEL_ANE_BU_WAIT_ALIVE;
+            return ACCEL_OK;
+        }
+        return ACCEL_E_ANE_HANDSHAKE;
+    case ACCEL_ANE_BU_WAIT_ACK:
+        if (ev == ACCEL_ANE_BU_EV_CHANNELS_OK && !b->channels_ok) {
+            b->channels_ok = 1;
+            return ACCEL_OK;
+        }
+        if (ev == ACCEL_ANE_BU_EV_SCRATCH3) {
+            /* the channel table is walked between the second and third handshakes */
+            if (!b->channels_ok || arg != ACCEL_ANE_BU_MAGIC1) return ACCEL_E_ANE_HANDSHAKE;
+            b->state = ACCEL_ANE_BU_FIRST_CMDS;
+            b->next_cmd = 0;
+            return ACCEL_OK;
+        }
+        if (ev == ACCEL_ANE_BU_EV_TIMEOUT) {
+            b->state = ACCEL_ANE_BU_FAILED;
+            return ACCEL_E_TIMEOUT;
+        }
+        return ACCEL_E_ANE_HANDSHAKE;
+    case ACCEL_ANE_BU_FIRST_CMDS:
+        if (ev == ACCEL_ANE_BU_EV_FIRST_CMD && arg == b->next_cmd) {
+            b->next_cmd++;
+            if (b->next_cmd == ACCEL_ANE_BU_FIRST_CMD_COUNT) b->state = ACCEL_ANE_BU_READY;
+            return ACCEL_OK;
+        }
+        if (ev == ACCEL_ANE_BU_EV_TIMEOUT) {
+            b->state = ACCEL_ANE_BU_FAILED;
+            return ACCEL_E_TIMEOUT;
+        }
+        return ACCEL_E_ANE_HANDSHAKE;
+    case ACCEL_ANE_BU_READY:
+        return ACCEL_E_STATE;
+    default: /* FAILED: only a fresh power-on starts over */
+        if (ev != ACCEL_ANE_BU_EV_POWER_ON) return ACCEL_E_STATE;
+        b->state = ACCEL_ANE_BU_WAIT_ALIVE;
+        b->retries = 0;
+        return ACCEL_OK;
+    }
+}
+
+/* ---------------------------------------------------------------- ane model: stats buffer */
+ACCELDEF accel_status accel_ane_stats_write(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
+                                            const accel_ane_stats_engine *e, unsigned n, size_t *len)
+{
+    unsigned i, k;
+    size_t total;
+    if (len) *len = 0;
+    if (!h || !len || (n && !e)) return ACCEL_E_NULL;
+    if (n > ACCEL_ANE_STATS_MAX_ENGINES) return ACCEL_E_ARG;
+    if (!out || cap == 0) return ACCEL_OK; /* never mapped: no destination, nothing written */
+    total = ACCEL_ANE_STATS_HDR_SIZE + (size_t)n * ACCEL_ANE_STATS_ENGINE_SIZE;
+    if (cap < total) return ACCEL_E_BUFFER_TOO_SMALL;
+    ACCEL_MEMSET(out, 0, total);
+    accel_store_u16le(out, (uint16_t)ACCEL_ANE_STATS_MAGIC);
+    accel_store_u64le(out + 0x04, h->timing);
+    accel_store_u32le(out + 0x0c, h->word0c);
+    accel_store_u32le(out + 0x18, h->word18);
+    accel_store_u64le(out + 0x1c, h->counter);
+    accel_store_u32le(out + 0x24, (uint32_t)(total - ACCEL_ANE_STATS_HDR_SIZE));
+    for (i = 0; i < n; i++) {
+        uint8_t *d = out + ACCEL_ANE_STATS_HDR_SIZE + (size_t)i * ACCEL_ANE_STATS_ENGINE_SIZE;
+        accel_store_u32le(d, e[i].engine_id);
+        accel_store_u32le(d + 4, e[i].type);
+        accel_store_u32le(d + 8, e[i].call_index);
+        accel_store_u32le(d + 12, e[i].engine_index);
+        for (k = 0; k < 4; k++) accel_store_u32le(d + 16 + 4 * k, e[i].counters[k]);
+    }
+    *len = total;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_stats_parse(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
+                                            unsigned *n)
+{
+    uint32_t area;
+    if (n) *n = 0;
+    if (!in || !h || !n) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_STATS_HDR_SIZE) return ACCEL_E_TRUNCATED;
+    if (accel_load_u16le(in) != ACCEL_ANE_STATS_MAGIC) return ACCEL_E_ANE_STATS_MAGIC;
+    area = accel_load_u32le(in + 0x24);
+    if (area % ACCEL_ANE_STATS_ENGINE_SIZE != 0 ||
+        area / ACCEL_ANE_STATS_ENGINE_SIZE > ACCEL_ANE_STATS_MAX_ENGINES)
+        return ACCEL_E_MALFORMED;
+    if (len - ACCEL_ANE_STATS_HDR_SIZE < (size_t)area) return ACCEL_E_TRUNCATED;
+    if (accel_load_u64le(in + 0x10) != 0) return ACCEL_E_MALFORMED; /* reserved, cleared */
+    h->timing = accel_load_u64le(in + 0x04);
+    h->word0c = accel_load_u32le(in + 0x0c);
+    h->word18 = accel_load_u32le(in + 0x18);
+    h->counter = accel_load_u64le(in + 0x1c);
+    *n = (unsigned)(area / ACCEL_ANE_STATS_ENGINE_SIZE);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, unsigned i,
+                                                accel_ane_stats_engine *e)
+{
+    accel_ane_stats_hdr h;
+    unsigned n, k;
+    const uint8_t *d;
+    accel_status st;
+    if (!e) return ACCEL_E_NULL;
+    st = accel_ane_stats_parse(in, len, &h, &n);
+    if (st != ACCEL_OK) return st;
+    if (i >= n) return ACCEL_E_ARG;
+    d = in + ACCEL_ANE_STATS_HDR_SIZE + (size_t)i * ACCEL_ANE_STATS_ENGINE_SIZE;
+    e->engine_id = accel_load_u32le(d);
+    e->type = accel_load_u32le(d + 4);
+    e->call_index = accel_load_u32le(d + 8);
+    e->engine_index = accel_load_u32le(d + 12);
+    for (k = 0; k < 4; k++) e->counters[k] = accel_load_u32le(d + 16 + 4 * k);
     return ACCEL_OK;
 }
 /* ane: end of implementation */
