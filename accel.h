@@ -1139,6 +1139,32 @@ ACCELDEF accel_status accel_ane_stats_parse(const uint8_t *in, size_t len, accel
                                             unsigned *n);
 ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, unsigned i,
                                                 accel_ane_stats_engine *e);
+
+/* ---- fast-path dispatcher (CAneEngineExeLoop::dispatch as seed 004 describes it) ----
+ * Takes one exec-loop message. Ids outside the accepted set fault the firmware (it logs and
+ * asserts): ACCEL_E_ANE_UNSUPPORTED_CMD and `faulted` is set, after which every message gets
+ * ACCEL_E_ANE_INVARIANT. Bad fields: rejected without running (the decoder's status, counted in
+ * `rejected`). A call to a program slot that is not running: dropped and counted
+ * (ACCEL_E_ANE_NOT_RUNNING). A cache trigger on a wrong-state handle: dropped (the cache pool's
+ * status). Accepted work posts DISPATCH to the exec loop (ACCEL_E_BUSY while one is in flight:
+ * the host retries; nothing was consumed). */
+typedef struct accel_ane_fw {
+    accel_ane_xl_fsm loop;
+    accel_ane_cr_pool cr;
+    uint8_t loaded[(ACCEL_ANE_PROGRAM_ID_LIMIT + 7u) / 8u];  /* per-program validity */
+    uint8_t running[(ACCEL_ANE_PROGRAM_ID_LIMIT + 7u) / 8u]; /* process running */
+    uint8_t data_file_load_enabled; /* the engine flag guarding 0x2d */
+    uint8_t faulted;
+    uint32_t accepted, rejected, dropped, rpcs, pids_returned;
+    uint32_t last_id;
+} accel_ane_fw;
+ACCELDEF accel_status accel_ane_fw_init(accel_ane_fw *fw, uint32_t max_cache_requests);
+/* program slot: load (valid), start (running), stop, unload */
+ACCELDEF accel_status accel_ane_fw_program(accel_ane_fw *fw, uint32_t program_id, int loaded,
+                                           int running);
+ACCELDEF accel_status accel_ane_fw_dispatch(accel_ane_fw *fw, const uint8_t *msg, size_t len);
+/* the in-flight partition finished (EXEC -> RUN) */
+ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw);
 /* ane: end of declarations */
 #ifdef __cplusplus
 }
@@ -4219,6 +4245,134 @@ ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, u
     e->engine_index = accel_load_u32le(d + 12);
     for (k = 0; k < 4; k++) e->counters[k] = accel_load_u32le(d + 16 + 4 * k);
     return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane model: dispatcher */
+ACCELDEF accel_status accel_ane_fw_init(accel_ane_fw *fw, uint32_t max_cache_requests)
+{
+    accel_status st;
+    if (!fw) return ACCEL_E_NULL;
+    ACCEL_MEMSET(fw, 0, sizeof *fw);
+    st = accel_ane_cr_init(&fw->cr, max_cache_requests);
+    if (st != ACCEL_OK) return st;
+    accel_ane_xl_fsm_init(&fw->loop);
+    return accel_ane_xl_fsm_arm(&fw->loop);
+}
+
+static int accel__ane_bit(const uint8_t *m, uint32_t i) { return (m[i >> 3] >> (i & 7u)) & 1; }
+static void accel__ane_setbit(uint8_t *m, uint32_t i, int v)
+{
+    if (v) m[i >> 3] = (uint8_t)(m[i >> 3] | (1u << (i & 7u)));
+    else m[i >> 3] = (uint8_t)(m[i >> 3] & ~(1u << (i & 7u)));
+}
+
+ACCELDEF accel_status accel_ane_fw_program(accel_ane_fw *fw, uint32_t program_id, int loaded,
+                                           int running)
+{
+    if (!fw) return ACCEL_E_NULL;
+    if (program_id >= ACCEL_ANE_PROGRAM_ID_LIMIT) return ACCEL_E_ANE_PROGRAM_ID;
+    if (running && !loaded) return ACCEL_E_STATE;
+    accel__ane_setbit(fw->loaded, program_id, loaded);
+    accel__ane_setbit(fw->running, program_id, running);
+    return ACCEL_OK;
+}
+
+static accel_status accel__ane_fw_run(accel_ane_fw *fw)
+{
+    accel_status st = accel_ane_xl_fsm_event(&fw->loop, ACCEL_ANE_XL_EV_DISPATCH);
+    if (st == ACCEL_OK) fw->accepted++;
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_fw_dispatch(accel_ane_fw *fw, const uint8_t *msg, size_t len)
+{
+    uint32_t id;
+    accel_status st;
+    if (!fw || !msg) return ACCEL_E_NULL;
+    if (fw->faulted) return ACCEL_E_ANE_INVARIANT;
+    st = accel_ane_xl_hdr_decode(msg, len, &id);
+    if (st != ACCEL_OK) {
+        fw->rejected++;
+        return st;
+    }
+    fw->last_id = id;
+    if (!accel_ane_xl_accepts(id)) { /* default arm: log and assert */
+        fw->faulted = 1;
+        return ACCEL_E_ANE_UNSUPPORTED_CMD;
+    }
+    switch (id) {
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL:
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL_WITH_BARS:
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL_WITH_EVENTS:
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL_VARIANT: {
+        accel_ane_proc_call pc;
+        st = accel_ane_xl_decode_proc_call(msg, len, &pc);
+        if (st == ACCEL_OK && !accel__ane_bit(fw->loaded, pc.program_id)) st = ACCEL_E_ANE_PROGRAM_ID;
+        if (st != ACCEL_OK) {
+            fw->rejected++;
+            return st;
+        }
+        if (!accel__ane_bit(fw->running, pc.program_id)) {
+            fw->dropped++;
+            return ACCEL_E_ANE_NOT_RUNNING;
+        }
+        if (fw->loop.state != ACCEL_ANE_XL_RUN) return accel_ane_xl_fsm_event(&fw->loop, ACCEL_ANE_XL_EV_DISPATCH);
+        return accel__ane_fw_run(fw);
+    }
+    case ACCEL_ANE_WIRE_CACHE_REQUEST_TRIGGER:
+    case ACCEL_ANE_WIRE_CACHE_REQUEST_SUBMIT: {
+        accel_ane_trigger t;
+        st = accel_ane_xl_decode_trigger(msg, len, &t);
+        if (st != ACCEL_OK) {
+            fw->rejected++;
+            return st;
+        }
+        if (fw->loop.state != ACCEL_ANE_XL_RUN) return accel_ane_xl_fsm_event(&fw->loop, ACCEL_ANE_XL_EV_DISPATCH);
+        st = accel_ane_cr_trigger(&fw->cr, t.cache_handler, t.exec_timestamp);
+        if (st != ACCEL_OK) {
+            fw->dropped++;
+            return st;
+        }
+        return accel__ane_fw_run(fw);
+    }
+    case ACCEL_ANE_WIRE_BACK_CHANNEL_RPC: {
+        const uint8_t *p;
+        uint32_t n;
+        st = accel_ane_rpc_decode(msg + ACCEL_ANE_XL_HDR_SIZE, len - ACCEL_ANE_XL_HDR_SIZE, &p, &n);
+        if (st != ACCEL_OK) {
+            fw->rejected++;
+            return st;
+        }
+        fw->rpcs++;
+        return ACCEL_OK;
+    }
+    case ACCEL_ANE_WIRE_RETURN_PROCESS_ID:
+        if (len != 12u) {
+            fw->rejected++;
+            return len < 12u ? ACCEL_E_TRUNCATED : ACCEL_E_MALFORMED;
+        }
+        if (accel_load_u32le(msg + 8) >= 0x80000000UL) {
+            fw->rejected++;
+            return ACCEL_E_ANE_PROCESS_ID;
+        }
+        fw->pids_returned++;
+        return ACCEL_OK;
+    default: /* CH_DATA_FILE_LOAD2, guarded by an engine flag */
+        if (!fw->data_file_load_enabled) {
+            fw->rejected++;
+            return ACCEL_E_STATE;
+        }
+        fw->accepted++;
+        return ACCEL_OK;
+    }
+}
+
+ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw)
+{
+    if (!fw) return ACCEL_E_NULL;
+    if (fw->loop.state != ACCEL_ANE_XL_EXEC && fw->loop.state != ACCEL_ANE_XL_EXEC_SECURE)
+        return ACCEL_E_STATE;
+    return accel_ane_xl_fsm_event(&fw->loop, ACCEL_ANE_XL_EV_DRAIN);
 }
 /* ane: end of implementation */
 #ifdef __cplusplus

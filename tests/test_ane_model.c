@@ -480,6 +480,107 @@ static void test_stats_buffer(void)
     CHECK_ST(accel_ane_stats_parse(buf, len, &g, &n), ACCEL_OK); CHECK_EQ(n, 0);
 }
 
+
+/* ---- fast-path dispatcher: each id class and each outcome ---- */
+static size_t mk_call(uint8_t *b, uint32_t id, uint32_t prog)
+{
+    accel_ane_proc_call pc;
+    size_t n = 0;
+    memset(&pc, 0, sizeof pc);
+    pc.id = id; pc.program_id = prog; pc.priority = 4;
+    pc.nbr_output_sets = 1; pc.nbr_td_partitions = 1; pc.nbr_event_masks = 1;
+    accel_ane_xl_encode_proc_call(&pc, b, 256, &n);
+    return n;
+}
+
+static void test_dispatcher(void)
+{
+    accel_ane_fw fw;
+    uint8_t b[256];
+    size_t n;
+    uint32_t id, fastn = 0;
+    uint64_t h;
+    accel_ane_trigger t;
+    CHECK_ST(accel_ane_fw_init(&fw, 4), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_program(&fw, 144, 1, 1), ACCEL_E_ANE_PROGRAM_ID);
+    CHECK_ST(accel_ane_fw_program(&fw, 5, 0, 1), ACCEL_E_STATE);
+    CHECK_ST(accel_ane_fw_program(&fw, 143, 1, 1), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_program(&fw, 5, 1, 0), ACCEL_OK); /* loaded, process not running */
+    /* program not loaded: rejected (validity byte) */
+    n = mk_call(b, 0x204, 7);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_PROGRAM_ID);
+    CHECK_EQ(fw.rejected, 1);
+    /* not running: dropped and counted */
+    n = mk_call(b, 0x204, 5);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_NOT_RUNNING);
+    CHECK_EQ(fw.dropped, 1);
+    /* running: accepted, loop in EXEC, hardware allowed; a second call waits */
+    n = mk_call(b, 0x204, 143);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
+    CHECK(accel_ane_xl_fsm_hw_allowed(&fw.loop));
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_BUSY);
+    CHECK_ST(accel_ane_fw_complete(&fw), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_complete(&fw), ACCEL_E_STATE);
+    n = mk_call(b, 0x212, 143);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
+    accel_ane_fw_complete(&fw);
+    CHECK_EQ(fw.accepted, 2);
+    /* a bad field: rejected, nothing runs */
+    n = mk_call(b, 0x204, 143);
+    accel_store_u32le(b + 0x0c, 288);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_PROCEDURE_ID);
+    CHECK_EQ(fw.loop.state, ACCEL_ANE_XL_RUN);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, 7), ACCEL_E_TRUNCATED);
+    /* cache trigger: live handle runs, a stale one is dropped */
+    accel_ane_cr_install(&fw.cr, 0, &h);
+    memset(&t, 0, sizeof t);
+    t.id = 0x209; t.cache_handler = h; t.exec_timestamp = 1; t.priority = 2;
+    t.nbr_requests = 1; t.nbr_output_sets = 1;
+    accel_ane_xl_encode_trigger(&t, b, sizeof b, &n);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_BUSY); /* loop busy: not consumed */
+    accel_ane_fw_complete(&fw);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_TIMESTAMP); /* ts 1 again */
+    accel_store_u64le(b + 0x10, 2);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_BUSY); /* output set still in execution */
+    accel_ane_cr_recycle(&fw.cr, h);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
+    accel_ane_fw_complete(&fw);
+    accel_store_u64le(b + 8, h ^ 0x100u);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_HANDLE);
+    /* RPC, return pid, data-file load guard */
+    b[0] = b[1] = b[2] = b[3] = 0; accel_store_u16le(b + 4, 0xff00);
+    accel_ane_rpc_encode((const uint8_t *)"hi", 2, b + 8, sizeof b - 8, &n);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n + 8), ACCEL_OK);
+    CHECK_EQ(fw.rpcs, 1);
+    b[8] = 0;
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n + 8), ACCEL_E_ANE_RPC_MAGIC);
+    accel_ane_xl_encode_return_pid(3, b, sizeof b, &n);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n - 1), ACCEL_E_TRUNCATED);
+    accel_ane_xl_hdr_encode(0x2d, b, 8);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, 8), ACCEL_E_STATE);
+    fw.data_file_load_enabled = 1;
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, 8), ACCEL_OK);
+    /* every id outside the fast path faults the firmware */
+    for (id = 0; id <= 0xFFFFu; id++) {
+        accel_ane_fw f2;
+        accel_ane_fw_init(&f2, 1);
+        accel_ane_xl_hdr_encode(id, b, 8);
+        if (accel_ane_fw_dispatch(&f2, b, 8) == ACCEL_E_ANE_UNSUPPORTED_CMD) {
+            CHECK(!accel_ane_xl_accepts(id));
+            CHECK_EQ(f2.faulted, 1);
+        } else {
+            fastn++;
+        }
+    }
+    CHECK_EQ(fastn, 9);
+    accel_ane_xl_hdr_encode(0x200, b, 8);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, 8), ACCEL_E_ANE_UNSUPPORTED_CMD);
+    n = mk_call(b, 0x204, 143);
+    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_INVARIANT);
+}
+
 int main(void)
 {
     RUN(test_exec_loop_table);
@@ -492,5 +593,6 @@ int main(void)
     RUN(test_msgq_and_pool);
     RUN(test_bringup_table);
     RUN(test_stats_buffer);
+    RUN(test_dispatcher);
     return TEST_END();
 }
