@@ -3037,7 +3037,7 @@ static uint32_t accel__ane_pc_callsize(unsigned v, const accel_ane_proc_call *pc
 
 ACCELDEF accel_status accel_ane_pc_check(const accel_ane_proc_call *pc)
 {
-    unsigned v;
+    unsigned v = 0;
     accel_status st;
     uint32_t call;
     if (!pc) return ACCEL_E_NULL;
@@ -3090,7 +3090,7 @@ ACCELDEF accel_status accel_ane_pc_check(const accel_ane_proc_call *pc)
 ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                     size_t cap, size_t *len)
 {
-    unsigned v;
+    unsigned v = 0;
     uint32_t i, call, off, total;
     accel_status st;
     if (len) *len = 0;
@@ -3148,7 +3148,7 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
 ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
                                                     accel_ane_proc_call *pc)
 {
-    unsigned v;
+    unsigned v = 0;
     uint32_t id, call, k;
     size_t end;
     accel_status st;
