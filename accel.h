@@ -2599,7 +2599,7 @@ ACCELDEF accel_status accel_ane_tm_drain_irq(accel_ane_tm *tm, unsigned line,
         if (st == ACCEL_OK) st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_TMST(line), &e.tmst);
         if (st == ACCEL_OK) st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_UNK2(line), &e.unk2);
         if (st != ACCEL_OK) return st;
-        if ((size_t)i < max) ev[i] = e;
+        if ((size_t)i < max) ACCEL_MEMCPY(&ev[i], &e, sizeof e); /* no struct copy: freestanding */
     }
     if (line == 0) {
         st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_ACK, &v);
@@ -2625,7 +2625,7 @@ ACCELDEF accel_status accel_ane_tm_execute(accel_ane_tm *tm, const accel_ane_req
     ACCEL_MEMSET(&r, 0, sizeof r);
     st = accel_ane_tm_push(tm, req);
     if (st != ACCEL_OK) {
-        if (res) *res = r;
+        if (res) ACCEL_MEMCPY(res, &r, sizeof r);
         /* a push that never reached the doorbell must not keep the queue */
         if (tm && req && req->qid < ACCEL_ANE_TQ_COUNT && (tm->busy & (1u << req->qid)))
             (void)accel_ane_tm_release(tm, req->qid);
@@ -2639,7 +2639,7 @@ ACCELDEF accel_status accel_ane_tm_execute(accel_ane_tm *tm, const accel_ane_req
     if (st == ACCEL_OK) st = st2;
     st2 = accel_ane_tm_release(tm, req->qid);
     if (st == ACCEL_OK) st = st2;
-    if (res) *res = r;
+    if (res) ACCEL_MEMCPY(res, &r, sizeof r);
     return st;
 }
 
@@ -3896,7 +3896,7 @@ ACCELDEF accel_status accel_ane_sched_submit(accel_ane_sched *s, const accel_ane
     if (!s->ready) return ACCEL_E_ANE_NOT_READY;
     p = j->prio;
     if (s->count[p] >= ACCEL_ANE_SCHED_DEPTH) return ACCEL_E_FULL;
-    s->q[p][((unsigned)s->head[p] + s->count[p]) % ACCEL_ANE_SCHED_DEPTH] = *j;
+    ACCEL_MEMCPY(&s->q[p][((unsigned)s->head[p] + s->count[p]) % ACCEL_ANE_SCHED_DEPTH], j, sizeof *j);
     s->count[p]++;
     return ACCEL_OK;
 }
@@ -3919,18 +3919,18 @@ ACCELDEF accel_status accel_ane_sched_dispatch(accel_ane_sched *s, uint32_t now,
         for (p = 0; p < 8 && pick == 8; p++)
             if (s->count[p]) pick = p;
     }
-    *out = s->q[pick][s->head[pick]];
+    ACCEL_MEMCPY(out, &s->q[pick][s->head[pick]], sizeof *out);
     s->head[pick] = (uint8_t)((s->head[pick] + 1u) % ACCEL_ANE_SCHED_DEPTH);
     s->count[pick]--;
     s->credit[pick]--;
     out->start_ms = now;
-    s->inflight[s->ninflight++] = *out;
+    ACCEL_MEMCPY(&s->inflight[s->ninflight++], out, sizeof *out);
     return ACCEL_OK;
 }
 
 static void accel__ane_sched_remove(accel_ane_sched *s, unsigned i)
 {
-    for (; i + 1u < s->ninflight; i++) s->inflight[i] = s->inflight[i + 1u];
+    for (; i + 1u < s->ninflight; i++) ACCEL_MEMCPY(&s->inflight[i], &s->inflight[i + 1u], sizeof s->inflight[i]);
     s->ninflight--;
 }
 
