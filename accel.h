@@ -831,6 +831,14 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
                                                     size_t cap, size_t *len);
 ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
                                                     accel_ane_proc_call *pc);
+/* Controller framing of the plain call (id 0x41): the 24-byte header (priority, programId,
+ * processId = pc->proc, procedureId = pc->proc_id, size = body bytes) then the same body from
+ * +0x18. pc->id must be the plain wire id 0x204 (the variants have no pinned controller id). */
+ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+                                                     size_t cap, size_t *len);
+ACCELDEF accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t len,
+                                                     size_t max_cmd_buf, accel_ane_ctl_hdr *h,
+                                                     accel_ane_proc_call *pc);
 
 /* ---- cache-request trigger (xl 0x209, 0x20a) ----
  * +8 u64 cacheHandler +0x10 u64 execTimestamp +0x18 priority +0x1c nbrOfAneRequestInList
@@ -892,6 +900,14 @@ ACCELDEF accel_status accel_ane_inference_decode(const uint8_t *body, size_t len
                                                  uint32_t num_io_buffers, uint32_t *buf_nbr,
                                                  uint64_t *prop_addr, uint64_t *prop_size,
                                                  const uint8_t **raw_bufs);
+/* cache-request controller bodies (layout assumed): install 0x45 { u32 nbrOfAneRequestInList
+ * == 1; u32 nbrOfOutputBufferSets == 1 } (handle unused); recycle 0x47 { u64 cacheHandler;
+ * u32 outputBufferSetId < 1; u32 reserved }; invalidate 0x48 and group select 0x4f
+ * { u64 cacheHandler }. Other ids: ACCEL_E_ANE_ID. */
+ACCELDEF accel_status accel_ane_cr_body_encode(uint32_t ctl_id, uint64_t handle, uint32_t set_id,
+                                               uint8_t *out, size_t cap, size_t *len);
+ACCELDEF accel_status accel_ane_cr_body_decode(uint32_t ctl_id, const uint8_t *body, size_t len,
+                                               uint64_t *handle, uint32_t *set_id);
 /* force-disable cache requests (0x4d): { u32 disable }, admitted only when 1. */
 ACCELDEF accel_status accel_ane_force_disable_encode(uint32_t disable, uint8_t *out, size_t cap);
 ACCELDEF accel_status accel_ane_force_disable_decode(const uint8_t *body, size_t len);
@@ -3147,30 +3163,17 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
-                                                    accel_ane_proc_call *pc)
+/* The counted body from +0x18 on (both framings put it there); addressing already in pc. */
+static accel_status accel__ane_pc_decode_body(const uint8_t *buf, size_t len, unsigned v,
+                                              accel_ane_proc_call *pc)
 {
-    unsigned v = 0;
-    uint32_t id, call, k;
+    uint32_t call, k;
     size_t end;
     accel_status st;
     accel_ane_bar b;
-    if (!buf || !pc) return ACCEL_E_NULL;
-    ACCEL_MEMSET(pc, 0, sizeof *pc);
-    st = accel_ane_xl_hdr_decode(buf, len, &id);
-    if (st != ACCEL_OK) return st;
-    if (!accel_ane_xl_accepts(id)) return ACCEL_E_ANE_UNSUPPORTED_CMD;
-    st = accel_ane_pc_variant(id, &v);
-    if (st != ACCEL_OK) return st;
     /* insize <= sizeof(union): nothing larger than the container is even read */
     if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
     if (len < ACCEL_ANE_PC_FIXED_SIZE) return ACCEL_E_TRUNCATED;
-    pc->id = id;
-    pc->program_id = accel_load_u32le(buf + 0x08);
-    pc->proc_id = accel_load_u32le(buf + 0x0c);
-    pc->proc = accel_load_u32le(buf + 0x10);
-    pc->priority = accel_load_u32le(buf + 0x14);
-    pc->realtime_ok = 1; /* the firmware admits both bands here; callers may re-check */
     pc->nbr_output_sets = accel_load_u32le(buf + 0x18);
     pc->nbr_td_partitions = accel_load_u32le(buf + 0x1c);
     pc->nbr_event_masks = accel_load_u32le(buf + 0x20);
@@ -3214,6 +3217,75 @@ ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t l
     }
     if (len != end) return ACCEL_E_MALFORMED; /* trailing bytes: a mis-sized record */
     return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
+                                                    accel_ane_proc_call *pc)
+{
+    unsigned v = 0;
+    uint32_t id;
+    accel_status st;
+    if (!buf || !pc) return ACCEL_E_NULL;
+    ACCEL_MEMSET(pc, 0, sizeof *pc);
+    st = accel_ane_xl_hdr_decode(buf, len, &id);
+    if (st != ACCEL_OK) return st;
+    if (!accel_ane_xl_accepts(id)) return ACCEL_E_ANE_UNSUPPORTED_CMD;
+    st = accel_ane_pc_variant(id, &v);
+    if (st != ACCEL_OK) return st;
+    if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
+    if (len < ACCEL_ANE_PC_FIXED_SIZE) return ACCEL_E_TRUNCATED;
+    pc->id = id;
+    pc->program_id = accel_load_u32le(buf + 0x08);
+    pc->proc_id = accel_load_u32le(buf + 0x0c);
+    pc->proc = accel_load_u32le(buf + 0x10);
+    pc->priority = accel_load_u32le(buf + 0x14);
+    pc->realtime_ok = 1; /* the firmware admits both bands here; callers may re-check */
+    return accel__ane_pc_decode_body(buf, len, v, pc);
+}
+
+ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+                                                     size_t cap, size_t *len)
+{
+    accel_ane_ctl_hdr h;
+    accel_status st;
+    if (len) *len = 0;
+    if (!pc || !out || !len) return ACCEL_E_NULL;
+    if (pc->id != ACCEL_ANE_WIRE_PROCEDURE_CALL) return ACCEL_E_ANE_VARIANT;
+    if (pc->proc > 0x7FFFFFFFUL) return ACCEL_E_ANE_PROCESS_ID;
+    /* both framings are 24 bytes before the body: encode, then put the header over the front */
+    st = accel_ane_xl_encode_proc_call(pc, out, cap, len);
+    if (st != ACCEL_OK) return st;
+    h.id = ACCEL_ANE_CTL_PROCEDURE_CALL;
+    h.size = (uint32_t)(*len - ACCEL_ANE_CTL_HDR_SIZE);
+    h.priority = pc->priority;
+    h.program_id = (int32_t)pc->program_id; /* < 144 after the check */
+    h.process_id = (int32_t)pc->proc;
+    h.procedure_id = pc->proc_id;
+    st = accel_ane_ctl_hdr_encode(&h, out, cap);
+    if (st != ACCEL_OK) *len = 0;
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t len,
+                                                     size_t max_cmd_buf, accel_ane_ctl_hdr *h,
+                                                     accel_ane_proc_call *pc)
+{
+    accel_status st;
+    if (!buf || !h || !pc) return ACCEL_E_NULL;
+    ACCEL_MEMSET(pc, 0, sizeof *pc);
+    st = accel_ane_ctl_decode(buf, len, max_cmd_buf, h, NULL);
+    if (st != ACCEL_OK) return st;
+    if (h->id != ACCEL_ANE_CTL_PROCEDURE_CALL) return ACCEL_E_ANE_ID;
+    if (len != ACCEL_ANE_CTL_HDR_SIZE + (size_t)h->size) return ACCEL_E_MALFORMED;
+    if (h->program_id < 0) return ACCEL_E_ANE_PROGRAM_ID; /* a call needs a bound program */
+    if (h->process_id < 0) return ACCEL_E_ANE_PROCESS_ID;
+    pc->id = ACCEL_ANE_WIRE_PROCEDURE_CALL;
+    pc->program_id = (uint32_t)h->program_id;
+    pc->proc_id = h->procedure_id;
+    pc->proc = (uint32_t)h->process_id;
+    pc->priority = h->priority;
+    pc->realtime_ok = 1;
+    return accel__ane_pc_decode_body(buf, len, ACCEL_ANE_PC_PLAIN, pc);
 }
 
 /* ---------------------------------------------------------------- ane: cache-request trigger */
@@ -3459,6 +3531,63 @@ ACCELDEF accel_status accel_ane_inference_decode(const uint8_t *body, size_t len
     if (len - ACCEL_ANE_INFERENCE_FIXED_SIZE < (size_t)n * 16u) return ACCEL_E_TRUNCATED;
     if (len - ACCEL_ANE_INFERENCE_FIXED_SIZE != (size_t)n * 16u) return ACCEL_E_MALFORMED;
     *raw_bufs = body + ACCEL_ANE_INFERENCE_FIXED_SIZE;
+    return ACCEL_OK;
+}
+
+static size_t accel__ane_cr_body_size(uint32_t id)
+{
+    switch (id) {
+    case ACCEL_ANE_CTL_CACHE_REQUEST_INSTALL: return 8u;
+    case ACCEL_ANE_CTL_CACHE_REQUEST_RECYCLE: return 16u;
+    case ACCEL_ANE_CTL_CACHE_REQUEST_INVALIDATE:
+    case ACCEL_ANE_CTL_SET_ACTIVE_CACHE_REQUEST_IN_GROUP: return 8u;
+    default: return 0;
+    }
+}
+
+ACCELDEF accel_status accel_ane_cr_body_encode(uint32_t ctl_id, uint64_t handle, uint32_t set_id,
+                                               uint8_t *out, size_t cap, size_t *len)
+{
+    size_t n = accel__ane_cr_body_size(ctl_id);
+    if (len) *len = 0;
+    if (!out || !len) return ACCEL_E_NULL;
+    if (!n) return ACCEL_E_ANE_ID;
+    if (ctl_id == ACCEL_ANE_CTL_CACHE_REQUEST_RECYCLE && set_id >= 1u) return ACCEL_E_ANE_CHAIN_BUF;
+    if (cap < n) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (ctl_id == ACCEL_ANE_CTL_CACHE_REQUEST_INSTALL) {
+        accel_store_u32le(out, 1);
+        accel_store_u32le(out + 4, 1);
+    } else {
+        accel_store_u64le(out, handle);
+        if (n == 16u) {
+            accel_store_u32le(out + 8, set_id);
+            accel_store_u32le(out + 12, 0);
+        }
+    }
+    *len = n;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_cr_body_decode(uint32_t ctl_id, const uint8_t *body, size_t len,
+                                               uint64_t *handle, uint32_t *set_id)
+{
+    size_t n = accel__ane_cr_body_size(ctl_id);
+    if (!body || !handle || !set_id) return ACCEL_E_NULL;
+    *handle = 0;
+    *set_id = 0;
+    if (!n) return ACCEL_E_ANE_ID;
+    if (len < n) return ACCEL_E_TRUNCATED;
+    if (len != n) return ACCEL_E_MALFORMED;
+    if (ctl_id == ACCEL_ANE_CTL_CACHE_REQUEST_INSTALL) {
+        if (accel_load_u32le(body) != 1) return ACCEL_E_ANE_REQUESTS_IN_LIST;
+        if (accel_load_u32le(body + 4) != 1) return ACCEL_E_ANE_OUTPUT_SETS;
+        return ACCEL_OK;
+    }
+    *handle = accel_load_u64le(body);
+    if (n == 16u) {
+        *set_id = accel_load_u32le(body + 8);
+        if (*set_id >= 1u) return ACCEL_E_ANE_CHAIN_BUF;
+    }
     return ACCEL_OK;
 }
 

@@ -619,6 +619,72 @@ static void test_notifications(void)
     CHECK_ST(accel_ane_xl_hdr_encode(0x10000, buf, 8), ACCEL_E_ANE_ID);
 }
 
+
+static void test_ctl_proc_call(void)
+{
+    /* header by hand: id 0x41, size 0x28, priority 5, programId 2, processId 4, procedureId 3;
+     * body as the exec-loop body from +0x18 */
+    static const uint8_t want[0x40] = {
+        0x41, 0, 0, 0, 0x28, 0, 0, 0, 5, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0,
+        1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    accel_ane_proc_call pc = plain(), g;
+    accel_ane_ctl_hdr h;
+    CHECK_ST(accel_ane_ctl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
+    CHECK_EQ(blen, 0x40);
+    CHECK_MEM(buf, want, 0x40);
+    CHECK_ST(accel_ane_ctl_decode_proc_call(want, 0x40, 0x40, &h, &g), ACCEL_OK);
+    CHECK_EQ(g.program_id, 2); CHECK_EQ(g.proc_id, 3); CHECK_EQ(g.proc, 4); CHECK_EQ(g.priority, 5);
+    CHECK_EQ(g.nbr_output_sets, 1);
+    CHECK_ST(accel_ane_ctl_decode_proc_call(want, 0x40, 0x3f, &h, &g), ACCEL_E_ANE_MSG_SIZE);
+    CHECK_ST(accel_ane_ctl_decode_proc_call(want, 0x3f, 0x40, &h, &g), ACCEL_E_TRUNCATED);
+    memcpy(buf, want, 0x40); buf[0x40] = 0;
+    CHECK_ST(accel_ane_ctl_decode_proc_call(buf, 0x41, 0x41, &h, &g), ACCEL_E_MALFORMED);
+    buf[0] = 0x42;
+    CHECK_ST(accel_ane_ctl_decode_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_ID);
+    buf[0] = 0x41; accel_store_u32le(buf + 12, 0xFFFFFFFFu); /* unbound program */
+    CHECK_ST(accel_ane_ctl_decode_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_PROGRAM_ID);
+    accel_store_u32le(buf + 12, 144);
+    CHECK_ST(accel_ane_ctl_decode_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_PROGRAM_ID);
+    accel_store_u32le(buf + 12, 2); accel_store_u32le(buf + 16, 0xFFFFFFFFu);
+    CHECK_ST(accel_ane_ctl_decode_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_PROCESS_ID);
+    accel_store_u32le(buf + 16, 4); accel_store_u32le(buf + 0x18, 2);
+    CHECK_ST(accel_ane_ctl_decode_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_OUTPUT_SETS);
+    pc.id = 0x20c; CHECK_ST(accel_ane_ctl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_VARIANT);
+    pc.id = 0x204; pc.proc = 0x80000000u;
+    CHECK_ST(accel_ane_ctl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_PROCESS_ID);
+    pc.proc = 0; pc.program_id = 144;
+    CHECK_ST(accel_ane_ctl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_PROGRAM_ID);
+}
+
+
+static void test_cr_bodies(void)
+{
+    static const uint8_t rec[16] = {0x08, 0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    static const uint8_t inst[8] = {1, 0, 0, 0, 1, 0, 0, 0};
+    uint64_t h;
+    uint32_t set;
+    CHECK_ST(accel_ane_cr_body_encode(0x47, 0x108, 0, buf, 16, &blen), ACCEL_OK);
+    CHECK_EQ(blen, 16); CHECK_MEM(buf, rec, 16);
+    CHECK_ST(accel_ane_cr_body_decode(0x47, rec, 16, &h, &set), ACCEL_OK);
+    CHECK_EQ(h, 0x108); CHECK_EQ(set, 0);
+    CHECK_ST(accel_ane_cr_body_encode(0x47, 0x108, 1, buf, 16, &blen), ACCEL_E_ANE_CHAIN_BUF);
+    memcpy(buf, rec, 16); buf[8] = 1;
+    CHECK_ST(accel_ane_cr_body_decode(0x47, buf, 16, &h, &set), ACCEL_E_ANE_CHAIN_BUF);
+    CHECK_ST(accel_ane_cr_body_decode(0x47, rec, 15, &h, &set), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_ane_cr_body_encode(0x45, 0, 0, buf, 8, &blen), ACCEL_OK);
+    CHECK_MEM(buf, inst, 8);
+    CHECK_ST(accel_ane_cr_body_decode(0x45, inst, 8, &h, &set), ACCEL_OK);
+    buf[0] = 2; CHECK_ST(accel_ane_cr_body_decode(0x45, buf, 8, &h, &set), ACCEL_E_ANE_REQUESTS_IN_LIST);
+    buf[0] = 1; buf[4] = 0; CHECK_ST(accel_ane_cr_body_decode(0x45, buf, 8, &h, &set), ACCEL_E_ANE_OUTPUT_SETS);
+    CHECK_ST(accel_ane_cr_body_encode(0x48, 0x55, 0, buf, 8, &blen), ACCEL_OK);
+    CHECK_EQ(blen, 8); CHECK_EQ(buf[0], 0x55);
+    CHECK_ST(accel_ane_cr_body_decode(0x4f, buf, 8, &h, &set), ACCEL_OK);
+    CHECK_ST(accel_ane_cr_body_decode(0x4f, buf, 9, &h, &set), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_ane_cr_body_encode(0x46, 0, 0, buf, 16, &blen), ACCEL_E_ANE_ID);
+    CHECK_ST(accel_ane_cr_body_encode(0x48, 0, 0, buf, 7, &blen), ACCEL_E_BUFFER_TOO_SMALL);
+}
+
 int main(void)
 {
     RUN(test_id_tables);
@@ -632,5 +698,7 @@ int main(void)
     RUN(test_rpc);
     RUN(test_ctl_bodies);
     RUN(test_notifications);
+    RUN(test_ctl_proc_call);
+    RUN(test_cr_bodies);
     return TEST_END();
 }

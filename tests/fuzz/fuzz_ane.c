@@ -43,7 +43,9 @@ static void one(const uint8_t *d, size_t n)
             (void)accel_ane_inference_decode(body, h.size, h.procedure_id, &nb, &a, &s, &p);
             (void)accel_ane_force_disable_decode(body, h.size);
             (void)accel_ane_rpc_decode(body, h.size, &p, &v);
+            (void)accel_ane_cr_body_decode(h.id, body, h.size, &a, &v);
         }
+        (void)accel_ane_ctl_decode_proc_call(d, n, n, &h, &pc);
         break;
     case 1:
         if (accel_ane_xl_decode_proc_call(d, n, &pc) == ACCEL_OK) {
