@@ -480,8 +480,10 @@ extern "C" {
  *      Byte layouts of bodies beyond the seed's field lists are accel's own choice, marked
  *      "layout assumed" where they appear.
  *   3. FIRMWARE REFERENCE MODEL: deterministic state machines of what the write-up says the
- *      firmware does (exec loop, process, cache request, output set), plus a register-file
- *      model of the TM/TQ for ports/sim.
+ *      firmware does (exec loop, process, cache request + output set, fast-path dispatcher,
+ *      scheduler with credit/back-pressure/2 s deadline/recovery gate, message queue and pool,
+ *      bring-up handshakes, statistics buffer), plus a register-file model of the TM/TQ for
+ *      ports/sim (accel_ane_regmodel_port).
  * Config macros (define before including):
  *   ACCEL_ANE_TM_BASE (0x20000), ACCEL_ANE_TQ_BASE (0x21000)  TM and TQ0 register offsets in
  *       the port's register space (engine-relative; add 0x4000 for a block-relative port).
@@ -490,7 +492,12 @@ extern "C" {
  *   ACCEL_ANE_IRQ_MAX_EVENTS (64)   most events drained from one IRQ line (counts are untrusted).
  *   ACCEL_ANE_CALL_CONTAINER_SIZE (4096)  assumed sizeof(sCSneCmdProcedureCallCopyContainer),
  *       the bound on a whole exec-loop message.
- *   ACCEL_ANE_CUSTOM_BAR_GENERIC (0), ACCEL_ANE_CUSTOM_BAR_HW_32BIT (0)  assumed enum values. */
+ *   ACCEL_ANE_CUSTOM_BAR_GENERIC (0), ACCEL_ANE_CUSTOM_BAR_HW_32BIT (0),
+ *   ACCEL_ANE_BUFDESC_OUTPUT (1), ACCEL_ANE_BU_MAGIC1 (1)  firmware enum/magic values the seeds
+ *       do not give (assumed; correct them here).
+ *   ACCEL_ANE_MAX_CACHE_REQUESTS (8), ACCEL_ANE_SCHED_DEPTH (8 per level),
+ *   ACCEL_ANE_SCHED_MAX_INFLIGHT (4)  fixed capacities of the firmware model's tables.
+ * No struct assignment in this section: freestanding rv32 gcc turns it into memcpy calls. */
 
 /* ---- layer 1a: TM/TQ register map (RULINGS.md ANE table; Asahi ane_tm.c) ---- */
 #ifndef ACCEL_ANE_TM_BASE
@@ -3021,8 +3028,10 @@ ACCELDEF accel_status accel_ane_ctl_decode(const uint8_t *buf, size_t len, size_
     h->process_id = accel__ane_i32(accel_load_u32le(buf + 16));
     h->procedure_id = accel_load_u32le(buf + 20);
     /* maxCmdBufSize >= sizeof(*pMsg) + pCmdHdr->size, without overflow */
-    if (max_cmd_buf < ACCEL_ANE_CTL_HDR_SIZE ||
-        (uint32_t)(max_cmd_buf - ACCEL_ANE_CTL_HDR_SIZE) < h->size)
+    if (max_cmd_buf < ACCEL_ANE_CTL_HDR_SIZE) return ACCEL_E_ANE_MSG_SIZE;
+    if (sizeof(size_t) >= sizeof(uint32_t)
+            ? (size_t)(max_cmd_buf - ACCEL_ANE_CTL_HDR_SIZE) < (size_t)h->size
+            : (uint32_t)(max_cmd_buf - ACCEL_ANE_CTL_HDR_SIZE) < h->size)
         return ACCEL_E_ANE_MSG_SIZE;
     if (len - ACCEL_ANE_CTL_HDR_SIZE < (size_t)h->size) return ACCEL_E_TRUNCATED;
     st = accel__ane_ctl_hdr_check(h);

@@ -103,6 +103,8 @@ static void test_ctl_header(void)
     CHECK_ST(accel_ane_ctl_decode(buf, 40, 23, &g, &body), ACCEL_E_ANE_MSG_SIZE);
     accel_store_u32le(buf + 4, 0xFFFFFFFFu);
     CHECK_ST(accel_ane_ctl_decode(buf, 40, 40, &g, &body), ACCEL_E_ANE_MSG_SIZE);
+    if (sizeof(size_t) > 4) /* a bound above 4 GiB must not wrap into a small one */
+        CHECK_ST(accel_ane_ctl_decode(buf, 40, (size_t)0x100000018ULL, &g, &body), ACCEL_E_TRUNCATED);
     h.id = 0x5c; CHECK_ST(accel_ane_ctl_hdr_encode(&h, buf, 24), ACCEL_OK);
     h.id = 0x5d; CHECK_ST(accel_ane_ctl_hdr_encode(&h, buf, 24), ACCEL_E_ANE_ID);
     h.id = 0xFFFFFFFFu; CHECK_ST(accel_ane_ctl_hdr_encode(&h, buf, 24), ACCEL_E_ANE_ID);
