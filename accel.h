@@ -1121,7 +1121,8 @@ ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p);
 #define ACCEL_ANE_BU_FAILED 6u
 #define ACCEL_ANE_BU_EV_POWER_ON 0u
 #define ACCEL_ANE_BU_EV_SCRATCH7 1u
-#define ACCEL_ANE_BU_EV_CHANNELS_OK 2u /* every named channel resolved */
+#define ACCEL_ANE_BU_EV_CHANNEL 2u     /* arg = index of a named channel resolved (0..7) */
+#define ACCEL_ANE_BU_CHANNELS 8u
 #define ACCEL_ANE_BU_EV_SCRATCH3 3u    /* arg = magic read back */
 #define ACCEL_ANE_BU_EV_TIMEOUT 4u
 #define ACCEL_ANE_BU_EV_FIRST_CMD 5u   /* arg = index of the command completed */
@@ -1131,7 +1132,7 @@ ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p);
 #endif
 typedef struct accel_ane_bringup {
     uint8_t state;
-    uint8_t channels_ok, wakes, next_cmd;
+    uint8_t channels, wakes, next_cmd; /* channels: bit i = channel i resolved */
     uint8_t retries, max_retries;
     uint32_t failures; /* power cycles after a missing second wake */
 } accel_ane_bringup;
@@ -1139,6 +1140,8 @@ ACCELDEF void accel_ane_bringup_init(accel_ane_bringup *b, uint8_t max_retries);
 ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev, uint32_t arg);
 /* name of first command i (print-enable, start, ...), "" past the end */
 ACCELDEF const char *accel_ane_first_cmd_name(unsigned i);
+/* name of channel i of the table (SHAREDMALLOC, TERMINAL, ...), "" past the end */
+ACCELDEF const char *accel_ane_channel_name(unsigned i);
 
 /* ---- per-run statistics buffer (Listing 29.4, Table 29.9) ---- */
 #define ACCEL_ANE_STATS_HDR_SIZE 0x28u
@@ -4228,6 +4231,14 @@ static const char *const accel__ane_first_cmds[ACCEL_ANE_BU_FIRST_CMD_COUNT] = {
     "PRINT_ENABLE", "START", "PMU_BASE_SET", "TIME_SYNC", "CH_PROPERTY_WRITE",
     "RESOURCE_INFO_GET", "DEFAULT_SETTING_WRITE", "MCACHE_POWER_ON", "SHARED_EVENT_INFO_INIT"};
 
+static const char *const accel__ane_channels[ACCEL_ANE_BU_CHANNELS] = {
+    "SHAREDMALLOC", "TERMINAL", "BUF_H2T", "BUF_T2H", "IO", "IO_T2H", "DEBUG", "DATA_CHAIN_H2T"};
+
+ACCELDEF const char *accel_ane_channel_name(unsigned i)
+{
+    return i < ACCEL_ANE_BU_CHANNELS ? accel__ane_channels[i] : "";
+}
+
 ACCELDEF const char *accel_ane_first_cmd_name(unsigned i)
 {
     return i < ACCEL_ANE_BU_FIRST_CMD_COUNT ? accel__ane_first_cmds[i] : "";
@@ -4262,7 +4273,7 @@ ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev,
     case ACCEL_ANE_BU_WAIT_CHANNELS:
         if (ev == ACCEL_ANE_BU_EV_SCRATCH7) {
             b->state = ACCEL_ANE_BU_WAIT_ACK;
-            b->channels_ok = 0;
+            b->channels = 0;
             return ACCEL_OK;
         }
         if (ev == ACCEL_ANE_BU_EV_TIMEOUT) { /* no second wake: power-cycle, bounded */
@@ -4277,13 +4288,15 @@ ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev,
         }
         return ACCEL_E_ANE_HANDSHAKE;
     case ACCEL_ANE_BU_WAIT_ACK:
-        if (ev == ACCEL_ANE_BU_EV_CHANNELS_OK && !b->channels_ok) {
-            b->channels_ok = 1;
+        if (ev == ACCEL_ANE_BU_EV_CHANNEL) {
+            if (arg >= ACCEL_ANE_BU_CHANNELS) return ACCEL_E_ARG;
+            if (b->channels & (1u << arg)) return ACCEL_E_ANE_HANDSHAKE; /* resolved twice */
+            b->channels = (uint8_t)(b->channels | (1u << arg));
             return ACCEL_OK;
         }
         if (ev == ACCEL_ANE_BU_EV_SCRATCH3) {
             /* the channel table is walked between the second and third handshakes */
-            if (!b->channels_ok || arg != ACCEL_ANE_BU_MAGIC1) return ACCEL_E_ANE_HANDSHAKE;
+            if (b->channels != 0xFFu || arg != ACCEL_ANE_BU_MAGIC1) return ACCEL_E_ANE_HANDSHAKE;
             b->state = ACCEL_ANE_BU_FIRST_CMDS;
             b->next_cmd = 0;
             return ACCEL_OK;

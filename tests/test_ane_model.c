@@ -378,7 +378,8 @@ static void bu_reach(accel_ane_bringup *b, unsigned s)
     if (s >= ACCEL_ANE_BU_WAIT_CHANNELS) accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_SCRATCH7, 0);
     if (s >= ACCEL_ANE_BU_WAIT_ACK) accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_SCRATCH7, 0);
     if (s >= ACCEL_ANE_BU_FIRST_CMDS) {
-        accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_CHANNELS_OK, 0);
+        uint32_t c;
+        for (c = 0; c < ACCEL_ANE_BU_CHANNELS; c++) accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_CHANNEL, c);
         accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1);
     }
     if (s == ACCEL_ANE_BU_READY) {
@@ -390,7 +391,7 @@ static void bu_reach(accel_ane_bringup *b, unsigned s)
 
 static void test_bringup_table(void)
 {
-    /* events: POWER_ON, SCRATCH7, CHANNELS_OK, SCRATCH3(magic), TIMEOUT, FIRST_CMD(0) */
+    /* events: POWER_ON, SCRATCH7, CHANNEL(0), SCRATCH3(magic), TIMEOUT, FIRST_CMD(0) */
     static const struct { accel_status st; uint8_t next; } T[7][6] = {
         {{ACCEL_OK, 1}, {ACCEL_E_STATE, 0}, {ACCEL_E_STATE, 0}, {ACCEL_E_STATE, 0}, {ACCEL_E_STATE, 0}, {ACCEL_E_STATE, 0}},
         {{ACCEL_E_ANE_HANDSHAKE, 1}, {ACCEL_OK, 2}, {ACCEL_E_ANE_HANDSHAKE, 1}, {ACCEL_E_ANE_HANDSHAKE, 1}, {ACCEL_E_TIMEOUT, 6}, {ACCEL_E_ANE_HANDSHAKE, 1}},
@@ -414,8 +415,13 @@ static void test_bringup_table(void)
     }
     /* scratch 3: wrong magic; channel table walked first */
     bu_reach(&b, ACCEL_ANE_BU_WAIT_ACK);
-    accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_CHANNELS_OK, 0);
-    CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_CHANNELS_OK, 0), ACCEL_E_ANE_HANDSHAKE);
+    for (e = 0; e < 7; e++) CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_CHANNEL, e), ACCEL_OK);
+    CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1), ACCEL_E_ANE_HANDSHAKE);
+    CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_CHANNEL, 6), ACCEL_E_ANE_HANDSHAKE);
+    CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_CHANNEL, 8), ACCEL_E_ARG);
+    CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_CHANNEL, 7), ACCEL_OK);
+    CHECK_STR(accel_ane_channel_name(7), "DATA_CHAIN_H2T");
+    CHECK_STR(accel_ane_channel_name(8), "");
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1 + 1), ACCEL_E_ANE_HANDSHAKE);
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1), ACCEL_OK);
     /* first commands strictly in order */

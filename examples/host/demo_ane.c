@@ -94,8 +94,12 @@ static int firmware_session(void)
     accel_ane_bringup_event(&bu, ACCEL_ANE_BU_EV_SCRATCH7, 0);
     accel_ane_bringup_event(&bu, ACCEL_ANE_BU_EV_SCRATCH7, 0);
     printf("  scratch 7 wake 1 and 2: channel table published\n");
-    accel_ane_bringup_event(&bu, ACCEL_ANE_BU_EV_CHANNELS_OK, 0);
-    printf("  channels resolved: SHAREDMALLOC TERMINAL BUF_H2T BUF_T2H IO IO_T2H DEBUG DATA_CHAIN_H2T\n");
+    printf("  channels resolved:");
+    for (i = 0; i < ACCEL_ANE_BU_CHANNELS; i++) {
+        accel_ane_bringup_event(&bu, ACCEL_ANE_BU_EV_CHANNEL, i);
+        printf(" %s", accel_ane_channel_name(i));
+    }
+    printf("\n");
     st = accel_ane_bringup_event(&bu, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1);
     printf("  scratch 3 + magic-number-1: %s\n", accel_status_str(st));
     for (i = 0; i < ACCEL_ANE_BU_FIRST_CMD_COUNT; i++) {
