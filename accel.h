@@ -1168,6 +1168,30 @@ ACCELDEF accel_status accel_ane_stats_parse(const uint8_t *in, size_t len, accel
 ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, unsigned i,
                                                 accel_ane_stats_engine *e);
 
+/* ---- doorbell emit (Listing 29.3) and the fabric register S3_3_C15_C8_0 (Table 29.5) ----
+ * A model of the firmware's guarded doorbell: with interrupts masked, clear bit 39 (open the
+ * window), store the doorbell bit, let the fabric latch its response into bits 1/7, sample:
+ * bit 1 (uncorrectable L2C error) is fatal (ACCEL_E_ANE_INVARIANT, window left open as the
+ * firmware panics there); bit 7 (rejected) clears the sticky bits 1 and 7 and reports
+ * ACCEL_E_BUSY (retry); then set bit 39 again. */
+#define ACCEL_ANE_FAB_PATH_EN ((uint64_t)1 << 0)
+#define ACCEL_ANE_FAB_L2C_UNCORR ((uint64_t)1 << 1)
+#define ACCEL_ANE_FAB_LINK ((uint64_t)1 << 2)
+#define ACCEL_ANE_FAB_LINK2 ((uint64_t)1 << 4)
+#define ACCEL_ANE_FAB_REJECT ((uint64_t)1 << 7)
+#define ACCEL_ANE_FAB_WINDOW ((uint64_t)1 << 39) /* 0 = window open */
+#define ACCEL_ANE_GPU_DOORBELL 0x206468000ULL    /* engine-to-GPU sync doorbell target */
+typedef struct accel_ane_fabric {
+    uint64_t sysreg;
+    uint64_t response;    /* bits the fabric latches after the next store (1 and/or 7) */
+    uint64_t last_target; /* where the last doorbell store went */
+    uint32_t last_value, stores;
+    uint8_t window_seen_open; /* the store happened with bit 39 clear */
+} accel_ane_fabric;
+ACCELDEF accel_status accel_ane_doorbell_emit(accel_ane_fabric *f, uint64_t target, uint32_t bit);
+/* power-gate condition: bit 2 set and bit 4 clear; then bits 0, 2, 4 are cleared. */
+ACCELDEF accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f);
+
 /* ---- fast-path dispatcher (CAneEngineExeLoop::dispatch as seed 004 describes it) ----
  * Takes one exec-loop message. Ids outside the accepted set fault the firmware (it logs and
  * asserts): ACCEL_E_ANE_UNSUPPORTED_CMD and `faulted` is set, after which every message gets
@@ -4397,6 +4421,35 @@ ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, u
     e->call_index = accel_load_u32le(d + 8);
     e->engine_index = accel_load_u32le(d + 12);
     for (k = 0; k < 4; k++) e->counters[k] = accel_load_u32le(d + 16 + 4 * k);
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane model: doorbell */
+ACCELDEF accel_status accel_ane_doorbell_emit(accel_ane_fabric *f, uint64_t target, uint32_t bit)
+{
+    if (!f) return ACCEL_E_NULL;
+    f->sysreg &= ~ACCEL_ANE_FAB_WINDOW; /* arm: open the store window */
+    f->window_seen_open = 1;
+    f->last_target = target;
+    f->last_value = bit;
+    f->stores++;
+    f->sysreg |= f->response & (ACCEL_ANE_FAB_L2C_UNCORR | ACCEL_ANE_FAB_REJECT); /* dsb; isb */
+    f->response = 0;
+    if (f->sysreg & ACCEL_ANE_FAB_L2C_UNCORR) return ACCEL_E_ANE_INVARIANT; /* fatal */
+    if (f->sysreg & ACCEL_ANE_FAB_REJECT) {
+        f->sysreg &= ~(ACCEL_ANE_FAB_L2C_UNCORR | ACCEL_ANE_FAB_REJECT);
+        f->sysreg |= ACCEL_ANE_FAB_WINDOW;
+        return ACCEL_E_BUSY;
+    }
+    f->sysreg |= ACCEL_ANE_FAB_WINDOW; /* disarm */
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f)
+{
+    if (!f) return ACCEL_E_NULL;
+    if (!(f->sysreg & ACCEL_ANE_FAB_LINK) || (f->sysreg & ACCEL_ANE_FAB_LINK2)) return ACCEL_E_STATE;
+    f->sysreg &= ~(ACCEL_ANE_FAB_PATH_EN | ACCEL_ANE_FAB_LINK | ACCEL_ANE_FAB_LINK2);
     return ACCEL_OK;
 }
 

@@ -587,6 +587,36 @@ static void test_dispatcher(void)
     CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_INVARIANT);
 }
 
+
+static void test_doorbell_and_fabric(void)
+{
+    accel_ane_fabric f;
+    memset(&f, 0, sizeof f);
+    f.sysreg = ACCEL_ANE_FAB_WINDOW | ACCEL_ANE_FAB_PATH_EN | ACCEL_ANE_FAB_LINK;
+    CHECK_ST(accel_ane_doorbell_emit(&f, ACCEL_ANE_GPU_DOORBELL, 1), ACCEL_OK);
+    CHECK_EQ_U64(f.last_target, 0x206468000ULL); CHECK_EQ(f.last_value, 1);
+    CHECK(f.window_seen_open); CHECK(f.sysreg & ACCEL_ANE_FAB_WINDOW);
+    /* rejected: sticky 1/7 cleared, retry */
+    f.response = ACCEL_ANE_FAB_REJECT;
+    CHECK_ST(accel_ane_doorbell_emit(&f, 0x1000, 4), ACCEL_E_BUSY);
+    CHECK_EQ_U64(f.sysreg & (ACCEL_ANE_FAB_REJECT | ACCEL_ANE_FAB_L2C_UNCORR), 0);
+    CHECK(f.sysreg & ACCEL_ANE_FAB_WINDOW);
+    CHECK_ST(accel_ane_doorbell_emit(&f, 0x1000, 4), ACCEL_OK);
+    CHECK_EQ(f.stores, 3);
+    /* uncorrectable L2C error: fatal, even with reject also set */
+    f.response = ACCEL_ANE_FAB_L2C_UNCORR | ACCEL_ANE_FAB_REJECT;
+    CHECK_ST(accel_ane_doorbell_emit(&f, 0x1000, 4), ACCEL_E_ANE_INVARIANT);
+    CHECK_EQ_U64(f.sysreg & ACCEL_ANE_FAB_WINDOW, 0);
+    /* power gate: bit 2 set and bit 4 clear */
+    f.sysreg = ACCEL_ANE_FAB_PATH_EN | ACCEL_ANE_FAB_LINK | ACCEL_ANE_FAB_LINK2;
+    CHECK_ST(accel_ane_fabric_power_gate(&f), ACCEL_E_STATE);
+    f.sysreg = ACCEL_ANE_FAB_PATH_EN;
+    CHECK_ST(accel_ane_fabric_power_gate(&f), ACCEL_E_STATE);
+    f.sysreg = ACCEL_ANE_FAB_PATH_EN | ACCEL_ANE_FAB_LINK | ACCEL_ANE_FAB_WINDOW;
+    CHECK_ST(accel_ane_fabric_power_gate(&f), ACCEL_OK);
+    CHECK_EQ_U64(f.sysreg, ACCEL_ANE_FAB_WINDOW);
+}
+
 int main(void)
 {
     RUN(test_exec_loop_table);
@@ -600,5 +630,6 @@ int main(void)
     RUN(test_bringup_table);
     RUN(test_stats_buffer);
     RUN(test_dispatcher);
+    RUN(test_doorbell_and_fabric);
     return TEST_END();
 }
