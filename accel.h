@@ -1112,6 +1112,9 @@ ACCELDEF accel_status accel_ane_pool_free(accel_ane_pool *p, unsigned slot);
 ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p);
 
 /* ---- bring-up (Table 29.3 and the first-command list) ---- */
+/* Boot invariant: the initial kernel heap must exceed twice the framework reservation
+ * (ACCEL_E_ANE_INVARIANT otherwise: the kernel refuses to boot). */
+ACCELDEF accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes);
 #define ACCEL_ANE_BU_OFF 0u
 #define ACCEL_ANE_BU_WAIT_ALIVE 1u    /* reset released, waiting for scratch 7 first wake */
 #define ACCEL_ANE_BU_WAIT_CHANNELS 2u /* waiting for scratch 7 second wake */
@@ -4254,6 +4257,13 @@ ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p)
 static const char *const accel__ane_first_cmds[ACCEL_ANE_BU_FIRST_CMD_COUNT] = {
     "PRINT_ENABLE", "START", "PMU_BASE_SET", "TIME_SYNC", "CH_PROPERTY_WRITE",
     "RESOURCE_INFO_GET", "DEFAULT_SETTING_WRITE", "MCACHE_POWER_ON", "SHARED_EVENT_INFO_INIT"};
+
+ACCELDEF accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes)
+{
+    /* heap > 2 * reserved, without overflowing the product */
+    if (reserved_bytes >= 0x80000000UL || heap_bytes <= 2u * reserved_bytes) return ACCEL_E_ANE_INVARIANT;
+    return ACCEL_OK;
+}
 
 static const char *const accel__ane_channels[ACCEL_ANE_BU_CHANNELS] = {
     "SHAREDMALLOC", "TERMINAL", "BUF_H2T", "BUF_T2H", "IO", "IO_T2H", "DEBUG", "DATA_CHAIN_H2T"};

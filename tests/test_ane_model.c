@@ -422,6 +422,13 @@ static void test_bringup_table(void)
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_CHANNEL, 7), ACCEL_OK);
     CHECK_STR(accel_ane_channel_name(7), "DATA_CHAIN_H2T");
     CHECK_STR(accel_ane_channel_name(8), "");
+    /* heap must exceed twice the reservation */
+    CHECK_ST(accel_ane_boot_heap_check(201, 100), ACCEL_OK);
+    CHECK_ST(accel_ane_boot_heap_check(200, 100), ACCEL_E_ANE_INVARIANT);
+    CHECK_ST(accel_ane_boot_heap_check(0xFFFFFFFFu, 0x7FFFFFFFu), ACCEL_OK);
+    CHECK_ST(accel_ane_boot_heap_check(0xFFFFFFFFu, 0x80000000u), ACCEL_E_ANE_INVARIANT);
+    CHECK_ST(accel_ane_boot_heap_check(1, 0), ACCEL_OK);
+    CHECK_ST(accel_ane_boot_heap_check(0, 0), ACCEL_E_ANE_INVARIANT);
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1 + 1), ACCEL_E_ANE_HANDSHAKE);
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1), ACCEL_OK);
     /* first commands strictly in order */
