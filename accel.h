@@ -178,6 +178,54 @@ typedef enum accel_status {
     ACCEL_E_REFSI_INSTANCES = -320,       /* NUM_INSTANCES above the configured limit */
 
     /* ane: -400 .. -499 */
+    ACCEL_E_ANE_QUEUE = -400,        /* task-queue id is not 0..7 */
+    ACCEL_E_ANE_NID = -401,          /* network id does not fit 8 bits */
+    ACCEL_E_ANE_BAR_COUNT = -402,    /* more than 32 BAR words */
+    ACCEL_E_ANE_TD_SIZE = -403,      /* TD size not a multiple of 4 in 4..0x40000 */
+    ACCEL_E_ANE_TD_COUNT = -404,     /* TD count not in 1..0xFFFF */
+    ACCEL_E_ANE_QUEUE_BUSY = -405,   /* the task queue already holds a submission */
+    ACCEL_E_ANE_ID = -406,               /* command id outside its id space or family */
+    ACCEL_E_ANE_UNSUPPORTED_CMD = -407,  /* id not on the exec-loop fast path: firmware panics */
+    ACCEL_E_ANE_DIRECTION = -408,        /* id flows the other way (host vs notification) */
+    ACCEL_E_ANE_PRIORITY = -409,         /* fwPriority < 8 violated */
+    ACCEL_E_ANE_PRIORITY_BAND = -410,    /* realtime band 0..1 not admitted here (2..7) */
+    ACCEL_E_ANE_PROGRAM_ID = -411,       /* programId >= 144 (or < -1 in a header) */
+    ACCEL_E_ANE_PROCEDURE_ID = -412,     /* procId >= 288 */
+    ACCEL_E_ANE_PROCESS_ID = -413,       /* processId < -1 (or < 0 where one is required) */
+    ACCEL_E_ANE_MSG_SIZE = -414,         /* maxCmdBufSize >= hdr + size, or container size */
+    ACCEL_E_ANE_OUTPUT_SETS = -415,      /* nbrOfOutputBufferSets == 1 violated */
+    ACCEL_E_ANE_TD_PARTITIONS = -416,    /* 1 == nbrOfTdPartition violated */
+    ACCEL_E_ANE_EVENT_MASKS = -417,      /* exactly one event mask violated */
+    ACCEL_E_ANE_CUSTOM_BARS = -418,      /* nbrOfCustomBars <= 32 violated */
+    ACCEL_E_ANE_BAR_TYPE = -419,         /* bar type GENERIC and config HW_32BIT violated */
+    ACCEL_E_ANE_BAR_ID = -420,           /* barId < 32 violated */
+    ACCEL_E_ANE_EXEC_ORDER = -421,       /* 0 < nbrOfCustomExecuteOrder <= 128 violated */
+    ACCEL_E_ANE_EXEC_ORDER_OFFSET = -422,/* callSize <= offset, offset + 4n <= container */
+    ACCEL_E_ANE_SIGNAL_EVENTS = -423,    /* 0 < nbrOfSignalEvents <= 16 violated */
+    ACCEL_E_ANE_NO_EVENTS = -424,        /* nbrOfWaitEvents + nbrOfSignalEvents > 0 violated */
+    ACCEL_E_ANE_SUBNET_ORDER = -425,     /* 0 == bSubNetworkCustomExecuteOrder violated */
+    ACCEL_E_ANE_SHARED_EVENTS = -426,    /* sharedEventsActiveNbr < 2 violated */
+    ACCEL_E_ANE_VARIANT = -427,          /* field set that belongs to another call variant */
+    ACCEL_E_ANE_STATS = -428,            /* stats buffer/size: both 0, or size >= 0x4c */
+    ACCEL_E_ANE_INPUT_BUFFERS = -429,    /* nbrOfInputBuffers <= 16 violated */
+    ACCEL_E_ANE_REQUESTS_IN_LIST = -430, /* 1 == nbrOfAneRequestInList violated */
+    ACCEL_E_ANE_CHAIN_BUF = -431,        /* chained buffer: OutputBuffer type, set id < sets */
+    ACCEL_E_ANE_CHAIN_ADDR = -432,       /* chained buffer address above 4 GiB */
+    ACCEL_E_ANE_BUF_COUNT = -433,        /* bufNbr == 1 + numIoBuffers violated */
+    ACCEL_E_ANE_PREMAP = -434,           /* premap: one op, one buffer, non-zero addr/size */
+    ACCEL_E_ANE_REG_VALUE = -435,        /* property write with regValue 0 */
+    ACCEL_E_ANE_RPC_LENGTH = -436,       /* back-channel payload > 0x800000 */
+    ACCEL_E_ANE_RPC_MAGIC = -437,        /* back-channel magic != 0x55aa55aa */
+    ACCEL_E_ANE_FORCE_DISABLE = -438,    /* force-disable admitted only when set true */
+    ACCEL_E_ANE_TQ_RANGE = -439,         /* reset range not 1 <= first <= last <= 255 */
+    ACCEL_E_ANE_INVARIANT = -440,        /* event in PAUSE: a firmware invariant (panic) */
+    ACCEL_E_ANE_NOT_RUNNING = -441,      /* call to a process that is not running: dropped */
+    ACCEL_E_ANE_HANDLE = -442,           /* cache handle unknown or in the wrong state: dropped */
+    ACCEL_E_ANE_TIMESTAMP = -443,        /* trigger timestamp not strictly increasing */
+    ACCEL_E_ANE_CR_DISABLED = -444,      /* cache requests force-disabled */
+    ACCEL_E_ANE_NOT_READY = -445,        /* channel not ready (recovery in progress) */
+    ACCEL_E_ANE_HANDSHAKE = -446,        /* bring-up handshake out of order or wrong magic */
+    ACCEL_E_ANE_STATS_MAGIC = -447,      /* statistics header magic is not 0x0101 */
 
     /* mac: -500 .. -599 */
     ACCEL_E_MAC_DTYPE = -500, /* not ACCEL_MAC_INT8 or ACCEL_MAC_UINT8 */
@@ -1144,7 +1192,760 @@ ACCELDEF accel_status accel_refsi_hart_write64(const accel_refsi_hart *h, uint64
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* ane declarations go here */
+/* ane: Apple Neural Engine (M1 "H13" generation).
+ * Two backends, one vocabulary (see RULINGS.md, ANE):
+ *   1. DIRECT SUBMISSION (verified: matches the public Asahi Linux driver and m1n1): the task
+ *      manager (TM) and 8 task queues (TQ) programmed through the port's 32-bit register
+ *      callbacks: accel_ane_tm_enable / _enqueue / _push / _wait_idle / _drain_irq / _execute.
+ *      Register offsets are relative to the DT 'engine' aperture (block base + 0x4000).
+ *   2. FIRMWARE COMMAND PROTOCOL (UNVERIFIED: from a secondary reverse-engineering write-up; no
+ *      public code confirms it): the 24-byte controller header, the exec-loop channel message
+ *      (u16 id at +4), procedure-call bodies, notifications, event and BAR records. Encoders and
+ *      decoders reject everything the firmware would assert on, with a status naming the rule.
+ *      Byte layouts of bodies beyond the seed's field lists are accel's own choice, marked
+ *      "layout assumed" where they appear.
+ *   3. FIRMWARE REFERENCE MODEL: deterministic state machines of what the write-up says the
+ *      firmware does (exec loop, process, cache request + output set, fast-path dispatcher,
+ *      scheduler with credit/back-pressure/2 s deadline/recovery gate, message queue and pool,
+ *      bring-up handshakes, statistics buffer), plus a register-file model of the TM/TQ for
+ *      ports/sim (accel_ane_regmodel_port).
+ * Config macros (define before including):
+ *   ACCEL_ANE_TM_BASE (0x20000), ACCEL_ANE_TQ_BASE (0x21000)  TM and TQ0 register offsets in
+ *       the port's register space (engine-relative; add 0x4000 for a block-relative port).
+ *   ACCEL_ANE_TQ_EN_BITS (0x1000)   bits or-ed into TM TQ_EN by enable (m1n1 uses 0x3000).
+ *   ACCEL_ANE_IDLE_TIMEOUT_MS (1000), ACCEL_ANE_POLL_MS (1)  completion polling.
+ *   ACCEL_ANE_IRQ_MAX_EVENTS (64)   most events drained from one IRQ line (counts are untrusted).
+ *   ACCEL_ANE_CALL_CONTAINER_SIZE (4096)  assumed sizeof(sCSneCmdProcedureCallCopyContainer),
+ *       the bound on a whole exec-loop message.
+ *   ACCEL_ANE_CUSTOM_BAR_GENERIC (0), ACCEL_ANE_CUSTOM_BAR_HW_32BIT (0),
+ *   ACCEL_ANE_BUFDESC_OUTPUT (1), ACCEL_ANE_BU_MAGIC1 (1)  firmware enum/magic values the seeds
+ *       do not give (assumed; correct them here).
+ *   ACCEL_ANE_MAX_CACHE_REQUESTS (8), ACCEL_ANE_SCHED_DEPTH (8 per level),
+ *   ACCEL_ANE_SCHED_MAX_INFLIGHT (4)  fixed capacities of the firmware model's tables.
+ * No struct assignment in this section: freestanding rv32 gcc turns it into memcpy calls. */
+
+/* ---- layer 1a: TM/TQ register map (RULINGS.md ANE table; Asahi ane_tm.c) ---- */
+#ifndef ACCEL_ANE_TM_BASE
+#define ACCEL_ANE_TM_BASE ((uint32_t)0x20000u)
+#endif
+#ifndef ACCEL_ANE_TQ_BASE
+#define ACCEL_ANE_TQ_BASE ((uint32_t)0x21000u)
+#endif
+#ifndef ACCEL_ANE_TQ_EN_BITS
+#define ACCEL_ANE_TQ_EN_BITS ((uint32_t)0x1000u)
+#endif
+#ifndef ACCEL_ANE_IDLE_TIMEOUT_MS
+#define ACCEL_ANE_IDLE_TIMEOUT_MS ((uint32_t)1000u)
+#endif
+#ifndef ACCEL_ANE_POLL_MS
+#define ACCEL_ANE_POLL_MS ((uint32_t)1u)
+#endif
+#ifndef ACCEL_ANE_IRQ_MAX_EVENTS
+#define ACCEL_ANE_IRQ_MAX_EVENTS ((uint32_t)64u)
+#endif
+
+#define ACCEL_ANE_TQ_COUNT 8u
+#define ACCEL_ANE_TQ_STRIDE ((uint32_t)0x148u)
+#define ACCEL_ANE_BAR_COUNT 32u
+/* TM registers, offsets from ACCEL_ANE_TM_BASE */
+#define ACCEL_ANE_TM_REQ_ADDR ((uint32_t)0x00u)  /* task-descriptor address */
+#define ACCEL_ANE_TM_REQ_INFO ((uint32_t)0x04u)  /* TD size (31:16) | TD count (15:0) */
+#define ACCEL_ANE_TM_REQ_PUSH ((uint32_t)0x08u)  /* the doorbell: priority | queue << 8 */
+#define ACCEL_ANE_TM_TQ_EN ((uint32_t)0x0cu)
+#define ACCEL_ANE_TM_IRQ_EVTC(line) (((uint32_t)0x14u) + (uint32_t)(line) * ((uint32_t)0x14u)) /* event count */
+#define ACCEL_ANE_TM_IRQ_INFO(line) (((uint32_t)0x18u) + (uint32_t)(line) * ((uint32_t)0x14u)) /* CNT 31:24 NID 23:16 */
+#define ACCEL_ANE_TM_IRQ_UNK1(line) (((uint32_t)0x1cu) + (uint32_t)(line) * ((uint32_t)0x14u))
+#define ACCEL_ANE_TM_IRQ_TMST(line) (((uint32_t)0x20u) + (uint32_t)(line) * ((uint32_t)0x14u))
+#define ACCEL_ANE_TM_IRQ_UNK2(line) (((uint32_t)0x24u) + (uint32_t)(line) * ((uint32_t)0x14u))
+#define ACCEL_ANE_TM_COMMIT_INFO ((uint32_t)0x44u) /* committed nid = (v >> 16) & 0xff */
+#define ACCEL_ANE_TM_STATUS ((uint32_t)0x54u)      /* bit 0: idle */
+#define ACCEL_ANE_TM_ERROR1 ((uint32_t)0x58u)
+#define ACCEL_ANE_TM_ERROR2 ((uint32_t)0x5cu)
+#define ACCEL_ANE_TM_ERROR3 ((uint32_t)0x60u)
+#define ACCEL_ANE_TM_IRQ_EN1 ((uint32_t)0x68u)
+#define ACCEL_ANE_TM_IRQ_ACK ((uint32_t)0x6cu)
+#define ACCEL_ANE_TM_IRQ_EN2 ((uint32_t)0x70u)
+#define ACCEL_ANE_TM_IRQ_EN1_VALUE ((uint32_t)0x4000000u)
+#define ACCEL_ANE_TM_IRQ_EN2_VALUE ((uint32_t)0x6u)
+#define ACCEL_ANE_TM_IRQ_ACK_BIT ((uint32_t)0x2u)
+#define ACCEL_ANE_TM_STATUS_IDLE ((uint32_t)0x1u)
+/* TQ registers, offsets from ACCEL_ANE_TQ_BASE + qid * ACCEL_ANE_TQ_STRIDE */
+#define ACCEL_ANE_TQ_STATUS ((uint32_t)0x000u) /* 1 = in use, 0 = free */
+#define ACCEL_ANE_TQ_PRTY ((uint32_t)0x010u)
+#define ACCEL_ANE_TQ_FREE_SPACE ((uint32_t)0x014u)
+#define ACCEL_ANE_TQ_INFO ((uint32_t)0x01cu)
+#define ACCEL_ANE_TQ_BAR1(i) (((uint32_t)0x020u) + (uint32_t)(i) * 4u)
+#define ACCEL_ANE_TQ_NID1 ((uint32_t)0x0a0u)   /* (nid << 8) | 1 */
+#define ACCEL_ANE_TQ_SIZE2 ((uint32_t)0x0a4u)
+#define ACCEL_ANE_TQ_ADDR2 ((uint32_t)0x0a8u)
+#define ACCEL_ANE_TQ_BAR2(i) (((uint32_t)0x0acu) + (uint32_t)(i) * 4u)
+#define ACCEL_ANE_TQ_NID2 ((uint32_t)0x12cu)
+#define ACCEL_ANE_TQ_SIZE1 ((uint32_t)0x130u)  /* ((td_size >> 2) - 1) << 16 */
+#define ACCEL_ANE_TQ_ADDR1 ((uint32_t)0x134u)
+#define ACCEL_ANE_TQ_END ((uint32_t)0x138u)
+#define ACCEL_ANE_TD_SIZE_MAX ((uint32_t)0x40000u) /* (size >> 2) - 1 must fit 16 bits */
+#define ACCEL_ANE_TD_COUNT_MAX ((uint32_t)0xFFFFu)
+
+/* The per-queue priority table the host writes into each TQ_PRTY: {1,2,3,4,5,6,30,31}. */
+ACCELDEF uint32_t accel_ane_tq_priority(unsigned qid);
+/* Absolute register offsets (no range check: callers check qid first). */
+ACCELDEF uint32_t accel_ane_tm_reg(uint32_t off);
+ACCELDEF uint32_t accel_ane_tq_reg(unsigned qid, uint32_t off);
+
+/* ---- task-descriptor header word 0: TID 31:24, NID 23:16, LNID 15:8, EON 7:0 ---- */
+typedef struct accel_ane_td_hdr0 {
+    uint8_t tid, nid, lnid, eon;
+} accel_ane_td_hdr0;
+ACCELDEF uint32_t accel_ane_td_hdr0_pack(const accel_ane_td_hdr0 *h);
+ACCELDEF void accel_ane_td_hdr0_unpack(uint32_t w, accel_ane_td_hdr0 *h);
+/* libane's network-id patch, exactly: (w & 0x0f00ffff) | nid << 16. Note it also clears TID bits
+ * 31:28, as libane does. */
+ACCELDEF uint32_t accel_ane_td_hdr0_set_nid(uint32_t w, uint8_t nid);
+/* Patch word 0 (little-endian) of a TD in memory; td_len must be >= 4. */
+ACCELDEF accel_status accel_ane_td_patch_nid(uint8_t *td, size_t td_len, unsigned nid);
+
+/* ---- layer 3a: direct submission driver ---- */
+typedef struct accel_ane_request {
+    unsigned qid;          /* task queue 0..7 */
+    unsigned nid;          /* network id, 8 bits */
+    uint32_t td_size;      /* bytes of one TD: multiple of 4, 4..0x40000 */
+    uint32_t td_count;     /* TDs in the chain: 1..0xFFFF */
+    uint32_t btsp_iova;    /* device address of the (nid-patched) first TD */
+    const uint32_t *bar;   /* nbar BAR words (device addresses); the rest are written 0 */
+    unsigned nbar;         /* 0..32 (bar may be NULL when 0) */
+} accel_ane_request;
+
+typedef struct accel_ane_irq_event {
+    uint32_t info, unk1, tmst, unk2; /* info: CNT 31:24, NID 23:16 */
+} accel_ane_irq_event;
+
+typedef struct accel_ane_tm {
+    const accel_port *port;
+    uint32_t tm_base, tq_base;
+    uint32_t timeout_ms, poll_ms;
+    uint8_t enabled;
+    uint8_t busy; /* bit q: queue q enqueued and not yet released */
+} accel_ane_tm;
+
+typedef struct accel_ane_result {
+    uint32_t tm_status;    /* last TM_STATUS read */
+    uint32_t irq_count[2]; /* events each IRQ line reported */
+} accel_ane_result;
+
+/* Bases from ACCEL_ANE_TM_BASE/TQ_BASE, timeouts from the config macros. */
+ACCELDEF accel_status accel_ane_tm_init(accel_ane_tm *tm, const accel_port *port);
+/* TQ_EN |= ACCEL_ANE_TQ_EN_BITS, TQ_PRTY[q] = table[q] for q 0..7, IRQ_EN1, IRQ_EN2. */
+ACCELDEF accel_status accel_ane_tm_enable(accel_ane_tm *tm);
+/* IRQ_EN1 = 0, IRQ_EN2 = 0, TQ_EN &= ~ACCEL_ANE_TQ_EN_BITS. */
+ACCELDEF accel_status accel_ane_tm_disable(accel_ane_tm *tm);
+/* Every argument rule of a request, no I/O. */
+ACCELDEF accel_status accel_ane_check_request(const accel_ane_request *req);
+/* TQ_STATUS = 1, 32 BAR words, SIZE1, ADDR1, NID1. Needs enable; the queue must be free. */
+ACCELDEF accel_status accel_ane_tm_enqueue(accel_ane_tm *tm, const accel_ane_request *req);
+/* REQ_ADDR = TQ_ADDR1, REQ_INFO = TQ_SIZE1 | td_count, REQ_PUSH = prty | qid << 8. */
+ACCELDEF accel_status accel_ane_tm_push(accel_ane_tm *tm, const accel_ane_request *req);
+/* Poll TM_STATUS bit 0 (idle) every poll_ms for timeout_ms; *status (may be NULL) = last read. */
+ACCELDEF accel_status accel_ane_tm_wait_idle(accel_ane_tm *tm, uint32_t *status);
+/* Drain IRQ line 0 or 1: read the event count, then 4 registers per event (at most
+ * ACCEL_ANE_IRQ_MAX_EVENTS; the first `max` are stored in ev, which may be NULL). Line 0 is then
+ * acknowledged (IRQ_ACK |= 2), as the Asahi driver does; line 1 has no ack. *count = the
+ * device's count. ACCEL_E_OVERFLOW when the count exceeded ACCEL_ANE_IRQ_MAX_EVENTS. */
+ACCELDEF accel_status accel_ane_tm_drain_irq(accel_ane_tm *tm, unsigned line,
+                                             accel_ane_irq_event *ev, size_t max,
+                                             uint32_t *count);
+/* Release the queue (TQ_STATUS = 0). */
+ACCELDEF accel_status accel_ane_tm_release(accel_ane_tm *tm, unsigned qid);
+/* push, wait idle, drain both lines, release. On timeout the lines are still drained and the
+ * queue released, then ACCEL_E_TIMEOUT. res may be NULL. */
+ACCELDEF accel_status accel_ane_tm_execute(accel_ane_tm *tm, const accel_ane_request *req,
+                                           accel_ane_result *res);
+/* enqueue + execute. */
+ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_request *req,
+                                          accel_ane_result *res);
+
+/* ---- layer 4a: TM/TQ register-file model (for ports/sim) ----
+ * Every register of the TM block and the 8 TQs as plain storage. A write to REQ_PUSH "runs" the
+ * queued chain: TM_STATUS reads not-idle until exec_ms of simulated time passed (forever when
+ * stuck), then idle; IRQ line 0 reports one event (info = td_count << 24 | nid << 16) and
+ * COMMIT_INFO = nid << 16. Offsets outside the file read 0 and fail writes with ACCEL_E_ARG. */
+#define ACCEL_ANE_MODEL_TM_WORDS 0x20u /* TM 0x00..0x7c */
+#define ACCEL_ANE_MODEL_TQ_WORDS (8u * 0x148u / 4u)
+typedef struct accel_ane_regmodel {
+    uint32_t tm[ACCEL_ANE_MODEL_TM_WORDS];
+    uint32_t tq[ACCEL_ANE_MODEL_TQ_WORDS];
+    uint32_t tm_base, tq_base;
+    uint32_t exec_ms;    /* simulated run time of one push */
+    uint32_t remaining;  /* ms left of the running push */
+    uint8_t running, stuck;
+    uint32_t pushes;     /* doorbells seen */
+    uint32_t bad_writes; /* writes outside the file */
+} accel_ane_regmodel;
+ACCELDEF accel_status accel_ane_regmodel_init(accel_ane_regmodel *m);
+/* Fill model (reg_read32, reg_write32, delay_ms) for accel_sim_attach. */
+ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port *model);
+/* ane: end of part 1 declarations */
+
+/* ==== layer 1b: firmware command protocol (UNVERIFIED: seeds 001 ch. 29 and 004 ch. 30) ====
+ * Two framings, kept apart (RULINGS ANE 2):
+ *   controller message: the 24-byte sCSneControllerCmdHdr (u32 id 0x00..0x5c, u32 size, u32
+ *     priority, i32 programId, i32 processId, u32 procedureId), then `size` body bytes;
+ *   exec-loop channel message ("xl"): u32 reserved @0, u16 id @4 (wire enum), u16 reserved @6,
+ *     fields from @8.
+ * All integers little-endian. Field order beyond what the seeds print is accel's assumption. */
+#define ACCEL_ANE_CTL_HDR_SIZE 24u
+#define ACCEL_ANE_XL_HDR_SIZE 8u
+#define ACCEL_ANE_EVENT_SIZE 24u  /* { u32 type; u32 targetMask; u64 id; u64 value; } */
+#define ACCEL_ANE_BAR_SIZE 32u    /* { u32 type, cfg, barId, reserved; u64 value; u64 bufSize } */
+#define ACCEL_ANE_CHAIN_BUF_SIZE 16u /* { u32 type; u32 outputBufferSetId; u64 address } */
+#define ACCEL_ANE_CTL_ID_MAX 0x5cu
+#define ACCEL_ANE_CTL_ID_INVALID 0xFFFFFFFFUL
+
+/* firmware limits (Tables 29.4, 30.3, 30.4, 29.6 and the fast-path validator) */
+#define ACCEL_ANE_PRIORITY_LEVELS 8u       /* fwPriority < 8 */
+#define ACCEL_ANE_PRIORITY_NORMAL_MIN 2u   /* 0..1 realtime band, 2..7 normal band */
+#define ACCEL_ANE_PROGRAM_ID_LIMIT 144u    /* programId < 144 */
+#define ACCEL_ANE_PROCEDURE_ID_LIMIT 288u  /* procId < 288 */
+#define ACCEL_ANE_MAX_CUSTOM_BARS 32u
+#define ACCEL_ANE_MAX_EXEC_ORDER 128u
+#define ACCEL_ANE_MAX_SIGNAL_EVENTS 16u
+#define ACCEL_ANE_MAX_INPUT_BUFFERS 16u
+#define ACCEL_ANE_MAX_SHARED_EVENTS_ACTIVE 1u /* sharedEventsActiveNbr < 2 */
+#define ACCEL_ANE_RPC_MAX_LEN 0x800000UL
+#define ACCEL_ANE_RPC_MAGIC 0x55aa55aaUL
+#define ACCEL_ANE_STATS_MIN_SIZE 0x4cu /* header 0x28 + event 0x14 + debug 0x10 records */
+#ifndef ACCEL_ANE_CALL_CONTAINER_SIZE
+#define ACCEL_ANE_CALL_CONTAINER_SIZE 4096u
+#endif
+#ifndef ACCEL_ANE_CUSTOM_BAR_GENERIC
+#define ACCEL_ANE_CUSTOM_BAR_GENERIC 0u
+#endif
+#ifndef ACCEL_ANE_CUSTOM_BAR_HW_32BIT
+#define ACCEL_ANE_CUSTOM_BAR_HW_32BIT 0u
+#endif
+#ifndef ACCEL_ANE_BUFDESC_OUTPUT
+#define ACCEL_ANE_BUFDESC_OUTPUT 1u /* eCSneBufferDescriptorType_OutputBuffer (value assumed) */
+#endif
+
+/* ---- the two id spaces, as one data table (RULINGS ANE 3: correct names here) ---- */
+#define ACCEL_ANE_SPACE_CTL 1u  /* dispatched eCSneCmdId 0x00..0x5c */
+#define ACCEL_ANE_SPACE_WIRE 2u /* ECSneCmdId wire enum, the u16 at exec-loop +4 */
+#define ACCEL_ANE_DIR_UNKNOWN 0u
+#define ACCEL_ANE_DIR_H2F 1u /* host to firmware */
+#define ACCEL_ANE_DIR_F2H 2u /* firmware to host (notification) */
+#define ACCEL_ANE_DIR_BOTH 3u
+#define ACCEL_ANE_INFO_FASTPATH 0x1u /* accepted by the exec-loop dispatcher */
+#define ACCEL_ANE_INFO_ASSUMED 0x2u  /* id placed by the seed's listing order, not pinned */
+
+/* wire ids the seeds pin down */
+#define ACCEL_ANE_WIRE_DEBUG_COMMAND_DATA_CHECK 0x0000u
+#define ACCEL_ANE_WIRE_CH_DATA_FILE_LOAD2 0x002du
+#define ACCEL_ANE_WIRE_CH_ERROR_NOTIFICATION 0x0100u   /* assumed position */
+#define ACCEL_ANE_WIRE_CH_SIGNPOST 0x0102u             /* assumed position */
+#define ACCEL_ANE_WIRE_CH_SIGNPOST_GROUP 0x0103u       /* assumed position */
+#define ACCEL_ANE_WIRE_CH_SIGNPOST64 0x0104u           /* assumed position */
+#define ACCEL_ANE_WIRE_CH_SIGNPOST64_GROUP 0x0105u     /* assumed position */
+#define ACCEL_ANE_WIRE_CH_RESET_NOTIFICATION 0x0106u   /* assumed position */
+#define ACCEL_ANE_WIRE_PROCEDURE_CALL 0x0204u
+#define ACCEL_ANE_WIRE_CACHE_REQUEST_TRIGGER 0x0209u
+#define ACCEL_ANE_WIRE_CACHE_REQUEST_SUBMIT 0x020au
+#define ACCEL_ANE_WIRE_PROCEDURE_CALL_WITH_BARS 0x020cu
+#define ACCEL_ANE_WIRE_PROCEDURE_CALL_WITH_EVENTS 0x0211u
+#define ACCEL_ANE_WIRE_PROCEDURE_CALL_VARIANT 0x0212u
+#define ACCEL_ANE_WIRE_PROGRAM_EVENT 0x0301u           /* assumed position */
+#define ACCEL_ANE_WIRE_DATA_CHAINING_EVENT 0x0304u     /* assumed position */
+#define ACCEL_ANE_WIRE_PREFETCH_DSID_EVENT 0x0305u     /* assumed position */
+#define ACCEL_ANE_WIRE_RETURN_PROCESS_ID 0x0404u
+#define ACCEL_ANE_WIRE_INFERENCE_CALL 0x7000u
+#define ACCEL_ANE_WIRE_BACK_CHANNEL_RPC 0xff00u
+/* dispatched (controller) ids the seeds pin down */
+#define ACCEL_ANE_CTL_PROPERTY_WRITE 0x1eu
+#define ACCEL_ANE_CTL_PROPERTY_READ 0x1fu
+#define ACCEL_ANE_CTL_PROCEDURE_CALL 0x41u
+#define ACCEL_ANE_CTL_CACHE_REQUEST_INSTALL 0x45u
+#define ACCEL_ANE_CTL_CACHE_REQUEST_TRIGGER 0x46u
+#define ACCEL_ANE_CTL_CACHE_REQUEST_RECYCLE 0x47u
+#define ACCEL_ANE_CTL_CACHE_REQUEST_INVALIDATE 0x48u
+#define ACCEL_ANE_CTL_PREMAP_BUFFER 0x4au
+#define ACCEL_ANE_CTL_FORCE_DISABLE_CACHE_REQUESTS 0x4du
+#define ACCEL_ANE_CTL_SET_ACTIVE_CACHE_REQUEST_IN_GROUP 0x4fu
+#define ACCEL_ANE_CTL_INFERENCE_CALL 0x5au
+#define ACCEL_ANE_CTL_BACK_CHANNEL_RPC 0x5bu
+
+typedef struct accel_ane_cmd_info {
+    uint8_t space, dir, flags;
+    uint16_t id;
+    const char *name;
+} accel_ane_cmd_info;
+
+/* What is known of an id: its name (a table entry, else the family name), family, direction.
+ * ACCEL_E_ANE_ID when the id is outside every family of its space. */
+typedef struct accel_ane_cmd_desc {
+    const char *name;   /* never NULL on success */
+    const char *family; /* never NULL on success */
+    uint8_t dir, flags;
+    uint8_t named;      /* 1: a table entry names it */
+} accel_ane_cmd_desc;
+ACCELDEF accel_status accel_ane_cmd_describe(unsigned space, uint32_t id, accel_ane_cmd_desc *d);
+/* The table itself (for tools): *n entries. */
+ACCELDEF const accel_ane_cmd_info *accel_ane_cmd_table(size_t *n);
+/* 1 when the exec-loop dispatcher implements the wire id (anything else panics the firmware). */
+ACCELDEF int accel_ane_xl_accepts(uint32_t id);
+
+/* ---- priorities: fwPriority < 8; normal_only: the (2..7) gate, else (0..1) || (2..7) ---- */
+ACCELDEF accel_status accel_ane_check_priority(uint32_t priority, int normal_only);
+
+/* ---- records ---- */
+typedef struct accel_ane_event {
+    uint32_t type, target_mask;
+    uint64_t id, value;
+} accel_ane_event;
+typedef struct accel_ane_bar {
+    uint32_t type, cfg, bar_id;
+    uint64_t value, buf_size;
+} accel_ane_bar;
+typedef struct accel_ane_chain_buf {
+    uint32_t type, output_set_id;
+    uint64_t address;
+} accel_ane_chain_buf;
+ACCELDEF accel_status accel_ane_event_encode(const accel_ane_event *e, uint8_t *out, size_t cap);
+ACCELDEF accel_status accel_ane_event_decode(const uint8_t *in, size_t len, accel_ane_event *e);
+/* BAR: encode/decode enforce type GENERIC, cfg HW_32BIT and barId < 32. */
+ACCELDEF accel_status accel_ane_bar_encode(const accel_ane_bar *b, uint8_t *out, size_t cap);
+ACCELDEF accel_status accel_ane_bar_decode(const uint8_t *in, size_t len, accel_ane_bar *b);
+
+/* ---- controller header ---- */
+typedef struct accel_ane_ctl_hdr {
+    uint32_t id, size, priority;
+    int32_t program_id, process_id; /* -1: unbound */
+    uint32_t procedure_id;
+} accel_ane_ctl_hdr;
+/* Encoder: id <= 0x5c and not firmware-to-host only, priority < 8, ids >= -1. */
+ACCELDEF accel_status accel_ane_ctl_hdr_encode(const accel_ane_ctl_hdr *h, uint8_t *out,
+                                               size_t cap);
+/* Decoder: also maxCmdBufSize >= 24 + size (ACCEL_E_ANE_MSG_SIZE) and len >= 24 + size.
+ * *body points at the body inside buf. */
+ACCELDEF accel_status accel_ane_ctl_decode(const uint8_t *buf, size_t len, size_t max_cmd_buf,
+                                           accel_ane_ctl_hdr *h, const uint8_t **body);
+
+/* ---- procedure call (exec-loop ids 0x204 plain, 0x20c custom BARs, 0x211 events, 0x212
+ * variant with the plain layout; controller id 0x41 carries the body from +0x18 on) ----
+ * xl layout: +8 programId +0xc procId +0x10 proc +0x14 priority | body: +0x18 nbrOfOutputBufferSets
+ * +0x1c nbrOfTdPartitions +0x20 nbrOfEventMasks +0x24 nbrOfWaitEvents +0x28 nbrOfSignalEvents
+ * +0x2c nbrOfCustomBars +0x30 u64 stats.buffer +0x38 u64 stats.size, then per variant:
+ *   BARS:   bars[n], u32 nbrOfCustomExecuteOrder, u32 customExecuteOrderArrayOffset (from message
+ *           start, >= callSize = end of this field), u32 order[] at that offset;
+ *   EVENTS: u32 bSubNetworkCustomExecuteOrder, u32 sharedEventsActiveNbr, wait[], signal[]. */
+#define ACCEL_ANE_PC_PLAIN 0u
+#define ACCEL_ANE_PC_BARS 1u
+#define ACCEL_ANE_PC_EVENTS 2u
+#define ACCEL_ANE_PC_FIXED_SIZE 0x40u
+typedef struct accel_ane_proc_call {
+    uint32_t id; /* wire id (xl) */
+    uint32_t program_id, proc_id, proc, priority;
+    int realtime_ok; /* 1: the realtime band 0..1 is admitted for this call */
+    uint32_t nbr_output_sets, nbr_td_partitions, nbr_event_masks;
+    uint32_t nbr_wait, nbr_signal, nbr_bars;
+    uint64_t stats_buffer, stats_size;
+    uint32_t nbr_exec_order, exec_order_offset; /* BARS (encoder: offset 0 = right after) */
+    uint32_t subnet_custom_order, shared_events_active; /* EVENTS */
+    /* encoder input arrays */
+    const accel_ane_bar *bars;
+    const accel_ane_event *wait, *signal;
+    const uint32_t *exec_order;
+    /* decoder output: views into the message (read with accel_ane_bar_decode etc.) */
+    const uint8_t *raw_bars, *raw_wait, *raw_signal, *raw_exec_order;
+} accel_ane_proc_call;
+/* Variant of a wire id, or ACCEL_E_ANE_ID when the id is no procedure call. */
+ACCELDEF accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant);
+/* Every rule of Tables 29.4/30.3/30.4 + bands + fast-path bounds, on the counts (no arrays). */
+ACCELDEF accel_status accel_ane_pc_check(const accel_ane_proc_call *pc);
+ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+                                                    size_t cap, size_t *len);
+ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
+                                                    accel_ane_proc_call *pc);
+/* Controller framing of the plain call (id 0x41): the 24-byte header (priority, programId,
+ * processId = pc->proc, procedureId = pc->proc_id, size = body bytes) then the same body from
+ * +0x18. pc->id must be the plain wire id 0x204 (the variants have no pinned controller id). */
+ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+                                                     size_t cap, size_t *len);
+ACCELDEF accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t len,
+                                                     size_t max_cmd_buf, accel_ane_ctl_hdr *h,
+                                                     accel_ane_proc_call *pc);
+
+/* ---- cache-request trigger (xl 0x209, 0x20a) ----
+ * +8 u64 cacheHandler +0x10 u64 execTimestamp +0x18 priority +0x1c nbrOfAneRequestInList
+ * +0x20 nbrOfInputBuffers +0x24 nbrOfOutputBufferSets +0x28 chain_buf[nbrOfInputBuffers] */
+#define ACCEL_ANE_TRIGGER_FIXED_SIZE 0x28u
+typedef struct accel_ane_trigger {
+    uint32_t id;
+    uint64_t cache_handler, exec_timestamp;
+    uint32_t priority;
+    int realtime_ok;
+    uint32_t nbr_requests, nbr_inputs, nbr_output_sets;
+    const accel_ane_chain_buf *inputs; /* encoder */
+    const uint8_t *raw_inputs;         /* decoder view */
+} accel_ane_trigger;
+ACCELDEF accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets);
+ACCELDEF accel_status accel_ane_chain_buf_decode(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
+                                                 accel_ane_chain_buf *b);
+ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, uint8_t *out,
+                                                  size_t cap, size_t *len);
+ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
+                                                  accel_ane_trigger *t);
+
+/* ---- back-channel RPC body: u32 magic 0x55aa55aa, u32 length <= 0x800000, payload[length]
+ * (xl 0xff00 at +8; controller 0x5b as the body) ---- */
+ACCELDEF accel_status accel_ane_rpc_encode(const uint8_t *payload, uint32_t n, uint8_t *out,
+                                           size_t cap, size_t *len);
+ACCELDEF accel_status accel_ane_rpc_decode(const uint8_t *body, size_t len,
+                                           const uint8_t **payload, uint32_t *n);
+
+/* ---- other exec-loop commands ---- */
+/* 0x404 RETURN_PROCESS_ID: +8 i32 processId (>= 0). */
+ACCELDEF accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len);
+/* Generic frame: u32 0, u16 id, u16 0 (what every xl message starts with). */
+ACCELDEF accel_status accel_ane_xl_hdr_encode(uint32_t id, uint8_t *out, size_t cap);
+ACCELDEF accel_status accel_ane_xl_hdr_decode(const uint8_t *buf, size_t len, uint32_t *id);
+
+/* ---- controller bodies ---- */
+/* property read (0x1f) / write (0x1e): { u64 regAddr; u32 regValue; u32 reserved }, write
+ * needs regValue != 0. */
+#define ACCEL_ANE_PROPERTY_SIZE 16u
+ACCELDEF accel_status accel_ane_property_encode(int write, uint64_t reg_addr, uint32_t value,
+                                                uint8_t *out, size_t cap);
+ACCELDEF accel_status accel_ane_property_decode(int write, const uint8_t *body, size_t len,
+                                                uint64_t *reg_addr, uint32_t *value);
+/* premap (0x4a): { u32 nbrOfOps == 1; u32 nbrOfBuffers == 1; u64 addr != 0; u64 size != 0 } */
+#define ACCEL_ANE_PREMAP_SIZE 24u
+ACCELDEF accel_status accel_ane_premap_encode(uint32_t nops, uint32_t nbufs, uint64_t addr,
+                                              uint64_t size, uint8_t *out, size_t cap);
+ACCELDEF accel_status accel_ane_premap_decode(const uint8_t *body, size_t len, uint64_t *addr,
+                                              uint64_t *size);
+/* inference call (0x5a): { u32 bufNbr; u32 reserved; u64 propAddr; u64 propSize;
+ * { u64 addr; u64 size } buf[bufNbr] }, bufNbr == 1 + numIoBuffers of the procedure. */
+#define ACCEL_ANE_INFERENCE_FIXED_SIZE 24u
+ACCELDEF accel_status accel_ane_inference_encode(uint32_t num_io_buffers, uint32_t buf_nbr,
+                                                 uint64_t prop_addr, uint64_t prop_size,
+                                                 const uint64_t *addr_size_pairs, uint8_t *out,
+                                                 size_t cap, size_t *len);
+ACCELDEF accel_status accel_ane_inference_decode(const uint8_t *body, size_t len,
+                                                 uint32_t num_io_buffers, uint32_t *buf_nbr,
+                                                 uint64_t *prop_addr, uint64_t *prop_size,
+                                                 const uint8_t **raw_bufs);
+/* cache-request controller bodies (layout assumed): install 0x45 { u32 nbrOfAneRequestInList
+ * == 1; u32 nbrOfOutputBufferSets == 1 } (handle unused); recycle 0x47 { u64 cacheHandler;
+ * u32 outputBufferSetId < 1; u32 reserved }; invalidate 0x48 and group select 0x4f
+ * { u64 cacheHandler }. Other ids: ACCEL_E_ANE_ID. */
+ACCELDEF accel_status accel_ane_cr_body_encode(uint32_t ctl_id, uint64_t handle, uint32_t set_id,
+                                               uint8_t *out, size_t cap, size_t *len);
+ACCELDEF accel_status accel_ane_cr_body_decode(uint32_t ctl_id, const uint8_t *body, size_t len,
+                                               uint64_t *handle, uint32_t *set_id);
+/* force-disable cache requests (0x4d): { u32 disable }, admitted only when 1. */
+ACCELDEF accel_status accel_ane_force_disable_encode(uint32_t disable, uint8_t *out, size_t cap);
+ACCELDEF accel_status accel_ane_force_disable_decode(const uint8_t *body, size_t len);
+
+/* ---- notifications (firmware to host, xl framing) ---- */
+#define ACCEL_ANE_NOTE_OTHER 0u  /* known F2H id without a decoded body: payload view */
+#define ACCEL_ANE_NOTE_PROGRAM_EVENT 1u
+#define ACCEL_ANE_NOTE_DATA_CHAINING 2u
+#define ACCEL_ANE_NOTE_PREFETCH_DSID 3u
+#define ACCEL_ANE_NOTE_CH_ERROR 4u
+#define ACCEL_ANE_NOTE_RESET 5u
+#define ACCEL_ANE_NOTE_SIGNPOST 6u   /* single or grouped, 32- or 64-bit */
+typedef struct accel_ane_note {
+    uint32_t id;
+    unsigned kind;
+    int32_t program_id, process_id;   /* PROGRAM_EVENT: +8, +0xc */
+    uint32_t event;                   /* PROGRAM_EVENT +0x10, PREFETCH +0xc */
+    uint64_t cache_handler, exec_timestamp; /* DATA_CHAINING +8, +0x10 */
+    uint32_t status;                  /* DATA_CHAINING +0x18 */
+    uint32_t dsid;                    /* PREFETCH +8 */
+    uint32_t channel, error_index;    /* CH_ERROR +8, +0xc */
+    uint32_t first_tq, last_tq;       /* RESET +8, +0xc: 1 <= first <= last <= 255 */
+    uint32_t sp_count, sp_size;       /* SIGNPOST: records, bytes each (16 or 24) */
+    const uint8_t *payload;           /* SIGNPOST records / OTHER payload */
+    size_t payload_len;
+} accel_ane_note;
+/* signpost record: 32-bit { u32 code; u32 arg; u64 ts }, 64-bit { u32 code; u32 rsv; u64 arg;
+ * u64 ts }; grouped variants: +8 u32 count (>= 1), records from +0xc. */
+ACCELDEF accel_status accel_ane_note_encode(const accel_ane_note *n, uint8_t *out, size_t cap,
+                                            size_t *len);
+ACCELDEF accel_status accel_ane_note_decode(const uint8_t *buf, size_t len, accel_ane_note *n);
+
+/* ==== layer 2: firmware reference model (what seed 001 says the firmware does) ====
+ * Deterministic, allocation-free; time is a parameter (ms). Each step returns ACCEL_OK when the
+ * event is taken, else a status naming why it was refused, and leaves the state unchanged. */
+
+/* ---- exec loop (Table 29.8) ---- */
+#define ACCEL_ANE_XL_INIT 0u
+#define ACCEL_ANE_XL_RUN 1u
+#define ACCEL_ANE_XL_EXEC 2u
+#define ACCEL_ANE_XL_EXEC_SECURE 3u
+#define ACCEL_ANE_XL_PAUSE 4u
+#define ACCEL_ANE_XL_STATES 5u
+#define ACCEL_ANE_XL_EV_DISPATCH 0u
+#define ACCEL_ANE_XL_EV_DRAIN 1u
+#define ACCEL_ANE_XL_EV_ENTER_SECURE 2u
+#define ACCEL_ANE_XL_EV_EXIT_SECURE 3u
+#define ACCEL_ANE_XL_EVENTS 4u
+typedef struct accel_ane_xl_fsm {
+    uint8_t state;
+    uint8_t secure;   /* the secure phase is asserted */
+    uint8_t asserted; /* an event arrived in PAUSE: the firmware would have panicked */
+    uint8_t pending_secure; /* the phase PAUSE switches to */
+} accel_ane_xl_fsm;
+ACCELDEF void accel_ane_xl_fsm_init(accel_ane_xl_fsm *f);
+/* INIT -> RUN (the loop is armed). */
+ACCELDEF accel_status accel_ane_xl_fsm_arm(accel_ane_xl_fsm *f);
+/* RUN+DISPATCH -> EXEC (EXEC_SECURE in the secure phase); EXEC*+DRAIN -> RUN; RUN+DRAIN stays;
+ * RUN+ENTER_SECURE (non-secure) and RUN+EXIT_SECURE (secure) -> PAUSE (queues quiesced);
+ * any event in PAUSE -> ACCEL_E_ANE_INVARIANT (and stays asserted); INIT -> ACCEL_E_STATE;
+ * DISPATCH while in flight -> ACCEL_E_BUSY; a switch while in flight or to the phase already
+ * in force -> ACCEL_E_STATE. */
+ACCELDEF accel_status accel_ane_xl_fsm_event(accel_ane_xl_fsm *f, unsigned ev);
+/* PAUSE -> RUN in the new phase (the secure switch completes). */
+ACCELDEF accel_status accel_ane_xl_fsm_resume(accel_ane_xl_fsm *f);
+/* 1 when a handler may touch hardware (EXEC or EXEC_SECURE). */
+ACCELDEF int accel_ane_xl_fsm_hw_allowed(const accel_ane_xl_fsm *f);
+
+/* ---- process slots (idle / running); calls to an idle process are dropped and counted ---- */
+#define ACCEL_ANE_PROC_IDLE 0u
+#define ACCEL_ANE_PROC_RUNNING 1u
+#define ACCEL_ANE_PROC_EV_START 0u
+#define ACCEL_ANE_PROC_EV_STOP 1u
+#define ACCEL_ANE_PROC_EV_CALL 2u
+typedef struct accel_ane_proc_fsm {
+    uint8_t state;
+    uint32_t calls, dropped;
+} accel_ane_proc_fsm;
+ACCELDEF void accel_ane_proc_fsm_init(accel_ane_proc_fsm *p);
+ACCELDEF accel_status accel_ane_proc_fsm_event(accel_ane_proc_fsm *p, unsigned ev);
+
+/* ---- cache requests (available / in-use / invalidating) with their output set
+ * (available / in-execution) ---- */
+#ifndef ACCEL_ANE_MAX_CACHE_REQUESTS
+#define ACCEL_ANE_MAX_CACHE_REQUESTS 8u
+#endif
+#define ACCEL_ANE_CR_AVAILABLE 0u
+#define ACCEL_ANE_CR_IN_USE 1u
+#define ACCEL_ANE_CR_INVALIDATING 2u
+#define ACCEL_ANE_OUT_AVAILABLE 0u
+#define ACCEL_ANE_OUT_IN_EXECUTION 1u
+typedef struct accel_ane_cr_slot {
+    uint8_t state, out_state, active;
+    uint8_t gen;
+    uint32_t group;
+    uint64_t last_ts;
+    uint8_t has_ts;
+} accel_ane_cr_slot;
+typedef struct accel_ane_cr_pool {
+    accel_ane_cr_slot slot[ACCEL_ANE_MAX_CACHE_REQUESTS];
+    uint32_t max;        /* maxCacheRequest, <= ACCEL_ANE_MAX_CACHE_REQUESTS */
+    uint8_t disabled;    /* global force-disable */
+    uint32_t dropped;    /* triggers dropped (wrong state or handle) */
+    uint32_t triggers;
+} accel_ane_cr_pool;
+ACCELDEF accel_status accel_ane_cr_init(accel_ane_cr_pool *p, uint32_t max);
+/* install: a free index -> IN_USE; *handle = gen << 8 | index (opaque to the host). */
+ACCELDEF accel_status accel_ane_cr_install(accel_ane_cr_pool *p, uint32_t group, uint64_t *handle);
+/* trigger: the handle must be live and IN_USE (else dropped, counted, ACCEL_E_ANE_HANDLE), its
+ * timestamp strictly above the last (ACCEL_E_ANE_TIMESTAMP), its output set available
+ * (ACCEL_E_BUSY); then the output set is in execution. */
+ACCELDEF accel_status accel_ane_cr_trigger(accel_ane_cr_pool *p, uint64_t handle, uint64_t ts);
+/* recycle: the host returns the consumed output set (in execution -> available). */
+ACCELDEF accel_status accel_ane_cr_recycle(accel_ane_cr_pool *p, uint64_t handle);
+/* invalidate: IN_USE -> INVALIDATING (output set idle) ; finish: INVALIDATING -> AVAILABLE. */
+ACCELDEF accel_status accel_ane_cr_invalidate(accel_ane_cr_pool *p, uint64_t handle);
+ACCELDEF accel_status accel_ane_cr_finish_invalidate(accel_ane_cr_pool *p, uint64_t handle);
+/* group select: this request becomes the active member of its group. */
+ACCELDEF accel_status accel_ane_cr_select(accel_ane_cr_pool *p, uint64_t handle);
+/* global force-disable: admitted only when set true (ACCEL_E_ANE_FORCE_DISABLE otherwise). */
+ACCELDEF accel_status accel_ane_cr_force_disable(accel_ane_cr_pool *p, uint32_t disable);
+
+/* ---- scheduler: 8 levels (0 highest; 0..1 system band), strict priority among levels with
+ * credit (credit = the weight table {1,2,3,4,5,6,30,31}, refilled when no waiting level has
+ * any), bounded in-flight count with back-pressure, software deadline abort, recovery gate ---- */
+#ifndef ACCEL_ANE_SCHED_DEPTH
+#define ACCEL_ANE_SCHED_DEPTH 8u
+#endif
+#ifndef ACCEL_ANE_SCHED_MAX_INFLIGHT
+#define ACCEL_ANE_SCHED_MAX_INFLIGHT 4u
+#endif
+#define ACCEL_ANE_DEADLINE_MS 2000UL
+typedef struct accel_ane_job {
+    uint32_t tag;      /* caller's id */
+    uint8_t prio;
+    uint8_t tq;        /* task queue it runs on (1..255) */
+    uint32_t start_ms; /* when dispatched */
+} accel_ane_job;
+typedef struct accel_ane_sched {
+    accel_ane_job q[8][ACCEL_ANE_SCHED_DEPTH];
+    uint8_t head[8], count[8];
+    uint8_t credit[8];
+    accel_ane_job inflight[ACCEL_ANE_SCHED_MAX_INFLIGHT];
+    uint8_t ninflight, max_inflight;
+    uint32_t deadline_ms;
+    uint32_t aborts, resets, throttled;
+    /* recovery gate */
+    uint8_t ready;          /* channel ready for commands */
+    uint8_t recovering;
+    uint8_t fault_pending;  /* a fault arrived while recovering */
+    uint32_t recover_ms;    /* cost of one recovery */
+    uint32_t min_gap_ms;    /* rate limit: least time between recovery starts */
+    uint32_t recover_start, last_start;
+    uint8_t started_once;
+    uint32_t recoveries, faults;
+    uint8_t reset_first_tq, reset_last_tq; /* range of the last reset notification */
+} accel_ane_sched;
+ACCELDEF accel_status accel_ane_sched_init(accel_ane_sched *s, uint8_t max_inflight,
+                                           uint32_t recover_ms, uint32_t min_gap_ms);
+/* queue a job: ACCEL_E_ANE_NOT_READY while recovering, ACCEL_E_FULL when its level is full
+ * ("priority queue is full"), ACCEL_E_ANE_PRIORITY for a level >= 8, ACCEL_E_ANE_TQ_RANGE for tq 0. */
+ACCELDEF accel_status accel_ane_sched_submit(accel_ane_sched *s, const accel_ane_job *j);
+/* dispatch the next job: ACCEL_E_EMPTY, ACCEL_E_BUSY (in-flight bound: back-pressure, counted),
+ * ACCEL_E_ANE_NOT_READY. */
+ACCELDEF accel_status accel_ane_sched_dispatch(accel_ane_sched *s, uint32_t now, accel_ane_job *out);
+/* a job finished: ACCEL_E_ARG when the tag is not in flight. */
+ACCELDEF accel_status accel_ane_sched_complete(accel_ane_sched *s, uint32_t tag);
+/* time passes: in-flight jobs older than the deadline are aborted; abort_clears == 0 escalates
+ * to a reset notification over the aborted jobs' queue range and a fault into the gate. The gate
+ * frees when recovery finished. *aborted (may be NULL) = jobs aborted now. */
+ACCELDEF accel_status accel_ane_sched_tick(accel_ane_sched *s, uint32_t now, int abort_clears,
+                                           uint32_t *aborted);
+/* a fault (crash): stage dump, cancel everything in flight, and recover behind the single gate,
+ * at most one recovery start per min_gap_ms; faults during recovery keep it not ready. */
+ACCELDEF accel_status accel_ane_sched_fault(accel_ane_sched *s, uint32_t now);
+
+/* ---- kernel objects: bounded message queue (fixed width and depth; full/empty are the
+ * would-block outcomes) and a fixed pool with total/available counts ---- */
+typedef struct accel_ane_msgq {
+    accel_ring ring;
+    size_t width; /* bytes per message slot; slot = 2-byte length + width */
+} accel_ane_msgq;
+ACCELDEF accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width);
+/* ACCEL_E_FULL = the sender would block; ACCEL_E_TOO_LONG when len > width. */
+ACCELDEF accel_status accel_ane_msgq_send(accel_ane_msgq *q, const void *msg, size_t len);
+/* ACCEL_E_EMPTY = the receiver would block. */
+ACCELDEF accel_status accel_ane_msgq_recv(accel_ane_msgq *q, void *msg, size_t cap, size_t *len);
+typedef struct accel_ane_pool {
+    uint32_t used; /* bit i: slot i taken */
+    uint8_t total;
+} accel_ane_pool;
+ACCELDEF accel_status accel_ane_pool_init(accel_ane_pool *p, unsigned total); /* 1..32 */
+ACCELDEF accel_status accel_ane_pool_alloc(accel_ane_pool *p, unsigned *slot);
+ACCELDEF accel_status accel_ane_pool_free(accel_ane_pool *p, unsigned slot);
+ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p);
+
+/* ---- bring-up (Table 29.3 and the first-command list) ---- */
+/* Boot invariant: the initial kernel heap must exceed twice the framework reservation
+ * (ACCEL_E_ANE_INVARIANT otherwise: the kernel refuses to boot). */
+ACCELDEF accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes);
+#define ACCEL_ANE_BU_OFF 0u
+#define ACCEL_ANE_BU_WAIT_ALIVE 1u    /* reset released, waiting for scratch 7 first wake */
+#define ACCEL_ANE_BU_WAIT_CHANNELS 2u /* waiting for scratch 7 second wake */
+#define ACCEL_ANE_BU_WAIT_ACK 3u      /* channel table walked, waiting for scratch 3 + magic */
+#define ACCEL_ANE_BU_FIRST_CMDS 4u    /* interrupts on, issuing the first commands in order */
+#define ACCEL_ANE_BU_READY 5u
+#define ACCEL_ANE_BU_FAILED 6u
+#define ACCEL_ANE_BU_EV_POWER_ON 0u
+#define ACCEL_ANE_BU_EV_SCRATCH7 1u
+#define ACCEL_ANE_BU_EV_CHANNEL 2u     /* arg = index of a named channel resolved (0..7) */
+#define ACCEL_ANE_BU_CHANNELS 8u
+#define ACCEL_ANE_BU_EV_SCRATCH3 3u    /* arg = magic read back */
+#define ACCEL_ANE_BU_EV_TIMEOUT 4u
+#define ACCEL_ANE_BU_EV_FIRST_CMD 5u   /* arg = index of the command completed */
+#define ACCEL_ANE_BU_FIRST_CMD_COUNT 9u
+#ifndef ACCEL_ANE_BU_MAGIC1
+#define ACCEL_ANE_BU_MAGIC1 0x1u /* magic-number-1: value not in the seeds (assumed) */
+#endif
+typedef struct accel_ane_bringup {
+    uint8_t state;
+    uint8_t channels, wakes, next_cmd; /* channels: bit i = channel i resolved */
+    uint8_t retries, max_retries;
+    uint32_t failures; /* power cycles after a missing second wake */
+} accel_ane_bringup;
+ACCELDEF void accel_ane_bringup_init(accel_ane_bringup *b, uint8_t max_retries);
+ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev, uint32_t arg);
+/* name of first command i (print-enable, start, ...), "" past the end */
+ACCELDEF const char *accel_ane_first_cmd_name(unsigned i);
+/* name of channel i of the table (SHAREDMALLOC, TERMINAL, ...), "" past the end */
+ACCELDEF const char *accel_ane_channel_name(unsigned i);
+
+/* ---- per-run statistics buffer (Listing 29.4, Table 29.9) ---- */
+#define ACCEL_ANE_STATS_HDR_SIZE 0x28u
+#define ACCEL_ANE_STATS_EVDESC_SIZE 0x14u
+#define ACCEL_ANE_STATS_DBG_SIZE 0x10u
+#define ACCEL_ANE_STATS_ENGINE_SIZE 0x20u
+#define ACCEL_ANE_STATS_MAGIC 0x0101u
+#define ACCEL_ANE_STATS_MAX_ENGINES 32u
+typedef struct accel_ane_stats_hdr {
+    uint64_t timing;   /* +0x04 */
+    uint32_t word0c;   /* +0x0c */
+    uint32_t word18;   /* +0x18 */
+    uint64_t counter;  /* +0x1c */
+} accel_ane_stats_hdr;
+typedef struct accel_ane_stats_engine { /* layout assumed: four u32 then the counter quad */
+    uint32_t engine_id, type, call_index, engine_index;
+    uint32_t counters[4];
+} accel_ane_stats_engine;
+/* Null-buffer rule: out NULL or cap 0 writes nothing and reports *len 0 (ACCEL_OK). */
+ACCELDEF accel_status accel_ane_stats_write(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
+                                            const accel_ane_stats_engine *e, unsigned n, size_t *len);
+ACCELDEF accel_status accel_ane_stats_parse(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
+                                            unsigned *n);
+ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, unsigned i,
+                                                accel_ane_stats_engine *e);
+
+/* ---- doorbell emit (Listing 29.3) and the fabric register S3_3_C15_C8_0 (Table 29.5) ----
+ * A model of the firmware's guarded doorbell: with interrupts masked, clear bit 39 (open the
+ * window), store the doorbell bit, let the fabric latch its response into bits 1/7, sample:
+ * bit 1 (uncorrectable L2C error) is fatal (ACCEL_E_ANE_INVARIANT, window left open as the
+ * firmware panics there); bit 7 (rejected) clears the sticky bits 1 and 7 and reports
+ * ACCEL_E_BUSY (retry); then set bit 39 again. */
+#define ACCEL_ANE_FAB_PATH_EN ((uint64_t)1 << 0)
+#define ACCEL_ANE_FAB_L2C_UNCORR ((uint64_t)1 << 1)
+#define ACCEL_ANE_FAB_LINK ((uint64_t)1 << 2)
+#define ACCEL_ANE_FAB_LINK2 ((uint64_t)1 << 4)
+#define ACCEL_ANE_FAB_REJECT ((uint64_t)1 << 7)
+#define ACCEL_ANE_FAB_WINDOW ((uint64_t)1 << 39) /* 0 = window open */
+#define ACCEL_ANE_GPU_DOORBELL 0x206468000ULL    /* engine-to-GPU sync doorbell target */
+typedef struct accel_ane_fabric {
+    uint64_t sysreg;
+    uint64_t response;    /* bits the fabric latches after the next store (1 and/or 7) */
+    uint64_t last_target; /* where the last doorbell store went */
+    uint32_t last_value, stores;
+    uint8_t window_seen_open; /* the store happened with bit 39 clear */
+} accel_ane_fabric;
+ACCELDEF accel_status accel_ane_doorbell_emit(accel_ane_fabric *f, uint64_t target, uint32_t bit);
+/* power-gate condition: bit 2 set and bit 4 clear; then bits 0, 2, 4 are cleared. */
+ACCELDEF accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f);
+
+/* ---- fast-path dispatcher (CAneEngineExeLoop::dispatch as seed 004 describes it) ----
+ * Takes one exec-loop message. Ids outside the accepted set fault the firmware (it logs and
+ * asserts): ACCEL_E_ANE_UNSUPPORTED_CMD and `faulted` is set, after which every message gets
+ * ACCEL_E_ANE_INVARIANT. Bad fields: rejected without running (the decoder's status, counted in
+ * `rejected`). A call to a program slot that is not running: dropped and counted
+ * (ACCEL_E_ANE_NOT_RUNNING). A cache trigger on a wrong-state handle: dropped (the cache pool's
+ * status). Accepted work posts DISPATCH to the exec loop (ACCEL_E_BUSY while one is in flight:
+ * the host retries; nothing was consumed). */
+typedef struct accel_ane_fw {
+    accel_ane_xl_fsm loop;
+    accel_ane_cr_pool cr;
+    uint8_t loaded[(ACCEL_ANE_PROGRAM_ID_LIMIT + 7u) / 8u];  /* per-program validity */
+    uint8_t running[(ACCEL_ANE_PROGRAM_ID_LIMIT + 7u) / 8u]; /* process running */
+    uint8_t data_file_load_enabled; /* the engine flag guarding 0x2d */
+    uint8_t faulted;
+    uint32_t accepted, rejected, dropped, rpcs, pids_returned;
+    uint32_t last_id;
+} accel_ane_fw;
+ACCELDEF accel_status accel_ane_fw_init(accel_ane_fw *fw, uint32_t max_cache_requests);
+/* program slot: load (valid), start (running), stop, unload */
+ACCELDEF accel_status accel_ane_fw_program(accel_ane_fw *fw, uint32_t program_id, int loaded,
+                                           int running);
+ACCELDEF accel_status accel_ane_fw_dispatch(accel_ane_fw *fw, const uint8_t *msg, size_t len);
+/* the in-flight partition finished (EXEC -> RUN) */
+ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw);
+/* ane: end of declarations */
 #ifdef __cplusplus
 }
 #endif
@@ -1452,6 +2253,54 @@ ACCELDEF const char *accel_status_str(accel_status s)
 #endif
 
     /* ane strings */
+    case ACCEL_E_ANE_QUEUE: return "ACCEL_E_ANE_QUEUE: task-queue id must be 0..7";
+    case ACCEL_E_ANE_NID: return "ACCEL_E_ANE_NID: network id must fit 8 bits";
+    case ACCEL_E_ANE_BAR_COUNT: return "ACCEL_E_ANE_BAR_COUNT: at most 32 BAR words";
+    case ACCEL_E_ANE_TD_SIZE: return "ACCEL_E_ANE_TD_SIZE: TD size must be a multiple of 4 in 4..0x40000";
+    case ACCEL_E_ANE_TD_COUNT: return "ACCEL_E_ANE_TD_COUNT: TD count must be 1..0xFFFF";
+    case ACCEL_E_ANE_QUEUE_BUSY: return "ACCEL_E_ANE_QUEUE_BUSY: task queue already in use";
+    case ACCEL_E_ANE_ID: return "ACCEL_E_ANE_ID: command id outside its id space or family";
+    case ACCEL_E_ANE_UNSUPPORTED_CMD: return "ACCEL_E_ANE_UNSUPPORTED_CMD: id not on the exec-loop fast path: firmware panics";
+    case ACCEL_E_ANE_DIRECTION: return "ACCEL_E_ANE_DIRECTION: id flows the other way (host vs notification)";
+    case ACCEL_E_ANE_PRIORITY: return "ACCEL_E_ANE_PRIORITY: fwPriority < 8 violated";
+    case ACCEL_E_ANE_PRIORITY_BAND: return "ACCEL_E_ANE_PRIORITY_BAND: realtime band 0..1 not admitted here (2..7)";
+    case ACCEL_E_ANE_PROGRAM_ID: return "ACCEL_E_ANE_PROGRAM_ID: programId >= 144 (or < -1 in a header)";
+    case ACCEL_E_ANE_PROCEDURE_ID: return "ACCEL_E_ANE_PROCEDURE_ID: procId >= 288";
+    case ACCEL_E_ANE_PROCESS_ID: return "ACCEL_E_ANE_PROCESS_ID: processId < -1 (or < 0 where one is required)";
+    case ACCEL_E_ANE_MSG_SIZE: return "ACCEL_E_ANE_MSG_SIZE: maxCmdBufSize >= hdr + size, or container size";
+    case ACCEL_E_ANE_OUTPUT_SETS: return "ACCEL_E_ANE_OUTPUT_SETS: nbrOfOutputBufferSets == 1 violated";
+    case ACCEL_E_ANE_TD_PARTITIONS: return "ACCEL_E_ANE_TD_PARTITIONS: 1 == nbrOfTdPartition violated";
+    case ACCEL_E_ANE_EVENT_MASKS: return "ACCEL_E_ANE_EVENT_MASKS: exactly one event mask violated";
+    case ACCEL_E_ANE_CUSTOM_BARS: return "ACCEL_E_ANE_CUSTOM_BARS: nbrOfCustomBars <= 32 violated";
+    case ACCEL_E_ANE_BAR_TYPE: return "ACCEL_E_ANE_BAR_TYPE: bar type GENERIC and config HW_32BIT violated";
+    case ACCEL_E_ANE_BAR_ID: return "ACCEL_E_ANE_BAR_ID: barId < 32 violated";
+    case ACCEL_E_ANE_EXEC_ORDER: return "ACCEL_E_ANE_EXEC_ORDER: 0 < nbrOfCustomExecuteOrder <= 128 violated";
+    case ACCEL_E_ANE_EXEC_ORDER_OFFSET: return "ACCEL_E_ANE_EXEC_ORDER_OFFSET: callSize <= offset, offset + 4n <= container";
+    case ACCEL_E_ANE_SIGNAL_EVENTS: return "ACCEL_E_ANE_SIGNAL_EVENTS: 0 < nbrOfSignalEvents <= 16 violated";
+    case ACCEL_E_ANE_NO_EVENTS: return "ACCEL_E_ANE_NO_EVENTS: nbrOfWaitEvents + nbrOfSignalEvents > 0 violated";
+    case ACCEL_E_ANE_SUBNET_ORDER: return "ACCEL_E_ANE_SUBNET_ORDER: 0 == bSubNetworkCustomExecuteOrder violated";
+    case ACCEL_E_ANE_SHARED_EVENTS: return "ACCEL_E_ANE_SHARED_EVENTS: sharedEventsActiveNbr < 2 violated";
+    case ACCEL_E_ANE_VARIANT: return "ACCEL_E_ANE_VARIANT: field set that belongs to another call variant";
+    case ACCEL_E_ANE_STATS: return "ACCEL_E_ANE_STATS: stats buffer/size: both 0, or size >= 0x4c";
+    case ACCEL_E_ANE_INPUT_BUFFERS: return "ACCEL_E_ANE_INPUT_BUFFERS: nbrOfInputBuffers <= 16 violated";
+    case ACCEL_E_ANE_REQUESTS_IN_LIST: return "ACCEL_E_ANE_REQUESTS_IN_LIST: 1 == nbrOfAneRequestInList violated";
+    case ACCEL_E_ANE_CHAIN_BUF: return "ACCEL_E_ANE_CHAIN_BUF: chained buffer: OutputBuffer type, set id < sets";
+    case ACCEL_E_ANE_CHAIN_ADDR: return "ACCEL_E_ANE_CHAIN_ADDR: chained buffer address above 4 GiB";
+    case ACCEL_E_ANE_BUF_COUNT: return "ACCEL_E_ANE_BUF_COUNT: bufNbr == 1 + numIoBuffers violated";
+    case ACCEL_E_ANE_PREMAP: return "ACCEL_E_ANE_PREMAP: premap: one op, one buffer, non-zero addr/size";
+    case ACCEL_E_ANE_REG_VALUE: return "ACCEL_E_ANE_REG_VALUE: property write with regValue 0";
+    case ACCEL_E_ANE_RPC_LENGTH: return "ACCEL_E_ANE_RPC_LENGTH: back-channel payload > 0x800000";
+    case ACCEL_E_ANE_RPC_MAGIC: return "ACCEL_E_ANE_RPC_MAGIC: back-channel magic != 0x55aa55aa";
+    case ACCEL_E_ANE_FORCE_DISABLE: return "ACCEL_E_ANE_FORCE_DISABLE: force-disable admitted only when set true";
+    case ACCEL_E_ANE_TQ_RANGE: return "ACCEL_E_ANE_TQ_RANGE: reset range not 1 <= first <= last <= 255";
+    case ACCEL_E_ANE_INVARIANT: return "ACCEL_E_ANE_INVARIANT: event in PAUSE: a firmware invariant (panic)";
+    case ACCEL_E_ANE_NOT_RUNNING: return "ACCEL_E_ANE_NOT_RUNNING: call to a process that is not running: dropped";
+    case ACCEL_E_ANE_HANDLE: return "ACCEL_E_ANE_HANDLE: cache handle unknown or in the wrong state: dropped";
+    case ACCEL_E_ANE_TIMESTAMP: return "ACCEL_E_ANE_TIMESTAMP: trigger timestamp not strictly increasing";
+    case ACCEL_E_ANE_CR_DISABLED: return "ACCEL_E_ANE_CR_DISABLED: cache requests force-disabled";
+    case ACCEL_E_ANE_NOT_READY: return "ACCEL_E_ANE_NOT_READY: channel not ready (recovery in progress)";
+    case ACCEL_E_ANE_HANDSHAKE: return "ACCEL_E_ANE_HANDSHAKE: bring-up handshake out of order or wrong magic";
+    case ACCEL_E_ANE_STATS_MAGIC: return "ACCEL_E_ANE_STATS_MAGIC: statistics header magic is not 0x0101";
 
 #ifndef ACCEL_NO_MAC /* a removed section takes its strings along */
     /* mac strings */
@@ -4502,7 +5351,2145 @@ ACCELDEF accel_status accel_refsi_cmp_execute(accel_refsi_cmp *cmp, const void *
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* ane implementation goes here */
+/* ---------------------------------------------------------------- ane: register map */
+static const uint8_t accel__ane_prty[ACCEL_ANE_TQ_COUNT] = {1, 2, 3, 4, 5, 6, 30, 31};
+
+ACCELDEF uint32_t accel_ane_tq_priority(unsigned qid)
+{
+    return qid < ACCEL_ANE_TQ_COUNT ? (uint32_t)accel__ane_prty[qid] : 0u;
+}
+
+ACCELDEF uint32_t accel_ane_tm_reg(uint32_t off) { return (uint32_t)ACCEL_ANE_TM_BASE + off; }
+
+ACCELDEF uint32_t accel_ane_tq_reg(unsigned qid, uint32_t off)
+{
+    return (uint32_t)ACCEL_ANE_TQ_BASE + (uint32_t)qid * (uint32_t)ACCEL_ANE_TQ_STRIDE + off;
+}
+
+/* ---------------------------------------------------------------- ane: TD header */
+ACCELDEF uint32_t accel_ane_td_hdr0_pack(const accel_ane_td_hdr0 *h)
+{
+    if (!h) return 0;
+    return ((uint32_t)h->tid << 24) | ((uint32_t)h->nid << 16) | ((uint32_t)h->lnid << 8) |
+           (uint32_t)h->eon;
+}
+
+ACCELDEF void accel_ane_td_hdr0_unpack(uint32_t w, accel_ane_td_hdr0 *h)
+{
+    if (!h) return;
+    h->tid = (uint8_t)(w >> 24);
+    h->nid = (uint8_t)(w >> 16);
+    h->lnid = (uint8_t)(w >> 8);
+    h->eon = (uint8_t)w;
+}
+
+ACCELDEF uint32_t accel_ane_td_hdr0_set_nid(uint32_t w, uint8_t nid)
+{
+    return (w & 0x0f00ffffUL) | ((uint32_t)nid << 16);
+}
+
+ACCELDEF accel_status accel_ane_td_patch_nid(uint8_t *td, size_t td_len, unsigned nid)
+{
+    if (!td) return ACCEL_E_NULL;
+    if (td_len < 4) return ACCEL_E_TRUNCATED;
+    if (nid > 0xFFu) return ACCEL_E_ANE_NID;
+    accel_store_u32le(td, accel_ane_td_hdr0_set_nid(accel_load_u32le(td), (uint8_t)nid));
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane: direct submission */
+static accel_status accel__ane_tm_wr(accel_ane_tm *tm, uint32_t off, uint32_t v)
+{
+    return accel_port_reg_write32(tm->port, tm->tm_base + off, v);
+}
+static accel_status accel__ane_tm_rd(accel_ane_tm *tm, uint32_t off, uint32_t *v)
+{
+    return accel_port_reg_read32(tm->port, tm->tm_base + off, v);
+}
+static uint32_t accel__ane_tq_off(const accel_ane_tm *tm, unsigned qid, uint32_t off)
+{
+    return tm->tq_base + (uint32_t)qid * (uint32_t)ACCEL_ANE_TQ_STRIDE + off;
+}
+
+ACCELDEF accel_status accel_ane_tm_init(accel_ane_tm *tm, const accel_port *port)
+{
+    if (!tm || !port) return ACCEL_E_NULL;
+    tm->port = port;
+    tm->tm_base = (uint32_t)ACCEL_ANE_TM_BASE;
+    tm->tq_base = (uint32_t)ACCEL_ANE_TQ_BASE;
+    tm->timeout_ms = (uint32_t)ACCEL_ANE_IDLE_TIMEOUT_MS;
+    tm->poll_ms = (uint32_t)ACCEL_ANE_POLL_MS;
+    tm->enabled = 0;
+    tm->busy = 0;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_tm_enable(accel_ane_tm *tm)
+{
+    uint32_t v = 0;
+    unsigned q;
+    accel_status st;
+    if (!tm || !tm->port) return ACCEL_E_NULL;
+    st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_TQ_EN, &v);
+    if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_TQ_EN, v | (uint32_t)ACCEL_ANE_TQ_EN_BITS);
+    for (q = 0; q < ACCEL_ANE_TQ_COUNT && st == ACCEL_OK; q++)
+        st = accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_PRTY),
+                                    (uint32_t)accel__ane_prty[q]);
+    if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_IRQ_EN1, ACCEL_ANE_TM_IRQ_EN1_VALUE);
+    if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_IRQ_EN2, ACCEL_ANE_TM_IRQ_EN2_VALUE);
+    if (st == ACCEL_OK) tm->enabled = 1;
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_tm_disable(accel_ane_tm *tm)
+{
+    uint32_t v = 0;
+    accel_status st;
+    if (!tm || !tm->port) return ACCEL_E_NULL;
+    tm->enabled = 0; /* even a half-done disable must stop new submissions */
+    st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_IRQ_EN1, 0);
+    if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_IRQ_EN2, 0);
+    if (st == ACCEL_OK) st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_TQ_EN, &v);
+    if (st == ACCEL_OK)
+        st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_TQ_EN, v & ~(uint32_t)ACCEL_ANE_TQ_EN_BITS);
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_check_request(const accel_ane_request *req)
+{
+    if (!req) return ACCEL_E_NULL;
+    if (req->qid >= ACCEL_ANE_TQ_COUNT) return ACCEL_E_ANE_QUEUE;
+    if (req->nid > 0xFFu) return ACCEL_E_ANE_NID;
+    if (req->nbar > ACCEL_ANE_BAR_COUNT) return ACCEL_E_ANE_BAR_COUNT;
+    if (req->nbar && !req->bar) return ACCEL_E_NULL;
+    if (req->td_size < 4u || req->td_size > (uint32_t)ACCEL_ANE_TD_SIZE_MAX ||
+        (req->td_size & 3u) != 0)
+        return ACCEL_E_ANE_TD_SIZE;
+    if (req->td_count == 0 || req->td_count > (uint32_t)ACCEL_ANE_TD_COUNT_MAX)
+        return ACCEL_E_ANE_TD_COUNT;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_tm_enqueue(accel_ane_tm *tm, const accel_ane_request *req)
+{
+    accel_status st;
+    unsigned i, q;
+    if (!tm || !tm->port) return ACCEL_E_NULL;
+    st = accel_ane_check_request(req);
+    if (st != ACCEL_OK) return st;
+    if (!tm->enabled) return ACCEL_E_STATE;
+    q = req->qid;
+    if (tm->busy & (1u << q)) return ACCEL_E_ANE_QUEUE_BUSY;
+    tm->busy = (uint8_t)(tm->busy | (1u << q));
+    st = accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_STATUS), 1);
+    for (i = 0; i < ACCEL_ANE_BAR_COUNT && st == ACCEL_OK; i++)
+        st = accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_BAR1(i)),
+                                    i < req->nbar ? req->bar[i] : 0u);
+    if (st == ACCEL_OK)
+        st = accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_SIZE1),
+                                    ((req->td_size >> 2) - 1u) << 16);
+    if (st == ACCEL_OK)
+        st = accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_ADDR1),
+                                    req->btsp_iova);
+    if (st == ACCEL_OK)
+        st = accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_NID1),
+                                    ((uint32_t)(req->nid & 0xFFu) << 8) | 1u);
+    if (st != ACCEL_OK) (void)accel_ane_tm_release(tm, q); /* never leave a half-built queue */
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_tm_push(accel_ane_tm *tm, const accel_ane_request *req)
+{
+    uint32_t addr = 0, size = 0;
+    accel_status st;
+    unsigned q;
+    if (!tm || !tm->port) return ACCEL_E_NULL;
+    st = accel_ane_check_request(req);
+    if (st != ACCEL_OK) return st;
+    q = req->qid;
+    if (!(tm->busy & (1u << q))) return ACCEL_E_STATE; /* nothing enqueued on q */
+    st = accel_port_reg_read32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_ADDR1), &addr);
+    if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_REQ_ADDR, addr);
+    if (st == ACCEL_OK)
+        st = accel_port_reg_read32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_SIZE1), &size);
+    if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_REQ_INFO, size | req->td_count);
+    if (st == ACCEL_OK)
+        st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_REQ_PUSH,
+                              (uint32_t)accel__ane_prty[q] | ((uint32_t)(q & 7u) << 8));
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_tm_wait_idle(accel_ane_tm *tm, uint32_t *status)
+{
+    uint32_t last = 0;
+    accel_status st;
+    if (!tm || !tm->port) return ACCEL_E_NULL;
+    st = accel_port_poll32(tm->port, tm->tm_base + ACCEL_ANE_TM_STATUS, ACCEL_ANE_TM_STATUS_IDLE,
+                           ACCEL_ANE_TM_STATUS_IDLE, tm->timeout_ms, tm->poll_ms, &last);
+    if (status) *status = last;
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_tm_drain_irq(accel_ane_tm *tm, unsigned line,
+                                             accel_ane_irq_event *ev, size_t max,
+                                             uint32_t *count)
+{
+    uint32_t n = 0, i, v = 0;
+    accel_ane_irq_event e;
+    accel_status st;
+    if (count) *count = 0;
+    if (!tm || !tm->port) return ACCEL_E_NULL;
+    if (!ev && max) return ACCEL_E_NULL;
+    if (line > 1) return ACCEL_E_ARG;
+    st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_EVTC(line), &n);
+    if (st != ACCEL_OK) return st;
+    if (count) *count = n;
+    /* the count comes from the device: bound the loop */
+    for (i = 0; i < n && i < (uint32_t)ACCEL_ANE_IRQ_MAX_EVENTS; i++) {
+        st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_INFO(line), &e.info);
+        if (st == ACCEL_OK) st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_UNK1(line), &e.unk1);
+        if (st == ACCEL_OK) st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_TMST(line), &e.tmst);
+        if (st == ACCEL_OK) st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_UNK2(line), &e.unk2);
+        if (st != ACCEL_OK) return st;
+        if ((size_t)i < max) ACCEL_MEMCPY(&ev[i], &e, sizeof e); /* no struct copy: freestanding */
+    }
+    if (line == 0) {
+        st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_ACK, &v);
+        if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_IRQ_ACK, v | ACCEL_ANE_TM_IRQ_ACK_BIT);
+        if (st != ACCEL_OK) return st;
+    }
+    return n > (uint32_t)ACCEL_ANE_IRQ_MAX_EVENTS ? ACCEL_E_OVERFLOW : ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_tm_release(accel_ane_tm *tm, unsigned qid)
+{
+    if (!tm || !tm->port) return ACCEL_E_NULL;
+    if (qid >= ACCEL_ANE_TQ_COUNT) return ACCEL_E_ANE_QUEUE;
+    tm->busy = (uint8_t)(tm->busy & ~(1u << qid));
+    return accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, qid, ACCEL_ANE_TQ_STATUS), 0);
+}
+
+ACCELDEF accel_status accel_ane_tm_execute(accel_ane_tm *tm, const accel_ane_request *req,
+                                           accel_ane_result *res)
+{
+    accel_ane_result r;
+    accel_status st, st2;
+    ACCEL_MEMSET(&r, 0, sizeof r);
+    st = accel_ane_tm_push(tm, req);
+    if (st != ACCEL_OK) {
+        if (res) ACCEL_MEMCPY(res, &r, sizeof r);
+        /* a push that never reached the doorbell must not keep the queue */
+        if (tm && req && req->qid < ACCEL_ANE_TQ_COUNT && (tm->busy & (1u << req->qid)))
+            (void)accel_ane_tm_release(tm, req->qid);
+        return st;
+    }
+    st = accel_ane_tm_wait_idle(tm, &r.tm_status);
+    /* drain and release even after a timeout (the Asahi driver does the same) */
+    st2 = accel_ane_tm_drain_irq(tm, 0, NULL, 0, &r.irq_count[0]);
+    if (st == ACCEL_OK) st = st2;
+    st2 = accel_ane_tm_drain_irq(tm, 1, NULL, 0, &r.irq_count[1]);
+    if (st == ACCEL_OK) st = st2;
+    st2 = accel_ane_tm_release(tm, req->qid);
+    if (st == ACCEL_OK) st = st2;
+    if (res) ACCEL_MEMCPY(res, &r, sizeof r);
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_request *req,
+                                          accel_ane_result *res)
+{
+    accel_status st = accel_ane_tm_enqueue(tm, req);
+    if (st != ACCEL_OK) {
+        if (res) ACCEL_MEMSET(res, 0, sizeof *res);
+        return st;
+    }
+    return accel_ane_tm_execute(tm, req, res);
+}
+
+/* ---------------------------------------------------------------- ane: register-file model */
+static uint32_t *accel__ane_model_reg(accel_ane_regmodel *m, uint32_t off)
+{
+    uint32_t rel;
+    if (off & 3u) return NULL;
+    if (off >= m->tm_base && off - m->tm_base < ACCEL_ANE_MODEL_TM_WORDS * 4u)
+        return &m->tm[(off - m->tm_base) / 4u];
+    if (off >= m->tq_base) {
+        rel = off - m->tq_base;
+        if (rel < ACCEL_ANE_MODEL_TQ_WORDS * 4u) return &m->tq[rel / 4u];
+    }
+    return NULL;
+}
+
+static void accel__ane_model_finish(accel_ane_regmodel *m)
+{
+    uint32_t info = m->tm[ACCEL_ANE_TM_REQ_INFO / 4u];
+    uint32_t push = m->tm[ACCEL_ANE_TM_REQ_PUSH / 4u];
+    unsigned q = (unsigned)((push >> 8) & 7u);
+    uint32_t nid = (m->tq[(q * (uint32_t)ACCEL_ANE_TQ_STRIDE + ACCEL_ANE_TQ_NID1) / 4u] >> 8) & 0xFFu;
+    m->running = 0;
+    m->tm[ACCEL_ANE_TM_STATUS / 4u] = ACCEL_ANE_TM_STATUS_IDLE;
+    m->tm[ACCEL_ANE_TM_COMMIT_INFO / 4u] = nid << 16;
+    m->tm[ACCEL_ANE_TM_IRQ_EVTC(0) / 4u] = 1;
+    m->tm[ACCEL_ANE_TM_IRQ_INFO(0) / 4u] = ((info & 0xFFu) << 24) | (nid << 16);
+}
+
+static accel_status accel__ane_model_rd(void *user, uint32_t off, uint32_t *v)
+{
+    accel_ane_regmodel *m = (accel_ane_regmodel *)user;
+    uint32_t *r = accel__ane_model_reg(m, off);
+    *v = r ? *r : 0u;
+    return ACCEL_OK;
+}
+
+static accel_status accel__ane_model_wr(void *user, uint32_t off, uint32_t v)
+{
+    accel_ane_regmodel *m = (accel_ane_regmodel *)user;
+    uint32_t *r = accel__ane_model_reg(m, off);
+    if (!r) {
+        m->bad_writes++;
+        return ACCEL_E_ARG;
+    }
+    *r = v;
+    if (off == m->tm_base + ACCEL_ANE_TM_IRQ_ACK && (v & ACCEL_ANE_TM_IRQ_ACK_BIT)) {
+        /* ack consumes line 0's events; the ack bit itself self-clears */
+        m->tm[ACCEL_ANE_TM_IRQ_EVTC(0) / 4u] = 0;
+        *r = v & ~(uint32_t)ACCEL_ANE_TM_IRQ_ACK_BIT;
+    }
+    if (off == m->tm_base + ACCEL_ANE_TM_REQ_PUSH) {
+        m->pushes++;
+        m->running = 1;
+        m->remaining = m->exec_ms;
+        m->tm[ACCEL_ANE_TM_STATUS / 4u] = 0;
+        if (!m->stuck && m->remaining == 0) accel__ane_model_finish(m);
+    }
+    return ACCEL_OK;
+}
+
+static void accel__ane_model_delay(void *user, uint32_t ms)
+{
+    accel_ane_regmodel *m = (accel_ane_regmodel *)user;
+    if (!m->running || m->stuck) return;
+    if (ms >= m->remaining) {
+        m->remaining = 0;
+        accel__ane_model_finish(m);
+    } else {
+        m->remaining -= ms;
+    }
+}
+
+ACCELDEF accel_status accel_ane_regmodel_init(accel_ane_regmodel *m)
+{
+    if (!m) return ACCEL_E_NULL;
+    ACCEL_MEMSET(m, 0, sizeof *m);
+    m->tm_base = (uint32_t)ACCEL_ANE_TM_BASE;
+    m->tq_base = (uint32_t)ACCEL_ANE_TQ_BASE;
+    m->tm[ACCEL_ANE_TM_STATUS / 4u] = ACCEL_ANE_TM_STATUS_IDLE;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port *model)
+{
+    if (!m || !model) return ACCEL_E_NULL;
+    ACCEL_MEMSET(model, 0, sizeof *model);
+    model->user = m;
+    model->reg_read32 = accel__ane_model_rd;
+    model->reg_write32 = accel__ane_model_wr;
+    model->delay_ms = accel__ane_model_delay;
+    return ACCEL_OK;
+}
+/* ane: end of part 1 implementation */
+
+/* ---------------------------------------------------------------- ane: id tables (data) */
+#define ACCEL__ANE_C ACCEL_ANE_SPACE_CTL
+#define ACCEL__ANE_W ACCEL_ANE_SPACE_WIRE
+#define ACCEL__ANE_HF ACCEL_ANE_DIR_H2F
+#define ACCEL__ANE_FH ACCEL_ANE_DIR_F2H
+#define ACCEL__ANE_FP ACCEL_ANE_INFO_FASTPATH
+#define ACCEL__ANE_AS ACCEL_ANE_INFO_ASSUMED
+static const accel_ane_cmd_info accel__ane_cmds[] = {
+    /* dispatched space (controller header), ids pinned by seed 004 */
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x1e, "CH_PROPERTY_WRITE"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x1f, "CH_PROPERTY_READ"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x41, "PROCEDURE_CALL"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x45, "CACHE_REQUEST_INSTALL"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x46, "CACHE_REQUEST_TRIGGER"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x47, "CACHE_REQUEST_RECYCLE"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x48, "CACHE_REQUEST_INVALIDATE"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x4a, "PREMAP_BUFFER"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x4d, "FORCE_DISABLE_CACHE_REQUESTS"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x4f, "SET_ACTIVE_CACHE_REQUEST_IN_GROUP"},
+    {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x5a, "INFERENCE_CALL"},
+    {ACCEL__ANE_C, ACCEL_ANE_DIR_BOTH, 0, 0x5b, "BACK_CHANNEL_RPC"},
+    /* wire enum (exec-loop +4). "assumed": placed by the order the seed lists names in */
+    {ACCEL__ANE_W, ACCEL_ANE_DIR_UNKNOWN, 0, 0x0000, "DEBUG_COMMAND_DATA_CHECK"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x002d, "CH_DATA_FILE_LOAD2"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0100, "CH_ERROR_NOTIFICATION"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0101, "CH_POWER_CONTROL"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0102, "CH_SIGNPOST"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0103, "CH_SIGNPOST_GROUP"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0104, "CH_SIGNPOST64"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0105, "CH_SIGNPOST64_GROUP"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0106, "CH_RESET_NOTIFICATION"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0107, "CPU_LOAD_NOTIFICATION"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0108, "SECURE_MODE_RESUME"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0200, "LOAD_PROGRAM"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0201, "UNLOAD_PROGRAM"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0202, "CREATE_PROCESS"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0203, "TERMINATE_PROCESS"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x0204, "PROCEDURE_CALL"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0205, "LOAD_AFPP"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0206, "UNLOAD_AFPP"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0207, "PROGRAM_INTERFACE_VERSION_CHECK"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x0209, "PROCEDURE_CALL_CACHE_REQUEST_TRIGGER"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x020a, "PROCEDURE_CALL_CACHE_REQUEST_SUBMIT"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x020c, "PROCEDURE_CALL_WITH_CUSTOM_BARS"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x0211, "PROCEDURE_CALL_WITH_SIGNAL_EVENTS"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x0212, "PROCEDURE_CALL_VARIANT"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0300, "SET_ACTIVE_CACHE_REQUEST_IN_GROUP"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0301, "PROGRAM_EVENT"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0302, "USER_EVENT"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0303, "DBG_EVENT"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0304, "DATA_CHAINING_EVENT"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0305, "PREFETCH_DSID_EVENT"},
+    {ACCEL__ANE_W, ACCEL_ANE_DIR_UNKNOWN, ACCEL__ANE_AS, 0x0400, "SECURE_MODE_EVENT"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0401, "REQUEST_PROGRAM_ID"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0402, "RETURN_PROGRAM_ID"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_AS, 0x0403, "REQUEST_PROCESS_ID"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x0404, "RETURN_PROCESS_ID"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, 0, 0x7000, "INFERENCE_CALL"},
+    {ACCEL__ANE_W, ACCEL_ANE_DIR_BOTH, ACCEL__ANE_FP, 0xff00, "BACK_CHANNEL_RPC"},
+};
+
+typedef struct accel__ane_family {
+    uint8_t space, dir;
+    uint16_t lo, hi;
+    const char *name;
+} accel__ane_family;
+static const accel__ane_family accel__ane_families[] = {
+    {ACCEL__ANE_C, ACCEL_ANE_DIR_UNKNOWN, 0x00, 0x5c, "dispatched (CAneControllerStringsH11)"},
+    {ACCEL__ANE_W, ACCEL_ANE_DIR_UNKNOWN, 0x0000, 0x0000, "outlier"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, 0x0001, 0x0034, "control, config, power, debug"},
+    {ACCEL__ANE_W, ACCEL__ANE_FH, 0x0100, 0x0108, "channel notifications"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, 0x0200, 0x0212, "program, process, procedure call"},
+    {ACCEL__ANE_W, ACCEL_ANE_DIR_UNKNOWN, 0x0300, 0x0305, "events"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, 0x0400, 0x0404, "id handshakes"},
+    {ACCEL__ANE_W, ACCEL__ANE_HF, 0x7000, 0x7000, "outlier"},
+    {ACCEL__ANE_W, ACCEL_ANE_DIR_BOTH, 0xff00, 0xff00, "outlier"},
+};
+
+ACCELDEF const accel_ane_cmd_info *accel_ane_cmd_table(size_t *n)
+{
+    if (n) *n = sizeof accel__ane_cmds / sizeof accel__ane_cmds[0];
+    return accel__ane_cmds;
+}
+
+ACCELDEF accel_status accel_ane_cmd_describe(unsigned space, uint32_t id, accel_ane_cmd_desc *d)
+{
+    size_t i;
+    if (!d) return ACCEL_E_NULL;
+    d->name = d->family = "";
+    d->dir = ACCEL_ANE_DIR_UNKNOWN;
+    d->flags = 0;
+    d->named = 0;
+    for (i = 0; i < sizeof accel__ane_families / sizeof accel__ane_families[0]; i++) {
+        const accel__ane_family *f = &accel__ane_families[i];
+        if (f->space == space && id >= f->lo && id <= f->hi) {
+            d->family = d->name = f->name;
+            d->dir = f->dir;
+            break;
+        }
+    }
+    if (d->family[0] == '\0') return ACCEL_E_ANE_ID;
+    for (i = 0; i < sizeof accel__ane_cmds / sizeof accel__ane_cmds[0]; i++) {
+        const accel_ane_cmd_info *c = &accel__ane_cmds[i];
+        if (c->space == space && c->id == id) {
+            d->name = c->name;
+            d->dir = c->dir;
+            d->flags = c->flags;
+            d->named = 1;
+            break;
+        }
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF int accel_ane_xl_accepts(uint32_t id)
+{
+    size_t i;
+    for (i = 0; i < sizeof accel__ane_cmds / sizeof accel__ane_cmds[0]; i++)
+        if (accel__ane_cmds[i].space == ACCEL_ANE_SPACE_WIRE && accel__ane_cmds[i].id == id)
+            return (accel__ane_cmds[i].flags & ACCEL_ANE_INFO_FASTPATH) != 0;
+    return 0;
+}
+
+ACCELDEF accel_status accel_ane_check_priority(uint32_t priority, int normal_only)
+{
+    if (priority >= ACCEL_ANE_PRIORITY_LEVELS) return ACCEL_E_ANE_PRIORITY;
+    if (normal_only && priority < ACCEL_ANE_PRIORITY_NORMAL_MIN) return ACCEL_E_ANE_PRIORITY_BAND;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane: records */
+ACCELDEF accel_status accel_ane_event_encode(const accel_ane_event *e, uint8_t *out, size_t cap)
+{
+    if (!e || !out) return ACCEL_E_NULL;
+    if (cap < ACCEL_ANE_EVENT_SIZE) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u32le(out, e->type);
+    accel_store_u32le(out + 4, e->target_mask);
+    accel_store_u64le(out + 8, e->id);
+    accel_store_u64le(out + 16, e->value);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_event_decode(const uint8_t *in, size_t len, accel_ane_event *e)
+{
+    if (!in || !e) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_EVENT_SIZE) return ACCEL_E_TRUNCATED;
+    e->type = accel_load_u32le(in);
+    e->target_mask = accel_load_u32le(in + 4);
+    e->id = accel_load_u64le(in + 8);
+    e->value = accel_load_u64le(in + 16);
+    return ACCEL_OK;
+}
+
+static accel_status accel__ane_bar_check(const accel_ane_bar *b)
+{
+    if (b->type != ACCEL_ANE_CUSTOM_BAR_GENERIC || b->cfg != ACCEL_ANE_CUSTOM_BAR_HW_32BIT)
+        return ACCEL_E_ANE_BAR_TYPE;
+    if (b->bar_id >= ACCEL_ANE_BAR_COUNT) return ACCEL_E_ANE_BAR_ID;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_bar_encode(const accel_ane_bar *b, uint8_t *out, size_t cap)
+{
+    accel_status st;
+    if (!b || !out) return ACCEL_E_NULL;
+    st = accel__ane_bar_check(b);
+    if (st != ACCEL_OK) return st;
+    if (cap < ACCEL_ANE_BAR_SIZE) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u32le(out, b->type);
+    accel_store_u32le(out + 4, b->cfg);
+    accel_store_u32le(out + 8, b->bar_id);
+    accel_store_u32le(out + 12, 0);
+    accel_store_u64le(out + 16, b->value);
+    accel_store_u64le(out + 24, b->buf_size);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_bar_decode(const uint8_t *in, size_t len, accel_ane_bar *b)
+{
+    if (!in || !b) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_BAR_SIZE) return ACCEL_E_TRUNCATED;
+    b->type = accel_load_u32le(in);
+    b->cfg = accel_load_u32le(in + 4);
+    b->bar_id = accel_load_u32le(in + 8);
+    b->value = accel_load_u64le(in + 16);
+    b->buf_size = accel_load_u64le(in + 24);
+    return accel__ane_bar_check(b);
+}
+
+/* ---------------------------------------------------------------- ane: frames */
+ACCELDEF accel_status accel_ane_xl_hdr_encode(uint32_t id, uint8_t *out, size_t cap)
+{
+    if (!out) return ACCEL_E_NULL;
+    if (id > 0xFFFFu) return ACCEL_E_ANE_ID;
+    if (cap < ACCEL_ANE_XL_HDR_SIZE) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u32le(out, 0);
+    accel_store_u16le(out + 4, (uint16_t)id);
+    accel_store_u16le(out + 6, 0);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_hdr_decode(const uint8_t *buf, size_t len, uint32_t *id)
+{
+    if (!buf || !id) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_XL_HDR_SIZE) return ACCEL_E_TRUNCATED;
+    *id = accel_load_u16le(buf + 4);
+    return ACCEL_OK;
+}
+
+static accel_status accel__ane_ctl_hdr_check(const accel_ane_ctl_hdr *h)
+{
+    accel_ane_cmd_desc d;
+    if (h->id > ACCEL_ANE_CTL_ID_MAX) return ACCEL_E_ANE_ID;
+    (void)accel_ane_cmd_describe(ACCEL_ANE_SPACE_CTL, h->id, &d);
+    if (h->priority >= ACCEL_ANE_PRIORITY_LEVELS) return ACCEL_E_ANE_PRIORITY;
+    if (h->program_id < -1) return ACCEL_E_ANE_PROGRAM_ID;
+    if (h->process_id < -1) return ACCEL_E_ANE_PROCESS_ID;
+    return d.dir == ACCEL_ANE_DIR_F2H ? ACCEL_E_ANE_DIRECTION : ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_ctl_hdr_encode(const accel_ane_ctl_hdr *h, uint8_t *out,
+                                               size_t cap)
+{
+    accel_status st;
+    if (!h || !out) return ACCEL_E_NULL;
+    st = accel__ane_ctl_hdr_check(h);
+    if (st != ACCEL_OK) return st;
+    if (cap < ACCEL_ANE_CTL_HDR_SIZE) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u32le(out, h->id);
+    accel_store_u32le(out + 4, h->size);
+    accel_store_u32le(out + 8, h->priority);
+    accel_store_u32le(out + 12, (uint32_t)h->program_id);
+    accel_store_u32le(out + 16, (uint32_t)h->process_id);
+    accel_store_u32le(out + 20, h->procedure_id);
+    return ACCEL_OK;
+}
+
+static int32_t accel__ane_i32(uint32_t v)
+{
+    /* two's complement without implementation-defined conversion */
+    return v >= 0x80000000UL ? (int32_t)(v - 0x80000000UL) - (int32_t)0x7FFFFFFFL - 1
+                             : (int32_t)v;
+}
+
+ACCELDEF accel_status accel_ane_ctl_decode(const uint8_t *buf, size_t len, size_t max_cmd_buf,
+                                           accel_ane_ctl_hdr *h, const uint8_t **body)
+{
+    accel_status st;
+    if (body) *body = NULL;
+    if (!buf || !h) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_CTL_HDR_SIZE) return ACCEL_E_TRUNCATED;
+    h->id = accel_load_u32le(buf);
+    h->size = accel_load_u32le(buf + 4);
+    h->priority = accel_load_u32le(buf + 8);
+    h->program_id = accel__ane_i32(accel_load_u32le(buf + 12));
+    h->process_id = accel__ane_i32(accel_load_u32le(buf + 16));
+    h->procedure_id = accel_load_u32le(buf + 20);
+    /* maxCmdBufSize >= sizeof(*pMsg) + pCmdHdr->size, without overflow */
+    if (max_cmd_buf < ACCEL_ANE_CTL_HDR_SIZE) return ACCEL_E_ANE_MSG_SIZE;
+    if (sizeof(size_t) >= sizeof(uint32_t)
+            ? (size_t)(max_cmd_buf - ACCEL_ANE_CTL_HDR_SIZE) < (size_t)h->size
+            : (uint32_t)(max_cmd_buf - ACCEL_ANE_CTL_HDR_SIZE) < h->size)
+        return ACCEL_E_ANE_MSG_SIZE;
+    if (len - ACCEL_ANE_CTL_HDR_SIZE < (size_t)h->size) return ACCEL_E_TRUNCATED;
+    st = accel__ane_ctl_hdr_check(h);
+    if (st != ACCEL_OK) return st;
+    if (body) *body = buf + ACCEL_ANE_CTL_HDR_SIZE;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane: procedure call */
+ACCELDEF accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant)
+{
+    if (!variant) return ACCEL_E_NULL;
+    switch (id) {
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL:
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL_VARIANT: *variant = ACCEL_ANE_PC_PLAIN; return ACCEL_OK;
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL_WITH_BARS: *variant = ACCEL_ANE_PC_BARS; return ACCEL_OK;
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL_WITH_EVENTS: *variant = ACCEL_ANE_PC_EVENTS; return ACCEL_OK;
+    default: return ACCEL_E_ANE_ID;
+    }
+}
+
+/* bytes the message occupies up to and including the variant's fixed tail (callSize) */
+static uint32_t accel__ane_pc_callsize(unsigned v, const accel_ane_proc_call *pc)
+{
+    uint32_t n = ACCEL_ANE_PC_FIXED_SIZE;
+    if (v == ACCEL_ANE_PC_BARS) n += pc->nbr_bars * ACCEL_ANE_BAR_SIZE + 8u;
+    if (v == ACCEL_ANE_PC_EVENTS) n += 8u + (pc->nbr_wait + pc->nbr_signal) * ACCEL_ANE_EVENT_SIZE;
+    return n;
+}
+
+ACCELDEF accel_status accel_ane_pc_check(const accel_ane_proc_call *pc)
+{
+    unsigned v = 0;
+    accel_status st;
+    uint32_t call;
+    if (!pc) return ACCEL_E_NULL;
+    st = accel_ane_pc_variant(pc->id, &v);
+    if (st != ACCEL_OK) return st;
+    st = accel_ane_check_priority(pc->priority, !pc->realtime_ok);
+    if (st != ACCEL_OK) return st;
+    if (pc->program_id >= ACCEL_ANE_PROGRAM_ID_LIMIT) return ACCEL_E_ANE_PROGRAM_ID;
+    if (pc->proc_id >= ACCEL_ANE_PROCEDURE_ID_LIMIT) return ACCEL_E_ANE_PROCEDURE_ID;
+    if (pc->nbr_output_sets != 1) return ACCEL_E_ANE_OUTPUT_SETS;
+    if (pc->nbr_td_partitions != 1) return ACCEL_E_ANE_TD_PARTITIONS;
+    if (pc->nbr_event_masks != 1) return ACCEL_E_ANE_EVENT_MASKS;
+    if (pc->nbr_bars > ACCEL_ANE_MAX_CUSTOM_BARS) return ACCEL_E_ANE_CUSTOM_BARS;
+    if (v != ACCEL_ANE_PC_BARS && pc->nbr_bars) return ACCEL_E_ANE_VARIANT;
+    if (v == ACCEL_ANE_PC_EVENTS) {
+        /* wait events are bounded by the container below; sum first so both rules show */
+        if (pc->nbr_wait > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
+        if (pc->nbr_wait == 0 && pc->nbr_signal == 0) return ACCEL_E_ANE_NO_EVENTS;
+        if (pc->nbr_signal == 0 || pc->nbr_signal > ACCEL_ANE_MAX_SIGNAL_EVENTS)
+            return ACCEL_E_ANE_SIGNAL_EVENTS;
+        if (pc->subnet_custom_order != 0) return ACCEL_E_ANE_SUBNET_ORDER;
+        if (pc->shared_events_active > ACCEL_ANE_MAX_SHARED_EVENTS_ACTIVE)
+            return ACCEL_E_ANE_SHARED_EVENTS;
+    } else if (pc->nbr_wait || pc->nbr_signal || pc->subnet_custom_order ||
+               pc->shared_events_active) {
+        return ACCEL_E_ANE_VARIANT;
+    }
+    /* stats: none (both 0), or a buffer covering the three records (Listing 29.5 null rule) */
+    if (pc->stats_buffer == 0 ? pc->stats_size != 0 : pc->stats_size < ACCEL_ANE_STATS_MIN_SIZE)
+        return ACCEL_E_ANE_STATS;
+    call = accel__ane_pc_callsize(v, pc);
+    if (call > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
+    if (v == ACCEL_ANE_PC_BARS) {
+        if (pc->nbr_exec_order == 0 || pc->nbr_exec_order > ACCEL_ANE_MAX_EXEC_ORDER)
+            return ACCEL_E_ANE_EXEC_ORDER;
+        /* callSize <= offset, aligned, offset + n * 4 <= sizeof(container) */
+        if (pc->exec_order_offset != 0 &&
+            (pc->exec_order_offset < call || (pc->exec_order_offset & 3u) != 0 ||
+             pc->exec_order_offset > ACCEL_ANE_CALL_CONTAINER_SIZE))
+            return ACCEL_E_ANE_EXEC_ORDER_OFFSET;
+        if ((pc->exec_order_offset ? pc->exec_order_offset : call) + pc->nbr_exec_order * 4u >
+            ACCEL_ANE_CALL_CONTAINER_SIZE)
+            return ACCEL_E_ANE_EXEC_ORDER_OFFSET;
+    } else if (pc->nbr_exec_order || pc->exec_order_offset) {
+        return ACCEL_E_ANE_VARIANT;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+                                                    size_t cap, size_t *len)
+{
+    unsigned v = 0;
+    uint32_t i, call, off, total;
+    accel_status st;
+    if (len) *len = 0;
+    if (!pc || !out || !len) return ACCEL_E_NULL;
+    st = accel_ane_pc_check(pc);
+    if (st != ACCEL_OK) return st;
+    (void)accel_ane_pc_variant(pc->id, &v);
+    if ((pc->nbr_bars && !pc->bars) || (pc->nbr_wait && !pc->wait) ||
+        (pc->nbr_signal && !pc->signal) || (pc->nbr_exec_order && !pc->exec_order))
+        return ACCEL_E_NULL;
+    call = accel__ane_pc_callsize(v, pc);
+    off = v == ACCEL_ANE_PC_BARS ? (pc->exec_order_offset ? pc->exec_order_offset : call) : 0;
+    total = v == ACCEL_ANE_PC_BARS ? off + pc->nbr_exec_order * 4u : call;
+    if (cap < total) return ACCEL_E_BUFFER_TOO_SMALL;
+    for (i = 0; i < pc->nbr_bars; i++) { /* check every record before writing anything */
+        st = accel__ane_bar_check(&pc->bars[i]);
+        if (st != ACCEL_OK) return st;
+    }
+    ACCEL_MEMSET(out, 0, (size_t)total);
+    (void)accel_ane_xl_hdr_encode(pc->id, out, cap);
+    accel_store_u32le(out + 0x08, pc->program_id);
+    accel_store_u32le(out + 0x0c, pc->proc_id);
+    accel_store_u32le(out + 0x10, pc->proc);
+    accel_store_u32le(out + 0x14, pc->priority);
+    accel_store_u32le(out + 0x18, pc->nbr_output_sets);
+    accel_store_u32le(out + 0x1c, pc->nbr_td_partitions);
+    accel_store_u32le(out + 0x20, pc->nbr_event_masks);
+    accel_store_u32le(out + 0x24, pc->nbr_wait);
+    accel_store_u32le(out + 0x28, pc->nbr_signal);
+    accel_store_u32le(out + 0x2c, pc->nbr_bars);
+    accel_store_u64le(out + 0x30, pc->stats_buffer);
+    accel_store_u64le(out + 0x38, pc->stats_size);
+    i = ACCEL_ANE_PC_FIXED_SIZE;
+    if (v == ACCEL_ANE_PC_BARS) {
+        uint32_t k;
+        for (k = 0; k < pc->nbr_bars; k++, i += ACCEL_ANE_BAR_SIZE)
+            (void)accel_ane_bar_encode(&pc->bars[k], out + i, ACCEL_ANE_BAR_SIZE);
+        accel_store_u32le(out + i, pc->nbr_exec_order);
+        accel_store_u32le(out + i + 4, off);
+        for (k = 0; k < pc->nbr_exec_order; k++) accel_store_u32le(out + off + k * 4u, pc->exec_order[k]);
+    } else if (v == ACCEL_ANE_PC_EVENTS) {
+        uint32_t k;
+        accel_store_u32le(out + i, pc->subnet_custom_order);
+        accel_store_u32le(out + i + 4, pc->shared_events_active);
+        i += 8;
+        for (k = 0; k < pc->nbr_wait; k++, i += ACCEL_ANE_EVENT_SIZE)
+            (void)accel_ane_event_encode(&pc->wait[k], out + i, ACCEL_ANE_EVENT_SIZE);
+        for (k = 0; k < pc->nbr_signal; k++, i += ACCEL_ANE_EVENT_SIZE)
+            (void)accel_ane_event_encode(&pc->signal[k], out + i, ACCEL_ANE_EVENT_SIZE);
+    }
+    *len = (size_t)total; /* <= container size */
+    return ACCEL_OK;
+}
+
+/* The counted body from +0x18 on (both framings put it there); addressing already in pc. */
+static accel_status accel__ane_pc_decode_body(const uint8_t *buf, size_t len, unsigned v,
+                                              accel_ane_proc_call *pc)
+{
+    uint32_t call, k;
+    size_t end;
+    accel_status st;
+    accel_ane_bar b;
+    /* insize <= sizeof(union): nothing larger than the container is even read */
+    if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
+    if (len < ACCEL_ANE_PC_FIXED_SIZE) return ACCEL_E_TRUNCATED;
+    pc->nbr_output_sets = accel_load_u32le(buf + 0x18);
+    pc->nbr_td_partitions = accel_load_u32le(buf + 0x1c);
+    pc->nbr_event_masks = accel_load_u32le(buf + 0x20);
+    pc->nbr_wait = accel_load_u32le(buf + 0x24);
+    pc->nbr_signal = accel_load_u32le(buf + 0x28);
+    pc->nbr_bars = accel_load_u32le(buf + 0x2c);
+    pc->stats_buffer = accel_load_u64le(buf + 0x30);
+    pc->stats_size = accel_load_u64le(buf + 0x38);
+    end = ACCEL_ANE_PC_FIXED_SIZE;
+    if (v == ACCEL_ANE_PC_BARS) {
+        /* counts may be absurd: bound them before computing sizes */
+        if (pc->nbr_bars > ACCEL_ANE_MAX_CUSTOM_BARS) return ACCEL_E_ANE_CUSTOM_BARS;
+        end += (size_t)pc->nbr_bars * ACCEL_ANE_BAR_SIZE + 8u;
+        if (len < end) return ACCEL_E_TRUNCATED;
+        pc->raw_bars = buf + ACCEL_ANE_PC_FIXED_SIZE;
+        pc->nbr_exec_order = accel_load_u32le(buf + end - 8);
+        pc->exec_order_offset = accel_load_u32le(buf + end - 4);
+        if (pc->exec_order_offset == 0) return ACCEL_E_ANE_EXEC_ORDER_OFFSET; /* 0 < callSize */
+    } else if (v == ACCEL_ANE_PC_EVENTS) {
+        if (len < end + 8u) return ACCEL_E_TRUNCATED;
+        pc->subnet_custom_order = accel_load_u32le(buf + end);
+        pc->shared_events_active = accel_load_u32le(buf + end + 4);
+        end += 8u;
+    }
+    st = accel_ane_pc_check(pc);
+    if (st != ACCEL_OK) return st;
+    call = accel__ane_pc_callsize(v, pc);
+    if (len < call) return ACCEL_E_TRUNCATED;
+    if (v == ACCEL_ANE_PC_BARS) {
+        for (k = 0; k < pc->nbr_bars; k++) {
+            st = accel_ane_bar_decode(pc->raw_bars + k * ACCEL_ANE_BAR_SIZE, ACCEL_ANE_BAR_SIZE, &b);
+            if (st != ACCEL_OK) return st;
+        }
+        end = (size_t)pc->exec_order_offset + (size_t)pc->nbr_exec_order * 4u;
+        if (len < end) return ACCEL_E_TRUNCATED;
+        pc->raw_exec_order = buf + pc->exec_order_offset;
+    } else if (v == ACCEL_ANE_PC_EVENTS) {
+        pc->raw_wait = buf + end;
+        pc->raw_signal = buf + end + (size_t)pc->nbr_wait * ACCEL_ANE_EVENT_SIZE;
+        end = (size_t)call;
+    }
+    if (len != end) return ACCEL_E_MALFORMED; /* trailing bytes: a mis-sized record */
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
+                                                    accel_ane_proc_call *pc)
+{
+    unsigned v = 0;
+    uint32_t id;
+    accel_status st;
+    if (!buf || !pc) return ACCEL_E_NULL;
+    ACCEL_MEMSET(pc, 0, sizeof *pc);
+    st = accel_ane_xl_hdr_decode(buf, len, &id);
+    if (st != ACCEL_OK) return st;
+    if (!accel_ane_xl_accepts(id)) return ACCEL_E_ANE_UNSUPPORTED_CMD;
+    st = accel_ane_pc_variant(id, &v);
+    if (st != ACCEL_OK) return st;
+    if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
+    if (len < ACCEL_ANE_PC_FIXED_SIZE) return ACCEL_E_TRUNCATED;
+    pc->id = id;
+    pc->program_id = accel_load_u32le(buf + 0x08);
+    pc->proc_id = accel_load_u32le(buf + 0x0c);
+    pc->proc = accel_load_u32le(buf + 0x10);
+    pc->priority = accel_load_u32le(buf + 0x14);
+    pc->realtime_ok = 1; /* the firmware admits both bands here; callers may re-check */
+    return accel__ane_pc_decode_body(buf, len, v, pc);
+}
+
+ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+                                                     size_t cap, size_t *len)
+{
+    accel_ane_ctl_hdr h;
+    accel_status st;
+    if (len) *len = 0;
+    if (!pc || !out || !len) return ACCEL_E_NULL;
+    if (pc->id != ACCEL_ANE_WIRE_PROCEDURE_CALL) return ACCEL_E_ANE_VARIANT;
+    if (pc->proc > 0x7FFFFFFFUL) return ACCEL_E_ANE_PROCESS_ID;
+    /* both framings are 24 bytes before the body: encode, then put the header over the front */
+    st = accel_ane_xl_encode_proc_call(pc, out, cap, len);
+    if (st != ACCEL_OK) return st;
+    h.id = ACCEL_ANE_CTL_PROCEDURE_CALL;
+    h.size = (uint32_t)(*len - ACCEL_ANE_CTL_HDR_SIZE);
+    h.priority = pc->priority;
+    h.program_id = (int32_t)pc->program_id; /* < 144 after the check */
+    h.process_id = (int32_t)pc->proc;
+    h.procedure_id = pc->proc_id;
+    st = accel_ane_ctl_hdr_encode(&h, out, cap);
+    if (st != ACCEL_OK) *len = 0;
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t len,
+                                                     size_t max_cmd_buf, accel_ane_ctl_hdr *h,
+                                                     accel_ane_proc_call *pc)
+{
+    accel_status st;
+    if (!buf || !h || !pc) return ACCEL_E_NULL;
+    ACCEL_MEMSET(pc, 0, sizeof *pc);
+    st = accel_ane_ctl_decode(buf, len, max_cmd_buf, h, NULL);
+    if (st != ACCEL_OK) return st;
+    if (h->id != ACCEL_ANE_CTL_PROCEDURE_CALL) return ACCEL_E_ANE_ID;
+    if (len != ACCEL_ANE_CTL_HDR_SIZE + (size_t)h->size) return ACCEL_E_MALFORMED;
+    if (h->program_id < 0) return ACCEL_E_ANE_PROGRAM_ID; /* a call needs a bound program */
+    if (h->process_id < 0) return ACCEL_E_ANE_PROCESS_ID;
+    pc->id = ACCEL_ANE_WIRE_PROCEDURE_CALL;
+    pc->program_id = (uint32_t)h->program_id;
+    pc->proc_id = h->procedure_id;
+    pc->proc = (uint32_t)h->process_id;
+    pc->priority = h->priority;
+    pc->realtime_ok = 1;
+    return accel__ane_pc_decode_body(buf, len, ACCEL_ANE_PC_PLAIN, pc);
+}
+
+/* ---------------------------------------------------------------- ane: cache-request trigger */
+ACCELDEF accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets)
+{
+    if (!b) return ACCEL_E_NULL;
+    if (b->type != ACCEL_ANE_BUFDESC_OUTPUT || b->output_set_id >= nbr_output_sets)
+        return ACCEL_E_ANE_CHAIN_BUF;
+    if ((b->address >> 32) != 0) return ACCEL_E_ANE_CHAIN_ADDR;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_chain_buf_decode(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
+                                                 accel_ane_chain_buf *b)
+{
+    if (!in || !b) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_CHAIN_BUF_SIZE) return ACCEL_E_TRUNCATED;
+    b->type = accel_load_u32le(in);
+    b->output_set_id = accel_load_u32le(in + 4);
+    b->address = accel_load_u64le(in + 8);
+    return accel_ane_chain_buf_check(b, nbr_output_sets);
+}
+
+static accel_status accel__ane_trigger_check(const accel_ane_trigger *t)
+{
+    accel_status st;
+    if (t->id != ACCEL_ANE_WIRE_CACHE_REQUEST_TRIGGER && t->id != ACCEL_ANE_WIRE_CACHE_REQUEST_SUBMIT)
+        return ACCEL_E_ANE_ID;
+    st = accel_ane_check_priority(t->priority, !t->realtime_ok);
+    if (st != ACCEL_OK) return st;
+    if (t->nbr_requests != 1) return ACCEL_E_ANE_REQUESTS_IN_LIST;
+    if (t->nbr_inputs > ACCEL_ANE_MAX_INPUT_BUFFERS) return ACCEL_E_ANE_INPUT_BUFFERS;
+    if (t->nbr_output_sets != 1) return ACCEL_E_ANE_OUTPUT_SETS;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, uint8_t *out,
+                                                  size_t cap, size_t *len)
+{
+    uint32_t k, total;
+    accel_status st;
+    if (len) *len = 0;
+    if (!t || !out || !len) return ACCEL_E_NULL;
+    st = accel__ane_trigger_check(t);
+    if (st != ACCEL_OK) return st;
+    if (t->nbr_inputs && !t->inputs) return ACCEL_E_NULL;
+    for (k = 0; k < t->nbr_inputs; k++) {
+        st = accel_ane_chain_buf_check(&t->inputs[k], t->nbr_output_sets);
+        if (st != ACCEL_OK) return st;
+    }
+    total = ACCEL_ANE_TRIGGER_FIXED_SIZE + t->nbr_inputs * ACCEL_ANE_CHAIN_BUF_SIZE;
+    if (cap < total) return ACCEL_E_BUFFER_TOO_SMALL;
+    (void)accel_ane_xl_hdr_encode(t->id, out, cap);
+    accel_store_u64le(out + 0x08, t->cache_handler);
+    accel_store_u64le(out + 0x10, t->exec_timestamp);
+    accel_store_u32le(out + 0x18, t->priority);
+    accel_store_u32le(out + 0x1c, t->nbr_requests);
+    accel_store_u32le(out + 0x20, t->nbr_inputs);
+    accel_store_u32le(out + 0x24, t->nbr_output_sets);
+    for (k = 0; k < t->nbr_inputs; k++) {
+        uint8_t *p = out + ACCEL_ANE_TRIGGER_FIXED_SIZE + k * ACCEL_ANE_CHAIN_BUF_SIZE;
+        accel_store_u32le(p, t->inputs[k].type);
+        accel_store_u32le(p + 4, t->inputs[k].output_set_id);
+        accel_store_u64le(p + 8, t->inputs[k].address);
+    }
+    *len = (size_t)total; /* <= container size */
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
+                                                  accel_ane_trigger *t)
+{
+    uint32_t id, k;
+    accel_status st;
+    accel_ane_chain_buf b;
+    if (!buf || !t) return ACCEL_E_NULL;
+    ACCEL_MEMSET(t, 0, sizeof *t);
+    st = accel_ane_xl_hdr_decode(buf, len, &id);
+    if (st != ACCEL_OK) return st;
+    if (!accel_ane_xl_accepts(id)) return ACCEL_E_ANE_UNSUPPORTED_CMD;
+    if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
+    if (len < ACCEL_ANE_TRIGGER_FIXED_SIZE) return ACCEL_E_TRUNCATED;
+    t->id = id;
+    t->cache_handler = accel_load_u64le(buf + 0x08);
+    t->exec_timestamp = accel_load_u64le(buf + 0x10);
+    t->priority = accel_load_u32le(buf + 0x18);
+    t->realtime_ok = 1;
+    t->nbr_requests = accel_load_u32le(buf + 0x1c);
+    t->nbr_inputs = accel_load_u32le(buf + 0x20);
+    t->nbr_output_sets = accel_load_u32le(buf + 0x24);
+    st = accel__ane_trigger_check(t);
+    if (st != ACCEL_OK) return st;
+    if (len - ACCEL_ANE_TRIGGER_FIXED_SIZE < (size_t)t->nbr_inputs * ACCEL_ANE_CHAIN_BUF_SIZE)
+        return ACCEL_E_TRUNCATED;
+    if (len - ACCEL_ANE_TRIGGER_FIXED_SIZE != (size_t)t->nbr_inputs * ACCEL_ANE_CHAIN_BUF_SIZE)
+        return ACCEL_E_MALFORMED;
+    t->raw_inputs = buf + ACCEL_ANE_TRIGGER_FIXED_SIZE;
+    for (k = 0; k < t->nbr_inputs; k++) {
+        st = accel_ane_chain_buf_decode(t->raw_inputs + k * ACCEL_ANE_CHAIN_BUF_SIZE,
+                                        ACCEL_ANE_CHAIN_BUF_SIZE, t->nbr_output_sets, &b);
+        if (st != ACCEL_OK) return st;
+    }
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane: back-channel RPC */
+ACCELDEF accel_status accel_ane_rpc_encode(const uint8_t *payload, uint32_t n, uint8_t *out,
+                                           size_t cap, size_t *len)
+{
+    if (len) *len = 0;
+    if (!out || !len || (n && !payload)) return ACCEL_E_NULL;
+    if (n > ACCEL_ANE_RPC_MAX_LEN) return ACCEL_E_ANE_RPC_LENGTH;
+    if (cap < 8u || cap - 8u < (size_t)n) return ACCEL_E_BUFFER_TOO_SMALL; /* n fits size_t here */
+    accel_store_u32le(out, ACCEL_ANE_RPC_MAGIC);
+    accel_store_u32le(out + 4, n);
+    if (n) ACCEL_MEMCPY(out + 8, payload, (size_t)n);
+    *len = 8u + (size_t)n;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_rpc_decode(const uint8_t *body, size_t len,
+                                           const uint8_t **payload, uint32_t *n)
+{
+    uint32_t m, ln;
+    if (payload) *payload = NULL;
+    if (n) *n = 0;
+    if (!body || !payload || !n) return ACCEL_E_NULL;
+    if (len < 8u) return ACCEL_E_TRUNCATED;
+    m = accel_load_u32le(body);
+    ln = accel_load_u32le(body + 4);
+    if (ln > ACCEL_ANE_RPC_MAX_LEN) return ACCEL_E_ANE_RPC_LENGTH;
+    if (m != ACCEL_ANE_RPC_MAGIC) return ACCEL_E_ANE_RPC_MAGIC;
+    if (len - 8u < ln) return ACCEL_E_TRUNCATED; /* compare in the wider type */
+    if (len - 8u != ln) return ACCEL_E_MALFORMED;
+    *payload = body + 8;
+    *n = ln;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len)
+{
+    if (len) *len = 0;
+    if (!out || !len) return ACCEL_E_NULL;
+    if (pid < 0) return ACCEL_E_ANE_PROCESS_ID;
+    if (cap < 12u) return ACCEL_E_BUFFER_TOO_SMALL;
+    (void)accel_ane_xl_hdr_encode(ACCEL_ANE_WIRE_RETURN_PROCESS_ID, out, cap);
+    accel_store_u32le(out + 8, (uint32_t)pid);
+    *len = 12u;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane: controller bodies */
+ACCELDEF accel_status accel_ane_property_encode(int write, uint64_t reg_addr, uint32_t value,
+                                                uint8_t *out, size_t cap)
+{
+    if (!out) return ACCEL_E_NULL;
+    if (write && value == 0) return ACCEL_E_ANE_REG_VALUE;
+    if (cap < ACCEL_ANE_PROPERTY_SIZE) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u64le(out, reg_addr);
+    accel_store_u32le(out + 8, value);
+    accel_store_u32le(out + 12, 0);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_property_decode(int write, const uint8_t *body, size_t len,
+                                                uint64_t *reg_addr, uint32_t *value)
+{
+    if (!body || !reg_addr || !value) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_PROPERTY_SIZE) return ACCEL_E_TRUNCATED;
+    if (len != ACCEL_ANE_PROPERTY_SIZE) return ACCEL_E_MALFORMED;
+    *reg_addr = accel_load_u64le(body);
+    *value = accel_load_u32le(body + 8);
+    if (write && *value == 0) return ACCEL_E_ANE_REG_VALUE;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_premap_encode(uint32_t nops, uint32_t nbufs, uint64_t addr,
+                                              uint64_t size, uint8_t *out, size_t cap)
+{
+    if (!out) return ACCEL_E_NULL;
+    if (nops != 1 || nbufs != 1 || addr == 0 || size == 0) return ACCEL_E_ANE_PREMAP;
+    if (cap < ACCEL_ANE_PREMAP_SIZE) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u32le(out, nops);
+    accel_store_u32le(out + 4, nbufs);
+    accel_store_u64le(out + 8, addr);
+    accel_store_u64le(out + 16, size);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_premap_decode(const uint8_t *body, size_t len, uint64_t *addr,
+                                              uint64_t *size)
+{
+    if (!body || !addr || !size) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_PREMAP_SIZE) return ACCEL_E_TRUNCATED;
+    if (len != ACCEL_ANE_PREMAP_SIZE) return ACCEL_E_MALFORMED;
+    *addr = accel_load_u64le(body + 8);
+    *size = accel_load_u64le(body + 16);
+    if (accel_load_u32le(body) != 1 || accel_load_u32le(body + 4) != 1 || *addr == 0 || *size == 0)
+        return ACCEL_E_ANE_PREMAP;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_inference_encode(uint32_t num_io_buffers, uint32_t buf_nbr,
+                                                 uint64_t prop_addr, uint64_t prop_size,
+                                                 const uint64_t *addr_size_pairs, uint8_t *out,
+                                                 size_t cap, size_t *len)
+{
+    uint32_t k;
+    if (len) *len = 0;
+    if (!out || !len || !addr_size_pairs) return ACCEL_E_NULL;
+    if (num_io_buffers >= 0xFFFFFFFFUL || buf_nbr != num_io_buffers + 1u) return ACCEL_E_ANE_BUF_COUNT;
+    if (buf_nbr > (ACCEL_ANE_CALL_CONTAINER_SIZE - ACCEL_ANE_INFERENCE_FIXED_SIZE) / 16u)
+        return ACCEL_E_ANE_MSG_SIZE;
+    if (cap < ACCEL_ANE_INFERENCE_FIXED_SIZE + (size_t)buf_nbr * 16u) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u32le(out, buf_nbr);
+    accel_store_u32le(out + 4, 0);
+    accel_store_u64le(out + 8, prop_addr);
+    accel_store_u64le(out + 16, prop_size);
+    for (k = 0; k < buf_nbr; k++) {
+        accel_store_u64le(out + 24 + k * 16u, addr_size_pairs[2u * k]);
+        accel_store_u64le(out + 32 + k * 16u, addr_size_pairs[2u * k + 1u]);
+    }
+    *len = ACCEL_ANE_INFERENCE_FIXED_SIZE + (size_t)buf_nbr * 16u;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_inference_decode(const uint8_t *body, size_t len,
+                                                 uint32_t num_io_buffers, uint32_t *buf_nbr,
+                                                 uint64_t *prop_addr, uint64_t *prop_size,
+                                                 const uint8_t **raw_bufs)
+{
+    uint32_t n;
+    if (!body || !buf_nbr || !prop_addr || !prop_size || !raw_bufs) return ACCEL_E_NULL;
+    *raw_bufs = NULL;
+    if (len < ACCEL_ANE_INFERENCE_FIXED_SIZE) return ACCEL_E_TRUNCATED;
+    n = accel_load_u32le(body);
+    *buf_nbr = n;
+    *prop_addr = accel_load_u64le(body + 8);
+    *prop_size = accel_load_u64le(body + 16);
+    if (num_io_buffers >= 0xFFFFFFFFUL || n != num_io_buffers + 1u) return ACCEL_E_ANE_BUF_COUNT;
+    if (n > (ACCEL_ANE_CALL_CONTAINER_SIZE - ACCEL_ANE_INFERENCE_FIXED_SIZE) / 16u)
+        return ACCEL_E_ANE_MSG_SIZE;
+    if (len - ACCEL_ANE_INFERENCE_FIXED_SIZE < (size_t)n * 16u) return ACCEL_E_TRUNCATED;
+    if (len - ACCEL_ANE_INFERENCE_FIXED_SIZE != (size_t)n * 16u) return ACCEL_E_MALFORMED;
+    *raw_bufs = body + ACCEL_ANE_INFERENCE_FIXED_SIZE;
+    return ACCEL_OK;
+}
+
+static size_t accel__ane_cr_body_size(uint32_t id)
+{
+    switch (id) {
+    case ACCEL_ANE_CTL_CACHE_REQUEST_INSTALL: return 8u;
+    case ACCEL_ANE_CTL_CACHE_REQUEST_RECYCLE: return 16u;
+    case ACCEL_ANE_CTL_CACHE_REQUEST_INVALIDATE:
+    case ACCEL_ANE_CTL_SET_ACTIVE_CACHE_REQUEST_IN_GROUP: return 8u;
+    default: return 0;
+    }
+}
+
+ACCELDEF accel_status accel_ane_cr_body_encode(uint32_t ctl_id, uint64_t handle, uint32_t set_id,
+                                               uint8_t *out, size_t cap, size_t *len)
+{
+    size_t n = accel__ane_cr_body_size(ctl_id);
+    if (len) *len = 0;
+    if (!out || !len) return ACCEL_E_NULL;
+    if (!n) return ACCEL_E_ANE_ID;
+    if (ctl_id == ACCEL_ANE_CTL_CACHE_REQUEST_RECYCLE && set_id >= 1u) return ACCEL_E_ANE_CHAIN_BUF;
+    if (cap < n) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (ctl_id == ACCEL_ANE_CTL_CACHE_REQUEST_INSTALL) {
+        accel_store_u32le(out, 1);
+        accel_store_u32le(out + 4, 1);
+    } else {
+        accel_store_u64le(out, handle);
+        if (n == 16u) {
+            accel_store_u32le(out + 8, set_id);
+            accel_store_u32le(out + 12, 0);
+        }
+    }
+    *len = n;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_cr_body_decode(uint32_t ctl_id, const uint8_t *body, size_t len,
+                                               uint64_t *handle, uint32_t *set_id)
+{
+    size_t n = accel__ane_cr_body_size(ctl_id);
+    if (!body || !handle || !set_id) return ACCEL_E_NULL;
+    *handle = 0;
+    *set_id = 0;
+    if (!n) return ACCEL_E_ANE_ID;
+    if (len < n) return ACCEL_E_TRUNCATED;
+    if (len != n) return ACCEL_E_MALFORMED;
+    if (ctl_id == ACCEL_ANE_CTL_CACHE_REQUEST_INSTALL) {
+        if (accel_load_u32le(body) != 1) return ACCEL_E_ANE_REQUESTS_IN_LIST;
+        if (accel_load_u32le(body + 4) != 1) return ACCEL_E_ANE_OUTPUT_SETS;
+        return ACCEL_OK;
+    }
+    *handle = accel_load_u64le(body);
+    if (n == 16u) {
+        *set_id = accel_load_u32le(body + 8);
+        if (*set_id >= 1u) return ACCEL_E_ANE_CHAIN_BUF;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_force_disable_encode(uint32_t disable, uint8_t *out, size_t cap)
+{
+    if (!out) return ACCEL_E_NULL;
+    if (disable != 1) return ACCEL_E_ANE_FORCE_DISABLE;
+    if (cap < 4u) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel_store_u32le(out, disable);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_force_disable_decode(const uint8_t *body, size_t len)
+{
+    if (!body) return ACCEL_E_NULL;
+    if (len < 4u) return ACCEL_E_TRUNCATED;
+    if (len != 4u) return ACCEL_E_MALFORMED;
+    return accel_load_u32le(body) == 1 ? ACCEL_OK : ACCEL_E_ANE_FORCE_DISABLE;
+}
+
+/* ---------------------------------------------------------------- ane: notifications */
+static unsigned accel__ane_note_kind(uint32_t id)
+{
+    switch (id) {
+    case ACCEL_ANE_WIRE_PROGRAM_EVENT: return ACCEL_ANE_NOTE_PROGRAM_EVENT;
+    case ACCEL_ANE_WIRE_DATA_CHAINING_EVENT: return ACCEL_ANE_NOTE_DATA_CHAINING;
+    case ACCEL_ANE_WIRE_PREFETCH_DSID_EVENT: return ACCEL_ANE_NOTE_PREFETCH_DSID;
+    case ACCEL_ANE_WIRE_CH_ERROR_NOTIFICATION: return ACCEL_ANE_NOTE_CH_ERROR;
+    case ACCEL_ANE_WIRE_CH_RESET_NOTIFICATION: return ACCEL_ANE_NOTE_RESET;
+    case ACCEL_ANE_WIRE_CH_SIGNPOST:
+    case ACCEL_ANE_WIRE_CH_SIGNPOST_GROUP:
+    case ACCEL_ANE_WIRE_CH_SIGNPOST64:
+    case ACCEL_ANE_WIRE_CH_SIGNPOST64_GROUP: return ACCEL_ANE_NOTE_SIGNPOST;
+    default: return ACCEL_ANE_NOTE_OTHER;
+    }
+}
+
+static accel_status accel__ane_note_id_check(uint32_t id)
+{
+    accel_ane_cmd_desc d;
+    if (accel_ane_cmd_describe(ACCEL_ANE_SPACE_WIRE, id, &d) != ACCEL_OK) return ACCEL_E_ANE_ID;
+    return (d.dir == ACCEL_ANE_DIR_F2H || d.dir == ACCEL_ANE_DIR_BOTH) ? ACCEL_OK
+                                                                      : ACCEL_E_ANE_DIRECTION;
+}
+
+static uint32_t accel__ane_sp_size(uint32_t id)
+{
+    return (id == ACCEL_ANE_WIRE_CH_SIGNPOST64 || id == ACCEL_ANE_WIRE_CH_SIGNPOST64_GROUP) ? 24u : 16u;
+}
+
+static accel_status accel__ane_tq_range(uint32_t first, uint32_t last)
+{
+    return (first >= 1 && first <= last && last <= 255u) ? ACCEL_OK : ACCEL_E_ANE_TQ_RANGE;
+}
+
+ACCELDEF accel_status accel_ane_note_encode(const accel_ane_note *n, uint8_t *out, size_t cap,
+                                            size_t *len)
+{
+    accel_status st;
+    size_t need = 8;
+    unsigned kind;
+    int grouped;
+    if (len) *len = 0;
+    if (!n || !out || !len) return ACCEL_E_NULL;
+    st = accel__ane_note_id_check(n->id);
+    if (st != ACCEL_OK) return st;
+    kind = accel__ane_note_kind(n->id);
+    grouped = n->id == ACCEL_ANE_WIRE_CH_SIGNPOST_GROUP || n->id == ACCEL_ANE_WIRE_CH_SIGNPOST64_GROUP;
+    switch (kind) {
+    case ACCEL_ANE_NOTE_PROGRAM_EVENT: need = 0x14; break;
+    case ACCEL_ANE_NOTE_DATA_CHAINING: need = 0x1c; break;
+    case ACCEL_ANE_NOTE_PREFETCH_DSID:
+    case ACCEL_ANE_NOTE_CH_ERROR: need = 0x10; break;
+    case ACCEL_ANE_NOTE_RESET:
+        st = accel__ane_tq_range(n->first_tq, n->last_tq);
+        if (st != ACCEL_OK) return st;
+        need = 0x10;
+        break;
+    case ACCEL_ANE_NOTE_SIGNPOST:
+        if (!n->payload && n->sp_count) return ACCEL_E_NULL;
+        if (grouped ? n->sp_count == 0 : n->sp_count != 1) return ACCEL_E_MALFORMED;
+        if (n->sp_count > (ACCEL_ANE_CALL_CONTAINER_SIZE - 12u) / accel__ane_sp_size(n->id))
+            return ACCEL_E_ANE_MSG_SIZE;
+        need = (size_t)((grouped ? 12u : 8u) + n->sp_count * accel__ane_sp_size(n->id));
+        break;
+    default:
+        if (!n->payload && n->payload_len) return ACCEL_E_NULL;
+        if (n->payload_len > ACCEL_ANE_CALL_CONTAINER_SIZE - 8u) return ACCEL_E_ANE_MSG_SIZE;
+        need = 8u + n->payload_len;
+        break;
+    }
+    if (cap < need) return ACCEL_E_BUFFER_TOO_SMALL;
+    ACCEL_MEMSET(out, 0, need);
+    (void)accel_ane_xl_hdr_encode(n->id, out, cap);
+    switch (kind) {
+    case ACCEL_ANE_NOTE_PROGRAM_EVENT:
+        accel_store_u32le(out + 8, (uint32_t)n->program_id);
+        accel_store_u32le(out + 12, (uint32_t)n->process_id);
+        accel_store_u32le(out + 16, n->event);
+        break;
+    case ACCEL_ANE_NOTE_DATA_CHAINING:
+        accel_store_u64le(out + 8, n->cache_handler);
+        accel_store_u64le(out + 16, n->exec_timestamp);
+        accel_store_u32le(out + 24, n->status);
+        break;
+    case ACCEL_ANE_NOTE_PREFETCH_DSID:
+        accel_store_u32le(out + 8, n->dsid);
+        accel_store_u32le(out + 12, n->event);
+        break;
+    case ACCEL_ANE_NOTE_CH_ERROR:
+        accel_store_u32le(out + 8, n->channel);
+        accel_store_u32le(out + 12, n->error_index);
+        break;
+    case ACCEL_ANE_NOTE_RESET:
+        accel_store_u32le(out + 8, n->first_tq);
+        accel_store_u32le(out + 12, n->last_tq);
+        break;
+    case ACCEL_ANE_NOTE_SIGNPOST:
+        if (grouped) accel_store_u32le(out + 8, n->sp_count);
+        if (n->sp_count) ACCEL_MEMCPY(out + (grouped ? 12 : 8), n->payload, need - (grouped ? 12u : 8u));
+        break;
+    default:
+        if (n->payload_len) ACCEL_MEMCPY(out + 8, n->payload, n->payload_len);
+        break;
+    }
+    *len = need;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_note_decode(const uint8_t *buf, size_t len, accel_ane_note *n)
+{
+    uint32_t id;
+    accel_status st;
+    size_t need = 8;
+    if (!buf || !n) return ACCEL_E_NULL;
+    ACCEL_MEMSET(n, 0, sizeof *n);
+    st = accel_ane_xl_hdr_decode(buf, len, &id);
+    if (st != ACCEL_OK) return st;
+    st = accel__ane_note_id_check(id);
+    if (st != ACCEL_OK) return st;
+    if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
+    n->id = id;
+    n->kind = accel__ane_note_kind(id);
+    switch (n->kind) {
+    case ACCEL_ANE_NOTE_PROGRAM_EVENT:
+        need = 0x14;
+        if (len < need) return ACCEL_E_TRUNCATED;
+        n->program_id = accel__ane_i32(accel_load_u32le(buf + 8));
+        n->process_id = accel__ane_i32(accel_load_u32le(buf + 12));
+        n->event = accel_load_u32le(buf + 16);
+        break;
+    case ACCEL_ANE_NOTE_DATA_CHAINING:
+        need = 0x1c;
+        if (len < need) return ACCEL_E_TRUNCATED;
+        n->cache_handler = accel_load_u64le(buf + 8);
+        n->exec_timestamp = accel_load_u64le(buf + 16);
+        n->status = accel_load_u32le(buf + 24);
+        break;
+    case ACCEL_ANE_NOTE_PREFETCH_DSID:
+        need = 0x10;
+        if (len < need) return ACCEL_E_TRUNCATED;
+        n->dsid = accel_load_u32le(buf + 8);
+        n->event = accel_load_u32le(buf + 12);
+        break;
+    case ACCEL_ANE_NOTE_CH_ERROR:
+        need = 0x10;
+        if (len < need) return ACCEL_E_TRUNCATED;
+        n->channel = accel_load_u32le(buf + 8);
+        n->error_index = accel_load_u32le(buf + 12);
+        break;
+    case ACCEL_ANE_NOTE_RESET:
+        need = 0x10;
+        if (len < need) return ACCEL_E_TRUNCATED;
+        n->first_tq = accel_load_u32le(buf + 8);
+        n->last_tq = accel_load_u32le(buf + 12);
+        st = accel__ane_tq_range(n->first_tq, n->last_tq);
+        if (st != ACCEL_OK) return st;
+        break;
+    case ACCEL_ANE_NOTE_SIGNPOST: {
+        int grouped = id == ACCEL_ANE_WIRE_CH_SIGNPOST_GROUP || id == ACCEL_ANE_WIRE_CH_SIGNPOST64_GROUP;
+        size_t hdr = grouped ? 12u : 8u;
+        n->sp_size = accel__ane_sp_size(id);
+        if (len < hdr) return ACCEL_E_TRUNCATED;
+        n->sp_count = grouped ? accel_load_u32le(buf + 8) : 1u;
+        if (n->sp_count == 0) return ACCEL_E_MALFORMED;
+        if (n->sp_count > (ACCEL_ANE_CALL_CONTAINER_SIZE - 12u) / n->sp_size) return ACCEL_E_ANE_MSG_SIZE;
+        need = hdr + (size_t)(n->sp_count * n->sp_size);
+        if (len < need) return ACCEL_E_TRUNCATED;
+        n->payload = buf + hdr;
+        n->payload_len = need - hdr;
+        break;
+    }
+    default:
+        n->payload = buf + 8;
+        n->payload_len = len - 8;
+        need = len;
+        break;
+    }
+    if (len != need) return ACCEL_E_MALFORMED;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane model: exec loop */
+ACCELDEF void accel_ane_xl_fsm_init(accel_ane_xl_fsm *f)
+{
+    if (f) ACCEL_MEMSET(f, 0, sizeof *f);
+}
+
+ACCELDEF accel_status accel_ane_xl_fsm_arm(accel_ane_xl_fsm *f)
+{
+    if (!f) return ACCEL_E_NULL;
+    if (f->state != ACCEL_ANE_XL_INIT) return ACCEL_E_STATE;
+    f->state = ACCEL_ANE_XL_RUN;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_xl_fsm_event(accel_ane_xl_fsm *f, unsigned ev)
+{
+    if (!f) return ACCEL_E_NULL;
+    if (ev >= ACCEL_ANE_XL_EVENTS) return ACCEL_E_ARG;
+    if (f->asserted || f->state == ACCEL_ANE_XL_PAUSE) {
+        f->asserted = 1;
+        return ACCEL_E_ANE_INVARIANT;
+    }
+    switch (f->state) {
+    case ACCEL_ANE_XL_RUN:
+        if (ev == ACCEL_ANE_XL_EV_DISPATCH) {
+            f->state = f->secure ? ACCEL_ANE_XL_EXEC_SECURE : ACCEL_ANE_XL_EXEC;
+        } else if (ev == ACCEL_ANE_XL_EV_DRAIN) {
+            /* already idle */
+        } else if ((ev == ACCEL_ANE_XL_EV_ENTER_SECURE) == (f->secure != 0)) {
+            return ACCEL_E_STATE; /* already in the requested phase */
+        } else {
+            f->pending_secure = (uint8_t)(ev == ACCEL_ANE_XL_EV_ENTER_SECURE);
+            f->state = ACCEL_ANE_XL_PAUSE;
+        }
+        return ACCEL_OK;
+    case ACCEL_ANE_XL_EXEC:
+    case ACCEL_ANE_XL_EXEC_SECURE:
+        if (ev == ACCEL_ANE_XL_EV_DRAIN) {
+            f->state = ACCEL_ANE_XL_RUN;
+            return ACCEL_OK;
+        }
+        /* one partition in flight, run to completion; a switch must quiesce first */
+        return ev == ACCEL_ANE_XL_EV_DISPATCH ? ACCEL_E_BUSY : ACCEL_E_STATE;
+    default:
+        return ACCEL_E_STATE; /* INIT: not armed */
+    }
+}
+
+ACCELDEF accel_status accel_ane_xl_fsm_resume(accel_ane_xl_fsm *f)
+{
+    if (!f) return ACCEL_E_NULL;
+    if (f->state != ACCEL_ANE_XL_PAUSE || f->asserted) return ACCEL_E_STATE;
+    f->secure = f->pending_secure;
+    f->state = ACCEL_ANE_XL_RUN;
+    return ACCEL_OK;
+}
+
+ACCELDEF int accel_ane_xl_fsm_hw_allowed(const accel_ane_xl_fsm *f)
+{
+    return f && (f->state == ACCEL_ANE_XL_EXEC || f->state == ACCEL_ANE_XL_EXEC_SECURE);
+}
+
+/* ---------------------------------------------------------------- ane model: process */
+ACCELDEF void accel_ane_proc_fsm_init(accel_ane_proc_fsm *p)
+{
+    if (p) ACCEL_MEMSET(p, 0, sizeof *p);
+}
+
+ACCELDEF accel_status accel_ane_proc_fsm_event(accel_ane_proc_fsm *p, unsigned ev)
+{
+    if (!p) return ACCEL_E_NULL;
+    switch (ev) {
+    case ACCEL_ANE_PROC_EV_START:
+        if (p->state != ACCEL_ANE_PROC_IDLE) return ACCEL_E_STATE;
+        p->state = ACCEL_ANE_PROC_RUNNING;
+        return ACCEL_OK;
+    case ACCEL_ANE_PROC_EV_STOP:
+        if (p->state != ACCEL_ANE_PROC_RUNNING) return ACCEL_E_STATE;
+        p->state = ACCEL_ANE_PROC_IDLE;
+        return ACCEL_OK;
+    case ACCEL_ANE_PROC_EV_CALL:
+        if (p->state != ACCEL_ANE_PROC_RUNNING) {
+            p->dropped++; /* dropped and counted, not faulted */
+            return ACCEL_E_ANE_NOT_RUNNING;
+        }
+        p->calls++;
+        return ACCEL_OK;
+    default: return ACCEL_E_ARG;
+    }
+}
+
+/* ---------------------------------------------------------------- ane model: cache requests */
+ACCELDEF accel_status accel_ane_cr_init(accel_ane_cr_pool *p, uint32_t max)
+{
+    if (!p) return ACCEL_E_NULL;
+    if (max == 0 || max > ACCEL_ANE_MAX_CACHE_REQUESTS) return ACCEL_E_ARG;
+    ACCEL_MEMSET(p, 0, sizeof *p);
+    p->max = max;
+    return ACCEL_OK;
+}
+
+static accel_ane_cr_slot *accel__ane_cr_find(accel_ane_cr_pool *p, uint64_t h)
+{
+    uint64_t idx = h & 0xFFu;
+    if (idx >= p->max || (h >> 16) != 0) return NULL;
+    if (((h >> 8) & 0xFFu) != p->slot[idx].gen || p->slot[idx].state == ACCEL_ANE_CR_AVAILABLE)
+        return NULL;
+    return &p->slot[idx];
+}
+
+ACCELDEF accel_status accel_ane_cr_install(accel_ane_cr_pool *p, uint32_t group, uint64_t *handle)
+{
+    uint32_t i;
+    if (handle) *handle = 0;
+    if (!p || !handle) return ACCEL_E_NULL;
+    if (p->disabled) return ACCEL_E_ANE_CR_DISABLED;
+    for (i = 0; i < p->max; i++) {
+        accel_ane_cr_slot *s = &p->slot[i];
+        if (s->state != ACCEL_ANE_CR_AVAILABLE) continue;
+        s->gen = (uint8_t)(s->gen + 1u); /* a stale handle of the old owner stops matching */
+        s->state = ACCEL_ANE_CR_IN_USE;
+        s->out_state = ACCEL_ANE_OUT_AVAILABLE;
+        s->group = group;
+        s->active = 0;
+        s->has_ts = 0;
+        s->last_ts = 0;
+        *handle = ((uint64_t)s->gen << 8) | i;
+        return ACCEL_OK;
+    }
+    return ACCEL_E_FULL;
+}
+
+ACCELDEF accel_status accel_ane_cr_trigger(accel_ane_cr_pool *p, uint64_t handle, uint64_t ts)
+{
+    accel_ane_cr_slot *s;
+    if (!p) return ACCEL_E_NULL;
+    s = accel__ane_cr_find(p, handle);
+    if (p->disabled) {
+        p->dropped++;
+        return ACCEL_E_ANE_CR_DISABLED;
+    }
+    if (!s || s->state != ACCEL_ANE_CR_IN_USE) {
+        p->dropped++; /* "in wrong state for trigger. trigger dropped." */
+        return ACCEL_E_ANE_HANDLE;
+    }
+    if (s->has_ts && ts <= s->last_ts) return ACCEL_E_ANE_TIMESTAMP;
+    if (s->out_state != ACCEL_ANE_OUT_AVAILABLE) return ACCEL_E_BUSY;
+    s->last_ts = ts;
+    s->has_ts = 1;
+    s->out_state = ACCEL_ANE_OUT_IN_EXECUTION;
+    p->triggers++;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_cr_recycle(accel_ane_cr_pool *p, uint64_t handle)
+{
+    accel_ane_cr_slot *s;
+    if (!p) return ACCEL_E_NULL;
+    s = accel__ane_cr_find(p, handle);
+    if (!s || s->state != ACCEL_ANE_CR_IN_USE) return ACCEL_E_ANE_HANDLE;
+    if (s->out_state != ACCEL_ANE_OUT_IN_EXECUTION) return ACCEL_E_STATE;
+    s->out_state = ACCEL_ANE_OUT_AVAILABLE;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_cr_invalidate(accel_ane_cr_pool *p, uint64_t handle)
+{
+    accel_ane_cr_slot *s;
+    if (!p) return ACCEL_E_NULL;
+    s = accel__ane_cr_find(p, handle);
+    if (!s || s->state != ACCEL_ANE_CR_IN_USE) return ACCEL_E_ANE_HANDLE;
+    if (s->out_state != ACCEL_ANE_OUT_AVAILABLE) return ACCEL_E_BUSY; /* chained output in use */
+    s->state = ACCEL_ANE_CR_INVALIDATING;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_cr_finish_invalidate(accel_ane_cr_pool *p, uint64_t handle)
+{
+    accel_ane_cr_slot *s;
+    if (!p) return ACCEL_E_NULL;
+    s = accel__ane_cr_find(p, handle);
+    if (!s || s->state != ACCEL_ANE_CR_INVALIDATING) return ACCEL_E_ANE_HANDLE;
+    s->state = ACCEL_ANE_CR_AVAILABLE;
+    s->active = 0;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_cr_select(accel_ane_cr_pool *p, uint64_t handle)
+{
+    accel_ane_cr_slot *s;
+    uint32_t i;
+    if (!p) return ACCEL_E_NULL;
+    s = accel__ane_cr_find(p, handle);
+    if (!s || s->state != ACCEL_ANE_CR_IN_USE) return ACCEL_E_ANE_HANDLE;
+    for (i = 0; i < p->max; i++)
+        if (p->slot[i].state != ACCEL_ANE_CR_AVAILABLE && p->slot[i].group == s->group)
+            p->slot[i].active = 0;
+    s->active = 1;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_cr_force_disable(accel_ane_cr_pool *p, uint32_t disable)
+{
+    if (!p) return ACCEL_E_NULL;
+    if (disable != 1) return ACCEL_E_ANE_FORCE_DISABLE;
+    p->disabled = 1;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane model: scheduler */
+ACCELDEF accel_status accel_ane_sched_init(accel_ane_sched *s, uint8_t max_inflight,
+                                           uint32_t recover_ms, uint32_t min_gap_ms)
+{
+    unsigned i;
+    if (!s) return ACCEL_E_NULL;
+    if (max_inflight == 0 || max_inflight > ACCEL_ANE_SCHED_MAX_INFLIGHT) return ACCEL_E_ARG;
+    ACCEL_MEMSET(s, 0, sizeof *s);
+    for (i = 0; i < 8; i++) s->credit[i] = accel__ane_prty[i];
+    s->max_inflight = max_inflight;
+    s->deadline_ms = (uint32_t)ACCEL_ANE_DEADLINE_MS;
+    s->recover_ms = recover_ms;
+    s->min_gap_ms = min_gap_ms;
+    s->ready = 1;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_sched_submit(accel_ane_sched *s, const accel_ane_job *j)
+{
+    unsigned p;
+    if (!s || !j) return ACCEL_E_NULL;
+    if (j->prio >= ACCEL_ANE_PRIORITY_LEVELS) return ACCEL_E_ANE_PRIORITY;
+    if (j->tq == 0) return ACCEL_E_ANE_TQ_RANGE; /* task-queue id 0 is reserved */
+    if (!s->ready) return ACCEL_E_ANE_NOT_READY;
+    p = j->prio;
+    if (s->count[p] >= ACCEL_ANE_SCHED_DEPTH) return ACCEL_E_FULL;
+    ACCEL_MEMCPY(&s->q[p][((unsigned)s->head[p] + s->count[p]) % ACCEL_ANE_SCHED_DEPTH], j, sizeof *j);
+    s->count[p]++;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_sched_dispatch(accel_ane_sched *s, uint32_t now, accel_ane_job *out)
+{
+    unsigned p, pick = 8, any = 0;
+    if (!s || !out) return ACCEL_E_NULL;
+    if (!s->ready) return ACCEL_E_ANE_NOT_READY;
+    for (p = 0; p < 8; p++) any |= s->count[p];
+    if (!any) return ACCEL_E_EMPTY;
+    if (s->ninflight >= s->max_inflight) {
+        s->throttled++; /* firmware overload: throttled, not dispatched */
+        return ACCEL_E_BUSY;
+    }
+    for (p = 0; p < 8 && pick == 8; p++)
+        if (s->count[p] && s->credit[p]) pick = p;
+    if (pick == 8) { /* every waiting level spent its credit: refill all */
+        for (p = 0; p < 8; p++) s->credit[p] = accel__ane_prty[p];
+        for (p = 0; p < 8 && pick == 8; p++)
+            if (s->count[p]) pick = p;
+    }
+    ACCEL_MEMCPY(out, &s->q[pick][s->head[pick]], sizeof *out);
+    s->head[pick] = (uint8_t)((s->head[pick] + 1u) % ACCEL_ANE_SCHED_DEPTH);
+    s->count[pick]--;
+    s->credit[pick]--;
+    out->start_ms = now;
+    ACCEL_MEMCPY(&s->inflight[s->ninflight++], out, sizeof *out);
+    return ACCEL_OK;
+}
+
+static void accel__ane_sched_remove(accel_ane_sched *s, unsigned i)
+{
+    for (; i + 1u < s->ninflight; i++) ACCEL_MEMCPY(&s->inflight[i], &s->inflight[i + 1u], sizeof s->inflight[i]);
+    s->ninflight--;
+}
+
+ACCELDEF accel_status accel_ane_sched_complete(accel_ane_sched *s, uint32_t tag)
+{
+    unsigned i;
+    if (!s) return ACCEL_E_NULL;
+    for (i = 0; i < s->ninflight; i++)
+        if (s->inflight[i].tag == tag) {
+            accel__ane_sched_remove(s, i);
+            return ACCEL_OK;
+        }
+    return ACCEL_E_ARG;
+}
+
+static void accel__ane_gate_start(accel_ane_sched *s, uint32_t now)
+{
+    s->recovering = 1;
+    s->ready = 0;
+    s->fault_pending = 0;
+    s->recover_start = now;
+    s->last_start = now;
+    s->started_once = 1;
+    s->recoveries++;
+    s->ninflight = 0; /* outstanding commands cancelled */
+}
+
+ACCELDEF accel_status accel_ane_sched_fault(accel_ane_sched *s, uint32_t now)
+{
+    if (!s) return ACCEL_E_NULL;
+    s->faults++;
+    s->ready = 0;
+    if (s->recovering ||
+        (s->started_once && accel_time_diff(now, s->last_start) < (int32_t)s->min_gap_ms)) {
+        s->fault_pending = 1; /* serialized behind the single gate */
+        return ACCEL_OK;
+    }
+    accel__ane_gate_start(s, now);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_sched_tick(accel_ane_sched *s, uint32_t now, int abort_clears,
+                                           uint32_t *aborted)
+{
+    unsigned i = 0;
+    uint32_t n = 0;
+    uint8_t lo = 255, hi = 0;
+    if (aborted) *aborted = 0;
+    if (!s) return ACCEL_E_NULL;
+    while (i < s->ninflight) {
+        accel_ane_job *j = &s->inflight[i];
+        if (accel_time_diff(now, j->start_ms) >= (int32_t)s->deadline_ms) {
+            if (j->tq < lo) lo = j->tq;
+            if (j->tq > hi) hi = j->tq;
+            accel__ane_sched_remove(s, i);
+            n++;
+        } else {
+            i++;
+        }
+    }
+    s->aborts += n;
+    if (aborted) *aborted = n;
+    if (n && !abort_clears) { /* escalate: reset notification over the span, then recovery */
+        s->resets++;
+        s->reset_first_tq = lo;
+        s->reset_last_tq = hi;
+        (void)accel_ane_sched_fault(s, now);
+    }
+    if (s->recovering && accel_time_diff(now, s->recover_start) >= (int32_t)s->recover_ms) {
+        s->recovering = 0;
+        if (!s->fault_pending) s->ready = 1;
+    }
+    if (!s->recovering && s->fault_pending &&
+        accel_time_diff(now, s->last_start) >= (int32_t)s->min_gap_ms)
+        accel__ane_gate_start(s, now);
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane model: kernel objects */
+ACCELDEF accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width)
+{
+    if (!q || !buf) return ACCEL_E_NULL;
+    if (width == 0 || width > 0xFFFFu) return ACCEL_E_ARG;
+    q->width = width;
+    return accel_ring_init(&q->ring, buf, buf_len, width + 2u);
+}
+
+ACCELDEF accel_status accel_ane_msgq_send(accel_ane_msgq *q, const void *msg, size_t len)
+{
+    uint8_t *slot;
+    if (!q || (!msg && len)) return ACCEL_E_NULL;
+    if (len > q->width) return ACCEL_E_TOO_LONG;
+    if (accel_ring_full(&q->ring)) return ACCEL_E_FULL;
+    /* build the slot in place: the ring's next slot is free memory we own */
+    slot = q->ring.buf + ((q->ring.head + q->ring.count) % q->ring.cap) * q->ring.slot_size;
+    accel_store_u16le(slot, (uint16_t)len);
+    if (len) ACCEL_MEMCPY(slot + 2, msg, len);
+    q->ring.count++;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_msgq_recv(accel_ane_msgq *q, void *msg, size_t cap, size_t *len)
+{
+    const uint8_t *slot;
+    size_t n;
+    if (len) *len = 0;
+    if (!q || !msg || !len) return ACCEL_E_NULL;
+    slot = (const uint8_t *)accel_ring_at(&q->ring, 0);
+    if (!slot) return ACCEL_E_EMPTY;
+    n = accel_load_u16le(slot);
+    if (n > cap) return ACCEL_E_BUFFER_TOO_SMALL; /* kept: nothing is lost */
+    if (n) ACCEL_MEMCPY(msg, slot + 2, n);
+    *len = n;
+    return accel_ring_pop(&q->ring, NULL);
+}
+
+ACCELDEF accel_status accel_ane_pool_init(accel_ane_pool *p, unsigned total)
+{
+    if (!p) return ACCEL_E_NULL;
+    if (total == 0 || total > 32u) return ACCEL_E_ARG;
+    p->used = 0;
+    p->total = (uint8_t)total;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_pool_alloc(accel_ane_pool *p, unsigned *slot)
+{
+    unsigned i;
+    if (!p || !slot) return ACCEL_E_NULL;
+    for (i = 0; i < p->total; i++)
+        if (!(p->used & ((uint32_t)1 << i))) {
+            p->used |= (uint32_t)1 << i;
+            *slot = i;
+            return ACCEL_OK;
+        }
+    return ACCEL_E_FULL;
+}
+
+ACCELDEF accel_status accel_ane_pool_free(accel_ane_pool *p, unsigned slot)
+{
+    if (!p) return ACCEL_E_NULL;
+    if (slot >= p->total || !(p->used & ((uint32_t)1 << slot))) return ACCEL_E_ARG;
+    p->used &= ~((uint32_t)1 << slot);
+    return ACCEL_OK;
+}
+
+ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p)
+{
+    unsigned i, n = 0;
+    if (!p) return 0;
+    for (i = 0; i < p->total; i++) n += !(p->used & ((uint32_t)1 << i));
+    return n;
+}
+
+/* ---------------------------------------------------------------- ane model: bring-up */
+static const char *const accel__ane_first_cmds[ACCEL_ANE_BU_FIRST_CMD_COUNT] = {
+    "PRINT_ENABLE", "START", "PMU_BASE_SET", "TIME_SYNC", "CH_PROPERTY_WRITE",
+    "RESOURCE_INFO_GET", "DEFAULT_SETTING_WRITE", "MCACHE_POWER_ON", "SHARED_EVENT_INFO_INIT"};
+
+ACCELDEF accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes)
+{
+    /* heap > 2 * reserved, without overflowing the product */
+    if (reserved_bytes >= 0x80000000UL || heap_bytes <= 2u * reserved_bytes) return ACCEL_E_ANE_INVARIANT;
+    return ACCEL_OK;
+}
+
+static const char *const accel__ane_channels[ACCEL_ANE_BU_CHANNELS] = {
+    "SHAREDMALLOC", "TERMINAL", "BUF_H2T", "BUF_T2H", "IO", "IO_T2H", "DEBUG", "DATA_CHAIN_H2T"};
+
+ACCELDEF const char *accel_ane_channel_name(unsigned i)
+{
+    return i < ACCEL_ANE_BU_CHANNELS ? accel__ane_channels[i] : "";
+}
+
+ACCELDEF const char *accel_ane_first_cmd_name(unsigned i)
+{
+    return i < ACCEL_ANE_BU_FIRST_CMD_COUNT ? accel__ane_first_cmds[i] : "";
+}
+
+ACCELDEF void accel_ane_bringup_init(accel_ane_bringup *b, uint8_t max_retries)
+{
+    if (!b) return;
+    ACCEL_MEMSET(b, 0, sizeof *b);
+    b->max_retries = max_retries;
+}
+
+ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev, uint32_t arg)
+{
+    if (!b) return ACCEL_E_NULL;
+    if (ev > ACCEL_ANE_BU_EV_FIRST_CMD) return ACCEL_E_ARG;
+    switch (b->state) {
+    case ACCEL_ANE_BU_OFF:
+        if (ev != ACCEL_ANE_BU_EV_POWER_ON) return ACCEL_E_STATE;
+        b->state = ACCEL_ANE_BU_WAIT_ALIVE;
+        return ACCEL_OK;
+    case ACCEL_ANE_BU_WAIT_ALIVE:
+        if (ev == ACCEL_ANE_BU_EV_SCRATCH7) {
+            b->state = ACCEL_ANE_BU_WAIT_CHANNELS;
+            return ACCEL_OK;
+        }
+        if (ev == ACCEL_ANE_BU_EV_TIMEOUT) {
+            b->state = ACCEL_ANE_BU_FAILED;
+            return ACCEL_E_TIMEOUT;
+        }
+        return ACCEL_E_ANE_HANDSHAKE;
+    case ACCEL_ANE_BU_WAIT_CHANNELS:
+        if (ev == ACCEL_ANE_BU_EV_SCRATCH7) {
+            b->state = ACCEL_ANE_BU_WAIT_ACK;
+            b->channels = 0;
+            return ACCEL_OK;
+        }
+        if (ev == ACCEL_ANE_BU_EV_TIMEOUT) { /* no second wake: power-cycle, bounded */
+            b->failures++;
+            if (b->retries >= b->max_retries) {
+                b->state = ACCEL_ANE_BU_FAILED;
+                return ACCEL_E_TIMEOUT;
+            }
+            b->retries++;
+            b->state = ACCEL_ANE_BU_WAIT_ALIVE;
+            return ACCEL_OK;
+        }
+        return ACCEL_E_ANE_HANDSHAKE;
+    case ACCEL_ANE_BU_WAIT_ACK:
+        if (ev == ACCEL_ANE_BU_EV_CHANNEL) {
+            if (arg >= ACCEL_ANE_BU_CHANNELS) return ACCEL_E_ARG;
+            if (b->channels & (1u << arg)) return ACCEL_E_ANE_HANDSHAKE; /* resolved twice */
+            b->channels = (uint8_t)(b->channels | (1u << arg));
+            return ACCEL_OK;
+        }
+        if (ev == ACCEL_ANE_BU_EV_SCRATCH3) {
+            /* the channel table is walked between the second and third handshakes */
+            if (b->channels != 0xFFu || arg != ACCEL_ANE_BU_MAGIC1) return ACCEL_E_ANE_HANDSHAKE;
+            b->state = ACCEL_ANE_BU_FIRST_CMDS;
+            b->next_cmd = 0;
+            return ACCEL_OK;
+        }
+        if (ev == ACCEL_ANE_BU_EV_TIMEOUT) {
+            b->state = ACCEL_ANE_BU_FAILED;
+            return ACCEL_E_TIMEOUT;
+        }
+        return ACCEL_E_ANE_HANDSHAKE;
+    case ACCEL_ANE_BU_FIRST_CMDS:
+        if (ev == ACCEL_ANE_BU_EV_FIRST_CMD && arg == b->next_cmd) {
+            b->next_cmd++;
+            if (b->next_cmd == ACCEL_ANE_BU_FIRST_CMD_COUNT) b->state = ACCEL_ANE_BU_READY;
+            return ACCEL_OK;
+        }
+        if (ev == ACCEL_ANE_BU_EV_TIMEOUT) {
+            b->state = ACCEL_ANE_BU_FAILED;
+            return ACCEL_E_TIMEOUT;
+        }
+        return ACCEL_E_ANE_HANDSHAKE;
+    case ACCEL_ANE_BU_READY:
+        return ACCEL_E_STATE;
+    default: /* FAILED: only a fresh power-on starts over */
+        if (ev != ACCEL_ANE_BU_EV_POWER_ON) return ACCEL_E_STATE;
+        b->state = ACCEL_ANE_BU_WAIT_ALIVE;
+        b->retries = 0;
+        return ACCEL_OK;
+    }
+}
+
+/* ---------------------------------------------------------------- ane model: stats buffer */
+ACCELDEF accel_status accel_ane_stats_write(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
+                                            const accel_ane_stats_engine *e, unsigned n, size_t *len)
+{
+    unsigned i, k;
+    size_t total;
+    if (len) *len = 0;
+    if (!h || !len || (n && !e)) return ACCEL_E_NULL;
+    if (n > ACCEL_ANE_STATS_MAX_ENGINES) return ACCEL_E_ARG;
+    if (!out || cap == 0) return ACCEL_OK; /* never mapped: no destination, nothing written */
+    total = ACCEL_ANE_STATS_HDR_SIZE + (size_t)n * ACCEL_ANE_STATS_ENGINE_SIZE;
+    if (cap < total) return ACCEL_E_BUFFER_TOO_SMALL;
+    ACCEL_MEMSET(out, 0, total);
+    accel_store_u16le(out, (uint16_t)ACCEL_ANE_STATS_MAGIC);
+    accel_store_u64le(out + 0x04, h->timing);
+    accel_store_u32le(out + 0x0c, h->word0c);
+    accel_store_u32le(out + 0x18, h->word18);
+    accel_store_u64le(out + 0x1c, h->counter);
+    accel_store_u32le(out + 0x24, (uint32_t)(total - ACCEL_ANE_STATS_HDR_SIZE));
+    for (i = 0; i < n; i++) {
+        uint8_t *d = out + ACCEL_ANE_STATS_HDR_SIZE + (size_t)i * ACCEL_ANE_STATS_ENGINE_SIZE;
+        accel_store_u32le(d, e[i].engine_id);
+        accel_store_u32le(d + 4, e[i].type);
+        accel_store_u32le(d + 8, e[i].call_index);
+        accel_store_u32le(d + 12, e[i].engine_index);
+        for (k = 0; k < 4; k++) accel_store_u32le(d + 16 + 4 * k, e[i].counters[k]);
+    }
+    *len = total;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_stats_parse(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
+                                            unsigned *n)
+{
+    uint32_t area;
+    if (n) *n = 0;
+    if (!in || !h || !n) return ACCEL_E_NULL;
+    if (len < ACCEL_ANE_STATS_HDR_SIZE) return ACCEL_E_TRUNCATED;
+    if (accel_load_u16le(in) != ACCEL_ANE_STATS_MAGIC) return ACCEL_E_ANE_STATS_MAGIC;
+    area = accel_load_u32le(in + 0x24);
+    if (area % ACCEL_ANE_STATS_ENGINE_SIZE != 0 ||
+        area / ACCEL_ANE_STATS_ENGINE_SIZE > ACCEL_ANE_STATS_MAX_ENGINES)
+        return ACCEL_E_MALFORMED;
+    if (len - ACCEL_ANE_STATS_HDR_SIZE < (size_t)area) return ACCEL_E_TRUNCATED;
+    if (accel_load_u64le(in + 0x10) != 0) return ACCEL_E_MALFORMED; /* reserved, cleared */
+    h->timing = accel_load_u64le(in + 0x04);
+    h->word0c = accel_load_u32le(in + 0x0c);
+    h->word18 = accel_load_u32le(in + 0x18);
+    h->counter = accel_load_u64le(in + 0x1c);
+    *n = (unsigned)(area / ACCEL_ANE_STATS_ENGINE_SIZE);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, unsigned i,
+                                                accel_ane_stats_engine *e)
+{
+    accel_ane_stats_hdr h;
+    unsigned n, k;
+    const uint8_t *d;
+    accel_status st;
+    if (!e) return ACCEL_E_NULL;
+    st = accel_ane_stats_parse(in, len, &h, &n);
+    if (st != ACCEL_OK) return st;
+    if (i >= n) return ACCEL_E_ARG;
+    d = in + ACCEL_ANE_STATS_HDR_SIZE + (size_t)i * ACCEL_ANE_STATS_ENGINE_SIZE;
+    e->engine_id = accel_load_u32le(d);
+    e->type = accel_load_u32le(d + 4);
+    e->call_index = accel_load_u32le(d + 8);
+    e->engine_index = accel_load_u32le(d + 12);
+    for (k = 0; k < 4; k++) e->counters[k] = accel_load_u32le(d + 16 + 4 * k);
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane model: doorbell */
+ACCELDEF accel_status accel_ane_doorbell_emit(accel_ane_fabric *f, uint64_t target, uint32_t bit)
+{
+    if (!f) return ACCEL_E_NULL;
+    f->sysreg &= ~ACCEL_ANE_FAB_WINDOW; /* arm: open the store window */
+    f->window_seen_open = 1;
+    f->last_target = target;
+    f->last_value = bit;
+    f->stores++;
+    f->sysreg |= f->response & (ACCEL_ANE_FAB_L2C_UNCORR | ACCEL_ANE_FAB_REJECT); /* dsb; isb */
+    f->response = 0;
+    if (f->sysreg & ACCEL_ANE_FAB_L2C_UNCORR) return ACCEL_E_ANE_INVARIANT; /* fatal */
+    if (f->sysreg & ACCEL_ANE_FAB_REJECT) {
+        f->sysreg &= ~(ACCEL_ANE_FAB_L2C_UNCORR | ACCEL_ANE_FAB_REJECT);
+        f->sysreg |= ACCEL_ANE_FAB_WINDOW;
+        return ACCEL_E_BUSY;
+    }
+    f->sysreg |= ACCEL_ANE_FAB_WINDOW; /* disarm */
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f)
+{
+    if (!f) return ACCEL_E_NULL;
+    if (!(f->sysreg & ACCEL_ANE_FAB_LINK) || (f->sysreg & ACCEL_ANE_FAB_LINK2)) return ACCEL_E_STATE;
+    f->sysreg &= ~(ACCEL_ANE_FAB_PATH_EN | ACCEL_ANE_FAB_LINK | ACCEL_ANE_FAB_LINK2);
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- ane model: dispatcher */
+ACCELDEF accel_status accel_ane_fw_init(accel_ane_fw *fw, uint32_t max_cache_requests)
+{
+    accel_status st;
+    if (!fw) return ACCEL_E_NULL;
+    ACCEL_MEMSET(fw, 0, sizeof *fw);
+    st = accel_ane_cr_init(&fw->cr, max_cache_requests);
+    if (st != ACCEL_OK) return st;
+    accel_ane_xl_fsm_init(&fw->loop);
+    return accel_ane_xl_fsm_arm(&fw->loop);
+}
+
+static int accel__ane_bit(const uint8_t *m, uint32_t i) { return (m[i >> 3] >> (i & 7u)) & 1; }
+static void accel__ane_setbit(uint8_t *m, uint32_t i, int v)
+{
+    if (v) m[i >> 3] = (uint8_t)(m[i >> 3] | (1u << (i & 7u)));
+    else m[i >> 3] = (uint8_t)(m[i >> 3] & ~(1u << (i & 7u)));
+}
+
+ACCELDEF accel_status accel_ane_fw_program(accel_ane_fw *fw, uint32_t program_id, int loaded,
+                                           int running)
+{
+    if (!fw) return ACCEL_E_NULL;
+    if (program_id >= ACCEL_ANE_PROGRAM_ID_LIMIT) return ACCEL_E_ANE_PROGRAM_ID;
+    if (running && !loaded) return ACCEL_E_STATE;
+    accel__ane_setbit(fw->loaded, program_id, loaded);
+    accel__ane_setbit(fw->running, program_id, running);
+    return ACCEL_OK;
+}
+
+static accel_status accel__ane_fw_run(accel_ane_fw *fw)
+{
+    accel_status st = accel_ane_xl_fsm_event(&fw->loop, ACCEL_ANE_XL_EV_DISPATCH);
+    if (st == ACCEL_OK) fw->accepted++;
+    return st;
+}
+
+ACCELDEF accel_status accel_ane_fw_dispatch(accel_ane_fw *fw, const uint8_t *msg, size_t len)
+{
+    uint32_t id;
+    accel_status st;
+    if (!fw || !msg) return ACCEL_E_NULL;
+    if (fw->faulted) return ACCEL_E_ANE_INVARIANT;
+    st = accel_ane_xl_hdr_decode(msg, len, &id);
+    if (st != ACCEL_OK) {
+        fw->rejected++;
+        return st;
+    }
+    fw->last_id = id;
+    if (!accel_ane_xl_accepts(id)) { /* default arm: log and assert */
+        fw->faulted = 1;
+        return ACCEL_E_ANE_UNSUPPORTED_CMD;
+    }
+    switch (id) {
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL:
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL_WITH_BARS:
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL_WITH_EVENTS:
+    case ACCEL_ANE_WIRE_PROCEDURE_CALL_VARIANT: {
+        accel_ane_proc_call pc;
+        st = accel_ane_xl_decode_proc_call(msg, len, &pc);
+        if (st == ACCEL_OK && !accel__ane_bit(fw->loaded, pc.program_id)) st = ACCEL_E_ANE_PROGRAM_ID;
+        if (st != ACCEL_OK) {
+            fw->rejected++;
+            return st;
+        }
+        if (!accel__ane_bit(fw->running, pc.program_id)) {
+            fw->dropped++;
+            return ACCEL_E_ANE_NOT_RUNNING;
+        }
+        if (fw->loop.state != ACCEL_ANE_XL_RUN) return accel_ane_xl_fsm_event(&fw->loop, ACCEL_ANE_XL_EV_DISPATCH);
+        return accel__ane_fw_run(fw);
+    }
+    case ACCEL_ANE_WIRE_CACHE_REQUEST_TRIGGER:
+    case ACCEL_ANE_WIRE_CACHE_REQUEST_SUBMIT: {
+        accel_ane_trigger t;
+        st = accel_ane_xl_decode_trigger(msg, len, &t);
+        if (st != ACCEL_OK) {
+            fw->rejected++;
+            return st;
+        }
+        if (fw->loop.state != ACCEL_ANE_XL_RUN) return accel_ane_xl_fsm_event(&fw->loop, ACCEL_ANE_XL_EV_DISPATCH);
+        st = accel_ane_cr_trigger(&fw->cr, t.cache_handler, t.exec_timestamp);
+        if (st != ACCEL_OK) {
+            fw->dropped++;
+            return st;
+        }
+        return accel__ane_fw_run(fw);
+    }
+    case ACCEL_ANE_WIRE_BACK_CHANNEL_RPC: {
+        const uint8_t *p;
+        uint32_t n;
+        st = accel_ane_rpc_decode(msg + ACCEL_ANE_XL_HDR_SIZE, len - ACCEL_ANE_XL_HDR_SIZE, &p, &n);
+        if (st != ACCEL_OK) {
+            fw->rejected++;
+            return st;
+        }
+        fw->rpcs++;
+        return ACCEL_OK;
+    }
+    case ACCEL_ANE_WIRE_RETURN_PROCESS_ID:
+        if (len != 12u) {
+            fw->rejected++;
+            return len < 12u ? ACCEL_E_TRUNCATED : ACCEL_E_MALFORMED;
+        }
+        if (accel_load_u32le(msg + 8) >= 0x80000000UL) {
+            fw->rejected++;
+            return ACCEL_E_ANE_PROCESS_ID;
+        }
+        fw->pids_returned++;
+        return ACCEL_OK;
+    default: /* CH_DATA_FILE_LOAD2, guarded by an engine flag */
+        if (!fw->data_file_load_enabled) {
+            fw->rejected++;
+            return ACCEL_E_STATE;
+        }
+        fw->accepted++;
+        return ACCEL_OK;
+    }
+}
+
+ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw)
+{
+    if (!fw) return ACCEL_E_NULL;
+    if (fw->loop.state != ACCEL_ANE_XL_EXEC && fw->loop.state != ACCEL_ANE_XL_EXEC_SECURE)
+        return ACCEL_E_STATE;
+    return accel_ane_xl_fsm_event(&fw->loop, ACCEL_ANE_XL_EV_DRAIN);
+}
+/* ane: end of implementation */
 #ifdef __cplusplus
 }
 #endif
