@@ -2252,6 +2252,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_REFSI_INSTANCES: return "ACCEL_E_REFSI_INSTANCES: too many instances";
 #endif
 
+#ifndef ACCEL_NO_ANE /* a removed section takes its strings along */
     /* ane strings */
     case ACCEL_E_ANE_QUEUE: return "ACCEL_E_ANE_QUEUE: task-queue id must be 0..7";
     case ACCEL_E_ANE_NID: return "ACCEL_E_ANE_NID: network id must fit 8 bits";
@@ -2301,6 +2302,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_ANE_NOT_READY: return "ACCEL_E_ANE_NOT_READY: channel not ready (recovery in progress)";
     case ACCEL_E_ANE_HANDSHAKE: return "ACCEL_E_ANE_HANDSHAKE: bring-up handshake out of order or wrong magic";
     case ACCEL_E_ANE_STATS_MAGIC: return "ACCEL_E_ANE_STATS_MAGIC: statistics header magic is not 0x0101";
+#endif
 
 #ifndef ACCEL_NO_MAC /* a removed section takes its strings along */
     /* mac strings */
