@@ -391,7 +391,90 @@ extern "C" {
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* edgetpu declarations go here */
+/* edgetpu - Google Coral Edge TPU (Beagle) without libedgetpu.
+ *   Instructions: 128-bit bundles, 16 little-endian bytes; decode/encode of the 20 fields
+ *   (bit positions from edgetpuxray's decompiler: bit 0 = bit 0 of byte 0), a disassembler,
+ *   a program builder (start/halt/NOPs/end marker as edgetpu_compiler lays them out) and
+ *   field-offset patching of a 32-bit value at any bit offset (libedgetpu's CopyUint32).
+ * Config macros:
+ *   ACCEL_EDGETPU_NO_DISASM   drop the disassembler and the field-name table (MCU builds). */
+
+#define ACCEL_EDGETPU_INSN_BYTES 16u
+
+/* Field indices, most significant first (the order of the seed's table and of `disasm --tsv`). */
+enum {
+    ACCEL_EDGETPU_F_UNK_3 = 0,     /* bits 127..110 (18) */
+    ACCEL_EDGETPU_F_VS_REG_W,      /* 109..105 (5) */
+    ACCEL_EDGETPU_F_V_OP_2,        /* 104..102 (3) */
+    ACCEL_EDGETPU_F_IMM_SCALAR,    /* 101..70 (32) */
+    ACCEL_EDGETPU_F_S_Y,           /* 69..65 (5) */
+    ACCEL_EDGETPU_F_S_X,           /* 64..60 (5) */
+    ACCEL_EDGETPU_F_S_OP,          /* 59..54 (6) */
+    ACCEL_EDGETPU_F_VS_REG,        /* 53..49 (5) */
+    ACCEL_EDGETPU_F_V_CMD,         /* 48..44 (5) */
+    ACCEL_EDGETPU_F_V_OFFSET,      /* 43..36 (8) */
+    ACCEL_EDGETPU_F_V_OP,          /* 35..31 (5) */
+    ACCEL_EDGETPU_F_IMM_SIZE,      /* 30..19 (12) */
+    ACCEL_EDGETPU_F_VS_REG_V1,     /* 18..14 (5) */
+    ACCEL_EDGETPU_F_ENABLE_VECTOR, /* 13..12 (2) */
+    ACCEL_EDGETPU_F_ENABLE_SCALAR, /* 11 (1) */
+    ACCEL_EDGETPU_F_BRANCH,        /* 10..6 (5) */
+    ACCEL_EDGETPU_F_UNK_0,         /* 5 (1) */
+    ACCEL_EDGETPU_F_YES_PRED,      /* 4 (1) */
+    ACCEL_EDGETPU_F_PRED_REG,      /* 3..1 (3) */
+    ACCEL_EDGETPU_F_GATE,          /* 0 (1) */
+    ACCEL_EDGETPU_NFIELDS
+};
+
+/* Branch-field values whose meaning is known. */
+#define ACCEL_EDGETPU_BR_HALT 0x01u
+#define ACCEL_EDGETPU_BR_START 0x1Eu
+#define ACCEL_EDGETPU_BR_END 0x1Fu
+/* s_op bit 5: immediate operand instead of register s[imm_scalar & 31]. */
+#define ACCEL_EDGETPU_SOP_IMM 0x20u
+
+/* One decoded bundle: f[ACCEL_EDGETPU_F_x]. */
+typedef struct accel_edgetpu_insn {
+    uint32_t f[ACCEL_EDGETPU_NFIELDS];
+} accel_edgetpu_insn;
+
+/* Bit position of a field's least significant bit and its width (0/0 for a bad index). */
+ACCELDEF unsigned accel_edgetpu_field_lsb(unsigned field);
+ACCELDEF unsigned accel_edgetpu_field_width(unsigned field);
+/* Decode 16 bytes (every bit pattern is valid). */
+ACCELDEF accel_status accel_edgetpu_insn_decode(const uint8_t bytes[16], accel_edgetpu_insn *out);
+/* Encode; ACCEL_E_ARG when a field value does not fit its width (out untouched). */
+ACCELDEF accel_status accel_edgetpu_insn_encode(const accel_edgetpu_insn *in, uint8_t out[16]);
+/* Read / write a bit range (width 1..32) of a bitstream; bit k = bit k%8 of byte k/8. */
+ACCELDEF accel_status accel_edgetpu_bits_get(const uint8_t *buf, size_t len, uint32_t lsb,
+                                             unsigned width, uint32_t *out);
+ACCELDEF accel_status accel_edgetpu_bits_set(uint8_t *buf, size_t len, uint32_t lsb,
+                                             unsigned width, uint32_t value);
+/* Field-offset patching: the 32-bit value at bit offset offset_bit (ACCEL_E_ARG when it does
+ * not lie wholly inside len bytes). */
+ACCELDEF accel_status accel_edgetpu_patch32(uint8_t *bitstream, size_t len, uint32_t offset_bit,
+                                            uint32_t value);
+
+/* Program builder. A compiled program is: START (branch 0x1E; v_op:imm_size = length in bits of
+ * everything between START and END, 17 bits), body, HALT (branch 1, vs_reg_v1 4), four scalar
+ * NOPs, END (branch 0x1F, imm_size 0x80). Writes (body_count + 7) * 16 bytes. */
+ACCELDEF accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_count,
+                                               uint8_t *out, size_t cap, size_t *out_len);
+/* Program length in bits stored in a START bundle (ACCEL_E_MALFORMED if not a START). */
+ACCELDEF accel_status accel_edgetpu_prog_length(const uint8_t start[16], uint32_t *bits);
+
+#ifndef ACCEL_EDGETPU_NO_DISASM
+/* "unk_3", "vs_reg_w", ... ("?" for a bad index). */
+ACCELDEF const char *accel_edgetpu_field_name(unsigned field);
+/* One readable NUL-terminated line for a bundle at byte offset `offset` (no newline):
+ *   "0x06b0 S  @p4   s30 = s31 OR 0x21bf7f  | v_op=0x1f v_cmd=0x1d ..."
+ * unit flags (S scalar, V<n> vector), predication (@pN / @!pN), branch kind, scalar op with
+ * operands, then every other non-zero field. ACCEL_E_BUFFER_TOO_SMALL when cap is too small
+ * (128 bytes always suffice: ACCEL_EDGETPU_DISASM_MAX). */
+#define ACCEL_EDGETPU_DISASM_MAX 256u
+ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t offset, char *out,
+                                           size_t cap, size_t *out_len);
+#endif
 #ifdef __cplusplus
 }
 #endif
@@ -1575,7 +1658,349 @@ extern "C" {
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* edgetpu implementation goes here */
+/* ---------------------------------------------------------------- edgetpu: instructions */
+/* lsb and width of each field, in ACCEL_EDGETPU_F_* order (edgetpuxray decompiler.py's
+ * BitStruct read MSB-first over the byte-reversed bundle). */
+static const uint8_t accel__edgetpu_flsb[ACCEL_EDGETPU_NFIELDS] = {
+    110, 105, 102, 70, 65, 60, 54, 49, 44, 36, 31, 19, 14, 12, 11, 6, 5, 4, 1, 0};
+static const uint8_t accel__edgetpu_fwid[ACCEL_EDGETPU_NFIELDS] = {
+    18, 5, 3, 32, 5, 5, 6, 5, 5, 8, 5, 12, 5, 2, 1, 5, 1, 1, 3, 1};
+
+ACCELDEF unsigned accel_edgetpu_field_lsb(unsigned field)
+{
+    return field < ACCEL_EDGETPU_NFIELDS ? accel__edgetpu_flsb[field] : 0u;
+}
+
+ACCELDEF unsigned accel_edgetpu_field_width(unsigned field)
+{
+    return field < ACCEL_EDGETPU_NFIELDS ? accel__edgetpu_fwid[field] : 0u;
+}
+
+static uint64_t accel__edgetpu_mask64(unsigned w)
+{
+    return w >= 64u ? ~(uint64_t)0 : (((uint64_t)1 << w) - 1u);
+}
+
+ACCELDEF accel_status accel_edgetpu_insn_decode(const uint8_t bytes[16], accel_edgetpu_insn *out)
+{
+    uint64_t lo, hi;
+    unsigned i;
+    if (!bytes || !out) return ACCEL_E_NULL;
+    lo = accel_load_u64le(bytes);
+    hi = accel_load_u64le(bytes + 8);
+    for (i = 0; i < ACCEL_EDGETPU_NFIELDS; i++) {
+        unsigned l = accel__edgetpu_flsb[i], w = accel__edgetpu_fwid[i];
+        uint64_t v;
+        if (l >= 64u) v = hi >> (l - 64u);
+        else if (l + w <= 64u) v = lo >> l;
+        else v = (lo >> l) | (hi << (64u - l));
+        out->f[i] = (uint32_t)(v & accel__edgetpu_mask64(w));
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_insn_encode(const accel_edgetpu_insn *in, uint8_t out[16])
+{
+    uint64_t lo = 0, hi = 0;
+    unsigned i;
+    if (!in || !out) return ACCEL_E_NULL;
+    for (i = 0; i < ACCEL_EDGETPU_NFIELDS; i++)
+        if ((uint64_t)in->f[i] > accel__edgetpu_mask64(accel__edgetpu_fwid[i])) return ACCEL_E_ARG;
+    for (i = 0; i < ACCEL_EDGETPU_NFIELDS; i++) {
+        unsigned l = accel__edgetpu_flsb[i];
+        uint64_t v = in->f[i];
+        if (l >= 64u) {
+            hi |= v << (l - 64u);
+        } else {
+            lo |= v << l;
+            if (l + accel__edgetpu_fwid[i] > 64u) hi |= v >> (64u - l);
+        }
+    }
+    accel_store_u64le(out, lo);
+    accel_store_u64le(out + 8, hi);
+    return ACCEL_OK;
+}
+
+/* Range check shared by the bit accessors: [lsb, lsb+width) inside len bytes, no overflow. */
+static accel_status accel__edgetpu_bits_ok(size_t len, uint32_t lsb, unsigned width)
+{
+    uint32_t end_byte;
+    if (width < 1u || width > 32u) return ACCEL_E_ARG;
+    if (lsb > UINT32_MAX - 32u) return ACCEL_E_ARG;
+    end_byte = (lsb + (uint32_t)width + 7u) / 8u;
+    if ((uint64_t)end_byte > (uint64_t)len) return ACCEL_E_ARG;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_bits_get(const uint8_t *buf, size_t len, uint32_t lsb,
+                                             unsigned width, uint32_t *out)
+{
+    accel_status st;
+    uint32_t v = 0;
+    unsigned done = 0;
+    if (!buf || !out) return ACCEL_E_NULL;
+    st = accel__edgetpu_bits_ok(len, lsb, width);
+    if (st != ACCEL_OK) return st;
+    while (done < width) {
+        size_t byte = (size_t)((lsb + done) / 8u);
+        unsigned bit = (unsigned)((lsb + done) % 8u);
+        unsigned take = 8u - bit;
+        uint32_t piece;
+        if (take > width - done) take = width - done;
+        piece = ((uint32_t)buf[byte] >> bit) & (((uint32_t)1 << take) - 1u);
+        v |= piece << done;
+        done += take;
+    }
+    *out = v;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_bits_set(uint8_t *buf, size_t len, uint32_t lsb,
+                                             unsigned width, uint32_t value)
+{
+    accel_status st;
+    unsigned done = 0;
+    if (!buf) return ACCEL_E_NULL;
+    st = accel__edgetpu_bits_ok(len, lsb, width);
+    if (st != ACCEL_OK) return st;
+    if (width < 32u && (value >> width) != 0u) return ACCEL_E_ARG;
+    while (done < width) {
+        size_t byte = (size_t)((lsb + done) / 8u);
+        unsigned bit = (unsigned)((lsb + done) % 8u);
+        unsigned take = 8u - bit;
+        uint32_t m;
+        if (take > width - done) take = width - done;
+        m = (((uint32_t)1 << take) - 1u) << bit;
+        buf[byte] = (uint8_t)(((uint32_t)buf[byte] & ~m) | (((value >> done) << bit) & m));
+        done += take;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_patch32(uint8_t *bitstream, size_t len, uint32_t offset_bit,
+                                            uint32_t value)
+{
+    return accel_edgetpu_bits_set(bitstream, len, offset_bit, 32u, value);
+}
+
+static void accel__edgetpu_simple(uint8_t out[16], uint32_t branch, uint32_t size17,
+                                  uint32_t vs_reg_v1)
+{
+    accel_edgetpu_insn in;
+    ACCEL_MEMSET(&in, 0, sizeof in);
+    in.f[ACCEL_EDGETPU_F_ENABLE_SCALAR] = 1u;
+    in.f[ACCEL_EDGETPU_F_BRANCH] = branch;
+    in.f[ACCEL_EDGETPU_F_IMM_SIZE] = size17 & 0xFFFu;
+    in.f[ACCEL_EDGETPU_F_V_OP] = (size17 >> 12) & 0x1Fu;
+    in.f[ACCEL_EDGETPU_F_VS_REG_V1] = vs_reg_v1;
+    (void)accel_edgetpu_insn_encode(&in, out);
+}
+
+ACCELDEF accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_count,
+                                               uint8_t *out, size_t cap, size_t *out_len)
+{
+    size_t total, i;
+    uint32_t bits;
+    if (!out || !out_len || (!body && body_count)) return ACCEL_E_NULL;
+    /* START's length is 17 bits of bit count: at most 1023 bundles between START and END. */
+    if (body_count > 1023u - 5u) return ACCEL_E_TOO_LONG;
+    total = (body_count + 7u) * ACCEL_EDGETPU_INSN_BYTES;
+    if (cap < total) return ACCEL_E_BUFFER_TOO_SMALL;
+    bits = (uint32_t)(body_count + 5u) * 128u;
+    accel__edgetpu_simple(out, ACCEL_EDGETPU_BR_START, bits, 0);
+    if (body_count) ACCEL_MEMCPY(out + 16, body, body_count * 16u);
+    i = 16u + body_count * 16u;
+    accel__edgetpu_simple(out + i, ACCEL_EDGETPU_BR_HALT, 0, 4u);
+    accel__edgetpu_simple(out + i + 16u, 0, 0, 0);
+    accel__edgetpu_simple(out + i + 32u, 0, 0, 0);
+    accel__edgetpu_simple(out + i + 48u, 0, 0, 0);
+    accel__edgetpu_simple(out + i + 64u, 0, 0, 0);
+    accel__edgetpu_simple(out + i + 80u, ACCEL_EDGETPU_BR_END, 0x80u, 0);
+    *out_len = total;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_prog_length(const uint8_t start[16], uint32_t *bits)
+{
+    accel_edgetpu_insn in;
+    if (!start || !bits) return ACCEL_E_NULL;
+    (void)accel_edgetpu_insn_decode(start, &in);
+    if (in.f[ACCEL_EDGETPU_F_BRANCH] != ACCEL_EDGETPU_BR_START) return ACCEL_E_MALFORMED;
+    *bits = (in.f[ACCEL_EDGETPU_F_V_OP] << 12) | in.f[ACCEL_EDGETPU_F_IMM_SIZE];
+    return ACCEL_OK;
+}
+
+#ifndef ACCEL_EDGETPU_NO_DISASM
+static const char *const accel__edgetpu_fname[ACCEL_EDGETPU_NFIELDS] = {
+    "unk_3", "vs_reg_w", "v_op_2", "imm_scalar", "s_y", "s_x", "s_op", "vs_reg", "v_cmd",
+    "v_offset", "v_op", "imm_size", "vs_reg_v1", "enable_vector", "enable_scalar", "branch",
+    "unk_0", "yes_pred", "pred_reg", "gate"};
+static const char *const accel__edgetpu_sops[16] = {
+    "NOP", "ADD", "SUB", "AND", "ORR", "XOR", "SHL", "SHR",
+    "ASR", "EQ", "NEQ", "GT", "ULT", "GEQ", "GES", "MOV"};
+
+ACCELDEF const char *accel_edgetpu_field_name(unsigned field)
+{
+    return field < ACCEL_EDGETPU_NFIELDS ? accel__edgetpu_fname[field] : "?";
+}
+
+/* Tiny string builder: sticky overflow, always NUL-terminated when cap > 0. */
+typedef struct accel__edgetpu_sb {
+    char *p;
+    size_t cap, len;
+    int over;
+} accel__edgetpu_sb;
+
+static void accel__edgetpu_sb_c(accel__edgetpu_sb *s, char c)
+{
+    if (s->len + 1u >= s->cap) {
+        s->over = 1;
+        return;
+    }
+    s->p[s->len++] = c;
+    s->p[s->len] = '\0';
+}
+
+static void accel__edgetpu_sb_s(accel__edgetpu_sb *s, const char *str)
+{
+    while (*str) accel__edgetpu_sb_c(s, *str++);
+}
+
+/* Hex with "0x" prefix, at least `digits` digits. */
+static void accel__edgetpu_sb_hex(accel__edgetpu_sb *s, uint32_t v, unsigned digits)
+{
+    char tmp[8];
+    unsigned n = 0;
+    accel__edgetpu_sb_s(s, "0x");
+    do {
+        tmp[n++] = "0123456789abcdef"[v & 0xFu];
+        v >>= 4;
+    } while (v && n < 8u);
+    while (n < digits && n < 8u) tmp[n++] = '0';
+    while (n) accel__edgetpu_sb_c(s, tmp[--n]);
+}
+
+static void accel__edgetpu_sb_dec(accel__edgetpu_sb *s, uint32_t v)
+{
+    char tmp[10];
+    unsigned n = 0;
+    do {
+        tmp[n++] = (char)('0' + (char)(v % 10u));
+        v /= 10u;
+    } while (v && n < 10u);
+    while (n) accel__edgetpu_sb_c(s, tmp[--n]);
+}
+
+ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t offset, char *out,
+                                           size_t cap, size_t *out_len)
+{
+    accel_edgetpu_insn in;
+    accel__edgetpu_sb sb;
+    const uint32_t *f = in.f;
+    uint8_t shown[ACCEL_EDGETPU_NFIELDS];
+    unsigned i, any = 0;
+    uint32_t br, sop;
+    size_t col;
+    if (!bytes || !out) return ACCEL_E_NULL;
+    if (cap == 0) return ACCEL_E_BUFFER_TOO_SMALL;
+    sb.p = out;
+    sb.cap = cap;
+    sb.len = 0;
+    sb.over = 0;
+    out[0] = '\0';
+    ACCEL_MEMSET(shown, 0, sizeof shown);
+    (void)accel_edgetpu_insn_decode(bytes, &in);
+    br = f[ACCEL_EDGETPU_F_BRANCH];
+    sop = f[ACCEL_EDGETPU_F_S_OP];
+    shown[ACCEL_EDGETPU_F_ENABLE_SCALAR] = shown[ACCEL_EDGETPU_F_ENABLE_VECTOR] = 1;
+    shown[ACCEL_EDGETPU_F_GATE] = shown[ACCEL_EDGETPU_F_YES_PRED] = 1;
+    shown[ACCEL_EDGETPU_F_PRED_REG] = shown[ACCEL_EDGETPU_F_BRANCH] = 1;
+
+    accel__edgetpu_sb_hex(&sb, offset, 4);
+    accel__edgetpu_sb_c(&sb, ' ');
+    /* unit flags: 4 columns */
+    col = sb.len;
+    if (f[ACCEL_EDGETPU_F_ENABLE_SCALAR]) accel__edgetpu_sb_c(&sb, 'S');
+    if (f[ACCEL_EDGETPU_F_ENABLE_VECTOR]) {
+        accel__edgetpu_sb_c(&sb, 'V');
+        accel__edgetpu_sb_dec(&sb, f[ACCEL_EDGETPU_F_ENABLE_VECTOR]);
+    }
+    while (sb.len < col + 4u && !sb.over) accel__edgetpu_sb_c(&sb, ' ');
+    /* predication: 6 columns */
+    col = sb.len;
+    if (f[ACCEL_EDGETPU_F_GATE]) {
+        accel__edgetpu_sb_s(&sb, f[ACCEL_EDGETPU_F_YES_PRED] ? "@p" : "@!p");
+        accel__edgetpu_sb_dec(&sb, f[ACCEL_EDGETPU_F_PRED_REG]);
+    } else {
+        /* without the gate the predicate fields are plain bits: show them if set */
+        shown[ACCEL_EDGETPU_F_YES_PRED] = (uint8_t)(f[ACCEL_EDGETPU_F_YES_PRED] == 0);
+        shown[ACCEL_EDGETPU_F_PRED_REG] = (uint8_t)(f[ACCEL_EDGETPU_F_PRED_REG] == 0);
+    }
+    while (sb.len < col + 6u && !sb.over) accel__edgetpu_sb_c(&sb, ' ');
+
+    if (br == ACCEL_EDGETPU_BR_START) {
+        accel__edgetpu_sb_s(&sb, "START len=");
+        accel__edgetpu_sb_dec(&sb, (f[ACCEL_EDGETPU_F_V_OP] << 12) | f[ACCEL_EDGETPU_F_IMM_SIZE]);
+        accel__edgetpu_sb_s(&sb, " bits");
+        shown[ACCEL_EDGETPU_F_V_OP] = shown[ACCEL_EDGETPU_F_IMM_SIZE] = 1;
+        any = 1;
+    } else if (br == ACCEL_EDGETPU_BR_END) {
+        accel__edgetpu_sb_s(&sb, "END");
+        any = 1;
+    } else if (br == ACCEL_EDGETPU_BR_HALT) {
+        accel__edgetpu_sb_s(&sb, "HALT");
+        any = 1;
+    } else if (br != 0) {
+        accel__edgetpu_sb_s(&sb, "br.");
+        accel__edgetpu_sb_hex(&sb, br, 2);
+        any = 1;
+    } else if (f[ACCEL_EDGETPU_F_ENABLE_SCALAR] && sop != 0 && (sop & 0x10u) == 0) {
+        /* scalar ALU: x = y OP operand, compares write predicate x */
+        uint32_t op = sop & 0xFu, imm = f[ACCEL_EDGETPU_F_IMM_SCALAR];
+        int is_imm = (sop & ACCEL_EDGETPU_SOP_IMM) != 0;
+        accel__edgetpu_sb_c(&sb, (op >= 9u && op <= 14u) ? 'p' : 's');
+        accel__edgetpu_sb_dec(&sb, f[ACCEL_EDGETPU_F_S_X]);
+        accel__edgetpu_sb_s(&sb, " = ");
+        if (op != 15u) {
+            accel__edgetpu_sb_c(&sb, 's');
+            accel__edgetpu_sb_dec(&sb, f[ACCEL_EDGETPU_F_S_Y]);
+            accel__edgetpu_sb_c(&sb, ' ');
+            accel__edgetpu_sb_s(&sb, accel__edgetpu_sops[op]);
+            accel__edgetpu_sb_c(&sb, ' ');
+            shown[ACCEL_EDGETPU_F_S_Y] = 1;
+        } else {
+            accel__edgetpu_sb_s(&sb, is_imm ? "MOVI " : "MOV ");
+            shown[ACCEL_EDGETPU_F_S_Y] = (uint8_t)(f[ACCEL_EDGETPU_F_S_Y] == 0);
+        }
+        if (is_imm) {
+            accel__edgetpu_sb_hex(&sb, imm, 1);
+            shown[ACCEL_EDGETPU_F_IMM_SCALAR] = 1;
+        } else {
+            accel__edgetpu_sb_c(&sb, 's');
+            accel__edgetpu_sb_dec(&sb, imm & 0x1Fu);
+            shown[ACCEL_EDGETPU_F_IMM_SCALAR] = (uint8_t)((imm >> 5) == 0);
+        }
+        shown[ACCEL_EDGETPU_F_S_OP] = shown[ACCEL_EDGETPU_F_S_X] = 1;
+        any = 1;
+    } else if (f[ACCEL_EDGETPU_F_ENABLE_SCALAR] && sop == 0) {
+        accel__edgetpu_sb_s(&sb, "NOP");
+        any = 1;
+    }
+    /* every other non-zero field, by name */
+    for (i = 0; i < ACCEL_EDGETPU_NFIELDS; i++) {
+        if (shown[i] || f[i] == 0) continue;
+        if (any) accel__edgetpu_sb_s(&sb, any == 1 ? "  | " : " ");
+        any = 2;
+        accel__edgetpu_sb_s(&sb, accel__edgetpu_fname[i]);
+        accel__edgetpu_sb_c(&sb, '=');
+        accel__edgetpu_sb_hex(&sb, f[i], 1);
+    }
+    if (!any) accel__edgetpu_sb_s(&sb, "(empty)");
+    if (sb.over) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (out_len) *out_len = sb.len;
+    return ACCEL_OK;
+}
+#endif /* ACCEL_EDGETPU_NO_DISASM */
 #ifdef __cplusplus
 }
 #endif
