@@ -455,8 +455,8 @@ ACCELDEF accel_status accel_edgetpu_bits_set(uint8_t *buf, size_t len, uint32_t 
 ACCELDEF accel_status accel_edgetpu_patch32(uint8_t *bitstream, size_t len, uint32_t offset_bit,
                                             uint32_t value);
 
-/* Program builder. A compiled program is: START (branch 0x1E; v_op:imm_size = length in bits of
- * everything between START and END, 17 bits), body, HALT (branch 1, vs_reg_v1 4), four scalar
+/* Program builder. A compiled program is: START (branch 0x1E; v_offset:v_op:imm_size, bits
+ * 19..43, = length in bits of everything between START and END), body, HALT (branch 1, vs_reg_v1 4), four scalar
  * NOPs, END (branch 0x1F, imm_size 0x80). Writes (body_count + 7) * 16 bytes. */
 ACCELDEF accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_count,
                                                uint8_t *out, size_t cap, size_t *out_len);
@@ -475,6 +475,145 @@ ACCELDEF const char *accel_edgetpu_field_name(unsigned field);
 ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t offset, char *out,
                                            size_t cap, size_t *out_len);
 #endif
+
+/* ---- compiled models: *_edgetpu.tflite -> edgetpu-custom-op -> DarwiNN package ----
+ * A bounds-checked FlatBuffers/FlexBuffers reader: every offset is checked against the buffer
+ * before use, vtables and tables must lie wholly inside it, strings must be NUL-terminated,
+ * vector lengths are bounded by the bytes that remain, and the walk follows the fixed schema
+ * (bounded depth, no recursion), so no input can make it loop or read outside the buffer.
+ * accel_edgetpu_model_open validates the whole package (every executable, bitstream, field
+ * offset, hint and layer, and their cross references); the accessors then only index. Views
+ * (accel_edgetpu_view) point into the caller's model buffer, which must outlive them. */
+
+typedef struct accel_edgetpu_view {
+    const uint8_t *p; /* NULL when absent */
+    size_t len;
+} accel_edgetpu_view;
+
+/* A table inside one flatbuffer (internal; exposed so results can live on the stack). */
+typedef struct accel_edgetpu_fbt {
+    const uint8_t *buf;
+    size_t len, pos, vt;
+    uint16_t vtlen, tlen;
+} accel_edgetpu_fbt;
+
+/* ExecutableType */
+#define ACCEL_EDGETPU_STAND_ALONE 0
+#define ACCEL_EDGETPU_PARAMETER_CACHING 1
+#define ACCEL_EDGETPU_EXECUTION_ONLY 2
+/* Description (FieldOffset / DmaDescriptorHint meta) */
+#define ACCEL_EDGETPU_DESC_OUTPUT 0
+#define ACCEL_EDGETPU_DESC_INPUT 1
+#define ACCEL_EDGETPU_DESC_PARAMETER 2
+#define ACCEL_EDGETPU_DESC_SCRATCH 3
+/* Position */
+#define ACCEL_EDGETPU_LOWER_32BIT 0
+#define ACCEL_EDGETPU_UPPER_32BIT 1
+/* DMA hint kinds (AnyHint union type) and directions */
+#define ACCEL_EDGETPU_HINT_DMA 1
+#define ACCEL_EDGETPU_HINT_INSTRUCTION 2
+#define ACCEL_EDGETPU_HINT_INTERRUPT 3
+#define ACCEL_EDGETPU_HINT_FENCE 4
+#define ACCEL_EDGETPU_INFEED 0
+#define ACCEL_EDGETPU_OUTFEED 1
+/* DataType values needing the signed conversion on the wire */
+#define ACCEL_EDGETPU_SIGNED_FIXED_POINT8 8
+#define ACCEL_EDGETPU_SIGNED_FIXED_POINT16 9
+#define ACCEL_EDGETPU_SIGNED_FIXED_POINT32 2
+
+/* Limits (iteration bounds on top of the buffer-size bounds). */
+#ifndef ACCEL_EDGETPU_MAX_EXECUTABLES
+#define ACCEL_EDGETPU_MAX_EXECUTABLES 16
+#endif
+
+typedef struct accel_edgetpu_model {
+    accel_edgetpu_view custom_options; /* the op's FlexBuffer */
+    accel_edgetpu_view package;        /* the DWN1 Package flatbuffer */
+    accel_edgetpu_view multi;          /* its serialized MultiExecutable */
+    int32_t min_runtime_version;
+    int32_t keypair_version;
+    int32_t virtual_chip_id;
+    accel_edgetpu_view compiler_version, signature, model_identifier;
+    uint32_t n_executables;
+    size_t exe_vec_; /* internal: position of serialized_executables in multi */
+} accel_edgetpu_model;
+
+typedef struct accel_edgetpu_exe {
+    accel_edgetpu_fbt t_; /* internal */
+    int32_t version, batch_size, scratch_size_bytes, estimated_cycles;
+    int32_t used_narrow_memory_bytes_per_tile;
+    int64_t estimated_cycles_64bit;
+    int type; /* ACCEL_EDGETPU_STAND_ALONE (the default when absent) .. EXECUTION_ONLY */
+    uint64_t parameter_caching_token;
+    accel_edgetpu_view name, chip, parameters;
+    uint32_t n_bitstreams, n_hints, n_inputs, n_outputs;
+    int has_dma_hints, fully_deterministic;
+    size_t bs_vec_, hint_vec_, in_vec_, out_vec_; /* internal */
+} accel_edgetpu_exe;
+
+typedef struct accel_edgetpu_bitstream {
+    accel_edgetpu_view bits; /* whole 16-byte bundles */
+    uint32_t n_field_offsets;
+    accel_edgetpu_fbt t_;
+    size_t fo_vec_;
+} accel_edgetpu_bitstream;
+
+typedef struct accel_edgetpu_field_offset {
+    int desc;      /* ACCEL_EDGETPU_DESC_* */
+    int position;  /* ACCEL_EDGETPU_LOWER_32BIT / UPPER_32BIT */
+    int32_t batch;
+    accel_edgetpu_view name; /* layer name (input/output), else p NULL */
+    uint32_t offset_bit;
+} accel_edgetpu_field_offset;
+
+typedef struct accel_edgetpu_hint {
+    int kind;      /* ACCEL_EDGETPU_HINT_* */
+    int direction; /* ACCEL_EDGETPU_INFEED / OUTFEED */
+    /* DMA descriptor hints */
+    int desc;
+    int32_t batch;
+    accel_edgetpu_view name;
+    uint32_t offset_in_bytes, size_in_bytes;
+    /* instruction hints */
+    uint32_t instruction_chunk_index;
+    /* interrupt hints */
+    int interrupt_type;
+} accel_edgetpu_hint;
+
+typedef struct accel_edgetpu_layer {
+    accel_edgetpu_view name;
+    uint32_t size_bytes;
+    int32_t y_dim, x_dim, z_dim;
+    int32_t zero_point;
+    uint32_t dequantization_factor_bits; /* IEEE-754 binary32 bits (the core has no float) */
+    int data_type;
+    int32_t execution_count_per_inference;
+} accel_edgetpu_layer;
+
+/* Find edgetpu-custom-op in a TFLite flatbuffer and validate its whole DarwiNN package.
+ * ACCEL_E_MALFORMED for any bad offset, size or cross reference; ACCEL_E_NO_DEVICE is never
+ * returned; ACCEL_E_UNSUPPORTED when the model has no edgetpu-custom-op or uses the old
+ * separate parameter-caching key. */
+ACCELDEF accel_status accel_edgetpu_model_open(accel_edgetpu_model *m, const uint8_t *tflite,
+                                               size_t len);
+/* Validate a bare DWN1 package (the custom op's payload). */
+ACCELDEF accel_status accel_edgetpu_package_open(accel_edgetpu_model *m, const uint8_t *pkg,
+                                                 size_t len);
+ACCELDEF accel_status accel_edgetpu_model_executable(const accel_edgetpu_model *m, uint32_t i,
+                                                     accel_edgetpu_exe *out);
+ACCELDEF accel_status accel_edgetpu_exe_bitstream(const accel_edgetpu_exe *e, uint32_t i,
+                                                  accel_edgetpu_bitstream *out);
+ACCELDEF accel_status accel_edgetpu_bitstream_field_offset(const accel_edgetpu_bitstream *b,
+                                                           uint32_t i,
+                                                           accel_edgetpu_field_offset *out);
+ACCELDEF accel_status accel_edgetpu_exe_hint(const accel_edgetpu_exe *e, uint32_t i,
+                                             accel_edgetpu_hint *out);
+/* is_output 0: input_layers, 1: output_layers. */
+ACCELDEF accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is_output,
+                                              uint32_t i, accel_edgetpu_layer *out);
+/* Index of the executable of a type (ACCEL_E_EMPTY when none). */
+ACCELDEF accel_status accel_edgetpu_model_find(const accel_edgetpu_model *m, int type,
+                                               uint32_t *index);
 #ifdef __cplusplus
 }
 #endif
@@ -1783,15 +1922,24 @@ ACCELDEF accel_status accel_edgetpu_patch32(uint8_t *bitstream, size_t len, uint
     return accel_edgetpu_bits_set(bitstream, len, offset_bit, 32u, value);
 }
 
-static void accel__edgetpu_simple(uint8_t out[16], uint32_t branch, uint32_t size17,
+/* START's length immediate is fused over imm_size, v_op and v_offset (bits 19..43): the shared
+ * models' programs need the v_offset part (bright_16x16: 145664 bits = v_offset 1). */
+static uint32_t accel__edgetpu_start_len(const accel_edgetpu_insn *in)
+{
+    return (in->f[ACCEL_EDGETPU_F_V_OFFSET] << 17) | (in->f[ACCEL_EDGETPU_F_V_OP] << 12) |
+           in->f[ACCEL_EDGETPU_F_IMM_SIZE];
+}
+
+static void accel__edgetpu_simple(uint8_t out[16], uint32_t branch, uint32_t size25,
                                   uint32_t vs_reg_v1)
 {
     accel_edgetpu_insn in;
     ACCEL_MEMSET(&in, 0, sizeof in);
     in.f[ACCEL_EDGETPU_F_ENABLE_SCALAR] = 1u;
     in.f[ACCEL_EDGETPU_F_BRANCH] = branch;
-    in.f[ACCEL_EDGETPU_F_IMM_SIZE] = size17 & 0xFFFu;
-    in.f[ACCEL_EDGETPU_F_V_OP] = (size17 >> 12) & 0x1Fu;
+    in.f[ACCEL_EDGETPU_F_IMM_SIZE] = size25 & 0xFFFu;
+    in.f[ACCEL_EDGETPU_F_V_OP] = (size25 >> 12) & 0x1Fu;
+    in.f[ACCEL_EDGETPU_F_V_OFFSET] = (size25 >> 17) & 0xFFu;
     in.f[ACCEL_EDGETPU_F_VS_REG_V1] = vs_reg_v1;
     (void)accel_edgetpu_insn_encode(&in, out);
 }
@@ -1802,8 +1950,9 @@ ACCELDEF accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_
     size_t total, i;
     uint32_t bits;
     if (!out || !out_len || (!body && body_count)) return ACCEL_E_NULL;
-    /* START's length is 17 bits of bit count: at most 1023 bundles between START and END. */
-    if (body_count > 1023u - 5u) return ACCEL_E_TOO_LONG;
+    /* START's length is 25 bits of bit count: at most 262143 bundles between START and END. */
+    if (body_count > 262143UL - 5u) return ACCEL_E_TOO_LONG;
+    if (body_count > SIZE_MAX / 16u - 7u) return ACCEL_E_TOO_LONG; /* 16-bit size_t */
     total = (body_count + 7u) * ACCEL_EDGETPU_INSN_BYTES;
     if (cap < total) return ACCEL_E_BUFFER_TOO_SMALL;
     bits = (uint32_t)(body_count + 5u) * 128u;
@@ -1826,7 +1975,7 @@ ACCELDEF accel_status accel_edgetpu_prog_length(const uint8_t start[16], uint32_
     if (!start || !bits) return ACCEL_E_NULL;
     (void)accel_edgetpu_insn_decode(start, &in);
     if (in.f[ACCEL_EDGETPU_F_BRANCH] != ACCEL_EDGETPU_BR_START) return ACCEL_E_MALFORMED;
-    *bits = (in.f[ACCEL_EDGETPU_F_V_OP] << 12) | in.f[ACCEL_EDGETPU_F_IMM_SIZE];
+    *bits = accel__edgetpu_start_len(&in);
     return ACCEL_OK;
 }
 
@@ -1940,9 +2089,10 @@ ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t off
 
     if (br == ACCEL_EDGETPU_BR_START) {
         accel__edgetpu_sb_s(&sb, "START len=");
-        accel__edgetpu_sb_dec(&sb, (f[ACCEL_EDGETPU_F_V_OP] << 12) | f[ACCEL_EDGETPU_F_IMM_SIZE]);
+        accel__edgetpu_sb_dec(&sb, accel__edgetpu_start_len(&in));
         accel__edgetpu_sb_s(&sb, " bits");
         shown[ACCEL_EDGETPU_F_V_OP] = shown[ACCEL_EDGETPU_F_IMM_SIZE] = 1;
+        shown[ACCEL_EDGETPU_F_V_OFFSET] = 1;
         any = 1;
     } else if (br == ACCEL_EDGETPU_BR_END) {
         accel__edgetpu_sb_s(&sb, "END");
@@ -2001,6 +2151,655 @@ ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t off
     return ACCEL_OK;
 }
 #endif /* ACCEL_EDGETPU_NO_DISASM */
+
+/* ---------------------------------------------------------------- edgetpu: FlatBuffers reader */
+/* All positions are byte offsets into one buffer; every check is written as "fits in what is
+ * left" so no addition can wrap. */
+static int accel__edgetpu_fits(size_t len, size_t pos, size_t n)
+{
+    return pos <= len && n <= len - pos;
+}
+
+static accel_status accel__edgetpu_fbt_at(accel_edgetpu_fbt *t, const uint8_t *buf, size_t len,
+                                          size_t pos)
+{
+    uint32_t so;
+    size_t vt;
+    if (!accel__edgetpu_fits(len, pos, 4)) return ACCEL_E_MALFORMED;
+    so = accel_load_u32le(buf + pos);
+    /* soffset: vtable = pos - (int32)so */
+    if (so & 0x80000000UL) {
+        uint32_t fwd = (uint32_t)(0u - so);
+        if ((uint64_t)fwd > (uint64_t)(len - pos)) return ACCEL_E_MALFORMED;
+        vt = pos + (size_t)fwd;
+    } else {
+        if ((uint64_t)so > (uint64_t)pos) return ACCEL_E_MALFORMED;
+        vt = pos - (size_t)so;
+    }
+    if (!accel__edgetpu_fits(len, vt, 4)) return ACCEL_E_MALFORMED;
+    t->buf = buf;
+    t->len = len;
+    t->pos = pos;
+    t->vt = vt;
+    t->vtlen = accel_load_u16le(buf + vt);
+    t->tlen = accel_load_u16le(buf + vt + 2);
+    if (t->vtlen < 4u || (t->vtlen & 1u) || !accel__edgetpu_fits(len, vt, t->vtlen))
+        return ACCEL_E_MALFORMED;
+    if (t->tlen < 4u || !accel__edgetpu_fits(len, pos, t->tlen)) return ACCEL_E_MALFORMED;
+    return ACCEL_OK;
+}
+
+/* Root table of a flatbuffer (uoffset at 0). */
+static accel_status accel__edgetpu_fb_root(accel_edgetpu_fbt *t, const uint8_t *buf, size_t len)
+{
+    uint32_t r;
+    if (!buf || len < 8u) return ACCEL_E_MALFORMED;
+    r = accel_load_u32le(buf);
+    if ((uint64_t)r >= (uint64_t)len) return ACCEL_E_MALFORMED;
+    return accel__edgetpu_fbt_at(t, buf, len, (size_t)r);
+}
+
+/* Offset of field i inside the table, 0 when absent; ACCEL_E_MALFORMED when the field's `size`
+ * bytes would leave the table. */
+static accel_status accel__edgetpu_fb_field(const accel_edgetpu_fbt *t, unsigned i, unsigned size,
+                                            size_t *at)
+{
+    size_t o = 4u + 2u * (size_t)i;
+    uint16_t off;
+    *at = 0;
+    if (o + 2u > t->vtlen) return ACCEL_OK;
+    off = accel_load_u16le(t->buf + t->vt + o);
+    if (off == 0) return ACCEL_OK;
+    if (off < 4u || (size_t)off + size > t->tlen) return ACCEL_E_MALFORMED;
+    *at = t->pos + off;
+    return ACCEL_OK;
+}
+
+/* Scalar fields, little-endian, with a default. */
+static accel_status accel__edgetpu_fb_u64(const accel_edgetpu_fbt *t, unsigned i, unsigned size,
+                                          uint64_t def, uint64_t *out)
+{
+    size_t at;
+    accel_status st = accel__edgetpu_fb_field(t, i, size, &at);
+    if (st != ACCEL_OK) return st;
+    if (!at) {
+        *out = def;
+    } else if (size == 1u) {
+        *out = t->buf[at];
+    } else if (size == 2u) {
+        *out = accel_load_u16le(t->buf + at);
+    } else if (size == 4u) {
+        *out = accel_load_u32le(t->buf + at);
+    } else {
+        *out = accel_load_u64le(t->buf + at);
+    }
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_fb_i32(const accel_edgetpu_fbt *t, unsigned i, int32_t def,
+                                          int32_t *out)
+{
+    uint64_t v;
+    accel_status st = accel__edgetpu_fb_u64(t, i, 4, (uint32_t)def, &v);
+    uint32_t u = (uint32_t)v;
+    if (st != ACCEL_OK) return st;
+    /* two's complement without implementation-defined conversion */
+    *out = (u & 0x80000000UL) ? -(int32_t)(uint32_t)(~u) - 1 : (int32_t)u;
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_fb_i16(const accel_edgetpu_fbt *t, unsigned i, int *out)
+{
+    uint64_t v;
+    accel_status st = accel__edgetpu_fb_u64(t, i, 2, 0, &v);
+    uint16_t u = (uint16_t)v;
+    if (st != ACCEL_OK) return st;
+    *out = (u & 0x8000u) ? -(int)(uint16_t)(~u) - 1 : (int)u;
+    return ACCEL_OK;
+}
+
+/* Follow a uoffset field; *pos = 0 when absent. */
+static accel_status accel__edgetpu_fb_ref(const accel_edgetpu_fbt *t, unsigned i, size_t *pos)
+{
+    size_t at;
+    uint32_t rel;
+    accel_status st = accel__edgetpu_fb_field(t, i, 4, &at);
+    *pos = 0;
+    if (st != ACCEL_OK || !at) return st;
+    rel = accel_load_u32le(t->buf + at);
+    if (rel == 0 || (uint64_t)rel >= (uint64_t)(t->len - at)) return ACCEL_E_MALFORMED;
+    *pos = at + (size_t)rel;
+    return ACCEL_OK;
+}
+
+/* Vector field: *pos = first element, *n = count, each element `esize` bytes. */
+static accel_status accel__edgetpu_fb_vec(const accel_edgetpu_fbt *t, unsigned i, size_t esize,
+                                          size_t *pos, uint32_t *n)
+{
+    size_t p;
+    uint32_t cnt;
+    accel_status st = accel__edgetpu_fb_ref(t, i, &p);
+    *pos = 0;
+    *n = 0;
+    if (st != ACCEL_OK || !p) return st;
+    if (!accel__edgetpu_fits(t->len, p, 4)) return ACCEL_E_MALFORMED;
+    cnt = accel_load_u32le(t->buf + p);
+    if ((uint64_t)cnt * esize > (uint64_t)(t->len - p - 4u)) return ACCEL_E_MALFORMED;
+    *pos = p + 4u;
+    *n = cnt;
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_fb_bytes(const accel_edgetpu_fbt *t, unsigned i,
+                                            accel_edgetpu_view *v)
+{
+    size_t p;
+    uint32_t n;
+    accel_status st = accel__edgetpu_fb_vec(t, i, 1, &p, &n);
+    v->p = NULL;
+    v->len = 0;
+    if (st != ACCEL_OK || !p) return st;
+    v->p = t->buf + p;
+    v->len = (size_t)n;
+    return ACCEL_OK;
+}
+
+/* String: bytes plus the NUL FlatBuffers always stores. */
+static accel_status accel__edgetpu_fb_str(const accel_edgetpu_fbt *t, unsigned i,
+                                          accel_edgetpu_view *v)
+{
+    accel_status st = accel__edgetpu_fb_bytes(t, i, v);
+    if (st != ACCEL_OK || !v->p) return st;
+    if ((size_t)(v->p - t->buf) + v->len >= t->len || v->p[v->len] != 0) {
+        v->p = NULL;
+        v->len = 0;
+        return ACCEL_E_MALFORMED;
+    }
+    return ACCEL_OK;
+}
+
+/* Element k of a vector of tables (or of strings/byte vectors when as_vec). */
+static accel_status accel__edgetpu_fb_elem(const uint8_t *buf, size_t len, size_t vec,
+                                           uint32_t k, size_t *target)
+{
+    size_t at = vec + 4u * (size_t)k;
+    uint32_t rel;
+    if (!accel__edgetpu_fits(len, at, 4)) return ACCEL_E_MALFORMED;
+    rel = accel_load_u32le(buf + at);
+    if (rel == 0 || (uint64_t)rel >= (uint64_t)(len - at)) return ACCEL_E_MALFORMED;
+    *target = at + (size_t)rel;
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_fb_subtable(const accel_edgetpu_fbt *t, unsigned i,
+                                               accel_edgetpu_fbt *sub, int *present)
+{
+    size_t p;
+    accel_status st = accel__edgetpu_fb_ref(t, i, &p);
+    *present = 0;
+    if (st != ACCEL_OK || !p) return st;
+    *present = 1;
+    return accel__edgetpu_fbt_at(sub, t->buf, t->len, p);
+}
+
+static int accel__edgetpu_view_eq(accel_edgetpu_view v, const char *s)
+{
+    size_t i = 0;
+    if (!v.p) return 0;
+    for (; i < v.len; i++)
+        if (s[i] == '\0' || (uint8_t)s[i] != v.p[i]) return 0;
+    return s[i] == '\0';
+}
+
+/* ---- FlexBuffers: just enough to look up a string/blob by key in the root map ---- */
+static accel_status accel__edgetpu_flex_uint(const uint8_t *b, size_t len, size_t pos,
+                                             unsigned w, uint64_t *out)
+{
+    unsigned k;
+    uint64_t v = 0;
+    if (!accel__edgetpu_fits(len, pos, w)) return ACCEL_E_MALFORMED;
+    for (k = w; k > 0; k--) v = (v << 8) | b[pos + k - 1u];
+    *out = v;
+    return ACCEL_OK;
+}
+
+/* target = pos - offset read at pos (FlexBuffers offsets point backwards). */
+static accel_status accel__edgetpu_flex_back(const uint8_t *b, size_t len, size_t pos,
+                                             unsigned w, size_t *target)
+{
+    uint64_t off;
+    accel_status st = accel__edgetpu_flex_uint(b, len, pos, w, &off);
+    if (st != ACCEL_OK) return st;
+    if (off == 0 || off > (uint64_t)pos) return ACCEL_E_MALFORMED;
+    *target = pos - (size_t)off;
+    return ACCEL_OK;
+}
+
+static int accel__edgetpu_flex_w_ok(uint64_t w)
+{
+    return w == 1u || w == 2u || w == 4u || w == 8u;
+}
+
+static accel_status accel__edgetpu_flex_find(const uint8_t *b, size_t len, const char *key,
+                                             accel_edgetpu_view *out)
+{
+    unsigned rw, mw, kw;
+    uint8_t packed;
+    size_t root, map, keys, i;
+    uint64_t size, kw64, ksize;
+    accel_status st;
+    out->p = NULL;
+    out->len = 0;
+    if (!b || len < 3u) return ACCEL_E_MALFORMED;
+    rw = b[len - 1u];
+    packed = b[len - 2u];
+    if (!accel__edgetpu_flex_w_ok(rw) || len < 2u + rw) return ACCEL_E_MALFORMED;
+    if ((packed >> 2) != 9u) return ACCEL_E_MALFORMED; /* FBT_MAP */
+    root = len - 2u - rw;
+    mw = 1u << (packed & 3u);
+    st = accel__edgetpu_flex_back(b, len, root, rw, &map);
+    if (st != ACCEL_OK) return st;
+    if (map < 3u * mw) return ACCEL_E_MALFORMED;
+    st = accel__edgetpu_flex_uint(b, len, map - mw, mw, &size);
+    if (st == ACCEL_OK) st = accel__edgetpu_flex_uint(b, len, map - 2u * mw, mw, &kw64);
+    if (st == ACCEL_OK) st = accel__edgetpu_flex_back(b, len, map - 3u * mw, mw, &keys);
+    if (st != ACCEL_OK) return st;
+    if (!accel__edgetpu_flex_w_ok(kw64)) return ACCEL_E_MALFORMED;
+    kw = (unsigned)kw64;
+    /* values then one type byte per value; keys vector has its own size */
+    if (size > (uint64_t)(len - map) / (mw + 1u)) return ACCEL_E_MALFORMED;
+    if (keys < kw) return ACCEL_E_MALFORMED;
+    st = accel__edgetpu_flex_uint(b, len, keys - kw, kw, &ksize);
+    if (st != ACCEL_OK) return st;
+    if (ksize != size || size > (uint64_t)(len - keys) / kw) return ACCEL_E_MALFORMED;
+    for (i = 0; i < (size_t)size; i++) {
+        size_t kp, j, vpos, tgt;
+        uint8_t vt;
+        uint64_t n;
+        st = accel__edgetpu_flex_back(b, len, keys + i * kw, kw, &kp);
+        if (st != ACCEL_OK) return st;
+        for (j = 0; kp + j < len && key[j] != '\0' && b[kp + j] == (uint8_t)key[j]; j++) {
+        }
+        if (kp + j >= len) return ACCEL_E_MALFORMED;
+        if (key[j] != '\0' || b[kp + j] != 0) continue;
+        vpos = map + i * mw;
+        vt = b[map + (size_t)size * mw + i];
+        if ((vt >> 2) != 5u && (vt >> 2) != 25u) return ACCEL_E_MALFORMED; /* STRING, BLOB */
+        st = accel__edgetpu_flex_back(b, len, vpos, mw, &tgt);
+        if (st != ACCEL_OK) return st;
+        if (tgt < mw) return ACCEL_E_MALFORMED;
+        st = accel__edgetpu_flex_uint(b, len, tgt - mw, mw, &n);
+        if (st != ACCEL_OK) return st;
+        if (n > (uint64_t)(len - tgt)) return ACCEL_E_MALFORMED;
+        out->p = b + tgt;
+        out->len = (size_t)n;
+        return ACCEL_OK;
+    }
+    return ACCEL_E_EMPTY;
+}
+
+/* ---- executables ---- */
+static accel_status accel__edgetpu_meta(const accel_edgetpu_fbt *t, unsigned i, int *desc,
+                                        int *position, int32_t *batch, accel_edgetpu_view *name)
+{
+    accel_edgetpu_fbt m;
+    int present;
+    accel_status st = accel__edgetpu_fb_subtable(t, i, &m, &present);
+    *desc = 0;
+    *position = 0;
+    *batch = 0;
+    name->p = NULL;
+    name->len = 0;
+    if (st != ACCEL_OK) return st;
+    if (!present) return ACCEL_E_MALFORMED; /* every field offset and DMA hint has meta */
+    st = accel__edgetpu_fb_i16(&m, 0, desc);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&m, 1, 0, batch);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&m, 2, name);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&m, 3, position);
+    if (st != ACCEL_OK) return st;
+    if (*desc < 0 || *desc > 3 || *position < 0 || *position > 1 || *batch < 0)
+        return ACCEL_E_MALFORMED;
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_exe_parse(const uint8_t *buf, size_t len,
+                                             accel_edgetpu_exe *e)
+{
+    accel_edgetpu_fbt dh;
+    uint64_t v = 0;
+    uint32_t n = 0;
+    int present;
+    accel_status st;
+    ACCEL_MEMSET(e, 0, sizeof *e);
+    st = accel__edgetpu_fb_root(&e->t_, buf, len);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 0, 0, &e->version);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&e->t_, 1, &e->name);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 3, 0, &e->batch_size);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 4, 0, &e->scratch_size_bytes);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&e->t_, 5, 4, &e->bs_vec_, &n);
+    e->n_bitstreams = n;
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&e->t_, 6, &e->parameters);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&e->t_, 8, 4, &e->in_vec_, &n);
+    e->n_inputs = n;
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&e->t_, 9, 4, &e->out_vec_, &n);
+    e->n_outputs = n;
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&e->t_, 10, &e->chip);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 11, 0, &e->estimated_cycles);
+    if (st == ACCEL_OK)
+        st = accel__edgetpu_fb_i32(&e->t_, 12, 0, &e->used_narrow_memory_bytes_per_tile);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&e->t_, 13, &e->type);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&e->t_, 14, 8, 0, &e->parameter_caching_token);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&e->t_, 16, 8, 0, &v);
+    if (st != ACCEL_OK) return st;
+    e->estimated_cycles_64bit = (v & 0x8000000000000000ULL) ? -(int64_t)(~v) - 1 : (int64_t)v;
+    if (e->type < 0 || e->type > 2 || e->batch_size < 0 || e->scratch_size_bytes < 0)
+        return ACCEL_E_MALFORMED;
+    st = accel__edgetpu_fb_subtable(&e->t_, 7, &dh, &present);
+    if (st != ACCEL_OK) return st;
+    if (present) {
+        e->has_dma_hints = 1;
+        st = accel__edgetpu_fb_vec(&dh, 0, 4, &e->hint_vec_, &n);
+        if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&dh, 1, 1, 0, &v);
+        if (st != ACCEL_OK) return st;
+        e->n_hints = n;
+        e->fully_deterministic = v != 0;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_exe_bitstream(const accel_edgetpu_exe *e, uint32_t i,
+                                                  accel_edgetpu_bitstream *out)
+{
+    size_t p;
+    uint32_t n;
+    accel_status st;
+    if (!e || !out) return ACCEL_E_NULL;
+    if (i >= e->n_bitstreams) return ACCEL_E_ARG;
+    ACCEL_MEMSET(out, 0, sizeof *out);
+    st = accel__edgetpu_fb_elem(e->t_.buf, e->t_.len, e->bs_vec_, i, &p);
+    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&out->t_, e->t_.buf, e->t_.len, p);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&out->t_, 0, &out->bits);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&out->t_, 1, 4, &out->fo_vec_, &n);
+    if (st != ACCEL_OK) return st;
+    out->n_field_offsets = n;
+    if (!out->bits.p || out->bits.len == 0 || out->bits.len % ACCEL_EDGETPU_INSN_BYTES)
+        return ACCEL_E_MALFORMED;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_bitstream_field_offset(const accel_edgetpu_bitstream *b,
+                                                           uint32_t i,
+                                                           accel_edgetpu_field_offset *out)
+{
+    accel_edgetpu_fbt t;
+    size_t p;
+    int32_t bit;
+    accel_status st;
+    if (!b || !out) return ACCEL_E_NULL;
+    if (i >= b->n_field_offsets) return ACCEL_E_ARG;
+    ACCEL_MEMSET(out, 0, sizeof *out);
+    st = accel__edgetpu_fb_elem(b->t_.buf, b->t_.len, b->fo_vec_, i, &p);
+    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, b->t_.buf, b->t_.len, p);
+    if (st == ACCEL_OK)
+        st = accel__edgetpu_meta(&t, 0, &out->desc, &out->position, &out->batch, &out->name);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 1, 0, &bit);
+    if (st != ACCEL_OK) return st;
+    /* the patched 32 bits must lie inside the bitstream */
+    if (bit < 0 || (uint64_t)(uint32_t)bit + 32u > (uint64_t)b->bits.len * 8u)
+        return ACCEL_E_MALFORMED;
+    out->offset_bit = (uint32_t)bit;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_exe_hint(const accel_edgetpu_exe *e, uint32_t i,
+                                             accel_edgetpu_hint *out)
+{
+    accel_edgetpu_fbt t, h;
+    size_t p;
+    uint64_t kind;
+    int present;
+    accel_status st;
+    if (!e || !out) return ACCEL_E_NULL;
+    if (i >= e->n_hints) return ACCEL_E_ARG;
+    ACCEL_MEMSET(out, 0, sizeof *out);
+    st = accel__edgetpu_fb_elem(e->t_.buf, e->t_.len, e->hint_vec_, i, &p);
+    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, e->t_.buf, e->t_.len, p);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&t, 0, 1, 0, &kind);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&t, 2, &out->direction);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_subtable(&t, 1, &h, &present);
+    if (st != ACCEL_OK) return st;
+    if (kind < 1u || kind > 4u || !present || out->direction < 0 || out->direction > 1)
+        return ACCEL_E_MALFORMED;
+    out->kind = (int)kind;
+    if (kind == ACCEL_EDGETPU_HINT_DMA) {
+        int32_t off, size;
+        st = accel__edgetpu_meta(&h, 0, &out->desc, &present, &out->batch, &out->name);
+        if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&h, 1, 0, &off);
+        if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&h, 2, 0, &size);
+        if (st != ACCEL_OK) return st;
+        if (off < 0 || size <= 0) return ACCEL_E_MALFORMED;
+        out->offset_in_bytes = (uint32_t)off;
+        out->size_in_bytes = (uint32_t)size;
+    } else if (kind == ACCEL_EDGETPU_HINT_INSTRUCTION) {
+        int32_t c;
+        st = accel__edgetpu_fb_i32(&h, 0, 0, &c);
+        if (st != ACCEL_OK) return st;
+        if (c < 0 || (uint32_t)c >= e->n_bitstreams) return ACCEL_E_MALFORMED;
+        out->instruction_chunk_index = (uint32_t)c;
+    } else if (kind == ACCEL_EDGETPU_HINT_INTERRUPT) {
+        st = accel__edgetpu_fb_i16(&h, 0, &out->interrupt_type);
+        if (st != ACCEL_OK) return st;
+        if (out->interrupt_type < 0 || out->interrupt_type > 3) return ACCEL_E_MALFORMED;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is_output,
+                                              uint32_t i, accel_edgetpu_layer *out)
+{
+    accel_edgetpu_fbt t, num;
+    size_t p;
+    int32_t size;
+    uint64_t fbits;
+    int present;
+    accel_status st;
+    if (!e || !out) return ACCEL_E_NULL;
+    if (i >= (is_output ? e->n_outputs : e->n_inputs)) return ACCEL_E_ARG;
+    ACCEL_MEMSET(out, 0, sizeof *out);
+    st = accel__edgetpu_fb_elem(e->t_.buf, e->t_.len, is_output ? e->out_vec_ : e->in_vec_, i,
+                                &p);
+    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, e->t_.buf, e->t_.len, p);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&t, 0, &out->name);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 1, 0, &size);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 2, 0, &out->y_dim);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 3, 0, &out->x_dim);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 4, 0, &out->z_dim);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&t, 6, &out->data_type);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 9, 1, &out->execution_count_per_inference);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_subtable(&t, 5, &num, &present);
+    if (st != ACCEL_OK) return st;
+    if (present) {
+        st = accel__edgetpu_fb_i32(&num, 0, 0, &out->zero_point);
+        if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&num, 1, 4, 0, &fbits);
+        if (st != ACCEL_OK) return st;
+        out->dequantization_factor_bits = (uint32_t)fbits;
+    }
+    if (size < 0 || out->y_dim < 0 || out->x_dim < 0 || out->z_dim < 0 ||
+        out->execution_count_per_inference < 0)
+        return ACCEL_E_MALFORMED;
+    out->size_bytes = (uint32_t)size;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_model_executable(const accel_edgetpu_model *m, uint32_t i,
+                                                     accel_edgetpu_exe *out)
+{
+    size_t p;
+    uint32_t n;
+    accel_status st;
+    if (!m || !out) return ACCEL_E_NULL;
+    if (i >= m->n_executables) return ACCEL_E_ARG;
+    st = accel__edgetpu_fb_elem(m->multi.p, m->multi.len, m->exe_vec_, i, &p);
+    if (st != ACCEL_OK) return st;
+    if (!accel__edgetpu_fits(m->multi.len, p, 4)) return ACCEL_E_MALFORMED;
+    n = accel_load_u32le(m->multi.p + p);
+    if ((uint64_t)n > (uint64_t)(m->multi.len - p - 4u)) return ACCEL_E_MALFORMED;
+    return accel__edgetpu_exe_parse(m->multi.p + p + 4u, (size_t)n, out);
+}
+
+/* Validate one executable completely, with cross references. */
+static accel_status accel__edgetpu_exe_check(const accel_edgetpu_exe *e)
+{
+    uint32_t i, j;
+    accel_status st;
+    if (e->n_bitstreams == 0 && e->type != ACCEL_EDGETPU_PARAMETER_CACHING)
+        return ACCEL_E_MALFORMED;
+    for (i = 0; i < e->n_bitstreams; i++) {
+        accel_edgetpu_bitstream b;
+        st = accel_edgetpu_exe_bitstream(e, i, &b);
+        if (st != ACCEL_OK) return st;
+        for (j = 0; j < b.n_field_offsets; j++) {
+            accel_edgetpu_field_offset fo;
+            st = accel_edgetpu_bitstream_field_offset(&b, j, &fo);
+            if (st != ACCEL_OK) return st;
+        }
+    }
+    for (i = 0; i < e->n_hints; i++) {
+        accel_edgetpu_hint h;
+        st = accel_edgetpu_exe_hint(e, i, &h);
+        if (st != ACCEL_OK) return st;
+        if (h.kind == ACCEL_EDGETPU_HINT_DMA && h.desc == ACCEL_EDGETPU_DESC_PARAMETER &&
+            (uint64_t)h.offset_in_bytes + h.size_in_bytes > (uint64_t)e->parameters.len)
+            return ACCEL_E_MALFORMED;
+    }
+    for (i = 0; i < e->n_inputs + e->n_outputs; i++) {
+        accel_edgetpu_layer l;
+        int out = i >= e->n_inputs ? 1 : 0;
+        st = accel_edgetpu_exe_layer(e, out, out ? i - e->n_inputs : i, &l);
+        if (st != ACCEL_OK) return st;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_package_open(accel_edgetpu_model *m, const uint8_t *pkg,
+                                                 size_t len)
+{
+    accel_edgetpu_fbt pt, mt;
+    uint32_t n, i;
+    accel_status st;
+    if (!m || !pkg) return ACCEL_E_NULL;
+    ACCEL_MEMSET(m, 0, sizeof *m);
+    if (len < 8u || pkg[4] != 'D' || pkg[5] != 'W' || pkg[6] != 'N' || pkg[7] != '1')
+        return ACCEL_E_MALFORMED;
+    m->package.p = pkg;
+    m->package.len = len;
+    st = accel__edgetpu_fb_root(&pt, pkg, len);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&pt, 0, 0, &m->min_runtime_version);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&pt, 1, &m->multi);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&pt, 2, &m->signature);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&pt, 3, 0, &m->keypair_version);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&pt, 4, &m->compiler_version);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&pt, 5, 0, &m->virtual_chip_id);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&pt, 7, &m->model_identifier);
+    if (st != ACCEL_OK) return st;
+    if (!m->multi.p) return ACCEL_E_MALFORMED;
+    st = accel__edgetpu_fb_root(&mt, m->multi.p, m->multi.len);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&mt, 0, 4, &m->exe_vec_, &n);
+    if (st != ACCEL_OK) return st;
+    if (n == 0) return ACCEL_E_MALFORMED;
+    if (n > ACCEL_EDGETPU_MAX_EXECUTABLES) return ACCEL_E_TOO_LONG;
+    m->n_executables = n;
+    for (i = 0; i < n; i++) {
+        accel_edgetpu_exe e;
+        st = accel_edgetpu_model_executable(m, i, &e);
+        if (st == ACCEL_OK) st = accel__edgetpu_exe_check(&e);
+        if (st != ACCEL_OK) {
+            m->n_executables = 0;
+            return st;
+        }
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_model_open(accel_edgetpu_model *m, const uint8_t *tflite,
+                                               size_t len)
+{
+    accel_edgetpu_fbt root, t;
+    size_t codes, subgraphs, p;
+    uint32_t ncodes, nsub, k, s, code = 0;
+    int found = 0;
+    accel_edgetpu_view opts, v;
+    accel_status st;
+    if (!m || !tflite) return ACCEL_E_NULL;
+    ACCEL_MEMSET(m, 0, sizeof *m);
+    st = accel__edgetpu_fb_root(&root, tflite, len);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&root, 1, 4, &codes, &ncodes);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&root, 2, 4, &subgraphs, &nsub);
+    if (st != ACCEL_OK) return st;
+    for (k = 0; k < ncodes && !found; k++) {
+        st = accel__edgetpu_fb_elem(tflite, len, codes, k, &p);
+        if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, tflite, len, p);
+        if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&t, 1, &v);
+        if (st != ACCEL_OK) return st;
+        if (accel__edgetpu_view_eq(v, "edgetpu-custom-op")) {
+            found = 1;
+            code = k;
+        }
+    }
+    if (!found) return ACCEL_E_UNSUPPORTED;
+    opts.p = NULL;
+    opts.len = 0;
+    for (s = 0; s < nsub && !opts.p; s++) {
+        accel_edgetpu_fbt sg;
+        size_t ops;
+        uint32_t nops, o;
+        st = accel__edgetpu_fb_elem(tflite, len, subgraphs, s, &p);
+        if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&sg, tflite, len, p);
+        if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&sg, 3, 4, &ops, &nops);
+        if (st != ACCEL_OK) return st;
+        for (o = 0; o < nops; o++) {
+            uint64_t idx;
+            st = accel__edgetpu_fb_elem(tflite, len, ops, o, &p);
+            if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, tflite, len, p);
+            if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&t, 0, 4, 0, &idx);
+            if (st != ACCEL_OK) return st;
+            if (idx != code) continue;
+            st = accel__edgetpu_fb_bytes(&t, 5, &opts);
+            if (st != ACCEL_OK) return st;
+            if (!opts.p) return ACCEL_E_MALFORMED;
+            break;
+        }
+    }
+    if (!opts.p) return ACCEL_E_UNSUPPORTED;
+    /* key "3" (a separate parameter-caching executable) is an old format libedgetpu refuses */
+    st = accel__edgetpu_flex_find(opts.p, opts.len, "3", &v);
+    if (st == ACCEL_OK) return ACCEL_E_UNSUPPORTED;
+    if (st != ACCEL_E_EMPTY) return st;
+    st = accel__edgetpu_flex_find(opts.p, opts.len, "4", &v);
+    if (st == ACCEL_E_EMPTY) return ACCEL_E_MALFORMED;
+    if (st != ACCEL_OK) return st;
+    st = accel_edgetpu_package_open(m, v.p, v.len);
+    if (st != ACCEL_OK) return st;
+    m->custom_options = opts;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_model_find(const accel_edgetpu_model *m, int type,
+                                               uint32_t *index)
+{
+    uint32_t i;
+    if (!m || !index) return ACCEL_E_NULL;
+    for (i = 0; i < m->n_executables; i++) {
+        accel_edgetpu_exe e;
+        accel_status st = accel_edgetpu_model_executable(m, i, &e);
+        if (st != ACCEL_OK) return st;
+        if (e.type == type) {
+            *index = i;
+            return ACCEL_OK;
+        }
+    }
+    return ACCEL_E_EMPTY;
+}
 #ifdef __cplusplus
 }
 #endif

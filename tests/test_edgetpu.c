@@ -221,7 +221,8 @@ static void test_prog_build(void)
     }
     CHECK_ST(accel_edgetpu_prog_build(NULL, 0, out, 7 * 16 - 1, &len), ACCEL_E_BUFFER_TOO_SMALL);
     CHECK_ST(accel_edgetpu_prog_build(NULL, 1, out, sizeof out, &len), ACCEL_E_NULL);
-    CHECK_ST(accel_edgetpu_prog_build(prog, 1019, out, sizeof out, &len), ACCEL_E_TOO_LONG);
+    CHECK_ST(accel_edgetpu_prog_build(prog, 262139, out, sizeof out, &len), ACCEL_E_TOO_LONG);
+    CHECK_ST(accel_edgetpu_prog_build(prog, 262138, out, sizeof out, &len), ACCEL_E_BUFFER_TOO_SMALL);
 }
 
 static void test_patch(void)

@@ -7,6 +7,48 @@ walker written from the FlatBuffers binary format spec and executable.fbs.
 Usage: gen_edgetpu_vectors.py DATA_DIR > tests/vectors/edgetpu/expect.h"""
 import os, struct, sys
 
+# ---- a FlatBuffers table walker (format spec) and a FlexBuffers root-map lookup ----
+class T:
+    def __init__(s,b,pos): s.b=b; s.pos=pos; s.vt=pos-struct.unpack_from('<i',b,pos)[0]; s.vl=struct.unpack_from('<H',b,s.vt)[0]
+    def off(s,i):
+        o=4+2*i
+        return struct.unpack_from('<H',s.b,s.vt+o)[0] if o<s.vl else 0
+    def sc(s,i,fmt,d=0):
+        o=s.off(i); return struct.unpack_from('<'+fmt,s.b,s.pos+o)[0] if o else d
+    def ref(s,i):
+        o=s.off(i)
+        if not o: return None
+        p=s.pos+o; return p+struct.unpack_from('<I',s.b,p)[0]
+    def tab(s,i):
+        p=s.ref(i); return T(s.b,p) if p is not None else None
+    def vec(s,i):
+        p=s.ref(i)
+        if p is None: return None
+        n=struct.unpack_from('<I',s.b,p)[0]; return (p+4,n)
+    def bytes_(s,i):
+        v=s.vec(i); return None if v is None else s.b[v[0]:v[0]+v[1]]
+    def str_(s,i):
+        v=s.bytes_(i); return None if v is None else v.decode()
+    def tabs(s,i):
+        v=s.vec(i)
+        if v is None: return []
+        return [T(s.b,v[0]+4*k+struct.unpack_from('<I',s.b,v[0]+4*k)[0]) for k in range(v[1])]
+def root(b): return T(b,struct.unpack_from('<I',b,0)[0])
+def flex_map_get(b,key):
+    bw=b[-1]; pt=b[-2]; rp=len(b)-2-bw
+    rv=int.from_bytes(b[rp:rp+bw],'little'); m=rp-rv; W=1<<(pt&3); assert pt>>2==9
+    size=int.from_bytes(b[m-W:m],'little')
+    kp=m-3*W; keys=kp-int.from_bytes(b[kp:kp+W],'little'); KW=int.from_bytes(b[m-2*W:m-W],'little')
+    for i in range(size):
+        kpos=keys+i*KW; k=kpos-int.from_bytes(b[kpos:kpos+KW],'little'); e=b.index(b'\0',k)
+        if b[k:e].decode()==key:
+            vp=m+i*W; t=b[m+size*W+i]; 
+            tgt=vp-int.from_bytes(b[vp:vp+W],'little'); cw=1<<(t&3)
+            n=int.from_bytes(b[tgt-W:tgt],'little')  # size field has parent width
+            return t>>2, b[tgt:tgt+n], tgt
+    return None
+
+
 F = [("unk_3",18),("vs_reg_w",5),("v_op_2",3),("imm_scalar",32),("s_y",5),("s_x",5),("s_op",6),
      ("vs_reg",5),("v_cmd",5),("v_offset",8),("v_op",5),("imm_size",12),("vs_reg_v1",5),
      ("enable_vector",2),("enable_scalar",1),("branch",5),("unk_0",1),("yes_pred",1),
@@ -32,6 +74,72 @@ def main():
         for i in sorted(set([0, n - 1] + list(range(3, n, 13)))):
             f = insn(data[i*16:i*16+16])
             print('  {"%s", 0x%x, {%s}},' % (name, i*16, ", ".join("0x%xu" % x for x in f)))
+    print("};")
+    models(d)
+
+def models(d):
+    print("typedef struct { int desc, position; int batch; const char *name; unsigned offset_bit; } et_fo_expect;")
+    print("typedef struct { int kind, direction, desc; const char *name; unsigned off, size, chunk; int irq; } et_hint_expect;")
+    print("typedef struct { const char *name; unsigned size; int y, x, z, zp; uint32_t dq_bits; int dt; } et_layer_expect;")
+    print("typedef struct { int type; uint64_t token; int batch, scratch, narrow; const char *name, *chip;")
+    print("  size_t params_at, params_len, bs_at, bs_len; unsigned nfo; const et_fo_expect *fo;")
+    print("  int fully_det; unsigned nhints; const et_hint_expect *hints;")
+    print("  unsigned nin, nout; const et_layer_expect *layers; } et_exe_expect;")
+    print("typedef struct { const char *file; size_t pkg_at, pkg_len; int min_rt; const char *compiler;")
+    print("  unsigned nexe; const et_exe_expect *exe; } et_model_expect;")
+    out = []
+    for mi, name in enumerate(["bright_16x16_edgetpu", "dense_256_edgetpu"]):
+        b = open(os.path.join(d, "models", name + ".tflite"), "rb").read()
+        m = root(b); op = m.tabs(2)[0].tabs(3)[0]; co_v = op.vec(5); co = b[co_v[0]:co_v[0]+co_v[1]]
+        _, pkg, tgt = flex_map_get(co, "4"); pkg_at = co_v[0] + tgt
+        P = root(pkg); me_v = P.vec(1); me = pkg[me_v[0]:me_v[0]+me_v[1]]; me_at = pkg_at + me_v[0]
+        M = root(me); v = M.vec(0); exes = []
+        for k in range(v[1]):
+            p = v[0] + 4*k; sp = p + struct.unpack_from("<I", me, p)[0]
+            n = struct.unpack_from("<I", me, sp)[0]; e_at = me_at + sp + 4; eb = me[sp+4:sp+4+n]
+            E = root(eb); tag = "m%de%d" % (mi, k)
+            ibs = E.tabs(5); assert len(ibs) == 1
+            bsv = ibs[0].vec(0)
+            fos = ibs[0].tabs(1)
+            print("static const et_fo_expect %s_fo[] = {" % tag)
+            for f in fos:
+                mt = f.tab(0)
+                print('  {%d, %d, %d, "%s", %d},' % (mt.sc(0, "h"), mt.sc(3, "h"), mt.sc(1, "i"), mt.str_(2) or "", f.sc(1, "i")))
+            print("};")
+            dh = E.tab(7); hs = dh.tabs(0)
+            print("static const et_hint_expect %s_h[] = {" % tag)
+            for h in hs:
+                t = h.sc(0, "B"); ht = h.tab(1); dr = h.sc(2, "h")
+                if t == 1:
+                    mt = ht.tab(0)
+                    print('  {1, %d, %d, "%s", %d, %d, 0, 0},' % (dr, mt.sc(0, "h"), mt.str_(2) or "", ht.sc(1, "i"), ht.sc(2, "i")))
+                elif t == 2:
+                    print('  {2, %d, 0, "", 0, 0, %d, 0},' % (dr, ht.sc(0, "i")))
+                elif t == 3:
+                    print('  {3, %d, 0, "", 0, 0, 0, %d},' % (dr, ht.sc(0, "h")))
+                else:
+                    print('  {4, %d, 0, "", 0, 0, 0, 0},' % dr)
+            print("};")
+            ins, outs = E.tabs(8), E.tabs(9)
+            print("static const et_layer_expect %s_l[] = {" % tag)
+            for L in ins + outs:
+                nu = L.tab(5)
+                print('  {"%s", %d, %d, %d, %d, %d, 0x%08xu, %d},' % (L.str_(0), L.sc(1, "i"), L.sc(2, "i"), L.sc(3, "i"), L.sc(4, "i"), nu.sc(0, "i"), nu.sc(1, "I"), L.sc(6, "h")))
+            if not ins and not outs:
+                print('  {"", 0, 0, 0, 0, 0, 0, 0},')
+            print("};")
+            pv = E.vec(6)
+            exes.append('  {%d, 0x%016xULL, %d, %d, %d, "%s", "%s", %d, %d, %d, %d, %d, %s_fo, %d, %d, %s_h, %d, %d, %s_l},' % (
+                E.sc(13, "h"), E.sc(14, "Q"), E.sc(3, "i"), E.sc(4, "i"), E.sc(12, "i"), E.str_(1), E.str_(10),
+                (e_at + pv[0]) if pv and pv[1] else 0, pv[1] if pv else 0,
+                e_at + ibs[0].b.index(b"", 0) * 0 + (bsv[0]), bsv[1], len(fos), tag,
+                dh.sc(1, "B"), len(hs), tag, len(ins), len(outs), tag))
+        print("static const et_exe_expect m%d_exe[] = {" % mi)
+        print("\n".join(exes))
+        print("};")
+        out.append('  {"models/%s.tflite", %d, %d, %d, "%s", %d, m%d_exe},' % (name, pkg_at, len(pkg), P.sc(0, "i"), P.str_(4), v[1], mi))
+    print("static const et_model_expect et_models[] = {")
+    print("\n".join(out))
     print("};")
 
 if __name__ == "__main__":

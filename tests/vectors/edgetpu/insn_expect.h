@@ -375,3 +375,88 @@ static const et_insn_expect et_insn_expects[] = {
   {"weight_copy_in_0x80.coral", 0x370, {0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x4u, 0x0u, 0x1u, 0x1u, 0x0u, 0x0u, 0x0u, 0x0u}},
   {"weight_copy_in_0x80.coral", 0x3c0, {0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x0u, 0x80u, 0x0u, 0x0u, 0x1u, 0x1fu, 0x0u, 0x0u, 0x0u, 0x0u}},
 };
+typedef struct { int desc, position; int batch; const char *name; unsigned offset_bit; } et_fo_expect;
+typedef struct { int kind, direction, desc; const char *name; unsigned off, size, chunk; int irq; } et_hint_expect;
+typedef struct { const char *name; unsigned size; int y, x, z, zp; uint32_t dq_bits; int dt; } et_layer_expect;
+typedef struct { int type; uint64_t token; int batch, scratch, narrow; const char *name, *chip;
+  size_t params_at, params_len, bs_at, bs_len; unsigned nfo; const et_fo_expect *fo;
+  int fully_det; unsigned nhints; const et_hint_expect *hints;
+  unsigned nin, nout; const et_layer_expect *layers; } et_exe_expect;
+typedef struct { const char *file; size_t pkg_at, pkg_len; int min_rt; const char *compiler;
+  unsigned nexe; const et_exe_expect *exe; } et_model_expect;
+static const et_fo_expect m0e0_fo[] = {
+  {2, 0, 0, "", 582},
+  {2, 1, 0, "", 710},
+  {3, 0, 0, "", 838},
+  {3, 1, 0, "", 966},
+  {1, 1, 0, "serving_default_keras_tensor:0", 1862},
+  {1, 0, 0, "serving_default_keras_tensor:0", 1990},
+  {0, 1, 0, "StatefulPartitionedCall_1:0", 139846},
+  {0, 0, 0, "StatefulPartitionedCall_1:0", 139974},
+};
+static const et_hint_expect m0e0_h[] = {
+  {2, 0, 0, "", 0, 0, 0, 0},
+  {1, 0, 1, "serving_default_keras_tensor:0", 0, 256, 0, 0},
+  {1, 1, 0, "StatefulPartitionedCall_1:0", 0, 8, 0, 0},
+  {3, 1, 0, "", 0, 0, 0, 0},
+};
+static const et_layer_expect m0e0_l[] = {
+  {"serving_default_keras_tensor:0", 256, 1, 1, 256, 0, 0x3f800000u, 0},
+  {"StatefulPartitionedCall_1:0", 8, 1, 1, 2, 86, 0x3dec3567u, 8},
+};
+static const et_fo_expect m0e1_fo[] = {
+  {2, 0, 0, "", 582},
+  {2, 1, 0, "", 710},
+};
+static const et_hint_expect m0e1_h[] = {
+  {2, 0, 0, "", 0, 0, 0, 0},
+  {1, 0, 2, "", 0, 8384, 0, 0},
+  {3, 1, 0, "", 0, 0, 0, 0},
+};
+static const et_layer_expect m0e1_l[] = {
+  {"", 0, 0, 0, 0, 0, 0, 0},
+};
+static const et_exe_expect m0_exe[] = {
+  {2, 0x5bc21d7ed7dac9baULL, 1, 0, 1348, "model", "beagle", 0, 0, 35302, 18240, 8, m0e0_fo, 1, 4, m0e0_h, 1, 1, m0e0_l},
+  {1, 0x5bc21d7ed7dac9baULL, 1, 0, 0, "Unknown", "beagle", 12582, 8384, 23926, 944, 2, m0e1_fo, 1, 3, m0e1_h, 0, 0, m0e1_l},
+};
+static const et_fo_expect m1e0_fo[] = {
+  {2, 0, 0, "", 582},
+  {2, 1, 0, "", 710},
+  {3, 0, 0, "", 838},
+  {3, 1, 0, "", 966},
+  {1, 1, 0, "serving_default_keras_tensor:0", 1862},
+  {1, 0, 0, "serving_default_keras_tensor:0", 1990},
+  {0, 1, 0, "StatefulPartitionedCall_1:0", 25414},
+  {0, 0, 0, "StatefulPartitionedCall_1:0", 25542},
+};
+static const et_hint_expect m1e0_h[] = {
+  {2, 0, 0, "", 0, 0, 0, 0},
+  {1, 0, 1, "serving_default_keras_tensor:0", 0, 256, 0, 0},
+  {1, 1, 0, "StatefulPartitionedCall_1:0", 0, 256, 0, 0},
+  {3, 1, 0, "", 0, 0, 0, 0},
+};
+static const et_layer_expect m1e0_l[] = {
+  {"serving_default_keras_tensor:0", 256, 1, 1, 256, 127, 0x3c00800bu, 0},
+  {"StatefulPartitionedCall_1:0", 256, 1, 1, 256, 129, 0x3c9c0c5au, 0},
+};
+static const et_fo_expect m1e1_fo[] = {
+  {2, 0, 0, "", 582},
+  {2, 1, 0, "", 710},
+};
+static const et_hint_expect m1e1_h[] = {
+  {2, 0, 0, "", 0, 0, 0, 0},
+  {1, 0, 2, "", 0, 67584, 0, 0},
+  {3, 1, 0, "", 0, 0, 0, 0},
+};
+static const et_layer_expect m1e1_l[] = {
+  {"", 0, 0, 0, 0, 0, 0, 0},
+};
+static const et_exe_expect m1_exe[] = {
+  {2, 0xfce222d70d502fb8ULL, 1, 0, 832, "model", "beagle", 0, 0, 94376, 4224, 8, m1e0_fo, 1, 4, m1e0_h, 1, 1, m1e0_l},
+  {1, 0xfce222d70d502fb8ULL, 1, 0, 0, "Unknown", "beagle", 12584, 67584, 81144, 1072, 2, m1e1_fo, 1, 3, m1e1_h, 0, 0, m1e1_l},
+};
+static const et_model_expect et_models[] = {
+  {"models/bright_16x16_edgetpu.tflite", 294, 57344, 14, "cl/", 2, m0_exe},
+  {"models/dense_256_edgetpu.tflite", 296, 102400, 14, "cl/", 2, m1_exe},
+};
