@@ -1951,7 +1951,7 @@ ACCELDEF accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_
     uint32_t bits;
     if (!out || !out_len || (!body && body_count)) return ACCEL_E_NULL;
     /* START's length is 25 bits of bit count: at most 262143 bundles between START and END. */
-    if (body_count > 262143UL - 5u) return ACCEL_E_TOO_LONG;
+    if ((uint64_t)body_count + 5u > 262143UL) return ACCEL_E_TOO_LONG;
     if (body_count > SIZE_MAX / 16u - 7u) return ACCEL_E_TOO_LONG; /* 16-bit size_t */
     total = (body_count + 7u) * ACCEL_EDGETPU_INSN_BYTES;
     if (cap < total) return ACCEL_E_BUFFER_TOO_SMALL;
