@@ -614,6 +614,238 @@ ACCELDEF accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is
 /* Index of the executable of a type (ACCEL_E_EMPTY when none). */
 ACCELDEF accel_status accel_edgetpu_model_find(const accel_edgetpu_model *m, int type,
                                                uint32_t *index);
+
+/* ---- USB wire format (libedgetpu usb_ml_commands.cc) ----
+ * Bulk OUT ep 0x01 (single-endpoint firmware): an 8-byte header {u32 length of the whole
+ * request, u8 tag & 0xF, 3 zero bytes} sent as its own transfer, then the data in chunks.
+ * Bulk IN ep 0x81: output activations. Bulk IN ep 0x82: 16-byte event records {u64 address,
+ * u32 length, u8 tag (low 4 bits), 3 bytes}. Interrupt IN ep 0x83: 4-byte records, bit 0 fatal,
+ * bits 1..4 top-level interrupts 0..3. CSRs: vendor control requests, bRequest 0 = 64-bit,
+ * 1 = 32-bit, wValue = offset bits 15..0, wIndex = offset bits 31..16, data little-endian. */
+#define ACCEL_EDGETPU_VID 0x18D1u
+#define ACCEL_EDGETPU_PID 0x9302u
+#define ACCEL_EDGETPU_DFU_VID 0x1A6Eu
+#define ACCEL_EDGETPU_DFU_PID 0x089Au
+#define ACCEL_EDGETPU_EP_OUT 0x01u
+#define ACCEL_EDGETPU_EP_OUTPUT 0x81u
+#define ACCEL_EDGETPU_EP_EVENT 0x82u
+#define ACCEL_EDGETPU_EP_IRQ 0x83u
+#define ACCEL_EDGETPU_REQ_CSR64 0u
+#define ACCEL_EDGETPU_REQ_CSR32 1u
+/* descriptor tags */
+#define ACCEL_EDGETPU_TAG_INSTRUCTIONS 0u
+#define ACCEL_EDGETPU_TAG_INPUT 1u
+#define ACCEL_EDGETPU_TAG_PARAMETERS 2u
+#define ACCEL_EDGETPU_TAG_OUTPUT 3u
+#define ACCEL_EDGETPU_TAG_INTERRUPT0 4u /* .. 7 = interrupt 3 */
+#define ACCEL_EDGETPU_HEADER_BYTES 8u
+#define ACCEL_EDGETPU_EVENT_BYTES 16u
+#define ACCEL_EDGETPU_IRQ_BYTES 4u
+#define ACCEL_EDGETPU_DEFAULT_CHUNK 0x100000UL /* libedgetpu: 1 MiB bulk-out transfers */
+#define ACCEL_EDGETPU_DEFAULT_TIMEOUT_MS 6000u /* libedgetpu usb_timeout_millis */
+
+/* CSR offsets used by bring-up, close and error reporting (Beagle, USB). */
+#define ACCEL_EDGETPU_SCU_CTRL_0 0x1A30CUL
+#define ACCEL_EDGETPU_SCU_CTRL_2 0x1A314UL
+#define ACCEL_EDGETPU_SCU_CTRL_3 0x1A318UL
+#define ACCEL_EDGETPU_SCU_CTR_7 0x1A33CUL
+#define ACCEL_EDGETPU_OMC0_00 0x1A000UL
+#define ACCEL_EDGETPU_OMC0_D4 0x1A0D4UL
+#define ACCEL_EDGETPU_OMC0_D8 0x1A0D8UL
+#define ACCEL_EDGETPU_RAMBIST_CTRL_1 0x1A704UL
+#define ACCEL_EDGETPU_SLV_ABM_EN 0x1A500UL
+#define ACCEL_EDGETPU_MST_ABM_EN 0x1A600UL
+#define ACCEL_EDGETPU_SLV_ERR_RESP_ISR_MASK 0x1A558UL
+#define ACCEL_EDGETPU_MST_ERR_RESP_ISR_MASK 0x1A658UL
+#define ACCEL_EDGETPU_GCBB_CREDIT0 0x1907CUL
+#define ACCEL_EDGETPU_SCALAR_RUN_CONTROL 0x44018UL
+#define ACCEL_EDGETPU_IDLE_REGISTER 0x4A000UL
+#define ACCEL_EDGETPU_TILECONFIG0 0x48788UL
+#define ACCEL_EDGETPU_DEEP_SLEEP 0x40020UL
+#define ACCEL_EDGETPU_DESCR_EP 0x4C148UL
+#define ACCEL_EDGETPU_MULTI_BO_EP 0x4C160UL
+#define ACCEL_EDGETPU_OUTFEED_CHUNK_LENGTH 0x4C058UL
+#define ACCEL_EDGETPU_FATAL_ERR_INT_CONTROL 0x4C060UL
+#define ACCEL_EDGETPU_FATAL_ERR_INT_STATUS 0x4C068UL
+#define ACCEL_EDGETPU_TOP_LEVEL_INT_CONTROL(n) (0x4C070UL + 0x10UL * (uint32_t)(n))
+#define ACCEL_EDGETPU_TOP_LEVEL_INT_STATUS(n) (0x4C078UL + 0x10UL * (uint32_t)(n))
+#define ACCEL_EDGETPU_HIB_ERROR_STATUS 0x486F0UL
+#define ACCEL_EDGETPU_HIB_FIRST_ERROR_STATUS 0x48700UL
+/* scu_ctrl_3 fields (libedgetpu beagle_csr_helper.h; the seed's positions are wrong) */
+#define ACCEL_EDGETPU_SCU3_CUR_PWR_STATE_MASK 0x00000300UL  /* 9:8, 0 run, 2 sleep */
+#define ACCEL_EDGETPU_SCU3_FORCE_SLEEP_MASK 0x00C00000UL    /* 23:22 */
+#define ACCEL_EDGETPU_SCU3_GCB_CLKDIV_MASK 0x30000000UL     /* 29:28 */
+#define ACCEL_EDGETPU_SCU3_AXI_CLK_125M 0x40000000UL        /* 30 */
+#define ACCEL_EDGETPU_SCU3_8051_CLK_250M 0x80000000UL       /* 31 */
+
+ACCELDEF accel_status accel_edgetpu_header_encode(uint8_t out[8], uint32_t length, uint8_t tag);
+/* ACCEL_E_MALFORMED when reserved bits (tag high nibble, bytes 5..7) are set. */
+ACCELDEF accel_status accel_edgetpu_header_decode(const uint8_t in[8], uint32_t *length,
+                                                  uint8_t *tag);
+
+typedef struct accel_edgetpu_event {
+    uint64_t address;
+    uint32_t length;
+    uint8_t tag; /* 3 output, 4..7 interrupt 0..3 */
+} accel_edgetpu_event;
+ACCELDEF accel_status accel_edgetpu_event_decode(const uint8_t *in, size_t len,
+                                                 accel_edgetpu_event *ev);
+ACCELDEF accel_status accel_edgetpu_event_encode(const accel_edgetpu_event *ev, uint8_t out[16]);
+
+typedef struct accel_edgetpu_irq {
+    uint32_t raw;
+    int fatal;          /* bit 0 */
+    uint8_t top_level;  /* bits 1..4 -> bit n = top-level interrupt n */
+} accel_edgetpu_irq;
+ACCELDEF accel_status accel_edgetpu_irq_decode(const uint8_t *in, size_t len,
+                                               accel_edgetpu_irq *irq);
+
+/* ---- USB protocol state and transfers ----
+ * Ordering (single bulk-out endpoint): one request = header then exactly `length` data bytes;
+ * a new header is refused while the previous request still owes data, and no bulk-out starts
+ * while an output read (ep 0x81) is incomplete (ACCEL_E_STATE). A transfer that fails or
+ * moves fewer bytes than asked leaves the state showing exactly what is still owed, so nothing
+ * is lost silently; accel_edgetpu_usb_abort() forgets it (after a device reset). */
+typedef struct accel_edgetpu_usb {
+    const accel_port *port;
+    uint32_t timeout_ms;  /* per transfer (default 6000) */
+    uint32_t max_chunk;   /* bulk-out data chunk limit (default 1 MiB; small on MCUs) */
+    uint32_t out_owed;    /* data bytes the open bulk-out request still needs */
+    uint32_t in_owed;     /* bytes of the current output read not yet received */
+    uint32_t in_len;      /* its total (a failed read resumes with the same buffer and len) */
+    uint8_t out_tag;
+} accel_edgetpu_usb;
+
+ACCELDEF accel_status accel_edgetpu_usb_init(accel_edgetpu_usb *u, const accel_port *port,
+                                             uint32_t max_chunk);
+ACCELDEF void accel_edgetpu_usb_abort(accel_edgetpu_usb *u);
+ACCELDEF accel_status accel_edgetpu_csr_read32(accel_edgetpu_usb *u, uint32_t offset,
+                                               uint32_t *v);
+ACCELDEF accel_status accel_edgetpu_csr_write32(accel_edgetpu_usb *u, uint32_t offset,
+                                                uint32_t v);
+ACCELDEF accel_status accel_edgetpu_csr_read64(accel_edgetpu_usb *u, uint32_t offset,
+                                               uint64_t *v);
+ACCELDEF accel_status accel_edgetpu_csr_write64(accel_edgetpu_usb *u, uint32_t offset,
+                                                uint64_t v);
+/* Header of a request of `total` bytes with tag 0..2 (the only tags a host sends). */
+ACCELDEF accel_status accel_edgetpu_usb_begin(accel_edgetpu_usb *u, uint8_t tag, uint32_t total);
+/* Next n data bytes of the open request (n <= what it still owes), in max_chunk pieces. */
+ACCELDEF accel_status accel_edgetpu_usb_data(accel_edgetpu_usb *u, const uint8_t *data,
+                                             size_t n);
+/* begin + data in one call. */
+ACCELDEF accel_status accel_edgetpu_usb_send(accel_edgetpu_usb *u, uint8_t tag,
+                                             const uint8_t *data, uint32_t len);
+/* Read exactly len output bytes from ep 0x81 (several bulk-ins if the device sends less). After
+ * a failure, calling again with the same buffer and len resumes where it stopped. */
+ACCELDEF accel_status accel_edgetpu_usb_read_output(accel_edgetpu_usb *u, uint8_t *buf,
+                                                    uint32_t len);
+ACCELDEF accel_status accel_edgetpu_usb_read_event(accel_edgetpu_usb *u,
+                                                   accel_edgetpu_event *ev);
+ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edgetpu_irq *irq);
+
+/* ---- bring-up as data ----
+ * A sequence of steps run by accel_edgetpu_seq_run. Ops: READ (value kept in ctx.last),
+ * WRITE value, RMW (read, clear mask, set value, write), POLL until (v & mask) == value or
+ * timeout, TEST (flag[flag] = (v & mask) == value). A step with cond k+1 runs only while
+ * flag k is clear. Flags: SF_CLOCKS ORs ctx.clock_bits into the set value; SF_CHUNK writes
+ * ctx.outfeed_chunk instead of value. */
+#define ACCEL_EDGETPU_OP_READ 1u
+#define ACCEL_EDGETPU_OP_WRITE 2u
+#define ACCEL_EDGETPU_OP_RMW 3u
+#define ACCEL_EDGETPU_OP_POLL 4u
+#define ACCEL_EDGETPU_OP_TEST 5u
+#define ACCEL_EDGETPU_SF_CLOCKS 0x01u
+#define ACCEL_EDGETPU_SF_CHUNK 0x02u
+
+typedef struct accel_edgetpu_step {
+    uint8_t op, width, cond, flag, sflags;
+    uint16_t timeout_ms;
+    uint32_t reg;
+    uint64_t mask, value;
+} accel_edgetpu_step;
+
+typedef struct accel_edgetpu_seq_ctx {
+    uint32_t clock_bits;     /* scu_ctrl_3 clock fields for the performance level */
+    uint64_t outfeed_chunk;  /* 0x80 (1 KiB) on USB 3, 0x20 on USB 2 high speed */
+    uint64_t last;           /* last value read */
+    uint8_t flags;           /* TEST results */
+    uint32_t failed_step;    /* index of the step that failed */
+} accel_edgetpu_seq_ctx;
+
+/* Performance levels (libedgetpu PerformanceExpectation). */
+#define ACCEL_EDGETPU_PERF_LOW 0
+#define ACCEL_EDGETPU_PERF_MEDIUM 1
+#define ACCEL_EDGETPU_PERF_HIGH 2
+#define ACCEL_EDGETPU_PERF_MAX 3
+/* scu_ctrl_3 clock bits (gcb divider, AXI 125 MHz, 8051 250 MHz) for a level, over USB. */
+ACCELDEF accel_status accel_edgetpu_clock_bits(int perf, uint32_t *bits);
+ACCELDEF accel_status accel_edgetpu_seq_run(accel_edgetpu_usb *u, const accel_edgetpu_step *s,
+                                            uint32_t n, accel_edgetpu_seq_ctx *ctx);
+/* libedgetpu's USB open and close sequences (tables in the implementation). */
+ACCELDEF const accel_edgetpu_step *accel_edgetpu_open_steps(uint32_t *n);
+ACCELDEF const accel_edgetpu_step *accel_edgetpu_close_steps(uint32_t *n);
+/* Run the open sequence for a performance level; usb3 selects the 1 KiB outfeed chunk. */
+ACCELDEF accel_status accel_edgetpu_open(accel_edgetpu_usb *u, int perf, int usb3);
+ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u);
+
+#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+/* ---- device model (layer 4): the chip's USB side, for ports/sim ----
+ * A CSR file answering vendor control requests (scu_ctrl_3 moves cur_pwr_state with
+ * rg_force_sleep, every other register reads back what was written; reset values are chosen so
+ * that libedgetpu's read-modify-writes produce the values of init_sequence_libedgetpu_usb.tsv),
+ * bulk-out framing with the ordering rules checked, and a script of what the host is expected to
+ * send and what the device answers (output bytes on 0x81, events on 0x82, interrupts on 0x83).
+ * Output content is synthetic: byte k = (sum of all input bytes received + k) mod 256.
+ * ACCEL_EDGETPU_NO_DEVMODEL drops it. */
+#ifndef ACCEL_EDGETPU_DEV_REGS
+#define ACCEL_EDGETPU_DEV_REGS 64
+#endif
+#ifndef ACCEL_EDGETPU_DEV_SCRIPT
+#define ACCEL_EDGETPU_DEV_SCRIPT 32
+#endif
+/* script items */
+#define ACCEL_EDGETPU_DEV_RECV 1u   /* host sends a request (tag, len) */
+#define ACCEL_EDGETPU_DEV_OUTPUT 2u /* device offers len output bytes on 0x81 */
+#define ACCEL_EDGETPU_DEV_EVENT 3u  /* device offers an event with tag on 0x82 */
+#define ACCEL_EDGETPU_DEV_IRQ 4u    /* device offers an interrupt record (len = raw) on 0x83 */
+/* violation bits */
+#define ACCEL_EDGETPU_DEV_V_ORDER 0x01u  /* bulk-out while an output read was incomplete */
+#define ACCEL_EDGETPU_DEV_V_HEADER 0x02u /* bad header, header not alone, or tag > 2 */
+#define ACCEL_EDGETPU_DEV_V_SIZE 0x04u   /* more data than the header announced */
+#define ACCEL_EDGETPU_DEV_V_SCRIPT 0x08u /* a request the script did not expect */
+#define ACCEL_EDGETPU_DEV_V_CSR 0x10u    /* malformed control request or register file full */
+
+typedef struct accel_edgetpu_dev_item {
+    uint8_t kind, tag;
+    uint32_t len;
+} accel_edgetpu_dev_item;
+
+typedef struct accel_edgetpu_dev {
+    uint32_t reg_off[ACCEL_EDGETPU_DEV_REGS];
+    uint64_t reg_val[ACCEL_EDGETPU_DEV_REGS];
+    uint32_t nregs;
+    int in_data;                 /* header seen, data owed */
+    uint32_t req_len, req_got;
+    uint8_t req_tag;
+    uint8_t in_sum;
+    uint32_t recv_bytes[3], recv_requests[3];
+    uint32_t violations, nviolations;
+    accel_edgetpu_dev_item script[ACCEL_EDGETPU_DEV_SCRIPT];
+    uint32_t nscript, pos;
+    uint32_t out_len, out_left;
+    int event_ready, irq_ready;
+    uint8_t event_tag;
+    uint32_t irq_raw;
+} accel_edgetpu_dev;
+
+ACCELDEF accel_status accel_edgetpu_dev_init(accel_edgetpu_dev *d);
+/* Fill the model side of an accel_port (usb_control, usb_bulk_out, usb_bulk_in). */
+ACCELDEF accel_status accel_edgetpu_dev_port(accel_edgetpu_dev *d, accel_port *model);
+ACCELDEF accel_status accel_edgetpu_dev_expect(accel_edgetpu_dev *d, uint8_t kind, uint8_t tag,
+                                               uint32_t len);
+ACCELDEF accel_status accel_edgetpu_dev_set_reg(accel_edgetpu_dev *d, uint32_t off, uint64_t v);
+ACCELDEF uint64_t accel_edgetpu_dev_reg(const accel_edgetpu_dev *d, uint32_t off);
+#endif
 #ifdef __cplusplus
 }
 #endif
@@ -2800,6 +3032,688 @@ ACCELDEF accel_status accel_edgetpu_model_find(const accel_edgetpu_model *m, int
     }
     return ACCEL_E_EMPTY;
 }
+
+/* ---------------------------------------------------------------- edgetpu: USB wire format */
+ACCELDEF accel_status accel_edgetpu_header_encode(uint8_t out[8], uint32_t length, uint8_t tag)
+{
+    if (!out) return ACCEL_E_NULL;
+    if (tag > 0xFu) return ACCEL_E_ARG;
+    accel_store_u32le(out, length);
+    out[4] = tag;
+    out[5] = out[6] = out[7] = 0;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_header_decode(const uint8_t in[8], uint32_t *length,
+                                                  uint8_t *tag)
+{
+    if (!in || !length || !tag) return ACCEL_E_NULL;
+    if ((in[4] & 0xF0u) || in[5] || in[6] || in[7]) return ACCEL_E_MALFORMED;
+    *length = accel_load_u32le(in);
+    *tag = in[4];
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_event_decode(const uint8_t *in, size_t len,
+                                                 accel_edgetpu_event *ev)
+{
+    if (!in || !ev) return ACCEL_E_NULL;
+    if (len < ACCEL_EDGETPU_EVENT_BYTES) return ACCEL_E_TRUNCATED;
+    if (len > ACCEL_EDGETPU_EVENT_BYTES) return ACCEL_E_TOO_LONG;
+    ev->address = accel_load_u64le(in);
+    ev->length = accel_load_u32le(in + 8);
+    ev->tag = (uint8_t)(in[12] & 0xFu); /* libedgetpu keeps the low 4 bits */
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_event_encode(const accel_edgetpu_event *ev, uint8_t out[16])
+{
+    if (!ev || !out) return ACCEL_E_NULL;
+    if (ev->tag > 0xFu) return ACCEL_E_ARG;
+    accel_store_u64le(out, ev->address);
+    accel_store_u32le(out + 8, ev->length);
+    out[12] = ev->tag;
+    out[13] = out[14] = out[15] = 0;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_irq_decode(const uint8_t *in, size_t len,
+                                               accel_edgetpu_irq *irq)
+{
+    if (!in || !irq) return ACCEL_E_NULL;
+    if (len < ACCEL_EDGETPU_IRQ_BYTES) return ACCEL_E_TRUNCATED;
+    if (len > ACCEL_EDGETPU_IRQ_BYTES) return ACCEL_E_TOO_LONG;
+    irq->raw = accel_load_u32le(in);
+    irq->fatal = (int)(irq->raw & 1u);
+    irq->top_level = (uint8_t)((irq->raw >> 1) & 0xFu);
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- edgetpu: USB protocol */
+ACCELDEF accel_status accel_edgetpu_usb_init(accel_edgetpu_usb *u, const accel_port *port,
+                                             uint32_t max_chunk)
+{
+    if (!u || !port) return ACCEL_E_NULL;
+    ACCEL_MEMSET(u, 0, sizeof *u);
+    u->port = port;
+    u->timeout_ms = ACCEL_EDGETPU_DEFAULT_TIMEOUT_MS;
+    u->max_chunk = max_chunk ? max_chunk : ACCEL_EDGETPU_DEFAULT_CHUNK;
+    return ACCEL_OK;
+}
+
+ACCELDEF void accel_edgetpu_usb_abort(accel_edgetpu_usb *u)
+{
+    if (!u) return;
+    u->out_owed = 0;
+    u->in_owed = 0;
+}
+
+static accel_status accel__edgetpu_csr(accel_edgetpu_usb *u, int in, uint8_t req,
+                                       uint32_t offset, uint8_t *buf, uint16_t n)
+{
+    size_t done = 0;
+    accel_status st;
+    if (!u) return ACCEL_E_NULL;
+    st = accel_port_usb_control(u->port,
+                                (uint8_t)((in ? ACCEL_USB_DIR_IN : 0u) | ACCEL_USB_TYPE_VENDOR |
+                                          ACCEL_USB_RECIP_DEVICE),
+                                req, (uint16_t)(offset & 0xFFFFu), (uint16_t)(offset >> 16), buf, n,
+                                u->timeout_ms, &done);
+    if (st != ACCEL_OK) return st;
+    return done == n ? ACCEL_OK : ACCEL_E_TRUNCATED;
+}
+
+ACCELDEF accel_status accel_edgetpu_csr_read32(accel_edgetpu_usb *u, uint32_t offset, uint32_t *v)
+{
+    uint8_t b[4];
+    accel_status st;
+    if (!v) return ACCEL_E_NULL;
+    st = accel__edgetpu_csr(u, 1, ACCEL_EDGETPU_REQ_CSR32, offset, b, 4);
+    if (st == ACCEL_OK) *v = accel_load_u32le(b);
+    return st;
+}
+
+ACCELDEF accel_status accel_edgetpu_csr_write32(accel_edgetpu_usb *u, uint32_t offset, uint32_t v)
+{
+    uint8_t b[4];
+    accel_store_u32le(b, v);
+    return accel__edgetpu_csr(u, 0, ACCEL_EDGETPU_REQ_CSR32, offset, b, 4);
+}
+
+ACCELDEF accel_status accel_edgetpu_csr_read64(accel_edgetpu_usb *u, uint32_t offset, uint64_t *v)
+{
+    uint8_t b[8];
+    accel_status st;
+    if (!v) return ACCEL_E_NULL;
+    st = accel__edgetpu_csr(u, 1, ACCEL_EDGETPU_REQ_CSR64, offset, b, 8);
+    if (st == ACCEL_OK) *v = accel_load_u64le(b);
+    return st;
+}
+
+ACCELDEF accel_status accel_edgetpu_csr_write64(accel_edgetpu_usb *u, uint32_t offset, uint64_t v)
+{
+    uint8_t b[8];
+    accel_store_u64le(b, v);
+    return accel__edgetpu_csr(u, 0, ACCEL_EDGETPU_REQ_CSR64, offset, b, 8);
+}
+
+ACCELDEF accel_status accel_edgetpu_usb_begin(accel_edgetpu_usb *u, uint8_t tag, uint32_t total)
+{
+    uint8_t h[8];
+    size_t done = 0;
+    accel_status st;
+    if (!u) return ACCEL_E_NULL;
+    if (tag > ACCEL_EDGETPU_TAG_PARAMETERS) return ACCEL_E_ARG; /* host sends tags 0..2 only */
+    if (total == 0) return ACCEL_E_ZERO_LENGTH;
+    if (u->out_owed || u->in_owed) return ACCEL_E_STATE;
+    (void)accel_edgetpu_header_encode(h, total, tag);
+    st = accel_port_usb_bulk_out(u->port, ACCEL_EDGETPU_EP_OUT, h, sizeof h, u->timeout_ms, &done);
+    if (st != ACCEL_OK) return st;
+    if (done != sizeof h) return ACCEL_E_TRUNCATED;
+    u->out_owed = total;
+    u->out_tag = tag;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_usb_data(accel_edgetpu_usb *u, const uint8_t *data, size_t n)
+{
+    if (!u || (!data && n)) return ACCEL_E_NULL;
+    if ((uint64_t)n > (uint64_t)u->out_owed) return ACCEL_E_TOO_LONG;
+    if (u->in_owed) return ACCEL_E_STATE;
+    while (n) {
+        size_t part = n, done = 0;
+        accel_status st;
+        if ((uint64_t)part > (uint64_t)u->max_chunk) part = (size_t)u->max_chunk;
+        st = accel_port_usb_bulk_out(u->port, ACCEL_EDGETPU_EP_OUT, data, part, u->timeout_ms,
+                                     &done);
+        if (done > part) done = part;
+        u->out_owed -= (uint32_t)done; /* whatever went out is no longer owed */
+        if (st != ACCEL_OK) return st;
+        if (done != part) return ACCEL_E_TRUNCATED;
+        data += part;
+        n -= part;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_usb_send(accel_edgetpu_usb *u, uint8_t tag,
+                                             const uint8_t *data, uint32_t len)
+{
+    accel_status st;
+    if (!u || !data) return ACCEL_E_NULL;
+    st = accel_edgetpu_usb_begin(u, tag, len);
+    if (st == ACCEL_OK) st = accel_edgetpu_usb_data(u, data, (size_t)len);
+    return st;
+}
+
+ACCELDEF accel_status accel_edgetpu_usb_read_output(accel_edgetpu_usb *u, uint8_t *buf,
+                                                    uint32_t len)
+{
+    if (!u || !buf) return ACCEL_E_NULL;
+    if (len == 0) return ACCEL_E_ZERO_LENGTH;
+    if (u->out_owed) return ACCEL_E_STATE; /* a request is half sent */
+    if (u->in_owed && u->in_len != len) return ACCEL_E_STATE;
+    if (!u->in_owed) u->in_owed = len;
+    u->in_len = len;
+    while (u->in_owed) {
+        size_t got = 0, want = (size_t)u->in_owed;
+        accel_status st;
+        if ((uint64_t)want > (uint64_t)u->max_chunk) want = (size_t)u->max_chunk;
+        st = accel_port_usb_bulk_in(u->port, ACCEL_EDGETPU_EP_OUTPUT, buf + (len - u->in_owed),
+                                    want, u->timeout_ms, &got);
+        if (got > want) got = want;
+        u->in_owed -= (uint32_t)got;
+        if (st != ACCEL_OK) return st;
+        if (got == 0) return ACCEL_E_TRUNCATED;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_usb_read_event(accel_edgetpu_usb *u, accel_edgetpu_event *ev)
+{
+    uint8_t b[ACCEL_EDGETPU_EVENT_BYTES];
+    size_t got = 0;
+    accel_status st;
+    if (!u || !ev) return ACCEL_E_NULL;
+    st = accel_port_usb_bulk_in(u->port, ACCEL_EDGETPU_EP_EVENT, b, sizeof b, u->timeout_ms, &got);
+    if (st != ACCEL_OK) return st;
+    return accel_edgetpu_event_decode(b, got, ev);
+}
+
+ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edgetpu_irq *irq)
+{
+    uint8_t b[ACCEL_EDGETPU_IRQ_BYTES];
+    size_t got = 0;
+    accel_status st;
+    if (!u || !irq) return ACCEL_E_NULL;
+    st = accel_port_usb_bulk_in(u->port, ACCEL_EDGETPU_EP_IRQ, b, sizeof b, u->timeout_ms, &got);
+    if (st != ACCEL_OK) return st;
+    return accel_edgetpu_irq_decode(b, got, irq);
+}
+
+/* ---------------------------------------------------------------- edgetpu: bring-up */
+#define ACCEL__ET_R ACCEL_EDGETPU_OP_READ
+#define ACCEL__ET_W ACCEL_EDGETPU_OP_WRITE
+#define ACCEL__ET_M ACCEL_EDGETPU_OP_RMW
+#define ACCEL__ET_P ACCEL_EDGETPU_OP_POLL
+#define ACCEL__ET_T ACCEL_EDGETPU_OP_TEST
+#define ACCEL__ET_ALL 0xFFFFFFFFFFFFFFFFULL
+#define ACCEL__ET_PT 1000u /* poll timeout, ms */
+
+/* libedgetpu's USB open: BeagleTopLevelHandler Open / EnableReset / QuitReset /
+ * EnableHardwareClockGate, UsbDriver::InitializeChip, RunController::DoRunControl(run),
+ * interrupt enables (fatal, top-level 0-3, thermal, MBIST, PCIe/ABM). Matches
+ * init_sequence_libedgetpu_usb.tsv transfer for transfer. Flag 0: Open saw rg_gated_gcb == 1;
+ * flag 1: rg_force_sleep already 0b11 (EnableReset returns at once). */
+static const accel_edgetpu_step accel__edgetpu_open_seq[] = {
+    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_0, 0x3F00u, 0},
+    {ACCEL__ET_T, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_2, 0xC0000UL, 0x40000UL},
+    {ACCEL__ET_T, 32, 0, 1, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__ET_M, 32, 2, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__ET_P, 32, 2, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0x200u},
+    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0xFu},
+    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0},
+    /* QuitReset: rg_force_sleep 0b10 plus the clocks of the performance level */
+    {ACCEL__ET_M, 32, 0, 0, ACCEL_EDGETPU_SF_CLOCKS, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xF0C00000UL,
+     0x800000UL},
+    {ACCEL__ET_P, 32, 0, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0},
+    {ACCEL__ET_P, 64, 0, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, ACCEL__ET_ALL, 0},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_IDLE_REGISTER, 0, 0x1u},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
+    {ACCEL__ET_P, 64, 0, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0, ACCEL__ET_ALL, 0x7Fu},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_DEEP_SLEEP, 0, 0x1E02u},
+    /* EnableHardwareClockGate: rg_gated_gcb = 0b01 unless Open found it so */
+    {ACCEL__ET_M, 32, 1, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_2, 0xC0000UL, 0x40000UL},
+    /* InitializeChip: e-fuse read, single-endpoint descriptors, outfeed chunk */
+    {ACCEL__ET_R, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_00, 0, 0},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_DESCR_EP, 0, 0xF0u},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_MULTI_BO_EP, 0, 0},
+    {ACCEL__ET_W, 64, 0, 0, ACCEL_EDGETPU_SF_CHUNK, 0, ACCEL_EDGETPU_OUTFEED_CHUNK_LENGTH, 0, 0},
+    /* DoRunControl(kMoveToRun) */
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44018UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44158UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44198UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x441D8UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44218UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
+    {ACCEL__ET_P, 64, 0, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0, ACCEL__ET_ALL, 0x7Fu},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x400C0UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40150UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40110UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40250UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40298UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x402E0UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40328UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40190UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x401D0UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40210UL, 0, 1},
+    /* interrupts */
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_FATAL_ERR_INT_CONTROL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C070UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C080UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C090UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C0A0UL, 0, 1},
+    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_D4, 0, 0x80000000UL}, /* thm_warn_en */
+    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_RAMBIST_CTRL_1, 0x770000UL, 0}, /* MBIST */
+    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTR_7, 0xF0000UL, 0},
+    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SLV_ABM_EN, 0, 1},
+    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_MST_ABM_EN, 0, 1},
+    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SLV_ERR_RESP_ISR_MASK, 0, 3},
+    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_MST_ERR_RESP_ISR_MASK, 0, 3},
+    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_D8, 0, 0x80000000UL}, /* sd_en */
+};
+
+/* libedgetpu's close: DisableAllInterrupts (top-level, fatal), DoRunControl(kMoveToHalt),
+ * EnableReset (force sleep, wait for the sleeping power state, pulse gcbb_credit0). The
+ * Beagle-specific thermal/MBIST/PCIe disables are not issued. */
+static const accel_edgetpu_step accel__edgetpu_close_seq[] = {
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C070UL, 0, 0},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C080UL, 0, 0},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C090UL, 0, 0},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C0A0UL, 0, 0},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_FATAL_ERR_INT_CONTROL, 0, 0},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44018UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44158UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44198UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x441D8UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44218UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
+    {ACCEL__ET_P, 64, 0, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0, ACCEL__ET_ALL, 0x7Fu},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x400C0UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40150UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40110UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40250UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40298UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x402E0UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40328UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40190UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x401D0UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40210UL, 0, 2},
+    {ACCEL__ET_T, 32, 0, 1, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__ET_M, 32, 2, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__ET_P, 32, 2, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0x200u},
+    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0xFu},
+    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0},
+};
+
+ACCELDEF const accel_edgetpu_step *accel_edgetpu_open_steps(uint32_t *n)
+{
+    if (n) *n = (uint32_t)(sizeof accel__edgetpu_open_seq / sizeof accel__edgetpu_open_seq[0]);
+    return accel__edgetpu_open_seq;
+}
+
+ACCELDEF const accel_edgetpu_step *accel_edgetpu_close_steps(uint32_t *n)
+{
+    if (n) *n = (uint32_t)(sizeof accel__edgetpu_close_seq / sizeof accel__edgetpu_close_seq[0]);
+    return accel__edgetpu_close_seq;
+}
+
+ACCELDEF accel_status accel_edgetpu_clock_bits(int perf, uint32_t *bits)
+{
+    /* gcb divider 3/2/1/0 = 63/125/250/500 MHz; over USB the 8051 runs at 500 MHz except at
+     * Low, and AXI at 250 MHz only at Max (BeagleTopLevelHandler::QuitReset) */
+    static const uint32_t tab[4] = {0xF0000000UL, 0x60000000UL, 0x50000000UL, 0x00000000UL};
+    if (!bits) return ACCEL_E_NULL;
+    if (perf < ACCEL_EDGETPU_PERF_LOW || perf > ACCEL_EDGETPU_PERF_MAX) return ACCEL_E_ARG;
+    *bits = tab[perf];
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_rd(accel_edgetpu_usb *u, const accel_edgetpu_step *s,
+                                      uint64_t *v)
+{
+    if (s->width == 64u) return accel_edgetpu_csr_read64(u, s->reg, v);
+    {
+        uint32_t w = 0;
+        accel_status st = accel_edgetpu_csr_read32(u, s->reg, &w);
+        *v = w;
+        return st;
+    }
+}
+
+static accel_status accel__edgetpu_wr(accel_edgetpu_usb *u, const accel_edgetpu_step *s,
+                                      uint64_t v)
+{
+    if (s->width == 64u) return accel_edgetpu_csr_write64(u, s->reg, v);
+    return accel_edgetpu_csr_write32(u, s->reg, (uint32_t)v);
+}
+
+ACCELDEF accel_status accel_edgetpu_seq_run(accel_edgetpu_usb *u, const accel_edgetpu_step *s,
+                                            uint32_t n, accel_edgetpu_seq_ctx *ctx)
+{
+    uint32_t i;
+    if (!u || !ctx || (!s && n)) return ACCEL_E_NULL;
+    for (i = 0; i < n; i++) {
+        const accel_edgetpu_step *st = &s[i];
+        accel_status r = ACCEL_OK;
+        uint64_t v = 0, set = st->value;
+        ctx->failed_step = i;
+        if (st->width != 32u && st->width != 64u) return ACCEL_E_ARG;
+        if (st->cond && st->cond <= 8u && (((unsigned)ctx->flags >> (unsigned)(st->cond - 1u)) & 1u))
+            continue;
+        if (st->sflags & ACCEL_EDGETPU_SF_CLOCKS) set |= ctx->clock_bits;
+        if (st->sflags & ACCEL_EDGETPU_SF_CHUNK) set = ctx->outfeed_chunk;
+        switch (st->op) {
+        case ACCEL_EDGETPU_OP_READ:
+            r = accel__edgetpu_rd(u, st, &v);
+            if (r == ACCEL_OK) ctx->last = v;
+            break;
+        case ACCEL_EDGETPU_OP_WRITE:
+            r = accel__edgetpu_wr(u, st, set);
+            break;
+        case ACCEL_EDGETPU_OP_RMW:
+            r = accel__edgetpu_rd(u, st, &v);
+            if (r == ACCEL_OK) r = accel__edgetpu_wr(u, st, (v & ~st->mask) | set);
+            break;
+        case ACCEL_EDGETPU_OP_TEST:
+            r = accel__edgetpu_rd(u, st, &v);
+            if (r == ACCEL_OK && st->flag < 8u) {
+                unsigned bit = 1u << st->flag;
+                if ((v & st->mask) == st->value) ctx->flags = (uint8_t)((unsigned)ctx->flags | bit);
+                else ctx->flags = (uint8_t)((unsigned)ctx->flags & ~bit);
+            }
+            break;
+        case ACCEL_EDGETPU_OP_POLL: {
+            /* read, then 1 ms between reads, until the timeout's worth of waits has passed */
+            uint32_t waited = 0;
+            for (;;) {
+                r = accel__edgetpu_rd(u, st, &v);
+                if (r != ACCEL_OK || (v & st->mask) == st->value) break;
+                if (waited >= st->timeout_ms) {
+                    r = ACCEL_E_TIMEOUT;
+                    break;
+                }
+                (void)accel_port_delay_ms(u->port, 1);
+                waited++;
+            }
+            ctx->last = v;
+            break;
+        }
+        default:
+            return ACCEL_E_ARG;
+        }
+        if (r != ACCEL_OK) return r;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_open(accel_edgetpu_usb *u, int perf, int usb3)
+{
+    accel_edgetpu_seq_ctx ctx;
+    accel_status st;
+    if (!u) return ACCEL_E_NULL;
+    ACCEL_MEMSET(&ctx, 0, sizeof ctx);
+    st = accel_edgetpu_clock_bits(perf, &ctx.clock_bits);
+    if (st != ACCEL_OK) return st;
+    ctx.outfeed_chunk = usb3 ? 0x80u : 0x20u;
+    return accel_edgetpu_seq_run(u, accel__edgetpu_open_seq,
+                                 (uint32_t)(sizeof accel__edgetpu_open_seq /
+                                            sizeof accel__edgetpu_open_seq[0]),
+                                 &ctx);
+}
+
+ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u)
+{
+    accel_edgetpu_seq_ctx ctx;
+    if (!u) return ACCEL_E_NULL;
+    ACCEL_MEMSET(&ctx, 0, sizeof ctx);
+    return accel_edgetpu_seq_run(u, accel__edgetpu_close_seq,
+                                 (uint32_t)(sizeof accel__edgetpu_close_seq /
+                                            sizeof accel__edgetpu_close_seq[0]),
+                                 &ctx);
+}
+
+#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+/* ---------------------------------------------------------------- edgetpu: device model */
+static int accel__edgetpu_dev_find(const accel_edgetpu_dev *d, uint32_t off)
+{
+    uint32_t i;
+    for (i = 0; i < d->nregs; i++)
+        if (d->reg_off[i] == off) return (int)i;
+    return -1;
+}
+
+ACCELDEF uint64_t accel_edgetpu_dev_reg(const accel_edgetpu_dev *d, uint32_t off)
+{
+    int i;
+    if (!d) return 0;
+    i = accel__edgetpu_dev_find(d, off);
+    return i < 0 ? 0 : d->reg_val[i];
+}
+
+ACCELDEF accel_status accel_edgetpu_dev_set_reg(accel_edgetpu_dev *d, uint32_t off, uint64_t v)
+{
+    int i;
+    if (!d) return ACCEL_E_NULL;
+    i = accel__edgetpu_dev_find(d, off);
+    if (i < 0) {
+        if (d->nregs >= ACCEL_EDGETPU_DEV_REGS) return ACCEL_E_FULL;
+        i = (int)d->nregs++;
+        d->reg_off[i] = off;
+    }
+    d->reg_val[i] = v;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_dev_init(accel_edgetpu_dev *d)
+{
+    if (!d) return ACCEL_E_NULL;
+    ACCEL_MEMSET(d, 0, sizeof *d);
+    /* reset values (not in the trace, which lost its reads): chosen so the RMWs of the open
+     * sequence write what libedgetpu wrote; the chip is asleep (force_sleep 0b11, state 2) */
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_0, 0x000F3F59UL);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_2, 0x00110000UL);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_3, 0x50C5025CUL);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_OMC0_00, 0x01000000UL);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_OMC0_D4, 0x00000001UL);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_OMC0_D8, 0);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_RAMBIST_CTRL_1, 0x0077007FUL);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTR_7, 0x000F003FUL);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, 0);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_dev_expect(accel_edgetpu_dev *d, uint8_t kind, uint8_t tag,
+                                               uint32_t len)
+{
+    if (!d) return ACCEL_E_NULL;
+    if (kind < ACCEL_EDGETPU_DEV_RECV || kind > ACCEL_EDGETPU_DEV_IRQ) return ACCEL_E_ARG;
+    if (d->nscript >= ACCEL_EDGETPU_DEV_SCRIPT) return ACCEL_E_FULL;
+    d->script[d->nscript].kind = kind;
+    d->script[d->nscript].tag = tag;
+    d->script[d->nscript].len = len;
+    d->nscript++;
+    return ACCEL_OK;
+}
+
+static void accel__edgetpu_dev_violate(accel_edgetpu_dev *d, uint32_t bit)
+{
+    d->violations |= bit;
+    d->nviolations++;
+}
+
+/* Offer what the script says the device sends next: an output first, then (once it has been
+ * read) events and interrupts. */
+static void accel__edgetpu_dev_pump(accel_edgetpu_dev *d)
+{
+    while (d->pos < d->nscript && d->out_left == 0) {
+        const accel_edgetpu_dev_item *it = &d->script[d->pos];
+        if (it->kind == ACCEL_EDGETPU_DEV_RECV) return;
+        if (it->kind == ACCEL_EDGETPU_DEV_OUTPUT) {
+            d->out_len = d->out_left = it->len;
+        } else if (it->kind == ACCEL_EDGETPU_DEV_EVENT) {
+            if (d->event_ready) return;
+            d->event_ready = 1;
+            d->event_tag = it->tag;
+        } else {
+            if (d->irq_ready) return;
+            d->irq_ready = 1;
+            d->irq_raw = it->len;
+        }
+        d->pos++;
+    }
+}
+
+static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t req,
+                                               uint16_t value, uint16_t index, uint8_t *data,
+                                               uint16_t length, uint32_t timeout_ms, size_t *done)
+{
+    accel_edgetpu_dev *d = (accel_edgetpu_dev *)user;
+    uint32_t off = ((uint32_t)index << 16) | value;
+    uint16_t want = req == ACCEL_EDGETPU_REQ_CSR64 ? 8u : 4u;
+    (void)timeout_ms;
+    *done = 0;
+    if ((rt != 0x40u && rt != 0xC0u) || req > 1u || length != want || !data) {
+        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_CSR);
+        return ACCEL_E_STALL;
+    }
+    if (rt & 0x80u) {
+        uint64_t v = accel_edgetpu_dev_reg(d, off);
+        if (want == 8u) accel_store_u64le(data, v);
+        else accel_store_u32le(data, (uint32_t)v);
+    } else {
+        uint64_t v = want == 8u ? accel_load_u64le(data) : accel_load_u32le(data);
+        if (off == ACCEL_EDGETPU_SCU_CTRL_3) {
+            /* the power state follows rg_force_sleep at once */
+            uint64_t fs = (v >> 22) & 3u;
+            v &= ~(uint64_t)ACCEL_EDGETPU_SCU3_CUR_PWR_STATE_MASK;
+            if (fs == 3u) v |= 0x200u;
+        }
+        if (accel_edgetpu_dev_set_reg(d, off, v) != ACCEL_OK) {
+            accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_CSR);
+            return ACCEL_E_STALL;
+        }
+    }
+    *done = want;
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const uint8_t *data,
+                                                size_t len, uint32_t timeout_ms, size_t *done)
+{
+    accel_edgetpu_dev *d = (accel_edgetpu_dev *)user;
+    size_t i;
+    (void)timeout_ms;
+    *done = 0;
+    if (ep != ACCEL_EDGETPU_EP_OUT || (!data && len)) return ACCEL_E_STALL;
+    if (d->out_left) {
+        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_ORDER);
+        return ACCEL_E_STALL;
+    }
+    if (!d->in_data) {
+        uint32_t n;
+        uint8_t tag;
+        if (len != ACCEL_EDGETPU_HEADER_BYTES || accel_edgetpu_header_decode(data, &n, &tag) ||
+            tag > ACCEL_EDGETPU_TAG_PARAMETERS || n == 0) {
+            accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_HEADER);
+            return ACCEL_E_STALL;
+        }
+        d->in_data = 1;
+        d->req_len = n;
+        d->req_got = 0;
+        d->req_tag = tag;
+        *done = len;
+        return ACCEL_OK;
+    }
+    if ((uint64_t)len > (uint64_t)(d->req_len - d->req_got)) {
+        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_SIZE);
+        return ACCEL_E_STALL;
+    }
+    if (d->req_tag == ACCEL_EDGETPU_TAG_INPUT)
+        for (i = 0; i < len; i++) d->in_sum = (uint8_t)(d->in_sum + data[i]);
+    d->req_got += (uint32_t)len;
+    *done = len;
+    if (d->req_got == d->req_len) {
+        d->in_data = 0;
+        d->recv_bytes[d->req_tag] += d->req_len;
+        d->recv_requests[d->req_tag]++;
+        if (d->nscript) {
+            const accel_edgetpu_dev_item *it = d->pos < d->nscript ? &d->script[d->pos] : NULL;
+            if (!it || it->kind != ACCEL_EDGETPU_DEV_RECV || it->tag != d->req_tag ||
+                it->len != d->req_len) {
+                accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_SCRIPT);
+            } else {
+                d->pos++;
+                accel__edgetpu_dev_pump(d);
+            }
+        }
+    }
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *data, size_t len,
+                                               uint32_t timeout_ms, size_t *done)
+{
+    accel_edgetpu_dev *d = (accel_edgetpu_dev *)user;
+    (void)timeout_ms;
+    *done = 0;
+    if (!data) return ACCEL_E_STALL;
+    if (ep == ACCEL_EDGETPU_EP_OUTPUT) {
+        size_t n = len, i;
+        if (!d->out_left) return ACCEL_E_TIMEOUT;
+        if ((uint64_t)n > (uint64_t)d->out_left) n = (size_t)d->out_left;
+        for (i = 0; i < n; i++)
+            data[i] = (uint8_t)(d->in_sum + (uint8_t)(d->out_len - d->out_left + (uint32_t)i));
+        d->out_left -= (uint32_t)n;
+        *done = n;
+        accel__edgetpu_dev_pump(d);
+        return ACCEL_OK;
+    }
+    if (ep == ACCEL_EDGETPU_EP_EVENT) {
+        accel_edgetpu_event ev;
+        if (!d->event_ready) return ACCEL_E_TIMEOUT;
+        if (len < ACCEL_EDGETPU_EVENT_BYTES) return ACCEL_E_OVERFLOW; /* babble */
+        ev.address = 0;
+        ev.length = 0;
+        ev.tag = d->event_tag;
+        (void)accel_edgetpu_event_encode(&ev, data);
+        d->event_ready = 0;
+        *done = ACCEL_EDGETPU_EVENT_BYTES;
+        accel__edgetpu_dev_pump(d);
+        return ACCEL_OK;
+    }
+    if (ep == ACCEL_EDGETPU_EP_IRQ) {
+        if (!d->irq_ready) return ACCEL_E_TIMEOUT;
+        if (len < ACCEL_EDGETPU_IRQ_BYTES) return ACCEL_E_OVERFLOW;
+        accel_store_u32le(data, d->irq_raw);
+        d->irq_ready = 0;
+        *done = ACCEL_EDGETPU_IRQ_BYTES;
+        accel__edgetpu_dev_pump(d);
+        return ACCEL_OK;
+    }
+    return ACCEL_E_STALL;
+}
+
+ACCELDEF accel_status accel_edgetpu_dev_port(accel_edgetpu_dev *d, accel_port *model)
+{
+    if (!d || !model) return ACCEL_E_NULL;
+    model->user = d;
+    model->usb_control = accel__edgetpu_dev_control;
+    model->usb_bulk_out = accel__edgetpu_dev_bulk_out;
+    model->usb_bulk_in = accel__edgetpu_dev_bulk_in;
+    return ACCEL_OK;
+}
+#endif /* ACCEL_EDGETPU_NO_DEVMODEL */
 #ifdef __cplusplus
 }
 #endif
