@@ -138,6 +138,9 @@ typedef enum accel_status {
     /* tsp1: -100 .. -199 */
 
     /* edgetpu: -200 .. -299 */
+    ACCEL_E_EDGETPU_FATAL = -200,    /* fatal error interrupt; hib error status read back */
+    ACCEL_E_EDGETPU_EVENT = -201,    /* an event with an unexpected tag */
+    ACCEL_E_EDGETPU_NO_TOKEN = -202, /* parameter-caching executable without a token */
 
     /* refsi: -300 .. -399 */
 
@@ -846,6 +849,61 @@ ACCELDEF accel_status accel_edgetpu_dev_expect(accel_edgetpu_dev *d, uint8_t kin
 ACCELDEF accel_status accel_edgetpu_dev_set_reg(accel_edgetpu_dev *d, uint32_t off, uint64_t v);
 ACCELDEF uint64_t accel_edgetpu_dev_reg(const accel_edgetpu_dev *d, uint32_t off);
 #endif
+
+/* ---- inference driver ----
+ * Runs an executable by walking its DMA hints over the USB protocol: instruction chunks
+ * (field offsets linked while streaming), input and parameter slices as tagged requests,
+ * output reads into the caller's buffers, interrupt hints as events on 0x82 (tag 4 + n),
+ * fences (nothing to do on one synchronous endpoint). Signed layers (SIGNED_FIXED_POINT8/16/32)
+ * get the most significant byte of each element XORed with 0x80 on inputs before sending and
+ * on outputs after reading. accel_edgetpu_invoke runs a package as libedgetpu's Driver does:
+ * if the main executable's token is 0 or differs from the current one, the set of cached
+ * parameter-caching executables is cleared; the PARAMETER_CACHING executable runs when its
+ * package is not in the set, which it then joins with the current token set to its token.
+ * A timeout or stall while running reads the interrupt endpoint: a fatal record (bit 0) is
+ * reported as ACCEL_E_EDGETPU_FATAL with hib_error_status / hib_first_error_status read back. */
+#ifndef ACCEL_EDGETPU_MAX_CACHED
+#define ACCEL_EDGETPU_MAX_CACHED 4
+#endif
+#define ACCEL_EDGETPU_MIN_SCRATCH 16u
+
+typedef struct accel_edgetpu_driver {
+    accel_edgetpu_usb usb;
+    uint64_t base_addr[4];     /* address linked per Description (default 0: as compiled) */
+    uint64_t current_token;
+    const void *cached[ACCEL_EDGETPU_MAX_CACHED]; /* packages whose parameters are on chip */
+    uint32_t ncached;
+    uint32_t pc_runs, exe_runs;
+    uint64_t hib_error_status, hib_first_error_status; /* after ACCEL_E_EDGETPU_FATAL */
+    uint32_t irq_raw;
+} accel_edgetpu_driver;
+
+/* One buffer per executable layer, in input_layers / output_layers order. */
+typedef struct accel_edgetpu_io {
+    const uint8_t *const *in;
+    const uint32_t *in_len;
+    uint32_t n_in;
+    uint8_t *const *out;
+    const uint32_t *out_len;
+    uint32_t n_out;
+    uint8_t *scratch; /* >= ACCEL_EDGETPU_MIN_SCRATCH bytes; larger means fewer transfers */
+    size_t scratch_len;
+} accel_edgetpu_io;
+
+ACCELDEF accel_status accel_edgetpu_driver_init(accel_edgetpu_driver *d, const accel_port *port,
+                                                uint32_t max_chunk);
+/* Forget cached parameters (after a reset or close). */
+ACCELDEF void accel_edgetpu_driver_reset_cache(accel_edgetpu_driver *d);
+ACCELDEF accel_status accel_edgetpu_exe_run(accel_edgetpu_driver *d, const accel_edgetpu_exe *e,
+                                            const accel_edgetpu_io *io);
+/* *ran_pc (may be NULL) tells whether the parameter-caching executable ran. */
+ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_edgetpu_model *m,
+                                           const accel_edgetpu_io *io, int *ran_pc);
+#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+/* Script the device model with what running e should look like (from its DMA hints). */
+ACCELDEF accel_status accel_edgetpu_dev_expect_exe(accel_edgetpu_dev *dv,
+                                                   const accel_edgetpu_exe *e);
+#endif
 #ifdef __cplusplus
 }
 #endif
@@ -969,6 +1027,9 @@ ACCELDEF const char *accel_status_str(accel_status s)
     /* tsp1 strings */
 
     /* edgetpu strings */
+    case ACCEL_E_EDGETPU_FATAL: return "ACCEL_E_EDGETPU_FATAL: Edge TPU raised a fatal error interrupt";
+    case ACCEL_E_EDGETPU_EVENT: return "ACCEL_E_EDGETPU_EVENT: Edge TPU event with an unexpected tag";
+    case ACCEL_E_EDGETPU_NO_TOKEN: return "ACCEL_E_EDGETPU_NO_TOKEN: parameter-caching executable has no token";
 
     /* refsi strings */
 
@@ -2574,6 +2635,14 @@ static accel_status accel__edgetpu_fb_subtable(const accel_edgetpu_fbt *t, unsig
     return accel__edgetpu_fbt_at(sub, t->buf, t->len, p);
 }
 
+static int accel__edgetpu_memeq(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
 static int accel__edgetpu_view_eq(accel_edgetpu_view v, const char *s)
 {
     size_t i = 0;
@@ -3538,6 +3607,12 @@ ACCELDEF accel_status accel_edgetpu_dev_expect(accel_edgetpu_dev *d, uint8_t kin
 {
     if (!d) return ACCEL_E_NULL;
     if (kind < ACCEL_EDGETPU_DEV_RECV || kind > ACCEL_EDGETPU_DEV_IRQ) return ACCEL_E_ARG;
+    if (d->pos) { /* drop what was consumed */
+        uint32_t i;
+        for (i = d->pos; i < d->nscript; i++) d->script[i - d->pos] = d->script[i];
+        d->nscript -= d->pos;
+        d->pos = 0;
+    }
     if (d->nscript >= ACCEL_EDGETPU_DEV_SCRIPT) return ACCEL_E_FULL;
     d->script[d->nscript].kind = kind;
     d->script[d->nscript].tag = tag;
@@ -3714,6 +3789,291 @@ ACCELDEF accel_status accel_edgetpu_dev_port(accel_edgetpu_dev *d, accel_port *m
     return ACCEL_OK;
 }
 #endif /* ACCEL_EDGETPU_NO_DEVMODEL */
+
+/* ---------------------------------------------------------------- edgetpu: inference driver */
+ACCELDEF accel_status accel_edgetpu_driver_init(accel_edgetpu_driver *d, const accel_port *port,
+                                                uint32_t max_chunk)
+{
+    if (!d || !port) return ACCEL_E_NULL;
+    ACCEL_MEMSET(d, 0, sizeof *d);
+    return accel_edgetpu_usb_init(&d->usb, port, max_chunk);
+}
+
+ACCELDEF void accel_edgetpu_driver_reset_cache(accel_edgetpu_driver *d)
+{
+    if (!d) return;
+    d->current_token = 0;
+    d->ncached = 0;
+}
+
+/* Bytes per element of a layer data type (0: not a type the USB path converts). */
+static unsigned accel__edgetpu_signed_width(int dt)
+{
+    if (dt == ACCEL_EDGETPU_SIGNED_FIXED_POINT8) return 1u;
+    if (dt == ACCEL_EDGETPU_SIGNED_FIXED_POINT16) return 2u;
+    if (dt == ACCEL_EDGETPU_SIGNED_FIXED_POINT32) return 4u;
+    return 0u;
+}
+
+/* XOR 0x80 into the most significant (last, little-endian) byte of each element; pos is the
+ * byte offset of buf[0] inside the layer. */
+static void accel__edgetpu_flip(uint8_t *buf, size_t n, uint32_t pos, unsigned w)
+{
+    size_t i;
+    if (!w) return;
+    for (i = 0; i < n; i++)
+        if ((uint32_t)(pos + (uint32_t)i) % w == w - 1u) buf[i] ^= 0x80u;
+}
+
+/* Fatal-interrupt check after a failed wait: read the interrupt endpoint briefly. */
+static accel_status accel__edgetpu_check_fatal(accel_edgetpu_driver *d, accel_status st)
+{
+    accel_edgetpu_irq irq;
+    uint32_t saved = d->usb.timeout_ms;
+    accel_status r;
+    if (st != ACCEL_E_TIMEOUT && st != ACCEL_E_STALL) return st;
+    d->usb.timeout_ms = 10;
+    r = accel_edgetpu_usb_read_irq(&d->usb, &irq);
+    d->usb.timeout_ms = saved;
+    if (r != ACCEL_OK) return st;
+    d->irq_raw = irq.raw;
+    if (!irq.fatal) return st;
+    (void)accel_edgetpu_csr_read64(&d->usb, ACCEL_EDGETPU_HIB_ERROR_STATUS, &d->hib_error_status);
+    (void)accel_edgetpu_csr_read64(&d->usb, ACCEL_EDGETPU_HIB_FIRST_ERROR_STATUS,
+                                   &d->hib_first_error_status);
+    return ACCEL_E_EDGETPU_FATAL;
+}
+
+/* Stream a bitstream with its field offsets linked, window by window through scratch. */
+static accel_status accel__edgetpu_send_bits(accel_edgetpu_driver *d,
+                                             const accel_edgetpu_bitstream *b,
+                                             const accel_edgetpu_io *io)
+{
+    size_t pos = 0, len = b->bits.len;
+    accel_status st = accel_edgetpu_usb_begin(&d->usb, ACCEL_EDGETPU_TAG_INSTRUCTIONS,
+                                              (uint32_t)len);
+    if (st != ACCEL_OK) return st;
+    while (pos < len) {
+        size_t n = len - pos;
+        uint32_t k;
+        if (n > io->scratch_len) n = io->scratch_len;
+        ACCEL_MEMCPY(io->scratch, b->bits.p + pos, n);
+        for (k = 0; k < b->n_field_offsets; k++) {
+            accel_edgetpu_field_offset fo;
+            uint64_t a;
+            uint32_t v, bit;
+            st = accel_edgetpu_bitstream_field_offset(b, k, &fo);
+            if (st != ACCEL_OK) return st;
+            a = d->base_addr[fo.desc & 3];
+            v = fo.position ? (uint32_t)(a >> 32) : (uint32_t)a;
+            /* the bits of this 32-bit field that fall inside the window */
+            for (bit = 0; bit < 32u; bit++) {
+                uint32_t at = fo.offset_bit + bit;
+                size_t byte = (size_t)(at / 8u);
+                uint8_t m = (uint8_t)(1u << (at % 8u));
+                if (byte < pos || byte >= pos + n) continue;
+                if ((v >> bit) & 1u) io->scratch[byte - pos] |= m;
+                else io->scratch[byte - pos] = (uint8_t)(io->scratch[byte - pos] & ~m);
+            }
+        }
+        st = accel_edgetpu_usb_data(&d->usb, io->scratch, n);
+        if (st != ACCEL_OK) return st;
+        pos += n;
+    }
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_find_layer(const accel_edgetpu_exe *e, int out,
+                                              accel_edgetpu_view name, uint32_t *idx,
+                                              accel_edgetpu_layer *l)
+{
+    uint32_t i, n = out ? e->n_outputs : e->n_inputs;
+    for (i = 0; i < n; i++) {
+        accel_status st = accel_edgetpu_exe_layer(e, out, i, l);
+        if (st != ACCEL_OK) return st;
+        if (l->name.len == name.len && (name.len == 0 || (l->name.p && name.p &&
+            accel__edgetpu_memeq(l->name.p, name.p, name.len)))) {
+            *idx = i;
+            return ACCEL_OK;
+        }
+    }
+    /* one layer and an unnamed hint: that layer */
+    if (n == 1 && name.len == 0) {
+        *idx = 0;
+        return accel_edgetpu_exe_layer(e, out, 0, l);
+    }
+    return ACCEL_E_MALFORMED;
+}
+
+static accel_status accel__edgetpu_hint_run(accel_edgetpu_driver *d, const accel_edgetpu_exe *e,
+                                            const accel_edgetpu_hint *h,
+                                            const accel_edgetpu_io *io)
+{
+    accel_status st;
+    if (h->kind == ACCEL_EDGETPU_HINT_FENCE) return ACCEL_OK;
+    if (h->kind == ACCEL_EDGETPU_HINT_INSTRUCTION) {
+        accel_edgetpu_bitstream b;
+        st = accel_edgetpu_exe_bitstream(e, h->instruction_chunk_index, &b);
+        if (st != ACCEL_OK) return st;
+        return accel__edgetpu_send_bits(d, &b, io);
+    }
+    if (h->kind == ACCEL_EDGETPU_HINT_INTERRUPT) {
+        accel_edgetpu_event ev;
+        st = accel_edgetpu_usb_read_event(&d->usb, &ev);
+        if (st != ACCEL_OK) return accel__edgetpu_check_fatal(d, st);
+        if (ev.tag != ACCEL_EDGETPU_TAG_INTERRUPT0 + (uint8_t)h->interrupt_type)
+            return ACCEL_E_EDGETPU_EVENT;
+        return ACCEL_OK;
+    }
+    /* DMA descriptor */
+    if (h->desc == ACCEL_EDGETPU_DESC_PARAMETER) {
+        if (h->direction != ACCEL_EDGETPU_INFEED) return ACCEL_E_MALFORMED;
+        st = accel_edgetpu_usb_begin(&d->usb, ACCEL_EDGETPU_TAG_PARAMETERS, h->size_in_bytes);
+        if (st == ACCEL_OK)
+            st = accel_edgetpu_usb_data(&d->usb, e->parameters.p + h->offset_in_bytes,
+                                        (size_t)h->size_in_bytes);
+        return st;
+    }
+    if (h->desc == ACCEL_EDGETPU_DESC_INPUT || h->desc == ACCEL_EDGETPU_DESC_OUTPUT) {
+        int out = h->desc == ACCEL_EDGETPU_DESC_OUTPUT;
+        accel_edgetpu_layer l;
+        uint32_t idx = 0;
+        unsigned w;
+        if (out != (h->direction == ACCEL_EDGETPU_OUTFEED)) return ACCEL_E_MALFORMED;
+        st = accel__edgetpu_find_layer(e, out, h->name, &idx, &l);
+        if (st != ACCEL_OK) return st;
+        w = accel__edgetpu_signed_width(l.data_type);
+        if (!out) {
+            uint32_t done = 0;
+            if (idx >= io->n_in || !io->in || !io->in_len || !io->in[idx]) return ACCEL_E_NULL;
+            if ((uint64_t)h->offset_in_bytes + h->size_in_bytes > io->in_len[idx])
+                return ACCEL_E_BUFFER_TOO_SMALL;
+            st = accel_edgetpu_usb_begin(&d->usb, ACCEL_EDGETPU_TAG_INPUT, h->size_in_bytes);
+            if (st != ACCEL_OK) return st;
+            if (!w)
+                return accel_edgetpu_usb_data(&d->usb, io->in[idx] + h->offset_in_bytes,
+                                              (size_t)h->size_in_bytes);
+            while (done < h->size_in_bytes) {
+                size_t n = (size_t)(h->size_in_bytes - done);
+                if (n > io->scratch_len) n = io->scratch_len;
+                ACCEL_MEMCPY(io->scratch, io->in[idx] + h->offset_in_bytes + done, n);
+                accel__edgetpu_flip(io->scratch, n, h->offset_in_bytes + done, w);
+                st = accel_edgetpu_usb_data(&d->usb, io->scratch, n);
+                if (st != ACCEL_OK) return st;
+                done += (uint32_t)n;
+            }
+            return ACCEL_OK;
+        }
+        if (idx >= io->n_out || !io->out || !io->out_len || !io->out[idx]) return ACCEL_E_NULL;
+        if ((uint64_t)h->offset_in_bytes + h->size_in_bytes > io->out_len[idx])
+            return ACCEL_E_BUFFER_TOO_SMALL;
+        st = accel_edgetpu_usb_read_output(&d->usb, io->out[idx] + h->offset_in_bytes,
+                                           h->size_in_bytes);
+        if (st != ACCEL_OK) return accel__edgetpu_check_fatal(d, st);
+        accel__edgetpu_flip(io->out[idx] + h->offset_in_bytes, (size_t)h->size_in_bytes,
+                            h->offset_in_bytes, w);
+        return ACCEL_OK;
+    }
+    return ACCEL_E_UNSUPPORTED; /* scratch DMA over USB */
+}
+
+ACCELDEF accel_status accel_edgetpu_exe_run(accel_edgetpu_driver *d, const accel_edgetpu_exe *e,
+                                            const accel_edgetpu_io *io)
+{
+    uint32_t i;
+    if (!d || !e || !io || !io->scratch) return ACCEL_E_NULL;
+    if (io->scratch_len < ACCEL_EDGETPU_MIN_SCRATCH) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (!e->has_dma_hints || !e->fully_deterministic) return ACCEL_E_UNSUPPORTED;
+    for (i = 0; i < e->n_hints; i++) {
+        accel_edgetpu_hint h;
+        accel_status st = accel_edgetpu_exe_hint(e, i, &h);
+        if (st == ACCEL_OK) st = accel__edgetpu_hint_run(d, e, &h, io);
+        if (st != ACCEL_OK) return st;
+    }
+    d->exe_runs++;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_edgetpu_model *m,
+                                           const accel_edgetpu_io *io, int *ran_pc)
+{
+    accel_edgetpu_exe main_exe, pc;
+    uint32_t i, pc_idx = 0, main_idx = 0;
+    int has_pc;
+    accel_status st;
+    if (ran_pc) *ran_pc = 0;
+    if (!d || !m || !io) return ACCEL_E_NULL;
+    has_pc = accel_edgetpu_model_find(m, ACCEL_EDGETPU_PARAMETER_CACHING, &pc_idx) == ACCEL_OK;
+    st = accel_edgetpu_model_find(m, ACCEL_EDGETPU_EXECUTION_ONLY, &main_idx);
+    if (st == ACCEL_E_EMPTY) st = accel_edgetpu_model_find(m, ACCEL_EDGETPU_STAND_ALONE, &main_idx);
+    if (st != ACCEL_OK) return st == ACCEL_E_EMPTY ? ACCEL_E_MALFORMED : st;
+    st = accel_edgetpu_model_executable(m, main_idx, &main_exe);
+    if (st != ACCEL_OK) return st;
+    if (main_exe.parameter_caching_token == 0 || main_exe.parameter_caching_token != d->current_token)
+        accel_edgetpu_driver_reset_cache(d);
+    if (has_pc) {
+        int cached = 0;
+        st = accel_edgetpu_model_executable(m, pc_idx, &pc);
+        if (st != ACCEL_OK) return st;
+        if (pc.parameter_caching_token == 0) return ACCEL_E_EDGETPU_NO_TOKEN;
+        for (i = 0; i < d->ncached; i++)
+            if (d->cached[i] == (const void *)m->package.p) cached = 1;
+        if (!cached) {
+            d->current_token = pc.parameter_caching_token;
+            if (d->ncached >= ACCEL_EDGETPU_MAX_CACHED) {
+                /* a full set starts over: the oldest entries may be overwritten on chip */
+                accel_edgetpu_driver_reset_cache(d);
+                d->current_token = pc.parameter_caching_token;
+            }
+            st = accel_edgetpu_exe_run(d, &pc, io);
+            if (st != ACCEL_OK) {
+                accel_edgetpu_driver_reset_cache(d); /* unknown what reached the chip */
+                return st;
+            }
+            d->cached[d->ncached++] = (const void *)m->package.p;
+            d->pc_runs++;
+            if (ran_pc) *ran_pc = 1;
+        }
+    }
+    return accel_edgetpu_exe_run(d, &main_exe, io);
+}
+
+#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+ACCELDEF accel_status accel_edgetpu_dev_expect_exe(accel_edgetpu_dev *dv,
+                                                   const accel_edgetpu_exe *e)
+{
+    uint32_t i;
+    if (!dv || !e) return ACCEL_E_NULL;
+    for (i = 0; i < e->n_hints; i++) {
+        accel_edgetpu_hint h;
+        accel_status st = accel_edgetpu_exe_hint(e, i, &h);
+        if (st != ACCEL_OK) return st;
+        if (h.kind == ACCEL_EDGETPU_HINT_INSTRUCTION) {
+            accel_edgetpu_bitstream b;
+            st = accel_edgetpu_exe_bitstream(e, h.instruction_chunk_index, &b);
+            if (st == ACCEL_OK)
+                st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_RECV,
+                                              ACCEL_EDGETPU_TAG_INSTRUCTIONS, (uint32_t)b.bits.len);
+        } else if (h.kind == ACCEL_EDGETPU_HINT_DMA) {
+            if (h.desc == ACCEL_EDGETPU_DESC_OUTPUT)
+                st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_OUTPUT, 0, h.size_in_bytes);
+            else
+                st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_RECV,
+                                              h.desc == ACCEL_EDGETPU_DESC_PARAMETER
+                                                  ? ACCEL_EDGETPU_TAG_PARAMETERS
+                                                  : ACCEL_EDGETPU_TAG_INPUT,
+                                              h.size_in_bytes);
+        } else if (h.kind == ACCEL_EDGETPU_HINT_INTERRUPT) {
+            st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_EVENT,
+                                          (uint8_t)(ACCEL_EDGETPU_TAG_INTERRUPT0 +
+                                                    (unsigned)h.interrupt_type),
+                                          0);
+        }
+        if (st != ACCEL_OK) return st;
+    }
+    return ACCEL_OK;
+}
+#endif
 #ifdef __cplusplus
 }
 #endif
