@@ -69,7 +69,9 @@ $(B)/bench/%: scripts/bench/%.c accel.h $(wildcard scripts/bench/parts/*/*)
 	$(CC) -std=c99 -O3 -march=native -g $(INC) -c $< -o $(B)/bench/obj/$*/main.o && \
 	$(CXX) -o $@ $(B)/bench/obj/$*/main.o $$objs $$libs -lz -lm
 
-bench: $(BENCHES)
+bench:
+	@bash scripts/setup.sh --bench
+	@$(MAKE) -s $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
 
 setup:

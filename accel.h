@@ -286,7 +286,9 @@ ACCELDEF int32_t accel_time_diff(uint32_t a, uint32_t b);
  * leaves the rest NULL; drivers call through the accel_port_* wrappers below, which return
  * ACCEL_E_UNSUPPORTED for a NULL callback and ACCEL_E_NULL for a NULL port. Callbacks return
  * ACCEL_OK or an accel_status (ACCEL_E_TIMEOUT, ACCEL_E_IO, ACCEL_E_NO_DEVICE, ...); a port
- * that wraps an OS keeps errno for the caller. */
+ * that wraps an OS keeps the OS's own code for the caller in its own struct (ports/linux:
+ * last_errno, last_usb_error). A timeout_ms of 0 means "the shortest wait the port can do",
+ * never "forever" (libusb's 0 would block: ports pass 1 ms there). */
 
 /* accel_port.spi_transfer flags */
 #define ACCEL_SPI_KEEP_CS 0x1u /* leave chip select asserted after this transfer (the next

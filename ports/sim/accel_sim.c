@@ -25,6 +25,9 @@ static accel_sim_fault *sim_fire(accel_sim *sim, unsigned op, uint32_t target, u
                                  size_t to_dev_len)
 {
     unsigned i;
+    accel_sim_fault *hit = NULL;
+    /* every fault counts every matching call, so skip/count of one fault do not depend on
+       another; when two are due on the same call, the first added wins */
     for (i = 0; i < sim->nfaults; i++) {
         accel_sim_fault *f = &sim->faults[i];
         if (!(f->ops & op)) continue;
@@ -36,11 +39,12 @@ static accel_sim_fault *sim_fire(accel_sim *sim, unsigned op, uint32_t target, u
         f->seen_++;
         if (f->seen_ <= f->skip) continue;
         if (f->count && f->hits_ >= f->count) continue;
+        if (hit) continue;
         f->hits_++;
         sim->faults_fired++;
-        return f;
+        hit = f;
     }
-    return NULL;
+    return hit;
 }
 
 static void sim_tell_model(accel_sim *sim, uint32_t ms)

@@ -17,7 +17,8 @@
  * simulator then charges the call's whole timeout), so tests are deterministic.
  *
  * Faults (accel_sim_add_fault) apply to matching calls: flip bits, drop or duplicate a byte,
- * truncate a transfer, fail a call with a status, or stall it past its timeout. */
+ * truncate a transfer, fail a call with a status, or stall it past its timeout. Each fault counts
+ * the calls it matches on its own; when two are due on one call, the one added first applies. */
 #ifndef ACCEL_SIM_H
 #define ACCEL_SIM_H
 #include "accel.h"

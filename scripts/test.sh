@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# scripts/test.sh - everything CI runs (`make test`). Last line: "N passed, N failed".
+# Counts: each test binary and tests/*.sh script contributes its own case counts; every build
+# check (C++, config combinations, cross targets, symbol and size checks) counts as one case.
+# A part whose tool is missing is skipped by name; with ACCEL_REQUIRE_ALL=1 a skip is a failure.
+set -u
+cd "$(dirname "$0")/.."
+REQ=${ACCEL_REQUIRE_ALL:-0}
+PASS=0
+FAIL=0
+SKIPPED=()
+LOG=build/test-logs
+mkdir -p "$LOG"
+
+bash scripts/setup.sh || { echo "setup failed"; exit 1; }
+
+ok() { PASS=$((PASS + 1)); echo "ok   $1"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && [ -f "$2" ] && sed 's/^/     | /' "$2" | head -40; }
+skip() {
+  if [ "$REQ" = 1 ]; then bad "$1 (skipped, but ACCEL_REQUIRE_ALL=1: $2)"
+  else SKIPPED+=("$1 ($2)"); echo "SKIP $1: $2"; fi
+}
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# Run a program that prints "N passed, M failed" last; add its counts.
+run_counted() { # name, command...
+  local name=$1 out rc line p f
+  shift
+  out="$LOG/$(echo "$name" | tr '/ ' '__').log"
+  "$@" >"$out" 2>&1
+  rc=$?
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -1)
+  if [ -z "$line" ]; then
+    bad "$name (exit $rc, no result line)" "$out"
+    return
+  fi
+  p=${line%% passed*}
+  f=${line#*, }
+  f=${f%% failed*}
+  PASS=$((PASS + p))
+  FAIL=$((FAIL + f))
+  if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+    bad "$name (exit $rc after '$line')" "$out"
+  elif [ "$f" != 0 ]; then
+    echo "FAIL $name: $line"
+    grep -E 'FAIL' "$out" | head -30 | sed 's/^/     | /'
+  else
+    echo "ok   $name: $line"
+  fi
+}
+
+W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-align -Wundef -Wshadow -Werror"
+WXX="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wundef -Wshadow -Werror"
+T=build/test-tmp
+mkdir -p "$T"
+printf '#define ACCEL_IMPLEMENTATION\n#include "accel.h"\n' >"$T/impl.c"
+cp "$T/impl.c" "$T/impl.cpp"
+SECTIONS="TSP1 EDGETPU REFSI ANE MAC"
+
+# compile_check NAME CC FLAGS... -- builds $T/impl.c (or .cpp) into $T/NAME.o
+compile_check() {
+  local name=$1 cc=$2 src=$3
+  shift 3
+  if $cc "$@" -I. -c "$src" -o "$T/$name.o" >"$LOG/$name.log" 2>&1; then ok "build $name"
+  else bad "build $name: $cc $*" "$LOG/$name.log"; fi
+}
+
+echo "== host builds (tools, examples, sanitized tests)"
+if make -s all tests >"$LOG/make.log" 2>&1; then ok "make all tests"; else bad "make all tests" "$LOG/make.log"; fi
+
+echo "== unit tests (ASan + UBSan)"
+for t in build/tests/test_*; do
+  [ -x "$t" ] || continue
+  run_counted "$(basename "$t")" "$t"
+done
+# every CRC-32 implementation must meet the same expectations (the host default is SLICE8)
+for impl in BITWISE NIBBLE TABLE256; do
+  exe="$T/test_common_crc_$impl"
+  if cc $W -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DACCEL_CRC32_IMPL=ACCEL_CRC32_$impl \
+      -I. -Iports/sim -Itests tests/test_common.c ports/sim/accel_sim.c -o "$exe" >"$LOG/crc_$impl.log" 2>&1; then
+    run_counted "test_common (ACCEL_CRC32_$impl)" "$exe"
+  else bad "build test_common ACCEL_CRC32_$impl" "$LOG/crc_$impl.log"; fi
+done
+
+echo "== tool tests (tests/*.sh)"
+for s in tests/*.sh; do
+  [ -f "$s" ] || continue
+  run_counted "$(basename "$s")" bash "$s"
+done
+
+echo "== fuzz targets (tests/fuzz/fuzz_*.c)"
+for fz in tests/fuzz/fuzz_*.c; do
+  [ -f "$fz" ] || continue
+  n=$(basename "$fz" .c)
+  # 1) as a plain program over its seed inputs, with sanitizers (no libFuzzer needed)
+  if cc -std=c99 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DACCEL_FUZZ_MAIN -I. -Iports/sim -Itests \
+      "$fz" -o "$T/$n" >"$LOG/$n.log" 2>&1; then
+    seeds=tests/fuzz/seeds/${n#fuzz_}
+    if "$T/$n" $( [ -d "$seeds" ] && ls -d "$seeds"/* 2>/dev/null ) >>"$LOG/$n.log" 2>&1; then ok "$n over its seeds"
+    else bad "$n over its seeds" "$LOG/$n.log"; fi
+  else bad "build $n" "$LOG/$n.log"; fi
+  # 2) a short coverage-guided run with libFuzzer
+  if have clang && clang -fsanitize=fuzzer,address,undefined -g -O1 -I. -Iports/sim "$fz" -o "$T/${n}_lf" \
+      >"$LOG/${n}_lf.log" 2>&1; then
+    # the first corpus directory receives new inputs: a scratch one, never the checked-in seeds
+    rm -rf "$T/corpus_$n" && mkdir -p "$T/corpus_$n"
+    if (cd "$T" && "./${n}_lf" -max_total_time=${ACCEL_FUZZ_SECONDS:-10} -max_len=4096 "corpus_$n" \
+        $( [ -d "tests/fuzz/seeds/${n#fuzz_}" ] && echo "../../tests/fuzz/seeds/${n#fuzz_}" )) >>"$LOG/${n}_lf.log" 2>&1
+    then ok "$n libFuzzer ${ACCEL_FUZZ_SECONDS:-10}s"
+    else bad "$n libFuzzer" "$LOG/${n}_lf.log"; fi
+  else skip "$n libFuzzer" "clang with libclang-rt-14-dev needed"; fi
+done
+
+echo "== header builds: compilers, C++, config macros"
+compile_check gcc_c99 gcc "$T/impl.c" $W
+compile_check gcc_c99_O3 gcc "$T/impl.c" $W -O3
+if have clang; then compile_check clang_c99 clang "$T/impl.c" $W -O2; else skip "clang C build" "clang not installed"; fi
+compile_check gxx_cxx11 g++ "$T/impl.cpp" -std=c++11 $WXX
+compile_check gxx_cxx17 g++ "$T/impl.cpp" -std=c++17 $WXX -O2
+if have clang++; then compile_check clangxx_cxx11 clang++ "$T/impl.cpp" -std=c++11 $WXX; else skip "clang++ build" "clang not installed"; fi
+compile_check static gcc "$T/impl.c" $W -DACCEL_STATIC
+compile_check no_status_strings gcc "$T/impl.c" $W -DACCEL_NO_STATUS_STRINGS
+for impl in BITWISE NIBBLE TABLE256 SLICE8; do
+  compile_check crc_$impl gcc "$T/impl.c" $W -DACCEL_CRC32_IMPL=ACCEL_CRC32_$impl
+done
+# a config header, and the stb rule: declarations first, implementation from a second include
+printf '#define ACCEL_NO_STATUS_STRINGS\n#define ACCEL_CRC32_IMPL ACCEL_CRC32_BITWISE\n' >"$T/my_config.h"
+compile_check config_header gcc "$T/impl.c" $W "-DACCEL_CONFIG_HEADER=\"$T/my_config.h\""
+printf '#include "accel.h"\n#include "accel.h"\n#define ACCEL_IMPLEMENTATION\n#include "accel.h"\n#include "accel.h"\nint use(void);\nint use(void) { return (int)accel_crc32("a", 1); }\n' >"$T/twice.c"
+compile_check include_twice gcc "$T/twice.c" $W
+# declarations only must not emit code
+printf '#include "accel.h"\n' >"$T/decl.c"
+compile_check decl_only gcc "$T/decl.c" $W
+if [ -f "$T/decl_only.o" ] && [ -n "$(nm "$T/decl_only.o" | grep -v ' [Uw] ')" ]; then bad "declarations-only build defines symbols"; else ok "declarations-only build defines nothing"; fi
+# ACCEL_NO_<SECTION>: each section removed, each section alone, common only
+all_no=""
+for s in $SECTIONS; do all_no="$all_no -DACCEL_NO_$s"; done
+compile_check common_only gcc "$T/impl.c" $W $all_no
+for s in $SECTIONS; do
+  compile_check "no_$s" gcc "$T/impl.c" $W "-DACCEL_NO_$s"
+  alone=$(echo "$all_no" | sed "s/ -DACCEL_NO_$s//")
+  compile_check "only_$s" gcc "$T/impl.c" $W $alone
+  compile_check "only_${s}_cxx" g++ "$T/impl.cpp" -std=c++11 $WXX $alone
+done
+
+echo "== cross builds (-Werror, the warning set)"
+FORBIDDEN='^(malloc|calloc|realloc|free|printf|fprintf|sprintf|snprintf|vprintf|vsnprintf|puts|putchar|fputs|fopen|fclose|fwrite|fread|stdout|stderr|_impure_ptr|abort|exit)$'
+cross() { # name cc nm flags...
+  local name=$1 cc=$2 nmt=$3
+  shift 3
+  if ! have "$cc"; then skip "cross $name" "$cc not installed (bash scripts/setup.sh as root)"; return; fi
+  compile_check "cross_$name" "$cc" "$T/impl.c" $W "$@"
+  [ -f "$T/cross_$name.o" ] || return
+  local bad_syms
+  bad_syms=$($nmt -u "$T/cross_$name.o" | awk '{print $NF}' | grep -E "$FORBIDDEN" | tr '\n' ' ')
+  if [ -n "$bad_syms" ]; then bad "cross $name references heap/stdio symbols: $bad_syms"
+  else ok "cross $name: no heap or stdio symbols"; fi
+}
+cross m0plus arm-none-eabi-gcc arm-none-eabi-nm -Os -mcpu=cortex-m0plus -mthumb
+cross m4 arm-none-eabi-gcc arm-none-eabi-nm -Os -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
+cross rv32 riscv64-unknown-elf-gcc riscv64-unknown-elf-nm -Os -march=rv32imac -mabi=ilp32 -ffreestanding
+cross avr avr-gcc avr-nm -Os -mmcu=atmega328p
+# rv32 has no C library at all: only libgcc helpers (__*) may be undefined
+if [ -f "$T/cross_rv32.o" ]; then
+  ext=$(riscv64-unknown-elf-nm -u "$T/cross_rv32.o" | awk '{print $NF}' | grep -v '^__' | tr '\n' ' ')
+  if [ -n "$ext" ]; then bad "rv32 freestanding build needs C library symbols: $ext"; else ok "rv32 freestanding build needs no C library"; fi
+fi
+# no hidden global state: the whole header has no .data and no .bss
+if [ -f "$T/cross_m0plus.o" ]; then
+  read -r text data bss _ < <(arm-none-eabi-size "$T/cross_m0plus.o" | awk 'NR==2')
+  if [ "$data" = 0 ] && [ "$bss" = 0 ]; then ok "cortex-m0plus: .data 0, .bss 0 (.text $text)"
+  else bad "cortex-m0plus: .data $data, .bss $bss (must be 0: no hidden state)"; fi
+fi
+
+echo "== demos"
+if make -s demo >"$LOG/demo.log" 2>&1; then ok "make demo"; else bad "make demo" "$LOG/demo.log"; fi
+
+echo
+if [ ${#SKIPPED[@]} -gt 0 ]; then
+  echo "skipped ${#SKIPPED[@]} part(s):"
+  for s in "${SKIPPED[@]}"; do echo "  - $s"; done
+fi
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]

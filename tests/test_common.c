@@ -1,0 +1,520 @@
+/* tests/test_common.c - the common section: status strings, byte order, reader/writer, CRC-32,
+ * slot ring, byte FIFO, deadlines, port wrappers. scripts/test.sh builds this file once per
+ * ACCEL_CRC32_IMPL choice, so every CRC variant meets the same expectations. */
+#define ACCEL_IMPLEMENTATION
+#include "accel.h"
+#include "testlib.h"
+
+/* ------------------------------------------------------------------ status */
+static void test_status_strings(void)
+{
+    int s;
+    CHECK_STR(accel_status_str(ACCEL_OK), "ACCEL_OK: success");
+    CHECK_STR(accel_status_str(ACCEL_E_UNSUPPORTED), "ACCEL_E_UNSUPPORTED: not supported by port");
+    CHECK_STR(accel_status_str((accel_status)5), "?");
+    CHECK_STR(accel_status_str((accel_status)-99), "?");
+    /* every common code has its own name, starting with its identifier */
+    for (s = -1; s >= ACCEL_E_FAULT; s--) {
+        const char *t = accel_status_str((accel_status)s);
+        CHECK(strncmp(t, "ACCEL_E_", 8) == 0);
+    }
+    CHECK(strncmp(accel_status_str(ACCEL_E_TIMEOUT), "ACCEL_E_TIMEOUT:", 16) == 0);
+    CHECK(strncmp(accel_status_str(ACCEL_E_FULL), "ACCEL_E_FULL:", 13) == 0);
+    CHECK(ACCEL_OK == 0);
+}
+
+/* ------------------------------------------------------------------ byte order */
+static void test_load_store(void)
+{
+    static const uint8_t b[8] = {0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF};
+    uint8_t o[8];
+    CHECK_EQ(accel_load_u16le(b), 0x2301);
+    CHECK_EQ(accel_load_u16be(b), 0x0123);
+    CHECK_EQ(accel_load_u32le(b), 0x67452301UL);
+    CHECK_EQ(accel_load_u32be(b), 0x01234567UL);
+    CHECK_EQ_U64(accel_load_u64le(b), 0xEFCDAB8967452301ULL);
+    CHECK_EQ_U64(accel_load_u64be(b), 0x0123456789ABCDEFULL);
+    memset(o, 0, 8);
+    accel_store_u16le(o, 0xBEEF);
+    CHECK_MEM(o, "\xEF\xBE", 2);
+    accel_store_u16be(o, 0xBEEF);
+    CHECK_MEM(o, "\xBE\xEF", 2);
+    accel_store_u32le(o, 0xDEADBEEFUL);
+    CHECK_MEM(o, "\xEF\xBE\xAD\xDE", 4);
+    accel_store_u32be(o, 0xDEADBEEFUL);
+    CHECK_MEM(o, "\xDE\xAD\xBE\xEF", 4);
+    accel_store_u64le(o, 0x0123456789ABCDEFULL);
+    CHECK_MEM(o, "\xEF\xCD\xAB\x89\x67\x45\x23\x01", 8);
+    accel_store_u64be(o, 0x0123456789ABCDEFULL);
+    CHECK_MEM(o, "\x01\x23\x45\x67\x89\xAB\xCD\xEF", 8);
+    /* unaligned pointers are fine: byte access only */
+    {
+        uint8_t u[9] = {0, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88};
+        CHECK_EQ(accel_load_u32le(u + 1), 0x44332211UL);
+        CHECK_EQ_U64(accel_load_u64be(u + 1), 0x1122334455667788ULL);
+    }
+}
+
+/* ------------------------------------------------------------------ reader */
+static void test_reader(void)
+{
+    static const uint8_t b[] = {0xAA, 0x34, 0x12, 0x12, 0x34, 0x78, 0x56, 0x34, 0x12,
+                                0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08};
+    accel_reader r;
+    uint8_t u8 = 0, tmp[4];
+    uint16_t u16 = 0;
+    uint32_t u32 = 0;
+    uint64_t u64 = 0;
+    const uint8_t *view = NULL;
+
+    CHECK_ST(accel_reader_init(NULL, b, 1), ACCEL_E_NULL);
+    CHECK_ST(accel_reader_init(&r, NULL, 3), ACCEL_E_NULL);
+    CHECK_ST(accel_read_u8(&r, &u8), ACCEL_E_NULL); /* sticky from init */
+    CHECK_ST(accel_reader_init(&r, NULL, 0), ACCEL_OK);
+    CHECK_ST(accel_read_u8(&r, &u8), ACCEL_E_TRUNCATED);
+
+    CHECK_ST(accel_reader_init(&r, b, sizeof b), ACCEL_OK);
+    CHECK_EQ(accel_reader_remaining(&r), sizeof b);
+    CHECK_ST(accel_read_u8(&r, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_read_u8(NULL, &u8), ACCEL_E_NULL);
+    CHECK_ST(accel_read_u8(&r, &u8), ACCEL_OK);
+    CHECK_EQ(u8, 0xAA);
+    CHECK_ST(accel_read_u16le(&r, &u16), ACCEL_OK);
+    CHECK_EQ(u16, 0x1234);
+    CHECK_ST(accel_read_u16be(&r, &u16), ACCEL_OK);
+    CHECK_EQ(u16, 0x1234);
+    CHECK_ST(accel_read_u32le(&r, &u32), ACCEL_OK);
+    CHECK_EQ(u32, 0x12345678UL);
+    CHECK_ST(accel_read_u64be(&r, &u64), ACCEL_OK);
+    CHECK_EQ_U64(u64, 0x0102030405060708ULL);
+    CHECK_EQ(accel_reader_remaining(&r), 0);
+    /* a failed read changes neither the output nor the position, and the error sticks */
+    u32 = 0x5A5A5A5AUL;
+    CHECK_ST(accel_read_u32be(&r, &u32), ACCEL_E_TRUNCATED);
+    CHECK_EQ(u32, 0x5A5A5A5AUL);
+    CHECK_EQ(r.pos, sizeof b);
+    CHECK_ST(accel_reader_seek(&r, 0), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_read_u8(&r, &u8), ACCEL_E_TRUNCATED);
+
+    /* partial reads near the end: 3 bytes left, ask 4 */
+    CHECK_ST(accel_reader_init(&r, b, 3), ACCEL_OK);
+    CHECK_ST(accel_read_u32le(&r, &u32), ACCEL_E_TRUNCATED);
+    CHECK_EQ(r.pos, 0);
+    CHECK_ST(accel_reader_init(&r, b, 9), ACCEL_OK);
+    CHECK_ST(accel_read_u64le(&r, &u64), ACCEL_OK);
+    CHECK_EQ_U64(u64, 0x34567834121234AAULL);
+    CHECK_ST(accel_read_u16le(&r, &u16), ACCEL_E_TRUNCATED);
+
+    /* bytes, view, skip, seek */
+    CHECK_ST(accel_reader_init(&r, b, sizeof b), ACCEL_OK);
+    CHECK_ST(accel_read_bytes(&r, NULL, 2), ACCEL_E_NULL);
+    CHECK_ST(accel_read_bytes(&r, tmp, 0), ACCEL_OK);
+    CHECK_ST(accel_read_bytes(&r, tmp, 3), ACCEL_OK);
+    CHECK_MEM(tmp, "\xAA\x34\x12", 3);
+    CHECK_ST(accel_read_view(&r, &view, 2), ACCEL_OK);
+    CHECK(view == b + 3);
+    CHECK_ST(accel_read_view(&r, NULL, 2), ACCEL_E_NULL);
+    CHECK_ST(accel_reader_skip(&r, 4), ACCEL_OK);
+    CHECK_EQ(r.pos, 9);
+    CHECK_ST(accel_reader_seek(&r, sizeof b), ACCEL_OK);
+    CHECK_EQ(accel_reader_remaining(&r), 0);
+    CHECK_ST(accel_reader_seek(&r, 2), ACCEL_OK);
+    CHECK_ST(accel_reader_seek(&r, sizeof b + 1), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_reader_init(&r, b, sizeof b), ACCEL_OK);
+    CHECK_ST(accel_reader_skip(&r, sizeof b + 1), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_reader_init(&r, b, sizeof b), ACCEL_OK);
+    /* a huge length must not wrap the bounds check */
+    CHECK_ST(accel_read_view(&r, &view, (size_t)-1), ACCEL_E_TRUNCATED);
+    CHECK_EQ(accel_reader_remaining(NULL), 0);
+}
+
+/* ------------------------------------------------------------------ writer */
+static void test_writer(void)
+{
+    uint8_t buf[16];
+    accel_writer w;
+    CHECK_ST(accel_writer_init(NULL, buf, 4), ACCEL_E_NULL);
+    CHECK_ST(accel_writer_init(&w, NULL, 4), ACCEL_E_NULL);
+    CHECK_ST(accel_write_u8(&w, 1), ACCEL_E_NULL);
+    CHECK_ST(accel_write_u8(NULL, 1), ACCEL_E_NULL);
+
+    memset(buf, 0xEE, sizeof buf);
+    CHECK_ST(accel_writer_init(&w, buf, 15), ACCEL_OK);
+    CHECK_ST(accel_write_u8(&w, 0x11), ACCEL_OK);
+    CHECK_ST(accel_write_u16le(&w, 0x3322), ACCEL_OK);
+    CHECK_ST(accel_write_u16be(&w, 0x4455), ACCEL_OK);
+    CHECK_ST(accel_write_u32le(&w, 0x99887766UL), ACCEL_OK);
+    CHECK_ST(accel_write_u32be(&w, 0xAABBCCDDUL), ACCEL_OK);
+    CHECK_EQ(accel_writer_remaining(&w), 2);
+    CHECK_MEM(buf, "\x11\x22\x33\x44\x55\x66\x77\x88\x99\xAA\xBB\xCC\xDD", 13);
+    /* no room: nothing written, error sticks, byte 15 of the buffer untouched */
+    CHECK_ST(accel_write_u32le(&w, 0), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_EQ(w.pos, 13);
+    CHECK_MEM(buf + 13, "\xEE\xEE\xEE", 3);
+    CHECK_ST(accel_write_u8(&w, 0), ACCEL_E_BUFFER_TOO_SMALL);
+
+    CHECK_ST(accel_writer_init(&w, buf, 16), ACCEL_OK);
+    CHECK_ST(accel_write_u64le(&w, 0x0807060504030201ULL), ACCEL_OK);
+    CHECK_ST(accel_write_u64be(&w, 0x0102030405060708ULL), ACCEL_OK);
+    CHECK_MEM(buf, "\x01\x02\x03\x04\x05\x06\x07\x08\x01\x02\x03\x04\x05\x06\x07\x08", 16);
+    CHECK_ST(accel_writer_init(&w, buf, 4), ACCEL_OK);
+    CHECK_ST(accel_write_bytes(&w, NULL, 1), ACCEL_E_NULL);
+    CHECK_ST(accel_write_bytes(&w, "ab", 2), ACCEL_OK);
+    CHECK_ST(accel_write_fill(&w, 0x5A, 2), ACCEL_OK);
+    CHECK_MEM(buf, "ab\x5A\x5A", 4);
+    CHECK_ST(accel_write_fill(&w, 0, 1), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_writer_init(&w, buf, 4), ACCEL_OK);
+    CHECK_ST(accel_write_bytes(&w, buf, (size_t)-1), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_EQ(accel_writer_remaining(NULL), 0);
+}
+
+/* ------------------------------------------------------------------ CRC-32 */
+/* Independent reference written from the definition (reflected, poly 0xEDB88320). */
+static uint32_t ref_crc(uint32_t crc, const uint8_t *p, size_t n)
+{
+    size_t i;
+    int k;
+    crc = ~crc;
+    for (i = 0; i < n; i++) {
+        crc ^= p[i];
+        for (k = 0; k < 8; k++) crc = (crc & 1) ? (crc >> 1) ^ 0xEDB88320UL : crc >> 1;
+    }
+    return ~crc;
+}
+
+static void test_crc32(void)
+{
+    static uint8_t big[3000];
+    size_t i, split;
+    uint32_t x = 12345;
+    CHECK_EQ(accel_crc32("123456789", 9), 0xCBF43926UL);
+    CHECK_EQ(accel_crc32("", 0), 0);
+    CHECK_EQ(accel_crc32(NULL, 0), 0);
+    CHECK_EQ(accel_crc32("a", 1), 0xE8B7BE43UL);
+    CHECK_EQ(accel_crc32("The quick brown fox jumps over the lazy dog", 43), 0x414FA339UL);
+    for (i = 0; i < sizeof big; i++) {
+        x = (uint32_t)(x * 1103515245UL + 12345UL);
+        big[i] = (uint8_t)(x >> 16);
+    }
+    /* every length 0..300 at every alignment 0..7, against the reference */
+    for (i = 0; i < 300; i++) {
+        size_t a;
+        for (a = 0; a < 8; a++) {
+            if (accel_crc32(big + a, i) != ref_crc(0, big + a, i)) {
+                CHECK_EQ(accel_crc32(big + a, i), ref_crc(0, big + a, i));
+                return;
+            }
+        }
+    }
+    /* incremental: any split gives the same value */
+    for (split = 0; split <= sizeof big; split += 97) {
+        uint32_t c = accel_crc32_update(0, big, split);
+        c = accel_crc32_update(c, big + split, sizeof big - split);
+        CHECK_EQ(c, ref_crc(0, big, sizeof big));
+    }
+    /* byte at a time */
+    {
+        uint32_t c = 0;
+        for (i = 0; i < sizeof big; i++) c = accel_crc32_update(c, big + i, 1);
+        CHECK_EQ(c, ref_crc(0, big, sizeof big));
+    }
+    /* zlib convention: a NULL pointer returns the crc unchanged */
+    CHECK_EQ(accel_crc32_update(0xDEADBEEFUL, NULL, 5), 0xDEADBEEFUL);
+}
+
+/* The embedded tables of the compiled-in variant against the definition. */
+#if ACCEL_CRC32_IMPL != ACCEL_CRC32_BITWISE
+static uint32_t ref_table(unsigned i, int bits)
+{
+    uint32_t c = i;
+    int k;
+    for (k = 0; k < bits; k++) c = (c & 1) ? (c >> 1) ^ 0xEDB88320UL : c >> 1;
+    return c;
+}
+#endif
+
+static void test_crc32_tables(void)
+{
+#if ACCEL_CRC32_IMPL == ACCEL_CRC32_NIBBLE
+    unsigned i;
+    for (i = 0; i < 16; i++) CHECK_EQ(accel__crc32_nibble[i], ref_table(i, 4));
+#elif ACCEL_CRC32_IMPL == ACCEL_CRC32_TABLE256
+    unsigned i;
+    for (i = 0; i < 256; i++) CHECK_EQ(accel__crc32_t8[i], ref_table(i, 8));
+#elif ACCEL_CRC32_IMPL == ACCEL_CRC32_SLICE8
+    unsigned i, k;
+    for (i = 0; i < 256; i++) {
+        /* table k = table 0 advanced through k more zero bytes */
+        for (k = 0; k < 8; k++) {
+            uint32_t c = ref_table(i, 8);
+            unsigned j;
+            for (j = 0; j < k; j++) c = (c >> 8) ^ ref_table(c & 0xFFu, 8);
+            if (accel__crc32_t8[k][i] != c) {
+                CHECK_EQ(accel__crc32_t8[k][i], c);
+                return;
+            }
+        }
+    }
+    CHECK(1);
+#else
+    CHECK(ACCEL_CRC32_IMPL == ACCEL_CRC32_BITWISE);
+#endif
+}
+
+/* ------------------------------------------------------------------ ring */
+typedef struct {
+    uint16_t id;
+    uint8_t tag;
+} slot_t;
+
+static void test_ring(void)
+{
+    slot_t storage[4], s, o;
+    accel_ring r;
+    unsigned i, next_push = 0, next_pop = 0;
+    CHECK_ST(accel_ring_init(NULL, storage, sizeof storage, sizeof(slot_t)), ACCEL_E_NULL);
+    CHECK_ST(accel_ring_init(&r, NULL, sizeof storage, sizeof(slot_t)), ACCEL_E_NULL);
+    CHECK_ST(accel_ring_init(&r, storage, sizeof storage, 0), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_ring_init(&r, storage, 0, sizeof(slot_t)), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_ring_init(&r, storage, sizeof(slot_t) - 1, sizeof(slot_t)),
+             ACCEL_E_BUFFER_TOO_SMALL);
+    /* 3.5 slots of room -> capacity 3 */
+    CHECK_ST(accel_ring_init(&r, storage, sizeof(slot_t) * 3 + sizeof(slot_t) / 2, sizeof(slot_t)),
+             ACCEL_OK);
+    CHECK_EQ(accel_ring_capacity(&r), 3);
+    CHECK(accel_ring_empty(&r));
+    CHECK(!accel_ring_full(&r));
+    CHECK_ST(accel_ring_pop(&r, &o), ACCEL_E_EMPTY);
+    CHECK_ST(accel_ring_peek(&r, &o), ACCEL_E_EMPTY);
+    CHECK(accel_ring_at(&r, 0) == NULL);
+    CHECK_ST(accel_ring_push(&r, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_ring_peek(&r, NULL), ACCEL_E_NULL);
+    /* push/pop across many wraps keeps FIFO order; a full ring refuses and keeps its content */
+    for (i = 0; i < 50; i++) {
+        while (!accel_ring_full(&r)) {
+            s.id = (uint16_t)next_push++;
+            s.tag = (uint8_t)(s.id * 7u);
+            CHECK_ST(accel_ring_push(&r, &s), ACCEL_OK);
+        }
+        s.id = 0xFFFF;
+        CHECK_ST(accel_ring_push(&r, &s), ACCEL_E_FULL);
+        CHECK_EQ(accel_ring_count(&r), 3);
+        CHECK_EQ(((slot_t *)accel_ring_at(&r, 2))->id, next_pop + 2);
+        CHECK(accel_ring_at(&r, 3) == NULL);
+        CHECK_ST(accel_ring_peek(&r, &o), ACCEL_OK);
+        CHECK_EQ(o.id, next_pop);
+        CHECK_ST(accel_ring_pop(&r, &o), ACCEL_OK);
+        CHECK_EQ(o.id, next_pop);
+        CHECK_EQ(o.tag, (uint8_t)(next_pop * 7u));
+        next_pop++;
+        if (i % 3 == 0) {
+            CHECK_ST(accel_ring_pop(&r, NULL), ACCEL_OK);
+            next_pop++;
+        }
+    }
+    accel_ring_clear(&r);
+    CHECK(accel_ring_empty(&r));
+    CHECK_EQ(accel_ring_count(NULL), 0);
+    CHECK(accel_ring_full(NULL));
+}
+
+/* ------------------------------------------------------------------ FIFO */
+static void test_fifo(void)
+{
+    uint8_t storage[7], out[16];
+    accel_fifo f;
+    size_t got = 99;
+    unsigned round;
+    uint8_t next_w = 0, next_r = 0;
+    CHECK_ST(accel_fifo_init(NULL, storage, 7), ACCEL_E_NULL);
+    CHECK_ST(accel_fifo_init(&f, NULL, 7), ACCEL_E_NULL);
+    CHECK_ST(accel_fifo_init(&f, storage, 0), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_fifo_init(&f, storage, 7), ACCEL_OK);
+    CHECK_ST(accel_fifo_read(&f, out, 4, &got), ACCEL_E_EMPTY);
+    CHECK_EQ(got, 0);
+    CHECK_ST(accel_fifo_read(&f, out, 0, &got), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_fifo_read(&f, NULL, 4, &got), ACCEL_E_NULL);
+    CHECK_ST(accel_fifo_read(&f, out, 4, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_fifo_write(&f, NULL, 3), ACCEL_E_NULL);
+    CHECK_ST(accel_fifo_write(&f, out, 0), ACCEL_OK);
+    /* all-or-nothing: 8 bytes into 7 stores none */
+    CHECK_ST(accel_fifo_write(&f, "12345678", 8), ACCEL_E_FULL);
+    CHECK_EQ(accel_fifo_count(&f), 0);
+    /* stream with varying chunk sizes across the wrap */
+    for (round = 0; round < 200; round++) {
+        uint8_t chunk[7];
+        size_t n = (round % 5) + 1, i;
+        if (accel_fifo_space(&f) >= n) {
+            for (i = 0; i < n; i++) chunk[i] = next_w++;
+            CHECK_ST(accel_fifo_write(&f, chunk, n), ACCEL_OK);
+        } else {
+            CHECK_ST(accel_fifo_write(&f, chunk, n), ACCEL_E_FULL);
+        }
+        if (accel_fifo_count(&f) >= 2) {
+            uint8_t pk[2];
+            CHECK_ST(accel_fifo_peek(&f, 1, pk, 1), ACCEL_OK);
+            CHECK_EQ(pk[0], (uint8_t)(next_r + 1));
+        }
+        CHECK_ST(accel_fifo_read(&f, out, (round % 3) + 1, &got), ACCEL_OK);
+        for (i = 0; i < got; i++) CHECK_EQ(out[i], next_r++);
+    }
+    accel_fifo_clear(&f);
+    CHECK_ST(accel_fifo_write(&f, "abcdefg", 7), ACCEL_OK);
+    CHECK_EQ(accel_fifo_space(&f), 0);
+    CHECK_ST(accel_fifo_write(&f, "x", 1), ACCEL_E_FULL);
+    CHECK_ST(accel_fifo_peek(&f, 5, out, 3), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_fifo_peek(&f, 8, out, 0), ACCEL_OK);
+    CHECK_ST(accel_fifo_peek(&f, 4, out, 3), ACCEL_OK);
+    CHECK_MEM(out, "efg", 3);
+    CHECK_ST(accel_fifo_discard(&f, 8), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_fifo_discard(&f, 5), ACCEL_OK);
+    CHECK_ST(accel_fifo_read(&f, out, 16, &got), ACCEL_OK);
+    CHECK_EQ(got, 2);
+    CHECK_MEM(out, "fg", 2);
+    CHECK_EQ(accel_fifo_count(NULL), 0);
+}
+
+/* ------------------------------------------------------------------ deadlines */
+static void test_deadline(void)
+{
+    accel_deadline d;
+    accel_deadline_start(&d, 100, 50);
+    CHECK(!accel_deadline_expired(&d, 100));
+    CHECK(!accel_deadline_expired(&d, 149));
+    CHECK(accel_deadline_expired(&d, 150));
+    CHECK_EQ(accel_deadline_remaining(&d, 120), 30);
+    CHECK_EQ(accel_deadline_remaining(&d, 200), 0);
+    /* across the 2^32 wrap */
+    accel_deadline_start(&d, 0xFFFFFFF0UL, 0x20);
+    CHECK(!accel_deadline_expired(&d, 0xFFFFFFFFUL));
+    CHECK(!accel_deadline_expired(&d, 0x0000000FUL));
+    CHECK(accel_deadline_expired(&d, 0x00000010UL));
+    CHECK_EQ(accel_deadline_remaining(&d, 0x00000005UL), 0x0B);
+    accel_deadline_start(&d, 5, 0);
+    CHECK(accel_deadline_expired(&d, 5));
+    CHECK(accel_deadline_expired(NULL, 0));
+    CHECK_EQ(accel_time_diff(10, 4), 6);
+    CHECK_EQ(accel_time_diff(4, 10), -6);
+    CHECK_EQ(accel_time_diff(3, 0xFFFFFFFEUL), 5);
+    CHECK_EQ(accel_time_diff(0xFFFFFFFEUL, 3), -5);
+    CHECK_EQ(accel_time_diff(0x80000000UL, 0), INT32_MIN);
+    CHECK_EQ(accel_time_diff(0x7FFFFFFFUL, 0), INT32_MAX);
+}
+
+/* ------------------------------------------------------------------ port wrappers */
+typedef struct {
+    uint32_t now;
+    uint32_t reg;
+    unsigned reads, delays;
+    int spi_calls;
+    uint8_t last_cs;
+    unsigned last_flags;
+} fake_t;
+
+static accel_status fake_spi(void *u, uint8_t cs, const uint8_t *tx, uint8_t *rx, size_t len,
+                             unsigned flags)
+{
+    fake_t *f = (fake_t *)u;
+    size_t i;
+    f->spi_calls++;
+    f->last_cs = cs;
+    f->last_flags = flags;
+    for (i = 0; i < len; i++)
+        if (rx) rx[i] = (uint8_t)((tx ? tx[i] : 0) ^ 0xFF);
+    return ACCEL_OK;
+}
+static accel_status fake_rr32(void *u, uint32_t off, uint32_t *v)
+{
+    fake_t *f = (fake_t *)u;
+    (void)off;
+    f->reads++;
+    if (f->reads == 4) f->reg |= 0x80u; /* becomes ready on the 4th read */
+    *v = f->reg;
+    return ACCEL_OK;
+}
+static uint32_t fake_now(void *u) { return ((fake_t *)u)->now; }
+static void fake_delay(void *u, uint32_t ms)
+{
+    ((fake_t *)u)->now += ms;
+    ((fake_t *)u)->delays++;
+}
+static uint32_t fake_now_ticking(void *u) { return ((fake_t *)u)->now++; }
+
+static void test_port_wrappers(void)
+{
+    accel_port p;
+    fake_t f;
+    uint8_t tx[3] = {1, 2, 3}, rx[3], buf[4];
+    uint32_t v = 0, now = 1;
+    uint64_t v64 = 0;
+    size_t done = 7;
+    memset(&p, 0, sizeof p);
+    memset(&f, 0, sizeof f);
+    p.user = &f;
+    /* a NULL port */
+    CHECK_ST(accel_port_spi_transfer(NULL, 0, tx, rx, 3, 0), ACCEL_E_NULL);
+    CHECK_ST(accel_port_reg_read32(NULL, 0, &v), ACCEL_E_NULL);
+    CHECK_ST(accel_port_now_ms(NULL, &now), ACCEL_E_NULL);
+    /* every callback missing: "not supported by port" */
+    CHECK_ST(accel_port_spi_transfer(&p, 0, tx, rx, 3, 0), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_port_i2c_write_read(&p, 0x10, tx, 1, rx, 1), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_port_usb_control(&p, 0xC0, 1, 0, 0, buf, 4, 100, &done), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_port_usb_bulk_out(&p, 1, buf, 4, 100, &done), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_port_usb_bulk_in(&p, 0x81, buf, 4, 100, &done), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_port_reg_read32(&p, 0, &v), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_port_reg_write32(&p, 0, 1), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_port_reg_read64(&p, 0, &v64), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_port_reg_write64(&p, 0, 1), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_port_gpio_set(&p, 0, 1), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_port_wait_irq(&p, 0, 10), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_port_now_ms(&p, &now), ACCEL_E_UNSUPPORTED);
+    CHECK_EQ(now, 0);
+    CHECK_ST(accel_port_delay_ms(&p, 5), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_port_poll32(&p, 0, 1, 1, 10, 1, NULL), ACCEL_E_UNSUPPORTED);
+
+    /* argument checks in the wrappers */
+    p.spi_transfer = fake_spi;
+    CHECK_ST(accel_port_spi_transfer(&p, 2, tx, rx, 0, 0), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_port_spi_transfer(&p, 2, tx, rx, 3, ACCEL_SPI_KEEP_CS), ACCEL_OK);
+    CHECK_MEM(rx, "\xFE\xFD\xFC", 3);
+    CHECK_EQ(f.last_cs, 2);
+    CHECK_EQ(f.last_flags, ACCEL_SPI_KEEP_CS);
+    CHECK_ST(accel_port_gpio_set(&p, 0, 2), ACCEL_E_UNSUPPORTED); /* missing beats arg */
+
+    /* poll32 needs a clock, then times out or succeeds */
+    p.reg_read32 = fake_rr32;
+    CHECK_ST(accel_port_poll32(&p, 0, 0x80, 0x80, 10, 1, &v), ACCEL_E_UNSUPPORTED);
+    p.now_ms = fake_now;
+    p.delay_ms = fake_delay;
+    CHECK_ST(accel_port_poll32(&p, 0x10, 0x80, 0x80, 100, 2, &v), ACCEL_OK);
+    CHECK_EQ(f.reads, 4);
+    CHECK_EQ(v & 0x80u, 0x80);
+    CHECK_EQ(f.now, 6); /* three 2 ms waits before the 4th read */
+    CHECK_ST(accel_port_poll32(&p, 0x10, 0x01, 0x01, 9, 2, &v), ACCEL_E_TIMEOUT);
+    CHECK_EQ(f.now, 16); /* reads at 6,8,...,16; 16 - 6 >= 9 */
+    CHECK_ST(accel_port_delay_ms(&p, 7), ACCEL_OK);
+    CHECK_EQ(f.delays, 9); /* 3 + 5 polling waits + this one */
+    /* delay without a delay callback busy-waits on the clock */
+    p.delay_ms = NULL;
+    p.now_ms = fake_now_ticking;
+    f.now = 0xFFFFFFFEUL; /* across the wrap */
+    CHECK_ST(accel_port_delay_ms(&p, 5), ACCEL_OK);
+    CHECK_EQ(f.now, 4);
+    CHECK_ST(accel_port_now_ms(&p, NULL), ACCEL_E_NULL);
+}
+
+int main(void)
+{
+    printf("test_common (ACCEL_CRC32_IMPL=%d)\n", ACCEL_CRC32_IMPL);
+    RUN(test_status_strings);
+    RUN(test_load_store);
+    RUN(test_reader);
+    RUN(test_writer);
+    RUN(test_crc32);
+    RUN(test_crc32_tables);
+    RUN(test_ring);
+    RUN(test_fifo);
+    RUN(test_deadline);
+    RUN(test_port_wrappers);
+    return TEST_END();
+}
