@@ -95,7 +95,56 @@ print("same" if not errs else "; ".join(errs[:5]))
 PY
     check "info json $m" "$(cat "$tmp/py.txt")" "same"
 done
-# 6. errors and usage
+# 6. plan: bring-up (the 52 control transfers of the trace, in order) + first inference
+"$T" plan "$D/models/dense_256_edgetpu.tflite" > "$tmp/plan.txt"; check "plan exit" "$?" "0"
+python3 - "$D/init_sequence_libedgetpu_usb.tsv" "$tmp/plan.txt" > "$tmp/py.txt" <<'PY'
+import sys
+rows = [l.split("\t") for l in open(sys.argv[1]).read().splitlines()[1:] if l.strip()]
+ctrl = [l for l in open(sys.argv[2]).read().splitlines() if l.startswith("ctrl_")]
+errs = []
+if len(rows) != len(ctrl): errs.append("count %d != %d" % (len(ctrl), len(rows)))
+for r, c in zip(rows, ctrl):
+    kind = "ctrl_in" if r[1].startswith("R") else "ctrl_out"
+    want = "%s bRequest=%s wValue=0x%04x wIndex=0x%04x len=%d" % (kind, r[3], int(r[4], 16), int(r[5], 16), 8 if r[1].endswith("64") else 4)
+    if not c.startswith(want): errs.append("%s != %s" % (c, want))
+    if kind == "ctrl_out":
+        v = int(r[8], 16); n = 8 if r[1].endswith("64") else 4
+        if ("data=" + v.to_bytes(n, "little").hex()) not in c: errs.append("value %s: %s" % (r[8], c))
+print("same" if not errs else "; ".join(errs[:4]))
+PY
+check "plan ctrl = trace" "$(cat "$tmp/py.txt")" "same"
+# the USB data transfers, by hand from the model's hints (PC: 1072-byte program, 67584 bytes of
+# parameters, event; EO: 4224-byte program, 256 input bytes, 256 output bytes, event)
+want='bulk_out ep=0x01 len=8 header=30 04 00 00 00 00 00 00
+bulk_out ep=0x01 len=1072
+bulk_out ep=0x01 len=8 header=00 08 01 00 02 00 00 00
+bulk_out ep=0x01 len=67584
+bulk_in ep=0x82 len=16
+bulk_out ep=0x01 len=8 header=80 10 00 00 00 00 00 00
+bulk_out ep=0x01 len=4224
+bulk_out ep=0x01 len=8 header=00 01 00 00 01 00 00 00
+bulk_out ep=0x01 len=256
+bulk_in ep=0x81 len=256
+bulk_in ep=0x82 len=16'
+check "plan bulk" "$(grep '^bulk' "$tmp/plan.txt")" "$want"
+check "plan result" "$(tail -1 "$tmp/plan.txt")" "# ACCEL_OK: success, parameter caching ran, device violations 0x0"
+"$T" plan "$D/models/bright_16x16_edgetpu.tflite" > "$tmp/plan2.txt"; check "plan bright exit" "$?" "0"
+check "plan bright output" "$(grep -c '^bulk_in ep=0x81 len=8$' "$tmp/plan2.txt")" "1"
+"$T" plan "$D/models/dense_256.tflite" >/dev/null 2>&1; check "plan plain tflite" "$?" "1"
+
+# 7. run without hardware: a clear error, exit 1; wrong input size refused before any USB
+head -c 256 /dev/zero > "$tmp/in.bin"
+if lsusb 2>/dev/null | grep -qi -e '18d1:9302' -e '1a6e:089a'; then
+    echo "note: a Coral device is attached; skipping the no-device check"; ok
+else
+    "$T" run "$D/models/dense_256_edgetpu.tflite" "$tmp/in.bin" "$tmp/out.bin" 2> "$tmp/err.txt"
+    check "run no device exit" "$?" "1"
+    check "run no device msg" "$(grep -c -e 'no Coral USB Accelerator' -e 'without libusb' "$tmp/err.txt")" "1"
+fi
+head -c 10 /dev/zero > "$tmp/in10.bin"
+"$T" run "$D/models/dense_256_edgetpu.tflite" "$tmp/in10.bin" "$tmp/out.bin" 2>/dev/null; check "run short input" "$?" "1"
+
+# 8. errors and usage
 "$T" disasm "$D/nonexistent.coral" >/dev/null 2>&1; check "missing file" "$?" "1"
 "$T" >/dev/null 2>&1; check "usage" "$?" "2"
 "$T" info "$D/models/dense_256_edgetpu.tflite" >/dev/null 2>&1; check "info without --json" "$?" "2"

@@ -2,9 +2,15 @@
  *   accel-edgetpu disasm FILE            FILE: a .coral bitstream or a *_edgetpu.tflite
  *   accel-edgetpu disasm --tsv FILE.coral
  *   accel-edgetpu info --json MODEL_edgetpu.tflite
- * Exit status: 0 ok, 1 bad input, 2 usage. */
+ *   accel-edgetpu plan MODEL_edgetpu.tflite   bring-up + first inference against the simulated
+ *                                             device, one line per USB transfer
+ *   accel-edgetpu run MODEL_edgetpu.tflite INPUT OUTPUT   on a Coral USB Accelerator (libusb)
+ * Exit status: 0 ok, 1 bad input or device error, 2 usage. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
+#include "accel_sim.h"
+#include "accel_linux.h"
+#include "accel_linux_usb.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,10 +249,230 @@ static int cmd_info_json(const char *path)
     return 0;
 }
 
+/* ---- plan: every USB transfer of bring-up and the first inference, against the model ---- */
+static int plan_expect_header = 1;
+static uint32_t plan_owed;
+
+static void plan_trace(void *ctx, const accel_sim_event *ev)
+{
+    (void)ctx;
+    if (ev->op == ACCEL_SIM_OP_USB_CONTROL) {
+        printf("%s bRequest=%lu wValue=0x%04x wIndex=0x%04x len=%lu", (ev->request_type & 0x80u) ? "ctrl_in" : "ctrl_out",
+               (unsigned long)ev->target, (unsigned)ev->value, (unsigned)ev->index, (unsigned long)ev->len);
+        if (ev->data && ev->done) {
+            size_t i;
+            printf(" data=");
+            for (i = 0; i < ev->done; i++) printf("%02x", ev->data[i]);
+        }
+        if (ev->status != ACCEL_OK) printf(" status=%s", accel_status_str(ev->status));
+        printf("\n");
+    } else if (ev->op == ACCEL_SIM_OP_USB_BULK_OUT) {
+        printf("bulk_out ep=0x%02lx len=%lu", (unsigned long)ev->target, (unsigned long)ev->len);
+        if (plan_expect_header && ev->len == 8 && ev->data) {
+            size_t i;
+            printf(" header=");
+            for (i = 0; i < 8; i++) printf("%s%02x", i ? " " : "", ev->data[i]);
+            plan_owed = accel_load_u32le(ev->data);
+            plan_expect_header = 0;
+        } else if (ev->status == ACCEL_OK) {
+            plan_owed -= (uint32_t)ev->done;
+            if (plan_owed == 0) plan_expect_header = 1;
+        }
+        if (ev->status != ACCEL_OK) printf(" status=%s", accel_status_str(ev->status));
+        printf("\n");
+    } else if (ev->op == ACCEL_SIM_OP_USB_BULK_IN) {
+        printf("bulk_in ep=0x%02lx len=%lu", (unsigned long)ev->target, (unsigned long)ev->done);
+        if (ev->status != ACCEL_OK) printf(" status=%s", accel_status_str(ev->status));
+        printf("\n");
+    }
+}
+
+/* Buffers for one inference: inputs from `in` (NULL: zeros), outputs malloc'ed. */
+typedef struct run_bufs {
+    const uint8_t *in_p[8];
+    uint32_t in_l[8];
+    uint8_t *out_p[8];
+    uint32_t out_l[8];
+    uint8_t scratch[65536];
+} run_bufs;
+
+static accel_status setup_io(const accel_edgetpu_model *m, run_bufs *rb, accel_edgetpu_io *io,
+                             const uint8_t *in, size_t in_len, accel_edgetpu_exe *main_exe)
+{
+    uint32_t idx = 0, i;
+    size_t pos = 0;
+    accel_status st = accel_edgetpu_model_find(m, ACCEL_EDGETPU_EXECUTION_ONLY, &idx);
+    if (st == ACCEL_E_EMPTY) st = accel_edgetpu_model_find(m, ACCEL_EDGETPU_STAND_ALONE, &idx);
+    if (st == ACCEL_OK) st = accel_edgetpu_model_executable(m, idx, main_exe);
+    if (st != ACCEL_OK) return st;
+    if (main_exe->n_inputs > 8 || main_exe->n_outputs > 8) return ACCEL_E_TOO_LONG;
+    memset(io, 0, sizeof *io);
+    for (i = 0; i < main_exe->n_inputs; i++) {
+        accel_edgetpu_layer l;
+        st = accel_edgetpu_exe_layer(main_exe, 0, i, &l);
+        if (st != ACCEL_OK) return st;
+        if (in && pos + l.size_bytes > in_len) return ACCEL_E_TRUNCATED;
+        rb->in_p[i] = in ? in + pos : (const uint8_t *)calloc(1, l.size_bytes ? l.size_bytes : 1);
+        rb->in_l[i] = l.size_bytes;
+        pos += l.size_bytes;
+    }
+    if (in && pos != in_len) return ACCEL_E_TOO_LONG;
+    for (i = 0; i < main_exe->n_outputs; i++) {
+        accel_edgetpu_layer l;
+        st = accel_edgetpu_exe_layer(main_exe, 1, i, &l);
+        if (st != ACCEL_OK) return st;
+        rb->out_p[i] = (uint8_t *)calloc(1, l.size_bytes ? l.size_bytes : 1);
+        rb->out_l[i] = l.size_bytes;
+    }
+    io->in = rb->in_p;
+    io->in_len = rb->in_l;
+    io->n_in = main_exe->n_inputs;
+    io->out = rb->out_p;
+    io->out_len = rb->out_l;
+    io->n_out = main_exe->n_outputs;
+    io->scratch = rb->scratch;
+    io->scratch_len = sizeof rb->scratch;
+    return ACCEL_OK;
+}
+
+static int cmd_plan(const char *path)
+{
+    static accel_sim sim;
+    static accel_edgetpu_dev dev;
+    static accel_edgetpu_driver drv;
+    static run_bufs rb;
+    accel_port model;
+    accel_edgetpu_model m;
+    accel_edgetpu_exe main_exe;
+    accel_edgetpu_io io;
+    size_t n = 0;
+    uint8_t *buf = load(path, &n);
+    uint32_t x;
+    int ran = 0;
+    accel_status st;
+    if (!buf) return 1;
+    st = accel_edgetpu_model_open(&m, buf, n);
+    if (st == ACCEL_OK) st = setup_io(&m, &rb, &io, NULL, 0, &main_exe);
+    if (st != ACCEL_OK) {
+        fprintf(stderr, "%s: %s\n", path, accel_status_str(st));
+        free(buf);
+        return 1;
+    }
+    memset(&model, 0, sizeof model);
+    accel_edgetpu_dev_init(&dev);
+    accel_edgetpu_dev_port(&dev, &model);
+    accel_sim_init(&sim);
+    accel_sim_attach(&sim, &model);
+    accel_sim_set_trace(&sim, plan_trace, NULL);
+    accel_edgetpu_driver_init(&drv, &sim.port, 0);
+    /* the device expects the parameter-caching run first, then the main executable */
+    for (x = 0; x < m.n_executables; x++) {
+        accel_edgetpu_exe e;
+        accel_edgetpu_model_executable(&m, x, &e);
+        if (e.type == ACCEL_EDGETPU_PARAMETER_CACHING) accel_edgetpu_dev_expect_exe(&dev, &e);
+    }
+    accel_edgetpu_dev_expect_exe(&dev, &main_exe);
+    printf("# open (libedgetpu USB sequence, performance High, USB 3)\n");
+    st = accel_edgetpu_open(&drv.usb, ACCEL_EDGETPU_PERF_HIGH, 1);
+    if (st == ACCEL_OK) {
+        printf("# inference 1 (input zeros; simulated device, synthetic output)\n");
+        st = accel_edgetpu_invoke(&drv, &m, &io, &ran);
+    }
+    if (st == ACCEL_OK && dev.violations) st = ACCEL_E_STATE;
+    printf("# %s, parameter caching %s, device violations 0x%lx\n", accel_status_str(st),
+           ran ? "ran" : "skipped", (unsigned long)dev.violations);
+    for (x = 0; x < io.n_in; x++) free((void *)(uintptr_t)rb.in_p[x]);
+    for (x = 0; x < io.n_out; x++) free(rb.out_p[x]);
+    free(buf);
+    return st == ACCEL_OK ? 0 : 1;
+}
+
+/* ---- run on real hardware through ports/linux (libusb) ---- */
+static int cmd_run(const char *model_path, const char *in_path, const char *out_path)
+{
+#ifdef ACCEL_HAVE_LIBUSB
+    static accel_linux lx;
+    static accel_edgetpu_driver drv;
+    static run_bufs rb;
+    accel_port port;
+    accel_edgetpu_model m;
+    accel_edgetpu_exe main_exe;
+    accel_edgetpu_io io;
+    size_t n = 0, in_len = 0;
+    uint8_t *buf = load(model_path, &n), *in = NULL;
+    uint32_t x;
+    int ran = 0, rc = 1;
+    accel_status st;
+    FILE *fp;
+    memset(&io, 0, sizeof io);
+    if (!buf) return 1;
+    in = load(in_path, &in_len);
+    if (!in) {
+        free(buf);
+        return 1;
+    }
+    st = accel_edgetpu_model_open(&m, buf, n);
+    if (st == ACCEL_OK) st = setup_io(&m, &rb, &io, in, in_len, &main_exe);
+    if (st != ACCEL_OK) {
+        fprintf(stderr, "%s / %s: %s\n", model_path, in_path, accel_status_str(st));
+        goto done;
+    }
+    accel_linux_init(&lx);
+    st = accel_linux_usb_open(&lx, ACCEL_EDGETPU_VID, ACCEL_EDGETPU_PID, 0);
+    if (st != ACCEL_OK) {
+        accel_linux_close(&lx);
+        accel_linux_init(&lx);
+        if (accel_linux_usb_open(&lx, ACCEL_EDGETPU_DFU_VID, ACCEL_EDGETPU_DFU_PID, 0) == ACCEL_OK)
+            fprintf(stderr, "run: the accelerator is in DFU mode (1a6e:089a) and needs its "
+                            "firmware; firmware download is not implemented yet\n");
+        else
+            fprintf(stderr, "run: no Coral USB Accelerator (18d1:9302): %s\n",
+                    accel_status_str(st));
+        accel_linux_close(&lx);
+        goto done;
+    }
+    accel_linux_port(&lx, &port);
+    accel_edgetpu_driver_init(&drv, &port, 0);
+    /* 256-byte outfeed chunks work on USB 2 and 3 (libedgetpu picks 1 KiB on USB 3 only) */
+    st = accel_edgetpu_open(&drv.usb, ACCEL_EDGETPU_PERF_HIGH, 0);
+    if (st == ACCEL_OK) st = accel_edgetpu_invoke(&drv, &m, &io, &ran);
+    if (st != ACCEL_OK) {
+        fprintf(stderr, "run: %s", accel_status_str(st));
+        if (st == ACCEL_E_EDGETPU_FATAL)
+            fprintf(stderr, " (hib_error_status 0x%016llx, first 0x%016llx)",
+                    (unsigned long long)drv.hib_error_status,
+                    (unsigned long long)drv.hib_first_error_status);
+        fprintf(stderr, "\n");
+    } else {
+        fp = fopen(out_path, "wb");
+        rc = 0;
+        for (x = 0; fp && x < io.n_out; x++)
+            if (fwrite(rb.out_p[x], 1, rb.out_l[x], fp) != rb.out_l[x]) rc = 1;
+        if (!fp || fclose(fp) != 0) rc = 1;
+        if (rc) perror(out_path);
+    }
+    (void)accel_edgetpu_close(&drv.usb);
+    accel_linux_close(&lx);
+done:
+    for (x = 0; x < io.n_out; x++) free(rb.out_p[x]);
+    free(in);
+    free(buf);
+    return rc;
+#else
+    (void)model_path;
+    (void)in_path;
+    (void)out_path;
+    fprintf(stderr, "run: built without libusb-1.0\n");
+    return 1;
+#endif
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: accel-edgetpu disasm [--tsv] FILE\n"
-                    "       accel-edgetpu info --json MODEL_edgetpu.tflite\n");
+                    "       accel-edgetpu info --json MODEL_edgetpu.tflite\n"
+                    "       accel-edgetpu plan MODEL_edgetpu.tflite\n"
+                    "       accel-edgetpu run MODEL_edgetpu.tflite INPUT OUTPUT\n");
     return 2;
 }
 
@@ -257,5 +483,7 @@ int main(int argc, char **argv)
         return cmd_disasm(1, argv[3]);
     if (argc == 4 && strcmp(argv[1], "info") == 0 && strcmp(argv[2], "--json") == 0)
         return cmd_info_json(argv[3]);
+    if (argc == 3 && strcmp(argv[1], "plan") == 0) return cmd_plan(argv[2]);
+    if (argc == 5 && strcmp(argv[1], "run") == 0) return cmd_run(argv[2], argv[3], argv[4]);
     return usage();
 }
