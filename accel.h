@@ -141,6 +141,8 @@ typedef enum accel_status {
     ACCEL_E_EDGETPU_FATAL = -200,    /* fatal error interrupt; hib error status read back */
     ACCEL_E_EDGETPU_EVENT = -201,    /* an event with an unexpected tag */
     ACCEL_E_EDGETPU_NO_TOKEN = -202, /* parameter-caching executable without a token */
+    ACCEL_E_EDGETPU_DFU = -203,      /* DFU device reported an error or unexpected state */
+    ACCEL_E_EDGETPU_VERIFY = -204,   /* uploaded firmware differs from the image */
 
     /* refsi: -300 .. -399 */
 
@@ -906,6 +908,65 @@ ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_
 ACCELDEF accel_status accel_edgetpu_dev_expect_exe(accel_edgetpu_dev *dv,
                                                    const accel_edgetpu_exe *e);
 #endif
+
+/* ---- DFU firmware download (USB DFU 1.1, as libedgetpu's UsbDfuCommands does it) ----
+ * A Coral USB Accelerator enumerates as 1a6e:089a until its firmware is downloaded (the image,
+ * e.g. libedgetpu's apex_latest_single_ep.bin, is supplied by the caller). DNLOAD blocks of
+ * wTransferSize (block number in wValue, interface in wIndex), GETSTATUS after each (waiting
+ * bwPollTimeout while the device reports dfuDNBUSY), a zero-length block to finish, optional
+ * UPLOAD-and-compare, then DETACH; the bus reset that follows is the port's business. */
+#define ACCEL_EDGETPU_DFU_DETACH 0u
+#define ACCEL_EDGETPU_DFU_DNLOAD 1u
+#define ACCEL_EDGETPU_DFU_UPLOAD 2u
+#define ACCEL_EDGETPU_DFU_GETSTATUS 3u
+/* states */
+#define ACCEL_EDGETPU_DFU_IDLE 2u
+#define ACCEL_EDGETPU_DFU_DNBUSY 4u
+#define ACCEL_EDGETPU_DFU_DNLOAD_IDLE 5u
+#define ACCEL_EDGETPU_DFU_MANIFEST_SYNC 6u
+#define ACCEL_EDGETPU_DFU_MANIFEST 7u
+#define ACCEL_EDGETPU_DFU_MANIFEST_WAIT_RESET 8u
+#define ACCEL_EDGETPU_DFU_ERROR 10u
+
+typedef struct accel_edgetpu_dfu_status {
+    uint8_t status;        /* bStatus, 0 = OK */
+    uint32_t poll_timeout; /* bwPollTimeout, ms */
+    uint8_t state;         /* bState */
+} accel_edgetpu_dfu_status;
+
+ACCELDEF accel_status accel_edgetpu_dfu_status_decode(const uint8_t *in, size_t len,
+                                                      accel_edgetpu_dfu_status *out);
+/* Download image (len > 0) in blocks of transfer_size (1..65535). *st (may be NULL) gets the
+ * last status. ACCEL_E_EDGETPU_DFU when the device reports an error or an unexpected state. */
+ACCELDEF accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_t iface,
+                                                 uint16_t transfer_size, const uint8_t *image,
+                                                 size_t len, uint32_t timeout_ms,
+                                                 accel_edgetpu_dfu_status *st);
+/* Upload and compare with image (the device may return more than len bytes); scratch holds
+ * one block (>= transfer_size). ACCEL_E_EDGETPU_VERIFY on a mismatch or a short image. */
+ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t iface,
+                                               uint16_t transfer_size, const uint8_t *image,
+                                               size_t len, uint8_t *scratch, size_t scratch_len,
+                                               uint32_t timeout_ms);
+ACCELDEF accel_status accel_edgetpu_dfu_detach(const accel_port *port, uint16_t iface,
+                                               uint16_t detach_timeout_ms, uint32_t timeout_ms);
+
+#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+/* DFU side of the device model: stores what is downloaded into a caller buffer. */
+typedef struct accel_edgetpu_dfu_dev {
+    uint8_t *mem;
+    size_t cap, len;     /* image bytes stored */
+    uint16_t next_block;
+    uint8_t state, status;
+    uint32_t busy_polls; /* answer dfuDNBUSY this many times after each block */
+    uint32_t busy_left, poll_ms;
+    int detached, manifested;
+    uint32_t dnloads, getstatus, uploads;
+} accel_edgetpu_dfu_dev;
+ACCELDEF accel_status accel_edgetpu_dfu_dev_init(accel_edgetpu_dfu_dev *d, uint8_t *mem,
+                                                 size_t cap);
+ACCELDEF accel_status accel_edgetpu_dfu_dev_port(accel_edgetpu_dfu_dev *d, accel_port *model);
+#endif
 #ifdef __cplusplus
 }
 #endif
@@ -1032,6 +1093,8 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_EDGETPU_FATAL: return "ACCEL_E_EDGETPU_FATAL: Edge TPU raised a fatal error interrupt";
     case ACCEL_E_EDGETPU_EVENT: return "ACCEL_E_EDGETPU_EVENT: Edge TPU event with an unexpected tag";
     case ACCEL_E_EDGETPU_NO_TOKEN: return "ACCEL_E_EDGETPU_NO_TOKEN: parameter-caching executable has no token";
+    case ACCEL_E_EDGETPU_DFU: return "ACCEL_E_EDGETPU_DFU: DFU error status or unexpected DFU state";
+    case ACCEL_E_EDGETPU_VERIFY: return "ACCEL_E_EDGETPU_VERIFY: uploaded firmware differs from the image";
 
     /* refsi strings */
 
@@ -4073,6 +4136,204 @@ ACCELDEF accel_status accel_edgetpu_dev_expect_exe(accel_edgetpu_dev *dv,
         }
         if (st != ACCEL_OK) return st;
     }
+    return ACCEL_OK;
+}
+#endif
+
+/* ---------------------------------------------------------------- edgetpu: DFU */
+#define ACCEL__ET_DFU_OUT 0x21u /* host to device, class, interface */
+#define ACCEL__ET_DFU_IN 0xA1u
+
+ACCELDEF accel_status accel_edgetpu_dfu_status_decode(const uint8_t *in, size_t len,
+                                                      accel_edgetpu_dfu_status *out)
+{
+    if (!in || !out) return ACCEL_E_NULL;
+    if (len < 6u) return ACCEL_E_TRUNCATED;
+    out->status = in[0];
+    out->poll_timeout = (uint32_t)in[1] | ((uint32_t)in[2] << 8) | ((uint32_t)in[3] << 16);
+    out->state = in[4];
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_dfu_getstatus(const accel_port *port, uint16_t iface,
+                                                 uint32_t timeout_ms, accel_edgetpu_dfu_status *s)
+{
+    uint8_t b[6];
+    size_t done = 0;
+    accel_status st = accel_port_usb_control(port, ACCEL__ET_DFU_IN, ACCEL_EDGETPU_DFU_GETSTATUS, 0,
+                                             iface, b, 6, timeout_ms, &done);
+    if (st != ACCEL_OK) return st;
+    return accel_edgetpu_dfu_status_decode(b, done, s);
+}
+
+ACCELDEF accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_t iface,
+                                                 uint16_t transfer_size, const uint8_t *image,
+                                                 size_t len, uint32_t timeout_ms,
+                                                 accel_edgetpu_dfu_status *out)
+{
+    size_t pos = 0;
+    uint16_t block = 0;
+    accel_edgetpu_dfu_status s;
+    if (!port || !image) return ACCEL_E_NULL;
+    if (len == 0 || transfer_size == 0) return ACCEL_E_ZERO_LENGTH;
+    ACCEL_MEMSET(&s, 0, sizeof s);
+    for (;;) {
+        size_t n = len - pos, done = 0;
+        uint32_t polls = 0;
+        accel_status st;
+        if (n > transfer_size) n = transfer_size;
+        st = accel_port_usb_control(port, ACCEL__ET_DFU_OUT, ACCEL_EDGETPU_DFU_DNLOAD, block, iface,
+                                    (uint8_t *)(uintptr_t)(image + pos), (uint16_t)n, timeout_ms,
+                                    &done);
+        if (st == ACCEL_OK && done != n) st = ACCEL_E_TRUNCATED;
+        if (st != ACCEL_OK) return st;
+        /* GETSTATUS; while busy, wait what the device asks and ask again (bounded) */
+        for (;;) {
+            st = accel__edgetpu_dfu_getstatus(port, iface, timeout_ms, &s);
+            if (out) *out = s;
+            if (st != ACCEL_OK) return st;
+            if (s.status != 0) return ACCEL_E_EDGETPU_DFU;
+            if (s.state != ACCEL_EDGETPU_DFU_DNBUSY && s.state != ACCEL_EDGETPU_DFU_MANIFEST_SYNC &&
+                s.state != ACCEL_EDGETPU_DFU_MANIFEST)
+                break;
+            if (++polls > 1000u) return ACCEL_E_TIMEOUT;
+            (void)accel_port_delay_ms(port, s.poll_timeout);
+        }
+        if (n == 0) {
+            /* the zero-length block ends the download: idle (or waiting for reset) */
+            if (s.state == ACCEL_EDGETPU_DFU_IDLE || s.state == ACCEL_EDGETPU_DFU_MANIFEST_WAIT_RESET)
+                return ACCEL_OK;
+            return ACCEL_E_EDGETPU_DFU;
+        }
+        if (s.state != ACCEL_EDGETPU_DFU_DNLOAD_IDLE) return ACCEL_E_EDGETPU_DFU;
+        pos += n;
+        block++; /* wraps at 65536 blocks, as in libedgetpu */
+    }
+}
+
+ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t iface,
+                                               uint16_t transfer_size, const uint8_t *image,
+                                               size_t len, uint8_t *scratch, size_t scratch_len,
+                                               uint32_t timeout_ms)
+{
+    size_t pos = 0;
+    uint16_t block = 0;
+    uint32_t guard = 0;
+    if (!port || !image || !scratch) return ACCEL_E_NULL;
+    if (transfer_size == 0) return ACCEL_E_ZERO_LENGTH;
+    if (scratch_len < transfer_size) return ACCEL_E_BUFFER_TOO_SMALL;
+    for (;;) {
+        size_t got = 0, cmp;
+        accel_status st = accel_port_usb_control(port, ACCEL__ET_DFU_IN, ACCEL_EDGETPU_DFU_UPLOAD,
+                                                 block, iface, scratch, transfer_size, timeout_ms,
+                                                 &got);
+        if (st != ACCEL_OK) return st;
+        if (got > transfer_size) got = transfer_size;
+        cmp = pos < len ? len - pos : 0;
+        if (cmp > got) cmp = got;
+        if (cmp && !accel__edgetpu_memeq(scratch, image + pos, cmp)) return ACCEL_E_EDGETPU_VERIFY;
+        pos += got;
+        if (got < transfer_size) break; /* a short block ends the upload */
+        block++;
+        if (++guard == 0) return ACCEL_E_TOO_LONG; /* a device that never ends */
+    }
+    return pos >= len ? ACCEL_OK : ACCEL_E_EDGETPU_VERIFY;
+}
+
+ACCELDEF accel_status accel_edgetpu_dfu_detach(const accel_port *port, uint16_t iface,
+                                               uint16_t detach_timeout_ms, uint32_t timeout_ms)
+{
+    size_t done = 0;
+    if (!port) return ACCEL_E_NULL;
+    return accel_port_usb_control(port, ACCEL__ET_DFU_OUT, ACCEL_EDGETPU_DFU_DETACH,
+                                  detach_timeout_ms, iface, NULL, 0, timeout_ms, &done);
+}
+
+#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+ACCELDEF accel_status accel_edgetpu_dfu_dev_init(accel_edgetpu_dfu_dev *d, uint8_t *mem, size_t cap)
+{
+    if (!d || !mem) return ACCEL_E_NULL;
+    ACCEL_MEMSET(d, 0, sizeof *d);
+    d->mem = mem;
+    d->cap = cap;
+    d->state = ACCEL_EDGETPU_DFU_IDLE;
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_dfu_dev_control(void *user, uint8_t rt, uint8_t req,
+                                                   uint16_t value, uint16_t index, uint8_t *data,
+                                                   uint16_t length, uint32_t timeout_ms,
+                                                   size_t *done)
+{
+    accel_edgetpu_dfu_dev *d = (accel_edgetpu_dfu_dev *)user;
+    (void)index;
+    (void)timeout_ms;
+    *done = 0;
+    if (rt == ACCEL__ET_DFU_OUT && req == ACCEL_EDGETPU_DFU_DNLOAD) {
+        d->dnloads++;
+        if ((d->state != ACCEL_EDGETPU_DFU_IDLE && d->state != ACCEL_EDGETPU_DFU_DNLOAD_IDLE) ||
+            value != d->next_block || (length && !data)) {
+            d->state = ACCEL_EDGETPU_DFU_ERROR;
+            d->status = 0x0F; /* errSTALLEDPKT */
+            return ACCEL_E_STALL;
+        }
+        if (length == 0) {
+            d->state = ACCEL_EDGETPU_DFU_MANIFEST_SYNC;
+            d->manifested = 1;
+            return ACCEL_OK;
+        }
+        if (length > d->cap - d->len) {
+            d->state = ACCEL_EDGETPU_DFU_ERROR;
+            d->status = 0x08; /* errADDRESS */
+            *done = length;
+            return ACCEL_OK;
+        }
+        ACCEL_MEMCPY(d->mem + d->len, data, length);
+        d->len += length;
+        d->next_block++;
+        d->busy_left = d->busy_polls;
+        d->state = ACCEL_EDGETPU_DFU_DNBUSY;
+        *done = length;
+        return ACCEL_OK;
+    }
+    if (rt == ACCEL__ET_DFU_IN && req == ACCEL_EDGETPU_DFU_GETSTATUS && length >= 6u && data) {
+        d->getstatus++;
+        if (d->state == ACCEL_EDGETPU_DFU_DNBUSY && d->busy_left == 0)
+            d->state = ACCEL_EDGETPU_DFU_DNLOAD_IDLE;
+        else if (d->state == ACCEL_EDGETPU_DFU_DNBUSY)
+            d->busy_left--;
+        else if (d->state == ACCEL_EDGETPU_DFU_MANIFEST_SYNC)
+            d->state = ACCEL_EDGETPU_DFU_IDLE;
+        data[0] = d->status;
+        data[1] = (uint8_t)(d->poll_ms & 0xFFu);
+        data[2] = (uint8_t)((d->poll_ms >> 8) & 0xFFu);
+        data[3] = (uint8_t)((d->poll_ms >> 16) & 0xFFu);
+        data[4] = d->state;
+        data[5] = 0;
+        *done = 6;
+        return ACCEL_OK;
+    }
+    if (rt == ACCEL__ET_DFU_IN && req == ACCEL_EDGETPU_DFU_UPLOAD && data) {
+        size_t off = (size_t)value * length, n = 0;
+        d->uploads++;
+        if (off < d->len) n = d->len - off;
+        if (n > length) n = length;
+        if (n) ACCEL_MEMCPY(data, d->mem + off, n);
+        *done = n;
+        return ACCEL_OK;
+    }
+    if (rt == ACCEL__ET_DFU_OUT && req == ACCEL_EDGETPU_DFU_DETACH) {
+        d->detached = 1;
+        return ACCEL_OK;
+    }
+    return ACCEL_E_STALL;
+}
+
+ACCELDEF accel_status accel_edgetpu_dfu_dev_port(accel_edgetpu_dfu_dev *d, accel_port *model)
+{
+    if (!d || !model) return ACCEL_E_NULL;
+    model->user = d;
+    model->usb_control = accel__edgetpu_dfu_dev_control;
     return ACCEL_OK;
 }
 #endif

@@ -459,8 +459,111 @@ static void test_close(void)
     CHECK_EQ(dev.violations, 0);
 }
 
+static accel_edgetpu_dfu_dev dfu;
+static uint8_t dfu_mem[4096];
+
+static void setup_dfu(void)
+{
+    accel_port model;
+    memset(&model, 0, sizeof model);
+    memset(dfu_mem, 0, sizeof dfu_mem);
+    accel_edgetpu_dfu_dev_init(&dfu, dfu_mem, sizeof dfu_mem);
+    accel_edgetpu_dfu_dev_port(&dfu, &model);
+    accel_sim_init(&sim);
+    accel_sim_attach(&sim, &model);
+    accel_sim_set_trace(&sim, tracer, NULL);
+    nx = 0;
+}
+
+static void test_dfu(void)
+{
+    static uint8_t img[1000], scratch[256];
+    accel_edgetpu_dfu_status s;
+    unsigned i;
+    static const uint8_t st_bytes[6] = {0x00, 0x10, 0x27, 0x00, 0x05, 0x00};
+    for (i = 0; i < sizeof img; i++) img[i] = (uint8_t)(i * 31 + 3);
+    /* GETSTATUS payload by hand: OK, 10000 ms, dfuDNLOAD-IDLE */
+    CHECK_ST(accel_edgetpu_dfu_status_decode(st_bytes, 6, &s), ACCEL_OK);
+    CHECK_EQ(s.status, 0);
+    CHECK_EQ(s.poll_timeout, 10000);
+    CHECK_EQ(s.state, 5);
+    CHECK_ST(accel_edgetpu_dfu_status_decode(st_bytes, 5, &s), ACCEL_E_TRUNCATED);
+
+    setup_dfu();
+    CHECK_ST(accel_edgetpu_dfu_download(&sim.port, 0, 256, img, sizeof img, 1000, &s), ACCEL_OK);
+    CHECK_EQ(dfu.len, 1000);
+    CHECK_MEM(dfu_mem, img, 1000);
+    CHECK_EQ(s.state, ACCEL_EDGETPU_DFU_IDLE);
+    /* 4 data blocks + the zero-length one, GETSTATUS after each: 10 control transfers */
+    CHECK_EQ(nx, 10);
+    for (i = 0; i < 5; i++) {
+        CHECK_EQ(xlog[2 * i].rt, 0x21);
+        CHECK_EQ(xlog[2 * i].target, 1);
+        CHECK_EQ(xlog[2 * i].value, i); /* block number */
+        CHECK_EQ(xlog[2 * i].len, i < 3 ? 256 : (i == 3 ? 232 : 0));
+        CHECK_EQ(xlog[2 * i + 1].rt, 0xA1);
+        CHECK_EQ(xlog[2 * i + 1].target, 3);
+        CHECK_EQ(xlog[2 * i + 1].len, 6);
+    }
+    /* upload-verify: 3 full blocks and a short one */
+    nx = 0;
+    CHECK_ST(accel_edgetpu_dfu_verify(&sim.port, 0, 256, img, sizeof img, scratch, sizeof scratch,
+                                      1000),
+             ACCEL_OK);
+    CHECK_EQ(nx, 4);
+    CHECK_EQ(xlog[3].target, 2);
+    CHECK_EQ(xlog[3].done, 232);
+    dfu_mem[700] ^= 1;
+    CHECK_ST(accel_edgetpu_dfu_verify(&sim.port, 0, 256, img, sizeof img, scratch, sizeof scratch,
+                                      1000),
+             ACCEL_E_EDGETPU_VERIFY);
+    dfu_mem[700] ^= 1;
+    /* the device holding less than the image is a mismatch */
+    dfu.len = 900;
+    CHECK_ST(accel_edgetpu_dfu_verify(&sim.port, 0, 256, img, sizeof img, scratch, sizeof scratch,
+                                      1000),
+             ACCEL_E_EDGETPU_VERIFY);
+    CHECK_ST(accel_edgetpu_dfu_verify(&sim.port, 0, 256, img, sizeof img, scratch, 255, 1000),
+             ACCEL_E_BUFFER_TOO_SMALL);
+    nx = 0;
+    CHECK_ST(accel_edgetpu_dfu_detach(&sim.port, 0, 1000, 100), ACCEL_OK);
+    CHECK_EQ(dfu.detached, 1);
+    CHECK_EQ(xlog[0].rt, 0x21);
+    CHECK_EQ(xlog[0].target, 0);
+    CHECK_EQ(xlog[0].value, 1000);
+
+    /* busy device: the host waits bwPollTimeout between GETSTATUS */
+    setup_dfu();
+    dfu.busy_polls = 2;
+    dfu.poll_ms = 7;
+    {
+        uint32_t t0 = sim.now;
+        CHECK_ST(accel_edgetpu_dfu_download(&sim.port, 0, 512, img, sizeof img, 1000, &s),
+                 ACCEL_OK);
+        CHECK_EQ(sim.now - t0, 2 * 2 * 7); /* two blocks, two busy answers each */
+        CHECK_EQ(dfu.getstatus, 2 * 3 + 1);
+    }
+    /* the device runs out of room: errADDRESS reported, download stops */
+    setup_dfu();
+    dfu.cap = 600;
+    CHECK_ST(accel_edgetpu_dfu_download(&sim.port, 0, 256, img, sizeof img, 1000, &s),
+             ACCEL_E_EDGETPU_DFU);
+    CHECK_EQ(s.status, 0x08);
+    CHECK_EQ(dfu.len, 512);
+    /* a stalled DNLOAD surfaces as ACCEL_E_STALL; bad arguments */
+    setup_dfu();
+    dfu.next_block = 5;
+    CHECK_ST(accel_edgetpu_dfu_download(&sim.port, 0, 256, img, sizeof img, 1000, &s),
+             ACCEL_E_STALL);
+    CHECK_ST(accel_edgetpu_dfu_download(&sim.port, 0, 0, img, sizeof img, 1000, &s),
+             ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_edgetpu_dfu_download(&sim.port, 0, 256, img, 0, 1000, &s), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_edgetpu_dfu_download(NULL, 0, 256, img, 10, 1000, &s), ACCEL_E_NULL);
+}
+
 int main(void)
 {
+    RUN(test_dfu);
     RUN(test_header);
     RUN(test_event_irq);
     RUN(test_csr);
