@@ -950,6 +950,10 @@ ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t 
                                                uint32_t timeout_ms);
 ACCELDEF accel_status accel_edgetpu_dfu_detach(const accel_port *port, uint16_t iface,
                                                uint16_t detach_timeout_ms, uint32_t timeout_ms);
+/* wTransferSize of the first DFU functional descriptor (type 0x21) in a configuration
+ * descriptor (as read with GET_DESCRIPTOR); ACCEL_E_EMPTY when there is none. */
+ACCELDEF accel_status accel_edgetpu_dfu_transfer_size(const uint8_t *config, size_t len,
+                                                      uint16_t *size);
 
 #ifndef ACCEL_EDGETPU_NO_DEVMODEL
 /* DFU side of the device model: stores what is downloaded into a caller buffer. */
@@ -4247,6 +4251,24 @@ ACCELDEF accel_status accel_edgetpu_dfu_detach(const accel_port *port, uint16_t 
     if (!port) return ACCEL_E_NULL;
     return accel_port_usb_control(port, ACCEL__ET_DFU_OUT, ACCEL_EDGETPU_DFU_DETACH,
                                   detach_timeout_ms, iface, NULL, 0, timeout_ms, &done);
+}
+
+ACCELDEF accel_status accel_edgetpu_dfu_transfer_size(const uint8_t *config, size_t len,
+                                                      uint16_t *size)
+{
+    size_t pos = 0;
+    if (!config || !size) return ACCEL_E_NULL;
+    while (pos + 2u <= len) {
+        uint8_t blen = config[pos], type = config[pos + 1u];
+        if (blen < 2u || blen > len - pos) return ACCEL_E_MALFORMED;
+        if (type == 0x21u) {
+            if (blen < 7u) return ACCEL_E_MALFORMED;
+            *size = accel_load_u16le(config + pos + 5u);
+            return *size ? ACCEL_OK : ACCEL_E_MALFORMED;
+        }
+        pos += blen;
+    }
+    return ACCEL_E_EMPTY;
 }
 
 #ifndef ACCEL_EDGETPU_NO_DEVMODEL

@@ -140,7 +140,10 @@ else
     "$T" run "$D/models/dense_256_edgetpu.tflite" "$tmp/in.bin" "$tmp/out.bin" 2> "$tmp/err.txt"
     check "run no device exit" "$?" "1"
     check "run no device msg" "$(grep -c -e 'no Coral USB Accelerator' -e 'without libusb' "$tmp/err.txt")" "1"
+    "$T" run --firmware "$tmp/in.bin" "$D/models/dense_256_edgetpu.tflite" "$tmp/in.bin" "$tmp/out.bin" 2>/dev/null
+    check "run --firmware no device exit" "$?" "1"
 fi
+"$T" run --firmwar x "$D/models/dense_256_edgetpu.tflite" "$tmp/in.bin" "$tmp/out.bin" 2>/dev/null; check "run bad option" "$?" "2"
 head -c 10 /dev/zero > "$tmp/in10.bin"
 "$T" run "$D/models/dense_256_edgetpu.tflite" "$tmp/in10.bin" "$tmp/out.bin" 2>/dev/null; check "run short input" "$?" "1"
 

@@ -561,9 +561,30 @@ static void test_dfu(void)
     CHECK_ST(accel_edgetpu_dfu_download(NULL, 0, 256, img, 10, 1000, &s), ACCEL_E_NULL);
 }
 
+static void test_dfu_descriptor(void)
+{
+    /* configuration (9) + interface (9, class 0xFE subclass 1) + DFU functional (9):
+     * bmAttributes 0x0B, wDetachTimeOut 1000, wTransferSize 0x0100, bcdDFU 1.10 */
+    static const uint8_t cfg[27] = {9, 2, 27, 0, 1, 1, 0, 0x80, 50,
+                                    9, 4, 0, 0, 0, 0xFE, 1, 2, 0,
+                                    9, 0x21, 0x0B, 0xE8, 0x03, 0x00, 0x01, 0x10, 0x01};
+    uint16_t ts = 0;
+    uint8_t bad[27];
+    CHECK_ST(accel_edgetpu_dfu_transfer_size(cfg, sizeof cfg, &ts), ACCEL_OK);
+    CHECK_EQ(ts, 256);
+    CHECK_ST(accel_edgetpu_dfu_transfer_size(cfg, 18, &ts), ACCEL_E_EMPTY);
+    memcpy(bad, cfg, sizeof bad);
+    bad[9] = 0; /* a zero bLength would loop forever */
+    CHECK_ST(accel_edgetpu_dfu_transfer_size(bad, sizeof bad, &ts), ACCEL_E_MALFORMED);
+    bad[9] = 40; /* runs past the end */
+    CHECK_ST(accel_edgetpu_dfu_transfer_size(bad, sizeof bad, &ts), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_dfu_transfer_size(cfg, 25, &ts), ACCEL_E_MALFORMED);
+}
+
 int main(void)
 {
     RUN(test_dfu);
+    RUN(test_dfu_descriptor);
     RUN(test_header);
     RUN(test_event_irq);
     RUN(test_csr);

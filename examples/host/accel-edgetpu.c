@@ -4,7 +4,10 @@
  *   accel-edgetpu info --json MODEL_edgetpu.tflite
  *   accel-edgetpu plan MODEL_edgetpu.tflite   bring-up + first inference against the simulated
  *                                             device, one line per USB transfer
- *   accel-edgetpu run MODEL_edgetpu.tflite INPUT OUTPUT   on a Coral USB Accelerator (libusb)
+ *   accel-edgetpu run [--firmware FW.bin] MODEL_edgetpu.tflite INPUT OUTPUT
+ *       on a Coral USB Accelerator (libusb); a device still in DFU mode (1a6e:089a) gets FW
+ *       (e.g. libedgetpu's apex_latest_single_ep.bin) downloaded, verified and detached first.
+ *       INPUT is the input layers' bytes back to back; OUTPUT gets the output layers'.
  * Exit status: 0 ok, 1 bad input or device error, 2 usage. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
@@ -388,7 +391,32 @@ static int cmd_plan(const char *path)
 }
 
 /* ---- run on real hardware through ports/linux (libusb) ---- */
-static int cmd_run(const char *model_path, const char *in_path, const char *out_path)
+#ifdef ACCEL_HAVE_LIBUSB
+/* DFU: wTransferSize from the configuration descriptor, download, verify, detach. */
+static accel_status dfu_flash(accel_linux *lx, const char *fw_path)
+{
+    accel_port port;
+    uint8_t cfg[512], scratch[4096];
+    size_t n = 0, done = 0;
+    uint16_t ts = 0;
+    uint8_t *fw = load(fw_path, &n);
+    accel_status st;
+    if (!fw) return ACCEL_E_ARG;
+    accel_linux_port(lx, &port);
+    st = accel_port_usb_control(&port, 0x80, 6, 0x0200, 0, cfg, sizeof cfg, 1000, &done);
+    if (st == ACCEL_OK) st = accel_edgetpu_dfu_transfer_size(cfg, done, &ts);
+    if (st == ACCEL_OK && ts > sizeof scratch) st = ACCEL_E_TOO_LONG;
+    if (st == ACCEL_OK) st = accel_edgetpu_dfu_download(&port, 0, ts, fw, n, 1000, NULL);
+    if (st == ACCEL_OK)
+        st = accel_edgetpu_dfu_verify(&port, 0, ts, fw, n, scratch, sizeof scratch, 1000);
+    if (st == ACCEL_OK) st = accel_edgetpu_dfu_detach(&port, 0, 100, 1000);
+    free(fw);
+    return st;
+}
+#endif
+
+static int cmd_run(const char *fw_path, const char *model_path, const char *in_path,
+                   const char *out_path)
 {
 #ifdef ACCEL_HAVE_LIBUSB
     static accel_linux lx;
@@ -422,14 +450,30 @@ static int cmd_run(const char *model_path, const char *in_path, const char *out_
     if (st != ACCEL_OK) {
         accel_linux_close(&lx);
         accel_linux_init(&lx);
-        if (accel_linux_usb_open(&lx, ACCEL_EDGETPU_DFU_VID, ACCEL_EDGETPU_DFU_PID, 0) == ACCEL_OK)
-            fprintf(stderr, "run: the accelerator is in DFU mode (1a6e:089a) and needs its "
-                            "firmware; firmware download is not implemented yet\n");
-        else
+        if (accel_linux_usb_open(&lx, ACCEL_EDGETPU_DFU_VID, ACCEL_EDGETPU_DFU_PID, 0) == ACCEL_OK) {
+            if (!fw_path) {
+                fprintf(stderr, "run: the accelerator is in DFU mode (1a6e:089a); give its "
+                                "firmware with --firmware\n");
+                accel_linux_close(&lx);
+                goto done;
+            }
+            st = dfu_flash(&lx, fw_path);
+            accel_linux_close(&lx);
+            if (st != ACCEL_OK) {
+                fprintf(stderr, "run: firmware download: %s\n", accel_status_str(st));
+                goto done;
+            }
+            /* the device re-enumerates as 18d1:9302 (libedgetpu waits 4 s) */
+            accel_linux_delay_ms(NULL, 4000);
+            accel_linux_init(&lx);
+            st = accel_linux_usb_open(&lx, ACCEL_EDGETPU_VID, ACCEL_EDGETPU_PID, 0);
+        }
+        if (st != ACCEL_OK) {
             fprintf(stderr, "run: no Coral USB Accelerator (18d1:9302): %s\n",
                     accel_status_str(st));
-        accel_linux_close(&lx);
-        goto done;
+            accel_linux_close(&lx);
+            goto done;
+        }
     }
     accel_linux_port(&lx, &port);
     accel_edgetpu_driver_init(&drv, &port, 0);
@@ -459,6 +503,7 @@ done:
     free(buf);
     return rc;
 #else
+    (void)fw_path;
     (void)model_path;
     (void)in_path;
     (void)out_path;
@@ -472,7 +517,7 @@ static int usage(void)
     fprintf(stderr, "usage: accel-edgetpu disasm [--tsv] FILE\n"
                     "       accel-edgetpu info --json MODEL_edgetpu.tflite\n"
                     "       accel-edgetpu plan MODEL_edgetpu.tflite\n"
-                    "       accel-edgetpu run MODEL_edgetpu.tflite INPUT OUTPUT\n");
+                    "       accel-edgetpu run [--firmware FW.bin] MODEL_edgetpu.tflite INPUT OUTPUT\n");
     return 2;
 }
 
@@ -484,6 +529,8 @@ int main(int argc, char **argv)
     if (argc == 4 && strcmp(argv[1], "info") == 0 && strcmp(argv[2], "--json") == 0)
         return cmd_info_json(argv[3]);
     if (argc == 3 && strcmp(argv[1], "plan") == 0) return cmd_plan(argv[2]);
-    if (argc == 5 && strcmp(argv[1], "run") == 0) return cmd_run(argv[2], argv[3], argv[4]);
+    if (argc == 5 && strcmp(argv[1], "run") == 0) return cmd_run(NULL, argv[2], argv[3], argv[4]);
+    if (argc == 7 && strcmp(argv[1], "run") == 0 && strcmp(argv[2], "--firmware") == 0)
+        return cmd_run(argv[3], argv[4], argv[5], argv[6]);
     return usage();
 }
