@@ -8,6 +8,8 @@
 #include "testlib.h"
 #include <stdlib.h>
 
+#include "vectors/edgetpu/synth_pkg.h"
+
 static uint8_t dense_buf[1u << 17], bright_buf[1u << 17];
 static accel_edgetpu_model dense, bright;
 
@@ -30,6 +32,8 @@ static size_t et_load(const char *rel, uint8_t *buf, size_t cap)
 static uint8_t sent[3][1u << 17];
 static uint32_t sent_len[3];
 static int cur_tag = -1, expect_header = 1;
+static uint32_t hdr_log[32];
+static unsigned nhdr;
 static uint32_t owed;
 static unsigned nbulk_out, nctrl, nbulk_in;
 
@@ -43,6 +47,7 @@ static void tracer(void *ctx, const accel_sim_event *ev)
     if (expect_header) {
         owed = accel_load_u32le(ev->data);
         cur_tag = ev->data[4];
+        if (nhdr < 32) hdr_log[nhdr++] = ((uint32_t)cur_tag << 24) | owed;
         expect_header = 0;
         return;
     }
@@ -67,6 +72,7 @@ static void reset_log(void)
 {
     memset(sent_len, 0, sizeof sent_len);
     expect_header = 1;
+    nhdr = 0;
     nbulk_out = nctrl = nbulk_in = 0;
 }
 
@@ -359,9 +365,80 @@ static void test_faults_during_run(void)
     CHECK_EQ(drv.usb.out_owed, 0);
 }
 
+static void test_synthetic_package(void)
+{
+    /* scripts/gen/gen_edgetpu_synth.py: int16 input split over two overlapping DMAs, int32
+     * output, a fence, two instruction chunks, interrupt 1 */
+    accel_edgetpu_model m;
+    accel_edgetpu_exe e;
+    static uint8_t pkg[sizeof synth_pkg];
+    uint8_t in10[10], out8[8], sum = 0;
+    const uint8_t *sin[1] = {in10};
+    uint8_t *sout[1] = {out8};
+    uint32_t sin_len[1] = {10}, sout_len[1] = {8}, v = 0;
+    unsigned k;
+    int ran = 1;
+    memcpy(pkg, synth_pkg, sizeof pkg);
+    CHECK_ST(accel_edgetpu_package_open(&m, pkg, sizeof pkg), ACCEL_OK);
+    CHECK_EQ(m.n_executables, 1);
+    CHECK_ST(accel_edgetpu_model_executable(&m, 0, &e), ACCEL_OK);
+    CHECK_EQ(e.type, ACCEL_EDGETPU_STAND_ALONE);
+    CHECK_EQ(e.n_bitstreams, 2);
+    CHECK_EQ(e.n_hints, 7);
+    setup(0, 16);
+    for (k = 0; k < 10; k++) in10[k] = (uint8_t)(0x11 * (k + 1));
+    io.in = sin;
+    io.in_len = sin_len;
+    io.out = sout;
+    io.out_len = sout_len;
+    drv.base_addr[ACCEL_EDGETPU_DESC_INPUT] = 0xAABBCCDD11223344ULL;
+    drv.base_addr[ACCEL_EDGETPU_DESC_OUTPUT] = 0x00000000CAFEF00DULL;
+    CHECK_ST(accel_edgetpu_dev_expect_exe(&dev, &e), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_invoke(&drv, &m, &io, &ran), ACCEL_OK);
+    CHECK_EQ(ran, 0);
+    CHECK_EQ(dev.violations, 0);
+    /* request order: chunk 0, input [0,7), input [5,10), (fence), chunk 1 */
+    CHECK_EQ(nhdr, 4);
+    CHECK_EQ(hdr_log[0], (0u << 24) | SYNTH_PROG0_LEN);
+    CHECK_EQ(hdr_log[1], (1u << 24) | 7u);
+    CHECK_EQ(hdr_log[2], (1u << 24) | 5u);
+    CHECK_EQ(hdr_log[3], (0u << 24) | SYNTH_PROG1_LEN);
+    /* int16 input: the high (odd) byte of each element XOR 0x80, by position in the layer */
+    CHECK_EQ(sent_len[1], 12);
+    for (k = 0; k < 7; k++) CHECK_EQ(sent[1][k], (uint8_t)(in10[k] ^ ((k & 1) ? 0x80 : 0)));
+    for (k = 5; k < 10; k++) CHECK_EQ(sent[1][7 + k - 5], (uint8_t)(in10[k] ^ ((k & 1) ? 0x80 : 0)));
+    for (k = 0; k < 12; k++) sum = (uint8_t)(sum + sent[1][k]);
+    /* int32 output: byte 3 of each element XOR 0x80 after reading */
+    for (k = 0; k < 8; k++) CHECK_EQ(out8[k], (uint8_t)((sum + k) ^ ((k % 4 == 3) ? 0x80 : 0)));
+    /* linking: chunk 0 bundle 1 = input low, bundle 2 = input high; chunk 1 bundle 1 = output */
+    accel_edgetpu_bits_get(sent[0], sent_len[0], 16 * 8 + 70, 32, &v);
+    CHECK_EQ(v, 0x11223344u);
+    accel_edgetpu_bits_get(sent[0], sent_len[0], 32 * 8 + 70, 32, &v);
+    CHECK_EQ(v, 0xAABBCCDDu);
+    accel_edgetpu_bits_get(sent[0] + SYNTH_PROG0_LEN, SYNTH_PROG1_LEN, 16 * 8 + 70, 32, &v);
+    CHECK_EQ(v, 0xCAFEF00Du);
+    /* interrupt 1 arrives as event tag 5; a tag-4 event is refused */
+    setup(0, 16);
+    io.in = sin;
+    io.in_len = sin_len;
+    io.out = sout;
+    io.out_len = sout_len;
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, SYNTH_PROG0_LEN);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 7);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 5);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, SYNTH_PROG1_LEN);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_OUTPUT, 0, 8);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_EVENT, 4, 0);
+    CHECK_ST(accel_edgetpu_exe_run(&drv, &e, &io), ACCEL_E_EDGETPU_EVENT);
+    /* an input buffer shorter than the hints need */
+    sin_len[0] = 9;
+    CHECK_ST(accel_edgetpu_exe_run(&drv, &e, &io), ACCEL_E_BUFFER_TOO_SMALL);
+}
+
 int main(void)
 {
     load_models();
+    RUN(test_synthetic_package);
     RUN(test_dense_first_and_cached);
     RUN(test_bright_signed_output);
     RUN(test_token_switching);
