@@ -398,13 +398,23 @@ extern "C" {
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* edgetpu - Google Coral Edge TPU (Beagle) without libedgetpu.
+/* edgetpu - Google Coral Edge TPU (Beagle) over USB, without libedgetpu.
+ * Layers: wire (128-bit bundles, FlatBuffers model reader, USB header/event/interrupt records,
+ * DFU status), protocol (USB transfer ordering, CSR control requests, bring-up sequences as
+ * data), driver (DMA-hint walk, parameter caching, DFU download), device model (ports/sim).
  *   Instructions: 128-bit bundles, 16 little-endian bytes; decode/encode of the 20 fields
  *   (bit positions from edgetpuxray's decompiler: bit 0 = bit 0 of byte 0), a disassembler,
  *   a program builder (start/halt/NOPs/end marker as edgetpu_compiler lays them out) and
  *   field-offset patching of a 32-bit value at any bit offset (libedgetpu's CopyUint32).
+ *   Models: *_edgetpu.tflite -> edgetpu-custom-op (FlexBuffer key "4") -> DWN1 package ->
+ *   MultiExecutable -> executables, every field validated before use.
+ *   Where the seed and libedgetpu disagree, libedgetpu wins (see the USB block below).
  * Config macros:
- *   ACCEL_EDGETPU_NO_DISASM   drop the disassembler and the field-name table (MCU builds). */
+ *   ACCEL_EDGETPU_NO_DISASM       drop the disassembler and field-name table (MCU builds)
+ *   ACCEL_EDGETPU_NO_DEVMODEL     drop the simulated device (CSR file, USB and DFU models)
+ *   ACCEL_EDGETPU_MAX_EXECUTABLES executables a package may hold (default 16)
+ *   ACCEL_EDGETPU_MAX_CACHED      packages whose parameters the driver tracks as cached (4)
+ *   ACCEL_EDGETPU_DEV_REGS, ACCEL_EDGETPU_DEV_SCRIPT  device-model register / script slots */
 
 #define ACCEL_EDGETPU_INSN_BYTES 16u
 

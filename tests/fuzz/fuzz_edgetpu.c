@@ -34,6 +34,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* a validated model must be fully walkable: anything else is a reader bug */
     if (accel_edgetpu_model_open(&m, data, size) == ACCEL_OK) walk(&m);
     if (accel_edgetpu_package_open(&m, data, size) == ACCEL_OK) walk(&m);
+    {
+        /* wire decoders on prefixes */
+        accel_edgetpu_event ev;
+        accel_edgetpu_irq irq;
+        accel_edgetpu_dfu_status ds;
+        uint32_t len32;
+        uint8_t tag;
+        uint16_t ts;
+        if (size >= 8) (void)accel_edgetpu_header_decode(data, &len32, &tag);
+        (void)accel_edgetpu_event_decode(data, size < 16 ? size : 16, &ev);
+        (void)accel_edgetpu_irq_decode(data, size < 4 ? size : 4, &irq);
+        (void)accel_edgetpu_dfu_status_decode(data, size, &ds);
+        (void)accel_edgetpu_dfu_transfer_size(data, size, &ts);
+        if (size >= 8) {
+            /* patching anywhere never writes outside: ASan checks the copy's bounds */
+            uint8_t buf[64];
+            size_t n = size < sizeof buf ? size : sizeof buf;
+            memcpy(buf, data, n);
+            (void)accel_edgetpu_patch32(buf, n, accel_load_u32le(data), 0xA5A5A5A5u);
+        }
+    }
 #ifndef ACCEL_EDGETPU_NO_DISASM
     if (size >= 16) {
         char line[ACCEL_EDGETPU_DISASM_MAX];
