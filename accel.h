@@ -2235,11 +2235,9 @@ ACCELDEF accel_status accel_edgetpu_insn_encode(const accel_edgetpu_insn *in, ui
 /* Range check shared by the bit accessors: [lsb, lsb+width) inside len bytes, no overflow. */
 static accel_status accel__edgetpu_bits_ok(size_t len, uint32_t lsb, unsigned width)
 {
-    uint32_t end_byte;
     if (width < 1u || width > 32u) return ACCEL_E_ARG;
-    if (lsb > UINT32_MAX - 32u) return ACCEL_E_ARG;
-    end_byte = (lsb + (uint32_t)width + 7u) / 8u;
-    if ((uint64_t)end_byte > (uint64_t)len) return ACCEL_E_ARG;
+    /* in 64 bits: lsb + width must not wrap (found by fuzz_edgetpu) */
+    if ((uint64_t)lsb + width > (uint64_t)len * 8u) return ACCEL_E_ARG;
     return ACCEL_OK;
 }
 
@@ -4204,7 +4202,11 @@ ACCELDEF accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_
         /* GETSTATUS; while busy, wait what the device asks and ask again (bounded) */
         for (;;) {
             st = accel__edgetpu_dfu_getstatus(port, iface, timeout_ms, &s);
-            if (out) *out = s;
+            if (out) { /* field by field: a struct copy may become a memcpy call */
+                out->status = s.status;
+                out->poll_timeout = s.poll_timeout;
+                out->state = s.state;
+            }
             if (st != ACCEL_OK) return st;
             if (s.status != 0) return ACCEL_E_EDGETPU_DFU;
             if (s.state != ACCEL_EDGETPU_DFU_DNBUSY && s.state != ACCEL_EDGETPU_DFU_MANIFEST_SYNC &&

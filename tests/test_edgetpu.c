@@ -256,6 +256,10 @@ static void test_patch(void)
     CHECK_EQ(b[31], 1);
     CHECK_ST(accel_edgetpu_patch32(b, sizeof b, 225, 1), ACCEL_E_ARG);
     CHECK_ST(accel_edgetpu_patch32(b, sizeof b, 0xFFFFFFF0u, 1), ACCEL_E_ARG);
+    /* lsb + 32 wrapping 32 bits (fuzz_edgetpu crash ed7642b5) */
+    CHECK_ST(accel_edgetpu_patch32(b, sizeof b, 0xFFFFFFDFu, 1), ACCEL_E_ARG);
+    CHECK_ST(accel_edgetpu_bits_get(b, sizeof b, 0xFFFFFFE0u, 32, &v), ACCEL_E_ARG);
+    CHECK_ST(accel_edgetpu_bits_set(b, sizeof b, 0xFFFFFFFFu, 1, 1), ACCEL_E_ARG);
     CHECK_ST(accel_edgetpu_patch32(NULL, 4, 0, 1), ACCEL_E_NULL);
     CHECK_ST(accel_edgetpu_bits_get(b, sizeof b, 0, 0, &v), ACCEL_E_ARG);
     CHECK_ST(accel_edgetpu_bits_get(b, sizeof b, 0, 33, &v), ACCEL_E_ARG);
