@@ -2194,19 +2194,34 @@ static uint64_t accel__edgetpu_mask64(unsigned w)
 
 ACCELDEF accel_status accel_edgetpu_insn_decode(const uint8_t bytes[16], accel_edgetpu_insn *out)
 {
-    uint64_t lo, hi;
-    unsigned i;
+    /* straight-line on the two 32-bit halves that hold each field (one field, imm_scalar,
+     * spans bits 70..101 of words 2 and 3); constant shifts, no table walk */
+    uint32_t w0, w1, w2, w3;
     if (!bytes || !out) return ACCEL_E_NULL;
-    lo = accel_load_u64le(bytes);
-    hi = accel_load_u64le(bytes + 8);
-    for (i = 0; i < ACCEL_EDGETPU_NFIELDS; i++) {
-        unsigned l = accel__edgetpu_flsb[i], w = accel__edgetpu_fwid[i];
-        uint64_t v;
-        if (l >= 64u) v = hi >> (l - 64u);
-        else if (l + w <= 64u) v = lo >> l;
-        else v = (lo >> l) | (hi << (64u - l));
-        out->f[i] = (uint32_t)(v & accel__edgetpu_mask64(w));
-    }
+    w0 = accel_load_u32le(bytes);
+    w1 = accel_load_u32le(bytes + 4);
+    w2 = accel_load_u32le(bytes + 8);
+    w3 = accel_load_u32le(bytes + 12);
+    out->f[ACCEL_EDGETPU_F_UNK_3] = w3 >> 14;                                   /* 127..110 */
+    out->f[ACCEL_EDGETPU_F_VS_REG_W] = (w3 >> 9) & 0x1Fu;                       /* 109..105 */
+    out->f[ACCEL_EDGETPU_F_V_OP_2] = (w3 >> 6) & 0x7u;                          /* 104..102 */
+    out->f[ACCEL_EDGETPU_F_IMM_SCALAR] = (w2 >> 6) | ((w3 & 0x3Fu) << 26);      /* 101..70 */
+    out->f[ACCEL_EDGETPU_F_S_Y] = (w2 >> 1) & 0x1Fu;                            /* 69..65 */
+    out->f[ACCEL_EDGETPU_F_S_X] = (w1 >> 28) | ((w2 & 1u) << 4);                /* 64..60 */
+    out->f[ACCEL_EDGETPU_F_S_OP] = (w1 >> 22) & 0x3Fu;                          /* 59..54 */
+    out->f[ACCEL_EDGETPU_F_VS_REG] = (w1 >> 17) & 0x1Fu;                        /* 53..49 */
+    out->f[ACCEL_EDGETPU_F_V_CMD] = (w1 >> 12) & 0x1Fu;                         /* 48..44 */
+    out->f[ACCEL_EDGETPU_F_V_OFFSET] = (w1 >> 4) & 0xFFu;                       /* 43..36 */
+    out->f[ACCEL_EDGETPU_F_V_OP] = (w0 >> 31) | ((w1 & 0xFu) << 1);             /* 35..31 */
+    out->f[ACCEL_EDGETPU_F_IMM_SIZE] = (w0 >> 19) & 0xFFFu;                     /* 30..19 */
+    out->f[ACCEL_EDGETPU_F_VS_REG_V1] = (w0 >> 14) & 0x1Fu;                     /* 18..14 */
+    out->f[ACCEL_EDGETPU_F_ENABLE_VECTOR] = (w0 >> 12) & 0x3u;                  /* 13..12 */
+    out->f[ACCEL_EDGETPU_F_ENABLE_SCALAR] = (w0 >> 11) & 0x1u;                  /* 11 */
+    out->f[ACCEL_EDGETPU_F_BRANCH] = (w0 >> 6) & 0x1Fu;                         /* 10..6 */
+    out->f[ACCEL_EDGETPU_F_UNK_0] = (w0 >> 5) & 0x1u;                           /* 5 */
+    out->f[ACCEL_EDGETPU_F_YES_PRED] = (w0 >> 4) & 0x1u;                        /* 4 */
+    out->f[ACCEL_EDGETPU_F_PRED_REG] = (w0 >> 1) & 0x7u;                        /* 3..1 */
+    out->f[ACCEL_EDGETPU_F_GATE] = w0 & 0x1u;                                   /* 0 */
     return ACCEL_OK;
 }
 
