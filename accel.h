@@ -136,6 +136,21 @@ typedef enum accel_status {
     ACCEL_E_ALIGN = -21,           /* an address or size is not suitably aligned */
     ACCEL_E_FAULT = -22,           /* a fault injected by the simulator (ports/sim) */
     /* tsp1: -100 .. -199 */
+    ACCEL_E_TSP1_ERR_ARG = -100,      /* device answered ERR_ARG (0x9000) */
+    ACCEL_E_TSP1_ERR_BUSY = -101,     /* device answered ERR_BUSY (0x9001) */
+    ACCEL_E_TSP1_ERR_LEN = -102,      /* device answered ERR_LEN (0x9002) */
+    ACCEL_E_TSP1_ERR_MEM = -103,      /* device answered ERR_MEM (0x9003) */
+    ACCEL_E_TSP1_ERR_CRYPT = -104,    /* device answered ERR_CRYPT (0x9004) */
+    ACCEL_E_TSP1_ERR_CHECKSUM = -106, /* device answered ERR_CHECKSUM (0x9006) */
+    ACCEL_E_TSP1_ERR_FRAMING = -107,  /* device answered ERR_FRAMING (0x9007) */
+    ACCEL_E_TSP1_DISCARDED = -110,    /* the device discarded the command (error state, reboot) */
+    ACCEL_E_TSP1_UNKNOWN_OUTCOME = -111, /* an error the driver could not match by TID: the
+                                            command may or may not have run */
+    ACCEL_E_TSP1_RESPONSE_LOST = -112, /* the command ran but its response was lost on the bus */
+    ACCEL_E_TSP1_ERROR_STATE = -113,  /* device queue is in its error state: clear it first */
+    ACCEL_E_TSP1_MASK = -114,         /* network mask selects a slot not known to hold a network */
+    ACCEL_E_TSP1_ASLEEP = -115,       /* device is in deep sleep: wake it first */
+    ACCEL_E_TSP1_UNEXPECTED = -116,   /* the response id is not what the command answers with */
 
     /* edgetpu: -200 .. -299 */
     ACCEL_E_EDGETPU_FATAL = -200,    /* fatal error interrupt; hib error status read back */
@@ -145,6 +160,27 @@ typedef enum accel_status {
     ACCEL_E_EDGETPU_VERIFY = -204,   /* uploaded firmware differs from the image */
 
     /* refsi: -300 .. -399 */
+    ACCEL_E_REFSI_RESERVED = -300,        /* header bits 7:0 are not zero */
+    ACCEL_E_REFSI_PACKET_ID = -301,       /* header bits 31:30 (packet id) are not 3 */
+    ACCEL_E_REFSI_ODD_COUNT = -302,       /* header count (32-bit units) is odd */
+    ACCEL_E_REFSI_OPCODE = -303,          /* unknown opcode */
+    ACCEL_E_REFSI_PAYLOAD_COUNT = -304,   /* payload chunks wrong for the opcode */
+    ACCEL_E_REFSI_OVERRUN = -305,         /* payload count runs past the buffer's end */
+    ACCEL_E_REFSI_PARTIAL_CHUNK = -306,   /* buffer ends inside a 64-bit chunk */
+    ACCEL_E_REFSI_INLINE_RESERVED = -307, /* inline chunk bits the opcode leaves unused are set */
+    ACCEL_E_REFSI_REG = -308,             /* CMP register index >= 40 */
+    ACCEL_E_REFSI_NARGS = -309,           /* RUN_INSTANCES with more than 7 arguments */
+    ACCEL_E_REFSI_ADDR32 = -310,          /* STORE_IMM64 destination does not fit 32 bits */
+    ACCEL_E_REFSI_SRC_ALIGN = -311,       /* COPY_MEM64 source not 8-byte aligned */
+    ACCEL_E_REFSI_MAX_HARTS = -312,       /* MAX_HARTS above 255 */
+    ACCEL_E_REFSI_CACHE_FLAGS = -313,     /* SYNC_CACHE flags other than DCACHE/ICACHE */
+    ACCEL_E_REFSI_FIELD_RANGE = -314,     /* a register field value is out of its range */
+    ACCEL_E_REFSI_REG_RESERVED = -315,    /* a register value has reserved bits or MODE 3 */
+    ACCEL_E_REFSI_WINDOW_BOUNDS = -316,   /* an access crosses a window's edge */
+    ACCEL_E_REFSI_WINDOW_PERM = -317,     /* the window's PERMS forbid the access */
+    ACCEL_E_REFSI_KUB_RANGE = -318,       /* KARGS/TSD range lies outside the KUB */
+    ACCEL_E_REFSI_KTB_SIZE = -319,        /* TSD_SIZE exceeds the per-hart KTB area */
+    ACCEL_E_REFSI_INSTANCES = -320,       /* NUM_INSTANCES above the configured limit */
 
     /* ane: -400 .. -499 */
 
@@ -385,7 +421,402 @@ ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, ui
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* tsp1 declarations go here */
+/* tsp1: Applied Brain Research TSP1 message layer (seed 000 + RULINGS "TSP1").
+ * Layers: (1) wire: frame encoder, streaming frame decoder, response parsers;
+ * (2) bus: registers and FIFO buffers over SPI (I2C: same register model, awaiting the vendor's
+ * I2C firmware); (3) driver: accel_tsp1 session (TIDs, pending table, error-state mirroring,
+ * async messages, flows: boot, reboot, sleep/wake, NN info/start/stop/pause/finish, secure update);
+ * (4) device model: accel_tsp1_model, the device side, served on ports/sim.
+ * Config macros (each is a ruled assumption, see RULINGS TSP1):
+ *   ACCEL_TSP1_BIG_ENDIAN       0 (default): header fields, CRC and masks little-endian, so a
+ *                               command starts CC 55 and a response 55 CC (ruling 1).
+ *   ACCEL_TSP1_CMD_PREAMBLE / ACCEL_TSP1_RSP_PREAMBLE   0x55CC / 0xCC55 (seed).
+ *   ACCEL_TSP1_CRC(p, n)        frame CRC; default accel_crc32 = CRC-32/ISO-HDLC (ruling 2).
+ *   ACCEL_TSP1_SPI_OP_REG_READ/_REG_WRITE/_BUF_READ/_BUF_WRITE, ACCEL_TSP1_SPI_DUMMY,
+ *   ACCEL_TSP1_XFER_CUSTOM      the SPI transaction format (ruling 3): see "bus" below.
+ *   ACCEL_TSP1_REG_BUF_STATUS(i), ACCEL_TSP1_REG_BUF_CTRL(i), ACCEL_TSP1_REG_IRQ_STATUS,
+ *   ACCEL_TSP1_REG_IRQ_MASK     register map (vendor pages; bit layout assumed, see below).
+ *   ACCEL_TSP1_READ_CHUNK       bytes the driver reads from the response buffer per
+ *                               transaction (stack buffer; default 64).
+ *   ACCEL_TSP1_NO_MODEL         leave the device model out (MCU builds). */
+
+/* ---- tsp1 wire: frames ----
+ * PREAMBLE(2) ID(2) N_BYTES(2) TID(2) PAYLOAD(n) CRC32(4) over bytes 0..7+n. */
+#ifndef ACCEL_TSP1_BIG_ENDIAN
+#define ACCEL_TSP1_BIG_ENDIAN 0
+#endif
+#ifndef ACCEL_TSP1_CMD_PREAMBLE
+#define ACCEL_TSP1_CMD_PREAMBLE 0x55CCu
+#endif
+#ifndef ACCEL_TSP1_RSP_PREAMBLE
+#define ACCEL_TSP1_RSP_PREAMBLE 0xCC55u
+#endif
+#define ACCEL_TSP1_HDR_SIZE 8u
+#define ACCEL_TSP1_OVERHEAD 12u        /* header + CRC */
+#define ACCEL_TSP1_CHUNK_SIZE 144u     /* NVM image chunk: 16 header + 128 payload bytes */
+#define ACCEL_TSP1_MAX_NETS 32u
+#define ACCEL_TSP1_TID_NONE 0xFFFFu    /* never allocated by the driver; the model tags errors
+                                          for bytes without a readable header with it */
+
+/* command ids (0x0080 is NN_STATUS in the overview and NN_INFO in its section: one command) */
+#define ACCEL_TSP1_ECHO 0x0010u
+#define ACCEL_TSP1_SECURE_UPDATE 0x0021u
+#define ACCEL_TSP1_SECURE_UPDATE_CANCEL 0x0022u
+#define ACCEL_TSP1_SECURE_UPDATE_FINISH 0x0023u
+#define ACCEL_TSP1_REBOOT 0x0050u
+#define ACCEL_TSP1_DEEP_SLEEP 0x0060u
+#define ACCEL_TSP1_NN_INFO 0x0080u
+#define ACCEL_TSP1_NN_STATUS ACCEL_TSP1_NN_INFO
+#define ACCEL_TSP1_NN_START 0x0081u
+#define ACCEL_TSP1_NN_STOP 0x0082u
+#define ACCEL_TSP1_NN_PAUSE 0x0083u
+#define ACCEL_TSP1_NN_FINISH 0x0084u
+#define ACCEL_TSP1_CLEAR_ERROR 0x7FFFu
+/* response ids */
+#define ACCEL_TSP1_R_DATA 0x8000u
+#define ACCEL_TSP1_R_NN_INFO 0x8001u
+#define ACCEL_TSP1_R_ERR_ARG 0x9000u
+#define ACCEL_TSP1_R_ERR_BUSY 0x9001u
+#define ACCEL_TSP1_R_ERR_LEN 0x9002u
+#define ACCEL_TSP1_R_ERR_MEM 0x9003u
+#define ACCEL_TSP1_R_ERR_CRYPT 0x9004u
+#define ACCEL_TSP1_R_ERR_CHECKSUM 0x9006u
+#define ACCEL_TSP1_R_ERR_FRAMING 0x9007u
+#define ACCEL_TSP1_R_ASYNC_READY 0xA001u
+#define ACCEL_TSP1_R_ASYNC_ERR_ECC 0xA002u
+#define ACCEL_TSP1_R_ASYNC_ERR_NPU 0xA003u
+
+typedef enum accel_tsp1_kind {
+    ACCEL_TSP1_KIND_UNKNOWN = 0, /* id not in the seed (e.g. 0x9005): surfaced, never dropped */
+    ACCEL_TSP1_KIND_DATA,
+    ACCEL_TSP1_KIND_NN_INFO,
+    ACCEL_TSP1_KIND_ERROR,       /* ERR_*: payload opaque (ruling 7) */
+    ACCEL_TSP1_KIND_ASYNC
+} accel_tsp1_kind;
+
+/* A decoded frame. payload points into the decoder's buffer (valid until its next feed). */
+typedef struct accel_tsp1_frame {
+    uint16_t id;
+    uint16_t n_bytes;
+    uint16_t tid;
+    const uint8_t *payload;
+} accel_tsp1_frame;
+
+typedef enum accel_tsp1_nn_state {
+    ACCEL_TSP1_NN_STOPPED = 0,
+    ACCEL_TSP1_NN_RUNNING = 1,
+    ACCEL_TSP1_NN_PAUSED = 2,
+    ACCEL_TSP1_NN_FINISHED = 3
+} accel_tsp1_nn_state;
+
+typedef struct accel_tsp1_nn_info {
+    uint8_t valid, idx, n_total, n_in, n_out, buf_in0, buf_out0;
+    accel_tsp1_nn_state state;
+} accel_tsp1_nn_info;
+
+/* Encode any frame (preamble = ACCEL_TSP1_CMD_PREAMBLE or ACCEL_TSP1_RSP_PREAMBLE). payload may
+ * be buf + 8 (already in place). *out_len = 12 + n. */
+ACCELDEF accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
+                                              uint16_t id, uint16_t tid, const void *payload,
+                                              size_t n, size_t *out_len);
+/* Payload rule of a command id: ACCEL_E_ARG for an id not in the seed, ACCEL_E_TOO_LONG /
+ * ACCEL_E_TRUNCATED / ACCEL_E_ALIGN (SECURE_UPDATE not k x 144) for a wrong length. */
+ACCELDEF accel_status accel_tsp1_check_cmd(uint16_t id, size_t n);
+/* Encode a command after accel_tsp1_check_cmd. */
+ACCELDEF accel_status accel_tsp1_encode_cmd(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
+                                            const void *payload, size_t n, size_t *out_len);
+/* Commands whose payload is one 32-bit value: NN_INFO (slot index; bytes 1-3 reserved 0) and
+ * NN_START/STOP/PAUSE/FINISH (network mask, bit i = network i). */
+ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
+                                            uint32_t value, size_t *out_len);
+ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id);
+/* ERR_* id -> ACCEL_E_TSP1_ERR_*; ACCEL_E_MALFORMED for anything else. */
+ACCELDEF accel_status accel_tsp1_error_status(uint16_t id);
+/* NN_INFO response -> struct: ACCEL_E_ARG if not NN_INFO, ACCEL_E_MALFORMED unless exactly 8
+ * bytes with VALID 0/1 and STATE 0..3. */
+ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
+                                               accel_tsp1_nn_info *out);
+
+/* ---- tsp1 wire: streaming decoder ----
+ * Feed bytes in any chunking; it hunts for the preamble, checks N_BYTES against its buffer
+ * (one maximal frame: cap = 12 + largest payload accepted) and the CRC, and on any failure
+ * drops the first byte of the candidate and re-scans the bytes it holds for the next preamble.
+ * Every discarded byte is counted under one reason. */
+#define ACCEL_TSP1_DROP_GARBAGE 0   /* bytes before a preamble */
+#define ACCEL_TSP1_DROP_LENGTH 1    /* candidate whose N_BYTES exceeds the buffer */
+#define ACCEL_TSP1_DROP_CRC 2       /* candidate whose CRC failed (includes a truncated frame
+                                       followed by another frame: it fails its CRC) */
+#define ACCEL_TSP1_DROP_TRUNCATED 3 /* partial frame dropped by accel_tsp1_decoder_reset */
+#define ACCEL_TSP1_DROP_REASONS 4
+
+typedef struct accel_tsp1_decoder {
+    uint8_t *buf;
+    size_t cap, len, emitted;
+    uint16_t preamble;
+    uint32_t frames;
+    uint32_t dropped[ACCEL_TSP1_DROP_REASONS];
+} accel_tsp1_decoder;
+
+ACCELDEF accel_status accel_tsp1_decoder_init(accel_tsp1_decoder *d, void *buf, size_t cap,
+                                              uint16_t preamble);
+/* Consume bytes until a frame completes: ACCEL_OK with *f filled (*used = bytes taken; feed
+ * the rest next), or ACCEL_E_EMPTY when all n bytes were taken without completing one. */
+ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void *data, size_t n,
+                                              size_t *used, accel_tsp1_frame *f);
+/* The stream ended (buffer cleared, reboot): a held partial frame is counted as truncated. */
+ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
+
+/* ---- tsp1 bus: registers and FIFO buffers ----
+ * Vendor pages: 256 32-bit registers; 0x1E IRQ status, 0x1F IRQ mask (bit i: buffer i drives
+ * INTB, active low), 0x20-0x5F buffer status/control; 32 FIFO buffers, 0 = command queue,
+ * 1 = response queue. ASSUMED (ruling 3, not public): each buffer i has a STATUS register at
+ * 0x20 + 2i (bits 15:0 fill level in bytes, bits 31:16 free space in bytes) and a CTRL register
+ * at 0x21 + 2i (bits 15:0 IRQ threshold in bytes). Response buffer: IRQ while fill >= threshold;
+ * command buffer: IRQ while fill <= threshold.
+ * ASSUMED SPI transaction (ruling 3), one chip-select frame per access, all in
+ * accel__tsp1_xfer_write/accel__tsp1_xfer_read (define ACCEL_TSP1_XFER_CUSTOM to supply your own):
+ *   register write: OP_REG_WRITE, reg, value (4 bytes LE)
+ *   register read:  OP_REG_READ, reg, DUMMY bytes, value (4 bytes LE) clocked in
+ *   buffer write:   OP_BUF_WRITE, index, data...   (one whole command or more: atomic)
+ *   buffer read:    OP_BUF_READ, index, DUMMY bytes, data... (reads past the fill level give 0)
+ * I2C (awaiting the vendor's I2C firmware): same bytes without the dummy, write then read. */
+#ifndef ACCEL_TSP1_SPI_OP_REG_READ
+#define ACCEL_TSP1_SPI_OP_REG_READ 0x01u
+#endif
+#ifndef ACCEL_TSP1_SPI_OP_REG_WRITE
+#define ACCEL_TSP1_SPI_OP_REG_WRITE 0x02u
+#endif
+#ifndef ACCEL_TSP1_SPI_OP_BUF_READ
+#define ACCEL_TSP1_SPI_OP_BUF_READ 0x03u
+#endif
+#ifndef ACCEL_TSP1_SPI_OP_BUF_WRITE
+#define ACCEL_TSP1_SPI_OP_BUF_WRITE 0x04u
+#endif
+#ifndef ACCEL_TSP1_SPI_DUMMY
+#define ACCEL_TSP1_SPI_DUMMY 1u
+#endif
+#ifndef ACCEL_TSP1_REG_IRQ_STATUS
+#define ACCEL_TSP1_REG_IRQ_STATUS 0x1Eu
+#endif
+#ifndef ACCEL_TSP1_REG_IRQ_MASK
+#define ACCEL_TSP1_REG_IRQ_MASK 0x1Fu
+#endif
+#ifndef ACCEL_TSP1_REG_BUF_STATUS
+#define ACCEL_TSP1_REG_BUF_STATUS(i) (0x20u + 2u * (unsigned)(i))
+#endif
+#ifndef ACCEL_TSP1_REG_BUF_CTRL
+#define ACCEL_TSP1_REG_BUF_CTRL(i) (0x21u + 2u * (unsigned)(i))
+#endif
+#define ACCEL_TSP1_BUF_CMD 0u
+#define ACCEL_TSP1_BUF_RSP 1u
+
+typedef struct accel_tsp1_bus {
+    const accel_port *port;
+    uint8_t i2c;       /* 0: SPI (chip select `addr`), 1: I2C (7-bit address `addr`) */
+    uint8_t addr;
+    uint8_t intb_line; /* wait_irq line of TSP1_INTB */
+    uint8_t wake_line; /* gpio line of TSP1_WAKE */
+} accel_tsp1_bus;
+
+ACCELDEF accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, uint32_t *v);
+ACCELDEF accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg, uint32_t v);
+ACCELDEF accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
+                                           size_t n);
+ACCELDEF accel_status accel_tsp1_buf_read(const accel_tsp1_bus *b, uint8_t idx, void *d, size_t n);
+/* Fill level and free space of buffer idx (either pointer may be NULL). */
+ACCELDEF accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx, uint16_t *fill,
+                                           uint16_t *space);
+/* IRQ mask (bit i: buffer i drives INTB) and the command / response buffer thresholds. A reboot
+ * or wake resets them to: mask = response buffer only, thresholds cmd 0 / rsp 1. */
+ACCELDEF accel_status accel_tsp1_irq_config(const accel_tsp1_bus *b, uint32_t mask,
+                                            uint16_t cmd_thr, uint16_t rsp_thr);
+/* WAKE: rising edge (1 then 0). */
+ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
+
+/* ---- tsp1 driver: a session over caller memory ----
+ * Every submitted command ends in exactly one outcome, reported once through on_outcome:
+ * ACCEL_OK (completed; resp = DATA/NN_INFO when the command answers), ACCEL_E_TSP1_ERR_* (the
+ * device's error response in resp), ACCEL_E_TSP1_DISCARDED (queued behind an error, or wiped by a
+ * reboot), ACCEL_E_TSP1_RESPONSE_LOST (ran, answer lost on the bus), ACCEL_E_TSP1_UNEXPECTED,
+ * ACCEL_E_TSP1_UNKNOWN_OUTCOME (an error response whose TID matches nothing pending: each pending
+ * command may or may not have run), or ACCEL_E_TIMEOUT.
+ * Commands that answer nothing on success are confirmed by an ECHO marker the driver appends
+ * itself (one pending slot is kept for it). After an error response the device discards
+ * everything until CLEAR_ERROR: with auto_clear the driver sends it at once, otherwise submit
+ * returns ACCEL_E_TSP1_ERROR_STATE until accel_tsp1_clear_error(). Async messages go to on_async,
+ * or without it to a host-side queue coalesced per type (accel_tsp1_async_take); their TIDs are
+ * checked: gaps (device-side coalescing, or a message lost on the bus) and non-monotonic TIDs
+ * are counted. Port contract: a failed spi_transfer must end the chip-select frame, since the
+ * bus layer sends a transaction as a KEEP_CS header call plus a data call. */
+typedef struct accel_tsp1_pending {
+    uint16_t tid, id;
+    uint16_t expect;  /* response id on success, 0 for none (ASYNC_READY for REBOOT) */
+    uint16_t internal;/* 1: the driver's own ECHO marker (no outcome reported) */
+    uint32_t sent_ms;
+} accel_tsp1_pending;
+
+typedef struct accel_tsp1_outcome {
+    uint16_t tid, cmd;
+    accel_status status;
+    const accel_tsp1_frame *resp; /* NULL when the device sent nothing for this command */
+} accel_tsp1_outcome;
+
+typedef struct accel_tsp1_config {
+    accel_tsp1_bus bus;
+    void *pending_mem; /* depth = pending_len / sizeof(accel_tsp1_pending), at least 2 */
+    size_t pending_len;
+    void *rx_mem;      /* response decoder: 12 + largest response payload expected */
+    size_t rx_len;
+    void *tx_mem;      /* command encoder: 12 + largest command payload */
+    size_t tx_len;
+    uint32_t timeout_ms; /* per command; 0 = 1000 */
+    uint8_t auto_clear;  /* 1: send CLEAR_ERROR as soon as an error response arrives */
+    void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
+    void (*on_async)(void *user, const accel_tsp1_frame *f); /* ASYNC_*, ids the seed does
+                                              not list, answers to nothing pending */
+    void *user;
+} accel_tsp1_config;
+
+typedef struct accel_tsp1 {
+    accel_tsp1_bus bus;
+    accel_tsp1_decoder dec;
+    accel_ring pend;
+    uint8_t *tx;
+    size_t tx_cap;
+    uint32_t timeout_ms;
+    uint16_t next_tid;
+    uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async;
+    uint16_t last_async;
+    uint32_t known_mask, running_mask;
+    uint32_t async_gaps, async_nonmono, stray, outcomes;
+    uint16_t aq_tid[4], aq_n[4], aq_id; /* host async queue: READY, ECC, NPU, unknown */
+    void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
+    void (*on_async)(void *user, const accel_tsp1_frame *f);
+    void *user;
+    uint16_t w_tid; /* the command a blocking call waits for */
+    uint8_t w_done;
+    accel_status w_st;
+    uint8_t *w_buf;
+    size_t w_cap, w_len;
+} accel_tsp1;
+
+ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *cfg);
+/* Queue one command (payload rules checked; payload may be s->tx + 8). *tid may be NULL.
+ * ACCEL_E_FULL: pending table full; ACCEL_E_BUSY: no room in the device's command buffer yet. */
+ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+                                        uint16_t *tid);
+/* Read responses, report outcomes and async messages, time out old commands, send markers.
+ * A timeout may hide a lost error response, so it is treated like one: CLEAR_ERROR follows
+ * (auto_clear) or submit waits for accel_tsp1_clear_error(). */
+ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s);
+ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s);
+/* Blocking: submit and wait up to timeout_ms for this command's outcome (returned). A response
+ * payload is copied to resp (may be NULL), *resp_len its length. On ACCEL_E_TIMEOUT here the
+ * command stays pending and still gets its one outcome through on_outcome later. */
+ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+                                      void *resp, size_t resp_cap, size_t *resp_len,
+                                      uint32_t timeout_ms);
+ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
+                                         uint32_t timeout_ms);
+/* Query slots from 0 until VALID is 0 (valid slots are contiguous): sets known/running masks. */
+ACCELDEF accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms);
+/* NN_START/STOP/PAUSE/FINISH; after a scan, ACCEL_E_TSP1_MASK for bits outside known slots. */
+ACCELDEF accel_status accel_tsp1_nn_control(accel_tsp1 *s, uint16_t id, uint32_t mask,
+                                            uint32_t timeout_ms);
+/* Oldest queued async message (ACCEL_E_EMPTY if none); *coalesced = how many of that type
+ * arrived since the last take (1 = just this one). */
+ACCELDEF accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_t *tid,
+                                            uint16_t *coalesced);
+
+/* Secure update: streams total bytes (k x 144) from read() in SECURE_UPDATE commands of
+ * `chunks` x 144 bytes (0: as many as the tx buffer holds), then FINISH, then REBOOT and
+ * ASYNC_READY. On failure: returns the status, position = first byte not known written (a late
+ * ERR_MEM is blamed on the previous command, as the seed says), CANCEL sent unless no_cancel. */
+typedef struct accel_tsp1_update {
+    accel_status (*read)(void *user, uint32_t offset, uint8_t *dst, size_t n);
+    void (*progress)(void *user, uint32_t done, uint32_t total);
+    void *user;
+    uint32_t total;
+    uint32_t position; /* in: resume offset; out: see above */
+    uint16_t chunks;
+    uint8_t no_cancel, no_reboot;
+} accel_tsp1_update;
+ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
+                                            uint32_t timeout_ms);
+
+#ifndef ACCEL_TSP1_NO_MODEL
+/* ---- tsp1 device model (layer 4): the device side, for ports/sim ----
+ * Command queue (cmd_cap bytes) and response queue (rsp_cap bytes) as the seed describes them:
+ * a write transaction to buffer 0 is split into frames on arrival; a bad piece (no preamble,
+ * header cut off, frame cut off by the end of the transaction, frame larger than the queue or
+ * not fitting in it) becomes an ERR_FRAMING entry, a CRC mismatch an ERR_CHECKSUM entry, each
+ * carrying the TID of its header (ACCEL_TSP1_TID_NONE without one) and taking its place in the
+ * queue order. Commands execute exec_per_ms per simulated millisecond, in order, and complete
+ * only with 16 bytes (or the whole answer) free in the response queue (assumption: room for
+ * any error response). After an error response everything but CLEAR_ERROR is discarded.
+ * Async messages are coalesced per type (last wins: its TID was taken when raised, so the host
+ * sees the gap) and emitted as soon as there is room, before command responses.
+ * Spec gaps filled (documented assumptions): an unknown command id gets ERR_ARG; FINISH with no
+ * update in progress gets ERR_CRYPT; SECURE_UPDATE with 0 bytes is a no-op; DEEP_SLEEP clears
+ * the queues on wake like a reboot; NN_PAUSE/FINISH affect running networks only. */
+#define ACCEL_TSP1_MODEL_SLACK 48u /* queue room for error entries beyond cmd_cap */
+
+typedef struct accel_tsp1_model {
+    accel_fifo cmdq, rspq;
+    uint8_t *stage, *work; /* current write transaction; the command being executed */
+    uint16_t cmd_cap, rsp_cap;
+    size_t stage_len;
+    uint8_t xop, xaddr;
+    size_t xpos;
+    uint8_t xval[4];
+    uint32_t irq_mask;
+    uint16_t thr[2];
+    uint8_t error_state;
+    uint8_t power; /* ACCEL_TSP1_MODEL_OFF/BOOTING/READY/ASLEEP */
+    uint32_t timer;
+    uint8_t n_nets, state[ACCEL_TSP1_MAX_NETS];
+    /* secure update */
+    uint8_t upd_active, upd_done, mem_err, fw_valid;
+    uint32_t upd_chunks, upd_crc, nvm_busy;
+    /* async */
+    uint8_t apend;        /* bit i: message 0xA001 + i waiting */
+    uint16_t atid[3], async_next;
+    /* configuration (set after init; defaults in brackets) */
+    uint8_t exec_per_ms;  /* [2] */
+    uint32_t boot_ms;     /* [5] */
+    uint32_t nvm_ms;      /* [2] per SECURE_UPDATE command */
+    uint32_t mem_fail_chunk, arg_fail_chunk; /* 1-based chunk whose NVM write / header fails */
+    uint8_t crypt_fail;   /* FINISH answers ERR_CRYPT */
+    uint32_t fw_version;  /* register 0x00, +1 per completed update */
+    uint8_t wake_line;
+    void (*on_exec)(void *user, uint16_t tid, uint16_t id, uint16_t resp_id); /* resp 0: none,
+                                                   ACCEL_TSP1_TID_NONE: discarded */
+    void *user;
+    /* statistics */
+    uint32_t executed, discarded, errors, async_raised, async_emitted, async_coalesced;
+    uint32_t lost_entries, ignored_xfers;
+} accel_tsp1_model;
+#define ACCEL_TSP1_MODEL_OFF 0
+#define ACCEL_TSP1_MODEL_BOOTING 1
+#define ACCEL_TSP1_MODEL_READY 2
+#define ACCEL_TSP1_MODEL_ASLEEP 3
+
+/* Bytes of caller memory the model needs for the given queue sizes. */
+ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap);
+/* Power-on: the model boots (boot_ms) and then says ASYNC_READY. n_nets valid slots. */
+ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size_t mem_len,
+                                            uint16_t cmd_cap, uint16_t rsp_cap, uint8_t n_nets);
+/* Raise an async message (0xA001..0xA003) as the firmware would. */
+ACCELDEF accel_status accel_tsp1_model_raise(accel_tsp1_model *m, uint16_t id);
+ACCELDEF void accel_tsp1_model_advance(accel_tsp1_model *m, uint32_t ms);
+/* Fill the model's side of the port (spi_transfer, i2c_write_read, gpio_set, wait_irq,
+ * delay_ms) for accel_sim_attach. */
+ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p);
+#endif
 #ifdef __cplusplus
 }
 #endif
@@ -993,7 +1424,289 @@ ACCELDEF accel_status accel_edgetpu_dfu_dev_port(accel_edgetpu_dfu_dev *d, accel
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* refsi declarations go here */
+/* refsi: Codeplay RefSi command processor (CMP), seed 003 plus the RefSi rulings.
+ *   wire      builder (accel_refsi_emit_*), register field helpers (accel_refsi_pack_* /
+ *             accel_refsi_unpack_*), decoder/validator iterator (accel_refsi_iter_*).
+ *   model     a reference CMP (accel_refsi_cmp_*) that executes a buffer against caller memory
+ *             callbacks, with memory windows, kernel launches through a C function per instance
+ *             and errors reported with command index, byte offset and reason.
+ * A command buffer is a run of little-endian 64-bit chunks; each packet is a header
+ *   0xC0000000 | opcode << 8 | (payload_chunks * 2) << 16 | inline << 32
+ * followed by its payload chunks. It ends at FINISH or at its size.
+ * The decoder is strict: beyond the header checks it rejects unused inline bits (the kit's
+ * encoder never sets them) and register indices >= 40, so every buffer it accepts disassembles
+ * and reassembles byte-exact.
+ * Config macros (one place for the assumptions public documentation does not settle):
+ *   ACCEL_REFSI_UNIT_CMP         unit id the reference CMP passes for its own memory accesses
+ *                                (default 0xFFFFFFFF; COPY_MEM64 reads pass the packet's UNIT).
+ *   ACCEL_REFSI_UNIT_HART(h)     unit id for accesses made through hart h's window view
+ *                                (default h).
+ *   ACCEL_REFSI_INVALID_ADDR     address given to a kernel for an unused packed_args/ktb
+ *                                (default 0). */
+#ifndef ACCEL_REFSI_UNIT_CMP
+#define ACCEL_REFSI_UNIT_CMP 0xFFFFFFFFUL
+#endif
+#ifndef ACCEL_REFSI_UNIT_HART
+#define ACCEL_REFSI_UNIT_HART(h) ((uint64_t)(h))
+#endif
+#ifndef ACCEL_REFSI_INVALID_ADDR
+#define ACCEL_REFSI_INVALID_ADDR 0UL
+#endif
+
+/* Opcodes (header bits 15:8). */
+#define ACCEL_REFSI_OP_NOP 0u
+#define ACCEL_REFSI_OP_FINISH 1u
+#define ACCEL_REFSI_OP_WRITE_REG64 2u
+#define ACCEL_REFSI_OP_LOAD_REG64 3u
+#define ACCEL_REFSI_OP_STORE_REG64 4u
+#define ACCEL_REFSI_OP_STORE_IMM64 5u
+#define ACCEL_REFSI_OP_COPY_MEM64 6u
+#define ACCEL_REFSI_OP_RUN_KERNEL_SLICE 7u
+#define ACCEL_REFSI_OP_RUN_INSTANCES 8u
+#define ACCEL_REFSI_OP_SYNC_CACHE 9u
+#define ACCEL_REFSI_OP_COUNT 10u
+
+/* CMP registers (40 in all; 7 is unnamed but writable). */
+#define ACCEL_REFSI_REG_SCRATCH 0u
+#define ACCEL_REFSI_REG_ENTRY_PT_FN 1u
+#define ACCEL_REFSI_REG_KUB_DESC 2u
+#define ACCEL_REFSI_REG_KARGS_INFO 3u
+#define ACCEL_REFSI_REG_TSD_INFO 4u
+#define ACCEL_REFSI_REG_STACK_TOP 5u
+#define ACCEL_REFSI_REG_RETURN_ADDR 6u
+#define ACCEL_REFSI_REG_WINDOW_BASE(n) (8u + (unsigned)(n))
+#define ACCEL_REFSI_REG_WINDOW_TARGET(n) (16u + (unsigned)(n))
+#define ACCEL_REFSI_REG_WINDOW_MODE(n) (24u + (unsigned)(n))
+#define ACCEL_REFSI_REG_WINDOW_SCALE(n) (32u + (unsigned)(n))
+#define ACCEL_REFSI_NUM_REGS 40u
+#define ACCEL_REFSI_NUM_WINDOWS 8u
+
+#define ACCEL_REFSI_MAX_ARGS 7u          /* RUN_INSTANCES extra arguments */
+#define ACCEL_REFSI_MAX_PAYLOAD 0x1FFFu  /* payload chunks one header can count */
+#define ACCEL_REFSI_CACHE_DCACHE 1u      /* SYNC_CACHE: flush the data cache */
+#define ACCEL_REFSI_CACHE_ICACHE 2u      /* SYNC_CACHE: invalidate the instruction cache */
+
+/* WINDOW_MODE fields */
+#define ACCEL_REFSI_WINDOW_SHARED 0u
+#define ACCEL_REFSI_WINDOW_PER_HART 1u
+#define ACCEL_REFSI_WINDOW_PER_CORE 2u
+#define ACCEL_REFSI_PERM_READ 1u
+#define ACCEL_REFSI_PERM_WRITE 2u
+#define ACCEL_REFSI_PERM_EXEC 4u
+
+/* ---- builder: appends packets to a caller buffer. A refused command leaves it unchanged. ----
+ * Refusals: ACCEL_E_FULL (no room), ACCEL_E_REFSI_REG (index >= 40), ACCEL_E_REFSI_NARGS (> 7),
+ * ACCEL_E_REFSI_ADDR32 (STORE_IMM64 destination above 32 bits), ACCEL_E_REFSI_SRC_ALIGN
+ * (COPY_MEM64 source not 8-byte aligned), ACCEL_E_REFSI_MAX_HARTS (> 255),
+ * ACCEL_E_REFSI_CACHE_FLAGS (SYNC_CACHE flags other than DCACHE|ICACHE), ACCEL_E_TOO_LONG (NOP
+ * payload above 0x1FFF chunks: the count field would overflow into the packet id). */
+typedef struct accel_refsi_builder {
+    uint8_t *buf;
+    size_t cap;
+    size_t len; /* bytes written so far (a multiple of 8) */
+} accel_refsi_builder;
+
+ACCELDEF accel_status accel_refsi_builder_init(accel_refsi_builder *b, void *buf, size_t cap);
+/* NOP with `chunks` payload chunks copied from payload_le (8 bytes each, little-endian). */
+ACCELDEF accel_status accel_refsi_emit_nop(accel_refsi_builder *b, const uint8_t *payload_le,
+                                           size_t chunks);
+ACCELDEF accel_status accel_refsi_emit_finish(accel_refsi_builder *b);
+ACCELDEF accel_status accel_refsi_emit_write_reg64(accel_refsi_builder *b, uint32_t reg,
+                                                   uint64_t value);
+ACCELDEF accel_status accel_refsi_emit_load_reg64(accel_refsi_builder *b, uint32_t reg,
+                                                  uint64_t src_addr);
+ACCELDEF accel_status accel_refsi_emit_store_reg64(accel_refsi_builder *b, uint32_t reg,
+                                                   uint64_t dst_addr);
+ACCELDEF accel_status accel_refsi_emit_store_imm64(accel_refsi_builder *b, uint64_t dst_addr,
+                                                   uint64_t value);
+ACCELDEF accel_status accel_refsi_emit_copy_mem64(accel_refsi_builder *b, uint32_t count,
+                                                  uint64_t src_addr, uint64_t dst_addr,
+                                                  uint64_t unit);
+ACCELDEF accel_status accel_refsi_emit_run_kernel_slice(accel_refsi_builder *b,
+                                                        uint32_t max_harts, uint64_t instances,
+                                                        uint64_t slice_id);
+ACCELDEF accel_status accel_refsi_emit_run_instances(accel_refsi_builder *b, uint32_t max_harts,
+                                                     uint64_t instances, const uint64_t *args,
+                                                     uint32_t nargs);
+ACCELDEF accel_status accel_refsi_emit_sync_cache(accel_refsi_builder *b, uint32_t flags);
+
+/* ---- one decoded command ---- */
+typedef struct accel_refsi_cmd {
+    uint8_t opcode;          /* ACCEL_REFSI_OP_* */
+    uint32_t inline_val;     /* header bits 63:32 as found */
+    size_t offset;           /* byte offset of the header in the buffer */
+    size_t size;             /* bytes of the packet, header included */
+    uint32_t reg;            /* WRITE_REG64, LOAD_REG64, STORE_REG64 */
+    uint64_t addr;           /* LOAD_REG64 src, STORE_REG64 dst, STORE_IMM64 dst */
+    uint64_t value;          /* WRITE_REG64, STORE_IMM64 */
+    uint32_t count;          /* COPY_MEM64 elements */
+    uint64_t src, dst, unit; /* COPY_MEM64 */
+    uint32_t max_harts;      /* RUN_KERNEL_SLICE, RUN_INSTANCES (0 = all harts) */
+    uint64_t instances;      /* RUN_KERNEL_SLICE, RUN_INSTANCES */
+    uint64_t slice_id;       /* RUN_KERNEL_SLICE */
+    uint32_t nargs;          /* RUN_INSTANCES */
+    uint64_t args[ACCEL_REFSI_MAX_ARGS]; /* RUN_INSTANCES */
+    uint32_t flags;          /* SYNC_CACHE */
+    const uint8_t *payload;  /* NOP: its payload inside the buffer (payload_chunks * 8 bytes) */
+    size_t payload_chunks;   /* payload chunks of any packet */
+} accel_refsi_cmd;
+
+/* Append any decoded (or hand-filled) command; same refusals as the emit_* functions. Only the
+ * fields of cmd->opcode are read. */
+ACCELDEF accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi_cmd *cmd);
+
+/* ---- decoder / validator ----
+ * next() yields one command per call: ACCEL_OK with *cmd filled, ACCEL_E_EMPTY once the buffer
+ * has ended (after FINISH or at its size), or the first malformed packet's status, which is
+ * sticky; then it->pos is that packet's byte offset and it->index its command index.
+ * Statuses: ACCEL_E_REFSI_PARTIAL_CHUNK, _RESERVED, _PACKET_ID, _ODD_COUNT, _OPCODE,
+ * _PAYLOAD_COUNT, _OVERRUN, _INLINE_RESERVED, _REG, _SRC_ALIGN (what the device rejects is
+ * rejected here too, so every accepted buffer re-encodes through the builder). */
+typedef struct accel_refsi_iter {
+    const uint8_t *buf;
+    size_t len;
+    size_t pos;   /* byte offset of the next (or the offending) packet */
+    size_t index; /* command index of the next (or the offending) packet */
+    accel_status err;
+    int done;     /* 1 once FINISH was read or the buffer ended */
+} accel_refsi_iter;
+
+ACCELDEF accel_status accel_refsi_iter_init(accel_refsi_iter *it, const void *buf, size_t len);
+ACCELDEF accel_status accel_refsi_iter_next(accel_refsi_iter *it, accel_refsi_cmd *cmd);
+/* Validate a whole buffer: ACCEL_OK, or the first error with *err_index / *err_offset set
+ * (either may be NULL). *ncmds (may be NULL) gets the commands before the end or the error. */
+ACCELDEF accel_status accel_refsi_validate(const void *buf, size_t len, size_t *ncmds,
+                                           size_t *err_index, size_t *err_offset);
+
+/* ---- register field helpers (pack: ACCEL_E_REFSI_FIELD_RANGE for a field out of range;
+ * unpack: ACCEL_E_REFSI_REG_RESERVED for reserved bits set or a reserved MODE) ---- */
+/* ENTRY_PT_FN: 32-bit entry point address, bits 63:32 reserved. */
+ACCELDEF accel_status accel_refsi_pack_entry_pt(uint64_t addr, uint64_t *reg);
+ACCELDEF accel_status accel_refsi_unpack_entry_pt(uint64_t reg, uint32_t *addr);
+/* KUB_DESC: 48-bit address, size in 256-byte units (16 bits). */
+ACCELDEF accel_status accel_refsi_pack_kub_desc(uint64_t addr, uint32_t size_units, uint64_t *reg);
+ACCELDEF accel_status accel_refsi_unpack_kub_desc(uint64_t reg, uint64_t *addr,
+                                                  uint32_t *size_units);
+/* KARGS_INFO / TSD_INFO: 24-bit offset into the KUB at bit 16, 24-bit size at bit 40; 15:0
+ * reserved. */
+ACCELDEF accel_status accel_refsi_pack_kargs_info(uint32_t offset, uint32_t size, uint64_t *reg);
+ACCELDEF accel_status accel_refsi_unpack_kargs_info(uint64_t reg, uint32_t *offset,
+                                                    uint32_t *size);
+ACCELDEF accel_status accel_refsi_pack_tsd_info(uint32_t offset, uint32_t size, uint64_t *reg);
+ACCELDEF accel_status accel_refsi_unpack_tsd_info(uint64_t reg, uint32_t *offset, uint32_t *size);
+
+/* WINDOW_MODE: size is in bytes (1 .. 2^32), stored as size - 1 in bits 63:32. */
+typedef struct accel_refsi_window_mode {
+    uint8_t active;     /* 0 or 1 */
+    uint8_t mode;       /* ACCEL_REFSI_WINDOW_SHARED / _PER_HART / _PER_CORE */
+    uint8_t interleave; /* 0 or 1 (kept and encoded; the reference CMP does not model it) */
+    uint8_t perms;      /* ACCEL_REFSI_PERM_* bits */
+    uint8_t stride;     /* 0 .. 31 */
+    uint64_t size;      /* bytes, 1 .. 2^32 */
+} accel_refsi_window_mode;
+ACCELDEF accel_status accel_refsi_pack_window_mode(const accel_refsi_window_mode *m, uint64_t *reg);
+ACCELDEF accel_status accel_refsi_unpack_window_mode(uint64_t reg, accel_refsi_window_mode *m);
+/* WINDOW_SCALE = scale_a * scale_b. scale_a is 0 or a power of two up to 2^30 (field A = 0 for
+ * 0, else log2 + 1, per the ruling: the kit's driver, not the seed's 2^A); scale_b is 1 .. 2^32
+ * (stored minus one in bits 63:32). */
+ACCELDEF accel_status accel_refsi_pack_window_scale(uint32_t scale_a, uint64_t scale_b,
+                                                    uint64_t *reg);
+ACCELDEF accel_status accel_refsi_unpack_window_scale(uint64_t reg, uint32_t *scale_a,
+                                                      uint64_t *scale_b);
+
+/* Window translation over a register file, for hart hart_id on core core_id: an access of n
+ * bytes (n >= 1) at addr that starts inside an active window (lowest index first) goes to
+ * TARGET + SCALE * id + (addr - BASE), id being hart_id (PER_HART), core_id (PER_CORE) or 0
+ * (SHARED); it must end inside the window (ACCEL_E_REFSI_WINDOW_BOUNDS) and be allowed by its
+ * PERMS (access: ACCEL_REFSI_PERM_READ or _WRITE, or 0 to skip the check;
+ * ACCEL_E_REFSI_WINDOW_PERM). An address in no
+ * active window is physical: *phys = addr. A window register with reserved bits or MODE 3 gives
+ * ACCEL_E_REFSI_REG_RESERVED. */
+ACCELDEF accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_t hart_id,
+                                                   uint32_t core_id, uint64_t addr, size_t n,
+                                                   unsigned access, uint64_t *phys);
+
+/* ---- reference command processor ---- */
+struct accel_refsi_cmp;
+
+/* The view a kernel instance has of memory: its hart's windows over the CMP's memory. */
+typedef struct accel_refsi_hart {
+    struct accel_refsi_cmp *cmp;
+    uint32_t hart_id; /* 0 .. num_cores * harts_per_core - 1 (global) */
+    uint32_t core_id; /* hart_id / harts_per_core */
+} accel_refsi_hart;
+
+/* What one kernel instance is called with. */
+typedef struct accel_refsi_launch {
+    uint8_t opcode;       /* ACCEL_REFSI_OP_RUN_KERNEL_SLICE or _RUN_INSTANCES */
+    uint32_t entry_pt;    /* CMP_ENTRY_PT_FN: lets one callback serve several kernels */
+    uint64_t stack_top;   /* CMP_STACK_TOP */
+    uint64_t return_addr; /* CMP_RETURN_ADDR */
+    uint64_t instance_id;
+    uint64_t slice_id;    /* RUN_KERNEL_SLICE */
+    uint64_t packed_args; /* RUN_KERNEL_SLICE: KUB + KARGS_OFFSET, or ACCEL_REFSI_INVALID_ADDR */
+    uint64_t ktb;         /* RUN_KERNEL_SLICE: this hart's KTB, or ACCEL_REFSI_INVALID_ADDR */
+    uint32_t nargs;       /* RUN_INSTANCES */
+    uint64_t args[ACCEL_REFSI_MAX_ARGS]; /* RUN_INSTANCES */
+} accel_refsi_launch;
+
+typedef struct accel_refsi_cmp_config {
+    void *user; /* passed back to every callback */
+    /* Device memory, physical addresses. unit: ACCEL_REFSI_UNIT_CMP, COPY_MEM64's UNIT, or
+     * ACCEL_REFSI_UNIT_HART(h) for a hart's accesses. Required. */
+    accel_status (*mem_read)(void *user, uint64_t unit, uint64_t addr, void *dst, size_t n);
+    accel_status (*mem_write)(void *user, uint64_t unit, uint64_t addr, const void *src,
+                              size_t n);
+    /* Called once per SYNC_CACHE flag set (DCACHE: flush data, ICACHE: invalidate
+     * instructions). NULL: no caches to synchronize. */
+    accel_status (*sync_cache)(void *user, uint32_t flag);
+    /* One kernel instance. NULL: kernel commands fail with ACCEL_E_UNSUPPORTED. */
+    accel_status (*kernel)(void *user, const accel_refsi_hart *hart, const accel_refsi_launch *l);
+    uint32_t num_cores;      /* >= 1 */
+    uint32_t harts_per_core; /* >= 1 */
+    /* RUN_KERNEL_SLICE KTBs: hart h's KTB is ktb_base + h * ktb_stride (physical); TSD_SIZE
+     * must not exceed ktb_stride (ACCEL_E_REFSI_KTB_SIZE). */
+    uint64_t ktb_base;
+    uint64_t ktb_stride;
+    /* Largest NUM_INSTANCES executed (ACCEL_E_REFSI_INSTANCES above); 0 = no limit. */
+    uint64_t max_instances;
+    /* 1: hart accesses must be allowed by the window's PERMS. Default 0, as the kit runs:
+     * its own logs show windows with PERMS 0 in use (WINDOW_MODE0 = 0xeffff00000001). */
+    int check_perms;
+} accel_refsi_cmp_config;
+
+typedef struct accel_refsi_cmp {
+    accel_refsi_cmp_config cfg;
+    uint64_t regs[ACCEL_REFSI_NUM_REGS]; /* the CMP register file, cleared by init */
+} accel_refsi_cmp;
+
+/* Where and why execution stopped. */
+typedef struct accel_refsi_report {
+    accel_status status;  /* ACCEL_OK when the buffer ran to FINISH or its end */
+    size_t commands;      /* commands completed */
+    size_t index;         /* failing command's index */
+    size_t offset;        /* failing command's byte offset */
+    uint8_t opcode;       /* failing command's opcode (0xFF when it failed to decode) */
+    uint64_t instance;    /* kernel errors: the instance that failed */
+    uint32_t hart;        /* kernel errors: the hart it ran on */
+    uint64_t element;     /* COPY_MEM64 errors: the element that failed */
+    int finished;         /* 1 when a FINISH ended the buffer */
+} accel_refsi_report;
+
+ACCELDEF accel_status accel_refsi_cmp_init(accel_refsi_cmp *cmp, const accel_refsi_cmp_config *cfg);
+/* Execute in order until FINISH, the end, or the first error (which stops the buffer). Returns
+ * report->status; report may be NULL. Commands before the error have taken effect. */
+ACCELDEF accel_status accel_refsi_cmp_execute(accel_refsi_cmp *cmp, const void *buf, size_t len,
+                                              accel_refsi_report *report);
+/* Memory access through a hart's windows (for kernels). */
+ACCELDEF accel_status accel_refsi_hart_read(const accel_refsi_hart *h, uint64_t addr, void *dst,
+                                            size_t n);
+ACCELDEF accel_status accel_refsi_hart_write(const accel_refsi_hart *h, uint64_t addr,
+                                             const void *src, size_t n);
+ACCELDEF accel_status accel_refsi_hart_read64(const accel_refsi_hart *h, uint64_t addr,
+                                              uint64_t *v);
+ACCELDEF accel_status accel_refsi_hart_write64(const accel_refsi_hart *h, uint64_t addr,
+                                               uint64_t v);
 #ifdef __cplusplus
 }
 #endif
@@ -1102,6 +1815,20 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_ALIGN: return "ACCEL_E_ALIGN: misaligned address or size";
     case ACCEL_E_FAULT: return "ACCEL_E_FAULT: fault injected by the simulator";
     /* tsp1 strings */
+    case ACCEL_E_TSP1_ERR_ARG: return "ACCEL_E_TSP1_ERR_ARG: device reported ERR_ARG";
+    case ACCEL_E_TSP1_ERR_BUSY: return "ACCEL_E_TSP1_ERR_BUSY: device reported ERR_BUSY (network active)";
+    case ACCEL_E_TSP1_ERR_LEN: return "ACCEL_E_TSP1_ERR_LEN: device reported ERR_LEN";
+    case ACCEL_E_TSP1_ERR_MEM: return "ACCEL_E_TSP1_ERR_MEM: device reported ERR_MEM (memory/NVM)";
+    case ACCEL_E_TSP1_ERR_CRYPT: return "ACCEL_E_TSP1_ERR_CRYPT: device reported ERR_CRYPT (image verification)";
+    case ACCEL_E_TSP1_ERR_CHECKSUM: return "ACCEL_E_TSP1_ERR_CHECKSUM: device reported ERR_CHECKSUM";
+    case ACCEL_E_TSP1_ERR_FRAMING: return "ACCEL_E_TSP1_ERR_FRAMING: device reported ERR_FRAMING";
+    case ACCEL_E_TSP1_DISCARDED: return "ACCEL_E_TSP1_DISCARDED: command discarded by the device";
+    case ACCEL_E_TSP1_UNKNOWN_OUTCOME: return "ACCEL_E_TSP1_UNKNOWN_OUTCOME: unattributable device error; command may or may not have run";
+    case ACCEL_E_TSP1_RESPONSE_LOST: return "ACCEL_E_TSP1_RESPONSE_LOST: command ran, its response was lost";
+    case ACCEL_E_TSP1_ERROR_STATE: return "ACCEL_E_TSP1_ERROR_STATE: device command queue in error state";
+    case ACCEL_E_TSP1_MASK: return "ACCEL_E_TSP1_MASK: mask selects an unknown network slot";
+    case ACCEL_E_TSP1_ASLEEP: return "ACCEL_E_TSP1_ASLEEP: device in deep sleep";
+    case ACCEL_E_TSP1_UNEXPECTED: return "ACCEL_E_TSP1_UNEXPECTED: unexpected response id";
 
     /* edgetpu strings */
     case ACCEL_E_EDGETPU_FATAL: return "ACCEL_E_EDGETPU_FATAL: Edge TPU raised a fatal error interrupt";
@@ -1111,6 +1838,27 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_EDGETPU_VERIFY: return "ACCEL_E_EDGETPU_VERIFY: uploaded firmware differs from the image";
 
     /* refsi strings */
+    case ACCEL_E_REFSI_RESERVED: return "ACCEL_E_REFSI_RESERVED: header bits 7:0 not zero";
+    case ACCEL_E_REFSI_PACKET_ID: return "ACCEL_E_REFSI_PACKET_ID: header packet id not 3";
+    case ACCEL_E_REFSI_ODD_COUNT: return "ACCEL_E_REFSI_ODD_COUNT: header count is odd";
+    case ACCEL_E_REFSI_OPCODE: return "ACCEL_E_REFSI_OPCODE: unknown opcode";
+    case ACCEL_E_REFSI_PAYLOAD_COUNT: return "ACCEL_E_REFSI_PAYLOAD_COUNT: payload count wrong for the opcode";
+    case ACCEL_E_REFSI_OVERRUN: return "ACCEL_E_REFSI_OVERRUN: payload runs past the buffer end";
+    case ACCEL_E_REFSI_PARTIAL_CHUNK: return "ACCEL_E_REFSI_PARTIAL_CHUNK: buffer ends inside a 64-bit chunk";
+    case ACCEL_E_REFSI_INLINE_RESERVED: return "ACCEL_E_REFSI_INLINE_RESERVED: unused inline bits set";
+    case ACCEL_E_REFSI_REG: return "ACCEL_E_REFSI_REG: CMP register index >= 40";
+    case ACCEL_E_REFSI_NARGS: return "ACCEL_E_REFSI_NARGS: more than 7 kernel arguments";
+    case ACCEL_E_REFSI_ADDR32: return "ACCEL_E_REFSI_ADDR32: STORE_IMM64 address above 32 bits";
+    case ACCEL_E_REFSI_SRC_ALIGN: return "ACCEL_E_REFSI_SRC_ALIGN: COPY_MEM64 source not 8-byte aligned";
+    case ACCEL_E_REFSI_MAX_HARTS: return "ACCEL_E_REFSI_MAX_HARTS: MAX_HARTS above 255";
+    case ACCEL_E_REFSI_CACHE_FLAGS: return "ACCEL_E_REFSI_CACHE_FLAGS: unknown SYNC_CACHE flags";
+    case ACCEL_E_REFSI_FIELD_RANGE: return "ACCEL_E_REFSI_FIELD_RANGE: register field out of range";
+    case ACCEL_E_REFSI_REG_RESERVED: return "ACCEL_E_REFSI_REG_RESERVED: register reserved bits set";
+    case ACCEL_E_REFSI_WINDOW_BOUNDS: return "ACCEL_E_REFSI_WINDOW_BOUNDS: access crosses a window edge";
+    case ACCEL_E_REFSI_WINDOW_PERM: return "ACCEL_E_REFSI_WINDOW_PERM: window permissions forbid the access";
+    case ACCEL_E_REFSI_KUB_RANGE: return "ACCEL_E_REFSI_KUB_RANGE: KARGS/TSD range outside the KUB";
+    case ACCEL_E_REFSI_KTB_SIZE: return "ACCEL_E_REFSI_KTB_SIZE: TSD larger than the KTB area";
+    case ACCEL_E_REFSI_INSTANCES: return "ACCEL_E_REFSI_INSTANCES: too many instances";
 
     /* ane strings */
 
@@ -2156,7 +2904,1253 @@ ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, ui
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* tsp1 implementation goes here */
+/* ---------------------------------------------------------------- tsp1: wire */
+#ifndef ACCEL_TSP1_CRC
+#define ACCEL_TSP1_CRC(p, n) accel_crc32((p), (n))
+#endif
+
+/* Byte order of every multi-byte frame field (ruling 1): the one place to change it. */
+static uint16_t accel__tsp1_get16(const uint8_t *p)
+{
+#if ACCEL_TSP1_BIG_ENDIAN
+    return accel_load_u16be(p);
+#else
+    return accel_load_u16le(p);
+#endif
+}
+static void accel__tsp1_put16(uint8_t *p, uint16_t v)
+{
+#if ACCEL_TSP1_BIG_ENDIAN
+    accel_store_u16be(p, v);
+#else
+    accel_store_u16le(p, v);
+#endif
+}
+static uint32_t accel__tsp1_get32(const uint8_t *p)
+{
+    return ACCEL_TSP1_BIG_ENDIAN ? ((uint32_t)accel__tsp1_get16(p) << 16) | accel__tsp1_get16(p + 2)
+                                 : accel__tsp1_get16(p) | ((uint32_t)accel__tsp1_get16(p + 2) << 16);
+}
+static void accel__tsp1_put32(uint8_t *p, uint32_t v)
+{
+    accel__tsp1_put16(p + (ACCEL_TSP1_BIG_ENDIAN ? 2 : 0), (uint16_t)(v & 0xFFFFu));
+    accel__tsp1_put16(p + (ACCEL_TSP1_BIG_ENDIAN ? 0 : 2), (uint16_t)(v >> 16));
+}
+
+ACCELDEF accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
+                                              uint16_t id, uint16_t tid, const void *payload,
+                                              size_t n, size_t *out_len)
+{
+    if (out_len) *out_len = 0;
+    if (!buf || !out_len || (!payload && n)) return ACCEL_E_NULL;
+    if (n > 0xFFFFu) return ACCEL_E_TOO_LONG;
+    if (cap < ACCEL_TSP1_OVERHEAD || n > cap - ACCEL_TSP1_OVERHEAD) return ACCEL_E_BUFFER_TOO_SMALL;
+    accel__tsp1_put16(buf, preamble);
+    accel__tsp1_put16(buf + 2, id);
+    accel__tsp1_put16(buf + 4, (uint16_t)n);
+    accel__tsp1_put16(buf + 6, tid);
+    if (n && (const uint8_t *)payload != buf + 8) ACCEL_MEMCPY(buf + 8, payload, n);
+    accel__tsp1_put32(buf + 8 + n, ACCEL_TSP1_CRC(buf, 8 + n));
+    *out_len = ACCEL_TSP1_OVERHEAD + n;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tsp1_check_cmd(uint16_t id, size_t n)
+{
+    size_t want = 0;
+    if (n > 0xFFFFu) return ACCEL_E_TOO_LONG;
+    if (id == ACCEL_TSP1_ECHO) return ACCEL_OK;
+    if (id == ACCEL_TSP1_SECURE_UPDATE) return n % ACCEL_TSP1_CHUNK_SIZE ? ACCEL_E_ALIGN : ACCEL_OK;
+    if (id >= ACCEL_TSP1_NN_INFO && id <= ACCEL_TSP1_NN_FINISH) want = 4;
+    else if (id != ACCEL_TSP1_SECURE_UPDATE_CANCEL && id != ACCEL_TSP1_SECURE_UPDATE_FINISH &&
+             id != ACCEL_TSP1_REBOOT && id != ACCEL_TSP1_DEEP_SLEEP && id != ACCEL_TSP1_CLEAR_ERROR)
+        return ACCEL_E_ARG;
+    if (n == want) return ACCEL_OK;
+    return n > want ? ACCEL_E_TOO_LONG : ACCEL_E_TRUNCATED;
+}
+
+ACCELDEF accel_status accel_tsp1_encode_cmd(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
+                                            const void *payload, size_t n, size_t *out_len)
+{
+    accel_status st = accel_tsp1_check_cmd(id, n);
+    if (out_len) *out_len = 0;
+    if (st != ACCEL_OK) return st;
+    return accel_tsp1_encode_frame(buf, cap, ACCEL_TSP1_CMD_PREAMBLE, id, tid, payload, n,
+                                   out_len);
+}
+
+ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
+                                            uint32_t value, size_t *out_len)
+{
+    uint8_t p[4];
+    if (id == ACCEL_TSP1_NN_INFO && value > 0xFFu) {
+        if (out_len) *out_len = 0;
+        return ACCEL_E_ARG; /* one byte of slot index, three reserved */
+    }
+    accel__tsp1_put32(p, value);
+    return accel_tsp1_encode_cmd(buf, cap, id, tid, p, 4, out_len);
+}
+
+ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id)
+{
+    /* ranges rather than a switch: smaller on small cores (0x9005 is not an id: ruling 8) */
+    if (id == ACCEL_TSP1_R_DATA) return ACCEL_TSP1_KIND_DATA;
+    if (id == ACCEL_TSP1_R_NN_INFO) return ACCEL_TSP1_KIND_NN_INFO;
+    if (id >= ACCEL_TSP1_R_ERR_ARG && id <= ACCEL_TSP1_R_ERR_FRAMING && id != 0x9005u)
+        return ACCEL_TSP1_KIND_ERROR;
+    if (id >= ACCEL_TSP1_R_ASYNC_READY && id <= ACCEL_TSP1_R_ASYNC_ERR_NPU)
+        return ACCEL_TSP1_KIND_ASYNC;
+    return ACCEL_TSP1_KIND_UNKNOWN;
+}
+
+ACCELDEF accel_status accel_tsp1_error_status(uint16_t id)
+{
+    /* ERR_x = 0x9000 + k maps to ACCEL_E_TSP1_ERR_ARG - k (codes are laid out that way) */
+    if (accel_tsp1_kind_of(id) != ACCEL_TSP1_KIND_ERROR) return ACCEL_E_MALFORMED;
+    return (accel_status)((int)ACCEL_E_TSP1_ERR_ARG - (int)(id - ACCEL_TSP1_R_ERR_ARG));
+}
+
+ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
+                                               accel_tsp1_nn_info *out)
+{
+    const uint8_t *p;
+    if (!f || !out || (!f->payload && f->n_bytes)) return ACCEL_E_NULL;
+    if (f->id != ACCEL_TSP1_R_NN_INFO) return ACCEL_E_ARG;
+    p = f->payload;
+    if (f->n_bytes != 8 || p[0] > 1 || p[7] > 3) return ACCEL_E_MALFORMED;
+    out->valid = p[0];
+    out->idx = p[1];
+    out->n_total = p[2];
+    out->n_in = p[3];
+    out->n_out = p[4];
+    out->buf_in0 = p[5];
+    out->buf_out0 = p[6];
+    out->state = (accel_tsp1_nn_state)p[7];
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- tsp1: decoder */
+ACCELDEF accel_status accel_tsp1_decoder_init(accel_tsp1_decoder *d, void *buf, size_t cap,
+                                              uint16_t preamble)
+{
+    if (!d || !buf) return ACCEL_E_NULL;
+    if (cap < ACCEL_TSP1_OVERHEAD) return ACCEL_E_BUFFER_TOO_SMALL;
+    ACCEL_MEMSET(d, 0, sizeof *d);
+    d->buf = (uint8_t *)buf;
+    d->cap = cap;
+    d->preamble = preamble;
+    return ACCEL_OK;
+}
+
+static void accel__tsp1_dec_drop(accel_tsp1_decoder *d, size_t k)
+{
+    size_t i;
+    for (i = k; i < d->len; i++) d->buf[i - k] = d->buf[i]; /* overlapping: forward copy */
+    d->len -= k;
+}
+
+/* The candidate at buf[0] failed (or held bytes start with garbage): drop up to the next byte
+ * that could start a preamble. */
+static void accel__tsp1_dec_resync(accel_tsp1_decoder *d, unsigned reason)
+{
+    uint8_t pre[2];
+    size_t i = 1;
+    accel__tsp1_put16(pre, d->preamble);
+    while (i < d->len && !(d->buf[i] == pre[0] && (i + 1 >= d->len || d->buf[i + 1] == pre[1])))
+        i++;
+    d->dropped[reason] += (uint32_t)i;
+    accel__tsp1_dec_drop(d, i);
+}
+
+ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void *data, size_t n,
+                                              size_t *used, accel_tsp1_frame *f)
+{
+    const uint8_t *in = (const uint8_t *)data;
+    uint8_t pre[2];
+    size_t pos = 0, need;
+    if (used) *used = 0;
+    if (!d || !used || !f || (!data && n)) return ACCEL_E_NULL;
+    if (!d->buf) return ACCEL_E_NULL;
+    accel__tsp1_put16(pre, d->preamble);
+    if (d->emitted) {
+        accel__tsp1_dec_drop(d, d->emitted);
+        d->emitted = 0;
+    }
+    for (;;) {
+        if (d->len == 0) { /* hunting: skip to the first preamble byte */
+            size_t s = pos;
+            while (pos < n && in[pos] != pre[0]) pos++;
+            d->dropped[ACCEL_TSP1_DROP_GARBAGE] += (uint32_t)(pos - s);
+            if (pos == n) break;
+            d->buf[d->len++] = in[pos++];
+        }
+        if (d->len == 1) {
+            if (pos == n) break;
+            d->buf[d->len++] = in[pos++];
+        }
+        if (d->buf[0] != pre[0] || d->buf[1] != pre[1]) {
+            accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_GARBAGE);
+            continue;
+        }
+        need = ACCEL_TSP1_HDR_SIZE;
+        if (d->len >= ACCEL_TSP1_HDR_SIZE) {
+            size_t nb = accel__tsp1_get16(d->buf + 4);
+            if (nb > d->cap - ACCEL_TSP1_OVERHEAD) {
+                accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_LENGTH);
+                continue;
+            }
+            need = ACCEL_TSP1_OVERHEAD + nb;
+        }
+        if (d->len < need) {
+            size_t take = need - d->len;
+            if (take > n - pos) take = n - pos;
+            if (take) ACCEL_MEMCPY(d->buf + d->len, in + pos, take);
+            pos += take;
+            d->len += take;
+            if (d->len < need) break;
+            continue; /* header completed: re-evaluate with N_BYTES */
+        }
+        if (ACCEL_TSP1_CRC(d->buf, need - 4) != accel__tsp1_get32(d->buf + need - 4)) {
+            accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_CRC);
+            continue;
+        }
+        f->id = accel__tsp1_get16(d->buf + 2);
+        f->n_bytes = (uint16_t)(need - ACCEL_TSP1_OVERHEAD);
+        f->tid = accel__tsp1_get16(d->buf + 6);
+        f->payload = d->buf + ACCEL_TSP1_HDR_SIZE;
+        d->emitted = need;
+        d->frames++;
+        *used = pos;
+        return ACCEL_OK;
+    }
+    *used = n;
+    return ACCEL_E_EMPTY;
+}
+
+ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d)
+{
+    if (!d) return;
+    if (d->len > d->emitted) d->dropped[ACCEL_TSP1_DROP_TRUNCATED] += (uint32_t)(d->len - d->emitted);
+    d->len = 0;
+    d->emitted = 0;
+}
+
+/* ---------------------------------------------------------------- tsp1: bus */
+#ifndef ACCEL_TSP1_XFER_CUSTOM
+/* THE ASSUMED TRANSACTION FORMAT (RULINGS TSP1 #3) lives in these two functions only. */
+static accel_status accel__tsp1_xfer_write(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
+                                           const uint8_t *d, size_t n)
+{
+    uint8_t h[2];
+    accel_status st;
+    h[0] = op;
+    h[1] = addr;
+    if (b->i2c) {
+        /* I2C awaiting the vendor's firmware: same bytes, one write. Needs a copy to prepend
+         * the header; commands longer than 64 bytes are refused until the format is known. */
+        uint8_t w[66];
+        if (n > 64) return ACCEL_E_UNSUPPORTED;
+        w[0] = op;
+        w[1] = addr;
+        if (n) ACCEL_MEMCPY(w + 2, d, n);
+        return accel_port_i2c_write_read(b->port, b->addr, w, n + 2, NULL, 0);
+    }
+    st = accel_port_spi_transfer(b->port, b->addr, h, NULL, 2, ACCEL_SPI_KEEP_CS);
+    if (st != ACCEL_OK) return st;
+    return accel_port_spi_transfer(b->port, b->addr, d, NULL, n, 0);
+}
+
+static accel_status accel__tsp1_xfer_read(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
+                                          uint8_t *d, size_t n)
+{
+    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY];
+    accel_status st;
+    ACCEL_MEMSET(h, 0, sizeof h);
+    h[0] = op;
+    h[1] = addr;
+    if (b->i2c) return accel_port_i2c_write_read(b->port, b->addr, h, 2, d, n);
+    st = accel_port_spi_transfer(b->port, b->addr, h, NULL, sizeof h, ACCEL_SPI_KEEP_CS);
+    if (st != ACCEL_OK) return st;
+    return accel_port_spi_transfer(b->port, b->addr, NULL, d, n, 0);
+}
+#endif
+
+ACCELDEF accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, uint32_t *v)
+{
+    uint8_t d[4];
+    accel_status st;
+    if (!b || !v) return ACCEL_E_NULL;
+    *v = 0;
+    st = accel__tsp1_xfer_read(b, ACCEL_TSP1_SPI_OP_REG_READ, reg, d, 4);
+    if (st == ACCEL_OK) *v = accel_load_u32le(d);
+    return st;
+}
+
+ACCELDEF accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg, uint32_t v)
+{
+    uint8_t d[4];
+    if (!b) return ACCEL_E_NULL;
+    accel_store_u32le(d, v);
+    return accel__tsp1_xfer_write(b, ACCEL_TSP1_SPI_OP_REG_WRITE, reg, d, 4);
+}
+
+ACCELDEF accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
+                                           size_t n)
+{
+    if (!b || !d) return ACCEL_E_NULL;
+    if (!n) return ACCEL_E_ZERO_LENGTH;
+    return accel__tsp1_xfer_write(b, ACCEL_TSP1_SPI_OP_BUF_WRITE, idx, (const uint8_t *)d, n);
+}
+
+ACCELDEF accel_status accel_tsp1_buf_read(const accel_tsp1_bus *b, uint8_t idx, void *d, size_t n)
+{
+    if (!b || !d) return ACCEL_E_NULL;
+    if (!n) return ACCEL_E_ZERO_LENGTH;
+    return accel__tsp1_xfer_read(b, ACCEL_TSP1_SPI_OP_BUF_READ, idx, (uint8_t *)d, n);
+}
+
+ACCELDEF accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx, uint16_t *fill,
+                                           uint16_t *space)
+{
+    uint32_t v = 0;
+    accel_status st = accel_tsp1_reg_read(b, (uint8_t)ACCEL_TSP1_REG_BUF_STATUS(idx), &v);
+    if (fill) *fill = (uint16_t)(v & 0xFFFFu);
+    if (space) *space = (uint16_t)(v >> 16);
+    return st;
+}
+
+ACCELDEF accel_status accel_tsp1_irq_config(const accel_tsp1_bus *b, uint32_t mask,
+                                            uint16_t cmd_thr, uint16_t rsp_thr)
+{
+    accel_status st = accel_tsp1_reg_write(b, (uint8_t)ACCEL_TSP1_REG_BUF_CTRL(ACCEL_TSP1_BUF_CMD),
+                                           cmd_thr);
+    if (st == ACCEL_OK)
+        st = accel_tsp1_reg_write(b, (uint8_t)ACCEL_TSP1_REG_BUF_CTRL(ACCEL_TSP1_BUF_RSP), rsp_thr);
+    if (st == ACCEL_OK) st = accel_tsp1_reg_write(b, ACCEL_TSP1_REG_IRQ_MASK, mask);
+    return st;
+}
+
+ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
+{
+    accel_status st;
+    if (!b) return ACCEL_E_NULL;
+    st = accel_port_gpio_set(b->port, b->wake_line, 1);
+    if (st == ACCEL_OK) st = accel_port_gpio_set(b->port, b->wake_line, 0);
+    return st;
+}
+
+/* ---------------------------------------------------------------- tsp1: driver */
+#ifndef ACCEL_TSP1_READ_CHUNK
+#define ACCEL_TSP1_READ_CHUNK 64u
+#endif
+
+static uint32_t accel__tsp1_now(const accel_tsp1 *s)
+{
+    uint32_t t;
+    accel_port_now_ms(s->bus.port, &t);
+    return t;
+}
+
+/* Write one frame straight to the command buffer when it fits there. */
+static accel_status accel__tsp1_send(accel_tsp1 *s, const uint8_t *f, size_t len)
+{
+    uint16_t space;
+    accel_status st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
+    if (st != ACCEL_OK) return st;
+    if (space < len) return ACCEL_E_BUSY;
+    return accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, f, len);
+}
+
+static uint16_t accel__tsp1_tid(accel_tsp1 *s)
+{
+    uint16_t t = s->next_tid++;
+    if (s->next_tid == ACCEL_TSP1_TID_NONE) s->next_tid = 0;
+    return t;
+}
+
+/* Pop the oldest pending command with its one outcome. */
+static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_frame *f)
+{
+    accel_tsp1_pending p;
+    accel_tsp1_outcome o;
+    if (accel_ring_pop(&s->pend, &p) != ACCEL_OK) return;
+    if (p.tid == s->w_tid && !s->w_done) {
+        s->w_done = 1;
+        s->w_st = st;
+        s->w_len = 0;
+        if (f && s->w_buf) {
+            s->w_len = f->n_bytes < s->w_cap ? f->n_bytes : s->w_cap;
+            if (s->w_len) ACCEL_MEMCPY(s->w_buf, f->payload, s->w_len);
+        }
+    }
+    if (p.internal) return;
+    s->outcomes++;
+    o.tid = p.tid;
+    o.cmd = p.id;
+    o.status = st;
+    o.resp = f;
+    if (s->on_outcome) s->on_outcome(s->user, &o);
+}
+
+static void accel__tsp1_finish_all(accel_tsp1 *s, accel_status st, const accel_tsp1_frame *f)
+{
+    while (accel_ring_count(&s->pend)) accel__tsp1_finish(s, st, f);
+}
+
+ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s)
+{
+    uint8_t m[ACCEL_TSP1_OVERHEAD];
+    size_t len;
+    accel_status st;
+    if (!s) return ACCEL_E_NULL;
+    accel_tsp1_encode_cmd(m, sizeof m, ACCEL_TSP1_CLEAR_ERROR, accel__tsp1_tid(s), NULL, 0, &len);
+    st = accel__tsp1_send(s, m, len);
+    if (st == ACCEL_OK) s->dev_error = 0;
+    return st;
+}
+
+static void accel__tsp1_device_error(accel_tsp1 *s)
+{
+    s->dev_error = 1;
+    if (s->auto_clear) accel_tsp1_clear_error(s); /* on failure dev_error stays: submit says so */
+}
+
+static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
+{
+    unsigned slot = 3;
+    if (f->id == ACCEL_TSP1_R_ASYNC_READY) {
+        /* boot or wake: the device cleared its queues. A pending REBOOT completed here and what
+           was queued before it ran; without one (power-on, wake, reset) all is discarded. */
+        size_t i, n = accel_ring_count(&s->pend), r = n;
+        for (i = 0; i < n; i++)
+            if (((accel_tsp1_pending *)accel_ring_at(&s->pend, i))->id == ACCEL_TSP1_REBOOT) {
+                r = i;
+                break;
+            }
+        for (i = 0; i < n; i++) {
+            accel_tsp1_pending *p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
+            accel_status st = ACCEL_E_TSP1_DISCARDED;
+            if (i < r && r < n) st = p->expect ? ACCEL_E_TSP1_RESPONSE_LOST : ACCEL_OK;
+            if (i == r) st = ACCEL_OK;
+            accel__tsp1_finish(s, st, NULL);
+        }
+        s->ready = 1;
+        s->asleep = 0;
+        s->dev_error = 0;
+        s->have_async = 1;
+        s->last_async = f->tid;
+        slot = 0;
+    } else if (f->id == ACCEL_TSP1_R_ASYNC_ERR_ECC || f->id == ACCEL_TSP1_R_ASYNC_ERR_NPU) {
+        if (s->have_async) {
+            if ((uint16_t)(f->tid - s->last_async) == 0 || (uint16_t)(f->tid - s->last_async) > 0x7FFFu)
+                s->async_nonmono++;
+            else
+                s->async_gaps += (uint16_t)(f->tid - s->last_async) - 1u;
+        }
+        s->have_async = 1;
+        s->last_async = f->tid;
+        slot = f->id - ACCEL_TSP1_R_ASYNC_READY;
+    } else {
+        s->aq_id = f->id;
+    }
+    if (s->on_async) {
+        s->on_async(s->user, f);
+    } else {
+        if (s->aq_n[slot] < 0xFFFFu) s->aq_n[slot]++;
+        s->aq_tid[slot] = f->tid;
+    }
+}
+
+static void accel__tsp1_on_frame(accel_tsp1 *s, const accel_tsp1_frame *f)
+{
+    accel_tsp1_kind k = accel_tsp1_kind_of(f->id);
+    size_t i, n = accel_ring_count(&s->pend);
+    if (k == ACCEL_TSP1_KIND_ASYNC || k == ACCEL_TSP1_KIND_UNKNOWN) {
+        accel__tsp1_on_async(s, f);
+        return;
+    }
+    for (i = 0; i < n; i++)
+        if (((accel_tsp1_pending *)accel_ring_at(&s->pend, i))->tid == f->tid) break;
+    if (i == n) {
+        if (k == ACCEL_TSP1_KIND_ERROR) {
+            accel__tsp1_finish_all(s, ACCEL_E_TSP1_UNKNOWN_OUTCOME, f);
+            accel__tsp1_device_error(s);
+        } else {
+            s->stray++; /* an answer to nothing pending (e.g. after a timeout): surfaced */
+            accel__tsp1_on_async(s, f);
+        }
+        return;
+    }
+    /* responses come in command order: everything before it has completed */
+    while (i--) {
+        accel_tsp1_pending *p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
+        accel__tsp1_finish(s, p->expect && p->id != ACCEL_TSP1_REBOOT ? ACCEL_E_TSP1_RESPONSE_LOST
+                                                                       : ACCEL_OK, NULL);
+    }
+    if (k == ACCEL_TSP1_KIND_ERROR) {
+        accel__tsp1_finish(s, accel_tsp1_error_status(f->id), f);
+        accel__tsp1_finish_all(s, ACCEL_E_TSP1_DISCARDED, NULL);
+        accel__tsp1_device_error(s);
+    } else {
+        accel_tsp1_pending *p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
+        accel__tsp1_finish(s, p->expect == f->id ? ACCEL_OK : ACCEL_E_TSP1_UNEXPECTED, f);
+    }
+}
+
+ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *c)
+{
+    accel_status st;
+    if (!s || !c || !c->bus.port || !c->tx_mem) return ACCEL_E_NULL;
+    ACCEL_MEMSET(s, 0, sizeof *s);
+    if (c->pending_len < 2 * sizeof(accel_tsp1_pending) || c->tx_len < ACCEL_TSP1_OVERHEAD)
+        return ACCEL_E_BUFFER_TOO_SMALL;
+    st = accel_ring_init(&s->pend, c->pending_mem, c->pending_len, sizeof(accel_tsp1_pending));
+    if (st == ACCEL_OK) st = accel_tsp1_decoder_init(&s->dec, c->rx_mem, c->rx_len,
+                                                     ACCEL_TSP1_RSP_PREAMBLE);
+    if (st != ACCEL_OK) return st;
+    s->bus = c->bus;
+    s->tx = (uint8_t *)c->tx_mem;
+    s->tx_cap = c->tx_len;
+    s->timeout_ms = c->timeout_ms ? c->timeout_ms : 1000u;
+    s->auto_clear = c->auto_clear;
+    s->on_outcome = c->on_outcome;
+    s->on_async = c->on_async;
+    s->user = c->user;
+    s->w_tid = ACCEL_TSP1_TID_NONE;
+    s->w_done = 1;
+    return ACCEL_OK;
+}
+
+static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+                                       uint16_t *tid, uint16_t internal)
+{
+    accel_tsp1_pending p;
+    size_t len;
+    uint8_t m[ACCEL_TSP1_OVERHEAD];
+    uint8_t *buf = internal ? m : s->tx;
+    accel_status st;
+    if (s->asleep) return ACCEL_E_TSP1_ASLEEP;
+    if (s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
+    /* the last slot is kept for the driver's completion marker */
+    if (accel_ring_count(&s->pend) + (internal ? 0u : 1u) >= accel_ring_capacity(&s->pend))
+        return ACCEL_E_FULL;
+    p.tid = accel__tsp1_tid(s);
+    st = accel_tsp1_encode_cmd(buf, internal ? sizeof m : s->tx_cap, id, p.tid, payload, n, &len);
+    if (st == ACCEL_OK) st = accel__tsp1_send(s, buf, len);
+    if (st != ACCEL_OK) {
+        s->next_tid = p.tid; /* not sent: the TID is free again */
+        return st;
+    }
+    p.id = id;
+    p.expect = id == ACCEL_TSP1_ECHO ? ACCEL_TSP1_R_DATA
+             : id == ACCEL_TSP1_NN_INFO ? ACCEL_TSP1_R_NN_INFO
+             : id == ACCEL_TSP1_REBOOT ? ACCEL_TSP1_R_ASYNC_READY : 0u;
+    p.internal = internal;
+    p.sent_ms = accel__tsp1_now(s);
+    accel_ring_push(&s->pend, &p);
+    if (tid) *tid = p.tid;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+                                        uint16_t *tid)
+{
+    if (!s) return ACCEL_E_NULL;
+    if (id == ACCEL_TSP1_CLEAR_ERROR) return accel_tsp1_clear_error(s);
+    return accel__tsp1_submit(s, id, payload, n, tid, 0);
+}
+
+ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
+{
+    uint8_t chunk[ACCEL_TSP1_READ_CHUNK];
+    accel_tsp1_pending *p;
+    accel_status st;
+    unsigned rounds;
+    if (!s) return ACCEL_E_NULL;
+    if (s->asleep) return ACCEL_OK;
+    /* deadlines, oldest first; a lost error response would leave the device discarding, so a
+       timeout is followed by CLEAR_ERROR (harmless when the queue was fine) */
+    p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
+    if (p && (uint32_t)(accel__tsp1_now(s) - p->sent_ms) >= s->timeout_ms) {
+        while ((p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0)) != NULL &&
+               (uint32_t)(accel__tsp1_now(s) - p->sent_ms) >= s->timeout_ms)
+            accel__tsp1_finish(s, ACCEL_E_TIMEOUT, NULL);
+        accel__tsp1_device_error(s);
+    }
+    /* completion marker behind a command that answers nothing on success */
+    p = (accel_tsp1_pending *)accel_ring_at(&s->pend, accel_ring_count(&s->pend) - 1u);
+    if (p && !p->expect && !p->internal && p->id != ACCEL_TSP1_DEEP_SLEEP)
+        accel__tsp1_submit(s, ACCEL_TSP1_ECHO, NULL, 0, NULL, 1);
+    for (rounds = 0; rounds < 64u; rounds++) {
+        uint16_t fill;
+        size_t got, off = 0;
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, NULL);
+        if (st != ACCEL_OK) return st;
+        if (!fill) break;
+        got = fill < sizeof chunk ? fill : sizeof chunk;
+        st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
+        if (st != ACCEL_OK) return st;
+        while (off < got) {
+            accel_tsp1_frame f;
+            size_t used;
+            st = accel_tsp1_decoder_feed(&s->dec, chunk + off, got - off, &used, &f);
+            off += used;
+            if (st == ACCEL_OK) accel__tsp1_on_frame(s, &f);
+        }
+    }
+    return ACCEL_OK;
+}
+
+/* Poll until *flag is set or timeout_ms passes; sleeps on INTB (or 1 ms) between polls. */
+static accel_status accel__tsp1_spin(accel_tsp1 *s, const uint8_t *flag, uint32_t timeout_ms)
+{
+    accel_deadline d;
+    accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
+    for (;;) {
+        accel_status st = accel_tsp1_poll(s);
+        if (st != ACCEL_OK) return st;
+        if (*flag) return ACCEL_OK;
+        if (accel_deadline_expired(&d, accel__tsp1_now(s))) return ACCEL_E_TIMEOUT;
+        if (accel_port_wait_irq(s->bus.port, s->bus.intb_line, 1) == ACCEL_E_UNSUPPORTED)
+            accel_port_delay_ms(s->bus.port, 1);
+    }
+}
+
+ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+                                      void *resp, size_t resp_cap, size_t *resp_len,
+                                      uint32_t timeout_ms)
+{
+    accel_status st;
+    accel_deadline d;
+    uint16_t tid;
+    if (resp_len) *resp_len = 0;
+    if (!s) return ACCEL_E_NULL;
+    accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
+    for (;;) { /* a full command buffer or pending table drains while we poll */
+        st = accel_tsp1_submit(s, id, payload, n, &tid);
+        if (st != ACCEL_E_BUSY && st != ACCEL_E_FULL) break;
+        if (accel_deadline_expired(&d, accel__tsp1_now(s))) return ACCEL_E_TIMEOUT;
+        st = accel_tsp1_poll(s);
+        if (st != ACCEL_OK) return st;
+        accel_port_delay_ms(s->bus.port, 1);
+    }
+    if (st != ACCEL_OK) return st;
+    s->w_tid = tid;
+    s->w_done = 0;
+    s->w_buf = (uint8_t *)resp;
+    s->w_cap = resp ? resp_cap : 0;
+    st = accel__tsp1_spin(s, &s->w_done, accel_deadline_remaining(&d, accel__tsp1_now(s)));
+    s->w_buf = NULL;
+    s->w_tid = ACCEL_TSP1_TID_NONE;
+    if (st != ACCEL_OK) return st; /* the command still gets its own outcome later */
+    if (resp_len) *resp_len = s->w_len;
+    return s->w_st;
+}
+
+ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms)
+{
+    if (!s) return ACCEL_E_NULL;
+    return accel__tsp1_spin(s, &s->ready, timeout_ms);
+}
+
+ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
+{
+    accel_status st;
+    if (!s) return ACCEL_E_NULL;
+    s->dev_error = 0; /* REBOOT is discarded in the error state: clear first */
+    if (accel_tsp1_clear_error(s) != ACCEL_OK) s->dev_error = 1;
+    s->ready = 0;
+    st = accel_tsp1_call(s, ACCEL_TSP1_REBOOT, NULL, 0, NULL, 0, NULL, timeout_ms);
+    if (st == ACCEL_OK) s->running_mask = 0;
+    return st;
+}
+
+ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms)
+{
+    accel_status st;
+    uint16_t fill = 1;
+    accel_deadline d;
+    if (!s) return ACCEL_E_NULL;
+    if (accel_ring_count(&s->pend)) return ACCEL_E_BUSY; /* let queued work finish first */
+    st = accel__tsp1_submit(s, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, NULL, 0);
+    if (st != ACCEL_OK) return st;
+    accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
+    while (fill) { /* DEEP_SLEEP answers nothing: it is done once consumed */
+        st = accel_tsp1_poll(s);
+        if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
+        if (st != ACCEL_OK) return st;
+        if (!accel_ring_count(&s->pend)) return ACCEL_E_TSP1_DISCARDED; /* e.g. error state */
+        if (fill && accel_deadline_expired(&d, accel__tsp1_now(s))) return ACCEL_E_TIMEOUT;
+        if (fill) accel_port_delay_ms(s->bus.port, 1);
+    }
+    accel__tsp1_finish(s, ACCEL_OK, NULL);
+    s->asleep = 1;
+    s->ready = 0;
+    s->running_mask = 0;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
+{
+    accel_status st;
+    if (!s) return ACCEL_E_NULL;
+    st = accel_tsp1_wake_pulse(&s->bus);
+    if (st != ACCEL_OK) return st;
+    s->asleep = 0;
+    s->ready = 0;
+    return accel_tsp1_wait_ready(s, timeout_ms);
+}
+
+ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
+                                         uint32_t timeout_ms)
+{
+    uint8_t p[8];
+    size_t len;
+    accel_tsp1_frame f;
+    accel_status st;
+    if (!s || !info) return ACCEL_E_NULL;
+    p[0] = idx;
+    p[1] = p[2] = p[3] = 0;
+    st = accel_tsp1_call(s, ACCEL_TSP1_NN_INFO, p, 4, p, sizeof p, &len, timeout_ms);
+    if (st != ACCEL_OK) return st;
+    f.id = ACCEL_TSP1_R_NN_INFO;
+    f.tid = 0;
+    f.n_bytes = (uint16_t)len;
+    f.payload = p;
+    return accel_tsp1_parse_nn_info(&f, info);
+}
+
+ACCELDEF accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms)
+{
+    accel_tsp1_nn_info in;
+    uint8_t i;
+    uint32_t known = 0, run = 0;
+    if (!s) return ACCEL_E_NULL;
+    for (i = 0; i < ACCEL_TSP1_MAX_NETS; i++) {
+        accel_status st = accel_tsp1_query_nn(s, i, &in, timeout_ms);
+        if (st == ACCEL_E_TSP1_ERR_ARG) break; /* past the last slot */
+        if (st != ACCEL_OK) return st;
+        if (!in.valid) break;
+        known |= (uint32_t)1 << i;
+        if (in.state == ACCEL_TSP1_NN_RUNNING) run |= (uint32_t)1 << i;
+    }
+    s->known_mask = known;
+    s->running_mask = run;
+    s->scanned = 1;
+    if (count) *count = i;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tsp1_nn_control(accel_tsp1 *s, uint16_t id, uint32_t mask,
+                                            uint32_t timeout_ms)
+{
+    uint8_t p[4];
+    accel_status st;
+    if (!s) return ACCEL_E_NULL;
+    if (id < ACCEL_TSP1_NN_START || id > ACCEL_TSP1_NN_FINISH) return ACCEL_E_ARG;
+    if (s->scanned && (mask & ~s->known_mask)) return ACCEL_E_TSP1_MASK;
+    accel__tsp1_put32(p, mask);
+    st = accel_tsp1_call(s, id, p, 4, NULL, 0, NULL, timeout_ms);
+    if (st == ACCEL_OK) {
+        if (id == ACCEL_TSP1_NN_START) s->running_mask |= mask;
+        else s->running_mask &= ~mask;
+    }
+    return st;
+}
+
+ACCELDEF accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_t *tid,
+                                            uint16_t *coalesced)
+{
+    unsigned i, best = 4;
+    if (!s || !id || !tid || !coalesced) return ACCEL_E_NULL;
+    for (i = 0; i < 4; i++) /* oldest first: async TIDs increase */
+        if (s->aq_n[i] && (best == 4 || (uint16_t)(s->aq_tid[i] - s->aq_tid[best]) > 0x7FFFu))
+            best = i;
+    if (best == 4) return ACCEL_E_EMPTY;
+    *id = best == 3 ? s->aq_id : (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best);
+    *tid = s->aq_tid[best];
+    *coalesced = s->aq_n[best];
+    s->aq_n[best] = 0;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
+                                            uint32_t timeout_ms)
+{
+    accel_status st = ACCEL_OK;
+    uint32_t k, prev;
+    if (!s || !u || !u->read) return ACCEL_E_NULL;
+    if (u->total % ACCEL_TSP1_CHUNK_SIZE || u->position % ACCEL_TSP1_CHUNK_SIZE ||
+        u->position > u->total)
+        return ACCEL_E_ARG;
+    if (s->running_mask) return ACCEL_E_BUSY; /* stop the networks first (else ERR_BUSY) */
+    k = u->chunks ? u->chunks : (uint32_t)((s->tx_cap - ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE);
+    if (k > 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE) k = 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE;
+    {   /* a command must fit the device's command buffer in its entirety */
+        uint16_t fill, space;
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
+        if (st != ACCEL_OK) return st;
+        if (!u->chunks && (uint32_t)fill + space < (k * ACCEL_TSP1_CHUNK_SIZE) + ACCEL_TSP1_OVERHEAD)
+            k = ((uint32_t)fill + space - ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE;
+    }
+    k *= ACCEL_TSP1_CHUNK_SIZE;
+    if (!k || k + ACCEL_TSP1_OVERHEAD > s->tx_cap) return ACCEL_E_BUFFER_TOO_SMALL;
+    prev = u->position;
+    while (u->position < u->total) {
+        size_t n = (size_t)(u->total - u->position < k ? u->total - u->position : k); /* <= 0xFFFF */
+        st = u->read(u->user, u->position, s->tx + ACCEL_TSP1_HDR_SIZE, n);
+        if (st == ACCEL_OK)
+            st = accel_tsp1_call(s, ACCEL_TSP1_SECURE_UPDATE, s->tx + ACCEL_TSP1_HDR_SIZE, n,
+                                 NULL, 0, NULL, timeout_ms);
+        if (st != ACCEL_OK) break;
+        prev = u->position;
+        u->position += (uint32_t)n;
+        if (u->progress) u->progress(u->user, u->position, u->total);
+    }
+    if (st == ACCEL_OK)
+        st = accel_tsp1_call(s, ACCEL_TSP1_SECURE_UPDATE_FINISH, NULL, 0, NULL, 0, NULL, timeout_ms);
+    if (st == ACCEL_OK) return u->no_reboot ? ACCEL_OK : accel_tsp1_reboot(s, timeout_ms);
+    if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev; /* the previous NVM write may have failed */
+    if (st == ACCEL_E_TSP1_ERR_CRYPT) u->position = 0;  /* the image as a whole was refused */
+    if (!u->no_cancel) {
+        if (s->dev_error) accel_tsp1_clear_error(s);
+        accel_tsp1_call(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, NULL, 0, NULL, timeout_ms);
+        u->position = 0; /* a cancelled update starts over */
+    }
+    return st;
+}
+
+#ifndef ACCEL_TSP1_NO_MODEL
+/* ---------------------------------------------------------------- tsp1: device model */
+ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap)
+{
+    return 3u * (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK + rsp_cap;
+}
+
+static void accel__tsp1m_reset(accel_tsp1_model *m, uint32_t boot_ms)
+{
+    accel_fifo_clear(&m->cmdq);
+    accel_fifo_clear(&m->rspq);
+    ACCEL_MEMSET(m->state, 0, sizeof m->state);
+    m->stage_len = 0;
+    m->xpos = 0;
+    m->irq_mask = (uint32_t)1 << ACCEL_TSP1_BUF_RSP; /* seed: only the response buffer */
+    m->thr[0] = 0;
+    m->thr[1] = 1;
+    m->error_state = 0;
+    m->apend = 0;
+    m->power = ACCEL_TSP1_MODEL_BOOTING;
+    m->timer = boot_ms ? boot_ms : 1u;
+}
+
+ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size_t mem_len,
+                                            uint16_t cmd_cap, uint16_t rsp_cap, uint8_t n_nets)
+{
+    uint8_t *b = (uint8_t *)mem;
+    if (!m || !mem) return ACCEL_E_NULL;
+    if (cmd_cap < ACCEL_TSP1_OVERHEAD || rsp_cap < 16u || n_nets > ACCEL_TSP1_MAX_NETS)
+        return ACCEL_E_ARG;
+    if (mem_len < accel_tsp1_model_mem_size(cmd_cap, rsp_cap)) return ACCEL_E_BUFFER_TOO_SMALL;
+    ACCEL_MEMSET(m, 0, sizeof *m);
+    accel_fifo_init(&m->cmdq, b, (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK);
+    b += (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK;
+    accel_fifo_init(&m->rspq, b, rsp_cap);
+    m->stage = b + rsp_cap;
+    m->work = m->stage + cmd_cap;
+    m->cmd_cap = cmd_cap;
+    m->rsp_cap = rsp_cap;
+    m->n_nets = n_nets;
+    m->exec_per_ms = 2;
+    m->boot_ms = 5;
+    m->nvm_ms = 2;
+    m->fw_valid = 1;
+    accel__tsp1m_reset(m, m->boot_ms);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tsp1_model_raise(accel_tsp1_model *m, uint16_t id)
+{
+    unsigned i;
+    if (!m) return ACCEL_E_NULL;
+    if (id < ACCEL_TSP1_R_ASYNC_READY || id > ACCEL_TSP1_R_ASYNC_ERR_NPU) return ACCEL_E_ARG;
+    i = id - ACCEL_TSP1_R_ASYNC_READY;
+    if (m->apend & (1u << i)) m->async_coalesced++;
+    m->apend = (uint8_t)(m->apend | (1u << i));
+    m->atid[i] = m->async_next++;
+    m->async_raised++;
+    return ACCEL_OK;
+}
+
+/* Push one response frame if it fits (never a partial one). */
+static int accel__tsp1m_respond(accel_tsp1_model *m, uint16_t id, uint16_t tid, const uint8_t *p,
+                                size_t n)
+{
+    uint8_t f[ACCEL_TSP1_OVERHEAD + 8];
+    size_t len;
+    if (accel_fifo_space(&m->rspq) < ACCEL_TSP1_OVERHEAD + n) return 0;
+    if (n <= 8) {
+        accel_tsp1_encode_frame(f, sizeof f, ACCEL_TSP1_RSP_PREAMBLE, id, tid, p, n, &len);
+        accel_fifo_write(&m->rspq, f, len);
+    } else { /* ECHO: build in the work area around the payload (it lives at work + 8) */
+        accel_tsp1_encode_frame(m->work, (size_t)m->cmd_cap, ACCEL_TSP1_RSP_PREAMBLE, id, tid, p,
+                                n, &len);
+        accel_fifo_write(&m->rspq, m->work, len);
+    }
+    return 1;
+}
+
+static void accel__tsp1m_emit_async(accel_tsp1_model *m)
+{
+    while (m->apend) {
+        unsigned i, best = 3;
+        for (i = 0; i < 3; i++)
+            if ((m->apend & (1u << i)) &&
+                (best == 3 || (uint16_t)(m->atid[i] - m->atid[best]) > 0x7FFFu))
+                best = i;
+        if (!accel__tsp1m_respond(m, (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best), m->atid[best],
+                                  NULL, 0))
+            return;
+        m->apend = (uint8_t)(m->apend & ~(1u << best));
+        m->async_emitted++;
+    }
+}
+
+/* An error entry in the command queue: 00 00 id tid (a frame always starts with a preamble). */
+static void accel__tsp1m_mark(accel_tsp1_model *m, uint16_t err, uint16_t tid)
+{
+    uint8_t e[6];
+    e[0] = e[1] = 0;
+    accel__tsp1_put16(e + 2, err);
+    accel__tsp1_put16(e + 4, tid);
+    if (accel_fifo_write(&m->cmdq, e, 6) != ACCEL_OK) m->lost_entries++;
+}
+
+/* A whole write transaction to the command buffer arrived: split it into queue entries. */
+static void accel__tsp1m_receive(accel_tsp1_model *m, const uint8_t *b, size_t n)
+{
+    uint8_t pre[2];
+    size_t pos = 0;
+    accel__tsp1_put16(pre, ACCEL_TSP1_CMD_PREAMBLE);
+    while (pos < n) {
+        size_t nb, flen;
+        uint16_t tid;
+        if (n - pos < 2 || b[pos] != pre[0] || b[pos + 1] != pre[1]) {
+            while (pos < n && !(b[pos] == pre[0] && pos + 1 < n && b[pos + 1] == pre[1])) pos++;
+            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, ACCEL_TSP1_TID_NONE);
+            continue;
+        }
+        if (n - pos < ACCEL_TSP1_HDR_SIZE) {
+            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, ACCEL_TSP1_TID_NONE);
+            return;
+        }
+        nb = accel__tsp1_get16(b + pos + 4);
+        tid = accel__tsp1_get16(b + pos + 6);
+        flen = ACCEL_TSP1_OVERHEAD + nb;
+        if (flen > n - pos) { /* partially received: discarded with an error */
+            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, tid);
+            return;
+        }
+        if (ACCEL_TSP1_CRC(b + pos, flen - 4) != accel__tsp1_get32(b + pos + flen - 4)) {
+            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_CHECKSUM, tid);
+            pos += 2; /* resynchronise on the next preamble */
+            continue;
+        }
+        if (accel_fifo_count(&m->cmdq) + flen > m->cmd_cap)
+            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, tid); /* must fit in its entirety */
+        else
+            accel_fifo_write(&m->cmdq, b + pos, flen);
+        pos += flen;
+    }
+}
+
+/* Execute the oldest queue entry. Returns 0 when it cannot complete yet. */
+static int accel__tsp1m_step(accel_tsp1_model *m)
+{
+    uint8_t h[8], r[8];
+    uint16_t id, tid, rid = 0;
+    size_t nb = 0, rn = 0, i, elen;
+    uint8_t *p = m->work + ACCEL_TSP1_HDR_SIZE;
+    uint32_t mask = 0, valid = m->n_nets >= 32 ? (uint32_t)0xFFFFFFFFUL : (((uint32_t)1 << m->n_nets) - 1u);
+    if (accel_fifo_peek(&m->cmdq, 0, h, 6) != ACCEL_OK) return 0;
+    id = accel__tsp1_get16(h + 2);
+    if (h[0] == 0 && h[1] == 0) { /* error entry */
+        tid = accel__tsp1_get16(h + 4);
+        rid = id;
+        id = 0;
+        elen = 6;
+    } else {
+        accel_fifo_peek(&m->cmdq, 0, h, 8);
+        nb = accel__tsp1_get16(h + 4);
+        tid = accel__tsp1_get16(h + 6);
+        accel_fifo_peek(&m->cmdq, ACCEL_TSP1_HDR_SIZE, p, nb);
+        elen = ACCEL_TSP1_OVERHEAD + nb;
+    }
+    if (m->error_state && id != ACCEL_TSP1_CLEAR_ERROR) {
+        accel_fifo_discard(&m->cmdq, elen);
+        m->discarded++;
+        if (m->on_exec) m->on_exec(m->user, tid, id, ACCEL_TSP1_TID_NONE);
+        return 1;
+    }
+    /* room for any answer first: a command completes only when its response fits */
+    if (accel_fifo_space(&m->rspq) < (id == ACCEL_TSP1_ECHO ? ACCEL_TSP1_OVERHEAD + nb : 16u) &&
+        !(id == ACCEL_TSP1_ECHO && ACCEL_TSP1_OVERHEAD + nb > m->rsp_cap &&
+          accel_fifo_space(&m->rspq) >= 16u))
+        return 0;
+    if (nb == 4) mask = accel__tsp1_get32(p);
+    switch (id) {
+    case 0: break;
+    case ACCEL_TSP1_ECHO:
+        if (ACCEL_TSP1_OVERHEAD + nb > m->rsp_cap) rid = ACCEL_TSP1_R_ERR_LEN;
+        else rid = ACCEL_TSP1_R_DATA, rn = nb;
+        break;
+    case ACCEL_TSP1_SECURE_UPDATE:
+        if (nb % ACCEL_TSP1_CHUNK_SIZE) { rid = ACCEL_TSP1_R_ERR_LEN; break; }
+        for (i = 0; i < m->n_nets; i++)
+            if (m->state[i] == ACCEL_TSP1_NN_RUNNING) rid = ACCEL_TSP1_R_ERR_BUSY;
+        if (rid) break;
+        if (m->nvm_busy) return 0; /* the previous NVM write is still going */
+        if (m->mem_err) { rid = ACCEL_TSP1_R_ERR_MEM; m->mem_err = 0; m->upd_active = 0; break; }
+        for (i = 0; i < nb / ACCEL_TSP1_CHUNK_SIZE; i++) {
+            m->upd_chunks++;
+            if (m->upd_chunks == m->arg_fail_chunk) { rid = ACCEL_TSP1_R_ERR_ARG; break; }
+            if (m->upd_chunks == m->mem_fail_chunk) m->mem_err = 1; /* reported later */
+        }
+        if (nb) {
+            if (!m->upd_active) m->upd_crc = 0;
+            m->upd_active = 1;
+            m->upd_done = 0;
+            m->fw_valid = 0; /* starting an update erases the image */
+            m->upd_crc = accel_crc32_update(m->upd_crc, p, nb);
+            m->nvm_busy = m->nvm_ms;
+        }
+        break;
+    case ACCEL_TSP1_SECURE_UPDATE_CANCEL:
+        if (m->upd_active || m->upd_done) m->fw_valid = 0; /* boots into ROM */
+        m->upd_active = m->upd_done = m->mem_err = 0;
+        m->upd_chunks = 0;
+        break;
+    case ACCEL_TSP1_SECURE_UPDATE_FINISH:
+        if (m->nvm_busy) return 0;
+        if (m->mem_err) rid = ACCEL_TSP1_R_ERR_MEM, m->mem_err = 0;
+        else if (!m->upd_active || m->crypt_fail) rid = ACCEL_TSP1_R_ERR_CRYPT;
+        else m->upd_done = 1, m->upd_active = 0, m->upd_chunks = 0;
+        break;
+    case ACCEL_TSP1_REBOOT:
+    case ACCEL_TSP1_DEEP_SLEEP:
+        break;
+    case ACCEL_TSP1_NN_INFO:
+        if (nb != 4) rid = ACCEL_TSP1_R_ERR_LEN;
+        else if (p[0] >= ACCEL_TSP1_MAX_NETS) rid = ACCEL_TSP1_R_ERR_ARG;
+        else {
+            uint8_t v = p[0] < m->n_nets;
+            r[0] = v;
+            r[1] = p[0];
+            r[2] = m->n_nets;
+            r[3] = v;
+            r[4] = v;
+            r[5] = v ? (uint8_t)(4u + 2u * p[0]) : 0u;
+            r[6] = v ? (uint8_t)(5u + 2u * p[0]) : 0u;
+            r[7] = v ? m->state[p[0]] : 0u;
+            rid = ACCEL_TSP1_R_NN_INFO;
+            rn = 8;
+            p = r;
+        }
+        break;
+    case ACCEL_TSP1_NN_START: case ACCEL_TSP1_NN_STOP:
+    case ACCEL_TSP1_NN_PAUSE: case ACCEL_TSP1_NN_FINISH:
+        if (nb != 4) { rid = ACCEL_TSP1_R_ERR_LEN; break; }
+        if (mask & ~valid) { rid = ACCEL_TSP1_R_ERR_ARG; break; }
+        for (i = 0; i < m->n_nets; i++) {
+            uint8_t *st = &m->state[i];
+            if (!(mask & ((uint32_t)1 << i))) continue;
+            if (id == ACCEL_TSP1_NN_START) *st = ACCEL_TSP1_NN_RUNNING;
+            else if (id == ACCEL_TSP1_NN_STOP) *st = ACCEL_TSP1_NN_STOPPED;
+            else if (*st == ACCEL_TSP1_NN_RUNNING)
+                *st = id == ACCEL_TSP1_NN_PAUSE ? ACCEL_TSP1_NN_PAUSED : ACCEL_TSP1_NN_FINISHED;
+        }
+        break;
+    case ACCEL_TSP1_CLEAR_ERROR: m->error_state = 0; break;
+    default: rid = ACCEL_TSP1_R_ERR_ARG; break;
+    }
+    if (rid) {
+        if (!accel__tsp1m_respond(m, rid, tid, rn ? p : NULL, rn)) return 0;
+        if (accel_tsp1_kind_of(rid) == ACCEL_TSP1_KIND_ERROR) m->error_state = 1, m->errors++;
+    }
+    accel_fifo_discard(&m->cmdq, elen);
+    m->executed++;
+    if (m->on_exec) m->on_exec(m->user, tid, id, rid);
+    if (id == ACCEL_TSP1_REBOOT) {
+        if (m->upd_done) m->fw_version++, m->fw_valid = 1, m->upd_done = 0;
+        accel__tsp1m_reset(m, m->boot_ms);
+    } else if (id == ACCEL_TSP1_DEEP_SLEEP) {
+        ACCEL_MEMSET(m->state, 0, sizeof m->state);
+        m->power = ACCEL_TSP1_MODEL_ASLEEP;
+    }
+    return 1;
+}
+
+ACCELDEF void accel_tsp1_model_advance(accel_tsp1_model *m, uint32_t ms)
+{
+    if (!m) return;
+    while (ms--) {
+        unsigned k;
+        if (m->power == ACCEL_TSP1_MODEL_BOOTING && --m->timer == 0) {
+            m->power = ACCEL_TSP1_MODEL_READY;
+            m->async_next = 0; /* async TIDs count from zero after every boot and wake */
+            accel_tsp1_model_raise(m, ACCEL_TSP1_R_ASYNC_READY);
+        }
+        if (m->power != ACCEL_TSP1_MODEL_READY) continue;
+        if (m->nvm_busy) m->nvm_busy--;
+        accel__tsp1m_emit_async(m);
+        for (k = 0; k < m->exec_per_ms && m->power == ACCEL_TSP1_MODEL_READY; k++)
+            if (!accel__tsp1m_step(m)) break;
+        accel__tsp1m_emit_async(m);
+    }
+}
+
+static uint32_t accel__tsp1m_status(const accel_tsp1_model *m, unsigned i)
+{
+    const accel_fifo *q = i ? &m->rspq : &m->cmdq;
+    size_t cap = i ? m->rsp_cap : m->cmd_cap, fill = accel_fifo_count(q);
+    return (uint32_t)fill | ((uint32_t)(fill < cap ? cap - fill : 0u) << 16);
+}
+
+static uint32_t accel__tsp1m_irq(const accel_tsp1_model *m)
+{
+    uint32_t st = 0;
+    if (m->power != ACCEL_TSP1_MODEL_READY) return 0;
+    if (accel_fifo_count(&m->rspq) >= (m->thr[1] ? m->thr[1] : 1u)) st |= 2u;
+    if (accel_fifo_count(&m->cmdq) <= m->thr[0]) st |= 1u;
+    return st;
+}
+
+static uint32_t accel__tsp1m_reg(const accel_tsp1_model *m, uint8_t r)
+{
+    if (r == 0) return m->fw_version;
+    if (r == ACCEL_TSP1_REG_IRQ_STATUS) return accel__tsp1m_irq(m);
+    if (r == ACCEL_TSP1_REG_IRQ_MASK) return m->irq_mask;
+    if (r == ACCEL_TSP1_REG_BUF_STATUS(0)) return accel__tsp1m_status(m, 0);
+    if (r == ACCEL_TSP1_REG_BUF_STATUS(1)) return accel__tsp1m_status(m, 1);
+    if (r == ACCEL_TSP1_REG_BUF_CTRL(0)) return m->thr[0];
+    if (r == ACCEL_TSP1_REG_BUF_CTRL(1)) return m->thr[1];
+    return 0;
+}
+
+/* One byte of a bus transaction (same bytes for SPI and I2C; I2C skips the dummy). */
+static uint8_t accel__tsp1m_byte(accel_tsp1_model *m, uint8_t in)
+{
+    size_t at = m->xpos++, data0 = 2u;
+    uint8_t out = 0;
+    int live = m->power == ACCEL_TSP1_MODEL_READY;
+    if (at == 0) m->xop = in;
+    else if (at == 1) m->xaddr = in;
+    if (m->xop == ACCEL_TSP1_SPI_OP_REG_READ || m->xop == ACCEL_TSP1_SPI_OP_BUF_READ)
+        data0 += ACCEL_TSP1_SPI_DUMMY;
+    if (at == 1 && m->xop == ACCEL_TSP1_SPI_OP_REG_READ)
+        accel_store_u32le(m->xval, live ? accel__tsp1m_reg(m, in) : 0u);
+    if (at < data0) return 0;
+    at -= data0;
+    switch (m->xop) {
+    case ACCEL_TSP1_SPI_OP_REG_READ: out = at < 4 ? m->xval[at] : 0u; break;
+    case ACCEL_TSP1_SPI_OP_REG_WRITE:
+        if (at < 4) m->xval[at] = in;
+        if (at == 3 && live) {
+            uint32_t v = accel_load_u32le(m->xval);
+            if (m->xaddr == ACCEL_TSP1_REG_IRQ_MASK) m->irq_mask = v;
+            if (m->xaddr == ACCEL_TSP1_REG_BUF_CTRL(0)) m->thr[0] = (uint16_t)(v & 0xFFFFu);
+            if (m->xaddr == ACCEL_TSP1_REG_BUF_CTRL(1)) m->thr[1] = (uint16_t)(v & 0xFFFFu);
+        }
+        break;
+    case ACCEL_TSP1_SPI_OP_BUF_WRITE:
+        if (m->stage_len < m->cmd_cap) m->stage[m->stage_len] = in;
+        m->stage_len++; /* bytes past the queue size are lost: the frame reads as cut off */
+        break;
+    case ACCEL_TSP1_SPI_OP_BUF_READ:
+        if (live && m->xaddr == ACCEL_TSP1_BUF_RSP) {
+            size_t got;
+            if (accel_fifo_read(&m->rspq, &out, 1, &got) != ACCEL_OK) out = 0;
+        }
+        break;
+    default: break;
+    }
+    return out;
+}
+
+static void accel__tsp1m_end(accel_tsp1_model *m)
+{
+    if (m->xop == ACCEL_TSP1_SPI_OP_BUF_WRITE && m->xpos >= 2) {
+        if (m->power == ACCEL_TSP1_MODEL_READY && m->xaddr == ACCEL_TSP1_BUF_CMD)
+            accel__tsp1m_receive(m, m->stage, m->stage_len < m->cmd_cap ? m->stage_len : m->cmd_cap);
+        else
+            m->ignored_xfers++;
+    } else if (m->xpos < 2 || m->xop < ACCEL_TSP1_SPI_OP_REG_READ ||
+               m->xop > ACCEL_TSP1_SPI_OP_BUF_WRITE) {
+        m->ignored_xfers++;
+    }
+    m->xpos = 0;
+    m->stage_len = 0;
+}
+
+static accel_status accel__tsp1m_spi(void *user, uint8_t cs, const uint8_t *tx, uint8_t *rx,
+                                     size_t len, unsigned flags)
+{
+    accel_tsp1_model *m = (accel_tsp1_model *)user;
+    size_t i;
+    (void)cs;
+    for (i = 0; i < len; i++) {
+        uint8_t o = accel__tsp1m_byte(m, tx ? tx[i] : 0u);
+        if (rx) rx[i] = o;
+    }
+    if (!(flags & ACCEL_SPI_KEEP_CS)) accel__tsp1m_end(m);
+    return ACCEL_OK;
+}
+
+static accel_status accel__tsp1m_i2c(void *user, uint16_t addr, const uint8_t *w, size_t wlen,
+                                     uint8_t *r, size_t rlen)
+{
+    accel_tsp1_model *m = (accel_tsp1_model *)user;
+    size_t i;
+    (void)addr;
+    for (i = 0; i < wlen; i++) accel__tsp1m_byte(m, w[i]);
+    if (rlen) m->xpos += ACCEL_TSP1_SPI_DUMMY; /* no dummy bytes on I2C */
+    for (i = 0; i < rlen; i++) r[i] = accel__tsp1m_byte(m, 0);
+    accel__tsp1m_end(m);
+    return ACCEL_OK;
+}
+
+static accel_status accel__tsp1m_gpio(void *user, unsigned line, unsigned level)
+{
+    accel_tsp1_model *m = (accel_tsp1_model *)user;
+    if (line == m->wake_line && level && m->power == ACCEL_TSP1_MODEL_ASLEEP)
+        accel__tsp1m_reset(m, m->boot_ms / 2u + 1u); /* waking is faster than booting */
+    return ACCEL_OK;
+}
+
+static accel_status accel__tsp1m_irq_line(void *user, unsigned line, uint32_t timeout_ms)
+{
+    accel_tsp1_model *m = (accel_tsp1_model *)user;
+    (void)line;
+    (void)timeout_ms;
+    return (accel__tsp1m_irq(m) & m->irq_mask) ? ACCEL_OK : ACCEL_E_TIMEOUT;
+}
+
+static void accel__tsp1m_delay(void *user, uint32_t ms)
+{
+    accel_tsp1_model_advance((accel_tsp1_model *)user, ms);
+}
+
+ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p)
+{
+    if (!m || !p) return;
+    ACCEL_MEMSET(p, 0, sizeof *p);
+    p->user = m;
+    p->spi_transfer = accel__tsp1m_spi;
+    p->i2c_write_read = accel__tsp1m_i2c;
+    p->gpio_set = accel__tsp1m_gpio;
+    p->wait_irq = accel__tsp1m_irq_line;
+    p->delay_ms = accel__tsp1m_delay;
+}
+#endif
 #ifdef __cplusplus
 }
 #endif
@@ -4398,7 +6392,715 @@ ACCELDEF accel_status accel_edgetpu_dfu_dev_port(accel_edgetpu_dfu_dev *d, accel
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* refsi implementation goes here */
+/* ---------------------------------------------------------------- refsi: wire format */
+#define ACCEL__REFSI_HDR_FIXED 0xC0000000UL
+
+static uint64_t accel__refsi_header(unsigned opcode, size_t chunks, uint32_t inl)
+{
+    return (uint64_t)ACCEL__REFSI_HDR_FIXED | ((uint64_t)opcode << 8) |
+           ((uint64_t)(chunks * 2u) << 16) | ((uint64_t)inl << 32);
+}
+
+/* Bits of the inline chunk each opcode uses; the rest must be zero (register opcodes use all
+ * 32 bits and check the index separately). */
+static uint32_t accel__refsi_inline_mask(unsigned op)
+{
+    switch (op) {
+    case ACCEL_REFSI_OP_RUN_KERNEL_SLICE: return 0xFFu;
+    case ACCEL_REFSI_OP_RUN_INSTANCES: return 0x7FFu;
+    case ACCEL_REFSI_OP_SYNC_CACHE: return ACCEL_REFSI_CACHE_DCACHE | ACCEL_REFSI_CACHE_ICACHE;
+    case ACCEL_REFSI_OP_WRITE_REG64:
+    case ACCEL_REFSI_OP_LOAD_REG64:
+    case ACCEL_REFSI_OP_STORE_REG64:
+    case ACCEL_REFSI_OP_STORE_IMM64:
+    case ACCEL_REFSI_OP_COPY_MEM64: return 0xFFFFFFFFUL;
+    default: return 0; /* NOP, FINISH */
+    }
+}
+
+/* Write header + payload at once, or nothing. */
+static accel_status accel__refsi_put(accel_refsi_builder *b, unsigned opcode, uint32_t inl,
+                                     const uint64_t *payload, size_t chunks)
+{
+    size_t i;
+    if (!b || !b->buf) return ACCEL_E_NULL;
+    if (b->len > b->cap || (b->cap - b->len) / 8u < chunks + 1u) return ACCEL_E_FULL;
+    accel_store_u64le(b->buf + b->len, accel__refsi_header(opcode, chunks, inl));
+    for (i = 0; i < chunks; i++) accel_store_u64le(b->buf + b->len + 8u * (i + 1u), payload[i]);
+    b->len += 8u * (chunks + 1u);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_refsi_builder_init(accel_refsi_builder *b, void *buf, size_t cap)
+{
+    if (!b || (!buf && cap)) return ACCEL_E_NULL;
+    b->buf = (uint8_t *)buf;
+    b->cap = cap;
+    b->len = 0;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_refsi_emit_nop(accel_refsi_builder *b, const uint8_t *payload_le,
+                                           size_t chunks)
+{
+    if (!b || !b->buf || (!payload_le && chunks)) return ACCEL_E_NULL;
+    if (chunks > ACCEL_REFSI_MAX_PAYLOAD) return ACCEL_E_TOO_LONG;
+    if (b->len > b->cap || (b->cap - b->len) / 8u < chunks + 1u) return ACCEL_E_FULL;
+    accel_store_u64le(b->buf + b->len, accel__refsi_header(ACCEL_REFSI_OP_NOP, chunks, 0));
+    if (chunks) ACCEL_MEMCPY(b->buf + b->len + 8u, payload_le, chunks * 8u);
+    b->len += 8u * (chunks + 1u);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_refsi_emit_finish(accel_refsi_builder *b)
+{
+    return accel__refsi_put(b, ACCEL_REFSI_OP_FINISH, 0, NULL, 0);
+}
+
+static accel_status accel__refsi_emit_reg(accel_refsi_builder *b, unsigned op, uint32_t reg,
+                                          uint64_t v)
+{
+    if (reg >= ACCEL_REFSI_NUM_REGS) return ACCEL_E_REFSI_REG;
+    return accel__refsi_put(b, op, reg, &v, 1);
+}
+
+ACCELDEF accel_status accel_refsi_emit_write_reg64(accel_refsi_builder *b, uint32_t reg,
+                                                   uint64_t value)
+{
+    return accel__refsi_emit_reg(b, ACCEL_REFSI_OP_WRITE_REG64, reg, value);
+}
+ACCELDEF accel_status accel_refsi_emit_load_reg64(accel_refsi_builder *b, uint32_t reg,
+                                                  uint64_t src_addr)
+{
+    return accel__refsi_emit_reg(b, ACCEL_REFSI_OP_LOAD_REG64, reg, src_addr);
+}
+ACCELDEF accel_status accel_refsi_emit_store_reg64(accel_refsi_builder *b, uint32_t reg,
+                                                   uint64_t dst_addr)
+{
+    return accel__refsi_emit_reg(b, ACCEL_REFSI_OP_STORE_REG64, reg, dst_addr);
+}
+
+ACCELDEF accel_status accel_refsi_emit_store_imm64(accel_refsi_builder *b, uint64_t dst_addr,
+                                                   uint64_t value)
+{
+    if (dst_addr > 0xFFFFFFFFUL) return ACCEL_E_REFSI_ADDR32;
+    return accel__refsi_put(b, ACCEL_REFSI_OP_STORE_IMM64, (uint32_t)dst_addr, &value, 1);
+}
+
+ACCELDEF accel_status accel_refsi_emit_copy_mem64(accel_refsi_builder *b, uint32_t count,
+                                                  uint64_t src_addr, uint64_t dst_addr,
+                                                  uint64_t unit)
+{
+    uint64_t p[3];
+    if (src_addr & 7u) return ACCEL_E_REFSI_SRC_ALIGN;
+    p[0] = src_addr;
+    p[1] = dst_addr;
+    p[2] = unit;
+    return accel__refsi_put(b, ACCEL_REFSI_OP_COPY_MEM64, count, p, 3);
+}
+
+ACCELDEF accel_status accel_refsi_emit_run_kernel_slice(accel_refsi_builder *b,
+                                                        uint32_t max_harts, uint64_t instances,
+                                                        uint64_t slice_id)
+{
+    uint64_t p[2];
+    if (max_harts > 0xFFu) return ACCEL_E_REFSI_MAX_HARTS;
+    p[0] = instances;
+    p[1] = slice_id;
+    return accel__refsi_put(b, ACCEL_REFSI_OP_RUN_KERNEL_SLICE, max_harts, p, 2);
+}
+
+ACCELDEF accel_status accel_refsi_emit_run_instances(accel_refsi_builder *b, uint32_t max_harts,
+                                                     uint64_t instances, const uint64_t *args,
+                                                     uint32_t nargs)
+{
+    uint64_t p[1 + ACCEL_REFSI_MAX_ARGS];
+    uint32_t i;
+    if (!args && nargs) return ACCEL_E_NULL;
+    if (nargs > ACCEL_REFSI_MAX_ARGS) return ACCEL_E_REFSI_NARGS;
+    if (max_harts > 0xFFu) return ACCEL_E_REFSI_MAX_HARTS;
+    p[0] = instances;
+    for (i = 0; i < nargs; i++) p[1u + i] = args[i];
+    return accel__refsi_put(b, ACCEL_REFSI_OP_RUN_INSTANCES, max_harts | (nargs << 8), p,
+                            1u + (size_t)nargs);
+}
+
+ACCELDEF accel_status accel_refsi_emit_sync_cache(accel_refsi_builder *b, uint32_t flags)
+{
+    if (flags & ~accel__refsi_inline_mask(ACCEL_REFSI_OP_SYNC_CACHE))
+        return ACCEL_E_REFSI_CACHE_FLAGS;
+    return accel__refsi_put(b, ACCEL_REFSI_OP_SYNC_CACHE, flags, NULL, 0);
+}
+
+ACCELDEF accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi_cmd *c)
+{
+    if (!c) return ACCEL_E_NULL;
+    switch (c->opcode) {
+    case ACCEL_REFSI_OP_NOP: return accel_refsi_emit_nop(b, c->payload, c->payload_chunks);
+    case ACCEL_REFSI_OP_FINISH: return accel_refsi_emit_finish(b);
+    case ACCEL_REFSI_OP_WRITE_REG64: return accel_refsi_emit_write_reg64(b, c->reg, c->value);
+    case ACCEL_REFSI_OP_LOAD_REG64: return accel_refsi_emit_load_reg64(b, c->reg, c->addr);
+    case ACCEL_REFSI_OP_STORE_REG64: return accel_refsi_emit_store_reg64(b, c->reg, c->addr);
+    case ACCEL_REFSI_OP_STORE_IMM64: return accel_refsi_emit_store_imm64(b, c->addr, c->value);
+    case ACCEL_REFSI_OP_COPY_MEM64:
+        return accel_refsi_emit_copy_mem64(b, c->count, c->src, c->dst, c->unit);
+    case ACCEL_REFSI_OP_RUN_KERNEL_SLICE:
+        return accel_refsi_emit_run_kernel_slice(b, c->max_harts, c->instances, c->slice_id);
+    case ACCEL_REFSI_OP_RUN_INSTANCES:
+        return accel_refsi_emit_run_instances(b, c->max_harts, c->instances, c->args, c->nargs);
+    case ACCEL_REFSI_OP_SYNC_CACHE: return accel_refsi_emit_sync_cache(b, c->flags);
+    default: return ACCEL_E_REFSI_OPCODE;
+    }
+}
+
+/* ---------------------------------------------------------------- refsi: decoder */
+ACCELDEF accel_status accel_refsi_iter_init(accel_refsi_iter *it, const void *buf, size_t len)
+{
+    if (!it || (!buf && len)) return ACCEL_E_NULL;
+    it->buf = (const uint8_t *)buf;
+    it->len = len;
+    it->pos = 0;
+    it->index = 0;
+    it->err = ACCEL_OK;
+    it->done = 0;
+    return ACCEL_OK;
+}
+
+/* Payload chunks an opcode must carry (RUN_INSTANCES: NUM_ARGS + 1); -1 for NOP (any). */
+static long accel__refsi_payload_for(unsigned op, uint32_t inl)
+{
+    switch (op) {
+    case ACCEL_REFSI_OP_FINISH:
+    case ACCEL_REFSI_OP_SYNC_CACHE: return 0;
+    case ACCEL_REFSI_OP_WRITE_REG64:
+    case ACCEL_REFSI_OP_LOAD_REG64:
+    case ACCEL_REFSI_OP_STORE_REG64:
+    case ACCEL_REFSI_OP_STORE_IMM64: return 1;
+    case ACCEL_REFSI_OP_COPY_MEM64: return 3;
+    case ACCEL_REFSI_OP_RUN_KERNEL_SLICE: return 2;
+    case ACCEL_REFSI_OP_RUN_INSTANCES: return 1L + (long)((inl >> 8) & 7u);
+    default: return -1;
+    }
+}
+
+ACCELDEF accel_status accel_refsi_iter_next(accel_refsi_iter *it, accel_refsi_cmd *c)
+{
+    uint64_t h;
+    uint32_t lo, inl, cnt;
+    unsigned op;
+    size_t chunks, i;
+    long want;
+    const uint8_t *p;
+    accel_status st = ACCEL_OK;
+    if (!it || !c) return ACCEL_E_NULL;
+    if (it->err != ACCEL_OK) return it->err;
+    if (it->done || it->pos >= it->len) {
+        it->done = 1;
+        return ACCEL_E_EMPTY;
+    }
+    if (it->len - it->pos < 8u) {
+        st = ACCEL_E_REFSI_PARTIAL_CHUNK;
+        goto fail;
+    }
+    h = accel_load_u64le(it->buf + it->pos);
+    lo = (uint32_t)(h & 0xFFFFFFFFUL);
+    inl = (uint32_t)(h >> 32);
+    op = (unsigned)((lo >> 8) & 0xFFu);
+    cnt = (lo >> 16) & 0x3FFFu;
+    if (lo & 0xFFu) st = ACCEL_E_REFSI_RESERVED;
+    else if ((lo >> 30) != 3u) st = ACCEL_E_REFSI_PACKET_ID;
+    else if (cnt & 1u) st = ACCEL_E_REFSI_ODD_COUNT;
+    else if (op >= ACCEL_REFSI_OP_COUNT) st = ACCEL_E_REFSI_OPCODE;
+    if (st != ACCEL_OK) goto fail;
+    chunks = (size_t)(cnt / 2u);
+    want = accel__refsi_payload_for(op, inl);
+    if (want >= 0 && (size_t)want != chunks) st = ACCEL_E_REFSI_PAYLOAD_COUNT;
+    else if ((it->len - it->pos - 8u) / 8u < chunks) st = ACCEL_E_REFSI_OVERRUN;
+    else if (inl & ~accel__refsi_inline_mask(op)) st = ACCEL_E_REFSI_INLINE_RESERVED;
+    else if ((op == ACCEL_REFSI_OP_WRITE_REG64 || op == ACCEL_REFSI_OP_LOAD_REG64 ||
+              op == ACCEL_REFSI_OP_STORE_REG64) && inl >= ACCEL_REFSI_NUM_REGS)
+        st = ACCEL_E_REFSI_REG;
+    else if (op == ACCEL_REFSI_OP_COPY_MEM64 && (it->buf[it->pos + 8u] & 7u))
+        st = ACCEL_E_REFSI_SRC_ALIGN; /* the device rejects it (ruling 7) */
+    if (st != ACCEL_OK) goto fail;
+
+    ACCEL_MEMSET(c, 0, sizeof *c);
+    c->opcode = (uint8_t)op;
+    c->inline_val = inl;
+    c->offset = it->pos;
+    c->size = 8u * (chunks + 1u);
+    c->payload_chunks = chunks;
+    p = it->buf + it->pos + 8u;
+    switch (op) {
+    case ACCEL_REFSI_OP_NOP: c->payload = p; break;
+    case ACCEL_REFSI_OP_WRITE_REG64:
+        c->reg = inl;
+        c->value = accel_load_u64le(p);
+        break;
+    case ACCEL_REFSI_OP_LOAD_REG64:
+    case ACCEL_REFSI_OP_STORE_REG64:
+        c->reg = inl;
+        c->addr = accel_load_u64le(p);
+        break;
+    case ACCEL_REFSI_OP_STORE_IMM64:
+        c->addr = inl;
+        c->value = accel_load_u64le(p);
+        break;
+    case ACCEL_REFSI_OP_COPY_MEM64:
+        c->count = inl;
+        c->src = accel_load_u64le(p);
+        c->dst = accel_load_u64le(p + 8);
+        c->unit = accel_load_u64le(p + 16);
+        break;
+    case ACCEL_REFSI_OP_RUN_KERNEL_SLICE:
+        c->max_harts = inl & 0xFFu;
+        c->instances = accel_load_u64le(p);
+        c->slice_id = accel_load_u64le(p + 8);
+        break;
+    case ACCEL_REFSI_OP_RUN_INSTANCES:
+        c->max_harts = inl & 0xFFu;
+        c->nargs = (inl >> 8) & 7u;
+        c->instances = accel_load_u64le(p);
+        for (i = 0; i < c->nargs; i++) c->args[i] = accel_load_u64le(p + 8u * (i + 1u));
+        break;
+    case ACCEL_REFSI_OP_SYNC_CACHE: c->flags = inl; break;
+    default: break; /* FINISH */
+    }
+    it->pos += c->size;
+    it->index++;
+    if (op == ACCEL_REFSI_OP_FINISH) it->done = 1;
+    return ACCEL_OK;
+fail:
+    it->err = st;
+    return st;
+}
+
+ACCELDEF accel_status accel_refsi_validate(const void *buf, size_t len, size_t *ncmds,
+                                           size_t *err_index, size_t *err_offset)
+{
+    accel_refsi_iter it;
+    accel_refsi_cmd c;
+    accel_status st = accel_refsi_iter_init(&it, buf, len);
+    if (st != ACCEL_OK) return st;
+    while ((st = accel_refsi_iter_next(&it, &c)) == ACCEL_OK) {
+    }
+    if (ncmds) *ncmds = it.index;
+    if (st == ACCEL_E_EMPTY) return ACCEL_OK;
+    if (err_index) *err_index = it.index;
+    if (err_offset) *err_offset = it.pos;
+    return st;
+}
+
+/* ---------------------------------------------------------------- refsi: register fields */
+ACCELDEF accel_status accel_refsi_pack_entry_pt(uint64_t addr, uint64_t *reg)
+{
+    if (!reg) return ACCEL_E_NULL;
+    if (addr > 0xFFFFFFFFUL) return ACCEL_E_REFSI_FIELD_RANGE;
+    *reg = addr;
+    return ACCEL_OK;
+}
+ACCELDEF accel_status accel_refsi_unpack_entry_pt(uint64_t reg, uint32_t *addr)
+{
+    if (!addr) return ACCEL_E_NULL;
+    if (reg >> 32) return ACCEL_E_REFSI_REG_RESERVED;
+    *addr = (uint32_t)reg;
+    return ACCEL_OK;
+}
+
+#define ACCEL__REFSI_ADDR48 0xFFFFFFFFFFFFULL
+ACCELDEF accel_status accel_refsi_pack_kub_desc(uint64_t addr, uint32_t size_units, uint64_t *reg)
+{
+    if (!reg) return ACCEL_E_NULL;
+    if (addr > ACCEL__REFSI_ADDR48 || size_units > 0xFFFFu) return ACCEL_E_REFSI_FIELD_RANGE;
+    *reg = addr | ((uint64_t)size_units << 48);
+    return ACCEL_OK;
+}
+ACCELDEF accel_status accel_refsi_unpack_kub_desc(uint64_t reg, uint64_t *addr,
+                                                  uint32_t *size_units)
+{
+    if (!addr || !size_units) return ACCEL_E_NULL;
+    *addr = reg & ACCEL__REFSI_ADDR48;
+    *size_units = (uint32_t)(reg >> 48);
+    return ACCEL_OK;
+}
+
+/* KARGS_INFO and TSD_INFO share one layout. */
+static accel_status accel__refsi_pack_info(uint32_t offset, uint32_t size, uint64_t *reg)
+{
+    if (!reg) return ACCEL_E_NULL;
+    if (offset > 0xFFFFFFUL || size > 0xFFFFFFUL) return ACCEL_E_REFSI_FIELD_RANGE;
+    *reg = ((uint64_t)offset << 16) | ((uint64_t)size << 40);
+    return ACCEL_OK;
+}
+static accel_status accel__refsi_unpack_info(uint64_t reg, uint32_t *offset, uint32_t *size)
+{
+    if (!offset || !size) return ACCEL_E_NULL;
+    if (reg & 0xFFFFu) return ACCEL_E_REFSI_REG_RESERVED;
+    *offset = (uint32_t)((reg >> 16) & 0xFFFFFFUL);
+    *size = (uint32_t)(reg >> 40);
+    return ACCEL_OK;
+}
+ACCELDEF accel_status accel_refsi_pack_kargs_info(uint32_t offset, uint32_t size, uint64_t *reg)
+{
+    return accel__refsi_pack_info(offset, size, reg);
+}
+ACCELDEF accel_status accel_refsi_unpack_kargs_info(uint64_t reg, uint32_t *offset,
+                                                    uint32_t *size)
+{
+    return accel__refsi_unpack_info(reg, offset, size);
+}
+ACCELDEF accel_status accel_refsi_pack_tsd_info(uint32_t offset, uint32_t size, uint64_t *reg)
+{
+    return accel__refsi_pack_info(offset, size, reg);
+}
+ACCELDEF accel_status accel_refsi_unpack_tsd_info(uint64_t reg, uint32_t *offset, uint32_t *size)
+{
+    return accel__refsi_unpack_info(reg, offset, size);
+}
+
+/* WINDOW_MODE: 0 ACTIVE, 2:1 MODE, 3 INTERLEAVE, 6:4 PERMS, 12:8 STRIDE, 63:32 SIZE - 1. */
+#define ACCEL__REFSI_MODE_RESERVED 0xFFFFE080UL
+ACCELDEF accel_status accel_refsi_pack_window_mode(const accel_refsi_window_mode *m, uint64_t *reg)
+{
+    if (!m || !reg) return ACCEL_E_NULL;
+    if (m->active > 1u || m->mode > ACCEL_REFSI_WINDOW_PER_CORE || m->interleave > 1u ||
+        m->perms > 7u || m->stride > 31u || m->size == 0 || m->size > 0x100000000ULL)
+        return ACCEL_E_REFSI_FIELD_RANGE;
+    *reg = (uint64_t)m->active | ((uint64_t)m->mode << 1) | ((uint64_t)m->interleave << 3) |
+           ((uint64_t)m->perms << 4) | ((uint64_t)m->stride << 8) | ((m->size - 1u) << 32);
+    return ACCEL_OK;
+}
+ACCELDEF accel_status accel_refsi_unpack_window_mode(uint64_t reg, accel_refsi_window_mode *m)
+{
+    uint32_t lo = (uint32_t)(reg & 0xFFFFFFFFUL);
+    if (!m) return ACCEL_E_NULL;
+    if ((lo & ACCEL__REFSI_MODE_RESERVED) || ((lo >> 1) & 3u) == 3u)
+        return ACCEL_E_REFSI_REG_RESERVED;
+    m->active = (uint8_t)(lo & 1u);
+    m->mode = (uint8_t)((lo >> 1) & 3u);
+    m->interleave = (uint8_t)((lo >> 3) & 1u);
+    m->perms = (uint8_t)((lo >> 4) & 7u);
+    m->stride = (uint8_t)((lo >> 8) & 31u);
+    m->size = (reg >> 32) + 1u;
+    return ACCEL_OK;
+}
+
+/* WINDOW_SCALE: 4:0 A (part = 0 for A = 0, else 2^(A-1)), 63:32 B - 1. */
+ACCELDEF accel_status accel_refsi_pack_window_scale(uint32_t scale_a, uint64_t scale_b,
+                                                    uint64_t *reg)
+{
+    uint32_t a = 0;
+    if (!reg) return ACCEL_E_NULL;
+    if (scale_b == 0 || scale_b > 0x100000000ULL) return ACCEL_E_REFSI_FIELD_RANGE;
+    if (scale_a) {
+        if ((scale_a & (scale_a - 1u)) || scale_a > 0x40000000UL)
+            return ACCEL_E_REFSI_FIELD_RANGE;
+        while (((uint32_t)1 << a) != scale_a) a++;
+        a++;
+    }
+    *reg = (uint64_t)a | ((scale_b - 1u) << 32);
+    return ACCEL_OK;
+}
+ACCELDEF accel_status accel_refsi_unpack_window_scale(uint64_t reg, uint32_t *scale_a,
+                                                      uint64_t *scale_b)
+{
+    uint32_t a = (uint32_t)(reg & 0x1Fu);
+    if (!scale_a || !scale_b) return ACCEL_E_NULL;
+    if ((uint32_t)(reg & 0xFFFFFFFFUL) & ~(uint32_t)0x1Fu) return ACCEL_E_REFSI_REG_RESERVED;
+    *scale_a = a ? (uint32_t)1 << (a - 1u) : 0u;
+    *scale_b = (reg >> 32) + 1u;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_t hart_id,
+                                                   uint32_t core_id, uint64_t addr, size_t n,
+                                                   unsigned access, uint64_t *phys)
+{
+    unsigned w;
+    if (!regs || !phys) return ACCEL_E_NULL;
+    if (n == 0) return ACCEL_E_ZERO_LENGTH;
+    if ((uint64_t)(n - 1u) > ~(uint64_t)0 - addr) return ACCEL_E_OVERFLOW;
+    for (w = 0; w < ACCEL_REFSI_NUM_WINDOWS; w++) {
+        accel_refsi_window_mode m;
+        uint64_t base = regs[ACCEL_REFSI_REG_WINDOW_BASE(w)], off, scale_b, id;
+        uint32_t scale_a;
+        accel_status st;
+        if (!(regs[ACCEL_REFSI_REG_WINDOW_MODE(w)] & 1u)) continue; /* inactive: not mapped */
+        st = accel_refsi_unpack_window_mode(regs[ACCEL_REFSI_REG_WINDOW_MODE(w)], &m);
+        if (st != ACCEL_OK) return st;
+        if (addr < base) {
+            /* starting below the window is physical, but must not run into it */
+            if (base - addr < (uint64_t)n) return ACCEL_E_REFSI_WINDOW_BOUNDS;
+            continue;
+        }
+        if (addr - base >= m.size) continue;
+        off = addr - base;
+        if ((uint64_t)n > m.size - off) return ACCEL_E_REFSI_WINDOW_BOUNDS;
+        if ((m.perms & access) != access) return ACCEL_E_REFSI_WINDOW_PERM;
+        st = accel_refsi_unpack_window_scale(regs[ACCEL_REFSI_REG_WINDOW_SCALE(w)], &scale_a,
+                                             &scale_b);
+        if (st != ACCEL_OK) return st;
+        id = m.mode == ACCEL_REFSI_WINDOW_PER_HART   ? hart_id
+             : m.mode == ACCEL_REFSI_WINDOW_PER_CORE ? core_id
+                                                      : 0u;
+        /* Address arithmetic wraps modulo 2^64, as a 64-bit address adder does. */
+        *phys = regs[ACCEL_REFSI_REG_WINDOW_TARGET(w)] + (uint64_t)scale_a * scale_b * id + off;
+        return ACCEL_OK;
+    }
+    *phys = addr;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- refsi: reference CMP */
+ACCELDEF accel_status accel_refsi_cmp_init(accel_refsi_cmp *cmp, const accel_refsi_cmp_config *cfg)
+{
+    if (!cmp || !cfg || !cfg->mem_read || !cfg->mem_write) return ACCEL_E_NULL;
+    if (cfg->num_cores == 0 || cfg->harts_per_core == 0) return ACCEL_E_ZERO_LENGTH;
+    if ((uint64_t)cfg->num_cores * cfg->harts_per_core > 0xFFFFFFFFUL) return ACCEL_E_ARG;
+    ACCEL_MEMCPY(&cmp->cfg, cfg, sizeof cmp->cfg); /* not `=`: gcc may emit memcpy() */
+    ACCEL_MEMSET(cmp->regs, 0, sizeof cmp->regs);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_refsi_hart_read(const accel_refsi_hart *h, uint64_t addr, void *dst,
+                                            size_t n)
+{
+    uint64_t phys;
+    accel_status st;
+    if (!h || !h->cmp || (!dst && n)) return ACCEL_E_NULL;
+    if (n == 0) return ACCEL_OK;
+    st = accel_refsi_window_translate(h->cmp->regs, h->hart_id, h->core_id, addr, n,
+                                      h->cmp->cfg.check_perms ? ACCEL_REFSI_PERM_READ : 0u,
+                                      &phys);
+    if (st != ACCEL_OK) return st;
+    return h->cmp->cfg.mem_read(h->cmp->cfg.user, ACCEL_REFSI_UNIT_HART(h->hart_id), phys, dst,
+                                n);
+}
+ACCELDEF accel_status accel_refsi_hart_write(const accel_refsi_hart *h, uint64_t addr,
+                                             const void *src, size_t n)
+{
+    uint64_t phys;
+    accel_status st;
+    if (!h || !h->cmp || (!src && n)) return ACCEL_E_NULL;
+    if (n == 0) return ACCEL_OK;
+    st = accel_refsi_window_translate(h->cmp->regs, h->hart_id, h->core_id, addr, n,
+                                      h->cmp->cfg.check_perms ? ACCEL_REFSI_PERM_WRITE : 0u,
+                                      &phys);
+    if (st != ACCEL_OK) return st;
+    return h->cmp->cfg.mem_write(h->cmp->cfg.user, ACCEL_REFSI_UNIT_HART(h->hart_id), phys, src,
+                                 n);
+}
+ACCELDEF accel_status accel_refsi_hart_read64(const accel_refsi_hart *h, uint64_t addr,
+                                              uint64_t *v)
+{
+    uint8_t b[8];
+    accel_status st;
+    if (!v) return ACCEL_E_NULL;
+    st = accel_refsi_hart_read(h, addr, b, 8);
+    if (st == ACCEL_OK) *v = accel_load_u64le(b);
+    return st;
+}
+ACCELDEF accel_status accel_refsi_hart_write64(const accel_refsi_hart *h, uint64_t addr,
+                                               uint64_t v)
+{
+    uint8_t b[8];
+    accel_store_u64le(b, v);
+    return accel_refsi_hart_write(h, addr, b, 8);
+}
+
+static accel_status accel__refsi_cmp_read64(accel_refsi_cmp *cmp, uint64_t unit, uint64_t addr,
+                                            uint64_t *v)
+{
+    uint8_t b[8];
+    accel_status st = cmp->cfg.mem_read(cmp->cfg.user, unit, addr, b, 8);
+    if (st == ACCEL_OK) *v = accel_load_u64le(b);
+    return st;
+}
+static accel_status accel__refsi_cmp_write64(accel_refsi_cmp *cmp, uint64_t addr, uint64_t v)
+{
+    uint8_t b[8];
+    accel_store_u64le(b, v);
+    return cmp->cfg.mem_write(cmp->cfg.user, ACCEL_REFSI_UNIT_CMP, addr, b, 8);
+}
+
+/* RUN_KERNEL_SLICE's KUB-derived addresses, checked once per command. */
+typedef struct accel__refsi_slice {
+    uint64_t kub_addr, kub_bytes;
+    uint32_t kargs_off, kargs_size, tsd_off, tsd_size;
+} accel__refsi_slice;
+
+static accel_status accel__refsi_slice_setup(const accel_refsi_cmp *cmp, accel__refsi_slice *s)
+{
+    uint32_t units;
+    accel_status st;
+    st = accel_refsi_unpack_kub_desc(cmp->regs[ACCEL_REFSI_REG_KUB_DESC], &s->kub_addr, &units);
+    if (st == ACCEL_OK)
+        st = accel_refsi_unpack_kargs_info(cmp->regs[ACCEL_REFSI_REG_KARGS_INFO], &s->kargs_off,
+                                           &s->kargs_size);
+    if (st == ACCEL_OK)
+        st = accel_refsi_unpack_tsd_info(cmp->regs[ACCEL_REFSI_REG_TSD_INFO], &s->tsd_off,
+                                         &s->tsd_size);
+    if (st != ACCEL_OK) return st;
+    s->kub_bytes = (uint64_t)units * 256u;
+    if (s->kub_bytes == 0) { /* KUB unused: no packed args, no KTB */
+        s->kargs_size = 0;
+        s->tsd_size = 0;
+        return ACCEL_OK;
+    }
+    if (s->kargs_size && (uint64_t)s->kargs_off + s->kargs_size > s->kub_bytes)
+        return ACCEL_E_REFSI_KUB_RANGE;
+    if (s->tsd_size && (uint64_t)s->tsd_off + s->tsd_size > s->kub_bytes)
+        return ACCEL_E_REFSI_KUB_RANGE;
+    if (s->tsd_size > cmp->cfg.ktb_stride) return ACCEL_E_REFSI_KTB_SIZE;
+    return ACCEL_OK;
+}
+
+/* Copy the TSD template from the KUB into one hart's KTB (CMP accesses are physical). */
+static accel_status accel__refsi_fill_ktb(accel_refsi_cmp *cmp, const accel__refsi_slice *s,
+                                          uint64_t ktb)
+{
+    uint8_t tmp[32];
+    uint32_t done = 0;
+    while (done < s->tsd_size) {
+        size_t k = s->tsd_size - done < sizeof tmp ? (size_t)(s->tsd_size - done) : sizeof tmp;
+        accel_status st = cmp->cfg.mem_read(cmp->cfg.user, ACCEL_REFSI_UNIT_CMP,
+                                            s->kub_addr + s->tsd_off + done, tmp, k);
+        if (st == ACCEL_OK)
+            st = cmp->cfg.mem_write(cmp->cfg.user, ACCEL_REFSI_UNIT_CMP, ktb + done, tmp, k);
+        if (st != ACCEL_OK) return st;
+        done += (uint32_t)k;
+    }
+    return ACCEL_OK;
+}
+
+static accel_status accel__refsi_run(accel_refsi_cmp *cmp, const accel_refsi_cmd *c,
+                                     accel_refsi_report *r)
+{
+    accel_refsi_launch l;
+    accel_refsi_hart h;
+    accel__refsi_slice s;
+    uint32_t total = cmp->cfg.num_cores * cmp->cfg.harts_per_core, harts, entry;
+    uint64_t i;
+    accel_status st;
+    if (!cmp->cfg.kernel) return ACCEL_E_UNSUPPORTED;
+    if (cmp->cfg.max_instances && c->instances > cmp->cfg.max_instances)
+        return ACCEL_E_REFSI_INSTANCES;
+    st = accel_refsi_unpack_entry_pt(cmp->regs[ACCEL_REFSI_REG_ENTRY_PT_FN], &entry);
+    if (st != ACCEL_OK) return st;
+    ACCEL_MEMSET(&s, 0, sizeof s);
+    if (c->opcode == ACCEL_REFSI_OP_RUN_KERNEL_SLICE) {
+        st = accel__refsi_slice_setup(cmp, &s);
+        if (st != ACCEL_OK) return st;
+    }
+    /* MAX_HARTS 0 means all harts; more than the device has means all it has. */
+    harts = (c->max_harts == 0 || c->max_harts > total) ? total : c->max_harts;
+    ACCEL_MEMSET(&l, 0, sizeof l);
+    l.opcode = c->opcode;
+    l.entry_pt = entry;
+    l.stack_top = cmp->regs[ACCEL_REFSI_REG_STACK_TOP];
+    l.return_addr = cmp->regs[ACCEL_REFSI_REG_RETURN_ADDR];
+    l.slice_id = c->slice_id;
+    l.nargs = c->nargs;
+    ACCEL_MEMCPY(l.args, c->args, sizeof l.args);
+    h.cmp = cmp;
+    h.hart_id = 0;
+    /* Instances go round-robin over the harts, one at a time: the reference is sequential, so
+     * results are deterministic; each instance sees its own hart's windows. */
+    for (i = 0; i < c->instances; i++, h.hart_id = h.hart_id + 1u == harts ? 0 : h.hart_id + 1u) {
+        h.core_id = h.hart_id / cmp->cfg.harts_per_core;
+        l.instance_id = i;
+        if (c->opcode == ACCEL_REFSI_OP_RUN_KERNEL_SLICE) {
+            l.packed_args = s.kargs_size ? s.kub_addr + s.kargs_off
+                                         : (uint64_t)ACCEL_REFSI_INVALID_ADDR;
+            l.ktb = (uint64_t)ACCEL_REFSI_INVALID_ADDR;
+            if (s.tsd_size) {
+                l.ktb = cmp->cfg.ktb_base + (uint64_t)h.hart_id * cmp->cfg.ktb_stride;
+                st = accel__refsi_fill_ktb(cmp, &s, l.ktb);
+            }
+        }
+        if (st == ACCEL_OK) st = cmp->cfg.kernel(cmp->cfg.user, &h, &l);
+        if (st != ACCEL_OK) {
+            r->instance = i;
+            r->hart = h.hart_id;
+            return st;
+        }
+    }
+    return ACCEL_OK;
+}
+
+static accel_status accel__refsi_exec_one(accel_refsi_cmp *cmp, const accel_refsi_cmd *c,
+                                          accel_refsi_report *r)
+{
+    uint64_t v, e;
+    accel_status st = ACCEL_OK;
+    switch (c->opcode) {
+    case ACCEL_REFSI_OP_WRITE_REG64: cmp->regs[c->reg] = c->value; return ACCEL_OK;
+    case ACCEL_REFSI_OP_LOAD_REG64:
+        st = accel__refsi_cmp_read64(cmp, ACCEL_REFSI_UNIT_CMP, c->addr, &v);
+        if (st == ACCEL_OK) cmp->regs[c->reg] = v;
+        return st;
+    case ACCEL_REFSI_OP_STORE_REG64: return accel__refsi_cmp_write64(cmp, c->addr, cmp->regs[c->reg]);
+    case ACCEL_REFSI_OP_STORE_IMM64: return accel__refsi_cmp_write64(cmp, c->addr, c->value);
+    case ACCEL_REFSI_OP_COPY_MEM64: /* the decoder has checked the source alignment */
+        if (c->count && ((uint64_t)c->count * 8u - 1u > ~(uint64_t)0 - c->src ||
+                         (uint64_t)c->count * 8u - 1u > ~(uint64_t)0 - c->dst))
+            return ACCEL_E_OVERFLOW;
+        /* one element at a time: the source may be a memory-mapped counter */
+        for (e = 0; e < c->count; e++) {
+            st = accel__refsi_cmp_read64(cmp, c->unit, c->src + 8u * e, &v);
+            if (st == ACCEL_OK) st = accel__refsi_cmp_write64(cmp, c->dst + 8u * e, v);
+            if (st != ACCEL_OK) {
+                r->element = e;
+                return st;
+            }
+        }
+        return ACCEL_OK;
+    case ACCEL_REFSI_OP_RUN_KERNEL_SLICE:
+    case ACCEL_REFSI_OP_RUN_INSTANCES: return accel__refsi_run(cmp, c, r);
+    case ACCEL_REFSI_OP_SYNC_CACHE:
+        /* DCACHE first: written data must reach memory before anything is re-fetched. */
+        if ((c->flags & ACCEL_REFSI_CACHE_DCACHE) && cmp->cfg.sync_cache)
+            st = cmp->cfg.sync_cache(cmp->cfg.user, ACCEL_REFSI_CACHE_DCACHE);
+        if (st == ACCEL_OK && (c->flags & ACCEL_REFSI_CACHE_ICACHE) && cmp->cfg.sync_cache)
+            st = cmp->cfg.sync_cache(cmp->cfg.user, ACCEL_REFSI_CACHE_ICACHE);
+        return st;
+    default: return ACCEL_OK; /* NOP, FINISH */
+    }
+}
+
+ACCELDEF accel_status accel_refsi_cmp_execute(accel_refsi_cmp *cmp, const void *buf, size_t len,
+                                              accel_refsi_report *report)
+{
+    accel_refsi_report local;
+    accel_refsi_report *r = report ? report : &local;
+    accel_refsi_iter it;
+    accel_refsi_cmd c;
+    accel_status st;
+    ACCEL_MEMSET(r, 0, sizeof *r);
+    r->opcode = 0xFFu;
+    if (!cmp) return r->status = ACCEL_E_NULL;
+    st = accel_refsi_iter_init(&it, buf, len);
+    if (st != ACCEL_OK) return r->status = st;
+    for (;;) {
+        st = accel_refsi_iter_next(&it, &c);
+        if (st == ACCEL_E_EMPTY) break;
+        if (st != ACCEL_OK) {
+            r->index = it.index;
+            r->offset = it.pos;
+            return r->status = st;
+        }
+        st = accel__refsi_exec_one(cmp, &c, r);
+        if (st != ACCEL_OK) {
+            r->index = it.index - 1u;
+            r->offset = c.offset;
+            r->opcode = c.opcode;
+            return r->status = st;
+        }
+        r->commands++;
+        if (c.opcode == ACCEL_REFSI_OP_FINISH) r->finished = 1;
+    }
+    return r->status = ACCEL_OK;
+}
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,180 @@
+/* accel-tsp1 - talk to an ABR TSP1 through the accel_tsp1 driver.
+ *
+ *   accel-tsp1 [--spidev B.C] [--gpiochip N --intb OFF --wake OFF] [--hz HZ] COMMAND
+ *     echo TEXT        ECHO round trip
+ *     info             NN_INFO for every slot (valid slots are contiguous from 0)
+ *     start MASK       NN_START (mask: networks as bits, e.g. 0x3)
+ *     stop MASK        NN_STOP
+ *     update FILE      secure update from an NVM image (k x 144 bytes), then reboot
+ *
+ * Without --spidev it runs against the device model on the simulator port (4 networks).
+ * With --spidev it uses ports/linux (SPI mode 0). The SPI transaction format of the TSP1 is
+ * not public: accel.h's assumed format (RULINGS TSP1 #3) must be checked on real hardware. */
+#define ACCEL_IMPLEMENTATION
+#include "accel.h"
+#include "accel_sim.h"
+#include "accel_linux.h"
+#include "accel_linux_gpio.h"
+#include "accel_linux_spi.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static accel_sim sim;
+static accel_tsp1_model model;
+static uint8_t model_mem[4 * 1024 + 128];
+static accel_linux lx;
+static accel_port lport;
+static accel_tsp1 s;
+static accel_tsp1_pending pend[8];
+static uint8_t rx[1100], tx[1100];
+static FILE *img;
+
+static void on_async(void *u, const accel_tsp1_frame *f)
+{
+    (void)u;
+    printf("async 0x%04X tid %u\n", f->id, f->tid);
+}
+
+static accel_status img_read(void *u, uint32_t off, uint8_t *dst, size_t n)
+{
+    (void)u;
+    if (fseek(img, (long)off, SEEK_SET) != 0 || fread(dst, 1, n, img) != n) return ACCEL_E_IO;
+    return ACCEL_OK;
+}
+
+static void progress(void *u, uint32_t done, uint32_t total)
+{
+    (void)u;
+    printf("\rupdate %lu / %lu bytes", (unsigned long)done, (unsigned long)total);
+    if (done == total) printf("\n");
+    fflush(stdout);
+}
+
+static int fail(const char *what, accel_status st)
+{
+    fprintf(stderr, "accel-tsp1: %s: %s\n", what, accel_status_str(st));
+    if (lx.last_errno) fprintf(stderr, "  (errno %d)\n", lx.last_errno);
+    return 1;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: accel-tsp1 [--spidev B.C] [--gpiochip N --intb OFF --wake OFF] [--hz HZ]"
+                    " echo TEXT | info | start MASK | stop MASK | update FILE\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    accel_tsp1_config c;
+    accel_status st;
+    int i = 1, spi = 0;
+    unsigned bus = 0, cs = 0, chip = 0, hz = 1000000;
+    long intb = -1, wake = -1;
+    const char *cmd;
+    memset(&c, 0, sizeof c);
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+        if (i + 1 >= argc) return usage();
+        if (!strcmp(argv[i], "--spidev")) {
+            if (sscanf(argv[i + 1], "%u.%u", &bus, &cs) != 2) return usage();
+            spi = 1;
+        } else if (!strcmp(argv[i], "--gpiochip")) chip = (unsigned)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--intb")) intb = atol(argv[i + 1]);
+        else if (!strcmp(argv[i], "--wake")) wake = atol(argv[i + 1]);
+        else if (!strcmp(argv[i], "--hz")) hz = (unsigned)atoi(argv[i + 1]);
+        else return usage();
+    }
+    if (i >= argc) return usage();
+    cmd = argv[i++];
+    if (spi) {
+        accel_linux_init(&lx);
+        st = accel_linux_spi_open(&lx, bus, cs, 0, hz, 8);
+        if (st != ACCEL_OK) return fail("spidev", st);
+        if (intb >= 0 || wake >= 0) {
+            st = accel_linux_gpio_open(&lx, chip);
+            if (st == ACCEL_OK && intb >= 0) st = accel_linux_gpio_request_irq(&lx, 0, (uint32_t)intb, 1);
+            if (st == ACCEL_OK && wake >= 0) st = accel_linux_gpio_request_output(&lx, 1, (uint32_t)wake, 0, 0);
+            if (st != ACCEL_OK) return fail("gpio", st);
+        }
+        accel_linux_port(&lx, &lport);
+        c.bus.port = &lport;
+        c.bus.addr = (uint8_t)cs;
+        c.bus.intb_line = 0;
+        c.bus.wake_line = 1;
+    } else {
+        accel_port mp;
+        accel_sim_init(&sim);
+        accel_tsp1_model_init(&model, model_mem, sizeof model_mem, 1024, 512, 4);
+        model.wake_line = 1;
+        accel_tsp1_model_port(&model, &mp);
+        accel_sim_attach(&sim, &mp);
+        c.bus.port = &sim.port;
+        c.bus.wake_line = 1;
+    }
+    c.pending_mem = pend;
+    c.pending_len = sizeof pend;
+    c.rx_mem = rx;
+    c.rx_len = sizeof rx;
+    c.tx_mem = tx;
+    c.tx_len = sizeof tx;
+    c.timeout_ms = 1000;
+    c.auto_clear = 1;
+    c.on_async = on_async;
+    st = accel_tsp1_open(&s, &c);
+    if (st != ACCEL_OK) return fail("open", st);
+    if (!spi) {
+        st = accel_tsp1_wait_ready(&s, 1000);
+        if (st != ACCEL_OK) return fail("wait for ASYNC_READY", st);
+    }
+    if (!strcmp(cmd, "echo") && i < argc) {
+        uint8_t out[256];
+        size_t len;
+        size_t n = strlen(argv[i]);
+        st = accel_tsp1_call(&s, ACCEL_TSP1_ECHO, argv[i], n, out, sizeof out, &len, 1000);
+        if (st != ACCEL_OK) return fail("echo", st);
+        printf("echo: %.*s\n", (int)len, (const char *)out);
+    } else if (!strcmp(cmd, "info")) {
+        static const char *names[] = {"stopped", "running", "paused", "finished"};
+        uint8_t k;
+        for (k = 0; k < ACCEL_TSP1_MAX_NETS; k++) {
+            accel_tsp1_nn_info in;
+            st = accel_tsp1_query_nn(&s, k, &in, 1000);
+            if (st != ACCEL_OK) return fail("nn info", st);
+            if (!in.valid) break;
+            printf("net %u: %u total, %u in (buffer %u), %u out (buffer %u), %s\n", in.idx,
+                   in.n_total, in.n_in, in.buf_in0, in.n_out, in.buf_out0, names[in.state]);
+        }
+        if (k == 0) printf("no networks\n");
+    } else if ((!strcmp(cmd, "start") || !strcmp(cmd, "stop")) && i < argc) {
+        uint32_t mask = (uint32_t)strtoul(argv[i], NULL, 0);
+        st = accel_tsp1_nn_scan(&s, NULL, 1000);
+        if (st == ACCEL_OK)
+            st = accel_tsp1_nn_control(&s, cmd[2] == 'a' ? ACCEL_TSP1_NN_START : ACCEL_TSP1_NN_STOP,
+                                       mask, 1000);
+        if (st != ACCEL_OK) return fail(cmd, st);
+        printf("%s 0x%lx: ok\n", cmd, (unsigned long)mask);
+    } else if (!strcmp(cmd, "update") && i < argc) {
+        accel_tsp1_update u;
+        long size;
+        img = fopen(argv[i], "rb");
+        if (!img) { perror(argv[i]); return 1; }
+        fseek(img, 0, SEEK_END);
+        size = ftell(img);
+        memset(&u, 0, sizeof u);
+        u.read = img_read;
+        u.progress = progress;
+        u.total = (uint32_t)size;
+        st = accel_tsp1_update_run(&s, &u, 2000);
+        fclose(img);
+        if (st != ACCEL_OK) {
+            fprintf(stderr, "failed at byte %lu\n", (unsigned long)u.position);
+            return fail("update", st);
+        }
+        printf("update done%s\n", spi ? "" : " (simulated device rebooted into the new image)");
+    } else {
+        return usage();
+    }
+    if (spi) accel_linux_close(&lx);
+    return 0;
+}

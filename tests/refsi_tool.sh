@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Tool-level tests for build/accel-refsi: disasm/asm round trips on the shared examples
+# (tests/vectors/refsi/*.hex are the bytes of ../shared/data/refsi/command_buffers.txt; *.txt the
+# expected disassembly, written by hand), malformed buffers (exit 2, where and why) and asm
+# refusals. Ends with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+T=build/accel-refsi
+[ -x "$T" ] || make -s "$T" >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+V=tests/vectors/refsi
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "  FAIL: $*"; }
+hex2bin() { printf '%s' "$1" | xxd -r -p > "$2"; }
+
+# round trips, both directions, byte-exact / text-exact
+for h in "$V"/*.hex; do
+    n=$(basename "$h" .hex)
+    xxd -r -p "$h" > "$W/$n.bin"
+    if "$T" disasm "$W/$n.bin" > "$W/$n.out" && diff -u "$V/$n.txt" "$W/$n.out"; then ok; else bad "disasm $n"; fi
+    if "$T" asm "$V/$n.txt" > "$W/$n.asm.bin" && cmp -s "$W/$n.bin" "$W/$n.asm.bin"; then ok; else bad "asm $n"; fi
+done
+
+# malformed buffers: exit 2, stderr names the command, its offset and the status
+expect_malformed() { # name hex index offset status
+    hex2bin "$2" "$W/m.bin"
+    "$T" disasm "$W/m.bin" > "$W/m.out" 2> "$W/m.err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q "command $3 at byte offset $4: $5:" "$W/m.err"; then ok
+    else bad "malformed $1 (rc=$rc: $(cat "$W/m.err"))"; fi
+}
+SYNC3=000900c003000000 # SYNC_CACHE flags=3, a good first command
+expect_malformed reserved      "010806c004020000080000000000000001000000000000000200000000000000" 0 0x0 ACCEL_E_REFSI_RESERVED
+expect_malformed packet_id     "${SYNC3}0001008000000000" 1 0x8 ACCEL_E_REFSI_PACKET_ID
+expect_malformed odd_count     "${SYNC3}000103c0000000000000000000000000" 1 0x8 ACCEL_E_REFSI_ODD_COUNT
+expect_malformed opcode        "${SYNC3}000a00c000000000" 1 0x8 ACCEL_E_REFSI_OPCODE
+expect_malformed payload_count "${SYNC3}000204c0010000000100000000000000" 1 0x8 ACCEL_E_REFSI_PAYLOAD_COUNT
+expect_malformed overrun       "${SYNC3}000606c0000000000800000000000000" 1 0x8 ACCEL_E_REFSI_OVERRUN
+expect_malformed partial       "${SYNC3}000100" 1 0x8 ACCEL_E_REFSI_PARTIAL_CHUNK
+expect_malformed inline        "${SYNC3}000900c004000000" 1 0x8 ACCEL_E_REFSI_INLINE_RESERVED
+expect_malformed src_align     "${SYNC3}000606c001000000041000000000000000000000000000000000000000000000" 1 0x8 ACCEL_E_REFSI_SRC_ALIGN
+expect_malformed reg           "${SYNC3}000202c0280000000000000000000000" 1 0x8 ACCEL_E_REFSI_REG
+# the good command before the error is still printed
+hex2bin "${SYNC3}000a00c000000000" "$W/m.bin"
+if [ "$("$T" disasm "$W/m.bin" 2>/dev/null)" = "SYNC_CACHE flags=0x3" ]; then ok; else bad "prefix before error"; fi
+
+# asm refusals: exit 2 with the line number and reason
+expect_asm_error() { # name text pattern
+    printf '%b' "$2" > "$W/a.txt"
+    "$T" asm "$W/a.txt" > "$W/a.bin" 2> "$W/a.err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "$3" "$W/a.err"; then ok
+    else bad "asm $1 (rc=$rc: $(cat "$W/a.err"))"; fi
+}
+expect_asm_error reg40     'FINISH\nWRITE_REG64 reg=0x28 value=0x1\n' 'a.txt:2: ACCEL_E_REFSI_REG:'
+expect_asm_error nargs8    'RUN_INSTANCES max_harts=0x0 instances=0x1 args=1,2,3,4,5,6,7,8\n' 'ACCEL_E_REFSI_NARGS'
+expect_asm_error imm64     'STORE_IMM64 addr=0x100000000 value=0x1\n' 'ACCEL_E_REFSI_ADDR32'
+expect_asm_error align     'COPY_MEM64 count=0x1 src=0x1004 dst=0x0 unit=0x0\n' 'ACCEL_E_REFSI_SRC_ALIGN'
+expect_asm_error harts     'RUN_KERNEL_SLICE max_harts=0x100 instances=0x1 slice=0x0\n' 'ACCEL_E_REFSI_MAX_HARTS'
+expect_asm_error flags     'SYNC_CACHE flags=0x4\n' 'ACCEL_E_REFSI_CACHE_FLAGS'
+expect_asm_error name      'WRITE_REG64 reg=0x2 (CMP_REG_ENTRY_PT_FN) value=0x1\n' 'does not match'
+expect_asm_error unknown   'JUMP addr=0x1\n' 'a.txt:1: unknown opcode'
+expect_asm_error missing   'STORE_IMM64 addr=0x10\n' 'missing field'
+expect_asm_error extra     'FINISH value=0x1\n' 'not valid for this opcode'
+expect_asm_error repeated  'SYNC_CACHE flags=0x1 flags=0x2\n' 'repeated'
+expect_asm_error toobig    'WRITE_REG64 reg=0x1 value=0x10000000000000000\n' 'out of range'
+expect_asm_error emptyarg  'RUN_INSTANCES max_harts=0x0 instances=0x1 args=0x1,\n' 'out of range'
+# comments and blank lines are fine
+printf '# header\n\nFINISH # end\n' > "$W/c.txt"
+if "$T" asm "$W/c.txt" | cmp -s - <(printf '\x00\x01\x00\xc0\x00\x00\x00\x00'); then ok; else bad "comments"; fi
+# usage and missing file
+"$T" disasm "$W/none.bin" 2>/dev/null; [ $? -eq 1 ] && ok || bad "missing file exit 1"
+"$T" 2>/dev/null; [ $? -eq 1 ] && ok || bad "usage exit 1"
+
+# the decoder fuzz target, built as a plain program (ACCEL_FUZZ_MAIN), on the vectors above and
+# its built-in inputs
+if ${CC:-cc} -std=c99 -DACCEL_FUZZ_MAIN -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+        -I. tests/fuzz/fuzz_refsi.c -o "$W/fuzz_refsi" 2> "$W/fz.err" &&
+    "$W/fuzz_refsi" "$W"/*.bin > /dev/null && "$W/fuzz_refsi" > /dev/null; then ok
+else bad "fuzz_refsi on the vectors ($(head -3 "$W/fz.err"))"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,468 @@
+/* test_tsp1.c - TSP1 wire layer: byte-exact command and response frames (vectors built by hand
+ * in tests/vectors/tsp1/gen_frames.py with python's zlib CRC), the streaming decoder under every
+ * chunking, garbage, bit flips, truncation, duplicated bytes, oversize N_BYTES, wrong preamble. */
+#define ACCEL_IMPLEMENTATION
+#include "accel.h"
+#include "testlib.h"
+#include "vectors/tsp1/frames.h"
+
+#define NV(a) (sizeof(a) / sizeof((a)[0]))
+
+static uint32_t rng_state = 12345u;
+static uint32_t rnd(void)
+{
+    rng_state = rng_state * 1103515245u + 12345u;
+    return (rng_state >> 8) & 0xFFFFFFu;
+}
+
+static void check_enc(const uint8_t *want, size_t wlen, uint16_t id, uint16_t tid,
+                      const void *p, size_t n)
+{
+    uint8_t buf[300];
+    size_t len = 99;
+    CHECK_ST(accel_tsp1_encode_cmd(buf, sizeof buf, id, tid, p, n, &len), ACCEL_OK);
+    CHECK_EQ(len, wlen);
+    CHECK_MEM(buf, want, wlen);
+}
+
+static void test_encode_commands(void)
+{
+    uint8_t buf[300], su[144];
+    size_t len, i;
+    check_enc(v_echo_hi, sizeof v_echo_hi, ACCEL_TSP1_ECHO, 1, "hi", 2);
+    check_enc(v_echo_empty, sizeof v_echo_empty, ACCEL_TSP1_ECHO, 0, NULL, 0);
+    check_enc(v_su_cancel, sizeof v_su_cancel, ACCEL_TSP1_SECURE_UPDATE_CANCEL, 2, NULL, 0);
+    check_enc(v_su_finish, sizeof v_su_finish, ACCEL_TSP1_SECURE_UPDATE_FINISH, 3, NULL, 0);
+    check_enc(v_reboot, sizeof v_reboot, ACCEL_TSP1_REBOOT, 4, NULL, 0);
+    check_enc(v_deep_sleep, sizeof v_deep_sleep, ACCEL_TSP1_DEEP_SLEEP, 5, NULL, 0);
+    check_enc(v_clear_error, sizeof v_clear_error, ACCEL_TSP1_CLEAR_ERROR, 0xFFFE, NULL, 0);
+    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_INFO, 7, 3, &len), ACCEL_OK);
+    CHECK_EQ(len, sizeof v_nn_info3);
+    CHECK_MEM(buf, v_nn_info3, sizeof v_nn_info3);
+    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_STATUS, 7, 3, &len), ACCEL_OK);
+    CHECK_MEM(buf, v_nn_info3, sizeof v_nn_info3); /* alias, same command */
+    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_START, 8, 5, &len), ACCEL_OK);
+    CHECK_MEM(buf, v_nn_start5, sizeof v_nn_start5);
+    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_STOP, 9, 0x80000001UL, &len),
+             ACCEL_OK);
+    CHECK_MEM(buf, v_nn_stop, sizeof v_nn_stop);
+    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_PAUSE, 10, 2, &len), ACCEL_OK);
+    CHECK_MEM(buf, v_nn_pause, sizeof v_nn_pause);
+    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_FINISH, 11, 0xFFFFFFFFUL, &len),
+             ACCEL_OK);
+    CHECK_MEM(buf, v_nn_finish, sizeof v_nn_finish);
+    for (i = 0; i < 144; i++) su[i] = (uint8_t)i;
+    CHECK_ST(accel_tsp1_encode_cmd(buf, sizeof buf, ACCEL_TSP1_SECURE_UPDATE, 0x1234, su, 144,
+                                   &len), ACCEL_OK);
+    CHECK_EQ(len, 156);
+    CHECK_MEM(buf, v_su_hdr, 8);
+    CHECK_MEM(buf + 8, su, 144);
+    CHECK_MEM(buf + 152, v_su_crc, 4);
+    /* in place: payload already at buf + 8 */
+    ACCEL_MEMSET(buf, 0, 8);
+    CHECK_ST(accel_tsp1_encode_cmd(buf, sizeof buf, ACCEL_TSP1_SECURE_UPDATE, 0x1234, buf + 8,
+                                   144, &len), ACCEL_OK);
+    CHECK_MEM(buf, v_su_hdr, 8);
+    CHECK_MEM(buf + 152, v_su_crc, 4);
+}
+
+static void test_encode_errors(void)
+{
+    uint8_t buf[300], p[300];
+    size_t len = 7;
+    ACCEL_MEMSET(p, 0, sizeof p);
+    CHECK_ST(accel_tsp1_check_cmd(ACCEL_TSP1_SECURE_UPDATE, 143), ACCEL_E_ALIGN);
+    CHECK_ST(accel_tsp1_check_cmd(ACCEL_TSP1_SECURE_UPDATE, 288), ACCEL_OK);
+    CHECK_ST(accel_tsp1_check_cmd(ACCEL_TSP1_SECURE_UPDATE, 145), ACCEL_E_ALIGN);
+    CHECK_ST(accel_tsp1_check_cmd(ACCEL_TSP1_NN_INFO, 3), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_tsp1_check_cmd(ACCEL_TSP1_NN_START, 5), ACCEL_E_TOO_LONG);
+    CHECK_ST(accel_tsp1_check_cmd(ACCEL_TSP1_REBOOT, 1), ACCEL_E_TOO_LONG);
+    CHECK_ST(accel_tsp1_check_cmd(ACCEL_TSP1_CLEAR_ERROR, 0), ACCEL_OK);
+    CHECK_ST(accel_tsp1_check_cmd(0x0011, 0), ACCEL_E_ARG);
+    CHECK_ST(accel_tsp1_check_cmd(ACCEL_TSP1_R_DATA, 0), ACCEL_E_ARG); /* a response id */
+    CHECK_ST(accel_tsp1_check_cmd(ACCEL_TSP1_ECHO, 65536UL), ACCEL_E_TOO_LONG);
+    CHECK_ST(accel_tsp1_encode_cmd(buf, sizeof buf, ACCEL_TSP1_NN_INFO, 1, p, 3, &len),
+             ACCEL_E_TRUNCATED);
+    CHECK_EQ(len, 0);
+    CHECK_ST(accel_tsp1_encode_cmd(buf, 13, ACCEL_TSP1_ECHO, 1, p, 2, &len),
+             ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_tsp1_encode_cmd(buf, 14, ACCEL_TSP1_ECHO, 1, p, 2, &len), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_cmd(buf, 11, ACCEL_TSP1_REBOOT, 1, NULL, 0, &len),
+             ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_tsp1_encode_cmd(NULL, 14, ACCEL_TSP1_ECHO, 1, p, 2, &len), ACCEL_E_NULL);
+    CHECK_ST(accel_tsp1_encode_cmd(buf, 14, ACCEL_TSP1_ECHO, 1, NULL, 2, &len), ACCEL_E_NULL);
+    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_INFO, 1, 256, &len), ACCEL_E_ARG);
+    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_ECHO, 1, 0, &len), ACCEL_OK);
+}
+
+typedef struct {
+    const uint8_t *v;
+    size_t n;
+    uint16_t id, tid;
+} rvec;
+
+static const rvec responses[] = {
+    {v_r_data_hi, sizeof v_r_data_hi, 0x8000, 1},
+    {v_r_nn_info, sizeof v_r_nn_info, 0x8001, 7},
+    {v_r_err_arg, sizeof v_r_err_arg, 0x9000, 9},
+    {v_r_err_busy, sizeof v_r_err_busy, 0x9001, 9},
+    {v_r_err_len, sizeof v_r_err_len, 0x9002, 9},
+    {v_r_err_mem, sizeof v_r_err_mem, 0x9003, 9},
+    {v_r_err_crypt, sizeof v_r_err_crypt, 0x9004, 9},
+    {v_r_err_checksum, sizeof v_r_err_checksum, 0x9006, 9},
+    {v_r_err_framing, sizeof v_r_err_framing, 0x9007, 0xFFFF},
+    {v_r_async_ready, sizeof v_r_async_ready, 0xA001, 0},
+    {v_r_async_ecc, sizeof v_r_async_ecc, 0xA002, 1},
+    {v_r_async_npu, sizeof v_r_async_npu, 0xA003, 2},
+    {v_r_unknown_9005, sizeof v_r_unknown_9005, 0x9005, 3},
+};
+
+static void test_decode_responses(void)
+{
+    static const accel_tsp1_kind kinds[] = {
+        ACCEL_TSP1_KIND_DATA, ACCEL_TSP1_KIND_NN_INFO, ACCEL_TSP1_KIND_ERROR,
+        ACCEL_TSP1_KIND_ERROR, ACCEL_TSP1_KIND_ERROR, ACCEL_TSP1_KIND_ERROR,
+        ACCEL_TSP1_KIND_ERROR, ACCEL_TSP1_KIND_ERROR, ACCEL_TSP1_KIND_ERROR,
+        ACCEL_TSP1_KIND_ASYNC, ACCEL_TSP1_KIND_ASYNC, ACCEL_TSP1_KIND_ASYNC,
+        ACCEL_TSP1_KIND_UNKNOWN};
+    static const accel_status errs[] = {
+        ACCEL_E_TSP1_ERR_ARG, ACCEL_E_TSP1_ERR_BUSY, ACCEL_E_TSP1_ERR_LEN, ACCEL_E_TSP1_ERR_MEM,
+        ACCEL_E_TSP1_ERR_CRYPT, ACCEL_E_TSP1_ERR_CHECKSUM, ACCEL_E_TSP1_ERR_FRAMING};
+    uint8_t mem[64];
+    accel_tsp1_decoder d;
+    accel_tsp1_frame f;
+    accel_tsp1_nn_info info;
+    size_t i, used;
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+    for (i = 0; i < NV(responses); i++) {
+        CHECK_ST(accel_tsp1_decoder_feed(&d, responses[i].v, responses[i].n, &used, &f), ACCEL_OK);
+        CHECK_EQ(used, responses[i].n);
+        CHECK_EQ(f.id, responses[i].id);
+        CHECK_EQ(f.tid, responses[i].tid);
+        CHECK_EQ(f.n_bytes, responses[i].n - 12);
+        CHECK_MEM(f.payload, responses[i].v + 8, f.n_bytes);
+        CHECK_EQ(accel_tsp1_kind_of(f.id), kinds[i]);
+        if (i >= 2 && i < 9) CHECK_ST(accel_tsp1_error_status(f.id), errs[i - 2]);
+    }
+    CHECK_ST(accel_tsp1_error_status(0x9005), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_tsp1_error_status(0x8000), ACCEL_E_MALFORMED);
+    CHECK_EQ(d.frames, NV(responses));
+    for (i = 0; i < ACCEL_TSP1_DROP_REASONS; i++) CHECK_EQ(d.dropped[i], 0);
+    /* ERR_MEM payload stays opaque */
+    CHECK_ST(accel_tsp1_decoder_feed(&d, v_r_err_mem, sizeof v_r_err_mem, &used, &f), ACCEL_OK);
+    CHECK_EQ(f.n_bytes, 4);
+    CHECK_EQ(f.payload[0], 0xDE);
+    /* NN_INFO into the struct */
+    CHECK_ST(accel_tsp1_decoder_feed(&d, v_r_nn_info, sizeof v_r_nn_info, &used, &f), ACCEL_OK);
+    CHECK_ST(accel_tsp1_parse_nn_info(&f, &info), ACCEL_OK);
+    CHECK_EQ(info.valid, 1);
+    CHECK_EQ(info.idx, 3);
+    CHECK_EQ(info.n_total, 4);
+    CHECK_EQ(info.n_in, 2);
+    CHECK_EQ(info.n_out, 1);
+    CHECK_EQ(info.buf_in0, 5);
+    CHECK_EQ(info.buf_out0, 7);
+    CHECK_EQ(info.state, ACCEL_TSP1_NN_RUNNING);
+    {
+        uint8_t pl[9] = {1, 0, 1, 1, 1, 4, 5, 3, 0};
+        accel_tsp1_frame g;
+        g.id = ACCEL_TSP1_R_NN_INFO;
+        g.tid = 0;
+        g.payload = pl;
+        g.n_bytes = 8;
+        CHECK_ST(accel_tsp1_parse_nn_info(&g, &info), ACCEL_OK);
+        CHECK_EQ(info.state, ACCEL_TSP1_NN_FINISHED);
+        g.n_bytes = 7;
+        CHECK_ST(accel_tsp1_parse_nn_info(&g, &info), ACCEL_E_MALFORMED);
+        g.n_bytes = 9;
+        CHECK_ST(accel_tsp1_parse_nn_info(&g, &info), ACCEL_E_MALFORMED);
+        g.n_bytes = 8;
+        pl[7] = 4;
+        CHECK_ST(accel_tsp1_parse_nn_info(&g, &info), ACCEL_E_MALFORMED);
+        pl[7] = 0;
+        pl[0] = 2;
+        CHECK_ST(accel_tsp1_parse_nn_info(&g, &info), ACCEL_E_MALFORMED);
+        g.id = ACCEL_TSP1_R_DATA;
+        CHECK_ST(accel_tsp1_parse_nn_info(&g, &info), ACCEL_E_ARG);
+    }
+}
+
+/* Feed `s` in chunks given by next_chunk; collect frames (id, tid) into out. Returns count. */
+typedef struct {
+    uint16_t id, tid, n;
+} got_t;
+
+static size_t feed_all(accel_tsp1_decoder *d, const uint8_t *s, size_t n, size_t mode,
+                       got_t *out, size_t max)
+{
+    size_t pos = 0, k = 0;
+    while (pos < n) {
+        size_t c = mode ? mode : 1 + rnd() % 40, used;
+        accel_tsp1_frame f;
+        if (c > n - pos) c = n - pos;
+        while (c) {
+            accel_status st = accel_tsp1_decoder_feed(d, s + pos, c, &used, &f);
+            CHECK(used <= c);
+            pos += used;
+            c -= used;
+            if (st == ACCEL_OK) {
+                if (k < max) {
+                    out[k].id = f.id;
+                    out[k].tid = f.tid;
+                    out[k].n = f.n_bytes;
+                }
+                k++;
+            } else {
+                CHECK_ST(st, ACCEL_E_EMPTY);
+                CHECK_EQ(c, 0);
+            }
+        }
+    }
+    return k;
+}
+
+static size_t build_stream(uint8_t *s)
+{
+    size_t i, n = 0;
+    for (i = 0; i < NV(responses); i++) {
+        ACCEL_MEMCPY(s + n, responses[i].v, responses[i].n);
+        n += responses[i].n;
+    }
+    return n;
+}
+
+static void test_every_chunking(void)
+{
+    uint8_t s[400], mem[40];
+    got_t got[32];
+    size_t n = build_stream(s), mode, i, k;
+    accel_tsp1_decoder d;
+    for (mode = 0; mode <= n; mode++) {
+        accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE);
+        k = feed_all(&d, s, n, mode, got, 32);
+        CHECK_EQ(k, NV(responses));
+        for (i = 0; i < k && i < NV(responses); i++) {
+            CHECK_EQ(got[i].id, responses[i].id);
+            CHECK_EQ(got[i].tid, responses[i].tid);
+        }
+        for (i = 0; i < ACCEL_TSP1_DROP_REASONS; i++) CHECK_EQ(d.dropped[i], 0);
+    }
+    /* every split point into two chunks */
+    for (mode = 0; mode <= n; mode++) {
+        size_t used, pos = 0, cnt = 0;
+        accel_tsp1_frame f;
+        accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE);
+        while (pos < mode)
+            if (accel_tsp1_decoder_feed(&d, s + pos, mode - pos, &used, &f) == ACCEL_OK) cnt++, pos += used;
+            else pos += used;
+        while (pos < n)
+            if (accel_tsp1_decoder_feed(&d, s + pos, n - pos, &used, &f) == ACCEL_OK) cnt++, pos += used;
+            else pos += used;
+        CHECK_EQ(cnt, NV(responses));
+    }
+}
+
+/* one-shot helper: feed all, return frames; dropped counts read from d */
+static size_t run(accel_tsp1_decoder *d, uint8_t *mem, size_t cap, const uint8_t *s, size_t n,
+                  got_t *got)
+{
+    accel_tsp1_decoder_init(d, mem, cap, ACCEL_TSP1_RSP_PREAMBLE);
+    return feed_all(d, s, n, 1, got, 8);
+}
+
+static void test_corruption_cases(void)
+{
+    uint8_t s[200], mem[64];
+    got_t got[8];
+    accel_tsp1_decoder d;
+    size_t k;
+    const size_t A = sizeof v_r_data_hi, B = sizeof v_r_err_mem;
+    /* garbage, including a lone preamble byte, then a frame */
+    {
+        static const uint8_t g[] = {0x00, 0x11, 0x55, 0x22, 0xCC};
+        ACCEL_MEMCPY(s, g, 5);
+        ACCEL_MEMCPY(s + 5, v_r_data_hi, A);
+        k = run(&d, mem, sizeof mem, s, 5 + A, got);
+        CHECK_EQ(k, 1);
+        CHECK_EQ(got[0].id, 0x8000);
+        CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_GARBAGE], 5);
+    }
+    /* bit flip in A's CRC: A dropped (CRC), B survives */
+    ACCEL_MEMCPY(s, v_r_data_hi, A);
+    ACCEL_MEMCPY(s + A, v_r_err_mem, B);
+    s[A - 1] ^= 0x10;
+    k = run(&d, mem, sizeof mem, s, A + B, got);
+    CHECK_EQ(k, 1);
+    CHECK_EQ(got[0].id, 0x9003);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_CRC], A);
+    /* bit flip in every position of A, one at a time: A never decodes, B always does */
+    {
+        size_t pos, bit;
+        for (pos = 0; pos < A; pos++)
+            for (bit = 0; bit < 8; bit++) {
+                ACCEL_MEMCPY(s, v_r_data_hi, A);
+                ACCEL_MEMCPY(s + A, v_r_err_mem, B);
+                ACCEL_MEMSET(s + A + B, 0, 64); /* idle bus: resolves a lengthened candidate */
+                s[pos] ^= (uint8_t)(1u << bit);
+                k = run(&d, mem, sizeof mem, s, A + B + 64, got);
+                CHECK_EQ(k, 1);
+                CHECK_EQ(got[0].id, 0x9003);
+                CHECK_EQ(d.dropped[0] + d.dropped[1] + d.dropped[2] + d.len - d.emitted, A + 64);
+            }
+    }
+    /* truncated A (first 10 bytes) followed by B */
+    ACCEL_MEMCPY(s, v_r_data_hi, 10);
+    ACCEL_MEMCPY(s + 10, v_r_err_mem, B);
+    k = run(&d, mem, sizeof mem, s, 10 + B, got);
+    CHECK_EQ(k, 1);
+    CHECK_EQ(got[0].id, 0x9003);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_CRC], 10);
+    /* duplicated byte inside A */
+    ACCEL_MEMCPY(s, v_r_data_hi, 9);
+    ACCEL_MEMCPY(s + 9, v_r_data_hi + 8, A - 8);
+    ACCEL_MEMCPY(s + A + 1, v_r_err_mem, B);
+    k = run(&d, mem, sizeof mem, s, A + 1 + B, got);
+    CHECK_EQ(k, 1);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_CRC], A); /* the candidate's 14 bytes */
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_GARBAGE], 1); /* its last CRC byte, pushed out */
+    /* oversize N_BYTES (0xFFFF; the buffer holds 64) */
+    ACCEL_MEMCPY(s, v_r_data_hi, A);
+    s[4] = 0xFF;
+    s[5] = 0xFF;
+    ACCEL_MEMCPY(s + A, v_r_err_mem, B);
+    k = run(&d, mem, sizeof mem, s, A + B, got);
+    CHECK_EQ(k, 1);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_LENGTH], 8); /* the header it held */
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_GARBAGE], A - 8);
+    /* payload exactly as large as the buffer allows: accepted; one more: LENGTH */
+    {
+        uint8_t big[64], fr[80];
+        size_t len;
+        ACCEL_MEMSET(big, 0xA5, sizeof big);
+        accel_tsp1_encode_frame(fr, sizeof fr, ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 5, big, 52, &len);
+        k = run(&d, mem, 64, fr, len, got);
+        CHECK_EQ(k, 1);
+        CHECK_EQ(got[0].n, 52);
+        accel_tsp1_encode_frame(fr, sizeof fr, ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 5, big, 53, &len);
+        k = run(&d, mem, 64, fr, len, got);
+        CHECK_EQ(k, 0);
+        CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_LENGTH], 8);
+        CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_GARBAGE], len - 8);
+    }
+    /* wrong preamble: a command frame in the response stream is garbage */
+    ACCEL_MEMCPY(s, v_echo_hi, sizeof v_echo_hi);
+    ACCEL_MEMCPY(s + sizeof v_echo_hi, v_r_err_mem, B);
+    k = run(&d, mem, sizeof mem, s, sizeof v_echo_hi + B, got);
+    CHECK_EQ(k, 1);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_GARBAGE], sizeof v_echo_hi);
+    /* and the command decoder takes it */
+    accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_CMD_PREAMBLE);
+    k = feed_all(&d, s, sizeof v_echo_hi + B, 0, got, 8);
+    CHECK_EQ(k, 1);
+    CHECK_EQ(got[0].id, ACCEL_TSP1_ECHO);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_GARBAGE], B);
+    /* a preamble hiding inside a dropped candidate is found again */
+    {
+        uint8_t fr[40];
+        size_t len;
+        accel_tsp1_encode_frame(fr, sizeof fr, ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 1, v_r_err_arg,
+                                sizeof v_r_err_arg, &len); /* DATA whose payload is a frame */
+        fr[len - 1] ^= 1;                                  /* outer CRC broken */
+        k = run(&d, mem, sizeof mem, fr, len, got);
+        CHECK_EQ(k, 1);
+        CHECK_EQ(got[0].id, 0x9000);
+        CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_CRC], 8);
+        CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_GARBAGE] + d.len - d.emitted, 4); /* outer CRC */
+    }
+    /* reset drops a held partial frame as truncated */
+    accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE);
+    {
+        size_t used;
+        accel_tsp1_frame f;
+        CHECK_ST(accel_tsp1_decoder_feed(&d, v_r_data_hi, 9, &used, &f), ACCEL_E_EMPTY);
+        CHECK_EQ(used, 9);
+        accel_tsp1_decoder_reset(&d);
+        CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_TRUNCATED], 9);
+        CHECK_ST(accel_tsp1_decoder_feed(&d, v_r_data_hi, A, &used, &f), ACCEL_OK);
+        accel_tsp1_decoder_reset(&d); /* an emitted frame is not truncated */
+        CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_TRUNCATED], 9);
+        CHECK_ST(accel_tsp1_decoder_feed(NULL, v_r_data_hi, A, &used, &f), ACCEL_E_NULL);
+        CHECK_ST(accel_tsp1_decoder_feed(&d, NULL, 1, &used, &f), ACCEL_E_NULL);
+        CHECK_ST(accel_tsp1_decoder_feed(&d, NULL, 0, &used, &f), ACCEL_E_EMPTY);
+        CHECK_ST(accel_tsp1_decoder_init(&d, mem, 11, ACCEL_TSP1_RSP_PREAMBLE),
+                 ACCEL_E_BUFFER_TOO_SMALL);
+    }
+}
+
+/* Random streams of frames with random damage: every byte is accounted for (in a frame, dropped
+ * under a reason, or still held), every intact frame not touching damage is decoded, and no
+ * frame appears that was not sent. */
+static void test_random_damage(void)
+{
+    static uint8_t s[20000], mem[12 + 200];
+    uint8_t pl[200];
+    int intact[600];
+    size_t n, nf, it;
+    for (it = 0; it < 300; it++) {
+        accel_tsp1_decoder d;
+        size_t i, pos = 0, k = 0, frame_bytes = 0, held, tot, ok_frames = 0;
+        n = 0;
+        nf = 0;
+        while (nf < 40) {
+            size_t len, plen = rnd() % 180, start = n;
+            unsigned dmg = rnd() % 8;
+            for (i = 0; i < plen; i++) pl[i] = (uint8_t)rnd();
+            accel_tsp1_encode_frame(s + n, sizeof s - n, ACCEL_TSP1_RSP_PREAMBLE, 0x8000,
+                                    (uint16_t)nf, pl, plen, &len);
+            n += len;
+            intact[nf] = 1;
+            if (dmg == 1) { s[start + rnd() % len] ^= (uint8_t)(1u << (rnd() % 8)); intact[nf] = 0; }
+            else if (dmg == 2) { n = start + rnd() % (len - 4); intact[nf] = 0; } /* keeps <= len-5 */
+            else if (dmg == 3) { size_t at = start + 1 + rnd() % (len - 2); /* a dup before the preamble or after the CRC is just garbage */ ACCEL_MEMCPY(pl, s + at, 1);
+                                 memmove(s + at + 1, s + at, n - at); n++; intact[nf] = 0; }
+            else if (dmg == 4) { size_t g = rnd() % 20; for (i = 0; i < g; i++) s[n++] = (uint8_t)rnd(); }
+            else if (dmg == 5) { s[start + 4] = 0xFF; intact[nf] = 0; }
+            nf++;
+        }
+        ACCEL_MEMSET(s + n, 0, 220); /* idle bus after the stream resolves any open candidate */
+        n += 220;
+        accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE);
+        while (pos < n) {
+            size_t c = 1 + rnd() % 64, used;
+            accel_tsp1_frame f;
+            if (c > n - pos) c = n - pos;
+            while (c) {
+                accel_status st = accel_tsp1_decoder_feed(&d, s + pos, c, &used, &f);
+                pos += used;
+                c -= used;
+                if (st == ACCEL_OK) {
+                    CHECK(f.tid < nf);
+                    CHECK_EQ(f.id, 0x8000);
+                    frame_bytes += 12u + f.n_bytes;
+                    if (f.tid < nf && intact[f.tid]) ok_frames++;
+                    k++;
+                }
+            }
+        }
+        held = d.len - d.emitted;
+        tot = frame_bytes + held + d.dropped[0] + d.dropped[1] + d.dropped[2] + d.dropped[3];
+        CHECK_EQ(tot, n);
+        CHECK_EQ(k, ok_frames); /* no damaged frame ever decodes */
+        {
+            size_t want = 0; /* the resync re-scans held bytes, so no intact frame is lost */
+            for (i = 0; i < nf; i++) want += intact[i] ? 1u : 0u;
+            CHECK_EQ(ok_frames, want);
+        }
+    }
+}
+
+int main(void)
+{
+    RUN(test_encode_commands);
+    RUN(test_encode_errors);
+    RUN(test_decode_responses);
+    RUN(test_every_chunking);
+    RUN(test_corruption_cases);
+    RUN(test_random_damage);
+    return TEST_END();
+}
