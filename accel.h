@@ -1204,12 +1204,15 @@ ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edg
 #define ACCEL_EDGETPU_OP_TEST 5u
 #define ACCEL_EDGETPU_SF_CLOCKS 0x01u
 #define ACCEL_EDGETPU_SF_CHUNK 0x02u
+#define ACCEL_EDGETPU_SF_HI0 0x04u /* 64-bit TEST/POLL: bits 63..32 must also read 0 */
 
+/* 20 bytes a step: every mask and value of the Beagle sequences fits 32 bits (RMW keeps the
+ * upper half of a 64-bit register, WRITE clears it). */
 typedef struct accel_edgetpu_step {
     uint8_t op, width, cond, flag, sflags;
     uint16_t timeout_ms;
     uint32_t reg;
-    uint64_t mask, value;
+    uint32_t mask, value;
 } accel_edgetpu_step;
 
 typedef struct accel_edgetpu_seq_ctx {
@@ -5412,7 +5415,7 @@ ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edg
 #define ACCEL__ET_M ACCEL_EDGETPU_OP_RMW
 #define ACCEL__ET_P ACCEL_EDGETPU_OP_POLL
 #define ACCEL__ET_T ACCEL_EDGETPU_OP_TEST
-#define ACCEL__ET_ALL 0xFFFFFFFFFFFFFFFFULL
+#define ACCEL__ET_ALL 0xFFFFFFFFUL /* with ACCEL_EDGETPU_SF_HI0: the whole 64-bit value */
 #define ACCEL__ET_PT 1000u /* poll timeout, ms */
 
 /* libedgetpu's USB open: BeagleTopLevelHandler Open / EnableReset / QuitReset /
@@ -5432,10 +5435,12 @@ static const accel_edgetpu_step accel__edgetpu_open_seq[] = {
     {ACCEL__ET_M, 32, 0, 0, ACCEL_EDGETPU_SF_CLOCKS, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xF0C00000UL,
      0x800000UL},
     {ACCEL__ET_P, 32, 0, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0},
-    {ACCEL__ET_P, 64, 0, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, ACCEL__ET_ALL, 0},
+    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_SCALAR_RUN_CONTROL,
+     ACCEL__ET_ALL, 0},
     {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_IDLE_REGISTER, 0, 0x1u},
     {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
-    {ACCEL__ET_P, 64, 0, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0, ACCEL__ET_ALL, 0x7Fu},
+    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0,
+     ACCEL__ET_ALL, 0x7Fu},
     {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_DEEP_SLEEP, 0, 0x1E02u},
     /* EnableHardwareClockGate: rg_gated_gcb = 0b01 unless Open found it so */
     {ACCEL__ET_M, 32, 1, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_2, 0xC0000UL, 0x40000UL},
@@ -5451,7 +5456,8 @@ static const accel_edgetpu_step accel__edgetpu_open_seq[] = {
     {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x441D8UL, 0, 1},
     {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44218UL, 0, 1},
     {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
-    {ACCEL__ET_P, 64, 0, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0, ACCEL__ET_ALL, 0x7Fu},
+    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0,
+     ACCEL__ET_ALL, 0x7Fu},
     {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x400C0UL, 0, 1},
     {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40150UL, 0, 1},
     {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40110UL, 0, 1},
@@ -5493,7 +5499,8 @@ static const accel_edgetpu_step accel__edgetpu_close_seq[] = {
     {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x441D8UL, 0, 2},
     {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44218UL, 0, 2},
     {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
-    {ACCEL__ET_P, 64, 0, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0, ACCEL__ET_ALL, 0x7Fu},
+    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0,
+     ACCEL__ET_ALL, 0x7Fu},
     {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x400C0UL, 0, 2},
     {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40150UL, 0, 2},
     {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40110UL, 0, 2},
@@ -5562,12 +5569,14 @@ ACCELDEF accel_status accel_edgetpu_seq_run(accel_edgetpu_usb *u, const accel_ed
         const accel_edgetpu_step *st = &s[i];
         accel_status r = ACCEL_OK;
         uint64_t v = 0, set = st->value;
+        int hi_ok;
         ctx->failed_step = i;
         if (st->width != 32u && st->width != 64u) return ACCEL_E_ARG;
         if (st->cond && st->cond <= 8u && (((unsigned)ctx->flags >> (unsigned)(st->cond - 1u)) & 1u))
             continue;
         if (st->sflags & ACCEL_EDGETPU_SF_CLOCKS) set |= ctx->clock_bits;
         if (st->sflags & ACCEL_EDGETPU_SF_CHUNK) set = ctx->outfeed_chunk;
+        hi_ok = 1;
         switch (st->op) {
         case ACCEL_EDGETPU_OP_READ:
             r = accel__edgetpu_rd(u, st, &v);
@@ -5578,13 +5587,14 @@ ACCELDEF accel_status accel_edgetpu_seq_run(accel_edgetpu_usb *u, const accel_ed
             break;
         case ACCEL_EDGETPU_OP_RMW:
             r = accel__edgetpu_rd(u, st, &v);
-            if (r == ACCEL_OK) r = accel__edgetpu_wr(u, st, (v & ~st->mask) | set);
+            if (r == ACCEL_OK) r = accel__edgetpu_wr(u, st, (v & ~(uint64_t)st->mask) | set);
             break;
         case ACCEL_EDGETPU_OP_TEST:
             r = accel__edgetpu_rd(u, st, &v);
             if (r == ACCEL_OK && st->flag < 8u) {
                 unsigned bit = 1u << st->flag;
-                if ((v & st->mask) == st->value) ctx->flags = (uint8_t)((unsigned)ctx->flags | bit);
+                if ((st->sflags & ACCEL_EDGETPU_SF_HI0) && (v >> 32) != 0) hi_ok = 0;
+                if (hi_ok && (v & st->mask) == st->value) ctx->flags = (uint8_t)((unsigned)ctx->flags | bit);
                 else ctx->flags = (uint8_t)((unsigned)ctx->flags & ~bit);
             }
             break;
@@ -5593,7 +5603,8 @@ ACCELDEF accel_status accel_edgetpu_seq_run(accel_edgetpu_usb *u, const accel_ed
             uint32_t waited = 0;
             for (;;) {
                 r = accel__edgetpu_rd(u, st, &v);
-                if (r != ACCEL_OK || (v & st->mask) == st->value) break;
+                hi_ok = !(st->sflags & ACCEL_EDGETPU_SF_HI0) || (v >> 32) == 0;
+                if (r != ACCEL_OK || (hi_ok && (v & st->mask) == st->value)) break;
                 if (waited >= st->timeout_ms) {
                     r = ACCEL_E_TIMEOUT;
                     break;

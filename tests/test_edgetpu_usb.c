@@ -419,6 +419,27 @@ static void test_poll_timeout(void)
     CHECK_EQ(s[ctx.failed_step].reg, ACCEL_EDGETPU_SCALAR_RUN_CONTROL);
     CHECK_EQ(sim.now - t0, 1000);
     CHECK_EQ_U64(ctx.last, 1);
+    /* the poll compares all 64 bits: a set bit 32 is not "0" */
+    setup(0);
+    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, 0x100000000ULL);
+    memset(&ctx, 0, sizeof ctx);
+    CHECK_ST(accel_edgetpu_seq_run(&usb, s, n, &ctx), ACCEL_E_TIMEOUT);
+    CHECK_EQ(s[ctx.failed_step].reg, ACCEL_EDGETPU_SCALAR_RUN_CONTROL);
+    CHECK_EQ_U64(ctx.last, 0x100000000ULL);
+    /* a 64-bit read-modify-write keeps the upper half */
+    setup(0);
+    accel_edgetpu_dev_set_reg(&dev, 0x40000UL, 0xAB000000F0ULL);
+    {
+        accel_edgetpu_step rmw;
+        memset(&rmw, 0, sizeof rmw);
+        rmw.op = ACCEL_EDGETPU_OP_RMW;
+        rmw.width = 64;
+        rmw.reg = 0x40000UL;
+        rmw.mask = 0xF0u;
+        rmw.value = 0x5u;
+        CHECK_ST(accel_edgetpu_seq_run(&usb, &rmw, 1, &ctx), ACCEL_OK);
+        CHECK_EQ_U64(accel_edgetpu_dev_reg(&dev, 0x40000UL), 0xAB00000005ULL);
+    }
     /* an I/O error stops the sequence at once */
     setup(0);
     {
