@@ -153,6 +153,11 @@ typedef enum accel_status {
     ACCEL_E_TSP1_UNEXPECTED = -116,   /* the response id is not what the command answers with */
 
     /* edgetpu: -200 .. -299 */
+    ACCEL_E_EDGETPU_FATAL = -200,    /* fatal error interrupt; hib error status read back */
+    ACCEL_E_EDGETPU_EVENT = -201,    /* an event with an unexpected tag */
+    ACCEL_E_EDGETPU_NO_TOKEN = -202, /* parameter-caching executable without a token */
+    ACCEL_E_EDGETPU_DFU = -203,      /* DFU device reported an error or unexpected state */
+    ACCEL_E_EDGETPU_VERIFY = -204,   /* uploaded firmware differs from the image */
 
     /* refsi: -300 .. -399 */
     ACCEL_E_REFSI_RESERVED = -300,        /* header bits 7:0 are not zero */
@@ -884,7 +889,592 @@ ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p);
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* edgetpu declarations go here */
+/* edgetpu - Google Coral Edge TPU (Beagle) over USB, without libedgetpu.
+ * Layers: wire (128-bit bundles, FlatBuffers model reader, USB header/event/interrupt records,
+ * DFU status), protocol (USB transfer ordering, CSR control requests, bring-up sequences as
+ * data), driver (DMA-hint walk, parameter caching, DFU download), device model (ports/sim).
+ *   Instructions: 128-bit bundles, 16 little-endian bytes; decode/encode of the 20 fields
+ *   (bit positions from edgetpuxray's decompiler: bit 0 = bit 0 of byte 0), a disassembler,
+ *   a program builder (start/halt/NOPs/end marker as edgetpu_compiler lays them out) and
+ *   field-offset patching of a 32-bit value at any bit offset (libedgetpu's CopyUint32).
+ *   Models: *_edgetpu.tflite -> edgetpu-custom-op (FlexBuffer key "4") -> DWN1 package ->
+ *   MultiExecutable -> executables, every field validated before use.
+ *   Where the seed and libedgetpu disagree, libedgetpu wins (see the USB block below).
+ * Config macros:
+ *   ACCEL_EDGETPU_NO_DISASM       drop the disassembler and field-name table (MCU builds)
+ *   ACCEL_EDGETPU_NO_DEVMODEL     drop the simulated device (CSR file, USB and DFU models)
+ *   ACCEL_EDGETPU_MAX_EXECUTABLES executables a package may hold (default 16)
+ *   ACCEL_EDGETPU_MAX_CACHED      packages whose parameters the driver tracks as cached (4)
+ *   ACCEL_EDGETPU_DEV_REGS, ACCEL_EDGETPU_DEV_SCRIPT  device-model register / script slots */
+
+#define ACCEL_EDGETPU_INSN_BYTES 16u
+
+/* Field indices, most significant first (the order of the seed's table and of `disasm --tsv`). */
+enum {
+    ACCEL_EDGETPU_F_UNK_3 = 0,     /* bits 127..110 (18) */
+    ACCEL_EDGETPU_F_VS_REG_W,      /* 109..105 (5) */
+    ACCEL_EDGETPU_F_V_OP_2,        /* 104..102 (3) */
+    ACCEL_EDGETPU_F_IMM_SCALAR,    /* 101..70 (32) */
+    ACCEL_EDGETPU_F_S_Y,           /* 69..65 (5) */
+    ACCEL_EDGETPU_F_S_X,           /* 64..60 (5) */
+    ACCEL_EDGETPU_F_S_OP,          /* 59..54 (6) */
+    ACCEL_EDGETPU_F_VS_REG,        /* 53..49 (5) */
+    ACCEL_EDGETPU_F_V_CMD,         /* 48..44 (5) */
+    ACCEL_EDGETPU_F_V_OFFSET,      /* 43..36 (8) */
+    ACCEL_EDGETPU_F_V_OP,          /* 35..31 (5) */
+    ACCEL_EDGETPU_F_IMM_SIZE,      /* 30..19 (12) */
+    ACCEL_EDGETPU_F_VS_REG_V1,     /* 18..14 (5) */
+    ACCEL_EDGETPU_F_ENABLE_VECTOR, /* 13..12 (2) */
+    ACCEL_EDGETPU_F_ENABLE_SCALAR, /* 11 (1) */
+    ACCEL_EDGETPU_F_BRANCH,        /* 10..6 (5) */
+    ACCEL_EDGETPU_F_UNK_0,         /* 5 (1) */
+    ACCEL_EDGETPU_F_YES_PRED,      /* 4 (1) */
+    ACCEL_EDGETPU_F_PRED_REG,      /* 3..1 (3) */
+    ACCEL_EDGETPU_F_GATE,          /* 0 (1) */
+    ACCEL_EDGETPU_NFIELDS
+};
+
+/* Branch-field values whose meaning is known. */
+#define ACCEL_EDGETPU_BR_HALT 0x01u
+#define ACCEL_EDGETPU_BR_START 0x1Eu
+#define ACCEL_EDGETPU_BR_END 0x1Fu
+/* s_op bit 5: immediate operand instead of register s[imm_scalar & 31]. */
+#define ACCEL_EDGETPU_SOP_IMM 0x20u
+
+/* One decoded bundle: f[ACCEL_EDGETPU_F_x]. */
+typedef struct accel_edgetpu_insn {
+    uint32_t f[ACCEL_EDGETPU_NFIELDS];
+} accel_edgetpu_insn;
+
+/* Bit position of a field's least significant bit and its width (0/0 for a bad index). */
+ACCELDEF unsigned accel_edgetpu_field_lsb(unsigned field);
+ACCELDEF unsigned accel_edgetpu_field_width(unsigned field);
+/* Decode 16 bytes (every bit pattern is valid). */
+ACCELDEF accel_status accel_edgetpu_insn_decode(const uint8_t bytes[16], accel_edgetpu_insn *out);
+/* Encode; ACCEL_E_ARG when a field value does not fit its width (out untouched). */
+ACCELDEF accel_status accel_edgetpu_insn_encode(const accel_edgetpu_insn *in, uint8_t out[16]);
+/* Read / write a bit range (width 1..32) of a bitstream; bit k = bit k%8 of byte k/8. */
+ACCELDEF accel_status accel_edgetpu_bits_get(const uint8_t *buf, size_t len, uint32_t lsb,
+                                             unsigned width, uint32_t *out);
+ACCELDEF accel_status accel_edgetpu_bits_set(uint8_t *buf, size_t len, uint32_t lsb,
+                                             unsigned width, uint32_t value);
+/* Field-offset patching: the 32-bit value at bit offset offset_bit (ACCEL_E_ARG when it does
+ * not lie wholly inside len bytes). */
+ACCELDEF accel_status accel_edgetpu_patch32(uint8_t *bitstream, size_t len, uint32_t offset_bit,
+                                            uint32_t value);
+
+/* Program builder. A compiled program is: START (branch 0x1E; v_offset:v_op:imm_size, bits
+ * 19..43, = length in bits of everything between START and END), body, HALT (branch 1, vs_reg_v1 4), four scalar
+ * NOPs, END (branch 0x1F, imm_size 0x80). Writes (body_count + 7) * 16 bytes. */
+ACCELDEF accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_count,
+                                               uint8_t *out, size_t cap, size_t *out_len);
+/* Program length in bits stored in a START bundle (ACCEL_E_MALFORMED if not a START). */
+ACCELDEF accel_status accel_edgetpu_prog_length(const uint8_t start[16], uint32_t *bits);
+
+#ifndef ACCEL_EDGETPU_NO_DISASM
+/* "unk_3", "vs_reg_w", ... ("?" for a bad index). */
+ACCELDEF const char *accel_edgetpu_field_name(unsigned field);
+/* One readable NUL-terminated line for a bundle at byte offset `offset` (no newline):
+ *   "0x06b0 S  @p4   s30 = s31 OR 0x21bf7f  | v_op=0x1f v_cmd=0x1d ..."
+ * unit flags (S scalar, V<n> vector), predication (@pN / @!pN), branch kind, scalar op with
+ * operands, then every other non-zero field. ACCEL_E_BUFFER_TOO_SMALL when cap is too small
+ * (128 bytes always suffice: ACCEL_EDGETPU_DISASM_MAX). */
+#define ACCEL_EDGETPU_DISASM_MAX 256u
+ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t offset, char *out,
+                                           size_t cap, size_t *out_len);
+#endif
+
+/* ---- compiled models: *_edgetpu.tflite -> edgetpu-custom-op -> DarwiNN package ----
+ * A bounds-checked FlatBuffers/FlexBuffers reader: every offset is checked against the buffer
+ * before use, vtables and tables must lie wholly inside it, strings must be NUL-terminated,
+ * vector lengths are bounded by the bytes that remain, and the walk follows the fixed schema
+ * (bounded depth, no recursion), so no input can make it loop or read outside the buffer.
+ * accel_edgetpu_model_open validates the whole package (every executable, bitstream, field
+ * offset, hint and layer, and their cross references); the accessors then only index. Views
+ * (accel_edgetpu_view) point into the caller's model buffer, which must outlive them. */
+
+typedef struct accel_edgetpu_view {
+    const uint8_t *p; /* NULL when absent */
+    size_t len;
+} accel_edgetpu_view;
+
+/* A table inside one flatbuffer (internal; exposed so results can live on the stack). */
+typedef struct accel_edgetpu_fbt {
+    const uint8_t *buf;
+    size_t len, pos, vt;
+    uint16_t vtlen, tlen;
+} accel_edgetpu_fbt;
+
+/* ExecutableType */
+#define ACCEL_EDGETPU_STAND_ALONE 0
+#define ACCEL_EDGETPU_PARAMETER_CACHING 1
+#define ACCEL_EDGETPU_EXECUTION_ONLY 2
+/* Description (FieldOffset / DmaDescriptorHint meta) */
+#define ACCEL_EDGETPU_DESC_OUTPUT 0
+#define ACCEL_EDGETPU_DESC_INPUT 1
+#define ACCEL_EDGETPU_DESC_PARAMETER 2
+#define ACCEL_EDGETPU_DESC_SCRATCH 3
+/* Position */
+#define ACCEL_EDGETPU_LOWER_32BIT 0
+#define ACCEL_EDGETPU_UPPER_32BIT 1
+/* DMA hint kinds (AnyHint union type) and directions */
+#define ACCEL_EDGETPU_HINT_DMA 1
+#define ACCEL_EDGETPU_HINT_INSTRUCTION 2
+#define ACCEL_EDGETPU_HINT_INTERRUPT 3
+#define ACCEL_EDGETPU_HINT_FENCE 4
+#define ACCEL_EDGETPU_INFEED 0
+#define ACCEL_EDGETPU_OUTFEED 1
+/* DataType values needing the signed conversion on the wire */
+#define ACCEL_EDGETPU_SIGNED_FIXED_POINT8 8
+#define ACCEL_EDGETPU_SIGNED_FIXED_POINT16 9
+#define ACCEL_EDGETPU_SIGNED_FIXED_POINT32 2
+
+/* Limits (iteration bounds on top of the buffer-size bounds). */
+#ifndef ACCEL_EDGETPU_MAX_EXECUTABLES
+#define ACCEL_EDGETPU_MAX_EXECUTABLES 16
+#endif
+
+typedef struct accel_edgetpu_model {
+    accel_edgetpu_view custom_options; /* the op's FlexBuffer */
+    accel_edgetpu_view package;        /* the DWN1 Package flatbuffer */
+    accel_edgetpu_view multi;          /* its serialized MultiExecutable */
+    int32_t min_runtime_version;
+    int32_t keypair_version;
+    int32_t virtual_chip_id;
+    accel_edgetpu_view compiler_version, signature, model_identifier;
+    uint32_t n_executables;
+    size_t exe_vec_; /* internal: position of serialized_executables in multi */
+} accel_edgetpu_model;
+
+typedef struct accel_edgetpu_exe {
+    accel_edgetpu_fbt t_; /* internal */
+    int32_t version, batch_size, scratch_size_bytes, estimated_cycles;
+    int32_t used_narrow_memory_bytes_per_tile;
+    int64_t estimated_cycles_64bit;
+    int type; /* ACCEL_EDGETPU_STAND_ALONE (the default when absent) .. EXECUTION_ONLY */
+    uint64_t parameter_caching_token;
+    accel_edgetpu_view name, chip, parameters;
+    uint32_t n_bitstreams, n_hints, n_inputs, n_outputs;
+    int has_dma_hints, fully_deterministic;
+    size_t bs_vec_, hint_vec_, in_vec_, out_vec_; /* internal */
+} accel_edgetpu_exe;
+
+typedef struct accel_edgetpu_bitstream {
+    accel_edgetpu_view bits; /* whole 16-byte bundles */
+    uint32_t n_field_offsets;
+    accel_edgetpu_fbt t_;
+    size_t fo_vec_;
+} accel_edgetpu_bitstream;
+
+typedef struct accel_edgetpu_field_offset {
+    int desc;      /* ACCEL_EDGETPU_DESC_* */
+    int position;  /* ACCEL_EDGETPU_LOWER_32BIT / UPPER_32BIT */
+    int32_t batch;
+    accel_edgetpu_view name; /* layer name (input/output), else p NULL */
+    uint32_t offset_bit;
+} accel_edgetpu_field_offset;
+
+typedef struct accel_edgetpu_hint {
+    int kind;      /* ACCEL_EDGETPU_HINT_* */
+    int direction; /* ACCEL_EDGETPU_INFEED / OUTFEED */
+    /* DMA descriptor hints */
+    int desc;
+    int32_t batch;
+    accel_edgetpu_view name;
+    uint32_t offset_in_bytes, size_in_bytes;
+    /* instruction hints */
+    uint32_t instruction_chunk_index;
+    /* interrupt hints */
+    int interrupt_type;
+} accel_edgetpu_hint;
+
+typedef struct accel_edgetpu_layer {
+    accel_edgetpu_view name;
+    uint32_t size_bytes;
+    int32_t y_dim, x_dim, z_dim;
+    int32_t zero_point;
+    uint32_t dequantization_factor_bits; /* IEEE-754 binary32 bits (the core has no float) */
+    int data_type;
+    int32_t execution_count_per_inference;
+} accel_edgetpu_layer;
+
+/* Find edgetpu-custom-op in a TFLite flatbuffer and validate its whole DarwiNN package.
+ * ACCEL_E_MALFORMED for any bad offset, size or cross reference; ACCEL_E_NO_DEVICE is never
+ * returned; ACCEL_E_UNSUPPORTED when the model has no edgetpu-custom-op or uses the old
+ * separate parameter-caching key. */
+ACCELDEF accel_status accel_edgetpu_model_open(accel_edgetpu_model *m, const uint8_t *tflite,
+                                               size_t len);
+/* Validate a bare DWN1 package (the custom op's payload). */
+ACCELDEF accel_status accel_edgetpu_package_open(accel_edgetpu_model *m, const uint8_t *pkg,
+                                                 size_t len);
+ACCELDEF accel_status accel_edgetpu_model_executable(const accel_edgetpu_model *m, uint32_t i,
+                                                     accel_edgetpu_exe *out);
+ACCELDEF accel_status accel_edgetpu_exe_bitstream(const accel_edgetpu_exe *e, uint32_t i,
+                                                  accel_edgetpu_bitstream *out);
+ACCELDEF accel_status accel_edgetpu_bitstream_field_offset(const accel_edgetpu_bitstream *b,
+                                                           uint32_t i,
+                                                           accel_edgetpu_field_offset *out);
+ACCELDEF accel_status accel_edgetpu_exe_hint(const accel_edgetpu_exe *e, uint32_t i,
+                                             accel_edgetpu_hint *out);
+/* is_output 0: input_layers, 1: output_layers. */
+ACCELDEF accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is_output,
+                                              uint32_t i, accel_edgetpu_layer *out);
+/* Index of the executable of a type (ACCEL_E_EMPTY when none). */
+ACCELDEF accel_status accel_edgetpu_model_find(const accel_edgetpu_model *m, int type,
+                                               uint32_t *index);
+
+/* ---- USB wire format (libedgetpu usb_ml_commands.cc) ----
+ * Bulk OUT ep 0x01 (single-endpoint firmware): an 8-byte header {u32 length of the whole
+ * request, u8 tag & 0xF, 3 zero bytes} sent as its own transfer, then the data in chunks.
+ * Bulk IN ep 0x81: output activations. Bulk IN ep 0x82: 16-byte event records {u64 address,
+ * u32 length, u8 tag (low 4 bits), 3 bytes}. Interrupt IN ep 0x83: 4-byte records, bit 0 fatal,
+ * bits 1..4 top-level interrupts 0..3. CSRs: vendor control requests, bRequest 0 = 64-bit,
+ * 1 = 32-bit, wValue = offset bits 15..0, wIndex = offset bits 31..16, data little-endian. */
+#define ACCEL_EDGETPU_VID 0x18D1u
+#define ACCEL_EDGETPU_PID 0x9302u
+#define ACCEL_EDGETPU_DFU_VID 0x1A6Eu
+#define ACCEL_EDGETPU_DFU_PID 0x089Au
+#define ACCEL_EDGETPU_EP_OUT 0x01u
+#define ACCEL_EDGETPU_EP_OUTPUT 0x81u
+#define ACCEL_EDGETPU_EP_EVENT 0x82u
+#define ACCEL_EDGETPU_EP_IRQ 0x83u
+#define ACCEL_EDGETPU_REQ_CSR64 0u
+#define ACCEL_EDGETPU_REQ_CSR32 1u
+/* descriptor tags */
+#define ACCEL_EDGETPU_TAG_INSTRUCTIONS 0u
+#define ACCEL_EDGETPU_TAG_INPUT 1u
+#define ACCEL_EDGETPU_TAG_PARAMETERS 2u
+#define ACCEL_EDGETPU_TAG_OUTPUT 3u
+#define ACCEL_EDGETPU_TAG_INTERRUPT0 4u /* .. 7 = interrupt 3 */
+#define ACCEL_EDGETPU_HEADER_BYTES 8u
+#define ACCEL_EDGETPU_EVENT_BYTES 16u
+#define ACCEL_EDGETPU_IRQ_BYTES 4u
+#define ACCEL_EDGETPU_DEFAULT_CHUNK 0x100000UL /* libedgetpu: 1 MiB bulk-out transfers */
+#define ACCEL_EDGETPU_DEFAULT_TIMEOUT_MS 6000u /* libedgetpu usb_timeout_millis */
+
+/* CSR offsets used by bring-up, close and error reporting (Beagle, USB). */
+#define ACCEL_EDGETPU_SCU_CTRL_0 0x1A30CUL
+#define ACCEL_EDGETPU_SCU_CTRL_2 0x1A314UL
+#define ACCEL_EDGETPU_SCU_CTRL_3 0x1A318UL
+#define ACCEL_EDGETPU_SCU_CTR_7 0x1A33CUL
+#define ACCEL_EDGETPU_OMC0_00 0x1A000UL
+#define ACCEL_EDGETPU_OMC0_D4 0x1A0D4UL
+#define ACCEL_EDGETPU_OMC0_D8 0x1A0D8UL
+#define ACCEL_EDGETPU_RAMBIST_CTRL_1 0x1A704UL
+#define ACCEL_EDGETPU_SLV_ABM_EN 0x1A500UL
+#define ACCEL_EDGETPU_MST_ABM_EN 0x1A600UL
+#define ACCEL_EDGETPU_SLV_ERR_RESP_ISR_MASK 0x1A558UL
+#define ACCEL_EDGETPU_MST_ERR_RESP_ISR_MASK 0x1A658UL
+#define ACCEL_EDGETPU_GCBB_CREDIT0 0x1907CUL
+#define ACCEL_EDGETPU_SCALAR_RUN_CONTROL 0x44018UL
+#define ACCEL_EDGETPU_IDLE_REGISTER 0x4A000UL
+#define ACCEL_EDGETPU_TILECONFIG0 0x48788UL
+#define ACCEL_EDGETPU_DEEP_SLEEP 0x40020UL
+#define ACCEL_EDGETPU_DESCR_EP 0x4C148UL
+#define ACCEL_EDGETPU_MULTI_BO_EP 0x4C160UL
+#define ACCEL_EDGETPU_OUTFEED_CHUNK_LENGTH 0x4C058UL
+#define ACCEL_EDGETPU_FATAL_ERR_INT_CONTROL 0x4C060UL
+#define ACCEL_EDGETPU_FATAL_ERR_INT_STATUS 0x4C068UL
+#define ACCEL_EDGETPU_TOP_LEVEL_INT_CONTROL(n) (0x4C070UL + 0x10UL * (uint32_t)(n))
+#define ACCEL_EDGETPU_TOP_LEVEL_INT_STATUS(n) (0x4C078UL + 0x10UL * (uint32_t)(n))
+#define ACCEL_EDGETPU_HIB_ERROR_STATUS 0x486F0UL
+#define ACCEL_EDGETPU_HIB_FIRST_ERROR_STATUS 0x48700UL
+/* scu_ctrl_3 fields (libedgetpu beagle_csr_helper.h; the seed's positions are wrong) */
+#define ACCEL_EDGETPU_SCU3_CUR_PWR_STATE_MASK 0x00000300UL  /* 9:8, 0 run, 2 sleep */
+#define ACCEL_EDGETPU_SCU3_FORCE_SLEEP_MASK 0x00C00000UL    /* 23:22 */
+#define ACCEL_EDGETPU_SCU3_GCB_CLKDIV_MASK 0x30000000UL     /* 29:28 */
+#define ACCEL_EDGETPU_SCU3_AXI_CLK_125M 0x40000000UL        /* 30 */
+#define ACCEL_EDGETPU_SCU3_8051_CLK_250M 0x80000000UL       /* 31 */
+
+ACCELDEF accel_status accel_edgetpu_header_encode(uint8_t out[8], uint32_t length, uint8_t tag);
+/* ACCEL_E_MALFORMED when reserved bits (tag high nibble, bytes 5..7) are set. */
+ACCELDEF accel_status accel_edgetpu_header_decode(const uint8_t in[8], uint32_t *length,
+                                                  uint8_t *tag);
+
+typedef struct accel_edgetpu_event {
+    uint64_t address;
+    uint32_t length;
+    uint8_t tag; /* 3 output, 4..7 interrupt 0..3 */
+} accel_edgetpu_event;
+ACCELDEF accel_status accel_edgetpu_event_decode(const uint8_t *in, size_t len,
+                                                 accel_edgetpu_event *ev);
+ACCELDEF accel_status accel_edgetpu_event_encode(const accel_edgetpu_event *ev, uint8_t out[16]);
+
+typedef struct accel_edgetpu_irq {
+    uint32_t raw;
+    int fatal;          /* bit 0 */
+    uint8_t top_level;  /* bits 1..4 -> bit n = top-level interrupt n */
+} accel_edgetpu_irq;
+ACCELDEF accel_status accel_edgetpu_irq_decode(const uint8_t *in, size_t len,
+                                               accel_edgetpu_irq *irq);
+
+/* ---- USB protocol state and transfers ----
+ * Ordering (single bulk-out endpoint): one request = header then exactly `length` data bytes;
+ * a new header is refused while the previous request still owes data, and no bulk-out starts
+ * while an output read (ep 0x81) is incomplete (ACCEL_E_STATE). A transfer that fails or
+ * moves fewer bytes than asked leaves the state showing exactly what is still owed, so nothing
+ * is lost silently; accel_edgetpu_usb_abort() forgets it (after a device reset). */
+typedef struct accel_edgetpu_usb {
+    const accel_port *port;
+    uint32_t timeout_ms;  /* per transfer (default 6000) */
+    uint32_t max_chunk;   /* bulk-out data chunk limit (default 1 MiB; small on MCUs) */
+    uint32_t out_owed;    /* data bytes the open bulk-out request still needs */
+    uint32_t in_owed;     /* bytes of the current output read not yet received */
+    uint32_t in_len;      /* its total (a failed read resumes with the same buffer and len) */
+    uint8_t out_tag;
+} accel_edgetpu_usb;
+
+ACCELDEF accel_status accel_edgetpu_usb_init(accel_edgetpu_usb *u, const accel_port *port,
+                                             uint32_t max_chunk);
+ACCELDEF void accel_edgetpu_usb_abort(accel_edgetpu_usb *u);
+ACCELDEF accel_status accel_edgetpu_csr_read32(accel_edgetpu_usb *u, uint32_t offset,
+                                               uint32_t *v);
+ACCELDEF accel_status accel_edgetpu_csr_write32(accel_edgetpu_usb *u, uint32_t offset,
+                                                uint32_t v);
+ACCELDEF accel_status accel_edgetpu_csr_read64(accel_edgetpu_usb *u, uint32_t offset,
+                                               uint64_t *v);
+ACCELDEF accel_status accel_edgetpu_csr_write64(accel_edgetpu_usb *u, uint32_t offset,
+                                                uint64_t v);
+/* Header of a request of `total` bytes with tag 0..2 (the only tags a host sends). */
+ACCELDEF accel_status accel_edgetpu_usb_begin(accel_edgetpu_usb *u, uint8_t tag, uint32_t total);
+/* Next n data bytes of the open request (n <= what it still owes), in max_chunk pieces. */
+ACCELDEF accel_status accel_edgetpu_usb_data(accel_edgetpu_usb *u, const uint8_t *data,
+                                             size_t n);
+/* begin + data in one call. */
+ACCELDEF accel_status accel_edgetpu_usb_send(accel_edgetpu_usb *u, uint8_t tag,
+                                             const uint8_t *data, uint32_t len);
+/* Read exactly len output bytes from ep 0x81 (several bulk-ins if the device sends less). After
+ * a failure, calling again with the same buffer and len resumes where it stopped. */
+ACCELDEF accel_status accel_edgetpu_usb_read_output(accel_edgetpu_usb *u, uint8_t *buf,
+                                                    uint32_t len);
+ACCELDEF accel_status accel_edgetpu_usb_read_event(accel_edgetpu_usb *u,
+                                                   accel_edgetpu_event *ev);
+ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edgetpu_irq *irq);
+
+/* ---- bring-up as data ----
+ * A sequence of steps run by accel_edgetpu_seq_run. Ops: READ (value kept in ctx.last),
+ * WRITE value, RMW (read, clear mask, set value, write), POLL until (v & mask) == value or
+ * timeout, TEST (flag[flag] = (v & mask) == value). A step with cond k+1 runs only while
+ * flag k is clear. Flags: SF_CLOCKS ORs ctx.clock_bits into the set value; SF_CHUNK writes
+ * ctx.outfeed_chunk instead of value. */
+#define ACCEL_EDGETPU_OP_READ 1u
+#define ACCEL_EDGETPU_OP_WRITE 2u
+#define ACCEL_EDGETPU_OP_RMW 3u
+#define ACCEL_EDGETPU_OP_POLL 4u
+#define ACCEL_EDGETPU_OP_TEST 5u
+#define ACCEL_EDGETPU_SF_CLOCKS 0x01u
+#define ACCEL_EDGETPU_SF_CHUNK 0x02u
+#define ACCEL_EDGETPU_SF_HI0 0x04u /* 64-bit TEST/POLL: bits 63..32 must also read 0 */
+
+/* 20 bytes a step: every mask and value of the Beagle sequences fits 32 bits (RMW keeps the
+ * upper half of a 64-bit register, WRITE clears it). */
+typedef struct accel_edgetpu_step {
+    uint8_t op, width, cond, flag, sflags;
+    uint16_t timeout_ms;
+    uint32_t reg;
+    uint32_t mask, value;
+} accel_edgetpu_step;
+
+typedef struct accel_edgetpu_seq_ctx {
+    uint32_t clock_bits;     /* scu_ctrl_3 clock fields for the performance level */
+    uint64_t outfeed_chunk;  /* 0x80 (1 KiB) on USB 3, 0x20 on USB 2 high speed */
+    uint64_t last;           /* last value read */
+    uint8_t flags;           /* TEST results */
+    uint32_t failed_step;    /* index of the step that failed */
+} accel_edgetpu_seq_ctx;
+
+/* Performance levels (libedgetpu PerformanceExpectation). */
+#define ACCEL_EDGETPU_PERF_LOW 0
+#define ACCEL_EDGETPU_PERF_MEDIUM 1
+#define ACCEL_EDGETPU_PERF_HIGH 2
+#define ACCEL_EDGETPU_PERF_MAX 3
+/* scu_ctrl_3 clock bits (gcb divider, AXI 125 MHz, 8051 250 MHz) for a level, over USB. */
+ACCELDEF accel_status accel_edgetpu_clock_bits(int perf, uint32_t *bits);
+ACCELDEF accel_status accel_edgetpu_seq_run(accel_edgetpu_usb *u, const accel_edgetpu_step *s,
+                                            uint32_t n, accel_edgetpu_seq_ctx *ctx);
+/* libedgetpu's USB open and close sequences (tables in the implementation). */
+ACCELDEF const accel_edgetpu_step *accel_edgetpu_open_steps(uint32_t *n);
+ACCELDEF const accel_edgetpu_step *accel_edgetpu_close_steps(uint32_t *n);
+/* Run the open sequence for a performance level; usb3 selects the 1 KiB outfeed chunk. */
+ACCELDEF accel_status accel_edgetpu_open(accel_edgetpu_usb *u, int perf, int usb3);
+ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u);
+
+#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+/* ---- device model (layer 4): the chip's USB side, for ports/sim ----
+ * A CSR file answering vendor control requests (scu_ctrl_3 moves cur_pwr_state with
+ * rg_force_sleep, every other register reads back what was written; reset values are chosen so
+ * that libedgetpu's read-modify-writes produce the values of init_sequence_libedgetpu_usb.tsv),
+ * bulk-out framing with the ordering rules checked, and a script of what the host is expected to
+ * send and what the device answers (output bytes on 0x81, events on 0x82, interrupts on 0x83).
+ * Output content is synthetic: byte k = (sum of all input bytes received + k) mod 256.
+ * ACCEL_EDGETPU_NO_DEVMODEL drops it. */
+#ifndef ACCEL_EDGETPU_DEV_REGS
+#define ACCEL_EDGETPU_DEV_REGS 64
+#endif
+#ifndef ACCEL_EDGETPU_DEV_SCRIPT
+#define ACCEL_EDGETPU_DEV_SCRIPT 32
+#endif
+/* script items */
+#define ACCEL_EDGETPU_DEV_RECV 1u   /* host sends a request (tag, len) */
+#define ACCEL_EDGETPU_DEV_OUTPUT 2u /* device offers len output bytes on 0x81 */
+#define ACCEL_EDGETPU_DEV_EVENT 3u  /* device offers an event with tag on 0x82 */
+#define ACCEL_EDGETPU_DEV_IRQ 4u    /* device offers an interrupt record (len = raw) on 0x83 */
+/* violation bits */
+#define ACCEL_EDGETPU_DEV_V_ORDER 0x01u  /* bulk-out while an output read was incomplete */
+#define ACCEL_EDGETPU_DEV_V_HEADER 0x02u /* bad header, header not alone, or tag > 2 */
+#define ACCEL_EDGETPU_DEV_V_SIZE 0x04u   /* more data than the header announced */
+#define ACCEL_EDGETPU_DEV_V_SCRIPT 0x08u /* a request the script did not expect */
+#define ACCEL_EDGETPU_DEV_V_CSR 0x10u    /* malformed control request or register file full */
+
+typedef struct accel_edgetpu_dev_item {
+    uint8_t kind, tag;
+    uint32_t len;
+} accel_edgetpu_dev_item;
+
+typedef struct accel_edgetpu_dev {
+    uint32_t reg_off[ACCEL_EDGETPU_DEV_REGS];
+    uint64_t reg_val[ACCEL_EDGETPU_DEV_REGS];
+    uint32_t nregs;
+    int in_data;                 /* header seen, data owed */
+    uint32_t req_len, req_got;
+    uint8_t req_tag;
+    uint8_t in_sum;
+    uint32_t recv_bytes[3], recv_requests[3];
+    uint32_t violations, nviolations;
+    accel_edgetpu_dev_item script[ACCEL_EDGETPU_DEV_SCRIPT];
+    uint32_t nscript, pos;
+    uint32_t out_len, out_left;
+    int event_ready, irq_ready;
+    uint8_t event_tag;
+    uint32_t irq_raw;
+} accel_edgetpu_dev;
+
+ACCELDEF accel_status accel_edgetpu_dev_init(accel_edgetpu_dev *d);
+/* Fill the model side of an accel_port (usb_control, usb_bulk_out, usb_bulk_in). */
+ACCELDEF accel_status accel_edgetpu_dev_port(accel_edgetpu_dev *d, accel_port *model);
+ACCELDEF accel_status accel_edgetpu_dev_expect(accel_edgetpu_dev *d, uint8_t kind, uint8_t tag,
+                                               uint32_t len);
+ACCELDEF accel_status accel_edgetpu_dev_set_reg(accel_edgetpu_dev *d, uint32_t off, uint64_t v);
+ACCELDEF uint64_t accel_edgetpu_dev_reg(const accel_edgetpu_dev *d, uint32_t off);
+#endif
+
+/* ---- inference driver ----
+ * Runs an executable by walking its DMA hints over the USB protocol: instruction chunks
+ * (field offsets linked while streaming), input and parameter slices as tagged requests,
+ * output reads into the caller's buffers, interrupt hints as events on 0x82 (tag 4 + n),
+ * fences (nothing to do on one synchronous endpoint). Signed layers (SIGNED_FIXED_POINT8/16/32)
+ * get the most significant byte of each element XORed with 0x80 on inputs before sending and
+ * on outputs after reading. accel_edgetpu_invoke runs a package as libedgetpu's Driver does:
+ * if the main executable's token is 0 or differs from the current one, the set of cached
+ * parameter-caching executables is cleared; the PARAMETER_CACHING executable runs when its
+ * package is not in the set, which it then joins with the current token set to its token.
+ * A timeout or stall while running reads the interrupt endpoint: a fatal record (bit 0) is
+ * reported as ACCEL_E_EDGETPU_FATAL with hib_error_status / hib_first_error_status read back. */
+#ifndef ACCEL_EDGETPU_MAX_CACHED
+#define ACCEL_EDGETPU_MAX_CACHED 4
+#endif
+#define ACCEL_EDGETPU_MIN_SCRATCH 16u
+
+typedef struct accel_edgetpu_driver {
+    accel_edgetpu_usb usb;
+    uint64_t base_addr[4];     /* address linked per Description (default 0: as compiled) */
+    uint64_t current_token;
+    const void *cached[ACCEL_EDGETPU_MAX_CACHED]; /* packages whose parameters are on chip */
+    uint32_t ncached;
+    uint32_t pc_runs, exe_runs;
+    uint64_t hib_error_status, hib_first_error_status; /* after ACCEL_E_EDGETPU_FATAL */
+    uint32_t irq_raw;
+} accel_edgetpu_driver;
+
+/* One buffer per executable layer, in input_layers / output_layers order. */
+typedef struct accel_edgetpu_io {
+    const uint8_t *const *in;
+    const uint32_t *in_len;
+    uint32_t n_in;
+    uint8_t *const *out;
+    const uint32_t *out_len;
+    uint32_t n_out;
+    uint8_t *scratch; /* >= ACCEL_EDGETPU_MIN_SCRATCH bytes; larger means fewer transfers */
+    size_t scratch_len;
+} accel_edgetpu_io;
+
+ACCELDEF accel_status accel_edgetpu_driver_init(accel_edgetpu_driver *d, const accel_port *port,
+                                                uint32_t max_chunk);
+/* Forget cached parameters (after a reset or close). */
+ACCELDEF void accel_edgetpu_driver_reset_cache(accel_edgetpu_driver *d);
+ACCELDEF accel_status accel_edgetpu_exe_run(accel_edgetpu_driver *d, const accel_edgetpu_exe *e,
+                                            const accel_edgetpu_io *io);
+/* *ran_pc (may be NULL) tells whether the parameter-caching executable ran. */
+ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_edgetpu_model *m,
+                                           const accel_edgetpu_io *io, int *ran_pc);
+#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+/* Script the device model with what running e should look like (from its DMA hints). */
+ACCELDEF accel_status accel_edgetpu_dev_expect_exe(accel_edgetpu_dev *dv,
+                                                   const accel_edgetpu_exe *e);
+#endif
+
+/* ---- DFU firmware download (USB DFU 1.1, as libedgetpu's UsbDfuCommands does it) ----
+ * A Coral USB Accelerator enumerates as 1a6e:089a until its firmware is downloaded (the image,
+ * e.g. libedgetpu's apex_latest_single_ep.bin, is supplied by the caller). DNLOAD blocks of
+ * wTransferSize (block number in wValue, interface in wIndex), GETSTATUS after each (waiting
+ * bwPollTimeout while the device reports dfuDNBUSY), a zero-length block to finish, optional
+ * UPLOAD-and-compare, then DETACH; the bus reset that follows is the port's business. */
+#define ACCEL_EDGETPU_DFU_DETACH 0u
+#define ACCEL_EDGETPU_DFU_DNLOAD 1u
+#define ACCEL_EDGETPU_DFU_UPLOAD 2u
+#define ACCEL_EDGETPU_DFU_GETSTATUS 3u
+/* states */
+#define ACCEL_EDGETPU_DFU_IDLE 2u
+#define ACCEL_EDGETPU_DFU_DNBUSY 4u
+#define ACCEL_EDGETPU_DFU_DNLOAD_IDLE 5u
+#define ACCEL_EDGETPU_DFU_MANIFEST_SYNC 6u
+#define ACCEL_EDGETPU_DFU_MANIFEST 7u
+#define ACCEL_EDGETPU_DFU_MANIFEST_WAIT_RESET 8u
+#define ACCEL_EDGETPU_DFU_ERROR 10u
+
+typedef struct accel_edgetpu_dfu_status {
+    uint8_t status;        /* bStatus, 0 = OK */
+    uint32_t poll_timeout; /* bwPollTimeout, ms */
+    uint8_t state;         /* bState */
+} accel_edgetpu_dfu_status;
+
+ACCELDEF accel_status accel_edgetpu_dfu_status_decode(const uint8_t *in, size_t len,
+                                                      accel_edgetpu_dfu_status *out);
+/* Download image (len > 0) in blocks of transfer_size (1..65535). *st (may be NULL) gets the
+ * last status. ACCEL_E_EDGETPU_DFU when the device reports an error or an unexpected state. */
+ACCELDEF accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_t iface,
+                                                 uint16_t transfer_size, const uint8_t *image,
+                                                 size_t len, uint32_t timeout_ms,
+                                                 accel_edgetpu_dfu_status *st);
+/* Upload and compare with image (the device may return more than len bytes); scratch holds
+ * one block (>= transfer_size). ACCEL_E_EDGETPU_VERIFY on a mismatch or a short image. */
+ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t iface,
+                                               uint16_t transfer_size, const uint8_t *image,
+                                               size_t len, uint8_t *scratch, size_t scratch_len,
+                                               uint32_t timeout_ms);
+ACCELDEF accel_status accel_edgetpu_dfu_detach(const accel_port *port, uint16_t iface,
+                                               uint16_t detach_timeout_ms, uint32_t timeout_ms);
+/* wTransferSize of the first DFU functional descriptor (type 0x21) in a configuration
+ * descriptor (as read with GET_DESCRIPTOR); ACCEL_E_EMPTY when there is none. */
+ACCELDEF accel_status accel_edgetpu_dfu_transfer_size(const uint8_t *config, size_t len,
+                                                      uint16_t *size);
+
+#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+/* DFU side of the device model: stores what is downloaded into a caller buffer. */
+typedef struct accel_edgetpu_dfu_dev {
+    uint8_t *mem;
+    size_t cap, len;     /* image bytes stored */
+    uint16_t next_block;
+    uint8_t state, status;
+    uint32_t busy_polls; /* answer dfuDNBUSY this many times after each block */
+    uint32_t busy_left, poll_ms;
+    int detached, manifested;
+    uint32_t dnloads, getstatus, uploads;
+} accel_edgetpu_dfu_dev;
+ACCELDEF accel_status accel_edgetpu_dfu_dev_init(accel_edgetpu_dfu_dev *d, uint8_t *mem,
+                                                 size_t cap);
+ACCELDEF accel_status accel_edgetpu_dfu_dev_port(accel_edgetpu_dfu_dev *d, accel_port *model);
+#endif
 #ifdef __cplusplus
 }
 #endif
@@ -2226,6 +2816,11 @@ ACCELDEF const char *accel_status_str(accel_status s)
 #endif
 
     /* edgetpu strings */
+    case ACCEL_E_EDGETPU_FATAL: return "ACCEL_E_EDGETPU_FATAL: Edge TPU raised a fatal error interrupt";
+    case ACCEL_E_EDGETPU_EVENT: return "ACCEL_E_EDGETPU_EVENT: Edge TPU event with an unexpected tag";
+    case ACCEL_E_EDGETPU_NO_TOKEN: return "ACCEL_E_EDGETPU_NO_TOKEN: parameter-caching executable has no token";
+    case ACCEL_E_EDGETPU_DFU: return "ACCEL_E_EDGETPU_DFU: DFU error status or unexpected DFU state";
+    case ACCEL_E_EDGETPU_VERIFY: return "ACCEL_E_EDGETPU_VERIFY: uploaded firmware differs from the image";
 
 #ifndef ACCEL_NO_REFSI /* a removed section takes its strings along */
     /* refsi strings */
@@ -4619,7 +5214,2231 @@ ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p)
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* edgetpu implementation goes here */
+/* ---------------------------------------------------------------- edgetpu: instructions */
+/* lsb and width of each field, in ACCEL_EDGETPU_F_* order (edgetpuxray decompiler.py's
+ * BitStruct read MSB-first over the byte-reversed bundle). */
+static const uint8_t accel__edgetpu_flsb[ACCEL_EDGETPU_NFIELDS] = {
+    110, 105, 102, 70, 65, 60, 54, 49, 44, 36, 31, 19, 14, 12, 11, 6, 5, 4, 1, 0};
+static const uint8_t accel__edgetpu_fwid[ACCEL_EDGETPU_NFIELDS] = {
+    18, 5, 3, 32, 5, 5, 6, 5, 5, 8, 5, 12, 5, 2, 1, 5, 1, 1, 3, 1};
+
+ACCELDEF unsigned accel_edgetpu_field_lsb(unsigned field)
+{
+    return field < ACCEL_EDGETPU_NFIELDS ? accel__edgetpu_flsb[field] : 0u;
+}
+
+ACCELDEF unsigned accel_edgetpu_field_width(unsigned field)
+{
+    return field < ACCEL_EDGETPU_NFIELDS ? accel__edgetpu_fwid[field] : 0u;
+}
+
+static uint64_t accel__edgetpu_mask64(unsigned w)
+{
+    return w >= 64u ? ~(uint64_t)0 : (((uint64_t)1 << w) - 1u);
+}
+
+ACCELDEF accel_status accel_edgetpu_insn_decode(const uint8_t bytes[16], accel_edgetpu_insn *out)
+{
+    /* straight-line on the two 32-bit halves that hold each field (one field, imm_scalar,
+     * spans bits 70..101 of words 2 and 3); constant shifts, no table walk */
+    uint32_t w0, w1, w2, w3;
+    if (!bytes || !out) return ACCEL_E_NULL;
+    w0 = accel_load_u32le(bytes);
+    w1 = accel_load_u32le(bytes + 4);
+    w2 = accel_load_u32le(bytes + 8);
+    w3 = accel_load_u32le(bytes + 12);
+    out->f[ACCEL_EDGETPU_F_UNK_3] = w3 >> 14;                                   /* 127..110 */
+    out->f[ACCEL_EDGETPU_F_VS_REG_W] = (w3 >> 9) & 0x1Fu;                       /* 109..105 */
+    out->f[ACCEL_EDGETPU_F_V_OP_2] = (w3 >> 6) & 0x7u;                          /* 104..102 */
+    out->f[ACCEL_EDGETPU_F_IMM_SCALAR] = (w2 >> 6) | ((w3 & 0x3Fu) << 26);      /* 101..70 */
+    out->f[ACCEL_EDGETPU_F_S_Y] = (w2 >> 1) & 0x1Fu;                            /* 69..65 */
+    out->f[ACCEL_EDGETPU_F_S_X] = (w1 >> 28) | ((w2 & 1u) << 4);                /* 64..60 */
+    out->f[ACCEL_EDGETPU_F_S_OP] = (w1 >> 22) & 0x3Fu;                          /* 59..54 */
+    out->f[ACCEL_EDGETPU_F_VS_REG] = (w1 >> 17) & 0x1Fu;                        /* 53..49 */
+    out->f[ACCEL_EDGETPU_F_V_CMD] = (w1 >> 12) & 0x1Fu;                         /* 48..44 */
+    out->f[ACCEL_EDGETPU_F_V_OFFSET] = (w1 >> 4) & 0xFFu;                       /* 43..36 */
+    out->f[ACCEL_EDGETPU_F_V_OP] = (w0 >> 31) | ((w1 & 0xFu) << 1);             /* 35..31 */
+    out->f[ACCEL_EDGETPU_F_IMM_SIZE] = (w0 >> 19) & 0xFFFu;                     /* 30..19 */
+    out->f[ACCEL_EDGETPU_F_VS_REG_V1] = (w0 >> 14) & 0x1Fu;                     /* 18..14 */
+    out->f[ACCEL_EDGETPU_F_ENABLE_VECTOR] = (w0 >> 12) & 0x3u;                  /* 13..12 */
+    out->f[ACCEL_EDGETPU_F_ENABLE_SCALAR] = (w0 >> 11) & 0x1u;                  /* 11 */
+    out->f[ACCEL_EDGETPU_F_BRANCH] = (w0 >> 6) & 0x1Fu;                         /* 10..6 */
+    out->f[ACCEL_EDGETPU_F_UNK_0] = (w0 >> 5) & 0x1u;                           /* 5 */
+    out->f[ACCEL_EDGETPU_F_YES_PRED] = (w0 >> 4) & 0x1u;                        /* 4 */
+    out->f[ACCEL_EDGETPU_F_PRED_REG] = (w0 >> 1) & 0x7u;                        /* 3..1 */
+    out->f[ACCEL_EDGETPU_F_GATE] = w0 & 0x1u;                                   /* 0 */
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_insn_encode(const accel_edgetpu_insn *in, uint8_t out[16])
+{
+    uint64_t lo = 0, hi = 0;
+    unsigned i;
+    if (!in || !out) return ACCEL_E_NULL;
+    for (i = 0; i < ACCEL_EDGETPU_NFIELDS; i++)
+        if ((uint64_t)in->f[i] > accel__edgetpu_mask64(accel__edgetpu_fwid[i])) return ACCEL_E_ARG;
+    for (i = 0; i < ACCEL_EDGETPU_NFIELDS; i++) {
+        unsigned l = accel__edgetpu_flsb[i];
+        uint64_t v = in->f[i];
+        if (l >= 64u) {
+            hi |= v << (l - 64u);
+        } else {
+            lo |= v << l;
+            if (l + accel__edgetpu_fwid[i] > 64u) hi |= v >> (64u - l);
+        }
+    }
+    accel_store_u64le(out, lo);
+    accel_store_u64le(out + 8, hi);
+    return ACCEL_OK;
+}
+
+/* Range check shared by the bit accessors: [lsb, lsb+width) inside len bytes, no overflow. */
+static accel_status accel__edgetpu_bits_ok(size_t len, uint32_t lsb, unsigned width)
+{
+    if (width < 1u || width > 32u) return ACCEL_E_ARG;
+    /* in 64 bits: lsb + width must not wrap (found by fuzz_edgetpu) */
+    if ((uint64_t)lsb + width > (uint64_t)len * 8u) return ACCEL_E_ARG;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_bits_get(const uint8_t *buf, size_t len, uint32_t lsb,
+                                             unsigned width, uint32_t *out)
+{
+    accel_status st;
+    uint32_t v = 0;
+    unsigned done = 0;
+    if (!buf || !out) return ACCEL_E_NULL;
+    st = accel__edgetpu_bits_ok(len, lsb, width);
+    if (st != ACCEL_OK) return st;
+    while (done < width) {
+        size_t byte = (size_t)((lsb + done) / 8u);
+        unsigned bit = (unsigned)((lsb + done) % 8u);
+        unsigned take = 8u - bit;
+        uint32_t piece;
+        if (take > width - done) take = width - done;
+        piece = ((uint32_t)buf[byte] >> bit) & (((uint32_t)1 << take) - 1u);
+        v |= piece << done;
+        done += take;
+    }
+    *out = v;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_bits_set(uint8_t *buf, size_t len, uint32_t lsb,
+                                             unsigned width, uint32_t value)
+{
+    accel_status st;
+    unsigned done = 0;
+    if (!buf) return ACCEL_E_NULL;
+    st = accel__edgetpu_bits_ok(len, lsb, width);
+    if (st != ACCEL_OK) return st;
+    if (width < 32u && (value >> width) != 0u) return ACCEL_E_ARG;
+    while (done < width) {
+        size_t byte = (size_t)((lsb + done) / 8u);
+        unsigned bit = (unsigned)((lsb + done) % 8u);
+        unsigned take = 8u - bit;
+        uint32_t m;
+        if (take > width - done) take = width - done;
+        m = (((uint32_t)1 << take) - 1u) << bit;
+        buf[byte] = (uint8_t)(((uint32_t)buf[byte] & ~m) | (((value >> done) << bit) & m));
+        done += take;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_patch32(uint8_t *bitstream, size_t len, uint32_t offset_bit,
+                                            uint32_t value)
+{
+    return accel_edgetpu_bits_set(bitstream, len, offset_bit, 32u, value);
+}
+
+/* START's length immediate is fused over imm_size, v_op and v_offset (bits 19..43): the shared
+ * models' programs need the v_offset part (bright_16x16: 145664 bits = v_offset 1). */
+static uint32_t accel__edgetpu_start_len(const accel_edgetpu_insn *in)
+{
+    return (in->f[ACCEL_EDGETPU_F_V_OFFSET] << 17) | (in->f[ACCEL_EDGETPU_F_V_OP] << 12) |
+           in->f[ACCEL_EDGETPU_F_IMM_SIZE];
+}
+
+static void accel__edgetpu_simple(uint8_t out[16], uint32_t branch, uint32_t size25,
+                                  uint32_t vs_reg_v1)
+{
+    accel_edgetpu_insn in;
+    ACCEL_MEMSET(&in, 0, sizeof in);
+    in.f[ACCEL_EDGETPU_F_ENABLE_SCALAR] = 1u;
+    in.f[ACCEL_EDGETPU_F_BRANCH] = branch;
+    in.f[ACCEL_EDGETPU_F_IMM_SIZE] = size25 & 0xFFFu;
+    in.f[ACCEL_EDGETPU_F_V_OP] = (size25 >> 12) & 0x1Fu;
+    in.f[ACCEL_EDGETPU_F_V_OFFSET] = (size25 >> 17) & 0xFFu;
+    in.f[ACCEL_EDGETPU_F_VS_REG_V1] = vs_reg_v1;
+    (void)accel_edgetpu_insn_encode(&in, out);
+}
+
+ACCELDEF accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_count,
+                                               uint8_t *out, size_t cap, size_t *out_len)
+{
+    size_t total, i;
+    uint32_t bits;
+    if (!out || !out_len || (!body && body_count)) return ACCEL_E_NULL;
+    /* START's length is 25 bits of bit count: at most 262143 bundles between START and END. */
+    if ((uint64_t)body_count + 5u > 262143UL) return ACCEL_E_TOO_LONG;
+    if (body_count > SIZE_MAX / 16u - 7u) return ACCEL_E_TOO_LONG; /* 16-bit size_t */
+    total = (body_count + 7u) * ACCEL_EDGETPU_INSN_BYTES;
+    if (cap < total) return ACCEL_E_BUFFER_TOO_SMALL;
+    bits = (uint32_t)(body_count + 5u) * 128u;
+    accel__edgetpu_simple(out, ACCEL_EDGETPU_BR_START, bits, 0);
+    if (body_count) ACCEL_MEMCPY(out + 16, body, body_count * 16u);
+    i = 16u + body_count * 16u;
+    accel__edgetpu_simple(out + i, ACCEL_EDGETPU_BR_HALT, 0, 4u);
+    accel__edgetpu_simple(out + i + 16u, 0, 0, 0);
+    accel__edgetpu_simple(out + i + 32u, 0, 0, 0);
+    accel__edgetpu_simple(out + i + 48u, 0, 0, 0);
+    accel__edgetpu_simple(out + i + 64u, 0, 0, 0);
+    accel__edgetpu_simple(out + i + 80u, ACCEL_EDGETPU_BR_END, 0x80u, 0);
+    *out_len = total;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_prog_length(const uint8_t start[16], uint32_t *bits)
+{
+    accel_edgetpu_insn in;
+    if (!start || !bits) return ACCEL_E_NULL;
+    (void)accel_edgetpu_insn_decode(start, &in);
+    if (in.f[ACCEL_EDGETPU_F_BRANCH] != ACCEL_EDGETPU_BR_START) return ACCEL_E_MALFORMED;
+    *bits = accel__edgetpu_start_len(&in);
+    return ACCEL_OK;
+}
+
+#ifndef ACCEL_EDGETPU_NO_DISASM
+static const char *const accel__edgetpu_fname[ACCEL_EDGETPU_NFIELDS] = {
+    "unk_3", "vs_reg_w", "v_op_2", "imm_scalar", "s_y", "s_x", "s_op", "vs_reg", "v_cmd",
+    "v_offset", "v_op", "imm_size", "vs_reg_v1", "enable_vector", "enable_scalar", "branch",
+    "unk_0", "yes_pred", "pred_reg", "gate"};
+static const char *const accel__edgetpu_sops[16] = {
+    "NOP", "ADD", "SUB", "AND", "ORR", "XOR", "SHL", "SHR",
+    "ASR", "EQ", "NEQ", "GT", "ULT", "GEQ", "GES", "MOV"};
+
+ACCELDEF const char *accel_edgetpu_field_name(unsigned field)
+{
+    return field < ACCEL_EDGETPU_NFIELDS ? accel__edgetpu_fname[field] : "?";
+}
+
+/* Tiny string builder: sticky overflow, always NUL-terminated when cap > 0. */
+typedef struct accel__edgetpu_sb {
+    char *p;
+    size_t cap, len;
+    int over;
+} accel__edgetpu_sb;
+
+static void accel__edgetpu_sb_c(accel__edgetpu_sb *s, char c)
+{
+    if (s->len + 1u >= s->cap) {
+        s->over = 1;
+        return;
+    }
+    s->p[s->len++] = c;
+    s->p[s->len] = '\0';
+}
+
+static void accel__edgetpu_sb_s(accel__edgetpu_sb *s, const char *str)
+{
+    while (*str) accel__edgetpu_sb_c(s, *str++);
+}
+
+/* Hex with "0x" prefix, at least `digits` digits. */
+static void accel__edgetpu_sb_hex(accel__edgetpu_sb *s, uint32_t v, unsigned digits)
+{
+    char tmp[8];
+    unsigned n = 0;
+    accel__edgetpu_sb_s(s, "0x");
+    do {
+        tmp[n++] = "0123456789abcdef"[v & 0xFu];
+        v >>= 4;
+    } while (v && n < 8u);
+    while (n < digits && n < 8u) tmp[n++] = '0';
+    while (n) accel__edgetpu_sb_c(s, tmp[--n]);
+}
+
+static void accel__edgetpu_sb_dec(accel__edgetpu_sb *s, uint32_t v)
+{
+    char tmp[10];
+    unsigned n = 0;
+    do {
+        tmp[n++] = (char)('0' + (char)(v % 10u));
+        v /= 10u;
+    } while (v && n < 10u);
+    while (n) accel__edgetpu_sb_c(s, tmp[--n]);
+}
+
+ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t offset, char *out,
+                                           size_t cap, size_t *out_len)
+{
+    accel_edgetpu_insn in;
+    accel__edgetpu_sb sb;
+    const uint32_t *f = in.f;
+    uint8_t shown[ACCEL_EDGETPU_NFIELDS];
+    unsigned i, any = 0;
+    uint32_t br, sop;
+    size_t col;
+    if (!bytes || !out) return ACCEL_E_NULL;
+    if (cap == 0) return ACCEL_E_BUFFER_TOO_SMALL;
+    sb.p = out;
+    sb.cap = cap;
+    sb.len = 0;
+    sb.over = 0;
+    out[0] = '\0';
+    ACCEL_MEMSET(shown, 0, sizeof shown);
+    (void)accel_edgetpu_insn_decode(bytes, &in);
+    br = f[ACCEL_EDGETPU_F_BRANCH];
+    sop = f[ACCEL_EDGETPU_F_S_OP];
+    shown[ACCEL_EDGETPU_F_ENABLE_SCALAR] = shown[ACCEL_EDGETPU_F_ENABLE_VECTOR] = 1;
+    shown[ACCEL_EDGETPU_F_GATE] = shown[ACCEL_EDGETPU_F_YES_PRED] = 1;
+    shown[ACCEL_EDGETPU_F_PRED_REG] = shown[ACCEL_EDGETPU_F_BRANCH] = 1;
+
+    accel__edgetpu_sb_hex(&sb, offset, 4);
+    accel__edgetpu_sb_c(&sb, ' ');
+    /* unit flags: 4 columns */
+    col = sb.len;
+    if (f[ACCEL_EDGETPU_F_ENABLE_SCALAR]) accel__edgetpu_sb_c(&sb, 'S');
+    if (f[ACCEL_EDGETPU_F_ENABLE_VECTOR]) {
+        accel__edgetpu_sb_c(&sb, 'V');
+        accel__edgetpu_sb_dec(&sb, f[ACCEL_EDGETPU_F_ENABLE_VECTOR]);
+    }
+    while (sb.len < col + 4u && !sb.over) accel__edgetpu_sb_c(&sb, ' ');
+    /* predication: 6 columns */
+    col = sb.len;
+    if (f[ACCEL_EDGETPU_F_GATE]) {
+        accel__edgetpu_sb_s(&sb, f[ACCEL_EDGETPU_F_YES_PRED] ? "@p" : "@!p");
+        accel__edgetpu_sb_dec(&sb, f[ACCEL_EDGETPU_F_PRED_REG]);
+    } else {
+        /* without the gate the predicate fields are plain bits: show them if set */
+        shown[ACCEL_EDGETPU_F_YES_PRED] = (uint8_t)(f[ACCEL_EDGETPU_F_YES_PRED] == 0);
+        shown[ACCEL_EDGETPU_F_PRED_REG] = (uint8_t)(f[ACCEL_EDGETPU_F_PRED_REG] == 0);
+    }
+    while (sb.len < col + 6u && !sb.over) accel__edgetpu_sb_c(&sb, ' ');
+
+    if (br == ACCEL_EDGETPU_BR_START) {
+        accel__edgetpu_sb_s(&sb, "START len=");
+        accel__edgetpu_sb_dec(&sb, accel__edgetpu_start_len(&in));
+        accel__edgetpu_sb_s(&sb, " bits");
+        shown[ACCEL_EDGETPU_F_V_OP] = shown[ACCEL_EDGETPU_F_IMM_SIZE] = 1;
+        shown[ACCEL_EDGETPU_F_V_OFFSET] = 1;
+        any = 1;
+    } else if (br == ACCEL_EDGETPU_BR_END) {
+        accel__edgetpu_sb_s(&sb, "END");
+        any = 1;
+    } else if (br == ACCEL_EDGETPU_BR_HALT) {
+        accel__edgetpu_sb_s(&sb, "HALT");
+        any = 1;
+    } else if (br != 0) {
+        accel__edgetpu_sb_s(&sb, "br.");
+        accel__edgetpu_sb_hex(&sb, br, 2);
+        any = 1;
+    } else if (f[ACCEL_EDGETPU_F_ENABLE_SCALAR] && sop != 0 && (sop & 0x10u) == 0) {
+        /* scalar ALU: x = y OP operand, compares write predicate x */
+        uint32_t op = sop & 0xFu, imm = f[ACCEL_EDGETPU_F_IMM_SCALAR];
+        int is_imm = (sop & ACCEL_EDGETPU_SOP_IMM) != 0;
+        accel__edgetpu_sb_c(&sb, (op >= 9u && op <= 14u) ? 'p' : 's');
+        accel__edgetpu_sb_dec(&sb, f[ACCEL_EDGETPU_F_S_X]);
+        accel__edgetpu_sb_s(&sb, " = ");
+        if (op != 15u) {
+            accel__edgetpu_sb_c(&sb, 's');
+            accel__edgetpu_sb_dec(&sb, f[ACCEL_EDGETPU_F_S_Y]);
+            accel__edgetpu_sb_c(&sb, ' ');
+            accel__edgetpu_sb_s(&sb, accel__edgetpu_sops[op]);
+            accel__edgetpu_sb_c(&sb, ' ');
+            shown[ACCEL_EDGETPU_F_S_Y] = 1;
+        } else {
+            accel__edgetpu_sb_s(&sb, is_imm ? "MOVI " : "MOV ");
+            shown[ACCEL_EDGETPU_F_S_Y] = (uint8_t)(f[ACCEL_EDGETPU_F_S_Y] == 0);
+        }
+        if (is_imm) {
+            accel__edgetpu_sb_hex(&sb, imm, 1);
+            shown[ACCEL_EDGETPU_F_IMM_SCALAR] = 1;
+        } else {
+            accel__edgetpu_sb_c(&sb, 's');
+            accel__edgetpu_sb_dec(&sb, imm & 0x1Fu);
+            shown[ACCEL_EDGETPU_F_IMM_SCALAR] = (uint8_t)((imm >> 5) == 0);
+        }
+        shown[ACCEL_EDGETPU_F_S_OP] = shown[ACCEL_EDGETPU_F_S_X] = 1;
+        any = 1;
+    } else if (f[ACCEL_EDGETPU_F_ENABLE_SCALAR] && sop == 0) {
+        accel__edgetpu_sb_s(&sb, "NOP");
+        any = 1;
+    }
+    /* every other non-zero field, by name */
+    for (i = 0; i < ACCEL_EDGETPU_NFIELDS; i++) {
+        if (shown[i] || f[i] == 0) continue;
+        if (any) accel__edgetpu_sb_s(&sb, any == 1 ? "  | " : " ");
+        any = 2;
+        accel__edgetpu_sb_s(&sb, accel__edgetpu_fname[i]);
+        accel__edgetpu_sb_c(&sb, '=');
+        accel__edgetpu_sb_hex(&sb, f[i], 1);
+    }
+    if (!any) accel__edgetpu_sb_s(&sb, "(empty)");
+    if (sb.over) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (out_len) *out_len = sb.len;
+    return ACCEL_OK;
+}
+#endif /* ACCEL_EDGETPU_NO_DISASM */
+
+/* ---------------------------------------------------------------- edgetpu: FlatBuffers reader */
+/* All positions are byte offsets into one buffer; every check is written as "fits in what is
+ * left" so no addition can wrap. */
+static int accel__edgetpu_fits(size_t len, size_t pos, size_t n)
+{
+    return pos <= len && n <= len - pos;
+}
+
+static accel_status accel__edgetpu_fbt_at(accel_edgetpu_fbt *t, const uint8_t *buf, size_t len,
+                                          size_t pos)
+{
+    uint32_t so;
+    size_t vt;
+    if (!accel__edgetpu_fits(len, pos, 4)) return ACCEL_E_MALFORMED;
+    so = accel_load_u32le(buf + pos);
+    /* soffset: vtable = pos - (int32)so */
+    if (so & 0x80000000UL) {
+        uint32_t fwd = (uint32_t)(0u - so);
+        if ((uint64_t)fwd > (uint64_t)(len - pos)) return ACCEL_E_MALFORMED;
+        vt = pos + (size_t)fwd;
+    } else {
+        if ((uint64_t)so > (uint64_t)pos) return ACCEL_E_MALFORMED;
+        vt = pos - (size_t)so;
+    }
+    if (!accel__edgetpu_fits(len, vt, 4)) return ACCEL_E_MALFORMED;
+    t->buf = buf;
+    t->len = len;
+    t->pos = pos;
+    t->vt = vt;
+    t->vtlen = accel_load_u16le(buf + vt);
+    t->tlen = accel_load_u16le(buf + vt + 2);
+    if (t->vtlen < 4u || (t->vtlen & 1u) || !accel__edgetpu_fits(len, vt, t->vtlen))
+        return ACCEL_E_MALFORMED;
+    if (t->tlen < 4u || !accel__edgetpu_fits(len, pos, t->tlen)) return ACCEL_E_MALFORMED;
+    return ACCEL_OK;
+}
+
+/* Root table of a flatbuffer (uoffset at 0). */
+static accel_status accel__edgetpu_fb_root(accel_edgetpu_fbt *t, const uint8_t *buf, size_t len)
+{
+    uint32_t r;
+    if (!buf || len < 8u) return ACCEL_E_MALFORMED;
+    r = accel_load_u32le(buf);
+    if ((uint64_t)r >= (uint64_t)len) return ACCEL_E_MALFORMED;
+    return accel__edgetpu_fbt_at(t, buf, len, (size_t)r);
+}
+
+/* Offset of field i inside the table, 0 when absent; ACCEL_E_MALFORMED when the field's `size`
+ * bytes would leave the table. */
+static accel_status accel__edgetpu_fb_field(const accel_edgetpu_fbt *t, unsigned i, unsigned size,
+                                            size_t *at)
+{
+    size_t o = 4u + 2u * (size_t)i;
+    uint16_t off;
+    *at = 0;
+    if (o + 2u > t->vtlen) return ACCEL_OK;
+    off = accel_load_u16le(t->buf + t->vt + o);
+    if (off == 0) return ACCEL_OK;
+    if (off < 4u || (size_t)off + size > t->tlen) return ACCEL_E_MALFORMED;
+    *at = t->pos + off;
+    return ACCEL_OK;
+}
+
+/* Scalar fields, little-endian, with a default. */
+static accel_status accel__edgetpu_fb_u64(const accel_edgetpu_fbt *t, unsigned i, unsigned size,
+                                          uint64_t def, uint64_t *out)
+{
+    size_t at;
+    accel_status st = accel__edgetpu_fb_field(t, i, size, &at);
+    if (st != ACCEL_OK) return st;
+    if (!at) {
+        *out = def;
+    } else if (size == 1u) {
+        *out = t->buf[at];
+    } else if (size == 2u) {
+        *out = accel_load_u16le(t->buf + at);
+    } else if (size == 4u) {
+        *out = accel_load_u32le(t->buf + at);
+    } else {
+        *out = accel_load_u64le(t->buf + at);
+    }
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_fb_i32(const accel_edgetpu_fbt *t, unsigned i, int32_t def,
+                                          int32_t *out)
+{
+    uint64_t v;
+    accel_status st = accel__edgetpu_fb_u64(t, i, 4, (uint32_t)def, &v);
+    uint32_t u = (uint32_t)v;
+    if (st != ACCEL_OK) return st;
+    /* two's complement without implementation-defined conversion */
+    *out = (u & 0x80000000UL) ? -(int32_t)(uint32_t)(~u) - 1 : (int32_t)u;
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_fb_i16(const accel_edgetpu_fbt *t, unsigned i, int *out)
+{
+    uint64_t v;
+    accel_status st = accel__edgetpu_fb_u64(t, i, 2, 0, &v);
+    uint16_t u = (uint16_t)v;
+    if (st != ACCEL_OK) return st;
+    *out = (u & 0x8000u) ? -(int)(uint16_t)(~u) - 1 : (int)u;
+    return ACCEL_OK;
+}
+
+/* Follow a uoffset field; *pos = 0 when absent. */
+static accel_status accel__edgetpu_fb_ref(const accel_edgetpu_fbt *t, unsigned i, size_t *pos)
+{
+    size_t at;
+    uint32_t rel;
+    accel_status st = accel__edgetpu_fb_field(t, i, 4, &at);
+    *pos = 0;
+    if (st != ACCEL_OK || !at) return st;
+    rel = accel_load_u32le(t->buf + at);
+    if (rel == 0 || (uint64_t)rel >= (uint64_t)(t->len - at)) return ACCEL_E_MALFORMED;
+    *pos = at + (size_t)rel;
+    return ACCEL_OK;
+}
+
+/* Vector field: *pos = first element, *n = count, each element `esize` bytes. */
+static accel_status accel__edgetpu_fb_vec(const accel_edgetpu_fbt *t, unsigned i, size_t esize,
+                                          size_t *pos, uint32_t *n)
+{
+    size_t p;
+    uint32_t cnt;
+    accel_status st = accel__edgetpu_fb_ref(t, i, &p);
+    *pos = 0;
+    *n = 0;
+    if (st != ACCEL_OK || !p) return st;
+    if (!accel__edgetpu_fits(t->len, p, 4)) return ACCEL_E_MALFORMED;
+    cnt = accel_load_u32le(t->buf + p);
+    if ((uint64_t)cnt * esize > (uint64_t)(t->len - p - 4u)) return ACCEL_E_MALFORMED;
+    *pos = p + 4u;
+    *n = cnt;
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_fb_bytes(const accel_edgetpu_fbt *t, unsigned i,
+                                            accel_edgetpu_view *v)
+{
+    size_t p;
+    uint32_t n;
+    accel_status st = accel__edgetpu_fb_vec(t, i, 1, &p, &n);
+    v->p = NULL;
+    v->len = 0;
+    if (st != ACCEL_OK || !p) return st;
+    v->p = t->buf + p;
+    v->len = (size_t)n;
+    return ACCEL_OK;
+}
+
+/* String: bytes plus the NUL FlatBuffers always stores. */
+static accel_status accel__edgetpu_fb_str(const accel_edgetpu_fbt *t, unsigned i,
+                                          accel_edgetpu_view *v)
+{
+    accel_status st = accel__edgetpu_fb_bytes(t, i, v);
+    if (st != ACCEL_OK || !v->p) return st;
+    if ((size_t)(v->p - t->buf) + v->len >= t->len || v->p[v->len] != 0) {
+        v->p = NULL;
+        v->len = 0;
+        return ACCEL_E_MALFORMED;
+    }
+    return ACCEL_OK;
+}
+
+/* Element k of a vector of tables (or of strings/byte vectors when as_vec). */
+static accel_status accel__edgetpu_fb_elem(const uint8_t *buf, size_t len, size_t vec,
+                                           uint32_t k, size_t *target)
+{
+    size_t at = vec + 4u * (size_t)k;
+    uint32_t rel;
+    if (!accel__edgetpu_fits(len, at, 4)) return ACCEL_E_MALFORMED;
+    rel = accel_load_u32le(buf + at);
+    if (rel == 0 || (uint64_t)rel >= (uint64_t)(len - at)) return ACCEL_E_MALFORMED;
+    *target = at + (size_t)rel;
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_fb_subtable(const accel_edgetpu_fbt *t, unsigned i,
+                                               accel_edgetpu_fbt *sub, int *present)
+{
+    size_t p;
+    accel_status st = accel__edgetpu_fb_ref(t, i, &p);
+    *present = 0;
+    if (st != ACCEL_OK || !p) return st;
+    *present = 1;
+    return accel__edgetpu_fbt_at(sub, t->buf, t->len, p);
+}
+
+static int accel__edgetpu_memeq(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
+static int accel__edgetpu_view_eq(accel_edgetpu_view v, const char *s)
+{
+    size_t i = 0;
+    if (!v.p) return 0;
+    for (; i < v.len; i++)
+        if (s[i] == '\0' || (uint8_t)s[i] != v.p[i]) return 0;
+    return s[i] == '\0';
+}
+
+/* ---- FlexBuffers: just enough to look up a string/blob by key in the root map ---- */
+static accel_status accel__edgetpu_flex_uint(const uint8_t *b, size_t len, size_t pos,
+                                             unsigned w, uint64_t *out)
+{
+    unsigned k;
+    uint64_t v = 0;
+    if (!accel__edgetpu_fits(len, pos, w)) return ACCEL_E_MALFORMED;
+    for (k = w; k > 0; k--) v = (v << 8) | b[pos + k - 1u];
+    *out = v;
+    return ACCEL_OK;
+}
+
+/* target = pos - offset read at pos (FlexBuffers offsets point backwards). */
+static accel_status accel__edgetpu_flex_back(const uint8_t *b, size_t len, size_t pos,
+                                             unsigned w, size_t *target)
+{
+    uint64_t off;
+    accel_status st = accel__edgetpu_flex_uint(b, len, pos, w, &off);
+    if (st != ACCEL_OK) return st;
+    if (off == 0 || off > (uint64_t)pos) return ACCEL_E_MALFORMED;
+    *target = pos - (size_t)off;
+    return ACCEL_OK;
+}
+
+static int accel__edgetpu_flex_w_ok(uint64_t w)
+{
+    return w == 1u || w == 2u || w == 4u || w == 8u;
+}
+
+static accel_status accel__edgetpu_flex_find(const uint8_t *b, size_t len, const char *key,
+                                             accel_edgetpu_view *out)
+{
+    unsigned rw, mw, kw;
+    uint8_t packed;
+    size_t root, map, keys, i;
+    uint64_t size, kw64, ksize;
+    accel_status st;
+    out->p = NULL;
+    out->len = 0;
+    if (!b || len < 3u) return ACCEL_E_MALFORMED;
+    rw = b[len - 1u];
+    packed = b[len - 2u];
+    if (!accel__edgetpu_flex_w_ok(rw) || len < 2u + rw) return ACCEL_E_MALFORMED;
+    if ((packed >> 2) != 9u) return ACCEL_E_MALFORMED; /* FBT_MAP */
+    root = len - 2u - rw;
+    mw = 1u << (packed & 3u);
+    st = accel__edgetpu_flex_back(b, len, root, rw, &map);
+    if (st != ACCEL_OK) return st;
+    if (map < 3u * mw) return ACCEL_E_MALFORMED;
+    st = accel__edgetpu_flex_uint(b, len, map - mw, mw, &size);
+    if (st == ACCEL_OK) st = accel__edgetpu_flex_uint(b, len, map - 2u * mw, mw, &kw64);
+    if (st == ACCEL_OK) st = accel__edgetpu_flex_back(b, len, map - 3u * mw, mw, &keys);
+    if (st != ACCEL_OK) return st;
+    if (!accel__edgetpu_flex_w_ok(kw64)) return ACCEL_E_MALFORMED;
+    kw = (unsigned)kw64;
+    /* values then one type byte per value; keys vector has its own size */
+    if (size > (uint64_t)(len - map) / (mw + 1u)) return ACCEL_E_MALFORMED;
+    if (keys < kw) return ACCEL_E_MALFORMED;
+    st = accel__edgetpu_flex_uint(b, len, keys - kw, kw, &ksize);
+    if (st != ACCEL_OK) return st;
+    if (ksize != size || size > (uint64_t)(len - keys) / kw) return ACCEL_E_MALFORMED;
+    for (i = 0; i < (size_t)size; i++) {
+        size_t kp, j, vpos, tgt;
+        uint8_t vt;
+        uint64_t n;
+        st = accel__edgetpu_flex_back(b, len, keys + i * kw, kw, &kp);
+        if (st != ACCEL_OK) return st;
+        for (j = 0; kp + j < len && key[j] != '\0' && b[kp + j] == (uint8_t)key[j]; j++) {
+        }
+        if (kp + j >= len) return ACCEL_E_MALFORMED;
+        if (key[j] != '\0' || b[kp + j] != 0) continue;
+        vpos = map + i * mw;
+        vt = b[map + (size_t)size * mw + i];
+        if ((vt >> 2) != 5u && (vt >> 2) != 25u) return ACCEL_E_MALFORMED; /* STRING, BLOB */
+        st = accel__edgetpu_flex_back(b, len, vpos, mw, &tgt);
+        if (st != ACCEL_OK) return st;
+        if (tgt < mw) return ACCEL_E_MALFORMED;
+        st = accel__edgetpu_flex_uint(b, len, tgt - mw, mw, &n);
+        if (st != ACCEL_OK) return st;
+        if (n > (uint64_t)(len - tgt)) return ACCEL_E_MALFORMED;
+        out->p = b + tgt;
+        out->len = (size_t)n;
+        return ACCEL_OK;
+    }
+    return ACCEL_E_EMPTY;
+}
+
+/* ---- executables ---- */
+static accel_status accel__edgetpu_meta(const accel_edgetpu_fbt *t, unsigned i, int *desc,
+                                        int *position, int32_t *batch, accel_edgetpu_view *name)
+{
+    accel_edgetpu_fbt m;
+    int present;
+    accel_status st = accel__edgetpu_fb_subtable(t, i, &m, &present);
+    *desc = 0;
+    *position = 0;
+    *batch = 0;
+    name->p = NULL;
+    name->len = 0;
+    if (st != ACCEL_OK) return st;
+    if (!present) return ACCEL_E_MALFORMED; /* every field offset and DMA hint has meta */
+    st = accel__edgetpu_fb_i16(&m, 0, desc);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&m, 1, 0, batch);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&m, 2, name);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&m, 3, position);
+    if (st != ACCEL_OK) return st;
+    if (*desc < 0 || *desc > 3 || *position < 0 || *position > 1 || *batch < 0)
+        return ACCEL_E_MALFORMED;
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_exe_parse(const uint8_t *buf, size_t len,
+                                             accel_edgetpu_exe *e)
+{
+    accel_edgetpu_fbt dh;
+    uint64_t v = 0;
+    uint32_t n = 0;
+    int present;
+    accel_status st;
+    ACCEL_MEMSET(e, 0, sizeof *e);
+    st = accel__edgetpu_fb_root(&e->t_, buf, len);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 0, 0, &e->version);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&e->t_, 1, &e->name);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 3, 0, &e->batch_size);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 4, 0, &e->scratch_size_bytes);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&e->t_, 5, 4, &e->bs_vec_, &n);
+    e->n_bitstreams = n;
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&e->t_, 6, &e->parameters);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&e->t_, 8, 4, &e->in_vec_, &n);
+    e->n_inputs = n;
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&e->t_, 9, 4, &e->out_vec_, &n);
+    e->n_outputs = n;
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&e->t_, 10, &e->chip);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 11, 0, &e->estimated_cycles);
+    if (st == ACCEL_OK)
+        st = accel__edgetpu_fb_i32(&e->t_, 12, 0, &e->used_narrow_memory_bytes_per_tile);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&e->t_, 13, &e->type);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&e->t_, 14, 8, 0, &e->parameter_caching_token);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&e->t_, 16, 8, 0, &v);
+    if (st != ACCEL_OK) return st;
+    e->estimated_cycles_64bit = (v & 0x8000000000000000ULL) ? -(int64_t)(~v) - 1 : (int64_t)v;
+    if (e->type < 0 || e->type > 2 || e->batch_size < 0 || e->scratch_size_bytes < 0)
+        return ACCEL_E_MALFORMED;
+    st = accel__edgetpu_fb_subtable(&e->t_, 7, &dh, &present);
+    if (st != ACCEL_OK) return st;
+    if (present) {
+        e->has_dma_hints = 1;
+        st = accel__edgetpu_fb_vec(&dh, 0, 4, &e->hint_vec_, &n);
+        if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&dh, 1, 1, 0, &v);
+        if (st != ACCEL_OK) return st;
+        e->n_hints = n;
+        e->fully_deterministic = v != 0;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_exe_bitstream(const accel_edgetpu_exe *e, uint32_t i,
+                                                  accel_edgetpu_bitstream *out)
+{
+    size_t p;
+    uint32_t n;
+    accel_status st;
+    if (!e || !out) return ACCEL_E_NULL;
+    if (i >= e->n_bitstreams) return ACCEL_E_ARG;
+    ACCEL_MEMSET(out, 0, sizeof *out);
+    st = accel__edgetpu_fb_elem(e->t_.buf, e->t_.len, e->bs_vec_, i, &p);
+    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&out->t_, e->t_.buf, e->t_.len, p);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&out->t_, 0, &out->bits);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&out->t_, 1, 4, &out->fo_vec_, &n);
+    if (st != ACCEL_OK) return st;
+    out->n_field_offsets = n;
+    if (!out->bits.p || out->bits.len == 0 || out->bits.len % ACCEL_EDGETPU_INSN_BYTES)
+        return ACCEL_E_MALFORMED;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_bitstream_field_offset(const accel_edgetpu_bitstream *b,
+                                                           uint32_t i,
+                                                           accel_edgetpu_field_offset *out)
+{
+    accel_edgetpu_fbt t;
+    size_t p;
+    int32_t bit;
+    accel_status st;
+    if (!b || !out) return ACCEL_E_NULL;
+    if (i >= b->n_field_offsets) return ACCEL_E_ARG;
+    ACCEL_MEMSET(out, 0, sizeof *out);
+    st = accel__edgetpu_fb_elem(b->t_.buf, b->t_.len, b->fo_vec_, i, &p);
+    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, b->t_.buf, b->t_.len, p);
+    if (st == ACCEL_OK)
+        st = accel__edgetpu_meta(&t, 0, &out->desc, &out->position, &out->batch, &out->name);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 1, 0, &bit);
+    if (st != ACCEL_OK) return st;
+    /* the patched 32 bits must lie inside the bitstream */
+    if (bit < 0 || (uint64_t)(uint32_t)bit + 32u > (uint64_t)b->bits.len * 8u)
+        return ACCEL_E_MALFORMED;
+    out->offset_bit = (uint32_t)bit;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_exe_hint(const accel_edgetpu_exe *e, uint32_t i,
+                                             accel_edgetpu_hint *out)
+{
+    accel_edgetpu_fbt t, h;
+    size_t p;
+    uint64_t kind;
+    int present;
+    accel_status st;
+    if (!e || !out) return ACCEL_E_NULL;
+    if (i >= e->n_hints) return ACCEL_E_ARG;
+    ACCEL_MEMSET(out, 0, sizeof *out);
+    st = accel__edgetpu_fb_elem(e->t_.buf, e->t_.len, e->hint_vec_, i, &p);
+    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, e->t_.buf, e->t_.len, p);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&t, 0, 1, 0, &kind);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&t, 2, &out->direction);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_subtable(&t, 1, &h, &present);
+    if (st != ACCEL_OK) return st;
+    if (kind < 1u || kind > 4u || !present || out->direction < 0 || out->direction > 1)
+        return ACCEL_E_MALFORMED;
+    out->kind = (int)kind;
+    if (kind == ACCEL_EDGETPU_HINT_DMA) {
+        int32_t off, size;
+        st = accel__edgetpu_meta(&h, 0, &out->desc, &present, &out->batch, &out->name);
+        if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&h, 1, 0, &off);
+        if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&h, 2, 0, &size);
+        if (st != ACCEL_OK) return st;
+        if (off < 0 || size <= 0) return ACCEL_E_MALFORMED;
+        out->offset_in_bytes = (uint32_t)off;
+        out->size_in_bytes = (uint32_t)size;
+    } else if (kind == ACCEL_EDGETPU_HINT_INSTRUCTION) {
+        int32_t c;
+        st = accel__edgetpu_fb_i32(&h, 0, 0, &c);
+        if (st != ACCEL_OK) return st;
+        if (c < 0 || (uint32_t)c >= e->n_bitstreams) return ACCEL_E_MALFORMED;
+        out->instruction_chunk_index = (uint32_t)c;
+    } else if (kind == ACCEL_EDGETPU_HINT_INTERRUPT) {
+        st = accel__edgetpu_fb_i16(&h, 0, &out->interrupt_type);
+        if (st != ACCEL_OK) return st;
+        if (out->interrupt_type < 0 || out->interrupt_type > 3) return ACCEL_E_MALFORMED;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is_output,
+                                              uint32_t i, accel_edgetpu_layer *out)
+{
+    accel_edgetpu_fbt t, num;
+    size_t p;
+    int32_t size;
+    uint64_t fbits;
+    int present;
+    accel_status st;
+    if (!e || !out) return ACCEL_E_NULL;
+    if (i >= (is_output ? e->n_outputs : e->n_inputs)) return ACCEL_E_ARG;
+    ACCEL_MEMSET(out, 0, sizeof *out);
+    st = accel__edgetpu_fb_elem(e->t_.buf, e->t_.len, is_output ? e->out_vec_ : e->in_vec_, i,
+                                &p);
+    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, e->t_.buf, e->t_.len, p);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&t, 0, &out->name);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 1, 0, &size);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 2, 0, &out->y_dim);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 3, 0, &out->x_dim);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 4, 0, &out->z_dim);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&t, 6, &out->data_type);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 9, 1, &out->execution_count_per_inference);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_subtable(&t, 5, &num, &present);
+    if (st != ACCEL_OK) return st;
+    if (present) {
+        st = accel__edgetpu_fb_i32(&num, 0, 0, &out->zero_point);
+        if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&num, 1, 4, 0, &fbits);
+        if (st != ACCEL_OK) return st;
+        out->dequantization_factor_bits = (uint32_t)fbits;
+    }
+    if (size < 0 || out->y_dim < 0 || out->x_dim < 0 || out->z_dim < 0 ||
+        out->execution_count_per_inference < 0)
+        return ACCEL_E_MALFORMED;
+    out->size_bytes = (uint32_t)size;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_model_executable(const accel_edgetpu_model *m, uint32_t i,
+                                                     accel_edgetpu_exe *out)
+{
+    size_t p;
+    uint32_t n;
+    accel_status st;
+    if (!m || !out) return ACCEL_E_NULL;
+    if (i >= m->n_executables) return ACCEL_E_ARG;
+    st = accel__edgetpu_fb_elem(m->multi.p, m->multi.len, m->exe_vec_, i, &p);
+    if (st != ACCEL_OK) return st;
+    if (!accel__edgetpu_fits(m->multi.len, p, 4)) return ACCEL_E_MALFORMED;
+    n = accel_load_u32le(m->multi.p + p);
+    if ((uint64_t)n > (uint64_t)(m->multi.len - p - 4u)) return ACCEL_E_MALFORMED;
+    return accel__edgetpu_exe_parse(m->multi.p + p + 4u, (size_t)n, out);
+}
+
+/* Validate one executable completely, with cross references. */
+static accel_status accel__edgetpu_exe_check(const accel_edgetpu_exe *e)
+{
+    uint32_t i, j;
+    accel_status st;
+    if (e->n_bitstreams == 0 && e->type != ACCEL_EDGETPU_PARAMETER_CACHING)
+        return ACCEL_E_MALFORMED;
+    for (i = 0; i < e->n_bitstreams; i++) {
+        accel_edgetpu_bitstream b;
+        st = accel_edgetpu_exe_bitstream(e, i, &b);
+        if (st != ACCEL_OK) return st;
+        for (j = 0; j < b.n_field_offsets; j++) {
+            accel_edgetpu_field_offset fo;
+            st = accel_edgetpu_bitstream_field_offset(&b, j, &fo);
+            if (st != ACCEL_OK) return st;
+        }
+    }
+    for (i = 0; i < e->n_hints; i++) {
+        accel_edgetpu_hint h;
+        st = accel_edgetpu_exe_hint(e, i, &h);
+        if (st != ACCEL_OK) return st;
+        if (h.kind == ACCEL_EDGETPU_HINT_DMA && h.desc == ACCEL_EDGETPU_DESC_PARAMETER &&
+            (uint64_t)h.offset_in_bytes + h.size_in_bytes > (uint64_t)e->parameters.len)
+            return ACCEL_E_MALFORMED;
+    }
+    for (i = 0; i < e->n_inputs + e->n_outputs; i++) {
+        accel_edgetpu_layer l;
+        int out = i >= e->n_inputs ? 1 : 0;
+        st = accel_edgetpu_exe_layer(e, out, out ? i - e->n_inputs : i, &l);
+        if (st != ACCEL_OK) return st;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_package_open(accel_edgetpu_model *m, const uint8_t *pkg,
+                                                 size_t len)
+{
+    accel_edgetpu_fbt pt, mt;
+    uint32_t n, i;
+    accel_status st;
+    if (!m || !pkg) return ACCEL_E_NULL;
+    ACCEL_MEMSET(m, 0, sizeof *m);
+    if (len < 8u || pkg[4] != 'D' || pkg[5] != 'W' || pkg[6] != 'N' || pkg[7] != '1')
+        return ACCEL_E_MALFORMED;
+    m->package.p = pkg;
+    m->package.len = len;
+    st = accel__edgetpu_fb_root(&pt, pkg, len);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&pt, 0, 0, &m->min_runtime_version);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&pt, 1, &m->multi);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&pt, 2, &m->signature);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&pt, 3, 0, &m->keypair_version);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&pt, 4, &m->compiler_version);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&pt, 5, 0, &m->virtual_chip_id);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&pt, 7, &m->model_identifier);
+    if (st != ACCEL_OK) return st;
+    if (!m->multi.p) return ACCEL_E_MALFORMED;
+    st = accel__edgetpu_fb_root(&mt, m->multi.p, m->multi.len);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&mt, 0, 4, &m->exe_vec_, &n);
+    if (st != ACCEL_OK) return st;
+    if (n == 0) return ACCEL_E_MALFORMED;
+    if (n > ACCEL_EDGETPU_MAX_EXECUTABLES) return ACCEL_E_TOO_LONG;
+    m->n_executables = n;
+    for (i = 0; i < n; i++) {
+        accel_edgetpu_exe e;
+        st = accel_edgetpu_model_executable(m, i, &e);
+        if (st == ACCEL_OK) st = accel__edgetpu_exe_check(&e);
+        if (st != ACCEL_OK) {
+            m->n_executables = 0;
+            return st;
+        }
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_model_open(accel_edgetpu_model *m, const uint8_t *tflite,
+                                               size_t len)
+{
+    accel_edgetpu_fbt root, t;
+    size_t codes, subgraphs, p;
+    uint32_t ncodes, nsub, k, s, code = 0;
+    int found = 0;
+    accel_edgetpu_view opts, v;
+    accel_status st;
+    if (!m || !tflite) return ACCEL_E_NULL;
+    ACCEL_MEMSET(m, 0, sizeof *m);
+    st = accel__edgetpu_fb_root(&root, tflite, len);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&root, 1, 4, &codes, &ncodes);
+    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&root, 2, 4, &subgraphs, &nsub);
+    if (st != ACCEL_OK) return st;
+    for (k = 0; k < ncodes && !found; k++) {
+        st = accel__edgetpu_fb_elem(tflite, len, codes, k, &p);
+        if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, tflite, len, p);
+        if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&t, 1, &v);
+        if (st != ACCEL_OK) return st;
+        if (accel__edgetpu_view_eq(v, "edgetpu-custom-op")) {
+            found = 1;
+            code = k;
+        }
+    }
+    if (!found) return ACCEL_E_UNSUPPORTED;
+    opts.p = NULL;
+    opts.len = 0;
+    for (s = 0; s < nsub && !opts.p; s++) {
+        accel_edgetpu_fbt sg;
+        size_t ops;
+        uint32_t nops, o;
+        st = accel__edgetpu_fb_elem(tflite, len, subgraphs, s, &p);
+        if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&sg, tflite, len, p);
+        if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&sg, 3, 4, &ops, &nops);
+        if (st != ACCEL_OK) return st;
+        for (o = 0; o < nops; o++) {
+            uint64_t idx;
+            st = accel__edgetpu_fb_elem(tflite, len, ops, o, &p);
+            if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, tflite, len, p);
+            if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&t, 0, 4, 0, &idx);
+            if (st != ACCEL_OK) return st;
+            if (idx != code) continue;
+            st = accel__edgetpu_fb_bytes(&t, 5, &opts);
+            if (st != ACCEL_OK) return st;
+            if (!opts.p) return ACCEL_E_MALFORMED;
+            break;
+        }
+    }
+    if (!opts.p) return ACCEL_E_UNSUPPORTED;
+    /* key "3" (a separate parameter-caching executable) is an old format libedgetpu refuses */
+    st = accel__edgetpu_flex_find(opts.p, opts.len, "3", &v);
+    if (st == ACCEL_OK) return ACCEL_E_UNSUPPORTED;
+    if (st != ACCEL_E_EMPTY) return st;
+    st = accel__edgetpu_flex_find(opts.p, opts.len, "4", &v);
+    if (st == ACCEL_E_EMPTY) return ACCEL_E_MALFORMED;
+    if (st != ACCEL_OK) return st;
+    st = accel_edgetpu_package_open(m, v.p, v.len);
+    if (st != ACCEL_OK) return st;
+    m->custom_options = opts;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_model_find(const accel_edgetpu_model *m, int type,
+                                               uint32_t *index)
+{
+    uint32_t i;
+    if (!m || !index) return ACCEL_E_NULL;
+    for (i = 0; i < m->n_executables; i++) {
+        accel_edgetpu_exe e;
+        accel_status st = accel_edgetpu_model_executable(m, i, &e);
+        if (st != ACCEL_OK) return st;
+        if (e.type == type) {
+            *index = i;
+            return ACCEL_OK;
+        }
+    }
+    return ACCEL_E_EMPTY;
+}
+
+/* ---------------------------------------------------------------- edgetpu: USB wire format */
+ACCELDEF accel_status accel_edgetpu_header_encode(uint8_t out[8], uint32_t length, uint8_t tag)
+{
+    if (!out) return ACCEL_E_NULL;
+    if (tag > 0xFu) return ACCEL_E_ARG;
+    accel_store_u32le(out, length);
+    out[4] = tag;
+    out[5] = out[6] = out[7] = 0;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_header_decode(const uint8_t in[8], uint32_t *length,
+                                                  uint8_t *tag)
+{
+    if (!in || !length || !tag) return ACCEL_E_NULL;
+    if ((in[4] & 0xF0u) || in[5] || in[6] || in[7]) return ACCEL_E_MALFORMED;
+    *length = accel_load_u32le(in);
+    *tag = in[4];
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_event_decode(const uint8_t *in, size_t len,
+                                                 accel_edgetpu_event *ev)
+{
+    if (!in || !ev) return ACCEL_E_NULL;
+    if (len < ACCEL_EDGETPU_EVENT_BYTES) return ACCEL_E_TRUNCATED;
+    if (len > ACCEL_EDGETPU_EVENT_BYTES) return ACCEL_E_TOO_LONG;
+    ev->address = accel_load_u64le(in);
+    ev->length = accel_load_u32le(in + 8);
+    ev->tag = (uint8_t)(in[12] & 0xFu); /* libedgetpu keeps the low 4 bits */
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_event_encode(const accel_edgetpu_event *ev, uint8_t out[16])
+{
+    if (!ev || !out) return ACCEL_E_NULL;
+    if (ev->tag > 0xFu) return ACCEL_E_ARG;
+    accel_store_u64le(out, ev->address);
+    accel_store_u32le(out + 8, ev->length);
+    out[12] = ev->tag;
+    out[13] = out[14] = out[15] = 0;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_irq_decode(const uint8_t *in, size_t len,
+                                               accel_edgetpu_irq *irq)
+{
+    if (!in || !irq) return ACCEL_E_NULL;
+    if (len < ACCEL_EDGETPU_IRQ_BYTES) return ACCEL_E_TRUNCATED;
+    if (len > ACCEL_EDGETPU_IRQ_BYTES) return ACCEL_E_TOO_LONG;
+    irq->raw = accel_load_u32le(in);
+    irq->fatal = (int)(irq->raw & 1u);
+    irq->top_level = (uint8_t)((irq->raw >> 1) & 0xFu);
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- edgetpu: USB protocol */
+ACCELDEF accel_status accel_edgetpu_usb_init(accel_edgetpu_usb *u, const accel_port *port,
+                                             uint32_t max_chunk)
+{
+    if (!u || !port) return ACCEL_E_NULL;
+    ACCEL_MEMSET(u, 0, sizeof *u);
+    u->port = port;
+    u->timeout_ms = ACCEL_EDGETPU_DEFAULT_TIMEOUT_MS;
+    u->max_chunk = max_chunk ? max_chunk : ACCEL_EDGETPU_DEFAULT_CHUNK;
+    return ACCEL_OK;
+}
+
+ACCELDEF void accel_edgetpu_usb_abort(accel_edgetpu_usb *u)
+{
+    if (!u) return;
+    u->out_owed = 0;
+    u->in_owed = 0;
+}
+
+static accel_status accel__edgetpu_csr(accel_edgetpu_usb *u, int in, uint8_t req,
+                                       uint32_t offset, uint8_t *buf, uint16_t n)
+{
+    size_t done = 0;
+    accel_status st;
+    if (!u) return ACCEL_E_NULL;
+    st = accel_port_usb_control(u->port,
+                                (uint8_t)((in ? ACCEL_USB_DIR_IN : 0u) | ACCEL_USB_TYPE_VENDOR |
+                                          ACCEL_USB_RECIP_DEVICE),
+                                req, (uint16_t)(offset & 0xFFFFu), (uint16_t)(offset >> 16), buf, n,
+                                u->timeout_ms, &done);
+    if (st != ACCEL_OK) return st;
+    return done == n ? ACCEL_OK : ACCEL_E_TRUNCATED;
+}
+
+ACCELDEF accel_status accel_edgetpu_csr_read32(accel_edgetpu_usb *u, uint32_t offset, uint32_t *v)
+{
+    uint8_t b[4];
+    accel_status st;
+    if (!v) return ACCEL_E_NULL;
+    st = accel__edgetpu_csr(u, 1, ACCEL_EDGETPU_REQ_CSR32, offset, b, 4);
+    if (st == ACCEL_OK) *v = accel_load_u32le(b);
+    return st;
+}
+
+ACCELDEF accel_status accel_edgetpu_csr_write32(accel_edgetpu_usb *u, uint32_t offset, uint32_t v)
+{
+    uint8_t b[4];
+    accel_store_u32le(b, v);
+    return accel__edgetpu_csr(u, 0, ACCEL_EDGETPU_REQ_CSR32, offset, b, 4);
+}
+
+ACCELDEF accel_status accel_edgetpu_csr_read64(accel_edgetpu_usb *u, uint32_t offset, uint64_t *v)
+{
+    uint8_t b[8];
+    accel_status st;
+    if (!v) return ACCEL_E_NULL;
+    st = accel__edgetpu_csr(u, 1, ACCEL_EDGETPU_REQ_CSR64, offset, b, 8);
+    if (st == ACCEL_OK) *v = accel_load_u64le(b);
+    return st;
+}
+
+ACCELDEF accel_status accel_edgetpu_csr_write64(accel_edgetpu_usb *u, uint32_t offset, uint64_t v)
+{
+    uint8_t b[8];
+    accel_store_u64le(b, v);
+    return accel__edgetpu_csr(u, 0, ACCEL_EDGETPU_REQ_CSR64, offset, b, 8);
+}
+
+ACCELDEF accel_status accel_edgetpu_usb_begin(accel_edgetpu_usb *u, uint8_t tag, uint32_t total)
+{
+    uint8_t h[8];
+    size_t done = 0;
+    accel_status st;
+    if (!u) return ACCEL_E_NULL;
+    if (tag > ACCEL_EDGETPU_TAG_PARAMETERS) return ACCEL_E_ARG; /* host sends tags 0..2 only */
+    if (total == 0) return ACCEL_E_ZERO_LENGTH;
+    if (u->out_owed || u->in_owed) return ACCEL_E_STATE;
+    (void)accel_edgetpu_header_encode(h, total, tag);
+    st = accel_port_usb_bulk_out(u->port, ACCEL_EDGETPU_EP_OUT, h, sizeof h, u->timeout_ms, &done);
+    if (st != ACCEL_OK) return st;
+    if (done != sizeof h) return ACCEL_E_TRUNCATED;
+    u->out_owed = total;
+    u->out_tag = tag;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_usb_data(accel_edgetpu_usb *u, const uint8_t *data, size_t n)
+{
+    if (!u || (!data && n)) return ACCEL_E_NULL;
+    if ((uint64_t)n > (uint64_t)u->out_owed) return ACCEL_E_TOO_LONG;
+    if (u->in_owed) return ACCEL_E_STATE;
+    while (n) {
+        size_t part = n, done = 0;
+        accel_status st;
+        if ((uint64_t)part > (uint64_t)u->max_chunk) part = (size_t)u->max_chunk;
+        st = accel_port_usb_bulk_out(u->port, ACCEL_EDGETPU_EP_OUT, data, part, u->timeout_ms,
+                                     &done);
+        if (done > part) done = part;
+        u->out_owed -= (uint32_t)done; /* whatever went out is no longer owed */
+        if (st != ACCEL_OK) return st;
+        if (done != part) return ACCEL_E_TRUNCATED;
+        data += part;
+        n -= part;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_usb_send(accel_edgetpu_usb *u, uint8_t tag,
+                                             const uint8_t *data, uint32_t len)
+{
+    accel_status st;
+    if (!u || !data) return ACCEL_E_NULL;
+    st = accel_edgetpu_usb_begin(u, tag, len);
+    if (st == ACCEL_OK) st = accel_edgetpu_usb_data(u, data, (size_t)len);
+    return st;
+}
+
+ACCELDEF accel_status accel_edgetpu_usb_read_output(accel_edgetpu_usb *u, uint8_t *buf,
+                                                    uint32_t len)
+{
+    if (!u || !buf) return ACCEL_E_NULL;
+    if (len == 0) return ACCEL_E_ZERO_LENGTH;
+    if (u->out_owed) return ACCEL_E_STATE; /* a request is half sent */
+    if (u->in_owed && u->in_len != len) return ACCEL_E_STATE;
+    if (!u->in_owed) u->in_owed = len;
+    u->in_len = len;
+    while (u->in_owed) {
+        size_t got = 0, want = (size_t)u->in_owed;
+        accel_status st;
+        if ((uint64_t)want > (uint64_t)u->max_chunk) want = (size_t)u->max_chunk;
+        st = accel_port_usb_bulk_in(u->port, ACCEL_EDGETPU_EP_OUTPUT, buf + (len - u->in_owed),
+                                    want, u->timeout_ms, &got);
+        if (got > want) got = want;
+        u->in_owed -= (uint32_t)got;
+        if (st != ACCEL_OK) return st;
+        if (got == 0) return ACCEL_E_TRUNCATED;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_usb_read_event(accel_edgetpu_usb *u, accel_edgetpu_event *ev)
+{
+    uint8_t b[ACCEL_EDGETPU_EVENT_BYTES];
+    size_t got = 0;
+    accel_status st;
+    if (!u || !ev) return ACCEL_E_NULL;
+    st = accel_port_usb_bulk_in(u->port, ACCEL_EDGETPU_EP_EVENT, b, sizeof b, u->timeout_ms, &got);
+    if (st != ACCEL_OK) return st;
+    return accel_edgetpu_event_decode(b, got, ev);
+}
+
+ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edgetpu_irq *irq)
+{
+    uint8_t b[ACCEL_EDGETPU_IRQ_BYTES];
+    size_t got = 0;
+    accel_status st;
+    if (!u || !irq) return ACCEL_E_NULL;
+    st = accel_port_usb_bulk_in(u->port, ACCEL_EDGETPU_EP_IRQ, b, sizeof b, u->timeout_ms, &got);
+    if (st != ACCEL_OK) return st;
+    return accel_edgetpu_irq_decode(b, got, irq);
+}
+
+/* ---------------------------------------------------------------- edgetpu: bring-up */
+#define ACCEL__ET_R ACCEL_EDGETPU_OP_READ
+#define ACCEL__ET_W ACCEL_EDGETPU_OP_WRITE
+#define ACCEL__ET_M ACCEL_EDGETPU_OP_RMW
+#define ACCEL__ET_P ACCEL_EDGETPU_OP_POLL
+#define ACCEL__ET_T ACCEL_EDGETPU_OP_TEST
+#define ACCEL__ET_ALL 0xFFFFFFFFUL /* with ACCEL_EDGETPU_SF_HI0: the whole 64-bit value */
+#define ACCEL__ET_PT 1000u /* poll timeout, ms */
+
+/* libedgetpu's USB open: BeagleTopLevelHandler Open / EnableReset / QuitReset /
+ * EnableHardwareClockGate, UsbDriver::InitializeChip, RunController::DoRunControl(run),
+ * interrupt enables (fatal, top-level 0-3, thermal, MBIST, PCIe/ABM). Matches
+ * init_sequence_libedgetpu_usb.tsv transfer for transfer. Flag 0: Open saw rg_gated_gcb == 1;
+ * flag 1: rg_force_sleep already 0b11 (EnableReset returns at once). */
+static const accel_edgetpu_step accel__edgetpu_open_seq[] = {
+    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_0, 0x3F00u, 0},
+    {ACCEL__ET_T, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_2, 0xC0000UL, 0x40000UL},
+    {ACCEL__ET_T, 32, 0, 1, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__ET_M, 32, 2, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__ET_P, 32, 2, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0x200u},
+    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0xFu},
+    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0},
+    /* QuitReset: rg_force_sleep 0b10 plus the clocks of the performance level */
+    {ACCEL__ET_M, 32, 0, 0, ACCEL_EDGETPU_SF_CLOCKS, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xF0C00000UL,
+     0x800000UL},
+    {ACCEL__ET_P, 32, 0, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0},
+    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_SCALAR_RUN_CONTROL,
+     ACCEL__ET_ALL, 0},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_IDLE_REGISTER, 0, 0x1u},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
+    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0,
+     ACCEL__ET_ALL, 0x7Fu},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_DEEP_SLEEP, 0, 0x1E02u},
+    /* EnableHardwareClockGate: rg_gated_gcb = 0b01 unless Open found it so */
+    {ACCEL__ET_M, 32, 1, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_2, 0xC0000UL, 0x40000UL},
+    /* InitializeChip: e-fuse read, single-endpoint descriptors, outfeed chunk */
+    {ACCEL__ET_R, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_00, 0, 0},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_DESCR_EP, 0, 0xF0u},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_MULTI_BO_EP, 0, 0},
+    {ACCEL__ET_W, 64, 0, 0, ACCEL_EDGETPU_SF_CHUNK, 0, ACCEL_EDGETPU_OUTFEED_CHUNK_LENGTH, 0, 0},
+    /* DoRunControl(kMoveToRun) */
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44018UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44158UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44198UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x441D8UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44218UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
+    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0,
+     ACCEL__ET_ALL, 0x7Fu},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x400C0UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40150UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40110UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40250UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40298UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x402E0UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40328UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40190UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x401D0UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40210UL, 0, 1},
+    /* interrupts */
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_FATAL_ERR_INT_CONTROL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C070UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C080UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C090UL, 0, 1},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C0A0UL, 0, 1},
+    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_D4, 0, 0x80000000UL}, /* thm_warn_en */
+    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_RAMBIST_CTRL_1, 0x770000UL, 0}, /* MBIST */
+    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTR_7, 0xF0000UL, 0},
+    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SLV_ABM_EN, 0, 1},
+    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_MST_ABM_EN, 0, 1},
+    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SLV_ERR_RESP_ISR_MASK, 0, 3},
+    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_MST_ERR_RESP_ISR_MASK, 0, 3},
+    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_D8, 0, 0x80000000UL}, /* sd_en */
+};
+
+/* libedgetpu's close: DisableAllInterrupts (top-level, fatal), DoRunControl(kMoveToHalt),
+ * EnableReset (force sleep, wait for the sleeping power state, pulse gcbb_credit0). The
+ * Beagle-specific thermal/MBIST/PCIe disables are not issued. */
+static const accel_edgetpu_step accel__edgetpu_close_seq[] = {
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C070UL, 0, 0},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C080UL, 0, 0},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C090UL, 0, 0},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C0A0UL, 0, 0},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_FATAL_ERR_INT_CONTROL, 0, 0},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44018UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44158UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44198UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x441D8UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44218UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
+    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0,
+     ACCEL__ET_ALL, 0x7Fu},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x400C0UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40150UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40110UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40250UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40298UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x402E0UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40328UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40190UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x401D0UL, 0, 2},
+    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40210UL, 0, 2},
+    {ACCEL__ET_T, 32, 0, 1, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__ET_M, 32, 2, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__ET_P, 32, 2, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0x200u},
+    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0xFu},
+    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0},
+};
+
+ACCELDEF const accel_edgetpu_step *accel_edgetpu_open_steps(uint32_t *n)
+{
+    if (n) *n = (uint32_t)(sizeof accel__edgetpu_open_seq / sizeof accel__edgetpu_open_seq[0]);
+    return accel__edgetpu_open_seq;
+}
+
+ACCELDEF const accel_edgetpu_step *accel_edgetpu_close_steps(uint32_t *n)
+{
+    if (n) *n = (uint32_t)(sizeof accel__edgetpu_close_seq / sizeof accel__edgetpu_close_seq[0]);
+    return accel__edgetpu_close_seq;
+}
+
+ACCELDEF accel_status accel_edgetpu_clock_bits(int perf, uint32_t *bits)
+{
+    /* gcb divider 3/2/1/0 = 63/125/250/500 MHz; over USB the 8051 runs at 500 MHz except at
+     * Low, and AXI at 250 MHz only at Max (BeagleTopLevelHandler::QuitReset) */
+    static const uint32_t tab[4] = {0xF0000000UL, 0x60000000UL, 0x50000000UL, 0x00000000UL};
+    if (!bits) return ACCEL_E_NULL;
+    if (perf < ACCEL_EDGETPU_PERF_LOW || perf > ACCEL_EDGETPU_PERF_MAX) return ACCEL_E_ARG;
+    *bits = tab[perf];
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_rd(accel_edgetpu_usb *u, const accel_edgetpu_step *s,
+                                      uint64_t *v)
+{
+    if (s->width == 64u) return accel_edgetpu_csr_read64(u, s->reg, v);
+    {
+        uint32_t w = 0;
+        accel_status st = accel_edgetpu_csr_read32(u, s->reg, &w);
+        *v = w;
+        return st;
+    }
+}
+
+static accel_status accel__edgetpu_wr(accel_edgetpu_usb *u, const accel_edgetpu_step *s,
+                                      uint64_t v)
+{
+    if (s->width == 64u) return accel_edgetpu_csr_write64(u, s->reg, v);
+    return accel_edgetpu_csr_write32(u, s->reg, (uint32_t)v);
+}
+
+ACCELDEF accel_status accel_edgetpu_seq_run(accel_edgetpu_usb *u, const accel_edgetpu_step *s,
+                                            uint32_t n, accel_edgetpu_seq_ctx *ctx)
+{
+    uint32_t i;
+    if (!u || !ctx || (!s && n)) return ACCEL_E_NULL;
+    for (i = 0; i < n; i++) {
+        const accel_edgetpu_step *st = &s[i];
+        accel_status r = ACCEL_OK;
+        uint64_t v = 0, set = st->value;
+        int hi_ok;
+        ctx->failed_step = i;
+        if (st->width != 32u && st->width != 64u) return ACCEL_E_ARG;
+        if (st->cond && st->cond <= 8u && (((unsigned)ctx->flags >> (unsigned)(st->cond - 1u)) & 1u))
+            continue;
+        if (st->sflags & ACCEL_EDGETPU_SF_CLOCKS) set |= ctx->clock_bits;
+        if (st->sflags & ACCEL_EDGETPU_SF_CHUNK) set = ctx->outfeed_chunk;
+        hi_ok = 1;
+        switch (st->op) {
+        case ACCEL_EDGETPU_OP_READ:
+            r = accel__edgetpu_rd(u, st, &v);
+            if (r == ACCEL_OK) ctx->last = v;
+            break;
+        case ACCEL_EDGETPU_OP_WRITE:
+            r = accel__edgetpu_wr(u, st, set);
+            break;
+        case ACCEL_EDGETPU_OP_RMW:
+            r = accel__edgetpu_rd(u, st, &v);
+            if (r == ACCEL_OK) r = accel__edgetpu_wr(u, st, (v & ~(uint64_t)st->mask) | set);
+            break;
+        case ACCEL_EDGETPU_OP_TEST:
+            r = accel__edgetpu_rd(u, st, &v);
+            if (r == ACCEL_OK && st->flag < 8u) {
+                unsigned bit = 1u << st->flag;
+                if ((st->sflags & ACCEL_EDGETPU_SF_HI0) && (v >> 32) != 0) hi_ok = 0;
+                if (hi_ok && (v & st->mask) == st->value) ctx->flags = (uint8_t)((unsigned)ctx->flags | bit);
+                else ctx->flags = (uint8_t)((unsigned)ctx->flags & ~bit);
+            }
+            break;
+        case ACCEL_EDGETPU_OP_POLL: {
+            /* read, then 1 ms between reads, until the timeout's worth of waits has passed */
+            uint32_t waited = 0;
+            for (;;) {
+                r = accel__edgetpu_rd(u, st, &v);
+                hi_ok = !(st->sflags & ACCEL_EDGETPU_SF_HI0) || (v >> 32) == 0;
+                if (r != ACCEL_OK || (hi_ok && (v & st->mask) == st->value)) break;
+                if (waited >= st->timeout_ms) {
+                    r = ACCEL_E_TIMEOUT;
+                    break;
+                }
+                (void)accel_port_delay_ms(u->port, 1);
+                waited++;
+            }
+            ctx->last = v;
+            break;
+        }
+        default:
+            return ACCEL_E_ARG;
+        }
+        if (r != ACCEL_OK) return r;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_open(accel_edgetpu_usb *u, int perf, int usb3)
+{
+    accel_edgetpu_seq_ctx ctx;
+    accel_status st;
+    if (!u) return ACCEL_E_NULL;
+    ACCEL_MEMSET(&ctx, 0, sizeof ctx);
+    st = accel_edgetpu_clock_bits(perf, &ctx.clock_bits);
+    if (st != ACCEL_OK) return st;
+    ctx.outfeed_chunk = usb3 ? 0x80u : 0x20u;
+    return accel_edgetpu_seq_run(u, accel__edgetpu_open_seq,
+                                 (uint32_t)(sizeof accel__edgetpu_open_seq /
+                                            sizeof accel__edgetpu_open_seq[0]),
+                                 &ctx);
+}
+
+ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u)
+{
+    accel_edgetpu_seq_ctx ctx;
+    if (!u) return ACCEL_E_NULL;
+    ACCEL_MEMSET(&ctx, 0, sizeof ctx);
+    return accel_edgetpu_seq_run(u, accel__edgetpu_close_seq,
+                                 (uint32_t)(sizeof accel__edgetpu_close_seq /
+                                            sizeof accel__edgetpu_close_seq[0]),
+                                 &ctx);
+}
+
+#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+/* ---------------------------------------------------------------- edgetpu: device model */
+static int accel__edgetpu_dev_find(const accel_edgetpu_dev *d, uint32_t off)
+{
+    uint32_t i;
+    for (i = 0; i < d->nregs; i++)
+        if (d->reg_off[i] == off) return (int)i;
+    return -1;
+}
+
+ACCELDEF uint64_t accel_edgetpu_dev_reg(const accel_edgetpu_dev *d, uint32_t off)
+{
+    int i;
+    if (!d) return 0;
+    i = accel__edgetpu_dev_find(d, off);
+    return i < 0 ? 0 : d->reg_val[i];
+}
+
+ACCELDEF accel_status accel_edgetpu_dev_set_reg(accel_edgetpu_dev *d, uint32_t off, uint64_t v)
+{
+    int i;
+    if (!d) return ACCEL_E_NULL;
+    i = accel__edgetpu_dev_find(d, off);
+    if (i < 0) {
+        if (d->nregs >= ACCEL_EDGETPU_DEV_REGS) return ACCEL_E_FULL;
+        i = (int)d->nregs++;
+        d->reg_off[i] = off;
+    }
+    d->reg_val[i] = v;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_dev_init(accel_edgetpu_dev *d)
+{
+    if (!d) return ACCEL_E_NULL;
+    ACCEL_MEMSET(d, 0, sizeof *d);
+    /* reset values (not in the trace, which lost its reads): chosen so the RMWs of the open
+     * sequence write what libedgetpu wrote; the chip is asleep (force_sleep 0b11, state 2) */
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_0, 0x000F3F59UL);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_2, 0x00110000UL);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_3, 0x50C5025CUL);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_OMC0_00, 0x01000000UL);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_OMC0_D4, 0x00000001UL);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_OMC0_D8, 0);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_RAMBIST_CTRL_1, 0x0077007FUL);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTR_7, 0x000F003FUL);
+    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, 0);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_dev_expect(accel_edgetpu_dev *d, uint8_t kind, uint8_t tag,
+                                               uint32_t len)
+{
+    if (!d) return ACCEL_E_NULL;
+    if (kind < ACCEL_EDGETPU_DEV_RECV || kind > ACCEL_EDGETPU_DEV_IRQ) return ACCEL_E_ARG;
+    if (d->pos) { /* drop what was consumed */
+        uint32_t i;
+        for (i = d->pos; i < d->nscript; i++) d->script[i - d->pos] = d->script[i];
+        d->nscript -= d->pos;
+        d->pos = 0;
+    }
+    if (d->nscript >= ACCEL_EDGETPU_DEV_SCRIPT) return ACCEL_E_FULL;
+    d->script[d->nscript].kind = kind;
+    d->script[d->nscript].tag = tag;
+    d->script[d->nscript].len = len;
+    d->nscript++;
+    return ACCEL_OK;
+}
+
+static void accel__edgetpu_dev_violate(accel_edgetpu_dev *d, uint32_t bit)
+{
+    d->violations |= bit;
+    d->nviolations++;
+}
+
+/* Offer what the script says the device sends next: an output first, then (once it has been
+ * read) events and interrupts. */
+static void accel__edgetpu_dev_pump(accel_edgetpu_dev *d)
+{
+    while (d->pos < d->nscript && d->out_left == 0) {
+        const accel_edgetpu_dev_item *it = &d->script[d->pos];
+        if (it->kind == ACCEL_EDGETPU_DEV_RECV) return;
+        if (it->kind == ACCEL_EDGETPU_DEV_OUTPUT) {
+            d->out_len = d->out_left = it->len;
+        } else if (it->kind == ACCEL_EDGETPU_DEV_EVENT) {
+            if (d->event_ready) return;
+            d->event_ready = 1;
+            d->event_tag = it->tag;
+        } else {
+            if (d->irq_ready) return;
+            d->irq_ready = 1;
+            d->irq_raw = it->len;
+        }
+        d->pos++;
+    }
+}
+
+static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t req,
+                                               uint16_t value, uint16_t index, uint8_t *data,
+                                               uint16_t length, uint32_t timeout_ms, size_t *done)
+{
+    accel_edgetpu_dev *d = (accel_edgetpu_dev *)user;
+    uint32_t off = ((uint32_t)index << 16) | value;
+    uint16_t want = req == ACCEL_EDGETPU_REQ_CSR64 ? 8u : 4u;
+    (void)timeout_ms;
+    *done = 0;
+    if ((rt != 0x40u && rt != 0xC0u) || req > 1u || length != want || !data) {
+        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_CSR);
+        return ACCEL_E_STALL;
+    }
+    if (rt & 0x80u) {
+        uint64_t v = accel_edgetpu_dev_reg(d, off);
+        if (want == 8u) accel_store_u64le(data, v);
+        else accel_store_u32le(data, (uint32_t)v);
+    } else {
+        uint64_t v = want == 8u ? accel_load_u64le(data) : accel_load_u32le(data);
+        if (off == ACCEL_EDGETPU_SCU_CTRL_3) {
+            /* the power state follows rg_force_sleep at once */
+            uint64_t fs = (v >> 22) & 3u;
+            v &= ~(uint64_t)ACCEL_EDGETPU_SCU3_CUR_PWR_STATE_MASK;
+            if (fs == 3u) v |= 0x200u;
+        }
+        if (accel_edgetpu_dev_set_reg(d, off, v) != ACCEL_OK) {
+            accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_CSR);
+            return ACCEL_E_STALL;
+        }
+    }
+    *done = want;
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const uint8_t *data,
+                                                size_t len, uint32_t timeout_ms, size_t *done)
+{
+    accel_edgetpu_dev *d = (accel_edgetpu_dev *)user;
+    size_t i;
+    (void)timeout_ms;
+    *done = 0;
+    if (ep != ACCEL_EDGETPU_EP_OUT || (!data && len)) return ACCEL_E_STALL;
+    if (d->out_left) {
+        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_ORDER);
+        return ACCEL_E_STALL;
+    }
+    if (!d->in_data) {
+        uint32_t n;
+        uint8_t tag;
+        if (len != ACCEL_EDGETPU_HEADER_BYTES || accel_edgetpu_header_decode(data, &n, &tag) ||
+            tag > ACCEL_EDGETPU_TAG_PARAMETERS || n == 0) {
+            accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_HEADER);
+            return ACCEL_E_STALL;
+        }
+        d->in_data = 1;
+        d->req_len = n;
+        d->req_got = 0;
+        d->req_tag = tag;
+        *done = len;
+        return ACCEL_OK;
+    }
+    if ((uint64_t)len > (uint64_t)(d->req_len - d->req_got)) {
+        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_SIZE);
+        return ACCEL_E_STALL;
+    }
+    if (d->req_tag == ACCEL_EDGETPU_TAG_INPUT)
+        for (i = 0; i < len; i++) d->in_sum = (uint8_t)(d->in_sum + data[i]);
+    d->req_got += (uint32_t)len;
+    *done = len;
+    if (d->req_got == d->req_len) {
+        d->in_data = 0;
+        d->recv_bytes[d->req_tag] += d->req_len;
+        d->recv_requests[d->req_tag]++;
+        if (d->nscript) {
+            const accel_edgetpu_dev_item *it = d->pos < d->nscript ? &d->script[d->pos] : NULL;
+            if (!it || it->kind != ACCEL_EDGETPU_DEV_RECV || it->tag != d->req_tag ||
+                it->len != d->req_len) {
+                accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_SCRIPT);
+            } else {
+                d->pos++;
+                accel__edgetpu_dev_pump(d);
+            }
+        }
+    }
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *data, size_t len,
+                                               uint32_t timeout_ms, size_t *done)
+{
+    accel_edgetpu_dev *d = (accel_edgetpu_dev *)user;
+    (void)timeout_ms;
+    *done = 0;
+    if (!data) return ACCEL_E_STALL;
+    if (ep == ACCEL_EDGETPU_EP_OUTPUT) {
+        size_t n = len, i;
+        if (!d->out_left) return ACCEL_E_TIMEOUT;
+        if ((uint64_t)n > (uint64_t)d->out_left) n = (size_t)d->out_left;
+        for (i = 0; i < n; i++)
+            data[i] = (uint8_t)(d->in_sum + (uint8_t)(d->out_len - d->out_left + (uint32_t)i));
+        d->out_left -= (uint32_t)n;
+        *done = n;
+        accel__edgetpu_dev_pump(d);
+        return ACCEL_OK;
+    }
+    if (ep == ACCEL_EDGETPU_EP_EVENT) {
+        accel_edgetpu_event ev;
+        if (!d->event_ready) return ACCEL_E_TIMEOUT;
+        if (len < ACCEL_EDGETPU_EVENT_BYTES) return ACCEL_E_OVERFLOW; /* babble */
+        ev.address = 0;
+        ev.length = 0;
+        ev.tag = d->event_tag;
+        (void)accel_edgetpu_event_encode(&ev, data);
+        d->event_ready = 0;
+        *done = ACCEL_EDGETPU_EVENT_BYTES;
+        accel__edgetpu_dev_pump(d);
+        return ACCEL_OK;
+    }
+    if (ep == ACCEL_EDGETPU_EP_IRQ) {
+        if (!d->irq_ready) return ACCEL_E_TIMEOUT;
+        if (len < ACCEL_EDGETPU_IRQ_BYTES) return ACCEL_E_OVERFLOW;
+        accel_store_u32le(data, d->irq_raw);
+        d->irq_ready = 0;
+        *done = ACCEL_EDGETPU_IRQ_BYTES;
+        accel__edgetpu_dev_pump(d);
+        return ACCEL_OK;
+    }
+    return ACCEL_E_STALL;
+}
+
+ACCELDEF accel_status accel_edgetpu_dev_port(accel_edgetpu_dev *d, accel_port *model)
+{
+    if (!d || !model) return ACCEL_E_NULL;
+    model->user = d;
+    model->usb_control = accel__edgetpu_dev_control;
+    model->usb_bulk_out = accel__edgetpu_dev_bulk_out;
+    model->usb_bulk_in = accel__edgetpu_dev_bulk_in;
+    return ACCEL_OK;
+}
+#endif /* ACCEL_EDGETPU_NO_DEVMODEL */
+
+/* ---------------------------------------------------------------- edgetpu: inference driver */
+ACCELDEF accel_status accel_edgetpu_driver_init(accel_edgetpu_driver *d, const accel_port *port,
+                                                uint32_t max_chunk)
+{
+    if (!d || !port) return ACCEL_E_NULL;
+    ACCEL_MEMSET(d, 0, sizeof *d);
+    return accel_edgetpu_usb_init(&d->usb, port, max_chunk);
+}
+
+ACCELDEF void accel_edgetpu_driver_reset_cache(accel_edgetpu_driver *d)
+{
+    if (!d) return;
+    d->current_token = 0;
+    d->ncached = 0;
+}
+
+/* Bytes per element of a layer data type (0: not a type the USB path converts). */
+static unsigned accel__edgetpu_signed_width(int dt)
+{
+    if (dt == ACCEL_EDGETPU_SIGNED_FIXED_POINT8) return 1u;
+    if (dt == ACCEL_EDGETPU_SIGNED_FIXED_POINT16) return 2u;
+    if (dt == ACCEL_EDGETPU_SIGNED_FIXED_POINT32) return 4u;
+    return 0u;
+}
+
+/* XOR 0x80 into the most significant (last, little-endian) byte of each element; pos is the
+ * byte offset of buf[0] inside the layer. */
+static void accel__edgetpu_flip(uint8_t *buf, size_t n, uint32_t pos, unsigned w)
+{
+    size_t i;
+    if (!w) return;
+    for (i = 0; i < n; i++)
+        if ((uint32_t)(pos + (uint32_t)i) % w == w - 1u) buf[i] ^= 0x80u;
+}
+
+/* Fatal-interrupt check after a failed wait: read the interrupt endpoint briefly. */
+static accel_status accel__edgetpu_check_fatal(accel_edgetpu_driver *d, accel_status st)
+{
+    accel_edgetpu_irq irq;
+    uint32_t saved = d->usb.timeout_ms;
+    accel_status r;
+    if (st != ACCEL_E_TIMEOUT && st != ACCEL_E_STALL) return st;
+    d->usb.timeout_ms = 10;
+    r = accel_edgetpu_usb_read_irq(&d->usb, &irq);
+    d->usb.timeout_ms = saved;
+    if (r != ACCEL_OK) return st;
+    d->irq_raw = irq.raw;
+    if (!irq.fatal) return st;
+    (void)accel_edgetpu_csr_read64(&d->usb, ACCEL_EDGETPU_HIB_ERROR_STATUS, &d->hib_error_status);
+    (void)accel_edgetpu_csr_read64(&d->usb, ACCEL_EDGETPU_HIB_FIRST_ERROR_STATUS,
+                                   &d->hib_first_error_status);
+    return ACCEL_E_EDGETPU_FATAL;
+}
+
+/* Stream a bitstream with its field offsets linked, window by window through scratch. */
+static accel_status accel__edgetpu_send_bits(accel_edgetpu_driver *d,
+                                             const accel_edgetpu_bitstream *b,
+                                             const accel_edgetpu_io *io)
+{
+    size_t pos = 0, len = b->bits.len;
+    accel_status st = accel_edgetpu_usb_begin(&d->usb, ACCEL_EDGETPU_TAG_INSTRUCTIONS,
+                                              (uint32_t)len);
+    if (st != ACCEL_OK) return st;
+    while (pos < len) {
+        size_t n = len - pos;
+        uint32_t k;
+        if (n > io->scratch_len) n = io->scratch_len;
+        ACCEL_MEMCPY(io->scratch, b->bits.p + pos, n);
+        for (k = 0; k < b->n_field_offsets; k++) {
+            accel_edgetpu_field_offset fo;
+            uint64_t a;
+            uint32_t v, bit;
+            st = accel_edgetpu_bitstream_field_offset(b, k, &fo);
+            if (st != ACCEL_OK) return st;
+            a = d->base_addr[fo.desc & 3];
+            v = fo.position ? (uint32_t)(a >> 32) : (uint32_t)a;
+            /* the bits of this 32-bit field that fall inside the window */
+            for (bit = 0; bit < 32u; bit++) {
+                uint32_t at = fo.offset_bit + bit;
+                size_t byte = (size_t)(at / 8u);
+                uint8_t m = (uint8_t)(1u << (at % 8u));
+                if (byte < pos || byte >= pos + n) continue;
+                if ((v >> bit) & 1u) io->scratch[byte - pos] |= m;
+                else io->scratch[byte - pos] = (uint8_t)(io->scratch[byte - pos] & ~m);
+            }
+        }
+        st = accel_edgetpu_usb_data(&d->usb, io->scratch, n);
+        if (st != ACCEL_OK) return st;
+        pos += n;
+    }
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_find_layer(const accel_edgetpu_exe *e, int out,
+                                              accel_edgetpu_view name, uint32_t *idx,
+                                              accel_edgetpu_layer *l)
+{
+    uint32_t i, n = out ? e->n_outputs : e->n_inputs;
+    for (i = 0; i < n; i++) {
+        accel_status st = accel_edgetpu_exe_layer(e, out, i, l);
+        if (st != ACCEL_OK) return st;
+        if (l->name.len == name.len && (name.len == 0 || (l->name.p && name.p &&
+            accel__edgetpu_memeq(l->name.p, name.p, name.len)))) {
+            *idx = i;
+            return ACCEL_OK;
+        }
+    }
+    /* one layer and an unnamed hint: that layer */
+    if (n == 1 && name.len == 0) {
+        *idx = 0;
+        return accel_edgetpu_exe_layer(e, out, 0, l);
+    }
+    return ACCEL_E_MALFORMED;
+}
+
+static accel_status accel__edgetpu_hint_run(accel_edgetpu_driver *d, const accel_edgetpu_exe *e,
+                                            const accel_edgetpu_hint *h,
+                                            const accel_edgetpu_io *io)
+{
+    accel_status st;
+    if (h->kind == ACCEL_EDGETPU_HINT_FENCE) return ACCEL_OK;
+    if (h->kind == ACCEL_EDGETPU_HINT_INSTRUCTION) {
+        accel_edgetpu_bitstream b;
+        st = accel_edgetpu_exe_bitstream(e, h->instruction_chunk_index, &b);
+        if (st != ACCEL_OK) return st;
+        return accel__edgetpu_send_bits(d, &b, io);
+    }
+    if (h->kind == ACCEL_EDGETPU_HINT_INTERRUPT) {
+        accel_edgetpu_event ev;
+        st = accel_edgetpu_usb_read_event(&d->usb, &ev);
+        if (st != ACCEL_OK) return accel__edgetpu_check_fatal(d, st);
+        if (ev.tag != ACCEL_EDGETPU_TAG_INTERRUPT0 + (uint8_t)h->interrupt_type)
+            return ACCEL_E_EDGETPU_EVENT;
+        return ACCEL_OK;
+    }
+    /* DMA descriptor */
+    if (h->desc == ACCEL_EDGETPU_DESC_PARAMETER) {
+        if (h->direction != ACCEL_EDGETPU_INFEED) return ACCEL_E_MALFORMED;
+        st = accel_edgetpu_usb_begin(&d->usb, ACCEL_EDGETPU_TAG_PARAMETERS, h->size_in_bytes);
+        if (st == ACCEL_OK)
+            st = accel_edgetpu_usb_data(&d->usb, e->parameters.p + h->offset_in_bytes,
+                                        (size_t)h->size_in_bytes);
+        return st;
+    }
+    if (h->desc == ACCEL_EDGETPU_DESC_INPUT || h->desc == ACCEL_EDGETPU_DESC_OUTPUT) {
+        int out = h->desc == ACCEL_EDGETPU_DESC_OUTPUT;
+        accel_edgetpu_layer l;
+        uint32_t idx = 0;
+        unsigned w;
+        if (out != (h->direction == ACCEL_EDGETPU_OUTFEED)) return ACCEL_E_MALFORMED;
+        st = accel__edgetpu_find_layer(e, out, h->name, &idx, &l);
+        if (st != ACCEL_OK) return st;
+        w = accel__edgetpu_signed_width(l.data_type);
+        if (!out) {
+            uint32_t done = 0;
+            if (idx >= io->n_in || !io->in || !io->in_len || !io->in[idx]) return ACCEL_E_NULL;
+            if ((uint64_t)h->offset_in_bytes + h->size_in_bytes > io->in_len[idx])
+                return ACCEL_E_BUFFER_TOO_SMALL;
+            st = accel_edgetpu_usb_begin(&d->usb, ACCEL_EDGETPU_TAG_INPUT, h->size_in_bytes);
+            if (st != ACCEL_OK) return st;
+            if (!w)
+                return accel_edgetpu_usb_data(&d->usb, io->in[idx] + h->offset_in_bytes,
+                                              (size_t)h->size_in_bytes);
+            while (done < h->size_in_bytes) {
+                size_t n = (size_t)(h->size_in_bytes - done);
+                if (n > io->scratch_len) n = io->scratch_len;
+                ACCEL_MEMCPY(io->scratch, io->in[idx] + h->offset_in_bytes + done, n);
+                accel__edgetpu_flip(io->scratch, n, h->offset_in_bytes + done, w);
+                st = accel_edgetpu_usb_data(&d->usb, io->scratch, n);
+                if (st != ACCEL_OK) return st;
+                done += (uint32_t)n;
+            }
+            return ACCEL_OK;
+        }
+        if (idx >= io->n_out || !io->out || !io->out_len || !io->out[idx]) return ACCEL_E_NULL;
+        if ((uint64_t)h->offset_in_bytes + h->size_in_bytes > io->out_len[idx])
+            return ACCEL_E_BUFFER_TOO_SMALL;
+        st = accel_edgetpu_usb_read_output(&d->usb, io->out[idx] + h->offset_in_bytes,
+                                           h->size_in_bytes);
+        if (st != ACCEL_OK) return accel__edgetpu_check_fatal(d, st);
+        accel__edgetpu_flip(io->out[idx] + h->offset_in_bytes, (size_t)h->size_in_bytes,
+                            h->offset_in_bytes, w);
+        return ACCEL_OK;
+    }
+    return ACCEL_E_UNSUPPORTED; /* scratch DMA over USB */
+}
+
+ACCELDEF accel_status accel_edgetpu_exe_run(accel_edgetpu_driver *d, const accel_edgetpu_exe *e,
+                                            const accel_edgetpu_io *io)
+{
+    uint32_t i;
+    if (!d || !e || !io || !io->scratch) return ACCEL_E_NULL;
+    if (io->scratch_len < ACCEL_EDGETPU_MIN_SCRATCH) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (!e->has_dma_hints || !e->fully_deterministic) return ACCEL_E_UNSUPPORTED;
+    for (i = 0; i < e->n_hints; i++) {
+        accel_edgetpu_hint h;
+        accel_status st = accel_edgetpu_exe_hint(e, i, &h);
+        if (st == ACCEL_OK) st = accel__edgetpu_hint_run(d, e, &h, io);
+        if (st != ACCEL_OK) return st;
+    }
+    d->exe_runs++;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_edgetpu_model *m,
+                                           const accel_edgetpu_io *io, int *ran_pc)
+{
+    accel_edgetpu_exe main_exe, pc;
+    uint32_t i, pc_idx = 0, main_idx = 0;
+    int has_pc;
+    accel_status st;
+    if (ran_pc) *ran_pc = 0;
+    if (!d || !m || !io) return ACCEL_E_NULL;
+    has_pc = accel_edgetpu_model_find(m, ACCEL_EDGETPU_PARAMETER_CACHING, &pc_idx) == ACCEL_OK;
+    st = accel_edgetpu_model_find(m, ACCEL_EDGETPU_EXECUTION_ONLY, &main_idx);
+    if (st == ACCEL_E_EMPTY) st = accel_edgetpu_model_find(m, ACCEL_EDGETPU_STAND_ALONE, &main_idx);
+    if (st != ACCEL_OK) return st == ACCEL_E_EMPTY ? ACCEL_E_MALFORMED : st;
+    st = accel_edgetpu_model_executable(m, main_idx, &main_exe);
+    if (st != ACCEL_OK) return st;
+    if (main_exe.parameter_caching_token == 0 || main_exe.parameter_caching_token != d->current_token)
+        accel_edgetpu_driver_reset_cache(d);
+    if (has_pc) {
+        int cached = 0;
+        st = accel_edgetpu_model_executable(m, pc_idx, &pc);
+        if (st != ACCEL_OK) return st;
+        if (pc.parameter_caching_token == 0) return ACCEL_E_EDGETPU_NO_TOKEN;
+        for (i = 0; i < d->ncached; i++)
+            if (d->cached[i] == (const void *)m->package.p) cached = 1;
+        if (!cached) {
+            d->current_token = pc.parameter_caching_token;
+            if (d->ncached >= ACCEL_EDGETPU_MAX_CACHED) {
+                /* a full set starts over: the oldest entries may be overwritten on chip */
+                accel_edgetpu_driver_reset_cache(d);
+                d->current_token = pc.parameter_caching_token;
+            }
+            st = accel_edgetpu_exe_run(d, &pc, io);
+            if (st != ACCEL_OK) {
+                accel_edgetpu_driver_reset_cache(d); /* unknown what reached the chip */
+                return st;
+            }
+            d->cached[d->ncached++] = (const void *)m->package.p;
+            d->pc_runs++;
+            if (ran_pc) *ran_pc = 1;
+        }
+    }
+    return accel_edgetpu_exe_run(d, &main_exe, io);
+}
+
+#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+ACCELDEF accel_status accel_edgetpu_dev_expect_exe(accel_edgetpu_dev *dv,
+                                                   const accel_edgetpu_exe *e)
+{
+    uint32_t i;
+    if (!dv || !e) return ACCEL_E_NULL;
+    for (i = 0; i < e->n_hints; i++) {
+        accel_edgetpu_hint h;
+        accel_status st = accel_edgetpu_exe_hint(e, i, &h);
+        if (st != ACCEL_OK) return st;
+        if (h.kind == ACCEL_EDGETPU_HINT_INSTRUCTION) {
+            accel_edgetpu_bitstream b;
+            st = accel_edgetpu_exe_bitstream(e, h.instruction_chunk_index, &b);
+            if (st == ACCEL_OK)
+                st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_RECV,
+                                              ACCEL_EDGETPU_TAG_INSTRUCTIONS, (uint32_t)b.bits.len);
+        } else if (h.kind == ACCEL_EDGETPU_HINT_DMA) {
+            if (h.desc == ACCEL_EDGETPU_DESC_OUTPUT)
+                st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_OUTPUT, 0, h.size_in_bytes);
+            else
+                st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_RECV,
+                                              h.desc == ACCEL_EDGETPU_DESC_PARAMETER
+                                                  ? ACCEL_EDGETPU_TAG_PARAMETERS
+                                                  : ACCEL_EDGETPU_TAG_INPUT,
+                                              h.size_in_bytes);
+        } else if (h.kind == ACCEL_EDGETPU_HINT_INTERRUPT) {
+            st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_EVENT,
+                                          (uint8_t)(ACCEL_EDGETPU_TAG_INTERRUPT0 +
+                                                    (unsigned)h.interrupt_type),
+                                          0);
+        }
+        if (st != ACCEL_OK) return st;
+    }
+    return ACCEL_OK;
+}
+#endif
+
+/* ---------------------------------------------------------------- edgetpu: DFU */
+#define ACCEL__ET_DFU_OUT 0x21u /* host to device, class, interface */
+#define ACCEL__ET_DFU_IN 0xA1u
+
+ACCELDEF accel_status accel_edgetpu_dfu_status_decode(const uint8_t *in, size_t len,
+                                                      accel_edgetpu_dfu_status *out)
+{
+    if (!in || !out) return ACCEL_E_NULL;
+    if (len < 6u) return ACCEL_E_TRUNCATED;
+    out->status = in[0];
+    out->poll_timeout = (uint32_t)in[1] | ((uint32_t)in[2] << 8) | ((uint32_t)in[3] << 16);
+    out->state = in[4];
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_dfu_getstatus(const accel_port *port, uint16_t iface,
+                                                 uint32_t timeout_ms, accel_edgetpu_dfu_status *s)
+{
+    uint8_t b[6];
+    size_t done = 0;
+    accel_status st = accel_port_usb_control(port, ACCEL__ET_DFU_IN, ACCEL_EDGETPU_DFU_GETSTATUS, 0,
+                                             iface, b, 6, timeout_ms, &done);
+    if (st != ACCEL_OK) return st;
+    return accel_edgetpu_dfu_status_decode(b, done, s);
+}
+
+ACCELDEF accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_t iface,
+                                                 uint16_t transfer_size, const uint8_t *image,
+                                                 size_t len, uint32_t timeout_ms,
+                                                 accel_edgetpu_dfu_status *out)
+{
+    size_t pos = 0;
+    uint16_t block = 0;
+    accel_edgetpu_dfu_status s;
+    if (!port || !image) return ACCEL_E_NULL;
+    if (len == 0 || transfer_size == 0) return ACCEL_E_ZERO_LENGTH;
+    ACCEL_MEMSET(&s, 0, sizeof s);
+    for (;;) {
+        size_t n = len - pos, done = 0;
+        uint32_t polls = 0;
+        accel_status st;
+        if (n > transfer_size) n = transfer_size;
+        st = accel_port_usb_control(port, ACCEL__ET_DFU_OUT, ACCEL_EDGETPU_DFU_DNLOAD, block, iface,
+                                    (uint8_t *)(uintptr_t)(image + pos), (uint16_t)n, timeout_ms,
+                                    &done);
+        if (st == ACCEL_OK && done != n) st = ACCEL_E_TRUNCATED;
+        if (st != ACCEL_OK) return st;
+        /* GETSTATUS; while busy, wait what the device asks and ask again (bounded) */
+        for (;;) {
+            st = accel__edgetpu_dfu_getstatus(port, iface, timeout_ms, &s);
+            if (out) { /* field by field: a struct copy may become a memcpy call */
+                out->status = s.status;
+                out->poll_timeout = s.poll_timeout;
+                out->state = s.state;
+            }
+            if (st != ACCEL_OK) return st;
+            if (s.status != 0) return ACCEL_E_EDGETPU_DFU;
+            if (s.state != ACCEL_EDGETPU_DFU_DNBUSY && s.state != ACCEL_EDGETPU_DFU_MANIFEST_SYNC &&
+                s.state != ACCEL_EDGETPU_DFU_MANIFEST)
+                break;
+            if (++polls > 1000u) return ACCEL_E_TIMEOUT;
+            (void)accel_port_delay_ms(port, s.poll_timeout);
+        }
+        if (n == 0) {
+            /* the zero-length block ends the download: idle (or waiting for reset) */
+            if (s.state == ACCEL_EDGETPU_DFU_IDLE || s.state == ACCEL_EDGETPU_DFU_MANIFEST_WAIT_RESET)
+                return ACCEL_OK;
+            return ACCEL_E_EDGETPU_DFU;
+        }
+        if (s.state != ACCEL_EDGETPU_DFU_DNLOAD_IDLE) return ACCEL_E_EDGETPU_DFU;
+        pos += n;
+        block++; /* wraps at 65536 blocks, as in libedgetpu */
+    }
+}
+
+ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t iface,
+                                               uint16_t transfer_size, const uint8_t *image,
+                                               size_t len, uint8_t *scratch, size_t scratch_len,
+                                               uint32_t timeout_ms)
+{
+    size_t pos = 0;
+    uint16_t block = 0;
+    uint32_t guard = 0;
+    if (!port || !image || !scratch) return ACCEL_E_NULL;
+    if (transfer_size == 0) return ACCEL_E_ZERO_LENGTH;
+    if (scratch_len < transfer_size) return ACCEL_E_BUFFER_TOO_SMALL;
+    for (;;) {
+        size_t got = 0, cmp;
+        accel_status st = accel_port_usb_control(port, ACCEL__ET_DFU_IN, ACCEL_EDGETPU_DFU_UPLOAD,
+                                                 block, iface, scratch, transfer_size, timeout_ms,
+                                                 &got);
+        if (st != ACCEL_OK) return st;
+        if (got > transfer_size) got = transfer_size;
+        cmp = pos < len ? len - pos : 0;
+        if (cmp > got) cmp = got;
+        if (cmp && !accel__edgetpu_memeq(scratch, image + pos, cmp)) return ACCEL_E_EDGETPU_VERIFY;
+        pos += got;
+        if (got < transfer_size) break; /* a short block ends the upload */
+        block++;
+        if (++guard == 0) return ACCEL_E_TOO_LONG; /* a device that never ends */
+    }
+    return pos >= len ? ACCEL_OK : ACCEL_E_EDGETPU_VERIFY;
+}
+
+ACCELDEF accel_status accel_edgetpu_dfu_detach(const accel_port *port, uint16_t iface,
+                                               uint16_t detach_timeout_ms, uint32_t timeout_ms)
+{
+    size_t done = 0;
+    if (!port) return ACCEL_E_NULL;
+    return accel_port_usb_control(port, ACCEL__ET_DFU_OUT, ACCEL_EDGETPU_DFU_DETACH,
+                                  detach_timeout_ms, iface, NULL, 0, timeout_ms, &done);
+}
+
+ACCELDEF accel_status accel_edgetpu_dfu_transfer_size(const uint8_t *config, size_t len,
+                                                      uint16_t *size)
+{
+    size_t pos = 0;
+    if (!config || !size) return ACCEL_E_NULL;
+    while (pos + 2u <= len) {
+        uint8_t blen = config[pos], type = config[pos + 1u];
+        if (blen < 2u || blen > len - pos) return ACCEL_E_MALFORMED;
+        if (type == 0x21u) {
+            if (blen < 7u) return ACCEL_E_MALFORMED;
+            *size = accel_load_u16le(config + pos + 5u);
+            return *size ? ACCEL_OK : ACCEL_E_MALFORMED;
+        }
+        pos += blen;
+    }
+    return ACCEL_E_EMPTY;
+}
+
+#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+ACCELDEF accel_status accel_edgetpu_dfu_dev_init(accel_edgetpu_dfu_dev *d, uint8_t *mem, size_t cap)
+{
+    if (!d || !mem) return ACCEL_E_NULL;
+    ACCEL_MEMSET(d, 0, sizeof *d);
+    d->mem = mem;
+    d->cap = cap;
+    d->state = ACCEL_EDGETPU_DFU_IDLE;
+    return ACCEL_OK;
+}
+
+static accel_status accel__edgetpu_dfu_dev_control(void *user, uint8_t rt, uint8_t req,
+                                                   uint16_t value, uint16_t index, uint8_t *data,
+                                                   uint16_t length, uint32_t timeout_ms,
+                                                   size_t *done)
+{
+    accel_edgetpu_dfu_dev *d = (accel_edgetpu_dfu_dev *)user;
+    (void)index;
+    (void)timeout_ms;
+    *done = 0;
+    if (rt == ACCEL__ET_DFU_OUT && req == ACCEL_EDGETPU_DFU_DNLOAD) {
+        d->dnloads++;
+        if ((d->state != ACCEL_EDGETPU_DFU_IDLE && d->state != ACCEL_EDGETPU_DFU_DNLOAD_IDLE) ||
+            value != d->next_block || (length && !data)) {
+            d->state = ACCEL_EDGETPU_DFU_ERROR;
+            d->status = 0x0F; /* errSTALLEDPKT */
+            return ACCEL_E_STALL;
+        }
+        if (length == 0) {
+            d->state = ACCEL_EDGETPU_DFU_MANIFEST_SYNC;
+            d->manifested = 1;
+            return ACCEL_OK;
+        }
+        if (length > d->cap - d->len) {
+            d->state = ACCEL_EDGETPU_DFU_ERROR;
+            d->status = 0x08; /* errADDRESS */
+            *done = length;
+            return ACCEL_OK;
+        }
+        ACCEL_MEMCPY(d->mem + d->len, data, length);
+        d->len += length;
+        d->next_block++;
+        d->busy_left = d->busy_polls;
+        d->state = ACCEL_EDGETPU_DFU_DNBUSY;
+        *done = length;
+        return ACCEL_OK;
+    }
+    if (rt == ACCEL__ET_DFU_IN && req == ACCEL_EDGETPU_DFU_GETSTATUS && length >= 6u && data) {
+        d->getstatus++;
+        if (d->state == ACCEL_EDGETPU_DFU_DNBUSY && d->busy_left == 0)
+            d->state = ACCEL_EDGETPU_DFU_DNLOAD_IDLE;
+        else if (d->state == ACCEL_EDGETPU_DFU_DNBUSY)
+            d->busy_left--;
+        else if (d->state == ACCEL_EDGETPU_DFU_MANIFEST_SYNC)
+            d->state = ACCEL_EDGETPU_DFU_IDLE;
+        data[0] = d->status;
+        data[1] = (uint8_t)(d->poll_ms & 0xFFu);
+        data[2] = (uint8_t)((d->poll_ms >> 8) & 0xFFu);
+        data[3] = (uint8_t)((d->poll_ms >> 16) & 0xFFu);
+        data[4] = d->state;
+        data[5] = 0;
+        *done = 6;
+        return ACCEL_OK;
+    }
+    if (rt == ACCEL__ET_DFU_IN && req == ACCEL_EDGETPU_DFU_UPLOAD && data) {
+        size_t off = (size_t)value * length, n = 0;
+        d->uploads++;
+        if (off < d->len) n = d->len - off;
+        if (n > length) n = length;
+        if (n) ACCEL_MEMCPY(data, d->mem + off, n);
+        *done = n;
+        return ACCEL_OK;
+    }
+    if (rt == ACCEL__ET_DFU_OUT && req == ACCEL_EDGETPU_DFU_DETACH) {
+        d->detached = 1;
+        return ACCEL_OK;
+    }
+    return ACCEL_E_STALL;
+}
+
+ACCELDEF accel_status accel_edgetpu_dfu_dev_port(accel_edgetpu_dfu_dev *d, accel_port *model)
+{
+    if (!d || !model) return ACCEL_E_NULL;
+    model->user = d;
+    model->usb_control = accel__edgetpu_dfu_dev_control;
+    return ACCEL_OK;
+}
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,450 @@
+/* test_edgetpu_driver.c - Edge TPU inference driver against the device model: DMA-hint walk,
+ * field-offset linking while streaming, parameter caching with libedgetpu's token-set rules,
+ * signed-output conversion, fatal interrupts, events, small chunks and scratch.
+ * Models: ../shared/data/edgetpu/models (override with ACCEL_EDGETPU_DATA). */
+#define ACCEL_IMPLEMENTATION
+#include "accel.h"
+#include "accel_sim.h"
+#include "testlib.h"
+#include <stdlib.h>
+
+#include "vectors/edgetpu/synth_pkg.h"
+
+static uint8_t dense_buf[1u << 17], bright_buf[1u << 17];
+static accel_edgetpu_model dense, bright;
+
+static size_t et_load(const char *rel, uint8_t *buf, size_t cap)
+{
+    char path[512];
+    const char *dir = getenv("ACCEL_EDGETPU_DATA");
+    FILE *fp;
+    size_t n;
+    if (!dir) dir = "../shared/data/edgetpu";
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    fp = fopen(path, "rb");
+    if (!fp) return 0;
+    n = fread(buf, 1, cap, fp);
+    fclose(fp);
+    return n;
+}
+
+/* reassemble what the host sent on ep 0x01, per tag, from the simulator's trace */
+static uint8_t sent[3][1u << 17];
+static uint32_t sent_len[3];
+static int cur_tag = -1, expect_header = 1;
+static uint32_t hdr_log[32];
+static unsigned nhdr;
+static uint32_t owed;
+static unsigned nbulk_out, nctrl, nbulk_in;
+
+static void tracer(void *ctx, const accel_sim_event *ev)
+{
+    (void)ctx;
+    if (ev->op == ACCEL_SIM_OP_USB_CONTROL) nctrl++;
+    if (ev->op == ACCEL_SIM_OP_USB_BULK_IN && ev->status == ACCEL_OK) nbulk_in++;
+    if (ev->op != ACCEL_SIM_OP_USB_BULK_OUT || ev->status != ACCEL_OK) return;
+    nbulk_out++;
+    if (expect_header) {
+        owed = accel_load_u32le(ev->data);
+        cur_tag = ev->data[4];
+        if (nhdr < 32) hdr_log[nhdr++] = ((uint32_t)cur_tag << 24) | owed;
+        expect_header = 0;
+        return;
+    }
+    if (cur_tag >= 0 && cur_tag < 3 && sent_len[cur_tag] + ev->done <= sizeof sent[0]) {
+        memcpy(sent[cur_tag] + sent_len[cur_tag], ev->data, ev->done);
+        sent_len[cur_tag] += (uint32_t)ev->done;
+    }
+    owed -= (uint32_t)ev->done;
+    if (owed == 0) expect_header = 1;
+}
+
+static accel_sim sim;
+static accel_edgetpu_dev dev;
+static accel_edgetpu_driver drv;
+static uint8_t in0[256], out0[256], scratch[4096];
+static const uint8_t *ins[1] = {in0};
+static uint8_t *outs[1] = {out0};
+static uint32_t in_len[1] = {256}, out_len[1] = {256};
+static accel_edgetpu_io io;
+
+static void reset_log(void)
+{
+    memset(sent_len, 0, sizeof sent_len);
+    expect_header = 1;
+    nhdr = 0;
+    nbulk_out = nctrl = nbulk_in = 0;
+}
+
+static void setup(uint32_t chunk, size_t scratch_len)
+{
+    accel_port model;
+    unsigned i;
+    memset(&model, 0, sizeof model);
+    accel_edgetpu_dev_init(&dev);
+    accel_edgetpu_dev_port(&dev, &model);
+    accel_sim_init(&sim);
+    accel_sim_attach(&sim, &model);
+    accel_sim_set_trace(&sim, tracer, NULL);
+    accel_edgetpu_driver_init(&drv, &sim.port, chunk);
+    reset_log();
+    for (i = 0; i < 256; i++) in0[i] = (uint8_t)(i * 7 + 1);
+    memset(out0, 0, sizeof out0);
+    memset(&io, 0, sizeof io);
+    io.in = ins;
+    io.in_len = in_len;
+    io.n_in = 1;
+    io.out = outs;
+    io.out_len = out_len;
+    io.n_out = 1;
+    io.scratch = scratch;
+    io.scratch_len = scratch_len;
+}
+
+static void load_models(void)
+{
+    size_t n = et_load("models/dense_256_edgetpu.tflite", dense_buf, sizeof dense_buf);
+    CHECK_ST(accel_edgetpu_model_open(&dense, dense_buf, n), ACCEL_OK);
+    n = et_load("models/bright_16x16_edgetpu.tflite", bright_buf, sizeof bright_buf);
+    CHECK_ST(accel_edgetpu_model_open(&bright, bright_buf, n), ACCEL_OK);
+}
+
+static void script(const accel_edgetpu_model *m, int with_pc)
+{
+    accel_edgetpu_exe e;
+    if (with_pc) {
+        accel_edgetpu_model_executable(m, 1, &e);
+        CHECK_ST(accel_edgetpu_dev_expect_exe(&dev, &e), ACCEL_OK);
+    }
+    accel_edgetpu_model_executable(m, 0, &e);
+    CHECK_ST(accel_edgetpu_dev_expect_exe(&dev, &e), ACCEL_OK);
+}
+
+static uint8_t in_sum(void)
+{
+    unsigned i;
+    uint8_t s = 0;
+    for (i = 0; i < 256; i++) s = (uint8_t)(s + in0[i]);
+    return s;
+}
+
+static void test_dense_first_and_cached(void)
+{
+    accel_edgetpu_exe eo, pc;
+    accel_edgetpu_bitstream beo, bpc;
+    int ran = -1;
+    unsigned k;
+    setup(0, sizeof scratch);
+    accel_edgetpu_model_executable(&dense, 0, &eo);
+    accel_edgetpu_model_executable(&dense, 1, &pc);
+    accel_edgetpu_exe_bitstream(&eo, 0, &beo);
+    accel_edgetpu_exe_bitstream(&pc, 0, &bpc);
+    script(&dense, 1);
+    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+    CHECK_EQ(ran, 1);
+    CHECK_EQ(dev.violations, 0);
+    CHECK_EQ(dev.pos, dev.nscript); /* the whole script was played */
+    /* what went out: both programs (unlinked: base addresses 0 = as compiled), the 66 KiB of
+     * parameters, the input */
+    CHECK_EQ(sent_len[0], bpc.bits.len + beo.bits.len);
+    CHECK_MEM(sent[0], bpc.bits.p, bpc.bits.len);
+    CHECK_MEM(sent[0] + bpc.bits.len, beo.bits.p, beo.bits.len);
+    CHECK_EQ(sent_len[2], 67584);
+    CHECK_MEM(sent[2], pc.parameters.p, 67584);
+    CHECK_EQ(sent_len[1], 256);
+    CHECK_MEM(sent[1], in0, 256);
+    /* unsigned output: the model's bytes as they came */
+    for (k = 0; k < 256; k++) CHECK_EQ(out0[k], (uint8_t)(in_sum() + k));
+    CHECK_EQ_U64(drv.current_token, 0xfce222d70d502fb8ULL);
+    CHECK_EQ(drv.ncached, 1);
+    /* second call: inference only */
+    reset_log();
+    script(&dense, 0);
+    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+    CHECK_EQ(ran, 0);
+    CHECK_EQ(dev.violations, 0);
+    CHECK_EQ(sent_len[0], beo.bits.len);
+    CHECK_EQ(sent_len[2], 0);
+    CHECK_EQ(nbulk_out, 5); /* header + 4096 + 128 (scratch-sized windows), header + input */
+    CHECK_EQ(nbulk_in, 2);  /* output, event */
+    CHECK_EQ(drv.pc_runs, 1);
+    CHECK_EQ(drv.exe_runs, 3);
+}
+
+static void test_bright_signed_output(void)
+{
+    int ran = 0;
+    unsigned k;
+    setup(0, sizeof scratch);
+    script(&bright, 1);
+    out_len[0] = 8;
+    CHECK_ST(accel_edgetpu_invoke(&drv, &bright, &io, &ran), ACCEL_OK);
+    CHECK_EQ(ran, 1);
+    CHECK_EQ(dev.violations, 0);
+    /* output layer is SIGNED_FIXED_POINT8: every byte XOR 0x80 after reading */
+    for (k = 0; k < 8; k++) CHECK_EQ(out0[k], (uint8_t)((in_sum() + k) ^ 0x80));
+    CHECK_EQ(out0[8], 0);
+    CHECK_EQ(sent_len[2], 8384);
+    out_len[0] = 256;
+    /* an output buffer smaller than the hint is refused before reading */
+    setup(0, sizeof scratch);
+    script(&bright, 1);
+    out_len[0] = 7;
+    CHECK_ST(accel_edgetpu_invoke(&drv, &bright, &io, &ran), ACCEL_E_BUFFER_TOO_SMALL);
+    out_len[0] = 256;
+}
+
+static void test_token_switching(void)
+{
+    int ran = 0;
+    setup(0, sizeof scratch);
+    script(&dense, 1);
+    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+    CHECK_EQ(ran, 1);
+    /* another token: the set is cleared, bright's parameters are cached */
+    script(&bright, 1);
+    CHECK_ST(accel_edgetpu_invoke(&drv, &bright, &io, &ran), ACCEL_OK);
+    CHECK_EQ(ran, 1);
+    CHECK_EQ(drv.ncached, 1);
+    CHECK_EQ_U64(drv.current_token, 0x5bc21d7ed7dac9baULL);
+    /* back to dense: its parameters were evicted by the switch */
+    script(&dense, 1);
+    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+    CHECK_EQ(ran, 1);
+    script(&dense, 0);
+    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+    CHECK_EQ(ran, 0);
+    CHECK_EQ(dev.violations, 0);
+    CHECK_EQ(drv.pc_runs, 3);
+    /* reset (after a device reset): parameters run again */
+    accel_edgetpu_driver_reset_cache(&drv);
+    script(&dense, 1);
+    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+    CHECK_EQ(ran, 1);
+    /* same token, a package not in the set (a copy at another address): it accumulates */
+    {
+        static uint8_t copy[1u << 17];
+        accel_edgetpu_model m2;
+        memcpy(copy, dense_buf, sizeof copy);
+        CHECK_ST(accel_edgetpu_model_open(&m2, copy, sizeof copy), ACCEL_OK);
+        script(&m2, 1);
+        CHECK_ST(accel_edgetpu_invoke(&drv, &m2, &io, &ran), ACCEL_OK);
+        CHECK_EQ(ran, 1);
+        CHECK_EQ(drv.ncached, 2);
+        script(&dense, 0);
+        CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+        CHECK_EQ(ran, 0);
+        script(&m2, 0);
+        CHECK_ST(accel_edgetpu_invoke(&drv, &m2, &io, &ran), ACCEL_OK);
+        CHECK_EQ(ran, 0);
+    }
+    CHECK_EQ(dev.violations, 0);
+}
+
+static void test_small_chunks_and_scratch(void)
+{
+    accel_edgetpu_exe eo, pc;
+    accel_edgetpu_bitstream beo, bpc;
+    int ran = 0;
+    unsigned k;
+    setup(64, 16);
+    accel_edgetpu_model_executable(&dense, 0, &eo);
+    accel_edgetpu_model_executable(&dense, 1, &pc);
+    accel_edgetpu_exe_bitstream(&eo, 0, &beo);
+    accel_edgetpu_exe_bitstream(&pc, 0, &bpc);
+    /* link real addresses this time: parameters at 0x1122334455667788 */
+    drv.base_addr[ACCEL_EDGETPU_DESC_PARAMETER] = 0x1122334455667788ULL;
+    drv.base_addr[ACCEL_EDGETPU_DESC_INPUT] = 0xA0000000ULL;
+    script(&dense, 1);
+    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+    CHECK_EQ(dev.violations, 0);
+    for (k = 0; k < 256; k++) CHECK_EQ(out0[k], (uint8_t)(in_sum() + k));
+    /* 16-byte scratch windows: every instruction transfer is 16 bytes */
+    CHECK_EQ(sent_len[0], bpc.bits.len + beo.bits.len);
+    {
+        accel_edgetpu_insn in;
+        uint32_t v = 0;
+        /* PC program: bundles 4 and 5 carry the parameter address */
+        accel_edgetpu_insn_decode(sent[0] + 64, &in);
+        CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0x55667788u);
+        accel_edgetpu_insn_decode(sent[0] + 80, &in);
+        CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0x11223344u);
+        /* EO program: input address at bits 1862 (upper) and 1990 (lower) */
+        accel_edgetpu_bits_get(sent[0] + bpc.bits.len, beo.bits.len, 1990, 32, &v);
+        CHECK_EQ(v, 0xA0000000u);
+        accel_edgetpu_bits_get(sent[0] + bpc.bits.len, beo.bits.len, 1862, 32, &v);
+        CHECK_EQ(v, 0);
+        /* everything else unchanged */
+        CHECK_MEM(sent[0] + 96, bpc.bits.p + 96, bpc.bits.len - 96);
+    }
+    /* parameters in 64-byte chunks: 67584 / 64 = 1056 transfers + 1 header */
+    CHECK_EQ(sent_len[2], 67584);
+    /* too small a scratch is refused */
+    io.scratch_len = 15;
+    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_E_BUFFER_TOO_SMALL);
+}
+
+static void test_fatal_interrupt(void)
+{
+    accel_edgetpu_exe eo;
+    accel_edgetpu_bitstream b;
+    int ran = 0;
+    setup(0, sizeof scratch);
+    accel_edgetpu_model_executable(&dense, 0, &eo);
+    accel_edgetpu_exe_bitstream(&eo, 0, &b);
+    /* the chip takes the program and the input, then raises a fatal error instead of output */
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, (uint32_t)b.bits.len);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 256);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_IRQ, 0, 0x1);
+    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_HIB_ERROR_STATUS, 0x40);
+    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_HIB_FIRST_ERROR_STATUS, 0x42);
+    drv.usb.timeout_ms = 100;
+    CHECK_ST(accel_edgetpu_exe_run(&drv, &eo, &io), ACCEL_E_EDGETPU_FATAL);
+    CHECK_EQ_U64(drv.hib_error_status, 0x40);
+    CHECK_EQ_U64(drv.hib_first_error_status, 0x42);
+    CHECK_EQ(drv.irq_raw, 1);
+    /* a plain timeout (no interrupt pending) stays a timeout */
+    setup(0, sizeof scratch);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, (uint32_t)b.bits.len);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 256);
+    drv.usb.timeout_ms = 100;
+    CHECK_ST(accel_edgetpu_exe_run(&drv, &eo, &io), ACCEL_E_TIMEOUT);
+    /* a failed parameter-caching run forgets the cache */
+    setup(0, sizeof scratch);
+    drv.usb.timeout_ms = 100;
+    {
+        accel_edgetpu_exe pc;
+        accel_edgetpu_model_executable(&dense, 1, &pc);
+        accel_edgetpu_exe_bitstream(&pc, 0, &b);
+        accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, (uint32_t)b.bits.len);
+        accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 2, 67584);
+        /* no completion event */
+    }
+    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_E_TIMEOUT);
+    CHECK_EQ(ran, 0);
+    CHECK_EQ(drv.ncached, 0);
+    CHECK_EQ_U64(drv.current_token, 0);
+}
+
+static void test_wrong_event(void)
+{
+    accel_edgetpu_exe eo;
+    accel_edgetpu_bitstream b;
+    setup(0, sizeof scratch);
+    accel_edgetpu_model_executable(&dense, 0, &eo);
+    accel_edgetpu_exe_bitstream(&eo, 0, &b);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, (uint32_t)b.bits.len);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 256);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_OUTPUT, 0, 256);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_EVENT, 5, 0); /* interrupt 1, not 0 */
+    CHECK_ST(accel_edgetpu_exe_run(&drv, &eo, &io), ACCEL_E_EDGETPU_EVENT);
+    /* missing buffers */
+    io.n_in = 0;
+    CHECK_ST(accel_edgetpu_exe_run(&drv, &eo, &io), ACCEL_E_NULL);
+    CHECK_ST(accel_edgetpu_exe_run(&drv, &eo, NULL), ACCEL_E_NULL);
+}
+
+static void test_faults_during_run(void)
+{
+    /* a bulk-out failure mid-parameters: the error surfaces, the host knows what is owed,
+     * and the next run is refused until the protocol is reset */
+    accel_sim_fault f;
+    int ran = 0;
+    setup(4096, sizeof scratch);
+    script(&dense, 1);
+    memset(&f, 0, sizeof f);
+    f.kind = ACCEL_SIM_FAIL;
+    f.ops = ACCEL_SIM_OP_USB_BULK_OUT;
+    f.skip = 5;
+    f.count = 1;
+    accel_sim_add_fault(&sim, &f);
+    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_E_IO);
+    CHECK(drv.usb.out_owed > 0);
+    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_E_STATE);
+    accel_edgetpu_usb_abort(&drv.usb);
+    CHECK_EQ(drv.usb.out_owed, 0);
+}
+
+static void test_synthetic_package(void)
+{
+    /* scripts/gen/gen_edgetpu_synth.py: int16 input split over two overlapping DMAs, int32
+     * output, a fence, two instruction chunks, interrupt 1 */
+    accel_edgetpu_model m;
+    accel_edgetpu_exe e;
+    static uint8_t pkg[sizeof synth_pkg];
+    uint8_t in10[10], out8[8], sum = 0;
+    const uint8_t *sin[1] = {in10};
+    uint8_t *sout[1] = {out8};
+    uint32_t sin_len[1] = {10}, sout_len[1] = {8}, v = 0;
+    unsigned k;
+    int ran = 1;
+    memcpy(pkg, synth_pkg, sizeof pkg);
+    CHECK_ST(accel_edgetpu_package_open(&m, pkg, sizeof pkg), ACCEL_OK);
+    CHECK_EQ(m.n_executables, 1);
+    CHECK_ST(accel_edgetpu_model_executable(&m, 0, &e), ACCEL_OK);
+    CHECK_EQ(e.type, ACCEL_EDGETPU_STAND_ALONE);
+    CHECK_EQ(e.n_bitstreams, 2);
+    CHECK_EQ(e.n_hints, 7);
+    setup(0, 16);
+    for (k = 0; k < 10; k++) in10[k] = (uint8_t)(0x11 * (k + 1));
+    io.in = sin;
+    io.in_len = sin_len;
+    io.out = sout;
+    io.out_len = sout_len;
+    drv.base_addr[ACCEL_EDGETPU_DESC_INPUT] = 0xAABBCCDD11223344ULL;
+    drv.base_addr[ACCEL_EDGETPU_DESC_OUTPUT] = 0x00000000CAFEF00DULL;
+    CHECK_ST(accel_edgetpu_dev_expect_exe(&dev, &e), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_invoke(&drv, &m, &io, &ran), ACCEL_OK);
+    CHECK_EQ(ran, 0);
+    CHECK_EQ(dev.violations, 0);
+    /* request order: chunk 0, input [0,7), input [5,10), (fence), chunk 1 */
+    CHECK_EQ(nhdr, 4);
+    CHECK_EQ(hdr_log[0], (0u << 24) | SYNTH_PROG0_LEN);
+    CHECK_EQ(hdr_log[1], (1u << 24) | 7u);
+    CHECK_EQ(hdr_log[2], (1u << 24) | 5u);
+    CHECK_EQ(hdr_log[3], (0u << 24) | SYNTH_PROG1_LEN);
+    /* int16 input: the high (odd) byte of each element XOR 0x80, by position in the layer */
+    CHECK_EQ(sent_len[1], 12);
+    for (k = 0; k < 7; k++) CHECK_EQ(sent[1][k], (uint8_t)(in10[k] ^ ((k & 1) ? 0x80 : 0)));
+    for (k = 5; k < 10; k++) CHECK_EQ(sent[1][7 + k - 5], (uint8_t)(in10[k] ^ ((k & 1) ? 0x80 : 0)));
+    for (k = 0; k < 12; k++) sum = (uint8_t)(sum + sent[1][k]);
+    /* int32 output: byte 3 of each element XOR 0x80 after reading */
+    for (k = 0; k < 8; k++) CHECK_EQ(out8[k], (uint8_t)((sum + k) ^ ((k % 4 == 3) ? 0x80 : 0)));
+    /* linking: chunk 0 bundle 1 = input low, bundle 2 = input high; chunk 1 bundle 1 = output */
+    accel_edgetpu_bits_get(sent[0], sent_len[0], 16 * 8 + 70, 32, &v);
+    CHECK_EQ(v, 0x11223344u);
+    accel_edgetpu_bits_get(sent[0], sent_len[0], 32 * 8 + 70, 32, &v);
+    CHECK_EQ(v, 0xAABBCCDDu);
+    accel_edgetpu_bits_get(sent[0] + SYNTH_PROG0_LEN, SYNTH_PROG1_LEN, 16 * 8 + 70, 32, &v);
+    CHECK_EQ(v, 0xCAFEF00Du);
+    /* interrupt 1 arrives as event tag 5; a tag-4 event is refused */
+    setup(0, 16);
+    io.in = sin;
+    io.in_len = sin_len;
+    io.out = sout;
+    io.out_len = sout_len;
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, SYNTH_PROG0_LEN);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 7);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 5);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, SYNTH_PROG1_LEN);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_OUTPUT, 0, 8);
+    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_EVENT, 4, 0);
+    CHECK_ST(accel_edgetpu_exe_run(&drv, &e, &io), ACCEL_E_EDGETPU_EVENT);
+    /* an input buffer shorter than the hints need */
+    sin_len[0] = 9;
+    CHECK_ST(accel_edgetpu_exe_run(&drv, &e, &io), ACCEL_E_BUFFER_TOO_SMALL);
+}
+
+int main(void)
+{
+    load_models();
+    RUN(test_synthetic_package);
+    RUN(test_dense_first_and_cached);
+    RUN(test_bright_signed_output);
+    RUN(test_token_switching);
+    RUN(test_small_chunks_and_scratch);
+    RUN(test_fatal_interrupt);
+    RUN(test_wrong_event);
+    RUN(test_faults_during_run);
+    return TEST_END();
+}
