@@ -2815,12 +2815,14 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_TSP1_UNEXPECTED: return "ACCEL_E_TSP1_UNEXPECTED: unexpected response id";
 #endif
 
+#ifndef ACCEL_NO_EDGETPU /* a removed section takes its strings along */
     /* edgetpu strings */
     case ACCEL_E_EDGETPU_FATAL: return "ACCEL_E_EDGETPU_FATAL: Edge TPU raised a fatal error interrupt";
     case ACCEL_E_EDGETPU_EVENT: return "ACCEL_E_EDGETPU_EVENT: Edge TPU event with an unexpected tag";
     case ACCEL_E_EDGETPU_NO_TOKEN: return "ACCEL_E_EDGETPU_NO_TOKEN: parameter-caching executable has no token";
     case ACCEL_E_EDGETPU_DFU: return "ACCEL_E_EDGETPU_DFU: DFU error status or unexpected DFU state";
     case ACCEL_E_EDGETPU_VERIFY: return "ACCEL_E_EDGETPU_VERIFY: uploaded firmware differs from the image";
+#endif
 
 #ifndef ACCEL_NO_REFSI /* a removed section takes its strings along */
     /* refsi strings */
