@@ -31,7 +31,20 @@
  *                                 (64-byte table; default on 8/16/32-bit targets),
  *                                 ACCEL_CRC32_TABLE256 (1 KiB table), ACCEL_CRC32_SLICE8 (8 KiB,
  *                                 default on 64-bit hosts). All give identical results.
- *   Each device section documents its own macros in its head comment.
+ *   Device sections (each documents its macros fully in its own head comment; search for
+ *   "SECTION: <name> (declarations)"):
+ *   tsp1     ACCEL_TSP1_NO_MODEL (drop the device model), ACCEL_TSP1_BIG_ENDIAN, the preambles,
+ *            ACCEL_TSP1_CRC, ACCEL_TSP1_XFER_CUSTOM and ACCEL_TSP1_SPI_* (the unpublished SPI
+ *            transaction format), ACCEL_TSP1_REG_* (register map), ACCEL_TSP1_READ_CHUNK.
+ *   edgetpu  ACCEL_EDGETPU_NO_DISASM, ACCEL_EDGETPU_NO_DEVMODEL, ACCEL_EDGETPU_MAX_EXECUTABLES,
+ *            ACCEL_EDGETPU_MAX_CACHED, ACCEL_EDGETPU_DEV_REGS/_DEV_SCRIPT.
+ *   refsi    ACCEL_REFSI_UNIT_CMP, ACCEL_REFSI_UNIT_HART(h), ACCEL_REFSI_INVALID_ADDR.
+ *   ane      ACCEL_ANE_TM_BASE, ACCEL_ANE_TQ_BASE, ACCEL_ANE_TQ_EN_BITS, timeouts, and the
+ *            firmware values the seeds do not give (ACCEL_ANE_CALL_CONTAINER_SIZE, ...).
+ *   mac      ACCEL_MAC_NO_FLOAT (integer only), ACCEL_MAC_FAST (blocked, vectorizable loops;
+ *            default on 64-bit hosts; bit-identical to the small loops).
+ *   Assumptions that public sources do not settle (../shared/RULINGS.md) each sit behind one
+ *   of these macros or one small function, so bring-up on real hardware changes one spot.
  *
  * SECTIONS (table of contents; search for "SECTION:")
  *   1. config     macros above, ACCELDEF, memcpy/memset fallbacks
