@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/size.sh - `make size`: code size of accel.h on cortex-m0plus -Os (arm-none-eabi-gcc),
 # the whole header and each section alone (section = header with only that section, minus the
-# common-only build), as a table; then the 12 largest functions of each section.
+# common-only build), as a table, with status strings and without (ACCEL_NO_STATUS_STRINGS, what
+# a flash-tight build uses); then the 12 largest functions of each section.
 #   bash scripts/size.sh [CPU]      default CPU cortex-m0plus
 set -u
 cd "$(dirname "$0")/.."
@@ -16,20 +17,32 @@ F="-std=c99 -Os -mcpu=$CPU -mthumb -ffunction-sections -fdata-sections -I."
 ALL_NO=""
 for s in $SECTIONS; do ALL_NO="$ALL_NO -DACCEL_NO_$s"; done
 sz() { arm-none-eabi-size "$1" | awk 'NR==2{print $1, $2, $3}'; }
+NS=-DACCEL_NO_STATUS_STRINGS
 $CC $F -c $T/impl.c -o $T/all.o || exit 1
+$CC $F $NS -c $T/impl.c -o $T/all_ns.o || exit 1
 $CC $F $ALL_NO -c $T/impl.c -o $T/common.o || exit 1
+$CC $F $NS $ALL_NO -c $T/impl.c -o $T/common_ns.o || exit 1
 read -r ct cd cb <<<"$(sz $T/common.o)"
+read -r cnt _ _ <<<"$(sz $T/common_ns.o)"
 echo "accel.h on $CPU -Os (arm-none-eabi-gcc $($CC -dumpversion)); bytes"
-printf '%-22s %8s %8s %8s\n' "part" ".text" ".data" ".bss"
+printf '%-22s %8s %8s %8s %18s\n' "part" ".text" ".data" ".bss" ".text (no strings)"
 read -r t d b <<<"$(sz $T/all.o)"
-printf '%-22s %8s %8s %8s\n' "whole header" "$t" "$d" "$b"
-printf '%-22s %8s %8s %8s\n' "common" "$ct" "$cd" "$cb"
+read -r tn _ _ <<<"$(sz $T/all_ns.o)"
+printf '%-22s %8s %8s %8s %18s\n' "whole header" "$t" "$d" "$b" "$tn"
+printf '%-22s %8s %8s %8s %18s\n' "common" "$ct" "$cd" "$cb" "$cnt"
 for s in $SECTIONS; do
   alone=$(echo "$ALL_NO" | sed "s/ -DACCEL_NO_$s//")
   $CC $F $alone -c $T/impl.c -o $T/$s.o || exit 1
+  $CC $F $NS $alone -c $T/impl.c -o $T/${s}_ns.o || exit 1
   read -r t d b <<<"$(sz $T/$s.o)"
-  printf '%-22s %8s %8s %8s\n' "$(echo $s | tr A-Z a-z) (alone)" "$((t - ct))" "$((d - cd))" "$((b - cb))"
+  read -r tn _ _ <<<"$(sz $T/${s}_ns.o)"
+  printf '%-22s %8s %8s %8s %18s\n' "$(echo $s | tr A-Z a-z) (alone)" "$((t - ct))" "$((d - cd))" "$((b - cb))" "$((tn - cnt))"
 done
+# what an MCU build leaves out: device models, the disassembler, status strings
+MCU="$NS -DACCEL_TSP1_NO_MODEL -DACCEL_EDGETPU_NO_DISASM -DACCEL_EDGETPU_NO_DEVMODEL"
+$CC $F $MCU -c $T/impl.c -o $T/mcu.o || exit 1
+read -r t d b <<<"$(sz $T/mcu.o)"
+printf '%-22s %8s %8s %8s   (%s)\n' "whole, MCU options" "$t" "$d" "$b" "$MCU"
 echo
 for s in $SECTIONS; do
   low=$(echo $s | tr A-Z a-z)
