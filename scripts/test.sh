@@ -66,7 +66,7 @@ compile_check() {
 }
 
 echo "== host builds (tools, examples, sanitized tests)"
-if make -s all tests >"$LOG/make.log" 2>&1; then ok "make all tests"; else bad "make all tests" "$LOG/make.log"; fi
+if make -s -j"$(nproc 2>/dev/null || echo 2)" all tests >"$LOG/make.log" 2>&1; then ok "make all tests"; else bad "make all tests" "$LOG/make.log"; fi
 
 echo "== unit tests (ASan + UBSan)"
 for t in build/tests/test_*; do
