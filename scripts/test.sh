@@ -104,7 +104,7 @@ for fz in tests/fuzz/fuzz_*.c; do
       >"$LOG/${n}_lf.log" 2>&1; then
     # the first corpus directory receives new inputs: a scratch one, never the checked-in seeds
     rm -rf "$T/corpus_$n" && mkdir -p "$T/corpus_$n"
-    if (cd "$T" && "./${n}_lf" -max_total_time=${ACCEL_FUZZ_SECONDS:-10} -max_len=4096 "corpus_$n" \
+    if (cd "$T" && "./${n}_lf" -seed=1 -max_total_time=${ACCEL_FUZZ_SECONDS:-10} -max_len=4096 "corpus_$n" \
         $( [ -d "tests/fuzz/seeds/${n#fuzz_}" ] && echo "../../tests/fuzz/seeds/${n#fuzz_}" )) >>"$LOG/${n}_lf.log" 2>&1
     then ok "$n libFuzzer ${ACCEL_FUZZ_SECONDS:-10}s"
     else bad "$n libFuzzer" "$LOG/${n}_lf.log"; fi
