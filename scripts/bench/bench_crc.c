@@ -5,9 +5,8 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
 #include <zlib.h>
+#include "benchlib.h"
 
 uint32_t bench_crc_bitwise(uint32_t crc, const void *p, size_t n);
 uint32_t bench_crc_nibble(uint32_t crc, const void *p, size_t n);
@@ -22,18 +21,6 @@ static uint32_t zlib_crc(uint32_t crc, const void *p, size_t n)
 #define PASSES 15
 static unsigned char buf[N];
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* median GB/s over PASSES passes of `reps` CRCs of the buffer */
 static double run(uint32_t (*fn)(uint32_t, const void *, size_t), int reps, uint32_t *sink)
 {
@@ -41,12 +28,11 @@ static double run(uint32_t (*fn)(uint32_t, const void *, size_t), int reps, uint
     int i, r;
     *sink ^= fn(0, buf, N); /* warm-up */
     for (i = 0; i < PASSES; i++) {
-        double t0 = now_s();
+        double t0 = bench_now_s();
         for (r = 0; r < reps; r++) *sink ^= fn((uint32_t)r, buf, N);
-        t[i] = ((double)N * reps / 1e9) / (now_s() - t0);
+        t[i] = ((double)N * reps / 1e9) / (bench_now_s() - t0);
     }
-    qsort(t, PASSES, sizeof t[0], cmp);
-    return t[PASSES / 2];
+    return bench_median(t, PASSES);
 }
 
 int main(void)

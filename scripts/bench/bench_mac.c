@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <math.h>
+#include "benchlib.h"
 
 int bench_gemmlowp_fc_u8(const uint8_t *x, const uint8_t *w, const int32_t *bias, int batches,
                          int depth, int outs, int input_offset, int filter_offset,
@@ -21,50 +22,6 @@ void *bench_xnn_fc_create(int uint8, int depth, int outs, const uint8_t *w, cons
 int bench_xnn_fc_run(void *op, int uint8, int batches, const uint8_t *x, uint8_t *out);
 void bench_xnn_fc_delete(void *op);
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-typedef void (*runner)(void *ctx);
-/* Samples of the runners are interleaved (engine, baseline, engine, ...) so that a busy machine
- * slows all of them alike; each sample is enough calls to take ~20 ms. Returns median seconds
- * per call of each runner and the median of the per-sample ratios baseline/engine. */
-#define NS 7
-static void timeall(runner *f, int nf, void *ctx, double *med, double *ratio)
-{
-    double s[4][NS], rt[4][NS], t0;
-    int reps[4], i, j, r;
-    for (j = 0; j < nf; j++) {
-        reps[j] = 1;
-        for (;;) {
-            t0 = now();
-            for (r = 0; r < reps[j]; r++) f[j](ctx);
-            if (now() - t0 > 0.02 || reps[j] > 1000000) break;
-            reps[j] *= 2;
-        }
-    }
-    for (i = 0; i < NS; i++)
-        for (j = 0; j < nf; j++) {
-            t0 = now();
-            for (r = 0; r < reps[j]; r++) f[j](ctx);
-            s[j][i] = (now() - t0) / reps[j];
-        }
-    for (j = 0; j < nf; j++) {
-        for (i = 0; i < NS; i++) rt[j][i] = s[j][i] / s[0][i];
-        qsort(s[j], NS, sizeof(double), cmpd);
-        qsort(rt[j], NS, sizeof(double), cmpd);
-        med[j] = s[j][NS / 2];
-        ratio[j] = rt[j][NS / 2];
-    }
-}
 
 static uint32_t rs = 12345;
 static uint8_t rb(void)
@@ -204,7 +161,7 @@ static size_t ndiff(const work *k)
 
 static void report(const char *name, work *k, double macs, int with_gemmlowp)
 {
-    runner f[4];
+    bench_runner f[4];
     double med[4], ratio[4];
     int exact_n, exact_g = 1, nf = 2, gi = -1, xi = -1;
     size_t xdiff = 0;
@@ -231,7 +188,7 @@ static void report(const char *name, work *k, double macs, int with_gemmlowp)
             f[nf++] = run_xnnpack;
         }
     }
-    timeall(f, nf, k, med, ratio);
+    bench_interleaved(f, nf, k, med, ratio);
     printf("%-30s %-5s engine %6.2f  naive %6.2f (x%5.2f, %s)", name, k->dt ? "uint8" : "int8",
            macs / med[0] * 1e-9, macs / med[1] * 1e-9, ratio[1], exact_n ? "exact" : "DIFFERS");
     if (gi >= 0)
@@ -251,7 +208,7 @@ int main(void)
     static const int fc[3] = {256, 1024, 2048};
     int i, dt;
     printf("GMAC/s, medians of %d interleaved samples; (xR) = median of baseline time / engine time;"
-           " single thread; ACCEL_MAC_FAST=%d\n", NS, ACCEL_MAC_FAST);
+           " single thread; ACCEL_MAC_FAST=%d\n", BENCH_SAMPLES, ACCEL_MAC_FAST);
     for (dt = 0; dt < 2; dt++) {
         for (i = 0; i < 3; i++) {
             work k;
