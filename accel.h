@@ -477,6 +477,9 @@ ACCELDEF accel_status accel_port_wait_irq(const accel_port *p, unsigned line, ui
 ACCELDEF accel_status accel_port_now_ms(const accel_port *p, uint32_t *now);
 /* delay: without a delay callback, busy-waits on now_ms; without either, ACCEL_E_UNSUPPORTED. */
 ACCELDEF accel_status accel_port_delay_ms(const accel_port *p, uint32_t ms);
+/* Read-modify-write: value = (value & ~clear) | set. A failed read writes nothing. */
+ACCELDEF accel_status accel_port_update32(const accel_port *p, uint32_t offset, uint32_t clear,
+                                          uint32_t set);
 /* Poll a 32-bit register until (value & mask) == want or timeout_ms passes; polls every
  * poll_ms (0: as fast as the port answers). *last (may be NULL) gets the last value read. */
 ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, uint32_t mask,
@@ -3893,6 +3896,16 @@ ACCELDEF accel_status accel_port_reg_write64(const accel_port *p, uint32_t offse
     if (!p) return ACCEL_E_NULL;
     if (!p->reg_write64) return ACCEL_E_UNSUPPORTED;
     return p->reg_write64(p->user, offset, v);
+}
+
+ACCELDEF accel_status accel_port_update32(const accel_port *p, uint32_t offset, uint32_t clear,
+                                          uint32_t set)
+{
+    uint32_t v = 0;
+    accel_status st = accel_port_reg_read32(p, offset, &v);
+    if (st != ACCEL_OK) return st;
+    if (!p->reg_write32) return ACCEL_E_UNSUPPORTED;
+    return p->reg_write32(p->user, offset, (v & ~clear) | set);
 }
 
 ACCELDEF accel_status accel_port_gpio_set(const accel_port *p, unsigned line, unsigned level)
@@ -8262,12 +8275,11 @@ ACCELDEF accel_status accel_ane_tm_init(accel_ane_tm *tm, const accel_port *port
 
 ACCELDEF accel_status accel_ane_tm_enable(accel_ane_tm *tm)
 {
-    uint32_t v = 0;
     unsigned q;
     accel_status st;
     if (!tm || !tm->port) return ACCEL_E_NULL;
-    st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_TQ_EN, &v);
-    if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_TQ_EN, v | (uint32_t)ACCEL_ANE_TQ_EN_BITS);
+    st = accel_port_update32(tm->port, tm->tm_base + ACCEL_ANE_TM_TQ_EN, 0,
+                             (uint32_t)ACCEL_ANE_TQ_EN_BITS);
     for (q = 0; q < ACCEL_ANE_TQ_COUNT && st == ACCEL_OK; q++)
         st = accel_port_reg_write32(tm->port, accel__ane_tq_off(tm, q, ACCEL_ANE_TQ_PRTY),
                                     (uint32_t)accel__ane_prty[q]);
@@ -8279,15 +8291,14 @@ ACCELDEF accel_status accel_ane_tm_enable(accel_ane_tm *tm)
 
 ACCELDEF accel_status accel_ane_tm_disable(accel_ane_tm *tm)
 {
-    uint32_t v = 0;
     accel_status st;
     if (!tm || !tm->port) return ACCEL_E_NULL;
     tm->enabled = 0; /* even a half-done disable must stop new submissions */
     st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_IRQ_EN1, 0);
     if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_IRQ_EN2, 0);
-    if (st == ACCEL_OK) st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_TQ_EN, &v);
     if (st == ACCEL_OK)
-        st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_TQ_EN, v & ~(uint32_t)ACCEL_ANE_TQ_EN_BITS);
+        st = accel_port_update32(tm->port, tm->tm_base + ACCEL_ANE_TM_TQ_EN,
+                                 (uint32_t)ACCEL_ANE_TQ_EN_BITS, 0);
     return st;
 }
 
@@ -8370,7 +8381,7 @@ ACCELDEF accel_status accel_ane_tm_drain_irq(accel_ane_tm *tm, unsigned line,
                                              accel_ane_irq_event *ev, size_t max,
                                              uint32_t *count)
 {
-    uint32_t n = 0, i, v = 0;
+    uint32_t n = 0, i;
     accel_ane_irq_event e;
     accel_status st;
     if (count) *count = 0;
@@ -8390,8 +8401,8 @@ ACCELDEF accel_status accel_ane_tm_drain_irq(accel_ane_tm *tm, unsigned line,
         if ((size_t)i < max) ACCEL_MEMCPY(&ev[i], &e, sizeof e); /* no struct copy: freestanding */
     }
     if (line == 0) {
-        st = accel__ane_tm_rd(tm, ACCEL_ANE_TM_IRQ_ACK, &v);
-        if (st == ACCEL_OK) st = accel__ane_tm_wr(tm, ACCEL_ANE_TM_IRQ_ACK, v | ACCEL_ANE_TM_IRQ_ACK_BIT);
+        st = accel_port_update32(tm->port, tm->tm_base + ACCEL_ANE_TM_IRQ_ACK, 0,
+                                 ACCEL_ANE_TM_IRQ_ACK_BIT);
         if (st != ACCEL_OK) return st;
     }
     return n > (uint32_t)ACCEL_ANE_IRQ_MAX_EVENTS ? ACCEL_E_OVERFLOW : ACCEL_OK;

@@ -503,6 +503,43 @@ static void test_port_wrappers(void)
     CHECK_ST(accel_port_now_ms(&p, NULL), ACCEL_E_NULL);
 }
 
+static uint32_t rmw_reg;
+static unsigned rmw_writes;
+static accel_status rmw_rd(void *u, uint32_t off, uint32_t *v)
+{
+    (void)u;
+    if (off == 0xBAD) return ACCEL_E_IO;
+    *v = rmw_reg;
+    return ACCEL_OK;
+}
+static accel_status rmw_wr(void *u, uint32_t off, uint32_t v)
+{
+    (void)u;
+    (void)off;
+    rmw_reg = v;
+    rmw_writes++;
+    return ACCEL_OK;
+}
+
+static void test_port_update32(void)
+{
+    accel_port p;
+    memset(&p, 0, sizeof p);
+    CHECK_ST(accel_port_update32(NULL, 0, 0, 1), ACCEL_E_NULL);
+    CHECK_ST(accel_port_update32(&p, 0, 0, 1), ACCEL_E_UNSUPPORTED);
+    p.reg_read32 = rmw_rd;
+    CHECK_ST(accel_port_update32(&p, 0, 0, 1), ACCEL_E_UNSUPPORTED); /* no write callback */
+    p.reg_write32 = rmw_wr;
+    rmw_reg = 0xF0F0F0F0UL;
+    CHECK_ST(accel_port_update32(&p, 4, 0x000000FFUL, 0x00000003UL), ACCEL_OK);
+    CHECK_EQ(rmw_reg, 0xF0F0F003UL);
+    CHECK_ST(accel_port_update32(&p, 4, 0xF0000000UL, 0), ACCEL_OK);
+    CHECK_EQ(rmw_reg, 0x00F0F003UL);
+    CHECK_EQ(rmw_writes, 2);
+    CHECK_ST(accel_port_update32(&p, 0xBAD, 0, 1), ACCEL_E_IO); /* failed read: no write */
+    CHECK_EQ(rmw_writes, 2);
+}
+
 int main(void)
 {
     printf("test_common (ACCEL_CRC32_IMPL=%d)\n", ACCEL_CRC32_IMPL);
@@ -516,5 +553,6 @@ int main(void)
     RUN(test_fifo);
     RUN(test_deadline);
     RUN(test_port_wrappers);
+    RUN(test_port_update32);
     return TEST_END();
 }
