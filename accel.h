@@ -403,7 +403,9 @@ ACCELDEF int32_t accel_time_diff(uint32_t a, uint32_t b);
 
 /* accel_port.spi_transfer flags */
 #define ACCEL_SPI_KEEP_CS 0x1u /* leave chip select asserted after this transfer (the next
-                                  transfer continues the same transaction) */
+                                  transfer continues the same transaction). A transfer that
+                                  fails releases chip select whatever its flags: a port must
+                                  not leave a device mid-transaction after an error. */
 
 /* USB bmRequestType values the drivers use (standard encoding). */
 #define ACCEL_USB_DIR_IN 0x80u

@@ -10,6 +10,7 @@ typedef struct {
     uint8_t got[64];
     size_t got_len;
     unsigned spi_calls;
+    unsigned cs_releases; /* zero-length transfers without KEEP_CS */
     uint32_t regs[16];
     uint64_t reg64;
     uint32_t elapsed;   /* time the simulator told us about */
@@ -24,8 +25,8 @@ static accel_status toy_spi(void *u, uint8_t cs, const uint8_t *tx, uint8_t *rx,
     toy_t *t = (toy_t *)u;
     size_t i;
     (void)cs;
-    (void)flags;
     t->spi_calls++;
+    if (len == 0 && !flags) t->cs_releases++;
     t->got_len = len < sizeof t->got ? len : sizeof t->got;
     for (i = 0; i < t->got_len; i++) t->got[i] = tx ? tx[i] : 0;
     if (rx)
@@ -343,7 +344,9 @@ static void test_fail_stall_skip_count_target(void)
         CHECK_ST(accel_port_spi_transfer(&sim.port, 1, NULL, rx, 2, 0), want);
         CHECK_ST(accel_port_spi_transfer(&sim.port, 0, NULL, rx, 2, 0), ACCEL_OK);
     }
-    CHECK_EQ(toy.spi_calls, 10); /* the model never saw the failed ones */
+    /* the model never saw the failed transfers, only chip select going high after each */
+    CHECK_EQ(toy.spi_calls, 12);
+    CHECK_EQ(toy.cs_releases, 2);
     CHECK_EQ(sim.faults_fired, 2);
 
     /* FAIL with status 0 means ACCEL_E_IO; applies to register reads */

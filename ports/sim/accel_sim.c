@@ -184,7 +184,10 @@ static accel_status sim_spi(void *user, uint8_t cs, const uint8_t *tx, uint8_t *
     if (sim->closed) return ACCEL_E_CLOSED;
     if (!sim->model.spi_transfer) return ACCEL_E_UNSUPPORTED;
     f = sim_fire(sim, ACCEL_SIM_OP_SPI, cs, ACCEL_SIM_TO_DEVICE | ACCEL_SIM_FROM_DEVICE, len);
-    if (!sim_fail_or_stall(sim, f, 0, &st)) {
+    if (sim_fail_or_stall(sim, f, 0, &st)) {
+        /* a failed transfer ends the transaction: the device sees chip select go high */
+        sim->model.spi_transfer(sim->model.user, cs, NULL, NULL, 0, 0);
+    } else {
         size_t mlen;
         const uint8_t *mtx = sim_to_device(sim, f, tx, len, &mlen);
         if (mlen == len) {

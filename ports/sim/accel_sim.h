@@ -12,7 +12,10 @@
  * The model is described with the same accel_port struct a driver uses, with two twists:
  *   - model.wait_irq(user, line, 0) is asked "is the line asserted now?" (OK = yes);
  *   - model.delay_ms(user, ms) is told that ms of simulated time passed (the model may finish
- *     work then). model.now_ms is never called: the simulator owns the clock.
+ *     work then). model.now_ms is never called: the simulator owns the clock;
+ *   - model.spi_transfer(user, cs, NULL, NULL, 0, 0) says "chip select went high": the
+ *     simulator sends it when a fault fails or stalls an SPI transfer, since on a real bus a
+ *     failed transfer ends the transaction (see ACCEL_SPI_KEEP_CS in accel.h).
  * Time moves only when the driver delays, waits for an IRQ, or a transfer times out (the
  * simulator then charges the call's whole timeout), so tests are deterministic.
  *
