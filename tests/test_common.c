@@ -540,6 +540,111 @@ static void test_port_update32(void)
     CHECK_EQ(rmw_writes, 2);
 }
 
+/* Every wrapper's argument check, and that a refused call never reaches the port. */
+static unsigned stub_calls;
+static accel_status stub_i2c(void *u, uint16_t a, const uint8_t *w, size_t wl, uint8_t *r, size_t rl)
+{
+    (void)u; (void)a; (void)w; (void)wl; (void)r; (void)rl;
+    stub_calls++;
+    return ACCEL_OK;
+}
+static accel_status stub_ctrl(void *u, uint8_t rt, uint8_t rq, uint16_t v, uint16_t i, uint8_t *d,
+                              uint16_t l, uint32_t t, size_t *done)
+{
+    (void)u; (void)rt; (void)rq; (void)v; (void)i; (void)d; (void)t;
+    stub_calls++;
+    *done = l;
+    return ACCEL_OK;
+}
+static accel_status stub_out(void *u, uint8_t ep, const uint8_t *d, size_t l, uint32_t t, size_t *done)
+{
+    (void)u; (void)ep; (void)d; (void)t;
+    stub_calls++;
+    *done = l;
+    return ACCEL_OK;
+}
+static accel_status stub_in(void *u, uint8_t ep, uint8_t *d, size_t l, uint32_t t, size_t *done)
+{
+    (void)u; (void)ep; (void)d; (void)t;
+    stub_calls++;
+    *done = l;
+    return ACCEL_OK;
+}
+static accel_status stub_w32(void *u, uint32_t o, uint32_t v) { (void)u; (void)o; (void)v; stub_calls++; return ACCEL_OK; }
+static accel_status stub_r64(void *u, uint32_t o, uint64_t *v) { (void)u; (void)o; *v = 7; stub_calls++; return ACCEL_OK; }
+static accel_status stub_w64(void *u, uint32_t o, uint64_t v) { (void)u; (void)o; (void)v; stub_calls++; return ACCEL_OK; }
+static accel_status stub_gpio(void *u, unsigned l, unsigned v) { (void)u; (void)l; (void)v; stub_calls++; return ACCEL_OK; }
+static accel_status stub_irq(void *u, unsigned l, uint32_t t) { (void)u; (void)l; (void)t; stub_calls++; return ACCEL_E_TIMEOUT; }
+
+static void test_port_argument_checks(void)
+{
+    accel_port p;
+    uint8_t b[4] = {0};
+    size_t done = 99;
+    uint64_t v64 = 0;
+    memset(&p, 0, sizeof p);
+    p.i2c_write_read = stub_i2c;
+    p.usb_control = stub_ctrl;
+    p.usb_bulk_out = stub_out;
+    p.usb_bulk_in = stub_in;
+    p.reg_write32 = stub_w32;
+    p.reg_read64 = stub_r64;
+    p.reg_write64 = stub_w64;
+    p.gpio_set = stub_gpio;
+    p.wait_irq = stub_irq;
+    stub_calls = 0;
+    CHECK_ST(accel_port_i2c_write_read(&p, 0x10, NULL, 1, b, 1), ACCEL_E_NULL);
+    CHECK_ST(accel_port_i2c_write_read(&p, 0x10, b, 1, NULL, 1), ACCEL_E_NULL);
+    CHECK_ST(accel_port_i2c_write_read(&p, 0x10, b, 0, b, 0), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_port_i2c_write_read(&p, 0x80, b, 1, b, 1), ACCEL_E_ARG); /* 7-bit only */
+    CHECK_ST(accel_port_usb_control(&p, 0xC0, 0, 0, 0, NULL, 4, 10, &done), ACCEL_E_NULL);
+    CHECK_ST(accel_port_usb_bulk_out(&p, 0x01, NULL, 4, 10, &done), ACCEL_E_NULL);
+    CHECK_ST(accel_port_usb_bulk_out(&p, 0x81, b, 4, 10, &done), ACCEL_E_ARG); /* an IN endpoint */
+    CHECK_ST(accel_port_usb_bulk_in(&p, 0x81, NULL, 4, 10, &done), ACCEL_E_NULL);
+    CHECK_ST(accel_port_usb_bulk_in(&p, 0x81, b, 0, 10, &done), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_port_usb_bulk_in(&p, 0x01, b, 4, 10, &done), ACCEL_E_ARG); /* an OUT endpoint */
+    CHECK_ST(accel_port_reg_read64(&p, 0, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_port_gpio_set(&p, 0, 2), ACCEL_E_ARG);
+    CHECK_EQ(stub_calls, 0);
+    /* valid calls pass through; done pointers are optional */
+    CHECK_ST(accel_port_i2c_write_read(&p, 0x7F, b, 1, NULL, 0), ACCEL_OK);
+    CHECK_ST(accel_port_usb_control(&p, 0x40, 1, 2, 3, NULL, 0, 10, NULL), ACCEL_OK);
+    CHECK_ST(accel_port_usb_control(&p, 0xC0, 1, 2, 3, b, 4, 10, &done), ACCEL_OK);
+    CHECK_EQ(done, 4);
+    CHECK_ST(accel_port_usb_bulk_out(&p, 0x01, NULL, 0, 10, NULL), ACCEL_OK); /* zero-length packet */
+    CHECK_ST(accel_port_usb_bulk_in(&p, 0x82, b, 4, 10, NULL), ACCEL_OK);
+    CHECK_ST(accel_port_reg_write32(&p, 0, 1), ACCEL_OK);
+    CHECK_ST(accel_port_reg_read64(&p, 0, &v64), ACCEL_OK);
+    CHECK_EQ(v64, 7);
+    CHECK_ST(accel_port_reg_write64(&p, 0, 1), ACCEL_OK);
+    CHECK_ST(accel_port_gpio_set(&p, 3, 0), ACCEL_OK);
+    CHECK_ST(accel_port_wait_irq(&p, 0, 5), ACCEL_E_TIMEOUT); /* the port's status comes back */
+    CHECK_EQ(stub_calls, 10);
+}
+
+/* Every code a section defines has its own string, which starts with its own name. */
+static void test_status_strings_all(void)
+{
+    static const char *seen[600];
+    int s, n = 0, per[6] = {0, 0, 0, 0, 0, 0};
+    for (s = -1; s > ACCEL_STATUS_MIN_; s--) {
+        const char *t = accel_status_str((accel_status)s);
+        int j;
+        if (strcmp(t, "?") == 0) continue;
+        CHECK(strncmp(t, "ACCEL_E_", 8) == 0);
+        CHECK(strchr(t, ':') != NULL);
+        for (j = 0; j < n; j++)
+            if (strcmp(seen[j], t) == 0) {
+                printf("  duplicate string for %d: %s\n", s, t);
+                CHECK(0);
+            }
+        seen[n++] = t;
+        per[-s / 100]++;
+    }
+    /* common, tsp1, edgetpu, refsi, ane, mac: each section has codes in its own range */
+    for (s = 0; s < 6; s++) CHECK(per[s] > 0);
+}
+
 int main(void)
 {
     printf("test_common (ACCEL_CRC32_IMPL=%d)\n", ACCEL_CRC32_IMPL);
@@ -554,5 +659,7 @@ int main(void)
     RUN(test_deadline);
     RUN(test_port_wrappers);
     RUN(test_port_update32);
+    RUN(test_port_argument_checks);
+    RUN(test_status_strings_all);
     return TEST_END();
 }

@@ -406,6 +406,21 @@ static void test_usb_i2c_reg_faults(void)
     CHECK_ST(accel_port_usb_bulk_in(&sim.port, 0x82, buf, 5, 10, &done), ACCEL_OK);
     CHECK_EQ(done, 5);
 
+    setup(); /* a duplicate that does not fit pushes the last byte out; a flip changes one bit */
+    f = fault(ACCEL_SIM_DUP, ACCEL_SIM_OP_USB_BULK_IN, ACCEL_SIM_FROM_DEVICE, 1);
+    f.count = 1;
+    accel_sim_add_fault(&sim, &f);
+    f = fault(ACCEL_SIM_FLIP, ACCEL_SIM_OP_USB_BULK_IN, ACCEL_SIM_FROM_DEVICE, 4);
+    f.skip = 1;
+    f.mask = 0x0F;
+    accel_sim_add_fault(&sim, &f);
+    CHECK_ST(accel_port_usb_bulk_in(&sim.port, 0x82, buf, 5, 10, &done), ACCEL_OK);
+    CHECK_EQ(done, 5);
+    CHECK_MEM(buf, "\x50\x51\x51\x52\x53", 5);
+    CHECK_ST(accel_port_usb_bulk_in(&sim.port, 0x82, buf, 8, 10, &done), ACCEL_OK);
+    CHECK_EQ(done, 5);
+    CHECK_MEM(buf, "\x50\x51\x52\x53\x5B", 5);
+
     setup();
     f = fault(ACCEL_SIM_TRUNCATE, ACCEL_SIM_OP_USB_BULK_OUT, ACCEL_SIM_TO_DEVICE, 3);
     accel_sim_add_fault(&sim, &f);
