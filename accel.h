@@ -2579,13 +2579,30 @@ extern "C" {
  *                       (uint8 x int8 dot products with hoisted offset sums for FC/GEMM,
  *                       conv2d through a 2 KiB stack im2col patch); default on 64-bit hosts.
  *                       0: the smallest loops (default elsewhere; under 100 bytes of stack).
- *                       Both give identical results (the tests run both). */
+ *                       Both give identical results (the tests run both).
+ *   ACCEL_MAC_NO_SIMD   leave out the explicit SIMD paths below (portable C only).
+ * SIMD (read-only ACCEL_MAC_SIMD, set from the target's feature macros; needs ACCEL_MAC_FAST 1,
+ * a hosted GCC/Clang build): 2 = x86 AVX-512 VNNI + BW (vpdpbusd), 1 = x86 AVX2 (int16 madd),
+ * 0 = none. They speed up FC / GEMM (accel_mac_fully_connected, accel_mac_matmul_s32) and give
+ * results bit-identical to the portable path: every sum is the same one modulo 2^32. */
 #ifndef ACCEL_MAC_FAST
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
 #define ACCEL_MAC_FAST 1
 #else
 #define ACCEL_MAC_FAST 0
 #endif
+#endif
+#if ACCEL_MAC_FAST && !defined(ACCEL_MAC_NO_SIMD) && defined(__STDC_HOSTED__) && \
+    __STDC_HOSTED__ && (defined(__GNUC__) || defined(__clang__)) && \
+    (defined(__x86_64__) || defined(__i386__))
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+#define ACCEL_MAC_SIMD 2
+#elif defined(__AVX2__)
+#define ACCEL_MAC_SIMD 1
+#endif
+#endif
+#ifndef ACCEL_MAC_SIMD
+#define ACCEL_MAC_SIMD 0
 #endif
 
 typedef enum accel_mac_dtype { ACCEL_MAC_INT8 = 0, ACCEL_MAC_UINT8 = 1 } accel_mac_dtype;
@@ -10335,6 +10352,9 @@ ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw)
  * SECTION: mac (implementation)
  * ============================================================================================ */
 #ifndef ACCEL_NO_MAC
+#if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
+#include <immintrin.h> /* hosted x86 only (not a freestanding header) */
+#endif
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -10811,6 +10831,183 @@ static void accel__mac_dot_rows(const int8_t *x, const int8_t *w, size_t ws, siz
     for (; r < nr; r++) acc[r] += accel__mac_dot(x, w + r * ws, n, fx, xo, wo);
 }
 
+#if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
+/* ---- explicit x86 SIMD for FC / GEMM. Same decomposition as accel__mac_rows4: with
+ * xu = x ^ xm (0..255) and ws = w ^ fx (-128..127), the tile sums D = sum xu*ws; the weight
+ * and input sums come from byte sums (psadbw); everything is then combined modulo 2^32 exactly
+ * as the portable path does, so results are bit-identical. ---- */
+#define ACCEL__MAC_AI static __inline__ __attribute__((always_inline))
+#if ACCEL_MAC_SIMD == 2
+/* AVX-512 VNNI: vpdpbusd multiplies u8 x s8 and adds groups of 4 into int32 lanes, wrapping
+ * (the non-saturating form), which is the modulo-2^32 sum we want. Up to 4 input rows share
+ * each weight load and 4 weight rows share each input load: 16 accumulators. */
+#define ACCEL__MAC_TILE_NC 4u
+/* Lanes [0, r) of a 64-byte block (1 <= r <= 63). */
+static __mmask64 accel__mac_z_mask(size_t r)
+{
+    return (__mmask64)(~0ULL >> (64u - (unsigned)r));
+}
+
+ACCEL__MAC_AI __m128i accel__mac_z_hsum4(__m512i a, __m512i b, __m512i c, __m512i d)
+{
+    /* per 128-bit lane: [a0+a2, b0+b2, a1+a3, b1+b3], then [sa, sb, sc, sd] */
+    __m512i ab = _mm512_add_epi32(_mm512_unpacklo_epi32(a, b), _mm512_unpackhi_epi32(a, b));
+    __m512i cd = _mm512_add_epi32(_mm512_unpacklo_epi32(c, d), _mm512_unpackhi_epi32(c, d));
+    __m512i s = _mm512_add_epi32(_mm512_unpacklo_epi64(ab, cd), _mm512_unpackhi_epi64(ab, cd));
+    __m256i t = _mm256_add_epi32(_mm512_castsi512_si256(s), _mm512_extracti64x4_epi64(s, 1));
+    return _mm_add_epi32(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
+}
+
+/* sum of (p[k] ^ flip) as uint8 over n bytes, modulo 2^32 */
+static uint32_t accel__mac_usum(const int8_t *p, size_t n, int32_t flip)
+{
+    __m512i f = _mm512_set1_epi8((char)(flip & 0xFF)), z = _mm512_setzero_si512(), s = z;
+    size_t k = 0;
+    for (; k + 64u <= n; k += 64u)
+        s = _mm512_add_epi64(s, _mm512_sad_epu8(_mm512_xor_si512(_mm512_loadu_si512(p + k), f), z));
+    if (k < n) {
+        __mmask64 m = accel__mac_z_mask(n - k);
+        __m512i v = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, p + k), f));
+        s = _mm512_add_epi64(s, _mm512_sad_epu8(v, z));
+    }
+    return (uint32_t)(unsigned long long)_mm512_reduce_add_epi64(s);
+}
+
+/* d[c*4 + r] = sum_k (x_c[k] ^ xm) * (w_r[k] ^ fx) for NC input rows (stride xs) and 4 weight
+ * rows (stride ws), modulo 2^32. NC is a constant after inlining. */
+ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, size_t ws,
+                                   size_t n, int32_t xm, int32_t fx, uint32_t *d, const size_t NC)
+{
+    __m512i acc[4][4], xv[4], wv;
+    __m512i xf = _mm512_set1_epi8((char)(xm & 0xFF)), wf = _mm512_set1_epi8((char)(fx & 0xFF));
+    size_t k = 0, c, r;
+    for (c = 0; c < NC; c++)
+        for (r = 0; r < 4; r++) acc[c][r] = _mm512_setzero_si512();
+    for (; k + 64u <= n; k += 64u) {
+        for (c = 0; c < NC; c++) xv[c] = _mm512_xor_si512(_mm512_loadu_si512(x + c * xs + k), xf);
+        for (r = 0; r < 4; r++) {
+            wv = _mm512_xor_si512(_mm512_loadu_si512(w + r * ws + k), wf);
+            for (c = 0; c < NC; c++) acc[c][r] = _mm512_dpbusd_epi32(acc[c][r], xv[c], wv);
+        }
+    }
+    if (k < n) { /* masked tail: input lanes past the end are 0, so their products are 0 */
+        __mmask64 m = accel__mac_z_mask(n - k);
+        for (c = 0; c < NC; c++)
+            xv[c] = _mm512_maskz_mov_epi8(
+                m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + c * xs + k), xf));
+        for (r = 0; r < 4; r++) {
+            wv = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, w + r * ws + k), wf);
+            for (c = 0; c < NC; c++) acc[c][r] = _mm512_dpbusd_epi32(acc[c][r], xv[c], wv);
+        }
+    }
+    for (c = 0; c < NC; c++)
+        _mm_storeu_si128((__m128i *)(void *)(d + 4u * c),
+                         accel__mac_z_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]));
+}
+#else
+/* AVX2: bytes widened to int16 and multiplied with vpmaddwd, whose pair sums (at most
+ * 2*255*128) are exact; vpmaddubsw is not used because it saturates. 2 input rows x 4 weight
+ * rows: 8 accumulators fit the 16 ymm registers. */
+#define ACCEL__MAC_TILE_NC 2u
+ACCEL__MAC_AI __m128i accel__mac_y_hsum4(__m256i a, __m256i b, __m256i c, __m256i d)
+{
+    __m256i s = _mm256_hadd_epi32(_mm256_hadd_epi32(a, b), _mm256_hadd_epi32(c, d));
+    return _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+}
+
+static uint32_t accel__mac_usum(const int8_t *p, size_t n, int32_t flip)
+{
+    __m256i f = _mm256_set1_epi8((char)(flip & 0xFF)), z = _mm256_setzero_si256(), s = z;
+    __m128i h;
+    uint32_t t;
+    size_t k = 0;
+    for (; k + 32u <= n; k += 32u)
+        s = _mm256_add_epi64(
+            s, _mm256_sad_epu8(
+                   _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(p + k)), f),
+                   z));
+    h = _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    t = (uint32_t)_mm_cvtsi128_si32(_mm_add_epi64(h, _mm_unpackhi_epi64(h, h)));
+    for (; k < n; k++) t += (uint8_t)(p[k] ^ flip);
+    return t;
+}
+
+ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, size_t ws,
+                                   size_t n, int32_t xm, int32_t fx, uint32_t *d, const size_t NC)
+{
+    __m256i acc[2][4], xv[2], wv;
+    __m128i xf = _mm_set1_epi8((char)(xm & 0xFF)), wf = _mm_set1_epi8((char)(fx & 0xFF));
+    size_t k = 0, c, r;
+    for (c = 0; c < NC; c++)
+        for (r = 0; r < 4; r++) acc[c][r] = _mm256_setzero_si256();
+    for (; k + 16u <= n; k += 16u) {
+        for (c = 0; c < NC; c++)
+            xv[c] = _mm256_cvtepu8_epi16(
+                _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(x + c * xs + k)), xf));
+        for (r = 0; r < 4; r++) {
+            wv = _mm256_cvtepi8_epi16(
+                _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + r * ws + k)), wf));
+            for (c = 0; c < NC; c++)
+                acc[c][r] = _mm256_add_epi32(acc[c][r], _mm256_madd_epi16(xv[c], wv));
+        }
+    }
+    for (c = 0; c < NC; c++)
+        _mm_storeu_si128((__m128i *)(void *)(d + 4u * c),
+                         accel__mac_y_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]));
+    for (; k < n; k++) /* tail, in the same modulo-2^32 arithmetic */
+        for (c = 0; c < NC; c++)
+            for (r = 0; r < 4; r++)
+                d[4u * c + r] += (uint32_t)((int32_t)(uint8_t)(x[c * xs + k] ^ xm) *
+                                            (int32_t)(int8_t)(w[r * ws + k] ^ fx));
+}
+#endif
+
+/* Weight rows [0, ns4) (ns4 a multiple of 4) against every input row: out[b*ns + n] gets
+ * sum (x + xo')(w + wo') (+ bias), requantized into o, or stored as int32 into o32. */
+static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, size_t ns4,
+                                 size_t ns, size_t ks, int32_t fx, int32_t xo, int32_t wo,
+                                 const int32_t *bias, const accel_mac_quant *q, uint8_t *o,
+                                 int32_t *o32)
+{
+    uint32_t xsum[64], wsum[4], d[4 * ACCEL__MAC_TILE_NC], acc[4], cst, nk = (uint32_t)ks;
+    int32_t xm = fx ^ -128, a = xo - 128;
+    size_t b0, bc, n, i, c, r, nc;
+    for (b0 = 0; b0 < bs; b0 += 64u) {
+        bc = bs - b0 < 64u ? bs - b0 : 64u;
+        for (i = 0; i < bc; i++) xsum[i] = wo != 0 ? accel__mac_usum(x + (b0 + i) * ks, ks, xm) : 0u;
+        for (n = 0; n < ns4; n += 4u) {
+            for (r = 0; r < 4; r++) /* sum ws = sum (ws + 128) - 128 k */
+                wsum[r] = a != 0 ? accel__mac_usum(w + (n + r) * ks, ks, fx ^ -128) - 128u * nk : 0u;
+            cst = nk * (uint32_t)a * (uint32_t)wo;
+            for (i = 0; i < bc; i += nc) {
+                const int8_t *xp = x + (b0 + i) * ks, *wp = w + n * ks;
+                nc = bc - i < ACCEL__MAC_TILE_NC ? bc - i : ACCEL__MAC_TILE_NC;
+                switch (nc) { /* each case is its own register-blocked copy */
+                case 1: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 1); break;
+#if ACCEL__MAC_TILE_NC > 2
+                case 2: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 2); break;
+                case 3: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 3); break;
+                default: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 4); break;
+#else
+                default: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 2); break;
+#endif
+                }
+                for (c = 0; c < nc; c++) {
+                    size_t row = (b0 + i + c) * ns + n;
+                    for (r = 0; r < 4; r++)
+                        acc[r] = d[4u * c + r] + (uint32_t)wo * xsum[i + c] + (uint32_t)a * wsum[r] +
+                                 cst + (bias ? (uint32_t)bias[n + r] : 0u);
+                    if (o32)
+                        for (r = 0; r < 4; r++) o32[row + r] = accel__mac_u2s(acc[r]);
+                    else
+                        accel__mac_requant_n(acc, 4, q, n, o + row);
+                }
+            }
+        }
+    }
+}
+#endif /* ACCEL_MAC_SIMD x86 */
+
 #define ACCEL__MAC_BLOCK 4u
 
 ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_depth,
@@ -10850,8 +11047,14 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
     ks = (size_t)in_depth;
     ns = (size_t)out_depth;
     fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
+    n = 0;
+#if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
+    n = ns & ~(size_t)3; /* the SIMD path takes whole blocks of 4 filter rows */
+    accel__mac_simd_gemm(x, bs, w, n, ns, ks, fx, q->input_offset - fx, q->filter_offset - fx,
+                         bias, q, o, NULL);
+#endif
     /* a block of filter rows stays in cache while every batch row passes it */
-    for (n = 0; n < ns; n += nr) {
+    for (; n < ns; n += nr) {
         nr = ns - n < ACCEL__MAC_BLOCK ? ns - n : ACCEL__MAC_BLOCK;
 #if ACCEL_MAC_FAST
         if (nr == 4 && bs >= 4) accel__mac_wsum4(w + n * ks, ks, ks, fx, wsum);
@@ -10919,7 +11122,13 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
     ns = (size_t)n_cols;
     ks = (size_t)depth;
     fx = dt == ACCEL_MAC_UINT8 ? -128 : 0;
-    for (n = 0; n < ns; n += nr) {
+    n = 0;
+#if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
+    n = ns & ~(size_t)3;
+    accel__mac_simd_gemm(x, ms, w, n, ns, ks, fx, a_offset - fx, b_offset - fx, NULL, NULL, NULL,
+                         out);
+#endif
+    for (; n < ns; n += nr) {
         nr = ns - n < ACCEL__MAC_BLOCK ? ns - n : ACCEL__MAC_BLOCK;
 #if ACCEL_MAC_FAST
         if (nr == 4 && ms >= 4) accel__mac_wsum4(w + n * ks, ks, ks, fx, wsum);
