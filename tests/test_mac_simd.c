@@ -4,12 +4,19 @@
  * 1..200 (not multiples of 16/32/64), batch 1..9 (tiles of 1..4 rows and a 64-row chunk edge),
  * filter rows not a multiple of 4, extreme offsets. The reference is the plain int64 loop of
  * test_mac.c, which the portable path matches too (test_mac, test_mac_small), so passing here
- * means bit-identical to it. Skips, with a note, when the CPU lacks AVX-512 VNNI. */
+ * means bit-identical to it. Skips, with a note, when the CPU lacks AVX-512 VNNI.
+ * tests/test_mac_simd_avx2.c runs the same with the AVX2 path (SIMD_AVX2_ONLY). */
 #include <stdio.h>
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__clang__)
 #define SIMD_TRY 1
 #pragma GCC push_options
+#ifdef SIMD_AVX2_ONLY /* tests/test_mac_simd_avx2.c */
+#pragma GCC target("avx2")
+#define SIMD_WANT 1
+#else
 #pragma GCC target("avx2,avx512f,avx512bw,avx512vnni")
+#define SIMD_WANT 2
+#endif
 #define main test_mac_main
 #include "test_mac.c"
 #undef main
@@ -76,14 +83,16 @@ int main(void)
 {
 #if SIMD_TRY
     __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx512vnni") || !__builtin_cpu_supports("avx512bw")) {
-        printf("SKIP: this CPU lacks AVX-512 VNNI; the SIMD path was compiled but not run\n");
+    if (SIMD_WANT == 2 ? !__builtin_cpu_supports("avx512vnni") || !__builtin_cpu_supports("avx512bw")
+                       : !__builtin_cpu_supports("avx2")) {
+        printf("SKIP: this CPU lacks %s; the SIMD path was compiled but not run\n",
+               SIMD_WANT == 2 ? "AVX-512 VNNI" : "AVX2");
         printf("1 passed, 0 failed\n");
         return 0;
     }
     printf("ACCEL_MAC_SIMD=%d (%s)\n", ACCEL_MAC_SIMD,
            ACCEL_MAC_SIMD == 2 ? "AVX-512 VNNI" : ACCEL_MAC_SIMD == 1 ? "AVX2" : "portable");
-    if (ACCEL_MAC_SIMD != 2) {
+    if (ACCEL_MAC_SIMD != SIMD_WANT) {
         printf("FAIL: the SIMD path was not compiled in\n0 passed, 1 failed\n");
         return 1;
     }
