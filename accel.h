@@ -10904,6 +10904,46 @@ ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, 
         _mm_storeu_si128((__m128i *)(void *)(d + 4u * c),
                          accel__mac_z_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]));
 }
+
+/* One input row against R (4 or 8) weight rows, the weight sums taken in the same pass as dot
+ * products with a row of ones (so the weights are read once: batch 1 is bound by them).
+ * d[r] = sum (x[k] ^ xm) * (w_r[k] ^ fx), s[r] = sum (w_r[k] ^ fx), modulo 2^32. UNS: uint8
+ * data (fx = -128, xm = 0) rather than int8 (fx = 0, xm = -128): one XOR per load either way. */
+ACCEL__MAC_AI void accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws, size_t n,
+                                    uint32_t *d, uint32_t *s, const size_t R, const int UNS)
+{
+    __m512i acc[8], sum[8], xv, wv, flip = _mm512_set1_epi8((char)0x80);
+    __m512i ones = _mm512_set1_epi8(1);
+    size_t k = 0, r;
+    for (r = 0; r < R; r++) acc[r] = sum[r] = _mm512_setzero_si512();
+    for (; k + 64u <= n; k += 64u) {
+        xv = _mm512_loadu_si512(x + k);
+        if (!UNS) xv = _mm512_xor_si512(xv, flip);
+        for (r = 0; r < R; r++) {
+            wv = _mm512_loadu_si512(w + r * ws + k);
+            if (UNS) wv = _mm512_xor_si512(wv, flip);
+            acc[r] = _mm512_dpbusd_epi32(acc[r], xv, wv);
+            sum[r] = _mm512_dpbusd_epi32(sum[r], ones, wv);
+        }
+    }
+    if (k < n) { /* masked tail: lanes past the end are 0 in the input and the weights */
+        __mmask64 m = accel__mac_z_mask(n - k);
+        xv = _mm512_maskz_loadu_epi8(m, x + k);
+        if (!UNS) xv = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(xv, flip));
+        for (r = 0; r < R; r++) {
+            wv = _mm512_maskz_loadu_epi8(m, w + r * ws + k);
+            if (UNS) wv = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(wv, flip));
+            acc[r] = _mm512_dpbusd_epi32(acc[r], xv, wv);
+            sum[r] = _mm512_dpbusd_epi32(sum[r], ones, wv);
+        }
+    }
+    for (r = 0; r < R; r += 4) {
+        _mm_storeu_si128((__m128i *)(void *)(d + r),
+                         accel__mac_z_hsum4(acc[r], acc[r + 1], acc[r + 2], acc[r + 3]));
+        _mm_storeu_si128((__m128i *)(void *)(s + r),
+                         accel__mac_z_hsum4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]));
+    }
+}
 #else
 /* AVX2: bytes widened to int16 and multiplied with vpmaddwd, whose pair sums (at most
  * 2*255*128) are exact; vpmaddubsw is not used because it saturates. 2 input rows x 4 weight
@@ -10972,6 +11012,35 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
     uint32_t xsum[64], wsum[4], d[4 * ACCEL__MAC_TILE_NC], acc[4], cst, nk = (uint32_t)ks;
     int32_t xm = fx ^ -128, a = xo - 128;
     size_t b0, bc, n, i, c, r, nc;
+#if ACCEL_MAC_SIMD == 2
+    if (bs < 4u) { /* too few rows to amortize a separate weight-sum pass */
+        uint32_t d8[8], s8[8], acc8[8];
+        size_t nb;
+        cst = nk * (uint32_t)a * (uint32_t)wo;
+        for (b0 = 0; b0 < bs; b0++) {
+            const int8_t *xp = x + b0 * ks;
+            uint32_t xs = wo != 0 ? accel__mac_usum(xp, ks, xm) : 0u;
+            for (n = 0; n < ns4; n += nb) {
+                nb = ns4 - n >= 8u ? 8u : 4u;
+                if (nb == 8u) {
+                    if (fx) accel__mac_tile1(xp, w + n * ks, ks, ks, d8, s8, 8, 1);
+                    else accel__mac_tile1(xp, w + n * ks, ks, ks, d8, s8, 8, 0);
+                } else {
+                    if (fx) accel__mac_tile1(xp, w + n * ks, ks, ks, d8, s8, 4, 1);
+                    else accel__mac_tile1(xp, w + n * ks, ks, ks, d8, s8, 4, 0);
+                }
+                for (r = 0; r < nb; r++)
+                    acc8[r] = d8[r] + (uint32_t)wo * xs + (uint32_t)a * s8[r] + cst +
+                              (bias ? (uint32_t)bias[n + r] : 0u);
+                if (o32)
+                    for (r = 0; r < nb; r++) o32[b0 * ns + n + r] = accel__mac_u2s(acc8[r]);
+                else
+                    accel__mac_requant_n(acc8, nb, q, n, o + b0 * ns + n);
+            }
+        }
+        return;
+    }
+#endif
     for (b0 = 0; b0 < bs; b0 += 64u) {
         bc = bs - b0 < 64u ? bs - b0 : 64u;
         for (i = 0; i < bc; i++) xsum[i] = wo != 0 ? accel__mac_usum(x + (b0 + i) * ks, ks, xm) : 0u;
