@@ -10944,6 +10944,52 @@ ACCEL__MAC_AI void accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws,
                          accel__mac_z_hsum4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]));
     }
 }
+
+/* Per 64-bit lane, the low 32 bits of x and m: SaturatingRoundingDoublingHighMul as
+ * accel__mac_rq1 computes it ((x*m + nudge) / 2^31, truncated); m >= 0 is validated, so the
+ * INT32_MIN * INT32_MIN case cannot occur. */
+ACCEL__MAC_AI __m512i accel__mac_z_srdhm(__m512i x, __m512i m)
+{
+    __m512i ab = _mm512_mul_epi32(x, m), t;
+    t = _mm512_add_epi64(ab, _mm512_add_epi64(_mm512_set1_epi64((long long)1 << 30),
+                                              _mm512_and_si512(_mm512_srai_epi64(ab, 63),
+                                                               _mm512_set1_epi64(1 - ((long long)1 << 31)))));
+    t = _mm512_add_epi64(t, _mm512_and_si512(_mm512_srai_epi64(t, 63), _mm512_set1_epi64(0x7FFFFFFF)));
+    return _mm512_srai_epi64(t, 31);
+}
+
+/* accel__mac_requant_n (double rounding) on 16 lanes: cnt <= 16 accumulators of channels
+ * ch0.., the same arithmetic as accel__mac_rq1 lane by lane. */
+static void accel__mac_z_requant(const uint32_t *acc, size_t cnt, const accel_mac_quant *q,
+                                 size_t ch0, uint8_t *out)
+{
+    __mmask16 m = (__mmask16)((1u << cnt) - 1u);
+    __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512(), mul, sh, x, rs, h, mask;
+    __m512i off = _mm512_set1_epi32(q->output_offset), v, thr;
+    __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
+    __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
+    if (q->count == 1) {
+        mul = _mm512_set1_epi32(q->multiplier[0]);
+        sh = _mm512_set1_epi32(q->shift[0]);
+    } else {
+        mul = _mm512_maskz_loadu_epi32(m, q->multiplier + ch0);
+        sh = _mm512_maskz_loadu_epi32(m, q->shift + ch0);
+    }
+    rs = _mm512_max_epi32(_mm512_sub_epi32(zero, sh), zero);
+    x = _mm512_sllv_epi32(_mm512_maskz_loadu_epi32(m, acc), _mm512_max_epi32(sh, zero));
+    h = _mm512_mask_blend_epi32(
+        (__mmask16)0xAAAA, accel__mac_z_srdhm(x, mul),
+        _mm512_slli_epi64(accel__mac_z_srdhm(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(mul, 32)),
+                          32));
+    /* RoundingDivideByPOT */
+    mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, rs), one);
+    thr = _mm512_add_epi32(_mm512_srli_epi32(mask, 1), _mm512_srli_epi32(h, 31));
+    v = _mm512_srav_epi32(h, rs);
+    v = _mm512_mask_add_epi32(v, _mm512_cmpgt_epi32_mask(_mm512_and_si512(h, mask), thr), v, one);
+    /* clamp(v + off) as min/max before the add: no overflow at the extremes */
+    v = _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(v, lo), hi), off);
+    _mm512_mask_cvtepi32_storeu_epi8(out, m, v);
+}
 #else
 /* AVX2: bytes widened to int16 and multiplied with vpmaddwd, whose pair sums (at most
  * 2*255*128) are exact; vpmaddubsw is not used because it saturates. 2 input rows x 4 weight
@@ -11002,40 +11048,61 @@ ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, 
 }
 #endif
 
+/* Store (o32) or requantize (o) cnt <= 16 accumulators of output channels ch0.. */
+static void accel__mac_simd_emit(const uint32_t *acc, size_t cnt, const accel_mac_quant *q,
+                                 size_t ch0, uint8_t *o, int32_t *o32)
+{
+    size_t r;
+    if (o32) {
+        for (r = 0; r < cnt; r++) o32[r] = accel__mac_u2s(acc[r]);
+        return;
+    }
+#if ACCEL_MAC_SIMD == 2
+    if (q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
+        accel__mac_z_requant(acc, cnt, q, ch0, o);
+        return;
+    }
+#endif
+    accel__mac_requant_n(acc, cnt, q, ch0, o);
+}
+
 /* Weight rows [0, ns4) (ns4 a multiple of 4) against every input row: out[b*ns + n] gets
- * sum (x + xo')(w + wo') (+ bias), requantized into o, or stored as int32 into o32. */
+ * sum (x + xo')(w + wo') (+ bias), requantized into o, or stored as int32 into o32. Blocks of
+ * 16 weight rows, so that requantization runs 16 channels at a time. */
 static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, size_t ns4,
                                  size_t ns, size_t ks, int32_t fx, int32_t xo, int32_t wo,
                                  const int32_t *bias, const accel_mac_quant *q, uint8_t *o,
                                  int32_t *o32)
 {
-    uint32_t xsum[64], wsum[4], d[4 * ACCEL__MAC_TILE_NC], acc[4], cst, nk = (uint32_t)ks;
+    uint32_t xsum[64], wsum[16], d[4 * ACCEL__MAC_TILE_NC], acc[ACCEL__MAC_TILE_NC][16];
+    uint32_t nk = (uint32_t)ks, cst;
     int32_t xm = fx ^ -128, a = xo - 128;
-    size_t b0, bc, n, i, c, r, nc;
+    size_t b0, bc, n, nb, i, j, c, r, nc, row;
+    cst = nk * (uint32_t)a * (uint32_t)wo;
 #if ACCEL_MAC_SIMD == 2
     if (bs < 4u) { /* too few rows to amortize a separate weight-sum pass */
-        uint32_t d8[8], s8[8], acc8[8];
-        size_t nb;
-        cst = nk * (uint32_t)a * (uint32_t)wo;
+        size_t jb;
         for (b0 = 0; b0 < bs; b0++) {
             const int8_t *xp = x + b0 * ks;
             uint32_t xs = wo != 0 ? accel__mac_usum(xp, ks, xm) : 0u;
             for (n = 0; n < ns4; n += nb) {
-                nb = ns4 - n >= 8u ? 8u : 4u;
-                if (nb == 8u) {
-                    if (fx) accel__mac_tile1(xp, w + n * ks, ks, ks, d8, s8, 8, 1);
-                    else accel__mac_tile1(xp, w + n * ks, ks, ks, d8, s8, 8, 0);
-                } else {
-                    if (fx) accel__mac_tile1(xp, w + n * ks, ks, ks, d8, s8, 4, 1);
-                    else accel__mac_tile1(xp, w + n * ks, ks, ks, d8, s8, 4, 0);
+                nb = ns4 - n < 16u ? ns4 - n : 16u;
+                for (j = 0; j < nb; j += jb) {
+                    const int8_t *wp = w + (n + j) * ks;
+                    jb = nb - j >= 8u ? 8u : 4u;
+                    if (jb == 8u) {
+                        if (fx) accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 8, 1);
+                        else accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 8, 0);
+                    } else {
+                        if (fx) accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 4, 1);
+                        else accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 4, 0);
+                    }
                 }
                 for (r = 0; r < nb; r++)
-                    acc8[r] = d8[r] + (uint32_t)wo * xs + (uint32_t)a * s8[r] + cst +
-                              (bias ? (uint32_t)bias[n + r] : 0u);
-                if (o32)
-                    for (r = 0; r < nb; r++) o32[b0 * ns + n + r] = accel__mac_u2s(acc8[r]);
-                else
-                    accel__mac_requant_n(acc8, nb, q, n, o + b0 * ns + n);
+                    acc[0][r] += (uint32_t)wo * xs + (uint32_t)a * wsum[r] + cst +
+                                 (bias ? (uint32_t)bias[n + r] : 0u);
+                row = b0 * ns + n;
+                accel__mac_simd_emit(acc[0], nb, q, n, o ? o + row : NULL, o32 ? o32 + row : NULL);
             }
         }
         return;
@@ -11044,32 +11111,35 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
     for (b0 = 0; b0 < bs; b0 += 64u) {
         bc = bs - b0 < 64u ? bs - b0 : 64u;
         for (i = 0; i < bc; i++) xsum[i] = wo != 0 ? accel__mac_usum(x + (b0 + i) * ks, ks, xm) : 0u;
-        for (n = 0; n < ns4; n += 4u) {
-            for (r = 0; r < 4; r++) /* sum ws = sum (ws + 128) - 128 k */
+        for (n = 0; n < ns4; n += nb) {
+            nb = ns4 - n < 16u ? ns4 - n : 16u;
+            for (r = 0; r < nb; r++) /* sum ws = sum (ws + 128) - 128 k */
                 wsum[r] = a != 0 ? accel__mac_usum(w + (n + r) * ks, ks, fx ^ -128) - 128u * nk : 0u;
-            cst = nk * (uint32_t)a * (uint32_t)wo;
             for (i = 0; i < bc; i += nc) {
-                const int8_t *xp = x + (b0 + i) * ks, *wp = w + n * ks;
+                const int8_t *xp = x + (b0 + i) * ks;
                 nc = bc - i < ACCEL__MAC_TILE_NC ? bc - i : ACCEL__MAC_TILE_NC;
-                switch (nc) { /* each case is its own register-blocked copy */
-                case 1: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 1); break;
+                for (j = 0; j < nb; j += 4u) {
+                    const int8_t *wp = w + (n + j) * ks;
+                    switch (nc) { /* each case is its own register-blocked copy */
+                    case 1: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 1); break;
 #if ACCEL__MAC_TILE_NC > 2
-                case 2: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 2); break;
-                case 3: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 3); break;
-                default: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 4); break;
+                    case 2: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 2); break;
+                    case 3: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 3); break;
+                    default: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 4); break;
 #else
-                default: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 2); break;
+                    default: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 2); break;
 #endif
+                    }
+                    for (c = 0; c < nc; c++)
+                        for (r = 0; r < 4; r++) acc[c][j + r] = d[4u * c + r];
                 }
                 for (c = 0; c < nc; c++) {
-                    size_t row = (b0 + i + c) * ns + n;
-                    for (r = 0; r < 4; r++)
-                        acc[r] = d[4u * c + r] + (uint32_t)wo * xsum[i + c] + (uint32_t)a * wsum[r] +
-                                 cst + (bias ? (uint32_t)bias[n + r] : 0u);
-                    if (o32)
-                        for (r = 0; r < 4; r++) o32[row + r] = accel__mac_u2s(acc[r]);
-                    else
-                        accel__mac_requant_n(acc, 4, q, n, o + row);
+                    for (r = 0; r < nb; r++)
+                        acc[c][r] += (uint32_t)wo * xsum[i + c] + (uint32_t)a * wsum[r] + cst +
+                                     (bias ? (uint32_t)bias[n + r] : 0u);
+                    row = (b0 + i + c) * ns + n;
+                    accel__mac_simd_emit(acc[c], nb, q, n, o ? o + row : NULL,
+                                         o32 ? o32 + row : NULL);
                 }
             }
         }
