@@ -2581,9 +2581,11 @@ extern "C" {
  *                       0: the smallest loops (default elsewhere; under 100 bytes of stack).
  *                       Both give identical results (the tests run both).
  *   ACCEL_MAC_NO_SIMD   leave out the explicit SIMD paths below (portable C only).
- * SIMD (read-only ACCEL_MAC_SIMD, set from the target's feature macros; needs ACCEL_MAC_FAST 1,
- * a hosted GCC/Clang build): 2 = x86 AVX-512 VNNI + BW (vpdpbusd), 1 = x86 AVX2 (int16 madd),
- * 0 = none. They speed up FC / GEMM (accel_mac_fully_connected, accel_mac_matmul_s32) and give
+ * SIMD (read-only ACCEL_MAC_SIMD, set from the target's feature macros; needs ACCEL_MAC_FAST 1
+ * and GCC/Clang): 2 = x86 AVX-512 VNNI + BW (vpdpbusd), 1 = x86 AVX2 (int16 madd), both only
+ * on hosted builds; 3 = AArch64 NEON with the dot-product extension (sdot), 4 = 32-bit Arm with
+ * the DSP extension (SMLAD; Cortex-M4/M7/M33: define ACCEL_MAC_FAST 1 to get it, MCU builds
+ * default to 0 and stay small); 0 = none. 3 and 4 are compile-tested only. They speed up FC / GEMM (accel_mac_fully_connected, accel_mac_matmul_s32) and give
  * results bit-identical to the portable path: every sum is the same one modulo 2^32. */
 #ifndef ACCEL_MAC_FAST
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
@@ -2592,13 +2594,17 @@ extern "C" {
 #define ACCEL_MAC_FAST 0
 #endif
 #endif
-#if ACCEL_MAC_FAST && !defined(ACCEL_MAC_NO_SIMD) && defined(__STDC_HOSTED__) && \
-    __STDC_HOSTED__ && (defined(__GNUC__) || defined(__clang__)) && \
-    (defined(__x86_64__) || defined(__i386__))
+#if ACCEL_MAC_FAST && !defined(ACCEL_MAC_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__STDC_HOSTED__) && __STDC_HOSTED__ && (defined(__x86_64__) || defined(__i386__))
 #if defined(__AVX512VNNI__) && defined(__AVX512BW__)
 #define ACCEL_MAC_SIMD 2
 #elif defined(__AVX2__)
 #define ACCEL_MAC_SIMD 1
+#endif
+#elif defined(__aarch64__) && defined(__ARM_NEON) && defined(__ARM_FEATURE_DOTPROD)
+#define ACCEL_MAC_SIMD 3
+#elif defined(__arm__) && defined(__ARM_FEATURE_DSP)
+#define ACCEL_MAC_SIMD 4
 #endif
 #endif
 #ifndef ACCEL_MAC_SIMD
@@ -10355,6 +10361,11 @@ ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw)
 #if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
 #include <immintrin.h> /* hosted x86 only (not a freestanding header) */
 #endif
+#if ACCEL_MAC_SIMD == 3
+#include <arm_neon.h>
+#elif ACCEL_MAC_SIMD == 4
+#include <arm_acle.h>
+#endif
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -11147,6 +11158,106 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 }
 #endif /* ACCEL_MAC_SIMD x86 */
 
+#if ACCEL_MAC_SIMD == 3 || ACCEL_MAC_SIMD == 4
+/* ---- Arm: one input row against 4 weight rows, the data in the int8 domain of accel__mac_dot
+ * ((x ^ fx) + xo); every sum wraps modulo 2^32 like the portable path's. Compile-tested only. */
+#if ACCEL_MAC_SIMD == 3
+/* NEON sdot (s8 x s8, groups of 4 into int32 lanes); the offset terms come from sums taken as
+ * dot products with ones: sum (xv+xo)(wv+wo) = sum xv*wv + wo*sum xv + xo*sum wv + n*xo*wo. */
+static void accel__mac_arm_dot4(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
+                                int32_t xo, int32_t wo, uint32_t *d)
+{
+    int8x16_t f = vdupq_n_s8((int8_t)fx), ones = vdupq_n_s8(1), xv, wv;
+    int32x4_t acc[4], sum[4], xs = vdupq_n_s32(0);
+    uint32_t dot[4], wsum[4], xsum;
+    size_t k = 0, r;
+    for (r = 0; r < 4; r++) acc[r] = sum[r] = vdupq_n_s32(0);
+    for (; k + 16u <= n; k += 16u) {
+        xv = veorq_s8(vld1q_s8(x + k), f);
+        xs = vdotq_s32(xs, ones, xv);
+        for (r = 0; r < 4; r++) {
+            wv = veorq_s8(vld1q_s8(w + r * ws + k), f);
+            acc[r] = vdotq_s32(acc[r], xv, wv);
+            sum[r] = vdotq_s32(sum[r], ones, wv);
+        }
+    }
+    xsum = (uint32_t)vaddvq_s32(xs);
+    for (r = 0; r < 4; r++) {
+        dot[r] = (uint32_t)vaddvq_s32(acc[r]);
+        wsum[r] = (uint32_t)vaddvq_s32(sum[r]);
+    }
+    for (; k < n; k++) { /* tail */
+        int32_t xk = (int8_t)(x[k] ^ fx);
+        xsum += (uint32_t)xk;
+        for (r = 0; r < 4; r++) {
+            int32_t wk = (int8_t)(w[r * ws + k] ^ fx);
+            dot[r] += (uint32_t)(xk * wk);
+            wsum[r] += (uint32_t)wk;
+        }
+    }
+    for (r = 0; r < 4; r++)
+        d[r] += dot[r] + (uint32_t)wo * xsum + (uint32_t)xo * wsum[r] +
+                (uint32_t)n * (uint32_t)xo * (uint32_t)wo;
+}
+#else
+/* DSP extension: SXTAB16 adds the offset to two sign-extended bytes at once (bytes 0 and 2,
+ * then 1 and 3 after a rotate), SMLAD does two 16 x 16 products and the accumulate. Each
+ * value is within -255..255, each product pair within 2*255*255: exact, wrapping like the
+ * portable sums. Unaligned 32-bit loads (memcpy) are fine on ARMv7E-M. */
+static uint32_t accel__mac_ld32(const int8_t *p)
+{
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+}
+
+static void accel__mac_arm_dot4(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
+                                int32_t xo, int32_t wo, uint32_t *d)
+{
+    uint32_t f4 = (uint32_t)(fx & 0xFF) * 0x01010101UL, xv, wv;
+    int32_t xo2 = (int32_t)(((uint32_t)xo & 0xFFFFu) * 0x10001UL);
+    int32_t wo2 = (int32_t)(((uint32_t)wo & 0xFFFFu) * 0x10001UL);
+    int32_t acc[4] = {0, 0, 0, 0}, x02, x13, w02, w13;
+    size_t k = 0, r;
+    for (; k + 4u <= n; k += 4u) {
+        xv = accel__mac_ld32(x + k) ^ f4;
+        x02 = __sxtab16(xo2, (int32_t)xv);
+        x13 = __sxtab16(xo2, (int32_t)((xv >> 8) | (xv << 24)));
+        for (r = 0; r < 4; r++) {
+            wv = accel__mac_ld32(w + r * ws + k) ^ f4;
+            w02 = __sxtab16(wo2, (int32_t)wv);
+            w13 = __sxtab16(wo2, (int32_t)((wv >> 8) | (wv << 24)));
+            acc[r] = __smlad(x13, w13, __smlad(x02, w02, acc[r]));
+        }
+    }
+    for (r = 0; r < 4; r++) d[r] += (uint32_t)acc[r];
+    for (; k < n; k++) { /* tail */
+        int32_t xk = (int8_t)(x[k] ^ fx) + xo;
+        for (r = 0; r < 4; r++) d[r] += (uint32_t)(xk * ((int8_t)(w[r * ws + k] ^ fx) + wo));
+    }
+}
+#endif
+
+/* Weight rows [0, ns4) against every input row, 4 at a time; as the x86 accel__mac_simd_gemm. */
+static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, size_t ns4,
+                                 size_t ns, size_t ks, int32_t fx, int32_t xo, int32_t wo,
+                                 const int32_t *bias, const accel_mac_quant *q, uint8_t *o,
+                                 int32_t *o32)
+{
+    uint32_t acc[4];
+    size_t n, b, r;
+    for (n = 0; n < ns4; n += 4u)
+        for (b = 0; b < bs; b++) { /* the 4 weight rows stay in cache across the batch */
+            for (r = 0; r < 4; r++) acc[r] = bias ? (uint32_t)bias[n + r] : 0u;
+            accel__mac_arm_dot4(x + b * ks, w + n * ks, ks, ks, fx, xo, wo, acc);
+            if (o32)
+                for (r = 0; r < 4; r++) o32[b * ns + n + r] = accel__mac_u2s(acc[r]);
+            else
+                accel__mac_requant_n(acc, 4, q, n, o + b * ns + n);
+        }
+}
+#endif /* ACCEL_MAC_SIMD Arm */
+
 #define ACCEL__MAC_BLOCK 4u
 
 ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_depth,
@@ -11187,7 +11298,7 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
     ns = (size_t)out_depth;
     fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
     n = 0;
-#if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
+#if ACCEL_MAC_SIMD
     n = ns & ~(size_t)3; /* the SIMD path takes whole blocks of 4 filter rows */
     accel__mac_simd_gemm(x, bs, w, n, ns, ks, fx, q->input_offset - fx, q->filter_offset - fx,
                          bias, q, o, NULL);
@@ -11262,7 +11373,7 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
     ks = (size_t)depth;
     fx = dt == ACCEL_MAC_UINT8 ? -128 : 0;
     n = 0;
-#if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
+#if ACCEL_MAC_SIMD
     n = ns & ~(size_t)3;
     accel__mac_simd_gemm(x, ms, w, n, ns, ks, fx, a_offset - fx, b_offset - fx, NULL, NULL, NULL,
                          out);
