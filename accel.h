@@ -2584,13 +2584,36 @@ extern "C" {
  *                       (uint8 x int8 dot products with hoisted offset sums for FC/GEMM,
  *                       conv2d through a 2 KiB stack im2col patch); default on 64-bit hosts.
  *                       0: the smallest loops (default elsewhere; under 100 bytes of stack).
- *                       Both give identical results (the tests run both). */
+ *                       Both give identical results (the tests run both).
+ *   ACCEL_MAC_NO_SIMD   leave out the explicit SIMD paths below (portable C only).
+ * SIMD (read-only ACCEL_MAC_SIMD, set from the target's feature macros; needs ACCEL_MAC_FAST 1
+ * and GCC/Clang): 2 = x86 AVX-512 VNNI + BW (vpdpbusd), 1 = x86 AVX2 (int16 madd), both only
+ * on hosted builds; 3 = AArch64 NEON with the dot-product extension (sdot), 4 = 32-bit Arm with
+ * the DSP extension (SMLAD; Cortex-M4/M7/M33: define ACCEL_MAC_FAST 1 to get it, MCU builds
+ * default to 0 and stay small); 0 = none. 3 and 4 are compile-tested only. They speed up FC / GEMM (accel_mac_fully_connected, accel_mac_matmul_s32) and give
+ * results bit-identical to the portable path: every sum is the same one modulo 2^32. */
 #ifndef ACCEL_MAC_FAST
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
 #define ACCEL_MAC_FAST 1
 #else
 #define ACCEL_MAC_FAST 0
 #endif
+#endif
+#if ACCEL_MAC_FAST && !defined(ACCEL_MAC_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__STDC_HOSTED__) && __STDC_HOSTED__ && (defined(__x86_64__) || defined(__i386__))
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+#define ACCEL_MAC_SIMD 2
+#elif defined(__AVX2__)
+#define ACCEL_MAC_SIMD 1
+#endif
+#elif defined(__aarch64__) && defined(__ARM_NEON) && defined(__ARM_FEATURE_DOTPROD)
+#define ACCEL_MAC_SIMD 3
+#elif defined(__arm__) && defined(__ARM_FEATURE_DSP)
+#define ACCEL_MAC_SIMD 4
+#endif
+#endif
+#ifndef ACCEL_MAC_SIMD
+#define ACCEL_MAC_SIMD 0
 #endif
 
 typedef enum accel_mac_dtype { ACCEL_MAC_INT8 = 0, ACCEL_MAC_UINT8 = 1 } accel_mac_dtype;
@@ -10348,6 +10371,14 @@ ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw)
  * SECTION: mac (implementation)
  * ============================================================================================ */
 #ifndef ACCEL_NO_MAC
+#if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
+#include <immintrin.h> /* hosted x86 only (not a freestanding header) */
+#endif
+#if ACCEL_MAC_SIMD == 3
+#include <arm_neon.h>
+#elif ACCEL_MAC_SIMD == 4
+#include <arm_acle.h>
+#endif
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -10824,6 +10855,422 @@ static void accel__mac_dot_rows(const int8_t *x, const int8_t *w, size_t ws, siz
     for (; r < nr; r++) acc[r] += accel__mac_dot(x, w + r * ws, n, fx, xo, wo);
 }
 
+#if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
+/* ---- explicit x86 SIMD for FC / GEMM. Same decomposition as accel__mac_rows4: with
+ * xu = x ^ xm (0..255) and ws = w ^ fx (-128..127), the tile sums D = sum xu*ws; the weight
+ * and input sums come from byte sums (psadbw); everything is then combined modulo 2^32 exactly
+ * as the portable path does, so results are bit-identical. ---- */
+#define ACCEL__MAC_AI static __inline__ __attribute__((always_inline))
+#if ACCEL_MAC_SIMD == 2
+/* AVX-512 VNNI: vpdpbusd multiplies u8 x s8 and adds groups of 4 into int32 lanes, wrapping
+ * (the non-saturating form), which is the modulo-2^32 sum we want. Up to 4 input rows share
+ * each weight load and 4 weight rows share each input load: 16 accumulators. */
+#define ACCEL__MAC_TILE_NC 4u
+/* Lanes [0, r) of a 64-byte block (1 <= r <= 63). */
+static __mmask64 accel__mac_z_mask(size_t r)
+{
+    return (__mmask64)(~0ULL >> (64u - (unsigned)r));
+}
+
+ACCEL__MAC_AI __m128i accel__mac_z_hsum4(__m512i a, __m512i b, __m512i c, __m512i d)
+{
+    /* per 128-bit lane: [a0+a2, b0+b2, a1+a3, b1+b3], then [sa, sb, sc, sd] */
+    __m512i ab = _mm512_add_epi32(_mm512_unpacklo_epi32(a, b), _mm512_unpackhi_epi32(a, b));
+    __m512i cd = _mm512_add_epi32(_mm512_unpacklo_epi32(c, d), _mm512_unpackhi_epi32(c, d));
+    __m512i s = _mm512_add_epi32(_mm512_unpacklo_epi64(ab, cd), _mm512_unpackhi_epi64(ab, cd));
+    __m256i t = _mm256_add_epi32(_mm512_castsi512_si256(s), _mm512_extracti64x4_epi64(s, 1));
+    return _mm_add_epi32(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
+}
+
+/* sum of (p[k] ^ flip) as uint8 over n bytes, modulo 2^32 */
+static uint32_t accel__mac_usum(const int8_t *p, size_t n, int32_t flip)
+{
+    __m512i f = _mm512_set1_epi8((char)(flip & 0xFF)), z = _mm512_setzero_si512(), s = z;
+    size_t k = 0;
+    for (; k + 64u <= n; k += 64u)
+        s = _mm512_add_epi64(s, _mm512_sad_epu8(_mm512_xor_si512(_mm512_loadu_si512(p + k), f), z));
+    if (k < n) {
+        __mmask64 m = accel__mac_z_mask(n - k);
+        __m512i v = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, p + k), f));
+        s = _mm512_add_epi64(s, _mm512_sad_epu8(v, z));
+    }
+    return (uint32_t)(unsigned long long)_mm512_reduce_add_epi64(s);
+}
+
+/* d[c*4 + r] = sum_k (x_c[k] ^ xm) * (w_r[k] ^ fx) for NC input rows (stride xs) and 4 weight
+ * rows (stride ws), modulo 2^32. NC is a constant after inlining. */
+ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, size_t ws,
+                                   size_t n, int32_t xm, int32_t fx, uint32_t *d, const size_t NC)
+{
+    __m512i acc[4][4], xv[4], wv;
+    __m512i xf = _mm512_set1_epi8((char)(xm & 0xFF)), wf = _mm512_set1_epi8((char)(fx & 0xFF));
+    size_t k = 0, c, r;
+    for (c = 0; c < NC; c++)
+        for (r = 0; r < 4; r++) acc[c][r] = _mm512_setzero_si512();
+    for (; k + 64u <= n; k += 64u) {
+        for (c = 0; c < NC; c++) xv[c] = _mm512_xor_si512(_mm512_loadu_si512(x + c * xs + k), xf);
+        for (r = 0; r < 4; r++) {
+            wv = _mm512_xor_si512(_mm512_loadu_si512(w + r * ws + k), wf);
+            for (c = 0; c < NC; c++) acc[c][r] = _mm512_dpbusd_epi32(acc[c][r], xv[c], wv);
+        }
+    }
+    if (k < n) { /* masked tail: input lanes past the end are 0, so their products are 0 */
+        __mmask64 m = accel__mac_z_mask(n - k);
+        for (c = 0; c < NC; c++)
+            xv[c] = _mm512_maskz_mov_epi8(
+                m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + c * xs + k), xf));
+        for (r = 0; r < 4; r++) {
+            wv = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, w + r * ws + k), wf);
+            for (c = 0; c < NC; c++) acc[c][r] = _mm512_dpbusd_epi32(acc[c][r], xv[c], wv);
+        }
+    }
+    for (c = 0; c < NC; c++)
+        _mm_storeu_si128((__m128i *)(void *)(d + 4u * c),
+                         accel__mac_z_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]));
+}
+
+/* One input row against R (4 or 8) weight rows, the weight sums taken in the same pass as dot
+ * products with a row of ones (so the weights are read once: batch 1 is bound by them).
+ * d[r] = sum (x[k] ^ xm) * (w_r[k] ^ fx), s[r] = sum (w_r[k] ^ fx), modulo 2^32. UNS: uint8
+ * data (fx = -128, xm = 0) rather than int8 (fx = 0, xm = -128): one XOR per load either way. */
+ACCEL__MAC_AI void accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws, size_t n,
+                                    uint32_t *d, uint32_t *s, const size_t R, const int UNS)
+{
+    __m512i acc[8], sum[8], xv, wv, flip = _mm512_set1_epi8((char)0x80);
+    __m512i ones = _mm512_set1_epi8(1);
+    size_t k = 0, r;
+    for (r = 0; r < R; r++) acc[r] = sum[r] = _mm512_setzero_si512();
+    for (; k + 64u <= n; k += 64u) {
+        xv = _mm512_loadu_si512(x + k);
+        if (!UNS) xv = _mm512_xor_si512(xv, flip);
+        for (r = 0; r < R; r++) {
+            wv = _mm512_loadu_si512(w + r * ws + k);
+            if (UNS) wv = _mm512_xor_si512(wv, flip);
+            acc[r] = _mm512_dpbusd_epi32(acc[r], xv, wv);
+            sum[r] = _mm512_dpbusd_epi32(sum[r], ones, wv);
+        }
+    }
+    if (k < n) { /* masked tail: lanes past the end are 0 in the input and the weights */
+        __mmask64 m = accel__mac_z_mask(n - k);
+        xv = _mm512_maskz_loadu_epi8(m, x + k);
+        if (!UNS) xv = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(xv, flip));
+        for (r = 0; r < R; r++) {
+            wv = _mm512_maskz_loadu_epi8(m, w + r * ws + k);
+            if (UNS) wv = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(wv, flip));
+            acc[r] = _mm512_dpbusd_epi32(acc[r], xv, wv);
+            sum[r] = _mm512_dpbusd_epi32(sum[r], ones, wv);
+        }
+    }
+    for (r = 0; r < R; r += 4) {
+        _mm_storeu_si128((__m128i *)(void *)(d + r),
+                         accel__mac_z_hsum4(acc[r], acc[r + 1], acc[r + 2], acc[r + 3]));
+        _mm_storeu_si128((__m128i *)(void *)(s + r),
+                         accel__mac_z_hsum4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]));
+    }
+}
+
+/* Per 64-bit lane, the low 32 bits of x and m: SaturatingRoundingDoublingHighMul as
+ * accel__mac_rq1 computes it ((x*m + nudge) / 2^31, truncated); m >= 0 is validated, so the
+ * INT32_MIN * INT32_MIN case cannot occur. */
+ACCEL__MAC_AI __m512i accel__mac_z_srdhm(__m512i x, __m512i m)
+{
+    __m512i ab = _mm512_mul_epi32(x, m), t;
+    t = _mm512_add_epi64(ab, _mm512_add_epi64(_mm512_set1_epi64((long long)1 << 30),
+                                              _mm512_and_si512(_mm512_srai_epi64(ab, 63),
+                                                               _mm512_set1_epi64(1 - ((long long)1 << 31)))));
+    t = _mm512_add_epi64(t, _mm512_and_si512(_mm512_srai_epi64(t, 63), _mm512_set1_epi64(0x7FFFFFFF)));
+    return _mm512_srai_epi64(t, 31);
+}
+
+/* accel__mac_requant_n (double rounding) on 16 lanes: cnt <= 16 accumulators of channels
+ * ch0.., the same arithmetic as accel__mac_rq1 lane by lane. */
+static void accel__mac_z_requant(const uint32_t *acc, size_t cnt, const accel_mac_quant *q,
+                                 size_t ch0, uint8_t *out)
+{
+    __mmask16 m = (__mmask16)((1u << cnt) - 1u);
+    __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512(), mul, sh, x, rs, h, mask;
+    __m512i off = _mm512_set1_epi32(q->output_offset), v, thr;
+    __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
+    __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
+    if (q->count == 1) {
+        mul = _mm512_set1_epi32(q->multiplier[0]);
+        sh = _mm512_set1_epi32(q->shift[0]);
+    } else {
+        mul = _mm512_maskz_loadu_epi32(m, q->multiplier + ch0);
+        sh = _mm512_maskz_loadu_epi32(m, q->shift + ch0);
+    }
+    rs = _mm512_max_epi32(_mm512_sub_epi32(zero, sh), zero);
+    x = _mm512_sllv_epi32(_mm512_maskz_loadu_epi32(m, acc), _mm512_max_epi32(sh, zero));
+    h = _mm512_mask_blend_epi32(
+        (__mmask16)0xAAAA, accel__mac_z_srdhm(x, mul),
+        _mm512_slli_epi64(accel__mac_z_srdhm(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(mul, 32)),
+                          32));
+    /* RoundingDivideByPOT */
+    mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, rs), one);
+    thr = _mm512_add_epi32(_mm512_srli_epi32(mask, 1), _mm512_srli_epi32(h, 31));
+    v = _mm512_srav_epi32(h, rs);
+    v = _mm512_mask_add_epi32(v, _mm512_cmpgt_epi32_mask(_mm512_and_si512(h, mask), thr), v, one);
+    /* clamp(v + off) as min/max before the add: no overflow at the extremes */
+    v = _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(v, lo), hi), off);
+    _mm512_mask_cvtepi32_storeu_epi8(out, m, v);
+}
+#else
+/* AVX2: bytes widened to int16 and multiplied with vpmaddwd, whose pair sums (at most
+ * 2*255*128) are exact; vpmaddubsw is not used because it saturates. 2 input rows x 4 weight
+ * rows: 8 accumulators fit the 16 ymm registers. */
+#define ACCEL__MAC_TILE_NC 2u
+ACCEL__MAC_AI __m128i accel__mac_y_hsum4(__m256i a, __m256i b, __m256i c, __m256i d)
+{
+    __m256i s = _mm256_hadd_epi32(_mm256_hadd_epi32(a, b), _mm256_hadd_epi32(c, d));
+    return _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+}
+
+static uint32_t accel__mac_usum(const int8_t *p, size_t n, int32_t flip)
+{
+    __m256i f = _mm256_set1_epi8((char)(flip & 0xFF)), z = _mm256_setzero_si256(), s = z;
+    __m128i h;
+    uint32_t t;
+    size_t k = 0;
+    for (; k + 32u <= n; k += 32u)
+        s = _mm256_add_epi64(
+            s, _mm256_sad_epu8(
+                   _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(p + k)), f),
+                   z));
+    h = _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    t = (uint32_t)_mm_cvtsi128_si32(_mm_add_epi64(h, _mm_unpackhi_epi64(h, h)));
+    for (; k < n; k++) t += (uint8_t)(p[k] ^ flip);
+    return t;
+}
+
+ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, size_t ws,
+                                   size_t n, int32_t xm, int32_t fx, uint32_t *d, const size_t NC)
+{
+    __m256i acc[2][4], xv[2], wv;
+    __m128i xf = _mm_set1_epi8((char)(xm & 0xFF)), wf = _mm_set1_epi8((char)(fx & 0xFF));
+    size_t k = 0, c, r;
+    for (c = 0; c < NC; c++)
+        for (r = 0; r < 4; r++) acc[c][r] = _mm256_setzero_si256();
+    for (; k + 16u <= n; k += 16u) {
+        for (c = 0; c < NC; c++)
+            xv[c] = _mm256_cvtepu8_epi16(
+                _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(x + c * xs + k)), xf));
+        for (r = 0; r < 4; r++) {
+            wv = _mm256_cvtepi8_epi16(
+                _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + r * ws + k)), wf));
+            for (c = 0; c < NC; c++)
+                acc[c][r] = _mm256_add_epi32(acc[c][r], _mm256_madd_epi16(xv[c], wv));
+        }
+    }
+    for (c = 0; c < NC; c++)
+        _mm_storeu_si128((__m128i *)(void *)(d + 4u * c),
+                         accel__mac_y_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]));
+    for (; k < n; k++) /* tail, in the same modulo-2^32 arithmetic */
+        for (c = 0; c < NC; c++)
+            for (r = 0; r < 4; r++)
+                d[4u * c + r] += (uint32_t)((int32_t)(uint8_t)(x[c * xs + k] ^ xm) *
+                                            (int32_t)(int8_t)(w[r * ws + k] ^ fx));
+}
+#endif
+
+/* Store (o32) or requantize (o) cnt <= 16 accumulators of output channels ch0.. */
+static void accel__mac_simd_emit(const uint32_t *acc, size_t cnt, const accel_mac_quant *q,
+                                 size_t ch0, uint8_t *o, int32_t *o32)
+{
+    size_t r;
+    if (o32) {
+        for (r = 0; r < cnt; r++) o32[r] = accel__mac_u2s(acc[r]);
+        return;
+    }
+#if ACCEL_MAC_SIMD == 2
+    if (q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
+        accel__mac_z_requant(acc, cnt, q, ch0, o);
+        return;
+    }
+#endif
+    accel__mac_requant_n(acc, cnt, q, ch0, o);
+}
+
+/* Weight rows [0, ns4) (ns4 a multiple of 4) against every input row: out[b*ns + n] gets
+ * sum (x + xo')(w + wo') (+ bias), requantized into o, or stored as int32 into o32. Blocks of
+ * 16 weight rows, so that requantization runs 16 channels at a time. */
+static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, size_t ns4,
+                                 size_t ns, size_t ks, int32_t fx, int32_t xo, int32_t wo,
+                                 const int32_t *bias, const accel_mac_quant *q, uint8_t *o,
+                                 int32_t *o32)
+{
+    uint32_t xsum[64], wsum[16], d[4 * ACCEL__MAC_TILE_NC], acc[ACCEL__MAC_TILE_NC][16];
+    uint32_t nk = (uint32_t)ks, cst;
+    int32_t xm = fx ^ -128, a = xo - 128;
+    size_t b0, bc, n, nb, i, j, c, r, nc, row;
+    cst = nk * (uint32_t)a * (uint32_t)wo;
+#if ACCEL_MAC_SIMD == 2
+    if (bs < 4u) { /* too few rows to amortize a separate weight-sum pass */
+        size_t jb;
+        for (b0 = 0; b0 < bs; b0++) {
+            const int8_t *xp = x + b0 * ks;
+            uint32_t xs = wo != 0 ? accel__mac_usum(xp, ks, xm) : 0u;
+            for (n = 0; n < ns4; n += nb) {
+                nb = ns4 - n < 16u ? ns4 - n : 16u;
+                for (j = 0; j < nb; j += jb) {
+                    const int8_t *wp = w + (n + j) * ks;
+                    jb = nb - j >= 8u ? 8u : 4u;
+                    if (jb == 8u) {
+                        if (fx) accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 8, 1);
+                        else accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 8, 0);
+                    } else {
+                        if (fx) accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 4, 1);
+                        else accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 4, 0);
+                    }
+                }
+                for (r = 0; r < nb; r++)
+                    acc[0][r] += (uint32_t)wo * xs + (uint32_t)a * wsum[r] + cst +
+                                 (bias ? (uint32_t)bias[n + r] : 0u);
+                row = b0 * ns + n;
+                accel__mac_simd_emit(acc[0], nb, q, n, o ? o + row : NULL, o32 ? o32 + row : NULL);
+            }
+        }
+        return;
+    }
+#endif
+    for (b0 = 0; b0 < bs; b0 += 64u) {
+        bc = bs - b0 < 64u ? bs - b0 : 64u;
+        for (i = 0; i < bc; i++) xsum[i] = wo != 0 ? accel__mac_usum(x + (b0 + i) * ks, ks, xm) : 0u;
+        for (n = 0; n < ns4; n += nb) {
+            nb = ns4 - n < 16u ? ns4 - n : 16u;
+            for (r = 0; r < nb; r++) /* sum ws = sum (ws + 128) - 128 k */
+                wsum[r] = a != 0 ? accel__mac_usum(w + (n + r) * ks, ks, fx ^ -128) - 128u * nk : 0u;
+            for (i = 0; i < bc; i += nc) {
+                const int8_t *xp = x + (b0 + i) * ks;
+                nc = bc - i < ACCEL__MAC_TILE_NC ? bc - i : ACCEL__MAC_TILE_NC;
+                for (j = 0; j < nb; j += 4u) {
+                    const int8_t *wp = w + (n + j) * ks;
+                    switch (nc) { /* each case is its own register-blocked copy */
+                    case 1: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 1); break;
+#if ACCEL__MAC_TILE_NC > 2
+                    case 2: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 2); break;
+                    case 3: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 3); break;
+                    default: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 4); break;
+#else
+                    default: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 2); break;
+#endif
+                    }
+                    for (c = 0; c < nc; c++)
+                        for (r = 0; r < 4; r++) acc[c][j + r] = d[4u * c + r];
+                }
+                for (c = 0; c < nc; c++) {
+                    for (r = 0; r < nb; r++)
+                        acc[c][r] += (uint32_t)wo * xsum[i + c] + (uint32_t)a * wsum[r] + cst +
+                                     (bias ? (uint32_t)bias[n + r] : 0u);
+                    row = (b0 + i + c) * ns + n;
+                    accel__mac_simd_emit(acc[c], nb, q, n, o ? o + row : NULL,
+                                         o32 ? o32 + row : NULL);
+                }
+            }
+        }
+    }
+}
+#endif /* ACCEL_MAC_SIMD x86 */
+
+#if ACCEL_MAC_SIMD == 3 || ACCEL_MAC_SIMD == 4
+/* ---- Arm: one input row against 4 weight rows, the data in the int8 domain of accel__mac_dot
+ * ((x ^ fx) + xo); every sum wraps modulo 2^32 like the portable path's. Compile-tested only. */
+#if ACCEL_MAC_SIMD == 3
+/* NEON sdot (s8 x s8, groups of 4 into int32 lanes); the offset terms come from sums taken as
+ * dot products with ones: sum (xv+xo)(wv+wo) = sum xv*wv + wo*sum xv + xo*sum wv + n*xo*wo. */
+static void accel__mac_arm_dot4(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
+                                int32_t xo, int32_t wo, uint32_t *d)
+{
+    int8x16_t f = vdupq_n_s8((int8_t)fx), ones = vdupq_n_s8(1), xv, wv;
+    int32x4_t acc[4], sum[4], xs = vdupq_n_s32(0);
+    uint32_t dot[4], wsum[4], xsum;
+    size_t k = 0, r;
+    for (r = 0; r < 4; r++) acc[r] = sum[r] = vdupq_n_s32(0);
+    for (; k + 16u <= n; k += 16u) {
+        xv = veorq_s8(vld1q_s8(x + k), f);
+        xs = vdotq_s32(xs, ones, xv);
+        for (r = 0; r < 4; r++) {
+            wv = veorq_s8(vld1q_s8(w + r * ws + k), f);
+            acc[r] = vdotq_s32(acc[r], xv, wv);
+            sum[r] = vdotq_s32(sum[r], ones, wv);
+        }
+    }
+    xsum = (uint32_t)vaddvq_s32(xs);
+    for (r = 0; r < 4; r++) {
+        dot[r] = (uint32_t)vaddvq_s32(acc[r]);
+        wsum[r] = (uint32_t)vaddvq_s32(sum[r]);
+    }
+    for (; k < n; k++) { /* tail */
+        int32_t xk = (int8_t)(x[k] ^ fx);
+        xsum += (uint32_t)xk;
+        for (r = 0; r < 4; r++) {
+            int32_t wk = (int8_t)(w[r * ws + k] ^ fx);
+            dot[r] += (uint32_t)(xk * wk);
+            wsum[r] += (uint32_t)wk;
+        }
+    }
+    for (r = 0; r < 4; r++)
+        d[r] += dot[r] + (uint32_t)wo * xsum + (uint32_t)xo * wsum[r] +
+                (uint32_t)n * (uint32_t)xo * (uint32_t)wo;
+}
+#else
+/* DSP extension: SXTAB16 adds the offset to two sign-extended bytes at once (bytes 0 and 2,
+ * then 1 and 3 after a rotate), SMLAD does two 16 x 16 products and the accumulate. Each
+ * value is within -255..255, each product pair within 2*255*255: exact, wrapping like the
+ * portable sums. Unaligned 32-bit loads (memcpy) are fine on ARMv7E-M. */
+static uint32_t accel__mac_ld32(const int8_t *p)
+{
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+}
+
+static void accel__mac_arm_dot4(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
+                                int32_t xo, int32_t wo, uint32_t *d)
+{
+    uint32_t f4 = (uint32_t)(fx & 0xFF) * 0x01010101UL, xv, wv;
+    int32_t xo2 = (int32_t)(((uint32_t)xo & 0xFFFFu) * 0x10001UL);
+    int32_t wo2 = (int32_t)(((uint32_t)wo & 0xFFFFu) * 0x10001UL);
+    int32_t acc[4] = {0, 0, 0, 0}, x02, x13, w02, w13;
+    size_t k = 0, r;
+    for (; k + 4u <= n; k += 4u) {
+        xv = accel__mac_ld32(x + k) ^ f4;
+        x02 = __sxtab16(xo2, (int32_t)xv);
+        x13 = __sxtab16(xo2, (int32_t)((xv >> 8) | (xv << 24)));
+        for (r = 0; r < 4; r++) {
+            wv = accel__mac_ld32(w + r * ws + k) ^ f4;
+            w02 = __sxtab16(wo2, (int32_t)wv);
+            w13 = __sxtab16(wo2, (int32_t)((wv >> 8) | (wv << 24)));
+            acc[r] = __smlad(x13, w13, __smlad(x02, w02, acc[r]));
+        }
+    }
+    for (r = 0; r < 4; r++) d[r] += (uint32_t)acc[r];
+    for (; k < n; k++) { /* tail */
+        int32_t xk = (int8_t)(x[k] ^ fx) + xo;
+        for (r = 0; r < 4; r++) d[r] += (uint32_t)(xk * ((int8_t)(w[r * ws + k] ^ fx) + wo));
+    }
+}
+#endif
+
+/* Weight rows [0, ns4) against every input row, 4 at a time; as the x86 accel__mac_simd_gemm. */
+static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, size_t ns4,
+                                 size_t ns, size_t ks, int32_t fx, int32_t xo, int32_t wo,
+                                 const int32_t *bias, const accel_mac_quant *q, uint8_t *o,
+                                 int32_t *o32)
+{
+    uint32_t acc[4];
+    size_t n, b, r;
+    for (n = 0; n < ns4; n += 4u)
+        for (b = 0; b < bs; b++) { /* the 4 weight rows stay in cache across the batch */
+            for (r = 0; r < 4; r++) acc[r] = bias ? (uint32_t)bias[n + r] : 0u;
+            accel__mac_arm_dot4(x + b * ks, w + n * ks, ks, ks, fx, xo, wo, acc);
+            if (o32)
+                for (r = 0; r < 4; r++) o32[b * ns + n + r] = accel__mac_u2s(acc[r]);
+            else
+                accel__mac_requant_n(acc, 4, q, n, o + b * ns + n);
+        }
+}
+#endif /* ACCEL_MAC_SIMD Arm */
+
 #define ACCEL__MAC_BLOCK 4u
 
 ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_depth,
@@ -10863,8 +11310,14 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
     ks = (size_t)in_depth;
     ns = (size_t)out_depth;
     fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
+    n = 0;
+#if ACCEL_MAC_SIMD
+    n = ns & ~(size_t)3; /* the SIMD path takes whole blocks of 4 filter rows */
+    accel__mac_simd_gemm(x, bs, w, n, ns, ks, fx, q->input_offset - fx, q->filter_offset - fx,
+                         bias, q, o, NULL);
+#endif
     /* a block of filter rows stays in cache while every batch row passes it */
-    for (n = 0; n < ns; n += nr) {
+    for (; n < ns; n += nr) {
         nr = ns - n < ACCEL__MAC_BLOCK ? ns - n : ACCEL__MAC_BLOCK;
 #if ACCEL_MAC_FAST
         if (nr == 4 && bs >= 4) accel__mac_wsum4(w + n * ks, ks, ks, fx, wsum);
@@ -10932,7 +11385,13 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
     ns = (size_t)n_cols;
     ks = (size_t)depth;
     fx = dt == ACCEL_MAC_UINT8 ? -128 : 0;
-    for (n = 0; n < ns; n += nr) {
+    n = 0;
+#if ACCEL_MAC_SIMD
+    n = ns & ~(size_t)3;
+    accel__mac_simd_gemm(x, ms, w, n, ns, ks, fx, a_offset - fx, b_offset - fx, NULL, NULL, NULL,
+                         out);
+#endif
+    for (; n < ns; n += nr) {
         nr = ns - n < ACCEL__MAC_BLOCK ? ns - n : ACCEL__MAC_BLOCK;
 #if ACCEL_MAC_FAST
         if (nr == 4 && ms >= 4) accel__mac_wsum4(w + n * ks, ks, ks, fx, wsum);

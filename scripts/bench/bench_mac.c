@@ -208,7 +208,8 @@ int main(void)
     static const int fc[3] = {256, 1024, 2048};
     int i, dt;
     printf("GMAC/s, medians of %d interleaved samples; (xR) = median of baseline time / engine time;"
-           " single thread; ACCEL_MAC_FAST=%d\n", BENCH_SAMPLES, ACCEL_MAC_FAST);
+           " single thread; ACCEL_MAC_FAST=%d ACCEL_MAC_SIMD=%d (%s)\n", BENCH_SAMPLES, ACCEL_MAC_FAST,
+           ACCEL_MAC_SIMD, ACCEL_MAC_SIMD == 2 ? "AVX-512 VNNI" : ACCEL_MAC_SIMD == 1 ? "AVX2" : "portable");
     for (dt = 0; dt < 2; dt++) {
         for (i = 0; i < 3; i++) {
             work k;

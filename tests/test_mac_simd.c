@@ -1,0 +1,105 @@
+/* test_mac_simd.c - the whole of test_mac.c with the x86 SIMD path of the mac section compiled
+ * in (the Makefile's test flags have no -march, so the target is switched on here for the
+ * included code only), plus random FC / GEMM cases aimed at the SIMD blocking: every depth tail
+ * 1..200 (not multiples of 16/32/64), batch 1..9 (tiles of 1..4 rows and a 64-row chunk edge),
+ * filter rows not a multiple of 4, extreme offsets. The reference is the plain int64 loop of
+ * test_mac.c, which the portable path matches too (test_mac, test_mac_small), so passing here
+ * means bit-identical to it. Skips, with a note, when the CPU lacks AVX-512 VNNI.
+ * tests/test_mac_simd_avx2.c runs the same with the AVX2 path (SIMD_AVX2_ONLY). */
+#include <stdio.h>
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__clang__)
+#define SIMD_TRY 1
+#pragma GCC push_options
+#ifdef SIMD_AVX2_ONLY /* tests/test_mac_simd_avx2.c */
+#pragma GCC target("avx2")
+#define SIMD_WANT 1
+#else
+#pragma GCC target("avx2,avx512f,avx512bw,avx512vnni")
+#define SIMD_WANT 2
+#endif
+#define main test_mac_main
+#include "test_mac.c"
+#undef main
+
+/* batch 70: crosses the 64-row chunk of accel__mac_simd_gemm */
+static void test_fc_simd_random(void)
+{
+    static uint8_t x[70 * 200], w[23 * 200], o1[70 * 23], o2[70 * 23];
+    static int32_t bias[23], acc[70 * 23];
+    int it, bad = 0;
+    for (it = 0; it < 4000 && bad < 3; it++) {
+        int B = it % 50 == 0 ? 70 : rrange(1, 9), K = rrange(1, 200), N = rrange(1, 23), i, m, n, k;
+        int hasb = (int)(rnd() % 4 != 0);
+        rq r;
+        accel_mac_quant q;
+        rand_rq(&r, N, K);
+        if (it % 3 == 0) { /* extreme offsets */
+            r.io = r.dt ? (rnd() & 1 ? -255 : 0) : (rnd() & 1 ? -127 : 128);
+            r.fo = r.dt ? (rnd() & 1 ? -255 : 0) : (rnd() & 1 ? -127 : 128);
+        }
+        rand_bytes(x, (size_t)(B * K));
+        rand_bytes(w, (size_t)(N * K));
+        if (it % 7 == 0) /* extreme bytes */
+            for (i = 0; i < B * K; i++) x[i] = (uint8_t)(rnd() & 1 ? 0x00 : 0x80) ^ (uint8_t)(rnd() & 1 ? 0xFF : 0);
+        for (i = 0; i < N; i++) bias[i] = rand_bias();
+        fill_quant(&q, &r);
+        ref_fc(B, K, N, x, w, hasb ? bias : NULL, &r, o1);
+        if (accel_mac_fully_connected((uint32_t)B, (uint32_t)K, (uint32_t)N, x, (size_t)(B * K), w,
+                                      (size_t)(N * K), hasb ? bias : NULL, hasb ? (size_t)N : 0, &q,
+                                      o2, (size_t)(B * N)) != ACCEL_OK ||
+            memcmp(o1, o2, (size_t)(B * N)) != 0) {
+            bad++;
+            printf("  fc case %d B=%d K=%d N=%d dt=%d\n", it, B, K, N, r.dt);
+        }
+        if (accel_mac_matmul_s32(r.dt ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, (uint32_t)B, (uint32_t)N,
+                                 (uint32_t)K, x, (size_t)(B * K), r.io, w, (size_t)(N * K), r.fo,
+                                 acc, (size_t)(B * N)) != ACCEL_OK) {
+            bad++;
+            continue;
+        }
+        for (m = 0; m < B; m++)
+            for (n = 0; n < N; n++) {
+                int64_t s = 0;
+                for (k = 0; k < K; k++)
+                    s += (int64_t)(val(x, (size_t)(m * K + k), r.dt) + r.io) *
+                         (val(w, (size_t)(n * K + k), r.dt) + r.fo);
+                if (s != acc[m * N + n]) {
+                    if (bad < 3) printf("  matmul case %d B=%d K=%d N=%d dt=%d\n", it, B, K, N, r.dt);
+                    bad++;
+                }
+            }
+    }
+    CHECK_EQ(bad, 0);
+}
+#pragma GCC pop_options
+#else
+#define SIMD_TRY 0
+#define main test_mac_main
+#include "test_mac.c"
+#undef main
+#endif
+
+int main(void)
+{
+#if SIMD_TRY
+    __builtin_cpu_init();
+    if (SIMD_WANT == 2 ? !__builtin_cpu_supports("avx512vnni") || !__builtin_cpu_supports("avx512bw")
+                       : !__builtin_cpu_supports("avx2")) {
+        printf("SKIP: this CPU lacks %s; the SIMD path was compiled but not run\n",
+               SIMD_WANT == 2 ? "AVX-512 VNNI" : "AVX2");
+        printf("1 passed, 0 failed\n");
+        return 0;
+    }
+    printf("ACCEL_MAC_SIMD=%d (%s)\n", ACCEL_MAC_SIMD,
+           ACCEL_MAC_SIMD == 2 ? "AVX-512 VNNI" : ACCEL_MAC_SIMD == 1 ? "AVX2" : "portable");
+    if (ACCEL_MAC_SIMD != SIMD_WANT) {
+        printf("FAIL: the SIMD path was not compiled in\n0 passed, 1 failed\n");
+        return 1;
+    }
+    RUN(test_fc_simd_random);
+    return test_mac_main();
+#else
+    printf("SKIP: not an x86 GCC build; the SIMD path is not compiled here\n");
+    return test_mac_main();
+#endif
+}
