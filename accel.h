@@ -4203,41 +4203,28 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d)
 
 /* ---------------------------------------------------------------- tsp1: bus */
 #ifndef ACCEL_TSP1_XFER_CUSTOM
-/* THE ASSUMED TRANSACTION FORMAT (RULINGS TSP1 #3) lives in these two functions only. */
-static accel_status accel__tsp1_xfer_write(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
-                                           const uint8_t *d, size_t n)
+/* THE ASSUMED TRANSACTION FORMAT (RULINGS TSP1 #3) lives in this function only: one access,
+ * a write when tx is set (n bytes from tx), else a read (n bytes into rx). */
+static accel_status accel__tsp1_xfer(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
+                                     const uint8_t *tx, uint8_t *rx, size_t n)
 {
-    uint8_t h[2];
+    /* I2C awaiting the vendor's firmware: same bytes, no dummy; a write needs a copy to prepend
+     * the header, so commands longer than 64 bytes are refused until the format is known. */
+    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY + 64];
     accel_status st;
+    ACCEL_MEMSET(h, 0, 2 + ACCEL_TSP1_SPI_DUMMY);
     h[0] = op;
     h[1] = addr;
     if (b->i2c) {
-        /* I2C awaiting the vendor's firmware: same bytes, one write. Needs a copy to prepend
-         * the header; commands longer than 64 bytes are refused until the format is known. */
-        uint8_t w[66];
+        if (!tx) return accel_port_i2c_write_read(b->port, b->addr, h, 2, rx, n);
         if (n > 64) return ACCEL_E_UNSUPPORTED;
-        w[0] = op;
-        w[1] = addr;
-        if (n) ACCEL_MEMCPY(w + 2, d, n);
-        return accel_port_i2c_write_read(b->port, b->addr, w, n + 2, NULL, 0);
+        ACCEL_MEMCPY(h + 2, tx, n);
+        return accel_port_i2c_write_read(b->port, b->addr, h, n + 2, NULL, 0);
     }
-    st = accel_port_spi_transfer(b->port, b->addr, h, NULL, 2, ACCEL_SPI_KEEP_CS);
+    st = accel_port_spi_transfer(b->port, b->addr, h, NULL, tx ? 2u : 2u + ACCEL_TSP1_SPI_DUMMY,
+                                 ACCEL_SPI_KEEP_CS);
     if (st != ACCEL_OK) return st;
-    return accel_port_spi_transfer(b->port, b->addr, d, NULL, n, 0);
-}
-
-static accel_status accel__tsp1_xfer_read(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
-                                          uint8_t *d, size_t n)
-{
-    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY];
-    accel_status st;
-    ACCEL_MEMSET(h, 0, sizeof h);
-    h[0] = op;
-    h[1] = addr;
-    if (b->i2c) return accel_port_i2c_write_read(b->port, b->addr, h, 2, d, n);
-    st = accel_port_spi_transfer(b->port, b->addr, h, NULL, sizeof h, ACCEL_SPI_KEEP_CS);
-    if (st != ACCEL_OK) return st;
-    return accel_port_spi_transfer(b->port, b->addr, NULL, d, n, 0);
+    return accel_port_spi_transfer(b->port, b->addr, tx, rx, n, 0);
 }
 #endif
 
@@ -4247,7 +4234,7 @@ ACCELDEF accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, 
     accel_status st;
     if (!b || !v) return ACCEL_E_NULL;
     *v = 0;
-    st = accel__tsp1_xfer_read(b, ACCEL_TSP1_SPI_OP_REG_READ, reg, d, 4);
+    st = accel__tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_READ, reg, NULL, d, 4);
     if (st == ACCEL_OK) *v = accel_load_u32le(d);
     return st;
 }
@@ -4257,22 +4244,28 @@ ACCELDEF accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg,
     uint8_t d[4];
     if (!b) return ACCEL_E_NULL;
     accel_store_u32le(d, v);
-    return accel__tsp1_xfer_write(b, ACCEL_TSP1_SPI_OP_REG_WRITE, reg, d, 4);
+    return accel__tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_WRITE, reg, d, NULL, 4);
+}
+
+/* buffer access: a write when tx is set */
+static accel_status accel__tsp1_buf(const accel_tsp1_bus *b, uint8_t idx, const void *tx,
+                                    void *rx, size_t n)
+{
+    if (!b || (!tx && !rx)) return ACCEL_E_NULL;
+    if (!n) return ACCEL_E_ZERO_LENGTH;
+    return accel__tsp1_xfer(b, tx ? ACCEL_TSP1_SPI_OP_BUF_WRITE : ACCEL_TSP1_SPI_OP_BUF_READ, idx,
+                            (const uint8_t *)tx, (uint8_t *)rx, n);
 }
 
 ACCELDEF accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
                                            size_t n)
 {
-    if (!b || !d) return ACCEL_E_NULL;
-    if (!n) return ACCEL_E_ZERO_LENGTH;
-    return accel__tsp1_xfer_write(b, ACCEL_TSP1_SPI_OP_BUF_WRITE, idx, (const uint8_t *)d, n);
+    return accel__tsp1_buf(b, idx, d, NULL, n);
 }
 
 ACCELDEF accel_status accel_tsp1_buf_read(const accel_tsp1_bus *b, uint8_t idx, void *d, size_t n)
 {
-    if (!b || !d) return ACCEL_E_NULL;
-    if (!n) return ACCEL_E_ZERO_LENGTH;
-    return accel__tsp1_xfer_read(b, ACCEL_TSP1_SPI_OP_BUF_READ, idx, (uint8_t *)d, n);
+    return accel__tsp1_buf(b, idx, NULL, d, n);
 }
 
 ACCELDEF accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx, uint16_t *fill,
