@@ -4310,14 +4310,21 @@ static uint32_t accel__tsp1_now(const accel_tsp1 *s)
     return t;
 }
 
-/* Write one frame straight to the command buffer when it fits there. */
-static accel_status accel__tsp1_send(accel_tsp1 *s, const uint8_t *f, size_t len)
+/* Encode one command (bare: no payload, built on the stack, so s->tx is left alone) and write
+ * it straight to the command buffer when it fits there. */
+static accel_status accel__tsp1_send(accel_tsp1 *s, uint16_t id, uint16_t tid,
+                                     const void *payload, size_t n, int bare)
 {
+    uint8_t m[ACCEL_TSP1_OVERHEAD];
+    uint8_t *buf = bare ? m : s->tx;
+    size_t len;
     uint16_t space;
-    accel_status st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
-    if (st != ACCEL_OK) return st;
-    if (space < len) return ACCEL_E_BUSY;
-    return accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, f, len);
+    accel_status st = accel_tsp1_encode_cmd(buf, bare ? sizeof m : s->tx_cap, id, tid, payload, n,
+                                            &len);
+    if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
+    if (st == ACCEL_OK && space < len) st = ACCEL_E_BUSY;
+    if (st == ACCEL_OK) st = accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, buf, len);
+    return st;
 }
 
 static uint16_t accel__tsp1_tid(accel_tsp1 *s)
@@ -4325,6 +4332,11 @@ static uint16_t accel__tsp1_tid(accel_tsp1 *s)
     uint16_t t = s->next_tid++;
     if (s->next_tid == ACCEL_TSP1_TID_NONE) s->next_tid = 0;
     return t;
+}
+
+static accel_tsp1_pending *accel__tsp1_at(accel_tsp1 *s, size_t i)
+{
+    return (accel_tsp1_pending *)accel_ring_at(&s->pend, i);
 }
 
 /* Pop the oldest pending command with its one outcome. */
@@ -4351,23 +4363,31 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
     if (s->on_outcome) s->on_outcome(s->user, &o);
 }
 
+/* The oldest k commands ran but their answers were not seen (later ones were). */
+static void accel__tsp1_retire(accel_tsp1 *s, size_t k)
+{
+    while (k--) {
+        accel_tsp1_pending *p = accel__tsp1_at(s, 0);
+        accel__tsp1_finish(s, p->expect && p->id != ACCEL_TSP1_REBOOT ? ACCEL_E_TSP1_RESPONSE_LOST
+                                                                       : ACCEL_OK, NULL);
+    }
+}
+
+ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s)
+{
+    accel_status st;
+    if (!s) return ACCEL_E_NULL;
+    st = accel__tsp1_send(s, ACCEL_TSP1_CLEAR_ERROR, accel__tsp1_tid(s), NULL, 0, 1);
+    if (st == ACCEL_OK) s->dev_error = 0;
+    return st;
+}
+
 static void accel__tsp1_finish_all(accel_tsp1 *s, accel_status st, const accel_tsp1_frame *f)
 {
     while (accel_ring_count(&s->pend)) accel__tsp1_finish(s, st, f);
 }
 
-ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s)
-{
-    uint8_t m[ACCEL_TSP1_OVERHEAD];
-    size_t len;
-    accel_status st;
-    if (!s) return ACCEL_E_NULL;
-    accel_tsp1_encode_cmd(m, sizeof m, ACCEL_TSP1_CLEAR_ERROR, accel__tsp1_tid(s), NULL, 0, &len);
-    st = accel__tsp1_send(s, m, len);
-    if (st == ACCEL_OK) s->dev_error = 0;
-    return st;
-}
-
+/* The device discards everything until CLEAR_ERROR. */
 static void accel__tsp1_device_error(accel_tsp1 *s)
 {
     s->dev_error = 1;
@@ -4376,41 +4396,31 @@ static void accel__tsp1_device_error(accel_tsp1 *s)
 
 static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
 {
-    unsigned slot = 3;
-    if (f->id == ACCEL_TSP1_R_ASYNC_READY) {
+    unsigned slot = (uint16_t)(f->id - ACCEL_TSP1_R_ASYNC_READY);
+    uint16_t d = (uint16_t)(f->tid - s->last_async);
+    if (slot == 0) {
         /* boot or wake: the device cleared its queues. A pending REBOOT completed here and what
            was queued before it ran; without one (power-on, wake, reset) all is discarded. */
-        size_t i, n = accel_ring_count(&s->pend), r = n;
-        for (i = 0; i < n; i++)
-            if (((accel_tsp1_pending *)accel_ring_at(&s->pend, i))->id == ACCEL_TSP1_REBOOT) {
-                r = i;
-                break;
-            }
-        for (i = 0; i < n; i++) {
-            accel_tsp1_pending *p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
-            accel_status st = ACCEL_E_TSP1_DISCARDED;
-            if (i < r && r < n) st = p->expect ? ACCEL_E_TSP1_RESPONSE_LOST : ACCEL_OK;
-            if (i == r) st = ACCEL_OK;
-            accel__tsp1_finish(s, st, NULL);
-        }
+        size_t i = 0;
+        accel_tsp1_pending *p;
+        while ((p = accel__tsp1_at(s, i)) != NULL && p->id != ACCEL_TSP1_REBOOT) i++;
+        accel__tsp1_retire(s, p ? i + 1 : 0);
+        accel__tsp1_finish_all(s, ACCEL_E_TSP1_DISCARDED, NULL);
         s->ready = 1;
         s->asleep = 0;
         s->dev_error = 0;
-        s->have_async = 1;
-        s->last_async = f->tid;
-        slot = 0;
-    } else if (f->id == ACCEL_TSP1_R_ASYNC_ERR_ECC || f->id == ACCEL_TSP1_R_ASYNC_ERR_NPU) {
+    } else if (slot < 3) {
         if (s->have_async) {
-            if ((uint16_t)(f->tid - s->last_async) == 0 || (uint16_t)(f->tid - s->last_async) > 0x7FFFu)
-                s->async_nonmono++;
-            else
-                s->async_gaps += (uint16_t)(f->tid - s->last_async) - 1u;
+            if (d == 0 || d > 0x7FFFu) s->async_nonmono++;
+            else s->async_gaps += d - 1u;
         }
+    } else {
+        slot = 3;
+        s->aq_id = f->id;
+    }
+    if (slot < 3) {
         s->have_async = 1;
         s->last_async = f->tid;
-        slot = f->id - ACCEL_TSP1_R_ASYNC_READY;
-    } else {
-        s->aq_id = f->id;
     }
     if (s->on_async) {
         s->on_async(s->user, f);
@@ -4423,37 +4433,31 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
 static void accel__tsp1_on_frame(accel_tsp1 *s, const accel_tsp1_frame *f)
 {
     accel_tsp1_kind k = accel_tsp1_kind_of(f->id);
-    size_t i, n = accel_ring_count(&s->pend);
-    if (k == ACCEL_TSP1_KIND_ASYNC || k == ACCEL_TSP1_KIND_UNKNOWN) {
+    accel_status st = ACCEL_E_TSP1_UNKNOWN_OUTCOME;
+    size_t i = 0;
+    accel_tsp1_pending *p;
+    while ((p = accel__tsp1_at(s, i)) != NULL && p->tid != f->tid) i++;
+    if (k != ACCEL_TSP1_KIND_ERROR) {
+        if (p && (k == ACCEL_TSP1_KIND_DATA || k == ACCEL_TSP1_KIND_NN_INFO)) {
+            /* responses come in command order: everything before it has completed */
+            accel__tsp1_retire(s, i);
+            accel__tsp1_finish(s, accel__tsp1_at(s, 0)->expect == f->id ? ACCEL_OK
+                                                                         : ACCEL_E_TSP1_UNEXPECTED, f);
+            return;
+        }
+        if (k != ACCEL_TSP1_KIND_ASYNC && k != ACCEL_TSP1_KIND_UNKNOWN)
+            s->stray++; /* an answer to nothing pending (e.g. after a timeout): surfaced */
         accel__tsp1_on_async(s, f);
         return;
     }
-    for (i = 0; i < n; i++)
-        if (((accel_tsp1_pending *)accel_ring_at(&s->pend, i))->tid == f->tid) break;
-    if (i == n) {
-        if (k == ACCEL_TSP1_KIND_ERROR) {
-            accel__tsp1_finish_all(s, ACCEL_E_TSP1_UNKNOWN_OUTCOME, f);
-            accel__tsp1_device_error(s);
-        } else {
-            s->stray++; /* an answer to nothing pending (e.g. after a timeout): surfaced */
-            accel__tsp1_on_async(s, f);
-        }
-        return;
-    }
-    /* responses come in command order: everything before it has completed */
-    while (i--) {
-        accel_tsp1_pending *p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
-        accel__tsp1_finish(s, p->expect && p->id != ACCEL_TSP1_REBOOT ? ACCEL_E_TSP1_RESPONSE_LOST
-                                                                       : ACCEL_OK, NULL);
-    }
-    if (k == ACCEL_TSP1_KIND_ERROR) {
+    if (p) {
+        accel__tsp1_retire(s, i);
         accel__tsp1_finish(s, accel_tsp1_error_status(f->id), f);
-        accel__tsp1_finish_all(s, ACCEL_E_TSP1_DISCARDED, NULL);
-        accel__tsp1_device_error(s);
-    } else {
-        accel_tsp1_pending *p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
-        accel__tsp1_finish(s, p->expect == f->id ? ACCEL_OK : ACCEL_E_TSP1_UNEXPECTED, f);
+        st = ACCEL_E_TSP1_DISCARDED;
+        f = NULL;
     }
+    accel__tsp1_finish_all(s, st, f);
+    accel__tsp1_device_error(s);
 }
 
 ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *c)
@@ -4484,9 +4488,6 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
                                        uint16_t *tid, uint16_t internal)
 {
     accel_tsp1_pending p;
-    size_t len;
-    uint8_t m[ACCEL_TSP1_OVERHEAD];
-    uint8_t *buf = internal ? m : s->tx;
     accel_status st;
     if (s->asleep) return ACCEL_E_TSP1_ASLEEP;
     if (s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
@@ -4494,8 +4495,7 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
     if (accel_ring_count(&s->pend) + (internal ? 0u : 1u) >= accel_ring_capacity(&s->pend))
         return ACCEL_E_FULL;
     p.tid = accel__tsp1_tid(s);
-    st = accel_tsp1_encode_cmd(buf, internal ? sizeof m : s->tx_cap, id, p.tid, payload, n, &len);
-    if (st == ACCEL_OK) st = accel__tsp1_send(s, buf, len);
+    st = accel__tsp1_send(s, id, p.tid, payload, n, internal);
     if (st != ACCEL_OK) {
         s->next_tid = p.tid; /* not sent: the TID is free again */
         return st;
@@ -4525,19 +4525,20 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
     accel_tsp1_pending *p;
     accel_status st;
     unsigned rounds;
+    uint32_t now;
     if (!s) return ACCEL_E_NULL;
     if (s->asleep) return ACCEL_OK;
     /* deadlines, oldest first; a lost error response would leave the device discarding, so a
        timeout is followed by CLEAR_ERROR (harmless when the queue was fine) */
-    p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
-    if (p && (uint32_t)(accel__tsp1_now(s) - p->sent_ms) >= s->timeout_ms) {
-        while ((p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0)) != NULL &&
-               (uint32_t)(accel__tsp1_now(s) - p->sent_ms) >= s->timeout_ms)
+    now = accel__tsp1_now(s);
+    p = accel__tsp1_at(s, 0);
+    if (p && (uint32_t)(now - p->sent_ms) >= s->timeout_ms) {
+        while ((p = accel__tsp1_at(s, 0)) != NULL && (uint32_t)(now - p->sent_ms) >= s->timeout_ms)
             accel__tsp1_finish(s, ACCEL_E_TIMEOUT, NULL);
         accel__tsp1_device_error(s);
     }
     /* completion marker behind a command that answers nothing on success */
-    p = (accel_tsp1_pending *)accel_ring_at(&s->pend, accel_ring_count(&s->pend) - 1u);
+    p = accel__tsp1_at(s, accel_ring_count(&s->pend) - 1u);
     if (p && !p->expect && !p->internal && p->id != ACCEL_TSP1_DEEP_SLEEP)
         accel__tsp1_submit(s, ACCEL_TSP1_ECHO, NULL, 0, NULL, 1);
     for (rounds = 0; rounds < 64u; rounds++) {
