@@ -4607,6 +4607,13 @@ ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *pa
     return s->w_st;
 }
 
+/* A command without a response payload, blocking. */
+static accel_status accel__tsp1_cmd(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+                                    uint32_t timeout_ms)
+{
+    return accel_tsp1_call(s, id, payload, n, NULL, 0, NULL, timeout_ms);
+}
+
 ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms)
 {
     if (!s) return ACCEL_E_NULL;
@@ -4620,7 +4627,7 @@ ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
     s->dev_error = 0; /* REBOOT is discarded in the error state: clear first */
     if (accel_tsp1_clear_error(s) != ACCEL_OK) s->dev_error = 1;
     s->ready = 0;
-    st = accel_tsp1_call(s, ACCEL_TSP1_REBOOT, NULL, 0, NULL, 0, NULL, timeout_ms);
+    st = accel__tsp1_cmd(s, ACCEL_TSP1_REBOOT, NULL, 0, timeout_ms);
     if (st == ACCEL_OK) s->running_mask = 0;
     return st;
 }
@@ -4710,7 +4717,7 @@ ACCELDEF accel_status accel_tsp1_nn_control(accel_tsp1 *s, uint16_t id, uint32_t
     if (id < ACCEL_TSP1_NN_START || id > ACCEL_TSP1_NN_FINISH) return ACCEL_E_ARG;
     if (s->scanned && (mask & ~s->known_mask)) return ACCEL_E_TSP1_MASK;
     accel__tsp1_put32(p, mask);
-    st = accel_tsp1_call(s, id, p, 4, NULL, 0, NULL, timeout_ms);
+    st = accel__tsp1_cmd(s, id, p, 4, timeout_ms);
     if (st == ACCEL_OK) {
         if (id == ACCEL_TSP1_NN_START) s->running_mask |= mask;
         else s->running_mask &= ~mask;
@@ -4737,22 +4744,23 @@ ACCELDEF accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_
 ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
                                             uint32_t timeout_ms)
 {
-    accel_status st = ACCEL_OK;
-    uint32_t k, prev;
+    accel_status st;
+    uint32_t k, prev, lim;
+    uint16_t fill, space;
     if (!s || !u || !u->read) return ACCEL_E_NULL;
     if (u->total % ACCEL_TSP1_CHUNK_SIZE || u->position % ACCEL_TSP1_CHUNK_SIZE ||
         u->position > u->total)
         return ACCEL_E_ARG;
     if (s->running_mask) return ACCEL_E_BUSY; /* stop the networks first (else ERR_BUSY) */
-    k = u->chunks ? u->chunks : (uint32_t)((s->tx_cap - ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE);
+    st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
+    if (st != ACCEL_OK) return st;
+    /* a command must fit the tx buffer and, sized automatically, the device's command buffer
+       in its entirety; N_BYTES caps it at 455 chunks */
+    lim = (uint32_t)fill + space;
+    if (u->chunks || lim > s->tx_cap) lim = (uint32_t)s->tx_cap;
+    k = lim < ACCEL_TSP1_OVERHEAD ? 0u : (lim - ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE;
+    if (u->chunks) k = u->chunks;
     if (k > 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE) k = 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE;
-    {   /* a command must fit the device's command buffer in its entirety */
-        uint16_t fill, space;
-        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
-        if (st != ACCEL_OK) return st;
-        if (!u->chunks && (uint32_t)fill + space < (k * ACCEL_TSP1_CHUNK_SIZE) + ACCEL_TSP1_OVERHEAD)
-            k = ((uint32_t)fill + space - ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE;
-    }
     k *= ACCEL_TSP1_CHUNK_SIZE;
     if (!k || k + ACCEL_TSP1_OVERHEAD > s->tx_cap) return ACCEL_E_BUFFER_TOO_SMALL;
     prev = u->position;
@@ -4760,21 +4768,20 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
         size_t n = (size_t)(u->total - u->position < k ? u->total - u->position : k); /* <= 0xFFFF */
         st = u->read(u->user, u->position, s->tx + ACCEL_TSP1_HDR_SIZE, n);
         if (st == ACCEL_OK)
-            st = accel_tsp1_call(s, ACCEL_TSP1_SECURE_UPDATE, s->tx + ACCEL_TSP1_HDR_SIZE, n,
-                                 NULL, 0, NULL, timeout_ms);
+            st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE, s->tx + ACCEL_TSP1_HDR_SIZE, n,
+                                 timeout_ms);
         if (st != ACCEL_OK) break;
         prev = u->position;
         u->position += (uint32_t)n;
         if (u->progress) u->progress(u->user, u->position, u->total);
     }
-    if (st == ACCEL_OK)
-        st = accel_tsp1_call(s, ACCEL_TSP1_SECURE_UPDATE_FINISH, NULL, 0, NULL, 0, NULL, timeout_ms);
+    if (st == ACCEL_OK) st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_FINISH, NULL, 0, timeout_ms);
     if (st == ACCEL_OK) return u->no_reboot ? ACCEL_OK : accel_tsp1_reboot(s, timeout_ms);
     if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev; /* the previous NVM write may have failed */
     if (st == ACCEL_E_TSP1_ERR_CRYPT) u->position = 0;  /* the image as a whole was refused */
     if (!u->no_cancel) {
         if (s->dev_error) accel_tsp1_clear_error(s);
-        accel_tsp1_call(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, NULL, 0, NULL, timeout_ms);
+        accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
         u->position = 0; /* a cancelled update starts over */
     }
     return st;
