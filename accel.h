@@ -751,26 +751,25 @@ typedef struct accel_tsp1_config {
 } accel_tsp1_config;
 
 typedef struct accel_tsp1 {
+    /* ordered for small load/store offsets on Thumb-1: bytes, then halfwords, then words */
     accel_tsp1_bus bus;
-    accel_tsp1_decoder dec;
-    accel_ring pend;
+    uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async, w_done;
+    uint16_t next_tid, last_async;
+    uint16_t w_tid; /* the command a blocking call waits for */
+    uint16_t aq_tid[4], aq_n[4], aq_id; /* host async queue: READY, ECC, NPU, unknown */
+    accel_status w_st;
     uint8_t *tx;
     size_t tx_cap;
     uint32_t timeout_ms;
-    uint16_t next_tid;
-    uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async;
-    uint16_t last_async;
     uint32_t known_mask, running_mask;
     uint32_t async_gaps, async_nonmono, stray, outcomes;
-    uint16_t aq_tid[4], aq_n[4], aq_id; /* host async queue: READY, ECC, NPU, unknown */
     void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
     void (*on_async)(void *user, const accel_tsp1_frame *f);
     void *user;
-    uint16_t w_tid; /* the command a blocking call waits for */
-    uint8_t w_done;
-    accel_status w_st;
     uint8_t *w_buf;
     size_t w_cap, w_len;
+    accel_ring pend;
+    accel_tsp1_decoder dec;
 } accel_tsp1;
 
 ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *cfg);
