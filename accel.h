@@ -4557,6 +4557,19 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
             if (st == ACCEL_OK) accel__tsp1_on_frame(s, &f);
         }
     }
+    /* DEEP_SLEEP alone in flight answers nothing: it is done once the device consumed it */
+    p = accel__tsp1_at(s, 0);
+    if (p && p->id == ACCEL_TSP1_DEEP_SLEEP && accel_ring_count(&s->pend) == 1) {
+        uint16_t fill;
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
+        if (st != ACCEL_OK) return st;
+        if (!fill) {
+            accel__tsp1_finish(s, ACCEL_OK, NULL);
+            s->asleep = 1;
+            s->ready = 0;
+            s->running_mask = 0;
+        }
+    }
     return ACCEL_OK;
 }
 
@@ -4633,27 +4646,9 @@ ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
 
 ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms)
 {
-    accel_status st;
-    uint16_t fill = 1;
-    accel_deadline d;
     if (!s) return ACCEL_E_NULL;
     if (accel_ring_count(&s->pend)) return ACCEL_E_BUSY; /* let queued work finish first */
-    st = accel__tsp1_submit(s, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, NULL, 0);
-    if (st != ACCEL_OK) return st;
-    accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
-    while (fill) { /* DEEP_SLEEP answers nothing: it is done once consumed */
-        st = accel_tsp1_poll(s);
-        if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
-        if (st != ACCEL_OK) return st;
-        if (!accel_ring_count(&s->pend)) return ACCEL_E_TSP1_DISCARDED; /* e.g. error state */
-        if (fill && accel_deadline_expired(&d, accel__tsp1_now(s))) return ACCEL_E_TIMEOUT;
-        if (fill) accel_port_delay_ms(s->bus.port, 1);
-    }
-    accel__tsp1_finish(s, ACCEL_OK, NULL);
-    s->asleep = 1;
-    s->ready = 0;
-    s->running_mask = 0;
-    return ACCEL_OK;
+    return accel__tsp1_cmd(s, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, timeout_ms); /* see poll */
 }
 
 ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
