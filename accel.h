@@ -4298,6 +4298,11 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
 }
 
 /* ---------------------------------------------------------------- tsp1: driver */
+#if defined(__GNUC__) || defined(__clang__)
+#define ACCEL__TSP1_NOINLINE __attribute__((noinline)) /* where inlining costs bytes (-Os) */
+#else
+#define ACCEL__TSP1_NOINLINE
+#endif
 #ifndef ACCEL_TSP1_READ_CHUNK
 #define ACCEL_TSP1_READ_CHUNK 64u
 #endif
@@ -4387,7 +4392,7 @@ static void accel__tsp1_finish_all(accel_tsp1 *s, accel_status st, const accel_t
 }
 
 /* The device discards everything until CLEAR_ERROR. */
-static void accel__tsp1_device_error(accel_tsp1 *s)
+ACCEL__TSP1_NOINLINE static void accel__tsp1_device_error(accel_tsp1 *s)
 {
     s->dev_error = 1;
     if (s->auto_clear) accel_tsp1_clear_error(s); /* on failure dev_error stays: submit says so */
@@ -4429,7 +4434,7 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
     }
 }
 
-static void accel__tsp1_on_frame(accel_tsp1 *s, const accel_tsp1_frame *f)
+ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel_tsp1_frame *f)
 {
     accel_tsp1_kind k = accel_tsp1_kind_of(f->id);
     accel_status st = ACCEL_E_TSP1_UNKNOWN_OUTCOME;
