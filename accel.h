@@ -4058,13 +4058,14 @@ ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t i
 
 ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id)
 {
-    /* ranges rather than a switch: smaller on small cores (0x9005 is not an id: ruling 8) */
-    if (id == ACCEL_TSP1_R_DATA) return ACCEL_TSP1_KIND_DATA;
-    if (id == ACCEL_TSP1_R_NN_INFO) return ACCEL_TSP1_KIND_NN_INFO;
-    if (id >= ACCEL_TSP1_R_ERR_ARG && id <= ACCEL_TSP1_R_ERR_FRAMING && id != 0x9005u)
-        return ACCEL_TSP1_KIND_ERROR;
-    if (id >= ACCEL_TSP1_R_ASYNC_READY && id <= ACCEL_TSP1_R_ASYNC_ERR_NPU)
-        return ACCEL_TSP1_KIND_ASYNC;
+    /* by the high nibble (0x9005 is not an id: ruling 8) */
+    unsigned lo = id & 0x0FFFu;
+    switch (id >> 12) {
+    case 0x8: if (lo < 2u) return (accel_tsp1_kind)(ACCEL_TSP1_KIND_DATA + lo); break;
+    case 0x9: if (lo < 8u && lo != 5u) return ACCEL_TSP1_KIND_ERROR; break;
+    case 0xA: if (lo - 1u < 3u) return ACCEL_TSP1_KIND_ASYNC; break;
+    default: break;
+    }
     return ACCEL_TSP1_KIND_UNKNOWN;
 }
 
