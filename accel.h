@@ -4579,19 +4579,42 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
     return ACCEL_OK;
 }
 
-/* Poll until *flag is set or timeout_ms passes; sleeps on INTB (or 1 ms) between polls. */
-static accel_status accel__tsp1_spin(accel_tsp1 *s, const uint8_t *flag, uint32_t timeout_ms)
+/* Blocking core: submit id (0: none) and poll until its outcome, or until the device is ready
+ * (id 0), or timeout_ms passes. A full command buffer or pending table drains while we poll;
+ * between polls we sleep on INTB (or 1 ms). */
+static accel_status accel__tsp1_wait(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+                                     void *resp, size_t resp_cap, uint32_t timeout_ms)
 {
+    accel_status st;
     accel_deadline d;
+    uint16_t tid;
+    const uint8_t *flag = id ? &s->w_done : &s->ready;
     accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
     for (;;) {
-        accel_status st = accel_tsp1_poll(s);
-        if (st != ACCEL_OK) return st;
-        if (*flag) return ACCEL_OK;
-        if (accel_deadline_expired(&d, accel__tsp1_now(s))) return ACCEL_E_TIMEOUT;
+        if (id) {
+            st = accel_tsp1_submit(s, id, payload, n, &tid);
+            if (st == ACCEL_OK) {
+                id = 0;
+                s->w_tid = tid;
+                s->w_done = 0;
+                s->w_buf = (uint8_t *)resp;
+                s->w_cap = resp ? resp_cap : 0;
+            } else if (st != ACCEL_E_BUSY && st != ACCEL_E_FULL) {
+                return st;
+            }
+        }
+        st = accel_tsp1_poll(s);
+        if (st != ACCEL_OK || (!id && *flag)) break;
+        if (accel_deadline_expired(&d, accel__tsp1_now(s))) {
+            st = ACCEL_E_TIMEOUT; /* a command sent still gets its own outcome later */
+            break;
+        }
         if (accel_port_wait_irq(s->bus.port, s->bus.intb_line, 1) == ACCEL_E_UNSUPPORTED)
             accel_port_delay_ms(s->bus.port, 1);
     }
+    s->w_buf = NULL;
+    s->w_tid = ACCEL_TSP1_TID_NONE;
+    return st;
 }
 
 ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
@@ -4599,28 +4622,11 @@ ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *pa
                                       uint32_t timeout_ms)
 {
     accel_status st;
-    accel_deadline d;
-    uint16_t tid;
     if (resp_len) *resp_len = 0;
     if (!s) return ACCEL_E_NULL;
-    accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
-    for (;;) { /* a full command buffer or pending table drains while we poll */
-        st = accel_tsp1_submit(s, id, payload, n, &tid);
-        if (st != ACCEL_E_BUSY && st != ACCEL_E_FULL) break;
-        if (accel_deadline_expired(&d, accel__tsp1_now(s))) return ACCEL_E_TIMEOUT;
-        st = accel_tsp1_poll(s);
-        if (st != ACCEL_OK) return st;
-        accel_port_delay_ms(s->bus.port, 1);
-    }
+    if (!id) return ACCEL_E_ARG; /* not a command (0 means "wait for ready" inside) */
+    st = accel__tsp1_wait(s, id, payload, n, resp, resp_cap, timeout_ms);
     if (st != ACCEL_OK) return st;
-    s->w_tid = tid;
-    s->w_done = 0;
-    s->w_buf = (uint8_t *)resp;
-    s->w_cap = resp ? resp_cap : 0;
-    st = accel__tsp1_spin(s, &s->w_done, accel_deadline_remaining(&d, accel__tsp1_now(s)));
-    s->w_buf = NULL;
-    s->w_tid = ACCEL_TSP1_TID_NONE;
-    if (st != ACCEL_OK) return st; /* the command still gets its own outcome later */
     if (resp_len) *resp_len = s->w_len;
     return s->w_st;
 }
@@ -4635,7 +4641,7 @@ static accel_status accel__tsp1_cmd(accel_tsp1 *s, uint16_t id, const void *payl
 ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms)
 {
     if (!s) return ACCEL_E_NULL;
-    return accel__tsp1_spin(s, &s->ready, timeout_ms);
+    return accel__tsp1_wait(s, 0, NULL, 0, NULL, 0, timeout_ms);
 }
 
 ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
