@@ -4318,7 +4318,7 @@ static uint32_t accel__tsp1_now(const accel_tsp1 *s)
 /* Encode one command (bare: no payload, built on the stack, so s->tx is left alone) and write
  * it straight to the command buffer when it fits there. */
 static accel_status accel__tsp1_send(accel_tsp1 *s, uint16_t id, uint16_t tid,
-                                     const void *payload, size_t n, int bare)
+                                     const void *payload, size_t n, unsigned bare)
 {
     uint8_t m[ACCEL_TSP1_OVERHEAD];
     uint8_t *buf = bare ? m : s->tx;
