@@ -4648,8 +4648,8 @@ ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
 {
     accel_status st;
     if (!s) return ACCEL_E_NULL;
-    s->dev_error = 0; /* REBOOT is discarded in the error state: clear first */
-    if (accel_tsp1_clear_error(s) != ACCEL_OK) s->dev_error = 1;
+    /* REBOOT is discarded in the error state: clear first (a failed clear refuses the REBOOT) */
+    s->dev_error = (uint8_t)(accel_tsp1_clear_error(s) != ACCEL_OK);
     s->ready = 0;
     st = accel__tsp1_cmd(s, ACCEL_TSP1_REBOOT, NULL, 0, timeout_ms);
     if (st == ACCEL_OK) s->running_mask = 0;
