@@ -756,7 +756,7 @@ typedef struct accel_tsp1 {
     uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async, w_done;
     uint16_t next_tid, last_async;
     uint16_t w_tid; /* the command a blocking call waits for */
-    uint16_t aq_tid[4], aq_n[4], aq_id; /* host async queue: READY, ECC, NPU, unknown */
+    uint16_t aq_tid[4], aq_n[4], aq_id[4]; /* host async queue: READY, ECC, NPU, unknown */
     accel_status w_st;
     uint8_t *tx;
     size_t tx_cap;
@@ -4421,7 +4421,6 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
         }
     } else {
         slot = 3;
-        s->aq_id = f->id;
     }
     if (slot < 3) {
         s->have_async = 1;
@@ -4432,6 +4431,7 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
     } else {
         if (s->aq_n[slot] < 0xFFFFu) s->aq_n[slot]++;
         s->aq_tid[slot] = f->tid;
+        s->aq_id[slot] = f->id;
     }
 }
 
@@ -4740,7 +4740,7 @@ ACCELDEF accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_
         if (s->aq_n[i] && (best == 4 || (uint16_t)(s->aq_tid[i] - s->aq_tid[best]) > 0x7FFFu))
             best = i;
     if (best == 4) return ACCEL_E_EMPTY;
-    *id = best == 3 ? s->aq_id : (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best);
+    *id = s->aq_id[best];
     *tid = s->aq_tid[best];
     *coalesced = s->aq_n[best];
     s->aq_n[best] = 0;
