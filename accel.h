@@ -647,7 +647,8 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
  * at 0x21 + 2i (bits 15:0 IRQ threshold in bytes). Response buffer: IRQ while fill >= threshold;
  * command buffer: IRQ while fill <= threshold.
  * ASSUMED SPI transaction (ruling 3), one chip-select frame per access, all in
- * accel__tsp1_xfer_write/accel__tsp1_xfer_read (define ACCEL_TSP1_XFER_CUSTOM to supply your own):
+ * accel__tsp1_xfer(b, op, addr, tx, rx, n), a write when tx is set (define ACCEL_TSP1_XFER_CUSTOM
+ * to supply your own):
  *   register write: OP_REG_WRITE, reg, value (4 bytes LE)
  *   register read:  OP_REG_READ, reg, DUMMY bytes, value (4 bytes LE) clocked in
  *   buffer write:   OP_BUF_WRITE, index, data...   (one whole command or more: atomic)
@@ -777,7 +778,8 @@ ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *cf
  * ACCEL_E_FULL: pending table full; ACCEL_E_BUSY: no room in the device's command buffer yet. */
 ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid);
-/* Read responses, report outcomes and async messages, time out old commands, send markers.
+/* Read responses, report outcomes and async messages, time out old commands, send markers;
+ * a DEEP_SLEEP alone in flight completes (and the session is asleep) once the device consumed it.
  * A timeout may hide a lost error response, so it is treated like one: CLEAR_ERROR follows
  * (auto_clear) or submit waits for accel_tsp1_clear_error(). */
 ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s);
@@ -4414,14 +4416,11 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
         s->ready = 1;
         s->asleep = 0;
         s->dev_error = 0;
-    } else if (slot < 3) {
-        if (s->have_async) {
-            if (d == 0 || d > 0x7FFFu) s->async_nonmono++;
-            else s->async_gaps += d - 1u;
-        }
-    } else {
-        slot = 3;
+    } else if (slot < 3 && s->have_async) {
+        if (d == 0 || d > 0x7FFFu) s->async_nonmono++;
+        else s->async_gaps += d - 1u;
     }
+    if (slot > 3) slot = 3; /* ids the seed does not list, answers to nothing pending */
     if (slot < 3) {
         s->have_async = 1;
         s->last_async = f->tid;
