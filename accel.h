@@ -4145,16 +4145,15 @@ ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void 
         d->emitted = 0;
     }
     for (;;) {
-        if (d->len == 0) { /* hunting: skip to the first preamble byte */
-            size_t s = pos;
-            while (pos < n && in[pos] != pre[0]) pos++;
-            d->dropped[ACCEL_TSP1_DROP_GARBAGE] += (uint32_t)(pos - s);
+        if (d->len < 2) { /* hunting, a byte at a time: garbage until a preamble byte */
             if (pos == n) break;
-            d->buf[d->len++] = in[pos++];
-        }
-        if (d->len == 1) {
-            if (pos == n) break;
-            d->buf[d->len++] = in[pos++];
+            if (d->len == 0 && in[pos] != pre[0]) {
+                d->dropped[ACCEL_TSP1_DROP_GARBAGE]++;
+                pos++;
+            } else {
+                d->buf[d->len++] = in[pos++];
+            }
+            continue;
         }
         if (d->buf[0] != pre[0] || d->buf[1] != pre[1]) {
             accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_GARBAGE);
@@ -4358,7 +4357,7 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
         s->w_len = 0;
         if (f && s->w_buf) {
             s->w_len = f->n_bytes < s->w_cap ? f->n_bytes : s->w_cap;
-            if (s->w_len) ACCEL_MEMCPY(s->w_buf, f->payload, s->w_len);
+            ACCEL_MEMCPY(s->w_buf, f->payload, s->w_len); /* both valid, even for 0 bytes */
         }
     }
     if (p.internal) return;
