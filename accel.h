@@ -652,7 +652,8 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
  * at 0x21 + 2i (bits 15:0 IRQ threshold in bytes). Response buffer: IRQ while fill >= threshold;
  * command buffer: IRQ while fill <= threshold.
  * ASSUMED SPI transaction (ruling 3), one chip-select frame per access, all in
- * accel__tsp1_xfer_write/accel__tsp1_xfer_read (define ACCEL_TSP1_XFER_CUSTOM to supply your own):
+ * accel__tsp1_xfer(b, op, addr, tx, rx, n), a write when tx is set (define ACCEL_TSP1_XFER_CUSTOM
+ * to supply your own):
  *   register write: OP_REG_WRITE, reg, value (4 bytes LE)
  *   register read:  OP_REG_READ, reg, DUMMY bytes, value (4 bytes LE) clocked in
  *   buffer write:   OP_BUF_WRITE, index, data...   (one whole command or more: atomic)
@@ -756,26 +757,25 @@ typedef struct accel_tsp1_config {
 } accel_tsp1_config;
 
 typedef struct accel_tsp1 {
+    /* ordered for small load/store offsets on Thumb-1: bytes, then halfwords, then words */
     accel_tsp1_bus bus;
-    accel_tsp1_decoder dec;
-    accel_ring pend;
+    uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async, w_done;
+    uint16_t next_tid, last_async;
+    uint16_t w_tid; /* the command a blocking call waits for */
+    uint16_t aq_tid[4], aq_n[4], aq_id[4]; /* host async queue: READY, ECC, NPU, unknown */
+    accel_status w_st;
     uint8_t *tx;
     size_t tx_cap;
     uint32_t timeout_ms;
-    uint16_t next_tid;
-    uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async;
-    uint16_t last_async;
     uint32_t known_mask, running_mask;
     uint32_t async_gaps, async_nonmono, stray, outcomes;
-    uint16_t aq_tid[4], aq_n[4], aq_id; /* host async queue: READY, ECC, NPU, unknown */
     void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
     void (*on_async)(void *user, const accel_tsp1_frame *f);
     void *user;
-    uint16_t w_tid; /* the command a blocking call waits for */
-    uint8_t w_done;
-    accel_status w_st;
     uint8_t *w_buf;
     size_t w_cap, w_len;
+    accel_ring pend;
+    accel_tsp1_decoder dec;
 } accel_tsp1;
 
 ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *cfg);
@@ -783,7 +783,8 @@ ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *cf
  * ACCEL_E_FULL: pending table full; ACCEL_E_BUSY: no room in the device's command buffer yet. */
 ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid);
-/* Read responses, report outcomes and async messages, time out old commands, send markers.
+/* Read responses, report outcomes and async messages, time out old commands, send markers;
+ * a DEEP_SLEEP alone in flight completes (and the session is asleep) once the device consumed it.
  * A timeout may hide a lost error response, so it is treated like one: CLEAR_ERROR follows
  * (auto_clear) or submit waits for accel_tsp1_clear_error(). */
 ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s);
@@ -4097,13 +4098,14 @@ ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t i
 
 ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id)
 {
-    /* ranges rather than a switch: smaller on small cores (0x9005 is not an id: ruling 8) */
-    if (id == ACCEL_TSP1_R_DATA) return ACCEL_TSP1_KIND_DATA;
-    if (id == ACCEL_TSP1_R_NN_INFO) return ACCEL_TSP1_KIND_NN_INFO;
-    if (id >= ACCEL_TSP1_R_ERR_ARG && id <= ACCEL_TSP1_R_ERR_FRAMING && id != 0x9005u)
-        return ACCEL_TSP1_KIND_ERROR;
-    if (id >= ACCEL_TSP1_R_ASYNC_READY && id <= ACCEL_TSP1_R_ASYNC_ERR_NPU)
-        return ACCEL_TSP1_KIND_ASYNC;
+    /* by the high nibble (0x9005 is not an id: ruling 8) */
+    unsigned lo = id & 0x0FFFu;
+    switch (id >> 12) {
+    case 0x8: if (lo < 2u) return (accel_tsp1_kind)(ACCEL_TSP1_KIND_DATA + lo); break;
+    case 0x9: if (lo < 8u && lo != 5u) return ACCEL_TSP1_KIND_ERROR; break;
+    case 0xA: if (lo - 1u < 3u) return ACCEL_TSP1_KIND_ASYNC; break;
+    default: break;
+    }
     return ACCEL_TSP1_KIND_UNKNOWN;
 }
 
@@ -4181,16 +4183,15 @@ ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void 
         d->emitted = 0;
     }
     for (;;) {
-        if (d->len == 0) { /* hunting: skip to the first preamble byte */
-            size_t s = pos;
-            while (pos < n && in[pos] != pre[0]) pos++;
-            d->dropped[ACCEL_TSP1_DROP_GARBAGE] += (uint32_t)(pos - s);
+        if (d->len < 2) { /* hunting, a byte at a time: garbage until a preamble byte */
             if (pos == n) break;
-            d->buf[d->len++] = in[pos++];
-        }
-        if (d->len == 1) {
-            if (pos == n) break;
-            d->buf[d->len++] = in[pos++];
+            if (d->len == 0 && in[pos] != pre[0]) {
+                d->dropped[ACCEL_TSP1_DROP_GARBAGE]++;
+                pos++;
+            } else {
+                d->buf[d->len++] = in[pos++];
+            }
+            continue;
         }
         if (d->buf[0] != pre[0] || d->buf[1] != pre[1]) {
             accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_GARBAGE);
@@ -4241,41 +4242,28 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d)
 
 /* ---------------------------------------------------------------- tsp1: bus */
 #ifndef ACCEL_TSP1_XFER_CUSTOM
-/* THE ASSUMED TRANSACTION FORMAT (RULINGS TSP1 #3) lives in these two functions only. */
-static accel_status accel__tsp1_xfer_write(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
-                                           const uint8_t *d, size_t n)
+/* THE ASSUMED TRANSACTION FORMAT (RULINGS TSP1 #3) lives in this function only: one access,
+ * a write when tx is set (n bytes from tx), else a read (n bytes into rx). */
+static accel_status accel__tsp1_xfer(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
+                                     const uint8_t *tx, uint8_t *rx, size_t n)
 {
-    uint8_t h[2];
+    /* I2C awaiting the vendor's firmware: same bytes, no dummy; a write needs a copy to prepend
+     * the header, so commands longer than 64 bytes are refused until the format is known. */
+    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY + 64];
     accel_status st;
+    ACCEL_MEMSET(h, 0, 2 + ACCEL_TSP1_SPI_DUMMY);
     h[0] = op;
     h[1] = addr;
     if (b->i2c) {
-        /* I2C awaiting the vendor's firmware: same bytes, one write. Needs a copy to prepend
-         * the header; commands longer than 64 bytes are refused until the format is known. */
-        uint8_t w[66];
+        if (!tx) return accel_port_i2c_write_read(b->port, b->addr, h, 2, rx, n);
         if (n > 64) return ACCEL_E_UNSUPPORTED;
-        w[0] = op;
-        w[1] = addr;
-        if (n) ACCEL_MEMCPY(w + 2, d, n);
-        return accel_port_i2c_write_read(b->port, b->addr, w, n + 2, NULL, 0);
+        ACCEL_MEMCPY(h + 2, tx, n);
+        return accel_port_i2c_write_read(b->port, b->addr, h, n + 2, NULL, 0);
     }
-    st = accel_port_spi_transfer(b->port, b->addr, h, NULL, 2, ACCEL_SPI_KEEP_CS);
+    st = accel_port_spi_transfer(b->port, b->addr, h, NULL, tx ? 2u : 2u + ACCEL_TSP1_SPI_DUMMY,
+                                 ACCEL_SPI_KEEP_CS);
     if (st != ACCEL_OK) return st;
-    return accel_port_spi_transfer(b->port, b->addr, d, NULL, n, 0);
-}
-
-static accel_status accel__tsp1_xfer_read(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
-                                          uint8_t *d, size_t n)
-{
-    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY];
-    accel_status st;
-    ACCEL_MEMSET(h, 0, sizeof h);
-    h[0] = op;
-    h[1] = addr;
-    if (b->i2c) return accel_port_i2c_write_read(b->port, b->addr, h, 2, d, n);
-    st = accel_port_spi_transfer(b->port, b->addr, h, NULL, sizeof h, ACCEL_SPI_KEEP_CS);
-    if (st != ACCEL_OK) return st;
-    return accel_port_spi_transfer(b->port, b->addr, NULL, d, n, 0);
+    return accel_port_spi_transfer(b->port, b->addr, tx, rx, n, 0);
 }
 #endif
 
@@ -4285,7 +4273,7 @@ ACCELDEF accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, 
     accel_status st;
     if (!b || !v) return ACCEL_E_NULL;
     *v = 0;
-    st = accel__tsp1_xfer_read(b, ACCEL_TSP1_SPI_OP_REG_READ, reg, d, 4);
+    st = accel__tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_READ, reg, NULL, d, 4);
     if (st == ACCEL_OK) *v = accel_load_u32le(d);
     return st;
 }
@@ -4295,22 +4283,28 @@ ACCELDEF accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg,
     uint8_t d[4];
     if (!b) return ACCEL_E_NULL;
     accel_store_u32le(d, v);
-    return accel__tsp1_xfer_write(b, ACCEL_TSP1_SPI_OP_REG_WRITE, reg, d, 4);
+    return accel__tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_WRITE, reg, d, NULL, 4);
+}
+
+/* buffer access: a write when tx is set */
+static accel_status accel__tsp1_buf(const accel_tsp1_bus *b, uint8_t idx, const void *tx,
+                                    void *rx, size_t n)
+{
+    if (!b || (!tx && !rx)) return ACCEL_E_NULL;
+    if (!n) return ACCEL_E_ZERO_LENGTH;
+    return accel__tsp1_xfer(b, tx ? ACCEL_TSP1_SPI_OP_BUF_WRITE : ACCEL_TSP1_SPI_OP_BUF_READ, idx,
+                            (const uint8_t *)tx, (uint8_t *)rx, n);
 }
 
 ACCELDEF accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
                                            size_t n)
 {
-    if (!b || !d) return ACCEL_E_NULL;
-    if (!n) return ACCEL_E_ZERO_LENGTH;
-    return accel__tsp1_xfer_write(b, ACCEL_TSP1_SPI_OP_BUF_WRITE, idx, (const uint8_t *)d, n);
+    return accel__tsp1_buf(b, idx, d, NULL, n);
 }
 
 ACCELDEF accel_status accel_tsp1_buf_read(const accel_tsp1_bus *b, uint8_t idx, void *d, size_t n)
 {
-    if (!b || !d) return ACCEL_E_NULL;
-    if (!n) return ACCEL_E_ZERO_LENGTH;
-    return accel__tsp1_xfer_read(b, ACCEL_TSP1_SPI_OP_BUF_READ, idx, (uint8_t *)d, n);
+    return accel__tsp1_buf(b, idx, NULL, d, n);
 }
 
 ACCELDEF accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx, uint16_t *fill,
@@ -4344,6 +4338,11 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
 }
 
 /* ---------------------------------------------------------------- tsp1: driver */
+#if defined(__GNUC__) || defined(__clang__)
+#define ACCEL__TSP1_NOINLINE __attribute__((noinline)) /* where inlining costs bytes (-Os) */
+#else
+#define ACCEL__TSP1_NOINLINE
+#endif
 #ifndef ACCEL_TSP1_READ_CHUNK
 #define ACCEL_TSP1_READ_CHUNK 64u
 #endif
@@ -4355,14 +4354,21 @@ static uint32_t accel__tsp1_now(const accel_tsp1 *s)
     return t;
 }
 
-/* Write one frame straight to the command buffer when it fits there. */
-static accel_status accel__tsp1_send(accel_tsp1 *s, const uint8_t *f, size_t len)
+/* Encode one command (bare: no payload, built on the stack, so s->tx is left alone) and write
+ * it straight to the command buffer when it fits there. */
+static accel_status accel__tsp1_send(accel_tsp1 *s, uint16_t id, uint16_t tid,
+                                     const void *payload, size_t n, unsigned bare)
 {
+    uint8_t m[ACCEL_TSP1_OVERHEAD];
+    uint8_t *buf = bare ? m : s->tx;
+    size_t len;
     uint16_t space;
-    accel_status st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
-    if (st != ACCEL_OK) return st;
-    if (space < len) return ACCEL_E_BUSY;
-    return accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, f, len);
+    accel_status st = accel_tsp1_encode_cmd(buf, bare ? sizeof m : s->tx_cap, id, tid, payload, n,
+                                            &len);
+    if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
+    if (st == ACCEL_OK && space < len) st = ACCEL_E_BUSY;
+    if (st == ACCEL_OK) st = accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, buf, len);
+    return st;
 }
 
 static uint16_t accel__tsp1_tid(accel_tsp1 *s)
@@ -4370,6 +4376,11 @@ static uint16_t accel__tsp1_tid(accel_tsp1 *s)
     uint16_t t = s->next_tid++;
     if (s->next_tid == ACCEL_TSP1_TID_NONE) s->next_tid = 0;
     return t;
+}
+
+static accel_tsp1_pending *accel__tsp1_at(accel_tsp1 *s, size_t i)
+{
+    return (accel_tsp1_pending *)accel_ring_at(&s->pend, i);
 }
 
 /* Pop the oldest pending command with its one outcome. */
@@ -4384,7 +4395,7 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
         s->w_len = 0;
         if (f && s->w_buf) {
             s->w_len = f->n_bytes < s->w_cap ? f->n_bytes : s->w_cap;
-            if (s->w_len) ACCEL_MEMCPY(s->w_buf, f->payload, s->w_len);
+            ACCEL_MEMCPY(s->w_buf, f->payload, s->w_len); /* both valid, even for 0 bytes */
         }
     }
     if (p.internal) return;
@@ -4396,24 +4407,32 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
     if (s->on_outcome) s->on_outcome(s->user, &o);
 }
 
+/* The oldest k commands ran but their answers were not seen (later ones were). */
+static void accel__tsp1_retire(accel_tsp1 *s, size_t k)
+{
+    while (k--) {
+        accel_tsp1_pending *p = accel__tsp1_at(s, 0);
+        accel__tsp1_finish(s, p->expect && p->id != ACCEL_TSP1_REBOOT ? ACCEL_E_TSP1_RESPONSE_LOST
+                                                                       : ACCEL_OK, NULL);
+    }
+}
+
+ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s)
+{
+    accel_status st;
+    if (!s) return ACCEL_E_NULL;
+    st = accel__tsp1_send(s, ACCEL_TSP1_CLEAR_ERROR, accel__tsp1_tid(s), NULL, 0, 1);
+    if (st == ACCEL_OK) s->dev_error = 0;
+    return st;
+}
+
 static void accel__tsp1_finish_all(accel_tsp1 *s, accel_status st, const accel_tsp1_frame *f)
 {
     while (accel_ring_count(&s->pend)) accel__tsp1_finish(s, st, f);
 }
 
-ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s)
-{
-    uint8_t m[ACCEL_TSP1_OVERHEAD];
-    size_t len;
-    accel_status st;
-    if (!s) return ACCEL_E_NULL;
-    accel_tsp1_encode_cmd(m, sizeof m, ACCEL_TSP1_CLEAR_ERROR, accel__tsp1_tid(s), NULL, 0, &len);
-    st = accel__tsp1_send(s, m, len);
-    if (st == ACCEL_OK) s->dev_error = 0;
-    return st;
-}
-
-static void accel__tsp1_device_error(accel_tsp1 *s)
+/* The device discards everything until CLEAR_ERROR. */
+ACCEL__TSP1_NOINLINE static void accel__tsp1_device_error(accel_tsp1 *s)
 {
     s->dev_error = 1;
     if (s->auto_clear) accel_tsp1_clear_error(s); /* on failure dev_error stays: submit says so */
@@ -4421,84 +4440,65 @@ static void accel__tsp1_device_error(accel_tsp1 *s)
 
 static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
 {
-    unsigned slot = 3;
-    if (f->id == ACCEL_TSP1_R_ASYNC_READY) {
+    unsigned slot = (uint16_t)(f->id - ACCEL_TSP1_R_ASYNC_READY);
+    uint16_t d = (uint16_t)(f->tid - s->last_async);
+    if (slot == 0) {
         /* boot or wake: the device cleared its queues. A pending REBOOT completed here and what
            was queued before it ran; without one (power-on, wake, reset) all is discarded. */
-        size_t i, n = accel_ring_count(&s->pend), r = n;
-        for (i = 0; i < n; i++)
-            if (((accel_tsp1_pending *)accel_ring_at(&s->pend, i))->id == ACCEL_TSP1_REBOOT) {
-                r = i;
-                break;
-            }
-        for (i = 0; i < n; i++) {
-            accel_tsp1_pending *p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
-            accel_status st = ACCEL_E_TSP1_DISCARDED;
-            if (i < r && r < n) st = p->expect ? ACCEL_E_TSP1_RESPONSE_LOST : ACCEL_OK;
-            if (i == r) st = ACCEL_OK;
-            accel__tsp1_finish(s, st, NULL);
-        }
+        size_t i = 0;
+        accel_tsp1_pending *p;
+        while ((p = accel__tsp1_at(s, i)) != NULL && p->id != ACCEL_TSP1_REBOOT) i++;
+        accel__tsp1_retire(s, p ? i + 1 : 0);
+        accel__tsp1_finish_all(s, ACCEL_E_TSP1_DISCARDED, NULL);
         s->ready = 1;
         s->asleep = 0;
         s->dev_error = 0;
+    } else if (slot < 3 && s->have_async) {
+        if (d == 0 || d > 0x7FFFu) s->async_nonmono++;
+        else s->async_gaps += d - 1u;
+    }
+    if (slot > 3) slot = 3; /* ids the seed does not list, answers to nothing pending */
+    if (slot < 3) {
         s->have_async = 1;
         s->last_async = f->tid;
-        slot = 0;
-    } else if (f->id == ACCEL_TSP1_R_ASYNC_ERR_ECC || f->id == ACCEL_TSP1_R_ASYNC_ERR_NPU) {
-        if (s->have_async) {
-            if ((uint16_t)(f->tid - s->last_async) == 0 || (uint16_t)(f->tid - s->last_async) > 0x7FFFu)
-                s->async_nonmono++;
-            else
-                s->async_gaps += (uint16_t)(f->tid - s->last_async) - 1u;
-        }
-        s->have_async = 1;
-        s->last_async = f->tid;
-        slot = f->id - ACCEL_TSP1_R_ASYNC_READY;
-    } else {
-        s->aq_id = f->id;
     }
     if (s->on_async) {
         s->on_async(s->user, f);
     } else {
         if (s->aq_n[slot] < 0xFFFFu) s->aq_n[slot]++;
         s->aq_tid[slot] = f->tid;
+        s->aq_id[slot] = f->id;
     }
 }
 
-static void accel__tsp1_on_frame(accel_tsp1 *s, const accel_tsp1_frame *f)
+ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel_tsp1_frame *f)
 {
     accel_tsp1_kind k = accel_tsp1_kind_of(f->id);
-    size_t i, n = accel_ring_count(&s->pend);
-    if (k == ACCEL_TSP1_KIND_ASYNC || k == ACCEL_TSP1_KIND_UNKNOWN) {
+    accel_status st = ACCEL_E_TSP1_UNKNOWN_OUTCOME;
+    size_t i = 0;
+    accel_tsp1_pending *p;
+    while ((p = accel__tsp1_at(s, i)) != NULL && p->tid != f->tid) i++;
+    if (k != ACCEL_TSP1_KIND_ERROR) {
+        if (p && (k == ACCEL_TSP1_KIND_DATA || k == ACCEL_TSP1_KIND_NN_INFO)) {
+            /* responses come in command order: everything before it has completed */
+            accel__tsp1_retire(s, i);
+            accel__tsp1_finish(s, accel__tsp1_at(s, 0)->expect == f->id ? ACCEL_OK
+                                                                         : ACCEL_E_TSP1_UNEXPECTED, f);
+            return;
+        }
+        if (k != ACCEL_TSP1_KIND_ASYNC && k != ACCEL_TSP1_KIND_UNKNOWN)
+            s->stray++; /* an answer to nothing pending (e.g. after a timeout): surfaced */
         accel__tsp1_on_async(s, f);
         return;
     }
-    for (i = 0; i < n; i++)
-        if (((accel_tsp1_pending *)accel_ring_at(&s->pend, i))->tid == f->tid) break;
-    if (i == n) {
-        if (k == ACCEL_TSP1_KIND_ERROR) {
-            accel__tsp1_finish_all(s, ACCEL_E_TSP1_UNKNOWN_OUTCOME, f);
-            accel__tsp1_device_error(s);
-        } else {
-            s->stray++; /* an answer to nothing pending (e.g. after a timeout): surfaced */
-            accel__tsp1_on_async(s, f);
-        }
-        return;
-    }
-    /* responses come in command order: everything before it has completed */
-    while (i--) {
-        accel_tsp1_pending *p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
-        accel__tsp1_finish(s, p->expect && p->id != ACCEL_TSP1_REBOOT ? ACCEL_E_TSP1_RESPONSE_LOST
-                                                                       : ACCEL_OK, NULL);
-    }
-    if (k == ACCEL_TSP1_KIND_ERROR) {
+    if (p) {
+        accel__tsp1_retire(s, i);
         accel__tsp1_finish(s, accel_tsp1_error_status(f->id), f);
-        accel__tsp1_finish_all(s, ACCEL_E_TSP1_DISCARDED, NULL);
-        accel__tsp1_device_error(s);
-    } else {
-        accel_tsp1_pending *p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
-        accel__tsp1_finish(s, p->expect == f->id ? ACCEL_OK : ACCEL_E_TSP1_UNEXPECTED, f);
+        st = ACCEL_E_TSP1_DISCARDED;
+        f = NULL;
     }
+    accel__tsp1_finish_all(s, st, f);
+    accel__tsp1_device_error(s);
 }
 
 ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *c)
@@ -4529,9 +4529,6 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
                                        uint16_t *tid, uint16_t internal)
 {
     accel_tsp1_pending p;
-    size_t len;
-    uint8_t m[ACCEL_TSP1_OVERHEAD];
-    uint8_t *buf = internal ? m : s->tx;
     accel_status st;
     if (s->asleep) return ACCEL_E_TSP1_ASLEEP;
     if (s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
@@ -4539,8 +4536,7 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
     if (accel_ring_count(&s->pend) + (internal ? 0u : 1u) >= accel_ring_capacity(&s->pend))
         return ACCEL_E_FULL;
     p.tid = accel__tsp1_tid(s);
-    st = accel_tsp1_encode_cmd(buf, internal ? sizeof m : s->tx_cap, id, p.tid, payload, n, &len);
-    if (st == ACCEL_OK) st = accel__tsp1_send(s, buf, len);
+    st = accel__tsp1_send(s, id, p.tid, payload, n, internal);
     if (st != ACCEL_OK) {
         s->next_tid = p.tid; /* not sent: the TID is free again */
         return st;
@@ -4570,19 +4566,20 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
     accel_tsp1_pending *p;
     accel_status st;
     unsigned rounds;
+    uint32_t now;
     if (!s) return ACCEL_E_NULL;
     if (s->asleep) return ACCEL_OK;
     /* deadlines, oldest first; a lost error response would leave the device discarding, so a
        timeout is followed by CLEAR_ERROR (harmless when the queue was fine) */
-    p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0);
-    if (p && (uint32_t)(accel__tsp1_now(s) - p->sent_ms) >= s->timeout_ms) {
-        while ((p = (accel_tsp1_pending *)accel_ring_at(&s->pend, 0)) != NULL &&
-               (uint32_t)(accel__tsp1_now(s) - p->sent_ms) >= s->timeout_ms)
+    now = accel__tsp1_now(s);
+    p = accel__tsp1_at(s, 0);
+    if (p && (uint32_t)(now - p->sent_ms) >= s->timeout_ms) {
+        while ((p = accel__tsp1_at(s, 0)) != NULL && (uint32_t)(now - p->sent_ms) >= s->timeout_ms)
             accel__tsp1_finish(s, ACCEL_E_TIMEOUT, NULL);
         accel__tsp1_device_error(s);
     }
     /* completion marker behind a command that answers nothing on success */
-    p = (accel_tsp1_pending *)accel_ring_at(&s->pend, accel_ring_count(&s->pend) - 1u);
+    p = accel__tsp1_at(s, accel_ring_count(&s->pend) - 1u);
     if (p && !p->expect && !p->internal && p->id != ACCEL_TSP1_DEEP_SLEEP)
         accel__tsp1_submit(s, ACCEL_TSP1_ECHO, NULL, 0, NULL, 1);
     for (rounds = 0; rounds < 64u; rounds++) {
@@ -4602,22 +4599,58 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
             if (st == ACCEL_OK) accel__tsp1_on_frame(s, &f);
         }
     }
+    /* DEEP_SLEEP alone in flight answers nothing: it is done once the device consumed it */
+    p = accel__tsp1_at(s, 0);
+    if (p && p->id == ACCEL_TSP1_DEEP_SLEEP && accel_ring_count(&s->pend) == 1) {
+        uint16_t fill;
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
+        if (st != ACCEL_OK) return st;
+        if (!fill) {
+            accel__tsp1_finish(s, ACCEL_OK, NULL);
+            s->asleep = 1;
+            s->ready = 0;
+            s->running_mask = 0;
+        }
+    }
     return ACCEL_OK;
 }
 
-/* Poll until *flag is set or timeout_ms passes; sleeps on INTB (or 1 ms) between polls. */
-static accel_status accel__tsp1_spin(accel_tsp1 *s, const uint8_t *flag, uint32_t timeout_ms)
+/* Blocking core: submit id (0: none) and poll until its outcome, or until the device is ready
+ * (id 0), or timeout_ms passes. A full command buffer or pending table drains while we poll;
+ * between polls we sleep on INTB (or 1 ms). */
+static accel_status accel__tsp1_wait(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+                                     void *resp, size_t resp_cap, uint32_t timeout_ms)
 {
+    accel_status st;
     accel_deadline d;
+    uint16_t tid;
+    const uint8_t *flag = id ? &s->w_done : &s->ready;
     accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
     for (;;) {
-        accel_status st = accel_tsp1_poll(s);
-        if (st != ACCEL_OK) return st;
-        if (*flag) return ACCEL_OK;
-        if (accel_deadline_expired(&d, accel__tsp1_now(s))) return ACCEL_E_TIMEOUT;
+        if (id) {
+            st = accel_tsp1_submit(s, id, payload, n, &tid);
+            if (st == ACCEL_OK) {
+                id = 0;
+                s->w_tid = tid;
+                s->w_done = 0;
+                s->w_buf = (uint8_t *)resp;
+                s->w_cap = resp ? resp_cap : 0;
+            } else if (st != ACCEL_E_BUSY && st != ACCEL_E_FULL) {
+                return st;
+            }
+        }
+        st = accel_tsp1_poll(s);
+        if (st != ACCEL_OK || (!id && *flag)) break;
+        if (accel_deadline_expired(&d, accel__tsp1_now(s))) {
+            st = ACCEL_E_TIMEOUT; /* a command sent still gets its own outcome later */
+            break;
+        }
         if (accel_port_wait_irq(s->bus.port, s->bus.intb_line, 1) == ACCEL_E_UNSUPPORTED)
             accel_port_delay_ms(s->bus.port, 1);
     }
+    s->w_buf = NULL;
+    s->w_tid = ACCEL_TSP1_TID_NONE;
+    return st;
 }
 
 ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
@@ -4625,73 +4658,45 @@ ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *pa
                                       uint32_t timeout_ms)
 {
     accel_status st;
-    accel_deadline d;
-    uint16_t tid;
     if (resp_len) *resp_len = 0;
     if (!s) return ACCEL_E_NULL;
-    accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
-    for (;;) { /* a full command buffer or pending table drains while we poll */
-        st = accel_tsp1_submit(s, id, payload, n, &tid);
-        if (st != ACCEL_E_BUSY && st != ACCEL_E_FULL) break;
-        if (accel_deadline_expired(&d, accel__tsp1_now(s))) return ACCEL_E_TIMEOUT;
-        st = accel_tsp1_poll(s);
-        if (st != ACCEL_OK) return st;
-        accel_port_delay_ms(s->bus.port, 1);
-    }
+    if (!id) return ACCEL_E_ARG; /* not a command (0 means "wait for ready" inside) */
+    st = accel__tsp1_wait(s, id, payload, n, resp, resp_cap, timeout_ms);
     if (st != ACCEL_OK) return st;
-    s->w_tid = tid;
-    s->w_done = 0;
-    s->w_buf = (uint8_t *)resp;
-    s->w_cap = resp ? resp_cap : 0;
-    st = accel__tsp1_spin(s, &s->w_done, accel_deadline_remaining(&d, accel__tsp1_now(s)));
-    s->w_buf = NULL;
-    s->w_tid = ACCEL_TSP1_TID_NONE;
-    if (st != ACCEL_OK) return st; /* the command still gets its own outcome later */
     if (resp_len) *resp_len = s->w_len;
     return s->w_st;
+}
+
+/* A command without a response payload, blocking. */
+static accel_status accel__tsp1_cmd(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+                                    uint32_t timeout_ms)
+{
+    return accel_tsp1_call(s, id, payload, n, NULL, 0, NULL, timeout_ms);
 }
 
 ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms)
 {
     if (!s) return ACCEL_E_NULL;
-    return accel__tsp1_spin(s, &s->ready, timeout_ms);
+    return accel__tsp1_wait(s, 0, NULL, 0, NULL, 0, timeout_ms);
 }
 
 ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
 {
     accel_status st;
     if (!s) return ACCEL_E_NULL;
-    s->dev_error = 0; /* REBOOT is discarded in the error state: clear first */
-    if (accel_tsp1_clear_error(s) != ACCEL_OK) s->dev_error = 1;
+    /* REBOOT is discarded in the error state: clear first (a failed clear refuses the REBOOT) */
+    s->dev_error = (uint8_t)(accel_tsp1_clear_error(s) != ACCEL_OK);
     s->ready = 0;
-    st = accel_tsp1_call(s, ACCEL_TSP1_REBOOT, NULL, 0, NULL, 0, NULL, timeout_ms);
+    st = accel__tsp1_cmd(s, ACCEL_TSP1_REBOOT, NULL, 0, timeout_ms);
     if (st == ACCEL_OK) s->running_mask = 0;
     return st;
 }
 
 ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms)
 {
-    accel_status st;
-    uint16_t fill = 1;
-    accel_deadline d;
     if (!s) return ACCEL_E_NULL;
     if (accel_ring_count(&s->pend)) return ACCEL_E_BUSY; /* let queued work finish first */
-    st = accel__tsp1_submit(s, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, NULL, 0);
-    if (st != ACCEL_OK) return st;
-    accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
-    while (fill) { /* DEEP_SLEEP answers nothing: it is done once consumed */
-        st = accel_tsp1_poll(s);
-        if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
-        if (st != ACCEL_OK) return st;
-        if (!accel_ring_count(&s->pend)) return ACCEL_E_TSP1_DISCARDED; /* e.g. error state */
-        if (fill && accel_deadline_expired(&d, accel__tsp1_now(s))) return ACCEL_E_TIMEOUT;
-        if (fill) accel_port_delay_ms(s->bus.port, 1);
-    }
-    accel__tsp1_finish(s, ACCEL_OK, NULL);
-    s->asleep = 1;
-    s->ready = 0;
-    s->running_mask = 0;
-    return ACCEL_OK;
+    return accel__tsp1_cmd(s, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, timeout_ms); /* see poll */
 }
 
 ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
@@ -4754,7 +4759,7 @@ ACCELDEF accel_status accel_tsp1_nn_control(accel_tsp1 *s, uint16_t id, uint32_t
     if (id < ACCEL_TSP1_NN_START || id > ACCEL_TSP1_NN_FINISH) return ACCEL_E_ARG;
     if (s->scanned && (mask & ~s->known_mask)) return ACCEL_E_TSP1_MASK;
     accel__tsp1_put32(p, mask);
-    st = accel_tsp1_call(s, id, p, 4, NULL, 0, NULL, timeout_ms);
+    st = accel__tsp1_cmd(s, id, p, 4, timeout_ms);
     if (st == ACCEL_OK) {
         if (id == ACCEL_TSP1_NN_START) s->running_mask |= mask;
         else s->running_mask &= ~mask;
@@ -4771,7 +4776,7 @@ ACCELDEF accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_
         if (s->aq_n[i] && (best == 4 || (uint16_t)(s->aq_tid[i] - s->aq_tid[best]) > 0x7FFFu))
             best = i;
     if (best == 4) return ACCEL_E_EMPTY;
-    *id = best == 3 ? s->aq_id : (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best);
+    *id = s->aq_id[best];
     *tid = s->aq_tid[best];
     *coalesced = s->aq_n[best];
     s->aq_n[best] = 0;
@@ -4781,22 +4786,23 @@ ACCELDEF accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_
 ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
                                             uint32_t timeout_ms)
 {
-    accel_status st = ACCEL_OK;
-    uint32_t k, prev;
+    accel_status st;
+    uint32_t k, prev, lim;
+    uint16_t fill, space;
     if (!s || !u || !u->read) return ACCEL_E_NULL;
     if (u->total % ACCEL_TSP1_CHUNK_SIZE || u->position % ACCEL_TSP1_CHUNK_SIZE ||
         u->position > u->total)
         return ACCEL_E_ARG;
     if (s->running_mask) return ACCEL_E_BUSY; /* stop the networks first (else ERR_BUSY) */
-    k = u->chunks ? u->chunks : (uint32_t)((s->tx_cap - ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE);
+    st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
+    if (st != ACCEL_OK) return st;
+    /* a command must fit the tx buffer and, sized automatically, the device's command buffer
+       in its entirety; N_BYTES caps it at 455 chunks */
+    lim = (uint32_t)fill + space;
+    if (u->chunks || lim > s->tx_cap) lim = (uint32_t)s->tx_cap;
+    k = lim < ACCEL_TSP1_OVERHEAD ? 0u : (lim - ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE;
+    if (u->chunks) k = u->chunks;
     if (k > 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE) k = 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE;
-    {   /* a command must fit the device's command buffer in its entirety */
-        uint16_t fill, space;
-        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
-        if (st != ACCEL_OK) return st;
-        if (!u->chunks && (uint32_t)fill + space < (k * ACCEL_TSP1_CHUNK_SIZE) + ACCEL_TSP1_OVERHEAD)
-            k = ((uint32_t)fill + space - ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE;
-    }
     k *= ACCEL_TSP1_CHUNK_SIZE;
     if (!k || k + ACCEL_TSP1_OVERHEAD > s->tx_cap) return ACCEL_E_BUFFER_TOO_SMALL;
     prev = u->position;
@@ -4804,21 +4810,20 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
         size_t n = (size_t)(u->total - u->position < k ? u->total - u->position : k); /* <= 0xFFFF */
         st = u->read(u->user, u->position, s->tx + ACCEL_TSP1_HDR_SIZE, n);
         if (st == ACCEL_OK)
-            st = accel_tsp1_call(s, ACCEL_TSP1_SECURE_UPDATE, s->tx + ACCEL_TSP1_HDR_SIZE, n,
-                                 NULL, 0, NULL, timeout_ms);
+            st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE, s->tx + ACCEL_TSP1_HDR_SIZE, n,
+                                 timeout_ms);
         if (st != ACCEL_OK) break;
         prev = u->position;
         u->position += (uint32_t)n;
         if (u->progress) u->progress(u->user, u->position, u->total);
     }
-    if (st == ACCEL_OK)
-        st = accel_tsp1_call(s, ACCEL_TSP1_SECURE_UPDATE_FINISH, NULL, 0, NULL, 0, NULL, timeout_ms);
+    if (st == ACCEL_OK) st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_FINISH, NULL, 0, timeout_ms);
     if (st == ACCEL_OK) return u->no_reboot ? ACCEL_OK : accel_tsp1_reboot(s, timeout_ms);
     if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev; /* the previous NVM write may have failed */
     if (st == ACCEL_E_TSP1_ERR_CRYPT) u->position = 0;  /* the image as a whole was refused */
     if (!u->no_cancel) {
         if (s->dev_error) accel_tsp1_clear_error(s);
-        accel_tsp1_call(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, NULL, 0, NULL, timeout_ms);
+        accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
         u->position = 0; /* a cancelled update starts over */
     }
     return st;

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# tsp1_size.sh - code size of the TSP1 host driver + codec (everything but the device model) on
+# cortex-m0plus -Os, measured as issue 3 asks: accel.h with every other section off,
+# ACCEL_TSP1_NO_MODEL and ACCEL_NO_STATUS_STRINGS, minus the common-only build. Split by layer
+# (wire = codec and decoder, bus, driver) from arm-none-eabi-nm -S. Fails when the total grows
+# past LIMIT (the size reached, rounded up to 64 bytes; issue target 3072), when .data/.bss is
+# not 0, or when the section calls a libgcc helper the common section does not already pull in.
+# Ends with "N passed, N failed".
+cd "$(dirname "$0")/.." || exit 1
+LIMIT=${TSP1_SIZE_LIMIT:-4224}
+pass=0; fail=0
+ok() { echo "  ok   $*"; pass=$((pass + 1)); }
+bad() { echo "  FAIL $*"; fail=$((fail + 1)); }
+if ! command -v arm-none-eabi-gcc >/dev/null; then echo "arm-none-eabi-gcc missing"; echo "0 passed, 1 failed"; exit 1; fi
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+printf '#define ACCEL_IMPLEMENTATION\n#include "accel.h"\n' > "$T/impl.c"
+CF="-std=c99 -Os -mcpu=cortex-m0plus -mthumb -ffunction-sections -fdata-sections -I."
+CF="$CF -DACCEL_NO_STATUS_STRINGS -DACCEL_TSP1_NO_MODEL"
+OTHERS="-DACCEL_NO_EDGETPU -DACCEL_NO_REFSI -DACCEL_NO_ANE -DACCEL_NO_MAC"
+arm-none-eabi-gcc $CF $OTHERS -c "$T/impl.c" -o "$T/tsp1.o" &&
+arm-none-eabi-gcc $CF $OTHERS -DACCEL_NO_TSP1 -c "$T/impl.c" -o "$T/common.o" ||
+    { echo "0 passed, 1 failed"; exit 1; }
+sz() { arm-none-eabi-size "$1" | awk 'NR == 2 { print $1, $2, $3 }'; }
+read -r t d b <<<"$(sz "$T/tsp1.o")"
+read -r ct cd cb <<<"$(sz "$T/common.o")"
+text=$((t - ct)); data=$((d - cd + b - cb))
+# per layer, from the symbols (their sum must be the whole delta: nothing unaccounted for)
+read -r wire bus drv sum < <(arm-none-eabi-nm -S "$T/tsp1.o" | awk '
+    NF == 4 && $4 ~ /tsp1/ {
+        n = 0; for (i = 1; i <= length($2); i++) n = n * 16 + index("0123456789abcdef", substr($2, i, 1)) - 1
+        if ($4 ~ /(encode|check_cmd|kind_of|error_status|nn_info|decoder|dec_|get16|put16|get32|put32)/ && $4 !~ /query/) w += n
+        else if ($4 ~ /(xfer|reg_read|reg_write|tsp1_buf|irq_config|wake_pulse)/) b += n
+        else d += n
+        s += n }
+    END { print w + 0, b + 0, d + 0, s + 0 }')
+echo "tsp1 driver + codec on cortex-m0plus -Os (arm-none-eabi-gcc $(arm-none-eabi-gcc -dumpversion)), bytes of .text:"
+printf '  wire (codec, decoder) %5d\n  bus                   %5d\n  driver                %5d\n  total                 %5d   (issue target 3072, limit %d)\n' \
+    "$wire" "$bus" "$drv" "$text" "$LIMIT"
+[ "$sum" -eq "$text" ] && ok "symbols account for every byte ($sum)" || bad "symbols sum to $sum, delta is $text"
+[ "$text" -le "$LIMIT" ] && ok ".text $text <= $LIMIT" || bad ".text $text > $LIMIT"
+[ "$data" -eq 0 ] && ok ".data + .bss 0" || bad ".data + .bss $data (state belongs in the caller's struct)"
+# libgcc helpers the tsp1 code calls that the common section does not already need
+helpers() { arm-none-eabi-objdump -r "$1" | awk -v want="$2" '
+    /^RELOCATION RECORDS FOR/ { sec = $4 }
+    $3 ~ /^__aeabi_|^__(u?div|u?mod|ashl|lshr|mul|clz|ctz|popcount)/ && (want == "" || sec ~ want) { print $3 }' | sort -u; }
+extra=$(comm -23 <(helpers "$T/tsp1.o" tsp1) <(helpers "$T/common.o" ""))
+[ -z "$extra" ] && ok "no libgcc helper beyond common's ($(helpers "$T/tsp1.o" tsp1 | tr '\n' ' '))" ||
+    bad "libgcc helpers only tsp1 needs: $extra"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
