@@ -4910,7 +4910,7 @@ static int accel__tsp1m_respond(accel_tsp1_model *m, uint16_t id, uint16_t tid, 
 
 static void accel__tsp1m_emit_async(accel_tsp1_model *m)
 {
-    while (m->apend) {
+    while (m->apend & 7u) { /* bits 0..2: one per async type; no other bit is ever set */
         unsigned i, best = 3;
         for (i = 0; i < 3; i++)
             if ((m->apend & (1u << i)) &&
