@@ -6,6 +6,7 @@
 
 #ifdef __linux__
 #include <errno.h>
+#include <fcntl.h>
 #include <time.h>
 
 accel_status accel_linux_errno_status(int err)
@@ -27,6 +28,17 @@ accel_status accel_linux_fail(accel_linux *lx, int err)
 {
     lx->last_errno = err;
     return accel_linux_errno_status(err);
+}
+
+accel_status accel_linux_open_node(accel_linux *lx, const char *path, int *fd_slot)
+{
+    int fd;
+    if (!lx || !path || !fd_slot) return ACCEL_E_NULL;
+    if (*fd_slot >= 0) return ACCEL_E_BUSY; /* close the current node first */
+    fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) return accel_linux_fail(lx, errno);
+    *fd_slot = fd;
+    return ACCEL_OK;
 }
 
 accel_status accel_linux_init(accel_linux *lx)

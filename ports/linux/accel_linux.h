@@ -62,6 +62,10 @@ accel_status accel_linux_errno_status(int err);
 /* Keep err in lx->last_errno and return its status (for the bus files). */
 accel_status accel_linux_fail(accel_linux *lx, int err);
 
+/* Open a device node read/write into *fd_slot (for the bus files): ACCEL_E_BUSY when the
+ * slot already holds an open node, the errno's status (kept in last_errno) when open fails. */
+accel_status accel_linux_open_node(accel_linux *lx, const char *path, int *fd_slot);
+
 /* Build "<prefix><a>" or "<prefix><a>.<b>" (has_b) into buf, NUL-terminated (no stdio). */
 accel_status accel_linux_devpath(char *buf, size_t cap, const char *prefix, unsigned a,
                                  int has_b, unsigned b);

@@ -22,13 +22,8 @@ static int gpio_ioctl(int fd, unsigned long req, void *arg)
 
 accel_status accel_linux_gpio_open_path(accel_linux *lx, const char *path)
 {
-    int fd;
-    if (!lx || !path) return ACCEL_E_NULL;
-    if (lx->gpio_fd >= 0) return ACCEL_E_BUSY;
-    fd = open(path, O_RDWR | O_CLOEXEC);
-    if (fd < 0) return accel_linux_fail(lx, errno);
-    lx->gpio_fd = fd;
-    return ACCEL_OK;
+    if (!lx) return ACCEL_E_NULL;
+    return accel_linux_open_node(lx, path, &lx->gpio_fd);
 }
 
 accel_status accel_linux_gpio_open(accel_linux *lx, unsigned chip)

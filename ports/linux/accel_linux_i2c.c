@@ -12,13 +12,8 @@
 
 accel_status accel_linux_i2c_open_path(accel_linux *lx, const char *path)
 {
-    int fd;
-    if (!lx || !path) return ACCEL_E_NULL;
-    if (lx->i2c_fd >= 0) return ACCEL_E_BUSY;
-    fd = open(path, O_RDWR | O_CLOEXEC);
-    if (fd < 0) return accel_linux_fail(lx, errno);
-    lx->i2c_fd = fd;
-    return ACCEL_OK;
+    if (!lx) return ACCEL_E_NULL;
+    return accel_linux_open_node(lx, path, &lx->i2c_fd);
 }
 
 accel_status accel_linux_i2c_open(accel_linux *lx, unsigned bus)

@@ -21,21 +21,21 @@ static int spi_ioctl(int fd, unsigned long req, void *arg)
 accel_status accel_linux_spi_open_path(accel_linux *lx, const char *path, uint8_t cs,
                                        uint8_t mode, uint32_t speed_hz, uint8_t bits)
 {
-    int fd, err;
-    if (!lx || !path) return ACCEL_E_NULL;
-    if (lx->spi_fd >= 0) return ACCEL_E_BUSY; /* close the current node first */
-    fd = open(path, O_RDWR | O_CLOEXEC);
-    if (fd < 0) return accel_linux_fail(lx, errno);
+    int err;
+    accel_status st;
+    if (!lx) return ACCEL_E_NULL;
+    st = accel_linux_open_node(lx, path, &lx->spi_fd);
+    if (st != ACCEL_OK) return st;
     if (speed_hz) {
-        if (spi_ioctl(fd, SPI_IOC_WR_MODE, &mode) < 0 ||
-            spi_ioctl(fd, SPI_IOC_WR_BITS_PER_WORD, &bits) < 0 ||
-            spi_ioctl(fd, SPI_IOC_WR_MAX_SPEED_HZ, &speed_hz) < 0) {
+        if (spi_ioctl(lx->spi_fd, SPI_IOC_WR_MODE, &mode) < 0 ||
+            spi_ioctl(lx->spi_fd, SPI_IOC_WR_BITS_PER_WORD, &bits) < 0 ||
+            spi_ioctl(lx->spi_fd, SPI_IOC_WR_MAX_SPEED_HZ, &speed_hz) < 0) {
             err = errno;
-            close(fd);
+            close(lx->spi_fd);
+            lx->spi_fd = -1;
             return accel_linux_fail(lx, err);
         }
     }
-    lx->spi_fd = fd;
     lx->spi_cs = cs;
     return ACCEL_OK;
 }
