@@ -6,6 +6,7 @@
 #include "accel.h"
 #include "accel_sim.h"
 #include "testlib.h"
+#include "edgetpu_data.h"
 #include <stdlib.h>
 
 #include "vectors/edgetpu/synth_pkg.h"
@@ -13,20 +14,6 @@
 static uint8_t dense_buf[1u << 17], bright_buf[1u << 17];
 static accel_edgetpu_model dense, bright;
 
-static size_t et_load(const char *rel, uint8_t *buf, size_t cap)
-{
-    char path[512];
-    const char *dir = getenv("ACCEL_EDGETPU_DATA");
-    FILE *fp;
-    size_t n;
-    if (!dir) dir = "../shared/data/edgetpu";
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    fp = fopen(path, "rb");
-    if (!fp) return 0;
-    n = fread(buf, 1, cap, fp);
-    fclose(fp);
-    return n;
-}
 
 /* reassemble what the host sent on ep 0x01, per tag, from the simulator's trace */
 static uint8_t sent[3][1u << 17];

@@ -7,29 +7,13 @@
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "testlib.h"
+#include "edgetpu_data.h"
 #include <stdlib.h>
 
 #include "vectors/edgetpu/insn_expect.h"
 
 static uint8_t m_buf[1u << 17], m_mut[1u << 17];
 
-static size_t et_load(const char *rel, uint8_t *buf, size_t cap)
-{
-    char path[512];
-    const char *dir = getenv("ACCEL_EDGETPU_DATA");
-    FILE *fp;
-    size_t n;
-    if (!dir) dir = "../shared/data/edgetpu";
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    fp = fopen(path, "rb");
-    if (!fp) {
-        printf("  cannot open %s\n", path);
-        return 0;
-    }
-    n = fread(buf, 1, cap, fp);
-    fclose(fp);
-    return n;
-}
 
 static int view_is(accel_edgetpu_view v, const char *s)
 {
