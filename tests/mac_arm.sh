@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# mac_arm.sh - EXECUTES the mac section's Arm SIMD paths under emulation (we have no Arm
+# hardware): tests/arm/mac_arm_test.c (random FC / GEMM cases aimed at the Arm blocking against
+# its own plain-loop reference, then the whole of tests/test_mac.c) cross-built and run as
+#   a64-sdot     aarch64-linux-gnu-gcc -march=armv8.2-a+dotprod (ACCEL_MAC_SIMD 3), qemu-aarch64 -cpu max
+#   a64-sdot-clang  the same compiled by clang
+#   a64-nosimd   the same target with ACCEL_MAC_NO_SIMD (ACCEL_MAC_SIMD 0)
+#   m4-dsp       arm-none-eabi-gcc -mcpu=cortex-m4 -DACCEL_MAC_FAST=1 (ACCEL_MAC_SIMD 4, SMLAD),
+#                qemu-system-arm -M mps2-an386 with newlib rdimon semihosting
+#                (tests/arm/m_startup.c, tests/arm/mps2.ld)
+#   m4-dsp-clang the same compiled by clang
+#   m4-nosimd    the same target with ACCEL_MAC_NO_SIMD
+#   m7-dsp-Os    -mcpu=cortex-m7 -Os (an MCU build's flags) on -M mps2-an500
+#   host         the native compiler, portable path
+# Each build must select the wanted path (the test has an #error otherwise), pass every case and
+# print the same output digest as every other build: bit-identical results across the SIMD
+# paths, the portable path and the host. Emulator run times say nothing about speed.
+# A missing tool skips its builds (fails with ACCEL_REQUIRE_ALL=1). Ends with "N passed, N failed".
+cd "$(dirname "$0")/.." || exit 1
+REQ=${ACCEL_REQUIRE_ALL:-0}
+pass=0; fail=0
+B=build/mac_arm
+mkdir -p "$B"
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+skip() {
+    if [ "$REQ" = 1 ]; then bad "$1 (skipped, but ACCEL_REQUIRE_ALL=1: $2)"
+    else echo "SKIP $1: $2"; fi
+}
+have() { command -v "$1" >/dev/null 2>&1; }
+
+SRC=tests/arm/mac_arm_test.c
+W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
+A64="-O2 -march=armv8.2-a+dotprod"
+M4="-mcpu=cortex-m4 -mthumb -mfloat-abi=soft -DACCEL_MAC_FAST=1"
+M7="-mcpu=cortex-m7 -mthumb -mfloat-abi=soft -DACCEL_MAC_FAST=1"
+MLINK="--specs=rdimon.specs -nostartfiles -T tests/arm/mps2.ld tests/arm/m_startup.c"
+
+# what each group of builds needs, as "why it is missing" (empty: all there)
+QA64=qemu-aarch64
+have qemu-aarch64 || QA64=qemu-aarch64-static
+need_a64=""
+have aarch64-linux-gnu-gcc || need_a64="$need_a64 aarch64-linux-gnu-gcc (gcc-aarch64-linux-gnu)"
+[ -f /usr/aarch64-linux-gnu/include/stdio.h ] || need_a64="$need_a64 the arm64 C library (libc6-dev-arm64-cross)"
+have $QA64 || need_a64="$need_a64 qemu-aarch64 (qemu-user)"
+need_m=""
+have arm-none-eabi-gcc || need_m="$need_m arm-none-eabi-gcc (gcc-arm-none-eabi)"
+case "$(arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -print-file-name=librdimon.a 2>/dev/null)" in
+    /*) ;; *) need_m="$need_m newlib's librdimon (libnewlib-arm-none-eabi)" ;;
+esac
+if ! have qemu-system-arm; then need_m="$need_m qemu-system-arm (qemu-system-arm)"
+elif ! qemu-system-arm -M help 2>/dev/null | grep -q '^mps2-an386 '; then
+    need_m="$need_m a qemu-system-arm with the mps2-an386 board"
+fi
+need_clang=""
+have clang || need_clang=" clang"
+
+# build_run NAME WANT: build with the command in $CMD (a string), run with $RUN_CMD plus the
+# binary; writes $B/NAME.log and $B/NAME.res ("ok DIGEST" or "fail: why").
+build_run() {
+    local name=$1 want=$2 log=$B/$1.log out rc line t0 t1 t2
+    t0=$(date +%s)
+    if ! eval "$CMD" >"$log" 2>&1; then echo "fail: build failed: $CMD" >"$B/$name.res"; return; fi
+    t1=$(date +%s)
+    out=$(timeout 120 $RUN_CMD "$B/$name" 2>&1); rc=$?
+    t2=$(date +%s)
+    echo "$out" >>"$log"
+    echo "times: build $((t1 - t0)) s, run $((t2 - t1)) s (emulated: not a speed)" >>"$log"
+    line=$(echo "$out" | tail -1)
+    if [ $rc -ne 0 ] || ! echo "$line" | grep -Eq '^[0-9]+ passed, 0 failed$'; then
+        echo "fail: exit $rc, last line '$line'" >"$B/$name.res"
+    elif ! echo "$out" | grep -q "^ACCEL_MAC_SIMD=$want "; then
+        echo "fail: the program did not report ACCEL_MAC_SIMD=$want" >"$B/$name.res"
+    else
+        echo "ok $(echo "$out" | sed -n 's/^digest \([0-9a-f]*\)$/\1/p')" >"$B/$name.res"
+    fi
+}
+
+NAMES=""
+jobs_max=$(nproc 2>/dev/null || echo 2)
+start() { # NAME WANT: launch build_run in the background, at most jobs_max at once
+    NAMES="$NAMES $1"
+    rm -f "$B/$1.res" "$B/$1"
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+    build_run "$1" "$2" &
+}
+
+if [ -n "$need_a64" ]; then skip "AArch64 NEON sdot builds" "missing$need_a64"
+else
+    RUN_CMD="$QA64 -cpu max -L /usr/aarch64-linux-gnu"
+    CMD="aarch64-linux-gnu-gcc $W $A64 -DMAC_ARM_WANT=3 -I. $SRC -o $B/a64-sdot"
+    start a64-sdot 3
+    CMD="aarch64-linux-gnu-gcc $W $A64 -DACCEL_MAC_NO_SIMD -DMAC_ARM_WANT=0 -I. $SRC -o $B/a64-nosimd"
+    start a64-nosimd 0
+    if [ -n "$need_clang" ]; then skip "a64-sdot-clang" "missing$need_clang"
+    else
+        CMD="clang $W $A64 --target=aarch64-linux-gnu -isystem /usr/aarch64-linux-gnu/include -DMAC_ARM_WANT=3 -I. -c $SRC -o $B/a64-sdot-clang.o && aarch64-linux-gnu-gcc $B/a64-sdot-clang.o -o $B/a64-sdot-clang"
+        start a64-sdot-clang 3
+    fi
+fi
+
+if [ -n "$need_m" ]; then skip "Cortex-M DSP builds" "missing$need_m"
+else
+    QM="qemu-system-arm -nographic -monitor none -serial none -semihosting-config enable=on,target=native"
+    RUN_CMD="$QM -M mps2-an386 -kernel"
+    CMD="arm-none-eabi-gcc $W -O2 $M4 -DMAC_ARM_WANT=4 -I. $MLINK $SRC -o $B/m4-dsp"
+    start m4-dsp 4
+    CMD="arm-none-eabi-gcc $W -O2 $M4 -DACCEL_MAC_NO_SIMD -DMAC_ARM_WANT=0 -I. $MLINK $SRC -o $B/m4-nosimd"
+    start m4-nosimd 0
+    if [ -n "$need_clang" ]; then skip "m4-dsp-clang" "missing$need_clang"
+    else
+        # -fshort-enums: the arm-none-eabi ABI newlib and the startup file are built for
+        CMD="clang $W -O2 $M4 --target=thumbv7em-none-eabi -fshort-enums -isystem /usr/lib/arm-none-eabi/include -DMAC_ARM_WANT=4 -I. -c $SRC -o $B/m4-dsp-clang.o && arm-none-eabi-gcc $M4 $MLINK $B/m4-dsp-clang.o -o $B/m4-dsp-clang"
+        start m4-dsp-clang 4
+    fi
+    RUN_CMD="$QM -M mps2-an500 -kernel"
+    CMD="arm-none-eabi-gcc $W -Os $M7 -DMAC_ARM_WANT=4 -I. $MLINK $SRC -o $B/m7-dsp-Os"
+    start m7-dsp-Os 4
+fi
+
+RUN_CMD=""
+CMD="cc $W -O2 -DACCEL_MAC_NO_SIMD -DMAC_ARM_WANT=0 -I. $SRC -o $B/host"
+start host 0
+wait
+
+digests=""
+for n in $NAMES; do
+    res=$(cat "$B/$n.res" 2>/dev/null || echo "fail: no result")
+    case "$res" in
+        "ok "?*) ok "$n (digest ${res#ok })"; digests="$digests ${res#ok }" ;;
+        *) bad "$n: ${res#fail: } (log: $B/$n.log)"; tail -15 "$B/$n.log" | sed 's/^/     | /' ;;
+    esac
+done
+# every build that passed computed the very same outputs
+uniq_d=$(echo $digests | tr ' ' '\n' | sort -u | grep -c .)
+if [ "$uniq_d" = 1 ]; then ok "same output digest in all $(echo $digests | wc -w) passing builds"
+else bad "output digests differ between builds:$digests"; fi
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
