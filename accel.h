@@ -2591,7 +2591,8 @@ extern "C" {
  * and GCC/Clang): 2 = x86 AVX-512 VNNI + BW (vpdpbusd), 1 = x86 AVX2 (int16 madd), both only
  * on hosted builds; 3 = AArch64 NEON with the dot-product extension (sdot), 4 = 32-bit Arm with
  * the DSP extension (SMLAD; Cortex-M4/M7/M33: define ACCEL_MAC_FAST 1 to get it, MCU builds
- * default to 0 and stay small); 0 = none. 3 and 4 are compile-tested only. They speed up FC / GEMM (accel_mac_fully_connected, accel_mac_matmul_s32) and give
+ * default to 0 and stay small); 0 = none. 3 and 4 run under QEMU in tests/mac_arm.sh (qemu-aarch64
+ * -cpu max; Cortex-M4/M7 on mps2 boards), not on hardware. They speed up FC / GEMM (accel_mac_fully_connected, accel_mac_matmul_s32) and give
  * results bit-identical to the portable path: every sum is the same one modulo 2^32. */
 #ifndef ACCEL_MAC_FAST
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
@@ -11178,7 +11179,8 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 
 #if ACCEL_MAC_SIMD == 3 || ACCEL_MAC_SIMD == 4
 /* ---- Arm: one input row against 4 weight rows, the data in the int8 domain of accel__mac_dot
- * ((x ^ fx) + xo); every sum wraps modulo 2^32 like the portable path's. Compile-tested only. */
+ * ((x ^ fx) + xo); every sum wraps modulo 2^32 like the portable path's. Executed under QEMU
+ * (AArch64, Cortex-M4/M7) by tests/mac_arm.sh against a plain loop and the portable path. */
 #if ACCEL_MAC_SIMD == 3
 /* NEON sdot (s8 x s8, groups of 4 into int32 lanes); the offset terms come from sums taken as
  * dot products with ones: sum (xv+xo)(wv+wo) = sum xv*wv + wo*sum xv + xo*sum wv + n*xo*wo. */
@@ -11221,22 +11223,30 @@ static void accel__mac_arm_dot4(const int8_t *x, const int8_t *w, size_t ws, siz
 /* DSP extension: SXTAB16 adds the offset to two sign-extended bytes at once (bytes 0 and 2,
  * then 1 and 3 after a rotate), SMLAD does two 16 x 16 products and the accumulate. Each
  * value is within -255..255, each product pair within 2*255*255: exact, wrapping like the
- * portable sums. Unaligned 32-bit loads (memcpy) are fine on ARMv7E-M. */
+ * portable sums. Unaligned 32-bit loads (memcpy) are fine on ARMv7E-M.
+ * SXTAB16 and SMLAD are ARMv6 SIMD32 instructions: ARMv5TE defines __ARM_FEATURE_DSP without
+ * them, and GCC before 10 has no ACLE intrinsics for them; there only the scalar loop runs. */
+#if defined(__ARM_FEATURE_SIMD32) && (defined(__clang__) || __GNUC__ >= 10)
+#define ACCEL__MAC_SIMD32 1
 static uint32_t accel__mac_ld32(const int8_t *p)
 {
     uint32_t v;
     __builtin_memcpy(&v, p, 4);
     return v;
 }
+#else
+#define ACCEL__MAC_SIMD32 0
+#endif
 
 static void accel__mac_arm_dot4(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
                                 int32_t xo, int32_t wo, uint32_t *d)
 {
+    size_t k = 0, r;
+#if ACCEL__MAC_SIMD32
     uint32_t f4 = (uint32_t)(fx & 0xFF) * 0x01010101UL, xv, wv;
     int32_t xo2 = (int32_t)(((uint32_t)xo & 0xFFFFu) * 0x10001UL);
     int32_t wo2 = (int32_t)(((uint32_t)wo & 0xFFFFu) * 0x10001UL);
     int32_t acc[4] = {0, 0, 0, 0}, x02, x13, w02, w13;
-    size_t k = 0, r;
     for (; k + 4u <= n; k += 4u) {
         xv = accel__mac_ld32(x + k) ^ f4;
         x02 = __sxtab16(xo2, (int32_t)xv);
@@ -11249,7 +11259,8 @@ static void accel__mac_arm_dot4(const int8_t *x, const int8_t *w, size_t ws, siz
         }
     }
     for (r = 0; r < 4; r++) d[r] += (uint32_t)acc[r];
-    for (; k < n; k++) { /* tail */
+#endif
+    for (; k < n; k++) { /* tail; every term without SIMD32 */
         int32_t xk = (int8_t)(x[k] ^ fx) + xo;
         for (r = 0; r < 4; r++) d[r] += (uint32_t)(xk * ((int8_t)(w[r * ws + k] ^ fx) + wo));
     }

@@ -10,6 +10,7 @@ PKGS="make gcc g++ clang libclang-rt-14-dev pkg-config python3
 gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi
 gcc-riscv64-unknown-elf
 gcc-avr avr-libc binutils-avr
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user qemu-system-arm
 libusb-1.0-0-dev zlib1g-dev"
 BENCH_PKGS="zlib1g-dev libgemmlowp-dev libxnnpack-dev"
 want="$PKGS"

@@ -11,6 +11,8 @@
 #   m4-dsp-clang the same compiled by clang
 #   m4-nosimd    the same target with ACCEL_MAC_NO_SIMD
 #   m7-dsp-Os    -mcpu=cortex-m7 -Os (an MCU build's flags) on -M mps2-an500
+#   m4-dsp-nosimd32  Cortex-M4 with __ARM_FEATURE_SIMD32 undefined: the scalar fallback that
+#                ARMv5TE (DSP without SXTAB16/SMLAD) and GCC < 10 compile
 #   host         the native compiler, portable path
 # Each build must select the wanted path (the test has an #error otherwise), pass every case and
 # print the same output digest as every other build: bit-identical results across the SIMD
@@ -116,6 +118,9 @@ else
     RUN_CMD="$QM -M mps2-an500 -kernel"
     CMD="arm-none-eabi-gcc $W -Os $M7 -DMAC_ARM_WANT=4 -I. $MLINK $SRC -o $B/m7-dsp-Os"
     start m7-dsp-Os 4
+    RUN_CMD="$QM -M mps2-an386 -kernel"
+    CMD="arm-none-eabi-gcc $W -O2 $M4 -U__ARM_FEATURE_SIMD32 -DMAC_ARM_WANT=4 -I. $MLINK $SRC -o $B/m4-dsp-nosimd32"
+    start m4-dsp-nosimd32 4
 fi
 
 RUN_CMD=""
@@ -131,6 +136,14 @@ for n in $NAMES; do
         *) bad "$n: ${res#fail: } (log: $B/$n.log)"; tail -15 "$B/$n.log" | sed 's/^/     | /' ;;
     esac
 done
+# ARMv5TE has __ARM_FEATURE_DSP but not the SIMD32 instructions: path 4 must still compile
+if have arm-none-eabi-gcc; then
+    printf '#define ACCEL_IMPLEMENTATION\n#include "accel.h"\n#if ACCEL_MAC_SIMD != 4\n#error not path 4\n#endif\n' >"$B/v5te.c"
+    if arm-none-eabi-gcc $W -Wcast-align -Wundef -Os -march=armv5te -marm -DACCEL_MAC_FAST=1 -I. \
+        -c "$B/v5te.c" -o "$B/v5te.o" >"$B/v5te.log" 2>&1; then ok "armv5te build of path 4 (compile only)"
+    else bad "armv5te build of path 4"; sed 's/^/     | /' "$B/v5te.log" | head -10; fi
+else skip "armv5te build" "missing arm-none-eabi-gcc (gcc-arm-none-eabi)"; fi
+
 # every build that passed computed the very same outputs
 uniq_d=$(echo $digests | tr ' ' '\n' | sort -u | grep -c .)
 if [ "$uniq_d" = 1 ]; then ok "same output digest in all $(echo $digests | wc -w) passing builds"
