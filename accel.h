@@ -4010,6 +4010,11 @@ ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, ui
 extern "C" {
 #endif
 /* ---------------------------------------------------------------- tsp1: wire */
+#if defined(__GNUC__) || defined(__clang__)
+#define ACCEL__TSP1_NOINLINE __attribute__((noinline)) /* where inlining costs bytes (-Os) */
+#else
+#define ACCEL__TSP1_NOINLINE
+#endif
 #ifndef ACCEL_TSP1_CRC
 #define ACCEL_TSP1_CRC(p, n) accel_crc32((p), (n))
 #endif
@@ -4116,14 +4121,10 @@ ACCELDEF accel_status accel_tsp1_error_status(uint16_t id)
     return (accel_status)((int)ACCEL_E_TSP1_ERR_ARG - (int)(id - ACCEL_TSP1_R_ERR_ARG));
 }
 
-ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
-                                               accel_tsp1_nn_info *out)
+/* NN_INFO payload bytes -> struct */
+ACCEL__TSP1_NOINLINE static accel_status accel__tsp1_nn_info(const uint8_t *p, size_t n, accel_tsp1_nn_info *out)
 {
-    const uint8_t *p;
-    if (!f || !out || (!f->payload && f->n_bytes)) return ACCEL_E_NULL;
-    if (f->id != ACCEL_TSP1_R_NN_INFO) return ACCEL_E_ARG;
-    p = f->payload;
-    if (f->n_bytes != 8 || p[0] > 1 || p[7] > 3) return ACCEL_E_MALFORMED;
+    if (n != 8 || p[0] > 1 || p[7] > 3) return ACCEL_E_MALFORMED;
     out->valid = p[0];
     out->idx = p[1];
     out->n_total = p[2];
@@ -4133,6 +4134,14 @@ ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
     out->buf_out0 = p[6];
     out->state = (accel_tsp1_nn_state)p[7];
     return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
+                                               accel_tsp1_nn_info *out)
+{
+    if (!f || !out || (!f->payload && f->n_bytes)) return ACCEL_E_NULL;
+    if (f->id != ACCEL_TSP1_R_NN_INFO) return ACCEL_E_ARG;
+    return accel__tsp1_nn_info(f->payload, f->n_bytes, out);
 }
 
 /* ---------------------------------------------------------------- tsp1: decoder */
@@ -4173,47 +4182,37 @@ ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void 
 {
     const uint8_t *in = (const uint8_t *)data;
     uint8_t pre[2];
-    size_t pos = 0, need;
+    size_t pos = 0, need, take;
     if (used) *used = 0;
-    if (!d || !used || !f || (!data && n)) return ACCEL_E_NULL;
-    if (!d->buf) return ACCEL_E_NULL;
+    if (!d || !used || !f || (!data && n) || !d->buf) return ACCEL_E_NULL;
     accel__tsp1_put16(pre, d->preamble);
-    if (d->emitted) {
+    if (d->emitted) { /* the frame returned last time */
         accel__tsp1_dec_drop(d, d->emitted);
         d->emitted = 0;
     }
     for (;;) {
-        if (d->len < 2) { /* hunting, a byte at a time: garbage until a preamble byte */
-            if (pos == n) break;
-            if (d->len == 0 && in[pos] != pre[0]) {
-                d->dropped[ACCEL_TSP1_DROP_GARBAGE]++;
-                pos++;
-            } else {
-                d->buf[d->len++] = in[pos++];
-            }
-            continue;
-        }
-        if (d->buf[0] != pre[0] || d->buf[1] != pre[1]) {
+        /* a candidate starts with the preamble (a lone first byte may still become one) */
+        if (d->len && (d->buf[0] != pre[0] || (d->len > 1 && d->buf[1] != pre[1]))) {
             accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_GARBAGE);
             continue;
         }
         need = ACCEL_TSP1_HDR_SIZE;
         if (d->len >= ACCEL_TSP1_HDR_SIZE) {
-            size_t nb = accel__tsp1_get16(d->buf + 4);
-            if (nb > d->cap - ACCEL_TSP1_OVERHEAD) {
+            need = accel__tsp1_get16(d->buf + 4);
+            if (need > d->cap - ACCEL_TSP1_OVERHEAD) {
                 accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_LENGTH);
                 continue;
             }
-            need = ACCEL_TSP1_OVERHEAD + nb;
+            need += ACCEL_TSP1_OVERHEAD;
         }
-        if (d->len < need) {
-            size_t take = need - d->len;
+        if (d->len < need) { /* never past the header, nor past this frame's end */
+            take = need - d->len;
             if (take > n - pos) take = n - pos;
-            if (take) ACCEL_MEMCPY(d->buf + d->len, in + pos, take);
+            if (!take) break;
+            ACCEL_MEMCPY(d->buf + d->len, in + pos, take);
             pos += take;
             d->len += take;
-            if (d->len < need) break;
-            continue; /* header completed: re-evaluate with N_BYTES */
+            continue;
         }
         if (ACCEL_TSP1_CRC(d->buf, need - 4) != accel__tsp1_get32(d->buf + need - 4)) {
             accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_CRC);
@@ -4338,11 +4337,6 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
 }
 
 /* ---------------------------------------------------------------- tsp1: driver */
-#if defined(__GNUC__) || defined(__clang__)
-#define ACCEL__TSP1_NOINLINE __attribute__((noinline)) /* where inlining costs bytes (-Os) */
-#else
-#define ACCEL__TSP1_NOINLINE
-#endif
 #ifndef ACCEL_TSP1_READ_CHUNK
 #define ACCEL_TSP1_READ_CHUNK 64u
 #endif
@@ -4713,20 +4707,15 @@ ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
 ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
                                          uint32_t timeout_ms)
 {
-    uint8_t p[8];
+    uint8_t p[9]; /* 9: a longer answer is malformed, not cut to 8 */
     size_t len;
-    accel_tsp1_frame f;
     accel_status st;
     if (!s || !info) return ACCEL_E_NULL;
     p[0] = idx;
     p[1] = p[2] = p[3] = 0;
     st = accel_tsp1_call(s, ACCEL_TSP1_NN_INFO, p, 4, p, sizeof p, &len, timeout_ms);
     if (st != ACCEL_OK) return st;
-    f.id = ACCEL_TSP1_R_NN_INFO;
-    f.tid = 0;
-    f.n_bytes = (uint16_t)len;
-    f.payload = p;
-    return accel_tsp1_parse_nn_info(&f, info);
+    return accel__tsp1_nn_info(p, len, info);
 }
 
 ACCELDEF accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms)
