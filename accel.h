@@ -17,7 +17,8 @@
  *
  * CONFIGURATION (define before including; or put them in a file named by ACCEL_CONFIG_HEADER)
  *   ACCEL_CONFIG_HEADER "file.h"  included first, so a project keeps its choices in one place.
- *   ACCEL_STATIC                  make every function static (private to the including file).
+ *   ACCEL_STATIC                  make every function static (private to the including file; the
+ *                                 ports/ files then cannot link to it: compile them into that file).
  *   ACCEL_NO_TSP1, ACCEL_NO_EDGETPU, ACCEL_NO_REFSI, ACCEL_NO_ANE, ACCEL_NO_MAC
  *                                 leave a device section out entirely (the common section stays).
  *   ACCEL_NO_STATUS_STRINGS       compile out accel_status_str()'s text (it returns "").
