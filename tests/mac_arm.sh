@@ -32,7 +32,7 @@ skip() {
 have() { command -v "$1" >/dev/null 2>&1; }
 
 SRC=tests/arm/mac_arm_test.c
-W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
+W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-align -Wundef -Wshadow -Werror"
 A64="-O2 -march=armv8.2-a+dotprod"
 M4="-mcpu=cortex-m4 -mthumb -mfloat-abi=soft -DACCEL_MAC_FAST=1"
 M7="-mcpu=cortex-m7 -mthumb -mfloat-abi=soft -DACCEL_MAC_FAST=1"
@@ -139,7 +139,7 @@ done
 # ARMv5TE has __ARM_FEATURE_DSP but not the SIMD32 instructions: path 4 must still compile
 if have arm-none-eabi-gcc; then
     printf '#define ACCEL_IMPLEMENTATION\n#include "accel.h"\n#if ACCEL_MAC_SIMD != 4\n#error not path 4\n#endif\n' >"$B/v5te.c"
-    if arm-none-eabi-gcc $W -Wcast-align -Wundef -Os -march=armv5te -marm -DACCEL_MAC_FAST=1 -I. \
+    if arm-none-eabi-gcc $W -Os -march=armv5te -marm -DACCEL_MAC_FAST=1 -I. \
         -c "$B/v5te.c" -o "$B/v5te.o" >"$B/v5te.log" 2>&1; then ok "armv5te build of path 4 (compile only)"
     else bad "armv5te build of path 4"; sed 's/^/     | /' "$B/v5te.log" | head -10; fi
 else skip "armv5te build" "missing arm-none-eabi-gcc (gcc-arm-none-eabi)"; fi
