@@ -2593,7 +2593,7 @@ extern "C" {
  * on hosted builds; 3 = AArch64 NEON with the dot-product extension (sdot), 4 = 32-bit Arm with
  * the DSP extension (SMLAD; Cortex-M4/M7/M33: define ACCEL_MAC_FAST 1 to get it, MCU builds
  * default to 0 and stay small); 0 = none. 3 and 4 run under QEMU in tests/mac_arm.sh (qemu-aarch64
- * -cpu max; Cortex-M4/M7 on mps2 boards), not on hardware. They speed up FC / GEMM (accel_mac_fully_connected, accel_mac_matmul_s32) and give
+ * -cpu max; Cortex-M4/M7/M33 on mps2 boards), not on hardware. They speed up FC / GEMM (accel_mac_fully_connected, accel_mac_matmul_s32) and give
  * results bit-identical to the portable path: every sum is the same one modulo 2^32. */
 #ifndef ACCEL_MAC_FAST
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
@@ -11130,7 +11130,7 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 #if ACCEL_MAC_SIMD == 3 || ACCEL_MAC_SIMD == 4
 /* ---- Arm: one input row against 4 weight rows, the data in the int8 domain of accel__mac_dot
  * ((x ^ fx) + xo); every sum wraps modulo 2^32 like the portable path's. Executed under QEMU
- * (AArch64, Cortex-M4/M7) by tests/mac_arm.sh against a plain loop and the portable path. */
+ * (AArch64, Cortex-M4/M7/M33) by tests/mac_arm.sh against a plain loop and the portable path. */
 #if ACCEL_MAC_SIMD == 3
 /* NEON sdot (s8 x s8, groups of 4 into int32 lanes); the offset terms come from sums taken as
  * dot products with ones: sum (xv+xo)(wv+wo) = sum xv*wv + wo*sum xv + xo*sum wv + n*xo*wo. */

@@ -7,10 +7,11 @@
 #   a64-nosimd   the same target with ACCEL_MAC_NO_SIMD (ACCEL_MAC_SIMD 0)
 #   m4-dsp       arm-none-eabi-gcc -mcpu=cortex-m4 -DACCEL_MAC_FAST=1 (ACCEL_MAC_SIMD 4, SMLAD),
 #                qemu-system-arm -M mps2-an386 with newlib rdimon semihosting
-#                (tests/arm/m_startup.c, tests/arm/mps2.ld)
+#                (tests/arm/m_startup.c, tests/arm/mps2.ld + mps2_sections.ld)
 #   m4-dsp-clang the same compiled by clang
 #   m4-nosimd    the same target with ACCEL_MAC_NO_SIMD
 #   m7-dsp-Os    -mcpu=cortex-m7 -Os (an MCU build's flags) on -M mps2-an500
+#   m33-dsp      -mcpu=cortex-m33 (ARMv8-M Mainline + DSP) on -M mps2-an505 (tests/arm/mps2_an505.ld)
 #   m4-dsp-nosimd32  Cortex-M4 with __ARM_FEATURE_SIMD32 undefined: the scalar fallback that
 #                ARMv5TE (DSP without SXTAB16/SMLAD) and GCC < 10 compile
 #   host         the native compiler, portable path
@@ -36,7 +37,8 @@ W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-align
 A64="-O2 -march=armv8.2-a+dotprod"
 M4="-mcpu=cortex-m4 -mthumb -mfloat-abi=soft -DACCEL_MAC_FAST=1"
 M7="-mcpu=cortex-m7 -mthumb -mfloat-abi=soft -DACCEL_MAC_FAST=1"
-MLINK="--specs=rdimon.specs -nostartfiles -T tests/arm/mps2.ld tests/arm/m_startup.c"
+M33="-mcpu=cortex-m33 -mthumb -mfloat-abi=soft -DACCEL_MAC_FAST=1"
+MLINK="--specs=rdimon.specs -nostartfiles -L tests/arm -T mps2.ld tests/arm/m_startup.c"
 
 # what each group of builds needs, as "why it is missing" (empty: all there)
 QA64=qemu-aarch64
@@ -51,8 +53,11 @@ case "$(arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -print-file-name=librdimon.a 2
     /*) ;; *) need_m="$need_m newlib's librdimon (libnewlib-arm-none-eabi)" ;;
 esac
 if ! have qemu-system-arm; then need_m="$need_m qemu-system-arm (qemu-system-arm)"
-elif ! qemu-system-arm -M help 2>/dev/null | grep -q '^mps2-an386 '; then
-    need_m="$need_m a qemu-system-arm with the mps2-an386 board"
+else
+    boards=$(qemu-system-arm -M help 2>/dev/null)
+    for m in mps2-an386 mps2-an500 mps2-an505; do
+        echo "$boards" | grep -q "^$m " || need_m="$need_m the $m board in qemu-system-arm"
+    done
 fi
 need_clang=""
 have clang || need_clang=" clang"
@@ -118,6 +123,9 @@ else
     RUN_CMD="$QM -M mps2-an500 -kernel"
     CMD="arm-none-eabi-gcc $W -Os $M7 -DMAC_ARM_WANT=4 -I. $MLINK $SRC -o $B/m7-dsp-Os"
     start m7-dsp-Os 4
+    RUN_CMD="$QM -M mps2-an505 -kernel"
+    CMD="arm-none-eabi-gcc $W -O2 $M33 -DMAC_ARM_WANT=4 -I. ${MLINK/mps2.ld/mps2_an505.ld} $SRC -o $B/m33-dsp"
+    start m33-dsp 4
     RUN_CMD="$QM -M mps2-an386 -kernel"
     CMD="arm-none-eabi-gcc $W -O2 $M4 -U__ARM_FEATURE_SIMD32 -DMAC_ARM_WANT=4 -I. $MLINK $SRC -o $B/m4-dsp-nosimd32"
     start m4-dsp-nosimd32 4
