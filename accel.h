@@ -10987,25 +10987,15 @@ ACCEL__MAC_AI __m512i accel__mac_z_srdhm(__m512i x, __m512i m)
     return _mm512_srai_epi64(t, 31);
 }
 
-/* accel__mac_requant_n (double rounding) on 16 lanes: cnt <= 16 accumulators of channels
- * ch0.., the same arithmetic as accel__mac_rq1 lane by lane. */
-static void accel__mac_z_requant(const uint32_t *acc, size_t cnt, const accel_mac_quant *q,
-                                 size_t ch0, uint8_t *out)
+/* Double-rounding requantization of 16 int32 lanes, the same arithmetic as accel__mac_rq1
+ * lane by lane: mul/sh the lanes' multipliers and shifts, lo/hi = act_min/act_max minus off
+ * (the output offset). Returns the clamped output values as int32 lanes. */
+ACCEL__MAC_AI __m512i accel__mac_z_rq(__m512i acc, __m512i mul, __m512i sh, __m512i lo,
+                                      __m512i hi, __m512i off)
 {
-    __mmask16 m = (__mmask16)((1u << cnt) - 1u);
-    __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512(), mul, sh, x, rs, h, mask;
-    __m512i off = _mm512_set1_epi32(q->output_offset), v, thr;
-    __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
-    __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
-    if (q->count == 1) {
-        mul = _mm512_set1_epi32(q->multiplier[0]);
-        sh = _mm512_set1_epi32(q->shift[0]);
-    } else {
-        mul = _mm512_maskz_loadu_epi32(m, q->multiplier + ch0);
-        sh = _mm512_maskz_loadu_epi32(m, q->shift + ch0);
-    }
+    __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512(), x, rs, h, mask, v, thr;
     rs = _mm512_max_epi32(_mm512_sub_epi32(zero, sh), zero);
-    x = _mm512_sllv_epi32(_mm512_maskz_loadu_epi32(m, acc), _mm512_max_epi32(sh, zero));
+    x = _mm512_sllv_epi32(acc, _mm512_max_epi32(sh, zero));
     h = _mm512_mask_blend_epi32(
         (__mmask16)0xAAAA, accel__mac_z_srdhm(x, mul),
         _mm512_slli_epi64(accel__mac_z_srdhm(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(mul, 32)),
@@ -11016,7 +11006,34 @@ static void accel__mac_z_requant(const uint32_t *acc, size_t cnt, const accel_ma
     v = _mm512_srav_epi32(h, rs);
     v = _mm512_mask_add_epi32(v, _mm512_cmpgt_epi32_mask(_mm512_and_si512(h, mask), thr), v, one);
     /* clamp(v + off) as min/max before the add: no overflow at the extremes */
-    v = _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(v, lo), hi), off);
+    return _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(v, lo), hi), off);
+}
+
+/* The multipliers and shifts of the channels ch0.. selected by m (per-tensor: entry 0). */
+ACCEL__MAC_AI void accel__mac_z_qload(const accel_mac_quant *q, size_t ch0, __mmask16 m,
+                                      __m512i *mul, __m512i *sh)
+{
+    if (q->count == 1) {
+        *mul = _mm512_set1_epi32(q->multiplier[0]);
+        *sh = _mm512_set1_epi32(q->shift[0]);
+    } else {
+        *mul = _mm512_maskz_loadu_epi32(m, q->multiplier + ch0);
+        *sh = _mm512_maskz_loadu_epi32(m, q->shift + ch0);
+    }
+}
+
+/* accel__mac_requant_n (double rounding) on 16 lanes: cnt <= 16 accumulators of channels
+ * ch0... */
+static void accel__mac_z_requant(const uint32_t *acc, size_t cnt, const accel_mac_quant *q,
+                                 size_t ch0, uint8_t *out)
+{
+    __mmask16 m = (__mmask16)((1u << cnt) - 1u);
+    __m512i mul, sh, v;
+    accel__mac_z_qload(q, ch0, m, &mul, &sh);
+    v = accel__mac_z_rq(_mm512_maskz_loadu_epi32(m, acc), mul, sh,
+                        _mm512_set1_epi32(q->act_min - q->output_offset),
+                        _mm512_set1_epi32(q->act_max - q->output_offset),
+                        _mm512_set1_epi32(q->output_offset));
     _mm512_mask_cvtepi32_storeu_epi8(out, m, v);
 }
 #else
@@ -11482,6 +11499,250 @@ static void accel__mac_range(int32_t base, uint32_t d, uint32_t k, uint32_t size
     *hi = h;
 }
 
+#if ACCEL_MAC_SIMD == 2
+/* ---- conv2d and depthwise conv2d on AVX-512 VNNI, output channels in the vector lanes.
+ * conv2d: per output pixel an im2col patch in the uint8 domain (xu = x ^ xm, taps outside the
+ * image = the zero point, which adds exactly 0 after the offset), 16 output channels per
+ * register; vpdpbusd takes 4 patch bytes broadcast against 4 packed filter bytes of each
+ * channel, so no horizontal sums are needed. The filters are packed once per call into a
+ * bounded stack buffer (4 taps x 16 channels per 64 bytes, taps past fs zero); the offsets
+ * are the same decomposition as accel__mac_rows4: sum (x+xo')(w+wo') = sum xu*ws + wo*sum xu
+ * + a*sum ws + fs*a*wo, modulo 2^32, so results are bit-identical to the portable path. ---- */
+#define ACCEL__MAC_ZC_W 16384u /* packed filter bytes on the stack */
+#define ACCEL__MAC_ZC_K 1024u  /* largest patch: fs rounded up to a multiple of 4 */
+#define ACCEL__MAC_ZC_P 8u     /* output pixels per pass (2 x 8 accumulators) */
+#define ACCEL__MAC_ZC_N 256u   /* output channels per packed block at most */
+
+/* n bytes from s to d with XOR xm (64 at a time, masked tail). */
+static void accel__mac_z_cpx(uint8_t *d, const int8_t *s, size_t n, __m512i xm)
+{
+    size_t k = 0;
+    for (; k + 64u <= n; k += 64u)
+        _mm512_storeu_si512(d + k, _mm512_xor_si512(_mm512_loadu_si512(s + k), xm));
+    if (k < n) {
+        __mmask64 m = accel__mac_z_mask(n - k);
+        _mm512_mask_storeu_epi8(d + k, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, s + k), xm));
+    }
+}
+
+/* The patch of output pixel (b, oy, ox), group gi (channels gi*cg..), into d[0..fs). */
+static void accel__mac_z_gather(const accel_mac_conv *g, const int8_t *x, uint32_t b,
+                                uint32_t oy, uint32_t ox, size_t gi, size_t cg, int zpu,
+                                __m512i xm, uint8_t *d)
+{
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    uint32_t ky, kx, ky0, ky1, kx0, kx1;
+    size_t rowb = (size_t)g->k_w * cg, ic = (size_t)g->in_c, xi;
+    int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+    int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+    accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+    accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+    if (ky0 > 0) ACCEL_MEMSET(d, zpu, (size_t)ky0 * rowb);
+    for (ky = ky0; ky < ky1; ky++) {
+        uint8_t *r = d + (size_t)ky * rowb;
+        xi = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * g->in_w;
+        if (kx0 > 0) ACCEL_MEMSET(r, zpu, (size_t)kx0 * cg);
+        if (dw == 1 && cg == ic) /* the row's taps are contiguous in the input */
+            accel__mac_z_cpx(r + (size_t)kx0 * cg,
+                             x + (xi + (size_t)(uint32_t)(ix0 + (int32_t)kx0)) * ic,
+                             (size_t)(kx1 - kx0) * cg, xm);
+        else
+            for (kx = kx0; kx < kx1; kx++)
+                accel__mac_z_cpx(r + (size_t)kx * cg,
+                                 x + (xi + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * ic +
+                                     gi * cg,
+                                 cg, xm);
+        if (kx1 < g->k_w) ACCEL_MEMSET(r + (size_t)kx1 * cg, zpu, (size_t)(g->k_w - kx1) * cg);
+    }
+    if (ky1 < g->k_h) ACCEL_MEMSET(d + (size_t)ky1 * rowb, zpu, (size_t)(g->k_h - ky1) * rowb);
+}
+
+/* NP patches (rows of pw uint32) against NV (1 or 2) packed 16-channel blocks (kg 64-byte
+ * groups each, the second at wp + kg): acc[p*2 + v]. NP, NV are constants after inlining. */
+ACCEL__MAC_AI void accel__mac_z_cblock(const uint32_t *patch, size_t pw, const __m512i *wp,
+                                       size_t kg, __m512i *acc, const size_t NV)
+{
+    __m512i a[2 * ACCEL__MAC_ZC_P], w0, w1 = _mm512_setzero_si512(), xb;
+    size_t k, p;
+    for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) a[p] = _mm512_setzero_si512();
+    for (k = 0; k < kg; k++) {
+        w0 = _mm512_load_si512(wp + k);
+        if (NV == 2) w1 = _mm512_load_si512(wp + kg + k);
+        for (p = 0; p < ACCEL__MAC_ZC_P; p++) {
+            xb = _mm512_set1_epi32((int)patch[p * pw + k]);
+            a[2 * p] = _mm512_dpbusd_epi32(a[2 * p], xb, w0);
+            if (NV == 2) a[2 * p + 1] = _mm512_dpbusd_epi32(a[2 * p + 1], xb, w1);
+        }
+    }
+    for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) acc[p] = a[p];
+}
+
+/* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_ZC_K. */
+static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
+                              const int8_t *w, const int32_t *bias, uint8_t *o, size_t fs,
+                              size_t cg, size_t ocg)
+{
+    __m512i wp[ACCEL__MAC_ZC_W / 64u], acc[2 * ACCEL__MAC_ZC_P], xmv, mul, sh, v, t;
+    uint32_t patch[ACCEL__MAC_ZC_P * ACCEL__MAC_ZC_K / 4u], cst[ACCEL__MAC_ZC_N];
+    uint32_t xsum[ACCEL__MAC_ZC_P], b = 0, oy = 0, ox = 0, nfs = (uint32_t)fs, ws;
+    int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, xm = fx ^ -128;
+    int32_t a = q->input_offset - fx - 128, wo = q->filter_offset - fx;
+    int zpu = (int)(((uint32_t)(-q->input_offset) ^ (uint32_t)xm) & 0xFFu);
+    size_t fs4 = (fs + 3u) & ~(size_t)3, kg = fs4 / 4u, pw = kg, ncap, gi, s0, sn, j, k, vi;
+    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, oc_n = g->out_c, ch;
+    __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
+    __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
+    __m512i off = _mm512_set1_epi32(q->output_offset);
+    uint8_t *wb = (uint8_t *)(void *)wp, *pb = (uint8_t *)(void *)patch;
+    xmv = _mm512_set1_epi8((char)(xm & 0xFF));
+    ncap = (ACCEL__MAC_ZC_W / fs4) & ~(size_t)15;
+    if (ncap > ACCEL__MAC_ZC_N) ncap = ACCEL__MAC_ZC_N;
+    /* patch bytes past fs meet zero filter bytes; defined values all the same */
+    ACCEL_MEMSET(patch, 0, sizeof patch);
+    for (gi = 0; gi * ocg < oc_n; gi++)
+        for (s0 = 0; s0 < ocg; s0 += sn) {
+            sn = ocg - s0 < ncap ? ocg - s0 : ncap;
+            /* pack: block vi, group k: bytes [j*4 + t] = filter (channel vi*16 + j, tap 4k + t) */
+            ACCEL_MEMSET(wb, 0, ((sn + 15u) / 16u) * kg * 64u);
+            for (j = 0; j < sn; j++) {
+                const int8_t *fr = w + (gi * ocg + s0 + j) * fs;
+                uint8_t *dst = wb + (j / 16u) * kg * 64u + (j % 16u) * 4u;
+                ws = 0;
+                for (k = 0; k < fs; k++) {
+                    int32_t wv = (int8_t)(fr[k] ^ fx);
+                    dst[(k / 4u) * 64u + (k % 4u)] = (uint8_t)(wv & 0xFF);
+                    ws += (uint32_t)wv;
+                }
+                ch = gi * ocg + s0 + j;
+                cst[j] = (uint32_t)a * ws + nfs * (uint32_t)a * (uint32_t)wo +
+                         (bias ? (uint32_t)bias[ch] : 0u);
+            }
+            for (pix0 = 0; pix0 < npix; pix0 += np) {
+                np = npix - pix0 < ACCEL__MAC_ZC_P ? npix - pix0 : ACCEL__MAC_ZC_P;
+                for (p = 0; p < np; p++) {
+                    accel__mac_z_gather(g, x, b, oy, ox, gi, cg, zpu, xmv, pb + p * pw * 4u);
+                    xsum[p] = wo != 0 ? accel__mac_usum((const int8_t *)(pb + p * pw * 4u), fs, 0) : 0u;
+                    if (++ox == g->out_w) {
+                        ox = 0;
+                        if (++oy == g->out_h) { oy = 0; b++; }
+                    }
+                }
+                for (vi = 0; vi * 16u < sn; vi += 2u) {
+                    size_t nv = sn - vi * 16u > 16u ? 2u : 1u, u;
+                    if (nv == 2u) accel__mac_z_cblock(patch, pw, wp + vi * kg, kg, acc, 2);
+                    else accel__mac_z_cblock(patch, pw, wp + vi * kg, kg, acc, 1);
+                    for (u = 0; u < nv; u++) {
+                        size_t c0 = vi * 16u + u * 16u, cnt = sn - c0 < 16u ? sn - c0 : 16u;
+                        __mmask16 m = (__mmask16)((1u << cnt) - 1u);
+                        ch = gi * ocg + s0 + c0;
+                        accel__mac_z_qload(q, ch, m, &mul, &sh);
+                        t = _mm512_maskz_loadu_epi32(m, cst + c0);
+                        for (p = 0; p < np; p++) {
+                            v = _mm512_add_epi32(_mm512_add_epi32(acc[2 * p + u], t),
+                                                 _mm512_set1_epi32((int)((uint32_t)wo * xsum[p])));
+                            v = accel__mac_z_rq(v, mul, sh, lo, hi, off);
+                            _mm512_mask_cvtepi32_storeu_epi8(o + (pix0 + p) * oc_n + ch, m, v);
+                        }
+                    }
+                }
+            }
+            b = 0; /* ox and oy have wrapped to 0 already */
+        }
+}
+
+/* depthwise conv2d, depth multiplier 1, k_h*k_w <= ACCEL__MAC_ZD_T: 64 channels per pass in
+ * 4 registers of int32 lanes. Each product (x + xo)(w + wo) is one vpmaddwd lane: x + xo in
+ * the low 16 bits (the high half is whatever), w + wo in the low 16 bits with a zero high
+ * half, so the pair sum is exactly the product; sums wrap modulo 2^32 like the portable path.
+ * Taps outside the image are skipped, as there. */
+#define ACCEL__MAC_ZD_T 64u
+/* 16 bytes at p as int32 lanes (signed or unsigned by UNS); unless FULL, lanes past m are 0
+ * and not read. */
+ACCEL__MAC_AI __m512i accel__mac_z_ld16(const int8_t *p, __mmask16 m, const int UNS,
+                                        const int FULL)
+{
+    __m128i b = FULL ? _mm_loadu_si128((const __m128i *)(const void *)p)
+                     : _mm512_castsi512_si128(_mm512_maskz_loadu_epi8((__mmask64)m, p));
+    return UNS ? _mm512_cvtepu8_epi32(b) : _mm512_cvtepi8_epi32(b);
+}
+
+/* Channels [c0, c0 + 64) (FULL) or [c0, C) (fewer than 64) of every output pixel. */
+ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_quant *q,
+                                     const int8_t *x, const int8_t *w, const int32_t *bias,
+                                     uint8_t *o, size_t c0, const int UNS, const int FULL)
+{
+    __m512i wt[ACCEL__MAC_ZD_T * 4u], acc[4], bv[4], mul[4], sh[4], xo, wom, w16;
+    __mmask16 m[4];
+    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, v, t, nt = (size_t)g->k_h * g->k_w;
+    size_t ob, kw = g->k_w;
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    uint32_t b, oy, ox, ky, kx, ky0, ky1, kx0, kx1;
+    int32_t iy0, ix0;
+    __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
+    __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
+    __m512i off = _mm512_set1_epi32(q->output_offset);
+    xo = _mm512_set1_epi32(q->input_offset);
+    wom = _mm512_set1_epi32(q->filter_offset);
+    w16 = _mm512_set1_epi32(0xFFFF);
+    for (v = 0; v < 4; v++) {
+        size_t cnt = nc > v * 16u ? (nc - v * 16u > 16u ? 16u : nc - v * 16u) : 0u;
+        m[v] = (__mmask16)((1u << cnt) - 1u);
+        bv[v] = bias ? _mm512_maskz_loadu_epi32(m[v], bias + c0 + v * 16u) : _mm512_setzero_si512();
+        accel__mac_z_qload(q, c0 + v * 16u, m[v], &mul[v], &sh[v]);
+        for (t = 0; t < nt; t++)
+            wt[t * 4u + v] = _mm512_maskz_and_epi32(
+                m[v],
+                _mm512_add_epi32(accel__mac_z_ld16(w + t * C + c0 + v * 16u, m[v], UNS, 0), wom),
+                w16);
+    }
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++) {
+                ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                for (v = 0; v < 4; v++) acc[v] = bv[v];
+                for (ky = ky0; ky < ky1; ky++) {
+                    const int8_t *xp =
+                        x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
+                                 g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)(kx0 * dw))) * C + c0;
+                    const __m512i *wv = wt + ((size_t)ky * kw + kx0) * 4u;
+                    for (kx = kx0; kx < kx1; kx++, xp += (size_t)dw * C, wv += 4)
+                        for (v = 0; v < 4; v++)
+                            acc[v] = _mm512_add_epi32(
+                                acc[v],
+                                _mm512_madd_epi16(
+                                    _mm512_add_epi32(accel__mac_z_ld16(xp + v * 16u, m[v], UNS, FULL), xo),
+                                    wv[v]));
+                }
+                ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
+                for (v = 0; v < 4; v++)
+                    if (FULL || m[v])
+                        _mm512_mask_cvtepi32_storeu_epi8(
+                            o + ob + v * 16u, m[v],
+                            accel__mac_z_rq(acc[v], mul[v], sh[v], lo, hi, off));
+            }
+        }
+}
+
+static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
+                            const int8_t *w, const int32_t *bias, uint8_t *o)
+{
+    size_t c0, C = g->in_c;
+    for (c0 = 0; c0 < C; c0 += 64u) {
+        int full = C - c0 >= 64u;
+        if (q->dtype == ACCEL_MAC_UINT8) {
+            if (full) accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 1);
+            else accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 0);
+        } else {
+            if (full) accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 1);
+            else accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 0);
+        }
+    }
+}
+#endif /* ACCEL_MAC_SIMD == 2 conv */
+
 #if ACCEL_MAC_FAST
 #define ACCEL__MAC_PATCH 2048u
 /* conv2d (groups 1) through an im2col patch on the stack: one output pixel's taps gathered in
@@ -11565,6 +11826,12 @@ ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_
     kw = (size_t)g->k_w;
     cgs = (size_t)cg;
     ocgs = (size_t)ocg;
+#if ACCEL_MAC_SIMD == 2
+    if (fs <= ACCEL__MAC_ZC_K && q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
+        accel__mac_z_conv(g, q, x, w, bias, o, fs, cgs, ocgs);
+        return ACCEL_OK;
+    }
+#endif
 #if ACCEL_MAC_FAST
     if (groups == 1 && fs <= ACCEL__MAC_PATCH) {
         accel__mac_conv_patch(g, q, x, w, bias, o, fs);
@@ -11660,6 +11927,12 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
     fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
     xo = q->input_offset - fx;
     wo = q->filter_offset - fx;
+#if ACCEL_MAC_SIMD == 2
+    if (dm == 1 && need / oc_n <= ACCEL__MAC_ZD_T && q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
+        accel__mac_z_dw(g, q, x, w, bias, o);
+        return ACCEL_OK;
+    }
+#endif
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
