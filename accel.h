@@ -10974,32 +10974,28 @@ ACCEL__MAC_AI void accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws,
     }
 }
 
-/* Per 64-bit lane, the low 32 bits of x and m: SaturatingRoundingDoublingHighMul as
- * accel__mac_rq1 computes it ((x*m + nudge) / 2^31, truncated); m >= 0 is validated, so the
- * INT32_MIN * INT32_MIN case cannot occur. */
-ACCEL__MAC_AI __m512i accel__mac_z_srdhm(__m512i x, __m512i m)
-{
-    __m512i ab = _mm512_mul_epi32(x, m), t;
-    t = _mm512_add_epi64(ab, _mm512_add_epi64(_mm512_set1_epi64((long long)1 << 30),
-                                              _mm512_and_si512(_mm512_srai_epi64(ab, 63),
-                                                               _mm512_set1_epi64(1 - ((long long)1 << 31)))));
-    t = _mm512_add_epi64(t, _mm512_and_si512(_mm512_srai_epi64(t, 63), _mm512_set1_epi64(0x7FFFFFFF)));
-    return _mm512_srai_epi64(t, 31);
-}
-
 /* Double-rounding requantization of 16 int32 lanes, the same arithmetic as accel__mac_rq1
  * lane by lane: mul/sh the lanes' multipliers and shifts, lo/hi = act_min/act_max minus off
- * (the output offset). Returns the clamped output values as int32 lanes. */
+ * (the output offset). Returns the clamped output values as int32 lanes.
+ * SaturatingRoundingDoublingHighMul is (x*m + nudge) / 2^31 truncated, nudge = 2^30 for
+ * x*m >= 0 and 1 - 2^30 below; both cases equal floor((x*m + 2^30) / 2^31) (for a negative
+ * product the truncation adds 2^31 - 1 before the floor), so each 64-bit product needs one add
+ * and one shift. m >= 0 is validated, so INT32_MIN * INT32_MIN cannot occur. */
 ACCEL__MAC_AI __m512i accel__mac_z_rq(__m512i acc, __m512i mul, __m512i sh, __m512i lo,
                                       __m512i hi, __m512i off)
 {
     __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512(), x, rs, h, mask, v, thr;
+    __m512i half = _mm512_set1_epi64((long long)1 << 30), pe, po;
     rs = _mm512_max_epi32(_mm512_sub_epi32(zero, sh), zero);
     x = _mm512_sllv_epi32(acc, _mm512_max_epi32(sh, zero));
-    h = _mm512_mask_blend_epi32(
-        (__mmask16)0xAAAA, accel__mac_z_srdhm(x, mul),
-        _mm512_slli_epi64(accel__mac_z_srdhm(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(mul, 32)),
-                          32));
+    /* even lanes: bits 31..62 of the sum land in the low half after >> 31; odd lanes: in the
+     * high half after << 1 */
+    pe = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(x, mul), half), 31);
+    po = _mm512_slli_epi64(
+        _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(mul, 32)),
+                         half),
+        1);
+    h = _mm512_mask_blend_epi32((__mmask16)0xAAAA, pe, po);
     /* RoundingDivideByPOT */
     mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, rs), one);
     thr = _mm512_add_epi32(_mm512_srli_epi32(mask, 1), _mm512_srli_epi32(h, 31));
@@ -11651,10 +11647,12 @@ static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q,
 }
 
 /* depthwise conv2d, depth multiplier 1, k_h*k_w <= ACCEL__MAC_ZD_T: 64 channels per pass in
- * 4 registers of int32 lanes. Each product (x + xo)(w + wo) is one vpmaddwd lane: x + xo in
- * the low 16 bits (the high half is whatever), w + wo in the low 16 bits with a zero high
- * half, so the pair sum is exactly the product; sums wrap modulo 2^32 like the portable path.
- * Taps outside the image are skipped, as there. */
+ * 4 registers of int32 lanes. sum (x + xo)(w + wo) over the in-image taps = sum over ALL taps
+ * of x'(w + wo) + xo * sum (w + wo), where x' is the input byte, or the zero point (-xo) for a
+ * tap outside the image, whose term is then exactly 0 as in the portable path. The second sum
+ * is per channel and goes into the bias. Each product x'(w + wo) is one vpdpwssd lane: x' in
+ * the low 16 bits (the high half is whatever), w + wo in the low 16 bits with a zero high half,
+ * so the pair sum is exactly the product; all sums wrap modulo 2^32 like the portable path. */
 #define ACCEL__MAC_ZD_T 64u
 /* 16 bytes at p as int32 lanes (signed or unsigned by UNS); unless FULL, lanes past m are 0
  * and not read. */
@@ -11671,9 +11669,11 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
                                      const int8_t *x, const int8_t *w, const int32_t *bias,
                                      uint8_t *o, size_t c0, const int UNS, const int FULL)
 {
-    __m512i wt[ACCEL__MAC_ZD_T * 4u], acc[4], bv[4], mul[4], sh[4], xo, wom, w16;
+    __m512i wt[ACCEL__MAC_ZD_T * 4u], acc[4], acc2[4], bv[4], mul[4], sh[4], wom, w16, t;
+    __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
+    const int8_t *tp[ACCEL__MAC_ZD_T];
     __mmask16 m[4];
-    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, v, t, nt = (size_t)g->k_h * g->k_w;
+    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, v, i, nt = (size_t)g->k_h * g->k_w;
     size_t ob, kw = g->k_w;
     uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
     uint32_t b, oy, ox, ky, kx, ky0, ky1, kx0, kx1;
@@ -11681,7 +11681,6 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
     __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
     __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
     __m512i off = _mm512_set1_epi32(q->output_offset);
-    xo = _mm512_set1_epi32(q->input_offset);
     wom = _mm512_set1_epi32(q->filter_offset);
     w16 = _mm512_set1_epi32(0xFFFF);
     for (v = 0; v < 4; v++) {
@@ -11689,11 +11688,11 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
         m[v] = (__mmask16)((1u << cnt) - 1u);
         bv[v] = bias ? _mm512_maskz_loadu_epi32(m[v], bias + c0 + v * 16u) : _mm512_setzero_si512();
         accel__mac_z_qload(q, c0 + v * 16u, m[v], &mul[v], &sh[v]);
-        for (t = 0; t < nt; t++)
-            wt[t * 4u + v] = _mm512_maskz_and_epi32(
-                m[v],
-                _mm512_add_epi32(accel__mac_z_ld16(w + t * C + c0 + v * 16u, m[v], UNS, 0), wom),
-                w16);
+        for (i = 0; i < nt; i++) {
+            t = _mm512_maskz_add_epi32(m[v], accel__mac_z_ld16(w + i * C + c0 + v * 16u, m[v], UNS, 0), wom);
+            bv[v] = _mm512_add_epi32(bv[v], _mm512_mullo_epi32(t, _mm512_set1_epi32(q->input_offset)));
+            wt[i * 4u + v] = _mm512_and_si512(t, w16);
+        }
     }
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
@@ -11702,19 +11701,35 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
             for (ox = 0; ox < g->out_w; ox++) {
                 ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
                 accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
-                for (v = 0; v < 4; v++) acc[v] = bv[v];
-                for (ky = ky0; ky < ky1; ky++) {
-                    const int8_t *xp =
-                        x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
-                                 g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)(kx0 * dw))) * C + c0;
-                    const __m512i *wv = wt + ((size_t)ky * kw + kx0) * 4u;
-                    for (kx = kx0; kx < kx1; kx++, xp += (size_t)dw * C, wv += 4)
-                        for (v = 0; v < 4; v++)
-                            acc[v] = _mm512_add_epi32(
-                                acc[v],
-                                _mm512_madd_epi16(
-                                    _mm512_add_epi32(accel__mac_z_ld16(xp + v * 16u, m[v], UNS, FULL), xo),
-                                    wv[v]));
+                /* tap pointers: in the image, or a register's worth of zero points */
+                for (ky = 0, i = 0; ky < g->k_h; ky++) {
+                    size_t xr = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
+                                g->in_w; /* used only when the row is in the image */
+                    for (kx = 0; kx < kw; kx++, i++)
+                        tp[i] = ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1
+                                    ? x + (xr + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0
+                                    : (const int8_t *)(const void *)&zpb;
+                }
+                /* two accumulators per register (even and odd taps) hide the latency */
+                for (v = 0; v < 4; v++) {
+                    acc[v] = bv[v];
+                    acc2[v] = _mm512_setzero_si512();
+                }
+                for (i = 0; i + 1u < nt; i += 2u)
+                    for (v = 0; v < 4; v++) {
+                        acc[v] = _mm512_dpwssd_epi32(
+                            acc[v], accel__mac_z_ld16(tp[i] + v * 16u, m[v], UNS, FULL),
+                            wt[i * 4u + v]);
+                        acc2[v] = _mm512_dpwssd_epi32(
+                            acc2[v], accel__mac_z_ld16(tp[i + 1u] + v * 16u, m[v], UNS, FULL),
+                            wt[i * 4u + 4u + v]);
+                    }
+                for (v = 0; v < 4; v++) {
+                    if (i < nt)
+                        acc[v] = _mm512_dpwssd_epi32(
+                            acc[v], accel__mac_z_ld16(tp[i] + v * 16u, m[v], UNS, FULL),
+                            wt[i * 4u + v]);
+                    acc[v] = _mm512_add_epi32(acc[v], acc2[v]);
                 }
                 ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
                 for (v = 0; v < 4; v++)
