@@ -11646,22 +11646,22 @@ static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q,
         }
 }
 
-/* depthwise conv2d, depth multiplier 1, k_h*k_w <= ACCEL__MAC_ZD_T: 64 channels per pass in
- * 4 registers of int32 lanes. sum (x + xo)(w + wo) over the in-image taps = sum over ALL taps
- * of x'(w + wo) + xo * sum (w + wo), where x' is the input byte, or the zero point (-xo) for a
- * tap outside the image, whose term is then exactly 0 as in the portable path. The second sum
- * is per channel and goes into the bias. Each product x'(w + wo) is one vpdpwssd lane: x' in
- * the low 16 bits (the high half is whatever), w + wo in the low 16 bits with a zero high half,
- * so the pair sum is exactly the product; all sums wrap modulo 2^32 like the portable path. */
+/* depthwise conv2d, depth multiplier 1, k_h*k_w <= ACCEL__MAC_ZD_T: 64 channels per pass,
+ * 4 taps per vpdpbusd. The taps of a pixel are padded to a multiple of 4; a tap outside the
+ * image (or padding) reads the input zero point, whose term (x + xo)(w + wo) is exactly 0 as in
+ * the portable path, so every pixel runs the same code. Per term, with xu = x ^ xm (0..255) and
+ * ws = w ^ fx (-128..127), (x + xo)(w + wo) = xu*ws + wo'*xu + a*ws + a*wo' (wo' = wo - fx,
+ * a = xo - fx - 128; the decomposition of accel__mac_rows4); the last two sum into a per-channel
+ * constant with the bias, wo'*xu is a second vpdpbusd against a constant byte. Four tap vectors
+ * are interleaved into channel quads by unpacks, which permutes the channels across the four
+ * accumulators: accumulator k, lane 4L + j holds channel 16L + 4k + j; constants are packed in
+ * that order, the output bytes transposed back. Sums wrap modulo 2^32 like the portable path. */
 #define ACCEL__MAC_ZD_T 64u
-/* 16 bytes at p as int32 lanes (signed or unsigned by UNS); unless FULL, lanes past m are 0
- * and not read. */
-ACCEL__MAC_AI __m512i accel__mac_z_ld16(const int8_t *p, __mmask16 m, const int UNS,
+ACCEL__MAC_AI __m512i accel__mac_z_ld64(const int8_t *p, __mmask64 m, __m512i xm, const int UNS,
                                         const int FULL)
 {
-    __m128i b = FULL ? _mm_loadu_si128((const __m128i *)(const void *)p)
-                     : _mm512_castsi512_si128(_mm512_maskz_loadu_epi8((__mmask64)m, p));
-    return UNS ? _mm512_cvtepu8_epi32(b) : _mm512_cvtepi8_epi32(b);
+    __m512i v = FULL ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi8(m, p);
+    return UNS ? v : _mm512_xor_si512(v, xm);
 }
 
 /* Channels [c0, c0 + 64) (FULL) or [c0, C) (fewer than 64) of every output pixel. */
@@ -11669,74 +11669,105 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
                                      const int8_t *x, const int8_t *w, const int32_t *bias,
                                      uint8_t *o, size_t c0, const int UNS, const int FULL)
 {
-    __m512i wt[ACCEL__MAC_ZD_T * 4u], acc[4], acc2[4], bv[4], mul[4], sh[4], wom, w16, t;
+    __m512i wq[ACCEL__MAC_ZD_T], acc[4], cv[4], mul[4], sh[4], xmv, wav, wbv, xv[4], ab, cd, ef, gh;
     __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
+    __m128i r[4], t0, t1, t2, t3;
+    int32_t pm[64], ps[64];
+    uint32_t pc[64];
     const int8_t *tp[ACCEL__MAC_ZD_T];
-    __mmask16 m[4];
-    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, v, i, nt = (size_t)g->k_h * g->k_w;
-    size_t ob, kw = g->k_w;
+    size_t toff[ACCEL__MAC_ZD_T];
+    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, i, k, nt = (size_t)g->k_h * g->k_w;
+    size_t nt4 = (nt + 3u) & ~(size_t)3, ob, kw = g->k_w, ch, lane;
+    __mmask64 m64 = nc == 64u ? ~(__mmask64)0 : (__mmask64)(((uint64_t)1 << nc) - 1u);
     uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
     uint32_t b, oy, ox, ky, kx, ky0, ky1, kx0, kx1;
-    int32_t iy0, ix0;
+    int32_t fx = UNS ? -128 : 0, xm = fx ^ -128, a = q->input_offset - fx - 128;
+    int32_t wo = q->filter_offset - fx, wa = wo > 127 ? 127 : wo, wb = wo - wa;
+    uint8_t *wb8 = (uint8_t *)(void *)wq;
     __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
     __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
     __m512i off = _mm512_set1_epi32(q->output_offset);
-    wom = _mm512_set1_epi32(q->filter_offset);
-    w16 = _mm512_set1_epi32(0xFFFF);
-    for (v = 0; v < 4; v++) {
-        size_t cnt = nc > v * 16u ? (nc - v * 16u > 16u ? 16u : nc - v * 16u) : 0u;
-        m[v] = (__mmask16)((1u << cnt) - 1u);
-        bv[v] = bias ? _mm512_maskz_loadu_epi32(m[v], bias + c0 + v * 16u) : _mm512_setzero_si512();
-        accel__mac_z_qload(q, c0 + v * 16u, m[v], &mul[v], &sh[v]);
-        for (i = 0; i < nt; i++) {
-            t = _mm512_maskz_add_epi32(m[v], accel__mac_z_ld16(w + i * C + c0 + v * 16u, m[v], UNS, 0), wom);
-            bv[v] = _mm512_add_epi32(bv[v], _mm512_mullo_epi32(t, _mm512_set1_epi32(q->input_offset)));
-            wt[i * 4u + v] = _mm512_and_si512(t, w16);
+    xmv = _mm512_set1_epi8((char)(xm & 0xFF));
+    wav = _mm512_set1_epi8((char)(wa & 0xFF));
+    wbv = _mm512_set1_epi8((char)(wb & 0xFF));
+    /* pack: quad group qd, accumulator k, lane 4L + j, byte t = tap 4qd + t of channel
+     * 16L + 4k + j; per-lane constants in the same order */
+    ACCEL_MEMSET(wq, 0, nt4 * 64u);
+    for (lane = 0; lane < 64u; lane++) {
+        uint32_t ws = 0;
+        k = lane / 16u;
+        ch = (lane % 16u) / 4u * 16u + k * 4u + lane % 4u; /* channel of acc k, lane l % 16 */
+        for (i = 0; i < nt && ch < nc; i++) {
+            int32_t v = (int8_t)(w[i * C + c0 + ch] ^ fx);
+            wb8[(i / 4u) * 256u + lane * 4u + i % 4u] = (uint8_t)(v & 0xFF);
+            ws += (uint32_t)v;
         }
+        pc[lane] = (bias && ch < nc ? (uint32_t)bias[c0 + ch] : 0u) + (uint32_t)a * ws +
+                   (uint32_t)nt4 * (uint32_t)a * (uint32_t)wo;
+        pm[lane] = q->count == 1 ? q->multiplier[0] : ch < nc ? q->multiplier[c0 + ch] : 0;
+        ps[lane] = q->count == 1 ? q->shift[0] : ch < nc ? q->shift[c0 + ch] : 0;
     }
+    for (k = 0; k < 4u; k++) {
+        cv[k] = _mm512_loadu_si512(pc + 16u * k);
+        mul[k] = _mm512_loadu_si512(pm + 16u * k);
+        sh[k] = _mm512_loadu_si512(ps + 16u * k);
+    }
+    for (i = nt; i < nt4; i++) tp[i] = (const int8_t *)(const void *)&zpb;
+    for (i = 0; i < nt; i++) /* tap offsets from the window's corner */
+        toff[i] = ((size_t)(i / kw) * dh * g->in_w + (i % kw) * dw) * C;
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
-            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
             accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
             for (ox = 0; ox < g->out_w; ox++) {
-                ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
                 accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
-                /* tap pointers: in the image, or a register's worth of zero points */
-                for (ky = 0, i = 0; ky < g->k_h; ky++) {
-                    size_t xr = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
-                                g->in_w; /* used only when the row is in the image */
-                    for (kx = 0; kx < kw; kx++, i++)
-                        tp[i] = ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1
-                                    ? x + (xr + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0
-                                    : (const int8_t *)(const void *)&zpb;
-                }
-                /* two accumulators per register (even and odd taps) hide the latency */
-                for (v = 0; v < 4; v++) {
-                    acc[v] = bv[v];
-                    acc2[v] = _mm512_setzero_si512();
-                }
-                for (i = 0; i + 1u < nt; i += 2u)
-                    for (v = 0; v < 4; v++) {
-                        acc[v] = _mm512_dpwssd_epi32(
-                            acc[v], accel__mac_z_ld16(tp[i] + v * 16u, m[v], UNS, FULL),
-                            wt[i * 4u + v]);
-                        acc2[v] = _mm512_dpwssd_epi32(
-                            acc2[v], accel__mac_z_ld16(tp[i + 1u] + v * 16u, m[v], UNS, FULL),
-                            wt[i * 4u + 4u + v]);
+                if (ky0 == 0 && ky1 == g->k_h && kx0 == 0 && kx1 == kw) { /* interior */
+                    const int8_t *xb = x + (((size_t)b * g->in_h + (size_t)(uint32_t)iy0) * g->in_w +
+                                            (size_t)(uint32_t)ix0) * C + c0;
+                    for (i = 0; i < nt; i++) tp[i] = xb + toff[i];
+                } else {
+                    for (ky = 0, i = 0; ky < g->k_h; ky++) {
+                        size_t xr = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
+                                    g->in_w; /* used only when the row is in the image */
+                        for (kx = 0; kx < kw; kx++, i++)
+                            tp[i] = ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1
+                                        ? x + (xr + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0
+                                        : (const int8_t *)(const void *)&zpb;
                     }
-                for (v = 0; v < 4; v++) {
-                    if (i < nt)
-                        acc[v] = _mm512_dpwssd_epi32(
-                            acc[v], accel__mac_z_ld16(tp[i] + v * 16u, m[v], UNS, FULL),
-                            wt[i * 4u + v]);
-                    acc[v] = _mm512_add_epi32(acc[v], acc2[v]);
                 }
+                for (k = 0; k < 4u; k++) acc[k] = cv[k];
+                for (i = 0; i < nt4; i += 4u) {
+                    const __m512i *wp = wq + i;
+                    for (k = 0; k < 4u; k++)
+                        xv[k] = accel__mac_z_ld64(tp[i + k], m64, xmv, UNS, FULL);
+                    ab = _mm512_unpacklo_epi8(xv[0], xv[1]);
+                    cd = _mm512_unpackhi_epi8(xv[0], xv[1]);
+                    ef = _mm512_unpacklo_epi8(xv[2], xv[3]);
+                    gh = _mm512_unpackhi_epi8(xv[2], xv[3]);
+                    xv[0] = _mm512_unpacklo_epi16(ab, ef);
+                    xv[1] = _mm512_unpackhi_epi16(ab, ef);
+                    xv[2] = _mm512_unpacklo_epi16(cd, gh);
+                    xv[3] = _mm512_unpackhi_epi16(cd, gh);
+                    for (k = 0; k < 4u; k++) {
+                        acc[k] = _mm512_dpbusd_epi32(acc[k], xv[k], wp[k]);
+                        if (wa != 0) acc[k] = _mm512_dpbusd_epi32(acc[k], xv[k], wav);
+                        if (wb != 0) acc[k] = _mm512_dpbusd_epi32(acc[k], xv[k], wbv);
+                    }
+                }
+                for (k = 0; k < 4u; k++)
+                    r[k] = _mm512_cvtepi32_epi8(accel__mac_z_rq(acc[k], mul[k], sh[k], lo, hi, off));
+                t0 = _mm_unpacklo_epi32(r[0], r[1]);
+                t1 = _mm_unpacklo_epi32(r[2], r[3]);
+                t2 = _mm_unpackhi_epi32(r[0], r[1]);
+                t3 = _mm_unpackhi_epi32(r[2], r[3]);
+                ab = _mm512_castsi128_si512(_mm_unpacklo_epi64(t0, t1));
+                ab = _mm512_inserti32x4(ab, _mm_unpackhi_epi64(t0, t1), 1);
+                ab = _mm512_inserti32x4(ab, _mm_unpacklo_epi64(t2, t3), 2);
+                ab = _mm512_inserti32x4(ab, _mm_unpackhi_epi64(t2, t3), 3);
                 ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
-                for (v = 0; v < 4; v++)
-                    if (FULL || m[v])
-                        _mm512_mask_cvtepi32_storeu_epi8(
-                            o + ob + v * 16u, m[v],
-                            accel__mac_z_rq(acc[v], mul[v], sh[v], lo, hi, off));
+                if (FULL) _mm512_storeu_si512(o + ob, ab);
+                else _mm512_mask_storeu_epi8(o + ob, m64, ab);
             }
         }
 }
