@@ -11667,7 +11667,8 @@ ACCEL__MAC_AI __m512i accel__mac_z_ld64(const int8_t *p, __mmask64 m, __m512i xm
 /* Channels [c0, c0 + 64) (FULL) or [c0, C) (fewer than 64) of every output pixel. */
 ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_quant *q,
                                      const int8_t *x, const int8_t *w, const int32_t *bias,
-                                     uint8_t *o, size_t c0, const int UNS, const int FULL)
+                                     uint8_t *o, size_t c0, const int UNS, const int FULL,
+                                     const int PT)
 {
     __m512i wq[ACCEL__MAC_ZD_T], acc[4], cv[4], mul[4], sh[4], xmv, wav, wbv, xv[4], ab, cd, ef, gh;
     __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
@@ -11756,7 +11757,8 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
                     }
                 }
                 for (k = 0; k < 4u; k++)
-                    r[k] = _mm512_cvtepi32_epi8(accel__mac_z_rq(acc[k], mul[k], sh[k], lo, hi, off));
+                    r[k] = _mm512_cvtepi32_epi8(accel__mac_z_rq(acc[k], PT ? mul[0] : mul[k],
+                                                                PT ? sh[0] : sh[k], lo, hi, off));
                 t0 = _mm_unpacklo_epi32(r[0], r[1]);
                 t1 = _mm_unpacklo_epi32(r[2], r[3]);
                 t2 = _mm_unpackhi_epi32(r[0], r[1]);
@@ -11777,13 +11779,18 @@ static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, c
 {
     size_t c0, C = g->in_c;
     for (c0 = 0; c0 < C; c0 += 64u) {
-        int full = C - c0 >= 64u;
-        if (q->dtype == ACCEL_MAC_UINT8) {
-            if (full) accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 1);
-            else accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 0);
-        } else {
-            if (full) accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 1);
-            else accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 0);
+        /* specialized copies: uint8/int8, a whole 64-channel block, per-tensor (PT: one set of
+         * requantization constants, hoisted out of the pixel loop) */
+        int v = (q->dtype == ACCEL_MAC_UINT8 ? 4 : 0) + (C - c0 >= 64u ? 2 : 0) + (q->count == 1);
+        switch (v) {
+        case 0: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 0, 0); break;
+        case 1: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 0, 1); break;
+        case 2: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 1, 0); break;
+        case 3: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 1, 1); break;
+        case 4: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 0, 0); break;
+        case 5: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 0, 1); break;
+        case 6: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 1, 0); break;
+        default: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 1, 1); break;
         }
     }
 }
