@@ -10876,6 +10876,20 @@ static void accel__mac_dot_rows(const int8_t *x, const int8_t *w, size_t ws, siz
  * (the non-saturating form), which is the modulo-2^32 sum we want. Up to 4 input rows share
  * each weight load and 4 weight rows share each input load: 16 accumulators. */
 #define ACCEL__MAC_TILE_NC 4u
+/* acc + vpdpbusd(a (u8), b (s8)). GCC 12 keeps each accumulator of the intrinsic in two
+ * registers and copies (or spills) it around every vpdpbusd of an unrolled loop; the same
+ * instruction in inline asm with the accumulator tied ("+v") allocates cleanly. Clang and
+ * GCC 13+ keep the intrinsic. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+ACCEL__MAC_AI __m512i accel__mac_z_dp(__m512i acc, __m512i a, __m512i b)
+{
+    __asm__("vpdpbusd {%2, %1, %0|%0, %1, %2}" : "+v"(acc) : "v"(a), "vm"(b));
+    return acc;
+}
+#else
+#define accel__mac_z_dp(acc, a, b) _mm512_dpbusd_epi32((acc), (a), (b))
+#endif
+
 /* Lanes [0, r) of a 64-byte block (1 <= r <= 63). */
 static __mmask64 accel__mac_z_mask(size_t r)
 {
@@ -10921,7 +10935,7 @@ ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, 
         for (c = 0; c < NC; c++) xv[c] = _mm512_xor_si512(_mm512_loadu_si512(x + c * xs + k), xf);
         for (r = 0; r < 4; r++) {
             wv = _mm512_xor_si512(_mm512_loadu_si512(w + r * ws + k), wf);
-            for (c = 0; c < NC; c++) acc[c][r] = _mm512_dpbusd_epi32(acc[c][r], xv[c], wv);
+            for (c = 0; c < NC; c++) acc[c][r] = accel__mac_z_dp(acc[c][r], xv[c], wv);
         }
     }
     if (k < n) { /* masked tail: input lanes past the end are 0, so their products are 0 */
@@ -10931,7 +10945,7 @@ ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, 
                 m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + c * xs + k), xf));
         for (r = 0; r < 4; r++) {
             wv = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, w + r * ws + k), wf);
-            for (c = 0; c < NC; c++) acc[c][r] = _mm512_dpbusd_epi32(acc[c][r], xv[c], wv);
+            for (c = 0; c < NC; c++) acc[c][r] = accel__mac_z_dp(acc[c][r], xv[c], wv);
         }
     }
     for (c = 0; c < NC; c++)
@@ -10956,8 +10970,8 @@ ACCEL__MAC_AI void accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws,
         for (r = 0; r < R; r++) {
             wv = _mm512_loadu_si512(w + r * ws + k);
             if (UNS) wv = _mm512_xor_si512(wv, flip);
-            acc[r] = _mm512_dpbusd_epi32(acc[r], xv, wv);
-            sum[r] = _mm512_dpbusd_epi32(sum[r], ones, wv);
+            acc[r] = accel__mac_z_dp(acc[r], xv, wv);
+            sum[r] = accel__mac_z_dp(sum[r], ones, wv);
         }
     }
     if (k < n) { /* masked tail: lanes past the end are 0 in the input and the weights */
@@ -10967,8 +10981,8 @@ ACCEL__MAC_AI void accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws,
         for (r = 0; r < R; r++) {
             wv = _mm512_maskz_loadu_epi8(m, w + r * ws + k);
             if (UNS) wv = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(wv, flip));
-            acc[r] = _mm512_dpbusd_epi32(acc[r], xv, wv);
-            sum[r] = _mm512_dpbusd_epi32(sum[r], ones, wv);
+            acc[r] = accel__mac_z_dp(acc[r], xv, wv);
+            sum[r] = accel__mac_z_dp(sum[r], ones, wv);
         }
     }
     for (r = 0; r < R; r += 4) {
@@ -11571,8 +11585,8 @@ ACCEL__MAC_AI void accel__mac_z_cblock(const uint32_t *patch, size_t pw, const _
         if (NV == 2) w1 = _mm512_load_si512(wp + kg + k);
         for (p = 0; p < ACCEL__MAC_ZC_P; p++) {
             xb = _mm512_set1_epi32((int)patch[p * pw + k]);
-            a[2 * p] = _mm512_dpbusd_epi32(a[2 * p], xb, w0);
-            if (NV == 2) a[2 * p + 1] = _mm512_dpbusd_epi32(a[2 * p + 1], xb, w1);
+            a[2 * p] = accel__mac_z_dp(a[2 * p], xb, w0);
+            if (NV == 2) a[2 * p + 1] = accel__mac_z_dp(a[2 * p + 1], xb, w1);
         }
     }
     for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) acc[p] = a[p];
@@ -11756,9 +11770,9 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
                     xv[2] = _mm512_unpacklo_epi16(cd, gh);
                     xv[3] = _mm512_unpackhi_epi16(cd, gh);
                     for (k = 0; k < 4u; k++) {
-                        acc[k] = _mm512_dpbusd_epi32(acc[k], xv[k], wp[k]);
-                        if (wa != 0) acc[k] = _mm512_dpbusd_epi32(acc[k], xv[k], wav);
-                        if (wb != 0) acc[k] = _mm512_dpbusd_epi32(acc[k], xv[k], wbv);
+                        acc[k] = accel__mac_z_dp(acc[k], xv[k], wp[k]);
+                        if (wa != 0) acc[k] = accel__mac_z_dp(acc[k], xv[k], wav);
+                        if (wb != 0) acc[k] = accel__mac_z_dp(acc[k], xv[k], wbv);
                     }
                 }
                 for (k = 0; k < 4u; k++)
