@@ -11815,6 +11815,118 @@ static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, c
 }
 #endif /* ACCEL_MAC_SIMD == 2 conv */
 
+#if ACCEL_MAC_SIMD == 1
+/* ---- conv2d on AVX2, output channels in the vector lanes: per output pixel an im2col patch
+ * of int16 values x + input_offset (taps outside the image 0, exactly the portable path's
+ * skipped taps), filters packed once per call as int16 w + filter_offset, two taps x 8 channels
+ * per register; vpmaddwd of a broadcast tap pair against it gives exact int32 pair sums (at
+ * most 2 * 255 * 255), added modulo 2^32: bit-identical to the portable path. ---- */
+#define ACCEL__MAC_YC_W 8192u  /* packed filter int16 values on the stack (16 KiB) */
+#define ACCEL__MAC_YC_K 1024u  /* largest patch: fs rounded up to even */
+#define ACCEL__MAC_YC_P 4u     /* output pixels per pass (4 x 2 accumulators) */
+#define ACCEL__MAC_YC_N 256u   /* output channels per packed block at most */
+
+/* The patch of output pixel (b, oy, ox), group gi (channels gi*cg..), as int16 into d[0..fs). */
+static void accel__mac_y_gather(const accel_mac_conv *g, const int8_t *x, uint32_t b,
+                                uint32_t oy, uint32_t ox, size_t gi, size_t cg, int32_t fx,
+                                int32_t xo, int16_t *d)
+{
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx;
+    size_t ic = (size_t)g->in_c, c;
+    int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+    int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left, iy, ix;
+    for (ky = 0; ky < g->k_h; ky++) {
+        iy = iy0 + (int32_t)(ky * dh);
+        for (kx = 0; kx < g->k_w; kx++, d += cg) {
+            ix = ix0 + (int32_t)(kx * dw);
+            if (iy < 0 || iy >= (int32_t)g->in_h || ix < 0 || ix >= (int32_t)g->in_w) {
+                for (c = 0; c < cg; c++) d[c] = 0;
+            } else {
+                const int8_t *s =
+                    x + (((size_t)b * g->in_h + (size_t)iy) * g->in_w + (size_t)ix) * ic + gi * cg;
+                for (c = 0; c < cg; c++) d[c] = (int16_t)((s[c] ^ fx) + xo);
+            }
+        }
+    }
+}
+
+/* NV (1 or 2) packed 8-channel blocks (kp 32-byte tap pairs each, the second at wp + kp)
+ * against ACCEL__MAC_YC_P patches (rows of pw uint32 = tap pairs): acc[p*2 + v]. */
+ACCEL__MAC_AI void accel__mac_y_cblock(const uint32_t *patch, size_t pw, const __m256i *wp,
+                                       size_t kp, __m256i *acc, const size_t NV)
+{
+    __m256i a[2 * ACCEL__MAC_YC_P], w0, w1 = _mm256_setzero_si256(), xb;
+    size_t k, p;
+    for (p = 0; p < 2u * ACCEL__MAC_YC_P; p++) a[p] = _mm256_setzero_si256();
+    for (k = 0; k < kp; k++) {
+        w0 = _mm256_load_si256(wp + k);
+        if (NV == 2) w1 = _mm256_load_si256(wp + kp + k);
+        for (p = 0; p < ACCEL__MAC_YC_P; p++) {
+            xb = _mm256_set1_epi32((int)patch[p * pw + k]);
+            a[2 * p] = _mm256_add_epi32(a[2 * p], _mm256_madd_epi16(xb, w0));
+            if (NV == 2) a[2 * p + 1] = _mm256_add_epi32(a[2 * p + 1], _mm256_madd_epi16(xb, w1));
+        }
+    }
+    for (p = 0; p < 2u * ACCEL__MAC_YC_P; p++) acc[p] = a[p];
+}
+
+/* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_YC_K. */
+static void accel__mac_y_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
+                              const int8_t *w, const int32_t *bias, uint8_t *o, size_t fs,
+                              size_t cg, size_t ocg)
+{
+    __m256i wp[ACCEL__MAC_YC_W / 16u], acc[2 * ACCEL__MAC_YC_P];
+    uint32_t patch[ACCEL__MAC_YC_P * ACCEL__MAC_YC_K / 2u], bv[ACCEL__MAC_YC_N], t[8];
+    uint32_t b = 0, oy = 0, ox = 0;
+    int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, xo = q->input_offset - fx;
+    int32_t wo = q->filter_offset - fx;
+    size_t fs2 = (fs + 1u) & ~(size_t)1, kp = fs2 / 2u, pw = kp, ncap, gi, s0, sn, j, k, vi, u;
+    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, oc_n = g->out_c, ch;
+    int16_t *wb = (int16_t *)(void *)wp, *pb = (int16_t *)(void *)patch;
+    ncap = (ACCEL__MAC_YC_W / fs2) & ~(size_t)7;
+    if (ncap > ACCEL__MAC_YC_N) ncap = ACCEL__MAC_YC_N;
+    ACCEL_MEMSET(patch, 0, sizeof patch); /* the odd tap past fs meets zero filter values */
+    for (gi = 0; gi * ocg < oc_n; gi++)
+        for (s0 = 0; s0 < ocg; s0 += sn) {
+            sn = ocg - s0 < ncap ? ocg - s0 : ncap;
+            /* pack: block vi, pair k: int16 [j*2 + t] = filter (channel vi*8 + j, tap 2k + t) */
+            ACCEL_MEMSET(wb, 0, ((sn + 7u) / 8u) * kp * 32u);
+            for (j = 0; j < sn; j++) {
+                const int8_t *fr = w + (gi * ocg + s0 + j) * fs;
+                int16_t *dst = wb + (j / 8u) * kp * 16u + (j % 8u) * 2u;
+                for (k = 0; k < fs; k++) dst[(k / 2u) * 16u + (k % 2u)] = (int16_t)((fr[k] ^ fx) + wo);
+                bv[j] = bias ? (uint32_t)bias[gi * ocg + s0 + j] : 0u;
+            }
+            for (pix0 = 0; pix0 < npix; pix0 += np) {
+                np = npix - pix0 < ACCEL__MAC_YC_P ? npix - pix0 : ACCEL__MAC_YC_P;
+                for (p = 0; p < np; p++) {
+                    accel__mac_y_gather(g, x, b, oy, ox, gi, cg, fx, xo, pb + p * pw * 2u);
+                    if (++ox == g->out_w) {
+                        ox = 0;
+                        if (++oy == g->out_h) { oy = 0; b++; }
+                    }
+                }
+                for (vi = 0; vi * 8u < sn; vi += 2u) {
+                    size_t nv = sn - vi * 8u > 8u ? 2u : 1u;
+                    if (nv == 2u) accel__mac_y_cblock(patch, pw, wp + vi * kp, kp, acc, 2);
+                    else accel__mac_y_cblock(patch, pw, wp + vi * kp, kp, acc, 1);
+                    for (u = 0; u < nv; u++) {
+                        size_t c0 = vi * 8u + u * 8u, cnt = sn - c0 < 8u ? sn - c0 : 8u;
+                        ch = gi * ocg + s0 + c0;
+                        for (p = 0; p < np; p++) {
+                            _mm256_storeu_si256((__m256i *)(void *)t,
+                                                _mm256_add_epi32(acc[2 * p + u],
+                                                                 _mm256_loadu_si256((const __m256i *)(const void *)(bv + c0))));
+                            accel__mac_requant_n(t, cnt, q, ch, o + (pix0 + p) * oc_n + ch);
+                        }
+                    }
+                }
+            }
+            b = 0; /* ox and oy have wrapped to 0 already */
+        }
+}
+#endif /* ACCEL_MAC_SIMD == 1 conv */
+
 #if ACCEL_MAC_FAST
 #define ACCEL__MAC_PATCH 2048u
 /* conv2d (groups 1) through an im2col patch on the stack: one output pixel's taps gathered in
@@ -11901,6 +12013,12 @@ ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_
 #if ACCEL_MAC_SIMD == 2
     if (fs <= ACCEL__MAC_ZC_K && q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
         accel__mac_z_conv(g, q, x, w, bias, o, fs, cgs, ocgs);
+        return ACCEL_OK;
+    }
+#endif
+#if ACCEL_MAC_SIMD == 1
+    if (fs <= ACCEL__MAC_YC_K) {
+        accel__mac_y_conv(g, q, x, w, bias, o, fs, cgs, ocgs);
         return ACCEL_OK;
     }
 #endif
