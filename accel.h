@@ -11927,6 +11927,102 @@ static void accel__mac_y_conv(const accel_mac_conv *g, const accel_mac_quant *q,
 }
 #endif /* ACCEL_MAC_SIMD == 1 conv */
 
+#if ACCEL_MAC_SIMD == 1
+/* ---- depthwise conv2d on AVX2 (depth multiplier 1, k_h*k_w <= ACCEL__MAC_YD_T), channels
+ * [0, in_c & ~7) in passes of up to 32 (NV registers of 8 int32 lanes); the portable loop does
+ * the rest. As in accel__mac_z_dw_t, a tap outside the image reads the zero point, so
+ * sum (x + xo)(w + wo) over the in-image taps = sum over all taps of x'(w + wo) plus
+ * xo * sum (w + wo), which goes into the bias; each product is one vpmaddwd lane (x' in the
+ * low 16 bits, w + wo in the low 16 bits over a zero high half). Sums wrap modulo 2^32. ---- */
+#define ACCEL__MAC_YD_T 64u
+ACCEL__MAC_AI __m256i accel__mac_y_ld8(const int8_t *p, const int UNS)
+{
+    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)p);
+    return UNS ? _mm256_cvtepu8_epi32(b) : _mm256_cvtepi8_epi32(b);
+}
+
+ACCEL__MAC_AI void accel__mac_y_dw_t(const accel_mac_conv *g, const accel_mac_quant *q,
+                                     const int8_t *x, const int8_t *w, const int32_t *bias,
+                                     uint8_t *o, size_t c0, const int UNS, const size_t NV)
+{
+    __m256i wt[ACCEL__MAC_YD_T * 4u], acc[4], bv[4], t;
+    __m256i w16 = _mm256_set1_epi32(0xFFFF), wom = _mm256_set1_epi32(q->filter_offset);
+    __m256i xom = _mm256_set1_epi32(q->input_offset);
+    uint32_t tmp[32];
+    int8_t zpb[32];
+    const int8_t *tp[ACCEL__MAC_YD_T];
+    size_t toff[ACCEL__MAC_YD_T];
+    size_t C = g->in_c, v, i, nt = (size_t)g->k_h * g->k_w, ob, kw = g->k_w;
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    uint32_t b, oy, ox, ky, kx, ky0, ky1, kx0, kx1;
+    ACCEL_MEMSET(zpb, (int)(((uint32_t)(-q->input_offset)) & 0xFFu), sizeof zpb);
+    for (v = 0; v < NV; v++) {
+        bv[v] = bias ? _mm256_loadu_si256((const __m256i *)(const void *)(bias + c0 + v * 8u))
+                     : _mm256_setzero_si256();
+        for (i = 0; i < nt; i++) {
+            t = _mm256_add_epi32(accel__mac_y_ld8(w + i * C + c0 + v * 8u, UNS), wom);
+            bv[v] = _mm256_add_epi32(bv[v], _mm256_mullo_epi32(t, xom));
+            wt[i * 4u + v] = _mm256_and_si256(t, w16);
+        }
+    }
+    for (i = 0; i < nt; i++) /* tap offsets from the window's corner */
+        toff[i] = ((size_t)(i / kw) * dh * g->in_w + (i % kw) * dw) * C;
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++) {
+                int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                if (ky0 == 0 && ky1 == g->k_h && kx0 == 0 && kx1 == kw) { /* interior */
+                    const int8_t *xb = x + (((size_t)b * g->in_h + (size_t)(uint32_t)iy0) * g->in_w +
+                                            (size_t)(uint32_t)ix0) * C + c0;
+                    for (i = 0; i < nt; i++) tp[i] = xb + toff[i];
+                } else {
+                    for (ky = 0, i = 0; ky < g->k_h; ky++) {
+                        size_t xr = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
+                                    g->in_w; /* used only when the row is in the image */
+                        for (kx = 0; kx < kw; kx++, i++)
+                            tp[i] = ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1
+                                        ? x + (xr + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0
+                                        : zpb;
+                    }
+                }
+                for (v = 0; v < NV; v++) acc[v] = bv[v];
+                for (i = 0; i < nt; i++)
+                    for (v = 0; v < NV; v++)
+                        acc[v] = _mm256_add_epi32(
+                            acc[v], _mm256_madd_epi16(accel__mac_y_ld8(tp[i] + v * 8u, UNS), wt[i * 4u + v]));
+                for (v = 0; v < NV; v++) _mm256_storeu_si256((__m256i *)(void *)(tmp + v * 8u), acc[v]);
+                ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
+                accel__mac_requant_n(tmp, NV * 8u, q, c0, o + ob);
+            }
+        }
+}
+
+/* Returns how many leading channels it computed (a multiple of 8). */
+static size_t accel__mac_y_dw(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
+                              const int8_t *w, const int32_t *bias, uint8_t *o)
+{
+    size_t c0, c8 = (size_t)g->in_c & ~(size_t)7, nv;
+    int uns = q->dtype == ACCEL_MAC_UINT8;
+    for (c0 = 0; c0 < c8; c0 += nv * 8u) {
+        nv = (c8 - c0) / 8u > 4u ? 4u : (c8 - c0) / 8u;
+        switch (nv * 2u + (size_t)uns) { /* specialized copies */
+        case 2: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 1); break;
+        case 3: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 1); break;
+        case 4: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 2); break;
+        case 5: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 2); break;
+        case 6: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 3); break;
+        case 7: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 3); break;
+        case 8: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 4); break;
+        default: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 4); break;
+        }
+    }
+    return c8;
+}
+#endif /* ACCEL_MAC_SIMD == 1 depthwise */
+
 #if ACCEL_MAC_FAST
 #define ACCEL__MAC_PATCH 2048u
 /* conv2d (groups 1) through an im2col patch on the stack: one output pixel's taps gathered in
@@ -12088,6 +12184,7 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
     const int8_t *x = (const int8_t *)input, *w = (const int8_t *)filter, *xp, *wp;
     uint8_t *o = (uint8_t *)output;
     size_t in_n, out_n, need, c0, nc, j, ob, ih, iw, ic, oh, ow, oc_n, kw;
+    size_t cs = 0; /* channels [0, cs) done by a SIMD pass */
     uint32_t dm, dh, dw, b, oy, ox, ky, kx, ky0, ky1, kx0, kx1;
     uint32_t acc[ACCEL__MAC_CH];
     int32_t fx, xo, wo, iy0, ix0;
@@ -12123,6 +12220,12 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
         return ACCEL_OK;
     }
 #endif
+#if ACCEL_MAC_SIMD == 1
+    if (dm == 1 && need / oc_n <= ACCEL__MAC_YD_T) {
+        cs = accel__mac_y_dw(g, q, x, w, bias, o);
+        if (cs == oc_n) return ACCEL_OK;
+    }
+#endif
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
@@ -12131,7 +12234,7 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
                 ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
                 accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
                 ob = (((size_t)b * oh + (size_t)oy) * ow + (size_t)ox) * oc_n;
-                for (c0 = 0; c0 < oc_n; c0 += nc) {
+                for (c0 = cs; c0 < oc_n; c0 += nc) {
                     nc = oc_n - c0 < ACCEL__MAC_CH ? oc_n - c0 : ACCEL__MAC_CH;
                     for (j = 0; j < nc; j++) acc[j] = bias ? (uint32_t)bias[c0 + j] : 0u;
                     for (ky = ky0; ky < ky1; ky++)
