@@ -11056,6 +11056,55 @@ static void accel__mac_z_requant(const uint32_t *acc, size_t cnt, const accel_ma
  * 2*255*128) are exact; vpmaddubsw is not used because it saturates. 2 input rows x 4 weight
  * rows: 8 accumulators fit the 16 ymm registers. */
 #define ACCEL__MAC_TILE_NC 2u
+/* accel__mac_z_rq on 8 lanes: double-rounding requantization, the same floor form of
+ * SaturatingRoundingDoublingHighMul (multiplier >= 0). */
+ACCEL__MAC_AI __m256i accel__mac_y_rq(__m256i acc, __m256i mul, __m256i sh, __m256i lo,
+                                      __m256i hi, __m256i off)
+{
+    __m256i one = _mm256_set1_epi32(1), zero = _mm256_setzero_si256(), x, rs, h, mask, v, thr;
+    __m256i half = _mm256_set1_epi64x((long long)1 << 30), pe, po;
+    rs = _mm256_max_epi32(_mm256_sub_epi32(zero, sh), zero);
+    x = _mm256_sllv_epi32(acc, _mm256_max_epi32(sh, zero));
+    pe = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(x, mul), half), 31);
+    po = _mm256_slli_epi64(
+        _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(mul, 32)),
+                         half),
+        1);
+    h = _mm256_blend_epi32(pe, po, 0xAA);
+    mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, rs), one);
+    thr = _mm256_add_epi32(_mm256_srli_epi32(mask, 1), _mm256_srli_epi32(h, 31));
+    v = _mm256_srav_epi32(h, rs);
+    v = _mm256_add_epi32(v, _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_and_si256(h, mask), thr), one));
+    return _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(v, lo), hi), off);
+}
+
+/* accel__mac_requant_n: 8 channels at a time when double rounding, the rest portable. */
+static void accel__mac_y_requant_n(const uint32_t *acc, size_t n, const accel_mac_quant *q,
+                                   size_t ch0, uint8_t *out)
+{
+    __m256i mul = _mm256_set1_epi32(q->multiplier[0]), sh = _mm256_set1_epi32(q->shift[0]), v;
+    __m256i lo = _mm256_set1_epi32(q->act_min - q->output_offset);
+    __m256i hi = _mm256_set1_epi32(q->act_max - q->output_offset);
+    __m256i off = _mm256_set1_epi32(q->output_offset);
+    /* the low byte of each lane to bytes 0..3 of each 128-bit half, then halves together */
+    __m256i pick = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                    0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    size_t j = 0;
+    if (q->rounding == ACCEL_MAC_ROUND_DOUBLE)
+        for (; j + 8u <= n; j += 8u) {
+            if (q->count != 1) {
+                mul = _mm256_loadu_si256((const __m256i *)(const void *)(q->multiplier + ch0 + j));
+                sh = _mm256_loadu_si256((const __m256i *)(const void *)(q->shift + ch0 + j));
+            }
+            v = accel__mac_y_rq(_mm256_loadu_si256((const __m256i *)(const void *)(acc + j)), mul,
+                                sh, lo, hi, off);
+            v = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(v, pick),
+                                            _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1));
+            _mm_storel_epi64((__m128i *)(void *)(out + j), _mm256_castsi256_si128(v));
+        }
+    if (j < n) accel__mac_requant_n(acc + j, n - j, q, ch0 + j, out + j);
+}
+
 ACCEL__MAC_AI __m128i accel__mac_y_hsum4(__m256i a, __m256i b, __m256i c, __m256i d)
 {
     __m256i s = _mm256_hadd_epi32(_mm256_hadd_epi32(a, b), _mm256_hadd_epi32(c, d));
@@ -11123,8 +11172,10 @@ static void accel__mac_simd_emit(const uint32_t *acc, size_t cnt, const accel_ma
         accel__mac_z_requant(acc, cnt, q, ch0, o);
         return;
     }
-#endif
     accel__mac_requant_n(acc, cnt, q, ch0, o);
+#else
+    accel__mac_y_requant_n(acc, cnt, q, ch0, o);
+#endif
 }
 
 /* Weight rows [0, ns4) (ns4 a multiple of 4) against every input row: out[b*ns + n] gets
@@ -11917,7 +11968,7 @@ static void accel__mac_y_conv(const accel_mac_conv *g, const accel_mac_quant *q,
                             _mm256_storeu_si256((__m256i *)(void *)t,
                                                 _mm256_add_epi32(acc[2 * p + u],
                                                                  _mm256_loadu_si256((const __m256i *)(const void *)(bv + c0))));
-                            accel__mac_requant_n(t, cnt, q, ch, o + (pix0 + p) * oc_n + ch);
+                            accel__mac_y_requant_n(t, cnt, q, ch, o + (pix0 + p) * oc_n + ch);
                         }
                     }
                 }
@@ -11995,7 +12046,7 @@ ACCEL__MAC_AI void accel__mac_y_dw_t(const accel_mac_conv *g, const accel_mac_qu
                             acc[v], _mm256_madd_epi16(accel__mac_y_ld8(tp[i] + v * 8u, UNS), wt[i * 4u + v]));
                 for (v = 0; v < NV; v++) _mm256_storeu_si256((__m256i *)(void *)(tmp + v * 8u), acc[v]);
                 ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
-                accel__mac_requant_n(tmp, NV * 8u, q, c0, o + ob);
+                accel__mac_y_requant_n(tmp, NV * 8u, q, c0, o + ob);
             }
         }
 }
