@@ -10382,7 +10382,17 @@ ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw)
  * ============================================================================================ */
 #ifndef ACCEL_NO_MAC
 #if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
+#if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__)
+/* g++ 12 warns inside its own AVX-512 headers (the "__Y = __Y" of _mm512_undefined_*) once
+ * they are inlined; the warnings are located in the header, so silencing them here suffices */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#else
 #include <immintrin.h> /* hosted x86 only (not a freestanding header) */
+#endif
 #endif
 #if ACCEL_MAC_SIMD == 3
 #include <arm_neon.h>
