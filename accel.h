@@ -17,7 +17,8 @@
  *
  * CONFIGURATION (define before including; or put them in a file named by ACCEL_CONFIG_HEADER)
  *   ACCEL_CONFIG_HEADER "file.h"  included first, so a project keeps its choices in one place.
- *   ACCEL_STATIC                  make every function static (private to the including file).
+ *   ACCEL_STATIC                  make every function static (private to the including file; the
+ *                                 ports/ files then cannot link to it: compile them into that file).
  *   ACCEL_NO_TSP1, ACCEL_NO_EDGETPU, ACCEL_NO_REFSI, ACCEL_NO_ANE, ACCEL_NO_MAC
  *                                 leave a device section out entirely (the common section stays).
  *   ACCEL_NO_STATUS_STRINGS       compile out accel_status_str()'s text (it returns "").
@@ -3207,54 +3208,13 @@ static const uint32_t accel__crc32_nibble[16] = {
     0x9B64C2B0UL, 0x86D3D2D4UL, 0xA00AE278UL, 0xBDBDF21CUL,
 };
 #elif ACCEL_CRC32_IMPL == ACCEL_CRC32_TABLE256 || ACCEL_CRC32_IMPL == ACCEL_CRC32_SLICE8
-#if ACCEL_CRC32_IMPL == ACCEL_CRC32_TABLE256
-static const uint32_t accel__crc32_t8[256] = {
-    0x00000000UL, 0x77073096UL, 0xEE0E612CUL, 0x990951BAUL, 0x076DC419UL, 0x706AF48FUL,
-    0xE963A535UL, 0x9E6495A3UL, 0x0EDB8832UL, 0x79DCB8A4UL, 0xE0D5E91EUL, 0x97D2D988UL,
-    0x09B64C2BUL, 0x7EB17CBDUL, 0xE7B82D07UL, 0x90BF1D91UL, 0x1DB71064UL, 0x6AB020F2UL,
-    0xF3B97148UL, 0x84BE41DEUL, 0x1ADAD47DUL, 0x6DDDE4EBUL, 0xF4D4B551UL, 0x83D385C7UL,
-    0x136C9856UL, 0x646BA8C0UL, 0xFD62F97AUL, 0x8A65C9ECUL, 0x14015C4FUL, 0x63066CD9UL,
-    0xFA0F3D63UL, 0x8D080DF5UL, 0x3B6E20C8UL, 0x4C69105EUL, 0xD56041E4UL, 0xA2677172UL,
-    0x3C03E4D1UL, 0x4B04D447UL, 0xD20D85FDUL, 0xA50AB56BUL, 0x35B5A8FAUL, 0x42B2986CUL,
-    0xDBBBC9D6UL, 0xACBCF940UL, 0x32D86CE3UL, 0x45DF5C75UL, 0xDCD60DCFUL, 0xABD13D59UL,
-    0x26D930ACUL, 0x51DE003AUL, 0xC8D75180UL, 0xBFD06116UL, 0x21B4F4B5UL, 0x56B3C423UL,
-    0xCFBA9599UL, 0xB8BDA50FUL, 0x2802B89EUL, 0x5F058808UL, 0xC60CD9B2UL, 0xB10BE924UL,
-    0x2F6F7C87UL, 0x58684C11UL, 0xC1611DABUL, 0xB6662D3DUL, 0x76DC4190UL, 0x01DB7106UL,
-    0x98D220BCUL, 0xEFD5102AUL, 0x71B18589UL, 0x06B6B51FUL, 0x9FBFE4A5UL, 0xE8B8D433UL,
-    0x7807C9A2UL, 0x0F00F934UL, 0x9609A88EUL, 0xE10E9818UL, 0x7F6A0DBBUL, 0x086D3D2DUL,
-    0x91646C97UL, 0xE6635C01UL, 0x6B6B51F4UL, 0x1C6C6162UL, 0x856530D8UL, 0xF262004EUL,
-    0x6C0695EDUL, 0x1B01A57BUL, 0x8208F4C1UL, 0xF50FC457UL, 0x65B0D9C6UL, 0x12B7E950UL,
-    0x8BBEB8EAUL, 0xFCB9887CUL, 0x62DD1DDFUL, 0x15DA2D49UL, 0x8CD37CF3UL, 0xFBD44C65UL,
-    0x4DB26158UL, 0x3AB551CEUL, 0xA3BC0074UL, 0xD4BB30E2UL, 0x4ADFA541UL, 0x3DD895D7UL,
-    0xA4D1C46DUL, 0xD3D6F4FBUL, 0x4369E96AUL, 0x346ED9FCUL, 0xAD678846UL, 0xDA60B8D0UL,
-    0x44042D73UL, 0x33031DE5UL, 0xAA0A4C5FUL, 0xDD0D7CC9UL, 0x5005713CUL, 0x270241AAUL,
-    0xBE0B1010UL, 0xC90C2086UL, 0x5768B525UL, 0x206F85B3UL, 0xB966D409UL, 0xCE61E49FUL,
-    0x5EDEF90EUL, 0x29D9C998UL, 0xB0D09822UL, 0xC7D7A8B4UL, 0x59B33D17UL, 0x2EB40D81UL,
-    0xB7BD5C3BUL, 0xC0BA6CADUL, 0xEDB88320UL, 0x9ABFB3B6UL, 0x03B6E20CUL, 0x74B1D29AUL,
-    0xEAD54739UL, 0x9DD277AFUL, 0x04DB2615UL, 0x73DC1683UL, 0xE3630B12UL, 0x94643B84UL,
-    0x0D6D6A3EUL, 0x7A6A5AA8UL, 0xE40ECF0BUL, 0x9309FF9DUL, 0x0A00AE27UL, 0x7D079EB1UL,
-    0xF00F9344UL, 0x8708A3D2UL, 0x1E01F268UL, 0x6906C2FEUL, 0xF762575DUL, 0x806567CBUL,
-    0x196C3671UL, 0x6E6B06E7UL, 0xFED41B76UL, 0x89D32BE0UL, 0x10DA7A5AUL, 0x67DD4ACCUL,
-    0xF9B9DF6FUL, 0x8EBEEFF9UL, 0x17B7BE43UL, 0x60B08ED5UL, 0xD6D6A3E8UL, 0xA1D1937EUL,
-    0x38D8C2C4UL, 0x4FDFF252UL, 0xD1BB67F1UL, 0xA6BC5767UL, 0x3FB506DDUL, 0x48B2364BUL,
-    0xD80D2BDAUL, 0xAF0A1B4CUL, 0x36034AF6UL, 0x41047A60UL, 0xDF60EFC3UL, 0xA867DF55UL,
-    0x316E8EEFUL, 0x4669BE79UL, 0xCB61B38CUL, 0xBC66831AUL, 0x256FD2A0UL, 0x5268E236UL,
-    0xCC0C7795UL, 0xBB0B4703UL, 0x220216B9UL, 0x5505262FUL, 0xC5BA3BBEUL, 0xB2BD0B28UL,
-    0x2BB45A92UL, 0x5CB36A04UL, 0xC2D7FFA7UL, 0xB5D0CF31UL, 0x2CD99E8BUL, 0x5BDEAE1DUL,
-    0x9B64C2B0UL, 0xEC63F226UL, 0x756AA39CUL, 0x026D930AUL, 0x9C0906A9UL, 0xEB0E363FUL,
-    0x72076785UL, 0x05005713UL, 0x95BF4A82UL, 0xE2B87A14UL, 0x7BB12BAEUL, 0x0CB61B38UL,
-    0x92D28E9BUL, 0xE5D5BE0DUL, 0x7CDCEFB7UL, 0x0BDBDF21UL, 0x86D3D2D4UL, 0xF1D4E242UL,
-    0x68DDB3F8UL, 0x1FDA836EUL, 0x81BE16CDUL, 0xF6B9265BUL, 0x6FB077E1UL, 0x18B74777UL,
-    0x88085AE6UL, 0xFF0F6A70UL, 0x66063BCAUL, 0x11010B5CUL, 0x8F659EFFUL, 0xF862AE69UL,
-    0x616BFFD3UL, 0x166CCF45UL, 0xA00AE278UL, 0xD70DD2EEUL, 0x4E048354UL, 0x3903B3C2UL,
-    0xA7672661UL, 0xD06016F7UL, 0x4969474DUL, 0x3E6E77DBUL, 0xAED16A4AUL, 0xD9D65ADCUL,
-    0x40DF0B66UL, 0x37D83BF0UL, 0xA9BCAE53UL, 0xDEBB9EC5UL, 0x47B2CF7FUL, 0x30B5FFE9UL,
-    0xBDBDF21CUL, 0xCABAC28AUL, 0x53B39330UL, 0x24B4A3A6UL, 0xBAD03605UL, 0xCDD70693UL,
-    0x54DE5729UL, 0x23D967BFUL, 0xB3667A2EUL, 0xC4614AB8UL, 0x5D681B02UL, 0x2A6F2B94UL,
-    0xB40BBE37UL, 0xC30C8EA1UL, 0x5A05DF1BUL, 0x2D02EF8DUL,
-};
+/* row 0 is the byte-at-a-time table; slicing-by-8 adds rows 1-7 */
+#if ACCEL_CRC32_IMPL == ACCEL_CRC32_SLICE8
+#define ACCEL__CRC32_ROWS 8
 #else
-static const uint32_t accel__crc32_t8[8][256] = {
+#define ACCEL__CRC32_ROWS 1
+#endif
+static const uint32_t accel__crc32_t8[ACCEL__CRC32_ROWS][256] = {
   {
     0x00000000UL, 0x77073096UL, 0xEE0E612CUL, 0x990951BAUL, 0x076DC419UL, 0x706AF48FUL,
     0xE963A535UL, 0x9E6495A3UL, 0x0EDB8832UL, 0x79DCB8A4UL, 0xE0D5E91EUL, 0x97D2D988UL,
@@ -3300,6 +3260,7 @@ static const uint32_t accel__crc32_t8[8][256] = {
     0x54DE5729UL, 0x23D967BFUL, 0xB3667A2EUL, 0xC4614AB8UL, 0x5D681B02UL, 0x2A6F2B94UL,
     0xB40BBE37UL, 0xC30C8EA1UL, 0x5A05DF1BUL, 0x2D02EF8DUL,
   },
+#if ACCEL_CRC32_IMPL == ACCEL_CRC32_SLICE8
   {
     0x00000000UL, 0x191B3141UL, 0x32366282UL, 0x2B2D53C3UL, 0x646CC504UL, 0x7D77F445UL,
     0x565AA786UL, 0x4F4196C7UL, 0xC8D98A08UL, 0xD1C2BB49UL, 0xFAEFE88AUL, 0xE3F4D9CBUL,
@@ -3615,8 +3576,8 @@ static const uint32_t accel__crc32_t8[8][256] = {
     0x39041DCDUL, 0xF5AE1D53UL, 0x2C8E0FFFUL, 0xE0240F61UL, 0x6EAB0882UL, 0xA201081CUL,
     0xA8C40105UL, 0x646E019BUL, 0xEAE10678UL, 0x264B06E6UL,
   },
-};
 #endif
+};
 #endif
 
 ACCELDEF uint32_t accel_crc32_update(uint32_t crc, const void *data, size_t n)
@@ -3637,7 +3598,7 @@ ACCELDEF uint32_t accel_crc32_update(uint32_t crc, const void *data, size_t n)
         c = (c >> 4) ^ accel__crc32_nibble[c & 0xFu];
     }
 #elif ACCEL_CRC32_IMPL == ACCEL_CRC32_TABLE256
-    while (n--) c = (c >> 8) ^ accel__crc32_t8[(c ^ *p++) & 0xFFu];
+    while (n--) c = (c >> 8) ^ accel__crc32_t8[0][(c ^ *p++) & 0xFFu];
 #else
     /* slicing-by-8, byte loads only (no alignment or endianness assumptions) */
     while (n >= 8) {
@@ -4015,6 +3976,11 @@ ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, ui
 extern "C" {
 #endif
 /* ---------------------------------------------------------------- tsp1: wire */
+#if defined(__GNUC__) || defined(__clang__)
+#define ACCEL__TSP1_NOINLINE __attribute__((noinline)) /* where inlining costs bytes (-Os) */
+#else
+#define ACCEL__TSP1_NOINLINE
+#endif
 #ifndef ACCEL_TSP1_CRC
 #define ACCEL_TSP1_CRC(p, n) accel_crc32((p), (n))
 #endif
@@ -4121,14 +4087,10 @@ ACCELDEF accel_status accel_tsp1_error_status(uint16_t id)
     return (accel_status)((int)ACCEL_E_TSP1_ERR_ARG - (int)(id - ACCEL_TSP1_R_ERR_ARG));
 }
 
-ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
-                                               accel_tsp1_nn_info *out)
+/* NN_INFO payload bytes -> struct */
+ACCEL__TSP1_NOINLINE static accel_status accel__tsp1_nn_info(const uint8_t *p, size_t n, accel_tsp1_nn_info *out)
 {
-    const uint8_t *p;
-    if (!f || !out || (!f->payload && f->n_bytes)) return ACCEL_E_NULL;
-    if (f->id != ACCEL_TSP1_R_NN_INFO) return ACCEL_E_ARG;
-    p = f->payload;
-    if (f->n_bytes != 8 || p[0] > 1 || p[7] > 3) return ACCEL_E_MALFORMED;
+    if (n != 8 || p[0] > 1 || p[7] > 3) return ACCEL_E_MALFORMED;
     out->valid = p[0];
     out->idx = p[1];
     out->n_total = p[2];
@@ -4138,6 +4100,14 @@ ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
     out->buf_out0 = p[6];
     out->state = (accel_tsp1_nn_state)p[7];
     return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
+                                               accel_tsp1_nn_info *out)
+{
+    if (!f || !out || (!f->payload && f->n_bytes)) return ACCEL_E_NULL;
+    if (f->id != ACCEL_TSP1_R_NN_INFO) return ACCEL_E_ARG;
+    return accel__tsp1_nn_info(f->payload, f->n_bytes, out);
 }
 
 /* ---------------------------------------------------------------- tsp1: decoder */
@@ -4178,47 +4148,37 @@ ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void 
 {
     const uint8_t *in = (const uint8_t *)data;
     uint8_t pre[2];
-    size_t pos = 0, need;
+    size_t pos = 0, need, take;
     if (used) *used = 0;
-    if (!d || !used || !f || (!data && n)) return ACCEL_E_NULL;
-    if (!d->buf) return ACCEL_E_NULL;
+    if (!d || !used || !f || (!data && n) || !d->buf) return ACCEL_E_NULL;
     accel__tsp1_put16(pre, d->preamble);
-    if (d->emitted) {
+    if (d->emitted) { /* the frame returned last time */
         accel__tsp1_dec_drop(d, d->emitted);
         d->emitted = 0;
     }
     for (;;) {
-        if (d->len < 2) { /* hunting, a byte at a time: garbage until a preamble byte */
-            if (pos == n) break;
-            if (d->len == 0 && in[pos] != pre[0]) {
-                d->dropped[ACCEL_TSP1_DROP_GARBAGE]++;
-                pos++;
-            } else {
-                d->buf[d->len++] = in[pos++];
-            }
-            continue;
-        }
-        if (d->buf[0] != pre[0] || d->buf[1] != pre[1]) {
+        /* a candidate starts with the preamble (a lone first byte may still become one) */
+        if (d->len && (d->buf[0] != pre[0] || (d->len > 1 && d->buf[1] != pre[1]))) {
             accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_GARBAGE);
             continue;
         }
         need = ACCEL_TSP1_HDR_SIZE;
         if (d->len >= ACCEL_TSP1_HDR_SIZE) {
-            size_t nb = accel__tsp1_get16(d->buf + 4);
-            if (nb > d->cap - ACCEL_TSP1_OVERHEAD) {
+            need = accel__tsp1_get16(d->buf + 4);
+            if (need > d->cap - ACCEL_TSP1_OVERHEAD) {
                 accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_LENGTH);
                 continue;
             }
-            need = ACCEL_TSP1_OVERHEAD + nb;
+            need += ACCEL_TSP1_OVERHEAD;
         }
-        if (d->len < need) {
-            size_t take = need - d->len;
+        if (d->len < need) { /* never past the header, nor past this frame's end */
+            take = need - d->len;
             if (take > n - pos) take = n - pos;
-            if (take) ACCEL_MEMCPY(d->buf + d->len, in + pos, take);
+            if (!take) break;
+            ACCEL_MEMCPY(d->buf + d->len, in + pos, take);
             pos += take;
             d->len += take;
-            if (d->len < need) break;
-            continue; /* header completed: re-evaluate with N_BYTES */
+            continue;
         }
         if (ACCEL_TSP1_CRC(d->buf, need - 4) != accel__tsp1_get32(d->buf + need - 4)) {
             accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_CRC);
@@ -4343,11 +4303,6 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
 }
 
 /* ---------------------------------------------------------------- tsp1: driver */
-#if defined(__GNUC__) || defined(__clang__)
-#define ACCEL__TSP1_NOINLINE __attribute__((noinline)) /* where inlining costs bytes (-Os) */
-#else
-#define ACCEL__TSP1_NOINLINE
-#endif
 #ifndef ACCEL_TSP1_READ_CHUNK
 #define ACCEL_TSP1_READ_CHUNK 64u
 #endif
@@ -4718,20 +4673,15 @@ ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
 ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
                                          uint32_t timeout_ms)
 {
-    uint8_t p[8];
+    uint8_t p[9]; /* 9: a longer answer is malformed, not cut to 8 */
     size_t len;
-    accel_tsp1_frame f;
     accel_status st;
     if (!s || !info) return ACCEL_E_NULL;
     p[0] = idx;
     p[1] = p[2] = p[3] = 0;
     st = accel_tsp1_call(s, ACCEL_TSP1_NN_INFO, p, 4, p, sizeof p, &len, timeout_ms);
     if (st != ACCEL_OK) return st;
-    f.id = ACCEL_TSP1_R_NN_INFO;
-    f.tid = 0;
-    f.n_bytes = (uint16_t)len;
-    f.payload = p;
-    return accel_tsp1_parse_nn_info(&f, info);
+    return accel__tsp1_nn_info(p, len, info);
 }
 
 ACCELDEF accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms)

@@ -119,6 +119,11 @@ compile_check gxx_cxx11 g++ "$T/impl.cpp" -std=c++11 $WXX
 compile_check gxx_cxx17 g++ "$T/impl.cpp" -std=c++17 $WXX -O2
 if have clang++; then compile_check clangxx_cxx11 clang++ "$T/impl.cpp" -std=c++11 $WXX; else skip "clang++ build" "clang not installed"; fi
 compile_check static gcc "$T/impl.c" $W -DACCEL_STATIC
+# ACCEL_STATIC with a port: the port's .c is compiled into the same file (README says so)
+printf '#define ACCEL_STATIC\n#define ACCEL_IMPLEMENTATION\n#include "accel.h"\n#include "accel_sim.c"\nint main(void) { accel_sim s; accel_sim_init(&s); return accel_crc32("123456789", 9) != 0xCBF43926UL; }\n' >"$T/static_port.c"
+if gcc $W -I. -Iports/sim "$T/static_port.c" -o "$T/static_port" >"$LOG/static_port.log" 2>&1 && "$T/static_port"; then
+  ok "ACCEL_STATIC with ports/sim in one file"
+else bad "ACCEL_STATIC with ports/sim in one file" "$LOG/static_port.log"; fi
 compile_check no_status_strings gcc "$T/impl.c" $W -DACCEL_NO_STATUS_STRINGS
 for impl in BITWISE NIBBLE TABLE256 SLICE8; do
   compile_check crc_$impl gcc "$T/impl.c" $W -DACCEL_CRC32_IMPL=ACCEL_CRC32_$impl

@@ -383,7 +383,7 @@ static void test_async_while_pending(void)
 /* ids outside the seed and answers to nothing pending are surfaced, never dropped */
 static void test_unknown_and_stray(void)
 {
-    uint8_t f[20];
+    uint8_t f[24];
     size_t len;
     uint16_t id, tid, n;
     uint16_t t;
@@ -408,6 +408,15 @@ static void test_unknown_and_stray(void)
     CHECK_EQ(n, 2);
     CHECK_ST(accel_tsp1_async_take(&R.s, &id, &tid, &n), ACCEL_E_EMPTY);
     CHECK_EQ(R.m.error_state, 0);
+    { /* an NN_INFO answer one byte too long is malformed, never cut to its first 8 bytes */
+        static const uint8_t nine[9] = { 1, 0, 3, 1, 1, 2, 3, 0, 0 };
+        accel_tsp1_nn_info in;
+        accel_tsp1_encode_frame(f, sizeof f, ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_NN_INFO,
+                                R.s.next_tid, nine, 9, &len);
+        accel_fifo_write(&R.m.rspq, f, len);
+        CHECK_ST(accel_tsp1_query_nn(&R.s, 0, &in, 100), ACCEL_E_MALFORMED);
+        CHECK_ST(accel_tsp1_query_nn(&R.s, 0, &in, 100), ACCEL_OK); /* the model's own */
+    }
 }
 
 static void add_fault(accel_sim_fault_kind k, unsigned dir, uint32_t skip, size_t at)

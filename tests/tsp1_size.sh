@@ -5,7 +5,8 @@
 # (wire = codec and decoder, bus, driver) from arm-none-eabi-nm -S. Fails when the total grows
 # past LIMIT (the size reached, rounded up to 64 bytes; issue target 3072), when .data/.bss is
 # not 0, or when the section calls a libgcc helper the common section does not already pull in.
-# Ends with "N passed, N failed".
+# Then reports what a firmware links for three uses of the driver (gc-sections). Ends with
+# "N passed, N failed".
 cd "$(dirname "$0")/.." || exit 1
 LIMIT=${TSP1_SIZE_LIMIT:-4224}
 pass=0; fail=0
@@ -46,5 +47,47 @@ helpers() { arm-none-eabi-objdump -r "$1" | awk -v want="$2" '
 extra=$(comm -23 <(helpers "$T/tsp1.o" tsp1) <(helpers "$T/common.o" ""))
 [ -z "$extra" ] && ok "no libgcc helper beyond common's ($(helpers "$T/tsp1.o" tsp1 | tr '\n' ' '))" ||
     bad "libgcc helpers only tsp1 needs: $extra"
+# What a firmware links (-ffunction-sections, --gc-sections) for three uses of the driver: the
+# object total above counts every public function, used or not.
+cat > "$T/app.c" <<'EOC'
+#include "accel.h"
+void _start(void);
+static void on_async(void *u, const accel_tsp1_frame *f) { (void)u; (void)f; }
+void _start(void)
+{
+    static accel_tsp1 s; static accel_tsp1_config c; static accel_tsp1_nn_info in;
+    uint8_t n; size_t l;
+    c.on_async = on_async;
+    accel_tsp1_open(&s, &c);
+    accel_tsp1_submit(&s, ACCEL_TSP1_ECHO, 0, 0, 0);
+    accel_tsp1_poll(&s);
+    accel_tsp1_call(&s, ACCEL_TSP1_ECHO, 0, 0, 0, 0, &l, 5);
+#if APP >= 2
+    accel_tsp1_wait_ready(&s, 1); accel_tsp1_reboot(&s, 1);
+    accel_tsp1_nn_scan(&s, &n, 1); accel_tsp1_query_nn(&s, 0, &in, 1);
+    accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_START, 1, 1);
+#endif
+#if APP >= 3
+    accel_tsp1_sleep(&s, 1); accel_tsp1_wake(&s, 1);
+    { static accel_tsp1_update u; accel_tsp1_update_run(&s, &u, 1); }
+    { uint16_t a, b, d; accel_tsp1_async_take(&s, &a, &b, &d); }
+    accel_tsp1_irq_config(&s.bus, 1, 0, 1);
+#endif
+    for (;;) {}
+}
+EOC
+echo "linked into a firmware (tsp1 + the common functions it calls + libc/libgcc memcpy, memset, division):"
+for a in "1:commands (open, submit, poll, call; async by callback)" \
+         "2:+ wait_ready, reboot, nn_scan, query_nn, nn_control" \
+         "3:+ sleep, wake, secure update, async queue, irq_config"; do
+    arm-none-eabi-gcc $CF $OTHERS -DAPP=${a%%:*} -c "$T/app.c" -o "$T/app.o" &&
+    arm-none-eabi-gcc -mcpu=cortex-m0plus -mthumb -nostdlib -Wl,--gc-sections -Wl,-e,_start \
+        "$T/app.o" "$T/tsp1.o" -lc -lgcc -o "$T/app.elf" || { bad "link app ${a%%:*}"; continue; }
+    arm-none-eabi-nm -S "$T/app.elf" | awk -v what="${a#*:}" '
+        NF == 4 && $3 ~ /[tT]/ && $4 != "_start" && $4 != "on_async" {
+            n = 0; for (i = 1; i <= length($2); i++) n = n * 16 + index("0123456789abcdef", substr($2, i, 1)) - 1
+            if ($4 ~ /tsp1/) t += n; else if ($4 ~ /^accel/) c += n; else l += n }
+        END { printf "  %-56s tsp1 %4d  common %4d  libc/libgcc %4d\n", what, t, c, l }'
+done
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

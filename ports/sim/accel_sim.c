@@ -173,16 +173,23 @@ static void sim_trace(accel_sim *sim, unsigned op, uint32_t target, const uint8_
     sim->trace(sim->trace_ctx, &ev);
 }
 
+/* Every port callback: count the call, refuse on a closed port or a model without the op. */
+static accel_status sim_enter(accel_sim *sim, int has_op)
+{
+    sim->calls++;
+    if (sim->closed) return ACCEL_E_CLOSED;
+    return has_op ? ACCEL_OK : ACCEL_E_UNSUPPORTED;
+}
+
 /* ------------------------------------------------------------------ port callbacks */
 static accel_status sim_spi(void *user, uint8_t cs, const uint8_t *tx, uint8_t *rx, size_t len,
                             unsigned flags)
 {
     accel_sim *sim = (accel_sim *)user;
     accel_sim_fault *f;
-    accel_status st = ACCEL_OK;
-    sim->calls++;
-    if (sim->closed) return ACCEL_E_CLOSED;
-    if (!sim->model.spi_transfer) return ACCEL_E_UNSUPPORTED;
+    accel_status st;
+    st = sim_enter(sim, sim->model.spi_transfer != NULL);
+    if (st != ACCEL_OK) return st;
     f = sim_fire(sim, ACCEL_SIM_OP_SPI, cs, ACCEL_SIM_TO_DEVICE | ACCEL_SIM_FROM_DEVICE, len);
     if (sim_fail_or_stall(sim, f, 0, &st)) {
         /* a failed transfer ends the transaction: the device sees chip select go high */
@@ -211,10 +218,9 @@ static accel_status sim_i2c(void *user, uint16_t addr, const uint8_t *w, size_t 
 {
     accel_sim *sim = (accel_sim *)user;
     accel_sim_fault *f;
-    accel_status st = ACCEL_OK;
-    sim->calls++;
-    if (sim->closed) return ACCEL_E_CLOSED;
-    if (!sim->model.i2c_write_read) return ACCEL_E_UNSUPPORTED;
+    accel_status st;
+    st = sim_enter(sim, sim->model.i2c_write_read != NULL);
+    if (st != ACCEL_OK) return st;
     f = sim_fire(sim, ACCEL_SIM_OP_I2C, addr,
                  (wlen ? ACCEL_SIM_TO_DEVICE : 0u) | (rlen ? ACCEL_SIM_FROM_DEVICE : 0u), wlen);
     if (!sim_fail_or_stall(sim, f, 0, &st)) {
@@ -233,12 +239,11 @@ static accel_status sim_usb_control(void *user, uint8_t request_type, uint8_t re
 {
     accel_sim *sim = (accel_sim *)user;
     accel_sim_fault *f;
-    accel_status st = ACCEL_OK;
+    accel_status st;
     int in = (request_type & ACCEL_USB_DIR_IN) != 0;
     *done = 0;
-    sim->calls++;
-    if (sim->closed) return ACCEL_E_CLOSED;
-    if (!sim->model.usb_control) return ACCEL_E_UNSUPPORTED;
+    st = sim_enter(sim, sim->model.usb_control != NULL);
+    if (st != ACCEL_OK) return st;
     f = sim_fire(sim, ACCEL_SIM_OP_USB_CONTROL, request,
                  in ? ACCEL_SIM_FROM_DEVICE : ACCEL_SIM_TO_DEVICE, in ? 0u : length);
     if (!sim_fail_or_stall(sim, f, timeout_ms, &st)) {
@@ -278,11 +283,10 @@ static accel_status sim_bulk_out(void *user, uint8_t ep, const uint8_t *data, si
 {
     accel_sim *sim = (accel_sim *)user;
     accel_sim_fault *f;
-    accel_status st = ACCEL_OK;
+    accel_status st;
     *done = 0;
-    sim->calls++;
-    if (sim->closed) return ACCEL_E_CLOSED;
-    if (!sim->model.usb_bulk_out) return ACCEL_E_UNSUPPORTED;
+    st = sim_enter(sim, sim->model.usb_bulk_out != NULL);
+    if (st != ACCEL_OK) return st;
     f = sim_fire(sim, ACCEL_SIM_OP_USB_BULK_OUT, ep, ACCEL_SIM_TO_DEVICE, len);
     if (!sim_fail_or_stall(sim, f, timeout_ms, &st)) {
         size_t mlen, mdone = 0;
@@ -301,11 +305,10 @@ static accel_status sim_bulk_in(void *user, uint8_t ep, uint8_t *data, size_t le
 {
     accel_sim *sim = (accel_sim *)user;
     accel_sim_fault *f;
-    accel_status st = ACCEL_OK;
+    accel_status st;
     *done = 0;
-    sim->calls++;
-    if (sim->closed) return ACCEL_E_CLOSED;
-    if (!sim->model.usb_bulk_in) return ACCEL_E_UNSUPPORTED;
+    st = sim_enter(sim, sim->model.usb_bulk_in != NULL);
+    if (st != ACCEL_OK) return st;
     f = sim_fire(sim, ACCEL_SIM_OP_USB_BULK_IN, ep, ACCEL_SIM_FROM_DEVICE, 0);
     if (!sim_fail_or_stall(sim, f, timeout_ms, &st)) {
         st = sim->model.usb_bulk_in(sim->model.user, ep, data, len, timeout_ms, done);
@@ -328,10 +331,9 @@ static uint64_t sim_flip_value(const accel_sim_fault *f, uint64_t v)
 static accel_status sim_reg_read(accel_sim *sim, uint32_t off, uint64_t *v, int wide)
 {
     accel_sim_fault *f;
-    accel_status st = ACCEL_OK;
-    sim->calls++;
-    if (sim->closed) return ACCEL_E_CLOSED;
-    if (wide ? !sim->model.reg_read64 : !sim->model.reg_read32) return ACCEL_E_UNSUPPORTED;
+    accel_status st;
+    st = sim_enter(sim, wide ? sim->model.reg_read64 != NULL : sim->model.reg_read32 != NULL);
+    if (st != ACCEL_OK) return st;
     f = sim_fire(sim, ACCEL_SIM_OP_REG_READ, off, ACCEL_SIM_FROM_DEVICE, 0);
     if (!sim_fail_or_stall(sim, f, 0, &st)) {
         if (wide) {
@@ -351,10 +353,9 @@ static accel_status sim_reg_read(accel_sim *sim, uint32_t off, uint64_t *v, int 
 static accel_status sim_reg_write(accel_sim *sim, uint32_t off, uint64_t v, int wide)
 {
     accel_sim_fault *f;
-    accel_status st = ACCEL_OK;
-    sim->calls++;
-    if (sim->closed) return ACCEL_E_CLOSED;
-    if (wide ? !sim->model.reg_write64 : !sim->model.reg_write32) return ACCEL_E_UNSUPPORTED;
+    accel_status st;
+    st = sim_enter(sim, wide ? sim->model.reg_write64 != NULL : sim->model.reg_write32 != NULL);
+    if (st != ACCEL_OK) return st;
     f = sim_fire(sim, ACCEL_SIM_OP_REG_WRITE, off, ACCEL_SIM_TO_DEVICE, 0);
     if (!sim_fail_or_stall(sim, f, 0, &st)) {
         uint64_t mv = sim_flip_value(f, v);
@@ -389,10 +390,9 @@ static accel_status sim_gpio(void *user, unsigned line, unsigned level)
 {
     accel_sim *sim = (accel_sim *)user;
     accel_sim_fault *f;
-    accel_status st = ACCEL_OK;
-    sim->calls++;
-    if (sim->closed) return ACCEL_E_CLOSED;
-    if (!sim->model.gpio_set) return ACCEL_E_UNSUPPORTED;
+    accel_status st;
+    st = sim_enter(sim, sim->model.gpio_set != NULL);
+    if (st != ACCEL_OK) return st;
     f = sim_fire(sim, ACCEL_SIM_OP_GPIO, line, 0, 0);
     if (!sim_fail_or_stall(sim, f, 0, &st)) st = sim->model.gpio_set(sim->model.user, line, level);
     sim_trace(sim, ACCEL_SIM_OP_GPIO, line, NULL, 0, 0, level, st);
@@ -403,10 +403,9 @@ static accel_status sim_wait_irq(void *user, unsigned line, uint32_t timeout_ms)
 {
     accel_sim *sim = (accel_sim *)user;
     accel_sim_fault *f;
-    accel_status st = ACCEL_OK;
-    sim->calls++;
-    if (sim->closed) return ACCEL_E_CLOSED;
-    if (!sim->model.wait_irq) return ACCEL_E_UNSUPPORTED;
+    accel_status st;
+    st = sim_enter(sim, sim->model.wait_irq != NULL);
+    if (st != ACCEL_OK) return st;
     f = sim_fire(sim, ACCEL_SIM_OP_WAIT_IRQ, line, 0, 0);
     if (!sim_fail_or_stall(sim, f, timeout_ms, &st)) {
         uint32_t waited = 0;
