@@ -2594,11 +2594,12 @@ extern "C" {
  * the DSP extension (SMLAD; Cortex-M4/M7/M33: define ACCEL_MAC_FAST 1 to get it, MCU builds
  * default to 0 and stay small); 0 = none. 3 and 4 are compile-tested only. They speed up FC / GEMM (accel_mac_fully_connected, accel_mac_matmul_s32) and give
  * results bit-identical to the portable path: every sum is the same one modulo 2^32.
- * With 2 (AVX-512 VNNI) also conv2d (every group count, stride, dilation, padding; double
- * rounding; k_h*k_w*in_c/groups <= 1024) runs with output channels in the vector lanes over a
- * per-pixel im2col patch, and depthwise conv2d (depth multiplier 1, double rounding, k_h*k_w
- * <= 64) 64 channels and 4 taps per vpdpbusd; they use bounded stack tiles (conv about 26 KiB,
- * depthwise about 5 KiB) and no scratch. Other cases take the portable path. */
+ * Both x86 levels also run conv2d (every group count, stride, dilation and padding;
+ * k_h*k_w*in_c/groups <= 1024; AVX-512: double rounding) with output channels in the vector
+ * lanes over a per-pixel im2col patch, and depthwise conv2d (depth multiplier 1, k_h*k_w <= 64;
+ * AVX-512: 64 channels and 4 taps per vpdpbusd, double rounding; AVX2: the first in_c & ~7
+ * channels, 8 per vpmaddwd), requantizing in vectors. They use bounded stack tiles (conv about
+ * 26 KiB, depthwise up to 10 KiB), no scratch; every other case takes the portable path. */
 #ifndef ACCEL_MAC_FAST
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
 #define ACCEL_MAC_FAST 1
