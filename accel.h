@@ -10914,15 +10914,17 @@ ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, 
                          accel__mac_z_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]));
 }
 
-/* One input row against R (4 or 8) weight rows, the weight sums taken in the same pass as dot
- * products with a row of ones (so the weights are read once: batch 1 is bound by them).
- * d[r] = sum (x[k] ^ xm) * (w_r[k] ^ fx), s[r] = sum (w_r[k] ^ fx), modulo 2^32. UNS: uint8
+/* One input row against R (4 or 8) weight rows, with the a * (weight sum) term of the offset
+ * decomposition taken in the same pass (so the weights are read once: batch 1 is bound by
+ * them) as a second vpdpbusd of the weights against the constant byte na = -a (0..255), kept
+ * in its own accumulator and subtracted lane-wise before the one horizontal sum.
+ * d[r] = sum (x[k] ^ xm) * (w_r[k] ^ fx) - na * sum (w_r[k] ^ fx), modulo 2^32. UNS: uint8
  * data (fx = -128, xm = 0) rather than int8 (fx = 0, xm = -128): one XOR per load either way. */
 ACCEL__MAC_AI void accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws, size_t n,
-                                    uint32_t *d, uint32_t *s, const size_t R, const int UNS)
+                                    int32_t na, uint32_t *d, const size_t R, const int UNS)
 {
     __m512i acc[8], sum[8], xv, wv, flip = _mm512_set1_epi8((char)0x80);
-    __m512i ones = _mm512_set1_epi8(1);
+    __m512i nav = _mm512_set1_epi8((char)(na & 0xFF));
     size_t k = 0, r;
     for (r = 0; r < R; r++) acc[r] = sum[r] = _mm512_setzero_si512();
     for (; k + 64u <= n; k += 64u) {
@@ -10932,7 +10934,7 @@ ACCEL__MAC_AI void accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws,
             wv = _mm512_loadu_si512(w + r * ws + k);
             if (UNS) wv = _mm512_xor_si512(wv, flip);
             acc[r] = accel__mac_z_dp(acc[r], xv, wv);
-            sum[r] = accel__mac_z_dp(sum[r], ones, wv);
+            sum[r] = accel__mac_z_dp(sum[r], nav, wv);
         }
     }
     if (k < n) { /* masked tail: lanes past the end are 0 in the input and the weights */
@@ -10943,15 +10945,13 @@ ACCEL__MAC_AI void accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws,
             wv = _mm512_maskz_loadu_epi8(m, w + r * ws + k);
             if (UNS) wv = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(wv, flip));
             acc[r] = accel__mac_z_dp(acc[r], xv, wv);
-            sum[r] = accel__mac_z_dp(sum[r], ones, wv);
+            sum[r] = accel__mac_z_dp(sum[r], nav, wv);
         }
     }
-    for (r = 0; r < R; r += 4) {
+    for (r = 0; r < R; r++) acc[r] = _mm512_sub_epi32(acc[r], sum[r]);
+    for (r = 0; r < R; r += 4)
         _mm_storeu_si128((__m128i *)(void *)(d + r),
                          accel__mac_z_hsum4(acc[r], acc[r + 1], acc[r + 2], acc[r + 3]));
-        _mm_storeu_si128((__m128i *)(void *)(s + r),
-                         accel__mac_z_hsum4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]));
-    }
 }
 
 /* Double-rounding requantization of 16 int32 lanes, the same arithmetic as accel__mac_rq1
@@ -11164,16 +11164,15 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
                     const int8_t *wp = w + (n + j) * ks;
                     jb = nb - j >= 8u ? 8u : 4u;
                     if (jb == 8u) {
-                        if (fx) accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 8, 1);
-                        else accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 8, 0);
+                        if (fx) accel__mac_tile1(xp, wp, ks, ks, -a, acc[0] + j, 8, 1);
+                        else accel__mac_tile1(xp, wp, ks, ks, -a, acc[0] + j, 8, 0);
                     } else {
-                        if (fx) accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 4, 1);
-                        else accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 4, 0);
+                        if (fx) accel__mac_tile1(xp, wp, ks, ks, -a, acc[0] + j, 4, 1);
+                        else accel__mac_tile1(xp, wp, ks, ks, -a, acc[0] + j, 4, 0);
                     }
                 }
-                for (r = 0; r < nb; r++)
-                    acc[0][r] += (uint32_t)wo * xs + (uint32_t)a * wsum[r] + cst +
-                                 (bias ? (uint32_t)bias[n + r] : 0u);
+                for (r = 0; r < nb; r++) /* a * (weight sum) is in acc already */
+                    acc[0][r] += (uint32_t)wo * xs + cst + (bias ? (uint32_t)bias[n + r] : 0u);
                 row = b0 * ns + n;
                 accel__mac_simd_emit(acc[0], nb, q, n, o ? o + row : NULL, o32 ? o32 + row : NULL);
             }
