@@ -11685,7 +11685,8 @@ static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q,
  * constant with the bias, wo'*xu is a second vpdpbusd against a constant byte. Four tap vectors
  * are interleaved into channel quads by unpacks, which permutes the channels across the four
  * accumulators: accumulator k, lane 4L + j holds channel 16L + 4k + j; constants are packed in
- * that order, the output bytes transposed back. Sums wrap modulo 2^32 like the portable path. */
+ * that order, and the packs to bytes restore channel order. Sums wrap modulo 2^32 like the
+ * portable path. */
 #define ACCEL__MAC_ZD_T 64u
 ACCEL__MAC_AI __m512i accel__mac_z_ld64(const int8_t *p, __mmask64 m, __m512i xm, const int UNS,
                                         const int FULL)
@@ -11702,7 +11703,6 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
 {
     __m512i wq[ACCEL__MAC_ZD_T], acc[4], cv[4], mul[4], sh[4], xmv, wav, wbv, xv[4], ab, cd, ef, gh;
     __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
-    __m128i r[4], t0, t1, t2, t3;
     int32_t pm[64], ps[64];
     uint32_t pc[64];
     const int8_t *tp[ACCEL__MAC_ZD_T];
@@ -11787,16 +11787,14 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
                     }
                 }
                 for (k = 0; k < 4u; k++)
-                    r[k] = _mm512_cvtepi32_epi8(accel__mac_z_rq(acc[k], PT ? mul[0] : mul[k],
-                                                                PT ? sh[0] : sh[k], lo, hi, off));
-                t0 = _mm_unpacklo_epi32(r[0], r[1]);
-                t1 = _mm_unpacklo_epi32(r[2], r[3]);
-                t2 = _mm_unpackhi_epi32(r[0], r[1]);
-                t3 = _mm_unpackhi_epi32(r[2], r[3]);
-                ab = _mm512_castsi128_si512(_mm_unpacklo_epi64(t0, t1));
-                ab = _mm512_inserti32x4(ab, _mm_unpackhi_epi64(t0, t1), 1);
-                ab = _mm512_inserti32x4(ab, _mm_unpacklo_epi64(t2, t3), 2);
-                ab = _mm512_inserti32x4(ab, _mm_unpackhi_epi64(t2, t3), 3);
+                    acc[k] = accel__mac_z_rq(acc[k], PT ? mul[0] : mul[k], PT ? sh[0] : sh[k], lo,
+                                             hi, off);
+                /* the values are in the output type's range, so the saturating packs are exact;
+                 * per 128-bit lane they put accumulators 0..3 (channels 16L + 4k + j) back in
+                 * channel order */
+                ab = _mm512_packs_epi32(acc[0], acc[1]);
+                cd = _mm512_packs_epi32(acc[2], acc[3]);
+                ab = UNS ? _mm512_packus_epi16(ab, cd) : _mm512_packs_epi16(ab, cd);
                 ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
                 if (FULL) _mm512_storeu_si512(o + ob, ab);
                 else _mm512_mask_storeu_epi8(o + ob, m64, ab);
