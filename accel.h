@@ -2592,9 +2592,18 @@ extern "C" {
  * and GCC/Clang): 2 = x86 AVX-512 VNNI + BW (vpdpbusd), 1 = x86 AVX2 (int16 madd), both only
  * on hosted builds; 3 = AArch64 NEON with the dot-product extension (sdot), 4 = 32-bit Arm with
  * the DSP extension (SMLAD; Cortex-M4/M7/M33: define ACCEL_MAC_FAST 1 to get it, MCU builds
- * default to 0 and stay small); 0 = none. 3 and 4 run under QEMU in tests/mac_arm.sh (qemu-aarch64
- * -cpu max; Cortex-M4/M7/M33 on mps2 boards), not on hardware. They speed up FC / GEMM (accel_mac_fully_connected, accel_mac_matmul_s32) and give
- * results bit-identical to the portable path: every sum is the same one modulo 2^32. */
+ * default to 0 and stay small); 0 = none. 4 uses SXTAB16/SMLAD where the target has ARMv6
+ * SIMD32 and the compiler their intrinsics (clang, GCC >= 10), a scalar loop otherwise
+ * (ARMv5TE). 3 and 4 run under QEMU in
+ * tests/mac_arm.sh (qemu-aarch64 -cpu max; Cortex-M4/M7/M33 on mps2 boards), not on hardware.
+ * All levels speed up FC / GEMM (accel_mac_fully_connected, accel_mac_matmul_s32) and give
+ * results bit-identical to the portable path: every sum is the same one modulo 2^32.
+ * Both x86 levels also run conv2d (every group count, stride, dilation and padding;
+ * k_h*k_w*in_c/groups <= 1024; AVX-512: double rounding) with output channels in the vector
+ * lanes over a per-pixel im2col patch, and depthwise conv2d (depth multiplier 1, k_h*k_w <= 64;
+ * AVX-512: 64 channels and 4 taps per vpdpbusd, double rounding; AVX2: the first in_c & ~7
+ * channels, 8 per vpmaddwd), requantizing in vectors. They use bounded stack tiles (conv about
+ * 26 KiB, depthwise up to 10 KiB), no scratch; every other case takes the portable path. */
 #ifndef ACCEL_MAC_FAST
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
 #define ACCEL_MAC_FAST 1
@@ -10328,7 +10337,17 @@ ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw)
  * ============================================================================================ */
 #ifndef ACCEL_NO_MAC
 #if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
+#if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__)
+/* g++ 12 warns inside its own AVX-512 headers (the "__Y = __Y" of _mm512_undefined_*) once
+ * they are inlined; the warnings are located in the header, so silencing them here suffices */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#else
 #include <immintrin.h> /* hosted x86 only (not a freestanding header) */
+#endif
 #endif
 #if ACCEL_MAC_SIMD == 3
 #include <arm_neon.h>
@@ -10822,6 +10841,20 @@ static void accel__mac_dot_rows(const int8_t *x, const int8_t *w, size_t ws, siz
  * (the non-saturating form), which is the modulo-2^32 sum we want. Up to 4 input rows share
  * each weight load and 4 weight rows share each input load: 16 accumulators. */
 #define ACCEL__MAC_TILE_NC 4u
+/* acc + vpdpbusd(a (u8), b (s8)). GCC 12 keeps each accumulator of the intrinsic in two
+ * registers and copies (or spills) it around every vpdpbusd of an unrolled loop; the same
+ * instruction in inline asm with the accumulator tied ("+v") allocates cleanly. Clang and
+ * GCC 13+ keep the intrinsic. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+ACCEL__MAC_AI __m512i accel__mac_z_dp(__m512i acc, __m512i a, __m512i b)
+{
+    __asm__("vpdpbusd {%2, %1, %0|%0, %1, %2}" : "+v"(acc) : "v"(a), "vm"(b));
+    return acc;
+}
+#else
+#define accel__mac_z_dp(acc, a, b) _mm512_dpbusd_epi32((acc), (a), (b))
+#endif
+
 /* Lanes [0, r) of a 64-byte block (1 <= r <= 63). */
 static __mmask64 accel__mac_z_mask(size_t r)
 {
@@ -10867,7 +10900,7 @@ ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, 
         for (c = 0; c < NC; c++) xv[c] = _mm512_xor_si512(_mm512_loadu_si512(x + c * xs + k), xf);
         for (r = 0; r < 4; r++) {
             wv = _mm512_xor_si512(_mm512_loadu_si512(w + r * ws + k), wf);
-            for (c = 0; c < NC; c++) acc[c][r] = _mm512_dpbusd_epi32(acc[c][r], xv[c], wv);
+            for (c = 0; c < NC; c++) acc[c][r] = accel__mac_z_dp(acc[c][r], xv[c], wv);
         }
     }
     if (k < n) { /* masked tail: input lanes past the end are 0, so their products are 0 */
@@ -10877,7 +10910,7 @@ ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, 
                 m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + c * xs + k), xf));
         for (r = 0; r < 4; r++) {
             wv = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, w + r * ws + k), wf);
-            for (c = 0; c < NC; c++) acc[c][r] = _mm512_dpbusd_epi32(acc[c][r], xv[c], wv);
+            for (c = 0; c < NC; c++) acc[c][r] = accel__mac_z_dp(acc[c][r], xv[c], wv);
         }
     }
     for (c = 0; c < NC; c++)
@@ -10885,15 +10918,17 @@ ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, 
                          accel__mac_z_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]));
 }
 
-/* One input row against R (4 or 8) weight rows, the weight sums taken in the same pass as dot
- * products with a row of ones (so the weights are read once: batch 1 is bound by them).
- * d[r] = sum (x[k] ^ xm) * (w_r[k] ^ fx), s[r] = sum (w_r[k] ^ fx), modulo 2^32. UNS: uint8
+/* One input row against R (4 or 8) weight rows, with the a * (weight sum) term of the offset
+ * decomposition taken in the same pass (so the weights are read once: batch 1 is bound by
+ * them) as a second vpdpbusd of the weights against the constant byte na = -a (0..255), kept
+ * in its own accumulator and subtracted lane-wise before the one horizontal sum.
+ * d[r] = sum (x[k] ^ xm) * (w_r[k] ^ fx) - na * sum (w_r[k] ^ fx), modulo 2^32. UNS: uint8
  * data (fx = -128, xm = 0) rather than int8 (fx = 0, xm = -128): one XOR per load either way. */
 ACCEL__MAC_AI void accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws, size_t n,
-                                    uint32_t *d, uint32_t *s, const size_t R, const int UNS)
+                                    int32_t na, uint32_t *d, const size_t R, const int UNS)
 {
     __m512i acc[8], sum[8], xv, wv, flip = _mm512_set1_epi8((char)0x80);
-    __m512i ones = _mm512_set1_epi8(1);
+    __m512i nav = _mm512_set1_epi8((char)(na & 0xFF));
     size_t k = 0, r;
     for (r = 0; r < R; r++) acc[r] = sum[r] = _mm512_setzero_si512();
     for (; k + 64u <= n; k += 64u) {
@@ -10902,8 +10937,8 @@ ACCEL__MAC_AI void accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws,
         for (r = 0; r < R; r++) {
             wv = _mm512_loadu_si512(w + r * ws + k);
             if (UNS) wv = _mm512_xor_si512(wv, flip);
-            acc[r] = _mm512_dpbusd_epi32(acc[r], xv, wv);
-            sum[r] = _mm512_dpbusd_epi32(sum[r], ones, wv);
+            acc[r] = accel__mac_z_dp(acc[r], xv, wv);
+            sum[r] = accel__mac_z_dp(sum[r], nav, wv);
         }
     }
     if (k < n) { /* masked tail: lanes past the end are 0 in the input and the weights */
@@ -10913,61 +10948,72 @@ ACCEL__MAC_AI void accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws,
         for (r = 0; r < R; r++) {
             wv = _mm512_maskz_loadu_epi8(m, w + r * ws + k);
             if (UNS) wv = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(wv, flip));
-            acc[r] = _mm512_dpbusd_epi32(acc[r], xv, wv);
-            sum[r] = _mm512_dpbusd_epi32(sum[r], ones, wv);
+            acc[r] = accel__mac_z_dp(acc[r], xv, wv);
+            sum[r] = accel__mac_z_dp(sum[r], nav, wv);
         }
     }
-    for (r = 0; r < R; r += 4) {
+    for (r = 0; r < R; r++) acc[r] = _mm512_sub_epi32(acc[r], sum[r]);
+    for (r = 0; r < R; r += 4)
         _mm_storeu_si128((__m128i *)(void *)(d + r),
                          accel__mac_z_hsum4(acc[r], acc[r + 1], acc[r + 2], acc[r + 3]));
-        _mm_storeu_si128((__m128i *)(void *)(s + r),
-                         accel__mac_z_hsum4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]));
-    }
 }
 
-/* Per 64-bit lane, the low 32 bits of x and m: SaturatingRoundingDoublingHighMul as
- * accel__mac_rq1 computes it ((x*m + nudge) / 2^31, truncated); m >= 0 is validated, so the
- * INT32_MIN * INT32_MIN case cannot occur. */
-ACCEL__MAC_AI __m512i accel__mac_z_srdhm(__m512i x, __m512i m)
+/* Double-rounding requantization of 16 int32 lanes, the same arithmetic as accel__mac_rq1
+ * lane by lane: mul/sh the lanes' multipliers and shifts, lo/hi = act_min/act_max minus off
+ * (the output offset). Returns the clamped output values as int32 lanes.
+ * SaturatingRoundingDoublingHighMul is (x*m + nudge) / 2^31 truncated, nudge = 2^30 for
+ * x*m >= 0 and 1 - 2^30 below; both cases equal floor((x*m + 2^30) / 2^31) (for a negative
+ * product the truncation adds 2^31 - 1 before the floor), so each 64-bit product needs one add
+ * and one shift. m >= 0 is validated, so INT32_MIN * INT32_MIN cannot occur. */
+ACCEL__MAC_AI __m512i accel__mac_z_rq(__m512i acc, __m512i mul, __m512i sh, __m512i lo,
+                                      __m512i hi, __m512i off)
 {
-    __m512i ab = _mm512_mul_epi32(x, m), t;
-    t = _mm512_add_epi64(ab, _mm512_add_epi64(_mm512_set1_epi64((long long)1 << 30),
-                                              _mm512_and_si512(_mm512_srai_epi64(ab, 63),
-                                                               _mm512_set1_epi64(1 - ((long long)1 << 31)))));
-    t = _mm512_add_epi64(t, _mm512_and_si512(_mm512_srai_epi64(t, 63), _mm512_set1_epi64(0x7FFFFFFF)));
-    return _mm512_srai_epi64(t, 31);
-}
-
-/* accel__mac_requant_n (double rounding) on 16 lanes: cnt <= 16 accumulators of channels
- * ch0.., the same arithmetic as accel__mac_rq1 lane by lane. */
-static void accel__mac_z_requant(const uint32_t *acc, size_t cnt, const accel_mac_quant *q,
-                                 size_t ch0, uint8_t *out)
-{
-    __mmask16 m = (__mmask16)((1u << cnt) - 1u);
-    __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512(), mul, sh, x, rs, h, mask;
-    __m512i off = _mm512_set1_epi32(q->output_offset), v, thr;
-    __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
-    __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
-    if (q->count == 1) {
-        mul = _mm512_set1_epi32(q->multiplier[0]);
-        sh = _mm512_set1_epi32(q->shift[0]);
-    } else {
-        mul = _mm512_maskz_loadu_epi32(m, q->multiplier + ch0);
-        sh = _mm512_maskz_loadu_epi32(m, q->shift + ch0);
-    }
+    __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512(), x, rs, h, mask, v, thr;
+    __m512i half = _mm512_set1_epi64((long long)1 << 30), pe, po;
     rs = _mm512_max_epi32(_mm512_sub_epi32(zero, sh), zero);
-    x = _mm512_sllv_epi32(_mm512_maskz_loadu_epi32(m, acc), _mm512_max_epi32(sh, zero));
-    h = _mm512_mask_blend_epi32(
-        (__mmask16)0xAAAA, accel__mac_z_srdhm(x, mul),
-        _mm512_slli_epi64(accel__mac_z_srdhm(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(mul, 32)),
-                          32));
+    x = _mm512_sllv_epi32(acc, _mm512_max_epi32(sh, zero));
+    /* even lanes: bits 31..62 of the sum land in the low half after >> 31; odd lanes: in the
+     * high half after << 1 */
+    pe = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(x, mul), half), 31);
+    po = _mm512_slli_epi64(
+        _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(mul, 32)),
+                         half),
+        1);
+    h = _mm512_mask_blend_epi32((__mmask16)0xAAAA, pe, po);
     /* RoundingDivideByPOT */
     mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, rs), one);
     thr = _mm512_add_epi32(_mm512_srli_epi32(mask, 1), _mm512_srli_epi32(h, 31));
     v = _mm512_srav_epi32(h, rs);
     v = _mm512_mask_add_epi32(v, _mm512_cmpgt_epi32_mask(_mm512_and_si512(h, mask), thr), v, one);
     /* clamp(v + off) as min/max before the add: no overflow at the extremes */
-    v = _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(v, lo), hi), off);
+    return _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(v, lo), hi), off);
+}
+
+/* The multipliers and shifts of the channels ch0.. selected by m (per-tensor: entry 0). */
+ACCEL__MAC_AI void accel__mac_z_qload(const accel_mac_quant *q, size_t ch0, __mmask16 m,
+                                      __m512i *mul, __m512i *sh)
+{
+    if (q->count == 1) {
+        *mul = _mm512_set1_epi32(q->multiplier[0]);
+        *sh = _mm512_set1_epi32(q->shift[0]);
+    } else {
+        *mul = _mm512_maskz_loadu_epi32(m, q->multiplier + ch0);
+        *sh = _mm512_maskz_loadu_epi32(m, q->shift + ch0);
+    }
+}
+
+/* accel__mac_requant_n (double rounding) on 16 lanes: cnt <= 16 accumulators of channels
+ * ch0... */
+static void accel__mac_z_requant(const uint32_t *acc, size_t cnt, const accel_mac_quant *q,
+                                 size_t ch0, uint8_t *out)
+{
+    __mmask16 m = (__mmask16)((1u << cnt) - 1u);
+    __m512i mul, sh, v;
+    accel__mac_z_qload(q, ch0, m, &mul, &sh);
+    v = accel__mac_z_rq(_mm512_maskz_loadu_epi32(m, acc), mul, sh,
+                        _mm512_set1_epi32(q->act_min - q->output_offset),
+                        _mm512_set1_epi32(q->act_max - q->output_offset),
+                        _mm512_set1_epi32(q->output_offset));
     _mm512_mask_cvtepi32_storeu_epi8(out, m, v);
 }
 #else
@@ -10975,6 +11021,55 @@ static void accel__mac_z_requant(const uint32_t *acc, size_t cnt, const accel_ma
  * 2*255*128) are exact; vpmaddubsw is not used because it saturates. 2 input rows x 4 weight
  * rows: 8 accumulators fit the 16 ymm registers. */
 #define ACCEL__MAC_TILE_NC 2u
+/* accel__mac_z_rq on 8 lanes: double-rounding requantization, the same floor form of
+ * SaturatingRoundingDoublingHighMul (multiplier >= 0). */
+ACCEL__MAC_AI __m256i accel__mac_y_rq(__m256i acc, __m256i mul, __m256i sh, __m256i lo,
+                                      __m256i hi, __m256i off)
+{
+    __m256i one = _mm256_set1_epi32(1), zero = _mm256_setzero_si256(), x, rs, h, mask, v, thr;
+    __m256i half = _mm256_set1_epi64x((long long)1 << 30), pe, po;
+    rs = _mm256_max_epi32(_mm256_sub_epi32(zero, sh), zero);
+    x = _mm256_sllv_epi32(acc, _mm256_max_epi32(sh, zero));
+    pe = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(x, mul), half), 31);
+    po = _mm256_slli_epi64(
+        _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(mul, 32)),
+                         half),
+        1);
+    h = _mm256_blend_epi32(pe, po, 0xAA);
+    mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, rs), one);
+    thr = _mm256_add_epi32(_mm256_srli_epi32(mask, 1), _mm256_srli_epi32(h, 31));
+    v = _mm256_srav_epi32(h, rs);
+    v = _mm256_add_epi32(v, _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_and_si256(h, mask), thr), one));
+    return _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(v, lo), hi), off);
+}
+
+/* accel__mac_requant_n: 8 channels at a time when double rounding, the rest portable. */
+static void accel__mac_y_requant_n(const uint32_t *acc, size_t n, const accel_mac_quant *q,
+                                   size_t ch0, uint8_t *out)
+{
+    __m256i mul = _mm256_set1_epi32(q->multiplier[0]), sh = _mm256_set1_epi32(q->shift[0]), v;
+    __m256i lo = _mm256_set1_epi32(q->act_min - q->output_offset);
+    __m256i hi = _mm256_set1_epi32(q->act_max - q->output_offset);
+    __m256i off = _mm256_set1_epi32(q->output_offset);
+    /* the low byte of each lane to bytes 0..3 of each 128-bit half, then halves together */
+    __m256i pick = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                    0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    size_t j = 0;
+    if (q->rounding == ACCEL_MAC_ROUND_DOUBLE)
+        for (; j + 8u <= n; j += 8u) {
+            if (q->count != 1) {
+                mul = _mm256_loadu_si256((const __m256i *)(const void *)(q->multiplier + ch0 + j));
+                sh = _mm256_loadu_si256((const __m256i *)(const void *)(q->shift + ch0 + j));
+            }
+            v = accel__mac_y_rq(_mm256_loadu_si256((const __m256i *)(const void *)(acc + j)), mul,
+                                sh, lo, hi, off);
+            v = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(v, pick),
+                                            _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1));
+            _mm_storel_epi64((__m128i *)(void *)(out + j), _mm256_castsi256_si128(v));
+        }
+    if (j < n) accel__mac_requant_n(acc + j, n - j, q, ch0 + j, out + j);
+}
+
 ACCEL__MAC_AI __m128i accel__mac_y_hsum4(__m256i a, __m256i b, __m256i c, __m256i d)
 {
     __m256i s = _mm256_hadd_epi32(_mm256_hadd_epi32(a, b), _mm256_hadd_epi32(c, d));
@@ -11042,8 +11137,10 @@ static void accel__mac_simd_emit(const uint32_t *acc, size_t cnt, const accel_ma
         accel__mac_z_requant(acc, cnt, q, ch0, o);
         return;
     }
-#endif
     accel__mac_requant_n(acc, cnt, q, ch0, o);
+#else
+    accel__mac_y_requant_n(acc, cnt, q, ch0, o);
+#endif
 }
 
 /* Weight rows [0, ns4) (ns4 a multiple of 4) against every input row: out[b*ns + n] gets
@@ -11071,16 +11168,15 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
                     const int8_t *wp = w + (n + j) * ks;
                     jb = nb - j >= 8u ? 8u : 4u;
                     if (jb == 8u) {
-                        if (fx) accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 8, 1);
-                        else accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 8, 0);
+                        if (fx) accel__mac_tile1(xp, wp, ks, ks, -a, acc[0] + j, 8, 1);
+                        else accel__mac_tile1(xp, wp, ks, ks, -a, acc[0] + j, 8, 0);
                     } else {
-                        if (fx) accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 4, 1);
-                        else accel__mac_tile1(xp, wp, ks, ks, acc[0] + j, wsum + j, 4, 0);
+                        if (fx) accel__mac_tile1(xp, wp, ks, ks, -a, acc[0] + j, 4, 1);
+                        else accel__mac_tile1(xp, wp, ks, ks, -a, acc[0] + j, 4, 0);
                     }
                 }
-                for (r = 0; r < nb; r++)
-                    acc[0][r] += (uint32_t)wo * xs + (uint32_t)a * wsum[r] + cst +
-                                 (bias ? (uint32_t)bias[n + r] : 0u);
+                for (r = 0; r < nb; r++) /* a * (weight sum) is in acc already */
+                    acc[0][r] += (uint32_t)wo * xs + cst + (bias ? (uint32_t)bias[n + r] : 0u);
                 row = b0 * ns + n;
                 accel__mac_simd_emit(acc[0], nb, q, n, o ? o + row : NULL, o32 ? o32 + row : NULL);
             }
@@ -11443,6 +11539,513 @@ static void accel__mac_range(int32_t base, uint32_t d, uint32_t k, uint32_t size
     *hi = h;
 }
 
+#if ACCEL_MAC_SIMD == 2
+/* ---- conv2d and depthwise conv2d on AVX-512 VNNI, output channels in the vector lanes.
+ * conv2d: per output pixel an im2col patch in the uint8 domain (xu = x ^ xm, taps outside the
+ * image = the zero point, which adds exactly 0 after the offset), 16 output channels per
+ * register; vpdpbusd takes 4 patch bytes broadcast against 4 packed filter bytes of each
+ * channel, so no horizontal sums are needed. The filters are packed once per call into a
+ * bounded stack buffer (4 taps x 16 channels per 64 bytes, taps past fs zero); the offsets
+ * are the same decomposition as accel__mac_rows4: sum (x+xo')(w+wo') = sum xu*ws + wo*sum xu
+ * + a*sum ws + fs*a*wo, modulo 2^32, so results are bit-identical to the portable path. ---- */
+#define ACCEL__MAC_ZC_W 16384u /* packed filter bytes on the stack */
+#define ACCEL__MAC_ZC_K 1024u  /* largest patch: fs rounded up to a multiple of 4 */
+#define ACCEL__MAC_ZC_P 8u     /* output pixels per pass (2 x 8 accumulators) */
+#define ACCEL__MAC_ZC_N 256u   /* output channels per packed block at most */
+
+/* n bytes from s to d with XOR xm (64 at a time, masked tail). */
+static void accel__mac_z_cpx(uint8_t *d, const int8_t *s, size_t n, __m512i xm)
+{
+    size_t k = 0;
+    for (; k + 64u <= n; k += 64u)
+        _mm512_storeu_si512(d + k, _mm512_xor_si512(_mm512_loadu_si512(s + k), xm));
+    if (k < n) {
+        __mmask64 m = accel__mac_z_mask(n - k);
+        _mm512_mask_storeu_epi8(d + k, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, s + k), xm));
+    }
+}
+
+/* The patch of output pixel (b, oy, ox), group gi (channels gi*cg..), into d[0..fs). */
+static void accel__mac_z_gather(const accel_mac_conv *g, const int8_t *x, uint32_t b,
+                                uint32_t oy, uint32_t ox, size_t gi, size_t cg, int zpu,
+                                __m512i xm, uint8_t *d)
+{
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    uint32_t ky, kx, ky0, ky1, kx0, kx1;
+    size_t rowb = (size_t)g->k_w * cg, ic = (size_t)g->in_c, xi;
+    int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+    int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+    accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+    accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+    if (ky0 > 0) ACCEL_MEMSET(d, zpu, (size_t)ky0 * rowb);
+    for (ky = ky0; ky < ky1; ky++) {
+        uint8_t *r = d + (size_t)ky * rowb;
+        xi = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * g->in_w;
+        if (kx0 > 0) ACCEL_MEMSET(r, zpu, (size_t)kx0 * cg);
+        if (dw == 1 && cg == ic) /* the row's taps are contiguous in the input */
+            accel__mac_z_cpx(r + (size_t)kx0 * cg,
+                             x + (xi + (size_t)(uint32_t)(ix0 + (int32_t)kx0)) * ic,
+                             (size_t)(kx1 - kx0) * cg, xm);
+        else
+            for (kx = kx0; kx < kx1; kx++)
+                accel__mac_z_cpx(r + (size_t)kx * cg,
+                                 x + (xi + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * ic +
+                                     gi * cg,
+                                 cg, xm);
+        if (kx1 < g->k_w) ACCEL_MEMSET(r + (size_t)kx1 * cg, zpu, (size_t)(g->k_w - kx1) * cg);
+    }
+    if (ky1 < g->k_h) ACCEL_MEMSET(d + (size_t)ky1 * rowb, zpu, (size_t)(g->k_h - ky1) * rowb);
+}
+
+/* NP patches (rows of pw uint32) against NV (1 or 2) packed 16-channel blocks (kg 64-byte
+ * groups each, the second at wp + kg): acc[p*2 + v]. NP, NV are constants after inlining. */
+ACCEL__MAC_AI void accel__mac_z_cblock(const uint32_t *patch, size_t pw, const __m512i *wp,
+                                       size_t kg, __m512i *acc, const size_t NV)
+{
+    __m512i a[2 * ACCEL__MAC_ZC_P], w0, w1 = _mm512_setzero_si512(), xb;
+    size_t k, p;
+    for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) a[p] = _mm512_setzero_si512();
+    for (k = 0; k < kg; k++) {
+        w0 = _mm512_load_si512(wp + k);
+        if (NV == 2) w1 = _mm512_load_si512(wp + kg + k);
+        for (p = 0; p < ACCEL__MAC_ZC_P; p++) {
+            xb = _mm512_set1_epi32((int)patch[p * pw + k]);
+            a[2 * p] = accel__mac_z_dp(a[2 * p], xb, w0);
+            if (NV == 2) a[2 * p + 1] = accel__mac_z_dp(a[2 * p + 1], xb, w1);
+        }
+    }
+    for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) acc[p] = a[p];
+}
+
+/* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_ZC_K. */
+static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
+                              const int8_t *w, const int32_t *bias, uint8_t *o, size_t fs,
+                              size_t cg, size_t ocg)
+{
+    __m512i wp[ACCEL__MAC_ZC_W / 64u], acc[2 * ACCEL__MAC_ZC_P], xmv, mul, sh, v, t;
+    uint32_t patch[ACCEL__MAC_ZC_P * ACCEL__MAC_ZC_K / 4u], cst[ACCEL__MAC_ZC_N];
+    uint32_t xsum[ACCEL__MAC_ZC_P], b = 0, oy = 0, ox = 0, nfs = (uint32_t)fs, ws;
+    int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, xm = fx ^ -128;
+    int32_t a = q->input_offset - fx - 128, wo = q->filter_offset - fx;
+    int zpu = (int)(((uint32_t)(-q->input_offset) ^ (uint32_t)xm) & 0xFFu);
+    size_t fs4 = (fs + 3u) & ~(size_t)3, kg = fs4 / 4u, pw = kg, ncap, gi, s0, sn, j, k, vi;
+    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, oc_n = g->out_c, ch;
+    __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
+    __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
+    __m512i off = _mm512_set1_epi32(q->output_offset);
+    uint8_t *wb = (uint8_t *)(void *)wp, *pb = (uint8_t *)(void *)patch;
+    xmv = _mm512_set1_epi8((char)(xm & 0xFF));
+    ncap = (ACCEL__MAC_ZC_W / fs4) & ~(size_t)15;
+    if (ncap > ACCEL__MAC_ZC_N) ncap = ACCEL__MAC_ZC_N;
+    /* patch bytes past fs meet zero filter bytes; defined values all the same */
+    ACCEL_MEMSET(patch, 0, sizeof patch);
+    for (gi = 0; gi * ocg < oc_n; gi++)
+        for (s0 = 0; s0 < ocg; s0 += sn) {
+            sn = ocg - s0 < ncap ? ocg - s0 : ncap;
+            /* pack: block vi, group k: bytes [j*4 + t] = filter (channel vi*16 + j, tap 4k + t) */
+            ACCEL_MEMSET(wb, 0, ((sn + 15u) / 16u) * kg * 64u);
+            for (j = 0; j < sn; j++) {
+                const int8_t *fr = w + (gi * ocg + s0 + j) * fs;
+                uint8_t *dst = wb + (j / 16u) * kg * 64u + (j % 16u) * 4u;
+                ws = 0;
+                for (k = 0; k < fs; k++) {
+                    int32_t wv = (int8_t)(fr[k] ^ fx);
+                    dst[(k / 4u) * 64u + (k % 4u)] = (uint8_t)(wv & 0xFF);
+                    ws += (uint32_t)wv;
+                }
+                ch = gi * ocg + s0 + j;
+                cst[j] = (uint32_t)a * ws + nfs * (uint32_t)a * (uint32_t)wo +
+                         (bias ? (uint32_t)bias[ch] : 0u);
+            }
+            for (pix0 = 0; pix0 < npix; pix0 += np) {
+                np = npix - pix0 < ACCEL__MAC_ZC_P ? npix - pix0 : ACCEL__MAC_ZC_P;
+                for (p = 0; p < np; p++) {
+                    accel__mac_z_gather(g, x, b, oy, ox, gi, cg, zpu, xmv, pb + p * pw * 4u);
+                    xsum[p] = wo != 0 ? accel__mac_usum((const int8_t *)(pb + p * pw * 4u), fs, 0) : 0u;
+                    if (++ox == g->out_w) {
+                        ox = 0;
+                        if (++oy == g->out_h) { oy = 0; b++; }
+                    }
+                }
+                for (vi = 0; vi * 16u < sn; vi += 2u) {
+                    size_t nv = sn - vi * 16u > 16u ? 2u : 1u, u;
+                    if (nv == 2u) accel__mac_z_cblock(patch, pw, wp + vi * kg, kg, acc, 2);
+                    else accel__mac_z_cblock(patch, pw, wp + vi * kg, kg, acc, 1);
+                    for (u = 0; u < nv; u++) {
+                        size_t c0 = vi * 16u + u * 16u, cnt = sn - c0 < 16u ? sn - c0 : 16u;
+                        __mmask16 m = (__mmask16)((1u << cnt) - 1u);
+                        ch = gi * ocg + s0 + c0;
+                        accel__mac_z_qload(q, ch, m, &mul, &sh);
+                        t = _mm512_maskz_loadu_epi32(m, cst + c0);
+                        for (p = 0; p < np; p++) {
+                            v = _mm512_add_epi32(_mm512_add_epi32(acc[2 * p + u], t),
+                                                 _mm512_set1_epi32((int)((uint32_t)wo * xsum[p])));
+                            v = accel__mac_z_rq(v, mul, sh, lo, hi, off);
+                            _mm512_mask_cvtepi32_storeu_epi8(o + (pix0 + p) * oc_n + ch, m, v);
+                        }
+                    }
+                }
+            }
+            b = 0; /* ox and oy have wrapped to 0 already */
+        }
+}
+
+/* depthwise conv2d, depth multiplier 1, k_h*k_w <= ACCEL__MAC_ZD_T: 64 channels per pass,
+ * 4 taps per vpdpbusd. The taps of a pixel are padded to a multiple of 4; a tap outside the
+ * image (or padding) reads the input zero point, whose term (x + xo)(w + wo) is exactly 0 as in
+ * the portable path, so every pixel runs the same code. Per term, with xu = x ^ xm (0..255) and
+ * ws = w ^ fx (-128..127), (x + xo)(w + wo) = xu*ws + wo'*xu + a*ws + a*wo' (wo' = wo - fx,
+ * a = xo - fx - 128; the decomposition of accel__mac_rows4); the last two sum into a per-channel
+ * constant with the bias, wo'*xu is a second vpdpbusd against a constant byte. Four tap vectors
+ * are interleaved into channel quads by unpacks, which permutes the channels across the four
+ * accumulators: accumulator k, lane 4L + j holds channel 16L + 4k + j; constants are packed in
+ * that order, and the packs to bytes restore channel order. Sums wrap modulo 2^32 like the
+ * portable path. */
+#define ACCEL__MAC_ZD_T 64u
+ACCEL__MAC_AI __m512i accel__mac_z_ld64(const int8_t *p, __mmask64 m, __m512i xm, const int UNS,
+                                        const int FULL)
+{
+    __m512i v = FULL ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi8(m, p);
+    return UNS ? v : _mm512_xor_si512(v, xm);
+}
+
+/* Channels [c0, c0 + 64) (FULL) or [c0, C) (fewer than 64) of every output pixel. */
+ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_quant *q,
+                                     const int8_t *x, const int8_t *w, const int32_t *bias,
+                                     uint8_t *o, size_t c0, const int UNS, const int FULL,
+                                     const int PT)
+{
+    __m512i wq[ACCEL__MAC_ZD_T], acc[4], cv[4], mul[4], sh[4], xmv, wav, wbv, xv[4], ab, cd, ef, gh;
+    __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
+    int32_t pm[64], ps[64];
+    uint32_t pc[64];
+    const int8_t *tp[ACCEL__MAC_ZD_T];
+    size_t toff[ACCEL__MAC_ZD_T];
+    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, i, k, nt = (size_t)g->k_h * g->k_w;
+    size_t nt4 = (nt + 3u) & ~(size_t)3, ob, kw = g->k_w, ch, lane;
+    __mmask64 m64 = nc == 64u ? ~(__mmask64)0 : (__mmask64)(((uint64_t)1 << nc) - 1u);
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    uint32_t b, oy, ox, ky, kx, ky0, ky1, kx0, kx1;
+    int32_t fx = UNS ? -128 : 0, xm = fx ^ -128, a = q->input_offset - fx - 128;
+    int32_t wo = q->filter_offset - fx, wa = wo > 127 ? 127 : wo, wb = wo - wa;
+    uint8_t *wb8 = (uint8_t *)(void *)wq;
+    __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
+    __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
+    __m512i off = _mm512_set1_epi32(q->output_offset);
+    xmv = _mm512_set1_epi8((char)(xm & 0xFF));
+    wav = _mm512_set1_epi8((char)(wa & 0xFF));
+    wbv = _mm512_set1_epi8((char)(wb & 0xFF));
+    /* pack: quad group qd, accumulator k, lane 4L + j, byte t = tap 4qd + t of channel
+     * 16L + 4k + j; per-lane constants in the same order */
+    ACCEL_MEMSET(wq, 0, nt4 * 64u);
+    for (lane = 0; lane < 64u; lane++) {
+        uint32_t ws = 0;
+        k = lane / 16u;
+        ch = (lane % 16u) / 4u * 16u + k * 4u + lane % 4u; /* channel of acc k, lane l % 16 */
+        for (i = 0; i < nt && ch < nc; i++) {
+            int32_t v = (int8_t)(w[i * C + c0 + ch] ^ fx);
+            wb8[(i / 4u) * 256u + lane * 4u + i % 4u] = (uint8_t)(v & 0xFF);
+            ws += (uint32_t)v;
+        }
+        pc[lane] = (bias && ch < nc ? (uint32_t)bias[c0 + ch] : 0u) + (uint32_t)a * ws +
+                   (uint32_t)nt4 * (uint32_t)a * (uint32_t)wo;
+        pm[lane] = q->count == 1 ? q->multiplier[0] : ch < nc ? q->multiplier[c0 + ch] : 0;
+        ps[lane] = q->count == 1 ? q->shift[0] : ch < nc ? q->shift[c0 + ch] : 0;
+    }
+    for (k = 0; k < 4u; k++) {
+        cv[k] = _mm512_loadu_si512(pc + 16u * k);
+        mul[k] = _mm512_loadu_si512(pm + 16u * k);
+        sh[k] = _mm512_loadu_si512(ps + 16u * k);
+    }
+    for (i = nt; i < nt4; i++) tp[i] = (const int8_t *)(const void *)&zpb;
+    for (i = 0; i < nt; i++) /* tap offsets from the window's corner */
+        toff[i] = ((size_t)(i / kw) * dh * g->in_w + (i % kw) * dw) * C;
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++) {
+                int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                if (ky0 == 0 && ky1 == g->k_h && kx0 == 0 && kx1 == kw) { /* interior */
+                    const int8_t *xb = x + (((size_t)b * g->in_h + (size_t)(uint32_t)iy0) * g->in_w +
+                                            (size_t)(uint32_t)ix0) * C + c0;
+                    for (i = 0; i < nt; i++) tp[i] = xb + toff[i];
+                } else {
+                    for (ky = 0, i = 0; ky < g->k_h; ky++) {
+                        size_t xr = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
+                                    g->in_w; /* used only when the row is in the image */
+                        for (kx = 0; kx < kw; kx++, i++)
+                            tp[i] = ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1
+                                        ? x + (xr + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0
+                                        : (const int8_t *)(const void *)&zpb;
+                    }
+                }
+                for (k = 0; k < 4u; k++) acc[k] = cv[k];
+                for (i = 0; i < nt4; i += 4u) {
+                    const __m512i *wp = wq + i;
+                    for (k = 0; k < 4u; k++)
+                        xv[k] = accel__mac_z_ld64(tp[i + k], m64, xmv, UNS, FULL);
+                    ab = _mm512_unpacklo_epi8(xv[0], xv[1]);
+                    cd = _mm512_unpackhi_epi8(xv[0], xv[1]);
+                    ef = _mm512_unpacklo_epi8(xv[2], xv[3]);
+                    gh = _mm512_unpackhi_epi8(xv[2], xv[3]);
+                    xv[0] = _mm512_unpacklo_epi16(ab, ef);
+                    xv[1] = _mm512_unpackhi_epi16(ab, ef);
+                    xv[2] = _mm512_unpacklo_epi16(cd, gh);
+                    xv[3] = _mm512_unpackhi_epi16(cd, gh);
+                    for (k = 0; k < 4u; k++) {
+                        acc[k] = accel__mac_z_dp(acc[k], xv[k], wp[k]);
+                        if (wa != 0) acc[k] = accel__mac_z_dp(acc[k], xv[k], wav);
+                        if (wb != 0) acc[k] = accel__mac_z_dp(acc[k], xv[k], wbv);
+                    }
+                }
+                for (k = 0; k < 4u; k++)
+                    acc[k] = accel__mac_z_rq(acc[k], PT ? mul[0] : mul[k], PT ? sh[0] : sh[k], lo,
+                                             hi, off);
+                /* the values are in the output type's range, so the saturating packs are exact;
+                 * per 128-bit lane they put accumulators 0..3 (channels 16L + 4k + j) back in
+                 * channel order */
+                ab = _mm512_packs_epi32(acc[0], acc[1]);
+                cd = _mm512_packs_epi32(acc[2], acc[3]);
+                ab = UNS ? _mm512_packus_epi16(ab, cd) : _mm512_packs_epi16(ab, cd);
+                ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
+                if (FULL) _mm512_storeu_si512(o + ob, ab);
+                else _mm512_mask_storeu_epi8(o + ob, m64, ab);
+            }
+        }
+}
+
+static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
+                            const int8_t *w, const int32_t *bias, uint8_t *o)
+{
+    size_t c0, C = g->in_c;
+    for (c0 = 0; c0 < C; c0 += 64u) {
+        /* specialized copies: uint8/int8, a whole 64-channel block, per-tensor (PT: one set of
+         * requantization constants, hoisted out of the pixel loop) */
+        int v = (q->dtype == ACCEL_MAC_UINT8 ? 4 : 0) + (C - c0 >= 64u ? 2 : 0) + (q->count == 1);
+        switch (v) {
+        case 0: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 0, 0); break;
+        case 1: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 0, 1); break;
+        case 2: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 1, 0); break;
+        case 3: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 1, 1); break;
+        case 4: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 0, 0); break;
+        case 5: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 0, 1); break;
+        case 6: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 1, 0); break;
+        default: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 1, 1); break;
+        }
+    }
+}
+#endif /* ACCEL_MAC_SIMD == 2 conv */
+
+#if ACCEL_MAC_SIMD == 1
+/* ---- conv2d on AVX2, output channels in the vector lanes: per output pixel an im2col patch
+ * of int16 values x + input_offset (taps outside the image 0, exactly the portable path's
+ * skipped taps), filters packed once per call as int16 w + filter_offset, two taps x 8 channels
+ * per register; vpmaddwd of a broadcast tap pair against it gives exact int32 pair sums (at
+ * most 2 * 255 * 255), added modulo 2^32: bit-identical to the portable path. ---- */
+#define ACCEL__MAC_YC_W 8192u  /* packed filter int16 values on the stack (16 KiB) */
+#define ACCEL__MAC_YC_K 1024u  /* largest patch: fs rounded up to even */
+#define ACCEL__MAC_YC_P 4u     /* output pixels per pass (4 x 2 accumulators) */
+#define ACCEL__MAC_YC_N 256u   /* output channels per packed block at most */
+
+/* The patch of output pixel (b, oy, ox), group gi (channels gi*cg..), as int16 into d[0..fs). */
+static void accel__mac_y_gather(const accel_mac_conv *g, const int8_t *x, uint32_t b,
+                                uint32_t oy, uint32_t ox, size_t gi, size_t cg, int32_t fx,
+                                int32_t xo, int16_t *d)
+{
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx;
+    size_t ic = (size_t)g->in_c, c;
+    int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+    int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left, iy, ix;
+    for (ky = 0; ky < g->k_h; ky++) {
+        iy = iy0 + (int32_t)(ky * dh);
+        for (kx = 0; kx < g->k_w; kx++, d += cg) {
+            ix = ix0 + (int32_t)(kx * dw);
+            if (iy < 0 || iy >= (int32_t)g->in_h || ix < 0 || ix >= (int32_t)g->in_w) {
+                for (c = 0; c < cg; c++) d[c] = 0;
+            } else {
+                const int8_t *s =
+                    x + (((size_t)b * g->in_h + (size_t)iy) * g->in_w + (size_t)ix) * ic + gi * cg;
+                for (c = 0; c < cg; c++) d[c] = (int16_t)((s[c] ^ fx) + xo);
+            }
+        }
+    }
+}
+
+/* NV (1 or 2) packed 8-channel blocks (kp 32-byte tap pairs each, the second at wp + kp)
+ * against ACCEL__MAC_YC_P patches (rows of pw uint32 = tap pairs): acc[p*2 + v]. */
+ACCEL__MAC_AI void accel__mac_y_cblock(const uint32_t *patch, size_t pw, const __m256i *wp,
+                                       size_t kp, __m256i *acc, const size_t NV)
+{
+    __m256i a[2 * ACCEL__MAC_YC_P], w0, w1 = _mm256_setzero_si256(), xb;
+    size_t k, p;
+    for (p = 0; p < 2u * ACCEL__MAC_YC_P; p++) a[p] = _mm256_setzero_si256();
+    for (k = 0; k < kp; k++) {
+        w0 = _mm256_load_si256(wp + k);
+        if (NV == 2) w1 = _mm256_load_si256(wp + kp + k);
+        for (p = 0; p < ACCEL__MAC_YC_P; p++) {
+            xb = _mm256_set1_epi32((int)patch[p * pw + k]);
+            a[2 * p] = _mm256_add_epi32(a[2 * p], _mm256_madd_epi16(xb, w0));
+            if (NV == 2) a[2 * p + 1] = _mm256_add_epi32(a[2 * p + 1], _mm256_madd_epi16(xb, w1));
+        }
+    }
+    for (p = 0; p < 2u * ACCEL__MAC_YC_P; p++) acc[p] = a[p];
+}
+
+/* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_YC_K. */
+static void accel__mac_y_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
+                              const int8_t *w, const int32_t *bias, uint8_t *o, size_t fs,
+                              size_t cg, size_t ocg)
+{
+    __m256i wp[ACCEL__MAC_YC_W / 16u], acc[2 * ACCEL__MAC_YC_P];
+    uint32_t patch[ACCEL__MAC_YC_P * ACCEL__MAC_YC_K / 2u], bv[ACCEL__MAC_YC_N], t[8];
+    uint32_t b = 0, oy = 0, ox = 0;
+    int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, xo = q->input_offset - fx;
+    int32_t wo = q->filter_offset - fx;
+    size_t fs2 = (fs + 1u) & ~(size_t)1, kp = fs2 / 2u, pw = kp, ncap, gi, s0, sn, j, k, vi, u;
+    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, oc_n = g->out_c, ch;
+    int16_t *wb = (int16_t *)(void *)wp, *pb = (int16_t *)(void *)patch;
+    ncap = (ACCEL__MAC_YC_W / fs2) & ~(size_t)7;
+    if (ncap > ACCEL__MAC_YC_N) ncap = ACCEL__MAC_YC_N;
+    ACCEL_MEMSET(patch, 0, sizeof patch); /* the odd tap past fs meets zero filter values */
+    for (gi = 0; gi * ocg < oc_n; gi++)
+        for (s0 = 0; s0 < ocg; s0 += sn) {
+            sn = ocg - s0 < ncap ? ocg - s0 : ncap;
+            /* pack: block vi, pair k: int16 [j*2 + t] = filter (channel vi*8 + j, tap 2k + t) */
+            ACCEL_MEMSET(wb, 0, ((sn + 7u) / 8u) * kp * 32u);
+            for (j = 0; j < sn; j++) {
+                const int8_t *fr = w + (gi * ocg + s0 + j) * fs;
+                int16_t *dst = wb + (j / 8u) * kp * 16u + (j % 8u) * 2u;
+                for (k = 0; k < fs; k++) dst[(k / 2u) * 16u + (k % 2u)] = (int16_t)((fr[k] ^ fx) + wo);
+                bv[j] = bias ? (uint32_t)bias[gi * ocg + s0 + j] : 0u;
+            }
+            for (pix0 = 0; pix0 < npix; pix0 += np) {
+                np = npix - pix0 < ACCEL__MAC_YC_P ? npix - pix0 : ACCEL__MAC_YC_P;
+                for (p = 0; p < np; p++) {
+                    accel__mac_y_gather(g, x, b, oy, ox, gi, cg, fx, xo, pb + p * pw * 2u);
+                    if (++ox == g->out_w) {
+                        ox = 0;
+                        if (++oy == g->out_h) { oy = 0; b++; }
+                    }
+                }
+                for (vi = 0; vi * 8u < sn; vi += 2u) {
+                    size_t nv = sn - vi * 8u > 8u ? 2u : 1u;
+                    if (nv == 2u) accel__mac_y_cblock(patch, pw, wp + vi * kp, kp, acc, 2);
+                    else accel__mac_y_cblock(patch, pw, wp + vi * kp, kp, acc, 1);
+                    for (u = 0; u < nv; u++) {
+                        size_t c0 = vi * 8u + u * 8u, cnt = sn - c0 < 8u ? sn - c0 : 8u;
+                        ch = gi * ocg + s0 + c0;
+                        for (p = 0; p < np; p++) {
+                            _mm256_storeu_si256((__m256i *)(void *)t,
+                                                _mm256_add_epi32(acc[2 * p + u],
+                                                                 _mm256_loadu_si256((const __m256i *)(const void *)(bv + c0))));
+                            accel__mac_y_requant_n(t, cnt, q, ch, o + (pix0 + p) * oc_n + ch);
+                        }
+                    }
+                }
+            }
+            b = 0; /* ox and oy have wrapped to 0 already */
+        }
+}
+#endif /* ACCEL_MAC_SIMD == 1 conv */
+
+#if ACCEL_MAC_SIMD == 1
+/* ---- depthwise conv2d on AVX2 (depth multiplier 1, k_h*k_w <= ACCEL__MAC_YD_T), channels
+ * [0, in_c & ~7) in passes of up to 32 (NV registers of 8 int32 lanes); the portable loop does
+ * the rest. As in accel__mac_z_dw_t, a tap outside the image reads the zero point, so
+ * sum (x + xo)(w + wo) over the in-image taps = sum over all taps of x'(w + wo) plus
+ * xo * sum (w + wo), which goes into the bias; each product is one vpmaddwd lane (x' in the
+ * low 16 bits, w + wo in the low 16 bits over a zero high half). Sums wrap modulo 2^32. ---- */
+#define ACCEL__MAC_YD_T 64u
+ACCEL__MAC_AI __m256i accel__mac_y_ld8(const int8_t *p, const int UNS)
+{
+    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)p);
+    return UNS ? _mm256_cvtepu8_epi32(b) : _mm256_cvtepi8_epi32(b);
+}
+
+ACCEL__MAC_AI void accel__mac_y_dw_t(const accel_mac_conv *g, const accel_mac_quant *q,
+                                     const int8_t *x, const int8_t *w, const int32_t *bias,
+                                     uint8_t *o, size_t c0, const int UNS, const size_t NV)
+{
+    __m256i wt[ACCEL__MAC_YD_T * 4u], acc[4], bv[4], t;
+    __m256i w16 = _mm256_set1_epi32(0xFFFF), wom = _mm256_set1_epi32(q->filter_offset);
+    __m256i xom = _mm256_set1_epi32(q->input_offset);
+    uint32_t tmp[32];
+    int8_t zpb[32];
+    const int8_t *tp[ACCEL__MAC_YD_T];
+    size_t toff[ACCEL__MAC_YD_T];
+    size_t C = g->in_c, v, i, nt = (size_t)g->k_h * g->k_w, ob, kw = g->k_w;
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    uint32_t b, oy, ox, ky, kx, ky0, ky1, kx0, kx1;
+    ACCEL_MEMSET(zpb, (int)(((uint32_t)(-q->input_offset)) & 0xFFu), sizeof zpb);
+    for (v = 0; v < NV; v++) {
+        bv[v] = bias ? _mm256_loadu_si256((const __m256i *)(const void *)(bias + c0 + v * 8u))
+                     : _mm256_setzero_si256();
+        for (i = 0; i < nt; i++) {
+            t = _mm256_add_epi32(accel__mac_y_ld8(w + i * C + c0 + v * 8u, UNS), wom);
+            bv[v] = _mm256_add_epi32(bv[v], _mm256_mullo_epi32(t, xom));
+            wt[i * 4u + v] = _mm256_and_si256(t, w16);
+        }
+    }
+    for (i = 0; i < nt; i++) /* tap offsets from the window's corner */
+        toff[i] = ((size_t)(i / kw) * dh * g->in_w + (i % kw) * dw) * C;
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++) {
+                int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                if (ky0 == 0 && ky1 == g->k_h && kx0 == 0 && kx1 == kw) { /* interior */
+                    const int8_t *xb = x + (((size_t)b * g->in_h + (size_t)(uint32_t)iy0) * g->in_w +
+                                            (size_t)(uint32_t)ix0) * C + c0;
+                    for (i = 0; i < nt; i++) tp[i] = xb + toff[i];
+                } else {
+                    for (ky = 0, i = 0; ky < g->k_h; ky++) {
+                        size_t xr = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
+                                    g->in_w; /* used only when the row is in the image */
+                        for (kx = 0; kx < kw; kx++, i++)
+                            tp[i] = ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1
+                                        ? x + (xr + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0
+                                        : zpb;
+                    }
+                }
+                for (v = 0; v < NV; v++) acc[v] = bv[v];
+                for (i = 0; i < nt; i++)
+                    for (v = 0; v < NV; v++)
+                        acc[v] = _mm256_add_epi32(
+                            acc[v], _mm256_madd_epi16(accel__mac_y_ld8(tp[i] + v * 8u, UNS), wt[i * 4u + v]));
+                for (v = 0; v < NV; v++) _mm256_storeu_si256((__m256i *)(void *)(tmp + v * 8u), acc[v]);
+                ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
+                accel__mac_y_requant_n(tmp, NV * 8u, q, c0, o + ob);
+            }
+        }
+}
+
+/* Returns how many leading channels it computed (a multiple of 8). */
+static size_t accel__mac_y_dw(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
+                              const int8_t *w, const int32_t *bias, uint8_t *o)
+{
+    size_t c0, c8 = (size_t)g->in_c & ~(size_t)7, nv;
+    int uns = q->dtype == ACCEL_MAC_UINT8;
+    for (c0 = 0; c0 < c8; c0 += nv * 8u) {
+        nv = (c8 - c0) / 8u > 4u ? 4u : (c8 - c0) / 8u;
+        switch (nv * 2u + (size_t)uns) { /* specialized copies */
+        case 2: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 1); break;
+        case 3: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 1); break;
+        case 4: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 2); break;
+        case 5: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 2); break;
+        case 6: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 3); break;
+        case 7: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 3); break;
+        case 8: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 4); break;
+        default: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 4); break;
+        }
+    }
+    return c8;
+}
+#endif /* ACCEL_MAC_SIMD == 1 depthwise */
+
 #if ACCEL_MAC_FAST
 #define ACCEL__MAC_PATCH 2048u
 /* conv2d (groups 1) through an im2col patch on the stack: one output pixel's taps gathered in
@@ -11526,6 +12129,18 @@ ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_
     kw = (size_t)g->k_w;
     cgs = (size_t)cg;
     ocgs = (size_t)ocg;
+#if ACCEL_MAC_SIMD == 2
+    if (fs <= ACCEL__MAC_ZC_K && q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
+        accel__mac_z_conv(g, q, x, w, bias, o, fs, cgs, ocgs);
+        return ACCEL_OK;
+    }
+#endif
+#if ACCEL_MAC_SIMD == 1
+    if (fs <= ACCEL__MAC_YC_K) {
+        accel__mac_y_conv(g, q, x, w, bias, o, fs, cgs, ocgs);
+        return ACCEL_OK;
+    }
+#endif
 #if ACCEL_MAC_FAST
     if (groups == 1 && fs <= ACCEL__MAC_PATCH) {
         accel__mac_conv_patch(g, q, x, w, bias, o, fs);
@@ -11592,6 +12207,7 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
     const int8_t *x = (const int8_t *)input, *w = (const int8_t *)filter, *xp, *wp;
     uint8_t *o = (uint8_t *)output;
     size_t in_n, out_n, need, c0, nc, j, ob, ih, iw, ic, oh, ow, oc_n, kw;
+    size_t cs = 0; /* channels [0, cs) done by a SIMD pass */
     uint32_t dm, dh, dw, b, oy, ox, ky, kx, ky0, ky1, kx0, kx1;
     uint32_t acc[ACCEL__MAC_CH];
     int32_t fx, xo, wo, iy0, ix0;
@@ -11621,6 +12237,18 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
     fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
     xo = q->input_offset - fx;
     wo = q->filter_offset - fx;
+#if ACCEL_MAC_SIMD == 2
+    if (dm == 1 && need / oc_n <= ACCEL__MAC_ZD_T && q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
+        accel__mac_z_dw(g, q, x, w, bias, o);
+        return ACCEL_OK;
+    }
+#endif
+#if ACCEL_MAC_SIMD == 1
+    if (dm == 1 && need / oc_n <= ACCEL__MAC_YD_T) {
+        cs = accel__mac_y_dw(g, q, x, w, bias, o);
+        if (cs == oc_n) return ACCEL_OK;
+    }
+#endif
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
@@ -11629,7 +12257,7 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
                 ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
                 accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
                 ob = (((size_t)b * oh + (size_t)oy) * ow + (size_t)ox) * oc_n;
-                for (c0 = 0; c0 < oc_n; c0 += nc) {
+                for (c0 = cs; c0 < oc_n; c0 += nc) {
                     nc = oc_n - c0 < ACCEL__MAC_CH ? oc_n - c0 : ACCEL__MAC_CH;
                     for (j = 0; j < nc; j++) acc[j] = bias ? (uint32_t)bias[c0 + j] : 0u;
                     for (ky = ky0; ky < ky1; ky++)

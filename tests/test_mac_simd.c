@@ -71,6 +71,75 @@ static void test_fc_simd_random(void)
     }
     CHECK_EQ(bad, 0);
 }
+/* conv2d / depthwise at channel counts that exercise the SIMD conv paths: output channels
+ * across the 16-lane blocks and the 32-channel pairs (1..64, and >64 with per-tensor quant),
+ * patches past the packed-filter limit (fs > 1024: the portable fallback), depthwise channel
+ * counts across the 64-channel pass and its masked tail, depth multiplier 2, groups, strides,
+ * dilation, padding on every side (outputs reaching past the image), batch 2. */
+static void test_conv_simd_random(int kind)
+{
+    static uint8_t x[2 * 12 * 12 * 140], w[140 * 5 * 5 * 48], o1[2 * 14 * 14 * 140],
+        o2[2 * 14 * 14 * 140 + 1];
+    static int32_t bias[140];
+    int it, bad = 0;
+    for (it = 0; it < 1500 && bad < 3; it++) {
+        geo g;
+        accel_mac_conv c;
+        accel_mac_quant q;
+        rq r;
+        size_t nin, nw, nout;
+        int i, hasb = (int)(rnd() % 4 != 0);
+        accel_status st;
+        g.B = rrange(1, 2);
+        g.H = rrange(1, 12);
+        g.W = rrange(1, 12);
+        g.KH = rrange(1, 5);
+        g.KW = rrange(1, 5);
+        g.sh = rrange(1, 2);
+        g.sw = rrange(1, 2);
+        g.dh = rnd() % 4 == 0 ? 2 : 1;
+        g.dw = rnd() % 4 == 0 ? 2 : 1;
+        g.pt = rrange(0, 2);
+        g.pl = rrange(0, 2);
+        g.OH = (g.H + g.pt + rrange(0, 2) - ((g.KH - 1) * g.dh + 1)) / g.sh + 1;
+        g.OW = (g.W + g.pl + rrange(0, 2) - ((g.KW - 1) * g.dw + 1)) / g.sw + 1;
+        if (g.OH < 1) g.OH = 1;
+        if (g.OW < 1) g.OW = 1;
+        if (kind == 0) {
+            g.groups = rnd() % 4 == 0 ? rrange(2, 3) : 1;
+            g.C = g.groups * (rnd() % 5 == 0 ? rrange(40, 48) / g.groups : rrange(1, 20));
+            g.OC = g.groups * rrange(1, 70 / g.groups);
+            g.dm = 0;
+        } else {
+            g.groups = 0;
+            g.dm = rnd() % 5 == 0 ? 2 : 1;
+            g.C = rrange(1, 140 / g.dm);
+            g.OC = g.C * g.dm;
+        }
+        rand_rq(&r, g.OC > 64 ? 1 : g.OC, g.KH * g.KW * g.C);
+        nin = (size_t)(g.B * g.H * g.W * g.C);
+        nw = kind == 0 ? (size_t)(g.OC * g.KH * g.KW * (g.C / g.groups)) : (size_t)(g.KH * g.KW * g.OC);
+        nout = (size_t)(g.B * g.OH * g.OW * g.OC);
+        rand_bytes(x, nin);
+        rand_bytes(w, nw);
+        for (i = 0; i < g.OC; i++) bias[i] = rand_bias();
+        fill_quant(&q, &r);
+        to_conv(&g, &c);
+        ref_conv(kind, &g, x, w, hasb ? bias : NULL, &r, o1);
+        memset(o2, 0xAA, nout + 1);
+        st = kind == 0 ? accel_mac_conv2d(&c, &q, x, nin, w, nw, hasb ? bias : NULL, hasb ? (size_t)g.OC : 0, o2, nout)
+                       : accel_mac_depthwise_conv2d(&c, &q, x, nin, w, nw, hasb ? bias : NULL, hasb ? (size_t)g.OC : 0, o2, nout);
+        if (st != ACCEL_OK || memcmp(o1, o2, nout) != 0 || o2[nout] != 0xAA) {
+            bad++;
+            printf("  %s case %d st=%d B%d H%d W%d C%d OH%d OW%d OC%d K%dx%d s%d,%d d%d,%d p%d,%d g%d dm%d\n",
+                   kind ? "dw" : "conv", it, (int)st, g.B, g.H, g.W, g.C, g.OH, g.OW, g.OC, g.KH, g.KW,
+                   g.sh, g.sw, g.dh, g.dw, g.pt, g.pl, g.groups, g.dm);
+        }
+    }
+    CHECK_EQ(bad, 0);
+}
+static void test_conv2d_simd_random(void) { test_conv_simd_random(0); }
+static void test_depthwise_simd_random(void) { test_conv_simd_random(1); }
 #pragma GCC pop_options
 #else
 #define SIMD_TRY 0
@@ -97,6 +166,8 @@ int main(void)
         return 1;
     }
     RUN(test_fc_simd_random);
+    RUN(test_conv2d_simd_random);
+    RUN(test_depthwise_simd_random);
     return test_mac_main();
 #else
     printf("SKIP: not an x86 GCC build; the SIMD path is not compiled here\n");

@@ -1,4 +1,4 @@
-/* bench_mac - the MAC engine against a naive loop and gemmlowp, same run, same inputs.
+/* bench_mac - the MAC engine against a naive loop, gemmlowp and XNNPACK, same run, same inputs.
  * Reports GMAC/s medians (7 samples) and ratios; every baseline's output is compared with the
  * engine's for bit-exactness on the benchmark's own data. Single thread. */
 #define _POSIX_C_SOURCE 199309L
@@ -21,6 +21,10 @@ void *bench_xnn_fc_create(int uint8, int depth, int outs, const uint8_t *w, cons
                           int act_min, int act_max);
 int bench_xnn_fc_run(void *op, int uint8, int batches, const uint8_t *x, uint8_t *out);
 void bench_xnn_fc_delete(void *op);
+void *bench_xnn_conv_create(int uint8, int depthwise, const uint32_t *g, const uint8_t *w,
+                            const int32_t *bias, int input_offset, int filter_offset,
+                            int output_offset, double scale, int act_min, int act_max);
+int bench_xnn_conv_run(void *op, int uint8, const uint32_t *g, const uint8_t *x, uint8_t *out);
 
 
 static uint32_t rs = 12345;
@@ -122,7 +126,8 @@ static void run_gemmlowp(void *p)
 static void run_xnnpack(void *p)
 {
     work *k = (work *)p;
-    bench_xnn_fc_run(k->xnn, k->dt, k->B, k->x, k->o_ref);
+    if (k->kind == 0) bench_xnn_fc_run(k->xnn, k->dt, k->B, k->x, k->o_ref);
+    else bench_xnn_conv_run(k->xnn, k->dt, &k->g.batches, k->x, k->o_ref);
 }
 
 static void setup(work *k, int dt, double macs_scale)
@@ -176,11 +181,17 @@ static void report(const char *name, work *k, double macs, int with_gemmlowp)
         gi = nf;
         f[nf++] = run_gemmlowp;
     }
-    if (k->kind == 0) {
-        k->xnn = bench_xnn_fc_create(k->dt, k->K, k->N, k->w, k->bias, k->q.input_offset,
-                                     k->q.filter_offset, k->q.output_offset,
-                                     (double)k->mult[0] * ldexp(1.0, k->shift[0] - 31),
-                                     k->q.act_min, k->q.act_max);
+    {
+        /* the real scale the quantized multiplier was made from */
+        double scale = (double)k->mult[0] * ldexp(1.0, k->shift[0] - 31);
+        if (k->kind == 0)
+            k->xnn = bench_xnn_fc_create(k->dt, k->K, k->N, k->w, k->bias, k->q.input_offset,
+                                         k->q.filter_offset, k->q.output_offset, scale,
+                                         k->q.act_min, k->q.act_max);
+        else
+            k->xnn = bench_xnn_conv_create(k->dt, k->kind == 2, &k->g.batches, k->w, k->bias,
+                                           k->q.input_offset, k->q.filter_offset,
+                                           k->q.output_offset, scale, k->q.act_min, k->q.act_max);
         if (k->xnn) {
             run_xnnpack(k);
             xdiff = ndiff(k);
