@@ -89,5 +89,25 @@ for a in "1:commands (open, submit, poll, call; async by callback)" \
             if ($4 ~ /tsp1/) t += n; else if ($4 ~ /^accel/) c += n; else l += n }
         END { printf "  %-56s tsp1 %4d  common %4d  libc/libgcc %4d\n", what, t, c, l }'
 done
+# The state lives in the caller's structs: their sizes on this target (and on 8-bit AVR), read
+# from the symbol sizes of arrays declared as large as each struct.
+cat > "$T/sizes.c" <<'EOC'
+#include "accel.h"
+char sz_accel_tsp1[sizeof(accel_tsp1)], sz_accel_tsp1_decoder[sizeof(accel_tsp1_decoder)],
+    sz_accel_tsp1_pending[sizeof(accel_tsp1_pending)], sz_accel_tsp1_config[sizeof(accel_tsp1_config)],
+    sz_accel_tsp1_bus[sizeof(accel_tsp1_bus)], sz_accel_tsp1_update[sizeof(accel_tsp1_update)],
+    sz_accel_tsp1_frame[sizeof(accel_tsp1_frame)];
+EOC
+sizes() { "$1" -std=c99 -fno-common -I. $2 -c "$T/sizes.c" -o "$T/sizes.o" 2>/dev/null &&
+    "${1%gcc}nm" -S "$T/sizes.o" | awk '$4 ~ /^sz_/ { n = 0
+        for (i = 1; i <= length($2); i++) n = n * 16 + index("0123456789abcdef", substr($2, i, 1)) - 1
+        printf "%s=%d ", substr($4, 4), n }'; }
+echo "caller-owned state, bytes (sizeof):"
+m0=$(sizes arm-none-eabi-gcc "-mcpu=cortex-m0plus -mthumb")
+echo "  cortex-m0plus: $m0"
+case "$m0" in *accel_tsp1=*) ok "struct sizes printed" ;; *) bad "struct sizes not computed" ;; esac
+command -v avr-gcc >/dev/null && echo "  atmega328p:    $(sizes avr-gcc "-mmcu=atmega328p")"
+echo "  plus the caller's buffers: pending table (depth x accel_tsp1_pending), rx (12 + largest"
+echo "  response payload), tx (12 + largest command payload)"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
