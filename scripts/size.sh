@@ -49,4 +49,6 @@ for s in $SECTIONS; do
   rows=$(arm-none-eabi-nm -S --size-sort -t d $T/$s.o | awk -v p="accel_${low}_|accel__${low}_" '$0 ~ p {printf "  %-44s %6d\n", $4, $2}' | tail -12 | sort -k2 -n -r)
   [ -n "$rows" ] && { echo "largest in $low:"; echo "$rows"; }
 done
+# per-section detail reports (also run by make test, where they enforce their limits)
+for r in tests/tsp1_size.sh tests/mac_size.sh; do echo; echo "== $r"; bash "$r"; done
 exit 0
