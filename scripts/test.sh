@@ -118,6 +118,12 @@ if have clang; then compile_check clang_c99 clang "$T/impl.c" $W -O2; else skip 
 compile_check gxx_cxx11 g++ "$T/impl.cpp" -std=c++11 $WXX
 compile_check gxx_cxx17 g++ "$T/impl.cpp" -std=c++17 $WXX -O2
 if have clang++; then compile_check clangxx_cxx11 clang++ "$T/impl.cpp" -std=c++11 $WXX; else skip "clang++ build" "clang not installed"; fi
+# the x86 SIMD paths of the mac section (compile only: the tests run them where the CPU has them)
+for simd in "avx512:-mavx2 -mavx512f -mavx512bw -mavx512vnni" "avx2:-mavx2"; do
+  compile_check "gcc_${simd%%:*}" gcc "$T/impl.c" $W -O2 ${simd#*:}
+  compile_check "gxx_${simd%%:*}" g++ "$T/impl.cpp" -std=c++11 $WXX -O2 ${simd#*:}
+  if have clang; then compile_check "clang_${simd%%:*}" clang "$T/impl.c" $W -O2 ${simd#*:}; fi
+done
 compile_check static gcc "$T/impl.c" $W -DACCEL_STATIC
 # ACCEL_STATIC with a port: the port's .c is compiled into the same file (README says so)
 printf '#define ACCEL_STATIC\n#define ACCEL_IMPLEMENTATION\n#include "accel.h"\n#include "accel_sim.c"\nint main(void) { accel_sim s; accel_sim_init(&s); return accel_crc32("123456789", 9) != 0xCBF43926UL; }\n' >"$T/static_port.c"
