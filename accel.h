@@ -11539,6 +11539,34 @@ static void accel__mac_range(int32_t base, uint32_t d, uint32_t k, uint32_t size
     *hi = h;
 }
 
+#if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
+/* Depthwise (both x86 levels): the tap pointers of the window with corner (iy0, ix0) in image
+ * b at channel c0; taps outside the image rows [ky0, ky1) and columns [kx0, kx1) point at zp,
+ * bytes of the input zero point, which add exactly 0. toff: tap offsets from the corner. */
+ACCEL__MAC_AI void accel__mac_dw_taps(const accel_mac_conv *g, const int8_t *x, size_t c0,
+                                      uint32_t b, int32_t iy0, int32_t ix0, uint32_t ky0,
+                                      uint32_t ky1, uint32_t kx0, uint32_t kx1,
+                                      const size_t *toff, const int8_t *zp, const int8_t **tp)
+{
+    size_t C = g->in_c, kw = g->k_w, nt = (size_t)g->k_h * kw, i;
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx;
+    if (ky0 == 0 && ky1 == g->k_h && kx0 == 0 && kx1 == kw) { /* interior */
+        const int8_t *xb = x + (((size_t)b * g->in_h + (size_t)(uint32_t)iy0) * g->in_w +
+                                (size_t)(uint32_t)ix0) * C + c0;
+        for (i = 0; i < nt; i++) tp[i] = xb + toff[i];
+        return;
+    }
+    for (ky = 0, i = 0; ky < g->k_h; ky++) {
+        size_t xr = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
+                    g->in_w; /* used only when the row is in the image */
+        for (kx = 0; kx < kw; kx++, i++)
+            tp[i] = ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1
+                        ? x + (xr + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0
+                        : zp;
+    }
+}
+#endif
+
 #if ACCEL_MAC_SIMD == 2
 /* ---- conv2d and depthwise conv2d on AVX-512 VNNI, output channels in the vector lanes.
  * conv2d: per output pixel an im2col patch in the uint8 domain (xu = x ^ xm, taps outside the
@@ -11725,7 +11753,7 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
     size_t nt4 = (nt + 3u) & ~(size_t)3, ob, kw = g->k_w, ch, lane;
     __mmask64 m64 = nc == 64u ? ~(__mmask64)0 : (__mmask64)(((uint64_t)1 << nc) - 1u);
     uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
-    uint32_t b, oy, ox, ky, kx, ky0, ky1, kx0, kx1;
+    uint32_t b, oy, ox, ky0, ky1, kx0, kx1;
     int32_t fx = UNS ? -128 : 0, xm = fx ^ -128, a = q->input_offset - fx - 128;
     int32_t wo = q->filter_offset - fx, wa = wo > 127 ? 127 : wo, wb = wo - wa;
     uint8_t *wb8 = (uint8_t *)(void *)wq;
@@ -11767,20 +11795,8 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
             for (ox = 0; ox < g->out_w; ox++) {
                 int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
                 accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
-                if (ky0 == 0 && ky1 == g->k_h && kx0 == 0 && kx1 == kw) { /* interior */
-                    const int8_t *xb = x + (((size_t)b * g->in_h + (size_t)(uint32_t)iy0) * g->in_w +
-                                            (size_t)(uint32_t)ix0) * C + c0;
-                    for (i = 0; i < nt; i++) tp[i] = xb + toff[i];
-                } else {
-                    for (ky = 0, i = 0; ky < g->k_h; ky++) {
-                        size_t xr = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
-                                    g->in_w; /* used only when the row is in the image */
-                        for (kx = 0; kx < kw; kx++, i++)
-                            tp[i] = ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1
-                                        ? x + (xr + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0
-                                        : (const int8_t *)(const void *)&zpb;
-                    }
-                }
+                accel__mac_dw_taps(g, x, c0, b, iy0, ix0, ky0, ky1, kx0, kx1, toff,
+                                   (const int8_t *)(const void *)&zpb, tp);
                 for (k = 0; k < 4u; k++) acc[k] = cv[k];
                 for (i = 0; i < nt4; i += 4u) {
                     const __m512i *wp = wq + i;
@@ -11977,7 +11993,7 @@ ACCEL__MAC_AI void accel__mac_y_dw_t(const accel_mac_conv *g, const accel_mac_qu
     size_t toff[ACCEL__MAC_YD_T];
     size_t C = g->in_c, v, i, nt = (size_t)g->k_h * g->k_w, ob, kw = g->k_w;
     uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
-    uint32_t b, oy, ox, ky, kx, ky0, ky1, kx0, kx1;
+    uint32_t b, oy, ox, ky0, ky1, kx0, kx1;
     ACCEL_MEMSET(zpb, (int)(((uint32_t)(-q->input_offset)) & 0xFFu), sizeof zpb);
     for (v = 0; v < NV; v++) {
         bv[v] = bias ? _mm256_loadu_si256((const __m256i *)(const void *)(bias + c0 + v * 8u))
@@ -11997,20 +12013,7 @@ ACCEL__MAC_AI void accel__mac_y_dw_t(const accel_mac_conv *g, const accel_mac_qu
             for (ox = 0; ox < g->out_w; ox++) {
                 int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
                 accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
-                if (ky0 == 0 && ky1 == g->k_h && kx0 == 0 && kx1 == kw) { /* interior */
-                    const int8_t *xb = x + (((size_t)b * g->in_h + (size_t)(uint32_t)iy0) * g->in_w +
-                                            (size_t)(uint32_t)ix0) * C + c0;
-                    for (i = 0; i < nt; i++) tp[i] = xb + toff[i];
-                } else {
-                    for (ky = 0, i = 0; ky < g->k_h; ky++) {
-                        size_t xr = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
-                                    g->in_w; /* used only when the row is in the image */
-                        for (kx = 0; kx < kw; kx++, i++)
-                            tp[i] = ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1
-                                        ? x + (xr + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0
-                                        : zpb;
-                    }
-                }
+                accel__mac_dw_taps(g, x, c0, b, iy0, ix0, ky0, ky1, kx0, kx1, toff, zpb, tp);
                 for (v = 0; v < NV; v++) acc[v] = bv[v];
                 for (i = 0; i < nt; i++)
                     for (v = 0; v < NV; v++)
