@@ -434,6 +434,35 @@ static void rand_geo(geo *g, int kind)
     }
 }
 
+/* One conv (kind 0) or depthwise (1) case of geometry g and requantization r on random data,
+ * bias present 3 times in 4: the engine against ref_conv, with a guard byte after the output.
+ * Returns 1 (and prints the case) on a mismatch. */
+static int conv_case(int kind, int it, const geo *g, const rq *r, uint8_t *x, uint8_t *w,
+                     int32_t *bias, uint8_t *o1, uint8_t *o2)
+{
+    accel_mac_conv c;
+    accel_mac_quant q;
+    size_t nin = (size_t)(g->B * g->H * g->W * g->C), nout = (size_t)(g->B * g->OH * g->OW * g->OC);
+    size_t nw = kind == 0 ? (size_t)(g->OC * g->KH * g->KW * (g->C / g->groups))
+                          : (size_t)(g->KH * g->KW * g->OC);
+    int i, hasb = (int)(rnd() % 4 != 0);
+    accel_status st;
+    rand_bytes(x, nin);
+    rand_bytes(w, nw);
+    for (i = 0; i < g->OC; i++) bias[i] = rand_bias();
+    fill_quant(&q, r);
+    to_conv(g, &c);
+    ref_conv(kind, g, x, w, hasb ? bias : NULL, r, o1);
+    memset(o2, 0xAA, nout + 1);
+    st = kind == 0 ? accel_mac_conv2d(&c, &q, x, nin, w, nw, hasb ? bias : NULL, hasb ? (size_t)g->OC : 0, o2, nout)
+                   : accel_mac_depthwise_conv2d(&c, &q, x, nin, w, nw, hasb ? bias : NULL, hasb ? (size_t)g->OC : 0, o2, nout);
+    if (st == ACCEL_OK && memcmp(o1, o2, nout) == 0 && o2[nout] == 0xAA) return 0;
+    printf("  %s case %d st=%d B%d H%d W%d C%d OH%d OW%d OC%d K%dx%d s%d,%d d%d,%d p%d,%d g%d dm%d\n",
+           kind ? "dw" : "conv", it, (int)st, g->B, g->H, g->W, g->C, g->OH, g->OW, g->OC, g->KH,
+           g->KW, g->sh, g->sw, g->dh, g->dw, g->pt, g->pl, g->groups, g->dm);
+    return 1;
+}
+
 static void test_conv_random(int kind)
 {
     static uint8_t x[3 * 9 * 9 * 20], w[64 * 4 * 4 * 20], o1[3 * 20 * 20 * 64], o2[3 * 20 * 20 * 64 + 1];
@@ -441,32 +470,10 @@ static void test_conv_random(int kind)
     int it, bad = 0;
     for (it = 0; it < 3000 && bad < 3; it++) {
         geo g;
-        accel_mac_conv c;
-        accel_mac_quant q;
         rq r;
-        size_t nin, nw, nout;
-        int i, hasb = (int)(rnd() % 4 != 0);
-        accel_status st;
         rand_geo(&g, kind);
         rand_rq(&r, g.OC, g.KH * g.KW * g.C);
-        nin = (size_t)(g.B * g.H * g.W * g.C);
-        nw = kind == 0 ? (size_t)(g.OC * g.KH * g.KW * (g.C / g.groups)) : (size_t)(g.KH * g.KW * g.OC);
-        nout = (size_t)(g.B * g.OH * g.OW * g.OC);
-        rand_bytes(x, nin);
-        rand_bytes(w, nw);
-        for (i = 0; i < g.OC; i++) bias[i] = rand_bias();
-        fill_quant(&q, &r);
-        to_conv(&g, &c);
-        ref_conv(kind, &g, x, w, hasb ? bias : NULL, &r, o1);
-        memset(o2, 0xAA, nout + 1);
-        st = kind == 0 ? accel_mac_conv2d(&c, &q, x, nin, w, nw, hasb ? bias : NULL, hasb ? (size_t)g.OC : 0, o2, nout)
-                       : accel_mac_depthwise_conv2d(&c, &q, x, nin, w, nw, hasb ? bias : NULL, hasb ? (size_t)g.OC : 0, o2, nout);
-        if (st != ACCEL_OK || memcmp(o1, o2, nout) != 0 || o2[nout] != 0xAA) {
-            bad++;
-            printf("  %s case %d st=%d B%d H%d W%d C%d OH%d OW%d OC%d K%dx%d s%d,%d d%d,%d p%d,%d g%d dm%d\n",
-                   kind ? "dw" : "conv", it, (int)st, g.B, g.H, g.W, g.C, g.OH, g.OW, g.OC, g.KH, g.KW,
-                   g.sh, g.sw, g.dh, g.dw, g.pt, g.pl, g.groups, g.dm);
-        }
+        bad += conv_case(kind, it, &g, &r, x, w, bias, o1, o2);
     }
     CHECK_EQ(bad, 0);
 }

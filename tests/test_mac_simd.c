@@ -84,12 +84,7 @@ static void test_conv_simd_random(int kind)
     int it, bad = 0;
     for (it = 0; it < 1500 && bad < 3; it++) {
         geo g;
-        accel_mac_conv c;
-        accel_mac_quant q;
         rq r;
-        size_t nin, nw, nout;
-        int i, hasb = (int)(rnd() % 4 != 0);
-        accel_status st;
         g.B = rrange(1, 2);
         g.H = rrange(1, 12);
         g.W = rrange(1, 12);
@@ -117,24 +112,7 @@ static void test_conv_simd_random(int kind)
             g.OC = g.C * g.dm;
         }
         rand_rq(&r, g.OC > 64 ? 1 : g.OC, g.KH * g.KW * g.C);
-        nin = (size_t)(g.B * g.H * g.W * g.C);
-        nw = kind == 0 ? (size_t)(g.OC * g.KH * g.KW * (g.C / g.groups)) : (size_t)(g.KH * g.KW * g.OC);
-        nout = (size_t)(g.B * g.OH * g.OW * g.OC);
-        rand_bytes(x, nin);
-        rand_bytes(w, nw);
-        for (i = 0; i < g.OC; i++) bias[i] = rand_bias();
-        fill_quant(&q, &r);
-        to_conv(&g, &c);
-        ref_conv(kind, &g, x, w, hasb ? bias : NULL, &r, o1);
-        memset(o2, 0xAA, nout + 1);
-        st = kind == 0 ? accel_mac_conv2d(&c, &q, x, nin, w, nw, hasb ? bias : NULL, hasb ? (size_t)g.OC : 0, o2, nout)
-                       : accel_mac_depthwise_conv2d(&c, &q, x, nin, w, nw, hasb ? bias : NULL, hasb ? (size_t)g.OC : 0, o2, nout);
-        if (st != ACCEL_OK || memcmp(o1, o2, nout) != 0 || o2[nout] != 0xAA) {
-            bad++;
-            printf("  %s case %d st=%d B%d H%d W%d C%d OH%d OW%d OC%d K%dx%d s%d,%d d%d,%d p%d,%d g%d dm%d\n",
-                   kind ? "dw" : "conv", it, (int)st, g.B, g.H, g.W, g.C, g.OH, g.OW, g.OC, g.KH, g.KW,
-                   g.sh, g.sw, g.dh, g.dw, g.pt, g.pl, g.groups, g.dm);
-        }
+        bad += conv_case(kind, it, &g, &r, x, w, bias, o1, o2);
     }
     CHECK_EQ(bad, 0);
 }
