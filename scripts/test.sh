@@ -34,6 +34,8 @@ run_counted() { # name, command...
     bad "$name (exit $rc, no result line)" "$out"
     return
   fi
+  # cases a test skipped (third-party data absent, a tool missing) are listed at the end by name
+  while IFS= read -r sk; do SKIPPED+=("$name: ${sk#SKIP }"); done < <(grep -E '^SKIP ' "$out")
   p=${line%% passed*}
   f=${line#*, }
   f=${f%% failed*}

@@ -2,18 +2,25 @@
  *
  *   #include "testlib.h"
  *   static void test_something(void) { CHECK(x == 1); CHECK_EQ(a, b); CHECK_MEM(p, q, n); }
- *   int main(void) { RUN(test_something); return TEST_END(); }
+ *   int main(void) { tl_seed(1); RUN(test_something); return TEST_END(); }
  *
- * A test case passes when none of its checks fail. TEST_END prints "N passed, N failed"
- * (cases, not checks) as the last line and returns the exit status. Failed checks print file,
- * line and the values. Host-only (uses stdio). */
+ * A test case passes when none of its checks fail. CHECK* records a failure and goes on;
+ * REQUIRE* records it and ends the case at once (use it where a later step would use what the
+ * failed one should have produced: a failed load must never turn into a crash). SKIP_CASE("why")
+ * ends a case that cannot run here (third-party data absent): it is listed by name, and it is a
+ * failure under ACCEL_REQUIRE_ALL=1. TEST_END prints "N passed, N failed" (cases, not checks) as
+ * the last line and returns the exit status.
+ * Random tests draw from tl_rand() (xorshift32): tl_seed(default) prints the seed it uses, which
+ * the environment variable ACCEL_TEST_SEED overrides, so every failure can be replayed.
+ * Host-only (uses stdio). */
 #ifndef ACCEL_TESTLIB_H
 #define ACCEL_TESTLIB_H
 #include <stdio.h>
 #include <string.h>
 #include <stdint.h>
+#include <stdlib.h>
 
-static int tl_passed, tl_failed, tl_case_failed, tl_checks;
+static int tl_passed, tl_failed, tl_skipped, tl_case_failed, tl_case_skipped, tl_checks;
 static const char *tl_case;
 
 #define CHECK(cond)                                                                    \
@@ -89,19 +96,86 @@ static const char *tl_case;
         }                                                                                \
     } while (0)
 
+/* REQUIRE*: like CHECK*, but a failure ends the test case (the function returns). */
+#define REQUIRE(cond)                                                                    \
+    do {                                                                                 \
+        int tl_before = tl_case_failed;                                                  \
+        CHECK(cond);                                                                     \
+        if (tl_case_failed && !tl_before) return;                                        \
+    } while (0)
+#define REQUIRE_EQ(a, b)                                                                 \
+    do {                                                                                 \
+        int tl_before = tl_case_failed;                                                  \
+        CHECK_EQ(a, b);                                                                  \
+        if (tl_case_failed && !tl_before) return;                                        \
+    } while (0)
+#define REQUIRE_ST(got, want)                                                            \
+    do {                                                                                 \
+        int tl_before = tl_case_failed;                                                  \
+        CHECK_ST(got, want);                                                             \
+        if (tl_case_failed && !tl_before) return;                                        \
+    } while (0)
+
+/* End the current case as skipped, with a reason; a failure when ACCEL_REQUIRE_ALL=1. */
+#define SKIP_CASE(why)                                                                   \
+    do {                                                                                 \
+        tl_skip_note(why);                                                               \
+        return;                                                                          \
+    } while (0)
+
+static inline void tl_skip_note(const char *why)
+{
+    const char *req = getenv("ACCEL_REQUIRE_ALL");
+    if (req && strcmp(req, "1") == 0) {
+        printf("  FAIL %s: skipped (%s), but ACCEL_REQUIRE_ALL=1\n", tl_case, why);
+        tl_case_failed = 1;
+    } else {
+        printf("SKIP %s: %s\n", tl_case, why);
+        tl_case_skipped = 1;
+    }
+}
+
+/* Seeded generator shared by every randomized test. */
+static uint32_t tl_rng_state = 1;
+static inline uint32_t tl_seed(uint32_t dflt)
+{
+    const char *e = getenv("ACCEL_TEST_SEED");
+    uint32_t s = dflt;
+    if (e && *e) s = (uint32_t)strtoul(e, NULL, 0);
+    printf("seed %lu (set ACCEL_TEST_SEED to replay another)\n", (unsigned long)s);
+    tl_rng_state = s ? s : 0x9E3779B9u; /* xorshift needs a non-zero state */
+    return s;
+}
+static inline uint32_t tl_rand(void)
+{
+    uint32_t x = tl_rng_state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return tl_rng_state = x;
+}
+/* Uniform in 0..n-1 (n > 0; the small modulo bias does not matter for tests). */
+static inline uint32_t tl_rand_below(uint32_t n) { return tl_rand() % n; }
+
 #define RUN(fn)                                                                          \
     do {                                                                                 \
         tl_case = #fn;                                                                   \
         tl_case_failed = 0;                                                              \
+        tl_case_skipped = 0;                                                             \
         fn();                                                                            \
         if (tl_case_failed) {                                                            \
             tl_failed++;                                                                 \
             printf("case %s FAIL\n", #fn);                                               \
+        } else if (tl_case_skipped) {                                                    \
+            tl_skipped++;                                                                \
         } else {                                                                         \
             tl_passed++;                                                                 \
         }                                                                                \
     } while (0)
 
-#define TEST_END() (printf("%d passed, %d failed\n", tl_passed, tl_failed), tl_failed ? 1 : 0)
+/* Skipped cases are named above and counted on a line of their own, before the result line. */
+#define TEST_END()                                                                       \
+    ((tl_skipped ? printf("%d skipped\n", tl_skipped) : 0),                              \
+     printf("%d passed, %d failed\n", tl_passed, tl_failed), tl_failed ? 1 : 0)
 
 #endif

@@ -1,0 +1,29 @@
+# tests/lib.sh - the counters every tests/*.sh shares. Source it first:
+#   . "$(dirname "$0")/lib.sh"      # also cds to the repository root
+#   check NAME WANT_RC WANT_SUBSTRING command...   # runs it, compares exit code and output
+#   ok NAME / bad NAME [detail]                     # record one case
+#   skip NAME REASON                                # listed by name; a failure under ACCEL_REQUIRE_ALL=1
+#   lib_end                                         # prints "N passed, N failed", returns the status
+# scripts/test.sh adds the last line's counts to its own and lists every SKIP line.
+cd "$(dirname "${BASH_SOURCE[1]:-$0}")/.." || exit 1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $1${2:+: $2}"; }
+skip() {
+    if [ "${ACCEL_REQUIRE_ALL:-0}" = 1 ]; then bad "$1" "skipped, but ACCEL_REQUIRE_ALL=1: $2"
+    else echo "SKIP $1: $2"; fi
+}
+have() { command -v "$1" >/dev/null 2>&1; }
+check() {
+    local name=$1 want_rc=$2 want=$3 out rc
+    shift 3
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" = "$want_rc" ] && [[ "$out" == *"$want"* ]]; then ok "$name"
+    else bad "$name" "rc=$rc (want $want_rc), output: $(printf '%s' "$out" | head -c 600)"; fi
+}
+lib_end() {
+    echo "$pass passed, $fail failed"
+    [ "$fail" = 0 ]
+}
