@@ -111,6 +111,17 @@
 #endif
 /* ---- end of deprecated names ---- */
 
+/* ACCEL_NODISCARD marks every function that returns an accel_status, so a dropped status is a
+ * compiler warning. On by default with clang; GCC would warn even where a (void) cast says the
+ * drop is deliberate, so there it is off unless you define it. */
+#ifndef ACCEL_NODISCARD
+#if defined(__clang__)
+#define ACCEL_NODISCARD __attribute__((warn_unused_result))
+#else
+#define ACCEL_NODISCARD
+#endif
+#endif
+
 #ifndef ACCEL_ASSERT
 #define ACCEL_ASSERT(x) ((void)0)
 #endif
@@ -311,20 +322,20 @@ typedef struct accel_reader {
     accel_status err;
 } accel_reader;
 
-ACCELDEF accel_status accel_reader_init(accel_reader *r, const void *buf, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_reader_init(accel_reader *r, const void *buf, size_t len);
 ACCELDEF size_t accel_reader_remaining(const accel_reader *r);
-ACCELDEF accel_status accel_read_u8(accel_reader *r, uint8_t *out);
-ACCELDEF accel_status accel_read_u16le(accel_reader *r, uint16_t *out);
-ACCELDEF accel_status accel_read_u16be(accel_reader *r, uint16_t *out);
-ACCELDEF accel_status accel_read_u32le(accel_reader *r, uint32_t *out);
-ACCELDEF accel_status accel_read_u32be(accel_reader *r, uint32_t *out);
-ACCELDEF accel_status accel_read_u64le(accel_reader *r, uint64_t *out);
-ACCELDEF accel_status accel_read_u64be(accel_reader *r, uint64_t *out);
-ACCELDEF accel_status accel_read_bytes(accel_reader *r, void *dst, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u8(accel_reader *r, uint8_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u16le(accel_reader *r, uint16_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u16be(accel_reader *r, uint16_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u32le(accel_reader *r, uint32_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u32be(accel_reader *r, uint32_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u64le(accel_reader *r, uint64_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u64be(accel_reader *r, uint64_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_bytes(accel_reader *r, void *dst, size_t n);
 /* Point *out at the next n bytes inside the buffer (no copy) and advance. */
-ACCELDEF accel_status accel_read_view(accel_reader *r, const uint8_t **out, size_t n);
-ACCELDEF accel_status accel_reader_skip(accel_reader *r, size_t n);
-ACCELDEF accel_status accel_reader_seek(accel_reader *r, size_t pos);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_view(accel_reader *r, const uint8_t **out, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_reader_skip(accel_reader *r, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_reader_seek(accel_reader *r, size_t pos);
 
 /* ---- bounds-checked writer over a caller buffer (same rules as the reader) ---- */
 typedef struct accel_writer {
@@ -334,17 +345,17 @@ typedef struct accel_writer {
     accel_status err;
 } accel_writer;
 
-ACCELDEF accel_status accel_writer_init(accel_writer *w, void *buf, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_writer_init(accel_writer *w, void *buf, size_t cap);
 ACCELDEF size_t accel_writer_remaining(const accel_writer *w);
-ACCELDEF accel_status accel_write_u8(accel_writer *w, uint8_t v);
-ACCELDEF accel_status accel_write_u16le(accel_writer *w, uint16_t v);
-ACCELDEF accel_status accel_write_u16be(accel_writer *w, uint16_t v);
-ACCELDEF accel_status accel_write_u32le(accel_writer *w, uint32_t v);
-ACCELDEF accel_status accel_write_u32be(accel_writer *w, uint32_t v);
-ACCELDEF accel_status accel_write_u64le(accel_writer *w, uint64_t v);
-ACCELDEF accel_status accel_write_u64be(accel_writer *w, uint64_t v);
-ACCELDEF accel_status accel_write_bytes(accel_writer *w, const void *src, size_t n);
-ACCELDEF accel_status accel_write_fill(accel_writer *w, uint8_t v, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u8(accel_writer *w, uint8_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u16le(accel_writer *w, uint16_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u16be(accel_writer *w, uint16_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u32le(accel_writer *w, uint32_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u32be(accel_writer *w, uint32_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u64le(accel_writer *w, uint64_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u64be(accel_writer *w, uint64_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_bytes(accel_writer *w, const void *src, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_fill(accel_writer *w, uint8_t v, size_t n);
 
 /* ---- CRC-32/ISO-HDLC (zlib, Ethernet): reflected poly 0xEDB88320, init/xorout 0xFFFFFFFF ----
  * crc = accel_crc32_update(0, data, n) gives the final CRC of data; feeding pieces in order,
@@ -364,10 +375,10 @@ typedef struct accel_ring {
     size_t count; /* slots in use */
 } accel_ring;
 
-ACCELDEF accel_status accel_ring_init(accel_ring *r, void *buf, size_t buf_len, size_t slot_size);
-ACCELDEF accel_status accel_ring_push(accel_ring *r, const void *slot);
-ACCELDEF accel_status accel_ring_peek(const accel_ring *r, void *slot_out);
-ACCELDEF accel_status accel_ring_pop(accel_ring *r, void *slot_out); /* slot_out may be NULL */
+ACCELDEF ACCEL_NODISCARD accel_status accel_ring_init(accel_ring *r, void *buf, size_t buf_len, size_t slot_size);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ring_push(accel_ring *r, const void *slot);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ring_peek(const accel_ring *r, void *slot_out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ring_pop(accel_ring *r, void *slot_out); /* slot_out may be NULL */
 /* Pointer to the i-th oldest slot (0 = oldest), or NULL when i >= count. Valid until the next
  * push or pop. */
 ACCELDEF void *accel_ring_at(const accel_ring *r, size_t i);
@@ -387,13 +398,13 @@ typedef struct accel_fifo {
     size_t count;
 } accel_fifo;
 
-ACCELDEF accel_status accel_fifo_init(accel_fifo *f, void *buf, size_t cap);
-ACCELDEF accel_status accel_fifo_write(accel_fifo *f, const void *data, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_init(accel_fifo *f, void *buf, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_write(accel_fifo *f, const void *data, size_t n);
 /* Take up to max bytes; *got says how many (ACCEL_E_EMPTY when none). */
-ACCELDEF accel_status accel_fifo_read(accel_fifo *f, void *dst, size_t max, size_t *got);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_read(accel_fifo *f, void *dst, size_t max, size_t *got);
 /* Copy n bytes starting offset bytes past the oldest, without taking them. */
-ACCELDEF accel_status accel_fifo_peek(const accel_fifo *f, size_t offset, void *dst, size_t n);
-ACCELDEF accel_status accel_fifo_discard(accel_fifo *f, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_peek(const accel_fifo *f, size_t offset, void *dst, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_discard(accel_fifo *f, size_t n);
 ACCELDEF size_t accel_fifo_count(const accel_fifo *f);
 ACCELDEF size_t accel_fifo_space(const accel_fifo *f);
 ACCELDEF void accel_fifo_clear(accel_fifo *f);
@@ -475,36 +486,36 @@ typedef struct accel_port {
 
 /* Checked calls: ACCEL_E_NULL for a NULL port or a NULL buffer with a non-zero length,
  * ACCEL_E_UNSUPPORTED when the port lacks the callback. */
-ACCELDEF accel_status accel_port_spi_transfer(const accel_port *p, uint8_t cs, const uint8_t *tx,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_spi_transfer(const accel_port *p, uint8_t cs, const uint8_t *tx,
                                               uint8_t *rx, size_t len, unsigned flags);
-ACCELDEF accel_status accel_port_i2c_write_read(const accel_port *p, uint16_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_i2c_write_read(const accel_port *p, uint16_t addr,
                                                 const uint8_t *w, size_t wlen, uint8_t *r,
                                                 size_t rlen);
-ACCELDEF accel_status accel_port_usb_control(const accel_port *p, uint8_t request_type,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_usb_control(const accel_port *p, uint8_t request_type,
                                              uint8_t request, uint16_t value, uint16_t index,
                                              uint8_t *data, uint16_t length, uint32_t timeout_ms,
                                              size_t *done);
-ACCELDEF accel_status accel_port_usb_bulk_out(const accel_port *p, uint8_t ep,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_usb_bulk_out(const accel_port *p, uint8_t ep,
                                               const uint8_t *data, size_t len,
                                               uint32_t timeout_ms, size_t *done);
-ACCELDEF accel_status accel_port_usb_bulk_in(const accel_port *p, uint8_t ep, uint8_t *data,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_usb_bulk_in(const accel_port *p, uint8_t ep, uint8_t *data,
                                              size_t len, uint32_t timeout_ms, size_t *done);
-ACCELDEF accel_status accel_port_reg_read32(const accel_port *p, uint32_t offset, uint32_t *v);
-ACCELDEF accel_status accel_port_reg_write32(const accel_port *p, uint32_t offset, uint32_t v);
-ACCELDEF accel_status accel_port_reg_read64(const accel_port *p, uint32_t offset, uint64_t *v);
-ACCELDEF accel_status accel_port_reg_write64(const accel_port *p, uint32_t offset, uint64_t v);
-ACCELDEF accel_status accel_port_gpio_set(const accel_port *p, unsigned line, unsigned level);
-ACCELDEF accel_status accel_port_wait_irq(const accel_port *p, unsigned line, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_reg_read32(const accel_port *p, uint32_t offset, uint32_t *v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_reg_write32(const accel_port *p, uint32_t offset, uint32_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_reg_read64(const accel_port *p, uint32_t offset, uint64_t *v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_reg_write64(const accel_port *p, uint32_t offset, uint64_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_gpio_set(const accel_port *p, unsigned line, unsigned level);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_wait_irq(const accel_port *p, unsigned line, uint32_t timeout_ms);
 /* now_ms: ACCEL_E_UNSUPPORTED without a clock (then *now is 0). */
-ACCELDEF accel_status accel_port_now_ms(const accel_port *p, uint32_t *now);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_now_ms(const accel_port *p, uint32_t *now);
 /* delay: without a delay callback, busy-waits on now_ms; without either, ACCEL_E_UNSUPPORTED. */
-ACCELDEF accel_status accel_port_delay_ms(const accel_port *p, uint32_t ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_delay_ms(const accel_port *p, uint32_t ms);
 /* Read-modify-write: value = (value & ~clear) | set. A failed read writes nothing. */
-ACCELDEF accel_status accel_port_update32(const accel_port *p, uint32_t offset, uint32_t clear,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_update32(const accel_port *p, uint32_t offset, uint32_t clear,
                                           uint32_t set);
 /* Poll a 32-bit register until (value & mask) == want or timeout_ms passes; polls every
  * poll_ms (0: as fast as the port answers). *last (may be NULL) gets the last value read. */
-ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, uint32_t mask,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_poll32(const accel_port *p, uint32_t offset, uint32_t mask,
                                         uint32_t want, uint32_t timeout_ms, uint32_t poll_ms,
                                         uint32_t *last);
 
@@ -614,25 +625,25 @@ typedef struct accel_tsp1_nn_info {
 
 /* Encode any frame (preamble = ACCEL_TSP1_CMD_PREAMBLE or ACCEL_TSP1_RSP_PREAMBLE). payload may
  * be buf + 8 (already in place). *out_len = 12 + n. */
-ACCELDEF accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
                                               uint16_t id, uint16_t tid, const void *payload,
                                               size_t n, size_t *out_len);
 /* Payload rule of a command id: ACCEL_E_ARG for an id not in the seed, ACCEL_E_TOO_LONG /
  * ACCEL_E_TRUNCATED / ACCEL_E_ALIGN (SECURE_UPDATE not k x 144) for a wrong length. */
-ACCELDEF accel_status accel_tsp1_check_cmd(uint16_t id, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_check_cmd(uint16_t id, size_t n);
 /* Encode a command after accel_tsp1_check_cmd. */
-ACCELDEF accel_status accel_tsp1_encode_cmd(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_cmd(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
                                             const void *payload, size_t n, size_t *out_len);
 /* Commands whose payload is one 32-bit value: NN_INFO (slot index; bytes 1-3 reserved 0) and
  * NN_START/STOP/PAUSE/FINISH (network mask, bit i = network i). */
-ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
                                             uint32_t value, size_t *out_len);
 ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id);
 /* ERR_* id -> ACCEL_E_TSP1_ERR_*; ACCEL_E_MALFORMED for anything else. */
-ACCELDEF accel_status accel_tsp1_error_status(uint16_t id);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_error_status(uint16_t id);
 /* NN_INFO response -> struct: ACCEL_E_ARG if not NN_INFO, ACCEL_E_MALFORMED unless exactly 8
  * bytes with VALID 0/1 and STATE 0..3. */
-ACCELDEF accel_status accel_tsp1_decode_nn_info(const accel_tsp1_frame *f,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decode_nn_info(const accel_tsp1_frame *f,
                                                accel_tsp1_nn_info *out);
 
 /* ---- tsp1 wire: streaming decoder ----
@@ -655,11 +666,11 @@ typedef struct accel_tsp1_decoder {
     uint32_t dropped[ACCEL_TSP1_DROP_REASONS];
 } accel_tsp1_decoder;
 
-ACCELDEF accel_status accel_tsp1_decoder_init(accel_tsp1_decoder *d, void *buf, size_t cap,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_init(accel_tsp1_decoder *d, void *buf, size_t cap,
                                               uint16_t preamble);
 /* Consume bytes until a frame completes: ACCEL_OK with *f filled (*used = bytes taken; feed
  * the rest next), or ACCEL_E_EMPTY when all n bytes were taken without completing one. */
-ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void *data, size_t n,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void *data, size_t n,
                                               size_t *used, accel_tsp1_frame *f);
 /* The stream ended (buffer cleared, reboot): a held partial frame is counted as truncated. */
 ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
@@ -717,20 +728,20 @@ typedef struct accel_tsp1_bus {
     uint8_t wake_line; /* gpio line of TSP1_WAKE */
 } accel_tsp1_bus;
 
-ACCELDEF accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, uint32_t *v);
-ACCELDEF accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg, uint32_t v);
-ACCELDEF accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, uint32_t *v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg, uint32_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
                                            size_t n);
-ACCELDEF accel_status accel_tsp1_buf_read(const accel_tsp1_bus *b, uint8_t idx, void *d, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_buf_read(const accel_tsp1_bus *b, uint8_t idx, void *d, size_t n);
 /* Fill level and free space of buffer idx (either pointer may be NULL). */
-ACCELDEF accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx, uint16_t *fill,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx, uint16_t *fill,
                                            uint16_t *space);
 /* IRQ mask (bit i: buffer i drives INTB) and the command / response buffer thresholds. A reboot
  * or wake resets them to: mask = response buffer only, thresholds cmd 0 / rsp 1. */
-ACCELDEF accel_status accel_tsp1_irq_config(const accel_tsp1_bus *b, uint32_t mask,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_irq_config(const accel_tsp1_bus *b, uint32_t mask,
                                             uint16_t cmd_thr, uint16_t rsp_thr);
 /* WAKE: rising edge (1 then 0). */
-ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
 
 /* ---- tsp1 driver: a session over caller memory ----
  * Every submitted command ends in exactly one outcome, reported once through on_outcome:
@@ -798,37 +809,37 @@ typedef struct accel_tsp1 {
     accel_tsp1_decoder dec;
 } accel_tsp1;
 
-ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *cfg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *cfg);
 /* Queue one command (payload rules checked; payload may be s->tx + 8). *tid may be NULL.
  * ACCEL_E_FULL: pending table full; ACCEL_E_BUSY: no room in the device's command buffer yet. */
-ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid);
 /* Read responses, report outcomes and async messages, time out old commands, send markers;
  * a DEEP_SLEEP alone in flight completes (and the session is asleep) once the device consumed it.
  * A timeout may hide a lost error response, so it is treated like one: CLEAR_ERROR follows
  * (auto_clear) or submit waits for accel_tsp1_clear_error(). */
-ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s);
-ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_poll(accel_tsp1 *s);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_clear_error(accel_tsp1 *s);
 /* Blocking: submit and wait up to timeout_ms for this command's outcome (returned). A response
  * payload is copied to resp (may be NULL), *resp_len its length. On ACCEL_E_TIMEOUT here the
  * command stays pending and still gets its one outcome through on_outcome later. */
-ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                       void *resp, size_t resp_cap, size_t *resp_len,
                                       uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
                                          uint32_t timeout_ms);
 /* Query slots from 0 until VALID is 0 (valid slots are contiguous): sets known/running masks. */
-ACCELDEF accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms);
 /* NN_START/STOP/PAUSE/FINISH; after a scan, ACCEL_E_TSP1_MASK for bits outside known slots. */
-ACCELDEF accel_status accel_tsp1_nn_control(accel_tsp1 *s, uint16_t id, uint32_t mask,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_nn_control(accel_tsp1 *s, uint16_t id, uint32_t mask,
                                             uint32_t timeout_ms);
 /* Oldest queued async message (ACCEL_E_EMPTY if none); *coalesced = how many of that type
  * arrived since the last take (1 = just this one). */
-ACCELDEF accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_t *tid,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_t *tid,
                                             uint16_t *coalesced);
 
 /* Secure update: streams total bytes (k x 144) from read() in SECURE_UPDATE commands of
@@ -844,7 +855,7 @@ typedef struct accel_tsp1_update {
     uint16_t chunks;
     uint8_t no_cancel, no_reboot;
 } accel_tsp1_update;
-ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
                                             uint32_t timeout_ms);
 
 #ifndef ACCEL_TSP1_NO_MODEL
@@ -907,10 +918,10 @@ typedef struct accel_tsp1_model {
 /* Bytes of caller memory the model needs for the given queue sizes. */
 ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap);
 /* Power-on: the model boots (boot_ms) and then says ASYNC_READY. n_nets valid slots. */
-ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size_t mem_len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size_t mem_len,
                                             uint16_t cmd_cap, uint16_t rsp_cap, uint8_t n_nets);
 /* Raise an async message (0xA001..0xA003) as the firmware would. */
-ACCELDEF accel_status accel_tsp1_model_raise(accel_tsp1_model *m, uint16_t id);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_model_raise(accel_tsp1_model *m, uint16_t id);
 ACCELDEF void accel_tsp1_model_advance(accel_tsp1_model *m, uint32_t ms);
 /* Fill the model's side of the port (spi_transfer, i2c_write_read, gpio_set, wait_irq,
  * delay_ms) for accel_sim_attach. */
@@ -989,26 +1000,26 @@ typedef struct accel_edgetpu_insn {
 ACCELDEF unsigned accel_edgetpu_field_lsb(unsigned field);
 ACCELDEF unsigned accel_edgetpu_field_width(unsigned field);
 /* Decode 16 bytes (every bit pattern is valid). */
-ACCELDEF accel_status accel_edgetpu_decode_insn(const uint8_t bytes[16], accel_edgetpu_insn *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_insn(const uint8_t bytes[16], accel_edgetpu_insn *out);
 /* Encode; ACCEL_E_ARG when a field value does not fit its width (out untouched). */
-ACCELDEF accel_status accel_edgetpu_encode_insn(const accel_edgetpu_insn *in, uint8_t out[16]);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_encode_insn(const accel_edgetpu_insn *in, uint8_t out[16]);
 /* Read / write a bit range (width 1..32) of a bitstream; bit k = bit k%8 of byte k/8. */
-ACCELDEF accel_status accel_edgetpu_bits_get(const uint8_t *buf, size_t len, uint32_t lsb,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_bits_get(const uint8_t *buf, size_t len, uint32_t lsb,
                                              unsigned width, uint32_t *out);
-ACCELDEF accel_status accel_edgetpu_bits_set(uint8_t *buf, size_t len, uint32_t lsb,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_bits_set(uint8_t *buf, size_t len, uint32_t lsb,
                                              unsigned width, uint32_t value);
 /* Field-offset patching: the 32-bit value at bit offset offset_bit (ACCEL_E_ARG when it does
  * not lie wholly inside len bytes). */
-ACCELDEF accel_status accel_edgetpu_patch32(uint8_t *bitstream, size_t len, uint32_t offset_bit,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_patch32(uint8_t *bitstream, size_t len, uint32_t offset_bit,
                                             uint32_t value);
 
 /* Program builder. A compiled program is: START (branch 0x1E; v_offset:v_op:imm_size, bits
  * 19..43, = length in bits of everything between START and END), body, HALT (branch 1, vs_reg_v1 4), four scalar
  * NOPs, END (branch 0x1F, imm_size 0x80). Writes (body_count + 7) * 16 bytes. */
-ACCELDEF accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_count,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_count,
                                                uint8_t *out, size_t cap, size_t *out_len);
 /* Program length in bits stored in a START bundle (ACCEL_E_MALFORMED if not a START). */
-ACCELDEF accel_status accel_edgetpu_prog_length(const uint8_t start[16], uint32_t *bits);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_prog_length(const uint8_t start[16], uint32_t *bits);
 
 #ifndef ACCEL_EDGETPU_NO_DISASM
 /* "unk_3", "vs_reg_w", ... ("?" for a bad index). */
@@ -1019,7 +1030,7 @@ ACCELDEF const char *accel_edgetpu_field_name(unsigned field);
  * operands, then every other non-zero field. ACCEL_E_BUFFER_TOO_SMALL when cap is too small
  * (128 bytes always suffice: ACCEL_EDGETPU_DISASM_MAX). */
 #define ACCEL_EDGETPU_DISASM_MAX 256u
-ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t offset, char *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t offset, char *out,
                                            size_t cap, size_t *out_len);
 #endif
 
@@ -1141,25 +1152,25 @@ typedef struct accel_edgetpu_layer {
  * ACCEL_E_MALFORMED for any bad offset, size or cross reference; ACCEL_E_NO_DEVICE is never
  * returned; ACCEL_E_UNSUPPORTED when the model has no edgetpu-custom-op or uses the old
  * separate parameter-caching key. */
-ACCELDEF accel_status accel_edgetpu_decode_tflite(accel_edgetpu_package *m, const uint8_t *tflite,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_tflite(accel_edgetpu_package *m, const uint8_t *tflite,
                                                size_t len);
 /* Validate a bare DWN1 package (the custom op's payload). */
-ACCELDEF accel_status accel_edgetpu_decode_package(accel_edgetpu_package *m, const uint8_t *pkg,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_package(accel_edgetpu_package *m, const uint8_t *pkg,
                                                  size_t len);
-ACCELDEF accel_status accel_edgetpu_package_executable(const accel_edgetpu_package *m, uint32_t i,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_executable(const accel_edgetpu_package *m, uint32_t i,
                                                      accel_edgetpu_exe *out);
-ACCELDEF accel_status accel_edgetpu_exe_bitstream(const accel_edgetpu_exe *e, uint32_t i,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_bitstream(const accel_edgetpu_exe *e, uint32_t i,
                                                   accel_edgetpu_bitstream *out);
-ACCELDEF accel_status accel_edgetpu_bitstream_field_offset(const accel_edgetpu_bitstream *b,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_bitstream_field_offset(const accel_edgetpu_bitstream *b,
                                                            uint32_t i,
                                                            accel_edgetpu_field_offset *out);
-ACCELDEF accel_status accel_edgetpu_exe_hint(const accel_edgetpu_exe *e, uint32_t i,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_hint(const accel_edgetpu_exe *e, uint32_t i,
                                              accel_edgetpu_hint *out);
 /* is_output 0: input_layers, 1: output_layers. */
-ACCELDEF accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is_output,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is_output,
                                               uint32_t i, accel_edgetpu_layer *out);
 /* Index of the executable of a type (ACCEL_E_EMPTY when none). */
-ACCELDEF accel_status accel_edgetpu_package_find(const accel_edgetpu_package *m, int type,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_find(const accel_edgetpu_package *m, int type,
                                                uint32_t *index);
 
 /* ---- USB wire format (libedgetpu usb_ml_commands.cc) ----
@@ -1225,9 +1236,9 @@ ACCELDEF accel_status accel_edgetpu_package_find(const accel_edgetpu_package *m,
 #define ACCEL_EDGETPU_SCU3_AXI_CLK_125M 0x40000000UL        /* 30 */
 #define ACCEL_EDGETPU_SCU3_8051_CLK_250M 0x80000000UL       /* 31 */
 
-ACCELDEF accel_status accel_edgetpu_encode_header(uint8_t out[8], uint32_t length, uint8_t tag);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_encode_header(uint8_t out[8], uint32_t length, uint8_t tag);
 /* ACCEL_E_MALFORMED when reserved bits (tag high nibble, bytes 5..7) are set. */
-ACCELDEF accel_status accel_edgetpu_decode_header(const uint8_t in[8], uint32_t *length,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_header(const uint8_t in[8], uint32_t *length,
                                                   uint8_t *tag);
 
 typedef struct accel_edgetpu_event {
@@ -1235,16 +1246,16 @@ typedef struct accel_edgetpu_event {
     uint32_t length;
     uint8_t tag; /* 3 output, 4..7 interrupt 0..3 */
 } accel_edgetpu_event;
-ACCELDEF accel_status accel_edgetpu_decode_event(const uint8_t *in, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_event(const uint8_t *in, size_t len,
                                                  accel_edgetpu_event *ev);
-ACCELDEF accel_status accel_edgetpu_encode_event(const accel_edgetpu_event *ev, uint8_t out[16]);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_encode_event(const accel_edgetpu_event *ev, uint8_t out[16]);
 
 typedef struct accel_edgetpu_irq {
     uint32_t raw;
     int fatal;          /* bit 0 */
     uint8_t top_level;  /* bits 1..4 -> bit n = top-level interrupt n */
 } accel_edgetpu_irq;
-ACCELDEF accel_status accel_edgetpu_decode_irq(const uint8_t *in, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_irq(const uint8_t *in, size_t len,
                                                accel_edgetpu_irq *irq);
 
 /* ---- USB protocol state and transfers ----
@@ -1263,32 +1274,32 @@ typedef struct accel_edgetpu_usb {
     uint8_t out_tag;
 } accel_edgetpu_usb;
 
-ACCELDEF accel_status accel_edgetpu_usb_init(accel_edgetpu_usb *u, const accel_port *port,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_init(accel_edgetpu_usb *u, const accel_port *port,
                                              uint32_t max_chunk);
 ACCELDEF void accel_edgetpu_usb_abort(accel_edgetpu_usb *u);
-ACCELDEF accel_status accel_edgetpu_csr_read32(accel_edgetpu_usb *u, uint32_t offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_csr_read32(accel_edgetpu_usb *u, uint32_t offset,
                                                uint32_t *v);
-ACCELDEF accel_status accel_edgetpu_csr_write32(accel_edgetpu_usb *u, uint32_t offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_csr_write32(accel_edgetpu_usb *u, uint32_t offset,
                                                 uint32_t v);
-ACCELDEF accel_status accel_edgetpu_csr_read64(accel_edgetpu_usb *u, uint32_t offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_csr_read64(accel_edgetpu_usb *u, uint32_t offset,
                                                uint64_t *v);
-ACCELDEF accel_status accel_edgetpu_csr_write64(accel_edgetpu_usb *u, uint32_t offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_csr_write64(accel_edgetpu_usb *u, uint32_t offset,
                                                 uint64_t v);
 /* Header of a request of `total` bytes with tag 0..2 (the only tags a host sends). */
-ACCELDEF accel_status accel_edgetpu_usb_begin(accel_edgetpu_usb *u, uint8_t tag, uint32_t total);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_begin(accel_edgetpu_usb *u, uint8_t tag, uint32_t total);
 /* Next n data bytes of the open request (n <= what it still owes), in max_chunk pieces. */
-ACCELDEF accel_status accel_edgetpu_usb_data(accel_edgetpu_usb *u, const uint8_t *data,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_data(accel_edgetpu_usb *u, const uint8_t *data,
                                              size_t n);
 /* begin + data in one call. */
-ACCELDEF accel_status accel_edgetpu_usb_send(accel_edgetpu_usb *u, uint8_t tag,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_send(accel_edgetpu_usb *u, uint8_t tag,
                                              const uint8_t *data, uint32_t len);
 /* Read exactly len output bytes from ep 0x81 (several bulk-ins if the device sends less). After
  * a failure, calling again with the same buffer and len resumes where it stopped. */
-ACCELDEF accel_status accel_edgetpu_usb_read_output(accel_edgetpu_usb *u, uint8_t *buf,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_read_output(accel_edgetpu_usb *u, uint8_t *buf,
                                                     uint32_t len);
-ACCELDEF accel_status accel_edgetpu_usb_read_event(accel_edgetpu_usb *u,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_read_event(accel_edgetpu_usb *u,
                                                    accel_edgetpu_event *ev);
-ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edgetpu_irq *irq);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edgetpu_irq *irq);
 
 /* ---- bring-up as data ----
  * A sequence of steps run by accel_edgetpu_seq_run. Ops: READ (value kept in ctx.last),
@@ -1328,15 +1339,15 @@ typedef struct accel_edgetpu_seq_ctx {
 #define ACCEL_EDGETPU_PERF_HIGH 2
 #define ACCEL_EDGETPU_PERF_MAX 3
 /* scu_ctrl_3 clock bits (gcb divider, AXI 125 MHz, 8051 250 MHz) for a level, over USB. */
-ACCELDEF accel_status accel_edgetpu_clock_bits(int perf, uint32_t *bits);
-ACCELDEF accel_status accel_edgetpu_seq_run(accel_edgetpu_usb *u, const accel_edgetpu_step *s,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_clock_bits(int perf, uint32_t *bits);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_seq_run(accel_edgetpu_usb *u, const accel_edgetpu_step *s,
                                             uint32_t n, accel_edgetpu_seq_ctx *ctx);
 /* libedgetpu's USB open and close sequences (tables in the implementation). */
 ACCELDEF const accel_edgetpu_step *accel_edgetpu_open_steps(uint32_t *n);
 ACCELDEF const accel_edgetpu_step *accel_edgetpu_close_steps(uint32_t *n);
 /* Run the open sequence for a performance level; usb3 selects the 1 KiB outfeed chunk. */
-ACCELDEF accel_status accel_edgetpu_open(accel_edgetpu_usb *u, int perf, int usb3);
-ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_open(accel_edgetpu_usb *u, int perf, int usb3);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_close(accel_edgetpu_usb *u);
 
 #ifndef ACCEL_EDGETPU_NO_MODEL
 /* ---- device model (layer 4): the chip's USB side, for ports/sim ----
@@ -1388,12 +1399,12 @@ typedef struct accel_edgetpu_model {
     uint32_t irq_raw;
 } accel_edgetpu_model;
 
-ACCELDEF accel_status accel_edgetpu_model_init(accel_edgetpu_model *d);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_init(accel_edgetpu_model *d);
 /* Fill the model side of an accel_port (usb_control, usb_bulk_out, usb_bulk_in). */
-ACCELDEF accel_status accel_edgetpu_model_port(accel_edgetpu_model *d, accel_port *model);
-ACCELDEF accel_status accel_edgetpu_model_expect(accel_edgetpu_model *d, uint8_t kind, uint8_t tag,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_port(accel_edgetpu_model *d, accel_port *model);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_expect(accel_edgetpu_model *d, uint8_t kind, uint8_t tag,
                                                uint32_t len);
-ACCELDEF accel_status accel_edgetpu_model_set_reg(accel_edgetpu_model *d, uint32_t off, uint64_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_set_reg(accel_edgetpu_model *d, uint32_t off, uint64_t v);
 ACCELDEF uint64_t accel_edgetpu_model_reg(const accel_edgetpu_model *d, uint32_t off);
 #endif
 
@@ -1437,18 +1448,18 @@ typedef struct accel_edgetpu_io {
     size_t scratch_len;
 } accel_edgetpu_io;
 
-ACCELDEF accel_status accel_edgetpu_driver_init(accel_edgetpu_driver *d, const accel_port *port,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_driver_init(accel_edgetpu_driver *d, const accel_port *port,
                                                 uint32_t max_chunk);
 /* Forget cached parameters (after a reset or close). */
 ACCELDEF void accel_edgetpu_driver_reset_cache(accel_edgetpu_driver *d);
-ACCELDEF accel_status accel_edgetpu_exe_run(accel_edgetpu_driver *d, const accel_edgetpu_exe *e,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_run(accel_edgetpu_driver *d, const accel_edgetpu_exe *e,
                                             const accel_edgetpu_io *io);
 /* *ran_pc (may be NULL) tells whether the parameter-caching executable ran. */
-ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_edgetpu_package *m,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_edgetpu_package *m,
                                            const accel_edgetpu_io *io, int *ran_pc);
 #ifndef ACCEL_EDGETPU_NO_MODEL
 /* Script the device model with what running e should look like (from its DMA hints). */
-ACCELDEF accel_status accel_edgetpu_model_expect_exe(accel_edgetpu_model *dv,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_expect_exe(accel_edgetpu_model *dv,
                                                    const accel_edgetpu_exe *e);
 #endif
 
@@ -1477,25 +1488,25 @@ typedef struct accel_edgetpu_dfu_status {
     uint8_t state;         /* bState */
 } accel_edgetpu_dfu_status;
 
-ACCELDEF accel_status accel_edgetpu_decode_dfu_status(const uint8_t *in, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_dfu_status(const uint8_t *in, size_t len,
                                                       accel_edgetpu_dfu_status *out);
 /* Download image (len > 0) in blocks of transfer_size (1..65535). *st (may be NULL) gets the
  * last status. ACCEL_E_EDGETPU_DFU when the device reports an error or an unexpected state. */
-ACCELDEF accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_t iface,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_t iface,
                                                  uint16_t transfer_size, const uint8_t *image,
                                                  size_t len, uint32_t timeout_ms,
                                                  accel_edgetpu_dfu_status *st);
 /* Upload and compare with image (the device may return more than len bytes); scratch holds
  * one block (>= transfer_size). ACCEL_E_EDGETPU_VERIFY on a mismatch or a short image. */
-ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t iface,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t iface,
                                                uint16_t transfer_size, const uint8_t *image,
                                                size_t len, uint8_t *scratch, size_t scratch_len,
                                                uint32_t timeout_ms);
-ACCELDEF accel_status accel_edgetpu_dfu_detach(const accel_port *port, uint16_t iface,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_detach(const accel_port *port, uint16_t iface,
                                                uint16_t detach_timeout_ms, uint32_t timeout_ms);
 /* wTransferSize of the first DFU functional descriptor (type 0x21) in a configuration
  * descriptor (as read with GET_DESCRIPTOR); ACCEL_E_EMPTY when there is none. */
-ACCELDEF accel_status accel_edgetpu_dfu_transfer_size(const uint8_t *config, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_transfer_size(const uint8_t *config, size_t len,
                                                       uint16_t *size);
 
 #ifndef ACCEL_EDGETPU_NO_MODEL
@@ -1510,9 +1521,9 @@ typedef struct accel_edgetpu_dfu_model {
     int detached, manifested;
     uint32_t dnloads, getstatus, uploads;
 } accel_edgetpu_dfu_model;
-ACCELDEF accel_status accel_edgetpu_dfu_model_init(accel_edgetpu_dfu_model *d, uint8_t *mem,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_model_init(accel_edgetpu_dfu_model *d, uint8_t *mem,
                                                  size_t cap);
-ACCELDEF accel_status accel_edgetpu_dfu_model_port(accel_edgetpu_dfu_model *d, accel_port *model);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_model_port(accel_edgetpu_dfu_model *d, accel_port *model);
 #endif
 #ifdef __cplusplus
 }
@@ -1608,29 +1619,29 @@ typedef struct accel_refsi_builder {
     size_t len; /* bytes written so far (a multiple of 8) */
 } accel_refsi_builder;
 
-ACCELDEF accel_status accel_refsi_builder_init(accel_refsi_builder *b, void *buf, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_builder_init(accel_refsi_builder *b, void *buf, size_t cap);
 /* NOP with `chunks` payload chunks copied from payload_le (8 bytes each, little-endian). */
-ACCELDEF accel_status accel_refsi_emit_nop(accel_refsi_builder *b, const uint8_t *payload_le,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_nop(accel_refsi_builder *b, const uint8_t *payload_le,
                                            size_t chunks);
-ACCELDEF accel_status accel_refsi_emit_finish(accel_refsi_builder *b);
-ACCELDEF accel_status accel_refsi_emit_write_reg64(accel_refsi_builder *b, uint32_t reg,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_finish(accel_refsi_builder *b);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_write_reg64(accel_refsi_builder *b, uint32_t reg,
                                                    uint64_t value);
-ACCELDEF accel_status accel_refsi_emit_load_reg64(accel_refsi_builder *b, uint32_t reg,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_load_reg64(accel_refsi_builder *b, uint32_t reg,
                                                   uint64_t src_addr);
-ACCELDEF accel_status accel_refsi_emit_store_reg64(accel_refsi_builder *b, uint32_t reg,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_store_reg64(accel_refsi_builder *b, uint32_t reg,
                                                    uint64_t dst_addr);
-ACCELDEF accel_status accel_refsi_emit_store_imm64(accel_refsi_builder *b, uint64_t dst_addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_store_imm64(accel_refsi_builder *b, uint64_t dst_addr,
                                                    uint64_t value);
-ACCELDEF accel_status accel_refsi_emit_copy_mem64(accel_refsi_builder *b, uint32_t count,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_copy_mem64(accel_refsi_builder *b, uint32_t count,
                                                   uint64_t src_addr, uint64_t dst_addr,
                                                   uint64_t unit);
-ACCELDEF accel_status accel_refsi_emit_run_kernel_slice(accel_refsi_builder *b,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_run_kernel_slice(accel_refsi_builder *b,
                                                         uint32_t max_harts, uint64_t instances,
                                                         uint64_t slice_id);
-ACCELDEF accel_status accel_refsi_emit_run_instances(accel_refsi_builder *b, uint32_t max_harts,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_run_instances(accel_refsi_builder *b, uint32_t max_harts,
                                                      uint64_t instances, const uint64_t *args,
                                                      uint32_t nargs);
-ACCELDEF accel_status accel_refsi_emit_sync_cache(accel_refsi_builder *b, uint32_t flags);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_sync_cache(accel_refsi_builder *b, uint32_t flags);
 
 /* ---- one decoded command ---- */
 typedef struct accel_refsi_cmd {
@@ -1655,7 +1666,7 @@ typedef struct accel_refsi_cmd {
 
 /* Append any decoded (or hand-filled) command; same refusals as the emit_* functions. Only the
  * fields of cmd->opcode are read. */
-ACCELDEF accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi_cmd *cmd);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi_cmd *cmd);
 
 /* ---- decoder / validator ----
  * next() yields one command per call: ACCEL_OK with *cmd filled, ACCEL_E_EMPTY once the buffer
@@ -1673,29 +1684,29 @@ typedef struct accel_refsi_iter {
     int done;     /* 1 once FINISH was read or the buffer ended */
 } accel_refsi_iter;
 
-ACCELDEF accel_status accel_refsi_iter_init(accel_refsi_iter *it, const void *buf, size_t len);
-ACCELDEF accel_status accel_refsi_iter_next(accel_refsi_iter *it, accel_refsi_cmd *cmd);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_iter_init(accel_refsi_iter *it, const void *buf, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_iter_next(accel_refsi_iter *it, accel_refsi_cmd *cmd);
 /* Validate a whole buffer: ACCEL_OK, or the first error with *err_index / *err_offset set
  * (either may be NULL). *ncmds (may be NULL) gets the commands before the end or the error. */
-ACCELDEF accel_status accel_refsi_validate(const void *buf, size_t len, size_t *ncmds,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_validate(const void *buf, size_t len, size_t *ncmds,
                                            size_t *err_index, size_t *err_offset);
 
 /* ---- register field helpers (pack: ACCEL_E_REFSI_FIELD_RANGE for a field out of range;
  * unpack: ACCEL_E_REFSI_REG_RESERVED for reserved bits set or a reserved MODE) ---- */
 /* ENTRY_PT_FN: 32-bit entry point address, bits 63:32 reserved. */
-ACCELDEF accel_status accel_refsi_pack_entry_pt(uint64_t addr, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_entry_pt(uint64_t reg, uint32_t *addr);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_entry_pt(uint64_t addr, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_entry_pt(uint64_t reg, uint32_t *addr);
 /* KUB_DESC: 48-bit address, size in 256-byte units (16 bits). */
-ACCELDEF accel_status accel_refsi_pack_kub_desc(uint64_t addr, uint32_t size_units, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_kub_desc(uint64_t reg, uint64_t *addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_kub_desc(uint64_t addr, uint32_t size_units, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_kub_desc(uint64_t reg, uint64_t *addr,
                                                   uint32_t *size_units);
 /* KARGS_INFO / TSD_INFO: 24-bit offset into the KUB at bit 16, 24-bit size at bit 40; 15:0
  * reserved. */
-ACCELDEF accel_status accel_refsi_pack_kargs_info(uint32_t offset, uint32_t size, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_kargs_info(uint64_t reg, uint32_t *offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_kargs_info(uint32_t offset, uint32_t size, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_kargs_info(uint64_t reg, uint32_t *offset,
                                                     uint32_t *size);
-ACCELDEF accel_status accel_refsi_pack_tsd_info(uint32_t offset, uint32_t size, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_tsd_info(uint64_t reg, uint32_t *offset, uint32_t *size);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_tsd_info(uint32_t offset, uint32_t size, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_tsd_info(uint64_t reg, uint32_t *offset, uint32_t *size);
 
 /* WINDOW_MODE: size is in bytes (1 .. 2^32), stored as size - 1 in bits 63:32. */
 typedef struct accel_refsi_window_mode {
@@ -1706,14 +1717,14 @@ typedef struct accel_refsi_window_mode {
     uint8_t stride;     /* 0 .. 31 */
     uint64_t size;      /* bytes, 1 .. 2^32 */
 } accel_refsi_window_mode;
-ACCELDEF accel_status accel_refsi_pack_window_mode(const accel_refsi_window_mode *m, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_window_mode(uint64_t reg, accel_refsi_window_mode *m);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_window_mode(const accel_refsi_window_mode *m, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_window_mode(uint64_t reg, accel_refsi_window_mode *m);
 /* WINDOW_SCALE = scale_a * scale_b. scale_a is 0 or a power of two up to 2^30 (field A = 0 for
  * 0, else log2 + 1, per the ruling: the kit's driver, not the seed's 2^A); scale_b is 1 .. 2^32
  * (stored minus one in bits 63:32). */
-ACCELDEF accel_status accel_refsi_pack_window_scale(uint32_t scale_a, uint64_t scale_b,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_window_scale(uint32_t scale_a, uint64_t scale_b,
                                                     uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_window_scale(uint64_t reg, uint32_t *scale_a,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_window_scale(uint64_t reg, uint32_t *scale_a,
                                                       uint64_t *scale_b);
 
 /* Window translation over a register file, for hart hart_id on core core_id: an access of n
@@ -1724,10 +1735,11 @@ ACCELDEF accel_status accel_refsi_unpack_window_scale(uint64_t reg, uint32_t *sc
  * ACCEL_E_REFSI_WINDOW_PERM). An address in no
  * active window is physical: *phys = addr. A window register with reserved bits or MODE 3 gives
  * ACCEL_E_REFSI_REG_RESERVED. */
-ACCELDEF accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_t hart_id,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_t hart_id,
                                                    uint32_t core_id, uint64_t addr, size_t n,
                                                    unsigned access, uint64_t *phys);
 
+#ifndef ACCEL_REFSI_NO_MODEL
 /* ---- reference command processor ---- */
 struct accel_refsi_model;
 
@@ -1795,20 +1807,21 @@ typedef struct accel_refsi_report {
     int finished;         /* 1 when a FINISH ended the buffer */
 } accel_refsi_report;
 
-ACCELDEF accel_status accel_refsi_model_init(accel_refsi_model *cmp, const accel_refsi_model_config *cfg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_model_init(accel_refsi_model *cmp, const accel_refsi_model_config *cfg);
 /* Execute in order until FINISH, the end, or the first error (which stops the buffer). Returns
  * report->status; report may be NULL. Commands before the error have taken effect. */
-ACCELDEF accel_status accel_refsi_model_execute(accel_refsi_model *cmp, const void *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_model_execute(accel_refsi_model *cmp, const void *buf, size_t len,
                                               accel_refsi_report *report);
 /* Memory access through a hart's windows (for kernels). */
-ACCELDEF accel_status accel_refsi_hart_read(const accel_refsi_hart *h, uint64_t addr, void *dst,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_read(const accel_refsi_hart *h, uint64_t addr, void *dst,
                                             size_t n);
-ACCELDEF accel_status accel_refsi_hart_write(const accel_refsi_hart *h, uint64_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_write(const accel_refsi_hart *h, uint64_t addr,
                                              const void *src, size_t n);
-ACCELDEF accel_status accel_refsi_hart_read64(const accel_refsi_hart *h, uint64_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_read64(const accel_refsi_hart *h, uint64_t addr,
                                               uint64_t *v);
-ACCELDEF accel_status accel_refsi_hart_write64(const accel_refsi_hart *h, uint64_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_write64(const accel_refsi_hart *h, uint64_t addr,
                                                uint64_t v);
+#endif /* ACCEL_REFSI_NO_MODEL */
 #ifdef __cplusplus
 }
 #endif
@@ -1931,7 +1944,7 @@ ACCELDEF void accel_ane_unpack_td_hdr0(uint32_t w, accel_ane_td_hdr0 *h);
  * 31:28, as libane does. */
 ACCELDEF uint32_t accel_ane_td_hdr0_set_nid(uint32_t w, uint8_t nid);
 /* Patch word 0 (little-endian) of a TD in memory; td_len must be >= 4. */
-ACCELDEF accel_status accel_ane_td_patch_nid(uint8_t *td, size_t td_len, unsigned nid);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_td_patch_nid(uint8_t *td, size_t td_len, unsigned nid);
 
 /* ---- layer 3a: direct submission driver ---- */
 typedef struct accel_ane_request {
@@ -1962,36 +1975,37 @@ typedef struct accel_ane_result {
 } accel_ane_result;
 
 /* Bases from ACCEL_ANE_TM_BASE/TQ_BASE, timeouts from the config macros. */
-ACCELDEF accel_status accel_ane_tm_init(accel_ane_tm *tm, const accel_port *port);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_init(accel_ane_tm *tm, const accel_port *port);
 /* TQ_EN |= ACCEL_ANE_TQ_EN_BITS, TQ_PRTY[q] = table[q] for q 0..7, IRQ_EN1, IRQ_EN2. */
-ACCELDEF accel_status accel_ane_tm_enable(accel_ane_tm *tm);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_enable(accel_ane_tm *tm);
 /* IRQ_EN1 = 0, IRQ_EN2 = 0, TQ_EN &= ~ACCEL_ANE_TQ_EN_BITS. */
-ACCELDEF accel_status accel_ane_tm_disable(accel_ane_tm *tm);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_disable(accel_ane_tm *tm);
 /* Every argument rule of a request, no I/O. */
-ACCELDEF accel_status accel_ane_check_request(const accel_ane_request *req);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_check_request(const accel_ane_request *req);
 /* TQ_STATUS = 1, 32 BAR words, SIZE1, ADDR1, NID1. Needs enable; the queue must be free. */
-ACCELDEF accel_status accel_ane_tm_enqueue(accel_ane_tm *tm, const accel_ane_request *req);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_enqueue(accel_ane_tm *tm, const accel_ane_request *req);
 /* REQ_ADDR = TQ_ADDR1, REQ_INFO = TQ_SIZE1 | td_count, REQ_PUSH = prty | qid << 8. */
-ACCELDEF accel_status accel_ane_tm_push(accel_ane_tm *tm, const accel_ane_request *req);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_push(accel_ane_tm *tm, const accel_ane_request *req);
 /* Poll TM_STATUS bit 0 (idle) every poll_ms for timeout_ms; *status (may be NULL) = last read. */
-ACCELDEF accel_status accel_ane_tm_wait_idle(accel_ane_tm *tm, uint32_t *status);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_wait_idle(accel_ane_tm *tm, uint32_t *status);
 /* Drain IRQ line 0 or 1: read the event count, then 4 registers per event (at most
  * ACCEL_ANE_IRQ_MAX_EVENTS; the first `max` are stored in ev, which may be NULL). Line 0 is then
  * acknowledged (IRQ_ACK |= 2), as the Asahi driver does; line 1 has no ack. *count = the
  * device's count. ACCEL_E_OVERFLOW when the count exceeded ACCEL_ANE_IRQ_MAX_EVENTS. */
-ACCELDEF accel_status accel_ane_tm_drain_irq(accel_ane_tm *tm, unsigned line,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_drain_irq(accel_ane_tm *tm, unsigned line,
                                              accel_ane_irq_event *ev, size_t max,
                                              uint32_t *count);
 /* Release the queue (TQ_STATUS = 0). */
-ACCELDEF accel_status accel_ane_tm_release(accel_ane_tm *tm, unsigned qid);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_release(accel_ane_tm *tm, unsigned qid);
 /* push, wait idle, drain both lines, release. On timeout the lines are still drained and the
  * queue released, then ACCEL_E_TIMEOUT. res may be NULL. */
-ACCELDEF accel_status accel_ane_tm_execute(accel_ane_tm *tm, const accel_ane_request *req,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_execute(accel_ane_tm *tm, const accel_ane_request *req,
                                            accel_ane_result *res);
 /* enqueue + execute. */
-ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_request *req,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_request *req,
                                           accel_ane_result *res);
 
+#ifndef ACCEL_ANE_NO_MODEL
 /* ---- layer 4a: TM/TQ register-file model (for ports/sim) ----
  * Every register of the TM block and the 8 TQs as plain storage. A write to REQ_PUSH "runs" the
  * queued chain: TM_STATUS reads not-idle until exec_ms of simulated time passed (forever when
@@ -2009,11 +2023,12 @@ typedef struct accel_ane_tm_model {
     uint32_t pushes;     /* doorbells seen */
     uint32_t bad_writes; /* writes outside the file */
 } accel_ane_tm_model;
-ACCELDEF accel_status accel_ane_tm_model_init(accel_ane_tm_model *m);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_init(accel_ane_tm_model *m);
 /* Fill model (reg_read32, reg_write32, delay_ms) for accel_sim_attach. */
-ACCELDEF accel_status accel_ane_tm_model_port(accel_ane_tm_model *m, accel_port *model);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_port(accel_ane_tm_model *m, accel_port *model);
 /* ane: end of part 1 declarations */
 
+#endif /* ACCEL_ANE_NO_MODEL */
 /* ==== layer 1b: firmware command protocol (UNVERIFIED: seeds 001 ch. 29 and 004 ch. 30) ====
  * Two framings, kept apart (RULINGS ANE 2):
  *   controller message: the 24-byte sCSneControllerCmdHdr (u32 id 0x00..0x5c, u32 size, u32
@@ -2114,14 +2129,14 @@ typedef struct accel_ane_cmd_desc {
     uint8_t dir, flags;
     uint8_t named;      /* 1: a table entry names it */
 } accel_ane_cmd_desc;
-ACCELDEF accel_status accel_ane_cmd_describe(unsigned space, uint32_t id, accel_ane_cmd_desc *d);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cmd_describe(unsigned space, uint32_t id, accel_ane_cmd_desc *d);
 /* The table itself (for tools): *n entries. */
 ACCELDEF const accel_ane_cmd_info *accel_ane_cmd_table(size_t *n);
 /* 1 when the exec-loop dispatcher implements the wire id (anything else panics the firmware). */
 ACCELDEF int accel_ane_xl_accepts(uint32_t id);
 
 /* ---- priorities: fwPriority < 8; normal_only: the (2..7) gate, else (0..1) || (2..7) ---- */
-ACCELDEF accel_status accel_ane_check_priority(uint32_t priority, int normal_only);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_check_priority(uint32_t priority, int normal_only);
 
 /* ---- records ---- */
 typedef struct accel_ane_event {
@@ -2136,11 +2151,11 @@ typedef struct accel_ane_chain_buf {
     uint32_t type, output_set_id;
     uint64_t address;
 } accel_ane_chain_buf;
-ACCELDEF accel_status accel_ane_encode_event(const accel_ane_event *e, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_decode_event(const uint8_t *in, size_t len, accel_ane_event *e);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_event(const accel_ane_event *e, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_event(const uint8_t *in, size_t len, accel_ane_event *e);
 /* BAR: encode/decode enforce type GENERIC, cfg HW_32BIT and barId < 32. */
-ACCELDEF accel_status accel_ane_encode_bar(const accel_ane_bar *b, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_decode_bar(const uint8_t *in, size_t len, accel_ane_bar *b);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_bar(const accel_ane_bar *b, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_bar(const uint8_t *in, size_t len, accel_ane_bar *b);
 
 /* ---- controller header ---- */
 typedef struct accel_ane_ctl_hdr {
@@ -2149,11 +2164,11 @@ typedef struct accel_ane_ctl_hdr {
     uint32_t procedure_id;
 } accel_ane_ctl_hdr;
 /* Encoder: id <= 0x5c and not firmware-to-host only, priority < 8, ids >= -1. */
-ACCELDEF accel_status accel_ane_ctl_encode_hdr(const accel_ane_ctl_hdr *h, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_encode_hdr(const accel_ane_ctl_hdr *h, uint8_t *out,
                                                size_t cap);
 /* Decoder: also maxCmdBufSize >= 24 + size (ACCEL_E_ANE_MSG_SIZE) and len >= 24 + size.
  * *body points at the body inside buf. */
-ACCELDEF accel_status accel_ane_ctl_decode_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_decode_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
                                            accel_ane_ctl_hdr *h, const uint8_t **body);
 
 /* ---- procedure call (exec-loop ids 0x204 plain, 0x20c custom BARs, 0x211 events, 0x212
@@ -2185,19 +2200,19 @@ typedef struct accel_ane_proc_call {
     const uint8_t *raw_bars, *raw_wait, *raw_signal, *raw_exec_order;
 } accel_ane_proc_call;
 /* Variant of a wire id, or ACCEL_E_ANE_ID when the id is no procedure call. */
-ACCELDEF accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant);
 /* Every rule of Tables 29.4/30.3/30.4 + bands + fast-path bounds, on the counts (no arrays). */
-ACCELDEF accel_status accel_ane_pc_check(const accel_ane_proc_call *pc);
-ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pc_check(const accel_ane_proc_call *pc);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                     size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
                                                     accel_ane_proc_call *pc);
 /* Controller framing of the plain call (id 0x41): the 24-byte header (priority, programId,
  * processId = pc->proc, procedureId = pc->proc_id, size = body bytes) then the same body from
  * +0x18. pc->id must be the plain wire id 0x204 (the variants have no pinned controller id). */
-ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                      size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t len,
                                                      size_t max_cmd_buf, accel_ane_ctl_hdr *h,
                                                      accel_ane_proc_call *pc);
 
@@ -2214,50 +2229,50 @@ typedef struct accel_ane_trigger {
     const accel_ane_chain_buf *inputs; /* encoder */
     const uint8_t *raw_inputs;         /* decoder view */
 } accel_ane_trigger;
-ACCELDEF accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets);
-ACCELDEF accel_status accel_ane_decode_chain_buf(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_chain_buf(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
                                                  accel_ane_chain_buf *b);
-ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, uint8_t *out,
                                                   size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
                                                   accel_ane_trigger *t);
 
 /* ---- back-channel RPC body: u32 magic 0x55aa55aa, u32 length <= 0x800000, payload[length]
  * (xl 0xff00 at +8; controller 0x5b as the body) ---- */
-ACCELDEF accel_status accel_ane_encode_rpc(const uint8_t *payload, uint32_t n, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_rpc(const uint8_t *payload, uint32_t n, uint8_t *out,
                                            size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_decode_rpc(const uint8_t *body, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_rpc(const uint8_t *body, size_t len,
                                            const uint8_t **payload, uint32_t *n);
 
 /* ---- other exec-loop commands ---- */
 /* 0x404 RETURN_PROCESS_ID: +8 i32 processId (>= 0). */
-ACCELDEF accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len);
 /* Generic frame: u32 0, u16 id, u16 0 (what every xl message starts with). */
-ACCELDEF accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_xl_decode_hdr(const uint8_t *buf, size_t len, uint32_t *id);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_hdr(const uint8_t *buf, size_t len, uint32_t *id);
 
 /* ---- controller bodies ---- */
 /* property read (0x1f) / write (0x1e): { u64 regAddr; u32 regValue; u32 reserved }, write
  * needs regValue != 0. */
 #define ACCEL_ANE_PROPERTY_SIZE 16u
-ACCELDEF accel_status accel_ane_encode_property(int write, uint64_t reg_addr, uint32_t value,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_property(int write, uint64_t reg_addr, uint32_t value,
                                                 uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_decode_property(int write, const uint8_t *body, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_property(int write, const uint8_t *body, size_t len,
                                                 uint64_t *reg_addr, uint32_t *value);
 /* premap (0x4a): { u32 nbrOfOps == 1; u32 nbrOfBuffers == 1; u64 addr != 0; u64 size != 0 } */
 #define ACCEL_ANE_PREMAP_SIZE 24u
-ACCELDEF accel_status accel_ane_encode_premap(uint32_t nops, uint32_t nbufs, uint64_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_premap(uint32_t nops, uint32_t nbufs, uint64_t addr,
                                               uint64_t size, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_decode_premap(const uint8_t *body, size_t len, uint64_t *addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_premap(const uint8_t *body, size_t len, uint64_t *addr,
                                               uint64_t *size);
 /* inference call (0x5a): { u32 bufNbr; u32 reserved; u64 propAddr; u64 propSize;
  * { u64 addr; u64 size } buf[bufNbr] }, bufNbr == 1 + numIoBuffers of the procedure. */
 #define ACCEL_ANE_INFERENCE_FIXED_SIZE 24u
-ACCELDEF accel_status accel_ane_encode_inference(uint32_t num_io_buffers, uint32_t buf_nbr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_inference(uint32_t num_io_buffers, uint32_t buf_nbr,
                                                  uint64_t prop_addr, uint64_t prop_size,
                                                  const uint64_t *addr_size_pairs, uint8_t *out,
                                                  size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_decode_inference(const uint8_t *body, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_inference(const uint8_t *body, size_t len,
                                                  uint32_t num_io_buffers, uint32_t *buf_nbr,
                                                  uint64_t *prop_addr, uint64_t *prop_size,
                                                  const uint8_t **raw_bufs);
@@ -2265,13 +2280,13 @@ ACCELDEF accel_status accel_ane_decode_inference(const uint8_t *body, size_t len
  * == 1; u32 nbrOfOutputBufferSets == 1 } (handle unused); recycle 0x47 { u64 cacheHandler;
  * u32 outputBufferSetId < 1; u32 reserved }; invalidate 0x48 and group select 0x4f
  * { u64 cacheHandler }. Other ids: ACCEL_E_ANE_ID. */
-ACCELDEF accel_status accel_ane_encode_cr_body(uint32_t ctl_id, uint64_t handle, uint32_t set_id,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_cr_body(uint32_t ctl_id, uint64_t handle, uint32_t set_id,
                                                uint8_t *out, size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_decode_cr_body(uint32_t ctl_id, const uint8_t *body, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_cr_body(uint32_t ctl_id, const uint8_t *body, size_t len,
                                                uint64_t *handle, uint32_t *set_id);
 /* force-disable cache requests (0x4d): { u32 disable }, admitted only when 1. */
-ACCELDEF accel_status accel_ane_encode_force_disable(uint32_t disable, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_decode_force_disable(const uint8_t *body, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_force_disable(uint32_t disable, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_force_disable(const uint8_t *body, size_t len);
 
 /* ---- notifications (firmware to host, xl framing) ---- */
 #define ACCEL_ANE_NOTE_OTHER 0u  /* known F2H id without a decoded body: payload view */
@@ -2297,10 +2312,11 @@ typedef struct accel_ane_note {
 } accel_ane_note;
 /* signpost record: 32-bit { u32 code; u32 arg; u64 ts }, 64-bit { u32 code; u32 rsv; u64 arg;
  * u64 ts }; grouped variants: +8 u32 count (>= 1), records from +0xc. */
-ACCELDEF accel_status accel_ane_encode_note(const accel_ane_note *n, uint8_t *out, size_t cap,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_note(const accel_ane_note *n, uint8_t *out, size_t cap,
                                             size_t *len);
-ACCELDEF accel_status accel_ane_decode_note(const uint8_t *buf, size_t len, accel_ane_note *n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_note(const uint8_t *buf, size_t len, accel_ane_note *n);
 
+#ifndef ACCEL_ANE_NO_MODEL
 /* ==== layer 2: firmware reference model (what seed 001 says the firmware does) ====
  * Deterministic, allocation-free; time is a parameter (ms). Each step returns ACCEL_OK when the
  * event is taken, else a status naming why it was refused, and leaves the state unchanged. */
@@ -2325,15 +2341,15 @@ typedef struct accel_ane_xl_fsm {
 } accel_ane_xl_fsm;
 ACCELDEF void accel_ane_xl_fsm_init(accel_ane_xl_fsm *f);
 /* INIT -> RUN (the loop is armed). */
-ACCELDEF accel_status accel_ane_xl_fsm_arm(accel_ane_xl_fsm *f);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_fsm_arm(accel_ane_xl_fsm *f);
 /* RUN+DISPATCH -> EXEC (EXEC_SECURE in the secure phase); EXEC*+DRAIN -> RUN; RUN+DRAIN stays;
  * RUN+ENTER_SECURE (non-secure) and RUN+EXIT_SECURE (secure) -> PAUSE (queues quiesced);
  * any event in PAUSE -> ACCEL_E_ANE_INVARIANT (and stays asserted); INIT -> ACCEL_E_STATE;
  * DISPATCH while in flight -> ACCEL_E_BUSY; a switch while in flight or to the phase already
  * in force -> ACCEL_E_STATE. */
-ACCELDEF accel_status accel_ane_xl_fsm_event(accel_ane_xl_fsm *f, unsigned ev);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_fsm_event(accel_ane_xl_fsm *f, unsigned ev);
 /* PAUSE -> RUN in the new phase (the secure switch completes). */
-ACCELDEF accel_status accel_ane_xl_fsm_resume(accel_ane_xl_fsm *f);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_fsm_resume(accel_ane_xl_fsm *f);
 /* 1 when a handler may touch hardware (EXEC or EXEC_SECURE). */
 ACCELDEF int accel_ane_xl_fsm_hw_allowed(const accel_ane_xl_fsm *f);
 
@@ -2348,7 +2364,7 @@ typedef struct accel_ane_proc_fsm {
     uint32_t calls, dropped;
 } accel_ane_proc_fsm;
 ACCELDEF void accel_ane_proc_fsm_init(accel_ane_proc_fsm *p);
-ACCELDEF accel_status accel_ane_proc_fsm_event(accel_ane_proc_fsm *p, unsigned ev);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_proc_fsm_event(accel_ane_proc_fsm *p, unsigned ev);
 
 /* ---- cache requests (available / in-use / invalidating) with their output set
  * (available / in-execution) ---- */
@@ -2374,22 +2390,22 @@ typedef struct accel_ane_cr_pool {
     uint32_t dropped;    /* triggers dropped (wrong state or handle) */
     uint32_t triggers;
 } accel_ane_cr_pool;
-ACCELDEF accel_status accel_ane_cr_init(accel_ane_cr_pool *p, uint32_t max);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_init(accel_ane_cr_pool *p, uint32_t max);
 /* install: a free index -> IN_USE; *handle = gen << 8 | index (opaque to the host). */
-ACCELDEF accel_status accel_ane_cr_install(accel_ane_cr_pool *p, uint32_t group, uint64_t *handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_install(accel_ane_cr_pool *p, uint32_t group, uint64_t *handle);
 /* trigger: the handle must be live and IN_USE (else dropped, counted, ACCEL_E_ANE_HANDLE), its
  * timestamp strictly above the last (ACCEL_E_ANE_TIMESTAMP), its output set available
  * (ACCEL_E_BUSY); then the output set is in execution. */
-ACCELDEF accel_status accel_ane_cr_trigger(accel_ane_cr_pool *p, uint64_t handle, uint64_t ts);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_trigger(accel_ane_cr_pool *p, uint64_t handle, uint64_t ts);
 /* recycle: the host returns the consumed output set (in execution -> available). */
-ACCELDEF accel_status accel_ane_cr_recycle(accel_ane_cr_pool *p, uint64_t handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_recycle(accel_ane_cr_pool *p, uint64_t handle);
 /* invalidate: IN_USE -> INVALIDATING (output set idle) ; finish: INVALIDATING -> AVAILABLE. */
-ACCELDEF accel_status accel_ane_cr_invalidate(accel_ane_cr_pool *p, uint64_t handle);
-ACCELDEF accel_status accel_ane_cr_finish_invalidate(accel_ane_cr_pool *p, uint64_t handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_invalidate(accel_ane_cr_pool *p, uint64_t handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_finish_invalidate(accel_ane_cr_pool *p, uint64_t handle);
 /* group select: this request becomes the active member of its group. */
-ACCELDEF accel_status accel_ane_cr_select(accel_ane_cr_pool *p, uint64_t handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_select(accel_ane_cr_pool *p, uint64_t handle);
 /* global force-disable: admitted only when set true (ACCEL_E_ANE_FORCE_DISABLE otherwise). */
-ACCELDEF accel_status accel_ane_cr_force_disable(accel_ane_cr_pool *p, uint32_t disable);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_force_disable(accel_ane_cr_pool *p, uint32_t disable);
 
 /* ---- scheduler: 8 levels (0 highest; 0..1 system band), strict priority among levels with
  * credit (credit = the weight table {1,2,3,4,5,6,30,31}, refilled when no waiting level has
@@ -2426,24 +2442,24 @@ typedef struct accel_ane_sched {
     uint32_t recoveries, faults;
     uint8_t reset_first_tq, reset_last_tq; /* range of the last reset notification */
 } accel_ane_sched;
-ACCELDEF accel_status accel_ane_sched_init(accel_ane_sched *s, uint8_t max_inflight,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_init(accel_ane_sched *s, uint8_t max_inflight,
                                            uint32_t recover_ms, uint32_t min_gap_ms);
 /* queue a job: ACCEL_E_ANE_NOT_READY while recovering, ACCEL_E_FULL when its level is full
  * ("priority queue is full"), ACCEL_E_ANE_PRIORITY for a level >= 8, ACCEL_E_ANE_TQ_RANGE for tq 0. */
-ACCELDEF accel_status accel_ane_sched_submit(accel_ane_sched *s, const accel_ane_job *j);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_submit(accel_ane_sched *s, const accel_ane_job *j);
 /* dispatch the next job: ACCEL_E_EMPTY, ACCEL_E_BUSY (in-flight bound: back-pressure, counted),
  * ACCEL_E_ANE_NOT_READY. */
-ACCELDEF accel_status accel_ane_sched_dispatch(accel_ane_sched *s, uint32_t now, accel_ane_job *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_dispatch(accel_ane_sched *s, uint32_t now, accel_ane_job *out);
 /* a job finished: ACCEL_E_ARG when the tag is not in flight. */
-ACCELDEF accel_status accel_ane_sched_complete(accel_ane_sched *s, uint32_t tag);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_complete(accel_ane_sched *s, uint32_t tag);
 /* time passes: in-flight jobs older than the deadline are aborted; abort_clears == 0 escalates
  * to a reset notification over the aborted jobs' queue range and a fault into the gate. The gate
  * frees when recovery finished. *aborted (may be NULL) = jobs aborted now. */
-ACCELDEF accel_status accel_ane_sched_tick(accel_ane_sched *s, uint32_t now, int abort_clears,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_tick(accel_ane_sched *s, uint32_t now, int abort_clears,
                                            uint32_t *aborted);
 /* a fault (crash): stage dump, cancel everything in flight, and recover behind the single gate,
  * at most one recovery start per min_gap_ms; faults during recovery keep it not ready. */
-ACCELDEF accel_status accel_ane_sched_fault(accel_ane_sched *s, uint32_t now);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_fault(accel_ane_sched *s, uint32_t now);
 
 /* ---- kernel objects: bounded message queue (fixed width and depth; full/empty are the
  * would-block outcomes) and a fixed pool with total/available counts ---- */
@@ -2451,24 +2467,24 @@ typedef struct accel_ane_msgq {
     accel_ring ring;
     size_t width; /* bytes per message slot; slot = 2-byte length + width */
 } accel_ane_msgq;
-ACCELDEF accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width);
 /* ACCEL_E_FULL = the sender would block; ACCEL_E_TOO_LONG when len > width. */
-ACCELDEF accel_status accel_ane_msgq_send(accel_ane_msgq *q, const void *msg, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_send(accel_ane_msgq *q, const void *msg, size_t len);
 /* ACCEL_E_EMPTY = the receiver would block. */
-ACCELDEF accel_status accel_ane_msgq_recv(accel_ane_msgq *q, void *msg, size_t cap, size_t *len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_recv(accel_ane_msgq *q, void *msg, size_t cap, size_t *len);
 typedef struct accel_ane_pool {
     uint32_t used; /* bit i: slot i taken */
     uint8_t total;
 } accel_ane_pool;
-ACCELDEF accel_status accel_ane_pool_init(accel_ane_pool *p, unsigned total); /* 1..32 */
-ACCELDEF accel_status accel_ane_pool_alloc(accel_ane_pool *p, unsigned *slot);
-ACCELDEF accel_status accel_ane_pool_free(accel_ane_pool *p, unsigned slot);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pool_init(accel_ane_pool *p, unsigned total); /* 1..32 */
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pool_alloc(accel_ane_pool *p, unsigned *slot);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pool_free(accel_ane_pool *p, unsigned slot);
 ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p);
 
 /* ---- bring-up (Table 29.3 and the first-command list) ---- */
 /* Boot invariant: the initial kernel heap must exceed twice the framework reservation
  * (ACCEL_E_ANE_INVARIANT otherwise: the kernel refuses to boot). */
-ACCELDEF accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes);
 #define ACCEL_ANE_BU_OFF 0u
 #define ACCEL_ANE_BU_WAIT_ALIVE 1u    /* reset released, waiting for scratch 7 first wake */
 #define ACCEL_ANE_BU_WAIT_CHANNELS 2u /* waiting for scratch 7 second wake */
@@ -2494,12 +2510,13 @@ typedef struct accel_ane_bringup {
     uint32_t failures; /* power cycles after a missing second wake */
 } accel_ane_bringup;
 ACCELDEF void accel_ane_bringup_init(accel_ane_bringup *b, uint8_t max_retries);
-ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev, uint32_t arg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev, uint32_t arg);
 /* name of first command i (print-enable, start, ...), "" past the end */
 ACCELDEF const char *accel_ane_first_cmd_name(unsigned i);
 /* name of channel i of the table (SHAREDMALLOC, TERMINAL, ...), "" past the end */
 ACCELDEF const char *accel_ane_channel_name(unsigned i);
 
+#endif /* ACCEL_ANE_NO_MODEL */
 /* ---- per-run statistics buffer (Listing 29.4, Table 29.9) ---- */
 #define ACCEL_ANE_STATS_HDR_SIZE 0x28u
 #define ACCEL_ANE_STATS_EVDESC_SIZE 0x14u
@@ -2518,13 +2535,14 @@ typedef struct accel_ane_stats_engine { /* layout assumed: four u32 then the cou
     uint32_t counters[4];
 } accel_ane_stats_engine;
 /* Null-buffer rule: out NULL or cap 0 writes nothing and reports *len 0 (ACCEL_OK). */
-ACCELDEF accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
                                             const accel_ane_stats_engine *e, unsigned n, size_t *len);
-ACCELDEF accel_status accel_ane_decode_stats(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_stats(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
                                             unsigned *n);
-ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, unsigned i,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, unsigned i,
                                                 accel_ane_stats_engine *e);
 
+#ifndef ACCEL_ANE_NO_MODEL
 /* ---- doorbell emit (Listing 29.3) and the fabric register S3_3_C15_C8_0 (Table 29.5) ----
  * A model of the firmware's guarded doorbell: with interrupts masked, clear bit 39 (open the
  * window), store the doorbell bit, let the fabric latch its response into bits 1/7, sample:
@@ -2545,9 +2563,9 @@ typedef struct accel_ane_fabric {
     uint32_t last_value, stores;
     uint8_t window_seen_open; /* the store happened with bit 39 clear */
 } accel_ane_fabric;
-ACCELDEF accel_status accel_ane_doorbell_emit(accel_ane_fabric *f, uint64_t target, uint32_t bit);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_doorbell_emit(accel_ane_fabric *f, uint64_t target, uint32_t bit);
 /* power-gate condition: bit 2 set and bit 4 clear; then bits 0, 2, 4 are cleared. */
-ACCELDEF accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f);
 
 /* ---- fast-path dispatcher (CAneEngineExeLoop::dispatch as seed 004 describes it) ----
  * Takes one exec-loop message. Ids outside the accepted set fault the firmware (it logs and
@@ -2567,14 +2585,15 @@ typedef struct accel_ane_fw_model {
     uint32_t accepted, rejected, dropped, rpcs, pids_returned;
     uint32_t last_id;
 } accel_ane_fw_model;
-ACCELDEF accel_status accel_ane_fw_model_init(accel_ane_fw_model *fw, uint32_t max_cache_requests);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fw_model_init(accel_ane_fw_model *fw, uint32_t max_cache_requests);
 /* program slot: load (valid), start (running), stop, unload */
-ACCELDEF accel_status accel_ane_fw_model_program(accel_ane_fw_model *fw, uint32_t program_id, int loaded,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fw_model_program(accel_ane_fw_model *fw, uint32_t program_id, int loaded,
                                            int running);
-ACCELDEF accel_status accel_ane_fw_model_dispatch(accel_ane_fw_model *fw, const uint8_t *msg, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fw_model_dispatch(accel_ane_fw_model *fw, const uint8_t *msg, size_t len);
 /* the in-flight partition finished (EXEC -> RUN) */
-ACCELDEF accel_status accel_ane_fw_model_complete(accel_ane_fw_model *fw);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fw_model_complete(accel_ane_fw_model *fw);
 /* ane: end of declarations */
+#endif /* ACCEL_ANE_NO_MODEL */
 #ifdef __cplusplus
 }
 #endif
@@ -2693,18 +2712,18 @@ ACCELDEF int32_t accel_mac_multiply_by_quantized_multiplier(int32_t x, int32_t m
 ACCELDEF int32_t accel_mac_multiply_by_quantized_multiplier_single(int32_t x, int32_t multiplier, int32_t shift);
 /* Requantize int32 accumulators (e.g. what an accelerator returned) to int8/uint8:
  * out[i] = clamp(mbqm(acc[i] (+ bias[i % count_b]), ...) + output_offset). Channel = i % channels. */
-ACCELDEF accel_status accel_mac_requantize(const int32_t *acc, size_t n, size_t channels,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_requantize(const int32_t *acc, size_t n, size_t channels,
                                            const accel_mac_quant *q, void *out, size_t out_len);
 #ifndef ACCEL_MAC_NO_FLOAT
 /* QuantizeMultiplier: real = multiplier * 2^(shift-31), multiplier in [2^30, 2^31) or 0.
  * ACCEL_E_ARG for NaN or infinity. Shift below -31 gives (0, 0) as TFLite. */
-ACCELDEF accel_status accel_mac_quantize_multiplier(double real, int32_t *multiplier,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_quantize_multiplier(double real, int32_t *multiplier,
                                                     int32_t *shift);
 /* TFLite Quantize: q = clamp(round_half_away(x / scale) + zero_point), Dequantize:
  * x = scale * (q - zero_point). scale > 0; zero_point in the type's range. */
-ACCELDEF accel_status accel_mac_quantize_f32(const float *in, size_t n, float scale,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_quantize_f32(const float *in, size_t n, float scale,
                                              int32_t zero_point, accel_mac_dtype dt, void *out);
-ACCELDEF accel_status accel_mac_dequantize_f32(const void *in, size_t n, float scale,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_dequantize_f32(const void *in, size_t n, float scale,
                                                int32_t zero_point, accel_mac_dtype dt, float *out);
 #endif
 
@@ -2712,17 +2731,17 @@ ACCELDEF accel_status accel_mac_dequantize_f32(const void *in, size_t n, float s
  * (bias_len 0), otherwise it holds one int32 per output channel. ---- */
 /* Fully connected / batched GEMM: input [batches, in_depth], filter [out_depth, in_depth],
  * output [batches, out_depth]. */
-ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_depth,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_depth,
                                                 uint32_t out_depth, const void *input,
                                                 size_t input_len, const void *filter,
                                                 size_t filter_len, const int32_t *bias,
                                                 size_t bias_len, const accel_mac_quant *q,
                                                 void *output, size_t output_len);
-ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_quant *q,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_quant *q,
                                        const void *input, size_t input_len, const void *filter,
                                        size_t filter_len, const int32_t *bias, size_t bias_len,
                                        void *output, size_t output_len);
-ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
                                                  const accel_mac_quant *q, const void *input,
                                                  size_t input_len, const void *filter,
                                                  size_t filter_len, const int32_t *bias,
@@ -2731,10 +2750,10 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
 /* Pools: max over the window clipped to the image; average = TFLite's rounded division by the
  * number of in-image taps (int8: half away from zero; uint8: (sum + n/2) / n). A window with no
  * in-image tap is ACCEL_E_MAC_EMPTY_WINDOW (TFLite returns false), checked before any write. */
-ACCELDEF accel_status accel_mac_max_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_max_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
                                            int32_t act_min, int32_t act_max, const void *input,
                                            size_t input_len, void *output, size_t output_len);
-ACCELDEF accel_status accel_mac_average_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_average_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
                                                int32_t act_min, int32_t act_max,
                                                const void *input, size_t input_len, void *output,
                                                size_t output_len);
@@ -2743,7 +2762,7 @@ ACCELDEF accel_status accel_mac_average_pool2d(const accel_mac_conv *g, accel_ma
  * b_offset), a [m_rows, depth], b [n_cols, depth] (b transposed, like FC filters), both of dtype
  * dt with offsets in the input_offset ranges above. Computed modulo 2^32: exact whenever the
  * true sum fits in int32. */
-ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, uint32_t n_cols,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, uint32_t n_cols,
                                            uint32_t depth, const void *a, size_t a_len,
                                            int32_t a_offset, const void *b, size_t b_len,
                                            int32_t b_offset, int32_t *out, size_t out_len);
@@ -2760,29 +2779,29 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
  * Beyond it: ACCEL_E_MAC_DEPTH. Scratch: accel_mac_wide_scratch_size(); 4-byte aligned. */
 #define ACCEL_MAC_WIDE_MAX_DEPTH 33025UL
 ACCELDEF uint32_t accel_mac_wide_depth_limit(uint32_t nbytes, int is_signed);
-ACCELDEF accel_status accel_mac_wide_scratch_size(uint32_t nbytes, uint32_t m_rows,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_wide_scratch_size(uint32_t nbytes, uint32_t m_rows,
                                                   uint32_t n_cols, uint32_t depth, size_t *size);
 /* a: m_rows x depth elements, b: n_cols x depth elements (each nbytes bytes, little-endian);
  * out: m_rows x n_cols int64. */
-ACCELDEF accel_status accel_mac_wide_matmul(uint32_t nbytes, int is_signed, uint32_t m_rows,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_wide_matmul(uint32_t nbytes, int is_signed, uint32_t m_rows,
                                             uint32_t n_cols, uint32_t depth, const uint8_t *a,
                                             size_t a_len, const uint8_t *b, size_t b_len,
                                             int64_t *out, size_t out_len, void *scratch,
                                             size_t scratch_len);
 /* int16 x int16 -> int64 (signed) and uint16 x uint16 -> int64, same method (nbytes 2);
  * a_len, b_len and out_len count elements. */
-ACCELDEF accel_status accel_mac_matmul_s16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_matmul_s16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
                                            const int16_t *a, size_t a_len, const int16_t *b,
                                            size_t b_len, int64_t *out, size_t out_len,
                                            void *scratch, size_t scratch_len);
-ACCELDEF accel_status accel_mac_matmul_u16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_matmul_u16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
                                            const uint16_t *a, size_t a_len, const uint16_t *b,
                                            size_t b_len, int64_t *out, size_t out_len,
                                            void *scratch, size_t scratch_len);
 
 /* ---- Edge TPU conversions: the device speaks uint8; int8 = uint8 XOR 0x80. For elements of
  * elem_bytes little-endian bytes only the most significant byte flips (n % elem_bytes == 0). */
-ACCELDEF accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_bytes);
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_bytes);
 #ifdef __cplusplus
 }
 #endif
@@ -8027,6 +8046,7 @@ ACCELDEF accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_
     return ACCEL_OK;
 }
 
+#ifndef ACCEL_REFSI_NO_MODEL
 /* ---------------------------------------------------------------- refsi: reference CMP */
 ACCELDEF accel_status accel_refsi_model_init(accel_refsi_model *cmp, const accel_refsi_model_config *cfg)
 {
@@ -8277,6 +8297,7 @@ ACCELDEF accel_status accel_refsi_model_execute(accel_refsi_model *cmp, const vo
     }
     return r->status = ACCEL_OK;
 }
+#endif /* ACCEL_REFSI_NO_MODEL */
 #ifdef __cplusplus
 }
 #endif
@@ -8542,6 +8563,7 @@ ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_requ
     return accel_ane_tm_execute(tm, req, res);
 }
 
+#ifndef ACCEL_ANE_NO_MODEL
 /* ---------------------------------------------------------------- ane: register-file model */
 static uint32_t *accel__ane_model_reg(accel_ane_tm_model *m, uint32_t off)
 {
@@ -8635,6 +8657,7 @@ ACCELDEF accel_status accel_ane_tm_model_port(accel_ane_tm_model *m, accel_port 
 }
 /* ane: end of part 1 implementation */
 
+#endif /* ACCEL_ANE_NO_MODEL */
 /* ---------------------------------------------------------------- ane: id tables (data) */
 #define ACCEL__ANE_C ACCEL_ANE_SPACE_CTL
 #define ACCEL__ANE_W ACCEL_ANE_SPACE_WIRE
@@ -9664,6 +9687,7 @@ ACCELDEF accel_status accel_ane_decode_note(const uint8_t *buf, size_t len, acce
     return ACCEL_OK;
 }
 
+#ifndef ACCEL_ANE_NO_MODEL
 /* ---------------------------------------------------------------- ane model: exec loop */
 ACCELDEF void accel_ane_xl_fsm_init(accel_ane_xl_fsm *f)
 {
@@ -10196,6 +10220,7 @@ ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev,
     }
 }
 
+#endif /* ACCEL_ANE_NO_MODEL */
 /* ---------------------------------------------------------------- ane model: stats buffer */
 ACCELDEF accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
                                             const accel_ane_stats_engine *e, unsigned n, size_t *len)
@@ -10269,6 +10294,7 @@ ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, u
     return ACCEL_OK;
 }
 
+#ifndef ACCEL_ANE_NO_MODEL
 /* ---------------------------------------------------------------- ane model: doorbell */
 ACCELDEF accel_status accel_ane_doorbell_emit(accel_ane_fabric *f, uint64_t target, uint32_t bit)
 {
@@ -10426,6 +10452,7 @@ ACCELDEF accel_status accel_ane_fw_model_complete(accel_ane_fw_model *fw)
     return accel_ane_xl_fsm_event(&fw->loop, ACCEL_ANE_XL_EV_DRAIN);
 }
 /* ane: end of implementation */
+#endif /* ACCEL_ANE_NO_MODEL */
 #ifdef __cplusplus
 }
 #endif
