@@ -42,10 +42,12 @@ $(B)/%: examples/host/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_WARN) $(OPT) $(INC) $(USB_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) -lm
 
-# Tests: sanitizers on, warnings as errors.
+# Tests: sanitizers on, warnings as errors, the header's internal invariants checked (a broken
+# one traps, and the sanitizer runtime prints where).
+ASSERT  := '-DACCEL_ASSERT(x)=((x) ? (void)0 : __builtin_trap())'
 $(B)/tests/%: tests/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_WARN) -O1 -g $(SAN) $(INC) $(USB_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) -lm
+	$(CC) $(CFLAGS_WARN) -O1 -g $(SAN) $(ASSERT) $(INC) $(USB_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) -lm
 
 tests: $(TESTS) $(TOOLS)
 
