@@ -147,7 +147,7 @@ static void test_csr(void)
         uint8_t b[4];
         size_t done = 0;
         CHECK_ST(accel_port_usb_control(&sim.port, 0x40, 7, 0, 0, b, 4, 10, &done), ACCEL_E_STALL);
-        CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_CSR);
+        CHECK(dev.violations & ACCEL_EDGETPU_MODEL_V_CSR);
     }
 }
 
@@ -219,7 +219,7 @@ static void test_ordering(void)
         size_t done = 0;
         accel_edgetpu_encode_header(h, 16, 0);
         CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, h, 8, 100, &done), ACCEL_E_STALL);
-        CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_ORDER);
+        CHECK(dev.violations & ACCEL_EDGETPU_MODEL_V_ORDER);
     }
     /* a different length cannot resume the interrupted read; the same can */
     CHECK_ST(accel_edgetpu_usb_read_output(&usb, out, 299), ACCEL_E_STATE);
@@ -238,7 +238,7 @@ static void test_ordering(void)
     }
     /* after the output, bulk-out is allowed again; an unexpected request is a script error */
     CHECK_ST(accel_edgetpu_usb_send(&usb, 0, in, 4), ACCEL_OK);
-    CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_SCRIPT);
+    CHECK(dev.violations & ACCEL_EDGETPU_MODEL_V_SCRIPT);
 }
 
 static void test_model_framing(void)
@@ -249,18 +249,18 @@ static void test_model_framing(void)
     memset(d, 0, sizeof d);
     /* header must come alone, 8 bytes */
     CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, d, 12, 100, &done), ACCEL_E_STALL);
-    CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_HEADER);
+    CHECK(dev.violations & ACCEL_EDGETPU_MODEL_V_HEADER);
     /* tag 3 is the device's */
     dev.violations = 0;
     accel_edgetpu_encode_header(h, 16, 3);
     CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, h, 8, 100, &done), ACCEL_E_STALL);
-    CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_HEADER);
+    CHECK(dev.violations & ACCEL_EDGETPU_MODEL_V_HEADER);
     /* more data than announced */
     dev.violations = 0;
     accel_edgetpu_encode_header(h, 16, 1);
     CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, h, 8, 100, &done), ACCEL_OK);
     CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, d, 17, 100, &done), ACCEL_E_STALL);
-    CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_SIZE);
+    CHECK(dev.violations & ACCEL_EDGETPU_MODEL_V_SIZE);
 }
 
 static void test_timeouts(void)
