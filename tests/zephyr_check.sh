@@ -85,11 +85,10 @@ if [ $have_kconf = 1 ]; then
     printf 'CONFIG_ACCEL=y\nCONFIG_ACCEL_TSP1_READ_CHUNK=4096\n' >"$B/bad.conf"
     check "Kconfig rejects an out-of-range value" 1 "did not take" \
         $PY tests/zephyr/kconfig_gen.py ports/zephyr/Kconfig "$B/bad.conf" "$B/bad.h"
-    run "Kconfig: port test config" $PY tests/zephyr/kconfig_gen.py ports/zephyr/Kconfig \
-        examples/zephyr/tsp1_basics/prj.conf "$B/autoconf_unit.h" CONFIG_I2C=y \
-        CONFIG_ACCEL_ZEPHYR_MAX_SPI=2
-    run "Kconfig: simulation config" $PY tests/zephyr/kconfig_gen.py ports/zephyr/Kconfig \
-        examples/zephyr/tsp1_basics/prj.conf "$B/autoconf_tsp1_sim.h" CONFIG_ACCEL_TSP1_MODEL=y
+    # host runs: the port's unit test (I2C too, two chip selects) and tsp1_basics on the model
+    run "Kconfig: host test config" $PY tests/zephyr/kconfig_gen.py ports/zephyr/Kconfig \
+        examples/zephyr/tsp1_basics/prj.conf "$B/autoconf_host.h" CONFIG_I2C=y \
+        CONFIG_ACCEL_ZEPHYR_MAX_SPI=2 CONFIG_ACCEL_TSP1_MODEL=y
     # every option reaches accel.h through the config header: all on / all off compile
     run "Kconfig: every section and option on" $PY tests/zephyr/kconfig_gen.py \
         ports/zephyr/Kconfig "" "$B/autoconf_all.h" CONFIG_ACCEL=y CONFIG_ACCEL_EDGETPU=y \
@@ -149,19 +148,42 @@ elif [ $have_kconf = 1 ]; then
             cross "$s accel_zephyr.c" "$B/autoconf_$s.h" "$B/nodt" ports/zephyr/accel_zephyr.c
         fi
     done
-    for c in all none defaults unit; do
-        cross "config $c: accel_impl.c" "$B/autoconf_$c.h" "$B/nodt" ports/zephyr/accel_impl.c
+    for c in all none defaults host; do
         cross "config $c: accel_zephyr.c" "$B/autoconf_$c.h" "$B/nodt" ports/zephyr/accel_zephyr.c
     done
-    # the config header really reaches accel.h: a section switched off has no symbols
-    none="$B/m4_config_none__accel_impl.c.o" all="$B/m4_config_all__accel_impl.c.o"
-    if [ -f "$none" ] && [ -f "$all" ]; then
-        if arm-none-eabi-nm "$none" | grep -q 'accel_tsp1_open\|accel_mac_conv2d'; then
-            bad "config none still compiles the tsp1/mac sections"
-        elif ! arm-none-eabi-nm "$all" | grep -q 'accel_tsp1_model_init'; then
-            bad "config all lacks the TSP1 model"
-        else ok "Kconfig options reach accel.h"; fi
-    fi
+    run "m4 build config all: accel_impl.c (syntax)" arm-none-eabi-gcc $M4 -Os $W -I. -Iports/zephyr \
+        -Itests/zephyr/include -I"$B/nodt" -imacros "$B/autoconf_all.h" "$CFG" -fsyntax-only \
+        ports/zephyr/accel_impl.c
+    cross "config none: accel_impl.c" "$B/autoconf_none.h" "$B/nodt" ports/zephyr/accel_impl.c
+    # each Kconfig choice reaches accel.h as the README's table says: the macros accel.h sees
+    # (want: NAME=VALUE, NAME defined with any value, !NAME undefined)
+    macros() { # CONFIG WANT...
+        local c=$1 m w name val line missing=""
+        shift
+        m=$(arm-none-eabi-gcc $M4 -I. -Iports/zephyr -Itests/zephyr/include -I"$B/nodt" \
+            -imacros "$B/autoconf_$c.h" "$CFG" -E -dM ports/zephyr/accel_impl.c 2>&1)
+        for w in "$@"; do
+            case "$w" in
+            !*) echo "$m" | grep -q "^#define ${w#!}[ (]" && missing="$missing $w" ;;
+            *=*) name=${w%%=*} val=${w#*=}
+                 line=$(echo "$m" | grep "^#define $name ")
+                 [ "${line#"#define $name "}" = "$val" ] || missing="$missing $w(got '${line#"#define $name "}')" ;;
+            *) echo "$m" | grep -q "^#define $w[ (]" || missing="$missing $w" ;;
+            esac
+        done
+        if [ -z "$missing" ]; then ok "Kconfig -> accel.h macros: $c"
+        else bad "Kconfig -> accel.h macros: $c" "not as expected:$missing"; fi
+    }
+    macros none ACCEL_NO_TSP1 ACCEL_NO_EDGETPU ACCEL_NO_REFSI ACCEL_NO_ANE ACCEL_NO_MAC \
+        ACCEL_NO_STATUS_STRINGS ACCEL_CRC32_IMPL=ACCEL_CRC32_BITWISE
+    macros all '!ACCEL_NO_TSP1' '!ACCEL_NO_EDGETPU' '!ACCEL_NO_REFSI' '!ACCEL_NO_ANE' \
+        '!ACCEL_NO_MAC' '!ACCEL_NO_STATUS_STRINGS' '!ACCEL_TSP1_NO_MODEL' \
+        '!ACCEL_EDGETPU_NO_DISASM' '!ACCEL_EDGETPU_NO_DEVMODEL' '!ACCEL_MAC_NO_FLOAT' \
+        ACCEL_MAC_FAST=1 ACCEL_CRC32_IMPL=ACCEL_CRC32_SLICE8 ACCEL_MAC_SIMD=4
+    macros defaults '!ACCEL_NO_TSP1' ACCEL_NO_EDGETPU ACCEL_NO_REFSI ACCEL_NO_ANE '!ACCEL_NO_MAC' \
+        '!ACCEL_NO_STATUS_STRINGS' ACCEL_TSP1_NO_MODEL '!ACCEL_MAC_NO_FLOAT' ACCEL_MAC_FAST=0 \
+        ACCEL_CRC32_IMPL=ACCEL_CRC32_NIBBLE CONFIG_ACCEL_TSP1_READ_CHUNK=64 \
+        'ACCEL_TSP1_READ_CHUNK=((unsigned)CONFIG_ACCEL_TSP1_READ_CHUNK)'
     # the library and the port stay MCU-clean: no heap, no stdio
     for o in "$B/m4_tsp1_basics_accel_impl.c.o" "$B/m4_tsp1_basics_accel_zephyr.c.o"; do
         [ -f "$o" ] || continue
@@ -171,11 +193,18 @@ elif [ $have_kconf = 1 ]; then
 fi
 
 # ---------------------------------------------------------------- 5. the port's unit test
-if [ -f "$B/autoconf_unit.h" ]; then
+# the library and the port for the host runs, built once (ASan + UBSan)
+HOSTINC="-I. -Iports/zephyr -Itests/zephyr/include -I$B/nodt -imacros $B/autoconf_host.h"
+if [ -f "$B/autoconf_host.h" ]; then
+    l=$(log host_objects)
+    gcc $W $SAN $HOSTINC "$CFG" -c ports/zephyr/accel_impl.c -o "$B/host_impl.o" >"$l" 2>&1 &&
+        gcc $W $SAN $HOSTINC "$CFG" -c ports/zephyr/accel_zephyr.c -o "$B/host_port.o" >>"$l" 2>&1 ||
+        { bad "host build of accel_impl.c, accel_zephyr.c" "$(head -30 "$l")"; rm -f "$B/autoconf_host.h"; }
+fi
+if [ -f "$B/autoconf_host.h" ]; then
     l=$(log unit)
-    if gcc $W $SAN -I. -Iports/zephyr -Itests -Itests/zephyr/include -I"$B/nodt" \
-        -imacros "$B/autoconf_unit.h" "$CFG" tests/zephyr/test_zephyr_port.c \
-        ports/zephyr/accel_zephyr.c ports/zephyr/accel_impl.c -o "$B/test_zephyr_port" >"$l" 2>&1; then
+    if gcc $W $SAN -Itests $HOSTINC "$CFG" tests/zephyr/test_zephyr_port.c "$B/host_port.o" \
+        "$B/host_impl.o" -o "$B/test_zephyr_port" >"$l" 2>&1; then
         "$B/test_zephyr_port" >>"$l" 2>&1
         rc=$?
         line=$(tail -1 "$l")
@@ -225,26 +254,28 @@ sim:
 EOF
 printf 'case fc_int8 ok\ncase fc_uint8 ok\ncase conv_int8 ok\ncase depthwise_dm2 ok\ncase maxpool_pad ok\ncase avgpool_int8 ok\ncase avgpool_uint8 ok\ncase wide_s16 ok\ncase crc32 ok\nmac_selftest: 9 passed, 0 failed\n' >"$B/want_mac.txt"
 
-# build_sim TAG CC FLAGS AUTOCONF DTDIR SAMPLE [extra link args]
+# build_sim TAG CC FLAGS AUTOCONF DTDIR SAMPLE LIBS [extra link args]: the sample's main.c as
+# sample_main, tests/zephyr/sim_zephyr.c, and LIBS (the port and library, sources or objects)
 build_sim() {
-    local tag=$1 cc=$2 flags=$3 ac=$4 dt=$5 s=$6 l
-    shift 6
+    local tag=$1 cc=$2 flags=$3 ac=$4 dt=$5 s=$6 libs=$7 l
+    shift 7
     l=$(log "build_sim_$tag")
     local inc="-I. -Iports/zephyr -Itests/zephyr/include -I$dt -imacros $ac"
     { $cc $flags $W $inc "$CFG" -Dmain=sample_main -c examples/zephyr/$s/src/main.c \
           -o "$B/sim_${tag}_main.o" &&
-      $cc $flags $W $inc "$CFG" tests/zephyr/sim_zephyr.c "$B/sim_${tag}_main.o" \
-          ports/zephyr/accel_zephyr.c ports/zephyr/accel_impl.c \
+      $cc $flags $W $inc "$CFG" tests/zephyr/sim_zephyr.c "$B/sim_${tag}_main.o" $libs \
           $( [ -f "$dt/devicetree_devices.c" ] && echo "$dt/devicetree_devices.c" ) "$@" \
           -o "$B/sim_$tag"; } >"$l" 2>&1 || { bad "build sim $tag" "$(head -30 "$l")"; return 1; }
 }
+SRCS="ports/zephyr/accel_zephyr.c ports/zephyr/accel_impl.c"
 sim_dt="$B/dt_tsp1_basics_nrf52840dk_nrf52840"
-if [ -f "$B/autoconf_tsp1_sim.h" ] && [ -d "$sim_dt" ]; then
-    build_sim tsp1_host gcc "$SAN" "$B/autoconf_tsp1_sim.h" "$sim_dt" tsp1_basics &&
+if [ -f "$B/autoconf_host.h" ] && [ -d "$sim_dt" ]; then
+    build_sim tsp1_host gcc "$SAN" "$B/autoconf_host.h" "$sim_dt" tsp1_basics \
+        "$B/host_port.o $B/host_impl.o" &&
         sample_run "tsp1_basics on the host, TSP1 model behind the port" "$B/want_tsp1.txt" "$B/sim_tsp1_host"
 fi
 if [ -f "$B/autoconf_mac_selftest.h" ]; then
-    build_sim mac_host gcc "$SAN" "$B/autoconf_mac_selftest.h" "$B/nodt" mac_selftest &&
+    build_sim mac_host gcc "$SAN" "$B/autoconf_mac_selftest.h" "$B/nodt" mac_selftest "$SRCS" &&
         sample_run "mac_selftest on the host" "$B/want_mac.txt" "$B/sim_mac_host"
 fi
 # the same on an emulated Cortex-M4 (tests/arm: start-up, linker script, rdimon semihosting)
@@ -257,15 +288,15 @@ esac
 if [ $m4_ok = 1 ]; then
     QEMU="qemu-system-arm -M mps2-an386 -nographic -monitor none -serial none -semihosting-config enable=on,target=native -kernel"
     MLINK="--specs=rdimon.specs -nostartfiles -Ltests/arm -Tmps2.ld tests/arm/m_startup.c"
-    if [ -f "$B/autoconf_tsp1_sim.h" ] && [ -d "$sim_dt" ]; then
-        build_sim tsp1_m4 arm-none-eabi-gcc "$M4 -mfloat-abi=soft -O2" "$B/autoconf_tsp1_sim.h" "$sim_dt" \
-            tsp1_basics $MLINK &&
+    if [ -f "$B/autoconf_host.h" ] && [ -d "$sim_dt" ]; then
+        build_sim tsp1_m4 arm-none-eabi-gcc "$M4 -mfloat-abi=soft -O2" "$B/autoconf_host.h" "$sim_dt" \
+            tsp1_basics "$SRCS" $MLINK &&
             sample_run "tsp1_basics on QEMU Cortex-M4, TSP1 model behind the port" "$B/want_tsp1.txt" \
                 $QEMU "$B/sim_tsp1_m4"
     fi
     if [ -f "$B/autoconf_mac_selftest.h" ]; then
         build_sim mac_m4 arm-none-eabi-gcc "$M4 -mfloat-abi=soft -O2" "$B/autoconf_mac_selftest.h" "$B/nodt" \
-            mac_selftest $MLINK &&
+            mac_selftest "$SRCS" $MLINK &&
             sample_run "mac_selftest on QEMU Cortex-M4" "$B/want_mac.txt" $QEMU "$B/sim_mac_m4"
     fi
 fi

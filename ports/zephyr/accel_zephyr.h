@@ -44,12 +44,16 @@
  * Zephyr's negative errno becomes an accel_status (accel_zephyr_errno_status) and is kept in
  * last_errno; a timeout of wait_irq is ACCEL_E_TIMEOUT and leaves last_errno alone.
  *
- * USB (the Edge TPU): no callbacks. Zephyr 4.3.0's USB host stack is experimental and its
- * public header (zephyr/usb/usbh.h) offers only controller start/stop and class registration;
- * the functions a class uses to queue control and bulk transfers live in the stack's internal
- * headers (subsys/usb/host), and the release has no vendor class with bulk read/write. The
- * Edge TPU needs vendor control requests as well as bulk transfers, so usb_control,
- * usb_bulk_out and usb_bulk_in stay NULL (ACCEL_E_UNSUPPORTED). Register callbacks stay NULL.
+ * USB (the Edge TPU): no callbacks. Zephyr 4.3.0's USB host stack is experimental. Its public
+ * header, zephyr/usb/usbh.h, has usbh_init/enable/disable/shutdown and a class registration
+ * (USBH_DEFINE_CLASS) whose callbacks see connect/remove events and completed transfers, with no
+ * device handle and no function to queue a transfer: usbh_xfer_alloc/usbh_xfer_enqueue are in
+ * the stack's internal subsys/usb/host/usbh_device.h, and the UHC driver API below them belongs
+ * to the stack (using it directly would bypass its enumeration). The release has no vendor
+ * class; one with bulk read/write (usbh_vendor.h) was added to Zephyr's repository after 4.3.0,
+ * still without control transfers. The Edge TPU needs vendor control requests and bulk
+ * transfers, so usb_control, usb_bulk_out and usb_bulk_in stay NULL (ACCEL_E_UNSUPPORTED).
+ * The register callbacks stay NULL too (no memory-mapped accelerator on these targets).
  *
  * A bus whose Kconfig option is off (CONFIG_SPI, CONFIG_I2C, CONFIG_GPIO) has no attach
  * function and its callbacks return ACCEL_E_UNSUPPORTED. Not thread-safe: one accel_zephyr per

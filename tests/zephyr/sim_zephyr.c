@@ -20,6 +20,7 @@
 #include <zephyr/kernel.h>
 #include <zephyr/drivers/spi.h>
 #include <zephyr/drivers/gpio.h>
+#include <zephyr/drivers/i2c.h>
 #include "accel.h"
 #include "accel_zephyr.h"
 
@@ -109,6 +110,32 @@ int spi_transceive_dt(const struct spi_dt_spec *spec, const struct spi_buf_set *
     }
     sim.intb_level = intb(); /* reading the response buffer may release INTB */
     return 0;
+}
+
+/* no I2C device in the simulation */
+bool i2c_is_ready_dt(const struct i2c_dt_spec *spec)
+{
+    (void)spec;
+    return false;
+}
+
+int i2c_write_read_dt(const struct i2c_dt_spec *spec, const void *write_buf, size_t num_write,
+                      void *read_buf, size_t num_read)
+{
+    (void)spec, (void)write_buf, (void)num_write, (void)read_buf, (void)num_read;
+    return -ENODEV;
+}
+
+int i2c_write_dt(const struct i2c_dt_spec *spec, const uint8_t *buf, uint32_t num_bytes)
+{
+    (void)spec, (void)buf, (void)num_bytes;
+    return -ENODEV;
+}
+
+int i2c_read_dt(const struct i2c_dt_spec *spec, uint8_t *buf, uint32_t num_bytes)
+{
+    (void)spec, (void)buf, (void)num_bytes;
+    return -ENODEV;
 }
 
 bool gpio_is_ready_dt(const struct gpio_dt_spec *spec) { return spec && spec->port; }
