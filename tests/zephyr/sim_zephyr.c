@@ -14,6 +14,7 @@
  * contract on every call: tx and rx streams of one length, no more than the port's limit of
  * buffers. Exit status: the sample's, or 3 when a contract check failed. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
@@ -39,7 +40,16 @@ static struct {
     const struct gpio_dt_spec *cb_spec;
     unsigned transactions, edges, contract_errors;
     size_t bytes;
+    uintptr_t sp_main, sp_min; /* stack: at the sample's main, and the deepest Zephyr call */
 } sim;
+
+/* Note how deep the stack is when the sample, accel and the port call Zephyr (the frames of
+ * Zephyr's own drivers, and printk's, come on top of this). */
+#define SIM_STACK()                                                          \
+    do {                                                                     \
+        uintptr_t sp_ = (uintptr_t)__builtin_frame_address(0);               \
+        if (!sim.sp_min || sp_ < sim.sp_min) sim.sp_min = sp_;               \
+    } while (0)
 
 static void contract(int ok, const char *what)
 {
@@ -79,6 +89,7 @@ int spi_transceive_dt(const struct spi_dt_spec *spec, const struct spi_buf_set *
 {
     static uint8_t tx[2048], rx[2048];
     size_t i, n = 0, nr = 0;
+    SIM_STACK();
     (void)spec;
     contract(tx_bufs != NULL, "no tx buffers");
     if (!tx_bufs || !sim.with_model) return -EIO;
@@ -149,12 +160,14 @@ int gpio_pin_configure_dt(const struct gpio_dt_spec *spec, gpio_flags_t extra_fl
 
 int gpio_pin_get_dt(const struct gpio_dt_spec *spec)
 {
+    SIM_STACK();
     (void)spec;
     return intb();
 }
 
 int gpio_pin_set_dt(const struct gpio_dt_spec *spec, int value)
 {
+    SIM_STACK();
     (void)spec;
     if (sim.with_model) sim.mp.gpio_set(sim.mp.user, 1u, value ? 1u : 0u); /* model WAKE line */
     return 0;
@@ -207,6 +220,7 @@ void k_sem_reset(struct k_sem *sem) { sem->count = 0; }
 int k_sem_take(struct k_sem *sem, k_timeout_t timeout)
 {
     k_ticks_t t;
+    SIM_STACK();
     for (t = 0;; t++) {
         if (sem->count) {
             sem->count--;
@@ -221,6 +235,7 @@ int64_t k_uptime_get(void) { return sim.now; }
 
 int32_t k_msleep(int32_t ms)
 {
+    SIM_STACK();
     while (ms-- > 0) tick();
     return 0;
 }
@@ -247,6 +262,7 @@ int main(void)
         accel_tsp1_model_port(&sim.m, &sim.mp);
     }
 #endif
+    sim.sp_main = (uintptr_t)__builtin_frame_address(0);
     rc = sample_main();
 #ifdef CONFIG_ACCEL_TSP1_MODEL
     if (sim.with_model)
@@ -254,6 +270,9 @@ int main(void)
                sim.transactions, (unsigned long)sim.bytes, sim.edges, (unsigned long)sim.now,
                (unsigned long)sim.m.executed);
 #endif
+    if (sim.sp_min && sim.sp_min < sim.sp_main)
+        printf("sim: stack from main to the deepest Zephyr call: %lu bytes\n",
+               (unsigned long)(sim.sp_main - sim.sp_min));
     if (sim.contract_errors) return 3;
     return rc;
 }

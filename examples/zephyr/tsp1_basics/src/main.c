@@ -28,8 +28,8 @@
 #define CS_TSP1 0u
 #define TIMEOUT_MS 500u
 
-static const struct spi_dt_spec tsp1_spi =
-    SPI_DT_SPEC_GET(TSP1_NODE, SPI_WORD_SET(8) | SPI_TRANSFER_MSB | SPI_OP_MODE_MASTER);
+/* 8-bit words, MSB first; clock polarity and phase come from the node (spi-cpol, spi-cpha) */
+static const struct spi_dt_spec tsp1_spi = SPI_DT_SPEC_GET(TSP1_NODE, SPI_WORD_SET(8) | SPI_TRANSFER_MSB);
 static const struct gpio_dt_spec tsp1_intb = GPIO_DT_SPEC_GET(TSP1_NODE, intb_gpios);
 static const struct gpio_dt_spec tsp1_wake = GPIO_DT_SPEC_GET(TSP1_NODE, wake_gpios);
 
@@ -85,6 +85,7 @@ static int setup(void)
         printk("port setup: %s (errno %d)\n", accel_status_str(st), z.last_errno);
         return -1;
     }
+    memset(&c, 0, sizeof c);
     c.bus.port = &port;
     c.bus.i2c = 0;
     c.bus.addr = CS_TSP1;

@@ -18,7 +18,6 @@
 extern "C" {
 #endif
 
-#define SPI_OP_MODE_MASTER 0U /* controller: drives the clock and chip select */
 #define SPI_TRANSFER_MSB (0U)
 #define SPI_WORD_SIZE_SHIFT (5U)
 #define SPI_WORD_SET(word_size) ((word_size) << SPI_WORD_SIZE_SHIFT)
