@@ -51,7 +51,7 @@
 #define ACCEL_EDGETPU_NO_DISASM
 #endif
 #ifndef CONFIG_ACCEL_EDGETPU_DEVMODEL
-#define ACCEL_EDGETPU_NO_DEVMODEL
+#define ACCEL_EDGETPU_NO_MODEL
 #endif
 
 /* mac */

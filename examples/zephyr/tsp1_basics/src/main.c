@@ -102,7 +102,7 @@ static int setup(void)
     c.on_outcome = on_outcome;
     c.on_async = on_async;
     c.user = NULL;
-    st = accel_tsp1_open(&s, &c);
+    st = accel_tsp1_init(&s, &c);
     if (st != ACCEL_OK) {
         printk("open: %s\n", accel_status_str(st));
         return -1;
