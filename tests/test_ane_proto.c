@@ -1,4 +1,4 @@
-/* test_ane_proto.c - ANE firmware command protocol (UNVERIFIED protocol from seeds 001/004):
+/* test_ane_proto.c - ANE firmware command protocol (as accel.h's ANE section states it, UNVERIFIED on hardware):
  * id tables, both framings, every procedure-call variant and each limit at its boundary (largest
  * accepted, first rejected), records, notifications. Expected bytes are written out by hand from
  * the layouts documented in accel.h. */
@@ -51,7 +51,7 @@ static void test_id_tables(void)
     CHECK_ST(accel_ane_cmd_describe(ACCEL_ANE_SPACE_CTL, 0x5d, &d), ACCEL_E_ANE_ID);
     CHECK_ST(accel_ane_cmd_describe(ACCEL_ANE_SPACE_CTL, 0xFFFFFFFFu, &d), ACCEL_E_ANE_ID);
     CHECK_ST(accel_ane_cmd_describe(7, 0x204, &d), ACCEL_E_ANE_ID);
-    /* the family sizes of Table 30.5: 52 + 9 + 19 + 6 + 5 + 3 = 94 wire ids */
+    /* the id families' sizes: 52 + 9 + 19 + 6 + 5 + 3 = 94 wire ids */
     n = 0;
     for (id = 0; id <= 0xFFFFu; id++)
         if (accel_ane_cmd_describe(ACCEL_ANE_SPACE_WIRE, id, &d) == ACCEL_OK) n++;

@@ -68,7 +68,7 @@ static void test_single_bits(void)
 
 static void test_known_bundles(void)
 {
-    /* Hand-decoded from the seed: add1.coral @0x6B0 is the op-specific bundle (section 10). */
+    /* Decoded by hand: add1.coral @0x6B0 is the program's op-specific bundle. */
     size_t n = 0;
     accel_edgetpu_insn in;
     ET_LOAD("programs/add1.coral", et_buf, sizeof et_buf, n);
@@ -93,7 +93,7 @@ static void test_known_bundles(void)
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_V_OFFSET], 0xfe);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_VS_REG], 0xf);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0x21bf80);
-    /* universal v_op_2 constant at 0x340 (seed section 11) */
+    /* the v_op_2 constant every compiled program carries at 0x340 */
     REQUIRE_ST(accel_edgetpu_decode_insn(et_buf + 0x340, &in), ACCEL_OK);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_V_OP_2], 7);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_VS_REG_W], 1);
