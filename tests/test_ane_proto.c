@@ -1,7 +1,7 @@
 /* test_ane_proto.c - ANE firmware command protocol (as accel.h's ANE section states it,
  * UNVERIFIED on hardware): id tables, both framings, every procedure-call variant and each limit
- * at its boundary (largest accepted, first rejected), records, notifications. Expected bytes are written out by hand from
- * the layouts documented in accel.h. */
+ * at its boundary (largest accepted, first rejected), records, notifications. Expected bytes
+ * are written out by hand from the layouts documented in accel.h. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "testlib.h"
