@@ -5,6 +5,8 @@
 #   make demo     run the demos on the simulator port
 #   make size     .text/.data/.bss per section on cortex-m0plus -Os
 #   make bench    benchmark report (never part of make test)
+#   make coverage line and branch coverage of accel.h per section (report)
+#   make fuzz     libFuzzer campaign over every target (report; FUZZ_SECONDS, FUZZ_RUNS)
 # Programs are found by name, so a new section adds files, not Makefile rules:
 #   tests/test_*.c          one sanitized test binary each (intrusive: defines ACCEL_IMPLEMENTATION)
 #   examples/host/*.c       one program each (build/<name>); demo_*.c are run by `make demo`
@@ -35,17 +37,19 @@ TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 BENCHES   := $(patsubst scripts/bench/%.c,$(B)/bench/%,$(wildcard scripts/bench/bench_*.c))
 DEMOS     := $(filter $(B)/demo_%,$(TOOLS))
 
-.PHONY: all test tests demo size bench clean setup
+.PHONY: all test tests demo size bench clean setup coverage fuzz
 all: $(TOOLS)
 
 $(B)/%: examples/host/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_WARN) $(OPT) $(INC) $(USB_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) -lm
 
-# Tests: sanitizers on, warnings as errors.
+# Tests: sanitizers on, warnings as errors, the header's internal invariants checked (a broken
+# one traps, and the sanitizer runtime prints where).
+ASSERT  := '-DACCEL_ASSERT(x)=((x) ? (void)0 : __builtin_trap())'
 $(B)/tests/%: tests/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_WARN) -O1 -g $(SAN) $(INC) $(USB_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) -lm
+	$(CC) $(CFLAGS_WARN) -O1 -g $(SAN) $(ASSERT) $(INC) $(USB_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) -lm
 
 tests: $(TESTS) $(TOOLS)
 
@@ -57,6 +61,14 @@ demo: $(DEMOS)
 
 size:
 	@bash scripts/size.sh
+
+# Reports, not tests: line/branch coverage of accel.h per section; libFuzzer campaigns
+# (FUZZ_SECONDS per target, or FUZZ_RUNS executions; corpus kept in build/fuzz/).
+coverage:
+	@bash scripts/coverage.sh
+
+fuzz:
+	@bash scripts/fuzz.sh
 
 # A bench may have extra translation units (C or C++) in scripts/bench/parts/<bench>/ and extra
 # link flags in scripts/bench/parts/<bench>/LIBS (e.g. baselines from Debian packages).

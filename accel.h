@@ -1,29 +1,50 @@
 /* accel.h - drive neural accelerators from a microcontroller or a Linux host.
- * Single header, allocation-free, C99 (and C++). MIT licence: see the end of this file.
+ * Single header, allocation-free, C99 (and C++). Version ACCEL_VERSION_STRING (0.1.0).
+ * MIT licence: see the end of this file.
  *
- * WHAT IT IS
+ * This comment is the manual. Chapters:
+ *   1. What it is              6. Concurrency and interrupts
+ *   2. Using it                7. Quick start, one per section
+ *   3. Configuration           8. Ports
+ *   4. Errors                  9. Adding a section
+ *   5. Portability            10. Version history and deprecated names
+ * Every section repeats its own config macros and its ASSUMPTIONS (what public documentation
+ * does not settle, stated plainly, with the macro that overrides each) in its own head comment;
+ * search for "SECTION: <name> (declarations)".
+ *
+ * 1. WHAT IT IS
  *   Command codecs, host- and device-side protocol state machines and drivers for several
- *   accelerator families, plus an int8 multiply-accumulate reference engine. Nothing here
- *   allocates, prints or keeps hidden global state: the caller owns every buffer and every
- *   state struct; functions that need scratch memory have a ..._scratch_size() companion.
+ *   accelerator families, plus an int8 multiply-accumulate reference engine that is bit-exact
+ *   with TensorFlow Lite's reference kernels. Nothing here allocates, prints or keeps hidden
+ *   global state: the caller owns every buffer and every state struct; functions that need
+ *   scratch memory have a ..._scratch_size() companion. Each device section has four layers:
+ *   wire (bytes <-> structs, pure), protocol state (structs and transitions), driver (the state
+ *   on a port, with deadlines), and model (the device side, for tests and the simulator port).
  *
- * HOW TO USE IT
+ * 2. USING IT
  *   Copy accel.h into your project. In exactly ONE C or C++ file:
  *       #define ACCEL_IMPLEMENTATION
  *       #include "accel.h"
  *   Everywhere else just #include "accel.h". Drivers talk to hardware only through an
- *   accel_port (a struct of optional callbacks, see "port interface" below); ready-made ports
- *   live in ports/ (sim, linux, arduino, zephyr).
+ *   accel_port (a struct of optional callbacks, chapter 8).
  *
- * CONFIGURATION (define before including; or put them in a file named by ACCEL_CONFIG_HEADER)
+ * 3. CONFIGURATION (define before including; or put them in a file named by ACCEL_CONFIG_HEADER)
  *   ACCEL_CONFIG_HEADER "file.h"  included first, so a project keeps its choices in one place.
  *   ACCEL_STATIC                  make every function static (private to the including file; the
  *                                 ports/ files then cannot link to it: compile them into that file).
  *   ACCEL_NO_TSP1, ACCEL_NO_EDGETPU, ACCEL_NO_REFSI, ACCEL_NO_ANE, ACCEL_NO_MAC
  *                                 leave a device section out entirely (the common section stays).
+ *   ACCEL_TSP1_NO_MODEL, ACCEL_EDGETPU_NO_MODEL, ACCEL_REFSI_NO_MODEL, ACCEL_ANE_NO_MODEL
+ *                                 leave a section's device model out (what MCU builds want; the
+ *                                 MAC engine has no model: it is the reference).
  *   ACCEL_NO_STATUS_STRINGS       compile out accel_status_str()'s text (it returns "").
- *   ACCEL_ASSERT(x)               internal invariant check; default: nothing. Bad INPUT is never
- *                                 asserted on: it always gets a status code.
+ *   ACCEL_NO_DEPRECATED           hide the old names of chapter 10.
+ *   ACCEL_NODISCARD               attribute on every status-returning declaration; default
+ *                                 warn_unused_result on clang, nothing elsewhere (GCC warns even
+ *                                 through a (void) cast).
+ *   ACCEL_ASSERT(x)               internal invariant check (ring and FIFO indices, decoder
+ *                                 lengths); default: nothing. Define it as assert(x) in debug
+ *                                 builds. Bad INPUT is never asserted on: it gets a status code.
  *   ACCEL_MEMCPY(d,s,n), ACCEL_MEMSET(d,v,n)
  *                                 default: <string.h> on hosted builds, small loops when
  *                                 __STDC_HOSTED__ is 0 (the core then needs only <stddef.h>,
@@ -32,40 +53,154 @@
  *                                 (64-byte table; default on 8/16/32-bit targets),
  *                                 ACCEL_CRC32_TABLE256 (1 KiB table), ACCEL_CRC32_SLICE8 (8 KiB,
  *                                 default on 64-bit hosts). All give identical results.
- *   Device sections (each documents its macros fully in its own head comment; search for
- *   "SECTION: <name> (declarations)"):
- *   tsp1     ACCEL_TSP1_NO_MODEL (drop the device model), ACCEL_TSP1_BIG_ENDIAN, the preambles,
- *            ACCEL_TSP1_CRC, ACCEL_TSP1_XFER_CUSTOM and ACCEL_TSP1_SPI_* (the unpublished SPI
- *            transaction format), ACCEL_TSP1_REG_* (register map), ACCEL_TSP1_READ_CHUNK.
- *   edgetpu  ACCEL_EDGETPU_NO_DISASM, ACCEL_EDGETPU_NO_MODEL, ACCEL_EDGETPU_MAX_EXECUTABLES,
- *            ACCEL_EDGETPU_MAX_CACHED, ACCEL_EDGETPU_MODEL_REGS/_DEV_SCRIPT.
+ *   Per section (full lists in each section's head comment):
+ *   tsp1     ACCEL_TSP1_BIG_ENDIAN, the preambles, ACCEL_TSP1_CRC, the SPI transaction format
+ *            (ACCEL_TSP1_SPI_*), the register map (ACCEL_TSP1_REG_*), ACCEL_TSP1_READ_CHUNK.
+ *   edgetpu  ACCEL_EDGETPU_NO_DISASM, ACCEL_EDGETPU_MAX_EXECUTABLES, ACCEL_EDGETPU_MAX_CACHED,
+ *            ACCEL_EDGETPU_MODEL_REGS/_MODEL_SCRIPT.
  *   refsi    ACCEL_REFSI_UNIT_CMP, ACCEL_REFSI_UNIT_HART(h), ACCEL_REFSI_INVALID_ADDR.
  *   ane      ACCEL_ANE_TM_BASE, ACCEL_ANE_TQ_BASE, ACCEL_ANE_TQ_EN_BITS, timeouts, and the
- *            firmware values the seeds do not give (ACCEL_ANE_CALL_CONTAINER_SIZE, ...).
- *   mac      ACCEL_MAC_NO_FLOAT (integer only), ACCEL_MAC_FAST (blocked, vectorizable loops;
- *            default on 64-bit hosts; bit-identical to the small loops).
- *   Assumptions that public sources do not settle (../shared/RULINGS.md) each sit behind one
- *   of these macros or one small function, so bring-up on real hardware changes one spot.
+ *            firmware values no public source gives (ACCEL_ANE_CALL_CONTAINER_SIZE, ...).
+ *   mac      ACCEL_MAC_NO_FLOAT (integer only), ACCEL_MAC_FAST (blocked loops; default on
+ *            64-bit hosts; bit-identical to the small loops), ACCEL_MAC_SIMD / ACCEL_MAC_NO_SIMD.
  *
- * SECTIONS (table of contents; search for "SECTION:")
- *   1. config     macros above, ACCELDEF, memcpy/memset fallbacks
- *   2. common     accel_status, byte reader/writer, CRC-32, slot ring, byte FIFO, deadlines,
- *                 the port interface and its checked call wrappers
- *   3. tsp1       Applied Brain Research TSP1 message layer over SPI/I2C
- *   4. edgetpu    Google Coral Edge TPU: ISA, compiled models, USB protocol, bring-up
- *   5. refsi      Codeplay RefSi command processor: command buffers and a reference CMP
- *   6. ane        Apple Neural Engine: task queues and firmware command protocol
- *   7. mac        int8/uint8 multiply-accumulate reference engine, bit-exact with TFLite
- *   Then, under ACCEL_IMPLEMENTATION, the implementation of each section in the same order.
- *
- * ERRORS
+ * 4. ERRORS
  *   Every function that can fail returns accel_status: 0 (ACCEL_OK) on success, a negative
- *   code otherwise; results go through out-parameters. accel_status_str() names a code.
- *   Bytes from a bus, a file or a device are untrusted: every length and offset is checked.
+ *   code otherwise, with results written through out-parameters; accel_status_str() names a
+ *   code. Functions that cannot fail return their value directly (byte loads and stores, CRC,
+ *   ring/FIFO counts, deadline arithmetic, the TFLite arithmetic helpers, register packers) or
+ *   nothing. Each section owns a range of 100 codes (tsp1 -100.., edgetpu -200.., refsi -300..,
+ *   ane -400.., mac -500..). Bytes from a bus, a file or a device are untrusted: every length
+ *   and offset is checked, and bad input gets the status that names the rule it broke.
  *
- * PORTABILITY
+ * 5. PORTABILITY
  *   8/16/32/64-bit targets (int may be 16 bits), no unaligned access, explicit byte order.
- *   Built warning-free with -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion.
+ *   Built warning-free with -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion
+ *   -Wcast-align -Wundef -Wshadow, as C++11/17, and for Cortex-M0+/M4, rv32 and AVR.
+ *
+ * 6. CONCURRENCY AND INTERRUPTS
+ *   - Nothing in accel is interrupt-safe. From an interrupt handler, only note the event (set a
+ *     flag, give a semaphore) and let the port's wait_irq callback see it; call accel from
+ *     thread or main-loop context.
+ *   - Objects are independent: there is no global state, so different session objects may be
+ *     used from different threads at once. One object (a driver session, a decoder, a model)
+ *     must be used by one thread at a time; lock around it if you share it.
+ *   - Callbacks (on_outcome, on_async, progress, read, kernel, memory callbacks) run inside
+ *     the accel call that triggered them. They must not call back into the object that called
+ *     them (no submit or poll from on_outcome): copy what you need and act after the call
+ *     returns. They may use other objects freely.
+ *   - Port callbacks must not call accel functions on the driver that is using that port.
+ *
+ * 7. QUICK START, ONE PER SECTION (each compiles as shown; the demos in examples/host/ are the
+ *    long versions; tests/quickstart.sh builds every listing below)
+ *   == tsp1: a session with a TSP1 over SPI (examples/host/demo_tsp1.c, accel-tsp1.c)
+ *   | static accel_tsp1_pending pend[8];
+ *   | static uint8_t rx[256], tx[256];
+ *   | static accel_tsp1 s;
+ *   | accel_status tsp1_hello(const accel_port *port, uint8_t *out, size_t cap, size_t *len)
+ *   | {
+ *   |     accel_tsp1_config c;
+ *   |     accel_status st;
+ *   |     memset(&c, 0, sizeof c);         // unused callbacks and options stay 0
+ *   |     c.bus.port = port;               c.bus.addr = 0;    // chip select 0
+ *   |     c.pending_mem = pend;            c.pending_len = sizeof pend;
+ *   |     c.rx_mem = rx; c.rx_len = sizeof rx; c.tx_mem = tx; c.tx_len = sizeof tx;
+ *   |     c.auto_clear = 1;                // clear the device's error state at once
+ *   |     st = accel_tsp1_init(&s, &c);    // no I/O yet
+ *   |     if (st == ACCEL_OK) st = accel_tsp1_wait_ready(&s, 1000);
+ *   |     if (st == ACCEL_OK) st = accel_tsp1_call(&s, ACCEL_TSP1_ECHO, "hi", 2, out, cap, len, 200);
+ *   |     return st;
+ *   | }
+ *   == edgetpu: one inference on a Coral USB accelerator (examples/host/demo_edgetpu.c)
+ *   | accel_status edgetpu_run(const accel_port *usb, const uint8_t *tflite, size_t n,
+ *   |                          accel_edgetpu_io *io)   // io: inputs, outputs, scratch
+ *   | {
+ *   |     static accel_edgetpu_driver drv;
+ *   |     accel_edgetpu_package pkg;
+ *   |     accel_status st = accel_edgetpu_decode_tflite(&pkg, tflite, n);
+ *   |     if (st == ACCEL_OK) st = accel_edgetpu_driver_init(&drv, usb, 0);
+ *   |     if (st == ACCEL_OK) st = accel_edgetpu_open(&drv.usb, ACCEL_EDGETPU_PERF_HIGH, 1);
+ *   |     if (st == ACCEL_OK) st = accel_edgetpu_invoke(&drv, &pkg, io, NULL);
+ *   |     if (st == ACCEL_OK) st = accel_edgetpu_close(&drv.usb);
+ *   |     return st;
+ *   | }
+ *   == refsi: build a command buffer, check it, run it on the model (examples/host/demo_refsi.c)
+ *   | accel_status refsi_copy(const accel_refsi_model_config *cfg, uint64_t dst, uint64_t src)
+ *   | {
+ *   |     uint8_t buf[64];
+ *   |     accel_refsi_builder b;
+ *   |     accel_refsi_model cmp;
+ *   |     accel_refsi_report rep;
+ *   |     accel_status st = accel_refsi_builder_init(&b, buf, sizeof buf);
+ *   |     if (st == ACCEL_OK) st = accel_refsi_emit_copy_mem64(&b, 8, dst, src, ACCEL_REFSI_UNIT_CMP);
+ *   |     if (st == ACCEL_OK) st = accel_refsi_emit_finish(&b);
+ *   |     if (st == ACCEL_OK) st = accel_refsi_validate(buf, b.len, NULL, NULL, NULL);
+ *   |     if (st == ACCEL_OK) st = accel_refsi_model_init(&cmp, cfg);
+ *   |     if (st == ACCEL_OK) st = accel_refsi_model_execute(&cmp, buf, b.len, &rep);
+ *   |     return st;   // on error rep names the command, byte offset and reason
+ *   | }
+ *   == ane: one task chain through the task manager (examples/host/demo_ane.c)
+ *   | accel_status ane_run(const accel_port *regs, uint32_t td_iova, uint32_t td_size)
+ *   | {
+ *   |     accel_ane_tm tm;
+ *   |     accel_ane_request rq;
+ *   |     accel_ane_result res;
+ *   |     accel_status st = accel_ane_tm_init(&tm, regs);
+ *   |     memset(&rq, 0, sizeof rq);       // no BAR words
+ *   |     rq.qid = 4; rq.nid = 1; rq.td_size = td_size; rq.td_count = 1; rq.btsp_iova = td_iova;
+ *   |     if (st == ACCEL_OK) st = accel_ane_tm_enable(&tm);
+ *   |     if (st == ACCEL_OK) st = accel_ane_tm_submit(&tm, &rq, &res);
+ *   |     return st;   // ACCEL_E_TIMEOUT: the queue was drained and released anyway
+ *   | }
+ *   == mac: check what an accelerator computed for a fully connected layer (demo_mac.c)
+ *   | accel_status fc_check(const int8_t *in, const int8_t *w, const int32_t *bias,
+ *   |                       const int8_t *device_out)   // 1 x 16 input, 4 x 16 weights
+ *   | {
+ *   |     int8_t ref[4];
+ *   |     int32_t mult = 1518500250, shift = -7;     // per tensor: scale 0.00552 = m * 2^(s-31)
+ *   |     accel_mac_quant q = {ACCEL_MAC_INT8, 0, 0, 0, NULL, NULL, 1, -128, 127,
+ *   |                          ACCEL_MAC_ROUND_DOUBLE};
+ *   |     accel_status st;
+ *   |     q.multiplier = &mult; q.shift = &shift;
+ *   |     st = accel_mac_fully_connected(1, 16, 4, in, 16, w, 64, bias, 4, &q, ref, 4);
+ *   |     if (st == ACCEL_OK && memcmp(ref, device_out, 4) != 0) st = ACCEL_E_MALFORMED;
+ *   |     return st;
+ *   | }
+ *
+ * 8. PORTS
+ *   One struct of optional callbacks plus a user pointer (SPI transfer, I2C write-read, USB
+ *   control and bulk, 32/64-bit registers, GPIO set, wait-for-IRQ, milliseconds, delay; see
+ *   "the port interface" in the common section). A port fills in what its platform has; a
+ *   driver that needs a missing callback gets ACCEL_E_UNSUPPORTED. In the repository's ports/:
+ *     sim/       an in-memory port served by a section's model, with a virtual clock and fault
+ *                injection (the port every test and demo uses)
+ *     linux/     spidev, i2c-dev, the GPIO character device, libusb-1.0
+ *     template/  what a new platform copies (about 50 lines)
+ *   and, as they land, arduino/, zephyr/ and bridge/ (see README.md for what each covers).
+ *
+ * 9. ADDING A SECTION (checklist)
+ *   - Pick the next free range of 100 status codes; add the codes to accel_status and a string
+ *     for each to accel_status_str's table (test_common checks every code has one).
+ *   - Declarations under "SECTION: <name> (declarations)" inside #ifndef ACCEL_NO_<NAME>, with a
+ *     head comment: layers, config macros, ASSUMPTIONS; implementation in the same order under
+ *     ACCEL_IMPLEMENTATION. Private names accel__<name>_*, public accel_<name>_<verb>_<noun>,
+ *     codecs accel_<name>_encode_<thing> / accel_<name>_decode_<thing>, the device side is the
+ *     section's model (accel_<name>_model_*, removable with ACCEL_<NAME>_NO_MODEL); _init does no
+ *     I/O, _open talks to the device.
+ *   - Never call another section: move what two sections share into common.
+ *   - Add the section to chapters 3 and 7 above, to SECTIONS in scripts/test.sh (the
+ *     ACCEL_NO_<NAME> and alone builds), to scripts/size.sh's table, a tests/test_<name>.c, a
+ *     libFuzzer target tests/fuzz/fuzz_<name>.c with seeds in tests/fuzz/seeds/<name>/, a demo in
+ *     examples/host/demo_<name>.c, and every new config macro to tests/macro_matrix.sh.
+ *
+ * 10. VERSION HISTORY AND DEPRECATED NAMES
+ *   0.1.0  first numbered release. One vocabulary across sections: the device side of every
+ *          section is its model (edgetpu dev -> model, and the compiled program set that was
+ *          accel_edgetpu_model is now accel_edgetpu_package; ane fw -> fw_model, regmodel ->
+ *          tm_model; refsi cmp -> model); codecs are accel_<s>_encode_<thing> /
+ *          accel_<s>_decode_<thing>; accel_tsp1_open -> accel_tsp1_init (it does no I/O);
+ *          TFLite's helper names spelled out in mac. The old names stay as macros (see
+ *          "deprecated names" at the end of the declarations) until 0.2.0.
  */
 
 /* ============================================================================================
@@ -82,6 +217,7 @@
 #define ACCEL_VERSION (ACCEL_VERSION_MAJOR * 10000 + ACCEL_VERSION_MINOR * 100 + ACCEL_VERSION_PATCH)
 
 #ifdef ACCEL_CONFIG_HEADER
+/* cppcheck-suppress preprocessorErrorDirective ; the user names the file: none to analyse */
 #include ACCEL_CONFIG_HEADER
 #endif
 
@@ -949,7 +1085,17 @@ extern "C" {
  *   field-offset patching of a 32-bit value at any bit offset (libedgetpu's CopyUint32).
  *   Models: *_edgetpu.tflite -> edgetpu-custom-op (FlexBuffer key "4") -> DWN1 package ->
  *   MultiExecutable -> executables, every field validated before use.
- *   Where the seed and libedgetpu disagree, libedgetpu wins (see the USB block below).
+ * ASSUMPTIONS (Google publishes no hardware documentation; sources are libedgetpu, Google's
+ * open-source runtime, and public reverse-engineering write-ups of the ISA):
+ *   - Where a write-up and libedgetpu disagree, libedgetpu wins: it is what runs on real
+ *     devices (USB transfer order, CSR offsets, the scu_ctrl_3 field positions below).
+ *   - Instruction field positions are the reverse-engineered ones (no vendor table exists); the
+ *     disassembler prints raw field values, never guessed mnemonics for unknown fields.
+ *   - Executables beyond ACCEL_EDGETPU_MAX_EXECUTABLES per package are refused, not truncated.
+ *   - TFLite operator codes follow TFLite's schema (QUANTIZE 114, HARD_SWISH 117; codes above 127
+ *     only in builtin_code, the deprecated byte holds min(code, 127)).
+ *   - The device model replays libedgetpu's register script and answers with synthetic data:
+ *     it checks the host's protocol, not the numerical results.
  * Config macros:
  *   ACCEL_EDGETPU_NO_DISASM       drop the disassembler and field-name table (MCU builds)
  *   ACCEL_EDGETPU_NO_MODEL     drop the simulated device (CSR file, USB and DFU models)
@@ -959,7 +1105,8 @@ extern "C" {
 
 #define ACCEL_EDGETPU_INSN_BYTES 16u
 
-/* Field indices, most significant first (the order of the seed's table and of `disasm --tsv`). */
+/* Field indices, most significant first (the order of the reverse-engineered field table and
+ * of `disasm --tsv`). */
 enum {
     ACCEL_EDGETPU_F_UNK_3 = 0,     /* bits 127..110 (18) */
     ACCEL_EDGETPU_F_VS_REG_W,      /* 109..105 (5) */
@@ -1229,7 +1376,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_find(const accel_edg
 #define ACCEL_EDGETPU_TOP_LEVEL_INT_STATUS(n) (0x4C078UL + 0x10UL * (uint32_t)(n))
 #define ACCEL_EDGETPU_HIB_ERROR_STATUS 0x486F0UL
 #define ACCEL_EDGETPU_HIB_FIRST_ERROR_STATUS 0x48700UL
-/* scu_ctrl_3 fields (libedgetpu beagle_csr_helper.h; the seed's positions are wrong) */
+/* scu_ctrl_3 fields (libedgetpu beagle_csr_helper.h; a public write-up gives other positions,
+ * and libedgetpu's are the ones real devices use) */
 #define ACCEL_EDGETPU_SCU3_CUR_PWR_STATE_MASK 0x00000300UL  /* 9:8, 0 run, 2 sleep */
 #define ACCEL_EDGETPU_SCU3_FORCE_SLEEP_MASK 0x00C00000UL    /* 23:22 */
 #define ACCEL_EDGETPU_SCU3_GCB_CLKDIV_MASK 0x30000000UL     /* 29:28 */
@@ -1370,11 +1518,11 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_close(accel_edgetpu_usb *u);
 #define ACCEL_EDGETPU_MODEL_EVENT 3u  /* device offers an event with tag on 0x82 */
 #define ACCEL_EDGETPU_MODEL_IRQ 4u    /* device offers an interrupt record (len = raw) on 0x83 */
 /* violation bits */
-#define ACCEL_EDGETPU_DEV_V_ORDER 0x01u  /* bulk-out while an output read was incomplete */
-#define ACCEL_EDGETPU_DEV_V_HEADER 0x02u /* bad header, header not alone, or tag > 2 */
-#define ACCEL_EDGETPU_DEV_V_SIZE 0x04u   /* more data than the header announced */
-#define ACCEL_EDGETPU_DEV_V_SCRIPT 0x08u /* a request the script did not expect */
-#define ACCEL_EDGETPU_DEV_V_CSR 0x10u    /* malformed control request or register file full */
+#define ACCEL_EDGETPU_MODEL_V_ORDER 0x01u  /* bulk-out while an output read was incomplete */
+#define ACCEL_EDGETPU_MODEL_V_HEADER 0x02u /* bad header, header not alone, or tag > 2 */
+#define ACCEL_EDGETPU_MODEL_V_SIZE 0x04u   /* more data than the header announced */
+#define ACCEL_EDGETPU_MODEL_V_SCRIPT 0x08u /* a request the script did not expect */
+#define ACCEL_EDGETPU_MODEL_V_CSR 0x10u    /* malformed control request or register file full */
 
 typedef struct accel_edgetpu_model_item {
     uint8_t kind, tag;
@@ -1537,7 +1685,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_model_port(accel_edgetpu
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* refsi: Codeplay RefSi command processor (CMP), seed 003 plus the RefSi rulings.
+/* refsi: Codeplay RefSi command processor (CMP), from Codeplay's command-processor reference
+ * page and the construction kit's driver code.
  *   wire      builder (accel_refsi_emit_*), register field helpers (accel_refsi_pack_* /
  *             accel_refsi_unpack_*), decoder/validator iterator (accel_refsi_iter_*).
  *   model     a reference CMP (accel_refsi_cmp_*) that executes a buffer against caller memory
@@ -1555,7 +1704,22 @@ extern "C" {
  *   ACCEL_REFSI_UNIT_HART(h)     unit id for accesses made through hart h's window view
  *                                (default h).
  *   ACCEL_REFSI_INVALID_ADDR     address given to a kernel for an unused packed_args/ktb
- *                                (default 0). */
+ *                                (default 0).
+ * ASSUMPTIONS (where the reference page is silent or the kit's driver code says otherwise, the
+ * driver code wins, since it is what RefSi runs):
+ *   - A header's low byte must be 0 and its packet id 3; its count is in 32-bit units, so an odd
+ *     count is malformed; at most 0x1FFF payload chunks.
+ *   - Opcode 0 is NOP (skips its payload); FINISH is optional: a buffer also ends at its size.
+ *   - Exact payload chunks: WRITE/LOAD/STORE_REG64 and STORE_IMM64 1, COPY_MEM64 3,
+ *     RUN_KERNEL_SLICE 2, RUN_INSTANCES NUM_ARGS + 1, SYNC_CACHE 0; anything else is malformed.
+ *   - 40 registers: 0-6 named, 7 unnamed but writable, windows 8-39.
+ *   - SYNC_CACHE flags: DCACHE = 1 (flush data), ICACHE = 2 (invalidate instructions), done as
+ *     the flags mean, once per flag.
+ *   - Window MODE value 1 (per hart) is raw value 2 (the field is bits 2:1); SIZE is stored as
+ *     size - 1, SCALE_B as factor - 1, SCALE_A as 0 for 1 and log2 + 1 otherwise (the page says
+ *     2^A; the driver code is what runs); MAX_HARTS 0 means all harts.
+ *   - COPY_MEM64 sources must be 8-byte aligned (ACCEL_E_REFSI_SRC_ALIGN).
+ *   - Unit ids of the model's own memory accesses: ACCEL_REFSI_UNIT_CMP / _UNIT_HART (above). */
 #ifndef ACCEL_REFSI_UNIT_CMP
 #define ACCEL_REFSI_UNIT_CMP 0xFFFFFFFFUL
 #endif
@@ -1720,7 +1884,7 @@ typedef struct accel_refsi_window_mode {
 ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_window_mode(const accel_refsi_window_mode *m, uint64_t *reg);
 ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_window_mode(uint64_t reg, accel_refsi_window_mode *m);
 /* WINDOW_SCALE = scale_a * scale_b. scale_a is 0 or a power of two up to 2^30 (field A = 0 for
- * 0, else log2 + 1, per the ruling: the kit's driver, not the seed's 2^A); scale_b is 1 .. 2^32
+ * 0, else log2 + 1, as the kit's driver encodes it; the reference page says 2^A); scale_b is 1 .. 2^32
  * (stored minus one in bits 63:32). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_window_scale(uint32_t scale_a, uint64_t scale_b,
                                                     uint64_t *reg);
@@ -1835,7 +1999,9 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_write64(const accel_refsi
 extern "C" {
 #endif
 /* ane: Apple Neural Engine (M1 "H13" generation).
- * Two backends, one vocabulary (see RULINGS.md, ANE):
+ * Sources: the public Asahi Linux driver and m1n1 (verified code that drives the engine), and
+ * two chapters of a secondary reverse-engineering guide to the firmware and its host protocol
+ * ("the guide" below; no public code confirms it). Two backends, one vocabulary:
  *   1. DIRECT SUBMISSION (verified: matches the public Asahi Linux driver and m1n1): the task
  *      manager (TM) and 8 task queues (TQ) programmed through the port's 32-bit register
  *      callbacks: accel_ane_tm_enable / _enqueue / _push / _wait_idle / _drain_irq / _execute.
@@ -1844,7 +2010,7 @@ extern "C" {
  *      public code confirms it): the 24-byte controller header, the exec-loop channel message
  *      (u16 id at +4), procedure-call bodies, notifications, event and BAR records. Encoders and
  *      decoders reject everything the firmware would assert on, with a status naming the rule.
- *      Byte layouts of bodies beyond the seed's field lists are accel's own choice, marked
+ *      Byte layouts of bodies beyond the guide's field lists are accel's own choice, marked
  *      "layout assumed" where they appear.
  *   3. FIRMWARE REFERENCE MODEL: deterministic state machines of what the write-up says the
  *      firmware does (exec loop, process, cache request + output set, fast-path dispatcher,
@@ -1860,13 +2026,30 @@ extern "C" {
  *   ACCEL_ANE_CALL_CONTAINER_SIZE (4096)  assumed sizeof(sCSneCmdProcedureCallCopyContainer),
  *       the bound on a whole exec-loop message.
  *   ACCEL_ANE_CUSTOM_BAR_GENERIC (0), ACCEL_ANE_CUSTOM_BAR_HW_32BIT (0),
- *   ACCEL_ANE_BUFDESC_OUTPUT (1), ACCEL_ANE_BU_MAGIC1 (1)  firmware enum/magic values the seeds
- *       do not give (assumed; correct them here).
+ *   ACCEL_ANE_BUFDESC_OUTPUT (1), ACCEL_ANE_BU_MAGIC1 (1)  firmware enum/magic values the guide
+ *       does not give (assumed; correct them here).
  *   ACCEL_ANE_MAX_CACHE_REQUESTS (8), ACCEL_ANE_SCHED_DEPTH (8 per level),
  *   ACCEL_ANE_SCHED_MAX_INFLIGHT (4)  fixed capacities of the firmware model's tables.
+ * ASSUMPTIONS:
+ *   - TM/TQ register map as the Asahi driver programs it, not as the guide's table gives it: TM
+ *     +0x0 REQ_ADDR (TD address), +0x4 REQ_INFO (TD size 31:16, count 15:0), +0x8 REQ_PUSH (the
+ *     doorbell: priority | queue << 8), +0xc TQ_EN; per TQ +0x0 STATUS, +0x10 PRTY,
+ *     +0x14 FREE_SPACE, +0x20..+0x9c 32 BAR words, +0xa0 network id, +0x130 SIZE1, +0x134 ADDR1;
+ *     8 queues at a stride of 0x148, priorities {1,2,3,4,5,6,30,31}. Bases: ACCEL_ANE_TM_BASE,
+ *     ACCEL_ANE_TQ_BASE.
+ *   - The guide gives two layouts for a message header. Both are kept and named apart: the
+ *     24-byte controller header (u32 id first) and the exec-loop channel message (u32 reserved,
+ *     u16 id at +4, fields from +8), which is what the firmware's own code reads.
+ *   - The guide's id-to-name pairs around 0x0000 / 0x7000 / 0xff00 look shifted: names live in one
+ *     data table (accel_ane_cmd_table) and ids placed only by listing order are flagged
+ *     ACCEL_ANE_INFO_ASSUMED.
+ *   - Whatever the firmware would assert on (field limits, ids off the exec-loop fast path, bad
+ *     priorities) is refused by the host-side encoder with its own status, since on a real
+ *     engine it is a panic.
+ *   - Values the guide omits are macros above (container size, BAR type codes, magic numbers).
  * No struct assignment in this section: freestanding rv32 gcc turns it into memcpy calls. */
 
-/* ---- layer 1a: TM/TQ register map (RULINGS.md ANE table; Asahi ane_tm.c) ---- */
+/* ---- layer 1a: TM/TQ register map (as the Asahi driver's ane_tm.c programs it) ---- */
 #ifndef ACCEL_ANE_TM_BASE
 #define ACCEL_ANE_TM_BASE ((uint32_t)0x20000u)
 #endif
@@ -2029,13 +2212,14 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_port(accel_ane_tm_model
 /* ane: end of part 1 declarations */
 
 #endif /* ACCEL_ANE_NO_MODEL */
-/* ==== layer 1b: firmware command protocol (UNVERIFIED: seeds 001 ch. 29 and 004 ch. 30) ====
- * Two framings, kept apart (RULINGS ANE 2):
+/* ==== layer 1b: firmware command protocol (UNVERIFIED: from the guide's firmware and protocol
+ * chapters) ====
+ * Two framings, kept apart (see ASSUMPTIONS above):
  *   controller message: the 24-byte sCSneControllerCmdHdr (u32 id 0x00..0x5c, u32 size, u32
  *     priority, i32 programId, i32 processId, u32 procedureId), then `size` body bytes;
  *   exec-loop channel message ("xl"): u32 reserved @0, u16 id @4 (wire enum), u16 reserved @6,
  *     fields from @8.
- * All integers little-endian. Field order beyond what the seeds print is accel's assumption. */
+ * All integers little-endian. Field order beyond what the guide prints is accel's assumption. */
 #define ACCEL_ANE_CTL_HDR_SIZE 24u
 #define ACCEL_ANE_XL_HDR_SIZE 8u
 #define ACCEL_ANE_EVENT_SIZE 24u  /* { u32 type; u32 targetMask; u64 id; u64 value; } */
@@ -2070,7 +2254,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_port(accel_ane_tm_model
 #define ACCEL_ANE_BUFDESC_OUTPUT 1u /* eCSneBufferDescriptorType_OutputBuffer (value assumed) */
 #endif
 
-/* ---- the two id spaces, as one data table (RULINGS ANE 3: correct names here) ---- */
+/* ---- the two id spaces, as one data table (correct a doubtful name here, nowhere else) ---- */
 #define ACCEL_ANE_SPACE_CTL 1u  /* dispatched eCSneCmdId 0x00..0x5c */
 #define ACCEL_ANE_SPACE_WIRE 2u /* ECSneCmdId wire enum, the u16 at exec-loop +4 */
 #define ACCEL_ANE_DIR_UNKNOWN 0u
@@ -2078,9 +2262,9 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_port(accel_ane_tm_model
 #define ACCEL_ANE_DIR_F2H 2u /* firmware to host (notification) */
 #define ACCEL_ANE_DIR_BOTH 3u
 #define ACCEL_ANE_INFO_FASTPATH 0x1u /* accepted by the exec-loop dispatcher */
-#define ACCEL_ANE_INFO_ASSUMED 0x2u  /* id placed by the seed's listing order, not pinned */
+#define ACCEL_ANE_INFO_ASSUMED 0x2u  /* id placed by the guide's listing order, not pinned */
 
-/* wire ids the seeds pin down */
+/* wire ids the guide pins down */
 #define ACCEL_ANE_WIRE_DEBUG_COMMAND_DATA_CHECK 0x0000u
 #define ACCEL_ANE_WIRE_CH_DATA_FILE_LOAD2 0x002du
 #define ACCEL_ANE_WIRE_CH_ERROR_NOTIFICATION 0x0100u   /* assumed position */
@@ -2101,7 +2285,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_port(accel_ane_tm_model
 #define ACCEL_ANE_WIRE_RETURN_PROCESS_ID 0x0404u
 #define ACCEL_ANE_WIRE_INFERENCE_CALL 0x7000u
 #define ACCEL_ANE_WIRE_BACK_CHANNEL_RPC 0xff00u
-/* dispatched (controller) ids the seeds pin down */
+/* dispatched (controller) ids the guide pins down */
 #define ACCEL_ANE_CTL_PROPERTY_WRITE 0x1eu
 #define ACCEL_ANE_CTL_PROPERTY_READ 0x1fu
 #define ACCEL_ANE_CTL_PROCEDURE_CALL 0x41u
@@ -2317,7 +2501,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_note(const accel_ane_note
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_note(const uint8_t *buf, size_t len, accel_ane_note *n);
 
 #ifndef ACCEL_ANE_NO_MODEL
-/* ==== layer 2: firmware reference model (what seed 001 says the firmware does) ====
+/* ==== layer 2: firmware reference model (what the guide says the firmware does) ====
  * Deterministic, allocation-free; time is a parameter (ms). Each step returns ACCEL_OK when the
  * event is taken, else a status naming why it was refused, and leaves the state unchanged. */
 
@@ -2501,7 +2685,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_boot_heap_check(uint32_t heap_by
 #define ACCEL_ANE_BU_EV_FIRST_CMD 5u   /* arg = index of the command completed */
 #define ACCEL_ANE_BU_FIRST_CMD_COUNT 9u
 #ifndef ACCEL_ANE_BU_MAGIC1
-#define ACCEL_ANE_BU_MAGIC1 0x1u /* magic-number-1: value not in the seeds (assumed) */
+#define ACCEL_ANE_BU_MAGIC1 0x1u /* magic-number-1: value not in the guide (assumed) */
 #endif
 typedef struct accel_ane_bringup {
     uint8_t state;
@@ -2567,7 +2751,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_doorbell_emit(accel_ane_fabric *
 /* power-gate condition: bit 2 set and bit 4 clear; then bits 0, 2, 4 are cleared. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f);
 
-/* ---- fast-path dispatcher (CAneEngineExeLoop::dispatch as seed 004 describes it) ----
+/* ---- fast-path dispatcher (CAneEngineExeLoop::dispatch as the guide describes it) ----
  * Takes one exec-loop message. Ids outside the accepted set fault the firmware (it logs and
  * asserts): ACCEL_E_ANE_UNSUPPORTED_CMD and `faulted` is set, after which every message gets
  * ACCEL_E_ANE_INVARIANT. Bad fields: rejected without running (the decoder's status, counted in
@@ -2767,7 +2951,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_matmul_s32(accel_mac_dtype dt, u
                                            int32_t a_offset, const void *b, size_t b_len,
                                            int32_t b_offset, int32_t *out, size_t out_len);
 
-/* ---- exact wide products from byte planes (Edge TPU seed, section 20) ----
+/* ---- exact wide products from byte planes (the byte-plane technique public Edge TPU
+ * write-ups describe for wide products) ----
  * Elements of nbytes (1..4) little-endian bytes, signed (two's complement) or unsigned, are
  * split into byte planes; the nbytes^2 plane products run through accel_mac_matmul_s32 (uint8,
  * the signed top plane as uint8 XOR 0x80 with offset -128, i.e. exactly the Edge TPU's form)
@@ -2834,6 +3019,11 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #define ACCEL_EDGETPU_DEV_OUTPUT ACCEL_EDGETPU_MODEL_OUTPUT
 #define ACCEL_EDGETPU_DEV_EVENT ACCEL_EDGETPU_MODEL_EVENT
 #define ACCEL_EDGETPU_DEV_IRQ ACCEL_EDGETPU_MODEL_IRQ
+#define ACCEL_EDGETPU_DEV_V_CSR ACCEL_EDGETPU_MODEL_V_CSR
+#define ACCEL_EDGETPU_DEV_V_HEADER ACCEL_EDGETPU_MODEL_V_HEADER
+#define ACCEL_EDGETPU_DEV_V_ORDER ACCEL_EDGETPU_MODEL_V_ORDER
+#define ACCEL_EDGETPU_DEV_V_SCRIPT ACCEL_EDGETPU_MODEL_V_SCRIPT
+#define ACCEL_EDGETPU_DEV_V_SIZE ACCEL_EDGETPU_MODEL_V_SIZE
 #define accel_edgetpu_event_decode accel_edgetpu_decode_event
 #define accel_edgetpu_event_encode accel_edgetpu_encode_event
 #define accel_edgetpu_header_decode accel_edgetpu_decode_header
@@ -3187,7 +3377,7 @@ static const uint8_t *accel__reader_take(accel_reader *r, size_t n)
 }
 
 #define ACCEL__READ_FN(name, type, size, load)                      \
-    ACCELDEF accel_status name(accel_reader *r, type *out)          \
+    ACCELDEF accel_status name(accel_reader *r, type *out) /* NOLINT(bugprone-macro-parentheses): a type */ \
     {                                                               \
         const uint8_t *p;                                           \
         if (!r) return ACCEL_E_NULL;                                \
@@ -3761,6 +3951,7 @@ ACCELDEF accel_status accel_ring_init(accel_ring *r, void *buf, size_t buf_len, 
 static uint8_t *accel__ring_slot(const accel_ring *r, size_t i)
 {
     size_t idx = r->head + i;
+    ACCEL_ASSERT(r->head < r->cap && r->count <= r->cap && i < r->cap);
     if (idx >= r->cap) idx -= r->cap;
     return r->buf + idx * r->slot_size;
 }
@@ -3825,6 +4016,7 @@ ACCELDEF accel_status accel_fifo_init(accel_fifo *f, void *buf, size_t cap)
 static void accel__fifo_copy_out(const accel_fifo *f, size_t at, uint8_t *dst, size_t n)
 {
     size_t start = f->head + at, first;
+    ACCEL_ASSERT(f->head < f->cap && f->count <= f->cap && at <= f->count && n <= f->count - at);
     if (start >= f->cap) start -= f->cap;
     first = f->cap - start;
     if (first > n) first = n;
@@ -3841,6 +4033,7 @@ ACCELDEF accel_status accel_fifo_write(accel_fifo *f, const void *data, size_t n
     {
         const uint8_t *src = (const uint8_t *)data;
         size_t start = f->head + f->count, first;
+        ACCEL_ASSERT(f->head < f->cap && f->count + n <= f->cap);
         if (start >= f->cap) start -= f->cap;
         first = f->cap - start;
         if (first > n) first = n;
@@ -5736,6 +5929,7 @@ static accel_status accel__edgetpu_fbt_at(accel_edgetpu_fbt *t, const uint8_t *b
     /* soffset: vtable = pos - (int32)so */
     if (so & 0x80000000UL) {
         uint32_t fwd = (uint32_t)(0u - so);
+        /* cppcheck-suppress knownConditionTrueFalse ; fwd is 1..2^31 here, cppcheck thinks 0 */
         if ((uint64_t)fwd > (uint64_t)(len - pos)) return ACCEL_E_MALFORMED;
         vt = pos + (size_t)fwd;
     } else {
@@ -5973,10 +6167,10 @@ static accel_status accel__edgetpu_flex_find(const uint8_t *b, size_t len, const
     mw = 1u << (packed & 3u);
     st = accel__edgetpu_flex_back(b, len, root, rw, &map);
     if (st != ACCEL_OK) return st;
-    if (map < 3u * mw) return ACCEL_E_MALFORMED;
+    if (map < (size_t)3 * mw) return ACCEL_E_MALFORMED;
     st = accel__edgetpu_flex_uint(b, len, map - mw, mw, &size);
-    if (st == ACCEL_OK) st = accel__edgetpu_flex_uint(b, len, map - 2u * mw, mw, &kw64);
-    if (st == ACCEL_OK) st = accel__edgetpu_flex_back(b, len, map - 3u * mw, mw, &keys);
+    if (st == ACCEL_OK) st = accel__edgetpu_flex_uint(b, len, map - (size_t)2 * mw, mw, &kw64);
+    if (st == ACCEL_OK) st = accel__edgetpu_flex_back(b, len, map - (size_t)3 * mw, mw, &keys);
     if (st != ACCEL_OK) return st;
     if (!accel__edgetpu_flex_w_ok(kw64)) return ACCEL_E_MALFORMED;
     kw = (unsigned)kw64;
@@ -6835,7 +7029,7 @@ ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u)
 
 #ifndef ACCEL_EDGETPU_NO_MODEL
 /* ---------------------------------------------------------------- edgetpu: device model */
-static int accel__edgetpu_dev_find(const accel_edgetpu_model *d, uint32_t off)
+static int accel__edgetpu_model_find(const accel_edgetpu_model *d, uint32_t off)
 {
     uint32_t i;
     for (i = 0; i < d->nregs; i++)
@@ -6847,7 +7041,7 @@ ACCELDEF uint64_t accel_edgetpu_model_reg(const accel_edgetpu_model *d, uint32_t
 {
     int i;
     if (!d) return 0;
-    i = accel__edgetpu_dev_find(d, off);
+    i = accel__edgetpu_model_find(d, off);
     return i < 0 ? 0 : d->reg_val[i];
 }
 
@@ -6855,7 +7049,7 @@ ACCELDEF accel_status accel_edgetpu_model_set_reg(accel_edgetpu_model *d, uint32
 {
     int i;
     if (!d) return ACCEL_E_NULL;
-    i = accel__edgetpu_dev_find(d, off);
+    i = accel__edgetpu_model_find(d, off);
     if (i < 0) {
         if (d->nregs >= ACCEL_EDGETPU_MODEL_REGS) return ACCEL_E_FULL;
         i = (int)d->nregs++;
@@ -6902,7 +7096,7 @@ ACCELDEF accel_status accel_edgetpu_model_expect(accel_edgetpu_model *d, uint8_t
     return ACCEL_OK;
 }
 
-static void accel__edgetpu_dev_violate(accel_edgetpu_model *d, uint32_t bit)
+static void accel__edgetpu_model_violate(accel_edgetpu_model *d, uint32_t bit)
 {
     d->violations |= bit;
     d->nviolations++;
@@ -6910,7 +7104,7 @@ static void accel__edgetpu_dev_violate(accel_edgetpu_model *d, uint32_t bit)
 
 /* Offer what the script says the device sends next: an output first, then (once it has been
  * read) events and interrupts. */
-static void accel__edgetpu_dev_pump(accel_edgetpu_model *d)
+static void accel__edgetpu_model_pump(accel_edgetpu_model *d)
 {
     while (d->pos < d->nscript && d->out_left == 0) {
         const accel_edgetpu_model_item *it = &d->script[d->pos];
@@ -6930,7 +7124,7 @@ static void accel__edgetpu_dev_pump(accel_edgetpu_model *d)
     }
 }
 
-static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t req,
+static accel_status accel__edgetpu_model_control(void *user, uint8_t rt, uint8_t req,
                                                uint16_t value, uint16_t index, uint8_t *data,
                                                uint16_t length, uint32_t timeout_ms, size_t *done)
 {
@@ -6940,7 +7134,7 @@ static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t r
     (void)timeout_ms;
     *done = 0;
     if ((rt != 0x40u && rt != 0xC0u) || req > 1u || length != want || !data) {
-        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_CSR);
+        accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_CSR);
         return ACCEL_E_STALL;
     }
     if (rt & 0x80u) {
@@ -6956,7 +7150,7 @@ static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t r
             if (fs == 3u) v |= 0x200u;
         }
         if (accel_edgetpu_model_set_reg(d, off, v) != ACCEL_OK) {
-            accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_CSR);
+            accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_CSR);
             return ACCEL_E_STALL;
         }
     }
@@ -6964,16 +7158,15 @@ static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t r
     return ACCEL_OK;
 }
 
-static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const uint8_t *data,
+static accel_status accel__edgetpu_model_bulk_out(void *user, uint8_t ep, const uint8_t *data,
                                                 size_t len, uint32_t timeout_ms, size_t *done)
 {
     accel_edgetpu_model *d = (accel_edgetpu_model *)user;
-    size_t i;
     (void)timeout_ms;
     *done = 0;
     if (ep != ACCEL_EDGETPU_EP_OUT || (!data && len)) return ACCEL_E_STALL;
     if (d->out_left) {
-        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_ORDER);
+        accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_ORDER);
         return ACCEL_E_STALL;
     }
     if (!d->in_data) {
@@ -6981,7 +7174,7 @@ static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const ui
         uint8_t tag;
         if (len != ACCEL_EDGETPU_HEADER_BYTES || accel_edgetpu_decode_header(data, &n, &tag) ||
             tag > ACCEL_EDGETPU_TAG_PARAMETERS || n == 0) {
-            accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_HEADER);
+            accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_HEADER);
             return ACCEL_E_STALL;
         }
         d->in_data = 1;
@@ -6992,11 +7185,13 @@ static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const ui
         return ACCEL_OK;
     }
     if ((uint64_t)len > (uint64_t)(d->req_len - d->req_got)) {
-        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_SIZE);
+        accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_SIZE);
         return ACCEL_E_STALL;
     }
-    if (d->req_tag == ACCEL_EDGETPU_TAG_INPUT)
+    if (d->req_tag == ACCEL_EDGETPU_TAG_INPUT) {
+        size_t i;
         for (i = 0; i < len; i++) d->in_sum = (uint8_t)(d->in_sum + data[i]);
+    }
     d->req_got += (uint32_t)len;
     *done = len;
     if (d->req_got == d->req_len) {
@@ -7007,17 +7202,17 @@ static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const ui
             const accel_edgetpu_model_item *it = d->pos < d->nscript ? &d->script[d->pos] : NULL;
             if (!it || it->kind != ACCEL_EDGETPU_MODEL_RECV || it->tag != d->req_tag ||
                 it->len != d->req_len) {
-                accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_SCRIPT);
+                accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_SCRIPT);
             } else {
                 d->pos++;
-                accel__edgetpu_dev_pump(d);
+                accel__edgetpu_model_pump(d);
             }
         }
     }
     return ACCEL_OK;
 }
 
-static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *data, size_t len,
+static accel_status accel__edgetpu_model_bulk_in(void *user, uint8_t ep, uint8_t *data, size_t len,
                                                uint32_t timeout_ms, size_t *done)
 {
     accel_edgetpu_model *d = (accel_edgetpu_model *)user;
@@ -7032,7 +7227,7 @@ static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *
             data[i] = (uint8_t)(d->in_sum + (uint8_t)(d->out_len - d->out_left + (uint32_t)i));
         d->out_left -= (uint32_t)n;
         *done = n;
-        accel__edgetpu_dev_pump(d);
+        accel__edgetpu_model_pump(d);
         return ACCEL_OK;
     }
     if (ep == ACCEL_EDGETPU_EP_EVENT) {
@@ -7045,7 +7240,7 @@ static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *
         (void)accel_edgetpu_encode_event(&ev, data);
         d->event_ready = 0;
         *done = ACCEL_EDGETPU_EVENT_BYTES;
-        accel__edgetpu_dev_pump(d);
+        accel__edgetpu_model_pump(d);
         return ACCEL_OK;
     }
     if (ep == ACCEL_EDGETPU_EP_IRQ) {
@@ -7054,7 +7249,7 @@ static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *
         accel_store_u32le(data, d->irq_raw);
         d->irq_ready = 0;
         *done = ACCEL_EDGETPU_IRQ_BYTES;
-        accel__edgetpu_dev_pump(d);
+        accel__edgetpu_model_pump(d);
         return ACCEL_OK;
     }
     return ACCEL_E_STALL;
@@ -7064,9 +7259,9 @@ ACCELDEF accel_status accel_edgetpu_model_port(accel_edgetpu_model *d, accel_por
 {
     if (!d || !model) return ACCEL_E_NULL;
     model->user = d;
-    model->usb_control = accel__edgetpu_dev_control;
-    model->usb_bulk_out = accel__edgetpu_dev_bulk_out;
-    model->usb_bulk_in = accel__edgetpu_dev_bulk_in;
+    model->usb_control = accel__edgetpu_model_control;
+    model->usb_bulk_out = accel__edgetpu_model_bulk_out;
+    model->usb_bulk_in = accel__edgetpu_model_bulk_in;
     return ACCEL_OK;
 }
 #endif /* ACCEL_EDGETPU_NO_MODEL */
@@ -7279,7 +7474,7 @@ ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_
                                            const accel_edgetpu_io *io, int *ran_pc)
 {
     accel_edgetpu_exe main_exe, pc;
-    uint32_t i, pc_idx = 0, main_idx = 0;
+    uint32_t pc_idx = 0, main_idx = 0;
     int has_pc;
     accel_status st;
     if (ran_pc) *ran_pc = 0;
@@ -7294,6 +7489,7 @@ ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_
         accel_edgetpu_driver_reset_cache(d);
     if (has_pc) {
         int cached = 0;
+        uint32_t i;
         st = accel_edgetpu_package_executable(m, pc_idx, &pc);
         if (st != ACCEL_OK) return st;
         if (pc.parameter_caching_token == 0) return ACCEL_E_EDGETPU_NO_TOKEN;
@@ -7438,7 +7634,6 @@ ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t 
 {
     size_t pos = 0;
     uint16_t block = 0;
-    uint32_t guard = 0;
     if (!port || !image || !scratch) return ACCEL_E_NULL;
     if (transfer_size == 0) return ACCEL_E_ZERO_LENGTH;
     if (scratch_len < transfer_size) return ACCEL_E_BUFFER_TOO_SMALL;
@@ -7454,8 +7649,10 @@ ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t 
         if (cmp && !accel__edgetpu_memeq(scratch, image + pos, cmp)) return ACCEL_E_EDGETPU_VERIFY;
         pos += got;
         if (got < transfer_size) break; /* a short block ends the upload */
-        block++;
-        if (++guard == 0) return ACCEL_E_TOO_LONG; /* a device that never ends */
+        /* the 16-bit block number would wrap: a device that never ends its upload */
+        block = (uint16_t)(block + 1u);
+        /* cppcheck-suppress knownConditionTrueFalse ; it wraps after 65535 full blocks */
+        if (block == 0) return ACCEL_E_TOO_LONG;
     }
     return pos >= len ? ACCEL_OK : ACCEL_E_EDGETPU_VERIFY;
 }
@@ -7498,7 +7695,7 @@ ACCELDEF accel_status accel_edgetpu_dfu_model_init(accel_edgetpu_dfu_model *d, u
     return ACCEL_OK;
 }
 
-static accel_status accel__edgetpu_dfu_dev_control(void *user, uint8_t rt, uint8_t req,
+static accel_status accel__edgetpu_dfu_model_control(void *user, uint8_t rt, uint8_t req,
                                                    uint16_t value, uint16_t index, uint8_t *data,
                                                    uint16_t length, uint32_t timeout_ms,
                                                    size_t *done)
@@ -7571,7 +7768,7 @@ ACCELDEF accel_status accel_edgetpu_dfu_model_port(accel_edgetpu_dfu_model *d, a
 {
     if (!d || !model) return ACCEL_E_NULL;
     model->user = d;
-    model->usb_control = accel__edgetpu_dfu_dev_control;
+    model->usb_control = accel__edgetpu_dfu_model_control;
     return ACCEL_OK;
 }
 #endif
@@ -7816,7 +8013,7 @@ ACCELDEF accel_status accel_refsi_iter_next(accel_refsi_iter *it, accel_refsi_cm
               op == ACCEL_REFSI_OP_STORE_REG64) && inl >= ACCEL_REFSI_NUM_REGS)
         st = ACCEL_E_REFSI_REG;
     else if (op == ACCEL_REFSI_OP_COPY_MEM64 && (it->buf[it->pos + 8u] & 7u))
-        st = ACCEL_E_REFSI_SRC_ALIGN; /* the device rejects it (ruling 7) */
+        st = ACCEL_E_REFSI_SRC_ALIGN; /* the kit's driver requires 8-byte aligned sources */
     if (st != ACCEL_OK) goto fail;
 
     ACCEL_MEMSET(c, 0, sizeof *c);
@@ -8268,6 +8465,7 @@ ACCELDEF accel_status accel_refsi_model_execute(accel_refsi_model *cmp, const vo
                                               accel_refsi_report *report)
 {
     accel_refsi_report local;
+    /* cppcheck-suppress uninitvar ; local is written before it is read (an out-parameter) */
     accel_refsi_report *r = report ? report : &local;
     accel_refsi_iter it;
     accel_refsi_cmd c;
@@ -8567,12 +8765,11 @@ ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_requ
 /* ---------------------------------------------------------------- ane: register-file model */
 static uint32_t *accel__ane_model_reg(accel_ane_tm_model *m, uint32_t off)
 {
-    uint32_t rel;
     if (off & 3u) return NULL;
     if (off >= m->tm_base && off - m->tm_base < ACCEL_ANE_MODEL_TM_WORDS * 4u)
         return &m->tm[(off - m->tm_base) / 4u];
     if (off >= m->tq_base) {
-        rel = off - m->tq_base;
+        uint32_t rel = off - m->tq_base;
         if (rel < ACCEL_ANE_MODEL_TQ_WORDS * 4u) return &m->tq[rel / 4u];
     }
     return NULL;
@@ -8666,7 +8863,7 @@ ACCELDEF accel_status accel_ane_tm_model_port(accel_ane_tm_model *m, accel_port 
 #define ACCEL__ANE_FP ACCEL_ANE_INFO_FASTPATH
 #define ACCEL__ANE_AS ACCEL_ANE_INFO_ASSUMED
 static const accel_ane_cmd_info accel__ane_cmds[] = {
-    /* dispatched space (controller header), ids pinned by seed 004 */
+    /* dispatched space (controller header), ids the guide pins */
     {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x1e, "CH_PROPERTY_WRITE"},
     {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x1f, "CH_PROPERTY_READ"},
     {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x41, "PROCEDURE_CALL"},
@@ -8679,7 +8876,7 @@ static const accel_ane_cmd_info accel__ane_cmds[] = {
     {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x4f, "SET_ACTIVE_CACHE_REQUEST_IN_GROUP"},
     {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x5a, "INFERENCE_CALL"},
     {ACCEL__ANE_C, ACCEL_ANE_DIR_BOTH, 0, 0x5b, "BACK_CHANNEL_RPC"},
-    /* wire enum (exec-loop +4). "assumed": placed by the order the seed lists names in */
+    /* wire enum (exec-loop +4). "assumed": placed by the order the guide lists names in */
     {ACCEL__ANE_W, ACCEL_ANE_DIR_UNKNOWN, 0, 0x0000, "DEBUG_COMMAND_DATA_CHECK"},
     {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x002d, "CH_DATA_FILE_LOAD2"},
     {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0100, "CH_ERROR_NOTIFICATION"},
@@ -9045,7 +9242,7 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
             (void)accel_ane_encode_bar(&pc->bars[k], out + i, ACCEL_ANE_BAR_SIZE);
         accel_store_u32le(out + i, pc->nbr_exec_order);
         accel_store_u32le(out + i + 4, off);
-        for (k = 0; k < pc->nbr_exec_order; k++) accel_store_u32le(out + off + k * 4u, pc->exec_order[k]);
+        for (k = 0; k < pc->nbr_exec_order; k++) accel_store_u32le(out + off + (size_t)k * 4u, pc->exec_order[k]);
     } else if (v == ACCEL_ANE_PC_EVENTS) {
         uint32_t k;
         accel_store_u32le(out + i, pc->subnet_custom_order);
@@ -9064,7 +9261,7 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
 static accel_status accel__ane_pc_decode_body(const uint8_t *buf, size_t len, unsigned v,
                                               accel_ane_proc_call *pc)
 {
-    uint32_t call, k;
+    uint32_t call;
     size_t end;
     accel_status st;
     accel_ane_bar b;
@@ -9100,8 +9297,9 @@ static accel_status accel__ane_pc_decode_body(const uint8_t *buf, size_t len, un
     call = accel__ane_pc_callsize(v, pc);
     if (len < call) return ACCEL_E_TRUNCATED;
     if (v == ACCEL_ANE_PC_BARS) {
+        uint32_t k;
         for (k = 0; k < pc->nbr_bars; k++) {
-            st = accel_ane_decode_bar(pc->raw_bars + k * ACCEL_ANE_BAR_SIZE, ACCEL_ANE_BAR_SIZE, &b);
+            st = accel_ane_decode_bar(pc->raw_bars + (size_t)k * ACCEL_ANE_BAR_SIZE, ACCEL_ANE_BAR_SIZE, &b);
             if (st != ACCEL_OK) return st;
         }
         end = (size_t)pc->exec_order_offset + (size_t)pc->nbr_exec_order * 4u;
@@ -9243,7 +9441,7 @@ ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, ui
     accel_store_u32le(out + 0x20, t->nbr_inputs);
     accel_store_u32le(out + 0x24, t->nbr_output_sets);
     for (k = 0; k < t->nbr_inputs; k++) {
-        uint8_t *p = out + ACCEL_ANE_TRIGGER_FIXED_SIZE + k * ACCEL_ANE_CHAIN_BUF_SIZE;
+        uint8_t *p = out + ACCEL_ANE_TRIGGER_FIXED_SIZE + (size_t)k * ACCEL_ANE_CHAIN_BUF_SIZE;
         accel_store_u32le(p, t->inputs[k].type);
         accel_store_u32le(p + 4, t->inputs[k].output_set_id);
         accel_store_u64le(p + 8, t->inputs[k].address);
@@ -9281,7 +9479,7 @@ ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len
         return ACCEL_E_MALFORMED;
     t->raw_inputs = buf + ACCEL_ANE_TRIGGER_FIXED_SIZE;
     for (k = 0; k < t->nbr_inputs; k++) {
-        st = accel_ane_decode_chain_buf(t->raw_inputs + k * ACCEL_ANE_CHAIN_BUF_SIZE,
+        st = accel_ane_decode_chain_buf(t->raw_inputs + (size_t)k * ACCEL_ANE_CHAIN_BUF_SIZE,
                                         ACCEL_ANE_CHAIN_BUF_SIZE, t->nbr_output_sets, &b);
         if (st != ACCEL_OK) return st;
     }
@@ -9402,8 +9600,8 @@ ACCELDEF accel_status accel_ane_encode_inference(uint32_t num_io_buffers, uint32
     accel_store_u64le(out + 8, prop_addr);
     accel_store_u64le(out + 16, prop_size);
     for (k = 0; k < buf_nbr; k++) {
-        accel_store_u64le(out + 24 + k * 16u, addr_size_pairs[2u * k]);
-        accel_store_u64le(out + 32 + k * 16u, addr_size_pairs[2u * k + 1u]);
+        accel_store_u64le(out + 24 + (size_t)k * 16u, addr_size_pairs[2u * k]);
+        accel_store_u64le(out + 32 + (size_t)k * 16u, addr_size_pairs[2u * k + 1u]);
     }
     *len = ACCEL_ANE_INFERENCE_FIXED_SIZE + (size_t)buf_nbr * 16u;
     return ACCEL_OK;
@@ -9568,7 +9766,7 @@ ACCELDEF accel_status accel_ane_encode_note(const accel_ane_note *n, uint8_t *ou
         if (grouped ? n->sp_count == 0 : n->sp_count != 1) return ACCEL_E_MALFORMED;
         if (n->sp_count > (ACCEL_ANE_CALL_CONTAINER_SIZE - 12u) / accel__ane_sp_size(n->id))
             return ACCEL_E_ANE_MSG_SIZE;
-        need = (size_t)((grouped ? 12u : 8u) + n->sp_count * accel__ane_sp_size(n->id));
+        need = (size_t)((grouped ? 12u : 8u) + n->sp_count * accel__ane_sp_size(n->id)); /* NOLINT(bugprone-misplaced-widening-cast): bounded by the container size just above */
         break;
     default:
         if (!n->payload && n->payload_len) return ACCEL_E_NULL;
@@ -10246,7 +10444,7 @@ ACCELDEF accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const acc
         accel_store_u32le(d + 4, e[i].type);
         accel_store_u32le(d + 8, e[i].call_index);
         accel_store_u32le(d + 12, e[i].engine_index);
-        for (k = 0; k < 4; k++) accel_store_u32le(d + 16 + 4 * k, e[i].counters[k]);
+        for (k = 0; k < 4; k++) accel_store_u32le(d + 16 + (size_t)4 * k, e[i].counters[k]);
     }
     *len = total;
     return ACCEL_OK;
@@ -10290,7 +10488,7 @@ ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, u
     e->type = accel_load_u32le(d + 4);
     e->call_index = accel_load_u32le(d + 8);
     e->engine_index = accel_load_u32le(d + 12);
-    for (k = 0; k < 4; k++) e->counters[k] = accel_load_u32le(d + 16 + 4 * k);
+    for (k = 0; k < 4; k++) e->counters[k] = accel_load_u32le(d + 16 + (size_t)4 * k);
     return ACCEL_OK;
 }
 

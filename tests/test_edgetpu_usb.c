@@ -143,7 +143,7 @@ static void test_csr(void)
         size_t done = 0;
         CHECK_ST(accel_port_usb_control(&es.sim.port, 0x40, 7, 0, 0, b, 4, 10, &done),
                  ACCEL_E_STALL);
-        CHECK(es.model.violations & ACCEL_EDGETPU_DEV_V_CSR);
+        CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_CSR);
     }
 }
 
@@ -216,7 +216,7 @@ static void test_ordering(void)
         size_t done = 0;
         REQUIRE_ST(accel_edgetpu_encode_header(h, 16, 0), ACCEL_OK);
         CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, h, 8, 100, &done), ACCEL_E_STALL);
-        CHECK(es.model.violations & ACCEL_EDGETPU_DEV_V_ORDER);
+        CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_ORDER);
     }
     /* a different length cannot resume the interrupted read; the same can */
     CHECK_ST(accel_edgetpu_usb_read_output(&es.drv.usb, out, 299), ACCEL_E_STATE);
@@ -235,7 +235,7 @@ static void test_ordering(void)
     }
     /* after the output, bulk-out is allowed again; an unexpected request is a script error */
     CHECK_ST(accel_edgetpu_usb_send(&es.drv.usb, 0, in, 4), ACCEL_OK);
-    CHECK(es.model.violations & ACCEL_EDGETPU_DEV_V_SCRIPT);
+    CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_SCRIPT);
 }
 
 static void test_model_framing(void)
@@ -246,18 +246,18 @@ static void test_model_framing(void)
     memset(d, 0, sizeof d);
     /* header must come alone, 8 bytes */
     CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, d, 12, 100, &done), ACCEL_E_STALL);
-    CHECK(es.model.violations & ACCEL_EDGETPU_DEV_V_HEADER);
+    CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_HEADER);
     /* tag 3 is the device's */
     es.model.violations = 0;
     REQUIRE_ST(accel_edgetpu_encode_header(h, 16, 3), ACCEL_OK);
     CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, h, 8, 100, &done), ACCEL_E_STALL);
-    CHECK(es.model.violations & ACCEL_EDGETPU_DEV_V_HEADER);
+    CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_HEADER);
     /* more data than announced */
     es.model.violations = 0;
     REQUIRE_ST(accel_edgetpu_encode_header(h, 16, 1), ACCEL_OK);
     CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, h, 8, 100, &done), ACCEL_OK);
     CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, d, 17, 100, &done), ACCEL_E_STALL);
-    CHECK(es.model.violations & ACCEL_EDGETPU_DEV_V_SIZE);
+    CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_SIZE);
 }
 
 static void test_timeouts(void)
