@@ -5,6 +5,7 @@
 #   make demo     run the demos on the simulator port
 #   make size     .text/.data/.bss per section on cortex-m0plus -Os
 #   make bench    benchmark report (never part of make test)
+#   make arduino  the Arduino library: build/arduino/Accel/ and build/Accel-VERSION.zip
 # Programs are found by name, so a new section adds files, not Makefile rules:
 #   tests/test_*.c          one sanitized test binary each (intrusive: defines ACCEL_IMPLEMENTATION)
 #   examples/host/*.c       one program each (build/<name>); demo_*.c are run by `make demo`
@@ -35,7 +36,7 @@ TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 BENCHES   := $(patsubst scripts/bench/%.c,$(B)/bench/%,$(wildcard scripts/bench/bench_*.c))
 DEMOS     := $(filter $(B)/demo_%,$(TOOLS))
 
-.PHONY: all test tests demo size bench clean setup
+.PHONY: all test tests demo size bench clean setup arduino
 all: $(TOOLS)
 
 $(B)/%: examples/host/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
@@ -78,6 +79,9 @@ bench:
 
 setup:
 	@bash scripts/setup.sh
+
+arduino:
+	@bash scripts/arduino_lib.sh
 
 clean:
 	rm -rf $(B)

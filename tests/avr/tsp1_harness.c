@@ -17,9 +17,11 @@
  *     --ecc-when-full N   the device raises ASYNC_ERR_ECC N times, the first time its response
  *                         buffer has no room for an async message (12 bytes)
  *     --mem-fail-chunk K  the NVM write of the K-th chunk of a secure update fails (once)
+ *     --stop-after PREFIX stop (as halted) once the sketch has printed a line starting with
+ *                         PREFIX: for sketches whose loop() never ends
  *     --trace             log every command the model executes
- * Exit: 0 the sketch halted (cli + sleep), 1 usage/ELF error or crash, 2 cycle budget spent,
- * 3 a requested fault never fired.
+ * Exit: 0 the sketch halted (cli + sleep) or printed its --stop-after line, 1 usage/ELF error
+ * or crash, 2 cycle budget spent (a hung sketch), 3 a requested fault never fired.
  *
  * Bus wiring: each byte the MCU shifts out (SPI_IRQ_OUTPUT) is fed to the model as one byte of
  * the current transaction and the model's byte goes back through SPI_IRQ_INPUT; chip select
@@ -68,6 +70,10 @@ static struct {
     int cs_low, wake_level, intb_level;
     int dead, trace;
     FILE *out;              /* the sketch's UART0 */
+    const char *stop_after; /* --stop-after */
+    char line[128];         /* the UART line being printed */
+    size_t line_len;
+    int stop;
     /* the transaction in flight: bytes out of and into the MCU */
     uint8_t tx[H_CMD_MAX + 16], rx[H_CMD_MAX + 16];
     size_t xlen;
@@ -278,7 +284,16 @@ static void h_uart(avr_irq_t *irq, uint32_t value, void *param)
 {
     (void)irq;
     (void)param;
-    if (value != '\r') fputc((int)(value & 0xFFu), H.out);
+    char c = (char)(value & 0xFFu);
+    if (c == '\r') return;
+    fputc(c, H.out);
+    if (c != '\n') {
+        if (H.line_len + 1 < sizeof H.line) H.line[H.line_len++] = c;
+        return;
+    }
+    H.line[H.line_len] = 0;
+    H.line_len = 0;
+    if (H.stop_after && strncmp(H.line, H.stop_after, strlen(H.stop_after)) == 0) H.stop = 1;
 }
 
 /* ------------------------------------------------------------------ setup */
@@ -300,7 +315,7 @@ static int usage(void)
     fprintf(stderr, "usage: tsp1_harness [--mcu atmega328p|atmega2560] [--cs P --intb P --wake P]"
                     " [--cycles N] [--nets N] [--cmd-cap N] [--rsp-cap N] [--dead]"
                     " [--flip-cmd TEXT] [--flip-rsp TEXT] [--ecc-on-echo TEXT]"
-                    " [--ecc-when-full N] [--mem-fail-chunk K] [--trace] SKETCH.elf\n");
+                    " [--ecc-when-full N] [--mem-fail-chunk K] [--stop-after PREFIX] [--trace] SKETCH.elf\n");
     return 1;
 }
 
@@ -335,6 +350,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--ecc-on-echo")) H.ecc_on_echo.text = v;
         else if (!strcmp(a, "--ecc-when-full")) H.ecc_when_full = (unsigned)strtoul(v, NULL, 0);
         else if (!strcmp(a, "--mem-fail-chunk")) H.mem_fail_chunk = (uint32_t)strtoul(v, NULL, 0);
+        else if (!strcmp(a, "--stop-after")) H.stop_after = v;
         else return usage();
     }
     if (!elf || nets > ACCEL_TSP1_MAX_NETS || cmd_cap > H_CMD_MAX || rsp_cap > 1024) return usage();
@@ -405,6 +421,7 @@ int main(int argc, char **argv)
 
     for (;;) {
         state = avr_run(H.avr);
+        if (H.stop) state = cpu_Done;
         if (state == cpu_Done || state == cpu_Crashed) break;
         if (H.avr->cycle - H.base_cycle >= budget) break;
     }
@@ -412,7 +429,8 @@ int main(int argc, char **argv)
     fprintf(stderr, "harness: %s after %llu cycles (%.3f s emulated); %lu SPI bytes in %lu transactions;"
                     " model: %lu executed, %lu discarded, %lu errors, %lu async; rsp min free %u;"
                     " firmware updates %lu\n",
-            state == cpu_Done ? "halted" : state == cpu_Crashed ? "CRASHED" : "CYCLE BUDGET SPENT",
+            state == cpu_Done ? (H.stop ? "stopped after its line" : "halted")
+            : state == cpu_Crashed ? "CRASHED" : "CYCLE BUDGET SPENT",
             (unsigned long long)(H.avr->cycle - H.base_cycle),
             (double)(H.avr->cycle - H.base_cycle) / (double)H.freq, H.spi_bytes, H.transactions,
             (unsigned long)H.model.executed, (unsigned long)H.model.discarded,
