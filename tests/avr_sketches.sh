@@ -8,9 +8,10 @@
 #     the port and sketches again with avr-g++ and the strict set (-Wconversion,
 #     -Wsign-conversion, -Wshadow, ...), diagnostics in the core's headers filtered out.
 #  3. flash/RAM per sketch and board (limits: flash <= 28 KB, RAM <= 1 KB, so an Uno keeps half
-#     its RAM for the stack); the TSP1 sketches' flash images must be byte-identical to builds
-#     with ACCEL_TSP1_NO_MODEL and with accel_status_str undefined (neither the device model nor
-#     a status string is linked), which a probe sketch that uses both must fail.
+#     its RAM for the stack); the TSP1 sketches' Uno flash images must be byte-identical to
+#     builds with ACCEL_TSP1_NO_MODEL and with accel_status_str undefined (neither the device
+#     model nor a status string is linked), a build which a probe sketch that uses both must
+#     fail; no model or status-string symbol and no status text in .data on either board.
 #  4. each sketch under tests/avr/tsp1_harness (libsimavr) for both boards, in each scenario
 #     below; its UART0 output must equal tests/avr/expect/SKETCH.SCENARIO.txt line by line
 #     (lines starting with # are the reasons; "!harness TEXT" lines must appear in the
@@ -96,22 +97,25 @@ build() {
     -warnings=all "-prefs=compiler.c.extra_flags=$cf" "-prefs=compiler.cpp.extra_flags=$xf" \
     "$(ino_of "$sk")" >"$out.log" 2>&1
 }
-# Both boards build at once (two jobs); each board's core archive is cached across its sketches.
-TSP1_SKETCHES=$(for s in $SKETCHES ReadmeEcho; do case $s in Tsp1*|ReadmeEcho) echo "$s";; esac; done)
+# Both boards build at once (two jobs of six builds); each board's core archive is cached
+# across its sketches. The link proof (same image without the model) runs on the Uno, its
+# negative control (the probe) on the Mega.
+TSP1_SKETCHES=$(for s in $SKETCHES; do case $s in Tsp1*) echo "$s";; esac; done)
 NOMODEL_C=-DACCEL_TSP1_NO_MODEL
 NOMODEL_CXX="$DD -DACCEL_TSP1_NO_MODEL -Daccel_status_str=accel_status_str_is_not_linked_on_avr"
 build_board() {
   local board=$1 sk
   for sk in $SKETCHES ReadmeEcho; do build "$board" "$sk" "$B/$board/$sk"; echo $? >"$B/$board/$sk.rc"; done
-  for sk in $TSP1_SKETCHES; do
-    build "$board" "$sk" "$B/$board-nomodel/$sk" "$NOMODEL_C" "$NOMODEL_CXX"
-    echo $? >"$B/$board-nomodel/$sk.rc"
-  done
   if [ "$board" = uno ]; then
-    build uno ProbeModel "$B/uno/ProbeModel"
-    echo $? >"$B/uno/ProbeModel.rc"
-    build uno ProbeModel "$B/uno-nomodel/ProbeModel" "$NOMODEL_C" "$NOMODEL_CXX"
-    echo $? >"$B/uno-nomodel/ProbeModel.rc"
+    for sk in $TSP1_SKETCHES; do
+      build uno "$sk" "$B/uno-nomodel/$sk" "$NOMODEL_C" "$NOMODEL_CXX"
+      echo $? >"$B/uno-nomodel/$sk.rc"
+    done
+  else
+    build mega ProbeModel "$B/mega/ProbeModel"
+    echo $? >"$B/mega/ProbeModel.rc"
+    build mega ProbeModel "$B/mega-nomodel/ProbeModel" "$NOMODEL_C" "$NOMODEL_CXX"
+    echo $? >"$B/mega-nomodel/ProbeModel.rc"
   fi
 }
 rm -rf "$B/uno" "$B/mega" "$B/uno-nomodel" "$B/mega-nomodel"
@@ -176,16 +180,18 @@ for board in uno mega; do
       bad "$sk for $board too big: flash $flash (max 28672), RAM $ram (max 1024)"
   done
 done
+for sk in $TSP1_SKETCHES; do
+  v=$B/uno-nomodel/$sk
+  if built "$v" "$sk" && cmp -s "$v/$sk.ino.hex" "$B/uno/$sk/$sk.ino.hex"; then
+    ok "$sk for uno: same flash image without the model and status strings"
+  else
+    bad "$sk for uno links the device model or accel_status_str" "$(grep -E 'error' "$v.log" | head -5)"
+  fi
+done
 for board in uno mega; do
-  for sk in $TSP1_SKETCHES; do
+  for sk in $TSP1_SKETCHES ReadmeEcho; do
     elf=$B/$board/$sk/$sk.ino.elf
     [ -f "$elf" ] || continue
-    v=$B/$board-nomodel/$sk
-    if built "$v" "$sk" && cmp -s "$v/$sk.ino.hex" "$B/$board/$sk/$sk.ino.hex"; then
-      ok "$sk for $board: same flash image without the model and status strings"
-    else
-      bad "$sk for $board links the device model or accel_status_str" "$(grep -E 'error' "$v.log" | head -5)"
-    fi
     syms=$(avr-nm -C "$elf" | grep -E 'tsp1m_|tsp1_model|status_str' || true)
     [ -z "$syms" ] && ok "$sk for $board: no model or status-string symbol" || bad "$sk for $board symbols" "$syms"
     avr-objcopy -O binary -j .data "$elf" "$B/data.bin"
@@ -193,13 +199,13 @@ for board in uno mega; do
   done
 done
 # negative control: a sketch that uses the model and accel_status_str must fail that build
-if built "$B/uno/ProbeModel" ProbeModel && built "$B/uno-nomodel/ProbeModel" ProbeModel; then
+if built "$B/mega/ProbeModel" ProbeModel && built "$B/mega-nomodel/ProbeModel" ProbeModel; then
   bad "the probe that uses the model built without it: the link check cannot fail"
-elif built "$B/uno/ProbeModel" ProbeModel &&
-     grep -q "accel_tsp1_model_init\|accel_tsp1_model" "$B/uno-nomodel/ProbeModel.log"; then
+elif built "$B/mega/ProbeModel" ProbeModel &&
+     grep -q "accel_tsp1_model" "$B/mega-nomodel/ProbeModel.log"; then
   ok "probe using the model fails the no-model build (the check can fail)"
 else
-  bad "probe build" "$(tail -5 "$B/uno/ProbeModel.log")"
+  bad "probe build" "$(tail -5 "$B/mega/ProbeModel.log")"
 fi
 
 # ------------------------------------------------------------------ 4. runs on simavr
@@ -212,6 +218,7 @@ else
   exit
 fi
 CYCLES=""
+stack_report=""
 # run BOARD SKETCH SCENARIO [harness args...]
 run() {
   local board=$1 sk=$2 sc=$3 exp out err rc miss
@@ -235,6 +242,16 @@ run() {
   miss=""
   while IFS= read -r l; do grep -qF -- "${l#!harness }" "$err" || miss="$miss [${l#!harness }]"; done < <(grep '^!harness ' "$exp")
   [ -z "$miss" ] && ok "$sk/$sc on $board: harness report" || bad "$sk/$sc on $board: harness report lacks$miss" "$(cat "$err")"
+  if [ "$sc" = normal ]; then
+    # RAM never touched: from the end of the globals to the deepest the stack went
+    local sp end ramend head
+    sp=$(sed -n 's/.*lowest SP 0x\([0-9A-F]*\).*/\1/p' "$err")
+    end=$(avr-nm "$B/$board/$sk/$sk.ino.elf" | awk '$3 == "__bss_end" { print substr($1, length($1) - 3) }')
+    [ "$board" = uno ] && ramend=$((0x8FF)) || ramend=$((0x21FF))
+    head=$((0x$sp - 0x$end))
+    stack_report="$stack_report$(printf '%-5s %-12s stack peak %4d, never touched %4d' "$board" "$sk" $((ramend - 0x$sp)) "$head")"$'\n'
+    [ "$head" -ge 256 ] && ok "$sk on $board: $head bytes of RAM never touched" || bad "$sk on $board: only $head bytes of RAM to spare"
+  fi
   if [ "$sk/$sc" = Tsp1Basics/normal ]; then
     CYCLES="$CYCLES$board $(sed -n 's/.*after \([0-9]*\) cycles (\([0-9.]*\) s.*/\1 cycles (\2 s emulated)/p' "$err"); "
   fi
@@ -252,8 +269,8 @@ for board in uno mega; do
   run $board ReadmeEcho normal --stop-after "echo: "
 done
 # a sketch that never halts ends at its cycle budget, reported as hung (exit 2)
-if [ -f "$B/uno/ProbeModel/ProbeModel.ino.elf" ]; then
-  "$B/tsp1_harness" --cycles 3000000 "$B/uno/ProbeModel/ProbeModel.ino.elf" >"$B/run/probe.out" 2>"$B/run/probe.err"
+if [ -f "$B/mega/ProbeModel/ProbeModel.ino.elf" ]; then
+  "$B/tsp1_harness" --mcu atmega2560 --cycles 3000000 "$B/mega/ProbeModel/ProbeModel.ino.elf" >"$B/run/probe.out" 2>"$B/run/probe.err"
   rc=$?
   [ "$rc" = 2 ] && grep -q "CYCLE BUDGET SPENT after 300" "$B/run/probe.err" && grep -q "probe running" "$B/run/probe.out" &&
     ok "a sketch that never halts fails at its cycle budget" || bad "hang detection (exit $rc)" "$(cat "$B/run/probe.err")"
@@ -264,6 +281,7 @@ fi
 
 echo "flash / RAM (bytes, Debian core 1.8.7, avr-gcc $(avr-gcc -dumpversion)):"
 printf '%s' "$report"
+printf '%s' "$stack_report"
 echo "Tsp1Basics session: $CYCLES"
 echo "wall time: $(( $(date +%s) - start )) s"
 lib_end

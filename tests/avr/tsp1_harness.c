@@ -122,7 +122,8 @@ static void h_note_fill(void)
             unsigned i;
             H.ecc_full_fired = 1;
             for (i = 0; i < H.ecc_when_full; i++)
-                accel_tsp1_model_raise(&H.model, ACCEL_TSP1_R_ASYNC_ERR_ECC);
+                if (accel_tsp1_model_raise(&H.model, ACCEL_TSP1_R_ASYNC_ERR_ECC) != ACCEL_OK)
+                    H.ecc_full_fired = 0; /* reported as never fired */
             fprintf(stderr, "harness: raised ASYNC_ERR_ECC x%u while the response buffer is full\n",
                     H.ecc_when_full);
         }
@@ -195,8 +196,7 @@ static void h_transaction_end(void)
     if (H.ecc_on_echo.text && !H.ecc_on_echo.fired && accel_load_u16le(f + 2) == ACCEL_TSP1_ECHO &&
         n == strlen(H.ecc_on_echo.text) && H.xlen >= 2 + 8 + n &&
         memcmp(f + 8, H.ecc_on_echo.text, n) == 0) {
-        H.ecc_on_echo.fired = 1;
-        accel_tsp1_model_raise(&H.model, ACCEL_TSP1_R_ASYNC_ERR_ECC);
+        H.ecc_on_echo.fired = accel_tsp1_model_raise(&H.model, ACCEL_TSP1_R_ASYNC_ERR_ECC) == ACCEL_OK;
         fprintf(stderr, "harness: raised ASYNC_ERR_ECC on ECHO \"%s\"\n", H.ecc_on_echo.text);
     }
 }
@@ -329,6 +329,7 @@ int main(int argc, char **argv)
     avr_irq_t *irq;
     uint32_t flags = 0;
     int i, state;
+    unsigned sp, sp_min = 0xFFFFu; /* the stack's deepest point: RAM the sketch really used */
     memset(&H, 0, sizeof H);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -421,6 +422,8 @@ int main(int argc, char **argv)
 
     for (;;) {
         state = avr_run(H.avr);
+        sp = (unsigned)H.avr->data[R_SPL] | ((unsigned)H.avr->data[R_SPH] << 8);
+        if (sp < sp_min) sp_min = sp;
         if (H.stop) state = cpu_Done;
         if (state == cpu_Done || state == cpu_Crashed) break;
         if (H.avr->cycle - H.base_cycle >= budget) break;
@@ -428,14 +431,14 @@ int main(int argc, char **argv)
     fflush(H.out);
     fprintf(stderr, "harness: %s after %llu cycles (%.3f s emulated); %lu SPI bytes in %lu transactions;"
                     " model: %lu executed, %lu discarded, %lu errors, %lu async; rsp min free %u;"
-                    " firmware updates %lu\n",
+                    " firmware updates %lu; lowest SP 0x%04X\n",
             state == cpu_Done ? (H.stop ? "stopped after its line" : "halted")
             : state == cpu_Crashed ? "CRASHED" : "CYCLE BUDGET SPENT",
             (unsigned long long)(H.avr->cycle - H.base_cycle),
             (double)(H.avr->cycle - H.base_cycle) / (double)H.freq, H.spi_bytes, H.transactions,
             (unsigned long)H.model.executed, (unsigned long)H.model.discarded,
             (unsigned long)H.model.errors, (unsigned long)H.model.async_emitted,
-            (unsigned)H.min_rsp_free, (unsigned long)H.model.fw_version);
+            (unsigned)H.min_rsp_free, (unsigned long)H.model.fw_version, sp_min);
     if ((H.flip_cmd.text && !H.flip_cmd.fired) || (H.flip_rsp.text && !H.flip_rsp.fired) ||
         (H.ecc_on_echo.text && !H.ecc_on_echo.fired) || (H.ecc_when_full && !H.ecc_full_fired))
     {

@@ -3,8 +3,9 @@
 
   Talks to an Applied Brain Research TSP1 neural accelerator over SPI: waits until it has
   booted, sends an ECHO, lists its neural network slots, starts and stops network 0, provokes
-  an error with a bad network mask and recovers from it, then queues several ECHOs at once.
-  Every outcome is printed to the serial monitor (115200 baud).
+  an error with a bad network mask and recovers from it, queues several ECHOs at once, and
+  puts the chip into deep sleep and wakes it up. Every outcome is printed to the serial
+  monitor (115200 baud).
 
   The circuit:
   - TSP1 SPI (MOSI, MISO, SCK) to the board's SPI pins, TSP1 chip select to pin SS
@@ -104,14 +105,16 @@ void takeAsync() {
 
 void showNet(uint8_t i) {
   accel_tsp1_nn_info info;
-  static const char *const names[] = {"stopped", "running", "paused", "finished"};
   if (accel_tsp1_query_nn(&tsp, i, &info, WAIT_MS) != ACCEL_OK) return;
   Serial.print(F("  net "));
   Serial.print(info.idx);
   Serial.print(F(" of "));
   Serial.print(info.n_total);
-  Serial.print(F(": "));
-  Serial.println(names[info.state]);
+  // F("...") keeps a string in flash: on AVR a plain string literal also takes RAM
+  Serial.println(info.state == ACCEL_TSP1_NN_STOPPED   ? F(": stopped")
+                 : info.state == ACCEL_TSP1_NN_RUNNING ? F(": running")
+                 : info.state == ACCEL_TSP1_NN_PAUSED  ? F(": paused")
+                                                       : F(": finished"));
 }
 
 void setup() {
@@ -123,7 +126,7 @@ void setup() {
   cfg.cs_pin[0] = SS;          // spi_transfer chip select 0
   cfg.irq_pin[0] = INTB_PIN;   // wait_irq line 0, active low
   cfg.gpio_pin[1] = WAKE_PIN;  // gpio_set line 1
-  accel_arduino_init(&board, &cfg, &port);
+  accel_status st = accel_arduino_init(&board, &cfg, &port);
 
   accel_tsp1_config tc;
   memset(&tc, 0, sizeof tc);
@@ -139,10 +142,11 @@ void setup() {
   tc.tx_len = sizeof txMem;
   tc.timeout_ms = 300;         // a command unanswered for 300 ms has timed out
   tc.on_outcome = onOutcome;
-  accel_tsp1_open(&tsp, &tc);
+  if (st == ACCEL_OK) st = accel_tsp1_open(&tsp, &tc);
 
   // 1. The TSP1 says ASYNC_READY once it has booted.
-  if (report(F("ready"), accel_tsp1_wait_ready(&tsp, WAIT_MS)) != ACCEL_OK) {
+  if (st == ACCEL_OK) st = accel_tsp1_wait_ready(&tsp, WAIT_MS);
+  if (report(F("ready"), st) != ACCEL_OK) {
     Serial.println(F("no TSP1: check the wiring"));
     return;
   }
@@ -176,21 +180,35 @@ void setup() {
 
   // 6. Queue four ECHOs without waiting; answers come back in order. A command completes
   // only when its answer fits in the TSP1's response buffer.
-  static const char *const words[] = {"pipeline-1", "pipeline-2", "pipeline-3", "pipeline-4"};
+  char text[] = "pipeline-1";
   pipelining = true;
-  for (uint8_t i = 0; i < 4; i++)
-    accel_tsp1_submit(&tsp, ACCEL_TSP1_ECHO, words[i], strlen(words[i]), NULL);
+  for (uint8_t i = 0; i < 4; i++) {
+    text[9] = (char)('1' + i);  // submit sends at once: text may change afterwards
+    st = accel_tsp1_submit(&tsp, ACCEL_TSP1_ECHO, text, strlen(text), NULL);
+    if (st != ACCEL_OK) {  // not queued (no room yet, say): no outcome will follow
+      report(F("queue echo"), st);
+      queuedDone++;
+    }
+  }
   delay(20);
   uint16_t fill = 0, space = 0;
-  accel_tsp1_buf_level(&tsp.bus, ACCEL_TSP1_BUF_RSP, &fill, &space);
-  Serial.print(F("response buffer: "));
-  Serial.print(fill);
-  Serial.print(F(" bytes waiting, "));
-  Serial.print(space);
-  Serial.println(F(" free"));
+  if (accel_tsp1_buf_level(&tsp.bus, ACCEL_TSP1_BUF_RSP, &fill, &space) == ACCEL_OK) {
+    Serial.print(F("response buffer: "));
+    Serial.print(fill);
+    Serial.print(F(" bytes waiting, "));
+    Serial.print(space);
+    Serial.println(F(" free"));
+  }
   uint32_t start = millis();
-  while (queuedDone < 4 && millis() - start < WAIT_MS) accel_tsp1_poll(&tsp);
+  st = ACCEL_OK;
+  while (st == ACCEL_OK && queuedDone < 4 && millis() - start < WAIT_MS) st = accel_tsp1_poll(&tsp);
+  if (st != ACCEL_OK) report(F("poll"), st);
   pipelining = false;
+  takeAsync();
+
+  // 7. Deep sleep; a rising edge on WAKE wakes the TSP1, which then says ASYNC_READY again.
+  report(F("deep sleep"), accel_tsp1_sleep(&tsp, WAIT_MS));
+  report(F("wake"), accel_tsp1_wake(&tsp, WAIT_MS));
   takeAsync();
   Serial.println(F("done"));
 }

@@ -57,7 +57,7 @@ void setup() {
   cfg.cs_pin[0] = SS;
   cfg.irq_pin[0] = 2;
   cfg.gpio_pin[1] = 4;
-  accel_arduino_init(&board, &cfg, &port);
+  accel_status st = accel_arduino_init(&board, &cfg, &port);
 
   accel_tsp1_config tc;
   memset(&tc, 0, sizeof tc);
@@ -70,9 +70,9 @@ void setup() {
   tc.tx_mem = txMem;
   tc.tx_len = sizeof txMem;
   tc.timeout_ms = 500;
-  accel_tsp1_open(&tsp, &tc);
-
-  if (report(F("ready"), accel_tsp1_wait_ready(&tsp, 1000)) != ACCEL_OK) return;
+  if (st == ACCEL_OK) st = accel_tsp1_open(&tsp, &tc);
+  if (st == ACCEL_OK) st = accel_tsp1_wait_ready(&tsp, 1000);
+  if (report(F("ready"), st) != ACCEL_OK) return;
   // The TSP1 refuses an update while a network runs (ERR_BUSY): stop them all first.
   report(F("scan"), accel_tsp1_nn_scan(&tsp, NULL, 1000));
   report(F("stop all"), accel_tsp1_nn_control(&tsp, ACCEL_TSP1_NN_STOP, tsp.known_mask, 1000));
