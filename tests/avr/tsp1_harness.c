@@ -27,7 +27,12 @@
  * the current transaction and the model's byte goes back through SPI_IRQ_INPUT; chip select
  * going high ends the model's transaction. The model's clock follows the emulated cycle count
  * (F_CPU / 1000 cycles per millisecond); INTB (active low) follows the model's IRQ output
- * after every byte, edge and millisecond. */
+ * after every byte, edge and millisecond.
+ * simavr 1.6 clocks every SPI byte in 100 us whatever the SPI divider, so bus-heavy code runs
+ * slower here than on a board at 4 MHz SPI (cycle counts are upper bounds for the bus part).
+ * Build: cc -I. -isystem /usr/include/simavr tests/avr/tsp1_harness.c -lsimavr (libsimavr.so
+ * pulls in libelf.so.1 itself; the harness calls no libelf function, so no libelf development
+ * files are needed, and simavr's pkg-config file is not used). */
 #define _POSIX_C_SOURCE 200809L /* dup, dup2 */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
