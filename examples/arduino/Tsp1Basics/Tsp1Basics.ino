@@ -161,7 +161,7 @@ void setup() {
   report(F("scan"), accel_tsp1_nn_scan(&tsp, &count, WAIT_MS));
   for (uint8_t i = 0; i < count; i++) showNet(i);
 
-  // 4. Start network 0, then stop it.
+  // 4. Start network 0 (step 5 stops it again).
   report(F("start net 0"), accel_tsp1_nn_control(&tsp, ACCEL_TSP1_NN_START, 1, WAIT_MS));
   showNet(0);
 

@@ -89,6 +89,8 @@ void setup() {
     u.chunks = 1;  // one chunk per command: what fits txMem
     // Sends every chunk, FINISH, then REBOOT, and waits for the new firmware's ASYNC_READY.
     if (report(F("update"), accel_tsp1_update_run(&tsp, &u, 2000)) == ACCEL_OK) break;
+    if (attempt == 2) break;
+    // The driver sent SECURE_UPDATE_CANCEL: a cancelled update starts over (position 0).
     Serial.print(F("  cancelled; the next attempt starts at byte "));
     Serial.println(u.position);
   }
