@@ -45,7 +45,11 @@ else
   lib_end
   exit
 fi
-LIB=$B/pkg/arduino
+# build from what the zip holds, as "Add .ZIP Library" installs it
+LIB=$B/unzipped
+rm -rf "$LIB"
+mkdir -p "$LIB"
+unzip -q "$zip" -d "$LIB" || bad "unzip $zip"
 list=$(unzip -Z1 "$zip")
 want="Accel/library.properties Accel/src/accel.h Accel/src/accel_impl.c Accel/src/accel_arduino.h
 Accel/src/accel_arduino.cpp Accel/src/accel_arduino_wire.h Accel/LICENSE"
