@@ -7,6 +7,7 @@
 #   make bench    benchmark report (never part of make test)
 #   make coverage line and branch coverage of accel.h per section (report)
 #   make fuzz     libFuzzer campaign over every target (report; FUZZ_SECONDS, FUZZ_RUNS)
+#   make arduino  the Arduino library: build/arduino/Accel/ and build/Accel-VERSION.zip
 # Programs are found by name, so a new section adds files, not Makefile rules:
 #   tests/test_*.c          one sanitized test binary each (intrusive: defines ACCEL_IMPLEMENTATION)
 #   examples/host/*.c       one program each (build/<name>); demo_*.c are run by `make demo`
@@ -37,7 +38,7 @@ TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 BENCHES   := $(patsubst scripts/bench/%.c,$(B)/bench/%,$(wildcard scripts/bench/bench_*.c))
 DEMOS     := $(filter $(B)/demo_%,$(TOOLS))
 
-.PHONY: all test tests demo size bench clean setup coverage fuzz
+.PHONY: all test tests demo size bench clean setup coverage fuzz arduino
 all: $(TOOLS)
 
 $(B)/%: examples/host/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
@@ -90,6 +91,9 @@ bench:
 
 setup:
 	@bash scripts/setup.sh
+
+arduino:
+	@bash scripts/arduino_lib.sh
 
 clean:
 	rm -rf $(B)
