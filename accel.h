@@ -785,9 +785,12 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
  *                     names no command with certainty; resp is that response).
  *   ACCEL_E_TSP1_UNEXPECTED  an answer with its TID but an id it never answers with.
  * REBOOT and DEEP_SLEEP clear the device's buffers: while one is pending, submit holds new
- * commands (ACCEL_E_BUSY until ASYNC_READY, ACCEL_E_TSP1_ASLEEP until accel_tsp1_wake). A
- * REBOOT or DEEP_SLEEP sent before the session saw ASYNC_READY (after open) cannot tell its own
- * ASYNC_READY from the boot's and ends UNKNOWN_OUTCOME. After an error response or a deadline
+ * commands (ACCEL_E_BUSY until ASYNC_READY, ACCEL_E_TSP1_ASLEEP until accel_tsp1_wake).
+ * ASYNC_READY names no command, so it confirms a REBOOT or DEEP_SLEEP only if no other can be
+ * on its way: the session is "settled" once a command sent after every earlier REBOOT or
+ * DEEP_SLEEP is confirmed (or one of them ended OK); until then (after open, after one of them
+ * ended UNKNOWN_OUTCOME) they end UNKNOWN_OUTCOME. Assumed: after a boot the device places
+ * ASYNC_READY before any answer. After an error response or a deadline
  * the device may be discarding everything until CLEAR_ERROR: with auto_clear the driver sends
  * it (retrying a refused one on every poll until timeout_ms has passed, then poll returns
  * ACCEL_E_TSP1_ERROR_STATE), otherwise submit returns ACCEL_E_TSP1_ERROR_STATE until
@@ -830,6 +833,7 @@ typedef struct accel_tsp1 {
     /* ordered for small load/store offsets on Thumb-1: bytes, then halfwords, then words */
     accel_tsp1_bus bus;
     uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async, w_done, rom;
+    uint8_t settled; /* no ASYNC_READY can be outstanding (see accel__tsp1_on_frame) */
     uint16_t next_tid, last_async;
     uint16_t w_tid; /* the command a blocking call waits for */
     uint16_t aq_tid[4], aq_n[4], aq_id[4]; /* host async queue: READY, ECC, NPU, unknown */
@@ -881,7 +885,9 @@ ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
  * from its command buffer (or timeout_ms). Its outcome comes with accel_tsp1_wake. */
 ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms);
 /* WAKE pulse, then ASYNC_READY. Without it in time the pending DEEP_SLEEP ends UNKNOWN_OUTCOME
- * (it may never have run, or the ASYNC_READY was lost) and the session stops holding commands. */
+ * (it may never have run, or the ASYNC_READY was lost) and the session stops holding commands.
+ * A DEEP_SLEEP that ended UNKNOWN_OUTCOME otherwise (an error response naming no command) may
+ * still have put the device to sleep: submit says ACCEL_E_TSP1_ASLEEP until this is called. */
 ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms);
 ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
                                          uint32_t timeout_ms);
@@ -4456,8 +4462,8 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
 #define ACCEL_TSP1_READ_CHUNK 64u
 #endif
 #define ACCEL__TSP1_INTERNAL 1u /* pending flag: the driver's own CLEAR_ERROR (no outcome) */
-#define ACCEL__TSP1_SURE 2u     /* pending flag: a REBOOT/DEEP_SLEEP sent with no ASYNC_READY
-                                   outstanding, so the next one is its own */
+#define ACCEL__TSP1_SURE 2u     /* pending flag: a REBOOT/DEEP_SLEEP sent while settled, so the
+                                   next ASYNC_READY is its own */
 #define ACCEL__TSP1_ALL ((size_t)-1)
 
 static uint32_t accel__tsp1_now(const accel_tsp1 *s)
@@ -4492,6 +4498,9 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
     accel_tsp1_pending p;
     accel_tsp1_outcome o;
     if (accel_ring_pop(&s->pend, &p) != ACCEL_OK) return;
+    /* a DEEP_SLEEP that did not run leaves the device awake; one of unknown fate may have put
+       it to sleep, so the session keeps asking for accel_tsp1_wake */
+    if (p.id == ACCEL_TSP1_DEEP_SLEEP && st != ACCEL_E_TSP1_UNKNOWN_OUTCOME) s->asleep = 0;
     if (p.tid == s->w_tid && !s->w_done) {
         s->w_done = 1;
         s->w_st = st;
@@ -4538,13 +4547,12 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
            confirmed any more. Other pending commands may have been sent after the boot. */
         accel_tsp1_pending *p = accel__tsp1_resetting(s);
         if (p) {
-            accel_status st = (p->flags & ACCEL__TSP1_SURE) &&
-                              (p->id == ACCEL_TSP1_REBOOT || s->asleep == 2)
-                                  ? ACCEL_OK
-                                  : ACCEL_E_TSP1_UNKNOWN_OUTCOME;
+            /* unsure: this may be an earlier boot's, and its own may still come */
+            s->settled = (p->flags & ACCEL__TSP1_SURE) &&
+                         (p->id == ACCEL_TSP1_REBOOT || s->asleep == 2);
             accel__tsp1_end(s, accel_ring_count(&s->pend) - 1u, ACCEL_E_TSP1_UNKNOWN_OUTCOME,
                             NULL, 0);
-            accel__tsp1_finish(s, st, NULL);
+            accel__tsp1_finish(s, s->settled ? ACCEL_OK : ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
         }
         s->ready = 1;
         s->asleep = 0;
@@ -4599,6 +4607,10 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
         /* answers come in command order: older commands without theirs never get them */
         accel__tsp1_end(s, i, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
         accel__tsp1_finish(s, st, f);
+        /* with no REBOOT/DEEP_SLEEP pending, this command went out after all of them: any of
+           them that ran, rebooted the device before it, and its ASYNC_READY came first (the
+           device places it before answering anything after a boot) or is lost */
+        if (!accel__tsp1_resetting(s)) s->settled = 1;
         if (k != ACCEL_TSP1_KIND_ERROR) return;
         /* in its error state the device discards what follows, until a CLEAR_ERROR */
         accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_DISCARDED, NULL, 1);
@@ -4668,7 +4680,8 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
     p.id = id;
     p.flags = flags;
     if (p.mtid == ACCEL_TSP1_TID_NONE) {
-        if (s->ready) p.flags = (uint8_t)(p.flags | ACCEL__TSP1_SURE);
+        if (s->settled) p.flags = (uint8_t)(p.flags | ACCEL__TSP1_SURE);
+        s->settled = 0;
         s->ready = 0;
         s->asleep = (uint8_t)(id == ACCEL_TSP1_DEEP_SLEEP);
     }
@@ -4851,7 +4864,8 @@ ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
     if (s->asleep) s->asleep = 2; /* an ASYNC_READY now proves the DEEP_SLEEP ran */
     st = accel_tsp1_wait_ready(s, timeout_ms);
     if (st != ACCEL_OK && s->asleep) {
-        /* the DEEP_SLEEP may never have run, or the ASYNC_READY was lost */
+        /* the DEEP_SLEEP may never have run, or the ASYNC_READY was lost: the device is taken
+           to be awake (a command that gets no answer will show otherwise) */
         accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
         s->asleep = 0;
     }

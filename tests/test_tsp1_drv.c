@@ -654,7 +654,11 @@ static void test_reboot_holds_commands(void)
     int i;
     setup(256, 128, 2, 1, 8, 1);
     CHECK_ST(accel_tsp1_wait_ready(&R.s, 100), ACCEL_OK);
+    CHECK_EQ(R.s.settled, 0); /* an ASYNC_READY may be outstanding until a command confirms */
+    CHECK_ST(accel_tsp1_call(&R.s, ACCEL_TSP1_ECHO, "a", 1, NULL, 0, NULL, 100), ACCEL_OK);
+    CHECK_EQ(R.s.settled, 1);
     CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_REBOOT, NULL, 0, &tr), ACCEL_OK);
+    CHECK_EQ(R.s.settled, 0);
     CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, "a", 1, &te), ACCEL_E_BUSY);
     CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_NN_START, m1, 4, NULL), ACCEL_E_BUSY);
     CHECK_ST(accel_tsp1_clear_error(&R.s), ACCEL_E_BUSY);
@@ -666,6 +670,7 @@ static void test_reboot_holds_commands(void)
     CHECK_ST(R.o_st[i], ACCEL_OK);
     CHECK_EQ(R.fate[tr], ACCEL_TSP1_MODEL_RAN);
     CHECK_EQ(R.s.ready, 1);
+    CHECK_EQ(R.s.settled, 1);
     CHECK_EQ(R.n_ready, 2);
     CHECK_ST(R.o_st[R.n_out - 1], ACCEL_OK);
     CHECK_EQ(R.fate[R.o_tid[R.n_out - 1]], ACCEL_TSP1_MODEL_RAN);
@@ -697,6 +702,9 @@ static void test_reboot_holds_commands(void)
     drain(300);
     CHECK_ST(R.o_st[rig_find(tr)], ACCEL_E_TSP1_UNKNOWN_OUTCOME);
     CHECK_EQ(R.fate[tr], ACCEL_TSP1_MODEL_RAN);
+    /* the CLEAR_ERROR that followed the deadline came back: had the REBOOT's ASYNC_READY been
+       on its way, it would have come before */
+    CHECK_EQ(R.s.settled, 1);
     CHECK_ST(accel_tsp1_call(&R.s, ACCEL_TSP1_ECHO, "c", 1, NULL, 0, NULL, 100), ACCEL_OK);
 }
 
@@ -715,6 +723,7 @@ static void test_reboot_before_ready(void)
     CHECK_ST(R.o_st[0], ACCEL_E_TSP1_UNKNOWN_OUTCOME); /* not OK on another boot's word */
     CHECK_EQ(R.fate[tr], 0); /* it has not run yet */
     CHECK_EQ(R.s.ready, 1);
+    CHECK_EQ(R.s.settled, 0);
     accel_sim_advance(&R.sim, 20);
     CHECK_ST(accel_tsp1_poll(&R.s), ACCEL_OK);
     CHECK_EQ(R.fate[tr], ACCEL_TSP1_MODEL_RAN);
@@ -722,6 +731,12 @@ static void test_reboot_before_ready(void)
     CHECK_EQ(R.n_out, 1);
     i = rig_find(tr);
     CHECK_EQ(i, 0);
+    /* still not settled: a second REBOOT would not know whose ASYNC_READY it sees */
+    CHECK_EQ(R.s.settled, 0);
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_REBOOT, NULL, 0, &tr), ACCEL_OK);
+    drain(20);
+    CHECK_ST(R.o_st[1], ACCEL_E_TSP1_UNKNOWN_OUTCOME);
+    CHECK_EQ(R.fate[tr], ACCEL_TSP1_MODEL_RAN);
     /* the blocking helper: OK once the device is up */
     setup(256, 128, 1, 1, 8, 1);
     CHECK_ST(accel_tsp1_reboot(&R.s, 100), ACCEL_OK);
