@@ -5,6 +5,9 @@
 #   make demo     run the demos on the simulator port
 #   make size     .text/.data/.bss per section on cortex-m0plus -Os
 #   make bench    benchmark report (never part of make test)
+#   make soak     TSP1 driver against its device model with random faults, 1,000,000 commands
+#                 (SOAK_COMMANDS=n to change; ACCEL_TEST_SEED=n replays a run); make test runs
+#                 50,000 of them
 # Programs are found by name, so a new section adds files, not Makefile rules:
 #   tests/test_*.c          one sanitized test binary each (intrusive: defines ACCEL_IMPLEMENTATION)
 #   examples/host/*.c       one program each (build/<name>); demo_*.c are run by `make demo`
@@ -35,7 +38,7 @@ TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 BENCHES   := $(patsubst scripts/bench/%.c,$(B)/bench/%,$(wildcard scripts/bench/bench_*.c))
 DEMOS     := $(filter $(B)/demo_%,$(TOOLS))
 
-.PHONY: all test tests demo size bench clean setup
+.PHONY: all test tests demo size bench soak clean setup
 all: $(TOOLS)
 
 $(B)/%: examples/host/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
@@ -78,6 +81,12 @@ bench:
 
 setup:
 	@bash scripts/setup.sh
+
+SOAK_COMMANDS ?= 1000000
+soak:
+	@mkdir -p $(B)/soak
+	$(CC) $(CFLAGS_WARN) -O2 $(INC) -o $(B)/soak/test_tsp1_soak tests/test_tsp1_soak.c ports/sim/accel_sim.c
+	$(B)/soak/test_tsp1_soak $(SOAK_COMMANDS)
 
 clean:
 	rm -rf $(B)

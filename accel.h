@@ -4950,6 +4950,13 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
     if (u->total % ACCEL_TSP1_CHUNK_SIZE || u->position % ACCEL_TSP1_CHUNK_SIZE ||
         u->position > u->total)
         return ACCEL_E_ARG;
+#if ACCEL_TSP1_I2C
+    /* the invented I2C format carries ACCEL_TSP1_I2C_MAX_WRITE bytes a write: refuse before
+       anything is sent when not even the smallest chunk command fits */
+    if (s->bus.i2c && (u->chunks ? u->chunks : 1u) * ACCEL_TSP1_CHUNK_SIZE +
+                          2u * ACCEL_TSP1_OVERHEAD > ACCEL_TSP1_I2C_MAX_WRITE)
+        return ACCEL_E_UNSUPPORTED;
+#endif
     if (s->running_mask) return ACCEL_E_BUSY; /* stop the networks first (else ERR_BUSY) */
     st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
     if (st != ACCEL_OK) return st;
@@ -4957,15 +4964,13 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
        command buffer in its entirety; N_BYTES caps it at 455 chunks */
     lim = (uint32_t)fill + space;
     if (u->chunks || lim > s->tx_cap) lim = (uint32_t)s->tx_cap;
+#if ACCEL_TSP1_I2C
+    if (s->bus.i2c && lim > ACCEL_TSP1_I2C_MAX_WRITE) lim = ACCEL_TSP1_I2C_MAX_WRITE;
+#endif
     k = lim < 2u * ACCEL_TSP1_OVERHEAD ? 0u : (lim - 2u * ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE;
     if (u->chunks) k = u->chunks;
     if (k > 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE) k = 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE;
     k *= ACCEL_TSP1_CHUNK_SIZE;
-#if ACCEL_TSP1_I2C
-    /* the invented I2C format carries ACCEL_TSP1_I2C_MAX_WRITE bytes a write: refuse up front */
-    if (s->bus.i2c && k + 2u * ACCEL_TSP1_OVERHEAD > ACCEL_TSP1_I2C_MAX_WRITE)
-        return ACCEL_E_UNSUPPORTED;
-#endif
     if (!k || k + 2u * ACCEL_TSP1_OVERHEAD > s->tx_cap) return ACCEL_E_BUFFER_TOO_SMALL;
     if (!u->position) /* a fresh start keeps nothing of an earlier attempt */
         st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);

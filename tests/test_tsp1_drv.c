@@ -5,6 +5,12 @@
  * later responses hostage, commands sent during a reboot; and the secure update end to end:
  * resume positions, image verification at FINISH, the ROM bootloader after an unfinished update.
  * The long random fault test is test_tsp1_soak.c. */
+/* only the tsp1 section (and common): the other sections are not needed, and their absence
+   keeps this sanitized build short */
+#define ACCEL_NO_EDGETPU
+#define ACCEL_NO_REFSI
+#define ACCEL_NO_ANE
+#define ACCEL_NO_MAC
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"

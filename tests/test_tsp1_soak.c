@@ -26,6 +26,12 @@
  *   with other bytes, an async message the device never emitted, a command never resolved).
  * Prints the commands, commands/s, the outcome histogram and the contradictions. */
 #define _POSIX_C_SOURCE 199309L
+/* only the tsp1 section (and common): the other sections are not needed, and their absence
+   keeps this sanitized build short */
+#define ACCEL_NO_EDGETPU
+#define ACCEL_NO_REFSI
+#define ACCEL_NO_ANE
+#define ACCEL_NO_MAC
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"

@@ -91,7 +91,7 @@ static void setup(uint16_t cmd_cap, uint16_t rsp_cap, uint8_t nets, uint8_t auto
 }
 
 /* The outcome reported for tid (index into the log), or -1. */
-static int rig_find(uint16_t tid)
+static inline int rig_find(uint16_t tid)
 {
     unsigned i;
     for (i = 0; i < R.n_out && i < RIG_MAX; i++)
@@ -100,7 +100,7 @@ static int rig_find(uint16_t tid)
 }
 
 /* One-shot SPI fault: `skip` matching calls pass first; FLIP xors `mask` (0: 0x04). */
-static void add_fault_mask(accel_sim_fault_kind k, unsigned dir, uint32_t skip, size_t at,
+static inline void add_fault_mask(accel_sim_fault_kind k, unsigned dir, uint32_t skip, size_t at,
                            uint8_t mask)
 {
     accel_sim_fault f;
@@ -114,13 +114,13 @@ static void add_fault_mask(accel_sim_fault_kind k, unsigned dir, uint32_t skip, 
     f.mask = mask ? mask : 0x04;
     CHECK_ST(accel_sim_add_fault(&R.sim, &f), ACCEL_OK);
 }
-static void add_fault(accel_sim_fault_kind k, unsigned dir, uint32_t skip, size_t at)
+static inline void add_fault(accel_sim_fault_kind k, unsigned dir, uint32_t skip, size_t at)
 {
     add_fault_mask(k, dir, skip, at, 0);
 }
 
 /* Poll with 1 ms steps until nothing is pending (or ms pass). */
-static void drain(unsigned ms)
+static inline void drain(unsigned ms)
 {
     unsigned i;
     for (i = 0; i < ms && accel_ring_count(&R.s.pend); i++) {
@@ -138,7 +138,7 @@ static const uint8_t rsp_pre[2] = {0x55, 0xCC};
 #endif
 
 /* An NN mask payload in the frames' byte order. */
-static const uint8_t *mask4(uint8_t *p, uint32_t v)
+static inline const uint8_t *mask4(uint8_t *p, uint32_t v)
 {
     if (ACCEL_TSP1_BIG_ENDIAN) accel_store_u32be(p, v);
     else accel_store_u32le(p, v);
