@@ -771,9 +771,11 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
  * and only what the driver can prove:
  *   ACCEL_OK          it ran: its own answer arrived (DATA, NN_INFO), or for a command that
  *                     answers nothing, the DATA of the ECHO marker the driver sends right behind
- *                     it in the same transaction (the device runs the marker only after the
- *                     command ran without error); REBOOT: ASYNC_READY arrived; DEEP_SLEEP:
- *                     ASYNC_READY arrived after accel_tsp1_wake's pulse.
+ *                     it, with the same TID, in the same transaction (the device runs the marker
+ *                     only after the command arrived whole and ran without error; such a
+ *                     command never answers DATA itself, and an empty ECHO has no error of its
+ *                     own); REBOOT: ASYNC_READY arrived; DEEP_SLEEP: ASYNC_READY arrived after
+ *                     accel_tsp1_wake's pulse.
  *   ACCEL_E_TSP1_ERR_ARG/_BUSY/_LEN/_MEM/_CRYPT   the device's error response carried its TID.
  *   ACCEL_E_TSP1_DISCARDED   it did not run: sent after a command that failed with one of those
  *                     errors and before the next CLEAR_ERROR, so the device, in its error state,
@@ -799,9 +801,8 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
  * coalescing, or a message lost on the bus) and non-monotonic TIDs are counted. */
 typedef struct accel_tsp1_pending {
     uint16_t tid, id;
-    uint16_t mtid;    /* TID whose answer confirms it: its marker's, its own, or TID_NONE */
-    uint8_t flags;    /* private */
     uint32_t sent_ms;
+    uint8_t flags;    /* private */
 } accel_tsp1_pending;
 
 typedef struct accel_tsp1_outcome {
@@ -4480,16 +4481,22 @@ static uint16_t accel__tsp1_tid(accel_tsp1 *s)
     return t;
 }
 
-static accel_tsp1_pending *accel__tsp1_at(const accel_tsp1 *s, size_t i)
+ACCEL__TSP1_NOINLINE static accel_tsp1_pending *accel__tsp1_at(const accel_tsp1 *s, size_t i)
 {
     return (accel_tsp1_pending *)accel_ring_at(&s->pend, i);
+}
+
+/* REBOOT and DEEP_SLEEP clear the device's buffers: only ASYNC_READY can confirm them. */
+ACCEL__TSP1_NOINLINE static int accel__tsp1_is_reset(uint16_t id)
+{
+    return id == ACCEL_TSP1_REBOOT || id == ACCEL_TSP1_DEEP_SLEEP;
 }
 
 /* The REBOOT or DEEP_SLEEP awaiting ASYNC_READY: always the newest entry (submit holds the rest). */
 static accel_tsp1_pending *accel__tsp1_resetting(const accel_tsp1 *s)
 {
     accel_tsp1_pending *p = accel__tsp1_at(s, accel_ring_count(&s->pend) - 1u);
-    return p && p->mtid == ACCEL_TSP1_TID_NONE ? p : NULL;
+    return p && accel__tsp1_is_reset(p->id) ? p : NULL;
 }
 
 /* Pop the oldest pending command with its one outcome. */
@@ -4531,7 +4538,7 @@ static void accel__tsp1_end(accel_tsp1 *s, size_t n, accel_status st, const acce
 }
 
 /* The device may be discarding everything until CLEAR_ERROR (poll sends it with auto_clear). */
-static void accel__tsp1_device_error(accel_tsp1 *s)
+ACCEL__TSP1_NOINLINE static void accel__tsp1_device_error(accel_tsp1 *s)
 {
     if (!s->dev_error) s->clear_ms = accel__tsp1_now(s);
     s->dev_error = 1;
@@ -4588,7 +4595,7 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
     }
     /* ERR_CHECKSUM and ERR_FRAMING carry the TID of a damaged header: they name nothing */
     if (f->id < ACCEL_TSP1_R_ERR_CHECKSUM)
-        while ((p = accel__tsp1_at(s, i)) != NULL && f->tid != p->tid && f->tid != p->mtid) i++;
+        while ((p = accel__tsp1_at(s, i)) != NULL && f->tid != p->tid) i++;
     if (!p) {
         if (k != ACCEL_TSP1_KIND_ERROR) {
             s->stray++; /* an answer to nothing pending (e.g. after its deadline): surfaced */
@@ -4599,8 +4606,9 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
            pending CLEAR_ERROR can never be confirmed now; what follows it may still run */
         accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, f, 1);
     } else {
-        st = f->tid == p->mtid && f->id == (p->id == ACCEL_TSP1_NN_INFO ? ACCEL_TSP1_R_NN_INFO
-                                                                         : ACCEL_TSP1_R_DATA)
+        /* a REBOOT or DEEP_SLEEP answers nothing: only ASYNC_READY confirms it */
+        st = !accel__tsp1_is_reset(p->id) &&
+                     f->id == (p->id == ACCEL_TSP1_NN_INFO ? ACCEL_TSP1_R_NN_INFO : ACCEL_TSP1_R_DATA)
                  ? ACCEL_OK
              : k == ACCEL_TSP1_KIND_ERROR ? accel_tsp1_error_status(f->id)
                                           : ACCEL_E_TSP1_UNEXPECTED;
@@ -4661,15 +4669,12 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
     /* the last slot is kept for the driver's own CLEAR_ERROR */
     if (accel_ring_count(&s->pend) + (flags ? 0u : 1u) >= accel_ring_capacity(&s->pend))
         return ACCEL_E_FULL;
-    p.tid = p.mtid = accel__tsp1_tid(s);
+    p.tid = accel__tsp1_tid(s);
     st = accel_tsp1_encode_cmd(buf, cap, id, p.tid, payload, n, &len);
-    if (id == ACCEL_TSP1_REBOOT || id == ACCEL_TSP1_DEEP_SLEEP) {
-        p.mtid = ACCEL_TSP1_TID_NONE; /* they clear the buffers: only ASYNC_READY tells */
-    } else if (id != ACCEL_TSP1_ECHO && id != ACCEL_TSP1_NN_INFO && st == ACCEL_OK) {
-        p.mtid = accel__tsp1_tid(s);
+    if (id != ACCEL_TSP1_ECHO && id != ACCEL_TSP1_NN_INFO && !accel__tsp1_is_reset(id) &&
+        st == ACCEL_OK)
         st = accel_tsp1_encode_frame(buf + len, cap - len, ACCEL_TSP1_CMD_PREAMBLE,
-                                     ACCEL_TSP1_ECHO, p.mtid, NULL, 0, &ml);
-    }
+                                     ACCEL_TSP1_ECHO, p.tid, NULL, 0, &ml);
     if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
     if (st == ACCEL_OK && space < len + ml) st = ACCEL_E_BUSY;
     if (st != ACCEL_OK) return st;
@@ -4679,7 +4684,7 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
     if (st != ACCEL_OK) p.sent_ms -= s->timeout_ms; /* part may have arrived: due at once */
     p.id = id;
     p.flags = flags;
-    if (p.mtid == ACCEL_TSP1_TID_NONE) {
+    if (accel__tsp1_is_reset(id)) {
         if (s->settled) p.flags = (uint8_t)(p.flags | ACCEL__TSP1_SURE);
         s->settled = 0;
         s->ready = 0;
@@ -4841,16 +4846,15 @@ ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
 ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms)
 {
     accel_status st;
-    accel_deadline d;
     uint16_t fill = 1;
     if (!s) return ACCEL_E_NULL;
     if (accel_ring_count(&s->pend)) return ACCEL_E_BUSY; /* let queued work finish first */
     st = accel_tsp1_submit(s, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, NULL);
-    /* a wake pulse before the device took the command would go unseen */
-    accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
-    while (st == ACCEL_OK && fill && !accel_deadline_expired(&d, accel__tsp1_now(s))) {
-        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
+    /* a wake pulse before the device took the command would go unseen: wait (about
+       timeout_ms, in 1 ms steps) until it left the command buffer */
+    while (st == ACCEL_OK && fill && timeout_ms--) {
         (void)accel_port_delay_ms(s->bus.port, 1); /* as in accel__tsp1_wait */
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
     }
     return st;
 }
@@ -4947,8 +4951,7 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
     uint32_t k, prev = 0, lim; /* prev: start of the previous command of this run (0: none) */
     uint16_t fill, space;
     if (!s || !u || !u->read) return ACCEL_E_NULL;
-    if (u->total % ACCEL_TSP1_CHUNK_SIZE || u->position % ACCEL_TSP1_CHUNK_SIZE ||
-        u->position > u->total)
+    if ((u->total | u->position) % ACCEL_TSP1_CHUNK_SIZE || u->position > u->total)
         return ACCEL_E_ARG;
 #if ACCEL_TSP1_I2C
     /* the invented I2C format carries ACCEL_TSP1_I2C_MAX_WRITE bytes a write: refuse before
@@ -4961,17 +4964,16 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
     st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
     if (st != ACCEL_OK) return st;
     /* a command and its marker must fit the tx buffer and, sized automatically, the device's
-       command buffer in its entirety; N_BYTES caps it at 455 chunks */
+       command buffer in its entirety (a size past N_BYTES's 0xFFFF is refused by the encoder) */
     lim = (uint32_t)fill + space;
-    if (u->chunks || lim > s->tx_cap) lim = (uint32_t)s->tx_cap;
+    if (lim > s->tx_cap) lim = (uint32_t)s->tx_cap;
 #if ACCEL_TSP1_I2C
     if (s->bus.i2c && lim > ACCEL_TSP1_I2C_MAX_WRITE) lim = ACCEL_TSP1_I2C_MAX_WRITE;
 #endif
-    k = lim < 2u * ACCEL_TSP1_OVERHEAD ? 0u : (lim - 2u * ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE;
-    if (u->chunks) k = u->chunks;
-    if (k > 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE) k = 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE;
-    k *= ACCEL_TSP1_CHUNK_SIZE;
-    if (!k || k + 2u * ACCEL_TSP1_OVERHEAD > s->tx_cap) return ACCEL_E_BUFFER_TOO_SMALL;
+    k = u->chunks ? u->chunks * ACCEL_TSP1_CHUNK_SIZE
+                  : (lim - 2u * ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE * ACCEL_TSP1_CHUNK_SIZE;
+    if (!k || k + 2u * ACCEL_TSP1_OVERHEAD > s->tx_cap || lim < 2u * ACCEL_TSP1_OVERHEAD)
+        return ACCEL_E_BUFFER_TOO_SMALL;
     if (!u->position) /* a fresh start keeps nothing of an earlier attempt */
         st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
     while (st == ACCEL_OK && u->position < u->total) {
@@ -4988,14 +4990,15 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
     if (st == ACCEL_OK) st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_FINISH, NULL, 0, timeout_ms);
     if (st == ACCEL_OK) return u->no_reboot ? ACCEL_OK : accel_tsp1_reboot(s, timeout_ms);
     if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev; /* blamed on the previous command */
-    if (st == ACCEL_E_TSP1_UNKNOWN_OUTCOME || st == ACCEL_E_TIMEOUT || st == ACCEL_E_TSP1_ERR_CRYPT)
-        u->position = 0; /* the device's progress is unknown, or the image was refused */
+    /* the device's progress unknown, or the image refused: start over */
+    if (st == ACCEL_E_TSP1_UNKNOWN_OUTCOME || st == ACCEL_E_TIMEOUT ||
+        st == ACCEL_E_TSP1_ERR_CRYPT || !u->no_cancel)
+        u->position = 0;
     if (!u->no_cancel) {
         /* the update's own status is what the caller needs; a CANCEL that fails changes
            nothing for the next attempt, which starts at 0 with a CANCEL of its own */
         if (s->dev_error) (void)accel_tsp1_clear_error(s);
         (void)accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
-        u->position = 0;
     }
     return st;
 }

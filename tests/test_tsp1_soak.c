@@ -43,14 +43,14 @@
 typedef struct {
     uint8_t pending;  /* submitted, no outcome yet */
     uint8_t sure;     /* REBOOT/DEEP_SLEEP sent while the session had seen ASYNC_READY */
-    uint16_t id, mtid;
+    uint16_t id;
     uint16_t len;     /* ECHO payload length */
     uint32_t crc;     /* ECHO payload CRC */
     uint32_t sub_ms;
 } rec_t;
 
 static rec_t rec[65536];
-static uint8_t fate[65536];       /* last model event for an intact frame with this TID */
+static uint8_t fate[65536];       /* the model's first event for an intact frame with this TID */
 static uint16_t fate_resp[65536];
 static uint8_t rsp_wiped[65536];  /* a reset cleared an unread response with this TID */
 static accel_status last_st[65536]; /* the outcome reported for it */
@@ -100,18 +100,21 @@ static void on_log(void *u, const accel_tsp1_model_event *e)
                e->what, e->tid, e->id, e->resp);
     switch (e->what) {
     case ACCEL_TSP1_MODEL_RAN:
-        fate[e->tid] = e->what;
-        fate_resp[e->tid] = e->resp;
+        /* the first event for a TID is its command's; a marker (same TID) comes second */
+        if (!fate[e->tid]) {
+            fate[e->tid] = e->what;
+            fate_resp[e->tid] = e->resp;
+        }
         if (e->id == ACCEL_TSP1_DEEP_SLEEP) {
             have_sleep = 1;
             last_sleep_ms = sim.now;
         }
         break;
     case ACCEL_TSP1_MODEL_DISCARDED:
-        fate[e->tid] = e->what;
+        if (!fate[e->tid]) fate[e->tid] = e->what;
         break;
     case ACCEL_TSP1_MODEL_WIPED:
-        if (e->id) fate[e->tid] = e->what;
+        if (e->id && !fate[e->tid]) fate[e->tid] = e->what;
         break;
     case ACCEL_TSP1_MODEL_RSP_WIPED:
         if (e->id < ACCEL_TSP1_R_ASYNC_READY) rsp_wiped[e->tid] = 1;
@@ -164,7 +167,7 @@ static void on_outcome(void *u, const accel_tsp1_outcome *o)
     } else if (o->status == ACCEL_E_TSP1_UNKNOWN_OUTCOME) {
         /* the host could not know: a fault near it, or a reset took its evidence */
         if (fault_since(r->sub_ms - 2u * T_MS)) hist[3]++;
-        else if (rsp_wiped[r->mtid] || rsp_wiped[o->tid] || fate[o->tid] == ACCEL_TSP1_MODEL_WIPED ||
+        else if (rsp_wiped[o->tid] || fate[o->tid] == ACCEL_TSP1_MODEL_WIPED ||
                  (have_sleep && (int32_t)(last_sleep_ms - r->sub_ms) >= 0))
             hist[4]++;
         else if ((r->id == ACCEL_TSP1_REBOOT || r->id == ACCEL_TSP1_DEEP_SLEEP) && !r->sure)
@@ -323,24 +326,22 @@ static void open_session(void)
 
 static uint16_t last_call_tid;
 
-/* Record a command the driver took (its TID and marker TID are the newest pending entry's). */
+/* Record a command the driver took (its marker, if any, carries the same TID). */
 static void took(uint16_t tid, uint16_t id, const uint8_t *p, size_t n, uint8_t sure)
 {
     rec_t *r = &rec[tid];
-    const accel_tsp1_pending *q = accel__tsp1_at(&s, accel_ring_count(&s.pend) - 1u);
     if (r->pending) contra("a TID reused while pending", tid);
     last_call_tid = tid;
     r->pending = 1;
     r->id = id;
     r->sure = sure;
     r->sub_ms = sim.now;
-    r->mtid = q && q->tid == tid ? q->mtid : tid;
     r->len = (uint16_t)n;
     r->crc = id == ACCEL_TSP1_ECHO ? accel_crc32(p, n) : 0;
     submitted++;
     if (traced(tid))
-        printf("    %6lu ms driver: took tid %u (marker %u) cmd 0x%04X ready %u\n",
-               (unsigned long)sim.now, tid, r->mtid, id, sure);
+        printf("    %6lu ms driver: took tid %u cmd 0x%04X settled %u\n", (unsigned long)sim.now,
+               tid, id, sure);
 }
 
 /* Clear what the log says about TIDs the driver may hand out next (they are reused every 65535

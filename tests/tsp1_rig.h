@@ -20,9 +20,10 @@ typedef struct {
     unsigned n_out;
     unsigned n_async, n_ready;
     uint16_t a_id[64];
-    /* model log, per TID: the last event and the response it sent */
-    uint8_t fate[65536];
-    uint16_t fate_resp[65536];
+    /* model log, per TID: what happened to the command, and the response it sent; a marker
+       (an ECHO with the TID of the command ahead of it) comes second, kept in mfate */
+    uint8_t fate[65536], mfate[65536];
+    uint16_t fate_resp[65536], mfate_resp[65536];
     unsigned n_events[8];
     unsigned n_rsp_wiped;
 } rig;
@@ -56,8 +57,13 @@ static void rig_log(void *u, const accel_tsp1_model_event *e)
     if (e->what == ACCEL_TSP1_MODEL_RSP_WIPED) r->n_rsp_wiped++;
     if (e->what == ACCEL_TSP1_MODEL_RAN || e->what == ACCEL_TSP1_MODEL_DISCARDED ||
         (e->what == ACCEL_TSP1_MODEL_WIPED && e->id)) {
-        r->fate[e->tid] = e->what;
-        r->fate_resp[e->tid] = e->resp;
+        if (!r->fate[e->tid]) {
+            r->fate[e->tid] = e->what;
+            r->fate_resp[e->tid] = e->resp;
+        } else {
+            r->mfate[e->tid] = e->what;
+            r->mfate_resp[e->tid] = e->resp;
+        }
     }
 }
 
