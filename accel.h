@@ -4951,7 +4951,8 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
     uint32_t k, prev = 0, lim; /* prev: start of the previous command of this run (0: none) */
     uint16_t fill, space;
     if (!s || !u || !u->read) return ACCEL_E_NULL;
-    if ((u->total | u->position) % ACCEL_TSP1_CHUNK_SIZE || u->position > u->total)
+    if (u->total % ACCEL_TSP1_CHUNK_SIZE || u->position % ACCEL_TSP1_CHUNK_SIZE ||
+        u->position > u->total)
         return ACCEL_E_ARG;
 #if ACCEL_TSP1_I2C
     /* the invented I2C format carries ACCEL_TSP1_I2C_MAX_WRITE bytes a write: refuse before
@@ -4964,16 +4965,18 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
     st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
     if (st != ACCEL_OK) return st;
     /* a command and its marker must fit the tx buffer and, sized automatically, the device's
-       command buffer in its entirety (a size past N_BYTES's 0xFFFF is refused by the encoder) */
+       command buffer in its entirety */
     lim = (uint32_t)fill + space;
     if (lim > s->tx_cap) lim = (uint32_t)s->tx_cap;
 #if ACCEL_TSP1_I2C
     if (s->bus.i2c && lim > ACCEL_TSP1_I2C_MAX_WRITE) lim = ACCEL_TSP1_I2C_MAX_WRITE;
 #endif
-    k = u->chunks ? u->chunks * ACCEL_TSP1_CHUNK_SIZE
-                  : (lim - 2u * ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE * ACCEL_TSP1_CHUNK_SIZE;
-    if (!k || k + 2u * ACCEL_TSP1_OVERHEAD > s->tx_cap || lim < 2u * ACCEL_TSP1_OVERHEAD)
-        return ACCEL_E_BUFFER_TOO_SMALL;
+    k = (uint32_t)u->chunks * ACCEL_TSP1_CHUNK_SIZE;
+    if (!k) /* whole chunks that fit (a loop: no division), at most N_BYTES' 0xFFFF */
+        while (k + ACCEL_TSP1_CHUNK_SIZE + 2u * ACCEL_TSP1_OVERHEAD <= lim &&
+               k + ACCEL_TSP1_CHUNK_SIZE <= 0xFFFFu)
+            k += ACCEL_TSP1_CHUNK_SIZE;
+    if (!k || k + 2u * ACCEL_TSP1_OVERHEAD > s->tx_cap) return ACCEL_E_BUFFER_TOO_SMALL;
     if (!u->position) /* a fresh start keeps nothing of an earlier attempt */
         st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
     while (st == ACCEL_OK && u->position < u->total) {
