@@ -108,6 +108,6 @@ echo "  cortex-m0plus: $m0"
 case "$m0" in *accel_tsp1=*) ok "struct sizes printed" ;; *) bad "struct sizes not computed" ;; esac
 command -v avr-gcc >/dev/null && echo "  atmega328p:    $(sizes avr-gcc "-mmcu=atmega328p")"
 echo "  plus the caller's buffers: pending table (depth x accel_tsp1_pending), rx (12 + largest"
-echo "  response payload), tx (12 + largest command payload)"
+echo "  response payload), tx (24 + largest command payload: the frame and its marker)"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
