@@ -792,9 +792,9 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
  * on its way: the session is "settled" once a command sent after every earlier REBOOT or
  * DEEP_SLEEP is confirmed (or one of them ended OK); until then (after open, after one of them
  * ended UNKNOWN_OUTCOME) they end UNKNOWN_OUTCOME. Assumed: after a boot the device places
- * ASYNC_READY before any answer. After an error response or a deadline
- * the device may be discarding everything until CLEAR_ERROR: with auto_clear the driver sends
- * it (retrying a refused one on every poll until timeout_ms has passed, then poll returns
+ * ASYNC_READY before any answer. After an error response or a deadline the device may be
+ * discarding everything until CLEAR_ERROR: with auto_clear the driver sends it (retrying a
+ * refused one on every poll until timeout_ms has passed, then poll returns
  * ACCEL_E_TSP1_ERROR_STATE), otherwise submit returns ACCEL_E_TSP1_ERROR_STATE until
  * accel_tsp1_clear_error(). Async messages go to on_async, or without it to a host-side queue
  * coalesced per type (accel_tsp1_async_take); their TIDs are checked: gaps (device-side
