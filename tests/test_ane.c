@@ -29,15 +29,15 @@ static void trace_cb(void *ctx, const accel_sim_event *ev)
 
 typedef struct rig {
     accel_sim sim;
-    accel_ane_regmodel m;
+    accel_ane_tm_model m;
     accel_port model;
     accel_ane_tm tm;
 } rig;
 
 static void rig_init(rig *r)
 {
-    accel_ane_regmodel_init(&r->m);
-    accel_ane_regmodel_port(&r->m, &r->model);
+    accel_ane_tm_model_init(&r->m);
+    accel_ane_tm_model_port(&r->m, &r->model);
     accel_sim_init(&r->sim);
     accel_sim_attach(&r->sim, &r->model);
     accel_sim_set_trace(&r->sim, trace_cb, NULL);
@@ -365,8 +365,8 @@ static void test_td_header(void)
     accel_ane_td_hdr0 h;
     uint8_t td[8] = {0xaa, 0xbb, 0xcc, 0xfd, 1, 2, 3, 4};
     h.tid = 0x12; h.nid = 0x34; h.lnid = 0x56; h.eon = 0x78;
-    CHECK_EQ(accel_ane_td_hdr0_pack(&h), 0x12345678u);
-    accel_ane_td_hdr0_unpack(0xfedcba98u, &h);
+    CHECK_EQ(accel_ane_pack_td_hdr0(&h), 0x12345678u);
+    accel_ane_unpack_td_hdr0(0xfedcba98u, &h);
     CHECK_EQ(h.tid, 0xfe); CHECK_EQ(h.nid, 0xdc); CHECK_EQ(h.lnid, 0xba); CHECK_EQ(h.eon, 0x98);
     /* libane: (hdr0 & 0x0f00ffff) | nid << 16 */
     CHECK_EQ(accel_ane_td_hdr0_set_nid(0xfedcba98u, 0x40), 0x0e40ba98u);

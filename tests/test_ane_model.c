@@ -462,35 +462,35 @@ static void test_stats_buffer(void)
         e[i].engine_id = (uint32_t)i; e[i].type = 1; e[i].call_index = 2; e[i].engine_index = (uint32_t)i;
         e[i].counters[0] = 0xa0 + (uint32_t)i; e[i].counters[3] = 0xd0;
     }
-    CHECK_ST(accel_ane_stats_write(buf, sizeof buf, &h, e, 2, &len), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, &h, e, 2, &len), ACCEL_OK);
     CHECK_EQ(len, 0x28 + 0x40);
     CHECK_EQ(buf[0], 0x01); CHECK_EQ(buf[1], 0x01);
     CHECK_EQ(buf[4], 0x88); CHECK_EQ(buf[11], 0x11);
     CHECK_EQ(buf[0x0c], 0x0c); CHECK_EQ(buf[0x18], 0x18); CHECK_EQ(buf[0x1c], 0x99);
     CHECK_EQ(accel_load_u32le(buf + 0x24), 0x40);
     CHECK_EQ(accel_load_u32le(buf + 0x28 + 0x20 + 16), 0xa1);
-    CHECK_ST(accel_ane_stats_parse(buf, len, &g, &n), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n), ACCEL_OK);
     CHECK_EQ(n, 2); CHECK_EQ_U64(g.timing, h.timing); CHECK_EQ(g.counter, 0x99);
     CHECK_ST(accel_ane_stats_engine_at(buf, len, 1, &ge), ACCEL_OK);
     CHECK_EQ(ge.engine_id, 1); CHECK_EQ(ge.counters[0], 0xa1); CHECK_EQ(ge.counters[3], 0xd0);
     CHECK_ST(accel_ane_stats_engine_at(buf, len, 2, &ge), ACCEL_E_ARG);
-    for (i = 0; i < len; i++) CHECK_ST(accel_ane_stats_parse(buf, i, &g, &n), ACCEL_E_TRUNCATED);
-    buf[1] = 0x02; CHECK_ST(accel_ane_stats_parse(buf, len, &g, &n), ACCEL_E_ANE_STATS_MAGIC);
-    buf[1] = 0x01; buf[0x24] = 0x41; CHECK_ST(accel_ane_stats_parse(buf, len, &g, &n), ACCEL_E_MALFORMED);
-    buf[0x24] = 0x40; buf[0x10] = 1; CHECK_ST(accel_ane_stats_parse(buf, len, &g, &n), ACCEL_E_MALFORMED);
+    for (i = 0; i < len; i++) CHECK_ST(accel_ane_decode_stats(buf, i, &g, &n), ACCEL_E_TRUNCATED);
+    buf[1] = 0x02; CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n), ACCEL_E_ANE_STATS_MAGIC);
+    buf[1] = 0x01; buf[0x24] = 0x41; CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n), ACCEL_E_MALFORMED);
+    buf[0x24] = 0x40; buf[0x10] = 1; CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n), ACCEL_E_MALFORMED);
     buf[0x10] = 0;
-    CHECK_ST(accel_ane_stats_write(buf, sizeof buf, &h, e, 32, &len), ACCEL_OK);
-    CHECK_ST(accel_ane_stats_parse(buf, len, &g, &n), ACCEL_OK); CHECK_EQ(n, 32);
+    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, &h, e, 32, &len), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n), ACCEL_OK); CHECK_EQ(n, 32);
     accel_store_u32le(buf + 0x24, 33 * 0x20);
-    CHECK_ST(accel_ane_stats_parse(buf, sizeof buf, &g, &n), ACCEL_E_MALFORMED);
-    CHECK_ST(accel_ane_stats_write(buf, sizeof buf, &h, e, 33, &len), ACCEL_E_ARG);
-    CHECK_ST(accel_ane_stats_write(buf, 0x28 + 0x3f, &h, e, 2, &len), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_ane_decode_stats(buf, sizeof buf, &g, &n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, &h, e, 33, &len), ACCEL_E_ARG);
+    CHECK_ST(accel_ane_encode_stats(buf, 0x28 + 0x3f, &h, e, 2, &len), ACCEL_E_BUFFER_TOO_SMALL);
     /* null-buffer rule: never mapped -> nothing written, no error */
-    CHECK_ST(accel_ane_stats_write(NULL, 100, &h, e, 2, &len), ACCEL_OK); CHECK_EQ(len, 0);
-    CHECK_ST(accel_ane_stats_write(buf, 0, &h, e, 2, &len), ACCEL_OK); CHECK_EQ(len, 0);
-    CHECK_ST(accel_ane_stats_write(buf, sizeof buf, &h, e, 0, &len), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_stats(NULL, 100, &h, e, 2, &len), ACCEL_OK); CHECK_EQ(len, 0);
+    CHECK_ST(accel_ane_encode_stats(buf, 0, &h, e, 2, &len), ACCEL_OK); CHECK_EQ(len, 0);
+    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, &h, e, 0, &len), ACCEL_OK);
     CHECK_EQ(len, 0x28);
-    CHECK_ST(accel_ane_stats_parse(buf, len, &g, &n), ACCEL_OK); CHECK_EQ(n, 0);
+    CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n), ACCEL_OK); CHECK_EQ(n, 0);
 }
 
 
@@ -508,79 +508,79 @@ static size_t mk_call(uint8_t *b, uint32_t id, uint32_t prog)
 
 static void test_dispatcher(void)
 {
-    accel_ane_fw fw;
+    accel_ane_fw_model fw;
     uint8_t b[256];
     size_t n;
     uint32_t id, fastn = 0;
     uint64_t h;
     accel_ane_trigger t;
-    CHECK_ST(accel_ane_fw_init(&fw, 4), ACCEL_OK);
-    CHECK_ST(accel_ane_fw_program(&fw, 144, 1, 1), ACCEL_E_ANE_PROGRAM_ID);
-    CHECK_ST(accel_ane_fw_program(&fw, 5, 0, 1), ACCEL_E_STATE);
-    CHECK_ST(accel_ane_fw_program(&fw, 143, 1, 1), ACCEL_OK);
-    CHECK_ST(accel_ane_fw_program(&fw, 5, 1, 0), ACCEL_OK); /* loaded, process not running */
+    CHECK_ST(accel_ane_fw_model_init(&fw, 4), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_program(&fw, 144, 1, 1), ACCEL_E_ANE_PROGRAM_ID);
+    CHECK_ST(accel_ane_fw_model_program(&fw, 5, 0, 1), ACCEL_E_STATE);
+    CHECK_ST(accel_ane_fw_model_program(&fw, 143, 1, 1), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_program(&fw, 5, 1, 0), ACCEL_OK); /* loaded, process not running */
     /* program not loaded: rejected (validity byte) */
     n = mk_call(b, 0x204, 7);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_PROGRAM_ID);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_ANE_PROGRAM_ID);
     CHECK_EQ(fw.rejected, 1);
     /* not running: dropped and counted */
     n = mk_call(b, 0x204, 5);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_NOT_RUNNING);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_ANE_NOT_RUNNING);
     CHECK_EQ(fw.dropped, 1);
     /* running: accepted, loop in EXEC, hardware allowed; a second call waits */
     n = mk_call(b, 0x204, 143);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_OK);
     CHECK(accel_ane_xl_fsm_hw_allowed(&fw.loop));
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_BUSY);
-    CHECK_ST(accel_ane_fw_complete(&fw), ACCEL_OK);
-    CHECK_ST(accel_ane_fw_complete(&fw), ACCEL_E_STATE);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_BUSY);
+    CHECK_ST(accel_ane_fw_model_complete(&fw), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_complete(&fw), ACCEL_E_STATE);
     n = mk_call(b, 0x212, 143);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
-    accel_ane_fw_complete(&fw);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_OK);
+    accel_ane_fw_model_complete(&fw);
     CHECK_EQ(fw.accepted, 2);
     /* a bad field: rejected, nothing runs */
     n = mk_call(b, 0x204, 143);
     accel_store_u32le(b + 0x0c, 288);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_PROCEDURE_ID);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_ANE_PROCEDURE_ID);
     CHECK_EQ(fw.loop.state, ACCEL_ANE_XL_RUN);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, 7), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, 7), ACCEL_E_TRUNCATED);
     /* cache trigger: live handle runs, a stale one is dropped */
     accel_ane_cr_install(&fw.cr, 0, &h);
     memset(&t, 0, sizeof t);
     t.id = 0x209; t.cache_handler = h; t.exec_timestamp = 1; t.priority = 2;
     t.nbr_requests = 1; t.nbr_output_sets = 1;
     accel_ane_xl_encode_trigger(&t, b, sizeof b, &n);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_BUSY); /* loop busy: not consumed */
-    accel_ane_fw_complete(&fw);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_TIMESTAMP); /* ts 1 again */
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_BUSY); /* loop busy: not consumed */
+    accel_ane_fw_model_complete(&fw);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_ANE_TIMESTAMP); /* ts 1 again */
     accel_store_u64le(b + 0x10, 2);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_BUSY); /* output set still in execution */
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_BUSY); /* output set still in execution */
     accel_ane_cr_recycle(&fw.cr, h);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
-    accel_ane_fw_complete(&fw);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_OK);
+    accel_ane_fw_model_complete(&fw);
     accel_store_u64le(b + 8, h ^ 0x100u);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_HANDLE);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_ANE_HANDLE);
     /* RPC, return pid, data-file load guard */
     b[0] = b[1] = b[2] = b[3] = 0; accel_store_u16le(b + 4, 0xff00);
-    accel_ane_rpc_encode((const uint8_t *)"hi", 2, b + 8, sizeof b - 8, &n);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n + 8), ACCEL_OK);
+    accel_ane_encode_rpc((const uint8_t *)"hi", 2, b + 8, sizeof b - 8, &n);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n + 8), ACCEL_OK);
     CHECK_EQ(fw.rpcs, 1);
     b[8] = 0;
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n + 8), ACCEL_E_ANE_RPC_MAGIC);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n + 8), ACCEL_E_ANE_RPC_MAGIC);
     accel_ane_xl_encode_return_pid(3, b, sizeof b, &n);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n - 1), ACCEL_E_TRUNCATED);
-    accel_ane_xl_hdr_encode(0x2d, b, 8);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, 8), ACCEL_E_STATE);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n - 1), ACCEL_E_TRUNCATED);
+    accel_ane_xl_encode_hdr(0x2d, b, 8);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, 8), ACCEL_E_STATE);
     fw.data_file_load_enabled = 1;
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, 8), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, 8), ACCEL_OK);
     /* every id outside the fast path faults the firmware */
     for (id = 0; id <= 0xFFFFu; id++) {
-        accel_ane_fw f2;
-        accel_ane_fw_init(&f2, 1);
-        accel_ane_xl_hdr_encode(id, b, 8);
-        if (accel_ane_fw_dispatch(&f2, b, 8) == ACCEL_E_ANE_UNSUPPORTED_CMD) {
+        accel_ane_fw_model f2;
+        accel_ane_fw_model_init(&f2, 1);
+        accel_ane_xl_encode_hdr(id, b, 8);
+        if (accel_ane_fw_model_dispatch(&f2, b, 8) == ACCEL_E_ANE_UNSUPPORTED_CMD) {
             CHECK(!accel_ane_xl_accepts(id));
             CHECK_EQ(f2.faulted, 1);
         } else {
@@ -588,10 +588,10 @@ static void test_dispatcher(void)
         }
     }
     CHECK_EQ(fastn, 9);
-    accel_ane_xl_hdr_encode(0x200, b, 8);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, 8), ACCEL_E_ANE_UNSUPPORTED_CMD);
+    accel_ane_xl_encode_hdr(0x200, b, 8);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, 8), ACCEL_E_ANE_UNSUPPORTED_CMD);
     n = mk_call(b, 0x204, 143);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_INVARIANT);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_ANE_INVARIANT);
 }
 
 

@@ -47,18 +47,18 @@ static void test_single_bits(void)
         unsigned w = accel_edgetpu_field_width(i), l = accel_edgetpu_field_lsb(i);
         memset(&in, 0, sizeof in);
         in.f[i] = w == 32 ? 0xFFFFFFFFu : ((1u << w) - 1u);
-        CHECK_ST(accel_edgetpu_insn_encode(&in, raw), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_encode_insn(&in, raw), ACCEL_OK);
         for (b = 0; b < 128; b++) {
             int set = (raw[b / 8] >> (b % 8)) & 1;
             CHECK_EQ(set, b >= l && b < l + w);
         }
-        CHECK_ST(accel_edgetpu_insn_decode(raw, &back), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_decode_insn(raw, &back), ACCEL_OK);
         CHECK_MEM(&in, &back, sizeof in);
         /* one more than the width is refused */
         if (w < 32) {
             in.f[i] = 1u << w;
             memset(raw, 0xAA, sizeof raw);
-            CHECK_ST(accel_edgetpu_insn_encode(&in, raw), ACCEL_E_ARG);
+            CHECK_ST(accel_edgetpu_encode_insn(&in, raw), ACCEL_E_ARG);
             CHECK_EQ(raw[0], 0xAA);
         }
     }
@@ -70,7 +70,7 @@ static void test_known_bundles(void)
     size_t n = et_load("programs/add1.coral", et_buf, sizeof et_buf);
     accel_edgetpu_insn in;
     CHECK_EQ(n, 2864);
-    CHECK_ST(accel_edgetpu_insn_decode(et_buf + 0x6B0, &in), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_insn(et_buf + 0x6B0, &in), ACCEL_OK);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_PRED_REG], 4);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_VS_REG_V1], 3);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SIZE], 0xc06);
@@ -85,13 +85,13 @@ static void test_known_bundles(void)
     /* mul2 differs from it only there: imm_size 0x406, v_offset 0xfe, vs_reg 0xf */
     n = et_load("programs/mul2.coral", et_buf, sizeof et_buf);
     CHECK_EQ(n, 2864);
-    CHECK_ST(accel_edgetpu_insn_decode(et_buf + 0x6B0, &in), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_insn(et_buf + 0x6B0, &in), ACCEL_OK);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SIZE], 0x406);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_V_OFFSET], 0xfe);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_VS_REG], 0xf);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0x21bf80);
     /* universal v_op_2 constant at 0x340 (seed section 11) */
-    CHECK_ST(accel_edgetpu_insn_decode(et_buf + 0x340, &in), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_insn(et_buf + 0x340, &in), ACCEL_OK);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_V_OP_2], 7);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_VS_REG_W], 1);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0xfc056600u);
@@ -109,8 +109,8 @@ static void test_roundtrip_programs(void)
         for (i = 0; i + 16 <= n; i += 16) {
             accel_edgetpu_insn in;
             uint8_t back[16];
-            CHECK_ST(accel_edgetpu_insn_decode(et_buf + i, &in), ACCEL_OK);
-            CHECK_ST(accel_edgetpu_insn_encode(&in, back), ACCEL_OK);
+            CHECK_ST(accel_edgetpu_decode_insn(et_buf + i, &in), ACCEL_OK);
+            CHECK_ST(accel_edgetpu_encode_insn(&in, back), ACCEL_OK);
             CHECK_MEM(back, et_buf + i, 16);
         }
     }
@@ -134,7 +134,7 @@ static void test_generated_expectations(void)
         }
         CHECK(e->off + 16 <= n);
         if (e->off + 16 > n) continue;
-        CHECK_ST(accel_edgetpu_insn_decode(et_buf + e->off, &in), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_decode_insn(et_buf + e->off, &in), ACCEL_OK);
         for (i = 0; i < ACCEL_EDGETPU_NFIELDS; i++) CHECK_EQ(in.f[i], e->f[i]);
     }
 }
@@ -155,10 +155,10 @@ static void test_prog_structure(void)
         if (cnt <= 7) continue;
         CHECK_ST(accel_edgetpu_prog_length(et_buf, &bits), ACCEL_OK);
         CHECK_EQ(bits, (cnt - 2) * 128);
-        accel_edgetpu_insn_decode(et_buf + n - 16, &in);
+        accel_edgetpu_decode_insn(et_buf + n - 16, &in);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_BRANCH], ACCEL_EDGETPU_BR_END);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SIZE], 0x80);
-        accel_edgetpu_insn_decode(et_buf + n - 96, &in);
+        accel_edgetpu_decode_insn(et_buf + n - 96, &in);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_BRANCH], ACCEL_EDGETPU_BR_HALT);
     }
     { uint32_t bb = 0; CHECK_ST(accel_edgetpu_prog_length(et_buf + 16, &bb), ACCEL_E_MALFORMED); }
@@ -181,8 +181,8 @@ static void test_prog_build(void)
     CHECK_ST(accel_edgetpu_prog_length(out, &bits), ACCEL_OK);
     CHECK_EQ(bits, 59 * 128);
     /* START differs from the compiler's only in v_op/imm_size being the length alone */
-    accel_edgetpu_insn_decode(out, &a);
-    accel_edgetpu_insn_decode(prog, &b);
+    accel_edgetpu_decode_insn(out, &a);
+    accel_edgetpu_decode_insn(prog, &b);
     for (i = 0; i < ACCEL_EDGETPU_NFIELDS; i++) CHECK_EQ(a.f[i], b.f[i]);
     /* hand-made: empty body -> START len 5*128 = 0x280 */
     CHECK_ST(accel_edgetpu_prog_build(NULL, 0, out, sizeof out, &len), ACCEL_OK);
@@ -253,7 +253,7 @@ static void test_patch(void)
         accel_edgetpu_insn in;
         memset(b, 0, sizeof b);
         CHECK_ST(accel_edgetpu_patch32(b, 16, 70, 0x12345678u), ACCEL_OK);
-        accel_edgetpu_insn_decode(b, &in);
+        accel_edgetpu_decode_insn(b, &in);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0x12345678u);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_S_Y], 0);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_V_OP_2], 0);
@@ -290,7 +290,7 @@ static void test_disasm_lines(void)
         in.f[ACCEL_EDGETPU_F_S_X] = 5;
         in.f[ACCEL_EDGETPU_F_IMM_SCALAR] = 0xabab;
         in.f[ACCEL_EDGETPU_F_ENABLE_SCALAR] = 1;
-        accel_edgetpu_insn_encode(&in, raw);
+        accel_edgetpu_encode_insn(&in, raw);
         accel_edgetpu_disasm(raw, 0x40, line, sizeof line, NULL);
         CHECK_STR(line, "0x0040 S         s5 = MOVI 0xabab");
         /* predicated-false compare: p3 = s1 GT s2 when !p6 */
@@ -302,7 +302,7 @@ static void test_disasm_lines(void)
         in.f[ACCEL_EDGETPU_F_ENABLE_SCALAR] = 1;
         in.f[ACCEL_EDGETPU_F_GATE] = 1;
         in.f[ACCEL_EDGETPU_F_PRED_REG] = 6;
-        accel_edgetpu_insn_encode(&in, raw);
+        accel_edgetpu_encode_insn(&in, raw);
         accel_edgetpu_disasm(raw, 0x50, line, sizeof line, NULL);
         CHECK_STR(line, "0x0050 S   @!p6  p3 = s1 GT s2");
     }

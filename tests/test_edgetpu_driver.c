@@ -12,7 +12,7 @@
 #include "vectors/edgetpu/synth_pkg.h"
 
 static uint8_t dense_buf[1u << 17], bright_buf[1u << 17];
-static accel_edgetpu_model dense, bright;
+static accel_edgetpu_package dense, bright;
 
 
 /* reassemble what the host sent on ep 0x01, per tag, from the simulator's trace */
@@ -47,7 +47,7 @@ static void tracer(void *ctx, const accel_sim_event *ev)
 }
 
 static accel_sim sim;
-static accel_edgetpu_dev dev;
+static accel_edgetpu_model dev;
 static accel_edgetpu_driver drv;
 static uint8_t in0[256], out0[256], scratch[4096];
 static const uint8_t *ins[1] = {in0};
@@ -68,8 +68,8 @@ static void setup(uint32_t chunk, size_t scratch_len)
     accel_port model;
     unsigned i;
     memset(&model, 0, sizeof model);
-    accel_edgetpu_dev_init(&dev);
-    accel_edgetpu_dev_port(&dev, &model);
+    accel_edgetpu_model_init(&dev);
+    accel_edgetpu_model_port(&dev, &model);
     accel_sim_init(&sim);
     accel_sim_attach(&sim, &model);
     accel_sim_set_trace(&sim, tracer, NULL);
@@ -91,20 +91,20 @@ static void setup(uint32_t chunk, size_t scratch_len)
 static void load_models(void)
 {
     size_t n = et_load("models/dense_256_edgetpu.tflite", dense_buf, sizeof dense_buf);
-    CHECK_ST(accel_edgetpu_model_open(&dense, dense_buf, n), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_tflite(&dense, dense_buf, n), ACCEL_OK);
     n = et_load("models/bright_16x16_edgetpu.tflite", bright_buf, sizeof bright_buf);
-    CHECK_ST(accel_edgetpu_model_open(&bright, bright_buf, n), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_tflite(&bright, bright_buf, n), ACCEL_OK);
 }
 
-static void script(const accel_edgetpu_model *m, int with_pc)
+static void script(const accel_edgetpu_package *m, int with_pc)
 {
     accel_edgetpu_exe e;
     if (with_pc) {
-        accel_edgetpu_model_executable(m, 1, &e);
-        CHECK_ST(accel_edgetpu_dev_expect_exe(&dev, &e), ACCEL_OK);
+        accel_edgetpu_package_executable(m, 1, &e);
+        CHECK_ST(accel_edgetpu_model_expect_exe(&dev, &e), ACCEL_OK);
     }
-    accel_edgetpu_model_executable(m, 0, &e);
-    CHECK_ST(accel_edgetpu_dev_expect_exe(&dev, &e), ACCEL_OK);
+    accel_edgetpu_package_executable(m, 0, &e);
+    CHECK_ST(accel_edgetpu_model_expect_exe(&dev, &e), ACCEL_OK);
 }
 
 static uint8_t in_sum(void)
@@ -122,8 +122,8 @@ static void test_dense_first_and_cached(void)
     int ran = -1;
     unsigned k;
     setup(0, sizeof scratch);
-    accel_edgetpu_model_executable(&dense, 0, &eo);
-    accel_edgetpu_model_executable(&dense, 1, &pc);
+    accel_edgetpu_package_executable(&dense, 0, &eo);
+    accel_edgetpu_package_executable(&dense, 1, &pc);
     accel_edgetpu_exe_bitstream(&eo, 0, &beo);
     accel_edgetpu_exe_bitstream(&pc, 0, &bpc);
     script(&dense, 1);
@@ -211,9 +211,9 @@ static void test_token_switching(void)
     /* same token, a package not in the set (a copy at another address): it accumulates */
     {
         static uint8_t copy[1u << 17];
-        accel_edgetpu_model m2;
+        accel_edgetpu_package m2;
         memcpy(copy, dense_buf, sizeof copy);
-        CHECK_ST(accel_edgetpu_model_open(&m2, copy, sizeof copy), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_decode_tflite(&m2, copy, sizeof copy), ACCEL_OK);
         script(&m2, 1);
         CHECK_ST(accel_edgetpu_invoke(&drv, &m2, &io, &ran), ACCEL_OK);
         CHECK_EQ(ran, 1);
@@ -235,8 +235,8 @@ static void test_small_chunks_and_scratch(void)
     int ran = 0;
     unsigned k;
     setup(64, 16);
-    accel_edgetpu_model_executable(&dense, 0, &eo);
-    accel_edgetpu_model_executable(&dense, 1, &pc);
+    accel_edgetpu_package_executable(&dense, 0, &eo);
+    accel_edgetpu_package_executable(&dense, 1, &pc);
     accel_edgetpu_exe_bitstream(&eo, 0, &beo);
     accel_edgetpu_exe_bitstream(&pc, 0, &bpc);
     /* link real addresses this time: parameters at 0x1122334455667788 */
@@ -252,9 +252,9 @@ static void test_small_chunks_and_scratch(void)
         accel_edgetpu_insn in;
         uint32_t v = 0;
         /* PC program: bundles 4 and 5 carry the parameter address */
-        accel_edgetpu_insn_decode(sent[0] + 64, &in);
+        accel_edgetpu_decode_insn(sent[0] + 64, &in);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0x55667788u);
-        accel_edgetpu_insn_decode(sent[0] + 80, &in);
+        accel_edgetpu_decode_insn(sent[0] + 80, &in);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0x11223344u);
         /* EO program: input address at bits 1862 (upper) and 1990 (lower) */
         accel_edgetpu_bits_get(sent[0] + bpc.bits.len, beo.bits.len, 1990, 32, &v);
@@ -277,14 +277,14 @@ static void test_fatal_interrupt(void)
     accel_edgetpu_bitstream b;
     int ran = 0;
     setup(0, sizeof scratch);
-    accel_edgetpu_model_executable(&dense, 0, &eo);
+    accel_edgetpu_package_executable(&dense, 0, &eo);
     accel_edgetpu_exe_bitstream(&eo, 0, &b);
     /* the chip takes the program and the input, then raises a fatal error instead of output */
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, (uint32_t)b.bits.len);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 256);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_IRQ, 0, 0x1);
-    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_HIB_ERROR_STATUS, 0x40);
-    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_HIB_FIRST_ERROR_STATUS, 0x42);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_RECV, 0, (uint32_t)b.bits.len);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_RECV, 1, 256);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_IRQ, 0, 0x1);
+    accel_edgetpu_model_set_reg(&dev, ACCEL_EDGETPU_HIB_ERROR_STATUS, 0x40);
+    accel_edgetpu_model_set_reg(&dev, ACCEL_EDGETPU_HIB_FIRST_ERROR_STATUS, 0x42);
     drv.usb.timeout_ms = 100;
     CHECK_ST(accel_edgetpu_exe_run(&drv, &eo, &io), ACCEL_E_EDGETPU_FATAL);
     CHECK_EQ_U64(drv.hib_error_status, 0x40);
@@ -292,8 +292,8 @@ static void test_fatal_interrupt(void)
     CHECK_EQ(drv.irq_raw, 1);
     /* a plain timeout (no interrupt pending) stays a timeout */
     setup(0, sizeof scratch);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, (uint32_t)b.bits.len);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 256);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_RECV, 0, (uint32_t)b.bits.len);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_RECV, 1, 256);
     drv.usb.timeout_ms = 100;
     CHECK_ST(accel_edgetpu_exe_run(&drv, &eo, &io), ACCEL_E_TIMEOUT);
     /* a failed parameter-caching run forgets the cache */
@@ -301,10 +301,10 @@ static void test_fatal_interrupt(void)
     drv.usb.timeout_ms = 100;
     {
         accel_edgetpu_exe pc;
-        accel_edgetpu_model_executable(&dense, 1, &pc);
+        accel_edgetpu_package_executable(&dense, 1, &pc);
         accel_edgetpu_exe_bitstream(&pc, 0, &b);
-        accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, (uint32_t)b.bits.len);
-        accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 2, 67584);
+        accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_RECV, 0, (uint32_t)b.bits.len);
+        accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_RECV, 2, 67584);
         /* no completion event */
     }
     CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_E_TIMEOUT);
@@ -318,12 +318,12 @@ static void test_wrong_event(void)
     accel_edgetpu_exe eo;
     accel_edgetpu_bitstream b;
     setup(0, sizeof scratch);
-    accel_edgetpu_model_executable(&dense, 0, &eo);
+    accel_edgetpu_package_executable(&dense, 0, &eo);
     accel_edgetpu_exe_bitstream(&eo, 0, &b);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, (uint32_t)b.bits.len);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 256);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_OUTPUT, 0, 256);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_EVENT, 5, 0); /* interrupt 1, not 0 */
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_RECV, 0, (uint32_t)b.bits.len);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_RECV, 1, 256);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_OUTPUT, 0, 256);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_EVENT, 5, 0); /* interrupt 1, not 0 */
     CHECK_ST(accel_edgetpu_exe_run(&drv, &eo, &io), ACCEL_E_EDGETPU_EVENT);
     /* missing buffers */
     io.n_in = 0;
@@ -356,7 +356,7 @@ static void test_synthetic_package(void)
 {
     /* scripts/gen/gen_edgetpu_synth.py: int16 input split over two overlapping DMAs, int32
      * output, a fence, two instruction chunks, interrupt 1 */
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     accel_edgetpu_exe e;
     static uint8_t pkg[sizeof synth_pkg];
     uint8_t in10[10], out8[8], sum = 0;
@@ -366,9 +366,9 @@ static void test_synthetic_package(void)
     unsigned k;
     int ran = 1;
     memcpy(pkg, synth_pkg, sizeof pkg);
-    CHECK_ST(accel_edgetpu_package_open(&m, pkg, sizeof pkg), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_package(&m, pkg, sizeof pkg), ACCEL_OK);
     CHECK_EQ(m.n_executables, 1);
-    CHECK_ST(accel_edgetpu_model_executable(&m, 0, &e), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_package_executable(&m, 0, &e), ACCEL_OK);
     CHECK_EQ(e.type, ACCEL_EDGETPU_STAND_ALONE);
     CHECK_EQ(e.n_bitstreams, 2);
     CHECK_EQ(e.n_hints, 7);
@@ -380,7 +380,7 @@ static void test_synthetic_package(void)
     io.out_len = sout_len;
     drv.base_addr[ACCEL_EDGETPU_DESC_INPUT] = 0xAABBCCDD11223344ULL;
     drv.base_addr[ACCEL_EDGETPU_DESC_OUTPUT] = 0x00000000CAFEF00DULL;
-    CHECK_ST(accel_edgetpu_dev_expect_exe(&dev, &e), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_model_expect_exe(&dev, &e), ACCEL_OK);
     CHECK_ST(accel_edgetpu_invoke(&drv, &m, &io, &ran), ACCEL_OK);
     CHECK_EQ(ran, 0);
     CHECK_EQ(dev.violations, 0);
@@ -410,12 +410,12 @@ static void test_synthetic_package(void)
     io.in_len = sin_len;
     io.out = sout;
     io.out_len = sout_len;
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, SYNTH_PROG0_LEN);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 7);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 5);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, SYNTH_PROG1_LEN);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_OUTPUT, 0, 8);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_EVENT, 4, 0);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_RECV, 0, SYNTH_PROG0_LEN);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_RECV, 1, 7);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_RECV, 1, 5);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_RECV, 0, SYNTH_PROG1_LEN);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_OUTPUT, 0, 8);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_EVENT, 4, 0);
     CHECK_ST(accel_edgetpu_exe_run(&drv, &e, &io), ACCEL_E_EDGETPU_EVENT);
     /* an input buffer shorter than the hints need */
     sin_len[0] = 9;

@@ -23,9 +23,9 @@ static int view_is(accel_edgetpu_view v, const char *s)
 
 static void check_model(const et_model_expect *me, const uint8_t *file, size_t n)
 {
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     uint32_t k, i;
-    CHECK_ST(accel_edgetpu_model_open(&m, file, n), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, file, n), ACCEL_OK);
     CHECK(m.package.p == file + me->pkg_at);
     CHECK_EQ(m.package.len, me->pkg_len);
     CHECK_EQ(m.min_runtime_version, me->min_rt);
@@ -35,7 +35,7 @@ static void check_model(const et_model_expect *me, const uint8_t *file, size_t n
         const et_exe_expect *x = &me->exe[k];
         accel_edgetpu_exe e;
         accel_edgetpu_bitstream b;
-        CHECK_ST(accel_edgetpu_model_executable(&m, k, &e), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_package_executable(&m, k, &e), ACCEL_OK);
         CHECK_EQ(e.type, x->type);
         CHECK_EQ_U64(e.parameter_caching_token, x->token);
         CHECK_EQ(e.batch_size, x->batch);
@@ -108,12 +108,12 @@ static void check_model(const et_model_expect *me, const uint8_t *file, size_t n
     {
         accel_edgetpu_exe e;
         uint32_t idx = 99;
-        CHECK_ST(accel_edgetpu_model_executable(&m, m.n_executables, &e), ACCEL_E_ARG);
-        CHECK_ST(accel_edgetpu_model_find(&m, ACCEL_EDGETPU_PARAMETER_CACHING, &idx), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_package_executable(&m, m.n_executables, &e), ACCEL_E_ARG);
+        CHECK_ST(accel_edgetpu_package_find(&m, ACCEL_EDGETPU_PARAMETER_CACHING, &idx), ACCEL_OK);
         CHECK_EQ(idx, 1);
-        CHECK_ST(accel_edgetpu_model_find(&m, ACCEL_EDGETPU_EXECUTION_ONLY, &idx), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_package_find(&m, ACCEL_EDGETPU_EXECUTION_ONLY, &idx), ACCEL_OK);
         CHECK_EQ(idx, 0);
-        CHECK_ST(accel_edgetpu_model_find(&m, ACCEL_EDGETPU_STAND_ALONE, &idx), ACCEL_E_EMPTY);
+        CHECK_ST(accel_edgetpu_package_find(&m, ACCEL_EDGETPU_STAND_ALONE, &idx), ACCEL_E_EMPTY);
     }
 }
 
@@ -132,20 +132,20 @@ static void test_model_bitstreams_roundtrip(void)
     unsigned k;
     for (k = 0; k < 2; k++) {
         size_t n = et_load(et_models[k].file, m_buf, sizeof m_buf), i;
-        accel_edgetpu_model m;
+        accel_edgetpu_package m;
         uint32_t x;
-        CHECK_ST(accel_edgetpu_model_open(&m, m_buf, n), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_decode_tflite(&m, m_buf, n), ACCEL_OK);
         for (x = 0; x < m.n_executables; x++) {
             accel_edgetpu_exe e;
             accel_edgetpu_bitstream b;
             uint32_t bits = 0;
-            CHECK_ST(accel_edgetpu_model_executable(&m, x, &e), ACCEL_OK);
+            CHECK_ST(accel_edgetpu_package_executable(&m, x, &e), ACCEL_OK);
             CHECK_ST(accel_edgetpu_exe_bitstream(&e, 0, &b), ACCEL_OK);
             for (i = 0; i + 16 <= b.bits.len; i += 16) {
                 accel_edgetpu_insn in;
                 uint8_t back[16];
-                CHECK_ST(accel_edgetpu_insn_decode(b.bits.p + i, &in), ACCEL_OK);
-                CHECK_ST(accel_edgetpu_insn_encode(&in, back), ACCEL_OK);
+                CHECK_ST(accel_edgetpu_decode_insn(b.bits.p + i, &in), ACCEL_OK);
+                CHECK_ST(accel_edgetpu_encode_insn(&in, back), ACCEL_OK);
                 CHECK_MEM(back, b.bits.p + i, 16);
             }
             /* a compiled program frame, as in the .coral files */
@@ -159,13 +159,13 @@ static void test_model_patch(void)
 {
     /* link a 64-bit parameter address into a copy of the PC bitstream: LOWER then UPPER */
     size_t n = et_load("models/dense_256_edgetpu.tflite", m_buf, sizeof m_buf);
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     accel_edgetpu_exe e;
     accel_edgetpu_bitstream b;
     static uint8_t copy[8192];
     uint32_t i, v = 0;
-    CHECK_ST(accel_edgetpu_model_open(&m, m_buf, n), ACCEL_OK);
-    CHECK_ST(accel_edgetpu_model_executable(&m, 1, &e), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_buf, n), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_package_executable(&m, 1, &e), ACCEL_OK);
     CHECK_ST(accel_edgetpu_exe_bitstream(&e, 0, &b), ACCEL_OK);
     memcpy(copy, b.bits.p, b.bits.len);
     for (i = 0; i < b.n_field_offsets; i++) {
@@ -181,9 +181,9 @@ static void test_model_patch(void)
     {
         accel_edgetpu_insn in;
         /* offsets 582 and 710: bundles 4 and 5 */
-        accel_edgetpu_insn_decode(copy + 64, &in);
+        accel_edgetpu_decode_insn(copy + 64, &in);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0x55667788u);
-        accel_edgetpu_insn_decode(copy + 80, &in);
+        accel_edgetpu_decode_insn(copy + 80, &in);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0x11223344u);
         CHECK_MEM(copy + 96, b.bits.p + 96, b.bits.len - 96);
     }
@@ -197,10 +197,10 @@ static void test_truncated(void)
         unsigned bad = 0, tail_ok = 0;
         size_t pkg_end = et_models[k].pkg_at + et_models[k].pkg_len;
         for (cut = 0; cut < n; cut += (cut < 512 || cut > n - 512) ? 1 : 61) {
-            accel_edgetpu_model m;
+            accel_edgetpu_package m;
             accel_status st;
             memcpy(m_mut, m_buf, cut); /* the rest of m_mut is never read: ASan guards the copy */
-            st = accel_edgetpu_model_open(&m, m_mut, cut);
+            st = accel_edgetpu_decode_tflite(&m, m_mut, cut);
             /* everything the walk needs ends with the package; later cuts only lose
              * tflite tables the walk never visits (and then the result is the full one) */
             if (st == ACCEL_OK && cut < pkg_end) bad++;
@@ -222,16 +222,16 @@ static void test_corrupted_bytes(void)
         size_t n = et_load(et_models[k].file, m_buf, sizeof m_buf), i;
         unsigned ok = 0, err = 0;
         for (i = 0; i < n; i += (i < 2048 || i > n - 4096) ? 1 : 97) {
-            accel_edgetpu_model m;
+            accel_edgetpu_package m;
             memcpy(m_mut, m_buf, n);
             m_mut[i] ^= 0xA5;
-            if (accel_edgetpu_model_open(&m, m_mut, n) == ACCEL_OK) {
+            if (accel_edgetpu_decode_tflite(&m, m_mut, n) == ACCEL_OK) {
                 uint32_t x;
                 ok++;
                 /* whatever opened must be walkable */
                 for (x = 0; x < m.n_executables; x++) {
                     accel_edgetpu_exe e;
-                    CHECK_ST(accel_edgetpu_model_executable(&m, x, &e), ACCEL_OK);
+                    CHECK_ST(accel_edgetpu_package_executable(&m, x, &e), ACCEL_OK);
                 }
             } else {
                 err++;
@@ -245,38 +245,38 @@ static void test_corrupted_bytes(void)
 static void test_targeted_corruption(void)
 {
     size_t n = et_load("models/dense_256_edgetpu.tflite", m_buf, sizeof m_buf);
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     accel_edgetpu_exe e;
     accel_edgetpu_bitstream b;
     size_t at;
-    CHECK_ST(accel_edgetpu_model_open(&m, m_buf, n), ACCEL_OK);
-    CHECK_ST(accel_edgetpu_model_executable(&m, 0, &e), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_buf, n), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_package_executable(&m, 0, &e), ACCEL_OK);
     CHECK_ST(accel_edgetpu_exe_bitstream(&e, 0, &b), ACCEL_OK);
     /* root offset past the end */
     memcpy(m_mut, m_buf, n);
     accel_store_u32le(m_mut, (uint32_t)n);
-    CHECK_ST(accel_edgetpu_model_open(&m, m_mut, n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
     /* a string without its NUL */
     memcpy(m_mut, m_buf, n);
     at = (size_t)(e.chip.p - m_buf) + e.chip.len;
     m_mut[at] = 'x';
-    CHECK_ST(accel_edgetpu_model_open(&m, m_mut, n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
     /* a vector length beyond the buffer */
     memcpy(m_mut, m_buf, n);
     at = (size_t)(b.bits.p - m_buf) - 4;
     accel_store_u32le(m_mut + at, 0xFFFFFFF0u);
-    CHECK_ST(accel_edgetpu_model_open(&m, m_mut, n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
     /* a bitstream that is not whole bundles */
     accel_store_u32le(m_mut + at, (uint32_t)b.bits.len - 1);
-    CHECK_ST(accel_edgetpu_model_open(&m, m_mut, n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
     /* field offsets must stay inside a shortened bitstream: 4224 -> 96 bytes (first patch is
      * at bit 582 = byte 72..76 fits; bit 1862 does not) */
     accel_store_u32le(m_mut + at, 96);
-    CHECK_ST(accel_edgetpu_model_open(&m, m_mut, n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
     /* package identifier */
     memcpy(m_mut, m_buf, n);
     m_mut[et_models[1].pkg_at + 4] = 'X';
-    CHECK_ST(accel_edgetpu_model_open(&m, m_mut, n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
     /* the custom op name */
     memcpy(m_mut, m_buf, n);
     {
@@ -284,36 +284,36 @@ static void test_targeted_corruption(void)
         CHECK(p != NULL);
         if (p) p[0] = 'E';
     }
-    CHECK_ST(accel_edgetpu_model_open(&m, m_mut, n), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_UNSUPPORTED);
     /* FlexBuffer root byte width 3 */
     memcpy(m_mut, m_buf, n);
     at = (size_t)(m.custom_options.p - m_buf);
-    CHECK_ST(accel_edgetpu_model_open(&m, m_buf, n), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_buf, n), ACCEL_OK);
     at = (size_t)(m.custom_options.p - m_buf) + m.custom_options.len - 1;
     m_mut[at] = 3;
-    CHECK_ST(accel_edgetpu_model_open(&m, m_mut, n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
     /* NULLs and a non-flatbuffer */
-    CHECK_ST(accel_edgetpu_model_open(NULL, m_buf, n), ACCEL_E_NULL);
-    CHECK_ST(accel_edgetpu_model_open(&m, NULL, n), ACCEL_E_NULL);
+    CHECK_ST(accel_edgetpu_decode_tflite(NULL, m_buf, n), ACCEL_E_NULL);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, NULL, n), ACCEL_E_NULL);
     memset(m_mut, 0xFF, 64);
-    CHECK_ST(accel_edgetpu_model_open(&m, m_mut, 64), ACCEL_E_MALFORMED);
-    CHECK_ST(accel_edgetpu_model_open(&m, m_mut, 0), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, 64), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, 0), ACCEL_E_MALFORMED);
     /* the plain (uncompiled) tflite has no edgetpu-custom-op */
     n = et_load("models/dense_256.tflite", m_buf, sizeof m_buf);
-    CHECK_ST(accel_edgetpu_model_open(&m, m_buf, n), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_buf, n), ACCEL_E_UNSUPPORTED);
 }
 
 static void test_package_direct(void)
 {
     size_t n = et_load("models/bright_16x16_edgetpu.tflite", m_buf, sizeof m_buf);
-    accel_edgetpu_model m;
-    CHECK_ST(accel_edgetpu_package_open(&m, m_buf + et_models[0].pkg_at, et_models[0].pkg_len),
+    accel_edgetpu_package m;
+    CHECK_ST(accel_edgetpu_decode_package(&m, m_buf + et_models[0].pkg_at, et_models[0].pkg_len),
              ACCEL_OK);
     CHECK_EQ(m.n_executables, 2);
     /* the package is at an odd (6 mod 8) offset in the file: copy it aligned and compare */
     memcpy(m_mut, m_buf + et_models[0].pkg_at, et_models[0].pkg_len);
-    CHECK_ST(accel_edgetpu_package_open(&m, m_mut, et_models[0].pkg_len), ACCEL_OK);
-    CHECK_ST(accel_edgetpu_package_open(&m, m_mut, 7), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_package(&m, m_mut, et_models[0].pkg_len), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_package(&m, m_mut, 7), ACCEL_E_MALFORMED);
     (void)n;
 }
 

@@ -40,15 +40,15 @@ static void tracer(void *ctx, const accel_sim_event *ev)
 }
 
 static accel_sim sim;
-static accel_edgetpu_dev dev;
+static accel_edgetpu_model dev;
 static accel_edgetpu_usb usb;
 
 static void setup(uint32_t chunk)
 {
     accel_port model;
     memset(&model, 0, sizeof model);
-    accel_edgetpu_dev_init(&dev);
-    accel_edgetpu_dev_port(&dev, &model);
+    accel_edgetpu_model_init(&dev);
+    accel_edgetpu_model_port(&dev, &model);
     accel_sim_init(&sim);
     accel_sim_attach(&sim, &model);
     accel_sim_set_trace(&sim, tracer, NULL);
@@ -62,17 +62,17 @@ static void test_header(void)
     uint32_t len = 0;
     uint8_t tag = 9;
     static const uint8_t want[8] = {0x80, 0x10, 0x00, 0x00, 0x02, 0, 0, 0};
-    CHECK_ST(accel_edgetpu_header_encode(h, 0x1080, 2), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_encode_header(h, 0x1080, 2), ACCEL_OK);
     CHECK_MEM(h, want, 8);
-    CHECK_ST(accel_edgetpu_header_decode(h, &len, &tag), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_header(h, &len, &tag), ACCEL_OK);
     CHECK_EQ(len, 0x1080);
     CHECK_EQ(tag, 2);
-    CHECK_ST(accel_edgetpu_header_encode(h, 1, 16), ACCEL_E_ARG);
+    CHECK_ST(accel_edgetpu_encode_header(h, 1, 16), ACCEL_E_ARG);
     h[4] = 0x12;
-    CHECK_ST(accel_edgetpu_header_decode(h, &len, &tag), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_header(h, &len, &tag), ACCEL_E_MALFORMED);
     h[4] = 2;
     h[7] = 1;
-    CHECK_ST(accel_edgetpu_header_decode(h, &len, &tag), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_header(h, &len, &tag), ACCEL_E_MALFORMED);
 }
 
 static void test_event_irq(void)
@@ -83,22 +83,22 @@ static void test_event_irq(void)
     accel_edgetpu_irq irq;
     uint8_t out[16];
     static const uint8_t irq_bytes[4] = {0x05, 0, 0, 0};
-    CHECK_ST(accel_edgetpu_event_decode(ev_bytes, 16, &ev), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_event(ev_bytes, 16, &ev), ACCEL_OK);
     CHECK_EQ_U64(ev.address, 0x1122334455667788ULL);
     CHECK_EQ(ev.length, 0x100);
     CHECK_EQ(ev.tag, 4); /* low 4 bits only */
-    CHECK_ST(accel_edgetpu_event_decode(ev_bytes, 15, &ev), ACCEL_E_TRUNCATED);
-    CHECK_ST(accel_edgetpu_event_decode(ev_bytes, 17, &ev), ACCEL_E_TOO_LONG);
-    CHECK_ST(accel_edgetpu_event_encode(&ev, out), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_event(ev_bytes, 15, &ev), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_edgetpu_decode_event(ev_bytes, 17, &ev), ACCEL_E_TOO_LONG);
+    CHECK_ST(accel_edgetpu_encode_event(&ev, out), ACCEL_OK);
     CHECK_MEM(out, ev_bytes, 12);
     CHECK_EQ(out[12], 4);
     /* 0b00101: fatal and top-level interrupt 1 */
-    CHECK_ST(accel_edgetpu_irq_decode(irq_bytes, 4, &irq), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_irq(irq_bytes, 4, &irq), ACCEL_OK);
     CHECK_EQ(irq.fatal, 1);
     CHECK_EQ(irq.top_level, 2);
     CHECK_EQ(irq.raw, 5);
-    CHECK_ST(accel_edgetpu_irq_decode(irq_bytes, 3, &irq), ACCEL_E_TRUNCATED);
-    CHECK_ST(accel_edgetpu_irq_decode(irq_bytes, 8, &irq), ACCEL_E_TOO_LONG);
+    CHECK_ST(accel_edgetpu_decode_irq(irq_bytes, 3, &irq), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_edgetpu_decode_irq(irq_bytes, 8, &irq), ACCEL_E_TOO_LONG);
 }
 
 static void test_csr(void)
@@ -147,7 +147,7 @@ static void test_csr(void)
         uint8_t b[4];
         size_t done = 0;
         CHECK_ST(accel_port_usb_control(&sim.port, 0x40, 7, 0, 0, b, 4, 10, &done), ACCEL_E_STALL);
-        CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_CSR);
+        CHECK(dev.violations & ACCEL_EDGETPU_MODEL_V_CSR);
     }
 }
 
@@ -197,9 +197,9 @@ static void test_ordering(void)
     uint8_t in[4] = {1, 2, 3, 4};
     accel_sim_fault f;
     setup(0);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 4);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_OUTPUT, 0, 300);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_EVENT, 4, 0);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_RECV, 1, 4);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_OUTPUT, 0, 300);
+    accel_edgetpu_model_expect(&dev, ACCEL_EDGETPU_MODEL_EVENT, 4, 0);
     CHECK_ST(accel_edgetpu_usb_send(&usb, 1, in, 4), ACCEL_OK);
     /* the output read fails half-way (host reads in 100-byte pieces): 200 bytes still owed */
     usb.max_chunk = 100;
@@ -217,9 +217,9 @@ static void test_ordering(void)
     {
         uint8_t h[8];
         size_t done = 0;
-        accel_edgetpu_header_encode(h, 16, 0);
+        accel_edgetpu_encode_header(h, 16, 0);
         CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, h, 8, 100, &done), ACCEL_E_STALL);
-        CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_ORDER);
+        CHECK(dev.violations & ACCEL_EDGETPU_MODEL_V_ORDER);
     }
     /* a different length cannot resume the interrupted read; the same can */
     CHECK_ST(accel_edgetpu_usb_read_output(&usb, out, 299), ACCEL_E_STATE);
@@ -238,7 +238,7 @@ static void test_ordering(void)
     }
     /* after the output, bulk-out is allowed again; an unexpected request is a script error */
     CHECK_ST(accel_edgetpu_usb_send(&usb, 0, in, 4), ACCEL_OK);
-    CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_SCRIPT);
+    CHECK(dev.violations & ACCEL_EDGETPU_MODEL_V_SCRIPT);
 }
 
 static void test_model_framing(void)
@@ -249,18 +249,18 @@ static void test_model_framing(void)
     memset(d, 0, sizeof d);
     /* header must come alone, 8 bytes */
     CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, d, 12, 100, &done), ACCEL_E_STALL);
-    CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_HEADER);
+    CHECK(dev.violations & ACCEL_EDGETPU_MODEL_V_HEADER);
     /* tag 3 is the device's */
     dev.violations = 0;
-    accel_edgetpu_header_encode(h, 16, 3);
+    accel_edgetpu_encode_header(h, 16, 3);
     CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, h, 8, 100, &done), ACCEL_E_STALL);
-    CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_HEADER);
+    CHECK(dev.violations & ACCEL_EDGETPU_MODEL_V_HEADER);
     /* more data than announced */
     dev.violations = 0;
-    accel_edgetpu_header_encode(h, 16, 1);
+    accel_edgetpu_encode_header(h, 16, 1);
     CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, h, 8, 100, &done), ACCEL_OK);
     CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, d, 17, 100, &done), ACCEL_E_STALL);
-    CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_SIZE);
+    CHECK(dev.violations & ACCEL_EDGETPU_MODEL_V_SIZE);
 }
 
 static void test_timeouts(void)
@@ -358,8 +358,8 @@ static void test_open_matches_trace(void)
     }
     CHECK_EQ(dev.violations, 0);
     /* state after open */
-    CHECK_EQ_U64(accel_edgetpu_dev_reg(&dev, ACCEL_EDGETPU_SCU_CTRL_3), 0x5085005CULL);
-    CHECK_EQ_U64(accel_edgetpu_dev_reg(&dev, ACCEL_EDGETPU_SCALAR_RUN_CONTROL), 1);
+    CHECK_EQ_U64(accel_edgetpu_model_reg(&dev, ACCEL_EDGETPU_SCU_CTRL_3), 0x5085005CULL);
+    CHECK_EQ_U64(accel_edgetpu_model_reg(&dev, ACCEL_EDGETPU_SCALAR_RUN_CONTROL), 1);
 }
 
 static void test_open_perf_levels(void)
@@ -386,7 +386,7 @@ static void test_open_branches(void)
 {
     /* awake chip: EnableReset forces sleep, waits for state 2, pulses gcbb_credit0 */
     setup(0);
-    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_SCU_CTRL_3, 0x5005005CUL);
+    accel_edgetpu_model_set_reg(&dev, ACCEL_EDGETPU_SCU_CTRL_3, 0x5005005CUL);
     CHECK_ST(accel_edgetpu_open(&usb, ACCEL_EDGETPU_PERF_HIGH, 1), ACCEL_OK);
     CHECK_EQ(nx, 52 + 5);
     CHECK_EQ(xlog[5].rt, 0x40); /* RMW write of force_sleep 0b11 */
@@ -398,7 +398,7 @@ static void test_open_branches(void)
     CHECK_EQ(accel_load_u32le(xlog[8].data), 0);
     /* hardware clock gate already on: no scu_ctrl_2 read-modify-write */
     setup(0);
-    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_SCU_CTRL_2, 0x00150000UL);
+    accel_edgetpu_model_set_reg(&dev, ACCEL_EDGETPU_SCU_CTRL_2, 0x00150000UL);
     CHECK_ST(accel_edgetpu_open(&usb, ACCEL_EDGETPU_PERF_HIGH, 1), ACCEL_OK);
     CHECK_EQ(nx, 50);
 }
@@ -411,7 +411,7 @@ static void test_poll_timeout(void)
     uint32_t t0;
     setup(0);
     /* scalar core not idle after reset: Poll(scalarCoreRunControl, 0) times out */
-    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, 1);
+    accel_edgetpu_model_set_reg(&dev, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, 1);
     memset(&ctx, 0, sizeof ctx);
     ctx.clock_bits = 0x50000000UL;
     t0 = sim.now;
@@ -421,14 +421,14 @@ static void test_poll_timeout(void)
     CHECK_EQ_U64(ctx.last, 1);
     /* the poll compares all 64 bits: a set bit 32 is not "0" */
     setup(0);
-    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, 0x100000000ULL);
+    accel_edgetpu_model_set_reg(&dev, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, 0x100000000ULL);
     memset(&ctx, 0, sizeof ctx);
     CHECK_ST(accel_edgetpu_seq_run(&usb, s, n, &ctx), ACCEL_E_TIMEOUT);
     CHECK_EQ(s[ctx.failed_step].reg, ACCEL_EDGETPU_SCALAR_RUN_CONTROL);
     CHECK_EQ_U64(ctx.last, 0x100000000ULL);
     /* a 64-bit read-modify-write keeps the upper half */
     setup(0);
-    accel_edgetpu_dev_set_reg(&dev, 0x40000UL, 0xAB000000F0ULL);
+    accel_edgetpu_model_set_reg(&dev, 0x40000UL, 0xAB000000F0ULL);
     {
         accel_edgetpu_step rmw;
         memset(&rmw, 0, sizeof rmw);
@@ -438,7 +438,7 @@ static void test_poll_timeout(void)
         rmw.mask = 0xF0u;
         rmw.value = 0x5u;
         CHECK_ST(accel_edgetpu_seq_run(&usb, &rmw, 1, &ctx), ACCEL_OK);
-        CHECK_EQ_U64(accel_edgetpu_dev_reg(&dev, 0x40000UL), 0xAB00000005ULL);
+        CHECK_EQ_U64(accel_edgetpu_model_reg(&dev, 0x40000UL), 0xAB00000005ULL);
     }
     /* an I/O error stops the sequence at once */
     setup(0);
@@ -474,13 +474,13 @@ static void test_close(void)
     CHECK_ST(accel_edgetpu_close(&usb), ACCEL_OK);
     /* 5 interrupt disables, 15 halts (+ tileconfig write/poll), TEST, RMW, poll, 2 credits */
     CHECK_EQ(nx, 5 + 15 + 2 + 1 + 2 + 1 + 2);
-    CHECK_EQ_U64(accel_edgetpu_dev_reg(&dev, ACCEL_EDGETPU_SCALAR_RUN_CONTROL), 2);
-    CHECK_EQ_U64(accel_edgetpu_dev_reg(&dev, ACCEL_EDGETPU_TOP_LEVEL_INT_CONTROL(3)), 0);
-    CHECK_EQ_U64(accel_edgetpu_dev_reg(&dev, ACCEL_EDGETPU_SCU_CTRL_3) & 0xC00300UL, 0xC00200UL);
+    CHECK_EQ_U64(accel_edgetpu_model_reg(&dev, ACCEL_EDGETPU_SCALAR_RUN_CONTROL), 2);
+    CHECK_EQ_U64(accel_edgetpu_model_reg(&dev, ACCEL_EDGETPU_TOP_LEVEL_INT_CONTROL(3)), 0);
+    CHECK_EQ_U64(accel_edgetpu_model_reg(&dev, ACCEL_EDGETPU_SCU_CTRL_3) & 0xC00300UL, 0xC00200UL);
     CHECK_EQ(dev.violations, 0);
 }
 
-static accel_edgetpu_dfu_dev dfu;
+static accel_edgetpu_dfu_model dfu;
 static uint8_t dfu_mem[4096];
 
 static void setup_dfu(void)
@@ -488,8 +488,8 @@ static void setup_dfu(void)
     accel_port model;
     memset(&model, 0, sizeof model);
     memset(dfu_mem, 0, sizeof dfu_mem);
-    accel_edgetpu_dfu_dev_init(&dfu, dfu_mem, sizeof dfu_mem);
-    accel_edgetpu_dfu_dev_port(&dfu, &model);
+    accel_edgetpu_dfu_model_init(&dfu, dfu_mem, sizeof dfu_mem);
+    accel_edgetpu_dfu_model_port(&dfu, &model);
     accel_sim_init(&sim);
     accel_sim_attach(&sim, &model);
     accel_sim_set_trace(&sim, tracer, NULL);
@@ -504,11 +504,11 @@ static void test_dfu(void)
     static const uint8_t st_bytes[6] = {0x00, 0x10, 0x27, 0x00, 0x05, 0x00};
     for (i = 0; i < sizeof img; i++) img[i] = (uint8_t)(i * 31 + 3);
     /* GETSTATUS payload by hand: OK, 10000 ms, dfuDNLOAD-IDLE */
-    CHECK_ST(accel_edgetpu_dfu_status_decode(st_bytes, 6, &s), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_dfu_status(st_bytes, 6, &s), ACCEL_OK);
     CHECK_EQ(s.status, 0);
     CHECK_EQ(s.poll_timeout, 10000);
     CHECK_EQ(s.state, 5);
-    CHECK_ST(accel_edgetpu_dfu_status_decode(st_bytes, 5, &s), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_edgetpu_decode_dfu_status(st_bytes, 5, &s), ACCEL_E_TRUNCATED);
 
     setup_dfu();
     CHECK_ST(accel_edgetpu_dfu_download(&sim.port, 0, 256, img, sizeof img, 1000, &s), ACCEL_OK);

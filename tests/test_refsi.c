@@ -685,9 +685,9 @@ static accel_status tm_kernel(void *u, const accel_refsi_hart *h, const accel_re
 }
 
 static tmem TM;
-static void cmp_setup(accel_refsi_cmp *cmp, uint32_t cores, uint32_t harts)
+static void cmp_setup(accel_refsi_model *cmp, uint32_t cores, uint32_t harts)
 {
-    accel_refsi_cmp_config cfg;
+    accel_refsi_model_config cfg;
     memset(&TM, 0, sizeof TM);
     TM.fail_instance = -1;
     memset(&cfg, 0, sizeof cfg);
@@ -700,18 +700,18 @@ static void cmp_setup(accel_refsi_cmp *cmp, uint32_t cores, uint32_t harts)
     cfg.harts_per_core = harts;
     cfg.ktb_base = MEM_BASE + 0x8000;
     cfg.ktb_stride = 0x100;
-    CHECK_ST(accel_refsi_cmp_init(cmp, &cfg), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_init(cmp, &cfg), ACCEL_OK);
 }
 
 static void test_cmp_e2_e3(void)
 {
-    accel_refsi_cmp cmp;
+    accel_refsi_model cmp;
     accel_refsi_report r;
     uint8_t buf[128];
     size_t n = unhex(E2_HEX, buf, sizeof buf);
     int i;
     cmp_setup(&cmp, 2, 4); /* 8 harts, but MAX_HARTS 4 */
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, n, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, n, &r), ACCEL_OK);
     CHECK_EQ(r.commands, 6);
     CHECK_EQ(r.finished, 1);
     CHECK_EQ_U64(cmp.regs[1], 0x10000);
@@ -736,7 +736,7 @@ static void test_cmp_e2_e3(void)
 
     n = unhex(E3_HEX, buf, sizeof buf);
     cmp_setup(&cmp, 1, 1);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, n, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, n, &r), ACCEL_OK);
     CHECK_EQ(TM.nsync, 4);
     CHECK_EQ(TM.sync_log[0], 1);
     CHECK_EQ(TM.sync_log[1], 2);
@@ -746,7 +746,7 @@ static void test_cmp_e2_e3(void)
 
 static void test_cmp_memory_commands(void)
 {
-    accel_refsi_cmp cmp;
+    accel_refsi_model cmp;
     accel_refsi_report r;
     accel_refsi_builder b;
     uint8_t buf[256];
@@ -760,7 +760,7 @@ static void test_cmp_memory_commands(void)
     accel_refsi_emit_store_imm64(&b, MEM_BASE + 0x50, 0x0102030405060708ULL);
     accel_refsi_emit_copy_mem64(&b, 4, MEM_BASE + 0x100, MEM_BASE + 0x203, 0x42);
     accel_refsi_emit_copy_mem64(&b, 0, MEM_BASE + 0x100, MEM_BASE + 0x300, 0x43); /* nothing */
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     CHECK_EQ(r.commands, 5);
     CHECK_EQ(r.finished, 0);
     CHECK_EQ_U64(cmp.regs[7], 0xCAFEF00D12345678ULL);
@@ -775,7 +775,7 @@ static void test_cmp_memory_commands(void)
 
 static void test_cmp_errors_reported(void)
 {
-    accel_refsi_cmp cmp;
+    accel_refsi_model cmp;
     accel_refsi_report r;
     accel_refsi_builder b;
     uint8_t buf[256];
@@ -785,7 +785,7 @@ static void test_cmp_errors_reported(void)
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_write_reg64(&b, 0, 0x77);
     accel_store_u64le(buf + b.len, 0x0000000080000100ULL);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len + 8, &r), ACCEL_E_REFSI_PACKET_ID);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len + 8, &r), ACCEL_E_REFSI_PACKET_ID);
     CHECK_EQ(r.status, ACCEL_E_REFSI_PACKET_ID);
     CHECK_EQ(r.index, 1);
     CHECK_EQ(r.offset, 16);
@@ -800,7 +800,7 @@ static void test_cmp_errors_reported(void)
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_sync_cache(&b, 0);
     put_chunks(buf + 8, chunks, 4);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, 40, &r), ACCEL_E_REFSI_SRC_ALIGN);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, 40, &r), ACCEL_E_REFSI_SRC_ALIGN);
     CHECK_EQ(r.index, 1);
     CHECK_EQ(r.offset, 8);
     CHECK_EQ(r.opcode, 0xFF); /* refused by the decoder, before execution */
@@ -810,23 +810,23 @@ static void test_cmp_errors_reported(void)
     accel_refsi_emit_copy_mem64(&b, 5, MEM_BASE, MEM_BASE + 0x1000, 0);
     TM.reads = 0;
     TM.fail_read_at = 3;
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_IO);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_E_IO);
     CHECK_EQ(r.index, 0);
     CHECK_EQ_U64(r.element, 2);
     TM.fail_read_at = 0;
     /* COPY wrapping past 2^64 */
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_copy_mem64(&b, 2, 0xFFFFFFFFFFFFFFF8ULL, MEM_BASE, 0);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_OVERFLOW);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_E_OVERFLOW);
     /* LOAD from memory the callback refuses */
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_finish(&b);
     accel_refsi_emit_load_reg64(&b, 0, 0x10); /* after FINISH: never runs */
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     CHECK_EQ(r.finished, 1);
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_load_reg64(&b, 0, 0x10);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_ARG);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_E_ARG);
     CHECK_EQ(r.opcode, ACCEL_REFSI_OP_LOAD_REG64);
     /* kernel failing at instance 5 of 8 on 3 harts */
     cmp_setup(&cmp, 1, 3);
@@ -835,7 +835,7 @@ static void test_cmp_errors_reported(void)
     accel_refsi_emit_sync_cache(&b, 1);
     accel_refsi_emit_run_instances(&b, 0, 8, NULL, 0);
     accel_refsi_emit_sync_cache(&b, 2);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_IO);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_E_IO);
     CHECK_EQ(r.index, 1);
     CHECK_EQ(r.offset, 8);
     CHECK_EQ(r.opcode, ACCEL_REFSI_OP_RUN_INSTANCES);
@@ -847,25 +847,25 @@ static void test_cmp_errors_reported(void)
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_write_reg64(&b, 1, 0x100000000ULL);
     accel_refsi_emit_run_instances(&b, 0, 1, NULL, 0);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_REG_RESERVED);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_REG_RESERVED);
     CHECK_EQ(r.index, 1);
     cmp.regs[1] = 0;
     TM.fail_instance = -1;
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_run_instances(&b, 0, 10, NULL, 0);
     cmp.cfg.max_instances = 9;
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_INSTANCES);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_INSTANCES);
     cmp.cfg.max_instances = 10;
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     cmp.cfg.kernel = NULL;
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_UNSUPPORTED);
-    CHECK_ST(accel_refsi_cmp_execute(NULL, buf, b.len, &r), ACCEL_E_NULL);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, NULL), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_refsi_model_execute(NULL, buf, b.len, &r), ACCEL_E_NULL);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, NULL), ACCEL_E_UNSUPPORTED);
 }
 
 static void test_cmp_run_instances_args(void)
 {
-    accel_refsi_cmp cmp;
+    accel_refsi_model cmp;
     accel_refsi_report r;
     accel_refsi_builder b;
     uint8_t buf[128];
@@ -880,7 +880,7 @@ static void test_cmp_run_instances_args(void)
         CHECK_EQ_U64(accel_load_u64le(buf),
                      0xC0000800ULL | ((uint64_t)(2 * (nargs + 1)) << 16) |
                          ((uint64_t)(nargs << 8) << 32));
-        CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+        CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
         CHECK_EQ(TM.ncalls, 2);
         CHECK_EQ(TM.calls[1].nargs, nargs);
         for (i = 0; i < 7; i++)
@@ -891,7 +891,7 @@ static void test_cmp_run_instances_args(void)
 
 static void test_cmp_max_harts(void)
 {
-    accel_refsi_cmp cmp;
+    accel_refsi_model cmp;
     accel_refsi_report r;
     accel_refsi_builder b;
     uint8_t buf[64];
@@ -901,7 +901,7 @@ static void test_cmp_max_harts(void)
     cmp_setup(&cmp, 2, 3);
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_run_instances(&b, 0, 8, NULL, 0);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     CHECK_EQ(TM.ncalls, 8);
     for (i = 0; i < 8; i++) {
         CHECK_EQ(TM.harts[i], i % 6);
@@ -911,7 +911,7 @@ static void test_cmp_max_harts(void)
     cmp_setup(&cmp, 2, 3);
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_run_kernel_slice(&b, 1, 5, 9);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     CHECK_EQ(TM.ncalls, 5);
     for (i = 0; i < 5; i++) {
         CHECK_EQ(TM.harts[i], 0);
@@ -922,27 +922,27 @@ static void test_cmp_max_harts(void)
     cmp_setup(&cmp, 2, 3);
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_run_instances(&b, 4, 3, NULL, 0);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     CHECK_EQ(TM.ncalls, 3);
     for (i = 0; i < 3; i++) CHECK_EQ(TM.harts[i], i);
     /* MAX_HARTS 200, more than the device's 6: clamps to 6 */
     cmp_setup(&cmp, 2, 3);
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_run_instances(&b, 200, 7, NULL, 0);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     CHECK_EQ(TM.ncalls, 7);
     CHECK_EQ(TM.harts[6], 0);
     /* zero instances: no call */
     cmp_setup(&cmp, 2, 3);
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_run_instances(&b, 0, 0, NULL, 0);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     CHECK_EQ(TM.ncalls, 0);
 }
 
 static void test_cmp_per_hart_window_in_kernel(void)
 {
-    accel_refsi_cmp cmp;
+    accel_refsi_model cmp;
     accel_refsi_report r;
     accel_refsi_builder b;
     uint8_t buf[256];
@@ -964,7 +964,7 @@ static void test_cmp_per_hart_window_in_kernel(void)
     accel_refsi_emit_write_reg64(&b, ACCEL_REFSI_REG_WINDOW_SCALE(3), scale);
     accel_refsi_emit_write_reg64(&b, ACCEL_REFSI_REG_WINDOW_MODE(3), mode);
     accel_refsi_emit_run_instances(&b, 0, 4, NULL, 0);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     for (i = 0; i < 4; i++) /* hart i wrote instance i at target + 0x100 * i */
         CHECK_EQ_U64(accel_load_u64le(TM.mem + 0x1000 + 0x100 * i), 0x100u + (unsigned)i);
     CHECK_EQ_U64(TM.last_write_unit, ACCEL_REFSI_UNIT_HART(3));
@@ -972,7 +972,7 @@ static void test_cmp_per_hart_window_in_kernel(void)
     TM.write_via_window = 2;
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_run_instances(&b, 0, 4, NULL, 0);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     for (i = 0; i < 4; i++)
         CHECK_EQ_U64(accel_load_u64le(TM.mem + 0x1008 + 0x100 * i), 0x1100u + (unsigned)i);
     CHECK_EQ_U64(TM.last_read_unit, ACCEL_REFSI_UNIT_HART(3));
@@ -984,7 +984,7 @@ static void test_cmp_per_hart_window_in_kernel(void)
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_write_reg64(&b, ACCEL_REFSI_REG_WINDOW_MODE(3), mode);
     accel_refsi_emit_run_instances(&b, 0, 4, NULL, 0);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     CHECK_EQ_U64(accel_load_u64le(TM.mem + 0x1000), 0x101);
     CHECK_EQ_U64(accel_load_u64le(TM.mem + 0x1100), 0x103);
     CHECK_EQ_U64(accel_load_u64le(TM.mem + 0x1200), 0);
@@ -994,15 +994,15 @@ static void test_cmp_per_hart_window_in_kernel(void)
     cmp.regs[ACCEL_REFSI_REG_WINDOW_MODE(3)] = mode;
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_run_instances(&b, 0, 1, NULL, 0);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     cmp.cfg.check_perms = 1;
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_WINDOW_PERM);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_WINDOW_PERM);
     CHECK_EQ_U64(r.instance, 0);
 }
 
 static void test_cmp_kernel_slice_kub(void)
 {
-    accel_refsi_cmp cmp;
+    accel_refsi_model cmp;
     accel_refsi_report r;
     accel_refsi_builder b;
     uint8_t buf[256];
@@ -1019,7 +1019,7 @@ static void test_cmp_kernel_slice_kub(void)
     accel_refsi_pack_tsd_info(0x1F0, 0x10, &v); /* ends exactly at the KUB's end */
     accel_refsi_emit_write_reg64(&b, 4, v);
     accel_refsi_emit_run_kernel_slice(&b, 0, 3, 7);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     CHECK_EQ(TM.ncalls, 3);
     for (i = 0; i < 3; i++) {
         CHECK_EQ(TM.calls[i].opcode, ACCEL_REFSI_OP_RUN_KERNEL_SLICE);
@@ -1034,22 +1034,22 @@ static void test_cmp_kernel_slice_kub(void)
     cmp.regs[4] = v;
     accel_refsi_builder_init(&b, buf, sizeof buf);
     accel_refsi_emit_run_kernel_slice(&b, 0, 1, 0);
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_KUB_RANGE);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_KUB_RANGE);
     /* KARGS one byte past the KUB */
     cmp.regs[4] = 0;
     accel_refsi_pack_kargs_info(0x1F8, 0x9, &v);
     cmp.regs[3] = v;
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_KUB_RANGE);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_KUB_RANGE);
     cmp.regs[3] = 0;
     /* TSD larger than the KTB stride */
     accel_refsi_pack_tsd_info(0, 0x101, &v);
     cmp.regs[4] = v;
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_KTB_SIZE);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_KTB_SIZE);
     /* KUB size 0: packed_args and ktb invalid, no copy */
     accel_refsi_pack_kub_desc(MEM_BASE + 0x4000, 0, &v);
     cmp.regs[2] = v;
     TM.ncalls = 0;
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     CHECK_EQ(TM.ncalls, 1);
     CHECK_EQ_U64(TM.calls[0].packed_args, ACCEL_REFSI_INVALID_ADDR);
     CHECK_EQ_U64(TM.calls[0].ktb, ACCEL_REFSI_INVALID_ADDR);
@@ -1059,16 +1059,16 @@ static void test_cmp_kernel_slice_kub(void)
     cmp.regs[3] = 0;
     cmp.regs[4] = 0;
     TM.ncalls = 0;
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_OK);
     CHECK_EQ_U64(TM.calls[0].packed_args, ACCEL_REFSI_INVALID_ADDR);
     /* reserved bits in TSD_INFO */
     cmp.regs[4] = 1;
-    CHECK_ST(accel_refsi_cmp_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_REG_RESERVED);
+    CHECK_ST(accel_refsi_model_execute(&cmp, buf, b.len, &r), ACCEL_E_REFSI_REG_RESERVED);
 }
 
 static void test_hart_access_args(void)
 {
-    accel_refsi_cmp cmp;
+    accel_refsi_model cmp;
     accel_refsi_hart h;
     uint64_t v;
     uint8_t b[4];
@@ -1090,21 +1090,21 @@ static void test_hart_access_args(void)
 
 static void test_cmp_init_args(void)
 {
-    accel_refsi_cmp cmp;
-    accel_refsi_cmp_config cfg;
+    accel_refsi_model cmp;
+    accel_refsi_model_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.mem_read = tm_read;
     cfg.mem_write = tm_write;
     cfg.num_cores = 1;
-    CHECK_ST(accel_refsi_cmp_init(&cmp, &cfg), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_refsi_model_init(&cmp, &cfg), ACCEL_E_ZERO_LENGTH);
     cfg.harts_per_core = 1;
-    CHECK_ST(accel_refsi_cmp_init(&cmp, &cfg), ACCEL_OK);
+    CHECK_ST(accel_refsi_model_init(&cmp, &cfg), ACCEL_OK);
     cfg.mem_write = NULL;
-    CHECK_ST(accel_refsi_cmp_init(&cmp, &cfg), ACCEL_E_NULL);
+    CHECK_ST(accel_refsi_model_init(&cmp, &cfg), ACCEL_E_NULL);
     cfg.mem_write = tm_write;
     cfg.num_cores = 0x10000;
     cfg.harts_per_core = 0x10000;
-    CHECK_ST(accel_refsi_cmp_init(&cmp, &cfg), ACCEL_E_ARG);
+    CHECK_ST(accel_refsi_model_init(&cmp, &cfg), ACCEL_E_ARG);
 }
 
 int main(void)

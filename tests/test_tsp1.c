@@ -161,7 +161,7 @@ static void test_decode_responses(void)
     CHECK_EQ(f.payload[0], 0xDE);
     /* NN_INFO into the struct */
     CHECK_ST(accel_tsp1_decoder_feed(&d, v_r_nn_info, sizeof v_r_nn_info, &used, &f), ACCEL_OK);
-    CHECK_ST(accel_tsp1_parse_nn_info(&f, &info), ACCEL_OK);
+    CHECK_ST(accel_tsp1_decode_nn_info(&f, &info), ACCEL_OK);
     CHECK_EQ(info.valid, 1);
     CHECK_EQ(info.idx, 3);
     CHECK_EQ(info.n_total, 4);
@@ -177,20 +177,20 @@ static void test_decode_responses(void)
         g.tid = 0;
         g.payload = pl;
         g.n_bytes = 8;
-        CHECK_ST(accel_tsp1_parse_nn_info(&g, &info), ACCEL_OK);
+        CHECK_ST(accel_tsp1_decode_nn_info(&g, &info), ACCEL_OK);
         CHECK_EQ(info.state, ACCEL_TSP1_NN_FINISHED);
         g.n_bytes = 7;
-        CHECK_ST(accel_tsp1_parse_nn_info(&g, &info), ACCEL_E_MALFORMED);
+        CHECK_ST(accel_tsp1_decode_nn_info(&g, &info), ACCEL_E_MALFORMED);
         g.n_bytes = 9;
-        CHECK_ST(accel_tsp1_parse_nn_info(&g, &info), ACCEL_E_MALFORMED);
+        CHECK_ST(accel_tsp1_decode_nn_info(&g, &info), ACCEL_E_MALFORMED);
         g.n_bytes = 8;
         pl[7] = 4;
-        CHECK_ST(accel_tsp1_parse_nn_info(&g, &info), ACCEL_E_MALFORMED);
+        CHECK_ST(accel_tsp1_decode_nn_info(&g, &info), ACCEL_E_MALFORMED);
         pl[7] = 0;
         pl[0] = 2;
-        CHECK_ST(accel_tsp1_parse_nn_info(&g, &info), ACCEL_E_MALFORMED);
+        CHECK_ST(accel_tsp1_decode_nn_info(&g, &info), ACCEL_E_MALFORMED);
         g.id = ACCEL_TSP1_R_DATA;
-        CHECK_ST(accel_tsp1_parse_nn_info(&g, &info), ACCEL_E_ARG);
+        CHECK_ST(accel_tsp1_decode_nn_info(&g, &info), ACCEL_E_ARG);
     }
 }
 

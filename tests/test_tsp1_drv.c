@@ -94,10 +94,10 @@ static void test_bus_layer(void)
         c.rx_len = sizeof R.rx;
         c.tx_mem = R.tx;
         c.tx_len = sizeof R.tx;
-        CHECK_ST(accel_tsp1_open(&s2, &c), ACCEL_E_UNSUPPORTED);
+        CHECK_ST(accel_tsp1_init(&s2, &c), ACCEL_E_UNSUPPORTED);
         c.bus.port = &R.sim.port;
         c.pending_len = sizeof(accel_tsp1_pending);
-        CHECK_ST(accel_tsp1_open(&s2, &c), ACCEL_E_BUFFER_TOO_SMALL);
+        CHECK_ST(accel_tsp1_init(&s2, &c), ACCEL_E_BUFFER_TOO_SMALL);
     }
 }
 

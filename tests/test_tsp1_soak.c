@@ -315,7 +315,7 @@ static void open_session(void)
     c.auto_clear = (uint8_t)tl_rand_below(2);
     c.on_outcome = on_outcome;
     c.on_async = on_async;
-    accel_tsp1_open(&s, &c);
+    accel_tsp1_init(&s, &c);
     have_sleep = 0;
     faults = 0;
     memset(async_emitted, 0, sizeof async_emitted);

@@ -93,7 +93,7 @@ static void setup(uint16_t cmd_cap, uint16_t rsp_cap, uint8_t nets, uint8_t auto
     c.on_outcome = rig_outcome;
     c.on_async = async_cb ? rig_async : NULL;
     c.user = &R;
-    CHECK_ST(accel_tsp1_open(&R.s, &c), ACCEL_OK);
+    CHECK_ST(accel_tsp1_init(&R.s, &c), ACCEL_OK);
 }
 
 /* The outcome reported for tid (index into the log), or -1. */

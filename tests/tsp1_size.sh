@@ -58,7 +58,7 @@ void _start(void)
     static accel_tsp1 s; static accel_tsp1_config c; static accel_tsp1_nn_info in;
     uint8_t n; size_t l;
     c.on_async = on_async;
-    accel_tsp1_open(&s, &c);
+    accel_tsp1_init(&s, &c);
     accel_tsp1_submit(&s, ACCEL_TSP1_ECHO, 0, 0, 0);
     accel_tsp1_poll(&s);
     accel_tsp1_call(&s, ACCEL_TSP1_ECHO, 0, 0, 0, 0, &l, 5);

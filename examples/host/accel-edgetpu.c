@@ -87,15 +87,15 @@ static int cmd_disasm(int tsv, const char *path)
 {
     size_t n = 0, i;
     uint8_t *buf = load(path, &n);
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     accel_status st;
     if (!buf) return 1;
-    st = accel_edgetpu_model_open(&m, buf, n);
+    st = accel_edgetpu_decode_tflite(&m, buf, n);
     if (st == ACCEL_OK && !tsv) {
         uint32_t x, b;
         for (x = 0; x < m.n_executables; x++) {
             accel_edgetpu_exe e;
-            if (accel_edgetpu_model_executable(&m, x, &e) != ACCEL_OK) continue;
+            if (accel_edgetpu_package_executable(&m, x, &e) != ACCEL_OK) continue;
             for (b = 0; b < e.n_bitstreams; b++) {
                 accel_edgetpu_bitstream bs;
                 if (accel_edgetpu_exe_bitstream(&e, b, &bs) != ACCEL_OK) continue;
@@ -123,7 +123,7 @@ static int cmd_disasm(int tsv, const char *path)
         printf("\n");
         for (i = 0; i < n; i += 16) {
             accel_edgetpu_insn in;
-            accel_edgetpu_insn_decode(buf + i, &in);
+            accel_edgetpu_decode_insn(buf + i, &in);
             printf("0x%lx", (unsigned long)i);
             for (f = 0; f < ACCEL_EDGETPU_NFIELDS; f++) printf("\t0x%lx", (unsigned long)in.f[f]);
             printf("\n");
@@ -174,11 +174,11 @@ static int cmd_info_json(const char *path)
 {
     size_t n = 0;
     uint8_t *buf = load(path, &n);
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     accel_status st;
     uint32_t x, b, i;
     if (!buf) return 1;
-    st = accel_edgetpu_model_open(&m, buf, n);
+    st = accel_edgetpu_decode_tflite(&m, buf, n);
     if (st != ACCEL_OK) {
         fprintf(stderr, "%s: %s\n", path, accel_status_str(st));
         free(buf);
@@ -187,7 +187,7 @@ static int cmd_info_json(const char *path)
     printf("{\"executables\": [");
     for (x = 0; x < m.n_executables; x++) {
         accel_edgetpu_exe e;
-        if (accel_edgetpu_model_executable(&m, x, &e) != ACCEL_OK) continue;
+        if (accel_edgetpu_package_executable(&m, x, &e) != ACCEL_OK) continue;
         printf("%s\n  {\"type\": \"%s\", \"parameter_caching_token\": \"0x%016llx\", "
                "\"parameters_len\": %lu, \"batch_size\": %ld, \"scratch_size_bytes\": %ld,\n"
                "   \"bitstreams\": [",
@@ -299,14 +299,14 @@ typedef struct run_bufs {
     uint8_t scratch[65536];
 } run_bufs;
 
-static accel_status setup_io(const accel_edgetpu_model *m, run_bufs *rb, accel_edgetpu_io *io,
+static accel_status setup_io(const accel_edgetpu_package *m, run_bufs *rb, accel_edgetpu_io *io,
                              const uint8_t *in, size_t in_len, accel_edgetpu_exe *main_exe)
 {
     uint32_t idx = 0, i;
     size_t pos = 0;
-    accel_status st = accel_edgetpu_model_find(m, ACCEL_EDGETPU_EXECUTION_ONLY, &idx);
-    if (st == ACCEL_E_EMPTY) st = accel_edgetpu_model_find(m, ACCEL_EDGETPU_STAND_ALONE, &idx);
-    if (st == ACCEL_OK) st = accel_edgetpu_model_executable(m, idx, main_exe);
+    accel_status st = accel_edgetpu_package_find(m, ACCEL_EDGETPU_EXECUTION_ONLY, &idx);
+    if (st == ACCEL_E_EMPTY) st = accel_edgetpu_package_find(m, ACCEL_EDGETPU_STAND_ALONE, &idx);
+    if (st == ACCEL_OK) st = accel_edgetpu_package_executable(m, idx, main_exe);
     if (st != ACCEL_OK) return st;
     if (main_exe->n_inputs > 8 || main_exe->n_outputs > 8) return ACCEL_E_TOO_LONG;
     memset(io, 0, sizeof *io);
@@ -341,11 +341,11 @@ static accel_status setup_io(const accel_edgetpu_model *m, run_bufs *rb, accel_e
 static int cmd_plan(const char *path)
 {
     static accel_sim sim;
-    static accel_edgetpu_dev dev;
+    static accel_edgetpu_model dev;
     static accel_edgetpu_driver drv;
     static run_bufs rb;
     accel_port model;
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     accel_edgetpu_exe main_exe;
     accel_edgetpu_io io;
     size_t n = 0;
@@ -354,7 +354,7 @@ static int cmd_plan(const char *path)
     int ran = 0;
     accel_status st;
     if (!buf) return 1;
-    st = accel_edgetpu_model_open(&m, buf, n);
+    st = accel_edgetpu_decode_tflite(&m, buf, n);
     if (st == ACCEL_OK) st = setup_io(&m, &rb, &io, NULL, 0, &main_exe);
     if (st != ACCEL_OK) {
         fprintf(stderr, "%s: %s\n", path, accel_status_str(st));
@@ -362,8 +362,8 @@ static int cmd_plan(const char *path)
         return 1;
     }
     memset(&model, 0, sizeof model);
-    accel_edgetpu_dev_init(&dev);
-    accel_edgetpu_dev_port(&dev, &model);
+    accel_edgetpu_model_init(&dev);
+    accel_edgetpu_model_port(&dev, &model);
     accel_sim_init(&sim);
     accel_sim_attach(&sim, &model);
     accel_sim_set_trace(&sim, plan_trace, NULL);
@@ -371,10 +371,10 @@ static int cmd_plan(const char *path)
     /* the device expects the parameter-caching run first, then the main executable */
     for (x = 0; x < m.n_executables; x++) {
         accel_edgetpu_exe e;
-        accel_edgetpu_model_executable(&m, x, &e);
-        if (e.type == ACCEL_EDGETPU_PARAMETER_CACHING) accel_edgetpu_dev_expect_exe(&dev, &e);
+        accel_edgetpu_package_executable(&m, x, &e);
+        if (e.type == ACCEL_EDGETPU_PARAMETER_CACHING) accel_edgetpu_model_expect_exe(&dev, &e);
     }
-    accel_edgetpu_dev_expect_exe(&dev, &main_exe);
+    accel_edgetpu_model_expect_exe(&dev, &main_exe);
     printf("# open (libedgetpu USB sequence, performance High, USB 3)\n");
     st = accel_edgetpu_open(&drv.usb, ACCEL_EDGETPU_PERF_HIGH, 1);
     if (st == ACCEL_OK) {
@@ -423,7 +423,7 @@ static int cmd_run(const char *fw_path, const char *model_path, const char *in_p
     static accel_edgetpu_driver drv;
     static run_bufs rb;
     accel_port port;
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     accel_edgetpu_exe main_exe;
     accel_edgetpu_io io;
     size_t n = 0, in_len = 0;
@@ -439,7 +439,7 @@ static int cmd_run(const char *fw_path, const char *model_path, const char *in_p
         free(buf);
         return 1;
     }
-    st = accel_edgetpu_model_open(&m, buf, n);
+    st = accel_edgetpu_decode_tflite(&m, buf, n);
     if (st == ACCEL_OK) st = setup_io(&m, &rb, &io, in, in_len, &main_exe);
     if (st != ACCEL_OK) {
         fprintf(stderr, "%s / %s: %s\n", model_path, in_path, accel_status_str(st));

@@ -27,7 +27,7 @@ static void hexdump(const char *what, const uint8_t *b, size_t n)
 
 static int direct_submission(void)
 {
-    static accel_ane_regmodel m;
+    static accel_ane_tm_model m;
     static accel_sim sim;
     accel_port model;
     accel_ane_tm tm;
@@ -37,8 +37,8 @@ static int direct_submission(void)
     unsigned i;
     accel_status st;
     for (i = 0; i < 32; i++) bar[i] = 0x10000000u + i * 0x1000u;
-    accel_ane_regmodel_init(&m);
-    accel_ane_regmodel_port(&m, &model);
+    accel_ane_tm_model_init(&m);
+    accel_ane_tm_model_port(&m, &model);
     accel_sim_init(&sim);
     accel_sim_attach(&sim, &model);
     accel_sim_set_trace(&sim, trace, NULL);
@@ -70,7 +70,7 @@ static int direct_submission(void)
 static int firmware_session(void)
 {
     accel_ane_bringup bu;
-    static accel_ane_fw fw;
+    static accel_ane_fw_model fw;
     accel_ane_sched sc;
     accel_ane_proc_call pc;
     accel_ane_trigger t;
@@ -110,8 +110,8 @@ static int firmware_session(void)
     printf("  ready\n");
 
     printf("-- procedure call (exec-loop id 0x204)\n");
-    accel_ane_fw_init(&fw, 4);
-    accel_ane_fw_program(&fw, 3, 1, 1);
+    accel_ane_fw_model_init(&fw, 4);
+    accel_ane_fw_model_program(&fw, 3, 1, 1);
     memset(&pc, 0, sizeof pc);
     pc.id = ACCEL_ANE_WIRE_PROCEDURE_CALL;
     pc.program_id = 3; pc.proc_id = 1; pc.proc = 0; pc.priority = 4;
@@ -119,10 +119,10 @@ static int firmware_session(void)
     st = accel_ane_xl_encode_proc_call(&pc, msg, sizeof msg, &n);
     if (st != ACCEL_OK) return 1;
     hexdump("message", msg, n);
-    st = accel_ane_fw_dispatch(&fw, msg, n);
+    st = accel_ane_fw_model_dispatch(&fw, msg, n);
     printf("  dispatch: %s, loop state %u (EXEC), hardware allowed %d\n", accel_status_str(st),
            fw.loop.state, accel_ane_xl_fsm_hw_allowed(&fw.loop));
-    accel_ane_fw_complete(&fw);
+    accel_ane_fw_model_complete(&fw);
     pc.nbr_signal = 1;
     printf("  the same call carrying a signal event without the events variant: %s\n",
            accel_status_str(accel_ane_xl_encode_proc_call(&pc, msg, sizeof msg, &n)));
@@ -136,24 +136,24 @@ static int firmware_session(void)
     for (i = 1; i <= 3; i++) {
         t.exec_timestamp = i;
         accel_ane_xl_encode_trigger(&t, msg, sizeof msg, &n);
-        st = accel_ane_fw_dispatch(&fw, msg, n);
+        st = accel_ane_fw_model_dispatch(&fw, msg, n);
         printf("  trigger ts %u: %s", i, accel_status_str(st));
-        accel_ane_fw_complete(&fw);
+        accel_ane_fw_model_complete(&fw);
         memset(&note, 0, sizeof note);
         note.id = ACCEL_ANE_WIRE_DATA_CHAINING_EVENT; note.cache_handler = h; note.exec_timestamp = i;
-        accel_ane_note_encode(&note, msg, sizeof msg, &n);
-        accel_ane_note_decode(msg, n, &got);
+        accel_ane_encode_note(&note, msg, sizeof msg, &n);
+        accel_ane_decode_note(msg, n, &got);
         printf("; DATA_CHAINING_EVENT ts %llu; recycle: %s\n", (unsigned long long)got.exec_timestamp,
                accel_status_str(accel_ane_cr_recycle(&fw.cr, h)));
     }
     t.exec_timestamp = 2;
     accel_ane_xl_encode_trigger(&t, msg, sizeof msg, &n);
-    printf("  a trigger with an older timestamp: %s\n", accel_status_str(accel_ane_fw_dispatch(&fw, msg, n)));
+    printf("  a trigger with an older timestamp: %s\n", accel_status_str(accel_ane_fw_model_dispatch(&fw, msg, n)));
     accel_ane_cr_invalidate(&fw.cr, h);
     accel_ane_cr_finish_invalidate(&fw.cr, h);
     t.exec_timestamp = 9;
     accel_ane_xl_encode_trigger(&t, msg, sizeof msg, &n);
-    printf("  after invalidate: %s (dropped %lu)\n", accel_status_str(accel_ane_fw_dispatch(&fw, msg, n)),
+    printf("  after invalidate: %s (dropped %lu)\n", accel_status_str(accel_ane_fw_model_dispatch(&fw, msg, n)),
            (unsigned long)fw.dropped);
 
     printf("-- stuck queue: 2 s deadline abort, reset notification, recovery gate\n");
@@ -169,7 +169,7 @@ static int firmware_session(void)
     memset(&note, 0, sizeof note);
     note.id = ACCEL_ANE_WIRE_CH_RESET_NOTIFICATION;
     note.first_tq = sc.reset_first_tq; note.last_tq = sc.reset_last_tq;
-    st = accel_ane_note_encode(&note, msg, sizeof msg, &n);
+    st = accel_ane_encode_note(&note, msg, sizeof msg, &n);
     if (st != ACCEL_OK) return 1;
     hexdump("CH_RESET_NOTIFICATION", msg, n);
     printf("  submit while recovering: %s\n", accel_status_str(accel_ane_sched_submit(&sc, &j)));

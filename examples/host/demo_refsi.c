@@ -112,8 +112,8 @@ int main(void)
 {
     uint8_t buf[1024];
     accel_refsi_builder b;
-    accel_refsi_cmp cmp;
-    accel_refsi_cmp_config cfg;
+    accel_refsi_model cmp;
+    accel_refsi_model_config cfg;
     accel_refsi_report rep;
     accel_refsi_window_mode m;
     uint64_t mode, scale, args[4];
@@ -170,9 +170,9 @@ int main(void)
     cfg.num_cores = 2;
     cfg.harts_per_core = 4;
     cfg.check_perms = 1;
-    TRY(accel_refsi_cmp_init(&cmp, &cfg));
+    TRY(accel_refsi_model_init(&cmp, &cfg));
     printf("executing on the reference CMP (2 cores x 4 harts, MAX_HARTS %u):\n", HARTS);
-    if (accel_refsi_cmp_execute(&cmp, buf, b.len, &rep) != ACCEL_OK) {
+    if (accel_refsi_model_execute(&cmp, buf, b.len, &rep) != ACCEL_OK) {
         printf("stopped at command %zu (offset 0x%zx): %s\n", rep.index, rep.offset,
                accel_status_str(rep.status));
         return 1;

@@ -77,7 +77,7 @@ int main(void)
     c.auto_clear = 1;
     c.on_outcome = on_outcome;
     c.on_async = on_async;
-    accel_tsp1_open(&s, &c);
+    accel_tsp1_init(&s, &c);
 
     printf("boot:\n");
     st = accel_tsp1_wait_ready(&s, 100);

@@ -6,12 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-static void walk(const accel_edgetpu_model *m)
+static void walk(const accel_edgetpu_package *m)
 {
     uint32_t x, i, j;
     for (x = 0; x < m->n_executables; x++) {
         accel_edgetpu_exe e;
-        if (accel_edgetpu_model_executable(m, x, &e) != ACCEL_OK) __builtin_trap();
+        if (accel_edgetpu_package_executable(m, x, &e) != ACCEL_OK) __builtin_trap();
         for (i = 0; i < e.n_bitstreams; i++) {
             accel_edgetpu_bitstream b;
             if (accel_edgetpu_exe_bitstream(&e, i, &b) != ACCEL_OK) __builtin_trap();
@@ -30,10 +30,10 @@ static void walk(const accel_edgetpu_model *m)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     /* a validated model must be fully walkable: anything else is a reader bug */
-    if (accel_edgetpu_model_open(&m, data, size) == ACCEL_OK) walk(&m);
-    if (accel_edgetpu_package_open(&m, data, size) == ACCEL_OK) walk(&m);
+    if (accel_edgetpu_decode_tflite(&m, data, size) == ACCEL_OK) walk(&m);
+    if (accel_edgetpu_decode_package(&m, data, size) == ACCEL_OK) walk(&m);
     {
         /* wire decoders on prefixes */
         accel_edgetpu_event ev;
@@ -42,10 +42,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint32_t len32;
         uint8_t tag;
         uint16_t ts;
-        if (size >= 8) (void)accel_edgetpu_header_decode(data, &len32, &tag);
-        (void)accel_edgetpu_event_decode(data, size < 16 ? size : 16, &ev);
-        (void)accel_edgetpu_irq_decode(data, size < 4 ? size : 4, &irq);
-        (void)accel_edgetpu_dfu_status_decode(data, size, &ds);
+        if (size >= 8) (void)accel_edgetpu_decode_header(data, &len32, &tag);
+        (void)accel_edgetpu_decode_event(data, size < 16 ? size : 16, &ev);
+        (void)accel_edgetpu_decode_irq(data, size < 4 ? size : 4, &irq);
+        (void)accel_edgetpu_decode_dfu_status(data, size, &ds);
         (void)accel_edgetpu_dfu_transfer_size(data, size, &ts);
         if (size >= 8) {
             /* patching anywhere never writes outside: ASan checks the copy's bounds */
@@ -63,8 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t i;
         for (i = 0; i + 16 <= size && i < 4096; i += 16) {
             (void)accel_edgetpu_disasm(data + i, (uint32_t)i, line, sizeof line, NULL);
-            accel_edgetpu_insn_decode(data + i, &in);
-            accel_edgetpu_insn_encode(&in, back);
+            accel_edgetpu_decode_insn(data + i, &in);
+            accel_edgetpu_encode_insn(&in, back);
             if (memcmp(back, data + i, 16) != 0) __builtin_trap();
         }
     }

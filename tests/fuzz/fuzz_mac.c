@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             int64_t acc = lb ? bias[0] : 0;
             int32_t v;
             for (i = 0; i < g.in_c; i++) acc += (int64_t)((int8_t)x[i] + q.input_offset) * ((int8_t)w[i] + q.filter_offset);
-            v = accel_mac_mbqm((int32_t)(uint32_t)(uint64_t)acc, mult[0], shift[0]);
+            v = accel_mac_multiply_by_quantized_multiplier((int32_t)(uint32_t)(uint64_t)acc, mult[0], shift[0]);
             v = v > q.act_max - q.output_offset ? q.act_max : v < q.act_min - q.output_offset ? q.act_min : v + q.output_offset;
             if ((int8_t)o[0] != v) abort();
         }

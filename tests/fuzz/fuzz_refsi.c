@@ -47,8 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     accel_refsi_iter it;
     accel_refsi_cmd c;
     accel_refsi_builder b;
-    accel_refsi_cmp cmp;
-    accel_refsi_cmp_config cfg;
+    accel_refsi_model cmp;
+    accel_refsi_model_config cfg;
     accel_refsi_report rep;
     accel_status st;
     size_t ncmds = 0, idx = 0, off = 0;
@@ -78,9 +78,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.ktb_stride = 0x100;
     cfg.max_instances = 64; /* the reference runs instances one by one: keep runs short */
     cfg.check_perms = size & 1;
-    if (accel_refsi_cmp_init(&cmp, &cfg) != ACCEL_OK) abort();
+    if (accel_refsi_model_init(&cmp, &cfg) != ACCEL_OK) abort();
     memset(fz_mem, 0, sizeof fz_mem);
-    (void)accel_refsi_cmp_execute(&cmp, data, size, &rep);
+    (void)accel_refsi_model_execute(&cmp, data, size, &rep);
     return 0;
 }
 

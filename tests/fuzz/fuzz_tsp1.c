@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 framed += 12u + f.n_bytes;
                 (void)accel_tsp1_kind_of(f.id);
                 (void)accel_tsp1_error_status(f.id);
-                if (f.id == ACCEL_TSP1_R_NN_INFO) (void)accel_tsp1_parse_nn_info(&f, &info);
+                if (f.id == ACCEL_TSP1_R_NN_INFO) (void)accel_tsp1_decode_nn_info(&f, &info);
             } else if (c) {
                 abort();
             }
