@@ -8,6 +8,9 @@
 #   make coverage line and branch coverage of accel.h per section (report)
 #   make fuzz     libFuzzer campaign over every target (report; FUZZ_SECONDS, FUZZ_RUNS)
 #   make arduino  the Arduino library: build/arduino/Accel/ and build/Accel-VERSION.zip
+#   make soak     TSP1 driver against its device model with random faults, 1,000,000 commands
+#                 (SOAK_COMMANDS=n to change; ACCEL_TEST_SEED=n replays a run); make test runs
+#                 50,000 of them
 # Programs are found by name, so a new section adds files, not Makefile rules:
 #   tests/test_*.c          one sanitized test binary each (intrusive: defines ACCEL_IMPLEMENTATION)
 #   examples/host/*.c       one program each (build/<name>); demo_*.c are run by `make demo`
@@ -38,7 +41,7 @@ TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 BENCHES   := $(patsubst scripts/bench/%.c,$(B)/bench/%,$(wildcard scripts/bench/bench_*.c))
 DEMOS     := $(filter $(B)/demo_%,$(TOOLS))
 
-.PHONY: all test tests demo size bench clean setup coverage fuzz arduino
+.PHONY: all test tests demo size bench soak clean setup coverage fuzz arduino
 all: $(TOOLS)
 
 $(B)/%: examples/host/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
@@ -94,6 +97,12 @@ setup:
 
 arduino:
 	@bash scripts/arduino_lib.sh
+
+SOAK_COMMANDS ?= 1000000
+soak:
+	@mkdir -p $(B)/soak
+	$(CC) $(CFLAGS_WARN) -O2 $(INC) -o $(B)/soak/test_tsp1_soak tests/test_tsp1_soak.c ports/sim/accel_sim.c
+	$(B)/soak/test_tsp1_soak $(SOAK_COMMANDS)
 
 clean:
 	rm -rf $(B)

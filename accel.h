@@ -55,7 +55,9 @@
  *                                 default on 64-bit hosts). All give identical results.
  *   Per section (full lists in each section's head comment):
  *   tsp1     ACCEL_TSP1_BIG_ENDIAN, the preambles, ACCEL_TSP1_CRC, the SPI transaction format
- *            (ACCEL_TSP1_SPI_*), the register map (ACCEL_TSP1_REG_*), ACCEL_TSP1_READ_CHUNK.
+ *            (ACCEL_TSP1_SPI_*, or your own accel_tsp1_xfer with ACCEL_TSP1_XFER_CUSTOM), the
+ *            register map (ACCEL_TSP1_REG_*), ACCEL_TSP1_READ_CHUNK, ACCEL_TSP1_I2C and
+ *            ACCEL_TSP1_I2C_MAX_WRITE (an invented I2C format, opt-in).
  *   edgetpu  ACCEL_EDGETPU_NO_DISASM, ACCEL_EDGETPU_MAX_EXECUTABLES, ACCEL_EDGETPU_MAX_CACHED,
  *            ACCEL_EDGETPU_MODEL_REGS/_MODEL_SCRIPT.
  *   refsi    ACCEL_REFSI_UNIT_CMP, ACCEL_REFSI_UNIT_HART(h), ACCEL_REFSI_INVALID_ADDR.
@@ -323,14 +325,16 @@ typedef enum accel_status {
     ACCEL_E_TSP1_ERR_CRYPT = -104,    /* device answered ERR_CRYPT (0x9004) */
     ACCEL_E_TSP1_ERR_CHECKSUM = -106, /* device answered ERR_CHECKSUM (0x9006) */
     ACCEL_E_TSP1_ERR_FRAMING = -107,  /* device answered ERR_FRAMING (0x9007) */
-    ACCEL_E_TSP1_DISCARDED = -110,    /* the device discarded the command (error state, reboot) */
-    ACCEL_E_TSP1_UNKNOWN_OUTCOME = -111, /* an error the driver could not match by TID: the
-                                            command may or may not have run */
-    ACCEL_E_TSP1_RESPONSE_LOST = -112, /* the command ran but its response was lost on the bus */
+    ACCEL_E_TSP1_DISCARDED = -110,    /* the command did not run (discarded in the error state) */
+    ACCEL_E_TSP1_UNKNOWN_OUTCOME = -111, /* the driver cannot know whether the command ran */
+    ACCEL_E_TSP1_RESPONSE_LOST = -112, /* reserved: the driver no longer reports it (a lost answer
+                                          leaves the outcome unknown) */
     ACCEL_E_TSP1_ERROR_STATE = -113,  /* device queue is in its error state: clear it first */
     ACCEL_E_TSP1_MASK = -114,         /* network mask selects a slot not known to hold a network */
     ACCEL_E_TSP1_ASLEEP = -115,       /* device is in deep sleep: wake it first */
     ACCEL_E_TSP1_UNEXPECTED = -116,   /* the response id is not what the command answers with */
+    ACCEL_E_TSP1_ROM = -117,          /* the device booted into its ROM bootloader (no valid
+                                         firmware image: finish a secure update) */
 
     /* edgetpu: -200 .. -299 */
     ACCEL_E_EDGETPU_FATAL = -200,    /* fatal error interrupt; hib error status read back */
@@ -666,24 +670,43 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_port_poll32(const accel_port *p, uin
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* tsp1: Applied Brain Research TSP1 message layer (seed 000 + RULINGS "TSP1").
+/* tsp1: Applied Brain Research TSP1 message layer (command and response frames in FIFO buffers 0
+ * and 1 of the chip's register/buffer interface).
  * Layers: (1) wire: frame encoder, streaming frame decoder, response parsers;
- * (2) bus: registers and FIFO buffers over SPI (I2C: same register model, awaiting the vendor's
- * I2C firmware); (3) driver: accel_tsp1 session (TIDs, pending table, error-state mirroring,
- * async messages, flows: boot, reboot, sleep/wake, NN info/start/stop/pause/finish, secure update);
- * (4) device model: accel_tsp1_model, the device side, served on ports/sim.
- * Config macros (each is a ruled assumption, see RULINGS TSP1):
- *   ACCEL_TSP1_BIG_ENDIAN       0 (default): header fields, CRC and masks little-endian, so a
- *                               command starts CC 55 and a response 55 CC (ruling 1).
- *   ACCEL_TSP1_CMD_PREAMBLE / ACCEL_TSP1_RSP_PREAMBLE   0x55CC / 0xCC55 (seed).
- *   ACCEL_TSP1_CRC(p, n)        frame CRC; default accel_crc32 = CRC-32/ISO-HDLC (ruling 2).
- *   ACCEL_TSP1_SPI_OP_REG_READ/_REG_WRITE/_BUF_READ/_BUF_WRITE, ACCEL_TSP1_SPI_DUMMY,
- *   ACCEL_TSP1_XFER_CUSTOM      the SPI transaction format (ruling 3): see "bus" below.
+ * (2) bus: registers and FIFO buffers through one transfer function, accel_tsp1_xfer();
+ * (3) driver: accel_tsp1 session (TIDs, pending table, error-state mirroring, async messages,
+ * flows: boot, reboot, sleep/wake, NN info/start/stop/pause/finish, secure update);
+ * (4) device model: accel_tsp1_model, the device side, served on ports/sim, with a record of
+ * what it did with every command (the ground truth tests check the driver against).
+ * What the public documentation does not settle is assumed here, each behind one macro:
+ *   ACCEL_TSP1_BIG_ENDIAN       0 (default): multi-byte frame fields (preamble, id, N_BYTES, TID,
+ *                               CRC, NN mask) are little-endian, so a command starts CC 55 and a
+ *                               response 55 CC; 1: big-endian (55 CC / CC 55). Byte 0 of the
+ *                               NN_INFO payload is the slot index either way.
+ *   ACCEL_TSP1_CMD_PREAMBLE / ACCEL_TSP1_RSP_PREAMBLE   0x55CC / 0xCC55 (as documented).
+ *   ACCEL_TSP1_CRC(p, n)        frame CRC; default accel_crc32, CRC-32/ISO-HDLC (the zlib CRC),
+ *                               over bytes 0..7+n.
+ *   ACCEL_TSP1_SPI_OP_REG_READ/_REG_WRITE/_BUF_READ/_BUF_WRITE, ACCEL_TSP1_SPI_DUMMY
+ *                               the SPI transaction format, which is not public: see "bus".
+ *   ACCEL_TSP1_XFER_CUSTOM      define it and write accel_tsp1_xfer() yourself for another
+ *                               transaction format (declared below; the driver only calls that).
+ *   ACCEL_TSP1_I2C              0 (default): SPI only, as the chip is today; bus.i2c set gives
+ *                               ACCEL_E_UNSUPPORTED. 1: compile an INVENTED I2C format (the SPI
+ *                               bytes without the dummy; writes carry at most
+ *                               ACCEL_TSP1_I2C_MAX_WRITE bytes, default 64, so a secure update is
+ *                               refused before its first chunk).
  *   ACCEL_TSP1_REG_BUF_STATUS(i), ACCEL_TSP1_REG_BUF_CTRL(i), ACCEL_TSP1_REG_IRQ_STATUS,
- *   ACCEL_TSP1_REG_IRQ_MASK     register map (vendor pages; bit layout assumed, see below).
+ *   ACCEL_TSP1_REG_IRQ_MASK, ACCEL_TSP1_REG_FW_VERSION
+ *                               register map: the vendor names the registers, the bit layout and
+ *                               the firmware-version register (0 while the ROM bootloader runs)
+ *                               are assumed (see "bus").
  *   ACCEL_TSP1_READ_CHUNK       bytes the driver reads from the response buffer per
  *                               transaction (stack buffer; default 64).
- *   ACCEL_TSP1_NO_MODEL         leave the device model out (MCU builds). */
+ *   ACCEL_TSP1_NO_MODEL         leave the device model out (MCU builds).
+ * Other assumptions: NN_STATUS (0x0080 in the overview) and NN_INFO are one command answered by
+ * an 8-byte NN_INFO (0x8001); the NN mask is 4 bytes, bit i = network i; "SECURE_UPDATE_DONE" is
+ * SECURE_UPDATE_FINISH; error payloads and the 16-byte chunk header are opaque bytes; there is no
+ * 0x9005, and an id the documentation does not list is surfaced, never dropped. */
 
 /* ---- tsp1 wire: frames ----
  * PREAMBLE(2) ID(2) N_BYTES(2) TID(2) PAYLOAD(n) CRC32(4) over bytes 0..7+n. */
@@ -732,10 +755,10 @@ extern "C" {
 #define ACCEL_TSP1_R_ASYNC_ERR_NPU 0xA003u
 
 typedef enum accel_tsp1_kind {
-    ACCEL_TSP1_KIND_UNKNOWN = 0, /* id not in the seed (e.g. 0x9005): surfaced, never dropped */
+    ACCEL_TSP1_KIND_UNKNOWN = 0, /* id not documented (e.g. 0x9005): surfaced, never dropped */
     ACCEL_TSP1_KIND_DATA,
     ACCEL_TSP1_KIND_NN_INFO,
-    ACCEL_TSP1_KIND_ERROR,       /* ERR_*: payload opaque (ruling 7) */
+    ACCEL_TSP1_KIND_ERROR,       /* ERR_*: payload opaque */
     ACCEL_TSP1_KIND_ASYNC
 } accel_tsp1_kind;
 
@@ -764,7 +787,7 @@ typedef struct accel_tsp1_nn_info {
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
                                               uint16_t id, uint16_t tid, const void *payload,
                                               size_t n, size_t *out_len);
-/* Payload rule of a command id: ACCEL_E_ARG for an id not in the seed, ACCEL_E_TOO_LONG /
+/* Payload rule of a command id: ACCEL_E_ARG for an undocumented id, ACCEL_E_TOO_LONG /
  * ACCEL_E_TRUNCATED / ACCEL_E_ALIGN (SECURE_UPDATE not k x 144) for a wrong length. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_check_cmd(uint16_t id, size_t n);
 /* Encode a command after accel_tsp1_check_cmd. */
@@ -791,7 +814,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decode_nn_info(const accel_tsp1
 #define ACCEL_TSP1_DROP_LENGTH 1    /* candidate whose N_BYTES exceeds the buffer */
 #define ACCEL_TSP1_DROP_CRC 2       /* candidate whose CRC failed (includes a truncated frame
                                        followed by another frame: it fails its CRC) */
-#define ACCEL_TSP1_DROP_TRUNCATED 3 /* partial frame dropped by accel_tsp1_decoder_reset */
+#define ACCEL_TSP1_DROP_TRUNCATED 3 /* partial frame given up by accel_tsp1_decoder_idle or
+                                       dropped by accel_tsp1_decoder_reset */
 #define ACCEL_TSP1_DROP_REASONS 4
 
 typedef struct accel_tsp1_decoder {
@@ -808,24 +832,30 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_init(accel_tsp1_decoder
  * the rest next), or ACCEL_E_EMPTY when all n bytes were taken without completing one. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void *data, size_t n,
                                               size_t *used, accel_tsp1_frame *f);
+/* The device has nothing more to send (its response buffer is empty, and it places whole frames
+ * there): a held candidate can never complete, as when a flipped N_BYTES claims more bytes than
+ * the frame has. Give it up (its first byte and any garbage up to the next preamble count as
+ * truncated) and rescan the rest. Call until ACCEL_E_EMPTY: ACCEL_OK returns a frame found among
+ * the held bytes (payload valid until the next call on d). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_idle(accel_tsp1_decoder *d, accel_tsp1_frame *f);
 /* The stream ended (buffer cleared, reboot): a held partial frame is counted as truncated. */
 ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
 
 /* ---- tsp1 bus: registers and FIFO buffers ----
- * Vendor pages: 256 32-bit registers; 0x1E IRQ status, 0x1F IRQ mask (bit i: buffer i drives
- * INTB, active low), 0x20-0x5F buffer status/control; 32 FIFO buffers, 0 = command queue,
- * 1 = response queue. ASSUMED (ruling 3, not public): each buffer i has a STATUS register at
- * 0x20 + 2i (bits 15:0 fill level in bytes, bits 31:16 free space in bytes) and a CTRL register
- * at 0x21 + 2i (bits 15:0 IRQ threshold in bytes). Response buffer: IRQ while fill >= threshold;
- * command buffer: IRQ while fill <= threshold.
- * ASSUMED SPI transaction (ruling 3), one chip-select frame per access, all in
- * accel__tsp1_xfer(b, op, addr, tx, rx, n), a write when tx is set (define ACCEL_TSP1_XFER_CUSTOM
- * to supply your own):
+ * Vendor pages: 256 32-bit registers; 0x00-0x0F fixed information, 0x1E IRQ status, 0x1F IRQ
+ * mask (bit i: buffer i drives INTB, active low), 0x20-0x5F buffer status/control; 32 FIFO
+ * buffers, 0 = command queue, 1 = response queue. ASSUMED (not public): each buffer i has a
+ * STATUS register at 0x20 + 2i (bits 15:0 fill level in bytes, bits 31:16 free space in bytes)
+ * and a CTRL register at 0x21 + 2i (bits 15:0 IRQ threshold in bytes); the response buffer
+ * asserts INTB while fill >= threshold, the command buffer while fill <= threshold; register
+ * 0x00 holds the running firmware's version, 0 while the ROM bootloader runs.
+ * ASSUMED SPI transaction, one chip-select frame per access, all in accel_tsp1_xfer():
  *   register write: OP_REG_WRITE, reg, value (4 bytes LE)
  *   register read:  OP_REG_READ, reg, DUMMY bytes, value (4 bytes LE) clocked in
  *   buffer write:   OP_BUF_WRITE, index, data...   (one whole command or more: atomic)
  *   buffer read:    OP_BUF_READ, index, DUMMY bytes, data... (reads past the fill level give 0)
- * I2C (awaiting the vendor's I2C firmware): same bytes without the dummy, write then read. */
+ * With ACCEL_TSP1_I2C and bus.i2c: the same bytes without the dummy, as one I2C write, or a write
+ * of the two header bytes and a read (an invented format: the chip speaks SPI only today). */
 #ifndef ACCEL_TSP1_SPI_OP_REG_READ
 #define ACCEL_TSP1_SPI_OP_REG_READ 0x01u
 #endif
@@ -840,6 +870,15 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
 #endif
 #ifndef ACCEL_TSP1_SPI_DUMMY
 #define ACCEL_TSP1_SPI_DUMMY 1u
+#endif
+#ifndef ACCEL_TSP1_I2C
+#define ACCEL_TSP1_I2C 0
+#endif
+#ifndef ACCEL_TSP1_I2C_MAX_WRITE
+#define ACCEL_TSP1_I2C_MAX_WRITE 64u
+#endif
+#ifndef ACCEL_TSP1_REG_FW_VERSION
+#define ACCEL_TSP1_REG_FW_VERSION 0x00u
 #endif
 #ifndef ACCEL_TSP1_REG_IRQ_STATUS
 #define ACCEL_TSP1_REG_IRQ_STATUS 0x1Eu
@@ -858,12 +897,21 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
 
 typedef struct accel_tsp1_bus {
     const accel_port *port;
-    uint8_t i2c;       /* 0: SPI (chip select `addr`), 1: I2C (7-bit address `addr`) */
+    uint8_t i2c;       /* 0: SPI (chip select `addr`); 1: I2C (7-bit address `addr`), only with
+                          ACCEL_TSP1_I2C (else every transfer is ACCEL_E_UNSUPPORTED) */
     uint8_t addr;
     uint8_t intb_line; /* wait_irq line of TSP1_INTB */
     uint8_t wake_line; /* gpio line of TSP1_WAKE */
 } accel_tsp1_bus;
 
+/* One register or buffer access in the transaction format (the only function that knows it):
+ * op is ACCEL_TSP1_SPI_OP_REG_READ/_REG_WRITE/_BUF_READ/_BUF_WRITE, addr the register or buffer
+ * index; a write sends n bytes from tx, a read fills n bytes of rx. All n bytes of a write go in
+ * one transaction (the device takes a command only whole). Return ACCEL_E_UNSUPPORTED only when
+ * nothing reached the bus: any other failure of a write may have delivered part of it.
+ * With ACCEL_TSP1_XFER_CUSTOM, accel.h leaves it to you to define. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_xfer(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
+                                      const uint8_t *tx, uint8_t *rx, size_t n);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, uint32_t *v);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg, uint32_t v);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
@@ -880,60 +928,81 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_irq_config(const accel_tsp1_bus
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
 
 /* ---- tsp1 driver: a session over caller memory ----
- * Every submitted command ends in exactly one outcome, reported once through on_outcome:
- * ACCEL_OK (completed; resp = DATA/NN_INFO when the command answers), ACCEL_E_TSP1_ERR_* (the
- * device's error response in resp), ACCEL_E_TSP1_DISCARDED (queued behind an error, or wiped by a
- * reboot), ACCEL_E_TSP1_RESPONSE_LOST (ran, answer lost on the bus), ACCEL_E_TSP1_UNEXPECTED,
- * ACCEL_E_TSP1_UNKNOWN_OUTCOME (an error response whose TID matches nothing pending: each pending
- * command may or may not have run), or ACCEL_E_TIMEOUT.
- * Commands that answer nothing on success are confirmed by an ECHO marker the driver appends
- * itself (one pending slot is kept for it). After an error response the device discards
- * everything until CLEAR_ERROR: with auto_clear the driver sends it at once, otherwise submit
- * returns ACCEL_E_TSP1_ERROR_STATE until accel_tsp1_clear_error(). Async messages go to on_async,
- * or without it to a host-side queue coalesced per type (accel_tsp1_async_take); their TIDs are
- * checked: gaps (device-side coalescing, or a message lost on the bus) and non-monotonic TIDs
- * are counted. Port contract: a failed spi_transfer must end the chip-select frame, since the
- * bus layer sends a transaction as a KEEP_CS header call plus a data call. */
+ * Every command submit accepts ends in exactly one outcome, reported once through on_outcome,
+ * and only what the driver can prove:
+ *   ACCEL_OK          it ran: its own answer arrived (DATA, NN_INFO), or for a command that
+ *                     answers nothing, the DATA of the ECHO marker the driver sends right behind
+ *                     it, with the same TID, in the same transaction (the device runs the marker
+ *                     only after the command arrived whole and ran without error; such a
+ *                     command never answers DATA itself, and an empty ECHO has no error of its
+ *                     own); REBOOT: ASYNC_READY arrived; DEEP_SLEEP: ASYNC_READY arrived after
+ *                     accel_tsp1_wake's pulse.
+ *   ACCEL_E_TSP1_ERR_ARG/_BUSY/_LEN/_MEM/_CRYPT   the device's error response carried its TID.
+ *   ACCEL_E_TSP1_DISCARDED   it did not run: sent after a command that failed with one of those
+ *                     errors and before the next CLEAR_ERROR, so the device, in its error state,
+ *                     discarded it (or it never arrived; either way it did not run).
+ *   ACCEL_E_TSP1_UNKNOWN_OUTCOME   the driver cannot know: no evidence arrived before its
+ *                     deadline, or later evidence shows its own can never come (a later command's
+ *                     answer, a reboot that cleared the buffers), or the device reported
+ *                     ERR_CHECKSUM / ERR_FRAMING (their TID comes from a damaged header, so it
+ *                     names no command with certainty; resp is that response).
+ *   ACCEL_E_TSP1_UNEXPECTED  an answer with its TID but an id it never answers with.
+ * REBOOT and DEEP_SLEEP clear the device's buffers: while one is pending, submit holds new
+ * commands (ACCEL_E_BUSY until ASYNC_READY, ACCEL_E_TSP1_ASLEEP until accel_tsp1_wake).
+ * ASYNC_READY names no command, so it confirms a REBOOT or DEEP_SLEEP only if no other can be
+ * on its way: the session is "settled" once a command sent after every earlier REBOOT or
+ * DEEP_SLEEP is confirmed (or one of them ended OK); until then (after open, after one of them
+ * ended UNKNOWN_OUTCOME) they end UNKNOWN_OUTCOME. Assumed: after a boot the device places
+ * ASYNC_READY before any answer. After an error response or a deadline the device may be
+ * discarding everything until CLEAR_ERROR: with auto_clear the driver sends it (retrying a
+ * refused one on every poll until timeout_ms has passed, then poll returns
+ * ACCEL_E_TSP1_ERROR_STATE), otherwise submit returns ACCEL_E_TSP1_ERROR_STATE until
+ * accel_tsp1_clear_error(). Async messages go to on_async, or without it to a host-side queue
+ * coalesced per type (accel_tsp1_async_take); their TIDs are checked: gaps (device-side
+ * coalescing, or a message lost on the bus) and non-monotonic TIDs are counted. */
 typedef struct accel_tsp1_pending {
     uint16_t tid, id;
-    uint16_t expect;  /* response id on success, 0 for none (ASYNC_READY for REBOOT) */
-    uint16_t internal;/* 1: the driver's own ECHO marker (no outcome reported) */
     uint32_t sent_ms;
+    uint8_t flags;    /* private */
 } accel_tsp1_pending;
 
 typedef struct accel_tsp1_outcome {
     uint16_t tid, cmd;
     accel_status status;
-    const accel_tsp1_frame *resp; /* NULL when the device sent nothing for this command */
+    const accel_tsp1_frame *resp; /* the response that decided it (the command's answer or
+                                     error, its marker's DATA), or NULL */
 } accel_tsp1_outcome;
 
 typedef struct accel_tsp1_config {
     accel_tsp1_bus bus;
-    void *pending_mem; /* depth = pending_len / sizeof(accel_tsp1_pending), at least 2 */
+    void *pending_mem; /* depth = pending_len / sizeof(accel_tsp1_pending), at least 2 (one
+                          entry is kept for the driver's own CLEAR_ERROR) */
     size_t pending_len;
     void *rx_mem;      /* response decoder: 12 + largest response payload expected */
     size_t rx_len;
-    void *tx_mem;      /* command encoder: 12 + largest command payload */
+    void *tx_mem;      /* command encoder: 24 + largest command payload (12 for the frame, 12
+                          for the marker behind a command that answers nothing) */
     size_t tx_len;
     uint32_t timeout_ms; /* per command; 0 = 1000 */
-    uint8_t auto_clear;  /* 1: send CLEAR_ERROR as soon as an error response arrives */
+    uint8_t auto_clear;  /* 1: send CLEAR_ERROR as soon as the device may be in its error state */
     void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
-    void (*on_async)(void *user, const accel_tsp1_frame *f); /* ASYNC_*, ids the seed does
-                                              not list, answers to nothing pending */
+    void (*on_async)(void *user, const accel_tsp1_frame *f); /* ASYNC_*, undocumented ids,
+                                              answers to nothing pending */
     void *user;
 } accel_tsp1_config;
 
 typedef struct accel_tsp1 {
     /* ordered for small load/store offsets on Thumb-1: bytes, then halfwords, then words */
     accel_tsp1_bus bus;
-    uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async, w_done;
+    uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async, w_done, rom;
+    uint8_t settled; /* no ASYNC_READY can be outstanding (see accel__tsp1_on_frame) */
     uint16_t next_tid, last_async;
     uint16_t w_tid; /* the command a blocking call waits for */
     uint16_t aq_tid[4], aq_n[4], aq_id[4]; /* host async queue: READY, ECC, NPU, unknown */
     accel_status w_st;
     uint8_t *tx;
     size_t tx_cap;
-    uint32_t timeout_ms;
+    uint32_t timeout_ms, clear_ms; /* clear_ms: when the device may have entered its error state */
     uint32_t known_mask, running_mask;
     uint32_t async_gaps, async_nonmono, stray, outcomes;
     void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
@@ -945,16 +1014,22 @@ typedef struct accel_tsp1 {
     accel_tsp1_decoder dec;
 } accel_tsp1;
 
+/* The port needs now_ms (deadlines): ACCEL_E_UNSUPPORTED without it. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *cfg);
 /* Queue one command (payload rules checked; payload may be s->tx + 8). *tid may be NULL.
- * ACCEL_E_FULL: pending table full; ACCEL_E_BUSY: no room in the device's command buffer yet. */
+ * ACCEL_OK: pending, its outcome will follow (also when the write transaction itself failed: it
+ * may have reached the device, so it ends UNKNOWN_OUTCOME at the next poll unless confirmed).
+ * Refused with nothing sent: ACCEL_E_FULL (pending table full), ACCEL_E_BUSY (no room in the
+ * device's command buffer yet, or a REBOOT awaits ASYNC_READY), ACCEL_E_TSP1_ASLEEP,
+ * ACCEL_E_TSP1_ERROR_STATE, a bus error reading the buffer level, a payload error. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid);
-/* Read responses, report outcomes and async messages, time out old commands, send markers;
- * a DEEP_SLEEP alone in flight completes (and the session is asleep) once the device consumed it.
- * A timeout may hide a lost error response, so it is treated like one: CLEAR_ERROR follows
- * (auto_clear) or submit waits for accel_tsp1_clear_error(). */
+/* Time out old commands, send a needed CLEAR_ERROR, read responses and report outcomes and
+ * async messages; when the response buffer is empty, a decoder candidate still waiting for
+ * bytes is given up and its bytes rescanned (accel_tsp1_decoder_idle). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_poll(accel_tsp1 *s);
+/* Send CLEAR_ERROR (with its marker). It is the driver's own, also through submit: no outcome is
+ * reported for it. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_clear_error(accel_tsp1 *s);
 /* Blocking: submit and wait up to timeout_ms for this command's outcome (returned). A response
  * payload is copied to resp (may be NULL), *resp_len its length. On ACCEL_E_TIMEOUT here the
@@ -963,8 +1038,18 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id
                                       void *resp, size_t resp_cap, size_t *resp_len,
                                       uint32_t timeout_ms);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms);
+/* CLEAR_ERROR (waiting until it is sent and its answer is in or overdue), then REBOOT; waits for
+ * ASYNC_READY (OK also when the REBOOT's own outcome is
+ * UNKNOWN_OUTCOME: the device booted). ACCEL_E_TSP1_ROM when it came up in its ROM bootloader
+ * (s->rom = 1): no valid firmware image, as after an unfinished secure update. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
+/* DEEP_SLEEP once nothing is pending (else ACCEL_E_BUSY); returns when the device has taken it
+ * from its command buffer (or timeout_ms). Its outcome comes with accel_tsp1_wake. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms);
+/* WAKE pulse, then ASYNC_READY. Without it in time the pending DEEP_SLEEP ends UNKNOWN_OUTCOME
+ * (it may never have run, or the ASYNC_READY was lost) and the session stops holding commands.
+ * A DEEP_SLEEP that ended UNKNOWN_OUTCOME otherwise (an error response naming no command) may
+ * still have put the device to sleep: submit says ACCEL_E_TSP1_ASLEEP until this is called. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
                                          uint32_t timeout_ms);
@@ -979,9 +1064,16 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_async_take(accel_tsp1 *s, uint1
                                             uint16_t *coalesced);
 
 /* Secure update: streams total bytes (k x 144) from read() in SECURE_UPDATE commands of
- * `chunks` x 144 bytes (0: as many as the tx buffer holds), then FINISH, then REBOOT and
- * ASYNC_READY. On failure: returns the status, position = first byte not known written (a late
- * ERR_MEM is blamed on the previous command, as the seed says), CANCEL sent unless no_cancel. */
+ * `chunks` x 144 bytes (0: as many as the tx buffer and the device's command buffer hold), then
+ * FINISH, then accel_tsp1_reboot. position is where to start: 0 begins with
+ * SECURE_UPDATE_CANCEL (so nothing of an earlier attempt is kept); anything else resumes an
+ * update the device still has in progress. On failure the status is returned and position is
+ * where a resume must start: unchanged by a command the device refused (ERR_ARG, ERR_BUSY,
+ * ERR_LEN) or that was never sent; the start of the previous command after ERR_MEM (its NVM
+ * write failed, as the device reports it one command late); 0 when the device's progress is
+ * unknown (an outcome the driver cannot know, ERR_CRYPT). Unless no_cancel, CANCEL is then sent
+ * and position is 0. Over the invented I2C format a chunk does not fit one write: refused with
+ * ACCEL_E_UNSUPPORTED before anything is sent. */
 typedef struct accel_tsp1_update {
     accel_status (*read)(void *user, uint32_t offset, uint8_t *dst, size_t n);
     void (*progress)(void *user, uint32_t done, uint32_t total);
@@ -996,20 +1088,48 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_update_run(accel_tsp1 *s, accel
 
 #ifndef ACCEL_TSP1_NO_MODEL
 /* ---- tsp1 device model (layer 4): the device side, for ports/sim ----
- * Command queue (cmd_cap bytes) and response queue (rsp_cap bytes) as the seed describes them:
- * a write transaction to buffer 0 is split into frames on arrival; a bad piece (no preamble,
- * header cut off, frame cut off by the end of the transaction, frame larger than the queue or
- * not fitting in it) becomes an ERR_FRAMING entry, a CRC mismatch an ERR_CHECKSUM entry, each
- * carrying the TID of its header (ACCEL_TSP1_TID_NONE without one) and taking its place in the
- * queue order. Commands execute exec_per_ms per simulated millisecond, in order, and complete
- * only with 16 bytes (or the whole answer) free in the response queue (assumption: room for
- * any error response). After an error response everything but CLEAR_ERROR is discarded.
- * Async messages are coalesced per type (last wins: its TID was taken when raised, so the host
- * sees the gap) and emitted as soon as there is room, before command responses.
+ * Command queue (cmd_cap bytes) and response queue (rsp_cap bytes) as documented: a write
+ * transaction to buffer 0 is split into frames on arrival; a bad piece (no preamble, header cut
+ * off, frame cut off by the end of the transaction, frame larger than the queue or not fitting in
+ * it) becomes an ERR_FRAMING entry, a CRC mismatch an ERR_CHECKSUM entry, each carrying the TID
+ * of its header (ACCEL_TSP1_TID_NONE without one) and taking its place in the queue order.
+ * Commands execute exec_per_ms per simulated millisecond, in order, and complete only with 16
+ * bytes (or the whole answer) free in the response queue (assumption: room for any error
+ * response). After an error response everything but CLEAR_ERROR is discarded. Async messages
+ * are coalesced per type (last wins: its TID was taken when raised, so the host sees the gap)
+ * and emitted as soon as there is room, before command responses.
+ * Secure update: the image is a stream of 144-byte chunks; the model accepts a command's chunks
+ * in order (NVM write: nvm_ms), reports a failed write (mem_fail_chunk) with the next command or
+ * FINISH and then forgets that command's chunks, so a resume starts at that command. FINISH
+ * verifies the image with the model's stand-in for the vendor's signature: the CRC-32 of all
+ * chunks, in order, must leave the CRC residue 0x2144DF1C (the image ends with the CRC-32,
+ * little-endian, of everything before it), so a skipped, repeated or reordered chunk gives
+ * ERR_CRYPT. Progress survives a reboot (it is in NVM). A reboot without a valid image (an update
+ * started and not finished, or cancelled) comes up in ROM: rom = 1, register 0x00 reads 0, no
+ * networks; further updates work there.
  * Spec gaps filled (documented assumptions): an unknown command id gets ERR_ARG; FINISH with no
- * update in progress gets ERR_CRYPT; SECURE_UPDATE with 0 bytes is a no-op; DEEP_SLEEP clears
- * the queues on wake like a reboot; NN_PAUSE/FINISH affect running networks only. */
+ * update in progress gets ERR_CRYPT; SECURE_UPDATE with 0 bytes is a no-op; DEEP_SLEEP keeps the
+ * queues unreadable and clears them on wake like a reboot; NN_PAUSE/FINISH affect running
+ * networks only.
+ * Ground truth: on_log hears every fate (accel_tsp1_model_event): a command that ran and what it
+ * answered, one discarded in the error state, a piece rejected as framing/checksum (its header's
+ * TID, which may be damaged), a queued command or an unread response cleared by a reboot or wake,
+ * a write ignored (booting, asleep, or not to buffer 0), an async message emitted. */
 #define ACCEL_TSP1_MODEL_SLACK 48u /* queue room for error entries beyond cmd_cap */
+
+#define ACCEL_TSP1_MODEL_RAN 1        /* ran; resp = its response id, 0 for none */
+#define ACCEL_TSP1_MODEL_DISCARDED 2  /* discarded in the error state */
+#define ACCEL_TSP1_MODEL_REJECTED 3   /* framing/checksum piece; resp = its error (0: discarded
+                                         silently in the error state); id 0 */
+#define ACCEL_TSP1_MODEL_WIPED 4      /* still queued when the device rebooted or woke (id 0 for a
+                                         rejected piece) */
+#define ACCEL_TSP1_MODEL_RSP_WIPED 5  /* a response (id, tid) the host had not read, cleared */
+#define ACCEL_TSP1_MODEL_IGNORED 6    /* a write transaction that was not taken (tid, id 0) */
+#define ACCEL_TSP1_MODEL_ASYNC 7      /* an async message placed in the response queue */
+typedef struct accel_tsp1_model_event {
+    uint8_t what; /* ACCEL_TSP1_MODEL_RAN ... */
+    uint16_t tid, id, resp;
+} accel_tsp1_model_event;
 
 typedef struct accel_tsp1_model {
     accel_fifo cmdq, rspq;
@@ -1019,15 +1139,18 @@ typedef struct accel_tsp1_model {
     uint8_t xop, xaddr;
     size_t xpos;
     uint8_t xval[4];
+    size_t rsp_left;          /* bytes of the head response not read yet (0: at a boundary) */
+    uint16_t rsp_tid, rsp_id; /* the head response's TID and id */
     uint32_t irq_mask;
     uint16_t thr[2];
     uint8_t error_state;
     uint8_t power; /* ACCEL_TSP1_MODEL_OFF/BOOTING/READY/ASLEEP */
+    uint8_t rom;   /* running the ROM bootloader (no valid image) */
     uint32_t timer;
     uint8_t n_nets, state[ACCEL_TSP1_MAX_NETS];
     /* secure update */
     uint8_t upd_active, upd_done, mem_err, fw_valid;
-    uint32_t upd_chunks, upd_crc, nvm_busy;
+    uint32_t upd_pos, upd_crc, prev_pos, prev_crc, nvm_busy;
     /* async */
     uint8_t apend;        /* bit i: message 0xA001 + i waiting */
     uint16_t atid[3], async_next;
@@ -1035,12 +1158,12 @@ typedef struct accel_tsp1_model {
     uint8_t exec_per_ms;  /* [2] */
     uint32_t boot_ms;     /* [5] */
     uint32_t nvm_ms;      /* [2] per SECURE_UPDATE command */
-    uint32_t mem_fail_chunk, arg_fail_chunk; /* 1-based chunk whose NVM write / header fails */
+    uint32_t mem_fail_chunk, arg_fail_chunk; /* 1-based chunk (by image position) whose NVM
+                                                write / header fails, once; 0: none */
     uint8_t crypt_fail;   /* FINISH answers ERR_CRYPT */
-    uint32_t fw_version;  /* register 0x00, +1 per completed update */
+    uint32_t fw_version;  /* [1] register 0x00 outside ROM, +1 per completed update */
     uint8_t wake_line;
-    void (*on_exec)(void *user, uint16_t tid, uint16_t id, uint16_t resp_id); /* resp 0: none,
-                                                   ACCEL_TSP1_TID_NONE: discarded */
+    void (*on_log)(void *user, const accel_tsp1_model_event *e);
     void *user;
     /* statistics */
     uint32_t executed, discarded, errors, async_raised, async_emitted, async_coalesced;
@@ -1059,8 +1182,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_model_init(accel_tsp1_model *m,
 /* Raise an async message (0xA001..0xA003) as the firmware would. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_model_raise(accel_tsp1_model *m, uint16_t id);
 ACCELDEF void accel_tsp1_model_advance(accel_tsp1_model *m, uint32_t ms);
-/* Fill the model's side of the port (spi_transfer, i2c_write_read, gpio_set, wait_irq,
- * delay_ms) for accel_sim_attach. */
+/* Fill the model's side of the port (spi_transfer, i2c_write_read with ACCEL_TSP1_I2C, gpio_set,
+ * wait_irq, delay_ms) for accel_sim_attach. */
 ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p);
 #endif
 #ifdef __cplusplus
@@ -3167,13 +3290,14 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_TSP1_ERR_CRYPT: return "ACCEL_E_TSP1_ERR_CRYPT: device reported ERR_CRYPT (image verification)";
     case ACCEL_E_TSP1_ERR_CHECKSUM: return "ACCEL_E_TSP1_ERR_CHECKSUM: device reported ERR_CHECKSUM";
     case ACCEL_E_TSP1_ERR_FRAMING: return "ACCEL_E_TSP1_ERR_FRAMING: device reported ERR_FRAMING";
-    case ACCEL_E_TSP1_DISCARDED: return "ACCEL_E_TSP1_DISCARDED: command discarded by the device";
-    case ACCEL_E_TSP1_UNKNOWN_OUTCOME: return "ACCEL_E_TSP1_UNKNOWN_OUTCOME: unattributable device error; command may or may not have run";
+    case ACCEL_E_TSP1_DISCARDED: return "ACCEL_E_TSP1_DISCARDED: command did not run (discarded by the device)";
+    case ACCEL_E_TSP1_UNKNOWN_OUTCOME: return "ACCEL_E_TSP1_UNKNOWN_OUTCOME: the driver cannot know whether the command ran";
     case ACCEL_E_TSP1_RESPONSE_LOST: return "ACCEL_E_TSP1_RESPONSE_LOST: command ran, its response was lost";
     case ACCEL_E_TSP1_ERROR_STATE: return "ACCEL_E_TSP1_ERROR_STATE: device command queue in error state";
     case ACCEL_E_TSP1_MASK: return "ACCEL_E_TSP1_MASK: mask selects an unknown network slot";
     case ACCEL_E_TSP1_ASLEEP: return "ACCEL_E_TSP1_ASLEEP: device in deep sleep";
     case ACCEL_E_TSP1_UNEXPECTED: return "ACCEL_E_TSP1_UNEXPECTED: unexpected response id";
+    case ACCEL_E_TSP1_ROM: return "ACCEL_E_TSP1_ROM: device booted into its ROM bootloader (no valid firmware)";
 #endif
 
 #ifndef ACCEL_NO_EDGETPU /* a removed section takes its strings along */
@@ -4301,7 +4425,7 @@ extern "C" {
 #define ACCEL_TSP1_CRC(p, n) accel_crc32((p), (n))
 #endif
 
-/* Byte order of every multi-byte frame field (ruling 1): the one place to change it. */
+/* Byte order of every multi-byte frame field (ACCEL_TSP1_BIG_ENDIAN): the one place it is set. */
 static uint16_t accel__tsp1_get16(const uint8_t *p)
 {
 #if ACCEL_TSP1_BIG_ENDIAN
@@ -4375,9 +4499,12 @@ ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t i
                                             uint32_t value, size_t *out_len)
 {
     uint8_t p[4];
-    if (id == ACCEL_TSP1_NN_INFO && value > 0xFFu) {
-        if (out_len) *out_len = 0;
-        return ACCEL_E_ARG; /* one byte of slot index, three reserved */
+    if (id == ACCEL_TSP1_NN_INFO) {
+        if (value > 0xFFu) {
+            if (out_len) *out_len = 0;
+            return ACCEL_E_ARG; /* one byte of slot index, three reserved */
+        }
+        value = ACCEL_TSP1_BIG_ENDIAN ? value << 24 : value; /* the index is byte 0 */
     }
     accel__tsp1_put32(p, value);
     return accel_tsp1_encode_cmd(buf, cap, id, tid, p, 4, out_len);
@@ -4385,7 +4512,7 @@ ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t i
 
 ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id)
 {
-    /* by the high nibble (0x9005 is not an id: ruling 8) */
+    /* by the high nibble (0x9005 is not a documented id) */
     unsigned lo = id & 0x0FFFu;
     switch (id >> 12) {
     case 0x8: if (lo < 2u) return (accel_tsp1_kind)(ACCEL_TSP1_KIND_DATA + lo); break;
@@ -4513,6 +4640,17 @@ ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void 
     return ACCEL_E_EMPTY;
 }
 
+ACCELDEF accel_status accel_tsp1_decoder_idle(accel_tsp1_decoder *d, accel_tsp1_frame *f)
+{
+    size_t used;
+    for (;;) {
+        /* frames complete among the held bytes first; then the candidate that cannot finish */
+        accel_status st = accel_tsp1_decoder_feed(d, NULL, 0, &used, f);
+        if (st != ACCEL_E_EMPTY || !d->len) return st;
+        accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_TRUNCATED);
+    }
+}
+
 ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d)
 {
     if (!d) return;
@@ -4523,23 +4661,31 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d)
 
 /* ---------------------------------------------------------------- tsp1: bus */
 #ifndef ACCEL_TSP1_XFER_CUSTOM
-/* THE ASSUMED TRANSACTION FORMAT (RULINGS TSP1 #3) lives in this function only: one access,
- * a write when tx is set (n bytes from tx), else a read (n bytes into rx). */
-static accel_status accel__tsp1_xfer(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
-                                     const uint8_t *tx, uint8_t *rx, size_t n)
+/* THE ASSUMED TRANSACTION FORMAT lives in this function only: one access, a write when tx is
+ * set (n bytes from tx), else a read (n bytes into rx). */
+ACCELDEF accel_status accel_tsp1_xfer(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
+                                      const uint8_t *tx, uint8_t *rx, size_t n)
 {
-    /* I2C awaiting the vendor's firmware: same bytes, no dummy; a write needs a copy to prepend
-     * the header, so commands longer than 64 bytes are refused until the format is known. */
-    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY + 64];
+#if ACCEL_TSP1_I2C
+    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY + ACCEL_TSP1_I2C_MAX_WRITE];
+#else
+    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY];
+#endif
     accel_status st;
     ACCEL_MEMSET(h, 0, 2 + ACCEL_TSP1_SPI_DUMMY);
     h[0] = op;
     h[1] = addr;
     if (b->i2c) {
+#if ACCEL_TSP1_I2C
+        /* invented: header and data in one write (a copy, as the port takes one buffer), or
+           the header then a read; no dummy */
         if (!tx) return accel_port_i2c_write_read(b->port, b->addr, h, 2, rx, n);
-        if (n > 64) return ACCEL_E_UNSUPPORTED;
+        if (n > ACCEL_TSP1_I2C_MAX_WRITE) return ACCEL_E_UNSUPPORTED;
         ACCEL_MEMCPY(h + 2, tx, n);
         return accel_port_i2c_write_read(b->port, b->addr, h, n + 2, NULL, 0);
+#else
+        return ACCEL_E_UNSUPPORTED; /* the chip speaks SPI only: I2C needs ACCEL_TSP1_I2C */
+#endif
     }
     st = accel_port_spi_transfer(b->port, b->addr, h, NULL, tx ? 2u : 2u + ACCEL_TSP1_SPI_DUMMY,
                                  ACCEL_SPI_KEEP_CS);
@@ -4554,7 +4700,7 @@ ACCELDEF accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, 
     accel_status st;
     if (!b || !v) return ACCEL_E_NULL;
     *v = 0;
-    st = accel__tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_READ, reg, NULL, d, 4);
+    st = accel_tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_READ, reg, NULL, d, 4);
     if (st == ACCEL_OK) *v = accel_load_u32le(d);
     return st;
 }
@@ -4564,7 +4710,7 @@ ACCELDEF accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg,
     uint8_t d[4];
     if (!b) return ACCEL_E_NULL;
     accel_store_u32le(d, v);
-    return accel__tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_WRITE, reg, d, NULL, 4);
+    return accel_tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_WRITE, reg, d, NULL, 4);
 }
 
 /* buffer access: a write when tx is set */
@@ -4573,8 +4719,8 @@ static accel_status accel__tsp1_buf(const accel_tsp1_bus *b, uint8_t idx, const 
 {
     if (!b || (!tx && !rx)) return ACCEL_E_NULL;
     if (!n) return ACCEL_E_ZERO_LENGTH;
-    return accel__tsp1_xfer(b, tx ? ACCEL_TSP1_SPI_OP_BUF_WRITE : ACCEL_TSP1_SPI_OP_BUF_READ, idx,
-                            (const uint8_t *)tx, (uint8_t *)rx, n);
+    return accel_tsp1_xfer(b, tx ? ACCEL_TSP1_SPI_OP_BUF_WRITE : ACCEL_TSP1_SPI_OP_BUF_READ, idx,
+                           (const uint8_t *)tx, (uint8_t *)rx, n);
 }
 
 ACCELDEF accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
@@ -4622,29 +4768,16 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
 #ifndef ACCEL_TSP1_READ_CHUNK
 #define ACCEL_TSP1_READ_CHUNK 64u
 #endif
+#define ACCEL__TSP1_INTERNAL 1u /* pending flag: the driver's own CLEAR_ERROR (no outcome) */
+#define ACCEL__TSP1_SURE 2u     /* pending flag: a REBOOT/DEEP_SLEEP sent while settled, so the
+                                   next ASYNC_READY is its own */
+#define ACCEL__TSP1_ALL ((size_t)-1)
 
 static uint32_t accel__tsp1_now(const accel_tsp1 *s)
 {
     uint32_t t;
-    accel_port_now_ms(s->bus.port, &t);
+    (void)accel_port_now_ms(s->bus.port, &t); /* open() made sure the port has a clock */
     return t;
-}
-
-/* Encode one command (bare: no payload, built on the stack, so s->tx is left alone) and write
- * it straight to the command buffer when it fits there. */
-static accel_status accel__tsp1_send(accel_tsp1 *s, uint16_t id, uint16_t tid,
-                                     const void *payload, size_t n, unsigned bare)
-{
-    uint8_t m[ACCEL_TSP1_OVERHEAD];
-    uint8_t *buf = bare ? m : s->tx;
-    size_t len;
-    uint16_t space;
-    accel_status st = accel_tsp1_encode_cmd(buf, bare ? sizeof m : s->tx_cap, id, tid, payload, n,
-                                            &len);
-    if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
-    if (st == ACCEL_OK && space < len) st = ACCEL_E_BUSY;
-    if (st == ACCEL_OK) st = accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, buf, len);
-    return st;
 }
 
 static uint16_t accel__tsp1_tid(accel_tsp1 *s)
@@ -4654,9 +4787,22 @@ static uint16_t accel__tsp1_tid(accel_tsp1 *s)
     return t;
 }
 
-static accel_tsp1_pending *accel__tsp1_at(accel_tsp1 *s, size_t i)
+ACCEL__TSP1_NOINLINE static accel_tsp1_pending *accel__tsp1_at(const accel_tsp1 *s, size_t i)
 {
     return (accel_tsp1_pending *)accel_ring_at(&s->pend, i);
+}
+
+/* REBOOT and DEEP_SLEEP clear the device's buffers: only ASYNC_READY can confirm them. */
+ACCEL__TSP1_NOINLINE static int accel__tsp1_is_reset(uint16_t id)
+{
+    return id == ACCEL_TSP1_REBOOT || id == ACCEL_TSP1_DEEP_SLEEP;
+}
+
+/* The REBOOT or DEEP_SLEEP awaiting ASYNC_READY: always the newest entry (submit holds the rest). */
+static accel_tsp1_pending *accel__tsp1_resetting(const accel_tsp1 *s)
+{
+    accel_tsp1_pending *p = accel__tsp1_at(s, accel_ring_count(&s->pend) - 1u);
+    return p && accel__tsp1_is_reset(p->id) ? p : NULL;
 }
 
 /* Pop the oldest pending command with its one outcome. */
@@ -4665,6 +4811,9 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
     accel_tsp1_pending p;
     accel_tsp1_outcome o;
     if (accel_ring_pop(&s->pend, &p) != ACCEL_OK) return;
+    /* a DEEP_SLEEP that did not run leaves the device awake; one of unknown fate may have put
+       it to sleep, so the session keeps asking for accel_tsp1_wake */
+    if (p.id == ACCEL_TSP1_DEEP_SLEEP && st != ACCEL_E_TSP1_UNKNOWN_OUTCOME) s->asleep = 0;
     if (p.tid == s->w_tid && !s->w_done) {
         s->w_done = 1;
         s->w_st = st;
@@ -4674,7 +4823,7 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
             ACCEL_MEMCPY(s->w_buf, f->payload, s->w_len); /* both valid, even for 0 bytes */
         }
     }
-    if (p.internal) return;
+    if (p.flags & ACCEL__TSP1_INTERNAL) return;
     s->outcomes++;
     o.tid = p.tid;
     o.cmd = p.id;
@@ -4683,35 +4832,22 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
     if (s->on_outcome) s->on_outcome(s->user, &o);
 }
 
-/* The oldest k commands ran but their answers were not seen (later ones were). */
-static void accel__tsp1_retire(accel_tsp1 *s, size_t k)
+/* End the oldest n entries with st; to_clear: stop before a CLEAR_ERROR (it ends the device's
+ * error state, so what follows it may still run). */
+static void accel__tsp1_end(accel_tsp1 *s, size_t n, accel_status st, const accel_tsp1_frame *f,
+                            unsigned to_clear)
 {
-    while (k--) {
-        accel_tsp1_pending *p = accel__tsp1_at(s, 0);
-        accel__tsp1_finish(s, p->expect && p->id != ACCEL_TSP1_REBOOT ? ACCEL_E_TSP1_RESPONSE_LOST
-                                                                       : ACCEL_OK, NULL);
-    }
+    accel_tsp1_pending *p;
+    while (n-- && (p = accel__tsp1_at(s, 0)) != NULL &&
+           !(to_clear && p->id == ACCEL_TSP1_CLEAR_ERROR))
+        accel__tsp1_finish(s, st, f);
 }
 
-ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s)
-{
-    accel_status st;
-    if (!s) return ACCEL_E_NULL;
-    st = accel__tsp1_send(s, ACCEL_TSP1_CLEAR_ERROR, accel__tsp1_tid(s), NULL, 0, 1);
-    if (st == ACCEL_OK) s->dev_error = 0;
-    return st;
-}
-
-static void accel__tsp1_finish_all(accel_tsp1 *s, accel_status st, const accel_tsp1_frame *f)
-{
-    while (accel_ring_count(&s->pend)) accel__tsp1_finish(s, st, f);
-}
-
-/* The device discards everything until CLEAR_ERROR. */
+/* The device may be discarding everything until CLEAR_ERROR (poll sends it with auto_clear). */
 ACCEL__TSP1_NOINLINE static void accel__tsp1_device_error(accel_tsp1 *s)
 {
+    if (!s->dev_error) s->clear_ms = accel__tsp1_now(s);
     s->dev_error = 1;
-    if (s->auto_clear) accel_tsp1_clear_error(s); /* on failure dev_error stays: submit says so */
 }
 
 static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
@@ -4719,21 +4855,27 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
     unsigned slot = (uint16_t)(f->id - ACCEL_TSP1_R_ASYNC_READY);
     uint16_t d = (uint16_t)(f->tid - s->last_async);
     if (slot == 0) {
-        /* boot or wake: the device cleared its queues. A pending REBOOT completed here and what
-           was queued before it ran; without one (power-on, wake, reset) all is discarded. */
-        size_t i = 0;
-        accel_tsp1_pending *p;
-        while ((p = accel__tsp1_at(s, i)) != NULL && p->id != ACCEL_TSP1_REBOOT) i++;
-        accel__tsp1_retire(s, p ? i + 1 : 0);
-        accel__tsp1_finish_all(s, ACCEL_E_TSP1_DISCARDED, NULL);
+        /* boot or wake: the device cleared its buffers and error state and halted its networks.
+           A pending REBOOT (or DEEP_SLEEP after our wake pulse) ran; nothing older can be
+           confirmed any more. Other pending commands may have been sent after the boot. */
+        accel_tsp1_pending *p = accel__tsp1_resetting(s);
+        if (p) {
+            /* unsure: this may be an earlier boot's, and its own may still come */
+            s->settled = (p->flags & ACCEL__TSP1_SURE) &&
+                         (p->id == ACCEL_TSP1_REBOOT || s->asleep == 2);
+            accel__tsp1_end(s, accel_ring_count(&s->pend) - 1u, ACCEL_E_TSP1_UNKNOWN_OUTCOME,
+                            NULL, 0);
+            accel__tsp1_finish(s, s->settled ? ACCEL_OK : ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
+        }
         s->ready = 1;
         s->asleep = 0;
         s->dev_error = 0;
+        s->running_mask = 0;
     } else if (slot < 3 && s->have_async) {
         if (d == 0 || d > 0x7FFFu) s->async_nonmono++;
         else s->async_gaps += d - 1u;
     }
-    if (slot > 3) slot = 3; /* ids the seed does not list, answers to nothing pending */
+    if (slot > 3) slot = 3; /* undocumented ids, answers to nothing pending */
     if (slot < 3) {
         s->have_async = 1;
         s->last_async = f->tid;
@@ -4750,30 +4892,43 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
 ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel_tsp1_frame *f)
 {
     accel_tsp1_kind k = accel_tsp1_kind_of(f->id);
-    accel_status st = ACCEL_E_TSP1_UNKNOWN_OUTCOME;
+    accel_status st;
     size_t i = 0;
-    accel_tsp1_pending *p;
-    while ((p = accel__tsp1_at(s, i)) != NULL && p->tid != f->tid) i++;
-    if (k != ACCEL_TSP1_KIND_ERROR) {
-        if (p && (k == ACCEL_TSP1_KIND_DATA || k == ACCEL_TSP1_KIND_NN_INFO)) {
-            /* responses come in command order: everything before it has completed */
-            accel__tsp1_retire(s, i);
-            accel__tsp1_finish(s, accel__tsp1_at(s, 0)->expect == f->id ? ACCEL_OK
-                                                                         : ACCEL_E_TSP1_UNEXPECTED, f);
-            return;
-        }
-        if (k != ACCEL_TSP1_KIND_ASYNC && k != ACCEL_TSP1_KIND_UNKNOWN)
-            s->stray++; /* an answer to nothing pending (e.g. after a timeout): surfaced */
+    accel_tsp1_pending *p = NULL;
+    if (k == ACCEL_TSP1_KIND_ASYNC || k == ACCEL_TSP1_KIND_UNKNOWN) {
         accel__tsp1_on_async(s, f);
         return;
     }
-    if (p) {
-        accel__tsp1_retire(s, i);
-        accel__tsp1_finish(s, accel_tsp1_error_status(f->id), f);
-        st = ACCEL_E_TSP1_DISCARDED;
-        f = NULL;
+    /* ERR_CHECKSUM and ERR_FRAMING carry the TID of a damaged header: they name nothing */
+    if (f->id < ACCEL_TSP1_R_ERR_CHECKSUM)
+        while ((p = accel__tsp1_at(s, i)) != NULL && f->tid != p->tid) i++;
+    if (!p) {
+        if (k != ACCEL_TSP1_KIND_ERROR) {
+            s->stray++; /* an answer to nothing pending (e.g. after its deadline): surfaced */
+            accel__tsp1_on_async(s, f);
+            return;
+        }
+        /* an error from some point of the device's queue: what was sent before the first
+           pending CLEAR_ERROR can never be confirmed now; what follows it may still run */
+        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, f, 1);
+    } else {
+        /* a REBOOT or DEEP_SLEEP answers nothing: only ASYNC_READY confirms it */
+        st = !accel__tsp1_is_reset(p->id) &&
+                     f->id == (p->id == ACCEL_TSP1_NN_INFO ? ACCEL_TSP1_R_NN_INFO : ACCEL_TSP1_R_DATA)
+                 ? ACCEL_OK
+             : k == ACCEL_TSP1_KIND_ERROR ? accel_tsp1_error_status(f->id)
+                                          : ACCEL_E_TSP1_UNEXPECTED;
+        /* answers come in command order: older commands without theirs never get them */
+        accel__tsp1_end(s, i, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
+        accel__tsp1_finish(s, st, f);
+        /* with no REBOOT/DEEP_SLEEP pending, this command went out after all of them: any of
+           them that ran, rebooted the device before it, and its ASYNC_READY came first (the
+           device places it before answering anything after a boot) or is lost */
+        if (!accel__tsp1_resetting(s)) s->settled = 1;
+        if (k != ACCEL_TSP1_KIND_ERROR) return;
+        /* in its error state the device discards what follows, until a CLEAR_ERROR */
+        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_DISCARDED, NULL, 1);
     }
-    accel__tsp1_finish_all(s, st, f);
     accel__tsp1_device_error(s);
 }
 
@@ -4782,6 +4937,7 @@ ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
     accel_status st;
     if (!s || !c || !c->bus.port || !c->tx_mem) return ACCEL_E_NULL;
     ACCEL_MEMSET(s, 0, sizeof *s);
+    if (!c->bus.port->now_ms) return ACCEL_E_UNSUPPORTED; /* deadlines need a clock */
     if (c->pending_len < 2 * sizeof(accel_tsp1_pending) || c->tx_len < ACCEL_TSP1_OVERHEAD)
         return ACCEL_E_BUFFER_TOO_SMALL;
     st = accel_ring_init(&s->pend, c->pending_mem, c->pending_len, sizeof(accel_tsp1_pending));
@@ -4801,29 +4957,46 @@ ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
     return ACCEL_OK;
 }
 
+/* Encode (a command without payload on the stack, so s->tx is left alone) and write one command
+ * with, when it answers nothing, its marker: an ECHO right behind it in the same transaction,
+ * which the device answers only if the command arrived whole and ran without error. */
 static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
-                                       uint16_t *tid, uint16_t internal)
+                                       uint16_t *tid, uint8_t flags)
 {
+    uint8_t m[2 * ACCEL_TSP1_OVERHEAD];
+    uint8_t *buf = n ? s->tx : m;
+    size_t cap = n ? s->tx_cap : sizeof m, len, ml = 0;
     accel_tsp1_pending p;
     accel_status st;
+    uint16_t space;
     if (s->asleep) return ACCEL_E_TSP1_ASLEEP;
-    if (s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
-    /* the last slot is kept for the driver's completion marker */
-    if (accel_ring_count(&s->pend) + (internal ? 0u : 1u) >= accel_ring_capacity(&s->pend))
+    if (accel__tsp1_resetting(s)) return ACCEL_E_BUSY; /* held until ASYNC_READY */
+    if (!flags && s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
+    /* the last slot is kept for the driver's own CLEAR_ERROR */
+    if (accel_ring_count(&s->pend) + (flags ? 0u : 1u) >= accel_ring_capacity(&s->pend))
         return ACCEL_E_FULL;
     p.tid = accel__tsp1_tid(s);
-    st = accel__tsp1_send(s, id, p.tid, payload, n, internal);
-    if (st != ACCEL_OK) {
-        s->next_tid = p.tid; /* not sent: the TID is free again */
-        return st;
-    }
-    p.id = id;
-    p.expect = id == ACCEL_TSP1_ECHO ? ACCEL_TSP1_R_DATA
-             : id == ACCEL_TSP1_NN_INFO ? ACCEL_TSP1_R_NN_INFO
-             : id == ACCEL_TSP1_REBOOT ? ACCEL_TSP1_R_ASYNC_READY : 0u;
-    p.internal = internal;
+    st = accel_tsp1_encode_cmd(buf, cap, id, p.tid, payload, n, &len);
+    if (id != ACCEL_TSP1_ECHO && id != ACCEL_TSP1_NN_INFO && !accel__tsp1_is_reset(id) &&
+        st == ACCEL_OK)
+        st = accel_tsp1_encode_frame(buf + len, cap - len, ACCEL_TSP1_CMD_PREAMBLE,
+                                     ACCEL_TSP1_ECHO, p.tid, NULL, 0, &ml);
+    if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
+    if (st == ACCEL_OK && space < len + ml) st = ACCEL_E_BUSY;
+    if (st != ACCEL_OK) return st;
     p.sent_ms = accel__tsp1_now(s);
-    accel_ring_push(&s->pend, &p);
+    st = accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, buf, len + ml);
+    if (st == ACCEL_E_UNSUPPORTED) return st; /* nothing reached the bus */
+    if (st != ACCEL_OK) p.sent_ms -= s->timeout_ms; /* part may have arrived: due at once */
+    p.id = id;
+    p.flags = flags;
+    if (accel__tsp1_is_reset(id)) {
+        if (s->settled) p.flags = (uint8_t)(p.flags | ACCEL__TSP1_SURE);
+        s->settled = 0;
+        s->ready = 0;
+        s->asleep = (uint8_t)(id == ACCEL_TSP1_DEEP_SLEEP);
+    }
+    (void)accel_ring_push(&s->pend, &p); /* room checked above */
     if (tid) *tid = p.tid;
     return ACCEL_OK;
 }
@@ -4831,9 +5004,17 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
 ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid)
 {
+    accel_status st;
     if (!s) return ACCEL_E_NULL;
-    if (id == ACCEL_TSP1_CLEAR_ERROR) return accel_tsp1_clear_error(s);
-    return accel__tsp1_submit(s, id, payload, n, tid, 0);
+    st = accel__tsp1_submit(s, id, payload, n, tid,
+                            id == ACCEL_TSP1_CLEAR_ERROR ? ACCEL__TSP1_INTERNAL : 0u);
+    if (st == ACCEL_OK && id == ACCEL_TSP1_CLEAR_ERROR) s->dev_error = 0;
+    return st;
+}
+
+ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s)
+{
+    return accel_tsp1_submit(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL);
 }
 
 ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
@@ -4844,63 +5025,55 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
     unsigned rounds;
     uint32_t now;
     if (!s) return ACCEL_E_NULL;
-    if (s->asleep) return ACCEL_OK;
-    /* deadlines, oldest first; a lost error response would leave the device discarding, so a
-       timeout is followed by CLEAR_ERROR (harmless when the queue was fine) */
+    /* deadlines, oldest first (a DEEP_SLEEP waits for accel_tsp1_wake); a lost error response
+       would leave the device discarding everything, so CLEAR_ERROR follows */
     now = accel__tsp1_now(s);
-    p = accel__tsp1_at(s, 0);
-    if (p && (uint32_t)(now - p->sent_ms) >= s->timeout_ms) {
-        while ((p = accel__tsp1_at(s, 0)) != NULL && (uint32_t)(now - p->sent_ms) >= s->timeout_ms)
-            accel__tsp1_finish(s, ACCEL_E_TIMEOUT, NULL);
+    while ((p = accel__tsp1_at(s, 0)) != NULL && p->id != ACCEL_TSP1_DEEP_SLEEP &&
+           (uint32_t)(now - p->sent_ms) >= s->timeout_ms) {
+        accel__tsp1_finish(s, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
         accel__tsp1_device_error(s);
     }
-    /* completion marker behind a command that answers nothing on success */
-    p = accel__tsp1_at(s, accel_ring_count(&s->pend) - 1u);
-    if (p && !p->expect && !p->internal && p->id != ACCEL_TSP1_DEEP_SLEEP)
-        accel__tsp1_submit(s, ACCEL_TSP1_ECHO, NULL, 0, NULL, 1);
     for (rounds = 0; rounds < 64u; rounds++) {
         uint16_t fill;
-        size_t got, off = 0;
+        size_t got = 0, off = 0;
         st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, NULL);
+        if (st == ACCEL_OK && fill) {
+            got = fill < sizeof chunk ? fill : sizeof chunk;
+            st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
+        }
         if (st != ACCEL_OK) return st;
-        if (!fill) break;
-        got = fill < sizeof chunk ? fill : sizeof chunk;
-        st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
-        if (st != ACCEL_OK) return st;
-        while (off < got) {
+        do {
             accel_tsp1_frame f;
-            size_t used;
-            st = accel_tsp1_decoder_feed(&s->dec, chunk + off, got - off, &used, &f);
+            size_t used = 0;
+            /* an empty buffer: the device has nothing more, so a held candidate never ends */
+            st = got ? accel_tsp1_decoder_feed(&s->dec, chunk + off, got - off, &used, &f)
+                     : accel_tsp1_decoder_idle(&s->dec, &f);
             off += used;
             if (st == ACCEL_OK) accel__tsp1_on_frame(s, &f);
-        }
+        } while (st == ACCEL_OK);
+        if (!got) break;
     }
-    /* DEEP_SLEEP alone in flight answers nothing: it is done once the device consumed it */
-    p = accel__tsp1_at(s, 0);
-    if (p && p->id == ACCEL_TSP1_DEEP_SLEEP && accel_ring_count(&s->pend) == 1) {
-        uint16_t fill;
-        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
-        if (st != ACCEL_OK) return st;
-        if (!fill) {
-            accel__tsp1_finish(s, ACCEL_OK, NULL);
-            s->asleep = 1;
-            s->ready = 0;
-            s->running_mask = 0;
-        }
+    /* CLEAR_ERROR (not behind a REBOOT or DEEP_SLEEP: they end the error state themselves); a
+       refused one is tried again on the next poll until timeout_ms has passed */
+    if (s->dev_error && s->auto_clear && !accel__tsp1_resetting(s)) {
+        if ((uint32_t)(accel__tsp1_now(s) - s->clear_ms) >= s->timeout_ms)
+            return ACCEL_E_TSP1_ERROR_STATE;
+        (void)accel_tsp1_clear_error(s); /* on failure dev_error stays: retried next poll */
     }
     return ACCEL_OK;
 }
 
-/* Blocking core: submit id (0: none) and poll until its outcome, or until the device is ready
- * (id 0), or timeout_ms passes. A full command buffer or pending table drains while we poll;
- * between polls we sleep on INTB (or 1 ms). */
+/* Blocking core: submit id (0: none) and poll until *flag is set (the command's outcome, or the
+ * device ready), or timeout_ms passes. A full command buffer or pending table drains, a REBOOT
+ * completes and (with auto_clear) an error state clears while we poll; between polls we sleep on
+ * INTB (or 1 ms). */
 static accel_status accel__tsp1_wait(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
-                                     void *resp, size_t resp_cap, uint32_t timeout_ms)
+                                     void *resp, size_t resp_cap, uint32_t timeout_ms,
+                                     const uint8_t *flag)
 {
     accel_status st;
     accel_deadline d;
     uint16_t tid;
-    const uint8_t *flag = id ? &s->w_done : &s->ready;
     accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
     for (;;) {
         if (id) {
@@ -4911,7 +5084,8 @@ static accel_status accel__tsp1_wait(accel_tsp1 *s, uint16_t id, const void *pay
                 s->w_done = 0;
                 s->w_buf = (uint8_t *)resp;
                 s->w_cap = resp ? resp_cap : 0;
-            } else if (st != ACCEL_E_BUSY && st != ACCEL_E_FULL) {
+            } else if (st != ACCEL_E_BUSY && st != ACCEL_E_FULL &&
+                       !(st == ACCEL_E_TSP1_ERROR_STATE && s->auto_clear)) {
                 return st;
             }
         }
@@ -4921,8 +5095,10 @@ static accel_status accel__tsp1_wait(accel_tsp1 *s, uint16_t id, const void *pay
             st = ACCEL_E_TIMEOUT; /* a command sent still gets its own outcome later */
             break;
         }
+        /* whatever INTB says, the next step is to poll; without the line, wait a millisecond
+           (the port has a clock, so a port without delay busy-waits on it) */
         if (accel_port_wait_irq(s->bus.port, s->bus.intb_line, 1) == ACCEL_E_UNSUPPORTED)
-            accel_port_delay_ms(s->bus.port, 1);
+            (void)accel_port_delay_ms(s->bus.port, 1);
     }
     s->w_buf = NULL;
     s->w_tid = ACCEL_TSP1_TID_NONE;
@@ -4937,7 +5113,7 @@ ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *pa
     if (resp_len) *resp_len = 0;
     if (!s) return ACCEL_E_NULL;
     if (!id) return ACCEL_E_ARG; /* not a command (0 means "wait for ready" inside) */
-    st = accel__tsp1_wait(s, id, payload, n, resp, resp_cap, timeout_ms);
+    st = accel__tsp1_wait(s, id, payload, n, resp, resp_cap, timeout_ms, &s->w_done);
     if (st != ACCEL_OK) return st;
     if (resp_len) *resp_len = s->w_len;
     return s->w_st;
@@ -4953,26 +5129,40 @@ static accel_status accel__tsp1_cmd(accel_tsp1 *s, uint16_t id, const void *payl
 ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms)
 {
     if (!s) return ACCEL_E_NULL;
-    return accel__tsp1_wait(s, 0, NULL, 0, NULL, 0, timeout_ms);
+    return accel__tsp1_wait(s, 0, NULL, 0, NULL, 0, timeout_ms, &s->ready);
 }
 
 ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
 {
     accel_status st;
+    uint32_t v = 0;
     if (!s) return ACCEL_E_NULL;
-    /* REBOOT is discarded in the error state: clear first (a failed clear refuses the REBOOT) */
-    s->dev_error = (uint8_t)(accel_tsp1_clear_error(s) != ACCEL_OK);
-    s->ready = 0;
-    st = accel__tsp1_cmd(s, ACCEL_TSP1_REBOOT, NULL, 0, timeout_ms);
-    if (st == ACCEL_OK) s->running_mask = 0;
-    return st;
+    /* REBOOT is discarded in the error state, which the device may be in unknown to us (a lost
+       answer, an earlier program): clear first. Whether the clear's marker came back does not
+       matter: the REBOOT goes either way. */
+    st = accel__tsp1_wait(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL, 0, timeout_ms, &s->w_done);
+    if (st == ACCEL_OK)
+        st = accel__tsp1_wait(s, ACCEL_TSP1_REBOOT, NULL, 0, NULL, 0, timeout_ms, &s->ready);
+    if (st == ACCEL_OK) st = accel_tsp1_reg_read(&s->bus, ACCEL_TSP1_REG_FW_VERSION, &v);
+    if (st != ACCEL_OK) return st;
+    s->rom = (uint8_t)(v == 0);
+    return v ? ACCEL_OK : ACCEL_E_TSP1_ROM;
 }
 
 ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms)
 {
+    accel_status st;
+    uint16_t fill = 1;
     if (!s) return ACCEL_E_NULL;
     if (accel_ring_count(&s->pend)) return ACCEL_E_BUSY; /* let queued work finish first */
-    return accel__tsp1_cmd(s, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, timeout_ms); /* see poll */
+    st = accel_tsp1_submit(s, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, NULL);
+    /* a wake pulse before the device took the command would go unseen: wait (about
+       timeout_ms, in 1 ms steps) until it left the command buffer */
+    while (st == ACCEL_OK && fill && timeout_ms--) {
+        (void)accel_port_delay_ms(s->bus.port, 1); /* as in accel__tsp1_wait */
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
+    }
+    return st;
 }
 
 ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
@@ -4981,9 +5171,15 @@ ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
     if (!s) return ACCEL_E_NULL;
     st = accel_tsp1_wake_pulse(&s->bus);
     if (st != ACCEL_OK) return st;
-    s->asleep = 0;
-    s->ready = 0;
-    return accel_tsp1_wait_ready(s, timeout_ms);
+    if (s->asleep) s->asleep = 2; /* an ASYNC_READY now proves the DEEP_SLEEP ran */
+    st = accel_tsp1_wait_ready(s, timeout_ms);
+    if (st != ACCEL_OK && s->asleep) {
+        /* the DEEP_SLEEP may never have run, or the ASYNC_READY was lost: the device is taken
+           to be awake (a command that gets no answer will show otherwise) */
+        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
+        s->asleep = 0;
+    }
+    return st;
 }
 
 ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
@@ -5058,26 +5254,38 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
                                             uint32_t timeout_ms)
 {
     accel_status st;
-    uint32_t k, prev, lim;
+    uint32_t k, prev = 0, lim; /* prev: start of the previous command of this run (0: none) */
     uint16_t fill, space;
     if (!s || !u || !u->read) return ACCEL_E_NULL;
     if (u->total % ACCEL_TSP1_CHUNK_SIZE || u->position % ACCEL_TSP1_CHUNK_SIZE ||
         u->position > u->total)
         return ACCEL_E_ARG;
+#if ACCEL_TSP1_I2C
+    /* the invented I2C format carries ACCEL_TSP1_I2C_MAX_WRITE bytes a write: refuse before
+       anything is sent when not even the smallest chunk command fits */
+    if (s->bus.i2c && (u->chunks ? u->chunks : 1u) * ACCEL_TSP1_CHUNK_SIZE +
+                          2u * ACCEL_TSP1_OVERHEAD > ACCEL_TSP1_I2C_MAX_WRITE)
+        return ACCEL_E_UNSUPPORTED;
+#endif
     if (s->running_mask) return ACCEL_E_BUSY; /* stop the networks first (else ERR_BUSY) */
     st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
     if (st != ACCEL_OK) return st;
-    /* a command must fit the tx buffer and, sized automatically, the device's command buffer
-       in its entirety; N_BYTES caps it at 455 chunks */
+    /* a command and its marker must fit the tx buffer and, sized automatically, the device's
+       command buffer in its entirety */
     lim = (uint32_t)fill + space;
-    if (u->chunks || lim > s->tx_cap) lim = (uint32_t)s->tx_cap;
-    k = lim < ACCEL_TSP1_OVERHEAD ? 0u : (lim - ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE;
-    if (u->chunks) k = u->chunks;
-    if (k > 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE) k = 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE;
-    k *= ACCEL_TSP1_CHUNK_SIZE;
-    if (!k || k + ACCEL_TSP1_OVERHEAD > s->tx_cap) return ACCEL_E_BUFFER_TOO_SMALL;
-    prev = u->position;
-    while (u->position < u->total) {
+    if (lim > s->tx_cap) lim = (uint32_t)s->tx_cap;
+#if ACCEL_TSP1_I2C
+    if (s->bus.i2c && lim > ACCEL_TSP1_I2C_MAX_WRITE) lim = ACCEL_TSP1_I2C_MAX_WRITE;
+#endif
+    k = (uint32_t)u->chunks * ACCEL_TSP1_CHUNK_SIZE;
+    if (!k) /* whole chunks that fit (a loop: no division), at most N_BYTES' 0xFFFF */
+        while (k + ACCEL_TSP1_CHUNK_SIZE + 2u * ACCEL_TSP1_OVERHEAD <= lim &&
+               k + ACCEL_TSP1_CHUNK_SIZE <= 0xFFFFu)
+            k += ACCEL_TSP1_CHUNK_SIZE;
+    if (!k || k + 2u * ACCEL_TSP1_OVERHEAD > s->tx_cap) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (!u->position) /* a fresh start keeps nothing of an earlier attempt */
+        st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
+    while (st == ACCEL_OK && u->position < u->total) {
         size_t n = (size_t)(u->total - u->position < k ? u->total - u->position : k); /* <= 0xFFFF */
         st = u->read(u->user, u->position, s->tx + ACCEL_TSP1_HDR_SIZE, n);
         if (st == ACCEL_OK)
@@ -5090,31 +5298,77 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
     }
     if (st == ACCEL_OK) st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_FINISH, NULL, 0, timeout_ms);
     if (st == ACCEL_OK) return u->no_reboot ? ACCEL_OK : accel_tsp1_reboot(s, timeout_ms);
-    if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev; /* the previous NVM write may have failed */
-    if (st == ACCEL_E_TSP1_ERR_CRYPT) u->position = 0;  /* the image as a whole was refused */
+    if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev; /* blamed on the previous command */
+    /* the device's progress unknown, or the image refused: start over */
+    if (st == ACCEL_E_TSP1_UNKNOWN_OUTCOME || st == ACCEL_E_TIMEOUT ||
+        st == ACCEL_E_TSP1_ERR_CRYPT || !u->no_cancel)
+        u->position = 0;
     if (!u->no_cancel) {
-        if (s->dev_error) accel_tsp1_clear_error(s);
-        accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
-        u->position = 0; /* a cancelled update starts over */
+        /* the update's own status is what the caller needs; a CANCEL that fails changes
+           nothing for the next attempt, which starts at 0 with a CANCEL of its own */
+        if (s->dev_error) (void)accel_tsp1_clear_error(s);
+        (void)accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
     }
     return st;
 }
 
 #ifndef ACCEL_TSP1_NO_MODEL
 /* ---------------------------------------------------------------- tsp1: device model */
+#define ACCEL__TSP1M_RESIDUE 0x2144DF1Cu /* CRC-32 of data followed by its own CRC (LE) */
+
 ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap)
 {
     return 3u * (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK + rsp_cap;
 }
 
+static void accel__tsp1_model_log(accel_tsp1_model *m, uint8_t what, uint16_t tid, uint16_t id,
+                             uint16_t resp)
+{
+    accel_tsp1_model_event e;
+    if (!m->on_log) return;
+    e.what = what;
+    e.tid = tid;
+    e.id = id;
+    e.resp = resp;
+    m->on_log(m->user, &e);
+}
+
+/* Log what a reset clears: queued entries, and responses the host had not (fully) read. The
+ * head response may be partly read: rsp_left bytes of it remain. */
+static void accel__tsp1_model_wipe(accel_tsp1_model *m)
+{
+    uint8_t h[8];
+    size_t at = 0;
+    while (accel_fifo_peek(&m->cmdq, at, h, 6) == ACCEL_OK) {
+        if (h[0] == 0 && h[1] == 0) { /* an error entry: 00 00 id tid */
+            accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_WIPED, accel__tsp1_get16(h + 4), 0, 0);
+            at += 6;
+        } else {
+            (void)accel_fifo_peek(&m->cmdq, at, h, 8); /* whole frames only: it is there */
+            accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_WIPED, accel__tsp1_get16(h + 6),
+                             accel__tsp1_get16(h + 2), 0);
+            at += ACCEL_TSP1_OVERHEAD + accel__tsp1_get16(h + 4);
+        }
+    }
+    if (m->rsp_left) accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_RSP_WIPED, m->rsp_tid, m->rsp_id, 0);
+    at = m->rsp_left;
+    while (accel_fifo_peek(&m->rspq, at, h, 8) == ACCEL_OK) {
+        accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_RSP_WIPED, accel__tsp1_get16(h + 6),
+                         accel__tsp1_get16(h + 2), 0);
+        at += ACCEL_TSP1_OVERHEAD + accel__tsp1_get16(h + 4);
+    }
+}
+
 static void accel__tsp1_model_reset(accel_tsp1_model *m, uint32_t boot_ms)
 {
+    accel__tsp1_model_wipe(m);
     accel_fifo_clear(&m->cmdq);
     accel_fifo_clear(&m->rspq);
     ACCEL_MEMSET(m->state, 0, sizeof m->state);
+    m->rsp_left = 0;
     m->stage_len = 0;
     m->xpos = 0;
-    m->irq_mask = (uint32_t)1 << ACCEL_TSP1_BUF_RSP; /* seed: only the response buffer */
+    m->irq_mask = (uint32_t)1 << ACCEL_TSP1_BUF_RSP; /* as documented: only the response buffer */
     m->thr[0] = 0;
     m->thr[1] = 1;
     m->error_state = 0;
@@ -5132,9 +5386,10 @@ ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size
         return ACCEL_E_ARG;
     if (mem_len < accel_tsp1_model_mem_size(cmd_cap, rsp_cap)) return ACCEL_E_BUFFER_TOO_SMALL;
     ACCEL_MEMSET(m, 0, sizeof *m);
-    accel_fifo_init(&m->cmdq, b, (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK);
+    /* both sizes are non-zero, so the fifo inits cannot fail */
+    (void)accel_fifo_init(&m->cmdq, b, (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK);
     b += (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK;
-    accel_fifo_init(&m->rspq, b, rsp_cap);
+    (void)accel_fifo_init(&m->rspq, b, rsp_cap);
     m->stage = b + rsp_cap;
     m->work = m->stage + cmd_cap;
     m->cmd_cap = cmd_cap;
@@ -5144,6 +5399,7 @@ ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size
     m->boot_ms = 5;
     m->nvm_ms = 2;
     m->fw_valid = 1;
+    m->fw_version = 1;
     accel__tsp1_model_reset(m, m->boot_ms);
     return ACCEL_OK;
 }
@@ -5166,16 +5422,13 @@ static int accel__tsp1_model_respond(accel_tsp1_model *m, uint16_t id, uint16_t 
                                 size_t n)
 {
     uint8_t f[ACCEL_TSP1_OVERHEAD + 8];
+    uint8_t *b = n <= 8 ? f : m->work; /* ECHO: built around its payload, which is at work + 8 */
     size_t len;
     if (accel_fifo_space(&m->rspq) < ACCEL_TSP1_OVERHEAD + n) return 0;
-    if (n <= 8) {
-        accel_tsp1_encode_frame(f, sizeof f, ACCEL_TSP1_RSP_PREAMBLE, id, tid, p, n, &len);
-        accel_fifo_write(&m->rspq, f, len);
-    } else { /* ECHO: build in the work area around the payload (it lives at work + 8) */
-        accel_tsp1_encode_frame(m->work, (size_t)m->cmd_cap, ACCEL_TSP1_RSP_PREAMBLE, id, tid, p,
-                                n, &len);
-        accel_fifo_write(&m->rspq, m->work, len);
-    }
+    /* both buffers hold the frame and the queue has room: neither call can fail */
+    (void)accel_tsp1_encode_frame(b, n <= 8 ? sizeof f : (size_t)m->cmd_cap,
+                                  ACCEL_TSP1_RSP_PREAMBLE, id, tid, p, n, &len);
+    (void)accel_fifo_write(&m->rspq, b, len);
     return 1;
 }
 
@@ -5183,15 +5436,16 @@ static void accel__tsp1_model_emit_async(accel_tsp1_model *m)
 {
     while (m->apend & 7u) { /* bits 0..2: one per async type; no other bit is ever set */
         unsigned i, best = 3;
+        uint16_t id;
         for (i = 0; i < 3; i++)
             if ((m->apend & (1u << i)) &&
                 (best == 3 || (uint16_t)(m->atid[i] - m->atid[best]) > 0x7FFFu))
                 best = i;
-        if (!accel__tsp1_model_respond(m, (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best), m->atid[best],
-                                  NULL, 0))
-            return;
+        id = (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best);
+        if (!accel__tsp1_model_respond(m, id, m->atid[best], NULL, 0)) return;
         m->apend = (uint8_t)(m->apend & ~(1u << best));
         m->async_emitted++;
+        accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_ASYNC, m->atid[best], id, 0);
     }
 }
 
@@ -5238,7 +5492,7 @@ static void accel__tsp1_model_receive(accel_tsp1_model *m, const uint8_t *b, siz
         if (accel_fifo_count(&m->cmdq) + flen > m->cmd_cap)
             accel__tsp1_model_mark(m, ACCEL_TSP1_R_ERR_FRAMING, tid); /* must fit in its entirety */
         else
-            accel_fifo_write(&m->cmdq, b + pos, flen);
+            (void)accel_fifo_write(&m->cmdq, b + pos, flen); /* fits: checked against cmd_cap */
         pos += flen;
     }
 }
@@ -5250,7 +5504,8 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
     uint16_t id, tid, rid = 0;
     size_t nb = 0, rn = 0, i, elen;
     uint8_t *p = m->work + ACCEL_TSP1_HDR_SIZE;
-    uint32_t mask = 0, valid = m->n_nets >= 32 ? (uint32_t)0xFFFFFFFFUL : (((uint32_t)1 << m->n_nets) - 1u);
+    uint8_t nets = m->rom ? 0u : m->n_nets; /* the ROM bootloader runs no networks */
+    uint32_t mask = 0, valid = nets >= 32 ? (uint32_t)0xFFFFFFFFUL : (((uint32_t)1 << nets) - 1u);
     if (accel_fifo_peek(&m->cmdq, 0, h, 6) != ACCEL_OK) return 0;
     id = accel__tsp1_get16(h + 2);
     if (h[0] == 0 && h[1] == 0) { /* error entry */
@@ -5258,17 +5513,18 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
         rid = id;
         id = 0;
         elen = 6;
-    } else {
-        accel_fifo_peek(&m->cmdq, 0, h, 8);
+    } else { /* a whole frame is queued: both peeks succeed */
+        (void)accel_fifo_peek(&m->cmdq, 0, h, 8);
         nb = accel__tsp1_get16(h + 4);
         tid = accel__tsp1_get16(h + 6);
-        accel_fifo_peek(&m->cmdq, ACCEL_TSP1_HDR_SIZE, p, nb);
+        (void)accel_fifo_peek(&m->cmdq, ACCEL_TSP1_HDR_SIZE, p, nb);
         elen = ACCEL_TSP1_OVERHEAD + nb;
     }
     if (m->error_state && id != ACCEL_TSP1_CLEAR_ERROR) {
-        accel_fifo_discard(&m->cmdq, elen);
+        (void)accel_fifo_discard(&m->cmdq, elen); /* elen bytes are there (peeked) */
         m->discarded++;
-        if (m->on_exec) m->on_exec(m->user, tid, id, ACCEL_TSP1_TID_NONE);
+        accel__tsp1_model_log(m, id ? ACCEL_TSP1_MODEL_DISCARDED : ACCEL_TSP1_MODEL_REJECTED, tid, id,
+                         0);
         return 1;
     }
     /* room for any answer first: a command completes only when its response fits */
@@ -5285,35 +5541,43 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
         break;
     case ACCEL_TSP1_SECURE_UPDATE:
         if (nb % ACCEL_TSP1_CHUNK_SIZE) { rid = ACCEL_TSP1_R_ERR_LEN; break; }
-        for (i = 0; i < m->n_nets; i++)
+        for (i = 0; i < nets; i++)
             if (m->state[i] == ACCEL_TSP1_NN_RUNNING) rid = ACCEL_TSP1_R_ERR_BUSY;
         if (rid) break;
         if (m->nvm_busy) return 0; /* the previous NVM write is still going */
-        if (m->mem_err) { rid = ACCEL_TSP1_R_ERR_MEM; m->mem_err = 0; m->upd_active = 0; break; }
-        for (i = 0; i < nb / ACCEL_TSP1_CHUNK_SIZE; i++) {
-            m->upd_chunks++;
-            if (m->upd_chunks == m->arg_fail_chunk) { rid = ACCEL_TSP1_R_ERR_ARG; break; }
-            if (m->upd_chunks == m->mem_fail_chunk) m->mem_err = 1; /* reported later */
-        }
-        if (nb) {
-            if (!m->upd_active) m->upd_crc = 0;
-            m->upd_active = 1;
-            m->upd_done = 0;
-            m->fw_valid = 0; /* starting an update erases the image */
-            m->upd_crc = accel_crc32_update(m->upd_crc, p, nb);
-            m->nvm_busy = m->nvm_ms;
-        }
+        if (m->mem_err) { rid = ACCEL_TSP1_R_ERR_MEM; break; } /* the previous write failed */
+        for (i = 1; i <= nb / ACCEL_TSP1_CHUNK_SIZE; i++)
+            if (m->upd_pos / ACCEL_TSP1_CHUNK_SIZE + i == m->arg_fail_chunk) {
+                rid = ACCEL_TSP1_R_ERR_ARG; /* refused whole */
+                m->arg_fail_chunk = 0;
+            }
+        if (rid || !nb) break;
+        for (i = 1; i <= nb / ACCEL_TSP1_CHUNK_SIZE; i++)
+            if (m->upd_pos / ACCEL_TSP1_CHUNK_SIZE + i == m->mem_fail_chunk) {
+                m->mem_err = 1; /* reported with the next command */
+                m->mem_fail_chunk = 0;
+            }
+        m->prev_pos = m->upd_pos;
+        m->prev_crc = m->upd_crc;
+        m->upd_crc = accel_crc32_update(m->upd_crc, p, nb);
+        m->upd_pos += (uint32_t)nb;
+        m->upd_active = 1;
+        m->upd_done = 0;
+        m->fw_valid = 0; /* starting an update erases the image */
+        m->nvm_busy = m->nvm_ms;
         break;
     case ACCEL_TSP1_SECURE_UPDATE_CANCEL:
         if (m->upd_active || m->upd_done) m->fw_valid = 0; /* boots into ROM */
         m->upd_active = m->upd_done = m->mem_err = 0;
-        m->upd_chunks = 0;
+        m->upd_pos = m->upd_crc = 0;
         break;
     case ACCEL_TSP1_SECURE_UPDATE_FINISH:
         if (m->nvm_busy) return 0;
-        if (m->mem_err) rid = ACCEL_TSP1_R_ERR_MEM, m->mem_err = 0;
-        else if (!m->upd_active || m->crypt_fail) rid = ACCEL_TSP1_R_ERR_CRYPT;
-        else m->upd_done = 1, m->upd_active = 0, m->upd_chunks = 0;
+        if (m->mem_err) rid = ACCEL_TSP1_R_ERR_MEM;
+        else if (!m->upd_active || m->crypt_fail || m->upd_crc != ACCEL__TSP1M_RESIDUE)
+            rid = ACCEL_TSP1_R_ERR_CRYPT; /* refused as a whole: the update is over */
+        else m->upd_done = 1;
+        if (rid != ACCEL_TSP1_R_ERR_MEM) m->upd_active = 0, m->upd_pos = m->upd_crc = 0;
         break;
     case ACCEL_TSP1_REBOOT:
     case ACCEL_TSP1_DEEP_SLEEP:
@@ -5322,10 +5586,10 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
         if (nb != 4) rid = ACCEL_TSP1_R_ERR_LEN;
         else if (p[0] >= ACCEL_TSP1_MAX_NETS) rid = ACCEL_TSP1_R_ERR_ARG;
         else {
-            uint8_t v = p[0] < m->n_nets;
+            uint8_t v = p[0] < nets;
             r[0] = v;
             r[1] = p[0];
-            r[2] = m->n_nets;
+            r[2] = nets;
             r[3] = v;
             r[4] = v;
             r[5] = v ? (uint8_t)(4u + 2u * p[0]) : 0u;
@@ -5340,7 +5604,7 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
     case ACCEL_TSP1_NN_PAUSE: case ACCEL_TSP1_NN_FINISH:
         if (nb != 4) { rid = ACCEL_TSP1_R_ERR_LEN; break; }
         if (mask & ~valid) { rid = ACCEL_TSP1_R_ERR_ARG; break; }
-        for (i = 0; i < m->n_nets; i++) {
+        for (i = 0; i < nets; i++) {
             uint8_t *st = &m->state[i];
             if (!(mask & ((uint32_t)1 << i))) continue;
             if (id == ACCEL_TSP1_NN_START) *st = ACCEL_TSP1_NN_RUNNING;
@@ -5356,11 +5620,17 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
         if (!accel__tsp1_model_respond(m, rid, tid, rn ? p : NULL, rn)) return 0;
         if (accel_tsp1_kind_of(rid) == ACCEL_TSP1_KIND_ERROR) m->error_state = 1, m->errors++;
     }
-    accel_fifo_discard(&m->cmdq, elen);
+    if (rid == ACCEL_TSP1_R_ERR_MEM) { /* the failed command's chunks are forgotten */
+        m->upd_pos = m->prev_pos;
+        m->upd_crc = m->prev_crc;
+        m->mem_err = 0;
+    }
+    (void)accel_fifo_discard(&m->cmdq, elen); /* elen bytes are there (peeked) */
     m->executed++;
-    if (m->on_exec) m->on_exec(m->user, tid, id, rid);
+    accel__tsp1_model_log(m, id ? ACCEL_TSP1_MODEL_RAN : ACCEL_TSP1_MODEL_REJECTED, tid, id, rid);
     if (id == ACCEL_TSP1_REBOOT) {
         if (m->upd_done) m->fw_version++, m->fw_valid = 1, m->upd_done = 0;
+        m->rom = (uint8_t)!m->fw_valid;
         accel__tsp1_model_reset(m, m->boot_ms);
     } else if (id == ACCEL_TSP1_DEEP_SLEEP) {
         ACCEL_MEMSET(m->state, 0, sizeof m->state);
@@ -5377,7 +5647,7 @@ ACCELDEF void accel_tsp1_model_advance(accel_tsp1_model *m, uint32_t ms)
         if (m->power == ACCEL_TSP1_MODEL_BOOTING && --m->timer == 0) {
             m->power = ACCEL_TSP1_MODEL_READY;
             m->async_next = 0; /* async TIDs count from zero after every boot and wake */
-            accel_tsp1_model_raise(m, ACCEL_TSP1_R_ASYNC_READY);
+            (void)accel_tsp1_model_raise(m, ACCEL_TSP1_R_ASYNC_READY); /* a valid id */
         }
         if (m->power != ACCEL_TSP1_MODEL_READY) continue;
         if (m->nvm_busy) m->nvm_busy--;
@@ -5406,7 +5676,7 @@ static uint32_t accel__tsp1_model_irq(const accel_tsp1_model *m)
 
 static uint32_t accel__tsp1_model_reg(const accel_tsp1_model *m, uint8_t r)
 {
-    if (r == 0) return m->fw_version;
+    if (r == ACCEL_TSP1_REG_FW_VERSION) return m->rom ? 0u : m->fw_version;
     if (r == ACCEL_TSP1_REG_IRQ_STATUS) return accel__tsp1_model_irq(m);
     if (r == ACCEL_TSP1_REG_IRQ_MASK) return m->irq_mask;
     if (r == ACCEL_TSP1_REG_BUF_STATUS(0)) return accel__tsp1_model_status(m, 0);
@@ -5414,6 +5684,22 @@ static uint32_t accel__tsp1_model_reg(const accel_tsp1_model *m, uint8_t r)
     if (r == ACCEL_TSP1_REG_BUF_CTRL(0)) return m->thr[0];
     if (r == ACCEL_TSP1_REG_BUF_CTRL(1)) return m->thr[1];
     return 0;
+}
+
+/* One byte read from the response queue; the head frame is tracked so that a reset can log
+ * which responses it cleared. */
+static uint8_t accel__tsp1_model_rsp_byte(accel_tsp1_model *m)
+{
+    uint8_t h[8], out = 0;
+    size_t got;
+    if (!m->rsp_left && accel_fifo_peek(&m->rspq, 0, h, 8) == ACCEL_OK) {
+        m->rsp_left = ACCEL_TSP1_OVERHEAD + accel__tsp1_get16(h + 4);
+        m->rsp_id = accel__tsp1_get16(h + 2);
+        m->rsp_tid = accel__tsp1_get16(h + 6);
+    }
+    if (accel_fifo_read(&m->rspq, &out, 1, &got) != ACCEL_OK) return 0; /* past the fill level */
+    if (m->rsp_left) m->rsp_left--;
+    return out;
 }
 
 /* One byte of a bus transaction (same bytes for SPI and I2C; I2C skips the dummy). */
@@ -5446,10 +5732,7 @@ static uint8_t accel__tsp1_model_byte(accel_tsp1_model *m, uint8_t in)
         m->stage_len++; /* bytes past the queue size are lost: the frame reads as cut off */
         break;
     case ACCEL_TSP1_SPI_OP_BUF_READ:
-        if (live && m->xaddr == ACCEL_TSP1_BUF_RSP) {
-            size_t got;
-            if (accel_fifo_read(&m->rspq, &out, 1, &got) != ACCEL_OK) out = 0;
-        }
+        if (live && m->xaddr == ACCEL_TSP1_BUF_RSP) out = accel__tsp1_model_rsp_byte(m);
         break;
     default: break;
     }
@@ -5459,10 +5742,12 @@ static uint8_t accel__tsp1_model_byte(accel_tsp1_model *m, uint8_t in)
 static void accel__tsp1_model_end(accel_tsp1_model *m)
 {
     if (m->xop == ACCEL_TSP1_SPI_OP_BUF_WRITE && m->xpos >= 2) {
-        if (m->power == ACCEL_TSP1_MODEL_READY && m->xaddr == ACCEL_TSP1_BUF_CMD)
+        if (m->power == ACCEL_TSP1_MODEL_READY && m->xaddr == ACCEL_TSP1_BUF_CMD) {
             accel__tsp1_model_receive(m, m->stage, m->stage_len < m->cmd_cap ? m->stage_len : m->cmd_cap);
-        else
+        } else {
             m->ignored_xfers++;
+            accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_IGNORED, ACCEL_TSP1_TID_NONE, 0, 0);
+        }
     } else if (m->xpos < 2 || m->xop < ACCEL_TSP1_SPI_OP_REG_READ ||
                m->xop > ACCEL_TSP1_SPI_OP_BUF_WRITE) {
         m->ignored_xfers++;
@@ -5485,18 +5770,20 @@ static accel_status accel__tsp1_model_spi(void *user, uint8_t cs, const uint8_t 
     return ACCEL_OK;
 }
 
+#if ACCEL_TSP1_I2C
 static accel_status accel__tsp1_model_i2c(void *user, uint16_t addr, const uint8_t *w, size_t wlen,
                                      uint8_t *r, size_t rlen)
 {
     accel_tsp1_model *m = (accel_tsp1_model *)user;
     size_t i;
     (void)addr;
-    for (i = 0; i < wlen; i++) accel__tsp1_model_byte(m, w[i]);
+    for (i = 0; i < wlen; i++) (void)accel__tsp1_model_byte(m, w[i]); /* a write clocks nothing back */
     if (rlen) m->xpos += ACCEL_TSP1_SPI_DUMMY; /* no dummy bytes on I2C */
     for (i = 0; i < rlen; i++) r[i] = accel__tsp1_model_byte(m, 0);
     accel__tsp1_model_end(m);
     return ACCEL_OK;
 }
+#endif
 
 static accel_status accel__tsp1_model_gpio(void *user, unsigned line, unsigned level)
 {
@@ -5525,7 +5812,9 @@ ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p)
     ACCEL_MEMSET(p, 0, sizeof *p);
     p->user = m;
     p->spi_transfer = accel__tsp1_model_spi;
+#if ACCEL_TSP1_I2C
     p->i2c_write_read = accel__tsp1_model_i2c;
+#endif
     p->gpio_set = accel__tsp1_model_gpio;
     p->wait_irq = accel__tsp1_model_irq_line;
     p->delay_ms = accel__tsp1_model_delay;
