@@ -491,6 +491,8 @@ typedef struct trig {
     uint8_t exec_state[65536], outcome_n[65536], submitted[65536];
     uint8_t model_seen[65536]; /* commands the model took per TID: > 1 means a TID was reused */
     uint32_t wrong_outcomes, reused_tids;
+    uint8_t *capbuf; /* when set, every capture record is also kept here (1 MiB) */
+    size_t cap_len;
     int32_t outcome_st[65536];
     unsigned p_async;
 } trig;
@@ -535,6 +537,11 @@ static accel_status t_capture(void *u, const uint8_t *rec, size_t n)
     pb_istream_t is;
     if (accel_bridge_capture_record(rec, n, &field, &msg, &ml, &used) != ACCEL_OK || used != n)
         return ACCEL_E_MALFORMED;
+    if (t->capbuf) {
+        if (n > sizeof H.cap - t->cap_len) return ACCEL_E_FULL;
+        memcpy(t->capbuf + t->cap_len, rec, n);
+        t->cap_len += n;
+    }
     if (field != 2) return ACCEL_OK;
     is = pb_istream_from_buffer(msg, ml);
     if (!pb_decode(&is, accel_bridge_Exchange_fields, &ex)) return ACCEL_E_MALFORMED;
@@ -608,8 +615,10 @@ static accel_status t_setup(int bridged, uint8_t auto_clear, const lk_faults *f,
     accel_tsp1_config c;
     accel_status st;
     tlog *keep = T.log;
+    uint8_t *capbuf = T.capbuf;
     memset(&T, 0, sizeof T);
     T.log = keep;
+    T.capbuf = capbuf;
     memset(T.log, 0, sizeof *T.log);
     accel_sim_init(&T.sim);
     CHECK_ST(accel_tsp1_model_init(&T.m, T.mmem, sizeof T.mmem, 300, 160, 3), ACCEL_OK);
@@ -957,6 +966,298 @@ static void test_tsp1_bridge_link_timeouts(void)
     printf("  TSP1 driver under bus calls that fail after taking effect: %lu wrong outcome(s), "
            "%lu TID(s) the model saw twice (driver issues, see t_check_outcomes)\n",
            (unsigned long)wrong, (unsigned long)reused);
+}
+
+/* ================================================================ captures and replay */
+typedef struct sess_result {
+    accel_status st[12];
+    uint8_t echo[32];
+    size_t echo_len;
+    uint8_t nets;
+    accel_tsp1_nn_info info[4];
+    uint32_t position, fw_version;
+} sess_result;
+
+static uint8_t sess_image[144 * 5];
+static accel_status sess_read(void *u, uint32_t off, uint8_t *dst, size_t n)
+{
+    (void)u;
+    if (off + n > sizeof sess_image) return ACCEL_E_TRUNCATED;
+    memcpy(dst, sess_image + off, n);
+    return ACCEL_OK;
+}
+
+/* The tool's session (accel-tsp1 echo, info, start/stop, update) on any port. */
+static void t_session(const accel_port *port, sess_result *r)
+{
+    static accel_tsp1 s;
+    static accel_tsp1_pending pend[8];
+    static uint8_t rx[700], tx[700];
+    accel_tsp1_config c;
+    accel_tsp1_update u;
+    unsigned k;
+    memset(r, 0, sizeof *r);
+    memset(&c, 0, sizeof c);
+    c.bus.port = port;
+    c.bus.wake_line = 1;
+    c.pending_mem = pend;
+    c.pending_len = sizeof pend;
+    c.rx_mem = rx;
+    c.rx_len = sizeof rx;
+    c.tx_mem = tx;
+    c.tx_len = sizeof tx;
+    c.timeout_ms = 300;
+    c.auto_clear = 1;
+    r->st[0] = accel_tsp1_open(&s, &c);
+    r->st[1] = accel_tsp1_wait_ready(&s, 200);
+    r->st[2] = accel_tsp1_call(&s, ACCEL_TSP1_ECHO, "hello bridge", 12, r->echo, sizeof r->echo,
+                               &r->echo_len, 300);
+    r->st[3] = accel_tsp1_nn_scan(&s, &r->nets, 300);
+    for (k = 0; k < 4; k++) (void)accel_tsp1_query_nn(&s, (uint8_t)k, &r->info[k], 300);
+    r->st[4] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_START, 0x3, 300);
+    r->st[5] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_STOP, 0x1, 300);
+    r->st[6] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_STOP, 0x2, 300);
+    for (k = 0; k < sizeof sess_image; k++) sess_image[k] = (uint8_t)(k * 31u + 7u);
+    memset(&u, 0, sizeof u);
+    u.read = sess_read;
+    u.total = sizeof sess_image;
+    r->st[7] = accel_tsp1_update_run(&s, &u, 500); /* 4 chunks per command: split SPI writes */
+    r->position = u.position;
+    r->st[8] = accel_tsp1_call(&s, ACCEL_TSP1_ECHO, "after", 5, r->echo, sizeof r->echo,
+                               &r->echo_len, 300);
+}
+
+static size_t cap_count(const uint8_t *cap, size_t len, uint32_t want_field)
+{
+    size_t pos = 0, n = 0;
+    while (pos < len) {
+        uint32_t field;
+        const uint8_t *msg;
+        size_t ml, used;
+        if (accel_bridge_capture_record(cap + pos, len - pos, &field, &msg, &ml, &used) !=
+            ACCEL_OK)
+            return (size_t)-1;
+        if (field == want_field) n++;
+        pos += used;
+    }
+    return n;
+}
+
+/* offset and length of record i (0 = the info) */
+static int cap_find(const uint8_t *cap, size_t len, size_t i, size_t *off, size_t *rlen)
+{
+    size_t pos = 0, n = 0;
+    while (pos < len) {
+        uint32_t field;
+        const uint8_t *msg;
+        size_t ml, used;
+        if (accel_bridge_capture_record(cap + pos, len - pos, &field, &msg, &ml, &used) !=
+            ACCEL_OK)
+            return 0;
+        if (n == i) {
+            *off = pos;
+            *rlen = used;
+            return 1;
+        }
+        n++;
+        pos += used;
+    }
+    return 0;
+}
+
+static uint8_t cap2[1u << 20];
+static accel_replay RP;
+
+static void test_capture_replay(void)
+{
+    sess_result live, again;
+    lk_faults f;
+    size_t len, n_ex, i, k = 0, off = 0, rl = 0, len2;
+    accel_status st;
+    memset(&f, 0, sizeof f);
+    f.drop = 50;
+    f.dup = 50;
+    f.flip = 50;
+    f.garbage = 50;
+    f.delay = 30;
+    f.reorder = 80;
+    /* a session on the device model through the bridge, over a faulty link, recorded */
+    T.log = &LOG_BRIDGE;
+    T.capbuf = H.cap;
+    REQUIRE_ST(t_setup(1, 1, &f, 40, 0x777), ACCEL_OK);
+    T.m.wake_line = 1;
+    t_session(&T.h.port, &live);
+    T.capbuf = NULL;
+    len = T.cap_len;
+    for (i = 0; i < 9; i++) CHECK_ST(live.st[i], ACCEL_OK);
+    CHECK_EQ(live.echo_len, 5);
+    CHECK_MEM(live.echo, "after", 5);
+    CHECK_EQ(live.nets, 3);
+    CHECK_EQ(live.position, sizeof sess_image);
+    CHECK_EQ(T.m.fw_version, 1);
+    CHECK_EQ(T.m.upd_crc, accel_crc32(sess_image, sizeof sess_image));
+    CHECK(T.h.stats.retries > 0);
+    CHECK_EQ(T.h.stats.link_timeouts, 0);
+    n_ex = cap_count(H.cap, len, 2);
+    CHECK_EQ(cap_count(H.cap, len, 1), 1);
+    CHECK_EQ(n_ex, T.h.stats.requests); /* one record per exchange, retries not repeated */
+    printf("  session capture: %lu exchanges, %lu bytes (%lu sends on the link)\n",
+           (unsigned long)n_ex, (unsigned long)len, (unsigned long)T.h.stats.sends);
+    /* 1) it replays: the same results, every exchange used, no device anywhere */
+    REQUIRE_ST(accel_replay_open(&RP, H.cap, len), ACCEL_OK);
+    t_session(&RP.host.port, &again);
+    CHECK_ST(accel_replay_check(&RP), ACCEL_OK);
+    CHECK_EQ(RP.index, n_ex);
+    CHECK_EQ(RP.diverged_at, ACCEL_REPLAY_NONE);
+    CHECK_MEM(again.st, live.st, sizeof live.st);
+    CHECK_EQ(again.echo_len, live.echo_len);
+    CHECK_MEM(again.echo, live.echo, live.echo_len);
+    CHECK_MEM(again.info, live.info, sizeof live.info);
+    CHECK_EQ(again.position, live.position);
+    /* 2) an edited request is reported at its exchange: the first byte of the third SPI write
+       that carries 64 bytes or more (part of the update) */
+    {
+        unsigned seen = 0;
+        for (i = 1; i <= n_ex && !k; i++) {
+            uint32_t field;
+            const uint8_t *msg;
+            size_t ml, used;
+            accel_bridge_Exchange ex;
+            pb_istream_t is;
+            REQUIRE(cap_find(H.cap, len, i, &off, &rl));
+            accel_bridge_capture_record(H.cap + off, rl, &field, &msg, &ml, &used);
+            is = pb_istream_from_buffer(msg, ml);
+            REQUIRE(pb_decode(&is, accel_bridge_Exchange_fields, &ex));
+            if (ex.request.which_op == accel_bridge_Request_spi_tag &&
+                ex.request.op.spi.tx.size >= 64 && ++seen == 3) {
+                size_t nl;
+                k = i - 1; /* exchange index: records count the info first */
+                ex.request.op.spi.tx.bytes[0] ^= 0x01;
+                memcpy(cap2, H.cap, off);
+                REQUIRE_ST(accel_bridge_capture_encode(2, &ex, cap2 + off, sizeof cap2 - off, &nl),
+                           ACCEL_OK);
+                REQUIRE_EQ(nl, rl);
+                memcpy(cap2 + off + nl, H.cap + off + rl, len - off - rl);
+            }
+        }
+    }
+    REQUIRE(k > 5);
+    REQUIRE_ST(accel_replay_open(&RP, cap2, len), ACCEL_OK);
+    t_session(&RP.host.port, &again);
+    CHECK_ST(accel_replay_check(&RP), ACCEL_BRIDGE_E_DIVERGED);
+    CHECK_EQ(RP.diverged_at, k);
+    CHECK_EQ(RP.index, k);
+    printf("  edited exchange %lu (one bit of an SPI write): replay diverged at %lu\n",
+           (unsigned long)k, (unsigned long)RP.diverged_at);
+    /* the same edit made to the raw bytes: a byte inside that request's tx data */
+    memcpy(cap2, H.cap, len);
+    REQUIRE(cap_find(H.cap, len, k + 1, &off, &rl));
+    {
+        /* the request's tx bytes are the only 64+-byte run equal to the recorded data: find it
+           by decoding, then flip the byte at the same place in the file */
+        uint32_t field;
+        const uint8_t *msg;
+        size_t ml, used, j;
+        accel_bridge_Exchange ex;
+        pb_istream_t is;
+        accel_bridge_capture_record(H.cap + off, rl, &field, &msg, &ml, &used);
+        is = pb_istream_from_buffer(msg, ml);
+        REQUIRE(pb_decode(&is, accel_bridge_Exchange_fields, &ex));
+        for (j = off; j + ex.request.op.spi.tx.size <= off + rl; j++)
+            if (memcmp(cap2 + j, ex.request.op.spi.tx.bytes, ex.request.op.spi.tx.size) == 0) break;
+        REQUIRE(j + ex.request.op.spi.tx.size <= off + rl);
+        cap2[j + 10] ^= 0x80;
+    }
+    REQUIRE_ST(accel_replay_open(&RP, cap2, len), ACCEL_OK);
+    t_session(&RP.host.port, &again);
+    CHECK_ST(accel_replay_check(&RP), ACCEL_BRIDGE_E_DIVERGED);
+    CHECK_EQ(RP.diverged_at, k);
+    /* 3) a capture cut short: the end is reported where it is */
+    REQUIRE(cap_find(H.cap, len, 41, &off, &rl));
+    REQUIRE_ST(accel_replay_open(&RP, H.cap, off), ACCEL_OK); /* info + exchanges 0..39 */
+    t_session(&RP.host.port, &again);
+    CHECK_ST(accel_replay_check(&RP), ACCEL_BRIDGE_E_CAPTURE_END);
+    CHECK_EQ(RP.diverged_at, 40);
+    CHECK(again.st[8] != ACCEL_OK);
+    /* ... and one cut inside a record */
+    REQUIRE_ST(accel_replay_open(&RP, H.cap, off + 3), ACCEL_OK);
+    t_session(&RP.host.port, &again);
+    CHECK_ST(accel_replay_check(&RP), ACCEL_E_MALFORMED);
+    CHECK_EQ(RP.diverged_at, 40);
+    /* 4) exchanges left over: the session did less than the recording */
+    memcpy(cap2, H.cap, len);
+    REQUIRE(cap_find(H.cap, len, 5, &off, &rl));
+    memcpy(cap2 + len, H.cap + off, rl);
+    len2 = len + rl;
+    REQUIRE_ST(accel_replay_open(&RP, cap2, len2), ACCEL_OK);
+    t_session(&RP.host.port, &again);
+    CHECK_ST(accel_replay_check(&RP), ACCEL_BRIDGE_E_DIVERGED);
+    CHECK_EQ(RP.diverged_at, n_ex);
+    CHECK_MEM(again.st, live.st, sizeof live.st);
+    /* 5) not a capture */
+    CHECK_ST(accel_replay_open(&RP, H.cap + 3, 100), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_replay_open(&RP, H.cap, 0), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_replay_open(NULL, H.cap, 10), ACCEL_E_NULL);
+    {
+        accel_bridge_CaptureInfo info;
+        size_t il;
+        info.magic = ACCEL_BRIDGE_CAPTURE_MAGIC;
+        info.version = 2;
+        REQUIRE_ST(accel_bridge_capture_encode(1, &info, cap2, sizeof cap2, &il), ACCEL_OK);
+        CHECK_ST(accel_replay_open(&RP, cap2, il), ACCEL_BRIDGE_E_VERSION);
+        info.version = 1;
+        info.magic = 0x12345678u;
+        accel_bridge_capture_encode(1, &info, cap2, sizeof cap2, &il);
+        CHECK_ST(accel_replay_open(&RP, cap2, il), ACCEL_E_MALFORMED);
+        info.magic = ACCEL_BRIDGE_CAPTURE_MAGIC;
+        accel_bridge_capture_encode(1, &info, cap2, sizeof cap2, &il);
+        st = accel_replay_open(&RP, cap2, il); /* an info and nothing else: no hello to serve */
+        CHECK_ST(st, ACCEL_BRIDGE_E_CAPTURE_END);
+        CHECK_ST(accel_bridge_capture_encode(3, &info, cap2, sizeof cap2, &il), ACCEL_E_ARG);
+        CHECK_ST(accel_bridge_capture_encode(1, &info, cap2, 4, &il), ACCEL_E_BUFFER_TOO_SMALL);
+    }
+}
+
+/* Link failures and device restarts are recorded and replayed as they happened. */
+static void test_capture_failures(void)
+{
+    accel_port *p;
+    uint32_t now = 0;
+    size_t len;
+    REQUIRE_ST(host_setup(0, 2, 0), ACCEL_OK);
+    p = &H.h.port;
+    CHECK_ST(accel_port_gpio_set(p, 1, 1), ACCEL_OK);
+    H.link.device_off = 1;
+    CHECK_ST(accel_port_gpio_set(p, 1, 0), ACCEL_BRIDGE_E_LINK_TIMEOUT);
+    H.link.device_off = 0;
+    accel_bridge_device_reset(&D.d);
+    CHECK_ST(accel_port_gpio_set(p, 2, 1), ACCEL_BRIDGE_E_NO_SESSION);
+    CHECK_ST(accel_port_wait_irq(p, 7, 5), ACCEL_E_TIMEOUT);
+    CHECK_ST(accel_port_now_ms(p, &now), ACCEL_OK);
+    len = H.cap_len;
+    CHECK_EQ(H.cap_records, 1 + 1 + 6); /* info, hello, gpio x3, hello again, irq, time */
+    REQUIRE_ST(accel_replay_open(&RP, H.cap, len), ACCEL_OK);
+    p = &RP.host.port;
+    CHECK_EQ(RP.host.caps, 0x3F);
+    CHECK_ST(accel_port_gpio_set(p, 1, 1), ACCEL_OK);
+    CHECK_ST(accel_port_gpio_set(p, 1, 0), ACCEL_BRIDGE_E_LINK_TIMEOUT);
+    CHECK_ST(accel_port_gpio_set(p, 2, 1), ACCEL_BRIDGE_E_NO_SESSION);
+    CHECK_ST(accel_port_wait_irq(p, 7, 5), ACCEL_E_TIMEOUT);
+    {
+        uint32_t again = 0;
+        CHECK_ST(accel_port_now_ms(p, &again), ACCEL_OK);
+        CHECK_EQ(again, now);
+    }
+    CHECK_ST(accel_replay_check(&RP), ACCEL_OK);
+    /* a different argument is a divergence at that call, and everything after it too */
+    REQUIRE_ST(accel_replay_open(&RP, H.cap, len), ACCEL_OK);
+    p = &RP.host.port;
+    CHECK_ST(accel_port_gpio_set(p, 1, 1), ACCEL_OK);
+    CHECK_ST(accel_port_gpio_set(p, 1, 1), ACCEL_BRIDGE_E_DIVERGED);
+    CHECK_EQ(RP.diverged_at, 2);
+    CHECK_ST(accel_port_gpio_set(p, 2, 1), ACCEL_BRIDGE_E_DIVERGED);
+    CHECK_ST(accel_replay_check(&RP), ACCEL_BRIDGE_E_DIVERGED);
+    CHECK_EQ(RP.diverged_at, 2);
 }
 
 int main(void)
@@ -2214,6 +2515,8 @@ typedef struct trig {
     uint8_t exec_state[65536], outcome_n[65536], submitted[65536];
     uint8_t model_seen[65536]; /* commands the model took per TID: > 1 means a TID was reused */
     uint32_t wrong_outcomes, reused_tids;
+    uint8_t *capbuf; /* when set, every capture record is also kept here (1 MiB) */
+    size_t cap_len;
     int32_t outcome_st[65536];
     unsigned p_async;
 } trig;
@@ -2258,6 +2561,11 @@ static accel_status t_capture(void *u, const uint8_t *rec, size_t n)
     pb_istream_t is;
     if (accel_bridge_capture_record(rec, n, &field, &msg, &ml, &used) != ACCEL_OK || used != n)
         return ACCEL_E_MALFORMED;
+    if (t->capbuf) {
+        if (n > sizeof H.cap - t->cap_len) return ACCEL_E_FULL;
+        memcpy(t->capbuf + t->cap_len, rec, n);
+        t->cap_len += n;
+    }
     if (field != 2) return ACCEL_OK;
     is = pb_istream_from_buffer(msg, ml);
     if (!pb_decode(&is, accel_bridge_Exchange_fields, &ex)) return ACCEL_E_MALFORMED;
@@ -2331,8 +2639,10 @@ static accel_status t_setup(int bridged, uint8_t auto_clear, const lk_faults *f,
     accel_tsp1_config c;
     accel_status st;
     tlog *keep = T.log;
+    uint8_t *capbuf = T.capbuf;
     memset(&T, 0, sizeof T);
     T.log = keep;
+    T.capbuf = capbuf;
     memset(T.log, 0, sizeof *T.log);
     accel_sim_init(&T.sim);
     CHECK_ST(accel_tsp1_model_init(&T.m, T.mmem, sizeof T.mmem, 300, 160, 3), ACCEL_OK);
@@ -2682,6 +2992,298 @@ static void test_tsp1_bridge_link_timeouts(void)
            (unsigned long)wrong, (unsigned long)reused);
 }
 
+/* ================================================================ captures and replay */
+typedef struct sess_result {
+    accel_status st[12];
+    uint8_t echo[32];
+    size_t echo_len;
+    uint8_t nets;
+    accel_tsp1_nn_info info[4];
+    uint32_t position, fw_version;
+} sess_result;
+
+static uint8_t sess_image[144 * 5];
+static accel_status sess_read(void *u, uint32_t off, uint8_t *dst, size_t n)
+{
+    (void)u;
+    if (off + n > sizeof sess_image) return ACCEL_E_TRUNCATED;
+    memcpy(dst, sess_image + off, n);
+    return ACCEL_OK;
+}
+
+/* The tool's session (accel-tsp1 echo, info, start/stop, update) on any port. */
+static void t_session(const accel_port *port, sess_result *r)
+{
+    static accel_tsp1 s;
+    static accel_tsp1_pending pend[8];
+    static uint8_t rx[700], tx[700];
+    accel_tsp1_config c;
+    accel_tsp1_update u;
+    unsigned k;
+    memset(r, 0, sizeof *r);
+    memset(&c, 0, sizeof c);
+    c.bus.port = port;
+    c.bus.wake_line = 1;
+    c.pending_mem = pend;
+    c.pending_len = sizeof pend;
+    c.rx_mem = rx;
+    c.rx_len = sizeof rx;
+    c.tx_mem = tx;
+    c.tx_len = sizeof tx;
+    c.timeout_ms = 300;
+    c.auto_clear = 1;
+    r->st[0] = accel_tsp1_open(&s, &c);
+    r->st[1] = accel_tsp1_wait_ready(&s, 200);
+    r->st[2] = accel_tsp1_call(&s, ACCEL_TSP1_ECHO, "hello bridge", 12, r->echo, sizeof r->echo,
+                               &r->echo_len, 300);
+    r->st[3] = accel_tsp1_nn_scan(&s, &r->nets, 300);
+    for (k = 0; k < 4; k++) (void)accel_tsp1_query_nn(&s, (uint8_t)k, &r->info[k], 300);
+    r->st[4] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_START, 0x3, 300);
+    r->st[5] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_STOP, 0x1, 300);
+    r->st[6] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_STOP, 0x2, 300);
+    for (k = 0; k < sizeof sess_image; k++) sess_image[k] = (uint8_t)(k * 31u + 7u);
+    memset(&u, 0, sizeof u);
+    u.read = sess_read;
+    u.total = sizeof sess_image;
+    r->st[7] = accel_tsp1_update_run(&s, &u, 500); /* 4 chunks per command: split SPI writes */
+    r->position = u.position;
+    r->st[8] = accel_tsp1_call(&s, ACCEL_TSP1_ECHO, "after", 5, r->echo, sizeof r->echo,
+                               &r->echo_len, 300);
+}
+
+static size_t cap_count(const uint8_t *cap, size_t len, uint32_t want_field)
+{
+    size_t pos = 0, n = 0;
+    while (pos < len) {
+        uint32_t field;
+        const uint8_t *msg;
+        size_t ml, used;
+        if (accel_bridge_capture_record(cap + pos, len - pos, &field, &msg, &ml, &used) !=
+            ACCEL_OK)
+            return (size_t)-1;
+        if (field == want_field) n++;
+        pos += used;
+    }
+    return n;
+}
+
+/* offset and length of record i (0 = the info) */
+static int cap_find(const uint8_t *cap, size_t len, size_t i, size_t *off, size_t *rlen)
+{
+    size_t pos = 0, n = 0;
+    while (pos < len) {
+        uint32_t field;
+        const uint8_t *msg;
+        size_t ml, used;
+        if (accel_bridge_capture_record(cap + pos, len - pos, &field, &msg, &ml, &used) !=
+            ACCEL_OK)
+            return 0;
+        if (n == i) {
+            *off = pos;
+            *rlen = used;
+            return 1;
+        }
+        n++;
+        pos += used;
+    }
+    return 0;
+}
+
+static uint8_t cap2[1u << 20];
+static accel_replay RP;
+
+static void test_capture_replay(void)
+{
+    sess_result live, again;
+    lk_faults f;
+    size_t len, n_ex, i, k = 0, off = 0, rl = 0, len2;
+    accel_status st;
+    memset(&f, 0, sizeof f);
+    f.drop = 50;
+    f.dup = 50;
+    f.flip = 50;
+    f.garbage = 50;
+    f.delay = 30;
+    f.reorder = 80;
+    /* a session on the device model through the bridge, over a faulty link, recorded */
+    T.log = &LOG_BRIDGE;
+    T.capbuf = H.cap;
+    REQUIRE_ST(t_setup(1, 1, &f, 40, 0x777), ACCEL_OK);
+    T.m.wake_line = 1;
+    t_session(&T.h.port, &live);
+    T.capbuf = NULL;
+    len = T.cap_len;
+    for (i = 0; i < 9; i++) CHECK_ST(live.st[i], ACCEL_OK);
+    CHECK_EQ(live.echo_len, 5);
+    CHECK_MEM(live.echo, "after", 5);
+    CHECK_EQ(live.nets, 3);
+    CHECK_EQ(live.position, sizeof sess_image);
+    CHECK_EQ(T.m.fw_version, 1);
+    CHECK_EQ(T.m.upd_crc, accel_crc32(sess_image, sizeof sess_image));
+    CHECK(T.h.stats.retries > 0);
+    CHECK_EQ(T.h.stats.link_timeouts, 0);
+    n_ex = cap_count(H.cap, len, 2);
+    CHECK_EQ(cap_count(H.cap, len, 1), 1);
+    CHECK_EQ(n_ex, T.h.stats.requests); /* one record per exchange, retries not repeated */
+    printf("  session capture: %lu exchanges, %lu bytes (%lu sends on the link)\n",
+           (unsigned long)n_ex, (unsigned long)len, (unsigned long)T.h.stats.sends);
+    /* 1) it replays: the same results, every exchange used, no device anywhere */
+    REQUIRE_ST(accel_replay_open(&RP, H.cap, len), ACCEL_OK);
+    t_session(&RP.host.port, &again);
+    CHECK_ST(accel_replay_check(&RP), ACCEL_OK);
+    CHECK_EQ(RP.index, n_ex);
+    CHECK_EQ(RP.diverged_at, ACCEL_REPLAY_NONE);
+    CHECK_MEM(again.st, live.st, sizeof live.st);
+    CHECK_EQ(again.echo_len, live.echo_len);
+    CHECK_MEM(again.echo, live.echo, live.echo_len);
+    CHECK_MEM(again.info, live.info, sizeof live.info);
+    CHECK_EQ(again.position, live.position);
+    /* 2) an edited request is reported at its exchange: the first byte of the third SPI write
+       that carries 64 bytes or more (part of the update) */
+    {
+        unsigned seen = 0;
+        for (i = 1; i <= n_ex && !k; i++) {
+            uint32_t field;
+            const uint8_t *msg;
+            size_t ml, used;
+            accel_bridge_Exchange ex;
+            pb_istream_t is;
+            REQUIRE(cap_find(H.cap, len, i, &off, &rl));
+            accel_bridge_capture_record(H.cap + off, rl, &field, &msg, &ml, &used);
+            is = pb_istream_from_buffer(msg, ml);
+            REQUIRE(pb_decode(&is, accel_bridge_Exchange_fields, &ex));
+            if (ex.request.which_op == accel_bridge_Request_spi_tag &&
+                ex.request.op.spi.tx.size >= 64 && ++seen == 3) {
+                size_t nl;
+                k = i - 1; /* exchange index: records count the info first */
+                ex.request.op.spi.tx.bytes[0] ^= 0x01;
+                memcpy(cap2, H.cap, off);
+                REQUIRE_ST(accel_bridge_capture_encode(2, &ex, cap2 + off, sizeof cap2 - off, &nl),
+                           ACCEL_OK);
+                REQUIRE_EQ(nl, rl);
+                memcpy(cap2 + off + nl, H.cap + off + rl, len - off - rl);
+            }
+        }
+    }
+    REQUIRE(k > 5);
+    REQUIRE_ST(accel_replay_open(&RP, cap2, len), ACCEL_OK);
+    t_session(&RP.host.port, &again);
+    CHECK_ST(accel_replay_check(&RP), ACCEL_BRIDGE_E_DIVERGED);
+    CHECK_EQ(RP.diverged_at, k);
+    CHECK_EQ(RP.index, k);
+    printf("  edited exchange %lu (one bit of an SPI write): replay diverged at %lu\n",
+           (unsigned long)k, (unsigned long)RP.diverged_at);
+    /* the same edit made to the raw bytes: a byte inside that request's tx data */
+    memcpy(cap2, H.cap, len);
+    REQUIRE(cap_find(H.cap, len, k + 1, &off, &rl));
+    {
+        /* the request's tx bytes are the only 64+-byte run equal to the recorded data: find it
+           by decoding, then flip the byte at the same place in the file */
+        uint32_t field;
+        const uint8_t *msg;
+        size_t ml, used, j;
+        accel_bridge_Exchange ex;
+        pb_istream_t is;
+        accel_bridge_capture_record(H.cap + off, rl, &field, &msg, &ml, &used);
+        is = pb_istream_from_buffer(msg, ml);
+        REQUIRE(pb_decode(&is, accel_bridge_Exchange_fields, &ex));
+        for (j = off; j + ex.request.op.spi.tx.size <= off + rl; j++)
+            if (memcmp(cap2 + j, ex.request.op.spi.tx.bytes, ex.request.op.spi.tx.size) == 0) break;
+        REQUIRE(j + ex.request.op.spi.tx.size <= off + rl);
+        cap2[j + 10] ^= 0x80;
+    }
+    REQUIRE_ST(accel_replay_open(&RP, cap2, len), ACCEL_OK);
+    t_session(&RP.host.port, &again);
+    CHECK_ST(accel_replay_check(&RP), ACCEL_BRIDGE_E_DIVERGED);
+    CHECK_EQ(RP.diverged_at, k);
+    /* 3) a capture cut short: the end is reported where it is */
+    REQUIRE(cap_find(H.cap, len, 41, &off, &rl));
+    REQUIRE_ST(accel_replay_open(&RP, H.cap, off), ACCEL_OK); /* info + exchanges 0..39 */
+    t_session(&RP.host.port, &again);
+    CHECK_ST(accel_replay_check(&RP), ACCEL_BRIDGE_E_CAPTURE_END);
+    CHECK_EQ(RP.diverged_at, 40);
+    CHECK(again.st[8] != ACCEL_OK);
+    /* ... and one cut inside a record */
+    REQUIRE_ST(accel_replay_open(&RP, H.cap, off + 3), ACCEL_OK);
+    t_session(&RP.host.port, &again);
+    CHECK_ST(accel_replay_check(&RP), ACCEL_E_MALFORMED);
+    CHECK_EQ(RP.diverged_at, 40);
+    /* 4) exchanges left over: the session did less than the recording */
+    memcpy(cap2, H.cap, len);
+    REQUIRE(cap_find(H.cap, len, 5, &off, &rl));
+    memcpy(cap2 + len, H.cap + off, rl);
+    len2 = len + rl;
+    REQUIRE_ST(accel_replay_open(&RP, cap2, len2), ACCEL_OK);
+    t_session(&RP.host.port, &again);
+    CHECK_ST(accel_replay_check(&RP), ACCEL_BRIDGE_E_DIVERGED);
+    CHECK_EQ(RP.diverged_at, n_ex);
+    CHECK_MEM(again.st, live.st, sizeof live.st);
+    /* 5) not a capture */
+    CHECK_ST(accel_replay_open(&RP, H.cap + 3, 100), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_replay_open(&RP, H.cap, 0), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_replay_open(NULL, H.cap, 10), ACCEL_E_NULL);
+    {
+        accel_bridge_CaptureInfo info;
+        size_t il;
+        info.magic = ACCEL_BRIDGE_CAPTURE_MAGIC;
+        info.version = 2;
+        REQUIRE_ST(accel_bridge_capture_encode(1, &info, cap2, sizeof cap2, &il), ACCEL_OK);
+        CHECK_ST(accel_replay_open(&RP, cap2, il), ACCEL_BRIDGE_E_VERSION);
+        info.version = 1;
+        info.magic = 0x12345678u;
+        accel_bridge_capture_encode(1, &info, cap2, sizeof cap2, &il);
+        CHECK_ST(accel_replay_open(&RP, cap2, il), ACCEL_E_MALFORMED);
+        info.magic = ACCEL_BRIDGE_CAPTURE_MAGIC;
+        accel_bridge_capture_encode(1, &info, cap2, sizeof cap2, &il);
+        st = accel_replay_open(&RP, cap2, il); /* an info and nothing else: no hello to serve */
+        CHECK_ST(st, ACCEL_BRIDGE_E_CAPTURE_END);
+        CHECK_ST(accel_bridge_capture_encode(3, &info, cap2, sizeof cap2, &il), ACCEL_E_ARG);
+        CHECK_ST(accel_bridge_capture_encode(1, &info, cap2, 4, &il), ACCEL_E_BUFFER_TOO_SMALL);
+    }
+}
+
+/* Link failures and device restarts are recorded and replayed as they happened. */
+static void test_capture_failures(void)
+{
+    accel_port *p;
+    uint32_t now = 0;
+    size_t len;
+    REQUIRE_ST(host_setup(0, 2, 0), ACCEL_OK);
+    p = &H.h.port;
+    CHECK_ST(accel_port_gpio_set(p, 1, 1), ACCEL_OK);
+    H.link.device_off = 1;
+    CHECK_ST(accel_port_gpio_set(p, 1, 0), ACCEL_BRIDGE_E_LINK_TIMEOUT);
+    H.link.device_off = 0;
+    accel_bridge_device_reset(&D.d);
+    CHECK_ST(accel_port_gpio_set(p, 2, 1), ACCEL_BRIDGE_E_NO_SESSION);
+    CHECK_ST(accel_port_wait_irq(p, 7, 5), ACCEL_E_TIMEOUT);
+    CHECK_ST(accel_port_now_ms(p, &now), ACCEL_OK);
+    len = H.cap_len;
+    CHECK_EQ(H.cap_records, 1 + 1 + 6); /* info, hello, gpio x3, hello again, irq, time */
+    REQUIRE_ST(accel_replay_open(&RP, H.cap, len), ACCEL_OK);
+    p = &RP.host.port;
+    CHECK_EQ(RP.host.caps, 0x3F);
+    CHECK_ST(accel_port_gpio_set(p, 1, 1), ACCEL_OK);
+    CHECK_ST(accel_port_gpio_set(p, 1, 0), ACCEL_BRIDGE_E_LINK_TIMEOUT);
+    CHECK_ST(accel_port_gpio_set(p, 2, 1), ACCEL_BRIDGE_E_NO_SESSION);
+    CHECK_ST(accel_port_wait_irq(p, 7, 5), ACCEL_E_TIMEOUT);
+    {
+        uint32_t again = 0;
+        CHECK_ST(accel_port_now_ms(p, &again), ACCEL_OK);
+        CHECK_EQ(again, now);
+    }
+    CHECK_ST(accel_replay_check(&RP), ACCEL_OK);
+    /* a different argument is a divergence at that call, and everything after it too */
+    REQUIRE_ST(accel_replay_open(&RP, H.cap, len), ACCEL_OK);
+    p = &RP.host.port;
+    CHECK_ST(accel_port_gpio_set(p, 1, 1), ACCEL_OK);
+    CHECK_ST(accel_port_gpio_set(p, 1, 1), ACCEL_BRIDGE_E_DIVERGED);
+    CHECK_EQ(RP.diverged_at, 2);
+    CHECK_ST(accel_port_gpio_set(p, 2, 1), ACCEL_BRIDGE_E_DIVERGED);
+    CHECK_ST(accel_replay_check(&RP), ACCEL_BRIDGE_E_DIVERGED);
+    CHECK_EQ(RP.diverged_at, 2);
+}
+
 int main(void)
 {
     tl_seed(14);
@@ -2696,6 +3298,8 @@ int main(void)
     RUN(test_host_faults);
     RUN(test_tsp1_bridge_same_outcomes);
     RUN(test_tsp1_bridge_link_timeouts);
+    RUN(test_capture_replay);
+    RUN(test_capture_failures);
     return TEST_END();
 }
 #endif
