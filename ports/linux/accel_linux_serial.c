@@ -114,8 +114,9 @@ accel_status accel_linux_serial_parse(const char *spec, char *path, size_t cap, 
         const char *p = comma + 1;
         if (*p == '\0') return ACCEL_E_ARG;
         for (; *p; p++) {
-            if (*p < '0' || *p > '9' || v > 429496728u) return ACCEL_E_ARG;
-            v = v * 10u + (uint32_t)(*p - '0');
+            uint32_t d = (uint32_t)(*p - '0');
+            if (*p < '0' || *p > '9' || v > (0xFFFFFFFFu - d) / 10u) return ACCEL_E_ARG;
+            v = v * 10u + d;
         }
         if (v == 0) return ACCEL_E_ARG;
         *baud = v;
