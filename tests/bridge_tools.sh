@@ -34,6 +34,23 @@ else
     skip "generated code is current" "protoc or /usr/bin/protoc-gen-nanopb missing (protobuf-compiler, nanopb)"
 fi
 
+# ---- 1b. the bridge's C files: clang too, and as C++ (both with the full warning set)
+W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-align -Wundef -Wshadow -Werror"
+WXX="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wundef -Wshadow -Werror"
+if [ -f /usr/include/pb_decode.h ]; then
+    for f in ports/bridge/accel_bridge.c ports/bridge/accel_bridge_device.c ports/bridge/accel_bridge_host.c \
+             ports/bridge/accel_bridge.pb.c ports/sim/accel_replay.c ports/linux/accel_linux_serial.c; do
+        if have clang; then
+            if clang $W -O2 -I. -Iports/bridge -Iports/sim -Iports/linux -c "$f" -o "$T/c.o" 2>"$T/cc.log"; then ok "clang $f"
+            else bad "clang $f" "$(head -5 "$T/cc.log")"; fi
+        fi
+        if g++ -x c++ -std=c++11 $WXX -O2 -I. -Iports/bridge -Iports/sim -Iports/linux -c "$f" -o "$T/c.o" 2>"$T/cc.log"; then ok "g++ $f"
+        else bad "g++ $f" "$(head -5 "$T/cc.log")"; fi
+    done
+else
+    skip "bridge C/C++ builds" "nanopb headers missing (libnanopb-dev)"
+fi
+
 # ---- 2. tools over a pty
 P=build/accel-tsp1
 Q=build/accel-linux-probe

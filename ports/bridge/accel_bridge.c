@@ -108,7 +108,7 @@ accel_status accel_bridge_frame_write(const uint8_t *body, size_t len,
                                                             size_t n),
                                       void *user)
 {
-    static const uint8_t zero = 0;
+    uint8_t zero = 0; /* not a static const: on an AVR that would sit in RAM */
     size_t pos = 0;
     accel_status st;
     if (!write || (!body && len)) return ACCEL_E_NULL;

@@ -56,25 +56,26 @@ static void accel__bridge_dev_send(accel_bridge_device *d, const uint8_t *body, 
 }
 
 /* An answer that is not kept (nothing ran): seq, status and, for a version mismatch, the
- * device's HelloInfo. Small enough for the stack. */
+ * device's HelloInfo. The received frame is decoded already, so the response struct that
+ * overlays it is free; the encoding is small enough for the stack. */
 static void accel__bridge_dev_refuse(accel_bridge_device *d, uint32_t seq, accel_status status,
                                      int with_info, accel_status *wst)
 {
-    uint8_t buf[48];
-    accel_bridge_Response r;
+    uint8_t buf[40];
+    accel_bridge_Response *r = &d->u.rsp;
     pb_ostream_t os;
     size_t len;
-    memset(&r, 0, sizeof r);
-    r.seq = seq;
-    r.status = (int32_t)status;
+    memset(r, 0, sizeof *r);
+    r->seq = seq;
+    r->status = (int32_t)status;
     if (with_info) {
-        r.which_result = accel_bridge_Response_hello_tag;
-        r.result.hello.version = ACCEL_BRIDGE_VERSION;
-        r.result.hello.max_data = d->max_data;
-        r.result.hello.caps = d->caps;
+        r->which_result = accel_bridge_Response_hello_tag;
+        r->result.hello.version = ACCEL_BRIDGE_VERSION;
+        r->result.hello.max_data = d->max_data;
+        r->result.hello.caps = d->caps;
     }
     os = pb_ostream_from_buffer(buf, sizeof buf - ACCEL_BRIDGE_CRC_SIZE);
-    if (!pb_encode(&os, accel_bridge_Response_fields, &r)) return; /* cannot happen: bounded */
+    if (!pb_encode(&os, accel_bridge_Response_fields, r)) return; /* cannot happen: bounded */
     if (accel_bridge_frame_seal(buf, os.bytes_written, sizeof buf, &len) == ACCEL_OK)
         accel__bridge_dev_send(d, buf, len, wst);
 }
