@@ -7,11 +7,14 @@
 #include "testlib.h"
 
 #ifndef ACCEL_HAVE_BRIDGE
-int main(void)
+static void test_bridge(void)
 {
     (void)tl_checks;
-    tl_case = "bridge";
-    tl_skip_note("built without nanopb (libnanopb-dev): ports/bridge left out");
+    SKIP_CASE("built without nanopb (libnanopb-dev): ports/bridge left out");
+}
+int main(void)
+{
+    RUN(test_bridge);
     return TEST_END();
 }
 #else

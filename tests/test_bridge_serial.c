@@ -292,10 +292,14 @@ int main(void)
     return TEST_END();
 }
 #else
+static void test_serial(void)
+{
+    (void)tl_checks;
+    SKIP_CASE("Linux only");
+}
 int main(void)
 {
-    tl_case = "serial";
-    tl_skip_note("Linux only");
+    RUN(test_serial);
     return TEST_END();
 }
 #endif
