@@ -9,6 +9,8 @@
 #   tests/test_*.c          one sanitized test binary each (intrusive: defines ACCEL_IMPLEMENTATION)
 #   examples/host/*.c       one program each (build/<name>); demo_*.c are run by `make demo`
 #   scripts/bench/bench_*.c one benchmark each, run by `make bench`
+# With libnanopb-dev installed, ports/bridge (and the capture replay of ports/sim) is linked
+# into every program and ACCEL_HAVE_BRIDGE is defined; without it they are left out.
 
 CC      ?= cc
 CXX     ?= c++
