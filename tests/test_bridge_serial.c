@@ -109,7 +109,7 @@ static void test_raw_line(void)
     CHECK_EQ(t.c_oflag & OPOST, 0);
     CHECK_EQ(t.c_cflag & CSIZE, CS8);
     CHECK_EQ(t.c_cflag & (CLOCAL | CREAD), CLOCAL | CREAD);
-    CHECK_EQ(t.c_cflag & (PARENB | CSTOPB), 0);
+    CHECK_EQ(t.c_cflag & (PARENB | CSTOPB | HUPCL), 0);
     CHECK_EQ(cfgetospeed(&t), B1000000);
     CHECK_EQ(t.c_cc[VMIN], 1);
     /* host to device: every byte as it is */

@@ -72,7 +72,9 @@ accel_status accel_linux_serial_open(accel_linux_serial *s, const char *path, ui
     }
     cfmakeraw(&t);
     t.c_cflag |= (tcflag_t)(CLOCAL | CREAD);
-    t.c_cflag &= (tcflag_t) ~(tcflag_t)(CSTOPB | PARENB | CRTSCTS);
+    /* no HUPCL: closing keeps DTR up, so a board that resets on DTR (an Arduino) resets on the
+       first open only, not on every tool run */
+    t.c_cflag &= (tcflag_t) ~(tcflag_t)(CSTOPB | PARENB | CRTSCTS | HUPCL);
     t.c_iflag &= (tcflag_t) ~(tcflag_t)(IXON | IXOFF | IXANY);
     /* VMIN 1 with O_NONBLOCK: an empty line reads as EAGAIN (VMIN 0 would read as 0 bytes,
        which is what a hang-up looks like) */

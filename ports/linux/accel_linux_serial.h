@@ -17,7 +17,8 @@
  * The line is set raw (termios: no echo, no translation, 8N1, no flow control, CLOCAL) at the
  * given baud rate, and whatever was waiting in it is flushed at open, so bytes of an earlier
  * session never reach this one. Opening an Arduino's port resets the board (DTR): its bridge is
- * ready after its bootloader, so give the first hello time (answer_ms, max_sends).
+ * ready after its bootloader, so give the first hello time (answer_ms, max_sends). HUPCL is
+ * cleared, so closing keeps DTR up and later opens do not reset the board again.
  * Baud rates: the standard termios ones from 1200 to 4000000 (ACCEL_E_ARG otherwise). The file
  * compiles to nothing off Linux. Not thread-safe. */
 #ifndef ACCEL_LINUX_SERIAL_H
