@@ -1440,7 +1440,7 @@ static accel_status t_setup(int bridged, uint8_t auto_clear, const lk_faults *f,
     c.on_outcome = t_outcome;
     c.on_async = t_async;
     c.user = &T;
-    return accel_tsp1_open(&T.s, &c);
+    return accel_tsp1_init(&T.s, &c);
 }
 
 static uint32_t prs;
@@ -1783,7 +1783,7 @@ static void t_session(const accel_port *port, sess_result *r)
     c.tx_len = sizeof tx;
     c.timeout_ms = 300;
     c.auto_clear = 1;
-    r->st[0] = accel_tsp1_open(&s, &c);
+    r->st[0] = accel_tsp1_init(&s, &c);
     r->st[1] = accel_tsp1_wait_ready(&s, 200);
     r->st[2] = accel_tsp1_call(&s, ACCEL_TSP1_ECHO, "hello bridge", 12, r->echo, sizeof r->echo,
                                &r->echo_len, 300);

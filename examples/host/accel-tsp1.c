@@ -149,7 +149,7 @@ int main(int argc, char **argv)
     c.timeout_ms = 1000;
     c.auto_clear = 1;
     c.on_async = on_async;
-    st = accel_tsp1_open(&s, &c);
+    st = accel_tsp1_init(&s, &c);
     if (st != ACCEL_OK) return fail("open", st);
     if (!spi && !remote) {
         st = accel_tsp1_wait_ready(&s, 1000);

@@ -7,7 +7,7 @@
  *   c.link.write = ...; c.link.read = ...; c.link.now_ms = ...; c.link.user = ...;
  *   // e.g. ports/linux/accel_linux_serial.h: accel_linux_serial_write/_read, accel_linux_now_ms
  *   st = accel_bridge_host_open(&h, &c);        // hello: version check, device limits and caps
- *   accel_tsp1_open(&drv, ...&h.port...);       // any driver, as with a local port
+ *   accel_tsp1_init(&drv, ...&h.port...);       // any driver, as with a local port
  *   ... h.last_status / h.last_port_error say what failed; h.stats counts retries
  *
  * Each port call becomes one request (an SPI transfer longer than the device's max_data becomes

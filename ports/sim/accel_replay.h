@@ -5,7 +5,7 @@
  * Usage:
  *   static accel_replay r;
  *   st = accel_replay_open(&r, capture_bytes, capture_len);   // serves the recorded hello
- *   accel_tsp1_open(&drv, ...&r.host.port...);                 // the driver as on hardware
+ *   accel_tsp1_init(&drv, ...&r.host.port...);                 // the driver as on hardware
  *   ... the same calls as in the recorded session ...
  *   st = accel_replay_check(&r);   // ACCEL_OK: every exchange matched and all were used
  *   if (st != ACCEL_OK) printf("diverged at exchange %lu\n", (unsigned long)r.diverged_at);
