@@ -15,6 +15,8 @@
 #   tests/test_*.c          one sanitized test binary each (intrusive: defines ACCEL_IMPLEMENTATION)
 #   examples/host/*.c       one program each (build/<name>); demo_*.c are run by `make demo`
 #   scripts/bench/bench_*.c one benchmark each, run by `make bench`
+# With libnanopb-dev installed, ports/bridge (and the capture replay of ports/sim) is linked
+# into every program and ACCEL_HAVE_BRIDGE is defined; without it they are left out.
 
 CC      ?= cc
 CXX     ?= c++
@@ -32,8 +34,18 @@ USB_CFLAGS := $(shell pkg-config --cflags libusb-1.0) -DACCEL_HAVE_LIBUSB=1
 USB_LIBS   := $(shell pkg-config --libs libusb-1.0)
 endif
 
-PORT_SRC  := ports/sim/accel_sim.c $(wildcard ports/linux/*.c)
-PORT_HDR  := $(wildcard ports/sim/*.h ports/linux/*.h)
+# Optional: nanopb (libnanopb-dev) for ports/bridge (the bridge, the capture replay model in
+# ports/sim, --bridge/--capture in the tools). Without it those parts are left out by name.
+HAVE_NANOPB := $(shell printf '\043include <pb_decode.h>\nint main(void){return 0;}\n' | \
+                 $(CC) -x c - -lprotobuf-nanopb -o /dev/null 2>/dev/null && echo 1)
+ifeq ($(HAVE_NANOPB),1)
+BRIDGE_SRC    := $(wildcard ports/bridge/*.c) ports/sim/accel_replay.c
+BRIDGE_CFLAGS := -Iports/bridge -DACCEL_HAVE_BRIDGE=1
+BRIDGE_LIBS   := -lprotobuf-nanopb
+endif
+
+PORT_SRC  := ports/sim/accel_sim.c $(wildcard ports/linux/*.c) $(BRIDGE_SRC)
+PORT_HDR  := $(wildcard ports/sim/*.h ports/linux/*.h ports/bridge/*.h)
 # files that programs include from beside them (a change rebuilds every program; they are small)
 SIDE_DEPS := $(wildcard examples/host/*.h tests/*.h tests/test_*.c)
 TOOLS     := $(patsubst examples/host/%.c,$(B)/%,$(wildcard examples/host/*.c))
@@ -46,14 +58,14 @@ all: $(TOOLS)
 
 $(B)/%: examples/host/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_WARN) $(OPT) $(INC) $(USB_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) -lm
+	$(CC) $(CFLAGS_WARN) $(OPT) $(INC) $(USB_CFLAGS) $(BRIDGE_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) $(BRIDGE_LIBS) -lm
 
 # Tests: sanitizers on, warnings as errors, the header's internal invariants checked (a broken
 # one traps, and the sanitizer runtime prints where).
 ASSERT  := '-DACCEL_ASSERT(x)=((x) ? (void)0 : __builtin_trap())'
 $(B)/tests/%: tests/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_WARN) -O1 -g $(SAN) $(ASSERT) $(INC) $(USB_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) -lm
+	$(CC) $(CFLAGS_WARN) -O1 -g $(SAN) $(ASSERT) $(INC) $(USB_CFLAGS) $(BRIDGE_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) $(BRIDGE_LIBS) -lm
 
 tests: $(TESTS) $(TOOLS)
 
