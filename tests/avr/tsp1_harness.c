@@ -19,7 +19,8 @@
  *     --mem-fail-chunk K  the NVM write of the K-th chunk of a secure update fails (once)
  *     --stop-after PREFIX stop (as halted) once the sketch has printed a line starting with
  *                         PREFIX: for sketches whose loop() never ends
- *     --trace             log every command the model executes
+ *     --trace             log every fate the model records (commands run, discarded,
+ *                         rejected or wiped, async messages)
  * Exit: 0 the sketch halted (cli + sleep) or printed its --stop-after line, 1 usage/ELF error
  * or crash, 2 cycle budget spent (a hung sketch), 3 a requested fault never fired.
  *
@@ -86,6 +87,7 @@ static struct {
     unsigned ecc_when_full;
     int ecc_full_fired;
     uint32_t mem_fail_chunk;
+    int mem_fail_reported;
     /* what happened, for the closing report */
     unsigned long spi_bytes, transactions, flips;
     size_t min_rsp_free;
@@ -157,16 +159,23 @@ static avr_cycle_count_t h_tick(avr_t *avr, avr_cycle_count_t when, void *param)
     return when + H.cyc_per_ms;
 }
 
-static void h_on_exec(void *user, uint16_t tid, uint16_t id, uint16_t rid)
+/* The model's ground-truth log: with --trace every fate it records; a configured NVM failure
+ * is reported when the device answers a command with its ERR_MEM (the model forgets the failure
+ * once it has fired, so it happens once and the NVM works again). */
+static void h_on_log(void *user, const accel_tsp1_model_event *e)
 {
+    static const char *const what[] = {"?", "ran", "discarded", "rejected", "wiped",
+                                       "response wiped", "write ignored", "async"};
     (void)user;
     if (H.trace)
-        fprintf(stderr, "harness: %llu ms: tid %u cmd 0x%04X -> 0x%04X\n",
-                (unsigned long long)H.model_ms, tid, id, rid);
-    if (rid == ACCEL_TSP1_R_ERR_MEM && H.model.mem_fail_chunk) {
+        fprintf(stderr, "harness: %llu ms: %s tid %u cmd 0x%04X -> 0x%04X\n",
+                (unsigned long long)H.model_ms, e->what < 8 ? what[e->what] : what[0], e->tid,
+                e->id, e->resp);
+    if (e->what == ACCEL_TSP1_MODEL_RAN && e->resp == ACCEL_TSP1_R_ERR_MEM && H.mem_fail_chunk &&
+        !H.mem_fail_reported) {
+        H.mem_fail_reported = 1;
         fprintf(stderr, "harness: NVM write of chunk %lu failed, reported to tid %u\n",
-                (unsigned long)H.model.mem_fail_chunk, tid);
-        H.model.mem_fail_chunk = 0; /* one failure, then the NVM works again */
+                (unsigned long)H.mem_fail_chunk, e->tid);
     }
 }
 
@@ -379,7 +388,7 @@ int main(int argc, char **argv)
         return 1;
     }
     H.model.wake_line = 1;
-    H.model.on_exec = h_on_exec;
+    H.model.on_log = h_on_log;
     H.model.mem_fail_chunk = H.mem_fail_chunk;
     accel_tsp1_model_port(&H.model, &H.mp);
     H.min_rsp_free = rsp_cap;
@@ -436,16 +445,18 @@ int main(int argc, char **argv)
     fflush(H.out);
     fprintf(stderr, "harness: %s after %llu cycles (%.3f s emulated); %lu SPI bytes in %lu transactions;"
                     " model: %lu executed, %lu discarded, %lu errors, %lu async; rsp min free %u;"
-                    " firmware updates %lu; lowest SP 0x%04X\n",
+                    " firmware version %lu%s; lowest SP 0x%04X\n",
             state == cpu_Done ? (H.stop ? "stopped after its line" : "halted")
             : state == cpu_Crashed ? "CRASHED" : "CYCLE BUDGET SPENT",
             (unsigned long long)(H.avr->cycle - H.base_cycle),
             (double)(H.avr->cycle - H.base_cycle) / (double)H.freq, H.spi_bytes, H.transactions,
             (unsigned long)H.model.executed, (unsigned long)H.model.discarded,
             (unsigned long)H.model.errors, (unsigned long)H.model.async_emitted,
-            (unsigned)H.min_rsp_free, (unsigned long)H.model.fw_version, sp_min);
+            (unsigned)H.min_rsp_free, (unsigned long)H.model.fw_version,
+            H.model.rom ? " (running its ROM bootloader)" : "", sp_min);
     if ((H.flip_cmd.text && !H.flip_cmd.fired) || (H.flip_rsp.text && !H.flip_rsp.fired) ||
-        (H.ecc_on_echo.text && !H.ecc_on_echo.fired) || (H.ecc_when_full && !H.ecc_full_fired))
+        (H.ecc_on_echo.text && !H.ecc_on_echo.fired) || (H.ecc_when_full && !H.ecc_full_fired) ||
+        (H.mem_fail_chunk && !H.mem_fail_reported))
     {
         fprintf(stderr, "harness: a requested fault never fired\n");
         return 3;

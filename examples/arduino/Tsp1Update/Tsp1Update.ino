@@ -23,7 +23,9 @@ accel_port port;
 accel_tsp1 tsp;
 accel_tsp1_pending pending[4];
 uint8_t rxMem[64];
-uint8_t txMem[12 + 144];  // one chunk per command: 12 bytes of frame around 144 of image
+// one chunk per command: its 12-byte frame around 144 bytes of image, plus the 12-byte ECHO
+// marker the driver sends right behind a command that answers nothing (its proof it ran)
+uint8_t txMem[24 + 144];
 
 accel_status report(const __FlashStringHelper *what, accel_status st) {
   Serial.print(what);
