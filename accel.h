@@ -5314,7 +5314,7 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
 
 #ifndef ACCEL_TSP1_NO_MODEL
 /* ---------------------------------------------------------------- tsp1: device model */
-#define ACCEL__TSP1M_RESIDUE 0x2144DF1Cu /* CRC-32 of data followed by its own CRC (LE) */
+#define ACCEL__TSP1_MODEL_RESIDUE 0x2144DF1Cu /* CRC-32 of data followed by its own CRC (LE) */
 
 ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap)
 {
@@ -5574,7 +5574,7 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
     case ACCEL_TSP1_SECURE_UPDATE_FINISH:
         if (m->nvm_busy) return 0;
         if (m->mem_err) rid = ACCEL_TSP1_R_ERR_MEM;
-        else if (!m->upd_active || m->crypt_fail || m->upd_crc != ACCEL__TSP1M_RESIDUE)
+        else if (!m->upd_active || m->crypt_fail || m->upd_crc != ACCEL__TSP1_MODEL_RESIDUE)
             rid = ACCEL_TSP1_R_ERR_CRYPT; /* refused as a whole: the update is over */
         else m->upd_done = 1;
         if (rid != ACCEL_TSP1_R_ERR_MEM) m->upd_active = 0, m->upd_pos = m->upd_crc = 0;

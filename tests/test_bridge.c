@@ -1367,12 +1367,14 @@ static void t_async(void *u, const accel_tsp1_frame *f)
     if (f->id == ACCEL_TSP1_R_ASYNC_ERR_ECC || f->id == ACCEL_TSP1_R_ASYNC_ERR_NPU) t->p_async++;
 }
 
-static void t_model_exec(void *u, uint16_t tid, uint16_t id, uint16_t rid)
+/* The model's ground-truth log: a command that ran (1) or was discarded in the error state (2) */
+static void t_model_log(void *u, const accel_tsp1_model_event *e)
 {
     trig *t = (trig *)u;
-    if (id == 0) return;
-    t->exec_state[tid] = rid == ACCEL_TSP1_TID_NONE ? 2 : 1;
-    if (t->model_seen[tid] < 255 && ++t->model_seen[tid] == 2) t->reused_tids++;
+    if (e->id == 0) return;
+    if (e->what != ACCEL_TSP1_MODEL_RAN && e->what != ACCEL_TSP1_MODEL_DISCARDED) return;
+    t->exec_state[e->tid] = e->what == ACCEL_TSP1_MODEL_DISCARDED ? 2 : 1;
+    if (t->model_seen[e->tid] < 255 && ++t->model_seen[e->tid] == 2) t->reused_tids++;
 }
 
 /* the device's write callback gets T (shared user): forward to the link */
@@ -1398,7 +1400,7 @@ static accel_status t_setup(int bridged, uint8_t auto_clear, const lk_faults *f,
     accel_sim_init(&T.sim);
     CHECK_ST(accel_tsp1_model_init(&T.m, T.mmem, sizeof T.mmem, 300, 160, 3), ACCEL_OK);
     accel_tsp1_model_port(&T.m, &mp);
-    T.m.on_exec = t_model_exec;
+    T.m.on_log = t_model_log;
     T.m.user = &T;
     accel_sim_attach(&T.sim, &mp);
     memset(&c, 0, sizeof c);
@@ -1792,7 +1794,9 @@ static void t_session(const accel_port *port, sess_result *r)
     r->st[4] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_START, 0x3, 300);
     r->st[5] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_STOP, 0x1, 300);
     r->st[6] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_STOP, 0x2, 300);
-    for (k = 0; k < sizeof sess_image; k++) sess_image[k] = (uint8_t)(k * 31u + 7u);
+    for (k = 0; k < sizeof sess_image - 4u; k++) sess_image[k] = (uint8_t)(k * 31u + 7u);
+    /* the model verifies an image at FINISH: it ends with the CRC-32 of what comes before it */
+    accel_store_u32le(sess_image + sizeof sess_image - 4u, accel_crc32(sess_image, sizeof sess_image - 4u));
     memset(&u, 0, sizeof u);
     u.read = sess_read;
     u.total = sizeof sess_image;
@@ -1869,8 +1873,8 @@ static void test_capture_replay(void)
     CHECK_MEM(live.echo, "after", 5);
     CHECK_EQ(live.nets, 3);
     CHECK_EQ(live.position, sizeof sess_image);
-    CHECK_EQ(T.m.fw_version, 1);
-    CHECK_EQ(T.m.upd_crc, accel_crc32(sess_image, sizeof sess_image));
+    CHECK_EQ(T.m.fw_version, 2); /* 1 at power-on, +1 for the update FINISH accepted */
+    CHECK_EQ(T.m.rom, 0);        /* the reboot found a valid image */
     CHECK(T.h.stats.retries > 0);
     CHECK_EQ(T.h.stats.link_timeouts, 0);
     n_ex = cap_count(H.cap, len, 2);
