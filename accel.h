@@ -49,10 +49,18 @@
  *                                 default: <string.h> on hosted builds, small loops when
  *                                 __STDC_HOSTED__ is 0 (the core then needs only <stddef.h>,
  *                                 <stdint.h>, <limits.h>).
- *   ACCEL_CRC32_IMPL              ACCEL_CRC32_BITWISE (no table, smallest), ACCEL_CRC32_NIBBLE
- *                                 (64-byte table; default on 8/16/32-bit targets),
- *                                 ACCEL_CRC32_TABLE256 (1 KiB table), ACCEL_CRC32_SLICE8 (8 KiB,
- *                                 default on 64-bit hosts). All give identical results.
+ *   ACCEL_CRC32_IMPL              the portable CRC-32 code: ACCEL_CRC32_BITWISE (no table,
+ *                                 smallest), ACCEL_CRC32_NIBBLE (64-byte table; default on
+ *                                 8/16/32-bit targets), ACCEL_CRC32_TABLE256 (1 KiB table),
+ *                                 ACCEL_CRC32_SLICE8 (8 KiB), ACCEL_CRC32_BRAID (16 KiB, four
+ *                                 interleaved lanes; default on 64-bit hosts).
+ *   ACCEL_CRC32_NO_SIMD           use no CRC instructions. Otherwise accel_crc32_update uses what
+ *                                 the compiler targets (GCC/Clang), shown by the read-only
+ *                                 ACCEL_CRC32_SIMD: 1 = x86-64 PCLMULQDQ + SSE4.1 folding
+ *                                 (-mpclmul -msse4.1; hosted), 2 = the same plus 512-bit
+ *                                 VPCLMULQDQ (-mavx512f -mvpclmulqdq), 3 = AArch64 CRC32
+ *                                 (-march=armv8-a+crc; no table), 0 = none. All give identical
+ *                                 results.
  *   Per section (full lists in each section's head comment):
  *   tsp1     ACCEL_TSP1_BIG_ENDIAN, the preambles, ACCEL_TSP1_CRC, the SPI transaction format
  *            (ACCEL_TSP1_SPI_*), the register map (ACCEL_TSP1_REG_*), ACCEL_TSP1_READ_CHUNK.
