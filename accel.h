@@ -4293,10 +4293,11 @@ static const uint32_t accel__crc32_t8[ACCEL__CRC32_ROWS][256] = {
 /* Carry-less-multiply constants, P = the CRC polynomial. Bit i holds the coefficient of
  * x^(31-i) (x^(32-i) in the two 33-bit ones): the reflected CRC's bit order. A 16-byte block
  * is H*x^64 + L (H = its first 8 bytes, the low qword); moving it d bits on multiplies it by
- * x^d, done as H*(x^(d+64) mod P) + L*(x^d mod P), and a PCLMULQDQ of two reflected values
- * is their product times x^33 in the 128-bit frame, so FdH = x^(d+31) mod P multiplies H and
- * FdL = x^(d-33) mod P multiplies L: d = 128, 256, 384 bits (1-3 blocks), 512 (4 blocks: the
- * 4 x 128-bit accumulators, or one 512-bit register's lanes), 2048 (4 x 512-bit registers). */
+ * x^d, done as H*(x^(d+64) mod P) + L*(x^d mod P). A PCLMULQDQ of a half (bit i = x^(63-i))
+ * and a constant (bit j = x^(31-j)) has bit m = x^(94-m): the product times x^33 in the
+ * block's frame, so FdH = x^(d+31) mod P multiplies H and FdL = x^(d-33) mod P multiplies L;
+ * d = 128, 256, 384 bits (1-3 blocks), 512 (4 blocks: the 4 x 128-bit accumulators, or the
+ * lanes of one 512-bit register), 2048 (4 x 512-bit registers). */
 #define ACCEL__CRC32_F128H  0x0AE689191ULL /* x^159 mod P */
 #define ACCEL__CRC32_F128L  0x0CCAA009EULL /* x^95 mod P */
 #define ACCEL__CRC32_F256H  0x0F1DA05AAULL /* x^287 mod P */
