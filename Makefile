@@ -5,6 +5,9 @@
 #   make demo     run the demos on the simulator port
 #   make size     .text/.data/.bss per section on cortex-m0plus -Os
 #   make bench    benchmark report (never part of make test)
+#   make coverage line and branch coverage of accel.h per section (report)
+#   make fuzz     libFuzzer campaign over every target (report; FUZZ_SECONDS, FUZZ_RUNS)
+#   make arduino  the Arduino library: build/arduino/Accel/ and build/Accel-VERSION.zip
 # Programs are found by name, so a new section adds files, not Makefile rules:
 #   tests/test_*.c          one sanitized test binary each (intrusive: defines ACCEL_IMPLEMENTATION)
 #   examples/host/*.c       one program each (build/<name>); demo_*.c are run by `make demo`
@@ -35,7 +38,7 @@ TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 BENCHES   := $(patsubst scripts/bench/%.c,$(B)/bench/%,$(wildcard scripts/bench/bench_*.c))
 DEMOS     := $(filter $(B)/demo_%,$(TOOLS))
 
-.PHONY: all test tests demo size bench clean setup
+.PHONY: all test tests demo size bench clean setup coverage fuzz arduino
 all: $(TOOLS)
 
 $(B)/%: examples/host/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
@@ -60,6 +63,14 @@ demo: $(DEMOS)
 size:
 	@bash scripts/size.sh
 
+# Reports, not tests: line/branch coverage of accel.h per section; libFuzzer campaigns
+# (FUZZ_SECONDS per target, or FUZZ_RUNS executions; corpus kept in build/fuzz/).
+coverage:
+	@bash scripts/coverage.sh
+
+fuzz:
+	@bash scripts/fuzz.sh
+
 # A bench may have extra translation units (C or C++) in scripts/bench/parts/<bench>/ and extra
 # link flags in scripts/bench/parts/<bench>/LIBS (e.g. baselines from Debian packages).
 $(B)/bench/%: scripts/bench/%.c accel.h $(wildcard scripts/bench/parts/*/*)
@@ -80,6 +91,9 @@ bench:
 
 setup:
 	@bash scripts/setup.sh
+
+arduino:
+	@bash scripts/arduino_lib.sh
 
 clean:
 	rm -rf $(B)

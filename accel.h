@@ -225,6 +225,7 @@
 #define ACCEL_VERSION (ACCEL_VERSION_MAJOR * 10000 + ACCEL_VERSION_MINOR * 100 + ACCEL_VERSION_PATCH)
 
 #ifdef ACCEL_CONFIG_HEADER
+/* cppcheck-suppress preprocessorErrorDirective ; the user names the file: none to analyse */
 #include ACCEL_CONFIG_HEADER
 #endif
 
@@ -1551,11 +1552,11 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_close(accel_edgetpu_usb *u);
 #define ACCEL_EDGETPU_MODEL_EVENT 3u  /* device offers an event with tag on 0x82 */
 #define ACCEL_EDGETPU_MODEL_IRQ 4u    /* device offers an interrupt record (len = raw) on 0x83 */
 /* violation bits */
-#define ACCEL_EDGETPU_DEV_V_ORDER 0x01u  /* bulk-out while an output read was incomplete */
-#define ACCEL_EDGETPU_DEV_V_HEADER 0x02u /* bad header, header not alone, or tag > 2 */
-#define ACCEL_EDGETPU_DEV_V_SIZE 0x04u   /* more data than the header announced */
-#define ACCEL_EDGETPU_DEV_V_SCRIPT 0x08u /* a request the script did not expect */
-#define ACCEL_EDGETPU_DEV_V_CSR 0x10u    /* malformed control request or register file full */
+#define ACCEL_EDGETPU_MODEL_V_ORDER 0x01u  /* bulk-out while an output read was incomplete */
+#define ACCEL_EDGETPU_MODEL_V_HEADER 0x02u /* bad header, header not alone, or tag > 2 */
+#define ACCEL_EDGETPU_MODEL_V_SIZE 0x04u   /* more data than the header announced */
+#define ACCEL_EDGETPU_MODEL_V_SCRIPT 0x08u /* a request the script did not expect */
+#define ACCEL_EDGETPU_MODEL_V_CSR 0x10u    /* malformed control request or register file full */
 
 typedef struct accel_edgetpu_model_item {
     uint8_t kind, tag;
@@ -3052,6 +3053,11 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #define ACCEL_EDGETPU_DEV_OUTPUT ACCEL_EDGETPU_MODEL_OUTPUT
 #define ACCEL_EDGETPU_DEV_EVENT ACCEL_EDGETPU_MODEL_EVENT
 #define ACCEL_EDGETPU_DEV_IRQ ACCEL_EDGETPU_MODEL_IRQ
+#define ACCEL_EDGETPU_DEV_V_CSR ACCEL_EDGETPU_MODEL_V_CSR
+#define ACCEL_EDGETPU_DEV_V_HEADER ACCEL_EDGETPU_MODEL_V_HEADER
+#define ACCEL_EDGETPU_DEV_V_ORDER ACCEL_EDGETPU_MODEL_V_ORDER
+#define ACCEL_EDGETPU_DEV_V_SCRIPT ACCEL_EDGETPU_MODEL_V_SCRIPT
+#define ACCEL_EDGETPU_DEV_V_SIZE ACCEL_EDGETPU_MODEL_V_SIZE
 #define accel_edgetpu_event_decode accel_edgetpu_decode_event
 #define accel_edgetpu_event_encode accel_edgetpu_encode_event
 #define accel_edgetpu_header_decode accel_edgetpu_decode_header
@@ -3405,7 +3411,7 @@ static const uint8_t *accel__reader_take(accel_reader *r, size_t n)
 }
 
 #define ACCEL__READ_FN(name, type, size, load)                      \
-    ACCELDEF accel_status name(accel_reader *r, type *out)          \
+    ACCELDEF accel_status name(accel_reader *r, type *out) /* NOLINT(bugprone-macro-parentheses): a type */ \
     {                                                               \
         const uint8_t *p;                                           \
         if (!r) return ACCEL_E_NULL;                                \
@@ -6555,6 +6561,7 @@ static accel_status accel__edgetpu_fbt_at(accel_edgetpu_fbt *t, const uint8_t *b
     /* soffset: vtable = pos - (int32)so */
     if (so & 0x80000000UL) {
         uint32_t fwd = (uint32_t)(0u - so);
+        /* cppcheck-suppress knownConditionTrueFalse ; fwd is 1..2^31 here, cppcheck thinks 0 */
         if ((uint64_t)fwd > (uint64_t)(len - pos)) return ACCEL_E_MALFORMED;
         vt = pos + (size_t)fwd;
     } else {
@@ -6792,10 +6799,10 @@ static accel_status accel__edgetpu_flex_find(const uint8_t *b, size_t len, const
     mw = 1u << (packed & 3u);
     st = accel__edgetpu_flex_back(b, len, root, rw, &map);
     if (st != ACCEL_OK) return st;
-    if (map < 3u * mw) return ACCEL_E_MALFORMED;
+    if (map < (size_t)3 * mw) return ACCEL_E_MALFORMED;
     st = accel__edgetpu_flex_uint(b, len, map - mw, mw, &size);
-    if (st == ACCEL_OK) st = accel__edgetpu_flex_uint(b, len, map - 2u * mw, mw, &kw64);
-    if (st == ACCEL_OK) st = accel__edgetpu_flex_back(b, len, map - 3u * mw, mw, &keys);
+    if (st == ACCEL_OK) st = accel__edgetpu_flex_uint(b, len, map - (size_t)2 * mw, mw, &kw64);
+    if (st == ACCEL_OK) st = accel__edgetpu_flex_back(b, len, map - (size_t)3 * mw, mw, &keys);
     if (st != ACCEL_OK) return st;
     if (!accel__edgetpu_flex_w_ok(kw64)) return ACCEL_E_MALFORMED;
     kw = (unsigned)kw64;
@@ -7654,7 +7661,7 @@ ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u)
 
 #ifndef ACCEL_EDGETPU_NO_MODEL
 /* ---------------------------------------------------------------- edgetpu: device model */
-static int accel__edgetpu_dev_find(const accel_edgetpu_model *d, uint32_t off)
+static int accel__edgetpu_model_find(const accel_edgetpu_model *d, uint32_t off)
 {
     uint32_t i;
     for (i = 0; i < d->nregs; i++)
@@ -7666,7 +7673,7 @@ ACCELDEF uint64_t accel_edgetpu_model_reg(const accel_edgetpu_model *d, uint32_t
 {
     int i;
     if (!d) return 0;
-    i = accel__edgetpu_dev_find(d, off);
+    i = accel__edgetpu_model_find(d, off);
     return i < 0 ? 0 : d->reg_val[i];
 }
 
@@ -7674,7 +7681,7 @@ ACCELDEF accel_status accel_edgetpu_model_set_reg(accel_edgetpu_model *d, uint32
 {
     int i;
     if (!d) return ACCEL_E_NULL;
-    i = accel__edgetpu_dev_find(d, off);
+    i = accel__edgetpu_model_find(d, off);
     if (i < 0) {
         if (d->nregs >= ACCEL_EDGETPU_MODEL_REGS) return ACCEL_E_FULL;
         i = (int)d->nregs++;
@@ -7721,7 +7728,7 @@ ACCELDEF accel_status accel_edgetpu_model_expect(accel_edgetpu_model *d, uint8_t
     return ACCEL_OK;
 }
 
-static void accel__edgetpu_dev_violate(accel_edgetpu_model *d, uint32_t bit)
+static void accel__edgetpu_model_violate(accel_edgetpu_model *d, uint32_t bit)
 {
     d->violations |= bit;
     d->nviolations++;
@@ -7729,7 +7736,7 @@ static void accel__edgetpu_dev_violate(accel_edgetpu_model *d, uint32_t bit)
 
 /* Offer what the script says the device sends next: an output first, then (once it has been
  * read) events and interrupts. */
-static void accel__edgetpu_dev_pump(accel_edgetpu_model *d)
+static void accel__edgetpu_model_pump(accel_edgetpu_model *d)
 {
     while (d->pos < d->nscript && d->out_left == 0) {
         const accel_edgetpu_model_item *it = &d->script[d->pos];
@@ -7749,7 +7756,7 @@ static void accel__edgetpu_dev_pump(accel_edgetpu_model *d)
     }
 }
 
-static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t req,
+static accel_status accel__edgetpu_model_control(void *user, uint8_t rt, uint8_t req,
                                                uint16_t value, uint16_t index, uint8_t *data,
                                                uint16_t length, uint32_t timeout_ms, size_t *done)
 {
@@ -7759,7 +7766,7 @@ static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t r
     (void)timeout_ms;
     *done = 0;
     if ((rt != 0x40u && rt != 0xC0u) || req > 1u || length != want || !data) {
-        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_CSR);
+        accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_CSR);
         return ACCEL_E_STALL;
     }
     if (rt & 0x80u) {
@@ -7775,7 +7782,7 @@ static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t r
             if (fs == 3u) v |= 0x200u;
         }
         if (accel_edgetpu_model_set_reg(d, off, v) != ACCEL_OK) {
-            accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_CSR);
+            accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_CSR);
             return ACCEL_E_STALL;
         }
     }
@@ -7783,16 +7790,15 @@ static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t r
     return ACCEL_OK;
 }
 
-static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const uint8_t *data,
+static accel_status accel__edgetpu_model_bulk_out(void *user, uint8_t ep, const uint8_t *data,
                                                 size_t len, uint32_t timeout_ms, size_t *done)
 {
     accel_edgetpu_model *d = (accel_edgetpu_model *)user;
-    size_t i;
     (void)timeout_ms;
     *done = 0;
     if (ep != ACCEL_EDGETPU_EP_OUT || (!data && len)) return ACCEL_E_STALL;
     if (d->out_left) {
-        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_ORDER);
+        accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_ORDER);
         return ACCEL_E_STALL;
     }
     if (!d->in_data) {
@@ -7800,7 +7806,7 @@ static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const ui
         uint8_t tag;
         if (len != ACCEL_EDGETPU_HEADER_BYTES || accel_edgetpu_decode_header(data, &n, &tag) ||
             tag > ACCEL_EDGETPU_TAG_PARAMETERS || n == 0) {
-            accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_HEADER);
+            accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_HEADER);
             return ACCEL_E_STALL;
         }
         d->in_data = 1;
@@ -7811,11 +7817,13 @@ static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const ui
         return ACCEL_OK;
     }
     if ((uint64_t)len > (uint64_t)(d->req_len - d->req_got)) {
-        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_SIZE);
+        accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_SIZE);
         return ACCEL_E_STALL;
     }
-    if (d->req_tag == ACCEL_EDGETPU_TAG_INPUT)
+    if (d->req_tag == ACCEL_EDGETPU_TAG_INPUT) {
+        size_t i;
         for (i = 0; i < len; i++) d->in_sum = (uint8_t)(d->in_sum + data[i]);
+    }
     d->req_got += (uint32_t)len;
     *done = len;
     if (d->req_got == d->req_len) {
@@ -7826,17 +7834,17 @@ static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const ui
             const accel_edgetpu_model_item *it = d->pos < d->nscript ? &d->script[d->pos] : NULL;
             if (!it || it->kind != ACCEL_EDGETPU_MODEL_RECV || it->tag != d->req_tag ||
                 it->len != d->req_len) {
-                accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_SCRIPT);
+                accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_SCRIPT);
             } else {
                 d->pos++;
-                accel__edgetpu_dev_pump(d);
+                accel__edgetpu_model_pump(d);
             }
         }
     }
     return ACCEL_OK;
 }
 
-static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *data, size_t len,
+static accel_status accel__edgetpu_model_bulk_in(void *user, uint8_t ep, uint8_t *data, size_t len,
                                                uint32_t timeout_ms, size_t *done)
 {
     accel_edgetpu_model *d = (accel_edgetpu_model *)user;
@@ -7851,7 +7859,7 @@ static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *
             data[i] = (uint8_t)(d->in_sum + (uint8_t)(d->out_len - d->out_left + (uint32_t)i));
         d->out_left -= (uint32_t)n;
         *done = n;
-        accel__edgetpu_dev_pump(d);
+        accel__edgetpu_model_pump(d);
         return ACCEL_OK;
     }
     if (ep == ACCEL_EDGETPU_EP_EVENT) {
@@ -7864,7 +7872,7 @@ static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *
         (void)accel_edgetpu_encode_event(&ev, data);
         d->event_ready = 0;
         *done = ACCEL_EDGETPU_EVENT_BYTES;
-        accel__edgetpu_dev_pump(d);
+        accel__edgetpu_model_pump(d);
         return ACCEL_OK;
     }
     if (ep == ACCEL_EDGETPU_EP_IRQ) {
@@ -7873,7 +7881,7 @@ static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *
         accel_store_u32le(data, d->irq_raw);
         d->irq_ready = 0;
         *done = ACCEL_EDGETPU_IRQ_BYTES;
-        accel__edgetpu_dev_pump(d);
+        accel__edgetpu_model_pump(d);
         return ACCEL_OK;
     }
     return ACCEL_E_STALL;
@@ -7883,9 +7891,9 @@ ACCELDEF accel_status accel_edgetpu_model_port(accel_edgetpu_model *d, accel_por
 {
     if (!d || !model) return ACCEL_E_NULL;
     model->user = d;
-    model->usb_control = accel__edgetpu_dev_control;
-    model->usb_bulk_out = accel__edgetpu_dev_bulk_out;
-    model->usb_bulk_in = accel__edgetpu_dev_bulk_in;
+    model->usb_control = accel__edgetpu_model_control;
+    model->usb_bulk_out = accel__edgetpu_model_bulk_out;
+    model->usb_bulk_in = accel__edgetpu_model_bulk_in;
     return ACCEL_OK;
 }
 #endif /* ACCEL_EDGETPU_NO_MODEL */
@@ -8098,7 +8106,7 @@ ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_
                                            const accel_edgetpu_io *io, int *ran_pc)
 {
     accel_edgetpu_exe main_exe, pc;
-    uint32_t i, pc_idx = 0, main_idx = 0;
+    uint32_t pc_idx = 0, main_idx = 0;
     int has_pc;
     accel_status st;
     if (ran_pc) *ran_pc = 0;
@@ -8113,6 +8121,7 @@ ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_
         accel_edgetpu_driver_reset_cache(d);
     if (has_pc) {
         int cached = 0;
+        uint32_t i;
         st = accel_edgetpu_package_executable(m, pc_idx, &pc);
         if (st != ACCEL_OK) return st;
         if (pc.parameter_caching_token == 0) return ACCEL_E_EDGETPU_NO_TOKEN;
@@ -8257,7 +8266,6 @@ ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t 
 {
     size_t pos = 0;
     uint16_t block = 0;
-    uint32_t guard = 0;
     if (!port || !image || !scratch) return ACCEL_E_NULL;
     if (transfer_size == 0) return ACCEL_E_ZERO_LENGTH;
     if (scratch_len < transfer_size) return ACCEL_E_BUFFER_TOO_SMALL;
@@ -8273,8 +8281,10 @@ ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t 
         if (cmp && !accel__edgetpu_memeq(scratch, image + pos, cmp)) return ACCEL_E_EDGETPU_VERIFY;
         pos += got;
         if (got < transfer_size) break; /* a short block ends the upload */
-        block++;
-        if (++guard == 0) return ACCEL_E_TOO_LONG; /* a device that never ends */
+        /* the 16-bit block number would wrap: a device that never ends its upload */
+        block = (uint16_t)(block + 1u);
+        /* cppcheck-suppress knownConditionTrueFalse ; it wraps after 65535 full blocks */
+        if (block == 0) return ACCEL_E_TOO_LONG;
     }
     return pos >= len ? ACCEL_OK : ACCEL_E_EDGETPU_VERIFY;
 }
@@ -8317,7 +8327,7 @@ ACCELDEF accel_status accel_edgetpu_dfu_model_init(accel_edgetpu_dfu_model *d, u
     return ACCEL_OK;
 }
 
-static accel_status accel__edgetpu_dfu_dev_control(void *user, uint8_t rt, uint8_t req,
+static accel_status accel__edgetpu_dfu_model_control(void *user, uint8_t rt, uint8_t req,
                                                    uint16_t value, uint16_t index, uint8_t *data,
                                                    uint16_t length, uint32_t timeout_ms,
                                                    size_t *done)
@@ -8390,7 +8400,7 @@ ACCELDEF accel_status accel_edgetpu_dfu_model_port(accel_edgetpu_dfu_model *d, a
 {
     if (!d || !model) return ACCEL_E_NULL;
     model->user = d;
-    model->usb_control = accel__edgetpu_dfu_dev_control;
+    model->usb_control = accel__edgetpu_dfu_model_control;
     return ACCEL_OK;
 }
 #endif
@@ -9087,6 +9097,7 @@ ACCELDEF accel_status accel_refsi_model_execute(accel_refsi_model *cmp, const vo
                                               accel_refsi_report *report)
 {
     accel_refsi_report local;
+    /* cppcheck-suppress uninitvar ; local is written before it is read (an out-parameter) */
     accel_refsi_report *r = report ? report : &local;
     accel_refsi_iter it;
     accel_refsi_cmd c;
@@ -9386,12 +9397,11 @@ ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_requ
 /* ---------------------------------------------------------------- ane: register-file model */
 static uint32_t *accel__ane_model_reg(accel_ane_tm_model *m, uint32_t off)
 {
-    uint32_t rel;
     if (off & 3u) return NULL;
     if (off >= m->tm_base && off - m->tm_base < ACCEL_ANE_MODEL_TM_WORDS * 4u)
         return &m->tm[(off - m->tm_base) / 4u];
     if (off >= m->tq_base) {
-        rel = off - m->tq_base;
+        uint32_t rel = off - m->tq_base;
         if (rel < ACCEL_ANE_MODEL_TQ_WORDS * 4u) return &m->tq[rel / 4u];
     }
     return NULL;
@@ -9864,7 +9874,7 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
             (void)accel_ane_encode_bar(&pc->bars[k], out + i, ACCEL_ANE_BAR_SIZE);
         accel_store_u32le(out + i, pc->nbr_exec_order);
         accel_store_u32le(out + i + 4, off);
-        for (k = 0; k < pc->nbr_exec_order; k++) accel_store_u32le(out + off + k * 4u, pc->exec_order[k]);
+        for (k = 0; k < pc->nbr_exec_order; k++) accel_store_u32le(out + off + (size_t)k * 4u, pc->exec_order[k]);
     } else if (v == ACCEL_ANE_PC_EVENTS) {
         uint32_t k;
         accel_store_u32le(out + i, pc->subnet_custom_order);
@@ -9883,7 +9893,7 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
 static accel_status accel__ane_pc_decode_body(const uint8_t *buf, size_t len, unsigned v,
                                               accel_ane_proc_call *pc)
 {
-    uint32_t call, k;
+    uint32_t call;
     size_t end;
     accel_status st;
     accel_ane_bar b;
@@ -9919,8 +9929,9 @@ static accel_status accel__ane_pc_decode_body(const uint8_t *buf, size_t len, un
     call = accel__ane_pc_callsize(v, pc);
     if (len < call) return ACCEL_E_TRUNCATED;
     if (v == ACCEL_ANE_PC_BARS) {
+        uint32_t k;
         for (k = 0; k < pc->nbr_bars; k++) {
-            st = accel_ane_decode_bar(pc->raw_bars + k * ACCEL_ANE_BAR_SIZE, ACCEL_ANE_BAR_SIZE, &b);
+            st = accel_ane_decode_bar(pc->raw_bars + (size_t)k * ACCEL_ANE_BAR_SIZE, ACCEL_ANE_BAR_SIZE, &b);
             if (st != ACCEL_OK) return st;
         }
         end = (size_t)pc->exec_order_offset + (size_t)pc->nbr_exec_order * 4u;
@@ -10062,7 +10073,7 @@ ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, ui
     accel_store_u32le(out + 0x20, t->nbr_inputs);
     accel_store_u32le(out + 0x24, t->nbr_output_sets);
     for (k = 0; k < t->nbr_inputs; k++) {
-        uint8_t *p = out + ACCEL_ANE_TRIGGER_FIXED_SIZE + k * ACCEL_ANE_CHAIN_BUF_SIZE;
+        uint8_t *p = out + ACCEL_ANE_TRIGGER_FIXED_SIZE + (size_t)k * ACCEL_ANE_CHAIN_BUF_SIZE;
         accel_store_u32le(p, t->inputs[k].type);
         accel_store_u32le(p + 4, t->inputs[k].output_set_id);
         accel_store_u64le(p + 8, t->inputs[k].address);
@@ -10100,7 +10111,7 @@ ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len
         return ACCEL_E_MALFORMED;
     t->raw_inputs = buf + ACCEL_ANE_TRIGGER_FIXED_SIZE;
     for (k = 0; k < t->nbr_inputs; k++) {
-        st = accel_ane_decode_chain_buf(t->raw_inputs + k * ACCEL_ANE_CHAIN_BUF_SIZE,
+        st = accel_ane_decode_chain_buf(t->raw_inputs + (size_t)k * ACCEL_ANE_CHAIN_BUF_SIZE,
                                         ACCEL_ANE_CHAIN_BUF_SIZE, t->nbr_output_sets, &b);
         if (st != ACCEL_OK) return st;
     }
@@ -10221,8 +10232,8 @@ ACCELDEF accel_status accel_ane_encode_inference(uint32_t num_io_buffers, uint32
     accel_store_u64le(out + 8, prop_addr);
     accel_store_u64le(out + 16, prop_size);
     for (k = 0; k < buf_nbr; k++) {
-        accel_store_u64le(out + 24 + k * 16u, addr_size_pairs[2u * k]);
-        accel_store_u64le(out + 32 + k * 16u, addr_size_pairs[2u * k + 1u]);
+        accel_store_u64le(out + 24 + (size_t)k * 16u, addr_size_pairs[2u * k]);
+        accel_store_u64le(out + 32 + (size_t)k * 16u, addr_size_pairs[2u * k + 1u]);
     }
     *len = ACCEL_ANE_INFERENCE_FIXED_SIZE + (size_t)buf_nbr * 16u;
     return ACCEL_OK;
@@ -10387,7 +10398,7 @@ ACCELDEF accel_status accel_ane_encode_note(const accel_ane_note *n, uint8_t *ou
         if (grouped ? n->sp_count == 0 : n->sp_count != 1) return ACCEL_E_MALFORMED;
         if (n->sp_count > (ACCEL_ANE_CALL_CONTAINER_SIZE - 12u) / accel__ane_sp_size(n->id))
             return ACCEL_E_ANE_MSG_SIZE;
-        need = (size_t)((grouped ? 12u : 8u) + n->sp_count * accel__ane_sp_size(n->id));
+        need = (size_t)((grouped ? 12u : 8u) + n->sp_count * accel__ane_sp_size(n->id)); /* NOLINT(bugprone-misplaced-widening-cast): bounded by the container size just above */
         break;
     default:
         if (!n->payload && n->payload_len) return ACCEL_E_NULL;
@@ -11065,7 +11076,7 @@ ACCELDEF accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const acc
         accel_store_u32le(d + 4, e[i].type);
         accel_store_u32le(d + 8, e[i].call_index);
         accel_store_u32le(d + 12, e[i].engine_index);
-        for (k = 0; k < 4; k++) accel_store_u32le(d + 16 + 4 * k, e[i].counters[k]);
+        for (k = 0; k < 4; k++) accel_store_u32le(d + 16 + (size_t)4 * k, e[i].counters[k]);
     }
     *len = total;
     return ACCEL_OK;
@@ -11109,7 +11120,7 @@ ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, u
     e->type = accel_load_u32le(d + 4);
     e->call_index = accel_load_u32le(d + 8);
     e->engine_index = accel_load_u32le(d + 12);
-    for (k = 0; k < 4; k++) e->counters[k] = accel_load_u32le(d + 16 + 4 * k);
+    for (k = 0; k < 4; k++) e->counters[k] = accel_load_u32le(d + 16 + (size_t)4 * k);
     return ACCEL_OK;
 }
 

@@ -88,6 +88,7 @@ done
 echo "== tool tests (tests/*.sh)"
 for s in tests/*.sh; do
   [ -f "$s" ] || continue
+  [ "$s" = tests/lib.sh ] && continue # the shared counters, sourced by the others
   run_counted "$(basename "$s")" bash "$s"
 done
 
@@ -99,11 +100,12 @@ for fz in tests/fuzz/fuzz_*.c; do
   if cc -std=c99 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DACCEL_FUZZ_MAIN -I. -Iports/sim -Itests \
       "$fz" -o "$T/$n" >"$LOG/$n.log" 2>&1; then
     seeds=tests/fuzz/seeds/${n#fuzz_}
-    if "$T/$n" $( [ -d "$seeds" ] && ls -d "$seeds"/* 2>/dev/null ) >>"$LOG/$n.log" 2>&1; then ok "$n over its seeds"
+    if [ -z "$(ls -A "$seeds" 2>/dev/null)" ]; then bad "$n has no seeds in $seeds"
+    elif "$T/$n" "$seeds" >>"$LOG/$n.log" 2>&1; then ok "$n over its seeds"
     else bad "$n over its seeds" "$LOG/$n.log"; fi
   else bad "build $n" "$LOG/$n.log"; fi
   # 2) a short coverage-guided run with libFuzzer
-  if have clang && clang -fsanitize=fuzzer,address,undefined -g -O1 -I. -Iports/sim "$fz" -o "$T/${n}_lf" \
+  if have clang && clang -fsanitize=fuzzer,address,undefined -g -O1 -I. -Iports/sim -Itests "$fz" -o "$T/${n}_lf" \
       >"$LOG/${n}_lf.log" 2>&1; then
     # the first corpus directory receives new inputs: a scratch one, never the checked-in seeds
     rm -rf "$T/corpus_$n" && mkdir -p "$T/corpus_$n"

@@ -24,7 +24,7 @@ int main(void)
 {
     printf("crc_simd_test (ACCEL_CRC32_IMPL=%d, ACCEL_CRC32_SIMD=%d)\n", ACCEL_CRC32_IMPL,
            ACCEL_CRC32_SIMD);
-    tl_seed(18);
+    tl_seed(12345);
     crc_cases_run();
     return TEST_END();
 }
