@@ -3557,12 +3557,17 @@ static const uint32_t accel__crc32_nibble[16] = {
     0x9B64C2B0UL, 0x86D3D2D4UL, 0xA00AE278UL, 0xBDBDF21CUL,
 };
 #elif ACCEL_CRC32_IMPL >= ACCEL_CRC32_TABLE256
+#if ACCEL_CRC32_IMPL == ACCEL_CRC32_BRAID && ACCEL_CRC32_SIMD != 1 && ACCEL_CRC32_SIMD != 2
+#define ACCEL__CRC32_BRAID 1 /* (the x86 folding takes every input the braid would) */
+#else
+#define ACCEL__CRC32_BRAID 0
+#endif
 /* Row k is the CRC register after one byte value and k zero bytes. Row 0 is the
  * byte-at-a-time table; slicing-by-8 adds rows 1-7; the braid adds, as rows 8-15, the rows
  * for 24-31 zero bytes (a byte's jump to the same lane of the next 32-byte braid row). */
-#if ACCEL_CRC32_IMPL == ACCEL_CRC32_BRAID
+#if ACCEL__CRC32_BRAID
 #define ACCEL__CRC32_ROWS 16
-#elif ACCEL_CRC32_IMPL == ACCEL_CRC32_SLICE8
+#elif ACCEL_CRC32_IMPL >= ACCEL_CRC32_SLICE8
 #define ACCEL__CRC32_ROWS 8
 #else
 #define ACCEL__CRC32_ROWS 1
@@ -3930,7 +3935,7 @@ static const uint32_t accel__crc32_t8[ACCEL__CRC32_ROWS][256] = {
     0xA8C40105UL, 0x646E019BUL, 0xEAE10678UL, 0x264B06E6UL,
   },
 #endif
-#if ACCEL_CRC32_IMPL == ACCEL_CRC32_BRAID
+#if ACCEL__CRC32_BRAID
   {
     0x00000000UL, 0xA58B900EUL, 0x9066265DUL, 0x35EDB653UL, 0xFBBD4AFBUL, 0x5E36DAF5UL,
     0x6BDB6CA6UL, 0xCE50FCA8UL, 0x2C0B93B7UL, 0x898003B9UL, 0xBC6DB5EAUL, 0x19E625E4UL,
@@ -4514,7 +4519,7 @@ ACCELDEF uint32_t accel_crc32_update(uint32_t crc, const void *data, size_t n)
     while (n--) c = (c >> 8) ^ accel__crc32_t8[0][(c ^ *p++) & 0xFFu];
 #else
     /* byte loads only (no alignment or endianness assumptions); compilers merge them */
-#if ACCEL_CRC32_IMPL == ACCEL_CRC32_BRAID
+#if ACCEL__CRC32_BRAID
     if (n >= 64) {
         /* Braid: four lanes of 8-byte words, 32-byte rows. Lane k keeps r_k, what its words so
          * far contribute, as a register value for the first 4 bytes of its next word: byte j

@@ -99,10 +99,11 @@ static void test_crc32_tables(void)
     for (i = 0; i < 256; i++) CHECK_EQ(accel__crc32_t8[0][i], ref_table(i, 8));
 #elif ACCEL_CRC32_IMPL >= ACCEL_CRC32_SLICE8
     unsigned k;
-    CHECK_EQ(sizeof accel__crc32_t8 / sizeof accel__crc32_t8[0],
-             ACCEL_CRC32_IMPL == ACCEL_CRC32_BRAID ? 16 : 8);
+    /* the braid rows exist where the portable code sees long inputs (not under x86 folding) */
+    CHECK_EQ(sizeof accel__crc32_t8 / sizeof accel__crc32_t8[0], ACCEL__CRC32_BRAID ? 16 : 8);
+    CHECK_EQ(ACCEL__CRC32_BRAID, ACCEL_CRC32_IMPL == ACCEL_CRC32_BRAID && ACCEL_CRC32_SIMD == 0);
     for (k = 0; k < 8; k++) CHECK(ref_rows_match(accel__crc32_t8 + k, k));
-#if ACCEL_CRC32_IMPL == ACCEL_CRC32_BRAID
+#if ACCEL__CRC32_BRAID
     /* braid rows: a byte's way to the same lane of the next 32-byte row, 24..31 zero bytes */
     for (k = 0; k < 8; k++) CHECK(ref_rows_match(accel__crc32_t8 + 8 + k, 24 + k));
 #endif
