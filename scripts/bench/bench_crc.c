@@ -8,7 +8,8 @@
  * range of the samples; the median of the per-round ratios (zlib's time / the variant's time:
  * above 1 = faster than zlib) with their range; and the ratio of the fastest samples (what each
  * does undisturbed). zlib's own range says how noisy the machine was during the run.
- * The portable variants are built with ACCEL_CRC32_NO_SIMD; PCLMUL and VPCLMUL are the x86-64
+ * The portable variants are built with ACCEL_CRC32_NO_SIMD (for generic x86-64 on x86-64, like
+ * Debian's zlib: see parts/bench_crc/crc_variant.h); PCLMUL and VPCLMUL are the x86-64
  * folding paths (ACCEL_CRC32_SIMD 1 and 2), run when this CPU has the instructions; on other
  * hosts the -march=native build of accel.h (e.g. the AArch64 CRC32 path) is shown instead. */
 #define _POSIX_C_SOURCE 199309L

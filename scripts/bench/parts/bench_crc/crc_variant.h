@@ -2,7 +2,12 @@
  * (ACCEL_STATIC keeps the copies apart), exported as BENCH_CRC_FN, with BENCH_CRC_LEVEL
  * returning the ACCEL_CRC32_SIMD level it was compiled with, so bench_crc can time them all in
  * one run. The Makefile builds every part with -march=native, so the portable variants define
- * ACCEL_CRC32_NO_SIMD and the instruction variants pick their target with a pragma. */
+ * ACCEL_CRC32_NO_SIMD and the instruction variants pick their target with a pragma. On x86-64
+ * the portable variants are compiled for generic x86-64: that is the build that runs them (a
+ * -march=native one takes the folding path), and the build of zlib they are compared with. */
+#if defined(ACCEL_CRC32_NO_SIMD) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#pragma GCC target("arch=x86-64,tune=generic")
+#endif
 #define ACCEL_STATIC
 #define ACCEL_NO_TSP1
 #define ACCEL_NO_EDGETPU
