@@ -11382,12 +11382,13 @@ static void accel__mac_rq_init(accel__mac_rqc *r, const accel_mac_quant *q, size
         if (q->shift[i] >= 0) r->fast = 0;
 }
 
-/* The double-rounding requantization of the fast case (shift sh < 0) plus the output offset,
- * clamped to act_min..act_max; no int32 step overflows (|result| <= 2^30). */
+/* The double-rounding requantization of the fast case (shift sh < 0) plus the output offset
+ * (to be clamped to act_min..act_max); no int32 step overflows (|result| <= 2^30 + 255).
+ * floor((x*m + 2^30) / 2^31) is floor(x*m / 2^31) plus bit 30 of x*m: no constants to add. */
 ACCEL__MAC_AI int32_t accel__mac_rqf(uint32_t acc, int32_t m, int32_t sh, int32_t off)
 {
-    int64_t p = (int64_t)accel__mac_u2s(acc) * m + ((int64_t)1 << 30);
-    int32_t h = accel__mac_u2s((uint32_t)((uint64_t)p >> 31));
+    uint64_t p = (uint64_t)((int64_t)accel__mac_u2s(acc) * m);
+    int32_t h = accel__mac_u2s((uint32_t)(p >> 31) + (((uint32_t)p >> 30) & 1u));
     return accel__mac_asr(accel__mac_asr(h - (h < 0 ? 1 : 0), -sh - 1) + 1, 1) + off;
 }
 
@@ -11441,17 +11442,45 @@ ACCEL__MAC_NOINLINE static void accel__mac_rq_acc(const uint32_t *acc, size_t nc
 ACCEL__MAC_NOINLINE static void accel__mac_rq_ch(const uint32_t *acc, size_t n,
                                                  const accel__mac_rqc *r, size_t ch, uint8_t *o)
 {
-    const int32_t *mp = r->m + ch * r->step, *sp = r->sh + ch * r->step;
-    int32_t lo = r->lo + r->off, hi = r->hi + r->off, v;
+    size_t step = r->step; /* locals: the byte stores may alias *r */
+    const int32_t *mp = r->m + ch * step, *sp = r->sh + ch * step;
+    int32_t off = r->off, lo = r->lo + off, hi = r->hi + off, v;
     uint8_t *oe = o + n;
     if (!r->fast) {
-        for (; o != oe; mp += r->step, sp += r->step) *o++ = accel__mac_rqone(*acc++, *mp, *sp, r);
+        for (; o != oe; mp += step, sp += step) *o++ = accel__mac_rqone(*acc++, *mp, *sp, r);
         return;
     }
-    for (; o != oe; mp += r->step, sp += r->step) {
-        v = accel__mac_rqf(*acc++, *mp, *sp, r->off);
+    for (; o != oe; mp += step, sp += step) {
+        v = accel__mac_rqf(*acc++, *mp, *sp, off);
         v = v < lo ? lo : v > hi ? hi : v;
         *o++ = (uint8_t)(v & 0xFF);
+    }
+}
+
+/* acc[p * as + c] of nc channels ch.. x np pixels requantized into o[p * os + c], a channel a
+ * turn (its multiplier and shift loaded once). */
+ACCEL__MAC_NOINLINE static void accel__mac_rq_grid(const uint32_t *acc, size_t as, size_t nc,
+                                                   size_t np, const accel__mac_rqc *r,
+                                                   size_t ch, uint8_t *o, size_t os)
+{
+    size_t step = r->step, p;
+    int32_t off = r->off, lo = r->lo + off, hi = r->hi + off, m, sh, v;
+    const uint32_t *a;
+    uint8_t *op;
+    for (; nc > 0; nc--, ch++, acc++, o++) {
+        m = r->m[ch * step];
+        sh = r->sh[ch * step];
+        a = acc;
+        op = o;
+        if (!r->fast) {
+            for (p = np; p > 0; p--, a += as, op += os) *op = accel__mac_rqone(*a, m, sh, r);
+            continue;
+        }
+        for (p = np; p > 0; p--, a += as, op += os) {
+            v = accel__mac_rqf(*a, m, sh, off);
+            v = v < lo ? lo : v > hi ? hi : v;
+            *op = (uint8_t)(v & 0xFF);
+        }
     }
 }
 
@@ -11495,38 +11524,62 @@ ACCEL__MAC_AI uint32_t accel__mac_smlad(uint32_t a, uint32_t b, uint32_t acc)
     __asm__("smlad %0, %1, %2, %0" : "+r"(acc) : "r"(a), "r"(b));
     return acc;
 }
+/* acc + a.lo * b.lo (BB) or acc + a.hi * b.hi (TT), 16 x 16 signed, modulo 2^32 */
+ACCEL__MAC_AI uint32_t accel__mac_smlabb(uint32_t a, uint32_t b, uint32_t acc)
+{
+    __asm__("smlabb %0, %1, %2, %0" : "+r"(acc) : "r"(a), "r"(b));
+    return acc;
+}
+ACCEL__MAC_AI uint32_t accel__mac_smlatt(uint32_t a, uint32_t b, uint32_t acc)
+{
+    __asm__("smlatt %0, %1, %2, %0" : "+r"(acc) : "r"(a), "r"(b));
+    return acc;
+}
 /* Rows per pass of the FC kernel: 3 rows, the input word and the offset fill 13 registers.
- * R (2 or 3) rows are computed; nr <= R are used. */
+ * R (2 or 3) rows are computed; nr <= R are used. XA/XT are the byte-extend mnemonics
+ * (sxtab16/sxtb16 for int8, uxtab16/uxtb16 for uint8); ROW2 is the third row or nothing. */
 #define ACCEL__MAC_FR 3u
+#define ACCEL__MAC_FC_ROW(A, W, XT)                                                              \
+    "ldr %[t], [%[" #W "]], #4\n\t" XT " %[u], %[t]\n\t" XT " %[t], %[t], ror #8\n\t"            \
+    "smlad %[" #A "], %[x02], %[u], %[" #A "]\n\t"                                               \
+    "smlad %[" #A "], %[x13], %[t], %[" #A "]\n\t"
+#define ACCEL__MAC_FC_STEP(XA, XT, ROW2)                                                         \
+    "ldr %[t], [%[x]], #4\n\t" XA " %[x02], %[xo2], %[t]\n\t"                                  \
+    XA " %[x13], %[xo2], %[t], ror #8\n\t" ACCEL__MAC_FC_ROW(a0, w0, XT)                         \
+    ACCEL__MAC_FC_ROW(a1, w1, XT) ROW2
+#define ACCEL__MAC_FC_LOOP(XA, XT, ROW2)                                                         \
+    "1:\n\t" ACCEL__MAC_FC_STEP(XA, XT, ROW2) ACCEL__MAC_FC_STEP(XA, XT, ROW2)                    \
+    "cmp %[x], %[e]\n\t"                                                                         \
+    "bne 1b"
+#define ACCEL__MAC_FC_OUT                                                                        \
+    [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1),      \
+        [w2] "+r"(w2), [t] "=&r"(t), [u] "=&r"(u), [x02] "=&r"(x02), [x13] "=&r"(x13)
 ACCEL__MAC_AI void accel__mac_fc_rows_t(const int8_t *x, const int8_t *w, size_t ws, size_t nr,
                                         size_t n, int32_t xo, uint32_t *acc, const int U,
                                         const int R)
 {
     const int8_t *w0 = w, *w1 = w + (nr > 1 ? ws : 0), *w2 = w + (nr > 2 ? 2 * ws : 0);
-    const int8_t *e = x + (n & ~(size_t)3);
+    const int8_t *e = x + (n & ~(size_t)7);
     uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u;
+    uint32_t t, u, x02, x13;
     int32_t xk;
-    while (x != e) { /* (x + xo) in int16 halves, bytes 0,2 and 1,3 of 4; weights the same */
-        uint32_t xv = accel__mac_ld32(x), x02, x13, t;
-        x += 4;
-        x02 = accel__mac_xta(xo2, xv, U, 0);
-        x13 = accel__mac_xta(xo2, xv, U, 1);
-        t = accel__mac_ld32(w0);
-        w0 += 4;
-        a0 = accel__mac_smlad(x02, accel__mac_xt(t, U, 0), a0);
-        a0 = accel__mac_smlad(x13, accel__mac_xt(t, U, 1), a0);
-        t = accel__mac_ld32(w1);
-        w1 += 4;
-        a1 = accel__mac_smlad(x02, accel__mac_xt(t, U, 0), a1);
-        a1 = accel__mac_smlad(x13, accel__mac_xt(t, U, 1), a1);
-        if (R > 2) {
-            t = accel__mac_ld32(w2);
-            w2 += 4;
-            a2 = accel__mac_smlad(x02, accel__mac_xt(t, U, 0), a2);
-            a2 = accel__mac_smlad(x13, accel__mac_xt(t, U, 1), a2);
-        }
+    /* 8 bytes a turn: (x + xo) in int16 halves, bytes 0,2 and 1,3 of each word, the weights
+     * the same; 13 registers */
+    if (x != e) {
+        if (U && R > 2)
+            __asm__(ACCEL__MAC_FC_LOOP("uxtab16", "uxtb16", ACCEL__MAC_FC_ROW(a2, w2, "uxtb16"))
+                    : ACCEL__MAC_FC_OUT : [e] "r"(e), [xo2] "r"(xo2) : "cc", "memory");
+        else if (U)
+            __asm__(ACCEL__MAC_FC_LOOP("uxtab16", "uxtb16", "")
+                    : ACCEL__MAC_FC_OUT : [e] "r"(e), [xo2] "r"(xo2) : "cc", "memory");
+        else if (R > 2)
+            __asm__(ACCEL__MAC_FC_LOOP("sxtab16", "sxtb16", ACCEL__MAC_FC_ROW(a2, w2, "sxtb16"))
+                    : ACCEL__MAC_FC_OUT : [e] "r"(e), [xo2] "r"(xo2) : "cc", "memory");
+        else
+            __asm__(ACCEL__MAC_FC_LOOP("sxtab16", "sxtb16", "")
+                    : ACCEL__MAC_FC_OUT : [e] "r"(e), [xo2] "r"(xo2) : "cc", "memory");
     }
-    for (n &= 3u; n > 0; n--) {
+    for (n &= 7u; n > 0; n--) {
         xk = accel__mac_ld8(x++, U) + xo;
         a0 += (uint32_t)(xk * accel__mac_ld8(w0++, U));
         a1 += (uint32_t)(xk * accel__mac_ld8(w1++, U));
@@ -12736,6 +12789,170 @@ static void accel__mac_mcu_conv_direct(const accel_mac_conv *g, const accel_mac_
             }
         }
 }
+
+/* ---- microcontroller depthwise conv2d (depth multiplier 1): 4 channels a pass, their
+ * filter taps packed on the stack as int16 w + filter_offset (DSP: the halves SXTAB16 makes
+ * of an input word, channels 0,2 and 1,3), the input offset added as the bytes are unpacked,
+ * taps outside the image skipped as in the reference loop; per output pixel the 4 sums stay
+ * in registers (DSP: SMLABB/SMLATT). The other channels (in_c % 4) and depth multipliers > 1
+ * take the portable loop. ---- */
+#define ACCEL__MAC_DWT 25u /* taps per window at most (5x5): 200 bytes of packed filter */
+
+/* Taps of the 4 channels: input bytes at P, packed filter words at W (2 a tap). DSP: one
+ * volatile asm per tap or per row of 3 (so that the compiler keeps them in order instead of
+ * hoisting every load); XA the byte-extend-and-add mnemonic, OFF the filter's byte offset. */
+#if ACCEL__MAC_DSP
+#define ACCEL__MAC_DWT1(XA, P, OFF)                                                              \
+    "ldr %[t], " P "\n\t" XA " %[u], %[xo2], %[t]\n\t" XA " %[t], %[xo2], %[t], ror #8\n\t"      \
+    "ldrd %[v0], %[v1], [%[wb], #" #OFF "]\n\t"                                                  \
+    "smlabb %[a0], %[u], %[v0], %[a0]\n\t"                                                       \
+    "smlatt %[a2], %[u], %[v0], %[a2]\n\t"                                                       \
+    "smlabb %[a1], %[t], %[v1], %[a1]\n\t"                                                       \
+    "smlatt %[a3], %[t], %[v1], %[a3]\n\t"
+#define ACCEL__MAC_DWOUT                                                                         \
+    [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [t] "=&r"(t), [u] "=&r"(u),     \
+        [v0] "=&r"(v0), [v1] "=&r"(v1)
+#define ACCEL__MAC_DWROW(XA, P, O0, O1, O2)                                                      \
+    __asm__ volatile(ACCEL__MAC_DWT1(XA, "[%[p]]", O0) ACCEL__MAC_DWT1(XA, "[%[p], %[d1]]", O1)  \
+                     ACCEL__MAC_DWT1(XA, "[%[p], %[d2]]", O2)                                    \
+                     : ACCEL__MAC_DWOUT                                                          \
+                     : [p] "r"(P), [d1] "r"(dwc), [d2] "r"(dwc2), [wb] "r"(wq), [xo2] "r"(xo2)  \
+                     : "memory")
+#define ACCEL__MAC_DWTAP(P, W)                                                                   \
+    do {                                                                                         \
+        if (U)                                                                                   \
+            __asm__ volatile(ACCEL__MAC_DWT1("uxtab16", "[%[p]]", 0)                             \
+                             : ACCEL__MAC_DWOUT                                                  \
+                             : [p] "r"(P), [wb] "r"(W), [xo2] "r"(xo2)                           \
+                             : "memory");                                                        \
+        else                                                                                     \
+            __asm__ volatile(ACCEL__MAC_DWT1("sxtab16", "[%[p]]", 0)                             \
+                             : ACCEL__MAC_DWOUT                                                  \
+                             : [p] "r"(P), [wb] "r"(W), [xo2] "r"(xo2)                           \
+                             : "memory");                                                        \
+    } while (0)
+#else
+#define ACCEL__MAC_DWTAP(p, w)                                                                   \
+    a0 += (accel__mac_ld8((p), U) + xo) * ((const int16_t *)(const void *)(w))[0],               \
+    a1 += (accel__mac_ld8((p) + 1, U) + xo) * ((const int16_t *)(const void *)(w))[1],           \
+    a2 += (accel__mac_ld8((p) + 2, U) + xo) * ((const int16_t *)(const void *)(w))[2],           \
+    a3 += (accel__mac_ld8((p) + 3, U) + xo) * ((const int16_t *)(const void *)(w))[3]
+/* the same without the input offset, which a whole window has in the bias */
+#define ACCEL__MAC_DWTAPF(p, w)                                                                  \
+    a0 += accel__mac_ld8((p), U) * ((const int16_t *)(const void *)(w))[0],                      \
+    a1 += accel__mac_ld8((p) + 1, U) * ((const int16_t *)(const void *)(w))[1],                  \
+    a2 += accel__mac_ld8((p) + 2, U) * ((const int16_t *)(const void *)(w))[2],                  \
+    a3 += accel__mac_ld8((p) + 3, U) * ((const int16_t *)(const void *)(w))[3]
+#endif
+#define ACCEL__MAC_DWP 16u /* output pixels requantized together (256 bytes of sums) */
+
+/* The 4 channels c0.. of every output pixel, wq the packed filter (2 words a tap). A whole
+ * 3x3 window (the common case) is unrolled. */
+ACCEL__MAC_AI void accel__mac_dw4_t(const accel_mac_conv *g, const int8_t *x, size_t c0,
+                                    const uint32_t *wq, const uint32_t *bq, int32_t xo,
+                                    const accel__mac_rqc *r, uint8_t *o, const int U)
+{
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    uint32_t b, oy, ox, ky, ky0, ky1, kx0, kx1, acc[4u * ACCEL__MAC_DWP];
+    size_t C = g->in_c, dwc = (size_t)dw * C, rs = (size_t)dh * g->in_w * C, np = 0, ob;
+    int full3 = g->k_h == 3 && g->k_w == 3;
+    int32_t iy0, ix0;
+    const int8_t *xr, *xe, *xw;
+    const uint32_t *wr, *bf;
+#if ACCEL__MAC_DSP
+    uint32_t xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u, a0, a1, a2, a3, t, u, v0, v1;
+    size_t dwc2 = 2u * dwc;
+    (void)xo;
+#else
+    int32_t a0, a1, a2, a3;
+#endif
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++) {
+                ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                a0 = a1 = a2 = a3 = 0;
+                bf = bq;
+                /* the window's first in-image tap */
+                xw = x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky0 * dh))) *
+                              g->in_w +
+                          (size_t)(uint32_t)(ix0 + (int32_t)(kx0 * dw))) * C + c0;
+                if (full3 && ky1 - ky0 == 3 && kx1 - kx0 == 3) {
+#if ACCEL__MAC_DSP
+                    if (U) {
+                        ACCEL__MAC_DWROW("uxtab16", xw, 0, 8, 16);
+                        ACCEL__MAC_DWROW("uxtab16", xw + rs, 24, 32, 40);
+                        ACCEL__MAC_DWROW("uxtab16", xw + 2 * rs, 48, 56, 64);
+                    } else {
+                        ACCEL__MAC_DWROW("sxtab16", xw, 0, 8, 16);
+                        ACCEL__MAC_DWROW("sxtab16", xw + rs, 24, 32, 40);
+                        ACCEL__MAC_DWROW("sxtab16", xw + 2 * rs, 48, 56, 64);
+                    }
+#else
+                    for (wr = wq, xe = xw + 3u * rs; xw != xe; xw += rs, wr += 6) {
+                        ACCEL__MAC_DWTAPF(xw, wr);
+                        ACCEL__MAC_DWTAPF(xw + dwc, wr + 2);
+                        ACCEL__MAC_DWTAPF(xw + 2 * dwc, wr + 4);
+                    }
+                    bf = bq + 4; /* the bias with the input offset's term */
+#endif
+                } else {
+                    for (ky = ky0; ky < ky1; ky++, xw += rs) {
+                        wr = wq + ((size_t)ky * g->k_w + kx0) * 2u;
+                        for (xr = xw, xe = xw + (size_t)(kx1 - kx0) * dwc; xr != xe; xr += dwc, wr += 2)
+                            ACCEL__MAC_DWTAP(xr, wr);
+                    }
+                }
+                acc[np * 4u] = (uint32_t)a0 + bf[0];
+                acc[np * 4u + 1u] = (uint32_t)a1 + bf[1];
+                acc[np * 4u + 2u] = (uint32_t)a2 + bf[2];
+                acc[np * 4u + 3u] = (uint32_t)a3 + bf[3];
+                if (++np == ACCEL__MAC_DWP || ox + 1u == g->out_w) {
+                    ob = (((size_t)b * g->out_h + oy) * g->out_w + ox + 1u - np) * C;
+                    accel__mac_rq_grid(acc, 4, 4, np, r, c0, o + ob, C);
+                    np = 0;
+                }
+            }
+        }
+}
+
+/* Channels [0, in_c & ~3) of a depthwise conv2d with depth multiplier 1 and at most
+ * ACCEL__MAC_DWT taps; returns how many it computed. */
+static size_t accel__mac_mcu_dw(const accel_mac_conv *g, const accel_mac_quant *q,
+                                const int8_t *x, const int8_t *w, const int32_t *bias, uint8_t *o)
+{
+    uint32_t wq[2u * ACCEL__MAC_DWT], bq[8];
+    size_t C = g->in_c, c0, t, j, nt = (size_t)g->k_h * g->k_w;
+    int u = q->dtype == ACCEL_MAC_UINT8;
+    int32_t wo = q->filter_offset, v[4];
+    accel__mac_rqc r;
+    if (nt > ACCEL__MAC_DWT || g->depth_multiplier > 1) return 0;
+    accel__mac_rq_init(&r, q, g->out_c);
+    for (c0 = 0; c0 + 4u <= C; c0 += 4u) {
+        for (t = 0; t < nt; t++) { /* int16 pairs: channels 0,2 then 1,3 (DSP); 0,1 then 2,3 */
+            for (j = 0; j < 4u; j++) v[j] = accel__mac_ld8(w + t * C + c0 + j, u) + wo;
+#if ACCEL__MAC_DSP
+            wq[2u * t] = ((uint32_t)v[0] & 0xFFFFu) | ((uint32_t)v[2] << 16);
+            wq[2u * t + 1u] = ((uint32_t)v[1] & 0xFFFFu) | ((uint32_t)v[3] << 16);
+#else
+            {
+                int16_t *d = (int16_t *)(void *)(wq + 2u * t);
+                for (j = 0; j < 4u; j++) d[j] = (int16_t)v[j];
+            }
+#endif
+        }
+        /* bq[4 + j]: plus input_offset * (the window's filter sum), for whole windows */
+        for (j = 0; j < 4u; j++) bq[j] = bq[4u + j] = bias ? (uint32_t)bias[c0 + j] : 0u;
+        for (t = 0; t < nt; t++)
+            for (j = 0; j < 4u; j++)
+                bq[4u + j] += (uint32_t)q->input_offset * (uint32_t)(accel__mac_ld8(w + t * C + c0 + j, u) + wo);
+        if (u) accel__mac_dw4_t(g, x, c0, wq, bq, q->input_offset, &r, o + c0, 1);
+        else accel__mac_dw4_t(g, x, c0, wq, bq, q->input_offset, &r, o + c0, 0);
+    }
+    return c0;
+}
 #endif /* ACCEL_MAC_MCU */
 
 /* The scratch of accel_mac_conv2d_with_scratch: 4-byte alignment, then the patch. */
@@ -12950,6 +13167,10 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
         cs = accel__mac_y_dw(g, q, x, w, bias, o);
         if (cs == oc_n) return ACCEL_OK;
     }
+#endif
+#if ACCEL_MAC_MCU
+    cs = accel__mac_mcu_dw(g, q, x, w, bias, o);
+    if (cs == oc_n) return ACCEL_OK;
 #endif
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
