@@ -2612,7 +2612,7 @@ extern "C" {
  * channels, 8 per vpmaddwd), requantizing in vectors. They use bounded stack tiles (conv about
  * 26 KiB, depthwise up to 10 KiB), no scratch; every other case takes the portable path. */
 #ifndef ACCEL_MAC_FAST
-#if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
+#if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFu
 #define ACCEL_MAC_FAST 1
 #else
 #define ACCEL_MAC_FAST 0
@@ -11332,10 +11332,17 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 #else
 #define ACCEL__MAC_NOINLINE
 #endif
-#if ACCEL_MAC_SIMD == 4 && defined(__ARM_FEATURE_SIMD32)
-#define ACCEL__MAC_DSP 1
+#if ACCEL_MAC_SIMD == 4 && defined(__ARM_FEATURE_SIMD32) && !defined(__ARMEB__)
+#define ACCEL__MAC_DSP 1 /* the byte lanes below are little-endian memory order */
 #else
 #define ACCEL__MAC_DSP 0 /* ARMv5TE has __ARM_FEATURE_DSP but not these instructions */
+#endif
+/* The portable kernels' inner loops go 8 elements a turn, 1 when the build optimizes for
+ * size (-Os: the unrolled copies would double their code). */
+#ifdef __OPTIMIZE_SIZE__
+#define ACCEL__MAC_UNROLL 1u
+#else
+#define ACCEL__MAC_UNROLL 8u
 #endif
 /* output pixels per pass of the conv2d kernel */
 #if ACCEL__MAC_DSP
@@ -11657,12 +11664,10 @@ static uint32_t accel__mac_xsum(const int8_t *x, size_t n, int32_t xo, int u)
  * int32 into o32. Weight rows ACCEL__MAC_FR at a time against each input row. */
 static void accel__mac_mcu_gemm(const int8_t *x, size_t bs, const int8_t *w, size_t ns, size_t ks,
                                 int u, int32_t xo, int32_t wo, const int32_t *bias,
-                                const accel_mac_quant *q, uint8_t *o, int32_t *o32)
+                                const accel__mac_rqc *rq, uint8_t *o, int32_t *o32)
 {
     uint32_t acc[ACCEL__MAC_FR], s;
-    accel__mac_rqc rq = {NULL, NULL, 0, 0, 0, 0, 0, 0};
     size_t b, n, r, nr;
-    if (q) accel__mac_rq_init(&rq, q, ns);
     for (b = 0; b < bs; b++, x += ks) {
         s = wo != 0 ? (uint32_t)wo * accel__mac_xsum(x, ks, xo, u) : 0u;
         for (n = 0; n < ns; n += nr) {
@@ -11675,7 +11680,7 @@ static void accel__mac_mcu_gemm(const int8_t *x, size_t bs, const int8_t *w, siz
             if (o32)
                 for (r = 0; r < nr; r++) o32[b * ns + n + r] = accel__mac_u2s(acc[r]);
             else
-                accel__mac_rq_ch(acc, nr, &rq, n, o + b * ns + n);
+                accel__mac_rq_ch(acc, nr, rq, n, o + b * ns + n);
         }
     }
 }
@@ -11721,8 +11726,12 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
     ns = (size_t)out_depth;
     fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
 #if ACCEL_MAC_MCU
-    accel__mac_mcu_gemm(x, bs, w, ns, ks, fx != 0, q->input_offset, q->filter_offset, bias, q, o,
-                        NULL);
+    {
+        accel__mac_rqc rq;
+        accel__mac_rq_init(&rq, q, ns);
+        accel__mac_mcu_gemm(x, bs, w, ns, ks, fx != 0, q->input_offset, q->filter_offset, bias,
+                            &rq, o, NULL);
+    }
     return ACCEL_OK;
 #endif
     n = 0;
@@ -12641,9 +12650,10 @@ ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w0, 
                                         uint32_t *acc, const int U)
 {
     int32_t a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0, x, c0, c1;
-    const int8_t *e = w0 + (fs & ~(size_t)7);
+    const int8_t *e = w0 + (fs & ~(size_t)(ACCEL__MAC_UNROLL - 1u));
     while (w0 != e) {
         ACCEL__MAC_PX32(0);
+#if ACCEL__MAC_UNROLL > 1
         ACCEL__MAC_PX32(1);
         ACCEL__MAC_PX32(2);
         ACCEL__MAC_PX32(3);
@@ -12651,13 +12661,16 @@ ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w0, 
         ACCEL__MAC_PX32(5);
         ACCEL__MAC_PX32(6);
         ACCEL__MAC_PX32(7);
-        patch += 24;
-        w0 += 8;
-        w1 += 8;
+#endif
+        patch += 3u * ACCEL__MAC_UNROLL;
+        w0 += ACCEL__MAC_UNROLL;
+        w1 += ACCEL__MAC_UNROLL;
     }
-    for (e += fs & 7u; w0 != e; patch += 3, w0++, w1++) {
+#if ACCEL__MAC_UNROLL > 1
+    for (e += fs & (ACCEL__MAC_UNROLL - 1u); w0 != e; patch += 3, w0++, w1++) {
         ACCEL__MAC_PX32(0);
     }
+#endif
     acc[0] = (uint32_t)a0 + b[0] + s[0];
     acc[1] = (uint32_t)a1 + b[0] + s[1];
     acc[2] = (uint32_t)a2 + b[0] + s[2];
@@ -12952,6 +12965,128 @@ static size_t accel__mac_mcu_dw(const accel_mac_conv *g, const accel_mac_quant *
         else accel__mac_dw4_t(g, x, c0, wq, bq, q->input_offset, &r, o + c0, 0);
     }
     return c0;
+}
+
+/* ---- microcontroller pools: per output pixel, 4 channels a pass with the window's values in
+ * registers (DSP: a word of 4 bytes, the maximum by SSUB8/USUB8 + SEL, the sums in two
+ * int16-lane words by SXTAB16/UXTAB16 while the window has at most 255 taps); the last
+ * in_c % 4 channels one at a time. ---- */
+#if ACCEL__MAC_DSP
+/* the bytewise maximum of a and b, signed (U 0) or unsigned (U 1) */
+ACCEL__MAC_AI uint32_t accel__mac_max4(uint32_t a, uint32_t b, const int U)
+{
+    uint32_t t, r;
+    if (U) __asm__("usub8 %0, %2, %3\n\tsel %1, %2, %3" : "=&r"(t), "=r"(r) : "r"(a), "r"(b) : "cc");
+    else __asm__("ssub8 %0, %2, %3\n\tsel %1, %2, %3" : "=&r"(t), "=r"(r) : "r"(a), "r"(b) : "cc");
+    (void)t;
+    return r;
+}
+#endif
+
+/* The rounded average of TFLite (int8: half away from zero, uint8: (v + n/2) / n) or the
+ * maximum v, clamped. */
+ACCEL__MAC_AI uint8_t accel__mac_pool_out(int32_t v, int32_t n, int avg, int u, int32_t lo,
+                                          int32_t hi)
+{
+    if (avg) v = u || v > 0 ? (v + n / 2) / n : (v - n / 2) / n;
+    v = v < lo ? lo : v > hi ? hi : v;
+    return (uint8_t)(v & 0xFF);
+}
+
+ACCEL__MAC_AI void accel__mac_pool_t(const accel_mac_conv *g, const int8_t *x, uint8_t *o,
+                                     int32_t lo, int32_t hi, int avg, const int U)
+{
+    uint32_t b, oy, ox, ky0, ky1, kx0, kx1;
+    size_t C = g->in_c, c4 = C & ~(size_t)3, c, rs = (size_t)g->in_w * C, wr;
+    int32_t iy0, ix0, n, a0, a1, a2, a3, v;
+    const int8_t *xw, *xr, *re, *p, *we;
+#if ACCEL__MAC_DSP
+    uint32_t m, s02, s13, t;
+#endif
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, 1u, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++, o += C) {
+                ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, 1u, g->k_w, g->in_w, &kx0, &kx1);
+                n = (int32_t)((ky1 - ky0) * (kx1 - kx0));
+                xw = x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)ky0)) * g->in_w +
+                          (size_t)(uint32_t)(ix0 + (int32_t)kx0)) * C;
+                we = xw + (size_t)(ky1 - ky0) * rs; /* past the window's last row */
+                wr = (size_t)(kx1 - kx0) * C;       /* bytes of a window row */
+                for (c = 0; c < C; c += c < c4 ? 4u : 1u) {
+#if ACCEL__MAC_DSP
+                    if (c < c4 && (!avg || n <= 255)) {
+                        m = accel__mac_ld32(xw + c);
+                        s02 = s13 = 0;
+                        for (xr = xw + c; xr != we + c; xr += rs)
+                            for (p = xr, re = xr + wr; p != re; p += C) {
+                                t = accel__mac_ld32(p);
+                                if (avg) {
+                                    s02 = accel__mac_xta(s02, t, U, 0);
+                                    s13 = accel__mac_xta(s13, t, U, 1);
+                                } else {
+                                    m = accel__mac_max4(m, t, U);
+                                }
+                            }
+                        if (avg) { /* int16 lanes (uint8: unsigned) */
+                            a0 = U ? (int32_t)(s02 & 0xFFFFu) : (int32_t)(int16_t)(s02 & 0xFFFFu);
+                            a2 = U ? (int32_t)(s02 >> 16) : (int32_t)(int16_t)(s02 >> 16);
+                            a1 = U ? (int32_t)(s13 & 0xFFFFu) : (int32_t)(int16_t)(s13 & 0xFFFFu);
+                            a3 = U ? (int32_t)(s13 >> 16) : (int32_t)(int16_t)(s13 >> 16);
+                        } else {
+                            a0 = accel__mac_ld8((const int8_t *)(const void *)&m, U);
+                            a1 = accel__mac_ld8((const int8_t *)(const void *)&m + 1, U);
+                            a2 = accel__mac_ld8((const int8_t *)(const void *)&m + 2, U);
+                            a3 = accel__mac_ld8((const int8_t *)(const void *)&m + 3, U);
+                        }
+                        o[c] = accel__mac_pool_out(a0, n, avg, U, lo, hi);
+                        o[c + 1] = accel__mac_pool_out(a1, n, avg, U, lo, hi);
+                        o[c + 2] = accel__mac_pool_out(a2, n, avg, U, lo, hi);
+                        o[c + 3] = accel__mac_pool_out(a3, n, avg, U, lo, hi);
+                        continue;
+                    }
+#endif
+                    if (c < c4) {
+                        a0 = a1 = a2 = a3 = avg ? 0 : -256;
+                        for (xr = xw + c; xr != we + c; xr += rs)
+                            for (p = xr, re = xr + wr; p != re; p += C) {
+                                if (avg) {
+                                    a0 += accel__mac_ld8(p, U);
+                                    a1 += accel__mac_ld8(p + 1, U);
+                                    a2 += accel__mac_ld8(p + 2, U);
+                                    a3 += accel__mac_ld8(p + 3, U);
+                                } else {
+                                    v = accel__mac_ld8(p, U), a0 = v > a0 ? v : a0;
+                                    v = accel__mac_ld8(p + 1, U), a1 = v > a1 ? v : a1;
+                                    v = accel__mac_ld8(p + 2, U), a2 = v > a2 ? v : a2;
+                                    v = accel__mac_ld8(p + 3, U), a3 = v > a3 ? v : a3;
+                                }
+                            }
+                        o[c] = accel__mac_pool_out(a0, n, avg, U, lo, hi);
+                        o[c + 1] = accel__mac_pool_out(a1, n, avg, U, lo, hi);
+                        o[c + 2] = accel__mac_pool_out(a2, n, avg, U, lo, hi);
+                        o[c + 3] = accel__mac_pool_out(a3, n, avg, U, lo, hi);
+                        continue;
+                    }
+                    a0 = avg ? 0 : -256;
+                    for (xr = xw + c; xr != we + c; xr += rs)
+                        for (p = xr, re = xr + wr; p != re; p += C) {
+                            v = accel__mac_ld8(p, U);
+                            a0 = avg ? a0 + v : v > a0 ? v : a0;
+                        }
+                    o[c] = accel__mac_pool_out(a0, n, avg, U, lo, hi);
+                }
+            }
+        }
+}
+
+static void accel__mac_mcu_pool(const accel_mac_conv *g, int u, int32_t lo, int32_t hi,
+                                const int8_t *x, uint8_t *o, int avg)
+{
+    if (u) accel__mac_pool_t(g, x, o, lo, hi, avg, 1);
+    else accel__mac_pool_t(g, x, o, lo, hi, avg, 0);
 }
 #endif /* ACCEL_MAC_MCU */
 
@@ -13254,6 +13389,10 @@ static accel_status accel__mac_pool(const accel_mac_conv *g, accel_mac_dtype dt,
     oh = (size_t)g->out_h;
     ow = (size_t)g->out_w;
     oc_n = (size_t)g->out_c;
+#if ACCEL_MAC_MCU
+    accel__mac_mcu_pool(g, dt == ACCEL_MAC_UINT8, act_min, act_max, (const int8_t *)input, o, avg);
+    return ACCEL_OK;
+#endif
     fx = dt == ACCEL_MAC_UINT8 ? 0u : 0x80u; /* compare and add in the int8 value domain */
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
