@@ -10366,6 +10366,14 @@ ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw)
  * SECTION: mac (implementation)
  * ============================================================================================ */
 #ifndef ACCEL_NO_MAC
+/* The register-blocked kernels written for microcontrollers: every op with ACCEL_MAC_MCU; on
+ * hosts without explicit SIMD, conv2d and FC/GEMM of fewer than 4 rows, where the host loops
+ * need the vectorizer (-O3) and these compile to blocked code at -O2. */
+#if ACCEL_MAC_MCU || (ACCEL_MAC_FAST && ACCEL_MAC_SIMD == 0)
+#define ACCEL__MAC_BLK 1
+#else
+#define ACCEL__MAC_BLK 0
+#endif
 #if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
 #if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__)
 /* g++ 12 warns inside its own AVX-512 headers (the "__Y = __Y" of _mm512_undefined_*) once
@@ -11312,7 +11320,7 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 }
 #endif /* ACCEL_MAC_SIMD == 3 */
 
-#if ACCEL_MAC_MCU
+#if ACCEL__MAC_BLK
 /* ---- microcontroller kernels (ACCEL_MAC_MCU): register-blocked loops for in-order 32-bit
  * cores, written so that GCC and Clang at -O2 (no vectorizer needed) keep every accumulator,
  * pointer and offset in a register. Portable C (Cortex-M0+/M3, any 32-bit target) and, with
@@ -11464,6 +11472,7 @@ ACCEL__MAC_NOINLINE static void accel__mac_rq_ch(const uint32_t *acc, size_t n,
     }
 }
 
+#if ACCEL_MAC_MCU /* for the depthwise kernel */
 /* acc[p * as + c] of nc channels ch.. x np pixels requantized into o[p * os + c], a channel a
  * turn (its multiplier and shift loaded once). */
 ACCEL__MAC_NOINLINE static void accel__mac_rq_grid(const uint32_t *acc, size_t as, size_t nc,
@@ -11490,6 +11499,7 @@ ACCEL__MAC_NOINLINE static void accel__mac_rq_grid(const uint32_t *acc, size_t a
         }
     }
 }
+#endif
 
 /* A byte of int8 (U 0) or uint8 (U 1) data as its value. */
 ACCEL__MAC_AI int32_t accel__mac_ld8(const int8_t *p, const int U)
@@ -11684,7 +11694,7 @@ static void accel__mac_mcu_gemm(const int8_t *x, size_t bs, const int8_t *w, siz
         }
     }
 }
-#endif /* ACCEL_MAC_MCU */
+#endif /* ACCEL__MAC_BLK */
 
 #define ACCEL__MAC_BLOCK 4u
 
@@ -11725,14 +11735,14 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
     ks = (size_t)in_depth;
     ns = (size_t)out_depth;
     fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
-#if ACCEL_MAC_MCU
-    {
+#if ACCEL__MAC_BLK
+    if (ACCEL_MAC_MCU || bs < 4) {
         accel__mac_rqc rq;
         accel__mac_rq_init(&rq, q, ns);
         accel__mac_mcu_gemm(x, bs, w, ns, ks, fx != 0, q->input_offset, q->filter_offset, bias,
                             &rq, o, NULL);
+        return ACCEL_OK;
     }
-    return ACCEL_OK;
 #endif
     n = 0;
 #if ACCEL_MAC_SIMD && !ACCEL_MAC_MCU
@@ -11809,9 +11819,11 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
     ns = (size_t)n_cols;
     ks = (size_t)depth;
     fx = dt == ACCEL_MAC_UINT8 ? -128 : 0;
-#if ACCEL_MAC_MCU
-    accel__mac_mcu_gemm(x, ms, w, ns, ks, fx != 0, a_offset, b_offset, NULL, NULL, NULL, out);
-    return ACCEL_OK;
+#if ACCEL__MAC_BLK
+    if (ACCEL_MAC_MCU || ms < 4) {
+        accel__mac_mcu_gemm(x, ms, w, ns, ks, fx != 0, a_offset, b_offset, NULL, NULL, NULL, out);
+        return ACCEL_OK;
+    }
 #endif
     n = 0;
 #if ACCEL_MAC_SIMD && !ACCEL_MAC_MCU
@@ -12460,7 +12472,7 @@ static void accel__mac_conv_patch(const accel_mac_conv *g, const accel_mac_quant
 }
 #endif
 
-#if ACCEL_MAC_MCU
+#if ACCEL__MAC_BLK
 /* ---- microcontroller conv2d. With scratch: per pass, ACCEL__MAC_PIX output pixels are
  * gathered (im2col) into the caller's scratch as int16 values x + input_offset (0 for taps
  * outside the image, which TFLite skips), so the inner loop loads no offset and unpacks no
@@ -12803,6 +12815,7 @@ static void accel__mac_mcu_conv_direct(const accel_mac_conv *g, const accel_mac_
         }
 }
 
+#if ACCEL_MAC_MCU
 /* ---- microcontroller depthwise conv2d (depth multiplier 1): 4 channels a pass, their
  * filter taps packed on the stack as int16 w + filter_offset (DSP: the halves SXTAB16 makes
  * of an input word, channels 0,2 and 1,3), the input offset added as the bytes are unpacked,
@@ -13088,12 +13101,14 @@ static void accel__mac_mcu_pool(const accel_mac_conv *g, int u, int32_t lo, int3
     if (u) accel__mac_pool_t(g, x, o, lo, hi, avg, 1);
     else accel__mac_pool_t(g, x, o, lo, hi, avg, 0);
 }
-#endif /* ACCEL_MAC_MCU */
+#endif /* ACCEL_MAC_MCU: depthwise, pools */
+#endif /* ACCEL__MAC_BLK */
 
+#define ACCEL__MAC_HPATCH 2048u /* the longest filter whose host patch goes on the stack */
 /* The scratch of accel_mac_conv2d_with_scratch: 4-byte alignment, then the patch. */
 static size_t accel__mac_conv_scratch(size_t fs)
 {
-#if ACCEL_MAC_MCU
+#if ACCEL__MAC_BLK
     return fs <= ((size_t)-1 - 3u) / (2u * ACCEL__MAC_PIX) ? 2u * ACCEL__MAC_PIX * fs + 3u : 0u;
 #else
     (void)fs;
@@ -13170,13 +13185,20 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
     kw = (size_t)g->k_w;
     cgs = (size_t)cg;
     ocgs = (size_t)ocg;
-#if ACCEL_MAC_MCU
+#if ACCEL__MAC_BLK
     need = accel__mac_conv_scratch(fs);
     if (scratch && need != 0 && scratch_len >= need && fs <= ACCEL__MAC_CHUNK) {
         accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cgs, ocgs,
                             (int16_t *)(void *)((uint8_t *)scratch + ((4u - ((uintptr_t)scratch & 3u)) & 3u)));
         return ACCEL_OK;
     }
+#if !ACCEL_MAC_MCU
+    if (fs <= ACCEL__MAC_HPATCH) { /* a host: the patch on the stack (12 KiB) */
+        int16_t patch[ACCEL__MAC_PIX * ACCEL__MAC_HPATCH];
+        accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cgs, ocgs, patch);
+        return ACCEL_OK;
+    }
+#endif
     accel__mac_mcu_conv_direct(g, q, x, w, bias, o, fs, cgs, ocgs);
     return ACCEL_OK;
 #else
