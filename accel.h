@@ -2589,22 +2589,57 @@ extern "C" {
  * Config macros:
  *   ACCEL_MAC_NO_FLOAT  leave out every float/double helper (quantize_multiplier, quantize_f32,
  *                       dequantize_f32); the rest of the engine is integer only.
- *   ACCEL_MAC_FAST      1: 4-channel blocked, unrolled inner loops that compilers vectorize
- *                       (uint8 x int8 dot products with hoisted offset sums for FC/GEMM,
- *                       conv2d through a 2 KiB stack im2col patch); default on 64-bit hosts.
- *                       0: the smallest loops (default elsewhere; under 100 bytes of stack).
- *                       Both give identical results (the tests run both).
+ *   ACCEL_MAC_FAST      1: the fast kernels (default on 32- and 64-bit targets): on targets with
+ *                       32-bit pointers the microcontroller kernels (ACCEL_MAC_MCU below), on
+ *                       64-bit hosts 4-channel blocked, unrolled loops that compilers vectorize
+ *                       (uint8 x int8 dot products with hoisted offset sums for GEMM batches,
+ *                       depthwise and pools) or the explicit SIMD below.
+ *                       0: the smallest loops (default on 8/16-bit targets; under 100 bytes of
+ *                       stack). Both give identical results (the tests run both).
+ *   ACCEL_MAC_MCU       (default 1 with ACCEL_MAC_FAST on targets with 32-bit pointers and no
+ *                       x86/AArch64 SIMD) register-blocked kernels written for in-order 32-bit
+ *                       cores, so that GCC/Clang at -O2 keep every accumulator in a register
+ *                       (no vectorizer needed): FC/GEMM 4 weight rows per pass (Thumb-1: 2);
+ *                       conv2d through an im2col patch in caller scratch (3 output pixels x
+ *                       2 channels per pass; with the DSP extension 4 x 1), or, without
+ *                       scratch, the FC kernel over each filter row's in-image taps; depthwise
+ *                       (depth multiplier 1, k_h*k_w <= 25) 4 channels per pass, whole 3x3
+ *                       windows unrolled; pools 4 channels per pass; requantization of many
+ *                       outputs per call. On 32-bit Arm with the DSP extension (ACCEL_MAC_SIMD
+ *                       4: Cortex-M4/M7/M33) the inner loops are SXTB16/SXTAB16 + SMLAD (FC:
+ *                       8 bytes and 3 rows a turn of an inline-asm loop using 13 registers;
+ *                       builds that reserve both r7 and r9 define ACCEL_MAC_NO_SIMD), depthwise
+ *                       SMLABB/SMLATT, max pool SSUB8/SEL. With -Os (__OPTIMIZE_SIZE__) the
+ *                       portable inner loops are not unrolled. Stack: up to about 900 bytes
+ *                       (conv2d and depthwise: blocks of sums; depthwise: the packed filter
+ *                       taps); the scratch holds the im2col patch. Hosts without
+ *                       explicit SIMD run conv2d and FC/GEMM of fewer than 4 rows on these
+ *                       kernels too (the host loops need -O3's vectorizer; these do not), with
+ *                       a 12 KiB stack patch when conv2d gets no scratch. 1 on a 64-bit host
+ *                       forces them everywhere (tests/test_mac_mcu.c); needs ACCEL_MAC_FAST 1
+ *                       and no x86/AArch64 SIMD (ACCEL_MAC_NO_SIMD).
+ *                       Executed instructions per MAC under qemu-system-arm -icount (make
+ *                       bench-mcu; arm-none-eabi-gcc 12.2 -O2; int8 per-channel: FC 256->64,
+ *                       conv 3x3 16x16x16->16, depthwise 3x3 16x16x32, conv 1x1 16x16x32->32):
+ *                       Cortex-M4 1.92, 1.60, 7.77, 2.41; Cortex-M3 3.28, 2.80, 9.41, 3.60
+ *                       (CMSIS-NN measured the same way: M4 2.08, 2.33, 8.07, 2.70; M3 3.53,
+ *                       3.35, 9.64, 3.66). Code on Cortex-M0+ -Os: FC 1.4 KiB, conv2d 4.0 KiB
+ *                       (tests/mac_size.sh).
  *   ACCEL_MAC_NO_SIMD   leave out the explicit SIMD paths below (portable C only).
+ * Scratch: accel_mac_conv2d_with_scratch takes caller scratch for the im2col patch (size from
+ * accel_mac_conv2d_scratch_size: 2 * (3 or 4) * k_h*k_w*in_c/groups + 3 bytes with
+ * ACCEL_MAC_MCU, 0 where a build does not use it); accel_mac_conv2d is the same call without
+ * scratch and stays as it was.
  * SIMD (read-only ACCEL_MAC_SIMD, set from the target's feature macros; needs ACCEL_MAC_FAST 1
  * and GCC/Clang): 2 = x86 AVX-512 VNNI + BW (vpdpbusd), 1 = x86 AVX2 (int16 madd), both only
  * on hosted builds; 3 = AArch64 NEON with the dot-product extension (sdot), 4 = 32-bit Arm with
- * the DSP extension (SMLAD; Cortex-M4/M7/M33: define ACCEL_MAC_FAST 1 to get it, MCU builds
- * default to 0 and stay small); 0 = none. 4 uses SXTAB16/SMLAD where the target has ARMv6
- * SIMD32 and the compiler their intrinsics (clang, GCC >= 10), a scalar loop otherwise
- * (ARMv5TE). 3 and 4 run under QEMU in
- * tests/mac_arm.sh (qemu-aarch64 -cpu max; Cortex-M4/M7/M33 on mps2 boards), not on hardware.
- * All levels speed up FC / GEMM (accel_mac_fully_connected, accel_mac_matmul_s32) and give
- * results bit-identical to the portable path: every sum is the same one modulo 2^32.
+ * the DSP extension (the ACCEL_MAC_MCU kernels above; inline assembly, little-endian, where the
+ * target has ARMv6 SIMD32; the portable kernels otherwise, e.g. ARMv5TE); 0 = none. 3 and 4 run
+ * under QEMU in tests/mac_arm.sh (qemu-aarch64 -cpu max; Cortex-M0/M3/M4/M7/M33 on mps2 boards
+ * and the micro:bit), not on hardware.
+ * The x86 and AArch64 levels speed up FC / GEMM (accel_mac_fully_connected,
+ * accel_mac_matmul_s32) and give results bit-identical to the portable path: every sum is the
+ * same one modulo 2^32.
  * Both x86 levels also run conv2d (every group count, stride, dilation and padding;
  * k_h*k_w*in_c/groups <= 1024; AVX-512: double rounding) with output channels in the vector
  * lanes over a per-pixel im2col patch, and depthwise conv2d (depth multiplier 1, k_h*k_w <= 64;
@@ -11323,10 +11358,13 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 #if ACCEL__MAC_BLK
 /* ---- microcontroller kernels (ACCEL_MAC_MCU): register-blocked loops for in-order 32-bit
  * cores, written so that GCC and Clang at -O2 (no vectorizer needed) keep every accumulator,
- * pointer and offset in a register. Portable C (Cortex-M0+/M3, any 32-bit target) and, with
- * ACCEL_MAC_SIMD 4 on ARMv6 SIMD32 (Cortex-M4/M7/M33), SXTB16/SXTAB16 to unpack two bytes at
- * once and SMLAD for two products per instruction. Every sum is the one of the reference
- * loops modulo 2^32: products of values within -255..255, pairs within 2 * 255 * 255. ---- */
+ * pointer and offset in a register. Portable C (Cortex-M0+/M3, any 32-bit target; on hosts
+ * without explicit SIMD, conv2d and FC/GEMM of few rows) and, with ACCEL_MAC_SIMD 4 on ARMv6
+ * SIMD32 (Cortex-M4/M7/M33), SXTB16/SXTAB16 to unpack two bytes at once and SMLAD for two
+ * products per instruction. Every sum is the one of the reference loops modulo 2^32: products
+ * of values within -255..255, pairs within 2 * 255 * 255. Measured with make bench-mcu, tuned
+ * on the instruction streams GCC 12 -O2 makes of them (kernels and requantization kept in
+ * their own functions, accumulators int32 where GCC would reassociate unsigned sums). ---- */
 #ifndef ACCEL__MAC_AI
 #if defined(__GNUC__) || defined(__clang__)
 #define ACCEL__MAC_AI static __inline__ __attribute__((always_inline))
