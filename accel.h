@@ -37,8 +37,8 @@
  *   tsp1     ACCEL_TSP1_NO_MODEL (drop the device model), ACCEL_TSP1_BIG_ENDIAN, the preambles,
  *            ACCEL_TSP1_CRC, ACCEL_TSP1_XFER_CUSTOM and ACCEL_TSP1_SPI_* (the unpublished SPI
  *            transaction format), ACCEL_TSP1_REG_* (register map), ACCEL_TSP1_READ_CHUNK.
- *   edgetpu  ACCEL_EDGETPU_NO_DISASM, ACCEL_EDGETPU_NO_DEVMODEL, ACCEL_EDGETPU_MAX_EXECUTABLES,
- *            ACCEL_EDGETPU_MAX_CACHED, ACCEL_EDGETPU_DEV_REGS/_DEV_SCRIPT.
+ *   edgetpu  ACCEL_EDGETPU_NO_DISASM, ACCEL_EDGETPU_NO_MODEL, ACCEL_EDGETPU_MAX_EXECUTABLES,
+ *            ACCEL_EDGETPU_MAX_CACHED, ACCEL_EDGETPU_MODEL_REGS/_DEV_SCRIPT.
  *   refsi    ACCEL_REFSI_UNIT_CMP, ACCEL_REFSI_UNIT_HART(h), ACCEL_REFSI_INVALID_ADDR.
  *   ane      ACCEL_ANE_TM_BASE, ACCEL_ANE_TQ_BASE, ACCEL_ANE_TQ_EN_BITS, timeouts, and the
  *            firmware values the seeds do not give (ACCEL_ANE_CALL_CONTAINER_SIZE, ...).
@@ -299,20 +299,20 @@ typedef struct accel_reader {
     accel_status err;
 } accel_reader;
 
-ACCELDEF accel_status accel_reader_init(accel_reader *r, const void *buf, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_reader_init(accel_reader *r, const void *buf, size_t len);
 ACCELDEF size_t accel_reader_remaining(const accel_reader *r);
-ACCELDEF accel_status accel_read_u8(accel_reader *r, uint8_t *out);
-ACCELDEF accel_status accel_read_u16le(accel_reader *r, uint16_t *out);
-ACCELDEF accel_status accel_read_u16be(accel_reader *r, uint16_t *out);
-ACCELDEF accel_status accel_read_u32le(accel_reader *r, uint32_t *out);
-ACCELDEF accel_status accel_read_u32be(accel_reader *r, uint32_t *out);
-ACCELDEF accel_status accel_read_u64le(accel_reader *r, uint64_t *out);
-ACCELDEF accel_status accel_read_u64be(accel_reader *r, uint64_t *out);
-ACCELDEF accel_status accel_read_bytes(accel_reader *r, void *dst, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u8(accel_reader *r, uint8_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u16le(accel_reader *r, uint16_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u16be(accel_reader *r, uint16_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u32le(accel_reader *r, uint32_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u32be(accel_reader *r, uint32_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u64le(accel_reader *r, uint64_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u64be(accel_reader *r, uint64_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_bytes(accel_reader *r, void *dst, size_t n);
 /* Point *out at the next n bytes inside the buffer (no copy) and advance. */
-ACCELDEF accel_status accel_read_view(accel_reader *r, const uint8_t **out, size_t n);
-ACCELDEF accel_status accel_reader_skip(accel_reader *r, size_t n);
-ACCELDEF accel_status accel_reader_seek(accel_reader *r, size_t pos);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_view(accel_reader *r, const uint8_t **out, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_reader_skip(accel_reader *r, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_reader_seek(accel_reader *r, size_t pos);
 
 /* ---- bounds-checked writer over a caller buffer (same rules as the reader) ---- */
 typedef struct accel_writer {
@@ -322,17 +322,17 @@ typedef struct accel_writer {
     accel_status err;
 } accel_writer;
 
-ACCELDEF accel_status accel_writer_init(accel_writer *w, void *buf, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_writer_init(accel_writer *w, void *buf, size_t cap);
 ACCELDEF size_t accel_writer_remaining(const accel_writer *w);
-ACCELDEF accel_status accel_write_u8(accel_writer *w, uint8_t v);
-ACCELDEF accel_status accel_write_u16le(accel_writer *w, uint16_t v);
-ACCELDEF accel_status accel_write_u16be(accel_writer *w, uint16_t v);
-ACCELDEF accel_status accel_write_u32le(accel_writer *w, uint32_t v);
-ACCELDEF accel_status accel_write_u32be(accel_writer *w, uint32_t v);
-ACCELDEF accel_status accel_write_u64le(accel_writer *w, uint64_t v);
-ACCELDEF accel_status accel_write_u64be(accel_writer *w, uint64_t v);
-ACCELDEF accel_status accel_write_bytes(accel_writer *w, const void *src, size_t n);
-ACCELDEF accel_status accel_write_fill(accel_writer *w, uint8_t v, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u8(accel_writer *w, uint8_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u16le(accel_writer *w, uint16_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u16be(accel_writer *w, uint16_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u32le(accel_writer *w, uint32_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u32be(accel_writer *w, uint32_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u64le(accel_writer *w, uint64_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u64be(accel_writer *w, uint64_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_bytes(accel_writer *w, const void *src, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_fill(accel_writer *w, uint8_t v, size_t n);
 
 /* ---- CRC-32/ISO-HDLC (zlib, Ethernet): reflected poly 0xEDB88320, init/xorout 0xFFFFFFFF ----
  * crc = accel_crc32_update(0, data, n) gives the final CRC of data; feeding pieces in order,
@@ -352,10 +352,10 @@ typedef struct accel_ring {
     size_t count; /* slots in use */
 } accel_ring;
 
-ACCELDEF accel_status accel_ring_init(accel_ring *r, void *buf, size_t buf_len, size_t slot_size);
-ACCELDEF accel_status accel_ring_push(accel_ring *r, const void *slot);
-ACCELDEF accel_status accel_ring_peek(const accel_ring *r, void *slot_out);
-ACCELDEF accel_status accel_ring_pop(accel_ring *r, void *slot_out); /* slot_out may be NULL */
+ACCELDEF ACCEL_NODISCARD accel_status accel_ring_init(accel_ring *r, void *buf, size_t buf_len, size_t slot_size);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ring_push(accel_ring *r, const void *slot);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ring_peek(const accel_ring *r, void *slot_out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ring_pop(accel_ring *r, void *slot_out); /* slot_out may be NULL */
 /* Pointer to the i-th oldest slot (0 = oldest), or NULL when i >= count. Valid until the next
  * push or pop. */
 ACCELDEF void *accel_ring_at(const accel_ring *r, size_t i);
@@ -375,13 +375,13 @@ typedef struct accel_fifo {
     size_t count;
 } accel_fifo;
 
-ACCELDEF accel_status accel_fifo_init(accel_fifo *f, void *buf, size_t cap);
-ACCELDEF accel_status accel_fifo_write(accel_fifo *f, const void *data, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_init(accel_fifo *f, void *buf, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_write(accel_fifo *f, const void *data, size_t n);
 /* Take up to max bytes; *got says how many (ACCEL_E_EMPTY when none). */
-ACCELDEF accel_status accel_fifo_read(accel_fifo *f, void *dst, size_t max, size_t *got);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_read(accel_fifo *f, void *dst, size_t max, size_t *got);
 /* Copy n bytes starting offset bytes past the oldest, without taking them. */
-ACCELDEF accel_status accel_fifo_peek(const accel_fifo *f, size_t offset, void *dst, size_t n);
-ACCELDEF accel_status accel_fifo_discard(accel_fifo *f, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_peek(const accel_fifo *f, size_t offset, void *dst, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_discard(accel_fifo *f, size_t n);
 ACCELDEF size_t accel_fifo_count(const accel_fifo *f);
 ACCELDEF size_t accel_fifo_space(const accel_fifo *f);
 ACCELDEF void accel_fifo_clear(accel_fifo *f);
@@ -463,36 +463,36 @@ typedef struct accel_port {
 
 /* Checked calls: ACCEL_E_NULL for a NULL port or a NULL buffer with a non-zero length,
  * ACCEL_E_UNSUPPORTED when the port lacks the callback. */
-ACCELDEF accel_status accel_port_spi_transfer(const accel_port *p, uint8_t cs, const uint8_t *tx,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_spi_transfer(const accel_port *p, uint8_t cs, const uint8_t *tx,
                                               uint8_t *rx, size_t len, unsigned flags);
-ACCELDEF accel_status accel_port_i2c_write_read(const accel_port *p, uint16_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_i2c_write_read(const accel_port *p, uint16_t addr,
                                                 const uint8_t *w, size_t wlen, uint8_t *r,
                                                 size_t rlen);
-ACCELDEF accel_status accel_port_usb_control(const accel_port *p, uint8_t request_type,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_usb_control(const accel_port *p, uint8_t request_type,
                                              uint8_t request, uint16_t value, uint16_t index,
                                              uint8_t *data, uint16_t length, uint32_t timeout_ms,
                                              size_t *done);
-ACCELDEF accel_status accel_port_usb_bulk_out(const accel_port *p, uint8_t ep,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_usb_bulk_out(const accel_port *p, uint8_t ep,
                                               const uint8_t *data, size_t len,
                                               uint32_t timeout_ms, size_t *done);
-ACCELDEF accel_status accel_port_usb_bulk_in(const accel_port *p, uint8_t ep, uint8_t *data,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_usb_bulk_in(const accel_port *p, uint8_t ep, uint8_t *data,
                                              size_t len, uint32_t timeout_ms, size_t *done);
-ACCELDEF accel_status accel_port_reg_read32(const accel_port *p, uint32_t offset, uint32_t *v);
-ACCELDEF accel_status accel_port_reg_write32(const accel_port *p, uint32_t offset, uint32_t v);
-ACCELDEF accel_status accel_port_reg_read64(const accel_port *p, uint32_t offset, uint64_t *v);
-ACCELDEF accel_status accel_port_reg_write64(const accel_port *p, uint32_t offset, uint64_t v);
-ACCELDEF accel_status accel_port_gpio_set(const accel_port *p, unsigned line, unsigned level);
-ACCELDEF accel_status accel_port_wait_irq(const accel_port *p, unsigned line, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_reg_read32(const accel_port *p, uint32_t offset, uint32_t *v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_reg_write32(const accel_port *p, uint32_t offset, uint32_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_reg_read64(const accel_port *p, uint32_t offset, uint64_t *v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_reg_write64(const accel_port *p, uint32_t offset, uint64_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_gpio_set(const accel_port *p, unsigned line, unsigned level);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_wait_irq(const accel_port *p, unsigned line, uint32_t timeout_ms);
 /* now_ms: ACCEL_E_UNSUPPORTED without a clock (then *now is 0). */
-ACCELDEF accel_status accel_port_now_ms(const accel_port *p, uint32_t *now);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_now_ms(const accel_port *p, uint32_t *now);
 /* delay: without a delay callback, busy-waits on now_ms; without either, ACCEL_E_UNSUPPORTED. */
-ACCELDEF accel_status accel_port_delay_ms(const accel_port *p, uint32_t ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_delay_ms(const accel_port *p, uint32_t ms);
 /* Read-modify-write: value = (value & ~clear) | set. A failed read writes nothing. */
-ACCELDEF accel_status accel_port_update32(const accel_port *p, uint32_t offset, uint32_t clear,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_update32(const accel_port *p, uint32_t offset, uint32_t clear,
                                           uint32_t set);
 /* Poll a 32-bit register until (value & mask) == want or timeout_ms passes; polls every
  * poll_ms (0: as fast as the port answers). *last (may be NULL) gets the last value read. */
-ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, uint32_t mask,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_poll32(const accel_port *p, uint32_t offset, uint32_t mask,
                                         uint32_t want, uint32_t timeout_ms, uint32_t poll_ms,
                                         uint32_t *last);
 
@@ -602,25 +602,25 @@ typedef struct accel_tsp1_nn_info {
 
 /* Encode any frame (preamble = ACCEL_TSP1_CMD_PREAMBLE or ACCEL_TSP1_RSP_PREAMBLE). payload may
  * be buf + 8 (already in place). *out_len = 12 + n. */
-ACCELDEF accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
                                               uint16_t id, uint16_t tid, const void *payload,
                                               size_t n, size_t *out_len);
 /* Payload rule of a command id: ACCEL_E_ARG for an id not in the seed, ACCEL_E_TOO_LONG /
  * ACCEL_E_TRUNCATED / ACCEL_E_ALIGN (SECURE_UPDATE not k x 144) for a wrong length. */
-ACCELDEF accel_status accel_tsp1_check_cmd(uint16_t id, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_check_cmd(uint16_t id, size_t n);
 /* Encode a command after accel_tsp1_check_cmd. */
-ACCELDEF accel_status accel_tsp1_encode_cmd(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_cmd(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
                                             const void *payload, size_t n, size_t *out_len);
 /* Commands whose payload is one 32-bit value: NN_INFO (slot index; bytes 1-3 reserved 0) and
  * NN_START/STOP/PAUSE/FINISH (network mask, bit i = network i). */
-ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
                                             uint32_t value, size_t *out_len);
 ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id);
 /* ERR_* id -> ACCEL_E_TSP1_ERR_*; ACCEL_E_MALFORMED for anything else. */
-ACCELDEF accel_status accel_tsp1_error_status(uint16_t id);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_error_status(uint16_t id);
 /* NN_INFO response -> struct: ACCEL_E_ARG if not NN_INFO, ACCEL_E_MALFORMED unless exactly 8
  * bytes with VALID 0/1 and STATE 0..3. */
-ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decode_nn_info(const accel_tsp1_frame *f,
                                                accel_tsp1_nn_info *out);
 
 /* ---- tsp1 wire: streaming decoder ----
@@ -643,11 +643,11 @@ typedef struct accel_tsp1_decoder {
     uint32_t dropped[ACCEL_TSP1_DROP_REASONS];
 } accel_tsp1_decoder;
 
-ACCELDEF accel_status accel_tsp1_decoder_init(accel_tsp1_decoder *d, void *buf, size_t cap,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_init(accel_tsp1_decoder *d, void *buf, size_t cap,
                                               uint16_t preamble);
 /* Consume bytes until a frame completes: ACCEL_OK with *f filled (*used = bytes taken; feed
  * the rest next), or ACCEL_E_EMPTY when all n bytes were taken without completing one. */
-ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void *data, size_t n,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void *data, size_t n,
                                               size_t *used, accel_tsp1_frame *f);
 /* The stream ended (buffer cleared, reboot): a held partial frame is counted as truncated. */
 ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
@@ -705,20 +705,20 @@ typedef struct accel_tsp1_bus {
     uint8_t wake_line; /* gpio line of TSP1_WAKE */
 } accel_tsp1_bus;
 
-ACCELDEF accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, uint32_t *v);
-ACCELDEF accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg, uint32_t v);
-ACCELDEF accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, uint32_t *v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg, uint32_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
                                            size_t n);
-ACCELDEF accel_status accel_tsp1_buf_read(const accel_tsp1_bus *b, uint8_t idx, void *d, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_buf_read(const accel_tsp1_bus *b, uint8_t idx, void *d, size_t n);
 /* Fill level and free space of buffer idx (either pointer may be NULL). */
-ACCELDEF accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx, uint16_t *fill,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx, uint16_t *fill,
                                            uint16_t *space);
 /* IRQ mask (bit i: buffer i drives INTB) and the command / response buffer thresholds. A reboot
  * or wake resets them to: mask = response buffer only, thresholds cmd 0 / rsp 1. */
-ACCELDEF accel_status accel_tsp1_irq_config(const accel_tsp1_bus *b, uint32_t mask,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_irq_config(const accel_tsp1_bus *b, uint32_t mask,
                                             uint16_t cmd_thr, uint16_t rsp_thr);
 /* WAKE: rising edge (1 then 0). */
-ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
 
 /* ---- tsp1 driver: a session over caller memory ----
  * Every submitted command ends in exactly one outcome, reported once through on_outcome:
@@ -786,37 +786,37 @@ typedef struct accel_tsp1 {
     accel_tsp1_decoder dec;
 } accel_tsp1;
 
-ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *cfg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *cfg);
 /* Queue one command (payload rules checked; payload may be s->tx + 8). *tid may be NULL.
  * ACCEL_E_FULL: pending table full; ACCEL_E_BUSY: no room in the device's command buffer yet. */
-ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid);
 /* Read responses, report outcomes and async messages, time out old commands, send markers;
  * a DEEP_SLEEP alone in flight completes (and the session is asleep) once the device consumed it.
  * A timeout may hide a lost error response, so it is treated like one: CLEAR_ERROR follows
  * (auto_clear) or submit waits for accel_tsp1_clear_error(). */
-ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s);
-ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_poll(accel_tsp1 *s);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_clear_error(accel_tsp1 *s);
 /* Blocking: submit and wait up to timeout_ms for this command's outcome (returned). A response
  * payload is copied to resp (may be NULL), *resp_len its length. On ACCEL_E_TIMEOUT here the
  * command stays pending and still gets its one outcome through on_outcome later. */
-ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                       void *resp, size_t resp_cap, size_t *resp_len,
                                       uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
                                          uint32_t timeout_ms);
 /* Query slots from 0 until VALID is 0 (valid slots are contiguous): sets known/running masks. */
-ACCELDEF accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms);
 /* NN_START/STOP/PAUSE/FINISH; after a scan, ACCEL_E_TSP1_MASK for bits outside known slots. */
-ACCELDEF accel_status accel_tsp1_nn_control(accel_tsp1 *s, uint16_t id, uint32_t mask,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_nn_control(accel_tsp1 *s, uint16_t id, uint32_t mask,
                                             uint32_t timeout_ms);
 /* Oldest queued async message (ACCEL_E_EMPTY if none); *coalesced = how many of that type
  * arrived since the last take (1 = just this one). */
-ACCELDEF accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_t *tid,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_t *tid,
                                             uint16_t *coalesced);
 
 /* Secure update: streams total bytes (k x 144) from read() in SECURE_UPDATE commands of
@@ -832,7 +832,7 @@ typedef struct accel_tsp1_update {
     uint16_t chunks;
     uint8_t no_cancel, no_reboot;
 } accel_tsp1_update;
-ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
                                             uint32_t timeout_ms);
 
 #ifndef ACCEL_TSP1_NO_MODEL
@@ -895,10 +895,10 @@ typedef struct accel_tsp1_model {
 /* Bytes of caller memory the model needs for the given queue sizes. */
 ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap);
 /* Power-on: the model boots (boot_ms) and then says ASYNC_READY. n_nets valid slots. */
-ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size_t mem_len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size_t mem_len,
                                             uint16_t cmd_cap, uint16_t rsp_cap, uint8_t n_nets);
 /* Raise an async message (0xA001..0xA003) as the firmware would. */
-ACCELDEF accel_status accel_tsp1_model_raise(accel_tsp1_model *m, uint16_t id);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_model_raise(accel_tsp1_model *m, uint16_t id);
 ACCELDEF void accel_tsp1_model_advance(accel_tsp1_model *m, uint32_t ms);
 /* Fill the model's side of the port (spi_transfer, i2c_write_read, gpio_set, wait_irq,
  * delay_ms) for accel_sim_attach. */
@@ -929,10 +929,10 @@ extern "C" {
  *   Where the seed and libedgetpu disagree, libedgetpu wins (see the USB block below).
  * Config macros:
  *   ACCEL_EDGETPU_NO_DISASM       drop the disassembler and field-name table (MCU builds)
- *   ACCEL_EDGETPU_NO_DEVMODEL     drop the simulated device (CSR file, USB and DFU models)
+ *   ACCEL_EDGETPU_NO_MODEL     drop the simulated device (CSR file, USB and DFU models)
  *   ACCEL_EDGETPU_MAX_EXECUTABLES executables a package may hold (default 16)
  *   ACCEL_EDGETPU_MAX_CACHED      packages whose parameters the driver tracks as cached (4)
- *   ACCEL_EDGETPU_DEV_REGS, ACCEL_EDGETPU_DEV_SCRIPT  device-model register / script slots */
+ *   ACCEL_EDGETPU_MODEL_REGS, ACCEL_EDGETPU_MODEL_SCRIPT  device-model register / script slots */
 
 #define ACCEL_EDGETPU_INSN_BYTES 16u
 
@@ -977,26 +977,26 @@ typedef struct accel_edgetpu_insn {
 ACCELDEF unsigned accel_edgetpu_field_lsb(unsigned field);
 ACCELDEF unsigned accel_edgetpu_field_width(unsigned field);
 /* Decode 16 bytes (every bit pattern is valid). */
-ACCELDEF accel_status accel_edgetpu_insn_decode(const uint8_t bytes[16], accel_edgetpu_insn *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_insn(const uint8_t bytes[16], accel_edgetpu_insn *out);
 /* Encode; ACCEL_E_ARG when a field value does not fit its width (out untouched). */
-ACCELDEF accel_status accel_edgetpu_insn_encode(const accel_edgetpu_insn *in, uint8_t out[16]);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_encode_insn(const accel_edgetpu_insn *in, uint8_t out[16]);
 /* Read / write a bit range (width 1..32) of a bitstream; bit k = bit k%8 of byte k/8. */
-ACCELDEF accel_status accel_edgetpu_bits_get(const uint8_t *buf, size_t len, uint32_t lsb,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_bits_get(const uint8_t *buf, size_t len, uint32_t lsb,
                                              unsigned width, uint32_t *out);
-ACCELDEF accel_status accel_edgetpu_bits_set(uint8_t *buf, size_t len, uint32_t lsb,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_bits_set(uint8_t *buf, size_t len, uint32_t lsb,
                                              unsigned width, uint32_t value);
 /* Field-offset patching: the 32-bit value at bit offset offset_bit (ACCEL_E_ARG when it does
  * not lie wholly inside len bytes). */
-ACCELDEF accel_status accel_edgetpu_patch32(uint8_t *bitstream, size_t len, uint32_t offset_bit,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_patch32(uint8_t *bitstream, size_t len, uint32_t offset_bit,
                                             uint32_t value);
 
 /* Program builder. A compiled program is: START (branch 0x1E; v_offset:v_op:imm_size, bits
  * 19..43, = length in bits of everything between START and END), body, HALT (branch 1, vs_reg_v1 4), four scalar
  * NOPs, END (branch 0x1F, imm_size 0x80). Writes (body_count + 7) * 16 bytes. */
-ACCELDEF accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_count,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_count,
                                                uint8_t *out, size_t cap, size_t *out_len);
 /* Program length in bits stored in a START bundle (ACCEL_E_MALFORMED if not a START). */
-ACCELDEF accel_status accel_edgetpu_prog_length(const uint8_t start[16], uint32_t *bits);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_prog_length(const uint8_t start[16], uint32_t *bits);
 
 #ifndef ACCEL_EDGETPU_NO_DISASM
 /* "unk_3", "vs_reg_w", ... ("?" for a bad index). */
@@ -1007,7 +1007,7 @@ ACCELDEF const char *accel_edgetpu_field_name(unsigned field);
  * operands, then every other non-zero field. ACCEL_E_BUFFER_TOO_SMALL when cap is too small
  * (128 bytes always suffice: ACCEL_EDGETPU_DISASM_MAX). */
 #define ACCEL_EDGETPU_DISASM_MAX 256u
-ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t offset, char *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t offset, char *out,
                                            size_t cap, size_t *out_len);
 #endif
 
@@ -1016,7 +1016,7 @@ ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t off
  * before use, vtables and tables must lie wholly inside it, strings must be NUL-terminated,
  * vector lengths are bounded by the bytes that remain, and the walk follows the fixed schema
  * (bounded depth, no recursion), so no input can make it loop or read outside the buffer.
- * accel_edgetpu_model_open validates the whole package (every executable, bitstream, field
+ * accel_edgetpu_decode_tflite validates the whole package (every executable, bitstream, field
  * offset, hint and layer, and their cross references); the accessors then only index. Views
  * (accel_edgetpu_view) point into the caller's model buffer, which must outlive them. */
 
@@ -1061,7 +1061,7 @@ typedef struct accel_edgetpu_fbt {
 #define ACCEL_EDGETPU_MAX_EXECUTABLES 16
 #endif
 
-typedef struct accel_edgetpu_model {
+typedef struct accel_edgetpu_package {
     accel_edgetpu_view custom_options; /* the op's FlexBuffer */
     accel_edgetpu_view package;        /* the DWN1 Package flatbuffer */
     accel_edgetpu_view multi;          /* its serialized MultiExecutable */
@@ -1071,7 +1071,7 @@ typedef struct accel_edgetpu_model {
     accel_edgetpu_view compiler_version, signature, model_identifier;
     uint32_t n_executables;
     size_t exe_vec_; /* internal: position of serialized_executables in multi */
-} accel_edgetpu_model;
+} accel_edgetpu_package;
 
 typedef struct accel_edgetpu_exe {
     accel_edgetpu_fbt t_; /* internal */
@@ -1129,25 +1129,25 @@ typedef struct accel_edgetpu_layer {
  * ACCEL_E_MALFORMED for any bad offset, size or cross reference; ACCEL_E_NO_DEVICE is never
  * returned; ACCEL_E_UNSUPPORTED when the model has no edgetpu-custom-op or uses the old
  * separate parameter-caching key. */
-ACCELDEF accel_status accel_edgetpu_model_open(accel_edgetpu_model *m, const uint8_t *tflite,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_tflite(accel_edgetpu_package *m, const uint8_t *tflite,
                                                size_t len);
 /* Validate a bare DWN1 package (the custom op's payload). */
-ACCELDEF accel_status accel_edgetpu_package_open(accel_edgetpu_model *m, const uint8_t *pkg,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_package(accel_edgetpu_package *m, const uint8_t *pkg,
                                                  size_t len);
-ACCELDEF accel_status accel_edgetpu_model_executable(const accel_edgetpu_model *m, uint32_t i,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_executable(const accel_edgetpu_package *m, uint32_t i,
                                                      accel_edgetpu_exe *out);
-ACCELDEF accel_status accel_edgetpu_exe_bitstream(const accel_edgetpu_exe *e, uint32_t i,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_bitstream(const accel_edgetpu_exe *e, uint32_t i,
                                                   accel_edgetpu_bitstream *out);
-ACCELDEF accel_status accel_edgetpu_bitstream_field_offset(const accel_edgetpu_bitstream *b,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_bitstream_field_offset(const accel_edgetpu_bitstream *b,
                                                            uint32_t i,
                                                            accel_edgetpu_field_offset *out);
-ACCELDEF accel_status accel_edgetpu_exe_hint(const accel_edgetpu_exe *e, uint32_t i,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_hint(const accel_edgetpu_exe *e, uint32_t i,
                                              accel_edgetpu_hint *out);
 /* is_output 0: input_layers, 1: output_layers. */
-ACCELDEF accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is_output,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is_output,
                                               uint32_t i, accel_edgetpu_layer *out);
 /* Index of the executable of a type (ACCEL_E_EMPTY when none). */
-ACCELDEF accel_status accel_edgetpu_model_find(const accel_edgetpu_model *m, int type,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_find(const accel_edgetpu_package *m, int type,
                                                uint32_t *index);
 
 /* ---- USB wire format (libedgetpu usb_ml_commands.cc) ----
@@ -1213,9 +1213,9 @@ ACCELDEF accel_status accel_edgetpu_model_find(const accel_edgetpu_model *m, int
 #define ACCEL_EDGETPU_SCU3_AXI_CLK_125M 0x40000000UL        /* 30 */
 #define ACCEL_EDGETPU_SCU3_8051_CLK_250M 0x80000000UL       /* 31 */
 
-ACCELDEF accel_status accel_edgetpu_header_encode(uint8_t out[8], uint32_t length, uint8_t tag);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_encode_header(uint8_t out[8], uint32_t length, uint8_t tag);
 /* ACCEL_E_MALFORMED when reserved bits (tag high nibble, bytes 5..7) are set. */
-ACCELDEF accel_status accel_edgetpu_header_decode(const uint8_t in[8], uint32_t *length,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_header(const uint8_t in[8], uint32_t *length,
                                                   uint8_t *tag);
 
 typedef struct accel_edgetpu_event {
@@ -1223,16 +1223,16 @@ typedef struct accel_edgetpu_event {
     uint32_t length;
     uint8_t tag; /* 3 output, 4..7 interrupt 0..3 */
 } accel_edgetpu_event;
-ACCELDEF accel_status accel_edgetpu_event_decode(const uint8_t *in, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_event(const uint8_t *in, size_t len,
                                                  accel_edgetpu_event *ev);
-ACCELDEF accel_status accel_edgetpu_event_encode(const accel_edgetpu_event *ev, uint8_t out[16]);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_encode_event(const accel_edgetpu_event *ev, uint8_t out[16]);
 
 typedef struct accel_edgetpu_irq {
     uint32_t raw;
     int fatal;          /* bit 0 */
     uint8_t top_level;  /* bits 1..4 -> bit n = top-level interrupt n */
 } accel_edgetpu_irq;
-ACCELDEF accel_status accel_edgetpu_irq_decode(const uint8_t *in, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_irq(const uint8_t *in, size_t len,
                                                accel_edgetpu_irq *irq);
 
 /* ---- USB protocol state and transfers ----
@@ -1251,32 +1251,32 @@ typedef struct accel_edgetpu_usb {
     uint8_t out_tag;
 } accel_edgetpu_usb;
 
-ACCELDEF accel_status accel_edgetpu_usb_init(accel_edgetpu_usb *u, const accel_port *port,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_init(accel_edgetpu_usb *u, const accel_port *port,
                                              uint32_t max_chunk);
 ACCELDEF void accel_edgetpu_usb_abort(accel_edgetpu_usb *u);
-ACCELDEF accel_status accel_edgetpu_csr_read32(accel_edgetpu_usb *u, uint32_t offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_csr_read32(accel_edgetpu_usb *u, uint32_t offset,
                                                uint32_t *v);
-ACCELDEF accel_status accel_edgetpu_csr_write32(accel_edgetpu_usb *u, uint32_t offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_csr_write32(accel_edgetpu_usb *u, uint32_t offset,
                                                 uint32_t v);
-ACCELDEF accel_status accel_edgetpu_csr_read64(accel_edgetpu_usb *u, uint32_t offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_csr_read64(accel_edgetpu_usb *u, uint32_t offset,
                                                uint64_t *v);
-ACCELDEF accel_status accel_edgetpu_csr_write64(accel_edgetpu_usb *u, uint32_t offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_csr_write64(accel_edgetpu_usb *u, uint32_t offset,
                                                 uint64_t v);
 /* Header of a request of `total` bytes with tag 0..2 (the only tags a host sends). */
-ACCELDEF accel_status accel_edgetpu_usb_begin(accel_edgetpu_usb *u, uint8_t tag, uint32_t total);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_begin(accel_edgetpu_usb *u, uint8_t tag, uint32_t total);
 /* Next n data bytes of the open request (n <= what it still owes), in max_chunk pieces. */
-ACCELDEF accel_status accel_edgetpu_usb_data(accel_edgetpu_usb *u, const uint8_t *data,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_data(accel_edgetpu_usb *u, const uint8_t *data,
                                              size_t n);
 /* begin + data in one call. */
-ACCELDEF accel_status accel_edgetpu_usb_send(accel_edgetpu_usb *u, uint8_t tag,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_send(accel_edgetpu_usb *u, uint8_t tag,
                                              const uint8_t *data, uint32_t len);
 /* Read exactly len output bytes from ep 0x81 (several bulk-ins if the device sends less). After
  * a failure, calling again with the same buffer and len resumes where it stopped. */
-ACCELDEF accel_status accel_edgetpu_usb_read_output(accel_edgetpu_usb *u, uint8_t *buf,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_read_output(accel_edgetpu_usb *u, uint8_t *buf,
                                                     uint32_t len);
-ACCELDEF accel_status accel_edgetpu_usb_read_event(accel_edgetpu_usb *u,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_read_event(accel_edgetpu_usb *u,
                                                    accel_edgetpu_event *ev);
-ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edgetpu_irq *irq);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edgetpu_irq *irq);
 
 /* ---- bring-up as data ----
  * A sequence of steps run by accel_edgetpu_seq_run. Ops: READ (value kept in ctx.last),
@@ -1316,17 +1316,17 @@ typedef struct accel_edgetpu_seq_ctx {
 #define ACCEL_EDGETPU_PERF_HIGH 2
 #define ACCEL_EDGETPU_PERF_MAX 3
 /* scu_ctrl_3 clock bits (gcb divider, AXI 125 MHz, 8051 250 MHz) for a level, over USB. */
-ACCELDEF accel_status accel_edgetpu_clock_bits(int perf, uint32_t *bits);
-ACCELDEF accel_status accel_edgetpu_seq_run(accel_edgetpu_usb *u, const accel_edgetpu_step *s,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_clock_bits(int perf, uint32_t *bits);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_seq_run(accel_edgetpu_usb *u, const accel_edgetpu_step *s,
                                             uint32_t n, accel_edgetpu_seq_ctx *ctx);
 /* libedgetpu's USB open and close sequences (tables in the implementation). */
 ACCELDEF const accel_edgetpu_step *accel_edgetpu_open_steps(uint32_t *n);
 ACCELDEF const accel_edgetpu_step *accel_edgetpu_close_steps(uint32_t *n);
 /* Run the open sequence for a performance level; usb3 selects the 1 KiB outfeed chunk. */
-ACCELDEF accel_status accel_edgetpu_open(accel_edgetpu_usb *u, int perf, int usb3);
-ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_open(accel_edgetpu_usb *u, int perf, int usb3);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_close(accel_edgetpu_usb *u);
 
-#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+#ifndef ACCEL_EDGETPU_NO_MODEL
 /* ---- device model (layer 4): the chip's USB side, for ports/sim ----
  * A CSR file answering vendor control requests (scu_ctrl_3 moves cur_pwr_state with
  * rg_force_sleep, every other register reads back what was written; reset values are chosen so
@@ -1334,33 +1334,33 @@ ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u);
  * bulk-out framing with the ordering rules checked, and a script of what the host is expected to
  * send and what the device answers (output bytes on 0x81, events on 0x82, interrupts on 0x83).
  * Output content is synthetic: byte k = (sum of all input bytes received + k) mod 256.
- * ACCEL_EDGETPU_NO_DEVMODEL drops it. */
-#ifndef ACCEL_EDGETPU_DEV_REGS
-#define ACCEL_EDGETPU_DEV_REGS 64
+ * ACCEL_EDGETPU_NO_MODEL drops it. */
+#ifndef ACCEL_EDGETPU_MODEL_REGS
+#define ACCEL_EDGETPU_MODEL_REGS 64
 #endif
-#ifndef ACCEL_EDGETPU_DEV_SCRIPT
-#define ACCEL_EDGETPU_DEV_SCRIPT 32
+#ifndef ACCEL_EDGETPU_MODEL_SCRIPT
+#define ACCEL_EDGETPU_MODEL_SCRIPT 32
 #endif
 /* script items */
-#define ACCEL_EDGETPU_DEV_RECV 1u   /* host sends a request (tag, len) */
-#define ACCEL_EDGETPU_DEV_OUTPUT 2u /* device offers len output bytes on 0x81 */
-#define ACCEL_EDGETPU_DEV_EVENT 3u  /* device offers an event with tag on 0x82 */
-#define ACCEL_EDGETPU_DEV_IRQ 4u    /* device offers an interrupt record (len = raw) on 0x83 */
+#define ACCEL_EDGETPU_MODEL_RECV 1u   /* host sends a request (tag, len) */
+#define ACCEL_EDGETPU_MODEL_OUTPUT 2u /* device offers len output bytes on 0x81 */
+#define ACCEL_EDGETPU_MODEL_EVENT 3u  /* device offers an event with tag on 0x82 */
+#define ACCEL_EDGETPU_MODEL_IRQ 4u    /* device offers an interrupt record (len = raw) on 0x83 */
 /* violation bits */
-#define ACCEL_EDGETPU_DEV_V_ORDER 0x01u  /* bulk-out while an output read was incomplete */
-#define ACCEL_EDGETPU_DEV_V_HEADER 0x02u /* bad header, header not alone, or tag > 2 */
-#define ACCEL_EDGETPU_DEV_V_SIZE 0x04u   /* more data than the header announced */
-#define ACCEL_EDGETPU_DEV_V_SCRIPT 0x08u /* a request the script did not expect */
-#define ACCEL_EDGETPU_DEV_V_CSR 0x10u    /* malformed control request or register file full */
+#define ACCEL_EDGETPU_MODEL_V_ORDER 0x01u  /* bulk-out while an output read was incomplete */
+#define ACCEL_EDGETPU_MODEL_V_HEADER 0x02u /* bad header, header not alone, or tag > 2 */
+#define ACCEL_EDGETPU_MODEL_V_SIZE 0x04u   /* more data than the header announced */
+#define ACCEL_EDGETPU_MODEL_V_SCRIPT 0x08u /* a request the script did not expect */
+#define ACCEL_EDGETPU_MODEL_V_CSR 0x10u    /* malformed control request or register file full */
 
-typedef struct accel_edgetpu_dev_item {
+typedef struct accel_edgetpu_model_item {
     uint8_t kind, tag;
     uint32_t len;
-} accel_edgetpu_dev_item;
+} accel_edgetpu_model_item;
 
-typedef struct accel_edgetpu_dev {
-    uint32_t reg_off[ACCEL_EDGETPU_DEV_REGS];
-    uint64_t reg_val[ACCEL_EDGETPU_DEV_REGS];
+typedef struct accel_edgetpu_model {
+    uint32_t reg_off[ACCEL_EDGETPU_MODEL_REGS];
+    uint64_t reg_val[ACCEL_EDGETPU_MODEL_REGS];
     uint32_t nregs;
     int in_data;                 /* header seen, data owed */
     uint32_t req_len, req_got;
@@ -1368,21 +1368,21 @@ typedef struct accel_edgetpu_dev {
     uint8_t in_sum;
     uint32_t recv_bytes[3], recv_requests[3];
     uint32_t violations, nviolations;
-    accel_edgetpu_dev_item script[ACCEL_EDGETPU_DEV_SCRIPT];
+    accel_edgetpu_model_item script[ACCEL_EDGETPU_MODEL_SCRIPT];
     uint32_t nscript, pos;
     uint32_t out_len, out_left;
     int event_ready, irq_ready;
     uint8_t event_tag;
     uint32_t irq_raw;
-} accel_edgetpu_dev;
+} accel_edgetpu_model;
 
-ACCELDEF accel_status accel_edgetpu_dev_init(accel_edgetpu_dev *d);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_init(accel_edgetpu_model *d);
 /* Fill the model side of an accel_port (usb_control, usb_bulk_out, usb_bulk_in). */
-ACCELDEF accel_status accel_edgetpu_dev_port(accel_edgetpu_dev *d, accel_port *model);
-ACCELDEF accel_status accel_edgetpu_dev_expect(accel_edgetpu_dev *d, uint8_t kind, uint8_t tag,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_port(accel_edgetpu_model *d, accel_port *model);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_expect(accel_edgetpu_model *d, uint8_t kind, uint8_t tag,
                                                uint32_t len);
-ACCELDEF accel_status accel_edgetpu_dev_set_reg(accel_edgetpu_dev *d, uint32_t off, uint64_t v);
-ACCELDEF uint64_t accel_edgetpu_dev_reg(const accel_edgetpu_dev *d, uint32_t off);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_set_reg(accel_edgetpu_model *d, uint32_t off, uint64_t v);
+ACCELDEF uint64_t accel_edgetpu_model_reg(const accel_edgetpu_model *d, uint32_t off);
 #endif
 
 /* ---- inference driver ----
@@ -1425,18 +1425,18 @@ typedef struct accel_edgetpu_io {
     size_t scratch_len;
 } accel_edgetpu_io;
 
-ACCELDEF accel_status accel_edgetpu_driver_init(accel_edgetpu_driver *d, const accel_port *port,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_driver_init(accel_edgetpu_driver *d, const accel_port *port,
                                                 uint32_t max_chunk);
 /* Forget cached parameters (after a reset or close). */
 ACCELDEF void accel_edgetpu_driver_reset_cache(accel_edgetpu_driver *d);
-ACCELDEF accel_status accel_edgetpu_exe_run(accel_edgetpu_driver *d, const accel_edgetpu_exe *e,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_run(accel_edgetpu_driver *d, const accel_edgetpu_exe *e,
                                             const accel_edgetpu_io *io);
 /* *ran_pc (may be NULL) tells whether the parameter-caching executable ran. */
-ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_edgetpu_model *m,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_edgetpu_package *m,
                                            const accel_edgetpu_io *io, int *ran_pc);
-#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+#ifndef ACCEL_EDGETPU_NO_MODEL
 /* Script the device model with what running e should look like (from its DMA hints). */
-ACCELDEF accel_status accel_edgetpu_dev_expect_exe(accel_edgetpu_dev *dv,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_expect_exe(accel_edgetpu_model *dv,
                                                    const accel_edgetpu_exe *e);
 #endif
 
@@ -1465,30 +1465,30 @@ typedef struct accel_edgetpu_dfu_status {
     uint8_t state;         /* bState */
 } accel_edgetpu_dfu_status;
 
-ACCELDEF accel_status accel_edgetpu_dfu_status_decode(const uint8_t *in, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_dfu_status(const uint8_t *in, size_t len,
                                                       accel_edgetpu_dfu_status *out);
 /* Download image (len > 0) in blocks of transfer_size (1..65535). *st (may be NULL) gets the
  * last status. ACCEL_E_EDGETPU_DFU when the device reports an error or an unexpected state. */
-ACCELDEF accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_t iface,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_t iface,
                                                  uint16_t transfer_size, const uint8_t *image,
                                                  size_t len, uint32_t timeout_ms,
                                                  accel_edgetpu_dfu_status *st);
 /* Upload and compare with image (the device may return more than len bytes); scratch holds
  * one block (>= transfer_size). ACCEL_E_EDGETPU_VERIFY on a mismatch or a short image. */
-ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t iface,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t iface,
                                                uint16_t transfer_size, const uint8_t *image,
                                                size_t len, uint8_t *scratch, size_t scratch_len,
                                                uint32_t timeout_ms);
-ACCELDEF accel_status accel_edgetpu_dfu_detach(const accel_port *port, uint16_t iface,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_detach(const accel_port *port, uint16_t iface,
                                                uint16_t detach_timeout_ms, uint32_t timeout_ms);
 /* wTransferSize of the first DFU functional descriptor (type 0x21) in a configuration
  * descriptor (as read with GET_DESCRIPTOR); ACCEL_E_EMPTY when there is none. */
-ACCELDEF accel_status accel_edgetpu_dfu_transfer_size(const uint8_t *config, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_transfer_size(const uint8_t *config, size_t len,
                                                       uint16_t *size);
 
-#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+#ifndef ACCEL_EDGETPU_NO_MODEL
 /* DFU side of the device model: stores what is downloaded into a caller buffer. */
-typedef struct accel_edgetpu_dfu_dev {
+typedef struct accel_edgetpu_dfu_model {
     uint8_t *mem;
     size_t cap, len;     /* image bytes stored */
     uint16_t next_block;
@@ -1497,10 +1497,10 @@ typedef struct accel_edgetpu_dfu_dev {
     uint32_t busy_left, poll_ms;
     int detached, manifested;
     uint32_t dnloads, getstatus, uploads;
-} accel_edgetpu_dfu_dev;
-ACCELDEF accel_status accel_edgetpu_dfu_dev_init(accel_edgetpu_dfu_dev *d, uint8_t *mem,
+} accel_edgetpu_dfu_model;
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_model_init(accel_edgetpu_dfu_model *d, uint8_t *mem,
                                                  size_t cap);
-ACCELDEF accel_status accel_edgetpu_dfu_dev_port(accel_edgetpu_dfu_dev *d, accel_port *model);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_model_port(accel_edgetpu_dfu_model *d, accel_port *model);
 #endif
 #ifdef __cplusplus
 }
@@ -1596,29 +1596,29 @@ typedef struct accel_refsi_builder {
     size_t len; /* bytes written so far (a multiple of 8) */
 } accel_refsi_builder;
 
-ACCELDEF accel_status accel_refsi_builder_init(accel_refsi_builder *b, void *buf, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_builder_init(accel_refsi_builder *b, void *buf, size_t cap);
 /* NOP with `chunks` payload chunks copied from payload_le (8 bytes each, little-endian). */
-ACCELDEF accel_status accel_refsi_emit_nop(accel_refsi_builder *b, const uint8_t *payload_le,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_nop(accel_refsi_builder *b, const uint8_t *payload_le,
                                            size_t chunks);
-ACCELDEF accel_status accel_refsi_emit_finish(accel_refsi_builder *b);
-ACCELDEF accel_status accel_refsi_emit_write_reg64(accel_refsi_builder *b, uint32_t reg,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_finish(accel_refsi_builder *b);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_write_reg64(accel_refsi_builder *b, uint32_t reg,
                                                    uint64_t value);
-ACCELDEF accel_status accel_refsi_emit_load_reg64(accel_refsi_builder *b, uint32_t reg,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_load_reg64(accel_refsi_builder *b, uint32_t reg,
                                                   uint64_t src_addr);
-ACCELDEF accel_status accel_refsi_emit_store_reg64(accel_refsi_builder *b, uint32_t reg,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_store_reg64(accel_refsi_builder *b, uint32_t reg,
                                                    uint64_t dst_addr);
-ACCELDEF accel_status accel_refsi_emit_store_imm64(accel_refsi_builder *b, uint64_t dst_addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_store_imm64(accel_refsi_builder *b, uint64_t dst_addr,
                                                    uint64_t value);
-ACCELDEF accel_status accel_refsi_emit_copy_mem64(accel_refsi_builder *b, uint32_t count,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_copy_mem64(accel_refsi_builder *b, uint32_t count,
                                                   uint64_t src_addr, uint64_t dst_addr,
                                                   uint64_t unit);
-ACCELDEF accel_status accel_refsi_emit_run_kernel_slice(accel_refsi_builder *b,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_run_kernel_slice(accel_refsi_builder *b,
                                                         uint32_t max_harts, uint64_t instances,
                                                         uint64_t slice_id);
-ACCELDEF accel_status accel_refsi_emit_run_instances(accel_refsi_builder *b, uint32_t max_harts,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_run_instances(accel_refsi_builder *b, uint32_t max_harts,
                                                      uint64_t instances, const uint64_t *args,
                                                      uint32_t nargs);
-ACCELDEF accel_status accel_refsi_emit_sync_cache(accel_refsi_builder *b, uint32_t flags);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_sync_cache(accel_refsi_builder *b, uint32_t flags);
 
 /* ---- one decoded command ---- */
 typedef struct accel_refsi_cmd {
@@ -1643,7 +1643,7 @@ typedef struct accel_refsi_cmd {
 
 /* Append any decoded (or hand-filled) command; same refusals as the emit_* functions. Only the
  * fields of cmd->opcode are read. */
-ACCELDEF accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi_cmd *cmd);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi_cmd *cmd);
 
 /* ---- decoder / validator ----
  * next() yields one command per call: ACCEL_OK with *cmd filled, ACCEL_E_EMPTY once the buffer
@@ -1661,29 +1661,29 @@ typedef struct accel_refsi_iter {
     int done;     /* 1 once FINISH was read or the buffer ended */
 } accel_refsi_iter;
 
-ACCELDEF accel_status accel_refsi_iter_init(accel_refsi_iter *it, const void *buf, size_t len);
-ACCELDEF accel_status accel_refsi_iter_next(accel_refsi_iter *it, accel_refsi_cmd *cmd);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_iter_init(accel_refsi_iter *it, const void *buf, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_iter_next(accel_refsi_iter *it, accel_refsi_cmd *cmd);
 /* Validate a whole buffer: ACCEL_OK, or the first error with *err_index / *err_offset set
  * (either may be NULL). *ncmds (may be NULL) gets the commands before the end or the error. */
-ACCELDEF accel_status accel_refsi_validate(const void *buf, size_t len, size_t *ncmds,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_validate(const void *buf, size_t len, size_t *ncmds,
                                            size_t *err_index, size_t *err_offset);
 
 /* ---- register field helpers (pack: ACCEL_E_REFSI_FIELD_RANGE for a field out of range;
  * unpack: ACCEL_E_REFSI_REG_RESERVED for reserved bits set or a reserved MODE) ---- */
 /* ENTRY_PT_FN: 32-bit entry point address, bits 63:32 reserved. */
-ACCELDEF accel_status accel_refsi_pack_entry_pt(uint64_t addr, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_entry_pt(uint64_t reg, uint32_t *addr);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_entry_pt(uint64_t addr, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_entry_pt(uint64_t reg, uint32_t *addr);
 /* KUB_DESC: 48-bit address, size in 256-byte units (16 bits). */
-ACCELDEF accel_status accel_refsi_pack_kub_desc(uint64_t addr, uint32_t size_units, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_kub_desc(uint64_t reg, uint64_t *addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_kub_desc(uint64_t addr, uint32_t size_units, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_kub_desc(uint64_t reg, uint64_t *addr,
                                                   uint32_t *size_units);
 /* KARGS_INFO / TSD_INFO: 24-bit offset into the KUB at bit 16, 24-bit size at bit 40; 15:0
  * reserved. */
-ACCELDEF accel_status accel_refsi_pack_kargs_info(uint32_t offset, uint32_t size, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_kargs_info(uint64_t reg, uint32_t *offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_kargs_info(uint32_t offset, uint32_t size, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_kargs_info(uint64_t reg, uint32_t *offset,
                                                     uint32_t *size);
-ACCELDEF accel_status accel_refsi_pack_tsd_info(uint32_t offset, uint32_t size, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_tsd_info(uint64_t reg, uint32_t *offset, uint32_t *size);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_tsd_info(uint32_t offset, uint32_t size, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_tsd_info(uint64_t reg, uint32_t *offset, uint32_t *size);
 
 /* WINDOW_MODE: size is in bytes (1 .. 2^32), stored as size - 1 in bits 63:32. */
 typedef struct accel_refsi_window_mode {
@@ -1694,14 +1694,14 @@ typedef struct accel_refsi_window_mode {
     uint8_t stride;     /* 0 .. 31 */
     uint64_t size;      /* bytes, 1 .. 2^32 */
 } accel_refsi_window_mode;
-ACCELDEF accel_status accel_refsi_pack_window_mode(const accel_refsi_window_mode *m, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_window_mode(uint64_t reg, accel_refsi_window_mode *m);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_window_mode(const accel_refsi_window_mode *m, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_window_mode(uint64_t reg, accel_refsi_window_mode *m);
 /* WINDOW_SCALE = scale_a * scale_b. scale_a is 0 or a power of two up to 2^30 (field A = 0 for
  * 0, else log2 + 1, per the ruling: the kit's driver, not the seed's 2^A); scale_b is 1 .. 2^32
  * (stored minus one in bits 63:32). */
-ACCELDEF accel_status accel_refsi_pack_window_scale(uint32_t scale_a, uint64_t scale_b,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_window_scale(uint32_t scale_a, uint64_t scale_b,
                                                     uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_window_scale(uint64_t reg, uint32_t *scale_a,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_window_scale(uint64_t reg, uint32_t *scale_a,
                                                       uint64_t *scale_b);
 
 /* Window translation over a register file, for hart hart_id on core core_id: an access of n
@@ -1712,16 +1712,16 @@ ACCELDEF accel_status accel_refsi_unpack_window_scale(uint64_t reg, uint32_t *sc
  * ACCEL_E_REFSI_WINDOW_PERM). An address in no
  * active window is physical: *phys = addr. A window register with reserved bits or MODE 3 gives
  * ACCEL_E_REFSI_REG_RESERVED. */
-ACCELDEF accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_t hart_id,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_t hart_id,
                                                    uint32_t core_id, uint64_t addr, size_t n,
                                                    unsigned access, uint64_t *phys);
 
 /* ---- reference command processor ---- */
-struct accel_refsi_cmp;
+struct accel_refsi_model;
 
 /* The view a kernel instance has of memory: its hart's windows over the CMP's memory. */
 typedef struct accel_refsi_hart {
-    struct accel_refsi_cmp *cmp;
+    struct accel_refsi_model *cmp;
     uint32_t hart_id; /* 0 .. num_cores * harts_per_core - 1 (global) */
     uint32_t core_id; /* hart_id / harts_per_core */
 } accel_refsi_hart;
@@ -1740,7 +1740,7 @@ typedef struct accel_refsi_launch {
     uint64_t args[ACCEL_REFSI_MAX_ARGS]; /* RUN_INSTANCES */
 } accel_refsi_launch;
 
-typedef struct accel_refsi_cmp_config {
+typedef struct accel_refsi_model_config {
     void *user; /* passed back to every callback */
     /* Device memory, physical addresses. unit: ACCEL_REFSI_UNIT_CMP, COPY_MEM64's UNIT, or
      * ACCEL_REFSI_UNIT_HART(h) for a hart's accesses. Required. */
@@ -1763,12 +1763,12 @@ typedef struct accel_refsi_cmp_config {
     /* 1: hart accesses must be allowed by the window's PERMS. Default 0, as the kit runs:
      * its own logs show windows with PERMS 0 in use (WINDOW_MODE0 = 0xeffff00000001). */
     int check_perms;
-} accel_refsi_cmp_config;
+} accel_refsi_model_config;
 
-typedef struct accel_refsi_cmp {
-    accel_refsi_cmp_config cfg;
+typedef struct accel_refsi_model {
+    accel_refsi_model_config cfg;
     uint64_t regs[ACCEL_REFSI_NUM_REGS]; /* the CMP register file, cleared by init */
-} accel_refsi_cmp;
+} accel_refsi_model;
 
 /* Where and why execution stopped. */
 typedef struct accel_refsi_report {
@@ -1783,19 +1783,19 @@ typedef struct accel_refsi_report {
     int finished;         /* 1 when a FINISH ended the buffer */
 } accel_refsi_report;
 
-ACCELDEF accel_status accel_refsi_cmp_init(accel_refsi_cmp *cmp, const accel_refsi_cmp_config *cfg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_model_init(accel_refsi_model *cmp, const accel_refsi_model_config *cfg);
 /* Execute in order until FINISH, the end, or the first error (which stops the buffer). Returns
  * report->status; report may be NULL. Commands before the error have taken effect. */
-ACCELDEF accel_status accel_refsi_cmp_execute(accel_refsi_cmp *cmp, const void *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_model_execute(accel_refsi_model *cmp, const void *buf, size_t len,
                                               accel_refsi_report *report);
 /* Memory access through a hart's windows (for kernels). */
-ACCELDEF accel_status accel_refsi_hart_read(const accel_refsi_hart *h, uint64_t addr, void *dst,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_read(const accel_refsi_hart *h, uint64_t addr, void *dst,
                                             size_t n);
-ACCELDEF accel_status accel_refsi_hart_write(const accel_refsi_hart *h, uint64_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_write(const accel_refsi_hart *h, uint64_t addr,
                                              const void *src, size_t n);
-ACCELDEF accel_status accel_refsi_hart_read64(const accel_refsi_hart *h, uint64_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_read64(const accel_refsi_hart *h, uint64_t addr,
                                               uint64_t *v);
-ACCELDEF accel_status accel_refsi_hart_write64(const accel_refsi_hart *h, uint64_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_write64(const accel_refsi_hart *h, uint64_t addr,
                                                uint64_t v);
 #ifdef __cplusplus
 }
@@ -1825,7 +1825,7 @@ extern "C" {
  *      firmware does (exec loop, process, cache request + output set, fast-path dispatcher,
  *      scheduler with credit/back-pressure/2 s deadline/recovery gate, message queue and pool,
  *      bring-up handshakes, statistics buffer), plus a register-file model of the TM/TQ for
- *      ports/sim (accel_ane_regmodel_port).
+ *      ports/sim (accel_ane_tm_model_port).
  * Config macros (define before including):
  *   ACCEL_ANE_TM_BASE (0x20000), ACCEL_ANE_TQ_BASE (0x21000)  TM and TQ0 register offsets in
  *       the port's register space (engine-relative; add 0x4000 for a block-relative port).
@@ -1913,13 +1913,13 @@ ACCELDEF uint32_t accel_ane_tq_reg(unsigned qid, uint32_t off);
 typedef struct accel_ane_td_hdr0 {
     uint8_t tid, nid, lnid, eon;
 } accel_ane_td_hdr0;
-ACCELDEF uint32_t accel_ane_td_hdr0_pack(const accel_ane_td_hdr0 *h);
-ACCELDEF void accel_ane_td_hdr0_unpack(uint32_t w, accel_ane_td_hdr0 *h);
+ACCELDEF uint32_t accel_ane_pack_td_hdr0(const accel_ane_td_hdr0 *h);
+ACCELDEF void accel_ane_unpack_td_hdr0(uint32_t w, accel_ane_td_hdr0 *h);
 /* libane's network-id patch, exactly: (w & 0x0f00ffff) | nid << 16. Note it also clears TID bits
  * 31:28, as libane does. */
 ACCELDEF uint32_t accel_ane_td_hdr0_set_nid(uint32_t w, uint8_t nid);
 /* Patch word 0 (little-endian) of a TD in memory; td_len must be >= 4. */
-ACCELDEF accel_status accel_ane_td_patch_nid(uint8_t *td, size_t td_len, unsigned nid);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_td_patch_nid(uint8_t *td, size_t td_len, unsigned nid);
 
 /* ---- layer 3a: direct submission driver ---- */
 typedef struct accel_ane_request {
@@ -1950,34 +1950,34 @@ typedef struct accel_ane_result {
 } accel_ane_result;
 
 /* Bases from ACCEL_ANE_TM_BASE/TQ_BASE, timeouts from the config macros. */
-ACCELDEF accel_status accel_ane_tm_init(accel_ane_tm *tm, const accel_port *port);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_init(accel_ane_tm *tm, const accel_port *port);
 /* TQ_EN |= ACCEL_ANE_TQ_EN_BITS, TQ_PRTY[q] = table[q] for q 0..7, IRQ_EN1, IRQ_EN2. */
-ACCELDEF accel_status accel_ane_tm_enable(accel_ane_tm *tm);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_enable(accel_ane_tm *tm);
 /* IRQ_EN1 = 0, IRQ_EN2 = 0, TQ_EN &= ~ACCEL_ANE_TQ_EN_BITS. */
-ACCELDEF accel_status accel_ane_tm_disable(accel_ane_tm *tm);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_disable(accel_ane_tm *tm);
 /* Every argument rule of a request, no I/O. */
-ACCELDEF accel_status accel_ane_check_request(const accel_ane_request *req);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_check_request(const accel_ane_request *req);
 /* TQ_STATUS = 1, 32 BAR words, SIZE1, ADDR1, NID1. Needs enable; the queue must be free. */
-ACCELDEF accel_status accel_ane_tm_enqueue(accel_ane_tm *tm, const accel_ane_request *req);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_enqueue(accel_ane_tm *tm, const accel_ane_request *req);
 /* REQ_ADDR = TQ_ADDR1, REQ_INFO = TQ_SIZE1 | td_count, REQ_PUSH = prty | qid << 8. */
-ACCELDEF accel_status accel_ane_tm_push(accel_ane_tm *tm, const accel_ane_request *req);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_push(accel_ane_tm *tm, const accel_ane_request *req);
 /* Poll TM_STATUS bit 0 (idle) every poll_ms for timeout_ms; *status (may be NULL) = last read. */
-ACCELDEF accel_status accel_ane_tm_wait_idle(accel_ane_tm *tm, uint32_t *status);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_wait_idle(accel_ane_tm *tm, uint32_t *status);
 /* Drain IRQ line 0 or 1: read the event count, then 4 registers per event (at most
  * ACCEL_ANE_IRQ_MAX_EVENTS; the first `max` are stored in ev, which may be NULL). Line 0 is then
  * acknowledged (IRQ_ACK |= 2), as the Asahi driver does; line 1 has no ack. *count = the
  * device's count. ACCEL_E_OVERFLOW when the count exceeded ACCEL_ANE_IRQ_MAX_EVENTS. */
-ACCELDEF accel_status accel_ane_tm_drain_irq(accel_ane_tm *tm, unsigned line,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_drain_irq(accel_ane_tm *tm, unsigned line,
                                              accel_ane_irq_event *ev, size_t max,
                                              uint32_t *count);
 /* Release the queue (TQ_STATUS = 0). */
-ACCELDEF accel_status accel_ane_tm_release(accel_ane_tm *tm, unsigned qid);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_release(accel_ane_tm *tm, unsigned qid);
 /* push, wait idle, drain both lines, release. On timeout the lines are still drained and the
  * queue released, then ACCEL_E_TIMEOUT. res may be NULL. */
-ACCELDEF accel_status accel_ane_tm_execute(accel_ane_tm *tm, const accel_ane_request *req,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_execute(accel_ane_tm *tm, const accel_ane_request *req,
                                            accel_ane_result *res);
 /* enqueue + execute. */
-ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_request *req,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_request *req,
                                           accel_ane_result *res);
 
 /* ---- layer 4a: TM/TQ register-file model (for ports/sim) ----
@@ -1987,7 +1987,7 @@ ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_requ
  * COMMIT_INFO = nid << 16. Offsets outside the file read 0 and fail writes with ACCEL_E_ARG. */
 #define ACCEL_ANE_MODEL_TM_WORDS 0x20u /* TM 0x00..0x7c */
 #define ACCEL_ANE_MODEL_TQ_WORDS (8u * 0x148u / 4u)
-typedef struct accel_ane_regmodel {
+typedef struct accel_ane_tm_model {
     uint32_t tm[ACCEL_ANE_MODEL_TM_WORDS];
     uint32_t tq[ACCEL_ANE_MODEL_TQ_WORDS];
     uint32_t tm_base, tq_base;
@@ -1996,10 +1996,10 @@ typedef struct accel_ane_regmodel {
     uint8_t running, stuck;
     uint32_t pushes;     /* doorbells seen */
     uint32_t bad_writes; /* writes outside the file */
-} accel_ane_regmodel;
-ACCELDEF accel_status accel_ane_regmodel_init(accel_ane_regmodel *m);
+} accel_ane_tm_model;
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_init(accel_ane_tm_model *m);
 /* Fill model (reg_read32, reg_write32, delay_ms) for accel_sim_attach. */
-ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port *model);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_port(accel_ane_tm_model *m, accel_port *model);
 /* ane: end of part 1 declarations */
 
 /* ==== layer 1b: firmware command protocol (UNVERIFIED: seeds 001 ch. 29 and 004 ch. 30) ====
@@ -2102,14 +2102,14 @@ typedef struct accel_ane_cmd_desc {
     uint8_t dir, flags;
     uint8_t named;      /* 1: a table entry names it */
 } accel_ane_cmd_desc;
-ACCELDEF accel_status accel_ane_cmd_describe(unsigned space, uint32_t id, accel_ane_cmd_desc *d);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cmd_describe(unsigned space, uint32_t id, accel_ane_cmd_desc *d);
 /* The table itself (for tools): *n entries. */
 ACCELDEF const accel_ane_cmd_info *accel_ane_cmd_table(size_t *n);
 /* 1 when the exec-loop dispatcher implements the wire id (anything else panics the firmware). */
 ACCELDEF int accel_ane_xl_accepts(uint32_t id);
 
 /* ---- priorities: fwPriority < 8; normal_only: the (2..7) gate, else (0..1) || (2..7) ---- */
-ACCELDEF accel_status accel_ane_check_priority(uint32_t priority, int normal_only);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_check_priority(uint32_t priority, int normal_only);
 
 /* ---- records ---- */
 typedef struct accel_ane_event {
@@ -2124,11 +2124,11 @@ typedef struct accel_ane_chain_buf {
     uint32_t type, output_set_id;
     uint64_t address;
 } accel_ane_chain_buf;
-ACCELDEF accel_status accel_ane_event_encode(const accel_ane_event *e, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_event_decode(const uint8_t *in, size_t len, accel_ane_event *e);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_event(const accel_ane_event *e, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_event(const uint8_t *in, size_t len, accel_ane_event *e);
 /* BAR: encode/decode enforce type GENERIC, cfg HW_32BIT and barId < 32. */
-ACCELDEF accel_status accel_ane_bar_encode(const accel_ane_bar *b, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_bar_decode(const uint8_t *in, size_t len, accel_ane_bar *b);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_bar(const accel_ane_bar *b, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_bar(const uint8_t *in, size_t len, accel_ane_bar *b);
 
 /* ---- controller header ---- */
 typedef struct accel_ane_ctl_hdr {
@@ -2137,11 +2137,11 @@ typedef struct accel_ane_ctl_hdr {
     uint32_t procedure_id;
 } accel_ane_ctl_hdr;
 /* Encoder: id <= 0x5c and not firmware-to-host only, priority < 8, ids >= -1. */
-ACCELDEF accel_status accel_ane_ctl_hdr_encode(const accel_ane_ctl_hdr *h, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_encode_hdr(const accel_ane_ctl_hdr *h, uint8_t *out,
                                                size_t cap);
 /* Decoder: also maxCmdBufSize >= 24 + size (ACCEL_E_ANE_MSG_SIZE) and len >= 24 + size.
  * *body points at the body inside buf. */
-ACCELDEF accel_status accel_ane_ctl_decode(const uint8_t *buf, size_t len, size_t max_cmd_buf,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_decode_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
                                            accel_ane_ctl_hdr *h, const uint8_t **body);
 
 /* ---- procedure call (exec-loop ids 0x204 plain, 0x20c custom BARs, 0x211 events, 0x212
@@ -2169,23 +2169,23 @@ typedef struct accel_ane_proc_call {
     const accel_ane_bar *bars;
     const accel_ane_event *wait, *signal;
     const uint32_t *exec_order;
-    /* decoder output: views into the message (read with accel_ane_bar_decode etc.) */
+    /* decoder output: views into the message (read with accel_ane_decode_bar etc.) */
     const uint8_t *raw_bars, *raw_wait, *raw_signal, *raw_exec_order;
 } accel_ane_proc_call;
 /* Variant of a wire id, or ACCEL_E_ANE_ID when the id is no procedure call. */
-ACCELDEF accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant);
 /* Every rule of Tables 29.4/30.3/30.4 + bands + fast-path bounds, on the counts (no arrays). */
-ACCELDEF accel_status accel_ane_pc_check(const accel_ane_proc_call *pc);
-ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pc_check(const accel_ane_proc_call *pc);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                     size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
                                                     accel_ane_proc_call *pc);
 /* Controller framing of the plain call (id 0x41): the 24-byte header (priority, programId,
  * processId = pc->proc, procedureId = pc->proc_id, size = body bytes) then the same body from
  * +0x18. pc->id must be the plain wire id 0x204 (the variants have no pinned controller id). */
-ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                      size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t len,
                                                      size_t max_cmd_buf, accel_ane_ctl_hdr *h,
                                                      accel_ane_proc_call *pc);
 
@@ -2202,50 +2202,50 @@ typedef struct accel_ane_trigger {
     const accel_ane_chain_buf *inputs; /* encoder */
     const uint8_t *raw_inputs;         /* decoder view */
 } accel_ane_trigger;
-ACCELDEF accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets);
-ACCELDEF accel_status accel_ane_chain_buf_decode(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_chain_buf(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
                                                  accel_ane_chain_buf *b);
-ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, uint8_t *out,
                                                   size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
                                                   accel_ane_trigger *t);
 
 /* ---- back-channel RPC body: u32 magic 0x55aa55aa, u32 length <= 0x800000, payload[length]
  * (xl 0xff00 at +8; controller 0x5b as the body) ---- */
-ACCELDEF accel_status accel_ane_rpc_encode(const uint8_t *payload, uint32_t n, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_rpc(const uint8_t *payload, uint32_t n, uint8_t *out,
                                            size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_rpc_decode(const uint8_t *body, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_rpc(const uint8_t *body, size_t len,
                                            const uint8_t **payload, uint32_t *n);
 
 /* ---- other exec-loop commands ---- */
 /* 0x404 RETURN_PROCESS_ID: +8 i32 processId (>= 0). */
-ACCELDEF accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len);
 /* Generic frame: u32 0, u16 id, u16 0 (what every xl message starts with). */
-ACCELDEF accel_status accel_ane_xl_hdr_encode(uint32_t id, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_xl_hdr_decode(const uint8_t *buf, size_t len, uint32_t *id);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_hdr(const uint8_t *buf, size_t len, uint32_t *id);
 
 /* ---- controller bodies ---- */
 /* property read (0x1f) / write (0x1e): { u64 regAddr; u32 regValue; u32 reserved }, write
  * needs regValue != 0. */
 #define ACCEL_ANE_PROPERTY_SIZE 16u
-ACCELDEF accel_status accel_ane_property_encode(int write, uint64_t reg_addr, uint32_t value,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_property(int write, uint64_t reg_addr, uint32_t value,
                                                 uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_property_decode(int write, const uint8_t *body, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_property(int write, const uint8_t *body, size_t len,
                                                 uint64_t *reg_addr, uint32_t *value);
 /* premap (0x4a): { u32 nbrOfOps == 1; u32 nbrOfBuffers == 1; u64 addr != 0; u64 size != 0 } */
 #define ACCEL_ANE_PREMAP_SIZE 24u
-ACCELDEF accel_status accel_ane_premap_encode(uint32_t nops, uint32_t nbufs, uint64_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_premap(uint32_t nops, uint32_t nbufs, uint64_t addr,
                                               uint64_t size, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_premap_decode(const uint8_t *body, size_t len, uint64_t *addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_premap(const uint8_t *body, size_t len, uint64_t *addr,
                                               uint64_t *size);
 /* inference call (0x5a): { u32 bufNbr; u32 reserved; u64 propAddr; u64 propSize;
  * { u64 addr; u64 size } buf[bufNbr] }, bufNbr == 1 + numIoBuffers of the procedure. */
 #define ACCEL_ANE_INFERENCE_FIXED_SIZE 24u
-ACCELDEF accel_status accel_ane_inference_encode(uint32_t num_io_buffers, uint32_t buf_nbr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_inference(uint32_t num_io_buffers, uint32_t buf_nbr,
                                                  uint64_t prop_addr, uint64_t prop_size,
                                                  const uint64_t *addr_size_pairs, uint8_t *out,
                                                  size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_inference_decode(const uint8_t *body, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_inference(const uint8_t *body, size_t len,
                                                  uint32_t num_io_buffers, uint32_t *buf_nbr,
                                                  uint64_t *prop_addr, uint64_t *prop_size,
                                                  const uint8_t **raw_bufs);
@@ -2253,13 +2253,13 @@ ACCELDEF accel_status accel_ane_inference_decode(const uint8_t *body, size_t len
  * == 1; u32 nbrOfOutputBufferSets == 1 } (handle unused); recycle 0x47 { u64 cacheHandler;
  * u32 outputBufferSetId < 1; u32 reserved }; invalidate 0x48 and group select 0x4f
  * { u64 cacheHandler }. Other ids: ACCEL_E_ANE_ID. */
-ACCELDEF accel_status accel_ane_cr_body_encode(uint32_t ctl_id, uint64_t handle, uint32_t set_id,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_cr_body(uint32_t ctl_id, uint64_t handle, uint32_t set_id,
                                                uint8_t *out, size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_cr_body_decode(uint32_t ctl_id, const uint8_t *body, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_cr_body(uint32_t ctl_id, const uint8_t *body, size_t len,
                                                uint64_t *handle, uint32_t *set_id);
 /* force-disable cache requests (0x4d): { u32 disable }, admitted only when 1. */
-ACCELDEF accel_status accel_ane_force_disable_encode(uint32_t disable, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_force_disable_decode(const uint8_t *body, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_force_disable(uint32_t disable, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_force_disable(const uint8_t *body, size_t len);
 
 /* ---- notifications (firmware to host, xl framing) ---- */
 #define ACCEL_ANE_NOTE_OTHER 0u  /* known F2H id without a decoded body: payload view */
@@ -2285,9 +2285,9 @@ typedef struct accel_ane_note {
 } accel_ane_note;
 /* signpost record: 32-bit { u32 code; u32 arg; u64 ts }, 64-bit { u32 code; u32 rsv; u64 arg;
  * u64 ts }; grouped variants: +8 u32 count (>= 1), records from +0xc. */
-ACCELDEF accel_status accel_ane_note_encode(const accel_ane_note *n, uint8_t *out, size_t cap,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_note(const accel_ane_note *n, uint8_t *out, size_t cap,
                                             size_t *len);
-ACCELDEF accel_status accel_ane_note_decode(const uint8_t *buf, size_t len, accel_ane_note *n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_note(const uint8_t *buf, size_t len, accel_ane_note *n);
 
 /* ==== layer 2: firmware reference model (what seed 001 says the firmware does) ====
  * Deterministic, allocation-free; time is a parameter (ms). Each step returns ACCEL_OK when the
@@ -2313,15 +2313,15 @@ typedef struct accel_ane_xl_fsm {
 } accel_ane_xl_fsm;
 ACCELDEF void accel_ane_xl_fsm_init(accel_ane_xl_fsm *f);
 /* INIT -> RUN (the loop is armed). */
-ACCELDEF accel_status accel_ane_xl_fsm_arm(accel_ane_xl_fsm *f);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_fsm_arm(accel_ane_xl_fsm *f);
 /* RUN+DISPATCH -> EXEC (EXEC_SECURE in the secure phase); EXEC*+DRAIN -> RUN; RUN+DRAIN stays;
  * RUN+ENTER_SECURE (non-secure) and RUN+EXIT_SECURE (secure) -> PAUSE (queues quiesced);
  * any event in PAUSE -> ACCEL_E_ANE_INVARIANT (and stays asserted); INIT -> ACCEL_E_STATE;
  * DISPATCH while in flight -> ACCEL_E_BUSY; a switch while in flight or to the phase already
  * in force -> ACCEL_E_STATE. */
-ACCELDEF accel_status accel_ane_xl_fsm_event(accel_ane_xl_fsm *f, unsigned ev);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_fsm_event(accel_ane_xl_fsm *f, unsigned ev);
 /* PAUSE -> RUN in the new phase (the secure switch completes). */
-ACCELDEF accel_status accel_ane_xl_fsm_resume(accel_ane_xl_fsm *f);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_fsm_resume(accel_ane_xl_fsm *f);
 /* 1 when a handler may touch hardware (EXEC or EXEC_SECURE). */
 ACCELDEF int accel_ane_xl_fsm_hw_allowed(const accel_ane_xl_fsm *f);
 
@@ -2336,7 +2336,7 @@ typedef struct accel_ane_proc_fsm {
     uint32_t calls, dropped;
 } accel_ane_proc_fsm;
 ACCELDEF void accel_ane_proc_fsm_init(accel_ane_proc_fsm *p);
-ACCELDEF accel_status accel_ane_proc_fsm_event(accel_ane_proc_fsm *p, unsigned ev);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_proc_fsm_event(accel_ane_proc_fsm *p, unsigned ev);
 
 /* ---- cache requests (available / in-use / invalidating) with their output set
  * (available / in-execution) ---- */
@@ -2362,22 +2362,22 @@ typedef struct accel_ane_cr_pool {
     uint32_t dropped;    /* triggers dropped (wrong state or handle) */
     uint32_t triggers;
 } accel_ane_cr_pool;
-ACCELDEF accel_status accel_ane_cr_init(accel_ane_cr_pool *p, uint32_t max);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_init(accel_ane_cr_pool *p, uint32_t max);
 /* install: a free index -> IN_USE; *handle = gen << 8 | index (opaque to the host). */
-ACCELDEF accel_status accel_ane_cr_install(accel_ane_cr_pool *p, uint32_t group, uint64_t *handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_install(accel_ane_cr_pool *p, uint32_t group, uint64_t *handle);
 /* trigger: the handle must be live and IN_USE (else dropped, counted, ACCEL_E_ANE_HANDLE), its
  * timestamp strictly above the last (ACCEL_E_ANE_TIMESTAMP), its output set available
  * (ACCEL_E_BUSY); then the output set is in execution. */
-ACCELDEF accel_status accel_ane_cr_trigger(accel_ane_cr_pool *p, uint64_t handle, uint64_t ts);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_trigger(accel_ane_cr_pool *p, uint64_t handle, uint64_t ts);
 /* recycle: the host returns the consumed output set (in execution -> available). */
-ACCELDEF accel_status accel_ane_cr_recycle(accel_ane_cr_pool *p, uint64_t handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_recycle(accel_ane_cr_pool *p, uint64_t handle);
 /* invalidate: IN_USE -> INVALIDATING (output set idle) ; finish: INVALIDATING -> AVAILABLE. */
-ACCELDEF accel_status accel_ane_cr_invalidate(accel_ane_cr_pool *p, uint64_t handle);
-ACCELDEF accel_status accel_ane_cr_finish_invalidate(accel_ane_cr_pool *p, uint64_t handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_invalidate(accel_ane_cr_pool *p, uint64_t handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_finish_invalidate(accel_ane_cr_pool *p, uint64_t handle);
 /* group select: this request becomes the active member of its group. */
-ACCELDEF accel_status accel_ane_cr_select(accel_ane_cr_pool *p, uint64_t handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_select(accel_ane_cr_pool *p, uint64_t handle);
 /* global force-disable: admitted only when set true (ACCEL_E_ANE_FORCE_DISABLE otherwise). */
-ACCELDEF accel_status accel_ane_cr_force_disable(accel_ane_cr_pool *p, uint32_t disable);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_force_disable(accel_ane_cr_pool *p, uint32_t disable);
 
 /* ---- scheduler: 8 levels (0 highest; 0..1 system band), strict priority among levels with
  * credit (credit = the weight table {1,2,3,4,5,6,30,31}, refilled when no waiting level has
@@ -2414,24 +2414,24 @@ typedef struct accel_ane_sched {
     uint32_t recoveries, faults;
     uint8_t reset_first_tq, reset_last_tq; /* range of the last reset notification */
 } accel_ane_sched;
-ACCELDEF accel_status accel_ane_sched_init(accel_ane_sched *s, uint8_t max_inflight,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_init(accel_ane_sched *s, uint8_t max_inflight,
                                            uint32_t recover_ms, uint32_t min_gap_ms);
 /* queue a job: ACCEL_E_ANE_NOT_READY while recovering, ACCEL_E_FULL when its level is full
  * ("priority queue is full"), ACCEL_E_ANE_PRIORITY for a level >= 8, ACCEL_E_ANE_TQ_RANGE for tq 0. */
-ACCELDEF accel_status accel_ane_sched_submit(accel_ane_sched *s, const accel_ane_job *j);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_submit(accel_ane_sched *s, const accel_ane_job *j);
 /* dispatch the next job: ACCEL_E_EMPTY, ACCEL_E_BUSY (in-flight bound: back-pressure, counted),
  * ACCEL_E_ANE_NOT_READY. */
-ACCELDEF accel_status accel_ane_sched_dispatch(accel_ane_sched *s, uint32_t now, accel_ane_job *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_dispatch(accel_ane_sched *s, uint32_t now, accel_ane_job *out);
 /* a job finished: ACCEL_E_ARG when the tag is not in flight. */
-ACCELDEF accel_status accel_ane_sched_complete(accel_ane_sched *s, uint32_t tag);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_complete(accel_ane_sched *s, uint32_t tag);
 /* time passes: in-flight jobs older than the deadline are aborted; abort_clears == 0 escalates
  * to a reset notification over the aborted jobs' queue range and a fault into the gate. The gate
  * frees when recovery finished. *aborted (may be NULL) = jobs aborted now. */
-ACCELDEF accel_status accel_ane_sched_tick(accel_ane_sched *s, uint32_t now, int abort_clears,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_tick(accel_ane_sched *s, uint32_t now, int abort_clears,
                                            uint32_t *aborted);
 /* a fault (crash): stage dump, cancel everything in flight, and recover behind the single gate,
  * at most one recovery start per min_gap_ms; faults during recovery keep it not ready. */
-ACCELDEF accel_status accel_ane_sched_fault(accel_ane_sched *s, uint32_t now);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_fault(accel_ane_sched *s, uint32_t now);
 
 /* ---- kernel objects: bounded message queue (fixed width and depth; full/empty are the
  * would-block outcomes) and a fixed pool with total/available counts ---- */
@@ -2439,24 +2439,24 @@ typedef struct accel_ane_msgq {
     accel_ring ring;
     size_t width; /* bytes per message slot; slot = 2-byte length + width */
 } accel_ane_msgq;
-ACCELDEF accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width);
 /* ACCEL_E_FULL = the sender would block; ACCEL_E_TOO_LONG when len > width. */
-ACCELDEF accel_status accel_ane_msgq_send(accel_ane_msgq *q, const void *msg, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_send(accel_ane_msgq *q, const void *msg, size_t len);
 /* ACCEL_E_EMPTY = the receiver would block. */
-ACCELDEF accel_status accel_ane_msgq_recv(accel_ane_msgq *q, void *msg, size_t cap, size_t *len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_recv(accel_ane_msgq *q, void *msg, size_t cap, size_t *len);
 typedef struct accel_ane_pool {
     uint32_t used; /* bit i: slot i taken */
     uint8_t total;
 } accel_ane_pool;
-ACCELDEF accel_status accel_ane_pool_init(accel_ane_pool *p, unsigned total); /* 1..32 */
-ACCELDEF accel_status accel_ane_pool_alloc(accel_ane_pool *p, unsigned *slot);
-ACCELDEF accel_status accel_ane_pool_free(accel_ane_pool *p, unsigned slot);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pool_init(accel_ane_pool *p, unsigned total); /* 1..32 */
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pool_alloc(accel_ane_pool *p, unsigned *slot);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pool_free(accel_ane_pool *p, unsigned slot);
 ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p);
 
 /* ---- bring-up (Table 29.3 and the first-command list) ---- */
 /* Boot invariant: the initial kernel heap must exceed twice the framework reservation
  * (ACCEL_E_ANE_INVARIANT otherwise: the kernel refuses to boot). */
-ACCELDEF accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes);
 #define ACCEL_ANE_BU_OFF 0u
 #define ACCEL_ANE_BU_WAIT_ALIVE 1u    /* reset released, waiting for scratch 7 first wake */
 #define ACCEL_ANE_BU_WAIT_CHANNELS 2u /* waiting for scratch 7 second wake */
@@ -2482,7 +2482,7 @@ typedef struct accel_ane_bringup {
     uint32_t failures; /* power cycles after a missing second wake */
 } accel_ane_bringup;
 ACCELDEF void accel_ane_bringup_init(accel_ane_bringup *b, uint8_t max_retries);
-ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev, uint32_t arg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev, uint32_t arg);
 /* name of first command i (print-enable, start, ...), "" past the end */
 ACCELDEF const char *accel_ane_first_cmd_name(unsigned i);
 /* name of channel i of the table (SHAREDMALLOC, TERMINAL, ...), "" past the end */
@@ -2506,11 +2506,11 @@ typedef struct accel_ane_stats_engine { /* layout assumed: four u32 then the cou
     uint32_t counters[4];
 } accel_ane_stats_engine;
 /* Null-buffer rule: out NULL or cap 0 writes nothing and reports *len 0 (ACCEL_OK). */
-ACCELDEF accel_status accel_ane_stats_write(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
                                             const accel_ane_stats_engine *e, unsigned n, size_t *len);
-ACCELDEF accel_status accel_ane_stats_parse(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_stats(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
                                             unsigned *n);
-ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, unsigned i,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, unsigned i,
                                                 accel_ane_stats_engine *e);
 
 /* ---- doorbell emit (Listing 29.3) and the fabric register S3_3_C15_C8_0 (Table 29.5) ----
@@ -2533,9 +2533,9 @@ typedef struct accel_ane_fabric {
     uint32_t last_value, stores;
     uint8_t window_seen_open; /* the store happened with bit 39 clear */
 } accel_ane_fabric;
-ACCELDEF accel_status accel_ane_doorbell_emit(accel_ane_fabric *f, uint64_t target, uint32_t bit);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_doorbell_emit(accel_ane_fabric *f, uint64_t target, uint32_t bit);
 /* power-gate condition: bit 2 set and bit 4 clear; then bits 0, 2, 4 are cleared. */
-ACCELDEF accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f);
 
 /* ---- fast-path dispatcher (CAneEngineExeLoop::dispatch as seed 004 describes it) ----
  * Takes one exec-loop message. Ids outside the accepted set fault the firmware (it logs and
@@ -2545,7 +2545,7 @@ ACCELDEF accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f);
  * (ACCEL_E_ANE_NOT_RUNNING). A cache trigger on a wrong-state handle: dropped (the cache pool's
  * status). Accepted work posts DISPATCH to the exec loop (ACCEL_E_BUSY while one is in flight:
  * the host retries; nothing was consumed). */
-typedef struct accel_ane_fw {
+typedef struct accel_ane_fw_model {
     accel_ane_xl_fsm loop;
     accel_ane_cr_pool cr;
     uint8_t loaded[(ACCEL_ANE_PROGRAM_ID_LIMIT + 7u) / 8u];  /* per-program validity */
@@ -2554,14 +2554,14 @@ typedef struct accel_ane_fw {
     uint8_t faulted;
     uint32_t accepted, rejected, dropped, rpcs, pids_returned;
     uint32_t last_id;
-} accel_ane_fw;
-ACCELDEF accel_status accel_ane_fw_init(accel_ane_fw *fw, uint32_t max_cache_requests);
+} accel_ane_fw_model;
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fw_model_init(accel_ane_fw_model *fw, uint32_t max_cache_requests);
 /* program slot: load (valid), start (running), stop, unload */
-ACCELDEF accel_status accel_ane_fw_program(accel_ane_fw *fw, uint32_t program_id, int loaded,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fw_model_program(accel_ane_fw_model *fw, uint32_t program_id, int loaded,
                                            int running);
-ACCELDEF accel_status accel_ane_fw_dispatch(accel_ane_fw *fw, const uint8_t *msg, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fw_model_dispatch(accel_ane_fw_model *fw, const uint8_t *msg, size_t len);
 /* the in-flight partition finished (EXEC -> RUN) */
-ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fw_model_complete(accel_ane_fw_model *fw);
 /* ane: end of declarations */
 #ifdef __cplusplus
 }
@@ -2717,28 +2717,28 @@ typedef struct accel_mac_conv {
 } accel_mac_conv;
 
 /* ---- requantization helpers, exactly as TFLite / gemmlowp ---- */
-ACCELDEF int32_t accel_mac_srdhm(int32_t a, int32_t b); /* SaturatingRoundingDoublingHighMul */
+ACCELDEF int32_t accel_mac_saturating_rounding_doubling_high_mul(int32_t a, int32_t b); /* SaturatingRoundingDoublingHighMul */
 /* RoundingDivideByPOT; exponent is clamped to 0..31 (TFLite DCHECKs that range). */
-ACCELDEF int32_t accel_mac_rdbpot(int32_t x, int32_t exponent);
+ACCELDEF int32_t accel_mac_rounding_divide_by_power_of_two(int32_t x, int32_t exponent);
 /* MultiplyByQuantizedMultiplier, double rounding; shift clamped to -31..+31, the left shift
  * wraps modulo 2^32 as two's-complement hardware does (TFLite: undefined). */
-ACCELDEF int32_t accel_mac_mbqm(int32_t x, int32_t multiplier, int32_t shift);
+ACCELDEF int32_t accel_mac_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int32_t shift);
 /* The single-rounding variant (TFLITE_SINGLE_ROUNDING); the result saturates to int32. */
-ACCELDEF int32_t accel_mac_mbqm_single(int32_t x, int32_t multiplier, int32_t shift);
+ACCELDEF int32_t accel_mac_multiply_by_quantized_multiplier_single(int32_t x, int32_t multiplier, int32_t shift);
 /* Requantize int32 accumulators (e.g. what an accelerator returned) to int8/uint8:
  * out[i] = clamp(mbqm(acc[i] (+ bias[i % count_b]), ...) + output_offset). Channel = i % channels. */
-ACCELDEF accel_status accel_mac_requantize(const int32_t *acc, size_t n, size_t channels,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_requantize(const int32_t *acc, size_t n, size_t channels,
                                            const accel_mac_quant *q, void *out, size_t out_len);
 #ifndef ACCEL_MAC_NO_FLOAT
 /* QuantizeMultiplier: real = multiplier * 2^(shift-31), multiplier in [2^30, 2^31) or 0.
  * ACCEL_E_ARG for NaN or infinity. Shift below -31 gives (0, 0) as TFLite. */
-ACCELDEF accel_status accel_mac_quantize_multiplier(double real, int32_t *multiplier,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_quantize_multiplier(double real, int32_t *multiplier,
                                                     int32_t *shift);
 /* TFLite Quantize: q = clamp(round_half_away(x / scale) + zero_point), Dequantize:
  * x = scale * (q - zero_point). scale > 0; zero_point in the type's range. */
-ACCELDEF accel_status accel_mac_quantize_f32(const float *in, size_t n, float scale,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_quantize_f32(const float *in, size_t n, float scale,
                                              int32_t zero_point, accel_mac_dtype dt, void *out);
-ACCELDEF accel_status accel_mac_dequantize_f32(const void *in, size_t n, float scale,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_dequantize_f32(const void *in, size_t n, float scale,
                                                int32_t zero_point, accel_mac_dtype dt, float *out);
 #endif
 
@@ -2746,13 +2746,13 @@ ACCELDEF accel_status accel_mac_dequantize_f32(const void *in, size_t n, float s
  * (bias_len 0), otherwise it holds one int32 per output channel. ---- */
 /* Fully connected / batched GEMM: input [batches, in_depth], filter [out_depth, in_depth],
  * output [batches, out_depth]. */
-ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_depth,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_depth,
                                                 uint32_t out_depth, const void *input,
                                                 size_t input_len, const void *filter,
                                                 size_t filter_len, const int32_t *bias,
                                                 size_t bias_len, const accel_mac_quant *q,
                                                 void *output, size_t output_len);
-ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_quant *q,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_quant *q,
                                        const void *input, size_t input_len, const void *filter,
                                        size_t filter_len, const int32_t *bias, size_t bias_len,
                                        void *output, size_t output_len);
@@ -2760,15 +2760,15 @@ ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_
  * im2col patch: accel_mac_conv2d_scratch_size gives the bytes for geometry g (0 when this
  * build needs none; any alignment). With less (or NULL), the same result comes slower; the
  * scratch is overwritten. accel_mac_conv2d is this with no scratch. */
-ACCELDEF accel_status accel_mac_conv2d_scratch_size(const accel_mac_conv *g, size_t *size);
-ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d_scratch_size(const accel_mac_conv *g, size_t *size);
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
                                                     const accel_mac_quant *q, const void *input,
                                                     size_t input_len, const void *filter,
                                                     size_t filter_len, const int32_t *bias,
                                                     size_t bias_len, void *output,
                                                     size_t output_len, void *scratch,
                                                     size_t scratch_len);
-ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
                                                  const accel_mac_quant *q, const void *input,
                                                  size_t input_len, const void *filter,
                                                  size_t filter_len, const int32_t *bias,
@@ -2777,10 +2777,10 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
 /* Pools: max over the window clipped to the image; average = TFLite's rounded division by the
  * number of in-image taps (int8: half away from zero; uint8: (sum + n/2) / n). A window with no
  * in-image tap is ACCEL_E_MAC_EMPTY_WINDOW (TFLite returns false), checked before any write. */
-ACCELDEF accel_status accel_mac_max_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_max_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
                                            int32_t act_min, int32_t act_max, const void *input,
                                            size_t input_len, void *output, size_t output_len);
-ACCELDEF accel_status accel_mac_average_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_average_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
                                                int32_t act_min, int32_t act_max,
                                                const void *input, size_t input_len, void *output,
                                                size_t output_len);
@@ -2789,7 +2789,7 @@ ACCELDEF accel_status accel_mac_average_pool2d(const accel_mac_conv *g, accel_ma
  * b_offset), a [m_rows, depth], b [n_cols, depth] (b transposed, like FC filters), both of dtype
  * dt with offsets in the input_offset ranges above. Computed modulo 2^32: exact whenever the
  * true sum fits in int32. */
-ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, uint32_t n_cols,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, uint32_t n_cols,
                                            uint32_t depth, const void *a, size_t a_len,
                                            int32_t a_offset, const void *b, size_t b_len,
                                            int32_t b_offset, int32_t *out, size_t out_len);
@@ -2806,29 +2806,29 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
  * Beyond it: ACCEL_E_MAC_DEPTH. Scratch: accel_mac_wide_scratch_size(); 4-byte aligned. */
 #define ACCEL_MAC_WIDE_MAX_DEPTH 33025UL
 ACCELDEF uint32_t accel_mac_wide_depth_limit(uint32_t nbytes, int is_signed);
-ACCELDEF accel_status accel_mac_wide_scratch_size(uint32_t nbytes, uint32_t m_rows,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_wide_scratch_size(uint32_t nbytes, uint32_t m_rows,
                                                   uint32_t n_cols, uint32_t depth, size_t *size);
 /* a: m_rows x depth elements, b: n_cols x depth elements (each nbytes bytes, little-endian);
  * out: m_rows x n_cols int64. */
-ACCELDEF accel_status accel_mac_wide_matmul(uint32_t nbytes, int is_signed, uint32_t m_rows,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_wide_matmul(uint32_t nbytes, int is_signed, uint32_t m_rows,
                                             uint32_t n_cols, uint32_t depth, const uint8_t *a,
                                             size_t a_len, const uint8_t *b, size_t b_len,
                                             int64_t *out, size_t out_len, void *scratch,
                                             size_t scratch_len);
 /* int16 x int16 -> int64 (signed) and uint16 x uint16 -> int64, same method (nbytes 2);
  * a_len, b_len and out_len count elements. */
-ACCELDEF accel_status accel_mac_matmul_s16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_matmul_s16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
                                            const int16_t *a, size_t a_len, const int16_t *b,
                                            size_t b_len, int64_t *out, size_t out_len,
                                            void *scratch, size_t scratch_len);
-ACCELDEF accel_status accel_mac_matmul_u16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_matmul_u16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
                                            const uint16_t *a, size_t a_len, const uint16_t *b,
                                            size_t b_len, int64_t *out, size_t out_len,
                                            void *scratch, size_t scratch_len);
 
 /* ---- Edge TPU conversions: the device speaks uint8; int8 = uint8 XOR 0x80. For elements of
  * elem_bytes little-endian bytes only the most significant byte flips (n % elem_bytes == 0). */
-ACCELDEF accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_bytes);
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_bytes);
 #ifdef __cplusplus
 }
 #endif
@@ -4172,7 +4172,7 @@ ACCEL__TSP1_NOINLINE static accel_status accel__tsp1_nn_info(const uint8_t *p, s
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
+ACCELDEF accel_status accel_tsp1_decode_nn_info(const accel_tsp1_frame *f,
                                                accel_tsp1_nn_info *out)
 {
     if (!f || !out || (!f->payload && f->n_bytes)) return ACCEL_E_NULL;
@@ -4531,7 +4531,7 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
     accel__tsp1_device_error(s);
 }
 
-ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *c)
+ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
 {
     accel_status st;
     if (!s || !c || !c->bus.port || !c->tx_mem) return ACCEL_E_NULL;
@@ -4861,7 +4861,7 @@ ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap)
     return 3u * (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK + rsp_cap;
 }
 
-static void accel__tsp1m_reset(accel_tsp1_model *m, uint32_t boot_ms)
+static void accel__tsp1_model_reset(accel_tsp1_model *m, uint32_t boot_ms)
 {
     accel_fifo_clear(&m->cmdq);
     accel_fifo_clear(&m->rspq);
@@ -4898,7 +4898,7 @@ ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size
     m->boot_ms = 5;
     m->nvm_ms = 2;
     m->fw_valid = 1;
-    accel__tsp1m_reset(m, m->boot_ms);
+    accel__tsp1_model_reset(m, m->boot_ms);
     return ACCEL_OK;
 }
 
@@ -4916,7 +4916,7 @@ ACCELDEF accel_status accel_tsp1_model_raise(accel_tsp1_model *m, uint16_t id)
 }
 
 /* Push one response frame if it fits (never a partial one). */
-static int accel__tsp1m_respond(accel_tsp1_model *m, uint16_t id, uint16_t tid, const uint8_t *p,
+static int accel__tsp1_model_respond(accel_tsp1_model *m, uint16_t id, uint16_t tid, const uint8_t *p,
                                 size_t n)
 {
     uint8_t f[ACCEL_TSP1_OVERHEAD + 8];
@@ -4933,7 +4933,7 @@ static int accel__tsp1m_respond(accel_tsp1_model *m, uint16_t id, uint16_t tid, 
     return 1;
 }
 
-static void accel__tsp1m_emit_async(accel_tsp1_model *m)
+static void accel__tsp1_model_emit_async(accel_tsp1_model *m)
 {
     while (m->apend & 7u) { /* bits 0..2: one per async type; no other bit is ever set */
         unsigned i, best = 3;
@@ -4941,7 +4941,7 @@ static void accel__tsp1m_emit_async(accel_tsp1_model *m)
             if ((m->apend & (1u << i)) &&
                 (best == 3 || (uint16_t)(m->atid[i] - m->atid[best]) > 0x7FFFu))
                 best = i;
-        if (!accel__tsp1m_respond(m, (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best), m->atid[best],
+        if (!accel__tsp1_model_respond(m, (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best), m->atid[best],
                                   NULL, 0))
             return;
         m->apend = (uint8_t)(m->apend & ~(1u << best));
@@ -4950,7 +4950,7 @@ static void accel__tsp1m_emit_async(accel_tsp1_model *m)
 }
 
 /* An error entry in the command queue: 00 00 id tid (a frame always starts with a preamble). */
-static void accel__tsp1m_mark(accel_tsp1_model *m, uint16_t err, uint16_t tid)
+static void accel__tsp1_model_mark(accel_tsp1_model *m, uint16_t err, uint16_t tid)
 {
     uint8_t e[6];
     e[0] = e[1] = 0;
@@ -4960,7 +4960,7 @@ static void accel__tsp1m_mark(accel_tsp1_model *m, uint16_t err, uint16_t tid)
 }
 
 /* A whole write transaction to the command buffer arrived: split it into queue entries. */
-static void accel__tsp1m_receive(accel_tsp1_model *m, const uint8_t *b, size_t n)
+static void accel__tsp1_model_receive(accel_tsp1_model *m, const uint8_t *b, size_t n)
 {
     uint8_t pre[2];
     size_t pos = 0;
@@ -4970,27 +4970,27 @@ static void accel__tsp1m_receive(accel_tsp1_model *m, const uint8_t *b, size_t n
         uint16_t tid;
         if (n - pos < 2 || b[pos] != pre[0] || b[pos + 1] != pre[1]) {
             while (pos < n && !(b[pos] == pre[0] && pos + 1 < n && b[pos + 1] == pre[1])) pos++;
-            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, ACCEL_TSP1_TID_NONE);
+            accel__tsp1_model_mark(m, ACCEL_TSP1_R_ERR_FRAMING, ACCEL_TSP1_TID_NONE);
             continue;
         }
         if (n - pos < ACCEL_TSP1_HDR_SIZE) {
-            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, ACCEL_TSP1_TID_NONE);
+            accel__tsp1_model_mark(m, ACCEL_TSP1_R_ERR_FRAMING, ACCEL_TSP1_TID_NONE);
             return;
         }
         nb = accel__tsp1_get16(b + pos + 4);
         tid = accel__tsp1_get16(b + pos + 6);
         flen = ACCEL_TSP1_OVERHEAD + nb;
         if (flen > n - pos) { /* partially received: discarded with an error */
-            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, tid);
+            accel__tsp1_model_mark(m, ACCEL_TSP1_R_ERR_FRAMING, tid);
             return;
         }
         if (ACCEL_TSP1_CRC(b + pos, flen - 4) != accel__tsp1_get32(b + pos + flen - 4)) {
-            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_CHECKSUM, tid);
+            accel__tsp1_model_mark(m, ACCEL_TSP1_R_ERR_CHECKSUM, tid);
             pos += 2; /* resynchronise on the next preamble */
             continue;
         }
         if (accel_fifo_count(&m->cmdq) + flen > m->cmd_cap)
-            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, tid); /* must fit in its entirety */
+            accel__tsp1_model_mark(m, ACCEL_TSP1_R_ERR_FRAMING, tid); /* must fit in its entirety */
         else
             accel_fifo_write(&m->cmdq, b + pos, flen);
         pos += flen;
@@ -4998,7 +4998,7 @@ static void accel__tsp1m_receive(accel_tsp1_model *m, const uint8_t *b, size_t n
 }
 
 /* Execute the oldest queue entry. Returns 0 when it cannot complete yet. */
-static int accel__tsp1m_step(accel_tsp1_model *m)
+static int accel__tsp1_model_step(accel_tsp1_model *m)
 {
     uint8_t h[8], r[8];
     uint16_t id, tid, rid = 0;
@@ -5107,7 +5107,7 @@ static int accel__tsp1m_step(accel_tsp1_model *m)
     default: rid = ACCEL_TSP1_R_ERR_ARG; break;
     }
     if (rid) {
-        if (!accel__tsp1m_respond(m, rid, tid, rn ? p : NULL, rn)) return 0;
+        if (!accel__tsp1_model_respond(m, rid, tid, rn ? p : NULL, rn)) return 0;
         if (accel_tsp1_kind_of(rid) == ACCEL_TSP1_KIND_ERROR) m->error_state = 1, m->errors++;
     }
     accel_fifo_discard(&m->cmdq, elen);
@@ -5115,7 +5115,7 @@ static int accel__tsp1m_step(accel_tsp1_model *m)
     if (m->on_exec) m->on_exec(m->user, tid, id, rid);
     if (id == ACCEL_TSP1_REBOOT) {
         if (m->upd_done) m->fw_version++, m->fw_valid = 1, m->upd_done = 0;
-        accel__tsp1m_reset(m, m->boot_ms);
+        accel__tsp1_model_reset(m, m->boot_ms);
     } else if (id == ACCEL_TSP1_DEEP_SLEEP) {
         ACCEL_MEMSET(m->state, 0, sizeof m->state);
         m->power = ACCEL_TSP1_MODEL_ASLEEP;
@@ -5135,21 +5135,21 @@ ACCELDEF void accel_tsp1_model_advance(accel_tsp1_model *m, uint32_t ms)
         }
         if (m->power != ACCEL_TSP1_MODEL_READY) continue;
         if (m->nvm_busy) m->nvm_busy--;
-        accel__tsp1m_emit_async(m);
+        accel__tsp1_model_emit_async(m);
         for (k = 0; k < m->exec_per_ms && m->power == ACCEL_TSP1_MODEL_READY; k++)
-            if (!accel__tsp1m_step(m)) break;
-        accel__tsp1m_emit_async(m);
+            if (!accel__tsp1_model_step(m)) break;
+        accel__tsp1_model_emit_async(m);
     }
 }
 
-static uint32_t accel__tsp1m_status(const accel_tsp1_model *m, unsigned i)
+static uint32_t accel__tsp1_model_status(const accel_tsp1_model *m, unsigned i)
 {
     const accel_fifo *q = i ? &m->rspq : &m->cmdq;
     size_t cap = i ? m->rsp_cap : m->cmd_cap, fill = accel_fifo_count(q);
     return (uint32_t)fill | ((uint32_t)(fill < cap ? cap - fill : 0u) << 16);
 }
 
-static uint32_t accel__tsp1m_irq(const accel_tsp1_model *m)
+static uint32_t accel__tsp1_model_irq(const accel_tsp1_model *m)
 {
     uint32_t st = 0;
     if (m->power != ACCEL_TSP1_MODEL_READY) return 0;
@@ -5158,20 +5158,20 @@ static uint32_t accel__tsp1m_irq(const accel_tsp1_model *m)
     return st;
 }
 
-static uint32_t accel__tsp1m_reg(const accel_tsp1_model *m, uint8_t r)
+static uint32_t accel__tsp1_model_reg(const accel_tsp1_model *m, uint8_t r)
 {
     if (r == 0) return m->fw_version;
-    if (r == ACCEL_TSP1_REG_IRQ_STATUS) return accel__tsp1m_irq(m);
+    if (r == ACCEL_TSP1_REG_IRQ_STATUS) return accel__tsp1_model_irq(m);
     if (r == ACCEL_TSP1_REG_IRQ_MASK) return m->irq_mask;
-    if (r == ACCEL_TSP1_REG_BUF_STATUS(0)) return accel__tsp1m_status(m, 0);
-    if (r == ACCEL_TSP1_REG_BUF_STATUS(1)) return accel__tsp1m_status(m, 1);
+    if (r == ACCEL_TSP1_REG_BUF_STATUS(0)) return accel__tsp1_model_status(m, 0);
+    if (r == ACCEL_TSP1_REG_BUF_STATUS(1)) return accel__tsp1_model_status(m, 1);
     if (r == ACCEL_TSP1_REG_BUF_CTRL(0)) return m->thr[0];
     if (r == ACCEL_TSP1_REG_BUF_CTRL(1)) return m->thr[1];
     return 0;
 }
 
 /* One byte of a bus transaction (same bytes for SPI and I2C; I2C skips the dummy). */
-static uint8_t accel__tsp1m_byte(accel_tsp1_model *m, uint8_t in)
+static uint8_t accel__tsp1_model_byte(accel_tsp1_model *m, uint8_t in)
 {
     size_t at = m->xpos++, data0 = 2u;
     uint8_t out = 0;
@@ -5181,7 +5181,7 @@ static uint8_t accel__tsp1m_byte(accel_tsp1_model *m, uint8_t in)
     if (m->xop == ACCEL_TSP1_SPI_OP_REG_READ || m->xop == ACCEL_TSP1_SPI_OP_BUF_READ)
         data0 += ACCEL_TSP1_SPI_DUMMY;
     if (at == 1 && m->xop == ACCEL_TSP1_SPI_OP_REG_READ)
-        accel_store_u32le(m->xval, live ? accel__tsp1m_reg(m, in) : 0u);
+        accel_store_u32le(m->xval, live ? accel__tsp1_model_reg(m, in) : 0u);
     if (at < data0) return 0;
     at -= data0;
     switch (m->xop) {
@@ -5210,11 +5210,11 @@ static uint8_t accel__tsp1m_byte(accel_tsp1_model *m, uint8_t in)
     return out;
 }
 
-static void accel__tsp1m_end(accel_tsp1_model *m)
+static void accel__tsp1_model_end(accel_tsp1_model *m)
 {
     if (m->xop == ACCEL_TSP1_SPI_OP_BUF_WRITE && m->xpos >= 2) {
         if (m->power == ACCEL_TSP1_MODEL_READY && m->xaddr == ACCEL_TSP1_BUF_CMD)
-            accel__tsp1m_receive(m, m->stage, m->stage_len < m->cmd_cap ? m->stage_len : m->cmd_cap);
+            accel__tsp1_model_receive(m, m->stage, m->stage_len < m->cmd_cap ? m->stage_len : m->cmd_cap);
         else
             m->ignored_xfers++;
     } else if (m->xpos < 2 || m->xop < ACCEL_TSP1_SPI_OP_REG_READ ||
@@ -5225,50 +5225,50 @@ static void accel__tsp1m_end(accel_tsp1_model *m)
     m->stage_len = 0;
 }
 
-static accel_status accel__tsp1m_spi(void *user, uint8_t cs, const uint8_t *tx, uint8_t *rx,
+static accel_status accel__tsp1_model_spi(void *user, uint8_t cs, const uint8_t *tx, uint8_t *rx,
                                      size_t len, unsigned flags)
 {
     accel_tsp1_model *m = (accel_tsp1_model *)user;
     size_t i;
     (void)cs;
     for (i = 0; i < len; i++) {
-        uint8_t o = accel__tsp1m_byte(m, tx ? tx[i] : 0u);
+        uint8_t o = accel__tsp1_model_byte(m, tx ? tx[i] : 0u);
         if (rx) rx[i] = o;
     }
-    if (!(flags & ACCEL_SPI_KEEP_CS)) accel__tsp1m_end(m);
+    if (!(flags & ACCEL_SPI_KEEP_CS)) accel__tsp1_model_end(m);
     return ACCEL_OK;
 }
 
-static accel_status accel__tsp1m_i2c(void *user, uint16_t addr, const uint8_t *w, size_t wlen,
+static accel_status accel__tsp1_model_i2c(void *user, uint16_t addr, const uint8_t *w, size_t wlen,
                                      uint8_t *r, size_t rlen)
 {
     accel_tsp1_model *m = (accel_tsp1_model *)user;
     size_t i;
     (void)addr;
-    for (i = 0; i < wlen; i++) accel__tsp1m_byte(m, w[i]);
+    for (i = 0; i < wlen; i++) accel__tsp1_model_byte(m, w[i]);
     if (rlen) m->xpos += ACCEL_TSP1_SPI_DUMMY; /* no dummy bytes on I2C */
-    for (i = 0; i < rlen; i++) r[i] = accel__tsp1m_byte(m, 0);
-    accel__tsp1m_end(m);
+    for (i = 0; i < rlen; i++) r[i] = accel__tsp1_model_byte(m, 0);
+    accel__tsp1_model_end(m);
     return ACCEL_OK;
 }
 
-static accel_status accel__tsp1m_gpio(void *user, unsigned line, unsigned level)
+static accel_status accel__tsp1_model_gpio(void *user, unsigned line, unsigned level)
 {
     accel_tsp1_model *m = (accel_tsp1_model *)user;
     if (line == m->wake_line && level && m->power == ACCEL_TSP1_MODEL_ASLEEP)
-        accel__tsp1m_reset(m, m->boot_ms / 2u + 1u); /* waking is faster than booting */
+        accel__tsp1_model_reset(m, m->boot_ms / 2u + 1u); /* waking is faster than booting */
     return ACCEL_OK;
 }
 
-static accel_status accel__tsp1m_irq_line(void *user, unsigned line, uint32_t timeout_ms)
+static accel_status accel__tsp1_model_irq_line(void *user, unsigned line, uint32_t timeout_ms)
 {
     accel_tsp1_model *m = (accel_tsp1_model *)user;
     (void)line;
     (void)timeout_ms;
-    return (accel__tsp1m_irq(m) & m->irq_mask) ? ACCEL_OK : ACCEL_E_TIMEOUT;
+    return (accel__tsp1_model_irq(m) & m->irq_mask) ? ACCEL_OK : ACCEL_E_TIMEOUT;
 }
 
-static void accel__tsp1m_delay(void *user, uint32_t ms)
+static void accel__tsp1_model_delay(void *user, uint32_t ms)
 {
     accel_tsp1_model_advance((accel_tsp1_model *)user, ms);
 }
@@ -5278,11 +5278,11 @@ ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p)
     if (!m || !p) return;
     ACCEL_MEMSET(p, 0, sizeof *p);
     p->user = m;
-    p->spi_transfer = accel__tsp1m_spi;
-    p->i2c_write_read = accel__tsp1m_i2c;
-    p->gpio_set = accel__tsp1m_gpio;
-    p->wait_irq = accel__tsp1m_irq_line;
-    p->delay_ms = accel__tsp1m_delay;
+    p->spi_transfer = accel__tsp1_model_spi;
+    p->i2c_write_read = accel__tsp1_model_i2c;
+    p->gpio_set = accel__tsp1_model_gpio;
+    p->wait_irq = accel__tsp1_model_irq_line;
+    p->delay_ms = accel__tsp1_model_delay;
 }
 #endif
 #ifdef __cplusplus
@@ -5320,7 +5320,7 @@ static uint64_t accel__edgetpu_mask64(unsigned w)
     return w >= 64u ? ~(uint64_t)0 : (((uint64_t)1 << w) - 1u);
 }
 
-ACCELDEF accel_status accel_edgetpu_insn_decode(const uint8_t bytes[16], accel_edgetpu_insn *out)
+ACCELDEF accel_status accel_edgetpu_decode_insn(const uint8_t bytes[16], accel_edgetpu_insn *out)
 {
     /* straight-line on the two 32-bit halves that hold each field (one field, imm_scalar,
      * spans bits 70..101 of words 2 and 3); constant shifts, no table walk */
@@ -5353,7 +5353,7 @@ ACCELDEF accel_status accel_edgetpu_insn_decode(const uint8_t bytes[16], accel_e
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_insn_encode(const accel_edgetpu_insn *in, uint8_t out[16])
+ACCELDEF accel_status accel_edgetpu_encode_insn(const accel_edgetpu_insn *in, uint8_t out[16])
 {
     uint64_t lo = 0, hi = 0;
     unsigned i;
@@ -5454,7 +5454,7 @@ static void accel__edgetpu_simple(uint8_t out[16], uint32_t branch, uint32_t siz
     in.f[ACCEL_EDGETPU_F_V_OP] = (size25 >> 12) & 0x1Fu;
     in.f[ACCEL_EDGETPU_F_V_OFFSET] = (size25 >> 17) & 0xFFu;
     in.f[ACCEL_EDGETPU_F_VS_REG_V1] = vs_reg_v1;
-    (void)accel_edgetpu_insn_encode(&in, out);
+    (void)accel_edgetpu_encode_insn(&in, out);
 }
 
 ACCELDEF accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_count,
@@ -5486,7 +5486,7 @@ ACCELDEF accel_status accel_edgetpu_prog_length(const uint8_t start[16], uint32_
 {
     accel_edgetpu_insn in;
     if (!start || !bits) return ACCEL_E_NULL;
-    (void)accel_edgetpu_insn_decode(start, &in);
+    (void)accel_edgetpu_decode_insn(start, &in);
     if (in.f[ACCEL_EDGETPU_F_BRANCH] != ACCEL_EDGETPU_BR_START) return ACCEL_E_MALFORMED;
     *bits = accel__edgetpu_start_len(&in);
     return ACCEL_OK;
@@ -5571,7 +5571,7 @@ ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t off
     sb.over = 0;
     out[0] = '\0';
     ACCEL_MEMSET(shown, 0, sizeof shown);
-    (void)accel_edgetpu_insn_decode(bytes, &in);
+    (void)accel_edgetpu_decode_insn(bytes, &in);
     br = f[ACCEL_EDGETPU_F_BRANCH];
     sop = f[ACCEL_EDGETPU_F_S_OP];
     shown[ACCEL_EDGETPU_F_ENABLE_SCALAR] = shown[ACCEL_EDGETPU_F_ENABLE_VECTOR] = 1;
@@ -6152,7 +6152,7 @@ ACCELDEF accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_model_executable(const accel_edgetpu_model *m, uint32_t i,
+ACCELDEF accel_status accel_edgetpu_package_executable(const accel_edgetpu_package *m, uint32_t i,
                                                      accel_edgetpu_exe *out)
 {
     size_t p;
@@ -6202,7 +6202,7 @@ static accel_status accel__edgetpu_exe_check(const accel_edgetpu_exe *e)
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_package_open(accel_edgetpu_model *m, const uint8_t *pkg,
+ACCELDEF accel_status accel_edgetpu_decode_package(accel_edgetpu_package *m, const uint8_t *pkg,
                                                  size_t len)
 {
     accel_edgetpu_fbt pt, mt;
@@ -6232,7 +6232,7 @@ ACCELDEF accel_status accel_edgetpu_package_open(accel_edgetpu_model *m, const u
     m->n_executables = n;
     for (i = 0; i < n; i++) {
         accel_edgetpu_exe e;
-        st = accel_edgetpu_model_executable(m, i, &e);
+        st = accel_edgetpu_package_executable(m, i, &e);
         if (st == ACCEL_OK) st = accel__edgetpu_exe_check(&e);
         if (st != ACCEL_OK) {
             m->n_executables = 0;
@@ -6242,7 +6242,7 @@ ACCELDEF accel_status accel_edgetpu_package_open(accel_edgetpu_model *m, const u
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_model_open(accel_edgetpu_model *m, const uint8_t *tflite,
+ACCELDEF accel_status accel_edgetpu_decode_tflite(accel_edgetpu_package *m, const uint8_t *tflite,
                                                size_t len)
 {
     accel_edgetpu_fbt root, t;
@@ -6299,20 +6299,20 @@ ACCELDEF accel_status accel_edgetpu_model_open(accel_edgetpu_model *m, const uin
     st = accel__edgetpu_flex_find(opts.p, opts.len, "4", &v);
     if (st == ACCEL_E_EMPTY) return ACCEL_E_MALFORMED;
     if (st != ACCEL_OK) return st;
-    st = accel_edgetpu_package_open(m, v.p, v.len);
+    st = accel_edgetpu_decode_package(m, v.p, v.len);
     if (st != ACCEL_OK) return st;
     m->custom_options = opts;
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_model_find(const accel_edgetpu_model *m, int type,
+ACCELDEF accel_status accel_edgetpu_package_find(const accel_edgetpu_package *m, int type,
                                                uint32_t *index)
 {
     uint32_t i;
     if (!m || !index) return ACCEL_E_NULL;
     for (i = 0; i < m->n_executables; i++) {
         accel_edgetpu_exe e;
-        accel_status st = accel_edgetpu_model_executable(m, i, &e);
+        accel_status st = accel_edgetpu_package_executable(m, i, &e);
         if (st != ACCEL_OK) return st;
         if (e.type == type) {
             *index = i;
@@ -6323,7 +6323,7 @@ ACCELDEF accel_status accel_edgetpu_model_find(const accel_edgetpu_model *m, int
 }
 
 /* ---------------------------------------------------------------- edgetpu: USB wire format */
-ACCELDEF accel_status accel_edgetpu_header_encode(uint8_t out[8], uint32_t length, uint8_t tag)
+ACCELDEF accel_status accel_edgetpu_encode_header(uint8_t out[8], uint32_t length, uint8_t tag)
 {
     if (!out) return ACCEL_E_NULL;
     if (tag > 0xFu) return ACCEL_E_ARG;
@@ -6333,7 +6333,7 @@ ACCELDEF accel_status accel_edgetpu_header_encode(uint8_t out[8], uint32_t lengt
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_header_decode(const uint8_t in[8], uint32_t *length,
+ACCELDEF accel_status accel_edgetpu_decode_header(const uint8_t in[8], uint32_t *length,
                                                   uint8_t *tag)
 {
     if (!in || !length || !tag) return ACCEL_E_NULL;
@@ -6343,7 +6343,7 @@ ACCELDEF accel_status accel_edgetpu_header_decode(const uint8_t in[8], uint32_t 
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_event_decode(const uint8_t *in, size_t len,
+ACCELDEF accel_status accel_edgetpu_decode_event(const uint8_t *in, size_t len,
                                                  accel_edgetpu_event *ev)
 {
     if (!in || !ev) return ACCEL_E_NULL;
@@ -6355,7 +6355,7 @@ ACCELDEF accel_status accel_edgetpu_event_decode(const uint8_t *in, size_t len,
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_event_encode(const accel_edgetpu_event *ev, uint8_t out[16])
+ACCELDEF accel_status accel_edgetpu_encode_event(const accel_edgetpu_event *ev, uint8_t out[16])
 {
     if (!ev || !out) return ACCEL_E_NULL;
     if (ev->tag > 0xFu) return ACCEL_E_ARG;
@@ -6366,7 +6366,7 @@ ACCELDEF accel_status accel_edgetpu_event_encode(const accel_edgetpu_event *ev, 
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_irq_decode(const uint8_t *in, size_t len,
+ACCELDEF accel_status accel_edgetpu_decode_irq(const uint8_t *in, size_t len,
                                                accel_edgetpu_irq *irq)
 {
     if (!in || !irq) return ACCEL_E_NULL;
@@ -6455,7 +6455,7 @@ ACCELDEF accel_status accel_edgetpu_usb_begin(accel_edgetpu_usb *u, uint8_t tag,
     if (tag > ACCEL_EDGETPU_TAG_PARAMETERS) return ACCEL_E_ARG; /* host sends tags 0..2 only */
     if (total == 0) return ACCEL_E_ZERO_LENGTH;
     if (u->out_owed || u->in_owed) return ACCEL_E_STATE;
-    (void)accel_edgetpu_header_encode(h, total, tag);
+    (void)accel_edgetpu_encode_header(h, total, tag);
     st = accel_port_usb_bulk_out(u->port, ACCEL_EDGETPU_EP_OUT, h, sizeof h, u->timeout_ms, &done);
     if (st != ACCEL_OK) return st;
     if (done != sizeof h) return ACCEL_E_TRUNCATED;
@@ -6526,7 +6526,7 @@ ACCELDEF accel_status accel_edgetpu_usb_read_event(accel_edgetpu_usb *u, accel_e
     if (!u || !ev) return ACCEL_E_NULL;
     st = accel_port_usb_bulk_in(u->port, ACCEL_EDGETPU_EP_EVENT, b, sizeof b, u->timeout_ms, &got);
     if (st != ACCEL_OK) return st;
-    return accel_edgetpu_event_decode(b, got, ev);
+    return accel_edgetpu_decode_event(b, got, ev);
 }
 
 ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edgetpu_irq *irq)
@@ -6537,17 +6537,17 @@ ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edg
     if (!u || !irq) return ACCEL_E_NULL;
     st = accel_port_usb_bulk_in(u->port, ACCEL_EDGETPU_EP_IRQ, b, sizeof b, u->timeout_ms, &got);
     if (st != ACCEL_OK) return st;
-    return accel_edgetpu_irq_decode(b, got, irq);
+    return accel_edgetpu_decode_irq(b, got, irq);
 }
 
 /* ---------------------------------------------------------------- edgetpu: bring-up */
-#define ACCEL__ET_R ACCEL_EDGETPU_OP_READ
-#define ACCEL__ET_W ACCEL_EDGETPU_OP_WRITE
-#define ACCEL__ET_M ACCEL_EDGETPU_OP_RMW
-#define ACCEL__ET_P ACCEL_EDGETPU_OP_POLL
-#define ACCEL__ET_T ACCEL_EDGETPU_OP_TEST
-#define ACCEL__ET_ALL 0xFFFFFFFFUL /* with ACCEL_EDGETPU_SF_HI0: the whole 64-bit value */
-#define ACCEL__ET_PT 1000u /* poll timeout, ms */
+#define ACCEL__EDGETPU_R ACCEL_EDGETPU_OP_READ
+#define ACCEL__EDGETPU_W ACCEL_EDGETPU_OP_WRITE
+#define ACCEL__EDGETPU_M ACCEL_EDGETPU_OP_RMW
+#define ACCEL__EDGETPU_P ACCEL_EDGETPU_OP_POLL
+#define ACCEL__EDGETPU_T ACCEL_EDGETPU_OP_TEST
+#define ACCEL__EDGETPU_ALL 0xFFFFFFFFUL /* with ACCEL_EDGETPU_SF_HI0: the whole 64-bit value */
+#define ACCEL__EDGETPU_PT 1000u /* poll timeout, ms */
 
 /* libedgetpu's USB open: BeagleTopLevelHandler Open / EnableReset / QuitReset /
  * EnableHardwareClockGate, UsbDriver::InitializeChip, RunController::DoRunControl(run),
@@ -6555,98 +6555,98 @@ ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edg
  * init_sequence_libedgetpu_usb.tsv transfer for transfer. Flag 0: Open saw rg_gated_gcb == 1;
  * flag 1: rg_force_sleep already 0b11 (EnableReset returns at once). */
 static const accel_edgetpu_step accel__edgetpu_open_seq[] = {
-    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_0, 0x3F00u, 0},
-    {ACCEL__ET_T, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_2, 0xC0000UL, 0x40000UL},
-    {ACCEL__ET_T, 32, 0, 1, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
-    {ACCEL__ET_M, 32, 2, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
-    {ACCEL__ET_P, 32, 2, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0x200u},
-    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0xFu},
-    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0},
+    {ACCEL__EDGETPU_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_0, 0x3F00u, 0},
+    {ACCEL__EDGETPU_T, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_2, 0xC0000UL, 0x40000UL},
+    {ACCEL__EDGETPU_T, 32, 0, 1, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__EDGETPU_M, 32, 2, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__EDGETPU_P, 32, 2, 0, 0, ACCEL__EDGETPU_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0x200u},
+    {ACCEL__EDGETPU_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0xFu},
+    {ACCEL__EDGETPU_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0},
     /* QuitReset: rg_force_sleep 0b10 plus the clocks of the performance level */
-    {ACCEL__ET_M, 32, 0, 0, ACCEL_EDGETPU_SF_CLOCKS, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xF0C00000UL,
+    {ACCEL__EDGETPU_M, 32, 0, 0, ACCEL_EDGETPU_SF_CLOCKS, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xF0C00000UL,
      0x800000UL},
-    {ACCEL__ET_P, 32, 0, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0},
-    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_SCALAR_RUN_CONTROL,
-     ACCEL__ET_ALL, 0},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_IDLE_REGISTER, 0, 0x1u},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
-    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0,
-     ACCEL__ET_ALL, 0x7Fu},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_DEEP_SLEEP, 0, 0x1E02u},
+    {ACCEL__EDGETPU_P, 32, 0, 0, 0, ACCEL__EDGETPU_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0},
+    {ACCEL__EDGETPU_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__EDGETPU_PT, ACCEL_EDGETPU_SCALAR_RUN_CONTROL,
+     ACCEL__EDGETPU_ALL, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_IDLE_REGISTER, 0, 0x1u},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
+    {ACCEL__EDGETPU_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__EDGETPU_PT, ACCEL_EDGETPU_TILECONFIG0,
+     ACCEL__EDGETPU_ALL, 0x7Fu},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_DEEP_SLEEP, 0, 0x1E02u},
     /* EnableHardwareClockGate: rg_gated_gcb = 0b01 unless Open found it so */
-    {ACCEL__ET_M, 32, 1, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_2, 0xC0000UL, 0x40000UL},
+    {ACCEL__EDGETPU_M, 32, 1, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_2, 0xC0000UL, 0x40000UL},
     /* InitializeChip: e-fuse read, single-endpoint descriptors, outfeed chunk */
-    {ACCEL__ET_R, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_00, 0, 0},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_DESCR_EP, 0, 0xF0u},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_MULTI_BO_EP, 0, 0},
-    {ACCEL__ET_W, 64, 0, 0, ACCEL_EDGETPU_SF_CHUNK, 0, ACCEL_EDGETPU_OUTFEED_CHUNK_LENGTH, 0, 0},
+    {ACCEL__EDGETPU_R, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_00, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_DESCR_EP, 0, 0xF0u},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_MULTI_BO_EP, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, ACCEL_EDGETPU_SF_CHUNK, 0, ACCEL_EDGETPU_OUTFEED_CHUNK_LENGTH, 0, 0},
     /* DoRunControl(kMoveToRun) */
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44018UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44158UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44198UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x441D8UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44218UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
-    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0,
-     ACCEL__ET_ALL, 0x7Fu},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x400C0UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40150UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40110UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40250UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40298UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x402E0UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40328UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40190UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x401D0UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40210UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44018UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44158UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44198UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x441D8UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44218UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
+    {ACCEL__EDGETPU_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__EDGETPU_PT, ACCEL_EDGETPU_TILECONFIG0,
+     ACCEL__EDGETPU_ALL, 0x7Fu},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x400C0UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40150UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40110UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40250UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40298UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x402E0UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40328UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40190UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x401D0UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40210UL, 0, 1},
     /* interrupts */
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_FATAL_ERR_INT_CONTROL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C070UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C080UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C090UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C0A0UL, 0, 1},
-    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_D4, 0, 0x80000000UL}, /* thm_warn_en */
-    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_RAMBIST_CTRL_1, 0x770000UL, 0}, /* MBIST */
-    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTR_7, 0xF0000UL, 0},
-    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SLV_ABM_EN, 0, 1},
-    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_MST_ABM_EN, 0, 1},
-    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SLV_ERR_RESP_ISR_MASK, 0, 3},
-    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_MST_ERR_RESP_ISR_MASK, 0, 3},
-    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_D8, 0, 0x80000000UL}, /* sd_en */
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_FATAL_ERR_INT_CONTROL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C070UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C080UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C090UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C0A0UL, 0, 1},
+    {ACCEL__EDGETPU_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_D4, 0, 0x80000000UL}, /* thm_warn_en */
+    {ACCEL__EDGETPU_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_RAMBIST_CTRL_1, 0x770000UL, 0}, /* MBIST */
+    {ACCEL__EDGETPU_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTR_7, 0xF0000UL, 0},
+    {ACCEL__EDGETPU_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SLV_ABM_EN, 0, 1},
+    {ACCEL__EDGETPU_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_MST_ABM_EN, 0, 1},
+    {ACCEL__EDGETPU_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SLV_ERR_RESP_ISR_MASK, 0, 3},
+    {ACCEL__EDGETPU_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_MST_ERR_RESP_ISR_MASK, 0, 3},
+    {ACCEL__EDGETPU_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_D8, 0, 0x80000000UL}, /* sd_en */
 };
 
 /* libedgetpu's close: DisableAllInterrupts (top-level, fatal), DoRunControl(kMoveToHalt),
  * EnableReset (force sleep, wait for the sleeping power state, pulse gcbb_credit0). The
  * Beagle-specific thermal/MBIST/PCIe disables are not issued. */
 static const accel_edgetpu_step accel__edgetpu_close_seq[] = {
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C070UL, 0, 0},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C080UL, 0, 0},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C090UL, 0, 0},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C0A0UL, 0, 0},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_FATAL_ERR_INT_CONTROL, 0, 0},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44018UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44158UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44198UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x441D8UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44218UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
-    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0,
-     ACCEL__ET_ALL, 0x7Fu},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x400C0UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40150UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40110UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40250UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40298UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x402E0UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40328UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40190UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x401D0UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40210UL, 0, 2},
-    {ACCEL__ET_T, 32, 0, 1, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
-    {ACCEL__ET_M, 32, 2, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
-    {ACCEL__ET_P, 32, 2, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0x200u},
-    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0xFu},
-    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C070UL, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C080UL, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C090UL, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C0A0UL, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_FATAL_ERR_INT_CONTROL, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44018UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44158UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44198UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x441D8UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44218UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
+    {ACCEL__EDGETPU_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__EDGETPU_PT, ACCEL_EDGETPU_TILECONFIG0,
+     ACCEL__EDGETPU_ALL, 0x7Fu},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x400C0UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40150UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40110UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40250UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40298UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x402E0UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40328UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40190UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x401D0UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40210UL, 0, 2},
+    {ACCEL__EDGETPU_T, 32, 0, 1, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__EDGETPU_M, 32, 2, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__EDGETPU_P, 32, 2, 0, 0, ACCEL__EDGETPU_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0x200u},
+    {ACCEL__EDGETPU_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0xFu},
+    {ACCEL__EDGETPU_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0},
 };
 
 ACCELDEF const accel_edgetpu_step *accel_edgetpu_open_steps(uint32_t *n)
@@ -6780,9 +6780,9 @@ ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u)
                                  &ctx);
 }
 
-#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+#ifndef ACCEL_EDGETPU_NO_MODEL
 /* ---------------------------------------------------------------- edgetpu: device model */
-static int accel__edgetpu_dev_find(const accel_edgetpu_dev *d, uint32_t off)
+static int accel__edgetpu_model_find(const accel_edgetpu_model *d, uint32_t off)
 {
     uint32_t i;
     for (i = 0; i < d->nregs; i++)
@@ -6790,21 +6790,21 @@ static int accel__edgetpu_dev_find(const accel_edgetpu_dev *d, uint32_t off)
     return -1;
 }
 
-ACCELDEF uint64_t accel_edgetpu_dev_reg(const accel_edgetpu_dev *d, uint32_t off)
+ACCELDEF uint64_t accel_edgetpu_model_reg(const accel_edgetpu_model *d, uint32_t off)
 {
     int i;
     if (!d) return 0;
-    i = accel__edgetpu_dev_find(d, off);
+    i = accel__edgetpu_model_find(d, off);
     return i < 0 ? 0 : d->reg_val[i];
 }
 
-ACCELDEF accel_status accel_edgetpu_dev_set_reg(accel_edgetpu_dev *d, uint32_t off, uint64_t v)
+ACCELDEF accel_status accel_edgetpu_model_set_reg(accel_edgetpu_model *d, uint32_t off, uint64_t v)
 {
     int i;
     if (!d) return ACCEL_E_NULL;
-    i = accel__edgetpu_dev_find(d, off);
+    i = accel__edgetpu_model_find(d, off);
     if (i < 0) {
-        if (d->nregs >= ACCEL_EDGETPU_DEV_REGS) return ACCEL_E_FULL;
+        if (d->nregs >= ACCEL_EDGETPU_MODEL_REGS) return ACCEL_E_FULL;
         i = (int)d->nregs++;
         d->reg_off[i] = off;
     }
@@ -6812,36 +6812,36 @@ ACCELDEF accel_status accel_edgetpu_dev_set_reg(accel_edgetpu_dev *d, uint32_t o
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_dev_init(accel_edgetpu_dev *d)
+ACCELDEF accel_status accel_edgetpu_model_init(accel_edgetpu_model *d)
 {
     if (!d) return ACCEL_E_NULL;
     ACCEL_MEMSET(d, 0, sizeof *d);
     /* reset values (not in the trace, which lost its reads): chosen so the RMWs of the open
      * sequence write what libedgetpu wrote; the chip is asleep (force_sleep 0b11, state 2) */
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_0, 0x000F3F59UL);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_2, 0x00110000UL);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_3, 0x50C5025CUL);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_OMC0_00, 0x01000000UL);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_OMC0_D4, 0x00000001UL);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_OMC0_D8, 0);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_RAMBIST_CTRL_1, 0x0077007FUL);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTR_7, 0x000F003FUL);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, 0);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_0, 0x000F3F59UL);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_2, 0x00110000UL);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_3, 0x50C5025CUL);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_OMC0_00, 0x01000000UL);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_OMC0_D4, 0x00000001UL);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_OMC0_D8, 0);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_RAMBIST_CTRL_1, 0x0077007FUL);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_SCU_CTR_7, 0x000F003FUL);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, 0);
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_dev_expect(accel_edgetpu_dev *d, uint8_t kind, uint8_t tag,
+ACCELDEF accel_status accel_edgetpu_model_expect(accel_edgetpu_model *d, uint8_t kind, uint8_t tag,
                                                uint32_t len)
 {
     if (!d) return ACCEL_E_NULL;
-    if (kind < ACCEL_EDGETPU_DEV_RECV || kind > ACCEL_EDGETPU_DEV_IRQ) return ACCEL_E_ARG;
+    if (kind < ACCEL_EDGETPU_MODEL_RECV || kind > ACCEL_EDGETPU_MODEL_IRQ) return ACCEL_E_ARG;
     if (d->pos) { /* drop what was consumed */
         uint32_t i;
         for (i = d->pos; i < d->nscript; i++) d->script[i - d->pos] = d->script[i];
         d->nscript -= d->pos;
         d->pos = 0;
     }
-    if (d->nscript >= ACCEL_EDGETPU_DEV_SCRIPT) return ACCEL_E_FULL;
+    if (d->nscript >= ACCEL_EDGETPU_MODEL_SCRIPT) return ACCEL_E_FULL;
     d->script[d->nscript].kind = kind;
     d->script[d->nscript].tag = tag;
     d->script[d->nscript].len = len;
@@ -6849,7 +6849,7 @@ ACCELDEF accel_status accel_edgetpu_dev_expect(accel_edgetpu_dev *d, uint8_t kin
     return ACCEL_OK;
 }
 
-static void accel__edgetpu_dev_violate(accel_edgetpu_dev *d, uint32_t bit)
+static void accel__edgetpu_model_violate(accel_edgetpu_model *d, uint32_t bit)
 {
     d->violations |= bit;
     d->nviolations++;
@@ -6857,14 +6857,14 @@ static void accel__edgetpu_dev_violate(accel_edgetpu_dev *d, uint32_t bit)
 
 /* Offer what the script says the device sends next: an output first, then (once it has been
  * read) events and interrupts. */
-static void accel__edgetpu_dev_pump(accel_edgetpu_dev *d)
+static void accel__edgetpu_model_pump(accel_edgetpu_model *d)
 {
     while (d->pos < d->nscript && d->out_left == 0) {
-        const accel_edgetpu_dev_item *it = &d->script[d->pos];
-        if (it->kind == ACCEL_EDGETPU_DEV_RECV) return;
-        if (it->kind == ACCEL_EDGETPU_DEV_OUTPUT) {
+        const accel_edgetpu_model_item *it = &d->script[d->pos];
+        if (it->kind == ACCEL_EDGETPU_MODEL_RECV) return;
+        if (it->kind == ACCEL_EDGETPU_MODEL_OUTPUT) {
             d->out_len = d->out_left = it->len;
-        } else if (it->kind == ACCEL_EDGETPU_DEV_EVENT) {
+        } else if (it->kind == ACCEL_EDGETPU_MODEL_EVENT) {
             if (d->event_ready) return;
             d->event_ready = 1;
             d->event_tag = it->tag;
@@ -6877,21 +6877,21 @@ static void accel__edgetpu_dev_pump(accel_edgetpu_dev *d)
     }
 }
 
-static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t req,
+static accel_status accel__edgetpu_model_control(void *user, uint8_t rt, uint8_t req,
                                                uint16_t value, uint16_t index, uint8_t *data,
                                                uint16_t length, uint32_t timeout_ms, size_t *done)
 {
-    accel_edgetpu_dev *d = (accel_edgetpu_dev *)user;
+    accel_edgetpu_model *d = (accel_edgetpu_model *)user;
     uint32_t off = ((uint32_t)index << 16) | value;
     uint16_t want = req == ACCEL_EDGETPU_REQ_CSR64 ? 8u : 4u;
     (void)timeout_ms;
     *done = 0;
     if ((rt != 0x40u && rt != 0xC0u) || req > 1u || length != want || !data) {
-        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_CSR);
+        accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_CSR);
         return ACCEL_E_STALL;
     }
     if (rt & 0x80u) {
-        uint64_t v = accel_edgetpu_dev_reg(d, off);
+        uint64_t v = accel_edgetpu_model_reg(d, off);
         if (want == 8u) accel_store_u64le(data, v);
         else accel_store_u32le(data, (uint32_t)v);
     } else {
@@ -6902,8 +6902,8 @@ static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t r
             v &= ~(uint64_t)ACCEL_EDGETPU_SCU3_CUR_PWR_STATE_MASK;
             if (fs == 3u) v |= 0x200u;
         }
-        if (accel_edgetpu_dev_set_reg(d, off, v) != ACCEL_OK) {
-            accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_CSR);
+        if (accel_edgetpu_model_set_reg(d, off, v) != ACCEL_OK) {
+            accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_CSR);
             return ACCEL_E_STALL;
         }
     }
@@ -6911,24 +6911,24 @@ static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t r
     return ACCEL_OK;
 }
 
-static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const uint8_t *data,
+static accel_status accel__edgetpu_model_bulk_out(void *user, uint8_t ep, const uint8_t *data,
                                                 size_t len, uint32_t timeout_ms, size_t *done)
 {
-    accel_edgetpu_dev *d = (accel_edgetpu_dev *)user;
+    accel_edgetpu_model *d = (accel_edgetpu_model *)user;
     size_t i;
     (void)timeout_ms;
     *done = 0;
     if (ep != ACCEL_EDGETPU_EP_OUT || (!data && len)) return ACCEL_E_STALL;
     if (d->out_left) {
-        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_ORDER);
+        accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_ORDER);
         return ACCEL_E_STALL;
     }
     if (!d->in_data) {
         uint32_t n;
         uint8_t tag;
-        if (len != ACCEL_EDGETPU_HEADER_BYTES || accel_edgetpu_header_decode(data, &n, &tag) ||
+        if (len != ACCEL_EDGETPU_HEADER_BYTES || accel_edgetpu_decode_header(data, &n, &tag) ||
             tag > ACCEL_EDGETPU_TAG_PARAMETERS || n == 0) {
-            accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_HEADER);
+            accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_HEADER);
             return ACCEL_E_STALL;
         }
         d->in_data = 1;
@@ -6939,7 +6939,7 @@ static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const ui
         return ACCEL_OK;
     }
     if ((uint64_t)len > (uint64_t)(d->req_len - d->req_got)) {
-        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_SIZE);
+        accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_SIZE);
         return ACCEL_E_STALL;
     }
     if (d->req_tag == ACCEL_EDGETPU_TAG_INPUT)
@@ -6951,23 +6951,23 @@ static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const ui
         d->recv_bytes[d->req_tag] += d->req_len;
         d->recv_requests[d->req_tag]++;
         if (d->nscript) {
-            const accel_edgetpu_dev_item *it = d->pos < d->nscript ? &d->script[d->pos] : NULL;
-            if (!it || it->kind != ACCEL_EDGETPU_DEV_RECV || it->tag != d->req_tag ||
+            const accel_edgetpu_model_item *it = d->pos < d->nscript ? &d->script[d->pos] : NULL;
+            if (!it || it->kind != ACCEL_EDGETPU_MODEL_RECV || it->tag != d->req_tag ||
                 it->len != d->req_len) {
-                accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_SCRIPT);
+                accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_SCRIPT);
             } else {
                 d->pos++;
-                accel__edgetpu_dev_pump(d);
+                accel__edgetpu_model_pump(d);
             }
         }
     }
     return ACCEL_OK;
 }
 
-static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *data, size_t len,
+static accel_status accel__edgetpu_model_bulk_in(void *user, uint8_t ep, uint8_t *data, size_t len,
                                                uint32_t timeout_ms, size_t *done)
 {
-    accel_edgetpu_dev *d = (accel_edgetpu_dev *)user;
+    accel_edgetpu_model *d = (accel_edgetpu_model *)user;
     (void)timeout_ms;
     *done = 0;
     if (!data) return ACCEL_E_STALL;
@@ -6979,7 +6979,7 @@ static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *
             data[i] = (uint8_t)(d->in_sum + (uint8_t)(d->out_len - d->out_left + (uint32_t)i));
         d->out_left -= (uint32_t)n;
         *done = n;
-        accel__edgetpu_dev_pump(d);
+        accel__edgetpu_model_pump(d);
         return ACCEL_OK;
     }
     if (ep == ACCEL_EDGETPU_EP_EVENT) {
@@ -6989,10 +6989,10 @@ static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *
         ev.address = 0;
         ev.length = 0;
         ev.tag = d->event_tag;
-        (void)accel_edgetpu_event_encode(&ev, data);
+        (void)accel_edgetpu_encode_event(&ev, data);
         d->event_ready = 0;
         *done = ACCEL_EDGETPU_EVENT_BYTES;
-        accel__edgetpu_dev_pump(d);
+        accel__edgetpu_model_pump(d);
         return ACCEL_OK;
     }
     if (ep == ACCEL_EDGETPU_EP_IRQ) {
@@ -7001,22 +7001,22 @@ static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *
         accel_store_u32le(data, d->irq_raw);
         d->irq_ready = 0;
         *done = ACCEL_EDGETPU_IRQ_BYTES;
-        accel__edgetpu_dev_pump(d);
+        accel__edgetpu_model_pump(d);
         return ACCEL_OK;
     }
     return ACCEL_E_STALL;
 }
 
-ACCELDEF accel_status accel_edgetpu_dev_port(accel_edgetpu_dev *d, accel_port *model)
+ACCELDEF accel_status accel_edgetpu_model_port(accel_edgetpu_model *d, accel_port *model)
 {
     if (!d || !model) return ACCEL_E_NULL;
     model->user = d;
-    model->usb_control = accel__edgetpu_dev_control;
-    model->usb_bulk_out = accel__edgetpu_dev_bulk_out;
-    model->usb_bulk_in = accel__edgetpu_dev_bulk_in;
+    model->usb_control = accel__edgetpu_model_control;
+    model->usb_bulk_out = accel__edgetpu_model_bulk_out;
+    model->usb_bulk_in = accel__edgetpu_model_bulk_in;
     return ACCEL_OK;
 }
-#endif /* ACCEL_EDGETPU_NO_DEVMODEL */
+#endif /* ACCEL_EDGETPU_NO_MODEL */
 
 /* ---------------------------------------------------------------- edgetpu: inference driver */
 ACCELDEF accel_status accel_edgetpu_driver_init(accel_edgetpu_driver *d, const accel_port *port,
@@ -7222,7 +7222,7 @@ ACCELDEF accel_status accel_edgetpu_exe_run(accel_edgetpu_driver *d, const accel
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_edgetpu_model *m,
+ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_edgetpu_package *m,
                                            const accel_edgetpu_io *io, int *ran_pc)
 {
     accel_edgetpu_exe main_exe, pc;
@@ -7231,17 +7231,17 @@ ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_
     accel_status st;
     if (ran_pc) *ran_pc = 0;
     if (!d || !m || !io) return ACCEL_E_NULL;
-    has_pc = accel_edgetpu_model_find(m, ACCEL_EDGETPU_PARAMETER_CACHING, &pc_idx) == ACCEL_OK;
-    st = accel_edgetpu_model_find(m, ACCEL_EDGETPU_EXECUTION_ONLY, &main_idx);
-    if (st == ACCEL_E_EMPTY) st = accel_edgetpu_model_find(m, ACCEL_EDGETPU_STAND_ALONE, &main_idx);
+    has_pc = accel_edgetpu_package_find(m, ACCEL_EDGETPU_PARAMETER_CACHING, &pc_idx) == ACCEL_OK;
+    st = accel_edgetpu_package_find(m, ACCEL_EDGETPU_EXECUTION_ONLY, &main_idx);
+    if (st == ACCEL_E_EMPTY) st = accel_edgetpu_package_find(m, ACCEL_EDGETPU_STAND_ALONE, &main_idx);
     if (st != ACCEL_OK) return st == ACCEL_E_EMPTY ? ACCEL_E_MALFORMED : st;
-    st = accel_edgetpu_model_executable(m, main_idx, &main_exe);
+    st = accel_edgetpu_package_executable(m, main_idx, &main_exe);
     if (st != ACCEL_OK) return st;
     if (main_exe.parameter_caching_token == 0 || main_exe.parameter_caching_token != d->current_token)
         accel_edgetpu_driver_reset_cache(d);
     if (has_pc) {
         int cached = 0;
-        st = accel_edgetpu_model_executable(m, pc_idx, &pc);
+        st = accel_edgetpu_package_executable(m, pc_idx, &pc);
         if (st != ACCEL_OK) return st;
         if (pc.parameter_caching_token == 0) return ACCEL_E_EDGETPU_NO_TOKEN;
         for (i = 0; i < d->ncached; i++)
@@ -7266,8 +7266,8 @@ ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_
     return accel_edgetpu_exe_run(d, &main_exe, io);
 }
 
-#ifndef ACCEL_EDGETPU_NO_DEVMODEL
-ACCELDEF accel_status accel_edgetpu_dev_expect_exe(accel_edgetpu_dev *dv,
+#ifndef ACCEL_EDGETPU_NO_MODEL
+ACCELDEF accel_status accel_edgetpu_model_expect_exe(accel_edgetpu_model *dv,
                                                    const accel_edgetpu_exe *e)
 {
     uint32_t i;
@@ -7280,19 +7280,19 @@ ACCELDEF accel_status accel_edgetpu_dev_expect_exe(accel_edgetpu_dev *dv,
             accel_edgetpu_bitstream b;
             st = accel_edgetpu_exe_bitstream(e, h.instruction_chunk_index, &b);
             if (st == ACCEL_OK)
-                st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_RECV,
+                st = accel_edgetpu_model_expect(dv, ACCEL_EDGETPU_MODEL_RECV,
                                               ACCEL_EDGETPU_TAG_INSTRUCTIONS, (uint32_t)b.bits.len);
         } else if (h.kind == ACCEL_EDGETPU_HINT_DMA) {
             if (h.desc == ACCEL_EDGETPU_DESC_OUTPUT)
-                st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_OUTPUT, 0, h.size_in_bytes);
+                st = accel_edgetpu_model_expect(dv, ACCEL_EDGETPU_MODEL_OUTPUT, 0, h.size_in_bytes);
             else
-                st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_RECV,
+                st = accel_edgetpu_model_expect(dv, ACCEL_EDGETPU_MODEL_RECV,
                                               h.desc == ACCEL_EDGETPU_DESC_PARAMETER
                                                   ? ACCEL_EDGETPU_TAG_PARAMETERS
                                                   : ACCEL_EDGETPU_TAG_INPUT,
                                               h.size_in_bytes);
         } else if (h.kind == ACCEL_EDGETPU_HINT_INTERRUPT) {
-            st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_EVENT,
+            st = accel_edgetpu_model_expect(dv, ACCEL_EDGETPU_MODEL_EVENT,
                                           (uint8_t)(ACCEL_EDGETPU_TAG_INTERRUPT0 +
                                                     (unsigned)h.interrupt_type),
                                           0);
@@ -7304,10 +7304,10 @@ ACCELDEF accel_status accel_edgetpu_dev_expect_exe(accel_edgetpu_dev *dv,
 #endif
 
 /* ---------------------------------------------------------------- edgetpu: DFU */
-#define ACCEL__ET_DFU_OUT 0x21u /* host to device, class, interface */
-#define ACCEL__ET_DFU_IN 0xA1u
+#define ACCEL__EDGETPU_DFU_OUT 0x21u /* host to device, class, interface */
+#define ACCEL__EDGETPU_DFU_IN 0xA1u
 
-ACCELDEF accel_status accel_edgetpu_dfu_status_decode(const uint8_t *in, size_t len,
+ACCELDEF accel_status accel_edgetpu_decode_dfu_status(const uint8_t *in, size_t len,
                                                       accel_edgetpu_dfu_status *out)
 {
     if (!in || !out) return ACCEL_E_NULL;
@@ -7323,10 +7323,10 @@ static accel_status accel__edgetpu_dfu_getstatus(const accel_port *port, uint16_
 {
     uint8_t b[6];
     size_t done = 0;
-    accel_status st = accel_port_usb_control(port, ACCEL__ET_DFU_IN, ACCEL_EDGETPU_DFU_GETSTATUS, 0,
+    accel_status st = accel_port_usb_control(port, ACCEL__EDGETPU_DFU_IN, ACCEL_EDGETPU_DFU_GETSTATUS, 0,
                                              iface, b, 6, timeout_ms, &done);
     if (st != ACCEL_OK) return st;
-    return accel_edgetpu_dfu_status_decode(b, done, s);
+    return accel_edgetpu_decode_dfu_status(b, done, s);
 }
 
 ACCELDEF accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_t iface,
@@ -7345,7 +7345,7 @@ ACCELDEF accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_
         uint32_t polls = 0;
         accel_status st;
         if (n > transfer_size) n = transfer_size;
-        st = accel_port_usb_control(port, ACCEL__ET_DFU_OUT, ACCEL_EDGETPU_DFU_DNLOAD, block, iface,
+        st = accel_port_usb_control(port, ACCEL__EDGETPU_DFU_OUT, ACCEL_EDGETPU_DFU_DNLOAD, block, iface,
                                     (uint8_t *)(uintptr_t)(image + pos), (uint16_t)n, timeout_ms,
                                     &done);
         if (st == ACCEL_OK && done != n) st = ACCEL_E_TRUNCATED;
@@ -7391,7 +7391,7 @@ ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t 
     if (scratch_len < transfer_size) return ACCEL_E_BUFFER_TOO_SMALL;
     for (;;) {
         size_t got = 0, cmp;
-        accel_status st = accel_port_usb_control(port, ACCEL__ET_DFU_IN, ACCEL_EDGETPU_DFU_UPLOAD,
+        accel_status st = accel_port_usb_control(port, ACCEL__EDGETPU_DFU_IN, ACCEL_EDGETPU_DFU_UPLOAD,
                                                  block, iface, scratch, transfer_size, timeout_ms,
                                                  &got);
         if (st != ACCEL_OK) return st;
@@ -7412,7 +7412,7 @@ ACCELDEF accel_status accel_edgetpu_dfu_detach(const accel_port *port, uint16_t 
 {
     size_t done = 0;
     if (!port) return ACCEL_E_NULL;
-    return accel_port_usb_control(port, ACCEL__ET_DFU_OUT, ACCEL_EDGETPU_DFU_DETACH,
+    return accel_port_usb_control(port, ACCEL__EDGETPU_DFU_OUT, ACCEL_EDGETPU_DFU_DETACH,
                                   detach_timeout_ms, iface, NULL, 0, timeout_ms, &done);
 }
 
@@ -7434,8 +7434,8 @@ ACCELDEF accel_status accel_edgetpu_dfu_transfer_size(const uint8_t *config, siz
     return ACCEL_E_EMPTY;
 }
 
-#ifndef ACCEL_EDGETPU_NO_DEVMODEL
-ACCELDEF accel_status accel_edgetpu_dfu_dev_init(accel_edgetpu_dfu_dev *d, uint8_t *mem, size_t cap)
+#ifndef ACCEL_EDGETPU_NO_MODEL
+ACCELDEF accel_status accel_edgetpu_dfu_model_init(accel_edgetpu_dfu_model *d, uint8_t *mem, size_t cap)
 {
     if (!d || !mem) return ACCEL_E_NULL;
     ACCEL_MEMSET(d, 0, sizeof *d);
@@ -7445,16 +7445,16 @@ ACCELDEF accel_status accel_edgetpu_dfu_dev_init(accel_edgetpu_dfu_dev *d, uint8
     return ACCEL_OK;
 }
 
-static accel_status accel__edgetpu_dfu_dev_control(void *user, uint8_t rt, uint8_t req,
+static accel_status accel__edgetpu_dfu_model_control(void *user, uint8_t rt, uint8_t req,
                                                    uint16_t value, uint16_t index, uint8_t *data,
                                                    uint16_t length, uint32_t timeout_ms,
                                                    size_t *done)
 {
-    accel_edgetpu_dfu_dev *d = (accel_edgetpu_dfu_dev *)user;
+    accel_edgetpu_dfu_model *d = (accel_edgetpu_dfu_model *)user;
     (void)index;
     (void)timeout_ms;
     *done = 0;
-    if (rt == ACCEL__ET_DFU_OUT && req == ACCEL_EDGETPU_DFU_DNLOAD) {
+    if (rt == ACCEL__EDGETPU_DFU_OUT && req == ACCEL_EDGETPU_DFU_DNLOAD) {
         d->dnloads++;
         if ((d->state != ACCEL_EDGETPU_DFU_IDLE && d->state != ACCEL_EDGETPU_DFU_DNLOAD_IDLE) ||
             value != d->next_block || (length && !data)) {
@@ -7481,7 +7481,7 @@ static accel_status accel__edgetpu_dfu_dev_control(void *user, uint8_t rt, uint8
         *done = length;
         return ACCEL_OK;
     }
-    if (rt == ACCEL__ET_DFU_IN && req == ACCEL_EDGETPU_DFU_GETSTATUS && length >= 6u && data) {
+    if (rt == ACCEL__EDGETPU_DFU_IN && req == ACCEL_EDGETPU_DFU_GETSTATUS && length >= 6u && data) {
         d->getstatus++;
         if (d->state == ACCEL_EDGETPU_DFU_DNBUSY && d->busy_left == 0)
             d->state = ACCEL_EDGETPU_DFU_DNLOAD_IDLE;
@@ -7498,7 +7498,7 @@ static accel_status accel__edgetpu_dfu_dev_control(void *user, uint8_t rt, uint8
         *done = 6;
         return ACCEL_OK;
     }
-    if (rt == ACCEL__ET_DFU_IN && req == ACCEL_EDGETPU_DFU_UPLOAD && data) {
+    if (rt == ACCEL__EDGETPU_DFU_IN && req == ACCEL_EDGETPU_DFU_UPLOAD && data) {
         size_t off = (size_t)value * length, n = 0;
         d->uploads++;
         if (off < d->len) n = d->len - off;
@@ -7507,18 +7507,18 @@ static accel_status accel__edgetpu_dfu_dev_control(void *user, uint8_t rt, uint8
         *done = n;
         return ACCEL_OK;
     }
-    if (rt == ACCEL__ET_DFU_OUT && req == ACCEL_EDGETPU_DFU_DETACH) {
+    if (rt == ACCEL__EDGETPU_DFU_OUT && req == ACCEL_EDGETPU_DFU_DETACH) {
         d->detached = 1;
         return ACCEL_OK;
     }
     return ACCEL_E_STALL;
 }
 
-ACCELDEF accel_status accel_edgetpu_dfu_dev_port(accel_edgetpu_dfu_dev *d, accel_port *model)
+ACCELDEF accel_status accel_edgetpu_dfu_model_port(accel_edgetpu_dfu_model *d, accel_port *model)
 {
     if (!d || !model) return ACCEL_E_NULL;
     model->user = d;
-    model->usb_control = accel__edgetpu_dfu_dev_control;
+    model->usb_control = accel__edgetpu_dfu_model_control;
     return ACCEL_OK;
 }
 #endif
@@ -7994,7 +7994,7 @@ ACCELDEF accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_
 }
 
 /* ---------------------------------------------------------------- refsi: reference CMP */
-ACCELDEF accel_status accel_refsi_cmp_init(accel_refsi_cmp *cmp, const accel_refsi_cmp_config *cfg)
+ACCELDEF accel_status accel_refsi_model_init(accel_refsi_model *cmp, const accel_refsi_model_config *cfg)
 {
     if (!cmp || !cfg || !cfg->mem_read || !cfg->mem_write) return ACCEL_E_NULL;
     if (cfg->num_cores == 0 || cfg->harts_per_core == 0) return ACCEL_E_ZERO_LENGTH;
@@ -8050,7 +8050,7 @@ ACCELDEF accel_status accel_refsi_hart_write64(const accel_refsi_hart *h, uint64
     return accel_refsi_hart_write(h, addr, b, 8);
 }
 
-static accel_status accel__refsi_cmp_read64(accel_refsi_cmp *cmp, uint64_t unit, uint64_t addr,
+static accel_status accel__refsi_cmp_read64(accel_refsi_model *cmp, uint64_t unit, uint64_t addr,
                                             uint64_t *v)
 {
     uint8_t b[8];
@@ -8058,7 +8058,7 @@ static accel_status accel__refsi_cmp_read64(accel_refsi_cmp *cmp, uint64_t unit,
     if (st == ACCEL_OK) *v = accel_load_u64le(b);
     return st;
 }
-static accel_status accel__refsi_cmp_write64(accel_refsi_cmp *cmp, uint64_t addr, uint64_t v)
+static accel_status accel__refsi_cmp_write64(accel_refsi_model *cmp, uint64_t addr, uint64_t v)
 {
     uint8_t b[8];
     accel_store_u64le(b, v);
@@ -8071,7 +8071,7 @@ typedef struct accel__refsi_slice {
     uint32_t kargs_off, kargs_size, tsd_off, tsd_size;
 } accel__refsi_slice;
 
-static accel_status accel__refsi_slice_setup(const accel_refsi_cmp *cmp, accel__refsi_slice *s)
+static accel_status accel__refsi_slice_setup(const accel_refsi_model *cmp, accel__refsi_slice *s)
 {
     uint32_t units;
     accel_status st;
@@ -8098,7 +8098,7 @@ static accel_status accel__refsi_slice_setup(const accel_refsi_cmp *cmp, accel__
 }
 
 /* Copy the TSD template from the KUB into one hart's KTB (CMP accesses are physical). */
-static accel_status accel__refsi_fill_ktb(accel_refsi_cmp *cmp, const accel__refsi_slice *s,
+static accel_status accel__refsi_fill_ktb(accel_refsi_model *cmp, const accel__refsi_slice *s,
                                           uint64_t ktb)
 {
     uint8_t tmp[32];
@@ -8115,7 +8115,7 @@ static accel_status accel__refsi_fill_ktb(accel_refsi_cmp *cmp, const accel__ref
     return ACCEL_OK;
 }
 
-static accel_status accel__refsi_run(accel_refsi_cmp *cmp, const accel_refsi_cmd *c,
+static accel_status accel__refsi_run(accel_refsi_model *cmp, const accel_refsi_cmd *c,
                                      accel_refsi_report *r)
 {
     accel_refsi_launch l;
@@ -8170,7 +8170,7 @@ static accel_status accel__refsi_run(accel_refsi_cmp *cmp, const accel_refsi_cmd
     return ACCEL_OK;
 }
 
-static accel_status accel__refsi_exec_one(accel_refsi_cmp *cmp, const accel_refsi_cmd *c,
+static accel_status accel__refsi_exec_one(accel_refsi_model *cmp, const accel_refsi_cmd *c,
                                           accel_refsi_report *r)
 {
     uint64_t v, e;
@@ -8210,7 +8210,7 @@ static accel_status accel__refsi_exec_one(accel_refsi_cmp *cmp, const accel_refs
     }
 }
 
-ACCELDEF accel_status accel_refsi_cmp_execute(accel_refsi_cmp *cmp, const void *buf, size_t len,
+ACCELDEF accel_status accel_refsi_model_execute(accel_refsi_model *cmp, const void *buf, size_t len,
                                               accel_refsi_report *report)
 {
     accel_refsi_report local;
@@ -8271,14 +8271,14 @@ ACCELDEF uint32_t accel_ane_tq_reg(unsigned qid, uint32_t off)
 }
 
 /* ---------------------------------------------------------------- ane: TD header */
-ACCELDEF uint32_t accel_ane_td_hdr0_pack(const accel_ane_td_hdr0 *h)
+ACCELDEF uint32_t accel_ane_pack_td_hdr0(const accel_ane_td_hdr0 *h)
 {
     if (!h) return 0;
     return ((uint32_t)h->tid << 24) | ((uint32_t)h->nid << 16) | ((uint32_t)h->lnid << 8) |
            (uint32_t)h->eon;
 }
 
-ACCELDEF void accel_ane_td_hdr0_unpack(uint32_t w, accel_ane_td_hdr0 *h)
+ACCELDEF void accel_ane_unpack_td_hdr0(uint32_t w, accel_ane_td_hdr0 *h)
 {
     if (!h) return;
     h->tid = (uint8_t)(w >> 24);
@@ -8509,7 +8509,7 @@ ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_requ
 }
 
 /* ---------------------------------------------------------------- ane: register-file model */
-static uint32_t *accel__ane_model_reg(accel_ane_regmodel *m, uint32_t off)
+static uint32_t *accel__ane_model_reg(accel_ane_tm_model *m, uint32_t off)
 {
     uint32_t rel;
     if (off & 3u) return NULL;
@@ -8522,7 +8522,7 @@ static uint32_t *accel__ane_model_reg(accel_ane_regmodel *m, uint32_t off)
     return NULL;
 }
 
-static void accel__ane_model_finish(accel_ane_regmodel *m)
+static void accel__ane_model_finish(accel_ane_tm_model *m)
 {
     uint32_t info = m->tm[ACCEL_ANE_TM_REQ_INFO / 4u];
     uint32_t push = m->tm[ACCEL_ANE_TM_REQ_PUSH / 4u];
@@ -8537,7 +8537,7 @@ static void accel__ane_model_finish(accel_ane_regmodel *m)
 
 static accel_status accel__ane_model_rd(void *user, uint32_t off, uint32_t *v)
 {
-    accel_ane_regmodel *m = (accel_ane_regmodel *)user;
+    accel_ane_tm_model *m = (accel_ane_tm_model *)user;
     uint32_t *r = accel__ane_model_reg(m, off);
     *v = r ? *r : 0u;
     return ACCEL_OK;
@@ -8545,7 +8545,7 @@ static accel_status accel__ane_model_rd(void *user, uint32_t off, uint32_t *v)
 
 static accel_status accel__ane_model_wr(void *user, uint32_t off, uint32_t v)
 {
-    accel_ane_regmodel *m = (accel_ane_regmodel *)user;
+    accel_ane_tm_model *m = (accel_ane_tm_model *)user;
     uint32_t *r = accel__ane_model_reg(m, off);
     if (!r) {
         m->bad_writes++;
@@ -8569,7 +8569,7 @@ static accel_status accel__ane_model_wr(void *user, uint32_t off, uint32_t v)
 
 static void accel__ane_model_delay(void *user, uint32_t ms)
 {
-    accel_ane_regmodel *m = (accel_ane_regmodel *)user;
+    accel_ane_tm_model *m = (accel_ane_tm_model *)user;
     if (!m->running || m->stuck) return;
     if (ms >= m->remaining) {
         m->remaining = 0;
@@ -8579,7 +8579,7 @@ static void accel__ane_model_delay(void *user, uint32_t ms)
     }
 }
 
-ACCELDEF accel_status accel_ane_regmodel_init(accel_ane_regmodel *m)
+ACCELDEF accel_status accel_ane_tm_model_init(accel_ane_tm_model *m)
 {
     if (!m) return ACCEL_E_NULL;
     ACCEL_MEMSET(m, 0, sizeof *m);
@@ -8589,7 +8589,7 @@ ACCELDEF accel_status accel_ane_regmodel_init(accel_ane_regmodel *m)
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port *model)
+ACCELDEF accel_status accel_ane_tm_model_port(accel_ane_tm_model *m, accel_port *model)
 {
     if (!m || !model) return ACCEL_E_NULL;
     ACCEL_MEMSET(model, 0, sizeof *model);
@@ -8732,7 +8732,7 @@ ACCELDEF accel_status accel_ane_check_priority(uint32_t priority, int normal_onl
 }
 
 /* ---------------------------------------------------------------- ane: records */
-ACCELDEF accel_status accel_ane_event_encode(const accel_ane_event *e, uint8_t *out, size_t cap)
+ACCELDEF accel_status accel_ane_encode_event(const accel_ane_event *e, uint8_t *out, size_t cap)
 {
     if (!e || !out) return ACCEL_E_NULL;
     if (cap < ACCEL_ANE_EVENT_SIZE) return ACCEL_E_BUFFER_TOO_SMALL;
@@ -8743,7 +8743,7 @@ ACCELDEF accel_status accel_ane_event_encode(const accel_ane_event *e, uint8_t *
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_event_decode(const uint8_t *in, size_t len, accel_ane_event *e)
+ACCELDEF accel_status accel_ane_decode_event(const uint8_t *in, size_t len, accel_ane_event *e)
 {
     if (!in || !e) return ACCEL_E_NULL;
     if (len < ACCEL_ANE_EVENT_SIZE) return ACCEL_E_TRUNCATED;
@@ -8762,7 +8762,7 @@ static accel_status accel__ane_bar_check(const accel_ane_bar *b)
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_bar_encode(const accel_ane_bar *b, uint8_t *out, size_t cap)
+ACCELDEF accel_status accel_ane_encode_bar(const accel_ane_bar *b, uint8_t *out, size_t cap)
 {
     accel_status st;
     if (!b || !out) return ACCEL_E_NULL;
@@ -8778,7 +8778,7 @@ ACCELDEF accel_status accel_ane_bar_encode(const accel_ane_bar *b, uint8_t *out,
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_bar_decode(const uint8_t *in, size_t len, accel_ane_bar *b)
+ACCELDEF accel_status accel_ane_decode_bar(const uint8_t *in, size_t len, accel_ane_bar *b)
 {
     if (!in || !b) return ACCEL_E_NULL;
     if (len < ACCEL_ANE_BAR_SIZE) return ACCEL_E_TRUNCATED;
@@ -8791,7 +8791,7 @@ ACCELDEF accel_status accel_ane_bar_decode(const uint8_t *in, size_t len, accel_
 }
 
 /* ---------------------------------------------------------------- ane: frames */
-ACCELDEF accel_status accel_ane_xl_hdr_encode(uint32_t id, uint8_t *out, size_t cap)
+ACCELDEF accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t cap)
 {
     if (!out) return ACCEL_E_NULL;
     if (id > 0xFFFFu) return ACCEL_E_ANE_ID;
@@ -8802,7 +8802,7 @@ ACCELDEF accel_status accel_ane_xl_hdr_encode(uint32_t id, uint8_t *out, size_t 
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_xl_hdr_decode(const uint8_t *buf, size_t len, uint32_t *id)
+ACCELDEF accel_status accel_ane_xl_decode_hdr(const uint8_t *buf, size_t len, uint32_t *id)
 {
     if (!buf || !id) return ACCEL_E_NULL;
     if (len < ACCEL_ANE_XL_HDR_SIZE) return ACCEL_E_TRUNCATED;
@@ -8821,7 +8821,7 @@ static accel_status accel__ane_ctl_hdr_check(const accel_ane_ctl_hdr *h)
     return d.dir == ACCEL_ANE_DIR_F2H ? ACCEL_E_ANE_DIRECTION : ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_ctl_hdr_encode(const accel_ane_ctl_hdr *h, uint8_t *out,
+ACCELDEF accel_status accel_ane_ctl_encode_hdr(const accel_ane_ctl_hdr *h, uint8_t *out,
                                                size_t cap)
 {
     accel_status st;
@@ -8845,7 +8845,7 @@ static int32_t accel__ane_i32(uint32_t v)
                              : (int32_t)v;
 }
 
-ACCELDEF accel_status accel_ane_ctl_decode(const uint8_t *buf, size_t len, size_t max_cmd_buf,
+ACCELDEF accel_status accel_ane_ctl_decode_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
                                            accel_ane_ctl_hdr *h, const uint8_t **body)
 {
     accel_status st;
@@ -8968,7 +8968,7 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
         if (st != ACCEL_OK) return st;
     }
     ACCEL_MEMSET(out, 0, (size_t)total);
-    (void)accel_ane_xl_hdr_encode(pc->id, out, cap);
+    (void)accel_ane_xl_encode_hdr(pc->id, out, cap);
     accel_store_u32le(out + 0x08, pc->program_id);
     accel_store_u32le(out + 0x0c, pc->proc_id);
     accel_store_u32le(out + 0x10, pc->proc);
@@ -8985,7 +8985,7 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
     if (v == ACCEL_ANE_PC_BARS) {
         uint32_t k;
         for (k = 0; k < pc->nbr_bars; k++, i += ACCEL_ANE_BAR_SIZE)
-            (void)accel_ane_bar_encode(&pc->bars[k], out + i, ACCEL_ANE_BAR_SIZE);
+            (void)accel_ane_encode_bar(&pc->bars[k], out + i, ACCEL_ANE_BAR_SIZE);
         accel_store_u32le(out + i, pc->nbr_exec_order);
         accel_store_u32le(out + i + 4, off);
         for (k = 0; k < pc->nbr_exec_order; k++) accel_store_u32le(out + off + k * 4u, pc->exec_order[k]);
@@ -8995,9 +8995,9 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
         accel_store_u32le(out + i + 4, pc->shared_events_active);
         i += 8;
         for (k = 0; k < pc->nbr_wait; k++, i += ACCEL_ANE_EVENT_SIZE)
-            (void)accel_ane_event_encode(&pc->wait[k], out + i, ACCEL_ANE_EVENT_SIZE);
+            (void)accel_ane_encode_event(&pc->wait[k], out + i, ACCEL_ANE_EVENT_SIZE);
         for (k = 0; k < pc->nbr_signal; k++, i += ACCEL_ANE_EVENT_SIZE)
-            (void)accel_ane_event_encode(&pc->signal[k], out + i, ACCEL_ANE_EVENT_SIZE);
+            (void)accel_ane_encode_event(&pc->signal[k], out + i, ACCEL_ANE_EVENT_SIZE);
     }
     *len = (size_t)total; /* <= container size */
     return ACCEL_OK;
@@ -9044,7 +9044,7 @@ static accel_status accel__ane_pc_decode_body(const uint8_t *buf, size_t len, un
     if (len < call) return ACCEL_E_TRUNCATED;
     if (v == ACCEL_ANE_PC_BARS) {
         for (k = 0; k < pc->nbr_bars; k++) {
-            st = accel_ane_bar_decode(pc->raw_bars + k * ACCEL_ANE_BAR_SIZE, ACCEL_ANE_BAR_SIZE, &b);
+            st = accel_ane_decode_bar(pc->raw_bars + k * ACCEL_ANE_BAR_SIZE, ACCEL_ANE_BAR_SIZE, &b);
             if (st != ACCEL_OK) return st;
         }
         end = (size_t)pc->exec_order_offset + (size_t)pc->nbr_exec_order * 4u;
@@ -9067,7 +9067,7 @@ ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t l
     accel_status st;
     if (!buf || !pc) return ACCEL_E_NULL;
     ACCEL_MEMSET(pc, 0, sizeof *pc);
-    st = accel_ane_xl_hdr_decode(buf, len, &id);
+    st = accel_ane_xl_decode_hdr(buf, len, &id);
     if (st != ACCEL_OK) return st;
     if (!accel_ane_xl_accepts(id)) return ACCEL_E_ANE_UNSUPPORTED_CMD;
     st = accel_ane_pc_variant(id, &v);
@@ -9101,7 +9101,7 @@ ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *
     h.program_id = (int32_t)pc->program_id; /* < 144 after the check */
     h.process_id = (int32_t)pc->proc;
     h.procedure_id = pc->proc_id;
-    st = accel_ane_ctl_hdr_encode(&h, out, cap);
+    st = accel_ane_ctl_encode_hdr(&h, out, cap);
     if (st != ACCEL_OK) *len = 0;
     return st;
 }
@@ -9113,7 +9113,7 @@ ACCELDEF accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t 
     accel_status st;
     if (!buf || !h || !pc) return ACCEL_E_NULL;
     ACCEL_MEMSET(pc, 0, sizeof *pc);
-    st = accel_ane_ctl_decode(buf, len, max_cmd_buf, h, NULL);
+    st = accel_ane_ctl_decode_hdr(buf, len, max_cmd_buf, h, NULL);
     if (st != ACCEL_OK) return st;
     if (h->id != ACCEL_ANE_CTL_PROCEDURE_CALL) return ACCEL_E_ANE_ID;
     if (len != ACCEL_ANE_CTL_HDR_SIZE + (size_t)h->size) return ACCEL_E_MALFORMED;
@@ -9138,7 +9138,7 @@ ACCELDEF accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, ui
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_chain_buf_decode(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
+ACCELDEF accel_status accel_ane_decode_chain_buf(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
                                                  accel_ane_chain_buf *b)
 {
     if (!in || !b) return ACCEL_E_NULL;
@@ -9178,7 +9178,7 @@ ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, ui
     }
     total = ACCEL_ANE_TRIGGER_FIXED_SIZE + t->nbr_inputs * ACCEL_ANE_CHAIN_BUF_SIZE;
     if (cap < total) return ACCEL_E_BUFFER_TOO_SMALL;
-    (void)accel_ane_xl_hdr_encode(t->id, out, cap);
+    (void)accel_ane_xl_encode_hdr(t->id, out, cap);
     accel_store_u64le(out + 0x08, t->cache_handler);
     accel_store_u64le(out + 0x10, t->exec_timestamp);
     accel_store_u32le(out + 0x18, t->priority);
@@ -9203,7 +9203,7 @@ ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len
     accel_ane_chain_buf b;
     if (!buf || !t) return ACCEL_E_NULL;
     ACCEL_MEMSET(t, 0, sizeof *t);
-    st = accel_ane_xl_hdr_decode(buf, len, &id);
+    st = accel_ane_xl_decode_hdr(buf, len, &id);
     if (st != ACCEL_OK) return st;
     if (!accel_ane_xl_accepts(id)) return ACCEL_E_ANE_UNSUPPORTED_CMD;
     if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
@@ -9224,7 +9224,7 @@ ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len
         return ACCEL_E_MALFORMED;
     t->raw_inputs = buf + ACCEL_ANE_TRIGGER_FIXED_SIZE;
     for (k = 0; k < t->nbr_inputs; k++) {
-        st = accel_ane_chain_buf_decode(t->raw_inputs + k * ACCEL_ANE_CHAIN_BUF_SIZE,
+        st = accel_ane_decode_chain_buf(t->raw_inputs + k * ACCEL_ANE_CHAIN_BUF_SIZE,
                                         ACCEL_ANE_CHAIN_BUF_SIZE, t->nbr_output_sets, &b);
         if (st != ACCEL_OK) return st;
     }
@@ -9232,7 +9232,7 @@ ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len
 }
 
 /* ---------------------------------------------------------------- ane: back-channel RPC */
-ACCELDEF accel_status accel_ane_rpc_encode(const uint8_t *payload, uint32_t n, uint8_t *out,
+ACCELDEF accel_status accel_ane_encode_rpc(const uint8_t *payload, uint32_t n, uint8_t *out,
                                            size_t cap, size_t *len)
 {
     if (len) *len = 0;
@@ -9246,7 +9246,7 @@ ACCELDEF accel_status accel_ane_rpc_encode(const uint8_t *payload, uint32_t n, u
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_rpc_decode(const uint8_t *body, size_t len,
+ACCELDEF accel_status accel_ane_decode_rpc(const uint8_t *body, size_t len,
                                            const uint8_t **payload, uint32_t *n)
 {
     uint32_t m, ln;
@@ -9271,14 +9271,14 @@ ACCELDEF accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, 
     if (!out || !len) return ACCEL_E_NULL;
     if (pid < 0) return ACCEL_E_ANE_PROCESS_ID;
     if (cap < 12u) return ACCEL_E_BUFFER_TOO_SMALL;
-    (void)accel_ane_xl_hdr_encode(ACCEL_ANE_WIRE_RETURN_PROCESS_ID, out, cap);
+    (void)accel_ane_xl_encode_hdr(ACCEL_ANE_WIRE_RETURN_PROCESS_ID, out, cap);
     accel_store_u32le(out + 8, (uint32_t)pid);
     *len = 12u;
     return ACCEL_OK;
 }
 
 /* ---------------------------------------------------------------- ane: controller bodies */
-ACCELDEF accel_status accel_ane_property_encode(int write, uint64_t reg_addr, uint32_t value,
+ACCELDEF accel_status accel_ane_encode_property(int write, uint64_t reg_addr, uint32_t value,
                                                 uint8_t *out, size_t cap)
 {
     if (!out) return ACCEL_E_NULL;
@@ -9290,7 +9290,7 @@ ACCELDEF accel_status accel_ane_property_encode(int write, uint64_t reg_addr, ui
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_property_decode(int write, const uint8_t *body, size_t len,
+ACCELDEF accel_status accel_ane_decode_property(int write, const uint8_t *body, size_t len,
                                                 uint64_t *reg_addr, uint32_t *value)
 {
     if (!body || !reg_addr || !value) return ACCEL_E_NULL;
@@ -9302,7 +9302,7 @@ ACCELDEF accel_status accel_ane_property_decode(int write, const uint8_t *body, 
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_premap_encode(uint32_t nops, uint32_t nbufs, uint64_t addr,
+ACCELDEF accel_status accel_ane_encode_premap(uint32_t nops, uint32_t nbufs, uint64_t addr,
                                               uint64_t size, uint8_t *out, size_t cap)
 {
     if (!out) return ACCEL_E_NULL;
@@ -9315,7 +9315,7 @@ ACCELDEF accel_status accel_ane_premap_encode(uint32_t nops, uint32_t nbufs, uin
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_premap_decode(const uint8_t *body, size_t len, uint64_t *addr,
+ACCELDEF accel_status accel_ane_decode_premap(const uint8_t *body, size_t len, uint64_t *addr,
                                               uint64_t *size)
 {
     if (!body || !addr || !size) return ACCEL_E_NULL;
@@ -9328,7 +9328,7 @@ ACCELDEF accel_status accel_ane_premap_decode(const uint8_t *body, size_t len, u
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_inference_encode(uint32_t num_io_buffers, uint32_t buf_nbr,
+ACCELDEF accel_status accel_ane_encode_inference(uint32_t num_io_buffers, uint32_t buf_nbr,
                                                  uint64_t prop_addr, uint64_t prop_size,
                                                  const uint64_t *addr_size_pairs, uint8_t *out,
                                                  size_t cap, size_t *len)
@@ -9352,7 +9352,7 @@ ACCELDEF accel_status accel_ane_inference_encode(uint32_t num_io_buffers, uint32
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_inference_decode(const uint8_t *body, size_t len,
+ACCELDEF accel_status accel_ane_decode_inference(const uint8_t *body, size_t len,
                                                  uint32_t num_io_buffers, uint32_t *buf_nbr,
                                                  uint64_t *prop_addr, uint64_t *prop_size,
                                                  const uint8_t **raw_bufs)
@@ -9385,7 +9385,7 @@ static size_t accel__ane_cr_body_size(uint32_t id)
     }
 }
 
-ACCELDEF accel_status accel_ane_cr_body_encode(uint32_t ctl_id, uint64_t handle, uint32_t set_id,
+ACCELDEF accel_status accel_ane_encode_cr_body(uint32_t ctl_id, uint64_t handle, uint32_t set_id,
                                                uint8_t *out, size_t cap, size_t *len)
 {
     size_t n = accel__ane_cr_body_size(ctl_id);
@@ -9408,7 +9408,7 @@ ACCELDEF accel_status accel_ane_cr_body_encode(uint32_t ctl_id, uint64_t handle,
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_cr_body_decode(uint32_t ctl_id, const uint8_t *body, size_t len,
+ACCELDEF accel_status accel_ane_decode_cr_body(uint32_t ctl_id, const uint8_t *body, size_t len,
                                                uint64_t *handle, uint32_t *set_id)
 {
     size_t n = accel__ane_cr_body_size(ctl_id);
@@ -9431,7 +9431,7 @@ ACCELDEF accel_status accel_ane_cr_body_decode(uint32_t ctl_id, const uint8_t *b
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_force_disable_encode(uint32_t disable, uint8_t *out, size_t cap)
+ACCELDEF accel_status accel_ane_encode_force_disable(uint32_t disable, uint8_t *out, size_t cap)
 {
     if (!out) return ACCEL_E_NULL;
     if (disable != 1) return ACCEL_E_ANE_FORCE_DISABLE;
@@ -9440,7 +9440,7 @@ ACCELDEF accel_status accel_ane_force_disable_encode(uint32_t disable, uint8_t *
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_force_disable_decode(const uint8_t *body, size_t len)
+ACCELDEF accel_status accel_ane_decode_force_disable(const uint8_t *body, size_t len)
 {
     if (!body) return ACCEL_E_NULL;
     if (len < 4u) return ACCEL_E_TRUNCATED;
@@ -9483,7 +9483,7 @@ static accel_status accel__ane_tq_range(uint32_t first, uint32_t last)
     return (first >= 1 && first <= last && last <= 255u) ? ACCEL_OK : ACCEL_E_ANE_TQ_RANGE;
 }
 
-ACCELDEF accel_status accel_ane_note_encode(const accel_ane_note *n, uint8_t *out, size_t cap,
+ACCELDEF accel_status accel_ane_encode_note(const accel_ane_note *n, uint8_t *out, size_t cap,
                                             size_t *len)
 {
     accel_status st;
@@ -9521,7 +9521,7 @@ ACCELDEF accel_status accel_ane_note_encode(const accel_ane_note *n, uint8_t *ou
     }
     if (cap < need) return ACCEL_E_BUFFER_TOO_SMALL;
     ACCEL_MEMSET(out, 0, need);
-    (void)accel_ane_xl_hdr_encode(n->id, out, cap);
+    (void)accel_ane_xl_encode_hdr(n->id, out, cap);
     switch (kind) {
     case ACCEL_ANE_NOTE_PROGRAM_EVENT:
         accel_store_u32le(out + 8, (uint32_t)n->program_id);
@@ -9557,14 +9557,14 @@ ACCELDEF accel_status accel_ane_note_encode(const accel_ane_note *n, uint8_t *ou
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_note_decode(const uint8_t *buf, size_t len, accel_ane_note *n)
+ACCELDEF accel_status accel_ane_decode_note(const uint8_t *buf, size_t len, accel_ane_note *n)
 {
     uint32_t id;
     accel_status st;
     size_t need = 8;
     if (!buf || !n) return ACCEL_E_NULL;
     ACCEL_MEMSET(n, 0, sizeof *n);
-    st = accel_ane_xl_hdr_decode(buf, len, &id);
+    st = accel_ane_xl_decode_hdr(buf, len, &id);
     if (st != ACCEL_OK) return st;
     st = accel__ane_note_id_check(id);
     if (st != ACCEL_OK) return st;
@@ -10163,7 +10163,7 @@ ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev,
 }
 
 /* ---------------------------------------------------------------- ane model: stats buffer */
-ACCELDEF accel_status accel_ane_stats_write(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
+ACCELDEF accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
                                             const accel_ane_stats_engine *e, unsigned n, size_t *len)
 {
     unsigned i, k;
@@ -10193,7 +10193,7 @@ ACCELDEF accel_status accel_ane_stats_write(uint8_t *out, size_t cap, const acce
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_stats_parse(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
+ACCELDEF accel_status accel_ane_decode_stats(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
                                             unsigned *n)
 {
     uint32_t area;
@@ -10223,7 +10223,7 @@ ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, u
     const uint8_t *d;
     accel_status st;
     if (!e) return ACCEL_E_NULL;
-    st = accel_ane_stats_parse(in, len, &h, &n);
+    st = accel_ane_decode_stats(in, len, &h, &n);
     if (st != ACCEL_OK) return st;
     if (i >= n) return ACCEL_E_ARG;
     d = in + ACCEL_ANE_STATS_HDR_SIZE + (size_t)i * ACCEL_ANE_STATS_ENGINE_SIZE;
@@ -10265,7 +10265,7 @@ ACCELDEF accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f)
 }
 
 /* ---------------------------------------------------------------- ane model: dispatcher */
-ACCELDEF accel_status accel_ane_fw_init(accel_ane_fw *fw, uint32_t max_cache_requests)
+ACCELDEF accel_status accel_ane_fw_model_init(accel_ane_fw_model *fw, uint32_t max_cache_requests)
 {
     accel_status st;
     if (!fw) return ACCEL_E_NULL;
@@ -10283,7 +10283,7 @@ static void accel__ane_setbit(uint8_t *m, uint32_t i, int v)
     else m[i >> 3] = (uint8_t)(m[i >> 3] & ~(1u << (i & 7u)));
 }
 
-ACCELDEF accel_status accel_ane_fw_program(accel_ane_fw *fw, uint32_t program_id, int loaded,
+ACCELDEF accel_status accel_ane_fw_model_program(accel_ane_fw_model *fw, uint32_t program_id, int loaded,
                                            int running)
 {
     if (!fw) return ACCEL_E_NULL;
@@ -10294,20 +10294,20 @@ ACCELDEF accel_status accel_ane_fw_program(accel_ane_fw *fw, uint32_t program_id
     return ACCEL_OK;
 }
 
-static accel_status accel__ane_fw_run(accel_ane_fw *fw)
+static accel_status accel__ane_fw_run(accel_ane_fw_model *fw)
 {
     accel_status st = accel_ane_xl_fsm_event(&fw->loop, ACCEL_ANE_XL_EV_DISPATCH);
     if (st == ACCEL_OK) fw->accepted++;
     return st;
 }
 
-ACCELDEF accel_status accel_ane_fw_dispatch(accel_ane_fw *fw, const uint8_t *msg, size_t len)
+ACCELDEF accel_status accel_ane_fw_model_dispatch(accel_ane_fw_model *fw, const uint8_t *msg, size_t len)
 {
     uint32_t id;
     accel_status st;
     if (!fw || !msg) return ACCEL_E_NULL;
     if (fw->faulted) return ACCEL_E_ANE_INVARIANT;
-    st = accel_ane_xl_hdr_decode(msg, len, &id);
+    st = accel_ane_xl_decode_hdr(msg, len, &id);
     if (st != ACCEL_OK) {
         fw->rejected++;
         return st;
@@ -10355,7 +10355,7 @@ ACCELDEF accel_status accel_ane_fw_dispatch(accel_ane_fw *fw, const uint8_t *msg
     case ACCEL_ANE_WIRE_BACK_CHANNEL_RPC: {
         const uint8_t *p;
         uint32_t n;
-        st = accel_ane_rpc_decode(msg + ACCEL_ANE_XL_HDR_SIZE, len - ACCEL_ANE_XL_HDR_SIZE, &p, &n);
+        st = accel_ane_decode_rpc(msg + ACCEL_ANE_XL_HDR_SIZE, len - ACCEL_ANE_XL_HDR_SIZE, &p, &n);
         if (st != ACCEL_OK) {
             fw->rejected++;
             return st;
@@ -10384,7 +10384,7 @@ ACCELDEF accel_status accel_ane_fw_dispatch(accel_ane_fw *fw, const uint8_t *msg
     }
 }
 
-ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw)
+ACCELDEF accel_status accel_ane_fw_model_complete(accel_ane_fw_model *fw)
 {
     if (!fw) return ACCEL_E_NULL;
     if (fw->loop.state != ACCEL_ANE_XL_EXEC && fw->loop.state != ACCEL_ANE_XL_EXEC_SECURE)
@@ -10449,7 +10449,7 @@ static int64_t accel__mac_asr64(int64_t x, int32_t s)
     return x < 0 ? ~(int64_t)(~x >> s) : (int64_t)(x >> s);
 }
 
-ACCELDEF int32_t accel_mac_srdhm(int32_t a, int32_t b)
+ACCELDEF int32_t accel_mac_saturating_rounding_doubling_high_mul(int32_t a, int32_t b)
 {
     int64_t ab, nudge;
     if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
@@ -10459,7 +10459,7 @@ ACCELDEF int32_t accel_mac_srdhm(int32_t a, int32_t b)
     return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
 }
 
-ACCELDEF int32_t accel_mac_rdbpot(int32_t x, int32_t exponent)
+ACCELDEF int32_t accel_mac_rounding_divide_by_power_of_two(int32_t x, int32_t exponent)
 {
     int32_t mask, remainder, threshold;
     if (exponent <= 0) return x;
@@ -10470,15 +10470,15 @@ ACCELDEF int32_t accel_mac_rdbpot(int32_t x, int32_t exponent)
     return accel__mac_asr(x, exponent) + (remainder > threshold ? 1 : 0);
 }
 
-ACCELDEF int32_t accel_mac_mbqm(int32_t x, int32_t multiplier, int32_t shift)
+ACCELDEF int32_t accel_mac_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int32_t shift)
 {
     if (shift > 31) shift = 31;
     if (shift < -31) shift = -31;
     if (shift > 0) x = accel__mac_u2s((uint32_t)x << shift);
-    return accel_mac_rdbpot(accel_mac_srdhm(x, multiplier), shift > 0 ? 0 : -shift);
+    return accel_mac_rounding_divide_by_power_of_two(accel_mac_saturating_rounding_doubling_high_mul(x, multiplier), shift > 0 ? 0 : -shift);
 }
 
-ACCELDEF int32_t accel_mac_mbqm_single(int32_t x, int32_t multiplier, int32_t shift)
+ACCELDEF int32_t accel_mac_multiply_by_quantized_multiplier_single(int32_t x, int32_t multiplier, int32_t shift)
 {
     int32_t total;
     int64_t r;
@@ -10630,8 +10630,8 @@ static uint8_t accel__mac_out(uint32_t acc, const accel_mac_quant *q, size_t ch)
 {
     size_t i = q->count == 1 ? 0 : ch;
     int32_t v = accel__mac_u2s(acc), off = q->output_offset;
-    v = q->rounding == ACCEL_MAC_ROUND_SINGLE ? accel_mac_mbqm_single(v, q->multiplier[i], q->shift[i])
-                                              : accel_mac_mbqm(v, q->multiplier[i], q->shift[i]);
+    v = q->rounding == ACCEL_MAC_ROUND_SINGLE ? accel_mac_multiply_by_quantized_multiplier_single(v, q->multiplier[i], q->shift[i])
+                                              : accel_mac_multiply_by_quantized_multiplier(v, q->multiplier[i], q->shift[i]);
     /* clamp(v + off) without an int32 overflow at the extremes */
     if (v > q->act_max - off) v = q->act_max;
     else if (v < q->act_min - off) v = q->act_min;
@@ -10641,7 +10641,7 @@ static uint8_t accel__mac_out(uint32_t acc, const accel_mac_quant *q, size_t ch)
 
 #if ACCEL_MAC_FAST
 /* Double-rounding requantization written without branches (selects only), so that a loop
- * over channels vectorizes; the same arithmetic as accel_mac_mbqm + clamp. */
+ * over channels vectorizes; the same arithmetic as accel_mac_multiply_by_quantized_multiplier + clamp. */
 static uint8_t accel__mac_rq1(uint32_t acc, int32_t m, int32_t sh, int32_t off, int32_t lo,
                               int32_t hi)
 {
@@ -11397,7 +11397,7 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 #define ACCEL__MAC_PIX 3u
 #endif
 
-/* MultiplyByQuantizedMultiplier (double rounding) for m >= 0, the value of accel_mac_mbqm in
+/* MultiplyByQuantizedMultiplier (double rounding) for m >= 0, the value of accel_mac_multiply_by_quantized_multiplier in
  * fewer steps. SaturatingRoundingDoublingHighMul is floor((x*m + 2^30) / 2^31) for either
  * sign of x*m (gemmlowp's nudge-and-truncate), never saturating as m < 2^31, and lies within
  * [1 - 2^31, 2^31 - 2]. RoundingDivideByPOT(h, e), e >= 1, is floor((h - [h < 0] + 2^(e-1)) /
@@ -11447,7 +11447,7 @@ ACCEL__MAC_AI int32_t accel__mac_rqf(uint32_t acc, int32_t m, int32_t sh, int32_
 
 ACCEL__MAC_AI uint8_t accel__mac_rqone(uint32_t acc, int32_t m, int32_t sh, const accel__mac_rqc *r)
 {
-    int32_t v = r->single ? accel_mac_mbqm_single(accel__mac_u2s(acc), m, sh)
+    int32_t v = r->single ? accel_mac_multiply_by_quantized_multiplier_single(accel__mac_u2s(acc), m, sh)
                           : accel__mac_mq(acc, m, sh);
     v = v > r->hi ? r->hi : v < r->lo ? r->lo : v;
     return (uint8_t)((v + r->off) & 0xFF);
