@@ -11,6 +11,7 @@
 #   make soak     TSP1 driver against its device model with random faults, 1,000,000 commands
 #                 (SOAK_COMMANDS=n to change; ACCEL_TEST_SEED=n replays a run); make test runs
 #                 50,000 of them
+#   make bench-mcu  instructions per MAC of the mac kernels on emulated Cortex-M0/M3/M4/M33
 # Programs are found by name, so a new section adds files, not Makefile rules:
 #   tests/test_*.c          one sanitized test binary each (intrusive: defines ACCEL_IMPLEMENTATION)
 #   examples/host/*.c       one program each (build/<name>); demo_*.c are run by `make demo`
@@ -53,7 +54,7 @@ TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 BENCHES   := $(patsubst scripts/bench/%.c,$(B)/bench/%,$(wildcard scripts/bench/bench_*.c))
 DEMOS     := $(filter $(B)/demo_%,$(TOOLS))
 
-.PHONY: all test tests demo size bench soak clean setup coverage fuzz arduino
+.PHONY: all test tests demo size bench bench-mcu soak clean setup coverage fuzz arduino
 all: $(TOOLS)
 
 $(B)/%: examples/host/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
@@ -87,11 +88,13 @@ fuzz:
 	@bash scripts/fuzz.sh
 
 # A bench may have extra translation units (C or C++) in scripts/bench/parts/<bench>/ and extra
-# link flags in scripts/bench/parts/<bench>/LIBS (e.g. baselines from Debian packages).
+# link flags in scripts/bench/parts/<bench>/LIBS (e.g. baselines from Debian packages). C parts
+# are built -O3 -march=native, except *.O2.c (plain -O2) and *.O3.c (plain -O3).
 $(B)/bench/%: scripts/bench/%.c accel.h $(wildcard scripts/bench/parts/*/*)
 	@mkdir -p $(B)/bench/obj/$*
 	@objs=""; for f in $(wildcard scripts/bench/parts/$*/*.c); do o=$(B)/bench/obj/$*/$$(basename $$f).o; \
-	  $(CC) -std=c99 -O3 -march=native -g $(INC) -c $$f -o $$o || exit 1; objs="$$objs $$o"; done; \
+	  case $$f in *.O2.c) fl=-O2 ;; *.O3.c) fl=-O3 ;; *) fl="-O3 -march=native" ;; esac; \
+	  $(CC) -std=c99 $$fl -g $(INC) -c $$f -o $$o || exit 1; objs="$$objs $$o"; done; \
 	for f in $(wildcard scripts/bench/parts/$*/*.cpp); do o=$(B)/bench/obj/$*/$$(basename $$f).o; \
 	  $(CXX) -std=c++14 -O3 -march=native -g $(INC) -c $$f -o $$o || exit 1; objs="$$objs $$o"; done; \
 	libs=$$(cat scripts/bench/parts/$*/LIBS 2>/dev/null); \
@@ -103,6 +106,9 @@ bench:
 	@bash scripts/setup.sh --bench
 	@$(MAKE) -s $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
+
+bench-mcu:
+	@bash scripts/bench_mcu.sh
 
 setup:
 	@bash scripts/setup.sh

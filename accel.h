@@ -2961,22 +2961,57 @@ extern "C" {
  * Config macros:
  *   ACCEL_MAC_NO_FLOAT  leave out every float/double helper (quantize_multiplier, quantize_f32,
  *                       dequantize_f32); the rest of the engine is integer only.
- *   ACCEL_MAC_FAST      1: 4-channel blocked, unrolled inner loops that compilers vectorize
- *                       (uint8 x int8 dot products with hoisted offset sums for FC/GEMM,
- *                       conv2d through a 2 KiB stack im2col patch); default on 64-bit hosts.
- *                       0: the smallest loops (default elsewhere; under 100 bytes of stack).
- *                       Both give identical results (the tests run both).
+ *   ACCEL_MAC_FAST      1: the fast kernels (default on 32- and 64-bit targets): on targets with
+ *                       32-bit pointers the microcontroller kernels (ACCEL_MAC_MCU below), on
+ *                       64-bit hosts 4-channel blocked, unrolled loops that compilers vectorize
+ *                       (uint8 x int8 dot products with hoisted offset sums for GEMM batches,
+ *                       depthwise and pools) or the explicit SIMD below.
+ *                       0: the smallest loops (default on 8/16-bit targets; under 100 bytes of
+ *                       stack). Both give identical results (the tests run both).
+ *   ACCEL_MAC_MCU       (default 1 with ACCEL_MAC_FAST on targets with 32-bit pointers and no
+ *                       x86/AArch64 SIMD) register-blocked kernels written for in-order 32-bit
+ *                       cores, so that GCC/Clang at -O2 keep every accumulator in a register
+ *                       (no vectorizer needed): FC/GEMM 4 weight rows per pass (Thumb-1: 2);
+ *                       conv2d through an im2col patch in caller scratch (3 output pixels x
+ *                       2 channels per pass; with the DSP extension 4 x 1), or, without
+ *                       scratch, the FC kernel over each filter row's in-image taps; depthwise
+ *                       (depth multiplier 1, k_h*k_w <= 25) 4 channels per pass, whole 3x3
+ *                       windows unrolled; pools 4 channels per pass; requantization of many
+ *                       outputs per call. On 32-bit Arm with the DSP extension (ACCEL_MAC_SIMD
+ *                       4: Cortex-M4/M7/M33) the inner loops are SXTB16/SXTAB16 + SMLAD (FC:
+ *                       8 bytes and 3 rows a turn of an inline-asm loop using 13 registers;
+ *                       builds that reserve both r7 and r9 define ACCEL_MAC_NO_SIMD), depthwise
+ *                       SMLABB/SMLATT, max pool SSUB8/SEL. With -Os (__OPTIMIZE_SIZE__) the
+ *                       portable inner loops are not unrolled. Stack: up to about 900 bytes
+ *                       (conv2d and depthwise: blocks of sums; depthwise: the packed filter
+ *                       taps); the scratch holds the im2col patch. Hosts without
+ *                       explicit SIMD run conv2d and FC/GEMM of fewer than 4 rows on these
+ *                       kernels too (the host loops need -O3's vectorizer; these do not), with
+ *                       a 12 KiB stack patch when conv2d gets no scratch. 1 on a 64-bit host
+ *                       forces them everywhere (tests/test_mac_mcu.c); needs ACCEL_MAC_FAST 1
+ *                       and no x86/AArch64 SIMD (ACCEL_MAC_NO_SIMD).
+ *                       Executed instructions per MAC under qemu-system-arm -icount (make
+ *                       bench-mcu; arm-none-eabi-gcc 12.2 -O2; int8 per-channel: FC 256->64,
+ *                       conv 3x3 16x16x16->16, depthwise 3x3 16x16x32, conv 1x1 16x16x32->32):
+ *                       Cortex-M4 1.92, 1.60, 7.77, 2.41; Cortex-M3 3.28, 2.80, 9.41, 3.60
+ *                       (CMSIS-NN measured the same way: M4 2.08, 2.33, 8.07, 2.70; M3 3.53,
+ *                       3.35, 9.64, 3.66). Code on Cortex-M0+ -Os: FC 1.4 KiB, conv2d 4.0 KiB
+ *                       (tests/mac_size.sh).
  *   ACCEL_MAC_NO_SIMD   leave out the explicit SIMD paths below (portable C only).
+ * Scratch: accel_mac_conv2d_with_scratch takes caller scratch for the im2col patch (size from
+ * accel_mac_conv2d_scratch_size: 2 * (3 or 4) * k_h*k_w*in_c/groups + 3 bytes with
+ * ACCEL_MAC_MCU, 0 where a build does not use it); accel_mac_conv2d is the same call without
+ * scratch and stays as it was.
  * SIMD (read-only ACCEL_MAC_SIMD, set from the target's feature macros; needs ACCEL_MAC_FAST 1
  * and GCC/Clang): 2 = x86 AVX-512 VNNI + BW (vpdpbusd), 1 = x86 AVX2 (int16 madd), both only
  * on hosted builds; 3 = AArch64 NEON with the dot-product extension (sdot), 4 = 32-bit Arm with
- * the DSP extension (SMLAD; Cortex-M4/M7/M33: define ACCEL_MAC_FAST 1 to get it, MCU builds
- * default to 0 and stay small); 0 = none. 4 uses SXTAB16/SMLAD where the target has ARMv6
- * SIMD32 and the compiler their intrinsics (clang, GCC >= 10), a scalar loop otherwise
- * (ARMv5TE). 3 and 4 run under QEMU in
- * tests/mac_arm.sh (qemu-aarch64 -cpu max; Cortex-M4/M7/M33 on mps2 boards), not on hardware.
- * All levels speed up FC / GEMM (accel_mac_fully_connected, accel_mac_matmul_s32) and give
- * results bit-identical to the portable path: every sum is the same one modulo 2^32.
+ * the DSP extension (the ACCEL_MAC_MCU kernels above; inline assembly, little-endian, where the
+ * target has ARMv6 SIMD32; the portable kernels otherwise, e.g. ARMv5TE); 0 = none. 3 and 4 run
+ * under QEMU in tests/mac_arm.sh (qemu-aarch64 -cpu max; Cortex-M0/M3/M4/M7/M33 on mps2 boards
+ * and the micro:bit), not on hardware.
+ * The x86 and AArch64 levels speed up FC / GEMM (accel_mac_fully_connected,
+ * accel_mac_matmul_s32) and give results bit-identical to the portable path: every sum is the
+ * same one modulo 2^32.
  * Both x86 levels also run conv2d (every group count, stride, dilation and padding;
  * k_h*k_w*in_c/groups <= 1024; AVX-512: double rounding) with output channels in the vector
  * lanes over a per-pixel im2col patch, and depthwise conv2d (depth multiplier 1, k_h*k_w <= 64;
@@ -2984,7 +3019,7 @@ extern "C" {
  * channels, 8 per vpmaddwd), requantizing in vectors. They use bounded stack tiles (conv about
  * 26 KiB, depthwise up to 10 KiB), no scratch; every other case takes the portable path. */
 #ifndef ACCEL_MAC_FAST
-#if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
+#if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFu
 #define ACCEL_MAC_FAST 1
 #else
 #define ACCEL_MAC_FAST 0
@@ -2999,12 +3034,23 @@ extern "C" {
 #endif
 #elif defined(__aarch64__) && defined(__ARM_NEON) && defined(__ARM_FEATURE_DOTPROD)
 #define ACCEL_MAC_SIMD 3
-#elif defined(__arm__) && defined(__ARM_FEATURE_DSP)
+#elif defined(__arm__) && defined(__ARM_FEATURE_DSP) && (!defined(ACCEL_MAC_MCU) || ACCEL_MAC_MCU)
 #define ACCEL_MAC_SIMD 4
 #endif
 #endif
 #ifndef ACCEL_MAC_SIMD
 #define ACCEL_MAC_SIMD 0
+#endif
+#ifndef ACCEL_MAC_MCU
+#if ACCEL_MAC_FAST && (ACCEL_MAC_SIMD == 0 || ACCEL_MAC_SIMD == 4) && defined(UINTPTR_MAX) && \
+    UINTPTR_MAX <= 0xFFFFFFFFu
+#define ACCEL_MAC_MCU 1
+#else
+#define ACCEL_MAC_MCU 0
+#endif
+#endif
+#if ACCEL_MAC_MCU && (!ACCEL_MAC_FAST || (ACCEL_MAC_SIMD != 0 && ACCEL_MAC_SIMD != 4))
+#error "ACCEL_MAC_MCU 1 needs ACCEL_MAC_FAST 1 and no x86/AArch64 SIMD (ACCEL_MAC_NO_SIMD)"
 #endif
 
 typedef enum accel_mac_dtype { ACCEL_MAC_INT8 = 0, ACCEL_MAC_UINT8 = 1 } accel_mac_dtype;
@@ -3082,6 +3128,18 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d(const accel_mac_conv *g, 
                                        const void *input, size_t input_len, const void *filter,
                                        size_t filter_len, const int32_t *bias, size_t bias_len,
                                        void *output, size_t output_len);
+/* conv2d with caller scratch, which the microcontroller kernels (ACCEL_MAC_MCU) use for an
+ * im2col patch: accel_mac_conv2d_scratch_size gives the bytes for geometry g (0 when this
+ * build needs none; any alignment). With less (or NULL), the same result comes slower; the
+ * scratch is overwritten. accel_mac_conv2d is this with no scratch. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d_scratch_size(const accel_mac_conv *g, size_t *size);
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
+                                                    const accel_mac_quant *q, const void *input,
+                                                    size_t input_len, const void *filter,
+                                                    size_t filter_len, const int32_t *bias,
+                                                    size_t bias_len, void *output,
+                                                    size_t output_len, void *scratch,
+                                                    size_t scratch_len);
 ACCELDEF ACCEL_NODISCARD accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
                                                  const accel_mac_quant *q, const void *input,
                                                  size_t input_len, const void *filter,
@@ -11586,6 +11644,14 @@ ACCELDEF accel_status accel_ane_fw_model_complete(accel_ane_fw_model *fw)
  * SECTION: mac (implementation)
  * ============================================================================================ */
 #ifndef ACCEL_NO_MAC
+/* The register-blocked kernels written for microcontrollers: every op with ACCEL_MAC_MCU; on
+ * hosts without explicit SIMD, conv2d and FC/GEMM of fewer than 4 rows, where the host loops
+ * need the vectorizer (-O3) and these compile to blocked code at -O2. */
+#if ACCEL_MAC_MCU || (ACCEL_MAC_FAST && ACCEL_MAC_SIMD == 0)
+#define ACCEL__MAC_BLK 1
+#else
+#define ACCEL__MAC_BLK 0
+#endif
 #if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
 #if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__)
 /* g++ 12 warns inside its own AVX-512 headers (the "__Y = __Y" of _mm512_undefined_*) once
@@ -11601,8 +11667,6 @@ ACCELDEF accel_status accel_ane_fw_model_complete(accel_ane_fw_model *fw)
 #endif
 #if ACCEL_MAC_SIMD == 3
 #include <arm_neon.h>
-#elif ACCEL_MAC_SIMD == 4
-#include <arm_acle.h>
 #endif
 #ifdef __cplusplus
 extern "C" {
@@ -12473,11 +12537,10 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 }
 #endif /* ACCEL_MAC_SIMD x86 */
 
-#if ACCEL_MAC_SIMD == 3 || ACCEL_MAC_SIMD == 4
-/* ---- Arm: one input row against 4 weight rows, the data in the int8 domain of accel__mac_dot
- * ((x ^ fx) + xo); every sum wraps modulo 2^32 like the portable path's. Executed under QEMU
- * (AArch64, Cortex-M4/M7/M33) by tests/mac_arm.sh against a plain loop and the portable path. */
 #if ACCEL_MAC_SIMD == 3
+/* ---- AArch64: one input row against 4 weight rows, the data in the int8 domain of
+ * accel__mac_dot ((x ^ fx) + xo); every sum wraps modulo 2^32 like the portable path's.
+ * Executed under QEMU by tests/mac_arm.sh against a plain loop and the portable path. */
 /* NEON sdot (s8 x s8, groups of 4 into int32 lanes); the offset terms come from sums taken as
  * dot products with ones: sum (xv+xo)(wv+wo) = sum xv*wv + wo*sum xv + xo*sum wv + n*xo*wo. */
 static void accel__mac_arm_dot4(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
@@ -12515,54 +12578,6 @@ static void accel__mac_arm_dot4(const int8_t *x, const int8_t *w, size_t ws, siz
         d[r] += dot[r] + (uint32_t)wo * xsum + (uint32_t)xo * wsum[r] +
                 (uint32_t)n * (uint32_t)xo * (uint32_t)wo;
 }
-#else
-/* DSP extension: SXTAB16 adds the offset to two sign-extended bytes at once (bytes 0 and 2,
- * then 1 and 3 after a rotate), SMLAD does two 16 x 16 products and the accumulate. Each
- * value is within -255..255, each product pair within 2*255*255: exact, wrapping like the
- * portable sums. Unaligned 32-bit loads (memcpy) are fine on ARMv7E-M.
- * SXTAB16 and SMLAD are ARMv6 SIMD32 instructions: ARMv5TE defines __ARM_FEATURE_DSP without
- * them, and GCC before 10 has no ACLE intrinsics for them; there only the scalar loop runs. */
-#if defined(__ARM_FEATURE_SIMD32) && (defined(__clang__) || __GNUC__ >= 10)
-#define ACCEL__MAC_SIMD32 1
-static uint32_t accel__mac_ld32(const int8_t *p)
-{
-    uint32_t v;
-    __builtin_memcpy(&v, p, 4);
-    return v;
-}
-#else
-#define ACCEL__MAC_SIMD32 0
-#endif
-
-static void accel__mac_arm_dot4(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
-                                int32_t xo, int32_t wo, uint32_t *d)
-{
-    size_t k = 0, r;
-#if ACCEL__MAC_SIMD32
-    uint32_t f4 = (uint32_t)(fx & 0xFF) * 0x01010101UL, xv, wv;
-    int32_t xo2 = (int32_t)(((uint32_t)xo & 0xFFFFu) * 0x10001UL);
-    int32_t wo2 = (int32_t)(((uint32_t)wo & 0xFFFFu) * 0x10001UL);
-    int32_t acc[4] = {0, 0, 0, 0}, x02, x13, w02, w13;
-    for (; k + 4u <= n; k += 4u) {
-        xv = accel__mac_ld32(x + k) ^ f4;
-        x02 = __sxtab16(xo2, (int32_t)xv);
-        x13 = __sxtab16(xo2, (int32_t)((xv >> 8) | (xv << 24)));
-        for (r = 0; r < 4; r++) {
-            wv = accel__mac_ld32(w + r * ws + k) ^ f4;
-            w02 = __sxtab16(wo2, (int32_t)wv);
-            w13 = __sxtab16(wo2, (int32_t)((wv >> 8) | (wv << 24)));
-            acc[r] = __smlad(x13, w13, __smlad(x02, w02, acc[r]));
-        }
-    }
-    for (r = 0; r < 4; r++) d[r] += (uint32_t)acc[r];
-#endif
-    for (; k < n; k++) { /* tail; every term without SIMD32 */
-        int32_t xk = (int8_t)(x[k] ^ fx) + xo;
-        for (r = 0; r < 4; r++) d[r] += (uint32_t)(xk * ((int8_t)(w[r * ws + k] ^ fx) + wo));
-    }
-}
-#endif
-
 /* Weight rows [0, ns4) against every input row, 4 at a time; as the x86 accel__mac_simd_gemm. */
 static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, size_t ns4,
                                  size_t ns, size_t ks, int32_t fx, int32_t xo, int32_t wo,
@@ -12581,7 +12596,386 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
                 accel__mac_requant_n(acc, 4, q, n, o + b * ns + n);
         }
 }
-#endif /* ACCEL_MAC_SIMD Arm */
+#endif /* ACCEL_MAC_SIMD == 3 */
+
+#if ACCEL__MAC_BLK
+/* ---- microcontroller kernels (ACCEL_MAC_MCU): register-blocked loops for in-order 32-bit
+ * cores, written so that GCC and Clang at -O2 (no vectorizer needed) keep every accumulator,
+ * pointer and offset in a register. Portable C (Cortex-M0+/M3, any 32-bit target; on hosts
+ * without explicit SIMD, conv2d and FC/GEMM of few rows) and, with ACCEL_MAC_SIMD 4 on ARMv6
+ * SIMD32 (Cortex-M4/M7/M33), SXTB16/SXTAB16 to unpack two bytes at once and SMLAD for two
+ * products per instruction. Every sum is the one of the reference loops modulo 2^32: products
+ * of values within -255..255, pairs within 2 * 255 * 255. Measured with make bench-mcu, tuned
+ * on the instruction streams GCC 12 -O2 makes of them (kernels and requantization kept in
+ * their own functions, accumulators int32 where GCC would reassociate unsigned sums). ---- */
+#ifndef ACCEL__MAC_AI
+#if defined(__GNUC__) || defined(__clang__)
+#define ACCEL__MAC_AI static __inline__ __attribute__((always_inline))
+#else
+#define ACCEL__MAC_AI static
+#endif
+#endif
+/* kernels kept out of their callers, so that each gets the registers to itself */
+#if defined(__GNUC__) || defined(__clang__)
+#define ACCEL__MAC_NOINLINE __attribute__((noinline))
+#else
+#define ACCEL__MAC_NOINLINE
+#endif
+#if ACCEL_MAC_SIMD == 4 && defined(__ARM_FEATURE_SIMD32) && !defined(__ARMEB__)
+#define ACCEL__MAC_DSP 1 /* the byte lanes below are little-endian memory order */
+#else
+#define ACCEL__MAC_DSP 0 /* ARMv5TE has __ARM_FEATURE_DSP but not these instructions */
+#endif
+/* The portable kernels' inner loops go 8 elements a turn, 1 when the build optimizes for
+ * size (-Os: the unrolled copies would double their code). */
+#ifdef __OPTIMIZE_SIZE__
+#define ACCEL__MAC_UNROLL 1u
+#else
+#define ACCEL__MAC_UNROLL 8u
+#endif
+/* output pixels per pass of the conv2d kernel */
+#if ACCEL__MAC_DSP
+#define ACCEL__MAC_PIX 4u
+#else
+#define ACCEL__MAC_PIX 3u
+#endif
+
+/* MultiplyByQuantizedMultiplier (double rounding) for m >= 0, the value of accel_mac_multiply_by_quantized_multiplier in
+ * fewer steps. SaturatingRoundingDoublingHighMul is floor((x*m + 2^30) / 2^31) for either
+ * sign of x*m (gemmlowp's nudge-and-truncate), never saturating as m < 2^31, and lies within
+ * [1 - 2^31, 2^31 - 2]. RoundingDivideByPOT(h, e), e >= 1, is floor((h - [h < 0] + 2^(e-1)) /
+ * 2^e) = floor((floor((h - [h < 0]) / 2^(e-1)) + 1) / 2), which no int32 step overflows. */
+static int32_t accel__mac_mq(uint32_t acc, int32_t m, int32_t sh)
+{
+    int64_t p = (int64_t)accel__mac_u2s(acc << (sh > 0 ? sh : 0)) * m + ((int64_t)1 << 30);
+    int32_t h = accel__mac_u2s((uint32_t)((uint64_t)p >> 31));
+    if (sh >= 0) return h;
+    return accel__mac_asr(accel__mac_asr(h - (h < 0 ? 1 : 0), -sh - 1) + 1, 1);
+}
+
+/* The requantization of a layer: multipliers and shifts (step 0: per tensor), the clamp bounds
+ * minus the output offset (so that the clamp cannot overflow), the offset, the rounding. */
+typedef struct accel__mac_rqc {
+    const int32_t *m, *sh;
+    size_t step;
+    int32_t lo, hi, off, single, fast;
+} accel__mac_rqc;
+
+/* fast: double rounding and a right shift on each of the channels, so that the loops of
+ * accel__mac_rq_acc and accel__mac_rq_ch have no case to tell apart. */
+static void accel__mac_rq_init(accel__mac_rqc *r, const accel_mac_quant *q, size_t channels)
+{
+    size_t i, n = q->count == 1 ? 1u : channels;
+    r->m = q->multiplier;
+    r->sh = q->shift;
+    r->step = q->count == 1 ? 0u : 1u;
+    r->off = q->output_offset;
+    r->lo = q->act_min - r->off;
+    r->hi = q->act_max - r->off;
+    r->single = q->rounding != ACCEL_MAC_ROUND_DOUBLE;
+    r->fast = !r->single;
+    for (i = 0; i < n; i++)
+        if (q->shift[i] >= 0) r->fast = 0;
+}
+
+/* The double-rounding requantization of the fast case (shift sh < 0) plus the output offset
+ * (to be clamped to act_min..act_max); no int32 step overflows (|result| <= 2^30 + 255).
+ * floor((x*m + 2^30) / 2^31) is floor(x*m / 2^31) plus bit 30 of x*m: no constants to add. */
+ACCEL__MAC_AI int32_t accel__mac_rqf(uint32_t acc, int32_t m, int32_t sh, int32_t off)
+{
+    uint64_t p = (uint64_t)((int64_t)accel__mac_u2s(acc) * m);
+    int32_t h = accel__mac_u2s((uint32_t)(p >> 31) + (((uint32_t)p >> 30) & 1u));
+    return accel__mac_asr(accel__mac_asr(h - (h < 0 ? 1 : 0), -sh - 1) + 1, 1) + off;
+}
+
+ACCEL__MAC_AI uint8_t accel__mac_rqone(uint32_t acc, int32_t m, int32_t sh, const accel__mac_rqc *r)
+{
+    int32_t v = r->single ? accel_mac_multiply_by_quantized_multiplier_single(accel__mac_u2s(acc), m, sh)
+                          : accel__mac_mq(acc, m, sh);
+    v = v > r->hi ? r->hi : v < r->lo ? r->lo : v;
+    return (uint8_t)((v + r->off) & 0xFF);
+}
+
+/* Accumulators acc[c * ACCEL__MAC_PIX + p] of nc channels ch.. x np pixels requantized into
+ * o[p * os + c]. A pixel a turn, its channels in the inner loop; in the fast case that loop
+ * is the arithmetic alone (per channel: PC 1, per tensor: PC 0). */
+ACCEL__MAC_AI void accel__mac_rq_run(const uint32_t *acc, size_t nc, size_t np,
+                                     const accel__mac_rqc *r, size_t ch, uint8_t *o, size_t os,
+                                     const int PC)
+{
+    const int32_t *m0 = r->m + (PC ? ch : 0), *s0 = r->sh + (PC ? ch : 0), *mp, *sp;
+    int32_t lo = r->lo + r->off, hi = r->hi + r->off, off = r->off, v, m = *m0, sh = *s0;
+    const uint32_t *ap;
+    uint8_t *op, *oe;
+    for (; np > 0; np--, acc++, o += os)
+        for (ap = acc, op = o, oe = o + nc, mp = m0, sp = s0; op != oe; ap += ACCEL__MAC_PIX) {
+            if (PC) m = *mp++, sh = *sp++;
+            v = accel__mac_rqf(*ap, m, sh, off);
+            v = v < lo ? lo : v > hi ? hi : v;
+            *op++ = (uint8_t)(v & 0xFF);
+        }
+}
+
+ACCEL__MAC_NOINLINE static void accel__mac_rq_acc(const uint32_t *acc, size_t nc, size_t np,
+                                                  const accel__mac_rqc *r, size_t ch, uint8_t *o,
+                                                  size_t os)
+{
+    size_t c, p;
+    if (r->fast && r->step) {
+        accel__mac_rq_run(acc, nc, np, r, ch, o, os, 1);
+    } else if (r->fast) {
+        accel__mac_rq_run(acc, nc, np, r, ch, o, os, 0);
+    } else {
+        for (c = 0; c < nc; c++)
+            for (p = 0; p < np; p++)
+                o[p * os + c] = accel__mac_rqone(acc[c * ACCEL__MAC_PIX + p],
+                                                 r->m[(ch + c) * r->step],
+                                                 r->sh[(ch + c) * r->step], r);
+    }
+}
+
+/* n accumulators of the channels ch, ch + 1, ... into o[0..n). */
+ACCEL__MAC_NOINLINE static void accel__mac_rq_ch(const uint32_t *acc, size_t n,
+                                                 const accel__mac_rqc *r, size_t ch, uint8_t *o)
+{
+    size_t step = r->step; /* locals: the byte stores may alias *r */
+    const int32_t *mp = r->m + ch * step, *sp = r->sh + ch * step;
+    int32_t off = r->off, lo = r->lo + off, hi = r->hi + off, v;
+    uint8_t *oe = o + n;
+    if (!r->fast) {
+        for (; o != oe; mp += step, sp += step) *o++ = accel__mac_rqone(*acc++, *mp, *sp, r);
+        return;
+    }
+    for (; o != oe; mp += step, sp += step) {
+        v = accel__mac_rqf(*acc++, *mp, *sp, off);
+        v = v < lo ? lo : v > hi ? hi : v;
+        *o++ = (uint8_t)(v & 0xFF);
+    }
+}
+
+#if ACCEL_MAC_MCU /* for the depthwise kernel */
+/* acc[p * as + c] of nc channels ch.. x np pixels requantized into o[p * os + c], a channel a
+ * turn (its multiplier and shift loaded once). */
+ACCEL__MAC_NOINLINE static void accel__mac_rq_grid(const uint32_t *acc, size_t as, size_t nc,
+                                                   size_t np, const accel__mac_rqc *r,
+                                                   size_t ch, uint8_t *o, size_t os)
+{
+    size_t step = r->step, p;
+    int32_t off = r->off, lo = r->lo + off, hi = r->hi + off, m, sh, v;
+    const uint32_t *a;
+    uint8_t *op;
+    for (; nc > 0; nc--, ch++, acc++, o++) {
+        m = r->m[ch * step];
+        sh = r->sh[ch * step];
+        a = acc;
+        op = o;
+        if (!r->fast) {
+            for (p = np; p > 0; p--, a += as, op += os) *op = accel__mac_rqone(*a, m, sh, r);
+            continue;
+        }
+        for (p = np; p > 0; p--, a += as, op += os) {
+            v = accel__mac_rqf(*a, m, sh, off);
+            v = v < lo ? lo : v > hi ? hi : v;
+            *op = (uint8_t)(v & 0xFF);
+        }
+    }
+}
+#endif
+
+/* A byte of int8 (U 0) or uint8 (U 1) data as its value. */
+ACCEL__MAC_AI int32_t accel__mac_ld8(const int8_t *p, const int U)
+{
+    return U ? (int32_t)*(const uint8_t *)(const void *)p : (int32_t)*p;
+}
+
+#if ACCEL__MAC_DSP
+/* Unaligned 32-bit loads are fine on ARMv7-M/ARMv8-M Mainline (memcpy becomes one LDR). */
+ACCEL__MAC_AI uint32_t accel__mac_ld32(const void *p)
+{
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+}
+/* Bytes 0 and 2 of v (R: 1 and 3), sign- (U: zero-) extended into the two 16-bit halves. */
+ACCEL__MAC_AI uint32_t accel__mac_xt(uint32_t v, const int U, const int R)
+{
+    uint32_t r;
+    if (U && R) __asm__("uxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+    else if (U) __asm__("uxtb16 %0, %1" : "=r"(r) : "r"(v));
+    else if (R) __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+    else __asm__("sxtb16 %0, %1" : "=r"(r) : "r"(v));
+    return r;
+}
+/* The same added to the two 16-bit halves of a (modulo 2^16 each). */
+ACCEL__MAC_AI uint32_t accel__mac_xta(uint32_t a, uint32_t v, const int U, const int R)
+{
+    uint32_t r;
+    if (U && R) __asm__("uxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(v));
+    else if (U) __asm__("uxtab16 %0, %1, %2" : "=r"(r) : "r"(a), "r"(v));
+    else if (R) __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(v));
+    else __asm__("sxtab16 %0, %1, %2" : "=r"(r) : "r"(a), "r"(v));
+    return r;
+}
+/* acc + a.lo * b.lo + a.hi * b.hi (16 x 16 signed products), modulo 2^32 */
+ACCEL__MAC_AI uint32_t accel__mac_smlad(uint32_t a, uint32_t b, uint32_t acc)
+{
+    __asm__("smlad %0, %1, %2, %0" : "+r"(acc) : "r"(a), "r"(b));
+    return acc;
+}
+/* acc + a.lo * b.lo (BB) or acc + a.hi * b.hi (TT), 16 x 16 signed, modulo 2^32 */
+ACCEL__MAC_AI uint32_t accel__mac_smlabb(uint32_t a, uint32_t b, uint32_t acc)
+{
+    __asm__("smlabb %0, %1, %2, %0" : "+r"(acc) : "r"(a), "r"(b));
+    return acc;
+}
+ACCEL__MAC_AI uint32_t accel__mac_smlatt(uint32_t a, uint32_t b, uint32_t acc)
+{
+    __asm__("smlatt %0, %1, %2, %0" : "+r"(acc) : "r"(a), "r"(b));
+    return acc;
+}
+/* Rows per pass of the FC kernel: 3 rows, the input word and the offset fill 13 registers.
+ * R (2 or 3) rows are computed; nr <= R are used. XA/XT are the byte-extend mnemonics
+ * (sxtab16/sxtb16 for int8, uxtab16/uxtb16 for uint8); ROW2 is the third row or nothing. */
+#define ACCEL__MAC_FR 3u
+#define ACCEL__MAC_FC_ROW(A, W, XT)                                                              \
+    "ldr %[t], [%[" #W "]], #4\n\t" XT " %[u], %[t]\n\t" XT " %[t], %[t], ror #8\n\t"            \
+    "smlad %[" #A "], %[x02], %[u], %[" #A "]\n\t"                                               \
+    "smlad %[" #A "], %[x13], %[t], %[" #A "]\n\t"
+#define ACCEL__MAC_FC_STEP(XA, XT, ROW2)                                                         \
+    "ldr %[t], [%[x]], #4\n\t" XA " %[x02], %[xo2], %[t]\n\t"                                  \
+    XA " %[x13], %[xo2], %[t], ror #8\n\t" ACCEL__MAC_FC_ROW(a0, w0, XT)                         \
+    ACCEL__MAC_FC_ROW(a1, w1, XT) ROW2
+#define ACCEL__MAC_FC_LOOP(XA, XT, ROW2)                                                         \
+    "1:\n\t" ACCEL__MAC_FC_STEP(XA, XT, ROW2) ACCEL__MAC_FC_STEP(XA, XT, ROW2)                    \
+    "cmp %[x], %[e]\n\t"                                                                         \
+    "bne 1b"
+#define ACCEL__MAC_FC_OUT                                                                        \
+    [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1),      \
+        [w2] "+r"(w2), [t] "=&r"(t), [u] "=&r"(u), [x02] "=&r"(x02), [x13] "=&r"(x13)
+ACCEL__MAC_AI void accel__mac_fc_rows_t(const int8_t *x, const int8_t *w, size_t ws, size_t nr,
+                                        size_t n, int32_t xo, uint32_t *acc, const int U,
+                                        const int R)
+{
+    const int8_t *w0 = w, *w1 = w + (nr > 1 ? ws : 0), *w2 = w + (nr > 2 ? 2 * ws : 0);
+    const int8_t *e = x + (n & ~(size_t)7);
+    uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u;
+    uint32_t t, u, x02, x13;
+    int32_t xk;
+    /* 8 bytes a turn: (x + xo) in int16 halves, bytes 0,2 and 1,3 of each word, the weights
+     * the same; 13 registers */
+    if (x != e) {
+        if (U && R > 2)
+            __asm__(ACCEL__MAC_FC_LOOP("uxtab16", "uxtb16", ACCEL__MAC_FC_ROW(a2, w2, "uxtb16"))
+                    : ACCEL__MAC_FC_OUT : [e] "r"(e), [xo2] "r"(xo2) : "cc", "memory");
+        else if (U)
+            __asm__(ACCEL__MAC_FC_LOOP("uxtab16", "uxtb16", "")
+                    : ACCEL__MAC_FC_OUT : [e] "r"(e), [xo2] "r"(xo2) : "cc", "memory");
+        else if (R > 2)
+            __asm__(ACCEL__MAC_FC_LOOP("sxtab16", "sxtb16", ACCEL__MAC_FC_ROW(a2, w2, "sxtb16"))
+                    : ACCEL__MAC_FC_OUT : [e] "r"(e), [xo2] "r"(xo2) : "cc", "memory");
+        else
+            __asm__(ACCEL__MAC_FC_LOOP("sxtab16", "sxtb16", "")
+                    : ACCEL__MAC_FC_OUT : [e] "r"(e), [xo2] "r"(xo2) : "cc", "memory");
+    }
+    for (n &= 7u; n > 0; n--) {
+        xk = accel__mac_ld8(x++, U) + xo;
+        a0 += (uint32_t)(xk * accel__mac_ld8(w0++, U));
+        a1 += (uint32_t)(xk * accel__mac_ld8(w1++, U));
+        if (R > 2) a2 += (uint32_t)(xk * accel__mac_ld8(w2++, U));
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+}
+#else
+/* Rows per pass of the FC kernel: 4 accumulators, 5 pointers, the offset and 2 values fit the
+ * 13 registers of Thumb-2 (and of the other 32-bit ISAs); Thumb-1 has 8 low registers. */
+#if defined(__thumb__) && !defined(__thumb2__)
+#define ACCEL__MAC_FR 2u
+#else
+#define ACCEL__MAC_FR 4u
+#endif
+ACCEL__MAC_AI void accel__mac_fc_rows_t(const int8_t *x, const int8_t *w, size_t ws, size_t nr,
+                                        size_t n, int32_t xo, uint32_t *acc, const int U)
+{
+    const int8_t *w0 = w, *w1 = w + (nr > 1 ? ws : 0), *e = x + n;
+#if ACCEL__MAC_FR == 4
+    const int8_t *w2 = w + (nr > 2 ? 2 * ws : 0), *w3 = w + (nr > 3 ? 3 * ws : 0);
+    uint32_t a2 = acc[2], a3 = acc[3];
+#endif
+    uint32_t a0 = acc[0], a1 = acc[1];
+    int32_t xk;
+    while (x != e) { /* each product is exact in int32, the sums wrap modulo 2^32 */
+        xk = accel__mac_ld8(x++, U) + xo;
+        a0 += (uint32_t)(xk * accel__mac_ld8(w0++, U));
+        a1 += (uint32_t)(xk * accel__mac_ld8(w1++, U));
+#if ACCEL__MAC_FR == 4
+        a2 += (uint32_t)(xk * accel__mac_ld8(w2++, U));
+        a3 += (uint32_t)(xk * accel__mac_ld8(w3++, U));
+#endif
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+#if ACCEL__MAC_FR == 4
+    acc[2] = a2;
+    acc[3] = a3;
+#endif
+}
+#endif
+
+/* acc[r] += sum_k (x[k] + xo) * w_r[k] for the rows r < nr <= ACCEL__MAC_FR of w (stride ws;
+ * rows past nr repeat row 0 and their sums are not used). */
+static void accel__mac_fc_rows(const int8_t *x, const int8_t *w, size_t ws, size_t nr, size_t n,
+                               int32_t xo, uint32_t *acc, int u)
+{
+#if ACCEL__MAC_DSP
+    if (u) {
+        if (nr > 2) accel__mac_fc_rows_t(x, w, ws, nr, n, xo, acc, 1, 3);
+        else accel__mac_fc_rows_t(x, w, ws, nr, n, xo, acc, 1, 2);
+    } else {
+        if (nr > 2) accel__mac_fc_rows_t(x, w, ws, nr, n, xo, acc, 0, 3);
+        else accel__mac_fc_rows_t(x, w, ws, nr, n, xo, acc, 0, 2);
+    }
+#else
+    if (u) accel__mac_fc_rows_t(x, w, ws, nr, n, xo, acc, 1);
+    else accel__mac_fc_rows_t(x, w, ws, nr, n, xo, acc, 0);
+#endif
+}
+
+/* sum_k (x[k] + xo) modulo 2^32: with it, a filter offset leaves the inner loops,
+ * sum (x + xo)(w + wo) = sum (x + xo) w + wo * sum (x + xo). */
+static uint32_t accel__mac_xsum(const int8_t *x, size_t n, int32_t xo, int u)
+{
+    uint32_t s = (uint32_t)xo * (uint32_t)n;
+    while (n-- > 0) s += (uint32_t)accel__mac_ld8(x++, u);
+    return s;
+}
+
+/* FC / GEMM: out[b*ns + n] = sum_k (x + xo)(w + wo) (+ bias), requantized into o or stored as
+ * int32 into o32. Weight rows ACCEL__MAC_FR at a time against each input row. */
+static void accel__mac_mcu_gemm(const int8_t *x, size_t bs, const int8_t *w, size_t ns, size_t ks,
+                                int u, int32_t xo, int32_t wo, const int32_t *bias,
+                                const accel__mac_rqc *rq, uint8_t *o, int32_t *o32)
+{
+    uint32_t acc[ACCEL__MAC_FR], s;
+    size_t b, n, r, nr;
+    for (b = 0; b < bs; b++, x += ks) {
+        s = wo != 0 ? (uint32_t)wo * accel__mac_xsum(x, ks, xo, u) : 0u;
+        for (n = 0; n < ns; n += nr) {
+            nr = ns - n < ACCEL__MAC_FR ? ns - n : ACCEL__MAC_FR;
+#if ACCEL__MAC_FR == 3
+            if (ns - n == 4) nr = 2; /* 2 + 2 rather than 3 + 1 */
+#endif
+            for (r = 0; r < ACCEL__MAC_FR; r++) acc[r] = s + (bias && r < nr ? (uint32_t)bias[n + r] : 0u);
+            accel__mac_fc_rows(x, w + n * ks, ks, nr, ks, xo, acc, u);
+            if (o32)
+                for (r = 0; r < nr; r++) o32[b * ns + n + r] = accel__mac_u2s(acc[r]);
+            else
+                accel__mac_rq_ch(acc, nr, rq, n, o + b * ns + n);
+        }
+    }
+}
+#endif /* ACCEL__MAC_BLK */
 
 #define ACCEL__MAC_BLOCK 4u
 
@@ -12622,8 +13016,17 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
     ks = (size_t)in_depth;
     ns = (size_t)out_depth;
     fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
+#if ACCEL__MAC_BLK
+    if (ACCEL_MAC_MCU || bs < 4) {
+        accel__mac_rqc rq;
+        accel__mac_rq_init(&rq, q, ns);
+        accel__mac_mcu_gemm(x, bs, w, ns, ks, fx != 0, q->input_offset, q->filter_offset, bias,
+                            &rq, o, NULL);
+        return ACCEL_OK;
+    }
+#endif
     n = 0;
-#if ACCEL_MAC_SIMD
+#if ACCEL_MAC_SIMD && !ACCEL_MAC_MCU
     n = ns & ~(size_t)3; /* the SIMD path takes whole blocks of 4 filter rows */
     accel__mac_simd_gemm(x, bs, w, n, ns, ks, fx, q->input_offset - fx, q->filter_offset - fx,
                          bias, q, o, NULL);
@@ -12697,8 +13100,14 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
     ns = (size_t)n_cols;
     ks = (size_t)depth;
     fx = dt == ACCEL_MAC_UINT8 ? -128 : 0;
+#if ACCEL__MAC_BLK
+    if (ACCEL_MAC_MCU || ms < 4) {
+        accel__mac_mcu_gemm(x, ms, w, ns, ks, fx != 0, a_offset, b_offset, NULL, NULL, NULL, out);
+        return ACCEL_OK;
+    }
+#endif
     n = 0;
-#if ACCEL_MAC_SIMD
+#if ACCEL_MAC_SIMD && !ACCEL_MAC_MCU
     n = ns & ~(size_t)3;
     accel__mac_simd_gemm(x, ms, w, n, ns, ks, fx, a_offset - fx, b_offset - fx, NULL, NULL, NULL,
                          out);
@@ -13344,10 +13753,685 @@ static void accel__mac_conv_patch(const accel_mac_conv *g, const accel_mac_quant
 }
 #endif
 
+#if ACCEL__MAC_BLK
+/* ---- microcontroller conv2d. With scratch: per pass, ACCEL__MAC_PIX output pixels are
+ * gathered (im2col) into the caller's scratch as int16 values x + input_offset (0 for taps
+ * outside the image, which TFLite skips), so the inner loop loads no offset and unpacks no
+ * input byte; then each filter row meets all of them: DSP, 4 pixels x 1 channel (one word of
+ * filter bytes unpacked by 2 SXTB16 serves 8 SMLAD); portable, 2 pixels x 2 channels (4
+ * multiply-adds per 4 loads). A filter offset leaves the loop as wo * (the pixel's patch sum).
+ * Without scratch: the FC kernel over each filter row's taps (contiguous when dilation_w and
+ * groups are 1), the input read in place. ---- */
+
+/* int16 index of element k (of fs) of pixel p in the patch. DSP: groups of 4 elements, pixel p
+ * holding (k0, k2) then (k1, k3) (the halves SXTB16 makes of a filter word), 4 pixels a group;
+ * the last fs % 4 elements one after the other, 4 pixels each. Portable: k * 3 + p. */
+ACCEL__MAC_AI size_t accel__mac_pidx(size_t k, size_t p, size_t k4)
+{
+#if ACCEL__MAC_DSP
+    return k < k4 ? (k >> 2) * 16u + p * 4u + ((k & 1u) << 1) + ((k >> 1) & 1u)
+                  : k4 * 4u + (k - k4) * 4u + p;
+#else
+    (void)k4;
+    return k * ACCEL__MAC_PIX + p;
+#endif
+}
+
+#if ACCEL__MAC_DSP
+/* cg bytes at sp (NULL: outside the image) as pixel p's words of the patch groups at d. */
+ACCEL__MAC_AI void accel__mac_gather4(const int8_t *sp, uint32_t *d, size_t cg, uint32_t xo2,
+                                      const int U)
+{
+    const int8_t *e = sp + cg;
+    uint32_t v;
+    if (!sp) {
+        for (; cg > 0; cg -= 4u, d += 8) d[0] = d[1] = 0;
+        return;
+    }
+    for (; sp != e; sp += 4, d += 8) {
+        v = accel__mac_ld32(sp);
+        d[0] = accel__mac_xta(xo2, v, U, 0);
+        d[1] = accel__mac_xta(xo2, v, U, 1);
+    }
+}
+#else
+/* cg bytes at sp (NULL: outside the image) as x + xo into d[0], d[PIX], d[2 PIX], ... */
+ACCEL__MAC_AI void accel__mac_gather1(const int8_t *sp, int16_t *d, size_t cg, int32_t xo,
+                                      const int U)
+{
+    const int8_t *e = sp + cg;
+    if (!sp) {
+        for (; cg > 0; cg--, d += ACCEL__MAC_PIX) *d = 0;
+        return;
+    }
+    for (; sp != e; d += ACCEL__MAC_PIX) *d = (int16_t)(accel__mac_ld8(sp++, U) + xo);
+}
+#endif
+
+/* The patch of output pixel (b, oy, ox), group gi, into pixel slot p. */
+static void accel__mac_gather(const accel_mac_conv *g, const int8_t *x, uint32_t b, uint32_t oy,
+                              uint32_t ox, size_t gi, size_t cg, int32_t xo, int u,
+                              int16_t *patch, size_t p)
+{
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx;
+    int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top, iy, ix;
+    int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+    size_t k = 0, c, k4 = ((size_t)g->k_h * g->k_w * cg) & ~(size_t)3;
+    const int8_t *sp, *row;
+    for (ky = 0; ky < g->k_h; ky++) {
+        iy = iy0 + (int32_t)(ky * dh);
+        row = iy >= 0 && iy < (int32_t)g->in_h
+                  ? x + ((size_t)b * g->in_h + (size_t)iy) * g->in_w * g->in_c + gi * cg
+                  : NULL;
+        for (kx = 0; kx < g->k_w; kx++, k += cg) {
+            ix = ix0 + (int32_t)(kx * dw);
+            sp = row && ix >= 0 && ix < (int32_t)g->in_w ? row + (size_t)ix * g->in_c : NULL;
+#if ACCEL__MAC_DSP
+            if ((cg & 3u) == 0) { /* whole groups: 4 bytes become the pixel's 2 words */
+                uint32_t *d = (uint32_t *)(void *)patch + (k >> 2) * 8u + p * 2u;
+                uint32_t xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u;
+                if (u) accel__mac_gather4(sp, d, cg, xo2, 1);
+                else accel__mac_gather4(sp, d, cg, xo2, 0);
+                continue;
+            }
+#endif
+#if !ACCEL__MAC_DSP
+            if (u) accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, cg, xo, 1);
+            else accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, cg, xo, 0);
+            continue;
+#endif
+            for (c = 0; c < cg; c++)
+                patch[accel__mac_pidx(k + c, p, k4)] =
+                    (int16_t)(sp ? accel__mac_ld8(sp + c, u) + xo : 0);
+        }
+    }
+}
+
+#if ACCEL__MAC_DSP
+/* One patch group (4 elements of 4 pixels) against one filter word: 15 instructions for 16
+ * products. X is the byte-extend mnemonic (sxtb16, uxtb16). */
+#define ACCEL__MAC_PXG(X)                                                                        \
+    "ldr %[t], [%[w]], #4\n\t"                                                                   \
+    "ldrd %[x0], %[x1], [%[xp]], #8\n\t" X " %[u], %[t]\n\t" X " %[t], %[t], ror #8\n\t"         \
+    "smlad %[a0], %[x0], %[u], %[a0]\n\t"                                                        \
+    "smlad %[a0], %[x1], %[t], %[a0]\n\t"                                                        \
+    "ldrd %[x0], %[x1], [%[xp]], #8\n\t"                                                         \
+    "smlad %[a1], %[x0], %[u], %[a1]\n\t"                                                        \
+    "smlad %[a1], %[x1], %[t], %[a1]\n\t"                                                        \
+    "ldrd %[x0], %[x1], [%[xp]], #8\n\t"                                                         \
+    "smlad %[a2], %[x0], %[u], %[a2]\n\t"                                                        \
+    "smlad %[a2], %[x1], %[t], %[a2]\n\t"                                                        \
+    "ldrd %[x0], %[x1], [%[xp]], #8\n\t"                                                         \
+    "smlad %[a3], %[x0], %[u], %[a3]\n\t"                                                        \
+    "smlad %[a3], %[x1], %[t], %[a3]\n\t"
+#define ACCEL__MAC_PXOUT                                                                         \
+    [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [w] "+r"(w), [xp] "+r"(xp),      \
+        [t] "=&r"(t), [u] "=&r"(u), [x0] "=&r"(x0), [x1] "=&r"(x1)
+
+/* acc[p] += sum_k patch(k, p) * w[k] for the 4 pixel slots. Two groups a turn of the loop. */
+ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w, size_t fs,
+                                        uint32_t *acc, const int U)
+{
+    const uint32_t *xp = (const uint32_t *)(const void *)patch;
+    const int8_t *e = w + (fs & ~(size_t)7);
+    const int16_t *tp = patch + (fs & ~(size_t)3) * 4u;
+    uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, t, u, x0, x1;
+    int32_t wk;
+    if (fs & 4u) { /* an odd group first */
+        if (U) __asm__(ACCEL__MAC_PXG("uxtb16") : ACCEL__MAC_PXOUT : : "memory");
+        else __asm__(ACCEL__MAC_PXG("sxtb16") : ACCEL__MAC_PXOUT : : "memory");
+        e += 4;
+    }
+    if (w != e) {
+        if (U)
+            __asm__("1:\n\t" ACCEL__MAC_PXG("uxtb16") ACCEL__MAC_PXG("uxtb16")
+                    "cmp %[w], %[e]\n\t"
+                    "bne 1b"
+                    : ACCEL__MAC_PXOUT
+                    : [e] "r"(e)
+                    : "cc", "memory");
+        else
+            __asm__("1:\n\t" ACCEL__MAC_PXG("sxtb16") ACCEL__MAC_PXG("sxtb16")
+                    "cmp %[w], %[e]\n\t"
+                    "bne 1b"
+                    : ACCEL__MAC_PXOUT
+                    : [e] "r"(e)
+                    : "cc", "memory");
+    }
+    for (fs &= 3u; fs > 0; fs--, tp += 4) {
+        wk = accel__mac_ld8(w++, U);
+        a0 += (uint32_t)(tp[0] * wk);
+        a1 += (uint32_t)(tp[1] * wk);
+        a2 += (uint32_t)(tp[2] * wk);
+        a3 += (uint32_t)(tp[3] * wk);
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+/* The filter rows w, w + fs, ... (nc of them) against the patch's pixels, plus bias[c] (bias
+ * may be NULL) and s[p], into acc[c * 4 + p]. */
+ACCEL__MAC_NOINLINE static void accel__mac_conv_rows(const int16_t *patch, const int8_t *w,
+                                                     size_t fs, size_t nc, const int32_t *bias,
+                                                     const uint32_t *s, uint32_t *acc, int u)
+{
+    const int8_t *e = w + nc * fs;
+    uint32_t b;
+    for (; w != e; w += fs, acc += 4) {
+        if (u) accel__mac_conv_px_t(patch, w, fs, acc, 1);
+        else accel__mac_conv_px_t(patch, w, fs, acc, 0);
+        b = bias ? (uint32_t)*bias++ : 0u;
+        acc[0] += b + s[0];
+        acc[1] += b + s[1];
+        acc[2] += b + s[2];
+        acc[3] += b + s[3];
+    }
+}
+#else
+/* acc[c * 3 + p] = sum_k patch(k, p) * w_c[k] + b[c] + s[p] for 3 pixels x 2 filter rows w0,
+ * w1: 6 accumulators, 4 pointers and 3 values fill 13 registers. Four elements a turn, so that
+ * the loads use immediate offsets. int32 sums: GCC keeps them as multiply-add chains
+ * (unsigned ones it reassociates); fs <= ACCEL__MAC_CHUNK, so they cannot overflow. */
+#define ACCEL__MAC_PX32(i)                                                                       \
+    c0 = accel__mac_ld8(w0 + (i), U), c1 = accel__mac_ld8(w1 + (i), U);                         \
+    x = patch[3 * (i)], a0 += x * c0, b0 += x * c1;                                              \
+    x = patch[3 * (i) + 1], a1 += x * c0, b1 += x * c1;                                          \
+    x = patch[3 * (i) + 2], a2 += x * c0, b2 += x * c1
+ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w0, const int8_t *w1,
+                                        size_t fs, const uint32_t *b, const uint32_t *s,
+                                        uint32_t *acc, const int U)
+{
+    int32_t a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0, x, c0, c1;
+    const int8_t *e = w0 + (fs & ~(size_t)(ACCEL__MAC_UNROLL - 1u));
+    while (w0 != e) {
+        ACCEL__MAC_PX32(0);
+#if ACCEL__MAC_UNROLL > 1
+        ACCEL__MAC_PX32(1);
+        ACCEL__MAC_PX32(2);
+        ACCEL__MAC_PX32(3);
+        ACCEL__MAC_PX32(4);
+        ACCEL__MAC_PX32(5);
+        ACCEL__MAC_PX32(6);
+        ACCEL__MAC_PX32(7);
+#endif
+        patch += 3u * ACCEL__MAC_UNROLL;
+        w0 += ACCEL__MAC_UNROLL;
+        w1 += ACCEL__MAC_UNROLL;
+    }
+#if ACCEL__MAC_UNROLL > 1
+    for (e += fs & (ACCEL__MAC_UNROLL - 1u); w0 != e; patch += 3, w0++, w1++) {
+        ACCEL__MAC_PX32(0);
+    }
+#endif
+    acc[0] = (uint32_t)a0 + b[0] + s[0];
+    acc[1] = (uint32_t)a1 + b[0] + s[1];
+    acc[2] = (uint32_t)a2 + b[0] + s[2];
+    acc[3] = (uint32_t)b0 + b[1] + s[0];
+    acc[4] = (uint32_t)b1 + b[1] + s[1];
+    acc[5] = (uint32_t)b2 + b[1] + s[2];
+}
+/* The filter rows w, w + fs, ... (nc of them) against the patch's pixels, plus bias[c] (bias
+ * may be NULL) and s[p], into acc[c * 3 + p], two rows a turn (an odd last row twice; acc has
+ * room for it). */
+ACCEL__MAC_NOINLINE static void accel__mac_conv_rows(const int16_t *patch, const int8_t *w,
+                                                     size_t fs, size_t nc, const int32_t *bias,
+                                                     const uint32_t *s, uint32_t *acc, int u)
+{
+    size_t c;
+    uint32_t b[2];
+    for (c = 0; c < nc; c += 2u, w += 2u * fs, acc += 6) {
+        const int8_t *w1 = c + 1u < nc ? w + fs : w;
+        b[0] = bias ? (uint32_t)bias[c] : 0u;
+        b[1] = bias && c + 1u < nc ? (uint32_t)bias[c + 1u] : 0u;
+        if (u) accel__mac_conv_px_t(patch, w, w1, fs, b, s, acc, 1);
+        else accel__mac_conv_px_t(patch, w, w1, fs, b, s, acc, 0);
+    }
+}
+#endif
+
+/* conv2d through the patch (4-byte aligned, ACCEL__MAC_PIX * fs int16). The sums of up to
+ * ACCEL__MAC_RB channels go to a stack block (256 bytes), requantized together. */
+#define ACCEL__MAC_RB 16u
+static void accel__mac_mcu_conv(const accel_mac_conv *g, const accel_mac_quant *q,
+                                const int8_t *x, const int8_t *w, const int32_t *bias, uint8_t *o,
+                                size_t fs, size_t cg, size_t ocg, int16_t *patch)
+{
+    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, ob, oce, nb, gi, k;
+    size_t oc_n = g->out_c, k4 = fs & ~(size_t)3;
+    uint32_t b, oy, ox, acc[(ACCEL__MAC_RB + 1u) * ACCEL__MAC_PIX], s[ACCEL__MAC_PIX];
+    int u = q->dtype == ACCEL_MAC_UINT8;
+    int32_t xo = q->input_offset, wo = q->filter_offset;
+    accel__mac_rqc r;
+    accel__mac_rq_init(&r, q, g->out_c);
+    for (gi = 0; gi * ocg < oc_n; gi++) {
+        b = oy = ox = 0;
+        for (pix0 = 0; pix0 < npix; pix0 += np) {
+            np = npix - pix0 < ACCEL__MAC_PIX ? npix - pix0 : ACCEL__MAC_PIX;
+            for (p = 0; p < ACCEL__MAC_PIX; p++) {
+                s[p] = 0;
+                if (p >= np) { /* an unused slot of the last pass: defined values */
+                    for (k = 0; k < fs; k++) patch[accel__mac_pidx(k, p, k4)] = 0;
+                    continue;
+                }
+                accel__mac_gather(g, x, b, oy, ox, gi, cg, xo, u, patch, p);
+                if (++ox == g->out_w) {
+                    ox = 0;
+                    if (++oy == g->out_h) {
+                        oy = 0;
+                        b++;
+                    }
+                }
+                if (wo != 0) {
+                    uint32_t t = 0;
+                    for (k = 0; k < fs; k++) {
+                        int32_t v = patch[accel__mac_pidx(k, p, k4)];
+                        t += (uint32_t)v;
+                    }
+                    s[p] = t * (uint32_t)wo;
+                }
+            }
+            oce = (gi + 1u) * ocg;
+            for (ob = gi * ocg; ob < oce; ob += nb) {
+                nb = oce - ob < ACCEL__MAC_RB ? oce - ob : ACCEL__MAC_RB;
+                accel__mac_conv_rows(patch, w + ob * fs, fs, nb, bias ? bias + ob : NULL, s, acc,
+                                     u);
+                accel__mac_rq_acc(acc, nb, np, &r, ob, o + pix0 * oc_n + ob, oc_n);
+            }
+        }
+    }
+}
+
+/* conv2d without scratch: the FC kernel over each filter row's in-image taps. */
+static void accel__mac_mcu_conv_direct(const accel_mac_conv *g, const accel_mac_quant *q,
+                                       const int8_t *x, const int8_t *w, const int32_t *bias,
+                                       uint8_t *o, size_t fs, size_t cg, size_t ocg)
+{
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    uint32_t b, oy, ox, ky, kx, ky0, ky1, kx0, kx1, acc[ACCEL__MAC_FR], s;
+    int32_t iy0, ix0, xo = q->input_offset, wo = q->filter_offset;
+    size_t gi, oc, oce, nr, r, xi, ic = g->in_c, kw = g->k_w, ob;
+    int u = q->dtype == ACCEL_MAC_UINT8, run = dw == 1 && cg == ic;
+    const int8_t *xp;
+    accel__mac_rqc rq;
+    accel__mac_rq_init(&rq, q, g->out_c);
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++) {
+                ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;
+                for (gi = 0; gi * ocg < g->out_c; gi++) {
+                    s = 0;
+                    if (wo != 0) {
+                        for (ky = ky0; ky < ky1; ky++)
+                            for (kx = kx0; kx < kx1; kx++) {
+                                xi = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * g->in_w;
+                                xp = x + (xi + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * ic + gi * cg;
+                                s += accel__mac_xsum(xp, cg, xo, u);
+                            }
+                        s *= (uint32_t)wo;
+                    }
+                    oce = (gi + 1u) * ocg;
+                    for (oc = gi * ocg; oc < oce; oc += nr) {
+                        nr = oce - oc < ACCEL__MAC_FR ? oce - oc : ACCEL__MAC_FR;
+                        for (r = 0; r < ACCEL__MAC_FR; r++)
+                            acc[r] = s + (bias && r < nr ? (uint32_t)bias[oc + r] : 0u);
+                        for (ky = ky0; ky < ky1; ky++) {
+                            xi = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * g->in_w;
+                            for (kx = kx0; kx < kx1; kx++) {
+                                xp = x + (xi + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * ic + gi * cg;
+                                /* one call for the whole row when its taps are contiguous */
+                                accel__mac_fc_rows(xp, w + oc * fs + ((size_t)ky * kw + kx) * cg, fs,
+                                                   nr, run ? (kx1 - kx) * cg : cg, xo, acc, u);
+                                if (run) break;
+                            }
+                        }
+                        accel__mac_rq_ch(acc, nr, &rq, oc, o + ob + oc);
+                    }
+                }
+            }
+        }
+}
+
+#if ACCEL_MAC_MCU
+/* ---- microcontroller depthwise conv2d (depth multiplier 1): 4 channels a pass, their
+ * filter taps packed on the stack as int16 w + filter_offset (DSP: the halves SXTAB16 makes
+ * of an input word, channels 0,2 and 1,3), the input offset added as the bytes are unpacked,
+ * taps outside the image skipped as in the reference loop; per output pixel the 4 sums stay
+ * in registers (DSP: SMLABB/SMLATT). The other channels (in_c % 4) and depth multipliers > 1
+ * take the portable loop. ---- */
+#define ACCEL__MAC_DWT 25u /* taps per window at most (5x5): 200 bytes of packed filter */
+
+/* Taps of the 4 channels: input bytes at P, packed filter words at W (2 a tap). DSP: one
+ * volatile asm per tap or per row of 3 (so that the compiler keeps them in order instead of
+ * hoisting every load); XA the byte-extend-and-add mnemonic, OFF the filter's byte offset. */
+#if ACCEL__MAC_DSP
+#define ACCEL__MAC_DWT1(XA, P, OFF)                                                              \
+    "ldr %[t], " P "\n\t" XA " %[u], %[xo2], %[t]\n\t" XA " %[t], %[xo2], %[t], ror #8\n\t"      \
+    "ldrd %[v0], %[v1], [%[wb], #" #OFF "]\n\t"                                                  \
+    "smlabb %[a0], %[u], %[v0], %[a0]\n\t"                                                       \
+    "smlatt %[a2], %[u], %[v0], %[a2]\n\t"                                                       \
+    "smlabb %[a1], %[t], %[v1], %[a1]\n\t"                                                       \
+    "smlatt %[a3], %[t], %[v1], %[a3]\n\t"
+#define ACCEL__MAC_DWOUT                                                                         \
+    [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [t] "=&r"(t), [u] "=&r"(u),     \
+        [v0] "=&r"(v0), [v1] "=&r"(v1)
+#define ACCEL__MAC_DWROW(XA, P, O0, O1, O2)                                                      \
+    __asm__ volatile(ACCEL__MAC_DWT1(XA, "[%[p]]", O0) ACCEL__MAC_DWT1(XA, "[%[p], %[d1]]", O1)  \
+                     ACCEL__MAC_DWT1(XA, "[%[p], %[d2]]", O2)                                    \
+                     : ACCEL__MAC_DWOUT                                                          \
+                     : [p] "r"(P), [d1] "r"(dwc), [d2] "r"(dwc2), [wb] "r"(wq), [xo2] "r"(xo2)  \
+                     : "memory")
+#define ACCEL__MAC_DWTAP(P, W)                                                                   \
+    do {                                                                                         \
+        if (U)                                                                                   \
+            __asm__ volatile(ACCEL__MAC_DWT1("uxtab16", "[%[p]]", 0)                             \
+                             : ACCEL__MAC_DWOUT                                                  \
+                             : [p] "r"(P), [wb] "r"(W), [xo2] "r"(xo2)                           \
+                             : "memory");                                                        \
+        else                                                                                     \
+            __asm__ volatile(ACCEL__MAC_DWT1("sxtab16", "[%[p]]", 0)                             \
+                             : ACCEL__MAC_DWOUT                                                  \
+                             : [p] "r"(P), [wb] "r"(W), [xo2] "r"(xo2)                           \
+                             : "memory");                                                        \
+    } while (0)
+#else
+#define ACCEL__MAC_DWTAP(p, w)                                                                   \
+    a0 += (accel__mac_ld8((p), U) + xo) * ((const int16_t *)(const void *)(w))[0],               \
+    a1 += (accel__mac_ld8((p) + 1, U) + xo) * ((const int16_t *)(const void *)(w))[1],           \
+    a2 += (accel__mac_ld8((p) + 2, U) + xo) * ((const int16_t *)(const void *)(w))[2],           \
+    a3 += (accel__mac_ld8((p) + 3, U) + xo) * ((const int16_t *)(const void *)(w))[3]
+/* the same without the input offset, which a whole window has in the bias */
+#define ACCEL__MAC_DWTAPF(p, w)                                                                  \
+    a0 += accel__mac_ld8((p), U) * ((const int16_t *)(const void *)(w))[0],                      \
+    a1 += accel__mac_ld8((p) + 1, U) * ((const int16_t *)(const void *)(w))[1],                  \
+    a2 += accel__mac_ld8((p) + 2, U) * ((const int16_t *)(const void *)(w))[2],                  \
+    a3 += accel__mac_ld8((p) + 3, U) * ((const int16_t *)(const void *)(w))[3]
+#endif
+#define ACCEL__MAC_DWP 16u /* output pixels requantized together (256 bytes of sums) */
+
+/* The 4 channels c0.. of every output pixel, wq the packed filter (2 words a tap). A whole
+ * 3x3 window (the common case) is unrolled. */
+ACCEL__MAC_AI void accel__mac_dw4_t(const accel_mac_conv *g, const int8_t *x, size_t c0,
+                                    const uint32_t *wq, const uint32_t *bq, int32_t xo,
+                                    const accel__mac_rqc *r, uint8_t *o, const int U)
+{
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    uint32_t b, oy, ox, ky, ky0, ky1, kx0, kx1, acc[4u * ACCEL__MAC_DWP];
+    size_t C = g->in_c, dwc = (size_t)dw * C, rs = (size_t)dh * g->in_w * C, np = 0, ob;
+    int full3 = g->k_h == 3 && g->k_w == 3;
+    int32_t iy0, ix0;
+    const int8_t *xr, *xe, *xw;
+    const uint32_t *wr, *bf;
+#if ACCEL__MAC_DSP
+    uint32_t xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u, a0, a1, a2, a3, t, u, v0, v1;
+    size_t dwc2 = 2u * dwc;
+    (void)xo;
+#else
+    int32_t a0, a1, a2, a3;
+#endif
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++) {
+                ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                a0 = a1 = a2 = a3 = 0;
+                bf = bq;
+                /* the window's first in-image tap */
+                xw = x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky0 * dh))) *
+                              g->in_w +
+                          (size_t)(uint32_t)(ix0 + (int32_t)(kx0 * dw))) * C + c0;
+                if (full3 && ky1 - ky0 == 3 && kx1 - kx0 == 3) {
+#if ACCEL__MAC_DSP
+                    if (U) {
+                        ACCEL__MAC_DWROW("uxtab16", xw, 0, 8, 16);
+                        ACCEL__MAC_DWROW("uxtab16", xw + rs, 24, 32, 40);
+                        ACCEL__MAC_DWROW("uxtab16", xw + 2 * rs, 48, 56, 64);
+                    } else {
+                        ACCEL__MAC_DWROW("sxtab16", xw, 0, 8, 16);
+                        ACCEL__MAC_DWROW("sxtab16", xw + rs, 24, 32, 40);
+                        ACCEL__MAC_DWROW("sxtab16", xw + 2 * rs, 48, 56, 64);
+                    }
+#else
+                    for (wr = wq, xe = xw + 3u * rs; xw != xe; xw += rs, wr += 6) {
+                        ACCEL__MAC_DWTAPF(xw, wr);
+                        ACCEL__MAC_DWTAPF(xw + dwc, wr + 2);
+                        ACCEL__MAC_DWTAPF(xw + 2 * dwc, wr + 4);
+                    }
+                    bf = bq + 4; /* the bias with the input offset's term */
+#endif
+                } else {
+                    for (ky = ky0; ky < ky1; ky++, xw += rs) {
+                        wr = wq + ((size_t)ky * g->k_w + kx0) * 2u;
+                        for (xr = xw, xe = xw + (size_t)(kx1 - kx0) * dwc; xr != xe; xr += dwc, wr += 2)
+                            ACCEL__MAC_DWTAP(xr, wr);
+                    }
+                }
+                acc[np * 4u] = (uint32_t)a0 + bf[0];
+                acc[np * 4u + 1u] = (uint32_t)a1 + bf[1];
+                acc[np * 4u + 2u] = (uint32_t)a2 + bf[2];
+                acc[np * 4u + 3u] = (uint32_t)a3 + bf[3];
+                if (++np == ACCEL__MAC_DWP || ox + 1u == g->out_w) {
+                    ob = (((size_t)b * g->out_h + oy) * g->out_w + ox + 1u - np) * C;
+                    accel__mac_rq_grid(acc, 4, 4, np, r, c0, o + ob, C);
+                    np = 0;
+                }
+            }
+        }
+}
+
+/* Channels [0, in_c & ~3) of a depthwise conv2d with depth multiplier 1 and at most
+ * ACCEL__MAC_DWT taps; returns how many it computed. */
+static size_t accel__mac_mcu_dw(const accel_mac_conv *g, const accel_mac_quant *q,
+                                const int8_t *x, const int8_t *w, const int32_t *bias, uint8_t *o)
+{
+    uint32_t wq[2u * ACCEL__MAC_DWT], bq[8];
+    size_t C = g->in_c, c0, t, j, nt = (size_t)g->k_h * g->k_w;
+    int u = q->dtype == ACCEL_MAC_UINT8;
+    int32_t wo = q->filter_offset, v[4];
+    accel__mac_rqc r;
+    if (nt > ACCEL__MAC_DWT || g->depth_multiplier > 1) return 0;
+    accel__mac_rq_init(&r, q, g->out_c);
+    for (c0 = 0; c0 + 4u <= C; c0 += 4u) {
+        for (t = 0; t < nt; t++) { /* int16 pairs: channels 0,2 then 1,3 (DSP); 0,1 then 2,3 */
+            for (j = 0; j < 4u; j++) v[j] = accel__mac_ld8(w + t * C + c0 + j, u) + wo;
+#if ACCEL__MAC_DSP
+            wq[2u * t] = ((uint32_t)v[0] & 0xFFFFu) | ((uint32_t)v[2] << 16);
+            wq[2u * t + 1u] = ((uint32_t)v[1] & 0xFFFFu) | ((uint32_t)v[3] << 16);
+#else
+            {
+                int16_t *d = (int16_t *)(void *)(wq + 2u * t);
+                for (j = 0; j < 4u; j++) d[j] = (int16_t)v[j];
+            }
+#endif
+        }
+        /* bq[4 + j]: plus input_offset * (the window's filter sum), for whole windows */
+        for (j = 0; j < 4u; j++) bq[j] = bq[4u + j] = bias ? (uint32_t)bias[c0 + j] : 0u;
+        for (t = 0; t < nt; t++)
+            for (j = 0; j < 4u; j++)
+                bq[4u + j] += (uint32_t)q->input_offset * (uint32_t)(accel__mac_ld8(w + t * C + c0 + j, u) + wo);
+        if (u) accel__mac_dw4_t(g, x, c0, wq, bq, q->input_offset, &r, o + c0, 1);
+        else accel__mac_dw4_t(g, x, c0, wq, bq, q->input_offset, &r, o + c0, 0);
+    }
+    return c0;
+}
+
+/* ---- microcontroller pools: per output pixel, 4 channels a pass with the window's values in
+ * registers (DSP: a word of 4 bytes, the maximum by SSUB8/USUB8 + SEL, the sums in two
+ * int16-lane words by SXTAB16/UXTAB16 while the window has at most 255 taps); the last
+ * in_c % 4 channels one at a time. ---- */
+#if ACCEL__MAC_DSP
+/* the bytewise maximum of a and b, signed (U 0) or unsigned (U 1) */
+ACCEL__MAC_AI uint32_t accel__mac_max4(uint32_t a, uint32_t b, const int U)
+{
+    uint32_t t, r;
+    if (U) __asm__("usub8 %0, %2, %3\n\tsel %1, %2, %3" : "=&r"(t), "=r"(r) : "r"(a), "r"(b) : "cc");
+    else __asm__("ssub8 %0, %2, %3\n\tsel %1, %2, %3" : "=&r"(t), "=r"(r) : "r"(a), "r"(b) : "cc");
+    (void)t;
+    return r;
+}
+#endif
+
+/* The rounded average of TFLite (int8: half away from zero, uint8: (v + n/2) / n) or the
+ * maximum v, clamped. */
+ACCEL__MAC_AI uint8_t accel__mac_pool_out(int32_t v, int32_t n, int avg, int u, int32_t lo,
+                                          int32_t hi)
+{
+    if (avg) v = u || v > 0 ? (v + n / 2) / n : (v - n / 2) / n;
+    v = v < lo ? lo : v > hi ? hi : v;
+    return (uint8_t)(v & 0xFF);
+}
+
+ACCEL__MAC_AI void accel__mac_pool_t(const accel_mac_conv *g, const int8_t *x, uint8_t *o,
+                                     int32_t lo, int32_t hi, int avg, const int U)
+{
+    uint32_t b, oy, ox, ky0, ky1, kx0, kx1;
+    size_t C = g->in_c, c4 = C & ~(size_t)3, c, rs = (size_t)g->in_w * C, wr;
+    int32_t iy0, ix0, n, a0, a1, a2, a3, v;
+    const int8_t *xw, *xr, *re, *p, *we;
+#if ACCEL__MAC_DSP
+    uint32_t m, s02, s13, t;
+#endif
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, 1u, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++, o += C) {
+                ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, 1u, g->k_w, g->in_w, &kx0, &kx1);
+                n = (int32_t)((ky1 - ky0) * (kx1 - kx0));
+                xw = x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)ky0)) * g->in_w +
+                          (size_t)(uint32_t)(ix0 + (int32_t)kx0)) * C;
+                we = xw + (size_t)(ky1 - ky0) * rs; /* past the window's last row */
+                wr = (size_t)(kx1 - kx0) * C;       /* bytes of a window row */
+                for (c = 0; c < C; c += c < c4 ? 4u : 1u) {
+#if ACCEL__MAC_DSP
+                    if (c < c4 && (!avg || n <= 255)) {
+                        m = accel__mac_ld32(xw + c);
+                        s02 = s13 = 0;
+                        for (xr = xw + c; xr != we + c; xr += rs)
+                            for (p = xr, re = xr + wr; p != re; p += C) {
+                                t = accel__mac_ld32(p);
+                                if (avg) {
+                                    s02 = accel__mac_xta(s02, t, U, 0);
+                                    s13 = accel__mac_xta(s13, t, U, 1);
+                                } else {
+                                    m = accel__mac_max4(m, t, U);
+                                }
+                            }
+                        if (avg) { /* int16 lanes (uint8: unsigned) */
+                            a0 = U ? (int32_t)(s02 & 0xFFFFu) : (int32_t)(int16_t)(s02 & 0xFFFFu);
+                            a2 = U ? (int32_t)(s02 >> 16) : (int32_t)(int16_t)(s02 >> 16);
+                            a1 = U ? (int32_t)(s13 & 0xFFFFu) : (int32_t)(int16_t)(s13 & 0xFFFFu);
+                            a3 = U ? (int32_t)(s13 >> 16) : (int32_t)(int16_t)(s13 >> 16);
+                        } else {
+                            a0 = accel__mac_ld8((const int8_t *)(const void *)&m, U);
+                            a1 = accel__mac_ld8((const int8_t *)(const void *)&m + 1, U);
+                            a2 = accel__mac_ld8((const int8_t *)(const void *)&m + 2, U);
+                            a3 = accel__mac_ld8((const int8_t *)(const void *)&m + 3, U);
+                        }
+                        o[c] = accel__mac_pool_out(a0, n, avg, U, lo, hi);
+                        o[c + 1] = accel__mac_pool_out(a1, n, avg, U, lo, hi);
+                        o[c + 2] = accel__mac_pool_out(a2, n, avg, U, lo, hi);
+                        o[c + 3] = accel__mac_pool_out(a3, n, avg, U, lo, hi);
+                        continue;
+                    }
+#endif
+                    if (c < c4) {
+                        a0 = a1 = a2 = a3 = avg ? 0 : -256;
+                        for (xr = xw + c; xr != we + c; xr += rs)
+                            for (p = xr, re = xr + wr; p != re; p += C) {
+                                if (avg) {
+                                    a0 += accel__mac_ld8(p, U);
+                                    a1 += accel__mac_ld8(p + 1, U);
+                                    a2 += accel__mac_ld8(p + 2, U);
+                                    a3 += accel__mac_ld8(p + 3, U);
+                                } else {
+                                    v = accel__mac_ld8(p, U), a0 = v > a0 ? v : a0;
+                                    v = accel__mac_ld8(p + 1, U), a1 = v > a1 ? v : a1;
+                                    v = accel__mac_ld8(p + 2, U), a2 = v > a2 ? v : a2;
+                                    v = accel__mac_ld8(p + 3, U), a3 = v > a3 ? v : a3;
+                                }
+                            }
+                        o[c] = accel__mac_pool_out(a0, n, avg, U, lo, hi);
+                        o[c + 1] = accel__mac_pool_out(a1, n, avg, U, lo, hi);
+                        o[c + 2] = accel__mac_pool_out(a2, n, avg, U, lo, hi);
+                        o[c + 3] = accel__mac_pool_out(a3, n, avg, U, lo, hi);
+                        continue;
+                    }
+                    a0 = avg ? 0 : -256;
+                    for (xr = xw + c; xr != we + c; xr += rs)
+                        for (p = xr, re = xr + wr; p != re; p += C) {
+                            v = accel__mac_ld8(p, U);
+                            a0 = avg ? a0 + v : v > a0 ? v : a0;
+                        }
+                    o[c] = accel__mac_pool_out(a0, n, avg, U, lo, hi);
+                }
+            }
+        }
+}
+
+static void accel__mac_mcu_pool(const accel_mac_conv *g, int u, int32_t lo, int32_t hi,
+                                const int8_t *x, uint8_t *o, int avg)
+{
+    if (u) accel__mac_pool_t(g, x, o, lo, hi, avg, 1);
+    else accel__mac_pool_t(g, x, o, lo, hi, avg, 0);
+}
+#endif /* ACCEL_MAC_MCU: depthwise, pools */
+#endif /* ACCEL__MAC_BLK */
+
+#define ACCEL__MAC_HPATCH 2048u /* the longest filter whose host patch goes on the stack */
+/* The scratch of accel_mac_conv2d_with_scratch: 4-byte alignment, then the patch. */
+static size_t accel__mac_conv_scratch(size_t fs)
+{
+#if ACCEL__MAC_BLK
+    return fs <= ((size_t)-1 - 3u) / (2u * ACCEL__MAC_PIX) ? 2u * ACCEL__MAC_PIX * fs + 3u : 0u;
+#else
+    (void)fs;
+    return 0;
+#endif
+}
+
 ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_quant *q,
                                        const void *input, size_t input_len, const void *filter,
                                        size_t filter_len, const int32_t *bias, size_t bias_len,
                                        void *output, size_t output_len)
+{
+    return accel_mac_conv2d_with_scratch(g, q, input, input_len, filter, filter_len, bias,
+                                         bias_len, output, output_len, NULL, 0);
+}
+
+ACCELDEF accel_status accel_mac_conv2d_scratch_size(const accel_mac_conv *g, size_t *size)
+{
+    size_t in_n, out_n, fs = 1;
+    uint32_t groups;
+    accel_status st;
+    if (!size) return ACCEL_E_NULL;
+    *size = 0;
+    st = accel__mac_check_geom(g, &in_n, &out_n);
+    if (st != ACCEL_OK) return st;
+    groups = accel__mac_one(g->groups);
+    if (g->in_c % groups != 0 || g->out_c % groups != 0 || g->depth_multiplier > 1)
+        return ACCEL_E_MAC_GROUPS;
+    if (!accel__mac_mul(&fs, g->k_h) || !accel__mac_mul(&fs, g->k_w) ||
+        !accel__mac_mul(&fs, g->in_c / groups))
+        return ACCEL_E_OVERFLOW;
+    *size = accel__mac_conv_scratch(fs);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
+                                                    const accel_mac_quant *q, const void *input,
+                                                    size_t input_len, const void *filter,
+                                                    size_t filter_len, const int32_t *bias,
+                                                    size_t bias_len, void *output,
+                                                    size_t output_len, void *scratch,
+                                                    size_t scratch_len)
 {
     const int8_t *x = (const int8_t *)input, *w = (const int8_t *)filter, *xp;
     uint8_t *o = (uint8_t *)output;
@@ -13382,6 +14466,26 @@ ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_
     kw = (size_t)g->k_w;
     cgs = (size_t)cg;
     ocgs = (size_t)ocg;
+#if ACCEL__MAC_BLK
+    need = accel__mac_conv_scratch(fs);
+    if (scratch && need != 0 && scratch_len >= need && fs <= ACCEL__MAC_CHUNK) {
+        accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cgs, ocgs,
+                            (int16_t *)(void *)((uint8_t *)scratch + ((4u - ((uintptr_t)scratch & 3u)) & 3u)));
+        return ACCEL_OK;
+    }
+#if !ACCEL_MAC_MCU
+    if (fs <= ACCEL__MAC_HPATCH) { /* a host: the patch on the stack (12 KiB) */
+        int16_t patch[ACCEL__MAC_PIX * ACCEL__MAC_HPATCH];
+        accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cgs, ocgs, patch);
+        return ACCEL_OK;
+    }
+#endif
+    accel__mac_mcu_conv_direct(g, q, x, w, bias, o, fs, cgs, ocgs);
+    return ACCEL_OK;
+#else
+    (void)scratch;
+    (void)scratch_len;
+#endif
 #if ACCEL_MAC_SIMD == 2
     if (fs <= ACCEL__MAC_ZC_K && q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
         accel__mac_z_conv(g, q, x, w, bias, o, fs, cgs, ocgs);
@@ -13502,6 +14606,10 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
         if (cs == oc_n) return ACCEL_OK;
     }
 #endif
+#if ACCEL_MAC_MCU
+    cs = accel__mac_mcu_dw(g, q, x, w, bias, o);
+    if (cs == oc_n) return ACCEL_OK;
+#endif
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
@@ -13584,6 +14692,10 @@ static accel_status accel__mac_pool(const accel_mac_conv *g, accel_mac_dtype dt,
     oh = (size_t)g->out_h;
     ow = (size_t)g->out_w;
     oc_n = (size_t)g->out_c;
+#if ACCEL_MAC_MCU
+    accel__mac_mcu_pool(g, dt == ACCEL_MAC_UINT8, act_min, act_max, (const int8_t *)input, o, avg);
+    return ACCEL_OK;
+#endif
     fx = dt == ACCEL_MAC_UINT8 ? 0u : 0x80u; /* compare and add in the int8 value domain */
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
