@@ -184,9 +184,16 @@
  *   driver that needs a missing callback gets ACCEL_E_UNSUPPORTED. In the repository's ports/:
  *     sim/       an in-memory port served by a section's model, with a virtual clock and fault
  *                injection (the port every test and demo uses)
- *     linux/     spidev, i2c-dev, the GPIO character device, libusb-1.0
+ *     sim/       also replays a recorded bridge capture as a device (accel_replay)
+ *     linux/     spidev, i2c-dev, the GPIO character device, libusb-1.0, serial lines
+ *     arduino/   SPI, pins, millis/delay over the Arduino core (Wire in its own header);
+ *                `make arduino` packs the library zip
+ *     zephyr/    a Zephyr module: spi/i2c/gpio _dt calls, the IRQ through a k_sem (compile- and
+ *                unit-checked against Zephyr 4.3.0's API here; first run by users)
+ *     bridge/    nanopb bridge: a host-side port whose calls run on a microcontroller, the
+ *                device side that serves them, captures
  *     template/  what a new platform copies (about 50 lines)
- *   and, as they land, arduino/, zephyr/ and bridge/ (see README.md for what each covers).
+ *   README.md says how to use each.
  *
  * 9. ADDING A SECTION (checklist)
  *   - Pick the next free range of 100 status codes; add the codes to accel_status and a string
@@ -712,7 +719,7 @@ extern "C" {
  * flows: boot, reboot, sleep/wake, NN info/start/stop/pause/finish, secure update);
  * (4) device model: accel_tsp1_model, the device side, served on ports/sim, with a record of
  * what it did with every command (the ground truth tests check the driver against).
- * What the public documentation does not settle is assumed here, each behind one macro:
+ * ASSUMPTIONS: what the public documentation does not settle, each behind one macro:
  *   ACCEL_TSP1_BIG_ENDIAN       0 (default): multi-byte frame fields (preamble, id, N_BYTES, TID,
  *                               CRC, NN mask) are little-endian, so a command starts CC 55 and a
  *                               response 55 CC; 1: big-endian (55 CC / CC 55). Byte 0 of the
@@ -2958,6 +2965,10 @@ extern "C" {
  *   Offsets follow TFLite: input_offset = -input_zero_point, filter_offset = -filter_zero_point,
  *   output_offset = +output_zero_point; shift > 0 is a left shift. Accumulators wrap modulo 2^32
  *   (TFLite leaves int32 overflow undefined; real models never reach it), likewise x * 2^shift.
+ * ASSUMPTIONS: the reference is TFLite's default build (double rounding; single rounding only
+ *   when a layer asks for ACCEL_MAC_ROUND_SINGLE, never silently); the Edge TPU's uint8 on the
+ *   wire is int8 with the sign bit flipped (accel_mac_flip_sign); the DSP kernels need a
+ *   little-endian target.
  * Config macros:
  *   ACCEL_MAC_NO_FLOAT  leave out every float/double helper (quantize_multiplier, quantize_f32,
  *                       dequantize_f32); the rest of the engine is integer only.

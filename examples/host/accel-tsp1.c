@@ -11,7 +11,8 @@
  *
  * Without --spidev it runs against the device model on the simulator port (4 networks).
  * With --spidev it uses ports/linux (SPI mode 0). The SPI transaction format of the TSP1 is
- * not public: accel.h's assumed format (RULINGS TSP1 #3) must be checked on real hardware.
+ * not public: accel.h's assumed format (the TSP1 ASSUMPTIONS in accel.h) must be checked on
+ * real hardware.
  * With --bridge the TSP1 sits on a microcontroller that runs the accel bridge (ports/bridge),
  * reached over the serial line DEV (default 115200 baud): chip select N (default 0), IRQ line
  * 0 = INTB, GPIO line 1 = WAKE on the board's side. --capture records every request/response
