@@ -49,13 +49,23 @@
  *                                 default: <string.h> on hosted builds, small loops when
  *                                 __STDC_HOSTED__ is 0 (the core then needs only <stddef.h>,
  *                                 <stdint.h>, <limits.h>).
- *   ACCEL_CRC32_IMPL              ACCEL_CRC32_BITWISE (no table, smallest), ACCEL_CRC32_NIBBLE
- *                                 (64-byte table; default on 8/16/32-bit targets),
- *                                 ACCEL_CRC32_TABLE256 (1 KiB table), ACCEL_CRC32_SLICE8 (8 KiB,
- *                                 default on 64-bit hosts). All give identical results.
+ *   ACCEL_CRC32_IMPL              the portable CRC-32 code: ACCEL_CRC32_BITWISE (no table,
+ *                                 smallest), ACCEL_CRC32_NIBBLE (64-byte table; default on
+ *                                 8/16/32-bit targets), ACCEL_CRC32_TABLE256 (1 KiB table),
+ *                                 ACCEL_CRC32_SLICE8 (8 KiB), ACCEL_CRC32_BRAID (16 KiB, four
+ *                                 interleaved lanes; default on 64-bit hosts).
+ *   ACCEL_CRC32_NO_SIMD           use no CRC instructions. Otherwise accel_crc32_update uses what
+ *                                 the compiler targets (GCC/Clang), shown by the read-only
+ *                                 ACCEL_CRC32_SIMD: 1 = x86-64 PCLMULQDQ + SSE4.1 folding
+ *                                 (-mpclmul -msse4.1; hosted), 2 = the same plus 512-bit
+ *                                 VPCLMULQDQ (-mavx512f -mvpclmulqdq), 3 = AArch64 CRC32
+ *                                 (-march=armv8-a+crc; no table), 0 = none. All give identical
+ *                                 results.
  *   Per section (full lists in each section's head comment):
  *   tsp1     ACCEL_TSP1_BIG_ENDIAN, the preambles, ACCEL_TSP1_CRC, the SPI transaction format
- *            (ACCEL_TSP1_SPI_*), the register map (ACCEL_TSP1_REG_*), ACCEL_TSP1_READ_CHUNK.
+ *            (ACCEL_TSP1_SPI_*, or your own accel_tsp1_xfer with ACCEL_TSP1_XFER_CUSTOM), the
+ *            register map (ACCEL_TSP1_REG_*), ACCEL_TSP1_READ_CHUNK, ACCEL_TSP1_I2C and
+ *            ACCEL_TSP1_I2C_MAX_WRITE (an invented I2C format, opt-in).
  *   edgetpu  ACCEL_EDGETPU_NO_DISASM, ACCEL_EDGETPU_MAX_EXECUTABLES, ACCEL_EDGETPU_MAX_CACHED,
  *            ACCEL_EDGETPU_MODEL_REGS/_MODEL_SCRIPT.
  *   refsi    ACCEL_REFSI_UNIT_CMP, ACCEL_REFSI_UNIT_HART(h), ACCEL_REFSI_INVALID_ADDR.
@@ -174,9 +184,16 @@
  *   driver that needs a missing callback gets ACCEL_E_UNSUPPORTED. In the repository's ports/:
  *     sim/       an in-memory port served by a section's model, with a virtual clock and fault
  *                injection (the port every test and demo uses)
- *     linux/     spidev, i2c-dev, the GPIO character device, libusb-1.0
+ *     sim/       also replays a recorded bridge capture as a device (accel_replay)
+ *     linux/     spidev, i2c-dev, the GPIO character device, libusb-1.0, serial lines
+ *     arduino/   SPI, pins, millis/delay over the Arduino core (Wire in its own header);
+ *                `make arduino` packs the library zip
+ *     zephyr/    a Zephyr module: spi/i2c/gpio _dt calls, the IRQ through a k_sem (compile- and
+ *                unit-checked against Zephyr 4.3.0's API here; first run by users)
+ *     bridge/    nanopb bridge: a host-side port whose calls run on a microcontroller, the
+ *                device side that serves them, captures
  *     template/  what a new platform copies (about 50 lines)
- *   and, as they land, arduino/, zephyr/ and bridge/ (see README.md for what each covers).
+ *   README.md says how to use each.
  *
  * 9. ADDING A SECTION (checklist)
  *   - Pick the next free range of 100 status codes; add the codes to accel_status and a string
@@ -262,20 +279,46 @@
 #define ACCEL_ASSERT(x) ((void)0)
 #endif
 
-/* CRC-32 implementation choices (see the head comment). */
+/* CRC-32 implementation choices (see the head comment). ACCEL_CRC32_IMPL picks the portable
+ * code; all give identical results. */
 #define ACCEL_CRC32_BITWISE 1
 #define ACCEL_CRC32_NIBBLE 2
 #define ACCEL_CRC32_TABLE256 3
 #define ACCEL_CRC32_SLICE8 4
+#define ACCEL_CRC32_BRAID 5
 #ifndef ACCEL_CRC32_IMPL
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
-#define ACCEL_CRC32_IMPL ACCEL_CRC32_SLICE8
+#define ACCEL_CRC32_IMPL ACCEL_CRC32_BRAID
 #else
 #define ACCEL_CRC32_IMPL ACCEL_CRC32_NIBBLE
 #endif
 #endif
-#if ACCEL_CRC32_IMPL < ACCEL_CRC32_BITWISE || ACCEL_CRC32_IMPL > ACCEL_CRC32_SLICE8
-#error "ACCEL_CRC32_IMPL must be one of ACCEL_CRC32_BITWISE/NIBBLE/TABLE256/SLICE8"
+#if ACCEL_CRC32_IMPL < ACCEL_CRC32_BITWISE || ACCEL_CRC32_IMPL > ACCEL_CRC32_BRAID
+#error "ACCEL_CRC32_IMPL must be one of ACCEL_CRC32_BITWISE/NIBBLE/TABLE256/SLICE8/BRAID"
+#endif
+/* ACCEL_CRC32_SIMD (read-only) says which instructions accel_crc32_update uses, chosen from the
+ * compiler's target macros (GCC/Clang; ACCEL_CRC32_NO_SIMD turns them all off):
+ *   1  x86-64 PCLMULQDQ + SSE4.1 (-mpclmul -msse4.1, or a -march that has them; hosted builds):
+ *      carry-less-multiply folding of 16-byte blocks; inputs under 16 bytes take the portable code
+ *   2  as 1, plus 512-bit folding for inputs of 256 bytes or more where the target also has
+ *      AVX-512F and VPCLMULQDQ (-mavx512f -mvpclmulqdq)
+ *   3  AArch64 CRC32 instructions (__ARM_FEATURE_CRC32: -march=armv8-a+crc or later): every
+ *      byte, no table (ACCEL_CRC32_IMPL is then unused)
+ *   0  none: the portable ACCEL_CRC32_IMPL code only. */
+#if !defined(ACCEL_CRC32_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && defined(__STDC_HOSTED__) && __STDC_HOSTED__ && defined(__PCLMUL__) && \
+    defined(__SSE4_1__)
+#if defined(__AVX512F__) && defined(__VPCLMULQDQ__)
+#define ACCEL_CRC32_SIMD 2
+#else
+#define ACCEL_CRC32_SIMD 1
+#endif
+#elif defined(__aarch64__) && defined(__ARM_FEATURE_CRC32)
+#define ACCEL_CRC32_SIMD 3
+#endif
+#endif
+#ifndef ACCEL_CRC32_SIMD
+#define ACCEL_CRC32_SIMD 0
 #endif
 
 #ifdef __cplusplus
@@ -323,14 +366,16 @@ typedef enum accel_status {
     ACCEL_E_TSP1_ERR_CRYPT = -104,    /* device answered ERR_CRYPT (0x9004) */
     ACCEL_E_TSP1_ERR_CHECKSUM = -106, /* device answered ERR_CHECKSUM (0x9006) */
     ACCEL_E_TSP1_ERR_FRAMING = -107,  /* device answered ERR_FRAMING (0x9007) */
-    ACCEL_E_TSP1_DISCARDED = -110,    /* the device discarded the command (error state, reboot) */
-    ACCEL_E_TSP1_UNKNOWN_OUTCOME = -111, /* an error the driver could not match by TID: the
-                                            command may or may not have run */
-    ACCEL_E_TSP1_RESPONSE_LOST = -112, /* the command ran but its response was lost on the bus */
+    ACCEL_E_TSP1_DISCARDED = -110,    /* the command did not run (discarded in the error state) */
+    ACCEL_E_TSP1_UNKNOWN_OUTCOME = -111, /* the driver cannot know whether the command ran */
+    ACCEL_E_TSP1_RESPONSE_LOST = -112, /* reserved: the driver no longer reports it (a lost answer
+                                          leaves the outcome unknown) */
     ACCEL_E_TSP1_ERROR_STATE = -113,  /* device queue is in its error state: clear it first */
     ACCEL_E_TSP1_MASK = -114,         /* network mask selects a slot not known to hold a network */
     ACCEL_E_TSP1_ASLEEP = -115,       /* device is in deep sleep: wake it first */
     ACCEL_E_TSP1_UNEXPECTED = -116,   /* the response id is not what the command answers with */
+    ACCEL_E_TSP1_ROM = -117,          /* the device booted into its ROM bootloader (no valid
+                                         firmware image: finish a secure update) */
 
     /* edgetpu: -200 .. -299 */
     ACCEL_E_EDGETPU_FATAL = -200,    /* fatal error interrupt; hib error status read back */
@@ -666,24 +711,43 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_port_poll32(const accel_port *p, uin
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* tsp1: Applied Brain Research TSP1 message layer (seed 000 + RULINGS "TSP1").
+/* tsp1: Applied Brain Research TSP1 message layer (command and response frames in FIFO buffers 0
+ * and 1 of the chip's register/buffer interface).
  * Layers: (1) wire: frame encoder, streaming frame decoder, response parsers;
- * (2) bus: registers and FIFO buffers over SPI (I2C: same register model, awaiting the vendor's
- * I2C firmware); (3) driver: accel_tsp1 session (TIDs, pending table, error-state mirroring,
- * async messages, flows: boot, reboot, sleep/wake, NN info/start/stop/pause/finish, secure update);
- * (4) device model: accel_tsp1_model, the device side, served on ports/sim.
- * Config macros (each is a ruled assumption, see RULINGS TSP1):
- *   ACCEL_TSP1_BIG_ENDIAN       0 (default): header fields, CRC and masks little-endian, so a
- *                               command starts CC 55 and a response 55 CC (ruling 1).
- *   ACCEL_TSP1_CMD_PREAMBLE / ACCEL_TSP1_RSP_PREAMBLE   0x55CC / 0xCC55 (seed).
- *   ACCEL_TSP1_CRC(p, n)        frame CRC; default accel_crc32 = CRC-32/ISO-HDLC (ruling 2).
- *   ACCEL_TSP1_SPI_OP_REG_READ/_REG_WRITE/_BUF_READ/_BUF_WRITE, ACCEL_TSP1_SPI_DUMMY,
- *   ACCEL_TSP1_XFER_CUSTOM      the SPI transaction format (ruling 3): see "bus" below.
+ * (2) bus: registers and FIFO buffers through one transfer function, accel_tsp1_xfer();
+ * (3) driver: accel_tsp1 session (TIDs, pending table, error-state mirroring, async messages,
+ * flows: boot, reboot, sleep/wake, NN info/start/stop/pause/finish, secure update);
+ * (4) device model: accel_tsp1_model, the device side, served on ports/sim, with a record of
+ * what it did with every command (the ground truth tests check the driver against).
+ * ASSUMPTIONS: what the public documentation does not settle, each behind one macro:
+ *   ACCEL_TSP1_BIG_ENDIAN       0 (default): multi-byte frame fields (preamble, id, N_BYTES, TID,
+ *                               CRC, NN mask) are little-endian, so a command starts CC 55 and a
+ *                               response 55 CC; 1: big-endian (55 CC / CC 55). Byte 0 of the
+ *                               NN_INFO payload is the slot index either way.
+ *   ACCEL_TSP1_CMD_PREAMBLE / ACCEL_TSP1_RSP_PREAMBLE   0x55CC / 0xCC55 (as documented).
+ *   ACCEL_TSP1_CRC(p, n)        frame CRC; default accel_crc32, CRC-32/ISO-HDLC (the zlib CRC),
+ *                               over bytes 0..7+n.
+ *   ACCEL_TSP1_SPI_OP_REG_READ/_REG_WRITE/_BUF_READ/_BUF_WRITE, ACCEL_TSP1_SPI_DUMMY
+ *                               the SPI transaction format, which is not public: see "bus".
+ *   ACCEL_TSP1_XFER_CUSTOM      define it and write accel_tsp1_xfer() yourself for another
+ *                               transaction format (declared below; the driver only calls that).
+ *   ACCEL_TSP1_I2C              0 (default): SPI only, as the chip is today; bus.i2c set gives
+ *                               ACCEL_E_UNSUPPORTED. 1: compile an INVENTED I2C format (the SPI
+ *                               bytes without the dummy; writes carry at most
+ *                               ACCEL_TSP1_I2C_MAX_WRITE bytes, default 64, so a secure update is
+ *                               refused before its first chunk).
  *   ACCEL_TSP1_REG_BUF_STATUS(i), ACCEL_TSP1_REG_BUF_CTRL(i), ACCEL_TSP1_REG_IRQ_STATUS,
- *   ACCEL_TSP1_REG_IRQ_MASK     register map (vendor pages; bit layout assumed, see below).
+ *   ACCEL_TSP1_REG_IRQ_MASK, ACCEL_TSP1_REG_FW_VERSION
+ *                               register map: the vendor names the registers, the bit layout and
+ *                               the firmware-version register (0 while the ROM bootloader runs)
+ *                               are assumed (see "bus").
  *   ACCEL_TSP1_READ_CHUNK       bytes the driver reads from the response buffer per
  *                               transaction (stack buffer; default 64).
- *   ACCEL_TSP1_NO_MODEL         leave the device model out (MCU builds). */
+ *   ACCEL_TSP1_NO_MODEL         leave the device model out (MCU builds).
+ * Other assumptions: NN_STATUS (0x0080 in the overview) and NN_INFO are one command answered by
+ * an 8-byte NN_INFO (0x8001); the NN mask is 4 bytes, bit i = network i; "SECURE_UPDATE_DONE" is
+ * SECURE_UPDATE_FINISH; error payloads and the 16-byte chunk header are opaque bytes; there is no
+ * 0x9005, and an id the documentation does not list is surfaced, never dropped. */
 
 /* ---- tsp1 wire: frames ----
  * PREAMBLE(2) ID(2) N_BYTES(2) TID(2) PAYLOAD(n) CRC32(4) over bytes 0..7+n. */
@@ -732,10 +796,10 @@ extern "C" {
 #define ACCEL_TSP1_R_ASYNC_ERR_NPU 0xA003u
 
 typedef enum accel_tsp1_kind {
-    ACCEL_TSP1_KIND_UNKNOWN = 0, /* id not in the seed (e.g. 0x9005): surfaced, never dropped */
+    ACCEL_TSP1_KIND_UNKNOWN = 0, /* id not documented (e.g. 0x9005): surfaced, never dropped */
     ACCEL_TSP1_KIND_DATA,
     ACCEL_TSP1_KIND_NN_INFO,
-    ACCEL_TSP1_KIND_ERROR,       /* ERR_*: payload opaque (ruling 7) */
+    ACCEL_TSP1_KIND_ERROR,       /* ERR_*: payload opaque */
     ACCEL_TSP1_KIND_ASYNC
 } accel_tsp1_kind;
 
@@ -764,7 +828,7 @@ typedef struct accel_tsp1_nn_info {
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
                                               uint16_t id, uint16_t tid, const void *payload,
                                               size_t n, size_t *out_len);
-/* Payload rule of a command id: ACCEL_E_ARG for an id not in the seed, ACCEL_E_TOO_LONG /
+/* Payload rule of a command id: ACCEL_E_ARG for an undocumented id, ACCEL_E_TOO_LONG /
  * ACCEL_E_TRUNCATED / ACCEL_E_ALIGN (SECURE_UPDATE not k x 144) for a wrong length. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_check_cmd(uint16_t id, size_t n);
 /* Encode a command after accel_tsp1_check_cmd. */
@@ -791,7 +855,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decode_nn_info(const accel_tsp1
 #define ACCEL_TSP1_DROP_LENGTH 1    /* candidate whose N_BYTES exceeds the buffer */
 #define ACCEL_TSP1_DROP_CRC 2       /* candidate whose CRC failed (includes a truncated frame
                                        followed by another frame: it fails its CRC) */
-#define ACCEL_TSP1_DROP_TRUNCATED 3 /* partial frame dropped by accel_tsp1_decoder_reset */
+#define ACCEL_TSP1_DROP_TRUNCATED 3 /* partial frame given up by accel_tsp1_decoder_idle or
+                                       dropped by accel_tsp1_decoder_reset */
 #define ACCEL_TSP1_DROP_REASONS 4
 
 typedef struct accel_tsp1_decoder {
@@ -808,24 +873,30 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_init(accel_tsp1_decoder
  * the rest next), or ACCEL_E_EMPTY when all n bytes were taken without completing one. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void *data, size_t n,
                                               size_t *used, accel_tsp1_frame *f);
+/* The device has nothing more to send (its response buffer is empty, and it places whole frames
+ * there): a held candidate can never complete, as when a flipped N_BYTES claims more bytes than
+ * the frame has. Give it up (its first byte and any garbage up to the next preamble count as
+ * truncated) and rescan the rest. Call until ACCEL_E_EMPTY: ACCEL_OK returns a frame found among
+ * the held bytes (payload valid until the next call on d). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_idle(accel_tsp1_decoder *d, accel_tsp1_frame *f);
 /* The stream ended (buffer cleared, reboot): a held partial frame is counted as truncated. */
 ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
 
 /* ---- tsp1 bus: registers and FIFO buffers ----
- * Vendor pages: 256 32-bit registers; 0x1E IRQ status, 0x1F IRQ mask (bit i: buffer i drives
- * INTB, active low), 0x20-0x5F buffer status/control; 32 FIFO buffers, 0 = command queue,
- * 1 = response queue. ASSUMED (ruling 3, not public): each buffer i has a STATUS register at
- * 0x20 + 2i (bits 15:0 fill level in bytes, bits 31:16 free space in bytes) and a CTRL register
- * at 0x21 + 2i (bits 15:0 IRQ threshold in bytes). Response buffer: IRQ while fill >= threshold;
- * command buffer: IRQ while fill <= threshold.
- * ASSUMED SPI transaction (ruling 3), one chip-select frame per access, all in
- * accel__tsp1_xfer(b, op, addr, tx, rx, n), a write when tx is set (define ACCEL_TSP1_XFER_CUSTOM
- * to supply your own):
+ * Vendor pages: 256 32-bit registers; 0x00-0x0F fixed information, 0x1E IRQ status, 0x1F IRQ
+ * mask (bit i: buffer i drives INTB, active low), 0x20-0x5F buffer status/control; 32 FIFO
+ * buffers, 0 = command queue, 1 = response queue. ASSUMED (not public): each buffer i has a
+ * STATUS register at 0x20 + 2i (bits 15:0 fill level in bytes, bits 31:16 free space in bytes)
+ * and a CTRL register at 0x21 + 2i (bits 15:0 IRQ threshold in bytes); the response buffer
+ * asserts INTB while fill >= threshold, the command buffer while fill <= threshold; register
+ * 0x00 holds the running firmware's version, 0 while the ROM bootloader runs.
+ * ASSUMED SPI transaction, one chip-select frame per access, all in accel_tsp1_xfer():
  *   register write: OP_REG_WRITE, reg, value (4 bytes LE)
  *   register read:  OP_REG_READ, reg, DUMMY bytes, value (4 bytes LE) clocked in
  *   buffer write:   OP_BUF_WRITE, index, data...   (one whole command or more: atomic)
  *   buffer read:    OP_BUF_READ, index, DUMMY bytes, data... (reads past the fill level give 0)
- * I2C (awaiting the vendor's I2C firmware): same bytes without the dummy, write then read. */
+ * With ACCEL_TSP1_I2C and bus.i2c: the same bytes without the dummy, as one I2C write, or a write
+ * of the two header bytes and a read (an invented format: the chip speaks SPI only today). */
 #ifndef ACCEL_TSP1_SPI_OP_REG_READ
 #define ACCEL_TSP1_SPI_OP_REG_READ 0x01u
 #endif
@@ -840,6 +911,15 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
 #endif
 #ifndef ACCEL_TSP1_SPI_DUMMY
 #define ACCEL_TSP1_SPI_DUMMY 1u
+#endif
+#ifndef ACCEL_TSP1_I2C
+#define ACCEL_TSP1_I2C 0
+#endif
+#ifndef ACCEL_TSP1_I2C_MAX_WRITE
+#define ACCEL_TSP1_I2C_MAX_WRITE 64u
+#endif
+#ifndef ACCEL_TSP1_REG_FW_VERSION
+#define ACCEL_TSP1_REG_FW_VERSION 0x00u
 #endif
 #ifndef ACCEL_TSP1_REG_IRQ_STATUS
 #define ACCEL_TSP1_REG_IRQ_STATUS 0x1Eu
@@ -858,12 +938,21 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
 
 typedef struct accel_tsp1_bus {
     const accel_port *port;
-    uint8_t i2c;       /* 0: SPI (chip select `addr`), 1: I2C (7-bit address `addr`) */
+    uint8_t i2c;       /* 0: SPI (chip select `addr`); 1: I2C (7-bit address `addr`), only with
+                          ACCEL_TSP1_I2C (else every transfer is ACCEL_E_UNSUPPORTED) */
     uint8_t addr;
     uint8_t intb_line; /* wait_irq line of TSP1_INTB */
     uint8_t wake_line; /* gpio line of TSP1_WAKE */
 } accel_tsp1_bus;
 
+/* One register or buffer access in the transaction format (the only function that knows it):
+ * op is ACCEL_TSP1_SPI_OP_REG_READ/_REG_WRITE/_BUF_READ/_BUF_WRITE, addr the register or buffer
+ * index; a write sends n bytes from tx, a read fills n bytes of rx. All n bytes of a write go in
+ * one transaction (the device takes a command only whole). Return ACCEL_E_UNSUPPORTED only when
+ * nothing reached the bus: any other failure of a write may have delivered part of it.
+ * With ACCEL_TSP1_XFER_CUSTOM, accel.h leaves it to you to define. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_xfer(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
+                                      const uint8_t *tx, uint8_t *rx, size_t n);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, uint32_t *v);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg, uint32_t v);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
@@ -880,60 +969,81 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_irq_config(const accel_tsp1_bus
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
 
 /* ---- tsp1 driver: a session over caller memory ----
- * Every submitted command ends in exactly one outcome, reported once through on_outcome:
- * ACCEL_OK (completed; resp = DATA/NN_INFO when the command answers), ACCEL_E_TSP1_ERR_* (the
- * device's error response in resp), ACCEL_E_TSP1_DISCARDED (queued behind an error, or wiped by a
- * reboot), ACCEL_E_TSP1_RESPONSE_LOST (ran, answer lost on the bus), ACCEL_E_TSP1_UNEXPECTED,
- * ACCEL_E_TSP1_UNKNOWN_OUTCOME (an error response whose TID matches nothing pending: each pending
- * command may or may not have run), or ACCEL_E_TIMEOUT.
- * Commands that answer nothing on success are confirmed by an ECHO marker the driver appends
- * itself (one pending slot is kept for it). After an error response the device discards
- * everything until CLEAR_ERROR: with auto_clear the driver sends it at once, otherwise submit
- * returns ACCEL_E_TSP1_ERROR_STATE until accel_tsp1_clear_error(). Async messages go to on_async,
- * or without it to a host-side queue coalesced per type (accel_tsp1_async_take); their TIDs are
- * checked: gaps (device-side coalescing, or a message lost on the bus) and non-monotonic TIDs
- * are counted. Port contract: a failed spi_transfer must end the chip-select frame, since the
- * bus layer sends a transaction as a KEEP_CS header call plus a data call. */
+ * Every command submit accepts ends in exactly one outcome, reported once through on_outcome,
+ * and only what the driver can prove:
+ *   ACCEL_OK          it ran: its own answer arrived (DATA, NN_INFO), or for a command that
+ *                     answers nothing, the DATA of the ECHO marker the driver sends right behind
+ *                     it, with the same TID, in the same transaction (the device runs the marker
+ *                     only after the command arrived whole and ran without error; such a
+ *                     command never answers DATA itself, and an empty ECHO has no error of its
+ *                     own); REBOOT: ASYNC_READY arrived; DEEP_SLEEP: ASYNC_READY arrived after
+ *                     accel_tsp1_wake's pulse.
+ *   ACCEL_E_TSP1_ERR_ARG/_BUSY/_LEN/_MEM/_CRYPT   the device's error response carried its TID.
+ *   ACCEL_E_TSP1_DISCARDED   it did not run: sent after a command that failed with one of those
+ *                     errors and before the next CLEAR_ERROR, so the device, in its error state,
+ *                     discarded it (or it never arrived; either way it did not run).
+ *   ACCEL_E_TSP1_UNKNOWN_OUTCOME   the driver cannot know: no evidence arrived before its
+ *                     deadline, or later evidence shows its own can never come (a later command's
+ *                     answer, a reboot that cleared the buffers), or the device reported
+ *                     ERR_CHECKSUM / ERR_FRAMING (their TID comes from a damaged header, so it
+ *                     names no command with certainty; resp is that response).
+ *   ACCEL_E_TSP1_UNEXPECTED  an answer with its TID but an id it never answers with.
+ * REBOOT and DEEP_SLEEP clear the device's buffers: while one is pending, submit holds new
+ * commands (ACCEL_E_BUSY until ASYNC_READY, ACCEL_E_TSP1_ASLEEP until accel_tsp1_wake).
+ * ASYNC_READY names no command, so it confirms a REBOOT or DEEP_SLEEP only if no other can be
+ * on its way: the session is "settled" once a command sent after every earlier REBOOT or
+ * DEEP_SLEEP is confirmed (or one of them ended OK); until then (after open, after one of them
+ * ended UNKNOWN_OUTCOME) they end UNKNOWN_OUTCOME. Assumed: after a boot the device places
+ * ASYNC_READY before any answer. After an error response or a deadline the device may be
+ * discarding everything until CLEAR_ERROR: with auto_clear the driver sends it (retrying a
+ * refused one on every poll until timeout_ms has passed, then poll returns
+ * ACCEL_E_TSP1_ERROR_STATE), otherwise submit returns ACCEL_E_TSP1_ERROR_STATE until
+ * accel_tsp1_clear_error(). Async messages go to on_async, or without it to a host-side queue
+ * coalesced per type (accel_tsp1_async_take); their TIDs are checked: gaps (device-side
+ * coalescing, or a message lost on the bus) and non-monotonic TIDs are counted. */
 typedef struct accel_tsp1_pending {
     uint16_t tid, id;
-    uint16_t expect;  /* response id on success, 0 for none (ASYNC_READY for REBOOT) */
-    uint16_t internal;/* 1: the driver's own ECHO marker (no outcome reported) */
     uint32_t sent_ms;
+    uint8_t flags;    /* private */
 } accel_tsp1_pending;
 
 typedef struct accel_tsp1_outcome {
     uint16_t tid, cmd;
     accel_status status;
-    const accel_tsp1_frame *resp; /* NULL when the device sent nothing for this command */
+    const accel_tsp1_frame *resp; /* the response that decided it (the command's answer or
+                                     error, its marker's DATA), or NULL */
 } accel_tsp1_outcome;
 
 typedef struct accel_tsp1_config {
     accel_tsp1_bus bus;
-    void *pending_mem; /* depth = pending_len / sizeof(accel_tsp1_pending), at least 2 */
+    void *pending_mem; /* depth = pending_len / sizeof(accel_tsp1_pending), at least 2 (one
+                          entry is kept for the driver's own CLEAR_ERROR) */
     size_t pending_len;
     void *rx_mem;      /* response decoder: 12 + largest response payload expected */
     size_t rx_len;
-    void *tx_mem;      /* command encoder: 12 + largest command payload */
+    void *tx_mem;      /* command encoder: 24 + largest command payload (12 for the frame, 12
+                          for the marker behind a command that answers nothing) */
     size_t tx_len;
     uint32_t timeout_ms; /* per command; 0 = 1000 */
-    uint8_t auto_clear;  /* 1: send CLEAR_ERROR as soon as an error response arrives */
+    uint8_t auto_clear;  /* 1: send CLEAR_ERROR as soon as the device may be in its error state */
     void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
-    void (*on_async)(void *user, const accel_tsp1_frame *f); /* ASYNC_*, ids the seed does
-                                              not list, answers to nothing pending */
+    void (*on_async)(void *user, const accel_tsp1_frame *f); /* ASYNC_*, undocumented ids,
+                                              answers to nothing pending */
     void *user;
 } accel_tsp1_config;
 
 typedef struct accel_tsp1 {
     /* ordered for small load/store offsets on Thumb-1: bytes, then halfwords, then words */
     accel_tsp1_bus bus;
-    uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async, w_done;
+    uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async, w_done, rom;
+    uint8_t settled; /* no ASYNC_READY can be outstanding (see accel__tsp1_on_frame) */
     uint16_t next_tid, last_async;
     uint16_t w_tid; /* the command a blocking call waits for */
     uint16_t aq_tid[4], aq_n[4], aq_id[4]; /* host async queue: READY, ECC, NPU, unknown */
     accel_status w_st;
     uint8_t *tx;
     size_t tx_cap;
-    uint32_t timeout_ms;
+    uint32_t timeout_ms, clear_ms; /* clear_ms: when the device may have entered its error state */
     uint32_t known_mask, running_mask;
     uint32_t async_gaps, async_nonmono, stray, outcomes;
     void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
@@ -945,16 +1055,22 @@ typedef struct accel_tsp1 {
     accel_tsp1_decoder dec;
 } accel_tsp1;
 
+/* The port needs now_ms (deadlines): ACCEL_E_UNSUPPORTED without it. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *cfg);
 /* Queue one command (payload rules checked; payload may be s->tx + 8). *tid may be NULL.
- * ACCEL_E_FULL: pending table full; ACCEL_E_BUSY: no room in the device's command buffer yet. */
+ * ACCEL_OK: pending, its outcome will follow (also when the write transaction itself failed: it
+ * may have reached the device, so it ends UNKNOWN_OUTCOME at the next poll unless confirmed).
+ * Refused with nothing sent: ACCEL_E_FULL (pending table full), ACCEL_E_BUSY (no room in the
+ * device's command buffer yet, or a REBOOT awaits ASYNC_READY), ACCEL_E_TSP1_ASLEEP,
+ * ACCEL_E_TSP1_ERROR_STATE, a bus error reading the buffer level, a payload error. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid);
-/* Read responses, report outcomes and async messages, time out old commands, send markers;
- * a DEEP_SLEEP alone in flight completes (and the session is asleep) once the device consumed it.
- * A timeout may hide a lost error response, so it is treated like one: CLEAR_ERROR follows
- * (auto_clear) or submit waits for accel_tsp1_clear_error(). */
+/* Time out old commands, send a needed CLEAR_ERROR, read responses and report outcomes and
+ * async messages; when the response buffer is empty, a decoder candidate still waiting for
+ * bytes is given up and its bytes rescanned (accel_tsp1_decoder_idle). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_poll(accel_tsp1 *s);
+/* Send CLEAR_ERROR (with its marker). It is the driver's own, also through submit: no outcome is
+ * reported for it. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_clear_error(accel_tsp1 *s);
 /* Blocking: submit and wait up to timeout_ms for this command's outcome (returned). A response
  * payload is copied to resp (may be NULL), *resp_len its length. On ACCEL_E_TIMEOUT here the
@@ -963,8 +1079,18 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id
                                       void *resp, size_t resp_cap, size_t *resp_len,
                                       uint32_t timeout_ms);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms);
+/* CLEAR_ERROR (waiting until it is sent and its answer is in or overdue), then REBOOT; waits for
+ * ASYNC_READY (OK also when the REBOOT's own outcome is
+ * UNKNOWN_OUTCOME: the device booted). ACCEL_E_TSP1_ROM when it came up in its ROM bootloader
+ * (s->rom = 1): no valid firmware image, as after an unfinished secure update. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
+/* DEEP_SLEEP once nothing is pending (else ACCEL_E_BUSY); returns when the device has taken it
+ * from its command buffer (or timeout_ms). Its outcome comes with accel_tsp1_wake. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms);
+/* WAKE pulse, then ASYNC_READY. Without it in time the pending DEEP_SLEEP ends UNKNOWN_OUTCOME
+ * (it may never have run, or the ASYNC_READY was lost) and the session stops holding commands.
+ * A DEEP_SLEEP that ended UNKNOWN_OUTCOME otherwise (an error response naming no command) may
+ * still have put the device to sleep: submit says ACCEL_E_TSP1_ASLEEP until this is called. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
                                          uint32_t timeout_ms);
@@ -979,9 +1105,16 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_async_take(accel_tsp1 *s, uint1
                                             uint16_t *coalesced);
 
 /* Secure update: streams total bytes (k x 144) from read() in SECURE_UPDATE commands of
- * `chunks` x 144 bytes (0: as many as the tx buffer holds), then FINISH, then REBOOT and
- * ASYNC_READY. On failure: returns the status, position = first byte not known written (a late
- * ERR_MEM is blamed on the previous command, as the seed says), CANCEL sent unless no_cancel. */
+ * `chunks` x 144 bytes (0: as many as the tx buffer and the device's command buffer hold), then
+ * FINISH, then accel_tsp1_reboot. position is where to start: 0 begins with
+ * SECURE_UPDATE_CANCEL (so nothing of an earlier attempt is kept); anything else resumes an
+ * update the device still has in progress. On failure the status is returned and position is
+ * where a resume must start: unchanged by a command the device refused (ERR_ARG, ERR_BUSY,
+ * ERR_LEN) or that was never sent; the start of the previous command after ERR_MEM (its NVM
+ * write failed, as the device reports it one command late); 0 when the device's progress is
+ * unknown (an outcome the driver cannot know, ERR_CRYPT). Unless no_cancel, CANCEL is then sent
+ * and position is 0. Over the invented I2C format a chunk does not fit one write: refused with
+ * ACCEL_E_UNSUPPORTED before anything is sent. */
 typedef struct accel_tsp1_update {
     accel_status (*read)(void *user, uint32_t offset, uint8_t *dst, size_t n);
     void (*progress)(void *user, uint32_t done, uint32_t total);
@@ -996,20 +1129,48 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_update_run(accel_tsp1 *s, accel
 
 #ifndef ACCEL_TSP1_NO_MODEL
 /* ---- tsp1 device model (layer 4): the device side, for ports/sim ----
- * Command queue (cmd_cap bytes) and response queue (rsp_cap bytes) as the seed describes them:
- * a write transaction to buffer 0 is split into frames on arrival; a bad piece (no preamble,
- * header cut off, frame cut off by the end of the transaction, frame larger than the queue or
- * not fitting in it) becomes an ERR_FRAMING entry, a CRC mismatch an ERR_CHECKSUM entry, each
- * carrying the TID of its header (ACCEL_TSP1_TID_NONE without one) and taking its place in the
- * queue order. Commands execute exec_per_ms per simulated millisecond, in order, and complete
- * only with 16 bytes (or the whole answer) free in the response queue (assumption: room for
- * any error response). After an error response everything but CLEAR_ERROR is discarded.
- * Async messages are coalesced per type (last wins: its TID was taken when raised, so the host
- * sees the gap) and emitted as soon as there is room, before command responses.
+ * Command queue (cmd_cap bytes) and response queue (rsp_cap bytes) as documented: a write
+ * transaction to buffer 0 is split into frames on arrival; a bad piece (no preamble, header cut
+ * off, frame cut off by the end of the transaction, frame larger than the queue or not fitting in
+ * it) becomes an ERR_FRAMING entry, a CRC mismatch an ERR_CHECKSUM entry, each carrying the TID
+ * of its header (ACCEL_TSP1_TID_NONE without one) and taking its place in the queue order.
+ * Commands execute exec_per_ms per simulated millisecond, in order, and complete only with 16
+ * bytes (or the whole answer) free in the response queue (assumption: room for any error
+ * response). After an error response everything but CLEAR_ERROR is discarded. Async messages
+ * are coalesced per type (last wins: its TID was taken when raised, so the host sees the gap)
+ * and emitted as soon as there is room, before command responses.
+ * Secure update: the image is a stream of 144-byte chunks; the model accepts a command's chunks
+ * in order (NVM write: nvm_ms), reports a failed write (mem_fail_chunk) with the next command or
+ * FINISH and then forgets that command's chunks, so a resume starts at that command. FINISH
+ * verifies the image with the model's stand-in for the vendor's signature: the CRC-32 of all
+ * chunks, in order, must leave the CRC residue 0x2144DF1C (the image ends with the CRC-32,
+ * little-endian, of everything before it), so a skipped, repeated or reordered chunk gives
+ * ERR_CRYPT. Progress survives a reboot (it is in NVM). A reboot without a valid image (an update
+ * started and not finished, or cancelled) comes up in ROM: rom = 1, register 0x00 reads 0, no
+ * networks; further updates work there.
  * Spec gaps filled (documented assumptions): an unknown command id gets ERR_ARG; FINISH with no
- * update in progress gets ERR_CRYPT; SECURE_UPDATE with 0 bytes is a no-op; DEEP_SLEEP clears
- * the queues on wake like a reboot; NN_PAUSE/FINISH affect running networks only. */
+ * update in progress gets ERR_CRYPT; SECURE_UPDATE with 0 bytes is a no-op; DEEP_SLEEP keeps the
+ * queues unreadable and clears them on wake like a reboot; NN_PAUSE/FINISH affect running
+ * networks only.
+ * Ground truth: on_log hears every fate (accel_tsp1_model_event): a command that ran and what it
+ * answered, one discarded in the error state, a piece rejected as framing/checksum (its header's
+ * TID, which may be damaged), a queued command or an unread response cleared by a reboot or wake,
+ * a write ignored (booting, asleep, or not to buffer 0), an async message emitted. */
 #define ACCEL_TSP1_MODEL_SLACK 48u /* queue room for error entries beyond cmd_cap */
+
+#define ACCEL_TSP1_MODEL_RAN 1        /* ran; resp = its response id, 0 for none */
+#define ACCEL_TSP1_MODEL_DISCARDED 2  /* discarded in the error state */
+#define ACCEL_TSP1_MODEL_REJECTED 3   /* framing/checksum piece; resp = its error (0: discarded
+                                         silently in the error state); id 0 */
+#define ACCEL_TSP1_MODEL_WIPED 4      /* still queued when the device rebooted or woke (id 0 for a
+                                         rejected piece) */
+#define ACCEL_TSP1_MODEL_RSP_WIPED 5  /* a response (id, tid) the host had not read, cleared */
+#define ACCEL_TSP1_MODEL_IGNORED 6    /* a write transaction that was not taken (tid, id 0) */
+#define ACCEL_TSP1_MODEL_ASYNC 7      /* an async message placed in the response queue */
+typedef struct accel_tsp1_model_event {
+    uint8_t what; /* ACCEL_TSP1_MODEL_RAN ... */
+    uint16_t tid, id, resp;
+} accel_tsp1_model_event;
 
 typedef struct accel_tsp1_model {
     accel_fifo cmdq, rspq;
@@ -1019,15 +1180,18 @@ typedef struct accel_tsp1_model {
     uint8_t xop, xaddr;
     size_t xpos;
     uint8_t xval[4];
+    size_t rsp_left;          /* bytes of the head response not read yet (0: at a boundary) */
+    uint16_t rsp_tid, rsp_id; /* the head response's TID and id */
     uint32_t irq_mask;
     uint16_t thr[2];
     uint8_t error_state;
     uint8_t power; /* ACCEL_TSP1_MODEL_OFF/BOOTING/READY/ASLEEP */
+    uint8_t rom;   /* running the ROM bootloader (no valid image) */
     uint32_t timer;
     uint8_t n_nets, state[ACCEL_TSP1_MAX_NETS];
     /* secure update */
     uint8_t upd_active, upd_done, mem_err, fw_valid;
-    uint32_t upd_chunks, upd_crc, nvm_busy;
+    uint32_t upd_pos, upd_crc, prev_pos, prev_crc, nvm_busy;
     /* async */
     uint8_t apend;        /* bit i: message 0xA001 + i waiting */
     uint16_t atid[3], async_next;
@@ -1035,12 +1199,12 @@ typedef struct accel_tsp1_model {
     uint8_t exec_per_ms;  /* [2] */
     uint32_t boot_ms;     /* [5] */
     uint32_t nvm_ms;      /* [2] per SECURE_UPDATE command */
-    uint32_t mem_fail_chunk, arg_fail_chunk; /* 1-based chunk whose NVM write / header fails */
+    uint32_t mem_fail_chunk, arg_fail_chunk; /* 1-based chunk (by image position) whose NVM
+                                                write / header fails, once; 0: none */
     uint8_t crypt_fail;   /* FINISH answers ERR_CRYPT */
-    uint32_t fw_version;  /* register 0x00, +1 per completed update */
+    uint32_t fw_version;  /* [1] register 0x00 outside ROM, +1 per completed update */
     uint8_t wake_line;
-    void (*on_exec)(void *user, uint16_t tid, uint16_t id, uint16_t resp_id); /* resp 0: none,
-                                                   ACCEL_TSP1_TID_NONE: discarded */
+    void (*on_log)(void *user, const accel_tsp1_model_event *e);
     void *user;
     /* statistics */
     uint32_t executed, discarded, errors, async_raised, async_emitted, async_coalesced;
@@ -1059,8 +1223,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_model_init(accel_tsp1_model *m,
 /* Raise an async message (0xA001..0xA003) as the firmware would. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_model_raise(accel_tsp1_model *m, uint16_t id);
 ACCELDEF void accel_tsp1_model_advance(accel_tsp1_model *m, uint32_t ms);
-/* Fill the model's side of the port (spi_transfer, i2c_write_read, gpio_set, wait_irq,
- * delay_ms) for accel_sim_attach. */
+/* Fill the model's side of the port (spi_transfer, i2c_write_read with ACCEL_TSP1_I2C, gpio_set,
+ * wait_irq, delay_ms) for accel_sim_attach. */
 ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p);
 #endif
 #ifdef __cplusplus
@@ -2801,25 +2965,64 @@ extern "C" {
  *   Offsets follow TFLite: input_offset = -input_zero_point, filter_offset = -filter_zero_point,
  *   output_offset = +output_zero_point; shift > 0 is a left shift. Accumulators wrap modulo 2^32
  *   (TFLite leaves int32 overflow undefined; real models never reach it), likewise x * 2^shift.
+ * ASSUMPTIONS: the reference is TFLite's default build (double rounding; single rounding only
+ *   when a layer asks for ACCEL_MAC_ROUND_SINGLE, never silently); the Edge TPU's uint8 on the
+ *   wire is int8 with the sign bit flipped (accel_mac_flip_sign); the DSP kernels need a
+ *   little-endian target.
  * Config macros:
  *   ACCEL_MAC_NO_FLOAT  leave out every float/double helper (quantize_multiplier, quantize_f32,
  *                       dequantize_f32); the rest of the engine is integer only.
- *   ACCEL_MAC_FAST      1: 4-channel blocked, unrolled inner loops that compilers vectorize
- *                       (uint8 x int8 dot products with hoisted offset sums for FC/GEMM,
- *                       conv2d through a 2 KiB stack im2col patch); default on 64-bit hosts.
- *                       0: the smallest loops (default elsewhere; under 100 bytes of stack).
- *                       Both give identical results (the tests run both).
+ *   ACCEL_MAC_FAST      1: the fast kernels (default on 32- and 64-bit targets): on targets with
+ *                       32-bit pointers the microcontroller kernels (ACCEL_MAC_MCU below), on
+ *                       64-bit hosts 4-channel blocked, unrolled loops that compilers vectorize
+ *                       (uint8 x int8 dot products with hoisted offset sums for GEMM batches,
+ *                       depthwise and pools) or the explicit SIMD below.
+ *                       0: the smallest loops (default on 8/16-bit targets; under 100 bytes of
+ *                       stack). Both give identical results (the tests run both).
+ *   ACCEL_MAC_MCU       (default 1 with ACCEL_MAC_FAST on targets with 32-bit pointers and no
+ *                       x86/AArch64 SIMD) register-blocked kernels written for in-order 32-bit
+ *                       cores, so that GCC/Clang at -O2 keep every accumulator in a register
+ *                       (no vectorizer needed): FC/GEMM 4 weight rows per pass (Thumb-1: 2);
+ *                       conv2d through an im2col patch in caller scratch (3 output pixels x
+ *                       2 channels per pass; with the DSP extension 4 x 1), or, without
+ *                       scratch, the FC kernel over each filter row's in-image taps; depthwise
+ *                       (depth multiplier 1, k_h*k_w <= 25) 4 channels per pass, whole 3x3
+ *                       windows unrolled; pools 4 channels per pass; requantization of many
+ *                       outputs per call. On 32-bit Arm with the DSP extension (ACCEL_MAC_SIMD
+ *                       4: Cortex-M4/M7/M33) the inner loops are SXTB16/SXTAB16 + SMLAD (FC:
+ *                       8 bytes and 3 rows a turn of an inline-asm loop using 13 registers;
+ *                       builds that reserve both r7 and r9 define ACCEL_MAC_NO_SIMD), depthwise
+ *                       SMLABB/SMLATT, max pool SSUB8/SEL. With -Os (__OPTIMIZE_SIZE__) the
+ *                       portable inner loops are not unrolled. Stack: up to about 900 bytes
+ *                       (conv2d and depthwise: blocks of sums; depthwise: the packed filter
+ *                       taps); the scratch holds the im2col patch. Hosts without
+ *                       explicit SIMD run conv2d and FC/GEMM of fewer than 4 rows on these
+ *                       kernels too (the host loops need -O3's vectorizer; these do not), with
+ *                       a 12 KiB stack patch when conv2d gets no scratch. 1 on a 64-bit host
+ *                       forces them everywhere (tests/test_mac_mcu.c); needs ACCEL_MAC_FAST 1
+ *                       and no x86/AArch64 SIMD (ACCEL_MAC_NO_SIMD).
+ *                       Executed instructions per MAC under qemu-system-arm -icount (make
+ *                       bench-mcu; arm-none-eabi-gcc 12.2 -O2; int8 per-channel: FC 256->64,
+ *                       conv 3x3 16x16x16->16, depthwise 3x3 16x16x32, conv 1x1 16x16x32->32):
+ *                       Cortex-M4 1.92, 1.60, 7.77, 2.41; Cortex-M3 3.28, 2.80, 9.41, 3.60
+ *                       (CMSIS-NN measured the same way: M4 2.08, 2.33, 8.07, 2.70; M3 3.53,
+ *                       3.35, 9.64, 3.66). Code on Cortex-M0+ -Os: FC 1.4 KiB, conv2d 4.0 KiB
+ *                       (tests/mac_size.sh).
  *   ACCEL_MAC_NO_SIMD   leave out the explicit SIMD paths below (portable C only).
+ * Scratch: accel_mac_conv2d_with_scratch takes caller scratch for the im2col patch (size from
+ * accel_mac_conv2d_scratch_size: 2 * (3 or 4) * k_h*k_w*in_c/groups + 3 bytes with
+ * ACCEL_MAC_MCU, 0 where a build does not use it); accel_mac_conv2d is the same call without
+ * scratch and stays as it was.
  * SIMD (read-only ACCEL_MAC_SIMD, set from the target's feature macros; needs ACCEL_MAC_FAST 1
  * and GCC/Clang): 2 = x86 AVX-512 VNNI + BW (vpdpbusd), 1 = x86 AVX2 (int16 madd), both only
  * on hosted builds; 3 = AArch64 NEON with the dot-product extension (sdot), 4 = 32-bit Arm with
- * the DSP extension (SMLAD; Cortex-M4/M7/M33: define ACCEL_MAC_FAST 1 to get it, MCU builds
- * default to 0 and stay small); 0 = none. 4 uses SXTAB16/SMLAD where the target has ARMv6
- * SIMD32 and the compiler their intrinsics (clang, GCC >= 10), a scalar loop otherwise
- * (ARMv5TE). 3 and 4 run under QEMU in
- * tests/mac_arm.sh (qemu-aarch64 -cpu max; Cortex-M4/M7/M33 on mps2 boards), not on hardware.
- * All levels speed up FC / GEMM (accel_mac_fully_connected, accel_mac_matmul_s32) and give
- * results bit-identical to the portable path: every sum is the same one modulo 2^32.
+ * the DSP extension (the ACCEL_MAC_MCU kernels above; inline assembly, little-endian, where the
+ * target has ARMv6 SIMD32; the portable kernels otherwise, e.g. ARMv5TE); 0 = none. 3 and 4 run
+ * under QEMU in tests/mac_arm.sh (qemu-aarch64 -cpu max; Cortex-M0/M3/M4/M7/M33 on mps2 boards
+ * and the micro:bit), not on hardware.
+ * The x86 and AArch64 levels speed up FC / GEMM (accel_mac_fully_connected,
+ * accel_mac_matmul_s32) and give results bit-identical to the portable path: every sum is the
+ * same one modulo 2^32.
  * Both x86 levels also run conv2d (every group count, stride, dilation and padding;
  * k_h*k_w*in_c/groups <= 1024; AVX-512: double rounding) with output channels in the vector
  * lanes over a per-pixel im2col patch, and depthwise conv2d (depth multiplier 1, k_h*k_w <= 64;
@@ -2827,7 +3030,7 @@ extern "C" {
  * channels, 8 per vpmaddwd), requantizing in vectors. They use bounded stack tiles (conv about
  * 26 KiB, depthwise up to 10 KiB), no scratch; every other case takes the portable path. */
 #ifndef ACCEL_MAC_FAST
-#if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
+#if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFu
 #define ACCEL_MAC_FAST 1
 #else
 #define ACCEL_MAC_FAST 0
@@ -2842,12 +3045,23 @@ extern "C" {
 #endif
 #elif defined(__aarch64__) && defined(__ARM_NEON) && defined(__ARM_FEATURE_DOTPROD)
 #define ACCEL_MAC_SIMD 3
-#elif defined(__arm__) && defined(__ARM_FEATURE_DSP)
+#elif defined(__arm__) && defined(__ARM_FEATURE_DSP) && (!defined(ACCEL_MAC_MCU) || ACCEL_MAC_MCU)
 #define ACCEL_MAC_SIMD 4
 #endif
 #endif
 #ifndef ACCEL_MAC_SIMD
 #define ACCEL_MAC_SIMD 0
+#endif
+#ifndef ACCEL_MAC_MCU
+#if ACCEL_MAC_FAST && (ACCEL_MAC_SIMD == 0 || ACCEL_MAC_SIMD == 4) && defined(UINTPTR_MAX) && \
+    UINTPTR_MAX <= 0xFFFFFFFFu
+#define ACCEL_MAC_MCU 1
+#else
+#define ACCEL_MAC_MCU 0
+#endif
+#endif
+#if ACCEL_MAC_MCU && (!ACCEL_MAC_FAST || (ACCEL_MAC_SIMD != 0 && ACCEL_MAC_SIMD != 4))
+#error "ACCEL_MAC_MCU 1 needs ACCEL_MAC_FAST 1 and no x86/AArch64 SIMD (ACCEL_MAC_NO_SIMD)"
 #endif
 
 typedef enum accel_mac_dtype { ACCEL_MAC_INT8 = 0, ACCEL_MAC_UINT8 = 1 } accel_mac_dtype;
@@ -2925,6 +3139,18 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d(const accel_mac_conv *g, 
                                        const void *input, size_t input_len, const void *filter,
                                        size_t filter_len, const int32_t *bias, size_t bias_len,
                                        void *output, size_t output_len);
+/* conv2d with caller scratch, which the microcontroller kernels (ACCEL_MAC_MCU) use for an
+ * im2col patch: accel_mac_conv2d_scratch_size gives the bytes for geometry g (0 when this
+ * build needs none; any alignment). With less (or NULL), the same result comes slower; the
+ * scratch is overwritten. accel_mac_conv2d is this with no scratch. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d_scratch_size(const accel_mac_conv *g, size_t *size);
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
+                                                    const accel_mac_quant *q, const void *input,
+                                                    size_t input_len, const void *filter,
+                                                    size_t filter_len, const int32_t *bias,
+                                                    size_t bias_len, void *output,
+                                                    size_t output_len, void *scratch,
+                                                    size_t scratch_len);
 ACCELDEF ACCEL_NODISCARD accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
                                                  const accel_mac_quant *q, const void *input,
                                                  size_t input_len, const void *filter,
@@ -3167,13 +3393,14 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_TSP1_ERR_CRYPT: return "ACCEL_E_TSP1_ERR_CRYPT: device reported ERR_CRYPT (image verification)";
     case ACCEL_E_TSP1_ERR_CHECKSUM: return "ACCEL_E_TSP1_ERR_CHECKSUM: device reported ERR_CHECKSUM";
     case ACCEL_E_TSP1_ERR_FRAMING: return "ACCEL_E_TSP1_ERR_FRAMING: device reported ERR_FRAMING";
-    case ACCEL_E_TSP1_DISCARDED: return "ACCEL_E_TSP1_DISCARDED: command discarded by the device";
-    case ACCEL_E_TSP1_UNKNOWN_OUTCOME: return "ACCEL_E_TSP1_UNKNOWN_OUTCOME: unattributable device error; command may or may not have run";
+    case ACCEL_E_TSP1_DISCARDED: return "ACCEL_E_TSP1_DISCARDED: command did not run (discarded by the device)";
+    case ACCEL_E_TSP1_UNKNOWN_OUTCOME: return "ACCEL_E_TSP1_UNKNOWN_OUTCOME: the driver cannot know whether the command ran";
     case ACCEL_E_TSP1_RESPONSE_LOST: return "ACCEL_E_TSP1_RESPONSE_LOST: command ran, its response was lost";
     case ACCEL_E_TSP1_ERROR_STATE: return "ACCEL_E_TSP1_ERROR_STATE: device command queue in error state";
     case ACCEL_E_TSP1_MASK: return "ACCEL_E_TSP1_MASK: mask selects an unknown network slot";
     case ACCEL_E_TSP1_ASLEEP: return "ACCEL_E_TSP1_ASLEEP: device in deep sleep";
     case ACCEL_E_TSP1_UNEXPECTED: return "ACCEL_E_TSP1_UNEXPECTED: unexpected response id";
+    case ACCEL_E_TSP1_ROM: return "ACCEL_E_TSP1_ROM: device booted into its ROM bootloader (no valid firmware)";
 #endif
 
 #ifndef ACCEL_NO_EDGETPU /* a removed section takes its strings along */
@@ -3512,7 +3739,9 @@ ACCELDEF accel_status accel_write_fill(accel_writer *w, uint8_t v, size_t n)
 }
 
 /* ---------------------------------------------------------------- common: CRC-32 */
-/* crc32 tables: generated by scripts/gen_crc32_tables.py; tests/test_common.c checks them. */
+/* crc32 tables: generated by scripts/gen_crc32_tables.py (do not edit by hand; --update rewrites
+ * this block); tests/test_common.c checks every entry and constant. */
+#if ACCEL_CRC32_SIMD != 3 /* the AArch64 CRC32 instructions need no table */
 #if ACCEL_CRC32_IMPL == ACCEL_CRC32_NIBBLE
 static const uint32_t accel__crc32_nibble[16] = {
     0x00000000UL, 0x1DB71064UL, 0x3B6E20C8UL, 0x26D930ACUL,
@@ -3520,9 +3749,18 @@ static const uint32_t accel__crc32_nibble[16] = {
     0xEDB88320UL, 0xF00F9344UL, 0xD6D6A3E8UL, 0xCB61B38CUL,
     0x9B64C2B0UL, 0x86D3D2D4UL, 0xA00AE278UL, 0xBDBDF21CUL,
 };
-#elif ACCEL_CRC32_IMPL == ACCEL_CRC32_TABLE256 || ACCEL_CRC32_IMPL == ACCEL_CRC32_SLICE8
-/* row 0 is the byte-at-a-time table; slicing-by-8 adds rows 1-7 */
-#if ACCEL_CRC32_IMPL == ACCEL_CRC32_SLICE8
+#elif ACCEL_CRC32_IMPL >= ACCEL_CRC32_TABLE256
+#if ACCEL_CRC32_IMPL == ACCEL_CRC32_BRAID && ACCEL_CRC32_SIMD != 1 && ACCEL_CRC32_SIMD != 2
+#define ACCEL__CRC32_BRAID 1 /* (the x86 folding takes every input the braid would) */
+#else
+#define ACCEL__CRC32_BRAID 0
+#endif
+/* Row k is the CRC register after one byte value and k zero bytes. Row 0 is the
+ * byte-at-a-time table; slicing-by-8 adds rows 1-7; the braid adds, as rows 8-15, the rows
+ * for 24-31 zero bytes (a byte's jump to the same lane of the next 32-byte braid row). */
+#if ACCEL__CRC32_BRAID
+#define ACCEL__CRC32_ROWS 16
+#elif ACCEL_CRC32_IMPL >= ACCEL_CRC32_SLICE8
 #define ACCEL__CRC32_ROWS 8
 #else
 #define ACCEL__CRC32_ROWS 1
@@ -3573,7 +3811,7 @@ static const uint32_t accel__crc32_t8[ACCEL__CRC32_ROWS][256] = {
     0x54DE5729UL, 0x23D967BFUL, 0xB3667A2EUL, 0xC4614AB8UL, 0x5D681B02UL, 0x2A6F2B94UL,
     0xB40BBE37UL, 0xC30C8EA1UL, 0x5A05DF1BUL, 0x2D02EF8DUL,
   },
-#if ACCEL_CRC32_IMPL == ACCEL_CRC32_SLICE8
+#if ACCEL_CRC32_IMPL >= ACCEL_CRC32_SLICE8
   {
     0x00000000UL, 0x191B3141UL, 0x32366282UL, 0x2B2D53C3UL, 0x646CC504UL, 0x7D77F445UL,
     0x565AA786UL, 0x4F4196C7UL, 0xC8D98A08UL, 0xD1C2BB49UL, 0xFAEFE88AUL, 0xE3F4D9CBUL,
@@ -3890,7 +4128,545 @@ static const uint32_t accel__crc32_t8[ACCEL__CRC32_ROWS][256] = {
     0xA8C40105UL, 0x646E019BUL, 0xEAE10678UL, 0x264B06E6UL,
   },
 #endif
+#if ACCEL__CRC32_BRAID
+  {
+    0x00000000UL, 0xA58B900EUL, 0x9066265DUL, 0x35EDB653UL, 0xFBBD4AFBUL, 0x5E36DAF5UL,
+    0x6BDB6CA6UL, 0xCE50FCA8UL, 0x2C0B93B7UL, 0x898003B9UL, 0xBC6DB5EAUL, 0x19E625E4UL,
+    0xD7B6D94CUL, 0x723D4942UL, 0x47D0FF11UL, 0xE25B6F1FUL, 0x5817276EUL, 0xFD9CB760UL,
+    0xC8710133UL, 0x6DFA913DUL, 0xA3AA6D95UL, 0x0621FD9BUL, 0x33CC4BC8UL, 0x9647DBC6UL,
+    0x741CB4D9UL, 0xD19724D7UL, 0xE47A9284UL, 0x41F1028AUL, 0x8FA1FE22UL, 0x2A2A6E2CUL,
+    0x1FC7D87FUL, 0xBA4C4871UL, 0xB02E4EDCUL, 0x15A5DED2UL, 0x20486881UL, 0x85C3F88FUL,
+    0x4B930427UL, 0xEE189429UL, 0xDBF5227AUL, 0x7E7EB274UL, 0x9C25DD6BUL, 0x39AE4D65UL,
+    0x0C43FB36UL, 0xA9C86B38UL, 0x67989790UL, 0xC213079EUL, 0xF7FEB1CDUL, 0x527521C3UL,
+    0xE83969B2UL, 0x4DB2F9BCUL, 0x785F4FEFUL, 0xDDD4DFE1UL, 0x13842349UL, 0xB60FB347UL,
+    0x83E20514UL, 0x2669951AUL, 0xC432FA05UL, 0x61B96A0BUL, 0x5454DC58UL, 0xF1DF4C56UL,
+    0x3F8FB0FEUL, 0x9A0420F0UL, 0xAFE996A3UL, 0x0A6206ADUL, 0xBB2D9BF9UL, 0x1EA60BF7UL,
+    0x2B4BBDA4UL, 0x8EC02DAAUL, 0x4090D102UL, 0xE51B410CUL, 0xD0F6F75FUL, 0x757D6751UL,
+    0x9726084EUL, 0x32AD9840UL, 0x07402E13UL, 0xA2CBBE1DUL, 0x6C9B42B5UL, 0xC910D2BBUL,
+    0xFCFD64E8UL, 0x5976F4E6UL, 0xE33ABC97UL, 0x46B12C99UL, 0x735C9ACAUL, 0xD6D70AC4UL,
+    0x1887F66CUL, 0xBD0C6662UL, 0x88E1D031UL, 0x2D6A403FUL, 0xCF312F20UL, 0x6ABABF2EUL,
+    0x5F57097DUL, 0xFADC9973UL, 0x348C65DBUL, 0x9107F5D5UL, 0xA4EA4386UL, 0x0161D388UL,
+    0x0B03D525UL, 0xAE88452BUL, 0x9B65F378UL, 0x3EEE6376UL, 0xF0BE9FDEUL, 0x55350FD0UL,
+    0x60D8B983UL, 0xC553298DUL, 0x27084692UL, 0x8283D69CUL, 0xB76E60CFUL, 0x12E5F0C1UL,
+    0xDCB50C69UL, 0x793E9C67UL, 0x4CD32A34UL, 0xE958BA3AUL, 0x5314F24BUL, 0xF69F6245UL,
+    0xC372D416UL, 0x66F94418UL, 0xA8A9B8B0UL, 0x0D2228BEUL, 0x38CF9EEDUL, 0x9D440EE3UL,
+    0x7F1F61FCUL, 0xDA94F1F2UL, 0xEF7947A1UL, 0x4AF2D7AFUL, 0x84A22B07UL, 0x2129BB09UL,
+    0x14C40D5AUL, 0xB14F9D54UL, 0xAD2A31B3UL, 0x08A1A1BDUL, 0x3D4C17EEUL, 0x98C787E0UL,
+    0x56977B48UL, 0xF31CEB46UL, 0xC6F15D15UL, 0x637ACD1BUL, 0x8121A204UL, 0x24AA320AUL,
+    0x11478459UL, 0xB4CC1457UL, 0x7A9CE8FFUL, 0xDF1778F1UL, 0xEAFACEA2UL, 0x4F715EACUL,
+    0xF53D16DDUL, 0x50B686D3UL, 0x655B3080UL, 0xC0D0A08EUL, 0x0E805C26UL, 0xAB0BCC28UL,
+    0x9EE67A7BUL, 0x3B6DEA75UL, 0xD936856AUL, 0x7CBD1564UL, 0x4950A337UL, 0xECDB3339UL,
+    0x228BCF91UL, 0x87005F9FUL, 0xB2EDE9CCUL, 0x176679C2UL, 0x1D047F6FUL, 0xB88FEF61UL,
+    0x8D625932UL, 0x28E9C93CUL, 0xE6B93594UL, 0x4332A59AUL, 0x76DF13C9UL, 0xD35483C7UL,
+    0x310FECD8UL, 0x94847CD6UL, 0xA169CA85UL, 0x04E25A8BUL, 0xCAB2A623UL, 0x6F39362DUL,
+    0x5AD4807EUL, 0xFF5F1070UL, 0x45135801UL, 0xE098C80FUL, 0xD5757E5CUL, 0x70FEEE52UL,
+    0xBEAE12FAUL, 0x1B2582F4UL, 0x2EC834A7UL, 0x8B43A4A9UL, 0x6918CBB6UL, 0xCC935BB8UL,
+    0xF97EEDEBUL, 0x5CF57DE5UL, 0x92A5814DUL, 0x372E1143UL, 0x02C3A710UL, 0xA748371EUL,
+    0x1607AA4AUL, 0xB38C3A44UL, 0x86618C17UL, 0x23EA1C19UL, 0xEDBAE0B1UL, 0x483170BFUL,
+    0x7DDCC6ECUL, 0xD85756E2UL, 0x3A0C39FDUL, 0x9F87A9F3UL, 0xAA6A1FA0UL, 0x0FE18FAEUL,
+    0xC1B17306UL, 0x643AE308UL, 0x51D7555BUL, 0xF45CC555UL, 0x4E108D24UL, 0xEB9B1D2AUL,
+    0xDE76AB79UL, 0x7BFD3B77UL, 0xB5ADC7DFUL, 0x102657D1UL, 0x25CBE182UL, 0x8040718CUL,
+    0x621B1E93UL, 0xC7908E9DUL, 0xF27D38CEUL, 0x57F6A8C0UL, 0x99A65468UL, 0x3C2DC466UL,
+    0x09C07235UL, 0xAC4BE23BUL, 0xA629E496UL, 0x03A27498UL, 0x364FC2CBUL, 0x93C452C5UL,
+    0x5D94AE6DUL, 0xF81F3E63UL, 0xCDF28830UL, 0x6879183EUL, 0x8A227721UL, 0x2FA9E72FUL,
+    0x1A44517CUL, 0xBFCFC172UL, 0x719F3DDAUL, 0xD414ADD4UL, 0xE1F91B87UL, 0x44728B89UL,
+    0xFE3EC3F8UL, 0x5BB553F6UL, 0x6E58E5A5UL, 0xCBD375ABUL, 0x05838903UL, 0xA008190DUL,
+    0x95E5AF5EUL, 0x306E3F50UL, 0xD235504FUL, 0x77BEC041UL, 0x42537612UL, 0xE7D8E61CUL,
+    0x29881AB4UL, 0x8C038ABAUL, 0xB9EE3CE9UL, 0x1C65ACE7UL,
+  },
+  {
+    0x00000000UL, 0xE71DA697UL, 0x154A4B6FUL, 0xF257EDF8UL, 0x2A9496DEUL, 0xCD893049UL,
+    0x3FDEDDB1UL, 0xD8C37B26UL, 0x55292DBCUL, 0xB2348B2BUL, 0x406366D3UL, 0xA77EC044UL,
+    0x7FBDBB62UL, 0x98A01DF5UL, 0x6AF7F00DUL, 0x8DEA569AUL, 0xAA525B78UL, 0x4D4FFDEFUL,
+    0xBF181017UL, 0x5805B680UL, 0x80C6CDA6UL, 0x67DB6B31UL, 0x958C86C9UL, 0x7291205EUL,
+    0xFF7B76C4UL, 0x1866D053UL, 0xEA313DABUL, 0x0D2C9B3CUL, 0xD5EFE01AUL, 0x32F2468DUL,
+    0xC0A5AB75UL, 0x27B80DE2UL, 0x8FD5B0B1UL, 0x68C81626UL, 0x9A9FFBDEUL, 0x7D825D49UL,
+    0xA541266FUL, 0x425C80F8UL, 0xB00B6D00UL, 0x5716CB97UL, 0xDAFC9D0DUL, 0x3DE13B9AUL,
+    0xCFB6D662UL, 0x28AB70F5UL, 0xF0680BD3UL, 0x1775AD44UL, 0xE52240BCUL, 0x023FE62BUL,
+    0x2587EBC9UL, 0xC29A4D5EUL, 0x30CDA0A6UL, 0xD7D00631UL, 0x0F137D17UL, 0xE80EDB80UL,
+    0x1A593678UL, 0xFD4490EFUL, 0x70AEC675UL, 0x97B360E2UL, 0x65E48D1AUL, 0x82F92B8DUL,
+    0x5A3A50ABUL, 0xBD27F63CUL, 0x4F701BC4UL, 0xA86DBD53UL, 0xC4DA6723UL, 0x23C7C1B4UL,
+    0xD1902C4CUL, 0x368D8ADBUL, 0xEE4EF1FDUL, 0x0953576AUL, 0xFB04BA92UL, 0x1C191C05UL,
+    0x91F34A9FUL, 0x76EEEC08UL, 0x84B901F0UL, 0x63A4A767UL, 0xBB67DC41UL, 0x5C7A7AD6UL,
+    0xAE2D972EUL, 0x493031B9UL, 0x6E883C5BUL, 0x89959ACCUL, 0x7BC27734UL, 0x9CDFD1A3UL,
+    0x441CAA85UL, 0xA3010C12UL, 0x5156E1EAUL, 0xB64B477DUL, 0x3BA111E7UL, 0xDCBCB770UL,
+    0x2EEB5A88UL, 0xC9F6FC1FUL, 0x11358739UL, 0xF62821AEUL, 0x047FCC56UL, 0xE3626AC1UL,
+    0x4B0FD792UL, 0xAC127105UL, 0x5E459CFDUL, 0xB9583A6AUL, 0x619B414CUL, 0x8686E7DBUL,
+    0x74D10A23UL, 0x93CCACB4UL, 0x1E26FA2EUL, 0xF93B5CB9UL, 0x0B6CB141UL, 0xEC7117D6UL,
+    0x34B26CF0UL, 0xD3AFCA67UL, 0x21F8279FUL, 0xC6E58108UL, 0xE15D8CEAUL, 0x06402A7DUL,
+    0xF417C785UL, 0x130A6112UL, 0xCBC91A34UL, 0x2CD4BCA3UL, 0xDE83515BUL, 0x399EF7CCUL,
+    0xB474A156UL, 0x536907C1UL, 0xA13EEA39UL, 0x46234CAEUL, 0x9EE03788UL, 0x79FD911FUL,
+    0x8BAA7CE7UL, 0x6CB7DA70UL, 0x52C5C807UL, 0xB5D86E90UL, 0x478F8368UL, 0xA09225FFUL,
+    0x78515ED9UL, 0x9F4CF84EUL, 0x6D1B15B6UL, 0x8A06B321UL, 0x07ECE5BBUL, 0xE0F1432CUL,
+    0x12A6AED4UL, 0xF5BB0843UL, 0x2D787365UL, 0xCA65D5F2UL, 0x3832380AUL, 0xDF2F9E9DUL,
+    0xF897937FUL, 0x1F8A35E8UL, 0xEDDDD810UL, 0x0AC07E87UL, 0xD20305A1UL, 0x351EA336UL,
+    0xC7494ECEUL, 0x2054E859UL, 0xADBEBEC3UL, 0x4AA31854UL, 0xB8F4F5ACUL, 0x5FE9533BUL,
+    0x872A281DUL, 0x60378E8AUL, 0x92606372UL, 0x757DC5E5UL, 0xDD1078B6UL, 0x3A0DDE21UL,
+    0xC85A33D9UL, 0x2F47954EUL, 0xF784EE68UL, 0x109948FFUL, 0xE2CEA507UL, 0x05D30390UL,
+    0x8839550AUL, 0x6F24F39DUL, 0x9D731E65UL, 0x7A6EB8F2UL, 0xA2ADC3D4UL, 0x45B06543UL,
+    0xB7E788BBUL, 0x50FA2E2CUL, 0x774223CEUL, 0x905F8559UL, 0x620868A1UL, 0x8515CE36UL,
+    0x5DD6B510UL, 0xBACB1387UL, 0x489CFE7FUL, 0xAF8158E8UL, 0x226B0E72UL, 0xC576A8E5UL,
+    0x3721451DUL, 0xD03CE38AUL, 0x08FF98ACUL, 0xEFE23E3BUL, 0x1DB5D3C3UL, 0xFAA87554UL,
+    0x961FAF24UL, 0x710209B3UL, 0x8355E44BUL, 0x644842DCUL, 0xBC8B39FAUL, 0x5B969F6DUL,
+    0xA9C17295UL, 0x4EDCD402UL, 0xC3368298UL, 0x242B240FUL, 0xD67CC9F7UL, 0x31616F60UL,
+    0xE9A21446UL, 0x0EBFB2D1UL, 0xFCE85F29UL, 0x1BF5F9BEUL, 0x3C4DF45CUL, 0xDB5052CBUL,
+    0x2907BF33UL, 0xCE1A19A4UL, 0x16D96282UL, 0xF1C4C415UL, 0x039329EDUL, 0xE48E8F7AUL,
+    0x6964D9E0UL, 0x8E797F77UL, 0x7C2E928FUL, 0x9B333418UL, 0x43F04F3EUL, 0xA4EDE9A9UL,
+    0x56BA0451UL, 0xB1A7A2C6UL, 0x19CA1F95UL, 0xFED7B902UL, 0x0C8054FAUL, 0xEB9DF26DUL,
+    0x335E894BUL, 0xD4432FDCUL, 0x2614C224UL, 0xC10964B3UL, 0x4CE33229UL, 0xABFE94BEUL,
+    0x59A97946UL, 0xBEB4DFD1UL, 0x6677A4F7UL, 0x816A0260UL, 0x733DEF98UL, 0x9420490FUL,
+    0xB39844EDUL, 0x5485E27AUL, 0xA6D20F82UL, 0x41CFA915UL, 0x990CD233UL, 0x7E1174A4UL,
+    0x8C46995CUL, 0x6B5B3FCBUL, 0xE6B16951UL, 0x01ACCFC6UL, 0xF3FB223EUL, 0x14E684A9UL,
+    0xCC25FF8FUL, 0x2B385918UL, 0xD96FB4E0UL, 0x3E721277UL,
+  },
+  {
+    0x00000000UL, 0x6E8C1B41UL, 0xDD183682UL, 0xB3942DC3UL, 0x61416B45UL, 0x0FCD7004UL,
+    0xBC595DC7UL, 0xD2D54686UL, 0xC282D68AUL, 0xAC0ECDCBUL, 0x1F9AE008UL, 0x7116FB49UL,
+    0xA3C3BDCFUL, 0xCD4FA68EUL, 0x7EDB8B4DUL, 0x1057900CUL, 0x5E74AB55UL, 0x30F8B014UL,
+    0x836C9DD7UL, 0xEDE08696UL, 0x3F35C010UL, 0x51B9DB51UL, 0xE22DF692UL, 0x8CA1EDD3UL,
+    0x9CF67DDFUL, 0xF27A669EUL, 0x41EE4B5DUL, 0x2F62501CUL, 0xFDB7169AUL, 0x933B0DDBUL,
+    0x20AF2018UL, 0x4E233B59UL, 0xBCE956AAUL, 0xD2654DEBUL, 0x61F16028UL, 0x0F7D7B69UL,
+    0xDDA83DEFUL, 0xB32426AEUL, 0x00B00B6DUL, 0x6E3C102CUL, 0x7E6B8020UL, 0x10E79B61UL,
+    0xA373B6A2UL, 0xCDFFADE3UL, 0x1F2AEB65UL, 0x71A6F024UL, 0xC232DDE7UL, 0xACBEC6A6UL,
+    0xE29DFDFFUL, 0x8C11E6BEUL, 0x3F85CB7DUL, 0x5109D03CUL, 0x83DC96BAUL, 0xED508DFBUL,
+    0x5EC4A038UL, 0x3048BB79UL, 0x201F2B75UL, 0x4E933034UL, 0xFD071DF7UL, 0x938B06B6UL,
+    0x415E4030UL, 0x2FD25B71UL, 0x9C4676B2UL, 0xF2CA6DF3UL, 0xA2A3AB15UL, 0xCC2FB054UL,
+    0x7FBB9D97UL, 0x113786D6UL, 0xC3E2C050UL, 0xAD6EDB11UL, 0x1EFAF6D2UL, 0x7076ED93UL,
+    0x60217D9FUL, 0x0EAD66DEUL, 0xBD394B1DUL, 0xD3B5505CUL, 0x016016DAUL, 0x6FEC0D9BUL,
+    0xDC782058UL, 0xB2F43B19UL, 0xFCD70040UL, 0x925B1B01UL, 0x21CF36C2UL, 0x4F432D83UL,
+    0x9D966B05UL, 0xF31A7044UL, 0x408E5D87UL, 0x2E0246C6UL, 0x3E55D6CAUL, 0x50D9CD8BUL,
+    0xE34DE048UL, 0x8DC1FB09UL, 0x5F14BD8FUL, 0x3198A6CEUL, 0x820C8B0DUL, 0xEC80904CUL,
+    0x1E4AFDBFUL, 0x70C6E6FEUL, 0xC352CB3DUL, 0xADDED07CUL, 0x7F0B96FAUL, 0x11878DBBUL,
+    0xA213A078UL, 0xCC9FBB39UL, 0xDCC82B35UL, 0xB2443074UL, 0x01D01DB7UL, 0x6F5C06F6UL,
+    0xBD894070UL, 0xD3055B31UL, 0x609176F2UL, 0x0E1D6DB3UL, 0x403E56EAUL, 0x2EB24DABUL,
+    0x9D266068UL, 0xF3AA7B29UL, 0x217F3DAFUL, 0x4FF326EEUL, 0xFC670B2DUL, 0x92EB106CUL,
+    0x82BC8060UL, 0xEC309B21UL, 0x5FA4B6E2UL, 0x3128ADA3UL, 0xE3FDEB25UL, 0x8D71F064UL,
+    0x3EE5DDA7UL, 0x5069C6E6UL, 0x9E36506BUL, 0xF0BA4B2AUL, 0x432E66E9UL, 0x2DA27DA8UL,
+    0xFF773B2EUL, 0x91FB206FUL, 0x226F0DACUL, 0x4CE316EDUL, 0x5CB486E1UL, 0x32389DA0UL,
+    0x81ACB063UL, 0xEF20AB22UL, 0x3DF5EDA4UL, 0x5379F6E5UL, 0xE0EDDB26UL, 0x8E61C067UL,
+    0xC042FB3EUL, 0xAECEE07FUL, 0x1D5ACDBCUL, 0x73D6D6FDUL, 0xA103907BUL, 0xCF8F8B3AUL,
+    0x7C1BA6F9UL, 0x1297BDB8UL, 0x02C02DB4UL, 0x6C4C36F5UL, 0xDFD81B36UL, 0xB1540077UL,
+    0x638146F1UL, 0x0D0D5DB0UL, 0xBE997073UL, 0xD0156B32UL, 0x22DF06C1UL, 0x4C531D80UL,
+    0xFFC73043UL, 0x914B2B02UL, 0x439E6D84UL, 0x2D1276C5UL, 0x9E865B06UL, 0xF00A4047UL,
+    0xE05DD04BUL, 0x8ED1CB0AUL, 0x3D45E6C9UL, 0x53C9FD88UL, 0x811CBB0EUL, 0xEF90A04FUL,
+    0x5C048D8CUL, 0x328896CDUL, 0x7CABAD94UL, 0x1227B6D5UL, 0xA1B39B16UL, 0xCF3F8057UL,
+    0x1DEAC6D1UL, 0x7366DD90UL, 0xC0F2F053UL, 0xAE7EEB12UL, 0xBE297B1EUL, 0xD0A5605FUL,
+    0x63314D9CUL, 0x0DBD56DDUL, 0xDF68105BUL, 0xB1E40B1AUL, 0x027026D9UL, 0x6CFC3D98UL,
+    0x3C95FB7EUL, 0x5219E03FUL, 0xE18DCDFCUL, 0x8F01D6BDUL, 0x5DD4903BUL, 0x33588B7AUL,
+    0x80CCA6B9UL, 0xEE40BDF8UL, 0xFE172DF4UL, 0x909B36B5UL, 0x230F1B76UL, 0x4D830037UL,
+    0x9F5646B1UL, 0xF1DA5DF0UL, 0x424E7033UL, 0x2CC26B72UL, 0x62E1502BUL, 0x0C6D4B6AUL,
+    0xBFF966A9UL, 0xD1757DE8UL, 0x03A03B6EUL, 0x6D2C202FUL, 0xDEB80DECUL, 0xB03416ADUL,
+    0xA06386A1UL, 0xCEEF9DE0UL, 0x7D7BB023UL, 0x13F7AB62UL, 0xC122EDE4UL, 0xAFAEF6A5UL,
+    0x1C3ADB66UL, 0x72B6C027UL, 0x807CADD4UL, 0xEEF0B695UL, 0x5D649B56UL, 0x33E88017UL,
+    0xE13DC691UL, 0x8FB1DDD0UL, 0x3C25F013UL, 0x52A9EB52UL, 0x42FE7B5EUL, 0x2C72601FUL,
+    0x9FE64DDCUL, 0xF16A569DUL, 0x23BF101BUL, 0x4D330B5AUL, 0xFEA72699UL, 0x902B3DD8UL,
+    0xDE080681UL, 0xB0841DC0UL, 0x03103003UL, 0x6D9C2B42UL, 0xBF496DC4UL, 0xD1C57685UL,
+    0x62515B46UL, 0x0CDD4007UL, 0x1C8AD00BUL, 0x7206CB4AUL, 0xC192E689UL, 0xAF1EFDC8UL,
+    0x7DCBBB4EUL, 0x1347A00FUL, 0xA0D38DCCUL, 0xCE5F968DUL,
+  },
+  {
+    0x00000000UL, 0x01B5FD1DUL, 0x036BFA3AUL, 0x02DE0727UL, 0x06D7F474UL, 0x07620969UL,
+    0x05BC0E4EUL, 0x0409F353UL, 0x0DAFE8E8UL, 0x0C1A15F5UL, 0x0EC412D2UL, 0x0F71EFCFUL,
+    0x0B781C9CUL, 0x0ACDE181UL, 0x0813E6A6UL, 0x09A61BBBUL, 0x1B5FD1D0UL, 0x1AEA2CCDUL,
+    0x18342BEAUL, 0x1981D6F7UL, 0x1D8825A4UL, 0x1C3DD8B9UL, 0x1EE3DF9EUL, 0x1F562283UL,
+    0x16F03938UL, 0x1745C425UL, 0x159BC302UL, 0x142E3E1FUL, 0x1027CD4CUL, 0x11923051UL,
+    0x134C3776UL, 0x12F9CA6BUL, 0x36BFA3A0UL, 0x370A5EBDUL, 0x35D4599AUL, 0x3461A487UL,
+    0x306857D4UL, 0x31DDAAC9UL, 0x3303ADEEUL, 0x32B650F3UL, 0x3B104B48UL, 0x3AA5B655UL,
+    0x387BB172UL, 0x39CE4C6FUL, 0x3DC7BF3CUL, 0x3C724221UL, 0x3EAC4506UL, 0x3F19B81BUL,
+    0x2DE07270UL, 0x2C558F6DUL, 0x2E8B884AUL, 0x2F3E7557UL, 0x2B378604UL, 0x2A827B19UL,
+    0x285C7C3EUL, 0x29E98123UL, 0x204F9A98UL, 0x21FA6785UL, 0x232460A2UL, 0x22919DBFUL,
+    0x26986EECUL, 0x272D93F1UL, 0x25F394D6UL, 0x244669CBUL, 0x6D7F4740UL, 0x6CCABA5DUL,
+    0x6E14BD7AUL, 0x6FA14067UL, 0x6BA8B334UL, 0x6A1D4E29UL, 0x68C3490EUL, 0x6976B413UL,
+    0x60D0AFA8UL, 0x616552B5UL, 0x63BB5592UL, 0x620EA88FUL, 0x66075BDCUL, 0x67B2A6C1UL,
+    0x656CA1E6UL, 0x64D95CFBUL, 0x76209690UL, 0x77956B8DUL, 0x754B6CAAUL, 0x74FE91B7UL,
+    0x70F762E4UL, 0x71429FF9UL, 0x739C98DEUL, 0x722965C3UL, 0x7B8F7E78UL, 0x7A3A8365UL,
+    0x78E48442UL, 0x7951795FUL, 0x7D588A0CUL, 0x7CED7711UL, 0x7E337036UL, 0x7F868D2BUL,
+    0x5BC0E4E0UL, 0x5A7519FDUL, 0x58AB1EDAUL, 0x591EE3C7UL, 0x5D171094UL, 0x5CA2ED89UL,
+    0x5E7CEAAEUL, 0x5FC917B3UL, 0x566F0C08UL, 0x57DAF115UL, 0x5504F632UL, 0x54B10B2FUL,
+    0x50B8F87CUL, 0x510D0561UL, 0x53D30246UL, 0x5266FF5BUL, 0x409F3530UL, 0x412AC82DUL,
+    0x43F4CF0AUL, 0x42413217UL, 0x4648C144UL, 0x47FD3C59UL, 0x45233B7EUL, 0x4496C663UL,
+    0x4D30DDD8UL, 0x4C8520C5UL, 0x4E5B27E2UL, 0x4FEEDAFFUL, 0x4BE729ACUL, 0x4A52D4B1UL,
+    0x488CD396UL, 0x49392E8BUL, 0xDAFE8E80UL, 0xDB4B739DUL, 0xD99574BAUL, 0xD82089A7UL,
+    0xDC297AF4UL, 0xDD9C87E9UL, 0xDF4280CEUL, 0xDEF77DD3UL, 0xD7516668UL, 0xD6E49B75UL,
+    0xD43A9C52UL, 0xD58F614FUL, 0xD186921CUL, 0xD0336F01UL, 0xD2ED6826UL, 0xD358953BUL,
+    0xC1A15F50UL, 0xC014A24DUL, 0xC2CAA56AUL, 0xC37F5877UL, 0xC776AB24UL, 0xC6C35639UL,
+    0xC41D511EUL, 0xC5A8AC03UL, 0xCC0EB7B8UL, 0xCDBB4AA5UL, 0xCF654D82UL, 0xCED0B09FUL,
+    0xCAD943CCUL, 0xCB6CBED1UL, 0xC9B2B9F6UL, 0xC80744EBUL, 0xEC412D20UL, 0xEDF4D03DUL,
+    0xEF2AD71AUL, 0xEE9F2A07UL, 0xEA96D954UL, 0xEB232449UL, 0xE9FD236EUL, 0xE848DE73UL,
+    0xE1EEC5C8UL, 0xE05B38D5UL, 0xE2853FF2UL, 0xE330C2EFUL, 0xE73931BCUL, 0xE68CCCA1UL,
+    0xE452CB86UL, 0xE5E7369BUL, 0xF71EFCF0UL, 0xF6AB01EDUL, 0xF47506CAUL, 0xF5C0FBD7UL,
+    0xF1C90884UL, 0xF07CF599UL, 0xF2A2F2BEUL, 0xF3170FA3UL, 0xFAB11418UL, 0xFB04E905UL,
+    0xF9DAEE22UL, 0xF86F133FUL, 0xFC66E06CUL, 0xFDD31D71UL, 0xFF0D1A56UL, 0xFEB8E74BUL,
+    0xB781C9C0UL, 0xB63434DDUL, 0xB4EA33FAUL, 0xB55FCEE7UL, 0xB1563DB4UL, 0xB0E3C0A9UL,
+    0xB23DC78EUL, 0xB3883A93UL, 0xBA2E2128UL, 0xBB9BDC35UL, 0xB945DB12UL, 0xB8F0260FUL,
+    0xBCF9D55CUL, 0xBD4C2841UL, 0xBF922F66UL, 0xBE27D27BUL, 0xACDE1810UL, 0xAD6BE50DUL,
+    0xAFB5E22AUL, 0xAE001F37UL, 0xAA09EC64UL, 0xABBC1179UL, 0xA962165EUL, 0xA8D7EB43UL,
+    0xA171F0F8UL, 0xA0C40DE5UL, 0xA21A0AC2UL, 0xA3AFF7DFUL, 0xA7A6048CUL, 0xA613F991UL,
+    0xA4CDFEB6UL, 0xA57803ABUL, 0x813E6A60UL, 0x808B977DUL, 0x8255905AUL, 0x83E06D47UL,
+    0x87E99E14UL, 0x865C6309UL, 0x8482642EUL, 0x85379933UL, 0x8C918288UL, 0x8D247F95UL,
+    0x8FFA78B2UL, 0x8E4F85AFUL, 0x8A4676FCUL, 0x8BF38BE1UL, 0x892D8CC6UL, 0x889871DBUL,
+    0x9A61BBB0UL, 0x9BD446ADUL, 0x990A418AUL, 0x98BFBC97UL, 0x9CB64FC4UL, 0x9D03B2D9UL,
+    0x9FDDB5FEUL, 0x9E6848E3UL, 0x97CE5358UL, 0x967BAE45UL, 0x94A5A962UL, 0x9510547FUL,
+    0x9119A72CUL, 0x90AC5A31UL, 0x92725D16UL, 0x93C7A00BUL,
+  },
+  {
+    0x00000000UL, 0x6307D924UL, 0xC60FB248UL, 0xA5086B6CUL, 0x576E62D1UL, 0x3469BBF5UL,
+    0x9161D099UL, 0xF26609BDUL, 0xAEDCC5A2UL, 0xCDDB1C86UL, 0x68D377EAUL, 0x0BD4AECEUL,
+    0xF9B2A773UL, 0x9AB57E57UL, 0x3FBD153BUL, 0x5CBACC1FUL, 0x86C88D05UL, 0xE5CF5421UL,
+    0x40C73F4DUL, 0x23C0E669UL, 0xD1A6EFD4UL, 0xB2A136F0UL, 0x17A95D9CUL, 0x74AE84B8UL,
+    0x281448A7UL, 0x4B139183UL, 0xEE1BFAEFUL, 0x8D1C23CBUL, 0x7F7A2A76UL, 0x1C7DF352UL,
+    0xB975983EUL, 0xDA72411AUL, 0xD6E01C4BUL, 0xB5E7C56FUL, 0x10EFAE03UL, 0x73E87727UL,
+    0x818E7E9AUL, 0xE289A7BEUL, 0x4781CCD2UL, 0x248615F6UL, 0x783CD9E9UL, 0x1B3B00CDUL,
+    0xBE336BA1UL, 0xDD34B285UL, 0x2F52BB38UL, 0x4C55621CUL, 0xE95D0970UL, 0x8A5AD054UL,
+    0x5028914EUL, 0x332F486AUL, 0x96272306UL, 0xF520FA22UL, 0x0746F39FUL, 0x64412ABBUL,
+    0xC14941D7UL, 0xA24E98F3UL, 0xFEF454ECUL, 0x9DF38DC8UL, 0x38FBE6A4UL, 0x5BFC3F80UL,
+    0xA99A363DUL, 0xCA9DEF19UL, 0x6F958475UL, 0x0C925D51UL, 0x76B13ED7UL, 0x15B6E7F3UL,
+    0xB0BE8C9FUL, 0xD3B955BBUL, 0x21DF5C06UL, 0x42D88522UL, 0xE7D0EE4EUL, 0x84D7376AUL,
+    0xD86DFB75UL, 0xBB6A2251UL, 0x1E62493DUL, 0x7D659019UL, 0x8F0399A4UL, 0xEC044080UL,
+    0x490C2BECUL, 0x2A0BF2C8UL, 0xF079B3D2UL, 0x937E6AF6UL, 0x3676019AUL, 0x5571D8BEUL,
+    0xA717D103UL, 0xC4100827UL, 0x6118634BUL, 0x021FBA6FUL, 0x5EA57670UL, 0x3DA2AF54UL,
+    0x98AAC438UL, 0xFBAD1D1CUL, 0x09CB14A1UL, 0x6ACCCD85UL, 0xCFC4A6E9UL, 0xACC37FCDUL,
+    0xA051229CUL, 0xC356FBB8UL, 0x665E90D4UL, 0x055949F0UL, 0xF73F404DUL, 0x94389969UL,
+    0x3130F205UL, 0x52372B21UL, 0x0E8DE73EUL, 0x6D8A3E1AUL, 0xC8825576UL, 0xAB858C52UL,
+    0x59E385EFUL, 0x3AE45CCBUL, 0x9FEC37A7UL, 0xFCEBEE83UL, 0x2699AF99UL, 0x459E76BDUL,
+    0xE0961DD1UL, 0x8391C4F5UL, 0x71F7CD48UL, 0x12F0146CUL, 0xB7F87F00UL, 0xD4FFA624UL,
+    0x88456A3BUL, 0xEB42B31FUL, 0x4E4AD873UL, 0x2D4D0157UL, 0xDF2B08EAUL, 0xBC2CD1CEUL,
+    0x1924BAA2UL, 0x7A236386UL, 0xED627DAEUL, 0x8E65A48AUL, 0x2B6DCFE6UL, 0x486A16C2UL,
+    0xBA0C1F7FUL, 0xD90BC65BUL, 0x7C03AD37UL, 0x1F047413UL, 0x43BEB80CUL, 0x20B96128UL,
+    0x85B10A44UL, 0xE6B6D360UL, 0x14D0DADDUL, 0x77D703F9UL, 0xD2DF6895UL, 0xB1D8B1B1UL,
+    0x6BAAF0ABUL, 0x08AD298FUL, 0xADA542E3UL, 0xCEA29BC7UL, 0x3CC4927AUL, 0x5FC34B5EUL,
+    0xFACB2032UL, 0x99CCF916UL, 0xC5763509UL, 0xA671EC2DUL, 0x03798741UL, 0x607E5E65UL,
+    0x921857D8UL, 0xF11F8EFCUL, 0x5417E590UL, 0x37103CB4UL, 0x3B8261E5UL, 0x5885B8C1UL,
+    0xFD8DD3ADUL, 0x9E8A0A89UL, 0x6CEC0334UL, 0x0FEBDA10UL, 0xAAE3B17CUL, 0xC9E46858UL,
+    0x955EA447UL, 0xF6597D63UL, 0x5351160FUL, 0x3056CF2BUL, 0xC230C696UL, 0xA1371FB2UL,
+    0x043F74DEUL, 0x6738ADFAUL, 0xBD4AECE0UL, 0xDE4D35C4UL, 0x7B455EA8UL, 0x1842878CUL,
+    0xEA248E31UL, 0x89235715UL, 0x2C2B3C79UL, 0x4F2CE55DUL, 0x13962942UL, 0x7091F066UL,
+    0xD5999B0AUL, 0xB69E422EUL, 0x44F84B93UL, 0x27FF92B7UL, 0x82F7F9DBUL, 0xE1F020FFUL,
+    0x9BD34379UL, 0xF8D49A5DUL, 0x5DDCF131UL, 0x3EDB2815UL, 0xCCBD21A8UL, 0xAFBAF88CUL,
+    0x0AB293E0UL, 0x69B54AC4UL, 0x350F86DBUL, 0x56085FFFUL, 0xF3003493UL, 0x9007EDB7UL,
+    0x6261E40AUL, 0x01663D2EUL, 0xA46E5642UL, 0xC7698F66UL, 0x1D1BCE7CUL, 0x7E1C1758UL,
+    0xDB147C34UL, 0xB813A510UL, 0x4A75ACADUL, 0x29727589UL, 0x8C7A1EE5UL, 0xEF7DC7C1UL,
+    0xB3C70BDEUL, 0xD0C0D2FAUL, 0x75C8B996UL, 0x16CF60B2UL, 0xE4A9690FUL, 0x87AEB02BUL,
+    0x22A6DB47UL, 0x41A10263UL, 0x4D335F32UL, 0x2E348616UL, 0x8B3CED7AUL, 0xE83B345EUL,
+    0x1A5D3DE3UL, 0x795AE4C7UL, 0xDC528FABUL, 0xBF55568FUL, 0xE3EF9A90UL, 0x80E843B4UL,
+    0x25E028D8UL, 0x46E7F1FCUL, 0xB481F841UL, 0xD7862165UL, 0x728E4A09UL, 0x1189932DUL,
+    0xCBFBD237UL, 0xA8FC0B13UL, 0x0DF4607FUL, 0x6EF3B95BUL, 0x9C95B0E6UL, 0xFF9269C2UL,
+    0x5A9A02AEUL, 0x399DDB8AUL, 0x65271795UL, 0x0620CEB1UL, 0xA328A5DDUL, 0xC02F7CF9UL,
+    0x32497544UL, 0x514EAC60UL, 0xF446C70CUL, 0x97411E28UL,
+  },
+  {
+    0x00000000UL, 0x3C60E308UL, 0x78C1C610UL, 0x44A12518UL, 0xF1838C20UL, 0xCDE36F28UL,
+    0x89424A30UL, 0xB522A938UL, 0x38761E01UL, 0x0416FD09UL, 0x40B7D811UL, 0x7CD73B19UL,
+    0xC9F59221UL, 0xF5957129UL, 0xB1345431UL, 0x8D54B739UL, 0x70EC3C02UL, 0x4C8CDF0AUL,
+    0x082DFA12UL, 0x344D191AUL, 0x816FB022UL, 0xBD0F532AUL, 0xF9AE7632UL, 0xC5CE953AUL,
+    0x489A2203UL, 0x74FAC10BUL, 0x305BE413UL, 0x0C3B071BUL, 0xB919AE23UL, 0x85794D2BUL,
+    0xC1D86833UL, 0xFDB88B3BUL, 0xE1D87804UL, 0xDDB89B0CUL, 0x9919BE14UL, 0xA5795D1CUL,
+    0x105BF424UL, 0x2C3B172CUL, 0x689A3234UL, 0x54FAD13CUL, 0xD9AE6605UL, 0xE5CE850DUL,
+    0xA16FA015UL, 0x9D0F431DUL, 0x282DEA25UL, 0x144D092DUL, 0x50EC2C35UL, 0x6C8CCF3DUL,
+    0x91344406UL, 0xAD54A70EUL, 0xE9F58216UL, 0xD595611EUL, 0x60B7C826UL, 0x5CD72B2EUL,
+    0x18760E36UL, 0x2416ED3EUL, 0xA9425A07UL, 0x9522B90FUL, 0xD1839C17UL, 0xEDE37F1FUL,
+    0x58C1D627UL, 0x64A1352FUL, 0x20001037UL, 0x1C60F33FUL, 0x18C1F649UL, 0x24A11541UL,
+    0x60003059UL, 0x5C60D351UL, 0xE9427A69UL, 0xD5229961UL, 0x9183BC79UL, 0xADE35F71UL,
+    0x20B7E848UL, 0x1CD70B40UL, 0x58762E58UL, 0x6416CD50UL, 0xD1346468UL, 0xED548760UL,
+    0xA9F5A278UL, 0x95954170UL, 0x682DCA4BUL, 0x544D2943UL, 0x10EC0C5BUL, 0x2C8CEF53UL,
+    0x99AE466BUL, 0xA5CEA563UL, 0xE16F807BUL, 0xDD0F6373UL, 0x505BD44AUL, 0x6C3B3742UL,
+    0x289A125AUL, 0x14FAF152UL, 0xA1D8586AUL, 0x9DB8BB62UL, 0xD9199E7AUL, 0xE5797D72UL,
+    0xF9198E4DUL, 0xC5796D45UL, 0x81D8485DUL, 0xBDB8AB55UL, 0x089A026DUL, 0x34FAE165UL,
+    0x705BC47DUL, 0x4C3B2775UL, 0xC16F904CUL, 0xFD0F7344UL, 0xB9AE565CUL, 0x85CEB554UL,
+    0x30EC1C6CUL, 0x0C8CFF64UL, 0x482DDA7CUL, 0x744D3974UL, 0x89F5B24FUL, 0xB5955147UL,
+    0xF134745FUL, 0xCD549757UL, 0x78763E6FUL, 0x4416DD67UL, 0x00B7F87FUL, 0x3CD71B77UL,
+    0xB183AC4EUL, 0x8DE34F46UL, 0xC9426A5EUL, 0xF5228956UL, 0x4000206EUL, 0x7C60C366UL,
+    0x38C1E67EUL, 0x04A10576UL, 0x3183EC92UL, 0x0DE30F9AUL, 0x49422A82UL, 0x7522C98AUL,
+    0xC00060B2UL, 0xFC6083BAUL, 0xB8C1A6A2UL, 0x84A145AAUL, 0x09F5F293UL, 0x3595119BUL,
+    0x71343483UL, 0x4D54D78BUL, 0xF8767EB3UL, 0xC4169DBBUL, 0x80B7B8A3UL, 0xBCD75BABUL,
+    0x416FD090UL, 0x7D0F3398UL, 0x39AE1680UL, 0x05CEF588UL, 0xB0EC5CB0UL, 0x8C8CBFB8UL,
+    0xC82D9AA0UL, 0xF44D79A8UL, 0x7919CE91UL, 0x45792D99UL, 0x01D80881UL, 0x3DB8EB89UL,
+    0x889A42B1UL, 0xB4FAA1B9UL, 0xF05B84A1UL, 0xCC3B67A9UL, 0xD05B9496UL, 0xEC3B779EUL,
+    0xA89A5286UL, 0x94FAB18EUL, 0x21D818B6UL, 0x1DB8FBBEUL, 0x5919DEA6UL, 0x65793DAEUL,
+    0xE82D8A97UL, 0xD44D699FUL, 0x90EC4C87UL, 0xAC8CAF8FUL, 0x19AE06B7UL, 0x25CEE5BFUL,
+    0x616FC0A7UL, 0x5D0F23AFUL, 0xA0B7A894UL, 0x9CD74B9CUL, 0xD8766E84UL, 0xE4168D8CUL,
+    0x513424B4UL, 0x6D54C7BCUL, 0x29F5E2A4UL, 0x159501ACUL, 0x98C1B695UL, 0xA4A1559DUL,
+    0xE0007085UL, 0xDC60938DUL, 0x69423AB5UL, 0x5522D9BDUL, 0x1183FCA5UL, 0x2DE31FADUL,
+    0x29421ADBUL, 0x1522F9D3UL, 0x5183DCCBUL, 0x6DE33FC3UL, 0xD8C196FBUL, 0xE4A175F3UL,
+    0xA00050EBUL, 0x9C60B3E3UL, 0x113404DAUL, 0x2D54E7D2UL, 0x69F5C2CAUL, 0x559521C2UL,
+    0xE0B788FAUL, 0xDCD76BF2UL, 0x98764EEAUL, 0xA416ADE2UL, 0x59AE26D9UL, 0x65CEC5D1UL,
+    0x216FE0C9UL, 0x1D0F03C1UL, 0xA82DAAF9UL, 0x944D49F1UL, 0xD0EC6CE9UL, 0xEC8C8FE1UL,
+    0x61D838D8UL, 0x5DB8DBD0UL, 0x1919FEC8UL, 0x25791DC0UL, 0x905BB4F8UL, 0xAC3B57F0UL,
+    0xE89A72E8UL, 0xD4FA91E0UL, 0xC89A62DFUL, 0xF4FA81D7UL, 0xB05BA4CFUL, 0x8C3B47C7UL,
+    0x3919EEFFUL, 0x05790DF7UL, 0x41D828EFUL, 0x7DB8CBE7UL, 0xF0EC7CDEUL, 0xCC8C9FD6UL,
+    0x882DBACEUL, 0xB44D59C6UL, 0x016FF0FEUL, 0x3D0F13F6UL, 0x79AE36EEUL, 0x45CED5E6UL,
+    0xB8765EDDUL, 0x8416BDD5UL, 0xC0B798CDUL, 0xFCD77BC5UL, 0x49F5D2FDUL, 0x759531F5UL,
+    0x313414EDUL, 0x0D54F7E5UL, 0x800040DCUL, 0xBC60A3D4UL, 0xF8C186CCUL, 0xC4A165C4UL,
+    0x7183CCFCUL, 0x4DE32FF4UL, 0x09420AECUL, 0x3522E9E4UL,
+  },
+  {
+    0x00000000UL, 0x0EE7E8D1UL, 0x1DCFD1A2UL, 0x13283973UL, 0x3B9FA344UL, 0x35784B95UL,
+    0x265072E6UL, 0x28B79A37UL, 0x773F4688UL, 0x79D8AE59UL, 0x6AF0972AUL, 0x64177FFBUL,
+    0x4CA0E5CCUL, 0x42470D1DUL, 0x516F346EUL, 0x5F88DCBFUL, 0xEE7E8D10UL, 0xE09965C1UL,
+    0xF3B15CB2UL, 0xFD56B463UL, 0xD5E12E54UL, 0xDB06C685UL, 0xC82EFFF6UL, 0xC6C91727UL,
+    0x9941CB98UL, 0x97A62349UL, 0x848E1A3AUL, 0x8A69F2EBUL, 0xA2DE68DCUL, 0xAC39800DUL,
+    0xBF11B97EUL, 0xB1F651AFUL, 0x078C1C61UL, 0x096BF4B0UL, 0x1A43CDC3UL, 0x14A42512UL,
+    0x3C13BF25UL, 0x32F457F4UL, 0x21DC6E87UL, 0x2F3B8656UL, 0x70B35AE9UL, 0x7E54B238UL,
+    0x6D7C8B4BUL, 0x639B639AUL, 0x4B2CF9ADUL, 0x45CB117CUL, 0x56E3280FUL, 0x5804C0DEUL,
+    0xE9F29171UL, 0xE71579A0UL, 0xF43D40D3UL, 0xFADAA802UL, 0xD26D3235UL, 0xDC8ADAE4UL,
+    0xCFA2E397UL, 0xC1450B46UL, 0x9ECDD7F9UL, 0x902A3F28UL, 0x8302065BUL, 0x8DE5EE8AUL,
+    0xA55274BDUL, 0xABB59C6CUL, 0xB89DA51FUL, 0xB67A4DCEUL, 0x0F1838C2UL, 0x01FFD013UL,
+    0x12D7E960UL, 0x1C3001B1UL, 0x34879B86UL, 0x3A607357UL, 0x29484A24UL, 0x27AFA2F5UL,
+    0x78277E4AUL, 0x76C0969BUL, 0x65E8AFE8UL, 0x6B0F4739UL, 0x43B8DD0EUL, 0x4D5F35DFUL,
+    0x5E770CACUL, 0x5090E47DUL, 0xE166B5D2UL, 0xEF815D03UL, 0xFCA96470UL, 0xF24E8CA1UL,
+    0xDAF91696UL, 0xD41EFE47UL, 0xC736C734UL, 0xC9D12FE5UL, 0x9659F35AUL, 0x98BE1B8BUL,
+    0x8B9622F8UL, 0x8571CA29UL, 0xADC6501EUL, 0xA321B8CFUL, 0xB00981BCUL, 0xBEEE696DUL,
+    0x089424A3UL, 0x0673CC72UL, 0x155BF501UL, 0x1BBC1DD0UL, 0x330B87E7UL, 0x3DEC6F36UL,
+    0x2EC45645UL, 0x2023BE94UL, 0x7FAB622BUL, 0x714C8AFAUL, 0x6264B389UL, 0x6C835B58UL,
+    0x4434C16FUL, 0x4AD329BEUL, 0x59FB10CDUL, 0x571CF81CUL, 0xE6EAA9B3UL, 0xE80D4162UL,
+    0xFB257811UL, 0xF5C290C0UL, 0xDD750AF7UL, 0xD392E226UL, 0xC0BADB55UL, 0xCE5D3384UL,
+    0x91D5EF3BUL, 0x9F3207EAUL, 0x8C1A3E99UL, 0x82FDD648UL, 0xAA4A4C7FUL, 0xA4ADA4AEUL,
+    0xB7859DDDUL, 0xB962750CUL, 0x1E307184UL, 0x10D79955UL, 0x03FFA026UL, 0x0D1848F7UL,
+    0x25AFD2C0UL, 0x2B483A11UL, 0x38600362UL, 0x3687EBB3UL, 0x690F370CUL, 0x67E8DFDDUL,
+    0x74C0E6AEUL, 0x7A270E7FUL, 0x52909448UL, 0x5C777C99UL, 0x4F5F45EAUL, 0x41B8AD3BUL,
+    0xF04EFC94UL, 0xFEA91445UL, 0xED812D36UL, 0xE366C5E7UL, 0xCBD15FD0UL, 0xC536B701UL,
+    0xD61E8E72UL, 0xD8F966A3UL, 0x8771BA1CUL, 0x899652CDUL, 0x9ABE6BBEUL, 0x9459836FUL,
+    0xBCEE1958UL, 0xB209F189UL, 0xA121C8FAUL, 0xAFC6202BUL, 0x19BC6DE5UL, 0x175B8534UL,
+    0x0473BC47UL, 0x0A945496UL, 0x2223CEA1UL, 0x2CC42670UL, 0x3FEC1F03UL, 0x310BF7D2UL,
+    0x6E832B6DUL, 0x6064C3BCUL, 0x734CFACFUL, 0x7DAB121EUL, 0x551C8829UL, 0x5BFB60F8UL,
+    0x48D3598BUL, 0x4634B15AUL, 0xF7C2E0F5UL, 0xF9250824UL, 0xEA0D3157UL, 0xE4EAD986UL,
+    0xCC5D43B1UL, 0xC2BAAB60UL, 0xD1929213UL, 0xDF757AC2UL, 0x80FDA67DUL, 0x8E1A4EACUL,
+    0x9D3277DFUL, 0x93D59F0EUL, 0xBB620539UL, 0xB585EDE8UL, 0xA6ADD49BUL, 0xA84A3C4AUL,
+    0x11284946UL, 0x1FCFA197UL, 0x0CE798E4UL, 0x02007035UL, 0x2AB7EA02UL, 0x245002D3UL,
+    0x37783BA0UL, 0x399FD371UL, 0x66170FCEUL, 0x68F0E71FUL, 0x7BD8DE6CUL, 0x753F36BDUL,
+    0x5D88AC8AUL, 0x536F445BUL, 0x40477D28UL, 0x4EA095F9UL, 0xFF56C456UL, 0xF1B12C87UL,
+    0xE29915F4UL, 0xEC7EFD25UL, 0xC4C96712UL, 0xCA2E8FC3UL, 0xD906B6B0UL, 0xD7E15E61UL,
+    0x886982DEUL, 0x868E6A0FUL, 0x95A6537CUL, 0x9B41BBADUL, 0xB3F6219AUL, 0xBD11C94BUL,
+    0xAE39F038UL, 0xA0DE18E9UL, 0x16A45527UL, 0x1843BDF6UL, 0x0B6B8485UL, 0x058C6C54UL,
+    0x2D3BF663UL, 0x23DC1EB2UL, 0x30F427C1UL, 0x3E13CF10UL, 0x619B13AFUL, 0x6F7CFB7EUL,
+    0x7C54C20DUL, 0x72B32ADCUL, 0x5A04B0EBUL, 0x54E3583AUL, 0x47CB6149UL, 0x492C8998UL,
+    0xF8DAD837UL, 0xF63D30E6UL, 0xE5150995UL, 0xEBF2E144UL, 0xC3457B73UL, 0xCDA293A2UL,
+    0xDE8AAAD1UL, 0xD06D4200UL, 0x8FE59EBFUL, 0x8102766EUL, 0x922A4F1DUL, 0x9CCDA7CCUL,
+    0xB47A3DFBUL, 0xBA9DD52AUL, 0xA9B5EC59UL, 0xA7520488UL,
+  },
+  {
+    0x00000000UL, 0xF1DA05AAUL, 0x38C50D15UL, 0xC91F08BFUL, 0x718A1A2AUL, 0x80501F80UL,
+    0x494F173FUL, 0xB8951295UL, 0xE3143454UL, 0x12CE31FEUL, 0xDBD13941UL, 0x2A0B3CEBUL,
+    0x929E2E7EUL, 0x63442BD4UL, 0xAA5B236BUL, 0x5B8126C1UL, 0x1D596EE9UL, 0xEC836B43UL,
+    0x259C63FCUL, 0xD4466656UL, 0x6CD374C3UL, 0x9D097169UL, 0x541679D6UL, 0xA5CC7C7CUL,
+    0xFE4D5ABDUL, 0x0F975F17UL, 0xC68857A8UL, 0x37525202UL, 0x8FC74097UL, 0x7E1D453DUL,
+    0xB7024D82UL, 0x46D84828UL, 0x3AB2DDD2UL, 0xCB68D878UL, 0x0277D0C7UL, 0xF3ADD56DUL,
+    0x4B38C7F8UL, 0xBAE2C252UL, 0x73FDCAEDUL, 0x8227CF47UL, 0xD9A6E986UL, 0x287CEC2CUL,
+    0xE163E493UL, 0x10B9E139UL, 0xA82CF3ACUL, 0x59F6F606UL, 0x90E9FEB9UL, 0x6133FB13UL,
+    0x27EBB33BUL, 0xD631B691UL, 0x1F2EBE2EUL, 0xEEF4BB84UL, 0x5661A911UL, 0xA7BBACBBUL,
+    0x6EA4A404UL, 0x9F7EA1AEUL, 0xC4FF876FUL, 0x352582C5UL, 0xFC3A8A7AUL, 0x0DE08FD0UL,
+    0xB5759D45UL, 0x44AF98EFUL, 0x8DB09050UL, 0x7C6A95FAUL, 0x7565BBA4UL, 0x84BFBE0EUL,
+    0x4DA0B6B1UL, 0xBC7AB31BUL, 0x04EFA18EUL, 0xF535A424UL, 0x3C2AAC9BUL, 0xCDF0A931UL,
+    0x96718FF0UL, 0x67AB8A5AUL, 0xAEB482E5UL, 0x5F6E874FUL, 0xE7FB95DAUL, 0x16219070UL,
+    0xDF3E98CFUL, 0x2EE49D65UL, 0x683CD54DUL, 0x99E6D0E7UL, 0x50F9D858UL, 0xA123DDF2UL,
+    0x19B6CF67UL, 0xE86CCACDUL, 0x2173C272UL, 0xD0A9C7D8UL, 0x8B28E119UL, 0x7AF2E4B3UL,
+    0xB3EDEC0CUL, 0x4237E9A6UL, 0xFAA2FB33UL, 0x0B78FE99UL, 0xC267F626UL, 0x33BDF38CUL,
+    0x4FD76676UL, 0xBE0D63DCUL, 0x77126B63UL, 0x86C86EC9UL, 0x3E5D7C5CUL, 0xCF8779F6UL,
+    0x06987149UL, 0xF74274E3UL, 0xACC35222UL, 0x5D195788UL, 0x94065F37UL, 0x65DC5A9DUL,
+    0xDD494808UL, 0x2C934DA2UL, 0xE58C451DUL, 0x145640B7UL, 0x528E089FUL, 0xA3540D35UL,
+    0x6A4B058AUL, 0x9B910020UL, 0x230412B5UL, 0xD2DE171FUL, 0x1BC11FA0UL, 0xEA1B1A0AUL,
+    0xB19A3CCBUL, 0x40403961UL, 0x895F31DEUL, 0x78853474UL, 0xC01026E1UL, 0x31CA234BUL,
+    0xF8D52BF4UL, 0x090F2E5EUL, 0xEACB7748UL, 0x1B1172E2UL, 0xD20E7A5DUL, 0x23D47FF7UL,
+    0x9B416D62UL, 0x6A9B68C8UL, 0xA3846077UL, 0x525E65DDUL, 0x09DF431CUL, 0xF80546B6UL,
+    0x311A4E09UL, 0xC0C04BA3UL, 0x78555936UL, 0x898F5C9CUL, 0x40905423UL, 0xB14A5189UL,
+    0xF79219A1UL, 0x06481C0BUL, 0xCF5714B4UL, 0x3E8D111EUL, 0x8618038BUL, 0x77C20621UL,
+    0xBEDD0E9EUL, 0x4F070B34UL, 0x14862DF5UL, 0xE55C285FUL, 0x2C4320E0UL, 0xDD99254AUL,
+    0x650C37DFUL, 0x94D63275UL, 0x5DC93ACAUL, 0xAC133F60UL, 0xD079AA9AUL, 0x21A3AF30UL,
+    0xE8BCA78FUL, 0x1966A225UL, 0xA1F3B0B0UL, 0x5029B51AUL, 0x9936BDA5UL, 0x68ECB80FUL,
+    0x336D9ECEUL, 0xC2B79B64UL, 0x0BA893DBUL, 0xFA729671UL, 0x42E784E4UL, 0xB33D814EUL,
+    0x7A2289F1UL, 0x8BF88C5BUL, 0xCD20C473UL, 0x3CFAC1D9UL, 0xF5E5C966UL, 0x043FCCCCUL,
+    0xBCAADE59UL, 0x4D70DBF3UL, 0x846FD34CUL, 0x75B5D6E6UL, 0x2E34F027UL, 0xDFEEF58DUL,
+    0x16F1FD32UL, 0xE72BF898UL, 0x5FBEEA0DUL, 0xAE64EFA7UL, 0x677BE718UL, 0x96A1E2B2UL,
+    0x9FAECCECUL, 0x6E74C946UL, 0xA76BC1F9UL, 0x56B1C453UL, 0xEE24D6C6UL, 0x1FFED36CUL,
+    0xD6E1DBD3UL, 0x273BDE79UL, 0x7CBAF8B8UL, 0x8D60FD12UL, 0x447FF5ADUL, 0xB5A5F007UL,
+    0x0D30E292UL, 0xFCEAE738UL, 0x35F5EF87UL, 0xC42FEA2DUL, 0x82F7A205UL, 0x732DA7AFUL,
+    0xBA32AF10UL, 0x4BE8AABAUL, 0xF37DB82FUL, 0x02A7BD85UL, 0xCBB8B53AUL, 0x3A62B090UL,
+    0x61E39651UL, 0x903993FBUL, 0x59269B44UL, 0xA8FC9EEEUL, 0x10698C7BUL, 0xE1B389D1UL,
+    0x28AC816EUL, 0xD97684C4UL, 0xA51C113EUL, 0x54C61494UL, 0x9DD91C2BUL, 0x6C031981UL,
+    0xD4960B14UL, 0x254C0EBEUL, 0xEC530601UL, 0x1D8903ABUL, 0x4608256AUL, 0xB7D220C0UL,
+    0x7ECD287FUL, 0x8F172DD5UL, 0x37823F40UL, 0xC6583AEAUL, 0x0F473255UL, 0xFE9D37FFUL,
+    0xB8457FD7UL, 0x499F7A7DUL, 0x808072C2UL, 0x715A7768UL, 0xC9CF65FDUL, 0x38156057UL,
+    0xF10A68E8UL, 0x00D06D42UL, 0x5B514B83UL, 0xAA8B4E29UL, 0x63944696UL, 0x924E433CUL,
+    0x2ADB51A9UL, 0xDB015403UL, 0x121E5CBCUL, 0xE3C45916UL,
+  },
+#endif
 };
+#endif
+#endif
+#if ACCEL_CRC32_SIMD == 1 || ACCEL_CRC32_SIMD == 2
+/* Carry-less-multiply constants, P = the CRC polynomial. Bit i holds the coefficient of
+ * x^(31-i) (x^(32-i) in the two 33-bit ones): the reflected CRC's bit order. A 16-byte block
+ * is H*x^64 + L (H = its first 8 bytes, the low qword); moving it d bits on multiplies it by
+ * x^d, done as H*(x^(d+64) mod P) + L*(x^d mod P). A PCLMULQDQ of a half (bit i = x^(63-i))
+ * and a constant (bit j = x^(31-j)) has bit m = x^(94-m): the product times x^33 in the
+ * block's frame, so FdH = x^(d+31) mod P multiplies H and FdL = x^(d-33) mod P multiplies L;
+ * d = 128, 256, 384 bits (1-3 blocks), 512 (4 blocks: the 4 x 128-bit accumulators, or the
+ * lanes of one 512-bit register), 2048 (4 x 512-bit registers). */
+#define ACCEL__CRC32_F128H  0x0AE689191ULL /* x^159 mod P */
+#define ACCEL__CRC32_F128L  0x0CCAA009EULL /* x^95 mod P */
+#define ACCEL__CRC32_F256H  0x0F1DA05AAULL /* x^287 mod P */
+#define ACCEL__CRC32_F256L  0x081256527ULL /* x^223 mod P */
+#define ACCEL__CRC32_F384H  0x03DB1ECDCULL /* x^415 mod P */
+#define ACCEL__CRC32_F384L  0x0AF449247ULL /* x^351 mod P */
+#define ACCEL__CRC32_F512H  0x08F352D95ULL /* x^543 mod P */
+#define ACCEL__CRC32_F512L  0x01D9513D7ULL /* x^479 mod P */
+#define ACCEL__CRC32_F2048H 0x0CE3371CBULL /* x^2079 mod P */
+#define ACCEL__CRC32_F2048L 0x0E95C1271ULL /* x^2015 mod P */
+#define ACCEL__CRC32_R96    0x0CCAA009EULL /* x^95 mod P: 128 -> 96 bits (H*x^96) */
+#define ACCEL__CRC32_R64    0x0B8BC6765ULL /* x^63 mod P: 96 -> 64 bits (top 32 bits * x^64) */
+#define ACCEL__CRC32_MU     0x1F7011641ULL /* floor(x^64 / P), 33 bits: Barrett's quotient */
+#define ACCEL__CRC32_P      0x1DB710641ULL /* P, 33 bits */
+#endif
+/* end of the generated crc32 tables */
+
+#if ACCEL_CRC32_SIMD
+#ifdef __cplusplus
+} /* the intrinsics headers stay outside extern "C" */
+#endif
+#if ACCEL_CRC32_SIMD == 3
+#include <arm_acle.h>
+#elif defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__)
+/* g++ 12 warns inside its own AVX-512 headers once they are inlined (see the mac section) */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#else
+#include <immintrin.h> /* hosted x86-64 only (not a freestanding header) */
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+#endif
+
+/* One slicing-by-8 step: the CRC register after the 8 bytes lo (first four, the register already
+ * folded in) and hi, through rows t[0..7] (rows 8..15 give the braid's 32-byte jump). */
+#define ACCEL__CRC32_SLICE(t, lo, hi)                                                           \
+    ((t)[7][(lo) & 0xFFu] ^ (t)[6][((lo) >> 8) & 0xFFu] ^ (t)[5][((lo) >> 16) & 0xFFu] ^       \
+     (t)[4][(lo) >> 24] ^ (t)[3][(hi) & 0xFFu] ^ (t)[2][((hi) >> 8) & 0xFFu] ^                 \
+     (t)[1][((hi) >> 16) & 0xFFu] ^ (t)[0][(hi) >> 24])
+
+#if ACCEL_CRC32_SIMD == 1 || ACCEL_CRC32_SIMD == 2
+/* x86-64: carry-less-multiply folding. The data are 16-byte blocks, each a polynomial of degree
+ * < 128 (the algebra is at the constants). Accumulators are folded forward over the data (moved on
+ * by a multiple of 128 bits modulo P, xored with the block they land on), the last block absorbs
+ * a short tail, and a Barrett reduction turns the final 128 bits into the 32-bit register. */
+#define ACCEL__CRC32_K2(h, l) _mm_set_epi64x((long long)(l), (long long)(h))
+#define ACCEL__CRC32_K(d) ACCEL__CRC32_K2(ACCEL__CRC32_F##d##H, ACCEL__CRC32_F##d##L)
+static __m128i accel__crc32_ld16(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+/* x moved on by k's distance: x's low qword times k's low plus x's high qword times k's high */
+static __m128i accel__crc32_fold16(__m128i x, __m128i k)
+{
+    return _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_clmulepi64_si128(x, k, 0x11));
+}
+
+#if ACCEL_CRC32_SIMD == 2
+/* the same on the four blocks of a 512-bit register, xored with d */
+static __m512i accel__crc32_fold64(__m512i z, __m512i k, __m512i d)
+{
+    return _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(z, k, 0x00),
+                                     _mm512_clmulepi64_epi128(z, k, 0x11), d, 0x96); /* a^b^c */
+}
+static __m512i accel__crc32_ld64(const uint8_t *p)
+{
+    return _mm512_loadu_si512((const void *)p);
+}
+/* n >= 256: folds the first n - n % 64 bytes with four 512-bit accumulators (256 bytes a round)
+ * and returns them folded into one 16-byte block, the state the 128-bit code continues from. */
+static __m128i accel__crc32_clmul512(uint32_t c, const uint8_t *p, size_t n)
+{
+    const __m512i k2048 = _mm512_broadcast_i32x4(ACCEL__CRC32_K(2048));
+    const __m512i k512 = _mm512_broadcast_i32x4(ACCEL__CRC32_K(512));
+    /* the end: lanes 0, 1, 2 move 3, 2, 1 blocks on, onto lane 3 (lane 3 itself stays) */
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i kl = _mm512_inserti32x4(
+        _mm512_inserti32x4(_mm512_inserti32x4(zero, ACCEL__CRC32_K(384), 0), ACCEL__CRC32_K(256), 1),
+        ACCEL__CRC32_K(128), 2);
+    __m512i z0 = accel__crc32_ld64(p), z1 = accel__crc32_ld64(p + 64);
+    __m512i z2 = accel__crc32_ld64(p + 128), z3 = accel__crc32_ld64(p + 192);
+    z0 = _mm512_xor_si512(z0, _mm512_inserti32x4(zero, _mm_cvtsi32_si128((int)c), 0));
+    for (p += 256, n -= 256; n >= 256; p += 256, n -= 256) {
+        z0 = accel__crc32_fold64(z0, k2048, accel__crc32_ld64(p));
+        z1 = accel__crc32_fold64(z1, k2048, accel__crc32_ld64(p + 64));
+        z2 = accel__crc32_fold64(z2, k2048, accel__crc32_ld64(p + 128));
+        z3 = accel__crc32_fold64(z3, k2048, accel__crc32_ld64(p + 192));
+    }
+    z1 = accel__crc32_fold64(z0, k512, z1);
+    z2 = accel__crc32_fold64(z1, k512, z2);
+    z3 = accel__crc32_fold64(z2, k512, z3);
+    for (; n >= 64; p += 64, n -= 64) z3 = accel__crc32_fold64(z3, k512, accel__crc32_ld64(p));
+    z3 = _mm512_mask_blend_epi64(0x3F, z3, accel__crc32_fold64(z3, kl, zero));
+    return _mm_xor_si128(
+        _mm_xor_si128(_mm512_extracti32x4_epi32(z3, 0), _mm512_extracti32x4_epi32(z3, 1)),
+        _mm_xor_si128(_mm512_extracti32x4_epi32(z3, 2), _mm512_extracti32x4_epi32(z3, 3)));
+}
+#endif
+
+/* c: the CRC register (inverted), n >= 16; returns the register after p[0..n) */
+static uint32_t accel__crc32_clmul(uint32_t c, const uint8_t *p, size_t n)
+{
+    /* PSHUFB masks (0x80 gives a zero byte): from shuf + r, byte i takes byte i - (16 - r) (the
+     * first r bytes land at the top); from shuf + 16 + r, byte i takes byte i + r. */
+    static const uint8_t shuf[48] = {
+        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+        0x80, 0x80, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0x80, 0x80, 0x80,
+        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+    const __m128i k128 = ACCEL__CRC32_K(128);
+    const __m128i kr = ACCEL__CRC32_K2(ACCEL__CRC32_R96, ACCEL__CRC32_R64);
+    const __m128i kb = ACCEL__CRC32_K2(ACCEL__CRC32_MU, ACCEL__CRC32_P);
+    const __m128i low32 = _mm_set_epi32(0, 0, 0, -1);
+    __m128i x, y;
+#if ACCEL_CRC32_SIMD == 2
+    if (n >= 256) {
+        x = accel__crc32_clmul512(c, p, n);
+        p += n - n % 64;
+        n %= 64;
+    } else
+#endif
+    {
+        x = _mm_xor_si128(accel__crc32_ld16(p), _mm_cvtsi32_si128((int)c));
+        p += 16;
+        n -= 16;
+        if (n >= 48) { /* four accumulators, 64 bytes a round */
+            const __m128i k512 = ACCEL__CRC32_K(512);
+            __m128i x1 = accel__crc32_ld16(p), x2 = accel__crc32_ld16(p + 16);
+            __m128i x3 = accel__crc32_ld16(p + 32);
+            for (p += 48, n -= 48; n >= 64; p += 64, n -= 64) {
+                x = _mm_xor_si128(accel__crc32_fold16(x, k512), accel__crc32_ld16(p));
+                x1 = _mm_xor_si128(accel__crc32_fold16(x1, k512), accel__crc32_ld16(p + 16));
+                x2 = _mm_xor_si128(accel__crc32_fold16(x2, k512), accel__crc32_ld16(p + 32));
+                x3 = _mm_xor_si128(accel__crc32_fold16(x3, k512), accel__crc32_ld16(p + 48));
+            }
+            x = _mm_xor_si128(accel__crc32_fold16(x, ACCEL__CRC32_K(384)),
+                              accel__crc32_fold16(x1, ACCEL__CRC32_K(256)));
+            x = _mm_xor_si128(x, _mm_xor_si128(accel__crc32_fold16(x2, k128), x3));
+        }
+    }
+    for (; n >= 16; p += 16, n -= 16)
+        x = _mm_xor_si128(accel__crc32_fold16(x, k128), accel__crc32_ld16(p));
+    if (n) {
+        /* r = n tail bytes: x * x^(8r) + tail = (x's first r bytes) * x^128 + (x's other 16 - r
+         * bytes followed by the tail); the tail is read as the last 16 bytes of the input */
+        __m128i m = accel__crc32_ld16(shuf + 16 + n);
+        __m128i h = _mm_shuffle_epi8(x, accel__crc32_ld16(shuf + n));
+        x = _mm_blendv_epi8(_mm_shuffle_epi8(x, m), accel__crc32_ld16(p + n - 16), m);
+        x = _mm_xor_si128(accel__crc32_fold16(h, k128), x);
+    }
+    /* x * x^32 mod P: 128 -> 96 bits (the first 8 bytes times x^96), 96 -> 64 bits (the top 32
+     * times x^64), then Barrett: q = floor(top 32 bits * MU / x^32), remainder = low bits of
+     * (value ^ q * P). Each product is one bit short of the frame (see the constants), which
+     * the exponents already absorb. */
+    y = _mm_xor_si128(_mm_clmulepi64_si128(x, kr, 0x00), _mm_srli_si128(x, 8));
+    x = _mm_clmulepi64_si128(_mm_and_si128(y, low32), kr, 0x10);
+    y = _mm_xor_si128(x, _mm_srli_si128(y, 4));
+    x = _mm_and_si128(_mm_clmulepi64_si128(_mm_and_si128(y, low32), kb, 0x00), low32);
+    y = _mm_xor_si128(y, _mm_clmulepi64_si128(x, kb, 0x10));
+    return (uint32_t)_mm_extract_epi32(y, 1);
+}
 #endif
 
 ACCELDEF uint32_t accel_crc32_update(uint32_t crc, const void *data, size_t n)
@@ -3898,6 +4674,28 @@ ACCELDEF uint32_t accel_crc32_update(uint32_t crc, const void *data, size_t n)
     const uint8_t *p = (const uint8_t *)data;
     uint32_t c = crc ^ 0xFFFFFFFFu;
     if (!p) return crc;
+#if ACCEL_CRC32_SIMD == 3
+    /* AArch64 CRC32X/W/H/B: CRC-32 with the same reflected polynomial, no pre/post inversion */
+    for (; n >= 32; p += 32, n -= 32) {
+        c = __crc32d(c, accel_load_u64le(p));
+        c = __crc32d(c, accel_load_u64le(p + 8));
+        c = __crc32d(c, accel_load_u64le(p + 16));
+        c = __crc32d(c, accel_load_u64le(p + 24));
+    }
+    for (; n >= 8; p += 8, n -= 8) c = __crc32d(c, accel_load_u64le(p));
+    if (n & 4) {
+        c = __crc32w(c, accel_load_u32le(p));
+        p += 4;
+    }
+    if (n & 2) {
+        c = __crc32h(c, accel_load_u16le(p));
+        p += 2;
+    }
+    if (n & 1) c = __crc32b(c, *p);
+#else
+#if ACCEL_CRC32_SIMD == 1 || ACCEL_CRC32_SIMD == 2
+    if (n >= 16) return accel__crc32_clmul(c, p, n) ^ 0xFFFFFFFFu;
+#endif
 #if ACCEL_CRC32_IMPL == ACCEL_CRC32_BITWISE
     while (n--) {
         unsigned k;
@@ -3913,18 +4711,50 @@ ACCELDEF uint32_t accel_crc32_update(uint32_t crc, const void *data, size_t n)
 #elif ACCEL_CRC32_IMPL == ACCEL_CRC32_TABLE256
     while (n--) c = (c >> 8) ^ accel__crc32_t8[0][(c ^ *p++) & 0xFFu];
 #else
-    /* slicing-by-8, byte loads only (no alignment or endianness assumptions) */
-    while (n >= 8) {
+    /* byte loads only (no alignment or endianness assumptions); compilers merge them */
+#if ACCEL__CRC32_BRAID
+    if (n >= 64) {
+        /* Braid: four lanes of 8-byte words, 32-byte rows. Lane k keeps r_k, what its words so
+         * far contribute, as a register value for the first 4 bytes of its next word: byte j
+         * of a word reaches there through 31 - j zero bytes, i.e. rows 24..31 (stored as
+         * 8..15). The four table chains are independent, so they overlap in the CPU. */
+        const uint32_t(*b)[256] = accel__crc32_t8 + 8;
+        uint32_t r0 = c, r1 = 0, r2 = 0, r3 = 0, lo, hi;
+        do {
+            lo = r0 ^ accel_load_u32le(p), hi = accel_load_u32le(p + 4);
+            r0 = ACCEL__CRC32_SLICE(b, lo, hi);
+            lo = r1 ^ accel_load_u32le(p + 8), hi = accel_load_u32le(p + 12);
+            r1 = ACCEL__CRC32_SLICE(b, lo, hi);
+            lo = r2 ^ accel_load_u32le(p + 16), hi = accel_load_u32le(p + 20);
+            r2 = ACCEL__CRC32_SLICE(b, lo, hi);
+            lo = r3 ^ accel_load_u32le(p + 24), hi = accel_load_u32le(p + 28);
+            r3 = ACCEL__CRC32_SLICE(b, lo, hi);
+            p += 32;
+            n -= 32;
+        } while (n >= 64);
+        /* the last row: each lane's remainder joins its word, and the words go through the
+         * register one after another */
+        lo = r0 ^ accel_load_u32le(p), hi = accel_load_u32le(p + 4);
+        c = ACCEL__CRC32_SLICE(accel__crc32_t8, lo, hi);
+        lo = c ^ r1 ^ accel_load_u32le(p + 8), hi = accel_load_u32le(p + 12);
+        c = ACCEL__CRC32_SLICE(accel__crc32_t8, lo, hi);
+        lo = c ^ r2 ^ accel_load_u32le(p + 16), hi = accel_load_u32le(p + 20);
+        c = ACCEL__CRC32_SLICE(accel__crc32_t8, lo, hi);
+        lo = c ^ r3 ^ accel_load_u32le(p + 24), hi = accel_load_u32le(p + 28);
+        c = ACCEL__CRC32_SLICE(accel__crc32_t8, lo, hi);
+        p += 32;
+        n -= 32;
+    }
+#endif
+    while (n >= 8) { /* slicing-by-8 */
         uint32_t lo = c ^ accel_load_u32le(p);
         uint32_t hi = accel_load_u32le(p + 4);
-        c = accel__crc32_t8[7][lo & 0xFFu] ^ accel__crc32_t8[6][(lo >> 8) & 0xFFu] ^
-            accel__crc32_t8[5][(lo >> 16) & 0xFFu] ^ accel__crc32_t8[4][lo >> 24] ^
-            accel__crc32_t8[3][hi & 0xFFu] ^ accel__crc32_t8[2][(hi >> 8) & 0xFFu] ^
-            accel__crc32_t8[1][(hi >> 16) & 0xFFu] ^ accel__crc32_t8[0][hi >> 24];
+        c = ACCEL__CRC32_SLICE(accel__crc32_t8, lo, hi);
         p += 8;
         n -= 8;
     }
     while (n--) c = (c >> 8) ^ accel__crc32_t8[0][(c ^ *p++) & 0xFFu];
+#endif
 #endif
     return c ^ 0xFFFFFFFFu;
 }
@@ -4301,7 +5131,7 @@ extern "C" {
 #define ACCEL_TSP1_CRC(p, n) accel_crc32((p), (n))
 #endif
 
-/* Byte order of every multi-byte frame field (ruling 1): the one place to change it. */
+/* Byte order of every multi-byte frame field (ACCEL_TSP1_BIG_ENDIAN): the one place it is set. */
 static uint16_t accel__tsp1_get16(const uint8_t *p)
 {
 #if ACCEL_TSP1_BIG_ENDIAN
@@ -4375,9 +5205,12 @@ ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t i
                                             uint32_t value, size_t *out_len)
 {
     uint8_t p[4];
-    if (id == ACCEL_TSP1_NN_INFO && value > 0xFFu) {
-        if (out_len) *out_len = 0;
-        return ACCEL_E_ARG; /* one byte of slot index, three reserved */
+    if (id == ACCEL_TSP1_NN_INFO) {
+        if (value > 0xFFu) {
+            if (out_len) *out_len = 0;
+            return ACCEL_E_ARG; /* one byte of slot index, three reserved */
+        }
+        value = ACCEL_TSP1_BIG_ENDIAN ? value << 24 : value; /* the index is byte 0 */
     }
     accel__tsp1_put32(p, value);
     return accel_tsp1_encode_cmd(buf, cap, id, tid, p, 4, out_len);
@@ -4385,7 +5218,7 @@ ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t i
 
 ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id)
 {
-    /* by the high nibble (0x9005 is not an id: ruling 8) */
+    /* by the high nibble (0x9005 is not a documented id) */
     unsigned lo = id & 0x0FFFu;
     switch (id >> 12) {
     case 0x8: if (lo < 2u) return (accel_tsp1_kind)(ACCEL_TSP1_KIND_DATA + lo); break;
@@ -4513,6 +5346,17 @@ ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void 
     return ACCEL_E_EMPTY;
 }
 
+ACCELDEF accel_status accel_tsp1_decoder_idle(accel_tsp1_decoder *d, accel_tsp1_frame *f)
+{
+    size_t used;
+    for (;;) {
+        /* frames complete among the held bytes first; then the candidate that cannot finish */
+        accel_status st = accel_tsp1_decoder_feed(d, NULL, 0, &used, f);
+        if (st != ACCEL_E_EMPTY || !d->len) return st;
+        accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_TRUNCATED);
+    }
+}
+
 ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d)
 {
     if (!d) return;
@@ -4523,23 +5367,31 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d)
 
 /* ---------------------------------------------------------------- tsp1: bus */
 #ifndef ACCEL_TSP1_XFER_CUSTOM
-/* THE ASSUMED TRANSACTION FORMAT (RULINGS TSP1 #3) lives in this function only: one access,
- * a write when tx is set (n bytes from tx), else a read (n bytes into rx). */
-static accel_status accel__tsp1_xfer(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
-                                     const uint8_t *tx, uint8_t *rx, size_t n)
+/* THE ASSUMED TRANSACTION FORMAT lives in this function only: one access, a write when tx is
+ * set (n bytes from tx), else a read (n bytes into rx). */
+ACCELDEF accel_status accel_tsp1_xfer(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
+                                      const uint8_t *tx, uint8_t *rx, size_t n)
 {
-    /* I2C awaiting the vendor's firmware: same bytes, no dummy; a write needs a copy to prepend
-     * the header, so commands longer than 64 bytes are refused until the format is known. */
-    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY + 64];
+#if ACCEL_TSP1_I2C
+    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY + ACCEL_TSP1_I2C_MAX_WRITE];
+#else
+    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY];
+#endif
     accel_status st;
     ACCEL_MEMSET(h, 0, 2 + ACCEL_TSP1_SPI_DUMMY);
     h[0] = op;
     h[1] = addr;
     if (b->i2c) {
+#if ACCEL_TSP1_I2C
+        /* invented: header and data in one write (a copy, as the port takes one buffer), or
+           the header then a read; no dummy */
         if (!tx) return accel_port_i2c_write_read(b->port, b->addr, h, 2, rx, n);
-        if (n > 64) return ACCEL_E_UNSUPPORTED;
+        if (n > ACCEL_TSP1_I2C_MAX_WRITE) return ACCEL_E_UNSUPPORTED;
         ACCEL_MEMCPY(h + 2, tx, n);
         return accel_port_i2c_write_read(b->port, b->addr, h, n + 2, NULL, 0);
+#else
+        return ACCEL_E_UNSUPPORTED; /* the chip speaks SPI only: I2C needs ACCEL_TSP1_I2C */
+#endif
     }
     st = accel_port_spi_transfer(b->port, b->addr, h, NULL, tx ? 2u : 2u + ACCEL_TSP1_SPI_DUMMY,
                                  ACCEL_SPI_KEEP_CS);
@@ -4554,7 +5406,7 @@ ACCELDEF accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, 
     accel_status st;
     if (!b || !v) return ACCEL_E_NULL;
     *v = 0;
-    st = accel__tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_READ, reg, NULL, d, 4);
+    st = accel_tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_READ, reg, NULL, d, 4);
     if (st == ACCEL_OK) *v = accel_load_u32le(d);
     return st;
 }
@@ -4564,7 +5416,7 @@ ACCELDEF accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg,
     uint8_t d[4];
     if (!b) return ACCEL_E_NULL;
     accel_store_u32le(d, v);
-    return accel__tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_WRITE, reg, d, NULL, 4);
+    return accel_tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_WRITE, reg, d, NULL, 4);
 }
 
 /* buffer access: a write when tx is set */
@@ -4573,8 +5425,8 @@ static accel_status accel__tsp1_buf(const accel_tsp1_bus *b, uint8_t idx, const 
 {
     if (!b || (!tx && !rx)) return ACCEL_E_NULL;
     if (!n) return ACCEL_E_ZERO_LENGTH;
-    return accel__tsp1_xfer(b, tx ? ACCEL_TSP1_SPI_OP_BUF_WRITE : ACCEL_TSP1_SPI_OP_BUF_READ, idx,
-                            (const uint8_t *)tx, (uint8_t *)rx, n);
+    return accel_tsp1_xfer(b, tx ? ACCEL_TSP1_SPI_OP_BUF_WRITE : ACCEL_TSP1_SPI_OP_BUF_READ, idx,
+                           (const uint8_t *)tx, (uint8_t *)rx, n);
 }
 
 ACCELDEF accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
@@ -4622,29 +5474,16 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
 #ifndef ACCEL_TSP1_READ_CHUNK
 #define ACCEL_TSP1_READ_CHUNK 64u
 #endif
+#define ACCEL__TSP1_INTERNAL 1u /* pending flag: the driver's own CLEAR_ERROR (no outcome) */
+#define ACCEL__TSP1_SURE 2u     /* pending flag: a REBOOT/DEEP_SLEEP sent while settled, so the
+                                   next ASYNC_READY is its own */
+#define ACCEL__TSP1_ALL ((size_t)-1)
 
 static uint32_t accel__tsp1_now(const accel_tsp1 *s)
 {
     uint32_t t;
-    accel_port_now_ms(s->bus.port, &t);
+    (void)accel_port_now_ms(s->bus.port, &t); /* open() made sure the port has a clock */
     return t;
-}
-
-/* Encode one command (bare: no payload, built on the stack, so s->tx is left alone) and write
- * it straight to the command buffer when it fits there. */
-static accel_status accel__tsp1_send(accel_tsp1 *s, uint16_t id, uint16_t tid,
-                                     const void *payload, size_t n, unsigned bare)
-{
-    uint8_t m[ACCEL_TSP1_OVERHEAD];
-    uint8_t *buf = bare ? m : s->tx;
-    size_t len;
-    uint16_t space;
-    accel_status st = accel_tsp1_encode_cmd(buf, bare ? sizeof m : s->tx_cap, id, tid, payload, n,
-                                            &len);
-    if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
-    if (st == ACCEL_OK && space < len) st = ACCEL_E_BUSY;
-    if (st == ACCEL_OK) st = accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, buf, len);
-    return st;
 }
 
 static uint16_t accel__tsp1_tid(accel_tsp1 *s)
@@ -4654,9 +5493,22 @@ static uint16_t accel__tsp1_tid(accel_tsp1 *s)
     return t;
 }
 
-static accel_tsp1_pending *accel__tsp1_at(accel_tsp1 *s, size_t i)
+ACCEL__TSP1_NOINLINE static accel_tsp1_pending *accel__tsp1_at(const accel_tsp1 *s, size_t i)
 {
     return (accel_tsp1_pending *)accel_ring_at(&s->pend, i);
+}
+
+/* REBOOT and DEEP_SLEEP clear the device's buffers: only ASYNC_READY can confirm them. */
+ACCEL__TSP1_NOINLINE static int accel__tsp1_is_reset(uint16_t id)
+{
+    return id == ACCEL_TSP1_REBOOT || id == ACCEL_TSP1_DEEP_SLEEP;
+}
+
+/* The REBOOT or DEEP_SLEEP awaiting ASYNC_READY: always the newest entry (submit holds the rest). */
+static accel_tsp1_pending *accel__tsp1_resetting(const accel_tsp1 *s)
+{
+    accel_tsp1_pending *p = accel__tsp1_at(s, accel_ring_count(&s->pend) - 1u);
+    return p && accel__tsp1_is_reset(p->id) ? p : NULL;
 }
 
 /* Pop the oldest pending command with its one outcome. */
@@ -4665,6 +5517,9 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
     accel_tsp1_pending p;
     accel_tsp1_outcome o;
     if (accel_ring_pop(&s->pend, &p) != ACCEL_OK) return;
+    /* a DEEP_SLEEP that did not run leaves the device awake; one of unknown fate may have put
+       it to sleep, so the session keeps asking for accel_tsp1_wake */
+    if (p.id == ACCEL_TSP1_DEEP_SLEEP && st != ACCEL_E_TSP1_UNKNOWN_OUTCOME) s->asleep = 0;
     if (p.tid == s->w_tid && !s->w_done) {
         s->w_done = 1;
         s->w_st = st;
@@ -4674,7 +5529,7 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
             ACCEL_MEMCPY(s->w_buf, f->payload, s->w_len); /* both valid, even for 0 bytes */
         }
     }
-    if (p.internal) return;
+    if (p.flags & ACCEL__TSP1_INTERNAL) return;
     s->outcomes++;
     o.tid = p.tid;
     o.cmd = p.id;
@@ -4683,35 +5538,22 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
     if (s->on_outcome) s->on_outcome(s->user, &o);
 }
 
-/* The oldest k commands ran but their answers were not seen (later ones were). */
-static void accel__tsp1_retire(accel_tsp1 *s, size_t k)
+/* End the oldest n entries with st; to_clear: stop before a CLEAR_ERROR (it ends the device's
+ * error state, so what follows it may still run). */
+static void accel__tsp1_end(accel_tsp1 *s, size_t n, accel_status st, const accel_tsp1_frame *f,
+                            unsigned to_clear)
 {
-    while (k--) {
-        accel_tsp1_pending *p = accel__tsp1_at(s, 0);
-        accel__tsp1_finish(s, p->expect && p->id != ACCEL_TSP1_REBOOT ? ACCEL_E_TSP1_RESPONSE_LOST
-                                                                       : ACCEL_OK, NULL);
-    }
+    accel_tsp1_pending *p;
+    while (n-- && (p = accel__tsp1_at(s, 0)) != NULL &&
+           !(to_clear && p->id == ACCEL_TSP1_CLEAR_ERROR))
+        accel__tsp1_finish(s, st, f);
 }
 
-ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s)
-{
-    accel_status st;
-    if (!s) return ACCEL_E_NULL;
-    st = accel__tsp1_send(s, ACCEL_TSP1_CLEAR_ERROR, accel__tsp1_tid(s), NULL, 0, 1);
-    if (st == ACCEL_OK) s->dev_error = 0;
-    return st;
-}
-
-static void accel__tsp1_finish_all(accel_tsp1 *s, accel_status st, const accel_tsp1_frame *f)
-{
-    while (accel_ring_count(&s->pend)) accel__tsp1_finish(s, st, f);
-}
-
-/* The device discards everything until CLEAR_ERROR. */
+/* The device may be discarding everything until CLEAR_ERROR (poll sends it with auto_clear). */
 ACCEL__TSP1_NOINLINE static void accel__tsp1_device_error(accel_tsp1 *s)
 {
+    if (!s->dev_error) s->clear_ms = accel__tsp1_now(s);
     s->dev_error = 1;
-    if (s->auto_clear) accel_tsp1_clear_error(s); /* on failure dev_error stays: submit says so */
 }
 
 static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
@@ -4719,21 +5561,27 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
     unsigned slot = (uint16_t)(f->id - ACCEL_TSP1_R_ASYNC_READY);
     uint16_t d = (uint16_t)(f->tid - s->last_async);
     if (slot == 0) {
-        /* boot or wake: the device cleared its queues. A pending REBOOT completed here and what
-           was queued before it ran; without one (power-on, wake, reset) all is discarded. */
-        size_t i = 0;
-        accel_tsp1_pending *p;
-        while ((p = accel__tsp1_at(s, i)) != NULL && p->id != ACCEL_TSP1_REBOOT) i++;
-        accel__tsp1_retire(s, p ? i + 1 : 0);
-        accel__tsp1_finish_all(s, ACCEL_E_TSP1_DISCARDED, NULL);
+        /* boot or wake: the device cleared its buffers and error state and halted its networks.
+           A pending REBOOT (or DEEP_SLEEP after our wake pulse) ran; nothing older can be
+           confirmed any more. Other pending commands may have been sent after the boot. */
+        accel_tsp1_pending *p = accel__tsp1_resetting(s);
+        if (p) {
+            /* unsure: this may be an earlier boot's, and its own may still come */
+            s->settled = (p->flags & ACCEL__TSP1_SURE) &&
+                         (p->id == ACCEL_TSP1_REBOOT || s->asleep == 2);
+            accel__tsp1_end(s, accel_ring_count(&s->pend) - 1u, ACCEL_E_TSP1_UNKNOWN_OUTCOME,
+                            NULL, 0);
+            accel__tsp1_finish(s, s->settled ? ACCEL_OK : ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
+        }
         s->ready = 1;
         s->asleep = 0;
         s->dev_error = 0;
+        s->running_mask = 0;
     } else if (slot < 3 && s->have_async) {
         if (d == 0 || d > 0x7FFFu) s->async_nonmono++;
         else s->async_gaps += d - 1u;
     }
-    if (slot > 3) slot = 3; /* ids the seed does not list, answers to nothing pending */
+    if (slot > 3) slot = 3; /* undocumented ids, answers to nothing pending */
     if (slot < 3) {
         s->have_async = 1;
         s->last_async = f->tid;
@@ -4750,30 +5598,43 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
 ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel_tsp1_frame *f)
 {
     accel_tsp1_kind k = accel_tsp1_kind_of(f->id);
-    accel_status st = ACCEL_E_TSP1_UNKNOWN_OUTCOME;
+    accel_status st;
     size_t i = 0;
-    accel_tsp1_pending *p;
-    while ((p = accel__tsp1_at(s, i)) != NULL && p->tid != f->tid) i++;
-    if (k != ACCEL_TSP1_KIND_ERROR) {
-        if (p && (k == ACCEL_TSP1_KIND_DATA || k == ACCEL_TSP1_KIND_NN_INFO)) {
-            /* responses come in command order: everything before it has completed */
-            accel__tsp1_retire(s, i);
-            accel__tsp1_finish(s, accel__tsp1_at(s, 0)->expect == f->id ? ACCEL_OK
-                                                                         : ACCEL_E_TSP1_UNEXPECTED, f);
-            return;
-        }
-        if (k != ACCEL_TSP1_KIND_ASYNC && k != ACCEL_TSP1_KIND_UNKNOWN)
-            s->stray++; /* an answer to nothing pending (e.g. after a timeout): surfaced */
+    accel_tsp1_pending *p = NULL;
+    if (k == ACCEL_TSP1_KIND_ASYNC || k == ACCEL_TSP1_KIND_UNKNOWN) {
         accel__tsp1_on_async(s, f);
         return;
     }
-    if (p) {
-        accel__tsp1_retire(s, i);
-        accel__tsp1_finish(s, accel_tsp1_error_status(f->id), f);
-        st = ACCEL_E_TSP1_DISCARDED;
-        f = NULL;
+    /* ERR_CHECKSUM and ERR_FRAMING carry the TID of a damaged header: they name nothing */
+    if (f->id < ACCEL_TSP1_R_ERR_CHECKSUM)
+        while ((p = accel__tsp1_at(s, i)) != NULL && f->tid != p->tid) i++;
+    if (!p) {
+        if (k != ACCEL_TSP1_KIND_ERROR) {
+            s->stray++; /* an answer to nothing pending (e.g. after its deadline): surfaced */
+            accel__tsp1_on_async(s, f);
+            return;
+        }
+        /* an error from some point of the device's queue: what was sent before the first
+           pending CLEAR_ERROR can never be confirmed now; what follows it may still run */
+        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, f, 1);
+    } else {
+        /* a REBOOT or DEEP_SLEEP answers nothing: only ASYNC_READY confirms it */
+        st = !accel__tsp1_is_reset(p->id) &&
+                     f->id == (p->id == ACCEL_TSP1_NN_INFO ? ACCEL_TSP1_R_NN_INFO : ACCEL_TSP1_R_DATA)
+                 ? ACCEL_OK
+             : k == ACCEL_TSP1_KIND_ERROR ? accel_tsp1_error_status(f->id)
+                                          : ACCEL_E_TSP1_UNEXPECTED;
+        /* answers come in command order: older commands without theirs never get them */
+        accel__tsp1_end(s, i, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
+        accel__tsp1_finish(s, st, f);
+        /* with no REBOOT/DEEP_SLEEP pending, this command went out after all of them: any of
+           them that ran, rebooted the device before it, and its ASYNC_READY came first (the
+           device places it before answering anything after a boot) or is lost */
+        if (!accel__tsp1_resetting(s)) s->settled = 1;
+        if (k != ACCEL_TSP1_KIND_ERROR) return;
+        /* in its error state the device discards what follows, until a CLEAR_ERROR */
+        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_DISCARDED, NULL, 1);
     }
-    accel__tsp1_finish_all(s, st, f);
     accel__tsp1_device_error(s);
 }
 
@@ -4782,6 +5643,7 @@ ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
     accel_status st;
     if (!s || !c || !c->bus.port || !c->tx_mem) return ACCEL_E_NULL;
     ACCEL_MEMSET(s, 0, sizeof *s);
+    if (!c->bus.port->now_ms) return ACCEL_E_UNSUPPORTED; /* deadlines need a clock */
     if (c->pending_len < 2 * sizeof(accel_tsp1_pending) || c->tx_len < ACCEL_TSP1_OVERHEAD)
         return ACCEL_E_BUFFER_TOO_SMALL;
     st = accel_ring_init(&s->pend, c->pending_mem, c->pending_len, sizeof(accel_tsp1_pending));
@@ -4801,29 +5663,46 @@ ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
     return ACCEL_OK;
 }
 
+/* Encode (a command without payload on the stack, so s->tx is left alone) and write one command
+ * with, when it answers nothing, its marker: an ECHO right behind it in the same transaction,
+ * which the device answers only if the command arrived whole and ran without error. */
 static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
-                                       uint16_t *tid, uint16_t internal)
+                                       uint16_t *tid, uint8_t flags)
 {
+    uint8_t m[2 * ACCEL_TSP1_OVERHEAD];
+    uint8_t *buf = n ? s->tx : m;
+    size_t cap = n ? s->tx_cap : sizeof m, len, ml = 0;
     accel_tsp1_pending p;
     accel_status st;
+    uint16_t space;
     if (s->asleep) return ACCEL_E_TSP1_ASLEEP;
-    if (s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
-    /* the last slot is kept for the driver's completion marker */
-    if (accel_ring_count(&s->pend) + (internal ? 0u : 1u) >= accel_ring_capacity(&s->pend))
+    if (accel__tsp1_resetting(s)) return ACCEL_E_BUSY; /* held until ASYNC_READY */
+    if (!flags && s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
+    /* the last slot is kept for the driver's own CLEAR_ERROR */
+    if (accel_ring_count(&s->pend) + (flags ? 0u : 1u) >= accel_ring_capacity(&s->pend))
         return ACCEL_E_FULL;
     p.tid = accel__tsp1_tid(s);
-    st = accel__tsp1_send(s, id, p.tid, payload, n, internal);
-    if (st != ACCEL_OK) {
-        s->next_tid = p.tid; /* not sent: the TID is free again */
-        return st;
-    }
-    p.id = id;
-    p.expect = id == ACCEL_TSP1_ECHO ? ACCEL_TSP1_R_DATA
-             : id == ACCEL_TSP1_NN_INFO ? ACCEL_TSP1_R_NN_INFO
-             : id == ACCEL_TSP1_REBOOT ? ACCEL_TSP1_R_ASYNC_READY : 0u;
-    p.internal = internal;
+    st = accel_tsp1_encode_cmd(buf, cap, id, p.tid, payload, n, &len);
+    if (id != ACCEL_TSP1_ECHO && id != ACCEL_TSP1_NN_INFO && !accel__tsp1_is_reset(id) &&
+        st == ACCEL_OK)
+        st = accel_tsp1_encode_frame(buf + len, cap - len, ACCEL_TSP1_CMD_PREAMBLE,
+                                     ACCEL_TSP1_ECHO, p.tid, NULL, 0, &ml);
+    if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
+    if (st == ACCEL_OK && space < len + ml) st = ACCEL_E_BUSY;
+    if (st != ACCEL_OK) return st;
     p.sent_ms = accel__tsp1_now(s);
-    accel_ring_push(&s->pend, &p);
+    st = accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, buf, len + ml);
+    if (st == ACCEL_E_UNSUPPORTED) return st; /* nothing reached the bus */
+    if (st != ACCEL_OK) p.sent_ms -= s->timeout_ms; /* part may have arrived: due at once */
+    p.id = id;
+    p.flags = flags;
+    if (accel__tsp1_is_reset(id)) {
+        if (s->settled) p.flags = (uint8_t)(p.flags | ACCEL__TSP1_SURE);
+        s->settled = 0;
+        s->ready = 0;
+        s->asleep = (uint8_t)(id == ACCEL_TSP1_DEEP_SLEEP);
+    }
+    (void)accel_ring_push(&s->pend, &p); /* room checked above */
     if (tid) *tid = p.tid;
     return ACCEL_OK;
 }
@@ -4831,9 +5710,17 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
 ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid)
 {
+    accel_status st;
     if (!s) return ACCEL_E_NULL;
-    if (id == ACCEL_TSP1_CLEAR_ERROR) return accel_tsp1_clear_error(s);
-    return accel__tsp1_submit(s, id, payload, n, tid, 0);
+    st = accel__tsp1_submit(s, id, payload, n, tid,
+                            id == ACCEL_TSP1_CLEAR_ERROR ? ACCEL__TSP1_INTERNAL : 0u);
+    if (st == ACCEL_OK && id == ACCEL_TSP1_CLEAR_ERROR) s->dev_error = 0;
+    return st;
+}
+
+ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s)
+{
+    return accel_tsp1_submit(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL);
 }
 
 ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
@@ -4844,63 +5731,55 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
     unsigned rounds;
     uint32_t now;
     if (!s) return ACCEL_E_NULL;
-    if (s->asleep) return ACCEL_OK;
-    /* deadlines, oldest first; a lost error response would leave the device discarding, so a
-       timeout is followed by CLEAR_ERROR (harmless when the queue was fine) */
+    /* deadlines, oldest first (a DEEP_SLEEP waits for accel_tsp1_wake); a lost error response
+       would leave the device discarding everything, so CLEAR_ERROR follows */
     now = accel__tsp1_now(s);
-    p = accel__tsp1_at(s, 0);
-    if (p && (uint32_t)(now - p->sent_ms) >= s->timeout_ms) {
-        while ((p = accel__tsp1_at(s, 0)) != NULL && (uint32_t)(now - p->sent_ms) >= s->timeout_ms)
-            accel__tsp1_finish(s, ACCEL_E_TIMEOUT, NULL);
+    while ((p = accel__tsp1_at(s, 0)) != NULL && p->id != ACCEL_TSP1_DEEP_SLEEP &&
+           (uint32_t)(now - p->sent_ms) >= s->timeout_ms) {
+        accel__tsp1_finish(s, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
         accel__tsp1_device_error(s);
     }
-    /* completion marker behind a command that answers nothing on success */
-    p = accel__tsp1_at(s, accel_ring_count(&s->pend) - 1u);
-    if (p && !p->expect && !p->internal && p->id != ACCEL_TSP1_DEEP_SLEEP)
-        accel__tsp1_submit(s, ACCEL_TSP1_ECHO, NULL, 0, NULL, 1);
     for (rounds = 0; rounds < 64u; rounds++) {
         uint16_t fill;
-        size_t got, off = 0;
+        size_t got = 0, off = 0;
         st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, NULL);
+        if (st == ACCEL_OK && fill) {
+            got = fill < sizeof chunk ? fill : sizeof chunk;
+            st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
+        }
         if (st != ACCEL_OK) return st;
-        if (!fill) break;
-        got = fill < sizeof chunk ? fill : sizeof chunk;
-        st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
-        if (st != ACCEL_OK) return st;
-        while (off < got) {
+        do {
             accel_tsp1_frame f;
-            size_t used;
-            st = accel_tsp1_decoder_feed(&s->dec, chunk + off, got - off, &used, &f);
+            size_t used = 0;
+            /* an empty buffer: the device has nothing more, so a held candidate never ends */
+            st = got ? accel_tsp1_decoder_feed(&s->dec, chunk + off, got - off, &used, &f)
+                     : accel_tsp1_decoder_idle(&s->dec, &f);
             off += used;
             if (st == ACCEL_OK) accel__tsp1_on_frame(s, &f);
-        }
+        } while (st == ACCEL_OK);
+        if (!got) break;
     }
-    /* DEEP_SLEEP alone in flight answers nothing: it is done once the device consumed it */
-    p = accel__tsp1_at(s, 0);
-    if (p && p->id == ACCEL_TSP1_DEEP_SLEEP && accel_ring_count(&s->pend) == 1) {
-        uint16_t fill;
-        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
-        if (st != ACCEL_OK) return st;
-        if (!fill) {
-            accel__tsp1_finish(s, ACCEL_OK, NULL);
-            s->asleep = 1;
-            s->ready = 0;
-            s->running_mask = 0;
-        }
+    /* CLEAR_ERROR (not behind a REBOOT or DEEP_SLEEP: they end the error state themselves); a
+       refused one is tried again on the next poll until timeout_ms has passed */
+    if (s->dev_error && s->auto_clear && !accel__tsp1_resetting(s)) {
+        if ((uint32_t)(accel__tsp1_now(s) - s->clear_ms) >= s->timeout_ms)
+            return ACCEL_E_TSP1_ERROR_STATE;
+        (void)accel_tsp1_clear_error(s); /* on failure dev_error stays: retried next poll */
     }
     return ACCEL_OK;
 }
 
-/* Blocking core: submit id (0: none) and poll until its outcome, or until the device is ready
- * (id 0), or timeout_ms passes. A full command buffer or pending table drains while we poll;
- * between polls we sleep on INTB (or 1 ms). */
+/* Blocking core: submit id (0: none) and poll until *flag is set (the command's outcome, or the
+ * device ready), or timeout_ms passes. A full command buffer or pending table drains, a REBOOT
+ * completes and (with auto_clear) an error state clears while we poll; between polls we sleep on
+ * INTB (or 1 ms). */
 static accel_status accel__tsp1_wait(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
-                                     void *resp, size_t resp_cap, uint32_t timeout_ms)
+                                     void *resp, size_t resp_cap, uint32_t timeout_ms,
+                                     const uint8_t *flag)
 {
     accel_status st;
     accel_deadline d;
     uint16_t tid;
-    const uint8_t *flag = id ? &s->w_done : &s->ready;
     accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
     for (;;) {
         if (id) {
@@ -4911,7 +5790,8 @@ static accel_status accel__tsp1_wait(accel_tsp1 *s, uint16_t id, const void *pay
                 s->w_done = 0;
                 s->w_buf = (uint8_t *)resp;
                 s->w_cap = resp ? resp_cap : 0;
-            } else if (st != ACCEL_E_BUSY && st != ACCEL_E_FULL) {
+            } else if (st != ACCEL_E_BUSY && st != ACCEL_E_FULL &&
+                       !(st == ACCEL_E_TSP1_ERROR_STATE && s->auto_clear)) {
                 return st;
             }
         }
@@ -4921,8 +5801,10 @@ static accel_status accel__tsp1_wait(accel_tsp1 *s, uint16_t id, const void *pay
             st = ACCEL_E_TIMEOUT; /* a command sent still gets its own outcome later */
             break;
         }
+        /* whatever INTB says, the next step is to poll; without the line, wait a millisecond
+           (the port has a clock, so a port without delay busy-waits on it) */
         if (accel_port_wait_irq(s->bus.port, s->bus.intb_line, 1) == ACCEL_E_UNSUPPORTED)
-            accel_port_delay_ms(s->bus.port, 1);
+            (void)accel_port_delay_ms(s->bus.port, 1);
     }
     s->w_buf = NULL;
     s->w_tid = ACCEL_TSP1_TID_NONE;
@@ -4937,7 +5819,7 @@ ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *pa
     if (resp_len) *resp_len = 0;
     if (!s) return ACCEL_E_NULL;
     if (!id) return ACCEL_E_ARG; /* not a command (0 means "wait for ready" inside) */
-    st = accel__tsp1_wait(s, id, payload, n, resp, resp_cap, timeout_ms);
+    st = accel__tsp1_wait(s, id, payload, n, resp, resp_cap, timeout_ms, &s->w_done);
     if (st != ACCEL_OK) return st;
     if (resp_len) *resp_len = s->w_len;
     return s->w_st;
@@ -4953,26 +5835,40 @@ static accel_status accel__tsp1_cmd(accel_tsp1 *s, uint16_t id, const void *payl
 ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms)
 {
     if (!s) return ACCEL_E_NULL;
-    return accel__tsp1_wait(s, 0, NULL, 0, NULL, 0, timeout_ms);
+    return accel__tsp1_wait(s, 0, NULL, 0, NULL, 0, timeout_ms, &s->ready);
 }
 
 ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
 {
     accel_status st;
+    uint32_t v = 0;
     if (!s) return ACCEL_E_NULL;
-    /* REBOOT is discarded in the error state: clear first (a failed clear refuses the REBOOT) */
-    s->dev_error = (uint8_t)(accel_tsp1_clear_error(s) != ACCEL_OK);
-    s->ready = 0;
-    st = accel__tsp1_cmd(s, ACCEL_TSP1_REBOOT, NULL, 0, timeout_ms);
-    if (st == ACCEL_OK) s->running_mask = 0;
-    return st;
+    /* REBOOT is discarded in the error state, which the device may be in unknown to us (a lost
+       answer, an earlier program): clear first. Whether the clear's marker came back does not
+       matter: the REBOOT goes either way. */
+    st = accel__tsp1_wait(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL, 0, timeout_ms, &s->w_done);
+    if (st == ACCEL_OK)
+        st = accel__tsp1_wait(s, ACCEL_TSP1_REBOOT, NULL, 0, NULL, 0, timeout_ms, &s->ready);
+    if (st == ACCEL_OK) st = accel_tsp1_reg_read(&s->bus, ACCEL_TSP1_REG_FW_VERSION, &v);
+    if (st != ACCEL_OK) return st;
+    s->rom = (uint8_t)(v == 0);
+    return v ? ACCEL_OK : ACCEL_E_TSP1_ROM;
 }
 
 ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms)
 {
+    accel_status st;
+    uint16_t fill = 1;
     if (!s) return ACCEL_E_NULL;
     if (accel_ring_count(&s->pend)) return ACCEL_E_BUSY; /* let queued work finish first */
-    return accel__tsp1_cmd(s, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, timeout_ms); /* see poll */
+    st = accel_tsp1_submit(s, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, NULL);
+    /* a wake pulse before the device took the command would go unseen: wait (about
+       timeout_ms, in 1 ms steps) until it left the command buffer */
+    while (st == ACCEL_OK && fill && timeout_ms--) {
+        (void)accel_port_delay_ms(s->bus.port, 1); /* as in accel__tsp1_wait */
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
+    }
+    return st;
 }
 
 ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
@@ -4981,9 +5877,15 @@ ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
     if (!s) return ACCEL_E_NULL;
     st = accel_tsp1_wake_pulse(&s->bus);
     if (st != ACCEL_OK) return st;
-    s->asleep = 0;
-    s->ready = 0;
-    return accel_tsp1_wait_ready(s, timeout_ms);
+    if (s->asleep) s->asleep = 2; /* an ASYNC_READY now proves the DEEP_SLEEP ran */
+    st = accel_tsp1_wait_ready(s, timeout_ms);
+    if (st != ACCEL_OK && s->asleep) {
+        /* the DEEP_SLEEP may never have run, or the ASYNC_READY was lost: the device is taken
+           to be awake (a command that gets no answer will show otherwise) */
+        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
+        s->asleep = 0;
+    }
+    return st;
 }
 
 ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
@@ -5058,26 +5960,38 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
                                             uint32_t timeout_ms)
 {
     accel_status st;
-    uint32_t k, prev, lim;
+    uint32_t k, prev = 0, lim; /* prev: start of the previous command of this run (0: none) */
     uint16_t fill, space;
     if (!s || !u || !u->read) return ACCEL_E_NULL;
     if (u->total % ACCEL_TSP1_CHUNK_SIZE || u->position % ACCEL_TSP1_CHUNK_SIZE ||
         u->position > u->total)
         return ACCEL_E_ARG;
+#if ACCEL_TSP1_I2C
+    /* the invented I2C format carries ACCEL_TSP1_I2C_MAX_WRITE bytes a write: refuse before
+       anything is sent when not even the smallest chunk command fits */
+    if (s->bus.i2c && (u->chunks ? u->chunks : 1u) * ACCEL_TSP1_CHUNK_SIZE +
+                          2u * ACCEL_TSP1_OVERHEAD > ACCEL_TSP1_I2C_MAX_WRITE)
+        return ACCEL_E_UNSUPPORTED;
+#endif
     if (s->running_mask) return ACCEL_E_BUSY; /* stop the networks first (else ERR_BUSY) */
     st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
     if (st != ACCEL_OK) return st;
-    /* a command must fit the tx buffer and, sized automatically, the device's command buffer
-       in its entirety; N_BYTES caps it at 455 chunks */
+    /* a command and its marker must fit the tx buffer and, sized automatically, the device's
+       command buffer in its entirety */
     lim = (uint32_t)fill + space;
-    if (u->chunks || lim > s->tx_cap) lim = (uint32_t)s->tx_cap;
-    k = lim < ACCEL_TSP1_OVERHEAD ? 0u : (lim - ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE;
-    if (u->chunks) k = u->chunks;
-    if (k > 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE) k = 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE;
-    k *= ACCEL_TSP1_CHUNK_SIZE;
-    if (!k || k + ACCEL_TSP1_OVERHEAD > s->tx_cap) return ACCEL_E_BUFFER_TOO_SMALL;
-    prev = u->position;
-    while (u->position < u->total) {
+    if (lim > s->tx_cap) lim = (uint32_t)s->tx_cap;
+#if ACCEL_TSP1_I2C
+    if (s->bus.i2c && lim > ACCEL_TSP1_I2C_MAX_WRITE) lim = ACCEL_TSP1_I2C_MAX_WRITE;
+#endif
+    k = (uint32_t)u->chunks * ACCEL_TSP1_CHUNK_SIZE;
+    if (!k) /* whole chunks that fit (a loop: no division), at most N_BYTES' 0xFFFF */
+        while (k + ACCEL_TSP1_CHUNK_SIZE + 2u * ACCEL_TSP1_OVERHEAD <= lim &&
+               k + ACCEL_TSP1_CHUNK_SIZE <= 0xFFFFu)
+            k += ACCEL_TSP1_CHUNK_SIZE;
+    if (!k || k + 2u * ACCEL_TSP1_OVERHEAD > s->tx_cap) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (!u->position) /* a fresh start keeps nothing of an earlier attempt */
+        st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
+    while (st == ACCEL_OK && u->position < u->total) {
         size_t n = (size_t)(u->total - u->position < k ? u->total - u->position : k); /* <= 0xFFFF */
         st = u->read(u->user, u->position, s->tx + ACCEL_TSP1_HDR_SIZE, n);
         if (st == ACCEL_OK)
@@ -5090,31 +6004,77 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
     }
     if (st == ACCEL_OK) st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_FINISH, NULL, 0, timeout_ms);
     if (st == ACCEL_OK) return u->no_reboot ? ACCEL_OK : accel_tsp1_reboot(s, timeout_ms);
-    if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev; /* the previous NVM write may have failed */
-    if (st == ACCEL_E_TSP1_ERR_CRYPT) u->position = 0;  /* the image as a whole was refused */
+    if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev; /* blamed on the previous command */
+    /* the device's progress unknown, or the image refused: start over */
+    if (st == ACCEL_E_TSP1_UNKNOWN_OUTCOME || st == ACCEL_E_TIMEOUT ||
+        st == ACCEL_E_TSP1_ERR_CRYPT || !u->no_cancel)
+        u->position = 0;
     if (!u->no_cancel) {
-        if (s->dev_error) accel_tsp1_clear_error(s);
-        accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
-        u->position = 0; /* a cancelled update starts over */
+        /* the update's own status is what the caller needs; a CANCEL that fails changes
+           nothing for the next attempt, which starts at 0 with a CANCEL of its own */
+        if (s->dev_error) (void)accel_tsp1_clear_error(s);
+        (void)accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
     }
     return st;
 }
 
 #ifndef ACCEL_TSP1_NO_MODEL
 /* ---------------------------------------------------------------- tsp1: device model */
+#define ACCEL__TSP1_MODEL_RESIDUE 0x2144DF1Cu /* CRC-32 of data followed by its own CRC (LE) */
+
 ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap)
 {
     return 3u * (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK + rsp_cap;
 }
 
+static void accel__tsp1_model_log(accel_tsp1_model *m, uint8_t what, uint16_t tid, uint16_t id,
+                             uint16_t resp)
+{
+    accel_tsp1_model_event e;
+    if (!m->on_log) return;
+    e.what = what;
+    e.tid = tid;
+    e.id = id;
+    e.resp = resp;
+    m->on_log(m->user, &e);
+}
+
+/* Log what a reset clears: queued entries, and responses the host had not (fully) read. The
+ * head response may be partly read: rsp_left bytes of it remain. */
+static void accel__tsp1_model_wipe(accel_tsp1_model *m)
+{
+    uint8_t h[8];
+    size_t at = 0;
+    while (accel_fifo_peek(&m->cmdq, at, h, 6) == ACCEL_OK) {
+        if (h[0] == 0 && h[1] == 0) { /* an error entry: 00 00 id tid */
+            accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_WIPED, accel__tsp1_get16(h + 4), 0, 0);
+            at += 6;
+        } else {
+            (void)accel_fifo_peek(&m->cmdq, at, h, 8); /* whole frames only: it is there */
+            accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_WIPED, accel__tsp1_get16(h + 6),
+                             accel__tsp1_get16(h + 2), 0);
+            at += ACCEL_TSP1_OVERHEAD + accel__tsp1_get16(h + 4);
+        }
+    }
+    if (m->rsp_left) accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_RSP_WIPED, m->rsp_tid, m->rsp_id, 0);
+    at = m->rsp_left;
+    while (accel_fifo_peek(&m->rspq, at, h, 8) == ACCEL_OK) {
+        accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_RSP_WIPED, accel__tsp1_get16(h + 6),
+                         accel__tsp1_get16(h + 2), 0);
+        at += ACCEL_TSP1_OVERHEAD + accel__tsp1_get16(h + 4);
+    }
+}
+
 static void accel__tsp1_model_reset(accel_tsp1_model *m, uint32_t boot_ms)
 {
+    accel__tsp1_model_wipe(m);
     accel_fifo_clear(&m->cmdq);
     accel_fifo_clear(&m->rspq);
     ACCEL_MEMSET(m->state, 0, sizeof m->state);
+    m->rsp_left = 0;
     m->stage_len = 0;
     m->xpos = 0;
-    m->irq_mask = (uint32_t)1 << ACCEL_TSP1_BUF_RSP; /* seed: only the response buffer */
+    m->irq_mask = (uint32_t)1 << ACCEL_TSP1_BUF_RSP; /* as documented: only the response buffer */
     m->thr[0] = 0;
     m->thr[1] = 1;
     m->error_state = 0;
@@ -5132,9 +6092,10 @@ ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size
         return ACCEL_E_ARG;
     if (mem_len < accel_tsp1_model_mem_size(cmd_cap, rsp_cap)) return ACCEL_E_BUFFER_TOO_SMALL;
     ACCEL_MEMSET(m, 0, sizeof *m);
-    accel_fifo_init(&m->cmdq, b, (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK);
+    /* both sizes are non-zero, so the fifo inits cannot fail */
+    (void)accel_fifo_init(&m->cmdq, b, (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK);
     b += (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK;
-    accel_fifo_init(&m->rspq, b, rsp_cap);
+    (void)accel_fifo_init(&m->rspq, b, rsp_cap);
     m->stage = b + rsp_cap;
     m->work = m->stage + cmd_cap;
     m->cmd_cap = cmd_cap;
@@ -5144,6 +6105,7 @@ ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size
     m->boot_ms = 5;
     m->nvm_ms = 2;
     m->fw_valid = 1;
+    m->fw_version = 1;
     accel__tsp1_model_reset(m, m->boot_ms);
     return ACCEL_OK;
 }
@@ -5166,16 +6128,13 @@ static int accel__tsp1_model_respond(accel_tsp1_model *m, uint16_t id, uint16_t 
                                 size_t n)
 {
     uint8_t f[ACCEL_TSP1_OVERHEAD + 8];
+    uint8_t *b = n <= 8 ? f : m->work; /* ECHO: built around its payload, which is at work + 8 */
     size_t len;
     if (accel_fifo_space(&m->rspq) < ACCEL_TSP1_OVERHEAD + n) return 0;
-    if (n <= 8) {
-        accel_tsp1_encode_frame(f, sizeof f, ACCEL_TSP1_RSP_PREAMBLE, id, tid, p, n, &len);
-        accel_fifo_write(&m->rspq, f, len);
-    } else { /* ECHO: build in the work area around the payload (it lives at work + 8) */
-        accel_tsp1_encode_frame(m->work, (size_t)m->cmd_cap, ACCEL_TSP1_RSP_PREAMBLE, id, tid, p,
-                                n, &len);
-        accel_fifo_write(&m->rspq, m->work, len);
-    }
+    /* both buffers hold the frame and the queue has room: neither call can fail */
+    (void)accel_tsp1_encode_frame(b, n <= 8 ? sizeof f : (size_t)m->cmd_cap,
+                                  ACCEL_TSP1_RSP_PREAMBLE, id, tid, p, n, &len);
+    (void)accel_fifo_write(&m->rspq, b, len);
     return 1;
 }
 
@@ -5183,15 +6142,16 @@ static void accel__tsp1_model_emit_async(accel_tsp1_model *m)
 {
     while (m->apend & 7u) { /* bits 0..2: one per async type; no other bit is ever set */
         unsigned i, best = 3;
+        uint16_t id;
         for (i = 0; i < 3; i++)
             if ((m->apend & (1u << i)) &&
                 (best == 3 || (uint16_t)(m->atid[i] - m->atid[best]) > 0x7FFFu))
                 best = i;
-        if (!accel__tsp1_model_respond(m, (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best), m->atid[best],
-                                  NULL, 0))
-            return;
+        id = (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best);
+        if (!accel__tsp1_model_respond(m, id, m->atid[best], NULL, 0)) return;
         m->apend = (uint8_t)(m->apend & ~(1u << best));
         m->async_emitted++;
+        accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_ASYNC, m->atid[best], id, 0);
     }
 }
 
@@ -5238,7 +6198,7 @@ static void accel__tsp1_model_receive(accel_tsp1_model *m, const uint8_t *b, siz
         if (accel_fifo_count(&m->cmdq) + flen > m->cmd_cap)
             accel__tsp1_model_mark(m, ACCEL_TSP1_R_ERR_FRAMING, tid); /* must fit in its entirety */
         else
-            accel_fifo_write(&m->cmdq, b + pos, flen);
+            (void)accel_fifo_write(&m->cmdq, b + pos, flen); /* fits: checked against cmd_cap */
         pos += flen;
     }
 }
@@ -5250,7 +6210,8 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
     uint16_t id, tid, rid = 0;
     size_t nb = 0, rn = 0, i, elen;
     uint8_t *p = m->work + ACCEL_TSP1_HDR_SIZE;
-    uint32_t mask = 0, valid = m->n_nets >= 32 ? (uint32_t)0xFFFFFFFFUL : (((uint32_t)1 << m->n_nets) - 1u);
+    uint8_t nets = m->rom ? 0u : m->n_nets; /* the ROM bootloader runs no networks */
+    uint32_t mask = 0, valid = nets >= 32 ? (uint32_t)0xFFFFFFFFUL : (((uint32_t)1 << nets) - 1u);
     if (accel_fifo_peek(&m->cmdq, 0, h, 6) != ACCEL_OK) return 0;
     id = accel__tsp1_get16(h + 2);
     if (h[0] == 0 && h[1] == 0) { /* error entry */
@@ -5258,17 +6219,18 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
         rid = id;
         id = 0;
         elen = 6;
-    } else {
-        accel_fifo_peek(&m->cmdq, 0, h, 8);
+    } else { /* a whole frame is queued: both peeks succeed */
+        (void)accel_fifo_peek(&m->cmdq, 0, h, 8);
         nb = accel__tsp1_get16(h + 4);
         tid = accel__tsp1_get16(h + 6);
-        accel_fifo_peek(&m->cmdq, ACCEL_TSP1_HDR_SIZE, p, nb);
+        (void)accel_fifo_peek(&m->cmdq, ACCEL_TSP1_HDR_SIZE, p, nb);
         elen = ACCEL_TSP1_OVERHEAD + nb;
     }
     if (m->error_state && id != ACCEL_TSP1_CLEAR_ERROR) {
-        accel_fifo_discard(&m->cmdq, elen);
+        (void)accel_fifo_discard(&m->cmdq, elen); /* elen bytes are there (peeked) */
         m->discarded++;
-        if (m->on_exec) m->on_exec(m->user, tid, id, ACCEL_TSP1_TID_NONE);
+        accel__tsp1_model_log(m, id ? ACCEL_TSP1_MODEL_DISCARDED : ACCEL_TSP1_MODEL_REJECTED, tid, id,
+                         0);
         return 1;
     }
     /* room for any answer first: a command completes only when its response fits */
@@ -5285,35 +6247,43 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
         break;
     case ACCEL_TSP1_SECURE_UPDATE:
         if (nb % ACCEL_TSP1_CHUNK_SIZE) { rid = ACCEL_TSP1_R_ERR_LEN; break; }
-        for (i = 0; i < m->n_nets; i++)
+        for (i = 0; i < nets; i++)
             if (m->state[i] == ACCEL_TSP1_NN_RUNNING) rid = ACCEL_TSP1_R_ERR_BUSY;
         if (rid) break;
         if (m->nvm_busy) return 0; /* the previous NVM write is still going */
-        if (m->mem_err) { rid = ACCEL_TSP1_R_ERR_MEM; m->mem_err = 0; m->upd_active = 0; break; }
-        for (i = 0; i < nb / ACCEL_TSP1_CHUNK_SIZE; i++) {
-            m->upd_chunks++;
-            if (m->upd_chunks == m->arg_fail_chunk) { rid = ACCEL_TSP1_R_ERR_ARG; break; }
-            if (m->upd_chunks == m->mem_fail_chunk) m->mem_err = 1; /* reported later */
-        }
-        if (nb) {
-            if (!m->upd_active) m->upd_crc = 0;
-            m->upd_active = 1;
-            m->upd_done = 0;
-            m->fw_valid = 0; /* starting an update erases the image */
-            m->upd_crc = accel_crc32_update(m->upd_crc, p, nb);
-            m->nvm_busy = m->nvm_ms;
-        }
+        if (m->mem_err) { rid = ACCEL_TSP1_R_ERR_MEM; break; } /* the previous write failed */
+        for (i = 1; i <= nb / ACCEL_TSP1_CHUNK_SIZE; i++)
+            if (m->upd_pos / ACCEL_TSP1_CHUNK_SIZE + i == m->arg_fail_chunk) {
+                rid = ACCEL_TSP1_R_ERR_ARG; /* refused whole */
+                m->arg_fail_chunk = 0;
+            }
+        if (rid || !nb) break;
+        for (i = 1; i <= nb / ACCEL_TSP1_CHUNK_SIZE; i++)
+            if (m->upd_pos / ACCEL_TSP1_CHUNK_SIZE + i == m->mem_fail_chunk) {
+                m->mem_err = 1; /* reported with the next command */
+                m->mem_fail_chunk = 0;
+            }
+        m->prev_pos = m->upd_pos;
+        m->prev_crc = m->upd_crc;
+        m->upd_crc = accel_crc32_update(m->upd_crc, p, nb);
+        m->upd_pos += (uint32_t)nb;
+        m->upd_active = 1;
+        m->upd_done = 0;
+        m->fw_valid = 0; /* starting an update erases the image */
+        m->nvm_busy = m->nvm_ms;
         break;
     case ACCEL_TSP1_SECURE_UPDATE_CANCEL:
         if (m->upd_active || m->upd_done) m->fw_valid = 0; /* boots into ROM */
         m->upd_active = m->upd_done = m->mem_err = 0;
-        m->upd_chunks = 0;
+        m->upd_pos = m->upd_crc = 0;
         break;
     case ACCEL_TSP1_SECURE_UPDATE_FINISH:
         if (m->nvm_busy) return 0;
-        if (m->mem_err) rid = ACCEL_TSP1_R_ERR_MEM, m->mem_err = 0;
-        else if (!m->upd_active || m->crypt_fail) rid = ACCEL_TSP1_R_ERR_CRYPT;
-        else m->upd_done = 1, m->upd_active = 0, m->upd_chunks = 0;
+        if (m->mem_err) rid = ACCEL_TSP1_R_ERR_MEM;
+        else if (!m->upd_active || m->crypt_fail || m->upd_crc != ACCEL__TSP1_MODEL_RESIDUE)
+            rid = ACCEL_TSP1_R_ERR_CRYPT; /* refused as a whole: the update is over */
+        else m->upd_done = 1;
+        if (rid != ACCEL_TSP1_R_ERR_MEM) m->upd_active = 0, m->upd_pos = m->upd_crc = 0;
         break;
     case ACCEL_TSP1_REBOOT:
     case ACCEL_TSP1_DEEP_SLEEP:
@@ -5322,10 +6292,10 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
         if (nb != 4) rid = ACCEL_TSP1_R_ERR_LEN;
         else if (p[0] >= ACCEL_TSP1_MAX_NETS) rid = ACCEL_TSP1_R_ERR_ARG;
         else {
-            uint8_t v = p[0] < m->n_nets;
+            uint8_t v = p[0] < nets;
             r[0] = v;
             r[1] = p[0];
-            r[2] = m->n_nets;
+            r[2] = nets;
             r[3] = v;
             r[4] = v;
             r[5] = v ? (uint8_t)(4u + 2u * p[0]) : 0u;
@@ -5340,7 +6310,7 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
     case ACCEL_TSP1_NN_PAUSE: case ACCEL_TSP1_NN_FINISH:
         if (nb != 4) { rid = ACCEL_TSP1_R_ERR_LEN; break; }
         if (mask & ~valid) { rid = ACCEL_TSP1_R_ERR_ARG; break; }
-        for (i = 0; i < m->n_nets; i++) {
+        for (i = 0; i < nets; i++) {
             uint8_t *st = &m->state[i];
             if (!(mask & ((uint32_t)1 << i))) continue;
             if (id == ACCEL_TSP1_NN_START) *st = ACCEL_TSP1_NN_RUNNING;
@@ -5356,11 +6326,17 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
         if (!accel__tsp1_model_respond(m, rid, tid, rn ? p : NULL, rn)) return 0;
         if (accel_tsp1_kind_of(rid) == ACCEL_TSP1_KIND_ERROR) m->error_state = 1, m->errors++;
     }
-    accel_fifo_discard(&m->cmdq, elen);
+    if (rid == ACCEL_TSP1_R_ERR_MEM) { /* the failed command's chunks are forgotten */
+        m->upd_pos = m->prev_pos;
+        m->upd_crc = m->prev_crc;
+        m->mem_err = 0;
+    }
+    (void)accel_fifo_discard(&m->cmdq, elen); /* elen bytes are there (peeked) */
     m->executed++;
-    if (m->on_exec) m->on_exec(m->user, tid, id, rid);
+    accel__tsp1_model_log(m, id ? ACCEL_TSP1_MODEL_RAN : ACCEL_TSP1_MODEL_REJECTED, tid, id, rid);
     if (id == ACCEL_TSP1_REBOOT) {
         if (m->upd_done) m->fw_version++, m->fw_valid = 1, m->upd_done = 0;
+        m->rom = (uint8_t)!m->fw_valid;
         accel__tsp1_model_reset(m, m->boot_ms);
     } else if (id == ACCEL_TSP1_DEEP_SLEEP) {
         ACCEL_MEMSET(m->state, 0, sizeof m->state);
@@ -5377,7 +6353,7 @@ ACCELDEF void accel_tsp1_model_advance(accel_tsp1_model *m, uint32_t ms)
         if (m->power == ACCEL_TSP1_MODEL_BOOTING && --m->timer == 0) {
             m->power = ACCEL_TSP1_MODEL_READY;
             m->async_next = 0; /* async TIDs count from zero after every boot and wake */
-            accel_tsp1_model_raise(m, ACCEL_TSP1_R_ASYNC_READY);
+            (void)accel_tsp1_model_raise(m, ACCEL_TSP1_R_ASYNC_READY); /* a valid id */
         }
         if (m->power != ACCEL_TSP1_MODEL_READY) continue;
         if (m->nvm_busy) m->nvm_busy--;
@@ -5406,7 +6382,7 @@ static uint32_t accel__tsp1_model_irq(const accel_tsp1_model *m)
 
 static uint32_t accel__tsp1_model_reg(const accel_tsp1_model *m, uint8_t r)
 {
-    if (r == 0) return m->fw_version;
+    if (r == ACCEL_TSP1_REG_FW_VERSION) return m->rom ? 0u : m->fw_version;
     if (r == ACCEL_TSP1_REG_IRQ_STATUS) return accel__tsp1_model_irq(m);
     if (r == ACCEL_TSP1_REG_IRQ_MASK) return m->irq_mask;
     if (r == ACCEL_TSP1_REG_BUF_STATUS(0)) return accel__tsp1_model_status(m, 0);
@@ -5414,6 +6390,22 @@ static uint32_t accel__tsp1_model_reg(const accel_tsp1_model *m, uint8_t r)
     if (r == ACCEL_TSP1_REG_BUF_CTRL(0)) return m->thr[0];
     if (r == ACCEL_TSP1_REG_BUF_CTRL(1)) return m->thr[1];
     return 0;
+}
+
+/* One byte read from the response queue; the head frame is tracked so that a reset can log
+ * which responses it cleared. */
+static uint8_t accel__tsp1_model_rsp_byte(accel_tsp1_model *m)
+{
+    uint8_t h[8], out = 0;
+    size_t got;
+    if (!m->rsp_left && accel_fifo_peek(&m->rspq, 0, h, 8) == ACCEL_OK) {
+        m->rsp_left = ACCEL_TSP1_OVERHEAD + accel__tsp1_get16(h + 4);
+        m->rsp_id = accel__tsp1_get16(h + 2);
+        m->rsp_tid = accel__tsp1_get16(h + 6);
+    }
+    if (accel_fifo_read(&m->rspq, &out, 1, &got) != ACCEL_OK) return 0; /* past the fill level */
+    if (m->rsp_left) m->rsp_left--;
+    return out;
 }
 
 /* One byte of a bus transaction (same bytes for SPI and I2C; I2C skips the dummy). */
@@ -5446,10 +6438,7 @@ static uint8_t accel__tsp1_model_byte(accel_tsp1_model *m, uint8_t in)
         m->stage_len++; /* bytes past the queue size are lost: the frame reads as cut off */
         break;
     case ACCEL_TSP1_SPI_OP_BUF_READ:
-        if (live && m->xaddr == ACCEL_TSP1_BUF_RSP) {
-            size_t got;
-            if (accel_fifo_read(&m->rspq, &out, 1, &got) != ACCEL_OK) out = 0;
-        }
+        if (live && m->xaddr == ACCEL_TSP1_BUF_RSP) out = accel__tsp1_model_rsp_byte(m);
         break;
     default: break;
     }
@@ -5459,10 +6448,12 @@ static uint8_t accel__tsp1_model_byte(accel_tsp1_model *m, uint8_t in)
 static void accel__tsp1_model_end(accel_tsp1_model *m)
 {
     if (m->xop == ACCEL_TSP1_SPI_OP_BUF_WRITE && m->xpos >= 2) {
-        if (m->power == ACCEL_TSP1_MODEL_READY && m->xaddr == ACCEL_TSP1_BUF_CMD)
+        if (m->power == ACCEL_TSP1_MODEL_READY && m->xaddr == ACCEL_TSP1_BUF_CMD) {
             accel__tsp1_model_receive(m, m->stage, m->stage_len < m->cmd_cap ? m->stage_len : m->cmd_cap);
-        else
+        } else {
             m->ignored_xfers++;
+            accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_IGNORED, ACCEL_TSP1_TID_NONE, 0, 0);
+        }
     } else if (m->xpos < 2 || m->xop < ACCEL_TSP1_SPI_OP_REG_READ ||
                m->xop > ACCEL_TSP1_SPI_OP_BUF_WRITE) {
         m->ignored_xfers++;
@@ -5485,18 +6476,20 @@ static accel_status accel__tsp1_model_spi(void *user, uint8_t cs, const uint8_t 
     return ACCEL_OK;
 }
 
+#if ACCEL_TSP1_I2C
 static accel_status accel__tsp1_model_i2c(void *user, uint16_t addr, const uint8_t *w, size_t wlen,
                                      uint8_t *r, size_t rlen)
 {
     accel_tsp1_model *m = (accel_tsp1_model *)user;
     size_t i;
     (void)addr;
-    for (i = 0; i < wlen; i++) accel__tsp1_model_byte(m, w[i]);
+    for (i = 0; i < wlen; i++) (void)accel__tsp1_model_byte(m, w[i]); /* a write clocks nothing back */
     if (rlen) m->xpos += ACCEL_TSP1_SPI_DUMMY; /* no dummy bytes on I2C */
     for (i = 0; i < rlen; i++) r[i] = accel__tsp1_model_byte(m, 0);
     accel__tsp1_model_end(m);
     return ACCEL_OK;
 }
+#endif
 
 static accel_status accel__tsp1_model_gpio(void *user, unsigned line, unsigned level)
 {
@@ -5525,7 +6518,9 @@ ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p)
     ACCEL_MEMSET(p, 0, sizeof *p);
     p->user = m;
     p->spi_transfer = accel__tsp1_model_spi;
+#if ACCEL_TSP1_I2C
     p->i2c_write_read = accel__tsp1_model_i2c;
+#endif
     p->gpio_set = accel__tsp1_model_gpio;
     p->wait_irq = accel__tsp1_model_irq_line;
     p->delay_ms = accel__tsp1_model_delay;
@@ -10660,6 +11655,14 @@ ACCELDEF accel_status accel_ane_fw_model_complete(accel_ane_fw_model *fw)
  * SECTION: mac (implementation)
  * ============================================================================================ */
 #ifndef ACCEL_NO_MAC
+/* The register-blocked kernels written for microcontrollers: every op with ACCEL_MAC_MCU; on
+ * hosts without explicit SIMD, conv2d and FC/GEMM of fewer than 4 rows, where the host loops
+ * need the vectorizer (-O3) and these compile to blocked code at -O2. */
+#if ACCEL_MAC_MCU || (ACCEL_MAC_FAST && ACCEL_MAC_SIMD == 0)
+#define ACCEL__MAC_BLK 1
+#else
+#define ACCEL__MAC_BLK 0
+#endif
 #if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
 #if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__)
 /* g++ 12 warns inside its own AVX-512 headers (the "__Y = __Y" of _mm512_undefined_*) once
@@ -10675,8 +11678,6 @@ ACCELDEF accel_status accel_ane_fw_model_complete(accel_ane_fw_model *fw)
 #endif
 #if ACCEL_MAC_SIMD == 3
 #include <arm_neon.h>
-#elif ACCEL_MAC_SIMD == 4
-#include <arm_acle.h>
 #endif
 #ifdef __cplusplus
 extern "C" {
@@ -11547,11 +12548,10 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 }
 #endif /* ACCEL_MAC_SIMD x86 */
 
-#if ACCEL_MAC_SIMD == 3 || ACCEL_MAC_SIMD == 4
-/* ---- Arm: one input row against 4 weight rows, the data in the int8 domain of accel__mac_dot
- * ((x ^ fx) + xo); every sum wraps modulo 2^32 like the portable path's. Executed under QEMU
- * (AArch64, Cortex-M4/M7/M33) by tests/mac_arm.sh against a plain loop and the portable path. */
 #if ACCEL_MAC_SIMD == 3
+/* ---- AArch64: one input row against 4 weight rows, the data in the int8 domain of
+ * accel__mac_dot ((x ^ fx) + xo); every sum wraps modulo 2^32 like the portable path's.
+ * Executed under QEMU by tests/mac_arm.sh against a plain loop and the portable path. */
 /* NEON sdot (s8 x s8, groups of 4 into int32 lanes); the offset terms come from sums taken as
  * dot products with ones: sum (xv+xo)(wv+wo) = sum xv*wv + wo*sum xv + xo*sum wv + n*xo*wo. */
 static void accel__mac_arm_dot4(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
@@ -11589,54 +12589,6 @@ static void accel__mac_arm_dot4(const int8_t *x, const int8_t *w, size_t ws, siz
         d[r] += dot[r] + (uint32_t)wo * xsum + (uint32_t)xo * wsum[r] +
                 (uint32_t)n * (uint32_t)xo * (uint32_t)wo;
 }
-#else
-/* DSP extension: SXTAB16 adds the offset to two sign-extended bytes at once (bytes 0 and 2,
- * then 1 and 3 after a rotate), SMLAD does two 16 x 16 products and the accumulate. Each
- * value is within -255..255, each product pair within 2*255*255: exact, wrapping like the
- * portable sums. Unaligned 32-bit loads (memcpy) are fine on ARMv7E-M.
- * SXTAB16 and SMLAD are ARMv6 SIMD32 instructions: ARMv5TE defines __ARM_FEATURE_DSP without
- * them, and GCC before 10 has no ACLE intrinsics for them; there only the scalar loop runs. */
-#if defined(__ARM_FEATURE_SIMD32) && (defined(__clang__) || __GNUC__ >= 10)
-#define ACCEL__MAC_SIMD32 1
-static uint32_t accel__mac_ld32(const int8_t *p)
-{
-    uint32_t v;
-    __builtin_memcpy(&v, p, 4);
-    return v;
-}
-#else
-#define ACCEL__MAC_SIMD32 0
-#endif
-
-static void accel__mac_arm_dot4(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
-                                int32_t xo, int32_t wo, uint32_t *d)
-{
-    size_t k = 0, r;
-#if ACCEL__MAC_SIMD32
-    uint32_t f4 = (uint32_t)(fx & 0xFF) * 0x01010101UL, xv, wv;
-    int32_t xo2 = (int32_t)(((uint32_t)xo & 0xFFFFu) * 0x10001UL);
-    int32_t wo2 = (int32_t)(((uint32_t)wo & 0xFFFFu) * 0x10001UL);
-    int32_t acc[4] = {0, 0, 0, 0}, x02, x13, w02, w13;
-    for (; k + 4u <= n; k += 4u) {
-        xv = accel__mac_ld32(x + k) ^ f4;
-        x02 = __sxtab16(xo2, (int32_t)xv);
-        x13 = __sxtab16(xo2, (int32_t)((xv >> 8) | (xv << 24)));
-        for (r = 0; r < 4; r++) {
-            wv = accel__mac_ld32(w + r * ws + k) ^ f4;
-            w02 = __sxtab16(wo2, (int32_t)wv);
-            w13 = __sxtab16(wo2, (int32_t)((wv >> 8) | (wv << 24)));
-            acc[r] = __smlad(x13, w13, __smlad(x02, w02, acc[r]));
-        }
-    }
-    for (r = 0; r < 4; r++) d[r] += (uint32_t)acc[r];
-#endif
-    for (; k < n; k++) { /* tail; every term without SIMD32 */
-        int32_t xk = (int8_t)(x[k] ^ fx) + xo;
-        for (r = 0; r < 4; r++) d[r] += (uint32_t)(xk * ((int8_t)(w[r * ws + k] ^ fx) + wo));
-    }
-}
-#endif
-
 /* Weight rows [0, ns4) against every input row, 4 at a time; as the x86 accel__mac_simd_gemm. */
 static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, size_t ns4,
                                  size_t ns, size_t ks, int32_t fx, int32_t xo, int32_t wo,
@@ -11655,7 +12607,386 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
                 accel__mac_requant_n(acc, 4, q, n, o + b * ns + n);
         }
 }
-#endif /* ACCEL_MAC_SIMD Arm */
+#endif /* ACCEL_MAC_SIMD == 3 */
+
+#if ACCEL__MAC_BLK
+/* ---- microcontroller kernels (ACCEL_MAC_MCU): register-blocked loops for in-order 32-bit
+ * cores, written so that GCC and Clang at -O2 (no vectorizer needed) keep every accumulator,
+ * pointer and offset in a register. Portable C (Cortex-M0+/M3, any 32-bit target; on hosts
+ * without explicit SIMD, conv2d and FC/GEMM of few rows) and, with ACCEL_MAC_SIMD 4 on ARMv6
+ * SIMD32 (Cortex-M4/M7/M33), SXTB16/SXTAB16 to unpack two bytes at once and SMLAD for two
+ * products per instruction. Every sum is the one of the reference loops modulo 2^32: products
+ * of values within -255..255, pairs within 2 * 255 * 255. Measured with make bench-mcu, tuned
+ * on the instruction streams GCC 12 -O2 makes of them (kernels and requantization kept in
+ * their own functions, accumulators int32 where GCC would reassociate unsigned sums). ---- */
+#ifndef ACCEL__MAC_AI
+#if defined(__GNUC__) || defined(__clang__)
+#define ACCEL__MAC_AI static __inline__ __attribute__((always_inline))
+#else
+#define ACCEL__MAC_AI static
+#endif
+#endif
+/* kernels kept out of their callers, so that each gets the registers to itself */
+#if defined(__GNUC__) || defined(__clang__)
+#define ACCEL__MAC_NOINLINE __attribute__((noinline))
+#else
+#define ACCEL__MAC_NOINLINE
+#endif
+#if ACCEL_MAC_SIMD == 4 && defined(__ARM_FEATURE_SIMD32) && !defined(__ARMEB__)
+#define ACCEL__MAC_DSP 1 /* the byte lanes below are little-endian memory order */
+#else
+#define ACCEL__MAC_DSP 0 /* ARMv5TE has __ARM_FEATURE_DSP but not these instructions */
+#endif
+/* The portable kernels' inner loops go 8 elements a turn, 1 when the build optimizes for
+ * size (-Os: the unrolled copies would double their code). */
+#ifdef __OPTIMIZE_SIZE__
+#define ACCEL__MAC_UNROLL 1u
+#else
+#define ACCEL__MAC_UNROLL 8u
+#endif
+/* output pixels per pass of the conv2d kernel */
+#if ACCEL__MAC_DSP
+#define ACCEL__MAC_PIX 4u
+#else
+#define ACCEL__MAC_PIX 3u
+#endif
+
+/* MultiplyByQuantizedMultiplier (double rounding) for m >= 0, the value of accel_mac_multiply_by_quantized_multiplier in
+ * fewer steps. SaturatingRoundingDoublingHighMul is floor((x*m + 2^30) / 2^31) for either
+ * sign of x*m (gemmlowp's nudge-and-truncate), never saturating as m < 2^31, and lies within
+ * [1 - 2^31, 2^31 - 2]. RoundingDivideByPOT(h, e), e >= 1, is floor((h - [h < 0] + 2^(e-1)) /
+ * 2^e) = floor((floor((h - [h < 0]) / 2^(e-1)) + 1) / 2), which no int32 step overflows. */
+static int32_t accel__mac_mq(uint32_t acc, int32_t m, int32_t sh)
+{
+    int64_t p = (int64_t)accel__mac_u2s(acc << (sh > 0 ? sh : 0)) * m + ((int64_t)1 << 30);
+    int32_t h = accel__mac_u2s((uint32_t)((uint64_t)p >> 31));
+    if (sh >= 0) return h;
+    return accel__mac_asr(accel__mac_asr(h - (h < 0 ? 1 : 0), -sh - 1) + 1, 1);
+}
+
+/* The requantization of a layer: multipliers and shifts (step 0: per tensor), the clamp bounds
+ * minus the output offset (so that the clamp cannot overflow), the offset, the rounding. */
+typedef struct accel__mac_rqc {
+    const int32_t *m, *sh;
+    size_t step;
+    int32_t lo, hi, off, single, fast;
+} accel__mac_rqc;
+
+/* fast: double rounding and a right shift on each of the channels, so that the loops of
+ * accel__mac_rq_acc and accel__mac_rq_ch have no case to tell apart. */
+static void accel__mac_rq_init(accel__mac_rqc *r, const accel_mac_quant *q, size_t channels)
+{
+    size_t i, n = q->count == 1 ? 1u : channels;
+    r->m = q->multiplier;
+    r->sh = q->shift;
+    r->step = q->count == 1 ? 0u : 1u;
+    r->off = q->output_offset;
+    r->lo = q->act_min - r->off;
+    r->hi = q->act_max - r->off;
+    r->single = q->rounding != ACCEL_MAC_ROUND_DOUBLE;
+    r->fast = !r->single;
+    for (i = 0; i < n; i++)
+        if (q->shift[i] >= 0) r->fast = 0;
+}
+
+/* The double-rounding requantization of the fast case (shift sh < 0) plus the output offset
+ * (to be clamped to act_min..act_max); no int32 step overflows (|result| <= 2^30 + 255).
+ * floor((x*m + 2^30) / 2^31) is floor(x*m / 2^31) plus bit 30 of x*m: no constants to add. */
+ACCEL__MAC_AI int32_t accel__mac_rqf(uint32_t acc, int32_t m, int32_t sh, int32_t off)
+{
+    uint64_t p = (uint64_t)((int64_t)accel__mac_u2s(acc) * m);
+    int32_t h = accel__mac_u2s((uint32_t)(p >> 31) + (((uint32_t)p >> 30) & 1u));
+    return accel__mac_asr(accel__mac_asr(h - (h < 0 ? 1 : 0), -sh - 1) + 1, 1) + off;
+}
+
+ACCEL__MAC_AI uint8_t accel__mac_rqone(uint32_t acc, int32_t m, int32_t sh, const accel__mac_rqc *r)
+{
+    int32_t v = r->single ? accel_mac_multiply_by_quantized_multiplier_single(accel__mac_u2s(acc), m, sh)
+                          : accel__mac_mq(acc, m, sh);
+    v = v > r->hi ? r->hi : v < r->lo ? r->lo : v;
+    return (uint8_t)((v + r->off) & 0xFF);
+}
+
+/* Accumulators acc[c * ACCEL__MAC_PIX + p] of nc channels ch.. x np pixels requantized into
+ * o[p * os + c]. A pixel a turn, its channels in the inner loop; in the fast case that loop
+ * is the arithmetic alone (per channel: PC 1, per tensor: PC 0). */
+ACCEL__MAC_AI void accel__mac_rq_run(const uint32_t *acc, size_t nc, size_t np,
+                                     const accel__mac_rqc *r, size_t ch, uint8_t *o, size_t os,
+                                     const int PC)
+{
+    const int32_t *m0 = r->m + (PC ? ch : 0), *s0 = r->sh + (PC ? ch : 0), *mp, *sp;
+    int32_t lo = r->lo + r->off, hi = r->hi + r->off, off = r->off, v, m = *m0, sh = *s0;
+    const uint32_t *ap;
+    uint8_t *op, *oe;
+    for (; np > 0; np--, acc++, o += os)
+        for (ap = acc, op = o, oe = o + nc, mp = m0, sp = s0; op != oe; ap += ACCEL__MAC_PIX) {
+            if (PC) m = *mp++, sh = *sp++;
+            v = accel__mac_rqf(*ap, m, sh, off);
+            v = v < lo ? lo : v > hi ? hi : v;
+            *op++ = (uint8_t)(v & 0xFF);
+        }
+}
+
+ACCEL__MAC_NOINLINE static void accel__mac_rq_acc(const uint32_t *acc, size_t nc, size_t np,
+                                                  const accel__mac_rqc *r, size_t ch, uint8_t *o,
+                                                  size_t os)
+{
+    size_t c, p;
+    if (r->fast && r->step) {
+        accel__mac_rq_run(acc, nc, np, r, ch, o, os, 1);
+    } else if (r->fast) {
+        accel__mac_rq_run(acc, nc, np, r, ch, o, os, 0);
+    } else {
+        for (c = 0; c < nc; c++)
+            for (p = 0; p < np; p++)
+                o[p * os + c] = accel__mac_rqone(acc[c * ACCEL__MAC_PIX + p],
+                                                 r->m[(ch + c) * r->step],
+                                                 r->sh[(ch + c) * r->step], r);
+    }
+}
+
+/* n accumulators of the channels ch, ch + 1, ... into o[0..n). */
+ACCEL__MAC_NOINLINE static void accel__mac_rq_ch(const uint32_t *acc, size_t n,
+                                                 const accel__mac_rqc *r, size_t ch, uint8_t *o)
+{
+    size_t step = r->step; /* locals: the byte stores may alias *r */
+    const int32_t *mp = r->m + ch * step, *sp = r->sh + ch * step;
+    int32_t off = r->off, lo = r->lo + off, hi = r->hi + off, v;
+    uint8_t *oe = o + n;
+    if (!r->fast) {
+        for (; o != oe; mp += step, sp += step) *o++ = accel__mac_rqone(*acc++, *mp, *sp, r);
+        return;
+    }
+    for (; o != oe; mp += step, sp += step) {
+        v = accel__mac_rqf(*acc++, *mp, *sp, off);
+        v = v < lo ? lo : v > hi ? hi : v;
+        *o++ = (uint8_t)(v & 0xFF);
+    }
+}
+
+#if ACCEL_MAC_MCU /* for the depthwise kernel */
+/* acc[p * as + c] of nc channels ch.. x np pixels requantized into o[p * os + c], a channel a
+ * turn (its multiplier and shift loaded once). */
+ACCEL__MAC_NOINLINE static void accel__mac_rq_grid(const uint32_t *acc, size_t as, size_t nc,
+                                                   size_t np, const accel__mac_rqc *r,
+                                                   size_t ch, uint8_t *o, size_t os)
+{
+    size_t step = r->step, p;
+    int32_t off = r->off, lo = r->lo + off, hi = r->hi + off, m, sh, v;
+    const uint32_t *a;
+    uint8_t *op;
+    for (; nc > 0; nc--, ch++, acc++, o++) {
+        m = r->m[ch * step];
+        sh = r->sh[ch * step];
+        a = acc;
+        op = o;
+        if (!r->fast) {
+            for (p = np; p > 0; p--, a += as, op += os) *op = accel__mac_rqone(*a, m, sh, r);
+            continue;
+        }
+        for (p = np; p > 0; p--, a += as, op += os) {
+            v = accel__mac_rqf(*a, m, sh, off);
+            v = v < lo ? lo : v > hi ? hi : v;
+            *op = (uint8_t)(v & 0xFF);
+        }
+    }
+}
+#endif
+
+/* A byte of int8 (U 0) or uint8 (U 1) data as its value. */
+ACCEL__MAC_AI int32_t accel__mac_ld8(const int8_t *p, const int U)
+{
+    return U ? (int32_t)*(const uint8_t *)(const void *)p : (int32_t)*p;
+}
+
+#if ACCEL__MAC_DSP
+/* Unaligned 32-bit loads are fine on ARMv7-M/ARMv8-M Mainline (memcpy becomes one LDR). */
+ACCEL__MAC_AI uint32_t accel__mac_ld32(const void *p)
+{
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+}
+/* Bytes 0 and 2 of v (R: 1 and 3), sign- (U: zero-) extended into the two 16-bit halves. */
+ACCEL__MAC_AI uint32_t accel__mac_xt(uint32_t v, const int U, const int R)
+{
+    uint32_t r;
+    if (U && R) __asm__("uxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+    else if (U) __asm__("uxtb16 %0, %1" : "=r"(r) : "r"(v));
+    else if (R) __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+    else __asm__("sxtb16 %0, %1" : "=r"(r) : "r"(v));
+    return r;
+}
+/* The same added to the two 16-bit halves of a (modulo 2^16 each). */
+ACCEL__MAC_AI uint32_t accel__mac_xta(uint32_t a, uint32_t v, const int U, const int R)
+{
+    uint32_t r;
+    if (U && R) __asm__("uxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(v));
+    else if (U) __asm__("uxtab16 %0, %1, %2" : "=r"(r) : "r"(a), "r"(v));
+    else if (R) __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(v));
+    else __asm__("sxtab16 %0, %1, %2" : "=r"(r) : "r"(a), "r"(v));
+    return r;
+}
+/* acc + a.lo * b.lo + a.hi * b.hi (16 x 16 signed products), modulo 2^32 */
+ACCEL__MAC_AI uint32_t accel__mac_smlad(uint32_t a, uint32_t b, uint32_t acc)
+{
+    __asm__("smlad %0, %1, %2, %0" : "+r"(acc) : "r"(a), "r"(b));
+    return acc;
+}
+/* acc + a.lo * b.lo (BB) or acc + a.hi * b.hi (TT), 16 x 16 signed, modulo 2^32 */
+ACCEL__MAC_AI uint32_t accel__mac_smlabb(uint32_t a, uint32_t b, uint32_t acc)
+{
+    __asm__("smlabb %0, %1, %2, %0" : "+r"(acc) : "r"(a), "r"(b));
+    return acc;
+}
+ACCEL__MAC_AI uint32_t accel__mac_smlatt(uint32_t a, uint32_t b, uint32_t acc)
+{
+    __asm__("smlatt %0, %1, %2, %0" : "+r"(acc) : "r"(a), "r"(b));
+    return acc;
+}
+/* Rows per pass of the FC kernel: 3 rows, the input word and the offset fill 13 registers.
+ * R (2 or 3) rows are computed; nr <= R are used. XA/XT are the byte-extend mnemonics
+ * (sxtab16/sxtb16 for int8, uxtab16/uxtb16 for uint8); ROW2 is the third row or nothing. */
+#define ACCEL__MAC_FR 3u
+#define ACCEL__MAC_FC_ROW(A, W, XT)                                                              \
+    "ldr %[t], [%[" #W "]], #4\n\t" XT " %[u], %[t]\n\t" XT " %[t], %[t], ror #8\n\t"            \
+    "smlad %[" #A "], %[x02], %[u], %[" #A "]\n\t"                                               \
+    "smlad %[" #A "], %[x13], %[t], %[" #A "]\n\t"
+#define ACCEL__MAC_FC_STEP(XA, XT, ROW2)                                                         \
+    "ldr %[t], [%[x]], #4\n\t" XA " %[x02], %[xo2], %[t]\n\t"                                  \
+    XA " %[x13], %[xo2], %[t], ror #8\n\t" ACCEL__MAC_FC_ROW(a0, w0, XT)                         \
+    ACCEL__MAC_FC_ROW(a1, w1, XT) ROW2
+#define ACCEL__MAC_FC_LOOP(XA, XT, ROW2)                                                         \
+    "1:\n\t" ACCEL__MAC_FC_STEP(XA, XT, ROW2) ACCEL__MAC_FC_STEP(XA, XT, ROW2)                    \
+    "cmp %[x], %[e]\n\t"                                                                         \
+    "bne 1b"
+#define ACCEL__MAC_FC_OUT                                                                        \
+    [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1),      \
+        [w2] "+r"(w2), [t] "=&r"(t), [u] "=&r"(u), [x02] "=&r"(x02), [x13] "=&r"(x13)
+ACCEL__MAC_AI void accel__mac_fc_rows_t(const int8_t *x, const int8_t *w, size_t ws, size_t nr,
+                                        size_t n, int32_t xo, uint32_t *acc, const int U,
+                                        const int R)
+{
+    const int8_t *w0 = w, *w1 = w + (nr > 1 ? ws : 0), *w2 = w + (nr > 2 ? 2 * ws : 0);
+    const int8_t *e = x + (n & ~(size_t)7);
+    uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u;
+    uint32_t t, u, x02, x13;
+    int32_t xk;
+    /* 8 bytes a turn: (x + xo) in int16 halves, bytes 0,2 and 1,3 of each word, the weights
+     * the same; 13 registers */
+    if (x != e) {
+        if (U && R > 2)
+            __asm__(ACCEL__MAC_FC_LOOP("uxtab16", "uxtb16", ACCEL__MAC_FC_ROW(a2, w2, "uxtb16"))
+                    : ACCEL__MAC_FC_OUT : [e] "r"(e), [xo2] "r"(xo2) : "cc", "memory");
+        else if (U)
+            __asm__(ACCEL__MAC_FC_LOOP("uxtab16", "uxtb16", "")
+                    : ACCEL__MAC_FC_OUT : [e] "r"(e), [xo2] "r"(xo2) : "cc", "memory");
+        else if (R > 2)
+            __asm__(ACCEL__MAC_FC_LOOP("sxtab16", "sxtb16", ACCEL__MAC_FC_ROW(a2, w2, "sxtb16"))
+                    : ACCEL__MAC_FC_OUT : [e] "r"(e), [xo2] "r"(xo2) : "cc", "memory");
+        else
+            __asm__(ACCEL__MAC_FC_LOOP("sxtab16", "sxtb16", "")
+                    : ACCEL__MAC_FC_OUT : [e] "r"(e), [xo2] "r"(xo2) : "cc", "memory");
+    }
+    for (n &= 7u; n > 0; n--) {
+        xk = accel__mac_ld8(x++, U) + xo;
+        a0 += (uint32_t)(xk * accel__mac_ld8(w0++, U));
+        a1 += (uint32_t)(xk * accel__mac_ld8(w1++, U));
+        if (R > 2) a2 += (uint32_t)(xk * accel__mac_ld8(w2++, U));
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+}
+#else
+/* Rows per pass of the FC kernel: 4 accumulators, 5 pointers, the offset and 2 values fit the
+ * 13 registers of Thumb-2 (and of the other 32-bit ISAs); Thumb-1 has 8 low registers. */
+#if defined(__thumb__) && !defined(__thumb2__)
+#define ACCEL__MAC_FR 2u
+#else
+#define ACCEL__MAC_FR 4u
+#endif
+ACCEL__MAC_AI void accel__mac_fc_rows_t(const int8_t *x, const int8_t *w, size_t ws, size_t nr,
+                                        size_t n, int32_t xo, uint32_t *acc, const int U)
+{
+    const int8_t *w0 = w, *w1 = w + (nr > 1 ? ws : 0), *e = x + n;
+#if ACCEL__MAC_FR == 4
+    const int8_t *w2 = w + (nr > 2 ? 2 * ws : 0), *w3 = w + (nr > 3 ? 3 * ws : 0);
+    uint32_t a2 = acc[2], a3 = acc[3];
+#endif
+    uint32_t a0 = acc[0], a1 = acc[1];
+    int32_t xk;
+    while (x != e) { /* each product is exact in int32, the sums wrap modulo 2^32 */
+        xk = accel__mac_ld8(x++, U) + xo;
+        a0 += (uint32_t)(xk * accel__mac_ld8(w0++, U));
+        a1 += (uint32_t)(xk * accel__mac_ld8(w1++, U));
+#if ACCEL__MAC_FR == 4
+        a2 += (uint32_t)(xk * accel__mac_ld8(w2++, U));
+        a3 += (uint32_t)(xk * accel__mac_ld8(w3++, U));
+#endif
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+#if ACCEL__MAC_FR == 4
+    acc[2] = a2;
+    acc[3] = a3;
+#endif
+}
+#endif
+
+/* acc[r] += sum_k (x[k] + xo) * w_r[k] for the rows r < nr <= ACCEL__MAC_FR of w (stride ws;
+ * rows past nr repeat row 0 and their sums are not used). */
+static void accel__mac_fc_rows(const int8_t *x, const int8_t *w, size_t ws, size_t nr, size_t n,
+                               int32_t xo, uint32_t *acc, int u)
+{
+#if ACCEL__MAC_DSP
+    if (u) {
+        if (nr > 2) accel__mac_fc_rows_t(x, w, ws, nr, n, xo, acc, 1, 3);
+        else accel__mac_fc_rows_t(x, w, ws, nr, n, xo, acc, 1, 2);
+    } else {
+        if (nr > 2) accel__mac_fc_rows_t(x, w, ws, nr, n, xo, acc, 0, 3);
+        else accel__mac_fc_rows_t(x, w, ws, nr, n, xo, acc, 0, 2);
+    }
+#else
+    if (u) accel__mac_fc_rows_t(x, w, ws, nr, n, xo, acc, 1);
+    else accel__mac_fc_rows_t(x, w, ws, nr, n, xo, acc, 0);
+#endif
+}
+
+/* sum_k (x[k] + xo) modulo 2^32: with it, a filter offset leaves the inner loops,
+ * sum (x + xo)(w + wo) = sum (x + xo) w + wo * sum (x + xo). */
+static uint32_t accel__mac_xsum(const int8_t *x, size_t n, int32_t xo, int u)
+{
+    uint32_t s = (uint32_t)xo * (uint32_t)n;
+    while (n-- > 0) s += (uint32_t)accel__mac_ld8(x++, u);
+    return s;
+}
+
+/* FC / GEMM: out[b*ns + n] = sum_k (x + xo)(w + wo) (+ bias), requantized into o or stored as
+ * int32 into o32. Weight rows ACCEL__MAC_FR at a time against each input row. */
+static void accel__mac_mcu_gemm(const int8_t *x, size_t bs, const int8_t *w, size_t ns, size_t ks,
+                                int u, int32_t xo, int32_t wo, const int32_t *bias,
+                                const accel__mac_rqc *rq, uint8_t *o, int32_t *o32)
+{
+    uint32_t acc[ACCEL__MAC_FR], s;
+    size_t b, n, r, nr;
+    for (b = 0; b < bs; b++, x += ks) {
+        s = wo != 0 ? (uint32_t)wo * accel__mac_xsum(x, ks, xo, u) : 0u;
+        for (n = 0; n < ns; n += nr) {
+            nr = ns - n < ACCEL__MAC_FR ? ns - n : ACCEL__MAC_FR;
+#if ACCEL__MAC_FR == 3
+            if (ns - n == 4) nr = 2; /* 2 + 2 rather than 3 + 1 */
+#endif
+            for (r = 0; r < ACCEL__MAC_FR; r++) acc[r] = s + (bias && r < nr ? (uint32_t)bias[n + r] : 0u);
+            accel__mac_fc_rows(x, w + n * ks, ks, nr, ks, xo, acc, u);
+            if (o32)
+                for (r = 0; r < nr; r++) o32[b * ns + n + r] = accel__mac_u2s(acc[r]);
+            else
+                accel__mac_rq_ch(acc, nr, rq, n, o + b * ns + n);
+        }
+    }
+}
+#endif /* ACCEL__MAC_BLK */
 
 #define ACCEL__MAC_BLOCK 4u
 
@@ -11696,8 +13027,17 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
     ks = (size_t)in_depth;
     ns = (size_t)out_depth;
     fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
+#if ACCEL__MAC_BLK
+    if (ACCEL_MAC_MCU || bs < 4) {
+        accel__mac_rqc rq;
+        accel__mac_rq_init(&rq, q, ns);
+        accel__mac_mcu_gemm(x, bs, w, ns, ks, fx != 0, q->input_offset, q->filter_offset, bias,
+                            &rq, o, NULL);
+        return ACCEL_OK;
+    }
+#endif
     n = 0;
-#if ACCEL_MAC_SIMD
+#if ACCEL_MAC_SIMD && !ACCEL_MAC_MCU
     n = ns & ~(size_t)3; /* the SIMD path takes whole blocks of 4 filter rows */
     accel__mac_simd_gemm(x, bs, w, n, ns, ks, fx, q->input_offset - fx, q->filter_offset - fx,
                          bias, q, o, NULL);
@@ -11771,8 +13111,14 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
     ns = (size_t)n_cols;
     ks = (size_t)depth;
     fx = dt == ACCEL_MAC_UINT8 ? -128 : 0;
+#if ACCEL__MAC_BLK
+    if (ACCEL_MAC_MCU || ms < 4) {
+        accel__mac_mcu_gemm(x, ms, w, ns, ks, fx != 0, a_offset, b_offset, NULL, NULL, NULL, out);
+        return ACCEL_OK;
+    }
+#endif
     n = 0;
-#if ACCEL_MAC_SIMD
+#if ACCEL_MAC_SIMD && !ACCEL_MAC_MCU
     n = ns & ~(size_t)3;
     accel__mac_simd_gemm(x, ms, w, n, ns, ks, fx, a_offset - fx, b_offset - fx, NULL, NULL, NULL,
                          out);
@@ -12418,10 +13764,685 @@ static void accel__mac_conv_patch(const accel_mac_conv *g, const accel_mac_quant
 }
 #endif
 
+#if ACCEL__MAC_BLK
+/* ---- microcontroller conv2d. With scratch: per pass, ACCEL__MAC_PIX output pixels are
+ * gathered (im2col) into the caller's scratch as int16 values x + input_offset (0 for taps
+ * outside the image, which TFLite skips), so the inner loop loads no offset and unpacks no
+ * input byte; then each filter row meets all of them: DSP, 4 pixels x 1 channel (one word of
+ * filter bytes unpacked by 2 SXTB16 serves 8 SMLAD); portable, 2 pixels x 2 channels (4
+ * multiply-adds per 4 loads). A filter offset leaves the loop as wo * (the pixel's patch sum).
+ * Without scratch: the FC kernel over each filter row's taps (contiguous when dilation_w and
+ * groups are 1), the input read in place. ---- */
+
+/* int16 index of element k (of fs) of pixel p in the patch. DSP: groups of 4 elements, pixel p
+ * holding (k0, k2) then (k1, k3) (the halves SXTB16 makes of a filter word), 4 pixels a group;
+ * the last fs % 4 elements one after the other, 4 pixels each. Portable: k * 3 + p. */
+ACCEL__MAC_AI size_t accel__mac_pidx(size_t k, size_t p, size_t k4)
+{
+#if ACCEL__MAC_DSP
+    return k < k4 ? (k >> 2) * 16u + p * 4u + ((k & 1u) << 1) + ((k >> 1) & 1u)
+                  : k4 * 4u + (k - k4) * 4u + p;
+#else
+    (void)k4;
+    return k * ACCEL__MAC_PIX + p;
+#endif
+}
+
+#if ACCEL__MAC_DSP
+/* cg bytes at sp (NULL: outside the image) as pixel p's words of the patch groups at d. */
+ACCEL__MAC_AI void accel__mac_gather4(const int8_t *sp, uint32_t *d, size_t cg, uint32_t xo2,
+                                      const int U)
+{
+    const int8_t *e = sp + cg;
+    uint32_t v;
+    if (!sp) {
+        for (; cg > 0; cg -= 4u, d += 8) d[0] = d[1] = 0;
+        return;
+    }
+    for (; sp != e; sp += 4, d += 8) {
+        v = accel__mac_ld32(sp);
+        d[0] = accel__mac_xta(xo2, v, U, 0);
+        d[1] = accel__mac_xta(xo2, v, U, 1);
+    }
+}
+#else
+/* cg bytes at sp (NULL: outside the image) as x + xo into d[0], d[PIX], d[2 PIX], ... */
+ACCEL__MAC_AI void accel__mac_gather1(const int8_t *sp, int16_t *d, size_t cg, int32_t xo,
+                                      const int U)
+{
+    const int8_t *e = sp + cg;
+    if (!sp) {
+        for (; cg > 0; cg--, d += ACCEL__MAC_PIX) *d = 0;
+        return;
+    }
+    for (; sp != e; d += ACCEL__MAC_PIX) *d = (int16_t)(accel__mac_ld8(sp++, U) + xo);
+}
+#endif
+
+/* The patch of output pixel (b, oy, ox), group gi, into pixel slot p. */
+static void accel__mac_gather(const accel_mac_conv *g, const int8_t *x, uint32_t b, uint32_t oy,
+                              uint32_t ox, size_t gi, size_t cg, int32_t xo, int u,
+                              int16_t *patch, size_t p)
+{
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx;
+    int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top, iy, ix;
+    int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+    size_t k = 0, c, k4 = ((size_t)g->k_h * g->k_w * cg) & ~(size_t)3;
+    const int8_t *sp, *row;
+    for (ky = 0; ky < g->k_h; ky++) {
+        iy = iy0 + (int32_t)(ky * dh);
+        row = iy >= 0 && iy < (int32_t)g->in_h
+                  ? x + ((size_t)b * g->in_h + (size_t)iy) * g->in_w * g->in_c + gi * cg
+                  : NULL;
+        for (kx = 0; kx < g->k_w; kx++, k += cg) {
+            ix = ix0 + (int32_t)(kx * dw);
+            sp = row && ix >= 0 && ix < (int32_t)g->in_w ? row + (size_t)ix * g->in_c : NULL;
+#if ACCEL__MAC_DSP
+            if ((cg & 3u) == 0) { /* whole groups: 4 bytes become the pixel's 2 words */
+                uint32_t *d = (uint32_t *)(void *)patch + (k >> 2) * 8u + p * 2u;
+                uint32_t xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u;
+                if (u) accel__mac_gather4(sp, d, cg, xo2, 1);
+                else accel__mac_gather4(sp, d, cg, xo2, 0);
+                continue;
+            }
+#endif
+#if !ACCEL__MAC_DSP
+            if (u) accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, cg, xo, 1);
+            else accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, cg, xo, 0);
+            continue;
+#endif
+            for (c = 0; c < cg; c++)
+                patch[accel__mac_pidx(k + c, p, k4)] =
+                    (int16_t)(sp ? accel__mac_ld8(sp + c, u) + xo : 0);
+        }
+    }
+}
+
+#if ACCEL__MAC_DSP
+/* One patch group (4 elements of 4 pixels) against one filter word: 15 instructions for 16
+ * products. X is the byte-extend mnemonic (sxtb16, uxtb16). */
+#define ACCEL__MAC_PXG(X)                                                                        \
+    "ldr %[t], [%[w]], #4\n\t"                                                                   \
+    "ldrd %[x0], %[x1], [%[xp]], #8\n\t" X " %[u], %[t]\n\t" X " %[t], %[t], ror #8\n\t"         \
+    "smlad %[a0], %[x0], %[u], %[a0]\n\t"                                                        \
+    "smlad %[a0], %[x1], %[t], %[a0]\n\t"                                                        \
+    "ldrd %[x0], %[x1], [%[xp]], #8\n\t"                                                         \
+    "smlad %[a1], %[x0], %[u], %[a1]\n\t"                                                        \
+    "smlad %[a1], %[x1], %[t], %[a1]\n\t"                                                        \
+    "ldrd %[x0], %[x1], [%[xp]], #8\n\t"                                                         \
+    "smlad %[a2], %[x0], %[u], %[a2]\n\t"                                                        \
+    "smlad %[a2], %[x1], %[t], %[a2]\n\t"                                                        \
+    "ldrd %[x0], %[x1], [%[xp]], #8\n\t"                                                         \
+    "smlad %[a3], %[x0], %[u], %[a3]\n\t"                                                        \
+    "smlad %[a3], %[x1], %[t], %[a3]\n\t"
+#define ACCEL__MAC_PXOUT                                                                         \
+    [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [w] "+r"(w), [xp] "+r"(xp),      \
+        [t] "=&r"(t), [u] "=&r"(u), [x0] "=&r"(x0), [x1] "=&r"(x1)
+
+/* acc[p] += sum_k patch(k, p) * w[k] for the 4 pixel slots. Two groups a turn of the loop. */
+ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w, size_t fs,
+                                        uint32_t *acc, const int U)
+{
+    const uint32_t *xp = (const uint32_t *)(const void *)patch;
+    const int8_t *e = w + (fs & ~(size_t)7);
+    const int16_t *tp = patch + (fs & ~(size_t)3) * 4u;
+    uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, t, u, x0, x1;
+    int32_t wk;
+    if (fs & 4u) { /* an odd group first */
+        if (U) __asm__(ACCEL__MAC_PXG("uxtb16") : ACCEL__MAC_PXOUT : : "memory");
+        else __asm__(ACCEL__MAC_PXG("sxtb16") : ACCEL__MAC_PXOUT : : "memory");
+        e += 4;
+    }
+    if (w != e) {
+        if (U)
+            __asm__("1:\n\t" ACCEL__MAC_PXG("uxtb16") ACCEL__MAC_PXG("uxtb16")
+                    "cmp %[w], %[e]\n\t"
+                    "bne 1b"
+                    : ACCEL__MAC_PXOUT
+                    : [e] "r"(e)
+                    : "cc", "memory");
+        else
+            __asm__("1:\n\t" ACCEL__MAC_PXG("sxtb16") ACCEL__MAC_PXG("sxtb16")
+                    "cmp %[w], %[e]\n\t"
+                    "bne 1b"
+                    : ACCEL__MAC_PXOUT
+                    : [e] "r"(e)
+                    : "cc", "memory");
+    }
+    for (fs &= 3u; fs > 0; fs--, tp += 4) {
+        wk = accel__mac_ld8(w++, U);
+        a0 += (uint32_t)(tp[0] * wk);
+        a1 += (uint32_t)(tp[1] * wk);
+        a2 += (uint32_t)(tp[2] * wk);
+        a3 += (uint32_t)(tp[3] * wk);
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+/* The filter rows w, w + fs, ... (nc of them) against the patch's pixels, plus bias[c] (bias
+ * may be NULL) and s[p], into acc[c * 4 + p]. */
+ACCEL__MAC_NOINLINE static void accel__mac_conv_rows(const int16_t *patch, const int8_t *w,
+                                                     size_t fs, size_t nc, const int32_t *bias,
+                                                     const uint32_t *s, uint32_t *acc, int u)
+{
+    const int8_t *e = w + nc * fs;
+    uint32_t b;
+    for (; w != e; w += fs, acc += 4) {
+        if (u) accel__mac_conv_px_t(patch, w, fs, acc, 1);
+        else accel__mac_conv_px_t(patch, w, fs, acc, 0);
+        b = bias ? (uint32_t)*bias++ : 0u;
+        acc[0] += b + s[0];
+        acc[1] += b + s[1];
+        acc[2] += b + s[2];
+        acc[3] += b + s[3];
+    }
+}
+#else
+/* acc[c * 3 + p] = sum_k patch(k, p) * w_c[k] + b[c] + s[p] for 3 pixels x 2 filter rows w0,
+ * w1: 6 accumulators, 4 pointers and 3 values fill 13 registers. Four elements a turn, so that
+ * the loads use immediate offsets. int32 sums: GCC keeps them as multiply-add chains
+ * (unsigned ones it reassociates); fs <= ACCEL__MAC_CHUNK, so they cannot overflow. */
+#define ACCEL__MAC_PX32(i)                                                                       \
+    c0 = accel__mac_ld8(w0 + (i), U), c1 = accel__mac_ld8(w1 + (i), U);                         \
+    x = patch[3 * (i)], a0 += x * c0, b0 += x * c1;                                              \
+    x = patch[3 * (i) + 1], a1 += x * c0, b1 += x * c1;                                          \
+    x = patch[3 * (i) + 2], a2 += x * c0, b2 += x * c1
+ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w0, const int8_t *w1,
+                                        size_t fs, const uint32_t *b, const uint32_t *s,
+                                        uint32_t *acc, const int U)
+{
+    int32_t a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0, x, c0, c1;
+    const int8_t *e = w0 + (fs & ~(size_t)(ACCEL__MAC_UNROLL - 1u));
+    while (w0 != e) {
+        ACCEL__MAC_PX32(0);
+#if ACCEL__MAC_UNROLL > 1
+        ACCEL__MAC_PX32(1);
+        ACCEL__MAC_PX32(2);
+        ACCEL__MAC_PX32(3);
+        ACCEL__MAC_PX32(4);
+        ACCEL__MAC_PX32(5);
+        ACCEL__MAC_PX32(6);
+        ACCEL__MAC_PX32(7);
+#endif
+        patch += 3u * ACCEL__MAC_UNROLL;
+        w0 += ACCEL__MAC_UNROLL;
+        w1 += ACCEL__MAC_UNROLL;
+    }
+#if ACCEL__MAC_UNROLL > 1
+    for (e += fs & (ACCEL__MAC_UNROLL - 1u); w0 != e; patch += 3, w0++, w1++) {
+        ACCEL__MAC_PX32(0);
+    }
+#endif
+    acc[0] = (uint32_t)a0 + b[0] + s[0];
+    acc[1] = (uint32_t)a1 + b[0] + s[1];
+    acc[2] = (uint32_t)a2 + b[0] + s[2];
+    acc[3] = (uint32_t)b0 + b[1] + s[0];
+    acc[4] = (uint32_t)b1 + b[1] + s[1];
+    acc[5] = (uint32_t)b2 + b[1] + s[2];
+}
+/* The filter rows w, w + fs, ... (nc of them) against the patch's pixels, plus bias[c] (bias
+ * may be NULL) and s[p], into acc[c * 3 + p], two rows a turn (an odd last row twice; acc has
+ * room for it). */
+ACCEL__MAC_NOINLINE static void accel__mac_conv_rows(const int16_t *patch, const int8_t *w,
+                                                     size_t fs, size_t nc, const int32_t *bias,
+                                                     const uint32_t *s, uint32_t *acc, int u)
+{
+    size_t c;
+    uint32_t b[2];
+    for (c = 0; c < nc; c += 2u, w += 2u * fs, acc += 6) {
+        const int8_t *w1 = c + 1u < nc ? w + fs : w;
+        b[0] = bias ? (uint32_t)bias[c] : 0u;
+        b[1] = bias && c + 1u < nc ? (uint32_t)bias[c + 1u] : 0u;
+        if (u) accel__mac_conv_px_t(patch, w, w1, fs, b, s, acc, 1);
+        else accel__mac_conv_px_t(patch, w, w1, fs, b, s, acc, 0);
+    }
+}
+#endif
+
+/* conv2d through the patch (4-byte aligned, ACCEL__MAC_PIX * fs int16). The sums of up to
+ * ACCEL__MAC_RB channels go to a stack block (256 bytes), requantized together. */
+#define ACCEL__MAC_RB 16u
+static void accel__mac_mcu_conv(const accel_mac_conv *g, const accel_mac_quant *q,
+                                const int8_t *x, const int8_t *w, const int32_t *bias, uint8_t *o,
+                                size_t fs, size_t cg, size_t ocg, int16_t *patch)
+{
+    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, ob, oce, nb, gi, k;
+    size_t oc_n = g->out_c, k4 = fs & ~(size_t)3;
+    uint32_t b, oy, ox, acc[(ACCEL__MAC_RB + 1u) * ACCEL__MAC_PIX], s[ACCEL__MAC_PIX];
+    int u = q->dtype == ACCEL_MAC_UINT8;
+    int32_t xo = q->input_offset, wo = q->filter_offset;
+    accel__mac_rqc r;
+    accel__mac_rq_init(&r, q, g->out_c);
+    for (gi = 0; gi * ocg < oc_n; gi++) {
+        b = oy = ox = 0;
+        for (pix0 = 0; pix0 < npix; pix0 += np) {
+            np = npix - pix0 < ACCEL__MAC_PIX ? npix - pix0 : ACCEL__MAC_PIX;
+            for (p = 0; p < ACCEL__MAC_PIX; p++) {
+                s[p] = 0;
+                if (p >= np) { /* an unused slot of the last pass: defined values */
+                    for (k = 0; k < fs; k++) patch[accel__mac_pidx(k, p, k4)] = 0;
+                    continue;
+                }
+                accel__mac_gather(g, x, b, oy, ox, gi, cg, xo, u, patch, p);
+                if (++ox == g->out_w) {
+                    ox = 0;
+                    if (++oy == g->out_h) {
+                        oy = 0;
+                        b++;
+                    }
+                }
+                if (wo != 0) {
+                    uint32_t t = 0;
+                    for (k = 0; k < fs; k++) {
+                        int32_t v = patch[accel__mac_pidx(k, p, k4)];
+                        t += (uint32_t)v;
+                    }
+                    s[p] = t * (uint32_t)wo;
+                }
+            }
+            oce = (gi + 1u) * ocg;
+            for (ob = gi * ocg; ob < oce; ob += nb) {
+                nb = oce - ob < ACCEL__MAC_RB ? oce - ob : ACCEL__MAC_RB;
+                accel__mac_conv_rows(patch, w + ob * fs, fs, nb, bias ? bias + ob : NULL, s, acc,
+                                     u);
+                accel__mac_rq_acc(acc, nb, np, &r, ob, o + pix0 * oc_n + ob, oc_n);
+            }
+        }
+    }
+}
+
+/* conv2d without scratch: the FC kernel over each filter row's in-image taps. */
+static void accel__mac_mcu_conv_direct(const accel_mac_conv *g, const accel_mac_quant *q,
+                                       const int8_t *x, const int8_t *w, const int32_t *bias,
+                                       uint8_t *o, size_t fs, size_t cg, size_t ocg)
+{
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    uint32_t b, oy, ox, ky, kx, ky0, ky1, kx0, kx1, acc[ACCEL__MAC_FR], s;
+    int32_t iy0, ix0, xo = q->input_offset, wo = q->filter_offset;
+    size_t gi, oc, oce, nr, r, xi, ic = g->in_c, kw = g->k_w, ob;
+    int u = q->dtype == ACCEL_MAC_UINT8, run = dw == 1 && cg == ic;
+    const int8_t *xp;
+    accel__mac_rqc rq;
+    accel__mac_rq_init(&rq, q, g->out_c);
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++) {
+                ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;
+                for (gi = 0; gi * ocg < g->out_c; gi++) {
+                    s = 0;
+                    if (wo != 0) {
+                        for (ky = ky0; ky < ky1; ky++)
+                            for (kx = kx0; kx < kx1; kx++) {
+                                xi = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * g->in_w;
+                                xp = x + (xi + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * ic + gi * cg;
+                                s += accel__mac_xsum(xp, cg, xo, u);
+                            }
+                        s *= (uint32_t)wo;
+                    }
+                    oce = (gi + 1u) * ocg;
+                    for (oc = gi * ocg; oc < oce; oc += nr) {
+                        nr = oce - oc < ACCEL__MAC_FR ? oce - oc : ACCEL__MAC_FR;
+                        for (r = 0; r < ACCEL__MAC_FR; r++)
+                            acc[r] = s + (bias && r < nr ? (uint32_t)bias[oc + r] : 0u);
+                        for (ky = ky0; ky < ky1; ky++) {
+                            xi = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * g->in_w;
+                            for (kx = kx0; kx < kx1; kx++) {
+                                xp = x + (xi + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * ic + gi * cg;
+                                /* one call for the whole row when its taps are contiguous */
+                                accel__mac_fc_rows(xp, w + oc * fs + ((size_t)ky * kw + kx) * cg, fs,
+                                                   nr, run ? (kx1 - kx) * cg : cg, xo, acc, u);
+                                if (run) break;
+                            }
+                        }
+                        accel__mac_rq_ch(acc, nr, &rq, oc, o + ob + oc);
+                    }
+                }
+            }
+        }
+}
+
+#if ACCEL_MAC_MCU
+/* ---- microcontroller depthwise conv2d (depth multiplier 1): 4 channels a pass, their
+ * filter taps packed on the stack as int16 w + filter_offset (DSP: the halves SXTAB16 makes
+ * of an input word, channels 0,2 and 1,3), the input offset added as the bytes are unpacked,
+ * taps outside the image skipped as in the reference loop; per output pixel the 4 sums stay
+ * in registers (DSP: SMLABB/SMLATT). The other channels (in_c % 4) and depth multipliers > 1
+ * take the portable loop. ---- */
+#define ACCEL__MAC_DWT 25u /* taps per window at most (5x5): 200 bytes of packed filter */
+
+/* Taps of the 4 channels: input bytes at P, packed filter words at W (2 a tap). DSP: one
+ * volatile asm per tap or per row of 3 (so that the compiler keeps them in order instead of
+ * hoisting every load); XA the byte-extend-and-add mnemonic, OFF the filter's byte offset. */
+#if ACCEL__MAC_DSP
+#define ACCEL__MAC_DWT1(XA, P, OFF)                                                              \
+    "ldr %[t], " P "\n\t" XA " %[u], %[xo2], %[t]\n\t" XA " %[t], %[xo2], %[t], ror #8\n\t"      \
+    "ldrd %[v0], %[v1], [%[wb], #" #OFF "]\n\t"                                                  \
+    "smlabb %[a0], %[u], %[v0], %[a0]\n\t"                                                       \
+    "smlatt %[a2], %[u], %[v0], %[a2]\n\t"                                                       \
+    "smlabb %[a1], %[t], %[v1], %[a1]\n\t"                                                       \
+    "smlatt %[a3], %[t], %[v1], %[a3]\n\t"
+#define ACCEL__MAC_DWOUT                                                                         \
+    [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [t] "=&r"(t), [u] "=&r"(u),     \
+        [v0] "=&r"(v0), [v1] "=&r"(v1)
+#define ACCEL__MAC_DWROW(XA, P, O0, O1, O2)                                                      \
+    __asm__ volatile(ACCEL__MAC_DWT1(XA, "[%[p]]", O0) ACCEL__MAC_DWT1(XA, "[%[p], %[d1]]", O1)  \
+                     ACCEL__MAC_DWT1(XA, "[%[p], %[d2]]", O2)                                    \
+                     : ACCEL__MAC_DWOUT                                                          \
+                     : [p] "r"(P), [d1] "r"(dwc), [d2] "r"(dwc2), [wb] "r"(wq), [xo2] "r"(xo2)  \
+                     : "memory")
+#define ACCEL__MAC_DWTAP(P, W)                                                                   \
+    do {                                                                                         \
+        if (U)                                                                                   \
+            __asm__ volatile(ACCEL__MAC_DWT1("uxtab16", "[%[p]]", 0)                             \
+                             : ACCEL__MAC_DWOUT                                                  \
+                             : [p] "r"(P), [wb] "r"(W), [xo2] "r"(xo2)                           \
+                             : "memory");                                                        \
+        else                                                                                     \
+            __asm__ volatile(ACCEL__MAC_DWT1("sxtab16", "[%[p]]", 0)                             \
+                             : ACCEL__MAC_DWOUT                                                  \
+                             : [p] "r"(P), [wb] "r"(W), [xo2] "r"(xo2)                           \
+                             : "memory");                                                        \
+    } while (0)
+#else
+#define ACCEL__MAC_DWTAP(p, w)                                                                   \
+    a0 += (accel__mac_ld8((p), U) + xo) * ((const int16_t *)(const void *)(w))[0],               \
+    a1 += (accel__mac_ld8((p) + 1, U) + xo) * ((const int16_t *)(const void *)(w))[1],           \
+    a2 += (accel__mac_ld8((p) + 2, U) + xo) * ((const int16_t *)(const void *)(w))[2],           \
+    a3 += (accel__mac_ld8((p) + 3, U) + xo) * ((const int16_t *)(const void *)(w))[3]
+/* the same without the input offset, which a whole window has in the bias */
+#define ACCEL__MAC_DWTAPF(p, w)                                                                  \
+    a0 += accel__mac_ld8((p), U) * ((const int16_t *)(const void *)(w))[0],                      \
+    a1 += accel__mac_ld8((p) + 1, U) * ((const int16_t *)(const void *)(w))[1],                  \
+    a2 += accel__mac_ld8((p) + 2, U) * ((const int16_t *)(const void *)(w))[2],                  \
+    a3 += accel__mac_ld8((p) + 3, U) * ((const int16_t *)(const void *)(w))[3]
+#endif
+#define ACCEL__MAC_DWP 16u /* output pixels requantized together (256 bytes of sums) */
+
+/* The 4 channels c0.. of every output pixel, wq the packed filter (2 words a tap). A whole
+ * 3x3 window (the common case) is unrolled. */
+ACCEL__MAC_AI void accel__mac_dw4_t(const accel_mac_conv *g, const int8_t *x, size_t c0,
+                                    const uint32_t *wq, const uint32_t *bq, int32_t xo,
+                                    const accel__mac_rqc *r, uint8_t *o, const int U)
+{
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    uint32_t b, oy, ox, ky, ky0, ky1, kx0, kx1, acc[4u * ACCEL__MAC_DWP];
+    size_t C = g->in_c, dwc = (size_t)dw * C, rs = (size_t)dh * g->in_w * C, np = 0, ob;
+    int full3 = g->k_h == 3 && g->k_w == 3;
+    int32_t iy0, ix0;
+    const int8_t *xr, *xe, *xw;
+    const uint32_t *wr, *bf;
+#if ACCEL__MAC_DSP
+    uint32_t xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u, a0, a1, a2, a3, t, u, v0, v1;
+    size_t dwc2 = 2u * dwc;
+    (void)xo;
+#else
+    int32_t a0, a1, a2, a3;
+#endif
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++) {
+                ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                a0 = a1 = a2 = a3 = 0;
+                bf = bq;
+                /* the window's first in-image tap */
+                xw = x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky0 * dh))) *
+                              g->in_w +
+                          (size_t)(uint32_t)(ix0 + (int32_t)(kx0 * dw))) * C + c0;
+                if (full3 && ky1 - ky0 == 3 && kx1 - kx0 == 3) {
+#if ACCEL__MAC_DSP
+                    if (U) {
+                        ACCEL__MAC_DWROW("uxtab16", xw, 0, 8, 16);
+                        ACCEL__MAC_DWROW("uxtab16", xw + rs, 24, 32, 40);
+                        ACCEL__MAC_DWROW("uxtab16", xw + 2 * rs, 48, 56, 64);
+                    } else {
+                        ACCEL__MAC_DWROW("sxtab16", xw, 0, 8, 16);
+                        ACCEL__MAC_DWROW("sxtab16", xw + rs, 24, 32, 40);
+                        ACCEL__MAC_DWROW("sxtab16", xw + 2 * rs, 48, 56, 64);
+                    }
+#else
+                    for (wr = wq, xe = xw + 3u * rs; xw != xe; xw += rs, wr += 6) {
+                        ACCEL__MAC_DWTAPF(xw, wr);
+                        ACCEL__MAC_DWTAPF(xw + dwc, wr + 2);
+                        ACCEL__MAC_DWTAPF(xw + 2 * dwc, wr + 4);
+                    }
+                    bf = bq + 4; /* the bias with the input offset's term */
+#endif
+                } else {
+                    for (ky = ky0; ky < ky1; ky++, xw += rs) {
+                        wr = wq + ((size_t)ky * g->k_w + kx0) * 2u;
+                        for (xr = xw, xe = xw + (size_t)(kx1 - kx0) * dwc; xr != xe; xr += dwc, wr += 2)
+                            ACCEL__MAC_DWTAP(xr, wr);
+                    }
+                }
+                acc[np * 4u] = (uint32_t)a0 + bf[0];
+                acc[np * 4u + 1u] = (uint32_t)a1 + bf[1];
+                acc[np * 4u + 2u] = (uint32_t)a2 + bf[2];
+                acc[np * 4u + 3u] = (uint32_t)a3 + bf[3];
+                if (++np == ACCEL__MAC_DWP || ox + 1u == g->out_w) {
+                    ob = (((size_t)b * g->out_h + oy) * g->out_w + ox + 1u - np) * C;
+                    accel__mac_rq_grid(acc, 4, 4, np, r, c0, o + ob, C);
+                    np = 0;
+                }
+            }
+        }
+}
+
+/* Channels [0, in_c & ~3) of a depthwise conv2d with depth multiplier 1 and at most
+ * ACCEL__MAC_DWT taps; returns how many it computed. */
+static size_t accel__mac_mcu_dw(const accel_mac_conv *g, const accel_mac_quant *q,
+                                const int8_t *x, const int8_t *w, const int32_t *bias, uint8_t *o)
+{
+    uint32_t wq[2u * ACCEL__MAC_DWT], bq[8];
+    size_t C = g->in_c, c0, t, j, nt = (size_t)g->k_h * g->k_w;
+    int u = q->dtype == ACCEL_MAC_UINT8;
+    int32_t wo = q->filter_offset, v[4];
+    accel__mac_rqc r;
+    if (nt > ACCEL__MAC_DWT || g->depth_multiplier > 1) return 0;
+    accel__mac_rq_init(&r, q, g->out_c);
+    for (c0 = 0; c0 + 4u <= C; c0 += 4u) {
+        for (t = 0; t < nt; t++) { /* int16 pairs: channels 0,2 then 1,3 (DSP); 0,1 then 2,3 */
+            for (j = 0; j < 4u; j++) v[j] = accel__mac_ld8(w + t * C + c0 + j, u) + wo;
+#if ACCEL__MAC_DSP
+            wq[2u * t] = ((uint32_t)v[0] & 0xFFFFu) | ((uint32_t)v[2] << 16);
+            wq[2u * t + 1u] = ((uint32_t)v[1] & 0xFFFFu) | ((uint32_t)v[3] << 16);
+#else
+            {
+                int16_t *d = (int16_t *)(void *)(wq + 2u * t);
+                for (j = 0; j < 4u; j++) d[j] = (int16_t)v[j];
+            }
+#endif
+        }
+        /* bq[4 + j]: plus input_offset * (the window's filter sum), for whole windows */
+        for (j = 0; j < 4u; j++) bq[j] = bq[4u + j] = bias ? (uint32_t)bias[c0 + j] : 0u;
+        for (t = 0; t < nt; t++)
+            for (j = 0; j < 4u; j++)
+                bq[4u + j] += (uint32_t)q->input_offset * (uint32_t)(accel__mac_ld8(w + t * C + c0 + j, u) + wo);
+        if (u) accel__mac_dw4_t(g, x, c0, wq, bq, q->input_offset, &r, o + c0, 1);
+        else accel__mac_dw4_t(g, x, c0, wq, bq, q->input_offset, &r, o + c0, 0);
+    }
+    return c0;
+}
+
+/* ---- microcontroller pools: per output pixel, 4 channels a pass with the window's values in
+ * registers (DSP: a word of 4 bytes, the maximum by SSUB8/USUB8 + SEL, the sums in two
+ * int16-lane words by SXTAB16/UXTAB16 while the window has at most 255 taps); the last
+ * in_c % 4 channels one at a time. ---- */
+#if ACCEL__MAC_DSP
+/* the bytewise maximum of a and b, signed (U 0) or unsigned (U 1) */
+ACCEL__MAC_AI uint32_t accel__mac_max4(uint32_t a, uint32_t b, const int U)
+{
+    uint32_t t, r;
+    if (U) __asm__("usub8 %0, %2, %3\n\tsel %1, %2, %3" : "=&r"(t), "=r"(r) : "r"(a), "r"(b) : "cc");
+    else __asm__("ssub8 %0, %2, %3\n\tsel %1, %2, %3" : "=&r"(t), "=r"(r) : "r"(a), "r"(b) : "cc");
+    (void)t;
+    return r;
+}
+#endif
+
+/* The rounded average of TFLite (int8: half away from zero, uint8: (v + n/2) / n) or the
+ * maximum v, clamped. */
+ACCEL__MAC_AI uint8_t accel__mac_pool_out(int32_t v, int32_t n, int avg, int u, int32_t lo,
+                                          int32_t hi)
+{
+    if (avg) v = u || v > 0 ? (v + n / 2) / n : (v - n / 2) / n;
+    v = v < lo ? lo : v > hi ? hi : v;
+    return (uint8_t)(v & 0xFF);
+}
+
+ACCEL__MAC_AI void accel__mac_pool_t(const accel_mac_conv *g, const int8_t *x, uint8_t *o,
+                                     int32_t lo, int32_t hi, int avg, const int U)
+{
+    uint32_t b, oy, ox, ky0, ky1, kx0, kx1;
+    size_t C = g->in_c, c4 = C & ~(size_t)3, c, rs = (size_t)g->in_w * C, wr;
+    int32_t iy0, ix0, n, a0, a1, a2, a3, v;
+    const int8_t *xw, *xr, *re, *p, *we;
+#if ACCEL__MAC_DSP
+    uint32_t m, s02, s13, t;
+#endif
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, 1u, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox++, o += C) {
+                ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                accel__mac_range(ix0, 1u, g->k_w, g->in_w, &kx0, &kx1);
+                n = (int32_t)((ky1 - ky0) * (kx1 - kx0));
+                xw = x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)ky0)) * g->in_w +
+                          (size_t)(uint32_t)(ix0 + (int32_t)kx0)) * C;
+                we = xw + (size_t)(ky1 - ky0) * rs; /* past the window's last row */
+                wr = (size_t)(kx1 - kx0) * C;       /* bytes of a window row */
+                for (c = 0; c < C; c += c < c4 ? 4u : 1u) {
+#if ACCEL__MAC_DSP
+                    if (c < c4 && (!avg || n <= 255)) {
+                        m = accel__mac_ld32(xw + c);
+                        s02 = s13 = 0;
+                        for (xr = xw + c; xr != we + c; xr += rs)
+                            for (p = xr, re = xr + wr; p != re; p += C) {
+                                t = accel__mac_ld32(p);
+                                if (avg) {
+                                    s02 = accel__mac_xta(s02, t, U, 0);
+                                    s13 = accel__mac_xta(s13, t, U, 1);
+                                } else {
+                                    m = accel__mac_max4(m, t, U);
+                                }
+                            }
+                        if (avg) { /* int16 lanes (uint8: unsigned) */
+                            a0 = U ? (int32_t)(s02 & 0xFFFFu) : (int32_t)(int16_t)(s02 & 0xFFFFu);
+                            a2 = U ? (int32_t)(s02 >> 16) : (int32_t)(int16_t)(s02 >> 16);
+                            a1 = U ? (int32_t)(s13 & 0xFFFFu) : (int32_t)(int16_t)(s13 & 0xFFFFu);
+                            a3 = U ? (int32_t)(s13 >> 16) : (int32_t)(int16_t)(s13 >> 16);
+                        } else {
+                            a0 = accel__mac_ld8((const int8_t *)(const void *)&m, U);
+                            a1 = accel__mac_ld8((const int8_t *)(const void *)&m + 1, U);
+                            a2 = accel__mac_ld8((const int8_t *)(const void *)&m + 2, U);
+                            a3 = accel__mac_ld8((const int8_t *)(const void *)&m + 3, U);
+                        }
+                        o[c] = accel__mac_pool_out(a0, n, avg, U, lo, hi);
+                        o[c + 1] = accel__mac_pool_out(a1, n, avg, U, lo, hi);
+                        o[c + 2] = accel__mac_pool_out(a2, n, avg, U, lo, hi);
+                        o[c + 3] = accel__mac_pool_out(a3, n, avg, U, lo, hi);
+                        continue;
+                    }
+#endif
+                    if (c < c4) {
+                        a0 = a1 = a2 = a3 = avg ? 0 : -256;
+                        for (xr = xw + c; xr != we + c; xr += rs)
+                            for (p = xr, re = xr + wr; p != re; p += C) {
+                                if (avg) {
+                                    a0 += accel__mac_ld8(p, U);
+                                    a1 += accel__mac_ld8(p + 1, U);
+                                    a2 += accel__mac_ld8(p + 2, U);
+                                    a3 += accel__mac_ld8(p + 3, U);
+                                } else {
+                                    v = accel__mac_ld8(p, U), a0 = v > a0 ? v : a0;
+                                    v = accel__mac_ld8(p + 1, U), a1 = v > a1 ? v : a1;
+                                    v = accel__mac_ld8(p + 2, U), a2 = v > a2 ? v : a2;
+                                    v = accel__mac_ld8(p + 3, U), a3 = v > a3 ? v : a3;
+                                }
+                            }
+                        o[c] = accel__mac_pool_out(a0, n, avg, U, lo, hi);
+                        o[c + 1] = accel__mac_pool_out(a1, n, avg, U, lo, hi);
+                        o[c + 2] = accel__mac_pool_out(a2, n, avg, U, lo, hi);
+                        o[c + 3] = accel__mac_pool_out(a3, n, avg, U, lo, hi);
+                        continue;
+                    }
+                    a0 = avg ? 0 : -256;
+                    for (xr = xw + c; xr != we + c; xr += rs)
+                        for (p = xr, re = xr + wr; p != re; p += C) {
+                            v = accel__mac_ld8(p, U);
+                            a0 = avg ? a0 + v : v > a0 ? v : a0;
+                        }
+                    o[c] = accel__mac_pool_out(a0, n, avg, U, lo, hi);
+                }
+            }
+        }
+}
+
+static void accel__mac_mcu_pool(const accel_mac_conv *g, int u, int32_t lo, int32_t hi,
+                                const int8_t *x, uint8_t *o, int avg)
+{
+    if (u) accel__mac_pool_t(g, x, o, lo, hi, avg, 1);
+    else accel__mac_pool_t(g, x, o, lo, hi, avg, 0);
+}
+#endif /* ACCEL_MAC_MCU: depthwise, pools */
+#endif /* ACCEL__MAC_BLK */
+
+#define ACCEL__MAC_HPATCH 2048u /* the longest filter whose host patch goes on the stack */
+/* The scratch of accel_mac_conv2d_with_scratch: 4-byte alignment, then the patch. */
+static size_t accel__mac_conv_scratch(size_t fs)
+{
+#if ACCEL__MAC_BLK
+    return fs <= ((size_t)-1 - 3u) / (2u * ACCEL__MAC_PIX) ? 2u * ACCEL__MAC_PIX * fs + 3u : 0u;
+#else
+    (void)fs;
+    return 0;
+#endif
+}
+
 ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_quant *q,
                                        const void *input, size_t input_len, const void *filter,
                                        size_t filter_len, const int32_t *bias, size_t bias_len,
                                        void *output, size_t output_len)
+{
+    return accel_mac_conv2d_with_scratch(g, q, input, input_len, filter, filter_len, bias,
+                                         bias_len, output, output_len, NULL, 0);
+}
+
+ACCELDEF accel_status accel_mac_conv2d_scratch_size(const accel_mac_conv *g, size_t *size)
+{
+    size_t in_n, out_n, fs = 1;
+    uint32_t groups;
+    accel_status st;
+    if (!size) return ACCEL_E_NULL;
+    *size = 0;
+    st = accel__mac_check_geom(g, &in_n, &out_n);
+    if (st != ACCEL_OK) return st;
+    groups = accel__mac_one(g->groups);
+    if (g->in_c % groups != 0 || g->out_c % groups != 0 || g->depth_multiplier > 1)
+        return ACCEL_E_MAC_GROUPS;
+    if (!accel__mac_mul(&fs, g->k_h) || !accel__mac_mul(&fs, g->k_w) ||
+        !accel__mac_mul(&fs, g->in_c / groups))
+        return ACCEL_E_OVERFLOW;
+    *size = accel__mac_conv_scratch(fs);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
+                                                    const accel_mac_quant *q, const void *input,
+                                                    size_t input_len, const void *filter,
+                                                    size_t filter_len, const int32_t *bias,
+                                                    size_t bias_len, void *output,
+                                                    size_t output_len, void *scratch,
+                                                    size_t scratch_len)
 {
     const int8_t *x = (const int8_t *)input, *w = (const int8_t *)filter, *xp;
     uint8_t *o = (uint8_t *)output;
@@ -12456,6 +14477,26 @@ ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_
     kw = (size_t)g->k_w;
     cgs = (size_t)cg;
     ocgs = (size_t)ocg;
+#if ACCEL__MAC_BLK
+    need = accel__mac_conv_scratch(fs);
+    if (scratch && need != 0 && scratch_len >= need && fs <= ACCEL__MAC_CHUNK) {
+        accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cgs, ocgs,
+                            (int16_t *)(void *)((uint8_t *)scratch + ((4u - ((uintptr_t)scratch & 3u)) & 3u)));
+        return ACCEL_OK;
+    }
+#if !ACCEL_MAC_MCU
+    if (fs <= ACCEL__MAC_HPATCH) { /* a host: the patch on the stack (12 KiB) */
+        int16_t patch[ACCEL__MAC_PIX * ACCEL__MAC_HPATCH];
+        accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cgs, ocgs, patch);
+        return ACCEL_OK;
+    }
+#endif
+    accel__mac_mcu_conv_direct(g, q, x, w, bias, o, fs, cgs, ocgs);
+    return ACCEL_OK;
+#else
+    (void)scratch;
+    (void)scratch_len;
+#endif
 #if ACCEL_MAC_SIMD == 2
     if (fs <= ACCEL__MAC_ZC_K && q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
         accel__mac_z_conv(g, q, x, w, bias, o, fs, cgs, ocgs);
@@ -12576,6 +14617,10 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
         if (cs == oc_n) return ACCEL_OK;
     }
 #endif
+#if ACCEL_MAC_MCU
+    cs = accel__mac_mcu_dw(g, q, x, w, bias, o);
+    if (cs == oc_n) return ACCEL_OK;
+#endif
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
@@ -12658,6 +14703,10 @@ static accel_status accel__mac_pool(const accel_mac_conv *g, accel_mac_dtype dt,
     oh = (size_t)g->out_h;
     ow = (size_t)g->out_w;
     oc_n = (size_t)g->out_c;
+#if ACCEL_MAC_MCU
+    accel__mac_mcu_pool(g, dt == ACCEL_MAC_UINT8, act_min, act_max, (const int8_t *)input, o, avg);
+    return ACCEL_OK;
+#endif
     fx = dt == ACCEL_MAC_UINT8 ? 0u : 0x80u; /* compare and add in the int8 value domain */
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {

@@ -1,6 +1,7 @@
 /* demo_tsp1 - a TSP1 session on the simulator port: boot, ECHO, network info, pipelined
  * commands with one failing (the device discards the rest until CLEAR_ERROR), a bit flipped on
- * the SPI bus (ERR_CHECKSUM, then recovery), a coalesced async message, and a secure update. */
+ * the SPI bus (the device answers ERR_CHECKSUM, which names no command for sure: the outcome is
+ * unknown; then recovery), a coalesced async message, and a secure update. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
@@ -22,6 +23,7 @@ static const char *name(uint16_t id)
     case ACCEL_TSP1_NN_STOP: return "NN_STOP";
     case ACCEL_TSP1_NN_INFO: return "NN_INFO";
     case ACCEL_TSP1_SECURE_UPDATE: return "SECURE_UPDATE";
+    case ACCEL_TSP1_SECURE_UPDATE_CANCEL: return "SECURE_UPDATE_CANCEL";
     case ACCEL_TSP1_SECURE_UPDATE_FINISH: return "SECURE_UPDATE_FINISH";
     case ACCEL_TSP1_REBOOT: return "REBOOT";
     default: return "?";
@@ -121,6 +123,9 @@ int main(void)
     printf("  TID gaps reported: %lu\n", (unsigned long)s.async_gaps);
 
     printf("secure update, 5 chunks, 2 per command:\n");
+    /* the simulated device checks an image as its stand-in for a signature: the last 4 bytes
+       are the CRC-32 (little-endian) of the rest */
+    accel_store_u32le(image + sizeof image - 4, accel_crc32(image, sizeof image - 4));
     memset(&up, 0, sizeof up);
     up.read = img_read;
     up.total = sizeof image;

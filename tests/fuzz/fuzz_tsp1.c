@@ -2,8 +2,9 @@
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. tests/fuzz/fuzz_tsp1.c -o fuzz_tsp1
  * Without libFuzzer: cc -DACCEL_FUZZ_MAIN -I. tests/fuzz/fuzz_tsp1.c && ./a.out [files or dirs]
  * (tests/fuzz/fuzz_main.h: the files, e.g. tests/fuzz/seeds/tsp1, then 20000 generated inputs).
- * The first byte picks the chunking and the
- * decoder buffer size; invariants: every byte is in a frame, dropped under a reason, or held. */
+ * The first byte picks the chunking and the decoder buffer size; invariants: every byte is in a
+ * frame, dropped under a reason, or held, and once the stream goes idle
+ * (accel_tsp1_decoder_idle) nothing is held. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include <stdlib.h>
@@ -47,6 +48,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dropped = 0;
     for (i = 0; i < ACCEL_TSP1_DROP_REASONS; i++) dropped += d.dropped[i];
     if (framed + dropped + (d.len - d.emitted) != size - 1) abort();
+    for (;;) { /* idle: what is held is given up or decoded, never kept */
+        accel_tsp1_frame f;
+        accel_status st = accel_tsp1_decoder_idle(&d, &f);
+        if (st == ACCEL_E_EMPTY) break;
+        if (st != ACCEL_OK || 12u + (size_t)f.n_bytes > cap) abort();
+        framed += 12u + f.n_bytes;
+    }
+    dropped = 0;
+    for (i = 0; i < ACCEL_TSP1_DROP_REASONS; i++) dropped += d.dropped[i];
+    if (d.len != d.emitted || framed + dropped != size - 1) abort();
     return 0;
 }
 
