@@ -80,7 +80,10 @@ if ! start_sim; then
     exit $?
 fi
 ok "accel-bridge-sim serves a pty"
-head -c $((144 * 3)) /dev/urandom >"$T/img.bin"
+# an image the model accepts at FINISH: 428 random bytes, then their CRC-32 little-endian (gzip's
+# trailer holds exactly that)
+head -c $((144 * 3 - 4)) /dev/urandom >"$T/img.bin"
+gzip -c "$T/img.bin" | tail -c 8 | head -c 4 >>"$T/img.bin"
 check "accel-tsp1 --bridge echo" 0 "echo: hello bridge" $P --bridge "$PTY,115200" --capture "$T/cap.bin" echo "hello bridge"
 check "accel-tsp1 --bridge info" 0 "net 3: 4 total" $P --bridge "$PTY" info
 check "accel-tsp1 --bridge start" 0 "start 0x3: ok" $P --bridge "$PTY,1000000" start 0x3

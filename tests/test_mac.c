@@ -867,12 +867,12 @@ static void test_uint8_equals_flipped_int8(void)
     q.dtype = ACCEL_MAC_UINT8; q.input_offset = -200; q.filter_offset = -20; q.output_offset = 140;
     q.multiplier = &m; q.shift = &s; q.count = 1; q.act_min = 0; q.act_max = 255;
     CHECK_ST(accel_mac_fully_connected(2, 3, 2, x, 6, w, 6, NULL, 0, &q, o1, 4), ACCEL_OK);
-    accel_mac_flip_sign(x, 12, 1);
-    accel_mac_flip_sign(w, 12, 1);
+    CHECK_ST(accel_mac_flip_sign(x, 12, 1), ACCEL_OK);
+    CHECK_ST(accel_mac_flip_sign(w, 12, 1), ACCEL_OK);
     q.dtype = ACCEL_MAC_INT8; q.input_offset = -72; q.filter_offset = 108; q.output_offset = 12;
     q.act_min = -128; q.act_max = 127;
     CHECK_ST(accel_mac_fully_connected(2, 3, 2, x, 6, w, 6, NULL, 0, &q, o2, 4), ACCEL_OK);
-    accel_mac_flip_sign(o2, 4, 1);
+    CHECK_ST(accel_mac_flip_sign(o2, 4, 1), ACCEL_OK);
     CHECK_MEM(o1, o2, 4);
 }
 

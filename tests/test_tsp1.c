@@ -245,7 +245,7 @@ static void test_every_chunking(void)
     size_t n = build_stream(s), mode, i, k;
     accel_tsp1_decoder d;
     for (mode = 0; mode <= n; mode++) {
-        accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE);
+        CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
         k = feed_all(&d, s, n, mode, got, 32);
         CHECK_EQ(k, NV(responses));
         for (i = 0; i < k && i < NV(responses); i++) {
@@ -258,7 +258,7 @@ static void test_every_chunking(void)
     for (mode = 0; mode <= n; mode++) {
         size_t used, pos = 0, cnt = 0;
         accel_tsp1_frame f;
-        accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE);
+        CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
         while (pos < mode)
             if (accel_tsp1_decoder_feed(&d, s + pos, mode - pos, &used, &f) == ACCEL_OK) cnt++, pos += used;
             else pos += used;
@@ -273,7 +273,7 @@ static void test_every_chunking(void)
 static size_t run(accel_tsp1_decoder *d, uint8_t *mem, size_t cap, const uint8_t *s, size_t n,
                   got_t *got)
 {
-    accel_tsp1_decoder_init(d, mem, cap, ACCEL_TSP1_RSP_PREAMBLE);
+    CHECK_ST(accel_tsp1_decoder_init(d, mem, cap, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
     return feed_all(d, s, n, 1, got, 8);
 }
 
@@ -346,11 +346,11 @@ static void test_corruption_cases(void)
         uint8_t big[64], fr[80];
         size_t len;
         ACCEL_MEMSET(big, 0xA5, sizeof big);
-        accel_tsp1_encode_frame(fr, sizeof fr, ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 5, big, 52, &len);
+        CHECK_ST(accel_tsp1_encode_frame(fr, sizeof fr, ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 5, big, 52, &len), ACCEL_OK);
         k = run(&d, mem, 64, fr, len, got);
         CHECK_EQ(k, 1);
         CHECK_EQ(got[0].n, 52);
-        accel_tsp1_encode_frame(fr, sizeof fr, ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 5, big, 53, &len);
+        CHECK_ST(accel_tsp1_encode_frame(fr, sizeof fr, ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 5, big, 53, &len), ACCEL_OK);
         k = run(&d, mem, 64, fr, len, got);
         CHECK_EQ(k, 0);
         CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_LENGTH], 8);
@@ -363,7 +363,7 @@ static void test_corruption_cases(void)
     CHECK_EQ(k, 1);
     CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_GARBAGE], sizeof v_echo_hi);
     /* and the command decoder takes it */
-    accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_CMD_PREAMBLE);
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_CMD_PREAMBLE), ACCEL_OK);
     k = feed_all(&d, s, sizeof v_echo_hi + B, 0, got, 8);
     CHECK_EQ(k, 1);
     CHECK_EQ(got[0].id, ACCEL_TSP1_ECHO);
@@ -372,8 +372,9 @@ static void test_corruption_cases(void)
     {
         uint8_t fr[40];
         size_t len;
-        accel_tsp1_encode_frame(fr, sizeof fr, ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 1, v_r_err_arg,
-                                sizeof v_r_err_arg, &len); /* DATA whose payload is a frame */
+        /* DATA whose payload is a frame */
+        CHECK_ST(accel_tsp1_encode_frame(fr, sizeof fr, ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 1, v_r_err_arg,
+                                sizeof v_r_err_arg, &len), ACCEL_OK);
         fr[len - 1] ^= 1;                                  /* outer CRC broken */
         k = run(&d, mem, sizeof mem, fr, len, got);
         CHECK_EQ(k, 1);
@@ -382,7 +383,7 @@ static void test_corruption_cases(void)
         CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_GARBAGE] + d.len - d.emitted, 4); /* outer CRC */
     }
     /* reset drops a held partial frame as truncated */
-    accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE);
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
     {
         size_t used;
         accel_tsp1_frame f;
@@ -419,8 +420,8 @@ static void test_random_damage(void)
             size_t len, plen = rnd() % 180, start = n;
             unsigned dmg = rnd() % 8;
             for (i = 0; i < plen; i++) pl[i] = (uint8_t)rnd();
-            accel_tsp1_encode_frame(s + n, sizeof s - n, ACCEL_TSP1_RSP_PREAMBLE, 0x8000,
-                                    (uint16_t)nf, pl, plen, &len);
+            CHECK_ST(accel_tsp1_encode_frame(s + n, sizeof s - n, ACCEL_TSP1_RSP_PREAMBLE, 0x8000,
+                                    (uint16_t)nf, pl, plen, &len), ACCEL_OK);
             n += len;
             intact[nf] = 1;
             if (dmg == 1) { s[start + rnd() % len] ^= (uint8_t)(1u << (rnd() % 8)); intact[nf] = 0; }
@@ -431,7 +432,7 @@ static void test_random_damage(void)
             else if (dmg == 5) { s[start + 4] = 0xFF; intact[nf] = 0; }
             nf++;
         }
-        accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE);
+        CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
         while (pos < n) {
             size_t c = 1 + rnd() % 64, used;
             accel_tsp1_frame f;
@@ -483,13 +484,13 @@ static void test_idle_gives_up(void)
     accel_tsp1_frame f;
     size_t n = 0, len, used, i, k;
     for (i = 0; i < 6; i++) {
-        accel_tsp1_encode_frame(s + n, sizeof s - n, ACCEL_TSP1_RSP_PREAMBLE, 0x8000,
-                                (uint16_t)(100 + i), "x", 1, &len);
+        CHECK_ST(accel_tsp1_encode_frame(s + n, sizeof s - n, ACCEL_TSP1_RSP_PREAMBLE, 0x8000,
+                                (uint16_t)(100 + i), "x", 1, &len), ACCEL_OK);
         n += len;
     }
     CHECK_EQ(n, 6 * 13);
     s[ACCEL_TSP1_BIG_ENDIAN ? 4 : 5] ^= 0x01; /* N_BYTES 1 -> 257: fits the buffer, so it is held */
-    accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE);
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
     CHECK_ST(accel_tsp1_decoder_feed(&d, s, n, &used, &f), ACCEL_E_EMPTY);
     CHECK_EQ(used, n);
     CHECK_EQ(d.len, n); /* everything is held behind the bogus length */

@@ -291,7 +291,7 @@ static void open_session(void)
     uint16_t cmd_cap = (uint16_t)(200u + tl_rand_below(4) * 150u);
     uint16_t rsp_cap = (uint16_t)(48u + tl_rand_below(4) * 60u);
     accel_sim_init(&sim);
-    accel_tsp1_model_init(&model, mmem, sizeof mmem, cmd_cap, rsp_cap, 4);
+    CHECK_ST(accel_tsp1_model_init(&model, mmem, sizeof mmem, cmd_cap, rsp_cap, 4), ACCEL_OK);
     model.on_log = on_log;
     model.wake_line = 1;
     accel_tsp1_model_port(&model, &mp);
@@ -315,7 +315,7 @@ static void open_session(void)
     c.auto_clear = (uint8_t)tl_rand_below(2);
     c.on_outcome = on_outcome;
     c.on_async = on_async;
-    accel_tsp1_init(&s, &c);
+    CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_OK);
     have_sleep = 0;
     faults = 0;
     memset(async_emitted, 0, sizeof async_emitted);

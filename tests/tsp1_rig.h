@@ -129,11 +129,12 @@ static inline void add_fault(accel_sim_fault_kind k, unsigned dir, uint32_t skip
 static inline void drain(unsigned ms)
 {
     unsigned i;
+    /* the rig only runs the clock: the tests check outcomes (on_outcome), not poll's status */
     for (i = 0; i < ms && accel_ring_count(&R.s.pend); i++) {
-        accel_tsp1_poll(&R.s);
+        (void)accel_tsp1_poll(&R.s);
         accel_sim_advance(&R.sim, 1);
     }
-    accel_tsp1_poll(&R.s);
+    (void)accel_tsp1_poll(&R.s);
 }
 
 /* The response preamble as it appears on the wire (little-endian unless configured). */

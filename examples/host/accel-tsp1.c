@@ -134,7 +134,8 @@ int main(int argc, char **argv)
     } else {
         accel_port mp;
         accel_sim_init(&sim);
-        accel_tsp1_model_init(&model, model_mem, sizeof model_mem, 1024, 512, 4);
+        st = accel_tsp1_model_init(&model, model_mem, sizeof model_mem, 1024, 512, 4);
+        if (st != ACCEL_OK) return fail("model", st);
         model.wake_line = 1;
         accel_tsp1_model_port(&model, &mp);
         accel_sim_attach(&sim, &mp);
