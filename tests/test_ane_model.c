@@ -154,7 +154,7 @@ static void test_cache_request_rules(void)
     uint64_t a, b, c, old;
     CHECK_ST(accel_ane_cr_init(&p, 0), ACCEL_E_ARG);
     CHECK_ST(accel_ane_cr_init(&p, ACCEL_ANE_MAX_CACHE_REQUESTS + 1), ACCEL_E_ARG);
-    CHECK_ST(accel_ane_cr_init(&p, 2), ACCEL_OK);
+    REQUIRE_ST(accel_ane_cr_init(&p, 2), ACCEL_OK);
     CHECK_ST(accel_ane_cr_install(&p, 1, &a), ACCEL_OK);
     CHECK_ST(accel_ane_cr_install(&p, 1, &b), ACCEL_OK);
     CHECK_ST(accel_ane_cr_install(&p, 1, &c), ACCEL_E_FULL);
@@ -343,7 +343,7 @@ static void test_msgq_and_pool(void)
     accel_ane_pool p;
     unsigned s, i;
     CHECK_ST(accel_ane_msgq_init(&q, mem, sizeof mem, 0), ACCEL_E_ARG);
-    CHECK_ST(accel_ane_msgq_init(&q, mem, sizeof mem, 4), ACCEL_OK);
+    REQUIRE_ST(accel_ane_msgq_init(&q, mem, sizeof mem, 4), ACCEL_OK);
     CHECK_ST(accel_ane_msgq_recv(&q, out, 8, &n), ACCEL_E_EMPTY);
     CHECK_ST(accel_ane_msgq_send(&q, "abcde", 5), ACCEL_E_TOO_LONG);
     CHECK_ST(accel_ane_msgq_send(&q, "abcd", 4), ACCEL_OK);
@@ -359,7 +359,7 @@ static void test_msgq_and_pool(void)
     CHECK_EQ(n, 0);
     CHECK_ST(accel_ane_pool_init(&p, 0), ACCEL_E_ARG);
     CHECK_ST(accel_ane_pool_init(&p, 33), ACCEL_E_ARG);
-    CHECK_ST(accel_ane_pool_init(&p, 32), ACCEL_OK);
+    REQUIRE_ST(accel_ane_pool_init(&p, 32), ACCEL_OK);
     for (i = 0; i < 32; i++) CHECK_ST(accel_ane_pool_alloc(&p, &s), ACCEL_OK);
     CHECK_EQ(accel_ane_pool_available(&p), 0);
     CHECK_ST(accel_ane_pool_alloc(&p, &s), ACCEL_E_FULL);
@@ -533,7 +533,7 @@ static void test_dispatcher(void)
     uint32_t id, fastn = 0;
     uint64_t h;
     accel_ane_trigger t;
-    CHECK_ST(accel_ane_fw_model_init(&fw, 4), ACCEL_OK);
+    REQUIRE_ST(accel_ane_fw_model_init(&fw, 4), ACCEL_OK);
     CHECK_ST(accel_ane_fw_model_program(&fw, 144, 1, 1), ACCEL_E_ANE_PROGRAM_ID);
     CHECK_ST(accel_ane_fw_model_program(&fw, 5, 0, 1), ACCEL_E_STATE);
     CHECK_ST(accel_ane_fw_model_program(&fw, 143, 1, 1), ACCEL_OK);

@@ -71,10 +71,10 @@ static void test_reader(void)
     CHECK_ST(accel_reader_init(NULL, b, 1), ACCEL_E_NULL);
     CHECK_ST(accel_reader_init(&r, NULL, 3), ACCEL_E_NULL);
     CHECK_ST(accel_read_u8(&r, &u8), ACCEL_E_NULL); /* sticky from init */
-    CHECK_ST(accel_reader_init(&r, NULL, 0), ACCEL_OK);
+    REQUIRE_ST(accel_reader_init(&r, NULL, 0), ACCEL_OK);
     CHECK_ST(accel_read_u8(&r, &u8), ACCEL_E_TRUNCATED);
 
-    CHECK_ST(accel_reader_init(&r, b, sizeof b), ACCEL_OK);
+    REQUIRE_ST(accel_reader_init(&r, b, sizeof b), ACCEL_OK);
     CHECK_EQ(accel_reader_remaining(&r), sizeof b);
     CHECK_ST(accel_read_u8(&r, NULL), ACCEL_E_NULL);
     CHECK_ST(accel_read_u8(NULL, &u8), ACCEL_E_NULL);
@@ -98,16 +98,16 @@ static void test_reader(void)
     CHECK_ST(accel_read_u8(&r, &u8), ACCEL_E_TRUNCATED);
 
     /* partial reads near the end: 3 bytes left, ask 4 */
-    CHECK_ST(accel_reader_init(&r, b, 3), ACCEL_OK);
+    REQUIRE_ST(accel_reader_init(&r, b, 3), ACCEL_OK);
     CHECK_ST(accel_read_u32le(&r, &u32), ACCEL_E_TRUNCATED);
     CHECK_EQ(r.pos, 0);
-    CHECK_ST(accel_reader_init(&r, b, 9), ACCEL_OK);
+    REQUIRE_ST(accel_reader_init(&r, b, 9), ACCEL_OK);
     CHECK_ST(accel_read_u64le(&r, &u64), ACCEL_OK);
     CHECK_EQ_U64(u64, 0x34567834121234AAULL);
     CHECK_ST(accel_read_u16le(&r, &u16), ACCEL_E_TRUNCATED);
 
     /* bytes, view, skip, seek */
-    CHECK_ST(accel_reader_init(&r, b, sizeof b), ACCEL_OK);
+    REQUIRE_ST(accel_reader_init(&r, b, sizeof b), ACCEL_OK);
     CHECK_ST(accel_read_bytes(&r, NULL, 2), ACCEL_E_NULL);
     CHECK_ST(accel_read_bytes(&r, tmp, 0), ACCEL_OK);
     CHECK_ST(accel_read_bytes(&r, tmp, 3), ACCEL_OK);
@@ -121,9 +121,9 @@ static void test_reader(void)
     CHECK_EQ(accel_reader_remaining(&r), 0);
     CHECK_ST(accel_reader_seek(&r, 2), ACCEL_OK);
     CHECK_ST(accel_reader_seek(&r, sizeof b + 1), ACCEL_E_TRUNCATED);
-    CHECK_ST(accel_reader_init(&r, b, sizeof b), ACCEL_OK);
+    REQUIRE_ST(accel_reader_init(&r, b, sizeof b), ACCEL_OK);
     CHECK_ST(accel_reader_skip(&r, sizeof b + 1), ACCEL_E_TRUNCATED);
-    CHECK_ST(accel_reader_init(&r, b, sizeof b), ACCEL_OK);
+    REQUIRE_ST(accel_reader_init(&r, b, sizeof b), ACCEL_OK);
     /* a huge length must not wrap the bounds check */
     CHECK_ST(accel_read_view(&r, &view, (size_t)-1), ACCEL_E_TRUNCATED);
     CHECK_EQ(accel_reader_remaining(NULL), 0);
@@ -140,7 +140,7 @@ static void test_writer(void)
     CHECK_ST(accel_write_u8(NULL, 1), ACCEL_E_NULL);
 
     memset(buf, 0xEE, sizeof buf);
-    CHECK_ST(accel_writer_init(&w, buf, 15), ACCEL_OK);
+    REQUIRE_ST(accel_writer_init(&w, buf, 15), ACCEL_OK);
     CHECK_ST(accel_write_u8(&w, 0x11), ACCEL_OK);
     CHECK_ST(accel_write_u16le(&w, 0x3322), ACCEL_OK);
     CHECK_ST(accel_write_u16be(&w, 0x4455), ACCEL_OK);
@@ -154,17 +154,17 @@ static void test_writer(void)
     CHECK_MEM(buf + 13, "\xEE\xEE\xEE", 3);
     CHECK_ST(accel_write_u8(&w, 0), ACCEL_E_BUFFER_TOO_SMALL);
 
-    CHECK_ST(accel_writer_init(&w, buf, 16), ACCEL_OK);
+    REQUIRE_ST(accel_writer_init(&w, buf, 16), ACCEL_OK);
     CHECK_ST(accel_write_u64le(&w, 0x0807060504030201ULL), ACCEL_OK);
     CHECK_ST(accel_write_u64be(&w, 0x0102030405060708ULL), ACCEL_OK);
     CHECK_MEM(buf, "\x01\x02\x03\x04\x05\x06\x07\x08\x01\x02\x03\x04\x05\x06\x07\x08", 16);
-    CHECK_ST(accel_writer_init(&w, buf, 4), ACCEL_OK);
+    REQUIRE_ST(accel_writer_init(&w, buf, 4), ACCEL_OK);
     CHECK_ST(accel_write_bytes(&w, NULL, 1), ACCEL_E_NULL);
     CHECK_ST(accel_write_bytes(&w, "ab", 2), ACCEL_OK);
     CHECK_ST(accel_write_fill(&w, 0x5A, 2), ACCEL_OK);
     CHECK_MEM(buf, "ab\x5A\x5A", 4);
     CHECK_ST(accel_write_fill(&w, 0, 1), ACCEL_E_BUFFER_TOO_SMALL);
-    CHECK_ST(accel_writer_init(&w, buf, 4), ACCEL_OK);
+    REQUIRE_ST(accel_writer_init(&w, buf, 4), ACCEL_OK);
     CHECK_ST(accel_write_bytes(&w, buf, (size_t)-1), ACCEL_E_BUFFER_TOO_SMALL);
     CHECK_EQ(accel_writer_remaining(NULL), 0);
 }
@@ -241,7 +241,7 @@ static void test_fifo(void)
     CHECK_ST(accel_fifo_init(NULL, storage, 7), ACCEL_E_NULL);
     CHECK_ST(accel_fifo_init(&f, NULL, 7), ACCEL_E_NULL);
     CHECK_ST(accel_fifo_init(&f, storage, 0), ACCEL_E_ZERO_LENGTH);
-    CHECK_ST(accel_fifo_init(&f, storage, 7), ACCEL_OK);
+    REQUIRE_ST(accel_fifo_init(&f, storage, 7), ACCEL_OK);
     CHECK_ST(accel_fifo_read(&f, out, 4, &got), ACCEL_E_EMPTY);
     CHECK_EQ(got, 0);
     CHECK_ST(accel_fifo_read(&f, out, 0, &got), ACCEL_E_ZERO_LENGTH);

@@ -102,7 +102,7 @@ static void test_e1_both_ways(void)
     CHECK_MEM(got, want, 24);
     CHECK_EQ_U64(accel_load_u64le(got), 0x00000001c0020200ULL);
 
-    CHECK_ST(accel_refsi_iter_init(&it, want, n), ACCEL_OK);
+    REQUIRE_ST(accel_refsi_iter_init(&it, want, n), ACCEL_OK);
     CHECK_ST(accel_refsi_iter_next(&it, &c), ACCEL_OK);
     CHECK_EQ(c.opcode, ACCEL_REFSI_OP_WRITE_REG64);
     CHECK_EQ(c.reg, 1);
@@ -1170,7 +1170,7 @@ static void test_cmp_init_args(void)
     cfg.num_cores = 1;
     CHECK_ST(accel_refsi_model_init(&cmp, &cfg), ACCEL_E_ZERO_LENGTH);
     cfg.harts_per_core = 1;
-    CHECK_ST(accel_refsi_model_init(&cmp, &cfg), ACCEL_OK);
+    REQUIRE_ST(accel_refsi_model_init(&cmp, &cfg), ACCEL_OK);
     cfg.mem_write = NULL;
     CHECK_ST(accel_refsi_model_init(&cmp, &cfg), ACCEL_E_NULL);
     cfg.mem_write = tm_write;
