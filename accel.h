@@ -11437,18 +11437,23 @@ static void accel__mac_rq_init(accel__mac_rqc *r, const accel_mac_quant *q, size
 }
 
 /* v clamped to lo..hi, or (I8) to -128..127: one SSAT where the target has it (ARMv6, ARMv7-M;
- * GCC does not find it once the output offset is folded into the comparisons) */
+ * GCC does not find it once the output offset is folded into the comparisons). Elsewhere
+ * there is no I8 case (ACCEL__MAC_SSAT 0): it would only add code. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__ARM_FEATURE_SAT)
+#define ACCEL__MAC_SSAT 1
+#else
+#define ACCEL__MAC_SSAT 0
+#endif
 ACCEL__MAC_AI int32_t accel__mac_clamp(int32_t v, int32_t lo, int32_t hi, const int I8)
 {
+#if ACCEL__MAC_SSAT
     if (I8) {
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__ARM_FEATURE_SAT)
         __asm__("ssat %0, #8, %1" : "=r"(v) : "r"(v));
         return v;
-#else
-        v = v < -128 ? -128 : v;
-        return v > 127 ? 127 : v;
-#endif
     }
+#else
+    (void)I8;
+#endif
     return v < lo ? lo : v > hi ? hi : v;
 }
 
@@ -11494,7 +11499,7 @@ ACCEL__MAC_NOINLINE static void accel__mac_rq_acc(const uint32_t *acc, size_t nc
                                                   size_t os)
 {
     size_t c, p;
-    if (r->fast && r->step && r->i8) {
+    if (ACCEL__MAC_SSAT && r->fast && r->step && r->i8) {
         accel__mac_rq_run(acc, nc, np, r, ch, o, os, 1, 1);
     } else if (r->fast && r->step) {
         accel__mac_rq_run(acc, nc, np, r, ch, o, os, 1, 0);
@@ -11521,7 +11526,7 @@ ACCEL__MAC_NOINLINE static void accel__mac_rq_ch(const uint32_t *acc, size_t n,
         for (; o != oe; mp += step, sp += step) *o++ = accel__mac_rqone(*acc++, *mp, *sp, r);
         return;
     }
-    if (r->i8)
+    if (ACCEL__MAC_SSAT && r->i8)
         for (; o != oe; mp += step, sp += step)
             *o++ = (uint8_t)(accel__mac_clamp(accel__mac_rqf(*acc++, *mp, *sp, off), lo, hi, 1) & 0xFF);
     else
@@ -11549,7 +11554,7 @@ ACCEL__MAC_NOINLINE static void accel__mac_rq_grid(const uint32_t *acc, size_t a
             for (p = np; p > 0; p--, a += as, op += os) *op = accel__mac_rqone(*a, m, sh, r);
             continue;
         }
-        if (r->i8)
+        if (ACCEL__MAC_SSAT && r->i8)
             for (p = np; p > 0; p--, a += as, op += os)
                 *op = (uint8_t)(accel__mac_clamp(accel__mac_rqf(*a, m, sh, off), lo, hi, 1) & 0xFF);
         else
