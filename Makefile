@@ -5,11 +5,19 @@
 #   make demo     run the demos on the simulator port
 #   make size     .text/.data/.bss per section on cortex-m0plus -Os
 #   make bench    benchmark report (never part of make test)
+#   make coverage line and branch coverage of accel.h per section (report)
+#   make fuzz     libFuzzer campaign over every target (report; FUZZ_SECONDS, FUZZ_RUNS)
+#   make arduino  the Arduino library: build/arduino/Accel/ and build/Accel-VERSION.zip
+#   make soak     TSP1 driver against its device model with random faults, 1,000,000 commands
+#                 (SOAK_COMMANDS=n to change; ACCEL_TEST_SEED=n replays a run); make test runs
+#                 50,000 of them
 #   make bench-mcu  instructions per MAC of the mac kernels on emulated Cortex-M0/M3/M4/M33
 # Programs are found by name, so a new section adds files, not Makefile rules:
 #   tests/test_*.c          one sanitized test binary each (intrusive: defines ACCEL_IMPLEMENTATION)
 #   examples/host/*.c       one program each (build/<name>); demo_*.c are run by `make demo`
 #   scripts/bench/bench_*.c one benchmark each, run by `make bench`
+# With libnanopb-dev installed, ports/bridge (and the capture replay of ports/sim) is linked
+# into every program and ACCEL_HAVE_BRIDGE is defined; without it they are left out.
 
 CC      ?= cc
 CXX     ?= c++
@@ -27,8 +35,18 @@ USB_CFLAGS := $(shell pkg-config --cflags libusb-1.0) -DACCEL_HAVE_LIBUSB=1
 USB_LIBS   := $(shell pkg-config --libs libusb-1.0)
 endif
 
-PORT_SRC  := ports/sim/accel_sim.c $(wildcard ports/linux/*.c)
-PORT_HDR  := $(wildcard ports/sim/*.h ports/linux/*.h)
+# Optional: nanopb (libnanopb-dev) for ports/bridge (the bridge, the capture replay model in
+# ports/sim, --bridge/--capture in the tools). Without it those parts are left out by name.
+HAVE_NANOPB := $(shell printf '\043include <pb_decode.h>\nint main(void){return 0;}\n' | \
+                 $(CC) -x c - -lprotobuf-nanopb -o /dev/null 2>/dev/null && echo 1)
+ifeq ($(HAVE_NANOPB),1)
+BRIDGE_SRC    := $(wildcard ports/bridge/*.c) ports/sim/accel_replay.c
+BRIDGE_CFLAGS := -Iports/bridge -DACCEL_HAVE_BRIDGE=1
+BRIDGE_LIBS   := -lprotobuf-nanopb
+endif
+
+PORT_SRC  := ports/sim/accel_sim.c $(wildcard ports/linux/*.c) $(BRIDGE_SRC)
+PORT_HDR  := $(wildcard ports/sim/*.h ports/linux/*.h ports/bridge/*.h)
 # files that programs include from beside them (a change rebuilds every program; they are small)
 SIDE_DEPS := $(wildcard examples/host/*.h tests/*.h tests/test_*.c)
 TOOLS     := $(patsubst examples/host/%.c,$(B)/%,$(wildcard examples/host/*.c))
@@ -36,17 +54,19 @@ TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 BENCHES   := $(patsubst scripts/bench/%.c,$(B)/bench/%,$(wildcard scripts/bench/bench_*.c))
 DEMOS     := $(filter $(B)/demo_%,$(TOOLS))
 
-.PHONY: all test tests demo size bench bench-mcu clean setup
+.PHONY: all test tests demo size bench bench-mcu soak clean setup coverage fuzz arduino
 all: $(TOOLS)
 
 $(B)/%: examples/host/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_WARN) $(OPT) $(INC) $(USB_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) -lm
+	$(CC) $(CFLAGS_WARN) $(OPT) $(INC) $(USB_CFLAGS) $(BRIDGE_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) $(BRIDGE_LIBS) -lm
 
-# Tests: sanitizers on, warnings as errors.
+# Tests: sanitizers on, warnings as errors, the header's internal invariants checked (a broken
+# one traps, and the sanitizer runtime prints where).
+ASSERT  := '-DACCEL_ASSERT(x)=((x) ? (void)0 : __builtin_trap())'
 $(B)/tests/%: tests/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_WARN) -O1 -g $(SAN) $(INC) $(USB_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) -lm
+	$(CC) $(CFLAGS_WARN) -O1 -g $(SAN) $(ASSERT) $(INC) $(USB_CFLAGS) $(BRIDGE_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) $(BRIDGE_LIBS) -lm
 
 tests: $(TESTS) $(TOOLS)
 
@@ -58,6 +78,14 @@ demo: $(DEMOS)
 
 size:
 	@bash scripts/size.sh
+
+# Reports, not tests: line/branch coverage of accel.h per section; libFuzzer campaigns
+# (FUZZ_SECONDS per target, or FUZZ_RUNS executions; corpus kept in build/fuzz/).
+coverage:
+	@bash scripts/coverage.sh
+
+fuzz:
+	@bash scripts/fuzz.sh
 
 # A bench may have extra translation units (C or C++) in scripts/bench/parts/<bench>/ and extra
 # link flags in scripts/bench/parts/<bench>/LIBS (e.g. baselines from Debian packages). C parts
@@ -84,6 +112,15 @@ bench-mcu:
 
 setup:
 	@bash scripts/setup.sh
+
+arduino:
+	@bash scripts/arduino_lib.sh
+
+SOAK_COMMANDS ?= 1000000
+soak:
+	@mkdir -p $(B)/soak
+	$(CC) $(CFLAGS_WARN) -O2 $(INC) -o $(B)/soak/test_tsp1_soak tests/test_tsp1_soak.c ports/sim/accel_sim.c
+	$(B)/soak/test_tsp1_soak $(SOAK_COMMANDS)
 
 clean:
 	rm -rf $(B)

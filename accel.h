@@ -1,71 +1,223 @@
 /* accel.h - drive neural accelerators from a microcontroller or a Linux host.
- * Single header, allocation-free, C99 (and C++). MIT licence: see the end of this file.
+ * Single header, allocation-free, C99 (and C++). Version ACCEL_VERSION_STRING (0.1.0).
+ * MIT licence: see the end of this file.
  *
- * WHAT IT IS
+ * This comment is the manual. Chapters:
+ *   1. What it is              6. Concurrency and interrupts
+ *   2. Using it                7. Quick start, one per section
+ *   3. Configuration           8. Ports
+ *   4. Errors                  9. Adding a section
+ *   5. Portability            10. Version history and deprecated names
+ * Every section repeats its own config macros and its ASSUMPTIONS (what public documentation
+ * does not settle, stated plainly, with the macro that overrides each) in its own head comment;
+ * search for "SECTION: <name> (declarations)".
+ *
+ * 1. WHAT IT IS
  *   Command codecs, host- and device-side protocol state machines and drivers for several
- *   accelerator families, plus an int8 multiply-accumulate reference engine. Nothing here
- *   allocates, prints or keeps hidden global state: the caller owns every buffer and every
- *   state struct; functions that need scratch memory have a ..._scratch_size() companion.
+ *   accelerator families, plus an int8 multiply-accumulate reference engine that is bit-exact
+ *   with TensorFlow Lite's reference kernels. Nothing here allocates, prints or keeps hidden
+ *   global state: the caller owns every buffer and every state struct; functions that need
+ *   scratch memory have a ..._scratch_size() companion. Each device section has four layers:
+ *   wire (bytes <-> structs, pure), protocol state (structs and transitions), driver (the state
+ *   on a port, with deadlines), and model (the device side, for tests and the simulator port).
  *
- * HOW TO USE IT
+ * 2. USING IT
  *   Copy accel.h into your project. In exactly ONE C or C++ file:
  *       #define ACCEL_IMPLEMENTATION
  *       #include "accel.h"
  *   Everywhere else just #include "accel.h". Drivers talk to hardware only through an
- *   accel_port (a struct of optional callbacks, see "port interface" below); ready-made ports
- *   live in ports/ (sim, linux, arduino, zephyr).
+ *   accel_port (a struct of optional callbacks, chapter 8).
  *
- * CONFIGURATION (define before including; or put them in a file named by ACCEL_CONFIG_HEADER)
+ * 3. CONFIGURATION (define before including; or put them in a file named by ACCEL_CONFIG_HEADER)
  *   ACCEL_CONFIG_HEADER "file.h"  included first, so a project keeps its choices in one place.
  *   ACCEL_STATIC                  make every function static (private to the including file; the
  *                                 ports/ files then cannot link to it: compile them into that file).
  *   ACCEL_NO_TSP1, ACCEL_NO_EDGETPU, ACCEL_NO_REFSI, ACCEL_NO_ANE, ACCEL_NO_MAC
  *                                 leave a device section out entirely (the common section stays).
+ *   ACCEL_TSP1_NO_MODEL, ACCEL_EDGETPU_NO_MODEL, ACCEL_REFSI_NO_MODEL, ACCEL_ANE_NO_MODEL
+ *                                 leave a section's device model out (what MCU builds want; the
+ *                                 MAC engine has no model: it is the reference).
  *   ACCEL_NO_STATUS_STRINGS       compile out accel_status_str()'s text (it returns "").
- *   ACCEL_ASSERT(x)               internal invariant check; default: nothing. Bad INPUT is never
- *                                 asserted on: it always gets a status code.
+ *   ACCEL_NO_DEPRECATED           hide the old names of chapter 10.
+ *   ACCEL_NODISCARD               attribute on every status-returning declaration; default
+ *                                 warn_unused_result on clang, nothing elsewhere (GCC warns even
+ *                                 through a (void) cast).
+ *   ACCEL_ASSERT(x)               internal invariant check (ring and FIFO indices, decoder
+ *                                 lengths); default: nothing. Define it as assert(x) in debug
+ *                                 builds. Bad INPUT is never asserted on: it gets a status code.
  *   ACCEL_MEMCPY(d,s,n), ACCEL_MEMSET(d,v,n)
  *                                 default: <string.h> on hosted builds, small loops when
  *                                 __STDC_HOSTED__ is 0 (the core then needs only <stddef.h>,
  *                                 <stdint.h>, <limits.h>).
- *   ACCEL_CRC32_IMPL              ACCEL_CRC32_BITWISE (no table, smallest), ACCEL_CRC32_NIBBLE
- *                                 (64-byte table; default on 8/16/32-bit targets),
- *                                 ACCEL_CRC32_TABLE256 (1 KiB table), ACCEL_CRC32_SLICE8 (8 KiB,
- *                                 default on 64-bit hosts). All give identical results.
- *   Device sections (each documents its macros fully in its own head comment; search for
- *   "SECTION: <name> (declarations)"):
- *   tsp1     ACCEL_TSP1_NO_MODEL (drop the device model), ACCEL_TSP1_BIG_ENDIAN, the preambles,
- *            ACCEL_TSP1_CRC, ACCEL_TSP1_XFER_CUSTOM and ACCEL_TSP1_SPI_* (the unpublished SPI
- *            transaction format), ACCEL_TSP1_REG_* (register map), ACCEL_TSP1_READ_CHUNK.
- *   edgetpu  ACCEL_EDGETPU_NO_DISASM, ACCEL_EDGETPU_NO_DEVMODEL, ACCEL_EDGETPU_MAX_EXECUTABLES,
- *            ACCEL_EDGETPU_MAX_CACHED, ACCEL_EDGETPU_DEV_REGS/_DEV_SCRIPT.
+ *   ACCEL_CRC32_IMPL              the portable CRC-32 code: ACCEL_CRC32_BITWISE (no table,
+ *                                 smallest), ACCEL_CRC32_NIBBLE (64-byte table; default on
+ *                                 8/16/32-bit targets), ACCEL_CRC32_TABLE256 (1 KiB table),
+ *                                 ACCEL_CRC32_SLICE8 (8 KiB), ACCEL_CRC32_BRAID (16 KiB, four
+ *                                 interleaved lanes; default on 64-bit hosts).
+ *   ACCEL_CRC32_NO_SIMD           use no CRC instructions. Otherwise accel_crc32_update uses what
+ *                                 the compiler targets (GCC/Clang), shown by the read-only
+ *                                 ACCEL_CRC32_SIMD: 1 = x86-64 PCLMULQDQ + SSE4.1 folding
+ *                                 (-mpclmul -msse4.1; hosted), 2 = the same plus 512-bit
+ *                                 VPCLMULQDQ (-mavx512f -mvpclmulqdq), 3 = AArch64 CRC32
+ *                                 (-march=armv8-a+crc; no table), 0 = none. All give identical
+ *                                 results.
+ *   Per section (full lists in each section's head comment):
+ *   tsp1     ACCEL_TSP1_BIG_ENDIAN, the preambles, ACCEL_TSP1_CRC, the SPI transaction format
+ *            (ACCEL_TSP1_SPI_*, or your own accel_tsp1_xfer with ACCEL_TSP1_XFER_CUSTOM), the
+ *            register map (ACCEL_TSP1_REG_*), ACCEL_TSP1_READ_CHUNK, ACCEL_TSP1_I2C and
+ *            ACCEL_TSP1_I2C_MAX_WRITE (an invented I2C format, opt-in).
+ *   edgetpu  ACCEL_EDGETPU_NO_DISASM, ACCEL_EDGETPU_MAX_EXECUTABLES, ACCEL_EDGETPU_MAX_CACHED,
+ *            ACCEL_EDGETPU_MODEL_REGS/_MODEL_SCRIPT.
  *   refsi    ACCEL_REFSI_UNIT_CMP, ACCEL_REFSI_UNIT_HART(h), ACCEL_REFSI_INVALID_ADDR.
  *   ane      ACCEL_ANE_TM_BASE, ACCEL_ANE_TQ_BASE, ACCEL_ANE_TQ_EN_BITS, timeouts, and the
- *            firmware values the seeds do not give (ACCEL_ANE_CALL_CONTAINER_SIZE, ...).
- *   mac      ACCEL_MAC_NO_FLOAT (integer only), ACCEL_MAC_FAST (blocked, vectorizable loops;
- *            default on 64-bit hosts; bit-identical to the small loops).
- *   Assumptions that public sources do not settle (../shared/RULINGS.md) each sit behind one
- *   of these macros or one small function, so bring-up on real hardware changes one spot.
+ *            firmware values no public source gives (ACCEL_ANE_CALL_CONTAINER_SIZE, ...).
+ *   mac      ACCEL_MAC_NO_FLOAT (integer only), ACCEL_MAC_FAST (blocked loops; default on
+ *            64-bit hosts; bit-identical to the small loops), ACCEL_MAC_SIMD / ACCEL_MAC_NO_SIMD.
  *
- * SECTIONS (table of contents; search for "SECTION:")
- *   1. config     macros above, ACCELDEF, memcpy/memset fallbacks
- *   2. common     accel_status, byte reader/writer, CRC-32, slot ring, byte FIFO, deadlines,
- *                 the port interface and its checked call wrappers
- *   3. tsp1       Applied Brain Research TSP1 message layer over SPI/I2C
- *   4. edgetpu    Google Coral Edge TPU: ISA, compiled models, USB protocol, bring-up
- *   5. refsi      Codeplay RefSi command processor: command buffers and a reference CMP
- *   6. ane        Apple Neural Engine: task queues and firmware command protocol
- *   7. mac        int8/uint8 multiply-accumulate reference engine, bit-exact with TFLite
- *   Then, under ACCEL_IMPLEMENTATION, the implementation of each section in the same order.
- *
- * ERRORS
+ * 4. ERRORS
  *   Every function that can fail returns accel_status: 0 (ACCEL_OK) on success, a negative
- *   code otherwise; results go through out-parameters. accel_status_str() names a code.
- *   Bytes from a bus, a file or a device are untrusted: every length and offset is checked.
+ *   code otherwise, with results written through out-parameters; accel_status_str() names a
+ *   code. Functions that cannot fail return their value directly (byte loads and stores, CRC,
+ *   ring/FIFO counts, deadline arithmetic, the TFLite arithmetic helpers, register packers) or
+ *   nothing. Each section owns a range of 100 codes (tsp1 -100.., edgetpu -200.., refsi -300..,
+ *   ane -400.., mac -500..). Bytes from a bus, a file or a device are untrusted: every length
+ *   and offset is checked, and bad input gets the status that names the rule it broke.
  *
- * PORTABILITY
+ * 5. PORTABILITY
  *   8/16/32/64-bit targets (int may be 16 bits), no unaligned access, explicit byte order.
- *   Built warning-free with -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion.
+ *   Built warning-free with -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion
+ *   -Wcast-align -Wundef -Wshadow, as C++11/17, and for Cortex-M0+/M4, rv32 and AVR.
+ *
+ * 6. CONCURRENCY AND INTERRUPTS
+ *   - Nothing in accel is interrupt-safe. From an interrupt handler, only note the event (set a
+ *     flag, give a semaphore) and let the port's wait_irq callback see it; call accel from
+ *     thread or main-loop context.
+ *   - Objects are independent: there is no global state, so different session objects may be
+ *     used from different threads at once. One object (a driver session, a decoder, a model)
+ *     must be used by one thread at a time; lock around it if you share it.
+ *   - Callbacks (on_outcome, on_async, progress, read, kernel, memory callbacks) run inside
+ *     the accel call that triggered them. They must not call back into the object that called
+ *     them (no submit or poll from on_outcome): copy what you need and act after the call
+ *     returns. They may use other objects freely.
+ *   - Port callbacks must not call accel functions on the driver that is using that port.
+ *
+ * 7. QUICK START, ONE PER SECTION (each compiles as shown; the demos in examples/host/ are the
+ *    long versions; tests/quickstart.sh builds every listing below)
+ *   == tsp1: a session with a TSP1 over SPI (examples/host/demo_tsp1.c, accel-tsp1.c)
+ *   | static accel_tsp1_pending pend[8];
+ *   | static uint8_t rx[256], tx[256];
+ *   | static accel_tsp1 s;
+ *   | accel_status tsp1_hello(const accel_port *port, uint8_t *out, size_t cap, size_t *len)
+ *   | {
+ *   |     accel_tsp1_config c;
+ *   |     accel_status st;
+ *   |     memset(&c, 0, sizeof c);         // unused callbacks and options stay 0
+ *   |     c.bus.port = port;               c.bus.addr = 0;    // chip select 0
+ *   |     c.pending_mem = pend;            c.pending_len = sizeof pend;
+ *   |     c.rx_mem = rx; c.rx_len = sizeof rx; c.tx_mem = tx; c.tx_len = sizeof tx;
+ *   |     c.auto_clear = 1;                // clear the device's error state at once
+ *   |     st = accel_tsp1_init(&s, &c);    // no I/O yet
+ *   |     if (st == ACCEL_OK) st = accel_tsp1_wait_ready(&s, 1000);
+ *   |     if (st == ACCEL_OK) st = accel_tsp1_call(&s, ACCEL_TSP1_ECHO, "hi", 2, out, cap, len, 200);
+ *   |     return st;
+ *   | }
+ *   == edgetpu: one inference on a Coral USB accelerator (examples/host/demo_edgetpu.c)
+ *   | accel_status edgetpu_run(const accel_port *usb, const uint8_t *tflite, size_t n,
+ *   |                          accel_edgetpu_io *io)   // io: inputs, outputs, scratch
+ *   | {
+ *   |     static accel_edgetpu_driver drv;
+ *   |     accel_edgetpu_package pkg;
+ *   |     accel_status st = accel_edgetpu_decode_tflite(&pkg, tflite, n);
+ *   |     if (st == ACCEL_OK) st = accel_edgetpu_driver_init(&drv, usb, 0);
+ *   |     if (st == ACCEL_OK) st = accel_edgetpu_open(&drv.usb, ACCEL_EDGETPU_PERF_HIGH, 1);
+ *   |     if (st == ACCEL_OK) st = accel_edgetpu_invoke(&drv, &pkg, io, NULL);
+ *   |     if (st == ACCEL_OK) st = accel_edgetpu_close(&drv.usb);
+ *   |     return st;
+ *   | }
+ *   == refsi: build a command buffer, check it, run it on the model (examples/host/demo_refsi.c)
+ *   | accel_status refsi_copy(const accel_refsi_model_config *cfg, uint64_t dst, uint64_t src)
+ *   | {
+ *   |     uint8_t buf[64];
+ *   |     accel_refsi_builder b;
+ *   |     accel_refsi_model cmp;
+ *   |     accel_refsi_report rep;
+ *   |     accel_status st = accel_refsi_builder_init(&b, buf, sizeof buf);
+ *   |     if (st == ACCEL_OK) st = accel_refsi_emit_copy_mem64(&b, 8, dst, src, ACCEL_REFSI_UNIT_CMP);
+ *   |     if (st == ACCEL_OK) st = accel_refsi_emit_finish(&b);
+ *   |     if (st == ACCEL_OK) st = accel_refsi_validate(buf, b.len, NULL, NULL, NULL);
+ *   |     if (st == ACCEL_OK) st = accel_refsi_model_init(&cmp, cfg);
+ *   |     if (st == ACCEL_OK) st = accel_refsi_model_execute(&cmp, buf, b.len, &rep);
+ *   |     return st;   // on error rep names the command, byte offset and reason
+ *   | }
+ *   == ane: one task chain through the task manager (examples/host/demo_ane.c)
+ *   | accel_status ane_run(const accel_port *regs, uint32_t td_iova, uint32_t td_size)
+ *   | {
+ *   |     accel_ane_tm tm;
+ *   |     accel_ane_request rq;
+ *   |     accel_ane_result res;
+ *   |     accel_status st = accel_ane_tm_init(&tm, regs);
+ *   |     memset(&rq, 0, sizeof rq);       // no BAR words
+ *   |     rq.qid = 4; rq.nid = 1; rq.td_size = td_size; rq.td_count = 1; rq.btsp_iova = td_iova;
+ *   |     if (st == ACCEL_OK) st = accel_ane_tm_enable(&tm);
+ *   |     if (st == ACCEL_OK) st = accel_ane_tm_submit(&tm, &rq, &res);
+ *   |     return st;   // ACCEL_E_TIMEOUT: the queue was drained and released anyway
+ *   | }
+ *   == mac: check what an accelerator computed for a fully connected layer (demo_mac.c)
+ *   | accel_status fc_check(const int8_t *in, const int8_t *w, const int32_t *bias,
+ *   |                       const int8_t *device_out)   // 1 x 16 input, 4 x 16 weights
+ *   | {
+ *   |     int8_t ref[4];
+ *   |     int32_t mult = 1518500250, shift = -7;     // per tensor: scale 0.00552 = m * 2^(s-31)
+ *   |     accel_mac_quant q = {ACCEL_MAC_INT8, 0, 0, 0, NULL, NULL, 1, -128, 127,
+ *   |                          ACCEL_MAC_ROUND_DOUBLE};
+ *   |     accel_status st;
+ *   |     q.multiplier = &mult; q.shift = &shift;
+ *   |     st = accel_mac_fully_connected(1, 16, 4, in, 16, w, 64, bias, 4, &q, ref, 4);
+ *   |     if (st == ACCEL_OK && memcmp(ref, device_out, 4) != 0) st = ACCEL_E_MALFORMED;
+ *   |     return st;
+ *   | }
+ *
+ * 8. PORTS
+ *   One struct of optional callbacks plus a user pointer (SPI transfer, I2C write-read, USB
+ *   control and bulk, 32/64-bit registers, GPIO set, wait-for-IRQ, milliseconds, delay; see
+ *   "the port interface" in the common section). A port fills in what its platform has; a
+ *   driver that needs a missing callback gets ACCEL_E_UNSUPPORTED. In the repository's ports/:
+ *     sim/       an in-memory port served by a section's model, with a virtual clock and fault
+ *                injection (the port every test and demo uses)
+ *     sim/       also replays a recorded bridge capture as a device (accel_replay)
+ *     linux/     spidev, i2c-dev, the GPIO character device, libusb-1.0, serial lines
+ *     arduino/   SPI, pins, millis/delay over the Arduino core (Wire in its own header);
+ *                `make arduino` packs the library zip
+ *     zephyr/    a Zephyr module: spi/i2c/gpio _dt calls, the IRQ through a k_sem (compile- and
+ *                unit-checked against Zephyr 4.3.0's API here; first run by users)
+ *     bridge/    nanopb bridge: a host-side port whose calls run on a microcontroller, the
+ *                device side that serves them, captures
+ *     template/  what a new platform copies (about 50 lines)
+ *   README.md says how to use each.
+ *
+ * 9. ADDING A SECTION (checklist)
+ *   - Pick the next free range of 100 status codes; add the codes to accel_status and a string
+ *     for each to accel_status_str's table (test_common checks every code has one).
+ *   - Declarations under "SECTION: <name> (declarations)" inside #ifndef ACCEL_NO_<NAME>, with a
+ *     head comment: layers, config macros, ASSUMPTIONS; implementation in the same order under
+ *     ACCEL_IMPLEMENTATION. Private names accel__<name>_*, public accel_<name>_<verb>_<noun>,
+ *     codecs accel_<name>_encode_<thing> / accel_<name>_decode_<thing>, the device side is the
+ *     section's model (accel_<name>_model_*, removable with ACCEL_<NAME>_NO_MODEL); _init does no
+ *     I/O, _open talks to the device.
+ *   - Never call another section: move what two sections share into common.
+ *   - Add the section to chapters 3 and 7 above, to SECTIONS in scripts/test.sh (the
+ *     ACCEL_NO_<NAME> and alone builds), to scripts/size.sh's table, a tests/test_<name>.c, a
+ *     libFuzzer target tests/fuzz/fuzz_<name>.c with seeds in tests/fuzz/seeds/<name>/, a demo in
+ *     examples/host/demo_<name>.c, and every new config macro to tests/macro_matrix.sh.
+ *
+ * 10. VERSION HISTORY AND DEPRECATED NAMES
+ *   0.1.0  first numbered release. One vocabulary across sections: the device side of every
+ *          section is its model (edgetpu dev -> model, and the compiled program set that was
+ *          accel_edgetpu_model is now accel_edgetpu_package; ane fw -> fw_model, regmodel ->
+ *          tm_model; refsi cmp -> model); codecs are accel_<s>_encode_<thing> /
+ *          accel_<s>_decode_<thing>; accel_tsp1_open -> accel_tsp1_init (it does no I/O);
+ *          TFLite's helper names spelled out in mac. The old names stay as macros (see
+ *          "deprecated names" at the end of the declarations) until 0.2.0.
  */
 
 /* ============================================================================================
@@ -82,6 +234,7 @@
 #define ACCEL_VERSION (ACCEL_VERSION_MAJOR * 10000 + ACCEL_VERSION_MINOR * 100 + ACCEL_VERSION_PATCH)
 
 #ifdef ACCEL_CONFIG_HEADER
+/* cppcheck-suppress preprocessorErrorDirective ; the user names the file: none to analyse */
 #include ACCEL_CONFIG_HEADER
 #endif
 
@@ -99,24 +252,73 @@
 #define ACCELDEF extern
 #endif
 
+/* ---- deprecated names of config macros (renamed in 0.1.0; accepted until 0.2.0) ---- */
+#if defined(ACCEL_EDGETPU_NO_DEVMODEL) && !defined(ACCEL_EDGETPU_NO_MODEL)
+#define ACCEL_EDGETPU_NO_MODEL
+#endif
+#if defined(ACCEL_EDGETPU_DEV_REGS) && !defined(ACCEL_EDGETPU_MODEL_REGS)
+#define ACCEL_EDGETPU_MODEL_REGS ACCEL_EDGETPU_DEV_REGS
+#endif
+#if defined(ACCEL_EDGETPU_DEV_SCRIPT) && !defined(ACCEL_EDGETPU_MODEL_SCRIPT)
+#define ACCEL_EDGETPU_MODEL_SCRIPT ACCEL_EDGETPU_DEV_SCRIPT
+#endif
+/* ---- end of deprecated names ---- */
+
+/* ACCEL_NODISCARD marks every function that returns an accel_status, so a dropped status is a
+ * compiler warning. On by default with clang; GCC would warn even where a (void) cast says the
+ * drop is deliberate, so there it is off unless you define it. */
+#ifndef ACCEL_NODISCARD
+#if defined(__clang__)
+#define ACCEL_NODISCARD __attribute__((warn_unused_result))
+#else
+#define ACCEL_NODISCARD
+#endif
+#endif
+
 #ifndef ACCEL_ASSERT
 #define ACCEL_ASSERT(x) ((void)0)
 #endif
 
-/* CRC-32 implementation choices (see the head comment). */
+/* CRC-32 implementation choices (see the head comment). ACCEL_CRC32_IMPL picks the portable
+ * code; all give identical results. */
 #define ACCEL_CRC32_BITWISE 1
 #define ACCEL_CRC32_NIBBLE 2
 #define ACCEL_CRC32_TABLE256 3
 #define ACCEL_CRC32_SLICE8 4
+#define ACCEL_CRC32_BRAID 5
 #ifndef ACCEL_CRC32_IMPL
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFu
-#define ACCEL_CRC32_IMPL ACCEL_CRC32_SLICE8
+#define ACCEL_CRC32_IMPL ACCEL_CRC32_BRAID
 #else
 #define ACCEL_CRC32_IMPL ACCEL_CRC32_NIBBLE
 #endif
 #endif
-#if ACCEL_CRC32_IMPL < ACCEL_CRC32_BITWISE || ACCEL_CRC32_IMPL > ACCEL_CRC32_SLICE8
-#error "ACCEL_CRC32_IMPL must be one of ACCEL_CRC32_BITWISE/NIBBLE/TABLE256/SLICE8"
+#if ACCEL_CRC32_IMPL < ACCEL_CRC32_BITWISE || ACCEL_CRC32_IMPL > ACCEL_CRC32_BRAID
+#error "ACCEL_CRC32_IMPL must be one of ACCEL_CRC32_BITWISE/NIBBLE/TABLE256/SLICE8/BRAID"
+#endif
+/* ACCEL_CRC32_SIMD (read-only) says which instructions accel_crc32_update uses, chosen from the
+ * compiler's target macros (GCC/Clang; ACCEL_CRC32_NO_SIMD turns them all off):
+ *   1  x86-64 PCLMULQDQ + SSE4.1 (-mpclmul -msse4.1, or a -march that has them; hosted builds):
+ *      carry-less-multiply folding of 16-byte blocks; inputs under 16 bytes take the portable code
+ *   2  as 1, plus 512-bit folding for inputs of 256 bytes or more where the target also has
+ *      AVX-512F and VPCLMULQDQ (-mavx512f -mvpclmulqdq)
+ *   3  AArch64 CRC32 instructions (__ARM_FEATURE_CRC32: -march=armv8-a+crc or later): every
+ *      byte, no table (ACCEL_CRC32_IMPL is then unused)
+ *   0  none: the portable ACCEL_CRC32_IMPL code only. */
+#if !defined(ACCEL_CRC32_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && defined(__STDC_HOSTED__) && __STDC_HOSTED__ && defined(__PCLMUL__) && \
+    defined(__SSE4_1__)
+#if defined(__AVX512F__) && defined(__VPCLMULQDQ__)
+#define ACCEL_CRC32_SIMD 2
+#else
+#define ACCEL_CRC32_SIMD 1
+#endif
+#elif defined(__aarch64__) && defined(__ARM_FEATURE_CRC32)
+#define ACCEL_CRC32_SIMD 3
+#endif
+#endif
+#ifndef ACCEL_CRC32_SIMD
+#define ACCEL_CRC32_SIMD 0
 #endif
 
 #ifdef __cplusplus
@@ -164,14 +366,16 @@ typedef enum accel_status {
     ACCEL_E_TSP1_ERR_CRYPT = -104,    /* device answered ERR_CRYPT (0x9004) */
     ACCEL_E_TSP1_ERR_CHECKSUM = -106, /* device answered ERR_CHECKSUM (0x9006) */
     ACCEL_E_TSP1_ERR_FRAMING = -107,  /* device answered ERR_FRAMING (0x9007) */
-    ACCEL_E_TSP1_DISCARDED = -110,    /* the device discarded the command (error state, reboot) */
-    ACCEL_E_TSP1_UNKNOWN_OUTCOME = -111, /* an error the driver could not match by TID: the
-                                            command may or may not have run */
-    ACCEL_E_TSP1_RESPONSE_LOST = -112, /* the command ran but its response was lost on the bus */
+    ACCEL_E_TSP1_DISCARDED = -110,    /* the command did not run (discarded in the error state) */
+    ACCEL_E_TSP1_UNKNOWN_OUTCOME = -111, /* the driver cannot know whether the command ran */
+    ACCEL_E_TSP1_RESPONSE_LOST = -112, /* reserved: the driver no longer reports it (a lost answer
+                                          leaves the outcome unknown) */
     ACCEL_E_TSP1_ERROR_STATE = -113,  /* device queue is in its error state: clear it first */
     ACCEL_E_TSP1_MASK = -114,         /* network mask selects a slot not known to hold a network */
     ACCEL_E_TSP1_ASLEEP = -115,       /* device is in deep sleep: wake it first */
     ACCEL_E_TSP1_UNEXPECTED = -116,   /* the response id is not what the command answers with */
+    ACCEL_E_TSP1_ROM = -117,          /* the device booted into its ROM bootloader (no valid
+                                         firmware image: finish a secure update) */
 
     /* edgetpu: -200 .. -299 */
     ACCEL_E_EDGETPU_FATAL = -200,    /* fatal error interrupt; hib error status read back */
@@ -299,20 +503,20 @@ typedef struct accel_reader {
     accel_status err;
 } accel_reader;
 
-ACCELDEF accel_status accel_reader_init(accel_reader *r, const void *buf, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_reader_init(accel_reader *r, const void *buf, size_t len);
 ACCELDEF size_t accel_reader_remaining(const accel_reader *r);
-ACCELDEF accel_status accel_read_u8(accel_reader *r, uint8_t *out);
-ACCELDEF accel_status accel_read_u16le(accel_reader *r, uint16_t *out);
-ACCELDEF accel_status accel_read_u16be(accel_reader *r, uint16_t *out);
-ACCELDEF accel_status accel_read_u32le(accel_reader *r, uint32_t *out);
-ACCELDEF accel_status accel_read_u32be(accel_reader *r, uint32_t *out);
-ACCELDEF accel_status accel_read_u64le(accel_reader *r, uint64_t *out);
-ACCELDEF accel_status accel_read_u64be(accel_reader *r, uint64_t *out);
-ACCELDEF accel_status accel_read_bytes(accel_reader *r, void *dst, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u8(accel_reader *r, uint8_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u16le(accel_reader *r, uint16_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u16be(accel_reader *r, uint16_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u32le(accel_reader *r, uint32_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u32be(accel_reader *r, uint32_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u64le(accel_reader *r, uint64_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_u64be(accel_reader *r, uint64_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_bytes(accel_reader *r, void *dst, size_t n);
 /* Point *out at the next n bytes inside the buffer (no copy) and advance. */
-ACCELDEF accel_status accel_read_view(accel_reader *r, const uint8_t **out, size_t n);
-ACCELDEF accel_status accel_reader_skip(accel_reader *r, size_t n);
-ACCELDEF accel_status accel_reader_seek(accel_reader *r, size_t pos);
+ACCELDEF ACCEL_NODISCARD accel_status accel_read_view(accel_reader *r, const uint8_t **out, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_reader_skip(accel_reader *r, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_reader_seek(accel_reader *r, size_t pos);
 
 /* ---- bounds-checked writer over a caller buffer (same rules as the reader) ---- */
 typedef struct accel_writer {
@@ -322,17 +526,17 @@ typedef struct accel_writer {
     accel_status err;
 } accel_writer;
 
-ACCELDEF accel_status accel_writer_init(accel_writer *w, void *buf, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_writer_init(accel_writer *w, void *buf, size_t cap);
 ACCELDEF size_t accel_writer_remaining(const accel_writer *w);
-ACCELDEF accel_status accel_write_u8(accel_writer *w, uint8_t v);
-ACCELDEF accel_status accel_write_u16le(accel_writer *w, uint16_t v);
-ACCELDEF accel_status accel_write_u16be(accel_writer *w, uint16_t v);
-ACCELDEF accel_status accel_write_u32le(accel_writer *w, uint32_t v);
-ACCELDEF accel_status accel_write_u32be(accel_writer *w, uint32_t v);
-ACCELDEF accel_status accel_write_u64le(accel_writer *w, uint64_t v);
-ACCELDEF accel_status accel_write_u64be(accel_writer *w, uint64_t v);
-ACCELDEF accel_status accel_write_bytes(accel_writer *w, const void *src, size_t n);
-ACCELDEF accel_status accel_write_fill(accel_writer *w, uint8_t v, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u8(accel_writer *w, uint8_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u16le(accel_writer *w, uint16_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u16be(accel_writer *w, uint16_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u32le(accel_writer *w, uint32_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u32be(accel_writer *w, uint32_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u64le(accel_writer *w, uint64_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_u64be(accel_writer *w, uint64_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_bytes(accel_writer *w, const void *src, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_write_fill(accel_writer *w, uint8_t v, size_t n);
 
 /* ---- CRC-32/ISO-HDLC (zlib, Ethernet): reflected poly 0xEDB88320, init/xorout 0xFFFFFFFF ----
  * crc = accel_crc32_update(0, data, n) gives the final CRC of data; feeding pieces in order,
@@ -352,10 +556,10 @@ typedef struct accel_ring {
     size_t count; /* slots in use */
 } accel_ring;
 
-ACCELDEF accel_status accel_ring_init(accel_ring *r, void *buf, size_t buf_len, size_t slot_size);
-ACCELDEF accel_status accel_ring_push(accel_ring *r, const void *slot);
-ACCELDEF accel_status accel_ring_peek(const accel_ring *r, void *slot_out);
-ACCELDEF accel_status accel_ring_pop(accel_ring *r, void *slot_out); /* slot_out may be NULL */
+ACCELDEF ACCEL_NODISCARD accel_status accel_ring_init(accel_ring *r, void *buf, size_t buf_len, size_t slot_size);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ring_push(accel_ring *r, const void *slot);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ring_peek(const accel_ring *r, void *slot_out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ring_pop(accel_ring *r, void *slot_out); /* slot_out may be NULL */
 /* Pointer to the i-th oldest slot (0 = oldest), or NULL when i >= count. Valid until the next
  * push or pop. */
 ACCELDEF void *accel_ring_at(const accel_ring *r, size_t i);
@@ -375,13 +579,13 @@ typedef struct accel_fifo {
     size_t count;
 } accel_fifo;
 
-ACCELDEF accel_status accel_fifo_init(accel_fifo *f, void *buf, size_t cap);
-ACCELDEF accel_status accel_fifo_write(accel_fifo *f, const void *data, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_init(accel_fifo *f, void *buf, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_write(accel_fifo *f, const void *data, size_t n);
 /* Take up to max bytes; *got says how many (ACCEL_E_EMPTY when none). */
-ACCELDEF accel_status accel_fifo_read(accel_fifo *f, void *dst, size_t max, size_t *got);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_read(accel_fifo *f, void *dst, size_t max, size_t *got);
 /* Copy n bytes starting offset bytes past the oldest, without taking them. */
-ACCELDEF accel_status accel_fifo_peek(const accel_fifo *f, size_t offset, void *dst, size_t n);
-ACCELDEF accel_status accel_fifo_discard(accel_fifo *f, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_peek(const accel_fifo *f, size_t offset, void *dst, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fifo_discard(accel_fifo *f, size_t n);
 ACCELDEF size_t accel_fifo_count(const accel_fifo *f);
 ACCELDEF size_t accel_fifo_space(const accel_fifo *f);
 ACCELDEF void accel_fifo_clear(accel_fifo *f);
@@ -463,36 +667,36 @@ typedef struct accel_port {
 
 /* Checked calls: ACCEL_E_NULL for a NULL port or a NULL buffer with a non-zero length,
  * ACCEL_E_UNSUPPORTED when the port lacks the callback. */
-ACCELDEF accel_status accel_port_spi_transfer(const accel_port *p, uint8_t cs, const uint8_t *tx,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_spi_transfer(const accel_port *p, uint8_t cs, const uint8_t *tx,
                                               uint8_t *rx, size_t len, unsigned flags);
-ACCELDEF accel_status accel_port_i2c_write_read(const accel_port *p, uint16_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_i2c_write_read(const accel_port *p, uint16_t addr,
                                                 const uint8_t *w, size_t wlen, uint8_t *r,
                                                 size_t rlen);
-ACCELDEF accel_status accel_port_usb_control(const accel_port *p, uint8_t request_type,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_usb_control(const accel_port *p, uint8_t request_type,
                                              uint8_t request, uint16_t value, uint16_t index,
                                              uint8_t *data, uint16_t length, uint32_t timeout_ms,
                                              size_t *done);
-ACCELDEF accel_status accel_port_usb_bulk_out(const accel_port *p, uint8_t ep,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_usb_bulk_out(const accel_port *p, uint8_t ep,
                                               const uint8_t *data, size_t len,
                                               uint32_t timeout_ms, size_t *done);
-ACCELDEF accel_status accel_port_usb_bulk_in(const accel_port *p, uint8_t ep, uint8_t *data,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_usb_bulk_in(const accel_port *p, uint8_t ep, uint8_t *data,
                                              size_t len, uint32_t timeout_ms, size_t *done);
-ACCELDEF accel_status accel_port_reg_read32(const accel_port *p, uint32_t offset, uint32_t *v);
-ACCELDEF accel_status accel_port_reg_write32(const accel_port *p, uint32_t offset, uint32_t v);
-ACCELDEF accel_status accel_port_reg_read64(const accel_port *p, uint32_t offset, uint64_t *v);
-ACCELDEF accel_status accel_port_reg_write64(const accel_port *p, uint32_t offset, uint64_t v);
-ACCELDEF accel_status accel_port_gpio_set(const accel_port *p, unsigned line, unsigned level);
-ACCELDEF accel_status accel_port_wait_irq(const accel_port *p, unsigned line, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_reg_read32(const accel_port *p, uint32_t offset, uint32_t *v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_reg_write32(const accel_port *p, uint32_t offset, uint32_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_reg_read64(const accel_port *p, uint32_t offset, uint64_t *v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_reg_write64(const accel_port *p, uint32_t offset, uint64_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_gpio_set(const accel_port *p, unsigned line, unsigned level);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_wait_irq(const accel_port *p, unsigned line, uint32_t timeout_ms);
 /* now_ms: ACCEL_E_UNSUPPORTED without a clock (then *now is 0). */
-ACCELDEF accel_status accel_port_now_ms(const accel_port *p, uint32_t *now);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_now_ms(const accel_port *p, uint32_t *now);
 /* delay: without a delay callback, busy-waits on now_ms; without either, ACCEL_E_UNSUPPORTED. */
-ACCELDEF accel_status accel_port_delay_ms(const accel_port *p, uint32_t ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_delay_ms(const accel_port *p, uint32_t ms);
 /* Read-modify-write: value = (value & ~clear) | set. A failed read writes nothing. */
-ACCELDEF accel_status accel_port_update32(const accel_port *p, uint32_t offset, uint32_t clear,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_update32(const accel_port *p, uint32_t offset, uint32_t clear,
                                           uint32_t set);
 /* Poll a 32-bit register until (value & mask) == want or timeout_ms passes; polls every
  * poll_ms (0: as fast as the port answers). *last (may be NULL) gets the last value read. */
-ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, uint32_t mask,
+ACCELDEF ACCEL_NODISCARD accel_status accel_port_poll32(const accel_port *p, uint32_t offset, uint32_t mask,
                                         uint32_t want, uint32_t timeout_ms, uint32_t poll_ms,
                                         uint32_t *last);
 
@@ -507,24 +711,43 @@ ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, ui
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* tsp1: Applied Brain Research TSP1 message layer (seed 000 + RULINGS "TSP1").
+/* tsp1: Applied Brain Research TSP1 message layer (command and response frames in FIFO buffers 0
+ * and 1 of the chip's register/buffer interface).
  * Layers: (1) wire: frame encoder, streaming frame decoder, response parsers;
- * (2) bus: registers and FIFO buffers over SPI (I2C: same register model, awaiting the vendor's
- * I2C firmware); (3) driver: accel_tsp1 session (TIDs, pending table, error-state mirroring,
- * async messages, flows: boot, reboot, sleep/wake, NN info/start/stop/pause/finish, secure update);
- * (4) device model: accel_tsp1_model, the device side, served on ports/sim.
- * Config macros (each is a ruled assumption, see RULINGS TSP1):
- *   ACCEL_TSP1_BIG_ENDIAN       0 (default): header fields, CRC and masks little-endian, so a
- *                               command starts CC 55 and a response 55 CC (ruling 1).
- *   ACCEL_TSP1_CMD_PREAMBLE / ACCEL_TSP1_RSP_PREAMBLE   0x55CC / 0xCC55 (seed).
- *   ACCEL_TSP1_CRC(p, n)        frame CRC; default accel_crc32 = CRC-32/ISO-HDLC (ruling 2).
- *   ACCEL_TSP1_SPI_OP_REG_READ/_REG_WRITE/_BUF_READ/_BUF_WRITE, ACCEL_TSP1_SPI_DUMMY,
- *   ACCEL_TSP1_XFER_CUSTOM      the SPI transaction format (ruling 3): see "bus" below.
+ * (2) bus: registers and FIFO buffers through one transfer function, accel_tsp1_xfer();
+ * (3) driver: accel_tsp1 session (TIDs, pending table, error-state mirroring, async messages,
+ * flows: boot, reboot, sleep/wake, NN info/start/stop/pause/finish, secure update);
+ * (4) device model: accel_tsp1_model, the device side, served on ports/sim, with a record of
+ * what it did with every command (the ground truth tests check the driver against).
+ * ASSUMPTIONS: what the public documentation does not settle, each behind one macro:
+ *   ACCEL_TSP1_BIG_ENDIAN       0 (default): multi-byte frame fields (preamble, id, N_BYTES, TID,
+ *                               CRC, NN mask) are little-endian, so a command starts CC 55 and a
+ *                               response 55 CC; 1: big-endian (55 CC / CC 55). Byte 0 of the
+ *                               NN_INFO payload is the slot index either way.
+ *   ACCEL_TSP1_CMD_PREAMBLE / ACCEL_TSP1_RSP_PREAMBLE   0x55CC / 0xCC55 (as documented).
+ *   ACCEL_TSP1_CRC(p, n)        frame CRC; default accel_crc32, CRC-32/ISO-HDLC (the zlib CRC),
+ *                               over bytes 0..7+n.
+ *   ACCEL_TSP1_SPI_OP_REG_READ/_REG_WRITE/_BUF_READ/_BUF_WRITE, ACCEL_TSP1_SPI_DUMMY
+ *                               the SPI transaction format, which is not public: see "bus".
+ *   ACCEL_TSP1_XFER_CUSTOM      define it and write accel_tsp1_xfer() yourself for another
+ *                               transaction format (declared below; the driver only calls that).
+ *   ACCEL_TSP1_I2C              0 (default): SPI only, as the chip is today; bus.i2c set gives
+ *                               ACCEL_E_UNSUPPORTED. 1: compile an INVENTED I2C format (the SPI
+ *                               bytes without the dummy; writes carry at most
+ *                               ACCEL_TSP1_I2C_MAX_WRITE bytes, default 64, so a secure update is
+ *                               refused before its first chunk).
  *   ACCEL_TSP1_REG_BUF_STATUS(i), ACCEL_TSP1_REG_BUF_CTRL(i), ACCEL_TSP1_REG_IRQ_STATUS,
- *   ACCEL_TSP1_REG_IRQ_MASK     register map (vendor pages; bit layout assumed, see below).
+ *   ACCEL_TSP1_REG_IRQ_MASK, ACCEL_TSP1_REG_FW_VERSION
+ *                               register map: the vendor names the registers, the bit layout and
+ *                               the firmware-version register (0 while the ROM bootloader runs)
+ *                               are assumed (see "bus").
  *   ACCEL_TSP1_READ_CHUNK       bytes the driver reads from the response buffer per
  *                               transaction (stack buffer; default 64).
- *   ACCEL_TSP1_NO_MODEL         leave the device model out (MCU builds). */
+ *   ACCEL_TSP1_NO_MODEL         leave the device model out (MCU builds).
+ * Other assumptions: NN_STATUS (0x0080 in the overview) and NN_INFO are one command answered by
+ * an 8-byte NN_INFO (0x8001); the NN mask is 4 bytes, bit i = network i; "SECURE_UPDATE_DONE" is
+ * SECURE_UPDATE_FINISH; error payloads and the 16-byte chunk header are opaque bytes; there is no
+ * 0x9005, and an id the documentation does not list is surfaced, never dropped. */
 
 /* ---- tsp1 wire: frames ----
  * PREAMBLE(2) ID(2) N_BYTES(2) TID(2) PAYLOAD(n) CRC32(4) over bytes 0..7+n. */
@@ -573,10 +796,10 @@ extern "C" {
 #define ACCEL_TSP1_R_ASYNC_ERR_NPU 0xA003u
 
 typedef enum accel_tsp1_kind {
-    ACCEL_TSP1_KIND_UNKNOWN = 0, /* id not in the seed (e.g. 0x9005): surfaced, never dropped */
+    ACCEL_TSP1_KIND_UNKNOWN = 0, /* id not documented (e.g. 0x9005): surfaced, never dropped */
     ACCEL_TSP1_KIND_DATA,
     ACCEL_TSP1_KIND_NN_INFO,
-    ACCEL_TSP1_KIND_ERROR,       /* ERR_*: payload opaque (ruling 7) */
+    ACCEL_TSP1_KIND_ERROR,       /* ERR_*: payload opaque */
     ACCEL_TSP1_KIND_ASYNC
 } accel_tsp1_kind;
 
@@ -602,25 +825,25 @@ typedef struct accel_tsp1_nn_info {
 
 /* Encode any frame (preamble = ACCEL_TSP1_CMD_PREAMBLE or ACCEL_TSP1_RSP_PREAMBLE). payload may
  * be buf + 8 (already in place). *out_len = 12 + n. */
-ACCELDEF accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
                                               uint16_t id, uint16_t tid, const void *payload,
                                               size_t n, size_t *out_len);
-/* Payload rule of a command id: ACCEL_E_ARG for an id not in the seed, ACCEL_E_TOO_LONG /
+/* Payload rule of a command id: ACCEL_E_ARG for an undocumented id, ACCEL_E_TOO_LONG /
  * ACCEL_E_TRUNCATED / ACCEL_E_ALIGN (SECURE_UPDATE not k x 144) for a wrong length. */
-ACCELDEF accel_status accel_tsp1_check_cmd(uint16_t id, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_check_cmd(uint16_t id, size_t n);
 /* Encode a command after accel_tsp1_check_cmd. */
-ACCELDEF accel_status accel_tsp1_encode_cmd(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_cmd(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
                                             const void *payload, size_t n, size_t *out_len);
 /* Commands whose payload is one 32-bit value: NN_INFO (slot index; bytes 1-3 reserved 0) and
  * NN_START/STOP/PAUSE/FINISH (network mask, bit i = network i). */
-ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
                                             uint32_t value, size_t *out_len);
 ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id);
 /* ERR_* id -> ACCEL_E_TSP1_ERR_*; ACCEL_E_MALFORMED for anything else. */
-ACCELDEF accel_status accel_tsp1_error_status(uint16_t id);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_error_status(uint16_t id);
 /* NN_INFO response -> struct: ACCEL_E_ARG if not NN_INFO, ACCEL_E_MALFORMED unless exactly 8
  * bytes with VALID 0/1 and STATE 0..3. */
-ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decode_nn_info(const accel_tsp1_frame *f,
                                                accel_tsp1_nn_info *out);
 
 /* ---- tsp1 wire: streaming decoder ----
@@ -632,7 +855,8 @@ ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
 #define ACCEL_TSP1_DROP_LENGTH 1    /* candidate whose N_BYTES exceeds the buffer */
 #define ACCEL_TSP1_DROP_CRC 2       /* candidate whose CRC failed (includes a truncated frame
                                        followed by another frame: it fails its CRC) */
-#define ACCEL_TSP1_DROP_TRUNCATED 3 /* partial frame dropped by accel_tsp1_decoder_reset */
+#define ACCEL_TSP1_DROP_TRUNCATED 3 /* partial frame given up by accel_tsp1_decoder_idle or
+                                       dropped by accel_tsp1_decoder_reset */
 #define ACCEL_TSP1_DROP_REASONS 4
 
 typedef struct accel_tsp1_decoder {
@@ -643,30 +867,36 @@ typedef struct accel_tsp1_decoder {
     uint32_t dropped[ACCEL_TSP1_DROP_REASONS];
 } accel_tsp1_decoder;
 
-ACCELDEF accel_status accel_tsp1_decoder_init(accel_tsp1_decoder *d, void *buf, size_t cap,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_init(accel_tsp1_decoder *d, void *buf, size_t cap,
                                               uint16_t preamble);
 /* Consume bytes until a frame completes: ACCEL_OK with *f filled (*used = bytes taken; feed
  * the rest next), or ACCEL_E_EMPTY when all n bytes were taken without completing one. */
-ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void *data, size_t n,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void *data, size_t n,
                                               size_t *used, accel_tsp1_frame *f);
+/* The device has nothing more to send (its response buffer is empty, and it places whole frames
+ * there): a held candidate can never complete, as when a flipped N_BYTES claims more bytes than
+ * the frame has. Give it up (its first byte and any garbage up to the next preamble count as
+ * truncated) and rescan the rest. Call until ACCEL_E_EMPTY: ACCEL_OK returns a frame found among
+ * the held bytes (payload valid until the next call on d). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_idle(accel_tsp1_decoder *d, accel_tsp1_frame *f);
 /* The stream ended (buffer cleared, reboot): a held partial frame is counted as truncated. */
 ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
 
 /* ---- tsp1 bus: registers and FIFO buffers ----
- * Vendor pages: 256 32-bit registers; 0x1E IRQ status, 0x1F IRQ mask (bit i: buffer i drives
- * INTB, active low), 0x20-0x5F buffer status/control; 32 FIFO buffers, 0 = command queue,
- * 1 = response queue. ASSUMED (ruling 3, not public): each buffer i has a STATUS register at
- * 0x20 + 2i (bits 15:0 fill level in bytes, bits 31:16 free space in bytes) and a CTRL register
- * at 0x21 + 2i (bits 15:0 IRQ threshold in bytes). Response buffer: IRQ while fill >= threshold;
- * command buffer: IRQ while fill <= threshold.
- * ASSUMED SPI transaction (ruling 3), one chip-select frame per access, all in
- * accel__tsp1_xfer(b, op, addr, tx, rx, n), a write when tx is set (define ACCEL_TSP1_XFER_CUSTOM
- * to supply your own):
+ * Vendor pages: 256 32-bit registers; 0x00-0x0F fixed information, 0x1E IRQ status, 0x1F IRQ
+ * mask (bit i: buffer i drives INTB, active low), 0x20-0x5F buffer status/control; 32 FIFO
+ * buffers, 0 = command queue, 1 = response queue. ASSUMED (not public): each buffer i has a
+ * STATUS register at 0x20 + 2i (bits 15:0 fill level in bytes, bits 31:16 free space in bytes)
+ * and a CTRL register at 0x21 + 2i (bits 15:0 IRQ threshold in bytes); the response buffer
+ * asserts INTB while fill >= threshold, the command buffer while fill <= threshold; register
+ * 0x00 holds the running firmware's version, 0 while the ROM bootloader runs.
+ * ASSUMED SPI transaction, one chip-select frame per access, all in accel_tsp1_xfer():
  *   register write: OP_REG_WRITE, reg, value (4 bytes LE)
  *   register read:  OP_REG_READ, reg, DUMMY bytes, value (4 bytes LE) clocked in
  *   buffer write:   OP_BUF_WRITE, index, data...   (one whole command or more: atomic)
  *   buffer read:    OP_BUF_READ, index, DUMMY bytes, data... (reads past the fill level give 0)
- * I2C (awaiting the vendor's I2C firmware): same bytes without the dummy, write then read. */
+ * With ACCEL_TSP1_I2C and bus.i2c: the same bytes without the dummy, as one I2C write, or a write
+ * of the two header bytes and a read (an invented format: the chip speaks SPI only today). */
 #ifndef ACCEL_TSP1_SPI_OP_REG_READ
 #define ACCEL_TSP1_SPI_OP_REG_READ 0x01u
 #endif
@@ -681,6 +911,15 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
 #endif
 #ifndef ACCEL_TSP1_SPI_DUMMY
 #define ACCEL_TSP1_SPI_DUMMY 1u
+#endif
+#ifndef ACCEL_TSP1_I2C
+#define ACCEL_TSP1_I2C 0
+#endif
+#ifndef ACCEL_TSP1_I2C_MAX_WRITE
+#define ACCEL_TSP1_I2C_MAX_WRITE 64u
+#endif
+#ifndef ACCEL_TSP1_REG_FW_VERSION
+#define ACCEL_TSP1_REG_FW_VERSION 0x00u
 #endif
 #ifndef ACCEL_TSP1_REG_IRQ_STATUS
 #define ACCEL_TSP1_REG_IRQ_STATUS 0x1Eu
@@ -699,82 +938,112 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
 
 typedef struct accel_tsp1_bus {
     const accel_port *port;
-    uint8_t i2c;       /* 0: SPI (chip select `addr`), 1: I2C (7-bit address `addr`) */
+    uint8_t i2c;       /* 0: SPI (chip select `addr`); 1: I2C (7-bit address `addr`), only with
+                          ACCEL_TSP1_I2C (else every transfer is ACCEL_E_UNSUPPORTED) */
     uint8_t addr;
     uint8_t intb_line; /* wait_irq line of TSP1_INTB */
     uint8_t wake_line; /* gpio line of TSP1_WAKE */
 } accel_tsp1_bus;
 
-ACCELDEF accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, uint32_t *v);
-ACCELDEF accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg, uint32_t v);
-ACCELDEF accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
+/* One register or buffer access in the transaction format (the only function that knows it):
+ * op is ACCEL_TSP1_SPI_OP_REG_READ/_REG_WRITE/_BUF_READ/_BUF_WRITE, addr the register or buffer
+ * index; a write sends n bytes from tx, a read fills n bytes of rx. All n bytes of a write go in
+ * one transaction (the device takes a command only whole). Return ACCEL_E_UNSUPPORTED only when
+ * nothing reached the bus: any other failure of a write may have delivered part of it.
+ * With ACCEL_TSP1_XFER_CUSTOM, accel.h leaves it to you to define. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_xfer(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
+                                      const uint8_t *tx, uint8_t *rx, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, uint32_t *v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg, uint32_t v);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
                                            size_t n);
-ACCELDEF accel_status accel_tsp1_buf_read(const accel_tsp1_bus *b, uint8_t idx, void *d, size_t n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_buf_read(const accel_tsp1_bus *b, uint8_t idx, void *d, size_t n);
 /* Fill level and free space of buffer idx (either pointer may be NULL). */
-ACCELDEF accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx, uint16_t *fill,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_buf_level(const accel_tsp1_bus *b, uint8_t idx, uint16_t *fill,
                                            uint16_t *space);
 /* IRQ mask (bit i: buffer i drives INTB) and the command / response buffer thresholds. A reboot
  * or wake resets them to: mask = response buffer only, thresholds cmd 0 / rsp 1. */
-ACCELDEF accel_status accel_tsp1_irq_config(const accel_tsp1_bus *b, uint32_t mask,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_irq_config(const accel_tsp1_bus *b, uint32_t mask,
                                             uint16_t cmd_thr, uint16_t rsp_thr);
 /* WAKE: rising edge (1 then 0). */
-ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
 
 /* ---- tsp1 driver: a session over caller memory ----
- * Every submitted command ends in exactly one outcome, reported once through on_outcome:
- * ACCEL_OK (completed; resp = DATA/NN_INFO when the command answers), ACCEL_E_TSP1_ERR_* (the
- * device's error response in resp), ACCEL_E_TSP1_DISCARDED (queued behind an error, or wiped by a
- * reboot), ACCEL_E_TSP1_RESPONSE_LOST (ran, answer lost on the bus), ACCEL_E_TSP1_UNEXPECTED,
- * ACCEL_E_TSP1_UNKNOWN_OUTCOME (an error response whose TID matches nothing pending: each pending
- * command may or may not have run), or ACCEL_E_TIMEOUT.
- * Commands that answer nothing on success are confirmed by an ECHO marker the driver appends
- * itself (one pending slot is kept for it). After an error response the device discards
- * everything until CLEAR_ERROR: with auto_clear the driver sends it at once, otherwise submit
- * returns ACCEL_E_TSP1_ERROR_STATE until accel_tsp1_clear_error(). Async messages go to on_async,
- * or without it to a host-side queue coalesced per type (accel_tsp1_async_take); their TIDs are
- * checked: gaps (device-side coalescing, or a message lost on the bus) and non-monotonic TIDs
- * are counted. Port contract: a failed spi_transfer must end the chip-select frame, since the
- * bus layer sends a transaction as a KEEP_CS header call plus a data call. */
+ * Every command submit accepts ends in exactly one outcome, reported once through on_outcome,
+ * and only what the driver can prove:
+ *   ACCEL_OK          it ran: its own answer arrived (DATA, NN_INFO), or for a command that
+ *                     answers nothing, the DATA of the ECHO marker the driver sends right behind
+ *                     it, with the same TID, in the same transaction (the device runs the marker
+ *                     only after the command arrived whole and ran without error; such a
+ *                     command never answers DATA itself, and an empty ECHO has no error of its
+ *                     own); REBOOT: ASYNC_READY arrived; DEEP_SLEEP: ASYNC_READY arrived after
+ *                     accel_tsp1_wake's pulse.
+ *   ACCEL_E_TSP1_ERR_ARG/_BUSY/_LEN/_MEM/_CRYPT   the device's error response carried its TID.
+ *   ACCEL_E_TSP1_DISCARDED   it did not run: sent after a command that failed with one of those
+ *                     errors and before the next CLEAR_ERROR, so the device, in its error state,
+ *                     discarded it (or it never arrived; either way it did not run).
+ *   ACCEL_E_TSP1_UNKNOWN_OUTCOME   the driver cannot know: no evidence arrived before its
+ *                     deadline, or later evidence shows its own can never come (a later command's
+ *                     answer, a reboot that cleared the buffers), or the device reported
+ *                     ERR_CHECKSUM / ERR_FRAMING (their TID comes from a damaged header, so it
+ *                     names no command with certainty; resp is that response).
+ *   ACCEL_E_TSP1_UNEXPECTED  an answer with its TID but an id it never answers with.
+ * REBOOT and DEEP_SLEEP clear the device's buffers: while one is pending, submit holds new
+ * commands (ACCEL_E_BUSY until ASYNC_READY, ACCEL_E_TSP1_ASLEEP until accel_tsp1_wake).
+ * ASYNC_READY names no command, so it confirms a REBOOT or DEEP_SLEEP only if no other can be
+ * on its way: the session is "settled" once a command sent after every earlier REBOOT or
+ * DEEP_SLEEP is confirmed (or one of them ended OK); until then (after open, after one of them
+ * ended UNKNOWN_OUTCOME) they end UNKNOWN_OUTCOME. Assumed: after a boot the device places
+ * ASYNC_READY before any answer. After an error response or a deadline the device may be
+ * discarding everything until CLEAR_ERROR: with auto_clear the driver sends it (retrying a
+ * refused one on every poll until timeout_ms has passed, then poll returns
+ * ACCEL_E_TSP1_ERROR_STATE), otherwise submit returns ACCEL_E_TSP1_ERROR_STATE until
+ * accel_tsp1_clear_error(). Async messages go to on_async, or without it to a host-side queue
+ * coalesced per type (accel_tsp1_async_take); their TIDs are checked: gaps (device-side
+ * coalescing, or a message lost on the bus) and non-monotonic TIDs are counted. */
 typedef struct accel_tsp1_pending {
     uint16_t tid, id;
-    uint16_t expect;  /* response id on success, 0 for none (ASYNC_READY for REBOOT) */
-    uint16_t internal;/* 1: the driver's own ECHO marker (no outcome reported) */
     uint32_t sent_ms;
+    uint8_t flags;    /* private */
 } accel_tsp1_pending;
 
 typedef struct accel_tsp1_outcome {
     uint16_t tid, cmd;
     accel_status status;
-    const accel_tsp1_frame *resp; /* NULL when the device sent nothing for this command */
+    const accel_tsp1_frame *resp; /* the response that decided it (the command's answer or
+                                     error, its marker's DATA), or NULL */
 } accel_tsp1_outcome;
 
 typedef struct accel_tsp1_config {
     accel_tsp1_bus bus;
-    void *pending_mem; /* depth = pending_len / sizeof(accel_tsp1_pending), at least 2 */
+    void *pending_mem; /* depth = pending_len / sizeof(accel_tsp1_pending), at least 2 (one
+                          entry is kept for the driver's own CLEAR_ERROR) */
     size_t pending_len;
     void *rx_mem;      /* response decoder: 12 + largest response payload expected */
     size_t rx_len;
-    void *tx_mem;      /* command encoder: 12 + largest command payload */
+    void *tx_mem;      /* command encoder: 24 + largest command payload (12 for the frame, 12
+                          for the marker behind a command that answers nothing) */
     size_t tx_len;
     uint32_t timeout_ms; /* per command; 0 = 1000 */
-    uint8_t auto_clear;  /* 1: send CLEAR_ERROR as soon as an error response arrives */
+    uint8_t auto_clear;  /* 1: send CLEAR_ERROR as soon as the device may be in its error state */
     void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
-    void (*on_async)(void *user, const accel_tsp1_frame *f); /* ASYNC_*, ids the seed does
-                                              not list, answers to nothing pending */
+    void (*on_async)(void *user, const accel_tsp1_frame *f); /* ASYNC_*, undocumented ids,
+                                              answers to nothing pending */
     void *user;
 } accel_tsp1_config;
 
 typedef struct accel_tsp1 {
     /* ordered for small load/store offsets on Thumb-1: bytes, then halfwords, then words */
     accel_tsp1_bus bus;
-    uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async, w_done;
+    uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async, w_done, rom;
+    uint8_t settled; /* no ASYNC_READY can be outstanding (see accel__tsp1_on_frame) */
     uint16_t next_tid, last_async;
     uint16_t w_tid; /* the command a blocking call waits for */
     uint16_t aq_tid[4], aq_n[4], aq_id[4]; /* host async queue: READY, ECC, NPU, unknown */
     accel_status w_st;
     uint8_t *tx;
     size_t tx_cap;
-    uint32_t timeout_ms;
+    uint32_t timeout_ms, clear_ms; /* clear_ms: when the device may have entered its error state */
     uint32_t known_mask, running_mask;
     uint32_t async_gaps, async_nonmono, stray, outcomes;
     void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
@@ -786,43 +1055,66 @@ typedef struct accel_tsp1 {
     accel_tsp1_decoder dec;
 } accel_tsp1;
 
-ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *cfg);
+/* The port needs now_ms (deadlines): ACCEL_E_UNSUPPORTED without it. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *cfg);
 /* Queue one command (payload rules checked; payload may be s->tx + 8). *tid may be NULL.
- * ACCEL_E_FULL: pending table full; ACCEL_E_BUSY: no room in the device's command buffer yet. */
-ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+ * ACCEL_OK: pending, its outcome will follow (also when the write transaction itself failed: it
+ * may have reached the device, so it ends UNKNOWN_OUTCOME at the next poll unless confirmed).
+ * Refused with nothing sent: ACCEL_E_FULL (pending table full), ACCEL_E_BUSY (no room in the
+ * device's command buffer yet, or a REBOOT awaits ASYNC_READY), ACCEL_E_TSP1_ASLEEP,
+ * ACCEL_E_TSP1_ERROR_STATE, a bus error reading the buffer level, a payload error. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid);
-/* Read responses, report outcomes and async messages, time out old commands, send markers;
- * a DEEP_SLEEP alone in flight completes (and the session is asleep) once the device consumed it.
- * A timeout may hide a lost error response, so it is treated like one: CLEAR_ERROR follows
- * (auto_clear) or submit waits for accel_tsp1_clear_error(). */
-ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s);
-ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s);
+/* Time out old commands, send a needed CLEAR_ERROR, read responses and report outcomes and
+ * async messages; when the response buffer is empty, a decoder candidate still waiting for
+ * bytes is given up and its bytes rescanned (accel_tsp1_decoder_idle). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_poll(accel_tsp1 *s);
+/* Send CLEAR_ERROR (with its marker). It is the driver's own, also through submit: no outcome is
+ * reported for it. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_clear_error(accel_tsp1 *s);
 /* Blocking: submit and wait up to timeout_ms for this command's outcome (returned). A response
  * payload is copied to resp (may be NULL), *resp_len its length. On ACCEL_E_TIMEOUT here the
  * command stays pending and still gets its one outcome through on_outcome later. */
-ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                       void *resp, size_t resp_cap, size_t *resp_len,
                                       uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms);
-ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms);
+/* CLEAR_ERROR (waiting until it is sent and its answer is in or overdue), then REBOOT; waits for
+ * ASYNC_READY (OK also when the REBOOT's own outcome is
+ * UNKNOWN_OUTCOME: the device booted). ACCEL_E_TSP1_ROM when it came up in its ROM bootloader
+ * (s->rom = 1): no valid firmware image, as after an unfinished secure update. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
+/* DEEP_SLEEP once nothing is pending (else ACCEL_E_BUSY); returns when the device has taken it
+ * from its command buffer (or timeout_ms). Its outcome comes with accel_tsp1_wake. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms);
+/* WAKE pulse, then ASYNC_READY. Without it in time the pending DEEP_SLEEP ends UNKNOWN_OUTCOME
+ * (it may never have run, or the ASYNC_READY was lost) and the session stops holding commands.
+ * A DEEP_SLEEP that ended UNKNOWN_OUTCOME otherwise (an error response naming no command) may
+ * still have put the device to sleep: submit says ACCEL_E_TSP1_ASLEEP until this is called. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
                                          uint32_t timeout_ms);
 /* Query slots from 0 until VALID is 0 (valid slots are contiguous): sets known/running masks. */
-ACCELDEF accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms);
 /* NN_START/STOP/PAUSE/FINISH; after a scan, ACCEL_E_TSP1_MASK for bits outside known slots. */
-ACCELDEF accel_status accel_tsp1_nn_control(accel_tsp1 *s, uint16_t id, uint32_t mask,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_nn_control(accel_tsp1 *s, uint16_t id, uint32_t mask,
                                             uint32_t timeout_ms);
 /* Oldest queued async message (ACCEL_E_EMPTY if none); *coalesced = how many of that type
  * arrived since the last take (1 = just this one). */
-ACCELDEF accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_t *tid,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_t *tid,
                                             uint16_t *coalesced);
 
 /* Secure update: streams total bytes (k x 144) from read() in SECURE_UPDATE commands of
- * `chunks` x 144 bytes (0: as many as the tx buffer holds), then FINISH, then REBOOT and
- * ASYNC_READY. On failure: returns the status, position = first byte not known written (a late
- * ERR_MEM is blamed on the previous command, as the seed says), CANCEL sent unless no_cancel. */
+ * `chunks` x 144 bytes (0: as many as the tx buffer and the device's command buffer hold), then
+ * FINISH, then accel_tsp1_reboot. position is where to start: 0 begins with
+ * SECURE_UPDATE_CANCEL (so nothing of an earlier attempt is kept); anything else resumes an
+ * update the device still has in progress. On failure the status is returned and position is
+ * where a resume must start: unchanged by a command the device refused (ERR_ARG, ERR_BUSY,
+ * ERR_LEN) or that was never sent; the start of the previous command after ERR_MEM (its NVM
+ * write failed, as the device reports it one command late); 0 when the device's progress is
+ * unknown (an outcome the driver cannot know, ERR_CRYPT). Unless no_cancel, CANCEL is then sent
+ * and position is 0. Over the invented I2C format a chunk does not fit one write: refused with
+ * ACCEL_E_UNSUPPORTED before anything is sent. */
 typedef struct accel_tsp1_update {
     accel_status (*read)(void *user, uint32_t offset, uint8_t *dst, size_t n);
     void (*progress)(void *user, uint32_t done, uint32_t total);
@@ -832,25 +1124,53 @@ typedef struct accel_tsp1_update {
     uint16_t chunks;
     uint8_t no_cancel, no_reboot;
 } accel_tsp1_update;
-ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
                                             uint32_t timeout_ms);
 
 #ifndef ACCEL_TSP1_NO_MODEL
 /* ---- tsp1 device model (layer 4): the device side, for ports/sim ----
- * Command queue (cmd_cap bytes) and response queue (rsp_cap bytes) as the seed describes them:
- * a write transaction to buffer 0 is split into frames on arrival; a bad piece (no preamble,
- * header cut off, frame cut off by the end of the transaction, frame larger than the queue or
- * not fitting in it) becomes an ERR_FRAMING entry, a CRC mismatch an ERR_CHECKSUM entry, each
- * carrying the TID of its header (ACCEL_TSP1_TID_NONE without one) and taking its place in the
- * queue order. Commands execute exec_per_ms per simulated millisecond, in order, and complete
- * only with 16 bytes (or the whole answer) free in the response queue (assumption: room for
- * any error response). After an error response everything but CLEAR_ERROR is discarded.
- * Async messages are coalesced per type (last wins: its TID was taken when raised, so the host
- * sees the gap) and emitted as soon as there is room, before command responses.
+ * Command queue (cmd_cap bytes) and response queue (rsp_cap bytes) as documented: a write
+ * transaction to buffer 0 is split into frames on arrival; a bad piece (no preamble, header cut
+ * off, frame cut off by the end of the transaction, frame larger than the queue or not fitting in
+ * it) becomes an ERR_FRAMING entry, a CRC mismatch an ERR_CHECKSUM entry, each carrying the TID
+ * of its header (ACCEL_TSP1_TID_NONE without one) and taking its place in the queue order.
+ * Commands execute exec_per_ms per simulated millisecond, in order, and complete only with 16
+ * bytes (or the whole answer) free in the response queue (assumption: room for any error
+ * response). After an error response everything but CLEAR_ERROR is discarded. Async messages
+ * are coalesced per type (last wins: its TID was taken when raised, so the host sees the gap)
+ * and emitted as soon as there is room, before command responses.
+ * Secure update: the image is a stream of 144-byte chunks; the model accepts a command's chunks
+ * in order (NVM write: nvm_ms), reports a failed write (mem_fail_chunk) with the next command or
+ * FINISH and then forgets that command's chunks, so a resume starts at that command. FINISH
+ * verifies the image with the model's stand-in for the vendor's signature: the CRC-32 of all
+ * chunks, in order, must leave the CRC residue 0x2144DF1C (the image ends with the CRC-32,
+ * little-endian, of everything before it), so a skipped, repeated or reordered chunk gives
+ * ERR_CRYPT. Progress survives a reboot (it is in NVM). A reboot without a valid image (an update
+ * started and not finished, or cancelled) comes up in ROM: rom = 1, register 0x00 reads 0, no
+ * networks; further updates work there.
  * Spec gaps filled (documented assumptions): an unknown command id gets ERR_ARG; FINISH with no
- * update in progress gets ERR_CRYPT; SECURE_UPDATE with 0 bytes is a no-op; DEEP_SLEEP clears
- * the queues on wake like a reboot; NN_PAUSE/FINISH affect running networks only. */
+ * update in progress gets ERR_CRYPT; SECURE_UPDATE with 0 bytes is a no-op; DEEP_SLEEP keeps the
+ * queues unreadable and clears them on wake like a reboot; NN_PAUSE/FINISH affect running
+ * networks only.
+ * Ground truth: on_log hears every fate (accel_tsp1_model_event): a command that ran and what it
+ * answered, one discarded in the error state, a piece rejected as framing/checksum (its header's
+ * TID, which may be damaged), a queued command or an unread response cleared by a reboot or wake,
+ * a write ignored (booting, asleep, or not to buffer 0), an async message emitted. */
 #define ACCEL_TSP1_MODEL_SLACK 48u /* queue room for error entries beyond cmd_cap */
+
+#define ACCEL_TSP1_MODEL_RAN 1        /* ran; resp = its response id, 0 for none */
+#define ACCEL_TSP1_MODEL_DISCARDED 2  /* discarded in the error state */
+#define ACCEL_TSP1_MODEL_REJECTED 3   /* framing/checksum piece; resp = its error (0: discarded
+                                         silently in the error state); id 0 */
+#define ACCEL_TSP1_MODEL_WIPED 4      /* still queued when the device rebooted or woke (id 0 for a
+                                         rejected piece) */
+#define ACCEL_TSP1_MODEL_RSP_WIPED 5  /* a response (id, tid) the host had not read, cleared */
+#define ACCEL_TSP1_MODEL_IGNORED 6    /* a write transaction that was not taken (tid, id 0) */
+#define ACCEL_TSP1_MODEL_ASYNC 7      /* an async message placed in the response queue */
+typedef struct accel_tsp1_model_event {
+    uint8_t what; /* ACCEL_TSP1_MODEL_RAN ... */
+    uint16_t tid, id, resp;
+} accel_tsp1_model_event;
 
 typedef struct accel_tsp1_model {
     accel_fifo cmdq, rspq;
@@ -860,15 +1180,18 @@ typedef struct accel_tsp1_model {
     uint8_t xop, xaddr;
     size_t xpos;
     uint8_t xval[4];
+    size_t rsp_left;          /* bytes of the head response not read yet (0: at a boundary) */
+    uint16_t rsp_tid, rsp_id; /* the head response's TID and id */
     uint32_t irq_mask;
     uint16_t thr[2];
     uint8_t error_state;
     uint8_t power; /* ACCEL_TSP1_MODEL_OFF/BOOTING/READY/ASLEEP */
+    uint8_t rom;   /* running the ROM bootloader (no valid image) */
     uint32_t timer;
     uint8_t n_nets, state[ACCEL_TSP1_MAX_NETS];
     /* secure update */
     uint8_t upd_active, upd_done, mem_err, fw_valid;
-    uint32_t upd_chunks, upd_crc, nvm_busy;
+    uint32_t upd_pos, upd_crc, prev_pos, prev_crc, nvm_busy;
     /* async */
     uint8_t apend;        /* bit i: message 0xA001 + i waiting */
     uint16_t atid[3], async_next;
@@ -876,12 +1199,12 @@ typedef struct accel_tsp1_model {
     uint8_t exec_per_ms;  /* [2] */
     uint32_t boot_ms;     /* [5] */
     uint32_t nvm_ms;      /* [2] per SECURE_UPDATE command */
-    uint32_t mem_fail_chunk, arg_fail_chunk; /* 1-based chunk whose NVM write / header fails */
+    uint32_t mem_fail_chunk, arg_fail_chunk; /* 1-based chunk (by image position) whose NVM
+                                                write / header fails, once; 0: none */
     uint8_t crypt_fail;   /* FINISH answers ERR_CRYPT */
-    uint32_t fw_version;  /* register 0x00, +1 per completed update */
+    uint32_t fw_version;  /* [1] register 0x00 outside ROM, +1 per completed update */
     uint8_t wake_line;
-    void (*on_exec)(void *user, uint16_t tid, uint16_t id, uint16_t resp_id); /* resp 0: none,
-                                                   ACCEL_TSP1_TID_NONE: discarded */
+    void (*on_log)(void *user, const accel_tsp1_model_event *e);
     void *user;
     /* statistics */
     uint32_t executed, discarded, errors, async_raised, async_emitted, async_coalesced;
@@ -895,13 +1218,13 @@ typedef struct accel_tsp1_model {
 /* Bytes of caller memory the model needs for the given queue sizes. */
 ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap);
 /* Power-on: the model boots (boot_ms) and then says ASYNC_READY. n_nets valid slots. */
-ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size_t mem_len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size_t mem_len,
                                             uint16_t cmd_cap, uint16_t rsp_cap, uint8_t n_nets);
 /* Raise an async message (0xA001..0xA003) as the firmware would. */
-ACCELDEF accel_status accel_tsp1_model_raise(accel_tsp1_model *m, uint16_t id);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_model_raise(accel_tsp1_model *m, uint16_t id);
 ACCELDEF void accel_tsp1_model_advance(accel_tsp1_model *m, uint32_t ms);
-/* Fill the model's side of the port (spi_transfer, i2c_write_read, gpio_set, wait_irq,
- * delay_ms) for accel_sim_attach. */
+/* Fill the model's side of the port (spi_transfer, i2c_write_read with ACCEL_TSP1_I2C, gpio_set,
+ * wait_irq, delay_ms) for accel_sim_attach. */
 ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p);
 #endif
 #ifdef __cplusplus
@@ -926,17 +1249,28 @@ extern "C" {
  *   field-offset patching of a 32-bit value at any bit offset (libedgetpu's CopyUint32).
  *   Models: *_edgetpu.tflite -> edgetpu-custom-op (FlexBuffer key "4") -> DWN1 package ->
  *   MultiExecutable -> executables, every field validated before use.
- *   Where the seed and libedgetpu disagree, libedgetpu wins (see the USB block below).
+ * ASSUMPTIONS (Google publishes no hardware documentation; sources are libedgetpu, Google's
+ * open-source runtime, and public reverse-engineering write-ups of the ISA):
+ *   - Where a write-up and libedgetpu disagree, libedgetpu wins: it is what runs on real
+ *     devices (USB transfer order, CSR offsets, the scu_ctrl_3 field positions below).
+ *   - Instruction field positions are the reverse-engineered ones (no vendor table exists); the
+ *     disassembler prints raw field values, never guessed mnemonics for unknown fields.
+ *   - Executables beyond ACCEL_EDGETPU_MAX_EXECUTABLES per package are refused, not truncated.
+ *   - TFLite operator codes follow TFLite's schema (QUANTIZE 114, HARD_SWISH 117; codes above 127
+ *     only in builtin_code, the deprecated byte holds min(code, 127)).
+ *   - The device model replays libedgetpu's register script and answers with synthetic data:
+ *     it checks the host's protocol, not the numerical results.
  * Config macros:
  *   ACCEL_EDGETPU_NO_DISASM       drop the disassembler and field-name table (MCU builds)
- *   ACCEL_EDGETPU_NO_DEVMODEL     drop the simulated device (CSR file, USB and DFU models)
+ *   ACCEL_EDGETPU_NO_MODEL     drop the simulated device (CSR file, USB and DFU models)
  *   ACCEL_EDGETPU_MAX_EXECUTABLES executables a package may hold (default 16)
  *   ACCEL_EDGETPU_MAX_CACHED      packages whose parameters the driver tracks as cached (4)
- *   ACCEL_EDGETPU_DEV_REGS, ACCEL_EDGETPU_DEV_SCRIPT  device-model register / script slots */
+ *   ACCEL_EDGETPU_MODEL_REGS, ACCEL_EDGETPU_MODEL_SCRIPT  device-model register / script slots */
 
 #define ACCEL_EDGETPU_INSN_BYTES 16u
 
-/* Field indices, most significant first (the order of the seed's table and of `disasm --tsv`). */
+/* Field indices, most significant first (the order of the reverse-engineered field table and
+ * of `disasm --tsv`). */
 enum {
     ACCEL_EDGETPU_F_UNK_3 = 0,     /* bits 127..110 (18) */
     ACCEL_EDGETPU_F_VS_REG_W,      /* 109..105 (5) */
@@ -977,26 +1311,26 @@ typedef struct accel_edgetpu_insn {
 ACCELDEF unsigned accel_edgetpu_field_lsb(unsigned field);
 ACCELDEF unsigned accel_edgetpu_field_width(unsigned field);
 /* Decode 16 bytes (every bit pattern is valid). */
-ACCELDEF accel_status accel_edgetpu_insn_decode(const uint8_t bytes[16], accel_edgetpu_insn *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_insn(const uint8_t bytes[16], accel_edgetpu_insn *out);
 /* Encode; ACCEL_E_ARG when a field value does not fit its width (out untouched). */
-ACCELDEF accel_status accel_edgetpu_insn_encode(const accel_edgetpu_insn *in, uint8_t out[16]);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_encode_insn(const accel_edgetpu_insn *in, uint8_t out[16]);
 /* Read / write a bit range (width 1..32) of a bitstream; bit k = bit k%8 of byte k/8. */
-ACCELDEF accel_status accel_edgetpu_bits_get(const uint8_t *buf, size_t len, uint32_t lsb,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_bits_get(const uint8_t *buf, size_t len, uint32_t lsb,
                                              unsigned width, uint32_t *out);
-ACCELDEF accel_status accel_edgetpu_bits_set(uint8_t *buf, size_t len, uint32_t lsb,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_bits_set(uint8_t *buf, size_t len, uint32_t lsb,
                                              unsigned width, uint32_t value);
 /* Field-offset patching: the 32-bit value at bit offset offset_bit (ACCEL_E_ARG when it does
  * not lie wholly inside len bytes). */
-ACCELDEF accel_status accel_edgetpu_patch32(uint8_t *bitstream, size_t len, uint32_t offset_bit,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_patch32(uint8_t *bitstream, size_t len, uint32_t offset_bit,
                                             uint32_t value);
 
 /* Program builder. A compiled program is: START (branch 0x1E; v_offset:v_op:imm_size, bits
  * 19..43, = length in bits of everything between START and END), body, HALT (branch 1, vs_reg_v1 4), four scalar
  * NOPs, END (branch 0x1F, imm_size 0x80). Writes (body_count + 7) * 16 bytes. */
-ACCELDEF accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_count,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_count,
                                                uint8_t *out, size_t cap, size_t *out_len);
 /* Program length in bits stored in a START bundle (ACCEL_E_MALFORMED if not a START). */
-ACCELDEF accel_status accel_edgetpu_prog_length(const uint8_t start[16], uint32_t *bits);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_prog_length(const uint8_t start[16], uint32_t *bits);
 
 #ifndef ACCEL_EDGETPU_NO_DISASM
 /* "unk_3", "vs_reg_w", ... ("?" for a bad index). */
@@ -1007,7 +1341,7 @@ ACCELDEF const char *accel_edgetpu_field_name(unsigned field);
  * operands, then every other non-zero field. ACCEL_E_BUFFER_TOO_SMALL when cap is too small
  * (128 bytes always suffice: ACCEL_EDGETPU_DISASM_MAX). */
 #define ACCEL_EDGETPU_DISASM_MAX 256u
-ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t offset, char *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t offset, char *out,
                                            size_t cap, size_t *out_len);
 #endif
 
@@ -1016,7 +1350,7 @@ ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t off
  * before use, vtables and tables must lie wholly inside it, strings must be NUL-terminated,
  * vector lengths are bounded by the bytes that remain, and the walk follows the fixed schema
  * (bounded depth, no recursion), so no input can make it loop or read outside the buffer.
- * accel_edgetpu_model_open validates the whole package (every executable, bitstream, field
+ * accel_edgetpu_decode_tflite validates the whole package (every executable, bitstream, field
  * offset, hint and layer, and their cross references); the accessors then only index. Views
  * (accel_edgetpu_view) point into the caller's model buffer, which must outlive them. */
 
@@ -1061,7 +1395,7 @@ typedef struct accel_edgetpu_fbt {
 #define ACCEL_EDGETPU_MAX_EXECUTABLES 16
 #endif
 
-typedef struct accel_edgetpu_model {
+typedef struct accel_edgetpu_package {
     accel_edgetpu_view custom_options; /* the op's FlexBuffer */
     accel_edgetpu_view package;        /* the DWN1 Package flatbuffer */
     accel_edgetpu_view multi;          /* its serialized MultiExecutable */
@@ -1071,7 +1405,7 @@ typedef struct accel_edgetpu_model {
     accel_edgetpu_view compiler_version, signature, model_identifier;
     uint32_t n_executables;
     size_t exe_vec_; /* internal: position of serialized_executables in multi */
-} accel_edgetpu_model;
+} accel_edgetpu_package;
 
 typedef struct accel_edgetpu_exe {
     accel_edgetpu_fbt t_; /* internal */
@@ -1129,25 +1463,25 @@ typedef struct accel_edgetpu_layer {
  * ACCEL_E_MALFORMED for any bad offset, size or cross reference; ACCEL_E_NO_DEVICE is never
  * returned; ACCEL_E_UNSUPPORTED when the model has no edgetpu-custom-op or uses the old
  * separate parameter-caching key. */
-ACCELDEF accel_status accel_edgetpu_model_open(accel_edgetpu_model *m, const uint8_t *tflite,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_tflite(accel_edgetpu_package *m, const uint8_t *tflite,
                                                size_t len);
 /* Validate a bare DWN1 package (the custom op's payload). */
-ACCELDEF accel_status accel_edgetpu_package_open(accel_edgetpu_model *m, const uint8_t *pkg,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_package(accel_edgetpu_package *m, const uint8_t *pkg,
                                                  size_t len);
-ACCELDEF accel_status accel_edgetpu_model_executable(const accel_edgetpu_model *m, uint32_t i,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_executable(const accel_edgetpu_package *m, uint32_t i,
                                                      accel_edgetpu_exe *out);
-ACCELDEF accel_status accel_edgetpu_exe_bitstream(const accel_edgetpu_exe *e, uint32_t i,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_bitstream(const accel_edgetpu_exe *e, uint32_t i,
                                                   accel_edgetpu_bitstream *out);
-ACCELDEF accel_status accel_edgetpu_bitstream_field_offset(const accel_edgetpu_bitstream *b,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_bitstream_field_offset(const accel_edgetpu_bitstream *b,
                                                            uint32_t i,
                                                            accel_edgetpu_field_offset *out);
-ACCELDEF accel_status accel_edgetpu_exe_hint(const accel_edgetpu_exe *e, uint32_t i,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_hint(const accel_edgetpu_exe *e, uint32_t i,
                                              accel_edgetpu_hint *out);
 /* is_output 0: input_layers, 1: output_layers. */
-ACCELDEF accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is_output,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is_output,
                                               uint32_t i, accel_edgetpu_layer *out);
 /* Index of the executable of a type (ACCEL_E_EMPTY when none). */
-ACCELDEF accel_status accel_edgetpu_model_find(const accel_edgetpu_model *m, int type,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_find(const accel_edgetpu_package *m, int type,
                                                uint32_t *index);
 
 /* ---- USB wire format (libedgetpu usb_ml_commands.cc) ----
@@ -1206,16 +1540,17 @@ ACCELDEF accel_status accel_edgetpu_model_find(const accel_edgetpu_model *m, int
 #define ACCEL_EDGETPU_TOP_LEVEL_INT_STATUS(n) (0x4C078UL + 0x10UL * (uint32_t)(n))
 #define ACCEL_EDGETPU_HIB_ERROR_STATUS 0x486F0UL
 #define ACCEL_EDGETPU_HIB_FIRST_ERROR_STATUS 0x48700UL
-/* scu_ctrl_3 fields (libedgetpu beagle_csr_helper.h; the seed's positions are wrong) */
+/* scu_ctrl_3 fields (libedgetpu beagle_csr_helper.h; a public write-up gives other positions,
+ * and libedgetpu's are the ones real devices use) */
 #define ACCEL_EDGETPU_SCU3_CUR_PWR_STATE_MASK 0x00000300UL  /* 9:8, 0 run, 2 sleep */
 #define ACCEL_EDGETPU_SCU3_FORCE_SLEEP_MASK 0x00C00000UL    /* 23:22 */
 #define ACCEL_EDGETPU_SCU3_GCB_CLKDIV_MASK 0x30000000UL     /* 29:28 */
 #define ACCEL_EDGETPU_SCU3_AXI_CLK_125M 0x40000000UL        /* 30 */
 #define ACCEL_EDGETPU_SCU3_8051_CLK_250M 0x80000000UL       /* 31 */
 
-ACCELDEF accel_status accel_edgetpu_header_encode(uint8_t out[8], uint32_t length, uint8_t tag);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_encode_header(uint8_t out[8], uint32_t length, uint8_t tag);
 /* ACCEL_E_MALFORMED when reserved bits (tag high nibble, bytes 5..7) are set. */
-ACCELDEF accel_status accel_edgetpu_header_decode(const uint8_t in[8], uint32_t *length,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_header(const uint8_t in[8], uint32_t *length,
                                                   uint8_t *tag);
 
 typedef struct accel_edgetpu_event {
@@ -1223,16 +1558,16 @@ typedef struct accel_edgetpu_event {
     uint32_t length;
     uint8_t tag; /* 3 output, 4..7 interrupt 0..3 */
 } accel_edgetpu_event;
-ACCELDEF accel_status accel_edgetpu_event_decode(const uint8_t *in, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_event(const uint8_t *in, size_t len,
                                                  accel_edgetpu_event *ev);
-ACCELDEF accel_status accel_edgetpu_event_encode(const accel_edgetpu_event *ev, uint8_t out[16]);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_encode_event(const accel_edgetpu_event *ev, uint8_t out[16]);
 
 typedef struct accel_edgetpu_irq {
     uint32_t raw;
     int fatal;          /* bit 0 */
     uint8_t top_level;  /* bits 1..4 -> bit n = top-level interrupt n */
 } accel_edgetpu_irq;
-ACCELDEF accel_status accel_edgetpu_irq_decode(const uint8_t *in, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_irq(const uint8_t *in, size_t len,
                                                accel_edgetpu_irq *irq);
 
 /* ---- USB protocol state and transfers ----
@@ -1251,32 +1586,32 @@ typedef struct accel_edgetpu_usb {
     uint8_t out_tag;
 } accel_edgetpu_usb;
 
-ACCELDEF accel_status accel_edgetpu_usb_init(accel_edgetpu_usb *u, const accel_port *port,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_init(accel_edgetpu_usb *u, const accel_port *port,
                                              uint32_t max_chunk);
 ACCELDEF void accel_edgetpu_usb_abort(accel_edgetpu_usb *u);
-ACCELDEF accel_status accel_edgetpu_csr_read32(accel_edgetpu_usb *u, uint32_t offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_csr_read32(accel_edgetpu_usb *u, uint32_t offset,
                                                uint32_t *v);
-ACCELDEF accel_status accel_edgetpu_csr_write32(accel_edgetpu_usb *u, uint32_t offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_csr_write32(accel_edgetpu_usb *u, uint32_t offset,
                                                 uint32_t v);
-ACCELDEF accel_status accel_edgetpu_csr_read64(accel_edgetpu_usb *u, uint32_t offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_csr_read64(accel_edgetpu_usb *u, uint32_t offset,
                                                uint64_t *v);
-ACCELDEF accel_status accel_edgetpu_csr_write64(accel_edgetpu_usb *u, uint32_t offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_csr_write64(accel_edgetpu_usb *u, uint32_t offset,
                                                 uint64_t v);
 /* Header of a request of `total` bytes with tag 0..2 (the only tags a host sends). */
-ACCELDEF accel_status accel_edgetpu_usb_begin(accel_edgetpu_usb *u, uint8_t tag, uint32_t total);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_begin(accel_edgetpu_usb *u, uint8_t tag, uint32_t total);
 /* Next n data bytes of the open request (n <= what it still owes), in max_chunk pieces. */
-ACCELDEF accel_status accel_edgetpu_usb_data(accel_edgetpu_usb *u, const uint8_t *data,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_data(accel_edgetpu_usb *u, const uint8_t *data,
                                              size_t n);
 /* begin + data in one call. */
-ACCELDEF accel_status accel_edgetpu_usb_send(accel_edgetpu_usb *u, uint8_t tag,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_send(accel_edgetpu_usb *u, uint8_t tag,
                                              const uint8_t *data, uint32_t len);
 /* Read exactly len output bytes from ep 0x81 (several bulk-ins if the device sends less). After
  * a failure, calling again with the same buffer and len resumes where it stopped. */
-ACCELDEF accel_status accel_edgetpu_usb_read_output(accel_edgetpu_usb *u, uint8_t *buf,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_read_output(accel_edgetpu_usb *u, uint8_t *buf,
                                                     uint32_t len);
-ACCELDEF accel_status accel_edgetpu_usb_read_event(accel_edgetpu_usb *u,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_read_event(accel_edgetpu_usb *u,
                                                    accel_edgetpu_event *ev);
-ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edgetpu_irq *irq);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edgetpu_irq *irq);
 
 /* ---- bring-up as data ----
  * A sequence of steps run by accel_edgetpu_seq_run. Ops: READ (value kept in ctx.last),
@@ -1316,17 +1651,17 @@ typedef struct accel_edgetpu_seq_ctx {
 #define ACCEL_EDGETPU_PERF_HIGH 2
 #define ACCEL_EDGETPU_PERF_MAX 3
 /* scu_ctrl_3 clock bits (gcb divider, AXI 125 MHz, 8051 250 MHz) for a level, over USB. */
-ACCELDEF accel_status accel_edgetpu_clock_bits(int perf, uint32_t *bits);
-ACCELDEF accel_status accel_edgetpu_seq_run(accel_edgetpu_usb *u, const accel_edgetpu_step *s,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_clock_bits(int perf, uint32_t *bits);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_seq_run(accel_edgetpu_usb *u, const accel_edgetpu_step *s,
                                             uint32_t n, accel_edgetpu_seq_ctx *ctx);
 /* libedgetpu's USB open and close sequences (tables in the implementation). */
 ACCELDEF const accel_edgetpu_step *accel_edgetpu_open_steps(uint32_t *n);
 ACCELDEF const accel_edgetpu_step *accel_edgetpu_close_steps(uint32_t *n);
 /* Run the open sequence for a performance level; usb3 selects the 1 KiB outfeed chunk. */
-ACCELDEF accel_status accel_edgetpu_open(accel_edgetpu_usb *u, int perf, int usb3);
-ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_open(accel_edgetpu_usb *u, int perf, int usb3);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_close(accel_edgetpu_usb *u);
 
-#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+#ifndef ACCEL_EDGETPU_NO_MODEL
 /* ---- device model (layer 4): the chip's USB side, for ports/sim ----
  * A CSR file answering vendor control requests (scu_ctrl_3 moves cur_pwr_state with
  * rg_force_sleep, every other register reads back what was written; reset values are chosen so
@@ -1334,33 +1669,33 @@ ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u);
  * bulk-out framing with the ordering rules checked, and a script of what the host is expected to
  * send and what the device answers (output bytes on 0x81, events on 0x82, interrupts on 0x83).
  * Output content is synthetic: byte k = (sum of all input bytes received + k) mod 256.
- * ACCEL_EDGETPU_NO_DEVMODEL drops it. */
-#ifndef ACCEL_EDGETPU_DEV_REGS
-#define ACCEL_EDGETPU_DEV_REGS 64
+ * ACCEL_EDGETPU_NO_MODEL drops it. */
+#ifndef ACCEL_EDGETPU_MODEL_REGS
+#define ACCEL_EDGETPU_MODEL_REGS 64
 #endif
-#ifndef ACCEL_EDGETPU_DEV_SCRIPT
-#define ACCEL_EDGETPU_DEV_SCRIPT 32
+#ifndef ACCEL_EDGETPU_MODEL_SCRIPT
+#define ACCEL_EDGETPU_MODEL_SCRIPT 32
 #endif
 /* script items */
-#define ACCEL_EDGETPU_DEV_RECV 1u   /* host sends a request (tag, len) */
-#define ACCEL_EDGETPU_DEV_OUTPUT 2u /* device offers len output bytes on 0x81 */
-#define ACCEL_EDGETPU_DEV_EVENT 3u  /* device offers an event with tag on 0x82 */
-#define ACCEL_EDGETPU_DEV_IRQ 4u    /* device offers an interrupt record (len = raw) on 0x83 */
+#define ACCEL_EDGETPU_MODEL_RECV 1u   /* host sends a request (tag, len) */
+#define ACCEL_EDGETPU_MODEL_OUTPUT 2u /* device offers len output bytes on 0x81 */
+#define ACCEL_EDGETPU_MODEL_EVENT 3u  /* device offers an event with tag on 0x82 */
+#define ACCEL_EDGETPU_MODEL_IRQ 4u    /* device offers an interrupt record (len = raw) on 0x83 */
 /* violation bits */
-#define ACCEL_EDGETPU_DEV_V_ORDER 0x01u  /* bulk-out while an output read was incomplete */
-#define ACCEL_EDGETPU_DEV_V_HEADER 0x02u /* bad header, header not alone, or tag > 2 */
-#define ACCEL_EDGETPU_DEV_V_SIZE 0x04u   /* more data than the header announced */
-#define ACCEL_EDGETPU_DEV_V_SCRIPT 0x08u /* a request the script did not expect */
-#define ACCEL_EDGETPU_DEV_V_CSR 0x10u    /* malformed control request or register file full */
+#define ACCEL_EDGETPU_MODEL_V_ORDER 0x01u  /* bulk-out while an output read was incomplete */
+#define ACCEL_EDGETPU_MODEL_V_HEADER 0x02u /* bad header, header not alone, or tag > 2 */
+#define ACCEL_EDGETPU_MODEL_V_SIZE 0x04u   /* more data than the header announced */
+#define ACCEL_EDGETPU_MODEL_V_SCRIPT 0x08u /* a request the script did not expect */
+#define ACCEL_EDGETPU_MODEL_V_CSR 0x10u    /* malformed control request or register file full */
 
-typedef struct accel_edgetpu_dev_item {
+typedef struct accel_edgetpu_model_item {
     uint8_t kind, tag;
     uint32_t len;
-} accel_edgetpu_dev_item;
+} accel_edgetpu_model_item;
 
-typedef struct accel_edgetpu_dev {
-    uint32_t reg_off[ACCEL_EDGETPU_DEV_REGS];
-    uint64_t reg_val[ACCEL_EDGETPU_DEV_REGS];
+typedef struct accel_edgetpu_model {
+    uint32_t reg_off[ACCEL_EDGETPU_MODEL_REGS];
+    uint64_t reg_val[ACCEL_EDGETPU_MODEL_REGS];
     uint32_t nregs;
     int in_data;                 /* header seen, data owed */
     uint32_t req_len, req_got;
@@ -1368,21 +1703,21 @@ typedef struct accel_edgetpu_dev {
     uint8_t in_sum;
     uint32_t recv_bytes[3], recv_requests[3];
     uint32_t violations, nviolations;
-    accel_edgetpu_dev_item script[ACCEL_EDGETPU_DEV_SCRIPT];
+    accel_edgetpu_model_item script[ACCEL_EDGETPU_MODEL_SCRIPT];
     uint32_t nscript, pos;
     uint32_t out_len, out_left;
     int event_ready, irq_ready;
     uint8_t event_tag;
     uint32_t irq_raw;
-} accel_edgetpu_dev;
+} accel_edgetpu_model;
 
-ACCELDEF accel_status accel_edgetpu_dev_init(accel_edgetpu_dev *d);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_init(accel_edgetpu_model *d);
 /* Fill the model side of an accel_port (usb_control, usb_bulk_out, usb_bulk_in). */
-ACCELDEF accel_status accel_edgetpu_dev_port(accel_edgetpu_dev *d, accel_port *model);
-ACCELDEF accel_status accel_edgetpu_dev_expect(accel_edgetpu_dev *d, uint8_t kind, uint8_t tag,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_port(accel_edgetpu_model *d, accel_port *model);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_expect(accel_edgetpu_model *d, uint8_t kind, uint8_t tag,
                                                uint32_t len);
-ACCELDEF accel_status accel_edgetpu_dev_set_reg(accel_edgetpu_dev *d, uint32_t off, uint64_t v);
-ACCELDEF uint64_t accel_edgetpu_dev_reg(const accel_edgetpu_dev *d, uint32_t off);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_set_reg(accel_edgetpu_model *d, uint32_t off, uint64_t v);
+ACCELDEF uint64_t accel_edgetpu_model_reg(const accel_edgetpu_model *d, uint32_t off);
 #endif
 
 /* ---- inference driver ----
@@ -1425,18 +1760,18 @@ typedef struct accel_edgetpu_io {
     size_t scratch_len;
 } accel_edgetpu_io;
 
-ACCELDEF accel_status accel_edgetpu_driver_init(accel_edgetpu_driver *d, const accel_port *port,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_driver_init(accel_edgetpu_driver *d, const accel_port *port,
                                                 uint32_t max_chunk);
 /* Forget cached parameters (after a reset or close). */
 ACCELDEF void accel_edgetpu_driver_reset_cache(accel_edgetpu_driver *d);
-ACCELDEF accel_status accel_edgetpu_exe_run(accel_edgetpu_driver *d, const accel_edgetpu_exe *e,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_run(accel_edgetpu_driver *d, const accel_edgetpu_exe *e,
                                             const accel_edgetpu_io *io);
 /* *ran_pc (may be NULL) tells whether the parameter-caching executable ran. */
-ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_edgetpu_model *m,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_edgetpu_package *m,
                                            const accel_edgetpu_io *io, int *ran_pc);
-#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+#ifndef ACCEL_EDGETPU_NO_MODEL
 /* Script the device model with what running e should look like (from its DMA hints). */
-ACCELDEF accel_status accel_edgetpu_dev_expect_exe(accel_edgetpu_dev *dv,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_expect_exe(accel_edgetpu_model *dv,
                                                    const accel_edgetpu_exe *e);
 #endif
 
@@ -1465,30 +1800,30 @@ typedef struct accel_edgetpu_dfu_status {
     uint8_t state;         /* bState */
 } accel_edgetpu_dfu_status;
 
-ACCELDEF accel_status accel_edgetpu_dfu_status_decode(const uint8_t *in, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_dfu_status(const uint8_t *in, size_t len,
                                                       accel_edgetpu_dfu_status *out);
 /* Download image (len > 0) in blocks of transfer_size (1..65535). *st (may be NULL) gets the
  * last status. ACCEL_E_EDGETPU_DFU when the device reports an error or an unexpected state. */
-ACCELDEF accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_t iface,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_t iface,
                                                  uint16_t transfer_size, const uint8_t *image,
                                                  size_t len, uint32_t timeout_ms,
                                                  accel_edgetpu_dfu_status *st);
 /* Upload and compare with image (the device may return more than len bytes); scratch holds
  * one block (>= transfer_size). ACCEL_E_EDGETPU_VERIFY on a mismatch or a short image. */
-ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t iface,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t iface,
                                                uint16_t transfer_size, const uint8_t *image,
                                                size_t len, uint8_t *scratch, size_t scratch_len,
                                                uint32_t timeout_ms);
-ACCELDEF accel_status accel_edgetpu_dfu_detach(const accel_port *port, uint16_t iface,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_detach(const accel_port *port, uint16_t iface,
                                                uint16_t detach_timeout_ms, uint32_t timeout_ms);
 /* wTransferSize of the first DFU functional descriptor (type 0x21) in a configuration
  * descriptor (as read with GET_DESCRIPTOR); ACCEL_E_EMPTY when there is none. */
-ACCELDEF accel_status accel_edgetpu_dfu_transfer_size(const uint8_t *config, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_transfer_size(const uint8_t *config, size_t len,
                                                       uint16_t *size);
 
-#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+#ifndef ACCEL_EDGETPU_NO_MODEL
 /* DFU side of the device model: stores what is downloaded into a caller buffer. */
-typedef struct accel_edgetpu_dfu_dev {
+typedef struct accel_edgetpu_dfu_model {
     uint8_t *mem;
     size_t cap, len;     /* image bytes stored */
     uint16_t next_block;
@@ -1497,10 +1832,10 @@ typedef struct accel_edgetpu_dfu_dev {
     uint32_t busy_left, poll_ms;
     int detached, manifested;
     uint32_t dnloads, getstatus, uploads;
-} accel_edgetpu_dfu_dev;
-ACCELDEF accel_status accel_edgetpu_dfu_dev_init(accel_edgetpu_dfu_dev *d, uint8_t *mem,
+} accel_edgetpu_dfu_model;
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_model_init(accel_edgetpu_dfu_model *d, uint8_t *mem,
                                                  size_t cap);
-ACCELDEF accel_status accel_edgetpu_dfu_dev_port(accel_edgetpu_dfu_dev *d, accel_port *model);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_model_port(accel_edgetpu_dfu_model *d, accel_port *model);
 #endif
 #ifdef __cplusplus
 }
@@ -1514,7 +1849,8 @@ ACCELDEF accel_status accel_edgetpu_dfu_dev_port(accel_edgetpu_dfu_dev *d, accel
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* refsi: Codeplay RefSi command processor (CMP), seed 003 plus the RefSi rulings.
+/* refsi: Codeplay RefSi command processor (CMP), from Codeplay's command-processor reference
+ * page and the construction kit's driver code.
  *   wire      builder (accel_refsi_emit_*), register field helpers (accel_refsi_pack_* /
  *             accel_refsi_unpack_*), decoder/validator iterator (accel_refsi_iter_*).
  *   model     a reference CMP (accel_refsi_cmp_*) that executes a buffer against caller memory
@@ -1532,7 +1868,22 @@ extern "C" {
  *   ACCEL_REFSI_UNIT_HART(h)     unit id for accesses made through hart h's window view
  *                                (default h).
  *   ACCEL_REFSI_INVALID_ADDR     address given to a kernel for an unused packed_args/ktb
- *                                (default 0). */
+ *                                (default 0).
+ * ASSUMPTIONS (where the reference page is silent or the kit's driver code says otherwise, the
+ * driver code wins, since it is what RefSi runs):
+ *   - A header's low byte must be 0 and its packet id 3; its count is in 32-bit units, so an odd
+ *     count is malformed; at most 0x1FFF payload chunks.
+ *   - Opcode 0 is NOP (skips its payload); FINISH is optional: a buffer also ends at its size.
+ *   - Exact payload chunks: WRITE/LOAD/STORE_REG64 and STORE_IMM64 1, COPY_MEM64 3,
+ *     RUN_KERNEL_SLICE 2, RUN_INSTANCES NUM_ARGS + 1, SYNC_CACHE 0; anything else is malformed.
+ *   - 40 registers: 0-6 named, 7 unnamed but writable, windows 8-39.
+ *   - SYNC_CACHE flags: DCACHE = 1 (flush data), ICACHE = 2 (invalidate instructions), done as
+ *     the flags mean, once per flag.
+ *   - Window MODE value 1 (per hart) is raw value 2 (the field is bits 2:1); SIZE is stored as
+ *     size - 1, SCALE_B as factor - 1, SCALE_A as 0 for 1 and log2 + 1 otherwise (the page says
+ *     2^A; the driver code is what runs); MAX_HARTS 0 means all harts.
+ *   - COPY_MEM64 sources must be 8-byte aligned (ACCEL_E_REFSI_SRC_ALIGN).
+ *   - Unit ids of the model's own memory accesses: ACCEL_REFSI_UNIT_CMP / _UNIT_HART (above). */
 #ifndef ACCEL_REFSI_UNIT_CMP
 #define ACCEL_REFSI_UNIT_CMP 0xFFFFFFFFUL
 #endif
@@ -1596,29 +1947,29 @@ typedef struct accel_refsi_builder {
     size_t len; /* bytes written so far (a multiple of 8) */
 } accel_refsi_builder;
 
-ACCELDEF accel_status accel_refsi_builder_init(accel_refsi_builder *b, void *buf, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_builder_init(accel_refsi_builder *b, void *buf, size_t cap);
 /* NOP with `chunks` payload chunks copied from payload_le (8 bytes each, little-endian). */
-ACCELDEF accel_status accel_refsi_emit_nop(accel_refsi_builder *b, const uint8_t *payload_le,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_nop(accel_refsi_builder *b, const uint8_t *payload_le,
                                            size_t chunks);
-ACCELDEF accel_status accel_refsi_emit_finish(accel_refsi_builder *b);
-ACCELDEF accel_status accel_refsi_emit_write_reg64(accel_refsi_builder *b, uint32_t reg,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_finish(accel_refsi_builder *b);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_write_reg64(accel_refsi_builder *b, uint32_t reg,
                                                    uint64_t value);
-ACCELDEF accel_status accel_refsi_emit_load_reg64(accel_refsi_builder *b, uint32_t reg,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_load_reg64(accel_refsi_builder *b, uint32_t reg,
                                                   uint64_t src_addr);
-ACCELDEF accel_status accel_refsi_emit_store_reg64(accel_refsi_builder *b, uint32_t reg,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_store_reg64(accel_refsi_builder *b, uint32_t reg,
                                                    uint64_t dst_addr);
-ACCELDEF accel_status accel_refsi_emit_store_imm64(accel_refsi_builder *b, uint64_t dst_addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_store_imm64(accel_refsi_builder *b, uint64_t dst_addr,
                                                    uint64_t value);
-ACCELDEF accel_status accel_refsi_emit_copy_mem64(accel_refsi_builder *b, uint32_t count,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_copy_mem64(accel_refsi_builder *b, uint32_t count,
                                                   uint64_t src_addr, uint64_t dst_addr,
                                                   uint64_t unit);
-ACCELDEF accel_status accel_refsi_emit_run_kernel_slice(accel_refsi_builder *b,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_run_kernel_slice(accel_refsi_builder *b,
                                                         uint32_t max_harts, uint64_t instances,
                                                         uint64_t slice_id);
-ACCELDEF accel_status accel_refsi_emit_run_instances(accel_refsi_builder *b, uint32_t max_harts,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_run_instances(accel_refsi_builder *b, uint32_t max_harts,
                                                      uint64_t instances, const uint64_t *args,
                                                      uint32_t nargs);
-ACCELDEF accel_status accel_refsi_emit_sync_cache(accel_refsi_builder *b, uint32_t flags);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_sync_cache(accel_refsi_builder *b, uint32_t flags);
 
 /* ---- one decoded command ---- */
 typedef struct accel_refsi_cmd {
@@ -1643,7 +1994,7 @@ typedef struct accel_refsi_cmd {
 
 /* Append any decoded (or hand-filled) command; same refusals as the emit_* functions. Only the
  * fields of cmd->opcode are read. */
-ACCELDEF accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi_cmd *cmd);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi_cmd *cmd);
 
 /* ---- decoder / validator ----
  * next() yields one command per call: ACCEL_OK with *cmd filled, ACCEL_E_EMPTY once the buffer
@@ -1661,29 +2012,29 @@ typedef struct accel_refsi_iter {
     int done;     /* 1 once FINISH was read or the buffer ended */
 } accel_refsi_iter;
 
-ACCELDEF accel_status accel_refsi_iter_init(accel_refsi_iter *it, const void *buf, size_t len);
-ACCELDEF accel_status accel_refsi_iter_next(accel_refsi_iter *it, accel_refsi_cmd *cmd);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_iter_init(accel_refsi_iter *it, const void *buf, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_iter_next(accel_refsi_iter *it, accel_refsi_cmd *cmd);
 /* Validate a whole buffer: ACCEL_OK, or the first error with *err_index / *err_offset set
  * (either may be NULL). *ncmds (may be NULL) gets the commands before the end or the error. */
-ACCELDEF accel_status accel_refsi_validate(const void *buf, size_t len, size_t *ncmds,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_validate(const void *buf, size_t len, size_t *ncmds,
                                            size_t *err_index, size_t *err_offset);
 
 /* ---- register field helpers (pack: ACCEL_E_REFSI_FIELD_RANGE for a field out of range;
  * unpack: ACCEL_E_REFSI_REG_RESERVED for reserved bits set or a reserved MODE) ---- */
 /* ENTRY_PT_FN: 32-bit entry point address, bits 63:32 reserved. */
-ACCELDEF accel_status accel_refsi_pack_entry_pt(uint64_t addr, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_entry_pt(uint64_t reg, uint32_t *addr);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_entry_pt(uint64_t addr, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_entry_pt(uint64_t reg, uint32_t *addr);
 /* KUB_DESC: 48-bit address, size in 256-byte units (16 bits). */
-ACCELDEF accel_status accel_refsi_pack_kub_desc(uint64_t addr, uint32_t size_units, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_kub_desc(uint64_t reg, uint64_t *addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_kub_desc(uint64_t addr, uint32_t size_units, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_kub_desc(uint64_t reg, uint64_t *addr,
                                                   uint32_t *size_units);
 /* KARGS_INFO / TSD_INFO: 24-bit offset into the KUB at bit 16, 24-bit size at bit 40; 15:0
  * reserved. */
-ACCELDEF accel_status accel_refsi_pack_kargs_info(uint32_t offset, uint32_t size, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_kargs_info(uint64_t reg, uint32_t *offset,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_kargs_info(uint32_t offset, uint32_t size, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_kargs_info(uint64_t reg, uint32_t *offset,
                                                     uint32_t *size);
-ACCELDEF accel_status accel_refsi_pack_tsd_info(uint32_t offset, uint32_t size, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_tsd_info(uint64_t reg, uint32_t *offset, uint32_t *size);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_tsd_info(uint32_t offset, uint32_t size, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_tsd_info(uint64_t reg, uint32_t *offset, uint32_t *size);
 
 /* WINDOW_MODE: size is in bytes (1 .. 2^32), stored as size - 1 in bits 63:32. */
 typedef struct accel_refsi_window_mode {
@@ -1694,14 +2045,14 @@ typedef struct accel_refsi_window_mode {
     uint8_t stride;     /* 0 .. 31 */
     uint64_t size;      /* bytes, 1 .. 2^32 */
 } accel_refsi_window_mode;
-ACCELDEF accel_status accel_refsi_pack_window_mode(const accel_refsi_window_mode *m, uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_window_mode(uint64_t reg, accel_refsi_window_mode *m);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_window_mode(const accel_refsi_window_mode *m, uint64_t *reg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_window_mode(uint64_t reg, accel_refsi_window_mode *m);
 /* WINDOW_SCALE = scale_a * scale_b. scale_a is 0 or a power of two up to 2^30 (field A = 0 for
- * 0, else log2 + 1, per the ruling: the kit's driver, not the seed's 2^A); scale_b is 1 .. 2^32
+ * 0, else log2 + 1, as the kit's driver encodes it; the reference page says 2^A); scale_b is 1 .. 2^32
  * (stored minus one in bits 63:32). */
-ACCELDEF accel_status accel_refsi_pack_window_scale(uint32_t scale_a, uint64_t scale_b,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_window_scale(uint32_t scale_a, uint64_t scale_b,
                                                     uint64_t *reg);
-ACCELDEF accel_status accel_refsi_unpack_window_scale(uint64_t reg, uint32_t *scale_a,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_unpack_window_scale(uint64_t reg, uint32_t *scale_a,
                                                       uint64_t *scale_b);
 
 /* Window translation over a register file, for hart hart_id on core core_id: an access of n
@@ -1712,16 +2063,17 @@ ACCELDEF accel_status accel_refsi_unpack_window_scale(uint64_t reg, uint32_t *sc
  * ACCEL_E_REFSI_WINDOW_PERM). An address in no
  * active window is physical: *phys = addr. A window register with reserved bits or MODE 3 gives
  * ACCEL_E_REFSI_REG_RESERVED. */
-ACCELDEF accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_t hart_id,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_t hart_id,
                                                    uint32_t core_id, uint64_t addr, size_t n,
                                                    unsigned access, uint64_t *phys);
 
+#ifndef ACCEL_REFSI_NO_MODEL
 /* ---- reference command processor ---- */
-struct accel_refsi_cmp;
+struct accel_refsi_model;
 
 /* The view a kernel instance has of memory: its hart's windows over the CMP's memory. */
 typedef struct accel_refsi_hart {
-    struct accel_refsi_cmp *cmp;
+    struct accel_refsi_model *cmp;
     uint32_t hart_id; /* 0 .. num_cores * harts_per_core - 1 (global) */
     uint32_t core_id; /* hart_id / harts_per_core */
 } accel_refsi_hart;
@@ -1740,7 +2092,7 @@ typedef struct accel_refsi_launch {
     uint64_t args[ACCEL_REFSI_MAX_ARGS]; /* RUN_INSTANCES */
 } accel_refsi_launch;
 
-typedef struct accel_refsi_cmp_config {
+typedef struct accel_refsi_model_config {
     void *user; /* passed back to every callback */
     /* Device memory, physical addresses. unit: ACCEL_REFSI_UNIT_CMP, COPY_MEM64's UNIT, or
      * ACCEL_REFSI_UNIT_HART(h) for a hart's accesses. Required. */
@@ -1763,12 +2115,12 @@ typedef struct accel_refsi_cmp_config {
     /* 1: hart accesses must be allowed by the window's PERMS. Default 0, as the kit runs:
      * its own logs show windows with PERMS 0 in use (WINDOW_MODE0 = 0xeffff00000001). */
     int check_perms;
-} accel_refsi_cmp_config;
+} accel_refsi_model_config;
 
-typedef struct accel_refsi_cmp {
-    accel_refsi_cmp_config cfg;
+typedef struct accel_refsi_model {
+    accel_refsi_model_config cfg;
     uint64_t regs[ACCEL_REFSI_NUM_REGS]; /* the CMP register file, cleared by init */
-} accel_refsi_cmp;
+} accel_refsi_model;
 
 /* Where and why execution stopped. */
 typedef struct accel_refsi_report {
@@ -1783,20 +2135,21 @@ typedef struct accel_refsi_report {
     int finished;         /* 1 when a FINISH ended the buffer */
 } accel_refsi_report;
 
-ACCELDEF accel_status accel_refsi_cmp_init(accel_refsi_cmp *cmp, const accel_refsi_cmp_config *cfg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_model_init(accel_refsi_model *cmp, const accel_refsi_model_config *cfg);
 /* Execute in order until FINISH, the end, or the first error (which stops the buffer). Returns
  * report->status; report may be NULL. Commands before the error have taken effect. */
-ACCELDEF accel_status accel_refsi_cmp_execute(accel_refsi_cmp *cmp, const void *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_model_execute(accel_refsi_model *cmp, const void *buf, size_t len,
                                               accel_refsi_report *report);
 /* Memory access through a hart's windows (for kernels). */
-ACCELDEF accel_status accel_refsi_hart_read(const accel_refsi_hart *h, uint64_t addr, void *dst,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_read(const accel_refsi_hart *h, uint64_t addr, void *dst,
                                             size_t n);
-ACCELDEF accel_status accel_refsi_hart_write(const accel_refsi_hart *h, uint64_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_write(const accel_refsi_hart *h, uint64_t addr,
                                              const void *src, size_t n);
-ACCELDEF accel_status accel_refsi_hart_read64(const accel_refsi_hart *h, uint64_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_read64(const accel_refsi_hart *h, uint64_t addr,
                                               uint64_t *v);
-ACCELDEF accel_status accel_refsi_hart_write64(const accel_refsi_hart *h, uint64_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_write64(const accel_refsi_hart *h, uint64_t addr,
                                                uint64_t v);
+#endif /* ACCEL_REFSI_NO_MODEL */
 #ifdef __cplusplus
 }
 #endif
@@ -1810,7 +2163,9 @@ ACCELDEF accel_status accel_refsi_hart_write64(const accel_refsi_hart *h, uint64
 extern "C" {
 #endif
 /* ane: Apple Neural Engine (M1 "H13" generation).
- * Two backends, one vocabulary (see RULINGS.md, ANE):
+ * Sources: the public Asahi Linux driver and m1n1 (verified code that drives the engine), and
+ * two chapters of a secondary reverse-engineering guide to the firmware and its host protocol
+ * ("the guide" below; no public code confirms it). Two backends, one vocabulary:
  *   1. DIRECT SUBMISSION (verified: matches the public Asahi Linux driver and m1n1): the task
  *      manager (TM) and 8 task queues (TQ) programmed through the port's 32-bit register
  *      callbacks: accel_ane_tm_enable / _enqueue / _push / _wait_idle / _drain_irq / _execute.
@@ -1819,13 +2174,13 @@ extern "C" {
  *      public code confirms it): the 24-byte controller header, the exec-loop channel message
  *      (u16 id at +4), procedure-call bodies, notifications, event and BAR records. Encoders and
  *      decoders reject everything the firmware would assert on, with a status naming the rule.
- *      Byte layouts of bodies beyond the seed's field lists are accel's own choice, marked
+ *      Byte layouts of bodies beyond the guide's field lists are accel's own choice, marked
  *      "layout assumed" where they appear.
  *   3. FIRMWARE REFERENCE MODEL: deterministic state machines of what the write-up says the
  *      firmware does (exec loop, process, cache request + output set, fast-path dispatcher,
  *      scheduler with credit/back-pressure/2 s deadline/recovery gate, message queue and pool,
  *      bring-up handshakes, statistics buffer), plus a register-file model of the TM/TQ for
- *      ports/sim (accel_ane_regmodel_port).
+ *      ports/sim (accel_ane_tm_model_port).
  * Config macros (define before including):
  *   ACCEL_ANE_TM_BASE (0x20000), ACCEL_ANE_TQ_BASE (0x21000)  TM and TQ0 register offsets in
  *       the port's register space (engine-relative; add 0x4000 for a block-relative port).
@@ -1835,13 +2190,30 @@ extern "C" {
  *   ACCEL_ANE_CALL_CONTAINER_SIZE (4096)  assumed sizeof(sCSneCmdProcedureCallCopyContainer),
  *       the bound on a whole exec-loop message.
  *   ACCEL_ANE_CUSTOM_BAR_GENERIC (0), ACCEL_ANE_CUSTOM_BAR_HW_32BIT (0),
- *   ACCEL_ANE_BUFDESC_OUTPUT (1), ACCEL_ANE_BU_MAGIC1 (1)  firmware enum/magic values the seeds
- *       do not give (assumed; correct them here).
+ *   ACCEL_ANE_BUFDESC_OUTPUT (1), ACCEL_ANE_BU_MAGIC1 (1)  firmware enum/magic values the guide
+ *       does not give (assumed; correct them here).
  *   ACCEL_ANE_MAX_CACHE_REQUESTS (8), ACCEL_ANE_SCHED_DEPTH (8 per level),
  *   ACCEL_ANE_SCHED_MAX_INFLIGHT (4)  fixed capacities of the firmware model's tables.
+ * ASSUMPTIONS:
+ *   - TM/TQ register map as the Asahi driver programs it, not as the guide's table gives it: TM
+ *     +0x0 REQ_ADDR (TD address), +0x4 REQ_INFO (TD size 31:16, count 15:0), +0x8 REQ_PUSH (the
+ *     doorbell: priority | queue << 8), +0xc TQ_EN; per TQ +0x0 STATUS, +0x10 PRTY,
+ *     +0x14 FREE_SPACE, +0x20..+0x9c 32 BAR words, +0xa0 network id, +0x130 SIZE1, +0x134 ADDR1;
+ *     8 queues at a stride of 0x148, priorities {1,2,3,4,5,6,30,31}. Bases: ACCEL_ANE_TM_BASE,
+ *     ACCEL_ANE_TQ_BASE.
+ *   - The guide gives two layouts for a message header. Both are kept and named apart: the
+ *     24-byte controller header (u32 id first) and the exec-loop channel message (u32 reserved,
+ *     u16 id at +4, fields from +8), which is what the firmware's own code reads.
+ *   - The guide's id-to-name pairs around 0x0000 / 0x7000 / 0xff00 look shifted: names live in one
+ *     data table (accel_ane_cmd_table) and ids placed only by listing order are flagged
+ *     ACCEL_ANE_INFO_ASSUMED.
+ *   - Whatever the firmware would assert on (field limits, ids off the exec-loop fast path, bad
+ *     priorities) is refused by the host-side encoder with its own status, since on a real
+ *     engine it is a panic.
+ *   - Values the guide omits are macros above (container size, BAR type codes, magic numbers).
  * No struct assignment in this section: freestanding rv32 gcc turns it into memcpy calls. */
 
-/* ---- layer 1a: TM/TQ register map (RULINGS.md ANE table; Asahi ane_tm.c) ---- */
+/* ---- layer 1a: TM/TQ register map (as the Asahi driver's ane_tm.c programs it) ---- */
 #ifndef ACCEL_ANE_TM_BASE
 #define ACCEL_ANE_TM_BASE ((uint32_t)0x20000u)
 #endif
@@ -1913,13 +2285,13 @@ ACCELDEF uint32_t accel_ane_tq_reg(unsigned qid, uint32_t off);
 typedef struct accel_ane_td_hdr0 {
     uint8_t tid, nid, lnid, eon;
 } accel_ane_td_hdr0;
-ACCELDEF uint32_t accel_ane_td_hdr0_pack(const accel_ane_td_hdr0 *h);
-ACCELDEF void accel_ane_td_hdr0_unpack(uint32_t w, accel_ane_td_hdr0 *h);
+ACCELDEF uint32_t accel_ane_pack_td_hdr0(const accel_ane_td_hdr0 *h);
+ACCELDEF void accel_ane_unpack_td_hdr0(uint32_t w, accel_ane_td_hdr0 *h);
 /* libane's network-id patch, exactly: (w & 0x0f00ffff) | nid << 16. Note it also clears TID bits
  * 31:28, as libane does. */
 ACCELDEF uint32_t accel_ane_td_hdr0_set_nid(uint32_t w, uint8_t nid);
 /* Patch word 0 (little-endian) of a TD in memory; td_len must be >= 4. */
-ACCELDEF accel_status accel_ane_td_patch_nid(uint8_t *td, size_t td_len, unsigned nid);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_td_patch_nid(uint8_t *td, size_t td_len, unsigned nid);
 
 /* ---- layer 3a: direct submission driver ---- */
 typedef struct accel_ane_request {
@@ -1950,36 +2322,37 @@ typedef struct accel_ane_result {
 } accel_ane_result;
 
 /* Bases from ACCEL_ANE_TM_BASE/TQ_BASE, timeouts from the config macros. */
-ACCELDEF accel_status accel_ane_tm_init(accel_ane_tm *tm, const accel_port *port);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_init(accel_ane_tm *tm, const accel_port *port);
 /* TQ_EN |= ACCEL_ANE_TQ_EN_BITS, TQ_PRTY[q] = table[q] for q 0..7, IRQ_EN1, IRQ_EN2. */
-ACCELDEF accel_status accel_ane_tm_enable(accel_ane_tm *tm);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_enable(accel_ane_tm *tm);
 /* IRQ_EN1 = 0, IRQ_EN2 = 0, TQ_EN &= ~ACCEL_ANE_TQ_EN_BITS. */
-ACCELDEF accel_status accel_ane_tm_disable(accel_ane_tm *tm);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_disable(accel_ane_tm *tm);
 /* Every argument rule of a request, no I/O. */
-ACCELDEF accel_status accel_ane_check_request(const accel_ane_request *req);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_check_request(const accel_ane_request *req);
 /* TQ_STATUS = 1, 32 BAR words, SIZE1, ADDR1, NID1. Needs enable; the queue must be free. */
-ACCELDEF accel_status accel_ane_tm_enqueue(accel_ane_tm *tm, const accel_ane_request *req);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_enqueue(accel_ane_tm *tm, const accel_ane_request *req);
 /* REQ_ADDR = TQ_ADDR1, REQ_INFO = TQ_SIZE1 | td_count, REQ_PUSH = prty | qid << 8. */
-ACCELDEF accel_status accel_ane_tm_push(accel_ane_tm *tm, const accel_ane_request *req);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_push(accel_ane_tm *tm, const accel_ane_request *req);
 /* Poll TM_STATUS bit 0 (idle) every poll_ms for timeout_ms; *status (may be NULL) = last read. */
-ACCELDEF accel_status accel_ane_tm_wait_idle(accel_ane_tm *tm, uint32_t *status);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_wait_idle(accel_ane_tm *tm, uint32_t *status);
 /* Drain IRQ line 0 or 1: read the event count, then 4 registers per event (at most
  * ACCEL_ANE_IRQ_MAX_EVENTS; the first `max` are stored in ev, which may be NULL). Line 0 is then
  * acknowledged (IRQ_ACK |= 2), as the Asahi driver does; line 1 has no ack. *count = the
  * device's count. ACCEL_E_OVERFLOW when the count exceeded ACCEL_ANE_IRQ_MAX_EVENTS. */
-ACCELDEF accel_status accel_ane_tm_drain_irq(accel_ane_tm *tm, unsigned line,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_drain_irq(accel_ane_tm *tm, unsigned line,
                                              accel_ane_irq_event *ev, size_t max,
                                              uint32_t *count);
 /* Release the queue (TQ_STATUS = 0). */
-ACCELDEF accel_status accel_ane_tm_release(accel_ane_tm *tm, unsigned qid);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_release(accel_ane_tm *tm, unsigned qid);
 /* push, wait idle, drain both lines, release. On timeout the lines are still drained and the
  * queue released, then ACCEL_E_TIMEOUT. res may be NULL. */
-ACCELDEF accel_status accel_ane_tm_execute(accel_ane_tm *tm, const accel_ane_request *req,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_execute(accel_ane_tm *tm, const accel_ane_request *req,
                                            accel_ane_result *res);
 /* enqueue + execute. */
-ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_request *req,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_request *req,
                                           accel_ane_result *res);
 
+#ifndef ACCEL_ANE_NO_MODEL
 /* ---- layer 4a: TM/TQ register-file model (for ports/sim) ----
  * Every register of the TM block and the 8 TQs as plain storage. A write to REQ_PUSH "runs" the
  * queued chain: TM_STATUS reads not-idle until exec_ms of simulated time passed (forever when
@@ -1987,7 +2360,7 @@ ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_requ
  * COMMIT_INFO = nid << 16. Offsets outside the file read 0 and fail writes with ACCEL_E_ARG. */
 #define ACCEL_ANE_MODEL_TM_WORDS 0x20u /* TM 0x00..0x7c */
 #define ACCEL_ANE_MODEL_TQ_WORDS (8u * 0x148u / 4u)
-typedef struct accel_ane_regmodel {
+typedef struct accel_ane_tm_model {
     uint32_t tm[ACCEL_ANE_MODEL_TM_WORDS];
     uint32_t tq[ACCEL_ANE_MODEL_TQ_WORDS];
     uint32_t tm_base, tq_base;
@@ -1996,19 +2369,21 @@ typedef struct accel_ane_regmodel {
     uint8_t running, stuck;
     uint32_t pushes;     /* doorbells seen */
     uint32_t bad_writes; /* writes outside the file */
-} accel_ane_regmodel;
-ACCELDEF accel_status accel_ane_regmodel_init(accel_ane_regmodel *m);
+} accel_ane_tm_model;
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_init(accel_ane_tm_model *m);
 /* Fill model (reg_read32, reg_write32, delay_ms) for accel_sim_attach. */
-ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port *model);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_port(accel_ane_tm_model *m, accel_port *model);
 /* ane: end of part 1 declarations */
 
-/* ==== layer 1b: firmware command protocol (UNVERIFIED: seeds 001 ch. 29 and 004 ch. 30) ====
- * Two framings, kept apart (RULINGS ANE 2):
+#endif /* ACCEL_ANE_NO_MODEL */
+/* ==== layer 1b: firmware command protocol (UNVERIFIED: from the guide's firmware and protocol
+ * chapters) ====
+ * Two framings, kept apart (see ASSUMPTIONS above):
  *   controller message: the 24-byte sCSneControllerCmdHdr (u32 id 0x00..0x5c, u32 size, u32
  *     priority, i32 programId, i32 processId, u32 procedureId), then `size` body bytes;
  *   exec-loop channel message ("xl"): u32 reserved @0, u16 id @4 (wire enum), u16 reserved @6,
  *     fields from @8.
- * All integers little-endian. Field order beyond what the seeds print is accel's assumption. */
+ * All integers little-endian. Field order beyond what the guide prints is accel's assumption. */
 #define ACCEL_ANE_CTL_HDR_SIZE 24u
 #define ACCEL_ANE_XL_HDR_SIZE 8u
 #define ACCEL_ANE_EVENT_SIZE 24u  /* { u32 type; u32 targetMask; u64 id; u64 value; } */
@@ -2043,7 +2418,7 @@ ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port 
 #define ACCEL_ANE_BUFDESC_OUTPUT 1u /* eCSneBufferDescriptorType_OutputBuffer (value assumed) */
 #endif
 
-/* ---- the two id spaces, as one data table (RULINGS ANE 3: correct names here) ---- */
+/* ---- the two id spaces, as one data table (correct a doubtful name here, nowhere else) ---- */
 #define ACCEL_ANE_SPACE_CTL 1u  /* dispatched eCSneCmdId 0x00..0x5c */
 #define ACCEL_ANE_SPACE_WIRE 2u /* ECSneCmdId wire enum, the u16 at exec-loop +4 */
 #define ACCEL_ANE_DIR_UNKNOWN 0u
@@ -2051,9 +2426,9 @@ ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port 
 #define ACCEL_ANE_DIR_F2H 2u /* firmware to host (notification) */
 #define ACCEL_ANE_DIR_BOTH 3u
 #define ACCEL_ANE_INFO_FASTPATH 0x1u /* accepted by the exec-loop dispatcher */
-#define ACCEL_ANE_INFO_ASSUMED 0x2u  /* id placed by the seed's listing order, not pinned */
+#define ACCEL_ANE_INFO_ASSUMED 0x2u  /* id placed by the guide's listing order, not pinned */
 
-/* wire ids the seeds pin down */
+/* wire ids the guide pins down */
 #define ACCEL_ANE_WIRE_DEBUG_COMMAND_DATA_CHECK 0x0000u
 #define ACCEL_ANE_WIRE_CH_DATA_FILE_LOAD2 0x002du
 #define ACCEL_ANE_WIRE_CH_ERROR_NOTIFICATION 0x0100u   /* assumed position */
@@ -2074,7 +2449,7 @@ ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port 
 #define ACCEL_ANE_WIRE_RETURN_PROCESS_ID 0x0404u
 #define ACCEL_ANE_WIRE_INFERENCE_CALL 0x7000u
 #define ACCEL_ANE_WIRE_BACK_CHANNEL_RPC 0xff00u
-/* dispatched (controller) ids the seeds pin down */
+/* dispatched (controller) ids the guide pins down */
 #define ACCEL_ANE_CTL_PROPERTY_WRITE 0x1eu
 #define ACCEL_ANE_CTL_PROPERTY_READ 0x1fu
 #define ACCEL_ANE_CTL_PROCEDURE_CALL 0x41u
@@ -2102,14 +2477,14 @@ typedef struct accel_ane_cmd_desc {
     uint8_t dir, flags;
     uint8_t named;      /* 1: a table entry names it */
 } accel_ane_cmd_desc;
-ACCELDEF accel_status accel_ane_cmd_describe(unsigned space, uint32_t id, accel_ane_cmd_desc *d);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cmd_describe(unsigned space, uint32_t id, accel_ane_cmd_desc *d);
 /* The table itself (for tools): *n entries. */
 ACCELDEF const accel_ane_cmd_info *accel_ane_cmd_table(size_t *n);
 /* 1 when the exec-loop dispatcher implements the wire id (anything else panics the firmware). */
 ACCELDEF int accel_ane_xl_accepts(uint32_t id);
 
 /* ---- priorities: fwPriority < 8; normal_only: the (2..7) gate, else (0..1) || (2..7) ---- */
-ACCELDEF accel_status accel_ane_check_priority(uint32_t priority, int normal_only);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_check_priority(uint32_t priority, int normal_only);
 
 /* ---- records ---- */
 typedef struct accel_ane_event {
@@ -2124,11 +2499,11 @@ typedef struct accel_ane_chain_buf {
     uint32_t type, output_set_id;
     uint64_t address;
 } accel_ane_chain_buf;
-ACCELDEF accel_status accel_ane_event_encode(const accel_ane_event *e, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_event_decode(const uint8_t *in, size_t len, accel_ane_event *e);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_event(const accel_ane_event *e, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_event(const uint8_t *in, size_t len, accel_ane_event *e);
 /* BAR: encode/decode enforce type GENERIC, cfg HW_32BIT and barId < 32. */
-ACCELDEF accel_status accel_ane_bar_encode(const accel_ane_bar *b, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_bar_decode(const uint8_t *in, size_t len, accel_ane_bar *b);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_bar(const accel_ane_bar *b, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_bar(const uint8_t *in, size_t len, accel_ane_bar *b);
 
 /* ---- controller header ---- */
 typedef struct accel_ane_ctl_hdr {
@@ -2137,11 +2512,11 @@ typedef struct accel_ane_ctl_hdr {
     uint32_t procedure_id;
 } accel_ane_ctl_hdr;
 /* Encoder: id <= 0x5c and not firmware-to-host only, priority < 8, ids >= -1. */
-ACCELDEF accel_status accel_ane_ctl_hdr_encode(const accel_ane_ctl_hdr *h, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_encode_hdr(const accel_ane_ctl_hdr *h, uint8_t *out,
                                                size_t cap);
 /* Decoder: also maxCmdBufSize >= 24 + size (ACCEL_E_ANE_MSG_SIZE) and len >= 24 + size.
  * *body points at the body inside buf. */
-ACCELDEF accel_status accel_ane_ctl_decode(const uint8_t *buf, size_t len, size_t max_cmd_buf,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_decode_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
                                            accel_ane_ctl_hdr *h, const uint8_t **body);
 
 /* ---- procedure call (exec-loop ids 0x204 plain, 0x20c custom BARs, 0x211 events, 0x212
@@ -2169,23 +2544,23 @@ typedef struct accel_ane_proc_call {
     const accel_ane_bar *bars;
     const accel_ane_event *wait, *signal;
     const uint32_t *exec_order;
-    /* decoder output: views into the message (read with accel_ane_bar_decode etc.) */
+    /* decoder output: views into the message (read with accel_ane_decode_bar etc.) */
     const uint8_t *raw_bars, *raw_wait, *raw_signal, *raw_exec_order;
 } accel_ane_proc_call;
 /* Variant of a wire id, or ACCEL_E_ANE_ID when the id is no procedure call. */
-ACCELDEF accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant);
 /* Every rule of Tables 29.4/30.3/30.4 + bands + fast-path bounds, on the counts (no arrays). */
-ACCELDEF accel_status accel_ane_pc_check(const accel_ane_proc_call *pc);
-ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pc_check(const accel_ane_proc_call *pc);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                     size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
                                                     accel_ane_proc_call *pc);
 /* Controller framing of the plain call (id 0x41): the 24-byte header (priority, programId,
  * processId = pc->proc, procedureId = pc->proc_id, size = body bytes) then the same body from
  * +0x18. pc->id must be the plain wire id 0x204 (the variants have no pinned controller id). */
-ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                      size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t len,
                                                      size_t max_cmd_buf, accel_ane_ctl_hdr *h,
                                                      accel_ane_proc_call *pc);
 
@@ -2202,50 +2577,50 @@ typedef struct accel_ane_trigger {
     const accel_ane_chain_buf *inputs; /* encoder */
     const uint8_t *raw_inputs;         /* decoder view */
 } accel_ane_trigger;
-ACCELDEF accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets);
-ACCELDEF accel_status accel_ane_chain_buf_decode(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_chain_buf(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
                                                  accel_ane_chain_buf *b);
-ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, uint8_t *out,
                                                   size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
                                                   accel_ane_trigger *t);
 
 /* ---- back-channel RPC body: u32 magic 0x55aa55aa, u32 length <= 0x800000, payload[length]
  * (xl 0xff00 at +8; controller 0x5b as the body) ---- */
-ACCELDEF accel_status accel_ane_rpc_encode(const uint8_t *payload, uint32_t n, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_rpc(const uint8_t *payload, uint32_t n, uint8_t *out,
                                            size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_rpc_decode(const uint8_t *body, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_rpc(const uint8_t *body, size_t len,
                                            const uint8_t **payload, uint32_t *n);
 
 /* ---- other exec-loop commands ---- */
 /* 0x404 RETURN_PROCESS_ID: +8 i32 processId (>= 0). */
-ACCELDEF accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len);
 /* Generic frame: u32 0, u16 id, u16 0 (what every xl message starts with). */
-ACCELDEF accel_status accel_ane_xl_hdr_encode(uint32_t id, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_xl_hdr_decode(const uint8_t *buf, size_t len, uint32_t *id);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_hdr(const uint8_t *buf, size_t len, uint32_t *id);
 
 /* ---- controller bodies ---- */
 /* property read (0x1f) / write (0x1e): { u64 regAddr; u32 regValue; u32 reserved }, write
  * needs regValue != 0. */
 #define ACCEL_ANE_PROPERTY_SIZE 16u
-ACCELDEF accel_status accel_ane_property_encode(int write, uint64_t reg_addr, uint32_t value,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_property(int write, uint64_t reg_addr, uint32_t value,
                                                 uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_property_decode(int write, const uint8_t *body, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_property(int write, const uint8_t *body, size_t len,
                                                 uint64_t *reg_addr, uint32_t *value);
 /* premap (0x4a): { u32 nbrOfOps == 1; u32 nbrOfBuffers == 1; u64 addr != 0; u64 size != 0 } */
 #define ACCEL_ANE_PREMAP_SIZE 24u
-ACCELDEF accel_status accel_ane_premap_encode(uint32_t nops, uint32_t nbufs, uint64_t addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_premap(uint32_t nops, uint32_t nbufs, uint64_t addr,
                                               uint64_t size, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_premap_decode(const uint8_t *body, size_t len, uint64_t *addr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_premap(const uint8_t *body, size_t len, uint64_t *addr,
                                               uint64_t *size);
 /* inference call (0x5a): { u32 bufNbr; u32 reserved; u64 propAddr; u64 propSize;
  * { u64 addr; u64 size } buf[bufNbr] }, bufNbr == 1 + numIoBuffers of the procedure. */
 #define ACCEL_ANE_INFERENCE_FIXED_SIZE 24u
-ACCELDEF accel_status accel_ane_inference_encode(uint32_t num_io_buffers, uint32_t buf_nbr,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_inference(uint32_t num_io_buffers, uint32_t buf_nbr,
                                                  uint64_t prop_addr, uint64_t prop_size,
                                                  const uint64_t *addr_size_pairs, uint8_t *out,
                                                  size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_inference_decode(const uint8_t *body, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_inference(const uint8_t *body, size_t len,
                                                  uint32_t num_io_buffers, uint32_t *buf_nbr,
                                                  uint64_t *prop_addr, uint64_t *prop_size,
                                                  const uint8_t **raw_bufs);
@@ -2253,13 +2628,13 @@ ACCELDEF accel_status accel_ane_inference_decode(const uint8_t *body, size_t len
  * == 1; u32 nbrOfOutputBufferSets == 1 } (handle unused); recycle 0x47 { u64 cacheHandler;
  * u32 outputBufferSetId < 1; u32 reserved }; invalidate 0x48 and group select 0x4f
  * { u64 cacheHandler }. Other ids: ACCEL_E_ANE_ID. */
-ACCELDEF accel_status accel_ane_cr_body_encode(uint32_t ctl_id, uint64_t handle, uint32_t set_id,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_cr_body(uint32_t ctl_id, uint64_t handle, uint32_t set_id,
                                                uint8_t *out, size_t cap, size_t *len);
-ACCELDEF accel_status accel_ane_cr_body_decode(uint32_t ctl_id, const uint8_t *body, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_cr_body(uint32_t ctl_id, const uint8_t *body, size_t len,
                                                uint64_t *handle, uint32_t *set_id);
 /* force-disable cache requests (0x4d): { u32 disable }, admitted only when 1. */
-ACCELDEF accel_status accel_ane_force_disable_encode(uint32_t disable, uint8_t *out, size_t cap);
-ACCELDEF accel_status accel_ane_force_disable_decode(const uint8_t *body, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_force_disable(uint32_t disable, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_force_disable(const uint8_t *body, size_t len);
 
 /* ---- notifications (firmware to host, xl framing) ---- */
 #define ACCEL_ANE_NOTE_OTHER 0u  /* known F2H id without a decoded body: payload view */
@@ -2285,11 +2660,12 @@ typedef struct accel_ane_note {
 } accel_ane_note;
 /* signpost record: 32-bit { u32 code; u32 arg; u64 ts }, 64-bit { u32 code; u32 rsv; u64 arg;
  * u64 ts }; grouped variants: +8 u32 count (>= 1), records from +0xc. */
-ACCELDEF accel_status accel_ane_note_encode(const accel_ane_note *n, uint8_t *out, size_t cap,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_note(const accel_ane_note *n, uint8_t *out, size_t cap,
                                             size_t *len);
-ACCELDEF accel_status accel_ane_note_decode(const uint8_t *buf, size_t len, accel_ane_note *n);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_note(const uint8_t *buf, size_t len, accel_ane_note *n);
 
-/* ==== layer 2: firmware reference model (what seed 001 says the firmware does) ====
+#ifndef ACCEL_ANE_NO_MODEL
+/* ==== layer 2: firmware reference model (what the guide says the firmware does) ====
  * Deterministic, allocation-free; time is a parameter (ms). Each step returns ACCEL_OK when the
  * event is taken, else a status naming why it was refused, and leaves the state unchanged. */
 
@@ -2313,15 +2689,15 @@ typedef struct accel_ane_xl_fsm {
 } accel_ane_xl_fsm;
 ACCELDEF void accel_ane_xl_fsm_init(accel_ane_xl_fsm *f);
 /* INIT -> RUN (the loop is armed). */
-ACCELDEF accel_status accel_ane_xl_fsm_arm(accel_ane_xl_fsm *f);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_fsm_arm(accel_ane_xl_fsm *f);
 /* RUN+DISPATCH -> EXEC (EXEC_SECURE in the secure phase); EXEC*+DRAIN -> RUN; RUN+DRAIN stays;
  * RUN+ENTER_SECURE (non-secure) and RUN+EXIT_SECURE (secure) -> PAUSE (queues quiesced);
  * any event in PAUSE -> ACCEL_E_ANE_INVARIANT (and stays asserted); INIT -> ACCEL_E_STATE;
  * DISPATCH while in flight -> ACCEL_E_BUSY; a switch while in flight or to the phase already
  * in force -> ACCEL_E_STATE. */
-ACCELDEF accel_status accel_ane_xl_fsm_event(accel_ane_xl_fsm *f, unsigned ev);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_fsm_event(accel_ane_xl_fsm *f, unsigned ev);
 /* PAUSE -> RUN in the new phase (the secure switch completes). */
-ACCELDEF accel_status accel_ane_xl_fsm_resume(accel_ane_xl_fsm *f);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_fsm_resume(accel_ane_xl_fsm *f);
 /* 1 when a handler may touch hardware (EXEC or EXEC_SECURE). */
 ACCELDEF int accel_ane_xl_fsm_hw_allowed(const accel_ane_xl_fsm *f);
 
@@ -2336,7 +2712,7 @@ typedef struct accel_ane_proc_fsm {
     uint32_t calls, dropped;
 } accel_ane_proc_fsm;
 ACCELDEF void accel_ane_proc_fsm_init(accel_ane_proc_fsm *p);
-ACCELDEF accel_status accel_ane_proc_fsm_event(accel_ane_proc_fsm *p, unsigned ev);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_proc_fsm_event(accel_ane_proc_fsm *p, unsigned ev);
 
 /* ---- cache requests (available / in-use / invalidating) with their output set
  * (available / in-execution) ---- */
@@ -2362,22 +2738,22 @@ typedef struct accel_ane_cr_pool {
     uint32_t dropped;    /* triggers dropped (wrong state or handle) */
     uint32_t triggers;
 } accel_ane_cr_pool;
-ACCELDEF accel_status accel_ane_cr_init(accel_ane_cr_pool *p, uint32_t max);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_init(accel_ane_cr_pool *p, uint32_t max);
 /* install: a free index -> IN_USE; *handle = gen << 8 | index (opaque to the host). */
-ACCELDEF accel_status accel_ane_cr_install(accel_ane_cr_pool *p, uint32_t group, uint64_t *handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_install(accel_ane_cr_pool *p, uint32_t group, uint64_t *handle);
 /* trigger: the handle must be live and IN_USE (else dropped, counted, ACCEL_E_ANE_HANDLE), its
  * timestamp strictly above the last (ACCEL_E_ANE_TIMESTAMP), its output set available
  * (ACCEL_E_BUSY); then the output set is in execution. */
-ACCELDEF accel_status accel_ane_cr_trigger(accel_ane_cr_pool *p, uint64_t handle, uint64_t ts);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_trigger(accel_ane_cr_pool *p, uint64_t handle, uint64_t ts);
 /* recycle: the host returns the consumed output set (in execution -> available). */
-ACCELDEF accel_status accel_ane_cr_recycle(accel_ane_cr_pool *p, uint64_t handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_recycle(accel_ane_cr_pool *p, uint64_t handle);
 /* invalidate: IN_USE -> INVALIDATING (output set idle) ; finish: INVALIDATING -> AVAILABLE. */
-ACCELDEF accel_status accel_ane_cr_invalidate(accel_ane_cr_pool *p, uint64_t handle);
-ACCELDEF accel_status accel_ane_cr_finish_invalidate(accel_ane_cr_pool *p, uint64_t handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_invalidate(accel_ane_cr_pool *p, uint64_t handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_finish_invalidate(accel_ane_cr_pool *p, uint64_t handle);
 /* group select: this request becomes the active member of its group. */
-ACCELDEF accel_status accel_ane_cr_select(accel_ane_cr_pool *p, uint64_t handle);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_select(accel_ane_cr_pool *p, uint64_t handle);
 /* global force-disable: admitted only when set true (ACCEL_E_ANE_FORCE_DISABLE otherwise). */
-ACCELDEF accel_status accel_ane_cr_force_disable(accel_ane_cr_pool *p, uint32_t disable);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_force_disable(accel_ane_cr_pool *p, uint32_t disable);
 
 /* ---- scheduler: 8 levels (0 highest; 0..1 system band), strict priority among levels with
  * credit (credit = the weight table {1,2,3,4,5,6,30,31}, refilled when no waiting level has
@@ -2414,24 +2790,24 @@ typedef struct accel_ane_sched {
     uint32_t recoveries, faults;
     uint8_t reset_first_tq, reset_last_tq; /* range of the last reset notification */
 } accel_ane_sched;
-ACCELDEF accel_status accel_ane_sched_init(accel_ane_sched *s, uint8_t max_inflight,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_init(accel_ane_sched *s, uint8_t max_inflight,
                                            uint32_t recover_ms, uint32_t min_gap_ms);
 /* queue a job: ACCEL_E_ANE_NOT_READY while recovering, ACCEL_E_FULL when its level is full
  * ("priority queue is full"), ACCEL_E_ANE_PRIORITY for a level >= 8, ACCEL_E_ANE_TQ_RANGE for tq 0. */
-ACCELDEF accel_status accel_ane_sched_submit(accel_ane_sched *s, const accel_ane_job *j);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_submit(accel_ane_sched *s, const accel_ane_job *j);
 /* dispatch the next job: ACCEL_E_EMPTY, ACCEL_E_BUSY (in-flight bound: back-pressure, counted),
  * ACCEL_E_ANE_NOT_READY. */
-ACCELDEF accel_status accel_ane_sched_dispatch(accel_ane_sched *s, uint32_t now, accel_ane_job *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_dispatch(accel_ane_sched *s, uint32_t now, accel_ane_job *out);
 /* a job finished: ACCEL_E_ARG when the tag is not in flight. */
-ACCELDEF accel_status accel_ane_sched_complete(accel_ane_sched *s, uint32_t tag);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_complete(accel_ane_sched *s, uint32_t tag);
 /* time passes: in-flight jobs older than the deadline are aborted; abort_clears == 0 escalates
  * to a reset notification over the aborted jobs' queue range and a fault into the gate. The gate
  * frees when recovery finished. *aborted (may be NULL) = jobs aborted now. */
-ACCELDEF accel_status accel_ane_sched_tick(accel_ane_sched *s, uint32_t now, int abort_clears,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_tick(accel_ane_sched *s, uint32_t now, int abort_clears,
                                            uint32_t *aborted);
 /* a fault (crash): stage dump, cancel everything in flight, and recover behind the single gate,
  * at most one recovery start per min_gap_ms; faults during recovery keep it not ready. */
-ACCELDEF accel_status accel_ane_sched_fault(accel_ane_sched *s, uint32_t now);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_fault(accel_ane_sched *s, uint32_t now);
 
 /* ---- kernel objects: bounded message queue (fixed width and depth; full/empty are the
  * would-block outcomes) and a fixed pool with total/available counts ---- */
@@ -2439,24 +2815,24 @@ typedef struct accel_ane_msgq {
     accel_ring ring;
     size_t width; /* bytes per message slot; slot = 2-byte length + width */
 } accel_ane_msgq;
-ACCELDEF accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width);
 /* ACCEL_E_FULL = the sender would block; ACCEL_E_TOO_LONG when len > width. */
-ACCELDEF accel_status accel_ane_msgq_send(accel_ane_msgq *q, const void *msg, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_send(accel_ane_msgq *q, const void *msg, size_t len);
 /* ACCEL_E_EMPTY = the receiver would block. */
-ACCELDEF accel_status accel_ane_msgq_recv(accel_ane_msgq *q, void *msg, size_t cap, size_t *len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_recv(accel_ane_msgq *q, void *msg, size_t cap, size_t *len);
 typedef struct accel_ane_pool {
     uint32_t used; /* bit i: slot i taken */
     uint8_t total;
 } accel_ane_pool;
-ACCELDEF accel_status accel_ane_pool_init(accel_ane_pool *p, unsigned total); /* 1..32 */
-ACCELDEF accel_status accel_ane_pool_alloc(accel_ane_pool *p, unsigned *slot);
-ACCELDEF accel_status accel_ane_pool_free(accel_ane_pool *p, unsigned slot);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pool_init(accel_ane_pool *p, unsigned total); /* 1..32 */
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pool_alloc(accel_ane_pool *p, unsigned *slot);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pool_free(accel_ane_pool *p, unsigned slot);
 ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p);
 
 /* ---- bring-up (Table 29.3 and the first-command list) ---- */
 /* Boot invariant: the initial kernel heap must exceed twice the framework reservation
  * (ACCEL_E_ANE_INVARIANT otherwise: the kernel refuses to boot). */
-ACCELDEF accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes);
 #define ACCEL_ANE_BU_OFF 0u
 #define ACCEL_ANE_BU_WAIT_ALIVE 1u    /* reset released, waiting for scratch 7 first wake */
 #define ACCEL_ANE_BU_WAIT_CHANNELS 2u /* waiting for scratch 7 second wake */
@@ -2473,7 +2849,7 @@ ACCELDEF accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t re
 #define ACCEL_ANE_BU_EV_FIRST_CMD 5u   /* arg = index of the command completed */
 #define ACCEL_ANE_BU_FIRST_CMD_COUNT 9u
 #ifndef ACCEL_ANE_BU_MAGIC1
-#define ACCEL_ANE_BU_MAGIC1 0x1u /* magic-number-1: value not in the seeds (assumed) */
+#define ACCEL_ANE_BU_MAGIC1 0x1u /* magic-number-1: value not in the guide (assumed) */
 #endif
 typedef struct accel_ane_bringup {
     uint8_t state;
@@ -2482,12 +2858,13 @@ typedef struct accel_ane_bringup {
     uint32_t failures; /* power cycles after a missing second wake */
 } accel_ane_bringup;
 ACCELDEF void accel_ane_bringup_init(accel_ane_bringup *b, uint8_t max_retries);
-ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev, uint32_t arg);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev, uint32_t arg);
 /* name of first command i (print-enable, start, ...), "" past the end */
 ACCELDEF const char *accel_ane_first_cmd_name(unsigned i);
 /* name of channel i of the table (SHAREDMALLOC, TERMINAL, ...), "" past the end */
 ACCELDEF const char *accel_ane_channel_name(unsigned i);
 
+#endif /* ACCEL_ANE_NO_MODEL */
 /* ---- per-run statistics buffer (Listing 29.4, Table 29.9) ---- */
 #define ACCEL_ANE_STATS_HDR_SIZE 0x28u
 #define ACCEL_ANE_STATS_EVDESC_SIZE 0x14u
@@ -2506,13 +2883,14 @@ typedef struct accel_ane_stats_engine { /* layout assumed: four u32 then the cou
     uint32_t counters[4];
 } accel_ane_stats_engine;
 /* Null-buffer rule: out NULL or cap 0 writes nothing and reports *len 0 (ACCEL_OK). */
-ACCELDEF accel_status accel_ane_stats_write(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
                                             const accel_ane_stats_engine *e, unsigned n, size_t *len);
-ACCELDEF accel_status accel_ane_stats_parse(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_stats(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
                                             unsigned *n);
-ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, unsigned i,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, unsigned i,
                                                 accel_ane_stats_engine *e);
 
+#ifndef ACCEL_ANE_NO_MODEL
 /* ---- doorbell emit (Listing 29.3) and the fabric register S3_3_C15_C8_0 (Table 29.5) ----
  * A model of the firmware's guarded doorbell: with interrupts masked, clear bit 39 (open the
  * window), store the doorbell bit, let the fabric latch its response into bits 1/7, sample:
@@ -2533,11 +2911,11 @@ typedef struct accel_ane_fabric {
     uint32_t last_value, stores;
     uint8_t window_seen_open; /* the store happened with bit 39 clear */
 } accel_ane_fabric;
-ACCELDEF accel_status accel_ane_doorbell_emit(accel_ane_fabric *f, uint64_t target, uint32_t bit);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_doorbell_emit(accel_ane_fabric *f, uint64_t target, uint32_t bit);
 /* power-gate condition: bit 2 set and bit 4 clear; then bits 0, 2, 4 are cleared. */
-ACCELDEF accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f);
 
-/* ---- fast-path dispatcher (CAneEngineExeLoop::dispatch as seed 004 describes it) ----
+/* ---- fast-path dispatcher (CAneEngineExeLoop::dispatch as the guide describes it) ----
  * Takes one exec-loop message. Ids outside the accepted set fault the firmware (it logs and
  * asserts): ACCEL_E_ANE_UNSUPPORTED_CMD and `faulted` is set, after which every message gets
  * ACCEL_E_ANE_INVARIANT. Bad fields: rejected without running (the decoder's status, counted in
@@ -2545,7 +2923,7 @@ ACCELDEF accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f);
  * (ACCEL_E_ANE_NOT_RUNNING). A cache trigger on a wrong-state handle: dropped (the cache pool's
  * status). Accepted work posts DISPATCH to the exec loop (ACCEL_E_BUSY while one is in flight:
  * the host retries; nothing was consumed). */
-typedef struct accel_ane_fw {
+typedef struct accel_ane_fw_model {
     accel_ane_xl_fsm loop;
     accel_ane_cr_pool cr;
     uint8_t loaded[(ACCEL_ANE_PROGRAM_ID_LIMIT + 7u) / 8u];  /* per-program validity */
@@ -2554,15 +2932,16 @@ typedef struct accel_ane_fw {
     uint8_t faulted;
     uint32_t accepted, rejected, dropped, rpcs, pids_returned;
     uint32_t last_id;
-} accel_ane_fw;
-ACCELDEF accel_status accel_ane_fw_init(accel_ane_fw *fw, uint32_t max_cache_requests);
+} accel_ane_fw_model;
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fw_model_init(accel_ane_fw_model *fw, uint32_t max_cache_requests);
 /* program slot: load (valid), start (running), stop, unload */
-ACCELDEF accel_status accel_ane_fw_program(accel_ane_fw *fw, uint32_t program_id, int loaded,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fw_model_program(accel_ane_fw_model *fw, uint32_t program_id, int loaded,
                                            int running);
-ACCELDEF accel_status accel_ane_fw_dispatch(accel_ane_fw *fw, const uint8_t *msg, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fw_model_dispatch(accel_ane_fw_model *fw, const uint8_t *msg, size_t len);
 /* the in-flight partition finished (EXEC -> RUN) */
-ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fw_model_complete(accel_ane_fw_model *fw);
 /* ane: end of declarations */
+#endif /* ACCEL_ANE_NO_MODEL */
 #ifdef __cplusplus
 }
 #endif
@@ -2586,6 +2965,10 @@ extern "C" {
  *   Offsets follow TFLite: input_offset = -input_zero_point, filter_offset = -filter_zero_point,
  *   output_offset = +output_zero_point; shift > 0 is a left shift. Accumulators wrap modulo 2^32
  *   (TFLite leaves int32 overflow undefined; real models never reach it), likewise x * 2^shift.
+ * ASSUMPTIONS: the reference is TFLite's default build (double rounding; single rounding only
+ *   when a layer asks for ACCEL_MAC_ROUND_SINGLE, never silently); the Edge TPU's uint8 on the
+ *   wire is int8 with the sign bit flipped (accel_mac_flip_sign); the DSP kernels need a
+ *   little-endian target.
  * Config macros:
  *   ACCEL_MAC_NO_FLOAT  leave out every float/double helper (quantize_multiplier, quantize_f32,
  *                       dequantize_f32); the rest of the engine is integer only.
@@ -2717,28 +3100,28 @@ typedef struct accel_mac_conv {
 } accel_mac_conv;
 
 /* ---- requantization helpers, exactly as TFLite / gemmlowp ---- */
-ACCELDEF int32_t accel_mac_srdhm(int32_t a, int32_t b); /* SaturatingRoundingDoublingHighMul */
+ACCELDEF int32_t accel_mac_saturating_rounding_doubling_high_mul(int32_t a, int32_t b); /* SaturatingRoundingDoublingHighMul */
 /* RoundingDivideByPOT; exponent is clamped to 0..31 (TFLite DCHECKs that range). */
-ACCELDEF int32_t accel_mac_rdbpot(int32_t x, int32_t exponent);
+ACCELDEF int32_t accel_mac_rounding_divide_by_power_of_two(int32_t x, int32_t exponent);
 /* MultiplyByQuantizedMultiplier, double rounding; shift clamped to -31..+31, the left shift
  * wraps modulo 2^32 as two's-complement hardware does (TFLite: undefined). */
-ACCELDEF int32_t accel_mac_mbqm(int32_t x, int32_t multiplier, int32_t shift);
+ACCELDEF int32_t accel_mac_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int32_t shift);
 /* The single-rounding variant (TFLITE_SINGLE_ROUNDING); the result saturates to int32. */
-ACCELDEF int32_t accel_mac_mbqm_single(int32_t x, int32_t multiplier, int32_t shift);
+ACCELDEF int32_t accel_mac_multiply_by_quantized_multiplier_single(int32_t x, int32_t multiplier, int32_t shift);
 /* Requantize int32 accumulators (e.g. what an accelerator returned) to int8/uint8:
  * out[i] = clamp(mbqm(acc[i] (+ bias[i % count_b]), ...) + output_offset). Channel = i % channels. */
-ACCELDEF accel_status accel_mac_requantize(const int32_t *acc, size_t n, size_t channels,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_requantize(const int32_t *acc, size_t n, size_t channels,
                                            const accel_mac_quant *q, void *out, size_t out_len);
 #ifndef ACCEL_MAC_NO_FLOAT
 /* QuantizeMultiplier: real = multiplier * 2^(shift-31), multiplier in [2^30, 2^31) or 0.
  * ACCEL_E_ARG for NaN or infinity. Shift below -31 gives (0, 0) as TFLite. */
-ACCELDEF accel_status accel_mac_quantize_multiplier(double real, int32_t *multiplier,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_quantize_multiplier(double real, int32_t *multiplier,
                                                     int32_t *shift);
 /* TFLite Quantize: q = clamp(round_half_away(x / scale) + zero_point), Dequantize:
  * x = scale * (q - zero_point). scale > 0; zero_point in the type's range. */
-ACCELDEF accel_status accel_mac_quantize_f32(const float *in, size_t n, float scale,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_quantize_f32(const float *in, size_t n, float scale,
                                              int32_t zero_point, accel_mac_dtype dt, void *out);
-ACCELDEF accel_status accel_mac_dequantize_f32(const void *in, size_t n, float scale,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_dequantize_f32(const void *in, size_t n, float scale,
                                                int32_t zero_point, accel_mac_dtype dt, float *out);
 #endif
 
@@ -2746,13 +3129,13 @@ ACCELDEF accel_status accel_mac_dequantize_f32(const void *in, size_t n, float s
  * (bias_len 0), otherwise it holds one int32 per output channel. ---- */
 /* Fully connected / batched GEMM: input [batches, in_depth], filter [out_depth, in_depth],
  * output [batches, out_depth]. */
-ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_depth,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_depth,
                                                 uint32_t out_depth, const void *input,
                                                 size_t input_len, const void *filter,
                                                 size_t filter_len, const int32_t *bias,
                                                 size_t bias_len, const accel_mac_quant *q,
                                                 void *output, size_t output_len);
-ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_quant *q,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_quant *q,
                                        const void *input, size_t input_len, const void *filter,
                                        size_t filter_len, const int32_t *bias, size_t bias_len,
                                        void *output, size_t output_len);
@@ -2760,15 +3143,15 @@ ACCELDEF accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_
  * im2col patch: accel_mac_conv2d_scratch_size gives the bytes for geometry g (0 when this
  * build needs none; any alignment). With less (or NULL), the same result comes slower; the
  * scratch is overwritten. accel_mac_conv2d is this with no scratch. */
-ACCELDEF accel_status accel_mac_conv2d_scratch_size(const accel_mac_conv *g, size_t *size);
-ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d_scratch_size(const accel_mac_conv *g, size_t *size);
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
                                                     const accel_mac_quant *q, const void *input,
                                                     size_t input_len, const void *filter,
                                                     size_t filter_len, const int32_t *bias,
                                                     size_t bias_len, void *output,
                                                     size_t output_len, void *scratch,
                                                     size_t scratch_len);
-ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
                                                  const accel_mac_quant *q, const void *input,
                                                  size_t input_len, const void *filter,
                                                  size_t filter_len, const int32_t *bias,
@@ -2777,10 +3160,10 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
 /* Pools: max over the window clipped to the image; average = TFLite's rounded division by the
  * number of in-image taps (int8: half away from zero; uint8: (sum + n/2) / n). A window with no
  * in-image tap is ACCEL_E_MAC_EMPTY_WINDOW (TFLite returns false), checked before any write. */
-ACCELDEF accel_status accel_mac_max_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_max_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
                                            int32_t act_min, int32_t act_max, const void *input,
                                            size_t input_len, void *output, size_t output_len);
-ACCELDEF accel_status accel_mac_average_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_average_pool2d(const accel_mac_conv *g, accel_mac_dtype dt,
                                                int32_t act_min, int32_t act_max,
                                                const void *input, size_t input_len, void *output,
                                                size_t output_len);
@@ -2789,12 +3172,13 @@ ACCELDEF accel_status accel_mac_average_pool2d(const accel_mac_conv *g, accel_ma
  * b_offset), a [m_rows, depth], b [n_cols, depth] (b transposed, like FC filters), both of dtype
  * dt with offsets in the input_offset ranges above. Computed modulo 2^32: exact whenever the
  * true sum fits in int32. */
-ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, uint32_t n_cols,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, uint32_t n_cols,
                                            uint32_t depth, const void *a, size_t a_len,
                                            int32_t a_offset, const void *b, size_t b_len,
                                            int32_t b_offset, int32_t *out, size_t out_len);
 
-/* ---- exact wide products from byte planes (Edge TPU seed, section 20) ----
+/* ---- exact wide products from byte planes (the byte-plane technique public Edge TPU
+ * write-ups describe for wide products) ----
  * Elements of nbytes (1..4) little-endian bytes, signed (two's complement) or unsigned, are
  * split into byte planes; the nbytes^2 plane products run through accel_mac_matmul_s32 (uint8,
  * the signed top plane as uint8 XOR 0x80 with offset -128, i.e. exactly the Edge TPU's form)
@@ -2806,33 +3190,118 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
  * Beyond it: ACCEL_E_MAC_DEPTH. Scratch: accel_mac_wide_scratch_size(); 4-byte aligned. */
 #define ACCEL_MAC_WIDE_MAX_DEPTH 33025UL
 ACCELDEF uint32_t accel_mac_wide_depth_limit(uint32_t nbytes, int is_signed);
-ACCELDEF accel_status accel_mac_wide_scratch_size(uint32_t nbytes, uint32_t m_rows,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_wide_scratch_size(uint32_t nbytes, uint32_t m_rows,
                                                   uint32_t n_cols, uint32_t depth, size_t *size);
 /* a: m_rows x depth elements, b: n_cols x depth elements (each nbytes bytes, little-endian);
  * out: m_rows x n_cols int64. */
-ACCELDEF accel_status accel_mac_wide_matmul(uint32_t nbytes, int is_signed, uint32_t m_rows,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_wide_matmul(uint32_t nbytes, int is_signed, uint32_t m_rows,
                                             uint32_t n_cols, uint32_t depth, const uint8_t *a,
                                             size_t a_len, const uint8_t *b, size_t b_len,
                                             int64_t *out, size_t out_len, void *scratch,
                                             size_t scratch_len);
 /* int16 x int16 -> int64 (signed) and uint16 x uint16 -> int64, same method (nbytes 2);
  * a_len, b_len and out_len count elements. */
-ACCELDEF accel_status accel_mac_matmul_s16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_matmul_s16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
                                            const int16_t *a, size_t a_len, const int16_t *b,
                                            size_t b_len, int64_t *out, size_t out_len,
                                            void *scratch, size_t scratch_len);
-ACCELDEF accel_status accel_mac_matmul_u16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_matmul_u16(uint32_t m_rows, uint32_t n_cols, uint32_t depth,
                                            const uint16_t *a, size_t a_len, const uint16_t *b,
                                            size_t b_len, int64_t *out, size_t out_len,
                                            void *scratch, size_t scratch_len);
 
 /* ---- Edge TPU conversions: the device speaks uint8; int8 = uint8 XOR 0x80. For elements of
  * elem_bytes little-endian bytes only the most significant byte flips (n % elem_bytes == 0). */
-ACCELDEF accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_bytes);
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_bytes);
 #ifdef __cplusplus
 }
 #endif
 #endif /* ACCEL_NO_MAC */
+
+/* ---- deprecated names (0.1.0 renamed them for one vocabulary; they go in 0.2.0) ----
+ * Define ACCEL_NO_DEPRECATED to hide them. One old name cannot be kept: the type
+ * accel_edgetpu_model now names the Edge TPU device model (it was the compiled package, now
+ * accel_edgetpu_package), so old code using it as a package fails to compile rather than
+ * changing meaning silently. */
+#ifndef ACCEL_NO_DEPRECATED
+#define accel_tsp1_open accel_tsp1_init
+#define accel_tsp1_parse_nn_info accel_tsp1_decode_nn_info
+#define accel_edgetpu_model_open accel_edgetpu_decode_tflite
+#define accel_edgetpu_package_open accel_edgetpu_decode_package
+#define accel_edgetpu_model_executable accel_edgetpu_package_executable
+#define accel_edgetpu_model_find accel_edgetpu_package_find
+#define accel_edgetpu_dev accel_edgetpu_model
+#define accel_edgetpu_dev_item accel_edgetpu_model_item
+#define accel_edgetpu_dev_init accel_edgetpu_model_init
+#define accel_edgetpu_dev_port accel_edgetpu_model_port
+#define accel_edgetpu_dev_expect accel_edgetpu_model_expect
+#define accel_edgetpu_dev_expect_exe accel_edgetpu_model_expect_exe
+#define accel_edgetpu_dev_reg accel_edgetpu_model_reg
+#define accel_edgetpu_dev_set_reg accel_edgetpu_model_set_reg
+#define accel_edgetpu_dfu_dev accel_edgetpu_dfu_model
+#define accel_edgetpu_dfu_dev_init accel_edgetpu_dfu_model_init
+#define accel_edgetpu_dfu_dev_port accel_edgetpu_dfu_model_port
+#define ACCEL_EDGETPU_DEV_RECV ACCEL_EDGETPU_MODEL_RECV
+#define ACCEL_EDGETPU_DEV_OUTPUT ACCEL_EDGETPU_MODEL_OUTPUT
+#define ACCEL_EDGETPU_DEV_EVENT ACCEL_EDGETPU_MODEL_EVENT
+#define ACCEL_EDGETPU_DEV_IRQ ACCEL_EDGETPU_MODEL_IRQ
+#define ACCEL_EDGETPU_DEV_V_CSR ACCEL_EDGETPU_MODEL_V_CSR
+#define ACCEL_EDGETPU_DEV_V_HEADER ACCEL_EDGETPU_MODEL_V_HEADER
+#define ACCEL_EDGETPU_DEV_V_ORDER ACCEL_EDGETPU_MODEL_V_ORDER
+#define ACCEL_EDGETPU_DEV_V_SCRIPT ACCEL_EDGETPU_MODEL_V_SCRIPT
+#define ACCEL_EDGETPU_DEV_V_SIZE ACCEL_EDGETPU_MODEL_V_SIZE
+#define accel_edgetpu_event_decode accel_edgetpu_decode_event
+#define accel_edgetpu_event_encode accel_edgetpu_encode_event
+#define accel_edgetpu_header_decode accel_edgetpu_decode_header
+#define accel_edgetpu_header_encode accel_edgetpu_encode_header
+#define accel_edgetpu_insn_decode accel_edgetpu_decode_insn
+#define accel_edgetpu_insn_encode accel_edgetpu_encode_insn
+#define accel_edgetpu_irq_decode accel_edgetpu_decode_irq
+#define accel_edgetpu_dfu_status_decode accel_edgetpu_decode_dfu_status
+#define accel_ane_fw accel_ane_fw_model
+#define accel_ane_fw_init accel_ane_fw_model_init
+#define accel_ane_fw_dispatch accel_ane_fw_model_dispatch
+#define accel_ane_fw_complete accel_ane_fw_model_complete
+#define accel_ane_fw_program accel_ane_fw_model_program
+#define accel_ane_regmodel accel_ane_tm_model
+#define accel_ane_regmodel_init accel_ane_tm_model_init
+#define accel_ane_regmodel_port accel_ane_tm_model_port
+#define accel_ane_bar_decode accel_ane_decode_bar
+#define accel_ane_bar_encode accel_ane_encode_bar
+#define accel_ane_chain_buf_decode accel_ane_decode_chain_buf
+#define accel_ane_cr_body_decode accel_ane_decode_cr_body
+#define accel_ane_cr_body_encode accel_ane_encode_cr_body
+#define accel_ane_ctl_decode accel_ane_ctl_decode_hdr
+#define accel_ane_ctl_hdr_encode accel_ane_ctl_encode_hdr
+#define accel_ane_event_decode accel_ane_decode_event
+#define accel_ane_event_encode accel_ane_encode_event
+#define accel_ane_force_disable_decode accel_ane_decode_force_disable
+#define accel_ane_force_disable_encode accel_ane_encode_force_disable
+#define accel_ane_inference_decode accel_ane_decode_inference
+#define accel_ane_inference_encode accel_ane_encode_inference
+#define accel_ane_note_decode accel_ane_decode_note
+#define accel_ane_note_encode accel_ane_encode_note
+#define accel_ane_premap_decode accel_ane_decode_premap
+#define accel_ane_premap_encode accel_ane_encode_premap
+#define accel_ane_property_decode accel_ane_decode_property
+#define accel_ane_property_encode accel_ane_encode_property
+#define accel_ane_rpc_decode accel_ane_decode_rpc
+#define accel_ane_rpc_encode accel_ane_encode_rpc
+#define accel_ane_stats_parse accel_ane_decode_stats
+#define accel_ane_stats_write accel_ane_encode_stats
+#define accel_ane_td_hdr0_pack accel_ane_pack_td_hdr0
+#define accel_ane_td_hdr0_unpack accel_ane_unpack_td_hdr0
+#define accel_ane_xl_hdr_decode accel_ane_xl_decode_hdr
+#define accel_ane_xl_hdr_encode accel_ane_xl_encode_hdr
+#define accel_refsi_cmp accel_refsi_model
+#define accel_refsi_cmp_config accel_refsi_model_config
+#define accel_refsi_cmp_init accel_refsi_model_init
+#define accel_refsi_cmp_execute accel_refsi_model_execute
+#define accel_mac_srdhm accel_mac_saturating_rounding_doubling_high_mul
+#define accel_mac_rdbpot accel_mac_rounding_divide_by_power_of_two
+#define accel_mac_mbqm accel_mac_multiply_by_quantized_multiplier
+#define accel_mac_mbqm_single accel_mac_multiply_by_quantized_multiplier_single
+#endif /* ---- end of deprecated names ---- */
 
 #endif /* ACCEL_H_INCLUDED */
 
@@ -2924,13 +3393,14 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_TSP1_ERR_CRYPT: return "ACCEL_E_TSP1_ERR_CRYPT: device reported ERR_CRYPT (image verification)";
     case ACCEL_E_TSP1_ERR_CHECKSUM: return "ACCEL_E_TSP1_ERR_CHECKSUM: device reported ERR_CHECKSUM";
     case ACCEL_E_TSP1_ERR_FRAMING: return "ACCEL_E_TSP1_ERR_FRAMING: device reported ERR_FRAMING";
-    case ACCEL_E_TSP1_DISCARDED: return "ACCEL_E_TSP1_DISCARDED: command discarded by the device";
-    case ACCEL_E_TSP1_UNKNOWN_OUTCOME: return "ACCEL_E_TSP1_UNKNOWN_OUTCOME: unattributable device error; command may or may not have run";
+    case ACCEL_E_TSP1_DISCARDED: return "ACCEL_E_TSP1_DISCARDED: command did not run (discarded by the device)";
+    case ACCEL_E_TSP1_UNKNOWN_OUTCOME: return "ACCEL_E_TSP1_UNKNOWN_OUTCOME: the driver cannot know whether the command ran";
     case ACCEL_E_TSP1_RESPONSE_LOST: return "ACCEL_E_TSP1_RESPONSE_LOST: command ran, its response was lost";
     case ACCEL_E_TSP1_ERROR_STATE: return "ACCEL_E_TSP1_ERROR_STATE: device command queue in error state";
     case ACCEL_E_TSP1_MASK: return "ACCEL_E_TSP1_MASK: mask selects an unknown network slot";
     case ACCEL_E_TSP1_ASLEEP: return "ACCEL_E_TSP1_ASLEEP: device in deep sleep";
     case ACCEL_E_TSP1_UNEXPECTED: return "ACCEL_E_TSP1_UNEXPECTED: unexpected response id";
+    case ACCEL_E_TSP1_ROM: return "ACCEL_E_TSP1_ROM: device booted into its ROM bootloader (no valid firmware)";
 #endif
 
 #ifndef ACCEL_NO_EDGETPU /* a removed section takes its strings along */
@@ -3134,7 +3604,7 @@ static const uint8_t *accel__reader_take(accel_reader *r, size_t n)
 }
 
 #define ACCEL__READ_FN(name, type, size, load)                      \
-    ACCELDEF accel_status name(accel_reader *r, type *out)          \
+    ACCELDEF accel_status name(accel_reader *r, type *out) /* NOLINT(bugprone-macro-parentheses): a type */ \
     {                                                               \
         const uint8_t *p;                                           \
         if (!r) return ACCEL_E_NULL;                                \
@@ -3269,7 +3739,9 @@ ACCELDEF accel_status accel_write_fill(accel_writer *w, uint8_t v, size_t n)
 }
 
 /* ---------------------------------------------------------------- common: CRC-32 */
-/* crc32 tables: generated by scripts/gen_crc32_tables.py; tests/test_common.c checks them. */
+/* crc32 tables: generated by scripts/gen_crc32_tables.py (do not edit by hand; --update rewrites
+ * this block); tests/test_common.c checks every entry and constant. */
+#if ACCEL_CRC32_SIMD != 3 /* the AArch64 CRC32 instructions need no table */
 #if ACCEL_CRC32_IMPL == ACCEL_CRC32_NIBBLE
 static const uint32_t accel__crc32_nibble[16] = {
     0x00000000UL, 0x1DB71064UL, 0x3B6E20C8UL, 0x26D930ACUL,
@@ -3277,9 +3749,18 @@ static const uint32_t accel__crc32_nibble[16] = {
     0xEDB88320UL, 0xF00F9344UL, 0xD6D6A3E8UL, 0xCB61B38CUL,
     0x9B64C2B0UL, 0x86D3D2D4UL, 0xA00AE278UL, 0xBDBDF21CUL,
 };
-#elif ACCEL_CRC32_IMPL == ACCEL_CRC32_TABLE256 || ACCEL_CRC32_IMPL == ACCEL_CRC32_SLICE8
-/* row 0 is the byte-at-a-time table; slicing-by-8 adds rows 1-7 */
-#if ACCEL_CRC32_IMPL == ACCEL_CRC32_SLICE8
+#elif ACCEL_CRC32_IMPL >= ACCEL_CRC32_TABLE256
+#if ACCEL_CRC32_IMPL == ACCEL_CRC32_BRAID && ACCEL_CRC32_SIMD != 1 && ACCEL_CRC32_SIMD != 2
+#define ACCEL__CRC32_BRAID 1 /* (the x86 folding takes every input the braid would) */
+#else
+#define ACCEL__CRC32_BRAID 0
+#endif
+/* Row k is the CRC register after one byte value and k zero bytes. Row 0 is the
+ * byte-at-a-time table; slicing-by-8 adds rows 1-7; the braid adds, as rows 8-15, the rows
+ * for 24-31 zero bytes (a byte's jump to the same lane of the next 32-byte braid row). */
+#if ACCEL__CRC32_BRAID
+#define ACCEL__CRC32_ROWS 16
+#elif ACCEL_CRC32_IMPL >= ACCEL_CRC32_SLICE8
 #define ACCEL__CRC32_ROWS 8
 #else
 #define ACCEL__CRC32_ROWS 1
@@ -3330,7 +3811,7 @@ static const uint32_t accel__crc32_t8[ACCEL__CRC32_ROWS][256] = {
     0x54DE5729UL, 0x23D967BFUL, 0xB3667A2EUL, 0xC4614AB8UL, 0x5D681B02UL, 0x2A6F2B94UL,
     0xB40BBE37UL, 0xC30C8EA1UL, 0x5A05DF1BUL, 0x2D02EF8DUL,
   },
-#if ACCEL_CRC32_IMPL == ACCEL_CRC32_SLICE8
+#if ACCEL_CRC32_IMPL >= ACCEL_CRC32_SLICE8
   {
     0x00000000UL, 0x191B3141UL, 0x32366282UL, 0x2B2D53C3UL, 0x646CC504UL, 0x7D77F445UL,
     0x565AA786UL, 0x4F4196C7UL, 0xC8D98A08UL, 0xD1C2BB49UL, 0xFAEFE88AUL, 0xE3F4D9CBUL,
@@ -3647,7 +4128,545 @@ static const uint32_t accel__crc32_t8[ACCEL__CRC32_ROWS][256] = {
     0xA8C40105UL, 0x646E019BUL, 0xEAE10678UL, 0x264B06E6UL,
   },
 #endif
+#if ACCEL__CRC32_BRAID
+  {
+    0x00000000UL, 0xA58B900EUL, 0x9066265DUL, 0x35EDB653UL, 0xFBBD4AFBUL, 0x5E36DAF5UL,
+    0x6BDB6CA6UL, 0xCE50FCA8UL, 0x2C0B93B7UL, 0x898003B9UL, 0xBC6DB5EAUL, 0x19E625E4UL,
+    0xD7B6D94CUL, 0x723D4942UL, 0x47D0FF11UL, 0xE25B6F1FUL, 0x5817276EUL, 0xFD9CB760UL,
+    0xC8710133UL, 0x6DFA913DUL, 0xA3AA6D95UL, 0x0621FD9BUL, 0x33CC4BC8UL, 0x9647DBC6UL,
+    0x741CB4D9UL, 0xD19724D7UL, 0xE47A9284UL, 0x41F1028AUL, 0x8FA1FE22UL, 0x2A2A6E2CUL,
+    0x1FC7D87FUL, 0xBA4C4871UL, 0xB02E4EDCUL, 0x15A5DED2UL, 0x20486881UL, 0x85C3F88FUL,
+    0x4B930427UL, 0xEE189429UL, 0xDBF5227AUL, 0x7E7EB274UL, 0x9C25DD6BUL, 0x39AE4D65UL,
+    0x0C43FB36UL, 0xA9C86B38UL, 0x67989790UL, 0xC213079EUL, 0xF7FEB1CDUL, 0x527521C3UL,
+    0xE83969B2UL, 0x4DB2F9BCUL, 0x785F4FEFUL, 0xDDD4DFE1UL, 0x13842349UL, 0xB60FB347UL,
+    0x83E20514UL, 0x2669951AUL, 0xC432FA05UL, 0x61B96A0BUL, 0x5454DC58UL, 0xF1DF4C56UL,
+    0x3F8FB0FEUL, 0x9A0420F0UL, 0xAFE996A3UL, 0x0A6206ADUL, 0xBB2D9BF9UL, 0x1EA60BF7UL,
+    0x2B4BBDA4UL, 0x8EC02DAAUL, 0x4090D102UL, 0xE51B410CUL, 0xD0F6F75FUL, 0x757D6751UL,
+    0x9726084EUL, 0x32AD9840UL, 0x07402E13UL, 0xA2CBBE1DUL, 0x6C9B42B5UL, 0xC910D2BBUL,
+    0xFCFD64E8UL, 0x5976F4E6UL, 0xE33ABC97UL, 0x46B12C99UL, 0x735C9ACAUL, 0xD6D70AC4UL,
+    0x1887F66CUL, 0xBD0C6662UL, 0x88E1D031UL, 0x2D6A403FUL, 0xCF312F20UL, 0x6ABABF2EUL,
+    0x5F57097DUL, 0xFADC9973UL, 0x348C65DBUL, 0x9107F5D5UL, 0xA4EA4386UL, 0x0161D388UL,
+    0x0B03D525UL, 0xAE88452BUL, 0x9B65F378UL, 0x3EEE6376UL, 0xF0BE9FDEUL, 0x55350FD0UL,
+    0x60D8B983UL, 0xC553298DUL, 0x27084692UL, 0x8283D69CUL, 0xB76E60CFUL, 0x12E5F0C1UL,
+    0xDCB50C69UL, 0x793E9C67UL, 0x4CD32A34UL, 0xE958BA3AUL, 0x5314F24BUL, 0xF69F6245UL,
+    0xC372D416UL, 0x66F94418UL, 0xA8A9B8B0UL, 0x0D2228BEUL, 0x38CF9EEDUL, 0x9D440EE3UL,
+    0x7F1F61FCUL, 0xDA94F1F2UL, 0xEF7947A1UL, 0x4AF2D7AFUL, 0x84A22B07UL, 0x2129BB09UL,
+    0x14C40D5AUL, 0xB14F9D54UL, 0xAD2A31B3UL, 0x08A1A1BDUL, 0x3D4C17EEUL, 0x98C787E0UL,
+    0x56977B48UL, 0xF31CEB46UL, 0xC6F15D15UL, 0x637ACD1BUL, 0x8121A204UL, 0x24AA320AUL,
+    0x11478459UL, 0xB4CC1457UL, 0x7A9CE8FFUL, 0xDF1778F1UL, 0xEAFACEA2UL, 0x4F715EACUL,
+    0xF53D16DDUL, 0x50B686D3UL, 0x655B3080UL, 0xC0D0A08EUL, 0x0E805C26UL, 0xAB0BCC28UL,
+    0x9EE67A7BUL, 0x3B6DEA75UL, 0xD936856AUL, 0x7CBD1564UL, 0x4950A337UL, 0xECDB3339UL,
+    0x228BCF91UL, 0x87005F9FUL, 0xB2EDE9CCUL, 0x176679C2UL, 0x1D047F6FUL, 0xB88FEF61UL,
+    0x8D625932UL, 0x28E9C93CUL, 0xE6B93594UL, 0x4332A59AUL, 0x76DF13C9UL, 0xD35483C7UL,
+    0x310FECD8UL, 0x94847CD6UL, 0xA169CA85UL, 0x04E25A8BUL, 0xCAB2A623UL, 0x6F39362DUL,
+    0x5AD4807EUL, 0xFF5F1070UL, 0x45135801UL, 0xE098C80FUL, 0xD5757E5CUL, 0x70FEEE52UL,
+    0xBEAE12FAUL, 0x1B2582F4UL, 0x2EC834A7UL, 0x8B43A4A9UL, 0x6918CBB6UL, 0xCC935BB8UL,
+    0xF97EEDEBUL, 0x5CF57DE5UL, 0x92A5814DUL, 0x372E1143UL, 0x02C3A710UL, 0xA748371EUL,
+    0x1607AA4AUL, 0xB38C3A44UL, 0x86618C17UL, 0x23EA1C19UL, 0xEDBAE0B1UL, 0x483170BFUL,
+    0x7DDCC6ECUL, 0xD85756E2UL, 0x3A0C39FDUL, 0x9F87A9F3UL, 0xAA6A1FA0UL, 0x0FE18FAEUL,
+    0xC1B17306UL, 0x643AE308UL, 0x51D7555BUL, 0xF45CC555UL, 0x4E108D24UL, 0xEB9B1D2AUL,
+    0xDE76AB79UL, 0x7BFD3B77UL, 0xB5ADC7DFUL, 0x102657D1UL, 0x25CBE182UL, 0x8040718CUL,
+    0x621B1E93UL, 0xC7908E9DUL, 0xF27D38CEUL, 0x57F6A8C0UL, 0x99A65468UL, 0x3C2DC466UL,
+    0x09C07235UL, 0xAC4BE23BUL, 0xA629E496UL, 0x03A27498UL, 0x364FC2CBUL, 0x93C452C5UL,
+    0x5D94AE6DUL, 0xF81F3E63UL, 0xCDF28830UL, 0x6879183EUL, 0x8A227721UL, 0x2FA9E72FUL,
+    0x1A44517CUL, 0xBFCFC172UL, 0x719F3DDAUL, 0xD414ADD4UL, 0xE1F91B87UL, 0x44728B89UL,
+    0xFE3EC3F8UL, 0x5BB553F6UL, 0x6E58E5A5UL, 0xCBD375ABUL, 0x05838903UL, 0xA008190DUL,
+    0x95E5AF5EUL, 0x306E3F50UL, 0xD235504FUL, 0x77BEC041UL, 0x42537612UL, 0xE7D8E61CUL,
+    0x29881AB4UL, 0x8C038ABAUL, 0xB9EE3CE9UL, 0x1C65ACE7UL,
+  },
+  {
+    0x00000000UL, 0xE71DA697UL, 0x154A4B6FUL, 0xF257EDF8UL, 0x2A9496DEUL, 0xCD893049UL,
+    0x3FDEDDB1UL, 0xD8C37B26UL, 0x55292DBCUL, 0xB2348B2BUL, 0x406366D3UL, 0xA77EC044UL,
+    0x7FBDBB62UL, 0x98A01DF5UL, 0x6AF7F00DUL, 0x8DEA569AUL, 0xAA525B78UL, 0x4D4FFDEFUL,
+    0xBF181017UL, 0x5805B680UL, 0x80C6CDA6UL, 0x67DB6B31UL, 0x958C86C9UL, 0x7291205EUL,
+    0xFF7B76C4UL, 0x1866D053UL, 0xEA313DABUL, 0x0D2C9B3CUL, 0xD5EFE01AUL, 0x32F2468DUL,
+    0xC0A5AB75UL, 0x27B80DE2UL, 0x8FD5B0B1UL, 0x68C81626UL, 0x9A9FFBDEUL, 0x7D825D49UL,
+    0xA541266FUL, 0x425C80F8UL, 0xB00B6D00UL, 0x5716CB97UL, 0xDAFC9D0DUL, 0x3DE13B9AUL,
+    0xCFB6D662UL, 0x28AB70F5UL, 0xF0680BD3UL, 0x1775AD44UL, 0xE52240BCUL, 0x023FE62BUL,
+    0x2587EBC9UL, 0xC29A4D5EUL, 0x30CDA0A6UL, 0xD7D00631UL, 0x0F137D17UL, 0xE80EDB80UL,
+    0x1A593678UL, 0xFD4490EFUL, 0x70AEC675UL, 0x97B360E2UL, 0x65E48D1AUL, 0x82F92B8DUL,
+    0x5A3A50ABUL, 0xBD27F63CUL, 0x4F701BC4UL, 0xA86DBD53UL, 0xC4DA6723UL, 0x23C7C1B4UL,
+    0xD1902C4CUL, 0x368D8ADBUL, 0xEE4EF1FDUL, 0x0953576AUL, 0xFB04BA92UL, 0x1C191C05UL,
+    0x91F34A9FUL, 0x76EEEC08UL, 0x84B901F0UL, 0x63A4A767UL, 0xBB67DC41UL, 0x5C7A7AD6UL,
+    0xAE2D972EUL, 0x493031B9UL, 0x6E883C5BUL, 0x89959ACCUL, 0x7BC27734UL, 0x9CDFD1A3UL,
+    0x441CAA85UL, 0xA3010C12UL, 0x5156E1EAUL, 0xB64B477DUL, 0x3BA111E7UL, 0xDCBCB770UL,
+    0x2EEB5A88UL, 0xC9F6FC1FUL, 0x11358739UL, 0xF62821AEUL, 0x047FCC56UL, 0xE3626AC1UL,
+    0x4B0FD792UL, 0xAC127105UL, 0x5E459CFDUL, 0xB9583A6AUL, 0x619B414CUL, 0x8686E7DBUL,
+    0x74D10A23UL, 0x93CCACB4UL, 0x1E26FA2EUL, 0xF93B5CB9UL, 0x0B6CB141UL, 0xEC7117D6UL,
+    0x34B26CF0UL, 0xD3AFCA67UL, 0x21F8279FUL, 0xC6E58108UL, 0xE15D8CEAUL, 0x06402A7DUL,
+    0xF417C785UL, 0x130A6112UL, 0xCBC91A34UL, 0x2CD4BCA3UL, 0xDE83515BUL, 0x399EF7CCUL,
+    0xB474A156UL, 0x536907C1UL, 0xA13EEA39UL, 0x46234CAEUL, 0x9EE03788UL, 0x79FD911FUL,
+    0x8BAA7CE7UL, 0x6CB7DA70UL, 0x52C5C807UL, 0xB5D86E90UL, 0x478F8368UL, 0xA09225FFUL,
+    0x78515ED9UL, 0x9F4CF84EUL, 0x6D1B15B6UL, 0x8A06B321UL, 0x07ECE5BBUL, 0xE0F1432CUL,
+    0x12A6AED4UL, 0xF5BB0843UL, 0x2D787365UL, 0xCA65D5F2UL, 0x3832380AUL, 0xDF2F9E9DUL,
+    0xF897937FUL, 0x1F8A35E8UL, 0xEDDDD810UL, 0x0AC07E87UL, 0xD20305A1UL, 0x351EA336UL,
+    0xC7494ECEUL, 0x2054E859UL, 0xADBEBEC3UL, 0x4AA31854UL, 0xB8F4F5ACUL, 0x5FE9533BUL,
+    0x872A281DUL, 0x60378E8AUL, 0x92606372UL, 0x757DC5E5UL, 0xDD1078B6UL, 0x3A0DDE21UL,
+    0xC85A33D9UL, 0x2F47954EUL, 0xF784EE68UL, 0x109948FFUL, 0xE2CEA507UL, 0x05D30390UL,
+    0x8839550AUL, 0x6F24F39DUL, 0x9D731E65UL, 0x7A6EB8F2UL, 0xA2ADC3D4UL, 0x45B06543UL,
+    0xB7E788BBUL, 0x50FA2E2CUL, 0x774223CEUL, 0x905F8559UL, 0x620868A1UL, 0x8515CE36UL,
+    0x5DD6B510UL, 0xBACB1387UL, 0x489CFE7FUL, 0xAF8158E8UL, 0x226B0E72UL, 0xC576A8E5UL,
+    0x3721451DUL, 0xD03CE38AUL, 0x08FF98ACUL, 0xEFE23E3BUL, 0x1DB5D3C3UL, 0xFAA87554UL,
+    0x961FAF24UL, 0x710209B3UL, 0x8355E44BUL, 0x644842DCUL, 0xBC8B39FAUL, 0x5B969F6DUL,
+    0xA9C17295UL, 0x4EDCD402UL, 0xC3368298UL, 0x242B240FUL, 0xD67CC9F7UL, 0x31616F60UL,
+    0xE9A21446UL, 0x0EBFB2D1UL, 0xFCE85F29UL, 0x1BF5F9BEUL, 0x3C4DF45CUL, 0xDB5052CBUL,
+    0x2907BF33UL, 0xCE1A19A4UL, 0x16D96282UL, 0xF1C4C415UL, 0x039329EDUL, 0xE48E8F7AUL,
+    0x6964D9E0UL, 0x8E797F77UL, 0x7C2E928FUL, 0x9B333418UL, 0x43F04F3EUL, 0xA4EDE9A9UL,
+    0x56BA0451UL, 0xB1A7A2C6UL, 0x19CA1F95UL, 0xFED7B902UL, 0x0C8054FAUL, 0xEB9DF26DUL,
+    0x335E894BUL, 0xD4432FDCUL, 0x2614C224UL, 0xC10964B3UL, 0x4CE33229UL, 0xABFE94BEUL,
+    0x59A97946UL, 0xBEB4DFD1UL, 0x6677A4F7UL, 0x816A0260UL, 0x733DEF98UL, 0x9420490FUL,
+    0xB39844EDUL, 0x5485E27AUL, 0xA6D20F82UL, 0x41CFA915UL, 0x990CD233UL, 0x7E1174A4UL,
+    0x8C46995CUL, 0x6B5B3FCBUL, 0xE6B16951UL, 0x01ACCFC6UL, 0xF3FB223EUL, 0x14E684A9UL,
+    0xCC25FF8FUL, 0x2B385918UL, 0xD96FB4E0UL, 0x3E721277UL,
+  },
+  {
+    0x00000000UL, 0x6E8C1B41UL, 0xDD183682UL, 0xB3942DC3UL, 0x61416B45UL, 0x0FCD7004UL,
+    0xBC595DC7UL, 0xD2D54686UL, 0xC282D68AUL, 0xAC0ECDCBUL, 0x1F9AE008UL, 0x7116FB49UL,
+    0xA3C3BDCFUL, 0xCD4FA68EUL, 0x7EDB8B4DUL, 0x1057900CUL, 0x5E74AB55UL, 0x30F8B014UL,
+    0x836C9DD7UL, 0xEDE08696UL, 0x3F35C010UL, 0x51B9DB51UL, 0xE22DF692UL, 0x8CA1EDD3UL,
+    0x9CF67DDFUL, 0xF27A669EUL, 0x41EE4B5DUL, 0x2F62501CUL, 0xFDB7169AUL, 0x933B0DDBUL,
+    0x20AF2018UL, 0x4E233B59UL, 0xBCE956AAUL, 0xD2654DEBUL, 0x61F16028UL, 0x0F7D7B69UL,
+    0xDDA83DEFUL, 0xB32426AEUL, 0x00B00B6DUL, 0x6E3C102CUL, 0x7E6B8020UL, 0x10E79B61UL,
+    0xA373B6A2UL, 0xCDFFADE3UL, 0x1F2AEB65UL, 0x71A6F024UL, 0xC232DDE7UL, 0xACBEC6A6UL,
+    0xE29DFDFFUL, 0x8C11E6BEUL, 0x3F85CB7DUL, 0x5109D03CUL, 0x83DC96BAUL, 0xED508DFBUL,
+    0x5EC4A038UL, 0x3048BB79UL, 0x201F2B75UL, 0x4E933034UL, 0xFD071DF7UL, 0x938B06B6UL,
+    0x415E4030UL, 0x2FD25B71UL, 0x9C4676B2UL, 0xF2CA6DF3UL, 0xA2A3AB15UL, 0xCC2FB054UL,
+    0x7FBB9D97UL, 0x113786D6UL, 0xC3E2C050UL, 0xAD6EDB11UL, 0x1EFAF6D2UL, 0x7076ED93UL,
+    0x60217D9FUL, 0x0EAD66DEUL, 0xBD394B1DUL, 0xD3B5505CUL, 0x016016DAUL, 0x6FEC0D9BUL,
+    0xDC782058UL, 0xB2F43B19UL, 0xFCD70040UL, 0x925B1B01UL, 0x21CF36C2UL, 0x4F432D83UL,
+    0x9D966B05UL, 0xF31A7044UL, 0x408E5D87UL, 0x2E0246C6UL, 0x3E55D6CAUL, 0x50D9CD8BUL,
+    0xE34DE048UL, 0x8DC1FB09UL, 0x5F14BD8FUL, 0x3198A6CEUL, 0x820C8B0DUL, 0xEC80904CUL,
+    0x1E4AFDBFUL, 0x70C6E6FEUL, 0xC352CB3DUL, 0xADDED07CUL, 0x7F0B96FAUL, 0x11878DBBUL,
+    0xA213A078UL, 0xCC9FBB39UL, 0xDCC82B35UL, 0xB2443074UL, 0x01D01DB7UL, 0x6F5C06F6UL,
+    0xBD894070UL, 0xD3055B31UL, 0x609176F2UL, 0x0E1D6DB3UL, 0x403E56EAUL, 0x2EB24DABUL,
+    0x9D266068UL, 0xF3AA7B29UL, 0x217F3DAFUL, 0x4FF326EEUL, 0xFC670B2DUL, 0x92EB106CUL,
+    0x82BC8060UL, 0xEC309B21UL, 0x5FA4B6E2UL, 0x3128ADA3UL, 0xE3FDEB25UL, 0x8D71F064UL,
+    0x3EE5DDA7UL, 0x5069C6E6UL, 0x9E36506BUL, 0xF0BA4B2AUL, 0x432E66E9UL, 0x2DA27DA8UL,
+    0xFF773B2EUL, 0x91FB206FUL, 0x226F0DACUL, 0x4CE316EDUL, 0x5CB486E1UL, 0x32389DA0UL,
+    0x81ACB063UL, 0xEF20AB22UL, 0x3DF5EDA4UL, 0x5379F6E5UL, 0xE0EDDB26UL, 0x8E61C067UL,
+    0xC042FB3EUL, 0xAECEE07FUL, 0x1D5ACDBCUL, 0x73D6D6FDUL, 0xA103907BUL, 0xCF8F8B3AUL,
+    0x7C1BA6F9UL, 0x1297BDB8UL, 0x02C02DB4UL, 0x6C4C36F5UL, 0xDFD81B36UL, 0xB1540077UL,
+    0x638146F1UL, 0x0D0D5DB0UL, 0xBE997073UL, 0xD0156B32UL, 0x22DF06C1UL, 0x4C531D80UL,
+    0xFFC73043UL, 0x914B2B02UL, 0x439E6D84UL, 0x2D1276C5UL, 0x9E865B06UL, 0xF00A4047UL,
+    0xE05DD04BUL, 0x8ED1CB0AUL, 0x3D45E6C9UL, 0x53C9FD88UL, 0x811CBB0EUL, 0xEF90A04FUL,
+    0x5C048D8CUL, 0x328896CDUL, 0x7CABAD94UL, 0x1227B6D5UL, 0xA1B39B16UL, 0xCF3F8057UL,
+    0x1DEAC6D1UL, 0x7366DD90UL, 0xC0F2F053UL, 0xAE7EEB12UL, 0xBE297B1EUL, 0xD0A5605FUL,
+    0x63314D9CUL, 0x0DBD56DDUL, 0xDF68105BUL, 0xB1E40B1AUL, 0x027026D9UL, 0x6CFC3D98UL,
+    0x3C95FB7EUL, 0x5219E03FUL, 0xE18DCDFCUL, 0x8F01D6BDUL, 0x5DD4903BUL, 0x33588B7AUL,
+    0x80CCA6B9UL, 0xEE40BDF8UL, 0xFE172DF4UL, 0x909B36B5UL, 0x230F1B76UL, 0x4D830037UL,
+    0x9F5646B1UL, 0xF1DA5DF0UL, 0x424E7033UL, 0x2CC26B72UL, 0x62E1502BUL, 0x0C6D4B6AUL,
+    0xBFF966A9UL, 0xD1757DE8UL, 0x03A03B6EUL, 0x6D2C202FUL, 0xDEB80DECUL, 0xB03416ADUL,
+    0xA06386A1UL, 0xCEEF9DE0UL, 0x7D7BB023UL, 0x13F7AB62UL, 0xC122EDE4UL, 0xAFAEF6A5UL,
+    0x1C3ADB66UL, 0x72B6C027UL, 0x807CADD4UL, 0xEEF0B695UL, 0x5D649B56UL, 0x33E88017UL,
+    0xE13DC691UL, 0x8FB1DDD0UL, 0x3C25F013UL, 0x52A9EB52UL, 0x42FE7B5EUL, 0x2C72601FUL,
+    0x9FE64DDCUL, 0xF16A569DUL, 0x23BF101BUL, 0x4D330B5AUL, 0xFEA72699UL, 0x902B3DD8UL,
+    0xDE080681UL, 0xB0841DC0UL, 0x03103003UL, 0x6D9C2B42UL, 0xBF496DC4UL, 0xD1C57685UL,
+    0x62515B46UL, 0x0CDD4007UL, 0x1C8AD00BUL, 0x7206CB4AUL, 0xC192E689UL, 0xAF1EFDC8UL,
+    0x7DCBBB4EUL, 0x1347A00FUL, 0xA0D38DCCUL, 0xCE5F968DUL,
+  },
+  {
+    0x00000000UL, 0x01B5FD1DUL, 0x036BFA3AUL, 0x02DE0727UL, 0x06D7F474UL, 0x07620969UL,
+    0x05BC0E4EUL, 0x0409F353UL, 0x0DAFE8E8UL, 0x0C1A15F5UL, 0x0EC412D2UL, 0x0F71EFCFUL,
+    0x0B781C9CUL, 0x0ACDE181UL, 0x0813E6A6UL, 0x09A61BBBUL, 0x1B5FD1D0UL, 0x1AEA2CCDUL,
+    0x18342BEAUL, 0x1981D6F7UL, 0x1D8825A4UL, 0x1C3DD8B9UL, 0x1EE3DF9EUL, 0x1F562283UL,
+    0x16F03938UL, 0x1745C425UL, 0x159BC302UL, 0x142E3E1FUL, 0x1027CD4CUL, 0x11923051UL,
+    0x134C3776UL, 0x12F9CA6BUL, 0x36BFA3A0UL, 0x370A5EBDUL, 0x35D4599AUL, 0x3461A487UL,
+    0x306857D4UL, 0x31DDAAC9UL, 0x3303ADEEUL, 0x32B650F3UL, 0x3B104B48UL, 0x3AA5B655UL,
+    0x387BB172UL, 0x39CE4C6FUL, 0x3DC7BF3CUL, 0x3C724221UL, 0x3EAC4506UL, 0x3F19B81BUL,
+    0x2DE07270UL, 0x2C558F6DUL, 0x2E8B884AUL, 0x2F3E7557UL, 0x2B378604UL, 0x2A827B19UL,
+    0x285C7C3EUL, 0x29E98123UL, 0x204F9A98UL, 0x21FA6785UL, 0x232460A2UL, 0x22919DBFUL,
+    0x26986EECUL, 0x272D93F1UL, 0x25F394D6UL, 0x244669CBUL, 0x6D7F4740UL, 0x6CCABA5DUL,
+    0x6E14BD7AUL, 0x6FA14067UL, 0x6BA8B334UL, 0x6A1D4E29UL, 0x68C3490EUL, 0x6976B413UL,
+    0x60D0AFA8UL, 0x616552B5UL, 0x63BB5592UL, 0x620EA88FUL, 0x66075BDCUL, 0x67B2A6C1UL,
+    0x656CA1E6UL, 0x64D95CFBUL, 0x76209690UL, 0x77956B8DUL, 0x754B6CAAUL, 0x74FE91B7UL,
+    0x70F762E4UL, 0x71429FF9UL, 0x739C98DEUL, 0x722965C3UL, 0x7B8F7E78UL, 0x7A3A8365UL,
+    0x78E48442UL, 0x7951795FUL, 0x7D588A0CUL, 0x7CED7711UL, 0x7E337036UL, 0x7F868D2BUL,
+    0x5BC0E4E0UL, 0x5A7519FDUL, 0x58AB1EDAUL, 0x591EE3C7UL, 0x5D171094UL, 0x5CA2ED89UL,
+    0x5E7CEAAEUL, 0x5FC917B3UL, 0x566F0C08UL, 0x57DAF115UL, 0x5504F632UL, 0x54B10B2FUL,
+    0x50B8F87CUL, 0x510D0561UL, 0x53D30246UL, 0x5266FF5BUL, 0x409F3530UL, 0x412AC82DUL,
+    0x43F4CF0AUL, 0x42413217UL, 0x4648C144UL, 0x47FD3C59UL, 0x45233B7EUL, 0x4496C663UL,
+    0x4D30DDD8UL, 0x4C8520C5UL, 0x4E5B27E2UL, 0x4FEEDAFFUL, 0x4BE729ACUL, 0x4A52D4B1UL,
+    0x488CD396UL, 0x49392E8BUL, 0xDAFE8E80UL, 0xDB4B739DUL, 0xD99574BAUL, 0xD82089A7UL,
+    0xDC297AF4UL, 0xDD9C87E9UL, 0xDF4280CEUL, 0xDEF77DD3UL, 0xD7516668UL, 0xD6E49B75UL,
+    0xD43A9C52UL, 0xD58F614FUL, 0xD186921CUL, 0xD0336F01UL, 0xD2ED6826UL, 0xD358953BUL,
+    0xC1A15F50UL, 0xC014A24DUL, 0xC2CAA56AUL, 0xC37F5877UL, 0xC776AB24UL, 0xC6C35639UL,
+    0xC41D511EUL, 0xC5A8AC03UL, 0xCC0EB7B8UL, 0xCDBB4AA5UL, 0xCF654D82UL, 0xCED0B09FUL,
+    0xCAD943CCUL, 0xCB6CBED1UL, 0xC9B2B9F6UL, 0xC80744EBUL, 0xEC412D20UL, 0xEDF4D03DUL,
+    0xEF2AD71AUL, 0xEE9F2A07UL, 0xEA96D954UL, 0xEB232449UL, 0xE9FD236EUL, 0xE848DE73UL,
+    0xE1EEC5C8UL, 0xE05B38D5UL, 0xE2853FF2UL, 0xE330C2EFUL, 0xE73931BCUL, 0xE68CCCA1UL,
+    0xE452CB86UL, 0xE5E7369BUL, 0xF71EFCF0UL, 0xF6AB01EDUL, 0xF47506CAUL, 0xF5C0FBD7UL,
+    0xF1C90884UL, 0xF07CF599UL, 0xF2A2F2BEUL, 0xF3170FA3UL, 0xFAB11418UL, 0xFB04E905UL,
+    0xF9DAEE22UL, 0xF86F133FUL, 0xFC66E06CUL, 0xFDD31D71UL, 0xFF0D1A56UL, 0xFEB8E74BUL,
+    0xB781C9C0UL, 0xB63434DDUL, 0xB4EA33FAUL, 0xB55FCEE7UL, 0xB1563DB4UL, 0xB0E3C0A9UL,
+    0xB23DC78EUL, 0xB3883A93UL, 0xBA2E2128UL, 0xBB9BDC35UL, 0xB945DB12UL, 0xB8F0260FUL,
+    0xBCF9D55CUL, 0xBD4C2841UL, 0xBF922F66UL, 0xBE27D27BUL, 0xACDE1810UL, 0xAD6BE50DUL,
+    0xAFB5E22AUL, 0xAE001F37UL, 0xAA09EC64UL, 0xABBC1179UL, 0xA962165EUL, 0xA8D7EB43UL,
+    0xA171F0F8UL, 0xA0C40DE5UL, 0xA21A0AC2UL, 0xA3AFF7DFUL, 0xA7A6048CUL, 0xA613F991UL,
+    0xA4CDFEB6UL, 0xA57803ABUL, 0x813E6A60UL, 0x808B977DUL, 0x8255905AUL, 0x83E06D47UL,
+    0x87E99E14UL, 0x865C6309UL, 0x8482642EUL, 0x85379933UL, 0x8C918288UL, 0x8D247F95UL,
+    0x8FFA78B2UL, 0x8E4F85AFUL, 0x8A4676FCUL, 0x8BF38BE1UL, 0x892D8CC6UL, 0x889871DBUL,
+    0x9A61BBB0UL, 0x9BD446ADUL, 0x990A418AUL, 0x98BFBC97UL, 0x9CB64FC4UL, 0x9D03B2D9UL,
+    0x9FDDB5FEUL, 0x9E6848E3UL, 0x97CE5358UL, 0x967BAE45UL, 0x94A5A962UL, 0x9510547FUL,
+    0x9119A72CUL, 0x90AC5A31UL, 0x92725D16UL, 0x93C7A00BUL,
+  },
+  {
+    0x00000000UL, 0x6307D924UL, 0xC60FB248UL, 0xA5086B6CUL, 0x576E62D1UL, 0x3469BBF5UL,
+    0x9161D099UL, 0xF26609BDUL, 0xAEDCC5A2UL, 0xCDDB1C86UL, 0x68D377EAUL, 0x0BD4AECEUL,
+    0xF9B2A773UL, 0x9AB57E57UL, 0x3FBD153BUL, 0x5CBACC1FUL, 0x86C88D05UL, 0xE5CF5421UL,
+    0x40C73F4DUL, 0x23C0E669UL, 0xD1A6EFD4UL, 0xB2A136F0UL, 0x17A95D9CUL, 0x74AE84B8UL,
+    0x281448A7UL, 0x4B139183UL, 0xEE1BFAEFUL, 0x8D1C23CBUL, 0x7F7A2A76UL, 0x1C7DF352UL,
+    0xB975983EUL, 0xDA72411AUL, 0xD6E01C4BUL, 0xB5E7C56FUL, 0x10EFAE03UL, 0x73E87727UL,
+    0x818E7E9AUL, 0xE289A7BEUL, 0x4781CCD2UL, 0x248615F6UL, 0x783CD9E9UL, 0x1B3B00CDUL,
+    0xBE336BA1UL, 0xDD34B285UL, 0x2F52BB38UL, 0x4C55621CUL, 0xE95D0970UL, 0x8A5AD054UL,
+    0x5028914EUL, 0x332F486AUL, 0x96272306UL, 0xF520FA22UL, 0x0746F39FUL, 0x64412ABBUL,
+    0xC14941D7UL, 0xA24E98F3UL, 0xFEF454ECUL, 0x9DF38DC8UL, 0x38FBE6A4UL, 0x5BFC3F80UL,
+    0xA99A363DUL, 0xCA9DEF19UL, 0x6F958475UL, 0x0C925D51UL, 0x76B13ED7UL, 0x15B6E7F3UL,
+    0xB0BE8C9FUL, 0xD3B955BBUL, 0x21DF5C06UL, 0x42D88522UL, 0xE7D0EE4EUL, 0x84D7376AUL,
+    0xD86DFB75UL, 0xBB6A2251UL, 0x1E62493DUL, 0x7D659019UL, 0x8F0399A4UL, 0xEC044080UL,
+    0x490C2BECUL, 0x2A0BF2C8UL, 0xF079B3D2UL, 0x937E6AF6UL, 0x3676019AUL, 0x5571D8BEUL,
+    0xA717D103UL, 0xC4100827UL, 0x6118634BUL, 0x021FBA6FUL, 0x5EA57670UL, 0x3DA2AF54UL,
+    0x98AAC438UL, 0xFBAD1D1CUL, 0x09CB14A1UL, 0x6ACCCD85UL, 0xCFC4A6E9UL, 0xACC37FCDUL,
+    0xA051229CUL, 0xC356FBB8UL, 0x665E90D4UL, 0x055949F0UL, 0xF73F404DUL, 0x94389969UL,
+    0x3130F205UL, 0x52372B21UL, 0x0E8DE73EUL, 0x6D8A3E1AUL, 0xC8825576UL, 0xAB858C52UL,
+    0x59E385EFUL, 0x3AE45CCBUL, 0x9FEC37A7UL, 0xFCEBEE83UL, 0x2699AF99UL, 0x459E76BDUL,
+    0xE0961DD1UL, 0x8391C4F5UL, 0x71F7CD48UL, 0x12F0146CUL, 0xB7F87F00UL, 0xD4FFA624UL,
+    0x88456A3BUL, 0xEB42B31FUL, 0x4E4AD873UL, 0x2D4D0157UL, 0xDF2B08EAUL, 0xBC2CD1CEUL,
+    0x1924BAA2UL, 0x7A236386UL, 0xED627DAEUL, 0x8E65A48AUL, 0x2B6DCFE6UL, 0x486A16C2UL,
+    0xBA0C1F7FUL, 0xD90BC65BUL, 0x7C03AD37UL, 0x1F047413UL, 0x43BEB80CUL, 0x20B96128UL,
+    0x85B10A44UL, 0xE6B6D360UL, 0x14D0DADDUL, 0x77D703F9UL, 0xD2DF6895UL, 0xB1D8B1B1UL,
+    0x6BAAF0ABUL, 0x08AD298FUL, 0xADA542E3UL, 0xCEA29BC7UL, 0x3CC4927AUL, 0x5FC34B5EUL,
+    0xFACB2032UL, 0x99CCF916UL, 0xC5763509UL, 0xA671EC2DUL, 0x03798741UL, 0x607E5E65UL,
+    0x921857D8UL, 0xF11F8EFCUL, 0x5417E590UL, 0x37103CB4UL, 0x3B8261E5UL, 0x5885B8C1UL,
+    0xFD8DD3ADUL, 0x9E8A0A89UL, 0x6CEC0334UL, 0x0FEBDA10UL, 0xAAE3B17CUL, 0xC9E46858UL,
+    0x955EA447UL, 0xF6597D63UL, 0x5351160FUL, 0x3056CF2BUL, 0xC230C696UL, 0xA1371FB2UL,
+    0x043F74DEUL, 0x6738ADFAUL, 0xBD4AECE0UL, 0xDE4D35C4UL, 0x7B455EA8UL, 0x1842878CUL,
+    0xEA248E31UL, 0x89235715UL, 0x2C2B3C79UL, 0x4F2CE55DUL, 0x13962942UL, 0x7091F066UL,
+    0xD5999B0AUL, 0xB69E422EUL, 0x44F84B93UL, 0x27FF92B7UL, 0x82F7F9DBUL, 0xE1F020FFUL,
+    0x9BD34379UL, 0xF8D49A5DUL, 0x5DDCF131UL, 0x3EDB2815UL, 0xCCBD21A8UL, 0xAFBAF88CUL,
+    0x0AB293E0UL, 0x69B54AC4UL, 0x350F86DBUL, 0x56085FFFUL, 0xF3003493UL, 0x9007EDB7UL,
+    0x6261E40AUL, 0x01663D2EUL, 0xA46E5642UL, 0xC7698F66UL, 0x1D1BCE7CUL, 0x7E1C1758UL,
+    0xDB147C34UL, 0xB813A510UL, 0x4A75ACADUL, 0x29727589UL, 0x8C7A1EE5UL, 0xEF7DC7C1UL,
+    0xB3C70BDEUL, 0xD0C0D2FAUL, 0x75C8B996UL, 0x16CF60B2UL, 0xE4A9690FUL, 0x87AEB02BUL,
+    0x22A6DB47UL, 0x41A10263UL, 0x4D335F32UL, 0x2E348616UL, 0x8B3CED7AUL, 0xE83B345EUL,
+    0x1A5D3DE3UL, 0x795AE4C7UL, 0xDC528FABUL, 0xBF55568FUL, 0xE3EF9A90UL, 0x80E843B4UL,
+    0x25E028D8UL, 0x46E7F1FCUL, 0xB481F841UL, 0xD7862165UL, 0x728E4A09UL, 0x1189932DUL,
+    0xCBFBD237UL, 0xA8FC0B13UL, 0x0DF4607FUL, 0x6EF3B95BUL, 0x9C95B0E6UL, 0xFF9269C2UL,
+    0x5A9A02AEUL, 0x399DDB8AUL, 0x65271795UL, 0x0620CEB1UL, 0xA328A5DDUL, 0xC02F7CF9UL,
+    0x32497544UL, 0x514EAC60UL, 0xF446C70CUL, 0x97411E28UL,
+  },
+  {
+    0x00000000UL, 0x3C60E308UL, 0x78C1C610UL, 0x44A12518UL, 0xF1838C20UL, 0xCDE36F28UL,
+    0x89424A30UL, 0xB522A938UL, 0x38761E01UL, 0x0416FD09UL, 0x40B7D811UL, 0x7CD73B19UL,
+    0xC9F59221UL, 0xF5957129UL, 0xB1345431UL, 0x8D54B739UL, 0x70EC3C02UL, 0x4C8CDF0AUL,
+    0x082DFA12UL, 0x344D191AUL, 0x816FB022UL, 0xBD0F532AUL, 0xF9AE7632UL, 0xC5CE953AUL,
+    0x489A2203UL, 0x74FAC10BUL, 0x305BE413UL, 0x0C3B071BUL, 0xB919AE23UL, 0x85794D2BUL,
+    0xC1D86833UL, 0xFDB88B3BUL, 0xE1D87804UL, 0xDDB89B0CUL, 0x9919BE14UL, 0xA5795D1CUL,
+    0x105BF424UL, 0x2C3B172CUL, 0x689A3234UL, 0x54FAD13CUL, 0xD9AE6605UL, 0xE5CE850DUL,
+    0xA16FA015UL, 0x9D0F431DUL, 0x282DEA25UL, 0x144D092DUL, 0x50EC2C35UL, 0x6C8CCF3DUL,
+    0x91344406UL, 0xAD54A70EUL, 0xE9F58216UL, 0xD595611EUL, 0x60B7C826UL, 0x5CD72B2EUL,
+    0x18760E36UL, 0x2416ED3EUL, 0xA9425A07UL, 0x9522B90FUL, 0xD1839C17UL, 0xEDE37F1FUL,
+    0x58C1D627UL, 0x64A1352FUL, 0x20001037UL, 0x1C60F33FUL, 0x18C1F649UL, 0x24A11541UL,
+    0x60003059UL, 0x5C60D351UL, 0xE9427A69UL, 0xD5229961UL, 0x9183BC79UL, 0xADE35F71UL,
+    0x20B7E848UL, 0x1CD70B40UL, 0x58762E58UL, 0x6416CD50UL, 0xD1346468UL, 0xED548760UL,
+    0xA9F5A278UL, 0x95954170UL, 0x682DCA4BUL, 0x544D2943UL, 0x10EC0C5BUL, 0x2C8CEF53UL,
+    0x99AE466BUL, 0xA5CEA563UL, 0xE16F807BUL, 0xDD0F6373UL, 0x505BD44AUL, 0x6C3B3742UL,
+    0x289A125AUL, 0x14FAF152UL, 0xA1D8586AUL, 0x9DB8BB62UL, 0xD9199E7AUL, 0xE5797D72UL,
+    0xF9198E4DUL, 0xC5796D45UL, 0x81D8485DUL, 0xBDB8AB55UL, 0x089A026DUL, 0x34FAE165UL,
+    0x705BC47DUL, 0x4C3B2775UL, 0xC16F904CUL, 0xFD0F7344UL, 0xB9AE565CUL, 0x85CEB554UL,
+    0x30EC1C6CUL, 0x0C8CFF64UL, 0x482DDA7CUL, 0x744D3974UL, 0x89F5B24FUL, 0xB5955147UL,
+    0xF134745FUL, 0xCD549757UL, 0x78763E6FUL, 0x4416DD67UL, 0x00B7F87FUL, 0x3CD71B77UL,
+    0xB183AC4EUL, 0x8DE34F46UL, 0xC9426A5EUL, 0xF5228956UL, 0x4000206EUL, 0x7C60C366UL,
+    0x38C1E67EUL, 0x04A10576UL, 0x3183EC92UL, 0x0DE30F9AUL, 0x49422A82UL, 0x7522C98AUL,
+    0xC00060B2UL, 0xFC6083BAUL, 0xB8C1A6A2UL, 0x84A145AAUL, 0x09F5F293UL, 0x3595119BUL,
+    0x71343483UL, 0x4D54D78BUL, 0xF8767EB3UL, 0xC4169DBBUL, 0x80B7B8A3UL, 0xBCD75BABUL,
+    0x416FD090UL, 0x7D0F3398UL, 0x39AE1680UL, 0x05CEF588UL, 0xB0EC5CB0UL, 0x8C8CBFB8UL,
+    0xC82D9AA0UL, 0xF44D79A8UL, 0x7919CE91UL, 0x45792D99UL, 0x01D80881UL, 0x3DB8EB89UL,
+    0x889A42B1UL, 0xB4FAA1B9UL, 0xF05B84A1UL, 0xCC3B67A9UL, 0xD05B9496UL, 0xEC3B779EUL,
+    0xA89A5286UL, 0x94FAB18EUL, 0x21D818B6UL, 0x1DB8FBBEUL, 0x5919DEA6UL, 0x65793DAEUL,
+    0xE82D8A97UL, 0xD44D699FUL, 0x90EC4C87UL, 0xAC8CAF8FUL, 0x19AE06B7UL, 0x25CEE5BFUL,
+    0x616FC0A7UL, 0x5D0F23AFUL, 0xA0B7A894UL, 0x9CD74B9CUL, 0xD8766E84UL, 0xE4168D8CUL,
+    0x513424B4UL, 0x6D54C7BCUL, 0x29F5E2A4UL, 0x159501ACUL, 0x98C1B695UL, 0xA4A1559DUL,
+    0xE0007085UL, 0xDC60938DUL, 0x69423AB5UL, 0x5522D9BDUL, 0x1183FCA5UL, 0x2DE31FADUL,
+    0x29421ADBUL, 0x1522F9D3UL, 0x5183DCCBUL, 0x6DE33FC3UL, 0xD8C196FBUL, 0xE4A175F3UL,
+    0xA00050EBUL, 0x9C60B3E3UL, 0x113404DAUL, 0x2D54E7D2UL, 0x69F5C2CAUL, 0x559521C2UL,
+    0xE0B788FAUL, 0xDCD76BF2UL, 0x98764EEAUL, 0xA416ADE2UL, 0x59AE26D9UL, 0x65CEC5D1UL,
+    0x216FE0C9UL, 0x1D0F03C1UL, 0xA82DAAF9UL, 0x944D49F1UL, 0xD0EC6CE9UL, 0xEC8C8FE1UL,
+    0x61D838D8UL, 0x5DB8DBD0UL, 0x1919FEC8UL, 0x25791DC0UL, 0x905BB4F8UL, 0xAC3B57F0UL,
+    0xE89A72E8UL, 0xD4FA91E0UL, 0xC89A62DFUL, 0xF4FA81D7UL, 0xB05BA4CFUL, 0x8C3B47C7UL,
+    0x3919EEFFUL, 0x05790DF7UL, 0x41D828EFUL, 0x7DB8CBE7UL, 0xF0EC7CDEUL, 0xCC8C9FD6UL,
+    0x882DBACEUL, 0xB44D59C6UL, 0x016FF0FEUL, 0x3D0F13F6UL, 0x79AE36EEUL, 0x45CED5E6UL,
+    0xB8765EDDUL, 0x8416BDD5UL, 0xC0B798CDUL, 0xFCD77BC5UL, 0x49F5D2FDUL, 0x759531F5UL,
+    0x313414EDUL, 0x0D54F7E5UL, 0x800040DCUL, 0xBC60A3D4UL, 0xF8C186CCUL, 0xC4A165C4UL,
+    0x7183CCFCUL, 0x4DE32FF4UL, 0x09420AECUL, 0x3522E9E4UL,
+  },
+  {
+    0x00000000UL, 0x0EE7E8D1UL, 0x1DCFD1A2UL, 0x13283973UL, 0x3B9FA344UL, 0x35784B95UL,
+    0x265072E6UL, 0x28B79A37UL, 0x773F4688UL, 0x79D8AE59UL, 0x6AF0972AUL, 0x64177FFBUL,
+    0x4CA0E5CCUL, 0x42470D1DUL, 0x516F346EUL, 0x5F88DCBFUL, 0xEE7E8D10UL, 0xE09965C1UL,
+    0xF3B15CB2UL, 0xFD56B463UL, 0xD5E12E54UL, 0xDB06C685UL, 0xC82EFFF6UL, 0xC6C91727UL,
+    0x9941CB98UL, 0x97A62349UL, 0x848E1A3AUL, 0x8A69F2EBUL, 0xA2DE68DCUL, 0xAC39800DUL,
+    0xBF11B97EUL, 0xB1F651AFUL, 0x078C1C61UL, 0x096BF4B0UL, 0x1A43CDC3UL, 0x14A42512UL,
+    0x3C13BF25UL, 0x32F457F4UL, 0x21DC6E87UL, 0x2F3B8656UL, 0x70B35AE9UL, 0x7E54B238UL,
+    0x6D7C8B4BUL, 0x639B639AUL, 0x4B2CF9ADUL, 0x45CB117CUL, 0x56E3280FUL, 0x5804C0DEUL,
+    0xE9F29171UL, 0xE71579A0UL, 0xF43D40D3UL, 0xFADAA802UL, 0xD26D3235UL, 0xDC8ADAE4UL,
+    0xCFA2E397UL, 0xC1450B46UL, 0x9ECDD7F9UL, 0x902A3F28UL, 0x8302065BUL, 0x8DE5EE8AUL,
+    0xA55274BDUL, 0xABB59C6CUL, 0xB89DA51FUL, 0xB67A4DCEUL, 0x0F1838C2UL, 0x01FFD013UL,
+    0x12D7E960UL, 0x1C3001B1UL, 0x34879B86UL, 0x3A607357UL, 0x29484A24UL, 0x27AFA2F5UL,
+    0x78277E4AUL, 0x76C0969BUL, 0x65E8AFE8UL, 0x6B0F4739UL, 0x43B8DD0EUL, 0x4D5F35DFUL,
+    0x5E770CACUL, 0x5090E47DUL, 0xE166B5D2UL, 0xEF815D03UL, 0xFCA96470UL, 0xF24E8CA1UL,
+    0xDAF91696UL, 0xD41EFE47UL, 0xC736C734UL, 0xC9D12FE5UL, 0x9659F35AUL, 0x98BE1B8BUL,
+    0x8B9622F8UL, 0x8571CA29UL, 0xADC6501EUL, 0xA321B8CFUL, 0xB00981BCUL, 0xBEEE696DUL,
+    0x089424A3UL, 0x0673CC72UL, 0x155BF501UL, 0x1BBC1DD0UL, 0x330B87E7UL, 0x3DEC6F36UL,
+    0x2EC45645UL, 0x2023BE94UL, 0x7FAB622BUL, 0x714C8AFAUL, 0x6264B389UL, 0x6C835B58UL,
+    0x4434C16FUL, 0x4AD329BEUL, 0x59FB10CDUL, 0x571CF81CUL, 0xE6EAA9B3UL, 0xE80D4162UL,
+    0xFB257811UL, 0xF5C290C0UL, 0xDD750AF7UL, 0xD392E226UL, 0xC0BADB55UL, 0xCE5D3384UL,
+    0x91D5EF3BUL, 0x9F3207EAUL, 0x8C1A3E99UL, 0x82FDD648UL, 0xAA4A4C7FUL, 0xA4ADA4AEUL,
+    0xB7859DDDUL, 0xB962750CUL, 0x1E307184UL, 0x10D79955UL, 0x03FFA026UL, 0x0D1848F7UL,
+    0x25AFD2C0UL, 0x2B483A11UL, 0x38600362UL, 0x3687EBB3UL, 0x690F370CUL, 0x67E8DFDDUL,
+    0x74C0E6AEUL, 0x7A270E7FUL, 0x52909448UL, 0x5C777C99UL, 0x4F5F45EAUL, 0x41B8AD3BUL,
+    0xF04EFC94UL, 0xFEA91445UL, 0xED812D36UL, 0xE366C5E7UL, 0xCBD15FD0UL, 0xC536B701UL,
+    0xD61E8E72UL, 0xD8F966A3UL, 0x8771BA1CUL, 0x899652CDUL, 0x9ABE6BBEUL, 0x9459836FUL,
+    0xBCEE1958UL, 0xB209F189UL, 0xA121C8FAUL, 0xAFC6202BUL, 0x19BC6DE5UL, 0x175B8534UL,
+    0x0473BC47UL, 0x0A945496UL, 0x2223CEA1UL, 0x2CC42670UL, 0x3FEC1F03UL, 0x310BF7D2UL,
+    0x6E832B6DUL, 0x6064C3BCUL, 0x734CFACFUL, 0x7DAB121EUL, 0x551C8829UL, 0x5BFB60F8UL,
+    0x48D3598BUL, 0x4634B15AUL, 0xF7C2E0F5UL, 0xF9250824UL, 0xEA0D3157UL, 0xE4EAD986UL,
+    0xCC5D43B1UL, 0xC2BAAB60UL, 0xD1929213UL, 0xDF757AC2UL, 0x80FDA67DUL, 0x8E1A4EACUL,
+    0x9D3277DFUL, 0x93D59F0EUL, 0xBB620539UL, 0xB585EDE8UL, 0xA6ADD49BUL, 0xA84A3C4AUL,
+    0x11284946UL, 0x1FCFA197UL, 0x0CE798E4UL, 0x02007035UL, 0x2AB7EA02UL, 0x245002D3UL,
+    0x37783BA0UL, 0x399FD371UL, 0x66170FCEUL, 0x68F0E71FUL, 0x7BD8DE6CUL, 0x753F36BDUL,
+    0x5D88AC8AUL, 0x536F445BUL, 0x40477D28UL, 0x4EA095F9UL, 0xFF56C456UL, 0xF1B12C87UL,
+    0xE29915F4UL, 0xEC7EFD25UL, 0xC4C96712UL, 0xCA2E8FC3UL, 0xD906B6B0UL, 0xD7E15E61UL,
+    0x886982DEUL, 0x868E6A0FUL, 0x95A6537CUL, 0x9B41BBADUL, 0xB3F6219AUL, 0xBD11C94BUL,
+    0xAE39F038UL, 0xA0DE18E9UL, 0x16A45527UL, 0x1843BDF6UL, 0x0B6B8485UL, 0x058C6C54UL,
+    0x2D3BF663UL, 0x23DC1EB2UL, 0x30F427C1UL, 0x3E13CF10UL, 0x619B13AFUL, 0x6F7CFB7EUL,
+    0x7C54C20DUL, 0x72B32ADCUL, 0x5A04B0EBUL, 0x54E3583AUL, 0x47CB6149UL, 0x492C8998UL,
+    0xF8DAD837UL, 0xF63D30E6UL, 0xE5150995UL, 0xEBF2E144UL, 0xC3457B73UL, 0xCDA293A2UL,
+    0xDE8AAAD1UL, 0xD06D4200UL, 0x8FE59EBFUL, 0x8102766EUL, 0x922A4F1DUL, 0x9CCDA7CCUL,
+    0xB47A3DFBUL, 0xBA9DD52AUL, 0xA9B5EC59UL, 0xA7520488UL,
+  },
+  {
+    0x00000000UL, 0xF1DA05AAUL, 0x38C50D15UL, 0xC91F08BFUL, 0x718A1A2AUL, 0x80501F80UL,
+    0x494F173FUL, 0xB8951295UL, 0xE3143454UL, 0x12CE31FEUL, 0xDBD13941UL, 0x2A0B3CEBUL,
+    0x929E2E7EUL, 0x63442BD4UL, 0xAA5B236BUL, 0x5B8126C1UL, 0x1D596EE9UL, 0xEC836B43UL,
+    0x259C63FCUL, 0xD4466656UL, 0x6CD374C3UL, 0x9D097169UL, 0x541679D6UL, 0xA5CC7C7CUL,
+    0xFE4D5ABDUL, 0x0F975F17UL, 0xC68857A8UL, 0x37525202UL, 0x8FC74097UL, 0x7E1D453DUL,
+    0xB7024D82UL, 0x46D84828UL, 0x3AB2DDD2UL, 0xCB68D878UL, 0x0277D0C7UL, 0xF3ADD56DUL,
+    0x4B38C7F8UL, 0xBAE2C252UL, 0x73FDCAEDUL, 0x8227CF47UL, 0xD9A6E986UL, 0x287CEC2CUL,
+    0xE163E493UL, 0x10B9E139UL, 0xA82CF3ACUL, 0x59F6F606UL, 0x90E9FEB9UL, 0x6133FB13UL,
+    0x27EBB33BUL, 0xD631B691UL, 0x1F2EBE2EUL, 0xEEF4BB84UL, 0x5661A911UL, 0xA7BBACBBUL,
+    0x6EA4A404UL, 0x9F7EA1AEUL, 0xC4FF876FUL, 0x352582C5UL, 0xFC3A8A7AUL, 0x0DE08FD0UL,
+    0xB5759D45UL, 0x44AF98EFUL, 0x8DB09050UL, 0x7C6A95FAUL, 0x7565BBA4UL, 0x84BFBE0EUL,
+    0x4DA0B6B1UL, 0xBC7AB31BUL, 0x04EFA18EUL, 0xF535A424UL, 0x3C2AAC9BUL, 0xCDF0A931UL,
+    0x96718FF0UL, 0x67AB8A5AUL, 0xAEB482E5UL, 0x5F6E874FUL, 0xE7FB95DAUL, 0x16219070UL,
+    0xDF3E98CFUL, 0x2EE49D65UL, 0x683CD54DUL, 0x99E6D0E7UL, 0x50F9D858UL, 0xA123DDF2UL,
+    0x19B6CF67UL, 0xE86CCACDUL, 0x2173C272UL, 0xD0A9C7D8UL, 0x8B28E119UL, 0x7AF2E4B3UL,
+    0xB3EDEC0CUL, 0x4237E9A6UL, 0xFAA2FB33UL, 0x0B78FE99UL, 0xC267F626UL, 0x33BDF38CUL,
+    0x4FD76676UL, 0xBE0D63DCUL, 0x77126B63UL, 0x86C86EC9UL, 0x3E5D7C5CUL, 0xCF8779F6UL,
+    0x06987149UL, 0xF74274E3UL, 0xACC35222UL, 0x5D195788UL, 0x94065F37UL, 0x65DC5A9DUL,
+    0xDD494808UL, 0x2C934DA2UL, 0xE58C451DUL, 0x145640B7UL, 0x528E089FUL, 0xA3540D35UL,
+    0x6A4B058AUL, 0x9B910020UL, 0x230412B5UL, 0xD2DE171FUL, 0x1BC11FA0UL, 0xEA1B1A0AUL,
+    0xB19A3CCBUL, 0x40403961UL, 0x895F31DEUL, 0x78853474UL, 0xC01026E1UL, 0x31CA234BUL,
+    0xF8D52BF4UL, 0x090F2E5EUL, 0xEACB7748UL, 0x1B1172E2UL, 0xD20E7A5DUL, 0x23D47FF7UL,
+    0x9B416D62UL, 0x6A9B68C8UL, 0xA3846077UL, 0x525E65DDUL, 0x09DF431CUL, 0xF80546B6UL,
+    0x311A4E09UL, 0xC0C04BA3UL, 0x78555936UL, 0x898F5C9CUL, 0x40905423UL, 0xB14A5189UL,
+    0xF79219A1UL, 0x06481C0BUL, 0xCF5714B4UL, 0x3E8D111EUL, 0x8618038BUL, 0x77C20621UL,
+    0xBEDD0E9EUL, 0x4F070B34UL, 0x14862DF5UL, 0xE55C285FUL, 0x2C4320E0UL, 0xDD99254AUL,
+    0x650C37DFUL, 0x94D63275UL, 0x5DC93ACAUL, 0xAC133F60UL, 0xD079AA9AUL, 0x21A3AF30UL,
+    0xE8BCA78FUL, 0x1966A225UL, 0xA1F3B0B0UL, 0x5029B51AUL, 0x9936BDA5UL, 0x68ECB80FUL,
+    0x336D9ECEUL, 0xC2B79B64UL, 0x0BA893DBUL, 0xFA729671UL, 0x42E784E4UL, 0xB33D814EUL,
+    0x7A2289F1UL, 0x8BF88C5BUL, 0xCD20C473UL, 0x3CFAC1D9UL, 0xF5E5C966UL, 0x043FCCCCUL,
+    0xBCAADE59UL, 0x4D70DBF3UL, 0x846FD34CUL, 0x75B5D6E6UL, 0x2E34F027UL, 0xDFEEF58DUL,
+    0x16F1FD32UL, 0xE72BF898UL, 0x5FBEEA0DUL, 0xAE64EFA7UL, 0x677BE718UL, 0x96A1E2B2UL,
+    0x9FAECCECUL, 0x6E74C946UL, 0xA76BC1F9UL, 0x56B1C453UL, 0xEE24D6C6UL, 0x1FFED36CUL,
+    0xD6E1DBD3UL, 0x273BDE79UL, 0x7CBAF8B8UL, 0x8D60FD12UL, 0x447FF5ADUL, 0xB5A5F007UL,
+    0x0D30E292UL, 0xFCEAE738UL, 0x35F5EF87UL, 0xC42FEA2DUL, 0x82F7A205UL, 0x732DA7AFUL,
+    0xBA32AF10UL, 0x4BE8AABAUL, 0xF37DB82FUL, 0x02A7BD85UL, 0xCBB8B53AUL, 0x3A62B090UL,
+    0x61E39651UL, 0x903993FBUL, 0x59269B44UL, 0xA8FC9EEEUL, 0x10698C7BUL, 0xE1B389D1UL,
+    0x28AC816EUL, 0xD97684C4UL, 0xA51C113EUL, 0x54C61494UL, 0x9DD91C2BUL, 0x6C031981UL,
+    0xD4960B14UL, 0x254C0EBEUL, 0xEC530601UL, 0x1D8903ABUL, 0x4608256AUL, 0xB7D220C0UL,
+    0x7ECD287FUL, 0x8F172DD5UL, 0x37823F40UL, 0xC6583AEAUL, 0x0F473255UL, 0xFE9D37FFUL,
+    0xB8457FD7UL, 0x499F7A7DUL, 0x808072C2UL, 0x715A7768UL, 0xC9CF65FDUL, 0x38156057UL,
+    0xF10A68E8UL, 0x00D06D42UL, 0x5B514B83UL, 0xAA8B4E29UL, 0x63944696UL, 0x924E433CUL,
+    0x2ADB51A9UL, 0xDB015403UL, 0x121E5CBCUL, 0xE3C45916UL,
+  },
+#endif
 };
+#endif
+#endif
+#if ACCEL_CRC32_SIMD == 1 || ACCEL_CRC32_SIMD == 2
+/* Carry-less-multiply constants, P = the CRC polynomial. Bit i holds the coefficient of
+ * x^(31-i) (x^(32-i) in the two 33-bit ones): the reflected CRC's bit order. A 16-byte block
+ * is H*x^64 + L (H = its first 8 bytes, the low qword); moving it d bits on multiplies it by
+ * x^d, done as H*(x^(d+64) mod P) + L*(x^d mod P). A PCLMULQDQ of a half (bit i = x^(63-i))
+ * and a constant (bit j = x^(31-j)) has bit m = x^(94-m): the product times x^33 in the
+ * block's frame, so FdH = x^(d+31) mod P multiplies H and FdL = x^(d-33) mod P multiplies L;
+ * d = 128, 256, 384 bits (1-3 blocks), 512 (4 blocks: the 4 x 128-bit accumulators, or the
+ * lanes of one 512-bit register), 2048 (4 x 512-bit registers). */
+#define ACCEL__CRC32_F128H  0x0AE689191ULL /* x^159 mod P */
+#define ACCEL__CRC32_F128L  0x0CCAA009EULL /* x^95 mod P */
+#define ACCEL__CRC32_F256H  0x0F1DA05AAULL /* x^287 mod P */
+#define ACCEL__CRC32_F256L  0x081256527ULL /* x^223 mod P */
+#define ACCEL__CRC32_F384H  0x03DB1ECDCULL /* x^415 mod P */
+#define ACCEL__CRC32_F384L  0x0AF449247ULL /* x^351 mod P */
+#define ACCEL__CRC32_F512H  0x08F352D95ULL /* x^543 mod P */
+#define ACCEL__CRC32_F512L  0x01D9513D7ULL /* x^479 mod P */
+#define ACCEL__CRC32_F2048H 0x0CE3371CBULL /* x^2079 mod P */
+#define ACCEL__CRC32_F2048L 0x0E95C1271ULL /* x^2015 mod P */
+#define ACCEL__CRC32_R96    0x0CCAA009EULL /* x^95 mod P: 128 -> 96 bits (H*x^96) */
+#define ACCEL__CRC32_R64    0x0B8BC6765ULL /* x^63 mod P: 96 -> 64 bits (top 32 bits * x^64) */
+#define ACCEL__CRC32_MU     0x1F7011641ULL /* floor(x^64 / P), 33 bits: Barrett's quotient */
+#define ACCEL__CRC32_P      0x1DB710641ULL /* P, 33 bits */
+#endif
+/* end of the generated crc32 tables */
+
+#if ACCEL_CRC32_SIMD
+#ifdef __cplusplus
+} /* the intrinsics headers stay outside extern "C" */
+#endif
+#if ACCEL_CRC32_SIMD == 3
+#include <arm_acle.h>
+#elif defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__)
+/* g++ 12 warns inside its own AVX-512 headers once they are inlined (see the mac section) */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#else
+#include <immintrin.h> /* hosted x86-64 only (not a freestanding header) */
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+#endif
+
+/* One slicing-by-8 step: the CRC register after the 8 bytes lo (first four, the register already
+ * folded in) and hi, through rows t[0..7] (rows 8..15 give the braid's 32-byte jump). */
+#define ACCEL__CRC32_SLICE(t, lo, hi)                                                           \
+    ((t)[7][(lo) & 0xFFu] ^ (t)[6][((lo) >> 8) & 0xFFu] ^ (t)[5][((lo) >> 16) & 0xFFu] ^       \
+     (t)[4][(lo) >> 24] ^ (t)[3][(hi) & 0xFFu] ^ (t)[2][((hi) >> 8) & 0xFFu] ^                 \
+     (t)[1][((hi) >> 16) & 0xFFu] ^ (t)[0][(hi) >> 24])
+
+#if ACCEL_CRC32_SIMD == 1 || ACCEL_CRC32_SIMD == 2
+/* x86-64: carry-less-multiply folding. The data are 16-byte blocks, each a polynomial of degree
+ * < 128 (the algebra is at the constants). Accumulators are folded forward over the data (moved on
+ * by a multiple of 128 bits modulo P, xored with the block they land on), the last block absorbs
+ * a short tail, and a Barrett reduction turns the final 128 bits into the 32-bit register. */
+#define ACCEL__CRC32_K2(h, l) _mm_set_epi64x((long long)(l), (long long)(h))
+#define ACCEL__CRC32_K(d) ACCEL__CRC32_K2(ACCEL__CRC32_F##d##H, ACCEL__CRC32_F##d##L)
+static __m128i accel__crc32_ld16(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+/* x moved on by k's distance: x's low qword times k's low plus x's high qword times k's high */
+static __m128i accel__crc32_fold16(__m128i x, __m128i k)
+{
+    return _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_clmulepi64_si128(x, k, 0x11));
+}
+
+#if ACCEL_CRC32_SIMD == 2
+/* the same on the four blocks of a 512-bit register, xored with d */
+static __m512i accel__crc32_fold64(__m512i z, __m512i k, __m512i d)
+{
+    return _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(z, k, 0x00),
+                                     _mm512_clmulepi64_epi128(z, k, 0x11), d, 0x96); /* a^b^c */
+}
+static __m512i accel__crc32_ld64(const uint8_t *p)
+{
+    return _mm512_loadu_si512((const void *)p);
+}
+/* n >= 256: folds the first n - n % 64 bytes with four 512-bit accumulators (256 bytes a round)
+ * and returns them folded into one 16-byte block, the state the 128-bit code continues from. */
+static __m128i accel__crc32_clmul512(uint32_t c, const uint8_t *p, size_t n)
+{
+    const __m512i k2048 = _mm512_broadcast_i32x4(ACCEL__CRC32_K(2048));
+    const __m512i k512 = _mm512_broadcast_i32x4(ACCEL__CRC32_K(512));
+    /* the end: lanes 0, 1, 2 move 3, 2, 1 blocks on, onto lane 3 (lane 3 itself stays) */
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i kl = _mm512_inserti32x4(
+        _mm512_inserti32x4(_mm512_inserti32x4(zero, ACCEL__CRC32_K(384), 0), ACCEL__CRC32_K(256), 1),
+        ACCEL__CRC32_K(128), 2);
+    __m512i z0 = accel__crc32_ld64(p), z1 = accel__crc32_ld64(p + 64);
+    __m512i z2 = accel__crc32_ld64(p + 128), z3 = accel__crc32_ld64(p + 192);
+    z0 = _mm512_xor_si512(z0, _mm512_inserti32x4(zero, _mm_cvtsi32_si128((int)c), 0));
+    for (p += 256, n -= 256; n >= 256; p += 256, n -= 256) {
+        z0 = accel__crc32_fold64(z0, k2048, accel__crc32_ld64(p));
+        z1 = accel__crc32_fold64(z1, k2048, accel__crc32_ld64(p + 64));
+        z2 = accel__crc32_fold64(z2, k2048, accel__crc32_ld64(p + 128));
+        z3 = accel__crc32_fold64(z3, k2048, accel__crc32_ld64(p + 192));
+    }
+    z1 = accel__crc32_fold64(z0, k512, z1);
+    z2 = accel__crc32_fold64(z1, k512, z2);
+    z3 = accel__crc32_fold64(z2, k512, z3);
+    for (; n >= 64; p += 64, n -= 64) z3 = accel__crc32_fold64(z3, k512, accel__crc32_ld64(p));
+    z3 = _mm512_mask_blend_epi64(0x3F, z3, accel__crc32_fold64(z3, kl, zero));
+    return _mm_xor_si128(
+        _mm_xor_si128(_mm512_extracti32x4_epi32(z3, 0), _mm512_extracti32x4_epi32(z3, 1)),
+        _mm_xor_si128(_mm512_extracti32x4_epi32(z3, 2), _mm512_extracti32x4_epi32(z3, 3)));
+}
+#endif
+
+/* c: the CRC register (inverted), n >= 16; returns the register after p[0..n) */
+static uint32_t accel__crc32_clmul(uint32_t c, const uint8_t *p, size_t n)
+{
+    /* PSHUFB masks (0x80 gives a zero byte): from shuf + r, byte i takes byte i - (16 - r) (the
+     * first r bytes land at the top); from shuf + 16 + r, byte i takes byte i + r. */
+    static const uint8_t shuf[48] = {
+        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+        0x80, 0x80, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0x80, 0x80, 0x80,
+        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+    const __m128i k128 = ACCEL__CRC32_K(128);
+    const __m128i kr = ACCEL__CRC32_K2(ACCEL__CRC32_R96, ACCEL__CRC32_R64);
+    const __m128i kb = ACCEL__CRC32_K2(ACCEL__CRC32_MU, ACCEL__CRC32_P);
+    const __m128i low32 = _mm_set_epi32(0, 0, 0, -1);
+    __m128i x, y;
+#if ACCEL_CRC32_SIMD == 2
+    if (n >= 256) {
+        x = accel__crc32_clmul512(c, p, n);
+        p += n - n % 64;
+        n %= 64;
+    } else
+#endif
+    {
+        x = _mm_xor_si128(accel__crc32_ld16(p), _mm_cvtsi32_si128((int)c));
+        p += 16;
+        n -= 16;
+        if (n >= 48) { /* four accumulators, 64 bytes a round */
+            const __m128i k512 = ACCEL__CRC32_K(512);
+            __m128i x1 = accel__crc32_ld16(p), x2 = accel__crc32_ld16(p + 16);
+            __m128i x3 = accel__crc32_ld16(p + 32);
+            for (p += 48, n -= 48; n >= 64; p += 64, n -= 64) {
+                x = _mm_xor_si128(accel__crc32_fold16(x, k512), accel__crc32_ld16(p));
+                x1 = _mm_xor_si128(accel__crc32_fold16(x1, k512), accel__crc32_ld16(p + 16));
+                x2 = _mm_xor_si128(accel__crc32_fold16(x2, k512), accel__crc32_ld16(p + 32));
+                x3 = _mm_xor_si128(accel__crc32_fold16(x3, k512), accel__crc32_ld16(p + 48));
+            }
+            x = _mm_xor_si128(accel__crc32_fold16(x, ACCEL__CRC32_K(384)),
+                              accel__crc32_fold16(x1, ACCEL__CRC32_K(256)));
+            x = _mm_xor_si128(x, _mm_xor_si128(accel__crc32_fold16(x2, k128), x3));
+        }
+    }
+    for (; n >= 16; p += 16, n -= 16)
+        x = _mm_xor_si128(accel__crc32_fold16(x, k128), accel__crc32_ld16(p));
+    if (n) {
+        /* r = n tail bytes: x * x^(8r) + tail = (x's first r bytes) * x^128 + (x's other 16 - r
+         * bytes followed by the tail); the tail is read as the last 16 bytes of the input */
+        __m128i m = accel__crc32_ld16(shuf + 16 + n);
+        __m128i h = _mm_shuffle_epi8(x, accel__crc32_ld16(shuf + n));
+        x = _mm_blendv_epi8(_mm_shuffle_epi8(x, m), accel__crc32_ld16(p + n - 16), m);
+        x = _mm_xor_si128(accel__crc32_fold16(h, k128), x);
+    }
+    /* x * x^32 mod P: 128 -> 96 bits (the first 8 bytes times x^96), 96 -> 64 bits (the top 32
+     * times x^64), then Barrett: q = floor(top 32 bits * MU / x^32), remainder = low bits of
+     * (value ^ q * P). Each product is one bit short of the frame (see the constants), which
+     * the exponents already absorb. */
+    y = _mm_xor_si128(_mm_clmulepi64_si128(x, kr, 0x00), _mm_srli_si128(x, 8));
+    x = _mm_clmulepi64_si128(_mm_and_si128(y, low32), kr, 0x10);
+    y = _mm_xor_si128(x, _mm_srli_si128(y, 4));
+    x = _mm_and_si128(_mm_clmulepi64_si128(_mm_and_si128(y, low32), kb, 0x00), low32);
+    y = _mm_xor_si128(y, _mm_clmulepi64_si128(x, kb, 0x10));
+    return (uint32_t)_mm_extract_epi32(y, 1);
+}
 #endif
 
 ACCELDEF uint32_t accel_crc32_update(uint32_t crc, const void *data, size_t n)
@@ -3655,6 +4674,28 @@ ACCELDEF uint32_t accel_crc32_update(uint32_t crc, const void *data, size_t n)
     const uint8_t *p = (const uint8_t *)data;
     uint32_t c = crc ^ 0xFFFFFFFFu;
     if (!p) return crc;
+#if ACCEL_CRC32_SIMD == 3
+    /* AArch64 CRC32X/W/H/B: CRC-32 with the same reflected polynomial, no pre/post inversion */
+    for (; n >= 32; p += 32, n -= 32) {
+        c = __crc32d(c, accel_load_u64le(p));
+        c = __crc32d(c, accel_load_u64le(p + 8));
+        c = __crc32d(c, accel_load_u64le(p + 16));
+        c = __crc32d(c, accel_load_u64le(p + 24));
+    }
+    for (; n >= 8; p += 8, n -= 8) c = __crc32d(c, accel_load_u64le(p));
+    if (n & 4) {
+        c = __crc32w(c, accel_load_u32le(p));
+        p += 4;
+    }
+    if (n & 2) {
+        c = __crc32h(c, accel_load_u16le(p));
+        p += 2;
+    }
+    if (n & 1) c = __crc32b(c, *p);
+#else
+#if ACCEL_CRC32_SIMD == 1 || ACCEL_CRC32_SIMD == 2
+    if (n >= 16) return accel__crc32_clmul(c, p, n) ^ 0xFFFFFFFFu;
+#endif
 #if ACCEL_CRC32_IMPL == ACCEL_CRC32_BITWISE
     while (n--) {
         unsigned k;
@@ -3670,18 +4711,50 @@ ACCELDEF uint32_t accel_crc32_update(uint32_t crc, const void *data, size_t n)
 #elif ACCEL_CRC32_IMPL == ACCEL_CRC32_TABLE256
     while (n--) c = (c >> 8) ^ accel__crc32_t8[0][(c ^ *p++) & 0xFFu];
 #else
-    /* slicing-by-8, byte loads only (no alignment or endianness assumptions) */
-    while (n >= 8) {
+    /* byte loads only (no alignment or endianness assumptions); compilers merge them */
+#if ACCEL__CRC32_BRAID
+    if (n >= 64) {
+        /* Braid: four lanes of 8-byte words, 32-byte rows. Lane k keeps r_k, what its words so
+         * far contribute, as a register value for the first 4 bytes of its next word: byte j
+         * of a word reaches there through 31 - j zero bytes, i.e. rows 24..31 (stored as
+         * 8..15). The four table chains are independent, so they overlap in the CPU. */
+        const uint32_t(*b)[256] = accel__crc32_t8 + 8;
+        uint32_t r0 = c, r1 = 0, r2 = 0, r3 = 0, lo, hi;
+        do {
+            lo = r0 ^ accel_load_u32le(p), hi = accel_load_u32le(p + 4);
+            r0 = ACCEL__CRC32_SLICE(b, lo, hi);
+            lo = r1 ^ accel_load_u32le(p + 8), hi = accel_load_u32le(p + 12);
+            r1 = ACCEL__CRC32_SLICE(b, lo, hi);
+            lo = r2 ^ accel_load_u32le(p + 16), hi = accel_load_u32le(p + 20);
+            r2 = ACCEL__CRC32_SLICE(b, lo, hi);
+            lo = r3 ^ accel_load_u32le(p + 24), hi = accel_load_u32le(p + 28);
+            r3 = ACCEL__CRC32_SLICE(b, lo, hi);
+            p += 32;
+            n -= 32;
+        } while (n >= 64);
+        /* the last row: each lane's remainder joins its word, and the words go through the
+         * register one after another */
+        lo = r0 ^ accel_load_u32le(p), hi = accel_load_u32le(p + 4);
+        c = ACCEL__CRC32_SLICE(accel__crc32_t8, lo, hi);
+        lo = c ^ r1 ^ accel_load_u32le(p + 8), hi = accel_load_u32le(p + 12);
+        c = ACCEL__CRC32_SLICE(accel__crc32_t8, lo, hi);
+        lo = c ^ r2 ^ accel_load_u32le(p + 16), hi = accel_load_u32le(p + 20);
+        c = ACCEL__CRC32_SLICE(accel__crc32_t8, lo, hi);
+        lo = c ^ r3 ^ accel_load_u32le(p + 24), hi = accel_load_u32le(p + 28);
+        c = ACCEL__CRC32_SLICE(accel__crc32_t8, lo, hi);
+        p += 32;
+        n -= 32;
+    }
+#endif
+    while (n >= 8) { /* slicing-by-8 */
         uint32_t lo = c ^ accel_load_u32le(p);
         uint32_t hi = accel_load_u32le(p + 4);
-        c = accel__crc32_t8[7][lo & 0xFFu] ^ accel__crc32_t8[6][(lo >> 8) & 0xFFu] ^
-            accel__crc32_t8[5][(lo >> 16) & 0xFFu] ^ accel__crc32_t8[4][lo >> 24] ^
-            accel__crc32_t8[3][hi & 0xFFu] ^ accel__crc32_t8[2][(hi >> 8) & 0xFFu] ^
-            accel__crc32_t8[1][(hi >> 16) & 0xFFu] ^ accel__crc32_t8[0][hi >> 24];
+        c = ACCEL__CRC32_SLICE(accel__crc32_t8, lo, hi);
         p += 8;
         n -= 8;
     }
     while (n--) c = (c >> 8) ^ accel__crc32_t8[0][(c ^ *p++) & 0xFFu];
+#endif
 #endif
     return c ^ 0xFFFFFFFFu;
 }
@@ -3708,6 +4781,7 @@ ACCELDEF accel_status accel_ring_init(accel_ring *r, void *buf, size_t buf_len, 
 static uint8_t *accel__ring_slot(const accel_ring *r, size_t i)
 {
     size_t idx = r->head + i;
+    ACCEL_ASSERT(r->head < r->cap && r->count <= r->cap && i < r->cap);
     if (idx >= r->cap) idx -= r->cap;
     return r->buf + idx * r->slot_size;
 }
@@ -3772,6 +4846,7 @@ ACCELDEF accel_status accel_fifo_init(accel_fifo *f, void *buf, size_t cap)
 static void accel__fifo_copy_out(const accel_fifo *f, size_t at, uint8_t *dst, size_t n)
 {
     size_t start = f->head + at, first;
+    ACCEL_ASSERT(f->head < f->cap && f->count <= f->cap && at <= f->count && n <= f->count - at);
     if (start >= f->cap) start -= f->cap;
     first = f->cap - start;
     if (first > n) first = n;
@@ -3788,6 +4863,7 @@ ACCELDEF accel_status accel_fifo_write(accel_fifo *f, const void *data, size_t n
     {
         const uint8_t *src = (const uint8_t *)data;
         size_t start = f->head + f->count, first;
+        ACCEL_ASSERT(f->head < f->cap && f->count + n <= f->cap);
         if (start >= f->cap) start -= f->cap;
         first = f->cap - start;
         if (first > n) first = n;
@@ -4055,7 +5131,7 @@ extern "C" {
 #define ACCEL_TSP1_CRC(p, n) accel_crc32((p), (n))
 #endif
 
-/* Byte order of every multi-byte frame field (ruling 1): the one place to change it. */
+/* Byte order of every multi-byte frame field (ACCEL_TSP1_BIG_ENDIAN): the one place it is set. */
 static uint16_t accel__tsp1_get16(const uint8_t *p)
 {
 #if ACCEL_TSP1_BIG_ENDIAN
@@ -4129,9 +5205,12 @@ ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t i
                                             uint32_t value, size_t *out_len)
 {
     uint8_t p[4];
-    if (id == ACCEL_TSP1_NN_INFO && value > 0xFFu) {
-        if (out_len) *out_len = 0;
-        return ACCEL_E_ARG; /* one byte of slot index, three reserved */
+    if (id == ACCEL_TSP1_NN_INFO) {
+        if (value > 0xFFu) {
+            if (out_len) *out_len = 0;
+            return ACCEL_E_ARG; /* one byte of slot index, three reserved */
+        }
+        value = ACCEL_TSP1_BIG_ENDIAN ? value << 24 : value; /* the index is byte 0 */
     }
     accel__tsp1_put32(p, value);
     return accel_tsp1_encode_cmd(buf, cap, id, tid, p, 4, out_len);
@@ -4139,7 +5218,7 @@ ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t i
 
 ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id)
 {
-    /* by the high nibble (0x9005 is not an id: ruling 8) */
+    /* by the high nibble (0x9005 is not a documented id) */
     unsigned lo = id & 0x0FFFu;
     switch (id >> 12) {
     case 0x8: if (lo < 2u) return (accel_tsp1_kind)(ACCEL_TSP1_KIND_DATA + lo); break;
@@ -4172,7 +5251,7 @@ ACCEL__TSP1_NOINLINE static accel_status accel__tsp1_nn_info(const uint8_t *p, s
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_tsp1_parse_nn_info(const accel_tsp1_frame *f,
+ACCELDEF accel_status accel_tsp1_decode_nn_info(const accel_tsp1_frame *f,
                                                accel_tsp1_nn_info *out)
 {
     if (!f || !out || (!f->payload && f->n_bytes)) return ACCEL_E_NULL;
@@ -4267,6 +5346,17 @@ ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void 
     return ACCEL_E_EMPTY;
 }
 
+ACCELDEF accel_status accel_tsp1_decoder_idle(accel_tsp1_decoder *d, accel_tsp1_frame *f)
+{
+    size_t used;
+    for (;;) {
+        /* frames complete among the held bytes first; then the candidate that cannot finish */
+        accel_status st = accel_tsp1_decoder_feed(d, NULL, 0, &used, f);
+        if (st != ACCEL_E_EMPTY || !d->len) return st;
+        accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_TRUNCATED);
+    }
+}
+
 ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d)
 {
     if (!d) return;
@@ -4277,23 +5367,31 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d)
 
 /* ---------------------------------------------------------------- tsp1: bus */
 #ifndef ACCEL_TSP1_XFER_CUSTOM
-/* THE ASSUMED TRANSACTION FORMAT (RULINGS TSP1 #3) lives in this function only: one access,
- * a write when tx is set (n bytes from tx), else a read (n bytes into rx). */
-static accel_status accel__tsp1_xfer(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
-                                     const uint8_t *tx, uint8_t *rx, size_t n)
+/* THE ASSUMED TRANSACTION FORMAT lives in this function only: one access, a write when tx is
+ * set (n bytes from tx), else a read (n bytes into rx). */
+ACCELDEF accel_status accel_tsp1_xfer(const accel_tsp1_bus *b, uint8_t op, uint8_t addr,
+                                      const uint8_t *tx, uint8_t *rx, size_t n)
 {
-    /* I2C awaiting the vendor's firmware: same bytes, no dummy; a write needs a copy to prepend
-     * the header, so commands longer than 64 bytes are refused until the format is known. */
-    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY + 64];
+#if ACCEL_TSP1_I2C
+    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY + ACCEL_TSP1_I2C_MAX_WRITE];
+#else
+    uint8_t h[2 + ACCEL_TSP1_SPI_DUMMY];
+#endif
     accel_status st;
     ACCEL_MEMSET(h, 0, 2 + ACCEL_TSP1_SPI_DUMMY);
     h[0] = op;
     h[1] = addr;
     if (b->i2c) {
+#if ACCEL_TSP1_I2C
+        /* invented: header and data in one write (a copy, as the port takes one buffer), or
+           the header then a read; no dummy */
         if (!tx) return accel_port_i2c_write_read(b->port, b->addr, h, 2, rx, n);
-        if (n > 64) return ACCEL_E_UNSUPPORTED;
+        if (n > ACCEL_TSP1_I2C_MAX_WRITE) return ACCEL_E_UNSUPPORTED;
         ACCEL_MEMCPY(h + 2, tx, n);
         return accel_port_i2c_write_read(b->port, b->addr, h, n + 2, NULL, 0);
+#else
+        return ACCEL_E_UNSUPPORTED; /* the chip speaks SPI only: I2C needs ACCEL_TSP1_I2C */
+#endif
     }
     st = accel_port_spi_transfer(b->port, b->addr, h, NULL, tx ? 2u : 2u + ACCEL_TSP1_SPI_DUMMY,
                                  ACCEL_SPI_KEEP_CS);
@@ -4308,7 +5406,7 @@ ACCELDEF accel_status accel_tsp1_reg_read(const accel_tsp1_bus *b, uint8_t reg, 
     accel_status st;
     if (!b || !v) return ACCEL_E_NULL;
     *v = 0;
-    st = accel__tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_READ, reg, NULL, d, 4);
+    st = accel_tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_READ, reg, NULL, d, 4);
     if (st == ACCEL_OK) *v = accel_load_u32le(d);
     return st;
 }
@@ -4318,7 +5416,7 @@ ACCELDEF accel_status accel_tsp1_reg_write(const accel_tsp1_bus *b, uint8_t reg,
     uint8_t d[4];
     if (!b) return ACCEL_E_NULL;
     accel_store_u32le(d, v);
-    return accel__tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_WRITE, reg, d, NULL, 4);
+    return accel_tsp1_xfer(b, ACCEL_TSP1_SPI_OP_REG_WRITE, reg, d, NULL, 4);
 }
 
 /* buffer access: a write when tx is set */
@@ -4327,8 +5425,8 @@ static accel_status accel__tsp1_buf(const accel_tsp1_bus *b, uint8_t idx, const 
 {
     if (!b || (!tx && !rx)) return ACCEL_E_NULL;
     if (!n) return ACCEL_E_ZERO_LENGTH;
-    return accel__tsp1_xfer(b, tx ? ACCEL_TSP1_SPI_OP_BUF_WRITE : ACCEL_TSP1_SPI_OP_BUF_READ, idx,
-                            (const uint8_t *)tx, (uint8_t *)rx, n);
+    return accel_tsp1_xfer(b, tx ? ACCEL_TSP1_SPI_OP_BUF_WRITE : ACCEL_TSP1_SPI_OP_BUF_READ, idx,
+                           (const uint8_t *)tx, (uint8_t *)rx, n);
 }
 
 ACCELDEF accel_status accel_tsp1_buf_write(const accel_tsp1_bus *b, uint8_t idx, const void *d,
@@ -4376,29 +5474,16 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
 #ifndef ACCEL_TSP1_READ_CHUNK
 #define ACCEL_TSP1_READ_CHUNK 64u
 #endif
+#define ACCEL__TSP1_INTERNAL 1u /* pending flag: the driver's own CLEAR_ERROR (no outcome) */
+#define ACCEL__TSP1_SURE 2u     /* pending flag: a REBOOT/DEEP_SLEEP sent while settled, so the
+                                   next ASYNC_READY is its own */
+#define ACCEL__TSP1_ALL ((size_t)-1)
 
 static uint32_t accel__tsp1_now(const accel_tsp1 *s)
 {
     uint32_t t;
-    accel_port_now_ms(s->bus.port, &t);
+    (void)accel_port_now_ms(s->bus.port, &t); /* open() made sure the port has a clock */
     return t;
-}
-
-/* Encode one command (bare: no payload, built on the stack, so s->tx is left alone) and write
- * it straight to the command buffer when it fits there. */
-static accel_status accel__tsp1_send(accel_tsp1 *s, uint16_t id, uint16_t tid,
-                                     const void *payload, size_t n, unsigned bare)
-{
-    uint8_t m[ACCEL_TSP1_OVERHEAD];
-    uint8_t *buf = bare ? m : s->tx;
-    size_t len;
-    uint16_t space;
-    accel_status st = accel_tsp1_encode_cmd(buf, bare ? sizeof m : s->tx_cap, id, tid, payload, n,
-                                            &len);
-    if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
-    if (st == ACCEL_OK && space < len) st = ACCEL_E_BUSY;
-    if (st == ACCEL_OK) st = accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, buf, len);
-    return st;
 }
 
 static uint16_t accel__tsp1_tid(accel_tsp1 *s)
@@ -4408,9 +5493,22 @@ static uint16_t accel__tsp1_tid(accel_tsp1 *s)
     return t;
 }
 
-static accel_tsp1_pending *accel__tsp1_at(accel_tsp1 *s, size_t i)
+ACCEL__TSP1_NOINLINE static accel_tsp1_pending *accel__tsp1_at(const accel_tsp1 *s, size_t i)
 {
     return (accel_tsp1_pending *)accel_ring_at(&s->pend, i);
+}
+
+/* REBOOT and DEEP_SLEEP clear the device's buffers: only ASYNC_READY can confirm them. */
+ACCEL__TSP1_NOINLINE static int accel__tsp1_is_reset(uint16_t id)
+{
+    return id == ACCEL_TSP1_REBOOT || id == ACCEL_TSP1_DEEP_SLEEP;
+}
+
+/* The REBOOT or DEEP_SLEEP awaiting ASYNC_READY: always the newest entry (submit holds the rest). */
+static accel_tsp1_pending *accel__tsp1_resetting(const accel_tsp1 *s)
+{
+    accel_tsp1_pending *p = accel__tsp1_at(s, accel_ring_count(&s->pend) - 1u);
+    return p && accel__tsp1_is_reset(p->id) ? p : NULL;
 }
 
 /* Pop the oldest pending command with its one outcome. */
@@ -4419,6 +5517,9 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
     accel_tsp1_pending p;
     accel_tsp1_outcome o;
     if (accel_ring_pop(&s->pend, &p) != ACCEL_OK) return;
+    /* a DEEP_SLEEP that did not run leaves the device awake; one of unknown fate may have put
+       it to sleep, so the session keeps asking for accel_tsp1_wake */
+    if (p.id == ACCEL_TSP1_DEEP_SLEEP && st != ACCEL_E_TSP1_UNKNOWN_OUTCOME) s->asleep = 0;
     if (p.tid == s->w_tid && !s->w_done) {
         s->w_done = 1;
         s->w_st = st;
@@ -4428,7 +5529,7 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
             ACCEL_MEMCPY(s->w_buf, f->payload, s->w_len); /* both valid, even for 0 bytes */
         }
     }
-    if (p.internal) return;
+    if (p.flags & ACCEL__TSP1_INTERNAL) return;
     s->outcomes++;
     o.tid = p.tid;
     o.cmd = p.id;
@@ -4437,35 +5538,22 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
     if (s->on_outcome) s->on_outcome(s->user, &o);
 }
 
-/* The oldest k commands ran but their answers were not seen (later ones were). */
-static void accel__tsp1_retire(accel_tsp1 *s, size_t k)
+/* End the oldest n entries with st; to_clear: stop before a CLEAR_ERROR (it ends the device's
+ * error state, so what follows it may still run). */
+static void accel__tsp1_end(accel_tsp1 *s, size_t n, accel_status st, const accel_tsp1_frame *f,
+                            unsigned to_clear)
 {
-    while (k--) {
-        accel_tsp1_pending *p = accel__tsp1_at(s, 0);
-        accel__tsp1_finish(s, p->expect && p->id != ACCEL_TSP1_REBOOT ? ACCEL_E_TSP1_RESPONSE_LOST
-                                                                       : ACCEL_OK, NULL);
-    }
+    accel_tsp1_pending *p;
+    while (n-- && (p = accel__tsp1_at(s, 0)) != NULL &&
+           !(to_clear && p->id == ACCEL_TSP1_CLEAR_ERROR))
+        accel__tsp1_finish(s, st, f);
 }
 
-ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s)
-{
-    accel_status st;
-    if (!s) return ACCEL_E_NULL;
-    st = accel__tsp1_send(s, ACCEL_TSP1_CLEAR_ERROR, accel__tsp1_tid(s), NULL, 0, 1);
-    if (st == ACCEL_OK) s->dev_error = 0;
-    return st;
-}
-
-static void accel__tsp1_finish_all(accel_tsp1 *s, accel_status st, const accel_tsp1_frame *f)
-{
-    while (accel_ring_count(&s->pend)) accel__tsp1_finish(s, st, f);
-}
-
-/* The device discards everything until CLEAR_ERROR. */
+/* The device may be discarding everything until CLEAR_ERROR (poll sends it with auto_clear). */
 ACCEL__TSP1_NOINLINE static void accel__tsp1_device_error(accel_tsp1 *s)
 {
+    if (!s->dev_error) s->clear_ms = accel__tsp1_now(s);
     s->dev_error = 1;
-    if (s->auto_clear) accel_tsp1_clear_error(s); /* on failure dev_error stays: submit says so */
 }
 
 static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
@@ -4473,21 +5561,27 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
     unsigned slot = (uint16_t)(f->id - ACCEL_TSP1_R_ASYNC_READY);
     uint16_t d = (uint16_t)(f->tid - s->last_async);
     if (slot == 0) {
-        /* boot or wake: the device cleared its queues. A pending REBOOT completed here and what
-           was queued before it ran; without one (power-on, wake, reset) all is discarded. */
-        size_t i = 0;
-        accel_tsp1_pending *p;
-        while ((p = accel__tsp1_at(s, i)) != NULL && p->id != ACCEL_TSP1_REBOOT) i++;
-        accel__tsp1_retire(s, p ? i + 1 : 0);
-        accel__tsp1_finish_all(s, ACCEL_E_TSP1_DISCARDED, NULL);
+        /* boot or wake: the device cleared its buffers and error state and halted its networks.
+           A pending REBOOT (or DEEP_SLEEP after our wake pulse) ran; nothing older can be
+           confirmed any more. Other pending commands may have been sent after the boot. */
+        accel_tsp1_pending *p = accel__tsp1_resetting(s);
+        if (p) {
+            /* unsure: this may be an earlier boot's, and its own may still come */
+            s->settled = (p->flags & ACCEL__TSP1_SURE) &&
+                         (p->id == ACCEL_TSP1_REBOOT || s->asleep == 2);
+            accel__tsp1_end(s, accel_ring_count(&s->pend) - 1u, ACCEL_E_TSP1_UNKNOWN_OUTCOME,
+                            NULL, 0);
+            accel__tsp1_finish(s, s->settled ? ACCEL_OK : ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
+        }
         s->ready = 1;
         s->asleep = 0;
         s->dev_error = 0;
+        s->running_mask = 0;
     } else if (slot < 3 && s->have_async) {
         if (d == 0 || d > 0x7FFFu) s->async_nonmono++;
         else s->async_gaps += d - 1u;
     }
-    if (slot > 3) slot = 3; /* ids the seed does not list, answers to nothing pending */
+    if (slot > 3) slot = 3; /* undocumented ids, answers to nothing pending */
     if (slot < 3) {
         s->have_async = 1;
         s->last_async = f->tid;
@@ -4504,38 +5598,52 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
 ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel_tsp1_frame *f)
 {
     accel_tsp1_kind k = accel_tsp1_kind_of(f->id);
-    accel_status st = ACCEL_E_TSP1_UNKNOWN_OUTCOME;
+    accel_status st;
     size_t i = 0;
-    accel_tsp1_pending *p;
-    while ((p = accel__tsp1_at(s, i)) != NULL && p->tid != f->tid) i++;
-    if (k != ACCEL_TSP1_KIND_ERROR) {
-        if (p && (k == ACCEL_TSP1_KIND_DATA || k == ACCEL_TSP1_KIND_NN_INFO)) {
-            /* responses come in command order: everything before it has completed */
-            accel__tsp1_retire(s, i);
-            accel__tsp1_finish(s, accel__tsp1_at(s, 0)->expect == f->id ? ACCEL_OK
-                                                                         : ACCEL_E_TSP1_UNEXPECTED, f);
-            return;
-        }
-        if (k != ACCEL_TSP1_KIND_ASYNC && k != ACCEL_TSP1_KIND_UNKNOWN)
-            s->stray++; /* an answer to nothing pending (e.g. after a timeout): surfaced */
+    accel_tsp1_pending *p = NULL;
+    if (k == ACCEL_TSP1_KIND_ASYNC || k == ACCEL_TSP1_KIND_UNKNOWN) {
         accel__tsp1_on_async(s, f);
         return;
     }
-    if (p) {
-        accel__tsp1_retire(s, i);
-        accel__tsp1_finish(s, accel_tsp1_error_status(f->id), f);
-        st = ACCEL_E_TSP1_DISCARDED;
-        f = NULL;
+    /* ERR_CHECKSUM and ERR_FRAMING carry the TID of a damaged header: they name nothing */
+    if (f->id < ACCEL_TSP1_R_ERR_CHECKSUM)
+        while ((p = accel__tsp1_at(s, i)) != NULL && f->tid != p->tid) i++;
+    if (!p) {
+        if (k != ACCEL_TSP1_KIND_ERROR) {
+            s->stray++; /* an answer to nothing pending (e.g. after its deadline): surfaced */
+            accel__tsp1_on_async(s, f);
+            return;
+        }
+        /* an error from some point of the device's queue: what was sent before the first
+           pending CLEAR_ERROR can never be confirmed now; what follows it may still run */
+        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, f, 1);
+    } else {
+        /* a REBOOT or DEEP_SLEEP answers nothing: only ASYNC_READY confirms it */
+        st = !accel__tsp1_is_reset(p->id) &&
+                     f->id == (p->id == ACCEL_TSP1_NN_INFO ? ACCEL_TSP1_R_NN_INFO : ACCEL_TSP1_R_DATA)
+                 ? ACCEL_OK
+             : k == ACCEL_TSP1_KIND_ERROR ? accel_tsp1_error_status(f->id)
+                                          : ACCEL_E_TSP1_UNEXPECTED;
+        /* answers come in command order: older commands without theirs never get them */
+        accel__tsp1_end(s, i, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
+        accel__tsp1_finish(s, st, f);
+        /* with no REBOOT/DEEP_SLEEP pending, this command went out after all of them: any of
+           them that ran, rebooted the device before it, and its ASYNC_READY came first (the
+           device places it before answering anything after a boot) or is lost */
+        if (!accel__tsp1_resetting(s)) s->settled = 1;
+        if (k != ACCEL_TSP1_KIND_ERROR) return;
+        /* in its error state the device discards what follows, until a CLEAR_ERROR */
+        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_DISCARDED, NULL, 1);
     }
-    accel__tsp1_finish_all(s, st, f);
     accel__tsp1_device_error(s);
 }
 
-ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *c)
+ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
 {
     accel_status st;
     if (!s || !c || !c->bus.port || !c->tx_mem) return ACCEL_E_NULL;
     ACCEL_MEMSET(s, 0, sizeof *s);
+    if (!c->bus.port->now_ms) return ACCEL_E_UNSUPPORTED; /* deadlines need a clock */
     if (c->pending_len < 2 * sizeof(accel_tsp1_pending) || c->tx_len < ACCEL_TSP1_OVERHEAD)
         return ACCEL_E_BUFFER_TOO_SMALL;
     st = accel_ring_init(&s->pend, c->pending_mem, c->pending_len, sizeof(accel_tsp1_pending));
@@ -4555,29 +5663,46 @@ ACCELDEF accel_status accel_tsp1_open(accel_tsp1 *s, const accel_tsp1_config *c)
     return ACCEL_OK;
 }
 
+/* Encode (a command without payload on the stack, so s->tx is left alone) and write one command
+ * with, when it answers nothing, its marker: an ECHO right behind it in the same transaction,
+ * which the device answers only if the command arrived whole and ran without error. */
 static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
-                                       uint16_t *tid, uint16_t internal)
+                                       uint16_t *tid, uint8_t flags)
 {
+    uint8_t m[2 * ACCEL_TSP1_OVERHEAD];
+    uint8_t *buf = n ? s->tx : m;
+    size_t cap = n ? s->tx_cap : sizeof m, len, ml = 0;
     accel_tsp1_pending p;
     accel_status st;
+    uint16_t space;
     if (s->asleep) return ACCEL_E_TSP1_ASLEEP;
-    if (s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
-    /* the last slot is kept for the driver's completion marker */
-    if (accel_ring_count(&s->pend) + (internal ? 0u : 1u) >= accel_ring_capacity(&s->pend))
+    if (accel__tsp1_resetting(s)) return ACCEL_E_BUSY; /* held until ASYNC_READY */
+    if (!flags && s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
+    /* the last slot is kept for the driver's own CLEAR_ERROR */
+    if (accel_ring_count(&s->pend) + (flags ? 0u : 1u) >= accel_ring_capacity(&s->pend))
         return ACCEL_E_FULL;
     p.tid = accel__tsp1_tid(s);
-    st = accel__tsp1_send(s, id, p.tid, payload, n, internal);
-    if (st != ACCEL_OK) {
-        s->next_tid = p.tid; /* not sent: the TID is free again */
-        return st;
-    }
-    p.id = id;
-    p.expect = id == ACCEL_TSP1_ECHO ? ACCEL_TSP1_R_DATA
-             : id == ACCEL_TSP1_NN_INFO ? ACCEL_TSP1_R_NN_INFO
-             : id == ACCEL_TSP1_REBOOT ? ACCEL_TSP1_R_ASYNC_READY : 0u;
-    p.internal = internal;
+    st = accel_tsp1_encode_cmd(buf, cap, id, p.tid, payload, n, &len);
+    if (id != ACCEL_TSP1_ECHO && id != ACCEL_TSP1_NN_INFO && !accel__tsp1_is_reset(id) &&
+        st == ACCEL_OK)
+        st = accel_tsp1_encode_frame(buf + len, cap - len, ACCEL_TSP1_CMD_PREAMBLE,
+                                     ACCEL_TSP1_ECHO, p.tid, NULL, 0, &ml);
+    if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
+    if (st == ACCEL_OK && space < len + ml) st = ACCEL_E_BUSY;
+    if (st != ACCEL_OK) return st;
     p.sent_ms = accel__tsp1_now(s);
-    accel_ring_push(&s->pend, &p);
+    st = accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, buf, len + ml);
+    if (st == ACCEL_E_UNSUPPORTED) return st; /* nothing reached the bus */
+    if (st != ACCEL_OK) p.sent_ms -= s->timeout_ms; /* part may have arrived: due at once */
+    p.id = id;
+    p.flags = flags;
+    if (accel__tsp1_is_reset(id)) {
+        if (s->settled) p.flags = (uint8_t)(p.flags | ACCEL__TSP1_SURE);
+        s->settled = 0;
+        s->ready = 0;
+        s->asleep = (uint8_t)(id == ACCEL_TSP1_DEEP_SLEEP);
+    }
+    (void)accel_ring_push(&s->pend, &p); /* room checked above */
     if (tid) *tid = p.tid;
     return ACCEL_OK;
 }
@@ -4585,9 +5710,17 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
 ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid)
 {
+    accel_status st;
     if (!s) return ACCEL_E_NULL;
-    if (id == ACCEL_TSP1_CLEAR_ERROR) return accel_tsp1_clear_error(s);
-    return accel__tsp1_submit(s, id, payload, n, tid, 0);
+    st = accel__tsp1_submit(s, id, payload, n, tid,
+                            id == ACCEL_TSP1_CLEAR_ERROR ? ACCEL__TSP1_INTERNAL : 0u);
+    if (st == ACCEL_OK && id == ACCEL_TSP1_CLEAR_ERROR) s->dev_error = 0;
+    return st;
+}
+
+ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s)
+{
+    return accel_tsp1_submit(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL);
 }
 
 ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
@@ -4598,63 +5731,55 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
     unsigned rounds;
     uint32_t now;
     if (!s) return ACCEL_E_NULL;
-    if (s->asleep) return ACCEL_OK;
-    /* deadlines, oldest first; a lost error response would leave the device discarding, so a
-       timeout is followed by CLEAR_ERROR (harmless when the queue was fine) */
+    /* deadlines, oldest first (a DEEP_SLEEP waits for accel_tsp1_wake); a lost error response
+       would leave the device discarding everything, so CLEAR_ERROR follows */
     now = accel__tsp1_now(s);
-    p = accel__tsp1_at(s, 0);
-    if (p && (uint32_t)(now - p->sent_ms) >= s->timeout_ms) {
-        while ((p = accel__tsp1_at(s, 0)) != NULL && (uint32_t)(now - p->sent_ms) >= s->timeout_ms)
-            accel__tsp1_finish(s, ACCEL_E_TIMEOUT, NULL);
+    while ((p = accel__tsp1_at(s, 0)) != NULL && p->id != ACCEL_TSP1_DEEP_SLEEP &&
+           (uint32_t)(now - p->sent_ms) >= s->timeout_ms) {
+        accel__tsp1_finish(s, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
         accel__tsp1_device_error(s);
     }
-    /* completion marker behind a command that answers nothing on success */
-    p = accel__tsp1_at(s, accel_ring_count(&s->pend) - 1u);
-    if (p && !p->expect && !p->internal && p->id != ACCEL_TSP1_DEEP_SLEEP)
-        accel__tsp1_submit(s, ACCEL_TSP1_ECHO, NULL, 0, NULL, 1);
     for (rounds = 0; rounds < 64u; rounds++) {
         uint16_t fill;
-        size_t got, off = 0;
+        size_t got = 0, off = 0;
         st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, NULL);
+        if (st == ACCEL_OK && fill) {
+            got = fill < sizeof chunk ? fill : sizeof chunk;
+            st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
+        }
         if (st != ACCEL_OK) return st;
-        if (!fill) break;
-        got = fill < sizeof chunk ? fill : sizeof chunk;
-        st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
-        if (st != ACCEL_OK) return st;
-        while (off < got) {
+        do {
             accel_tsp1_frame f;
-            size_t used;
-            st = accel_tsp1_decoder_feed(&s->dec, chunk + off, got - off, &used, &f);
+            size_t used = 0;
+            /* an empty buffer: the device has nothing more, so a held candidate never ends */
+            st = got ? accel_tsp1_decoder_feed(&s->dec, chunk + off, got - off, &used, &f)
+                     : accel_tsp1_decoder_idle(&s->dec, &f);
             off += used;
             if (st == ACCEL_OK) accel__tsp1_on_frame(s, &f);
-        }
+        } while (st == ACCEL_OK);
+        if (!got) break;
     }
-    /* DEEP_SLEEP alone in flight answers nothing: it is done once the device consumed it */
-    p = accel__tsp1_at(s, 0);
-    if (p && p->id == ACCEL_TSP1_DEEP_SLEEP && accel_ring_count(&s->pend) == 1) {
-        uint16_t fill;
-        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
-        if (st != ACCEL_OK) return st;
-        if (!fill) {
-            accel__tsp1_finish(s, ACCEL_OK, NULL);
-            s->asleep = 1;
-            s->ready = 0;
-            s->running_mask = 0;
-        }
+    /* CLEAR_ERROR (not behind a REBOOT or DEEP_SLEEP: they end the error state themselves); a
+       refused one is tried again on the next poll until timeout_ms has passed */
+    if (s->dev_error && s->auto_clear && !accel__tsp1_resetting(s)) {
+        if ((uint32_t)(accel__tsp1_now(s) - s->clear_ms) >= s->timeout_ms)
+            return ACCEL_E_TSP1_ERROR_STATE;
+        (void)accel_tsp1_clear_error(s); /* on failure dev_error stays: retried next poll */
     }
     return ACCEL_OK;
 }
 
-/* Blocking core: submit id (0: none) and poll until its outcome, or until the device is ready
- * (id 0), or timeout_ms passes. A full command buffer or pending table drains while we poll;
- * between polls we sleep on INTB (or 1 ms). */
+/* Blocking core: submit id (0: none) and poll until *flag is set (the command's outcome, or the
+ * device ready), or timeout_ms passes. A full command buffer or pending table drains, a REBOOT
+ * completes and (with auto_clear) an error state clears while we poll; between polls we sleep on
+ * INTB (or 1 ms). */
 static accel_status accel__tsp1_wait(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
-                                     void *resp, size_t resp_cap, uint32_t timeout_ms)
+                                     void *resp, size_t resp_cap, uint32_t timeout_ms,
+                                     const uint8_t *flag)
 {
     accel_status st;
     accel_deadline d;
     uint16_t tid;
-    const uint8_t *flag = id ? &s->w_done : &s->ready;
     accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
     for (;;) {
         if (id) {
@@ -4665,7 +5790,8 @@ static accel_status accel__tsp1_wait(accel_tsp1 *s, uint16_t id, const void *pay
                 s->w_done = 0;
                 s->w_buf = (uint8_t *)resp;
                 s->w_cap = resp ? resp_cap : 0;
-            } else if (st != ACCEL_E_BUSY && st != ACCEL_E_FULL) {
+            } else if (st != ACCEL_E_BUSY && st != ACCEL_E_FULL &&
+                       !(st == ACCEL_E_TSP1_ERROR_STATE && s->auto_clear)) {
                 return st;
             }
         }
@@ -4675,8 +5801,10 @@ static accel_status accel__tsp1_wait(accel_tsp1 *s, uint16_t id, const void *pay
             st = ACCEL_E_TIMEOUT; /* a command sent still gets its own outcome later */
             break;
         }
+        /* whatever INTB says, the next step is to poll; without the line, wait a millisecond
+           (the port has a clock, so a port without delay busy-waits on it) */
         if (accel_port_wait_irq(s->bus.port, s->bus.intb_line, 1) == ACCEL_E_UNSUPPORTED)
-            accel_port_delay_ms(s->bus.port, 1);
+            (void)accel_port_delay_ms(s->bus.port, 1);
     }
     s->w_buf = NULL;
     s->w_tid = ACCEL_TSP1_TID_NONE;
@@ -4691,7 +5819,7 @@ ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *pa
     if (resp_len) *resp_len = 0;
     if (!s) return ACCEL_E_NULL;
     if (!id) return ACCEL_E_ARG; /* not a command (0 means "wait for ready" inside) */
-    st = accel__tsp1_wait(s, id, payload, n, resp, resp_cap, timeout_ms);
+    st = accel__tsp1_wait(s, id, payload, n, resp, resp_cap, timeout_ms, &s->w_done);
     if (st != ACCEL_OK) return st;
     if (resp_len) *resp_len = s->w_len;
     return s->w_st;
@@ -4707,26 +5835,40 @@ static accel_status accel__tsp1_cmd(accel_tsp1 *s, uint16_t id, const void *payl
 ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms)
 {
     if (!s) return ACCEL_E_NULL;
-    return accel__tsp1_wait(s, 0, NULL, 0, NULL, 0, timeout_ms);
+    return accel__tsp1_wait(s, 0, NULL, 0, NULL, 0, timeout_ms, &s->ready);
 }
 
 ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
 {
     accel_status st;
+    uint32_t v = 0;
     if (!s) return ACCEL_E_NULL;
-    /* REBOOT is discarded in the error state: clear first (a failed clear refuses the REBOOT) */
-    s->dev_error = (uint8_t)(accel_tsp1_clear_error(s) != ACCEL_OK);
-    s->ready = 0;
-    st = accel__tsp1_cmd(s, ACCEL_TSP1_REBOOT, NULL, 0, timeout_ms);
-    if (st == ACCEL_OK) s->running_mask = 0;
-    return st;
+    /* REBOOT is discarded in the error state, which the device may be in unknown to us (a lost
+       answer, an earlier program): clear first. Whether the clear's marker came back does not
+       matter: the REBOOT goes either way. */
+    st = accel__tsp1_wait(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL, 0, timeout_ms, &s->w_done);
+    if (st == ACCEL_OK)
+        st = accel__tsp1_wait(s, ACCEL_TSP1_REBOOT, NULL, 0, NULL, 0, timeout_ms, &s->ready);
+    if (st == ACCEL_OK) st = accel_tsp1_reg_read(&s->bus, ACCEL_TSP1_REG_FW_VERSION, &v);
+    if (st != ACCEL_OK) return st;
+    s->rom = (uint8_t)(v == 0);
+    return v ? ACCEL_OK : ACCEL_E_TSP1_ROM;
 }
 
 ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms)
 {
+    accel_status st;
+    uint16_t fill = 1;
     if (!s) return ACCEL_E_NULL;
     if (accel_ring_count(&s->pend)) return ACCEL_E_BUSY; /* let queued work finish first */
-    return accel__tsp1_cmd(s, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, timeout_ms); /* see poll */
+    st = accel_tsp1_submit(s, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, NULL);
+    /* a wake pulse before the device took the command would go unseen: wait (about
+       timeout_ms, in 1 ms steps) until it left the command buffer */
+    while (st == ACCEL_OK && fill && timeout_ms--) {
+        (void)accel_port_delay_ms(s->bus.port, 1); /* as in accel__tsp1_wait */
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
+    }
+    return st;
 }
 
 ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
@@ -4735,9 +5877,15 @@ ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
     if (!s) return ACCEL_E_NULL;
     st = accel_tsp1_wake_pulse(&s->bus);
     if (st != ACCEL_OK) return st;
-    s->asleep = 0;
-    s->ready = 0;
-    return accel_tsp1_wait_ready(s, timeout_ms);
+    if (s->asleep) s->asleep = 2; /* an ASYNC_READY now proves the DEEP_SLEEP ran */
+    st = accel_tsp1_wait_ready(s, timeout_ms);
+    if (st != ACCEL_OK && s->asleep) {
+        /* the DEEP_SLEEP may never have run, or the ASYNC_READY was lost: the device is taken
+           to be awake (a command that gets no answer will show otherwise) */
+        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
+        s->asleep = 0;
+    }
+    return st;
 }
 
 ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
@@ -4812,26 +5960,38 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
                                             uint32_t timeout_ms)
 {
     accel_status st;
-    uint32_t k, prev, lim;
+    uint32_t k, prev = 0, lim; /* prev: start of the previous command of this run (0: none) */
     uint16_t fill, space;
     if (!s || !u || !u->read) return ACCEL_E_NULL;
     if (u->total % ACCEL_TSP1_CHUNK_SIZE || u->position % ACCEL_TSP1_CHUNK_SIZE ||
         u->position > u->total)
         return ACCEL_E_ARG;
+#if ACCEL_TSP1_I2C
+    /* the invented I2C format carries ACCEL_TSP1_I2C_MAX_WRITE bytes a write: refuse before
+       anything is sent when not even the smallest chunk command fits */
+    if (s->bus.i2c && (u->chunks ? u->chunks : 1u) * ACCEL_TSP1_CHUNK_SIZE +
+                          2u * ACCEL_TSP1_OVERHEAD > ACCEL_TSP1_I2C_MAX_WRITE)
+        return ACCEL_E_UNSUPPORTED;
+#endif
     if (s->running_mask) return ACCEL_E_BUSY; /* stop the networks first (else ERR_BUSY) */
     st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
     if (st != ACCEL_OK) return st;
-    /* a command must fit the tx buffer and, sized automatically, the device's command buffer
-       in its entirety; N_BYTES caps it at 455 chunks */
+    /* a command and its marker must fit the tx buffer and, sized automatically, the device's
+       command buffer in its entirety */
     lim = (uint32_t)fill + space;
-    if (u->chunks || lim > s->tx_cap) lim = (uint32_t)s->tx_cap;
-    k = lim < ACCEL_TSP1_OVERHEAD ? 0u : (lim - ACCEL_TSP1_OVERHEAD) / ACCEL_TSP1_CHUNK_SIZE;
-    if (u->chunks) k = u->chunks;
-    if (k > 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE) k = 0xFFFFu / ACCEL_TSP1_CHUNK_SIZE;
-    k *= ACCEL_TSP1_CHUNK_SIZE;
-    if (!k || k + ACCEL_TSP1_OVERHEAD > s->tx_cap) return ACCEL_E_BUFFER_TOO_SMALL;
-    prev = u->position;
-    while (u->position < u->total) {
+    if (lim > s->tx_cap) lim = (uint32_t)s->tx_cap;
+#if ACCEL_TSP1_I2C
+    if (s->bus.i2c && lim > ACCEL_TSP1_I2C_MAX_WRITE) lim = ACCEL_TSP1_I2C_MAX_WRITE;
+#endif
+    k = (uint32_t)u->chunks * ACCEL_TSP1_CHUNK_SIZE;
+    if (!k) /* whole chunks that fit (a loop: no division), at most N_BYTES' 0xFFFF */
+        while (k + ACCEL_TSP1_CHUNK_SIZE + 2u * ACCEL_TSP1_OVERHEAD <= lim &&
+               k + ACCEL_TSP1_CHUNK_SIZE <= 0xFFFFu)
+            k += ACCEL_TSP1_CHUNK_SIZE;
+    if (!k || k + 2u * ACCEL_TSP1_OVERHEAD > s->tx_cap) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (!u->position) /* a fresh start keeps nothing of an earlier attempt */
+        st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
+    while (st == ACCEL_OK && u->position < u->total) {
         size_t n = (size_t)(u->total - u->position < k ? u->total - u->position : k); /* <= 0xFFFF */
         st = u->read(u->user, u->position, s->tx + ACCEL_TSP1_HDR_SIZE, n);
         if (st == ACCEL_OK)
@@ -4844,31 +6004,77 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
     }
     if (st == ACCEL_OK) st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_FINISH, NULL, 0, timeout_ms);
     if (st == ACCEL_OK) return u->no_reboot ? ACCEL_OK : accel_tsp1_reboot(s, timeout_ms);
-    if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev; /* the previous NVM write may have failed */
-    if (st == ACCEL_E_TSP1_ERR_CRYPT) u->position = 0;  /* the image as a whole was refused */
+    if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev; /* blamed on the previous command */
+    /* the device's progress unknown, or the image refused: start over */
+    if (st == ACCEL_E_TSP1_UNKNOWN_OUTCOME || st == ACCEL_E_TIMEOUT ||
+        st == ACCEL_E_TSP1_ERR_CRYPT || !u->no_cancel)
+        u->position = 0;
     if (!u->no_cancel) {
-        if (s->dev_error) accel_tsp1_clear_error(s);
-        accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
-        u->position = 0; /* a cancelled update starts over */
+        /* the update's own status is what the caller needs; a CANCEL that fails changes
+           nothing for the next attempt, which starts at 0 with a CANCEL of its own */
+        if (s->dev_error) (void)accel_tsp1_clear_error(s);
+        (void)accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
     }
     return st;
 }
 
 #ifndef ACCEL_TSP1_NO_MODEL
 /* ---------------------------------------------------------------- tsp1: device model */
+#define ACCEL__TSP1_MODEL_RESIDUE 0x2144DF1Cu /* CRC-32 of data followed by its own CRC (LE) */
+
 ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap)
 {
     return 3u * (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK + rsp_cap;
 }
 
-static void accel__tsp1m_reset(accel_tsp1_model *m, uint32_t boot_ms)
+static void accel__tsp1_model_log(accel_tsp1_model *m, uint8_t what, uint16_t tid, uint16_t id,
+                             uint16_t resp)
 {
+    accel_tsp1_model_event e;
+    if (!m->on_log) return;
+    e.what = what;
+    e.tid = tid;
+    e.id = id;
+    e.resp = resp;
+    m->on_log(m->user, &e);
+}
+
+/* Log what a reset clears: queued entries, and responses the host had not (fully) read. The
+ * head response may be partly read: rsp_left bytes of it remain. */
+static void accel__tsp1_model_wipe(accel_tsp1_model *m)
+{
+    uint8_t h[8];
+    size_t at = 0;
+    while (accel_fifo_peek(&m->cmdq, at, h, 6) == ACCEL_OK) {
+        if (h[0] == 0 && h[1] == 0) { /* an error entry: 00 00 id tid */
+            accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_WIPED, accel__tsp1_get16(h + 4), 0, 0);
+            at += 6;
+        } else {
+            (void)accel_fifo_peek(&m->cmdq, at, h, 8); /* whole frames only: it is there */
+            accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_WIPED, accel__tsp1_get16(h + 6),
+                             accel__tsp1_get16(h + 2), 0);
+            at += ACCEL_TSP1_OVERHEAD + accel__tsp1_get16(h + 4);
+        }
+    }
+    if (m->rsp_left) accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_RSP_WIPED, m->rsp_tid, m->rsp_id, 0);
+    at = m->rsp_left;
+    while (accel_fifo_peek(&m->rspq, at, h, 8) == ACCEL_OK) {
+        accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_RSP_WIPED, accel__tsp1_get16(h + 6),
+                         accel__tsp1_get16(h + 2), 0);
+        at += ACCEL_TSP1_OVERHEAD + accel__tsp1_get16(h + 4);
+    }
+}
+
+static void accel__tsp1_model_reset(accel_tsp1_model *m, uint32_t boot_ms)
+{
+    accel__tsp1_model_wipe(m);
     accel_fifo_clear(&m->cmdq);
     accel_fifo_clear(&m->rspq);
     ACCEL_MEMSET(m->state, 0, sizeof m->state);
+    m->rsp_left = 0;
     m->stage_len = 0;
     m->xpos = 0;
-    m->irq_mask = (uint32_t)1 << ACCEL_TSP1_BUF_RSP; /* seed: only the response buffer */
+    m->irq_mask = (uint32_t)1 << ACCEL_TSP1_BUF_RSP; /* as documented: only the response buffer */
     m->thr[0] = 0;
     m->thr[1] = 1;
     m->error_state = 0;
@@ -4886,9 +6092,10 @@ ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size
         return ACCEL_E_ARG;
     if (mem_len < accel_tsp1_model_mem_size(cmd_cap, rsp_cap)) return ACCEL_E_BUFFER_TOO_SMALL;
     ACCEL_MEMSET(m, 0, sizeof *m);
-    accel_fifo_init(&m->cmdq, b, (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK);
+    /* both sizes are non-zero, so the fifo inits cannot fail */
+    (void)accel_fifo_init(&m->cmdq, b, (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK);
     b += (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK;
-    accel_fifo_init(&m->rspq, b, rsp_cap);
+    (void)accel_fifo_init(&m->rspq, b, rsp_cap);
     m->stage = b + rsp_cap;
     m->work = m->stage + cmd_cap;
     m->cmd_cap = cmd_cap;
@@ -4898,7 +6105,8 @@ ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size
     m->boot_ms = 5;
     m->nvm_ms = 2;
     m->fw_valid = 1;
-    accel__tsp1m_reset(m, m->boot_ms);
+    m->fw_version = 1;
+    accel__tsp1_model_reset(m, m->boot_ms);
     return ACCEL_OK;
 }
 
@@ -4916,41 +6124,39 @@ ACCELDEF accel_status accel_tsp1_model_raise(accel_tsp1_model *m, uint16_t id)
 }
 
 /* Push one response frame if it fits (never a partial one). */
-static int accel__tsp1m_respond(accel_tsp1_model *m, uint16_t id, uint16_t tid, const uint8_t *p,
+static int accel__tsp1_model_respond(accel_tsp1_model *m, uint16_t id, uint16_t tid, const uint8_t *p,
                                 size_t n)
 {
     uint8_t f[ACCEL_TSP1_OVERHEAD + 8];
+    uint8_t *b = n <= 8 ? f : m->work; /* ECHO: built around its payload, which is at work + 8 */
     size_t len;
     if (accel_fifo_space(&m->rspq) < ACCEL_TSP1_OVERHEAD + n) return 0;
-    if (n <= 8) {
-        accel_tsp1_encode_frame(f, sizeof f, ACCEL_TSP1_RSP_PREAMBLE, id, tid, p, n, &len);
-        accel_fifo_write(&m->rspq, f, len);
-    } else { /* ECHO: build in the work area around the payload (it lives at work + 8) */
-        accel_tsp1_encode_frame(m->work, (size_t)m->cmd_cap, ACCEL_TSP1_RSP_PREAMBLE, id, tid, p,
-                                n, &len);
-        accel_fifo_write(&m->rspq, m->work, len);
-    }
+    /* both buffers hold the frame and the queue has room: neither call can fail */
+    (void)accel_tsp1_encode_frame(b, n <= 8 ? sizeof f : (size_t)m->cmd_cap,
+                                  ACCEL_TSP1_RSP_PREAMBLE, id, tid, p, n, &len);
+    (void)accel_fifo_write(&m->rspq, b, len);
     return 1;
 }
 
-static void accel__tsp1m_emit_async(accel_tsp1_model *m)
+static void accel__tsp1_model_emit_async(accel_tsp1_model *m)
 {
     while (m->apend & 7u) { /* bits 0..2: one per async type; no other bit is ever set */
         unsigned i, best = 3;
+        uint16_t id;
         for (i = 0; i < 3; i++)
             if ((m->apend & (1u << i)) &&
                 (best == 3 || (uint16_t)(m->atid[i] - m->atid[best]) > 0x7FFFu))
                 best = i;
-        if (!accel__tsp1m_respond(m, (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best), m->atid[best],
-                                  NULL, 0))
-            return;
+        id = (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best);
+        if (!accel__tsp1_model_respond(m, id, m->atid[best], NULL, 0)) return;
         m->apend = (uint8_t)(m->apend & ~(1u << best));
         m->async_emitted++;
+        accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_ASYNC, m->atid[best], id, 0);
     }
 }
 
 /* An error entry in the command queue: 00 00 id tid (a frame always starts with a preamble). */
-static void accel__tsp1m_mark(accel_tsp1_model *m, uint16_t err, uint16_t tid)
+static void accel__tsp1_model_mark(accel_tsp1_model *m, uint16_t err, uint16_t tid)
 {
     uint8_t e[6];
     e[0] = e[1] = 0;
@@ -4960,7 +6166,7 @@ static void accel__tsp1m_mark(accel_tsp1_model *m, uint16_t err, uint16_t tid)
 }
 
 /* A whole write transaction to the command buffer arrived: split it into queue entries. */
-static void accel__tsp1m_receive(accel_tsp1_model *m, const uint8_t *b, size_t n)
+static void accel__tsp1_model_receive(accel_tsp1_model *m, const uint8_t *b, size_t n)
 {
     uint8_t pre[2];
     size_t pos = 0;
@@ -4970,41 +6176,42 @@ static void accel__tsp1m_receive(accel_tsp1_model *m, const uint8_t *b, size_t n
         uint16_t tid;
         if (n - pos < 2 || b[pos] != pre[0] || b[pos + 1] != pre[1]) {
             while (pos < n && !(b[pos] == pre[0] && pos + 1 < n && b[pos + 1] == pre[1])) pos++;
-            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, ACCEL_TSP1_TID_NONE);
+            accel__tsp1_model_mark(m, ACCEL_TSP1_R_ERR_FRAMING, ACCEL_TSP1_TID_NONE);
             continue;
         }
         if (n - pos < ACCEL_TSP1_HDR_SIZE) {
-            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, ACCEL_TSP1_TID_NONE);
+            accel__tsp1_model_mark(m, ACCEL_TSP1_R_ERR_FRAMING, ACCEL_TSP1_TID_NONE);
             return;
         }
         nb = accel__tsp1_get16(b + pos + 4);
         tid = accel__tsp1_get16(b + pos + 6);
         flen = ACCEL_TSP1_OVERHEAD + nb;
         if (flen > n - pos) { /* partially received: discarded with an error */
-            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, tid);
+            accel__tsp1_model_mark(m, ACCEL_TSP1_R_ERR_FRAMING, tid);
             return;
         }
         if (ACCEL_TSP1_CRC(b + pos, flen - 4) != accel__tsp1_get32(b + pos + flen - 4)) {
-            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_CHECKSUM, tid);
+            accel__tsp1_model_mark(m, ACCEL_TSP1_R_ERR_CHECKSUM, tid);
             pos += 2; /* resynchronise on the next preamble */
             continue;
         }
         if (accel_fifo_count(&m->cmdq) + flen > m->cmd_cap)
-            accel__tsp1m_mark(m, ACCEL_TSP1_R_ERR_FRAMING, tid); /* must fit in its entirety */
+            accel__tsp1_model_mark(m, ACCEL_TSP1_R_ERR_FRAMING, tid); /* must fit in its entirety */
         else
-            accel_fifo_write(&m->cmdq, b + pos, flen);
+            (void)accel_fifo_write(&m->cmdq, b + pos, flen); /* fits: checked against cmd_cap */
         pos += flen;
     }
 }
 
 /* Execute the oldest queue entry. Returns 0 when it cannot complete yet. */
-static int accel__tsp1m_step(accel_tsp1_model *m)
+static int accel__tsp1_model_step(accel_tsp1_model *m)
 {
     uint8_t h[8], r[8];
     uint16_t id, tid, rid = 0;
     size_t nb = 0, rn = 0, i, elen;
     uint8_t *p = m->work + ACCEL_TSP1_HDR_SIZE;
-    uint32_t mask = 0, valid = m->n_nets >= 32 ? (uint32_t)0xFFFFFFFFUL : (((uint32_t)1 << m->n_nets) - 1u);
+    uint8_t nets = m->rom ? 0u : m->n_nets; /* the ROM bootloader runs no networks */
+    uint32_t mask = 0, valid = nets >= 32 ? (uint32_t)0xFFFFFFFFUL : (((uint32_t)1 << nets) - 1u);
     if (accel_fifo_peek(&m->cmdq, 0, h, 6) != ACCEL_OK) return 0;
     id = accel__tsp1_get16(h + 2);
     if (h[0] == 0 && h[1] == 0) { /* error entry */
@@ -5012,17 +6219,18 @@ static int accel__tsp1m_step(accel_tsp1_model *m)
         rid = id;
         id = 0;
         elen = 6;
-    } else {
-        accel_fifo_peek(&m->cmdq, 0, h, 8);
+    } else { /* a whole frame is queued: both peeks succeed */
+        (void)accel_fifo_peek(&m->cmdq, 0, h, 8);
         nb = accel__tsp1_get16(h + 4);
         tid = accel__tsp1_get16(h + 6);
-        accel_fifo_peek(&m->cmdq, ACCEL_TSP1_HDR_SIZE, p, nb);
+        (void)accel_fifo_peek(&m->cmdq, ACCEL_TSP1_HDR_SIZE, p, nb);
         elen = ACCEL_TSP1_OVERHEAD + nb;
     }
     if (m->error_state && id != ACCEL_TSP1_CLEAR_ERROR) {
-        accel_fifo_discard(&m->cmdq, elen);
+        (void)accel_fifo_discard(&m->cmdq, elen); /* elen bytes are there (peeked) */
         m->discarded++;
-        if (m->on_exec) m->on_exec(m->user, tid, id, ACCEL_TSP1_TID_NONE);
+        accel__tsp1_model_log(m, id ? ACCEL_TSP1_MODEL_DISCARDED : ACCEL_TSP1_MODEL_REJECTED, tid, id,
+                         0);
         return 1;
     }
     /* room for any answer first: a command completes only when its response fits */
@@ -5039,35 +6247,43 @@ static int accel__tsp1m_step(accel_tsp1_model *m)
         break;
     case ACCEL_TSP1_SECURE_UPDATE:
         if (nb % ACCEL_TSP1_CHUNK_SIZE) { rid = ACCEL_TSP1_R_ERR_LEN; break; }
-        for (i = 0; i < m->n_nets; i++)
+        for (i = 0; i < nets; i++)
             if (m->state[i] == ACCEL_TSP1_NN_RUNNING) rid = ACCEL_TSP1_R_ERR_BUSY;
         if (rid) break;
         if (m->nvm_busy) return 0; /* the previous NVM write is still going */
-        if (m->mem_err) { rid = ACCEL_TSP1_R_ERR_MEM; m->mem_err = 0; m->upd_active = 0; break; }
-        for (i = 0; i < nb / ACCEL_TSP1_CHUNK_SIZE; i++) {
-            m->upd_chunks++;
-            if (m->upd_chunks == m->arg_fail_chunk) { rid = ACCEL_TSP1_R_ERR_ARG; break; }
-            if (m->upd_chunks == m->mem_fail_chunk) m->mem_err = 1; /* reported later */
-        }
-        if (nb) {
-            if (!m->upd_active) m->upd_crc = 0;
-            m->upd_active = 1;
-            m->upd_done = 0;
-            m->fw_valid = 0; /* starting an update erases the image */
-            m->upd_crc = accel_crc32_update(m->upd_crc, p, nb);
-            m->nvm_busy = m->nvm_ms;
-        }
+        if (m->mem_err) { rid = ACCEL_TSP1_R_ERR_MEM; break; } /* the previous write failed */
+        for (i = 1; i <= nb / ACCEL_TSP1_CHUNK_SIZE; i++)
+            if (m->upd_pos / ACCEL_TSP1_CHUNK_SIZE + i == m->arg_fail_chunk) {
+                rid = ACCEL_TSP1_R_ERR_ARG; /* refused whole */
+                m->arg_fail_chunk = 0;
+            }
+        if (rid || !nb) break;
+        for (i = 1; i <= nb / ACCEL_TSP1_CHUNK_SIZE; i++)
+            if (m->upd_pos / ACCEL_TSP1_CHUNK_SIZE + i == m->mem_fail_chunk) {
+                m->mem_err = 1; /* reported with the next command */
+                m->mem_fail_chunk = 0;
+            }
+        m->prev_pos = m->upd_pos;
+        m->prev_crc = m->upd_crc;
+        m->upd_crc = accel_crc32_update(m->upd_crc, p, nb);
+        m->upd_pos += (uint32_t)nb;
+        m->upd_active = 1;
+        m->upd_done = 0;
+        m->fw_valid = 0; /* starting an update erases the image */
+        m->nvm_busy = m->nvm_ms;
         break;
     case ACCEL_TSP1_SECURE_UPDATE_CANCEL:
         if (m->upd_active || m->upd_done) m->fw_valid = 0; /* boots into ROM */
         m->upd_active = m->upd_done = m->mem_err = 0;
-        m->upd_chunks = 0;
+        m->upd_pos = m->upd_crc = 0;
         break;
     case ACCEL_TSP1_SECURE_UPDATE_FINISH:
         if (m->nvm_busy) return 0;
-        if (m->mem_err) rid = ACCEL_TSP1_R_ERR_MEM, m->mem_err = 0;
-        else if (!m->upd_active || m->crypt_fail) rid = ACCEL_TSP1_R_ERR_CRYPT;
-        else m->upd_done = 1, m->upd_active = 0, m->upd_chunks = 0;
+        if (m->mem_err) rid = ACCEL_TSP1_R_ERR_MEM;
+        else if (!m->upd_active || m->crypt_fail || m->upd_crc != ACCEL__TSP1_MODEL_RESIDUE)
+            rid = ACCEL_TSP1_R_ERR_CRYPT; /* refused as a whole: the update is over */
+        else m->upd_done = 1;
+        if (rid != ACCEL_TSP1_R_ERR_MEM) m->upd_active = 0, m->upd_pos = m->upd_crc = 0;
         break;
     case ACCEL_TSP1_REBOOT:
     case ACCEL_TSP1_DEEP_SLEEP:
@@ -5076,10 +6292,10 @@ static int accel__tsp1m_step(accel_tsp1_model *m)
         if (nb != 4) rid = ACCEL_TSP1_R_ERR_LEN;
         else if (p[0] >= ACCEL_TSP1_MAX_NETS) rid = ACCEL_TSP1_R_ERR_ARG;
         else {
-            uint8_t v = p[0] < m->n_nets;
+            uint8_t v = p[0] < nets;
             r[0] = v;
             r[1] = p[0];
-            r[2] = m->n_nets;
+            r[2] = nets;
             r[3] = v;
             r[4] = v;
             r[5] = v ? (uint8_t)(4u + 2u * p[0]) : 0u;
@@ -5094,7 +6310,7 @@ static int accel__tsp1m_step(accel_tsp1_model *m)
     case ACCEL_TSP1_NN_PAUSE: case ACCEL_TSP1_NN_FINISH:
         if (nb != 4) { rid = ACCEL_TSP1_R_ERR_LEN; break; }
         if (mask & ~valid) { rid = ACCEL_TSP1_R_ERR_ARG; break; }
-        for (i = 0; i < m->n_nets; i++) {
+        for (i = 0; i < nets; i++) {
             uint8_t *st = &m->state[i];
             if (!(mask & ((uint32_t)1 << i))) continue;
             if (id == ACCEL_TSP1_NN_START) *st = ACCEL_TSP1_NN_RUNNING;
@@ -5107,15 +6323,21 @@ static int accel__tsp1m_step(accel_tsp1_model *m)
     default: rid = ACCEL_TSP1_R_ERR_ARG; break;
     }
     if (rid) {
-        if (!accel__tsp1m_respond(m, rid, tid, rn ? p : NULL, rn)) return 0;
+        if (!accel__tsp1_model_respond(m, rid, tid, rn ? p : NULL, rn)) return 0;
         if (accel_tsp1_kind_of(rid) == ACCEL_TSP1_KIND_ERROR) m->error_state = 1, m->errors++;
     }
-    accel_fifo_discard(&m->cmdq, elen);
+    if (rid == ACCEL_TSP1_R_ERR_MEM) { /* the failed command's chunks are forgotten */
+        m->upd_pos = m->prev_pos;
+        m->upd_crc = m->prev_crc;
+        m->mem_err = 0;
+    }
+    (void)accel_fifo_discard(&m->cmdq, elen); /* elen bytes are there (peeked) */
     m->executed++;
-    if (m->on_exec) m->on_exec(m->user, tid, id, rid);
+    accel__tsp1_model_log(m, id ? ACCEL_TSP1_MODEL_RAN : ACCEL_TSP1_MODEL_REJECTED, tid, id, rid);
     if (id == ACCEL_TSP1_REBOOT) {
         if (m->upd_done) m->fw_version++, m->fw_valid = 1, m->upd_done = 0;
-        accel__tsp1m_reset(m, m->boot_ms);
+        m->rom = (uint8_t)!m->fw_valid;
+        accel__tsp1_model_reset(m, m->boot_ms);
     } else if (id == ACCEL_TSP1_DEEP_SLEEP) {
         ACCEL_MEMSET(m->state, 0, sizeof m->state);
         m->power = ACCEL_TSP1_MODEL_ASLEEP;
@@ -5131,25 +6353,25 @@ ACCELDEF void accel_tsp1_model_advance(accel_tsp1_model *m, uint32_t ms)
         if (m->power == ACCEL_TSP1_MODEL_BOOTING && --m->timer == 0) {
             m->power = ACCEL_TSP1_MODEL_READY;
             m->async_next = 0; /* async TIDs count from zero after every boot and wake */
-            accel_tsp1_model_raise(m, ACCEL_TSP1_R_ASYNC_READY);
+            (void)accel_tsp1_model_raise(m, ACCEL_TSP1_R_ASYNC_READY); /* a valid id */
         }
         if (m->power != ACCEL_TSP1_MODEL_READY) continue;
         if (m->nvm_busy) m->nvm_busy--;
-        accel__tsp1m_emit_async(m);
+        accel__tsp1_model_emit_async(m);
         for (k = 0; k < m->exec_per_ms && m->power == ACCEL_TSP1_MODEL_READY; k++)
-            if (!accel__tsp1m_step(m)) break;
-        accel__tsp1m_emit_async(m);
+            if (!accel__tsp1_model_step(m)) break;
+        accel__tsp1_model_emit_async(m);
     }
 }
 
-static uint32_t accel__tsp1m_status(const accel_tsp1_model *m, unsigned i)
+static uint32_t accel__tsp1_model_status(const accel_tsp1_model *m, unsigned i)
 {
     const accel_fifo *q = i ? &m->rspq : &m->cmdq;
     size_t cap = i ? m->rsp_cap : m->cmd_cap, fill = accel_fifo_count(q);
     return (uint32_t)fill | ((uint32_t)(fill < cap ? cap - fill : 0u) << 16);
 }
 
-static uint32_t accel__tsp1m_irq(const accel_tsp1_model *m)
+static uint32_t accel__tsp1_model_irq(const accel_tsp1_model *m)
 {
     uint32_t st = 0;
     if (m->power != ACCEL_TSP1_MODEL_READY) return 0;
@@ -5158,20 +6380,36 @@ static uint32_t accel__tsp1m_irq(const accel_tsp1_model *m)
     return st;
 }
 
-static uint32_t accel__tsp1m_reg(const accel_tsp1_model *m, uint8_t r)
+static uint32_t accel__tsp1_model_reg(const accel_tsp1_model *m, uint8_t r)
 {
-    if (r == 0) return m->fw_version;
-    if (r == ACCEL_TSP1_REG_IRQ_STATUS) return accel__tsp1m_irq(m);
+    if (r == ACCEL_TSP1_REG_FW_VERSION) return m->rom ? 0u : m->fw_version;
+    if (r == ACCEL_TSP1_REG_IRQ_STATUS) return accel__tsp1_model_irq(m);
     if (r == ACCEL_TSP1_REG_IRQ_MASK) return m->irq_mask;
-    if (r == ACCEL_TSP1_REG_BUF_STATUS(0)) return accel__tsp1m_status(m, 0);
-    if (r == ACCEL_TSP1_REG_BUF_STATUS(1)) return accel__tsp1m_status(m, 1);
+    if (r == ACCEL_TSP1_REG_BUF_STATUS(0)) return accel__tsp1_model_status(m, 0);
+    if (r == ACCEL_TSP1_REG_BUF_STATUS(1)) return accel__tsp1_model_status(m, 1);
     if (r == ACCEL_TSP1_REG_BUF_CTRL(0)) return m->thr[0];
     if (r == ACCEL_TSP1_REG_BUF_CTRL(1)) return m->thr[1];
     return 0;
 }
 
+/* One byte read from the response queue; the head frame is tracked so that a reset can log
+ * which responses it cleared. */
+static uint8_t accel__tsp1_model_rsp_byte(accel_tsp1_model *m)
+{
+    uint8_t h[8], out = 0;
+    size_t got;
+    if (!m->rsp_left && accel_fifo_peek(&m->rspq, 0, h, 8) == ACCEL_OK) {
+        m->rsp_left = ACCEL_TSP1_OVERHEAD + accel__tsp1_get16(h + 4);
+        m->rsp_id = accel__tsp1_get16(h + 2);
+        m->rsp_tid = accel__tsp1_get16(h + 6);
+    }
+    if (accel_fifo_read(&m->rspq, &out, 1, &got) != ACCEL_OK) return 0; /* past the fill level */
+    if (m->rsp_left) m->rsp_left--;
+    return out;
+}
+
 /* One byte of a bus transaction (same bytes for SPI and I2C; I2C skips the dummy). */
-static uint8_t accel__tsp1m_byte(accel_tsp1_model *m, uint8_t in)
+static uint8_t accel__tsp1_model_byte(accel_tsp1_model *m, uint8_t in)
 {
     size_t at = m->xpos++, data0 = 2u;
     uint8_t out = 0;
@@ -5181,7 +6419,7 @@ static uint8_t accel__tsp1m_byte(accel_tsp1_model *m, uint8_t in)
     if (m->xop == ACCEL_TSP1_SPI_OP_REG_READ || m->xop == ACCEL_TSP1_SPI_OP_BUF_READ)
         data0 += ACCEL_TSP1_SPI_DUMMY;
     if (at == 1 && m->xop == ACCEL_TSP1_SPI_OP_REG_READ)
-        accel_store_u32le(m->xval, live ? accel__tsp1m_reg(m, in) : 0u);
+        accel_store_u32le(m->xval, live ? accel__tsp1_model_reg(m, in) : 0u);
     if (at < data0) return 0;
     at -= data0;
     switch (m->xop) {
@@ -5200,23 +6438,22 @@ static uint8_t accel__tsp1m_byte(accel_tsp1_model *m, uint8_t in)
         m->stage_len++; /* bytes past the queue size are lost: the frame reads as cut off */
         break;
     case ACCEL_TSP1_SPI_OP_BUF_READ:
-        if (live && m->xaddr == ACCEL_TSP1_BUF_RSP) {
-            size_t got;
-            if (accel_fifo_read(&m->rspq, &out, 1, &got) != ACCEL_OK) out = 0;
-        }
+        if (live && m->xaddr == ACCEL_TSP1_BUF_RSP) out = accel__tsp1_model_rsp_byte(m);
         break;
     default: break;
     }
     return out;
 }
 
-static void accel__tsp1m_end(accel_tsp1_model *m)
+static void accel__tsp1_model_end(accel_tsp1_model *m)
 {
     if (m->xop == ACCEL_TSP1_SPI_OP_BUF_WRITE && m->xpos >= 2) {
-        if (m->power == ACCEL_TSP1_MODEL_READY && m->xaddr == ACCEL_TSP1_BUF_CMD)
-            accel__tsp1m_receive(m, m->stage, m->stage_len < m->cmd_cap ? m->stage_len : m->cmd_cap);
-        else
+        if (m->power == ACCEL_TSP1_MODEL_READY && m->xaddr == ACCEL_TSP1_BUF_CMD) {
+            accel__tsp1_model_receive(m, m->stage, m->stage_len < m->cmd_cap ? m->stage_len : m->cmd_cap);
+        } else {
             m->ignored_xfers++;
+            accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_IGNORED, ACCEL_TSP1_TID_NONE, 0, 0);
+        }
     } else if (m->xpos < 2 || m->xop < ACCEL_TSP1_SPI_OP_REG_READ ||
                m->xop > ACCEL_TSP1_SPI_OP_BUF_WRITE) {
         m->ignored_xfers++;
@@ -5225,50 +6462,52 @@ static void accel__tsp1m_end(accel_tsp1_model *m)
     m->stage_len = 0;
 }
 
-static accel_status accel__tsp1m_spi(void *user, uint8_t cs, const uint8_t *tx, uint8_t *rx,
+static accel_status accel__tsp1_model_spi(void *user, uint8_t cs, const uint8_t *tx, uint8_t *rx,
                                      size_t len, unsigned flags)
 {
     accel_tsp1_model *m = (accel_tsp1_model *)user;
     size_t i;
     (void)cs;
     for (i = 0; i < len; i++) {
-        uint8_t o = accel__tsp1m_byte(m, tx ? tx[i] : 0u);
+        uint8_t o = accel__tsp1_model_byte(m, tx ? tx[i] : 0u);
         if (rx) rx[i] = o;
     }
-    if (!(flags & ACCEL_SPI_KEEP_CS)) accel__tsp1m_end(m);
+    if (!(flags & ACCEL_SPI_KEEP_CS)) accel__tsp1_model_end(m);
     return ACCEL_OK;
 }
 
-static accel_status accel__tsp1m_i2c(void *user, uint16_t addr, const uint8_t *w, size_t wlen,
+#if ACCEL_TSP1_I2C
+static accel_status accel__tsp1_model_i2c(void *user, uint16_t addr, const uint8_t *w, size_t wlen,
                                      uint8_t *r, size_t rlen)
 {
     accel_tsp1_model *m = (accel_tsp1_model *)user;
     size_t i;
     (void)addr;
-    for (i = 0; i < wlen; i++) accel__tsp1m_byte(m, w[i]);
+    for (i = 0; i < wlen; i++) (void)accel__tsp1_model_byte(m, w[i]); /* a write clocks nothing back */
     if (rlen) m->xpos += ACCEL_TSP1_SPI_DUMMY; /* no dummy bytes on I2C */
-    for (i = 0; i < rlen; i++) r[i] = accel__tsp1m_byte(m, 0);
-    accel__tsp1m_end(m);
+    for (i = 0; i < rlen; i++) r[i] = accel__tsp1_model_byte(m, 0);
+    accel__tsp1_model_end(m);
     return ACCEL_OK;
 }
+#endif
 
-static accel_status accel__tsp1m_gpio(void *user, unsigned line, unsigned level)
+static accel_status accel__tsp1_model_gpio(void *user, unsigned line, unsigned level)
 {
     accel_tsp1_model *m = (accel_tsp1_model *)user;
     if (line == m->wake_line && level && m->power == ACCEL_TSP1_MODEL_ASLEEP)
-        accel__tsp1m_reset(m, m->boot_ms / 2u + 1u); /* waking is faster than booting */
+        accel__tsp1_model_reset(m, m->boot_ms / 2u + 1u); /* waking is faster than booting */
     return ACCEL_OK;
 }
 
-static accel_status accel__tsp1m_irq_line(void *user, unsigned line, uint32_t timeout_ms)
+static accel_status accel__tsp1_model_irq_line(void *user, unsigned line, uint32_t timeout_ms)
 {
     accel_tsp1_model *m = (accel_tsp1_model *)user;
     (void)line;
     (void)timeout_ms;
-    return (accel__tsp1m_irq(m) & m->irq_mask) ? ACCEL_OK : ACCEL_E_TIMEOUT;
+    return (accel__tsp1_model_irq(m) & m->irq_mask) ? ACCEL_OK : ACCEL_E_TIMEOUT;
 }
 
-static void accel__tsp1m_delay(void *user, uint32_t ms)
+static void accel__tsp1_model_delay(void *user, uint32_t ms)
 {
     accel_tsp1_model_advance((accel_tsp1_model *)user, ms);
 }
@@ -5278,11 +6517,13 @@ ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p)
     if (!m || !p) return;
     ACCEL_MEMSET(p, 0, sizeof *p);
     p->user = m;
-    p->spi_transfer = accel__tsp1m_spi;
-    p->i2c_write_read = accel__tsp1m_i2c;
-    p->gpio_set = accel__tsp1m_gpio;
-    p->wait_irq = accel__tsp1m_irq_line;
-    p->delay_ms = accel__tsp1m_delay;
+    p->spi_transfer = accel__tsp1_model_spi;
+#if ACCEL_TSP1_I2C
+    p->i2c_write_read = accel__tsp1_model_i2c;
+#endif
+    p->gpio_set = accel__tsp1_model_gpio;
+    p->wait_irq = accel__tsp1_model_irq_line;
+    p->delay_ms = accel__tsp1_model_delay;
 }
 #endif
 #ifdef __cplusplus
@@ -5320,7 +6561,7 @@ static uint64_t accel__edgetpu_mask64(unsigned w)
     return w >= 64u ? ~(uint64_t)0 : (((uint64_t)1 << w) - 1u);
 }
 
-ACCELDEF accel_status accel_edgetpu_insn_decode(const uint8_t bytes[16], accel_edgetpu_insn *out)
+ACCELDEF accel_status accel_edgetpu_decode_insn(const uint8_t bytes[16], accel_edgetpu_insn *out)
 {
     /* straight-line on the two 32-bit halves that hold each field (one field, imm_scalar,
      * spans bits 70..101 of words 2 and 3); constant shifts, no table walk */
@@ -5353,7 +6594,7 @@ ACCELDEF accel_status accel_edgetpu_insn_decode(const uint8_t bytes[16], accel_e
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_insn_encode(const accel_edgetpu_insn *in, uint8_t out[16])
+ACCELDEF accel_status accel_edgetpu_encode_insn(const accel_edgetpu_insn *in, uint8_t out[16])
 {
     uint64_t lo = 0, hi = 0;
     unsigned i;
@@ -5454,7 +6695,7 @@ static void accel__edgetpu_simple(uint8_t out[16], uint32_t branch, uint32_t siz
     in.f[ACCEL_EDGETPU_F_V_OP] = (size25 >> 12) & 0x1Fu;
     in.f[ACCEL_EDGETPU_F_V_OFFSET] = (size25 >> 17) & 0xFFu;
     in.f[ACCEL_EDGETPU_F_VS_REG_V1] = vs_reg_v1;
-    (void)accel_edgetpu_insn_encode(&in, out);
+    (void)accel_edgetpu_encode_insn(&in, out);
 }
 
 ACCELDEF accel_status accel_edgetpu_prog_build(const uint8_t *body, size_t body_count,
@@ -5486,7 +6727,7 @@ ACCELDEF accel_status accel_edgetpu_prog_length(const uint8_t start[16], uint32_
 {
     accel_edgetpu_insn in;
     if (!start || !bits) return ACCEL_E_NULL;
-    (void)accel_edgetpu_insn_decode(start, &in);
+    (void)accel_edgetpu_decode_insn(start, &in);
     if (in.f[ACCEL_EDGETPU_F_BRANCH] != ACCEL_EDGETPU_BR_START) return ACCEL_E_MALFORMED;
     *bits = accel__edgetpu_start_len(&in);
     return ACCEL_OK;
@@ -5571,7 +6812,7 @@ ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t off
     sb.over = 0;
     out[0] = '\0';
     ACCEL_MEMSET(shown, 0, sizeof shown);
-    (void)accel_edgetpu_insn_decode(bytes, &in);
+    (void)accel_edgetpu_decode_insn(bytes, &in);
     br = f[ACCEL_EDGETPU_F_BRANCH];
     sop = f[ACCEL_EDGETPU_F_S_OP];
     shown[ACCEL_EDGETPU_F_ENABLE_SCALAR] = shown[ACCEL_EDGETPU_F_ENABLE_VECTOR] = 1;
@@ -5683,6 +6924,7 @@ static accel_status accel__edgetpu_fbt_at(accel_edgetpu_fbt *t, const uint8_t *b
     /* soffset: vtable = pos - (int32)so */
     if (so & 0x80000000UL) {
         uint32_t fwd = (uint32_t)(0u - so);
+        /* cppcheck-suppress knownConditionTrueFalse ; fwd is 1..2^31 here, cppcheck thinks 0 */
         if ((uint64_t)fwd > (uint64_t)(len - pos)) return ACCEL_E_MALFORMED;
         vt = pos + (size_t)fwd;
     } else {
@@ -5920,10 +7162,10 @@ static accel_status accel__edgetpu_flex_find(const uint8_t *b, size_t len, const
     mw = 1u << (packed & 3u);
     st = accel__edgetpu_flex_back(b, len, root, rw, &map);
     if (st != ACCEL_OK) return st;
-    if (map < 3u * mw) return ACCEL_E_MALFORMED;
+    if (map < (size_t)3 * mw) return ACCEL_E_MALFORMED;
     st = accel__edgetpu_flex_uint(b, len, map - mw, mw, &size);
-    if (st == ACCEL_OK) st = accel__edgetpu_flex_uint(b, len, map - 2u * mw, mw, &kw64);
-    if (st == ACCEL_OK) st = accel__edgetpu_flex_back(b, len, map - 3u * mw, mw, &keys);
+    if (st == ACCEL_OK) st = accel__edgetpu_flex_uint(b, len, map - (size_t)2 * mw, mw, &kw64);
+    if (st == ACCEL_OK) st = accel__edgetpu_flex_back(b, len, map - (size_t)3 * mw, mw, &keys);
     if (st != ACCEL_OK) return st;
     if (!accel__edgetpu_flex_w_ok(kw64)) return ACCEL_E_MALFORMED;
     kw = (unsigned)kw64;
@@ -6152,7 +7394,7 @@ ACCELDEF accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_model_executable(const accel_edgetpu_model *m, uint32_t i,
+ACCELDEF accel_status accel_edgetpu_package_executable(const accel_edgetpu_package *m, uint32_t i,
                                                      accel_edgetpu_exe *out)
 {
     size_t p;
@@ -6202,7 +7444,7 @@ static accel_status accel__edgetpu_exe_check(const accel_edgetpu_exe *e)
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_package_open(accel_edgetpu_model *m, const uint8_t *pkg,
+ACCELDEF accel_status accel_edgetpu_decode_package(accel_edgetpu_package *m, const uint8_t *pkg,
                                                  size_t len)
 {
     accel_edgetpu_fbt pt, mt;
@@ -6232,7 +7474,7 @@ ACCELDEF accel_status accel_edgetpu_package_open(accel_edgetpu_model *m, const u
     m->n_executables = n;
     for (i = 0; i < n; i++) {
         accel_edgetpu_exe e;
-        st = accel_edgetpu_model_executable(m, i, &e);
+        st = accel_edgetpu_package_executable(m, i, &e);
         if (st == ACCEL_OK) st = accel__edgetpu_exe_check(&e);
         if (st != ACCEL_OK) {
             m->n_executables = 0;
@@ -6242,7 +7484,7 @@ ACCELDEF accel_status accel_edgetpu_package_open(accel_edgetpu_model *m, const u
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_model_open(accel_edgetpu_model *m, const uint8_t *tflite,
+ACCELDEF accel_status accel_edgetpu_decode_tflite(accel_edgetpu_package *m, const uint8_t *tflite,
                                                size_t len)
 {
     accel_edgetpu_fbt root, t;
@@ -6299,20 +7541,20 @@ ACCELDEF accel_status accel_edgetpu_model_open(accel_edgetpu_model *m, const uin
     st = accel__edgetpu_flex_find(opts.p, opts.len, "4", &v);
     if (st == ACCEL_E_EMPTY) return ACCEL_E_MALFORMED;
     if (st != ACCEL_OK) return st;
-    st = accel_edgetpu_package_open(m, v.p, v.len);
+    st = accel_edgetpu_decode_package(m, v.p, v.len);
     if (st != ACCEL_OK) return st;
     m->custom_options = opts;
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_model_find(const accel_edgetpu_model *m, int type,
+ACCELDEF accel_status accel_edgetpu_package_find(const accel_edgetpu_package *m, int type,
                                                uint32_t *index)
 {
     uint32_t i;
     if (!m || !index) return ACCEL_E_NULL;
     for (i = 0; i < m->n_executables; i++) {
         accel_edgetpu_exe e;
-        accel_status st = accel_edgetpu_model_executable(m, i, &e);
+        accel_status st = accel_edgetpu_package_executable(m, i, &e);
         if (st != ACCEL_OK) return st;
         if (e.type == type) {
             *index = i;
@@ -6323,7 +7565,7 @@ ACCELDEF accel_status accel_edgetpu_model_find(const accel_edgetpu_model *m, int
 }
 
 /* ---------------------------------------------------------------- edgetpu: USB wire format */
-ACCELDEF accel_status accel_edgetpu_header_encode(uint8_t out[8], uint32_t length, uint8_t tag)
+ACCELDEF accel_status accel_edgetpu_encode_header(uint8_t out[8], uint32_t length, uint8_t tag)
 {
     if (!out) return ACCEL_E_NULL;
     if (tag > 0xFu) return ACCEL_E_ARG;
@@ -6333,7 +7575,7 @@ ACCELDEF accel_status accel_edgetpu_header_encode(uint8_t out[8], uint32_t lengt
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_header_decode(const uint8_t in[8], uint32_t *length,
+ACCELDEF accel_status accel_edgetpu_decode_header(const uint8_t in[8], uint32_t *length,
                                                   uint8_t *tag)
 {
     if (!in || !length || !tag) return ACCEL_E_NULL;
@@ -6343,7 +7585,7 @@ ACCELDEF accel_status accel_edgetpu_header_decode(const uint8_t in[8], uint32_t 
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_event_decode(const uint8_t *in, size_t len,
+ACCELDEF accel_status accel_edgetpu_decode_event(const uint8_t *in, size_t len,
                                                  accel_edgetpu_event *ev)
 {
     if (!in || !ev) return ACCEL_E_NULL;
@@ -6355,7 +7597,7 @@ ACCELDEF accel_status accel_edgetpu_event_decode(const uint8_t *in, size_t len,
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_event_encode(const accel_edgetpu_event *ev, uint8_t out[16])
+ACCELDEF accel_status accel_edgetpu_encode_event(const accel_edgetpu_event *ev, uint8_t out[16])
 {
     if (!ev || !out) return ACCEL_E_NULL;
     if (ev->tag > 0xFu) return ACCEL_E_ARG;
@@ -6366,7 +7608,7 @@ ACCELDEF accel_status accel_edgetpu_event_encode(const accel_edgetpu_event *ev, 
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_irq_decode(const uint8_t *in, size_t len,
+ACCELDEF accel_status accel_edgetpu_decode_irq(const uint8_t *in, size_t len,
                                                accel_edgetpu_irq *irq)
 {
     if (!in || !irq) return ACCEL_E_NULL;
@@ -6455,7 +7697,7 @@ ACCELDEF accel_status accel_edgetpu_usb_begin(accel_edgetpu_usb *u, uint8_t tag,
     if (tag > ACCEL_EDGETPU_TAG_PARAMETERS) return ACCEL_E_ARG; /* host sends tags 0..2 only */
     if (total == 0) return ACCEL_E_ZERO_LENGTH;
     if (u->out_owed || u->in_owed) return ACCEL_E_STATE;
-    (void)accel_edgetpu_header_encode(h, total, tag);
+    (void)accel_edgetpu_encode_header(h, total, tag);
     st = accel_port_usb_bulk_out(u->port, ACCEL_EDGETPU_EP_OUT, h, sizeof h, u->timeout_ms, &done);
     if (st != ACCEL_OK) return st;
     if (done != sizeof h) return ACCEL_E_TRUNCATED;
@@ -6526,7 +7768,7 @@ ACCELDEF accel_status accel_edgetpu_usb_read_event(accel_edgetpu_usb *u, accel_e
     if (!u || !ev) return ACCEL_E_NULL;
     st = accel_port_usb_bulk_in(u->port, ACCEL_EDGETPU_EP_EVENT, b, sizeof b, u->timeout_ms, &got);
     if (st != ACCEL_OK) return st;
-    return accel_edgetpu_event_decode(b, got, ev);
+    return accel_edgetpu_decode_event(b, got, ev);
 }
 
 ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edgetpu_irq *irq)
@@ -6537,17 +7779,17 @@ ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edg
     if (!u || !irq) return ACCEL_E_NULL;
     st = accel_port_usb_bulk_in(u->port, ACCEL_EDGETPU_EP_IRQ, b, sizeof b, u->timeout_ms, &got);
     if (st != ACCEL_OK) return st;
-    return accel_edgetpu_irq_decode(b, got, irq);
+    return accel_edgetpu_decode_irq(b, got, irq);
 }
 
 /* ---------------------------------------------------------------- edgetpu: bring-up */
-#define ACCEL__ET_R ACCEL_EDGETPU_OP_READ
-#define ACCEL__ET_W ACCEL_EDGETPU_OP_WRITE
-#define ACCEL__ET_M ACCEL_EDGETPU_OP_RMW
-#define ACCEL__ET_P ACCEL_EDGETPU_OP_POLL
-#define ACCEL__ET_T ACCEL_EDGETPU_OP_TEST
-#define ACCEL__ET_ALL 0xFFFFFFFFUL /* with ACCEL_EDGETPU_SF_HI0: the whole 64-bit value */
-#define ACCEL__ET_PT 1000u /* poll timeout, ms */
+#define ACCEL__EDGETPU_R ACCEL_EDGETPU_OP_READ
+#define ACCEL__EDGETPU_W ACCEL_EDGETPU_OP_WRITE
+#define ACCEL__EDGETPU_M ACCEL_EDGETPU_OP_RMW
+#define ACCEL__EDGETPU_P ACCEL_EDGETPU_OP_POLL
+#define ACCEL__EDGETPU_T ACCEL_EDGETPU_OP_TEST
+#define ACCEL__EDGETPU_ALL 0xFFFFFFFFUL /* with ACCEL_EDGETPU_SF_HI0: the whole 64-bit value */
+#define ACCEL__EDGETPU_PT 1000u /* poll timeout, ms */
 
 /* libedgetpu's USB open: BeagleTopLevelHandler Open / EnableReset / QuitReset /
  * EnableHardwareClockGate, UsbDriver::InitializeChip, RunController::DoRunControl(run),
@@ -6555,98 +7797,98 @@ ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edg
  * init_sequence_libedgetpu_usb.tsv transfer for transfer. Flag 0: Open saw rg_gated_gcb == 1;
  * flag 1: rg_force_sleep already 0b11 (EnableReset returns at once). */
 static const accel_edgetpu_step accel__edgetpu_open_seq[] = {
-    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_0, 0x3F00u, 0},
-    {ACCEL__ET_T, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_2, 0xC0000UL, 0x40000UL},
-    {ACCEL__ET_T, 32, 0, 1, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
-    {ACCEL__ET_M, 32, 2, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
-    {ACCEL__ET_P, 32, 2, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0x200u},
-    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0xFu},
-    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0},
+    {ACCEL__EDGETPU_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_0, 0x3F00u, 0},
+    {ACCEL__EDGETPU_T, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_2, 0xC0000UL, 0x40000UL},
+    {ACCEL__EDGETPU_T, 32, 0, 1, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__EDGETPU_M, 32, 2, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__EDGETPU_P, 32, 2, 0, 0, ACCEL__EDGETPU_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0x200u},
+    {ACCEL__EDGETPU_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0xFu},
+    {ACCEL__EDGETPU_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0},
     /* QuitReset: rg_force_sleep 0b10 plus the clocks of the performance level */
-    {ACCEL__ET_M, 32, 0, 0, ACCEL_EDGETPU_SF_CLOCKS, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xF0C00000UL,
+    {ACCEL__EDGETPU_M, 32, 0, 0, ACCEL_EDGETPU_SF_CLOCKS, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xF0C00000UL,
      0x800000UL},
-    {ACCEL__ET_P, 32, 0, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0},
-    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_SCALAR_RUN_CONTROL,
-     ACCEL__ET_ALL, 0},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_IDLE_REGISTER, 0, 0x1u},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
-    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0,
-     ACCEL__ET_ALL, 0x7Fu},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_DEEP_SLEEP, 0, 0x1E02u},
+    {ACCEL__EDGETPU_P, 32, 0, 0, 0, ACCEL__EDGETPU_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0},
+    {ACCEL__EDGETPU_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__EDGETPU_PT, ACCEL_EDGETPU_SCALAR_RUN_CONTROL,
+     ACCEL__EDGETPU_ALL, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_IDLE_REGISTER, 0, 0x1u},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
+    {ACCEL__EDGETPU_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__EDGETPU_PT, ACCEL_EDGETPU_TILECONFIG0,
+     ACCEL__EDGETPU_ALL, 0x7Fu},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_DEEP_SLEEP, 0, 0x1E02u},
     /* EnableHardwareClockGate: rg_gated_gcb = 0b01 unless Open found it so */
-    {ACCEL__ET_M, 32, 1, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_2, 0xC0000UL, 0x40000UL},
+    {ACCEL__EDGETPU_M, 32, 1, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_2, 0xC0000UL, 0x40000UL},
     /* InitializeChip: e-fuse read, single-endpoint descriptors, outfeed chunk */
-    {ACCEL__ET_R, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_00, 0, 0},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_DESCR_EP, 0, 0xF0u},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_MULTI_BO_EP, 0, 0},
-    {ACCEL__ET_W, 64, 0, 0, ACCEL_EDGETPU_SF_CHUNK, 0, ACCEL_EDGETPU_OUTFEED_CHUNK_LENGTH, 0, 0},
+    {ACCEL__EDGETPU_R, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_00, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_DESCR_EP, 0, 0xF0u},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_MULTI_BO_EP, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, ACCEL_EDGETPU_SF_CHUNK, 0, ACCEL_EDGETPU_OUTFEED_CHUNK_LENGTH, 0, 0},
     /* DoRunControl(kMoveToRun) */
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44018UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44158UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44198UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x441D8UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44218UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
-    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0,
-     ACCEL__ET_ALL, 0x7Fu},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x400C0UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40150UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40110UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40250UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40298UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x402E0UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40328UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40190UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x401D0UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40210UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44018UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44158UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44198UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x441D8UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44218UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
+    {ACCEL__EDGETPU_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__EDGETPU_PT, ACCEL_EDGETPU_TILECONFIG0,
+     ACCEL__EDGETPU_ALL, 0x7Fu},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x400C0UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40150UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40110UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40250UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40298UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x402E0UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40328UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40190UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x401D0UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40210UL, 0, 1},
     /* interrupts */
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_FATAL_ERR_INT_CONTROL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C070UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C080UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C090UL, 0, 1},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C0A0UL, 0, 1},
-    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_D4, 0, 0x80000000UL}, /* thm_warn_en */
-    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_RAMBIST_CTRL_1, 0x770000UL, 0}, /* MBIST */
-    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTR_7, 0xF0000UL, 0},
-    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SLV_ABM_EN, 0, 1},
-    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_MST_ABM_EN, 0, 1},
-    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SLV_ERR_RESP_ISR_MASK, 0, 3},
-    {ACCEL__ET_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_MST_ERR_RESP_ISR_MASK, 0, 3},
-    {ACCEL__ET_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_D8, 0, 0x80000000UL}, /* sd_en */
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_FATAL_ERR_INT_CONTROL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C070UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C080UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C090UL, 0, 1},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C0A0UL, 0, 1},
+    {ACCEL__EDGETPU_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_D4, 0, 0x80000000UL}, /* thm_warn_en */
+    {ACCEL__EDGETPU_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_RAMBIST_CTRL_1, 0x770000UL, 0}, /* MBIST */
+    {ACCEL__EDGETPU_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SCU_CTR_7, 0xF0000UL, 0},
+    {ACCEL__EDGETPU_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SLV_ABM_EN, 0, 1},
+    {ACCEL__EDGETPU_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_MST_ABM_EN, 0, 1},
+    {ACCEL__EDGETPU_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_SLV_ERR_RESP_ISR_MASK, 0, 3},
+    {ACCEL__EDGETPU_W, 32, 0, 0, 0, 0, ACCEL_EDGETPU_MST_ERR_RESP_ISR_MASK, 0, 3},
+    {ACCEL__EDGETPU_M, 32, 0, 0, 0, 0, ACCEL_EDGETPU_OMC0_D8, 0, 0x80000000UL}, /* sd_en */
 };
 
 /* libedgetpu's close: DisableAllInterrupts (top-level, fatal), DoRunControl(kMoveToHalt),
  * EnableReset (force sleep, wait for the sleeping power state, pulse gcbb_credit0). The
  * Beagle-specific thermal/MBIST/PCIe disables are not issued. */
 static const accel_edgetpu_step accel__edgetpu_close_seq[] = {
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C070UL, 0, 0},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C080UL, 0, 0},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C090UL, 0, 0},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x4C0A0UL, 0, 0},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_FATAL_ERR_INT_CONTROL, 0, 0},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44018UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44158UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44198UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x441D8UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x44218UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
-    {ACCEL__ET_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__ET_PT, ACCEL_EDGETPU_TILECONFIG0,
-     ACCEL__ET_ALL, 0x7Fu},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x400C0UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40150UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40110UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40250UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40298UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x402E0UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40328UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40190UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x401D0UL, 0, 2},
-    {ACCEL__ET_W, 64, 0, 0, 0, 0, 0x40210UL, 0, 2},
-    {ACCEL__ET_T, 32, 0, 1, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
-    {ACCEL__ET_M, 32, 2, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
-    {ACCEL__ET_P, 32, 2, 0, 0, ACCEL__ET_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0x200u},
-    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0xFu},
-    {ACCEL__ET_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C070UL, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C080UL, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C090UL, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x4C0A0UL, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_FATAL_ERR_INT_CONTROL, 0, 0},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44018UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44158UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44198UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x441D8UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x44218UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, ACCEL_EDGETPU_TILECONFIG0, 0, 0x7Fu},
+    {ACCEL__EDGETPU_P, 64, 0, 0, ACCEL_EDGETPU_SF_HI0, ACCEL__EDGETPU_PT, ACCEL_EDGETPU_TILECONFIG0,
+     ACCEL__EDGETPU_ALL, 0x7Fu},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x400C0UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40150UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40110UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40250UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40298UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x402E0UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40328UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40190UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x401D0UL, 0, 2},
+    {ACCEL__EDGETPU_W, 64, 0, 0, 0, 0, 0x40210UL, 0, 2},
+    {ACCEL__EDGETPU_T, 32, 0, 1, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__EDGETPU_M, 32, 2, 0, 0, 0, ACCEL_EDGETPU_SCU_CTRL_3, 0xC00000UL, 0xC00000UL},
+    {ACCEL__EDGETPU_P, 32, 2, 0, 0, ACCEL__EDGETPU_PT, ACCEL_EDGETPU_SCU_CTRL_3, 0x300u, 0x200u},
+    {ACCEL__EDGETPU_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0xFu},
+    {ACCEL__EDGETPU_W, 32, 2, 0, 0, 0, ACCEL_EDGETPU_GCBB_CREDIT0, 0, 0},
 };
 
 ACCELDEF const accel_edgetpu_step *accel_edgetpu_open_steps(uint32_t *n)
@@ -6780,9 +8022,9 @@ ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u)
                                  &ctx);
 }
 
-#ifndef ACCEL_EDGETPU_NO_DEVMODEL
+#ifndef ACCEL_EDGETPU_NO_MODEL
 /* ---------------------------------------------------------------- edgetpu: device model */
-static int accel__edgetpu_dev_find(const accel_edgetpu_dev *d, uint32_t off)
+static int accel__edgetpu_model_find(const accel_edgetpu_model *d, uint32_t off)
 {
     uint32_t i;
     for (i = 0; i < d->nregs; i++)
@@ -6790,21 +8032,21 @@ static int accel__edgetpu_dev_find(const accel_edgetpu_dev *d, uint32_t off)
     return -1;
 }
 
-ACCELDEF uint64_t accel_edgetpu_dev_reg(const accel_edgetpu_dev *d, uint32_t off)
+ACCELDEF uint64_t accel_edgetpu_model_reg(const accel_edgetpu_model *d, uint32_t off)
 {
     int i;
     if (!d) return 0;
-    i = accel__edgetpu_dev_find(d, off);
+    i = accel__edgetpu_model_find(d, off);
     return i < 0 ? 0 : d->reg_val[i];
 }
 
-ACCELDEF accel_status accel_edgetpu_dev_set_reg(accel_edgetpu_dev *d, uint32_t off, uint64_t v)
+ACCELDEF accel_status accel_edgetpu_model_set_reg(accel_edgetpu_model *d, uint32_t off, uint64_t v)
 {
     int i;
     if (!d) return ACCEL_E_NULL;
-    i = accel__edgetpu_dev_find(d, off);
+    i = accel__edgetpu_model_find(d, off);
     if (i < 0) {
-        if (d->nregs >= ACCEL_EDGETPU_DEV_REGS) return ACCEL_E_FULL;
+        if (d->nregs >= ACCEL_EDGETPU_MODEL_REGS) return ACCEL_E_FULL;
         i = (int)d->nregs++;
         d->reg_off[i] = off;
     }
@@ -6812,36 +8054,36 @@ ACCELDEF accel_status accel_edgetpu_dev_set_reg(accel_edgetpu_dev *d, uint32_t o
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_dev_init(accel_edgetpu_dev *d)
+ACCELDEF accel_status accel_edgetpu_model_init(accel_edgetpu_model *d)
 {
     if (!d) return ACCEL_E_NULL;
     ACCEL_MEMSET(d, 0, sizeof *d);
     /* reset values (not in the trace, which lost its reads): chosen so the RMWs of the open
      * sequence write what libedgetpu wrote; the chip is asleep (force_sleep 0b11, state 2) */
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_0, 0x000F3F59UL);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_2, 0x00110000UL);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_3, 0x50C5025CUL);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_OMC0_00, 0x01000000UL);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_OMC0_D4, 0x00000001UL);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_OMC0_D8, 0);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_RAMBIST_CTRL_1, 0x0077007FUL);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCU_CTR_7, 0x000F003FUL);
-    (void)accel_edgetpu_dev_set_reg(d, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, 0);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_0, 0x000F3F59UL);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_2, 0x00110000UL);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_SCU_CTRL_3, 0x50C5025CUL);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_OMC0_00, 0x01000000UL);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_OMC0_D4, 0x00000001UL);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_OMC0_D8, 0);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_RAMBIST_CTRL_1, 0x0077007FUL);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_SCU_CTR_7, 0x000F003FUL);
+    (void)accel_edgetpu_model_set_reg(d, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, 0);
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_dev_expect(accel_edgetpu_dev *d, uint8_t kind, uint8_t tag,
+ACCELDEF accel_status accel_edgetpu_model_expect(accel_edgetpu_model *d, uint8_t kind, uint8_t tag,
                                                uint32_t len)
 {
     if (!d) return ACCEL_E_NULL;
-    if (kind < ACCEL_EDGETPU_DEV_RECV || kind > ACCEL_EDGETPU_DEV_IRQ) return ACCEL_E_ARG;
+    if (kind < ACCEL_EDGETPU_MODEL_RECV || kind > ACCEL_EDGETPU_MODEL_IRQ) return ACCEL_E_ARG;
     if (d->pos) { /* drop what was consumed */
         uint32_t i;
         for (i = d->pos; i < d->nscript; i++) d->script[i - d->pos] = d->script[i];
         d->nscript -= d->pos;
         d->pos = 0;
     }
-    if (d->nscript >= ACCEL_EDGETPU_DEV_SCRIPT) return ACCEL_E_FULL;
+    if (d->nscript >= ACCEL_EDGETPU_MODEL_SCRIPT) return ACCEL_E_FULL;
     d->script[d->nscript].kind = kind;
     d->script[d->nscript].tag = tag;
     d->script[d->nscript].len = len;
@@ -6849,7 +8091,7 @@ ACCELDEF accel_status accel_edgetpu_dev_expect(accel_edgetpu_dev *d, uint8_t kin
     return ACCEL_OK;
 }
 
-static void accel__edgetpu_dev_violate(accel_edgetpu_dev *d, uint32_t bit)
+static void accel__edgetpu_model_violate(accel_edgetpu_model *d, uint32_t bit)
 {
     d->violations |= bit;
     d->nviolations++;
@@ -6857,14 +8099,14 @@ static void accel__edgetpu_dev_violate(accel_edgetpu_dev *d, uint32_t bit)
 
 /* Offer what the script says the device sends next: an output first, then (once it has been
  * read) events and interrupts. */
-static void accel__edgetpu_dev_pump(accel_edgetpu_dev *d)
+static void accel__edgetpu_model_pump(accel_edgetpu_model *d)
 {
     while (d->pos < d->nscript && d->out_left == 0) {
-        const accel_edgetpu_dev_item *it = &d->script[d->pos];
-        if (it->kind == ACCEL_EDGETPU_DEV_RECV) return;
-        if (it->kind == ACCEL_EDGETPU_DEV_OUTPUT) {
+        const accel_edgetpu_model_item *it = &d->script[d->pos];
+        if (it->kind == ACCEL_EDGETPU_MODEL_RECV) return;
+        if (it->kind == ACCEL_EDGETPU_MODEL_OUTPUT) {
             d->out_len = d->out_left = it->len;
-        } else if (it->kind == ACCEL_EDGETPU_DEV_EVENT) {
+        } else if (it->kind == ACCEL_EDGETPU_MODEL_EVENT) {
             if (d->event_ready) return;
             d->event_ready = 1;
             d->event_tag = it->tag;
@@ -6877,21 +8119,21 @@ static void accel__edgetpu_dev_pump(accel_edgetpu_dev *d)
     }
 }
 
-static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t req,
+static accel_status accel__edgetpu_model_control(void *user, uint8_t rt, uint8_t req,
                                                uint16_t value, uint16_t index, uint8_t *data,
                                                uint16_t length, uint32_t timeout_ms, size_t *done)
 {
-    accel_edgetpu_dev *d = (accel_edgetpu_dev *)user;
+    accel_edgetpu_model *d = (accel_edgetpu_model *)user;
     uint32_t off = ((uint32_t)index << 16) | value;
     uint16_t want = req == ACCEL_EDGETPU_REQ_CSR64 ? 8u : 4u;
     (void)timeout_ms;
     *done = 0;
     if ((rt != 0x40u && rt != 0xC0u) || req > 1u || length != want || !data) {
-        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_CSR);
+        accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_CSR);
         return ACCEL_E_STALL;
     }
     if (rt & 0x80u) {
-        uint64_t v = accel_edgetpu_dev_reg(d, off);
+        uint64_t v = accel_edgetpu_model_reg(d, off);
         if (want == 8u) accel_store_u64le(data, v);
         else accel_store_u32le(data, (uint32_t)v);
     } else {
@@ -6902,8 +8144,8 @@ static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t r
             v &= ~(uint64_t)ACCEL_EDGETPU_SCU3_CUR_PWR_STATE_MASK;
             if (fs == 3u) v |= 0x200u;
         }
-        if (accel_edgetpu_dev_set_reg(d, off, v) != ACCEL_OK) {
-            accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_CSR);
+        if (accel_edgetpu_model_set_reg(d, off, v) != ACCEL_OK) {
+            accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_CSR);
             return ACCEL_E_STALL;
         }
     }
@@ -6911,24 +8153,23 @@ static accel_status accel__edgetpu_dev_control(void *user, uint8_t rt, uint8_t r
     return ACCEL_OK;
 }
 
-static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const uint8_t *data,
+static accel_status accel__edgetpu_model_bulk_out(void *user, uint8_t ep, const uint8_t *data,
                                                 size_t len, uint32_t timeout_ms, size_t *done)
 {
-    accel_edgetpu_dev *d = (accel_edgetpu_dev *)user;
-    size_t i;
+    accel_edgetpu_model *d = (accel_edgetpu_model *)user;
     (void)timeout_ms;
     *done = 0;
     if (ep != ACCEL_EDGETPU_EP_OUT || (!data && len)) return ACCEL_E_STALL;
     if (d->out_left) {
-        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_ORDER);
+        accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_ORDER);
         return ACCEL_E_STALL;
     }
     if (!d->in_data) {
         uint32_t n;
         uint8_t tag;
-        if (len != ACCEL_EDGETPU_HEADER_BYTES || accel_edgetpu_header_decode(data, &n, &tag) ||
+        if (len != ACCEL_EDGETPU_HEADER_BYTES || accel_edgetpu_decode_header(data, &n, &tag) ||
             tag > ACCEL_EDGETPU_TAG_PARAMETERS || n == 0) {
-            accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_HEADER);
+            accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_HEADER);
             return ACCEL_E_STALL;
         }
         d->in_data = 1;
@@ -6939,11 +8180,13 @@ static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const ui
         return ACCEL_OK;
     }
     if ((uint64_t)len > (uint64_t)(d->req_len - d->req_got)) {
-        accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_SIZE);
+        accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_SIZE);
         return ACCEL_E_STALL;
     }
-    if (d->req_tag == ACCEL_EDGETPU_TAG_INPUT)
+    if (d->req_tag == ACCEL_EDGETPU_TAG_INPUT) {
+        size_t i;
         for (i = 0; i < len; i++) d->in_sum = (uint8_t)(d->in_sum + data[i]);
+    }
     d->req_got += (uint32_t)len;
     *done = len;
     if (d->req_got == d->req_len) {
@@ -6951,23 +8194,23 @@ static accel_status accel__edgetpu_dev_bulk_out(void *user, uint8_t ep, const ui
         d->recv_bytes[d->req_tag] += d->req_len;
         d->recv_requests[d->req_tag]++;
         if (d->nscript) {
-            const accel_edgetpu_dev_item *it = d->pos < d->nscript ? &d->script[d->pos] : NULL;
-            if (!it || it->kind != ACCEL_EDGETPU_DEV_RECV || it->tag != d->req_tag ||
+            const accel_edgetpu_model_item *it = d->pos < d->nscript ? &d->script[d->pos] : NULL;
+            if (!it || it->kind != ACCEL_EDGETPU_MODEL_RECV || it->tag != d->req_tag ||
                 it->len != d->req_len) {
-                accel__edgetpu_dev_violate(d, ACCEL_EDGETPU_DEV_V_SCRIPT);
+                accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_SCRIPT);
             } else {
                 d->pos++;
-                accel__edgetpu_dev_pump(d);
+                accel__edgetpu_model_pump(d);
             }
         }
     }
     return ACCEL_OK;
 }
 
-static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *data, size_t len,
+static accel_status accel__edgetpu_model_bulk_in(void *user, uint8_t ep, uint8_t *data, size_t len,
                                                uint32_t timeout_ms, size_t *done)
 {
-    accel_edgetpu_dev *d = (accel_edgetpu_dev *)user;
+    accel_edgetpu_model *d = (accel_edgetpu_model *)user;
     (void)timeout_ms;
     *done = 0;
     if (!data) return ACCEL_E_STALL;
@@ -6979,7 +8222,7 @@ static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *
             data[i] = (uint8_t)(d->in_sum + (uint8_t)(d->out_len - d->out_left + (uint32_t)i));
         d->out_left -= (uint32_t)n;
         *done = n;
-        accel__edgetpu_dev_pump(d);
+        accel__edgetpu_model_pump(d);
         return ACCEL_OK;
     }
     if (ep == ACCEL_EDGETPU_EP_EVENT) {
@@ -6989,10 +8232,10 @@ static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *
         ev.address = 0;
         ev.length = 0;
         ev.tag = d->event_tag;
-        (void)accel_edgetpu_event_encode(&ev, data);
+        (void)accel_edgetpu_encode_event(&ev, data);
         d->event_ready = 0;
         *done = ACCEL_EDGETPU_EVENT_BYTES;
-        accel__edgetpu_dev_pump(d);
+        accel__edgetpu_model_pump(d);
         return ACCEL_OK;
     }
     if (ep == ACCEL_EDGETPU_EP_IRQ) {
@@ -7001,22 +8244,22 @@ static accel_status accel__edgetpu_dev_bulk_in(void *user, uint8_t ep, uint8_t *
         accel_store_u32le(data, d->irq_raw);
         d->irq_ready = 0;
         *done = ACCEL_EDGETPU_IRQ_BYTES;
-        accel__edgetpu_dev_pump(d);
+        accel__edgetpu_model_pump(d);
         return ACCEL_OK;
     }
     return ACCEL_E_STALL;
 }
 
-ACCELDEF accel_status accel_edgetpu_dev_port(accel_edgetpu_dev *d, accel_port *model)
+ACCELDEF accel_status accel_edgetpu_model_port(accel_edgetpu_model *d, accel_port *model)
 {
     if (!d || !model) return ACCEL_E_NULL;
     model->user = d;
-    model->usb_control = accel__edgetpu_dev_control;
-    model->usb_bulk_out = accel__edgetpu_dev_bulk_out;
-    model->usb_bulk_in = accel__edgetpu_dev_bulk_in;
+    model->usb_control = accel__edgetpu_model_control;
+    model->usb_bulk_out = accel__edgetpu_model_bulk_out;
+    model->usb_bulk_in = accel__edgetpu_model_bulk_in;
     return ACCEL_OK;
 }
-#endif /* ACCEL_EDGETPU_NO_DEVMODEL */
+#endif /* ACCEL_EDGETPU_NO_MODEL */
 
 /* ---------------------------------------------------------------- edgetpu: inference driver */
 ACCELDEF accel_status accel_edgetpu_driver_init(accel_edgetpu_driver *d, const accel_port *port,
@@ -7222,26 +8465,27 @@ ACCELDEF accel_status accel_edgetpu_exe_run(accel_edgetpu_driver *d, const accel
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_edgetpu_model *m,
+ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_edgetpu_package *m,
                                            const accel_edgetpu_io *io, int *ran_pc)
 {
     accel_edgetpu_exe main_exe, pc;
-    uint32_t i, pc_idx = 0, main_idx = 0;
+    uint32_t pc_idx = 0, main_idx = 0;
     int has_pc;
     accel_status st;
     if (ran_pc) *ran_pc = 0;
     if (!d || !m || !io) return ACCEL_E_NULL;
-    has_pc = accel_edgetpu_model_find(m, ACCEL_EDGETPU_PARAMETER_CACHING, &pc_idx) == ACCEL_OK;
-    st = accel_edgetpu_model_find(m, ACCEL_EDGETPU_EXECUTION_ONLY, &main_idx);
-    if (st == ACCEL_E_EMPTY) st = accel_edgetpu_model_find(m, ACCEL_EDGETPU_STAND_ALONE, &main_idx);
+    has_pc = accel_edgetpu_package_find(m, ACCEL_EDGETPU_PARAMETER_CACHING, &pc_idx) == ACCEL_OK;
+    st = accel_edgetpu_package_find(m, ACCEL_EDGETPU_EXECUTION_ONLY, &main_idx);
+    if (st == ACCEL_E_EMPTY) st = accel_edgetpu_package_find(m, ACCEL_EDGETPU_STAND_ALONE, &main_idx);
     if (st != ACCEL_OK) return st == ACCEL_E_EMPTY ? ACCEL_E_MALFORMED : st;
-    st = accel_edgetpu_model_executable(m, main_idx, &main_exe);
+    st = accel_edgetpu_package_executable(m, main_idx, &main_exe);
     if (st != ACCEL_OK) return st;
     if (main_exe.parameter_caching_token == 0 || main_exe.parameter_caching_token != d->current_token)
         accel_edgetpu_driver_reset_cache(d);
     if (has_pc) {
         int cached = 0;
-        st = accel_edgetpu_model_executable(m, pc_idx, &pc);
+        uint32_t i;
+        st = accel_edgetpu_package_executable(m, pc_idx, &pc);
         if (st != ACCEL_OK) return st;
         if (pc.parameter_caching_token == 0) return ACCEL_E_EDGETPU_NO_TOKEN;
         for (i = 0; i < d->ncached; i++)
@@ -7266,8 +8510,8 @@ ACCELDEF accel_status accel_edgetpu_invoke(accel_edgetpu_driver *d, const accel_
     return accel_edgetpu_exe_run(d, &main_exe, io);
 }
 
-#ifndef ACCEL_EDGETPU_NO_DEVMODEL
-ACCELDEF accel_status accel_edgetpu_dev_expect_exe(accel_edgetpu_dev *dv,
+#ifndef ACCEL_EDGETPU_NO_MODEL
+ACCELDEF accel_status accel_edgetpu_model_expect_exe(accel_edgetpu_model *dv,
                                                    const accel_edgetpu_exe *e)
 {
     uint32_t i;
@@ -7280,19 +8524,19 @@ ACCELDEF accel_status accel_edgetpu_dev_expect_exe(accel_edgetpu_dev *dv,
             accel_edgetpu_bitstream b;
             st = accel_edgetpu_exe_bitstream(e, h.instruction_chunk_index, &b);
             if (st == ACCEL_OK)
-                st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_RECV,
+                st = accel_edgetpu_model_expect(dv, ACCEL_EDGETPU_MODEL_RECV,
                                               ACCEL_EDGETPU_TAG_INSTRUCTIONS, (uint32_t)b.bits.len);
         } else if (h.kind == ACCEL_EDGETPU_HINT_DMA) {
             if (h.desc == ACCEL_EDGETPU_DESC_OUTPUT)
-                st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_OUTPUT, 0, h.size_in_bytes);
+                st = accel_edgetpu_model_expect(dv, ACCEL_EDGETPU_MODEL_OUTPUT, 0, h.size_in_bytes);
             else
-                st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_RECV,
+                st = accel_edgetpu_model_expect(dv, ACCEL_EDGETPU_MODEL_RECV,
                                               h.desc == ACCEL_EDGETPU_DESC_PARAMETER
                                                   ? ACCEL_EDGETPU_TAG_PARAMETERS
                                                   : ACCEL_EDGETPU_TAG_INPUT,
                                               h.size_in_bytes);
         } else if (h.kind == ACCEL_EDGETPU_HINT_INTERRUPT) {
-            st = accel_edgetpu_dev_expect(dv, ACCEL_EDGETPU_DEV_EVENT,
+            st = accel_edgetpu_model_expect(dv, ACCEL_EDGETPU_MODEL_EVENT,
                                           (uint8_t)(ACCEL_EDGETPU_TAG_INTERRUPT0 +
                                                     (unsigned)h.interrupt_type),
                                           0);
@@ -7304,10 +8548,10 @@ ACCELDEF accel_status accel_edgetpu_dev_expect_exe(accel_edgetpu_dev *dv,
 #endif
 
 /* ---------------------------------------------------------------- edgetpu: DFU */
-#define ACCEL__ET_DFU_OUT 0x21u /* host to device, class, interface */
-#define ACCEL__ET_DFU_IN 0xA1u
+#define ACCEL__EDGETPU_DFU_OUT 0x21u /* host to device, class, interface */
+#define ACCEL__EDGETPU_DFU_IN 0xA1u
 
-ACCELDEF accel_status accel_edgetpu_dfu_status_decode(const uint8_t *in, size_t len,
+ACCELDEF accel_status accel_edgetpu_decode_dfu_status(const uint8_t *in, size_t len,
                                                       accel_edgetpu_dfu_status *out)
 {
     if (!in || !out) return ACCEL_E_NULL;
@@ -7323,10 +8567,10 @@ static accel_status accel__edgetpu_dfu_getstatus(const accel_port *port, uint16_
 {
     uint8_t b[6];
     size_t done = 0;
-    accel_status st = accel_port_usb_control(port, ACCEL__ET_DFU_IN, ACCEL_EDGETPU_DFU_GETSTATUS, 0,
+    accel_status st = accel_port_usb_control(port, ACCEL__EDGETPU_DFU_IN, ACCEL_EDGETPU_DFU_GETSTATUS, 0,
                                              iface, b, 6, timeout_ms, &done);
     if (st != ACCEL_OK) return st;
-    return accel_edgetpu_dfu_status_decode(b, done, s);
+    return accel_edgetpu_decode_dfu_status(b, done, s);
 }
 
 ACCELDEF accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_t iface,
@@ -7345,7 +8589,7 @@ ACCELDEF accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_
         uint32_t polls = 0;
         accel_status st;
         if (n > transfer_size) n = transfer_size;
-        st = accel_port_usb_control(port, ACCEL__ET_DFU_OUT, ACCEL_EDGETPU_DFU_DNLOAD, block, iface,
+        st = accel_port_usb_control(port, ACCEL__EDGETPU_DFU_OUT, ACCEL_EDGETPU_DFU_DNLOAD, block, iface,
                                     (uint8_t *)(uintptr_t)(image + pos), (uint16_t)n, timeout_ms,
                                     &done);
         if (st == ACCEL_OK && done != n) st = ACCEL_E_TRUNCATED;
@@ -7385,13 +8629,12 @@ ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t 
 {
     size_t pos = 0;
     uint16_t block = 0;
-    uint32_t guard = 0;
     if (!port || !image || !scratch) return ACCEL_E_NULL;
     if (transfer_size == 0) return ACCEL_E_ZERO_LENGTH;
     if (scratch_len < transfer_size) return ACCEL_E_BUFFER_TOO_SMALL;
     for (;;) {
         size_t got = 0, cmp;
-        accel_status st = accel_port_usb_control(port, ACCEL__ET_DFU_IN, ACCEL_EDGETPU_DFU_UPLOAD,
+        accel_status st = accel_port_usb_control(port, ACCEL__EDGETPU_DFU_IN, ACCEL_EDGETPU_DFU_UPLOAD,
                                                  block, iface, scratch, transfer_size, timeout_ms,
                                                  &got);
         if (st != ACCEL_OK) return st;
@@ -7401,8 +8644,10 @@ ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t 
         if (cmp && !accel__edgetpu_memeq(scratch, image + pos, cmp)) return ACCEL_E_EDGETPU_VERIFY;
         pos += got;
         if (got < transfer_size) break; /* a short block ends the upload */
-        block++;
-        if (++guard == 0) return ACCEL_E_TOO_LONG; /* a device that never ends */
+        /* the 16-bit block number would wrap: a device that never ends its upload */
+        block = (uint16_t)(block + 1u);
+        /* cppcheck-suppress knownConditionTrueFalse ; it wraps after 65535 full blocks */
+        if (block == 0) return ACCEL_E_TOO_LONG;
     }
     return pos >= len ? ACCEL_OK : ACCEL_E_EDGETPU_VERIFY;
 }
@@ -7412,7 +8657,7 @@ ACCELDEF accel_status accel_edgetpu_dfu_detach(const accel_port *port, uint16_t 
 {
     size_t done = 0;
     if (!port) return ACCEL_E_NULL;
-    return accel_port_usb_control(port, ACCEL__ET_DFU_OUT, ACCEL_EDGETPU_DFU_DETACH,
+    return accel_port_usb_control(port, ACCEL__EDGETPU_DFU_OUT, ACCEL_EDGETPU_DFU_DETACH,
                                   detach_timeout_ms, iface, NULL, 0, timeout_ms, &done);
 }
 
@@ -7434,8 +8679,8 @@ ACCELDEF accel_status accel_edgetpu_dfu_transfer_size(const uint8_t *config, siz
     return ACCEL_E_EMPTY;
 }
 
-#ifndef ACCEL_EDGETPU_NO_DEVMODEL
-ACCELDEF accel_status accel_edgetpu_dfu_dev_init(accel_edgetpu_dfu_dev *d, uint8_t *mem, size_t cap)
+#ifndef ACCEL_EDGETPU_NO_MODEL
+ACCELDEF accel_status accel_edgetpu_dfu_model_init(accel_edgetpu_dfu_model *d, uint8_t *mem, size_t cap)
 {
     if (!d || !mem) return ACCEL_E_NULL;
     ACCEL_MEMSET(d, 0, sizeof *d);
@@ -7445,16 +8690,16 @@ ACCELDEF accel_status accel_edgetpu_dfu_dev_init(accel_edgetpu_dfu_dev *d, uint8
     return ACCEL_OK;
 }
 
-static accel_status accel__edgetpu_dfu_dev_control(void *user, uint8_t rt, uint8_t req,
+static accel_status accel__edgetpu_dfu_model_control(void *user, uint8_t rt, uint8_t req,
                                                    uint16_t value, uint16_t index, uint8_t *data,
                                                    uint16_t length, uint32_t timeout_ms,
                                                    size_t *done)
 {
-    accel_edgetpu_dfu_dev *d = (accel_edgetpu_dfu_dev *)user;
+    accel_edgetpu_dfu_model *d = (accel_edgetpu_dfu_model *)user;
     (void)index;
     (void)timeout_ms;
     *done = 0;
-    if (rt == ACCEL__ET_DFU_OUT && req == ACCEL_EDGETPU_DFU_DNLOAD) {
+    if (rt == ACCEL__EDGETPU_DFU_OUT && req == ACCEL_EDGETPU_DFU_DNLOAD) {
         d->dnloads++;
         if ((d->state != ACCEL_EDGETPU_DFU_IDLE && d->state != ACCEL_EDGETPU_DFU_DNLOAD_IDLE) ||
             value != d->next_block || (length && !data)) {
@@ -7481,7 +8726,7 @@ static accel_status accel__edgetpu_dfu_dev_control(void *user, uint8_t rt, uint8
         *done = length;
         return ACCEL_OK;
     }
-    if (rt == ACCEL__ET_DFU_IN && req == ACCEL_EDGETPU_DFU_GETSTATUS && length >= 6u && data) {
+    if (rt == ACCEL__EDGETPU_DFU_IN && req == ACCEL_EDGETPU_DFU_GETSTATUS && length >= 6u && data) {
         d->getstatus++;
         if (d->state == ACCEL_EDGETPU_DFU_DNBUSY && d->busy_left == 0)
             d->state = ACCEL_EDGETPU_DFU_DNLOAD_IDLE;
@@ -7498,7 +8743,7 @@ static accel_status accel__edgetpu_dfu_dev_control(void *user, uint8_t rt, uint8
         *done = 6;
         return ACCEL_OK;
     }
-    if (rt == ACCEL__ET_DFU_IN && req == ACCEL_EDGETPU_DFU_UPLOAD && data) {
+    if (rt == ACCEL__EDGETPU_DFU_IN && req == ACCEL_EDGETPU_DFU_UPLOAD && data) {
         size_t off = (size_t)value * length, n = 0;
         d->uploads++;
         if (off < d->len) n = d->len - off;
@@ -7507,18 +8752,18 @@ static accel_status accel__edgetpu_dfu_dev_control(void *user, uint8_t rt, uint8
         *done = n;
         return ACCEL_OK;
     }
-    if (rt == ACCEL__ET_DFU_OUT && req == ACCEL_EDGETPU_DFU_DETACH) {
+    if (rt == ACCEL__EDGETPU_DFU_OUT && req == ACCEL_EDGETPU_DFU_DETACH) {
         d->detached = 1;
         return ACCEL_OK;
     }
     return ACCEL_E_STALL;
 }
 
-ACCELDEF accel_status accel_edgetpu_dfu_dev_port(accel_edgetpu_dfu_dev *d, accel_port *model)
+ACCELDEF accel_status accel_edgetpu_dfu_model_port(accel_edgetpu_dfu_model *d, accel_port *model)
 {
     if (!d || !model) return ACCEL_E_NULL;
     model->user = d;
-    model->usb_control = accel__edgetpu_dfu_dev_control;
+    model->usb_control = accel__edgetpu_dfu_model_control;
     return ACCEL_OK;
 }
 #endif
@@ -7763,7 +9008,7 @@ ACCELDEF accel_status accel_refsi_iter_next(accel_refsi_iter *it, accel_refsi_cm
               op == ACCEL_REFSI_OP_STORE_REG64) && inl >= ACCEL_REFSI_NUM_REGS)
         st = ACCEL_E_REFSI_REG;
     else if (op == ACCEL_REFSI_OP_COPY_MEM64 && (it->buf[it->pos + 8u] & 7u))
-        st = ACCEL_E_REFSI_SRC_ALIGN; /* the device rejects it (ruling 7) */
+        st = ACCEL_E_REFSI_SRC_ALIGN; /* the kit's driver requires 8-byte aligned sources */
     if (st != ACCEL_OK) goto fail;
 
     ACCEL_MEMSET(c, 0, sizeof *c);
@@ -7993,8 +9238,9 @@ ACCELDEF accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_
     return ACCEL_OK;
 }
 
+#ifndef ACCEL_REFSI_NO_MODEL
 /* ---------------------------------------------------------------- refsi: reference CMP */
-ACCELDEF accel_status accel_refsi_cmp_init(accel_refsi_cmp *cmp, const accel_refsi_cmp_config *cfg)
+ACCELDEF accel_status accel_refsi_model_init(accel_refsi_model *cmp, const accel_refsi_model_config *cfg)
 {
     if (!cmp || !cfg || !cfg->mem_read || !cfg->mem_write) return ACCEL_E_NULL;
     if (cfg->num_cores == 0 || cfg->harts_per_core == 0) return ACCEL_E_ZERO_LENGTH;
@@ -8050,7 +9296,7 @@ ACCELDEF accel_status accel_refsi_hart_write64(const accel_refsi_hart *h, uint64
     return accel_refsi_hart_write(h, addr, b, 8);
 }
 
-static accel_status accel__refsi_cmp_read64(accel_refsi_cmp *cmp, uint64_t unit, uint64_t addr,
+static accel_status accel__refsi_cmp_read64(accel_refsi_model *cmp, uint64_t unit, uint64_t addr,
                                             uint64_t *v)
 {
     uint8_t b[8];
@@ -8058,7 +9304,7 @@ static accel_status accel__refsi_cmp_read64(accel_refsi_cmp *cmp, uint64_t unit,
     if (st == ACCEL_OK) *v = accel_load_u64le(b);
     return st;
 }
-static accel_status accel__refsi_cmp_write64(accel_refsi_cmp *cmp, uint64_t addr, uint64_t v)
+static accel_status accel__refsi_cmp_write64(accel_refsi_model *cmp, uint64_t addr, uint64_t v)
 {
     uint8_t b[8];
     accel_store_u64le(b, v);
@@ -8071,7 +9317,7 @@ typedef struct accel__refsi_slice {
     uint32_t kargs_off, kargs_size, tsd_off, tsd_size;
 } accel__refsi_slice;
 
-static accel_status accel__refsi_slice_setup(const accel_refsi_cmp *cmp, accel__refsi_slice *s)
+static accel_status accel__refsi_slice_setup(const accel_refsi_model *cmp, accel__refsi_slice *s)
 {
     uint32_t units;
     accel_status st;
@@ -8098,7 +9344,7 @@ static accel_status accel__refsi_slice_setup(const accel_refsi_cmp *cmp, accel__
 }
 
 /* Copy the TSD template from the KUB into one hart's KTB (CMP accesses are physical). */
-static accel_status accel__refsi_fill_ktb(accel_refsi_cmp *cmp, const accel__refsi_slice *s,
+static accel_status accel__refsi_fill_ktb(accel_refsi_model *cmp, const accel__refsi_slice *s,
                                           uint64_t ktb)
 {
     uint8_t tmp[32];
@@ -8115,7 +9361,7 @@ static accel_status accel__refsi_fill_ktb(accel_refsi_cmp *cmp, const accel__ref
     return ACCEL_OK;
 }
 
-static accel_status accel__refsi_run(accel_refsi_cmp *cmp, const accel_refsi_cmd *c,
+static accel_status accel__refsi_run(accel_refsi_model *cmp, const accel_refsi_cmd *c,
                                      accel_refsi_report *r)
 {
     accel_refsi_launch l;
@@ -8170,7 +9416,7 @@ static accel_status accel__refsi_run(accel_refsi_cmp *cmp, const accel_refsi_cmd
     return ACCEL_OK;
 }
 
-static accel_status accel__refsi_exec_one(accel_refsi_cmp *cmp, const accel_refsi_cmd *c,
+static accel_status accel__refsi_exec_one(accel_refsi_model *cmp, const accel_refsi_cmd *c,
                                           accel_refsi_report *r)
 {
     uint64_t v, e;
@@ -8210,10 +9456,11 @@ static accel_status accel__refsi_exec_one(accel_refsi_cmp *cmp, const accel_refs
     }
 }
 
-ACCELDEF accel_status accel_refsi_cmp_execute(accel_refsi_cmp *cmp, const void *buf, size_t len,
+ACCELDEF accel_status accel_refsi_model_execute(accel_refsi_model *cmp, const void *buf, size_t len,
                                               accel_refsi_report *report)
 {
     accel_refsi_report local;
+    /* cppcheck-suppress uninitvar ; local is written before it is read (an out-parameter) */
     accel_refsi_report *r = report ? report : &local;
     accel_refsi_iter it;
     accel_refsi_cmd c;
@@ -8243,6 +9490,7 @@ ACCELDEF accel_status accel_refsi_cmp_execute(accel_refsi_cmp *cmp, const void *
     }
     return r->status = ACCEL_OK;
 }
+#endif /* ACCEL_REFSI_NO_MODEL */
 #ifdef __cplusplus
 }
 #endif
@@ -8271,14 +9519,14 @@ ACCELDEF uint32_t accel_ane_tq_reg(unsigned qid, uint32_t off)
 }
 
 /* ---------------------------------------------------------------- ane: TD header */
-ACCELDEF uint32_t accel_ane_td_hdr0_pack(const accel_ane_td_hdr0 *h)
+ACCELDEF uint32_t accel_ane_pack_td_hdr0(const accel_ane_td_hdr0 *h)
 {
     if (!h) return 0;
     return ((uint32_t)h->tid << 24) | ((uint32_t)h->nid << 16) | ((uint32_t)h->lnid << 8) |
            (uint32_t)h->eon;
 }
 
-ACCELDEF void accel_ane_td_hdr0_unpack(uint32_t w, accel_ane_td_hdr0 *h)
+ACCELDEF void accel_ane_unpack_td_hdr0(uint32_t w, accel_ane_td_hdr0 *h)
 {
     if (!h) return;
     h->tid = (uint8_t)(w >> 24);
@@ -8508,21 +9756,21 @@ ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_requ
     return accel_ane_tm_execute(tm, req, res);
 }
 
+#ifndef ACCEL_ANE_NO_MODEL
 /* ---------------------------------------------------------------- ane: register-file model */
-static uint32_t *accel__ane_model_reg(accel_ane_regmodel *m, uint32_t off)
+static uint32_t *accel__ane_model_reg(accel_ane_tm_model *m, uint32_t off)
 {
-    uint32_t rel;
     if (off & 3u) return NULL;
     if (off >= m->tm_base && off - m->tm_base < ACCEL_ANE_MODEL_TM_WORDS * 4u)
         return &m->tm[(off - m->tm_base) / 4u];
     if (off >= m->tq_base) {
-        rel = off - m->tq_base;
+        uint32_t rel = off - m->tq_base;
         if (rel < ACCEL_ANE_MODEL_TQ_WORDS * 4u) return &m->tq[rel / 4u];
     }
     return NULL;
 }
 
-static void accel__ane_model_finish(accel_ane_regmodel *m)
+static void accel__ane_model_finish(accel_ane_tm_model *m)
 {
     uint32_t info = m->tm[ACCEL_ANE_TM_REQ_INFO / 4u];
     uint32_t push = m->tm[ACCEL_ANE_TM_REQ_PUSH / 4u];
@@ -8537,7 +9785,7 @@ static void accel__ane_model_finish(accel_ane_regmodel *m)
 
 static accel_status accel__ane_model_rd(void *user, uint32_t off, uint32_t *v)
 {
-    accel_ane_regmodel *m = (accel_ane_regmodel *)user;
+    accel_ane_tm_model *m = (accel_ane_tm_model *)user;
     uint32_t *r = accel__ane_model_reg(m, off);
     *v = r ? *r : 0u;
     return ACCEL_OK;
@@ -8545,7 +9793,7 @@ static accel_status accel__ane_model_rd(void *user, uint32_t off, uint32_t *v)
 
 static accel_status accel__ane_model_wr(void *user, uint32_t off, uint32_t v)
 {
-    accel_ane_regmodel *m = (accel_ane_regmodel *)user;
+    accel_ane_tm_model *m = (accel_ane_tm_model *)user;
     uint32_t *r = accel__ane_model_reg(m, off);
     if (!r) {
         m->bad_writes++;
@@ -8569,7 +9817,7 @@ static accel_status accel__ane_model_wr(void *user, uint32_t off, uint32_t v)
 
 static void accel__ane_model_delay(void *user, uint32_t ms)
 {
-    accel_ane_regmodel *m = (accel_ane_regmodel *)user;
+    accel_ane_tm_model *m = (accel_ane_tm_model *)user;
     if (!m->running || m->stuck) return;
     if (ms >= m->remaining) {
         m->remaining = 0;
@@ -8579,7 +9827,7 @@ static void accel__ane_model_delay(void *user, uint32_t ms)
     }
 }
 
-ACCELDEF accel_status accel_ane_regmodel_init(accel_ane_regmodel *m)
+ACCELDEF accel_status accel_ane_tm_model_init(accel_ane_tm_model *m)
 {
     if (!m) return ACCEL_E_NULL;
     ACCEL_MEMSET(m, 0, sizeof *m);
@@ -8589,7 +9837,7 @@ ACCELDEF accel_status accel_ane_regmodel_init(accel_ane_regmodel *m)
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port *model)
+ACCELDEF accel_status accel_ane_tm_model_port(accel_ane_tm_model *m, accel_port *model)
 {
     if (!m || !model) return ACCEL_E_NULL;
     ACCEL_MEMSET(model, 0, sizeof *model);
@@ -8601,6 +9849,7 @@ ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port 
 }
 /* ane: end of part 1 implementation */
 
+#endif /* ACCEL_ANE_NO_MODEL */
 /* ---------------------------------------------------------------- ane: id tables (data) */
 #define ACCEL__ANE_C ACCEL_ANE_SPACE_CTL
 #define ACCEL__ANE_W ACCEL_ANE_SPACE_WIRE
@@ -8609,7 +9858,7 @@ ACCELDEF accel_status accel_ane_regmodel_port(accel_ane_regmodel *m, accel_port 
 #define ACCEL__ANE_FP ACCEL_ANE_INFO_FASTPATH
 #define ACCEL__ANE_AS ACCEL_ANE_INFO_ASSUMED
 static const accel_ane_cmd_info accel__ane_cmds[] = {
-    /* dispatched space (controller header), ids pinned by seed 004 */
+    /* dispatched space (controller header), ids the guide pins */
     {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x1e, "CH_PROPERTY_WRITE"},
     {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x1f, "CH_PROPERTY_READ"},
     {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x41, "PROCEDURE_CALL"},
@@ -8622,7 +9871,7 @@ static const accel_ane_cmd_info accel__ane_cmds[] = {
     {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x4f, "SET_ACTIVE_CACHE_REQUEST_IN_GROUP"},
     {ACCEL__ANE_C, ACCEL__ANE_HF, 0, 0x5a, "INFERENCE_CALL"},
     {ACCEL__ANE_C, ACCEL_ANE_DIR_BOTH, 0, 0x5b, "BACK_CHANNEL_RPC"},
-    /* wire enum (exec-loop +4). "assumed": placed by the order the seed lists names in */
+    /* wire enum (exec-loop +4). "assumed": placed by the order the guide lists names in */
     {ACCEL__ANE_W, ACCEL_ANE_DIR_UNKNOWN, 0, 0x0000, "DEBUG_COMMAND_DATA_CHECK"},
     {ACCEL__ANE_W, ACCEL__ANE_HF, ACCEL__ANE_FP, 0x002d, "CH_DATA_FILE_LOAD2"},
     {ACCEL__ANE_W, ACCEL__ANE_FH, ACCEL__ANE_AS, 0x0100, "CH_ERROR_NOTIFICATION"},
@@ -8732,7 +9981,7 @@ ACCELDEF accel_status accel_ane_check_priority(uint32_t priority, int normal_onl
 }
 
 /* ---------------------------------------------------------------- ane: records */
-ACCELDEF accel_status accel_ane_event_encode(const accel_ane_event *e, uint8_t *out, size_t cap)
+ACCELDEF accel_status accel_ane_encode_event(const accel_ane_event *e, uint8_t *out, size_t cap)
 {
     if (!e || !out) return ACCEL_E_NULL;
     if (cap < ACCEL_ANE_EVENT_SIZE) return ACCEL_E_BUFFER_TOO_SMALL;
@@ -8743,7 +9992,7 @@ ACCELDEF accel_status accel_ane_event_encode(const accel_ane_event *e, uint8_t *
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_event_decode(const uint8_t *in, size_t len, accel_ane_event *e)
+ACCELDEF accel_status accel_ane_decode_event(const uint8_t *in, size_t len, accel_ane_event *e)
 {
     if (!in || !e) return ACCEL_E_NULL;
     if (len < ACCEL_ANE_EVENT_SIZE) return ACCEL_E_TRUNCATED;
@@ -8762,7 +10011,7 @@ static accel_status accel__ane_bar_check(const accel_ane_bar *b)
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_bar_encode(const accel_ane_bar *b, uint8_t *out, size_t cap)
+ACCELDEF accel_status accel_ane_encode_bar(const accel_ane_bar *b, uint8_t *out, size_t cap)
 {
     accel_status st;
     if (!b || !out) return ACCEL_E_NULL;
@@ -8778,7 +10027,7 @@ ACCELDEF accel_status accel_ane_bar_encode(const accel_ane_bar *b, uint8_t *out,
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_bar_decode(const uint8_t *in, size_t len, accel_ane_bar *b)
+ACCELDEF accel_status accel_ane_decode_bar(const uint8_t *in, size_t len, accel_ane_bar *b)
 {
     if (!in || !b) return ACCEL_E_NULL;
     if (len < ACCEL_ANE_BAR_SIZE) return ACCEL_E_TRUNCATED;
@@ -8791,7 +10040,7 @@ ACCELDEF accel_status accel_ane_bar_decode(const uint8_t *in, size_t len, accel_
 }
 
 /* ---------------------------------------------------------------- ane: frames */
-ACCELDEF accel_status accel_ane_xl_hdr_encode(uint32_t id, uint8_t *out, size_t cap)
+ACCELDEF accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t cap)
 {
     if (!out) return ACCEL_E_NULL;
     if (id > 0xFFFFu) return ACCEL_E_ANE_ID;
@@ -8802,7 +10051,7 @@ ACCELDEF accel_status accel_ane_xl_hdr_encode(uint32_t id, uint8_t *out, size_t 
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_xl_hdr_decode(const uint8_t *buf, size_t len, uint32_t *id)
+ACCELDEF accel_status accel_ane_xl_decode_hdr(const uint8_t *buf, size_t len, uint32_t *id)
 {
     if (!buf || !id) return ACCEL_E_NULL;
     if (len < ACCEL_ANE_XL_HDR_SIZE) return ACCEL_E_TRUNCATED;
@@ -8821,7 +10070,7 @@ static accel_status accel__ane_ctl_hdr_check(const accel_ane_ctl_hdr *h)
     return d.dir == ACCEL_ANE_DIR_F2H ? ACCEL_E_ANE_DIRECTION : ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_ctl_hdr_encode(const accel_ane_ctl_hdr *h, uint8_t *out,
+ACCELDEF accel_status accel_ane_ctl_encode_hdr(const accel_ane_ctl_hdr *h, uint8_t *out,
                                                size_t cap)
 {
     accel_status st;
@@ -8845,7 +10094,7 @@ static int32_t accel__ane_i32(uint32_t v)
                              : (int32_t)v;
 }
 
-ACCELDEF accel_status accel_ane_ctl_decode(const uint8_t *buf, size_t len, size_t max_cmd_buf,
+ACCELDEF accel_status accel_ane_ctl_decode_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
                                            accel_ane_ctl_hdr *h, const uint8_t **body)
 {
     accel_status st;
@@ -8968,7 +10217,7 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
         if (st != ACCEL_OK) return st;
     }
     ACCEL_MEMSET(out, 0, (size_t)total);
-    (void)accel_ane_xl_hdr_encode(pc->id, out, cap);
+    (void)accel_ane_xl_encode_hdr(pc->id, out, cap);
     accel_store_u32le(out + 0x08, pc->program_id);
     accel_store_u32le(out + 0x0c, pc->proc_id);
     accel_store_u32le(out + 0x10, pc->proc);
@@ -8985,19 +10234,19 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
     if (v == ACCEL_ANE_PC_BARS) {
         uint32_t k;
         for (k = 0; k < pc->nbr_bars; k++, i += ACCEL_ANE_BAR_SIZE)
-            (void)accel_ane_bar_encode(&pc->bars[k], out + i, ACCEL_ANE_BAR_SIZE);
+            (void)accel_ane_encode_bar(&pc->bars[k], out + i, ACCEL_ANE_BAR_SIZE);
         accel_store_u32le(out + i, pc->nbr_exec_order);
         accel_store_u32le(out + i + 4, off);
-        for (k = 0; k < pc->nbr_exec_order; k++) accel_store_u32le(out + off + k * 4u, pc->exec_order[k]);
+        for (k = 0; k < pc->nbr_exec_order; k++) accel_store_u32le(out + off + (size_t)k * 4u, pc->exec_order[k]);
     } else if (v == ACCEL_ANE_PC_EVENTS) {
         uint32_t k;
         accel_store_u32le(out + i, pc->subnet_custom_order);
         accel_store_u32le(out + i + 4, pc->shared_events_active);
         i += 8;
         for (k = 0; k < pc->nbr_wait; k++, i += ACCEL_ANE_EVENT_SIZE)
-            (void)accel_ane_event_encode(&pc->wait[k], out + i, ACCEL_ANE_EVENT_SIZE);
+            (void)accel_ane_encode_event(&pc->wait[k], out + i, ACCEL_ANE_EVENT_SIZE);
         for (k = 0; k < pc->nbr_signal; k++, i += ACCEL_ANE_EVENT_SIZE)
-            (void)accel_ane_event_encode(&pc->signal[k], out + i, ACCEL_ANE_EVENT_SIZE);
+            (void)accel_ane_encode_event(&pc->signal[k], out + i, ACCEL_ANE_EVENT_SIZE);
     }
     *len = (size_t)total; /* <= container size */
     return ACCEL_OK;
@@ -9007,7 +10256,7 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
 static accel_status accel__ane_pc_decode_body(const uint8_t *buf, size_t len, unsigned v,
                                               accel_ane_proc_call *pc)
 {
-    uint32_t call, k;
+    uint32_t call;
     size_t end;
     accel_status st;
     accel_ane_bar b;
@@ -9043,8 +10292,9 @@ static accel_status accel__ane_pc_decode_body(const uint8_t *buf, size_t len, un
     call = accel__ane_pc_callsize(v, pc);
     if (len < call) return ACCEL_E_TRUNCATED;
     if (v == ACCEL_ANE_PC_BARS) {
+        uint32_t k;
         for (k = 0; k < pc->nbr_bars; k++) {
-            st = accel_ane_bar_decode(pc->raw_bars + k * ACCEL_ANE_BAR_SIZE, ACCEL_ANE_BAR_SIZE, &b);
+            st = accel_ane_decode_bar(pc->raw_bars + (size_t)k * ACCEL_ANE_BAR_SIZE, ACCEL_ANE_BAR_SIZE, &b);
             if (st != ACCEL_OK) return st;
         }
         end = (size_t)pc->exec_order_offset + (size_t)pc->nbr_exec_order * 4u;
@@ -9067,7 +10317,7 @@ ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t l
     accel_status st;
     if (!buf || !pc) return ACCEL_E_NULL;
     ACCEL_MEMSET(pc, 0, sizeof *pc);
-    st = accel_ane_xl_hdr_decode(buf, len, &id);
+    st = accel_ane_xl_decode_hdr(buf, len, &id);
     if (st != ACCEL_OK) return st;
     if (!accel_ane_xl_accepts(id)) return ACCEL_E_ANE_UNSUPPORTED_CMD;
     st = accel_ane_pc_variant(id, &v);
@@ -9101,7 +10351,7 @@ ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *
     h.program_id = (int32_t)pc->program_id; /* < 144 after the check */
     h.process_id = (int32_t)pc->proc;
     h.procedure_id = pc->proc_id;
-    st = accel_ane_ctl_hdr_encode(&h, out, cap);
+    st = accel_ane_ctl_encode_hdr(&h, out, cap);
     if (st != ACCEL_OK) *len = 0;
     return st;
 }
@@ -9113,7 +10363,7 @@ ACCELDEF accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t 
     accel_status st;
     if (!buf || !h || !pc) return ACCEL_E_NULL;
     ACCEL_MEMSET(pc, 0, sizeof *pc);
-    st = accel_ane_ctl_decode(buf, len, max_cmd_buf, h, NULL);
+    st = accel_ane_ctl_decode_hdr(buf, len, max_cmd_buf, h, NULL);
     if (st != ACCEL_OK) return st;
     if (h->id != ACCEL_ANE_CTL_PROCEDURE_CALL) return ACCEL_E_ANE_ID;
     if (len != ACCEL_ANE_CTL_HDR_SIZE + (size_t)h->size) return ACCEL_E_MALFORMED;
@@ -9138,7 +10388,7 @@ ACCELDEF accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, ui
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_chain_buf_decode(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
+ACCELDEF accel_status accel_ane_decode_chain_buf(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
                                                  accel_ane_chain_buf *b)
 {
     if (!in || !b) return ACCEL_E_NULL;
@@ -9178,7 +10428,7 @@ ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, ui
     }
     total = ACCEL_ANE_TRIGGER_FIXED_SIZE + t->nbr_inputs * ACCEL_ANE_CHAIN_BUF_SIZE;
     if (cap < total) return ACCEL_E_BUFFER_TOO_SMALL;
-    (void)accel_ane_xl_hdr_encode(t->id, out, cap);
+    (void)accel_ane_xl_encode_hdr(t->id, out, cap);
     accel_store_u64le(out + 0x08, t->cache_handler);
     accel_store_u64le(out + 0x10, t->exec_timestamp);
     accel_store_u32le(out + 0x18, t->priority);
@@ -9186,7 +10436,7 @@ ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, ui
     accel_store_u32le(out + 0x20, t->nbr_inputs);
     accel_store_u32le(out + 0x24, t->nbr_output_sets);
     for (k = 0; k < t->nbr_inputs; k++) {
-        uint8_t *p = out + ACCEL_ANE_TRIGGER_FIXED_SIZE + k * ACCEL_ANE_CHAIN_BUF_SIZE;
+        uint8_t *p = out + ACCEL_ANE_TRIGGER_FIXED_SIZE + (size_t)k * ACCEL_ANE_CHAIN_BUF_SIZE;
         accel_store_u32le(p, t->inputs[k].type);
         accel_store_u32le(p + 4, t->inputs[k].output_set_id);
         accel_store_u64le(p + 8, t->inputs[k].address);
@@ -9203,7 +10453,7 @@ ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len
     accel_ane_chain_buf b;
     if (!buf || !t) return ACCEL_E_NULL;
     ACCEL_MEMSET(t, 0, sizeof *t);
-    st = accel_ane_xl_hdr_decode(buf, len, &id);
+    st = accel_ane_xl_decode_hdr(buf, len, &id);
     if (st != ACCEL_OK) return st;
     if (!accel_ane_xl_accepts(id)) return ACCEL_E_ANE_UNSUPPORTED_CMD;
     if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
@@ -9224,7 +10474,7 @@ ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len
         return ACCEL_E_MALFORMED;
     t->raw_inputs = buf + ACCEL_ANE_TRIGGER_FIXED_SIZE;
     for (k = 0; k < t->nbr_inputs; k++) {
-        st = accel_ane_chain_buf_decode(t->raw_inputs + k * ACCEL_ANE_CHAIN_BUF_SIZE,
+        st = accel_ane_decode_chain_buf(t->raw_inputs + (size_t)k * ACCEL_ANE_CHAIN_BUF_SIZE,
                                         ACCEL_ANE_CHAIN_BUF_SIZE, t->nbr_output_sets, &b);
         if (st != ACCEL_OK) return st;
     }
@@ -9232,7 +10482,7 @@ ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len
 }
 
 /* ---------------------------------------------------------------- ane: back-channel RPC */
-ACCELDEF accel_status accel_ane_rpc_encode(const uint8_t *payload, uint32_t n, uint8_t *out,
+ACCELDEF accel_status accel_ane_encode_rpc(const uint8_t *payload, uint32_t n, uint8_t *out,
                                            size_t cap, size_t *len)
 {
     if (len) *len = 0;
@@ -9246,7 +10496,7 @@ ACCELDEF accel_status accel_ane_rpc_encode(const uint8_t *payload, uint32_t n, u
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_rpc_decode(const uint8_t *body, size_t len,
+ACCELDEF accel_status accel_ane_decode_rpc(const uint8_t *body, size_t len,
                                            const uint8_t **payload, uint32_t *n)
 {
     uint32_t m, ln;
@@ -9271,14 +10521,14 @@ ACCELDEF accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, 
     if (!out || !len) return ACCEL_E_NULL;
     if (pid < 0) return ACCEL_E_ANE_PROCESS_ID;
     if (cap < 12u) return ACCEL_E_BUFFER_TOO_SMALL;
-    (void)accel_ane_xl_hdr_encode(ACCEL_ANE_WIRE_RETURN_PROCESS_ID, out, cap);
+    (void)accel_ane_xl_encode_hdr(ACCEL_ANE_WIRE_RETURN_PROCESS_ID, out, cap);
     accel_store_u32le(out + 8, (uint32_t)pid);
     *len = 12u;
     return ACCEL_OK;
 }
 
 /* ---------------------------------------------------------------- ane: controller bodies */
-ACCELDEF accel_status accel_ane_property_encode(int write, uint64_t reg_addr, uint32_t value,
+ACCELDEF accel_status accel_ane_encode_property(int write, uint64_t reg_addr, uint32_t value,
                                                 uint8_t *out, size_t cap)
 {
     if (!out) return ACCEL_E_NULL;
@@ -9290,7 +10540,7 @@ ACCELDEF accel_status accel_ane_property_encode(int write, uint64_t reg_addr, ui
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_property_decode(int write, const uint8_t *body, size_t len,
+ACCELDEF accel_status accel_ane_decode_property(int write, const uint8_t *body, size_t len,
                                                 uint64_t *reg_addr, uint32_t *value)
 {
     if (!body || !reg_addr || !value) return ACCEL_E_NULL;
@@ -9302,7 +10552,7 @@ ACCELDEF accel_status accel_ane_property_decode(int write, const uint8_t *body, 
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_premap_encode(uint32_t nops, uint32_t nbufs, uint64_t addr,
+ACCELDEF accel_status accel_ane_encode_premap(uint32_t nops, uint32_t nbufs, uint64_t addr,
                                               uint64_t size, uint8_t *out, size_t cap)
 {
     if (!out) return ACCEL_E_NULL;
@@ -9315,7 +10565,7 @@ ACCELDEF accel_status accel_ane_premap_encode(uint32_t nops, uint32_t nbufs, uin
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_premap_decode(const uint8_t *body, size_t len, uint64_t *addr,
+ACCELDEF accel_status accel_ane_decode_premap(const uint8_t *body, size_t len, uint64_t *addr,
                                               uint64_t *size)
 {
     if (!body || !addr || !size) return ACCEL_E_NULL;
@@ -9328,7 +10578,7 @@ ACCELDEF accel_status accel_ane_premap_decode(const uint8_t *body, size_t len, u
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_inference_encode(uint32_t num_io_buffers, uint32_t buf_nbr,
+ACCELDEF accel_status accel_ane_encode_inference(uint32_t num_io_buffers, uint32_t buf_nbr,
                                                  uint64_t prop_addr, uint64_t prop_size,
                                                  const uint64_t *addr_size_pairs, uint8_t *out,
                                                  size_t cap, size_t *len)
@@ -9345,14 +10595,14 @@ ACCELDEF accel_status accel_ane_inference_encode(uint32_t num_io_buffers, uint32
     accel_store_u64le(out + 8, prop_addr);
     accel_store_u64le(out + 16, prop_size);
     for (k = 0; k < buf_nbr; k++) {
-        accel_store_u64le(out + 24 + k * 16u, addr_size_pairs[2u * k]);
-        accel_store_u64le(out + 32 + k * 16u, addr_size_pairs[2u * k + 1u]);
+        accel_store_u64le(out + 24 + (size_t)k * 16u, addr_size_pairs[2u * k]);
+        accel_store_u64le(out + 32 + (size_t)k * 16u, addr_size_pairs[2u * k + 1u]);
     }
     *len = ACCEL_ANE_INFERENCE_FIXED_SIZE + (size_t)buf_nbr * 16u;
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_inference_decode(const uint8_t *body, size_t len,
+ACCELDEF accel_status accel_ane_decode_inference(const uint8_t *body, size_t len,
                                                  uint32_t num_io_buffers, uint32_t *buf_nbr,
                                                  uint64_t *prop_addr, uint64_t *prop_size,
                                                  const uint8_t **raw_bufs)
@@ -9385,7 +10635,7 @@ static size_t accel__ane_cr_body_size(uint32_t id)
     }
 }
 
-ACCELDEF accel_status accel_ane_cr_body_encode(uint32_t ctl_id, uint64_t handle, uint32_t set_id,
+ACCELDEF accel_status accel_ane_encode_cr_body(uint32_t ctl_id, uint64_t handle, uint32_t set_id,
                                                uint8_t *out, size_t cap, size_t *len)
 {
     size_t n = accel__ane_cr_body_size(ctl_id);
@@ -9408,7 +10658,7 @@ ACCELDEF accel_status accel_ane_cr_body_encode(uint32_t ctl_id, uint64_t handle,
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_cr_body_decode(uint32_t ctl_id, const uint8_t *body, size_t len,
+ACCELDEF accel_status accel_ane_decode_cr_body(uint32_t ctl_id, const uint8_t *body, size_t len,
                                                uint64_t *handle, uint32_t *set_id)
 {
     size_t n = accel__ane_cr_body_size(ctl_id);
@@ -9431,7 +10681,7 @@ ACCELDEF accel_status accel_ane_cr_body_decode(uint32_t ctl_id, const uint8_t *b
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_force_disable_encode(uint32_t disable, uint8_t *out, size_t cap)
+ACCELDEF accel_status accel_ane_encode_force_disable(uint32_t disable, uint8_t *out, size_t cap)
 {
     if (!out) return ACCEL_E_NULL;
     if (disable != 1) return ACCEL_E_ANE_FORCE_DISABLE;
@@ -9440,7 +10690,7 @@ ACCELDEF accel_status accel_ane_force_disable_encode(uint32_t disable, uint8_t *
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_force_disable_decode(const uint8_t *body, size_t len)
+ACCELDEF accel_status accel_ane_decode_force_disable(const uint8_t *body, size_t len)
 {
     if (!body) return ACCEL_E_NULL;
     if (len < 4u) return ACCEL_E_TRUNCATED;
@@ -9483,7 +10733,7 @@ static accel_status accel__ane_tq_range(uint32_t first, uint32_t last)
     return (first >= 1 && first <= last && last <= 255u) ? ACCEL_OK : ACCEL_E_ANE_TQ_RANGE;
 }
 
-ACCELDEF accel_status accel_ane_note_encode(const accel_ane_note *n, uint8_t *out, size_t cap,
+ACCELDEF accel_status accel_ane_encode_note(const accel_ane_note *n, uint8_t *out, size_t cap,
                                             size_t *len)
 {
     accel_status st;
@@ -9511,7 +10761,7 @@ ACCELDEF accel_status accel_ane_note_encode(const accel_ane_note *n, uint8_t *ou
         if (grouped ? n->sp_count == 0 : n->sp_count != 1) return ACCEL_E_MALFORMED;
         if (n->sp_count > (ACCEL_ANE_CALL_CONTAINER_SIZE - 12u) / accel__ane_sp_size(n->id))
             return ACCEL_E_ANE_MSG_SIZE;
-        need = (size_t)((grouped ? 12u : 8u) + n->sp_count * accel__ane_sp_size(n->id));
+        need = (size_t)((grouped ? 12u : 8u) + n->sp_count * accel__ane_sp_size(n->id)); /* NOLINT(bugprone-misplaced-widening-cast): bounded by the container size just above */
         break;
     default:
         if (!n->payload && n->payload_len) return ACCEL_E_NULL;
@@ -9521,7 +10771,7 @@ ACCELDEF accel_status accel_ane_note_encode(const accel_ane_note *n, uint8_t *ou
     }
     if (cap < need) return ACCEL_E_BUFFER_TOO_SMALL;
     ACCEL_MEMSET(out, 0, need);
-    (void)accel_ane_xl_hdr_encode(n->id, out, cap);
+    (void)accel_ane_xl_encode_hdr(n->id, out, cap);
     switch (kind) {
     case ACCEL_ANE_NOTE_PROGRAM_EVENT:
         accel_store_u32le(out + 8, (uint32_t)n->program_id);
@@ -9557,14 +10807,14 @@ ACCELDEF accel_status accel_ane_note_encode(const accel_ane_note *n, uint8_t *ou
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_note_decode(const uint8_t *buf, size_t len, accel_ane_note *n)
+ACCELDEF accel_status accel_ane_decode_note(const uint8_t *buf, size_t len, accel_ane_note *n)
 {
     uint32_t id;
     accel_status st;
     size_t need = 8;
     if (!buf || !n) return ACCEL_E_NULL;
     ACCEL_MEMSET(n, 0, sizeof *n);
-    st = accel_ane_xl_hdr_decode(buf, len, &id);
+    st = accel_ane_xl_decode_hdr(buf, len, &id);
     if (st != ACCEL_OK) return st;
     st = accel__ane_note_id_check(id);
     if (st != ACCEL_OK) return st;
@@ -9630,6 +10880,7 @@ ACCELDEF accel_status accel_ane_note_decode(const uint8_t *buf, size_t len, acce
     return ACCEL_OK;
 }
 
+#ifndef ACCEL_ANE_NO_MODEL
 /* ---------------------------------------------------------------- ane model: exec loop */
 ACCELDEF void accel_ane_xl_fsm_init(accel_ane_xl_fsm *f)
 {
@@ -10162,8 +11413,9 @@ ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev,
     }
 }
 
+#endif /* ACCEL_ANE_NO_MODEL */
 /* ---------------------------------------------------------------- ane model: stats buffer */
-ACCELDEF accel_status accel_ane_stats_write(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
+ACCELDEF accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
                                             const accel_ane_stats_engine *e, unsigned n, size_t *len)
 {
     unsigned i, k;
@@ -10187,13 +11439,13 @@ ACCELDEF accel_status accel_ane_stats_write(uint8_t *out, size_t cap, const acce
         accel_store_u32le(d + 4, e[i].type);
         accel_store_u32le(d + 8, e[i].call_index);
         accel_store_u32le(d + 12, e[i].engine_index);
-        for (k = 0; k < 4; k++) accel_store_u32le(d + 16 + 4 * k, e[i].counters[k]);
+        for (k = 0; k < 4; k++) accel_store_u32le(d + 16 + (size_t)4 * k, e[i].counters[k]);
     }
     *len = total;
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_stats_parse(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
+ACCELDEF accel_status accel_ane_decode_stats(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
                                             unsigned *n)
 {
     uint32_t area;
@@ -10223,7 +11475,7 @@ ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, u
     const uint8_t *d;
     accel_status st;
     if (!e) return ACCEL_E_NULL;
-    st = accel_ane_stats_parse(in, len, &h, &n);
+    st = accel_ane_decode_stats(in, len, &h, &n);
     if (st != ACCEL_OK) return st;
     if (i >= n) return ACCEL_E_ARG;
     d = in + ACCEL_ANE_STATS_HDR_SIZE + (size_t)i * ACCEL_ANE_STATS_ENGINE_SIZE;
@@ -10231,10 +11483,11 @@ ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, u
     e->type = accel_load_u32le(d + 4);
     e->call_index = accel_load_u32le(d + 8);
     e->engine_index = accel_load_u32le(d + 12);
-    for (k = 0; k < 4; k++) e->counters[k] = accel_load_u32le(d + 16 + 4 * k);
+    for (k = 0; k < 4; k++) e->counters[k] = accel_load_u32le(d + 16 + (size_t)4 * k);
     return ACCEL_OK;
 }
 
+#ifndef ACCEL_ANE_NO_MODEL
 /* ---------------------------------------------------------------- ane model: doorbell */
 ACCELDEF accel_status accel_ane_doorbell_emit(accel_ane_fabric *f, uint64_t target, uint32_t bit)
 {
@@ -10265,7 +11518,7 @@ ACCELDEF accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f)
 }
 
 /* ---------------------------------------------------------------- ane model: dispatcher */
-ACCELDEF accel_status accel_ane_fw_init(accel_ane_fw *fw, uint32_t max_cache_requests)
+ACCELDEF accel_status accel_ane_fw_model_init(accel_ane_fw_model *fw, uint32_t max_cache_requests)
 {
     accel_status st;
     if (!fw) return ACCEL_E_NULL;
@@ -10283,7 +11536,7 @@ static void accel__ane_setbit(uint8_t *m, uint32_t i, int v)
     else m[i >> 3] = (uint8_t)(m[i >> 3] & ~(1u << (i & 7u)));
 }
 
-ACCELDEF accel_status accel_ane_fw_program(accel_ane_fw *fw, uint32_t program_id, int loaded,
+ACCELDEF accel_status accel_ane_fw_model_program(accel_ane_fw_model *fw, uint32_t program_id, int loaded,
                                            int running)
 {
     if (!fw) return ACCEL_E_NULL;
@@ -10294,20 +11547,20 @@ ACCELDEF accel_status accel_ane_fw_program(accel_ane_fw *fw, uint32_t program_id
     return ACCEL_OK;
 }
 
-static accel_status accel__ane_fw_run(accel_ane_fw *fw)
+static accel_status accel__ane_fw_run(accel_ane_fw_model *fw)
 {
     accel_status st = accel_ane_xl_fsm_event(&fw->loop, ACCEL_ANE_XL_EV_DISPATCH);
     if (st == ACCEL_OK) fw->accepted++;
     return st;
 }
 
-ACCELDEF accel_status accel_ane_fw_dispatch(accel_ane_fw *fw, const uint8_t *msg, size_t len)
+ACCELDEF accel_status accel_ane_fw_model_dispatch(accel_ane_fw_model *fw, const uint8_t *msg, size_t len)
 {
     uint32_t id;
     accel_status st;
     if (!fw || !msg) return ACCEL_E_NULL;
     if (fw->faulted) return ACCEL_E_ANE_INVARIANT;
-    st = accel_ane_xl_hdr_decode(msg, len, &id);
+    st = accel_ane_xl_decode_hdr(msg, len, &id);
     if (st != ACCEL_OK) {
         fw->rejected++;
         return st;
@@ -10355,7 +11608,7 @@ ACCELDEF accel_status accel_ane_fw_dispatch(accel_ane_fw *fw, const uint8_t *msg
     case ACCEL_ANE_WIRE_BACK_CHANNEL_RPC: {
         const uint8_t *p;
         uint32_t n;
-        st = accel_ane_rpc_decode(msg + ACCEL_ANE_XL_HDR_SIZE, len - ACCEL_ANE_XL_HDR_SIZE, &p, &n);
+        st = accel_ane_decode_rpc(msg + ACCEL_ANE_XL_HDR_SIZE, len - ACCEL_ANE_XL_HDR_SIZE, &p, &n);
         if (st != ACCEL_OK) {
             fw->rejected++;
             return st;
@@ -10384,7 +11637,7 @@ ACCELDEF accel_status accel_ane_fw_dispatch(accel_ane_fw *fw, const uint8_t *msg
     }
 }
 
-ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw)
+ACCELDEF accel_status accel_ane_fw_model_complete(accel_ane_fw_model *fw)
 {
     if (!fw) return ACCEL_E_NULL;
     if (fw->loop.state != ACCEL_ANE_XL_EXEC && fw->loop.state != ACCEL_ANE_XL_EXEC_SECURE)
@@ -10392,6 +11645,7 @@ ACCELDEF accel_status accel_ane_fw_complete(accel_ane_fw *fw)
     return accel_ane_xl_fsm_event(&fw->loop, ACCEL_ANE_XL_EV_DRAIN);
 }
 /* ane: end of implementation */
+#endif /* ACCEL_ANE_NO_MODEL */
 #ifdef __cplusplus
 }
 #endif
@@ -10449,7 +11703,7 @@ static int64_t accel__mac_asr64(int64_t x, int32_t s)
     return x < 0 ? ~(int64_t)(~x >> s) : (int64_t)(x >> s);
 }
 
-ACCELDEF int32_t accel_mac_srdhm(int32_t a, int32_t b)
+ACCELDEF int32_t accel_mac_saturating_rounding_doubling_high_mul(int32_t a, int32_t b)
 {
     int64_t ab, nudge;
     if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
@@ -10459,7 +11713,7 @@ ACCELDEF int32_t accel_mac_srdhm(int32_t a, int32_t b)
     return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
 }
 
-ACCELDEF int32_t accel_mac_rdbpot(int32_t x, int32_t exponent)
+ACCELDEF int32_t accel_mac_rounding_divide_by_power_of_two(int32_t x, int32_t exponent)
 {
     int32_t mask, remainder, threshold;
     if (exponent <= 0) return x;
@@ -10470,15 +11724,15 @@ ACCELDEF int32_t accel_mac_rdbpot(int32_t x, int32_t exponent)
     return accel__mac_asr(x, exponent) + (remainder > threshold ? 1 : 0);
 }
 
-ACCELDEF int32_t accel_mac_mbqm(int32_t x, int32_t multiplier, int32_t shift)
+ACCELDEF int32_t accel_mac_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int32_t shift)
 {
     if (shift > 31) shift = 31;
     if (shift < -31) shift = -31;
     if (shift > 0) x = accel__mac_u2s((uint32_t)x << shift);
-    return accel_mac_rdbpot(accel_mac_srdhm(x, multiplier), shift > 0 ? 0 : -shift);
+    return accel_mac_rounding_divide_by_power_of_two(accel_mac_saturating_rounding_doubling_high_mul(x, multiplier), shift > 0 ? 0 : -shift);
 }
 
-ACCELDEF int32_t accel_mac_mbqm_single(int32_t x, int32_t multiplier, int32_t shift)
+ACCELDEF int32_t accel_mac_multiply_by_quantized_multiplier_single(int32_t x, int32_t multiplier, int32_t shift)
 {
     int32_t total;
     int64_t r;
@@ -10630,8 +11884,8 @@ static uint8_t accel__mac_out(uint32_t acc, const accel_mac_quant *q, size_t ch)
 {
     size_t i = q->count == 1 ? 0 : ch;
     int32_t v = accel__mac_u2s(acc), off = q->output_offset;
-    v = q->rounding == ACCEL_MAC_ROUND_SINGLE ? accel_mac_mbqm_single(v, q->multiplier[i], q->shift[i])
-                                              : accel_mac_mbqm(v, q->multiplier[i], q->shift[i]);
+    v = q->rounding == ACCEL_MAC_ROUND_SINGLE ? accel_mac_multiply_by_quantized_multiplier_single(v, q->multiplier[i], q->shift[i])
+                                              : accel_mac_multiply_by_quantized_multiplier(v, q->multiplier[i], q->shift[i]);
     /* clamp(v + off) without an int32 overflow at the extremes */
     if (v > q->act_max - off) v = q->act_max;
     else if (v < q->act_min - off) v = q->act_min;
@@ -10641,7 +11895,7 @@ static uint8_t accel__mac_out(uint32_t acc, const accel_mac_quant *q, size_t ch)
 
 #if ACCEL_MAC_FAST
 /* Double-rounding requantization written without branches (selects only), so that a loop
- * over channels vectorizes; the same arithmetic as accel_mac_mbqm + clamp. */
+ * over channels vectorizes; the same arithmetic as accel_mac_multiply_by_quantized_multiplier + clamp. */
 static uint8_t accel__mac_rq1(uint32_t acc, int32_t m, int32_t sh, int32_t off, int32_t lo,
                               int32_t hi)
 {
@@ -11397,7 +12651,7 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 #define ACCEL__MAC_PIX 3u
 #endif
 
-/* MultiplyByQuantizedMultiplier (double rounding) for m >= 0, the value of accel_mac_mbqm in
+/* MultiplyByQuantizedMultiplier (double rounding) for m >= 0, the value of accel_mac_multiply_by_quantized_multiplier in
  * fewer steps. SaturatingRoundingDoublingHighMul is floor((x*m + 2^30) / 2^31) for either
  * sign of x*m (gemmlowp's nudge-and-truncate), never saturating as m < 2^31, and lies within
  * [1 - 2^31, 2^31 - 2]. RoundingDivideByPOT(h, e), e >= 1, is floor((h - [h < 0] + 2^(e-1)) /
@@ -11469,7 +12723,7 @@ ACCEL__MAC_AI int32_t accel__mac_rqf(uint32_t acc, int32_t m, int32_t sh, int32_
 
 ACCEL__MAC_AI uint8_t accel__mac_rqone(uint32_t acc, int32_t m, int32_t sh, const accel__mac_rqc *r)
 {
-    int32_t v = r->single ? accel_mac_mbqm_single(accel__mac_u2s(acc), m, sh)
+    int32_t v = r->single ? accel_mac_multiply_by_quantized_multiplier_single(accel__mac_u2s(acc), m, sh)
                           : accel__mac_mq(acc, m, sh);
     v = v > r->hi ? r->hi : v < r->lo ? r->lo : v;
     return (uint8_t)((v + r->off) & 0xFF);

@@ -6,15 +6,16 @@
 #   bash scripts/setup.sh --bench    test packages + benchmark baselines (zlib, gemmlowp, XNNPACK)
 #   bash scripts/setup.sh --list     print the package list and exit
 set -u
-PKGS="make gcc g++ clang libclang-rt-14-dev pkg-config python3
+PKGS="make gcc g++ clang libclang-rt-14-dev pkg-config python3 python3-yaml
 gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi
 gcc-riscv64-unknown-elf
 gcc-avr avr-libc binutils-avr
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user qemu-system-arm
 libusb-1.0-0-dev zlib1g-dev
-arduino-builder arduino-core-avr arduino-ctags simavr libsimavr-dev
+arduino-builder arduino-core-avr arduino-ctags simavr libsimavr-dev zip unzip
 nanopb libnanopb-dev protobuf-compiler python3-protobuf dpkg-dev
-cppcheck clang-tidy valgrind gcovr"
+cppcheck clang-tidy valgrind gcovr
+device-tree-compiler python3-kconfiglib"
 BENCH_PKGS="zlib1g-dev libgemmlowp-dev libxnnpack-dev"
 want="$PKGS"
 case "${1:-}" in

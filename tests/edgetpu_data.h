@@ -1,19 +1,28 @@
-/* edgetpu_data.h - load a file of the shared Edge TPU artefacts for the edgetpu tests.
- * rel is relative to ../shared/data/edgetpu (override the directory with ACCEL_EDGETPU_DATA).
- * Returns the bytes read (at most cap), 0 when the file cannot be opened (and says which). */
+/* edgetpu_data.h - the third-party Edge TPU artefacts for the edgetpu tests and bench: compiled
+ * programs (programs/NAME.coral) and models (models/NAME_edgetpu.tflite), and libedgetpu's USB
+ * open sequence (init_sequence_libedgetpu_usb.tsv). They are not part of the repository: they
+ * are read from $ACCEL_EDGETPU_DATA, else ../shared/data/edgetpu (from the repository root).
+ *   et_load(rel, buf, cap)        bytes read (at most cap); 0 when the file cannot be opened
+ *                                 (and says which)
+ *   ET_LOAD(rel, buf, cap, n)     in a test case (testlib.h): skips the case when the directory
+ *                                 is absent, fails it when the file is missing or empty */
 #ifndef ACCEL_TEST_EDGETPU_DATA_H
 #define ACCEL_TEST_EDGETPU_DATA_H
 #include <stdio.h>
 #include <stdlib.h>
 
-static size_t et_load(const char *rel, uint8_t *buf, size_t cap)
+static inline const char *et_data_dir(void)
+{
+    const char *dir = getenv("ACCEL_EDGETPU_DATA");
+    return dir && *dir ? dir : "../shared/data/edgetpu";
+}
+
+static inline size_t et_load(const char *rel, uint8_t *buf, size_t cap)
 {
     char path[512];
-    const char *dir = getenv("ACCEL_EDGETPU_DATA");
     FILE *fp;
     size_t n;
-    if (!dir) dir = "../shared/data/edgetpu";
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    snprintf(path, sizeof path, "%s/%s", et_data_dir(), rel);
     fp = fopen(path, "rb");
     if (!fp) {
         printf("  cannot open %s\n", path);
@@ -23,4 +32,11 @@ static size_t et_load(const char *rel, uint8_t *buf, size_t cap)
     fclose(fp);
     return n;
 }
+
+#define ET_LOAD(rel, buf, cap, n)                                                        \
+    do {                                                                                 \
+        REQUIRE_DATA("ACCEL_EDGETPU_DATA", "edgetpu");                                   \
+        (n) = et_load(rel, buf, cap);                                                    \
+        REQUIRE((n) > 0);                                                                \
+    } while (0)
 #endif

@@ -2,7 +2,9 @@
 #   . "$(dirname "$0")/lib.sh"      # also cds to the repository root
 #   check NAME WANT_RC WANT_SUBSTRING command...   # runs it, compares exit code and output
 #   ok NAME / bad NAME [detail]                     # record one case
+#   same NAME GOT WANT                              # one case: two strings must be equal
 #   skip NAME REASON                                # listed by name; a failure under ACCEL_REQUIRE_ALL=1
+#   D=$(data_dir SUB ENV) || skip ...               # third-party artefacts: $ENV, else ../shared/data/SUB
 #   lib_end                                         # prints "N passed, N failed", returns the status
 # scripts/test.sh adds the last line's counts to its own and lists every SKIP line.
 cd "$(dirname "${BASH_SOURCE[1]:-$0}")/.." || exit 1
@@ -13,6 +15,17 @@ bad() { fail=$((fail + 1)); echo "FAIL $1${2:+: $2}"; }
 skip() {
     if [ "${ACCEL_REQUIRE_ALL:-0}" = 1 ]; then bad "$1" "skipped, but ACCEL_REQUIRE_ALL=1: $2"
     else echo "SKIP $1: $2"; fi
+}
+same() {
+    if [ "$2" = "$3" ]; then ok "$1"
+    else bad "$1" "got [$(printf '%s' "$2" | head -c 600)] want [$(printf '%s' "$3" | head -c 600)]"; fi
+}
+# Third-party artefacts are not part of the repository: print their directory ($2 names the
+# variable that overrides it), or fail when it does not exist so the caller skips by name.
+data_dir() {
+    local d=${2:+${!2:-}}
+    d=${d:-../shared/data/$1}
+    [ -d "$d" ] && printf '%s\n' "$d"
 }
 have() { command -v "$1" >/dev/null 2>&1; }
 check() {

@@ -1,36 +1,46 @@
 #!/usr/bin/env bash
-# Tool-level tests for build/accel-refsi: disasm/asm round trips on the shared examples
-# (tests/vectors/refsi/*.hex are the bytes of ../shared/data/refsi/command_buffers.txt; *.txt the
-# expected disassembly, written by hand), malformed buffers (exit 2, where and why) and asm
-# refusals. Ends with "N passed, N failed".
+# Tool-level tests for build/accel-refsi: disasm/asm round trips, malformed buffers (exit 2,
+# where and why) and asm refusals. Ends with "N passed, N failed".
+# tests/vectors/refsi/all.hex holds every packet kind (this project's own encoding); NAME.txt is
+# the expected disassembly, written by hand. E1-E3 are command buffers as the oneAPI Construction
+# Kit's encoder emits them, a third-party artefact read from command_buffers.txt in
+# $ACCEL_REFSI_DATA, else ../shared/data/refsi; their round trips skip by name without it.
 set -u
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 T=build/accel-refsi
 [ -x "$T" ] || make -s "$T" >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
 V=tests/vectors/refsi
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "  FAIL: $*"; }
 hex2bin() { printf '%s' "$1" | xxd -r -p > "$2"; }
 
 # round trips, both directions, byte-exact / text-exact
-for h in "$V"/*.hex; do
-    n=$(basename "$h" .hex)
-    xxd -r -p "$h" > "$W/$n.bin"
-    if "$T" disasm "$W/$n.bin" > "$W/$n.out" && diff -u "$V/$n.txt" "$W/$n.out"; then ok; else bad "disasm $n"; fi
-    if "$T" asm "$V/$n.txt" > "$W/$n.asm.bin" && cmp -s "$W/$n.bin" "$W/$n.asm.bin"; then ok; else bad "asm $n"; fi
-done
+round_trip() { # name file.bin
+    if "$T" disasm "$2" > "$W/$1.out" && diff -u "$V/$1.txt" "$W/$1.out"; then ok "disasm $1"; else bad "disasm $1"; fi
+    if "$T" asm "$V/$1.txt" > "$W/$1.asm.bin" && cmp -s "$2" "$W/$1.asm.bin"; then ok "asm $1"; else bad "asm $1"; fi
+}
+xxd -r -p "$V/all.hex" > "$W/all.bin"
+round_trip all "$W/all.bin"
+if D=$(data_dir refsi ACCEL_REFSI_DATA); then
+    for n in 1 2 3; do
+        # the "# little-endian bytes:" line under "## En:" in the kit's examples
+        hex=$(awk -v h="## E$n:" 'index($0, "## ") == 1 { on = index($0, h) == 1 }
+                                  on && /^# little-endian bytes: / { print $4; exit }' "$D/command_buffers.txt")
+        if [ -z "$hex" ]; then bad "kit example E$n" "not found in $D/command_buffers.txt"; continue; fi
+        hex2bin "$hex" "$W/e$n.bin"
+        round_trip "e$n" "$W/e$n.bin"
+    done
+else
+    for n in 1 2 3; do skip "round trip e$n (the kit's E$n)" "third-party data absent (no ../shared/data/refsi; ACCEL_REFSI_DATA overrides it)"; done
+fi
 
 # malformed buffers: exit 2, stderr names the command, its offset and the status
 expect_malformed() { # name hex index offset status
     hex2bin "$2" "$W/m.bin"
     "$T" disasm "$W/m.bin" > "$W/m.out" 2> "$W/m.err"
     rc=$?
-    if [ $rc -eq 2 ] && grep -q "command $3 at byte offset $4: $5:" "$W/m.err"; then ok
-    else bad "malformed $1 (rc=$rc: $(cat "$W/m.err"))"; fi
+    if [ $rc -eq 2 ] && grep -q "command $3 at byte offset $4: $5:" "$W/m.err"; then ok "malformed $1"
+    else bad "malformed $1" "rc=$rc: $(cat "$W/m.err")"; fi
 }
 SYNC3=000900c003000000 # SYNC_CACHE flags=3, a good first command
 expect_malformed reserved      "010806c004020000080000000000000001000000000000000200000000000000" 0 0x0 ACCEL_E_REFSI_RESERVED
@@ -45,15 +55,15 @@ expect_malformed src_align     "${SYNC3}000606c001000000041000000000000000000000
 expect_malformed reg           "${SYNC3}000202c0280000000000000000000000" 1 0x8 ACCEL_E_REFSI_REG
 # the good command before the error is still printed
 hex2bin "${SYNC3}000a00c000000000" "$W/m.bin"
-if [ "$("$T" disasm "$W/m.bin" 2>/dev/null)" = "SYNC_CACHE flags=0x3" ]; then ok; else bad "prefix before error"; fi
+same "prefix before error" "$("$T" disasm "$W/m.bin" 2>/dev/null)" "SYNC_CACHE flags=0x3"
 
 # asm refusals: exit 2 with the line number and reason
 expect_asm_error() { # name text pattern
     printf '%b' "$2" > "$W/a.txt"
     "$T" asm "$W/a.txt" > "$W/a.bin" 2> "$W/a.err"
     rc=$?
-    if [ $rc -eq 2 ] && grep -q -- "$3" "$W/a.err"; then ok
-    else bad "asm $1 (rc=$rc: $(cat "$W/a.err"))"; fi
+    if [ $rc -eq 2 ] && grep -q -- "$3" "$W/a.err"; then ok "asm $1"
+    else bad "asm $1" "rc=$rc: $(cat "$W/a.err")"; fi
 }
 expect_asm_error reg40     'FINISH\nWRITE_REG64 reg=0x28 value=0x1\n' 'a.txt:2: ACCEL_E_REFSI_REG:'
 expect_asm_error nargs8    'RUN_INSTANCES max_harts=0x0 instances=0x1 args=1,2,3,4,5,6,7,8\n' 'ACCEL_E_REFSI_NARGS'
@@ -70,17 +80,16 @@ expect_asm_error toobig    'WRITE_REG64 reg=0x1 value=0x10000000000000000\n' 'ou
 expect_asm_error emptyarg  'RUN_INSTANCES max_harts=0x0 instances=0x1 args=0x1,\n' 'out of range'
 # comments and blank lines are fine
 printf '# header\n\nFINISH # end\n' > "$W/c.txt"
-if "$T" asm "$W/c.txt" | cmp -s - <(printf '\x00\x01\x00\xc0\x00\x00\x00\x00'); then ok; else bad "comments"; fi
+if "$T" asm "$W/c.txt" | cmp -s - <(printf '\x00\x01\x00\xc0\x00\x00\x00\x00'); then ok comments; else bad comments; fi
 # usage and missing file
-"$T" disasm "$W/none.bin" 2>/dev/null; [ $? -eq 1 ] && ok || bad "missing file exit 1"
-"$T" 2>/dev/null; [ $? -eq 1 ] && ok || bad "usage exit 1"
+check "missing file exit 1" 1 "" "$T" disasm "$W/none.bin"
+check "usage exit 1" 1 "" "$T"
 
-# the decoder fuzz target, built as a plain program (ACCEL_FUZZ_MAIN), on the vectors above and
-# its built-in inputs
+# the decoder fuzz target, built as a plain program (ACCEL_FUZZ_MAIN), on the buffers above and
+# its seeds
 if ${CC:-cc} -std=c99 -DACCEL_FUZZ_MAIN -g -fsanitize=address,undefined -fno-sanitize-recover=all \
         -I. tests/fuzz/fuzz_refsi.c -o "$W/fuzz_refsi" 2> "$W/fz.err" &&
-    "$W/fuzz_refsi" "$W"/*.bin > /dev/null && "$W/fuzz_refsi" > /dev/null; then ok
-else bad "fuzz_refsi on the vectors ($(head -3 "$W/fz.err"))"; fi
+    "$W/fuzz_refsi" "$W"/*.bin tests/fuzz/seeds/refsi > /dev/null; then ok "fuzz_refsi"
+else bad "fuzz_refsi on the buffers" "$(head -3 "$W/fz.err")"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+lib_end

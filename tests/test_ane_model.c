@@ -8,17 +8,22 @@
 
 /* ---- exec loop: 6 starting situations (RUN split by phase) x 4 events ---- */
 enum { S_INIT, S_RUN, S_RUN_SEC, S_EXEC, S_EXEC_SEC, S_PAUSE, S_N };
-static void xl_reach(accel_ane_xl_fsm *f, int s)
+/* The loop in situation s by legal steps (each must succeed: the table's first row says so). */
+static accel_status xl_reach(accel_ane_xl_fsm *f, int s)
 {
+    accel_status st;
     accel_ane_xl_fsm_init(f);
-    if (s == S_INIT) return;
-    accel_ane_xl_fsm_arm(f);
-    if (s == S_RUN_SEC || s == S_EXEC_SEC) {
-        accel_ane_xl_fsm_event(f, ACCEL_ANE_XL_EV_ENTER_SECURE);
-        accel_ane_xl_fsm_resume(f);
+    if (s == S_INIT) return ACCEL_OK;
+    st = accel_ane_xl_fsm_arm(f);
+    if (st == ACCEL_OK && (s == S_RUN_SEC || s == S_EXEC_SEC)) {
+        st = accel_ane_xl_fsm_event(f, ACCEL_ANE_XL_EV_ENTER_SECURE);
+        if (st == ACCEL_OK) st = accel_ane_xl_fsm_resume(f);
     }
-    if (s == S_EXEC || s == S_EXEC_SEC) accel_ane_xl_fsm_event(f, ACCEL_ANE_XL_EV_DISPATCH);
-    if (s == S_PAUSE) accel_ane_xl_fsm_event(f, ACCEL_ANE_XL_EV_ENTER_SECURE);
+    if (st == ACCEL_OK && (s == S_EXEC || s == S_EXEC_SEC))
+        st = accel_ane_xl_fsm_event(f, ACCEL_ANE_XL_EV_DISPATCH);
+    if (st == ACCEL_OK && s == S_PAUSE) st = accel_ane_xl_fsm_event(f,
+                                                                    ACCEL_ANE_XL_EV_ENTER_SECURE);
+    return st;
 }
 
 static void test_exec_loop_table(void)
@@ -40,33 +45,33 @@ static void test_exec_loop_table(void)
     unsigned e;
     accel_ane_xl_fsm f;
     for (s = 0; s < S_N; s++) {
-        xl_reach(&f, s);
+        REQUIRE_ST(xl_reach(&f, s), ACCEL_OK);
         CHECK_EQ(f.state, st0[s]);
         CHECK_EQ(accel_ane_xl_fsm_hw_allowed(&f), hw[s]);
         for (e = 0; e < 4; e++) {
-            xl_reach(&f, s);
+            REQUIRE_ST(xl_reach(&f, s), ACCEL_OK);
             CHECK_ST(accel_ane_xl_fsm_event(&f, e), T[s][e].st);
             CHECK_EQ(f.state, T[s][e].state);
             CHECK_EQ(f.secure, T[s][e].secure);
             CHECK_EQ(f.asserted, s == S_PAUSE);
         }
-        xl_reach(&f, s);
+        REQUIRE_ST(xl_reach(&f, s), ACCEL_OK);
         CHECK_ST(accel_ane_xl_fsm_event(&f, 4), ACCEL_E_ARG);
         /* resume only from PAUSE */
         CHECK_ST(accel_ane_xl_fsm_resume(&f), s == S_PAUSE ? ACCEL_OK : ACCEL_E_STATE);
-        xl_reach(&f, s);
+        REQUIRE_ST(xl_reach(&f, s), ACCEL_OK);
         CHECK_ST(accel_ane_xl_fsm_arm(&f), s == S_INIT ? ACCEL_OK : ACCEL_E_STATE);
     }
     /* a pause completes into the secure phase, and back through PAUSE */
-    xl_reach(&f, S_PAUSE);
+    REQUIRE_ST(xl_reach(&f, S_PAUSE), ACCEL_OK);
     CHECK_ST(accel_ane_xl_fsm_resume(&f), ACCEL_OK);
     CHECK_EQ(f.state, 1); CHECK_EQ(f.secure, 1);
     CHECK_ST(accel_ane_xl_fsm_event(&f, ACCEL_ANE_XL_EV_EXIT_SECURE), ACCEL_OK);
     CHECK_ST(accel_ane_xl_fsm_resume(&f), ACCEL_OK);
     CHECK_EQ(f.secure, 0);
     /* once asserted, the loop stays dead */
-    xl_reach(&f, S_PAUSE);
-    accel_ane_xl_fsm_event(&f, 0);
+    REQUIRE_ST(xl_reach(&f, S_PAUSE), ACCEL_OK);
+    CHECK_ST(accel_ane_xl_fsm_event(&f, 0), ACCEL_E_ANE_INVARIANT);
     CHECK_ST(accel_ane_xl_fsm_resume(&f), ACCEL_E_STATE);
 }
 
@@ -82,7 +87,7 @@ static void test_process_table(void)
     for (s = 0; s < 2; s++)
         for (e = 0; e < 3; e++) {
             accel_ane_proc_fsm_init(&p);
-            if (s) accel_ane_proc_fsm_event(&p, ACCEL_ANE_PROC_EV_START);
+            if (s) REQUIRE_ST(accel_ane_proc_fsm_event(&p, ACCEL_ANE_PROC_EV_START), ACCEL_OK);
             CHECK_ST(accel_ane_proc_fsm_event(&p, e), T[s][e].st);
             CHECK_EQ(p.state, T[s][e].next);
             CHECK_EQ(p.dropped, (s == 0 && e == 2) ? 1 : 0);
@@ -93,19 +98,20 @@ static void test_process_table(void)
 
 /* ---- cache requests: 4 situations x 5 operations ---- */
 enum { C_STALE, C_INUSE, C_INUSE_EXEC, C_INVAL, C_N };
-static uint64_t cr_reach(accel_ane_cr_pool *p, int s)
+/* A pool whose slot 0 is in situation s; *h its handle. Each step is legal and must succeed. */
+static accel_status cr_reach(accel_ane_cr_pool *p, int s, uint64_t *h)
 {
-    uint64_t h = 0;
-    accel_ane_cr_init(p, 2);
-    accel_ane_cr_install(p, 7, &h);
-    if (s == C_STALE) {
-        accel_ane_cr_invalidate(p, h);
-        accel_ane_cr_finish_invalidate(p, h);
+    accel_status st = accel_ane_cr_init(p, 2);
+    *h = 0;
+    if (st == ACCEL_OK) st = accel_ane_cr_install(p, 7, h);
+    if (st == ACCEL_OK && s == C_STALE) {
+        st = accel_ane_cr_invalidate(p, *h);
+        if (st == ACCEL_OK) st = accel_ane_cr_finish_invalidate(p, *h);
     }
-    if (s == C_INUSE_EXEC) accel_ane_cr_trigger(p, h, 10);
-    if (s == C_INVAL) accel_ane_cr_invalidate(p, h);
+    if (st == ACCEL_OK && s == C_INUSE_EXEC) st = accel_ane_cr_trigger(p, *h, 10);
+    if (st == ACCEL_OK && s == C_INVAL) st = accel_ane_cr_invalidate(p, *h);
     p->dropped = 0;
-    return h;
+    return st;
 }
 
 static void test_cache_request_table(void)
@@ -125,8 +131,9 @@ static void test_cache_request_table(void)
     int s, op;
     for (s = 0; s < C_N; s++)
         for (op = 0; op < 5; op++) {
-            uint64_t h = cr_reach(&p, s);
+            uint64_t h;
             accel_status st = ACCEL_OK;
+            REQUIRE_ST(cr_reach(&p, s, &h), ACCEL_OK);
             switch (op) {
             case 0: st = accel_ane_cr_trigger(&p, h, 11); break;
             case 1: st = accel_ane_cr_recycle(&p, h); break;
@@ -154,16 +161,16 @@ static void test_cache_request_rules(void)
     CHECK(a != b);
     /* strictly increasing timestamps */
     CHECK_ST(accel_ane_cr_trigger(&p, a, 5), ACCEL_OK);
-    accel_ane_cr_recycle(&p, a);
+    REQUIRE_ST(accel_ane_cr_recycle(&p, a), ACCEL_OK);
     CHECK_ST(accel_ane_cr_trigger(&p, a, 5), ACCEL_E_ANE_TIMESTAMP);
     CHECK_ST(accel_ane_cr_trigger(&p, a, 4), ACCEL_E_ANE_TIMESTAMP);
     CHECK_ST(accel_ane_cr_trigger(&p, a, 6), ACCEL_OK);
     CHECK_EQ(p.triggers, 2);
     /* a stale handle of a recycled slot does not reach the new owner */
-    accel_ane_cr_recycle(&p, a);
+    REQUIRE_ST(accel_ane_cr_recycle(&p, a), ACCEL_OK);
     old = a;
-    accel_ane_cr_invalidate(&p, a);
-    accel_ane_cr_finish_invalidate(&p, a);
+    REQUIRE_ST(accel_ane_cr_invalidate(&p, a), ACCEL_OK);
+    REQUIRE_ST(accel_ane_cr_finish_invalidate(&p, a), ACCEL_OK);
     CHECK_ST(accel_ane_cr_install(&p, 2, &c), ACCEL_OK);
     CHECK((c & 0xff) == (old & 0xff) && c != old);
     CHECK_ST(accel_ane_cr_trigger(&p, old, 100), ACCEL_E_ANE_HANDLE);
@@ -197,15 +204,15 @@ static void test_sched_order_and_credit(void)
     int i;
     CHECK_ST(accel_ane_sched_init(&s, 0, 0, 0), ACCEL_E_ARG);
     CHECK_ST(accel_ane_sched_init(&s, ACCEL_ANE_SCHED_MAX_INFLIGHT + 1, 0, 0), ACCEL_E_ARG);
-    accel_ane_sched_init(&s, 1, 100, 0);
+    REQUIRE_ST(accel_ane_sched_init(&s, 1, 100, 0), ACCEL_OK);
     /* level 0 has credit 1: after one job it waits until every waiting level spent its credit
      * (3 and 7 still have some), then all refill */
-    j = job(70, 7, 1); accel_ane_sched_submit(&s, &j);
-    j = job(10, 0, 1); accel_ane_sched_submit(&s, &j);
-    j = job(11, 0, 1); accel_ane_sched_submit(&s, &j);
-    j = job(12, 0, 1); accel_ane_sched_submit(&s, &j);
-    j = job(30, 3, 1); accel_ane_sched_submit(&s, &j);
-    j = job(31, 3, 1); accel_ane_sched_submit(&s, &j);
+    j = job(70, 7, 1); REQUIRE_ST(accel_ane_sched_submit(&s, &j), ACCEL_OK);
+    j = job(10, 0, 1); REQUIRE_ST(accel_ane_sched_submit(&s, &j), ACCEL_OK);
+    j = job(11, 0, 1); REQUIRE_ST(accel_ane_sched_submit(&s, &j), ACCEL_OK);
+    j = job(12, 0, 1); REQUIRE_ST(accel_ane_sched_submit(&s, &j), ACCEL_OK);
+    j = job(30, 3, 1); REQUIRE_ST(accel_ane_sched_submit(&s, &j), ACCEL_OK);
+    j = job(31, 3, 1); REQUIRE_ST(accel_ane_sched_submit(&s, &j), ACCEL_OK);
     for (i = 0; i < 6; i++) {
         CHECK_ST(accel_ane_sched_dispatch(&s, 0, &o), ACCEL_OK);
         CHECK_EQ(o.tag, want[i]);
@@ -226,9 +233,6 @@ static void test_sched_order_and_credit(void)
     j = job(99, 1, 1); CHECK_ST(accel_ane_sched_submit(&s, &j), ACCEL_OK); /* other level */
 }
 
-static uint32_t rng = 12345;
-static uint32_t rnd(void) { rng = rng * 1103515245u + 12345u; return (rng >> 16) & 0x7fff; }
-
 static void test_sched_random_load(void)
 {
     accel_ane_sched s;
@@ -236,12 +240,12 @@ static void test_sched_random_load(void)
     uint32_t next_tag = 0, done = 0, step;
     accel_ane_job j, o;
     unsigned p;
-    accel_ane_sched_init(&s, 3, 100, 0);
+    REQUIRE_ST(accel_ane_sched_init(&s, 3, 100, 0), ACCEL_OK);
     memset(seen, 0, sizeof seen);
     for (step = 0; step < 20000 && next_tag < 4000; step++) {
-        uint32_t r = rnd() % 3;
+        uint32_t r = tl_rand() % 3;
         if (r == 0) {
-            j = job(next_tag, (uint8_t)(rnd() % 8), 1);
+            j = job(next_tag, (uint8_t)(tl_rand() % 8), 1);
             if (accel_ane_sched_submit(&s, &j) == ACCEL_OK) next_tag++;
         } else if (r == 1) {
             uint8_t cnt[8], cred[8];
@@ -260,14 +264,15 @@ static void test_sched_random_load(void)
                 if (st == ACCEL_E_BUSY) CHECK_EQ(s.ninflight, 3);
             }
         } else if (s.ninflight) {
-            CHECK_ST(accel_ane_sched_complete(&s, s.inflight[rnd() % s.ninflight].tag), ACCEL_OK);
+            CHECK_ST(accel_ane_sched_complete(&s, s.inflight[tl_rand() % s.ninflight].tag),
+                     ACCEL_OK);
             done++;
         }
         CHECK(s.ninflight <= 3);
     }
     /* drain: nothing is lost */
     while (accel_ane_sched_dispatch(&s, 0, &o) != ACCEL_E_EMPTY) {
-        if (s.ninflight) accel_ane_sched_complete(&s, s.inflight[0].tag);
+        if (s.ninflight) REQUIRE_ST(accel_ane_sched_complete(&s, s.inflight[0].tag), ACCEL_OK);
         if (o.tag < 4000) seen[o.tag] = 1;
     }
     for (step = 0; step < next_tag; step++) CHECK(seen[step]);
@@ -280,52 +285,54 @@ static void test_sched_deadline_and_gate(void)
     accel_ane_sched s;
     accel_ane_job j, o;
     uint32_t n, t;
-    accel_ane_sched_init(&s, 2, 100, 500);
-    j = job(1, 2, 4); accel_ane_sched_submit(&s, &j);
-    j = job(2, 2, 9); accel_ane_sched_submit(&s, &j);
-    accel_ane_sched_dispatch(&s, 1000, &o);
-    accel_ane_sched_dispatch(&s, 1500, &o);
-    accel_ane_sched_tick(&s, 2999, 1, &n);
+    REQUIRE_ST(accel_ane_sched_init(&s, 2, 100, 500), ACCEL_OK);
+    j = job(1, 2, 4); REQUIRE_ST(accel_ane_sched_submit(&s, &j), ACCEL_OK);
+    j = job(2, 2, 9); REQUIRE_ST(accel_ane_sched_submit(&s, &j), ACCEL_OK);
+    REQUIRE_ST(accel_ane_sched_dispatch(&s, 1000, &o), ACCEL_OK);
+    REQUIRE_ST(accel_ane_sched_dispatch(&s, 1500, &o), ACCEL_OK);
+    REQUIRE_ST(accel_ane_sched_tick(&s, 2999, 1, &n), ACCEL_OK);
     CHECK_EQ(n, 0);
-    accel_ane_sched_tick(&s, 3000, 1, &n); /* the 1000 job hits 2 s; abort clears it */
+    REQUIRE_ST(accel_ane_sched_tick(&s, 3000, 1, &n),
+               ACCEL_OK); /* the 1000 job hits 2 s; abort clears it */
     CHECK_EQ(n, 1); CHECK_EQ(s.ninflight, 1); CHECK_EQ(s.resets, 0); CHECK(s.ready);
-    accel_ane_sched_tick(&s, 3500, 0, &n); /* this one does not clear: escalate */
+    REQUIRE_ST(accel_ane_sched_tick(&s, 3500, 0, &n),
+               ACCEL_OK); /* this one does not clear: escalate */
     CHECK_EQ(n, 1); CHECK_EQ(s.resets, 1);
     CHECK_EQ(s.reset_first_tq, 9); CHECK_EQ(s.reset_last_tq, 9);
     CHECK(!s.ready);
     j = job(3, 2, 1);
     CHECK_ST(accel_ane_sched_submit(&s, &j), ACCEL_E_ANE_NOT_READY);
     CHECK_ST(accel_ane_sched_dispatch(&s, 3550, &o), ACCEL_E_ANE_NOT_READY);
-    accel_ane_sched_tick(&s, 3599, 1, NULL);
+    REQUIRE_ST(accel_ane_sched_tick(&s, 3599, 1, NULL), ACCEL_OK);
     CHECK(!s.ready);
-    accel_ane_sched_tick(&s, 3600, 1, NULL); /* recovery took 100 ms */
+    REQUIRE_ST(accel_ane_sched_tick(&s, 3600, 1, NULL), ACCEL_OK); /* recovery took 100 ms */
     CHECK(s.ready);
     CHECK_ST(accel_ane_sched_submit(&s, &j), ACCEL_OK);
     /* rate limit: a fault 200 ms after the last start waits for the 500 ms gap */
-    accel_ane_sched_fault(&s, 3700);
+    REQUIRE_ST(accel_ane_sched_fault(&s, 3700), ACCEL_OK);
     CHECK(!s.ready); CHECK_EQ(s.recoveries, 1); CHECK_EQ(s.ninflight, 0);
-    accel_ane_sched_tick(&s, 3999, 1, NULL);
+    REQUIRE_ST(accel_ane_sched_tick(&s, 3999, 1, NULL), ACCEL_OK);
     CHECK(!s.ready); CHECK_EQ(s.recoveries, 1);
-    accel_ane_sched_tick(&s, 4000, 1, NULL);
+    REQUIRE_ST(accel_ane_sched_tick(&s, 4000, 1, NULL), ACCEL_OK);
     CHECK_EQ(s.recoveries, 2); CHECK(!s.ready);
-    accel_ane_sched_tick(&s, 4100, 1, NULL);
+    REQUIRE_ST(accel_ane_sched_tick(&s, 4100, 1, NULL), ACCEL_OK);
     CHECK(s.ready);
     /* faults faster than recovery keep the channel not ready */
     for (t = 5000; t < 8000; t += 50) {
-        accel_ane_sched_fault(&s, t);
-        accel_ane_sched_tick(&s, t + 25, 1, NULL);
+        REQUIRE_ST(accel_ane_sched_fault(&s, t), ACCEL_OK);
+        REQUIRE_ST(accel_ane_sched_tick(&s, t + 25, 1, NULL), ACCEL_OK);
         CHECK(!s.ready);
     }
     CHECK(s.recoveries <= 2 + 3000 / 500 + 1);
-    accel_ane_sched_tick(&s, 9000, 1, NULL);
-    accel_ane_sched_tick(&s, 9200, 1, NULL);
+    REQUIRE_ST(accel_ane_sched_tick(&s, 9000, 1, NULL), ACCEL_OK);
+    REQUIRE_ST(accel_ane_sched_tick(&s, 9200, 1, NULL), ACCEL_OK);
     CHECK(s.ready);
     /* wrap-safe clock */
-    accel_ane_sched_init(&s, 1, 10, 0);
-    j = job(5, 3, 1); accel_ane_sched_submit(&s, &j);
-    accel_ane_sched_dispatch(&s, 0xFFFFFF00u, &o);
-    accel_ane_sched_tick(&s, 0xFFFFFF00u + 1999u, 1, &n); CHECK_EQ(n, 0);
-    accel_ane_sched_tick(&s, 0xFFFFFF00u + 2000u, 1, &n); CHECK_EQ(n, 1);
+    REQUIRE_ST(accel_ane_sched_init(&s, 1, 10, 0), ACCEL_OK);
+    j = job(5, 3, 1); REQUIRE_ST(accel_ane_sched_submit(&s, &j), ACCEL_OK);
+    REQUIRE_ST(accel_ane_sched_dispatch(&s, 0xFFFFFF00u, &o), ACCEL_OK);
+    REQUIRE_ST(accel_ane_sched_tick(&s, 0xFFFFFF00u + 1999u, 1, &n), ACCEL_OK); CHECK_EQ(n, 0);
+    REQUIRE_ST(accel_ane_sched_tick(&s, 0xFFFFFF00u + 2000u, 1, &n), ACCEL_OK); CHECK_EQ(n, 1);
 }
 
 static void test_msgq_and_pool(void)
@@ -365,28 +372,35 @@ static void test_msgq_and_pool(void)
 }
 
 /* ---- bring-up: 7 states x 6 events ---- */
-static void bu_reach(accel_ane_bringup *b, unsigned s)
+/* Bring-up in state s by legal events; FAILED is reached by a timeout while waiting for scratch
+ * 7, which reports ACCEL_E_TIMEOUT (the table's second row). */
+static accel_status bu_reach(accel_ane_bringup *b, unsigned s)
 {
+    accel_status st;
     accel_ane_bringup_init(b, 2);
-    if (s == ACCEL_ANE_BU_OFF) return;
-    if (s == ACCEL_ANE_BU_FAILED) {
-        accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_POWER_ON, 0);
-        accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_TIMEOUT, 0);
-        return;
+    if (s == ACCEL_ANE_BU_OFF) return ACCEL_OK;
+    st = accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_POWER_ON, 0);
+    if (st == ACCEL_OK && s == ACCEL_ANE_BU_FAILED) {
+        st = accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_TIMEOUT, 0);
+        return st == ACCEL_E_TIMEOUT ? ACCEL_OK : (st == ACCEL_OK ? ACCEL_E_STATE : st);
     }
-    accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_POWER_ON, 0);
-    if (s >= ACCEL_ANE_BU_WAIT_CHANNELS) accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_SCRATCH7, 0);
-    if (s >= ACCEL_ANE_BU_WAIT_ACK) accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_SCRATCH7, 0);
-    if (s >= ACCEL_ANE_BU_FIRST_CMDS) {
+    if (st == ACCEL_OK && s >= ACCEL_ANE_BU_WAIT_CHANNELS)
+        st = accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_SCRATCH7, 0);
+    if (st == ACCEL_OK && s >= ACCEL_ANE_BU_WAIT_ACK)
+        st = accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_SCRATCH7, 0);
+    if (st == ACCEL_OK && s >= ACCEL_ANE_BU_FIRST_CMDS) {
         uint32_t c;
-        for (c = 0; c < ACCEL_ANE_BU_CHANNELS; c++) accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_CHANNEL, c);
-        accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1);
+        for (c = 0; c < ACCEL_ANE_BU_CHANNELS && st == ACCEL_OK; c++)
+            st = accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_CHANNEL, c);
+        if (st == ACCEL_OK) st = accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_SCRATCH3,
+                                                         ACCEL_ANE_BU_MAGIC1);
     }
-    if (s == ACCEL_ANE_BU_READY) {
+    if (st == ACCEL_OK && s == ACCEL_ANE_BU_READY) {
         uint32_t i;
-        for (i = 0; i < ACCEL_ANE_BU_FIRST_CMD_COUNT; i++)
-            accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_FIRST_CMD, i);
+        for (i = 0; i < ACCEL_ANE_BU_FIRST_CMD_COUNT && st == ACCEL_OK; i++)
+            st = accel_ane_bringup_event(b, ACCEL_ANE_BU_EV_FIRST_CMD, i);
     }
+    return st;
 }
 
 static void test_bringup_table(void)
@@ -404,19 +418,21 @@ static void test_bringup_table(void)
     accel_ane_bringup b;
     unsigned s, e;
     for (s = 0; s < 7; s++) {
-        bu_reach(&b, s);
+        REQUIRE_ST(bu_reach(&b, s), ACCEL_OK);
         CHECK_EQ(b.state, s);
         for (e = 0; e < 6; e++) {
-            bu_reach(&b, s);
+            REQUIRE_ST(bu_reach(&b, s), ACCEL_OK);
             CHECK_ST(accel_ane_bringup_event(&b, e, e == 3 ? ACCEL_ANE_BU_MAGIC1 : 0), T[s][e].st);
             CHECK_EQ(b.state, T[s][e].next);
         }
         CHECK_ST(accel_ane_bringup_event(&b, 6, 0), ACCEL_E_ARG);
     }
     /* scratch 3: wrong magic; channel table walked first */
-    bu_reach(&b, ACCEL_ANE_BU_WAIT_ACK);
-    for (e = 0; e < 7; e++) CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_CHANNEL, e), ACCEL_OK);
-    CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1), ACCEL_E_ANE_HANDSHAKE);
+    REQUIRE_ST(bu_reach(&b, ACCEL_ANE_BU_WAIT_ACK), ACCEL_OK);
+    for (e = 0; e < 7; e++) CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_CHANNEL, e),
+                                     ACCEL_OK);
+    CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1),
+             ACCEL_E_ANE_HANDSHAKE);
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_CHANNEL, 6), ACCEL_E_ANE_HANDSHAKE);
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_CHANNEL, 8), ACCEL_E_ARG);
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_CHANNEL, 7), ACCEL_OK);
@@ -429,21 +445,23 @@ static void test_bringup_table(void)
     CHECK_ST(accel_ane_boot_heap_check(0xFFFFFFFFu, 0x80000000u), ACCEL_E_ANE_INVARIANT);
     CHECK_ST(accel_ane_boot_heap_check(1, 0), ACCEL_OK);
     CHECK_ST(accel_ane_boot_heap_check(0, 0), ACCEL_E_ANE_INVARIANT);
-    CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1 + 1), ACCEL_E_ANE_HANDSHAKE);
+    CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1 + 1),
+             ACCEL_E_ANE_HANDSHAKE);
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1), ACCEL_OK);
     /* first commands strictly in order */
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_FIRST_CMD, 1), ACCEL_E_ANE_HANDSHAKE);
-    for (e = 0; e < 9; e++) CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_FIRST_CMD, e), ACCEL_OK);
+    for (e = 0; e < 9; e++) CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_FIRST_CMD, e),
+                                     ACCEL_OK);
     CHECK_EQ(b.state, ACCEL_ANE_BU_READY);
     CHECK_STR(accel_ane_first_cmd_name(0), "PRINT_ENABLE");
     CHECK_STR(accel_ane_first_cmd_name(8), "SHARED_EVENT_INFO_INIT");
     CHECK_STR(accel_ane_first_cmd_name(9), "");
     /* bounded power-cycle retries */
-    bu_reach(&b, ACCEL_ANE_BU_WAIT_CHANNELS);
+    REQUIRE_ST(bu_reach(&b, ACCEL_ANE_BU_WAIT_CHANNELS), ACCEL_OK);
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_TIMEOUT, 0), ACCEL_OK);
-    accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH7, 0);
+    REQUIRE_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH7, 0), ACCEL_OK);
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_TIMEOUT, 0), ACCEL_OK);
-    accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH7, 0);
+    REQUIRE_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH7, 0), ACCEL_OK);
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_TIMEOUT, 0), ACCEL_E_TIMEOUT);
     CHECK_EQ(b.state, ACCEL_ANE_BU_FAILED);
     CHECK_EQ(b.failures, 3);
@@ -462,125 +480,127 @@ static void test_stats_buffer(void)
         e[i].engine_id = (uint32_t)i; e[i].type = 1; e[i].call_index = 2; e[i].engine_index = (uint32_t)i;
         e[i].counters[0] = 0xa0 + (uint32_t)i; e[i].counters[3] = 0xd0;
     }
-    CHECK_ST(accel_ane_stats_write(buf, sizeof buf, &h, e, 2, &len), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, &h, e, 2, &len), ACCEL_OK);
     CHECK_EQ(len, 0x28 + 0x40);
     CHECK_EQ(buf[0], 0x01); CHECK_EQ(buf[1], 0x01);
     CHECK_EQ(buf[4], 0x88); CHECK_EQ(buf[11], 0x11);
     CHECK_EQ(buf[0x0c], 0x0c); CHECK_EQ(buf[0x18], 0x18); CHECK_EQ(buf[0x1c], 0x99);
     CHECK_EQ(accel_load_u32le(buf + 0x24), 0x40);
     CHECK_EQ(accel_load_u32le(buf + 0x28 + 0x20 + 16), 0xa1);
-    CHECK_ST(accel_ane_stats_parse(buf, len, &g, &n), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n), ACCEL_OK);
     CHECK_EQ(n, 2); CHECK_EQ_U64(g.timing, h.timing); CHECK_EQ(g.counter, 0x99);
     CHECK_ST(accel_ane_stats_engine_at(buf, len, 1, &ge), ACCEL_OK);
     CHECK_EQ(ge.engine_id, 1); CHECK_EQ(ge.counters[0], 0xa1); CHECK_EQ(ge.counters[3], 0xd0);
     CHECK_ST(accel_ane_stats_engine_at(buf, len, 2, &ge), ACCEL_E_ARG);
-    for (i = 0; i < len; i++) CHECK_ST(accel_ane_stats_parse(buf, i, &g, &n), ACCEL_E_TRUNCATED);
-    buf[1] = 0x02; CHECK_ST(accel_ane_stats_parse(buf, len, &g, &n), ACCEL_E_ANE_STATS_MAGIC);
-    buf[1] = 0x01; buf[0x24] = 0x41; CHECK_ST(accel_ane_stats_parse(buf, len, &g, &n), ACCEL_E_MALFORMED);
-    buf[0x24] = 0x40; buf[0x10] = 1; CHECK_ST(accel_ane_stats_parse(buf, len, &g, &n), ACCEL_E_MALFORMED);
+    for (i = 0; i < len; i++) CHECK_ST(accel_ane_decode_stats(buf, i, &g, &n), ACCEL_E_TRUNCATED);
+    buf[1] = 0x02; CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n), ACCEL_E_ANE_STATS_MAGIC);
+    buf[1] = 0x01; buf[0x24] = 0x41; CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n),
+                                              ACCEL_E_MALFORMED);
+    buf[0x24] = 0x40; buf[0x10] = 1; CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n),
+                                              ACCEL_E_MALFORMED);
     buf[0x10] = 0;
-    CHECK_ST(accel_ane_stats_write(buf, sizeof buf, &h, e, 32, &len), ACCEL_OK);
-    CHECK_ST(accel_ane_stats_parse(buf, len, &g, &n), ACCEL_OK); CHECK_EQ(n, 32);
+    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, &h, e, 32, &len), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n), ACCEL_OK); CHECK_EQ(n, 32);
     accel_store_u32le(buf + 0x24, 33 * 0x20);
-    CHECK_ST(accel_ane_stats_parse(buf, sizeof buf, &g, &n), ACCEL_E_MALFORMED);
-    CHECK_ST(accel_ane_stats_write(buf, sizeof buf, &h, e, 33, &len), ACCEL_E_ARG);
-    CHECK_ST(accel_ane_stats_write(buf, 0x28 + 0x3f, &h, e, 2, &len), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_ane_decode_stats(buf, sizeof buf, &g, &n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, &h, e, 33, &len), ACCEL_E_ARG);
+    CHECK_ST(accel_ane_encode_stats(buf, 0x28 + 0x3f, &h, e, 2, &len), ACCEL_E_BUFFER_TOO_SMALL);
     /* null-buffer rule: never mapped -> nothing written, no error */
-    CHECK_ST(accel_ane_stats_write(NULL, 100, &h, e, 2, &len), ACCEL_OK); CHECK_EQ(len, 0);
-    CHECK_ST(accel_ane_stats_write(buf, 0, &h, e, 2, &len), ACCEL_OK); CHECK_EQ(len, 0);
-    CHECK_ST(accel_ane_stats_write(buf, sizeof buf, &h, e, 0, &len), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_stats(NULL, 100, &h, e, 2, &len), ACCEL_OK); CHECK_EQ(len, 0);
+    CHECK_ST(accel_ane_encode_stats(buf, 0, &h, e, 2, &len), ACCEL_OK); CHECK_EQ(len, 0);
+    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, &h, e, 0, &len), ACCEL_OK);
     CHECK_EQ(len, 0x28);
-    CHECK_ST(accel_ane_stats_parse(buf, len, &g, &n), ACCEL_OK); CHECK_EQ(n, 0);
+    CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n), ACCEL_OK); CHECK_EQ(n, 0);
 }
 
 
 /* ---- fast-path dispatcher: each id class and each outcome ---- */
-static size_t mk_call(uint8_t *b, uint32_t id, uint32_t prog)
+/* A valid plain procedure call for program prog into b (256 bytes); *n its length. */
+static accel_status mk_call(uint8_t *b, uint32_t id, uint32_t prog, size_t *n)
 {
     accel_ane_proc_call pc;
-    size_t n = 0;
     memset(&pc, 0, sizeof pc);
     pc.id = id; pc.program_id = prog; pc.priority = 4;
     pc.nbr_output_sets = 1; pc.nbr_td_partitions = 1; pc.nbr_event_masks = 1;
-    accel_ane_xl_encode_proc_call(&pc, b, 256, &n);
-    return n;
+    return accel_ane_xl_encode_proc_call(&pc, b, 256, n);
 }
 
 static void test_dispatcher(void)
 {
-    accel_ane_fw fw;
+    accel_ane_fw_model fw;
     uint8_t b[256];
     size_t n;
     uint32_t id, fastn = 0;
     uint64_t h;
     accel_ane_trigger t;
-    CHECK_ST(accel_ane_fw_init(&fw, 4), ACCEL_OK);
-    CHECK_ST(accel_ane_fw_program(&fw, 144, 1, 1), ACCEL_E_ANE_PROGRAM_ID);
-    CHECK_ST(accel_ane_fw_program(&fw, 5, 0, 1), ACCEL_E_STATE);
-    CHECK_ST(accel_ane_fw_program(&fw, 143, 1, 1), ACCEL_OK);
-    CHECK_ST(accel_ane_fw_program(&fw, 5, 1, 0), ACCEL_OK); /* loaded, process not running */
+    CHECK_ST(accel_ane_fw_model_init(&fw, 4), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_program(&fw, 144, 1, 1), ACCEL_E_ANE_PROGRAM_ID);
+    CHECK_ST(accel_ane_fw_model_program(&fw, 5, 0, 1), ACCEL_E_STATE);
+    CHECK_ST(accel_ane_fw_model_program(&fw, 143, 1, 1), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_program(&fw, 5, 1, 0), ACCEL_OK); /* loaded, process not running */
     /* program not loaded: rejected (validity byte) */
-    n = mk_call(b, 0x204, 7);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_PROGRAM_ID);
+    REQUIRE_ST(mk_call(b, 0x204, 7, &n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_ANE_PROGRAM_ID);
     CHECK_EQ(fw.rejected, 1);
     /* not running: dropped and counted */
-    n = mk_call(b, 0x204, 5);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_NOT_RUNNING);
+    REQUIRE_ST(mk_call(b, 0x204, 5, &n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_ANE_NOT_RUNNING);
     CHECK_EQ(fw.dropped, 1);
     /* running: accepted, loop in EXEC, hardware allowed; a second call waits */
-    n = mk_call(b, 0x204, 143);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
+    REQUIRE_ST(mk_call(b, 0x204, 143, &n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_OK);
     CHECK(accel_ane_xl_fsm_hw_allowed(&fw.loop));
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_BUSY);
-    CHECK_ST(accel_ane_fw_complete(&fw), ACCEL_OK);
-    CHECK_ST(accel_ane_fw_complete(&fw), ACCEL_E_STATE);
-    n = mk_call(b, 0x212, 143);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
-    accel_ane_fw_complete(&fw);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_BUSY);
+    CHECK_ST(accel_ane_fw_model_complete(&fw), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_complete(&fw), ACCEL_E_STATE);
+    REQUIRE_ST(mk_call(b, 0x212, 143, &n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_OK);
+    REQUIRE_ST(accel_ane_fw_model_complete(&fw), ACCEL_OK);
     CHECK_EQ(fw.accepted, 2);
     /* a bad field: rejected, nothing runs */
-    n = mk_call(b, 0x204, 143);
+    REQUIRE_ST(mk_call(b, 0x204, 143, &n), ACCEL_OK);
     accel_store_u32le(b + 0x0c, 288);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_PROCEDURE_ID);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_ANE_PROCEDURE_ID);
     CHECK_EQ(fw.loop.state, ACCEL_ANE_XL_RUN);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, 7), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, 7), ACCEL_E_TRUNCATED);
     /* cache trigger: live handle runs, a stale one is dropped */
-    accel_ane_cr_install(&fw.cr, 0, &h);
+    REQUIRE_ST(accel_ane_cr_install(&fw.cr, 0, &h), ACCEL_OK);
     memset(&t, 0, sizeof t);
     t.id = 0x209; t.cache_handler = h; t.exec_timestamp = 1; t.priority = 2;
     t.nbr_requests = 1; t.nbr_output_sets = 1;
-    accel_ane_xl_encode_trigger(&t, b, sizeof b, &n);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_BUSY); /* loop busy: not consumed */
-    accel_ane_fw_complete(&fw);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_TIMESTAMP); /* ts 1 again */
+    REQUIRE_ST(accel_ane_xl_encode_trigger(&t, b, sizeof b, &n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_BUSY); /* loop busy: not consumed */
+    REQUIRE_ST(accel_ane_fw_model_complete(&fw), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_ANE_TIMESTAMP); /* ts 1 again */
     accel_store_u64le(b + 0x10, 2);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_BUSY); /* output set still in execution */
-    accel_ane_cr_recycle(&fw.cr, h);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
-    accel_ane_fw_complete(&fw);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n),
+             ACCEL_E_BUSY); /* output set still in execution */
+    REQUIRE_ST(accel_ane_cr_recycle(&fw.cr, h), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_OK);
+    REQUIRE_ST(accel_ane_fw_model_complete(&fw), ACCEL_OK);
     accel_store_u64le(b + 8, h ^ 0x100u);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_HANDLE);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_ANE_HANDLE);
     /* RPC, return pid, data-file load guard */
     b[0] = b[1] = b[2] = b[3] = 0; accel_store_u16le(b + 4, 0xff00);
-    accel_ane_rpc_encode((const uint8_t *)"hi", 2, b + 8, sizeof b - 8, &n);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n + 8), ACCEL_OK);
+    REQUIRE_ST(accel_ane_encode_rpc((const uint8_t *)"hi", 2, b + 8, sizeof b - 8, &n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n + 8), ACCEL_OK);
     CHECK_EQ(fw.rpcs, 1);
     b[8] = 0;
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n + 8), ACCEL_E_ANE_RPC_MAGIC);
-    accel_ane_xl_encode_return_pid(3, b, sizeof b, &n);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_OK);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n - 1), ACCEL_E_TRUNCATED);
-    accel_ane_xl_hdr_encode(0x2d, b, 8);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, 8), ACCEL_E_STATE);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n + 8), ACCEL_E_ANE_RPC_MAGIC);
+    REQUIRE_ST(accel_ane_xl_encode_return_pid(3, b, sizeof b, &n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n - 1), ACCEL_E_TRUNCATED);
+    REQUIRE_ST(accel_ane_xl_encode_hdr(0x2d, b, 8), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, 8), ACCEL_E_STATE);
     fw.data_file_load_enabled = 1;
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, 8), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, 8), ACCEL_OK);
     /* every id outside the fast path faults the firmware */
     for (id = 0; id <= 0xFFFFu; id++) {
-        accel_ane_fw f2;
-        accel_ane_fw_init(&f2, 1);
-        accel_ane_xl_hdr_encode(id, b, 8);
-        if (accel_ane_fw_dispatch(&f2, b, 8) == ACCEL_E_ANE_UNSUPPORTED_CMD) {
+        accel_ane_fw_model f2;
+        REQUIRE_ST(accel_ane_fw_model_init(&f2, 1), ACCEL_OK);
+        REQUIRE_ST(accel_ane_xl_encode_hdr(id, b, 8), ACCEL_OK);
+        if (accel_ane_fw_model_dispatch(&f2, b, 8) == ACCEL_E_ANE_UNSUPPORTED_CMD) {
             CHECK(!accel_ane_xl_accepts(id));
             CHECK_EQ(f2.faulted, 1);
         } else {
@@ -588,10 +608,10 @@ static void test_dispatcher(void)
         }
     }
     CHECK_EQ(fastn, 9);
-    accel_ane_xl_hdr_encode(0x200, b, 8);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, 8), ACCEL_E_ANE_UNSUPPORTED_CMD);
-    n = mk_call(b, 0x204, 143);
-    CHECK_ST(accel_ane_fw_dispatch(&fw, b, n), ACCEL_E_ANE_INVARIANT);
+    REQUIRE_ST(accel_ane_xl_encode_hdr(0x200, b, 8), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, 8), ACCEL_E_ANE_UNSUPPORTED_CMD);
+    REQUIRE_ST(mk_call(b, 0x204, 143, &n), ACCEL_OK);
+    CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_ANE_INVARIANT);
 }
 
 
@@ -626,6 +646,7 @@ static void test_doorbell_and_fabric(void)
 
 int main(void)
 {
+    tl_seed(12345);
     RUN(test_exec_loop_table);
     RUN(test_process_table);
     RUN(test_cache_request_table);

@@ -1,6 +1,7 @@
 /* tests/test_common.c - the common section: status strings, byte order, reader/writer, CRC-32,
  * slot ring, byte FIFO, deadlines, port wrappers. scripts/test.sh builds this file once per
- * ACCEL_CRC32_IMPL choice, so every CRC variant meets the same expectations. */
+ * ACCEL_CRC32_IMPL choice, so every CRC variant meets the same expectations (the CRC cases are in
+ * crc_cases.h, which tests/crc_simd.sh also runs on the x86 and AArch64 instruction paths). */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "testlib.h"
@@ -169,97 +170,8 @@ static void test_writer(void)
 }
 
 /* ------------------------------------------------------------------ CRC-32 */
-/* Independent reference written from the definition (reflected, poly 0xEDB88320). */
-static uint32_t ref_crc(uint32_t crc, const uint8_t *p, size_t n)
-{
-    size_t i;
-    int k;
-    crc = ~crc;
-    for (i = 0; i < n; i++) {
-        crc ^= p[i];
-        for (k = 0; k < 8; k++) crc = (crc & 1) ? (crc >> 1) ^ 0xEDB88320UL : crc >> 1;
-    }
-    return ~crc;
-}
-
-static void test_crc32(void)
-{
-    static uint8_t big[3000];
-    size_t i, split;
-    uint32_t x = 12345;
-    CHECK_EQ(accel_crc32("123456789", 9), 0xCBF43926UL);
-    CHECK_EQ(accel_crc32("", 0), 0);
-    CHECK_EQ(accel_crc32(NULL, 0), 0);
-    CHECK_EQ(accel_crc32("a", 1), 0xE8B7BE43UL);
-    CHECK_EQ(accel_crc32("The quick brown fox jumps over the lazy dog", 43), 0x414FA339UL);
-    for (i = 0; i < sizeof big; i++) {
-        x = (uint32_t)(x * 1103515245UL + 12345UL);
-        big[i] = (uint8_t)(x >> 16);
-    }
-    /* every length 0..300 at every alignment 0..7, against the reference */
-    for (i = 0; i < 300; i++) {
-        size_t a;
-        for (a = 0; a < 8; a++) {
-            if (accel_crc32(big + a, i) != ref_crc(0, big + a, i)) {
-                CHECK_EQ(accel_crc32(big + a, i), ref_crc(0, big + a, i));
-                return;
-            }
-        }
-    }
-    /* incremental: any split gives the same value */
-    for (split = 0; split <= sizeof big; split += 97) {
-        uint32_t c = accel_crc32_update(0, big, split);
-        c = accel_crc32_update(c, big + split, sizeof big - split);
-        CHECK_EQ(c, ref_crc(0, big, sizeof big));
-    }
-    /* byte at a time */
-    {
-        uint32_t c = 0;
-        for (i = 0; i < sizeof big; i++) c = accel_crc32_update(c, big + i, 1);
-        CHECK_EQ(c, ref_crc(0, big, sizeof big));
-    }
-    /* zlib convention: a NULL pointer returns the crc unchanged */
-    CHECK_EQ(accel_crc32_update(0xDEADBEEFUL, NULL, 5), 0xDEADBEEFUL);
-}
-
-/* The embedded tables of the compiled-in variant against the definition. */
-#if ACCEL_CRC32_IMPL != ACCEL_CRC32_BITWISE
-static uint32_t ref_table(unsigned i, int bits)
-{
-    uint32_t c = i;
-    int k;
-    for (k = 0; k < bits; k++) c = (c & 1) ? (c >> 1) ^ 0xEDB88320UL : c >> 1;
-    return c;
-}
-#endif
-
-static void test_crc32_tables(void)
-{
-#if ACCEL_CRC32_IMPL == ACCEL_CRC32_NIBBLE
-    unsigned i;
-    for (i = 0; i < 16; i++) CHECK_EQ(accel__crc32_nibble[i], ref_table(i, 4));
-#elif ACCEL_CRC32_IMPL == ACCEL_CRC32_TABLE256
-    unsigned i;
-    for (i = 0; i < 256; i++) CHECK_EQ(accel__crc32_t8[0][i], ref_table(i, 8));
-#elif ACCEL_CRC32_IMPL == ACCEL_CRC32_SLICE8
-    unsigned i, k;
-    for (i = 0; i < 256; i++) {
-        /* table k = table 0 advanced through k more zero bytes */
-        for (k = 0; k < 8; k++) {
-            uint32_t c = ref_table(i, 8);
-            unsigned j;
-            for (j = 0; j < k; j++) c = (c >> 8) ^ ref_table(c & 0xFFu, 8);
-            if (accel__crc32_t8[k][i] != c) {
-                CHECK_EQ(accel__crc32_t8[k][i], c);
-                return;
-            }
-        }
-    }
-    CHECK(1);
-#else
-    CHECK(ACCEL_CRC32_IMPL == ACCEL_CRC32_BITWISE);
-#endif
-}
+/* The cases live in crc_cases.h so that tests/crc_simd.sh runs them on the instruction paths. */
+#include "crc_cases.h"
 
 /* ------------------------------------------------------------------ ring */
 typedef struct {
@@ -647,13 +559,14 @@ static void test_status_strings_all(void)
 
 int main(void)
 {
-    printf("test_common (ACCEL_CRC32_IMPL=%d)\n", ACCEL_CRC32_IMPL);
+    printf("test_common (ACCEL_CRC32_IMPL=%d, ACCEL_CRC32_SIMD=%d)\n", ACCEL_CRC32_IMPL,
+           ACCEL_CRC32_SIMD);
+    tl_seed(12345);
     RUN(test_status_strings);
     RUN(test_load_store);
     RUN(test_reader);
     RUN(test_writer);
-    RUN(test_crc32);
-    RUN(test_crc32_tables);
+    crc_cases_run();
     RUN(test_ring);
     RUN(test_fifo);
     RUN(test_deadline);

@@ -1,6 +1,8 @@
 /* test_edgetpu.c - Edge TPU section: instructions, programs, patching, disassembler.
- * Artefacts: ../shared/data/edgetpu (override with the environment variable ACCEL_EDGETPU_DATA):
- * programs/NAME.coral from geohot/edgetpuxray @ 8ed91db6. */
+ * The cases that read compiled programs (programs/NAME.coral, as extracted by
+ * geohot/edgetpuxray @ 8ed91db6 from edgetpu_compiler's output) need the third-party artefacts
+ * (tests/edgetpu_data.h: $ACCEL_EDGETPU_DATA, else ../shared/data/edgetpu) and skip by name
+ * without them; the rest is self-contained. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "testlib.h"
@@ -47,18 +49,18 @@ static void test_single_bits(void)
         unsigned w = accel_edgetpu_field_width(i), l = accel_edgetpu_field_lsb(i);
         memset(&in, 0, sizeof in);
         in.f[i] = w == 32 ? 0xFFFFFFFFu : ((1u << w) - 1u);
-        CHECK_ST(accel_edgetpu_insn_encode(&in, raw), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_encode_insn(&in, raw), ACCEL_OK);
         for (b = 0; b < 128; b++) {
             int set = (raw[b / 8] >> (b % 8)) & 1;
             CHECK_EQ(set, b >= l && b < l + w);
         }
-        CHECK_ST(accel_edgetpu_insn_decode(raw, &back), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_decode_insn(raw, &back), ACCEL_OK);
         CHECK_MEM(&in, &back, sizeof in);
         /* one more than the width is refused */
         if (w < 32) {
             in.f[i] = 1u << w;
             memset(raw, 0xAA, sizeof raw);
-            CHECK_ST(accel_edgetpu_insn_encode(&in, raw), ACCEL_E_ARG);
+            CHECK_ST(accel_edgetpu_encode_insn(&in, raw), ACCEL_E_ARG);
             CHECK_EQ(raw[0], 0xAA);
         }
     }
@@ -66,11 +68,12 @@ static void test_single_bits(void)
 
 static void test_known_bundles(void)
 {
-    /* Hand-decoded from the seed: add1.coral @0x6B0 is the op-specific bundle (section 10). */
-    size_t n = et_load("programs/add1.coral", et_buf, sizeof et_buf);
+    /* Decoded by hand: add1.coral @0x6B0 is the program's op-specific bundle. */
+    size_t n = 0;
     accel_edgetpu_insn in;
-    CHECK_EQ(n, 2864);
-    CHECK_ST(accel_edgetpu_insn_decode(et_buf + 0x6B0, &in), ACCEL_OK);
+    ET_LOAD("programs/add1.coral", et_buf, sizeof et_buf, n);
+    REQUIRE_EQ(n, 2864);
+    REQUIRE_ST(accel_edgetpu_decode_insn(et_buf + 0x6B0, &in), ACCEL_OK);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_PRED_REG], 4);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_VS_REG_V1], 3);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SIZE], 0xc06);
@@ -83,15 +86,15 @@ static void test_known_bundles(void)
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_S_Y], 0x1f);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0x21bf7f);
     /* mul2 differs from it only there: imm_size 0x406, v_offset 0xfe, vs_reg 0xf */
-    n = et_load("programs/mul2.coral", et_buf, sizeof et_buf);
-    CHECK_EQ(n, 2864);
-    CHECK_ST(accel_edgetpu_insn_decode(et_buf + 0x6B0, &in), ACCEL_OK);
+    ET_LOAD("programs/mul2.coral", et_buf, sizeof et_buf, n);
+    REQUIRE_EQ(n, 2864);
+    REQUIRE_ST(accel_edgetpu_decode_insn(et_buf + 0x6B0, &in), ACCEL_OK);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SIZE], 0x406);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_V_OFFSET], 0xfe);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_VS_REG], 0xf);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0x21bf80);
-    /* universal v_op_2 constant at 0x340 (seed section 11) */
-    CHECK_ST(accel_edgetpu_insn_decode(et_buf + 0x340, &in), ACCEL_OK);
+    /* the v_op_2 constant every compiled program carries at 0x340 */
+    REQUIRE_ST(accel_edgetpu_decode_insn(et_buf + 0x340, &in), ACCEL_OK);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_V_OP_2], 7);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_VS_REG_W], 1);
     CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0xfc056600u);
@@ -102,15 +105,15 @@ static void test_roundtrip_programs(void)
     size_t p, i;
     for (p = 0; p < ET_NPROG; p++) {
         char rel[128];
-        size_t n;
+        size_t n = 0;
         snprintf(rel, sizeof rel, "programs/%s.coral", et_programs[p]);
-        n = et_load(rel, et_buf, sizeof et_buf);
-        CHECK(n > 0 && n % 16 == 0);
+        ET_LOAD(rel, et_buf, sizeof et_buf, n);
+        CHECK_EQ(n % 16, 0);
         for (i = 0; i + 16 <= n; i += 16) {
             accel_edgetpu_insn in;
             uint8_t back[16];
-            CHECK_ST(accel_edgetpu_insn_decode(et_buf + i, &in), ACCEL_OK);
-            CHECK_ST(accel_edgetpu_insn_encode(&in, back), ACCEL_OK);
+            REQUIRE_ST(accel_edgetpu_decode_insn(et_buf + i, &in), ACCEL_OK);
+            REQUIRE_ST(accel_edgetpu_encode_insn(&in, back), ACCEL_OK);
             CHECK_MEM(back, et_buf + i, 16);
         }
     }
@@ -122,6 +125,7 @@ static void test_generated_expectations(void)
     const char *loaded = "";
     size_t n = 0;
     CHECK(nexp > 100);
+    REQUIRE_DATA("ACCEL_EDGETPU_DATA", "edgetpu");
     for (k = 0; k < nexp; k++) {
         const et_insn_expect *e = &et_insn_expects[k];
         accel_edgetpu_insn in;
@@ -129,12 +133,11 @@ static void test_generated_expectations(void)
         if (strcmp(loaded, e->file) != 0) {
             char rel[128];
             snprintf(rel, sizeof rel, "programs/%s", e->file);
-            n = et_load(rel, et_buf, sizeof et_buf);
+            ET_LOAD(rel, et_buf, sizeof et_buf, n);
             loaded = e->file;
         }
-        CHECK(e->off + 16 <= n);
-        if (e->off + 16 > n) continue;
-        CHECK_ST(accel_edgetpu_insn_decode(et_buf + e->off, &in), ACCEL_OK);
+        REQUIRE(e->off + 16 <= n);
+        REQUIRE_ST(accel_edgetpu_decode_insn(et_buf + e->off, &in), ACCEL_OK);
         for (i = 0; i < ACCEL_EDGETPU_NFIELDS; i++) CHECK_EQ(in.f[i], e->f[i]);
     }
 }
@@ -145,48 +148,55 @@ static void test_prog_structure(void)
     size_t p;
     for (p = 0; p < ET_NPROG; p++) {
         char rel[128];
-        size_t n, cnt;
+        size_t n = 0, cnt;
         uint32_t bits = 0;
         accel_edgetpu_insn in;
         snprintf(rel, sizeof rel, "programs/%s.coral", et_programs[p]);
-        n = et_load(rel, et_buf, sizeof et_buf);
+        ET_LOAD(rel, et_buf, sizeof et_buf, n);
         cnt = n / 16;
-        CHECK(cnt > 7);
-        if (cnt <= 7) continue;
+        REQUIRE(cnt > 7);
         CHECK_ST(accel_edgetpu_prog_length(et_buf, &bits), ACCEL_OK);
         CHECK_EQ(bits, (cnt - 2) * 128);
-        accel_edgetpu_insn_decode(et_buf + n - 16, &in);
+        REQUIRE_ST(accel_edgetpu_decode_insn(et_buf + n - 16, &in), ACCEL_OK);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_BRANCH], ACCEL_EDGETPU_BR_END);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SIZE], 0x80);
-        accel_edgetpu_insn_decode(et_buf + n - 96, &in);
+        REQUIRE_ST(accel_edgetpu_decode_insn(et_buf + n - 96, &in), ACCEL_OK);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_BRANCH], ACCEL_EDGETPU_BR_HALT);
     }
     { uint32_t bb = 0; CHECK_ST(accel_edgetpu_prog_length(et_buf + 16, &bb), ACCEL_E_MALFORMED); }
 }
 
-static void test_prog_build(void)
+static void test_prog_build_matches_compiler(void)
 {
     /* the builder's frame equals weight_copy_in_0x80.coral's own frame: START carries the
      * same length when the body is the same size, and the 6-bundle tail is byte-identical */
     uint8_t prog[61 * 16], out[61 * 16 + 16];
-    size_t n = et_load("programs/weight_copy_in_0x80.coral", prog, sizeof prog), len = 0;
+    size_t n = 0, len = 0;
     uint32_t bits = 0;
     accel_edgetpu_insn a, b;
     unsigned i;
-    CHECK_EQ(n, 976);
-    CHECK_ST(accel_edgetpu_prog_build(prog + 16, 54, out, sizeof out, &len), ACCEL_OK);
-    CHECK_EQ(len, 976);
+    ET_LOAD("programs/weight_copy_in_0x80.coral", prog, sizeof prog, n);
+    REQUIRE_EQ(n, 976);
+    REQUIRE_ST(accel_edgetpu_prog_build(prog + 16, 54, out, sizeof out, &len), ACCEL_OK);
+    REQUIRE_EQ(len, 976);
     CHECK_MEM(out + 16, prog + 16, 54 * 16);
     CHECK_MEM(out + 55 * 16, prog + 55 * 16, 6 * 16);
     CHECK_ST(accel_edgetpu_prog_length(out, &bits), ACCEL_OK);
     CHECK_EQ(bits, 59 * 128);
     /* START differs from the compiler's only in v_op/imm_size being the length alone */
-    accel_edgetpu_insn_decode(out, &a);
-    accel_edgetpu_insn_decode(prog, &b);
+    REQUIRE_ST(accel_edgetpu_decode_insn(out, &a), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_decode_insn(prog, &b), ACCEL_OK);
     for (i = 0; i < ACCEL_EDGETPU_NFIELDS; i++) CHECK_EQ(a.f[i], b.f[i]);
+}
+
+static void test_prog_build(void)
+{
+    uint8_t prog[16] = {0}, out[61 * 16 + 16]; /* the sizes below are refused before a read */
+    size_t len = 0;
+    unsigned i;
     /* hand-made: empty body -> START len 5*128 = 0x280 */
-    CHECK_ST(accel_edgetpu_prog_build(NULL, 0, out, sizeof out, &len), ACCEL_OK);
-    CHECK_EQ(len, 7 * 16);
+    REQUIRE_ST(accel_edgetpu_prog_build(NULL, 0, out, sizeof out, &len), ACCEL_OK);
+    REQUIRE_EQ(len, 7 * 16);
     {
         /* START: enable_scalar bit 11, branch 0x1e at bits 10..6 -> low 16 bits 0x0f80;
          * imm_size 0x280 at bits 30..19 -> 0x280 << 19 = 0x14000000 */
@@ -253,7 +263,7 @@ static void test_patch(void)
         accel_edgetpu_insn in;
         memset(b, 0, sizeof b);
         CHECK_ST(accel_edgetpu_patch32(b, 16, 70, 0x12345678u), ACCEL_OK);
-        accel_edgetpu_insn_decode(b, &in);
+        REQUIRE_ST(accel_edgetpu_decode_insn(b, &in), ACCEL_OK);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0x12345678u);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_S_Y], 0);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_V_OP_2], 0);
@@ -261,12 +271,12 @@ static void test_patch(void)
 }
 
 #ifndef ACCEL_EDGETPU_NO_DISASM
-static void test_disasm_lines(void)
+static void test_disasm_compiled_lines(void)
 {
     char line[ACCEL_EDGETPU_DISASM_MAX];
-    size_t n = et_load("programs/add1.coral", et_buf, sizeof et_buf), len = 0;
-    uint8_t allones[16];
-    CHECK_EQ(n, 2864);
+    size_t n = 0, len = 0;
+    ET_LOAD("programs/add1.coral", et_buf, sizeof et_buf, n);
+    REQUIRE_EQ(n, 2864);
     /* hand-written from the decoded fields above */
     CHECK_ST(accel_edgetpu_disasm(et_buf, 0, line, sizeof line, &len), ACCEL_OK);
     CHECK_STR(line, "0x0000 S         START len=22656 bits");
@@ -281,6 +291,13 @@ static void test_disasm_lines(void)
     /* no gate and no scalar enable here: pred_reg is a plain non-zero field */
     CHECK_STR(line, "0x06b0           imm_scalar=0x21bf7f s_y=0x1f s_x=0x1e s_op=0x1f vs_reg=0x17 "
                     "v_cmd=0x1d v_offset=0xff v_op=0x1f imm_size=0xc06 vs_reg_v1=0x3 pred_reg=0x4");
+}
+
+static void test_disasm_lines(void)
+{
+    char line[ACCEL_EDGETPU_DISASM_MAX];
+    size_t len = 0;
+    uint8_t allones[16];
     {
         /* MOVI s5 = 0xabab, built by hand: s_op 0x2f, s_x 5, imm 0xabab, scalar on */
         accel_edgetpu_insn in;
@@ -290,8 +307,8 @@ static void test_disasm_lines(void)
         in.f[ACCEL_EDGETPU_F_S_X] = 5;
         in.f[ACCEL_EDGETPU_F_IMM_SCALAR] = 0xabab;
         in.f[ACCEL_EDGETPU_F_ENABLE_SCALAR] = 1;
-        accel_edgetpu_insn_encode(&in, raw);
-        accel_edgetpu_disasm(raw, 0x40, line, sizeof line, NULL);
+        REQUIRE_ST(accel_edgetpu_encode_insn(&in, raw), ACCEL_OK);
+        REQUIRE_ST(accel_edgetpu_disasm(raw, 0x40, line, sizeof line, NULL), ACCEL_OK);
         CHECK_STR(line, "0x0040 S         s5 = MOVI 0xabab");
         /* predicated-false compare: p3 = s1 GT s2 when !p6 */
         memset(&in, 0, sizeof in);
@@ -302,13 +319,13 @@ static void test_disasm_lines(void)
         in.f[ACCEL_EDGETPU_F_ENABLE_SCALAR] = 1;
         in.f[ACCEL_EDGETPU_F_GATE] = 1;
         in.f[ACCEL_EDGETPU_F_PRED_REG] = 6;
-        accel_edgetpu_insn_encode(&in, raw);
-        accel_edgetpu_disasm(raw, 0x50, line, sizeof line, NULL);
+        REQUIRE_ST(accel_edgetpu_encode_insn(&in, raw), ACCEL_OK);
+        REQUIRE_ST(accel_edgetpu_disasm(raw, 0x50, line, sizeof line, NULL), ACCEL_OK);
         CHECK_STR(line, "0x0050 S   @!p6  p3 = s1 GT s2");
     }
     /* worst case fits in ACCEL_EDGETPU_DISASM_MAX; one byte less than needed fails */
     memset(allones, 0xFF, sizeof allones);
-    CHECK_ST(accel_edgetpu_disasm(allones, 0xFFFFFFF0u, line, sizeof line, &len), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_disasm(allones, 0xFFFFFFF0u, line, sizeof line, &len), ACCEL_OK);
     CHECK(len < sizeof line);
     CHECK_ST(accel_edgetpu_disasm(allones, 0xFFFFFFF0u, line, len, NULL),
              ACCEL_E_BUFFER_TOO_SMALL);
@@ -322,18 +339,19 @@ static void test_disasm_golden(void)
     unsigned k;
     for (k = 0; k < 2; k++) {
         char rel[128], path[256], want[ACCEL_EDGETPU_DISASM_MAX + 2], line[ACCEL_EDGETPU_DISASM_MAX];
-        size_t n, i;
+        size_t n = 0, i;
         FILE *fp;
         snprintf(rel, sizeof rel, "programs/%s.coral", names[k]);
-        n = et_load(rel, et_buf, sizeof et_buf);
+        ET_LOAD(rel, et_buf, sizeof et_buf, n);
         snprintf(path, sizeof path, "tests/vectors/edgetpu/%s.dis", names[k]);
         fp = fopen(path, "r");
-        CHECK(fp != NULL);
-        if (!fp) continue;
+        REQUIRE(fp != NULL);
         for (i = 0; i + 16 <= n; i += 16) {
-            CHECK(fgets(want, sizeof want, fp) != NULL);
+            int more = fgets(want, sizeof want, fp) != NULL;
+            CHECK(more);
+            if (!more) break; /* the listing is short: said once, the file still closed */
             want[strcspn(want, "\n")] = 0;
-            accel_edgetpu_disasm(et_buf + i, (uint32_t)i, line, sizeof line, NULL);
+            CHECK_ST(accel_edgetpu_disasm(et_buf + i, (uint32_t)i, line, sizeof line, NULL), ACCEL_OK);
             CHECK_STR(line, want);
         }
         CHECK(fgets(want, sizeof want, fp) == NULL);
@@ -351,9 +369,11 @@ int main(void)
     RUN(test_generated_expectations);
     RUN(test_prog_structure);
     RUN(test_prog_build);
+    RUN(test_prog_build_matches_compiler);
     RUN(test_patch);
 #ifndef ACCEL_EDGETPU_NO_DISASM
     RUN(test_disasm_lines);
+    RUN(test_disasm_compiled_lines);
     RUN(test_disasm_golden);
 #endif
     return TEST_END();

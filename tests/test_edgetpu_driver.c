@@ -1,18 +1,21 @@
 /* test_edgetpu_driver.c - Edge TPU inference driver against the device model: DMA-hint walk,
  * field-offset linking while streaming, parameter caching with libedgetpu's token-set rules,
  * signed-output conversion, fatal interrupts, events, small chunks and scratch.
- * Models: ../shared/data/edgetpu/models (override with ACCEL_EDGETPU_DATA). */
+ * The synthetic package (scripts/gen/gen_edgetpu_synth.py) is self-contained; the cases that run
+ * compiled models (models/NAME_edgetpu.tflite, third-party: tests/edgetpu_data.h) skip by name
+ * without them. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
 #include "testlib.h"
 #include "edgetpu_data.h"
+#include "sessions.h"
 #include <stdlib.h>
 
 #include "vectors/edgetpu/synth_pkg.h"
 
 static uint8_t dense_buf[1u << 17], bright_buf[1u << 17];
-static accel_edgetpu_model dense, bright;
+static accel_edgetpu_package dense, bright;
 
 
 /* reassemble what the host sent on ep 0x01, per tag, from the simulator's trace */
@@ -46,9 +49,7 @@ static void tracer(void *ctx, const accel_sim_event *ev)
     if (owed == 0) expect_header = 1;
 }
 
-static accel_sim sim;
-static accel_edgetpu_dev dev;
-static accel_edgetpu_driver drv;
+static edgetpu_session es; /* es.model: the chip; es.drv: the host's driver */
 static uint8_t in0[256], out0[256], scratch[4096];
 static const uint8_t *ins[1] = {in0};
 static uint8_t *outs[1] = {out0};
@@ -63,17 +64,11 @@ static void reset_log(void)
     nbulk_out = nctrl = nbulk_in = 0;
 }
 
-static void setup(uint32_t chunk, size_t scratch_len)
+/* A fresh chip and driver, the input pattern, one input and one output layer. */
+static accel_status setup(uint32_t chunk, size_t scratch_len)
 {
-    accel_port model;
     unsigned i;
-    memset(&model, 0, sizeof model);
-    accel_edgetpu_dev_init(&dev);
-    accel_edgetpu_dev_port(&dev, &model);
-    accel_sim_init(&sim);
-    accel_sim_attach(&sim, &model);
-    accel_sim_set_trace(&sim, tracer, NULL);
-    accel_edgetpu_driver_init(&drv, &sim.port, chunk);
+    accel_status st = edgetpu_session_init(&es, chunk, tracer, NULL);
     reset_log();
     for (i = 0; i < 256; i++) in0[i] = (uint8_t)(i * 7 + 1);
     memset(out0, 0, sizeof out0);
@@ -86,25 +81,43 @@ static void setup(uint32_t chunk, size_t scratch_len)
     io.n_out = 1;
     io.scratch = scratch;
     io.scratch_len = scratch_len;
+    return st;
 }
 
-static void load_models(void)
+/* The two compiled models (third-party: tests/edgetpu_data.h), read and opened once. A case
+ * that runs them starts with REQUIRE_MODELS(): skipped without the artefacts, failed when they
+ * are there but do not open. */
+static int models_state; /* 0 not tried, 1 open, -1 failed */
+static int load_models(void)
 {
-    size_t n = et_load("models/dense_256_edgetpu.tflite", dense_buf, sizeof dense_buf);
-    CHECK_ST(accel_edgetpu_model_open(&dense, dense_buf, n), ACCEL_OK);
+    size_t n;
+    if (models_state) return models_state > 0;
+    models_state = -1;
+    n = et_load("models/dense_256_edgetpu.tflite", dense_buf, sizeof dense_buf);
+    if (accel_edgetpu_decode_tflite(&dense, dense_buf, n) != ACCEL_OK) return 0;
     n = et_load("models/bright_16x16_edgetpu.tflite", bright_buf, sizeof bright_buf);
-    CHECK_ST(accel_edgetpu_model_open(&bright, bright_buf, n), ACCEL_OK);
+    if (accel_edgetpu_decode_tflite(&bright, bright_buf, n) != ACCEL_OK) return 0;
+    models_state = 1;
+    return 1;
 }
+#define REQUIRE_MODELS()                                                                 \
+    do {                                                                                 \
+        REQUIRE_DATA("ACCEL_EDGETPU_DATA", "edgetpu");                                   \
+        REQUIRE(load_models());                                                          \
+    } while (0)
 
-static void script(const accel_edgetpu_model *m, int with_pc)
+/* The chip expects the package's parameter-caching run (with_pc), then its main executable. */
+static accel_status script(const accel_edgetpu_package *m, int with_pc)
 {
     accel_edgetpu_exe e;
+    accel_status st = ACCEL_OK;
     if (with_pc) {
-        accel_edgetpu_model_executable(m, 1, &e);
-        CHECK_ST(accel_edgetpu_dev_expect_exe(&dev, &e), ACCEL_OK);
+        st = accel_edgetpu_package_executable(m, 1, &e);
+        if (st == ACCEL_OK) st = accel_edgetpu_model_expect_exe(&es.model, &e);
     }
-    accel_edgetpu_model_executable(m, 0, &e);
-    CHECK_ST(accel_edgetpu_dev_expect_exe(&dev, &e), ACCEL_OK);
+    if (st == ACCEL_OK) st = accel_edgetpu_package_executable(m, 0, &e);
+    if (st == ACCEL_OK) st = accel_edgetpu_model_expect_exe(&es.model, &e);
+    return st;
 }
 
 static uint8_t in_sum(void)
@@ -121,16 +134,17 @@ static void test_dense_first_and_cached(void)
     accel_edgetpu_bitstream beo, bpc;
     int ran = -1;
     unsigned k;
-    setup(0, sizeof scratch);
-    accel_edgetpu_model_executable(&dense, 0, &eo);
-    accel_edgetpu_model_executable(&dense, 1, &pc);
-    accel_edgetpu_exe_bitstream(&eo, 0, &beo);
-    accel_edgetpu_exe_bitstream(&pc, 0, &bpc);
-    script(&dense, 1);
-    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+    REQUIRE_MODELS();
+    REQUIRE_ST(setup(0, sizeof scratch), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_executable(&dense, 0, &eo), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_executable(&dense, 1, &pc), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_exe_bitstream(&eo, 0, &beo), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_exe_bitstream(&pc, 0, &bpc), ACCEL_OK);
+    REQUIRE_ST(script(&dense, 1), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &dense, &io, &ran), ACCEL_OK);
     CHECK_EQ(ran, 1);
-    CHECK_EQ(dev.violations, 0);
-    CHECK_EQ(dev.pos, dev.nscript); /* the whole script was played */
+    CHECK_EQ(es.model.violations, 0);
+    CHECK_EQ(es.model.pos, es.model.nscript); /* the whole script was played */
     /* what went out: both programs (unlinked: base addresses 0 = as compiled), the 66 KiB of
      * parameters, the input */
     CHECK_EQ(sent_len[0], bpc.bits.len + beo.bits.len);
@@ -142,90 +156,92 @@ static void test_dense_first_and_cached(void)
     CHECK_MEM(sent[1], in0, 256);
     /* unsigned output: the model's bytes as they came */
     for (k = 0; k < 256; k++) CHECK_EQ(out0[k], (uint8_t)(in_sum() + k));
-    CHECK_EQ_U64(drv.current_token, 0xfce222d70d502fb8ULL);
-    CHECK_EQ(drv.ncached, 1);
+    CHECK_EQ_U64(es.drv.current_token, 0xfce222d70d502fb8ULL);
+    CHECK_EQ(es.drv.ncached, 1);
     /* second call: inference only */
     reset_log();
-    script(&dense, 0);
-    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+    REQUIRE_ST(script(&dense, 0), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &dense, &io, &ran), ACCEL_OK);
     CHECK_EQ(ran, 0);
-    CHECK_EQ(dev.violations, 0);
+    CHECK_EQ(es.model.violations, 0);
     CHECK_EQ(sent_len[0], beo.bits.len);
     CHECK_EQ(sent_len[2], 0);
     CHECK_EQ(nbulk_out, 5); /* header + 4096 + 128 (scratch-sized windows), header + input */
     CHECK_EQ(nbulk_in, 2);  /* output, event */
-    CHECK_EQ(drv.pc_runs, 1);
-    CHECK_EQ(drv.exe_runs, 3);
+    CHECK_EQ(es.drv.pc_runs, 1);
+    CHECK_EQ(es.drv.exe_runs, 3);
 }
 
 static void test_bright_signed_output(void)
 {
     int ran = 0;
     unsigned k;
-    setup(0, sizeof scratch);
-    script(&bright, 1);
+    REQUIRE_MODELS();
+    REQUIRE_ST(setup(0, sizeof scratch), ACCEL_OK);
+    REQUIRE_ST(script(&bright, 1), ACCEL_OK);
     out_len[0] = 8;
-    CHECK_ST(accel_edgetpu_invoke(&drv, &bright, &io, &ran), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &bright, &io, &ran), ACCEL_OK);
     CHECK_EQ(ran, 1);
-    CHECK_EQ(dev.violations, 0);
+    CHECK_EQ(es.model.violations, 0);
     /* output layer is SIGNED_FIXED_POINT8: every byte XOR 0x80 after reading */
     for (k = 0; k < 8; k++) CHECK_EQ(out0[k], (uint8_t)((in_sum() + k) ^ 0x80));
     CHECK_EQ(out0[8], 0);
     CHECK_EQ(sent_len[2], 8384);
     out_len[0] = 256;
     /* an output buffer smaller than the hint is refused before reading */
-    setup(0, sizeof scratch);
-    script(&bright, 1);
+    REQUIRE_ST(setup(0, sizeof scratch), ACCEL_OK);
+    REQUIRE_ST(script(&bright, 1), ACCEL_OK);
     out_len[0] = 7;
-    CHECK_ST(accel_edgetpu_invoke(&drv, &bright, &io, &ran), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &bright, &io, &ran), ACCEL_E_BUFFER_TOO_SMALL);
     out_len[0] = 256;
 }
 
 static void test_token_switching(void)
 {
     int ran = 0;
-    setup(0, sizeof scratch);
-    script(&dense, 1);
-    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+    REQUIRE_MODELS();
+    REQUIRE_ST(setup(0, sizeof scratch), ACCEL_OK);
+    REQUIRE_ST(script(&dense, 1), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &dense, &io, &ran), ACCEL_OK);
     CHECK_EQ(ran, 1);
     /* another token: the set is cleared, bright's parameters are cached */
-    script(&bright, 1);
-    CHECK_ST(accel_edgetpu_invoke(&drv, &bright, &io, &ran), ACCEL_OK);
+    REQUIRE_ST(script(&bright, 1), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &bright, &io, &ran), ACCEL_OK);
     CHECK_EQ(ran, 1);
-    CHECK_EQ(drv.ncached, 1);
-    CHECK_EQ_U64(drv.current_token, 0x5bc21d7ed7dac9baULL);
+    CHECK_EQ(es.drv.ncached, 1);
+    CHECK_EQ_U64(es.drv.current_token, 0x5bc21d7ed7dac9baULL);
     /* back to dense: its parameters were evicted by the switch */
-    script(&dense, 1);
-    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+    REQUIRE_ST(script(&dense, 1), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &dense, &io, &ran), ACCEL_OK);
     CHECK_EQ(ran, 1);
-    script(&dense, 0);
-    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+    REQUIRE_ST(script(&dense, 0), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &dense, &io, &ran), ACCEL_OK);
     CHECK_EQ(ran, 0);
-    CHECK_EQ(dev.violations, 0);
-    CHECK_EQ(drv.pc_runs, 3);
+    CHECK_EQ(es.model.violations, 0);
+    CHECK_EQ(es.drv.pc_runs, 3);
     /* reset (after a device reset): parameters run again */
-    accel_edgetpu_driver_reset_cache(&drv);
-    script(&dense, 1);
-    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+    accel_edgetpu_driver_reset_cache(&es.drv);
+    REQUIRE_ST(script(&dense, 1), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &dense, &io, &ran), ACCEL_OK);
     CHECK_EQ(ran, 1);
     /* same token, a package not in the set (a copy at another address): it accumulates */
     {
         static uint8_t copy[1u << 17];
-        accel_edgetpu_model m2;
+        accel_edgetpu_package m2;
         memcpy(copy, dense_buf, sizeof copy);
-        CHECK_ST(accel_edgetpu_model_open(&m2, copy, sizeof copy), ACCEL_OK);
-        script(&m2, 1);
-        CHECK_ST(accel_edgetpu_invoke(&drv, &m2, &io, &ran), ACCEL_OK);
+        REQUIRE_ST(accel_edgetpu_decode_tflite(&m2, copy, sizeof copy), ACCEL_OK);
+        REQUIRE_ST(script(&m2, 1), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_invoke(&es.drv, &m2, &io, &ran), ACCEL_OK);
         CHECK_EQ(ran, 1);
-        CHECK_EQ(drv.ncached, 2);
-        script(&dense, 0);
-        CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
+        CHECK_EQ(es.drv.ncached, 2);
+        REQUIRE_ST(script(&dense, 0), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_invoke(&es.drv, &dense, &io, &ran), ACCEL_OK);
         CHECK_EQ(ran, 0);
-        script(&m2, 0);
-        CHECK_ST(accel_edgetpu_invoke(&drv, &m2, &io, &ran), ACCEL_OK);
+        REQUIRE_ST(script(&m2, 0), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_invoke(&es.drv, &m2, &io, &ran), ACCEL_OK);
         CHECK_EQ(ran, 0);
     }
-    CHECK_EQ(dev.violations, 0);
+    CHECK_EQ(es.model.violations, 0);
 }
 
 static void test_small_chunks_and_scratch(void)
@@ -234,17 +250,18 @@ static void test_small_chunks_and_scratch(void)
     accel_edgetpu_bitstream beo, bpc;
     int ran = 0;
     unsigned k;
-    setup(64, 16);
-    accel_edgetpu_model_executable(&dense, 0, &eo);
-    accel_edgetpu_model_executable(&dense, 1, &pc);
-    accel_edgetpu_exe_bitstream(&eo, 0, &beo);
-    accel_edgetpu_exe_bitstream(&pc, 0, &bpc);
+    REQUIRE_MODELS();
+    REQUIRE_ST(setup(64, 16), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_executable(&dense, 0, &eo), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_executable(&dense, 1, &pc), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_exe_bitstream(&eo, 0, &beo), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_exe_bitstream(&pc, 0, &bpc), ACCEL_OK);
     /* link real addresses this time: parameters at 0x1122334455667788 */
-    drv.base_addr[ACCEL_EDGETPU_DESC_PARAMETER] = 0x1122334455667788ULL;
-    drv.base_addr[ACCEL_EDGETPU_DESC_INPUT] = 0xA0000000ULL;
-    script(&dense, 1);
-    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_OK);
-    CHECK_EQ(dev.violations, 0);
+    es.drv.base_addr[ACCEL_EDGETPU_DESC_PARAMETER] = 0x1122334455667788ULL;
+    es.drv.base_addr[ACCEL_EDGETPU_DESC_INPUT] = 0xA0000000ULL;
+    REQUIRE_ST(script(&dense, 1), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &dense, &io, &ran), ACCEL_OK);
+    CHECK_EQ(es.model.violations, 0);
     for (k = 0; k < 256; k++) CHECK_EQ(out0[k], (uint8_t)(in_sum() + k));
     /* 16-byte scratch windows: every instruction transfer is 16 bytes */
     CHECK_EQ(sent_len[0], bpc.bits.len + beo.bits.len);
@@ -252,14 +269,16 @@ static void test_small_chunks_and_scratch(void)
         accel_edgetpu_insn in;
         uint32_t v = 0;
         /* PC program: bundles 4 and 5 carry the parameter address */
-        accel_edgetpu_insn_decode(sent[0] + 64, &in);
+        REQUIRE_ST(accel_edgetpu_decode_insn(sent[0] + 64, &in), ACCEL_OK);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0x55667788u);
-        accel_edgetpu_insn_decode(sent[0] + 80, &in);
+        REQUIRE_ST(accel_edgetpu_decode_insn(sent[0] + 80, &in), ACCEL_OK);
         CHECK_EQ(in.f[ACCEL_EDGETPU_F_IMM_SCALAR], 0x11223344u);
         /* EO program: input address at bits 1862 (upper) and 1990 (lower) */
-        accel_edgetpu_bits_get(sent[0] + bpc.bits.len, beo.bits.len, 1990, 32, &v);
+        REQUIRE_ST(accel_edgetpu_bits_get(sent[0] + bpc.bits.len, beo.bits.len, 1990, 32, &v),
+                   ACCEL_OK);
         CHECK_EQ(v, 0xA0000000u);
-        accel_edgetpu_bits_get(sent[0] + bpc.bits.len, beo.bits.len, 1862, 32, &v);
+        REQUIRE_ST(accel_edgetpu_bits_get(sent[0] + bpc.bits.len, beo.bits.len, 1862, 32, &v),
+                   ACCEL_OK);
         CHECK_EQ(v, 0);
         /* everything else unchanged */
         CHECK_MEM(sent[0] + 96, bpc.bits.p + 96, bpc.bits.len - 96);
@@ -268,7 +287,7 @@ static void test_small_chunks_and_scratch(void)
     CHECK_EQ(sent_len[2], 67584);
     /* too small a scratch is refused */
     io.scratch_len = 15;
-    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &dense, &io, &ran), ACCEL_E_BUFFER_TOO_SMALL);
 }
 
 static void test_fatal_interrupt(void)
@@ -276,59 +295,69 @@ static void test_fatal_interrupt(void)
     accel_edgetpu_exe eo;
     accel_edgetpu_bitstream b;
     int ran = 0;
-    setup(0, sizeof scratch);
-    accel_edgetpu_model_executable(&dense, 0, &eo);
-    accel_edgetpu_exe_bitstream(&eo, 0, &b);
+    REQUIRE_MODELS();
+    REQUIRE_ST(setup(0, sizeof scratch), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_executable(&dense, 0, &eo), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_exe_bitstream(&eo, 0, &b), ACCEL_OK);
     /* the chip takes the program and the input, then raises a fatal error instead of output */
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, (uint32_t)b.bits.len);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 256);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_IRQ, 0, 0x1);
-    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_HIB_ERROR_STATUS, 0x40);
-    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_HIB_FIRST_ERROR_STATUS, 0x42);
-    drv.usb.timeout_ms = 100;
-    CHECK_ST(accel_edgetpu_exe_run(&drv, &eo, &io), ACCEL_E_EDGETPU_FATAL);
-    CHECK_EQ_U64(drv.hib_error_status, 0x40);
-    CHECK_EQ_U64(drv.hib_first_error_status, 0x42);
-    CHECK_EQ(drv.irq_raw, 1);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_RECV, 0,
+                                          (uint32_t)b.bits.len), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_RECV, 1, 256), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_IRQ, 0, 0x1), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_set_reg(&es.model, ACCEL_EDGETPU_HIB_ERROR_STATUS, 0x40),
+               ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_set_reg(&es.model, ACCEL_EDGETPU_HIB_FIRST_ERROR_STATUS, 0x42),
+               ACCEL_OK);
+    es.drv.usb.timeout_ms = 100;
+    CHECK_ST(accel_edgetpu_exe_run(&es.drv, &eo, &io), ACCEL_E_EDGETPU_FATAL);
+    CHECK_EQ_U64(es.drv.hib_error_status, 0x40);
+    CHECK_EQ_U64(es.drv.hib_first_error_status, 0x42);
+    CHECK_EQ(es.drv.irq_raw, 1);
     /* a plain timeout (no interrupt pending) stays a timeout */
-    setup(0, sizeof scratch);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, (uint32_t)b.bits.len);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 256);
-    drv.usb.timeout_ms = 100;
-    CHECK_ST(accel_edgetpu_exe_run(&drv, &eo, &io), ACCEL_E_TIMEOUT);
+    REQUIRE_ST(setup(0, sizeof scratch), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_RECV, 0,
+                                          (uint32_t)b.bits.len), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_RECV, 1, 256), ACCEL_OK);
+    es.drv.usb.timeout_ms = 100;
+    CHECK_ST(accel_edgetpu_exe_run(&es.drv, &eo, &io), ACCEL_E_TIMEOUT);
     /* a failed parameter-caching run forgets the cache */
-    setup(0, sizeof scratch);
-    drv.usb.timeout_ms = 100;
+    REQUIRE_ST(setup(0, sizeof scratch), ACCEL_OK);
+    es.drv.usb.timeout_ms = 100;
     {
         accel_edgetpu_exe pc;
-        accel_edgetpu_model_executable(&dense, 1, &pc);
-        accel_edgetpu_exe_bitstream(&pc, 0, &b);
-        accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, (uint32_t)b.bits.len);
-        accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 2, 67584);
+        REQUIRE_ST(accel_edgetpu_package_executable(&dense, 1, &pc), ACCEL_OK);
+        REQUIRE_ST(accel_edgetpu_exe_bitstream(&pc, 0, &b), ACCEL_OK);
+        REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_RECV, 0,
+                                              (uint32_t)b.bits.len), ACCEL_OK);
+        REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_RECV, 2, 67584),
+                   ACCEL_OK);
         /* no completion event */
     }
-    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_E_TIMEOUT);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &dense, &io, &ran), ACCEL_E_TIMEOUT);
     CHECK_EQ(ran, 0);
-    CHECK_EQ(drv.ncached, 0);
-    CHECK_EQ_U64(drv.current_token, 0);
+    CHECK_EQ(es.drv.ncached, 0);
+    CHECK_EQ_U64(es.drv.current_token, 0);
 }
 
 static void test_wrong_event(void)
 {
     accel_edgetpu_exe eo;
     accel_edgetpu_bitstream b;
-    setup(0, sizeof scratch);
-    accel_edgetpu_model_executable(&dense, 0, &eo);
-    accel_edgetpu_exe_bitstream(&eo, 0, &b);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, (uint32_t)b.bits.len);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 256);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_OUTPUT, 0, 256);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_EVENT, 5, 0); /* interrupt 1, not 0 */
-    CHECK_ST(accel_edgetpu_exe_run(&drv, &eo, &io), ACCEL_E_EDGETPU_EVENT);
+    REQUIRE_MODELS();
+    REQUIRE_ST(setup(0, sizeof scratch), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_executable(&dense, 0, &eo), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_exe_bitstream(&eo, 0, &b), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_RECV, 0,
+                                          (uint32_t)b.bits.len), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_RECV, 1, 256), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_OUTPUT, 0, 256), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_EVENT, 5, 0),
+               ACCEL_OK); /* interrupt 1, not 0 */
+    CHECK_ST(accel_edgetpu_exe_run(&es.drv, &eo, &io), ACCEL_E_EDGETPU_EVENT);
     /* missing buffers */
     io.n_in = 0;
-    CHECK_ST(accel_edgetpu_exe_run(&drv, &eo, &io), ACCEL_E_NULL);
-    CHECK_ST(accel_edgetpu_exe_run(&drv, &eo, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_edgetpu_exe_run(&es.drv, &eo, &io), ACCEL_E_NULL);
+    CHECK_ST(accel_edgetpu_exe_run(&es.drv, &eo, NULL), ACCEL_E_NULL);
 }
 
 static void test_faults_during_run(void)
@@ -337,26 +366,27 @@ static void test_faults_during_run(void)
      * and the next run is refused until the protocol is reset */
     accel_sim_fault f;
     int ran = 0;
-    setup(4096, sizeof scratch);
-    script(&dense, 1);
+    REQUIRE_MODELS();
+    REQUIRE_ST(setup(4096, sizeof scratch), ACCEL_OK);
+    REQUIRE_ST(script(&dense, 1), ACCEL_OK);
     memset(&f, 0, sizeof f);
     f.kind = ACCEL_SIM_FAIL;
     f.ops = ACCEL_SIM_OP_USB_BULK_OUT;
     f.skip = 5;
     f.count = 1;
-    accel_sim_add_fault(&sim, &f);
-    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_E_IO);
-    CHECK(drv.usb.out_owed > 0);
-    CHECK_ST(accel_edgetpu_invoke(&drv, &dense, &io, &ran), ACCEL_E_STATE);
-    accel_edgetpu_usb_abort(&drv.usb);
-    CHECK_EQ(drv.usb.out_owed, 0);
+    accel_sim_add_fault(&es.sim, &f);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &dense, &io, &ran), ACCEL_E_IO);
+    CHECK(es.drv.usb.out_owed > 0);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &dense, &io, &ran), ACCEL_E_STATE);
+    accel_edgetpu_usb_abort(&es.drv.usb);
+    CHECK_EQ(es.drv.usb.out_owed, 0);
 }
 
 static void test_synthetic_package(void)
 {
     /* scripts/gen/gen_edgetpu_synth.py: int16 input split over two overlapping DMAs, int32
      * output, a fence, two instruction chunks, interrupt 1 */
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     accel_edgetpu_exe e;
     static uint8_t pkg[sizeof synth_pkg];
     uint8_t in10[10], out8[8], sum = 0;
@@ -366,24 +396,24 @@ static void test_synthetic_package(void)
     unsigned k;
     int ran = 1;
     memcpy(pkg, synth_pkg, sizeof pkg);
-    CHECK_ST(accel_edgetpu_package_open(&m, pkg, sizeof pkg), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_decode_package(&m, pkg, sizeof pkg), ACCEL_OK);
     CHECK_EQ(m.n_executables, 1);
-    CHECK_ST(accel_edgetpu_model_executable(&m, 0, &e), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_executable(&m, 0, &e), ACCEL_OK);
     CHECK_EQ(e.type, ACCEL_EDGETPU_STAND_ALONE);
     CHECK_EQ(e.n_bitstreams, 2);
     CHECK_EQ(e.n_hints, 7);
-    setup(0, 16);
+    REQUIRE_ST(setup(0, 16), ACCEL_OK);
     for (k = 0; k < 10; k++) in10[k] = (uint8_t)(0x11 * (k + 1));
     io.in = sin;
     io.in_len = sin_len;
     io.out = sout;
     io.out_len = sout_len;
-    drv.base_addr[ACCEL_EDGETPU_DESC_INPUT] = 0xAABBCCDD11223344ULL;
-    drv.base_addr[ACCEL_EDGETPU_DESC_OUTPUT] = 0x00000000CAFEF00DULL;
-    CHECK_ST(accel_edgetpu_dev_expect_exe(&dev, &e), ACCEL_OK);
-    CHECK_ST(accel_edgetpu_invoke(&drv, &m, &io, &ran), ACCEL_OK);
+    es.drv.base_addr[ACCEL_EDGETPU_DESC_INPUT] = 0xAABBCCDD11223344ULL;
+    es.drv.base_addr[ACCEL_EDGETPU_DESC_OUTPUT] = 0x00000000CAFEF00DULL;
+    CHECK_ST(accel_edgetpu_model_expect_exe(&es.model, &e), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_invoke(&es.drv, &m, &io, &ran), ACCEL_OK);
     CHECK_EQ(ran, 0);
-    CHECK_EQ(dev.violations, 0);
+    CHECK_EQ(es.model.violations, 0);
     /* request order: chunk 0, input [0,7), input [5,10), (fence), chunk 1 */
     CHECK_EQ(nhdr, 4);
     CHECK_EQ(hdr_log[0], (0u << 24) | SYNTH_PROG0_LEN);
@@ -393,38 +423,41 @@ static void test_synthetic_package(void)
     /* int16 input: the high (odd) byte of each element XOR 0x80, by position in the layer */
     CHECK_EQ(sent_len[1], 12);
     for (k = 0; k < 7; k++) CHECK_EQ(sent[1][k], (uint8_t)(in10[k] ^ ((k & 1) ? 0x80 : 0)));
-    for (k = 5; k < 10; k++) CHECK_EQ(sent[1][7 + k - 5], (uint8_t)(in10[k] ^ ((k & 1) ? 0x80 : 0)));
+    for (k = 5; k < 10; k++) CHECK_EQ(sent[1][7 + k - 5],
+                                      (uint8_t)(in10[k] ^ ((k & 1) ? 0x80 : 0)));
     for (k = 0; k < 12; k++) sum = (uint8_t)(sum + sent[1][k]);
     /* int32 output: byte 3 of each element XOR 0x80 after reading */
     for (k = 0; k < 8; k++) CHECK_EQ(out8[k], (uint8_t)((sum + k) ^ ((k % 4 == 3) ? 0x80 : 0)));
     /* linking: chunk 0 bundle 1 = input low, bundle 2 = input high; chunk 1 bundle 1 = output */
-    accel_edgetpu_bits_get(sent[0], sent_len[0], 16 * 8 + 70, 32, &v);
+    REQUIRE_ST(accel_edgetpu_bits_get(sent[0], sent_len[0], 16 * 8 + 70, 32, &v), ACCEL_OK);
     CHECK_EQ(v, 0x11223344u);
-    accel_edgetpu_bits_get(sent[0], sent_len[0], 32 * 8 + 70, 32, &v);
+    REQUIRE_ST(accel_edgetpu_bits_get(sent[0], sent_len[0], 32 * 8 + 70, 32, &v), ACCEL_OK);
     CHECK_EQ(v, 0xAABBCCDDu);
-    accel_edgetpu_bits_get(sent[0] + SYNTH_PROG0_LEN, SYNTH_PROG1_LEN, 16 * 8 + 70, 32, &v);
+    REQUIRE_ST(accel_edgetpu_bits_get(sent[0] + SYNTH_PROG0_LEN, SYNTH_PROG1_LEN, 16 * 8 + 70, 32,
+                                      &v), ACCEL_OK);
     CHECK_EQ(v, 0xCAFEF00Du);
     /* interrupt 1 arrives as event tag 5; a tag-4 event is refused */
-    setup(0, 16);
+    REQUIRE_ST(setup(0, 16), ACCEL_OK);
     io.in = sin;
     io.in_len = sin_len;
     io.out = sout;
     io.out_len = sout_len;
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, SYNTH_PROG0_LEN);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 7);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 5);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 0, SYNTH_PROG1_LEN);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_OUTPUT, 0, 8);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_EVENT, 4, 0);
-    CHECK_ST(accel_edgetpu_exe_run(&drv, &e, &io), ACCEL_E_EDGETPU_EVENT);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_RECV, 0, SYNTH_PROG0_LEN),
+               ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_RECV, 1, 7), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_RECV, 1, 5), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_RECV, 0, SYNTH_PROG1_LEN),
+               ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_OUTPUT, 0, 8), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_EVENT, 4, 0), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_exe_run(&es.drv, &e, &io), ACCEL_E_EDGETPU_EVENT);
     /* an input buffer shorter than the hints need */
     sin_len[0] = 9;
-    CHECK_ST(accel_edgetpu_exe_run(&drv, &e, &io), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_edgetpu_exe_run(&es.drv, &e, &io), ACCEL_E_BUFFER_TOO_SMALL);
 }
 
 int main(void)
 {
-    load_models();
     RUN(test_synthetic_package);
     RUN(test_dense_first_and_cached);
     RUN(test_bright_signed_output);

@@ -1,11 +1,13 @@
 /* test_edgetpu_usb.c - Edge TPU USB wire format, protocol (CSR transfers, framing, chunking,
- * ordering, timeouts), the bring-up sequencer against the device model, checked transfer for
- * transfer against init_sequence_libedgetpu_usb.tsv (../shared/data/edgetpu, override with
- * ACCEL_EDGETPU_DATA). */
+ * ordering, timeouts), the bring-up sequencer against the device model, and DFU. One case checks
+ * the open sequence transfer for transfer against init_sequence_libedgetpu_usb.tsv, libedgetpu's
+ * traced open (third-party: tests/edgetpu_data.h); it skips by name without it. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
 #include "testlib.h"
+#include "edgetpu_data.h"
+#include "sessions.h"
 #include <stdlib.h>
 
 /* ---- a transfer log filled by the simulator's trace hook ---- */
@@ -39,21 +41,14 @@ static void tracer(void *ctx, const accel_sim_event *ev)
     if (ev->data) memcpy(x->data, ev->data, ev->done < 16 ? ev->done : 16);
 }
 
-static accel_sim sim;
-static accel_edgetpu_dev dev;
-static accel_edgetpu_usb usb;
+/* es.model is the chip; es.drv.usb, the protocol layer these tests drive (the driver above it
+ * is not used here) */
+static edgetpu_session es;
 
-static void setup(uint32_t chunk)
+static accel_status setup(uint32_t chunk)
 {
-    accel_port model;
-    memset(&model, 0, sizeof model);
-    accel_edgetpu_dev_init(&dev);
-    accel_edgetpu_dev_port(&dev, &model);
-    accel_sim_init(&sim);
-    accel_sim_attach(&sim, &model);
-    accel_sim_set_trace(&sim, tracer, NULL);
-    accel_edgetpu_usb_init(&usb, &sim.port, chunk);
     nx = 0;
+    return edgetpu_session_init(&es, chunk, tracer, NULL);
 }
 
 static void test_header(void)
@@ -62,17 +57,17 @@ static void test_header(void)
     uint32_t len = 0;
     uint8_t tag = 9;
     static const uint8_t want[8] = {0x80, 0x10, 0x00, 0x00, 0x02, 0, 0, 0};
-    CHECK_ST(accel_edgetpu_header_encode(h, 0x1080, 2), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_encode_header(h, 0x1080, 2), ACCEL_OK);
     CHECK_MEM(h, want, 8);
-    CHECK_ST(accel_edgetpu_header_decode(h, &len, &tag), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_header(h, &len, &tag), ACCEL_OK);
     CHECK_EQ(len, 0x1080);
     CHECK_EQ(tag, 2);
-    CHECK_ST(accel_edgetpu_header_encode(h, 1, 16), ACCEL_E_ARG);
+    CHECK_ST(accel_edgetpu_encode_header(h, 1, 16), ACCEL_E_ARG);
     h[4] = 0x12;
-    CHECK_ST(accel_edgetpu_header_decode(h, &len, &tag), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_header(h, &len, &tag), ACCEL_E_MALFORMED);
     h[4] = 2;
     h[7] = 1;
-    CHECK_ST(accel_edgetpu_header_decode(h, &len, &tag), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_header(h, &len, &tag), ACCEL_E_MALFORMED);
 }
 
 static void test_event_irq(void)
@@ -83,33 +78,33 @@ static void test_event_irq(void)
     accel_edgetpu_irq irq;
     uint8_t out[16];
     static const uint8_t irq_bytes[4] = {0x05, 0, 0, 0};
-    CHECK_ST(accel_edgetpu_event_decode(ev_bytes, 16, &ev), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_event(ev_bytes, 16, &ev), ACCEL_OK);
     CHECK_EQ_U64(ev.address, 0x1122334455667788ULL);
     CHECK_EQ(ev.length, 0x100);
     CHECK_EQ(ev.tag, 4); /* low 4 bits only */
-    CHECK_ST(accel_edgetpu_event_decode(ev_bytes, 15, &ev), ACCEL_E_TRUNCATED);
-    CHECK_ST(accel_edgetpu_event_decode(ev_bytes, 17, &ev), ACCEL_E_TOO_LONG);
-    CHECK_ST(accel_edgetpu_event_encode(&ev, out), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_event(ev_bytes, 15, &ev), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_edgetpu_decode_event(ev_bytes, 17, &ev), ACCEL_E_TOO_LONG);
+    CHECK_ST(accel_edgetpu_encode_event(&ev, out), ACCEL_OK);
     CHECK_MEM(out, ev_bytes, 12);
     CHECK_EQ(out[12], 4);
     /* 0b00101: fatal and top-level interrupt 1 */
-    CHECK_ST(accel_edgetpu_irq_decode(irq_bytes, 4, &irq), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_irq(irq_bytes, 4, &irq), ACCEL_OK);
     CHECK_EQ(irq.fatal, 1);
     CHECK_EQ(irq.top_level, 2);
     CHECK_EQ(irq.raw, 5);
-    CHECK_ST(accel_edgetpu_irq_decode(irq_bytes, 3, &irq), ACCEL_E_TRUNCATED);
-    CHECK_ST(accel_edgetpu_irq_decode(irq_bytes, 8, &irq), ACCEL_E_TOO_LONG);
+    CHECK_ST(accel_edgetpu_decode_irq(irq_bytes, 3, &irq), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_edgetpu_decode_irq(irq_bytes, 8, &irq), ACCEL_E_TOO_LONG);
 }
 
 static void test_csr(void)
 {
     uint32_t v32 = 0;
     uint64_t v64 = 0;
-    setup(0);
-    CHECK_ST(accel_edgetpu_csr_read32(&usb, 0x1A30C, &v32), ACCEL_OK);
+    REQUIRE_ST(setup(0), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_csr_read32(&es.drv.usb, 0x1A30C, &v32), ACCEL_OK);
     CHECK_EQ(v32, 0x000F3F59UL);
-    CHECK_ST(accel_edgetpu_csr_write64(&usb, 0x44018, 0x0102030405060708ULL), ACCEL_OK);
-    CHECK_ST(accel_edgetpu_csr_read64(&usb, 0x44018, &v64), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_csr_write64(&es.drv.usb, 0x44018, 0x0102030405060708ULL), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_csr_read64(&es.drv.usb, 0x44018, &v64), ACCEL_OK);
     CHECK_EQ_U64(v64, 0x0102030405060708ULL);
     CHECK_EQ(nx, 3);
     /* read32: 0xC0, bRequest 1, wValue = low 16, wIndex = high 16 */
@@ -137,17 +132,18 @@ static void test_csr(void)
         f.dir = ACCEL_SIM_FROM_DEVICE;
         f.at = 2;
         f.count = 1;
-        accel_sim_add_fault(&sim, &f);
+        accel_sim_add_fault(&es.sim, &f);
         v32 = 0x1234;
-        CHECK_ST(accel_edgetpu_csr_read32(&usb, 0x1A30C, &v32), ACCEL_E_TRUNCATED);
+        CHECK_ST(accel_edgetpu_csr_read32(&es.drv.usb, 0x1A30C, &v32), ACCEL_E_TRUNCATED);
         CHECK_EQ(v32, 0x1234);
     }
     /* the model refuses a malformed request */
     {
         uint8_t b[4];
         size_t done = 0;
-        CHECK_ST(accel_port_usb_control(&sim.port, 0x40, 7, 0, 0, b, 4, 10, &done), ACCEL_E_STALL);
-        CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_CSR);
+        CHECK_ST(accel_port_usb_control(&es.sim.port, 0x40, 7, 0, 0, b, 4, 10, &done),
+                 ACCEL_E_STALL);
+        CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_CSR);
     }
 }
 
@@ -156,8 +152,9 @@ static void test_chunking(void)
     static uint8_t data[2500];
     unsigned i;
     for (i = 0; i < sizeof data; i++) data[i] = (uint8_t)i;
-    setup(1000);
-    CHECK_ST(accel_edgetpu_usb_send(&usb, ACCEL_EDGETPU_TAG_PARAMETERS, data, sizeof data), ACCEL_OK);
+    REQUIRE_ST(setup(1000), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_usb_send(&es.drv.usb, ACCEL_EDGETPU_TAG_PARAMETERS, data, sizeof data),
+             ACCEL_OK);
     CHECK_EQ(nx, 4);
     CHECK_EQ(xlog[0].len, 8);
     {
@@ -167,28 +164,28 @@ static void test_chunking(void)
     CHECK_EQ(xlog[1].len, 1000);
     CHECK_EQ(xlog[2].len, 1000);
     CHECK_EQ(xlog[3].len, 500);
-    CHECK_EQ(dev.recv_bytes[2], 2500);
-    CHECK_EQ(dev.recv_requests[2], 1);
-    CHECK_EQ(dev.violations, 0);
+    CHECK_EQ(es.model.recv_bytes[2], 2500);
+    CHECK_EQ(es.model.recv_requests[2], 1);
+    CHECK_EQ(es.model.violations, 0);
     /* default chunk is 1 MiB: one data transfer */
-    setup(0);
-    CHECK_EQ(usb.max_chunk, 0x100000UL);
-    CHECK_ST(accel_edgetpu_usb_send(&usb, 0, data, 2496), ACCEL_OK);
+    REQUIRE_ST(setup(0), ACCEL_OK);
+    CHECK_EQ(es.drv.usb.max_chunk, 0x100000UL);
+    CHECK_ST(accel_edgetpu_usb_send(&es.drv.usb, 0, data, 2496), ACCEL_OK);
     CHECK_EQ(nx, 2);
     /* streamed: begin then pieces */
-    setup(64);
-    CHECK_ST(accel_edgetpu_usb_begin(&usb, 1, 100), ACCEL_OK);
-    CHECK_ST(accel_edgetpu_usb_data(&usb, data, 30), ACCEL_OK);
-    CHECK_EQ(usb.out_owed, 70);
-    CHECK_ST(accel_edgetpu_usb_begin(&usb, 1, 10), ACCEL_E_STATE); /* previous still owed */
-    CHECK_ST(accel_edgetpu_usb_data(&usb, data, 71), ACCEL_E_TOO_LONG);
-    CHECK_ST(accel_edgetpu_usb_data(&usb, data + 30, 70), ACCEL_OK);
+    REQUIRE_ST(setup(64), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_usb_begin(&es.drv.usb, 1, 100), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_usb_data(&es.drv.usb, data, 30), ACCEL_OK);
+    CHECK_EQ(es.drv.usb.out_owed, 70);
+    CHECK_ST(accel_edgetpu_usb_begin(&es.drv.usb, 1, 10), ACCEL_E_STATE); /* previous still owed */
+    CHECK_ST(accel_edgetpu_usb_data(&es.drv.usb, data, 71), ACCEL_E_TOO_LONG);
+    CHECK_ST(accel_edgetpu_usb_data(&es.drv.usb, data + 30, 70), ACCEL_OK);
     CHECK_EQ(nx, 1 + 1 + 2);
-    CHECK_EQ(dev.recv_bytes[1], 100);
-    CHECK_EQ(dev.violations, 0);
+    CHECK_EQ(es.model.recv_bytes[1], 100);
+    CHECK_EQ(es.model.violations, 0);
     /* host tags are 0..2 only; zero-length requests are refused */
-    CHECK_ST(accel_edgetpu_usb_begin(&usb, 3, 10), ACCEL_E_ARG);
-    CHECK_ST(accel_edgetpu_usb_begin(&usb, 1, 0), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_edgetpu_usb_begin(&es.drv.usb, 3, 10), ACCEL_E_ARG);
+    CHECK_ST(accel_edgetpu_usb_begin(&es.drv.usb, 1, 0), ACCEL_E_ZERO_LENGTH);
 }
 
 static void test_ordering(void)
@@ -196,71 +193,71 @@ static void test_ordering(void)
     uint8_t out[300];
     uint8_t in[4] = {1, 2, 3, 4};
     accel_sim_fault f;
-    setup(0);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_RECV, 1, 4);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_OUTPUT, 0, 300);
-    accel_edgetpu_dev_expect(&dev, ACCEL_EDGETPU_DEV_EVENT, 4, 0);
-    CHECK_ST(accel_edgetpu_usb_send(&usb, 1, in, 4), ACCEL_OK);
+    REQUIRE_ST(setup(0), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_RECV, 1, 4), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_OUTPUT, 0, 300), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&es.model, ACCEL_EDGETPU_MODEL_EVENT, 4, 0), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_usb_send(&es.drv.usb, 1, in, 4), ACCEL_OK);
     /* the output read fails half-way (host reads in 100-byte pieces): 200 bytes still owed */
-    usb.max_chunk = 100;
+    es.drv.usb.max_chunk = 100;
     memset(&f, 0, sizeof f);
     f.kind = ACCEL_SIM_FAIL;
     f.ops = ACCEL_SIM_OP_USB_BULK_IN;
     f.skip = 1;
     f.count = 1;
-    accel_sim_add_fault(&sim, &f);
-    CHECK_ST(accel_edgetpu_usb_read_output(&usb, out, 300), ACCEL_E_IO);
-    CHECK_EQ(usb.in_owed, 200);
+    accel_sim_add_fault(&es.sim, &f);
+    CHECK_ST(accel_edgetpu_usb_read_output(&es.drv.usb, out, 300), ACCEL_E_IO);
+    CHECK_EQ(es.drv.usb.in_owed, 200);
     /* no bulk-out while a bulk-in is incomplete: refused by the host side ... */
-    CHECK_ST(accel_edgetpu_usb_begin(&usb, 0, 16), ACCEL_E_STATE);
+    CHECK_ST(accel_edgetpu_usb_begin(&es.drv.usb, 0, 16), ACCEL_E_STATE);
     /* ... and detected by the device model when a host ignores it */
     {
         uint8_t h[8];
         size_t done = 0;
-        accel_edgetpu_header_encode(h, 16, 0);
-        CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, h, 8, 100, &done), ACCEL_E_STALL);
-        CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_ORDER);
+        REQUIRE_ST(accel_edgetpu_encode_header(h, 16, 0), ACCEL_OK);
+        CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, h, 8, 100, &done), ACCEL_E_STALL);
+        CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_ORDER);
     }
     /* a different length cannot resume the interrupted read; the same can */
-    CHECK_ST(accel_edgetpu_usb_read_output(&usb, out, 299), ACCEL_E_STATE);
-    accel_sim_clear_faults(&sim);
+    CHECK_ST(accel_edgetpu_usb_read_output(&es.drv.usb, out, 299), ACCEL_E_STATE);
+    accel_sim_clear_faults(&es.sim);
     /* the synthetic output: byte k = sum(input) + k = 10 + k, resumed where it stopped */
-    CHECK_ST(accel_edgetpu_usb_read_output(&usb, out, 300), ACCEL_OK);
-    CHECK_EQ(usb.in_owed, 0);
+    CHECK_ST(accel_edgetpu_usb_read_output(&es.drv.usb, out, 300), ACCEL_OK);
+    CHECK_EQ(es.drv.usb.in_owed, 0);
     CHECK_EQ(out[0], 10);
     CHECK_EQ(out[99], 109);
     CHECK_EQ(out[100], 110);
     CHECK_EQ(out[299], (uint8_t)(10 + 299));
     {
         accel_edgetpu_event ev;
-        CHECK_ST(accel_edgetpu_usb_read_event(&usb, &ev), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_usb_read_event(&es.drv.usb, &ev), ACCEL_OK);
         CHECK_EQ(ev.tag, 4);
     }
     /* after the output, bulk-out is allowed again; an unexpected request is a script error */
-    CHECK_ST(accel_edgetpu_usb_send(&usb, 0, in, 4), ACCEL_OK);
-    CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_SCRIPT);
+    CHECK_ST(accel_edgetpu_usb_send(&es.drv.usb, 0, in, 4), ACCEL_OK);
+    CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_SCRIPT);
 }
 
 static void test_model_framing(void)
 {
     uint8_t h[8], d[32];
     size_t done = 0;
-    setup(0);
+    REQUIRE_ST(setup(0), ACCEL_OK);
     memset(d, 0, sizeof d);
     /* header must come alone, 8 bytes */
-    CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, d, 12, 100, &done), ACCEL_E_STALL);
-    CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_HEADER);
+    CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, d, 12, 100, &done), ACCEL_E_STALL);
+    CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_HEADER);
     /* tag 3 is the device's */
-    dev.violations = 0;
-    accel_edgetpu_header_encode(h, 16, 3);
-    CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, h, 8, 100, &done), ACCEL_E_STALL);
-    CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_HEADER);
+    es.model.violations = 0;
+    REQUIRE_ST(accel_edgetpu_encode_header(h, 16, 3), ACCEL_OK);
+    CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, h, 8, 100, &done), ACCEL_E_STALL);
+    CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_HEADER);
     /* more data than announced */
-    dev.violations = 0;
-    accel_edgetpu_header_encode(h, 16, 1);
-    CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, h, 8, 100, &done), ACCEL_OK);
-    CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, d, 17, 100, &done), ACCEL_E_STALL);
-    CHECK(dev.violations & ACCEL_EDGETPU_DEV_V_SIZE);
+    es.model.violations = 0;
+    REQUIRE_ST(accel_edgetpu_encode_header(h, 16, 1), ACCEL_OK);
+    CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, h, 8, 100, &done), ACCEL_OK);
+    CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, d, 17, 100, &done), ACCEL_E_STALL);
+    CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_SIZE);
 }
 
 static void test_timeouts(void)
@@ -269,17 +266,17 @@ static void test_timeouts(void)
     accel_edgetpu_irq irq;
     uint8_t out[4];
     uint32_t t0;
-    setup(0);
-    t0 = sim.now;
-    CHECK_ST(accel_edgetpu_usb_read_event(&usb, &ev), ACCEL_E_TIMEOUT);
-    CHECK_EQ(sim.now - t0, 6000);
-    usb.timeout_ms = 50;
-    CHECK_ST(accel_edgetpu_usb_read_irq(&usb, &irq), ACCEL_E_TIMEOUT);
-    CHECK_EQ(sim.now - t0, 6050);
-    CHECK_ST(accel_edgetpu_usb_read_output(&usb, out, 4), ACCEL_E_TIMEOUT);
-    CHECK_EQ(usb.in_owed, 4);
-    accel_edgetpu_usb_abort(&usb);
-    CHECK_EQ(usb.in_owed, 0);
+    REQUIRE_ST(setup(0), ACCEL_OK);
+    t0 = es.sim.now;
+    CHECK_ST(accel_edgetpu_usb_read_event(&es.drv.usb, &ev), ACCEL_E_TIMEOUT);
+    CHECK_EQ(es.sim.now - t0, 6000);
+    es.drv.usb.timeout_ms = 50;
+    CHECK_ST(accel_edgetpu_usb_read_irq(&es.drv.usb, &irq), ACCEL_E_TIMEOUT);
+    CHECK_EQ(es.sim.now - t0, 6050);
+    CHECK_ST(accel_edgetpu_usb_read_output(&es.drv.usb, out, 4), ACCEL_E_TIMEOUT);
+    CHECK_EQ(es.drv.usb.in_owed, 4);
+    accel_edgetpu_usb_abort(&es.drv.usb);
+    CHECK_EQ(es.drv.usb.in_owed, 0);
     /* a stalled bulk-out */
     {
         accel_sim_fault f;
@@ -287,9 +284,9 @@ static void test_timeouts(void)
         f.kind = ACCEL_SIM_STALL;
         f.ops = ACCEL_SIM_OP_USB_BULK_OUT;
         f.stall_ms = 10;
-        accel_sim_add_fault(&sim, &f);
-        CHECK_ST(accel_edgetpu_usb_send(&usb, 1, out, 4), ACCEL_E_TIMEOUT);
-        CHECK_EQ(usb.out_owed, 0); /* the header never went: nothing owed */
+        accel_sim_add_fault(&es.sim, &f);
+        CHECK_ST(accel_edgetpu_usb_send(&es.drv.usb, 1, out, 4), ACCEL_E_TIMEOUT);
+        CHECK_EQ(es.drv.usb.out_owed, 0); /* the header never went: nothing owed */
     }
 }
 
@@ -302,16 +299,18 @@ typedef struct {
 static tsv_row rows[64];
 static unsigned nrows;
 
-static void load_tsv(void)
+/* Rows of the trace into rows[]; 0 when the file cannot be opened (and says which). */
+static int load_tsv(void)
 {
     char path[512], line[1024];
-    const char *dir = getenv("ACCEL_EDGETPU_DATA");
     FILE *fp;
     nrows = 0;
-    if (!dir) dir = "../shared/data/edgetpu";
-    snprintf(path, sizeof path, "%s/init_sequence_libedgetpu_usb.tsv", dir);
+    snprintf(path, sizeof path, "%s/init_sequence_libedgetpu_usb.tsv", et_data_dir());
     fp = fopen(path, "r");
-    if (!fp) return;
+    if (!fp) {
+        printf("  cannot open %s\n", path);
+        return 0;
+    }
     if (!fgets(line, sizeof line, fp)) line[0] = 0; /* header */
     while (fgets(line, sizeof line, fp) && nrows < 64) {
         unsigned step, rt, req, wv, wi, off;
@@ -330,15 +329,17 @@ static void load_tsv(void)
         nrows++;
     }
     fclose(fp);
+    return 1;
 }
 
 static void test_open_matches_trace(void)
 {
     unsigned i;
-    load_tsv();
-    CHECK_EQ(nrows, 52);
-    setup(0);
-    CHECK_ST(accel_edgetpu_open(&usb, ACCEL_EDGETPU_PERF_HIGH, 1), ACCEL_OK);
+    REQUIRE_DATA("ACCEL_EDGETPU_DATA", "edgetpu");
+    REQUIRE(load_tsv());
+    REQUIRE_EQ(nrows, 52);
+    REQUIRE_ST(setup(0), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_open(&es.drv.usb, ACCEL_EDGETPU_PERF_HIGH, 1), ACCEL_OK);
     CHECK_EQ(nx, nrows);
     for (i = 0; i < nx && i < nrows; i++) {
         const tsv_row *r = &rows[i];
@@ -356,10 +357,10 @@ static void test_open_matches_trace(void)
             CHECK_EQ_U64(v, r->val);
         }
     }
-    CHECK_EQ(dev.violations, 0);
+    CHECK_EQ(es.model.violations, 0);
     /* state after open */
-    CHECK_EQ_U64(accel_edgetpu_dev_reg(&dev, ACCEL_EDGETPU_SCU_CTRL_3), 0x5085005CULL);
-    CHECK_EQ_U64(accel_edgetpu_dev_reg(&dev, ACCEL_EDGETPU_SCALAR_RUN_CONTROL), 1);
+    CHECK_EQ_U64(accel_edgetpu_model_reg(&es.model, ACCEL_EDGETPU_SCU_CTRL_3), 0x5085005CULL);
+    CHECK_EQ_U64(accel_edgetpu_model_reg(&es.model, ACCEL_EDGETPU_SCALAR_RUN_CONTROL), 1);
 }
 
 static void test_open_perf_levels(void)
@@ -370,24 +371,25 @@ static void test_open_perf_levels(void)
     int p;
     uint32_t bits;
     for (p = 0; p < 4; p++) {
-        setup(0);
-        CHECK_ST(accel_edgetpu_open(&usb, p, 1), ACCEL_OK);
+        REQUIRE_ST(setup(0), ACCEL_OK);
+        CHECK_ST(accel_edgetpu_open(&es.drv.usb, p, 1), ACCEL_OK);
         CHECK_EQ(accel_load_u32le(xlog[5].data), want[p]);
     }
     CHECK_ST(accel_edgetpu_clock_bits(4, &bits), ACCEL_E_ARG);
-    CHECK_ST(accel_edgetpu_open(&usb, -1, 1), ACCEL_E_ARG);
+    CHECK_ST(accel_edgetpu_open(&es.drv.usb, -1, 1), ACCEL_E_ARG);
     /* USB 2 high speed: 256-byte outfeed chunks (0x20) */
-    setup(0);
-    CHECK_ST(accel_edgetpu_open(&usb, ACCEL_EDGETPU_PERF_HIGH, 0), ACCEL_OK);
+    REQUIRE_ST(setup(0), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_open(&es.drv.usb, ACCEL_EDGETPU_PERF_HIGH, 0), ACCEL_OK);
     CHECK_EQ(accel_load_u64le(xlog[17].data), 0x20);
 }
 
 static void test_open_branches(void)
 {
     /* awake chip: EnableReset forces sleep, waits for state 2, pulses gcbb_credit0 */
-    setup(0);
-    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_SCU_CTRL_3, 0x5005005CUL);
-    CHECK_ST(accel_edgetpu_open(&usb, ACCEL_EDGETPU_PERF_HIGH, 1), ACCEL_OK);
+    REQUIRE_ST(setup(0), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_set_reg(&es.model, ACCEL_EDGETPU_SCU_CTRL_3, 0x5005005CUL),
+               ACCEL_OK);
+    CHECK_ST(accel_edgetpu_open(&es.drv.usb, ACCEL_EDGETPU_PERF_HIGH, 1), ACCEL_OK);
     CHECK_EQ(nx, 52 + 5);
     CHECK_EQ(xlog[5].rt, 0x40); /* RMW write of force_sleep 0b11 */
     CHECK_EQ(accel_load_u32le(xlog[5].data), 0x50C5005CUL);
@@ -397,9 +399,10 @@ static void test_open_branches(void)
     CHECK_EQ(accel_load_u32le(xlog[7].data), 0xF);
     CHECK_EQ(accel_load_u32le(xlog[8].data), 0);
     /* hardware clock gate already on: no scu_ctrl_2 read-modify-write */
-    setup(0);
-    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_SCU_CTRL_2, 0x00150000UL);
-    CHECK_ST(accel_edgetpu_open(&usb, ACCEL_EDGETPU_PERF_HIGH, 1), ACCEL_OK);
+    REQUIRE_ST(setup(0), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_set_reg(&es.model, ACCEL_EDGETPU_SCU_CTRL_2, 0x00150000UL),
+               ACCEL_OK);
+    CHECK_ST(accel_edgetpu_open(&es.drv.usb, ACCEL_EDGETPU_PERF_HIGH, 1), ACCEL_OK);
     CHECK_EQ(nx, 50);
 }
 
@@ -409,26 +412,28 @@ static void test_poll_timeout(void)
     uint32_t n;
     const accel_edgetpu_step *s = accel_edgetpu_open_steps(&n);
     uint32_t t0;
-    setup(0);
+    REQUIRE_ST(setup(0), ACCEL_OK);
     /* scalar core not idle after reset: Poll(scalarCoreRunControl, 0) times out */
-    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, 1);
+    REQUIRE_ST(accel_edgetpu_model_set_reg(&es.model, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, 1),
+               ACCEL_OK);
     memset(&ctx, 0, sizeof ctx);
     ctx.clock_bits = 0x50000000UL;
-    t0 = sim.now;
-    CHECK_ST(accel_edgetpu_seq_run(&usb, s, n, &ctx), ACCEL_E_TIMEOUT);
+    t0 = es.sim.now;
+    CHECK_ST(accel_edgetpu_seq_run(&es.drv.usb, s, n, &ctx), ACCEL_E_TIMEOUT);
     CHECK_EQ(s[ctx.failed_step].reg, ACCEL_EDGETPU_SCALAR_RUN_CONTROL);
-    CHECK_EQ(sim.now - t0, 1000);
+    CHECK_EQ(es.sim.now - t0, 1000);
     CHECK_EQ_U64(ctx.last, 1);
     /* the poll compares all 64 bits: a set bit 32 is not "0" */
-    setup(0);
-    accel_edgetpu_dev_set_reg(&dev, ACCEL_EDGETPU_SCALAR_RUN_CONTROL, 0x100000000ULL);
+    REQUIRE_ST(setup(0), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_set_reg(&es.model, ACCEL_EDGETPU_SCALAR_RUN_CONTROL,
+                                           0x100000000ULL), ACCEL_OK);
     memset(&ctx, 0, sizeof ctx);
-    CHECK_ST(accel_edgetpu_seq_run(&usb, s, n, &ctx), ACCEL_E_TIMEOUT);
+    CHECK_ST(accel_edgetpu_seq_run(&es.drv.usb, s, n, &ctx), ACCEL_E_TIMEOUT);
     CHECK_EQ(s[ctx.failed_step].reg, ACCEL_EDGETPU_SCALAR_RUN_CONTROL);
     CHECK_EQ_U64(ctx.last, 0x100000000ULL);
     /* a 64-bit read-modify-write keeps the upper half */
-    setup(0);
-    accel_edgetpu_dev_set_reg(&dev, 0x40000UL, 0xAB000000F0ULL);
+    REQUIRE_ST(setup(0), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_set_reg(&es.model, 0x40000UL, 0xAB000000F0ULL), ACCEL_OK);
     {
         accel_edgetpu_step rmw;
         memset(&rmw, 0, sizeof rmw);
@@ -437,11 +442,11 @@ static void test_poll_timeout(void)
         rmw.reg = 0x40000UL;
         rmw.mask = 0xF0u;
         rmw.value = 0x5u;
-        CHECK_ST(accel_edgetpu_seq_run(&usb, &rmw, 1, &ctx), ACCEL_OK);
-        CHECK_EQ_U64(accel_edgetpu_dev_reg(&dev, 0x40000UL), 0xAB00000005ULL);
+        CHECK_ST(accel_edgetpu_seq_run(&es.drv.usb, &rmw, 1, &ctx), ACCEL_OK);
+        CHECK_EQ_U64(accel_edgetpu_model_reg(&es.model, 0x40000UL), 0xAB00000005ULL);
     }
     /* an I/O error stops the sequence at once */
-    setup(0);
+    REQUIRE_ST(setup(0), ACCEL_OK);
     {
         accel_sim_fault f;
         memset(&f, 0, sizeof f);
@@ -449,9 +454,9 @@ static void test_poll_timeout(void)
         f.ops = ACCEL_SIM_OP_USB_CONTROL;
         f.skip = 10;
         f.count = 1;
-        accel_sim_add_fault(&sim, &f);
+        accel_sim_add_fault(&es.sim, &f);
     }
-    CHECK_ST(accel_edgetpu_open(&usb, ACCEL_EDGETPU_PERF_HIGH, 1), ACCEL_E_IO);
+    CHECK_ST(accel_edgetpu_open(&es.drv.usb, ACCEL_EDGETPU_PERF_HIGH, 1), ACCEL_E_IO);
     CHECK_EQ(nx, 11);
     /* a bad step is refused */
     {
@@ -459,41 +464,45 @@ static void test_poll_timeout(void)
         memset(&bad, 0, sizeof bad);
         bad.op = 9;
         bad.width = 32;
-        CHECK_ST(accel_edgetpu_seq_run(&usb, &bad, 1, &ctx), ACCEL_E_ARG);
+        CHECK_ST(accel_edgetpu_seq_run(&es.drv.usb, &bad, 1, &ctx), ACCEL_E_ARG);
         bad.op = ACCEL_EDGETPU_OP_READ;
         bad.width = 16;
-        CHECK_ST(accel_edgetpu_seq_run(&usb, &bad, 1, &ctx), ACCEL_E_ARG);
+        CHECK_ST(accel_edgetpu_seq_run(&es.drv.usb, &bad, 1, &ctx), ACCEL_E_ARG);
     }
 }
 
 static void test_close(void)
 {
-    setup(0);
-    CHECK_ST(accel_edgetpu_open(&usb, ACCEL_EDGETPU_PERF_MAX, 1), ACCEL_OK);
+    REQUIRE_ST(setup(0), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_open(&es.drv.usb, ACCEL_EDGETPU_PERF_MAX, 1), ACCEL_OK);
     nx = 0;
-    CHECK_ST(accel_edgetpu_close(&usb), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_close(&es.drv.usb), ACCEL_OK);
     /* 5 interrupt disables, 15 halts (+ tileconfig write/poll), TEST, RMW, poll, 2 credits */
     CHECK_EQ(nx, 5 + 15 + 2 + 1 + 2 + 1 + 2);
-    CHECK_EQ_U64(accel_edgetpu_dev_reg(&dev, ACCEL_EDGETPU_SCALAR_RUN_CONTROL), 2);
-    CHECK_EQ_U64(accel_edgetpu_dev_reg(&dev, ACCEL_EDGETPU_TOP_LEVEL_INT_CONTROL(3)), 0);
-    CHECK_EQ_U64(accel_edgetpu_dev_reg(&dev, ACCEL_EDGETPU_SCU_CTRL_3) & 0xC00300UL, 0xC00200UL);
-    CHECK_EQ(dev.violations, 0);
+    CHECK_EQ_U64(accel_edgetpu_model_reg(&es.model, ACCEL_EDGETPU_SCALAR_RUN_CONTROL), 2);
+    CHECK_EQ_U64(accel_edgetpu_model_reg(&es.model, ACCEL_EDGETPU_TOP_LEVEL_INT_CONTROL(3)), 0);
+    CHECK_EQ_U64(accel_edgetpu_model_reg(&es.model, ACCEL_EDGETPU_SCU_CTRL_3) & 0xC00300UL,
+                 0xC00200UL);
+    CHECK_EQ(es.model.violations, 0);
 }
 
-static accel_edgetpu_dfu_dev dfu;
+static accel_edgetpu_dfu_model dfu;
 static uint8_t dfu_mem[4096];
 
-static void setup_dfu(void)
+/* The DFU-mode chip (its own model) behind the simulator; the host side is the port alone. */
+static accel_status setup_dfu(void)
 {
     accel_port model;
+    accel_status st;
     memset(&model, 0, sizeof model);
     memset(dfu_mem, 0, sizeof dfu_mem);
-    accel_edgetpu_dfu_dev_init(&dfu, dfu_mem, sizeof dfu_mem);
-    accel_edgetpu_dfu_dev_port(&dfu, &model);
-    accel_sim_init(&sim);
-    accel_sim_attach(&sim, &model);
-    accel_sim_set_trace(&sim, tracer, NULL);
     nx = 0;
+    st = accel_edgetpu_dfu_model_init(&dfu, dfu_mem, sizeof dfu_mem);
+    if (st == ACCEL_OK) st = accel_edgetpu_dfu_model_port(&dfu, &model);
+    if (st == ACCEL_OK) st = accel_sim_init(&es.sim);
+    if (st == ACCEL_OK) st = accel_sim_attach(&es.sim, &model);
+    if (st == ACCEL_OK) accel_sim_set_trace(&es.sim, tracer, NULL);
+    return st;
 }
 
 static void test_dfu(void)
@@ -504,14 +513,14 @@ static void test_dfu(void)
     static const uint8_t st_bytes[6] = {0x00, 0x10, 0x27, 0x00, 0x05, 0x00};
     for (i = 0; i < sizeof img; i++) img[i] = (uint8_t)(i * 31 + 3);
     /* GETSTATUS payload by hand: OK, 10000 ms, dfuDNLOAD-IDLE */
-    CHECK_ST(accel_edgetpu_dfu_status_decode(st_bytes, 6, &s), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_dfu_status(st_bytes, 6, &s), ACCEL_OK);
     CHECK_EQ(s.status, 0);
     CHECK_EQ(s.poll_timeout, 10000);
     CHECK_EQ(s.state, 5);
-    CHECK_ST(accel_edgetpu_dfu_status_decode(st_bytes, 5, &s), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_edgetpu_decode_dfu_status(st_bytes, 5, &s), ACCEL_E_TRUNCATED);
 
-    setup_dfu();
-    CHECK_ST(accel_edgetpu_dfu_download(&sim.port, 0, 256, img, sizeof img, 1000, &s), ACCEL_OK);
+    REQUIRE_ST(setup_dfu(), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_dfu_download(&es.sim.port, 0, 256, img, sizeof img, 1000, &s), ACCEL_OK);
     CHECK_EQ(dfu.len, 1000);
     CHECK_MEM(dfu_mem, img, 1000);
     CHECK_EQ(s.state, ACCEL_EDGETPU_DFU_IDLE);
@@ -528,57 +537,61 @@ static void test_dfu(void)
     }
     /* upload-verify: 3 full blocks and a short one */
     nx = 0;
-    CHECK_ST(accel_edgetpu_dfu_verify(&sim.port, 0, 256, img, sizeof img, scratch, sizeof scratch,
+    CHECK_ST(accel_edgetpu_dfu_verify(&es.sim.port, 0, 256, img, sizeof img, scratch,
+                                      sizeof scratch,
                                       1000),
              ACCEL_OK);
     CHECK_EQ(nx, 4);
     CHECK_EQ(xlog[3].target, 2);
     CHECK_EQ(xlog[3].done, 232);
     dfu_mem[700] ^= 1;
-    CHECK_ST(accel_edgetpu_dfu_verify(&sim.port, 0, 256, img, sizeof img, scratch, sizeof scratch,
+    CHECK_ST(accel_edgetpu_dfu_verify(&es.sim.port, 0, 256, img, sizeof img, scratch,
+                                      sizeof scratch,
                                       1000),
              ACCEL_E_EDGETPU_VERIFY);
     dfu_mem[700] ^= 1;
     /* the device holding less than the image is a mismatch */
     dfu.len = 900;
-    CHECK_ST(accel_edgetpu_dfu_verify(&sim.port, 0, 256, img, sizeof img, scratch, sizeof scratch,
+    CHECK_ST(accel_edgetpu_dfu_verify(&es.sim.port, 0, 256, img, sizeof img, scratch,
+                                      sizeof scratch,
                                       1000),
              ACCEL_E_EDGETPU_VERIFY);
-    CHECK_ST(accel_edgetpu_dfu_verify(&sim.port, 0, 256, img, sizeof img, scratch, 255, 1000),
+    CHECK_ST(accel_edgetpu_dfu_verify(&es.sim.port, 0, 256, img, sizeof img, scratch, 255, 1000),
              ACCEL_E_BUFFER_TOO_SMALL);
     nx = 0;
-    CHECK_ST(accel_edgetpu_dfu_detach(&sim.port, 0, 1000, 100), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_dfu_detach(&es.sim.port, 0, 1000, 100), ACCEL_OK);
     CHECK_EQ(dfu.detached, 1);
     CHECK_EQ(xlog[0].rt, 0x21);
     CHECK_EQ(xlog[0].target, 0);
     CHECK_EQ(xlog[0].value, 1000);
 
     /* busy device: the host waits bwPollTimeout between GETSTATUS */
-    setup_dfu();
+    REQUIRE_ST(setup_dfu(), ACCEL_OK);
     dfu.busy_polls = 2;
     dfu.poll_ms = 7;
     {
-        uint32_t t0 = sim.now;
-        CHECK_ST(accel_edgetpu_dfu_download(&sim.port, 0, 512, img, sizeof img, 1000, &s),
+        uint32_t t0 = es.sim.now;
+        CHECK_ST(accel_edgetpu_dfu_download(&es.sim.port, 0, 512, img, sizeof img, 1000, &s),
                  ACCEL_OK);
-        CHECK_EQ(sim.now - t0, 2 * 2 * 7); /* two blocks, two busy answers each */
+        CHECK_EQ(es.sim.now - t0, 2 * 2 * 7); /* two blocks, two busy answers each */
         CHECK_EQ(dfu.getstatus, 2 * 3 + 1);
     }
     /* the device runs out of room: errADDRESS reported, download stops */
-    setup_dfu();
+    REQUIRE_ST(setup_dfu(), ACCEL_OK);
     dfu.cap = 600;
-    CHECK_ST(accel_edgetpu_dfu_download(&sim.port, 0, 256, img, sizeof img, 1000, &s),
+    CHECK_ST(accel_edgetpu_dfu_download(&es.sim.port, 0, 256, img, sizeof img, 1000, &s),
              ACCEL_E_EDGETPU_DFU);
     CHECK_EQ(s.status, 0x08);
     CHECK_EQ(dfu.len, 512);
     /* a stalled DNLOAD surfaces as ACCEL_E_STALL; bad arguments */
-    setup_dfu();
+    REQUIRE_ST(setup_dfu(), ACCEL_OK);
     dfu.next_block = 5;
-    CHECK_ST(accel_edgetpu_dfu_download(&sim.port, 0, 256, img, sizeof img, 1000, &s),
+    CHECK_ST(accel_edgetpu_dfu_download(&es.sim.port, 0, 256, img, sizeof img, 1000, &s),
              ACCEL_E_STALL);
-    CHECK_ST(accel_edgetpu_dfu_download(&sim.port, 0, 0, img, sizeof img, 1000, &s),
+    CHECK_ST(accel_edgetpu_dfu_download(&es.sim.port, 0, 0, img, sizeof img, 1000, &s),
              ACCEL_E_ZERO_LENGTH);
-    CHECK_ST(accel_edgetpu_dfu_download(&sim.port, 0, 256, img, 0, 1000, &s), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_edgetpu_dfu_download(&es.sim.port, 0, 256, img, 0, 1000, &s),
+             ACCEL_E_ZERO_LENGTH);
     CHECK_ST(accel_edgetpu_dfu_download(NULL, 0, 256, img, 10, 1000, &s), ACCEL_E_NULL);
 }
 

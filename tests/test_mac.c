@@ -132,40 +132,40 @@ static int32_t rand_bias(void)
 /* ---------------------------------------------------------------- hand-computed helpers */
 static void test_helpers(void)
 {
-    CHECK_EQ(accel_mac_srdhm(INT32_MIN, INT32_MIN), INT32_MAX);
-    CHECK_EQ(accel_mac_srdhm(1 << 30, 1 << 30), 1 << 29);       /* 2^60 / 2^31 */
-    CHECK_EQ(accel_mac_srdhm(3, 1 << 30), 2);                   /* 1.5 -> 2 */
-    CHECK_EQ(accel_mac_srdhm(-3, 1 << 30), -1);                 /* -1.5 -> -1: ties up */
-    CHECK_EQ(accel_mac_srdhm(INT32_MAX, INT32_MAX), 2147483646); /* (2^31-1)^2/2^31 = 2^31-2+.. */
-    CHECK_EQ(accel_mac_srdhm(INT32_MIN, INT32_MAX), -2147483647);
-    CHECK_EQ(accel_mac_rdbpot(5, 1), 3);
-    CHECK_EQ(accel_mac_rdbpot(-5, 1), -3);
-    CHECK_EQ(accel_mac_rdbpot(-4, 1), -2);
-    CHECK_EQ(accel_mac_rdbpot(-6, 2), -2); /* -1.5 -> -2 */
-    CHECK_EQ(accel_mac_rdbpot(6, 2), 2);
-    CHECK_EQ(accel_mac_rdbpot(7, 0), 7);
-    CHECK_EQ(accel_mac_rdbpot(INT32_MIN, 31), -1);
-    CHECK_EQ(accel_mac_rdbpot(INT32_MAX, 31), 1);
-    CHECK_EQ(accel_mac_rdbpot(0x3FFFFFFF, 31), 0);
-    CHECK_EQ(accel_mac_rdbpot(0x40000000, 31), 1);  /* exactly 0.5: away from zero */
-    CHECK_EQ(accel_mac_rdbpot(-0x40000000, 31), -1);
-    CHECK_EQ(accel_mac_rdbpot(0x40000001, 31), 1);
-    CHECK_EQ(accel_mac_mbqm(100, 1 << 30, -1), 25); /* 100 * 0.5 / 2 */
-    CHECK_EQ(accel_mac_mbqm(100, 1 << 30, 1), 100);
-    CHECK_EQ(accel_mac_mbqm(-490, 1 << 30, -3), -31); /* -30.625 */
+    CHECK_EQ(accel_mac_saturating_rounding_doubling_high_mul(INT32_MIN, INT32_MIN), INT32_MAX);
+    CHECK_EQ(accel_mac_saturating_rounding_doubling_high_mul(1 << 30, 1 << 30), 1 << 29);       /* 2^60 / 2^31 */
+    CHECK_EQ(accel_mac_saturating_rounding_doubling_high_mul(3, 1 << 30), 2);                   /* 1.5 -> 2 */
+    CHECK_EQ(accel_mac_saturating_rounding_doubling_high_mul(-3, 1 << 30), -1);                 /* -1.5 -> -1: ties up */
+    CHECK_EQ(accel_mac_saturating_rounding_doubling_high_mul(INT32_MAX, INT32_MAX), 2147483646); /* (2^31-1)^2/2^31 = 2^31-2+.. */
+    CHECK_EQ(accel_mac_saturating_rounding_doubling_high_mul(INT32_MIN, INT32_MAX), -2147483647);
+    CHECK_EQ(accel_mac_rounding_divide_by_power_of_two(5, 1), 3);
+    CHECK_EQ(accel_mac_rounding_divide_by_power_of_two(-5, 1), -3);
+    CHECK_EQ(accel_mac_rounding_divide_by_power_of_two(-4, 1), -2);
+    CHECK_EQ(accel_mac_rounding_divide_by_power_of_two(-6, 2), -2); /* -1.5 -> -2 */
+    CHECK_EQ(accel_mac_rounding_divide_by_power_of_two(6, 2), 2);
+    CHECK_EQ(accel_mac_rounding_divide_by_power_of_two(7, 0), 7);
+    CHECK_EQ(accel_mac_rounding_divide_by_power_of_two(INT32_MIN, 31), -1);
+    CHECK_EQ(accel_mac_rounding_divide_by_power_of_two(INT32_MAX, 31), 1);
+    CHECK_EQ(accel_mac_rounding_divide_by_power_of_two(0x3FFFFFFF, 31), 0);
+    CHECK_EQ(accel_mac_rounding_divide_by_power_of_two(0x40000000, 31), 1);  /* exactly 0.5: away from zero */
+    CHECK_EQ(accel_mac_rounding_divide_by_power_of_two(-0x40000000, 31), -1);
+    CHECK_EQ(accel_mac_rounding_divide_by_power_of_two(0x40000001, 31), 1);
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier(100, 1 << 30, -1), 25); /* 100 * 0.5 / 2 */
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier(100, 1 << 30, 1), 100);
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier(-490, 1 << 30, -3), -31); /* -30.625 */
     /* 1 << 31 wraps to INT32_MIN; INT32_MIN * (2^31-1) / 2^31 = -2^31 + 1 */
-    CHECK_EQ(accel_mac_mbqm(1, INT32_MAX, 31), -2147483647);
-    CHECK_EQ(accel_mac_mbqm(7, 1 << 30, 40), accel_mac_mbqm(7, 1 << 30, 31)); /* clamped */
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier(1, INT32_MAX, 31), -2147483647);
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier(7, 1 << 30, 40), accel_mac_multiply_by_quantized_multiplier(7, 1 << 30, 31)); /* clamped */
     /* double vs single rounding differ on a tie: 3 * 0.5 = 1.5 -> 2 then /2 = 1 -> 1 (0.75->1),
      * single: 3 * 2^30 / 2^32 = 0.75 -> 1; choose 5 * 0.5 / 2 = 1.25 vs srdhm(5)=3 (2.5 up),
      * rdbpot(3,1) = 2 (1.5 away) while the exact 1.25 rounds to 1 */
-    CHECK_EQ(accel_mac_mbqm(5, 1 << 30, -1), 2);
-    CHECK_EQ(accel_mac_mbqm_single(5, 1 << 30, -1), 1);
-    CHECK_EQ(accel_mac_mbqm_single(-5, 1 << 30, -1), -1);  /* -1.25 */
-    CHECK_EQ(accel_mac_mbqm_single(-6, 1 << 30, -1), -1);  /* -1.5 -> -1: + half, floor */
-    CHECK_EQ(accel_mac_mbqm_single(INT32_MAX, INT32_MAX, 31), INT32_MAX); /* saturates */
-    CHECK_EQ(accel_mac_mbqm_single(INT32_MIN, INT32_MAX, 31), INT32_MIN);
-    CHECK_EQ(accel_mac_mbqm_single(1000, 1 << 30, -31), 0);
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier(5, 1 << 30, -1), 2);
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier_single(5, 1 << 30, -1), 1);
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier_single(-5, 1 << 30, -1), -1);  /* -1.25 */
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier_single(-6, 1 << 30, -1), -1);  /* -1.5 -> -1: + half, floor */
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier_single(INT32_MAX, INT32_MAX, 31), INT32_MAX); /* saturates */
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier_single(INT32_MIN, INT32_MAX, 31), INT32_MIN);
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier_single(1000, 1 << 30, -31), 0);
 }
 
 #ifndef ACCEL_MAC_NO_FLOAT
@@ -230,10 +230,10 @@ static void test_helpers_random(void)
         int32_t s = rrange(-31, 31), e = rrange(0, 31);
         if (i % 7 == 0) x = (i & 8) ? INT32_MIN : INT32_MAX;
         if (i % 11 == 0) m = (i & 16) ? INT32_MIN : INT32_MAX;
-        if (accel_mac_srdhm(x, m) != ref_srdhm(x, m)) bad++;
-        if (accel_mac_rdbpot(x, e) != ref_rdbpot(x, e)) bad++;
-        if (accel_mac_mbqm(x, m, s) != ref_requant(x, m, s, 0)) bad++;
-        if (m >= 0 && accel_mac_mbqm_single(x, m, s) != ref_requant(x, m, s, 1)) bad++;
+        if (accel_mac_saturating_rounding_doubling_high_mul(x, m) != ref_srdhm(x, m)) bad++;
+        if (accel_mac_rounding_divide_by_power_of_two(x, e) != ref_rdbpot(x, e)) bad++;
+        if (accel_mac_multiply_by_quantized_multiplier(x, m, s) != ref_requant(x, m, s, 0)) bad++;
+        if (m >= 0 && accel_mac_multiply_by_quantized_multiplier_single(x, m, s) != ref_requant(x, m, s, 1)) bad++;
     }
     CHECK_EQ(bad, 0);
 }
@@ -867,12 +867,12 @@ static void test_uint8_equals_flipped_int8(void)
     q.dtype = ACCEL_MAC_UINT8; q.input_offset = -200; q.filter_offset = -20; q.output_offset = 140;
     q.multiplier = &m; q.shift = &s; q.count = 1; q.act_min = 0; q.act_max = 255;
     CHECK_ST(accel_mac_fully_connected(2, 3, 2, x, 6, w, 6, NULL, 0, &q, o1, 4), ACCEL_OK);
-    accel_mac_flip_sign(x, 12, 1);
-    accel_mac_flip_sign(w, 12, 1);
+    CHECK_ST(accel_mac_flip_sign(x, 12, 1), ACCEL_OK);
+    CHECK_ST(accel_mac_flip_sign(w, 12, 1), ACCEL_OK);
     q.dtype = ACCEL_MAC_INT8; q.input_offset = -72; q.filter_offset = 108; q.output_offset = 12;
     q.act_min = -128; q.act_max = 127;
     CHECK_ST(accel_mac_fully_connected(2, 3, 2, x, 6, w, 6, NULL, 0, &q, o2, 4), ACCEL_OK);
-    accel_mac_flip_sign(o2, 4, 1);
+    CHECK_ST(accel_mac_flip_sign(o2, 4, 1), ACCEL_OK);
     CHECK_MEM(o1, o2, 4);
 }
 

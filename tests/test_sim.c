@@ -498,9 +498,9 @@ static void test_trace(void)
     memset(&t, 0, sizeof t);
     setup();
     accel_sim_set_trace(&sim, on_trace, &t);
-    accel_port_usb_control(&sim.port, 0xC0, 1, 0, 0, buf, 4, 10, &done);
-    accel_port_usb_bulk_out(&sim.port, 1, buf, 4, 10, &done);
-    accel_port_reg_write32(&sim.port, 0, 1);
+    CHECK_ST(accel_port_usb_control(&sim.port, 0xC0, 1, 0, 0, buf, 4, 10, &done), ACCEL_OK);
+    CHECK_ST(accel_port_usb_bulk_out(&sim.port, 1, buf, 4, 10, &done), ACCEL_OK);
+    CHECK_ST(accel_port_reg_write32(&sim.port, 0, 1), ACCEL_OK);
     CHECK_EQ(t.n, 3);
     CHECK_EQ(t.ops[0], ACCEL_SIM_OP_USB_CONTROL);
     CHECK_EQ(t.rt, 0xC0);

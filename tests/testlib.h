@@ -12,13 +12,15 @@
  * the last line and returns the exit status.
  * Random tests draw from tl_rand() (xorshift32): tl_seed(default) prints the seed it uses, which
  * the environment variable ACCEL_TEST_SEED overrides, so every failure can be replayed.
- * Host-only (uses stdio). */
+ * Host-only (uses stdio and stat). */
 #ifndef ACCEL_TESTLIB_H
 #define ACCEL_TESTLIB_H
 #include <stdio.h>
 #include <string.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include "tl_rand.h"
 
 static int tl_passed, tl_failed, tl_skipped, tl_case_failed, tl_case_skipped, tl_checks;
 static const char *tl_case;
@@ -135,27 +137,35 @@ static inline void tl_skip_note(const char *why)
     }
 }
 
-/* Seeded generator shared by every randomized test. */
-static uint32_t tl_rng_state = 1;
-static inline uint32_t tl_seed(uint32_t dflt)
+/* Third-party artefacts (compiled models, vendor traces, command buffers) are not part of the
+ * repository. A test that reads them looks in $ENV when it is set, else in ../shared/data/SUB
+ * (relative to the repository root, where make test runs every test); tl_data_dir returns that
+ * directory, or NULL when it does not exist. REQUIRE_DATA skips the case by name then: a clone
+ * alone passes with the skips listed, and CI (ACCEL_REQUIRE_ALL=1, data present) skips nothing.
+ * A file missing from a directory that exists is a failure (REQUIRE its load). */
+static inline const char *tl_data_dir(const char *env, const char *sub)
 {
-    const char *e = getenv("ACCEL_TEST_SEED");
-    uint32_t s = dflt;
-    if (e && *e) s = (uint32_t)strtoul(e, NULL, 0);
-    printf("seed %lu (set ACCEL_TEST_SEED to replay another)\n", (unsigned long)s);
-    tl_rng_state = s ? s : 0x9E3779B9u; /* xorshift needs a non-zero state */
-    return s;
+    static char tl_dir[512];
+    const char *e = getenv(env);
+    struct stat tl_st;
+    if (e && *e) snprintf(tl_dir, sizeof tl_dir, "%s", e);
+    else snprintf(tl_dir, sizeof tl_dir, "../shared/data/%s", sub);
+    return stat(tl_dir, &tl_st) == 0 && S_ISDIR(tl_st.st_mode) ? tl_dir : NULL;
 }
-static inline uint32_t tl_rand(void)
-{
-    uint32_t x = tl_rng_state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return tl_rng_state = x;
-}
-/* Uniform in 0..n-1 (n > 0; the small modulo bias does not matter for tests). */
-static inline uint32_t tl_rand_below(uint32_t n) { return tl_rand() % n; }
+#define REQUIRE_DATA(env, sub)                                                           \
+    do {                                                                                 \
+        if (!tl_data_dir(env, sub)) {                                                    \
+            char tl_why[640];                                                            \
+            const char *tl_env = getenv(env);                                            \
+            if (tl_env && *tl_env)                                                       \
+                snprintf(tl_why, sizeof tl_why, "third-party data absent (%s=%s)", env,  \
+                         tl_env);                                                        \
+            else                                                                         \
+                snprintf(tl_why, sizeof tl_why, "third-party data absent (no "           \
+                         "../shared/data/%s; %s overrides it)", sub, env);               \
+            SKIP_CASE(tl_why);                                                           \
+        }                                                                                \
+    } while (0)
 
 #define RUN(fn)                                                                          \
     do {                                                                                 \

@@ -13,7 +13,11 @@ check() { # name, want exit code, want output substring, command...
     else fail=$((fail + 1)); echo "FAIL $name: rc=$rc out=$out"; fi
 }
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-head -c 1440 /dev/zero | tr '\0' 'A' >"$T/img.bin"   # 10 chunks of 144 bytes
+# 10 chunks of 144 bytes; the simulated device accepts an image whose last 4 bytes are the
+# CRC-32 (LE) of the rest, which is what gzip's trailer starts with
+head -c 1436 /dev/zero | tr '\0' 'A' >"$T/img.bin"
+gzip -c "$T/img.bin" | tail -c 8 | head -c 4 >>"$T/img.bin"
+head -c 1440 /dev/zero | tr '\0' 'A' >"$T/unsigned.bin"  # the same size, no valid CRC
 head -c 100 /dev/zero >"$T/bad.bin"                  # not k x 144
 check echo 0 "echo: hello tsp1" $P echo "hello tsp1"
 check ready 0 "async 0xA001 tid 0" $P echo x
@@ -24,6 +28,7 @@ check start-mask 1 "ACCEL_E_TSP1_MASK" $P start 0x10
 check update 0 "update done" $P update "$T/img.bin"
 check update-progress 0 "update 1440 / 1440 bytes" $P update "$T/img.bin"
 check update-bad 1 "update: ACCEL_E_ARG" $P update "$T/bad.bin"
+check update-unsigned 1 "update: ACCEL_E_TSP1_ERR_CRYPT" $P update "$T/unsigned.bin"
 check update-missing 1 "No such file" $P update "$T/none.bin"
 check spidev 1 "spidev: ACCEL_E_NO_DEVICE" $P --spidev 99.0 echo x
 check usage 2 "usage:" $P

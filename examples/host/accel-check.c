@@ -2,7 +2,8 @@
  *
  *   build/accel-check FILE...
  *
- * Each file is in the text format of shared/data/int8/FORMAT.md. One line per case:
+ * Each file is in the text format of tests/vectors/int8/FORMAT.md (the TFLite golden cases
+ * there are examples: build/accel-check tests/vectors/int8/golden_fc.txt). One line per case:
  *   case NAME ok
  *   case NAME FAIL index I got G want W       (first differing output element)
  *   case NAME FAIL status ACCEL_E_...          (the engine refused the case)
@@ -19,7 +20,8 @@ int main(int argc, char **argv)
     long passed = 0, failed = 0;
     int i, bad = 0;
     if (argc < 2) {
-        fprintf(stderr, "usage: %s FILE...  (int8/uint8 vector files, see shared/data/int8/FORMAT.md)\n", argv[0]);
+        fprintf(stderr, "usage: %s FILE...  (int8/uint8 vector files, see tests/vectors/int8/FORMAT.md)\n",
+                argv[0]);
         return 2;
     }
     for (i = 1; i < argc; i++)

@@ -14,6 +14,7 @@
 #include "accel_sim.h"
 #include "accel_linux.h"
 #include "accel_linux_usb.h"
+#include "sessions.h" /* tests/sessions.h: simulator + device model + driver in one call */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,15 +88,15 @@ static int cmd_disasm(int tsv, const char *path)
 {
     size_t n = 0, i;
     uint8_t *buf = load(path, &n);
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     accel_status st;
     if (!buf) return 1;
-    st = accel_edgetpu_model_open(&m, buf, n);
+    st = accel_edgetpu_decode_tflite(&m, buf, n);
     if (st == ACCEL_OK && !tsv) {
         uint32_t x, b;
         for (x = 0; x < m.n_executables; x++) {
             accel_edgetpu_exe e;
-            if (accel_edgetpu_model_executable(&m, x, &e) != ACCEL_OK) continue;
+            if (accel_edgetpu_package_executable(&m, x, &e) != ACCEL_OK) continue;
             for (b = 0; b < e.n_bitstreams; b++) {
                 accel_edgetpu_bitstream bs;
                 if (accel_edgetpu_exe_bitstream(&e, b, &bs) != ACCEL_OK) continue;
@@ -123,7 +124,13 @@ static int cmd_disasm(int tsv, const char *path)
         printf("\n");
         for (i = 0; i < n; i += 16) {
             accel_edgetpu_insn in;
-            accel_edgetpu_insn_decode(buf + i, &in);
+            accel_status dst = accel_edgetpu_decode_insn(buf + i, &in);
+            if (dst != ACCEL_OK) { /* any 16 bytes decode; say so if that ever changes */
+                fprintf(stderr, "%s: bundle at 0x%lx: %s\n", path, (unsigned long)i,
+                        accel_status_str(dst));
+                free(buf);
+                return 1;
+            }
             printf("0x%lx", (unsigned long)i);
             for (f = 0; f < ACCEL_EDGETPU_NFIELDS; f++) printf("\t0x%lx", (unsigned long)in.f[f]);
             printf("\n");
@@ -174,11 +181,11 @@ static int cmd_info_json(const char *path)
 {
     size_t n = 0;
     uint8_t *buf = load(path, &n);
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     accel_status st;
     uint32_t x, b, i;
     if (!buf) return 1;
-    st = accel_edgetpu_model_open(&m, buf, n);
+    st = accel_edgetpu_decode_tflite(&m, buf, n);
     if (st != ACCEL_OK) {
         fprintf(stderr, "%s: %s\n", path, accel_status_str(st));
         free(buf);
@@ -187,7 +194,7 @@ static int cmd_info_json(const char *path)
     printf("{\"executables\": [");
     for (x = 0; x < m.n_executables; x++) {
         accel_edgetpu_exe e;
-        if (accel_edgetpu_model_executable(&m, x, &e) != ACCEL_OK) continue;
+        if (accel_edgetpu_package_executable(&m, x, &e) != ACCEL_OK) continue;
         printf("%s\n  {\"type\": \"%s\", \"parameter_caching_token\": \"0x%016llx\", "
                "\"parameters_len\": %lu, \"batch_size\": %ld, \"scratch_size_bytes\": %ld,\n"
                "   \"bitstreams\": [",
@@ -260,7 +267,8 @@ static void plan_trace(void *ctx, const accel_sim_event *ev)
 {
     (void)ctx;
     if (ev->op == ACCEL_SIM_OP_USB_CONTROL) {
-        printf("%s bRequest=%lu wValue=0x%04x wIndex=0x%04x len=%lu", (ev->request_type & 0x80u) ? "ctrl_in" : "ctrl_out",
+        printf("%s bRequest=%lu wValue=0x%04x wIndex=0x%04x len=%lu",
+               (ev->request_type & 0x80u) ? "ctrl_in" : "ctrl_out",
                (unsigned long)ev->target, (unsigned)ev->value, (unsigned)ev->index, (unsigned long)ev->len);
         if (ev->data && ev->done) {
             size_t i;
@@ -299,14 +307,14 @@ typedef struct run_bufs {
     uint8_t scratch[65536];
 } run_bufs;
 
-static accel_status setup_io(const accel_edgetpu_model *m, run_bufs *rb, accel_edgetpu_io *io,
+static accel_status setup_io(const accel_edgetpu_package *m, run_bufs *rb, accel_edgetpu_io *io,
                              const uint8_t *in, size_t in_len, accel_edgetpu_exe *main_exe)
 {
     uint32_t idx = 0, i;
     size_t pos = 0;
-    accel_status st = accel_edgetpu_model_find(m, ACCEL_EDGETPU_EXECUTION_ONLY, &idx);
-    if (st == ACCEL_E_EMPTY) st = accel_edgetpu_model_find(m, ACCEL_EDGETPU_STAND_ALONE, &idx);
-    if (st == ACCEL_OK) st = accel_edgetpu_model_executable(m, idx, main_exe);
+    accel_status st = accel_edgetpu_package_find(m, ACCEL_EDGETPU_EXECUTION_ONLY, &idx);
+    if (st == ACCEL_E_EMPTY) st = accel_edgetpu_package_find(m, ACCEL_EDGETPU_STAND_ALONE, &idx);
+    if (st == ACCEL_OK) st = accel_edgetpu_package_executable(m, idx, main_exe);
     if (st != ACCEL_OK) return st;
     if (main_exe->n_inputs > 8 || main_exe->n_outputs > 8) return ACCEL_E_TOO_LONG;
     memset(io, 0, sizeof *io);
@@ -340,12 +348,9 @@ static accel_status setup_io(const accel_edgetpu_model *m, run_bufs *rb, accel_e
 
 static int cmd_plan(const char *path)
 {
-    static accel_sim sim;
-    static accel_edgetpu_dev dev;
-    static accel_edgetpu_driver drv;
+    static edgetpu_session es; /* es.model: the simulated chip; es.drv: the driver */
     static run_bufs rb;
-    accel_port model;
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     accel_edgetpu_exe main_exe;
     accel_edgetpu_io io;
     size_t n = 0;
@@ -354,36 +359,35 @@ static int cmd_plan(const char *path)
     int ran = 0;
     accel_status st;
     if (!buf) return 1;
-    st = accel_edgetpu_model_open(&m, buf, n);
+    st = accel_edgetpu_decode_tflite(&m, buf, n);
     if (st == ACCEL_OK) st = setup_io(&m, &rb, &io, NULL, 0, &main_exe);
     if (st != ACCEL_OK) {
         fprintf(stderr, "%s: %s\n", path, accel_status_str(st));
         free(buf);
         return 1;
     }
-    memset(&model, 0, sizeof model);
-    accel_edgetpu_dev_init(&dev);
-    accel_edgetpu_dev_port(&dev, &model);
-    accel_sim_init(&sim);
-    accel_sim_attach(&sim, &model);
-    accel_sim_set_trace(&sim, plan_trace, NULL);
-    accel_edgetpu_driver_init(&drv, &sim.port, 0);
+    st = edgetpu_session_init(&es, 0, plan_trace, NULL);
     /* the device expects the parameter-caching run first, then the main executable */
-    for (x = 0; x < m.n_executables; x++) {
+    for (x = 0; x < m.n_executables && st == ACCEL_OK; x++) {
         accel_edgetpu_exe e;
-        accel_edgetpu_model_executable(&m, x, &e);
-        if (e.type == ACCEL_EDGETPU_PARAMETER_CACHING) accel_edgetpu_dev_expect_exe(&dev, &e);
+        st = accel_edgetpu_package_executable(&m, x, &e);
+        if (st == ACCEL_OK && e.type == ACCEL_EDGETPU_PARAMETER_CACHING)
+            st = accel_edgetpu_model_expect_exe(&es.model, &e);
     }
-    accel_edgetpu_dev_expect_exe(&dev, &main_exe);
-    printf("# open (libedgetpu USB sequence, performance High, USB 3)\n");
-    st = accel_edgetpu_open(&drv.usb, ACCEL_EDGETPU_PERF_HIGH, 1);
-    if (st == ACCEL_OK) {
-        printf("# inference 1 (input zeros; simulated device, synthetic output)\n");
-        st = accel_edgetpu_invoke(&drv, &m, &io, &ran);
+    if (st == ACCEL_OK) st = accel_edgetpu_model_expect_exe(&es.model, &main_exe);
+    if (st != ACCEL_OK) {
+        fprintf(stderr, "%s: simulated device setup: %s\n", path, accel_status_str(st));
+    } else {
+        printf("# open (libedgetpu USB sequence, performance High, USB 3)\n");
+        st = accel_edgetpu_open(&es.drv.usb, ACCEL_EDGETPU_PERF_HIGH, 1);
+        if (st == ACCEL_OK) {
+            printf("# inference 1 (input zeros; simulated device, synthetic output)\n");
+            st = accel_edgetpu_invoke(&es.drv, &m, &io, &ran);
+        }
+        if (st == ACCEL_OK && es.model.violations) st = ACCEL_E_STATE;
+        printf("# %s, parameter caching %s, device violations 0x%lx\n", accel_status_str(st),
+               ran ? "ran" : "skipped", (unsigned long)es.model.violations);
     }
-    if (st == ACCEL_OK && dev.violations) st = ACCEL_E_STATE;
-    printf("# %s, parameter caching %s, device violations 0x%lx\n", accel_status_str(st),
-           ran ? "ran" : "skipped", (unsigned long)dev.violations);
     for (x = 0; x < io.n_in; x++) free((void *)(uintptr_t)rb.in_p[x]);
     for (x = 0; x < io.n_out; x++) free(rb.out_p[x]);
     free(buf);
@@ -402,8 +406,9 @@ static accel_status dfu_flash(accel_linux *lx, const char *fw_path)
     uint8_t *fw = load(fw_path, &n);
     accel_status st;
     if (!fw) return ACCEL_E_ARG;
-    accel_linux_port(lx, &port);
-    st = accel_port_usb_control(&port, 0x80, 6, 0x0200, 0, cfg, sizeof cfg, 1000, &done);
+    st = accel_linux_port(lx, &port);
+    if (st == ACCEL_OK) st = accel_port_usb_control(&port, 0x80, 6, 0x0200, 0, cfg, sizeof cfg,
+                                                    1000, &done);
     if (st == ACCEL_OK) st = accel_edgetpu_dfu_transfer_size(cfg, done, &ts);
     if (st == ACCEL_OK && ts > sizeof scratch) st = ACCEL_E_TOO_LONG;
     if (st == ACCEL_OK) st = accel_edgetpu_dfu_download(&port, 0, ts, fw, n, 1000, NULL);
@@ -423,7 +428,7 @@ static int cmd_run(const char *fw_path, const char *model_path, const char *in_p
     static accel_edgetpu_driver drv;
     static run_bufs rb;
     accel_port port;
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     accel_edgetpu_exe main_exe;
     accel_edgetpu_io io;
     size_t n = 0, in_len = 0;
@@ -439,7 +444,7 @@ static int cmd_run(const char *fw_path, const char *model_path, const char *in_p
         free(buf);
         return 1;
     }
-    st = accel_edgetpu_model_open(&m, buf, n);
+    st = accel_edgetpu_decode_tflite(&m, buf, n);
     if (st == ACCEL_OK) st = setup_io(&m, &rb, &io, in, in_len, &main_exe);
     if (st != ACCEL_OK) {
         fprintf(stderr, "%s / %s: %s\n", model_path, in_path, accel_status_str(st));
@@ -450,7 +455,8 @@ static int cmd_run(const char *fw_path, const char *model_path, const char *in_p
     if (st != ACCEL_OK) {
         accel_linux_close(&lx);
         accel_linux_init(&lx);
-        if (accel_linux_usb_open(&lx, ACCEL_EDGETPU_DFU_VID, ACCEL_EDGETPU_DFU_PID, 0) == ACCEL_OK) {
+        if (accel_linux_usb_open(&lx, ACCEL_EDGETPU_DFU_VID, ACCEL_EDGETPU_DFU_PID,
+                                 0) == ACCEL_OK) {
             if (!fw_path) {
                 fprintf(stderr, "run: the accelerator is in DFU mode (1a6e:089a); give its "
                                 "firmware with --firmware\n");
@@ -475,10 +481,10 @@ static int cmd_run(const char *fw_path, const char *model_path, const char *in_p
             goto done;
         }
     }
-    accel_linux_port(&lx, &port);
-    accel_edgetpu_driver_init(&drv, &port, 0);
+    st = accel_linux_port(&lx, &port);
+    if (st == ACCEL_OK) st = accel_edgetpu_driver_init(&drv, &port, 0);
     /* 256-byte outfeed chunks work on USB 2 and 3 (libedgetpu picks 1 KiB on USB 3 only) */
-    st = accel_edgetpu_open(&drv.usb, ACCEL_EDGETPU_PERF_HIGH, 0);
+    if (st == ACCEL_OK) st = accel_edgetpu_open(&drv.usb, ACCEL_EDGETPU_PERF_HIGH, 0);
     if (st == ACCEL_OK) st = accel_edgetpu_invoke(&drv, &m, &io, &ran);
     if (st != ACCEL_OK) {
         fprintf(stderr, "run: %s", accel_status_str(st));
@@ -495,7 +501,7 @@ static int cmd_run(const char *fw_path, const char *model_path, const char *in_p
         if (!fp || fclose(fp) != 0) rc = 1;
         if (rc) perror(out_path);
     }
-    (void)accel_edgetpu_close(&drv.usb);
+    (void)accel_edgetpu_close(&drv.usb); /* best effort: the run's own outcome is reported */
     accel_linux_close(&lx);
 done:
     for (x = 0; x < io.n_out; x++) free(rb.out_p[x]);

@@ -9,6 +9,12 @@
  *                                                     active low)
  *   accel-linux-probe usb VID:PID [IFACE]             read the 18-byte device descriptor
  *   accel-linux-probe usb-in VID:PID IFACE EP LEN MS  one bulk/interrupt IN transfer
+ *   accel-linux-probe --bridge DEV[,BAUD] COMMAND     the same on a microcontroller that runs the
+ *       accel bridge (ports/bridge), over the serial line DEV: spi CS HEX, i2c - ADDR HEX RLEN,
+ *       gpio-set - LINE LEVEL, gpio-wait - LINE MS (the board numbers its own chip selects and
+ *       lines; "-" stands where a Linux device number would be, B.C is taken as chip select C),
+ *       and hello (the device's protocol version, data limit and operations). USB is not carried
+ *       by the bridge. Speed, mode and polarity are the board's.
  * Numbers take C prefixes (0x..). Exit status 0 when the transfer gave ACCEL_OK. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
@@ -17,6 +23,7 @@
 #include "accel_linux_i2c.h"
 #include "accel_linux_gpio.h"
 #include "accel_linux_usb.h"
+#include "bridge_tool.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,8 +78,65 @@ static int usage(void)
 {
     fprintf(stderr, "usage: accel-linux-probe spi B.C HEX [SPEED [MODE]] | i2c N ADDR HEX RLEN"
                     " | gpio-set CHIP OFF LEVEL | gpio-wait CHIP OFF MS [low]"
-                    " | usb VID:PID [IFACE] | usb-in VID:PID IFACE EP LEN MS\n");
+                    " | usb VID:PID [IFACE] | usb-in VID:PID IFACE EP LEN MS\n"
+                    "       accel-linux-probe --bridge DEV[,BAUD] hello | spi CS HEX"
+                    " | i2c - ADDR HEX RLEN | gpio-set - LINE LEVEL | gpio-wait - LINE MS\n");
     return 2;
+}
+
+/* The same probes on a board behind the bridge: its port, its numbering. */
+static int bridge_report(const char *step, accel_status st)
+{
+    printf("%s: %s", step, bt_status_str(st));
+    fflush(stdout);
+    if (st != ACCEL_OK) bt_explain();
+    printf("\n");
+    return st == ACCEL_OK ? 0 : 1;
+}
+
+static int bridge_probe(int argc, char **argv, const accel_port *bp)
+{
+    static uint8_t tx[4096], rx[4096];
+    int rc;
+    if (strcmp(argv[1], "hello") == 0 && argc == 2) {
+#ifdef ACCEL_HAVE_BRIDGE
+        static const char *names[] = {"spi", "i2c", "gpio_set", "wait_irq", "time", "delay",
+                                      "reg_read32", "reg_write32", "reg_read64", "reg_write64"};
+        unsigned k;
+        printf("bridge version %lu, max_data %u, caps 0x%03x:", (unsigned long)bt_host.version,
+               (unsigned)bt_host.max_data, (unsigned)bt_host.caps);
+        for (k = 0; k < 10; k++)
+            if (bt_host.caps & (1u << k)) printf(" %s", names[k]);
+        printf("\n");
+#endif
+        rc = 0;
+    } else if (strcmp(argv[1], "spi") == 0 && argc >= 4) {
+        const char *dot = strchr(argv[2], '.');
+        unsigned long cs = num(dot ? dot + 1 : argv[2]);
+        size_t n = hex(argv[3], tx, sizeof tx);
+        if (n == 0 || cs > 255) return usage();
+        rc = bridge_report("transfer", accel_port_spi_transfer(bp, (uint8_t)cs, tx, rx, n, 0));
+        if (!rc) dump("rx", rx, n);
+    } else if (strcmp(argv[1], "i2c") == 0 && argc >= 6) {
+        size_t wn = hex(argv[4], tx, sizeof tx), rn = (size_t)num(argv[5]);
+        if (rn > sizeof rx) return usage();
+        rc = bridge_report("write_read", accel_port_i2c_write_read(bp, (uint16_t)num(argv[3]), tx,
+                                                                    wn, rx, rn));
+        if (!rc) dump("read", rx, rn);
+    } else if (strcmp(argv[1], "gpio-set") == 0 && argc >= 5) {
+        rc = bridge_report("set", accel_port_gpio_set(bp, (unsigned)num(argv[3]),
+                                                      (unsigned)num(argv[4])));
+    } else if (strcmp(argv[1], "gpio-wait") == 0 && argc >= 5) {
+        rc = bridge_report("wait_irq", accel_port_wait_irq(bp, (unsigned)num(argv[3]),
+                                                           (uint32_t)num(argv[4])));
+    } else if (strncmp(argv[1], "usb", 3) == 0) {
+        fprintf(stderr, "accel-linux-probe: USB is not carried by the bridge\n");
+        rc = 2;
+    } else {
+        return usage();
+    }
+    if (bt_close(0) && !rc) rc = 1;
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -82,6 +146,13 @@ int main(int argc, char **argv)
     accel_port port;
     accel_status st;
     int rc;
+    if (argc >= 2 && strcmp(argv[1], "--bridge") == 0) {
+        const accel_port *bp;
+        if (argc < 4) return usage();
+        bp = bt_open("accel-linux-probe", argv[2], NULL);
+        if (!bp) return 1;
+        return bridge_probe(argc - 2, argv + 2, bp);
+    }
     if (argc < 2) return usage();
     accel_linux_init(&lx);
     accel_linux_port(&lx, &port);

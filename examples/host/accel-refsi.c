@@ -97,7 +97,12 @@ static int cmd_disasm(const char *path)
     accel_refsi_cmd c;
     accel_status st;
     if (!buf) return 1;
-    accel_refsi_iter_init(&it, buf, len);
+    st = accel_refsi_iter_init(&it, buf, len);
+    if (st != ACCEL_OK) {
+        fprintf(stderr, "%s: %s\n", path, accel_status_str(st));
+        free(buf);
+        return 1;
+    }
     while ((st = accel_refsi_iter_next(&it, &c)) == ACCEL_OK) {
         printf("%s", OPS[c.opcode]);
         switch (c.opcode) {
@@ -216,7 +221,10 @@ static int cmd_asm(const char *path)
     unsigned lineno = 0;
     int rc = 0;
     if (!text) return 1;
-    accel_refsi_builder_init(&b, out, sizeof out);
+    if (accel_refsi_builder_init(&b, out, sizeof out) != ACCEL_OK) { /* a static buffer: never */
+        free(text);
+        return 1;
+    }
     for (line = (char *)text; line && rc == 0; line = next) {
         char *p, *tok, *save = NULL;
         fields f;

@@ -1,6 +1,8 @@
 /* accel-tsp1 - talk to an ABR TSP1 through the accel_tsp1 driver.
  *
  *   accel-tsp1 [--spidev B.C] [--gpiochip N --intb OFF --wake OFF] [--hz HZ] COMMAND
+ *   accel-tsp1 --bridge DEV[,BAUD] [--cs N] [--capture FILE] COMMAND
+ *   accel-tsp1 --replay FILE COMMAND
  *     echo TEXT        ECHO round trip
  *     info             NN_INFO for every slot (valid slots are contiguous from 0)
  *     start MASK       NN_START (mask: networks as bits, e.g. 0x3)
@@ -9,13 +11,20 @@
  *
  * Without --spidev it runs against the device model on the simulator port (4 networks).
  * With --spidev it uses ports/linux (SPI mode 0). The SPI transaction format of the TSP1 is
- * not public: accel.h's assumed format (RULINGS TSP1 #3) must be checked on real hardware. */
+ * not public: accel.h's assumed format (the TSP1 ASSUMPTIONS in accel.h) must be checked on
+ * real hardware.
+ * With --bridge the TSP1 sits on a microcontroller that runs the accel bridge (ports/bridge),
+ * reached over the serial line DEV (default 115200 baud): chip select N (default 0), IRQ line
+ * 0 = INTB, GPIO line 1 = WAKE on the board's side. --capture records every request/response
+ * of the session; --replay runs the command against such a recording instead of a device and
+ * says whether the session went exactly as recorded (exit 1 at the first difference). */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
 #include "accel_linux.h"
 #include "accel_linux_gpio.h"
 #include "accel_linux_spi.h"
+#include "bridge_tool.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +38,7 @@ static accel_tsp1 s;
 static accel_tsp1_pending pend[8];
 static uint8_t rx[1100], tx[1100];
 static FILE *img;
+static int remote, replaying;
 
 static void on_async(void *u, const accel_tsp1_frame *f)
 {
@@ -53,14 +63,17 @@ static void progress(void *u, uint32_t done, uint32_t total)
 
 static int fail(const char *what, accel_status st)
 {
-    fprintf(stderr, "accel-tsp1: %s: %s\n", what, accel_status_str(st));
+    fprintf(stderr, "accel-tsp1: %s: %s\n", what, bt_status_str(st));
     if (lx.last_errno) fprintf(stderr, "  (errno %d)\n", lx.last_errno);
+    if (remote) bt_explain();
+    if (remote) (void)bt_close(replaying);
     return 1;
 }
 
 static int usage(void)
 {
     fprintf(stderr, "usage: accel-tsp1 [--spidev B.C] [--gpiochip N --intb OFF --wake OFF] [--hz HZ]"
+                    " | --bridge DEV[,BAUD] [--cs N] [--capture FILE] | --replay FILE"
                     " echo TEXT | info | start MASK | stop MASK | update FILE\n");
     return 2;
 }
@@ -72,7 +85,7 @@ int main(int argc, char **argv)
     int i = 1, spi = 0;
     unsigned bus = 0, cs = 0, chip = 0, hz = 1000000;
     long intb = -1, wake = -1;
-    const char *cmd;
+    const char *cmd, *bridge = NULL, *capture = NULL, *replay = NULL;
     memset(&c, 0, sizeof c);
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         if (i + 1 >= argc) return usage();
@@ -83,11 +96,27 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--intb")) intb = atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--wake")) wake = atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--hz")) hz = (unsigned)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--bridge")) bridge = argv[i + 1];
+        else if (!strcmp(argv[i], "--capture")) capture = argv[i + 1];
+        else if (!strcmp(argv[i], "--replay")) replay = argv[i + 1];
+        else if (!strcmp(argv[i], "--cs")) cs = (unsigned)atoi(argv[i + 1]);
         else return usage();
     }
+    if ((bridge || replay) && (spi || (bridge && replay))) return usage();
+    if (capture && !bridge) return usage();
     if (i >= argc) return usage();
     cmd = argv[i++];
-    if (spi) {
+    if (bridge || replay) {
+        const accel_port *bp = replay ? bt_replay_open("accel-tsp1", replay)
+                                      : bt_open("accel-tsp1", bridge, capture);
+        if (!bp) return 1;
+        remote = 1;
+        replaying = replay != NULL;
+        c.bus.port = bp;
+        c.bus.addr = (uint8_t)cs;
+        c.bus.intb_line = 0;
+        c.bus.wake_line = 1;
+    } else if (spi) {
         accel_linux_init(&lx);
         st = accel_linux_spi_open(&lx, bus, cs, 0, hz, 8);
         if (st != ACCEL_OK) return fail("spidev", st);
@@ -105,7 +134,8 @@ int main(int argc, char **argv)
     } else {
         accel_port mp;
         accel_sim_init(&sim);
-        accel_tsp1_model_init(&model, model_mem, sizeof model_mem, 1024, 512, 4);
+        st = accel_tsp1_model_init(&model, model_mem, sizeof model_mem, 1024, 512, 4);
+        if (st != ACCEL_OK) return fail("model", st);
         model.wake_line = 1;
         accel_tsp1_model_port(&model, &mp);
         accel_sim_attach(&sim, &mp);
@@ -121,11 +151,16 @@ int main(int argc, char **argv)
     c.timeout_ms = 1000;
     c.auto_clear = 1;
     c.on_async = on_async;
-    st = accel_tsp1_open(&s, &c);
+    st = accel_tsp1_init(&s, &c);
     if (st != ACCEL_OK) return fail("open", st);
-    if (!spi) {
+    if (!spi && !remote) {
         st = accel_tsp1_wait_ready(&s, 1000);
         if (st != ACCEL_OK) return fail("wait for ASYNC_READY", st);
+    } else if (remote) {
+        /* a device that has been running: take what waits in its response queue first (an
+           ASYNC_READY, answers to an earlier session), so it is not mistaken for this one's */
+        st = accel_tsp1_poll(&s);
+        if (st != ACCEL_OK) return fail("poll", st);
     }
     if (!strcmp(cmd, "echo") && i < argc) {
         uint8_t out[256];
@@ -171,10 +206,11 @@ int main(int argc, char **argv)
             fprintf(stderr, "failed at byte %lu\n", (unsigned long)u.position);
             return fail("update", st);
         }
-        printf("update done%s\n", spi ? "" : " (simulated device rebooted into the new image)");
+        printf("update done%s\n", spi || remote ? "" : " (simulated device rebooted into the new image)");
     } else {
         return usage();
     }
     if (spi) accel_linux_close(&lx);
+    if (remote) return bt_close(replaying);
     return 0;
 }

@@ -7,7 +7,8 @@
 #include "accel_sim.h"
 #include <stdio.h>
 
-#include "vectors/edgetpu/synth_pkg.h"
+#include "sessions.h"                  /* tests/sessions.h: the simulator + model + driver setup */
+#include "vectors/edgetpu/synth_pkg.h" /* tests/vectors: the package, made by this project */
 
 static unsigned transfers;
 static void count(void *ctx, const accel_sim_event *ev)
@@ -19,12 +20,9 @@ static void count(void *ctx, const accel_sim_event *ev)
 
 int main(void)
 {
-    static accel_sim sim;
-    static accel_edgetpu_dev dev;
-    static accel_edgetpu_driver drv;
+    static edgetpu_session es; /* es.model is the simulated chip, es.drv the host's driver */
     static uint8_t scratch[256];
-    accel_port model = {0};
-    accel_edgetpu_model m;
+    accel_edgetpu_package m;
     accel_edgetpu_exe e;
     uint8_t in[10] = {1, 0, 2, 0, 3, 0, 4, 0, 5, 0}, out[8];
     const uint8_t *ins[1] = {in};
@@ -34,18 +32,20 @@ int main(void)
     accel_status st;
     int run, k;
 
-    accel_edgetpu_dev_init(&dev);
-    accel_edgetpu_dev_port(&dev, &model);
-    accel_sim_init(&sim);
-    accel_sim_attach(&sim, &model);
-    accel_sim_set_trace(&sim, count, NULL);
-    accel_edgetpu_driver_init(&drv, &sim.port, 64); /* MCU-sized 64-byte bulk chunks */
-
-    st = accel_edgetpu_package_open(&m, synth_pkg, sizeof synth_pkg);
-    if (st == ACCEL_OK) st = accel_edgetpu_model_executable(&m, 0, &e);
+    st = edgetpu_session_init(&es, 64, count, NULL); /* MCU-sized 64-byte bulk chunks */
+    if (st != ACCEL_OK) {
+        printf("simulator setup: %s\n", accel_status_str(st));
+        return 1;
+    }
+    st = accel_edgetpu_decode_package(&m, synth_pkg, sizeof synth_pkg);
+    if (st == ACCEL_OK) st = accel_edgetpu_package_executable(&m, 0, &e);
+    if (st != ACCEL_OK) {
+        printf("package: %s\n", accel_status_str(st));
+        return 1;
+    }
     printf("package: %s, %lu executable(s), %lu hints\n", accel_status_str(st),
            (unsigned long)m.n_executables, (unsigned long)e.n_hints);
-    st = accel_edgetpu_open(&drv.usb, ACCEL_EDGETPU_PERF_HIGH, 1);
+    st = accel_edgetpu_open(&es.drv.usb, ACCEL_EDGETPU_PERF_HIGH, 1);
     printf("open: %s after %u control transfers\n", accel_status_str(st), transfers);
     io.in = ins;
     io.in_len = in_len;
@@ -57,14 +57,14 @@ int main(void)
     io.scratch_len = sizeof scratch;
     for (run = 0; run < 2 && st == ACCEL_OK; run++) {
         transfers = 0;
-        accel_edgetpu_dev_expect_exe(&dev, &e);
-        st = accel_edgetpu_invoke(&drv, &m, &io, NULL);
+        st = accel_edgetpu_model_expect_exe(&es.model, &e); /* what the simulated chip accepts */
+        if (st == ACCEL_OK) st = accel_edgetpu_invoke(&es.drv, &m, &io, NULL);
         printf("inference %d: %s, %u USB transfers, output", run + 1, accel_status_str(st), transfers);
         for (k = 0; k < 8; k++) printf(" %02x", out[k]);
         printf("\n");
     }
-    if (st == ACCEL_OK) st = accel_edgetpu_close(&drv.usb);
+    if (st == ACCEL_OK) st = accel_edgetpu_close(&es.drv.usb);
     printf("close: %s; device-side protocol violations: %lu\n", accel_status_str(st),
-           (unsigned long)dev.nviolations);
-    return st == ACCEL_OK && dev.nviolations == 0 ? 0 : 1;
+           (unsigned long)es.model.nviolations);
+    return st == ACCEL_OK && es.model.nviolations == 0 ? 0 : 1;
 }

@@ -1,5 +1,5 @@
-/* demo_mac - the MAC reference engine at work: a few of the shared TensorFlow Lite golden
- * vectors (../shared/data/int8, computed by TFLM's reference kernels) run through the engine,
+/* demo_mac - the MAC reference engine at work: a few of the TensorFlow Lite golden vectors
+ * (tests/vectors/int8, computed by TFLM's reference kernels) run through the engine,
  * then an exact int16 x int16 -> int64 matrix product built from four byte-plane passes of the
  * engine's own uint8 GEMM, checked against plain int64 arithmetic. */
 #define ACCEL_IMPLEMENTATION
@@ -8,26 +8,22 @@
 
 int main(void)
 {
-    static const char *const files[] = {"../shared/data/int8/golden_fc.txt",
-                                        "../shared/data/int8/golden_conv2d.txt",
-                                        "../shared/data/int8/golden_depthwise.txt"};
+    /* relative to the repository root, where `make demo` runs */
+    static const char *const files[] = {"tests/vectors/int8/golden_fc.txt",
+                                        "tests/vectors/int8/golden_conv2d.txt",
+                                        "tests/vectors/int8/golden_depthwise.txt"};
     long passed = 0, failed = 0;
     size_t i;
     int m, n, k, bad = 0, exact = 1;
     int16_t a[3 * 5], b[4 * 5];
     int64_t out[3 * 4];
     static uint32_t scratch[256];
-    size_t need;
+    size_t need = 0;
     accel_status st;
 
     printf("1) TFLite golden vectors through the engine (double rounding):\n");
     for (i = 0; i < sizeof files / sizeof files[0]; i++) {
-        FILE *f = fopen(files[i], "r");
-        if (!f) {
-            printf("   %s not found (run from the repository, beside shared/); skipped\n", files[i]);
-            continue;
-        }
-        fclose(f);
+        /* a missing or malformed file is reported by run_file and fails the demo */
         if (run_file(files[i], &passed, &failed)) bad = 1;
     }
     printf("   %ld passed, %ld failed: the engine %s TFLite bit for bit on these\n", passed, failed,
@@ -38,8 +34,10 @@ int main(void)
     for (k = 0; k < 20; k++) b[k] = (int16_t)(32767 - k * 3121);
     a[0] = -32768;
     b[0] = -32768;
-    accel_mac_wide_scratch_size(2, 3, 4, 5, &need);
-    st = accel_mac_matmul_s16(3, 4, 5, a, 15, b, 20, out, 12, scratch, sizeof scratch);
+    st = accel_mac_wide_scratch_size(2, 3, 4, 5, &need);
+    if (st == ACCEL_OK && need > sizeof scratch) st = ACCEL_E_BUFFER_TOO_SMALL;
+    if (st == ACCEL_OK) st = accel_mac_matmul_s16(3, 4, 5, a, 15, b, 20, out, 12, scratch,
+                                                  sizeof scratch);
     printf("   status %s, scratch %zu bytes, depth limit %lu\n", accel_status_str(st), need,
            (unsigned long)accel_mac_wide_depth_limit(2, 1));
     for (m = 0; m < 3; m++) {

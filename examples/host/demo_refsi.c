@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "sessions.h" /* tests/sessions.h: the reference CMP over one flat memory array */
 
 #define DRAM 0x80000000ULL
 #define DRAM_SIZE 0x10000u
@@ -22,22 +23,6 @@
 
 static uint8_t dram[DRAM_SIZE];
 
-static accel_status mem_read(void *u, uint64_t unit, uint64_t addr, void *dst, size_t n)
-{
-    (void)u;
-    (void)unit;
-    if (addr < DRAM || addr - DRAM > DRAM_SIZE || n > DRAM_SIZE - (addr - DRAM)) return ACCEL_E_ARG;
-    memcpy(dst, dram + (addr - DRAM), n);
-    return ACCEL_OK;
-}
-static accel_status mem_write(void *u, uint64_t unit, uint64_t addr, const void *src, size_t n)
-{
-    (void)u;
-    (void)unit;
-    if (addr < DRAM || addr - DRAM > DRAM_SIZE || n > DRAM_SIZE - (addr - DRAM)) return ACCEL_E_ARG;
-    memcpy(dram + (addr - DRAM), src, n);
-    return ACCEL_OK;
-}
 static accel_status sync_cache(void *u, uint32_t flag)
 {
     (void)u;
@@ -75,8 +60,8 @@ static void disasm(const uint8_t *buf, size_t len)
     accel_refsi_cmd c;
     accel_status st;
     uint32_t i;
-    accel_refsi_iter_init(&it, buf, len);
-    while ((st = accel_refsi_iter_next(&it, &c)) == ACCEL_OK) {
+    st = accel_refsi_iter_init(&it, buf, len);
+    while (st == ACCEL_OK && (st = accel_refsi_iter_next(&it, &c)) == ACCEL_OK) {
         printf("  %04zx  %s", c.offset, ops[c.opcode]);
         switch (c.opcode) {
         case ACCEL_REFSI_OP_WRITE_REG64:
@@ -112,8 +97,7 @@ int main(void)
 {
     uint8_t buf[1024];
     accel_refsi_builder b;
-    accel_refsi_cmp cmp;
-    accel_refsi_cmp_config cfg;
+    static refsi_session rs; /* rs.cmp: the reference CMP, its memory the dram array */
     accel_refsi_report rep;
     accel_refsi_window_mode m;
     uint64_t mode, scale, args[4];
@@ -162,17 +146,13 @@ int main(void)
     printf("command buffer: %zu bytes\n", b.len);
     disasm(buf, b.len);
 
-    memset(&cfg, 0, sizeof cfg);
-    cfg.mem_read = mem_read;
-    cfg.mem_write = mem_write;
-    cfg.sync_cache = sync_cache;
-    cfg.kernel = kernel;
-    cfg.num_cores = 2;
-    cfg.harts_per_core = 4;
-    cfg.check_perms = 1;
-    TRY(accel_refsi_cmp_init(&cmp, &cfg));
+    refsi_session_prepare(&rs, dram, sizeof dram, DRAM, 2, 4);
+    rs.cfg.sync_cache = sync_cache;
+    rs.cfg.kernel = kernel;
+    rs.cfg.check_perms = 1;
+    TRY(refsi_session_start(&rs));
     printf("executing on the reference CMP (2 cores x 4 harts, MAX_HARTS %u):\n", HARTS);
-    if (accel_refsi_cmp_execute(&cmp, buf, b.len, &rep) != ACCEL_OK) {
+    if (accel_refsi_model_execute(&rs.cmp, buf, b.len, &rep) != ACCEL_OK) {
         printf("stopped at command %zu (offset 0x%zx): %s\n", rep.index, rep.offset,
                accel_status_str(rep.status));
         return 1;

@@ -1,6 +1,7 @@
 /* demo_tsp1 - a TSP1 session on the simulator port: boot, ECHO, network info, pipelined
  * commands with one failing (the device discards the rest until CLEAR_ERROR), a bit flipped on
- * the SPI bus (ERR_CHECKSUM, then recovery), a coalesced async message, and a secure update. */
+ * the SPI bus (the device answers ERR_CHECKSUM, which names no command for sure: the outcome is
+ * unknown; then recovery), a coalesced async message, and a secure update. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
@@ -22,6 +23,7 @@ static const char *name(uint16_t id)
     case ACCEL_TSP1_NN_STOP: return "NN_STOP";
     case ACCEL_TSP1_NN_INFO: return "NN_INFO";
     case ACCEL_TSP1_SECURE_UPDATE: return "SECURE_UPDATE";
+    case ACCEL_TSP1_SECURE_UPDATE_CANCEL: return "SECURE_UPDATE_CANCEL";
     case ACCEL_TSP1_SECURE_UPDATE_FINISH: return "SECURE_UPDATE_FINISH";
     case ACCEL_TSP1_REBOOT: return "REBOOT";
     default: return "?";
@@ -38,6 +40,13 @@ static void on_async(void *u, const accel_tsp1_frame *f)
 {
     (void)u;
     printf("  async 0x%04X tid %u\n", f->id, f->tid);
+}
+
+/* Print a step's status and hand it back (the demo shows every status, whatever it is). */
+static accel_status show(const char *what, accel_status st)
+{
+    printf("  %s: %s\n", what, accel_status_str(st));
+    return st;
 }
 
 static uint8_t image[144 * 5];
@@ -60,7 +69,8 @@ int main(void)
     accel_status st;
 
     accel_sim_init(&sim);
-    accel_tsp1_model_init(&model, model_mem, sizeof model_mem, 512, 256, 2);
+    st = accel_tsp1_model_init(&model, model_mem, sizeof model_mem, 512, 256, 2);
+    if (st != ACCEL_OK) return show("model", st) != ACCEL_OK;
     accel_tsp1_model_port(&model, &mp);
     accel_sim_attach(&sim, &mp);
     memset(&c, 0, sizeof c);
@@ -75,28 +85,31 @@ int main(void)
     c.auto_clear = 1;
     c.on_outcome = on_outcome;
     c.on_async = on_async;
-    accel_tsp1_open(&s, &c);
+    st = accel_tsp1_init(&s, &c);
+    if (st != ACCEL_OK) return show("init", st) != ACCEL_OK;
 
     printf("boot:\n");
     st = accel_tsp1_wait_ready(&s, 100);
     printf("  ready: %s\n", accel_status_str(st));
     printf("echo:\n");
-    accel_tsp1_call(&s, ACCEL_TSP1_ECHO, "hello", 5, out, sizeof out, &len, 100);
-    printf("  got \"%.*s\"\n", (int)len, (const char *)out);
+    if (show("call", accel_tsp1_call(&s, ACCEL_TSP1_ECHO, "hello", 5, out, sizeof out, &len, 100)) ==
+        ACCEL_OK)
+        printf("  got \"%.*s\"\n", (int)len, (const char *)out);
     printf("network scan:\n");
-    accel_tsp1_nn_scan(&s, &n, 100);
+    n = 0;
+    (void)show("scan", accel_tsp1_nn_scan(&s, &n, 100));
     printf("  %u networks, mask 0x%lx\n", n, (unsigned long)s.known_mask);
 
     printf("pipelined: START(net 0), START(bad mask 9), ECHO, STOP(net 0):\n");
-    accel_tsp1_submit(&s, ACCEL_TSP1_NN_START, m1, 4, NULL);
-    accel_tsp1_submit(&s, ACCEL_TSP1_NN_START, m9, 4, NULL);
-    accel_tsp1_submit(&s, ACCEL_TSP1_ECHO, "x", 1, NULL);
-    accel_tsp1_submit(&s, ACCEL_TSP1_NN_STOP, m1, 4, NULL);
+    (void)show("submit START", accel_tsp1_submit(&s, ACCEL_TSP1_NN_START, m1, 4, NULL));
+    (void)show("submit START", accel_tsp1_submit(&s, ACCEL_TSP1_NN_START, m9, 4, NULL));
+    (void)show("submit ECHO", accel_tsp1_submit(&s, ACCEL_TSP1_ECHO, "x", 1, NULL));
+    (void)show("submit STOP", accel_tsp1_submit(&s, ACCEL_TSP1_NN_STOP, m1, 4, NULL));
     accel_sim_advance(&sim, 10);
-    accel_tsp1_poll(&s);
+    (void)show("poll", accel_tsp1_poll(&s));
     printf("  (CLEAR_ERROR sent automatically; net 0 is %s)\n",
            model.state[0] == ACCEL_TSP1_NN_RUNNING ? "still running" : "stopped");
-    accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_STOP, 1, 100);
+    (void)show("stop net 0", accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_STOP, 1, 100));
 
     printf("fault: one bit flipped in the next command on the SPI bus:\n");
     memset(&f, 0, sizeof f);
@@ -114,13 +127,16 @@ int main(void)
     printf("  retry: %s, got \"%.*s\"\n", accel_status_str(st), (int)len, (const char *)out);
 
     printf("async: ECC raised twice while the host is busy (coalesced on the device):\n");
-    accel_tsp1_model_raise(&model, ACCEL_TSP1_R_ASYNC_ERR_ECC);
-    accel_tsp1_model_raise(&model, ACCEL_TSP1_R_ASYNC_ERR_ECC);
+    (void)show("raise ECC", accel_tsp1_model_raise(&model, ACCEL_TSP1_R_ASYNC_ERR_ECC));
+    (void)show("raise ECC", accel_tsp1_model_raise(&model, ACCEL_TSP1_R_ASYNC_ERR_ECC));
     accel_sim_advance(&sim, 2);
-    accel_tsp1_poll(&s);
+    (void)show("poll", accel_tsp1_poll(&s));
     printf("  TID gaps reported: %lu\n", (unsigned long)s.async_gaps);
 
     printf("secure update, 5 chunks, 2 per command:\n");
+    /* the simulated device checks an image as its stand-in for a signature: the last 4 bytes
+       are the CRC-32 (little-endian) of the rest */
+    accel_store_u32le(image + sizeof image - 4, accel_crc32(image, sizeof image - 4));
     memset(&up, 0, sizeof up);
     up.read = img_read;
     up.total = sizeof image;

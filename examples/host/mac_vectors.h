@@ -1,5 +1,5 @@
 /* mac_vectors.h - reader and runner of the int8/uint8 vector text format
- * (shared/data/int8/FORMAT.md) for build/accel-check and demo_mac. Host-only (stdio, malloc).
+ * (tests/vectors/int8/FORMAT.md) for build/accel-check and demo_mac. Host-only (stdio, malloc).
  * The including file defines ACCEL_IMPLEMENTATION and includes accel.h first.
  *   int run_file(const char *path, long *passed, long *failed);   0, or -1 if malformed */
 #ifndef MAC_VECTORS_H

@@ -1,5 +1,5 @@
 /* bench_edgetpu.c - Edge TPU section: bundle decode/encode/disassembly speed and model parse
- * time (full validation by accel_edgetpu_model_open) for the shared models; medians of 5 (3)
+ * time (full validation by accel_edgetpu_decode_tflite) for the shared models; medians of 5 (3)
  * timed passes; decode next to a naive bit-by-bit decoder in the same run, as a ratio.
  * Data: ../shared/data/edgetpu (override with ACCEL_EDGETPU_DATA). */
 #define _POSIX_C_SOURCE 199309L
@@ -41,16 +41,16 @@ int main(void)
         nbits += load(rel, bits + nbits, sizeof bits - nbits);
     }
     for (i = 0; i < 2; i++) {
-        accel_edgetpu_model m;
+        accel_edgetpu_package m;
         uint32_t x;
         char rel[128];
         snprintf(rel, sizeof rel, "models/%s.tflite", models[i]);
         msize[i] = load(rel, mbuf[i], sizeof mbuf[i]);
-        if (accel_edgetpu_model_open(&m, mbuf[i], msize[i]) != ACCEL_OK) return 1;
+        if (accel_edgetpu_decode_tflite(&m, mbuf[i], msize[i]) != ACCEL_OK) return 1;
         for (x = 0; x < m.n_executables; x++) {
             accel_edgetpu_exe e;
             accel_edgetpu_bitstream b;
-            accel_edgetpu_model_executable(&m, x, &e);
+            accel_edgetpu_package_executable(&m, x, &e);
             accel_edgetpu_exe_bitstream(&e, 0, &b);
             memcpy(bits + nbits, b.bits.p, b.bits.len);
             nbits += b.bits.len;
@@ -67,7 +67,7 @@ int main(void)
         for (r = 0; r < reps; r++)
             for (j = 0; j < ninsn; j++) {
                 accel_edgetpu_insn in;
-                accel_edgetpu_insn_decode(bits + j * 16, &in);
+                accel_edgetpu_decode_insn(bits + j * 16, &in);
                 sink += in.f[ACCEL_EDGETPU_F_IMM_SCALAR];
             }
         t = bench_now_s() - t0;
@@ -106,12 +106,12 @@ int main(void)
         size_t r, j;
         accel_edgetpu_insn in;
         uint8_t out[16];
-        accel_edgetpu_insn_decode(bits, &in);
+        accel_edgetpu_decode_insn(bits, &in);
         t0 = bench_now_s();
         for (r = 0; r < reps; r++)
             for (j = 0; j < ninsn; j++) {
                 in.f[ACCEL_EDGETPU_F_S_X] = (uint32_t)(j & 31u);
-                accel_edgetpu_insn_encode(&in, out);
+                accel_edgetpu_encode_insn(&in, out);
                 sink += out[7];
             }
         t = bench_now_s() - t0;
@@ -136,13 +136,13 @@ int main(void)
     best = bench_median(samp, 3);
     printf("disassemble:   %8.2f M lines/s\n", (double)(50 * ninsn) / best / 1e6);
     for (i = 0; i < 2; i++) {
-        accel_edgetpu_model m;
+        accel_edgetpu_package m;
         size_t r;
         best = 1e9;
         for (k = 0; k < 5; k++) {
             t0 = bench_now_s();
             for (r = 0; r < 2000; r++) {
-                accel_edgetpu_model_open(&m, mbuf[i], msize[i]);
+                accel_edgetpu_decode_tflite(&m, mbuf[i], msize[i]);
                 sink += m.n_executables;
             }
             t = bench_now_s() - t0;

@@ -68,7 +68,7 @@ static int32_t v8(const uint8_t *p, size_t i, int dt) { return dt ? p[i] : (int8
 static uint8_t fin(const work *k, int32_t acc, int ch)
 {
     int i = k->q.count == 1 ? 0 : ch;
-    int32_t v = accel_mac_mbqm(acc, k->mult[i], k->shift[i]) + k->q.output_offset;
+    int32_t v = accel_mac_multiply_by_quantized_multiplier(acc, k->mult[i], k->shift[i]) + k->q.output_offset;
     v = v < k->q.act_min ? k->q.act_min : v > k->q.act_max ? k->q.act_max : v;
     return (uint8_t)v;
 }

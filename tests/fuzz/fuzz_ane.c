@@ -3,7 +3,10 @@
  * firmware-model dispatcher. The first byte picks the decoder; the rest is the message.
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. tests/fuzz/fuzz_ane.c -o fuzz_ane
  *   cc -DACCEL_FUZZ_MAIN -fsanitize=address,undefined -I. tests/fuzz/fuzz_ane.c -o fuzz_ane
- *     (without libFuzzer: runs files given as arguments, else a built-in pseudo-random corpus) */
+ *     (without libFuzzer: the files or directories given, e.g. tests/fuzz/seeds/ane, then
+ *     200000 generated inputs; tests/fuzz/fuzz_main.h)
+ * Any status is a valid answer to random bytes: the decoders' statuses are dropped on purpose,
+ * only an accepted message that breaks its invariants (FZ_ASSERT) or a crash is a bug. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include <stdlib.h>
@@ -28,7 +31,7 @@ static void one(const uint8_t *d, size_t n)
     uint32_t v, nb, k;
     unsigned ne;
     const uint8_t *p;
-    static accel_ane_fw fw;
+    static accel_ane_fw_model fw;
     static int fw_ready;
     if (n == 0) return;
     sel = d[0];
@@ -36,14 +39,14 @@ static void one(const uint8_t *d, size_t n)
     n--;
     switch (sel % 12u) {
     case 0:
-        if (accel_ane_ctl_decode(d, n, n, &h, &body) == ACCEL_OK) {
+        if (accel_ane_ctl_decode_hdr(d, n, n, &h, &body) == ACCEL_OK) {
             FZ_ASSERT(body == d + 24 && (size_t)h.size <= n - 24 && h.priority < 8 && h.id <= 0x5c);
-            (void)accel_ane_property_decode(1, body, h.size, &a, &v);
-            (void)accel_ane_premap_decode(body, h.size, &a, &s);
-            (void)accel_ane_inference_decode(body, h.size, h.procedure_id, &nb, &a, &s, &p);
-            (void)accel_ane_force_disable_decode(body, h.size);
-            (void)accel_ane_rpc_decode(body, h.size, &p, &v);
-            (void)accel_ane_cr_body_decode(h.id, body, h.size, &a, &v);
+            (void)accel_ane_decode_property(1, body, h.size, &a, &v);
+            (void)accel_ane_decode_premap(body, h.size, &a, &s);
+            (void)accel_ane_decode_inference(body, h.size, h.procedure_id, &nb, &a, &s, &p);
+            (void)accel_ane_decode_force_disable(body, h.size);
+            (void)accel_ane_decode_rpc(body, h.size, &p, &v);
+            (void)accel_ane_decode_cr_body(h.id, body, h.size, &a, &v);
         }
         (void)accel_ane_ctl_decode_proc_call(d, n, n, &h, &pc);
         break;
@@ -52,49 +55,49 @@ static void one(const uint8_t *d, size_t n)
             FZ_ASSERT(pc.program_id < 144 && pc.proc_id < 288 && pc.priority < 8);
             FZ_ASSERT(pc.nbr_bars <= 32 && pc.nbr_signal <= 16);
             for (k = 0; k < pc.nbr_bars; k++)
-                FZ_ASSERT(accel_ane_bar_decode(pc.raw_bars + 32u * k, 32, &bar) == ACCEL_OK);
+                FZ_ASSERT(accel_ane_decode_bar(pc.raw_bars + 32u * k, 32, &bar) == ACCEL_OK);
             for (k = 0; k < pc.nbr_exec_order; k++) (void)accel_load_u32le(pc.raw_exec_order + 4u * k);
-            for (k = 0; k < pc.nbr_wait; k++) (void)accel_ane_event_decode(pc.raw_wait + 24u * k, 24, &ev);
-            for (k = 0; k < pc.nbr_signal; k++) (void)accel_ane_event_decode(pc.raw_signal + 24u * k, 24, &ev);
+            for (k = 0; k < pc.nbr_wait; k++) (void)accel_ane_decode_event(pc.raw_wait + 24u * k, 24, &ev);
+            for (k = 0; k < pc.nbr_signal; k++) (void)accel_ane_decode_event(pc.raw_signal + 24u * k, 24, &ev);
         }
         break;
     case 2:
         if (accel_ane_xl_decode_trigger(d, n, &t) == ACCEL_OK) {
             FZ_ASSERT(t.nbr_inputs <= 16 && t.nbr_requests == 1);
             for (k = 0; k < t.nbr_inputs; k++)
-                FZ_ASSERT(accel_ane_chain_buf_decode(t.raw_inputs + 16u * k, 16, 1, &cb) == ACCEL_OK);
+                FZ_ASSERT(accel_ane_decode_chain_buf(t.raw_inputs + 16u * k, 16, 1, &cb) == ACCEL_OK);
         }
         break;
     case 3:
-        if (accel_ane_rpc_decode(d, n, &p, &v) == ACCEL_OK) FZ_ASSERT(v <= 0x800000UL && (size_t)v + 8 == n);
+        if (accel_ane_decode_rpc(d, n, &p, &v) == ACCEL_OK) FZ_ASSERT(v <= 0x800000UL && (size_t)v + 8 == n);
         break;
     case 4:
-        if (accel_ane_note_decode(d, n, &note) == ACCEL_OK && note.payload)
+        if (accel_ane_decode_note(d, n, &note) == ACCEL_OK && note.payload)
             FZ_ASSERT(note.payload >= d && note.payload + note.payload_len <= d + n);
         break;
     case 5:
-        (void)accel_ane_event_decode(d, n, &ev);
-        (void)accel_ane_bar_decode(d, n, &bar);
-        (void)accel_ane_chain_buf_decode(d, n, 1, &cb);
+        (void)accel_ane_decode_event(d, n, &ev);
+        (void)accel_ane_decode_bar(d, n, &bar);
+        (void)accel_ane_decode_chain_buf(d, n, 1, &cb);
         break;
     case 6:
-        if (accel_ane_stats_parse(d, n, &sh, &ne) == ACCEL_OK) {
+        if (accel_ane_decode_stats(d, n, &sh, &ne) == ACCEL_OK) {
             FZ_ASSERT(ne <= 32);
             for (k = 0; k < ne; k++) FZ_ASSERT(accel_ane_stats_engine_at(d, n, k, &se) == ACCEL_OK);
         }
         break;
     case 7:
-        (void)accel_ane_property_decode(0, d, n, &a, &v);
-        (void)accel_ane_premap_decode(d, n, &a, &s);
+        (void)accel_ane_decode_property(0, d, n, &a, &v);
+        (void)accel_ane_decode_premap(d, n, &a, &s);
         break;
     case 8:
-        (void)accel_ane_inference_decode(d, n, n ? d[0] : 0u, &nb, &a, &s, &p);
-        (void)accel_ane_force_disable_decode(d, n);
+        (void)accel_ane_decode_inference(d, n, n ? d[0] : 0u, &nb, &a, &s, &p);
+        (void)accel_ane_decode_force_disable(d, n);
         break;
     case 9: {
         accel_ane_cmd_desc cd;
         uint32_t id;
-        if (accel_ane_xl_hdr_decode(d, n, &id) == ACCEL_OK) {
+        if (accel_ane_xl_decode_hdr(d, n, &id) == ACCEL_OK) {
             (void)accel_ane_cmd_describe(ACCEL_ANE_SPACE_WIRE, id, &cd);
             (void)accel_ane_cmd_describe(ACCEL_ANE_SPACE_CTL, accel_load_u32le(d), &cd);
         }
@@ -102,12 +105,13 @@ static void one(const uint8_t *d, size_t n)
     }
     default: /* the firmware model eats the message; reset it once it has faulted */
         if (!fw_ready || fw.faulted) {
-            accel_ane_fw_init(&fw, 4);
-            for (k = 0; k < 144; k += 3) accel_ane_fw_program(&fw, k, 1, (k % 2) == 0);
+            FZ_ASSERT(accel_ane_fw_model_init(&fw, 4) == ACCEL_OK);
+            for (k = 0; k < 144; k += 3)
+                FZ_ASSERT(accel_ane_fw_model_program(&fw, k, 1, (k % 2) == 0) == ACCEL_OK);
             fw_ready = 1;
         }
-        (void)accel_ane_fw_dispatch(&fw, d, n);
-        if (fw.loop.state == ACCEL_ANE_XL_EXEC) accel_ane_fw_complete(&fw);
+        (void)accel_ane_fw_model_dispatch(&fw, d, n);
+        if (fw.loop.state == ACCEL_ANE_XL_EXEC) FZ_ASSERT(accel_ane_fw_model_complete(&fw) == ACCEL_OK);
         break;
     }
 }
@@ -119,46 +123,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
 }
 
+#define FUZZ_GENERATED 200000u
+#include "fuzz_main.h"
 #ifdef ACCEL_FUZZ_MAIN
-#include <stdio.h>
-static uint8_t fz_buf[1u << 16];
-int main(int argc, char **argv)
+/* generated inputs for the plain runner: random bytes biased towards plausible headers and
+ * counts, so the decoders get past their first checks */
+static size_t fuzz_generate(uint8_t *buf, size_t cap, uint32_t i)
 {
-    int i;
-    uint32_t r = 1u, it;
-    if (argc > 1) {
-        for (i = 1; i < argc; i++) {
-            FILE *f = fopen(argv[i], "rb");
-            size_t n;
-            if (!f) continue;
-            n = fread(fz_buf, 1, sizeof fz_buf, f);
-            fclose(f);
-            one(fz_buf, n);
-        }
-        return 0;
+    static const uint16_t ids[] = {0x204, 0x20c, 0x211, 0x212, 0x209, 0x20a, 0x404, 0xff00,
+                                   0x2d, 0x106, 0x301, 0x304, 0x305, 0x103, 0x105, 0x100};
+    size_t n = tl_rand_below(600u), j;
+    uint32_t r = tl_rand();
+    (void)i;
+    if (n > cap) n = cap;
+    for (j = 0; j < n; j++) buf[j] = (uint8_t)tl_rand();
+    if (n > 7) {
+        /* byte 0 selects the decoder, so the message's u16 id sits at 5..6 */
+        buf[5] = (uint8_t)ids[r % 16u];
+        buf[6] = (uint8_t)(ids[r % 16u] >> 8);
     }
-    /* built-in corpus: valid-looking frames with random mutations */
-    for (it = 0; it < 200000u; it++) {
-        size_t n, j;
-        r = r * 1664525u + 1013904223u;
-        n = (r >> 8) % 600u;
-        for (j = 0; j < n; j++) {
-            r = r * 1664525u + 1013904223u;
-            fz_buf[j] = (uint8_t)(r >> 24);
+    /* small counts and zero high bytes in the first words */
+    for (j = 9; j + 4 < n && j < 0x60; j += 4)
+        if ((r >> (j % 23)) & 1) {
+            buf[j + 1] = (uint8_t)(buf[j + 1] & 0x21);
+            buf[j + 2] = 0;
+            buf[j + 3] = 0;
+            buf[j + 4] = 0;
         }
-        /* bias towards plausible headers and counts */
-        if (n > 7) {
-            static const uint16_t ids[] = {0x204, 0x20c, 0x211, 0x212, 0x209, 0x20a, 0x404, 0xff00,
-                                           0x2d, 0x106, 0x301, 0x304, 0x305, 0x103, 0x105, 0x100};
-            /* byte 0 selects the decoder, so the message's u16 id sits at 5..6 */
-            fz_buf[5] = (uint8_t)ids[(r >> 4) % 16u];
-            fz_buf[6] = (uint8_t)(ids[(r >> 4) % 16u] >> 8);
-        }
-        for (j = 9; j + 3 < n && j < 0x60; j += 4)
-            if ((r >> (j % 23)) & 1) { fz_buf[j + 1] = (uint8_t)(fz_buf[j + 1] & 0x21); fz_buf[j + 2] = 0; fz_buf[j + 3] = 0; fz_buf[j + 4 < n ? j + 4 : j] = 0; }
-        one(fz_buf, n);
-    }
-    printf("fuzz_ane: 200000 inputs ok\n");
-    return 0;
+    return n;
 }
 #endif

@@ -77,7 +77,7 @@ static uint32_t digest(const uint8_t *p, size_t n)
 /* ---- the plain reference loops ---- */
 static uint8_t ref_out(int32_t acc, int ch, const accel_mac_quant *q)
 {
-    int32_t v = accel_mac_mbqm(acc, q->multiplier[ch], q->shift[ch]) + q->output_offset;
+    int32_t v = accel_mac_multiply_by_quantized_multiplier(acc, q->multiplier[ch], q->shift[ch]) + q->output_offset;
     v = v < q->act_min ? q->act_min : v > q->act_max ? q->act_max : v;
     return (uint8_t)(v & 0xFF);
 }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh - `make fuzz`: a libFuzzer campaign over every tests/fuzz/fuzz_*.c target
+# (ASan + UBSan), a report, not part of make test (which runs each target 10 s).
+#   FUZZ_SECONDS=N   seconds per target (default 60)      FUZZ_RUNS=N  executions per target instead
+#   FUZZ_TARGETS="tsp1 mac"  only these targets            FUZZ_MAXLEN=N  largest input (4096)
+# The corpus grows in build/fuzz/corpus/<target> (seeded from tests/fuzz/seeds/<target>), so
+# campaigns continue where the last one stopped. A finding (crash, leak, timeout, sanitizer
+# report) leaves its input in build/fuzz/findings/<target>/ and fails the campaign.
+set -u
+cd "$(dirname "$0")/.."
+command -v clang >/dev/null || { echo "make fuzz needs clang with libFuzzer (libclang-rt-14-dev)"; exit 1; }
+B=build/fuzz
+mkdir -p "$B/corpus" "$B/findings" "$B/logs"
+secs=${FUZZ_SECONDS:-60}
+limit="-max_total_time=$secs"
+[ -n "${FUZZ_RUNS:-}" ] && limit="-runs=$FUZZ_RUNS"
+targets=${FUZZ_TARGETS:-$(for f in tests/fuzz/fuzz_*.c; do basename "$f" .c | sed 's/^fuzz_//'; done)}
+printf '%-14s %12s %14s %8s %8s %9s %8s\n' target executions "exec/s" cov ft "wall s" findings
+total_find=0
+for t in $targets; do
+  src=tests/fuzz/fuzz_$t.c
+  [ -f "$src" ] || { echo "no target $src"; continue; }
+  exe=$B/fuzz_$t
+  if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. -Iports/sim -Itests \
+      "$src" -o "$exe" >"$B/logs/$t.build.log" 2>&1; then
+    echo "$t: build failed (see $B/logs/$t.build.log)"; total_find=$((total_find + 1)); continue
+  fi
+  mkdir -p "$B/corpus/$t" "$B/findings/$t"
+  seeds=""; [ -d "tests/fuzz/seeds/$t" ] && seeds="tests/fuzz/seeds/$t"
+  start=$(date +%s.%N)
+  "$exe" $limit -max_len="${FUZZ_MAXLEN:-4096}" -print_final_stats=1 -artifact_prefix="$B/findings/$t/" \
+    "$B/corpus/$t" $seeds >"$B/logs/$t.log" 2>&1
+  rc=$?
+  wall=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$B/logs/$t.log" | awk '{print $2}')
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$B/logs/$t.log" | awk '{print $2}')
+  last=$(grep -E '^#[0-9]+.*cov: ' "$B/logs/$t.log" | tail -1)
+  cov=$(echo "$last" | grep -o 'cov: [0-9]*' | awk '{print $2}')
+  ft=$(echo "$last" | grep -o 'ft: [0-9]*' | awk '{print $2}')
+  finds=$(ls "$B/findings/$t" 2>/dev/null | wc -l)
+  [ "$rc" != 0 ] && [ "$finds" = 0 ] && finds=1 # a sanitizer abort without an artefact still counts
+  total_find=$((total_find + finds))
+  printf '%-14s %12s %14s %8s %8s %9.1f %8s\n' "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$wall" "$finds"
+done
+echo "findings: $total_find (inputs in $B/findings/, logs in $B/logs/)"
+[ "$total_find" = 0 ]

@@ -1,0 +1,291 @@
+#!/usr/bin/env bash
+# avr_sketches.sh - the Arduino library as users get it, built by Debian's arduino-builder and
+# run on emulated AVRs against accel's TSP1 device model:
+#  1. `make arduino`'s script: the zip holds a spec-1.5 library whose version is accel.h's.
+#  2. every examples/arduino sketch, and README's Arduino sketch, built for arduino:avr:uno and
+#     arduino:avr:mega with warnings on; a warning in accel, the port or a sketch fails the
+#     build (the core's own warnings are counted and ignored: they are not ours to fix). Then
+#     the port and sketches again with avr-g++ and the strict set (-Wconversion,
+#     -Wsign-conversion, -Wshadow, ...), diagnostics in the core's headers filtered out.
+#  3. flash/RAM per sketch and board (limits: flash <= 28 KB, RAM <= 1 KB, so an Uno keeps half
+#     its RAM for the stack); the TSP1 sketches' Uno flash images must be byte-identical to
+#     builds with ACCEL_TSP1_NO_MODEL and with accel_status_str undefined (neither the device
+#     model nor a status string is linked), a build which a probe sketch that uses both must
+#     fail; no model or status-string symbol and no status text in .data on either board.
+#  4. each sketch under tests/avr/tsp1_harness (libsimavr) for both boards, in each scenario
+#     below; its UART0 output must equal tests/avr/expect/SKETCH.SCENARIO.txt line by line
+#     (lines starting with # are the reasons; "!harness TEXT" lines must appear in the
+#     harness's own report), and the sketch must halt within the cycle budget. The probe, which
+#     never halts, must be reported as hung.
+# Ends with "N passed, N failed" and a size/cycle report.
+. "$(dirname "$0")/lib.sh"
+start=$(date +%s)
+B=build/avr
+HW=/usr/share/arduino/hardware
+AVR=$HW/arduino/avr
+mkdir -p "$B"
+
+missing=""
+for t in arduino-builder avr-gcc avr-g++ avr-size avr-nm zip unzip gcc; do have "$t" || missing="$missing $t"; done
+[ -f /usr/include/simavr/sim_avr.h ] || missing="$missing libsimavr-dev"
+[ -d "$AVR/cores/arduino" ] || missing="$missing arduino-core-avr"
+[ -x /usr/bin/arduino-ctags ] || missing="$missing arduino-ctags"
+if [ -n "$missing" ]; then
+  skip "arduino sketches on simavr" "missing:$missing (bash scripts/setup.sh as root)"
+  lib_end
+  exit
+fi
+
+# ------------------------------------------------------------------ 1. the library zip
+ver=$(sed -n 's/^#define ACCEL_VERSION_STRING "\(.*\)"$/\1/p' accel.h)
+if zip=$(bash scripts/arduino_lib.sh "$B/pkg" 2>"$B/pkg.log") && [ "$zip" = "$B/pkg/Accel-$ver.zip" ] && [ -f "$zip" ]; then
+  ok "arduino_lib.sh makes $zip"
+else
+  bad "arduino_lib.sh" "$(cat "$B/pkg.log") -> '$zip'"
+  lib_end
+  exit
+fi
+# build from what the zip holds, as "Add .ZIP Library" installs it
+LIB=$B/unzipped
+rm -rf "$LIB"
+mkdir -p "$LIB"
+unzip -q "$zip" -d "$LIB" || bad "unzip $zip"
+list=$(unzip -Z1 "$zip")
+want="Accel/library.properties Accel/src/accel.h Accel/src/accel_impl.c Accel/src/accel_arduino.h
+Accel/src/accel_arduino.cpp Accel/src/accel_arduino_wire.h Accel/LICENSE"
+SKETCHES=""
+for d in examples/arduino/*/; do
+  n=$(basename "$d")
+  SKETCHES="$SKETCHES $n"
+  want="$want Accel/examples/$n/$n.ino"
+done
+miss=""
+for f in $want; do grep -qx "$f" <<<"$list" || miss="$miss $f"; done
+[ -z "$miss" ] && ok "zip holds the spec-1.5 layout and every example" || bad "zip lacks:$miss"
+[ "$(unzip -Z1 "$zip" | cut -d/ -f1 | sort -u)" = Accel ] && ok "zip has one top folder, Accel" || bad "zip top level"
+props=$(unzip -p "$zip" Accel/library.properties)
+pmiss=""
+for k in name author maintainer sentence paragraph category url architectures; do
+  grep -q "^$k=" <<<"$props" || pmiss="$pmiss $k"
+done
+[ -z "$pmiss" ] && ok "library.properties has every required field" || bad "library.properties lacks:$pmiss"
+grep -qx "version=$ver" <<<"$props" && ok "library.properties version=$ver (ACCEL_VERSION_STRING)" || bad "library.properties version" "$props"
+grep -qx "includes=accel.h" <<<"$props" && ok "library.properties includes=accel.h" || bad "includes" "$props"
+unzip -p "$zip" Accel/src/accel.h | cmp -s - accel.h && ok "zip's accel.h is accel.h" || bad "zip's accel.h differs from accel.h"
+unzip -p "$zip" Accel/src/accel_impl.c | grep -q '^#define ACCEL_IMPLEMENTATION$' && ok "accel_impl.c defines ACCEL_IMPLEMENTATION" || bad "accel_impl.c"
+
+# ------------------------------------------------------------------ 2. builds
+# README's sketch as a sketch folder of its own
+mkdir -p "$B/readme/ReadmeEcho"
+awk '/^## Arduino$/{a=1} a&&/^```cpp$/{f=1;next} f&&/^```$/{exit} f' README.md >"$B/readme/ReadmeEcho/ReadmeEcho.ino"
+n=$(wc -l <"$B/readme/ReadmeEcho/ReadmeEcho.ino")
+[ "$n" -ge 12 ] && [ "$n" -le 18 ] && ok "README's Arduino sketch has $n lines" || bad "README's Arduino sketch has $n lines"
+
+ino_of() { # sketch name -> .ino path
+  case $1 in
+    ReadmeEcho) echo "$B/readme/ReadmeEcho/ReadmeEcho.ino" ;;
+    ProbeModel) echo "tests/avr/probe/ProbeModel/ProbeModel.ino" ;;
+    *) echo "$LIB/Accel/examples/$1/$1.ino" ;;
+  esac
+}
+fqbn_of() { [ "$1" = uno ] && echo arduino:avr:uno || echo arduino:avr:mega:cpu=atmega2560; }
+mcu_of() { [ "$1" = uno ] && echo atmega328p || echo atmega2560; }
+DD=-DDECIMAL_DIG=__DECIMAL_DIG__ # Debian's core 1.8.7 with avr-gcc 5.4 needs it in C++
+# build BOARD SKETCH OUTDIR [C_FLAGS CXX_FLAGS]: one arduino-builder run; log in OUTDIR.log
+build() {
+  local board=$1 sk=$2 out=$3 cf=${4:-} xf=${5:-$DD}
+  rm -rf "$out"
+  mkdir -p "$out" "$B/cache/$board"
+  arduino-builder -compile -hardware "$HW" -hardware /usr/share/arduino-builder -tools /usr/bin \
+    -libraries "$LIB" -fqbn "$(fqbn_of "$board")" -build-path "$PWD/$out" -build-cache "$PWD/$B/cache/$board" \
+    -warnings=all "-prefs=compiler.c.extra_flags=$cf" "-prefs=compiler.cpp.extra_flags=$xf" \
+    "$(ino_of "$sk")" >"$out.log" 2>&1
+}
+# Both boards build at once (two jobs of six builds); each board's core archive is cached
+# across its sketches. The link proof (same image without the model) runs on the Uno, its
+# negative control (the probe) on the Mega.
+TSP1_SKETCHES=$(for s in $SKETCHES; do case $s in Tsp1*) echo "$s";; esac; done)
+NOMODEL_C=-DACCEL_TSP1_NO_MODEL
+NOMODEL_CXX="$DD -DACCEL_TSP1_NO_MODEL -Daccel_status_str=accel_status_str_is_not_linked_on_avr"
+build_board() {
+  local board=$1 sk
+  for sk in $SKETCHES ReadmeEcho; do build "$board" "$sk" "$B/$board/$sk"; echo $? >"$B/$board/$sk.rc"; done
+  if [ "$board" = uno ]; then
+    for sk in $TSP1_SKETCHES; do
+      build uno "$sk" "$B/uno-nomodel/$sk" "$NOMODEL_C" "$NOMODEL_CXX"
+      echo $? >"$B/uno-nomodel/$sk.rc"
+    done
+  else
+    build mega ProbeModel "$B/mega/ProbeModel"
+    echo $? >"$B/mega/ProbeModel.rc"
+    build mega ProbeModel "$B/mega-nomodel/ProbeModel" "$NOMODEL_C" "$NOMODEL_CXX"
+    echo $? >"$B/mega-nomodel/ProbeModel.rc"
+  fi
+}
+rm -rf "$B/uno" "$B/mega" "$B/uno-nomodel" "$B/mega-nomodel"
+mkdir -p "$B/uno" "$B/mega" "$B/uno-nomodel" "$B/mega-nomodel"
+build_board uno &
+build_board mega &
+wait
+built() { [ "$(cat "$1.rc" 2>/dev/null)" = 0 ] && [ -f "$1/$2.ino.elf" ]; }
+core_warn=0
+for board in uno mega; do
+  for sk in $SKETCHES ReadmeEcho; do
+    out=$B/$board/$sk
+    if built "$out" "$sk"; then
+      ok "build $sk for $board"
+      # ours: anything outside the core's tree (library copy, port, sketch)
+      ours=$(grep -E '(warning|error):' "$out.log" | grep -v "^$HW/" || true)
+      theirs=$(grep -E 'warning:' "$out.log" | grep -c "^$HW/" || true)
+      core_warn=$((core_warn + theirs))
+      [ -z "$ours" ] && ok "$sk for $board: no warning in accel, the port or the sketch" ||
+        bad "$sk for $board: warnings" "$ours"
+    else
+      bad "build $sk for $board" "$(grep -E 'error' "$out.log" | head -10)"
+    fi
+  done
+done
+echo "(warnings in the Arduino core itself, compiled once per board: $core_warn, ignored)"
+
+# the strict set on our C++ files, against the real core headers
+strict() { # board file...
+  local board=$1 v def log=$B/strict_$1.log
+  shift
+  [ "$board" = uno ] && { v=standard; def=ARDUINO_AVR_UNO; } || { v=mega; def=ARDUINO_AVR_MEGA2560; }
+  : >"$log"
+  for f in "$@"; do
+    avr-g++ -std=gnu++11 -fpermissive -Os -mmcu="$(mcu_of "$board")" -DF_CPU=16000000L -DARDUINO=10607 \
+      -D$def -DARDUINO_ARCH_AVR $DD -Wall -Wextra -Wconversion -Wsign-conversion -Wshadow -Wundef \
+      -Wcast-align -I"$AVR/cores/arduino" -I"$AVR/variants/$v" -I"$AVR/libraries/SPI/src" \
+      -I"$AVR/libraries/Wire/src" -I. -Iports/arduino -x c++ -include Arduino.h -c "$f" -o "$B/strict.o" >>"$log" 2>&1 ||
+      echo "$f: compile failed" >>"$log"
+  done
+  grep -E '(warning|error|failed)' "$log" | grep -v "^$HW/" | grep -v "^/usr/lib/avr/" || true
+}
+printf '#include "accel_arduino_wire.h"\naccel_arduino b;\naccel_port p;\nvoid setup() { accel_arduino_init_i2c(&b, &p, 400000, 25000); }\n' >"$B/wire_tu.ino"
+for board in uno mega; do
+  files="ports/arduino/accel_arduino.cpp $B/wire_tu.ino"
+  for sk in $SKETCHES; do files="$files examples/arduino/$sk/$sk.ino"; done
+  w=$(strict "$board" $files)
+  [ -z "$w" ] && ok "strict warning set ($board): port, Wire header, sketches" || bad "strict warnings ($board)" "$(echo "$w" | head -20)"
+done
+
+# ------------------------------------------------------------------ 3. sizes and what is linked
+report=""
+for board in uno mega; do
+  for sk in $SKETCHES ReadmeEcho; do
+    elf=$B/$board/$sk/$sk.ino.elf
+    [ -f "$elf" ] || continue
+    read -r text data bss < <(avr-size "$elf" | awk 'NR == 2 { print $1, $2, $3 }')
+    flash=$((text + data))
+    ram=$((data + bss))
+    report="$report$(printf '%-5s %-12s flash %6d  RAM %5d' "$board" "$sk" "$flash" "$ram")"$'\n'
+    [ "$flash" -le 28672 ] && [ "$ram" -le 1024 ] && ok "$sk for $board fits (flash $flash, RAM $ram)" ||
+      bad "$sk for $board too big: flash $flash (max 28672), RAM $ram (max 1024)"
+  done
+done
+for sk in $TSP1_SKETCHES; do
+  v=$B/uno-nomodel/$sk
+  if built "$v" "$sk" && cmp -s "$v/$sk.ino.hex" "$B/uno/$sk/$sk.ino.hex"; then
+    ok "$sk for uno: same flash image without the model and status strings"
+  else
+    bad "$sk for uno links the device model or accel_status_str" "$(grep -E 'error' "$v.log" | head -5)"
+  fi
+done
+for board in uno mega; do
+  for sk in $TSP1_SKETCHES ReadmeEcho; do
+    elf=$B/$board/$sk/$sk.ino.elf
+    [ -f "$elf" ] || continue
+    syms=$(avr-nm -C "$elf" | grep -E 'tsp1m_|tsp1_model|status_str' || true)
+    [ -z "$syms" ] && ok "$sk for $board: no model or status-string symbol" || bad "$sk for $board symbols" "$syms"
+    avr-objcopy -O binary -j .data "$elf" "$B/data.bin"
+    grep -q 'ACCEL_E_' "$B/data.bin" && bad "$sk for $board: a status name in RAM (.data)" || ok "$sk for $board: no status text in .data"
+  done
+done
+# negative control: a sketch that uses the model and accel_status_str must fail that build
+if built "$B/mega/ProbeModel" ProbeModel && built "$B/mega-nomodel/ProbeModel" ProbeModel; then
+  bad "the probe that uses the model built without it: the link check cannot fail"
+elif built "$B/mega/ProbeModel" ProbeModel &&
+     grep -q "accel_tsp1_model" "$B/mega-nomodel/ProbeModel.log"; then
+  ok "probe using the model fails the no-model build (the check can fail)"
+else
+  bad "probe build" "$(tail -5 "$B/mega/ProbeModel.log")"
+fi
+
+# ------------------------------------------------------------------ 4. runs on simavr
+if gcc -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-align -Wundef -Wshadow -Werror \
+    -O2 -g -I. -isystem /usr/include/simavr tests/avr/tsp1_harness.c -o "$B/tsp1_harness" -lsimavr >"$B/harness.log" 2>&1; then
+  ok "build tsp1_harness"
+else
+  bad "build tsp1_harness" "$(head -20 "$B/harness.log")"
+  lib_end
+  exit
+fi
+CYCLES=""
+stack_report=""
+# run BOARD SKETCH SCENARIO [harness args...]
+run() {
+  local board=$1 sk=$2 sc=$3 exp out err rc miss
+  shift 3
+  exp=tests/avr/expect/$sk.$sc.txt
+  out=$B/run/$board-$sk-$sc.out
+  err=$B/run/$board-$sk-$sc.err
+  mkdir -p "$B/run"
+  [ -f "$B/$board/$sk/$sk.ino.elf" ] || { bad "run $sk/$sc on $board: no ELF"; return; }
+  "$B/tsp1_harness" --mcu "$(mcu_of "$board")" --cycles 60000000 "$@" "$B/$board/$sk/$sk.ino.elf" >"$out" 2>"$err"
+  rc=$?
+  if [ "$rc" != 0 ]; then
+    bad "run $sk/$sc on $board: harness exit $rc" "$(tail -3 "$err")"
+    return
+  fi
+  if diff <(grep -v '^[#!]' "$exp") "$out" >"$out.diff"; then
+    ok "$sk/$sc on $board: every line as expected"
+  else
+    bad "$sk/$sc on $board: output differs (< expected, > printed)" "$(head -20 "$out.diff")"
+  fi
+  miss=""
+  while IFS= read -r l; do grep -qF -- "${l#!harness }" "$err" || miss="$miss [${l#!harness }]"; done < <(grep '^!harness ' "$exp")
+  [ -z "$miss" ] && ok "$sk/$sc on $board: harness report" || bad "$sk/$sc on $board: harness report lacks$miss" "$(cat "$err")"
+  if [ "$sc" = normal ]; then
+    # RAM never touched: from the end of the globals to the deepest the stack went
+    local sp end ramend head
+    sp=$(sed -n 's/.*lowest SP 0x\([0-9A-F]*\).*/\1/p' "$err")
+    end=$(avr-nm "$B/$board/$sk/$sk.ino.elf" | awk '$3 == "__bss_end" { print substr($1, length($1) - 3) }')
+    [ "$board" = uno ] && ramend=$((0x8FF)) || ramend=$((0x21FF))
+    head=$((0x$sp - 0x$end))
+    stack_report="$stack_report$(printf '%-5s %-12s stack peak %4d, never touched %4d' "$board" "$sk" $((ramend - 0x$sp)) "$head")"$'\n'
+    [ "$head" -ge 256 ] && ok "$sk on $board: $head bytes of RAM never touched" || bad "$sk on $board: only $head bytes of RAM to spare"
+  fi
+  if [ "$sk/$sc" = Tsp1Basics/normal ]; then
+    CYCLES="$CYCLES$board $(sed -n 's/.*after \([0-9]*\) cycles (\([0-9.]*\) s.*/\1 cycles (\2 s emulated)/p' "$err"); "
+  fi
+}
+for board in uno mega; do
+  run $board Tsp1Basics normal
+  run $board Tsp1Basics flip-cmd --flip-cmd hello
+  run $board Tsp1Basics flip-rsp --flip-rsp hello
+  run $board Tsp1Basics ecc --ecc-on-echo hello
+  run $board Tsp1Basics rspfull --rsp-cap 48 --ecc-when-full 2
+  run $board Tsp1Basics dead --dead
+  run $board Tsp1Update normal
+  run $board Tsp1Update memfail --mem-fail-chunk 2
+  run $board MacSelfTest normal
+  run $board ReadmeEcho normal --stop-after "echo: "
+done
+# a sketch that never halts ends at its cycle budget, reported as hung (exit 2)
+if [ -f "$B/mega/ProbeModel/ProbeModel.ino.elf" ]; then
+  "$B/tsp1_harness" --mcu atmega2560 --cycles 3000000 "$B/mega/ProbeModel/ProbeModel.ino.elf" >"$B/run/probe.out" 2>"$B/run/probe.err"
+  rc=$?
+  [ "$rc" = 2 ] && grep -q "CYCLE BUDGET SPENT after 300" "$B/run/probe.err" && grep -q "probe running" "$B/run/probe.out" &&
+    ok "a sketch that never halts fails at its cycle budget" || bad "hang detection (exit $rc)" "$(cat "$B/run/probe.err")"
+fi
+# a requested fault that never fires is an error, not a silent pass
+"$B/tsp1_harness" --flip-cmd "never sent" "$B/uno/MacSelfTest/MacSelfTest.ino.elf" >/dev/null 2>"$B/run/nofire.err"
+[ $? = 3 ] && ok "a fault that never fires fails the run" || bad "unfired fault not reported" "$(cat "$B/run/nofire.err")"
+
+echo "flash / RAM (bytes, Debian core 1.8.7, avr-gcc $(avr-gcc -dumpversion)):"
+printf '%s' "$report"
+printf '%s' "$stack_report"
+echo "Tsp1Basics session: $CYCLES"
+echo "wall time: $(( $(date +%s) - start )) s"
+lib_end

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# macro_matrix.sh - every macro that changes accel.h's code is built with -Werror as C (gcc -O2),
+# as C++ (g++) and for Cortex-M0+ (-Os); a switch that removes code must shrink the M0+ build
+# (so a switch that silently does nothing fails here); tests run under the macros that change
+# behaviour; the project itself uses none of the deprecated names. Ends "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+T=build/test-tmp/macro_matrix
+mkdir -p "$T"
+W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-align -Wundef -Wshadow -Werror"
+WXX="-std=c++11 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wundef -Wshadow -Werror"
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
+printf '#define ACCEL_IMPLEMENTATION\n#include "accel.h"\n' >"$T/impl.c"
+cp "$T/impl.c" "$T/impl.cpp"
+m0_text() { arm-none-eabi-size "$1" | awk 'NR==2{print $1}'; }
+
+build_all() { # NAME FLAGS...: C for Cortex-M0+ (-Os; host gcc -O2 without the cross compiler) and C++
+  local name=$1; shift
+  if have arm-none-eabi-gcc; then
+    if arm-none-eabi-gcc $W -Os -mcpu=cortex-m0plus -mthumb "$@" -I. -c "$T/impl.c" -o "$T/$name.m0.o" \
+        >"$T/$name.m0.log" 2>&1; then ok "$name (C, cortex-m0plus)"
+    else bad "$name (C, cortex-m0plus)" "$(head -5 "$T/$name.m0.log")"; fi
+  elif gcc $W -O2 "$@" -I. -c "$T/impl.c" -o "$T/$name.o" >"$T/$name.log" 2>&1; then ok "$name (C, gcc)"
+  else bad "$name (C, gcc)" "$(head -5 "$T/$name.log")"; fi
+  if g++ $WXX "$@" -I. -fsyntax-only "$T/impl.cpp" >"$T/$name.xx.log" 2>&1; then ok "$name (C++)"
+  else bad "$name (C++)" "$(head -5 "$T/$name.xx.log")"; fi
+}
+
+build_all default
+base=$( [ -f "$T/default.m0.o" ] && m0_text "$T/default.m0.o" )
+# switches that remove code: built, and smaller than the default on M0+
+for m in ACCEL_TSP1_NO_MODEL ACCEL_EDGETPU_NO_MODEL ACCEL_REFSI_NO_MODEL ACCEL_ANE_NO_MODEL \
+         ACCEL_EDGETPU_NO_DISASM ACCEL_MAC_NO_FLOAT ACCEL_NO_STATUS_STRINGS; do
+  build_all "$m" "-D$m"
+  if [ -n "$base" ] && [ -f "$T/$m.m0.o" ]; then
+    t=$(m0_text "$T/$m.m0.o")
+    if [ "$t" -lt "$base" ]; then ok "$m removes code"; echo "  $m: M0+ .text $base -> $t"
+    else bad "$m removes code" "M0+ .text $t, default $base"; fi
+  fi
+done
+# switches that change code without removing a part
+build_all tsp1_big_endian -DACCEL_TSP1_BIG_ENDIAN=1
+build_all mac_fast0 -DACCEL_MAC_FAST=0
+build_all mac_fast1 -DACCEL_MAC_FAST=1
+build_all no_deprecated -DACCEL_NO_DEPRECATED
+build_all tsp1_i2c -DACCEL_TSP1_I2C=1
+build_all crc_braid -DACCEL_CRC32_IMPL=ACCEL_CRC32_BRAID
+build_all crc_no_simd -DACCEL_CRC32_NO_SIMD
+build_all mac_mcu0 -DACCEL_MAC_MCU=0
+build_all all_models_out -DACCEL_TSP1_NO_MODEL -DACCEL_EDGETPU_NO_MODEL -DACCEL_REFSI_NO_MODEL \
+  -DACCEL_ANE_NO_MODEL -DACCEL_EDGETPU_NO_DISASM
+# the old spelling of a renamed config macro still works
+build_all old_edgetpu_switch -DACCEL_EDGETPU_NO_DEVMODEL
+if [ -f "$T/old_edgetpu_switch.m0.o" ] && [ -f "$T/ACCEL_EDGETPU_NO_MODEL.m0.o" ] &&
+   [ "$(m0_text "$T/old_edgetpu_switch.m0.o")" = "$(m0_text "$T/ACCEL_EDGETPU_NO_MODEL.m0.o")" ]; then
+  ok "ACCEL_EDGETPU_NO_DEVMODEL acts as ACCEL_EDGETPU_NO_MODEL"
+else bad "ACCEL_EDGETPU_NO_DEVMODEL acts as ACCEL_EDGETPU_NO_MODEL"; fi
+
+# behaviour-changing macros: run the section's tests under them
+run_test() { # NAME SOURCE FLAGS...
+  local name=$1 src=$2; shift 2
+  if gcc $W -O1 -g $SAN "$@" -I. -Iports/sim -Itests "$src" ports/sim/accel_sim.c -o "$T/$name" -lm \
+      >"$T/$name.log" 2>&1; then
+    if "$T/$name" >>"$T/$name.log" 2>&1; then ok "$name"
+    else bad "$name" "$(grep -E 'FAIL|passed' "$T/$name.log" | head -8)"; fi
+  else bad "$name (build)" "$(head -5 "$T/$name.log")"; fi
+}
+run_test "test_mac with ACCEL_MAC_NO_FLOAT" tests/test_mac.c -DACCEL_MAC_NO_FLOAT
+case "$(uname -m)" in
+  x86_64) run_test "test_mac with ACCEL_MAC_NO_SIMD under -mavx2" tests/test_mac.c -mavx2 -DACCEL_MAC_NO_SIMD ;;
+  *) skip "test_mac with ACCEL_MAC_NO_SIMD" "not an x86-64 host" ;;
+esac
+
+# the project uses the new names only: every test, tool and port with ACCEL_NO_DEPRECATED
+usb=$(pkg-config --cflags libusb-1.0 2>/dev/null)
+for f in tests/test_*.c examples/host/*.c ports/*/*.c; do
+  [ -f "$f" ] || continue
+  case "$f" in ports/arduino/*|ports/zephyr/*|ports/bridge/*) continue ;; esac # own builds
+  case "$f" in ports/sim/accel_replay.c) printf '#include <pb.h>\n' | cc -E -x c - >/dev/null 2>&1 || continue ;; esac
+  if gcc $W -DACCEL_NO_DEPRECATED $usb -DACCEL_HAVE_LIBUSB=1 -I. -Iports/sim -Iports/linux -Iports/bridge -Itests \
+      -fsyntax-only "$f" >"$T/nodep.log" 2>&1; then ok "$f without deprecated names"
+  else bad "$f uses a deprecated name" "$(grep -m3 error "$T/nodep.log")"; fi
+done
+# and old code still compiles through the aliases
+cat >"$T/old.c" <<'OLD'
+#include "accel.h"
+int f(accel_edgetpu_dev *d, accel_refsi_cmp *c, accel_ane_fw *w);
+int g(void);
+int g(void)
+{
+    accel_status (*open_fn)(accel_tsp1 *, const accel_tsp1_config *) = accel_tsp1_open;
+    (void)open_fn;
+    return accel_mac_srdhm(1 << 30, 1 << 30);
+}
+OLD
+if gcc $W -I. -c "$T/old.c" -o "$T/old.o" >"$T/old.log" 2>&1; then ok "deprecated names still compile"
+else bad "deprecated names still compile" "$(head -5 "$T/old.log")"; fi
+lib_end

@@ -1,0 +1,19 @@
+/* Stand-in for <zephyr/device.h> (Zephyr 4.3.0). The port and the samples only pass device
+ * pointers around; DEVICE_DT_GET names an object the devicetree stand-in declares.
+ * See tests/zephyr/include/zephyr/README.txt. */
+#ifndef ZEPHYR_STANDIN_DEVICE_H
+#define ZEPHYR_STANDIN_DEVICE_H
+
+#include <zephyr/devicetree.h>
+
+/* Zephyr's struct device has more members (config, api, state, data, ...); none is used. */
+struct device {
+    const char *name;
+};
+
+/* Address of the device object for a devicetree node (Zephyr: __device_dts_ord_N). */
+#define ZDT_DEVICE_NAME_(node_id) zdt_device_##node_id
+#define ZDT_DEVICE_NAME(node_id) ZDT_DEVICE_NAME_(node_id) /* own paste: may run inside ZDT_CAT */
+#define DEVICE_DT_GET(node_id) (&ZDT_DEVICE_NAME(node_id))
+
+#endif

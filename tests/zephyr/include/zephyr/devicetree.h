@@ -1,0 +1,32 @@
+/* Stand-in for <zephyr/devicetree.h> (Zephyr 4.3.0): the node-identifier macros the samples use.
+ * A node identifier is a token, DT_N_NODELABEL_<label>; properties of a node are macros named
+ * <node>_P_<property>, generated per board by tests/zephyr/dt_gen.py from the sample's overlay
+ * into devicetree_generated.h (Zephyr's own generator uses path-based names, DT_N_S_...; the
+ * pasting scheme is the same). A node or property the overlay does not define is therefore an
+ * undeclared identifier, or 0 in #if (an error under -Wundef): the check catches a sample that
+ * names a property its overlay lacks. See tests/zephyr/include/zephyr/README.txt. */
+#ifndef ZEPHYR_STANDIN_DEVICETREE_H
+#define ZEPHYR_STANDIN_DEVICETREE_H
+
+#define ZDT_CAT_(a, b) a##b
+#define ZDT_CAT(a, b) ZDT_CAT_(a, b)
+#define ZDT_CAT3_(a, b, c) a##b##c
+#define ZDT_CAT3(a, b, c) ZDT_CAT3_(a, b, c)
+#define ZDT_CAT4_(a, b, c, d) a##b##c##d
+#define ZDT_CAT4(a, b, c, d) ZDT_CAT4_(a, b, c, d)
+
+#include <devicetree_generated.h>
+
+/* Node identifier of the node with a label. */
+#define DT_NODELABEL(label) DT_N_NODELABEL_##label
+/* 1 when the node exists in the board's devicetree, usable in #if. */
+#define DT_NODE_EXISTS(node_id) ZDT_CAT(node_id, _EXISTS)
+/* Node identifier of the bus (parent) node. */
+#define DT_BUS(node_id) ZDT_CAT(node_id, _BUS)
+/* A property's value; prop is the lowercase-and-underscores name (spi-max-frequency ->
+ * spi_max_frequency). */
+#define DT_PROP(node_id, prop) ZDT_CAT3(node_id, _P_, prop)
+/* The first address of the node's reg property. */
+#define DT_REG_ADDR(node_id) ZDT_CAT(node_id, _REG_ADDR)
+
+#endif

@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+"""kconfig_gen.py - check the module's Kconfig and a sample's prj.conf, write autoconf.h.
+
+    kconfig_gen.py KCONFIG PRJ_CONF OUT_AUTOCONF_H [SYMBOL=VALUE ...]
+
+Parses KCONFIG (ports/zephyr/Kconfig) with kconfiglib, beside stand-ins for the few Zephyr
+symbols the samples set (SPI, GPIO, I2C, PRINTK, MAIN_STACK_SIZE: Zephyr's own Kconfig tree is
+not available here), loads PRJ_CONF (an empty string: defaults only) and any extra assignments,
+and fails on any Kconfig warning: a symbol that does not exist, a value out of range, an
+assignment that did not take (unmet dependency). Then writes autoconf.h as Zephyr does
+(#define CONFIG_X 1 / value), for `-imacros` on every compile. Exit status 0 or 1."""
+import os
+import sys
+import tempfile
+
+import kconfiglib
+
+ZEPHYR_STANDINS = """
+config SPI
+	bool "SPI drivers (stand-in for Zephyr's symbol)"
+config GPIO
+	bool "GPIO drivers (stand-in)"
+config I2C
+	bool "I2C drivers (stand-in)"
+config PRINTK
+	bool "printk (stand-in)"
+	default y
+config MAIN_STACK_SIZE
+	int "main thread stack (stand-in)"
+	default 1024
+"""
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.stderr.write("usage: kconfig_gen.py KCONFIG PRJ_CONF OUT [SYM=VAL ...]\n")
+        return 1
+    kconfig, prj, out = sys.argv[1:4]
+    extra = sys.argv[4:]
+    with tempfile.TemporaryDirectory() as tmp:
+        top = os.path.join(tmp, "Kconfig")
+        with open(top, "w") as f:
+            f.write('mainmenu "accel checks"\n%s\nsource "%s"\n' % (ZEPHYR_STANDINS,
+                                                                 os.path.abspath(kconfig)))
+        kconf = kconfiglib.Kconfig(top, warn_to_stderr=False)
+        kconf.warn_assign_undef = True  # an assignment to a symbol that does not exist
+        kconf.load_config(prj if prj else os.devnull, replace=True)
+        # as Zephyr's kconfig.py does: every assignment must have taken (a dependency not met,
+        # a value out of range or a symbol without a prompt silently keep another value)
+        for line in (open(prj).read().splitlines() if prj else []):
+            line = line.strip()
+            if not line.startswith("CONFIG_") or "=" not in line:
+                continue
+            name, val = line.split("=", 1)
+            sym = kconf.syms.get(name[len("CONFIG_"):])
+            if sym is not None and sym.str_value != val.strip('"'):
+                kconf.warnings.append("%s=%s did not take (the value is %r)" %
+                                      (name, val, sym.str_value))
+        for a in extra:
+            name, val = a.split("=", 1)
+            sym = kconf.syms.get(name.replace("CONFIG_", "", 1))
+            if sym is None:
+                kconf.warnings.append("extra assignment to undefined symbol " + name)
+                continue
+            if not sym.set_value(val):
+                kconf.warnings.append("extra assignment %s rejected" % a)
+            elif sym.str_value != val:
+                kconf.warnings.append("extra assignment %s did not take (now %s)" %
+                                      (a, sym.str_value))
+        if kconf.warnings:
+            for w in kconf.warnings:
+                sys.stderr.write("kconfig: %s\n" % w)
+            return 1
+        kconf.write_autoconf(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
