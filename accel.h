@@ -12669,7 +12669,7 @@ static int32_t accel__mac_mq(uint32_t acc, int32_t m, int32_t sh)
 typedef struct accel__mac_rqc {
     const int32_t *m, *sh;
     size_t step;
-    int32_t lo, hi, off, single, fast;
+    int32_t lo, hi, off, single, fast, i8;
 } accel__mac_rqc;
 
 /* fast: double rounding and a right shift on each of the channels, so that the loops of
@@ -12687,6 +12687,28 @@ static void accel__mac_rq_init(accel__mac_rqc *r, const accel_mac_quant *q, size
     r->fast = !r->single;
     for (i = 0; i < n; i++)
         if (q->shift[i] >= 0) r->fast = 0;
+    r->i8 = q->act_min == -128 && q->act_max == 127; /* no activation: the clamp is SSAT */
+}
+
+/* v clamped to lo..hi, or (I8) to -128..127: one SSAT where the target has it (ARMv6, ARMv7-M;
+ * GCC does not find it once the output offset is folded into the comparisons). Elsewhere
+ * there is no I8 case (ACCEL__MAC_SSAT 0): it would only add code. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__ARM_FEATURE_SAT)
+#define ACCEL__MAC_SSAT 1
+#else
+#define ACCEL__MAC_SSAT 0
+#endif
+ACCEL__MAC_AI int32_t accel__mac_clamp(int32_t v, int32_t lo, int32_t hi, const int I8)
+{
+#if ACCEL__MAC_SSAT
+    if (I8) {
+        __asm__("ssat %0, #8, %1" : "=r"(v) : "r"(v));
+        return v;
+    }
+#else
+    (void)I8;
+#endif
+    return v < lo ? lo : v > hi ? hi : v;
 }
 
 /* The double-rounding requantization of the fast case (shift sh < 0) plus the output offset
@@ -12712,7 +12734,7 @@ ACCEL__MAC_AI uint8_t accel__mac_rqone(uint32_t acc, int32_t m, int32_t sh, cons
  * is the arithmetic alone (per channel: PC 1, per tensor: PC 0). */
 ACCEL__MAC_AI void accel__mac_rq_run(const uint32_t *acc, size_t nc, size_t np,
                                      const accel__mac_rqc *r, size_t ch, uint8_t *o, size_t os,
-                                     const int PC)
+                                     const int PC, const int I8)
 {
     const int32_t *m0 = r->m + (PC ? ch : 0), *s0 = r->sh + (PC ? ch : 0), *mp, *sp;
     int32_t lo = r->lo + r->off, hi = r->hi + r->off, off = r->off, v, m = *m0, sh = *s0;
@@ -12721,8 +12743,7 @@ ACCEL__MAC_AI void accel__mac_rq_run(const uint32_t *acc, size_t nc, size_t np,
     for (; np > 0; np--, acc++, o += os)
         for (ap = acc, op = o, oe = o + nc, mp = m0, sp = s0; op != oe; ap += ACCEL__MAC_PIX) {
             if (PC) m = *mp++, sh = *sp++;
-            v = accel__mac_rqf(*ap, m, sh, off);
-            v = v < lo ? lo : v > hi ? hi : v;
+            v = accel__mac_clamp(accel__mac_rqf(*ap, m, sh, off), lo, hi, I8);
             *op++ = (uint8_t)(v & 0xFF);
         }
 }
@@ -12732,10 +12753,12 @@ ACCEL__MAC_NOINLINE static void accel__mac_rq_acc(const uint32_t *acc, size_t nc
                                                   size_t os)
 {
     size_t c, p;
-    if (r->fast && r->step) {
-        accel__mac_rq_run(acc, nc, np, r, ch, o, os, 1);
+    if (ACCEL__MAC_SSAT && r->fast && r->step && r->i8) {
+        accel__mac_rq_run(acc, nc, np, r, ch, o, os, 1, 1);
+    } else if (r->fast && r->step) {
+        accel__mac_rq_run(acc, nc, np, r, ch, o, os, 1, 0);
     } else if (r->fast) {
-        accel__mac_rq_run(acc, nc, np, r, ch, o, os, 0);
+        accel__mac_rq_run(acc, nc, np, r, ch, o, os, 0, 0);
     } else {
         for (c = 0; c < nc; c++)
             for (p = 0; p < np; p++)
@@ -12751,17 +12774,18 @@ ACCEL__MAC_NOINLINE static void accel__mac_rq_ch(const uint32_t *acc, size_t n,
 {
     size_t step = r->step; /* locals: the byte stores may alias *r */
     const int32_t *mp = r->m + ch * step, *sp = r->sh + ch * step;
-    int32_t off = r->off, lo = r->lo + off, hi = r->hi + off, v;
+    int32_t off = r->off, lo = r->lo + off, hi = r->hi + off;
     uint8_t *oe = o + n;
     if (!r->fast) {
         for (; o != oe; mp += step, sp += step) *o++ = accel__mac_rqone(*acc++, *mp, *sp, r);
         return;
     }
-    for (; o != oe; mp += step, sp += step) {
-        v = accel__mac_rqf(*acc++, *mp, *sp, off);
-        v = v < lo ? lo : v > hi ? hi : v;
-        *o++ = (uint8_t)(v & 0xFF);
-    }
+    if (ACCEL__MAC_SSAT && r->i8)
+        for (; o != oe; mp += step, sp += step)
+            *o++ = (uint8_t)(accel__mac_clamp(accel__mac_rqf(*acc++, *mp, *sp, off), lo, hi, 1) & 0xFF);
+    else
+        for (; o != oe; mp += step, sp += step)
+            *o++ = (uint8_t)(accel__mac_clamp(accel__mac_rqf(*acc++, *mp, *sp, off), lo, hi, 0) & 0xFF);
 }
 
 #if ACCEL_MAC_MCU /* for the depthwise kernel */
@@ -12772,7 +12796,7 @@ ACCEL__MAC_NOINLINE static void accel__mac_rq_grid(const uint32_t *acc, size_t a
                                                    size_t ch, uint8_t *o, size_t os)
 {
     size_t step = r->step, p;
-    int32_t off = r->off, lo = r->lo + off, hi = r->hi + off, m, sh, v;
+    int32_t off = r->off, lo = r->lo + off, hi = r->hi + off, m, sh;
     const uint32_t *a;
     uint8_t *op;
     for (; nc > 0; nc--, ch++, acc++, o++) {
@@ -12784,11 +12808,12 @@ ACCEL__MAC_NOINLINE static void accel__mac_rq_grid(const uint32_t *acc, size_t a
             for (p = np; p > 0; p--, a += as, op += os) *op = accel__mac_rqone(*a, m, sh, r);
             continue;
         }
-        for (p = np; p > 0; p--, a += as, op += os) {
-            v = accel__mac_rqf(*a, m, sh, off);
-            v = v < lo ? lo : v > hi ? hi : v;
-            *op = (uint8_t)(v & 0xFF);
-        }
+        if (ACCEL__MAC_SSAT && r->i8)
+            for (p = np; p > 0; p--, a += as, op += os)
+                *op = (uint8_t)(accel__mac_clamp(accel__mac_rqf(*a, m, sh, off), lo, hi, 1) & 0xFF);
+        else
+            for (p = np; p > 0; p--, a += as, op += os)
+                *op = (uint8_t)(accel__mac_clamp(accel__mac_rqf(*a, m, sh, off), lo, hi, 0) & 0xFF);
     }
 }
 #endif

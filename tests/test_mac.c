@@ -654,6 +654,65 @@ static void test_errors_quant(void)
 #undef RESET
 }
 
+/* conv2d's scratch API: the size query's checks, validation before the scratch is touched,
+ * and the calls that take the path without it (no pointer, no length) */
+static void test_conv_scratch_api(void)
+{
+    uint8_t x[64] = {0}, w[64] = {0}, o[64], want[64], scratch[256];
+    int32_t m = 1 << 30, s = -1;
+    size_t need = 7, i;
+    int untouched = 1;
+    accel_mac_quant q;
+    accel_mac_conv g, g0;
+    memset(&q, 0, sizeof q);
+    q.multiplier = &m; q.shift = &s; q.count = 1; q.act_min = -128; q.act_max = 127;
+    memset(&g0, 0, sizeof g0);
+    g0.batches = 1; g0.in_h = 2; g0.in_w = 2; g0.in_c = 2; g0.out_h = 2; g0.out_w = 2;
+    g0.out_c = 2; g0.k_h = 1; g0.k_w = 1; g0.stride_h = 1; g0.stride_w = 1;
+    for (i = 0; i < 8; i++) x[i] = (uint8_t)(i * 37), w[i] = (uint8_t)(i * 91);
+    CHECK_ST(accel_mac_conv2d_scratch_size(NULL, &need), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_conv2d_scratch_size(&g0, NULL), ACCEL_E_NULL);
+    g = g0; g.k_w = 0;
+    CHECK_ST(accel_mac_conv2d_scratch_size(&g, &need), ACCEL_E_ZERO_LENGTH);
+    CHECK_EQ(need, 0); /* set to 0 on every error */
+    g = g0; g.stride_h = 0;
+    CHECK_ST(accel_mac_conv2d_scratch_size(&g, &need), ACCEL_E_MAC_STRIDE);
+    g = g0; g.groups = 3;
+    CHECK_ST(accel_mac_conv2d_scratch_size(&g, &need), ACCEL_E_MAC_GROUPS);
+    g = g0; g.depth_multiplier = 2;
+    CHECK_ST(accel_mac_conv2d_scratch_size(&g, &need), ACCEL_E_MAC_GROUPS);
+    g = g0; g.k_h = g.k_w = g.in_c = 65535; /* 2.8e14 filter bytes: size_t overflows on 32 bits */
+    CHECK_ST(accel_mac_conv2d_scratch_size(&g, &need),
+             sizeof(size_t) < 8 ? ACCEL_E_OVERFLOW : ACCEL_OK);
+    CHECK_ST(accel_mac_conv2d_scratch_size(&g0, &need), ACCEL_OK);
+    /* 0 (a build that needs none) or room for int16 patch values of at least one pixel */
+    CHECK(need == 0 || need >= 2u * 2u);
+    CHECK(need + 4 <= sizeof scratch);
+    CHECK_ST(accel_mac_conv2d(&g0, &q, x, 8, w, 4, NULL, 0, want, 8), ACCEL_OK);
+    /* bad input is refused before the scratch is written */
+    memset(scratch, 0x5A, sizeof scratch);
+    CHECK_ST(accel_mac_conv2d_with_scratch(&g0, &q, x, 7, w, 4, NULL, 0, o, 8, scratch, sizeof scratch),
+             ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_mac_conv2d_with_scratch(NULL, &q, x, 8, w, 4, NULL, 0, o, 8, scratch, sizeof scratch),
+             ACCEL_E_NULL);
+    q.act_min = 1; q.act_max = 0;
+    CHECK_ST(accel_mac_conv2d_with_scratch(&g0, &q, x, 8, w, 4, NULL, 0, o, 8, scratch, sizeof scratch),
+             ACCEL_E_MAC_ACTIVATION);
+    q.act_min = -128; q.act_max = 127;
+    for (i = 0; i < sizeof scratch; i++) untouched &= scratch[i] == 0x5A;
+    CHECK(untouched);
+    /* the same result with scratch, without a pointer, without a length */
+    memset(o, 0, sizeof o);
+    CHECK_ST(accel_mac_conv2d_with_scratch(&g0, &q, x, 8, w, 4, NULL, 0, o, 8, scratch + 1, need), ACCEL_OK);
+    CHECK_MEM(o, want, 8);
+    memset(o, 0, sizeof o);
+    CHECK_ST(accel_mac_conv2d_with_scratch(&g0, &q, x, 8, w, 4, NULL, 0, o, 8, NULL, sizeof scratch), ACCEL_OK);
+    CHECK_MEM(o, want, 8);
+    memset(o, 0, sizeof o);
+    CHECK_ST(accel_mac_conv2d_with_scratch(&g0, &q, x, 8, w, 4, NULL, 0, o, 8, scratch, 0), ACCEL_OK);
+    CHECK_MEM(o, want, 8);
+}
+
 static void test_errors_conv(void)
 {
     uint8_t x[64] = {0}, w[64] = {0}, o[64];
@@ -894,6 +953,7 @@ int main(void)
     RUN(test_avgpool_random);
     RUN(test_errors_quant);
     RUN(test_errors_conv);
+    RUN(test_conv_scratch_api);
     RUN(test_wide_hand);
     RUN(test_wide_random);
     RUN(test_flip);
