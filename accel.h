@@ -71,8 +71,10 @@
  *   refsi    ACCEL_REFSI_UNIT_CMP, ACCEL_REFSI_UNIT_HART(h), ACCEL_REFSI_INVALID_ADDR.
  *   ane      ACCEL_ANE_TM_BASE, ACCEL_ANE_TQ_BASE, ACCEL_ANE_TQ_EN_BITS, timeouts, and the
  *            firmware values no public source gives (ACCEL_ANE_CALL_CONTAINER_SIZE, ...).
- *   mac      ACCEL_MAC_NO_FLOAT (integer only), ACCEL_MAC_FAST (blocked loops; default on
- *            64-bit hosts; bit-identical to the small loops), ACCEL_MAC_SIMD / ACCEL_MAC_NO_SIMD.
+ *   mac      ACCEL_MAC_NO_FLOAT (integer only), ACCEL_MAC_FAST (fast kernels; default on 32-
+ *            and 64-bit targets, off on 8/16-bit; bit-identical to the small loops),
+ *            ACCEL_MAC_MCU (the kernels for in-order 32-bit cores; default with ACCEL_MAC_FAST
+ *            where pointers are 32-bit), ACCEL_MAC_SIMD / ACCEL_MAC_NO_SIMD.
  *
  * 4. ERRORS
  *   Every function that can fail returns accel_status: 0 (ACCEL_OK) on success, a negative
