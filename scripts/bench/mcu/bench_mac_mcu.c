@@ -8,7 +8,10 @@
  * compared (digest). Data: int8, per-channel requantization, symmetric filters, computed by
  * the compiler from a hash into flash (the micro:bit has 16 KiB of RAM). Prints one line per
  * op: "row <op> <path> <engine instr/MAC x100> <reference x100> <exact 0/1>".
- * -DBENCH_OPS=mask runs a subset (1 fc, 2 conv3x3, 4 dw3x3, 8 conv1x1). */
+ * Pools have no multiplies: their rows count instructions per window tap (output elements x
+ * window size, the nominal window; SAME windows at the border have fewer in-image taps).
+ * -DBENCH_OPS=mask runs a subset (1 fc, 2 conv3x3, 4 dw3x3, 8 conv1x1, 16 maxpool2x2,
+ * 32 avgpool3x3). */
 #define ACCEL_IMPLEMENTATION
 #define ACCEL_NO_TSP1
 #define ACCEL_NO_EDGETPU
@@ -47,7 +50,7 @@ static const uint8_t bx[8192] = {H4K(0), H4K(4096)};
 static const uint8_t bw[16384] = {H4K(8192), H4K(12288), H4K(16384), H4K(20480)};
 
 #ifndef BENCH_OPS
-#define BENCH_OPS 15
+#define BENCH_OPS 63
 #endif
 
 static uint8_t out[8192];
@@ -116,6 +119,33 @@ static void ref_conv(int kind, const accel_mac_conv *g, const int8_t *x, const i
                         }
                     }
                 out[(oy * OW + ox) * OC + oc] = ref_out(acc, oc, q);
+            }
+}
+
+/* pools over int8 (kind 0 max, 1 average: TFLite's rounded division, half away from zero) */
+static void ref_pool(int kind, const accel_mac_conv *g, const int8_t *x, int32_t lo, int32_t hi)
+{
+    int H = (int)g->in_h, W = (int)g->in_w, C = (int)g->in_c, OH = (int)g->out_h;
+    int OW = (int)g->out_w, KH = (int)g->k_h, KW = (int)g->k_w;
+    int SH = (int)g->stride_h, SW = (int)g->stride_w;
+    int oy, ox, c, ky, kx;
+    for (oy = 0; oy < OH; oy++)
+        for (ox = 0; ox < OW; ox++)
+            for (c = 0; c < C; c++) {
+                int32_t acc = kind ? 0 : -128, n = 0;
+                for (ky = 0; ky < KH; ky++)
+                    for (kx = 0; kx < KW; kx++) {
+                        int iy = oy * SH - (int)g->pad_top + ky, ix = ox * SW - (int)g->pad_left + kx;
+                        int32_t v;
+                        if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+                        v = x[(iy * W + ix) * C + c];
+                        if (kind) acc += v;
+                        else if (v > acc) acc = v;
+                        n++;
+                    }
+                if (kind) acc = acc >= 0 ? (acc + n / 2) / n : (acc - n / 2) / n;
+                acc = acc < lo ? lo : acc > hi ? hi : acc;
+                out[(oy * OW + ox) * C + c] = (uint8_t)(acc & 0xFF);
             }
 }
 
@@ -270,6 +300,38 @@ int main(void)
     t1 = now();
     ie = instr(t0, t1);
     row("conv1x1", 16u * 16u * 32u * 32u, ie, ir, st == ACCEL_OK && digest(out, 8192) == d);
+  }
+  if (BENCH_OPS & 16) {
+    /* max pool 2x2 stride 2, 16x16x32 -> 8x8x32, VALID */
+    geom(&g, 16, 32, 32, 2);
+    g.out_h = g.out_w = 8;
+    g.stride_h = g.stride_w = 2;
+    g.pad_top = g.pad_left = 0;
+    t0 = now();
+    ref_pool(0, &g, x, -128, 127);
+    t1 = now();
+    ir = instr(t0, t1);
+    d = digest(out, 2048);
+    t0 = now();
+    st = accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8192, out, 2048);
+    t1 = now();
+    ie = instr(t0, t1);
+    row("maxpool2x2", 8u * 8u * 32u * 4u, ie, ir, st == ACCEL_OK && digest(out, 2048) == d);
+  }
+
+  if (BENCH_OPS & 32) {
+    /* average pool 3x3 stride 1, 16x16x32, SAME */
+    geom(&g, 16, 32, 32, 3);
+    t0 = now();
+    ref_pool(1, &g, x, -128, 127);
+    t1 = now();
+    ir = instr(t0, t1);
+    d = digest(out, 8192);
+    t0 = now();
+    st = accel_mac_average_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8192, out, 8192);
+    t1 = now();
+    ie = instr(t0, t1);
+    row("avgpool3x3", 16u * 16u * 32u * 9u, ie, ir, st == ACCEL_OK && digest(out, 8192) == d);
   }
     return bad ? 1 : 0;
 }
