@@ -43,6 +43,7 @@ build_all mac_fast0 -DACCEL_MAC_FAST=0
 build_all mac_fast1 -DACCEL_MAC_FAST=1
 build_all no_deprecated -DACCEL_NO_DEPRECATED
 build_all tsp1_i2c -DACCEL_TSP1_I2C=1
+build_all tsp1_in_place1 -DACCEL_TSP1_IN_PLACE=1
 build_all crc_braid -DACCEL_CRC32_IMPL=ACCEL_CRC32_BRAID
 build_all crc_no_simd -DACCEL_CRC32_NO_SIMD
 build_all mac_mcu0 -DACCEL_MAC_MCU=0
@@ -69,6 +70,10 @@ case "$(uname -m)" in
   x86_64) run_test "test_mac with ACCEL_MAC_NO_SIMD under -mavx2" tests/test_mac.c -mavx2 -DACCEL_MAC_NO_SIMD ;;
   *) skip "test_mac with ACCEL_MAC_NO_SIMD" "not an x86-64 host" ;;
 esac
+# the TSP1 decoder's copying path alone (the default in size-optimised builds), and both ways
+# through the driver's random sessions
+run_test "test_tsp1 with ACCEL_TSP1_IN_PLACE=0" tests/test_tsp1.c -DACCEL_TSP1_IN_PLACE=0
+run_test "test_tsp1_drv with ACCEL_TSP1_IN_PLACE=0" tests/test_tsp1_drv.c -DACCEL_TSP1_IN_PLACE=0
 
 # the project uses the new names only: every test, tool and port with ACCEL_NO_DEPRECATED
 usb=$(pkg-config --cflags libusb-1.0 2>/dev/null)

@@ -517,6 +517,66 @@ static void test_idle_gives_up(void)
     CHECK_EQ(f.tid, 101);
 }
 
+/* Where a frame's payload lives (ACCEL_TSP1_IN_PLACE): a frame that arrives whole with nothing held is checked where
+ * it lies (payload inside the caller's data); one completed from held bytes is in the
+ * decoder's buffer; a whole frame that fails in place is dropped and counted exactly as the
+ * copying path counts it, and the frame behind it still decodes in place. */
+static void test_payload_location(void)
+{
+    static uint8_t s[200], mem[12 + 64];
+    static const uint8_t pl[5] = {1, 2, 3, 4, 5};
+    accel_tsp1_decoder d;
+    accel_tsp1_frame f;
+    size_t n = 0, len, used, i;
+    for (i = 0; i < 3; i++) {
+        REQUIRE_ST(accel_tsp1_encode_frame(s + n, sizeof s - n, ACCEL_TSP1_RSP_PREAMBLE, 0x8000,
+                                           (uint16_t)(7 + i), pl, sizeof pl, &len), ACCEL_OK);
+        n += len;
+    }
+    REQUIRE_EQ(len, 17);
+    REQUIRE_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+    /* whole: in place (or in the buffer where ACCEL_TSP1_IN_PLACE is 0) */
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, n, &used, &f), ACCEL_OK);
+    CHECK_EQ(used, 17);
+    CHECK(f.payload == (ACCEL_TSP1_IN_PLACE ? s + 8 : mem + 8));
+    CHECK_EQ(f.tid, 7);
+    CHECK_EQ(d.len, ACCEL_TSP1_IN_PLACE ? 0 : 17); /* a copied frame is held until the next call */
+    /* split: the second frame is completed in the decoder's buffer */
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s + 17, 10, &used, &f), ACCEL_E_EMPTY);
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s + 27, n - 27, &used, &f), ACCEL_OK);
+    CHECK_EQ(used, 7);
+    CHECK(f.payload == mem + 8);
+    CHECK_EQ(f.tid, 8);
+    CHECK_MEM(f.payload, pl, sizeof pl);
+    /* the third is whole in what follows: in place again, the held frame released first */
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s + 34, n - 34, &used, &f), ACCEL_OK);
+    CHECK(f.payload == (ACCEL_TSP1_IN_PLACE ? s + 42 : mem + 8));
+    CHECK_EQ(f.tid, 9);
+    CHECK_EQ(d.frames, 3);
+    /* a whole frame with a flipped payload bit, then a good one, in one feed: the bad one is
+       dropped byte by byte up to the next preamble (17 bytes counted as CRC), the good one
+       comes from the decoder's buffer (the bytes were held while rescanning) */
+    s[10] ^= 0x40;
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, 34, &used, &f), ACCEL_OK);
+    CHECK_EQ(used, 34);
+    CHECK_EQ(f.tid, 8);
+    CHECK_MEM(f.payload, pl, sizeof pl);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_CRC], 17);
+    s[10] ^= 0x40;
+    /* a whole frame whose N_BYTES exceeds the buffer is not taken in place either */
+    {
+        static uint8_t big[12 + 65], m2[12 + 64];
+        static const uint8_t z[65] = {0};
+        REQUIRE_ST(accel_tsp1_encode_frame(big, sizeof big, ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 1, z,
+                                           sizeof z, &len), ACCEL_OK);
+        REQUIRE_ST(accel_tsp1_decoder_init(&d, m2, sizeof m2, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+        CHECK_ST(accel_tsp1_decoder_feed(&d, big, len, &used, &f), ACCEL_E_EMPTY);
+        CHECK_EQ(used, len);
+        CHECK_EQ(d.frames, 0);
+        CHECK(d.dropped[ACCEL_TSP1_DROP_LENGTH] >= 1);
+    }
+}
+
 int main(void)
 {
     RUN(test_encode_commands);
@@ -526,5 +586,6 @@ int main(void)
     RUN(test_corruption_cases);
     RUN(test_random_damage);
     RUN(test_idle_gives_up);
+    RUN(test_payload_location);
     return TEST_END();
 }
