@@ -4,8 +4,8 @@
     kconfig_gen.py KCONFIG PRJ_CONF OUT_AUTOCONF_H [SYMBOL=VALUE ...]
 
 Parses KCONFIG (ports/zephyr/Kconfig) with kconfiglib, beside stand-ins for the few Zephyr
-symbols the samples set (SPI, GPIO, I2C, PRINTK, MAIN_STACK_SIZE: Zephyr's own Kconfig tree is
-not available here), loads PRJ_CONF (an empty string: defaults only) and any extra assignments,
+symbols the samples set (SPI, GPIO, I2C, PRINTK, MAIN_STACK_SIZE, the UART and console symbols,
+RING_BUFFER and the nanopb module's NANOPB: Zephyr's own Kconfig tree is not available here), loads PRJ_CONF (an empty string: defaults only) and any extra assignments,
 and fails on any Kconfig warning: a symbol that does not exist, a value out of range, an
 assignment that did not take (unmet dependency). Then writes autoconf.h as Zephyr does
 (#define CONFIG_X 1 / value), for `-imacros` on every compile. Exit status 0 or 1."""
@@ -28,6 +28,22 @@ config PRINTK
 config MAIN_STACK_SIZE
 	int "main thread stack (stand-in)"
 	default 1024
+config SERIAL
+	bool "serial drivers (stand-in)"
+config UART_INTERRUPT_DRIVEN
+	bool "UART interrupt-driven API (stand-in)"
+	depends on SERIAL
+config CONSOLE
+	bool "console (stand-in)"
+	default y
+config UART_CONSOLE
+	bool "console on a UART (stand-in)"
+	depends on CONSOLE && SERIAL
+	default y
+config RING_BUFFER
+	bool "ring buffers (stand-in)"
+config NANOPB
+	bool "nanopb module (stand-in for modules/nanopb/Kconfig)"
 """
 
 
