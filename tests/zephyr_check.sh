@@ -95,8 +95,16 @@ if [ $have_kconf = 1 ]; then
     run "Kconfig: every section and option on" $PY tests/zephyr/kconfig_gen.py \
         ports/zephyr/Kconfig "" "$B/autoconf_all.h" CONFIG_ACCEL=y CONFIG_ACCEL_EDGETPU=y \
         CONFIG_ACCEL_REFSI=y CONFIG_ACCEL_ANE=y CONFIG_ACCEL_TSP1_MODEL=y \
-        CONFIG_ACCEL_EDGETPU_DISASM=y CONFIG_ACCEL_EDGETPU_DEVMODEL=y CONFIG_ACCEL_MAC_FAST=y \
+        CONFIG_ACCEL_REFSI_MODEL=y CONFIG_ACCEL_ANE_MODEL=y CONFIG_ACCEL_EDGETPU_DISASM=y CONFIG_ACCEL_EDGETPU_DEVMODEL=y CONFIG_ACCEL_MAC_FAST=y \
         CONFIG_ACCEL_CRC32_SLICE8=y CONFIG_SPI=y CONFIG_GPIO=y CONFIG_I2C=y
+    # every section in with its defaults: the device models stay out, MAC_FAST switched off
+    run "Kconfig: every section, no models" $PY tests/zephyr/kconfig_gen.py ports/zephyr/Kconfig "" \
+        "$B/autoconf_sections.h" CONFIG_ACCEL=y CONFIG_ACCEL_EDGETPU=y CONFIG_ACCEL_REFSI=y \
+        CONFIG_ACCEL_ANE=y CONFIG_ACCEL_MAC_FAST=n
+    # a model option needs its section
+    check "Kconfig refuses a model without its section" 1 "CONFIG_ACCEL_REFSI_MODEL=y did not take" \
+        $PY tests/zephyr/kconfig_gen.py ports/zephyr/Kconfig "" "$B/bad.h" CONFIG_ACCEL=y \
+        CONFIG_ACCEL_REFSI_MODEL=y
     run "Kconfig: every section off" $PY tests/zephyr/kconfig_gen.py ports/zephyr/Kconfig "" \
         "$B/autoconf_none.h" CONFIG_ACCEL=y CONFIG_ACCEL_TSP1=n CONFIG_ACCEL_MAC=n \
         CONFIG_ACCEL_STATUS_STRINGS=n CONFIG_ACCEL_CRC32_BITWISE=y CONFIG_ACCEL_ZEPHYR_PORT=n
@@ -170,6 +178,7 @@ elif [ $have_kconf = 1 ]; then
         -Itests/zephyr/include -I"$B/nodt" -imacros "$B/autoconf_all.h" "$CFG" -fsyntax-only \
         ports/zephyr/accel_impl.c
     cross "config none: accel_impl.c" "$B/autoconf_none.h" "$B/nodt" ports/zephyr/accel_impl.c
+    cross "config sections: accel_impl.c" "$B/autoconf_sections.h" "$B/nodt" ports/zephyr/accel_impl.c
     # each Kconfig choice reaches accel.h as the README's table says: the macros accel.h sees
     # (want: NAME=VALUE, NAME defined with any value, !NAME undefined)
     macros() { # CONFIG WANT...
@@ -194,11 +203,13 @@ elif [ $have_kconf = 1 ]; then
     macros all '!ACCEL_NO_TSP1' '!ACCEL_NO_EDGETPU' '!ACCEL_NO_REFSI' '!ACCEL_NO_ANE' \
         '!ACCEL_NO_MAC' '!ACCEL_NO_STATUS_STRINGS' '!ACCEL_TSP1_NO_MODEL' \
         '!ACCEL_EDGETPU_NO_DISASM' '!ACCEL_EDGETPU_NO_MODEL' '!ACCEL_MAC_NO_FLOAT' \
-        ACCEL_MAC_FAST=1 ACCEL_CRC32_IMPL=ACCEL_CRC32_SLICE8 ACCEL_MAC_SIMD=4
+        '!ACCEL_REFSI_NO_MODEL' '!ACCEL_ANE_NO_MODEL' ACCEL_MAC_FAST=1 ACCEL_CRC32_IMPL=ACCEL_CRC32_SLICE8 ACCEL_MAC_SIMD=4
     macros defaults '!ACCEL_NO_TSP1' ACCEL_NO_EDGETPU ACCEL_NO_REFSI ACCEL_NO_ANE '!ACCEL_NO_MAC' \
-        '!ACCEL_NO_STATUS_STRINGS' ACCEL_TSP1_NO_MODEL '!ACCEL_MAC_NO_FLOAT' ACCEL_MAC_FAST=0 \
+        '!ACCEL_NO_STATUS_STRINGS' ACCEL_TSP1_NO_MODEL '!ACCEL_MAC_NO_FLOAT' ACCEL_MAC_FAST=1 \
         ACCEL_CRC32_IMPL=ACCEL_CRC32_NIBBLE CONFIG_ACCEL_TSP1_READ_CHUNK=64 \
         'ACCEL_TSP1_READ_CHUNK=((unsigned)CONFIG_ACCEL_TSP1_READ_CHUNK)'
+    macros sections '!ACCEL_NO_EDGETPU' '!ACCEL_NO_REFSI' '!ACCEL_NO_ANE' ACCEL_TSP1_NO_MODEL \
+        ACCEL_EDGETPU_NO_MODEL ACCEL_REFSI_NO_MODEL ACCEL_ANE_NO_MODEL ACCEL_MAC_FAST=0
     # the library and the port stay MCU-clean: no heap, no stdio
     for o in "$B/m4_tsp1_basics_accel_impl.c.o" "$B/m4_tsp1_basics_accel_zephyr.c.o" \
         "$B"/m4_bridge_accel_bridge*.o; do
