@@ -15,11 +15,11 @@
  * One limit of the port shows through: it sends a transfer flagged ACCEL_SPI_KEEP_CS together
  * with the transfer that ends the transaction (one spi_transceive_dt, see accel_zephyr.h), so
  * the bytes such a transfer reads do not exist when its response must go out. Such a request
- * is refused (ACCEL_E_UNSUPPORTED) rather than answered with bytes not yet read. accel's TSP1
- * driver reads nothing before a transaction's last transfer; the host splits only transfers
- * longer than a message (128 bytes) into KEEP_CS parts, so TSP1 reads up to 128 bytes per
- * transaction pass, and writes up to CONFIG_ACCEL_ZEPHYR_SPI_HOLD_BYTES (255 here) before
- * the last part.
+ * is refused (ACCEL_E_UNSUPPORTED) rather than answered with bytes not yet read, and the
+ * bytes before a transaction's last message are held up to CONFIG_ACCEL_ZEPHYR_SPI_HOLD_BYTES
+ * (255 here). accel's TSP1 driver reads nothing before a transaction's last transfer, and the
+ * host splits a transfer into KEEP_CS messages only beyond 128 bytes: TSP1 reads of up to 128
+ * bytes and writes of up to 256 bytes per transaction pass (the driver reads 64 at a time).
  *
  * Build: west build -b nrf52840dk/nrf52840 examples/zephyr/bridge (README, "Zephyr"). */
 #include <zephyr/kernel.h>
