@@ -11,7 +11,9 @@
 #   4. cross builds, arm-none-eabi-gcc -mcpu=cortex-m4, the project's warning set, -Werror:
 #      the port, the library file and every sample's main.c, per sample and per board, with
 #      that sample's autoconf.h (-imacros, as Zephyr does) and the module's config header.
-#   5. tests/zephyr/test_zephyr_port.c: the port against recording fakes (ASan + UBSan).
+#   5. tests/zephyr/test_zephyr_port.c: the port against recording fakes (ASan + UBSan);
+#      tests/zephyr/test_zephyr_bridge.c: the bridge sample's UART/feed loop, with the real port,
+#      the bridge's device side and nanopb, against fakes (frames in, exact frames out).
 #   6. the samples' main.c run on the host through the real port against the stand-ins of
 #      tests/zephyr/sim_zephyr.c (tsp1_basics talks to accel's TSP1 device model), and the same
 #      builds for Cortex-M4 run under qemu-system-arm (mps2-an386, semihosting).
@@ -26,7 +28,7 @@ W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-align
 CFG='-DACCEL_CONFIG_HEADER="accel_zephyr_config.h"'
 SAN="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all"
 M4="-mcpu=cortex-m4 -mthumb"
-SAMPLES="tsp1_basics mac_selftest"
+SAMPLES="tsp1_basics mac_selftest bridge"
 log() { echo "$B/$1.log"; }
 run() { # NAME command... : ok when it exits 0, else bad with the log's head
     local name=$1 l
@@ -50,7 +52,7 @@ assert os.path.exists(os.path.join("ports/zephyr", b["kconfig"]))
 assert b["settings"]["dts_root"] == "." and os.path.isdir("ports/zephyr/dts/bindings")
 for s in m["samples"]:
     assert os.path.isdir(os.path.join("ports/zephyr", s)), s
-for s in ("tsp1_basics", "mac_selftest"):
+for s in ("tsp1_basics", "mac_selftest", "bridge"):
     d = "examples/zephyr/" + s
     y = yaml.safe_load(open(d + "/sample.yaml"))
     assert y["sample"]["name"] and y["tests"], s
@@ -93,8 +95,16 @@ if [ $have_kconf = 1 ]; then
     run "Kconfig: every section and option on" $PY tests/zephyr/kconfig_gen.py \
         ports/zephyr/Kconfig "" "$B/autoconf_all.h" CONFIG_ACCEL=y CONFIG_ACCEL_EDGETPU=y \
         CONFIG_ACCEL_REFSI=y CONFIG_ACCEL_ANE=y CONFIG_ACCEL_TSP1_MODEL=y \
-        CONFIG_ACCEL_EDGETPU_DISASM=y CONFIG_ACCEL_EDGETPU_DEVMODEL=y CONFIG_ACCEL_MAC_FAST=y \
+        CONFIG_ACCEL_REFSI_MODEL=y CONFIG_ACCEL_ANE_MODEL=y CONFIG_ACCEL_EDGETPU_DISASM=y CONFIG_ACCEL_EDGETPU_DEVMODEL=y CONFIG_ACCEL_MAC_FAST=y \
         CONFIG_ACCEL_CRC32_SLICE8=y CONFIG_SPI=y CONFIG_GPIO=y CONFIG_I2C=y
+    # every section in with its defaults: the device models stay out, MAC_FAST switched off
+    run "Kconfig: every section, no models" $PY tests/zephyr/kconfig_gen.py ports/zephyr/Kconfig "" \
+        "$B/autoconf_sections.h" CONFIG_ACCEL=y CONFIG_ACCEL_EDGETPU=y CONFIG_ACCEL_REFSI=y \
+        CONFIG_ACCEL_ANE=y CONFIG_ACCEL_MAC_FAST=n
+    # a model option needs its section
+    check "Kconfig refuses a model without its section" 1 "CONFIG_ACCEL_REFSI_MODEL=y did not take" \
+        $PY tests/zephyr/kconfig_gen.py ports/zephyr/Kconfig "" "$B/bad.h" CONFIG_ACCEL=y \
+        CONFIG_ACCEL_REFSI_MODEL=y
     run "Kconfig: every section off" $PY tests/zephyr/kconfig_gen.py ports/zephyr/Kconfig "" \
         "$B/autoconf_none.h" CONFIG_ACCEL=y CONFIG_ACCEL_TSP1=n CONFIG_ACCEL_MAC=n \
         CONFIG_ACCEL_STATUS_STRINGS=n CONFIG_ACCEL_CRC32_BITWISE=y CONFIG_ACCEL_ZEPHYR_PORT=n
@@ -122,15 +132,25 @@ if [ $have_dt = 1 ]; then
 fi
 
 # ---------------------------------------------------------------- 4. cross builds
+# nanopb's headers for the bridge sample: Debian's (libnanopb-dev), copied alone so that a
+# cross build does not see the host's /usr/include
+mkdir -p "$B/pbinc"
+have_pb=1
+for h in pb.h pb_common.h pb_encode.h pb_decode.h; do
+    cp "/usr/include/$h" "$B/pbinc/" 2>/dev/null || have_pb=0
+done
+[ $have_pb = 1 ] || skip "bridge sample builds and unit test" "nanopb's headers (libnanopb-dev)"
+BRIDGE_SRCS="ports/bridge/accel_bridge.c ports/bridge/accel_bridge_device.c ports/bridge/accel_bridge.pb.c"
 if ! have arm-none-eabi-gcc; then
     skip "Cortex-M4 builds" "arm-none-eabi-gcc (gcc-arm-none-eabi)"
 elif [ $have_kconf = 1 ]; then
     cross() { # NAME AUTOCONF DTDIR SOURCE
         local out="$B/m4_$(echo "$1" | tr ' :/' '___').o"
-        run "m4 build $1" arm-none-eabi-gcc $M4 -Os $W -I. -Iports/zephyr -Itests/zephyr/include \
-            -I"$3" -imacros "$2" "$CFG" -c "$4" -o "$out"
+        run "m4 build $1" arm-none-eabi-gcc $M4 -Os $W -I. -Iports/zephyr -Iports/bridge \
+            -isystem "$B/pbinc" -Itests/zephyr/include -I"$3" -imacros "$2" "$CFG" -c "$4" -o "$out"
     }
     for s in $SAMPLES; do
+        [ $s = bridge ] && [ $have_pb = 0 ] && continue
         dirs=""
         for ov in $OVERLAYS; do [ "${ov%%:*}" = "$s" ] && dirs="$dirs $B/dt_${s}_${ov#*:}"; done
         if grep -q DT_NODELABEL examples/zephyr/$s/src/main.c; then
@@ -147,6 +167,9 @@ elif [ $have_kconf = 1 ]; then
         if grep -q '^#define CONFIG_ACCEL_ZEPHYR_PORT 1' "$B/autoconf_$s.h"; then
             cross "$s accel_zephyr.c" "$B/autoconf_$s.h" "$B/nodt" ports/zephyr/accel_zephyr.c
         fi
+        if [ $s = bridge ]; then # the bridge files the sample's CMakeLists.txt adds
+            for f in $BRIDGE_SRCS; do cross "$s $(basename $f)" "$B/autoconf_$s.h" "$B/nodt" $f; done
+        fi
     done
     for c in all none defaults host; do
         cross "config $c: accel_zephyr.c" "$B/autoconf_$c.h" "$B/nodt" ports/zephyr/accel_zephyr.c
@@ -155,6 +178,7 @@ elif [ $have_kconf = 1 ]; then
         -Itests/zephyr/include -I"$B/nodt" -imacros "$B/autoconf_all.h" "$CFG" -fsyntax-only \
         ports/zephyr/accel_impl.c
     cross "config none: accel_impl.c" "$B/autoconf_none.h" "$B/nodt" ports/zephyr/accel_impl.c
+    cross "config sections: accel_impl.c" "$B/autoconf_sections.h" "$B/nodt" ports/zephyr/accel_impl.c
     # each Kconfig choice reaches accel.h as the README's table says: the macros accel.h sees
     # (want: NAME=VALUE, NAME defined with any value, !NAME undefined)
     macros() { # CONFIG WANT...
@@ -179,13 +203,16 @@ elif [ $have_kconf = 1 ]; then
     macros all '!ACCEL_NO_TSP1' '!ACCEL_NO_EDGETPU' '!ACCEL_NO_REFSI' '!ACCEL_NO_ANE' \
         '!ACCEL_NO_MAC' '!ACCEL_NO_STATUS_STRINGS' '!ACCEL_TSP1_NO_MODEL' \
         '!ACCEL_EDGETPU_NO_DISASM' '!ACCEL_EDGETPU_NO_MODEL' '!ACCEL_MAC_NO_FLOAT' \
-        ACCEL_MAC_FAST=1 ACCEL_CRC32_IMPL=ACCEL_CRC32_SLICE8 ACCEL_MAC_SIMD=4
+        '!ACCEL_REFSI_NO_MODEL' '!ACCEL_ANE_NO_MODEL' ACCEL_MAC_FAST=1 ACCEL_CRC32_IMPL=ACCEL_CRC32_SLICE8 ACCEL_MAC_SIMD=4
     macros defaults '!ACCEL_NO_TSP1' ACCEL_NO_EDGETPU ACCEL_NO_REFSI ACCEL_NO_ANE '!ACCEL_NO_MAC' \
-        '!ACCEL_NO_STATUS_STRINGS' ACCEL_TSP1_NO_MODEL '!ACCEL_MAC_NO_FLOAT' ACCEL_MAC_FAST=0 \
+        '!ACCEL_NO_STATUS_STRINGS' ACCEL_TSP1_NO_MODEL '!ACCEL_MAC_NO_FLOAT' ACCEL_MAC_FAST=1 \
         ACCEL_CRC32_IMPL=ACCEL_CRC32_NIBBLE CONFIG_ACCEL_TSP1_READ_CHUNK=64 \
         'ACCEL_TSP1_READ_CHUNK=((unsigned)CONFIG_ACCEL_TSP1_READ_CHUNK)'
+    macros sections '!ACCEL_NO_EDGETPU' '!ACCEL_NO_REFSI' '!ACCEL_NO_ANE' ACCEL_TSP1_NO_MODEL \
+        ACCEL_EDGETPU_NO_MODEL ACCEL_REFSI_NO_MODEL ACCEL_ANE_NO_MODEL ACCEL_MAC_FAST=0
     # the library and the port stay MCU-clean: no heap, no stdio
-    for o in "$B/m4_tsp1_basics_accel_impl.c.o" "$B/m4_tsp1_basics_accel_zephyr.c.o"; do
+    for o in "$B/m4_tsp1_basics_accel_impl.c.o" "$B/m4_tsp1_basics_accel_zephyr.c.o" \
+        "$B"/m4_bridge_accel_bridge*.o; do
         [ -f "$o" ] || continue
         u=$(arm-none-eabi-nm -u "$o" | awk '{print $NF}' | grep -E '^(malloc|calloc|realloc|free|printf|sprintf|snprintf|puts|fopen)$' | tr '\n' ' ')
         if [ -n "$u" ]; then bad "$(basename "$o") needs $u"; else ok "$(basename "$o"): no heap or stdio"; fi
@@ -215,6 +242,29 @@ if [ -f "$B/autoconf_host.h" ]; then
             [ $rc = 0 ] || [ "${BASH_REMATCH[2]}" != 0 ] || bad "test_zephyr_port exit $rc"
         else bad "test_zephyr_port (exit $rc)" "$(tail -20 "$l")"; fi
     else bad "build test_zephyr_port" "$(head -30 "$l")"; fi
+fi
+
+# the bridge sample's loop (its main.c included by the test) with the port, the device side and
+# Debian's nanopb library, built with the sample's own configuration and board overlay
+bdt="$B/dt_bridge_nrf52840dk_nrf52840"
+if [ $have_pb = 1 ] && [ -f "$B/autoconf_bridge.h" ] && [ -d "$bdt" ]; then
+    l=$(log unit_bridge)
+    if gcc $W $SAN -Itests -I. -Iports/zephyr -Iports/bridge -Itests/zephyr/include -I"$bdt" \
+        -imacros "$B/autoconf_bridge.h" "$CFG" tests/zephyr/test_zephyr_bridge.c \
+        ports/zephyr/accel_zephyr.c ports/zephyr/accel_impl.c $BRIDGE_SRCS "$bdt/devicetree_devices.c" \
+        -lprotobuf-nanopb -o "$B/test_zephyr_bridge" >"$l" 2>&1; then
+        "$B/test_zephyr_bridge" >>"$l" 2>&1
+        rc=$?
+        line=$(tail -1 "$l")
+        if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+            pass=$((pass + BASH_REMATCH[1]))
+            fail=$((fail + BASH_REMATCH[2]))
+            [ "${BASH_REMATCH[2]}" = 0 ] || grep FAIL "$l" | head -20
+            [ $rc = 0 ] || [ "${BASH_REMATCH[2]}" != 0 ] || bad "test_zephyr_bridge exit $rc"
+        else bad "test_zephyr_bridge (exit $rc)" "$(tail -20 "$l")"; fi
+    else bad "build test_zephyr_bridge" "$(head -30 "$l")"; fi
+elif [ $have_pb = 1 ] && [ $have_kconf = 1 ] && [ $have_dt = 1 ]; then
+    bad "test_zephyr_bridge" "no autoconf or devicetree stand-in for the bridge sample (see above)"
 fi
 
 # ---------------------------------------------------------------- 6. the samples, run

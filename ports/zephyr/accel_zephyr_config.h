@@ -34,7 +34,7 @@
 #define ACCEL_CRC32_IMPL ACCEL_CRC32_TABLE256
 #elif defined(CONFIG_ACCEL_CRC32_SLICE8)
 #define ACCEL_CRC32_IMPL ACCEL_CRC32_SLICE8
-#else
+#else /* CONFIG_ACCEL_CRC32_NIBBLE, the choice's default */
 #define ACCEL_CRC32_IMPL ACCEL_CRC32_NIBBLE
 #endif
 
@@ -52,6 +52,14 @@
 #endif
 #ifndef CONFIG_ACCEL_EDGETPU_DEVMODEL
 #define ACCEL_EDGETPU_NO_MODEL
+#endif
+
+/* refsi, ane: the device models serve tests, not targets */
+#ifndef CONFIG_ACCEL_REFSI_MODEL
+#define ACCEL_REFSI_NO_MODEL
+#endif
+#ifndef CONFIG_ACCEL_ANE_MODEL
+#define ACCEL_ANE_NO_MODEL
 #endif
 
 /* mac */

@@ -12,7 +12,8 @@ labelled node of the overlay:
     prefix listed in BINDINGS_DIR/vendor-prefixes.txt, and every property the binding marks
     required (a binding that includes spi-device.yaml also requires reg and spi-max-frequency,
     as Zephyr's spi-device.yaml does);
-  - each *-gpios property must be <&controller pin flags> with pin < 32.
+  - each *-gpios property must be <&controller pin flags> with pin < 32;
+  - each /chosen property must name a labelled node (DT_CHOSEN_<prop>, a device).
 OUT_DIR receives devicetree_generated.h (the macros tests/zephyr/include/zephyr/devicetree.h
 reads: <node>_EXISTS, _BUS, _REG_ADDR, _P_<prop>, _P_<prop>_CTLR/_PIN/_FLAGS, _SPI_CS_INIT) and
 devicetree_devices.c (one struct device per controller or bus, for programs that link).
@@ -30,7 +31,8 @@ def fail(msg):
 
 
 def tokens(text):
-    spec = r'"(?:[^"\\]|\\.)*"|<[^>]*>|\[[^\]]*\]|[{};=,:]|[^\s{};=,:<>"\[\]]+'
+    # a property name may hold commas (zephyr,console): a lone "," is a value separator
+    spec = r'"(?:[^"\\]|\\.)*"|<[^>]*>|\[[^\]]*\]|[{};=:]|[^\s{};=:<>"\[\]]+'
     return re.findall(spec, text)
 
 
@@ -228,6 +230,26 @@ def main():
             for k, d in (b.get("properties") or {}).items():
                 if d.get("type") == "phandle-array" and k in n.props:
                     gpio_cells(n, k)
+
+    # /chosen: a property is a path (dtc turns &label into one); it names a labelled node
+    paths = {}
+
+    def index(n, path):
+        paths[path] = n
+        for c in n.children:
+            index(c, (path.rstrip("/") + "/" + c.name))
+    index(root, "/")
+    for c in root.children:
+        if c.name != "chosen":
+            continue
+        for prop, v in sorted(c.props.items()):
+            if len(v) != 1 or not v[0].startswith('"') or v[0].strip('"') not in paths:
+                fail("chosen %s must name a node (&label)" % prop)
+            target = node_id(paths[v[0].strip('"')])
+            devices.add(target)
+            name = re.sub(r"[^A-Za-z0-9]", "_", prop).lower()
+            lines += ["#define DT_CHOSEN_%s %s" % (name, target),
+                      "#define DT_CHOSEN_%s_EXISTS 1" % name]
 
     lines += ["extern const struct device zdt_device_%s;" % d for d in sorted(devices)]
     os.makedirs(out, exist_ok=True)

@@ -4,12 +4,16 @@
     kconfig_gen.py KCONFIG PRJ_CONF OUT_AUTOCONF_H [SYMBOL=VALUE ...]
 
 Parses KCONFIG (ports/zephyr/Kconfig) with kconfiglib, beside stand-ins for the few Zephyr
-symbols the samples set (SPI, GPIO, I2C, PRINTK, MAIN_STACK_SIZE: Zephyr's own Kconfig tree is
-not available here), loads PRJ_CONF (an empty string: defaults only) and any extra assignments,
+symbols the samples set (SPI, GPIO, I2C, PRINTK, MAIN_STACK_SIZE, the UART and console symbols,
+RING_BUFFER and the nanopb module's NANOPB: Zephyr's own Kconfig tree is not available here), loads PRJ_CONF (an empty string: defaults only) and any extra assignments,
 and fails on any Kconfig warning: a symbol that does not exist, a value out of range, an
-assignment that did not take (unmet dependency). Then writes autoconf.h as Zephyr does
+assignment that did not take (unmet dependency), or an ACCEL_* option that nothing in the module
+uses (its CONFIG_ name in none of the module's .c/.h/CMakeLists.txt files beside KCONFIG: an
+option that would change nothing). Then writes autoconf.h as Zephyr does
 (#define CONFIG_X 1 / value), for `-imacros` on every compile. Exit status 0 or 1."""
+import glob
 import os
+import re
 import sys
 import tempfile
 
@@ -28,6 +32,22 @@ config PRINTK
 config MAIN_STACK_SIZE
 	int "main thread stack (stand-in)"
 	default 1024
+config SERIAL
+	bool "serial drivers (stand-in)"
+config UART_INTERRUPT_DRIVEN
+	bool "UART interrupt-driven API (stand-in)"
+	depends on SERIAL
+config CONSOLE
+	bool "console (stand-in)"
+	default y
+config UART_CONSOLE
+	bool "console on a UART (stand-in)"
+	depends on CONSOLE && SERIAL
+	default y
+config RING_BUFFER
+	bool "ring buffers (stand-in)"
+config NANOPB
+	bool "nanopb module (stand-in for modules/nanopb/Kconfig)"
 """
 
 
@@ -67,6 +87,16 @@ def main():
             elif sym.str_value != val:
                 kconf.warnings.append("extra assignment %s did not take (now %s)" %
                                       (a, sym.str_value))
+        # every option of the module reaches the code (accel_zephyr_config.h, the port, CMake)
+        here = os.path.dirname(os.path.abspath(kconfig))
+        used = ""
+        for f in (glob.glob(os.path.join(here, "*.[ch]")) +
+                  [os.path.join(here, "CMakeLists.txt")]):
+            used += open(f).read()
+        for name in kconf.syms:
+            if name.startswith("ACCEL") and kconf.syms[name].nodes and \
+                    not re.search(r"\bCONFIG_%s\b" % name, used):
+                kconf.warnings.append("option %s is used by no file of the module" % name)
         if kconf.warnings:
             for w in kconf.warnings:
                 sys.stderr.write("kconfig: %s\n" % w)

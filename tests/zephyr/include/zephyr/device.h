@@ -1,5 +1,6 @@
-/* Stand-in for <zephyr/device.h> (Zephyr 4.3.0). The port and the samples only pass device
- * pointers around; DEVICE_DT_GET names an object the devicetree stand-in declares.
+/* Stand-in for <zephyr/device.h> (Zephyr 4.3.0). The port and the samples pass device
+ * pointers around and ask device_is_ready; DEVICE_DT_GET names an object the devicetree
+ * stand-in declares.
  * See tests/zephyr/include/zephyr/README.txt. */
 #ifndef ZEPHYR_STANDIN_DEVICE_H
 #define ZEPHYR_STANDIN_DEVICE_H
@@ -15,5 +16,15 @@ struct device {
 #define ZDT_DEVICE_NAME_(node_id) zdt_device_##node_id
 #define ZDT_DEVICE_NAME(node_id) ZDT_DEVICE_NAME_(node_id) /* own paste: may run inside ZDT_CAT */
 #define DEVICE_DT_GET(node_id) (&ZDT_DEVICE_NAME(node_id))
+
+#include <stdbool.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* true when the device's driver finished its initialisation successfully. */
+bool device_is_ready(const struct device *dev);
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -26,6 +26,11 @@
 /* A property's value; prop is the lowercase-and-underscores name (spi-max-frequency ->
  * spi_max_frequency). */
 #define DT_PROP(node_id, prop) ZDT_CAT3(node_id, _P_, prop)
+/* Node identifier of the node a /chosen property names (prop in lowercase-and-underscores:
+ * zephyr,console -> zephyr_console), and 1 when the property exists, usable in #if (Zephyr:
+ * DT_CHOSEN_<prop> and DT_CHOSEN_<prop>_EXISTS, generated from /chosen). */
+#define DT_CHOSEN(prop) ZDT_CAT(DT_CHOSEN_, prop)
+#define DT_HAS_CHOSEN(prop) ZDT_CAT3(DT_CHOSEN_, prop, _EXISTS)
 /* The first address of the node's reg property. */
 #define DT_REG_ADDR(node_id) ZDT_CAT(node_id, _REG_ADDR)
 

@@ -24,6 +24,7 @@ typedef struct {
 
 #define Z_TIMEOUT_TICKS(t) ((k_timeout_t){.ticks = (t)})
 #define K_NO_WAIT Z_TIMEOUT_TICKS(0)
+#define K_FOREVER Z_TIMEOUT_TICKS((k_ticks_t)-1) /* K_TICKS_FOREVER */
 #define K_MSEC(ms) Z_TIMEOUT_TICKS((k_ticks_t)(ms))
 
 /* Counting semaphore. Zephyr's struct also holds a wait queue; only the fakes read these. */
