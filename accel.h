@@ -747,11 +747,12 @@ extern "C" {
  *                               transaction (stack buffer; default 64).
  *   ACCEL_TSP1_NO_MODEL         leave the device model out (MCU builds).
  *   ACCEL_TSP1_IN_PLACE         1: the decoder checks a frame that arrives whole (nothing held
- *                               before it) where it lies in the fed data, with no copy; the
- *                               frame's payload then points into that data. Default 1, 0 in
- *                               size-optimised builds (__OPTIMIZE_SIZE__: 160 bytes less on
- *                               Cortex-M0+). Either way a caller handles a frame before it
- *                               changes the data it fed.
+ *                               before it) where it lies in the fed data, with no copy (the
+ *                               frame's payload then points into that data), and appends to a
+ *                               held candidate that cannot complete yet without re-checking
+ *                               it. Default 1, 0 in size-optimised builds (__OPTIMIZE_SIZE__:
+ *                               about 200 bytes less on Cortex-M0+). Either way a caller
+ *                               handles a frame before it changes the data it fed.
  * Other assumptions: NN_STATUS (0x0080 in the overview) and NN_INFO are one command answered by
  * an 8-byte NN_INFO (0x8001); the NN mask is 4 bytes, bit i = network i; "SECURE_UPDATE_DONE" is
  * SECURE_UPDATE_FINISH; error payloads and the 16-byte chunk header are opaque bytes; there is no
@@ -5317,6 +5318,21 @@ ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void 
     size_t pos = 0, need, take;
     if (used) *used = 0;
     if (!d || !used || !f || (!data && n) || !d->buf) return ACCEL_E_NULL;
+#if ACCEL_TSP1_IN_PLACE
+    /* Bytes held from an earlier feed are a candidate whose preamble and length were checked
+     * (the loop below returns ACCEL_E_EMPTY only then; accel_tsp1_decoder_idle, which drops
+     * bytes itself, feeds nothing): while it cannot complete, just take the bytes. */
+    if (n && !d->emitted && d->len >= ACCEL_TSP1_HDR_SIZE) {
+        need = (size_t)accel__tsp1_get16(d->buf + 4) + ACCEL_TSP1_OVERHEAD;
+        ACCEL_ASSERT(need <= d->cap && d->len < need);
+        if (n < need - d->len) {
+            ACCEL_MEMCPY(d->buf + d->len, in, n);
+            d->len += n;
+            *used = n;
+            return ACCEL_E_EMPTY;
+        }
+    }
+#endif
     accel__tsp1_put16(pre, d->preamble);
     if (d->emitted) { /* the frame returned last time */
         accel__tsp1_dec_drop(d, d->emitted);
@@ -13871,11 +13887,12 @@ ACCEL__MAC_AI void accel__mac_gather4(const int8_t *sp, uint32_t *d, size_t cg, 
 ACCEL__MAC_AI void accel__mac_gather1(const int8_t *sp, int16_t *d, size_t cg, int32_t xo,
                                       const int U)
 {
-    const int8_t *e = sp + cg;
+    const int8_t *e;
     if (!sp) {
         for (; cg > 0; cg--, d += ACCEL__MAC_PIX) *d = 0;
         return;
     }
+    e = sp + cg; /* not before the check: an offset on a null pointer is undefined */
     for (; sp != e; d += ACCEL__MAC_PIX) *d = (int16_t)(accel__mac_ld8(sp++, U) + xo);
 }
 #endif
