@@ -98,6 +98,17 @@ for v in 115200:$rc1 1000000:$rc2; do
     fi
 done
 if ! [ -f "$B/b115200/Bridge.ino.elf" ] || ! [ -f "$B/b1000000/Bridge.ino.elf" ]; then lib_end; exit $?; fi
+# the strict warning set on the sketch, against the real core headers and the zip's sources
+AVRC=$HW/arduino/avr
+if avr-g++ -std=gnu++11 -fpermissive -Os -mmcu=atmega328p -DF_CPU=16000000L -DARDUINO=10607 -DARDUINO_AVR_UNO \
+    -DARDUINO_ARCH_AVR $DD -Wall -Wextra -Wconversion -Wsign-conversion -Wshadow -Wundef -Wcast-align \
+    -I"$AVRC/cores/arduino" -I"$AVRC/variants/standard" -I"$AVRC/libraries/SPI/src" -I"$LIB/Accel/src" \
+    -x c++ -include Arduino.h -c examples/arduino/Bridge/Bridge.ino -o "$B/strict.o" >"$B/strict.log" 2>&1; then
+    w=$(grep -E '(warning|error)' "$B/strict.log" | grep -v "^$HW/" | grep -v "^/usr/lib/avr/" || true)
+    [ -z "$w" ] && ok "strict warning set on Bridge.ino" || bad "strict warnings on Bridge.ino" "$(echo "$w" | head -10)"
+else
+    bad "strict build of Bridge.ino" "$(head -10 "$B/strict.log")"
+fi
 read -r text data bss < <(avr-size "$B/b115200/Bridge.ino.elf" | awk 'NR == 2 { print $1, $2, $3 }')
 FLASH=$((text + data))
 RAM=$((data + bss))
@@ -239,9 +250,17 @@ for s in echo info start stop update echo2; do
     FR=$B/frames.115200
     frames_since "${SESSION_AT[$s]}" | head -n "$(wc -l <"$B/ops.$s")" | paste -d' ' "$B/ops.$s" -
 done >"$B/rt.115200"
-awk '{ us = ($5 - $3) / 16; n[$1]++; t[$1] += us; if (us > m[$1]) m[$1] = us; w[$1] += $6 + $7 }
-     END { for (k in n) printf "  %-9s %4d requests: round trip mean %7.0f us, max %7.0f us, %5.1f bytes on the wire\n",
-           k, n[k], t[k] / n[k], m[k], w[k] / n[k] }' "$B/rt.115200" | sort
+if [ -f "$B/echo1m.cap" ]; then
+    $C dump "$B/echo1m.cap" | grep '^#' | awk '{print $4}' >"$B/ops.echo1m"
+    FR=$B/frames.1000000
+    frames_since "${SESSION_AT[echo1m]}" | head -n "$(wc -l <"$B/ops.echo1m")" | paste -d' ' "$B/ops.echo1m" - >"$B/rt.1000000"
+fi
+for baud in 115200 1000000; do
+    [ -f "$B/rt.$baud" ] || continue
+    awk -v baud=$baud '{ us = ($5 - $3) / 16; n[$1]++; t[$1] += us; if (us > m[$1]) m[$1] = us; w[$1] += $6 + $7 }
+         END { for (k in n) printf "  %7d baud %-6s %4d requests: round trip mean %6.0f us, max %6.0f us, %5.1f bytes on the wire (raw %5.0f us)\n",
+               baud, k, n[k], t[k] / n[k], m[k], w[k] / n[k], w[k] / n[k] * 10e6 / baud }' "$B/rt.$baud" | sort -k3
+done
 # a whole TSP1 ECHO command (every exchange after hello) at each baud
 FR=$B/frames.115200
 e115=$(frames_since "${SESSION_AT[echo]}" | head -n "$(wc -l <"$B/ops.echo")" | tail -n +2 | awk '{ t += $4 - $2 } END { printf "%.1f", t / 16000 }')

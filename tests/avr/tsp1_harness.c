@@ -30,6 +30,9 @@
  *                         cycle the request's first byte started on the wire, cycle its last
  *                         byte was complete, cycle the response's last byte was complete,
  *                         request and response bytes on the wire
+ *     --profile FILE      with --pty: program-counter samples (every 101 cycles) taken while a
+ *                         response is due, as "ADDRESS COUNT" lines (where the sketch spends
+ *                         its time answering)
  * Exit: 0 the sketch halted (cli + sleep) or printed its --stop-after line (or, with --pty, was
  * stopped by a signal), 1 usage/ELF error or crash, 2 cycle budget spent (a hung sketch), 3 a
  * requested fault never fired.
@@ -137,6 +140,7 @@ static struct {
     uint64_t t0, t1, in_n, out_n;
     unsigned long exchanges, unpaired;
     unsigned long long cpb_fixes, spi_fixes;
+    uint32_t *prof;          /* --profile: PC samples while a request is being answered */
 } H;
 
 static volatile sig_atomic_t h_signal;
@@ -508,6 +512,14 @@ static void h_pty_out(uint8_t b)
     }
 }
 
+/* --profile: sample the program counter every 101 cycles while an answer is due. */
+static avr_cycle_count_t h_prof_tick(avr_t *avr, avr_cycle_count_t when, void *param)
+{
+    (void)param;
+    if (H.awaiting && avr->pc < 0x40000u) H.prof[avr->pc / 2u]++;
+    return when + 101u;
+}
+
 /* Take what the host wrote. Between exchanges (nothing to feed, no answer due) wait up to
  * 1 ms of host time, so an idle sketch does not spin a host core. */
 static avr_cycle_count_t h_pty_poll(avr_t *avr, avr_cycle_count_t when, void *param)
@@ -610,7 +622,7 @@ int main(int argc, char **argv)
     int i, state;
     unsigned sp, sp_min = 0xFFFFu; /* the stack's deepest point: RAM the sketch really used */
     int use_pty = 0;
-    const char *frames = NULL;
+    const char *frames = NULL, *profile = NULL;
     memset(&H, 0, sizeof H);
     H.pty = -1;
     H.pty_slave = -1;
@@ -637,6 +649,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--mem-fail-chunk")) H.mem_fail_chunk = (uint32_t)strtoul(v, NULL, 0);
         else if (!strcmp(a, "--stop-after")) H.stop_after = v;
         else if (!strcmp(a, "--frames")) frames = v;
+        else if (!strcmp(a, "--profile")) profile = v;
         else return usage();
     }
     if (!elf || nets > ACCEL_TSP1_MAX_NETS || cmd_cap > H_CMD_MAX || rsp_cap > 1024 ||
@@ -743,6 +756,8 @@ int main(int argc, char **argv)
         avr_irq_register_notify(avr_io_getirq(H.avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF),
                                 h_xoff, NULL);
         avr_cycle_timer_register(H.avr, H.cyc_per_ms / 10u, h_pty_poll, NULL);
+        if (profile && (H.prof = (uint32_t *)calloc(0x20000u, sizeof *H.prof)) != NULL)
+            avr_cycle_timer_register(H.avr, 101u, h_prof_tick, NULL);
     }
 
     for (;;) {
@@ -775,6 +790,14 @@ int main(int argc, char **argv)
                 (unsigned)d[0xC4] | ((unsigned)(d[0xC5] & 0x0Fu) << 8), (d[0xC0] >> 1) & 1u,
                 (unsigned long)(H.freq * 10ull / h_byte_cycles()), (unsigned long long)h_byte_cycles());
         if (H.frames) fclose(H.frames);
+        if (H.prof) {
+            FILE *pf = fopen(profile, "w");
+            unsigned long a;
+            for (a = 0; pf && a < 0x20000u; a++)
+                if (H.prof[a]) fprintf(pf, "%05lx %lu\n", a * 2u, (unsigned long)H.prof[a]);
+            if (pf) fclose(pf);
+            free(H.prof);
+        }
     }
     if ((H.flip_cmd.text && !H.flip_cmd.fired) || (H.flip_rsp.text && !H.flip_rsp.fired) ||
         (H.ecc_on_echo.text && !H.ecc_on_echo.fired) || (H.ecc_when_full && !H.ecc_full_fired) ||
