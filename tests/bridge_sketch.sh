@@ -45,6 +45,22 @@ if ! [ -x $P ] || $P --bridge /dev/null echo x 2>&1 | grep -q "built without nan
 fi
 
 # ---- 1. the zip and the builds
+# without the runtime (apt-get fails: no network), the zip has no bridge and says so; in a copy
+# of the tree, so that the runtime fetched for the real zip stays where it is
+T=$(mktemp -d)
+mkdir -p "$T/tree/scripts" "$T/bin"
+cp -r accel.h LICENSE ports examples "$T/tree/"
+cp scripts/arduino_lib.sh scripts/nanopb_runtime.sh "$T/tree/scripts/"
+printf '#!/bin/sh\necho "apt-get: no network (test)" >&2\nexit 100\n' >"$T/bin/apt-get"
+chmod +x "$T/bin/apt-get"
+if nz=$(PATH="$T/bin:$PATH" bash "$T/tree/scripts/arduino_lib.sh" "$T/out" 2>"$T/err") &&
+   nl=$(unzip -Z1 "$nz") && ! grep -q -e Bridge -e accel_bridge -e 'pb_' <<<"$nl" &&
+   unzip -p "$nz" Accel/NO_BRIDGE.txt | grep -q "could not be fetched" && grep -q "no Bridge example" "$T/err"; then
+    ok "without nanopb's runtime the zip has no bridge and says why (NO_BRIDGE.txt, stderr)"
+else
+    bad "zip without the runtime" "$(cat "$T/err")"
+fi
+rm -rf "$T"
 if ! zip=$(bash scripts/arduino_lib.sh "$B/pkg" 2>"$B/pkg.log"); then
     bad "arduino_lib.sh" "$(cat "$B/pkg.log")"; lib_end; exit $?
 fi
