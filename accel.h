@@ -82,7 +82,8 @@
  *   code. Functions that cannot fail return their value directly (byte loads and stores, CRC,
  *   ring/FIFO counts, deadline arithmetic, the TFLite arithmetic helpers, register packers) or
  *   nothing. Each section owns a range of 100 codes (tsp1 -100.., edgetpu -200.., refsi -300..,
- *   ane -400.., mac -500..). Bytes from a bus, a file or a device are untrusted: every length
+ *   ane -400.., mac -500..); the bridge port (ports/bridge) has -95..-99 at the end of the
+ *   common range. Bytes from a bus, a file or a device are untrusted: every length
  *   and offset is checked, and bad input gets the status that names the rule it broke.
  *
  * 5. PORTABILITY
@@ -183,7 +184,11 @@
  *   One struct of optional callbacks plus a user pointer (SPI transfer, I2C write-read, USB
  *   control and bulk, 32/64-bit registers, GPIO set, wait-for-IRQ, milliseconds, delay; see
  *   "the port interface" in the common section). A port fills in what its platform has; a
- *   driver that needs a missing callback gets ACCEL_E_UNSUPPORTED. In the repository's ports/:
+ *   driver that needs a missing callback gets ACCEL_E_UNSUPPORTED. SPI transactions span calls
+ *   with ACCEL_SPI_KEEP_CS; a port that holds chip select between calls also takes a len 0,
+ *   flags 0 transfer as "end the held transaction" (chip select high, nothing clocked; nothing
+ *   at all when none is held), which accel_port_spi_transfer passes on. In the repository's
+ *   ports/:
  *     sim/       an in-memory port served by a section's model, with a virtual clock and fault
  *                injection (the port every test and demo uses)
  *     sim/       also replays a recorded bridge capture as a device (accel_replay)
@@ -360,6 +365,18 @@ typedef enum accel_status {
     ACCEL_E_STALL = -20,           /* USB endpoint stalled / request refused by the device */
     ACCEL_E_ALIGN = -21,           /* an address or size is not suitably aligned */
     ACCEL_E_FAULT = -22,           /* a fault injected by the simulator (ports/sim) */
+    /* the bridge (ports/bridge): its own codes at the end of the common range, since the bridge
+       is a port, not a section. Where a common code is precise the bridge uses that one. */
+    ACCEL_BRIDGE_E_CAPTURE_END = -95, /* replay: the capture has no more exchanges */
+    ACCEL_BRIDGE_E_DIVERGED = -96,    /* replay: the request differs from the recorded one */
+    ACCEL_BRIDGE_E_NO_SESSION = -97,  /* the bridge device has no session (it restarted or never
+                                         saw hello): the request did not run now; if it was a
+                                         retry, an earlier send may have run before the restart */
+    ACCEL_BRIDGE_E_VERSION = -98,     /* the far end speaks another bridge protocol version */
+    ACCEL_BRIDGE_E_LINK_TIMEOUT = -99, /* no answer over the bridge link after every retry: the
+                                         request may or may not have run. Distinct from
+                                         ACCEL_E_TIMEOUT, which a device port reports (an IRQ
+                                         that did not come) inside a delivered answer. */
     /* tsp1: -100 .. -199 */
     ACCEL_E_TSP1_ERR_ARG = -100,      /* device answered ERR_ARG (0x9000) */
     ACCEL_E_TSP1_ERR_BUSY = -101,     /* device answered ERR_BUSY (0x9001) */
@@ -619,7 +636,14 @@ ACCELDEF int32_t accel_time_diff(uint32_t a, uint32_t b);
 #define ACCEL_SPI_KEEP_CS 0x1u /* leave chip select asserted after this transfer (the next
                                   transfer continues the same transaction). A transfer that
                                   fails releases chip select whatever its flags: a port must
-                                  not leave a device mid-transaction after an error. */
+                                  not leave a device mid-transaction after an error.
+                                  A transfer of len 0 with flags 0 ends the transaction an
+                                  earlier KEEP_CS transfer on cs left open: chip select goes
+                                  high, nothing is clocked (tx and rx may be NULL). With no
+                                  transaction open it does nothing and returns ACCEL_OK. For a
+                                  caller that learns only afterwards that a transaction is
+                                  over (a bridge, a replay). len 0 with KEEP_CS is
+                                  ACCEL_E_ZERO_LENGTH. */
 
 /* USB bmRequestType values the drivers use (standard encoding). */
 #define ACCEL_USB_DIR_IN 0x80u
@@ -632,7 +656,8 @@ typedef struct accel_port {
     void *user; /* passed back to every callback */
 
     /* Full-duplex SPI: clock len bytes out of tx (NULL: send 0x00) while reading into rx
-     * (NULL: discard), with chip select cs asserted. */
+     * (NULL: discard), with chip select cs asserted. len 0 (flags 0): end a transaction held
+     * open by ACCEL_SPI_KEEP_CS, or do nothing when none is open. */
     accel_status (*spi_transfer)(void *user, uint8_t cs, const uint8_t *tx, uint8_t *rx,
                                  size_t len, unsigned flags);
     /* I2C: write wlen bytes then (repeated start) read rlen bytes from 7-bit address addr.
@@ -668,7 +693,9 @@ typedef struct accel_port {
 } accel_port;
 
 /* Checked calls: ACCEL_E_NULL for a NULL port or a NULL buffer with a non-zero length,
- * ACCEL_E_UNSUPPORTED when the port lacks the callback. */
+ * ACCEL_E_UNSUPPORTED when the port lacks the callback. accel_port_spi_transfer with len 0
+ * and flags 0 ends a held transaction (see ACCEL_SPI_KEEP_CS); len 0 with flags is
+ * ACCEL_E_ZERO_LENGTH. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_port_spi_transfer(const accel_port *p, uint8_t cs, const uint8_t *tx,
                                               uint8_t *rx, size_t len, unsigned flags);
 ACCELDEF ACCEL_NODISCARD accel_status accel_port_i2c_write_read(const accel_port *p, uint16_t addr,
@@ -3402,6 +3429,11 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_STALL: return "ACCEL_E_STALL: USB endpoint stalled or request refused";
     case ACCEL_E_ALIGN: return "ACCEL_E_ALIGN: misaligned address or size";
     case ACCEL_E_FAULT: return "ACCEL_E_FAULT: fault injected by the simulator";
+    case ACCEL_BRIDGE_E_CAPTURE_END: return "ACCEL_BRIDGE_E_CAPTURE_END: the capture has no more exchanges";
+    case ACCEL_BRIDGE_E_DIVERGED: return "ACCEL_BRIDGE_E_DIVERGED: request differs from the capture";
+    case ACCEL_BRIDGE_E_NO_SESSION: return "ACCEL_BRIDGE_E_NO_SESSION: the bridge device restarted or saw no hello";
+    case ACCEL_BRIDGE_E_VERSION: return "ACCEL_BRIDGE_E_VERSION: the far end speaks another bridge protocol version";
+    case ACCEL_BRIDGE_E_LINK_TIMEOUT: return "ACCEL_BRIDGE_E_LINK_TIMEOUT: no answer over the bridge link (request may or may not have run)";
 #ifndef ACCEL_NO_TSP1 /* a removed section takes its strings along */
     /* tsp1 strings */
     case ACCEL_E_TSP1_ERR_ARG: return "ACCEL_E_TSP1_ERR_ARG: device reported ERR_ARG";
@@ -4973,7 +5005,11 @@ ACCELDEF accel_status accel_port_spi_transfer(const accel_port *p, uint8_t cs, c
 {
     if (!p) return ACCEL_E_NULL;
     if (!p->spi_transfer) return ACCEL_E_UNSUPPORTED;
-    if (len == 0) return ACCEL_E_ZERO_LENGTH;
+    if (len == 0) {
+        /* the release of a KEEP_CS transaction: nothing clocked, no buffers passed on */
+        if (flags != 0u) return ACCEL_E_ZERO_LENGTH;
+        return p->spi_transfer(p->user, cs, NULL, NULL, 0, 0u);
+    }
     return p->spi_transfer(p->user, cs, tx, rx, len, flags);
 }
 

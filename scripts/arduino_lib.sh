@@ -8,6 +8,18 @@
 #   Accel/src/accel_arduino.*  the port (ports/arduino)
 #   Accel/examples/NAME/NAME.ino   from examples/arduino/NAME/
 #   Accel/LICENSE
+# and, for the Bridge example, the bridge's device side (ports/bridge: accel_bridge*.c/.h and
+# the committed accel_bridge.pb.c/.h) with nanopb's runtime, taken from Debian's nanopb source
+# package by scripts/nanopb_runtime.sh (never committed here):
+#   Accel/src/pb.h             the options the library builds nanopb with, then nanopb's pb.h
+#   Accel/src/nanopb/pb.h      nanopb's pb.h, unchanged, and its LICENSE.txt beside it
+#   Accel/src/pb_common.c/.h, pb_encode.c/.h, pb_decode.c/.h   unchanged
+# nanopb options: PB_NO_ERRMSG (its error strings would sit in RAM on an AVR) and
+# PB_BUFFER_ONLY (the device decodes from and encodes to memory). Every file that includes
+# pb.h must see them, and a library cannot pass -D flags, so src/pb.h sets them before it
+# includes the real one; nanopb's files include "pb.h" and find that one first.
+# Without the runtime (no network for apt-get source) the zip is built without the bridge and
+# without the Bridge example, and says so on stderr and in Accel/NO_BRIDGE.txt.
 # Prints the zip's path last.
 set -eu
 cd "$(dirname "$0")/.."
@@ -43,8 +55,40 @@ cat >"$lib/src/accel_impl.c" <<'EOF'
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 EOF
+bridge=1
+if ! rt=$(bash scripts/nanopb_runtime.sh 2>"$OUT/arduino/nanopb.err"); then
+  bridge=0
+  why=$(head -1 "$OUT/arduino/nanopb.err")
+  echo "arduino_lib.sh: nanopb runtime unavailable ($why): the zip has no Bridge example" >&2
+  cat >"$lib/NO_BRIDGE.txt" <<EOF2
+This copy of the Accel library was built without the accel bridge (ports/bridge) and its Bridge
+example: nanopb's runtime could not be fetched when it was packed ($why).
+EOF2
+else
+  cp ports/bridge/accel_bridge.h ports/bridge/accel_bridge.c ports/bridge/accel_bridge_device.h \
+     ports/bridge/accel_bridge_device.c ports/bridge/accel_bridge.pb.h ports/bridge/accel_bridge.pb.c "$lib/src/"
+  mkdir -p "$lib/src/nanopb"
+  cp "$rt/pb.h" "$rt/LICENSE.txt" "$lib/src/nanopb/"
+  cp "$rt/pb_common.h" "$rt/pb_common.c" "$rt/pb_encode.h" "$rt/pb_encode.c" "$rt/pb_decode.h" \
+     "$rt/pb_decode.c" "$lib/src/"
+  cat >"$lib/src/pb.h" <<'EOF2'
+/* pb.h - nanopb's pb.h (in nanopb/, with its licence) with the options this library builds
+ * nanopb with: no error strings (they would sit in RAM on an AVR), memory streams only. */
+#ifndef ACCEL_ARDUINO_PB_H
+#define ACCEL_ARDUINO_PB_H
+#ifndef PB_NO_ERRMSG
+#define PB_NO_ERRMSG 1
+#endif
+#ifndef PB_BUFFER_ONLY
+#define PB_BUFFER_ONLY 1
+#endif
+#include "nanopb/pb.h"
+#endif
+EOF2
+fi
 for d in examples/arduino/*/; do
   n=$(basename "$d")
+  [ "$bridge" = 1 ] || [ "$n" != Bridge ] || continue
   [ -f "$d/$n.ino" ] || { echo "arduino_lib.sh: $d has no $n.ino" >&2; exit 1; }
   mkdir -p "$lib/examples/$n"
   cp "$d"/* "$lib/examples/$n/"

@@ -208,10 +208,11 @@ static void test_framer(void)
     accel_bridge_framer_reset(&f);
     CHECK_EQ(feed_all(&f, wire + 4, n - 4, msg, &ml, &err), 0); /* the tail alone is no frame */
     CHECK(err != ACCEL_OK);
+    /* the bridge's codes are accel_status values named by accel_status_str (and by the old
+       name, kept as an alias) */
     CHECK_STR(accel_bridge_status_str(ACCEL_BRIDGE_E_LINK_TIMEOUT),
               "ACCEL_BRIDGE_E_LINK_TIMEOUT: no answer over the bridge link (request may or may not have run)");
-    CHECK(strncmp(accel_bridge_status_str(ACCEL_BRIDGE_E_CAPTURE_END), "ACCEL_BRIDGE_E_CAPTURE_END:", 27) == 0);
-    CHECK_STR(accel_bridge_status_str(ACCEL_E_CRC), accel_status_str(ACCEL_E_CRC));
+    CHECK(strncmp(accel_status_str(ACCEL_BRIDGE_E_CAPTURE_END), "ACCEL_BRIDGE_E_CAPTURE_END:", 27) == 0);
 }
 
 /* ================================================================ a stub device port */
@@ -859,13 +860,14 @@ static void test_host_ops(void)
     CHECK_EQ(S.spi_calls, 5);
     CHECK_EQ(S.flags_log[4], ACCEL_SPI_KEEP_CS);
     CHECK_EQ(S.spi_seen[300], 0);
-    /* length 0 ends the transaction (the wrapper refuses it: a port's own convention) */
-    CHECK_ST(accel_port_spi_transfer(p, 1, NULL, NULL, 0, 0), ACCEL_E_ZERO_LENGTH);
-    CHECK_ST(p->spi_transfer(p->user, 1, NULL, NULL, 0, 0), ACCEL_OK);
+    /* length 0 (flags 0) ends the transaction: the device's port hears it once */
+    CHECK_ST(accel_port_spi_transfer(p, 1, NULL, NULL, 0, ACCEL_SPI_KEEP_CS), ACCEL_E_ZERO_LENGTH);
+    CHECK_EQ(S.spi_calls, 5);
+    CHECK_ST(accel_port_spi_transfer(p, 1, NULL, NULL, 0, 0), ACCEL_OK);
     CHECK_EQ(S.spi_calls, 6);
     CHECK_EQ(S.len_log[5], 0);
     CHECK_EQ(S.flags_log[5], 0);
-    CHECK_ST(p->spi_transfer(p->user, 1, NULL, NULL, 0, 0), ACCEL_OK); /* none open: nothing */
+    CHECK_ST(accel_port_spi_transfer(p, 1, NULL, NULL, 0, 0), ACCEL_OK); /* none open: nothing */
     CHECK_EQ(S.spi_calls, 6);
     /* I2C */
     CHECK_ST(accel_port_i2c_write_read(p, 0x21, tx, 3, r8, 4), ACCEL_OK);

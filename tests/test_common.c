@@ -13,12 +13,26 @@ static void test_status_strings(void)
     CHECK_STR(accel_status_str(ACCEL_OK), "ACCEL_OK: success");
     CHECK_STR(accel_status_str(ACCEL_E_UNSUPPORTED), "ACCEL_E_UNSUPPORTED: not supported by port");
     CHECK_STR(accel_status_str((accel_status)5), "?");
-    CHECK_STR(accel_status_str((accel_status)-99), "?");
+    CHECK_STR(accel_status_str((accel_status)-23), "?");
+    CHECK_STR(accel_status_str((accel_status)-94), "?");
     /* every common code has its own name, starting with its identifier */
     for (s = -1; s >= ACCEL_E_FAULT; s--) {
         const char *t = accel_status_str((accel_status)s);
         CHECK(strncmp(t, "ACCEL_E_", 8) == 0);
     }
+    /* the bridge port's codes, at the end of the common range */
+    CHECK_EQ((int)ACCEL_BRIDGE_E_CAPTURE_END, -95);
+    CHECK_EQ((int)ACCEL_BRIDGE_E_LINK_TIMEOUT, -99);
+    CHECK_STR(accel_status_str(ACCEL_BRIDGE_E_CAPTURE_END),
+              "ACCEL_BRIDGE_E_CAPTURE_END: the capture has no more exchanges");
+    CHECK_STR(accel_status_str(ACCEL_BRIDGE_E_DIVERGED),
+              "ACCEL_BRIDGE_E_DIVERGED: request differs from the capture");
+    CHECK_STR(accel_status_str(ACCEL_BRIDGE_E_NO_SESSION),
+              "ACCEL_BRIDGE_E_NO_SESSION: the bridge device restarted or saw no hello");
+    CHECK_STR(accel_status_str(ACCEL_BRIDGE_E_VERSION),
+              "ACCEL_BRIDGE_E_VERSION: the far end speaks another bridge protocol version");
+    CHECK_STR(accel_status_str(ACCEL_BRIDGE_E_LINK_TIMEOUT),
+              "ACCEL_BRIDGE_E_LINK_TIMEOUT: no answer over the bridge link (request may or may not have run)");
     CHECK(strncmp(accel_status_str(ACCEL_E_TIMEOUT), "ACCEL_E_TIMEOUT:", 16) == 0);
     CHECK(strncmp(accel_status_str(ACCEL_E_FULL), "ACCEL_E_FULL:", 13) == 0);
     CHECK(ACCEL_OK == 0);
@@ -321,6 +335,9 @@ typedef struct {
     int spi_calls;
     uint8_t last_cs;
     unsigned last_flags;
+    size_t last_len;
+    const uint8_t *last_tx;
+    uint8_t *last_rx;
 } fake_t;
 
 static accel_status fake_spi(void *u, uint8_t cs, const uint8_t *tx, uint8_t *rx, size_t len,
@@ -331,6 +348,9 @@ static accel_status fake_spi(void *u, uint8_t cs, const uint8_t *tx, uint8_t *rx
     f->spi_calls++;
     f->last_cs = cs;
     f->last_flags = flags;
+    f->last_len = len;
+    f->last_tx = tx;
+    f->last_rx = rx;
     for (i = 0; i < len; i++)
         if (rx) rx[i] = (uint8_t)((tx ? tx[i] : 0) ^ 0xFF);
     return ACCEL_OK;
@@ -386,11 +406,21 @@ static void test_port_wrappers(void)
 
     /* argument checks in the wrappers */
     p.spi_transfer = fake_spi;
-    CHECK_ST(accel_port_spi_transfer(&p, 2, tx, rx, 0, 0), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_port_spi_transfer(&p, 2, tx, rx, 0, ACCEL_SPI_KEEP_CS), ACCEL_E_ZERO_LENGTH);
+    CHECK_EQ(f.spi_calls, 0); /* refused before the port */
     CHECK_ST(accel_port_spi_transfer(&p, 2, tx, rx, 3, ACCEL_SPI_KEEP_CS), ACCEL_OK);
     CHECK_MEM(rx, "\xFE\xFD\xFC", 3);
     CHECK_EQ(f.last_cs, 2);
     CHECK_EQ(f.last_flags, ACCEL_SPI_KEEP_CS);
+    /* len 0, flags 0: the release of the held transaction reaches the port, without buffers */
+    f.last_tx = tx;
+    f.last_rx = rx;
+    f.last_len = 99;
+    CHECK_ST(accel_port_spi_transfer(&p, 2, tx, rx, 0, 0), ACCEL_OK);
+    CHECK_EQ(f.spi_calls, 2);
+    CHECK_EQ(f.last_len, 0);
+    CHECK_EQ(f.last_flags, 0);
+    CHECK(f.last_tx == NULL && f.last_rx == NULL);
     CHECK_ST(accel_port_gpio_set(&p, 0, 2), ACCEL_E_UNSUPPORTED); /* missing beats arg */
 
     /* poll32 needs a clock, then times out or succeeds */
@@ -543,7 +573,8 @@ static void test_status_strings_all(void)
         const char *t = accel_status_str((accel_status)s);
         int j;
         if (strcmp(t, "?") == 0) continue;
-        CHECK(strncmp(t, "ACCEL_E_", 8) == 0);
+        CHECK(strncmp(t, "ACCEL_E_", 8) == 0 || (s >= -99 && s <= -95 &&
+                                                  strncmp(t, "ACCEL_BRIDGE_E_", 15) == 0));
         CHECK(strchr(t, ':') != NULL);
         for (j = 0; j < n; j++)
             if (strcmp(seen[j], t) == 0) {

@@ -188,6 +188,17 @@ static void test_spidev_on_non_device(void)
     CHECK_ST(accel_port_spi_transfer(&port, 2, NULL, rx, 3, ACCEL_SPI_KEEP_CS), ACCEL_E_IO);
     CHECK_EQ(lx.last_errno, ENOTTY);
     CHECK_EQ(rx[0], 0xEE); /* nothing was written on failure */
+    CHECK_EQ(lx.spi_held, 0); /* a failed message leaves chip select deasserted */
+    /* length 0 ends a held transaction: with none held no ioctl is made... */
+    lx.last_errno = 0;
+    CHECK_ST(accel_port_spi_transfer(&port, 2, NULL, NULL, 0, 0), ACCEL_OK);
+    CHECK_EQ(lx.last_errno, 0);
+    /* ...with one held, the empty message goes to spidev (here: ENOTTY from /dev/null) */
+    lx.spi_held = 1;
+    CHECK_ST(accel_port_spi_transfer(&port, 2, NULL, NULL, 0, 0), ACCEL_E_IO);
+    CHECK_EQ(lx.last_errno, ENOTTY);
+    CHECK_EQ(lx.spi_held, 0);
+    CHECK_ST(port.spi_transfer(port.user, 2, NULL, NULL, 0, ACCEL_SPI_KEEP_CS), ACCEL_E_ZERO_LENGTH);
     lx.last_errno = 0;
     CHECK_ST(accel_port_spi_transfer(&port, 0, tx, rx, 3, 0), ACCEL_E_ARG); /* wrong cs */
     CHECK_EQ(lx.last_errno, 0);

@@ -490,6 +490,42 @@ static void on_trace(void *ctx, const accel_sim_event *ev)
     t->n++;
 }
 
+/* len 0, flags 0 ends a KEEP_CS transaction: the model hears chip select go high once, and
+ * nothing when no transaction is held (or it is held on another chip select). */
+static void test_spi_release(void)
+{
+    uint8_t rx[4];
+    accel_sim_fault f = fault(ACCEL_SIM_FAIL, ACCEL_SIM_OP_SPI, 0, 0);
+    setup();
+    CHECK_ST(accel_port_spi_transfer(&sim.port, 1, NULL, NULL, 0, 0), ACCEL_OK);
+    CHECK_EQ(toy.spi_calls, 0); /* none held: nothing */
+    CHECK_ST(accel_port_spi_transfer(&sim.port, 1, (const uint8_t *)"\x05\x06", rx, 2,
+                                     ACCEL_SPI_KEEP_CS), ACCEL_OK);
+    CHECK_EQ(sim.spi_held, 1);
+    CHECK_ST(accel_port_spi_transfer(&sim.port, 2, NULL, NULL, 0, 0), ACCEL_OK);
+    CHECK_EQ(toy.spi_calls, 1); /* held on cs 1, not 2 */
+    CHECK_ST(sim.port.spi_transfer(sim.port.user, 1, NULL, NULL, 0, ACCEL_SPI_KEEP_CS),
+             ACCEL_E_ZERO_LENGTH);
+    CHECK_EQ(toy.spi_calls, 1);
+    /* a fault set on SPI calls does not apply to the release (not a bus transfer) */
+    f.count = 1;
+    CHECK_ST(accel_sim_add_fault(&sim, &f), ACCEL_OK);
+    CHECK_ST(accel_port_spi_transfer(&sim.port, 1, NULL, NULL, 0, 0), ACCEL_OK);
+    CHECK_EQ(toy.spi_calls, 2);
+    CHECK_EQ(toy.cs_releases, 1);
+    CHECK_EQ(sim.spi_held, 0);
+    CHECK_EQ(sim.faults_fired, 0);
+    CHECK_ST(accel_port_spi_transfer(&sim.port, 1, NULL, NULL, 0, 0), ACCEL_OK);
+    CHECK_EQ(toy.spi_calls, 2); /* released already */
+    /* a failed KEEP_CS transfer released chip select itself: no second release */
+    CHECK_ST(accel_port_spi_transfer(&sim.port, 1, (const uint8_t *)"\x07", rx, 1,
+                                     ACCEL_SPI_KEEP_CS), ACCEL_E_IO);
+    CHECK_EQ(toy.cs_releases, 2);
+    CHECK_ST(accel_port_spi_transfer(&sim.port, 1, NULL, NULL, 0, 0), ACCEL_OK);
+    CHECK_EQ(toy.cs_releases, 2);
+    CHECK_EQ(sim.spi_held, 0);
+}
+
 static void test_trace(void)
 {
     trace_log t;
@@ -517,6 +553,7 @@ int main(void)
     RUN(test_spi_faults);
     RUN(test_fail_stall_skip_count_target);
     RUN(test_usb_i2c_reg_faults);
+    RUN(test_spi_release);
     RUN(test_trace);
     return TEST_END();
 }

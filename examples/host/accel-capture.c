@@ -103,7 +103,7 @@ static void print_request(const accel_bridge_Request *q)
 
 static void print_response(const accel_bridge_Response *r)
 {
-    printf(" -> %s", r->status == 0 ? "OK" : accel_bridge_status_str((accel_status)r->status));
+    printf(" -> %s", r->status == 0 ? "OK" : accel_status_str((accel_status)r->status));
     if (r->port_error) printf(" (port error %ld)", (long)r->port_error);
     switch (r->which_result) {
     case accel_bridge_Response_hello_tag:

@@ -87,7 +87,7 @@ static int usage(void)
 /* The same probes on a board behind the bridge: its port, its numbering. */
 static int bridge_report(const char *step, accel_status st)
 {
-    printf("%s: %s", step, bt_status_str(st));
+    printf("%s: %s", step, accel_status_str(st));
     fflush(stdout);
     if (st != ACCEL_OK) bt_explain();
     printf("\n");

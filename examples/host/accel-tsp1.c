@@ -63,7 +63,7 @@ static void progress(void *u, uint32_t done, uint32_t total)
 
 static int fail(const char *what, accel_status st)
 {
-    fprintf(stderr, "accel-tsp1: %s: %s\n", what, bt_status_str(st));
+    fprintf(stderr, "accel-tsp1: %s: %s\n", what, accel_status_str(st));
     if (lx.last_errno) fprintf(stderr, "  (errno %d)\n", lx.last_errno);
     if (remote) bt_explain();
     if (remote) (void)bt_close(replaying);

@@ -81,7 +81,7 @@ BT_FN const accel_port *bt_open(const char *tool, const char *spec, const char *
     c.max_sends = 6;
     st = accel_bridge_host_open(&bt_host, &c);
     if (st != ACCEL_OK) {
-        fprintf(stderr, "%s: bridge hello on %s: %s\n", tool, path, accel_bridge_status_str(st));
+        fprintf(stderr, "%s: bridge hello on %s: %s\n", tool, path, accel_status_str(st));
         if (st == ACCEL_BRIDGE_E_VERSION)
             fprintf(stderr, "  (device speaks version %lu, this host %u)\n",
                     (unsigned long)bt_host.version, ACCEL_BRIDGE_VERSION);
@@ -116,7 +116,7 @@ BT_FN const accel_port *bt_replay_open(const char *tool, const char *file)
     fclose(fp);
     st = accel_replay_open(&bt_replay, bt_rep_buf, (size_t)n);
     if (st != ACCEL_OK) {
-        fprintf(stderr, "%s: %s: %s (at exchange %ld)\n", tool, file, accel_bridge_status_str(st),
+        fprintf(stderr, "%s: %s: %s (at exchange %ld)\n", tool, file, accel_status_str(st),
                 bt_replay.diverged_at == ACCEL_REPLAY_NONE ? -1L : (long)bt_replay.diverged_at);
         return NULL;
     }
@@ -132,7 +132,7 @@ BT_FN int bt_close(int replaying)
         if (st == ACCEL_OK) {
             printf("replay: all %lu exchanges matched\n", (unsigned long)bt_replay.index);
         } else {
-            printf("replay: %s at exchange %lu\n", accel_bridge_status_str(st),
+            printf("replay: %s at exchange %lu\n", accel_status_str(st),
                    (unsigned long)bt_replay.diverged_at);
             rc = 1;
         }
@@ -155,17 +155,15 @@ BT_FN int bt_close(int replaying)
     return rc;
 }
 
-/* Names for the bridge's own codes too. */
-BT_FN const char *bt_status_str(accel_status st) { return accel_bridge_status_str(st); }
-
 /* What the bridge saw last, when it says more than the caller's status: a link failure, or
  * the device port's own error code. */
 BT_FN void bt_explain(void)
 {
-    int own = (int)bt_host.last_status <= -95 && (int)bt_host.last_status >= -99;
+    int own = bt_host.last_status <= ACCEL_BRIDGE_E_CAPTURE_END &&
+              bt_host.last_status >= ACCEL_BRIDGE_E_LINK_TIMEOUT;
     if (own || bt_host.last_port_error)
         fprintf(stderr, "  (bridge: %s, device port error %ld)\n",
-                accel_bridge_status_str(bt_host.last_status), (long)bt_host.last_port_error);
+                accel_status_str(bt_host.last_status), (long)bt_host.last_port_error);
 }
 #else
 BT_FN const accel_port *bt_open(const char *tool, const char *spec, const char *capture_path)
@@ -187,6 +185,5 @@ BT_FN int bt_close(int replaying)
     return 0;
 }
 BT_FN void bt_explain(void) {}
-BT_FN const char *bt_status_str(accel_status st) { return accel_status_str(st); }
 #endif
 #endif

@@ -40,6 +40,14 @@ static accel_status accel__ard_spi(void *user, uint8_t cs, const uint8_t *tx, ui
     accel_arduino *a = (accel_arduino *)user;
     uint8_t pin;
     size_t i;
+    if (len == 0) {
+        /* the end of a KEEP_CS transaction: chip select high, nothing clocked; none held on
+           this line: nothing to do */
+        if (flags) return ACCEL_E_ZERO_LENGTH;
+        if (!accel__ard_has(a->cfg.cs_pin, cs)) return ACCEL_E_ARG;
+        if (a->held_cs == cs) accel__ard_release(a);
+        return ACCEL_OK;
+    }
     if (!accel__ard_has(a->cfg.cs_pin, cs) || (a->held_cs != ACCEL_ARDUINO_NO_PIN && a->held_cs != cs)) {
         accel__ard_release(a);
         return ACCEL_E_ARG;

@@ -1,22 +1,5 @@
-/* accel_bridge.c - the bridge's frame layer and status names (see accel_bridge.h). */
+/* accel_bridge.c - the bridge's frame layer (see accel_bridge.h). */
 #include "accel_bridge.h"
-
-const char *accel_bridge_status_str(accel_status s)
-{
-#ifdef ACCEL_NO_STATUS_STRINGS
-    if ((int)s <= -95 && (int)s >= -99) return "";
-#else
-    switch ((int)s) {
-    case -99: return "ACCEL_BRIDGE_E_LINK_TIMEOUT: no answer over the bridge link (request may or may not have run)";
-    case -98: return "ACCEL_BRIDGE_E_VERSION: the far end speaks another bridge protocol version";
-    case -97: return "ACCEL_BRIDGE_E_NO_SESSION: the bridge device restarted or saw no hello";
-    case -96: return "ACCEL_BRIDGE_E_DIVERGED: request differs from the capture";
-    case -95: return "ACCEL_BRIDGE_E_CAPTURE_END: the capture has no more exchanges";
-    default: break;
-    }
-#endif
-    return accel_status_str(s);
-}
 
 /* ------------------------------------------------------------------ decoder */
 accel_status accel_bridge_framer_init(accel_bridge_framer *f, void *buf, size_t cap)

@@ -46,26 +46,12 @@ extern "C" {
 /* CaptureInfo.magic: the bytes "ACCL" read as a little-endian fixed32. */
 #define ACCEL_BRIDGE_CAPTURE_MAGIC 0x4C434341u
 
-/* Status codes of the bridge. accel.h's enum has no bridge range yet, so these sit at the
- * unused end of its common range (-1 .. -99), counting down from -99, and are accel_status
- * values like any other (cast). accel_bridge_status_str() names them. Where a common code is
- * precise the bridge uses it: ACCEL_E_CRC / ACCEL_E_MALFORMED / ACCEL_E_TOO_LONG (frames and
- * messages), ACCEL_E_IO (the transport failed). */
-#define ACCEL_BRIDGE_E_LINK_TIMEOUT ((accel_status)-99) /* no answer from the device after every
-                                   retry: the request may or may not have run there. Distinct
-                                   from ACCEL_E_TIMEOUT, which a device port reports (an IRQ
-                                   that did not come) inside a delivered answer. */
-#define ACCEL_BRIDGE_E_VERSION ((accel_status)-98)    /* the far end speaks another version */
-#define ACCEL_BRIDGE_E_NO_SESSION ((accel_status)-97) /* the device has no session (it restarted
-                                   or never saw Hello): the request did not run now; if it was
-                                   a retry, an earlier send may have run before the restart */
-#define ACCEL_BRIDGE_E_DIVERGED ((accel_status)-96)   /* replay: the request differs from the
-                                   recorded one */
-#define ACCEL_BRIDGE_E_CAPTURE_END ((accel_status)-95) /* replay: the capture has no more
-                                   exchanges */
-
-/* accel_status_str() plus names for the codes above. Never NULL. */
-const char *accel_bridge_status_str(accel_status s);
+/* Status codes: the bridge's own (ACCEL_BRIDGE_E_LINK_TIMEOUT, _VERSION, _NO_SESSION,
+ * _DIVERGED, _CAPTURE_END) are in accel.h's accel_status enum with the common codes, and
+ * accel_status_str() names them. Where a common code is precise the bridge uses it:
+ * ACCEL_E_CRC / ACCEL_E_MALFORMED / ACCEL_E_TOO_LONG (frames and messages), ACCEL_E_IO (the
+ * transport failed). accel_bridge_status_str is the name this function had before. */
+#define accel_bridge_status_str(s) accel_status_str(s)
 
 /* ---- frames ----
  * Largest body (message + CRC) of each direction, and the wire size of a frame of n body bytes

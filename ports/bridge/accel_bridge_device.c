@@ -108,8 +108,7 @@ static accel_status accel__bridge_dev_run(accel_bridge_device *d)
             /* end a transaction left open (the host lost track of it), else nothing to do */
             if (!d->cs_held || d->held_cs != s->cs || s->keep_cs) return ACCEL_OK;
             d->cs_held = 0;
-            if (!p->spi_transfer) return ACCEL_E_UNSUPPORTED;
-            return p->spi_transfer(p->user, s->cs, NULL, NULL, 0, 0u);
+            return accel_port_spi_transfer(p, s->cs, NULL, NULL, 0, 0u);
         }
         st = accel_port_spi_transfer(p, s->cs, s->tx.size ? s->tx.bytes : NULL, rx, s->len,
                                      s->keep_cs ? ACCEL_SPI_KEEP_CS : 0u);

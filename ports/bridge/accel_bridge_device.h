@@ -16,9 +16,9 @@
  * encoded response is kept; the same number again (the host's retry after a lost response) gets
  * the kept response without running again; an older number is ignored (a delayed duplicate).
  * An SPI request of length 0 ends a transaction the device holds open (its last transfer had
- * keep_cs): the port's spi_transfer is called with len 0 and no flags, which a port must take
- * as "chip select high, nothing clocked" (the accel_port_spi_transfer wrapper refuses len 0,
- * so the device calls the callback itself); without such a transaction it does nothing.
+ * keep_cs): accel_port_spi_transfer with len 0 and no flags, which a port takes as "chip select
+ * high, nothing clocked" (see ACCEL_SPI_KEEP_CS in accel.h); without such a transaction it does
+ * nothing.
  * Hello starts a session (a new session id resets the sequence); a device without a session
  * (just started) runs nothing and answers ACCEL_BRIDGE_E_NO_SESSION, so a host notices a
  * restart. No malloc, no stdio; the struct is the caller's (static on an MCU). */

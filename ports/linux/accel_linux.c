@@ -47,6 +47,7 @@ accel_status accel_linux_init(accel_linux *lx)
     if (!lx) return ACCEL_E_NULL;
     lx->spi_fd = -1;
     lx->spi_cs = 0;
+    lx->spi_held = 0;
     lx->i2c_fd = -1;
     lx->gpio_fd = -1;
     for (i = 0; i < ACCEL_LINUX_MAX_LINES; i++) {

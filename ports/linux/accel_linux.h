@@ -38,6 +38,7 @@ typedef struct accel_linux_line {
 typedef struct accel_linux {
     int spi_fd;           /* -1 when closed */
     uint8_t spi_cs;       /* the chip select the spidev node drives (C of spidevB.C) */
+    uint8_t spi_held;     /* 1: the last transfer kept chip select asserted (KEEP_CS) */
     int i2c_fd;           /* -1 when closed */
     int gpio_fd;          /* gpiochip fd, -1 when closed */
     accel_linux_line lines[ACCEL_LINUX_MAX_LINES];

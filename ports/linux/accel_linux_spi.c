@@ -61,6 +61,17 @@ accel_status accel_linux_spi_transfer(void *user, uint8_t cs, const uint8_t *tx,
     if (!lx) return ACCEL_E_NULL;
     if (lx->spi_fd < 0) return ACCEL_E_CLOSED;
     if (cs != lx->spi_cs) return ACCEL_E_ARG;
+    if (len == 0) {
+        /* end the held transaction: one empty transfer without cs_change, after which the
+           SPI core deasserts chip select; nothing held, nothing to do */
+        if (flags) return ACCEL_E_ZERO_LENGTH;
+        if (!lx->spi_held) return ACCEL_OK;
+        lx->spi_held = 0;
+        memset(&t, 0, sizeof t);
+        if (spi_ioctl(lx->spi_fd, SPI_IOC_MESSAGE(1), &t) < 0) return accel_linux_fail(lx, errno);
+        return ACCEL_OK;
+    }
+    lx->spi_held = 0; /* a failed message ends with chip select deasserted */
     while (off < len) {
         size_t n = len - off;
         int last;
@@ -76,6 +87,7 @@ accel_status accel_linux_spi_transfer(void *user, uint8_t cs, const uint8_t *tx,
         if (spi_ioctl(lx->spi_fd, SPI_IOC_MESSAGE(1), &t) < 0) return accel_linux_fail(lx, errno);
         off += n;
     }
+    lx->spi_held = (uint8_t)((flags & ACCEL_SPI_KEEP_CS) ? 1 : 0);
     return ACCEL_OK;
 }
 
@@ -84,6 +96,7 @@ void accel_linux_spi_close(accel_linux *lx)
     if (!lx || lx->spi_fd < 0) return;
     close(lx->spi_fd);
     lx->spi_fd = -1;
+    lx->spi_held = 0;
 }
 
 #else

@@ -8,7 +8,9 @@
  * of the opened node (ACCEL_E_ARG otherwise); open_path() takes it explicitly. A transfer
  * longer than ACCEL_LINUX_SPI_CHUNK is sent as several messages with chip select held between
  * them. ACCEL_SPI_KEEP_CS sets cs_change on the last transfer, which spidev treats as a hint:
- * chip select stays asserted until the next message unless another device uses the bus. */
+ * chip select stays asserted until the next message unless another device uses the bus.
+ * A transfer of length 0 (flags 0) after it ends the transaction: an empty message without
+ * cs_change, after which the SPI core deasserts chip select (nothing is clocked). */
 #ifndef ACCEL_LINUX_SPI_H
 #define ACCEL_LINUX_SPI_H
 #include "accel_linux.h"

@@ -190,7 +190,19 @@ static accel_status sim_spi(void *user, uint8_t cs, const uint8_t *tx, uint8_t *
     accel_status st;
     st = sim_enter(sim, sim->model.spi_transfer != NULL);
     if (st != ACCEL_OK) return st;
+    if (len == 0) {
+        /* the end of a KEEP_CS transaction: chip select high, nothing clocked */
+        if (flags) {
+            st = ACCEL_E_ZERO_LENGTH;
+        } else if (sim->spi_held && sim->spi_held_cs == cs) {
+            sim->spi_held = 0;
+            st = sim->model.spi_transfer(sim->model.user, cs, NULL, NULL, 0, 0);
+        }
+        sim_trace(sim, ACCEL_SIM_OP_SPI, cs, NULL, 0, 0, 0, st);
+        return st;
+    }
     f = sim_fire(sim, ACCEL_SIM_OP_SPI, cs, ACCEL_SIM_TO_DEVICE | ACCEL_SIM_FROM_DEVICE, len);
+    sim->spi_held = 0; /* set again below by a transfer that keeps chip select */
     if (sim_fail_or_stall(sim, f, 0, &st)) {
         /* a failed transfer ends the transaction: the device sees chip select go high */
         sim->model.spi_transfer(sim->model.user, cs, NULL, NULL, 0, 0);
@@ -208,6 +220,10 @@ static accel_status sim_spi(void *user, uint8_t cs, const uint8_t *tx, uint8_t *
             }
         }
         if (st == ACCEL_OK) sim_from_device_fixed(f, rx, len);
+        if (st == ACCEL_OK && (flags & ACCEL_SPI_KEEP_CS)) {
+            sim->spi_held = 1;
+            sim->spi_held_cs = cs;
+        }
     }
     sim_trace(sim, ACCEL_SIM_OP_SPI, cs, tx, len, len, 0, st);
     return st;

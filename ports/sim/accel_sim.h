@@ -15,7 +15,9 @@
  *     work then). model.now_ms is never called: the simulator owns the clock;
  *   - model.spi_transfer(user, cs, NULL, NULL, 0, 0) says "chip select went high": the
  *     simulator sends it when a fault fails or stalls an SPI transfer, since on a real bus a
- *     failed transfer ends the transaction (see ACCEL_SPI_KEEP_CS in accel.h).
+ *     failed transfer ends the transaction (see ACCEL_SPI_KEEP_CS in accel.h), and passes on
+ *     a driver's own len 0 release of a held transaction (none held: the model hears nothing;
+ *     a release is not a bus transfer, so no fault applies to it).
  * Time moves only when the driver delays, waits for an IRQ, or a transfer times out (the
  * simulator then charges the call's whole timeout), so tests are deterministic.
  *
@@ -101,6 +103,8 @@ typedef struct accel_sim {
     unsigned nfaults;
     uint32_t calls;        /* calls made through port */
     uint32_t faults_fired; /* calls a fault changed */
+    uint8_t spi_held;      /* 1: a KEEP_CS transfer left chip select spi_held_cs asserted */
+    uint8_t spi_held_cs;
     void (*trace)(void *ctx, const accel_sim_event *ev);
     void *trace_ctx;
     uint8_t scratch[ACCEL_SIM_SCRATCH + 1];

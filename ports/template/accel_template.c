@@ -12,7 +12,9 @@ accel_status accel_template_fail(accel_template *t, int err)
 }
 
 /* TODO: clock len bytes out of tx (NULL: zeros) and into rx (NULL: discard) with chip select
- * cs low; leave it low afterwards when flags has ACCEL_SPI_KEEP_CS. */
+ * cs low; leave it low afterwards when flags has ACCEL_SPI_KEEP_CS. len 0 with flags 0 ends
+ * such a held transaction: chip select high, nothing clocked (nothing at all when none is
+ * held); len 0 with ACCEL_SPI_KEEP_CS is ACCEL_E_ZERO_LENGTH. */
 static accel_status tpl_spi_transfer(void *user, uint8_t cs, const uint8_t *tx, uint8_t *rx,
                                      size_t len, unsigned flags)
 {

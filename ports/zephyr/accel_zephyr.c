@@ -165,6 +165,7 @@ accel_status accel_zephyr_spi_transfer(void *user, uint8_t cs, const uint8_t *tx
         return ACCEL_E_CLOSED;
     }
     if (flags & ACCEL_SPI_KEEP_CS) {
+        if (!len) return ACCEL_E_ZERO_LENGTH; /* a release takes no flags */
         if (len > ACCEL_ZEPHYR_SPI_HOLD_BYTES - z->hold_len ||
             z->hold_parts >= ACCEL_ZEPHYR_SPI_MAX_BUFS - 1) {
             zephyr_drop_hold(z);
@@ -179,7 +180,9 @@ accel_status accel_zephyr_spi_transfer(void *user, uint8_t cs, const uint8_t *tx
         z->hold_cs = cs;
         return ACCEL_OK;
     }
-    if (!len && !z->hold_parts) return ACCEL_OK; /* nothing to clock: no frame at all */
+    /* len 0 ends a held transaction: the held parts go out as the whole frame; with none
+       held there is nothing to clock and no frame at all */
+    if (!len && !z->hold_parts) return ACCEL_OK;
     st = zephyr_spi_send(z, spec, tx, rx, len);
     zephyr_drop_hold(z); /* the transaction is over, whatever its outcome */
     return st;

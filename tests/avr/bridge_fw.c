@@ -28,6 +28,11 @@ static accel_status fw_spi(void *u, uint8_t cs, const uint8_t *tx, uint8_t *rx, 
     size_t i;
     (void)u;
     if (cs != 0) return ACCEL_E_ARG;
+    if (len == 0) { /* the end of a held transaction (or nothing): chip select high */
+        if (flags) return ACCEL_E_ZERO_LENGTH;
+        PORTB = (uint8_t)(PORTB | (1u << PB2));
+        return ACCEL_OK;
+    }
     PORTB = (uint8_t)(PORTB & ~(1u << PB2));
     for (i = 0; i < len; i++) {
         SPDR = tx ? tx[i] : 0u;

@@ -123,10 +123,20 @@ static void test_spi(void)
     CHECK_ST(accel_port_spi_transfer(&port, 0, tx, NULL, 1, 0), ACCEL_OK);
     CHECK_LOG("S[8000000/1/0 W10=0 01 80 S] S[8000000/1/0 W10=0 01 W10=1 S] ");
     CHECK_EQ(board.held_cs, ACCEL_ARDUINO_NO_PIN);
-    /* a zero-length call (the checked wrapper refuses it) still frames chip select */
+    /* length 0 ends a held transaction: chip select high, nothing clocked, no SPI
+       transaction; with none held (or held on another line) it does nothing */
     fake_log[0] = 0;
-    CHECK_ST(port.spi_transfer(port.user, 0, NULL, NULL, 0, 0), ACCEL_OK);
-    CHECK_LOG("S[8000000/1/0 W10=0 W10=1 S] ");
+    CHECK_ST(accel_port_spi_transfer(&port, 0, NULL, NULL, 0, 0), ACCEL_OK);
+    CHECK_LOG("");
+    CHECK_ST(accel_port_spi_transfer(&port, 0, tx, NULL, 1, ACCEL_SPI_KEEP_CS), ACCEL_OK);
+    CHECK_ST(accel_port_spi_transfer(&port, 0, NULL, NULL, 0, 0), ACCEL_OK);
+    CHECK_LOG("S[8000000/1/0 W10=0 01 S] W10=1 ");
+    CHECK_EQ(board.held_cs, ACCEL_ARDUINO_NO_PIN);
+    CHECK_ST(accel_port_spi_transfer(&port, 0, NULL, NULL, 0, 0), ACCEL_OK);
+    CHECK_LOG("S[8000000/1/0 W10=0 01 S] W10=1 ");
+    CHECK_ST(port.spi_transfer(port.user, 0, NULL, NULL, 0, ACCEL_SPI_KEEP_CS), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_port_spi_transfer(&port, 7, NULL, NULL, 0, 0), ACCEL_E_ARG); /* no such line */
+    CHECK_LOG("S[8000000/1/0 W10=0 01 S] W10=1 ");
 }
 
 static void test_spi_refused(void)

@@ -21,8 +21,29 @@
  *                         PREFIX: for sketches whose loop() never ends
  *     --trace             log every fate the model records (commands run, discarded,
  *                         rejected or wiped, async messages)
- * Exit: 0 the sketch halted (cli + sleep) or printed its --stop-after line, 1 usage/ELF error
- * or crash, 2 cycle budget spent (a hung sketch), 3 a requested fault never fired.
+ *     --pty               UART0 is a pseudo-terminal instead of stdout: the harness prints
+ *                         "harness: pty /dev/pts/N" and a host program opens that path as its
+ *                         serial line (the Bridge sketch's host tools). Runs until SIGTERM or
+ *                         SIGINT (or --cycles), then reports and exits 0.
+ *     --frames FILE       with --pty: one line per request/response frame pair (frames end at
+ *                         0x00, as the accel bridge's COBS frames do): "x T0 T1 T2 IN OUT" =
+ *                         cycle the request's first byte started on the wire, cycle its last
+ *                         byte was complete, cycle the response's last byte was complete,
+ *                         request and response bytes on the wire
+ *     --profile FILE      with --pty: program-counter samples (every 101 cycles) taken while a
+ *                         response is due, as "ADDRESS COUNT" lines (where the sketch spends
+ *                         its time answering)
+ * Exit: 0 the sketch halted (cli + sleep) or printed its --stop-after line (or, with --pty, was
+ * stopped by a signal), 1 usage/ELF error or crash, 2 cycle budget spent (a hung sketch), 3 a
+ * requested fault never fired.
+ *
+ * The serial line with --pty: each byte from the host goes onto the emulated RX pin one per
+ * byte time (10 bits at the baud the sketch set in UBRR0/U2X0), as on a wire; the sketch's
+ * bytes are complete one byte time after it writes them to UDR0. simavr 1.6 charges a byte 11
+ * bit times (it counts a parity bit that 8N1 does not send): the harness sets the UART's byte
+ * time to 10 bits whenever the sketch sets the baud rate (both fixes with --pty only). The host's own time (the pty, the
+ * tool) is not emulated: cycles between a response and the next request are not the host's
+ * real turnaround, so measurements use the exchange times (T2 - T0).
  *
  * Bus wiring: each byte the MCU shifts out (SPI_IRQ_OUTPUT) is fed to the model as one byte of
  * the current transaction and the model's byte goes back through SPI_IRQ_INPUT; chip select
@@ -31,12 +52,20 @@
  * after every byte, edge and millisecond.
  * simavr 1.6 clocks every SPI byte in 100 us whatever the SPI divider, so bus-heavy code runs
  * slower here than on a board at 4 MHz SPI (cycle counts are upper bounds for the bus part).
+ * With --pty, where timing is measured, the harness reschedules that completion to 8 SPI
+ * clocks at the divider the sketch set in SPCR/SPSR (32 cycles at 4 MHz), as on a board.
  * Build: cc -I. -isystem /usr/include/simavr tests/avr/tsp1_harness.c -lsimavr (libsimavr.so
  * pulls in libelf.so.1 itself; the harness calls no libelf function, so no libelf development
  * files are needed, and simavr's pkg-config file is not used). */
-#define _POSIX_C_SOURCE 200809L /* dup, dup2 */
+#define _XOPEN_SOURCE 600 /* dup, dup2, posix_openpt, grantpt, unlockpt, ptsname */
+#define _DEFAULT_SOURCE   /* cfmakeraw */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <termios.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +77,7 @@
 #include <avr_ioport.h>
 #include <avr_spi.h>
 #include <avr_uart.h>
+#include <sim_io.h>
 
 #define H_CMD_MAX 2048u
 
@@ -93,7 +123,28 @@ static struct {
     size_t min_rsp_free;
     uint64_t full_at_ms;
     int was_full;
+    /* --pty: the serial line */
+    int pty, pty_slave;
+    FILE *frames;
+    avr_irq_t *uart_in;
+    avr_uart_t *uart;
+    avr_spi_t *spi;
+    uint8_t in_buf[8192], out_buf[512];
+    uint64_t out_done[512];  /* cycle each byte of out_buf is complete on the wire */
+    uint64_t out_last_done;
+    size_t in_head, in_len, out_len;
+    int rx_running, xoff;
+    uint64_t last_in_cycle;  /* when the last byte fed started on the wire */
+    /* frame pairing: request bytes in, response bytes out */
+    int in_frame, out_frame, awaiting;
+    uint64_t t0, t1, in_n, out_n;
+    unsigned long exchanges, unpaired;
+    unsigned long long cpb_fixes, spi_fixes;
+    uint32_t *prof;          /* --profile: PC samples while a request is being answered */
 } H;
+
+static volatile sig_atomic_t h_signal;
+static void h_on_signal(int sig) { h_signal = sig; }
 
 /* ------------------------------------------------------------------ the model's side */
 static void h_update_intb(void)
@@ -294,11 +345,236 @@ static void h_wake(avr_irq_t *irq, uint32_t value, void *param)
     h_update_intb();
 }
 
+/* ------------------------------------------------------------------ --pty: the serial line */
+/* Cycles one byte takes on the wire: 10 bits (8N1) at the baud UBRR0/U2X0 give. */
+static avr_cycle_count_t h_byte_cycles(void)
+{
+    unsigned ubrr, u2x;
+    const uint8_t *d = H.avr->data;
+    ubrr = (unsigned)d[0xC4] | ((unsigned)(d[0xC5] & 0x0Fu) << 8); /* UBRR0L/H */
+    u2x = (d[0xC0] >> 1) & 1u;                                      /* UCSR0A.U2X0 */
+    return (avr_cycle_count_t)(ubrr + 1u) * (u2x ? 8u : 16u) * 10u;
+}
+
+/* After simavr has taken a UBRR0/UCSR0A write: its byte time, with 10 bits per byte. */
+static void h_baud_write(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
+{
+    (void)avr;
+    (void)addr;
+    (void)v;
+    (void)param;
+    if (H.uart && H.uart->cycles_per_byte != h_byte_cycles()) {
+        H.uart->cycles_per_byte = h_byte_cycles();
+        H.cpb_fixes++;
+    }
+}
+
+/* After simavr has taken an SPDR write (and armed its fixed 100 us completion): complete the
+ * byte after 8 SPI clocks instead, at the divider SPCR.SPR1:0 / SPSR.SPI2X select. */
+static void h_spdr_write(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
+{
+    static const unsigned div[4] = {4, 16, 64, 128};
+    avr_cycle_timer_slot_p t;
+    unsigned d;
+    (void)addr;
+    (void)v;
+    (void)param;
+    if (!H.spi) return;
+    d = div[avr->data[H.spi->r_spcr] & 3u];
+    if (avr->data[H.spi->r_spsr] & 1u) d /= 2u;
+    for (t = avr->cycle_timers.timer; t; t = t->next) {
+        if (t->param == H.spi) {
+            avr_cycle_timer_t fn = t->timer;
+            avr_cycle_timer_cancel(avr, fn, H.spi);
+            avr_cycle_timer_register(avr, 8u * d, fn, H.spi);
+            H.spi_fixes++;
+            break;
+        }
+    }
+}
+
+/* Hand the host the bytes that are complete on the wire by now (all of them: every one). */
+static void h_flush_out(int every)
+{
+    size_t off = 0, n = 0;
+    while (n < H.out_len && (every || H.out_done[n] <= H.avr->cycle)) n++;
+    while (off < n) {
+        ssize_t w = write(H.pty, H.out_buf + off, n - off);
+        if (w > 0) {
+            off += (size_t)w;
+        } else if (w < 0 && errno != EINTR && errno != EAGAIN) {
+            break; /* nobody reads: the bytes are lost, as on an unplugged line */
+        } else if (w < 0 && errno == EAGAIN) {
+            struct pollfd p = {H.pty, POLLOUT, 0};
+            (void)poll(&p, 1, 100);
+        }
+    }
+    memmove(H.out_buf, H.out_buf + n, H.out_len - n);
+    memmove(H.out_done, H.out_done + n, (H.out_len - n) * sizeof H.out_done[0]);
+    H.out_len -= n;
+}
+
+static avr_cycle_count_t h_out_due(avr_t *avr, avr_cycle_count_t when, void *param)
+{
+    (void)avr;
+    (void)when;
+    (void)param;
+    h_flush_out(0);
+    return 0;
+}
+
+/* One byte onto the RX pin per byte time, while the UART can take it. */
+static avr_cycle_count_t h_rx_tick(avr_t *avr, avr_cycle_count_t when, void *param)
+{
+    uint8_t b;
+    (void)avr;
+    (void)param;
+    if (!H.in_len || H.xoff) {
+        H.rx_running = 0;
+        return 0;
+    }
+    b = H.in_buf[H.in_head];
+    H.in_head = (H.in_head + 1u) % sizeof H.in_buf;
+    H.in_len--;
+    H.last_in_cycle = when;
+    /* frames: a request starts at its first byte, ends at the 0x00 after its body */
+    if (!H.in_frame && !H.t0) {
+        H.t0 = when;
+        H.in_n = 0;
+    }
+    H.in_n++;
+    if (b) {
+        H.in_frame = 1;
+    } else if (H.in_frame) {
+        H.in_frame = 0;
+        H.t1 = when + h_byte_cycles();
+        if (H.awaiting) H.unpaired++; /* a second request before an answer (a retry) */
+        H.awaiting = 1;
+        H.out_n = 0;
+    }
+    avr_raise_irq(H.uart_in, b);
+    return when + h_byte_cycles();
+}
+
+static void h_rx_start(void)
+{
+    if (H.rx_running || !H.in_len || H.xoff) return;
+    H.rx_running = 1;
+    {
+        /* keep the byte spacing of the wire after the last byte */
+        avr_cycle_count_t now = H.avr->cycle, next = H.last_in_cycle + h_byte_cycles();
+        avr_cycle_timer_register(H.avr, next > now ? next - now : 1, h_rx_tick, NULL);
+    }
+}
+
+static void h_xon(avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq;
+    (void)param;
+    if (value) {
+        H.xoff = 0;
+        h_rx_start();
+    }
+}
+
+static void h_xoff(avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq;
+    (void)param;
+    if (value) H.xoff = 1;
+}
+
+static void h_pty_out(uint8_t b)
+{
+    /* a byte written to UDR0 is on the wire one byte time after the line is free */
+    uint64_t start = H.avr->cycle > H.out_last_done ? H.avr->cycle : H.out_last_done;
+    H.out_last_done = start + h_byte_cycles();
+    if (H.out_len == sizeof H.out_buf) h_flush_out(1);
+    H.out_done[H.out_len] = H.out_last_done;
+    H.out_buf[H.out_len++] = b;
+    if (H.awaiting) {
+        H.out_n++;
+        if (b) {
+            H.out_frame = 1;
+        } else if (H.out_frame) {
+            /* the response reaches the host when its last byte is complete */
+            uint64_t t2 = H.out_last_done;
+            H.out_frame = 0;
+            H.awaiting = 0;
+            H.exchanges++;
+            if (H.frames)
+                fprintf(H.frames, "x %llu %llu %llu %llu %llu\n", (unsigned long long)H.t0,
+                        (unsigned long long)H.t1, (unsigned long long)t2,
+                        (unsigned long long)H.in_n, (unsigned long long)H.out_n);
+            H.t0 = 0;
+            avr_cycle_timer_register(H.avr, t2 - H.avr->cycle, h_out_due, NULL);
+        }
+    }
+}
+
+/* --profile: sample the program counter every 101 cycles while an answer is due. */
+static avr_cycle_count_t h_prof_tick(avr_t *avr, avr_cycle_count_t when, void *param)
+{
+    (void)param;
+    if (H.awaiting && avr->pc < 0x40000u) H.prof[avr->pc / 2u]++;
+    return when + 101u;
+}
+
+/* Take what the host wrote. Between exchanges (nothing to feed, no answer due) wait up to
+ * 1 ms of host time, so an idle sketch does not spin a host core. */
+static avr_cycle_count_t h_pty_poll(avr_t *avr, avr_cycle_count_t when, void *param)
+{
+    struct pollfd p;
+    int idle = !H.in_len && !H.awaiting && !H.in_frame;
+    (void)avr;
+    (void)param;
+    if (H.out_len) h_flush_out(0);
+    p.fd = H.pty;
+    p.events = POLLIN;
+    p.revents = 0;
+    if (poll(&p, 1, idle ? 1 : 0) > 0 && (p.revents & POLLIN)) {
+        while (H.in_len < sizeof H.in_buf) {
+            size_t tail = (H.in_head + H.in_len) % sizeof H.in_buf;
+            size_t room = tail >= H.in_head ? sizeof H.in_buf - tail : H.in_head - tail;
+            ssize_t r;
+            if (room > sizeof H.in_buf - H.in_len) room = sizeof H.in_buf - H.in_len;
+            r = read(H.pty, H.in_buf + tail, room);
+            if (r <= 0) break;
+            H.in_len += (size_t)r;
+        }
+        h_rx_start();
+    }
+    return when + H.cyc_per_ms / 10u; /* every 100 us of emulated time */
+}
+
+static int h_pty_open(void)
+{
+    struct termios t;
+    const char *name;
+    H.pty = posix_openpt(O_RDWR | O_NOCTTY);
+    if (H.pty < 0 || grantpt(H.pty) != 0 || unlockpt(H.pty) != 0 || !(name = ptsname(H.pty)))
+        return 0;
+    /* the harness keeps the line open itself (a host that closes it does not end it) and
+       raw, so that nothing is echoed or translated before a host sets its own mode */
+    H.pty_slave = open(name, O_RDWR | O_NOCTTY);
+    if (H.pty_slave < 0 || tcgetattr(H.pty_slave, &t) != 0) return 0;
+    cfmakeraw(&t);
+    if (tcsetattr(H.pty_slave, TCSANOW, &t) != 0) return 0;
+    if (fcntl(H.pty, F_SETFL, fcntl(H.pty, F_GETFL) | O_NONBLOCK) != 0) return 0;
+    fprintf(stderr, "harness: pty %s\n", name);
+    fflush(stderr);
+    return 1;
+}
+
 static void h_uart(avr_irq_t *irq, uint32_t value, void *param)
 {
     (void)irq;
     (void)param;
     char c = (char)(value & 0xFFu);
+    if (H.pty >= 0) {
+        h_pty_out((uint8_t)value);
+        return;
+    }
     if (c == '\r') return;
     fputc(c, H.out);
     if (c != '\n') {
@@ -329,7 +605,8 @@ static int usage(void)
     fprintf(stderr, "usage: tsp1_harness [--mcu atmega328p|atmega2560] [--cs P --intb P --wake P]"
                     " [--cycles N] [--nets N] [--cmd-cap N] [--rsp-cap N] [--dead]"
                     " [--flip-cmd TEXT] [--flip-rsp TEXT] [--ecc-on-echo TEXT]"
-                    " [--ecc-when-full N] [--mem-fail-chunk K] [--stop-after PREFIX] [--trace] SKETCH.elf\n");
+                    " [--ecc-when-full N] [--mem-fail-chunk K] [--stop-after PREFIX] [--trace]"
+                    " [--pty [--frames FILE]] SKETCH.elf\n");
     return 1;
 }
 
@@ -344,11 +621,16 @@ int main(int argc, char **argv)
     uint32_t flags = 0;
     int i, state;
     unsigned sp, sp_min = 0xFFFFu; /* the stack's deepest point: RAM the sketch really used */
+    int use_pty = 0;
+    const char *frames = NULL, *profile = NULL;
     memset(&H, 0, sizeof H);
+    H.pty = -1;
+    H.pty_slave = -1;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--dead")) { H.dead = 1; continue; }
         if (!strcmp(a, "--trace")) { H.trace = 1; continue; }
+        if (!strcmp(a, "--pty")) { use_pty = 1; continue; }
         if (a[0] != '-') { elf = a; continue; }
         if (!v) return usage();
         i++;
@@ -366,9 +648,28 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--ecc-when-full")) H.ecc_when_full = (unsigned)strtoul(v, NULL, 0);
         else if (!strcmp(a, "--mem-fail-chunk")) H.mem_fail_chunk = (uint32_t)strtoul(v, NULL, 0);
         else if (!strcmp(a, "--stop-after")) H.stop_after = v;
+        else if (!strcmp(a, "--frames")) frames = v;
+        else if (!strcmp(a, "--profile")) profile = v;
         else return usage();
     }
-    if (!elf || nets > ACCEL_TSP1_MAX_NETS || cmd_cap > H_CMD_MAX || rsp_cap > 1024) return usage();
+    if (!elf || nets > ACCEL_TSP1_MAX_NETS || cmd_cap > H_CMD_MAX || rsp_cap > 1024 ||
+        (frames && !use_pty))
+        return usage();
+    if (use_pty) {
+        if (frames && !(H.frames = fopen(frames, "w"))) {
+            perror(frames);
+            return 1;
+        }
+        if (H.frames) setvbuf(H.frames, NULL, _IOLBF, 0);
+        if (!h_pty_open()) {
+            perror("harness: pty");
+            return 1;
+        }
+        signal(SIGTERM, h_on_signal);
+        signal(SIGINT, h_on_signal);
+        signal(SIGPIPE, SIG_IGN);
+        if (budget == 400000000ULL) budget = ~0ULL; /* until a signal */
+    }
     if (!strcmp(mcu, "atmega2560")) {
         h_pin_arg("B0", &H.cs);
         h_pin_arg("E4", &H.intb);
@@ -433,12 +734,37 @@ int main(int argc, char **argv)
     H.intb_level = -1;
     h_update_intb();
     avr_cycle_timer_register(H.avr, H.cyc_per_ms, h_tick, NULL);
+    if (use_pty) {
+        /* simavr's timing fixes (see the head comment; with --pty, where the timing is
+           measured): find its SPI and UART0 */
+        avr_io_t *io;
+        for (io = H.avr->io_port; io; io = io->next) {
+            if (!strcmp(io->kind, "spi") && !H.spi) H.spi = (avr_spi_t *)io;
+            if (!strcmp(io->kind, "uart") && ((avr_uart_t *)io)->name == '0') H.uart = (avr_uart_t *)io;
+        }
+        if (H.spi) avr_register_io_write(H.avr, H.spi->r_spdr, h_spdr_write, NULL);
+        if (H.uart) {
+            avr_register_io_write(H.avr, 0xC4, h_baud_write, NULL); /* UBRR0L */
+            avr_register_io_write(H.avr, 0xC5, h_baud_write, NULL); /* UBRR0H */
+            avr_register_io_write(H.avr, 0xC0, h_baud_write, NULL); /* UCSR0A (U2X0) */
+        }
+    }
+    if (use_pty) {
+        H.uart_in = avr_io_getirq(H.avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
+        avr_irq_register_notify(avr_io_getirq(H.avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XON),
+                                h_xon, NULL);
+        avr_irq_register_notify(avr_io_getirq(H.avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF),
+                                h_xoff, NULL);
+        avr_cycle_timer_register(H.avr, H.cyc_per_ms / 10u, h_pty_poll, NULL);
+        if (profile && (H.prof = (uint32_t *)calloc(0x20000u, sizeof *H.prof)) != NULL)
+            avr_cycle_timer_register(H.avr, 101u, h_prof_tick, NULL);
+    }
 
     for (;;) {
         state = avr_run(H.avr);
         sp = (unsigned)H.avr->data[R_SPL] | ((unsigned)H.avr->data[R_SPH] << 8);
         if (sp < sp_min) sp_min = sp;
-        if (H.stop) state = cpu_Done;
+        if (H.stop || h_signal) state = cpu_Done;
         if (state == cpu_Done || state == cpu_Crashed) break;
         if (H.avr->cycle - H.base_cycle >= budget) break;
     }
@@ -446,7 +772,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "harness: %s after %llu cycles (%.3f s emulated); %lu SPI bytes in %lu transactions;"
                     " model: %lu executed, %lu discarded, %lu errors, %lu async; rsp min free %u;"
                     " firmware version %lu%s; lowest SP 0x%04X\n",
-            state == cpu_Done ? (H.stop ? "stopped after its line" : "halted")
+            state == cpu_Done ? (H.stop ? "stopped after its line" : h_signal ? "stopped by a signal" : "halted")
             : state == cpu_Crashed ? "CRASHED" : "CYCLE BUDGET SPENT",
             (unsigned long long)(H.avr->cycle - H.base_cycle),
             (double)(H.avr->cycle - H.base_cycle) / (double)H.freq, H.spi_bytes, H.transactions,
@@ -454,6 +780,25 @@ int main(int argc, char **argv)
             (unsigned long)H.model.errors, (unsigned long)H.model.async_emitted,
             (unsigned)H.min_rsp_free, (unsigned long)H.model.fw_version,
             H.model.rom ? " (running its ROM bootloader)" : "", sp_min);
+    if (use_pty) {
+        if (H.out_len) h_flush_out(1);
+        const uint8_t *d = H.avr->data;
+        fprintf(stderr, "harness: serial line: %lu request/response pairs, %lu requests sent"
+                        " again before an answer; UART byte time set %llu times, SPI bytes"
+                        " rescheduled %llu; UBRR0 %u U2X0 %u: %lu baud, byte time %llu cycles\n",
+                H.exchanges, H.unpaired, H.cpb_fixes, H.spi_fixes,
+                (unsigned)d[0xC4] | ((unsigned)(d[0xC5] & 0x0Fu) << 8), (d[0xC0] >> 1) & 1u,
+                (unsigned long)(H.freq * 10ull / h_byte_cycles()), (unsigned long long)h_byte_cycles());
+        if (H.frames) fclose(H.frames);
+        if (H.prof) {
+            FILE *pf = fopen(profile, "w");
+            unsigned long a;
+            for (a = 0; pf && a < 0x20000u; a++)
+                if (H.prof[a]) fprintf(pf, "%05lx %lu\n", a * 2u, (unsigned long)H.prof[a]);
+            if (pf) fclose(pf);
+            free(H.prof);
+        }
+    }
     if ((H.flip_cmd.text && !H.flip_cmd.fired) || (H.flip_rsp.text && !H.flip_rsp.fired) ||
         (H.ecc_on_echo.text && !H.ecc_on_echo.fired) || (H.ecc_when_full && !H.ecc_full_fired) ||
         (H.mem_fail_chunk && !H.mem_fail_reported))

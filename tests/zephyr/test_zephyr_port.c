@@ -433,6 +433,28 @@ static void test_spi_zero_chunks(void)
     CHECK_EQ(f.spi[2].tx_total, 1);
 }
 
+/* len 0, flags 0 ends a held transaction: the held parts are the whole frame, their rx filled;
+ * with nothing held it puts nothing on the bus. */
+static void test_spi_release(void)
+{
+    uint8_t h[3] = {0x11, 0x22, 0x33}, rx[3] = {0, 0, 0};
+    static const uint8_t miso[3] = {0xA1, 0xA2, 0xA3};
+    setup_spi();
+    memcpy(f.miso, miso, 3);
+    CHECK_ST(accel_port_spi_transfer(&port, 0, NULL, NULL, 0, 0), ACCEL_OK);
+    CHECK_EQ(f.spi_n, 0);
+    CHECK_ST(accel_port_spi_transfer(&port, 0, h, rx, 3, ACCEL_SPI_KEEP_CS), ACCEL_OK);
+    CHECK_ST(port.spi_transfer(port.user, 0, NULL, NULL, 0, ACCEL_SPI_KEEP_CS), ACCEL_E_ZERO_LENGTH);
+    CHECK_EQ(f.spi_n, 0);
+    CHECK_ST(accel_port_spi_transfer(&port, 0, NULL, NULL, 0, 0), ACCEL_OK);
+    REQUIRE_EQ(f.spi_n, 1);
+    CHECK_EQ(f.spi[0].tx_total, 3);
+    CHECK_MEM(f.spi[0].tx_bytes, h, 3);
+    CHECK_MEM(rx, miso, 3);
+    CHECK_ST(accel_port_spi_transfer(&port, 0, NULL, NULL, 0, 0), ACCEL_OK); /* over already */
+    CHECK_EQ(f.spi_n, 1);
+}
+
 static void test_spi_hold_limits(void)
 {
     uint8_t b[ACCEL_ZEPHYR_SPI_HOLD_BYTES + 1] = {0};
@@ -668,6 +690,7 @@ int main(void)
     RUN(test_spi_keep_cs_read);
     RUN(test_spi_tsp1_bus);
     RUN(test_spi_zero_chunks);
+    RUN(test_spi_release);
     RUN(test_spi_hold_limits);
     RUN(test_spi_errors);
     RUN(test_i2c);
