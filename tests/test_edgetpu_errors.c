@@ -9,6 +9,7 @@
 #include "accel_sim.h"
 #include "testlib.h"
 #include "sessions.h"
+#include "vectors/edgetpu/synth_pkg.h"
 
 /* ------------------------------------------------------------------ a scriptable USB port */
 typedef struct fake_usb {
@@ -23,6 +24,7 @@ typedef struct fake_usb {
     int dn_short;      /* DNLOAD reports this many bytes fewer */
     size_t up_got;     /* UPLOAD: bytes reported (may exceed the request) */
     uint8_t up_fill;
+    accel_status status_fail; /* GETSTATUS alone fails with this */
 } fake_usb;
 
 static accel_status fk_out(void *user, uint8_t ep, const uint8_t *d, size_t len, uint32_t t,
@@ -57,7 +59,9 @@ static accel_status fk_ctrl(void *user, uint8_t rt, uint8_t req, uint16_t value,
     *done = 0;
     if (f->fail != ACCEL_OK) return f->fail;
     if (rt == 0xA1u && req == ACCEL_EDGETPU_DFU_GETSTATUS) {
-        unsigned i = f->dfu_at < f->ndfu ? f->dfu_at++ : f->ndfu - 1;
+        unsigned i;
+        if (f->status_fail != ACCEL_OK) return f->status_fail;
+        i = f->dfu_at < f->ndfu ? f->dfu_at++ : f->ndfu - 1;
         memset(data, 0, length);
         data[0] = f->dfu_status[i];
         data[4] = f->dfu_state[i];
@@ -713,6 +717,208 @@ static void test_dfu_model_refusals(void)
     CHECK_EQ(b[0], 0xAB);
 }
 
+
+/* ------------------------------------------------------------------ small helpers' edges */
+static void test_helper_edges(void)
+{
+    uint8_t b[16], h[8];
+    uint32_t u32 = 0;
+    uint8_t tag = 0;
+    size_t len = 0;
+    char txt[128];
+    accel_edgetpu_insn in;
+    accel_port port;
+    fake_usb f;
+    accel_edgetpu_usb u;
+    accel_edgetpu_dfu_status ds;
+    uint64_t u64 = 0;
+    CHECK_EQ(accel_edgetpu_field_lsb(ACCEL_EDGETPU_NFIELDS), 0);
+    CHECK_EQ(accel_edgetpu_field_width(ACCEL_EDGETPU_NFIELDS), 0);
+    memset(b, 0, sizeof b);
+    CHECK_ST(accel_edgetpu_bits_set(b, 16, 0, 32, 0xFFFFFFFFu), ACCEL_OK); /* any 32-bit value */
+    CHECK_EQ(b[3], 0xFF);
+    CHECK_ST(accel_edgetpu_bits_get(b, 16, 0, 32, &u32), ACCEL_OK);
+    CHECK_EQ(u32, 0xFFFFFFFFu);
+    CHECK_ST(accel_edgetpu_prog_build(b, SIZE_MAX / 16u, b, sizeof b, &len), ACCEL_E_TOO_LONG);
+    CHECK_ST(accel_edgetpu_encode_header(NULL, 4, 0), ACCEL_E_NULL);
+    REQUIRE_ST(accel_edgetpu_encode_header(h, 4, 1), ACCEL_OK);
+    h[7] = 1;
+    CHECK_ST(accel_edgetpu_decode_header(h, &u32, &tag), ACCEL_E_MALFORMED);
+    /* disassembly: a scalar MOV from a register, a non-ALU scalar op, a buffer too small for
+     * the padding */
+    memset(&in, 0, sizeof in);
+    in.f[ACCEL_EDGETPU_F_ENABLE_SCALAR] = 1;
+    in.f[ACCEL_EDGETPU_F_S_OP] = 15;
+    in.f[ACCEL_EDGETPU_F_S_X] = 3;
+    in.f[ACCEL_EDGETPU_F_IMM_SCALAR] = 2;
+    REQUIRE_ST(accel_edgetpu_encode_insn(&in, b), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_disasm(b, 0x10, txt, sizeof txt, &len), ACCEL_OK);
+    CHECK(strstr(txt, "s3 = MOV s2") != NULL);
+    CHECK_EQ(len, strlen(txt));
+    in.f[ACCEL_EDGETPU_F_S_OP] = 0x11; /* bit 4: not an ALU op, listed as a plain field */
+    REQUIRE_ST(accel_edgetpu_encode_insn(&in, b), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_disasm(b, 0x10, txt, sizeof txt, &len), ACCEL_OK);
+    CHECK(strstr(txt, " = ") == NULL);
+    CHECK(strstr(txt, "NOP") == NULL);
+    CHECK(strstr(txt, "=0x11") != NULL);
+    CHECK_ST(accel_edgetpu_disasm(b, 0x10, txt, 8, &len), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_edgetpu_disasm(b, 0x10, txt, 12, &len), ACCEL_E_BUFFER_TOO_SMALL);
+    /* CSR reads need somewhere to put the value; an empty data stage is fine */
+    fake_port(&port, &f);
+    REQUIRE_ST(accel_edgetpu_usb_init(&u, &port, 0), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_csr_read32(&u, 0, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_edgetpu_csr_read64(&u, 0, NULL), ACCEL_E_NULL);
+    CHECK_EQ(f.calls, 0);
+    CHECK_ST(accel_edgetpu_csr_read64(&u, 0, &u64), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_usb_data(&u, NULL, 0), ACCEL_OK);
+    CHECK_EQ(f.calls, 1);
+    /* DFU: GETSTATUS fails after a block went down; the status is optional; manifest-sync is
+     * waited out */
+    {
+        static const uint8_t z[3] = {0, 0, 0};
+        static const uint8_t st[3] = {ACCEL_EDGETPU_DFU_MANIFEST_SYNC, ACCEL_EDGETPU_DFU_DNLOAD_IDLE,
+                                      ACCEL_EDGETPU_DFU_IDLE};
+        dfu_script(&f, 3, z, st);
+        CHECK_ST(accel_edgetpu_dfu_download(&port, 0, 16, b, 16, 10, NULL), ACCEL_OK);
+        CHECK_EQ(f.dfu_at, 3);
+        /* the block goes down, then GETSTATUS fails: that status, nothing decoded */
+        f.status_fail = ACCEL_E_IO;
+        f.calls = 0;
+        memset(&ds, 0xEE, sizeof ds);
+        CHECK_ST(accel_edgetpu_dfu_download(&port, 0, 16, b, 16, 10, &ds), ACCEL_E_IO);
+        CHECK_EQ(f.calls, 2);
+        CHECK_EQ(ds.state, 0);
+        CHECK_EQ(ds.status, 0);
+    }
+}
+
+
+/* ------------------------------------------------------------------ the driver */
+/* The hand-made package (int16 input "in" of 10 bytes in two DMAs, int32 output "out" of 8,
+ * two instruction chunks, interrupt 1) run with one thing wrong at a time. */
+static edgetpu_session ds_;
+static uint8_t d_in[10], d_out[8], d_scratch[16];
+static const uint8_t *d_ins[1] = {d_in};
+static uint8_t *d_outs[1] = {d_out};
+static uint32_t d_in_len[1] = {10}, d_out_len[1] = {8};
+
+static accel_status drv_setup(accel_edgetpu_io *io)
+{
+    memset(io, 0, sizeof *io);
+    io->in = d_ins;
+    io->in_len = d_in_len;
+    io->n_in = 1;
+    io->out = d_outs;
+    io->out_len = d_out_len;
+    io->n_out = 1;
+    io->scratch = d_scratch;
+    io->scratch_len = sizeof d_scratch;
+    d_ins[0] = d_in;
+    d_outs[0] = d_out;
+    return edgetpu_session_init(&ds_, 0, NULL, NULL);
+}
+
+static void bulk_fault(unsigned op, uint32_t ep, uint32_t skip)
+{
+    accel_sim_fault f;
+    memset(&f, 0, sizeof f);
+    f.kind = ACCEL_SIM_FAIL;
+    f.ops = op;
+    f.has_target = 1;
+    f.target = ep;
+    f.skip = skip;
+    f.count = 1;
+    (void)accel_sim_add_fault(&ds_.sim, &f);
+}
+
+static void test_driver_errors(void)
+{
+    static uint8_t pkg[sizeof synth_pkg];
+    accel_edgetpu_package m;
+    accel_edgetpu_exe e, e2;
+    accel_edgetpu_io io;
+    memcpy(pkg, synth_pkg, sizeof pkg);
+    REQUIRE_ST(accel_edgetpu_decode_package(&m, pkg, sizeof pkg), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_executable(&m, 0, &e), ACCEL_OK);
+    /* what the driver cannot run over USB */
+    REQUIRE_ST(drv_setup(&io), ACCEL_OK);
+    e2 = e;
+    e2.has_dma_hints = 0;
+    CHECK_ST(accel_edgetpu_exe_run(&ds_.drv, &e2, &io), ACCEL_E_UNSUPPORTED);
+    e2 = e;
+    e2.fully_deterministic = 0;
+    CHECK_ST(accel_edgetpu_exe_run(&ds_.drv, &e2, &io), ACCEL_E_UNSUPPORTED);
+    io.scratch_len = ACCEL_EDGETPU_MIN_SCRATCH - 1u;
+    CHECK_ST(accel_edgetpu_exe_run(&ds_.drv, &e, &io), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_EQ(ds_.model.recv_requests[0], 0);
+    /* an executable claiming no input layers: the input hint names none */
+    REQUIRE_ST(drv_setup(&io), ACCEL_OK);
+    e2 = e;
+    e2.n_inputs = 0;
+    CHECK_ST(accel_edgetpu_exe_run(&ds_.drv, &e2, &io), ACCEL_E_MALFORMED);
+    CHECK_EQ(ds_.model.recv_requests[ACCEL_EDGETPU_TAG_INPUT], 0);
+    /* input buffers missing: count, lengths, the buffer itself */
+    REQUIRE_ST(drv_setup(&io), ACCEL_OK);
+    io.n_in = 0;
+    CHECK_ST(accel_edgetpu_exe_run(&ds_.drv, &e, &io), ACCEL_E_NULL);
+    REQUIRE_ST(drv_setup(&io), ACCEL_OK);
+    io.in_len = NULL;
+    CHECK_ST(accel_edgetpu_exe_run(&ds_.drv, &e, &io), ACCEL_E_NULL);
+    REQUIRE_ST(drv_setup(&io), ACCEL_OK);
+    io.in = NULL;
+    CHECK_ST(accel_edgetpu_exe_run(&ds_.drv, &e, &io), ACCEL_E_NULL);
+    REQUIRE_ST(drv_setup(&io), ACCEL_OK);
+    d_ins[0] = NULL;
+    CHECK_ST(accel_edgetpu_exe_run(&ds_.drv, &e, &io), ACCEL_E_NULL);
+    CHECK_EQ(ds_.model.recv_requests[ACCEL_EDGETPU_TAG_INPUT], 0);
+    /* output buffers missing: reached after the inputs and the second chunk went out */
+    {
+        static const int which[4] = {0, 1, 2, 3};
+        unsigned k;
+        for (k = 0; k < 4; k++) {
+            REQUIRE_ST(drv_setup(&io), ACCEL_OK);
+            if (which[k] == 0) io.n_out = 0;
+            if (which[k] == 1) io.out = NULL;
+            if (which[k] == 2) io.out_len = NULL;
+            if (which[k] == 3) d_outs[0] = NULL;
+            CHECK_ST(accel_edgetpu_exe_run(&ds_.drv, &e, &io), ACCEL_E_NULL);
+            CHECK_EQ(ds_.model.recv_requests[ACCEL_EDGETPU_TAG_INPUT], 2);
+            CHECK_EQ(ds_.model.recv_requests[ACCEL_EDGETPU_TAG_INSTRUCTIONS], 2);
+        }
+    }
+    /* the USB fails: on an instruction chunk's data, on the input header, inside the input */
+    REQUIRE_ST(drv_setup(&io), ACCEL_OK);
+    bulk_fault(ACCEL_SIM_OP_USB_BULK_OUT, ACCEL_EDGETPU_EP_OUT, 1);
+    CHECK_ST(accel_edgetpu_exe_run(&ds_.drv, &e, &io), ACCEL_E_IO);
+    CHECK_EQ(ds_.model.recv_requests[ACCEL_EDGETPU_TAG_INSTRUCTIONS], 0);
+    REQUIRE_ST(drv_setup(&io), ACCEL_OK);
+    /* chunk 0 is a header and one bulk transfer per 16-byte scratch window */
+    bulk_fault(ACCEL_SIM_OP_USB_BULK_OUT, ACCEL_EDGETPU_EP_OUT, 1u + (SYNTH_PROG0_LEN + 15u) / 16u);
+    CHECK_ST(accel_edgetpu_exe_run(&ds_.drv, &e, &io), ACCEL_E_IO);
+    CHECK_EQ(ds_.model.recv_requests[ACCEL_EDGETPU_TAG_INSTRUCTIONS], 1);
+    CHECK_EQ(ds_.model.recv_requests[ACCEL_EDGETPU_TAG_INPUT], 0);
+    REQUIRE_ST(drv_setup(&io), ACCEL_OK);
+    bulk_fault(ACCEL_SIM_OP_USB_BULK_OUT, ACCEL_EDGETPU_EP_OUT, 2u + (SYNTH_PROG0_LEN + 15u) / 16u);
+    CHECK_ST(accel_edgetpu_exe_run(&ds_.drv, &e, &io), ACCEL_E_IO);
+    CHECK_EQ(ds_.model.recv_requests[ACCEL_EDGETPU_TAG_INPUT], 0);
+    /* the output never comes: a timeout, with a non-fatal interrupt record read and kept */
+    REQUIRE_ST(drv_setup(&io), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&ds_.model, ACCEL_EDGETPU_MODEL_RECV, 0, SYNTH_PROG0_LEN), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&ds_.model, ACCEL_EDGETPU_MODEL_RECV, 1, 7), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&ds_.model, ACCEL_EDGETPU_MODEL_RECV, 1, 5), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&ds_.model, ACCEL_EDGETPU_MODEL_RECV, 0, SYNTH_PROG1_LEN), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect(&ds_.model, ACCEL_EDGETPU_MODEL_IRQ, 0, 0x2), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_exe_run(&ds_.drv, &e, &io), ACCEL_E_TIMEOUT);
+    CHECK_EQ(ds_.drv.irq_raw, 0x2);
+    CHECK_EQ(ds_.model.nviolations, 0);
+    /* the event read fails with an I/O error: no interrupt check, that status */
+    REQUIRE_ST(drv_setup(&io), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_model_expect_exe(&ds_.model, &e), ACCEL_OK);
+    bulk_fault(ACCEL_SIM_OP_USB_BULK_IN, ACCEL_EDGETPU_EP_EVENT, 0);
+    CHECK_ST(accel_edgetpu_exe_run(&ds_.drv, &e, &io), ACCEL_E_IO);
+    CHECK_EQ(ds_.drv.exe_runs, 0);
+}
+
 int main(void)
 {
     tl_seed(1);
@@ -722,5 +928,7 @@ int main(void)
     RUN(test_seq_conditions);
     RUN(test_dfu_errors);
     RUN(test_dfu_model_refusals);
+    RUN(test_helper_edges);
+    RUN(test_driver_errors);
     return TEST_END();
 }
