@@ -911,6 +911,33 @@ static void test_errors_more(void)
     CHECK_ST(accel_mac_wide_scratch_size(4, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, &sz),
              ACCEL_E_OVERFLOW); /* m*n*4 alone is 2^66 */
     CHECK_EQ(sz, 0);
+    {
+        uint8_t wa[8] = {0}, wb[8] = {0}, wsc[256];
+        int64_t wout[4] = {7, 7, 7, 7};
+#define WM(nb, mr, nc, dp, pa, pb, po, ps) \
+    accel_mac_wide_matmul(nb, 1, mr, nc, dp, pa, 8, pb, 8, po, 4, ps, sizeof wsc)
+        CHECK_ST(WM(2, 1, 1, 1, NULL, wb, wout, wsc), ACCEL_E_NULL);
+        CHECK_ST(WM(2, 1, 1, 1, wa, NULL, wout, wsc), ACCEL_E_NULL);
+        CHECK_ST(WM(2, 1, 1, 1, wa, wb, NULL, wsc), ACCEL_E_NULL);
+        CHECK_ST(WM(2, 1, 1, 1, wa, wb, wout, NULL), ACCEL_E_NULL);
+        CHECK_ST(WM(0, 1, 1, 1, wa, wb, wout, wsc), ACCEL_E_ARG);
+        CHECK_ST(WM(5, 1, 1, 1, wa, wb, wout, wsc), ACCEL_E_ARG);
+        CHECK_ST(WM(2, 0, 1, 1, wa, wb, wout, wsc), ACCEL_E_ZERO_LENGTH);
+        CHECK_ST(WM(2, 1, 0, 1, wa, wb, wout, wsc), ACCEL_E_ZERO_LENGTH);
+        CHECK_ST(WM(2, 1, 1, 0, wa, wb, wout, wsc), ACCEL_E_ZERO_LENGTH);
+        CHECK_EQ(wout[0], 7); /* nothing written by a refused call */
+#undef WM
+    }
+#ifndef ACCEL_MAC_NO_FLOAT
+    {
+        uint8_t b2[2] = {1, 2};
+        float back[2] = {9.0f, 9.0f};
+        CHECK_ST(accel_mac_dequantize_f32(NULL, 2, 0.5f, 0, ACCEL_MAC_INT8, back), ACCEL_E_NULL);
+        CHECK_ST(accel_mac_dequantize_f32(b2, 2, 0.5f, 0, (accel_mac_dtype)5, back), ACCEL_E_MAC_DTYPE);
+        CHECK_ST(accel_mac_dequantize_f32(b2, 2, 0.5f, -129, ACCEL_MAC_INT8, back), ACCEL_E_MAC_OFFSET);
+        CHECK(back[0] == 9.0f);
+    }
+#endif
 }
 
 /* ---------------------------------------------------------------- wide products */
