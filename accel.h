@@ -12142,59 +12142,6 @@ static void accel__mac_rows4x2(const int8_t *x, size_t xs, const int8_t *w, size
     }
 }
 
-/* 256 ones: the weight sums of accel__mac_rows4f become uint8 x int8 dot products too. */
-#define ACCEL__MAC_ONES16 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
-#define ACCEL__MAC_ONES64 ACCEL__MAC_ONES16, ACCEL__MAC_ONES16, ACCEL__MAC_ONES16, ACCEL__MAC_ONES16
-static const uint8_t accel__mac_ones[256] = {ACCEL__MAC_ONES64, ACCEL__MAC_ONES64,
-                                             ACCEL__MAC_ONES64, ACCEL__MAC_ONES64};
-
-/* accel__mac_rows4 for a single input row: the weight sums are computed in the same pass, as
- * dot products with a row of ones, so the weights are read once. */
-static void accel__mac_rows4f(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
-                              int32_t xo, int32_t wo, uint32_t *out)
-{
-    const int8_t *w0 = w, *w1 = w + ws, *w2 = w + 2 * ws, *w3 = w + 3 * ws;
-    int32_t xm = fx ^ -128, a = xo - 128;
-    uint32_t xsum = 0, s[4] = {0, 0, 0, 0}, r;
-    size_t left = n, k;
-    while (left > 0) {
-        size_t m = left < 256u ? left : 256u;
-        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, s0 = 0, s1 = 0, s2 = 0, s3 = 0, t = 0;
-        for (k = 0; k < m; k++) {
-            int32_t xv = (uint8_t)(x[k] ^ xm), one = accel__mac_ones[k];
-            int32_t v0 = (int8_t)(w0[k] ^ fx), v1 = (int8_t)(w1[k] ^ fx);
-            int32_t v2 = (int8_t)(w2[k] ^ fx), v3 = (int8_t)(w3[k] ^ fx);
-            a0 += xv * v0;
-            a1 += xv * v1;
-            a2 += xv * v2;
-            a3 += xv * v3;
-            s0 += one * v0;
-            s1 += one * v1;
-            s2 += one * v2;
-            s3 += one * v3;
-            t += xv;
-        }
-        out[0] += (uint32_t)a0;
-        out[1] += (uint32_t)a1;
-        out[2] += (uint32_t)a2;
-        out[3] += (uint32_t)a3;
-        s[0] += (uint32_t)s0;
-        s[1] += (uint32_t)s1;
-        s[2] += (uint32_t)s2;
-        s[3] += (uint32_t)s3;
-        xsum += (uint32_t)t;
-        x += m;
-        w0 += m;
-        w1 += m;
-        w2 += m;
-        w3 += m;
-        left -= m;
-    }
-    for (r = 0; r < 4; r++)
-        out[r] += (uint32_t)wo * xsum + (uint32_t)a * s[r] +
-                  (uint32_t)n * (uint32_t)a * (uint32_t)wo;
-}
-
 static void accel__mac_rows4(const int8_t *x, const int8_t *w, size_t ws, size_t n, int32_t fx,
                              int32_t xo, int32_t wo, const uint32_t *wsum, uint32_t *out)
 {
@@ -13159,12 +13106,15 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
     for (; n < ns; n += nr) {
         nr = ns - n < ACCEL__MAC_BLOCK ? ns - n : ACCEL__MAC_BLOCK;
 #if ACCEL_MAC_FAST
-        if (nr == 4 && bs >= 4) accel__mac_wsum4(w + n * ks, ks, ks, fx, wsum);
+        /* whole blocks of 4 rows come here only without SIMD, where fewer than 4 batch rows
+         * took the blocked path above */
+        ACCEL_ASSERT(nr < 4 || bs >= 4);
+        if (nr == 4) accel__mac_wsum4(w + n * ks, ks, ks, fx, wsum);
 #endif
         for (b = 0; b < bs; b++) {
             for (r = 0; r < nr; r++) acc[r] = bias ? (uint32_t)bias[n + r] : 0u;
 #if ACCEL_MAC_FAST
-            if (nr == 4 && bs >= 4 && b + 1 < bs) { /* two batch rows per pass */
+            if (nr == 4 && b + 1 < bs) { /* two batch rows per pass */
                 uint32_t acc1[4];
                 for (r = 0; r < 4; r++) acc1[r] = acc[r];
                 accel__mac_rows4x2(x + b * ks, ks, w + n * ks, ks, ks, fx, q->input_offset - fx,
@@ -13174,12 +13124,9 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
                 accel__mac_requant_n(acc1, 4, q, n, o + b * ns + n);
                 continue;
             }
-            if (nr == 4 && bs >= 4) /* the weight sums pay off over several rows */
+            if (nr == 4) /* the weight sums pay off over several rows */
                 accel__mac_rows4(x + b * ks, w + n * ks, ks, ks, fx, q->input_offset - fx,
                                  q->filter_offset - fx, wsum, acc);
-            else if (nr == 4)
-                accel__mac_rows4f(x + b * ks, w + n * ks, ks, ks, fx, q->input_offset - fx,
-                                  q->filter_offset - fx, acc);
             else
 #endif
             accel__mac_dot_rows(x + b * ks, w + n * ks, ks, nr, ks, fx, q->input_offset - fx,
@@ -13239,12 +13186,14 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
     for (; n < ns; n += nr) {
         nr = ns - n < ACCEL__MAC_BLOCK ? ns - n : ACCEL__MAC_BLOCK;
 #if ACCEL_MAC_FAST
-        if (nr == 4 && ms >= 4) accel__mac_wsum4(w + n * ks, ks, ks, fx, wsum);
+        /* as in accel_mac_fully_connected: 4-row blocks only with at least 4 rows */
+        ACCEL_ASSERT(nr < 4 || ms >= 4);
+        if (nr == 4) accel__mac_wsum4(w + n * ks, ks, ks, fx, wsum);
 #endif
         for (m = 0; m < ms; m++) {
             for (r = 0; r < nr; r++) acc[r] = 0;
 #if ACCEL_MAC_FAST
-            if (nr == 4 && ms >= 4)
+            if (nr == 4)
                 accel__mac_rows4(x + m * ks, w + n * ks, ks, ks, fx, a_offset - fx, b_offset - fx,
                                  wsum, acc);
             else

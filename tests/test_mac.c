@@ -793,6 +793,153 @@ static void test_errors_conv(void)
 #undef CV
 }
 
+
+/* Arguments outside the documented ranges: clamped shifts and exponents give the clamped
+ * results, each NULL and zero-length argument its status, geometry limits their status. */
+static void test_errors_more(void)
+{
+    uint8_t x[64] = {0}, w[64] = {0}, o[64];
+    int32_t r[16], acc[4] = {1, 2, 3, 4}, m = 1 << 30, s = 0;
+    accel_mac_quant q;
+    accel_mac_conv g, g0;
+    size_t sz = 5;
+    /* clamps: an exponent above 31 is 31, a shift beyond +-31 is +-31 */
+    CHECK_EQ(accel_mac_rounding_divide_by_power_of_two(INT32_MIN, 40), -1);
+    CHECK_EQ(accel_mac_rounding_divide_by_power_of_two(0x40000000, 40),
+             accel_mac_rounding_divide_by_power_of_two(0x40000000, 31));
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier(1 << 30, 1 << 30, -40),
+             accel_mac_multiply_by_quantized_multiplier(1 << 30, 1 << 30, -31));
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier(1 << 30, 1 << 30, -40), 0);
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier_single(3, 1 << 30, 40), INT32_MAX);
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier_single(-3, 1 << 30, 40), INT32_MIN);
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier_single(1 << 30, 1 << 30, -40), 0);
+    CHECK_EQ(accel_mac_multiply_by_quantized_multiplier_single(1 << 30, 1 << 30, -40),
+             accel_mac_multiply_by_quantized_multiplier_single(1 << 30, 1 << 30, -31));
+#ifndef ACCEL_MAC_NO_FLOAT
+    {
+        int32_t qm = 7, qs = 7;
+        float f[5] = {0.0f, 1e30f, -1e30f, 0.0f, 2.0f};
+        float back[2];
+        uint8_t b[5];
+        CHECK_ST(accel_mac_quantize_multiplier(0.5, &qm, NULL), ACCEL_E_NULL);
+        CHECK_EQ(qm, 7);
+        /* -(0.5 + 0.75 / 2^31): r = -(2^30 + 0.75) rounds away from zero */
+        CHECK_ST(accel_mac_quantize_multiplier(-(0.5 + 0.75 / 2147483648.0), &qm, &qs), ACCEL_OK);
+        CHECK_EQ(qm, -1073741825L);
+        CHECK_EQ(qs, 0);
+        f[3] = f[1] - f[1] * 2.0f; /* -1e30: stays finite */
+        f[0] = 0.0f / (f[4] - 2.0f); /* NaN */
+        CHECK_ST(accel_mac_quantize_f32(f, 5, 1.0f, 3, ACCEL_MAC_INT8, NULL), ACCEL_E_NULL);
+        CHECK_ST(accel_mac_quantize_f32(f, 5, 1e30f * 1e30f, 3, ACCEL_MAC_INT8, b), ACCEL_E_ARG);
+        CHECK_ST(accel_mac_quantize_f32(f, 5, 1.0f, 3, ACCEL_MAC_INT8, b), ACCEL_OK);
+        CHECK_EQ((int8_t)b[0], 3); /* NaN: the zero point */
+        CHECK_EQ((int8_t)b[1], 127);
+        CHECK_EQ((int8_t)b[2], -128);
+        CHECK_EQ((int8_t)b[3], -128);
+        CHECK_EQ((int8_t)b[4], 5);
+        CHECK_ST(accel_mac_dequantize_f32(b, 2, 0.5f, 0, ACCEL_MAC_INT8, NULL), ACCEL_E_NULL);
+        CHECK_ST(accel_mac_dequantize_f32(b, 2, 0.5f, 256, ACCEL_MAC_UINT8, back), ACCEL_E_MAC_OFFSET);
+        CHECK_ST(accel_mac_dequantize_f32(b, 2, 0.5f, 255, ACCEL_MAC_UINT8, back), ACCEL_OK);
+        CHECK(back[0] == 0.5f * (3.0f - 255.0f));
+        CHECK(back[1] == 0.5f * (127.0f - 255.0f));
+    }
+#endif
+    /* GEMM: each pointer, each zero size */
+    CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 2, 2, 2, x, 4, 0, NULL, 4, 0, r, 4), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 2, 2, 2, x, 4, 0, w, 4, 0, NULL, 4), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 2, 0, 2, x, 4, 0, w, 4, 0, r, 4), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 2, 2, 0, x, 4, 0, w, 4, 0, r, 4), ACCEL_E_ZERO_LENGTH);
+    /* requantize: no output; more channels than a uint32 holds (only where size_t is wider) */
+    memset(&q, 0, sizeof q);
+    q.multiplier = &m; q.shift = &s; q.count = 1; q.act_min = -128; q.act_max = 127;
+    CHECK_ST(accel_mac_requantize(acc, 4, 2, &q, NULL, 4), ACCEL_E_NULL);
+#if SIZE_MAX > 0xFFFFFFFFu
+    CHECK_ST(accel_mac_requantize(acc, 4, (size_t)0xFFFFFFFFu + 1u, &q, o, 4), ACCEL_E_MAC_SHAPE);
+#endif
+    /* geometry: each zero dimension, spans, output-side overflow */
+    memset(&g0, 0, sizeof g0);
+    g0.batches = 1; g0.in_h = 2; g0.in_w = 2; g0.in_c = 2; g0.out_h = 2; g0.out_w = 2;
+    g0.out_c = 2; g0.k_h = 1; g0.k_w = 1; g0.stride_h = 1; g0.stride_w = 1;
+#define CV(gg) accel_mac_conv2d(&gg, &q, x, 8, w, 4, NULL, 0, o, 8)
+    g = g0; g.in_h = 0; CHECK_ST(CV(g), ACCEL_E_ZERO_LENGTH);
+    g = g0; g.in_w = 0; CHECK_ST(CV(g), ACCEL_E_ZERO_LENGTH);
+    g = g0; g.out_h = 0; CHECK_ST(CV(g), ACCEL_E_ZERO_LENGTH);
+    g = g0; g.out_w = 0; CHECK_ST(CV(g), ACCEL_E_ZERO_LENGTH);
+    g = g0; g.out_c = 0; CHECK_ST(CV(g), ACCEL_E_ZERO_LENGTH);
+    g = g0; g.k_h = 0; CHECK_ST(CV(g), ACCEL_E_ZERO_LENGTH);
+    g = g0; g.out_w = 65535; g.stride_w = 65535; CHECK_ST(CV(g), ACCEL_E_MAC_SHAPE);
+    g = g0; g.k_h = 65535; g.dilation_h = 65535; CHECK_ST(CV(g), ACCEL_E_MAC_SHAPE);
+    g = g0; g.batches = 0xFFFFFFFFUL; g.out_h = g.out_w = g.out_c = 65535; g.in_c = 1;
+    CHECK_ST(CV(g), ACCEL_E_OVERFLOW); /* 2^80 outputs overflow even a 64-bit size_t */
+    /* depthwise and pools: each pointer */
+    g = g0;
+    CHECK_ST(accel_mac_depthwise_conv2d(&g, &q, x, 8, NULL, 4, NULL, 0, o, 8), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_depthwise_conv2d(&g, &q, x, 8, w, 4, NULL, 0, NULL, 8), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_depthwise_conv2d(&g, &q, x, 8, w, 4, NULL, 0, o, 8), ACCEL_OK);
+    CHECK_ST(accel_mac_depthwise_conv2d(&g, &q, x, 7, w, 4, NULL, 0, o, 8), ACCEL_E_TRUNCATED);
+    g.k_h = 0;
+    CHECK_ST(accel_mac_depthwise_conv2d(&g, &q, x, 8, w, 4, NULL, 0, o, 8), ACCEL_E_ZERO_LENGTH);
+    g = g0;
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, NULL, 8, o, 8), ACCEL_E_NULL);
+    g.in_h = 0;
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8, o, 8), ACCEL_E_ZERO_LENGTH);
+    g = g0; g.groups = 2;
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8, o, 8), ACCEL_E_MAC_GROUPS);
+    g = g0; g.depth_multiplier = 2;
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8, o, 8), ACCEL_E_MAC_GROUPS);
+    g = g0; g.dilation_w = 2;
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8, o, 8), ACCEL_E_MAC_GROUPS);
+    g = g0; g.k_h = g.k_w = 4096; /* 2^24 taps: the sum could leave int32 */
+    CHECK_ST(accel_mac_average_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 8, o, 8), ACCEL_E_MAC_SHAPE);
+    /* conv2d with scratch: each pointer; groups that do not divide */
+    g = g0;
+    CHECK_ST(accel_mac_conv2d_with_scratch(&g, &q, NULL, 8, w, 4, NULL, 0, o, 8, NULL, 0), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_conv2d_with_scratch(&g, &q, x, 8, NULL, 4, NULL, 0, o, 8, NULL, 0), ACCEL_E_NULL);
+    g.out_c = 3; g.groups = 2;
+    CHECK_ST(accel_mac_conv2d(&g, &q, x, 8, w, 6, NULL, 0, o, 12), ACCEL_E_MAC_GROUPS);
+    CHECK_ST(accel_mac_conv2d_scratch_size(&g, &sz), ACCEL_E_MAC_GROUPS);
+    CHECK_EQ(sz, 0);
+#undef CV
+    /* wide products: sizes and pointers */
+    CHECK_EQ(accel_mac_wide_depth_limit(0, 1), 0);
+    CHECK_EQ(accel_mac_wide_depth_limit(5, 0), 0);
+    sz = 5;
+    CHECK_ST(accel_mac_wide_scratch_size(0, 1, 1, 1, &sz), ACCEL_E_ARG);
+    CHECK_EQ(sz, 0);
+    CHECK_ST(accel_mac_wide_scratch_size(5, 1, 1, 1, &sz), ACCEL_E_ARG);
+    CHECK_ST(accel_mac_wide_scratch_size(4, 1, 1, 1, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_wide_scratch_size(4, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, &sz),
+             ACCEL_E_OVERFLOW); /* m*n*4 alone is 2^66 */
+    CHECK_EQ(sz, 0);
+    {
+        uint8_t wa[8] = {0}, wb[8] = {0}, wsc[256];
+        int64_t wout[4] = {7, 7, 7, 7};
+#define WM(nb, mr, nc, dp, pa, pb, po, ps) \
+    accel_mac_wide_matmul(nb, 1, mr, nc, dp, pa, 8, pb, 8, po, 4, ps, sizeof wsc)
+        CHECK_ST(WM(2, 1, 1, 1, NULL, wb, wout, wsc), ACCEL_E_NULL);
+        CHECK_ST(WM(2, 1, 1, 1, wa, NULL, wout, wsc), ACCEL_E_NULL);
+        CHECK_ST(WM(2, 1, 1, 1, wa, wb, NULL, wsc), ACCEL_E_NULL);
+        CHECK_ST(WM(2, 1, 1, 1, wa, wb, wout, NULL), ACCEL_E_NULL);
+        CHECK_ST(WM(0, 1, 1, 1, wa, wb, wout, wsc), ACCEL_E_ARG);
+        CHECK_ST(WM(5, 1, 1, 1, wa, wb, wout, wsc), ACCEL_E_ARG);
+        CHECK_ST(WM(2, 0, 1, 1, wa, wb, wout, wsc), ACCEL_E_ZERO_LENGTH);
+        CHECK_ST(WM(2, 1, 0, 1, wa, wb, wout, wsc), ACCEL_E_ZERO_LENGTH);
+        CHECK_ST(WM(2, 1, 1, 0, wa, wb, wout, wsc), ACCEL_E_ZERO_LENGTH);
+        CHECK_EQ(wout[0], 7); /* nothing written by a refused call */
+#undef WM
+    }
+#ifndef ACCEL_MAC_NO_FLOAT
+    {
+        uint8_t b2[2] = {1, 2};
+        float back[2] = {9.0f, 9.0f};
+        CHECK_ST(accel_mac_dequantize_f32(NULL, 2, 0.5f, 0, ACCEL_MAC_INT8, back), ACCEL_E_NULL);
+        CHECK_ST(accel_mac_dequantize_f32(b2, 2, 0.5f, 0, (accel_mac_dtype)5, back), ACCEL_E_MAC_DTYPE);
+        CHECK_ST(accel_mac_dequantize_f32(b2, 2, 0.5f, -129, ACCEL_MAC_INT8, back), ACCEL_E_MAC_OFFSET);
+        CHECK(back[0] == 9.0f);
+    }
+#endif
+}
+
 /* ---------------------------------------------------------------- wide products */
 static void test_wide_hand(void)
 {
@@ -953,6 +1100,7 @@ int main(void)
     RUN(test_avgpool_random);
     RUN(test_errors_quant);
     RUN(test_errors_conv);
+    RUN(test_errors_more);
     RUN(test_conv_scratch_api);
     RUN(test_wide_hand);
     RUN(test_wide_random);
