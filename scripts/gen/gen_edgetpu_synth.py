@@ -250,8 +250,36 @@ def variants():
         ("numerics_zero_point_outside_table", package([small_exe(inputs=[("table", [(0, "ref", ("str", "in")), (1, "i32", 16), (5, "ref", ("table", [(0, "i32", 0)], {0: FAR}))])])]), M),
         ("numerics_scale_outside_table", package([small_exe(inputs=[("table", [(0, "ref", ("str", "in")), (1, "i32", 16), (5, "ref", ("table", [(0, "i32", 0)], {1: FAR}))])])]), M),
         ("numerics_offset_zero", package([small_exe(inputs=[("table", [(0, "ref", ("str", "in")), (5, "ref0", None)])])]), M),
+        # a zero uoffset in each vector of tables
+        ("bitstream_offset_zero", package([small_exe(over={5: ("ref", ("vec", [None]))})]), M),
+        ("field_offset_offset_zero", package([small_exe(fos=[None])]), M),
+        ("hint_offset_zero", package([hv(None)]), M),
+        ("layer_offset_zero", package([small_exe(inputs=[None])]), M),
+        # well-formed: parameter caching (token 0x1234 in both executables; the main one has an
+        # unnamed hint for its only input layer, signed 8-bit, 32 bytes, and an output layer
+        # without numerics), its caching executable alone or without a token or instructions
+        ("pc_main", package([PC_MAIN, pc_exe(0x1234)]), OK),
+        ("pc_no_token", package([PC_MAIN, pc_exe(0)]), OK),
+        ("pc_only", package([pc_exe(0x1234)]), OK),
+        ("pc_no_bitstreams", package([PC_MAIN, small_exe(type_=1, token=0x1234, drop=(5,), hints=[dma(2, 0, 0, 32)])]), OK),
+        # well-formed, refused when run: no DMA hints, scratch DMA, parameters or an input
+        # flowing out, an unnamed hint with two input layers, a hint naming no layer
+        ("no_dma_hints", package([small_exe(drop=(7,))]), OK),
+        ("scratch_hint", package([hv(dma(3, 0, 0, 16))]), OK),
+        ("parameters_outfeed", package([hv(dma(2, 1, 0, 32))]), OK),
+        ("input_outfeed", package([hv(dma(1, 1, 0, 16, "in"))]), OK),
+        ("unnamed_two_inputs", package([small_exe(hints=[dma(1, 0, 0, 16)], inputs=[layer_t("in"), layer_t("in2")])]), OK),
+        ("input_name_unknown", package([hv(dma(1, 0, 0, 16, "ab"))]), OK),
     ]
     return v
+
+INSTR0 = hint(2, 0, ("table", [(0, "i32", 0)]))
+PC_MAIN = small_exe(type_=2, token=0x1234,
+                    hints=[INSTR0, dma(1, 0, 0, 32), dma(0, 1, 0, 8, "out"), hint(3, 1, ("table", [(0, "i16", 0)]))],
+                    inputs=[layer_t("in", size=32, z=32, dt=8)], outputs=[layer_t("out", size=8, z=8, numerics=False)])
+
+def pc_exe(token):
+    return small_exe(type_=1, token=token, hints=[INSTR0, dma(2, 0, 0, 32)])
 
 def emit_variants():
     v = variants()
