@@ -6857,20 +6857,23 @@ static void accel__edgetpu_sb_s(accel__edgetpu_sb *s, const char *str)
     while (*str) accel__edgetpu_sb_c(s, *str++);
 }
 
-/* Hex with "0x" prefix, at least `digits` digits. */
+/* Hex with "0x" prefix, at least `digits` (<= 8) digits. A uint32_t has at most 8 hex digits,
+ * so tmp cannot overflow without a bound in the loop. */
 static void accel__edgetpu_sb_hex(accel__edgetpu_sb *s, uint32_t v, unsigned digits)
 {
     char tmp[8];
     unsigned n = 0;
+    ACCEL_ASSERT(digits <= 8u);
     accel__edgetpu_sb_s(s, "0x");
     do {
         tmp[n++] = "0123456789abcdef"[v & 0xFu];
         v >>= 4;
-    } while (v && n < 8u);
-    while (n < digits && n < 8u) tmp[n++] = '0';
+    } while (v);
+    while (n < digits) tmp[n++] = '0';
     while (n) accel__edgetpu_sb_c(s, tmp[--n]);
 }
 
+/* A uint32_t has at most 10 decimal digits. */
 static void accel__edgetpu_sb_dec(accel__edgetpu_sb *s, uint32_t v)
 {
     char tmp[10];
@@ -6878,7 +6881,7 @@ static void accel__edgetpu_sb_dec(accel__edgetpu_sb *s, uint32_t v)
     do {
         tmp[n++] = (char)('0' + (char)(v % 10u));
         v /= 10u;
-    } while (v && n < 10u);
+    } while (v);
     while (n) accel__edgetpu_sb_c(s, tmp[--n]);
 }
 
