@@ -8453,8 +8453,10 @@ static accel_status accel__edgetpu_find_layer(const accel_edgetpu_exe *e, int ou
     for (i = 0; i < n; i++) {
         accel_status st = accel_edgetpu_exe_layer(e, out, i, l);
         if (st != ACCEL_OK) return st;
-        if (l->name.len == name.len && (name.len == 0 || (l->name.p && name.p &&
-            accel__edgetpu_memeq(l->name.p, name.p, name.len)))) {
+        /* a view with a length always has its pointer (fb_str sets both or neither) */
+        ACCEL_ASSERT((l->name.p || !l->name.len) && (name.p || !name.len));
+        if (l->name.len == name.len &&
+            (name.len == 0 || accel__edgetpu_memeq(l->name.p, name.p, name.len))) {
             *idx = i;
             return ACCEL_OK;
         }
