@@ -48,7 +48,7 @@ endif
 PORT_SRC  := ports/sim/accel_sim.c $(wildcard ports/linux/*.c) $(BRIDGE_SRC)
 PORT_HDR  := $(wildcard ports/sim/*.h ports/linux/*.h ports/bridge/*.h)
 # files that programs include from beside them (a change rebuilds every program; they are small)
-SIDE_DEPS := $(wildcard examples/host/*.h tests/*.h tests/test_*.c)
+SIDE_DEPS := $(wildcard examples/host/*.h tests/*.h tests/test_*.c tests/vectors/*/*.h)
 TOOLS     := $(patsubst examples/host/%.c,$(B)/%,$(wildcard examples/host/*.c))
 TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 BENCHES   := $(patsubst scripts/bench/%.c,$(B)/bench/%,$(wildcard scripts/bench/bench_*.c))
