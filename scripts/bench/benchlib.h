@@ -28,10 +28,14 @@ static double bench_median(double *v, size_t n)
 /* Time nf runners on the same work, samples interleaved (f[0], f[1], ..., f[0], ...) so load
  * changes hit all alike. Each runner is repeated until one sample takes >= 20 ms. med[j] is the
  * median seconds per call of f[j]; ratio[j] the median of per-sample f[j]/f[0] time ratios
- * (f[0] is the subject, the others its baselines). nf <= 4. */
+ * (f[0] is the subject, the others its baselines); lo[j]/hi[j] (when not NULL) the smallest and
+ * largest per-sample ratio, the spread to quote with the median. nf <= 4. */
 typedef void (*bench_runner)(void *ctx);
+#ifndef BENCH_SAMPLES
 #define BENCH_SAMPLES 7
-static void bench_interleaved(bench_runner *f, int nf, void *ctx, double *med, double *ratio)
+#endif
+static void bench_interleaved_spread(bench_runner *f, int nf, void *ctx, double *med,
+                                     double *ratio, double *lo, double *hi)
 {
     double s[4][BENCH_SAMPLES], rt[4][BENCH_SAMPLES], t0;
     long reps[4];
@@ -55,7 +59,13 @@ static void bench_interleaved(bench_runner *f, int nf, void *ctx, double *med, d
     for (j = 0; j < nf; j++) {
         for (i = 0; i < BENCH_SAMPLES; i++) rt[j][i] = s[j][i] / s[0][i];
         med[j] = bench_median(s[j], BENCH_SAMPLES);
-        ratio[j] = bench_median(rt[j], BENCH_SAMPLES);
+        ratio[j] = bench_median(rt[j], BENCH_SAMPLES); /* sorts rt[j] */
+        if (lo) lo[j] = rt[j][0];
+        if (hi) hi[j] = rt[j][BENCH_SAMPLES - 1];
     }
+}
+static void bench_interleaved(bench_runner *f, int nf, void *ctx, double *med, double *ratio)
+{
+    bench_interleaved_spread(f, nf, ctx, med, ratio, NULL, NULL);
 }
 #endif
