@@ -13623,6 +13623,128 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
         }
 }
 
+/* Depthwise with windows at most 3 taps wide, horizontal stride and dilation 1 (3x3, 3x1, 1x3,
+ * 2x2, ...): two horizontally adjacent output pixels per pass share their loads and byte
+ * interleaves. Per window row, 4 input columns ix0..ix0+3 are interleaved once into channel
+ * quads (as in accel__mac_z_dw_t); the left pixel reads them with the row's taps in bytes 0..2
+ * (byte 3 weight 0), the right pixel with the taps in bytes 1..3 (byte 0 weight 0): half the
+ * loads and unpacks of one window per pixel. The offset term wo'*xu comes from vpdpbusd against
+ * wo' in the used bytes only; the constant term counts k_h*k_w taps; a column or row outside the
+ * image reads the input zero point (its term is exactly 0, as in accel__mac_z_dw_t). */
+#define ACCEL__MAC_ZD3_H 16u /* k_h at most (packed taps: 2 * k_h * 256 bytes) */
+ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_quant *q,
+                                      const int8_t *x, const int8_t *w, const int32_t *bias,
+                                      uint8_t *o, size_t c0, const int UNS, const int FULL,
+                                      const int PT)
+{
+    __m512i wq[2 * 4 * ACCEL__MAC_ZD3_H], acc[8], cv[4], mul[4], sh[4], xmv, xv[4], ab, cd, ef, gh;
+    __m512i woa[2], wob[2];
+    __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
+    int32_t pm[64], ps[64];
+    uint32_t pc[64];
+    const int8_t *cp[4], *zp = (const int8_t *)(const void *)&zpb, *rp;
+    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, kh = g->k_h, kw = g->k_w, ky, t, k;
+    size_t ch, lane, ob, W = g->in_w;
+    __mmask64 m64 = nc == 64u ? ~(__mmask64)0 : (__mmask64)(((uint64_t)1 << nc) - 1u);
+    uint32_t dh = accel__mac_one(g->dilation_h), b, oy, ox, ky0, ky1;
+    int32_t fx = UNS ? -128 : 0, xm = fx ^ -128, a = q->input_offset - fx - 128;
+    int32_t wo = q->filter_offset - fx, wa = wo > 127 ? 127 : wo, wb = wo - wa, ix0;
+    uint8_t *wb8 = (uint8_t *)(void *)wq, wob8[4][64];
+    __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
+    __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
+    __m512i off = _mm512_set1_epi32(q->output_offset);
+    xmv = _mm512_set1_epi8((char)(xm & 0xFF));
+    /* pack: row ky, pixel p (0 left, 1 right), accumulator k, lane 4L + j, byte t = tap t - p
+     * of row ky of channel 16L + 4k + j (0 outside the row's taps) */
+    ACCEL_MEMSET(wq, 0, 2u * 4u * kh * 64u);
+    for (lane = 0; lane < 64u; lane++) {
+        uint32_t ws = 0;
+        k = lane / 16u;
+        ch = (lane % 16u) / 4u * 16u + k * 4u + lane % 4u;
+        for (ky = 0; ky < kh && ch < nc; ky++)
+            for (t = 0; t < kw; t++) {
+                int32_t v = (int8_t)(w[(ky * kw + t) * C + c0 + ch] ^ fx);
+                wb8[((ky * 2u) * 4u + k) * 64u + (lane % 16u) * 4u + t] = (uint8_t)(v & 0xFF);
+                wb8[((ky * 2u + 1u) * 4u + k) * 64u + (lane % 16u) * 4u + t + 1u] = (uint8_t)(v & 0xFF);
+                ws += (uint32_t)v;
+            }
+        pc[lane] = (bias && ch < nc ? (uint32_t)bias[c0 + ch] : 0u) + (uint32_t)a * ws +
+                   (uint32_t)(kh * kw) * (uint32_t)a * (uint32_t)wo;
+        pm[lane] = q->count == 1 ? q->multiplier[0] : ch < nc ? q->multiplier[c0 + ch] : 0;
+        ps[lane] = q->count == 1 ? q->shift[0] : ch < nc ? q->shift[c0 + ch] : 0;
+    }
+    /* wo' (split into wa + wb, each a signed byte) in the bytes each pixel uses */
+    for (t = 0; t < 64u; t++) {
+        wob8[0][t] = (uint8_t)(t % 4u < kw ? wa & 0xFF : 0);
+        wob8[1][t] = (uint8_t)(t % 4u >= 1u && t % 4u <= kw ? wa & 0xFF : 0);
+        wob8[2][t] = (uint8_t)(t % 4u < kw ? wb & 0xFF : 0);
+        wob8[3][t] = (uint8_t)(t % 4u >= 1u && t % 4u <= kw ? wb & 0xFF : 0);
+    }
+    woa[0] = _mm512_loadu_si512(wob8[0]);
+    wob[0] = _mm512_loadu_si512(wob8[1]);
+    woa[1] = _mm512_loadu_si512(wob8[2]);
+    wob[1] = _mm512_loadu_si512(wob8[3]);
+    for (k = 0; k < 4u; k++) {
+        cv[k] = _mm512_loadu_si512(pc + 16u * k);
+        mul[k] = _mm512_loadu_si512(pm + 16u * k);
+        sh[k] = _mm512_loadu_si512(ps + 16u * k);
+    }
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox += 2u) {
+                ix0 = (int32_t)ox - (int32_t)g->pad_left;
+                for (k = 0; k < 4u; k++) acc[k] = acc[4u + k] = cv[k];
+                for (ky = 0; ky < kh; ky++) {
+                    const __m512i *wp = wq + ky * 8u;
+                    rp = ky >= ky0 && ky < ky1
+                             ? x + ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * W * C + c0
+                             : NULL;
+                    for (t = 0; t < 4u; t++) {
+                        int32_t ix = ix0 + (int32_t)t;
+                        cp[t] = rp && ix >= 0 && (uint32_t)ix < W ? rp + (size_t)(uint32_t)ix * C : zp;
+                    }
+                    for (t = 0; t < 4u; t++)
+                        xv[t] = accel__mac_z_ld64(cp[t], m64, xmv, UNS, FULL);
+                    ab = _mm512_unpacklo_epi8(xv[0], xv[1]);
+                    cd = _mm512_unpackhi_epi8(xv[0], xv[1]);
+                    ef = _mm512_unpacklo_epi8(xv[2], xv[3]);
+                    gh = _mm512_unpackhi_epi8(xv[2], xv[3]);
+                    xv[0] = _mm512_unpacklo_epi16(ab, ef);
+                    xv[1] = _mm512_unpackhi_epi16(ab, ef);
+                    xv[2] = _mm512_unpacklo_epi16(cd, gh);
+                    xv[3] = _mm512_unpackhi_epi16(cd, gh);
+                    for (k = 0; k < 4u; k++) {
+                        acc[k] = accel__mac_z_dp(acc[k], xv[k], wp[k]);
+                        acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wp[4u + k]);
+                        if (wa != 0) {
+                            acc[k] = accel__mac_z_dp(acc[k], xv[k], woa[0]);
+                            acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wob[0]);
+                        }
+                        if (wb != 0) {
+                            acc[k] = accel__mac_z_dp(acc[k], xv[k], woa[1]);
+                            acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wob[1]);
+                        }
+                    }
+                }
+                for (t = 0; t < 2u && ox + t < g->out_w; t++) {
+                    __m512i r[4];
+                    for (k = 0; k < 4u; k++)
+                        r[k] = accel__mac_z_rq(acc[4u * t + k], PT ? mul[0] : mul[k],
+                                               PT ? sh[0] : sh[k], lo, hi, off);
+                    /* exact saturating packs: the values are in the output range */
+                    ab = _mm512_packs_epi32(r[0], r[1]);
+                    cd = _mm512_packs_epi32(r[2], r[3]);
+                    ab = UNS ? _mm512_packus_epi16(ab, cd) : _mm512_packs_epi16(ab, cd);
+                    ob = (((size_t)b * g->out_h + oy) * g->out_w + ox + t) * C + c0;
+                    if (FULL) _mm512_storeu_si512(o + ob, ab);
+                    else _mm512_mask_storeu_epi8(o + ob, m64, ab);
+                }
+            }
+        }
+}
+
 static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
                             const int8_t *w, const int32_t *bias, uint8_t *o)
 {
@@ -13631,6 +13753,20 @@ static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, c
         /* specialized copies: uint8/int8, a whole 64-channel block, per-tensor (PT: one set of
          * requantization constants, hoisted out of the pixel loop) */
         int v = (q->dtype == ACCEL_MAC_UINT8 ? 4 : 0) + (C - c0 >= 64u ? 2 : 0) + (q->count == 1);
+        if (g->k_w <= 3u && g->k_h <= ACCEL__MAC_ZD3_H && g->stride_w == 1u &&
+            accel__mac_one(g->dilation_w) == 1u) {
+            switch (v) {
+            case 0: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 0, 0); break;
+            case 1: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 0, 1); break;
+            case 2: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 1, 0); break;
+            case 3: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 1, 1); break;
+            case 4: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 0, 0); break;
+            case 5: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 0, 1); break;
+            case 6: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 1, 0); break;
+            default: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 1, 1); break;
+            }
+            continue;
+        }
         switch (v) {
         case 0: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 0, 0); break;
         case 1: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 0, 1); break;

@@ -170,6 +170,44 @@ static void test_conv_simd_random(int kind)
     }
     CHECK_EQ(bad, 0);
 }
+/* depthwise through the two-pixel kernel for windows up to 3 wide with horizontal stride and
+ * dilation 1: window heights up to 17 (16 is its limit; 17 takes the general kernel), odd and
+ * even output widths (a last single pixel), outputs reaching past both image edges, vertical
+ * stride and dilation, every channel count to 140 (the masked 64-channel tail). */
+static void test_depthwise_simd_rows(void)
+{
+    static uint8_t x[2 * 20 * 9 * 140], w[17 * 3 * 140], o1[2 * 22 * 13 * 140],
+        o2[2 * 22 * 13 * 140 + 1];
+    static int32_t bias[140];
+    int it, bad = 0;
+    for (it = 0; it < 400 && bad < 3; it++) {
+        geo g;
+        rq r;
+        g.B = rrange(1, 2);
+        g.H = rrange(1, 20);
+        g.W = rrange(1, 9);
+        g.KH = it % 4 == 0 ? rrange(6, 17) : rrange(1, 5);
+        g.KW = rrange(1, 3);
+        g.sh = rrange(1, 2);
+        g.sw = 1;
+        g.dh = rnd() % 4 == 0 ? 2 : 1;
+        g.dw = 1;
+        g.pt = rrange(0, 2);
+        g.pl = rrange(0, 2);
+        g.OH = (g.H + g.pt + rrange(0, 2) - ((g.KH - 1) * g.dh + 1)) / g.sh + 1;
+        g.OW = g.W + g.pl + rrange(0, 2) - g.KW + 1;
+        if (g.OH < 1) g.OH = 1;
+        if (g.OW < 1) g.OW = 1;
+        g.groups = 0;
+        g.dm = 1;
+        g.C = rrange(1, 140);
+        g.OC = g.C;
+        rand_rq(&r, g.OC > 64 ? 1 : g.OC, g.KH * g.KW);
+        r.single = 0; /* the SIMD kernels run double rounding */
+        bad += conv_case(1, it, &g, &r, x, w, bias, o1, o2);
+    }
+    CHECK_EQ(bad, 0);
+}
 static void test_conv2d_simd_random(void) { test_conv_simd_random(0); }
 static void test_depthwise_simd_random(void) { test_conv_simd_random(1); }
 #pragma GCC pop_options
@@ -201,6 +239,7 @@ int main(void)
     RUN(test_fc_simd_wide);
     RUN(test_conv2d_simd_random);
     RUN(test_depthwise_simd_random);
+    RUN(test_depthwise_simd_rows);
     return test_mac_main();
 #else
     printf("SKIP: not an x86 GCC build; the SIMD path is not compiled here\n");
