@@ -13331,6 +13331,26 @@ static void accel__mac_range(int32_t base, uint32_t d, uint32_t k, uint32_t size
 }
 
 #if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
+/* accel__mac_range without its divisions when d is 1 (every conv without dilation): the x86
+ * kernels call it per output pixel, where two integer divisions cost about as much as the
+ * pixel's gather. */
+ACCEL__MAC_AI void accel__mac_xrange(int32_t base, uint32_t d, uint32_t k, uint32_t size,
+                                     uint32_t *lo, uint32_t *hi)
+{
+    int32_t end = (int32_t)size - base;
+    uint32_t l, h;
+    if (d != 1u) {
+        accel__mac_range(base, d, k, size, lo, hi);
+        return;
+    }
+    l = base < 0 ? (uint32_t)(-base) : 0u;
+    h = end <= 0 ? 0u : (uint32_t)end;
+    if (h > k) h = k;
+    if (l > h) l = h;
+    *lo = l;
+    *hi = h;
+}
+
 /* Depthwise (both x86 levels): the tap pointers of the window with corner (iy0, ix0) in image
  * b at channel c0; taps outside the image rows [ky0, ky1) and columns [kx0, kx1) point at zp,
  * bytes of the input zero point, which add exactly 0. toff: tap offsets from the corner. */
@@ -13394,8 +13414,8 @@ static void accel__mac_z_gather(const accel_mac_conv *g, const int8_t *x, uint32
     size_t rowb = (size_t)g->k_w * cg, ic = (size_t)g->in_c, xi;
     int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
     int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
-    accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
-    accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+    accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+    accel__mac_xrange(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
     if (ky0 > 0) ACCEL_MEMSET(d, zpu, (size_t)ky0 * rowb);
     for (ky = ky0; ky < ky1; ky++) {
         uint8_t *r = d + (size_t)ky * rowb;
@@ -13436,6 +13456,31 @@ ACCEL__MAC_AI void accel__mac_z_cblock(const uint32_t *patch, size_t pw, const _
     for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) acc[p] = a[p];
 }
 
+/* s[p] = the byte sum of patch p (rows of rb bytes, a multiple of 4, at most 1024) for the np
+ * <= 8 patches at d, reduced together (one tree for all eight rather than one per patch). */
+static void accel__mac_z_usum8(const uint8_t *d, size_t rb, size_t np, uint32_t *s)
+{
+    __m512i v[8], z = _mm512_setzero_si512(), t[4];
+    size_t p, k;
+    for (p = 0; p < 8u; p++) {
+        v[p] = z;
+        if (p >= np) continue;
+        for (k = 0; k + 64u <= rb; k += 64u)
+            v[p] = _mm512_add_epi64(v[p], _mm512_sad_epu8(_mm512_loadu_si512(d + p * rb + k), z));
+        if (k < rb)
+            v[p] = _mm512_add_epi64(
+                v[p], _mm512_sad_epu8(_mm512_maskz_loadu_epi8(accel__mac_z_mask(rb - k), d + p * rb + k), z));
+    }
+    /* per 128-bit lane [v2i, v2i+1] partial sums, then across lanes: qword p = patch p */
+    for (p = 0; p < 4u; p++)
+        t[p] = _mm512_add_epi64(_mm512_unpacklo_epi64(v[2u * p], v[2u * p + 1u]),
+                                _mm512_unpackhi_epi64(v[2u * p], v[2u * p + 1u]));
+    t[0] = _mm512_add_epi64(_mm512_shuffle_i64x2(t[0], t[1], 0x88), _mm512_shuffle_i64x2(t[0], t[1], 0xDD));
+    t[2] = _mm512_add_epi64(_mm512_shuffle_i64x2(t[2], t[3], 0x88), _mm512_shuffle_i64x2(t[2], t[3], 0xDD));
+    t[0] = _mm512_add_epi64(_mm512_shuffle_i64x2(t[0], t[2], 0x88), _mm512_shuffle_i64x2(t[0], t[2], 0xDD));
+    _mm256_storeu_si256((__m256i *)(void *)s, _mm512_cvtepi64_epi32(t[0]));
+}
+
 /* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_ZC_K. */
 static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
                               const int8_t *w, const int32_t *bias, uint8_t *o, size_t fs,
@@ -13466,12 +13511,16 @@ static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q,
             for (j = 0; j < sn; j++) {
                 const int8_t *fr = w + (gi * ocg + s0 + j) * fs;
                 uint8_t *dst = wb + (j / 16u) * kg * 64u + (j % 16u) * 4u;
-                ws = 0;
-                for (k = 0; k < fs; k++) {
-                    int32_t wv = (int8_t)(fr[k] ^ fx);
-                    dst[(k / 4u) * 64u + (k % 4u)] = (uint8_t)(wv & 0xFF);
-                    ws += (uint32_t)wv;
+                uint32_t f4 = fx ? 0x80808080u : 0u, v4;
+                /* 4 taps at a time (a byte transpose, dwords moved whole); the sum of the
+                 * signed weights is the uint8 sum of w ^ fx ^ 0x80 less 128 per tap */
+                for (k = 0; k + 4u <= fs; k += 4u) {
+                    ACCEL_MEMCPY(&v4, fr + k, 4);
+                    v4 ^= f4;
+                    ACCEL_MEMCPY(dst + k * 16u, &v4, 4);
                 }
+                for (; k < fs; k++) dst[(k / 4u) * 64u + (k % 4u)] = (uint8_t)((fr[k] ^ fx) & 0xFF);
+                ws = accel__mac_usum(fr, fs, fx ^ -128) - 128u * nfs;
                 ch = gi * ocg + s0 + j;
                 cst[j] = (uint32_t)a * ws + nfs * (uint32_t)a * (uint32_t)wo +
                          (bias ? (uint32_t)bias[ch] : 0u);
@@ -13480,12 +13529,12 @@ static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q,
                 np = npix - pix0 < ACCEL__MAC_ZC_P ? npix - pix0 : ACCEL__MAC_ZC_P;
                 for (p = 0; p < np; p++) {
                     accel__mac_z_gather(g, x, b, oy, ox, gi, cg, zpu, xmv, pb + p * pw * 4u);
-                    xsum[p] = wo != 0 ? accel__mac_usum((const int8_t *)(pb + p * pw * 4u), fs, 0) : 0u;
                     if (++ox == g->out_w) {
                         ox = 0;
                         if (++oy == g->out_h) { oy = 0; b++; }
                     }
                 }
+                if (wo != 0) accel__mac_z_usum8(pb, pw * 4u, np, xsum);
                 for (vi = 0; vi * 16u < sn; vi += 2u) {
                     size_t nv = sn - vi * 16u > 16u ? 2u : 1u, u;
                     if (nv == 2u) accel__mac_z_cblock(patch, pw, wp + vi * kg, kg, acc, 2);
@@ -13582,10 +13631,10 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
-            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
             for (ox = 0; ox < g->out_w; ox++) {
                 int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
-                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                accel__mac_xrange(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
                 accel__mac_dw_taps(g, x, c0, b, iy0, ix0, ky0, ky1, kx0, kx1, toff,
                                    (const int8_t *)(const void *)&zpb, tp);
                 for (k = 0; k < 4u; k++) acc[k] = cv[k];
@@ -13692,7 +13741,7 @@ ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_q
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
-            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
             for (ox = 0; ox < g->out_w; ox += 2u) {
                 ix0 = (int32_t)ox - (int32_t)g->pad_left;
                 for (k = 0; k < 4u; k++) acc[k] = acc[4u + k] = cv[k];
@@ -13936,10 +13985,10 @@ ACCEL__MAC_AI void accel__mac_y_dw_t(const accel_mac_conv *g, const accel_mac_qu
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
-            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
             for (ox = 0; ox < g->out_w; ox++) {
                 int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
-                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                accel__mac_xrange(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
                 accel__mac_dw_taps(g, x, c0, b, iy0, ix0, ky0, ky1, kx0, kx1, toff, zpb, tp);
                 for (v = 0; v < NV; v++) acc[v] = bv[v];
                 for (i = 0; i < nt; i++)
