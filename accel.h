@@ -3022,13 +3022,18 @@ extern "C" {
  * and the micro:bit), not on hardware.
  * The x86 and AArch64 levels speed up FC / GEMM (accel_mac_fully_connected,
  * accel_mac_matmul_s32) and give results bit-identical to the portable path: every sum is the
- * same one modulo 2^32.
+ * same one modulo 2^32. AVX-512, batch 1..3 (FC is read-bound there: one weight byte per MAC):
+ * 8 weight rows x 4 cache lines per pass, each weight loaded once, the weight sums in the same
+ * pass (none when the input zero point is -128 int8 / 0 uint8), aligned weight loads from depth
+ * 512 on, results requantized from registers.
  * Both x86 levels also run conv2d (every group count, stride, dilation and padding;
  * k_h*k_w*in_c/groups <= 1024; AVX-512: double rounding) with output channels in the vector
  * lanes over a per-pixel im2col patch, and depthwise conv2d (depth multiplier 1, k_h*k_w <= 64;
- * AVX-512: 64 channels and 4 taps per vpdpbusd, double rounding; AVX2: the first in_c & ~7
- * channels, 8 per vpmaddwd), requantizing in vectors. They use bounded stack tiles (conv about
- * 26 KiB, depthwise up to 10 KiB), no scratch; every other case takes the portable path. */
+ * AVX-512: 64 channels and 4 taps per vpdpbusd, double rounding, and for windows at most 3 wide
+ * with horizontal stride and dilation 1 and k_h <= 16 two adjacent output pixels per pass on
+ * shared loads; AVX2: the first in_c & ~7 channels, 8 per vpmaddwd), requantizing in vectors.
+ * They use bounded stack tiles (conv about 26 KiB, depthwise up to 10 KiB), no scratch; every
+ * other case takes the portable path. */
 #ifndef ACCEL_MAC_FAST
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFu
 #define ACCEL_MAC_FAST 1
