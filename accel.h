@@ -12216,10 +12216,10 @@ static uint32_t accel__mac_usum(const int8_t *p, size_t n, int32_t flip)
     return (uint32_t)(unsigned long long)_mm512_reduce_add_epi64(s);
 }
 
-/* d[c*4 + r] = sum_k (x_c[k] ^ xm) * (w_r[k] ^ fx) for NC input rows (stride xs) and 4 weight
- * rows (stride ws), modulo 2^32. NC is a constant after inlining. */
+/* lane r of d[c] = sum_k (x_c[k] ^ xm) * (w_r[k] ^ fx) for NC input rows (stride xs) and 4
+ * weight rows (stride ws), modulo 2^32. NC is a constant after inlining. */
 ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, size_t ws,
-                                   size_t n, int32_t xm, int32_t fx, uint32_t *d, const size_t NC)
+                                   size_t n, int32_t xm, int32_t fx, __m128i *d, const size_t NC)
 {
     __m512i acc[4][4], xv[4], wv;
     __m512i xf = _mm512_set1_epi8((char)(xm & 0xFF)), wf = _mm512_set1_epi8((char)(fx & 0xFF));
@@ -12243,9 +12243,7 @@ ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, 
             for (c = 0; c < NC; c++) acc[c][r] = accel__mac_z_dp(acc[c][r], xv[c], wv);
         }
     }
-    for (c = 0; c < NC; c++)
-        _mm_storeu_si128((__m128i *)(void *)(d + 4u * c),
-                         accel__mac_z_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]));
+    for (c = 0; c < NC; c++) d[c] = accel__mac_z_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]);
 }
 
 /* acc + vpdpbusd(a, b) with b in a register: where one loaded vector feeds two vpdpbusd, GCC 12
@@ -12381,20 +12379,6 @@ ACCEL__MAC_AI void accel__mac_z_qload(const accel_mac_quant *q, size_t ch0, __mm
     }
 }
 
-/* accel__mac_requant_n (double rounding) on 16 lanes: cnt <= 16 accumulators of channels
- * ch0... */
-static void accel__mac_z_requant(const uint32_t *acc, size_t cnt, const accel_mac_quant *q,
-                                 size_t ch0, uint8_t *out)
-{
-    __mmask16 m = (__mmask16)((1u << cnt) - 1u);
-    __m512i mul, sh, v;
-    accel__mac_z_qload(q, ch0, m, &mul, &sh);
-    v = accel__mac_z_rq(_mm512_maskz_loadu_epi32(m, acc), mul, sh,
-                        _mm512_set1_epi32(q->act_min - q->output_offset),
-                        _mm512_set1_epi32(q->act_max - q->output_offset),
-                        _mm512_set1_epi32(q->output_offset));
-    _mm512_mask_cvtepi32_storeu_epi8(out, m, v);
-}
 
 /* The lanes of v (row sums of output channels ch0.., cnt <= 16 of them) plus c (the offset
  * terms common to every channel) and the bias, stored as int32 (o32) or requantized (o) from
@@ -12558,7 +12542,9 @@ ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, 
 }
 #endif
 
-/* Store (o32) or requantize (o) cnt <= 16 accumulators of output channels ch0.. */
+#if ACCEL_MAC_SIMD == 1
+/* Store (o32) or requantize (o) cnt <= 16 accumulators of output channels ch0.. (AVX2; the
+ * AVX-512 path requantizes from registers, accel__mac_z_emit16) */
 static void accel__mac_simd_emit(const uint32_t *acc, size_t cnt, const accel_mac_quant *q,
                                  size_t ch0, uint8_t *o, int32_t *o32)
 {
@@ -12567,16 +12553,9 @@ static void accel__mac_simd_emit(const uint32_t *acc, size_t cnt, const accel_ma
         for (r = 0; r < cnt; r++) o32[r] = accel__mac_u2s(acc[r]);
         return;
     }
-#if ACCEL_MAC_SIMD == 2
-    if (q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
-        accel__mac_z_requant(acc, cnt, q, ch0, o);
-        return;
-    }
-    accel__mac_requant_n(acc, cnt, q, ch0, o);
-#else
     accel__mac_y_requant_n(acc, cnt, q, ch0, o);
-#endif
 }
+#endif
 
 /* Weight rows [0, ns4) (ns4 a multiple of 4) against every input row: out[b*ns + n] gets
  * sum (x + xo')(w + wo') (+ bias), requantized into o, or stored as int32 into o32. Blocks of
@@ -12610,6 +12589,51 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
         return;
     }
 #endif
+#if ACCEL_MAC_SIMD == 2
+    /* the 4-row sums of each tile go into 16-lane vectors (lanes 4 apart) and are requantized
+     * from registers, as in accel__mac_z_fc1_t */
+    for (b0 = 0; b0 < bs; b0 += 64u) {
+        bc = bs - b0 < 64u ? bs - b0 : 64u;
+        for (i = 0; i < bc; i++) xsum[i] = wo != 0 ? accel__mac_usum(x + (b0 + i) * ks, ks, xm) : 0u;
+        for (n = 0; n < ns4; n += nb) {
+            __m512i cw;
+            nb = ns4 - n < 16u ? ns4 - n : 16u;
+            for (r = 0; r < nb; r++) /* sum ws = sum (ws + 128) - 128 k */
+                wsum[r] = a != 0 ? accel__mac_usum(w + (n + r) * ks, ks, fx ^ -128) - 128u * nk : 0u;
+            cw = _mm512_add_epi32(
+                _mm512_mullo_epi32(_mm512_maskz_loadu_epi32((__mmask16)((1u << nb) - 1u), wsum),
+                                   _mm512_set1_epi32(a)),
+                _mm512_set1_epi32((int)cst));
+            for (i = 0; i < bc; i += nc) {
+                const int8_t *xp = x + (b0 + i) * ks;
+                __m512i av[4];
+                __m128i dv[4];
+                nc = bc - i < 4u ? bc - i : 4u;
+                for (c = 0; c < 4u; c++) av[c] = _mm512_setzero_si512();
+                for (j = 0; j < nb; j += 4u) {
+                    const int8_t *wp = w + (n + j) * ks;
+                    __mmask16 lm = (__mmask16)(0xFu << j);
+                    switch (nc) { /* each case is its own register-blocked copy */
+                    case 1: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, dv, 1); break;
+                    case 2: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, dv, 2); break;
+                    case 3: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, dv, 3); break;
+                    default: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, dv, 4); break;
+                    }
+                    for (c = 0; c < nc; c++) av[c] = _mm512_mask_broadcast_i32x4(av[c], lm, dv[c]);
+                }
+                for (c = 0; c < nc; c++) {
+                    row = (b0 + i + c) * ns + n;
+                    accel__mac_z_emit16(
+                        av[c], nb,
+                        _mm512_add_epi32(cw, _mm512_set1_epi32((int)((uint32_t)wo * xsum[i + c]))),
+                        bias, q, n, o ? o + row : NULL, o32 ? o32 + row : NULL);
+                }
+            }
+        }
+    }
+    (void)d;
+    (void)acc;
+#else
     for (b0 = 0; b0 < bs; b0 += 64u) {
         bc = bs - b0 < 64u ? bs - b0 : 64u;
         for (i = 0; i < bc; i++) xsum[i] = wo != 0 ? accel__mac_usum(x + (b0 + i) * ks, ks, xm) : 0u;
@@ -12646,6 +12670,7 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
             }
         }
     }
+#endif
 }
 #endif /* ACCEL_MAC_SIMD x86 */
 
