@@ -3,7 +3,7 @@
  * same inputs: GMAC/s medians and the -O2/-O3 ratio. The kernels are written so that GCC's -O2
  * (no vectorizer beyond its very-cheap model) already produces register-blocked code; what -O3
  * adds is the vectorizer. Both builds must produce the same outputs. Single thread. The
- * -O2/-O3 speed is the median of the per-sample time ratios, with their smallest and largest. */
+ * -O2/-O3 speed is the median of the per-sample time ratios, with their quartiles. */
 #define _POSIX_C_SOURCE 199309L
 #include "accel.h"
 #include <stdio.h>
