@@ -3067,13 +3067,18 @@ extern "C" {
  * and the micro:bit), not on hardware.
  * The x86 and AArch64 levels speed up FC / GEMM (accel_mac_fully_connected,
  * accel_mac_matmul_s32) and give results bit-identical to the portable path: every sum is the
- * same one modulo 2^32.
+ * same one modulo 2^32. AVX-512, batch 1..3 (FC is read-bound there: one weight byte per MAC):
+ * 8 weight rows x 4 cache lines per pass, each weight loaded once, the weight sums in the same
+ * pass (none when the input zero point is -128 int8 / 0 uint8), aligned weight loads from depth
+ * 512 on, results requantized from registers.
  * Both x86 levels also run conv2d (every group count, stride, dilation and padding;
  * k_h*k_w*in_c/groups <= 1024; AVX-512: double rounding) with output channels in the vector
  * lanes over a per-pixel im2col patch, and depthwise conv2d (depth multiplier 1, k_h*k_w <= 64;
- * AVX-512: 64 channels and 4 taps per vpdpbusd, double rounding; AVX2: the first in_c & ~7
- * channels, 8 per vpmaddwd), requantizing in vectors. They use bounded stack tiles (conv about
- * 26 KiB, depthwise up to 10 KiB), no scratch; every other case takes the portable path. */
+ * AVX-512: 64 channels and 4 taps per vpdpbusd, double rounding, and for windows at most 3 wide
+ * with horizontal stride and dilation 1 and k_h <= 16 two adjacent output pixels per pass on
+ * shared loads; AVX2: the first in_c & ~7 channels, 8 per vpmaddwd), requantizing in vectors.
+ * They use bounded stack tiles (conv about 26 KiB, depthwise up to 10 KiB), no scratch; every
+ * other case takes the portable path. */
 #ifndef ACCEL_MAC_FAST
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFu
 #define ACCEL_MAC_FAST 1
@@ -12251,10 +12256,10 @@ static uint32_t accel__mac_usum(const int8_t *p, size_t n, int32_t flip)
     return (uint32_t)(unsigned long long)_mm512_reduce_add_epi64(s);
 }
 
-/* d[c*4 + r] = sum_k (x_c[k] ^ xm) * (w_r[k] ^ fx) for NC input rows (stride xs) and 4 weight
- * rows (stride ws), modulo 2^32. NC is a constant after inlining. */
+/* lane r of d[c] = sum_k (x_c[k] ^ xm) * (w_r[k] ^ fx) for NC input rows (stride xs) and 4
+ * weight rows (stride ws), modulo 2^32. NC is a constant after inlining. */
 ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, size_t ws,
-                                   size_t n, int32_t xm, int32_t fx, uint32_t *d, const size_t NC)
+                                   size_t n, int32_t xm, int32_t fx, __m128i *d, const size_t NC)
 {
     __m512i acc[4][4], xv[4], wv;
     __m512i xf = _mm512_set1_epi8((char)(xm & 0xFF)), wf = _mm512_set1_epi8((char)(fx & 0xFF));
@@ -12278,49 +12283,96 @@ ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, 
             for (c = 0; c < NC; c++) acc[c][r] = accel__mac_z_dp(acc[c][r], xv[c], wv);
         }
     }
-    for (c = 0; c < NC; c++)
-        _mm_storeu_si128((__m128i *)(void *)(d + 4u * c),
-                         accel__mac_z_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]));
+    for (c = 0; c < NC; c++) d[c] = accel__mac_z_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]);
 }
+
+/* acc + vpdpbusd(a, b) with b in a register: where one loaded vector feeds two vpdpbusd, GCC 12
+ * would otherwise fold the load into both (two loads of each weight line). */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+ACCEL__MAC_AI __m512i accel__mac_z_dpr(__m512i acc, __m512i a, __m512i b)
+{
+    __asm__("vpdpbusd {%2, %1, %0|%0, %1, %2}" : "+v"(acc) : "v"(a), "v"(b));
+    return acc;
+}
+#else
+#define accel__mac_z_dpr(acc, a, b) _mm512_dpbusd_epi32((acc), (a), (b))
+#endif
 
 /* One input row against R (4 or 8) weight rows, with the a * (weight sum) term of the offset
  * decomposition taken in the same pass (so the weights are read once: batch 1 is bound by
  * them) as a second vpdpbusd of the weights against the constant byte na = -a (0..255), kept
- * in its own accumulator and subtracted lane-wise before the one horizontal sum.
+ * in its own accumulator and subtracted lane-wise before the one horizontal sum (S = 0 when
+ * na is 0: the input zero point -128 of most int8 activations needs no weight sums).
  * d[r] = sum (x[k] ^ xm) * (w_r[k] ^ fx) - na * sum (w_r[k] ^ fx), modulo 2^32. UNS: uint8
- * data (fx = -128, xm = 0) rather than int8 (fx = 0, xm = -128): one XOR per load either way. */
-ACCEL__MAC_AI void accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws, size_t n,
-                                    int32_t na, uint32_t *d, const size_t R, const int UNS)
+ * data (fx = -128, xm = 0) rather than int8 (fx = 0, xm = -128): one XOR per load either way.
+ * Each weight vector is loaded once into a register (both vpdpbusd read it). A pass takes 256
+ * bytes of each row (4 whole cache lines, read back to back): on the AMD Zen 5 this was tuned
+ * on, that streams the weights about 1.5x faster from L2 and L3 than one line per row and pass.
+ * pk < n, pk < 64: a first masked step over bytes [0, pk) so that the weight loads after it are
+ * aligned (the caller picks pk when every row has the same alignment); loads that straddle two
+ * cache lines cost about 20% on weights in L1/L2. */
+ACCEL__MAC_AI __m256i accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws, size_t n,
+                                       size_t pk, int32_t na, const size_t R, const int UNS,
+                                       const int S)
 {
-    __m512i acc[8], sum[8], xv, wv, flip = _mm512_set1_epi8((char)0x80);
+    __m512i acc[8], sum[8], xv[4], wv, flip = _mm512_set1_epi8((char)0x80);
     __m512i nav = _mm512_set1_epi8((char)(na & 0xFF));
-    size_t k = 0, r;
+    size_t k = 0, r, u;
     for (r = 0; r < R; r++) acc[r] = sum[r] = _mm512_setzero_si512();
-    for (; k + 64u <= n; k += 64u) {
-        xv = _mm512_loadu_si512(x + k);
-        if (!UNS) xv = _mm512_xor_si512(xv, flip);
+    if (pk > 0) { /* bytes [0, pk): the weight loads after them are 64-byte aligned */
+        __mmask64 m = accel__mac_z_mask(pk);
+        xv[0] = _mm512_maskz_loadu_epi8(m, x);
+        if (!UNS) xv[0] = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(xv[0], flip));
         for (r = 0; r < R; r++) {
-            wv = _mm512_loadu_si512(w + r * ws + k);
-            if (UNS) wv = _mm512_xor_si512(wv, flip);
-            acc[r] = accel__mac_z_dp(acc[r], xv, wv);
-            sum[r] = accel__mac_z_dp(sum[r], nav, wv);
-        }
-    }
-    if (k < n) { /* masked tail: lanes past the end are 0 in the input and the weights */
-        __mmask64 m = accel__mac_z_mask(n - k);
-        xv = _mm512_maskz_loadu_epi8(m, x + k);
-        if (!UNS) xv = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(xv, flip));
-        for (r = 0; r < R; r++) {
-            wv = _mm512_maskz_loadu_epi8(m, w + r * ws + k);
+            wv = _mm512_maskz_loadu_epi8(m, w + r * ws);
             if (UNS) wv = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(wv, flip));
-            acc[r] = accel__mac_z_dp(acc[r], xv, wv);
-            sum[r] = accel__mac_z_dp(sum[r], nav, wv);
+            acc[r] = accel__mac_z_dpr(acc[r], xv[0], wv);
+            if (S) sum[r] = accel__mac_z_dpr(sum[r], nav, wv);
         }
+        k = pk;
     }
-    for (r = 0; r < R; r++) acc[r] = _mm512_sub_epi32(acc[r], sum[r]);
-    for (r = 0; r < R; r += 4)
-        _mm_storeu_si128((__m128i *)(void *)(d + r),
-                         accel__mac_z_hsum4(acc[r], acc[r + 1], acc[r + 2], acc[r + 3]));
+    for (; k + 256u <= n; k += 256u) { /* 4 lines of each row */
+        for (u = 0; u < 4u; u++) {
+            xv[u] = _mm512_loadu_si512(x + k + 64u * u);
+            if (!UNS) xv[u] = _mm512_xor_si512(xv[u], flip);
+        }
+        for (r = 0; r < R; r++)
+            for (u = 0; u < 4u; u++) {
+                wv = _mm512_loadu_si512(w + r * ws + k + 64u * u);
+                if (UNS) wv = _mm512_xor_si512(wv, flip);
+                if (S) {
+                    acc[r] = accel__mac_z_dpr(acc[r], xv[u], wv);
+                    sum[r] = accel__mac_z_dpr(sum[r], nav, wv);
+                } else {
+                    acc[r] = accel__mac_z_dp(acc[r], xv[u], wv);
+                }
+            }
+    }
+    if (k < n) { /* the last 1..255 bytes, masked per line (lanes past the end are 0) */
+        __mmask64 m[4];
+        __m512i fm[4]; /* the flip in the lanes that exist */
+        for (u = 0; u < 4u; u++) {
+            size_t left = n - k > 64u * u ? n - k - 64u * u : 0u;
+            m[u] = left >= 64u ? ~(__mmask64)0 : left > 0 ? accel__mac_z_mask(left) : 0;
+            fm[u] = _mm512_maskz_mov_epi8(m[u], flip);
+            xv[u] = _mm512_maskz_loadu_epi8(m[u], x + k + 64u * u);
+            if (!UNS) xv[u] = _mm512_xor_si512(xv[u], fm[u]);
+        }
+        for (r = 0; r < R; r++)
+            for (u = 0; u < 4u; u++) {
+                wv = _mm512_maskz_loadu_epi8(m[u], w + r * ws + k + 64u * u);
+                if (UNS) wv = _mm512_xor_si512(wv, fm[u]);
+                acc[r] = accel__mac_z_dpr(acc[r], xv[u], wv);
+                if (S) sum[r] = accel__mac_z_dpr(sum[r], nav, wv);
+            }
+    }
+    if (S)
+        for (r = 0; r < R; r++) acc[r] = _mm512_sub_epi32(acc[r], sum[r]);
+    if (R == 4)
+        return _mm256_castsi128_si256(accel__mac_z_hsum4(acc[0], acc[1], acc[2], acc[3]));
+    return _mm256_inserti128_si256(
+        _mm256_castsi128_si256(accel__mac_z_hsum4(acc[0], acc[1], acc[2], acc[3])),
+        accel__mac_z_hsum4(acc[4], acc[5], acc[6], acc[7]), 1);
 }
 
 /* Double-rounding requantization of 16 int32 lanes, the same arithmetic as accel__mac_rq1
@@ -12367,19 +12419,61 @@ ACCEL__MAC_AI void accel__mac_z_qload(const accel_mac_quant *q, size_t ch0, __mm
     }
 }
 
-/* accel__mac_requant_n (double rounding) on 16 lanes: cnt <= 16 accumulators of channels
- * ch0... */
-static void accel__mac_z_requant(const uint32_t *acc, size_t cnt, const accel_mac_quant *q,
-                                 size_t ch0, uint8_t *out)
+
+/* The lanes of v (row sums of output channels ch0.., cnt <= 16 of them) plus c (the offset
+ * terms common to every channel) and the bias, stored as int32 (o32) or requantized (o) from
+ * registers: the sums never pass through memory in pieces (a 512-bit load of values just
+ * stored 128 bits at a time stalls on store forwarding). */
+ACCEL__MAC_AI void accel__mac_z_emit16(__m512i v, size_t cnt, __m512i c, const int32_t *bias,
+                                       const accel_mac_quant *q, size_t ch0, uint8_t *o,
+                                       int32_t *o32)
 {
     __mmask16 m = (__mmask16)((1u << cnt) - 1u);
-    __m512i mul, sh, v;
-    accel__mac_z_qload(q, ch0, m, &mul, &sh);
-    v = accel__mac_z_rq(_mm512_maskz_loadu_epi32(m, acc), mul, sh,
-                        _mm512_set1_epi32(q->act_min - q->output_offset),
-                        _mm512_set1_epi32(q->act_max - q->output_offset),
-                        _mm512_set1_epi32(q->output_offset));
-    _mm512_mask_cvtepi32_storeu_epi8(out, m, v);
+    __m512i mul, sh;
+    v = _mm512_add_epi32(v, c);
+    if (bias) v = _mm512_add_epi32(v, _mm512_maskz_loadu_epi32(m, bias + ch0));
+    if (o32) {
+        _mm512_mask_storeu_epi32(o32, m, v);
+    } else if (q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
+        accel__mac_z_qload(q, ch0, m, &mul, &sh);
+        v = accel__mac_z_rq(v, mul, sh, _mm512_set1_epi32(q->act_min - q->output_offset),
+                            _mm512_set1_epi32(q->act_max - q->output_offset),
+                            _mm512_set1_epi32(q->output_offset));
+        _mm512_mask_cvtepi32_storeu_epi8(o, m, v);
+    } else {
+        uint32_t t[16];
+        _mm512_storeu_si512(t, v);
+        accel__mac_requant_n(t, cnt, q, ch0, o);
+    }
+}
+
+/* Batch rows of fewer than 4 (FC batch 1): one input row x against weight rows [0, ns4) (ns4
+ * a multiple of 4), 16 rows per block, each requantized from registers. c: the per-call
+ * constant terms (wo * sum xu + k * a * wo). */
+ACCEL__MAC_AI void accel__mac_z_fc1_t(const int8_t *x, const int8_t *w, size_t ns4, size_t ks,
+                                      int32_t na, __m512i c, const int32_t *bias,
+                                      const accel_mac_quant *q, uint8_t *o, int32_t *o32,
+                                      const int UNS, const int S)
+{
+    size_t n, nb, pk = 0;
+    __m256i lo, hi;
+    /* every row has the weights' alignment; from 512 bytes on, one more (masked) line per row
+     * costs less than loads that straddle lines */
+    if (ks % 64u == 0 && ks >= 512u) pk = (size_t)(0u - (uintptr_t)(const void *)w) & 63u;
+    for (n = 0; n < ns4; n += nb) {
+        const int8_t *wp = w + n * ks;
+        nb = ns4 - n < 16u ? ns4 - n : 16u;
+        hi = _mm256_setzero_si256();
+        if (nb >= 8u) {
+            lo = accel__mac_tile1(x, wp, ks, ks, pk, na, 8, UNS, S);
+            if (nb == 16u) hi = accel__mac_tile1(x, wp + 8u * ks, ks, ks, pk, na, 8, UNS, S);
+            else if (nb == 12u) hi = accel__mac_tile1(x, wp + 8u * ks, ks, ks, pk, na, 4, UNS, S);
+        } else {
+            lo = accel__mac_tile1(x, wp, ks, ks, pk, na, 4, UNS, S);
+        }
+        accel__mac_z_emit16(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), nb, c, bias,
+                            q, n, o ? o + n : NULL, o32 ? o32 + n : NULL);
+    }
 }
 #else
 /* AVX2: bytes widened to int16 and multiplied with vpmaddwd, whose pair sums (at most
@@ -12488,7 +12582,9 @@ ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, 
 }
 #endif
 
-/* Store (o32) or requantize (o) cnt <= 16 accumulators of output channels ch0.. */
+#if ACCEL_MAC_SIMD == 1
+/* Store (o32) or requantize (o) cnt <= 16 accumulators of output channels ch0.. (AVX2; the
+ * AVX-512 path requantizes from registers, accel__mac_z_emit16) */
 static void accel__mac_simd_emit(const uint32_t *acc, size_t cnt, const accel_mac_quant *q,
                                  size_t ch0, uint8_t *o, int32_t *o32)
 {
@@ -12497,16 +12593,9 @@ static void accel__mac_simd_emit(const uint32_t *acc, size_t cnt, const accel_ma
         for (r = 0; r < cnt; r++) o32[r] = accel__mac_u2s(acc[r]);
         return;
     }
-#if ACCEL_MAC_SIMD == 2
-    if (q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
-        accel__mac_z_requant(acc, cnt, q, ch0, o);
-        return;
-    }
-    accel__mac_requant_n(acc, cnt, q, ch0, o);
-#else
     accel__mac_y_requant_n(acc, cnt, q, ch0, o);
-#endif
 }
+#endif
 
 /* Weight rows [0, ns4) (ns4 a multiple of 4) against every input row: out[b*ns + n] gets
  * sum (x + xo')(w + wo') (+ bias), requantized into o, or stored as int32 into o32. Blocks of
@@ -12523,32 +12612,68 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
     cst = nk * (uint32_t)a * (uint32_t)wo;
 #if ACCEL_MAC_SIMD == 2
     if (bs < 4u) { /* too few rows to amortize a separate weight-sum pass */
-        size_t jb;
         for (b0 = 0; b0 < bs; b0++) {
             const int8_t *xp = x + b0 * ks;
             uint32_t xs = wo != 0 ? accel__mac_usum(xp, ks, xm) : 0u;
-            for (n = 0; n < ns4; n += nb) {
-                nb = ns4 - n < 16u ? ns4 - n : 16u;
-                for (j = 0; j < nb; j += jb) {
-                    const int8_t *wp = w + (n + j) * ks;
-                    jb = nb - j >= 8u ? 8u : 4u;
-                    if (jb == 8u) {
-                        if (fx) accel__mac_tile1(xp, wp, ks, ks, -a, acc[0] + j, 8, 1);
-                        else accel__mac_tile1(xp, wp, ks, ks, -a, acc[0] + j, 8, 0);
-                    } else {
-                        if (fx) accel__mac_tile1(xp, wp, ks, ks, -a, acc[0] + j, 4, 1);
-                        else accel__mac_tile1(xp, wp, ks, ks, -a, acc[0] + j, 4, 0);
-                    }
-                }
-                for (r = 0; r < nb; r++) /* a * (weight sum) is in acc already */
-                    acc[0][r] += (uint32_t)wo * xs + cst + (bias ? (uint32_t)bias[n + r] : 0u);
-                row = b0 * ns + n;
-                accel__mac_simd_emit(acc[0], nb, q, n, o ? o + row : NULL, o32 ? o32 + row : NULL);
+            __m512i cv = _mm512_set1_epi32((int)((uint32_t)wo * xs + cst));
+            uint8_t *ob = o ? o + b0 * ns : NULL;
+            int32_t *ob32 = o32 ? o32 + b0 * ns : NULL;
+            /* specialized copies: uint8/int8, weight sums or none */
+            switch ((fx ? 2 : 0) + (a != 0)) {
+            case 0: accel__mac_z_fc1_t(xp, w, ns4, ks, -a, cv, bias, q, ob, ob32, 0, 0); break;
+            case 1: accel__mac_z_fc1_t(xp, w, ns4, ks, -a, cv, bias, q, ob, ob32, 0, 1); break;
+            case 2: accel__mac_z_fc1_t(xp, w, ns4, ks, -a, cv, bias, q, ob, ob32, 1, 0); break;
+            default: accel__mac_z_fc1_t(xp, w, ns4, ks, -a, cv, bias, q, ob, ob32, 1, 1); break;
             }
         }
         return;
     }
 #endif
+#if ACCEL_MAC_SIMD == 2
+    /* the 4-row sums of each tile go into 16-lane vectors (lanes 4 apart) and are requantized
+     * from registers, as in accel__mac_z_fc1_t */
+    for (b0 = 0; b0 < bs; b0 += 64u) {
+        bc = bs - b0 < 64u ? bs - b0 : 64u;
+        for (i = 0; i < bc; i++) xsum[i] = wo != 0 ? accel__mac_usum(x + (b0 + i) * ks, ks, xm) : 0u;
+        for (n = 0; n < ns4; n += nb) {
+            __m512i cw;
+            nb = ns4 - n < 16u ? ns4 - n : 16u;
+            for (r = 0; r < nb; r++) /* sum ws = sum (ws + 128) - 128 k */
+                wsum[r] = a != 0 ? accel__mac_usum(w + (n + r) * ks, ks, fx ^ -128) - 128u * nk : 0u;
+            cw = _mm512_add_epi32(
+                _mm512_mullo_epi32(_mm512_maskz_loadu_epi32((__mmask16)((1u << nb) - 1u), wsum),
+                                   _mm512_set1_epi32(a)),
+                _mm512_set1_epi32((int)cst));
+            for (i = 0; i < bc; i += nc) {
+                const int8_t *xp = x + (b0 + i) * ks;
+                __m512i av[4];
+                __m128i dv[4];
+                nc = bc - i < 4u ? bc - i : 4u;
+                for (c = 0; c < 4u; c++) av[c] = _mm512_setzero_si512();
+                for (j = 0; j < nb; j += 4u) {
+                    const int8_t *wp = w + (n + j) * ks;
+                    __mmask16 lm = (__mmask16)(0xFu << j);
+                    switch (nc) { /* each case is its own register-blocked copy */
+                    case 1: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, dv, 1); break;
+                    case 2: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, dv, 2); break;
+                    case 3: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, dv, 3); break;
+                    default: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, dv, 4); break;
+                    }
+                    for (c = 0; c < nc; c++) av[c] = _mm512_mask_broadcast_i32x4(av[c], lm, dv[c]);
+                }
+                for (c = 0; c < nc; c++) {
+                    row = (b0 + i + c) * ns + n;
+                    accel__mac_z_emit16(
+                        av[c], nb,
+                        _mm512_add_epi32(cw, _mm512_set1_epi32((int)((uint32_t)wo * xsum[i + c]))),
+                        bias, q, n, o ? o + row : NULL, o32 ? o32 + row : NULL);
+                }
+            }
+        }
+    }
+    (void)d;
+    (void)acc;
+#else
     for (b0 = 0; b0 < bs; b0 += 64u) {
         bc = bs - b0 < 64u ? bs - b0 : 64u;
         for (i = 0; i < bc; i++) xsum[i] = wo != 0 ? accel__mac_usum(x + (b0 + i) * ks, ks, xm) : 0u;
@@ -12585,6 +12710,7 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
             }
         }
     }
+#endif
 }
 #endif /* ACCEL_MAC_SIMD x86 */
 
@@ -13277,6 +13403,26 @@ static void accel__mac_range(int32_t base, uint32_t d, uint32_t k, uint32_t size
 }
 
 #if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
+/* accel__mac_range without its divisions when d is 1 (every conv without dilation): the x86
+ * kernels call it per output pixel, where two integer divisions cost about as much as the
+ * pixel's gather. */
+ACCEL__MAC_AI void accel__mac_xrange(int32_t base, uint32_t d, uint32_t k, uint32_t size,
+                                     uint32_t *lo, uint32_t *hi)
+{
+    int32_t end = (int32_t)size - base;
+    uint32_t l, h;
+    if (d != 1u) {
+        accel__mac_range(base, d, k, size, lo, hi);
+        return;
+    }
+    l = base < 0 ? (uint32_t)(-base) : 0u;
+    h = end <= 0 ? 0u : (uint32_t)end;
+    if (h > k) h = k;
+    if (l > h) l = h;
+    *lo = l;
+    *hi = h;
+}
+
 /* Depthwise (both x86 levels): the tap pointers of the window with corner (iy0, ix0) in image
  * b at channel c0; taps outside the image rows [ky0, ky1) and columns [kx0, kx1) point at zp,
  * bytes of the input zero point, which add exactly 0. toff: tap offsets from the corner. */
@@ -13340,8 +13486,8 @@ static void accel__mac_z_gather(const accel_mac_conv *g, const int8_t *x, uint32
     size_t rowb = (size_t)g->k_w * cg, ic = (size_t)g->in_c, xi;
     int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
     int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
-    accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
-    accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+    accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+    accel__mac_xrange(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
     if (ky0 > 0) ACCEL_MEMSET(d, zpu, (size_t)ky0 * rowb);
     for (ky = ky0; ky < ky1; ky++) {
         uint8_t *r = d + (size_t)ky * rowb;
@@ -13382,6 +13528,31 @@ ACCEL__MAC_AI void accel__mac_z_cblock(const uint32_t *patch, size_t pw, const _
     for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) acc[p] = a[p];
 }
 
+/* s[p] = the byte sum of patch p (rows of rb bytes, a multiple of 4, at most 1024) for the np
+ * <= 8 patches at d, reduced together (one tree for all eight rather than one per patch). */
+static void accel__mac_z_usum8(const uint8_t *d, size_t rb, size_t np, uint32_t *s)
+{
+    __m512i v[8], z = _mm512_setzero_si512(), t[4];
+    size_t p, k;
+    for (p = 0; p < 8u; p++) {
+        v[p] = z;
+        if (p >= np) continue;
+        for (k = 0; k + 64u <= rb; k += 64u)
+            v[p] = _mm512_add_epi64(v[p], _mm512_sad_epu8(_mm512_loadu_si512(d + p * rb + k), z));
+        if (k < rb)
+            v[p] = _mm512_add_epi64(
+                v[p], _mm512_sad_epu8(_mm512_maskz_loadu_epi8(accel__mac_z_mask(rb - k), d + p * rb + k), z));
+    }
+    /* per 128-bit lane [v2i, v2i+1] partial sums, then across lanes: qword p = patch p */
+    for (p = 0; p < 4u; p++)
+        t[p] = _mm512_add_epi64(_mm512_unpacklo_epi64(v[2u * p], v[2u * p + 1u]),
+                                _mm512_unpackhi_epi64(v[2u * p], v[2u * p + 1u]));
+    t[0] = _mm512_add_epi64(_mm512_shuffle_i64x2(t[0], t[1], 0x88), _mm512_shuffle_i64x2(t[0], t[1], 0xDD));
+    t[2] = _mm512_add_epi64(_mm512_shuffle_i64x2(t[2], t[3], 0x88), _mm512_shuffle_i64x2(t[2], t[3], 0xDD));
+    t[0] = _mm512_add_epi64(_mm512_shuffle_i64x2(t[0], t[2], 0x88), _mm512_shuffle_i64x2(t[0], t[2], 0xDD));
+    _mm256_storeu_si256((__m256i *)(void *)s, _mm512_cvtepi64_epi32(t[0]));
+}
+
 /* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_ZC_K. */
 static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
                               const int8_t *w, const int32_t *bias, uint8_t *o, size_t fs,
@@ -13412,12 +13583,16 @@ static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q,
             for (j = 0; j < sn; j++) {
                 const int8_t *fr = w + (gi * ocg + s0 + j) * fs;
                 uint8_t *dst = wb + (j / 16u) * kg * 64u + (j % 16u) * 4u;
-                ws = 0;
-                for (k = 0; k < fs; k++) {
-                    int32_t wv = (int8_t)(fr[k] ^ fx);
-                    dst[(k / 4u) * 64u + (k % 4u)] = (uint8_t)(wv & 0xFF);
-                    ws += (uint32_t)wv;
+                uint32_t f4 = fx ? 0x80808080u : 0u, v4;
+                /* 4 taps at a time (a byte transpose, dwords moved whole); the sum of the
+                 * signed weights is the uint8 sum of w ^ fx ^ 0x80 less 128 per tap */
+                for (k = 0; k + 4u <= fs; k += 4u) {
+                    ACCEL_MEMCPY(&v4, fr + k, 4);
+                    v4 ^= f4;
+                    ACCEL_MEMCPY(dst + k * 16u, &v4, 4);
                 }
+                for (; k < fs; k++) dst[(k / 4u) * 64u + (k % 4u)] = (uint8_t)((fr[k] ^ fx) & 0xFF);
+                ws = accel__mac_usum(fr, fs, fx ^ -128) - 128u * nfs;
                 ch = gi * ocg + s0 + j;
                 cst[j] = (uint32_t)a * ws + nfs * (uint32_t)a * (uint32_t)wo +
                          (bias ? (uint32_t)bias[ch] : 0u);
@@ -13426,12 +13601,12 @@ static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q,
                 np = npix - pix0 < ACCEL__MAC_ZC_P ? npix - pix0 : ACCEL__MAC_ZC_P;
                 for (p = 0; p < np; p++) {
                     accel__mac_z_gather(g, x, b, oy, ox, gi, cg, zpu, xmv, pb + p * pw * 4u);
-                    xsum[p] = wo != 0 ? accel__mac_usum((const int8_t *)(pb + p * pw * 4u), fs, 0) : 0u;
                     if (++ox == g->out_w) {
                         ox = 0;
                         if (++oy == g->out_h) { oy = 0; b++; }
                     }
                 }
+                if (wo != 0) accel__mac_z_usum8(pb, pw * 4u, np, xsum);
                 for (vi = 0; vi * 16u < sn; vi += 2u) {
                     size_t nv = sn - vi * 16u > 16u ? 2u : 1u, u;
                     if (nv == 2u) accel__mac_z_cblock(patch, pw, wp + vi * kg, kg, acc, 2);
@@ -13528,10 +13703,10 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
-            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
             for (ox = 0; ox < g->out_w; ox++) {
                 int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
-                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                accel__mac_xrange(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
                 accel__mac_dw_taps(g, x, c0, b, iy0, ix0, ky0, ky1, kx0, kx1, toff,
                                    (const int8_t *)(const void *)&zpb, tp);
                 for (k = 0; k < 4u; k++) acc[k] = cv[k];
@@ -13569,6 +13744,128 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
         }
 }
 
+/* Depthwise with windows at most 3 taps wide, horizontal stride and dilation 1 (3x3, 3x1, 1x3,
+ * 2x2, ...): two horizontally adjacent output pixels per pass share their loads and byte
+ * interleaves. Per window row, 4 input columns ix0..ix0+3 are interleaved once into channel
+ * quads (as in accel__mac_z_dw_t); the left pixel reads them with the row's taps in bytes 0..2
+ * (byte 3 weight 0), the right pixel with the taps in bytes 1..3 (byte 0 weight 0): half the
+ * loads and unpacks of one window per pixel. The offset term wo'*xu comes from vpdpbusd against
+ * wo' in the used bytes only; the constant term counts k_h*k_w taps; a column or row outside the
+ * image reads the input zero point (its term is exactly 0, as in accel__mac_z_dw_t). */
+#define ACCEL__MAC_ZD3_H 16u /* k_h at most (packed taps: 2 * k_h * 256 bytes) */
+ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_quant *q,
+                                      const int8_t *x, const int8_t *w, const int32_t *bias,
+                                      uint8_t *o, size_t c0, const int UNS, const int FULL,
+                                      const int PT)
+{
+    __m512i wq[2 * 4 * ACCEL__MAC_ZD3_H], acc[8], cv[4], mul[4], sh[4], xmv, xv[4], ab, cd, ef, gh;
+    __m512i woa[2], wob[2];
+    __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
+    int32_t pm[64], ps[64];
+    uint32_t pc[64];
+    const int8_t *cp[4], *zp = (const int8_t *)(const void *)&zpb, *rp;
+    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, kh = g->k_h, kw = g->k_w, ky, t, k;
+    size_t ch, lane, ob, W = g->in_w;
+    __mmask64 m64 = nc == 64u ? ~(__mmask64)0 : (__mmask64)(((uint64_t)1 << nc) - 1u);
+    uint32_t dh = accel__mac_one(g->dilation_h), b, oy, ox, ky0, ky1;
+    int32_t fx = UNS ? -128 : 0, xm = fx ^ -128, a = q->input_offset - fx - 128;
+    int32_t wo = q->filter_offset - fx, wa = wo > 127 ? 127 : wo, wb = wo - wa, ix0;
+    uint8_t *wb8 = (uint8_t *)(void *)wq, wob8[4][64];
+    __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
+    __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
+    __m512i off = _mm512_set1_epi32(q->output_offset);
+    xmv = _mm512_set1_epi8((char)(xm & 0xFF));
+    /* pack: row ky, pixel p (0 left, 1 right), accumulator k, lane 4L + j, byte t = tap t - p
+     * of row ky of channel 16L + 4k + j (0 outside the row's taps) */
+    ACCEL_MEMSET(wq, 0, 2u * 4u * kh * 64u);
+    for (lane = 0; lane < 64u; lane++) {
+        uint32_t ws = 0;
+        k = lane / 16u;
+        ch = (lane % 16u) / 4u * 16u + k * 4u + lane % 4u;
+        for (ky = 0; ky < kh && ch < nc; ky++)
+            for (t = 0; t < kw; t++) {
+                int32_t v = (int8_t)(w[(ky * kw + t) * C + c0 + ch] ^ fx);
+                wb8[((ky * 2u) * 4u + k) * 64u + (lane % 16u) * 4u + t] = (uint8_t)(v & 0xFF);
+                wb8[((ky * 2u + 1u) * 4u + k) * 64u + (lane % 16u) * 4u + t + 1u] = (uint8_t)(v & 0xFF);
+                ws += (uint32_t)v;
+            }
+        pc[lane] = (bias && ch < nc ? (uint32_t)bias[c0 + ch] : 0u) + (uint32_t)a * ws +
+                   (uint32_t)(kh * kw) * (uint32_t)a * (uint32_t)wo;
+        pm[lane] = q->count == 1 ? q->multiplier[0] : ch < nc ? q->multiplier[c0 + ch] : 0;
+        ps[lane] = q->count == 1 ? q->shift[0] : ch < nc ? q->shift[c0 + ch] : 0;
+    }
+    /* wo' (split into wa + wb, each a signed byte) in the bytes each pixel uses */
+    for (t = 0; t < 64u; t++) {
+        wob8[0][t] = (uint8_t)(t % 4u < kw ? wa & 0xFF : 0);
+        wob8[1][t] = (uint8_t)(t % 4u >= 1u && t % 4u <= kw ? wa & 0xFF : 0);
+        wob8[2][t] = (uint8_t)(t % 4u < kw ? wb & 0xFF : 0);
+        wob8[3][t] = (uint8_t)(t % 4u >= 1u && t % 4u <= kw ? wb & 0xFF : 0);
+    }
+    woa[0] = _mm512_loadu_si512(wob8[0]);
+    wob[0] = _mm512_loadu_si512(wob8[1]);
+    woa[1] = _mm512_loadu_si512(wob8[2]);
+    wob[1] = _mm512_loadu_si512(wob8[3]);
+    for (k = 0; k < 4u; k++) {
+        cv[k] = _mm512_loadu_si512(pc + 16u * k);
+        mul[k] = _mm512_loadu_si512(pm + 16u * k);
+        sh[k] = _mm512_loadu_si512(ps + 16u * k);
+    }
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox = 0; ox < g->out_w; ox += 2u) {
+                ix0 = (int32_t)ox - (int32_t)g->pad_left;
+                for (k = 0; k < 4u; k++) acc[k] = acc[4u + k] = cv[k];
+                for (ky = 0; ky < kh; ky++) {
+                    const __m512i *wp = wq + ky * 8u;
+                    rp = ky >= ky0 && ky < ky1
+                             ? x + ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * W * C + c0
+                             : NULL;
+                    for (t = 0; t < 4u; t++) {
+                        int32_t ix = ix0 + (int32_t)t;
+                        cp[t] = rp && ix >= 0 && (uint32_t)ix < W ? rp + (size_t)(uint32_t)ix * C : zp;
+                    }
+                    for (t = 0; t < 4u; t++)
+                        xv[t] = accel__mac_z_ld64(cp[t], m64, xmv, UNS, FULL);
+                    ab = _mm512_unpacklo_epi8(xv[0], xv[1]);
+                    cd = _mm512_unpackhi_epi8(xv[0], xv[1]);
+                    ef = _mm512_unpacklo_epi8(xv[2], xv[3]);
+                    gh = _mm512_unpackhi_epi8(xv[2], xv[3]);
+                    xv[0] = _mm512_unpacklo_epi16(ab, ef);
+                    xv[1] = _mm512_unpackhi_epi16(ab, ef);
+                    xv[2] = _mm512_unpacklo_epi16(cd, gh);
+                    xv[3] = _mm512_unpackhi_epi16(cd, gh);
+                    for (k = 0; k < 4u; k++) {
+                        acc[k] = accel__mac_z_dp(acc[k], xv[k], wp[k]);
+                        acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wp[4u + k]);
+                        if (wa != 0) {
+                            acc[k] = accel__mac_z_dp(acc[k], xv[k], woa[0]);
+                            acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wob[0]);
+                        }
+                        if (wb != 0) {
+                            acc[k] = accel__mac_z_dp(acc[k], xv[k], woa[1]);
+                            acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wob[1]);
+                        }
+                    }
+                }
+                for (t = 0; t < 2u && ox + t < g->out_w; t++) {
+                    __m512i r[4];
+                    for (k = 0; k < 4u; k++)
+                        r[k] = accel__mac_z_rq(acc[4u * t + k], PT ? mul[0] : mul[k],
+                                               PT ? sh[0] : sh[k], lo, hi, off);
+                    /* exact saturating packs: the values are in the output range */
+                    ab = _mm512_packs_epi32(r[0], r[1]);
+                    cd = _mm512_packs_epi32(r[2], r[3]);
+                    ab = UNS ? _mm512_packus_epi16(ab, cd) : _mm512_packs_epi16(ab, cd);
+                    ob = (((size_t)b * g->out_h + oy) * g->out_w + ox + t) * C + c0;
+                    if (FULL) _mm512_storeu_si512(o + ob, ab);
+                    else _mm512_mask_storeu_epi8(o + ob, m64, ab);
+                }
+            }
+        }
+}
+
 static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
                             const int8_t *w, const int32_t *bias, uint8_t *o)
 {
@@ -13577,6 +13874,20 @@ static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, c
         /* specialized copies: uint8/int8, a whole 64-channel block, per-tensor (PT: one set of
          * requantization constants, hoisted out of the pixel loop) */
         int v = (q->dtype == ACCEL_MAC_UINT8 ? 4 : 0) + (C - c0 >= 64u ? 2 : 0) + (q->count == 1);
+        if (g->k_w <= 3u && g->k_h <= ACCEL__MAC_ZD3_H && g->stride_w == 1u &&
+            accel__mac_one(g->dilation_w) == 1u) {
+            switch (v) {
+            case 0: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 0, 0); break;
+            case 1: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 0, 1); break;
+            case 2: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 1, 0); break;
+            case 3: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 1, 1); break;
+            case 4: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 0, 0); break;
+            case 5: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 0, 1); break;
+            case 6: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 1, 0); break;
+            default: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 1, 1); break;
+            }
+            continue;
+        }
         switch (v) {
         case 0: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 0, 0); break;
         case 1: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 0, 1); break;
@@ -13746,10 +14057,10 @@ ACCEL__MAC_AI void accel__mac_y_dw_t(const accel_mac_conv *g, const accel_mac_qu
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
-            accel__mac_range(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+            accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
             for (ox = 0; ox < g->out_w; ox++) {
                 int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
-                accel__mac_range(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
+                accel__mac_xrange(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
                 accel__mac_dw_taps(g, x, c0, b, iy0, ix0, ky0, ky1, kx0, kx1, toff, zpb, tp);
                 for (v = 0; v < NV; v++) acc[v] = bv[v];
                 for (i = 0; i < nt; i++)

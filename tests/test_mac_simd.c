@@ -2,7 +2,8 @@
  * in (the Makefile's test flags have no -march, so the target is switched on here for the
  * included code only), plus random FC / GEMM cases aimed at the SIMD blocking: every depth tail
  * 1..200 (not multiples of 16/32/64), batch 1..9 (tiles of 1..4 rows and a 64-row chunk edge),
- * filter rows not a multiple of 4, extreme offsets. The reference is the plain int64 loop of
+ * filter rows not a multiple of 4, extreme offsets; batch 1..3 at depths to 1280 with the weights
+ * at every alignment (test_fc_simd_wide). The reference is the plain int64 loop of
  * test_mac.c, which the portable path matches too (test_mac, test_mac_small), so passing here
  * means bit-identical to it. Skips, with a note, when the CPU lacks AVX-512 VNNI.
  * tests/test_mac_simd_avx2.c runs the same with the AVX2 path (SIMD_AVX2_ONLY). */
@@ -71,6 +72,59 @@ static void test_fc_simd_random(void)
     }
     CHECK_EQ(bad, 0);
 }
+/* FC with batch 1..3 (the weight-streaming kernel): depths that fill whole 256-byte passes and
+ * leave every tail, multiples of 64 from 512 up (where the first bytes of each row are peeled
+ * off so that the weight loads are aligned) with the weights at every offset 0..63 from a
+ * 64-byte boundary, output channel counts across the 16-row blocks and their 4/8/12 rests. */
+static void test_fc_simd_wide(void)
+{
+    static uint8_t x[3 * 1280], wbuf[40 * 1280 + 128], o1[3 * 40], o2[3 * 40];
+    static int32_t bias[40], acc[3 * 40];
+    int it, bad = 0;
+    for (it = 0; it < 600 && bad < 3; it++) {
+        int B = rrange(1, 3), N = rrange(1, 40), K, i, m, n, k;
+        int hasb = (int)(rnd() % 4 != 0), off = rrange(0, 63);
+        uint8_t *w = wbuf + ((64u - ((uintptr_t)wbuf & 63u)) & 63u) + off;
+        rq r;
+        accel_mac_quant q;
+        K = it % 2 ? 64 * rrange(8, 20) : rrange(201, 1280);
+        rand_rq(&r, N, K);
+        if (it % 3 == 0) { /* extreme offsets; 128 (int8) and 0 (uint8) take no weight sums */
+            r.io = r.dt ? (rnd() & 1 ? -255 : 0) : (rnd() & 1 ? -127 : 128);
+            r.fo = r.dt ? (rnd() & 1 ? -255 : 0) : (rnd() & 1 ? -127 : 128);
+        }
+        rand_bytes(x, (size_t)(B * K));
+        rand_bytes(w, (size_t)(N * K));
+        for (i = 0; i < N; i++) bias[i] = rand_bias();
+        fill_quant(&q, &r);
+        ref_fc(B, K, N, x, w, hasb ? bias : NULL, &r, o1);
+        if (accel_mac_fully_connected((uint32_t)B, (uint32_t)K, (uint32_t)N, x, (size_t)(B * K), w,
+                                      (size_t)(N * K), hasb ? bias : NULL, hasb ? (size_t)N : 0, &q,
+                                      o2, (size_t)(B * N)) != ACCEL_OK ||
+            memcmp(o1, o2, (size_t)(B * N)) != 0) {
+            bad++;
+            printf("  fc case %d B=%d K=%d N=%d off=%d dt=%d\n", it, B, K, N, off, r.dt);
+        }
+        if (accel_mac_matmul_s32(r.dt ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, (uint32_t)B, (uint32_t)N,
+                                 (uint32_t)K, x, (size_t)(B * K), r.io, w, (size_t)(N * K), r.fo,
+                                 acc, (size_t)(B * N)) != ACCEL_OK) {
+            bad++;
+            continue;
+        }
+        for (m = 0; m < B; m++)
+            for (n = 0; n < N; n++) {
+                int64_t s = 0;
+                for (k = 0; k < K; k++)
+                    s += (int64_t)(val(x, (size_t)(m * K + k), r.dt) + r.io) *
+                         (val(w, (size_t)(n * K + k), r.dt) + r.fo);
+                if (s != acc[m * N + n]) {
+                    if (bad < 3) printf("  matmul case %d B=%d K=%d N=%d off=%d dt=%d\n", it, B, K, N, off, r.dt);
+                    bad++;
+                }
+            }
+    }
+    CHECK_EQ(bad, 0);
+}
 /* conv2d / depthwise at channel counts that exercise the SIMD conv paths: output channels
  * across the 16-lane blocks and the 32-channel pairs (1..64, and >64 with per-tensor quant),
  * patches past the packed-filter limit (fs > 1024: the portable fallback), depthwise channel
@@ -116,6 +170,44 @@ static void test_conv_simd_random(int kind)
     }
     CHECK_EQ(bad, 0);
 }
+/* depthwise through the two-pixel kernel for windows up to 3 wide with horizontal stride and
+ * dilation 1: window heights up to 17 (16 is its limit; 17 takes the general kernel), odd and
+ * even output widths (a last single pixel), outputs reaching past both image edges, vertical
+ * stride and dilation, every channel count to 140 (the masked 64-channel tail). */
+static void test_depthwise_simd_rows(void)
+{
+    static uint8_t x[2 * 20 * 9 * 140], w[17 * 3 * 140], o1[2 * 22 * 13 * 140],
+        o2[2 * 22 * 13 * 140 + 1];
+    static int32_t bias[140];
+    int it, bad = 0;
+    for (it = 0; it < 400 && bad < 3; it++) {
+        geo g;
+        rq r;
+        g.B = rrange(1, 2);
+        g.H = rrange(1, 20);
+        g.W = rrange(1, 9);
+        g.KH = it % 4 == 0 ? rrange(6, 17) : rrange(1, 5);
+        g.KW = rrange(1, 3);
+        g.sh = rrange(1, 2);
+        g.sw = 1;
+        g.dh = rnd() % 4 == 0 ? 2 : 1;
+        g.dw = 1;
+        g.pt = rrange(0, 2);
+        g.pl = rrange(0, 2);
+        g.OH = (g.H + g.pt + rrange(0, 2) - ((g.KH - 1) * g.dh + 1)) / g.sh + 1;
+        g.OW = g.W + g.pl + rrange(0, 2) - g.KW + 1;
+        if (g.OH < 1) g.OH = 1;
+        if (g.OW < 1) g.OW = 1;
+        g.groups = 0;
+        g.dm = 1;
+        g.C = rrange(1, 140);
+        g.OC = g.C;
+        rand_rq(&r, g.OC > 64 ? 1 : g.OC, g.KH * g.KW);
+        r.single = 0; /* the SIMD kernels run double rounding */
+        bad += conv_case(1, it, &g, &r, x, w, bias, o1, o2);
+    }
+    CHECK_EQ(bad, 0);
+}
 static void test_conv2d_simd_random(void) { test_conv_simd_random(0); }
 static void test_depthwise_simd_random(void) { test_conv_simd_random(1); }
 #pragma GCC pop_options
@@ -144,8 +236,10 @@ int main(void)
         return 1;
     }
     RUN(test_fc_simd_random);
+    RUN(test_fc_simd_wide);
     RUN(test_conv2d_simd_random);
     RUN(test_depthwise_simd_random);
+    RUN(test_depthwise_simd_rows);
     return test_mac_main();
 #else
     printf("SKIP: not an x86 GCC build; the SIMD path is not compiled here\n");

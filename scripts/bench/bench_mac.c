@@ -1,6 +1,11 @@
 /* bench_mac - the MAC engine against a naive loop, gemmlowp and XNNPACK, same run, same inputs.
- * Reports GMAC/s medians (7 samples) and ratios; every baseline's output is compared with the
- * engine's for bit-exactness on the benchmark's own data. Single thread. */
+ * Reports GMAC/s medians (301 interleaved samples of about 0.5 ms) and ratios with their spread
+ * (the quartiles of the per-sample ratios), then a summary against XNNPACK; every baseline's
+ * output is compared with the engine's for bit-exactness on the benchmark's own data. Single
+ * thread. The load average is printed before and after: the machine may be shared, and the
+ * ratios (interleaved samples) hold better under load than the absolute figures.
+ *   bench_mac [filter]   only the workloads whose name contains filter (e.g. "FC", "conv",
+ *                        "int8", "uint8"; the name is "<op> <dtype>") */
 #define _POSIX_C_SOURCE 199309L
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
@@ -9,6 +14,13 @@
 #include <string.h>
 #include <time.h>
 #include <math.h>
+/* many short samples: this machine is often shared, and a median over 301 interleaved samples
+ * of 0.5 ms moves less under load than one over 7 of 20 ms (fewer samples straddle a switch to
+ * another process) */
+#ifndef BENCH_SAMPLES
+#define BENCH_SAMPLES 301
+#endif
+#define BENCH_SAMPLE_S 0.0005
 #include "benchlib.h"
 
 int bench_gemmlowp_fc_u8(const uint8_t *x, const uint8_t *w, const int32_t *bias, int batches,
@@ -164,12 +176,39 @@ static size_t ndiff(const work *k)
     return n;
 }
 
+/* one line of the summary: the engine's GMAC/s and its ratio to XNNPACK with the spread */
+typedef struct {
+    char name[48];
+    double gmacs[2], xr[2], xlo[2], xhi[2];
+    size_t xdiff[2], no;
+    int have[2];
+} summary_row;
+static summary_row summary[8];
+static int nsummary;
+static const char *filter;
+
+static void print_load(const char *when)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    char line[128];
+    if (f && fgets(line, sizeof line, f)) printf("load average %s: %s", when, line);
+    if (f) fclose(f);
+}
+
 static void report(const char *name, work *k, double macs, int with_gemmlowp)
 {
     bench_runner f[4];
-    double med[4], ratio[4];
+    double med[4], ratio[4], lo[4], hi[4];
+    char full[64];
+    summary_row *sr;
     int exact_n, exact_g = 1, nf = 2, gi = -1, xi = -1;
     size_t xdiff = 0;
+    int i;
+    snprintf(full, sizeof full, "%s %s", name, k->dt ? "uint8" : "int8");
+    if (filter && !strstr(full, filter)) {
+        free(k->x); free(k->w); free(k->o); free(k->o_ref); free(k->bias);
+        return;
+    }
     f[0] = run_engine;
     f[1] = run_naive;
     run_engine(k);
@@ -199,27 +238,74 @@ static void report(const char *name, work *k, double macs, int with_gemmlowp)
             f[nf++] = run_xnnpack;
         }
     }
-    bench_interleaved(f, nf, k, med, ratio);
-    printf("%-30s %-5s engine %6.2f  naive %6.2f (x%5.2f, %s)", name, k->dt ? "uint8" : "int8",
-           macs / med[0] * 1e-9, macs / med[1] * 1e-9, ratio[1], exact_n ? "exact" : "DIFFERS");
+    bench_interleaved_spread(f, nf, k, med, ratio, lo, hi);
+    printf("%-30s %-5s engine %6.2f  naive %6.2f (x%5.2f %4.2f-%4.2f, %s)", name,
+           k->dt ? "uint8" : "int8", macs / med[0] * 1e-9, macs / med[1] * 1e-9, ratio[1], lo[1],
+           hi[1], exact_n ? "exact" : "DIFFERS");
     if (gi >= 0)
-        printf("  gemmlowp %6.2f (x%5.2f, %s)", macs / med[gi] * 1e-9, ratio[gi], exact_g ? "exact" : "DIFFERS");
+        printf("  gemmlowp %6.2f (x%5.2f %4.2f-%4.2f, %s)", macs / med[gi] * 1e-9, ratio[gi],
+               lo[gi], hi[gi], exact_g ? "exact" : "DIFFERS");
     if (xi >= 0) {
-        printf("  xnnpack %6.2f (x%5.2f, ", macs / med[xi] * 1e-9, ratio[xi]);
+        printf("  xnnpack %6.2f (x%5.2f %4.2f-%4.2f, ", macs / med[xi] * 1e-9, ratio[xi], lo[xi],
+               hi[xi]);
         if (xdiff) printf("%zu of %zu outputs differ)", xdiff, k->no);
         else printf("exact)");
     }
     printf("\n");
+    fflush(stdout);
+    for (i = 0; i < nsummary && strcmp(summary[i].name, name) != 0; i++) {}
+    if (i == nsummary && nsummary < 8) snprintf(summary[nsummary++].name, sizeof summary[0].name, "%s", name);
+    if (i < 8) {
+        sr = &summary[i];
+        sr->have[k->dt] = xi >= 0;
+        sr->gmacs[k->dt] = macs / med[0] * 1e-9;
+        sr->no = k->no;
+        if (xi >= 0) {
+            sr->xr[k->dt] = ratio[xi];
+            sr->xlo[k->dt] = lo[xi];
+            sr->xhi[k->dt] = hi[xi];
+            sr->xdiff[k->dt] = xdiff;
+        }
+    }
     bench_xnn_fc_delete(k->xnn);
     free(k->x); free(k->w); free(k->o); free(k->o_ref); free(k->bias);
 }
 
-int main(void)
+static void print_summary(void)
+{
+    int i, dt;
+    printf("\nengine / XNNPACK (median time ratio, >1 = engine faster; quartiles of the %d samples),"
+           " engine GMAC/s, outputs where XNNPACK differs from TFLite's fixed-point result\n",
+           BENCH_SAMPLES);
+    printf("| op | int8 | uint8 | XNNPACK differs (int8 / uint8) |\n|---|---|---|---|\n");
+    for (i = 0; i < nsummary; i++) {
+        const summary_row *r = &summary[i];
+        printf("| %s |", r->name);
+        for (dt = 0; dt < 2; dt++) {
+            if (r->have[dt])
+                printf(" %.2f (%.2f-%.2f; %.1f) |", r->xr[dt], r->xlo[dt], r->xhi[dt], r->gmacs[dt]);
+            else if (r->gmacs[dt] > 0)
+                printf(" - (%.1f) |", r->gmacs[dt]);
+            else
+                printf(" - |");
+        }
+        for (dt = 0; dt < 2; dt++) {
+            printf("%s", dt ? " / " : " ");
+            if (r->have[dt]) printf("%zu of %zu", r->xdiff[dt], r->no);
+            else printf("-");
+        }
+        printf(" |\n");
+    }
+}
+
+int main(int argc, char **argv)
 {
     static const int fc[3] = {256, 1024, 2048};
     int i, dt;
-    printf("GMAC/s, medians of %d interleaved samples; (xR) = median of baseline time / engine time;"
-           " single thread; ACCEL_MAC_FAST=%d ACCEL_MAC_SIMD=%d (%s)\n", BENCH_SAMPLES, ACCEL_MAC_FAST,
+    filter = argc > 1 ? argv[1] : NULL;
+    print_load("before");
+    printf("GMAC/s, medians of %d interleaved samples; (xR q1-q3) = median and quartiles of"
+           " baseline time / engine time; single thread; ACCEL_MAC_FAST=%d ACCEL_MAC_SIMD=%d (%s)\n", BENCH_SAMPLES, ACCEL_MAC_FAST,
            ACCEL_MAC_SIMD, ACCEL_MAC_SIMD == 2 ? "AVX-512 VNNI" : ACCEL_MAC_SIMD == 1 ? "AVX2" : "portable");
     for (dt = 0; dt < 2; dt++) {
         for (i = 0; i < 3; i++) {
@@ -263,5 +349,7 @@ int main(void)
             report("depthwise 3x3 1x32x32x64 SAME", &k, 32.0 * 32 * 64 * 9, 0);
         }
     }
+    print_summary();
+    print_load("after");
     return 0;
 }

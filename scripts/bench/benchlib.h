@@ -26,14 +26,24 @@ static double bench_median(double *v, size_t n)
 }
 
 /* Time nf runners on the same work, samples interleaved (f[0], f[1], ..., f[0], ...) so load
- * changes hit all alike. Each runner is repeated until one sample takes >= 20 ms. med[j] is the
- * median seconds per call of f[j]; ratio[j] the median of per-sample f[j]/f[0] time ratios
- * (f[0] is the subject, the others its baselines). nf <= 4. */
+ * changes hit all alike. Each runner is repeated until one sample takes >= BENCH_SAMPLE_S
+ * seconds (20 ms unless the bench defines it; on a shared machine many short samples give a
+ * steadier median ratio than a few long ones). med[j] is the median seconds per call of f[j];
+ * ratio[j] the median of per-sample f[j]/f[0] time ratios (f[0] is the subject, the others its
+ * baselines); lo[j]/hi[j] (when not NULL) the lower and upper quartiles of those ratios (with 7
+ * samples the 2nd and 6th), the spread to quote with the median. nf <= 4. */
 typedef void (*bench_runner)(void *ctx);
+#ifndef BENCH_SAMPLES
 #define BENCH_SAMPLES 7
-static void bench_interleaved(bench_runner *f, int nf, void *ctx, double *med, double *ratio)
+#endif
+#ifndef BENCH_SAMPLE_S
+#define BENCH_SAMPLE_S 0.02
+#endif
+static void bench_interleaved_spread(bench_runner *f, int nf, void *ctx, double *med,
+                                     double *ratio, double *lo, double *hi)
 {
-    double s[4][BENCH_SAMPLES], rt[4][BENCH_SAMPLES], t0;
+    static double s[4][BENCH_SAMPLES], rt[4][BENCH_SAMPLES];
+    double t0;
     long reps[4];
     int i, j;
     long r;
@@ -42,7 +52,7 @@ static void bench_interleaved(bench_runner *f, int nf, void *ctx, double *med, d
         for (;;) {
             t0 = bench_now_s();
             for (r = 0; r < reps[j]; r++) f[j](ctx);
-            if (bench_now_s() - t0 > 0.02 || reps[j] > 1000000) break;
+            if (bench_now_s() - t0 > BENCH_SAMPLE_S || reps[j] > 1000000) break;
             reps[j] *= 2;
         }
     }
@@ -55,7 +65,13 @@ static void bench_interleaved(bench_runner *f, int nf, void *ctx, double *med, d
     for (j = 0; j < nf; j++) {
         for (i = 0; i < BENCH_SAMPLES; i++) rt[j][i] = s[j][i] / s[0][i];
         med[j] = bench_median(s[j], BENCH_SAMPLES);
-        ratio[j] = bench_median(rt[j], BENCH_SAMPLES);
+        ratio[j] = bench_median(rt[j], BENCH_SAMPLES); /* sorts rt[j] */
+        if (lo) lo[j] = rt[j][BENCH_SAMPLES / 4];
+        if (hi) hi[j] = rt[j][BENCH_SAMPLES - 1 - BENCH_SAMPLES / 4];
     }
+}
+static void bench_interleaved(bench_runner *f, int nf, void *ctx, double *med, double *ratio)
+{
+    bench_interleaved_spread(f, nf, ctx, med, ratio, NULL, NULL);
 }
 #endif
