@@ -225,6 +225,12 @@
  *          accel_<s>_decode_<thing>; accel_tsp1_open -> accel_tsp1_init (it does no I/O);
  *          TFLite's helper names spelled out in mac. The old names stay as macros (see
  *          "deprecated names" at the end of the declarations) until 0.2.0.
+ *   next   (unreleased) The bridge's status codes (ACCEL_BRIDGE_E_*, -95..-99) are in the
+ *          accel_status enum. accel_port_spi_transfer with length 0 and no flags ends a
+ *          transaction held with ACCEL_SPI_KEEP_CS (it was ACCEL_E_ZERO_LENGTH). A TSP1 frame's
+ *          payload may point into the data given to accel_tsp1_decoder_feed
+ *          (ACCEL_TSP1_IN_PLACE; 0 restores the old behaviour). ACCEL_MAC_FAST is on by
+ *          default on 32-bit targets too (the ACCEL_MAC_MCU kernels).
  */
 
 /* ============================================================================================
