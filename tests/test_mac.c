@@ -940,6 +940,97 @@ static void test_errors_more(void)
 #endif
 }
 
+/* ---------------------------------------------------------------- edge geometries */
+/* Shapes the random cases never draw, each sending a kernel down another path: a depthwise row
+ * wider than the 16 output pixels the microcontroller kernel requantizes at once, a depthwise
+ * window of more than 25 taps (the packed-filter limit: the portable loop takes it), conv2d
+ * filters longer than the 2048-byte host patch and longer than the 32768-term chunk (with
+ * enough scratch, which then is not used). Both types, against ref_conv, guard byte after the
+ * output; conv2d also through caller scratch of exactly the size asked for, at an odd address. */
+enum { EDGE_X = 2 * 32769 + 64, EDGE_W = 2 * 32769 + 64, EDGE_O = 3 * 20 * 8 + 64,
+       EDGE_S = 6 * 32769 + 3 + 8 };
+static uint8_t ex[EDGE_X], ew[EDGE_W], eo1[EDGE_O], eo2[EDGE_O], escr[EDGE_S];
+static int32_t ebias[8];
+
+static void edge_case(int kind, const geo *g)
+{
+    int dt, i;
+    for (dt = 0; dt < 2; dt++) {
+        rq r;
+        accel_mac_conv c;
+        accel_mac_quant q;
+        size_t nin = (size_t)g->B * (size_t)g->H * (size_t)g->W * (size_t)g->C;
+        size_t nout = (size_t)g->B * (size_t)g->OH * (size_t)g->OW * (size_t)g->OC;
+        size_t nw = kind == 0 ? (size_t)g->OC * (size_t)(g->KH * g->KW) * (size_t)(g->C / g->groups)
+                              : (size_t)(g->KH * g->KW * g->OC);
+        size_t need = 0;
+        REQUIRE(nin <= EDGE_X && nw <= EDGE_W && nout < EDGE_O && g->OC <= 8);
+        do rand_rq(&r, g->OC, g->KH * g->KW * g->C); while (r.dt != dt);
+        rand_bytes(ex, nin);
+        rand_bytes(ew, nw);
+        for (i = 0; i < g->OC; i++) ebias[i] = rand_bias();
+        fill_quant(&q, &r);
+        to_conv(g, &c);
+        ref_conv(kind, g, ex, ew, ebias, &r, eo1);
+        memset(eo2, 0xAA, nout + 1);
+        CHECK_ST(kind == 0 ? accel_mac_conv2d(&c, &q, ex, nin, ew, nw, ebias, (size_t)g->OC, eo2, nout)
+                           : accel_mac_depthwise_conv2d(&c, &q, ex, nin, ew, nw, ebias, (size_t)g->OC, eo2, nout),
+                 ACCEL_OK);
+        CHECK_MEM(eo1, eo2, nout);
+        CHECK_EQ(eo2[nout], 0xAA);
+        if (kind != 0) continue;
+        CHECK_ST(accel_mac_conv2d_scratch_size(&c, &need), ACCEL_OK);
+        REQUIRE(need + 1 <= EDGE_S);
+        memset(escr, 0x5A, sizeof escr);
+        memset(eo2, 0xAA, nout + 1);
+        CHECK_ST(accel_mac_conv2d_with_scratch(&c, &q, ex, nin, ew, nw, ebias, (size_t)g->OC, eo2, nout,
+                                               escr + 1, need), ACCEL_OK);
+        CHECK_MEM(eo1, eo2, nout);
+        CHECK_EQ(eo2[nout], 0xAA);
+    }
+}
+
+static void test_edge_geometries(void)
+{
+    /* B H W C OH OW OC KH KW sh sw dh dw pt pl groups dm */
+    static const geo dw_wide = {1, 3, 20, 8, 3, 20, 8, 3, 3, 1, 1, 1, 1, 1, 1, 0, 1};
+    static const geo dw_taps = {2, 7, 6, 5, 2, 2, 5, 6, 5, 1, 1, 1, 1, 0, 0, 0, 1};
+    static const geo conv_patch = {1, 3, 3, 240, 3, 3, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0};
+    static const geo conv_chunk = {1, 1, 2, 32769, 1, 2, 2, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0};
+    edge_case(1, &dw_wide);
+    edge_case(1, &dw_taps);
+    edge_case(0, &conv_patch);
+    edge_case(0, &conv_chunk);
+}
+
+/* Sizes past size_t: hand-computed cases for the wide products' scratch size (each factor and
+ * each sum of the three plane areas), on every size_t width; *size is left 0. */
+static void test_wide_overflow(void)
+{
+    size_t sz = 7;
+    int16_t a[1] = {1}, b[1] = {1};
+    int64_t o[1] = {42};
+    uint32_t sbuf[4];
+    const uint32_t M = 0xFFFFFFFFUL;
+    /* 4 * M * M > 2^64 */
+    CHECK_ST(accel_mac_wide_scratch_size(1, M, M, 1, &sz), ACCEL_E_OVERFLOW);
+    CHECK_EQ(sz, 0);
+    /* M * depth M * 4 bytes > 2^64 (a's planes), then b's */
+    sz = 7;
+    CHECK_ST(accel_mac_wide_scratch_size(4, M, 1, M, &sz), ACCEL_E_OVERFLOW);
+    CHECK_EQ(sz, 0);
+    CHECK_ST(accel_mac_wide_scratch_size(4, 1, M, M, &sz), ACCEL_E_OVERFLOW);
+    /* each area fits 64 bits; 4*M*2^30 + 2*M = 2^64 + 2^32 - 2 does not */
+    CHECK_ST(accel_mac_wide_scratch_size(1, M, 0x40000000UL, 2, &sz), ACCEL_E_OVERFLOW);
+    /* 4*M*2^30 + M = 2^64 - 1 fits, + 2^30 (b's plane) does not */
+    CHECK_ST(accel_mac_wide_scratch_size(1, M, 0x40000000UL, 1, &sz), ACCEL_E_OVERFLOW);
+    /* the products refuse before reading anything; out untouched */
+    CHECK_ST(accel_mac_matmul_s16(M, M, 1, a, 1, b, 1, o, 1, sbuf, sizeof sbuf), ACCEL_E_OVERFLOW);
+    CHECK_ST(accel_mac_matmul_u16(M, M, 1, (const uint16_t *)a, 1, (const uint16_t *)b, 1, o, 1, sbuf, sizeof sbuf),
+             ACCEL_E_OVERFLOW);
+    CHECK_EQ(o[0], 42);
+}
+
 /* ---------------------------------------------------------------- wide products */
 static void test_wide_hand(void)
 {
@@ -1102,8 +1193,10 @@ int main(void)
     RUN(test_errors_conv);
     RUN(test_errors_more);
     RUN(test_conv_scratch_api);
+    RUN(test_edge_geometries);
     RUN(test_wide_hand);
     RUN(test_wide_random);
+    RUN(test_wide_overflow);
     RUN(test_flip);
     RUN(test_uint8_equals_flipped_int8);
     return TEST_END();
