@@ -11998,7 +11998,7 @@ static uint8_t accel__mac_rq1(uint32_t acc, int32_t m, int32_t sh, int32_t off, 
     ab = (int64_t)x * (int64_t)m;
     t = ab + (ab >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30)));
     h = (int32_t)accel__mac_asr64(t + (t < 0 ? (int64_t)0x7FFFFFFF : 0), 31); /* t / 2^31 */
-    h = (x == INT32_MIN && m == INT32_MIN) ? INT32_MAX : h;
+    ACCEL_ASSERT(m >= 0); /* multipliers are checked >= 0, so x * m never saturates here */
     mask = (int32_t)(((uint32_t)1 << rs) - 1u);
     v = accel__mac_asr(h, rs) + ((h & mask) > (mask >> 1) + (h < 0 ? 1 : 0) ? 1 : 0);
     v = v > hi - off ? hi : v < lo - off ? lo : v + off;
