@@ -14885,7 +14885,7 @@ static accel_status accel__mac_wide(uint32_t nbytes, int is_signed, uint32_t m_r
     uint64_t *acc;
     accel_status st;
     if (!a || !b || !out || !scratch) return ACCEL_E_NULL;
-    if (nbytes == 0 || nbytes > 4) return ACCEL_E_ARG;
+    ACCEL_ASSERT(nbytes >= 1u && nbytes <= 4u); /* wide_matmul checked it; s16/u16 pass 2 */
     if (m_rows == 0 || n_cols == 0 || depth == 0) return ACCEL_E_ZERO_LENGTH;
     if (depth > accel_mac_wide_depth_limit(nbytes, is_signed)) return ACCEL_E_MAC_DEPTH;
     st = accel_mac_wide_scratch_size(nbytes, m_rows, n_cols, depth, &need);
