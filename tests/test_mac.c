@@ -1029,6 +1029,9 @@ static void test_wide_overflow(void)
     CHECK_ST(accel_mac_matmul_u16(M, M, 1, (const uint16_t *)a, 1, (const uint16_t *)b, 1, o, 1, sbuf, sizeof sbuf),
              ACCEL_E_OVERFLOW);
     CHECK_EQ(o[0], 42);
+    /* a zero dimension is an empty area, not an overflow: 0*3*4 + 0*5*2 + 3*5*2 */
+    CHECK_ST(accel_mac_wide_scratch_size(2, 0, 3, 5, &sz), ACCEL_OK);
+    CHECK_EQ(sz, 30);
 }
 
 /* ---------------------------------------------------------------- wide products */
