@@ -1029,6 +1029,16 @@ static void test_wide_overflow(void)
     CHECK_ST(accel_mac_matmul_u16(M, M, 1, (const uint16_t *)a, 1, (const uint16_t *)b, 1, o, 1, sbuf, sizeof sbuf),
              ACCEL_E_OVERFLOW);
     CHECK_EQ(o[0], 42);
+    /* sizes that fit 64 bits, not 32: b's area n*depth; a's area plus the output's; all three */
+    CHECK_ST(accel_mac_wide_scratch_size(1, 1, 65536, 65536, &sz),
+             (uint64_t)SIZE_MAX < 65536ULL * 65536 ? ACCEL_E_OVERFLOW : ACCEL_OK);
+    if ((uint64_t)SIZE_MAX >= 65536ULL * 65536) CHECK_EQ_U64(sz, 4295294976ULL); /* 2^18 + 2^16 + 2^32 */
+    CHECK_ST(accel_mac_wide_scratch_size(1, 1u << 29, 1, 4, &sz),
+             (uint64_t)SIZE_MAX < 4294967300ULL ? ACCEL_E_OVERFLOW : ACCEL_OK);
+    if ((uint64_t)SIZE_MAX >= 4294967300ULL) CHECK_EQ_U64(sz, 4294967300ULL); /* 2^31 + 2^31 + 4 */
+    CHECK_ST(accel_mac_wide_scratch_size(1, 1, 65536, 65535, &sz),
+             (uint64_t)SIZE_MAX < 4295229439ULL ? ACCEL_E_OVERFLOW : ACCEL_OK);
+    if ((uint64_t)SIZE_MAX >= 4295229439ULL) CHECK_EQ_U64(sz, 4295229439ULL); /* 2^18 + 65535 + 2^32 - 2^16 */
     /* a zero dimension is an empty area, not an overflow: 0*3*4 + 0*5*2 + 3*5*2 */
     CHECK_ST(accel_mac_wide_scratch_size(2, 0, 3, 5, &sz), ACCEL_OK);
     CHECK_EQ(sz, 30);
