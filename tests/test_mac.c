@@ -942,10 +942,10 @@ static void test_errors_more(void)
 
 /* ---------------------------------------------------------------- edge geometries */
 /* Shapes the random cases never draw, each sending a kernel down another path: a depthwise row
- * wider than the 16 output pixels the microcontroller kernel requantizes at once, a depthwise
- * window of more than 25 taps (the packed-filter limit: the portable loop takes it), conv2d
- * filters longer than the 2048-byte host patch and longer than the 32768-term chunk (with
- * enough scratch, which then is not used). Both types, against ref_conv, guard byte after the
+ * wider than the 16 output pixels the microcontroller kernel requantizes at once, depthwise
+ * windows of more than 25 taps (the packed-filter limit: the portable loop takes them) and of
+ * more than 64 (the x86 builds' limit), conv2d filters longer than the 2048-byte host patch and
+ * longer than the 32768-term chunk (with enough scratch, which then is not used). Both types, against ref_conv, guard byte after the
  * output; conv2d also through caller scratch of exactly the size asked for, at an odd address. */
 enum { EDGE_X = 2 * 32769 + 64, EDGE_W = 2 * 32769 + 64, EDGE_O = 3 * 20 * 8 + 64,
        EDGE_S = 8 * 32769 + 3 + 8 }; /* patch: 2 * (3 or 4 pixels) bytes a tap, + 3 */
@@ -995,10 +995,12 @@ static void test_edge_geometries(void)
     /* B H W C OH OW OC KH KW sh sw dh dw pt pl groups dm */
     static const geo dw_wide = {1, 3, 20, 8, 3, 20, 8, 3, 3, 1, 1, 1, 1, 1, 1, 0, 1};
     static const geo dw_taps = {2, 7, 6, 5, 2, 2, 5, 6, 5, 1, 1, 1, 1, 0, 0, 0, 1};
+    static const geo dw_taps72 = {1, 10, 9, 4, 2, 2, 4, 9, 8, 1, 1, 1, 1, 0, 0, 0, 1};
     static const geo conv_patch = {1, 3, 3, 240, 3, 3, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0};
     static const geo conv_chunk = {1, 1, 2, 32769, 1, 2, 2, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0};
     edge_case(1, &dw_wide);
     edge_case(1, &dw_taps);
+    edge_case(1, &dw_taps72);
     edge_case(0, &conv_patch);
     edge_case(0, &conv_chunk);
 }
