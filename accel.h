@@ -12009,7 +12009,7 @@ static uint8_t accel__mac_rq1(uint32_t acc, int32_t m, int32_t sh, int32_t off, 
     ab = (int64_t)x * (int64_t)m;
     t = ab + (ab >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30)));
     h = (int32_t)accel__mac_asr64(t + (t < 0 ? (int64_t)0x7FFFFFFF : 0), 31); /* t / 2^31 */
-    h = (x == INT32_MIN && m == INT32_MIN) ? INT32_MAX : h;
+    ACCEL_ASSERT(m >= 0); /* multipliers are checked >= 0, so x * m never saturates here */
     mask = (int32_t)(((uint32_t)1 << rs) - 1u);
     v = accel__mac_asr(h, rs) + ((h & mask) > (mask >> 1) + (h < 0 ? 1 : 0) ? 1 : 0);
     v = v > hi - off ? hi : v < lo - off ? lo : v + off;
@@ -15202,7 +15202,7 @@ static accel_status accel__mac_wide(uint32_t nbytes, int is_signed, uint32_t m_r
     uint64_t *acc;
     accel_status st;
     if (!a || !b || !out || !scratch) return ACCEL_E_NULL;
-    if (nbytes == 0 || nbytes > 4) return ACCEL_E_ARG;
+    ACCEL_ASSERT(nbytes >= 1u && nbytes <= 4u); /* wide_matmul checked it; s16/u16 pass 2 */
     if (m_rows == 0 || n_cols == 0 || depth == 0) return ACCEL_E_ZERO_LENGTH;
     if (depth > accel_mac_wide_depth_limit(nbytes, is_signed)) return ACCEL_E_MAC_DEPTH;
     st = accel_mac_wide_scratch_size(nbytes, m_rows, n_cols, depth, &need);
@@ -15229,7 +15229,8 @@ static accel_status accel__mac_wide(uint32_t nbytes, int is_signed, uint32_t m_r
             int32_t bo = (is_signed && q == nbytes - 1u) ? -128 : 0;
             st = accel_mac_matmul_s32(ACCEL_MAC_UINT8, m_rows, n_cols, depth, pa + p * mk, mk, ao,
                                       pb + q * nk, nk, bo, part, mn);
-            if (st != ACCEL_OK) return st;
+            ACCEL_ASSERT(st == ACCEL_OK); /* uint8 planes, offsets 0/-128, exact lengths: checked */
+            (void)st;
             for (i = 0; i < mn; i++)
                 acc[i] += (uint64_t)(int64_t)part[i] << (8u * (p + q));
         }

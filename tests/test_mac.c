@@ -940,6 +940,184 @@ static void test_errors_more(void)
 #endif
 }
 
+/* ---------------------------------------------------------------- edge geometries */
+/* Shapes the random cases never draw, each sending a kernel down another path: a depthwise row
+ * wider than the 16 output pixels the microcontroller kernel requantizes at once, depthwise
+ * windows of more than 25 taps (the packed-filter limit: the portable loop takes them) and of
+ * more than 64 (the x86 builds' limit), conv2d filters longer than the 2048-byte host patch and
+ * longer than the 32768-term chunk (with enough scratch, which then is not used). Both types, against ref_conv, guard byte after the
+ * output; conv2d also through caller scratch of exactly the size asked for, at an odd address. */
+enum { EDGE_X = 2 * 32769 + 64, EDGE_W = 2 * 32769 + 64, EDGE_O = 3 * 20 * 8 + 64,
+       EDGE_S = 8 * 32769 + 3 + 8 }; /* patch: 2 * (3 or 4 pixels) bytes a tap, + 3 */
+static uint8_t ex[EDGE_X], ew[EDGE_W], eo1[EDGE_O], eo2[EDGE_O], escr[EDGE_S];
+static int32_t ebias[8];
+
+static void edge_case(int kind, const geo *g)
+{
+    int dt, i;
+    for (dt = 0; dt < 2; dt++) {
+        rq r;
+        accel_mac_conv c;
+        accel_mac_quant q;
+        size_t nin = (size_t)g->B * (size_t)g->H * (size_t)g->W * (size_t)g->C;
+        size_t nout = (size_t)g->B * (size_t)g->OH * (size_t)g->OW * (size_t)g->OC;
+        size_t nw = kind == 0 ? (size_t)g->OC * (size_t)(g->KH * g->KW) * (size_t)(g->C / g->groups)
+                              : (size_t)(g->KH * g->KW * g->OC);
+        size_t need = 0;
+        REQUIRE(nin <= EDGE_X && nw <= EDGE_W && nout < EDGE_O && g->OC <= 8);
+        do rand_rq(&r, g->OC, g->KH * g->KW * g->C); while (r.dt != dt);
+        rand_bytes(ex, nin);
+        rand_bytes(ew, nw);
+        for (i = 0; i < g->OC; i++) ebias[i] = rand_bias();
+        fill_quant(&q, &r);
+        to_conv(g, &c);
+        ref_conv(kind, g, ex, ew, ebias, &r, eo1);
+        memset(eo2, 0xAA, nout + 1);
+        CHECK_ST(kind == 0 ? accel_mac_conv2d(&c, &q, ex, nin, ew, nw, ebias, (size_t)g->OC, eo2, nout)
+                           : accel_mac_depthwise_conv2d(&c, &q, ex, nin, ew, nw, ebias, (size_t)g->OC, eo2, nout),
+                 ACCEL_OK);
+        CHECK_MEM(eo1, eo2, nout);
+        CHECK_EQ(eo2[nout], 0xAA);
+        if (kind != 0) continue;
+        CHECK_ST(accel_mac_conv2d_scratch_size(&c, &need), ACCEL_OK);
+        REQUIRE(need + 1 <= EDGE_S);
+        memset(escr, 0x5A, sizeof escr);
+        memset(eo2, 0xAA, nout + 1);
+        CHECK_ST(accel_mac_conv2d_with_scratch(&c, &q, ex, nin, ew, nw, ebias, (size_t)g->OC, eo2, nout,
+                                               escr + 1, need), ACCEL_OK);
+        CHECK_MEM(eo1, eo2, nout);
+        CHECK_EQ(eo2[nout], 0xAA);
+    }
+}
+
+static void test_edge_geometries(void)
+{
+    /* B H W C OH OW OC KH KW sh sw dh dw pt pl groups dm */
+    static const geo dw_wide = {1, 3, 20, 8, 3, 20, 8, 3, 3, 1, 1, 1, 1, 1, 1, 0, 1};
+    static const geo dw_taps = {2, 7, 6, 5, 2, 2, 5, 6, 5, 1, 1, 1, 1, 0, 0, 0, 1};
+    static const geo dw_taps72 = {1, 10, 9, 4, 2, 2, 4, 9, 8, 1, 1, 1, 1, 0, 0, 0, 1};
+    static const geo conv_patch = {1, 3, 3, 240, 3, 3, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0};
+    static const geo conv_chunk = {1, 1, 2, 32769, 1, 2, 2, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0};
+    edge_case(1, &dw_wide);
+    edge_case(1, &dw_taps);
+    edge_case(1, &dw_taps72);
+    edge_case(0, &conv_patch);
+    edge_case(0, &conv_chunk);
+}
+
+/* Sizes past size_t: hand-computed cases for the wide products' scratch size (each factor and
+ * each sum of the three plane areas), on every size_t width; *size is left 0. */
+static void test_wide_overflow(void)
+{
+    size_t sz = 7;
+    int16_t a[1] = {1}, b[1] = {1};
+    int64_t o[1] = {42};
+    uint32_t sbuf[4];
+    const uint32_t M = 0xFFFFFFFFUL;
+    /* 4 * M * M > 2^64 */
+    CHECK_ST(accel_mac_wide_scratch_size(1, M, M, 1, &sz), ACCEL_E_OVERFLOW);
+    CHECK_EQ(sz, 0);
+    /* M * depth M * 4 bytes > 2^64 (a's planes), then b's */
+    sz = 7;
+    CHECK_ST(accel_mac_wide_scratch_size(4, M, 1, M, &sz), ACCEL_E_OVERFLOW);
+    CHECK_EQ(sz, 0);
+    CHECK_ST(accel_mac_wide_scratch_size(4, 1, M, M, &sz), ACCEL_E_OVERFLOW);
+    /* each area fits 64 bits; 4*M*2^30 + 2*M = 2^64 + 2^32 - 2 does not */
+    CHECK_ST(accel_mac_wide_scratch_size(1, M, 0x40000000UL, 2, &sz), ACCEL_E_OVERFLOW);
+    /* 4*M*2^30 + M = 2^64 - 1 fits, + 2^30 (b's plane) does not */
+    CHECK_ST(accel_mac_wide_scratch_size(1, M, 0x40000000UL, 1, &sz), ACCEL_E_OVERFLOW);
+    /* the products refuse before reading anything; out untouched */
+    CHECK_ST(accel_mac_matmul_s16(M, M, 1, a, 1, b, 1, o, 1, sbuf, sizeof sbuf), ACCEL_E_OVERFLOW);
+    CHECK_ST(accel_mac_matmul_u16(M, M, 1, (const uint16_t *)a, 1, (const uint16_t *)b, 1, o, 1, sbuf, sizeof sbuf),
+             ACCEL_E_OVERFLOW);
+    CHECK_EQ(o[0], 42);
+    /* sizes that fit 64 bits, not 32: b's area n*depth; a's area plus the output's; all three */
+    CHECK_ST(accel_mac_wide_scratch_size(1, 1, 65536, 65536, &sz),
+             (uint64_t)SIZE_MAX < 65536ULL * 65536 ? ACCEL_E_OVERFLOW : ACCEL_OK);
+    if ((uint64_t)SIZE_MAX >= 65536ULL * 65536) CHECK_EQ_U64(sz, 4295294976ULL); /* 2^18 + 2^16 + 2^32 */
+    CHECK_ST(accel_mac_wide_scratch_size(1, 1u << 29, 1, 4, &sz),
+             (uint64_t)SIZE_MAX < 4294967300ULL ? ACCEL_E_OVERFLOW : ACCEL_OK);
+    if ((uint64_t)SIZE_MAX >= 4294967300ULL) CHECK_EQ_U64(sz, 4294967300ULL); /* 2^31 + 2^31 + 4 */
+    CHECK_ST(accel_mac_wide_scratch_size(1, 1, 65536, 65535, &sz),
+             (uint64_t)SIZE_MAX < 4295229439ULL ? ACCEL_E_OVERFLOW : ACCEL_OK);
+    if ((uint64_t)SIZE_MAX >= 4295229439ULL) CHECK_EQ_U64(sz, 4295229439ULL); /* 2^18 + 65535 + 2^32 - 2^16 */
+    /* a zero dimension is an empty area, not an overflow: 0*3*4 + 0*5*2 + 3*5*2 */
+    CHECK_ST(accel_mac_wide_scratch_size(2, 0, 3, 5, &sz), ACCEL_OK);
+    CHECK_EQ(sz, 30);
+}
+
+/* Element counts past size_t. With a 32-bit size_t (the Cortex-M builds of tests/mac_arm.sh run
+ * this file) each case is ACCEL_E_OVERFLOW at the product named; with 64 bits the product fits
+ * and the call goes on to the next check, which refuses the short buffers. The claimed lengths
+ * (SIZE_MAX where a check must pass) are never read: every refusal comes first. Nothing is
+ * written. The expected status comes from the product computed here in 64 bits. */
+#define OVF(prod, other) ((uint64_t)(prod) > (uint64_t)SIZE_MAX ? ACCEL_E_OVERFLOW : (other))
+static void test_size_overflow(void)
+{
+    uint8_t x[4] = {0}, w[4] = {0}, o[4] = {9, 9, 9, 9};
+    int32_t m = 1 << 30, s = 0, acc[1] = {42};
+    size_t need = 7;
+    const size_t BIG = SIZE_MAX;
+    const uint64_t K = 65535, fs2 = K * K * 2; /* a 65535x65535 window over 2 channels */
+    accel_mac_quant q;
+    accel_mac_conv g, g0;
+    memset(&q, 0, sizeof q);
+    q.multiplier = &m; q.shift = &s; q.count = 1; q.act_min = -128; q.act_max = 127;
+    /* fully connected: input batches*in_depth, filter out_depth*in_depth, output batches*out_depth */
+    CHECK_ST(accel_mac_fully_connected(65536, 65536, 1, x, 1, w, 1, NULL, 0, &q, o, 1),
+             OVF(65536ULL * 65536, ACCEL_E_TRUNCATED));
+    CHECK_ST(accel_mac_fully_connected(1, 65536, 65536, x, BIG, w, 1, NULL, 0, &q, o, 1),
+             OVF(65536ULL * 65536, ACCEL_E_TRUNCATED));
+    CHECK_ST(accel_mac_fully_connected(65536, 1, 65536, x, BIG, w, BIG, NULL, 0, &q, o, 1),
+             OVF(65536ULL * 65536, ACCEL_E_BUFFER_TOO_SMALL));
+    /* raw GEMM: a m_rows*depth, b n_cols*depth, out m_rows*n_cols */
+    CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 65536, 1, 65536, x, 1, 0, w, 1, 0, acc, 1),
+             OVF(65536ULL * 65536, ACCEL_E_TRUNCATED));
+    CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 1, 65536, 65536, x, BIG, 0, w, 1, 0, acc, 1),
+             OVF(65536ULL * 65536, ACCEL_E_TRUNCATED));
+    CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 65536, 65536, 1, x, BIG, 0, w, BIG, 0, acc, 1),
+             OVF(65536ULL * 65536, ACCEL_E_BUFFER_TOO_SMALL));
+    /* geometry: batches (up to 2^32 - 1) times each input, then each output dimension */
+    memset(&g0, 0, sizeof g0);
+    g0.batches = 1u << 20; g0.in_h = g0.in_w = g0.in_c = 1; g0.out_h = g0.out_w = g0.out_c = 1;
+    g0.k_h = g0.k_w = 1; g0.stride_h = g0.stride_w = 1;
+    g = g0; g.in_h = 4096;
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 1, o, 1), OVF((1ULL << 20) * 4096, ACCEL_E_TRUNCATED));
+    g = g0; g.in_w = 4096;
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 1, o, 1), OVF((1ULL << 20) * 4096, ACCEL_E_TRUNCATED));
+    g = g0; g.in_c = g.out_c = 4096; /* the input's count overflows first */
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, 1, o, 1), OVF((1ULL << 20) * 4096, ACCEL_E_TRUNCATED));
+    g = g0; g.out_h = 4096;
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, BIG, o, 1), OVF((1ULL << 20) * 4096, ACCEL_E_BUFFER_TOO_SMALL));
+    g = g0; g.out_w = 4096;
+    CHECK_ST(accel_mac_max_pool2d(&g, ACCEL_MAC_INT8, -128, 127, x, BIG, o, 1), OVF((1ULL << 20) * 4096, ACCEL_E_BUFFER_TOO_SMALL));
+    g = g0; g.batches = 0xFFFFFFFFUL; /* batches alone fits 32 bits; times 2 channels does not */
+    g.in_c = g.out_c = 2;
+    CHECK_ST(accel_mac_average_pool2d(&g, ACCEL_MAC_UINT8, 0, 255, x, 1, o, 1), OVF(0xFFFFFFFFULL * 2, ACCEL_E_TRUNCATED));
+    /* filter: k_h*k_w*in_c/groups (65535^2 fits 32 bits, times 2 channels does not), then
+     * times out_c; depthwise k_h*k_w*out_c */
+    memset(&g0, 0, sizeof g0);
+    g0.batches = 1; g0.in_h = g0.in_w = g0.out_h = g0.out_w = 1; g0.in_c = g0.out_c = 2;
+    g0.k_h = g0.k_w = 65535; g0.stride_h = g0.stride_w = 1;
+    CHECK_ST(accel_mac_conv2d(&g0, &q, x, 2, w, 4, NULL, 0, o, 2), OVF(fs2, ACCEL_E_TRUNCATED));
+    CHECK_ST(accel_mac_conv2d_with_scratch(&g0, &q, x, 2, w, 4, NULL, 0, o, 2, w, 4), OVF(fs2, ACCEL_E_TRUNCATED));
+    CHECK_ST(accel_mac_depthwise_conv2d(&g0, &q, x, 2, w, 4, NULL, 0, o, 2), OVF(fs2, ACCEL_E_TRUNCATED));
+    g = g0; g.in_c = 1; /* the window (65535^2) fits, times out_c 2 does not */
+    CHECK_ST(accel_mac_conv2d(&g, &q, x, 1, w, 4, NULL, 0, o, 2), OVF(fs2, ACCEL_E_TRUNCATED));
+    need = 7;
+    CHECK_ST(accel_mac_conv2d_scratch_size(&g0, &need), OVF(fs2, ACCEL_OK));
+    if (sizeof(size_t) < 8) CHECK_EQ(need, 0);
+    /* a window that fits 32 bits but whose patch (2 * 3 or 4 bytes a tap) does not: no scratch
+     * is asked for (0) */
+    need = 7;
+    CHECK_ST(accel_mac_conv2d_scratch_size(&g, &need), ACCEL_OK);
+    if ((uint64_t)SIZE_MAX < 8 * K * K + 3) CHECK_EQ(need, 0);
+    else CHECK(need == 0 || need == 6 * K * K + 3 || need == 8 * K * K + 3);
+    CHECK_EQ(acc[0], 42);
+    CHECK_EQ(o[0], 9); CHECK_EQ(o[1], 9); CHECK_EQ(o[2], 9); CHECK_EQ(o[3], 9);
+}
+#undef OVF
+
 /* ---------------------------------------------------------------- wide products */
 static void test_wide_hand(void)
 {
@@ -1102,8 +1280,11 @@ int main(void)
     RUN(test_errors_conv);
     RUN(test_errors_more);
     RUN(test_conv_scratch_api);
+    RUN(test_edge_geometries);
+    RUN(test_size_overflow);
     RUN(test_wide_hand);
     RUN(test_wide_random);
+    RUN(test_wide_overflow);
     RUN(test_flip);
     RUN(test_uint8_equals_flipped_int8);
     return TEST_END();
