@@ -14177,12 +14177,13 @@ ACCEL__MAC_AI size_t accel__mac_pidx(size_t k, size_t p, size_t k4)
 ACCEL__MAC_AI void accel__mac_gather4(const int8_t *sp, uint32_t *d, size_t cg, uint32_t xo2,
                                       const int U)
 {
-    const int8_t *e = sp + cg;
+    const int8_t *e;
     uint32_t v;
     if (!sp) {
         for (; cg > 0; cg -= 4u, d += 8) d[0] = d[1] = 0;
         return;
     }
+    e = sp + cg; /* not before the check: an offset on a null pointer is undefined */
     for (; sp != e; sp += 4, d += 8) {
         v = accel__mac_ld32(sp);
         d[0] = accel__mac_xta(xo2, v, U, 0);
