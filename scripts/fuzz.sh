@@ -3,9 +3,13 @@
 # (ASan + UBSan), a report, not part of make test (which runs each target 10 s).
 #   FUZZ_SECONDS=N   seconds per target (default 60)      FUZZ_RUNS=N  executions per target instead
 #   FUZZ_TARGETS="tsp1 mac"  only these targets            FUZZ_MAXLEN=N  largest input (4096)
+#   FUZZ_TIMEOUT=N  seconds one input may take before it counts as a hang (10)
 # The corpus grows in build/fuzz/corpus/<target> (seeded from tests/fuzz/seeds/<target>), so
 # campaigns continue where the last one stopped. A finding (crash, leak, timeout, sanitizer
 # report) leaves its input in build/fuzz/findings/<target>/ and fails the campaign.
+# A target's tests/fuzz/<name>.flags (as scripts/test.sh reads it) adds compiler arguments (its
+# non-comment lines), names a header it needs ("# needs: HEADER (package)": without it the target
+# is skipped by name) and may cap its input length ("# max_len: N", below FUZZ_MAXLEN).
 set -u
 cd "$(dirname "$0")/.."
 command -v clang >/dev/null || { echo "make fuzz needs clang with libFuzzer (libclang-rt-14-dev)"; exit 1; }
@@ -21,14 +25,25 @@ for t in $targets; do
   src=tests/fuzz/fuzz_$t.c
   [ -f "$src" ] || { echo "no target $src"; continue; }
   exe=$B/fuzz_$t
+  xf="" maxlen=${FUZZ_MAXLEN:-4096}
+  fl=tests/fuzz/fuzz_$t.flags
+  if [ -f "$fl" ]; then
+    xf=$(grep -v '^#' "$fl" | tr '\n' ' ')
+    need=$(sed -n 's/^# needs: \([^ ]*\).*/\1/p' "$fl")
+    if [ -n "$need" ] && ! printf '#include <%s>\n' "$need" | cc -E -x c - >/dev/null 2>&1; then
+      echo "$t: skipped, $(sed -n 's/^# needs: //p' "$fl") missing"; continue
+    fi
+    ml=$(sed -n 's/^# max_len: *\([0-9]*\).*/\1/p' "$fl")
+    [ -n "$ml" ] && [ "$ml" -lt "$maxlen" ] && maxlen=$ml
+  fi
   if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. -Iports/sim -Itests \
-      "$src" -o "$exe" >"$B/logs/$t.build.log" 2>&1; then
+      "$src" $xf -o "$exe" >"$B/logs/$t.build.log" 2>&1; then
     echo "$t: build failed (see $B/logs/$t.build.log)"; total_find=$((total_find + 1)); continue
   fi
   mkdir -p "$B/corpus/$t" "$B/findings/$t"
   seeds=""; [ -d "tests/fuzz/seeds/$t" ] && seeds="tests/fuzz/seeds/$t"
   start=$(date +%s.%N)
-  "$exe" $limit -max_len="${FUZZ_MAXLEN:-4096}" -print_final_stats=1 -artifact_prefix="$B/findings/$t/" \
+  "$exe" $limit -max_len="$maxlen" -timeout="${FUZZ_TIMEOUT:-10}" -print_final_stats=1 -artifact_prefix="$B/findings/$t/" \
     "$B/corpus/$t" $seeds >"$B/logs/$t.log" 2>&1
   rc=$?
   wall=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
