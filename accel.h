@@ -9317,11 +9317,12 @@ typedef struct accel__refsi_slice {
 
 static accel_status accel__refsi_slice_setup(const accel_refsi_model *cmp, accel__refsi_slice *s)
 {
-    uint32_t units;
+    uint64_t kub = cmp->regs[ACCEL_REFSI_REG_KUB_DESC];
+    uint32_t units = (uint32_t)(kub >> 48);
     accel_status st;
-    st = accel_refsi_unpack_kub_desc(cmp->regs[ACCEL_REFSI_REG_KUB_DESC], &s->kub_addr, &units);
-    if (st == ACCEL_OK)
-        st = accel_refsi_unpack_kargs_info(cmp->regs[ACCEL_REFSI_REG_KARGS_INFO], &s->kargs_off,
+    /* KUB_DESC has no reserved bits (nothing to refuse): its fields are read directly */
+    s->kub_addr = kub & ACCEL__REFSI_ADDR48;
+    st = accel_refsi_unpack_kargs_info(cmp->regs[ACCEL_REFSI_REG_KARGS_INFO], &s->kargs_off,
                                            &s->kargs_size);
     if (st == ACCEL_OK)
         st = accel_refsi_unpack_tsd_info(cmp->regs[ACCEL_REFSI_REG_TSD_INFO], &s->tsd_off,
