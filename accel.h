@@ -3593,7 +3593,8 @@ ACCELDEF size_t accel_reader_remaining(const accel_reader *r)
 static const uint8_t *accel__reader_take(accel_reader *r, size_t n)
 {
     const uint8_t *p;
-    if (!r || r->err != ACCEL_OK) return NULL;
+    ACCEL_ASSERT(r != NULL); /* every caller has refused a NULL reader */
+    if (r->err != ACCEL_OK) return NULL;
     if (n > r->len - r->pos) {
         r->err = ACCEL_E_TRUNCATED;
         return NULL;
