@@ -43,6 +43,7 @@ for t in $targets; do
   mkdir -p "$B/corpus/$t" "$B/findings/$t"
   seeds=""; [ -d "tests/fuzz/seeds/$t" ] && seeds="tests/fuzz/seeds/$t"
   start=$(date +%s.%N)
+  touch "$B/logs/$t.start" # findings are the artefacts this run leaves (older ones stay listed)
   "$exe" $limit -max_len="$maxlen" -timeout="${FUZZ_TIMEOUT:-10}" -print_final_stats=1 -artifact_prefix="$B/findings/$t/" \
     "$B/corpus/$t" $seeds >"$B/logs/$t.log" 2>&1
   rc=$?
@@ -52,7 +53,7 @@ for t in $targets; do
   last=$(grep -E '^#[0-9]+.*cov: ' "$B/logs/$t.log" | tail -1)
   cov=$(echo "$last" | grep -o 'cov: [0-9]*' | awk '{print $2}')
   ft=$(echo "$last" | grep -o 'ft: [0-9]*' | awk '{print $2}')
-  finds=$(ls "$B/findings/$t" 2>/dev/null | wc -l)
+  finds=$(find "$B/findings/$t" -type f -newer "$B/logs/$t.start" 2>/dev/null | wc -l)
   [ "$rc" != 0 ] && [ "$finds" = 0 ] && finds=1 # a sanitizer abort without an artefact still counts
   total_find=$((total_find + finds))
   printf '%-14s %12s %14s %8s %8s %9.1f %8s\n' "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$wall" "$finds"
