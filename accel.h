@@ -5517,7 +5517,9 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
 {
     accel_tsp1_pending p;
     accel_tsp1_outcome o;
-    if (accel_ring_pop(&s->pend, &p) != ACCEL_OK) return;
+    accel_status popped = accel_ring_pop(&s->pend, &p);
+    ACCEL_ASSERT(popped == ACCEL_OK); /* every caller found a command at the head first */
+    (void)popped;
     /* a DEEP_SLEEP that did not run leaves the device awake; one of unknown fate may have put
        it to sleep, so the session keeps asking for accel_tsp1_wake */
     if (p.id == ACCEL_TSP1_DEEP_SLEEP && st != ACCEL_E_TSP1_UNKNOWN_OUTCOME) s->asleep = 0;
