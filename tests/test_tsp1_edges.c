@@ -264,6 +264,69 @@ static void test_model_refusals_and_no_log(void)
     CHECK_EQ(R.n_events[ACCEL_TSP1_MODEL_RAN], 0); /* nothing logged */
 }
 
+/* Network scans and control against the model's slots (n_nets valid networks). */
+static void test_nn_scan_and_control(void)
+{
+    uint8_t count = 0;
+    setup(512, 512, 2, 1, 8, 1);
+    accel_sim_advance(&R.sim, 100);
+    REQUIRE_ST(accel_tsp1_wait_ready(&R.s, 200), ACCEL_OK);
+    /* a scan with no time to wait: the first query's timeout, nothing recorded as scanned */
+    CHECK_ST(accel_tsp1_nn_scan(&R.s, &count, 0), ACCEL_E_TIMEOUT);
+    CHECK_EQ(R.s.scanned, 0);
+    drain(300); /* that query still gets its own outcome */
+    /* network 1 running: the scan finds both slots and marks 1 as running; count is optional */
+    REQUIRE_ST(accel_tsp1_nn_control(&R.s, ACCEL_TSP1_NN_START, 0x2, 200), ACCEL_OK);
+    CHECK_EQ(R.s.running_mask, 0x2);
+    R.s.running_mask = 0;
+    REQUIRE_ST(accel_tsp1_nn_scan(&R.s, NULL, 200), ACCEL_OK);
+    CHECK_EQ(R.s.known_mask, 0x3);
+    CHECK_EQ(R.s.running_mask, 0x2);
+    /* a refused NN command (the device's ERR_ARG for a slot without a network) changes no mask */
+    R.s.scanned = 0; /* let it reach the device */
+    CHECK_ST(accel_tsp1_nn_control(&R.s, ACCEL_TSP1_NN_STOP, 0x4, 200), ACCEL_E_TSP1_ERR_ARG);
+    CHECK_EQ(R.s.running_mask, 0x2);
+
+    /* every slot holds a network: the scan stops at the last slot */
+    setup(512, 512, ACCEL_TSP1_MAX_NETS, 1, 8, 1);
+    accel_sim_advance(&R.sim, 100);
+    REQUIRE_ST(accel_tsp1_wait_ready(&R.s, 200), ACCEL_OK);
+    REQUIRE_ST(accel_tsp1_nn_scan(&R.s, &count, 200), ACCEL_OK);
+    CHECK_EQ(count, ACCEL_TSP1_MAX_NETS);
+    CHECK_EQ(R.s.known_mask, 0xFFFFFFFFUL);
+}
+
+/* Sleep without waiting, a port without an interrupt line, a model with no boot time. */
+static void test_sleep_irqless_boot(void)
+{
+    uint8_t resp[8];
+    size_t rl = 0;
+    setup(512, 512, 2, 1, 8, 1);
+    accel_sim_advance(&R.sim, 100);
+    REQUIRE_ST(accel_tsp1_wait_ready(&R.s, 200), ACCEL_OK);
+    /* timeout 0: the DEEP_SLEEP is written and pending, sleep returns without waiting for the
+       device to take it */
+    REQUIRE_ST(accel_tsp1_sleep(&R.s, 0), ACCEL_OK);
+    CHECK_EQ(accel_ring_count(&R.s.pend), 1);
+    CHECK_EQ(R.s.asleep, 1);
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, NULL, 0, NULL), ACCEL_E_TSP1_ASLEEP);
+
+    /* no wait_irq: the driver waits a millisecond between polls instead, and still gets its answer */
+    setup(512, 512, 2, 1, 8, 1);
+    R.sim.port.wait_irq = NULL;
+    accel_sim_advance(&R.sim, 100);
+    REQUIRE_ST(accel_tsp1_call(&R.s, ACCEL_TSP1_ECHO, "x", 1, resp, sizeof resp, &rl, 300), ACCEL_OK);
+    CHECK_EQ(rl, 1);
+    CHECK_EQ(resp[0], 'x');
+
+    /* a model told to boot in 0 ms boots in 1 (it still answers a REBOOT with ASYNC_READY) */
+    setup(512, 512, 2, 1, 8, 1);
+    accel_sim_advance(&R.sim, 100);
+    R.m.boot_ms = 0;
+    CHECK_ST(accel_tsp1_reboot(&R.s, 200), ACCEL_OK);
+    CHECK(R.n_ready >= 1);
+}
+
 int main(void)
 {
     tl_seed(1);
@@ -274,5 +337,7 @@ int main(void)
     RUN(test_driver_init_refusals);
     RUN(test_driver_null_and_arguments);
     RUN(test_model_refusals_and_no_log);
+    RUN(test_nn_scan_and_control);
+    RUN(test_sleep_irqless_boot);
     return TEST_END();
 }
