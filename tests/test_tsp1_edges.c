@@ -327,6 +327,89 @@ static void test_sleep_irqless_boot(void)
     CHECK(R.n_ready >= 1);
 }
 
+static uint32_t upd_asked, upd_reads;
+static accel_status upd_read_fail(void *u, uint32_t offset, uint8_t *dst, size_t n)
+{
+    (void)u;
+    (void)offset;
+    memset(dst, 0, n);
+    upd_reads++;
+    upd_asked = (uint32_t)n;
+    return ACCEL_E_IO;
+}
+
+/* More driver and model paths: no outcome callback, reboot with no time, the update's piece
+   size bounded by the driver's tx buffer, IRQ_STATUS as the model reports it, a pulse on a line
+   that is not WAKE. */
+static void test_driver_model_more(void)
+{
+    accel_tsp1_update u;
+    accel_tsp1_frame f;
+    accel_tsp1_nn_info info;
+    uint32_t v = 0;
+    uint16_t tid = 0;
+    unsigned before;
+
+    /* NN_INFO answer without payload: malformed, not a NULL refusal */
+    memset(&f, 0, sizeof f);
+    f.id = ACCEL_TSP1_R_NN_INFO;
+    CHECK_ST(accel_tsp1_decode_nn_info(&f, &info), ACCEL_E_MALFORMED);
+
+    setup(1024, 512, 2, 1, 8, 1);
+    accel_sim_advance(&R.sim, 100);
+    REQUIRE_ST(accel_tsp1_wait_ready(&R.s, 200), ACCEL_OK);
+    /* without on_outcome the outcome is still counted */
+    R.s.on_outcome = NULL;
+    before = (unsigned)R.s.outcomes;
+    REQUIRE_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, NULL, 0, &tid), ACCEL_OK);
+    drain(50);
+    CHECK_EQ(R.s.outcomes, before + 1u);
+    CHECK_EQ(R.n_out, 0);
+    R.s.on_outcome = rig_outcome;
+
+    /* IRQ_STATUS: idle, bit 0 (command buffer at or under its threshold) only; an answer waiting
+       sets bit 1; with the response threshold (bytes) above one 12-byte answer, it does not */
+    REQUIRE_ST(accel_tsp1_reg_read(&R.s.bus, ACCEL_TSP1_REG_IRQ_STATUS, &v), ACCEL_OK);
+    CHECK_EQ(v, 1);
+    REQUIRE_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, NULL, 0, &tid), ACCEL_OK);
+    accel_sim_advance(&R.sim, 5);
+    REQUIRE_ST(accel_tsp1_reg_read(&R.s.bus, ACCEL_TSP1_REG_IRQ_STATUS, &v), ACCEL_OK);
+    CHECK_EQ(v, 3);
+    REQUIRE_ST(accel_tsp1_irq_config(&R.s.bus, 0x3, 0, ACCEL_TSP1_OVERHEAD + 1), ACCEL_OK);
+    REQUIRE_ST(accel_tsp1_reg_read(&R.s.bus, ACCEL_TSP1_REG_IRQ_STATUS, &v), ACCEL_OK);
+    CHECK_EQ(v, 1);
+    drain(50);
+
+    /* the device's command buffer (1024) is larger than the driver's tx buffer (600): pieces
+       are sized by the tx buffer, 576 bytes (4 chunks) plus a command and a marker; a failing
+       read ends the update with its status and the next attempt starts over */
+    memset(&u, 0, sizeof u);
+    u.read = upd_read_fail;
+    u.total = 8u * ACCEL_TSP1_CHUNK_SIZE;
+    CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_E_IO);
+    CHECK_EQ(upd_reads, 1);
+    CHECK_EQ(upd_asked, 4u * ACCEL_TSP1_CHUNK_SIZE);
+    CHECK_EQ(u.position, 0);
+
+    /* reboot with no time: the CLEAR_ERROR it starts with times out, and no REBOOT is sent */
+    before = R.n_ready;
+    CHECK_ST(accel_tsp1_reboot(&R.s, 0), ACCEL_E_TIMEOUT);
+    drain(50);
+    accel_sim_advance(&R.sim, 50);
+    drain(50);
+    CHECK_EQ(R.n_ready, before);
+
+    /* asleep, a pulse on another line does not wake the model */
+    REQUIRE_ST(accel_tsp1_sleep(&R.s, 50), ACCEL_OK);
+    accel_sim_advance(&R.sim, 5);
+    CHECK_EQ(R.m.power, ACCEL_TSP1_MODEL_ASLEEP);
+    REQUIRE_ST(accel_port_gpio_set(&R.sim.port, (unsigned)R.m.wake_line + 1u, 1), ACCEL_OK);
+    accel_sim_advance(&R.sim, 20);
+    CHECK_EQ(R.m.power, ACCEL_TSP1_MODEL_ASLEEP);
+    REQUIRE_ST(accel_tsp1_wake(&R.s, 200), ACCEL_OK);
+    CHECK(R.m.power != ACCEL_TSP1_MODEL_ASLEEP);
+}
+
 int main(void)
 {
     tl_seed(1);
@@ -339,5 +422,6 @@ int main(void)
     RUN(test_model_refusals_and_no_log);
     RUN(test_nn_scan_and_control);
     RUN(test_sleep_irqless_boot);
+    RUN(test_driver_model_more);
     return TEST_END();
 }
