@@ -3654,7 +3654,8 @@ ACCELDEF size_t accel_reader_remaining(const accel_reader *r)
 static const uint8_t *accel__reader_take(accel_reader *r, size_t n)
 {
     const uint8_t *p;
-    if (!r || r->err != ACCEL_OK) return NULL;
+    ACCEL_ASSERT(r != NULL); /* every caller has refused a NULL reader */
+    if (r->err != ACCEL_OK) return NULL;
     if (n > r->len - r->pos) {
         r->err = ACCEL_E_TRUNCATED;
         return NULL;
@@ -5615,7 +5616,9 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
 {
     accel_tsp1_pending p;
     accel_tsp1_outcome o;
-    if (accel_ring_pop(&s->pend, &p) != ACCEL_OK) return;
+    accel_status popped = accel_ring_pop(&s->pend, &p);
+    ACCEL_ASSERT(popped == ACCEL_OK); /* every caller found a command at the head first */
+    (void)popped;
     /* a DEEP_SLEEP that did not run leaves the device awake; one of unknown fate may have put
        it to sleep, so the session keeps asking for accel_tsp1_wake */
     if (p.id == ACCEL_TSP1_DEEP_SLEEP && st != ACCEL_E_TSP1_UNKNOWN_OUTCOME) s->asleep = 0;
@@ -5697,7 +5700,6 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
 ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel_tsp1_frame *f)
 {
     accel_tsp1_kind k = accel_tsp1_kind_of(f->id);
-    accel_status st;
     size_t i = 0;
     accel_tsp1_pending *p = NULL;
     if (k == ACCEL_TSP1_KIND_ASYNC || k == ACCEL_TSP1_KIND_UNKNOWN) {
@@ -5718,7 +5720,7 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
         accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, f, 1);
     } else {
         /* a REBOOT or DEEP_SLEEP answers nothing: only ASYNC_READY confirms it */
-        st = !accel__tsp1_is_reset(p->id) &&
+        accel_status st = !accel__tsp1_is_reset(p->id) &&
                      f->id == (p->id == ACCEL_TSP1_NN_INFO ? ACCEL_TSP1_R_NN_INFO : ACCEL_TSP1_R_DATA)
                  ? ACCEL_OK
              : k == ACCEL_TSP1_KIND_ERROR ? accel_tsp1_error_status(f->id)
@@ -5826,7 +5828,6 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
 {
     uint8_t chunk[ACCEL_TSP1_READ_CHUNK];
     accel_tsp1_pending *p;
-    accel_status st;
     unsigned rounds;
     uint32_t now;
     if (!s) return ACCEL_E_NULL;
@@ -5841,7 +5842,7 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
     for (rounds = 0; rounds < 64u; rounds++) {
         uint16_t fill;
         size_t got = 0, off = 0;
-        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, NULL);
+        accel_status st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, NULL);
         if (st == ACCEL_OK && fill) {
             got = fill < sizeof chunk ? fill : sizeof chunk;
             st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
@@ -6240,12 +6241,12 @@ static int accel__tsp1_model_respond(accel_tsp1_model *m, uint16_t id, uint16_t 
 static void accel__tsp1_model_emit_async(accel_tsp1_model *m)
 {
     while (m->apend & 7u) { /* bits 0..2: one per async type; no other bit is ever set */
-        unsigned i, best = 3;
+        unsigned i, best = 0;
         uint16_t id;
-        for (i = 0; i < 3; i++)
-            if ((m->apend & (1u << i)) &&
-                (best == 3 || (uint16_t)(m->atid[i] - m->atid[best]) > 0x7FFFu))
-                best = i;
+        /* the oldest pending type (TIDs wrap): start from the lowest set bit, which exists */
+        while (best < 2u && !(m->apend & (1u << best))) best++;
+        for (i = best + 1u; i < 3u; i++)
+            if ((m->apend & (1u << i)) && (uint16_t)(m->atid[i] - m->atid[best]) > 0x7FFFu) best = i;
         id = (uint16_t)(ACCEL_TSP1_R_ASYNC_READY + best);
         if (!accel__tsp1_model_respond(m, id, m->atid[best], NULL, 0)) return;
         m->apend = (uint8_t)(m->apend & ~(1u << best));
@@ -9423,11 +9424,12 @@ typedef struct accel__refsi_slice {
 
 static accel_status accel__refsi_slice_setup(const accel_refsi_model *cmp, accel__refsi_slice *s)
 {
-    uint32_t units;
+    uint64_t kub = cmp->regs[ACCEL_REFSI_REG_KUB_DESC];
+    uint32_t units = (uint32_t)(kub >> 48);
     accel_status st;
-    st = accel_refsi_unpack_kub_desc(cmp->regs[ACCEL_REFSI_REG_KUB_DESC], &s->kub_addr, &units);
-    if (st == ACCEL_OK)
-        st = accel_refsi_unpack_kargs_info(cmp->regs[ACCEL_REFSI_REG_KARGS_INFO], &s->kargs_off,
+    /* KUB_DESC has no reserved bits (nothing to refuse): its fields are read directly */
+    s->kub_addr = kub & ACCEL__REFSI_ADDR48;
+    st = accel_refsi_unpack_kargs_info(cmp->regs[ACCEL_REFSI_REG_KARGS_INFO], &s->kargs_off,
                                            &s->kargs_size);
     if (st == ACCEL_OK)
         st = accel_refsi_unpack_tsd_info(cmp->regs[ACCEL_REFSI_REG_TSD_INFO], &s->tsd_off,

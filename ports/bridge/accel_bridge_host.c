@@ -336,7 +336,7 @@ static accel_status accel__bridge_wait_irq(void *user, unsigned line, uint32_t t
 static uint32_t accel__bridge_now(void *user)
 {
     accel_bridge_host *h = (accel_bridge_host *)user;
-    int lf;
+    int lf, fresh = 0;
     uint32_t v;
     if (accel__bridge_session(h) == ACCEL_OK) {
         accel__bridge_req(h, accel_bridge_Request_time_tag);
@@ -344,6 +344,7 @@ static uint32_t accel__bridge_now(void *user)
             h->dev_ms = h->rsp.result.now_ms;
             h->dev_at = accel__bridge_host_now(h);
             h->have_dev_ms = 1;
+            fresh = 1;
         }
     }
     /* without a fresh reading, time keeps moving on the host's clock so deadlines expire */
@@ -351,6 +352,9 @@ static uint32_t accel__bridge_now(void *user)
                        : accel__bridge_host_now(h) - h->t0;
     /* never backwards (an estimate may have run ahead of the device's clock) */
     if (h->have_now && accel_time_diff(v, h->last_now) < 0) v = h->last_now;
+    /* no reading and no host clock (an exchange hook, as in a replay that ran out): one
+     * millisecond per reading, or a wait on this clock (accel_port_delay_ms) never ends */
+    if (!fresh && !h->link.now_ms && h->have_now && v == h->last_now) v = h->last_now + 1u;
     h->last_now = v;
     h->have_now = 1;
     return v;

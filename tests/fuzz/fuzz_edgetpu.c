@@ -1,5 +1,5 @@
-/* fuzz_edgetpu.c - libFuzzer target for the Edge TPU model reader, FlexBuffer lookup, wire
- * decoders and disassembler. Every status is allowed; a validated model that cannot be walked,
+/* fuzz_edgetpu.c - libFuzzer target for the Edge TPU model reader, FlexBuffer lookup and wire
+ * decoders (the bundle codec and disassembler have their own target, fuzz_edgetpu_disasm.c). Every status is allowed; a validated model that cannot be walked,
  * a bundle that does not re-encode to its bytes, or any access outside the input is a bug.
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. tests/fuzz/fuzz_edgetpu.c -o fuzz_edgetpu
  * Without libFuzzer: -DACCEL_FUZZ_MAIN runs the files or directories given (tests/fuzz/fuzz_main.h);
@@ -58,21 +58,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             (void)accel_edgetpu_patch32(buf, n, accel_load_u32le(data), 0xA5A5A5A5u);
         }
     }
-#ifndef ACCEL_EDGETPU_NO_DISASM
-    if (size >= 16) {
-        char line[ACCEL_EDGETPU_DISASM_MAX];
-        accel_edgetpu_insn in;
-        uint8_t back[16];
-        size_t i;
-        for (i = 0; i + 16 <= size && i < 4096; i += 16) {
-            (void)accel_edgetpu_disasm(data + i, (uint32_t)i, line, sizeof line, NULL);
-            /* any 16 bytes are a bundle, and it re-encodes to exactly those bytes */
-            if (accel_edgetpu_decode_insn(data + i, &in) != ACCEL_OK ||
-                accel_edgetpu_encode_insn(&in, back) != ACCEL_OK || memcmp(back, data + i, 16) != 0)
-                __builtin_trap();
-        }
-    }
-#endif
     return 0;
 }
 

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# static_analysis.sh - cppcheck and clang-tidy over the implementation of accel.h built as C, in
+# the default configuration and with every device model left out (the MCU build). Ends with
+# "N passed, N failed"; about 1 minute (the two cppcheck runs are most of it).
+#   cppcheck --enable=warning,style,performance,portability (--inline-suppr)
+#   clang-tidy with tests/.clang-tidy (bugprone, cert, clang-analyzer, misc, portability; the
+#     checks it leaves out are listed there with their reasons)
+# Clean means no finding. A false positive is suppressed inline at its line with a one-line
+# reason: "/* cppcheck-suppress ID ; why */" on the line before, "NOLINT(check): why" on the line.
+# PENDING below lists findings in sections whose owner has not yet taken the inline comment or
+# the fix given there: matched by section, id and enclosing function (not by line, which moves),
+# reported as PENDING and not failed. An entry that no longer matches anything is reported too.
+# A missing tool skips its part by name.
+. "$(dirname "$0")/lib.sh"
+T=build/test-tmp/static
+mkdir -p "$T"
+printf '#define ACCEL_IMPLEMENTATION\n#include "accel.h"\n' >"$T/impl.c"
+NO_MODELS="-DACCEL_TSP1_NO_MODEL -DACCEL_EDGETPU_NO_MODEL -DACCEL_REFSI_NO_MODEL -DACCEL_ANE_NO_MODEL"
+
+# section id function | what the owner should do at that line
+PENDING='
+mac knownConditionTrueFalse accel__mac_dot | false positive: m = min(n, CHUNK) with n > 0 is at least 1, so k < m holds on entry; inline suppress
+mac knownConditionTrueFalse accel_mac_fully_connected | false positive: nr = min(ns - n, BLOCK) with n < ns is at least 1; inline suppress
+mac knownConditionTrueFalse accel_mac_matmul_s32 | false positive: nr = min(ns - n, BLOCK) with n < ns is at least 1; inline suppress
+mac knownConditionTrueFalse accel_mac_depthwise_conv2d | false positive: nc = min(oc_n - c0, CH) with c0 < oc_n is at least 1; inline suppress
+mac knownConditionTrueFalse accel__mac_pool | false positive: nc = min(c - c0, CH) with c0 < c is at least 1; inline suppress
+mac variableScope accel_mac_quantize_f32 | style: declare v and x inside the loop
+mac variableScope accel_mac_dequantize_f32 | style: declare v inside the loop
+mac bugprone-implicit-widening-of-multiplication-result accel__mac_conv_px_t | false positive: 3 * (i) with i a constant 0..7 in ACCEL__MAC_PX32 (and 3u * ACCEL__MAC_UNROLL); NOLINT at the macro
+mac bugprone-implicit-widening-of-multiplication-result accel__mac_conv_scratch | false positive: 2u * ACCEL__MAC_PIX is a small constant and fs is bounded on the same line; write 2u * (size_t)ACCEL__MAC_PIX
+mac bugprone-implicit-widening-of-multiplication-result accel__mac_pool | false positive: accel__mac_check_geom bounds k_h and k_w to 0xFFFF, so (uint32_t)k_h * k_w cannot wrap; NOLINT with that reason
+mac clang-analyzer-deadcode.DeadStores accel__mac_gather | k4 is initialised but read only where accel__mac_pidx uses it (ACCEL_MAC_SIMD builds): NOLINT with that reason, or compute it there
+mac clang-analyzer-deadcode.DeadStores accel_mac_conv2d_with_scratch | ih, iw, ic, oh, ow, oc_n, kw serve only the kernels after the ACCEL__MAC_BLK return: assign them after that #if block
+ane bugprone-implicit-widening-of-multiplication-result accel_ane_encode_inference | false positive: 2u * k with k < buf_nbr, bounded by the container size above; write 2u * (size_t)k
+'
+
+# section and enclosing function of every line of accel.h (function definitions start in column 0)
+awk '
+  /^ \* SECTION: [a-z0-9]+/ { sec = $3 }
+  /^ \* IMPLEMENTATION/ { sec = "common" }
+  /^[A-Za-z_][^;]*[A-Za-z0-9_]\(/ && !/;[ \t]*$/ && !/^(typedef|return|else|if|for|while)/ {
+    f = $0; sub(/\(.*/, "", f); n = split(f, w, /[^A-Za-z0-9_]+/); fn = w[n]
+  }
+  { print NR, (sec ? sec : "config"), (fn ? fn : "-") }' accel.h >"$T/where.txt"
+
+# LOG TOOL LABEL: findings in accel.h into TOOL_LABEL.found (section id function line text), then
+# each is either PENDING (noted) or a failure
+classify() {
+  local log=$1 label=$2 n_bad=0 n_pend=0
+  grep -E '(^|/)accel\.h:[0-9]+:[0-9]+: (error|warning|style|performance|portability)' "$log" |
+    sed -E 's#^.*accel\.h:([0-9]+):[0-9]+: [a-z]+: (.*) \[([^]]+)\]$#\1 \3 \2#' | sort -u -k1,2 >"$T/$label.raw"
+  : >"$T/$label.found"
+  while read -r line id text; do
+    read -r _ sec fn < <(sed -n "${line}p" "$T/where.txt")
+    echo "$sec $id $fn $line $text" >>"$T/$label.found"
+  done <"$T/$label.raw"
+  while read -r sec id fn line text; do
+    if printf '%s\n' "$PENDING" | grep -qE "^$sec $id $fn \|"; then
+      n_pend=$((n_pend + 1))
+      echo "PENDING $label accel.h:$line $id in $fn ($sec): $(printf '%s\n' "$PENDING" | grep -E "^$sec $id $fn \|" | head -1 | sed 's/^[^|]*| //')"
+    else
+      n_bad=$((n_bad + 1))
+      echo "  accel.h:$line [$id] in $fn ($sec): $text"
+    fi
+  done <"$T/$label.found"
+  if [ "$n_bad" = 0 ]; then ok "$label"; else bad "$label: $n_bad findings (listed above)"; fi
+  [ "$n_pend" = 0 ] || echo "note: $label: $n_pend findings pending in sections owned elsewhere (PENDING lines)"
+}
+
+if have cppcheck; then
+  for cfg in default no_models; do
+    defs=""; [ "$cfg" = no_models ] && defs=$NO_MODELS
+    # shellcheck disable=SC2086
+    cppcheck --quiet --inline-suppr --std=c99 --enable=warning,style,performance,portability \
+      $defs -I. "$T/impl.c" >"$T/cppcheck_$cfg.log" 2>&1
+    classify "$T/cppcheck_$cfg.log" "cppcheck_$cfg"
+  done
+else skip "cppcheck" "cppcheck not installed"; fi
+
+if have clang-tidy; then
+  for cfg in default no_models; do
+    defs=""; [ "$cfg" = no_models ] && defs=$NO_MODELS
+    # shellcheck disable=SC2086
+    # it exits non-zero only when the file does not compile (warnings are what classify reads)
+    if clang-tidy --quiet --config-file=tests/.clang-tidy "$T/impl.c" -- -std=c99 -I. $defs \
+        >"$T/tidy_$cfg.log" 2>&1; then
+      classify "$T/tidy_$cfg.log" "clang-tidy_$cfg"
+    else bad "clang-tidy_$cfg did not run" "$(grep -m5 'error' "$T/tidy_$cfg.log")"; fi
+  done
+else skip "clang-tidy" "clang-tidy not installed"; fi
+
+# a PENDING entry that matched nothing in any run is stale: its owner fixed it, so remove it
+found=$(cat "$T"/*.found 2>/dev/null)
+while IFS='|' read -r key _; do
+  key=${key% }
+  [ -n "$key" ] || continue
+  if ! printf '%s\n' "$found" | grep -qE "^$key "; then echo "note: PENDING entry no longer found, remove it: $key"; fi
+done <<<"$PENDING"
+lib_end
