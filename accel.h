@@ -10701,8 +10701,8 @@ ACCELDEF accel_status accel_ane_encode_inference(uint32_t num_io_buffers, uint32
     accel_store_u64le(out + 8, prop_addr);
     accel_store_u64le(out + 16, prop_size);
     for (k = 0; k < buf_nbr; k++) {
-        accel_store_u64le(out + 24 + (size_t)k * 16u, addr_size_pairs[2u * k]);
-        accel_store_u64le(out + 32 + (size_t)k * 16u, addr_size_pairs[2u * k + 1u]);
+        accel_store_u64le(out + 24 + (size_t)k * 16u, addr_size_pairs[(size_t)k * 2u]);
+        accel_store_u64le(out + 32 + (size_t)k * 16u, addr_size_pairs[(size_t)k * 2u + 1u]);
     }
     *len = ACCEL_ANE_INFERENCE_FIXED_SIZE + (size_t)buf_nbr * 16u;
     return ACCEL_OK;
@@ -11894,16 +11894,16 @@ static int32_t accel__mac_roundf(float x)
 ACCELDEF accel_status accel_mac_quantize_f32(const float *in, size_t n, float scale,
                                              int32_t zero_point, accel_mac_dtype dt, void *out)
 {
-    int32_t lo = dt == ACCEL_MAC_UINT8 ? 0 : -128, hi = lo + 255, v;
+    int32_t lo = dt == ACCEL_MAC_UINT8 ? 0 : -128, hi = lo + 255;
     uint8_t *o = (uint8_t *)out;
     size_t i;
-    float x;
     if (!in || !out) return ACCEL_E_NULL;
     if (dt != ACCEL_MAC_INT8 && dt != ACCEL_MAC_UINT8) return ACCEL_E_MAC_DTYPE;
     if (!(scale > 0.0f) || scale - scale != 0.0f) return ACCEL_E_ARG;
     if (zero_point < lo || zero_point > hi) return ACCEL_E_MAC_OFFSET;
     for (i = 0; i < n; i++) {
-        x = in[i] / scale;
+        float x = in[i] / scale;
+        int32_t v;
         if (x != x) x = 0.0f; /* NaN: the zero point (TFLite: undefined) */
         if (x > 1048576.0f) x = 1048576.0f;
         if (x < -1048576.0f) x = -1048576.0f;
@@ -11918,13 +11918,13 @@ ACCELDEF accel_status accel_mac_dequantize_f32(const void *in, size_t n, float s
                                                int32_t zero_point, accel_mac_dtype dt, float *out)
 {
     const uint8_t *p = (const uint8_t *)in;
-    int32_t lo = dt == ACCEL_MAC_UINT8 ? 0 : -128, v;
+    int32_t lo = dt == ACCEL_MAC_UINT8 ? 0 : -128;
     size_t i;
     if (!in || !out) return ACCEL_E_NULL;
     if (dt != ACCEL_MAC_INT8 && dt != ACCEL_MAC_UINT8) return ACCEL_E_MAC_DTYPE;
     if (zero_point < lo || zero_point > lo + 255) return ACCEL_E_MAC_OFFSET;
     for (i = 0; i < n; i++) {
-        v = (int32_t)p[i];
+        int32_t v = (int32_t)p[i];
         if (dt == ACCEL_MAC_INT8 && v > 127) v -= 256;
         out[i] = scale * (float)(v - zero_point);
     }
@@ -12048,6 +12048,7 @@ static uint32_t accel__mac_dot(const int8_t *x, const int8_t *w, size_t n, int32
     while (n > 0) {
         size_t m = n < ACCEL__MAC_CHUNK ? n : ACCEL__MAC_CHUNK, k;
         int32_t acc = 0;
+        /* cppcheck-suppress knownConditionTrueFalse ; m = min(n, CHUNK) with n > 0 is at least 1 */
         for (k = 0; k < m; k++)
             acc += (int32_t)(int16_t)((x[k] ^ fx) + xo) * (int16_t)((w[k] ^ fx) + wo);
         total += (uint32_t)acc;
@@ -13251,6 +13252,7 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
         if (nr == 4) accel__mac_wsum4(w + n * ks, ks, ks, fx, wsum);
 #endif
         for (b = 0; b < bs; b++) {
+            /* cppcheck-suppress knownConditionTrueFalse ; nr = min(ns - n, BLOCK) with n < ns is at least 1 */
             for (r = 0; r < nr; r++) acc[r] = bias ? (uint32_t)bias[n + r] : 0u;
 #if ACCEL_MAC_FAST
             if (nr == 4 && b + 1 < bs) { /* two batch rows per pass */
@@ -13273,6 +13275,7 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
 #if ACCEL_MAC_FAST
             accel__mac_requant_n(acc, nr, q, n, o + b * ns + n);
 #else
+            /* cppcheck-suppress knownConditionTrueFalse ; nr = min(ns - n, BLOCK) with n < ns is at least 1 */
             for (r = 0; r < nr; r++) o[b * ns + n + r] = accel__mac_out(acc[r], q, n + r);
 #endif
         }
@@ -13330,6 +13333,7 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
         if (nr == 4) accel__mac_wsum4(w + n * ks, ks, ks, fx, wsum);
 #endif
         for (m = 0; m < ms; m++) {
+            /* cppcheck-suppress knownConditionTrueFalse ; nr = min(ns - n, BLOCK) with n < ns is at least 1 */
             for (r = 0; r < nr; r++) acc[r] = 0;
 #if ACCEL_MAC_FAST
             if (nr == 4)
@@ -13339,6 +13343,7 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
 #endif
             accel__mac_dot_rows(x + m * ks, w + n * ks, ks, nr, ks, fx, a_offset - fx,
                                 b_offset - fx, acc);
+            /* cppcheck-suppress knownConditionTrueFalse ; nr = min(ns - n, BLOCK) with n < ns is at least 1 */
             for (r = 0; r < nr; r++) out[m * ns + n + r] = accel__mac_u2s(acc[r]);
         }
     }
@@ -14215,7 +14220,10 @@ static void accel__mac_gather(const accel_mac_conv *g, const int8_t *x, uint32_t
     uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx;
     int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top, iy, ix;
     int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
-    size_t k = 0, c, k4 = ((size_t)g->k_h * g->k_w * cg) & ~(size_t)3;
+    size_t k = 0;
+#if ACCEL__MAC_DSP
+    size_t c, k4 = ((size_t)g->k_h * g->k_w * cg) & ~(size_t)3;
+#endif
     const int8_t *sp, *row;
     for (ky = 0; ky < g->k_h; ky++) {
         iy = iy0 + (int32_t)(ky * dh);
@@ -14233,15 +14241,13 @@ static void accel__mac_gather(const accel_mac_conv *g, const int8_t *x, uint32_t
                 else accel__mac_gather4(sp, d, cg, xo2, 0);
                 continue;
             }
-#endif
-#if !ACCEL__MAC_DSP
-            if (u) accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, cg, xo, 1);
-            else accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, cg, xo, 0);
-            continue;
-#endif
             for (c = 0; c < cg; c++)
                 patch[accel__mac_pidx(k + c, p, k4)] =
                     (int16_t)(sp ? accel__mac_ld8(sp + c, u) + xo : 0);
+#else
+            if (u) accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, cg, xo, 1);
+            else accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, cg, xo, 0);
+#endif
         }
     }
 }
@@ -14334,9 +14340,9 @@ ACCEL__MAC_NOINLINE static void accel__mac_conv_rows(const int16_t *patch, const
  * (unsigned ones it reassociates); fs <= ACCEL__MAC_CHUNK, so they cannot overflow. */
 #define ACCEL__MAC_PX32(i)                                                                       \
     c0 = accel__mac_ld8(w0 + (i), U), c1 = accel__mac_ld8(w1 + (i), U);                         \
-    x = patch[3 * (i)], a0 += x * c0, b0 += x * c1;                                              \
-    x = patch[3 * (i) + 1], a1 += x * c0, b1 += x * c1;                                          \
-    x = patch[3 * (i) + 2], a2 += x * c0, b2 += x * c1
+    x = patch[(size_t)3 * (i)], a0 += x * c0, b0 += x * c1;                                      \
+    x = patch[(size_t)3 * (i) + 1], a1 += x * c0, b1 += x * c1;                                  \
+    x = patch[(size_t)3 * (i) + 2], a2 += x * c0, b2 += x * c1
 ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w0, const int8_t *w1,
                                         size_t fs, const uint32_t *b, const uint32_t *s,
                                         uint32_t *acc, const int U)
@@ -14354,7 +14360,7 @@ ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w0, 
         ACCEL__MAC_PX32(6);
         ACCEL__MAC_PX32(7);
 #endif
-        patch += 3u * ACCEL__MAC_UNROLL;
+        patch += (size_t)3 * ACCEL__MAC_UNROLL;
         w0 += ACCEL__MAC_UNROLL;
         w1 += ACCEL__MAC_UNROLL;
     }
@@ -14789,7 +14795,7 @@ static void accel__mac_mcu_pool(const accel_mac_conv *g, int u, int32_t lo, int3
 static size_t accel__mac_conv_scratch(size_t fs)
 {
 #if ACCEL__MAC_BLK
-    return fs <= ((size_t)-1 - 3u) / (2u * ACCEL__MAC_PIX) ? 2u * ACCEL__MAC_PIX * fs + 3u : 0u;
+    return fs <= ((size_t)-1 - 3u) / ((size_t)2 * ACCEL__MAC_PIX) ? (size_t)2 * ACCEL__MAC_PIX * fs + 3u : 0u;
 #else
     (void)fs;
     return 0;
@@ -14856,14 +14862,7 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
     if (!accel__mac_mul(&need, g->out_c)) return ACCEL_E_OVERFLOW;
     if (input_len < in_n || filter_len < need) return ACCEL_E_TRUNCATED;
     if (output_len < out_n) return ACCEL_E_BUFFER_TOO_SMALL;
-    ih = (size_t)g->in_h; /* the element counts fit size_t, so every factor does */
-    iw = (size_t)g->in_w;
-    ic = (size_t)g->in_c;
-    oh = (size_t)g->out_h;
-    ow = (size_t)g->out_w;
-    oc_n = (size_t)g->out_c;
-    kw = (size_t)g->k_w;
-    cgs = (size_t)cg;
+    cgs = (size_t)cg; /* the element counts fit size_t, so every factor does */
     ocgs = (size_t)ocg;
 #if ACCEL__MAC_BLK
     need = accel__mac_conv_scratch(fs);
@@ -14885,6 +14884,13 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
     (void)scratch;
     (void)scratch_len;
 #endif
+    ih = (size_t)g->in_h; /* (after the blocked kernels, which always return) */
+    iw = (size_t)g->in_w;
+    ic = (size_t)g->in_c;
+    oh = (size_t)g->out_h;
+    ow = (size_t)g->out_w;
+    oc_n = (size_t)g->out_c;
+    kw = (size_t)g->k_w;
 #if ACCEL_MAC_SIMD == 2
     if (fs <= ACCEL__MAC_ZC_K && q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
         accel__mac_z_conv(g, q, x, w, bias, o, fs, cgs, ocgs);
@@ -15019,6 +15025,7 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
                 ob = (((size_t)b * oh + (size_t)oy) * ow + (size_t)ox) * oc_n;
                 for (c0 = cs; c0 < oc_n; c0 += nc) {
                     nc = oc_n - c0 < ACCEL__MAC_CH ? oc_n - c0 : ACCEL__MAC_CH;
+                    /* cppcheck-suppress knownConditionTrueFalse ; nc = min(oc_n - c0, CH) with c0 < oc_n is at least 1 */
                     for (j = 0; j < nc; j++) acc[j] = bias ? (uint32_t)bias[c0 + j] : 0u;
                     for (ky = ky0; ky < ky1; ky++)
                         for (kx = kx0; kx < kx1; kx++) {
@@ -15033,10 +15040,12 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
                                                          (int16_t)((wp[j] ^ fx) + wo));
                             } else if (dm == 1) {
                                 xp += c0;
+                                /* cppcheck-suppress knownConditionTrueFalse ; nc = min(oc_n - c0, CH) with c0 < oc_n is at least 1 */
                                 for (j = 0; j < nc; j++)
                                     acc[j] += (uint32_t)((int32_t)(int16_t)((xp[j] ^ fx) + xo) *
                                                          (int16_t)((wp[j] ^ fx) + wo));
                             } else {
+                                /* cppcheck-suppress knownConditionTrueFalse ; nc = min(oc_n - c0, CH) with c0 < oc_n is at least 1 */
                                 for (j = 0; j < nc; j++)
                                     acc[j] += (uint32_t)((int32_t)(int16_t)((xp[(c0 + j) / dm] ^ fx) + xo) *
                                                          (int16_t)((wp[j] ^ fx) + wo));
@@ -15045,6 +15054,7 @@ ACCELDEF accel_status accel_mac_depthwise_conv2d(const accel_mac_conv *g,
 #if ACCEL_MAC_FAST
                     accel__mac_requant_n(acc, nc, q, c0, o + ob + c0);
 #else
+                    /* cppcheck-suppress knownConditionTrueFalse ; nc = min(oc_n - c0, CH) with c0 < oc_n is at least 1 */
                     for (j = 0; j < nc; j++) o[ob + c0 + j] = accel__mac_out(acc[j], q, c0 + j);
 #endif
                 }
@@ -15071,7 +15081,7 @@ static accel_status accel__mac_pool(const accel_mac_conv *g, accel_mac_dtype dt,
     if (g->out_c != g->in_c || g->groups > 1 || g->depth_multiplier > 1 || g->dilation_h > 1 ||
         g->dilation_w > 1)
         return ACCEL_E_MAC_GROUPS;
-    if ((uint32_t)g->k_h * g->k_w > 0x7FFFFFUL) return ACCEL_E_MAC_SHAPE; /* sum fits int32 */
+    if ((uint64_t)g->k_h * g->k_w > 0x7FFFFFu) return ACCEL_E_MAC_SHAPE; /* sum fits int32 */
     if (input_len < in_n) return ACCEL_E_TRUNCATED;
     if (output_len < out_n) return ACCEL_E_BUFFER_TOO_SMALL;
     /* every window must hold an in-image tap; checked before anything is written */
@@ -15107,6 +15117,7 @@ static accel_status accel__mac_pool(const accel_mac_conv *g, accel_mac_dtype dt,
                 ob = (((size_t)b * oh + (size_t)oy) * ow + (size_t)ox) * oc_n;
                 for (c0 = 0; c0 < oc_n; c0 += nc) {
                     nc = oc_n - c0 < ACCEL__MAC_CH ? oc_n - c0 : ACCEL__MAC_CH;
+                    /* cppcheck-suppress knownConditionTrueFalse ; nc = min(c - c0, CH) with c0 < c is at least 1 */
                     for (j = 0; j < nc; j++) acc[j] = avg ? 0 : -256;
                     for (ky = ky0; ky < ky1; ky++)
                         for (kx = kx0; kx < kx1; kx++) {
@@ -15115,13 +15126,16 @@ static accel_status accel__mac_pool(const accel_mac_conv *g, accel_mac_dtype dt,
                                  c0;
                             /* uint8 as is; int8 byte ^ 0x80 is value + 128 */
                             if (avg)
+                                /* cppcheck-suppress knownConditionTrueFalse ; nc = min(c - c0, CH) with c0 < c is at least 1 */
                                 for (j = 0; j < nc; j++) acc[j] += (int32_t)(xp[j] ^ fx);
                             else
+                                /* cppcheck-suppress knownConditionTrueFalse ; nc = min(c - c0, CH) with c0 < c is at least 1 */
                                 for (j = 0; j < nc; j++) {
                                     v = (int32_t)(xp[j] ^ fx);
                                     acc[j] = v > acc[j] ? v : acc[j];
                                 }
                         }
+                    /* cppcheck-suppress knownConditionTrueFalse ; nc = min(c - c0, CH) with c0 < c is at least 1 */
                     for (j = 0; j < nc; j++) {
                         v = acc[j];
                         if (fx) v -= avg ? 128 * cnt : 128;
