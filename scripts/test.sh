@@ -116,7 +116,7 @@ for fz in tests/fuzz/fuzz_*.c; do
     else bad "$n over its seeds" "$LOG/$n.log"; fi
   else bad "build $n" "$LOG/$n.log"; fi
   # 2) a short coverage-guided run with libFuzzer
-  if have clang && clang -fsanitize=fuzzer,address,undefined -g -O1 -I. -Iports/sim -Itests "$fz" $xf -o "$T/${n}_lf" \
+  if have clang && clang -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1 -I. -Iports/sim -Itests "$fz" $xf -o "$T/${n}_lf" \
       >"$LOG/${n}_lf.log" 2>&1; then
     # the first corpus directory receives new inputs: a scratch one, never the checked-in seeds
     rm -rf "$T/corpus_$n" && mkdir -p "$T/corpus_$n"
