@@ -13662,13 +13662,25 @@ ACCEL__MAC_AI __m512i accel__mac_z_ld64(const int8_t *p, __mmask64 m, __m512i xm
     return UNS ? v : _mm512_xor_si512(v, xm);
 }
 
+/* Four tap vectors of 64 channels -> the 4-byte groups vpdpbusd takes: bytes 4j..4j+3 of a
+ * result hold taps 0..3 of one channel (the unpacks work within 128-bit lanes). */
+ACCEL__MAC_AI void accel__mac_z_quad(__m512i xv[4])
+{
+    __m512i ab = _mm512_unpacklo_epi8(xv[0], xv[1]), cd = _mm512_unpackhi_epi8(xv[0], xv[1]);
+    __m512i ef = _mm512_unpacklo_epi8(xv[2], xv[3]), gh = _mm512_unpackhi_epi8(xv[2], xv[3]);
+    xv[0] = _mm512_unpacklo_epi16(ab, ef);
+    xv[1] = _mm512_unpackhi_epi16(ab, ef);
+    xv[2] = _mm512_unpacklo_epi16(cd, gh);
+    xv[3] = _mm512_unpackhi_epi16(cd, gh);
+}
+
 /* Channels [c0, c0 + 64) (FULL) or [c0, C) (fewer than 64) of every output pixel. */
 ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_quant *q,
                                      const int8_t *x, const int8_t *w, const int32_t *bias,
                                      uint8_t *o, size_t c0, const int UNS, const int FULL,
                                      const int PT)
 {
-    __m512i wq[ACCEL__MAC_ZD_T], acc[4], cv[4], mul[4], sh[4], xmv, wav, wbv, xv[4], ab, cd, ef, gh;
+    __m512i wq[ACCEL__MAC_ZD_T], acc[4], cv[4], mul[4], sh[4], xmv, wav, wbv, xv[4], ab, cd;
     __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
     int32_t pm[64], ps[64];
     uint32_t pc[64];
@@ -13727,14 +13739,7 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
                     const __m512i *wp = wq + i;
                     for (k = 0; k < 4u; k++)
                         xv[k] = accel__mac_z_ld64(tp[i + k], m64, xmv, UNS, FULL);
-                    ab = _mm512_unpacklo_epi8(xv[0], xv[1]);
-                    cd = _mm512_unpackhi_epi8(xv[0], xv[1]);
-                    ef = _mm512_unpacklo_epi8(xv[2], xv[3]);
-                    gh = _mm512_unpackhi_epi8(xv[2], xv[3]);
-                    xv[0] = _mm512_unpacklo_epi16(ab, ef);
-                    xv[1] = _mm512_unpackhi_epi16(ab, ef);
-                    xv[2] = _mm512_unpacklo_epi16(cd, gh);
-                    xv[3] = _mm512_unpackhi_epi16(cd, gh);
+                    accel__mac_z_quad(xv);
                     for (k = 0; k < 4u; k++) {
                         acc[k] = accel__mac_z_dp(acc[k], xv[k], wp[k]);
                         if (wa != 0) acc[k] = accel__mac_z_dp(acc[k], xv[k], wav);
@@ -13771,7 +13776,7 @@ ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_q
                                       uint8_t *o, size_t c0, const int UNS, const int FULL,
                                       const int PT)
 {
-    __m512i wq[2 * 4 * ACCEL__MAC_ZD3_H], acc[8], cv[4], mul[4], sh[4], xmv, xv[4], ab, cd, ef, gh;
+    __m512i wq[2 * 4 * ACCEL__MAC_ZD3_H], acc[8], cv[4], mul[4], sh[4], xmv, xv[4], ab, cd;
     __m512i woa[2], wob[2];
     __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
     int32_t pm[64], ps[64];
@@ -13841,14 +13846,7 @@ ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_q
                     }
                     for (t = 0; t < 4u; t++)
                         xv[t] = accel__mac_z_ld64(cp[t], m64, xmv, UNS, FULL);
-                    ab = _mm512_unpacklo_epi8(xv[0], xv[1]);
-                    cd = _mm512_unpackhi_epi8(xv[0], xv[1]);
-                    ef = _mm512_unpacklo_epi8(xv[2], xv[3]);
-                    gh = _mm512_unpackhi_epi8(xv[2], xv[3]);
-                    xv[0] = _mm512_unpacklo_epi16(ab, ef);
-                    xv[1] = _mm512_unpackhi_epi16(ab, ef);
-                    xv[2] = _mm512_unpacklo_epi16(cd, gh);
-                    xv[3] = _mm512_unpackhi_epi16(cd, gh);
+                    accel__mac_z_quad(xv);
                     for (k = 0; k < 4u; k++) {
                         acc[k] = accel__mac_z_dp(acc[k], xv[k], wp[k]);
                         acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wp[4u + k]);
