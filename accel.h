@@ -12214,7 +12214,9 @@ static void accel__mac_dot_rows(const int8_t *x, const int8_t *w, size_t ws, siz
  * xu = x ^ xm (0..255) and ws = w ^ fx (-128..127), the tile sums D = sum xu*ws; the weight
  * and input sums come from byte sums (psadbw); everything is then combined modulo 2^32 exactly
  * as the portable path does, so results are bit-identical. ---- */
+#ifndef ACCEL__MAC_AI /* scripts/coverage.sh makes them plain functions */
 #define ACCEL__MAC_AI static __inline__ __attribute__((always_inline))
+#endif
 #if ACCEL_MAC_SIMD == 2
 /* AVX-512 VNNI: vpdpbusd multiplies u8 x s8 and adds groups of 4 into int32 lanes, wrapping
  * (the non-saturating form), which is the modulo-2^32 sum we want. Up to 4 input rows share
