@@ -13543,6 +13543,54 @@ ACCEL__MAC_AI void accel__mac_z_cblock(const uint32_t *patch, size_t pw, const _
     for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) acc[p] = a[p];
 }
 
+/* accel__mac_z_cblock with each patch read where it lies, row by row: row ky of patch p is
+ * the rb bytes (rb a multiple of 4, so no group of 4 taps spans two rows) at base[p] + ky *
+ * step[p]: the input itself for a window inside the image, else its gathered copy. Raw bytes,
+ * made unsigned here (FLIP: int8 input, XOR 0x80). Saves the copy of every inner window. */
+ACCEL__MAC_AI void accel__mac_z_cblock_rows(const uint8_t *const *base, const size_t *step,
+                                            size_t kh, size_t rb, const __m512i *wp, size_t kg,
+                                            __m512i xm, __m512i *acc, const size_t NV,
+                                            const int FLIP)
+{
+    __m512i a[2 * ACCEL__MAC_ZC_P], w0, w1 = _mm512_setzero_si512(), xb;
+    const uint8_t *r[ACCEL__MAC_ZC_P];
+    const __m512i *wk = wp;
+    size_t ky, c, p;
+    int32_t v;
+    for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) a[p] = _mm512_setzero_si512();
+    for (ky = 0; ky < kh; ky++) {
+        for (p = 0; p < ACCEL__MAC_ZC_P; p++) r[p] = base[p] + ky * step[p];
+        for (c = 0; c < rb; c += 4u, wk++) {
+            w0 = _mm512_load_si512(wk);
+            if (NV == 2) w1 = _mm512_load_si512(wk + kg);
+            for (p = 0; p < ACCEL__MAC_ZC_P; p++) {
+                ACCEL_MEMCPY(&v, r[p] + c, 4);
+                xb = _mm512_set1_epi32(v);
+                if (FLIP) xb = _mm512_xor_si512(xb, xm);
+                a[2 * p] = accel__mac_z_dp(a[2 * p], xb, w0);
+                if (NV == 2) a[2 * p + 1] = accel__mac_z_dp(a[2 * p + 1], xb, w1);
+            }
+        }
+    }
+    for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) acc[p] = a[p];
+}
+
+/* The byte sum of one patch laid out as for accel__mac_z_cblock_rows, each byte XOR xm. */
+static uint32_t accel__mac_z_usum_rows(const uint8_t *base, size_t step, size_t kh, size_t rb,
+                                       __m512i xm)
+{
+    __m512i s = _mm512_setzero_si512(), z = _mm512_setzero_si512();
+    __mmask64 m;
+    size_t ky, k;
+    for (ky = 0; ky < kh; ky++)
+        for (k = 0; k < rb; k += 64u) {
+            m = rb - k >= 64u ? ~(__mmask64)0 : accel__mac_z_mask(rb - k);
+            s = _mm512_add_epi64(s, _mm512_sad_epu8(_mm512_maskz_mov_epi8(m, _mm512_xor_si512(
+                                     _mm512_maskz_loadu_epi8(m, base + ky * step + k), xm)), z));
+        }
+    return (uint32_t)_mm512_reduce_add_epi64(s);
+}
+
 /* s[p] = the byte sum of patch p (rows of rb bytes, a multiple of 4, at most 1024) for the np
  * <= 8 patches at d, reduced together (one tree for all eight rather than one per patch). */
 static void accel__mac_z_usum8(const uint8_t *d, size_t rb, size_t np, uint32_t *s)
@@ -13585,7 +13633,18 @@ static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q,
     __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
     __m512i off = _mm512_set1_epi32(q->output_offset);
     uint8_t *wb = (uint8_t *)(void *)wp, *pb = (uint8_t *)(void *)patch;
+    /* direct: patches read in place (accel__mac_z_cblock_rows) where each row of a window is
+     * contiguous in the input (no column dilation, one group) and a whole number of 4-tap
+     * groups; windows that reach past the image are gathered, raw, with the zero point */
+    size_t rowb = (size_t)g->k_w * cg, kh = g->k_h, rstep[ACCEL__MAC_ZC_P];
+    size_t istep = (size_t)accel__mac_one(g->dilation_h) * g->in_w * g->in_c;
+    const uint8_t *rbase[ACCEL__MAC_ZC_P];
+    int direct = accel__mac_one(g->dilation_w) == 1u && cg == (size_t)g->in_c && rowb % 4u == 0;
     xmv = _mm512_set1_epi8((char)(xm & 0xFF));
+    for (p = 0; p < ACCEL__MAC_ZC_P; p++) { /* the pixels a last, short pass does not use */
+        rbase[p] = pb + p * pw * 4u;
+        rstep[p] = rowb;
+    }
     ncap = (ACCEL__MAC_ZC_W / fs4) & ~(size_t)15;
     if (ncap > ACCEL__MAC_ZC_N) ncap = ACCEL__MAC_ZC_N;
     /* patch bytes past fs meet zero filter bytes; defined values all the same */
@@ -13615,17 +13674,47 @@ static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q,
             for (pix0 = 0; pix0 < npix; pix0 += np) {
                 np = npix - pix0 < ACCEL__MAC_ZC_P ? npix - pix0 : ACCEL__MAC_ZC_P;
                 for (p = 0; p < np; p++) {
-                    accel__mac_z_gather(g, x, b, oy, ox, gi, cg, zpu, xmv, pb + p * pw * 4u);
+                    if (direct) {
+                        int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+                        int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                        if (iy0 >= 0 && ix0 >= 0 &&
+                            (size_t)(uint32_t)iy0 + (kh - 1u) * accel__mac_one(g->dilation_h) < g->in_h &&
+                            (size_t)(uint32_t)ix0 + g->k_w <= g->in_w) {
+                            rbase[p] = (const uint8_t *)(const void *)x +
+                                       (((size_t)b * g->in_h + (uint32_t)iy0) * g->in_w +
+                                        (uint32_t)ix0) * g->in_c;
+                            rstep[p] = istep;
+                        } else {
+                            accel__mac_z_gather(g, x, b, oy, ox, gi, cg,
+                                                (int)((uint32_t)(zpu ^ xm) & 0xFFu),
+                                                _mm512_setzero_si512(), pb + p * pw * 4u);
+                            rbase[p] = pb + p * pw * 4u;
+                            rstep[p] = rowb;
+                        }
+                        if (wo != 0) xsum[p] = accel__mac_z_usum_rows(rbase[p], rstep[p], kh, rowb, xmv);
+                    } else {
+                        accel__mac_z_gather(g, x, b, oy, ox, gi, cg, zpu, xmv, pb + p * pw * 4u);
+                    }
                     if (++ox == g->out_w) {
                         ox = 0;
                         if (++oy == g->out_h) { oy = 0; b++; }
                     }
                 }
-                if (wo != 0) accel__mac_z_usum8(pb, pw * 4u, np, xsum);
+                if (wo != 0 && !direct) accel__mac_z_usum8(pb, pw * 4u, np, xsum);
                 for (vi = 0; vi * 16u < sn; vi += 2u) {
                     size_t nv = sn - vi * 16u > 16u ? 2u : 1u, u;
-                    if (nv == 2u) accel__mac_z_cblock(patch, pw, wp + vi * kg, kg, acc, 2);
-                    else accel__mac_z_cblock(patch, pw, wp + vi * kg, kg, acc, 1);
+                    if (direct) {
+                        switch ((nv == 2u ? 2 : 0) + (xm != 0)) { /* specialized copies */
+                        case 0: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp + vi * kg, kg, xmv, acc, 1, 0); break;
+                        case 1: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp + vi * kg, kg, xmv, acc, 1, 1); break;
+                        case 2: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp + vi * kg, kg, xmv, acc, 2, 0); break;
+                        default: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp + vi * kg, kg, xmv, acc, 2, 1); break;
+                        }
+                    } else if (nv == 2u) {
+                        accel__mac_z_cblock(patch, pw, wp + vi * kg, kg, acc, 2);
+                    } else {
+                        accel__mac_z_cblock(patch, pw, wp + vi * kg, kg, acc, 1);
+                    }
                     for (u = 0; u < nv; u++) {
                         size_t c0 = vi * 16u + u * 16u, cnt = sn - c0 < 16u ? sn - c0 : 16u;
                         __mmask16 m = (__mmask16)((1u << cnt) - 1u);

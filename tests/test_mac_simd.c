@@ -208,6 +208,47 @@ static void test_depthwise_simd_rows(void)
     }
     CHECK_EQ(bad, 0);
 }
+/* conv2d through the AVX-512 kernel's in-place reading (one group, no column dilation, rows of
+ * k_w * C bytes a multiple of 4): windows inside the image read from the input, the others
+ * gathered with the zero point, mixed within one pass of 8 pixels; row dilation and strides;
+ * images large enough for inner windows, batch 2 (windows move to the next image mid-pass);
+ * output channel counts across the 16- and 32-channel blocks; both types, both offsets. */
+static void test_conv2d_simd_direct(void)
+{
+    static uint8_t x[2 * 14 * 14 * 24], w[40 * 5 * 5 * 24], o1[2 * 16 * 16 * 40],
+        o2[2 * 16 * 16 * 40 + 1];
+    static int32_t bias[40];
+    int it, bad = 0;
+    for (it = 0; it < 600 && bad < 3; it++) {
+        geo g;
+        rq r;
+        g.B = rrange(1, 2);
+        g.H = rrange(3, 14);
+        g.W = rrange(3, 14);
+        g.KH = rrange(1, 5);
+        g.KW = rrange(1, 5);
+        g.sh = rrange(1, 2);
+        g.sw = rrange(1, 2);
+        g.dh = rnd() % 3 == 0 ? 2 : 1;
+        g.dw = 1;
+        g.pt = rrange(0, 2);
+        g.pl = rrange(0, 2);
+        g.OH = (g.H + g.pt + rrange(0, 2) - ((g.KH - 1) * g.dh + 1)) / g.sh + 1;
+        g.OW = (g.W + g.pl + rrange(0, 2) - g.KW) / g.sw + 1;
+        if (g.OH < 1) g.OH = 1;
+        if (g.OW < 1) g.OW = 1;
+        g.groups = 1;
+        g.dm = 0;
+        /* rows of KW * C bytes, a multiple of 4: C a multiple of 4, or of 2 with KW even */
+        g.C = g.KW % 2 == 0 && rnd() % 2 ? 2 * rrange(1, 12) : 4 * rrange(1, 6);
+        if (g.KW % 4 == 0 && rnd() % 3 == 0) g.C = rrange(1, 24);
+        g.OC = rrange(1, 40);
+        rand_rq(&r, g.OC, g.KH * g.KW * g.C);
+        r.single = 0; /* the SIMD kernels run double rounding */
+        bad += conv_case(0, it, &g, &r, x, w, bias, o1, o2);
+    }
+    CHECK_EQ(bad, 0);
+}
 static void test_conv2d_simd_random(void) { test_conv_simd_random(0); }
 static void test_depthwise_simd_random(void) { test_conv_simd_random(1); }
 #pragma GCC pop_options
@@ -238,6 +279,7 @@ int main(void)
     RUN(test_fc_simd_random);
     RUN(test_fc_simd_wide);
     RUN(test_conv2d_simd_random);
+    RUN(test_conv2d_simd_direct);
     RUN(test_depthwise_simd_random);
     RUN(test_depthwise_simd_rows);
     return test_mac_main();
