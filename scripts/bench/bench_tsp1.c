@@ -6,7 +6,12 @@
  *   frames   accel_crc32 alone over each frame's checked bytes, one call per frame: the least a
  *            decoder must do, since every frame has its own CRC. With short frames a wide CRC
  *            (folding, braids) cannot get going, so "frames" is far below "stream" there.
- * Medians of interleaved samples; ratios are decoder speed / baseline speed (1.00 = as fast). */
+ * Medians of interleaved samples; ratios are decoder speed / baseline speed (1.00 = as fast).
+ * Reading the ratios: "frames" bounds any frame decoder, since each frame's CRC starts afresh
+ * (with the folding CRC that alone is ~0.85 of "stream" at 1 KiB payloads and ~0.1 at 16 B).
+ * A frame split across two chunks is copied whole into the decoder's buffer (its payload must
+ * be contiguous), and every feed call has a fixed cost, which dominates with 64-byte chunks: to
+ * reach 0.9 of a 45 GB/s CRC, a call taking 64 bytes would have to cost under 2 ns. */
 #define _POSIX_C_SOURCE 199309L
 #define ACCEL_NO_EDGETPU
 #define ACCEL_NO_REFSI
