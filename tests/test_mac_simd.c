@@ -125,6 +125,27 @@ static void test_fc_simd_wide(void)
     }
     CHECK_EQ(bad, 0);
 }
+/* batch 1..2, an image of lo..hi rows and columns, a window up to 5x5 with strides 1..2, row
+ * dilation 2 one time in 4 (columns too when dil_w), padding 0..2 on every side */
+static void rand_window(geo *g, int lo, int hi, int dil_w)
+{
+    g->B = rrange(1, 2);
+    g->H = rrange(lo, hi);
+    g->W = rrange(lo, hi);
+    g->KH = rrange(1, 5);
+    g->KW = rrange(1, 5);
+    g->sh = rrange(1, 2);
+    g->sw = rrange(1, 2);
+    g->dh = rnd() % 4 == 0 ? 2 : 1;
+    g->dw = dil_w && rnd() % 4 == 0 ? 2 : 1;
+    g->pt = rrange(0, 2);
+    g->pl = rrange(0, 2);
+    g->OH = (g->H + g->pt + rrange(0, 2) - ((g->KH - 1) * g->dh + 1)) / g->sh + 1;
+    g->OW = (g->W + g->pl + rrange(0, 2) - ((g->KW - 1) * g->dw + 1)) / g->sw + 1;
+    if (g->OH < 1) g->OH = 1;
+    if (g->OW < 1) g->OW = 1;
+}
+
 /* conv2d / depthwise at channel counts that exercise the SIMD conv paths: output channels
  * across the 16-lane blocks and the 32-channel pairs (1..64, and >64 with per-tensor quant),
  * patches past the packed-filter limit (fs > 1024: the portable fallback), depthwise channel
@@ -139,21 +160,7 @@ static void test_conv_simd_random(int kind)
     for (it = 0; it < 1500 && bad < 3; it++) {
         geo g;
         rq r;
-        g.B = rrange(1, 2);
-        g.H = rrange(1, 12);
-        g.W = rrange(1, 12);
-        g.KH = rrange(1, 5);
-        g.KW = rrange(1, 5);
-        g.sh = rrange(1, 2);
-        g.sw = rrange(1, 2);
-        g.dh = rnd() % 4 == 0 ? 2 : 1;
-        g.dw = rnd() % 4 == 0 ? 2 : 1;
-        g.pt = rrange(0, 2);
-        g.pl = rrange(0, 2);
-        g.OH = (g.H + g.pt + rrange(0, 2) - ((g.KH - 1) * g.dh + 1)) / g.sh + 1;
-        g.OW = (g.W + g.pl + rrange(0, 2) - ((g.KW - 1) * g.dw + 1)) / g.sw + 1;
-        if (g.OH < 1) g.OH = 1;
-        if (g.OW < 1) g.OW = 1;
+        rand_window(&g, 1, 12, 1);
         if (kind == 0) {
             g.groups = rnd() % 4 == 0 ? rrange(2, 3) : 1;
             g.C = g.groups * (rnd() % 5 == 0 ? rrange(40, 48) / g.groups : rrange(1, 20));
@@ -222,21 +229,7 @@ static void test_conv2d_simd_direct(void)
     for (it = 0; it < 600 && bad < 3; it++) {
         geo g;
         rq r;
-        g.B = rrange(1, 2);
-        g.H = rrange(3, 14);
-        g.W = rrange(3, 14);
-        g.KH = rrange(1, 5);
-        g.KW = rrange(1, 5);
-        g.sh = rrange(1, 2);
-        g.sw = rrange(1, 2);
-        g.dh = rnd() % 3 == 0 ? 2 : 1;
-        g.dw = 1;
-        g.pt = rrange(0, 2);
-        g.pl = rrange(0, 2);
-        g.OH = (g.H + g.pt + rrange(0, 2) - ((g.KH - 1) * g.dh + 1)) / g.sh + 1;
-        g.OW = (g.W + g.pl + rrange(0, 2) - g.KW) / g.sw + 1;
-        if (g.OH < 1) g.OH = 1;
-        if (g.OW < 1) g.OW = 1;
+        rand_window(&g, 3, 14, 0);
         g.groups = 1;
         g.dm = 0;
         /* rows of KW * C bytes, a multiple of 4: C a multiple of 4, or of 2 with KW even */
