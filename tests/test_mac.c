@@ -1041,6 +1041,29 @@ static void test_wide_overflow(void)
     CHECK_ST(accel_mac_wide_scratch_size(1, 1, 65536, 65535, &sz),
              (uint64_t)SIZE_MAX < 4295229439ULL ? ACCEL_E_OVERFLOW : ACCEL_OK);
     if ((uint64_t)SIZE_MAX >= 4295229439ULL) CHECK_EQ_U64(sz, 4295229439ULL); /* 2^18 + 65535 + 2^32 - 2^16 */
+    /* Products of valid uint32 dimensions past 2^32, each refused at a different check where
+     * size_t has 32 bits (the Cortex-M builds of tests/mac_arm.sh): m*depth (a's plane count),
+     * m*depth*nbytes, n*depth*nbytes, m*n*4 (the output's int32 planes). The size is the
+     * documented 4*m*n + (m + n)*depth*nbytes, computed here in 64 bits (every case is far
+     * below 2^64): ACCEL_E_OVERFLOW with *size 0 exactly when it exceeds SIZE_MAX, else that
+     * size. A 64-bit host gets the sizes, so no overflow is expected there. */
+    {
+        static const uint32_t wc[][4] = { /* nbytes, m_rows, n_cols, depth */
+            {1, 65536, 1, 65536},     /* m*depth = 2^32 */
+            {4, 65536, 1, 32768},     /* m*depth = 2^31 fits, times 4 bytes does not */
+            {4, 1, 65536, 32768},     /* n*depth = 2^31 fits, times 4 bytes does not */
+            {1, 32768, 65536, 1},     /* m*n = 2^31 fits, times 4 bytes does not */
+        };
+        size_t i;
+        for (i = 0; i < sizeof wc / sizeof wc[0]; i++) {
+            const uint64_t nb = wc[i][0], m = wc[i][1], n = wc[i][2], k = wc[i][3];
+            const uint64_t want = 4 * m * n + (m + n) * k * nb;
+            sz = 7;
+            CHECK_ST(accel_mac_wide_scratch_size(wc[i][0], wc[i][1], wc[i][2], wc[i][3], &sz),
+                     want > (uint64_t)SIZE_MAX ? ACCEL_E_OVERFLOW : ACCEL_OK);
+            CHECK_EQ_U64(sz, want > (uint64_t)SIZE_MAX ? 0 : want);
+        }
+    }
     /* a zero dimension is an empty area, not an overflow: 0*3*4 + 0*5*2 + 3*5*2 */
     CHECK_ST(accel_mac_wide_scratch_size(2, 0, 3, 5, &sz), ACCEL_OK);
     CHECK_EQ(sz, 30);

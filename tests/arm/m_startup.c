@@ -2,7 +2,8 @@
  * board with newlib's rdimon semihosting (linked with --specs=rdimon.specs -nostartfiles):
  * vector table, zeroed .bss (.data is loaded in place by QEMU, see mps2.ld), semihosting
  * handles, exit(main()). Any fault prints a line through semihosting and ends the emulator
- * with a failure report, so a crash never hangs the test. */
+ * with a failure report, so a crash never hangs the test. With -DMAC_ARM_GCOV (scripts/coverage.sh)
+ * the coverage counters are written out after main (tests/arm/gcov_dump.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,5 +50,14 @@ void mac_arm_reset(void)
 {
     memset(__bss_start__, 0, (size_t)(__bss_end__ - __bss_start__));
     initialise_monitor_handles();
+#ifdef MAC_ARM_GCOV
+    {
+        extern void mac_arm_gcov_dump(void);
+        int r = main();
+        mac_arm_gcov_dump();
+        exit(r);
+    }
+#else
     exit(main());
+#endif
 }
