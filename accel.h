@@ -12324,63 +12324,89 @@ ACCEL__MAC_AI __m512i accel__mac_z_dpr(__m512i acc, __m512i a, __m512i b)
  * pk < n, pk < 64: a first masked step over bytes [0, pk) so that the weight loads after it are
  * aligned (the caller picks pk when every row has the same alignment); loads that straddle two
  * cache lines cost about 20% on weights in L1/L2. */
+/* *a += x . wv and, when S, *s += na . wv (the two vpdpbusd of one weight vector) */
+ACCEL__MAC_AI void accel__mac_z_fc1_dp(__m512i *a, __m512i *s, __m512i xv, __m512i wv, __m512i nav,
+                                       const int S)
+{
+    if (S) {
+        *a = accel__mac_z_dpr(*a, xv, wv);
+        *s = accel__mac_z_dpr(*s, nav, wv);
+    } else {
+        *a = accel__mac_z_dp(*a, xv, wv);
+    }
+}
+
+/* The 64 bytes at p, only the lanes of m (others 0), as signed weights: UNS flips them. */
+ACCEL__MAC_AI __m512i accel__mac_z_fc1_w(const int8_t *p, __mmask64 m, __m512i flip, const int UNS)
+{
+    __m512i v = _mm512_maskz_loadu_epi8(m, p);
+    return UNS ? _mm512_maskz_mov_epi8(m, _mm512_xor_si512(v, flip)) : v;
+}
+
+/* The same, unmasked (the main loop) */
+ACCEL__MAC_AI __m512i accel__mac_z_fc1_wf(const int8_t *p, __m512i flip, const int UNS)
+{
+    __m512i v = _mm512_loadu_si512(p);
+    return UNS ? _mm512_xor_si512(v, flip) : v;
+}
+
+/* The 64 input bytes at p, lanes of m, as unsigned: int8 (!UNS) flips them. */
+ACCEL__MAC_AI __m512i accel__mac_z_fc1_x(const int8_t *p, __mmask64 m, __m512i flip, const int UNS)
+{
+    __m512i v = _mm512_maskz_loadu_epi8(m, p);
+    return UNS ? v : _mm512_maskz_mov_epi8(m, _mm512_xor_si512(v, flip));
+}
+
 ACCEL__MAC_AI __m128i accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws, size_t n,
                                        size_t pk, int32_t na, const int UNS, const int S)
 {
-    __m512i acc[4], sum[4], xv[2], wv, flip = _mm512_set1_epi8((char)0x80);
+    /* the 4 rows' accumulators as named variables, not arrays: GCC 12 at -O2 does not unroll
+     * the row loop and would keep an array of them in memory */
+    __m512i a0, a1, a2, a3, s0, s1, s2, s3, x0, x1, flip = _mm512_set1_epi8((char)0x80);
     __m512i nav = _mm512_set1_epi8((char)(na & 0xFF));
-    size_t k = 0, r, u;
-    for (r = 0; r < 4u; r++) acc[r] = sum[r] = _mm512_setzero_si512();
+    const int8_t *w0 = w, *w1 = w + ws, *w2 = w + 2u * ws, *w3 = w + 3u * ws;
+    size_t k = 0;
+    a0 = a1 = a2 = a3 = s0 = s1 = s2 = s3 = _mm512_setzero_si512();
     if (pk > 0) { /* bytes [0, pk): the weight loads after them are 64-byte aligned */
         __mmask64 m = accel__mac_z_mask(pk);
-        xv[0] = _mm512_maskz_loadu_epi8(m, x);
-        if (!UNS) xv[0] = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(xv[0], flip));
-        for (r = 0; r < 4u; r++) {
-            wv = _mm512_maskz_loadu_epi8(m, w + r * ws);
-            if (UNS) wv = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(wv, flip));
-            acc[r] = accel__mac_z_dpr(acc[r], xv[0], wv);
-            if (S) sum[r] = accel__mac_z_dpr(sum[r], nav, wv);
-        }
+        x0 = accel__mac_z_fc1_x(x, m, flip, UNS);
+        accel__mac_z_fc1_dp(&a0, &s0, x0, accel__mac_z_fc1_w(w0, m, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a1, &s1, x0, accel__mac_z_fc1_w(w1, m, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a2, &s2, x0, accel__mac_z_fc1_w(w2, m, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a3, &s3, x0, accel__mac_z_fc1_w(w3, m, flip, UNS), nav, S);
         k = pk;
     }
-    for (; k + 128u <= n; k += 128u) { /* 2 lines of each row */
-        for (u = 0; u < 2u; u++) {
-            xv[u] = _mm512_loadu_si512(x + k + 64u * u);
-            if (!UNS) xv[u] = _mm512_xor_si512(xv[u], flip);
+    for (; k + 128u <= n; k += 128u) { /* 2 lines of each row, one row after the other */
+        x0 = _mm512_loadu_si512(x + k);
+        x1 = _mm512_loadu_si512(x + k + 64u);
+        if (!UNS) {
+            x0 = _mm512_xor_si512(x0, flip);
+            x1 = _mm512_xor_si512(x1, flip);
         }
-        for (r = 0; r < 4u; r++)
-            for (u = 0; u < 2u; u++) {
-                wv = _mm512_loadu_si512(w + r * ws + k + 64u * u);
-                if (UNS) wv = _mm512_xor_si512(wv, flip);
-                if (S) {
-                    acc[r] = accel__mac_z_dpr(acc[r], xv[u], wv);
-                    sum[r] = accel__mac_z_dpr(sum[r], nav, wv);
-                } else {
-                    acc[r] = accel__mac_z_dp(acc[r], xv[u], wv);
-                }
-            }
+        accel__mac_z_fc1_dp(&a0, &s0, x0, accel__mac_z_fc1_wf(w0 + k, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a0, &s0, x1, accel__mac_z_fc1_wf(w0 + k + 64u, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a1, &s1, x0, accel__mac_z_fc1_wf(w1 + k, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a1, &s1, x1, accel__mac_z_fc1_wf(w1 + k + 64u, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a2, &s2, x0, accel__mac_z_fc1_wf(w2 + k, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a2, &s2, x1, accel__mac_z_fc1_wf(w2 + k + 64u, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a3, &s3, x0, accel__mac_z_fc1_wf(w3 + k, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a3, &s3, x1, accel__mac_z_fc1_wf(w3 + k + 64u, flip, UNS), nav, S);
     }
-    if (k < n) { /* the last 1..127 bytes, masked per line (lanes past the end are 0) */
-        __mmask64 m[2];
-        __m512i fm[2]; /* the flip in the lanes that exist */
-        for (u = 0; u < 2u; u++) {
-            size_t left = n - k > 64u * u ? n - k - 64u * u : 0u;
-            m[u] = left >= 64u ? ~(__mmask64)0 : left > 0 ? accel__mac_z_mask(left) : 0;
-            fm[u] = _mm512_maskz_mov_epi8(m[u], flip);
-            xv[u] = _mm512_maskz_loadu_epi8(m[u], x + k + 64u * u);
-            if (!UNS) xv[u] = _mm512_xor_si512(xv[u], fm[u]);
-        }
-        for (r = 0; r < 4u; r++)
-            for (u = 0; u < 2u; u++) {
-                wv = _mm512_maskz_loadu_epi8(m[u], w + r * ws + k + 64u * u);
-                if (UNS) wv = _mm512_xor_si512(wv, fm[u]);
-                acc[r] = accel__mac_z_dpr(acc[r], xv[u], wv);
-                if (S) sum[r] = accel__mac_z_dpr(sum[r], nav, wv);
-            }
+    for (; k < n; k += 64u) { /* the last 1..127 bytes, a line at a time, masked */
+        __mmask64 m = n - k >= 64u ? ~(__mmask64)0 : accel__mac_z_mask(n - k);
+        x0 = accel__mac_z_fc1_x(x + k, m, flip, UNS);
+        accel__mac_z_fc1_dp(&a0, &s0, x0, accel__mac_z_fc1_w(w0 + k, m, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a1, &s1, x0, accel__mac_z_fc1_w(w1 + k, m, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a2, &s2, x0, accel__mac_z_fc1_w(w2 + k, m, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a3, &s3, x0, accel__mac_z_fc1_w(w3 + k, m, flip, UNS), nav, S);
     }
-    if (S)
-        for (r = 0; r < 4u; r++) acc[r] = _mm512_sub_epi32(acc[r], sum[r]);
-    return accel__mac_z_hsum4(acc[0], acc[1], acc[2], acc[3]);
+    if (S) {
+        a0 = _mm512_sub_epi32(a0, s0);
+        a1 = _mm512_sub_epi32(a1, s1);
+        a2 = _mm512_sub_epi32(a2, s2);
+        a3 = _mm512_sub_epi32(a3, s3);
+    }
+    return accel__mac_z_hsum4(a0, a1, a2, a3);
 }
 
 /* Double-rounding requantization of 16 int32 lanes, the same arithmetic as accel__mac_rq1
