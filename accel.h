@@ -12309,21 +12309,6 @@ ACCEL__MAC_AI __m512i accel__mac_z_dpr(__m512i acc, __m512i a, __m512i b)
 #define accel__mac_z_dpr(acc, a, b) _mm512_dpbusd_epi32((acc), (a), (b))
 #endif
 
-/* One input row against 4 weight rows, with the a * (weight sum) term of the offset
- * decomposition taken in the same pass (so the weights are read once: batch 1 is bound by
- * them) as a second vpdpbusd of the weights against the constant byte na = -a (0..255), kept
- * in its own accumulator and subtracted lane-wise before the one horizontal sum (S = 0 when
- * na is 0: the input zero point -128 of most int8 activations needs no weight sums).
- * d[r] = sum (x[k] ^ xm) * (w_r[k] ^ fx) - na * sum (w_r[k] ^ fx), modulo 2^32. UNS: uint8
- * data (fx = -128, xm = 0) rather than int8 (fx = 0, xm = -128): one XOR per load either way.
- * Each weight vector is loaded once into a register (both vpdpbusd read it). A pass takes 128
- * bytes (2 whole cache lines) of each of the 4 rows: on the AMD Zen 5 this was tuned on,
- * 4 row streams of 2 lines per pass read the weights from L2 and L3 faster than 8 streams of
- * 4 lines (FC 1024x1024 about 1.2x), and faster than 2, 3 or 8 lines, 2 or 8 rows, software
- * prefetch, or rows 4 apart (each stream then continuing into the next tile's row).
- * pk < n, pk < 64: a first masked step over bytes [0, pk) so that the weight loads after it are
- * aligned (the caller picks pk when every row has the same alignment); loads that straddle two
- * cache lines cost about 20% on weights in L1/L2. */
 /* *a += x . wv and, when S, *s += na . wv (the two vpdpbusd of one weight vector) */
 ACCEL__MAC_AI void accel__mac_z_fc1_dp(__m512i *a, __m512i *s, __m512i xv, __m512i wv, __m512i nav,
                                        const int S)
@@ -12357,6 +12342,22 @@ ACCEL__MAC_AI __m512i accel__mac_z_fc1_x(const int8_t *p, __mmask64 m, __m512i f
     return UNS ? v : _mm512_maskz_mov_epi8(m, _mm512_xor_si512(v, flip));
 }
 
+/* One input row against 4 weight rows, with the a * (weight sum) term of the offset
+ * decomposition taken in the same pass (so the weights are read once: batch 1 is bound by
+ * them) as a second vpdpbusd of the weights against the constant byte na = -a (0..255), kept
+ * in its own accumulator and subtracted lane-wise before the one horizontal sum (S = 0 when
+ * na is 0: the input zero point -128 of most int8 activations needs no weight sums).
+ * d[r] = sum (x[k] ^ xm) * (w_r[k] ^ fx) - na * sum (w_r[k] ^ fx), modulo 2^32. UNS: uint8
+ * data (fx = -128, xm = 0) rather than int8 (fx = 0, xm = -128): one XOR per load either way.
+ * Each weight vector is loaded once into a register (both vpdpbusd read it). A pass takes 128
+ * bytes (2 whole cache lines) of each of the 4 rows. On the AMD Zen 5 this was tuned on
+ * (bench_mac FC, against XNNPACK in the same run) that beat 8 rows of 4 lines by about 1.15-1.3x
+ * on uint8 from 256 to 1024 outputs and matched it on int8; 1, 3 or 8 lines, 2 or 8 rows,
+ * rows 4 apart, one row at a time, software prefetch (any distance, L1 or L2 hint) and
+ * vpsadbw for the weight sums were all no faster or slower.
+ * pk < n, pk < 64: a first masked step over bytes [0, pk) so that the weight loads after it are
+ * aligned (the caller picks pk when every row has the same alignment); loads that straddle two
+ * cache lines cost about 20% on weights in L1/L2. */
 ACCEL__MAC_AI __m128i accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws, size_t n,
                                        size_t pk, int32_t na, const int UNS, const int S)
 {
