@@ -12309,81 +12309,105 @@ ACCEL__MAC_AI __m512i accel__mac_z_dpr(__m512i acc, __m512i a, __m512i b)
 #define accel__mac_z_dpr(acc, a, b) _mm512_dpbusd_epi32((acc), (a), (b))
 #endif
 
-/* One input row against R (4 or 8) weight rows, with the a * (weight sum) term of the offset
+/* *a += x . wv and, when S, *s += na . wv (the two vpdpbusd of one weight vector) */
+ACCEL__MAC_AI void accel__mac_z_fc1_dp(__m512i *a, __m512i *s, __m512i xv, __m512i wv, __m512i nav,
+                                       const int S)
+{
+    if (S) {
+        *a = accel__mac_z_dpr(*a, xv, wv);
+        *s = accel__mac_z_dpr(*s, nav, wv);
+    } else {
+        *a = accel__mac_z_dp(*a, xv, wv);
+    }
+}
+
+/* The 64 bytes at p, only the lanes of m (others 0), as signed weights: UNS flips them. */
+ACCEL__MAC_AI __m512i accel__mac_z_fc1_w(const int8_t *p, __mmask64 m, __m512i flip, const int UNS)
+{
+    __m512i v = _mm512_maskz_loadu_epi8(m, p);
+    return UNS ? _mm512_maskz_mov_epi8(m, _mm512_xor_si512(v, flip)) : v;
+}
+
+/* The same, unmasked (the main loop) */
+ACCEL__MAC_AI __m512i accel__mac_z_fc1_wf(const int8_t *p, __m512i flip, const int UNS)
+{
+    __m512i v = _mm512_loadu_si512(p);
+    return UNS ? _mm512_xor_si512(v, flip) : v;
+}
+
+/* The 64 input bytes at p, lanes of m, as unsigned: int8 (!UNS) flips them. */
+ACCEL__MAC_AI __m512i accel__mac_z_fc1_x(const int8_t *p, __mmask64 m, __m512i flip, const int UNS)
+{
+    __m512i v = _mm512_maskz_loadu_epi8(m, p);
+    return UNS ? v : _mm512_maskz_mov_epi8(m, _mm512_xor_si512(v, flip));
+}
+
+/* One input row against 4 weight rows, with the a * (weight sum) term of the offset
  * decomposition taken in the same pass (so the weights are read once: batch 1 is bound by
  * them) as a second vpdpbusd of the weights against the constant byte na = -a (0..255), kept
  * in its own accumulator and subtracted lane-wise before the one horizontal sum (S = 0 when
  * na is 0: the input zero point -128 of most int8 activations needs no weight sums).
  * d[r] = sum (x[k] ^ xm) * (w_r[k] ^ fx) - na * sum (w_r[k] ^ fx), modulo 2^32. UNS: uint8
  * data (fx = -128, xm = 0) rather than int8 (fx = 0, xm = -128): one XOR per load either way.
- * Each weight vector is loaded once into a register (both vpdpbusd read it). A pass takes 256
- * bytes of each row (4 whole cache lines, read back to back): on the AMD Zen 5 this was tuned
- * on, that streams the weights about 1.5x faster from L2 and L3 than one line per row and pass.
+ * Each weight vector is loaded once into a register (both vpdpbusd read it). A pass takes 128
+ * bytes (2 whole cache lines) of each of the 4 rows. On the AMD Zen 5 this was tuned on
+ * (bench_mac FC, against XNNPACK in the same run) that beat 8 rows of 4 lines by about 1.15-1.3x
+ * on uint8 from 256 to 1024 outputs and matched it on int8; 1, 3 or 8 lines, 2 or 8 rows,
+ * rows 4 apart, one row at a time, software prefetch (any distance, L1 or L2 hint) and
+ * vpsadbw for the weight sums were all no faster or slower.
  * pk < n, pk < 64: a first masked step over bytes [0, pk) so that the weight loads after it are
  * aligned (the caller picks pk when every row has the same alignment); loads that straddle two
  * cache lines cost about 20% on weights in L1/L2. */
-ACCEL__MAC_AI __m256i accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws, size_t n,
-                                       size_t pk, int32_t na, const size_t R, const int UNS,
-                                       const int S)
+ACCEL__MAC_AI __m128i accel__mac_tile1(const int8_t *x, const int8_t *w, size_t ws, size_t n,
+                                       size_t pk, int32_t na, const int UNS, const int S)
 {
-    __m512i acc[8], sum[8], xv[4], wv, flip = _mm512_set1_epi8((char)0x80);
+    /* the 4 rows' accumulators as named variables, not arrays: GCC 12 at -O2 does not unroll
+     * the row loop and would keep an array of them in memory */
+    __m512i a0, a1, a2, a3, s0, s1, s2, s3, x0, x1, flip = _mm512_set1_epi8((char)0x80);
     __m512i nav = _mm512_set1_epi8((char)(na & 0xFF));
-    size_t k = 0, r, u;
-    for (r = 0; r < R; r++) acc[r] = sum[r] = _mm512_setzero_si512();
+    const int8_t *w0 = w, *w1 = w + ws, *w2 = w + 2u * ws, *w3 = w + 3u * ws;
+    size_t k = 0;
+    a0 = a1 = a2 = a3 = s0 = s1 = s2 = s3 = _mm512_setzero_si512();
     if (pk > 0) { /* bytes [0, pk): the weight loads after them are 64-byte aligned */
         __mmask64 m = accel__mac_z_mask(pk);
-        xv[0] = _mm512_maskz_loadu_epi8(m, x);
-        if (!UNS) xv[0] = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(xv[0], flip));
-        for (r = 0; r < R; r++) {
-            wv = _mm512_maskz_loadu_epi8(m, w + r * ws);
-            if (UNS) wv = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(wv, flip));
-            acc[r] = accel__mac_z_dpr(acc[r], xv[0], wv);
-            if (S) sum[r] = accel__mac_z_dpr(sum[r], nav, wv);
-        }
+        x0 = accel__mac_z_fc1_x(x, m, flip, UNS);
+        accel__mac_z_fc1_dp(&a0, &s0, x0, accel__mac_z_fc1_w(w0, m, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a1, &s1, x0, accel__mac_z_fc1_w(w1, m, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a2, &s2, x0, accel__mac_z_fc1_w(w2, m, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a3, &s3, x0, accel__mac_z_fc1_w(w3, m, flip, UNS), nav, S);
         k = pk;
     }
-    for (; k + 256u <= n; k += 256u) { /* 4 lines of each row */
-        for (u = 0; u < 4u; u++) {
-            xv[u] = _mm512_loadu_si512(x + k + 64u * u);
-            if (!UNS) xv[u] = _mm512_xor_si512(xv[u], flip);
+    for (; k + 128u <= n; k += 128u) { /* 2 lines of each row, one row after the other */
+        x0 = _mm512_loadu_si512(x + k);
+        x1 = _mm512_loadu_si512(x + k + 64u);
+        if (!UNS) {
+            x0 = _mm512_xor_si512(x0, flip);
+            x1 = _mm512_xor_si512(x1, flip);
         }
-        for (r = 0; r < R; r++)
-            for (u = 0; u < 4u; u++) {
-                wv = _mm512_loadu_si512(w + r * ws + k + 64u * u);
-                if (UNS) wv = _mm512_xor_si512(wv, flip);
-                if (S) {
-                    acc[r] = accel__mac_z_dpr(acc[r], xv[u], wv);
-                    sum[r] = accel__mac_z_dpr(sum[r], nav, wv);
-                } else {
-                    acc[r] = accel__mac_z_dp(acc[r], xv[u], wv);
-                }
-            }
+        accel__mac_z_fc1_dp(&a0, &s0, x0, accel__mac_z_fc1_wf(w0 + k, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a0, &s0, x1, accel__mac_z_fc1_wf(w0 + k + 64u, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a1, &s1, x0, accel__mac_z_fc1_wf(w1 + k, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a1, &s1, x1, accel__mac_z_fc1_wf(w1 + k + 64u, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a2, &s2, x0, accel__mac_z_fc1_wf(w2 + k, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a2, &s2, x1, accel__mac_z_fc1_wf(w2 + k + 64u, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a3, &s3, x0, accel__mac_z_fc1_wf(w3 + k, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a3, &s3, x1, accel__mac_z_fc1_wf(w3 + k + 64u, flip, UNS), nav, S);
     }
-    if (k < n) { /* the last 1..255 bytes, masked per line (lanes past the end are 0) */
-        __mmask64 m[4];
-        __m512i fm[4]; /* the flip in the lanes that exist */
-        for (u = 0; u < 4u; u++) {
-            size_t left = n - k > 64u * u ? n - k - 64u * u : 0u;
-            m[u] = left >= 64u ? ~(__mmask64)0 : left > 0 ? accel__mac_z_mask(left) : 0;
-            fm[u] = _mm512_maskz_mov_epi8(m[u], flip);
-            xv[u] = _mm512_maskz_loadu_epi8(m[u], x + k + 64u * u);
-            if (!UNS) xv[u] = _mm512_xor_si512(xv[u], fm[u]);
-        }
-        for (r = 0; r < R; r++)
-            for (u = 0; u < 4u; u++) {
-                wv = _mm512_maskz_loadu_epi8(m[u], w + r * ws + k + 64u * u);
-                if (UNS) wv = _mm512_xor_si512(wv, fm[u]);
-                acc[r] = accel__mac_z_dpr(acc[r], xv[u], wv);
-                if (S) sum[r] = accel__mac_z_dpr(sum[r], nav, wv);
-            }
+    for (; k < n; k += 64u) { /* the last 1..127 bytes, a line at a time, masked */
+        __mmask64 m = n - k >= 64u ? ~(__mmask64)0 : accel__mac_z_mask(n - k);
+        x0 = accel__mac_z_fc1_x(x + k, m, flip, UNS);
+        accel__mac_z_fc1_dp(&a0, &s0, x0, accel__mac_z_fc1_w(w0 + k, m, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a1, &s1, x0, accel__mac_z_fc1_w(w1 + k, m, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a2, &s2, x0, accel__mac_z_fc1_w(w2 + k, m, flip, UNS), nav, S);
+        accel__mac_z_fc1_dp(&a3, &s3, x0, accel__mac_z_fc1_w(w3 + k, m, flip, UNS), nav, S);
     }
-    if (S)
-        for (r = 0; r < R; r++) acc[r] = _mm512_sub_epi32(acc[r], sum[r]);
-    if (R == 4)
-        return _mm256_castsi128_si256(accel__mac_z_hsum4(acc[0], acc[1], acc[2], acc[3]));
-    return _mm256_inserti128_si256(
-        _mm256_castsi128_si256(accel__mac_z_hsum4(acc[0], acc[1], acc[2], acc[3])),
-        accel__mac_z_hsum4(acc[4], acc[5], acc[6], acc[7]), 1);
+    if (S) {
+        a0 = _mm512_sub_epi32(a0, s0);
+        a1 = _mm512_sub_epi32(a1, s1);
+        a2 = _mm512_sub_epi32(a2, s2);
+        a3 = _mm512_sub_epi32(a3, s3);
+    }
+    return accel__mac_z_hsum4(a0, a1, a2, a3);
 }
 
 /* Double-rounding requantization of 16 int32 lanes, the same arithmetic as accel__mac_rq1
@@ -12467,23 +12491,23 @@ ACCEL__MAC_AI void accel__mac_z_fc1_t(const int8_t *x, const int8_t *w, size_t n
                                       const int UNS, const int S)
 {
     size_t n, nb, pk = 0;
-    __m256i lo, hi;
     /* every row has the weights' alignment; from 512 bytes on, one more (masked) line per row
      * costs less than loads that straddle lines */
     if (ks % 64u == 0 && ks >= 512u) pk = (size_t)(0u - (uintptr_t)(const void *)w) & 63u;
     for (n = 0; n < ns4; n += nb) {
         const int8_t *wp = w + n * ks;
+        __m128i t[4]; /* the sums of rows n.., 4 at a time (whole 128-bit values) */
+        __m512i v;
+        size_t j;
         nb = ns4 - n < 16u ? ns4 - n : 16u;
-        hi = _mm256_setzero_si256();
-        if (nb >= 8u) {
-            lo = accel__mac_tile1(x, wp, ks, ks, pk, na, 8, UNS, S);
-            if (nb == 16u) hi = accel__mac_tile1(x, wp + 8u * ks, ks, ks, pk, na, 8, UNS, S);
-            else if (nb == 12u) hi = accel__mac_tile1(x, wp + 8u * ks, ks, ks, pk, na, 4, UNS, S);
-        } else {
-            lo = accel__mac_tile1(x, wp, ks, ks, pk, na, 4, UNS, S);
-        }
-        accel__mac_z_emit16(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), nb, c, bias,
-                            q, n, o ? o + n : NULL, o32 ? o32 + n : NULL);
+        for (j = 0; j < 4u; j++)
+            t[j] = 4u * j < nb ? accel__mac_tile1(x, wp + 4u * j * ks, ks, ks, pk, na, UNS, S)
+                               : _mm_setzero_si128();
+        v = _mm512_inserti32x4(_mm512_castsi256_si512(_mm256_inserti128_si256(
+                                   _mm256_castsi128_si256(t[0]), t[1], 1)),
+                               t[2], 2);
+        v = _mm512_inserti32x4(v, t[3], 3);
+        accel__mac_z_emit16(v, nb, c, bias, q, n, o ? o + n : NULL, o32 ? o32 + n : NULL);
     }
 }
 #else
