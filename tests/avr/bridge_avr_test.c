@@ -8,43 +8,10 @@
 #include <pb_encode.h>
 #include <string.h>
 
+#include "avr_out.h"
 #ifdef __AVR__
-#include <avr/io.h>
-#include <avr/interrupt.h>
-#include <avr/sleep.h>
 extern uint8_t __heap_start;
-static void out_char(char c)
-{
-    while (!(UCSR0A & (1u << UDRE0))) {
-    }
-    UDR0 = (uint8_t)c;
-}
-#else
-#include <stdio.h>
-static void out_char(char c) { putchar(c); }
 #endif
-
-static void out_str(const char *s)
-{
-    while (*s) out_char(*s++);
-}
-
-static void out_hex(uint32_t v)
-{
-    int i;
-    for (i = 28; i >= 0; i -= 4) out_char("0123456789abcdef"[(v >> i) & 0xFu]);
-}
-
-static void out_dec(uint32_t v)
-{
-    char b[11];
-    int n = 0;
-    do {
-        b[n++] = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v);
-    while (n) out_char(b[--n]);
-}
 
 static accel_bridge_device dev;
 static uint32_t out_crc, out_n, port_sum;

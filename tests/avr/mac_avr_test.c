@@ -17,33 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#ifdef __AVR__
-#include <avr/io.h>
-#include <avr/interrupt.h>
-#include <avr/sleep.h>
-static void out_char(char c)
-{
-    while (!(UCSR0A & (1u << UDRE0))) {
-    }
-    UDR0 = (uint8_t)c;
-}
-#else
-#include <stdio.h>
-static void out_char(char c) { putchar(c); }
-#endif
-
-static void out_str(const char *s)
-{
-    while (*s) out_char(*s++);
-}
-
-static void out_dec(uint32_t v)
-{
-    char b[11];
-    int n = 0;
-    do b[n++] = (char)('0' + v % 10u); while ((v /= 10u) != 0);
-    while (n) out_char(b[--n]);
-}
+#include "avr_out.h"
 
 static unsigned passed, failed;
 
