@@ -10,6 +10,19 @@
 
 static uint8_t buf[4096];
 
+/* An encoder fn(obj, out, cap, &len) with each pointer NULL in turn: ACCEL_E_NULL, and len (set
+ * to 99 before) cleared to 0 whenever it is given. Uses the caller's 64-byte b. */
+#define CHECK_ENCODE_NULLS(fn, obj)                                                            \
+    do {                                                                                       \
+        size_t l_ = 99;                                                                        \
+        CHECK_ST(fn(NULL, b, sizeof b, &l_), ACCEL_E_NULL);                                    \
+        CHECK_EQ(l_, 0);                                                                       \
+        l_ = 99;                                                                               \
+        CHECK_ST(fn((obj), NULL, sizeof b, &l_), ACCEL_E_NULL);                                \
+        CHECK_EQ(l_, 0);                                                                       \
+        CHECK_ST(fn((obj), b, sizeof b, NULL), ACCEL_E_NULL);                                  \
+    } while (0)
+
 /* Every pointer argument, one at a time NULL: ACCEL_E_NULL, and no output written except the
  * ones a function clears first. */
 static void test_null_arguments(void)
@@ -132,21 +145,10 @@ static void test_null_arguments(void)
     CHECK_ST(accel_ane_pc_check(NULL), ACCEL_E_NULL);
 
     /* procedure calls: len cleared first, each of pc/out/len */
-    CHECK_ST(accel_ane_xl_encode_proc_call(NULL, b, sizeof b, &len), ACCEL_E_NULL);
-    CHECK_EQ(len, 0);
-    len = 99;
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, NULL, sizeof b, &len), ACCEL_E_NULL);
-    CHECK_EQ(len, 0);
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, b, sizeof b, NULL), ACCEL_E_NULL);
+    CHECK_ENCODE_NULLS(accel_ane_xl_encode_proc_call, &pc);
     CHECK_ST(accel_ane_xl_decode_proc_call(NULL, 64, &pc), ACCEL_E_NULL);
     CHECK_ST(accel_ane_xl_decode_proc_call(b, 64, NULL), ACCEL_E_NULL);
-    len = 99;
-    CHECK_ST(accel_ane_ctl_encode_proc_call(NULL, b, sizeof b, &len), ACCEL_E_NULL);
-    CHECK_EQ(len, 0);
-    len = 99;
-    CHECK_ST(accel_ane_ctl_encode_proc_call(&pc, NULL, sizeof b, &len), ACCEL_E_NULL);
-    CHECK_EQ(len, 0);
-    CHECK_ST(accel_ane_ctl_encode_proc_call(&pc, b, sizeof b, NULL), ACCEL_E_NULL);
+    CHECK_ENCODE_NULLS(accel_ane_ctl_encode_proc_call, &pc);
     CHECK_ST(accel_ane_ctl_decode_proc_call(NULL, 64, 4096, &ch, &pc), ACCEL_E_NULL);
     CHECK_ST(accel_ane_ctl_decode_proc_call(b, 64, 4096, NULL, &pc), ACCEL_E_NULL);
     CHECK_ST(accel_ane_ctl_decode_proc_call(b, 64, 4096, &ch, NULL), ACCEL_E_NULL);
@@ -155,13 +157,7 @@ static void test_null_arguments(void)
     CHECK_ST(accel_ane_decode_chain_buf(b, 64, 1, NULL), ACCEL_E_NULL);
 
     /* trigger, rpc, return pid */
-    len = 99;
-    CHECK_ST(accel_ane_xl_encode_trigger(NULL, b, sizeof b, &len), ACCEL_E_NULL);
-    CHECK_EQ(len, 0);
-    len = 99;
-    CHECK_ST(accel_ane_xl_encode_trigger(&t, NULL, sizeof b, &len), ACCEL_E_NULL);
-    CHECK_EQ(len, 0);
-    CHECK_ST(accel_ane_xl_encode_trigger(&t, b, sizeof b, NULL), ACCEL_E_NULL);
+    CHECK_ENCODE_NULLS(accel_ane_xl_encode_trigger, &t);
     t.id = 0x209; /* a valid trigger with a count but no array */
     t.nbr_requests = 1;
     t.nbr_output_sets = 1;
@@ -226,13 +222,7 @@ static void test_null_arguments(void)
     CHECK_ST(accel_ane_decode_force_disable(NULL, 4), ACCEL_E_NULL);
 
     /* notifications */
-    len = 99;
-    CHECK_ST(accel_ane_encode_note(NULL, b, sizeof b, &len), ACCEL_E_NULL);
-    CHECK_EQ(len, 0);
-    len = 99;
-    CHECK_ST(accel_ane_encode_note(&note, NULL, sizeof b, &len), ACCEL_E_NULL);
-    CHECK_EQ(len, 0);
-    CHECK_ST(accel_ane_encode_note(&note, b, sizeof b, NULL), ACCEL_E_NULL);
+    CHECK_ENCODE_NULLS(accel_ane_encode_note, &note);
     CHECK_ST(accel_ane_decode_note(NULL, 16, &note), ACCEL_E_NULL);
     CHECK_ST(accel_ane_decode_note(b, 16, NULL), ACCEL_E_NULL);
 
@@ -273,13 +263,7 @@ static void test_null_arguments(void)
     CHECK_ST(accel_ane_msgq_init(&q, buf, 64, 8), ACCEL_OK);
     CHECK_ST(accel_ane_msgq_send(NULL, b, 4), ACCEL_E_NULL);
     CHECK_ST(accel_ane_msgq_send(&q, NULL, 4), ACCEL_E_NULL);
-    len = 99;
-    CHECK_ST(accel_ane_msgq_recv(NULL, b, sizeof b, &len), ACCEL_E_NULL);
-    CHECK_EQ(len, 0);
-    len = 99;
-    CHECK_ST(accel_ane_msgq_recv(&q, NULL, sizeof b, &len), ACCEL_E_NULL);
-    CHECK_EQ(len, 0);
-    CHECK_ST(accel_ane_msgq_recv(&q, b, sizeof b, NULL), ACCEL_E_NULL);
+    CHECK_ENCODE_NULLS(accel_ane_msgq_recv, &q);
     CHECK_ST(accel_ane_pool_init(NULL, 4), ACCEL_E_NULL);
     CHECK_ST(accel_ane_pool_init(&pool, 4), ACCEL_OK);
     CHECK_ST(accel_ane_pool_alloc(NULL, &v), ACCEL_E_NULL);
