@@ -39,6 +39,23 @@ static inline accel_status edgetpu_session_init(edgetpu_session *s, uint32_t max
     if (st == ACCEL_OK) st = accel_edgetpu_driver_init(&s->drv, &s->sim.port, max_chunk);
     return st;
 }
+
+/* io for one input and one output layer: the arrays (in, in_len, out, out_len) stay the
+ * caller's, so a test can change a length or a pointer between runs. */
+static inline void edgetpu_io_one(accel_edgetpu_io *io, const uint8_t *const *in,
+                                  const uint32_t *in_len, uint8_t *const *out,
+                                  const uint32_t *out_len, uint8_t *scratch, size_t scratch_len)
+{
+    memset(io, 0, sizeof *io);
+    io->in = in;
+    io->in_len = in_len;
+    io->n_in = 1;
+    io->out = out;
+    io->out_len = out_len;
+    io->n_out = 1;
+    io->scratch = scratch;
+    io->scratch_len = scratch_len;
+}
 #endif
 
 #if defined(ACCEL_SIM_H) && !defined(ACCEL_NO_ANE) && !defined(ACCEL_ANE_NO_MODEL)

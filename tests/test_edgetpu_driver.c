@@ -72,15 +72,7 @@ static accel_status setup(uint32_t chunk, size_t scratch_len)
     reset_log();
     for (i = 0; i < 256; i++) in0[i] = (uint8_t)(i * 7 + 1);
     memset(out0, 0, sizeof out0);
-    memset(&io, 0, sizeof io);
-    io.in = ins;
-    io.in_len = in_len;
-    io.n_in = 1;
-    io.out = outs;
-    io.out_len = out_len;
-    io.n_out = 1;
-    io.scratch = scratch;
-    io.scratch_len = scratch_len;
+    edgetpu_io_one(&io, ins, in_len, outs, out_len, scratch, scratch_len);
     return st;
 }
 

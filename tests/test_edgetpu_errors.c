@@ -804,15 +804,7 @@ static uint32_t d_in_len[1] = {10}, d_out_len[1] = {8};
 
 static accel_status drv_setup(accel_edgetpu_io *io)
 {
-    memset(io, 0, sizeof *io);
-    io->in = d_ins;
-    io->in_len = d_in_len;
-    io->n_in = 1;
-    io->out = d_outs;
-    io->out_len = d_out_len;
-    io->n_out = 1;
-    io->scratch = d_scratch;
-    io->scratch_len = sizeof d_scratch;
+    edgetpu_io_one(io, d_ins, d_in_len, d_outs, d_out_len, d_scratch, sizeof d_scratch);
     d_ins[0] = d_in;
     d_outs[0] = d_out;
     return edgetpu_session_init(&ds_, 0, NULL, NULL);

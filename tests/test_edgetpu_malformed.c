@@ -119,15 +119,7 @@ static accel_status setup(void)
     want_header = 1;
     for (k = 0; k < 32; k++) in32[k] = (uint8_t)(k * 9 + 3);
     memset(out8, 0, sizeof out8);
-    memset(&io, 0, sizeof io);
-    io.in = ins;
-    io.in_len = in_len;
-    io.n_in = 1;
-    io.out = outs;
-    io.out_len = out_len;
-    io.n_out = 1;
-    io.scratch = scratch;
-    io.scratch_len = sizeof scratch;
+    edgetpu_io_one(&io, ins, in_len, outs, out_len, scratch, sizeof scratch);
     return edgetpu_session_init(&es, 0, tracer, NULL);
 }
 
