@@ -22,6 +22,42 @@
 #include "test_mac.c"
 #undef main
 
+/* One FC case against ref_fc (bytes) and the same shapes through matmul_s32 against the plain
+ * int64 sum; prints the case (off: the weights' offset from a 64-byte boundary) and returns
+ * the number of mismatches. */
+static int fc_matmul_case(int it, int B, int K, int N, int off, const rq *r, const uint8_t *x,
+                          const uint8_t *w, const int32_t *bias, uint8_t *o1, uint8_t *o2,
+                          int32_t *acc)
+{
+    accel_mac_quant q;
+    int bad = 0, m, n, k;
+    fill_quant(&q, r);
+    ref_fc(B, K, N, x, w, bias, r, o1);
+    if (accel_mac_fully_connected((uint32_t)B, (uint32_t)K, (uint32_t)N, x, (size_t)(B * K), w,
+                                  (size_t)(N * K), bias, bias ? (size_t)N : 0, &q, o2,
+                                  (size_t)(B * N)) != ACCEL_OK ||
+        memcmp(o1, o2, (size_t)(B * N)) != 0) {
+        bad++;
+        printf("  fc case %d B=%d K=%d N=%d off=%d dt=%d\n", it, B, K, N, off, r->dt);
+    }
+    if (accel_mac_matmul_s32(r->dt ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, (uint32_t)B, (uint32_t)N,
+                             (uint32_t)K, x, (size_t)(B * K), r->io, w, (size_t)(N * K), r->fo,
+                             acc, (size_t)(B * N)) != ACCEL_OK)
+        return bad + 1;
+    for (m = 0; m < B; m++)
+        for (n = 0; n < N; n++) {
+            int64_t s = 0;
+            for (k = 0; k < K; k++)
+                s += (int64_t)(val(x, (size_t)(m * K + k), r->dt) + r->io) *
+                     (val(w, (size_t)(n * K + k), r->dt) + r->fo);
+            if (s != acc[m * N + n]) {
+                if (bad < 3) printf("  matmul case %d B=%d K=%d N=%d off=%d dt=%d\n", it, B, K, N, off, r->dt);
+                bad++;
+            }
+        }
+    return bad;
+}
+
 /* batch 70: crosses the 64-row chunk of accel__mac_simd_gemm */
 static void test_fc_simd_random(void)
 {
@@ -29,10 +65,9 @@ static void test_fc_simd_random(void)
     static int32_t bias[23], acc[70 * 23];
     int it, bad = 0;
     for (it = 0; it < 4000 && bad < 3; it++) {
-        int B = it % 50 == 0 ? 70 : rrange(1, 9), K = rrange(1, 200), N = rrange(1, 23), i, m, n, k;
+        int B = it % 50 == 0 ? 70 : rrange(1, 9), K = rrange(1, 200), N = rrange(1, 23), i;
         int hasb = (int)(rnd() % 4 != 0);
         rq r;
-        accel_mac_quant q;
         rand_rq(&r, N, K);
         if (it % 3 == 0) { /* extreme offsets */
             r.io = r.dt ? (rnd() & 1 ? -255 : 0) : (rnd() & 1 ? -127 : 128);
@@ -43,32 +78,7 @@ static void test_fc_simd_random(void)
         if (it % 7 == 0) /* extreme bytes */
             for (i = 0; i < B * K; i++) x[i] = (uint8_t)(rnd() & 1 ? 0x00 : 0x80) ^ (uint8_t)(rnd() & 1 ? 0xFF : 0);
         for (i = 0; i < N; i++) bias[i] = rand_bias();
-        fill_quant(&q, &r);
-        ref_fc(B, K, N, x, w, hasb ? bias : NULL, &r, o1);
-        if (accel_mac_fully_connected((uint32_t)B, (uint32_t)K, (uint32_t)N, x, (size_t)(B * K), w,
-                                      (size_t)(N * K), hasb ? bias : NULL, hasb ? (size_t)N : 0, &q,
-                                      o2, (size_t)(B * N)) != ACCEL_OK ||
-            memcmp(o1, o2, (size_t)(B * N)) != 0) {
-            bad++;
-            printf("  fc case %d B=%d K=%d N=%d dt=%d\n", it, B, K, N, r.dt);
-        }
-        if (accel_mac_matmul_s32(r.dt ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, (uint32_t)B, (uint32_t)N,
-                                 (uint32_t)K, x, (size_t)(B * K), r.io, w, (size_t)(N * K), r.fo,
-                                 acc, (size_t)(B * N)) != ACCEL_OK) {
-            bad++;
-            continue;
-        }
-        for (m = 0; m < B; m++)
-            for (n = 0; n < N; n++) {
-                int64_t s = 0;
-                for (k = 0; k < K; k++)
-                    s += (int64_t)(val(x, (size_t)(m * K + k), r.dt) + r.io) *
-                         (val(w, (size_t)(n * K + k), r.dt) + r.fo);
-                if (s != acc[m * N + n]) {
-                    if (bad < 3) printf("  matmul case %d B=%d K=%d N=%d dt=%d\n", it, B, K, N, r.dt);
-                    bad++;
-                }
-            }
+        bad += fc_matmul_case(it, B, K, N, 0, &r, x, w, hasb ? bias : NULL, o1, o2, acc);
     }
     CHECK_EQ(bad, 0);
 }
@@ -82,11 +92,10 @@ static void test_fc_simd_wide(void)
     static int32_t bias[40], acc[3 * 40];
     int it, bad = 0;
     for (it = 0; it < 600 && bad < 3; it++) {
-        int B = rrange(1, 3), N = rrange(1, 40), K, i, m, n, k;
+        int B = rrange(1, 3), N = rrange(1, 40), K, i;
         int hasb = (int)(rnd() % 4 != 0), off = rrange(0, 63);
         uint8_t *w = wbuf + ((64u - ((uintptr_t)wbuf & 63u)) & 63u) + off;
         rq r;
-        accel_mac_quant q;
         K = it % 2 ? 64 * rrange(8, 20) : rrange(201, 1280);
         rand_rq(&r, N, K);
         if (it % 3 == 0) { /* extreme offsets; 128 (int8) and 0 (uint8) take no weight sums */
@@ -96,32 +105,7 @@ static void test_fc_simd_wide(void)
         rand_bytes(x, (size_t)(B * K));
         rand_bytes(w, (size_t)(N * K));
         for (i = 0; i < N; i++) bias[i] = rand_bias();
-        fill_quant(&q, &r);
-        ref_fc(B, K, N, x, w, hasb ? bias : NULL, &r, o1);
-        if (accel_mac_fully_connected((uint32_t)B, (uint32_t)K, (uint32_t)N, x, (size_t)(B * K), w,
-                                      (size_t)(N * K), hasb ? bias : NULL, hasb ? (size_t)N : 0, &q,
-                                      o2, (size_t)(B * N)) != ACCEL_OK ||
-            memcmp(o1, o2, (size_t)(B * N)) != 0) {
-            bad++;
-            printf("  fc case %d B=%d K=%d N=%d off=%d dt=%d\n", it, B, K, N, off, r.dt);
-        }
-        if (accel_mac_matmul_s32(r.dt ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, (uint32_t)B, (uint32_t)N,
-                                 (uint32_t)K, x, (size_t)(B * K), r.io, w, (size_t)(N * K), r.fo,
-                                 acc, (size_t)(B * N)) != ACCEL_OK) {
-            bad++;
-            continue;
-        }
-        for (m = 0; m < B; m++)
-            for (n = 0; n < N; n++) {
-                int64_t s = 0;
-                for (k = 0; k < K; k++)
-                    s += (int64_t)(val(x, (size_t)(m * K + k), r.dt) + r.io) *
-                         (val(w, (size_t)(n * K + k), r.dt) + r.fo);
-                if (s != acc[m * N + n]) {
-                    if (bad < 3) printf("  matmul case %d B=%d K=%d N=%d off=%d dt=%d\n", it, B, K, N, off, r.dt);
-                    bad++;
-                }
-            }
+        bad += fc_matmul_case(it, B, K, N, off, &r, x, w, hasb ? bias : NULL, o1, o2, acc);
     }
     CHECK_EQ(bad, 0);
 }
