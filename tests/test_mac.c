@@ -656,6 +656,20 @@ static void test_errors_quant(void)
 
 /* conv2d's scratch API: the size query's checks, validation before the scratch is touched,
  * and the calls that take the path without it (no pointer, no length) */
+/* The error tests' small case: a 2x2x2 image, 1x1 window, 2 output channels, stride 1; and a
+ * per-tensor int8 quantization with the full output range, multiplier and shift at *m, *s. */
+static void tiny_conv(accel_mac_conv *g)
+{
+    memset(g, 0, sizeof *g);
+    g->batches = 1; g->in_h = 2; g->in_w = 2; g->in_c = 2; g->out_h = 2; g->out_w = 2;
+    g->out_c = 2; g->k_h = 1; g->k_w = 1; g->stride_h = 1; g->stride_w = 1;
+}
+static void tiny_quant(accel_mac_quant *q, int32_t *m, int32_t *s)
+{
+    memset(q, 0, sizeof *q);
+    q->multiplier = m; q->shift = s; q->count = 1; q->act_min = -128; q->act_max = 127;
+}
+
 static void test_conv_scratch_api(void)
 {
     uint8_t x[64] = {0}, w[64] = {0}, o[64], want[64], scratch[256];
@@ -664,11 +678,8 @@ static void test_conv_scratch_api(void)
     int untouched = 1;
     accel_mac_quant q;
     accel_mac_conv g, g0;
-    memset(&q, 0, sizeof q);
-    q.multiplier = &m; q.shift = &s; q.count = 1; q.act_min = -128; q.act_max = 127;
-    memset(&g0, 0, sizeof g0);
-    g0.batches = 1; g0.in_h = 2; g0.in_w = 2; g0.in_c = 2; g0.out_h = 2; g0.out_w = 2;
-    g0.out_c = 2; g0.k_h = 1; g0.k_w = 1; g0.stride_h = 1; g0.stride_w = 1;
+    tiny_quant(&q, &m, &s);
+    tiny_conv(&g0);
     for (i = 0; i < 8; i++) x[i] = (uint8_t)(i * 37), w[i] = (uint8_t)(i * 91);
     CHECK_ST(accel_mac_conv2d_scratch_size(NULL, &need), ACCEL_E_NULL);
     CHECK_ST(accel_mac_conv2d_scratch_size(&g0, NULL), ACCEL_E_NULL);
@@ -719,11 +730,8 @@ static void test_errors_conv(void)
     int32_t m = 1 << 30, s = 0;
     accel_mac_quant q;
     accel_mac_conv g, g0;
-    memset(&q, 0, sizeof q);
-    q.multiplier = &m; q.shift = &s; q.count = 1; q.act_min = -128; q.act_max = 127;
-    memset(&g0, 0, sizeof g0);
-    g0.batches = 1; g0.in_h = 2; g0.in_w = 2; g0.in_c = 2; g0.out_h = 2; g0.out_w = 2;
-    g0.out_c = 2; g0.k_h = 1; g0.k_w = 1; g0.stride_h = 1; g0.stride_w = 1;
+    tiny_quant(&q, &m, &s);
+    tiny_conv(&g0);
 #define CV(gg) accel_mac_conv2d(&gg, &q, x, 8, w, 4, NULL, 0, o, 8)
     g = g0; CHECK_ST(CV(g), ACCEL_OK);
     CHECK_ST(accel_mac_conv2d(NULL, &q, x, 8, w, 4, NULL, 0, o, 8), ACCEL_E_NULL);
@@ -850,16 +858,13 @@ static void test_errors_more(void)
     CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 2, 0, 2, x, 4, 0, w, 4, 0, r, 4), ACCEL_E_ZERO_LENGTH);
     CHECK_ST(accel_mac_matmul_s32(ACCEL_MAC_INT8, 2, 2, 0, x, 4, 0, w, 4, 0, r, 4), ACCEL_E_ZERO_LENGTH);
     /* requantize: no output; more channels than a uint32 holds (only where size_t is wider) */
-    memset(&q, 0, sizeof q);
-    q.multiplier = &m; q.shift = &s; q.count = 1; q.act_min = -128; q.act_max = 127;
+    tiny_quant(&q, &m, &s);
     CHECK_ST(accel_mac_requantize(acc, 4, 2, &q, NULL, 4), ACCEL_E_NULL);
 #if SIZE_MAX > 0xFFFFFFFFu
     CHECK_ST(accel_mac_requantize(acc, 4, (size_t)0xFFFFFFFFu + 1u, &q, o, 4), ACCEL_E_MAC_SHAPE);
 #endif
     /* geometry: each zero dimension, spans, output-side overflow */
-    memset(&g0, 0, sizeof g0);
-    g0.batches = 1; g0.in_h = 2; g0.in_w = 2; g0.in_c = 2; g0.out_h = 2; g0.out_w = 2;
-    g0.out_c = 2; g0.k_h = 1; g0.k_w = 1; g0.stride_h = 1; g0.stride_w = 1;
+    tiny_conv(&g0);
 #define CV(gg) accel_mac_conv2d(&gg, &q, x, 8, w, 4, NULL, 0, o, 8)
     g = g0; g.in_h = 0; CHECK_ST(CV(g), ACCEL_E_ZERO_LENGTH);
     g = g0; g.in_w = 0; CHECK_ST(CV(g), ACCEL_E_ZERO_LENGTH);
@@ -1084,8 +1089,7 @@ static void test_size_overflow(void)
     const uint64_t K = 65535, fs2 = K * K * 2; /* a 65535x65535 window over 2 channels */
     accel_mac_quant q;
     accel_mac_conv g, g0;
-    memset(&q, 0, sizeof q);
-    q.multiplier = &m; q.shift = &s; q.count = 1; q.act_min = -128; q.act_max = 127;
+    tiny_quant(&q, &m, &s);
     /* fully connected: input batches*in_depth, filter out_depth*in_depth, output batches*out_depth */
     CHECK_ST(accel_mac_fully_connected(65536, 65536, 1, x, 1, w, 1, NULL, 0, &q, o, 1),
              OVF(65536ULL * 65536, ACCEL_E_TRUNCATED));

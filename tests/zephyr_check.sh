@@ -228,19 +228,26 @@ if [ -f "$B/autoconf_host.h" ]; then
         gcc $W $SAN $HOSTINC "$CFG" -c ports/zephyr/accel_zephyr.c -o "$B/host_port.o" >>"$l" 2>&1 ||
         { bad "host build of accel_impl.c, accel_zephyr.c" "$(head -30 "$l")"; rm -f "$B/autoconf_host.h"; }
 fi
+# run_unit NAME LOG: run $B/NAME (a testlib program) appending to LOG, and add its closing
+# "N passed, N failed" to this script's counts; a crash or a missing count line is a failure.
+run_unit() {
+    local name=$1 l=$2 rc line
+    "$B/$name" >>"$l" 2>&1
+    rc=$?
+    line=$(tail -1 "$l")
+    if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+        pass=$((pass + BASH_REMATCH[1]))
+        fail=$((fail + BASH_REMATCH[2]))
+        [ "${BASH_REMATCH[2]}" = 0 ] || grep FAIL "$l" | head -20
+        [ $rc = 0 ] || [ "${BASH_REMATCH[2]}" != 0 ] || bad "$name exit $rc"
+    else bad "$name (exit $rc)" "$(tail -20 "$l")"; fi
+}
+
 if [ -f "$B/autoconf_host.h" ]; then
     l=$(log unit)
     if gcc $W $SAN -Itests $HOSTINC "$CFG" tests/zephyr/test_zephyr_port.c "$B/host_port.o" \
         "$B/host_impl.o" -o "$B/test_zephyr_port" >"$l" 2>&1; then
-        "$B/test_zephyr_port" >>"$l" 2>&1
-        rc=$?
-        line=$(tail -1 "$l")
-        if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-            pass=$((pass + BASH_REMATCH[1]))
-            fail=$((fail + BASH_REMATCH[2]))
-            [ "${BASH_REMATCH[2]}" = 0 ] || grep FAIL "$l" | head -20
-            [ $rc = 0 ] || [ "${BASH_REMATCH[2]}" != 0 ] || bad "test_zephyr_port exit $rc"
-        else bad "test_zephyr_port (exit $rc)" "$(tail -20 "$l")"; fi
+        run_unit test_zephyr_port "$l"
     else bad "build test_zephyr_port" "$(head -30 "$l")"; fi
 fi
 
@@ -253,15 +260,7 @@ if [ $have_pb = 1 ] && [ -f "$B/autoconf_bridge.h" ] && [ -d "$bdt" ]; then
         -imacros "$B/autoconf_bridge.h" "$CFG" tests/zephyr/test_zephyr_bridge.c \
         ports/zephyr/accel_zephyr.c ports/zephyr/accel_impl.c $BRIDGE_SRCS "$bdt/devicetree_devices.c" \
         -lprotobuf-nanopb -o "$B/test_zephyr_bridge" >"$l" 2>&1; then
-        "$B/test_zephyr_bridge" >>"$l" 2>&1
-        rc=$?
-        line=$(tail -1 "$l")
-        if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-            pass=$((pass + BASH_REMATCH[1]))
-            fail=$((fail + BASH_REMATCH[2]))
-            [ "${BASH_REMATCH[2]}" = 0 ] || grep FAIL "$l" | head -20
-            [ $rc = 0 ] || [ "${BASH_REMATCH[2]}" != 0 ] || bad "test_zephyr_bridge exit $rc"
-        else bad "test_zephyr_bridge (exit $rc)" "$(tail -20 "$l")"; fi
+        run_unit test_zephyr_bridge "$l"
     else bad "build test_zephyr_bridge" "$(head -30 "$l")"; fi
 elif [ $have_pb = 1 ] && [ $have_kconf = 1 ] && [ $have_dt = 1 ]; then
     bad "test_zephyr_bridge" "no autoconf or devicetree stand-in for the bridge sample (see above)"
