@@ -54,7 +54,7 @@ static int32_t ref_requant(int32_t acc, int32_t m, int32_t s, int single)
 typedef struct {
     int dt; /* 0 int8, 1 uint8 */
     int32_t io, fo, oo, amin, amax;
-    int32_t mult[64], shift[64];
+    int32_t mult[256], shift[256]; /* per channel: up to 256 output channels */
     int nq, single;
 } rq;
 
@@ -1287,6 +1287,625 @@ static void test_uint8_equals_flipped_int8(void)
     CHECK_MEM(o1, o2, 4);
 }
 
+/* ---------------------------------------------------------------- prepacked fully connected */
+/* The contract of accel_mac_fully_connected_pack_size / _pack / _packed, tested from its
+ * specification: the size is at least a 64-byte header plus in_depth * out_depth bytes; _pack
+ * (4-byte aligned buffer) writes exactly that many bytes, folding in the filter, the bias, the
+ * dtype and the input and filter offsets, and nothing else of q; _packed then writes, byte for
+ * byte, what accel_mac_fully_connected writes for that filter and bias with the q it is given
+ * (same dtype and offsets as the pack's). Every refusal has its status, in the documented order,
+ * and writes nothing. The outputs are checked against ref_fc above, never against the engine
+ * alone. */
+enum { FCP_G = 16 }; /* guard bytes checked after every output and pack */
+
+typedef struct {
+    uint8_t *x, *w, *o1, *o2, *o3; /* input, filter; outputs of ref_fc, the unpacked and the
+                                    * packed call (each with FCP_G bytes of room past it) */
+    int32_t *bias;
+    uint8_t *pk, *pk2; /* two areas for packs, 64-byte aligned, of cap bytes each */
+    size_t cap;
+} fcp_bufs;
+
+static uint8_t *fcp_align64(uint8_t *p)
+{
+    return p + (size_t)((64u - ((uintptr_t)p & 63u)) & 63u);
+}
+static int fcp_all(const uint8_t *p, uint8_t v, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (p[i] != v) return 0;
+    return 1;
+}
+/* index of the first differing byte, or -1 */
+static long fcp_diff(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (a[i] != b[i]) return (long)i;
+    return -1;
+}
+
+/* Random requantization of type dt (0 int8, 1 uint8) for N channels, with the offsets' range
+ * edges more often than rand_rq draws them: input -127 / 128 (int8), -255 / 0 (uint8); the
+ * filter's likewise, and 0 (TFLite's symmetric int8 filters). */
+static void fcp_rand_rq(rq *r, int dt, int N, int K)
+{
+    do rand_rq(r, N, K); while (r->dt != dt);
+    switch (rnd() % 4) {
+    case 0: r->io = dt ? -255 : -127; break;
+    case 1: r->io = dt ? 0 : 128; break;
+    default: break;
+    }
+    switch (rnd() % 5) {
+    case 0: r->fo = dt ? -255 : -127; break;
+    case 1: r->fo = dt ? 0 : 128; break;
+    case 2: r->fo = 0; break;
+    default: break;
+    }
+}
+
+/* One case on random data: B x K input, N x K filter, bias (hasb) and r. The reference, the
+ * unpacked call, the pack at off bytes past fb->pk in a buffer extra bytes longer than its size
+ * (the bytes around it must stay as they were), a second pack at the same offset of fb->pk2
+ * over other garbage (the same bytes: every byte of the pack written, deterministically); then
+ * the caller's filter and bias are overwritten (the pack must not refer to them) and the packed
+ * call must give the reference's bytes and leave the pack as it was. Returns 1 and prints the
+ * case on any difference. */
+static int fcp_case(const char *what, int it, int B, int K, int N, const rq *r, int hasb,
+                    size_t off, size_t extra, const fcp_bufs *fb)
+{
+    accel_mac_quant q;
+    const size_t nin = (size_t)B * (size_t)K, nw = (size_t)N * (size_t)K;
+    const size_t nout = (size_t)B * (size_t)N;
+    const size_t blen = hasb ? (size_t)N : 0;
+    const int32_t *bias = hasb ? fb->bias : NULL;
+    uint8_t *pk = fb->pk + off, *pk2 = fb->pk2 + off;
+    size_t size = 0, i;
+    long d = -1;
+    accel_status s1, s2 = ACCEL_OK, s3 = ACCEL_OK, s4 = ACCEL_OK;
+    const char *why = NULL;
+    rand_bytes(fb->x, nin);
+    rand_bytes(fb->w, nw);
+    for (i = 0; i < (size_t)N; i++) fb->bias[i] = rand_bias();
+    fill_quant(&q, r);
+    ref_fc(B, K, N, fb->x, fb->w, bias, r, fb->o1);
+    memset(fb->o2, 0xAA, nout + FCP_G);
+    memset(fb->o3, 0xAA, nout + FCP_G);
+    s1 = accel_mac_fully_connected((uint32_t)B, (uint32_t)K, (uint32_t)N, fb->x, nin, fb->w, nw,
+                                   bias, blen, &q, fb->o2, nout);
+    if (s1 != ACCEL_OK) why = "accel_mac_fully_connected refused the case";
+    else if ((d = fcp_diff(fb->o1, fb->o2, nout)) >= 0) why = "accel_mac_fully_connected differs from ref_fc";
+    else if (!fcp_all(fb->o2 + nout, 0xAA, FCP_G)) why = "accel_mac_fully_connected wrote past its output";
+    else if ((s2 = accel_mac_fully_connected_pack_size((uint32_t)K, (uint32_t)N, &size)) != ACCEL_OK)
+        why = "pack_size refused the case";
+    else if (size < 64 + nw) why = "pack_size is below 64 + in_depth * out_depth";
+    else if (off + size + extra + FCP_G > fb->cap) why = "the pack is larger than this test's buffer";
+    else {
+        memset(fb->pk, 0xA5, off + size + extra + FCP_G);
+        memset(pk2, 0x5A, size + FCP_G);
+        s3 = accel_mac_fully_connected_pack((uint32_t)K, (uint32_t)N, fb->w, nw, bias, blen, &q,
+                                            pk, size + extra);
+        s4 = accel_mac_fully_connected_pack((uint32_t)K, (uint32_t)N, fb->w, nw, bias, blen, &q,
+                                            pk2, size);
+        if (s3 != ACCEL_OK || s4 != ACCEL_OK) why = "pack refused the case";
+        else if (!fcp_all(fb->pk, 0xA5, off) || !fcp_all(pk + size, 0xA5, extra + FCP_G) ||
+                 !fcp_all(pk2 + size, 0x5A, FCP_G))
+            why = "pack wrote outside [packed, packed + size)";
+        else if ((d = fcp_diff(pk, pk2, size)) >= 0)
+            why = "two packs of the same data over different garbage differ";
+        else {
+            memset(fb->w, 0x3C, nw); /* the pack holds what it needs */
+            for (i = 0; i < (size_t)N; i++) fb->bias[i] = ~fb->bias[i];
+            s3 = accel_mac_fully_connected_packed((uint32_t)B, fb->x, nin, pk, size + extra, &q,
+                                                  fb->o3, nout);
+            if (s3 != ACCEL_OK) why = "packed refused the case";
+            else if ((d = fcp_diff(fb->o1, fb->o3, nout)) >= 0) why = "packed differs from ref_fc";
+            else if (!fcp_all(fb->o3 + nout, 0xAA, FCP_G)) why = "packed wrote past its output";
+            else if ((d = fcp_diff(pk, pk2, size)) >= 0) why = "packed modified the pack";
+        }
+    }
+    if (!why) return 0;
+    printf("  %s case %d: %s (B=%d K=%d N=%d dt=%d io=%d fo=%d oo=%d act=%d..%d nq=%d %s "
+           "bias=%d off=%lu extra=%lu; statuses fc %d size %d pack %d/%d; size %lu; first "
+           "difference at %ld)\n",
+           what, it, why, B, K, N, r->dt, (int)r->io, (int)r->fo, (int)r->oo, (int)r->amin,
+           (int)r->amax, r->nq, r->single ? "single" : "double", hasb, (unsigned long)off,
+           (unsigned long)extra, (int)s1, (int)s2, (int)s3, (int)s4, (unsigned long)size, d);
+    return 1;
+}
+
+/* the buffers of this file's packed tests: in_depth to 300, out_depth to 200, batches to 6 */
+enum { FCP_K = 300, FCP_N = 200, FCP_B = 6, FCP_CAP = 2 * (64 + FCP_K * FCP_N) + 4096 };
+static uint8_t fcp_x[FCP_B * FCP_K], fcp_w[FCP_N * FCP_K], fcp_o1[FCP_B * FCP_N + FCP_G],
+    fcp_o2[FCP_B * FCP_N + FCP_G], fcp_o3[FCP_B * FCP_N + FCP_G];
+static int32_t fcp_bias[FCP_N];
+static uint8_t fcp_mem[2][FCP_CAP + 64];
+static fcp_bufs fcp_host_bufs(void)
+{
+    fcp_bufs fb;
+    fb.x = fcp_x; fb.w = fcp_w; fb.o1 = fcp_o1; fb.o2 = fcp_o2; fb.o3 = fcp_o3;
+    fb.bias = fcp_bias;
+    fb.pk = fcp_align64(fcp_mem[0]);
+    fb.pk2 = fcp_align64(fcp_mem[1]);
+    fb.cap = FCP_CAP;
+    return fb;
+}
+
+/* Every pair of the listed depths (SIMD block edges and their neighbours), then random shapes;
+ * both types alternately, batches 1..6, bias 3 times in 4, per-tensor or per-channel, single or
+ * double rounding (rand_rq), the pack at 0, 4, 12 or 64 bytes from a 64-byte boundary. */
+static void test_fcpack_random(void)
+{
+    static const int ks[] = {1, 3, 4, 5, 63, 64, 65, 127, 128, 129, 255, 256, 257};
+    static const int ns[] = {1, 15, 16, 17, 63, 64, 65, 100};
+    static const size_t offs[] = {0, 4, 12, 64};
+    enum { NK = sizeof ks / sizeof ks[0], NN = sizeof ns / sizeof ns[0] };
+    fcp_bufs fb = fcp_host_bufs();
+    int it, bad = 0;
+    for (it = 0; it < NK * NN + 120 && bad < 3; it++) {
+        int K = it < NK * NN ? ks[it % NK] : rnd() % 4 == 0 ? ks[rnd() % NK] : rrange(1, FCP_K);
+        int N = it < NK * NN ? ns[it / NK] : rnd() % 4 == 0 ? ns[rnd() % NN] : rrange(1, FCP_N);
+        int B = rrange(1, FCP_B), hasb = rnd() % 4 != 0;
+        size_t extra = rnd() % 3 == 0 ? (size_t)rrange(1, 64) : 0;
+        rq r;
+        fcp_rand_rq(&r, it & 1, N, K);
+        bad += fcp_case("fcpack", it, B, K, N, &r, hasb, offs[(it / 2) % 4], extra, &fb);
+    }
+    CHECK_EQ(bad, 0);
+}
+
+/* One pack, many run-time quantizations: multiplier, shift, output offset, activation range,
+ * rounding and per-tensor / per-channel count come from the q given to _packed (the pack's
+ * dtype and offsets kept), each against ref_fc and the unpacked call with that q. */
+static void test_fcpack_requant(void)
+{
+    fcp_bufs fb = fcp_host_bufs();
+    int dt, j, bad = 0;
+    for (dt = 0; dt < 2; dt++) {
+        const int B = 4, K = dt ? 200 : 67, N = dt ? 33 : 80;
+        const size_t nin = (size_t)(B * K), nw = (size_t)(N * K), nout = (size_t)(B * N);
+        accel_mac_quant q0, q;
+        size_t size = 0;
+        rq r0, r;
+        int i;
+        fcp_rand_rq(&r0, dt, N, K);
+        r0.nq = 1; /* packed per-tensor, run per-channel and per-tensor */
+        fill_quant(&q0, &r0);
+        rand_bytes(fb.w, nw);
+        for (i = 0; i < N; i++) fb.bias[i] = rand_bias();
+        REQUIRE_ST(accel_mac_fully_connected_pack_size((uint32_t)K, (uint32_t)N, &size), ACCEL_OK);
+        REQUIRE(size + FCP_G <= fb.cap);
+        REQUIRE_ST(accel_mac_fully_connected_pack((uint32_t)K, (uint32_t)N, fb.w, nw, fb.bias,
+                                                  (size_t)N, &q0, fb.pk, size), ACCEL_OK);
+        memcpy(fb.pk2, fb.pk, size);
+        for (j = 0; j < 40; j++) {
+            long d;
+            fcp_rand_rq(&r, dt, N, K);
+            r.io = r0.io;
+            r.fo = r0.fo;
+            fill_quant(&q, &r);
+            rand_bytes(fb.x, nin);
+            ref_fc(B, K, N, fb.x, fb.w, fb.bias, &r, fb.o1);
+            memset(fb.o2, 0xAA, nout);
+            memset(fb.o3, 0xAA, nout);
+            CHECK_ST(accel_mac_fully_connected((uint32_t)B, (uint32_t)K, (uint32_t)N, fb.x, nin,
+                                               fb.w, nw, fb.bias, (size_t)N, &q, fb.o2, nout), ACCEL_OK);
+            CHECK_ST(accel_mac_fully_connected_packed((uint32_t)B, fb.x, nin, fb.pk, size, &q,
+                                                      fb.o3, nout), ACCEL_OK);
+            if ((d = fcp_diff(fb.o1, fb.o2, nout)) >= 0 || (d = fcp_diff(fb.o1, fb.o3, nout)) >= 0) {
+                if (bad < 3)
+                    printf("  requant dt=%d run %d: differs at %ld (oo=%d act=%d..%d nq=%d %s)\n",
+                           dt, j, d, (int)r.oo, (int)r.amin, (int)r.amax, r.nq,
+                           r.single ? "single" : "double");
+                bad++;
+            }
+        }
+        CHECK_MEM(fb.pk, fb.pk2, size);
+    }
+    CHECK_EQ(bad, 0);
+}
+
+/* The pack at 0, 4, 12 and 64 bytes from a 64-byte boundary: the same bytes (a pack does not
+ * depend on its address, so it can be copied, to flash or elsewhere) and the same outputs; a
+ * pack made at 0 and copied to each offset runs too. At 1, 2 and 3 bytes both calls are
+ * ACCEL_E_ALIGN and write nothing. */
+static void test_fcpack_align(void)
+{
+    static const size_t good[] = {4, 12, 64}, odd[] = {1, 2, 3};
+    fcp_bufs fb = fcp_host_bufs();
+    int dt, i;
+    for (dt = 0; dt < 2; dt++) {
+        const int B = 3, K = 65, N = 17;
+        const size_t nin = (size_t)(B * K), nw = (size_t)(N * K), nout = (size_t)(B * N);
+        accel_mac_quant q;
+        size_t size = 0;
+        rq r;
+        fcp_rand_rq(&r, dt, N, K);
+        fill_quant(&q, &r);
+        rand_bytes(fb.x, nin);
+        rand_bytes(fb.w, nw);
+        for (i = 0; i < N; i++) fb.bias[i] = rand_bias();
+        ref_fc(B, K, N, fb.x, fb.w, fb.bias, &r, fb.o1);
+        REQUIRE_ST(accel_mac_fully_connected_pack_size((uint32_t)K, (uint32_t)N, &size), ACCEL_OK);
+        REQUIRE(size + 64 + FCP_G <= fb.cap);
+        /* the pack at offset 0 is kept in pk2 */
+        REQUIRE_ST(accel_mac_fully_connected_pack((uint32_t)K, (uint32_t)N, fb.w, nw, fb.bias,
+                                                  (size_t)N, &q, fb.pk2, size), ACCEL_OK);
+        memset(fb.o3, 0xAA, nout + FCP_G);
+        CHECK_ST(accel_mac_fully_connected_packed((uint32_t)B, fb.x, nin, fb.pk2, size, &q, fb.o3,
+                                                  nout), ACCEL_OK);
+        CHECK_MEM(fb.o3, fb.o1, nout);
+        for (i = 0; i < 3; i++) {
+            uint8_t *p = fb.pk + good[i];
+            memset(fb.pk, 0xA5, size + 64 + FCP_G);
+            CHECK_ST(accel_mac_fully_connected_pack((uint32_t)K, (uint32_t)N, fb.w, nw, fb.bias,
+                                                    (size_t)N, &q, p, size), ACCEL_OK);
+            CHECK(fcp_all(fb.pk, 0xA5, good[i]));
+            CHECK(fcp_all(p + size, 0xA5, FCP_G));
+            CHECK_MEM(p, fb.pk2, size);
+            memset(fb.o3, 0xAA, nout + FCP_G);
+            CHECK_ST(accel_mac_fully_connected_packed((uint32_t)B, fb.x, nin, p, size, &q, fb.o3,
+                                                      nout), ACCEL_OK);
+            CHECK_MEM(fb.o3, fb.o1, nout);
+            CHECK(fcp_all(fb.o3 + nout, 0xAA, FCP_G));
+            /* the pack made at offset 0, copied here */
+            memcpy(p, fb.pk2, size);
+            memset(fb.o3, 0xAA, nout + FCP_G);
+            CHECK_ST(accel_mac_fully_connected_packed((uint32_t)B, fb.x, nin, p, size, &q, fb.o3,
+                                                      nout), ACCEL_OK);
+            CHECK_MEM(fb.o3, fb.o1, nout);
+        }
+        for (i = 0; i < 3; i++) {
+            uint8_t *p = fb.pk + odd[i];
+            memset(fb.pk, 0xA5, size + 64 + FCP_G);
+            CHECK_ST(accel_mac_fully_connected_pack((uint32_t)K, (uint32_t)N, fb.w, nw, fb.bias,
+                                                    (size_t)N, &q, p, size + 8), ACCEL_E_ALIGN);
+            CHECK(fcp_all(fb.pk, 0xA5, size + 64 + FCP_G));
+            memcpy(p, fb.pk2, size);
+            memset(fb.o3, 0xAA, nout + FCP_G);
+            CHECK_ST(accel_mac_fully_connected_packed((uint32_t)B, fb.x, nin, p, size, &q, fb.o3,
+                                                      nout), ACCEL_E_ALIGN);
+            CHECK(fcp_all(fb.o3, 0xAA, nout + FCP_G));
+            CHECK_MEM(p, fb.pk2, size);
+        }
+    }
+}
+
+/* _pack_size: each refusal (with *size untouched), the lower bound, and the products past
+ * size_t: 65536 x 65536 (2^32 data bytes) is ACCEL_E_OVERFLOW where size_t has 32 bits (the
+ * Cortex-M builds of tests/mac_arm.sh run this file), a size of at least 64 + 2^32 on 64 bits.
+ * Where the bound itself fits but the build's extra room may not (65535 x 65536 on 32 bits,
+ * 2^32-1 x 2^32-1 on 64 bits) either answer is honest: a size of at least the bound, or
+ * ACCEL_E_OVERFLOW; _pack must then agree with it (ACCEL_E_OVERFLOW, or on to the filter's
+ * length check). */
+static void test_fcpack_size(void)
+{
+    static const uint32_t dims[][2] = {{1, 1}, {3, 5}, {5, 3}, {64, 16}, {300, 200}, {2048, 130},
+                                       {65535, 1}, {1, 65535}, {4096, 4096}};
+    static const uint32_t big[][2] = {{65536, 65536}, {65535, 65536}, {65536, 65535},
+                                      {0xFFFFFFFFUL, 0xFFFFFFFFUL}, {0xFFFFFFFFUL, 1},
+                                      {1, 0xFFFFFFFFUL}};
+    uint8_t w[4] = {0};
+    uint8_t *pk = fcp_align64(fcp_mem[0]);
+    int32_t m = 1 << 30, s = 0;
+    accel_mac_quant q;
+    size_t sz = 7, sz2, i;
+    tiny_quant(&q, &m, &s);
+    CHECK_ST(accel_mac_fully_connected_pack_size(3, 5, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_fully_connected_pack_size(0, 5, &sz), ACCEL_E_ZERO_LENGTH);
+    CHECK_EQ(sz, 7);
+    CHECK_ST(accel_mac_fully_connected_pack_size(3, 0, &sz), ACCEL_E_ZERO_LENGTH);
+    CHECK_EQ(sz, 7);
+    CHECK_ST(accel_mac_fully_connected_pack_size(0, 0, &sz), ACCEL_E_ZERO_LENGTH);
+    CHECK_EQ(sz, 7);
+    for (i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+        const uint64_t bound = 64 + (uint64_t)dims[i][0] * dims[i][1];
+        sz = 7;
+        sz2 = 9;
+        CHECK_ST(accel_mac_fully_connected_pack_size(dims[i][0], dims[i][1], &sz), ACCEL_OK);
+        CHECK((uint64_t)sz >= bound);
+        CHECK_ST(accel_mac_fully_connected_pack_size(dims[i][0], dims[i][1], &sz2), ACCEL_OK);
+        CHECK_EQ_U64(sz, sz2);
+    }
+    for (i = 0; i < sizeof big / sizeof big[0]; i++) {
+        const uint64_t bound = 64 + (uint64_t)big[i][0] * big[i][1];
+        accel_status st;
+        sz = 7;
+        st = accel_mac_fully_connected_pack_size(big[i][0], big[i][1], &sz);
+        if (bound > (uint64_t)SIZE_MAX) {
+            CHECK_ST(st, ACCEL_E_OVERFLOW);
+            CHECK_EQ(sz, 7);
+        } else if (st == ACCEL_OK) {
+            CHECK((uint64_t)sz >= bound);
+        } else {
+            CHECK_ST(st, ACCEL_E_OVERFLOW);
+            CHECK_EQ(sz, 7);
+        }
+        if (i == 0 && (uint64_t)SIZE_MAX >= bound) CHECK_ST(st, ACCEL_OK); /* 2^32 + 64 on 64 bits */
+        /* _pack agrees: overflow, or on to the 4-byte filter's length */
+        memset(pk, 0xA5, 64);
+        CHECK_ST(accel_mac_fully_connected_pack(big[i][0], big[i][1], w, sizeof w, NULL, 0, &q, pk,
+                                                64),
+                 st == ACCEL_OK ? ACCEL_E_TRUNCATED : ACCEL_E_OVERFLOW);
+        CHECK(fcp_all(pk, 0xA5, 64));
+    }
+}
+
+/* _pack's refusals, each with its status and nothing written (pack area kept at 0xA5), and the
+ * order of the checks: NULL, alignment, q and bias as accel_mac_fully_connected, zero depth,
+ * overflow (above), the filter's length, the pack's room. */
+static void test_fcpack_errors_pack(void)
+{
+    enum { K = 5, N = 3 };
+    uint8_t w[K * N];
+    int32_t m[3], s[3], bias[3] = {100, -7, 0};
+    uint8_t *pk = fcp_align64(fcp_mem[0]);
+    accel_mac_quant q;
+    size_t size = 0, i;
+    for (i = 0; i < sizeof w; i++) w[i] = (uint8_t)(i * 29 + 1);
+    REQUIRE_ST(accel_mac_fully_connected_pack_size(K, N, &size), ACCEL_OK);
+    REQUIRE(size + 64 <= FCP_CAP);
+#define RESET() do { memset(&q, 0, sizeof q); q.multiplier = m; q.shift = s; q.count = 3; \
+        q.act_min = -128; q.act_max = 127; q.input_offset = 5; q.filter_offset = -3; \
+        m[0] = m[1] = m[2] = 1 << 30; s[0] = s[1] = s[2] = -2; } while (0)
+#define PACK(k, n, f, fl, b, bl, p, pl, want) do { memset(pk, 0xA5, size + 64); \
+        CHECK_ST(accel_mac_fully_connected_pack(k, n, f, fl, b, bl, &q, p, pl), want); \
+        CHECK(fcp_all(pk, 0xA5, size + 64)); } while (0)
+#define PK(want) PACK(K, N, w, sizeof w, bias, 3, pk, size, want)
+    RESET();
+    /* accepted: exactly the size, and a larger buffer, written up to the size only */
+    memset(pk, 0xA5, size + 64);
+    CHECK_ST(accel_mac_fully_connected_pack(K, N, w, sizeof w, bias, 3, &q, pk, size), ACCEL_OK);
+    CHECK(fcp_all(pk + size, 0xA5, 64));
+    memset(pk, 0xA5, size + 64);
+    CHECK_ST(accel_mac_fully_connected_pack(K, N, w, sizeof w, bias, 3, &q, pk, size + 64), ACCEL_OK);
+    CHECK(fcp_all(pk + size, 0xA5, 64));
+    /* NULL pointers; NULL comes before alignment */
+    memset(pk, 0xA5, size + 64);
+    CHECK_ST(accel_mac_fully_connected_pack(K, N, w, sizeof w, bias, 3, NULL, pk, size), ACCEL_E_NULL);
+    CHECK(fcp_all(pk, 0xA5, size + 64));
+    PACK(K, N, NULL, sizeof w, bias, 3, pk, size, ACCEL_E_NULL);
+    PACK(K, N, w, sizeof w, bias, 3, NULL, size, ACCEL_E_NULL);
+    PACK(K, N, NULL, sizeof w, bias, 3, pk + 1, size, ACCEL_E_NULL);
+    /* alignment, before q */
+    PACK(K, N, w, sizeof w, bias, 3, pk + 1, size, ACCEL_E_ALIGN);
+    PACK(K, N, w, sizeof w, bias, 3, pk + 2, size, ACCEL_E_ALIGN);
+    PACK(K, N, w, sizeof w, bias, 3, pk + 3, size, ACCEL_E_ALIGN);
+    q.act_min = 5; q.act_max = 4;
+    PACK(K, N, w, sizeof w, bias, 3, pk + 2, size, ACCEL_E_ALIGN);
+    RESET();
+    /* q and bias, as accel_mac_fully_connected checks them */
+    q.multiplier = NULL; PK(ACCEL_E_NULL); RESET();
+    q.shift = NULL; PK(ACCEL_E_NULL); RESET();
+    q.dtype = (accel_mac_dtype)2; PK(ACCEL_E_MAC_DTYPE); RESET();
+    q.rounding = (accel_mac_rounding)2; PK(ACCEL_E_MAC_ROUNDING); RESET();
+    q.act_min = 5; q.act_max = 4; PK(ACCEL_E_MAC_ACTIVATION); RESET();
+    q.act_max = 128; PK(ACCEL_E_MAC_ACTIVATION); RESET();
+    q.act_min = -129; PK(ACCEL_E_MAC_ACTIVATION); RESET();
+    q.input_offset = 129; PK(ACCEL_E_MAC_OFFSET); RESET();
+    q.input_offset = -128; PK(ACCEL_E_MAC_OFFSET); RESET();
+    q.filter_offset = 129; PK(ACCEL_E_MAC_OFFSET); RESET();
+    q.filter_offset = -128; PK(ACCEL_E_MAC_OFFSET); RESET();
+    q.output_offset = 128; PK(ACCEL_E_MAC_OFFSET); RESET();
+    q.output_offset = -129; PK(ACCEL_E_MAC_OFFSET); RESET();
+    q.dtype = ACCEL_MAC_UINT8; q.act_min = 0; q.act_max = 255; q.input_offset = -255;
+    q.filter_offset = 0;
+    memset(pk, 0xA5, size + 64);
+    CHECK_ST(accel_mac_fully_connected_pack(K, N, w, sizeof w, bias, 3, &q, pk, size), ACCEL_OK);
+    q.input_offset = 1; PK(ACCEL_E_MAC_OFFSET); q.input_offset = -255;
+    q.filter_offset = -256; PK(ACCEL_E_MAC_OFFSET); q.filter_offset = 0;
+    q.output_offset = -1; PK(ACCEL_E_MAC_OFFSET); q.output_offset = 0;
+    q.act_min = -1; PK(ACCEL_E_MAC_ACTIVATION); RESET();
+    q.count = 0; PK(ACCEL_E_ZERO_LENGTH); RESET();
+    q.count = 2; PK(ACCEL_E_MAC_CHANNELS); RESET();
+    PACK(K, N, w, sizeof w, bias, 2, pk, size, ACCEL_E_MAC_CHANNELS);
+    m[2] = -1; PK(ACCEL_E_MAC_MULTIPLIER); RESET();
+    s[1] = 32; PK(ACCEL_E_MAC_SHIFT); RESET();
+    s[0] = -32; PK(ACCEL_E_MAC_SHIFT); RESET();
+    s[2] = 31; q.rounding = ACCEL_MAC_ROUND_SINGLE; PK(ACCEL_E_MAC_SHIFT); RESET();
+    /* accepted edges: offsets 128 and -127, per-tensor, more entries than channels, bias NULL
+     * whatever its length, a bias longer than needed */
+    q.input_offset = 128; q.filter_offset = -127;
+    memset(pk, 0xA5, size + 64);
+    CHECK_ST(accel_mac_fully_connected_pack(K, N, w, sizeof w, bias, 3, &q, pk, size), ACCEL_OK);
+    RESET();
+    q.count = 1; m[1] = -1; s[2] = 99; /* per-tensor reads entry 0 only */
+    memset(pk, 0xA5, size + 64);
+    CHECK_ST(accel_mac_fully_connected_pack(K, N, w, sizeof w, bias, 3, &q, pk, size), ACCEL_OK);
+    RESET();
+    memset(pk, 0xA5, size + 64);
+    CHECK_ST(accel_mac_fully_connected_pack(K, N, w, sizeof w, NULL, 2, &q, pk, size), ACCEL_OK);
+    memset(pk, 0xA5, size + 64);
+    CHECK_ST(accel_mac_fully_connected_pack(K, N, w, sizeof w, bias, 7, &q, pk, size), ACCEL_OK);
+    /* q before zero depth; zero depth before the filter's length */
+    q.input_offset = 129;
+    PACK(0, N, w, sizeof w, bias, 3, pk, size, ACCEL_E_MAC_OFFSET);
+    PACK(K, 0, w, sizeof w, bias, 3, pk, size, ACCEL_E_MAC_OFFSET);
+    RESET();
+    PACK(0, N, w, sizeof w, bias, 3, pk, size, ACCEL_E_ZERO_LENGTH);
+    PACK(K, 0, w, sizeof w, bias, 3, pk, size, ACCEL_E_ZERO_LENGTH);
+    PACK(0, 0, w, 0, NULL, 0, pk, 0, ACCEL_E_ZERO_LENGTH);
+    /* the filter's length, before the pack's room */
+    PACK(K, N, w, sizeof w - 1, bias, 3, pk, size, ACCEL_E_TRUNCATED);
+    PACK(K, N, w, 0, bias, 3, pk, size, ACCEL_E_TRUNCATED);
+    PACK(K, N, w, sizeof w - 1, bias, 3, pk, size - 1, ACCEL_E_TRUNCATED);
+    /* the pack's room */
+    PACK(K, N, w, sizeof w, bias, 3, pk, size - 1, ACCEL_E_BUFFER_TOO_SMALL);
+    PACK(K, N, w, sizeof w, bias, 3, pk, 64, ACCEL_E_BUFFER_TOO_SMALL);
+    PACK(K, N, w, sizeof w, bias, 3, pk, 0, ACCEL_E_BUFFER_TOO_SMALL);
+#undef PK
+#undef PACK
+#undef RESET
+}
+
+/* _packed's refusals, each with its status, the output untouched (0xAA) and the pack as it was,
+ * in the documented order: NULL, alignment, a pack shorter than its header, the header (any
+ * change of the magic bytes 0..3, an unknown layout in byte 4), a pack shorter than its
+ * dimensions need, q as accel_mac_fully_connected checks it (against the pack's out_depth), q's
+ * dtype and offsets against the pack's, zero batches, the input's length, the output's room. */
+static void test_fcpack_errors_packed(void)
+{
+    enum { B = 2, K = 5, N = 3 };
+    uint8_t x[B * K], w[K * N], o[B * N + FCP_G], want[B * N];
+    int32_t m[3], s[3], bias[3] = {100, -7, 0};
+    uint8_t *pk = fcp_align64(fcp_mem[0]), *keep = fcp_align64(fcp_mem[1]);
+    accel_mac_quant q;
+    size_t size = 0, i;
+    rq r;
+    int b, v, layouts = 0;
+    for (i = 0; i < sizeof w; i++) w[i] = (uint8_t)(i * 29 + 1);
+    for (i = 0; i < sizeof x; i++) x[i] = (uint8_t)(i * 53 + 7);
+#define RESET() do { memset(&q, 0, sizeof q); q.multiplier = m; q.shift = s; q.count = 3; \
+        q.act_min = -128; q.act_max = 127; q.input_offset = -3; q.filter_offset = 0; \
+        q.output_offset = 4; m[0] = m[1] = m[2] = 1 << 30; s[0] = s[1] = s[2] = -2; } while (0)
+#define RUNP(bb, xx, xl, pp, pl, oo, ol, want_st) do { memset(o, 0xAA, sizeof o); \
+        CHECK_ST(accel_mac_fully_connected_packed(bb, xx, xl, pp, pl, &q, oo, ol), want_st); \
+        CHECK(fcp_all(o, 0xAA, sizeof o)); } while (0)
+#define RP(want_st) RUNP(B, x, sizeof x, pk, size, o, B * N, want_st)
+    RESET();
+    /* the same case through ref_fc: int8, input offset -3, filter offset 0 */
+    memset(&r, 0, sizeof r);
+    r.io = -3; r.fo = 0; r.oo = 4; r.amin = -128; r.amax = 127; r.nq = 3;
+    for (i = 0; i < 3; i++) { r.mult[i] = 1 << 30; r.shift[i] = -2; }
+    ref_fc(B, K, N, x, w, bias, &r, want);
+    REQUIRE_ST(accel_mac_fully_connected_pack_size(K, N, &size), ACCEL_OK);
+    REQUIRE(size + 64 <= FCP_CAP);
+    REQUIRE_ST(accel_mac_fully_connected_pack(K, N, w, sizeof w, bias, 3, &q, pk, size), ACCEL_OK);
+    memcpy(keep, pk, size);
+    memset(o, 0xAA, sizeof o);
+    CHECK_ST(accel_mac_fully_connected_packed(B, x, sizeof x, pk, size, &q, o, B * N), ACCEL_OK);
+    CHECK_MEM(o, want, B * N);
+    CHECK(fcp_all(o + B * N, 0xAA, FCP_G));
+    /* NULL pointers; NULL before alignment */
+    memset(o, 0xAA, sizeof o);
+    CHECK_ST(accel_mac_fully_connected_packed(B, x, sizeof x, pk, size, NULL, o, B * N), ACCEL_E_NULL);
+    CHECK(fcp_all(o, 0xAA, sizeof o));
+    RUNP(B, NULL, sizeof x, pk, size, o, B * N, ACCEL_E_NULL);
+    RUNP(B, x, sizeof x, NULL, size, o, B * N, ACCEL_E_NULL);
+    RUNP(B, x, sizeof x, pk, size, NULL, B * N, ACCEL_E_NULL);
+    /* alignment (the pack copied to 1, 2, 3 bytes past a boundary), before the length */
+    for (i = 1; i < 4; i++) {
+        memmove(pk + i, keep, size);
+        RUNP(B, NULL, sizeof x, pk + i, size, o, B * N, ACCEL_E_NULL);
+        RUNP(B, x, sizeof x, pk + i, size, o, B * N, ACCEL_E_ALIGN);
+        RUNP(B, x, sizeof x, pk + i, 10, o, B * N, ACCEL_E_ALIGN);
+        CHECK_MEM(pk + i, keep, size);
+    }
+    memcpy(pk, keep, size);
+    /* shorter than a header; before the header's contents */
+    RUNP(B, x, sizeof x, pk, 0, o, B * N, ACCEL_E_TRUNCATED);
+    RUNP(B, x, sizeof x, pk, 63, o, B * N, ACCEL_E_TRUNCATED);
+    pk[0] ^= 0xFF;
+    RUNP(B, x, sizeof x, pk, 63, o, B * N, ACCEL_E_TRUNCATED);
+    pk[0] ^= 0xFF;
+    /* the magic: every change of each of bytes 0..3, here one, the top and all bits; before
+     * the dimensions' length */
+    for (b = 0; b < 4; b++) {
+        static const uint8_t flips[] = {0x01, 0x80, 0xFF, 0x10};
+        for (i = 0; i < sizeof flips; i++) {
+            pk[b] ^= flips[i];
+            RP(ACCEL_E_MALFORMED);
+            RUNP(B, x, sizeof x, pk, 64, o, B * N, ACCEL_E_MALFORMED);
+            pk[b] ^= flips[i];
+        }
+    }
+    memset(pk, 0, 64); /* a zeroed header */
+    RP(ACCEL_E_MALFORMED);
+    memcpy(pk, keep, size);
+    /* the layout byte */
+    pk[4] = 0xFF;
+    RP(ACCEL_E_MALFORMED);
+    RUNP(B, x, sizeof x, pk, 64, o, B * N, ACCEL_E_MALFORMED);
+    /* every other value: unknown (MALFORMED), another build's (UNSUPPORTED, or TRUNCATED where
+     * that layout would need more bytes); never accepted */
+    for (v = 0; v < 256; v++) {
+        accel_status st;
+        if ((uint8_t)v == keep[4]) continue;
+        pk[4] = (uint8_t)v;
+        memset(o, 0xAA, sizeof o);
+        st = accel_mac_fully_connected_packed(B, x, sizeof x, pk, size, &q, o, B * N);
+        CHECK(st == ACCEL_E_MALFORMED || st == ACCEL_E_UNSUPPORTED || st == ACCEL_E_TRUNCATED);
+        CHECK(fcp_all(o, 0xAA, sizeof o));
+        if (st != ACCEL_E_MALFORMED) layouts++;
+    }
+    printf("  layout byte %u is this build's; %d other value(s) name another build's layout\n",
+           (unsigned)keep[4], layouts);
+    pk[4] = keep[4];
+    CHECK_MEM(pk, keep, size);
+    /* shorter than the dimensions need; before q */
+    RUNP(B, x, sizeof x, pk, size - 1, o, B * N, ACCEL_E_TRUNCATED);
+    RUNP(B, x, sizeof x, pk, 64, o, B * N, ACCEL_E_TRUNCATED);
+    q.act_min = 5; q.act_max = 4;
+    RUNP(B, x, sizeof x, pk, size - 1, o, B * N, ACCEL_E_TRUNCATED);
+    RESET();
+    /* q as accel_mac_fully_connected checks it, channels from the pack */
+    q.multiplier = NULL; RP(ACCEL_E_NULL); RESET();
+    q.shift = NULL; RP(ACCEL_E_NULL); RESET();
+    q.dtype = (accel_mac_dtype)2; RP(ACCEL_E_MAC_DTYPE); RESET();
+    q.rounding = (accel_mac_rounding)2; RP(ACCEL_E_MAC_ROUNDING); RESET();
+    q.act_min = 5; q.act_max = 4; RP(ACCEL_E_MAC_ACTIVATION); RESET();
+    q.act_max = 128; RP(ACCEL_E_MAC_ACTIVATION); RESET();
+    q.input_offset = 129; RP(ACCEL_E_MAC_OFFSET); RESET();
+    q.filter_offset = -128; RP(ACCEL_E_MAC_OFFSET); RESET();
+    q.output_offset = 128; RP(ACCEL_E_MAC_OFFSET); RESET();
+    q.count = 0; RP(ACCEL_E_ZERO_LENGTH); RESET();
+    q.count = 2; RP(ACCEL_E_MAC_CHANNELS); RESET();
+    m[1] = -1; RP(ACCEL_E_MAC_MULTIPLIER); RESET();
+    s[2] = 32; RP(ACCEL_E_MAC_SHIFT); RESET();
+    s[0] = 31; q.rounding = ACCEL_MAC_ROUND_SINGLE; RP(ACCEL_E_MAC_SHIFT); RESET();
+    /* q invalid before the comparison with the pack; invalid before zero batches */
+    q.input_offset = -300; RP(ACCEL_E_MAC_OFFSET);
+    RUNP(0, x, sizeof x, pk, size, o, B * N, ACCEL_E_MAC_OFFSET);
+    RESET();
+    /* q's dtype and offsets against the pack's (int8, -3, 0); before zero batches */
+    q.dtype = ACCEL_MAC_UINT8; q.act_min = 0; q.act_max = 255; /* -3 and 0 are uint8 offsets too */
+    RP(ACCEL_E_ARG);
+    RESET();
+    q.input_offset = -2; RP(ACCEL_E_ARG);
+    RUNP(0, x, sizeof x, pk, size, o, B * N, ACCEL_E_ARG);
+    RESET();
+    q.filter_offset = 1; RP(ACCEL_E_ARG); RESET();
+    q.filter_offset = 128; RP(ACCEL_E_ARG); RESET();
+    /* what is not folded may differ from the pack's q: count, rounding, output offset, range */
+    q.count = 1; q.rounding = ACCEL_MAC_ROUND_SINGLE; q.output_offset = -128; q.act_min = -5;
+    q.act_max = 5;
+    memset(o, 0xAA, sizeof o);
+    CHECK_ST(accel_mac_fully_connected_packed(B, x, sizeof x, pk, size, &q, o, B * N), ACCEL_OK);
+    r.nq = 1; r.single = 1; r.oo = -128; r.amin = -5; r.amax = 5;
+    ref_fc(B, K, N, x, w, bias, &r, want);
+    CHECK_MEM(o, want, B * N);
+    RESET();
+    /* zero batches before the input's length; input before the output's room */
+    RUNP(0, x, 0, pk, size, o, 0, ACCEL_E_ZERO_LENGTH);
+    RUNP(0, x, sizeof x, pk, size, o, B * N, ACCEL_E_ZERO_LENGTH);
+    RUNP(B, x, sizeof x - 1, pk, size, o, B * N, ACCEL_E_TRUNCATED);
+    RUNP(B, x, sizeof x - 1, pk, size, o, B * N - 1, ACCEL_E_TRUNCATED);
+    RUNP(B, x, sizeof x, pk, size, o, B * N - 1, ACCEL_E_BUFFER_TOO_SMALL);
+    RUNP(B, x, sizeof x, pk, size, o, 0, ACCEL_E_BUFFER_TOO_SMALL);
+    /* batches * in_depth past 32 bits: refused for the short input (64-bit size_t) or as an
+     * overflow (32 bits) */
+    {
+        accel_status st;
+        memset(o, 0xAA, sizeof o);
+        st = accel_mac_fully_connected_packed(0xFFFFFFFFUL, x, sizeof x, pk, size, &q, o, sizeof o);
+        if ((uint64_t)SIZE_MAX >= 0xFFFFFFFFULL * K) CHECK_ST(st, ACCEL_E_TRUNCATED);
+        else CHECK(st == ACCEL_E_OVERFLOW || st == ACCEL_E_TRUNCATED);
+        CHECK(fcp_all(o, 0xAA, sizeof o));
+    }
+    /* a larger output buffer: the rest untouched */
+    memset(o, 0xAA, sizeof o);
+    CHECK_ST(accel_mac_fully_connected_packed(1, x, sizeof x, pk, size + 5, &q, o, sizeof o), ACCEL_OK);
+    r.nq = 3; r.single = 0; r.oo = 4; r.amin = -128; r.amax = 127;
+    ref_fc(1, K, N, x, w, bias, &r, want);
+    CHECK_MEM(o, want, N);
+    CHECK(fcp_all(o + N, 0xAA, sizeof o - N));
+    CHECK_MEM(pk, keep, size);
+#undef RP
+#undef RUNP
+#undef RESET
+}
+
 int main(void)
 {
     printf("ACCEL_MAC_FAST=%d\n", ACCEL_MAC_FAST);
@@ -1314,5 +1933,11 @@ int main(void)
     RUN(test_wide_overflow);
     RUN(test_flip);
     RUN(test_uint8_equals_flipped_int8);
+    RUN(test_fcpack_size);
+    RUN(test_fcpack_errors_pack);
+    RUN(test_fcpack_errors_packed);
+    RUN(test_fcpack_align);
+    RUN(test_fcpack_requant);
+    RUN(test_fcpack_random);
     return TEST_END();
 }
