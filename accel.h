@@ -359,7 +359,7 @@ typedef enum accel_status {
     ACCEL_E_EMPTY = -7,            /* queue, ring or FIFO holds nothing to take */
     ACCEL_E_CLOSED = -8,           /* the device or port is not open (or was closed) */
     ACCEL_E_TIMEOUT = -9,          /* a deadline passed before the device answered */
-    ACCEL_E_UNSUPPORTED = -10,     /* the port leaves the needed callback NULL */
+    ACCEL_E_UNSUPPORTED = -10,     /* the port leaves the needed callback NULL (or: not this build) */
     ACCEL_E_IO = -11,              /* the bus or OS reported an I/O error (port keeps errno) */
     ACCEL_E_ARG = -12,             /* an argument is out of its documented range */
     ACCEL_E_BUSY = -13,            /* the device or object is busy; try again later */
