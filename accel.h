@@ -230,7 +230,8 @@
  *          transaction held with ACCEL_SPI_KEEP_CS (it was ACCEL_E_ZERO_LENGTH). A TSP1 frame's
  *          payload may point into the data given to accel_tsp1_decoder_feed
  *          (ACCEL_TSP1_IN_PLACE; 0 restores the old behaviour). ACCEL_MAC_FAST is on by
- *          default on 32-bit targets too (the ACCEL_MAC_MCU kernels).
+ *          default on 32-bit targets too (the ACCEL_MAC_MCU kernels). Prepacked fully
+ *          connected: accel_mac_fully_connected_pack_size / _pack / _packed.
  */
 
 /* ============================================================================================
@@ -358,7 +359,7 @@ typedef enum accel_status {
     ACCEL_E_EMPTY = -7,            /* queue, ring or FIFO holds nothing to take */
     ACCEL_E_CLOSED = -8,           /* the device or port is not open (or was closed) */
     ACCEL_E_TIMEOUT = -9,          /* a deadline passed before the device answered */
-    ACCEL_E_UNSUPPORTED = -10,     /* the port leaves the needed callback NULL */
+    ACCEL_E_UNSUPPORTED = -10,     /* the port leaves the needed callback NULL (or: not this build) */
     ACCEL_E_IO = -11,              /* the bus or OS reported an I/O error (port keeps errno) */
     ACCEL_E_ARG = -12,             /* an argument is out of its documented range */
     ACCEL_E_BUSY = -13,            /* the device or object is busy; try again later */
@@ -3074,9 +3075,11 @@ extern "C" {
  * The x86 and AArch64 levels speed up FC / GEMM (accel_mac_fully_connected,
  * accel_mac_matmul_s32) and give results bit-identical to the portable path: every sum is the
  * same one modulo 2^32. AVX-512, batch 1..3 (FC is read-bound there: one weight byte per MAC):
- * 8 weight rows x 4 cache lines per pass, each weight loaded once, the weight sums in the same
+ * 4 weight rows x 2 cache lines per pass, each weight loaded once, the weight sums in the same
  * pass (none when the input zero point is -128 int8 / 0 uint8), aligned weight loads from depth
- * 512 on, results requantized from registers.
+ * 512 on, results requantized from registers. A prepacked filter (accel_mac_fully_connected_pack)
+ * needs no weight sums at run time and is one sequential stream, 64 channels per block, each
+ * broadcast group of 4 input bytes against 4 whole vectors, prefetched 2 KiB ahead.
  * Both x86 levels also run conv2d (every group count, stride, dilation and padding;
  * k_h*k_w*in_c/groups <= 1024; AVX-512: double rounding) with output channels in the vector
  * lanes over a per-pixel im2col patch, and depthwise conv2d (depth multiplier 1, k_h*k_w <= 64;
@@ -3191,6 +3194,36 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected(uint32_t batches
                                                 size_t filter_len, const int32_t *bias,
                                                 size_t bias_len, const accel_mac_quant *q,
                                                 void *output, size_t output_len);
+/* Prepacked fully connected, for a filter used many times: accel_mac_fully_connected_pack
+ * rearranges the filter once into caller memory for this build's fastest kernel, with the bias
+ * and the input offset's terms folded in (as XNNPACK and CMSIS-NN do at setup), and
+ * accel_mac_fully_connected_packed then runs it. Its output is byte for byte that of
+ * accel_mac_fully_connected with the same filter, bias and q. On AVX-512 VNNI hosts the packed
+ * kernel streams the pack once per input row (fastest at batch 1 to 3; from 4 rows on, the
+ * ordinary FC's GEMM keeps filter blocks in cache and can be faster); elsewhere the pack holds
+ * the filter as given and runs on the ordinary kernels.
+ *   _pack_size: the pack's bytes for these dimensions in this build (a 64-byte header, the
+ *     constants, the filter: at least 64 + 4 * out_depth + in_depth * out_depth).
+ *   _pack: packed must be 4-byte aligned (ACCEL_E_ALIGN; it holds int32 constants: an int32_t
+ *     array or malloc'd memory; 64-byte alignment is fastest). q is checked as by the FC; its
+ *     dtype, input_offset and filter_offset are folded in, the rest of q is read at run time.
+ *     Writes exactly _pack_size bytes.
+ *   _packed: checks the header: not a pack (magic, layout, dimensions) ACCEL_E_MALFORMED,
+ *     packed_len short of what its dimensions need ACCEL_E_TRUNCATED, a layout of another build
+ *     (one with a different SIMD path) ACCEL_E_UNSUPPORTED, q whose dtype or offsets differ
+ *     from the pack's ACCEL_E_ARG; then input and output as the FC. A pack is a cache for one
+ *     build, not an exchange format: keep the filter and pack again where the build changes. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected_pack_size(uint32_t in_depth,
+                                                          uint32_t out_depth, size_t *size);
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected_pack(uint32_t in_depth, uint32_t out_depth,
+                                                     const void *filter, size_t filter_len,
+                                                     const int32_t *bias, size_t bias_len,
+                                                     const accel_mac_quant *q, void *packed,
+                                                     size_t packed_len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected_packed(uint32_t batches, const void *input,
+                                                       size_t input_len, const void *packed,
+                                                       size_t packed_len, const accel_mac_quant *q,
+                                                       void *output, size_t output_len);
 ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_quant *q,
                                        const void *input, size_t input_len, const void *filter,
                                        size_t filter_len, const int32_t *bias, size_t bias_len,
@@ -12510,6 +12543,104 @@ ACCEL__MAC_AI void accel__mac_z_fc1_t(const int8_t *x, const int8_t *w, size_t n
         accel__mac_z_emit16(v, nb, c, bias, q, n, o ? o + n : NULL, o32 ? o32 + n : NULL);
     }
 }
+
+/* ---- prepacked FC (accel_mac_fully_connected_pack, layout 2). The pack holds, per block of
+ * up to 64 output channels (V = 1..4 vectors of 16), for each group of 4 input bytes the 4
+ * weights of each channel of the block: V * 64 bytes, so one input group, broadcast, meets V
+ * whole vectors with no horizontal sums, and the weights are one sequential stream (the
+ * hardware prefetcher then needs only the software prefetch below to stay ahead in the L3).
+ * Weights are signed (uint8 ones flipped at packing), inputs made unsigned on the fly; the
+ * weight sums sit in the pack's constants. */
+#ifndef ACCEL__MAC_PF
+#define ACCEL__MAC_PF 2048u /* prefetch distance in the stream (bench_mac FC packed, Zen 5: 1-4 KiB alike, 8 KiB slower) */
+#endif
+
+/* The 4 input bytes at p as one broadcast int32, unsigned: int8 (!UNS) flips them. */
+ACCEL__MAC_AI __m512i accel__mac_z_x4(const int8_t *p, __m512i flip, const int UNS)
+{
+    __m512i v = _mm512_broadcastd_epi32(_mm_loadu_si32(p));
+    return UNS ? v : _mm512_xor_si512(v, flip);
+}
+
+/* Sums of one input row (ks bytes) against one block of V vectors (p: its ks4 / 4 groups);
+ * a[j] gets the 16 channels of vector j. Two accumulators per vector (even and odd groups)
+ * keep 2 * V vpdpbusd chains in flight. */
+ACCEL__MAC_AI void accel__mac_z_fcp_block(const int8_t *x, size_t ks, const int8_t *p,
+                                          __m512i *a, const int V, const int UNS)
+{
+    __m512i e0, e1, e2, e3, o0, o1, o2, o3, x0, x1, flip = _mm512_set1_epi8((char)0x80);
+    size_t k = 0;
+    e0 = e1 = e2 = e3 = o0 = o1 = o2 = o3 = _mm512_setzero_si512();
+    for (; k + 8u <= ks; k += 8u, p += 128 * V) {
+        x0 = accel__mac_z_x4(x + k, flip, UNS);
+        x1 = accel__mac_z_x4(x + k + 4u, flip, UNS);
+        _mm_prefetch((const char *)((uintptr_t)p + ACCEL__MAC_PF), _MM_HINT_T0);
+        e0 = accel__mac_z_dp(e0, x0, _mm512_loadu_si512(p));
+        o0 = accel__mac_z_dp(o0, x1, _mm512_loadu_si512(p + 64 * V));
+        if (V > 1) {
+            _mm_prefetch((const char *)((uintptr_t)p + ACCEL__MAC_PF + 128u), _MM_HINT_T0);
+            e1 = accel__mac_z_dp(e1, x0, _mm512_loadu_si512(p + 64));
+            o1 = accel__mac_z_dp(o1, x1, _mm512_loadu_si512(p + 64 * V + 64));
+        }
+        if (V > 2) {
+            _mm_prefetch((const char *)((uintptr_t)p + ACCEL__MAC_PF + 256u), _MM_HINT_T0);
+            e2 = accel__mac_z_dp(e2, x0, _mm512_loadu_si512(p + 128));
+            o2 = accel__mac_z_dp(o2, x1, _mm512_loadu_si512(p + 64 * V + 128));
+        }
+        if (V > 3) {
+            _mm_prefetch((const char *)((uintptr_t)p + ACCEL__MAC_PF + 384u), _MM_HINT_T0);
+            e3 = accel__mac_z_dp(e3, x0, _mm512_loadu_si512(p + 192));
+            o3 = accel__mac_z_dp(o3, x1, _mm512_loadu_si512(p + 64 * V + 192));
+        }
+    }
+    if (k < ks) { /* one or two groups left, the last possibly partial (its weights are 0) */
+        int8_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        size_t r = ks - k;
+        ACCEL_MEMCPY(t, x + k, r);
+        x0 = accel__mac_z_x4(t, flip, UNS);
+        e0 = accel__mac_z_dp(e0, x0, _mm512_loadu_si512(p));
+        if (V > 1) e1 = accel__mac_z_dp(e1, x0, _mm512_loadu_si512(p + 64));
+        if (V > 2) e2 = accel__mac_z_dp(e2, x0, _mm512_loadu_si512(p + 128));
+        if (V > 3) e3 = accel__mac_z_dp(e3, x0, _mm512_loadu_si512(p + 192));
+        if (r > 4u) {
+            x1 = accel__mac_z_x4(t + 4, flip, UNS);
+            p += 64 * V;
+            o0 = accel__mac_z_dp(o0, x1, _mm512_loadu_si512(p));
+            if (V > 1) o1 = accel__mac_z_dp(o1, x1, _mm512_loadu_si512(p + 64));
+            if (V > 2) o2 = accel__mac_z_dp(o2, x1, _mm512_loadu_si512(p + 128));
+            if (V > 3) o3 = accel__mac_z_dp(o3, x1, _mm512_loadu_si512(p + 192));
+        }
+    }
+    a[0] = _mm512_add_epi32(e0, o0);
+    a[1] = _mm512_add_epi32(e1, o1);
+    a[2] = _mm512_add_epi32(e2, o2);
+    a[3] = _mm512_add_epi32(e3, o3);
+}
+
+/* One input row through the whole pack (ns channels, constants cst, weights p), requantized
+ * 16 channels at a time; c: the per-row term wo * sum (x + 128). */
+ACCEL__MAC_AI void accel__mac_z_fcp_row(const int8_t *x, size_t ks, size_t ns, const int8_t *p,
+                                        const int32_t *cst, __m512i c, const accel_mac_quant *q,
+                                        uint8_t *o, const int UNS)
+{
+    size_t n, v, j, ks4 = (ks + 3u) & ~(size_t)3;
+    __m512i a[4];
+    for (n = 0; n < ns; n += 64u) {
+        v = (ns - n + 15u) / 16u;
+        if (v > 4u) v = 4u;
+        switch (v) { /* each its own register-blocked copy */
+        case 1: accel__mac_z_fcp_block(x, ks, p, a, 1, UNS); break;
+        case 2: accel__mac_z_fcp_block(x, ks, p, a, 2, UNS); break;
+        case 3: accel__mac_z_fcp_block(x, ks, p, a, 3, UNS); break;
+        default: accel__mac_z_fcp_block(x, ks, p, a, 4, UNS); break;
+        }
+        p += 16u * v * ks4;
+        for (j = 0; j < v; j++) {
+            size_t ch = n + 16u * j, cnt = ns - ch < 16u ? ns - ch : 16u;
+            accel__mac_z_emit16(a[j], cnt, c, cst, q, ch, o + ch, NULL);
+        }
+    }
+}
 #else
 /* AVX2: bytes widened to int16 and multiplied with vpmaddwd, whose pair sums (at most
  * 2*255*128) are exact; vpmaddubsw is not used because it saturates. 2 input rows x 4 weight
@@ -13307,6 +13438,190 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
         }
     }
     return ACCEL_OK;
+}
+
+/* ---- prepacked fully connected. Layout 1 (every build): the constants, then the filter as
+ * given, run by the ordinary kernels with the input offset folded into the constants. Layout 2
+ * (AVX-512 VNNI): the constants, then the blocks of accel__mac_z_fcp_block. Header (64 bytes,
+ * little-endian): "acFC", layout, dtype, 2 zero bytes, in_depth, out_depth, input_offset,
+ * filter_offset, zeros. ---- */
+#define ACCEL__MAC_PACK_HDR 64u
+#if ACCEL_MAC_SIMD == 2 && !ACCEL_MAC_MCU
+#define ACCEL__MAC_PACK_LAYOUT 2u
+#else
+#define ACCEL__MAC_PACK_LAYOUT 1u
+#endif
+
+/* Bytes of a pack of layout lay; 0 when they do not fit size_t. *ns_c: constants (channels,
+ * rounded up to 16 in layout 2), *ks4: input bytes per channel (rounded up to 4 in layout 2). */
+static size_t accel__mac_pack_bytes(uint32_t in_depth, uint32_t out_depth, unsigned lay,
+                                    size_t *ns_c, size_t *ks4)
+{
+    uint32_t nc = out_depth, kc = in_depth;
+    size_t w = 1, c = 4;
+    if (lay == 2u) {
+        if (nc > 0xFFFFFFF0u || kc > 0xFFFFFFFCu) return 0;
+        nc = (nc + 15u) & ~15u;
+        kc = (kc + 3u) & ~3u;
+    }
+    if (!accel__mac_mul(&w, nc) || !accel__mac_mul(&w, kc) || !accel__mac_mul(&c, nc)) return 0;
+    if (w > (size_t)-1 - c || w + c > (size_t)-1 - ACCEL__MAC_PACK_HDR) return 0;
+    *ns_c = (size_t)nc;
+    *ks4 = (size_t)kc;
+    return w + c + ACCEL__MAC_PACK_HDR;
+}
+
+ACCELDEF accel_status accel_mac_fully_connected_pack_size(uint32_t in_depth, uint32_t out_depth,
+                                                          size_t *size)
+{
+    size_t nc, kc, b;
+    if (!size) return ACCEL_E_NULL;
+    if (in_depth == 0 || out_depth == 0) return ACCEL_E_ZERO_LENGTH;
+    b = accel__mac_pack_bytes(in_depth, out_depth, ACCEL__MAC_PACK_LAYOUT, &nc, &kc);
+    if (b == 0) return ACCEL_E_OVERFLOW;
+    *size = b;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_mac_fully_connected_pack(uint32_t in_depth, uint32_t out_depth,
+                                                     const void *filter, size_t filter_len,
+                                                     const int32_t *bias, size_t bias_len,
+                                                     const accel_mac_quant *q, void *packed,
+                                                     size_t packed_len)
+{
+    const int8_t *w = (const int8_t *)filter;
+    uint8_t *d = (uint8_t *)packed;
+    size_t need, size, nc, kc, ks, ns, n, k, j, n0, v, g;
+    uint32_t s, t = 0;
+    int32_t fx, xo, wo, c;
+    unsigned lay = ACCEL__MAC_PACK_LAYOUT;
+    accel_status st;
+    if (!filter || !q || !packed) return ACCEL_E_NULL;
+    if (((uintptr_t)packed & 3u) != 0) return ACCEL_E_ALIGN;
+    st = accel__mac_check_q(q, out_depth, bias, bias_len);
+    if (st != ACCEL_OK) return st;
+    if (in_depth == 0 || out_depth == 0) return ACCEL_E_ZERO_LENGTH;
+    need = 1;
+    if (!accel__mac_mul(&need, out_depth) || !accel__mac_mul(&need, in_depth))
+        return ACCEL_E_OVERFLOW;
+    size = accel__mac_pack_bytes(in_depth, out_depth, lay, &nc, &kc);
+    if (size == 0) return ACCEL_E_OVERFLOW;
+    if (filter_len < need) return ACCEL_E_TRUNCATED;
+    if (packed_len < size) return ACCEL_E_BUFFER_TOO_SMALL;
+    ks = (size_t)in_depth;
+    ns = (size_t)out_depth;
+    fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
+    xo = q->input_offset - fx; /* offsets of the signed bytes w ^ fx, x ^ fx */
+    wo = q->filter_offset - fx;
+    ACCEL_MEMSET(d, 0, ACCEL__MAC_PACK_HDR);
+    d[0] = 0x61; /* "acFC" */
+    d[1] = 0x63;
+    d[2] = 0x46;
+    d[3] = 0x43;
+    d[4] = (uint8_t)lay;
+    d[5] = (uint8_t)q->dtype;
+    accel_store_u32le(d + 8, in_depth);
+    accel_store_u32le(d + 12, out_depth);
+    accel_store_u32le(d + 16, (uint32_t)q->input_offset);
+    accel_store_u32le(d + 20, (uint32_t)q->filter_offset);
+    /* constant of channel n: bias + (xo - T) * sum (w + wo), modulo 2^32 as the kernels sum;
+     * T = 128 where the kernel adds 128 to every input byte (layout 2), 0 in layout 1 */
+    for (n = 0; n < nc; n++) {
+        c = 0;
+        if (n < ns) {
+            s = (uint32_t)ks * (uint32_t)wo;
+            for (k = 0; k < ks; k++) {
+                int32_t wk = (int8_t)(w[n * ks + k] ^ fx);
+                s += (uint32_t)wk;
+            }
+            t = (uint32_t)(xo - (lay == 2u ? 128 : 0)) * s + (bias ? (uint32_t)bias[n] : 0u);
+            c = accel__mac_u2s(t);
+        }
+        ACCEL_MEMCPY(d + ACCEL__MAC_PACK_HDR + 4u * n, &c, 4);
+    }
+    d += ACCEL__MAC_PACK_HDR + 4u * nc;
+    if (lay == 1u) {
+        ACCEL_MEMCPY(d, w, need);
+        return ACCEL_OK;
+    }
+    /* layout 2: blocks of up to 64 channels; per group of 4 inputs, 4 signed weights of each
+     * channel of the block; channels and inputs past the filter are 0 */
+    for (n0 = 0; n0 < nc; n0 += 64u) {
+        v = nc - n0 < 64u ? nc - n0 : 64u;
+        for (g = 0; g < kc; g += 4u)
+            for (j = 0; j < v; j++)
+                for (k = g; k < g + 4u; k++)
+                    *d++ = (uint8_t)(n0 + j < ns && k < ks ? (uint8_t)(w[(n0 + j) * ks + k] ^ fx) : 0u);
+    }
+    (void)t;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_mac_fully_connected_packed(uint32_t batches, const void *input,
+                                                       size_t input_len, const void *packed,
+                                                       size_t packed_len, const accel_mac_quant *q,
+                                                       void *output, size_t output_len)
+{
+    const uint8_t *p = (const uint8_t *)packed;
+    const int32_t *cst;
+    uint32_t in_depth, out_depth;
+    size_t need, size, nc, kc;
+    unsigned lay;
+    accel_status st;
+    if (!input || !packed || !q || !output) return ACCEL_E_NULL;
+    if (((uintptr_t)packed & 3u) != 0) return ACCEL_E_ALIGN;
+    if (packed_len < ACCEL__MAC_PACK_HDR) return ACCEL_E_TRUNCATED;
+    lay = p[4];
+    if (p[0] != 0x61 || p[1] != 0x63 || p[2] != 0x46 || p[3] != 0x43 || (lay != 1u && lay != 2u) ||
+        p[5] > 1u || p[6] != 0 || p[7] != 0)
+        return ACCEL_E_MALFORMED;
+    in_depth = accel_load_u32le(p + 8);
+    out_depth = accel_load_u32le(p + 12);
+    if (in_depth == 0 || out_depth == 0) return ACCEL_E_MALFORMED;
+    size = accel__mac_pack_bytes(in_depth, out_depth, lay, &nc, &kc);
+    if (size == 0 || packed_len < size) return ACCEL_E_TRUNCATED;
+    if (lay != 1u && lay != ACCEL__MAC_PACK_LAYOUT) return ACCEL_E_UNSUPPORTED;
+    st = accel__mac_check_q(q, out_depth, NULL, 0);
+    if (st != ACCEL_OK) return st;
+    if ((unsigned)q->dtype != p[5] || (uint32_t)q->input_offset != accel_load_u32le(p + 16) ||
+        (uint32_t)q->filter_offset != accel_load_u32le(p + 20))
+        return ACCEL_E_ARG;
+    if (batches == 0) return ACCEL_E_ZERO_LENGTH;
+    need = 1;
+    if (!accel__mac_mul(&need, batches) || !accel__mac_mul(&need, in_depth))
+        return ACCEL_E_OVERFLOW;
+    if (input_len < need) return ACCEL_E_TRUNCATED;
+    need = 1;
+    if (!accel__mac_mul(&need, batches) || !accel__mac_mul(&need, out_depth))
+        return ACCEL_E_OVERFLOW;
+    if (output_len < need) return ACCEL_E_BUFFER_TOO_SMALL;
+    cst = (const int32_t *)(const void *)(p + ACCEL__MAC_PACK_HDR);
+    p += ACCEL__MAC_PACK_HDR + 4u * nc;
+#if ACCEL__MAC_PACK_LAYOUT == 2
+    if (lay == 2u) {
+        const int8_t *x = (const int8_t *)input;
+        uint8_t *o = (uint8_t *)output;
+        size_t b, ks = (size_t)in_depth, ns = (size_t)out_depth;
+        int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, wo = q->filter_offset - fx;
+        for (b = 0; b < (size_t)batches; b++, x += ks, o += ns) {
+            /* wo * sum (x + 128): the one term that depends on the input */
+            __m512i c = _mm512_set1_epi32(
+                (int)((uint32_t)wo * (wo != 0 ? accel__mac_usum(x, ks, fx ^ -128) : 0u)));
+            if (fx) accel__mac_z_fcp_row(x, ks, ns, (const int8_t *)p, cst, c, q, o, 1);
+            else accel__mac_z_fcp_row(x, ks, ns, (const int8_t *)p, cst, c, q, o, 0);
+        }
+        return ACCEL_OK;
+    }
+#endif
+    {
+        /* layout 1: the ordinary FC with the input offset (in the constants) made 0 */
+        accel_mac_quant q0;
+        ACCEL_MEMCPY(&q0, q, sizeof q0); /* no struct assignment: a memcpy call when freestanding */
+        q0.input_offset = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0;
+        return accel_mac_fully_connected(batches, in_depth, out_depth, input, input_len, p,
+                                         size - ACCEL__MAC_PACK_HDR - 4u * nc, cst, nc, &q0,
+                                         output, output_len);
+    }
 }
 
 ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, uint32_t n_cols,

@@ -48,7 +48,7 @@ static uint8_t rb(void)
 
 /* ---- one workload description ---- */
 typedef struct {
-    int kind; /* 0 fc/gemm, 1 conv, 2 depthwise */
+    int kind; /* 0 fc/gemm, 1 conv, 2 depthwise, 3 fc prepacked */
     int dt;   /* 0 int8, 1 uint8 */
     accel_mac_conv g;
     int B, K, N;
@@ -57,13 +57,18 @@ typedef struct {
     accel_mac_quant q;
     size_t nx, nw, no;
     void *xnn;
+    void *pack_mem, *pack; /* kind 3: the pack (64-byte aligned in pack_mem) */
+    size_t pack_len;
 } work;
 
 static void run_engine(void *p)
 {
     work *k = (work *)p;
     accel_status st;
-    if (k->kind == 0)
+    if (k->kind == 3)
+        st = accel_mac_fully_connected_packed((uint32_t)k->B, k->x, k->nx, k->pack, k->pack_len,
+                                              &k->q, k->o, k->no);
+    else if (k->kind == 0)
         st = accel_mac_fully_connected((uint32_t)k->B, (uint32_t)k->K, (uint32_t)k->N, k->x, k->nx, k->w,
                                        k->nw, k->bias, (size_t)k->N, &k->q, k->o, k->no);
     else if (k->kind == 1)
@@ -90,7 +95,7 @@ static void run_naive(void *p)
 {
     work *k = (work *)p;
     int io = k->q.input_offset, fo = k->q.filter_offset, dt = k->dt;
-    if (k->kind == 0) {
+    if (k->kind == 0 || k->kind == 3) {
         int b, n, c;
         for (b = 0; b < k->B; b++)
             for (n = 0; n < k->N; n++) {
@@ -138,7 +143,7 @@ static void run_gemmlowp(void *p)
 static void run_xnnpack(void *p)
 {
     work *k = (work *)p;
-    if (k->kind == 0) bench_xnn_fc_run(k->xnn, k->dt, k->B, k->x, k->o_ref);
+    if (k->kind == 0 || k->kind == 3) bench_xnn_fc_run(k->xnn, k->dt, k->B, k->x, k->o_ref);
     else bench_xnn_conv_run(k->xnn, k->dt, &k->g.batches, k->x, k->o_ref);
 }
 
@@ -167,6 +172,19 @@ static void setup(work *k, int dt, double macs_scale)
     k->q.count = 1;
     k->q.act_min = dt ? 0 : -128;
     k->q.act_max = dt ? 255 : 127;
+    if (k->kind == 3) {
+        if (accel_mac_fully_connected_pack_size((uint32_t)k->K, (uint32_t)k->N, &k->pack_len) != ACCEL_OK ||
+            !(k->pack_mem = malloc(k->pack_len + 64))) {
+            fprintf(stderr, "pack: no memory\n");
+            exit(1);
+        }
+        k->pack = (uint8_t *)k->pack_mem + (64u - (uintptr_t)k->pack_mem % 64u) % 64u;
+        if (accel_mac_fully_connected_pack((uint32_t)k->K, (uint32_t)k->N, k->w, k->nw, k->bias,
+                                           (size_t)k->N, &k->q, k->pack, k->pack_len) != ACCEL_OK) {
+            fprintf(stderr, "pack failed\n");
+            exit(1);
+        }
+    }
 }
 
 static size_t ndiff(const work *k)
@@ -183,7 +201,7 @@ typedef struct {
     size_t xdiff[2], no;
     int have[2];
 } summary_row;
-static summary_row summary[8];
+static summary_row summary[16];
 static int nsummary;
 static const char *filter;
 
@@ -206,6 +224,7 @@ static void report(const char *name, work *k, double macs, int with_gemmlowp)
     int i;
     snprintf(full, sizeof full, "%s %s", name, k->dt ? "uint8" : "int8");
     if (filter && !strstr(full, filter)) {
+        free(k->pack_mem);
         free(k->x); free(k->w); free(k->o); free(k->o_ref); free(k->bias);
         return;
     }
@@ -223,7 +242,7 @@ static void report(const char *name, work *k, double macs, int with_gemmlowp)
     {
         /* the real scale the quantized multiplier was made from */
         double scale = (double)k->mult[0] * ldexp(1.0, k->shift[0] - 31);
-        if (k->kind == 0)
+        if (k->kind == 0 || k->kind == 3)
             k->xnn = bench_xnn_fc_create(k->dt, k->K, k->N, k->w, k->bias, k->q.input_offset,
                                          k->q.filter_offset, k->q.output_offset, scale,
                                          k->q.act_min, k->q.act_max);
@@ -254,8 +273,8 @@ static void report(const char *name, work *k, double macs, int with_gemmlowp)
     printf("\n");
     fflush(stdout);
     for (i = 0; i < nsummary && strcmp(summary[i].name, name) != 0; i++) {}
-    if (i == nsummary && nsummary < 8) snprintf(summary[nsummary++].name, sizeof summary[0].name, "%s", name);
-    if (i < 8) {
+    if (i == nsummary && nsummary < 16) snprintf(summary[nsummary++].name, sizeof summary[0].name, "%s", name);
+    if (i < 16) {
         sr = &summary[i];
         sr->have[k->dt] = xi >= 0;
         sr->gmacs[k->dt] = macs / med[0] * 1e-9;
@@ -268,6 +287,7 @@ static void report(const char *name, work *k, double macs, int with_gemmlowp)
         }
     }
     bench_xnn_fc_delete(k->xnn);
+    free(k->pack_mem);
     free(k->x); free(k->w); free(k->o); free(k->o_ref); free(k->bias);
 }
 
@@ -317,6 +337,16 @@ int main(int argc, char **argv)
             setup(&k, dt, 0);
             snprintf(name, sizeof name, "FC %dx%d batch 1", fc[i], fc[i]);
             report(name, &k, (double)k.K * k.N, dt == 1);
+        }
+        for (i = 0; i < 3; i++) { /* the same, prepacked (XNNPACK packs its filter too) */
+            work k;
+            char name[64];
+            memset(&k, 0, sizeof k);
+            k.kind = 3; k.B = 1; k.K = fc[i]; k.N = fc[i];
+            k.nx = (size_t)k.K; k.nw = (size_t)k.K * (size_t)k.N; k.no = (size_t)k.N;
+            setup(&k, dt, 0);
+            snprintf(name, sizeof name, "FC %dx%d batch 1 packed", fc[i], fc[i]);
+            report(name, &k, (double)k.K * k.N, 0);
         }
         {
             work k;
