@@ -229,6 +229,41 @@ static void test_conv2d_simd_direct(void)
 }
 static void test_conv2d_simd_random(void) { test_conv_simd_random(0); }
 static void test_depthwise_simd_random(void) { test_conv_simd_random(1); }
+/* The prepacked FC (test_mac.c's fcp_case: ref_fc, the unpacked call, two packs, the packed
+ * call) at the SIMD kernel's block edges: out_depth 1..130 with the multiples of 16 and 64 and
+ * their neighbours, in_depth to 2100 with 2048 and depths that are not multiples of 4 or 8,
+ * batches 1..5, both types, per-tensor and per-channel, the pack at 0, 4, 12, 64 bytes from a
+ * 64-byte boundary. */
+static void test_fcpack_simd(void)
+{
+    enum { SK = 2100, SN = 130, SB = 5, SCAP = 2 * (64 + 4 * 144 + 144 * SK) + 4096 };
+    static const int ks[] = {2048, 2100, 2047, 2049, 2046, 2045, 1024, 1023, 1025, 1029, 511,
+                             513, 517, 255, 257, 259, 67, 6, 2, 1, 3, 5, 7, 9};
+    static const int ns[] = {1, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 79, 80, 81,
+                             127, 128, 129, 130, 2, 3, 4, 5};
+    static const size_t offs[] = {0, 4, 12, 64};
+    enum { NK = sizeof ks / sizeof ks[0], NN = sizeof ns / sizeof ns[0] };
+    static uint8_t x[SB * SK], w[SN * SK], o1[SB * SN + FCP_G], o2[SB * SN + FCP_G],
+        o3[SB * SN + FCP_G], mem[2][SCAP + 64];
+    static int32_t bias[SN];
+    fcp_bufs fb;
+    int it, bad = 0;
+    fb.x = x; fb.w = w; fb.o1 = o1; fb.o2 = o2; fb.o3 = o3; fb.bias = bias;
+    fb.pk = fcp_align64(mem[0]);
+    fb.pk2 = fcp_align64(mem[1]);
+    fb.cap = SCAP;
+    for (it = 0; it < 2 * NN + 160 && bad < 3; it++) {
+        /* every listed out_depth twice, with listed depths; then random shapes */
+        int N = it < 2 * NN ? ns[it % NN] : rnd() % 3 == 0 ? ns[rnd() % NN] : rrange(1, SN);
+        int K = it < 2 * NN ? ks[(it * 7) % NK] : rnd() % 3 == 0 ? ks[rnd() % NK] : rrange(1, SK);
+        int B = rrange(1, SB), hasb = rnd() % 4 != 0;
+        size_t extra = rnd() % 3 == 0 ? (size_t)rrange(1, 64) : 0;
+        rq r;
+        fcp_rand_rq(&r, it & 1, N, K);
+        bad += fcp_case("fcpack simd", it, B, K, N, &r, hasb, offs[(it / 2) % 4], extra, &fb);
+    }
+    CHECK_EQ(bad, 0);
+}
 #pragma GCC pop_options
 #else
 #define SIMD_TRY 0
@@ -260,6 +295,7 @@ int main(void)
     RUN(test_conv2d_simd_direct);
     RUN(test_depthwise_simd_random);
     RUN(test_depthwise_simd_rows);
+    RUN(test_fcpack_simd);
     return test_mac_main();
 #else
     printf("SKIP: not an x86 GCC build; the SIMD path is not compiled here\n");
