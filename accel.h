@@ -3208,11 +3208,15 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected(uint32_t batches
  *     array or malloc'd memory; 64-byte alignment is fastest). q is checked as by the FC; its
  *     dtype, input_offset and filter_offset are folded in, the rest of q is read at run time.
  *     Writes exactly _pack_size bytes.
- *   _packed: checks the header: not a pack (magic, layout, dimensions) ACCEL_E_MALFORMED,
- *     packed_len short of what its dimensions need ACCEL_E_TRUNCATED, a layout of another build
- *     (one with a different SIMD path) ACCEL_E_UNSUPPORTED, q whose dtype or offsets differ
- *     from the pack's ACCEL_E_ARG; then input and output as the FC. A pack is a cache for one
- *     build, not an exchange format: keep the filter and pack again where the build changes. */
+ *   _packed: checks the header: not a pack (magic) ACCEL_E_MALFORMED, a header whose CRC-32
+ *     does not match ACCEL_E_CRC, an unknown layout or zero dimensions ACCEL_E_MALFORMED,
+ *     packed_len short of what its dimensions need ACCEL_E_TRUNCATED, a layout this build
+ *     cannot run ACCEL_E_UNSUPPORTED (every build runs the plain layout; only AVX-512 VNNI
+ *     builds run theirs), q whose dtype or offsets differ from the pack's ACCEL_E_ARG; then
+ *     input and output as the FC (ACCEL_E_OVERFLOW where batches times a depth exceeds size_t).
+ *   A pack does not depend on its address (it may be copied, or stored in a file) but is a
+ *   cache for one build, not an exchange format: keep the filter, and pack again where the
+ *   build changes. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected_pack_size(uint32_t in_depth,
                                                           uint32_t out_depth, size_t *size);
 ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected_pack(uint32_t in_depth, uint32_t out_depth,
@@ -13444,7 +13448,8 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
  * given, run by the ordinary kernels with the input offset folded into the constants. Layout 2
  * (AVX-512 VNNI): the constants, then the blocks of accel__mac_z_fcp_block. Header (64 bytes,
  * little-endian): "acFC", layout, dtype, 2 zero bytes, in_depth, out_depth, input_offset,
- * filter_offset, zeros. ---- */
+ * filter_offset, zeros, and at 60 the CRC-32 of bytes 0..59 (a pack may come from a file: a
+ * damaged header is refused; the data cannot be checked without reading it all). ---- */
 #define ACCEL__MAC_PACK_HDR 64u
 #if ACCEL_MAC_SIMD == 2 && !ACCEL_MAC_MCU
 #define ACCEL__MAC_PACK_LAYOUT 2u
@@ -13524,6 +13529,7 @@ ACCELDEF accel_status accel_mac_fully_connected_pack(uint32_t in_depth, uint32_t
     accel_store_u32le(d + 12, out_depth);
     accel_store_u32le(d + 16, (uint32_t)q->input_offset);
     accel_store_u32le(d + 20, (uint32_t)q->filter_offset);
+    accel_store_u32le(d + 60, accel_crc32(d, 60));
     /* constant of channel n: bias + (xo - T) * sum (w + wo), modulo 2^32 as the kernels sum;
      * T = 128 where the kernel adds 128 to every input byte (layout 2), 0 in layout 1 */
     for (n = 0; n < nc; n++) {
@@ -13572,9 +13578,9 @@ ACCELDEF accel_status accel_mac_fully_connected_packed(uint32_t batches, const v
     if (((uintptr_t)packed & 3u) != 0) return ACCEL_E_ALIGN;
     if (packed_len < ACCEL__MAC_PACK_HDR) return ACCEL_E_TRUNCATED;
     lay = p[4];
-    if (p[0] != 0x61 || p[1] != 0x63 || p[2] != 0x46 || p[3] != 0x43 || (lay != 1u && lay != 2u) ||
-        p[5] > 1u || p[6] != 0 || p[7] != 0)
-        return ACCEL_E_MALFORMED;
+    if (p[0] != 0x61 || p[1] != 0x63 || p[2] != 0x46 || p[3] != 0x43) return ACCEL_E_MALFORMED;
+    if (accel_load_u32le(p + 60) != accel_crc32(p, 60)) return ACCEL_E_CRC;
+    if ((lay != 1u && lay != 2u) || p[5] > 1u || p[6] != 0 || p[7] != 0) return ACCEL_E_MALFORMED;
     in_depth = accel_load_u32le(p + 8);
     out_depth = accel_load_u32le(p + 12);
     if (in_depth == 0 || out_depth == 0) return ACCEL_E_MALFORMED;

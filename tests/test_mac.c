@@ -1744,6 +1744,18 @@ static void test_fcpack_errors_pack(void)
  * change of the magic bytes 0..3, an unknown layout in byte 4), a pack shorter than its
  * dimensions need, q as accel_mac_fully_connected checks it (against the pack's out_depth), q's
  * dtype and offsets against the pack's, zero batches, the input's length, the output's room. */
+/* Make a pack header's CRC-32 (bytes 60..63, little-endian) match its bytes 0..59 again, as
+ * the header's documented format says: for headers edited on purpose. accel_crc32 is checked
+ * against the standard check value in test_common. */
+static void fcp_fix_crc(uint8_t *pk)
+{
+    uint32_t c = accel_crc32(pk, 60);
+    pk[60] = (uint8_t)(c & 0xFF);
+    pk[61] = (uint8_t)((c >> 8) & 0xFF);
+    pk[62] = (uint8_t)((c >> 16) & 0xFF);
+    pk[63] = (uint8_t)((c >> 24) & 0xFF);
+}
+
 static void test_fcpack_errors_packed(void)
 {
     enum { B = 2, K = 5, N = 3 };
@@ -1813,10 +1825,30 @@ static void test_fcpack_errors_packed(void)
     memset(pk, 0, 64); /* a zeroed header */
     RP(ACCEL_E_MALFORMED);
     memcpy(pk, keep, size);
-    /* the layout byte */
+    /* the header's CRC-32 (bytes 60..63, little-endian, of bytes 0..59): any other header byte
+     * changed, or the CRC itself, is ACCEL_E_CRC; after the magic, before the dimensions */
+    for (i = 4; i < 64; i++) {
+        pk[i] ^= 0x10;
+        RP(ACCEL_E_CRC);
+        RUNP(B, x, sizeof x, pk, 64, o, B * N, ACCEL_E_CRC);
+        pk[0] ^= 0x01;
+        RP(ACCEL_E_MALFORMED);
+        pk[0] ^= 0x01;
+        pk[i] ^= 0x10;
+    }
+    CHECK_MEM(pk, keep, size);
+    /* with the CRC made to match: the layout byte, dtype and reserved bytes, zero dimensions */
     pk[4] = 0xFF;
+    fcp_fix_crc(pk);
     RP(ACCEL_E_MALFORMED);
     RUNP(B, x, sizeof x, pk, 64, o, B * N, ACCEL_E_MALFORMED);
+    memcpy(pk, keep, size);
+    pk[5] = 2; fcp_fix_crc(pk); RP(ACCEL_E_MALFORMED); memcpy(pk, keep, size);
+    pk[6] = 1; fcp_fix_crc(pk); RP(ACCEL_E_MALFORMED); memcpy(pk, keep, size);
+    pk[7] = 1; fcp_fix_crc(pk); RP(ACCEL_E_MALFORMED); memcpy(pk, keep, size);
+    memset(pk + 8, 0, 4); fcp_fix_crc(pk); RP(ACCEL_E_MALFORMED); memcpy(pk, keep, size);
+    memset(pk + 12, 0, 4); fcp_fix_crc(pk); RP(ACCEL_E_MALFORMED); memcpy(pk, keep, size);
+    pk[8] = K + 1; fcp_fix_crc(pk); RP(ACCEL_E_TRUNCATED); memcpy(pk, keep, size);
     /* every other value: unknown (MALFORMED), a layout this build cannot run (UNSUPPORTED, or
      * TRUNCATED where that layout needs more bytes than these), or one it can run too (OK; the
      * bytes are then read as that layout, so the output is not checked here: packs made by
@@ -1825,6 +1857,7 @@ static void test_fcpack_errors_packed(void)
         accel_status st;
         if ((uint8_t)v == keep[4]) continue;
         pk[4] = (uint8_t)v;
+        fcp_fix_crc(pk);
         memset(o, 0xAA, sizeof o);
         st = accel_mac_fully_connected_packed(B, x, sizeof x, pk, size, &q, o, B * N);
         CHECK(st == ACCEL_E_MALFORMED || st == ACCEL_E_UNSUPPORTED || st == ACCEL_E_TRUNCATED ||
@@ -1834,8 +1867,7 @@ static void test_fcpack_errors_packed(void)
     }
     printf("  layout byte %u is this build's; %d other value(s) are layouts it knows\n",
            (unsigned)keep[4], layouts);
-    pk[4] = keep[4];
-    CHECK_MEM(pk, keep, size);
+    memcpy(pk, keep, size);
     /* shorter than the dimensions need; before q */
     RUNP(B, x, sizeof x, pk, size - 1, o, B * N, ACCEL_E_TRUNCATED);
     RUNP(B, x, sizeof x, pk, 64, o, B * N, ACCEL_E_TRUNCATED);
