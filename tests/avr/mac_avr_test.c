@@ -6,7 +6,8 @@
  * element count (or scratch size) exceeds SIZE_MAX, computed here in 64 bits; otherwise the
  * next check refuses the 1-byte buffers (ACCEL_E_TRUNCATED or ACCEL_E_BUFFER_TOO_SMALL), so a
  * 32- or 64-bit host runs the same cases without expecting an overflow. No buffer is read or
- * written (checked: the output keeps its bytes), a scratch size is 0 after a refusal.
+ * written (checked: the output keeps its bytes), a scratch size is 0 after a refusal (a pack
+ * size is left as it was).
  * Prints one line per failure and ends with "N passed, N failed". No malloc. */
 #define ACCEL_NO_TSP1
 #define ACCEL_NO_EDGETPU
@@ -40,7 +41,8 @@ static uint64_t as_u64(size_t v) { return (uint64_t)v; }
 
 int main(void)
 {
-    static uint8_t x[4], w[4], o[4] = {9, 9, 9, 9};
+    static uint8_t x[4], w[4], o[4] = {9, 9, 9, 9}, pw[256];
+    static uint32_t pk[(64 + 4 * 256 + 256) / 4]; /* a pack: 4-byte aligned */
     int32_t m = INT32_C(1) << 30, s = 0, acc[1] = {42};
     const size_t BIG = SIZE_MAX; /* a claimed length that passes its check: never read */
     size_t need;
@@ -102,6 +104,25 @@ int main(void)
     CHECK(accel_mac_wide_scratch_size(1, 1, 65536UL, 1, &need) ==
           OVF(4UL * 65536UL + 1u + 65536UL, ACCEL_OK));
     CHECK(as_u64(need) == (sizeof(size_t) < 4 ? 0u : 4UL * 65536UL + 1u + 65536UL));
+    /* prepacked FC: the pack's bytes (64 + 4 * 255 + 255 * 255 at least) past 16 bits, with
+     * the filter's count (65025) within them; then a filter of 65536 elements */
+    need = 7;
+    CHECK(accel_mac_fully_connected_pack_size(255, 255, &need) == OVF(66109UL, ACCEL_OK));
+    CHECK(sizeof(size_t) < 4 ? need == 7 : as_u64(need) >= 66109UL);
+    CHECK(accel_mac_fully_connected_pack(255, 255, w, BIG, NULL, 0, &q, pk, sizeof pk) ==
+          OVF(66109UL, ACCEL_E_BUFFER_TOO_SMALL));
+    CHECK(accel_mac_fully_connected_pack(256, 256, w, BIG, NULL, 0, &q, pk, sizeof pk) ==
+          OVF(65536UL, ACCEL_E_BUFFER_TOO_SMALL));
+    /* real packs, run with batches * in_depth (input count) or batches * out_depth (output
+     * count) at 65536 */
+    CHECK(accel_mac_fully_connected_pack(256, 1, pw, sizeof pw, NULL, 0, &q, pk, sizeof pk) ==
+          ACCEL_OK);
+    CHECK(accel_mac_fully_connected_packed(256, x, 1, pk, sizeof pk, &q, o, 1) ==
+          OVF(65536UL, ACCEL_E_TRUNCATED));
+    CHECK(accel_mac_fully_connected_pack(1, 256, pw, sizeof pw, NULL, 0, &q, pk, sizeof pk) ==
+          ACCEL_OK);
+    CHECK(accel_mac_fully_connected_packed(256, x, BIG, pk, sizeof pk, &q, o, 1) ==
+          OVF(65536UL, ACCEL_E_BUFFER_TOO_SMALL));
     /* nothing was written */
     CHECK(acc[0] == 42);
     CHECK(o[0] == 9 && o[1] == 9 && o[2] == 9 && o[3] == 9);
