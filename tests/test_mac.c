@@ -1849,6 +1849,8 @@ static void test_fcpack_errors_packed(void)
     memset(pk + 8, 0, 4); fcp_fix_crc(pk); RP(ACCEL_E_MALFORMED); memcpy(pk, keep, size);
     memset(pk + 12, 0, 4); fcp_fix_crc(pk); RP(ACCEL_E_MALFORMED); memcpy(pk, keep, size);
     pk[8] = K + 1; fcp_fix_crc(pk); RP(ACCEL_E_TRUNCATED); memcpy(pk, keep, size);
+    /* dimensions whose pack would not fit size_t: short of them too */
+    memset(pk + 8, 0xFF, 8); fcp_fix_crc(pk); RP(ACCEL_E_TRUNCATED); memcpy(pk, keep, size);
     /* every other value: unknown (MALFORMED), a layout this build cannot run (UNSUPPORTED, or
      * TRUNCATED where that layout needs more bytes than these), or one it can run too (OK; the
      * bytes are then read as that layout, so the output is not checked here: packs made by
