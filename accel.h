@@ -13488,6 +13488,24 @@ ACCELDEF accel_status accel_mac_fully_connected_pack_size(uint32_t in_depth, uin
     return ACCEL_OK;
 }
 
+#if ACCEL__MAC_PACK_LAYOUT == 2
+/* The weights of layout 2: blocks of up to 64 channels; per group of 4 inputs, the 4 signed
+ * weights (w ^ fx) of each channel of the block; channels and inputs past the filter are 0
+ * (nc, kc: ns and ks rounded up to 16 and 4). */
+static void accel__mac_pack2(uint8_t *d, const int8_t *w, size_t ns, size_t ks, size_t nc,
+                             size_t kc, int32_t fx)
+{
+    size_t n0, v, g, j, k;
+    for (n0 = 0; n0 < nc; n0 += 64u) {
+        v = nc - n0 < 64u ? nc - n0 : 64u;
+        for (g = 0; g < kc; g += 4u)
+            for (j = 0; j < v; j++)
+                for (k = g; k < g + 4u; k++)
+                    *d++ = (uint8_t)(n0 + j < ns && k < ks ? (uint8_t)(w[(n0 + j) * ks + k] ^ fx) : 0u);
+    }
+}
+#endif
+
 ACCELDEF accel_status accel_mac_fully_connected_pack(uint32_t in_depth, uint32_t out_depth,
                                                      const void *filter, size_t filter_len,
                                                      const int32_t *bias, size_t bias_len,
@@ -13496,8 +13514,8 @@ ACCELDEF accel_status accel_mac_fully_connected_pack(uint32_t in_depth, uint32_t
 {
     const int8_t *w = (const int8_t *)filter;
     uint8_t *d = (uint8_t *)packed;
-    size_t need, size, nc, kc, ks, ns, n, k, j, n0, v, g;
-    uint32_t s, t = 0;
+    size_t need, size, nc, kc, ks, ns, n, k;
+    uint32_t s;
     int32_t fx, xo, wo, c;
     unsigned lay = ACCEL__MAC_PACK_LAYOUT;
     accel_status st;
@@ -13540,26 +13558,19 @@ ACCELDEF accel_status accel_mac_fully_connected_pack(uint32_t in_depth, uint32_t
                 int32_t wk = (int8_t)(w[n * ks + k] ^ fx);
                 s += (uint32_t)wk;
             }
-            t = (uint32_t)(xo - (lay == 2u ? 128 : 0)) * s + (bias ? (uint32_t)bias[n] : 0u);
-            c = accel__mac_u2s(t);
+            c = accel__mac_u2s((uint32_t)(xo - (lay == 2u ? 128 : 0)) * s +
+                               (bias ? (uint32_t)bias[n] : 0u));
         }
         ACCEL_MEMCPY(d + ACCEL__MAC_PACK_HDR + 4u * n, &c, 4);
     }
     d += ACCEL__MAC_PACK_HDR + 4u * nc;
-    if (lay == 1u) {
-        ACCEL_MEMCPY(d, w, need);
-        return ACCEL_OK;
-    }
-    /* layout 2: blocks of up to 64 channels; per group of 4 inputs, 4 signed weights of each
-     * channel of the block; channels and inputs past the filter are 0 */
-    for (n0 = 0; n0 < nc; n0 += 64u) {
-        v = nc - n0 < 64u ? nc - n0 : 64u;
-        for (g = 0; g < kc; g += 4u)
-            for (j = 0; j < v; j++)
-                for (k = g; k < g + 4u; k++)
-                    *d++ = (uint8_t)(n0 + j < ns && k < ks ? (uint8_t)(w[(n0 + j) * ks + k] ^ fx) : 0u);
-    }
-    (void)t;
+#if ACCEL__MAC_PACK_LAYOUT == 2
+    accel__mac_pack2(d, w, ns, ks, nc, kc, fx);
+    (void)need;
+#else
+    ACCEL_MEMCPY(d, w, need);
+    (void)kc;
+#endif
     return ACCEL_OK;
 }
 
