@@ -3079,7 +3079,8 @@ extern "C" {
  * pass (none when the input zero point is -128 int8 / 0 uint8), aligned weight loads from depth
  * 512 on, results requantized from registers. A prepacked filter (accel_mac_fully_connected_pack)
  * needs no weight sums at run time and is one sequential stream, 64 channels per block, each
- * broadcast group of 4 input bytes against 4 whole vectors, prefetched 2 KiB ahead.
+ * broadcast group of 4 input bytes against 4 whole vectors, prefetched 2 KiB ahead; 4 input
+ * rows (then 2, then 1) share each weight load, no horizontal sums.
  * Both x86 levels also run conv2d (every group count, stride, dilation and padding;
  * k_h*k_w*in_c/groups <= 1024; AVX-512: double rounding) with output channels in the vector
  * lanes over a per-pixel im2col patch, and depthwise conv2d (depth multiplier 1, k_h*k_w <= 64;
@@ -3199,9 +3200,9 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected(uint32_t batches
  * and the input offset's terms folded in (as XNNPACK and CMSIS-NN do at setup), and
  * accel_mac_fully_connected_packed then runs it. Its output is byte for byte that of
  * accel_mac_fully_connected with the same filter, bias and q. On AVX-512 VNNI hosts the packed
- * kernel streams the pack once per input row (fastest at batch 1 to 3; from 4 rows on, the
- * ordinary FC's GEMM keeps filter blocks in cache and can be faster); elsewhere the pack holds
- * the filter as given and runs on the ordinary kernels.
+ * kernel needs no weight sums at run time and passes the pack once per 4 input rows (faster
+ * than the ordinary FC at every batch size in bench_mac); elsewhere the pack holds the filter
+ * as given and runs on the ordinary kernels.
  *   _pack_size: the pack's bytes for these dimensions in this build (a 64-byte header, the
  *     constants, the filter: at least 64 + 4 * out_depth + in_depth * out_depth).
  *   _pack: packed must be 4-byte aligned (ACCEL_E_ALIGN; it holds int32 constants: an int32_t
@@ -12621,28 +12622,93 @@ ACCEL__MAC_AI void accel__mac_z_fcp_block(const int8_t *x, size_t ks, const int8
     a[3] = _mm512_add_epi32(e3, o3);
 }
 
-/* One input row through the whole pack (ns channels, constants cst, weights p), requantized
- * 16 channels at a time; c: the per-row term wo * sum (x + 128). */
-ACCEL__MAC_AI void accel__mac_z_fcp_row(const int8_t *x, size_t ks, size_t ns, const int8_t *p,
-                                        const int32_t *cst, __m512i c, const accel_mac_quant *q,
-                                        uint8_t *o, const int UNS)
+/* R = 2 or 4 input rows (stride xs) against one block of V vectors, one group of 4 input bytes
+ * at a time: each weight vector, loaded once, meets the R rows' broadcasts (R * V accumulators
+ * in named registers; GCC 12 at -O2 keeps arrays of them in memory). a[4r + j]: row r, vector j. */
+#define ACCEL__MAC_FCP_DP(r, j)                                                                   \
+    do {                                                                                          \
+        if (R > r && V > j) a##r##j = accel__mac_z_dp(a##r##j, x##r, w##j);                       \
+    } while (0)
+#define ACCEL__MAC_FCP_ROW(r)                                                                     \
+    do {                                                                                          \
+        ACCEL__MAC_FCP_DP(r, 0);                                                                  \
+        ACCEL__MAC_FCP_DP(r, 1);                                                                  \
+        ACCEL__MAC_FCP_DP(r, 2);                                                                  \
+        ACCEL__MAC_FCP_DP(r, 3);                                                                  \
+    } while (0)
+ACCEL__MAC_AI void accel__mac_z_fcp_rows(const int8_t *x, size_t xs, size_t ks, const int8_t *p,
+                                         __m512i *a, const int R, const int V, const int UNS)
 {
-    size_t n, v, j, ks4 = (ks + 3u) & ~(size_t)3;
-    __m512i a[4];
+    __m512i a00, a01, a02, a03, a10, a11, a12, a13, a20, a21, a22, a23, a30, a31, a32, a33;
+    __m512i x0, x1, x2, x3, w0, w1, w2, w3, z = _mm512_setzero_si512();
+    __m512i flip = _mm512_set1_epi8((char)0x80);
+    size_t k;
+    a00 = a01 = a02 = a03 = a10 = a11 = a12 = a13 = z;
+    a20 = a21 = a22 = a23 = a30 = a31 = a32 = a33 = z;
+    x2 = x3 = w1 = w2 = w3 = z;
+    for (k = 0; k < ks; k += 4u, p += 64 * V) {
+        if (k + 4u <= ks) {
+            x0 = accel__mac_z_x4(x + k, flip, UNS);
+            x1 = accel__mac_z_x4(x + xs + k, flip, UNS);
+            if (R > 2) {
+                x2 = accel__mac_z_x4(x + 2u * xs + k, flip, UNS);
+                x3 = accel__mac_z_x4(x + 3u * xs + k, flip, UNS);
+            }
+        } else { /* the last, partial group (its weights are 0) */
+            int8_t t[16];
+            size_t r, n = ks - k;
+            ACCEL_MEMSET(t, 0, sizeof t);
+            for (r = 0; r < (size_t)R; r++) ACCEL_MEMCPY(t + 4u * r, x + r * xs + k, n);
+            x0 = accel__mac_z_x4(t, flip, UNS);
+            x1 = accel__mac_z_x4(t + 4, flip, UNS);
+            x2 = accel__mac_z_x4(t + 8, flip, UNS);
+            x3 = accel__mac_z_x4(t + 12, flip, UNS);
+        }
+        _mm_prefetch((const char *)((uintptr_t)p + ACCEL__MAC_PF), _MM_HINT_T0);
+        w0 = _mm512_loadu_si512(p);
+        if (V > 1) w1 = _mm512_loadu_si512(p + 64);
+        if (V > 2) w2 = _mm512_loadu_si512(p + 128);
+        if (V > 3) w3 = _mm512_loadu_si512(p + 192);
+        ACCEL__MAC_FCP_ROW(0);
+        ACCEL__MAC_FCP_ROW(1);
+        ACCEL__MAC_FCP_ROW(2);
+        ACCEL__MAC_FCP_ROW(3);
+    }
+    a[0] = a00; a[1] = a01; a[2] = a02; a[3] = a03;
+    a[4] = a10; a[5] = a11; a[6] = a12; a[7] = a13;
+    if (R > 2) {
+        a[8] = a20; a[9] = a21; a[10] = a22; a[11] = a23;
+        a[12] = a30; a[13] = a31; a[14] = a32; a[15] = a33;
+    }
+}
+#undef ACCEL__MAC_FCP_ROW
+#undef ACCEL__MAC_FCP_DP
+
+/* R = 1, 2 or 4 input rows (stride ks, output stride ns) through the whole pack (ns channels,
+ * constants cst, weights p), requantized 16 channels at a time; c[r]: row r's term
+ * wo * sum (x + 128). */
+ACCEL__MAC_AI void accel__mac_z_fcp_run(const int8_t *x, size_t ks, size_t ns, const int8_t *p,
+                                        const int32_t *cst, const __m512i *c,
+                                        const accel_mac_quant *q, uint8_t *o, const int R,
+                                        const int UNS)
+{
+    size_t n, v, j, r, ks4 = (ks + 3u) & ~(size_t)3;
+    __m512i a[16];
     for (n = 0; n < ns; n += 64u) {
         v = (ns - n + 15u) / 16u;
         if (v > 4u) v = 4u;
         switch (v) { /* each its own register-blocked copy */
-        case 1: accel__mac_z_fcp_block(x, ks, p, a, 1, UNS); break;
-        case 2: accel__mac_z_fcp_block(x, ks, p, a, 2, UNS); break;
-        case 3: accel__mac_z_fcp_block(x, ks, p, a, 3, UNS); break;
-        default: accel__mac_z_fcp_block(x, ks, p, a, 4, UNS); break;
+        case 1: if (R == 1) accel__mac_z_fcp_block(x, ks, p, a, 1, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, a, R, 1, UNS); break;
+        case 2: if (R == 1) accel__mac_z_fcp_block(x, ks, p, a, 2, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, a, R, 2, UNS); break;
+        case 3: if (R == 1) accel__mac_z_fcp_block(x, ks, p, a, 3, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, a, R, 3, UNS); break;
+        default: if (R == 1) accel__mac_z_fcp_block(x, ks, p, a, 4, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, a, R, 4, UNS); break;
         }
         p += 16u * v * ks4;
-        for (j = 0; j < v; j++) {
-            size_t ch = n + 16u * j, cnt = ns - ch < 16u ? ns - ch : 16u;
-            accel__mac_z_emit16(a[j], cnt, c, cst, q, ch, o + ch, NULL);
-        }
+        for (r = 0; r < (size_t)R; r++)
+            for (j = 0; j < v; j++) {
+                size_t ch = n + 16u * j, cnt = ns - ch < 16u ? ns - ch : 16u;
+                accel__mac_z_emit16(a[4u * r + j], cnt, c[r], cst, q, ch, o + r * ns + ch, NULL);
+            }
     }
 }
 #else
@@ -13620,12 +13686,22 @@ ACCELDEF accel_status accel_mac_fully_connected_packed(uint32_t batches, const v
         uint8_t *o = (uint8_t *)output;
         size_t b, ks = (size_t)in_depth, ns = (size_t)out_depth;
         int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, wo = q->filter_offset - fx;
-        for (b = 0; b < (size_t)batches; b++, x += ks, o += ns) {
-            /* wo * sum (x + 128): the one term that depends on the input */
-            __m512i c = _mm512_set1_epi32(
-                (int)((uint32_t)wo * (wo != 0 ? accel__mac_usum(x, ks, fx ^ -128) : 0u)));
-            if (fx) accel__mac_z_fcp_row(x, ks, ns, (const int8_t *)p, cst, c, q, o, 1);
-            else accel__mac_z_fcp_row(x, ks, ns, (const int8_t *)p, cst, c, q, o, 0);
+        size_t r, nr;
+        __m512i c[4];
+        /* 4 rows at a time share each weight load (then 2, then 1) */
+        for (b = 0; b < (size_t)batches; b += nr, x += nr * ks, o += nr * ns) {
+            nr = (size_t)batches - b >= 4u ? 4u : (size_t)batches - b >= 2u ? 2u : 1u;
+            for (r = 0; r < nr; r++) /* wo * sum (x + 128): the one term that depends on x */
+                c[r] = _mm512_set1_epi32((int)((uint32_t)wo *
+                                               (wo != 0 ? accel__mac_usum(x + r * ks, ks, fx ^ -128) : 0u)));
+            switch ((fx ? 3 : 0) + (nr == 4u ? 2 : nr == 2u ? 1 : 0)) { /* specialized copies */
+            case 0: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 1, 0); break;
+            case 1: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 2, 0); break;
+            case 2: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 4, 0); break;
+            case 3: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 1, 1); break;
+            case 4: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 2, 1); break;
+            default: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 4, 1); break;
+            }
         }
         return ACCEL_OK;
     }

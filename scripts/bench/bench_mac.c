@@ -359,6 +359,14 @@ int main(int argc, char **argv)
         {
             work k;
             memset(&k, 0, sizeof k);
+            k.kind = 3; k.B = 64; k.K = 256; k.N = 256;
+            k.nx = 64 * 256; k.nw = 256 * 256; k.no = 64 * 256;
+            setup(&k, dt, 0);
+            report("GEMM 64x256x256 packed", &k, 64.0 * 256 * 256, 0);
+        }
+        {
+            work k;
+            memset(&k, 0, sizeof k);
             k.kind = 1;
             k.g.batches = 1; k.g.in_h = k.g.in_w = 32; k.g.in_c = 16; k.g.out_h = k.g.out_w = 32;
             k.g.out_c = 32; k.g.k_h = k.g.k_w = 3; k.g.stride_h = k.g.stride_w = 1;
