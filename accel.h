@@ -12624,10 +12624,11 @@ ACCEL__MAC_AI void accel__mac_z_fcp_block(const int8_t *x, size_t ks, const int8
 
 /* R = 2 or 4 input rows (stride xs) against one block of V vectors, one group of 4 input bytes
  * at a time: each weight vector, loaded once, meets the R rows' broadcasts (R * V accumulators
- * in named registers; GCC 12 at -O2 keeps arrays of them in memory). a[4r + j]: row r, vector j. */
+ * in named registers; GCC 12 at -O2 keeps arrays of them in memory; the weight vector in a
+ * register: GCC 12 would fold its load into every row's vpdpbusd). a[4r + j]: row r, vector j. */
 #define ACCEL__MAC_FCP_DP(r, j)                                                                   \
     do {                                                                                          \
-        if (R > r && V > j) a##r##j = accel__mac_z_dp(a##r##j, x##r, w##j);                       \
+        if (R > r && V > j) a##r##j = accel__mac_z_dpr(a##r##j, x##r, w##j);                      \
     } while (0)
 #define ACCEL__MAC_FCP_ROW(r)                                                                     \
     do {                                                                                          \
