@@ -1635,6 +1635,37 @@ static void test_fcpack_size(void)
 /* _pack's refusals, each with its status and nothing written (pack area kept at 0xA5), and the
  * order of the checks: NULL, alignment, q and bias as accel_mac_fully_connected, zero depth,
  * overflow (above), the filter's length, the pack's room. */
+/* The i-th way to make a valid int8 q of 3 channels (multipliers m, shifts s) invalid, and the
+ * status the FC's checks give for it; ACCEL_OK past the last one. The caller restores q. */
+static accel_status fcp_q_spoil(int i, accel_mac_quant *q, int32_t *m, int32_t *s)
+{
+    switch (i) {
+    case 0: q->multiplier = NULL; return ACCEL_E_NULL;
+    case 1: q->shift = NULL; return ACCEL_E_NULL;
+    case 2: q->dtype = (accel_mac_dtype)2; return ACCEL_E_MAC_DTYPE;
+    case 3: q->rounding = (accel_mac_rounding)2; return ACCEL_E_MAC_ROUNDING;
+    case 4: q->act_min = 5; q->act_max = 4; return ACCEL_E_MAC_ACTIVATION;
+    case 5: q->act_max = 128; return ACCEL_E_MAC_ACTIVATION;
+    case 6: q->act_min = -129; return ACCEL_E_MAC_ACTIVATION;
+    case 7: q->input_offset = 129; return ACCEL_E_MAC_OFFSET;
+    case 8: q->input_offset = -128; return ACCEL_E_MAC_OFFSET;
+    case 9: q->filter_offset = 129; return ACCEL_E_MAC_OFFSET;
+    case 10: q->filter_offset = -128; return ACCEL_E_MAC_OFFSET;
+    case 11: q->output_offset = 128; return ACCEL_E_MAC_OFFSET;
+    case 12: q->output_offset = -129; return ACCEL_E_MAC_OFFSET;
+    case 13: q->count = 0; return ACCEL_E_ZERO_LENGTH;
+    case 14: q->count = 2; return ACCEL_E_MAC_CHANNELS;
+    case 15: m[2] = -1; return ACCEL_E_MAC_MULTIPLIER;
+    case 16: m[1] = -1; return ACCEL_E_MAC_MULTIPLIER;
+    case 17: s[1] = 32; return ACCEL_E_MAC_SHIFT;
+    case 18: s[2] = 32; return ACCEL_E_MAC_SHIFT;
+    case 19: s[0] = -32; return ACCEL_E_MAC_SHIFT;
+    case 20: s[2] = 31; q->rounding = ACCEL_MAC_ROUND_SINGLE; return ACCEL_E_MAC_SHIFT;
+    case 21: s[0] = 31; q->rounding = ACCEL_MAC_ROUND_SINGLE; return ACCEL_E_MAC_SHIFT;
+    default: return ACCEL_OK;
+    }
+}
+
 static void test_fcpack_errors_pack(void)
 {
     enum { K = 5, N = 3 };
@@ -1642,6 +1673,7 @@ static void test_fcpack_errors_pack(void)
     int32_t m[3], s[3], bias[3] = {100, -7, 0};
     uint8_t *pk = fcp_align64(fcp_mem[0]);
     accel_mac_quant q;
+    accel_status st;
     size_t size = 0, i;
     for (i = 0; i < sizeof w; i++) w[i] = (uint8_t)(i * 29 + 1);
     REQUIRE_ST(accel_mac_fully_connected_pack_size(K, N, &size), ACCEL_OK);
@@ -1676,19 +1708,10 @@ static void test_fcpack_errors_pack(void)
     PACK(K, N, w, sizeof w, bias, 3, pk + 2, size, ACCEL_E_ALIGN);
     RESET();
     /* q and bias, as accel_mac_fully_connected checks them */
-    q.multiplier = NULL; PK(ACCEL_E_NULL); RESET();
-    q.shift = NULL; PK(ACCEL_E_NULL); RESET();
-    q.dtype = (accel_mac_dtype)2; PK(ACCEL_E_MAC_DTYPE); RESET();
-    q.rounding = (accel_mac_rounding)2; PK(ACCEL_E_MAC_ROUNDING); RESET();
-    q.act_min = 5; q.act_max = 4; PK(ACCEL_E_MAC_ACTIVATION); RESET();
-    q.act_max = 128; PK(ACCEL_E_MAC_ACTIVATION); RESET();
-    q.act_min = -129; PK(ACCEL_E_MAC_ACTIVATION); RESET();
-    q.input_offset = 129; PK(ACCEL_E_MAC_OFFSET); RESET();
-    q.input_offset = -128; PK(ACCEL_E_MAC_OFFSET); RESET();
-    q.filter_offset = 129; PK(ACCEL_E_MAC_OFFSET); RESET();
-    q.filter_offset = -128; PK(ACCEL_E_MAC_OFFSET); RESET();
-    q.output_offset = 128; PK(ACCEL_E_MAC_OFFSET); RESET();
-    q.output_offset = -129; PK(ACCEL_E_MAC_OFFSET); RESET();
+    for (i = 0; (st = fcp_q_spoil((int)i, &q, m, s)) != ACCEL_OK; i++) {
+        PK(st);
+        RESET();
+    }
     q.dtype = ACCEL_MAC_UINT8; q.act_min = 0; q.act_max = 255; q.input_offset = -255;
     q.filter_offset = 0;
     memset(pk, 0xA5, size + 64);
@@ -1697,13 +1720,7 @@ static void test_fcpack_errors_pack(void)
     q.filter_offset = -256; PK(ACCEL_E_MAC_OFFSET); q.filter_offset = 0;
     q.output_offset = -1; PK(ACCEL_E_MAC_OFFSET); q.output_offset = 0;
     q.act_min = -1; PK(ACCEL_E_MAC_ACTIVATION); RESET();
-    q.count = 0; PK(ACCEL_E_ZERO_LENGTH); RESET();
-    q.count = 2; PK(ACCEL_E_MAC_CHANNELS); RESET();
     PACK(K, N, w, sizeof w, bias, 2, pk, size, ACCEL_E_MAC_CHANNELS);
-    m[2] = -1; PK(ACCEL_E_MAC_MULTIPLIER); RESET();
-    s[1] = 32; PK(ACCEL_E_MAC_SHIFT); RESET();
-    s[0] = -32; PK(ACCEL_E_MAC_SHIFT); RESET();
-    s[2] = 31; q.rounding = ACCEL_MAC_ROUND_SINGLE; PK(ACCEL_E_MAC_SHIFT); RESET();
     /* accepted edges: offsets 128 and -127, per-tensor, more entries than channels, bias NULL
      * whatever its length, a bias longer than needed */
     q.input_offset = 128; q.filter_offset = -127;
@@ -1763,6 +1780,7 @@ static void test_fcpack_errors_packed(void)
     int32_t m[3], s[3], bias[3] = {100, -7, 0};
     uint8_t *pk = fcp_align64(fcp_mem[0]), *keep = fcp_align64(fcp_mem[1]);
     accel_mac_quant q;
+    accel_status st;
     size_t size = 0, i;
     rq r;
     int b, v, layouts = 0;
@@ -1856,7 +1874,6 @@ static void test_fcpack_errors_packed(void)
      * bytes are then read as that layout, so the output is not checked here: packs made by
      * other builds are tests/mac_pack_layouts.sh's). A refusal writes nothing. */
     for (v = 0; v < 256; v++) {
-        accel_status st;
         if ((uint8_t)v == keep[4]) continue;
         pk[4] = (uint8_t)v;
         fcp_fix_crc(pk);
@@ -1877,20 +1894,10 @@ static void test_fcpack_errors_packed(void)
     RUNP(B, x, sizeof x, pk, size - 1, o, B * N, ACCEL_E_TRUNCATED);
     RESET();
     /* q as accel_mac_fully_connected checks it, channels from the pack */
-    q.multiplier = NULL; RP(ACCEL_E_NULL); RESET();
-    q.shift = NULL; RP(ACCEL_E_NULL); RESET();
-    q.dtype = (accel_mac_dtype)2; RP(ACCEL_E_MAC_DTYPE); RESET();
-    q.rounding = (accel_mac_rounding)2; RP(ACCEL_E_MAC_ROUNDING); RESET();
-    q.act_min = 5; q.act_max = 4; RP(ACCEL_E_MAC_ACTIVATION); RESET();
-    q.act_max = 128; RP(ACCEL_E_MAC_ACTIVATION); RESET();
-    q.input_offset = 129; RP(ACCEL_E_MAC_OFFSET); RESET();
-    q.filter_offset = -128; RP(ACCEL_E_MAC_OFFSET); RESET();
-    q.output_offset = 128; RP(ACCEL_E_MAC_OFFSET); RESET();
-    q.count = 0; RP(ACCEL_E_ZERO_LENGTH); RESET();
-    q.count = 2; RP(ACCEL_E_MAC_CHANNELS); RESET();
-    m[1] = -1; RP(ACCEL_E_MAC_MULTIPLIER); RESET();
-    s[2] = 32; RP(ACCEL_E_MAC_SHIFT); RESET();
-    s[0] = 31; q.rounding = ACCEL_MAC_ROUND_SINGLE; RP(ACCEL_E_MAC_SHIFT); RESET();
+    for (i = 0; (st = fcp_q_spoil((int)i, &q, m, s)) != ACCEL_OK; i++) {
+        RP(st);
+        RESET();
+    }
     /* q invalid before the comparison with the pack; invalid before zero batches */
     q.input_offset = -300; RP(ACCEL_E_MAC_OFFSET);
     RUNP(0, x, sizeof x, pk, size, o, B * N, ACCEL_E_MAC_OFFSET);
@@ -1923,7 +1930,6 @@ static void test_fcpack_errors_packed(void)
     /* batches * in_depth past 32 bits: refused for the short input (64-bit size_t) or as an
      * overflow (32 bits) */
     {
-        accel_status st;
         memset(o, 0xAA, sizeof o);
         st = accel_mac_fully_connected_packed(0xFFFFFFFFUL, x, sizeof x, pk, size, &q, o, sizeof o);
         if ((uint64_t)SIZE_MAX >= 0xFFFFFFFFULL * K) CHECK_ST(st, ACCEL_E_TRUNCATED);
