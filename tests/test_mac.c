@@ -1510,6 +1510,18 @@ static void test_fcpack_requant(void)
  * depend on its address, so it can be copied, to flash or elsewhere) and the same outputs; a
  * pack made at 0 and copied to each offset runs too. At 1, 2 and 3 bytes both calls are
  * ACCEL_E_ALIGN and write nothing. */
+/* _packed of B rows from fb->x with the pack at p into fb->o3: OK, equal to ref_fc's fb->o1,
+ * nothing written past the output */
+static void fcp_run_ref(const fcp_bufs *fb, int B, size_t nin, const uint8_t *p, size_t size,
+                        const accel_mac_quant *q, size_t nout)
+{
+    memset(fb->o3, 0xAA, nout + FCP_G);
+    CHECK_ST(accel_mac_fully_connected_packed((uint32_t)B, fb->x, nin, p, size, q, fb->o3, nout),
+             ACCEL_OK);
+    CHECK_MEM(fb->o3, fb->o1, nout);
+    CHECK(fcp_all(fb->o3 + nout, 0xAA, FCP_G));
+}
+
 static void test_fcpack_align(void)
 {
     static const size_t good[] = {4, 12, 64}, odd[] = {1, 2, 3};
@@ -1532,10 +1544,7 @@ static void test_fcpack_align(void)
         /* the pack at offset 0 is kept in pk2 */
         REQUIRE_ST(accel_mac_fully_connected_pack((uint32_t)K, (uint32_t)N, fb.w, nw, fb.bias,
                                                   (size_t)N, &q, fb.pk2, size), ACCEL_OK);
-        memset(fb.o3, 0xAA, nout + FCP_G);
-        CHECK_ST(accel_mac_fully_connected_packed((uint32_t)B, fb.x, nin, fb.pk2, size, &q, fb.o3,
-                                                  nout), ACCEL_OK);
-        CHECK_MEM(fb.o3, fb.o1, nout);
+        fcp_run_ref(&fb, B, nin, fb.pk2, size, &q, nout);
         for (i = 0; i < 3; i++) {
             uint8_t *p = fb.pk + good[i];
             memset(fb.pk, 0xA5, size + 64 + FCP_G);
@@ -1544,17 +1553,10 @@ static void test_fcpack_align(void)
             CHECK(fcp_all(fb.pk, 0xA5, good[i]));
             CHECK(fcp_all(p + size, 0xA5, FCP_G));
             CHECK_MEM(p, fb.pk2, size);
-            memset(fb.o3, 0xAA, nout + FCP_G);
-            CHECK_ST(accel_mac_fully_connected_packed((uint32_t)B, fb.x, nin, p, size, &q, fb.o3,
-                                                      nout), ACCEL_OK);
-            CHECK_MEM(fb.o3, fb.o1, nout);
-            CHECK(fcp_all(fb.o3 + nout, 0xAA, FCP_G));
+            fcp_run_ref(&fb, B, nin, p, size, &q, nout);
             /* the pack made at offset 0, copied here */
             memcpy(p, fb.pk2, size);
-            memset(fb.o3, 0xAA, nout + FCP_G);
-            CHECK_ST(accel_mac_fully_connected_packed((uint32_t)B, fb.x, nin, p, size, &q, fb.o3,
-                                                      nout), ACCEL_OK);
-            CHECK_MEM(fb.o3, fb.o1, nout);
+            fcp_run_ref(&fb, B, nin, p, size, &q, nout);
         }
         for (i = 0; i < 3; i++) {
             uint8_t *p = fb.pk + odd[i];
