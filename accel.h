@@ -17,7 +17,9 @@
  *   accelerator families, plus an int8 multiply-accumulate reference engine that is bit-exact
  *   with TensorFlow Lite's reference kernels. Nothing here allocates, prints or keeps hidden
  *   global state: the caller owns every buffer and every state struct; functions that need
- *   scratch memory have a ..._scratch_size() companion. Each device section has four layers:
+ *   scratch memory have a ..._scratch_size() companion. Stack: no public function needs more
+ *   than 1536 bytes, callbacks not counted (x86-64 builds with AVX2/AVX-512 kernels: 36 KiB;
+ *   tests/stack_usage.sh reports it per target). Each device section has four layers:
  *   wire (bytes <-> structs, pure), protocol state (structs and transitions), driver (the state
  *   on a port, with deadlines), and model (the device side, for tests and the simulator port).
  *
@@ -3049,8 +3051,8 @@ extern "C" {
  *                       (conv2d and depthwise: blocks of sums; depthwise: the packed filter
  *                       taps); the scratch holds the im2col patch. Hosts without
  *                       explicit SIMD run conv2d and FC/GEMM of fewer than 4 rows on these
- *                       kernels too (the host loops need -O3's vectorizer; these do not), with
- *                       a 12 KiB stack patch when conv2d gets no scratch. 1 on a 64-bit host
+ *                       kernels too (the host loops need -O3's vectorizer; these do not);
+ *                       conv2d without scratch reads the input in place. 1 on a 64-bit host
  *                       forces them everywhere (tests/test_mac_mcu.c); needs ACCEL_MAC_FAST 1
  *                       and no x86/AArch64 SIMD (ACCEL_MAC_NO_SIMD).
  *                       Executed instructions per MAC under qemu-system-arm -icount (make
@@ -14633,7 +14635,14 @@ static size_t accel__mac_y_dw(const accel_mac_conv *g, const accel_mac_quant *q,
 #endif /* ACCEL_MAC_SIMD == 1 depthwise */
 
 #if ACCEL_MAC_FAST
+/* the longest filter whose patch goes on the stack: 2 KiB on hosted x86 (whose SIMD kernels
+   take more), 512 bytes elsewhere (AArch64 builds may run on small thread stacks); a longer
+   filter takes the slower loop below */
+#if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
 #define ACCEL__MAC_PATCH 2048u
+#else
+#define ACCEL__MAC_PATCH 512u
+#endif
 /* conv2d (groups 1) through an im2col patch on the stack: one output pixel's taps gathered in
  * filter order, taps outside the image set to the input zero point so that they add exactly 0
  * after the offset; then one long dot product per output channel (a filter is contiguous in
@@ -15312,7 +15321,6 @@ static void accel__mac_mcu_pool(const accel_mac_conv *g, int u, int32_t lo, int3
 #endif /* ACCEL_MAC_MCU: depthwise, pools */
 #endif /* ACCEL__MAC_BLK */
 
-#define ACCEL__MAC_HPATCH 2048u /* the longest filter whose host patch goes on the stack */
 /* The scratch of accel_mac_conv2d_with_scratch: 4-byte alignment, then the patch. */
 static size_t accel__mac_conv_scratch(size_t fs)
 {
@@ -15393,13 +15401,8 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
                             (int16_t *)(void *)((uint8_t *)scratch + ((4u - ((uintptr_t)scratch & 3u)) & 3u)));
         return ACCEL_OK;
     }
-#if !ACCEL_MAC_MCU
-    if (fs <= ACCEL__MAC_HPATCH) { /* a host: the patch on the stack (12 KiB) */
-        int16_t patch[ACCEL__MAC_PIX * ACCEL__MAC_HPATCH];
-        accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cgs, ocgs, patch);
-        return ACCEL_OK;
-    }
-#endif
+    /* no scratch: the slower kernel that reads the input in place, never a patch on the
+       stack (a 64-bit build without SIMD runs here too, on a small thread stack) */
     accel__mac_mcu_conv_direct(g, q, x, w, bias, o, fs, cgs, ocgs);
     return ACCEL_OK;
 #else
