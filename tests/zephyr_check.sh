@@ -44,29 +44,35 @@ $PY -c 'import yaml' 2>/dev/null || { have_py=0; skip "module yaml" "python3-yam
 if [ $have_py = 1 ]; then
     run "module.yml and sample.yaml files" $PY - <<'EOF'
 import yaml, os, sys
-m = yaml.safe_load(open("ports/zephyr/zephyr/module.yml"))
+# west finds a module by zephyr/module.yml at a project's root: the repository's root
+assert not os.path.exists("ports/zephyr/zephyr/module.yml"), "a second module.yml"
+m = yaml.safe_load(open("zephyr/module.yml"))
 b = m["build"]
 assert m["name"] == "accel"
-assert b["cmake"] == "." and os.path.exists("ports/zephyr/CMakeLists.txt")
-assert os.path.exists(os.path.join("ports/zephyr", b["kconfig"]))
-assert b["settings"]["dts_root"] == "." and os.path.isdir("ports/zephyr/dts/bindings")
+assert b["cmake"] == "ports/zephyr" and os.path.exists("ports/zephyr/CMakeLists.txt")
+assert b["kconfig"] == "ports/zephyr/Kconfig" and os.path.exists(b["kconfig"])
+assert b["settings"]["dts_root"] == "ports/zephyr" and os.path.isdir("ports/zephyr/dts/bindings")
 for s in m["samples"]:
-    assert os.path.isdir(os.path.join("ports/zephyr", s)), s
+    assert os.path.isdir(s), s
 for s in ("tsp1_basics", "mac_selftest", "bridge"):
     d = "examples/zephyr/" + s
     y = yaml.safe_load(open(d + "/sample.yaml"))
     assert y["sample"]["name"] and y["tests"], s
     for name, t in y["tests"].items():
         assert name.startswith("sample.accel."), name
-    plats = y["common"]["platform_allow"]
+    plats = list(y["common"]["platform_allow"])
+    for t in y["tests"].values():
+        plats += t.get("platform_allow", [])
     for f in ("CMakeLists.txt", "prj.conf", "src/main.c"):
         assert os.path.exists(os.path.join(d, f)), (s, f)
     for p in plats:  # every real board named has its overlay when the sample uses a devicetree node
         if "DT_NODELABEL" in open(d + "/src/main.c").read() and not p.startswith("qemu"):
+            if p.startswith("native_sim"):  # the emulator's configuration beside the overlay
+                assert os.path.exists(d + "/boards/" + p.replace("/", "_") + ".conf"), (s, p)
             ov = d + "/boards/" + p.replace("/", "_") + ".overlay"
             assert os.path.exists(ov), ov
     cm = open(d + "/CMakeLists.txt").read()
-    assert "find_package(Zephyr" in cm and "ports/zephyr" in cm and "src/main.c" in cm, s
+    assert "find_package(Zephyr" in cm and "ZEPHYR_EXTRA_MODULES" in cm and "src/main.c" in cm, s
 bind = yaml.safe_load(open("ports/zephyr/dts/bindings/abr,tsp1.yaml"))
 assert bind["compatible"] == "abr,tsp1" and bind["include"] == "spi-device.yaml"
 print("ok")
@@ -91,6 +97,15 @@ if [ $have_kconf = 1 ]; then
     run "Kconfig: host test config" $PY tests/zephyr/kconfig_gen.py ports/zephyr/Kconfig \
         examples/zephyr/tsp1_basics/prj.conf "$B/autoconf_host.h" CONFIG_I2C=y \
         CONFIG_ACCEL_ZEPHYR_MAX_SPI=2 CONFIG_ACCEL_TSP1_MODEL=y
+    # tsp1_basics on native_sim/native/64: prj.conf and the board's fragment (the emulator)
+    run "Kconfig + tsp1_basics/prj.conf + native_sim_native_64.conf" $PY tests/zephyr/kconfig_gen.py \
+        ports/zephyr/Kconfig \
+        examples/zephyr/tsp1_basics/prj.conf,examples/zephyr/tsp1_basics/boards/native_sim_native_64.conf \
+        "$B/autoconf_emul.h"
+    # the emulator needs Zephyr's emulators
+    printf 'CONFIG_ACCEL=y\nCONFIG_SPI=y\nCONFIG_GPIO=y\nCONFIG_ACCEL_TSP1_EMUL=y\n' >"$B/bad_emul.conf"
+    check "Kconfig refuses the emulator without CONFIG_EMUL" 1 "CONFIG_ACCEL_TSP1_EMUL=y did not take" \
+        $PY tests/zephyr/kconfig_gen.py ports/zephyr/Kconfig "$B/bad_emul.conf" "$B/bad.h"
     # every option reaches accel.h through the config header: all on / all off compile
     run "Kconfig: every section and option on" $PY tests/zephyr/kconfig_gen.py \
         ports/zephyr/Kconfig "" "$B/autoconf_all.h" CONFIG_ACCEL=y CONFIG_ACCEL_EDGETPU=y \
@@ -171,6 +186,27 @@ elif [ $have_kconf = 1 ]; then
             for f in $BRIDGE_SRCS; do cross "$s $(basename $f)" "$B/autoconf_$s.h" "$B/nodt" $f; done
         fi
     done
+    # Zephyr 4.1 (SPI_DT_SPEC_GET with its third argument): the samples that use SPI
+    for s in tsp1_basics bridge; do
+        [ $s = bridge ] && [ $have_pb = 0 ] && continue
+        d="$B/dt_${s}_nrf52840dk_nrf52840"
+        [ -d "$d" ] || continue
+        run "m4 build $s main.c as Zephyr 4.1" arm-none-eabi-gcc $M4 -Os $W -I. -Iports/zephyr \
+            -Iports/bridge -isystem "$B/pbinc" -Itests/zephyr/include -I"$d" -imacros "$B/autoconf_$s.h" \
+            "$CFG" -DZEPHYR_VERSION_CODE=0x040100 -c examples/zephyr/$s/src/main.c -o "$B/m4_${s}_41.o"
+    done
+    # the emulator and tsp1_basics with it (native_sim's configuration and overlay)
+    edt="$B/dt_tsp1_basics_native_sim_native_64"
+    if [ -f "$B/autoconf_emul.h" ] && [ -d "$edt" ]; then
+        for f in ports/zephyr/emul/accel_tsp1_emul.c examples/zephyr/tsp1_basics/src/main.c; do
+            for v in 0x040100 0x040300; do
+                run "m4 build $(basename "$f") with the emulator, Zephyr $v" arm-none-eabi-gcc $M4 -Os $W \
+                    -I. -Iports/zephyr -Iports/zephyr/emul -Itests/zephyr/include -I"$edt" \
+                    -imacros "$B/autoconf_emul.h" "$CFG" -DZEPHYR_VERSION_CODE=$v -c "$f" \
+                    -o "$B/m4_emul_$(basename "$f" .c)_$v.o"
+            done
+        done
+    fi
     for c in all none defaults host; do
         cross "config $c: accel_zephyr.c" "$B/autoconf_$c.h" "$B/nodt" ports/zephyr/accel_zephyr.c
     done
@@ -323,6 +359,46 @@ if [ -f "$B/autoconf_host.h" ] && [ -d "$sim_dt" ]; then
         "$B/host_port.o $B/host_impl.o" &&
         sample_run "tsp1_basics on the host, TSP1 model behind the port" "$B/want_tsp1.txt" "$B/sim_tsp1_host"
 fi
+# tsp1_basics as on native_sim/native/64: the sample, the real port and the emulator of
+# ports/zephyr/emul, with tests/zephyr/sim_emul.c in place of Zephyr's kernel and its SPI and
+# GPIO emulators (the board's overlay and configuration fragment)
+EDT="$B/dt_tsp1_basics_native_sim_native_64"
+grep -v '^sim: ' "$B/want_tsp1.txt" >"$B/want_emul.txt"
+printf 'accel_tsp1_emul: \nsim: \n' >>"$B/want_emul.txt"
+build_emul() { # TAG CC FLAGS PORT_SOURCE [extra link args]
+    local tag=$1 cc=$2 flags=$3 port=$4 l
+    shift 4
+    l=$(log "build_emul_$tag")
+    local inc="-I. -Iports/zephyr -Iports/zephyr/emul -Itests/zephyr/include -I$EDT -imacros $B/autoconf_emul.h"
+    { $cc $flags $W $inc "$CFG" -Dmain=sample_main -c examples/zephyr/tsp1_basics/src/main.c \
+          -o "$B/emul_${tag}_main.o" &&
+      $cc $flags $W $inc "$CFG" tests/zephyr/sim_emul.c "$B/emul_${tag}_main.o" \
+          ports/zephyr/emul/accel_tsp1_emul.c "$port" ports/zephyr/accel_impl.c \
+          "$EDT/devicetree_devices.c" "$@" -o "$B/emul_$tag"; } >"$l" 2>&1 ||
+        { bad "build emul $tag" "$(head -30 "$l")"; return 1; }
+}
+have_emul=0
+if [ -f "$B/autoconf_emul.h" ] && [ -d "$EDT" ]; then
+    have_emul=1
+    build_emul host gcc "$SAN" ports/zephyr/accel_zephyr.c &&
+        sample_run "tsp1_basics on the TSP1 emulator (native_sim's overlay), host" \
+            "$B/want_emul.txt" "$B/emul_host"
+    # a port that drops the tx bytes it holds for a chip-select frame: the emulator must see
+    # the broken frames (the contract check, and the session fails)
+    sed 's/if (z->hold_len) {/if (0 \&\& z->hold_len) {/' ports/zephyr/accel_zephyr.c >"$B/broken_port.c"
+    if ! grep -q 'if (0 && z->hold_len)' "$B/broken_port.c"; then
+        bad "broken port: the mutation did not apply (accel_zephyr.c changed?)"
+    elif build_emul broken gcc "$SAN" "$B/broken_port.c"; then
+        l=$(log run_emul_broken)
+        timeout 120 "$B/emul_broken" >"$l" 2>&1
+        rc=$?
+        if [ $rc != 0 ] && grep -q "accel_tsp1_emul: SPI contract broken" "$l" &&
+            ! grep -q "tsp1_basics: done, 0 unexpected" "$l"; then ok "the emulator fails a port that drops held bytes"
+        else bad "the emulator fails a port that drops held bytes" "exit $rc: $(tail -8 "$l")"; fi
+    fi
+else
+    bad "tsp1_basics on the TSP1 emulator" "no autoconf or devicetree stand-in for it (see above)"
+fi
 if [ -f "$B/autoconf_mac_selftest.h" ]; then
     build_sim mac_host gcc "$SAN" "$B/autoconf_mac_selftest.h" "$B/nodt" mac_selftest "$SRCS" &&
         sample_run "mac_selftest on the host" "$B/want_mac.txt" "$B/sim_mac_host"
@@ -342,6 +418,11 @@ if [ $m4_ok = 1 ]; then
             tsp1_basics "$SRCS" $MLINK &&
             sample_run "tsp1_basics on QEMU Cortex-M4, TSP1 model behind the port" "$B/want_tsp1.txt" \
                 $QEMU "$B/sim_tsp1_m4"
+    fi
+    if [ $have_emul = 1 ]; then
+        build_emul m4 arm-none-eabi-gcc "$M4 -mfloat-abi=soft -O2" ports/zephyr/accel_zephyr.c $MLINK &&
+            sample_run "tsp1_basics on the TSP1 emulator, QEMU Cortex-M4" "$B/want_emul.txt" \
+                $QEMU "$B/emul_m4"
     fi
     if [ -f "$B/autoconf_mac_selftest.h" ]; then
         build_sim mac_m4 arm-none-eabi-gcc "$M4 -mfloat-abi=soft -O2" "$B/autoconf_mac_selftest.h" "$B/nodt" \

@@ -1,9 +1,10 @@
 /* accel_zephyr.h - the Zephyr port: an accel_port over Zephyr's SPI, I2C and GPIO drivers, its
- * semaphores and its uptime clock. Written against Zephyr 4.3.0 (see the README, "Zephyr").
+ * semaphores and its uptime clock. Zephyr 4.1 to 4.3 (see the README, "Zephyr").
  *
  * Usage (the module adds accel.h and this header to the include path when CONFIG_ACCEL=y):
  *   #define TSP1 DT_NODELABEL(tsp1)
- *   static const struct spi_dt_spec spi = SPI_DT_SPEC_GET(TSP1, SPI_WORD_SET(8) | SPI_TRANSFER_MSB);
+ *   static const struct spi_dt_spec spi =
+ *       ACCEL_ZEPHYR_SPI_DT_SPEC_GET(TSP1, SPI_WORD_SET(8) | SPI_TRANSFER_MSB);
  *   static const struct gpio_dt_spec intb = GPIO_DT_SPEC_GET(TSP1, intb_gpios);
  *   static const struct gpio_dt_spec wake = GPIO_DT_SPEC_GET(TSP1, wake_gpios);
  *   static accel_zephyr z;                  // holds semaphores and callbacks: keep it alive
@@ -64,6 +65,14 @@
 #include <zephyr/kernel.h>
 #ifdef CONFIG_SPI
 #include <zephyr/drivers/spi.h>
+#include <zephyr/version.h>
+/* SPI_DT_SPEC_GET for every supported release: before 4.3 it takes (node, operation, delay);
+ * 4.3 takes (node, operation) and warns on a third argument (fatal with -Werror). */
+#if ZEPHYR_VERSION_CODE < ZEPHYR_VERSION(4, 3, 0)
+#define ACCEL_ZEPHYR_SPI_DT_SPEC_GET(node_id, operation) SPI_DT_SPEC_GET(node_id, operation, 0)
+#else
+#define ACCEL_ZEPHYR_SPI_DT_SPEC_GET(node_id, operation) SPI_DT_SPEC_GET(node_id, operation)
+#endif
 #endif
 #ifdef CONFIG_I2C
 #include <zephyr/drivers/i2c.h>

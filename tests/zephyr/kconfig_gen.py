@@ -4,8 +4,10 @@
     kconfig_gen.py KCONFIG PRJ_CONF OUT_AUTOCONF_H [SYMBOL=VALUE ...]
 
 Parses KCONFIG (ports/zephyr/Kconfig) with kconfiglib, beside stand-ins for the few Zephyr
-symbols the samples set (SPI, GPIO, I2C, PRINTK, MAIN_STACK_SIZE, the UART and console symbols,
-RING_BUFFER and the nanopb module's NANOPB: Zephyr's own Kconfig tree is not available here), loads PRJ_CONF (an empty string: defaults only) and any extra assignments,
+symbols the samples set or depend on (SPI, GPIO, I2C, PRINTK and BOOT_BANNER, which selects it,
+MAIN_STACK_SIZE, the UART and console symbols, RING_BUFFER, the nanopb module's NANOPB, EMUL and
+the SPI and GPIO emulators: Zephyr's own Kconfig tree is not available here), loads PRJ_CONF (an
+empty string: defaults only; several files joined by commas) and any extra assignments,
 and fails on any Kconfig warning: a symbol that does not exist, a value out of range, an
 assignment that did not take (unmet dependency), or an ACCEL_* option that nothing in the module
 uses (its CONFIG_ name in none of the module's .c/.h/CMakeLists.txt files beside KCONFIG: an
@@ -29,6 +31,25 @@ config I2C
 config PRINTK
 	bool "printk (stand-in)"
 	default y
+config BOOT_BANNER
+	bool "boot banner (stand-in; Zephyr's selects PRINTK, so PRINTK=n does not take)"
+	default y
+	select PRINTK
+config APPLICATION_INIT_PRIORITY
+	int "init priority of application devices (stand-in)"
+	default 90
+config EMUL
+	bool "emulators (stand-in)"
+config SPI_EMUL
+	bool "SPI emulator controller (stand-in; Zephyr's also needs the devicetree node)"
+	default y
+	depends on SPI && EMUL
+config GPIO_EMUL
+	bool "emulated GPIO controller (stand-in)"
+	default y
+	depends on GPIO
+config DT_HAS_ABR_TSP1_ENABLED
+	def_bool y
 config MAIN_STACK_SIZE
 	int "main thread stack (stand-in)"
 	default 1024
@@ -64,10 +85,13 @@ def main():
                                                                  os.path.abspath(kconfig)))
         kconf = kconfiglib.Kconfig(top, warn_to_stderr=False)
         kconf.warn_assign_undef = True  # an assignment to a symbol that does not exist
-        kconf.load_config(prj if prj else os.devnull, replace=True)
+        files = [f for f in prj.split(",") if f]
+        kconf.load_config(files[0] if files else os.devnull, replace=True)
+        for f in files[1:]:  # fragments merged in order, as Zephyr merges board .conf files
+            kconf.load_config(f, replace=False)
         # as Zephyr's kconfig.py does: every assignment must have taken (a dependency not met,
         # a value out of range or a symbol without a prompt silently keep another value)
-        for line in (open(prj).read().splitlines() if prj else []):
+        for line in [l for f in files for l in open(f).read().splitlines()]:
             line = line.strip()
             if not line.startswith("CONFIG_") or "=" not in line:
                 continue
@@ -90,7 +114,7 @@ def main():
         # every option of the module reaches the code (accel_zephyr_config.h, the port, CMake)
         here = os.path.dirname(os.path.abspath(kconfig))
         used = ""
-        for f in (glob.glob(os.path.join(here, "*.[ch]")) +
+        for f in (glob.glob(os.path.join(here, "*.[ch]")) + glob.glob(os.path.join(here, "*", "*.[ch]")) +
                   [os.path.join(here, "CMakeLists.txt")]):
             used += open(f).read()
         for name in kconf.syms:

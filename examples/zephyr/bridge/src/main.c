@@ -52,7 +52,8 @@
 #define RX_RING_BYTES \
     (2u * ACCEL_BRIDGE_WIRE_SIZE(accel_bridge_Request_size + ACCEL_BRIDGE_CRC_SIZE))
 
-static const struct spi_dt_spec tsp1_spi = SPI_DT_SPEC_GET(TSP1_NODE, SPI_WORD_SET(8) | SPI_TRANSFER_MSB);
+static const struct spi_dt_spec tsp1_spi =
+    ACCEL_ZEPHYR_SPI_DT_SPEC_GET(TSP1_NODE, SPI_WORD_SET(8) | SPI_TRANSFER_MSB);
 static const struct gpio_dt_spec tsp1_intb = GPIO_DT_SPEC_GET(TSP1_NODE, intb_gpios);
 static const struct gpio_dt_spec tsp1_wake = GPIO_DT_SPEC_GET(TSP1_NODE, wake_gpios);
 static const struct device *const bridge_uart = DEVICE_DT_GET(DT_CHOSEN(accel_bridge_uart));

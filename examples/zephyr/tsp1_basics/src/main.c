@@ -7,6 +7,8 @@
  *
  * Wiring: the devicetree node labelled tsp1 (compatible "abr,tsp1", see boards/<board>.overlay): its
  * SPI bus and chip select, intb-gpios (INTB, active low) and wake-gpios (WAKE).
+ * On native_sim/native/64 the TSP1 is ports/zephyr/emul's emulator (boards/native_sim_native_64.*):
+ * the same session on Zephyr's SPI and GPIO emulators, ending with the emulator's counts.
  * Build: west build -b nrf52840dk/nrf52840 examples/zephyr/tsp1_basics (README, "Zephyr"). */
 #include <zephyr/kernel.h>
 #include <zephyr/devicetree.h>
@@ -16,6 +18,9 @@
 #include <string.h>
 #include "accel.h"
 #include "accel_zephyr.h"
+#ifdef CONFIG_ACCEL_TSP1_EMUL
+#include "accel_tsp1_emul.h"
+#endif
 
 #define TSP1_NODE DT_NODELABEL(tsp1)
 #if !DT_NODE_EXISTS(TSP1_NODE)
@@ -29,7 +34,8 @@
 #define TIMEOUT_MS 500u
 
 /* 8-bit words, MSB first; clock polarity and phase come from the node (spi-cpol, spi-cpha) */
-static const struct spi_dt_spec tsp1_spi = SPI_DT_SPEC_GET(TSP1_NODE, SPI_WORD_SET(8) | SPI_TRANSFER_MSB);
+static const struct spi_dt_spec tsp1_spi =
+    ACCEL_ZEPHYR_SPI_DT_SPEC_GET(TSP1_NODE, SPI_WORD_SET(8) | SPI_TRANSFER_MSB);
 static const struct gpio_dt_spec tsp1_intb = GPIO_DT_SPEC_GET(TSP1_NODE, intb_gpios);
 static const struct gpio_dt_spec tsp1_wake = GPIO_DT_SPEC_GET(TSP1_NODE, wake_gpios);
 
@@ -201,5 +207,8 @@ int main(void)
     }
 
     printk("tsp1_basics: done, %u unexpected\n", unexpected);
+#ifdef CONFIG_ACCEL_TSP1_EMUL
+    accel_tsp1_emul_report(EMUL_DT_GET(TSP1_NODE));
+#endif
     return 0;
 }

@@ -33,5 +33,14 @@
 #define DT_HAS_CHOSEN(prop) ZDT_CAT3(DT_CHOSEN_, prop, _EXISTS)
 /* The first address of the node's reg property. */
 #define DT_REG_ADDR(node_id) ZDT_CAT(node_id, _REG_ADDR)
+/* The node's name with its unit address ("tsp1@0"). */
+#define DT_NODE_FULL_NAME(node_id) ZDT_CAT(node_id, _FULL_NAME)
+
+/* Instances of the compatible a driver names in DT_DRV_COMPAT (lowercase-and-underscores:
+ * "abr,tsp1" -> abr_tsp1). DT_INST_FOREACH_STATUS_OKAY(fn) expands fn(0) fn(1) ... (Zephyr:
+ * DT_FOREACH_OKAY_INST_<compat>, generated; so here, by dt_gen.py). */
+#define DT_DRV_INST(inst) ZDT_CAT4(DT_N_INST_, inst, _, DT_DRV_COMPAT)
+#define DT_INST_FOREACH_STATUS_OKAY(fn) ZDT_CAT(DT_FOREACH_OKAY_INST_, DT_DRV_COMPAT)(fn)
+#define DT_INST_PROP(inst, prop) DT_PROP(DT_DRV_INST(inst), prop)
 
 #endif

@@ -43,6 +43,36 @@ void k_sem_give(struct k_sem *sem);
 /* Count back to 0; waiters return -EAGAIN. */
 void k_sem_reset(struct k_sem *sem);
 
+/* Timer: expiry_fn runs in interrupt context when the timer expires (then every period). */
+struct k_timer;
+typedef void (*k_timer_expiry_t)(struct k_timer *timer);
+typedef void (*k_timer_stop_t)(struct k_timer *timer);
+/* Zephyr's struct holds a timeout record, a wait queue, status and user data; the stand-in
+ * keeps what its fakes need. */
+struct k_timer {
+    k_timer_expiry_t expiry_fn;
+    k_timer_stop_t stop_fn;
+    k_timeout_t period;
+    k_ticks_t zdt_due;           /* fakes: the tick it expires at next, -1 when stopped */
+    struct k_timer *zdt_next;    /* fakes: the list of started timers */
+};
+void k_timer_init(struct k_timer *timer, k_timer_expiry_t expiry_fn, k_timer_stop_t stop_fn);
+/* First expiry after duration, then every period (K_NO_WAIT: once). */
+void k_timer_start(struct k_timer *timer, k_timeout_t duration, k_timeout_t period);
+void k_timer_stop(struct k_timer *timer);
+/* Spin for usec microseconds (on native_sim this advances the simulated clock). */
+void k_busy_wait(uint32_t usec_to_wait);
+
+/* Spinlock (<zephyr/spinlock.h>, included by kernel.h): on one CPU, interrupts locked. */
+struct k_spinlock {
+    unsigned char zdt_locked; /* Zephyr's is empty on one CPU without debugging */
+};
+typedef struct {
+    int key;
+} k_spinlock_key_t;
+k_spinlock_key_t k_spin_lock(struct k_spinlock *l);
+void k_spin_unlock(struct k_spinlock *l, k_spinlock_key_t key);
+
 /* Milliseconds since boot. */
 int64_t k_uptime_get(void);
 /* Sleep ms milliseconds; returns 0, or the milliseconds left when woken early (k_wakeup). */

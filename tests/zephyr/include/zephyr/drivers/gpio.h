@@ -56,6 +56,8 @@ struct gpio_dt_spec {
         .dt_flags = ZDT_CAT4(node_id, _P_, prop, _FLAGS),                 \
     }
 
+#define GPIO_DT_SPEC_INST_GET(inst, prop) GPIO_DT_SPEC_GET(DT_DRV_INST(inst), prop)
+
 struct gpio_callback;
 /* Runs in interrupt context; pins = the pins of port that fired. */
 typedef void (*gpio_callback_handler_t)(const struct device *port, struct gpio_callback *cb,

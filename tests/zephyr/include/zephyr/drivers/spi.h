@@ -1,8 +1,10 @@
 /* Stand-in for <zephyr/drivers/spi.h> (Zephyr 4.3.0): operation flags, the controller
  * configuration, a device spec from the devicetree, buffer sets and one transceive call.
  * In 4.3.0 SPI_DT_SPEC_GET takes (node_id, operation); the delay argument of earlier releases
- * is deprecated (still accepted with a warning) and gone later. In Zephyr spi_transceive_dt is a
- * static inline over the spi_transceive system call.
+ * is deprecated (still accepted with a warning) and gone later. Before 4.3 (4.1.0 read from
+ * its header) it takes (node_id, operation, delay): the stand-in has the arity of the release
+ * ZEPHYR_VERSION_CODE names (<zephyr/version.h>), and refuses the other one, as -Werror does.
+ * In Zephyr spi_transceive_dt is a static inline over the spi_transceive system call.
  * See tests/zephyr/include/zephyr/README.txt. */
 #ifndef ZEPHYR_STANDIN_DRIVERS_SPI_H
 #define ZEPHYR_STANDIN_DRIVERS_SPI_H
@@ -13,6 +15,7 @@
 #include <zephyr/sys/util_macro.h>
 #include <zephyr/device.h>
 #include <zephyr/drivers/gpio.h>
+#include <zephyr/version.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,7 +61,7 @@ struct spi_dt_spec {
  * select index) and the bus's cs-gpios entry for it (Zephyr also folds the node's spi-cpol,
  * spi-cpha and duplex properties into the operation; the stand-in's generator checks none of
  * those, so it passes operation_ through). */
-#define SPI_DT_SPEC_GET(node_id, operation_)                                  \
+#define ZDT_SPI_DT_SPEC(node_id, operation_)                                  \
     {                                                                         \
         .bus = DEVICE_DT_GET(DT_BUS(node_id)),                                \
         .config = {                                                           \
@@ -69,6 +72,11 @@ struct spi_dt_spec {
             .word_delay = 0,                                                  \
         },                                                                    \
     }
+#if ZEPHYR_VERSION_CODE >= ZEPHYR_VERSION(4, 3, 0)
+#define SPI_DT_SPEC_GET(node_id, operation_) ZDT_SPI_DT_SPEC(node_id, operation_)
+#else /* delay_: microseconds between the transfer and chip select's release */
+#define SPI_DT_SPEC_GET(node_id, operation_, delay_) ZDT_SPI_DT_SPEC(node_id, operation_)
+#endif
 
 /* One buffer of a transfer. tx: buf NULL sends len bytes of the controller's overrun character
  * (not necessarily 0x00); rx: buf NULL skips len received bytes. */
