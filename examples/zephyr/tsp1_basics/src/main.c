@@ -152,6 +152,9 @@ int main(void)
     step("ready", st, ACCEL_OK);
     if (st != ACCEL_OK) {
         printk("tsp1_basics: done, %u unexpected (no device)\n", unexpected);
+#ifdef CONFIG_ACCEL_TSP1_EMUL
+        accel_tsp1_emul_report(EMUL_DT_GET(TSP1_NODE));
+#endif
         return 0;
     }
 
