@@ -124,14 +124,14 @@ CLI_FN uint64_t cli_num(const char *what, const char *s, uint64_t min, uint64_t 
     return v;
 }
 
-/* "A<sep>B" as two numbers (a bus and a device, a vendor and a product id), each in [0, max]:
- * with C prefixes, or plain hex digits when hex is set (as lsusb prints ids). A usage error
- * (exit 2) if malformed. */
-CLI_FN void cli_num_pair(const char *what, const char *s, char sep, int hex, uint64_t max_a,
-                         uint64_t *a, uint64_t max_b, uint64_t *b)
+/* "A<sep>B" (form says how, e.g. "B.C") as two numbers: a bus and a device, a vendor and a
+ * product id; each in [0, max], with C prefixes, or plain hex digits when hex is set (as lsusb
+ * prints ids). A usage error (exit 2) if malformed. */
+CLI_FN void cli_num_pair(const char *what, const char *form, const char *s, int hex,
+                         uint64_t max_a, uint64_t *a, uint64_t max_b, uint64_t *b)
 {
     char buf[64];
-    const char *at = strchr(s, sep);
+    const char *at = strchr(s, form[1]);
     size_t la = at ? (size_t)(at - s) : 0;
     int ok = at && la < sizeof buf;
     if (ok) {
@@ -141,9 +141,9 @@ CLI_FN void cli_num_pair(const char *what, const char *s, char sep, int hex, uin
                  : cli_parse_u64(buf, max_a, a) && cli_parse_u64(at + 1, max_b, b);
     }
     if (!ok)
-        exit(cli_usage("%s: '%s' is not %s (at most %llu%c%llu)", what, s,
-                       hex ? "VID:PID in hex" : "two numbers", (unsigned long long)max_a, sep,
-                       (unsigned long long)max_b));
+        exit(cli_usage("%s: '%s' is not %s%s (%c at most 0x%llx, %c at most 0x%llx)", what, s,
+                       form, hex ? " in hex" : "", form[0], (unsigned long long)max_a,
+                       form[2], (unsigned long long)max_b));
 }
 
 /* Hex bytes ("9f00", pairs of hex digits) into out; returns how many. A usage error (exit 2)
