@@ -124,26 +124,32 @@ CLI_FN uint64_t cli_num(const char *what, const char *s, uint64_t min, uint64_t 
     return v;
 }
 
-/* "A<sep>B" (form says how, e.g. "B.C") as two numbers: a bus and a device, a vendor and a
- * product id; each in [0, max], with C prefixes, or plain hex digits when hex is set (as lsusb
- * prints ids). A usage error (exit 2) if malformed. */
+/* "A<sep>B", as form spells it (e.g. "B.C", "VID:PID"): two numbers, a bus and a device or a
+ * vendor and a product id, in [0, max_a] and [0, max_b]; with C prefixes, or plain hex digits
+ * when hex is set (as lsusb prints ids). A usage error (exit 2) if malformed. */
 CLI_FN void cli_num_pair(const char *what, const char *form, const char *s, int hex,
                          uint64_t max_a, uint64_t *a, uint64_t max_b, uint64_t *b)
 {
     char buf[64];
-    const char *at = strchr(s, form[1]);
-    size_t la = at ? (size_t)(at - s) : 0;
-    int ok = at && la < sizeof buf;
+    const char *sep = form, *at;
+    size_t la;
+    int ok;
+    while ((*sep >= 'A' && *sep <= 'Z') || (*sep >= 'a' && *sep <= 'z')) sep++;
+    at = strchr(s, *sep);
+    la = at ? (size_t)(at - s) : 0;
+    ok = at && la < sizeof buf;
     if (ok) {
         memcpy(buf, s, la);
         buf[la] = 0;
         ok = hex ? cli_parse_digits(buf, 16, max_a, a) && cli_parse_digits(at + 1, 16, max_b, b)
                  : cli_parse_u64(buf, max_a, a) && cli_parse_u64(at + 1, max_b, b);
     }
+    if (!ok && hex)
+        exit(cli_usage("%s: '%s' is not %s in hex (at most %llx%c%llx)", what, s, form,
+                       (unsigned long long)max_a, *sep, (unsigned long long)max_b));
     if (!ok)
-        exit(cli_usage("%s: '%s' is not %s%s (%c at most 0x%llx, %c at most 0x%llx)", what, s,
-                       form, hex ? " in hex" : "", form[0], (unsigned long long)max_a,
-                       form[2], (unsigned long long)max_b));
+        exit(cli_usage("%s: '%s' is not %s (two numbers, at most %llu and %llu)", what, s, form,
+                       (unsigned long long)max_a, (unsigned long long)max_b));
 }
 
 /* Hex bytes ("9f00", pairs of hex digits) into out; returns how many. A usage error (exit 2)
