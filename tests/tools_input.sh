@@ -123,6 +123,7 @@ row accel-tsp1 2 err0 "--cs needs --bridge or --replay" --cs 1 echo x
 row accel-tsp1 2 err0 "unknown command frobnicate" frobnicate
 row accel-tsp1 2 err0 "echo takes one TEXT" echo
 row accel-tsp1 2 err0 "info takes no arguments" info x
+row accel-tsp1 2 err0 "--bridge: '/dev/null,fast' is not DEV[,BAUD]" --bridge /dev/null,fast echo x
 row accel-tsp1 1 err0 "empty: empty" update "$W/empty"
 row accel-tsp1 1 err0 "img100.bin: 100 bytes, not a whole number of 144-byte NVM chunks" update "$W/img100.bin"
 if [ -f "$W/img4g.bin" ]; then
@@ -149,6 +150,7 @@ row accel-linux-probe 2 err0 "unknown command usbx" usbx 1:2
 row accel-linux-probe 2 err0 "usb: '1:2:3' is not VID:PID in hex" usb 1:2:3
 row accel-linux-probe 2 err0 "HEX: bad hex string" --bridge /dev/null spi 0 zz
 row accel-linux-probe 2 err0 "write - for the bus" --bridge /dev/null i2c 0 0x50 00 1
+row accel-linux-probe 2 err0 "--bridge: '/dev/null,' is not DEV[,BAUD]" --bridge /dev/null, hello
 
 # accel-capture and accel-bridge-sim need nanopb
 if "$B/accel-capture" dump /dev/null 2>&1 | grep -q 'built without'; then

@@ -211,7 +211,11 @@ int main(int argc, char **argv)
               usage_text, argc, argv);
     if (argc >= 2 && strcmp(argv[1], "--bridge") == 0) {
         const accel_port *bp;
+        char path[256];
+        uint32_t baud;
         if (argc < 4) return cli_usage("--bridge needs DEV[,BAUD] and a COMMAND");
+        if (accel_linux_serial_parse(argv[2], path, sizeof path, &baud) != ACCEL_OK)
+            return cli_usage("--bridge: '%s' is not DEV[,BAUD]", argv[2]);
         parse(argc - 3, argv + 3, 1, &p); /* before the board is opened */
         bp = bt_open("accel-linux-probe", argv[2], NULL);
         if (!bp) return 1;

@@ -102,7 +102,8 @@ int main(int argc, char **argv)
     long intb = -1, wake = -1;
     uint32_t mask = 0;
     uint64_t a, b;
-    char dev[48];
+    uint32_t baud;
+    char dev[256];
     const char *cmd, *bridge = NULL, *capture = NULL, *replay = NULL;
     memset(&c, 0, sizeof c);
     cli_start("accel-tsp1", "talk to an ABR TSP1 neural processor (simulated, on spidev, or on a "
@@ -144,6 +145,8 @@ int main(int argc, char **argv)
     if ((spi && (bridge || replay)) || (bridge && replay))
         return cli_usage("choose one of --spidev, --bridge and --replay");
     if (capture && !bridge) return cli_usage("--capture needs --bridge");
+    if (bridge && accel_linux_serial_parse(bridge, dev, sizeof dev, &baud) != ACCEL_OK)
+        return cli_usage("--bridge: '%s' is not DEV[,BAUD]", bridge);
     if (spi_only && !spi) return cli_usage("--gpiochip, --intb, --wake and --hz need --spidev");
     if (have_cs && !bridge && !replay)
         return cli_usage("--cs needs --bridge or --replay (--spidev B.C names its chip select)");
