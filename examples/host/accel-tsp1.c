@@ -235,7 +235,7 @@ int main(int argc, char **argv)
         if (st != ACCEL_OK) return fail("poll", st);
     }
     if (!strcmp(cmd, "echo") && i < argc) {
-        uint8_t out[256];
+        uint8_t out[sizeof rx]; /* any answer that fits the receive buffer */
         size_t len;
         size_t n = strlen(argv[i]);
         st = accel_tsp1_call(&s, ACCEL_TSP1_ECHO, argv[i], n, out, sizeof out, &len, 1000);
