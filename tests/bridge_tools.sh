@@ -133,7 +133,7 @@ check "replay: not a capture" 1 "ACCEL_E_MALFORMED" $P --replay "$T/junk.bin" ec
 check "dump usage" 2 "usage:" $C
 
 # ---- 4. failures
-check "bad --bridge spec" 1 "want PATH[,BAUD]" $P --bridge "$PTY,fast" echo x
+check "bad --bridge spec" 2 "is not DEV[,BAUD]" $P --bridge "$PTY,fast" echo x
 check "unsupported baud" 1 "ACCEL_E_ARG" $P --bridge "$PTY,12345" echo x
 check "missing device" 1 "ACCEL_E_NO_DEVICE" $Q --bridge /dev/accel-no-such-tty hello
 check "not a tty" 1 "(errno 25" $Q --bridge /dev/null hello

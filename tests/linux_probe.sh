@@ -15,6 +15,6 @@ else
     skip "usb, usb-in" "libusb-1.0 not installed (bash scripts/setup.sh as root)"
 fi
 check usage 2 "usage:" $P
-check bad-hex 2 "bad or too long hex" $P spi 0.0 9f0
+check bad-hex 2 "bad hex string" $P spi 0.0 9f0
 check bad-num 2 "not a number" $P i2c x 0x50 00 1
 lib_end

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tool-level tests for build/accel-refsi: disasm/asm round trips, malformed buffers (exit 2,
+# Tool-level tests for build/accel-refsi: disasm/asm round trips, malformed buffers (exit 1,
 # where and why) and asm refusals. Ends with "N passed, N failed".
 # tests/vectors/refsi/all.hex holds every packet kind (this project's own encoding); NAME.txt is
 # the expected disassembly, written by hand. E1-E3 are command buffers as the oneAPI Construction
@@ -34,12 +34,12 @@ else
     for n in 1 2 3; do skip "round trip e$n (the kit's E$n)" "third-party data absent (no ../shared/data/refsi; ACCEL_REFSI_DATA overrides it)"; done
 fi
 
-# malformed buffers: exit 2, stderr names the command, its offset and the status
+# malformed buffers: exit 1, stderr names the command, its offset and the status
 expect_malformed() { # name hex index offset status
     hex2bin "$2" "$W/m.bin"
     "$T" disasm "$W/m.bin" > "$W/m.out" 2> "$W/m.err"
     rc=$?
-    if [ $rc -eq 2 ] && grep -q "command $3 at byte offset $4: $5:" "$W/m.err"; then ok "malformed $1"
+    if [ $rc -eq 1 ] && grep -q "command $3 at byte offset $4: $5:" "$W/m.err"; then ok "malformed $1"
     else bad "malformed $1" "rc=$rc: $(cat "$W/m.err")"; fi
 }
 SYNC3=000900c003000000 # SYNC_CACHE flags=3, a good first command
@@ -57,12 +57,12 @@ expect_malformed reg           "${SYNC3}000202c0280000000000000000000000" 1 0x8 
 hex2bin "${SYNC3}000a00c000000000" "$W/m.bin"
 same "prefix before error" "$("$T" disasm "$W/m.bin" 2>/dev/null)" "SYNC_CACHE flags=0x3"
 
-# asm refusals: exit 2 with the line number and reason
+# asm refusals: exit 1 with the line number and reason
 expect_asm_error() { # name text pattern
     printf '%b' "$2" > "$W/a.txt"
     "$T" asm "$W/a.txt" > "$W/a.bin" 2> "$W/a.err"
     rc=$?
-    if [ $rc -eq 2 ] && grep -q -- "$3" "$W/a.err"; then ok "asm $1"
+    if [ $rc -eq 1 ] && grep -q -- "$3" "$W/a.err"; then ok "asm $1"
     else bad "asm $1" "rc=$rc: $(cat "$W/a.err")"; fi
 }
 expect_asm_error reg40     'FINISH\nWRITE_REG64 reg=0x28 value=0x1\n' 'a.txt:2: ACCEL_E_REFSI_REG:'
@@ -83,7 +83,7 @@ printf '# header\n\nFINISH # end\n' > "$W/c.txt"
 if "$T" asm "$W/c.txt" | cmp -s - <(printf '\x00\x01\x00\xc0\x00\x00\x00\x00'); then ok comments; else bad comments; fi
 # usage and missing file
 check "missing file exit 1" 1 "" "$T" disasm "$W/none.bin"
-check "usage exit 1" 1 "" "$T"
+check "usage exit 2" 2 "usage:" "$T"
 
 # the decoder fuzz target, built as a plain program (ACCEL_FUZZ_MAIN), on the buffers above and
 # its seeds

@@ -27,10 +27,10 @@ check stop 0 "stop 0xf: ok" $P stop 0xf
 check start-mask 1 "ACCEL_E_TSP1_MASK" $P start 0x10
 check update 0 "update done" $P update "$T/img.bin"
 check update-progress 0 "update 1440 / 1440 bytes" $P update "$T/img.bin"
-check update-bad 1 "update: ACCEL_E_ARG" $P update "$T/bad.bin"
+check update-bad 1 "bad.bin: 100 bytes, not a whole number of 144-byte NVM chunks" $P update "$T/bad.bin"
 check update-unsigned 1 "update: ACCEL_E_TSP1_ERR_CRYPT" $P update "$T/unsigned.bin"
 check update-missing 1 "No such file" $P update "$T/none.bin"
-check spidev 1 "spidev: ACCEL_E_NO_DEVICE" $P --spidev 99.0 echo x
+check spidev 1 "/dev/spidev99.0: ACCEL_E_NO_DEVICE" $P --spidev 99.0 echo x
 check usage 2 "usage:" $P
 check usage-cmd 2 "usage:" $P frobnicate
 echo "$pass passed, $fail failed"

@@ -17,9 +17,20 @@
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
+#include "cli.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define PURPOSE "the device side of the accel bridge on a pseudo-terminal, with a simulated TSP1"
+static const char usage_text[] =
+    "usage: accel-bridge-sim [--nets N] [--max-data N] [--mute]\n"
+    "  prints \"pty PATH\" on stdout, then serves requests on PATH until killed\n"
+    "  --nets N      valid network slots of the model (default 4)\n"
+    "  --max-data N  the device's data limit per message (default and at most 128)\n"
+    "  --mute        read requests but never answer\n"
+    "  then, in another shell: accel-tsp1 --bridge PATH echo hi\n"
+    "exit status: 1 the pty could not be made, 2 usage\n";
 
 #if defined(__linux__) && defined(ACCEL_HAVE_BRIDGE)
 #include "accel_bridge_device.h"
@@ -70,19 +81,18 @@ int main(int argc, char **argv)
     int i, mute = 0;
     unsigned nets = 4, max_data = 0;
     const char *name;
+    cli_start("accel-bridge-sim", PURPOSE, usage_text, argc, argv);
     for (i = 1; i < argc; i++) {
+        cli_std_option(argv[i]);
         if (!strcmp(argv[i], "--mute")) mute = 1;
-        else if (!strcmp(argv[i], "--nets") && i + 1 < argc) nets = (unsigned)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--max-data") && i + 1 < argc) max_data = (unsigned)atoi(argv[++i]);
-        else {
-            fprintf(stderr, "usage: accel-bridge-sim [--nets N] [--max-data N] [--mute]\n");
-            return 2;
-        }
-    }
-    if (nets > ACCEL_TSP1_MAX_NETS || max_data > ACCEL_BRIDGE_MAX_DATA) {
-        fprintf(stderr, "accel-bridge-sim: --nets at most %u, --max-data at most %u\n",
-                ACCEL_TSP1_MAX_NETS, ACCEL_BRIDGE_MAX_DATA);
-        return 2;
+        else if (!strcmp(argv[i], "--nets") && i + 1 < argc)
+            nets = (unsigned)cli_num("--nets", argv[++i], 0, ACCEL_TSP1_MAX_NETS);
+        else if (!strcmp(argv[i], "--max-data") && i + 1 < argc)
+            max_data = (unsigned)cli_num("--max-data", argv[++i], 0, ACCEL_BRIDGE_MAX_DATA);
+        else if (!strcmp(argv[i], "--nets") || !strcmp(argv[i], "--max-data"))
+            return cli_usage("%s needs a value", argv[i]);
+        else
+            return cli_usage("unknown argument %s", argv[i]);
     }
     master = posix_openpt(O_RDWR | O_NOCTTY);
     if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0 || !(name = ptsname(master))) {
@@ -124,8 +134,9 @@ int main(int argc, char **argv)
     }
 }
 #else
-int main(void)
+int main(int argc, char **argv)
 {
+    cli_start("accel-bridge-sim", PURPOSE, usage_text, argc, argv);
     fprintf(stderr, "accel-bridge-sim: needs Linux and nanopb (libnanopb-dev)\n");
     return 2;
 }

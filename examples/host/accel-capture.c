@@ -11,8 +11,15 @@
  * Exit status: 0 ok, 1 not a capture or malformed (where on stderr), 2 usage. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
+#include "cli.h"
 #include <stdio.h>
 #include <string.h>
+
+static const char usage_text[] =
+    "usage: accel-capture dump FILE   one line per exchange of a capture (--capture of a host "
+    "tool)\n"
+    "exit status: 0 ok, 1 not a capture or malformed, 2 usage\n";
+#define PURPOSE "print a bridge capture that a host tool recorded with --capture"
 
 #ifdef ACCEL_HAVE_BRIDGE
 #include "accel_bridge_host.h"
@@ -149,14 +156,11 @@ static bool on_exchange(pb_istream_t *s, const pb_field_t *field, void **arg)
 
 static int dump(const char *path)
 {
-    FILE *fp = fopen(path, "rb");
+    FILE *fp = cli_open(path); /* streamed: a pipe works, a directory is refused */
     accel_bridge_Capture cap;
     dump_state d;
     pb_istream_t is;
-    if (!fp) {
-        perror(path);
-        return 1;
-    }
+    if (!fp) return 1;
     memset(&d, 0, sizeof d);
     memset(&cap, 0, sizeof cap);
     cap.exchange.funcs.decode = on_exchange;
@@ -169,15 +173,14 @@ static int dump(const char *path)
 #endif
     file_pos = 0;
     if (!pb_decode(&is, accel_bridge_Capture_fields, &cap)) {
-        fprintf(stderr, "%s: malformed at byte %lu, in exchange %lu (%s)\n", path,
-                (unsigned long)file_pos, d.n, PB_GET_ERROR(&is));
+        cli_fail("%s: malformed at byte %lu, in exchange %lu (%s)", path, (unsigned long)file_pos,
+                 d.n, PB_GET_ERROR(&is));
         fclose(fp);
         return 1;
     }
     fclose(fp);
     if (!cap.has_info || cap.info.magic != ACCEL_BRIDGE_CAPTURE_MAGIC) {
-        fprintf(stderr, "%s: not a bridge capture (no CaptureInfo with the magic)\n", path);
-        return 1;
+        return cli_fail("%s: not a bridge capture (no CaptureInfo with the magic)", path);
     }
     printf("%lu exchanges, protocol version %lu; %lu retried (%lu extra sends), %lu without an "
            "answer\n",
@@ -187,13 +190,16 @@ static int dump(const char *path)
 
 int main(int argc, char **argv)
 {
+    cli_start("accel-capture", PURPOSE, usage_text, argc, argv);
     if (argc == 3 && strcmp(argv[1], "dump") == 0) return dump(argv[2]);
-    fprintf(stderr, "usage: accel-capture dump FILE\n");
-    return 2;
+    if (argc < 2) return cli_usage(NULL);
+    if (strcmp(argv[1], "dump")) return cli_usage("unknown command %s", argv[1]);
+    return cli_usage("dump takes one FILE");
 }
 #else
-int main(void)
+int main(int argc, char **argv)
 {
+    cli_start("accel-capture", PURPOSE, usage_text, argc, argv);
     fprintf(stderr, "accel-capture: built without nanopb (libnanopb-dev)\n");
     return 2;
 }

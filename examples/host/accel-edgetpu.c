@@ -8,38 +8,47 @@
  *       on a Coral USB Accelerator (libusb); a device still in DFU mode (1a6e:089a) gets FW
  *       (e.g. libedgetpu's apex_latest_single_ep.bin) downloaded, verified and detached first.
  *       INPUT is the input layers' bytes back to back; OUTPUT gets the output layers'.
- * Exit status: 0 ok, 1 bad input or device error, 2 usage. */
+ * A file that carries the TFLite identifier is a model, never taken as a raw bitstream; a model
+ * without an edgetpu-custom-op has not been through edgetpu_compiler and is refused as such.
+ * Exit status: 0 ok, 1 bad input or device error (one line: file and reason), 2 usage. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
 #include "accel_linux.h"
 #include "accel_linux_usb.h"
 #include "sessions.h" /* tests/sessions.h: simulator + device model + driver in one call */
+#include "cli.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* models, bitstreams and firmware: 1 GiB is far beyond any */
 static uint8_t *load(const char *path, size_t *len)
 {
-    FILE *fp = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    long n;
-    if (!fp) {
-        perror(path);
-        return NULL;
-    }
-    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0) {
-        buf = (uint8_t *)malloc((size_t)n + 1);
-        if (buf && fread(buf, 1, (size_t)n, fp) == (size_t)n) {
-            *len = (size_t)n;
-        } else {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    fclose(fp);
-    if (!buf) fprintf(stderr, "%s: cannot read\n", path);
-    return buf;
+    return (uint8_t *)cli_read_file(path, (size_t)1 << 30, len);
+}
+
+/* The TFLite file identifier: a model, whatever else it may be. */
+static int is_tflite(const uint8_t *buf, size_t n)
+{
+    return n >= 8 && !memcmp(buf + 4, "TFL3", 4);
+}
+
+/* Why a model that accel_edgetpu_decode_tflite refused cannot be used, in one line; returns 1.
+ * ACCEL_E_UNSUPPORTED covers a model without the Edge TPU's custom operator (it never went
+ * through edgetpu_compiler) and older package formats: the operator's name appearing nowhere in
+ * the file tells the first apart. */
+static int model_refused(const char *path, const uint8_t *buf, size_t n, accel_status st)
+{
+    static const char op[] = "edgetpu-custom-op";
+    size_t i;
+    int named = 0;
+    for (i = 0; !named && i + sizeof op - 1 <= n; i++) named = !memcmp(buf + i, op, sizeof op - 1);
+    if (st == ACCEL_E_UNSUPPORTED && !named)
+        return cli_fail("%s: no edgetpu-custom-op: compile it with edgetpu_compiler", path);
+    return cli_fail("%s: %s model: %s", path,
+                    is_tflite(buf, n) ? "not a usable Edge TPU" : "not an Edge TPU",
+                    accel_status_str(st));
 }
 
 static const char *exe_type(int t)
@@ -108,10 +117,18 @@ static int cmd_disasm(int tsv, const char *path)
         free(buf);
         return 0;
     }
-    if (st == ACCEL_OK || n == 0 || n % 16 != 0) {
-        fprintf(stderr, "%s: %s\n", path,
-                st == ACCEL_OK ? "--tsv takes a .coral bitstream, not a model"
-                               : "neither an Edge TPU model nor whole 16-byte bundles");
+    if (st == ACCEL_OK) {
+        free(buf);
+        return cli_fail("%s: --tsv takes a .coral bitstream, not a model", path);
+    }
+    if (is_tflite(buf, n)) { /* a model (truncated, or never compiled), never a bitstream */
+        model_refused(path, buf, n, st);
+        free(buf);
+        return 1;
+    }
+    if (n == 0 || n % 16 != 0) {
+        cli_fail("%s: %s", path,
+                 n == 0 ? "empty" : "neither an Edge TPU model nor whole 16-byte bundles");
         free(buf);
         return 1;
     }
@@ -126,8 +143,7 @@ static int cmd_disasm(int tsv, const char *path)
             accel_edgetpu_insn in;
             accel_status dst = accel_edgetpu_decode_insn(buf + i, &in);
             if (dst != ACCEL_OK) { /* any 16 bytes decode; say so if that ever changes */
-                fprintf(stderr, "%s: bundle at 0x%lx: %s\n", path, (unsigned long)i,
-                        accel_status_str(dst));
+                cli_fail("%s: bundle at 0x%lx: %s", path, (unsigned long)i, accel_status_str(dst));
                 free(buf);
                 return 1;
             }
@@ -187,7 +203,7 @@ static int cmd_info_json(const char *path)
     if (!buf) return 1;
     st = accel_edgetpu_decode_tflite(&m, buf, n);
     if (st != ACCEL_OK) {
-        fprintf(stderr, "%s: %s\n", path, accel_status_str(st));
+        model_refused(path, buf, n, st);
         free(buf);
         return 1;
     }
@@ -360,9 +376,14 @@ static int cmd_plan(const char *path)
     accel_status st;
     if (!buf) return 1;
     st = accel_edgetpu_decode_tflite(&m, buf, n);
-    if (st == ACCEL_OK) st = setup_io(&m, &rb, &io, NULL, 0, &main_exe);
     if (st != ACCEL_OK) {
-        fprintf(stderr, "%s: %s\n", path, accel_status_str(st));
+        model_refused(path, buf, n, st);
+        free(buf);
+        return 1;
+    }
+    st = setup_io(&m, &rb, &io, NULL, 0, &main_exe);
+    if (st != ACCEL_OK) {
+        cli_fail("%s: %s", path, accel_status_str(st));
         free(buf);
         return 1;
     }
@@ -445,9 +466,13 @@ static int cmd_run(const char *fw_path, const char *model_path, const char *in_p
         return 1;
     }
     st = accel_edgetpu_decode_tflite(&m, buf, n);
-    if (st == ACCEL_OK) st = setup_io(&m, &rb, &io, in, in_len, &main_exe);
     if (st != ACCEL_OK) {
-        fprintf(stderr, "%s / %s: %s\n", model_path, in_path, accel_status_str(st));
+        model_refused(model_path, buf, n, st);
+        goto done;
+    }
+    st = setup_io(&m, &rb, &io, in, in_len, &main_exe);
+    if (st != ACCEL_OK) {
+        cli_fail("%s / %s: %s", model_path, in_path, accel_status_str(st));
         goto done;
     }
     accel_linux_init(&lx);
@@ -499,7 +524,7 @@ static int cmd_run(const char *fw_path, const char *model_path, const char *in_p
         for (x = 0; fp && x < io.n_out; x++)
             if (fwrite(rb.out_p[x], 1, rb.out_l[x], fp) != rb.out_l[x]) rc = 1;
         if (!fp || fclose(fp) != 0) rc = 1;
-        if (rc) perror(out_path);
+        if (rc) cli_fail("%s: %s", out_path, strerror(errno));
     }
     (void)accel_edgetpu_close(&drv.usb); /* best effort: the run's own outcome is reported */
     accel_linux_close(&lx);
@@ -518,17 +543,20 @@ done:
 #endif
 }
 
-static int usage(void)
-{
-    fprintf(stderr, "usage: accel-edgetpu disasm [--tsv] FILE\n"
-                    "       accel-edgetpu info --json MODEL_edgetpu.tflite\n"
-                    "       accel-edgetpu plan MODEL_edgetpu.tflite\n"
-                    "       accel-edgetpu run [--firmware FW.bin] MODEL_edgetpu.tflite INPUT OUTPUT\n");
-    return 2;
-}
-
 int main(int argc, char **argv)
 {
+    cli_start("accel-edgetpu",
+              "disassemble, inspect, plan and run Coral Edge TPU models and bitstreams",
+              "usage: accel-edgetpu disasm [--tsv] FILE     FILE: a .coral bitstream, or a "
+              "*_edgetpu.tflite (not --tsv)\n"
+              "       accel-edgetpu info --json MODEL_edgetpu.tflite\n"
+              "       accel-edgetpu plan MODEL_edgetpu.tflite   the USB transfers of bring-up and "
+              "one inference, simulated\n"
+              "       accel-edgetpu run [--firmware FW.bin] MODEL_edgetpu.tflite INPUT OUTPUT\n"
+              "           on a Coral USB Accelerator; INPUT: the input layers' bytes back to back\n"
+              "A model must have been compiled with edgetpu_compiler.\n"
+              "exit status: 0 ok, 1 bad input or device error, 2 usage\n",
+              argc, argv);
     if (argc == 3 && strcmp(argv[1], "disasm") == 0) return cmd_disasm(0, argv[2]);
     if (argc == 4 && strcmp(argv[1], "disasm") == 0 && strcmp(argv[2], "--tsv") == 0)
         return cmd_disasm(1, argv[3]);
@@ -538,5 +566,9 @@ int main(int argc, char **argv)
     if (argc == 5 && strcmp(argv[1], "run") == 0) return cmd_run(NULL, argv[2], argv[3], argv[4]);
     if (argc == 7 && strcmp(argv[1], "run") == 0 && strcmp(argv[2], "--firmware") == 0)
         return cmd_run(argv[3], argv[4], argv[5], argv[6]);
-    return usage();
+    if (argc < 2) return cli_usage(NULL);
+    if (strcmp(argv[1], "disasm") && strcmp(argv[1], "info") && strcmp(argv[1], "plan") &&
+        strcmp(argv[1], "run"))
+        return cli_usage("unknown command %s", argv[1]);
+    return cli_usage("wrong arguments for %s", argv[1]);
 }

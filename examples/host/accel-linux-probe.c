@@ -15,7 +15,9 @@
  *       lines; "-" stands where a Linux device number would be, B.C is taken as chip select C),
  *       and hello (the device's protocol version, data limit and operations). USB is not carried
  *       by the bridge. Speed, mode and polarity are the board's.
- * Numbers take C prefixes (0x..). Exit status 0 when the transfer gave ACCEL_OK. */
+ * Numbers are decimal, 0x hex or 0 octal, whole and in range; HEX is pairs of hex digits. The
+ * whole command line is checked before a device is opened. Exit status: 0 the transfer gave
+ * ACCEL_OK, 1 it did not (or the device could not be opened), 2 usage. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_linux.h"
@@ -24,36 +26,117 @@
 #include "accel_linux_gpio.h"
 #include "accel_linux_usb.h"
 #include "bridge_tool.h"
+#include "cli.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #ifdef __linux__
-static unsigned long num(const char *s)
-{
-    char *end;
-    unsigned long v = strtoul(s, &end, 0);
-    if (*s == '\0' || *end != '\0') {
-        fprintf(stderr, "not a number: %s\n", s);
-        exit(2);
-    }
-    return v;
-}
+enum { P_HELLO, P_SPI, P_I2C, P_GPIO_SET, P_GPIO_WAIT, P_USB, P_USB_IN };
 
-static size_t hex(const char *s, uint8_t *out, size_t cap)
+/* One probe, as the command line asked for it (checked whole before any device is opened). */
+typedef struct probe {
+    int cmd, low;
+    unsigned bus, chip;
+    uint32_t speed, line, level, ms;
+    uint8_t cs, mode, ep;
+    uint16_t addr, vid, pid;
+    int iface;
+    size_t n, rlen;
+} probe;
+
+static uint8_t tx[4096], rx[4096];
+
+static const char usage_text[] =
+    "usage: accel-linux-probe spi B.C HEX [SPEED_HZ [MODE]]   full duplex on /dev/spidevB.C\n"
+    "       accel-linux-probe i2c N ADDR HEX RLEN     write HEX (\"-\": nothing) to ADDR on\n"
+    "                                                 /dev/i2c-N, read RLEN bytes\n"
+    "       accel-linux-probe gpio-set CHIP OFFSET LEVEL     drive a line of /dev/gpiochipCHIP\n"
+    "       accel-linux-probe gpio-wait CHIP OFFSET MS [low] wait for a line to go active\n"
+    "       accel-linux-probe usb VID:PID [IFACE]     read the device descriptor\n"
+    "       accel-linux-probe usb-in VID:PID IFACE EP LEN MS   one bulk/interrupt IN transfer\n"
+    "       accel-linux-probe --bridge DEV[,BAUD] hello | spi CS HEX | i2c - ADDR HEX RLEN\n"
+    "                         | gpio-set - LINE LEVEL | gpio-wait - LINE MS\n"
+    "           the same on a board running the accel bridge (its own numbering; no USB)\n"
+    "  Numbers: decimal, 0x hex or 0 octal; HEX: pairs of hex digits (e.g. 9f00).\n"
+    "exit status: 0 the transfer gave ACCEL_OK, 1 it did not, 2 usage\n";
+
+/* argv[0] is the command; a usage error exits 2. */
+static void parse(int argc, char **argv, int bridge, probe *p)
 {
-    size_t n = 0;
-    if (strcmp(s, "-") == 0) return 0;
-    while (s[0] && s[1] && n < cap) {
-        char b[3] = {s[0], s[1], 0};
-        out[n++] = (uint8_t)strtoul(b, NULL, 16);
-        s += 2;
-    }
-    if (*s) {
-        fprintf(stderr, "bad or too long hex string\n");
+    const char *c = argv[0];
+    uint64_t a, b;
+    memset(p, 0, sizeof *p);
+#define ARGS(lo, hi, form)                                                                         \
+    do {                                                                                           \
+        if (argc < (lo) || argc > (hi)) exit(cli_usage("%s takes %s", c, form));                  \
+    } while (0)
+    if (bridge && strncmp(c, "usb", 3) == 0) {
+        fprintf(stderr, "accel-linux-probe: USB is not carried by the bridge\n");
         exit(2);
     }
-    return n;
+    if (bridge && strcmp(c, "spi") && strcmp(c, "hello") && argc > 1 && strcmp(argv[1], "-"))
+        exit(cli_usage("%s: write - for the bus: the board numbers its own", c));
+    if (bridge && !strcmp(c, "hello")) {
+        ARGS(1, 1, "no arguments");
+        p->cmd = P_HELLO;
+    } else if (!strcmp(c, "spi")) {
+        if (bridge) ARGS(3, 3, "CS HEX");
+        else ARGS(3, 5, "B.C HEX [SPEED_HZ [MODE]]");
+        if (strchr(argv[1], '.') || !bridge) {
+            cli_num_pair("spi", "B.C", argv[1], 0, UINT32_MAX, &a, 255, &b);
+            p->bus = (unsigned)a;
+            p->cs = (uint8_t)b;
+        } else {
+            p->cs = (uint8_t)cli_num("CS", argv[1], 0, 255);
+        }
+        p->n = cli_hex("HEX", argv[2], tx, sizeof tx);
+        if (p->n == 0) exit(cli_usage("HEX: at least one byte"));
+        p->speed = argc > 3 ? (uint32_t)cli_num("SPEED_HZ", argv[3], 1, UINT32_MAX) : 1000000u;
+        p->mode = argc > 4 ? (uint8_t)cli_num("MODE", argv[4], 0, 3) : 0;
+        p->cmd = P_SPI;
+    } else if (!strcmp(c, "i2c")) {
+        ARGS(5, 5, bridge ? "- ADDR HEX RLEN" : "N ADDR HEX RLEN");
+        if (!bridge) p->bus = (unsigned)cli_num("N", argv[1], 0, UINT32_MAX);
+        /* Linux's i2c-dev takes 7-bit addresses; a board may take 10-bit ones */
+        p->addr = (uint16_t)cli_num("ADDR", argv[2], 0, bridge ? 0x3FF : 0x7F);
+        p->n = strcmp(argv[3], "-") ? cli_hex("HEX", argv[3], tx, sizeof tx) : 0;
+        p->rlen = (size_t)cli_num("RLEN", argv[4], 0, sizeof rx);
+        p->cmd = P_I2C;
+    } else if (!strcmp(c, "gpio-set")) {
+        ARGS(4, 4, bridge ? "- LINE LEVEL" : "CHIP OFFSET LEVEL");
+        if (!bridge) p->chip = (unsigned)cli_num("CHIP", argv[1], 0, UINT32_MAX);
+        p->line = (uint32_t)cli_num(bridge ? "LINE" : "OFFSET", argv[2], 0, UINT32_MAX);
+        p->level = (uint32_t)cli_num("LEVEL", argv[3], 0, 1);
+        p->cmd = P_GPIO_SET;
+    } else if (!strcmp(c, "gpio-wait")) {
+        if (bridge) ARGS(4, 4, "- LINE MS");
+        else ARGS(4, 5, "CHIP OFFSET MS [low]");
+        if (!bridge) p->chip = (unsigned)cli_num("CHIP", argv[1], 0, UINT32_MAX);
+        p->line = (uint32_t)cli_num(bridge ? "LINE" : "OFFSET", argv[2], 0, UINT32_MAX);
+        p->ms = (uint32_t)cli_num("MS", argv[3], 0, UINT32_MAX);
+        if (argc > 4 && strcmp(argv[4], "low"))
+            exit(cli_usage("gpio-wait: '%s' is not \"low\"", argv[4]));
+        p->low = argc > 4;
+        p->cmd = P_GPIO_WAIT;
+    } else if (!strcmp(c, "usb") || !strcmp(c, "usb-in")) {
+        int in = !strcmp(c, "usb-in");
+        if (in) ARGS(6, 6, "VID:PID IFACE EP LEN MS");
+        else ARGS(2, 3, "VID:PID [IFACE]");
+        cli_num_pair(c, "VID:PID", argv[1], 1, 0xFFFF, &a, 0xFFFF, &b);
+        p->vid = (uint16_t)a;
+        p->pid = (uint16_t)b;
+        p->iface = argc > 2 ? (int)cli_num("IFACE", argv[2], 0, 255) : 0;
+        if (in) {
+            p->ep = (uint8_t)cli_num("EP", argv[3], 0, 255);
+            p->rlen = (size_t)cli_num("LEN", argv[4], 1, sizeof rx);
+            p->ms = (uint32_t)cli_num("MS", argv[5], 0, UINT32_MAX);
+        }
+        p->cmd = in ? P_USB_IN : P_USB;
+    } else {
+        exit(cli_usage("unknown command %s", c));
+    }
+#undef ARGS
 }
 
 static void dump(const char *what, const uint8_t *b, size_t n)
@@ -74,16 +157,6 @@ static int report(const char *step, accel_status st, const accel_linux *lx)
     return st == ACCEL_OK ? 0 : 1;
 }
 
-static int usage(void)
-{
-    fprintf(stderr, "usage: accel-linux-probe spi B.C HEX [SPEED [MODE]] | i2c N ADDR HEX RLEN"
-                    " | gpio-set CHIP OFF LEVEL | gpio-wait CHIP OFF MS [low]"
-                    " | usb VID:PID [IFACE] | usb-in VID:PID IFACE EP LEN MS\n"
-                    "       accel-linux-probe --bridge DEV[,BAUD] hello | spi CS HEX"
-                    " | i2c - ADDR HEX RLEN | gpio-set - LINE LEVEL | gpio-wait - LINE MS\n");
-    return 2;
-}
-
 /* The same probes on a board behind the bridge: its port, its numbering. */
 static int bridge_report(const char *step, accel_status st)
 {
@@ -94,11 +167,10 @@ static int bridge_report(const char *step, accel_status st)
     return st == ACCEL_OK ? 0 : 1;
 }
 
-static int bridge_probe(int argc, char **argv, const accel_port *bp)
+static int bridge_probe(const probe *p, const accel_port *bp)
 {
-    static uint8_t tx[4096], rx[4096];
-    int rc;
-    if (strcmp(argv[1], "hello") == 0 && argc == 2) {
+    int rc = 0;
+    if (p->cmd == P_HELLO) {
 #ifdef ACCEL_HAVE_BRIDGE
         static const char *names[] = {"spi", "i2c", "gpio_set", "wait_irq", "time", "delay",
                                       "reg_read32", "reg_write32", "reg_read64", "reg_write64"};
@@ -110,30 +182,17 @@ static int bridge_probe(int argc, char **argv, const accel_port *bp)
         printf("\n");
 #endif
         rc = 0;
-    } else if (strcmp(argv[1], "spi") == 0 && argc >= 4) {
-        const char *dot = strchr(argv[2], '.');
-        unsigned long cs = num(dot ? dot + 1 : argv[2]);
-        size_t n = hex(argv[3], tx, sizeof tx);
-        if (n == 0 || cs > 255) return usage();
-        rc = bridge_report("transfer", accel_port_spi_transfer(bp, (uint8_t)cs, tx, rx, n, 0));
-        if (!rc) dump("rx", rx, n);
-    } else if (strcmp(argv[1], "i2c") == 0 && argc >= 6) {
-        size_t wn = hex(argv[4], tx, sizeof tx), rn = (size_t)num(argv[5]);
-        if (rn > sizeof rx) return usage();
-        rc = bridge_report("write_read", accel_port_i2c_write_read(bp, (uint16_t)num(argv[3]), tx,
-                                                                    wn, rx, rn));
-        if (!rc) dump("read", rx, rn);
-    } else if (strcmp(argv[1], "gpio-set") == 0 && argc >= 5) {
-        rc = bridge_report("set", accel_port_gpio_set(bp, (unsigned)num(argv[3]),
-                                                      (unsigned)num(argv[4])));
-    } else if (strcmp(argv[1], "gpio-wait") == 0 && argc >= 5) {
-        rc = bridge_report("wait_irq", accel_port_wait_irq(bp, (unsigned)num(argv[3]),
-                                                           (uint32_t)num(argv[4])));
-    } else if (strncmp(argv[1], "usb", 3) == 0) {
-        fprintf(stderr, "accel-linux-probe: USB is not carried by the bridge\n");
-        rc = 2;
+    } else if (p->cmd == P_SPI) {
+        rc = bridge_report("transfer", accel_port_spi_transfer(bp, p->cs, tx, rx, p->n, 0));
+        if (!rc) dump("rx", rx, p->n);
+    } else if (p->cmd == P_I2C) {
+        rc = bridge_report("write_read", accel_port_i2c_write_read(bp, p->addr, tx, p->n, rx,
+                                                                    p->rlen));
+        if (!rc) dump("read", rx, p->rlen);
+    } else if (p->cmd == P_GPIO_SET) {
+        rc = bridge_report("set", accel_port_gpio_set(bp, (unsigned)p->line, (unsigned)p->level));
     } else {
-        return usage();
+        rc = bridge_report("wait_irq", accel_port_wait_irq(bp, (unsigned)p->line, p->ms));
     }
     if (bt_close(0) && !rc) rc = 1;
     return rc;
@@ -141,72 +200,65 @@ static int bridge_probe(int argc, char **argv, const accel_port *bp)
 
 int main(int argc, char **argv)
 {
-    static uint8_t tx[4096], rx[4096];
     accel_linux lx;
     accel_port port;
     accel_status st;
+    probe p;
     int rc;
+    cli_start("accel-linux-probe",
+              "open one Linux SPI, I2C, GPIO or USB device (or a bridge board's bus) and do one "
+              "transfer, to check wiring and permissions",
+              usage_text, argc, argv);
     if (argc >= 2 && strcmp(argv[1], "--bridge") == 0) {
         const accel_port *bp;
-        if (argc < 4) return usage();
+        char path[256];
+        uint32_t baud;
+        if (argc < 4) return cli_usage("--bridge needs DEV[,BAUD] and a COMMAND");
+        if (accel_linux_serial_parse(argv[2], path, sizeof path, &baud) != ACCEL_OK)
+            return cli_usage("--bridge: '%s' is not DEV[,BAUD]", argv[2]);
+        parse(argc - 3, argv + 3, 1, &p); /* before the board is opened */
         bp = bt_open("accel-linux-probe", argv[2], NULL);
         if (!bp) return 1;
-        return bridge_probe(argc - 2, argv + 2, bp);
+        return bridge_probe(&p, bp);
     }
-    if (argc < 2) return usage();
+    if (argc < 2) return cli_usage(NULL);
+    if (argv[1][0] == '-') return cli_usage("unknown option %s", argv[1]);
+    parse(argc - 1, argv + 1, 0, &p);
     accel_linux_init(&lx);
     accel_linux_port(&lx, &port);
-    if (strcmp(argv[1], "spi") == 0 && argc >= 4) {
-        unsigned bus = 0, cs = 0;
-        size_t n = hex(argv[3], tx, sizeof tx);
-        if (sscanf(argv[2], "%u.%u", &bus, &cs) != 2 || n == 0 || cs > 255) return usage();
-        st = accel_linux_spi_open(&lx, bus, cs, (uint8_t)(argc > 5 ? num(argv[5]) : 0),
-                                  (uint32_t)(argc > 4 ? num(argv[4]) : 1000000), 8);
+    if (p.cmd == P_SPI) {
+        st = accel_linux_spi_open(&lx, p.bus, p.cs, p.mode, p.speed, 8);
         if (report("open", st, &lx)) return 1;
-        rc = report("transfer", accel_port_spi_transfer(&port, (uint8_t)cs, tx, rx, n, 0), &lx);
-        if (!rc) dump("rx", rx, n);
-    } else if (strcmp(argv[1], "i2c") == 0 && argc >= 6) {
-        size_t wn = hex(argv[4], tx, sizeof tx), rn = (size_t)num(argv[5]);
-        if (rn > sizeof rx) return usage();
-        st = accel_linux_i2c_open(&lx, (unsigned)num(argv[2]));
+        rc = report("transfer", accel_port_spi_transfer(&port, p.cs, tx, rx, p.n, 0), &lx);
+        if (!rc) dump("rx", rx, p.n);
+    } else if (p.cmd == P_I2C) {
+        st = accel_linux_i2c_open(&lx, p.bus);
         if (report("open", st, &lx)) return 1;
-        rc = report("write_read", accel_port_i2c_write_read(&port, (uint16_t)num(argv[3]), tx,
-                                                             wn, rx, rn), &lx);
-        if (!rc) dump("read", rx, rn);
-    } else if (strncmp(argv[1], "gpio-", 5) == 0 && argc >= 5) {
-        int is_set = strcmp(argv[1], "gpio-set") == 0;
-        st = accel_linux_gpio_open(&lx, (unsigned)num(argv[2]));
+        rc = report("write_read", accel_port_i2c_write_read(&port, p.addr, tx, p.n, rx, p.rlen),
+                    &lx);
+        if (!rc) dump("read", rx, p.rlen);
+    } else if (p.cmd == P_GPIO_SET || p.cmd == P_GPIO_WAIT) {
+        st = accel_linux_gpio_open(&lx, p.chip);
         if (report("open", st, &lx)) return 1;
-        if (is_set) {
-            unsigned level = (unsigned)num(argv[4]);
-            st = accel_linux_gpio_request_output(&lx, 0, (uint32_t)num(argv[3]), level, 0);
+        if (p.cmd == P_GPIO_SET) {
+            st = accel_linux_gpio_request_output(&lx, 0, p.line, (unsigned)p.level, 0);
             if (report("request", st, &lx)) return 1;
-            rc = report("set", accel_port_gpio_set(&port, 0, level), &lx);
+            rc = report("set", accel_port_gpio_set(&port, 0, (unsigned)p.level), &lx);
         } else {
             uint32_t t0;
-            int low = argc > 5 && strcmp(argv[5], "low") == 0;
-            st = accel_linux_gpio_request_irq(&lx, 0, (uint32_t)num(argv[3]), low);
+            st = accel_linux_gpio_request_irq(&lx, 0, p.line, p.low);
             if (report("request", st, &lx)) return 1;
             t0 = accel_linux_now_ms(NULL);
-            rc = report("wait_irq", accel_port_wait_irq(&port, 0, (uint32_t)num(argv[4])), &lx);
+            rc = report("wait_irq", accel_port_wait_irq(&port, 0, p.ms), &lx);
             printf("after %ld ms\n", (long)accel_time_diff(accel_linux_now_ms(NULL), t0));
         }
-    } else if (strncmp(argv[1], "usb", 3) == 0 && argc >= 3) {
+    } else {
 #ifdef ACCEL_HAVE_LIBUSB
-        unsigned vid = 0, pid = 0;
-        int in = strcmp(argv[1], "usb-in") == 0;
         size_t done = 0;
-        if (sscanf(argv[2], "%x:%x", &vid, &pid) != 2 || vid > 0xFFFF || pid > 0xFFFF ||
-            (in && argc < 7))
-            return usage();
-        st = accel_linux_usb_open(&lx, (uint16_t)vid, (uint16_t)pid,
-                                  argc > 3 ? (int)num(argv[3]) : 0);
+        st = accel_linux_usb_open(&lx, p.vid, p.pid, p.iface);
         if (report("open", st, &lx)) return 1;
-        if (in) {
-            size_t len = (size_t)num(argv[5]);
-            if (len == 0 || len > sizeof rx) return usage();
-            rc = report("in", accel_port_usb_bulk_in(&port, (uint8_t)num(argv[4]), rx, len,
-                                                     (uint32_t)num(argv[6]), &done), &lx);
+        if (p.cmd == P_USB_IN) {
+            rc = report("in", accel_port_usb_bulk_in(&port, p.ep, rx, p.rlen, p.ms, &done), &lx);
         } else {
             /* GET_DESCRIPTOR(DEVICE): standard, device-to-host */
             rc = report("get_descriptor", accel_port_usb_control(&port, ACCEL_USB_DIR_IN, 6,
@@ -215,11 +267,8 @@ int main(int argc, char **argv)
         }
         dump("data", rx, done);
 #else
-        fprintf(stderr, "built without libusb-1.0 (ACCEL_HAVE_LIBUSB)\n");
-        rc = 2;
+        rc = cli_fail("%s: built without libusb-1.0 (ACCEL_HAVE_LIBUSB)", argv[1]);
 #endif
-    } else {
-        return usage();
     }
     accel_linux_close(&lx);
     return rc;

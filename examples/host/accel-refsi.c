@@ -11,14 +11,14 @@
  *   RUN_KERNEL_SLICE max_harts=.. instances=.. slice=..
  *   RUN_INSTANCES max_harts=.. instances=.. args=0x..,0x..     SYNC_CACHE flags=..
  * The register name in parentheses is printed where the register has one; asm accepts it and
- * checks it names the same index. '#' starts a comment in asm input.
- * Exit status: 0 ok, 1 usage or I/O error, 2 malformed input (where and why on stderr). */
+ * checks it names the same index. '#' starts a comment in asm input, which is text: a file with
+ * a NUL byte (a binary command buffer given to asm by mistake) is refused.
+ * Exit status: 0 ok, 1 malformed input or an I/O error (where and why on stderr), 2 usage. */
 #define _POSIX_C_SOURCE 200809L
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
+#include "cli.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,44 +42,8 @@ static const char *reg_name(uint32_t r, char *tmp, size_t cap)
     return tmp;
 }
 
-static unsigned char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *buf = NULL;
-    size_t cap = 0, n = 0;
-    if (!f) {
-        fprintf(stderr, "accel-refsi: %s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    for (;;) {
-        size_t got;
-        if (n == cap) {
-            unsigned char *nb;
-            cap = cap ? cap * 2 : 4096;
-            nb = (unsigned char *)realloc(buf, cap + 1);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                fprintf(stderr, "accel-refsi: out of memory\n");
-                return NULL;
-            }
-            buf = nb;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    if (ferror(f)) {
-        fprintf(stderr, "accel-refsi: %s: read error\n", path);
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    fclose(f);
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
+/* command buffers and their text are small: 256 MiB is far beyond any */
+#define REFSI_MAX_INPUT (256u << 20)
 
 static void print_reg(uint32_t r)
 {
@@ -92,16 +56,15 @@ static void print_reg(uint32_t r)
 static int cmd_disasm(const char *path)
 {
     size_t len = 0, i;
-    unsigned char *buf = read_file(path, &len);
+    unsigned char *buf = cli_read_file(path, REFSI_MAX_INPUT, &len);
     accel_refsi_iter it;
     accel_refsi_cmd c;
     accel_status st;
     if (!buf) return 1;
     st = accel_refsi_iter_init(&it, buf, len);
     if (st != ACCEL_OK) {
-        fprintf(stderr, "%s: %s\n", path, accel_status_str(st));
         free(buf);
-        return 1;
+        return cli_fail("%s: %s", path, accel_status_str(st));
     }
     while ((st = accel_refsi_iter_next(&it, &c)) == ACCEL_OK) {
         printf("%s", OPS[c.opcode]);
@@ -145,7 +108,7 @@ static int cmd_disasm(const char *path)
         fflush(stdout);
         fprintf(stderr, "accel-refsi: %s: command %zu at byte offset 0x%zx: %s\n", path, it.index,
                 it.pos, accel_status_str(st));
-        return 2;
+        return 1;
     }
     return 0;
 }
@@ -163,16 +126,12 @@ typedef struct {
 static int asm_err(const char *path, unsigned line, const char *why)
 {
     fprintf(stderr, "accel-refsi: %s:%u: %s\n", path, line, why);
-    return 2;
+    return 1;
 }
 
 static int parse_u64(const char *s, uint64_t *out)
 {
-    char *end;
-    if (!*s || *s == '-' || *s == '+' || isspace((unsigned char)*s)) return 0;
-    errno = 0;
-    *out = strtoull(s, &end, 0);
-    return errno == 0 && *end == 0;
+    return cli_parse_u64(s, UINT64_MAX, out);
 }
 
 /* Find key and parse it; 0 when missing, malformed or above max. */
@@ -212,7 +171,7 @@ static int get_list(fields *f, const char *key, uint64_t *out, size_t max, size_
 static int cmd_asm(const char *path)
 {
     size_t len = 0;
-    unsigned char *text = read_file(path, &len);
+    unsigned char *text = cli_read_file(path, REFSI_MAX_INPUT, &len);
     static uint8_t out[1u << 20];
     static uint8_t nop[8 * ACCEL_REFSI_MAX_PAYLOAD];
     static uint64_t list[ACCEL_REFSI_MAX_PAYLOAD + 1];
@@ -220,7 +179,16 @@ static int cmd_asm(const char *path)
     char *line, *next;
     unsigned lineno = 0;
     int rc = 0;
+    const unsigned char *nul;
     if (!text) return 1;
+    /* the text would end at the first NUL and the rest be dropped without a word */
+    if ((nul = (const unsigned char *)memchr(text, 0, len)) != NULL) {
+        cli_fail("%s: binary input (a NUL byte at offset 0x%lx): asm reads the text that disasm "
+                 "prints",
+                 path, (unsigned long)(nul - text));
+        free(text);
+        return 1;
+    }
     if (accel_refsi_builder_init(&b, out, sizeof out) != ACCEL_OK) { /* a static buffer: never */
         free(text);
         return 1;
@@ -364,8 +332,15 @@ static int cmd_asm(const char *path)
 
 int main(int argc, char **argv)
 {
+    cli_start("accel-refsi", "disassemble and assemble RefSi command-processor (CMP) buffers",
+              "usage: accel-refsi disasm FILE   binary command buffer -> one line per command\n"
+              "       accel-refsi asm FILE      that text -> the identical binary, on stdout\n"
+              "exit status: 0 ok, 1 malformed input or an I/O error, 2 usage\n",
+              argc, argv);
     if (argc == 3 && !strcmp(argv[1], "disasm")) return cmd_disasm(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "asm")) return cmd_asm(argv[2]);
-    fprintf(stderr, "usage: accel-refsi disasm FILE | accel-refsi asm FILE\n");
-    return 1;
+    if (argc < 2) return cli_usage(NULL);
+    if (strcmp(argv[1], "disasm") && strcmp(argv[1], "asm"))
+        return cli_usage("unknown command %s", argv[1]);
+    return cli_usage("%s takes one FILE", argv[1]);
 }

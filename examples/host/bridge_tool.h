@@ -8,6 +8,7 @@
 #include "accel.h"
 #include "accel_linux.h"
 #include "accel_linux_serial.h"
+#include "cli.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,7 @@ BT_FN const accel_port *bt_open(const char *tool, const char *spec, const char *
     if (capture_path) {
         bt_cap = fopen(capture_path, "wb");
         if (!bt_cap) {
-            perror(capture_path);
+            fprintf(stderr, "%s: %s: %s\n", tool, capture_path, strerror(errno));
             return NULL;
         }
     }
@@ -95,26 +96,12 @@ BT_FN const accel_port *bt_open(const char *tool, const char *spec, const char *
 /* Serve a capture file instead of a device. Returns the port, or NULL after printing why. */
 BT_FN const accel_port *bt_replay_open(const char *tool, const char *file)
 {
-    FILE *fp = fopen(file, "rb");
-    long n;
+    size_t n = 0;
     accel_status st;
-    if (!fp) {
-        perror(file);
-        return NULL;
-    }
-    if (fseek(fp, 0, SEEK_END) != 0 || (n = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0) {
-        fclose(fp);
-        fprintf(stderr, "%s: %s: cannot size the file\n", tool, file);
-        return NULL;
-    }
-    bt_rep_buf = (unsigned char *)malloc((size_t)n + 1u);
-    if (!bt_rep_buf || fread(bt_rep_buf, 1, (size_t)n, fp) != (size_t)n) {
-        fclose(fp);
-        fprintf(stderr, "%s: %s: cannot read\n", tool, file);
-        return NULL;
-    }
-    fclose(fp);
-    st = accel_replay_open(&bt_replay, bt_rep_buf, (size_t)n);
+    /* read whole, streamed (a pipe works); 1 GiB is far beyond any session */
+    bt_rep_buf = cli_read_file(file, (size_t)1 << 30, &n);
+    if (!bt_rep_buf) return NULL;
+    st = accel_replay_open(&bt_replay, bt_rep_buf, n);
     if (st != ACCEL_OK) {
         fprintf(stderr, "%s: %s: %s (at exchange %ld)\n", tool, file, accel_status_str(st),
                 bt_replay.diverged_at == ACCEL_REPLAY_NONE ? -1L : (long)bt_replay.diverged_at);

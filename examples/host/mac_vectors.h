@@ -1,13 +1,15 @@
 /* mac_vectors.h - reader and runner of the int8/uint8 vector text format
  * (tests/vectors/int8/FORMAT.md) for build/accel-check and demo_mac. Host-only (stdio, malloc).
  * The including file defines ACCEL_IMPLEMENTATION and includes accel.h first.
- *   int run_file(const char *path, long *passed, long *failed);   0, or -1 if malformed */
+ *   int run_file(const char *path, long *passed, long *failed);   0, or -1 if malformed
+ * (a directory, or a file without any case, is refused too) */
 #ifndef MAC_VECTORS_H
 #define MAC_VECTORS_H
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/stat.h>
 
 #define MAXDIMS 8
 #define MAXLINE 8192
@@ -355,14 +357,21 @@ static int run_case(tcase *c)
 /* Returns 0 or -1 (malformed); adds to the counters. */
 static int run_file(const char *path, long *passed, long *failed)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f;
     char line[MAXLINE];
     char *w[MAXDIMS + 300];
     int in_case = 0, n, r;
+    long cases = 0;
     tcase c;
+    struct stat sb;
     memset(&c, 0, sizeof c);
     g_file = path;
     g_line = 0;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fprintf(stderr, "%s: is a directory\n", path);
+        return -1;
+    }
+    f = fopen(path, "r");
     if (!f) {
         fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
         return -1;
@@ -392,6 +401,7 @@ static int run_file(const char *path, long *passed, long *failed)
             if (r < 0) goto bad;
             if (r) (*passed)++;
             else (*failed)++;
+            cases++;
             in_case = 0;
             continue;
         }
@@ -454,6 +464,8 @@ static int run_file(const char *path, long *passed, long *failed)
     }
     if (ferror(f)) { fail("read error"); goto bad; }
     if (in_case) { fail("file ends inside a case (missing end)"); goto bad; }
+    /* a file that checks nothing must not pass as "0 passed, 0 failed" */
+    if (cases == 0) { fail("no cases: the file is empty or holds only comments"); goto bad; }
     fclose(f);
     free_case(&c);
     return 0;

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# tools_input.sh - every host tool against bad input, one table: tool, arguments, the exit code
+# and the message it must give. The conventions it keeps (examples/host/cli.h): --help on stdout,
+# exit 0, starting with what the tool is for; --version names accel.h's version; a usage error
+# exits 2 and prints nothing on stdout (so nothing ran: no device was opened or booted); a failed
+# operation exits 1 with one line on stderr naming the file or device and the reason; numbers
+# and hex are parsed strictly; a directory is refused as one; pipes are read by streaming.
+# accel-check keeps diff's convention (1 a case failed, 2 a file it cannot use).
+# ACCEL_TOOLS_DIR runs the table against other builds of the tools (default build/).
+. "$(dirname "$0")/lib.sh"
+B=${ACCEL_TOOLS_DIR:-build}
+TOOLS="accel-check accel-edgetpu accel-refsi accel-tsp1 accel-linux-probe accel-capture accel-bridge-sim"
+for t in $TOOLS; do
+    [ -x "$B/$t" ] || make -s "$B/$t" >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+done
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+VERSION=$(sed -n 's/^#define ACCEL_VERSION_STRING "\(.*\)"$/\1/p' accel.h)
+
+# row TOOL WANT_RC STREAM WANT ARGS...
+#   STREAM out: WANT on stdout; err: WANT on stderr; err0: WANT on stderr and stdout empty.
+#   A row with WANT_RC 1 must also print exactly one line on stderr. Standard input is a pipe
+#   that carries the file named by $IN (nothing without it): a pipe, not a redirected file, so
+#   /dev/stdin cannot be sized by seeking. A tool that hangs (a server that took a bad number)
+#   is stopped after 10 s.
+row() {
+    local tool=$1 want_rc=$2 stream=$3 want=$4 rc got why=""
+    shift 4
+    cat "${IN:-/dev/null}" | timeout 10 "$B/$tool" "$@" >"$W/out" 2>"$W/err"
+    rc=${PIPESTATUS[1]}
+    if [ "$stream" = out ]; then got=$(cat "$W/out"); else got=$(cat "$W/err"); fi
+    [ "$rc" = "$want_rc" ] || why="exit $rc, want $want_rc"
+    [[ "$got" == *"$want"* ]] || why="${why:+$why; }no '$want' on std${stream%0}"
+    if [ "$stream" = err0 ] && [ -s "$W/out" ]; then why="${why:+$why; }stdout not empty"; fi
+    if [ "$want_rc" = 1 ] && [ "$(wc -l <"$W/err")" != 1 ]; then
+        why="${why:+$why; }$(wc -l <"$W/err") lines on stderr, want 1"
+    fi
+    printf '%-17s %-44s %s  %s\n' "$tool" "$(printf '%s ' "$@" | sed "s|$W/||g" | cut -c1-44)" \
+        "$rc" "$(head -1 <<<"$got" | sed "s|$W/||g" | cut -c1-90)"
+    if [ -z "$why" ]; then ok "$tool $*"; else bad "$tool $*" "$why: $(head -c 300 "$W/err")"; fi
+}
+
+# inputs
+mkdir "$W/dir"
+: >"$W/empty"
+printf '# only a comment\n\n# and another\n' >"$W/comments.txt"
+# the smallest TFLite flatbuffer: root table at 12, identifier TFL3, a vtable with no fields (a
+# model with no operators: what a .tflite is before edgetpu_compiler made it an Edge TPU one)
+printf '\x0c\x00\x00\x00TFL3\x04\x00\x04\x00\x04\x00\x00\x00' >"$W/plain.tflite"
+# the same with the operator's name in it but no operator table (a cut or damaged model); 48
+# bytes, whole 16-byte bundles, so it must not pass for a bitstream
+{ cat "$W/plain.tflite"; printf 'edgetpu-custom-op\0'; head -c 14 /dev/zero; } >"$W/cut_edgetpu.tflite"
+# a hand-made Edge TPU program, START .. END (as in edgetpu_tool.sh)
+z='\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
+nop="\x00\x08\x00\x00$z"
+printf "\x80\x0f\x00\x14$z\x40\x08\x01\x00$z$nop$nop$nop$nop\xc0\x0f\x00\x04$z" >"$W/prog.coral"
+# a RefSi command buffer (SYNC_CACHE flags=3, FINISH): binary, starts with 0x00
+printf '\x00\x09\x00\xc0\x03\x00\x00\x00\x00\x01\x00\xc0\x00\x00\x00\x00' >"$W/cmds.bin"
+printf 'FINISH\n\0NOP\n' >"$W/nul.txt"
+printf '\x01\x08\x06\xc0\x04\x02\x00\x00' >"$W/reserved.bin"
+# TSP1 update images: 10 chunks of 144 bytes whose last 4 bytes are the CRC-32 (LE) of the rest
+# (gzip's trailer starts with it), one of 100 bytes, and one of 4 GiB + 144 (sparse)
+head -c 1436 /dev/zero | tr '\0' 'A' >"$W/img.bin"
+gzip -c "$W/img.bin" | tail -c 8 | head -c 4 >>"$W/img.bin"
+head -c 100 /dev/zero >"$W/img100.bin"
+truncate -s 4294967440 "$W/img4g.bin"
+if [ "$(du -k "$W/img4g.bin" | cut -f1)" -gt 1024 ]; then rm -f "$W/img4g.bin"; fi
+
+for t in $TOOLS; do
+    row "$t" 0 out "$t - " --help
+    row "$t" 0 out "$t (accel) $VERSION" --version
+done
+row accel-tsp1 0 out "accel-tsp1 - " -h
+
+# accel-check
+row accel-check 2 err "no cases" "$W/empty"
+row accel-check 2 err "no cases" "$W/comments.txt"
+row accel-check 2 err "dir: is a directory" "$W/dir"
+row accel-check 2 err0 "unknown option -x" -x
+row accel-check 2 err0 "usage:"                  # pinned: already so before these checks
+
+# accel-refsi
+row accel-refsi 2 err0 "usage:"
+row accel-refsi 2 err0 "unknown command" frob x
+row accel-refsi 1 err0 "cmds.bin: binary input (a NUL byte at offset 0x0)" asm "$W/cmds.bin"
+row accel-refsi 1 err0 "nul.txt: binary input (a NUL byte at offset 0x7)" asm "$W/nul.txt"
+row accel-refsi 1 err0 "dir: is a directory" disasm "$W/dir"
+row accel-refsi 1 err0 "command 0 at byte offset 0x0: ACCEL_E_REFSI_RESERVED" disasm "$W/reserved.bin"
+IN="$W/cmds.bin" row accel-refsi 0 out "SYNC_CACHE flags=0x3" disasm /dev/stdin  # pinned
+
+# accel-edgetpu
+row accel-edgetpu 1 err0 "plain.tflite: no edgetpu-custom-op: compile it with edgetpu_compiler" disasm "$W/plain.tflite"
+row accel-edgetpu 1 err0 "plain.tflite: no edgetpu-custom-op: compile it with edgetpu_compiler" info --json "$W/plain.tflite"
+row accel-edgetpu 1 err0 "plain.tflite: no edgetpu-custom-op: compile it with edgetpu_compiler" plan "$W/plain.tflite"
+row accel-edgetpu 1 err0 "cut_edgetpu.tflite: not a usable Edge TPU model" disasm "$W/cut_edgetpu.tflite"
+row accel-edgetpu 1 err0 "dir: is a directory" disasm "$W/dir"
+row accel-edgetpu 1 err0 "dir: is a directory" info --json "$W/dir"
+row accel-edgetpu 1 err0 "empty: empty" disasm "$W/empty"
+IN="$W/prog.coral" row accel-edgetpu 0 out "0x0000 S         START len=640 bits" disasm /dev/stdin
+IN="$W/plain.tflite" row accel-edgetpu 1 err0 "no edgetpu-custom-op" info --json /dev/stdin
+row accel-edgetpu 2 err0 "unknown command frob" frob
+if D=$(data_dir edgetpu ACCEL_EDGETPU_DATA); then
+    head -c 4096 "$D/models/dense_256_edgetpu.tflite" >"$W/dense_cut_edgetpu.tflite"
+    row accel-edgetpu 1 err0 "no edgetpu-custom-op: compile it with edgetpu_compiler" info --json "$D/models/dense_256.tflite"
+    row accel-edgetpu 1 err0 "dense_cut_edgetpu.tflite: not a usable Edge TPU model" disasm "$W/dense_cut_edgetpu.tflite"
+else
+    skip "accel-edgetpu on dense_256.tflite and a cut dense_256_edgetpu.tflite" "third-party data absent (no ../shared/data/edgetpu; ACCEL_EDGETPU_DATA overrides it)"
+fi
+
+# accel-tsp1: nothing reaches the (simulated) device before the command line is known good,
+# so a refusal prints no async line on stdout
+row accel-tsp1 2 err0 "MASK: 'banana' is not a number" start banana
+row accel-tsp1 2 err0 "MASK: 0x100000000 is out of range" stop 0x100000000
+row accel-tsp1 2 err0 "--hz: 'abc' is not a number" --spidev 99.0 --hz abc echo x
+row accel-tsp1 2 err0 "--hz: 0 is out of range" --spidev 99.0 --hz 0 echo x
+row accel-tsp1 2 err0 "--intb: '7x' is not a number" --spidev 99.0 --intb 7x echo x
+row accel-tsp1 2 err0 "--wake: '-1' is not a number" --spidev 99.0 --wake -1 echo x
+row accel-tsp1 2 err0 "--gpiochip: 'abc' is not a number" --spidev 99.0 --gpiochip abc echo x
+row accel-tsp1 2 err0 "--cs: 'abc' is not a number" --replay "$W/empty" --cs abc echo x
+row accel-tsp1 2 err0 "--spidev: '0.x' is not B.C" --spidev 0.x echo x
+row accel-tsp1 2 err0 "--hz need --spidev" --hz 1000 echo x
+row accel-tsp1 2 err0 "--cs needs --bridge or --replay" --cs 1 echo x
+row accel-tsp1 2 err0 "unknown command frobnicate" frobnicate
+row accel-tsp1 2 err0 "echo takes one TEXT" echo
+row accel-tsp1 2 err0 "info takes no arguments" info x
+row accel-tsp1 2 err0 "--bridge: '/dev/null,fast' is not DEV[,BAUD]" --bridge /dev/null,fast echo x
+row accel-tsp1 1 err0 "empty: empty" update "$W/empty"
+row accel-tsp1 1 err0 "img100.bin: 100 bytes, not a whole number of 144-byte NVM chunks" update "$W/img100.bin"
+if [ -f "$W/img4g.bin" ]; then
+    row accel-tsp1 1 err0 "img4g.bin: too large: 4294967440 bytes" update "$W/img4g.bin"
+else
+    skip "accel-tsp1 update of a 4 GiB + 144 byte image" "the file system here makes no sparse files"
+fi
+row accel-tsp1 1 err0 "dir: is a directory" update "$W/dir"
+row accel-tsp1 1 err0 "dir: is a directory" --replay "$W/dir" info
+IN="$W/img.bin" row accel-tsp1 0 out "update 1440 / 1440 bytes" update /dev/stdin
+
+# accel-linux-probe: a bad argument never reaches a bus
+row accel-linux-probe 2 err0 "HEX: bad hex string: 'z' at position 0" spi 0.0 zz
+row accel-linux-probe 2 err0 "HEX: bad hex string: an odd number of hex digits" spi 0.0 9f0
+row accel-linux-probe 2 err0 "MODE: 4 is out of range" spi 99.0 9f00 1000000 4
+row accel-linux-probe 2 err0 "SPEED_HZ: '1M' is not a number" spi 99.0 9f00 1M
+row accel-linux-probe 2 err0 "ADDR: '-1' is not a number" i2c 99 -1 00 1
+row accel-linux-probe 2 err0 "ADDR: 0x80 is out of range" i2c 99 0x80 00 1
+row accel-linux-probe 2 err0 "i2c takes N ADDR HEX RLEN" i2c 99 0x50 00 1 extra
+row accel-linux-probe 2 err0 "LEVEL: 2 is out of range" gpio-set 99 3 2
+row accel-linux-probe 2 err0 "gpio-wait: 'high' is not \"low\"" gpio-wait 99 3 5 high
+row accel-linux-probe 2 err0 "unknown command gpio-foo" gpio-foo 99 3 5
+row accel-linux-probe 2 err0 "unknown command usbx" usbx 1:2
+row accel-linux-probe 2 err0 "usb: '1:2:3' is not VID:PID in hex" usb 1:2:3
+row accel-linux-probe 2 err0 "HEX: bad hex string" --bridge /dev/null spi 0 zz
+row accel-linux-probe 2 err0 "write - for the bus" --bridge /dev/null i2c 0 0x50 00 1
+row accel-linux-probe 2 err0 "--bridge: '/dev/null,' is not DEV[,BAUD]" --bridge /dev/null, hello
+
+# accel-capture and accel-bridge-sim need nanopb
+if "$B/accel-capture" dump /dev/null 2>&1 | grep -q 'built without'; then
+    skip "accel-capture and accel-bridge-sim rows" "built without nanopb (libnanopb-dev)"
+else
+    row accel-capture 1 err0 "dir: is a directory" dump "$W/dir"
+    row accel-capture 1 err0 "empty: not a bridge capture" dump "$W/empty"  # pinned
+    row accel-capture 2 err0 "unknown command frob" frob x
+    row accel-bridge-sim 2 err0 "--nets: 'abc' is not a number" --nets abc
+    row accel-bridge-sim 2 err0 "--nets: 33 is out of range" --nets 33
+    row accel-bridge-sim 2 err0 "--max-data: '12x' is not a number" --max-data 12x
+    row accel-bridge-sim 2 err0 "unknown argument x" x
+fi
+lib_end
