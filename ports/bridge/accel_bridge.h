@@ -31,6 +31,11 @@ extern "C" {
  * bytes fields in accel_bridge.options. The generated structs hold this much. */
 #define ACCEL_BRIDGE_MAX_DATA 128u
 
+/* The longest Delay or WaitIrq a device accepts (one minute): a longer one is answered
+ * ACCEL_E_ARG without waiting, so a device is never out of reach for longer than this. A host
+ * splits a longer wait into pieces (accel_bridge_host does). */
+#define ACCEL_BRIDGE_MAX_WAIT_MS 60000u
+
 /* HelloInfo.caps: one bit per accel_port operation the device can run. */
 #define ACCEL_BRIDGE_CAP_SPI 0x001u
 #define ACCEL_BRIDGE_CAP_I2C 0x002u

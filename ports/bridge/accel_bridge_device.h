@@ -64,7 +64,8 @@ typedef struct accel_bridge_device {
     void (*on_execute)(void *user, const accel_bridge_Request *req,
                        const accel_bridge_Response *rsp);
     void *user;
-    uint16_t caps, max_data;
+    uint16_t caps, max_data; /* max_data: the device's own limit */
+    uint16_t sess_max;       /* the session's: the smaller of max_data and the host's hello */
     uint8_t have_session, have_kept;
     uint8_t cs_held, held_cs; /* the last SPI transfer left chip select held_cs asserted */
     uint32_t session, last_seq;
