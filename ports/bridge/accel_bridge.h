@@ -8,6 +8,8 @@
  * Captures (the host's record of every request/response pair) replay through
  * ports/sim/accel_replay.h.
  *
+ * The protocol, rule by rule (enough to write another host or device): PROTOCOL.md here.
+ *
  * Frame on the wire:  0x00  COBS(message || CRC-32/ISO-HDLC(message), little-endian)  0x00
  * COBS removes every 0x00 from the body, so a 0x00 always ends a frame: a receiver that joins
  * in the middle, or sees garbage, resynchronises at the next 0x00. The leading 0x00 ends any
@@ -24,7 +26,8 @@
 extern "C" {
 #endif
 
-/* Protocol version carried in Hello. A device serves exactly its own version. */
+/* Protocol version carried in Hello. A device serves exactly its own version: another is
+ * refused with ACCEL_BRIDGE_E_VERSION, inside an open session too. */
 #define ACCEL_BRIDGE_VERSION 1u
 
 /* Largest data field of a message (SPI bytes, I2C bytes, bytes read): the max_size of the
