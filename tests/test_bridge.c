@@ -1005,6 +1005,24 @@ static void test_host_ops(void)
         CHECK_EQ(now, S.clock);
         CHECK_EQ(now, 5000 + 10 + 500 + 300);
     }
+    {
+        /* waits longer than a device accepts (PROTOCOL.md T1) go in pieces of at most
+           ACCEL_BRIDGE_MAX_WAIT_MS: a wait until one piece is not a timeout, a delay until its
+           time is spent */
+        uint32_t reqs = H.h.stats.requests, irqs = S.irq_calls, delays = S.delay_calls;
+        uint32_t clock = S.clock;
+        CHECK_ST(accel_port_wait_irq(p, 7, 2u * ACCEL_BRIDGE_MAX_WAIT_MS + 5u), ACCEL_E_TIMEOUT);
+        CHECK_EQ(H.h.stats.requests - reqs, 3);
+        CHECK_EQ(S.irq_calls - irqs, 3);
+        CHECK_EQ(S.clock - clock, 2u * ACCEL_BRIDGE_MAX_WAIT_MS + 5u);
+        CHECK_ST(accel_port_wait_irq(p, 1, 3u * ACCEL_BRIDGE_MAX_WAIT_MS), ACCEL_OK);
+        CHECK_EQ(H.h.stats.requests - reqs, 4); /* the first piece saw the line */
+        accel_port_delay_ms(p, ACCEL_BRIDGE_MAX_WAIT_MS + 1u);
+        CHECK_EQ(S.delay_calls - delays, 2);
+        /* the stub's clock moves by each piece's time: 2M + 5, then M, then M + 1 */
+        CHECK_EQ(S.clock - clock, 4u * ACCEL_BRIDGE_MAX_WAIT_MS + 6u);
+        CHECK_EQ(H.h.stats.link_timeouts, 0);
+    }
     /* the port's own error code comes along */
     S.fail_next = 1;
     CHECK_ST(accel_port_gpio_set(p, 9, 0), ACCEL_E_IO);
