@@ -80,6 +80,8 @@ def device():
 # answer time per send: the simulator answers at once; the emulated Uno runs faster than real
 # time, so the same is plenty for it
 ANSWER_S = 0.2
+WAIT_S = 5.0     # the longest wait for an answer that is due (a machine under load)
+GRACE_S = 0.1    # and how long after it a surplus answer would show
 
 
 @pytest.fixture
@@ -98,37 +100,41 @@ class Raw:
         self.rx = Framer()
         self.bytes_in = bytearray()
 
-    def send_bytes(self, data, wait=ANSWER_S):
+    def send_bytes(self, data, wait=ANSWER_S, want=None):
         self.t.write(data)
-        return self.collect(wait)
+        return self.collect(wait, want)
 
-    def collect(self, wait=ANSWER_S):
-        """Raw answer messages that arrive within wait seconds (all of them: no early stop)."""
+    def collect(self, wait=ANSWER_S, want=None):
+        """Raw answer messages that arrive within wait seconds. With want: up to WAIT_S (a
+        loaded machine), stopping GRACE_S after the want-th (so a surplus answer still shows)."""
         msgs = []
-        deadline = time.monotonic() + wait
+        deadline = time.monotonic() + (WAIT_S if want else wait)
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 return msgs
             data = self.t.read(left)
             self.bytes_in += data
+            n = len(msgs)
             msgs += self.rx.feed(data)
+            if want and n < want <= len(msgs):
+                deadline = min(deadline, time.monotonic() + GRACE_S)
 
-    def send_msg(self, msg, wait=ANSWER_S):
-        return self.send_bytes(frame(msg), wait)
+    def send_msg(self, msg, wait=ANSWER_S, want=None):
+        return self.send_bytes(frame(msg), wait, want)
 
-    def send(self, req, wait=ANSWER_S):
+    def send(self, req, wait=ANSWER_S, want=None):
         """Request -> list of Responses that came back."""
         out = []
-        for m in self.send_msg(req.SerializeToString(), wait):
+        for m in self.send_msg(req.SerializeToString(), wait, want):
             r = pb.Response()
             r.ParseFromString(m)
             out.append(r)
         return out
 
-    def one(self, req, wait=ANSWER_S):
+    def one(self, req):
         """Exactly one answer is due: return it."""
-        rs = self.send(req, wait)
+        rs = self.send(req, want=1)
         assert len(rs) == 1, "want one answer, got %d" % len(rs)
         return rs[0]
 
@@ -145,7 +151,7 @@ def raw(device):
     r = Raw(device.pty)
     # a device that is still starting may lose the first bytes: ask until it answers. A request
     # without a session is refused and changes nothing (S1), so the device stays fresh.
-    for _ in range(20):
+    for _ in range(50):
         if r.send(pb.Request(seq=0, gpio_set=pb.GpioSet()), 0.1):
             break
     else:

@@ -66,7 +66,7 @@ class Lossy:
 def lossy_bridge(device, seed, capture=None):
     from accel_bridge import SerialTransport
     link = Lossy(SerialTransport(device.pty), seed)
-    b = Bridge(link, answer_s=0.05 if TARGET == "sim" else 0.1, max_sends=30, capture=capture)
+    b = Bridge(link, answer_s=0.1, max_sends=50, capture=capture)
     return b, link
 
 

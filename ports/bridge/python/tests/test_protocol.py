@@ -101,11 +101,11 @@ def test_F5_garbage_and_empty_frames(raw):
     raw.hello(1, 12)
     assert raw.send_bytes(b"\x00\x00\x00\x00") == []
     # garbage without a 0x00 of its own: the frame's leading delimiter ends it
-    rs = raw.send_bytes(b"\x11\x22\x33" + frame(gpio(2).SerializeToString()))
+    rs = raw.send_bytes(b"\x11\x22\x33" + frame(gpio(2).SerializeToString()), want=1)
     assert len(rs) == 1
     # one delimiter between two frames is enough: the second without its leading 0x00
     f = frame(gpio(4).SerializeToString())
-    rs = raw.send_bytes(frame(gpio(3).SerializeToString()) + f[1:])
+    rs = raw.send_bytes(frame(gpio(3).SerializeToString()) + f[1:], want=2)
     got = []
     for m in rs:
         r = pb.Response()
@@ -130,18 +130,18 @@ def test_F6_damaged_frames_get_no_answer(raw):
 
 def test_F7_undecodable_message_answered_malformed_and_not_kept(raw):
     raw.hello(1, 14)
-    r = raw.send_msg(b"\xff\xff\xff")              # CRC fine, not protobuf
+    r = raw.send_msg(b"\xff\xff\xff", want=1)              # CRC fine, not protobuf
     resp = pb.Response()
     resp.ParseFromString(r[0])
     assert (resp.seq, resp.status, resp.WhichOneof("result")) == (0, E_MALFORMED, None)
     # the seq is read before the field that breaks its bound (cs above 255)
     bad = req(2, spi=pb.SpiTransfer(cs=256, len=1)).SerializeToString()
     resp = pb.Response()
-    resp.ParseFromString(raw.send_msg(bad)[0])
+    resp.ParseFromString(raw.send_msg(bad, want=1)[0])
     assert (resp.seq, resp.status) == (2, E_MALFORMED)
     bad = req(3, hello=pb.Hello(version=1, session=14, max_data=70000)).SerializeToString()
     resp = pb.Response()
-    resp.ParseFromString(raw.send_msg(bad)[0])
+    resp.ParseFromString(raw.send_msg(bad, want=1)[0])
     assert (resp.seq, resp.status) == (3, E_MALFORMED)
     # not kept, no seq used: seq 2 runs now
     r = raw.one(gpio(2))
@@ -352,7 +352,7 @@ def test_T1_wait_bounds(raw):
     t = time.monotonic()
     assert raw.one(req(2, delay=pb.Delay(ms=60001))).status == E_ARG
     assert raw.one(req(3, wait_irq=pb.WaitIrq(line=0, timeout_ms=0xFFFFFFFF))).status == E_ARG
-    assert time.monotonic() - t < 2 * ANSWER_S + 1
+    assert time.monotonic() - t < 4                  # not 60 s
 
 
 @sim_only
@@ -388,5 +388,5 @@ def test_O9_unknown_operation_from_a_newer_host(raw):
     msg = req(2).SerializeToString() + bytes([11 << 3 | 2, 2, 0x08, 0x01])
     msg += bytes([(300 << 3 | 0) & 0x7F | 0x80, (300 << 3) >> 7, 0x05])
     resp = pb.Response()
-    resp.ParseFromString(raw.send_msg(msg)[0])
+    resp.ParseFromString(raw.send_msg(msg, want=1)[0])
     assert (resp.seq, resp.status) == (2, E_UNSUPPORTED)
