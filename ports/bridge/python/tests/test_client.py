@@ -289,3 +289,15 @@ def test_sim_pty_is_raw_without_the_client_setting_it(device):
         assert (r.seq, r.status) == (0x0d03, -97)      # no session yet: refused, S1
     finally:
         os.close(fd)
+
+
+def test_client_reports_operations_the_device_lacks(bridge):
+    """Neither device under test has I2C or registers (S5): the client's calls are refused
+    with the device's ACCEL_E_UNSUPPORTED, and the session goes on."""
+    assert "i2c" not in bridge.cap_names() and "reg_read32" not in bridge.cap_names()
+    for call in (lambda: bridge.i2c_write_read(0x50, b"\x01", 2), lambda: bridge.reg_read(4),
+                 lambda: bridge.reg_read(4, wide=True), lambda: bridge.reg_write(4, 1)):
+        with pytest.raises(BridgeError) as e:
+            call()
+        assert e.value.status == -10
+    bridge.gpio(1, 0)
