@@ -2,7 +2,6 @@
 rule). The expected values come from the document, not from the device's code."""
 import os
 import re
-import struct
 import time
 
 import pytest
