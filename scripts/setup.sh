@@ -13,7 +13,7 @@ gcc-avr avr-libc binutils-avr
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user qemu-system-arm
 libusb-1.0-0-dev zlib1g-dev
 arduino-builder arduino-core-avr arduino-ctags simavr libsimavr-dev zip unzip
-nanopb libnanopb-dev protobuf-compiler python3-protobuf dpkg-dev
+nanopb libnanopb-dev protobuf-compiler python3-protobuf python3-serial python3-pytest dpkg-dev
 cppcheck clang-tidy valgrind gcovr
 device-tree-compiler python3-kconfiglib"
 BENCH_PKGS="zlib1g-dev libgemmlowp-dev libxnnpack-dev"

@@ -704,6 +704,106 @@ static void test_device_ops(void)
     CHECK_EQ(D.executed, s - 10 + 1);
 }
 
+/* Rules of ports/bridge/PROTOCOL.md the device must keep (each names its rule). */
+static void test_device_protocol_rules(void)
+{
+    accel_bridge_Request q;
+    accel_bridge_Response r;
+    uint8_t first[200];
+    size_t fl;
+    unsigned gpio0;
+    dev_setup(1, 0);
+    /* S3 (hello's max_data): the smaller limit holds for the session, and the answer says so */
+    q = hello(20, 5, ACCEL_BRIDGE_VERSION);
+    q.op.hello.max_data = 16;
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_ST((accel_status)r.status, ACCEL_OK);
+    CHECK_EQ(r.result.hello.max_data, 16);
+    q = mkreq(21, accel_bridge_Request_spi_tag);
+    q.op.spi.len = 32;
+    q.op.spi.read = 1;
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_ST((accel_status)r.status, ACCEL_E_TOO_LONG);
+    CHECK_EQ(r.which_result, 0);
+    CHECK_EQ(S.spi_calls, 0);
+    q.seq = 22;
+    q.op.spi.len = 16;
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_ST((accel_status)r.status, ACCEL_OK);
+    CHECK_EQ(r.result.data.size, 16);
+    q = mkreq(23, accel_bridge_Request_i2c_tag);
+    q.op.i2c.read_len = 17;
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_ST((accel_status)r.status, ACCEL_E_TOO_LONG);
+    q.op.i2c.read_len = 0;
+    q.op.i2c.write.size = 17;
+    q.seq = 24;
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_ST((accel_status)r.status, ACCEL_E_TOO_LONG);
+    CHECK_EQ(S.i2c_calls, 0);
+    /* max_data 0 in a hello: no limit stated, the device's own; above it: the device's own */
+    q = hello(30, 6, ACCEL_BRIDGE_VERSION);
+    q.op.hello.max_data = 0;
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_EQ(r.result.hello.max_data, 128);
+    q = hello(40, 7, ACCEL_BRIDGE_VERSION);
+    q.op.hello.max_data = 1000;
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_EQ(r.result.hello.max_data, 128);
+    q = mkreq(41, accel_bridge_Request_spi_tag);
+    q.op.spi.len = 128;
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_ST((accel_status)r.status, ACCEL_OK);
+    /* S4 (version inside a session): another version is refused with the device's HelloInfo,
+       even in the open session; the refusal is kept under its seq and the session lives on */
+    q = hello(42, 7, ACCEL_BRIDGE_VERSION + 1u);
+    q.op.hello.max_data = 8;
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_EQ(r.seq, 42);
+    CHECK_ST((accel_status)r.status, ACCEL_BRIDGE_E_VERSION);
+    CHECK_EQ(r.which_result, accel_bridge_Response_hello_tag);
+    CHECK_EQ(r.result.hello.version, ACCEL_BRIDGE_VERSION);
+    CHECK_EQ(r.result.hello.max_data, 128);
+    CHECK_EQ(D.d.have_session, 1);
+    CHECK_EQ(D.d.session, 7);
+    fl = D.out_len;
+    memcpy(first, D.out, fl);
+    CHECK_EQ(dev_send(&q, &r), 1); /* its retry: the same bytes */
+    CHECK_EQ(D.out_len, fl);
+    CHECK_MEM(D.out, first, fl);
+    q = mkreq(43, accel_bridge_Request_spi_tag); /* the limit is still 128, not 8 */
+    q.op.spi.len = 128;
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_ST((accel_status)r.status, ACCEL_OK);
+    /* S4 too: a hello of version 0 (field left out) is another version */
+    q = hello(44, 7, 0);
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_ST((accel_status)r.status, ACCEL_BRIDGE_E_VERSION);
+    /* T1 (timing bound): up to ACCEL_BRIDGE_MAX_WAIT_MS runs; beyond, ACCEL_E_ARG at once */
+    gpio0 = S.irq_calls;
+    q = mkreq(45, accel_bridge_Request_wait_irq_tag);
+    q.op.wait_irq.line = 1;
+    q.op.wait_irq.timeout_ms = ACCEL_BRIDGE_MAX_WAIT_MS + 1u;
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_ST((accel_status)r.status, ACCEL_E_ARG);
+    CHECK_EQ(S.irq_calls, gpio0);
+    q.seq = 46;
+    q.op.wait_irq.timeout_ms = ACCEL_BRIDGE_MAX_WAIT_MS;
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_ST((accel_status)r.status, ACCEL_OK);
+    CHECK_EQ(S.irq_calls, gpio0 + 1u);
+    q = mkreq(47, accel_bridge_Request_delay_tag);
+    q.op.delay.ms = 0xFFFFFFFFu;
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_ST((accel_status)r.status, ACCEL_E_ARG);
+    CHECK_EQ(S.delay_calls, 0);
+    q.seq = 48;
+    q.op.delay.ms = ACCEL_BRIDGE_MAX_WAIT_MS;
+    CHECK_EQ(dev_send(&q, &r), 1);
+    CHECK_ST((accel_status)r.status, ACCEL_OK);
+    CHECK_EQ(S.delay_calls, 1);
+}
+
 static void test_device_bad_input(void)
 {
     accel_bridge_Request q;
@@ -904,6 +1004,24 @@ static void test_host_ops(void)
         CHECK_ST(accel_port_now_ms(p, &now), ACCEL_OK);
         CHECK_EQ(now, S.clock);
         CHECK_EQ(now, 5000 + 10 + 500 + 300);
+    }
+    {
+        /* waits longer than a device accepts (PROTOCOL.md T1) go in pieces of at most
+           ACCEL_BRIDGE_MAX_WAIT_MS: a wait until one piece is not a timeout, a delay until its
+           time is spent */
+        uint32_t reqs = H.h.stats.requests, irqs = S.irq_calls, delays = S.delay_calls;
+        uint32_t clock = S.clock;
+        CHECK_ST(accel_port_wait_irq(p, 7, 2u * ACCEL_BRIDGE_MAX_WAIT_MS + 5u), ACCEL_E_TIMEOUT);
+        CHECK_EQ(H.h.stats.requests - reqs, 3);
+        CHECK_EQ(S.irq_calls - irqs, 3);
+        CHECK_EQ(S.clock - clock, 2u * ACCEL_BRIDGE_MAX_WAIT_MS + 5u);
+        CHECK_ST(accel_port_wait_irq(p, 1, 3u * ACCEL_BRIDGE_MAX_WAIT_MS), ACCEL_OK);
+        CHECK_EQ(H.h.stats.requests - reqs, 4); /* the first piece saw the line */
+        accel_port_delay_ms(p, ACCEL_BRIDGE_MAX_WAIT_MS + 1u);
+        CHECK_EQ(S.delay_calls - delays, 2);
+        /* the stub's clock moves by each piece's time: 2M + 5, then M, then M + 1 */
+        CHECK_EQ(S.clock - clock, 4u * ACCEL_BRIDGE_MAX_WAIT_MS + 6u);
+        CHECK_EQ(H.h.stats.link_timeouts, 0);
     }
     /* the port's own error code comes along */
     S.fail_next = 1;
@@ -2045,6 +2163,7 @@ int main(void)
     RUN(test_framer);
     RUN(test_device_session);
     RUN(test_device_ops);
+    RUN(test_device_protocol_rules);
     RUN(test_device_bad_input);
     RUN(test_host_ops);
     RUN(test_host_link_failures);

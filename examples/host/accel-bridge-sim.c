@@ -12,7 +12,9 @@
  *
  * Host sessions come and go (each tool run opens the pty, says hello and closes it); the
  * model keeps running between them, like a real device. Its clock is the simulator's: it moves
- * when the host delays or waits for an IRQ, not with the wall clock. Linux only. */
+ * when the host delays or waits for an IRQ, not with the wall clock. Hello announces the
+ * operations the model has (SPI, GPIO, IRQ, clock, delay; I2C with ACCEL_TSP1_I2C), and the pty
+ * is raw from the start, as a board's serial line is once set up. Linux only. */
 #define _XOPEN_SOURCE 600
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
@@ -37,6 +39,7 @@ static const char usage_text[] =
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,7 +47,25 @@ static accel_sim sim;
 static accel_tsp1_model model;
 static uint8_t model_mem[4 * 1024 + 128];
 static accel_bridge_device dev;
+static accel_port served; /* the simulator's port less what the model cannot do */
 static int master = -1;
+
+/* The line as a serial port to a board is once a host sets it up: 8 bits, nothing translated,
+ * no echo, no line buffering. A pty starts cooked (the slave would echo our answers back to us
+ * and hold them until a newline), so a client that leaves termios alone would see nothing. */
+static int pty_raw(int fd)
+{
+    struct termios t;
+    if (tcgetattr(fd, &t) != 0) return -1;
+    t.c_iflag &= ~(tcflag_t)(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON | IXOFF);
+    t.c_oflag &= ~(tcflag_t)OPOST;
+    t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL | ICANON | ISIG | IEXTEN);
+    t.c_cflag &= ~(tcflag_t)(CSIZE | PARENB);
+    t.c_cflag |= CS8;
+    t.c_cc[VMIN] = 1;
+    t.c_cc[VTIME] = 0;
+    return tcsetattr(fd, TCSANOW, &t);
+}
 
 static accel_status pty_write(void *user, const uint8_t *data, size_t n)
 {
@@ -99,6 +120,10 @@ int main(int argc, char **argv)
         perror("accel-bridge-sim: pty");
         return 1;
     }
+    if (pty_raw(master) != 0) {
+        perror("accel-bridge-sim: raw pty");
+        return 1;
+    }
     (void)fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
     accel_sim_init(&sim);
     if (accel_tsp1_model_init(&model, model_mem, sizeof model_mem, 1024, 512, (uint8_t)nets) !=
@@ -110,8 +135,19 @@ int main(int argc, char **argv)
     accel_tsp1_model_port(&model, &mp);
     accel_sim_attach(&sim, &mp);
     accel_sim_advance(&sim, 10); /* booted: its ASYNC_READY waits in the response queue */
+    /* announce at hello only what runs: the simulator's port has every callback, but those
+       the model lacks would answer ACCEL_E_UNSUPPORTED (USB is never carried) */
+    served = sim.port;
+    if (!mp.i2c_write_read) served.i2c_write_read = NULL;
+    if (!mp.reg_read32) served.reg_read32 = NULL;
+    if (!mp.reg_write32) served.reg_write32 = NULL;
+    if (!mp.reg_read64) served.reg_read64 = NULL;
+    if (!mp.reg_write64) served.reg_write64 = NULL;
+    served.usb_control = NULL;
+    served.usb_bulk_out = NULL;
+    served.usb_bulk_in = NULL;
     memset(&c, 0, sizeof c);
-    c.port = &sim.port;
+    c.port = &served;
     c.write = pty_write;
     c.max_data = (uint16_t)max_data;
     if (accel_bridge_device_init(&dev, &c) != ACCEL_OK) return 1;

@@ -101,7 +101,7 @@ static int accel__ard_asserted(const accel_arduino *a, unsigned line)
     return high == (((unsigned)a->cfg.irq_high >> line) & 1u);
 }
 
-/* Level first (returns at once while asserted); then an edge the interrupt saw since the last
+/* Level first (returns at once while asserted); then an edge the interrupt saw during this
  * call, which catches a pulse shorter than the poll. */
 static int accel__ard_take_edge(unsigned line)
 {
@@ -118,6 +118,10 @@ static accel_status accel__ard_wait_irq(void *user, unsigned line, uint32_t time
     accel_arduino *a = (accel_arduino *)user;
     uint32_t start = (uint32_t)millis();
     if (!accel__ard_has(a->cfg.irq_pin, line)) return ACCEL_E_ARG;
+    /* An edge latched before this call is stale: the interrupt it marked was served without a
+       wait (the driver read the device while the line was asserted) or by an earlier wait's
+       level. One still pending shows as the level. */
+    accel__ard_take_edge(line);
     for (;;) {
         if (accel__ard_asserted(a, line)) {
             accel__ard_take_edge(line); /* the level covers it */

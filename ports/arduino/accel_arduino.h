@@ -27,7 +27,9 @@
  *   3 data NACK -> ACCEL_E_STALL, 4 bus error / lost arbitration -> ACCEL_E_IO,
  *   5 timeout -> ACCEL_E_TIMEOUT. A read that returns no byte counts as 2 (or 5 after a timeout).
  * wait_irq polls the pin and, on pins with an external interrupt, also catches a pulse shorter
- * than one poll (one edge flag per line number, shared by every accel_arduino).
+ * than one poll while it waits (one edge flag per line number, shared by every accel_arduino).
+ * An edge latched before the call is dropped, not reported as a new interrupt: a pending one
+ * is still asserted, and the level says so.
  * On AVR the library's status strings are compiled out (they would sit in RAM): print a status
  * with accel_arduino_print_status(Serial, st), whose names live in flash. */
 #ifndef ACCEL_ARDUINO_H

@@ -8,6 +8,8 @@
  * Captures (the host's record of every request/response pair) replay through
  * ports/sim/accel_replay.h.
  *
+ * The protocol, rule by rule (enough to write another host or device): PROTOCOL.md here.
+ *
  * Frame on the wire:  0x00  COBS(message || CRC-32/ISO-HDLC(message), little-endian)  0x00
  * COBS removes every 0x00 from the body, so a 0x00 always ends a frame: a receiver that joins
  * in the middle, or sees garbage, resynchronises at the next 0x00. The leading 0x00 ends any
@@ -24,12 +26,18 @@
 extern "C" {
 #endif
 
-/* Protocol version carried in Hello. A device serves exactly its own version. */
+/* Protocol version carried in Hello. A device serves exactly its own version: another is
+ * refused with ACCEL_BRIDGE_E_VERSION, inside an open session too. */
 #define ACCEL_BRIDGE_VERSION 1u
 
 /* Largest data field of a message (SPI bytes, I2C bytes, bytes read): the max_size of the
  * bytes fields in accel_bridge.options. The generated structs hold this much. */
 #define ACCEL_BRIDGE_MAX_DATA 128u
+
+/* The longest Delay or WaitIrq a device accepts (one minute): a longer one is answered
+ * ACCEL_E_ARG without waiting, so a device is never out of reach for longer than this. A host
+ * splits a longer wait into pieces (accel_bridge_host does). */
+#define ACCEL_BRIDGE_MAX_WAIT_MS 60000u
 
 /* HelloInfo.caps: one bit per accel_port operation the device can run. */
 #define ACCEL_BRIDGE_CAP_SPI 0x001u

@@ -10,17 +10,20 @@
 #endif
 
 /* Struct definitions */
-/* First request of a session (and the only one a freshly started device accepts). */
+/* First request of a session (and the only one a freshly started device accepts: S1, S2).
+ Another session id starts a new session whatever the seq; the current one's is an ordinary
+ request (S3). A version other than the device's is refused ACCEL_BRIDGE_E_VERSION with the
+ device's HelloInfo, inside a session too, which then lives on unchanged (S4). */
 typedef struct _accel_bridge_Hello {
     uint32_t version; /* protocol version the host speaks */
     uint32_t session; /* host session id: a new value starts a new sequence at this seq */
-    uint16_t max_data; /* largest data field the host sends or accepts */
+    uint16_t max_data; /* largest data field the host sends or accepts (0: none stated) */
 } accel_bridge_Hello;
 
 /* The device's answer to Hello. */
 typedef struct _accel_bridge_HelloInfo {
     uint32_t version; /* protocol version the device speaks */
-    uint16_t max_data; /* largest data field the device sends or accepts */
+    uint16_t max_data; /* the session's data limit: the smaller of the device's and the host's */
     uint16_t caps; /* one bit per accel_port operation the device can run (ACCEL_BRIDGE_CAP_*) */
 } accel_bridge_HelloInfo;
 
@@ -48,6 +51,8 @@ typedef struct _accel_bridge_GpioSet {
     uint8_t level;
 } accel_bridge_GpioSet;
 
+/* WaitIrq and Delay: at most 60000 ms (ACCEL_BRIDGE_MAX_WAIT_MS); longer is answered
+ ACCEL_E_ARG without waiting (T1). */
 typedef struct _accel_bridge_WaitIrq {
     uint16_t line;
     uint32_t timeout_ms;
@@ -90,6 +95,8 @@ typedef struct _accel_bridge_Request {
 } accel_bridge_Request;
 
 typedef PB_BYTES_ARRAY_T(128) accel_bridge_Response_data_t;
+/* A failed operation carries no result (except a version refusal's HelloInfo). No operation,
+ an unknown one or one the device lacks: ACCEL_E_UNSUPPORTED (O9). */
 typedef struct _accel_bridge_Response {
     uint32_t seq; /* the request's seq */
     int32_t status; /* accel_status of the operation (0 = ACCEL_OK) */

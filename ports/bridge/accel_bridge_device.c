@@ -33,6 +33,7 @@ accel_status accel_bridge_device_init(accel_bridge_device *d, const accel_bridge
     d->max_data = (uint16_t)(c->max_data == 0 || c->max_data > ACCEL_BRIDGE_MAX_DATA
                                  ? ACCEL_BRIDGE_MAX_DATA
                                  : c->max_data);
+    d->sess_max = d->max_data;
     return accel_bridge_framer_init(&d->rx, d->u.frame, sizeof d->u.frame);
 }
 
@@ -90,14 +91,24 @@ static accel_status accel__bridge_dev_run(accel_bridge_device *d)
     case accel_bridge_Request_hello_tag:
         r->which_result = accel_bridge_Response_hello_tag;
         r->result.hello.version = ACCEL_BRIDGE_VERSION;
-        r->result.hello.max_data = d->max_data;
         r->result.hello.caps = d->caps;
+        if (q->op.hello.version != ACCEL_BRIDGE_VERSION) {
+            /* a device serves its own version only, inside a session too; the session and its
+               limit stay as they were */
+            r->result.hello.max_data = d->max_data;
+            return ACCEL_BRIDGE_E_VERSION;
+        }
+        /* the smaller of the two limits holds for the session (0: the host states none) */
+        d->sess_max = q->op.hello.max_data != 0 && q->op.hello.max_data < d->max_data
+                          ? q->op.hello.max_data
+                          : d->max_data;
+        r->result.hello.max_data = d->sess_max;
         return ACCEL_OK;
     case accel_bridge_Request_spi_tag: {
         const accel_bridge_SpiTransfer *s = &q->op.spi;
         uint8_t *rx = NULL;
         accel_status st;
-        if (s->len > d->max_data) return ACCEL_E_TOO_LONG;
+        if (s->len > d->sess_max) return ACCEL_E_TOO_LONG;
         if (s->tx.size != 0 && s->tx.size != s->len) return ACCEL_E_MALFORMED;
         if (s->read) {
             r->which_result = accel_bridge_Response_data_tag;
@@ -119,7 +130,7 @@ static accel_status accel__bridge_dev_run(accel_bridge_device *d)
     }
     case accel_bridge_Request_i2c_tag: {
         const accel_bridge_I2cWriteRead *s = &q->op.i2c;
-        if (s->write.size > d->max_data || s->read_len > d->max_data) return ACCEL_E_TOO_LONG;
+        if (s->write.size > d->sess_max || s->read_len > d->sess_max) return ACCEL_E_TOO_LONG;
         r->which_result = accel_bridge_Response_data_tag;
         r->result.data.size = s->read_len;
         return accel_port_i2c_write_read(p, s->addr, s->write.size ? s->write.bytes : NULL,
@@ -129,8 +140,11 @@ static accel_status accel__bridge_dev_run(accel_bridge_device *d)
     case accel_bridge_Request_gpio_set_tag:
         return accel_port_gpio_set(p, q->op.gpio_set.line, q->op.gpio_set.level);
     case accel_bridge_Request_wait_irq_tag:
+        /* bounded, so that the device answers again within a known time */
+        if (q->op.wait_irq.timeout_ms > ACCEL_BRIDGE_MAX_WAIT_MS) return ACCEL_E_ARG;
         return accel_port_wait_irq(p, q->op.wait_irq.line, q->op.wait_irq.timeout_ms);
     case accel_bridge_Request_delay_tag:
+        if (q->op.delay.ms > ACCEL_BRIDGE_MAX_WAIT_MS) return ACCEL_E_ARG;
         return accel_port_delay_ms(p, q->op.delay.ms);
     case accel_bridge_Request_time_tag:
         r->which_result = accel_bridge_Response_now_ms_tag;
@@ -167,7 +181,8 @@ static void accel__bridge_dev_execute(accel_bridge_device *d, accel_status *wst)
     r->seq = d->req.seq;
     st = accel__bridge_dev_run(d);
     if (st != ACCEL_OK) {
-        r->which_result = 0; /* a failed operation returns no data */
+        /* a failed operation returns no data; a version refusal says which version is served */
+        if (st != ACCEL_BRIDGE_E_VERSION) r->which_result = 0;
         r->port_error = d->port_error ? d->port_error(d->user) : 0;
     }
     r->status = (int32_t)st;

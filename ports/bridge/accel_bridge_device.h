@@ -21,7 +21,11 @@
  * nothing.
  * Hello starts a session (a new session id resets the sequence); a device without a session
  * (just started) runs nothing and answers ACCEL_BRIDGE_E_NO_SESSION, so a host notices a
- * restart. No malloc, no stdio; the struct is the caller's (static on an MCU). */
+ * restart. A hello of another protocol version is refused (ACCEL_BRIDGE_E_VERSION, with the
+ * device's HelloInfo), inside a session too; the hello's max_data, when smaller than the
+ * device's, is the session's limit. Delay and WaitIrq longer than ACCEL_BRIDGE_MAX_WAIT_MS are
+ * refused (ACCEL_E_ARG) without waiting. The rules: PROTOCOL.md. No malloc, no stdio; the
+ * struct is the caller's (static on an MCU). */
 #ifndef ACCEL_BRIDGE_DEVICE_H
 #define ACCEL_BRIDGE_DEVICE_H
 #include "accel_bridge.h"
@@ -64,7 +68,8 @@ typedef struct accel_bridge_device {
     void (*on_execute)(void *user, const accel_bridge_Request *req,
                        const accel_bridge_Response *rsp);
     void *user;
-    uint16_t caps, max_data;
+    uint16_t caps, max_data; /* max_data: the device's own limit */
+    uint16_t sess_max;       /* the session's: the smaller of max_data and the host's hello */
     uint8_t have_session, have_kept;
     uint8_t cs_held, held_cs; /* the last SPI transfer left chip select held_cs asserted */
     uint32_t session, last_seq;

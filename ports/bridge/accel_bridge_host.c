@@ -327,10 +327,16 @@ static accel_status accel__bridge_wait_irq(void *user, unsigned line, uint32_t t
     accel_status st = accel__bridge_session(h);
     if (st != ACCEL_OK) return st;
     if (line > 0xFFFFu) return ACCEL_E_ARG;
-    accel__bridge_req(h, accel_bridge_Request_wait_irq_tag);
-    h->req.op.wait_irq.line = (uint16_t)line;
-    h->req.op.wait_irq.timeout_ms = timeout_ms;
-    return accel__bridge_do(h, 0, &lf);
+    for (;;) {
+        /* the device takes waits up to ACCEL_BRIDGE_MAX_WAIT_MS: a longer one goes in pieces */
+        uint32_t part = timeout_ms > ACCEL_BRIDGE_MAX_WAIT_MS ? ACCEL_BRIDGE_MAX_WAIT_MS : timeout_ms;
+        accel__bridge_req(h, accel_bridge_Request_wait_irq_tag);
+        h->req.op.wait_irq.line = (uint16_t)line;
+        h->req.op.wait_irq.timeout_ms = part;
+        st = accel__bridge_do(h, 0, &lf);
+        timeout_ms -= part;
+        if (st != ACCEL_E_TIMEOUT || timeout_ms == 0) return st;
+    }
 }
 
 static uint32_t accel__bridge_now(void *user)
@@ -365,9 +371,13 @@ static void accel__bridge_delay(void *user, uint32_t ms)
     accel_bridge_host *h = (accel_bridge_host *)user;
     int lf;
     if (accel__bridge_session(h) != ACCEL_OK) return;
-    accel__bridge_req(h, accel_bridge_Request_delay_tag);
-    h->req.op.delay.ms = ms;
-    (void)accel__bridge_do(h, 0, &lf);
+    do {
+        uint32_t part = ms > ACCEL_BRIDGE_MAX_WAIT_MS ? ACCEL_BRIDGE_MAX_WAIT_MS : ms;
+        accel__bridge_req(h, accel_bridge_Request_delay_tag);
+        h->req.op.delay.ms = part;
+        if (accel__bridge_do(h, 0, &lf) != ACCEL_OK) return;
+        ms -= part;
+    } while (ms);
 }
 
 static accel_status accel__bridge_reg_read(accel_bridge_host *h, uint32_t off, uint64_t *v,

@@ -190,6 +190,12 @@ static void test_gpio_time(void)
     CHECK_LOG("D7 ");
 }
 
+static unsigned long pulse_at;
+static void pulse_hook(unsigned long now)
+{
+    if (now == pulse_at && fake_isr[0]) fake_isr[0](); /* pin 2 stays high: a short pulse */
+}
+
 static void test_wait_irq(void)
 {
     setup_board(8);
@@ -205,10 +211,23 @@ static void test_wait_irq(void)
     fake_ms = 50;
     CHECK_ST(accel_port_wait_irq(&port, 0, 0), ACCEL_E_TIMEOUT);
     CHECK(fake_ms <= 52);
-    /* a pulse shorter than the poll: the interrupt's edge flag answers once */
+    /* a pulse shorter than the poll, during the wait: the interrupt's edge flag answers once */
     REQUIRE(fake_isr[0] != NULL);
+    fake_ms = 100;
+    pulse_at = 103;
+    fake_millis_hook = pulse_hook;
+    CHECK_ST(accel_port_wait_irq(&port, 0, 10), ACCEL_OK);
+    CHECK(fake_ms >= 104 && fake_ms <= 106);
+    CHECK_ST(accel_port_wait_irq(&port, 0, 0), ACCEL_E_TIMEOUT);
+    fake_millis_hook = NULL;
+    /* an edge latched before the call, with the line no longer asserted, is stale: an
+       interrupt the driver served without waiting (it read the device while the line was
+       asserted). Not a new interrupt: the wait runs its time */
     fake_isr[0]();
-    CHECK_ST(accel_port_wait_irq(&port, 0, 0), ACCEL_OK);
+    fake_ms = 200;
+    CHECK_ST(accel_port_wait_irq(&port, 0, 5), ACCEL_E_TIMEOUT);
+    CHECK(fake_ms >= 205);
+    fake_isr[0]();
     CHECK_ST(accel_port_wait_irq(&port, 0, 0), ACCEL_E_TIMEOUT);
     /* an edge the level already covers is consumed with it */
     fake_isr[0]();

@@ -49,6 +49,7 @@ extern char fake_log[4096];
 extern int fake_pin_in[80];            /* what digitalRead returns */
 extern unsigned long fake_ms, fake_ms_step; /* millis() returns fake_ms, then adds the step */
 extern void (*fake_isr[2])(void);      /* attached handlers, by interrupt number */
+extern void (*fake_millis_hook)(unsigned long now); /* called by millis(): events during a wait */
 void fake_reset(void);
 void fake_logf(const char *fmt, ...);
 #endif

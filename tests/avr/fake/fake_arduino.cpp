@@ -9,6 +9,7 @@ char fake_log[4096];
 int fake_pin_in[80];
 unsigned long fake_ms, fake_ms_step = 1;
 void (*fake_isr[2])(void);
+void (*fake_millis_hook)(unsigned long now);
 SPIClass SPI;
 TwoWire Wire;
 uint8_t fake_wire_code, fake_wire_avail, fake_wire_data[32];
@@ -31,6 +32,7 @@ void fake_reset(void)
     fake_ms = 0;
     fake_ms_step = 1;
     fake_isr[0] = fake_isr[1] = NULL;
+    fake_millis_hook = NULL;
     fake_wire_code = 0;
     fake_wire_avail = 32;
     for (unsigned i = 0; i < 32; i++) fake_wire_data[i] = (uint8_t)(0xD0 + i);
@@ -45,6 +47,7 @@ unsigned long millis(void)
 {
     unsigned long t = fake_ms;
     fake_ms += fake_ms_step;
+    if (fake_millis_hook) fake_millis_hook(t);
     return t;
 }
 void delay(unsigned long ms) { fake_logf("D%lu ", ms); }
