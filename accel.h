@@ -12,6 +12,31 @@
  * does not settle, stated plainly, with the macro that overrides each) in its own head comment;
  * search for "SECTION: <name> (declarations)".
  *
+ * MAP. Every part of the file carries one token, in its declaration banner and again in its
+ * implementation banner: `grep -n '@tsp1.driver' accel.h` lands on both halves, and a section's
+ * token (`grep -n '@ane' accel.h`) lists all its parts in order. tests/anchors.sh keeps it so.
+ *   @config   version, linkage (ACCELDEF), ACCEL_NODISCARD, CRC-32 choice; the code's defaults
+ *   @common   @common.status codes and their strings, @common.bytes byte order, @common.reader,
+ *             @common.writer, @common.crc32, @common.ring slot ring, @common.fifo byte FIFO,
+ *             @common.deadline, @common.port the port interface
+ *   @tsp1     @tsp1.wire frames, @tsp1.decoder streaming decoder, @tsp1.bus registers and FIFO
+ *             buffers, @tsp1.driver session, @tsp1.model device model
+ *   @edgetpu  @edgetpu.insn instruction bundles, @edgetpu.package compiled models,
+ *             @edgetpu.usb_wire USB headers, @edgetpu.usb USB protocol, @edgetpu.bringup,
+ *             @edgetpu.model device model, @edgetpu.driver inference, @edgetpu.dfu firmware
+ *   @refsi    @refsi.builder, @refsi.decoder decoder / validator, @refsi.fields register
+ *             fields, @refsi.model reference command processor
+ *   @ane      @ane.direct direct submission (verified): @ane.tm_regs, @ane.td_hdr, @ane.tm
+ *             driver, @ane.tm_model; @ane.fw firmware command protocol (unverified): @ane.ids,
+ *             @ane.priority, @ane.records, @ane.frames, @ane.proc_call, @ane.trigger, @ane.rpc,
+ *             @ane.xl_cmds, @ane.ctl_bodies, @ane.notes; @ane.fw_model firmware reference model:
+ *             @ane.exec_loop, @ane.process, @ane.cache, @ane.sched, @ane.kobj, @ane.bringup,
+ *             @ane.stats, @ane.doorbell, @ane.dispatch
+ *   @mac      @mac.quant requantization, @mac.fc fully connected (and the FC/GEMM kernels it
+ *             shares), @mac.conv conv2d, depthwise conv2d and pools, @mac.gemm raw int32 GEMM,
+ *             @mac.wide byte-plane products, @mac.flip Edge TPU sign flip
+ *   declarations only (macros, nothing to implement): @deprecated.config, @deprecated.names
+ *
  * 1. WHAT IT IS
  *   Command codecs, host- and device-side protocol state machines and drivers for several
  *   accelerator families, plus an int8 multiply-accumulate reference engine that is bit-exact
@@ -105,8 +130,15 @@
  *   - Port callbacks must not call accel functions on the driver that is using that port.
  *
  * 7. QUICK START, ONE PER SECTION (each compiles as shown; the demos in examples/host/ are the
- *    long versions; tests/quickstart.sh builds every listing below)
+ *    long versions; tests/quickstart.sh builds every listing below). The "> " lines before each
+ *    listing are the section's entry points: the calls a host makes, in order.
  *   == tsp1: a session with a TSP1 over SPI (examples/host/demo_tsp1.c, accel-tsp1.c)
+ *   > accel_tsp1_init          the port and the caller's memory in a config; no I/O
+ *   > accel_tsp1_wait_ready    until the device answers
+ *   > accel_tsp1_call          one command, blocking; or accel_tsp1_submit, then accel_tsp1_poll
+ *                              from the main loop (results through config.on_outcome)
+ *   > accel_tsp1_nn_scan, accel_tsp1_nn_control, accel_tsp1_update_run   networks, firmware
+ *   > accel_tsp1_async_take    what the device sent unasked
  *   | static accel_tsp1_pending pend[8];
  *   | static uint8_t rx[256], tx[256];
  *   | static accel_tsp1 s;
@@ -125,6 +157,12 @@
  *   |     return st;
  *   | }
  *   == edgetpu: one inference on a Coral USB accelerator (examples/host/demo_edgetpu.c)
+ *   > accel_edgetpu_dfu_download, accel_edgetpu_dfu_detach   only when the device enumerates
+ *                              in DFU mode (no firmware yet)
+ *   > accel_edgetpu_decode_tflite   the compiled model: a package of executables
+ *   > accel_edgetpu_driver_init, accel_edgetpu_open   the port; the chip's bring-up
+ *   > accel_edgetpu_invoke     per inference (parameters are sent once, then cached)
+ *   > accel_edgetpu_close
  *   | accel_status edgetpu_run(const accel_port *usb, const uint8_t *tflite, size_t n,
  *   |                          accel_edgetpu_io *io)   // io: inputs, outputs, scratch
  *   | {
@@ -138,6 +176,11 @@
  *   |     return st;
  *   | }
  *   == refsi: build a command buffer, check it, run it on the model (examples/host/demo_refsi.c)
+ *   > accel_refsi_builder_init    over the caller's buffer
+ *   > accel_refsi_emit_copy_mem64, accel_refsi_emit_run_kernel_slice, ...   one call a command
+ *   > accel_refsi_emit_finish
+ *   > accel_refsi_validate        or accel_refsi_iter_init + accel_refsi_iter_next to walk it
+ *   > accel_refsi_model_init, accel_refsi_model_execute   the reference command processor
  *   | accel_status refsi_copy(const accel_refsi_model_config *cfg, uint64_t dst, uint64_t src)
  *   | {
  *   |     uint8_t buf[64];
@@ -153,6 +196,13 @@
  *   |     return st;   // on error rep names the command, byte offset and reason
  *   | }
  *   == ane: one task chain through the task manager (examples/host/demo_ane.c)
+ *   > accel_ane_tm_init, accel_ane_tm_enable   the port's register space; queues on
+ *   > accel_ane_tm_submit      one chain: accel_ane_check_request, accel_ane_tm_enqueue and
+ *                              accel_ane_tm_execute in one call
+ *   > accel_ane_tm_disable
+ *   > firmware protocol (unverified): accel_ane_ctl_encode_hdr and a body encoder such as
+ *     accel_ane_encode_inference, or accel_ane_xl_encode_proc_call; accel_ane_decode_note reads
+ *     what comes back
  *   | accel_status ane_run(const accel_port *regs, uint32_t td_iova, uint32_t td_size)
  *   | {
  *   |     accel_ane_tm tm;
@@ -166,6 +216,11 @@
  *   |     return st;   // ACCEL_E_TIMEOUT: the queue was drained and released anyway
  *   | }
  *   == mac: check what an accelerator computed for a fully connected layer (demo_mac.c)
+ *   > accel_mac_quantize_multiplier   a layer's real scale -> multiplier and shift, once
+ *   > accel_mac_fully_connected, accel_mac_conv2d, accel_mac_depthwise_conv2d,
+ *     accel_mac_max_pool2d, accel_mac_average_pool2d   one call a layer
+ *   > accel_mac_fully_connected_pack_size, accel_mac_fully_connected_pack, then
+ *     accel_mac_fully_connected_packed   the faster FC for weights used many times
  *   | accel_status fc_check(const int8_t *in, const int8_t *w, const int32_t *bias,
  *   |                       const int8_t *device_out)   // 1 x 16 input, 4 x 16 weights
  *   | {
@@ -207,8 +262,9 @@
  *     for each to accel_status_str's table (test_common checks every code has one).
  *   - Declarations under "SECTION: <name> (declarations)" inside #ifndef ACCEL_NO_<NAME>, with a
  *     head comment: layers, config macros, ASSUMPTIONS; implementation in the same order under
- *     ACCEL_IMPLEMENTATION. Private names accel__<name>_*, public accel_<name>_<verb>_<noun>,
- *     codecs accel_<name>_encode_<thing> / accel_<name>_decode_<thing>, the device side is the
+ *     ACCEL_IMPLEMENTATION. Every part gets a token @<name>.<part> in both its banners and in
+ *     the MAP above (tests/anchors.sh checks all three). Private names accel__<name>_*, public
+ *     accel_<name>_<verb>_<noun>, codecs accel_<name>_encode_<thing> / accel_<name>_decode_<thing>, the device side is the
  *     section's model (accel_<name>_model_*, removable with ACCEL_<NAME>_NO_MODEL); _init does no
  *     I/O, _open talks to the device.
  *   - Never call another section: move what two sections share into common.
@@ -235,7 +291,7 @@
  */
 
 /* ============================================================================================
- * SECTION: config
+ * SECTION: config @config
  * ============================================================================================ */
 #ifndef ACCEL_H_INCLUDED
 #define ACCEL_H_INCLUDED
@@ -266,7 +322,7 @@
 #define ACCELDEF extern
 #endif
 
-/* ---- deprecated names of config macros (renamed in 0.1.0; accepted until 0.2.0) ---- */
+/* ---- @deprecated.config: deprecated names of config macros (renamed in 0.1.0; accepted until 0.2.0) ---- */
 #if defined(ACCEL_EDGETPU_NO_DEVMODEL) && !defined(ACCEL_EDGETPU_NO_MODEL)
 #define ACCEL_EDGETPU_NO_MODEL
 #endif
@@ -276,7 +332,7 @@
 #if defined(ACCEL_EDGETPU_DEV_SCRIPT) && !defined(ACCEL_EDGETPU_MODEL_SCRIPT)
 #define ACCEL_EDGETPU_MODEL_SCRIPT ACCEL_EDGETPU_DEV_SCRIPT
 #endif
-/* ---- end of deprecated names ---- */
+/* end of the deprecated config names */
 
 /* ACCEL_NODISCARD marks every function that returns an accel_status, so a dropped status is a
  * compiler warning. On by default with clang; GCC would warn even where a (void) cast says the
@@ -340,11 +396,12 @@ extern "C" {
 #endif
 
 /* ============================================================================================
- * SECTION: common
+ * SECTION: common @common
  * Status codes, bounds-checked byte reader/writer, CRC-32/ISO-HDLC, a ring of fixed-size slots,
  * a byte FIFO, wrap-safe deadlines and the port interface every driver talks through.
  * ============================================================================================ */
 
+/* ---- @common.status: the status codes and their strings ---- */
 /* One status enum for the whole library. 0 is success, every error is negative. Each device
  * section owns a range of 100 codes so sections can grow without renumbering each other. */
 typedef enum accel_status {
@@ -504,7 +561,7 @@ typedef enum accel_status {
  * value that is not a code. Never NULL. */
 ACCELDEF const char *accel_status_str(accel_status s);
 
-/* ---- byte order: unchecked loads/stores for buffers whose size the caller has checked ---- */
+/* ---- @common.bytes: unchecked loads/stores for buffers whose size the caller has checked ---- */
 ACCELDEF uint16_t accel_load_u16le(const uint8_t *p);
 ACCELDEF uint16_t accel_load_u16be(const uint8_t *p);
 ACCELDEF uint32_t accel_load_u32le(const uint8_t *p);
@@ -518,7 +575,7 @@ ACCELDEF void accel_store_u32be(uint8_t *p, uint32_t v);
 ACCELDEF void accel_store_u64le(uint8_t *p, uint64_t v);
 ACCELDEF void accel_store_u64be(uint8_t *p, uint64_t v);
 
-/* ---- bounds-checked reader over a caller buffer ----
+/* ---- @common.reader: bounds-checked reader over a caller buffer ----
  * Every read either succeeds completely or returns an error and leaves *out and the position
  * untouched. The first error is sticky (kept in .err, later reads fail with it), so a parser may
  * read a whole record and check once. */
@@ -544,7 +601,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_read_view(accel_reader *r, const uin
 ACCELDEF ACCEL_NODISCARD accel_status accel_reader_skip(accel_reader *r, size_t n);
 ACCELDEF ACCEL_NODISCARD accel_status accel_reader_seek(accel_reader *r, size_t pos);
 
-/* ---- bounds-checked writer over a caller buffer (same rules as the reader) ---- */
+/* ---- @common.writer: bounds-checked writer over a caller buffer (same rules as the reader) ---- */
 typedef struct accel_writer {
     uint8_t *buf;
     size_t cap;
@@ -564,14 +621,14 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_write_u64be(accel_writer *w, uint64_
 ACCELDEF ACCEL_NODISCARD accel_status accel_write_bytes(accel_writer *w, const void *src, size_t n);
 ACCELDEF ACCEL_NODISCARD accel_status accel_write_fill(accel_writer *w, uint8_t v, size_t n);
 
-/* ---- CRC-32/ISO-HDLC (zlib, Ethernet): reflected poly 0xEDB88320, init/xorout 0xFFFFFFFF ----
+/* ---- @common.crc32: CRC-32/ISO-HDLC (zlib, Ethernet): reflected poly 0xEDB88320, init/xorout 0xFFFFFFFF ----
  * crc = accel_crc32_update(0, data, n) gives the final CRC of data; feeding pieces in order,
  * crc = accel_crc32_update(crc, piece, k), gives the same value (zlib's crc32() convention).
  * accel_crc32("123456789", 9) == 0xCBF43926. data may be NULL only when n is 0. */
 ACCELDEF uint32_t accel_crc32_update(uint32_t crc, const void *data, size_t n);
 ACCELDEF uint32_t accel_crc32(const void *data, size_t n);
 
-/* ---- ring of fixed-size slots over a caller buffer ----
+/* ---- @common.ring: ring of fixed-size slots over a caller buffer ----
  * capacity = buf_len / slot_size slots. push copies a slot in, pop copies the oldest out.
  * A full ring refuses a push (ACCEL_E_FULL) and keeps what it holds: nothing is overwritten. */
 typedef struct accel_ring {
@@ -595,7 +652,7 @@ ACCELDEF int accel_ring_full(const accel_ring *r);
 ACCELDEF int accel_ring_empty(const accel_ring *r);
 ACCELDEF void accel_ring_clear(accel_ring *r);
 
-/* ---- byte FIFO over a caller buffer ----
+/* ---- @common.fifo: byte FIFO over a caller buffer ----
  * accel_fifo_write is all-or-nothing: when n bytes do not fit it stores none and returns
  * ACCEL_E_FULL, so a caller never loses the tail of a message silently. */
 typedef struct accel_fifo {
@@ -616,7 +673,7 @@ ACCELDEF size_t accel_fifo_count(const accel_fifo *f);
 ACCELDEF size_t accel_fifo_space(const accel_fifo *f);
 ACCELDEF void accel_fifo_clear(accel_fifo *f);
 
-/* ---- deadlines on a 32-bit monotonic millisecond clock (wrap-safe: correct across the
+/* ---- @common.deadline: deadlines on a 32-bit monotonic millisecond clock (wrap-safe: correct across the
  * 49.7-day wrap as long as one wait is shorter than 2^31 ms) ---- */
 typedef struct accel_deadline {
     uint32_t start_ms;
@@ -630,7 +687,7 @@ ACCELDEF uint32_t accel_deadline_remaining(const accel_deadline *d, uint32_t now
 /* a - b as a signed distance on the wrapping clock: > 0 when a is later than b. */
 ACCELDEF int32_t accel_time_diff(uint32_t a, uint32_t b);
 
-/* ---- the port interface ----
+/* ---- @common.port: the port interface ----
  * One struct of callbacks plus a user pointer. A port fills in what its platform has and
  * leaves the rest NULL; drivers call through the accel_port_* wrappers below, which return
  * ACCEL_E_UNSUPPORTED for a NULL callback and ACCEL_E_NULL for a NULL port. Callbacks return
@@ -741,7 +798,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_port_poll32(const accel_port *p, uin
 #endif
 
 /* ============================================================================================
- * SECTION: tsp1 (declarations)
+ * SECTION: tsp1 (declarations) @tsp1
  * ============================================================================================ */
 #ifndef ACCEL_NO_TSP1
 #ifdef __cplusplus
@@ -792,7 +849,7 @@ extern "C" {
  * SECURE_UPDATE_FINISH; error payloads and the 16-byte chunk header are opaque bytes; there is no
  * 0x9005, and an id the documentation does not list is surfaced, never dropped. */
 
-/* ---- tsp1 wire: frames ----
+/* ---- @tsp1.wire: frames ----
  * PREAMBLE(2) ID(2) N_BYTES(2) TID(2) PAYLOAD(n) CRC32(4) over bytes 0..7+n. */
 #ifndef ACCEL_TSP1_BIG_ENDIAN
 #define ACCEL_TSP1_BIG_ENDIAN 0
@@ -898,7 +955,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_error_status(uint16_t id);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decode_nn_info(const accel_tsp1_frame *f,
                                                accel_tsp1_nn_info *out);
 
-/* ---- tsp1 wire: streaming decoder ----
+/* ---- @tsp1.decoder: streaming decoder ----
  * Feed bytes in any chunking; it hunts for the preamble, checks N_BYTES against its buffer
  * (one maximal frame: cap = 12 + largest payload accepted) and the CRC, and on any failure
  * drops the first byte of the candidate and re-scans the bytes it holds for the next preamble.
@@ -934,7 +991,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_idle(accel_tsp1_decoder
 /* The stream ended (buffer cleared, reboot): a held partial frame is counted as truncated. */
 ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
 
-/* ---- tsp1 bus: registers and FIFO buffers ----
+/* ---- @tsp1.bus: registers and FIFO buffers ----
  * Vendor pages: 256 32-bit registers; 0x00-0x0F fixed information, 0x1E IRQ status, 0x1F IRQ
  * mask (bit i: buffer i drives INTB, active low), 0x20-0x5F buffer status/control; 32 FIFO
  * buffers, 0 = command queue, 1 = response queue. ASSUMED (not public): each buffer i has a
@@ -1020,7 +1077,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_irq_config(const accel_tsp1_bus
 /* WAKE: rising edge (1 then 0). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
 
-/* ---- tsp1 driver: a session over caller memory ----
+/* ---- @tsp1.driver: a session over caller memory ----
  * Every command submit accepts ends in exactly one outcome, reported once through on_outcome,
  * and only what the driver can prove:
  *   ACCEL_OK          it ran: its own answer arrived (DATA, NN_INFO), or for a command that
@@ -1180,7 +1237,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_update_run(accel_tsp1 *s, accel
                                             uint32_t timeout_ms);
 
 #ifndef ACCEL_TSP1_NO_MODEL
-/* ---- tsp1 device model (layer 4): the device side, for ports/sim ----
+/* ---- @tsp1.model: device model (layer 4): the device side, for ports/sim ----
  * Command queue (cmd_cap bytes) and response queue (rsp_cap bytes) as documented: a write
  * transaction to buffer 0 is split into frames on arrival; a bad piece (no preamble, header cut
  * off, frame cut off by the end of the transaction, frame larger than the queue or not fitting in
@@ -1285,7 +1342,7 @@ ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p);
 #endif /* ACCEL_NO_TSP1 */
 
 /* ============================================================================================
- * SECTION: edgetpu (declarations)
+ * SECTION: edgetpu (declarations) @edgetpu
  * ============================================================================================ */
 #ifndef ACCEL_NO_EDGETPU
 #ifdef __cplusplus
@@ -1319,6 +1376,7 @@ extern "C" {
  *   ACCEL_EDGETPU_MAX_CACHED      packages whose parameters the driver tracks as cached (4)
  *   ACCEL_EDGETPU_MODEL_REGS, ACCEL_EDGETPU_MODEL_SCRIPT  device-model register / script slots */
 
+/* ---- @edgetpu.insn: 128-bit instruction bundles, program builder, disassembler ---- */
 #define ACCEL_EDGETPU_INSN_BYTES 16u
 
 /* Field indices, most significant first (the order of the reverse-engineered field table and
@@ -1397,7 +1455,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_disasm(const uint8_t bytes[1
                                            size_t cap, size_t *out_len);
 #endif
 
-/* ---- compiled models: *_edgetpu.tflite -> edgetpu-custom-op -> DarwiNN package ----
+/* ---- @edgetpu.package: compiled models: *_edgetpu.tflite -> edgetpu-custom-op -> DarwiNN package ----
  * A bounds-checked FlatBuffers/FlexBuffers reader: every offset is checked against the buffer
  * before use, vtables and tables must lie wholly inside it, strings must be NUL-terminated,
  * vector lengths are bounded by the bytes that remain, and the walk follows the fixed schema
@@ -1536,7 +1594,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_layer(const accel_edgetp
 ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_find(const accel_edgetpu_package *m, int type,
                                                uint32_t *index);
 
-/* ---- USB wire format (libedgetpu usb_ml_commands.cc) ----
+/* ---- @edgetpu.usb_wire: USB wire format (libedgetpu usb_ml_commands.cc) ----
  * Bulk OUT ep 0x01 (single-endpoint firmware): an 8-byte header {u32 length of the whole
  * request, u8 tag & 0xF, 3 zero bytes} sent as its own transfer, then the data in chunks.
  * Bulk IN ep 0x81: output activations. Bulk IN ep 0x82: 16-byte event records {u64 address,
@@ -1622,7 +1680,7 @@ typedef struct accel_edgetpu_irq {
 ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_irq(const uint8_t *in, size_t len,
                                                accel_edgetpu_irq *irq);
 
-/* ---- USB protocol state and transfers ----
+/* ---- @edgetpu.usb: USB protocol state and transfers ----
  * Ordering (single bulk-out endpoint): one request = header then exactly `length` data bytes;
  * a new header is refused while the previous request still owes data, and no bulk-out starts
  * while an output read (ep 0x81) is incomplete (ACCEL_E_STATE). A transfer that fails or
@@ -1665,7 +1723,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_read_event(accel_edgetpu
                                                    accel_edgetpu_event *ev);
 ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edgetpu_irq *irq);
 
-/* ---- bring-up as data ----
+/* ---- @edgetpu.bringup: bring-up as data ----
  * A sequence of steps run by accel_edgetpu_seq_run. Ops: READ (value kept in ctx.last),
  * WRITE value, RMW (read, clear mask, set value, write), POLL until (v & mask) == value or
  * timeout, TEST (flag[flag] = (v & mask) == value). A step with cond k+1 runs only while
@@ -1714,7 +1772,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_open(accel_edgetpu_usb *u, i
 ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_close(accel_edgetpu_usb *u);
 
 #ifndef ACCEL_EDGETPU_NO_MODEL
-/* ---- device model (layer 4): the chip's USB side, for ports/sim ----
+/* ---- @edgetpu.model: device model (layer 4): the chip's USB side, for ports/sim ----
  * A CSR file answering vendor control requests (scu_ctrl_3 moves cur_pwr_state with
  * rg_force_sleep, every other register reads back what was written; reset values are chosen so
  * that libedgetpu's read-modify-writes produce the values of init_sequence_libedgetpu_usb.tsv),
@@ -1772,7 +1830,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_set_reg(accel_edgetpu_
 ACCELDEF uint64_t accel_edgetpu_model_reg(const accel_edgetpu_model *d, uint32_t off);
 #endif
 
-/* ---- inference driver ----
+/* ---- @edgetpu.driver: inference driver ----
  * Runs an executable by walking its DMA hints over the USB protocol: instruction chunks
  * (field offsets linked while streaming), input and parameter slices as tagged requests,
  * output reads into the caller's buffers, interrupt hints as events on 0x82 (tag 4 + n),
@@ -1827,7 +1885,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_expect_exe(accel_edget
                                                    const accel_edgetpu_exe *e);
 #endif
 
-/* ---- DFU firmware download (USB DFU 1.1, as libedgetpu's UsbDfuCommands does it) ----
+/* ---- @edgetpu.dfu: DFU firmware download (USB DFU 1.1, as libedgetpu's UsbDfuCommands does it) ----
  * A Coral USB Accelerator enumerates as 1a6e:089a until its firmware is downloaded (the image,
  * e.g. libedgetpu's apex_latest_single_ep.bin, is supplied by the caller). DNLOAD blocks of
  * wTransferSize (block number in wValue, interface in wIndex), GETSTATUS after each (waiting
@@ -1895,7 +1953,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_model_port(accel_edgetpu
 #endif /* ACCEL_NO_EDGETPU */
 
 /* ============================================================================================
- * SECTION: refsi (declarations)
+ * SECTION: refsi (declarations) @refsi
  * ============================================================================================ */
 #ifndef ACCEL_NO_REFSI
 #ifdef __cplusplus
@@ -1987,7 +2045,7 @@ extern "C" {
 #define ACCEL_REFSI_PERM_WRITE 2u
 #define ACCEL_REFSI_PERM_EXEC 4u
 
-/* ---- builder: appends packets to a caller buffer. A refused command leaves it unchanged. ----
+/* ---- @refsi.builder: appends packets to a caller buffer. A refused command leaves it unchanged. ----
  * Refusals: ACCEL_E_FULL (no room), ACCEL_E_REFSI_REG (index >= 40), ACCEL_E_REFSI_NARGS (> 7),
  * ACCEL_E_REFSI_ADDR32 (STORE_IMM64 destination above 32 bits), ACCEL_E_REFSI_SRC_ALIGN
  * (COPY_MEM64 source not 8-byte aligned), ACCEL_E_REFSI_MAX_HARTS (> 255),
@@ -2023,7 +2081,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_run_instances(accel_refsi
                                                      uint32_t nargs);
 ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_sync_cache(accel_refsi_builder *b, uint32_t flags);
 
-/* ---- one decoded command ---- */
+/* ---- @refsi.builder: one decoded command ---- */
 typedef struct accel_refsi_cmd {
     uint8_t opcode;          /* ACCEL_REFSI_OP_* */
     uint32_t inline_val;     /* header bits 63:32 as found */
@@ -2048,7 +2106,7 @@ typedef struct accel_refsi_cmd {
  * fields of cmd->opcode are read. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi_cmd *cmd);
 
-/* ---- decoder / validator ----
+/* ---- @refsi.decoder: decoder / validator ----
  * next() yields one command per call: ACCEL_OK with *cmd filled, ACCEL_E_EMPTY once the buffer
  * has ended (after FINISH or at its size), or the first malformed packet's status, which is
  * sticky; then it->pos is that packet's byte offset and it->index its command index.
@@ -2071,7 +2129,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_iter_next(accel_refsi_iter *it
 ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_validate(const void *buf, size_t len, size_t *ncmds,
                                            size_t *err_index, size_t *err_offset);
 
-/* ---- register field helpers (pack: ACCEL_E_REFSI_FIELD_RANGE for a field out of range;
+/* ---- @refsi.fields: register field helpers (pack: ACCEL_E_REFSI_FIELD_RANGE for a field out of range;
  * unpack: ACCEL_E_REFSI_REG_RESERVED for reserved bits set or a reserved MODE) ---- */
 /* ENTRY_PT_FN: 32-bit entry point address, bits 63:32 reserved. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_entry_pt(uint64_t addr, uint64_t *reg);
@@ -2120,7 +2178,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_window_translate(const uint64_
                                                    unsigned access, uint64_t *phys);
 
 #ifndef ACCEL_REFSI_NO_MODEL
-/* ---- reference command processor ---- */
+/* ---- @refsi.model: reference command processor ---- */
 struct accel_refsi_model;
 
 /* The view a kernel instance has of memory: its hart's windows over the CMP's memory. */
@@ -2208,7 +2266,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_write64(const accel_refsi
 #endif /* ACCEL_NO_REFSI */
 
 /* ============================================================================================
- * SECTION: ane (declarations)
+ * SECTION: ane (declarations) @ane
  * ============================================================================================ */
 #ifndef ACCEL_NO_ANE
 #ifdef __cplusplus
@@ -2218,17 +2276,17 @@ extern "C" {
  * Sources: the public Asahi Linux driver and m1n1 (verified code that drives the engine), and
  * two chapters of a secondary reverse-engineering guide to the firmware and its host protocol
  * ("the guide" below; no public code confirms it). Two backends, one vocabulary:
- *   1. DIRECT SUBMISSION (verified: matches the public Asahi Linux driver and m1n1): the task
+ *   1. DIRECT SUBMISSION @ane.direct (verified: matches the public Asahi Linux driver and m1n1): the task
  *      manager (TM) and 8 task queues (TQ) programmed through the port's 32-bit register
  *      callbacks: accel_ane_tm_enable / _enqueue / _push / _wait_idle / _drain_irq / _execute.
  *      Register offsets are relative to the DT 'engine' aperture (block base + 0x4000).
- *   2. FIRMWARE COMMAND PROTOCOL (UNVERIFIED: from a secondary reverse-engineering write-up; no
+ *   2. FIRMWARE COMMAND PROTOCOL @ane.fw (UNVERIFIED: from a secondary reverse-engineering write-up; no
  *      public code confirms it): the 24-byte controller header, the exec-loop channel message
  *      (u16 id at +4), procedure-call bodies, notifications, event and BAR records. Encoders and
  *      decoders reject everything the firmware would assert on, with a status naming the rule.
  *      Byte layouts of bodies beyond the guide's field lists are accel's own choice, marked
  *      "layout assumed" where they appear.
- *   3. FIRMWARE REFERENCE MODEL: deterministic state machines of what the write-up says the
+ *   3. FIRMWARE REFERENCE MODEL @ane.fw_model: deterministic state machines of what the write-up says the
  *      firmware does (exec loop, process, cache request + output set, fast-path dispatcher,
  *      scheduler with credit/back-pressure/2 s deadline/recovery gate, message queue and pool,
  *      bring-up handshakes, statistics buffer), plus a register-file model of the TM/TQ for
@@ -2265,7 +2323,8 @@ extern "C" {
  *   - Values the guide omits are macros above (container size, BAR type codes, magic numbers).
  * No struct assignment in this section: freestanding rv32 gcc turns it into memcpy calls. */
 
-/* ---- layer 1a: TM/TQ register map (as the Asahi driver's ane_tm.c programs it) ---- */
+/* ==== @ane.direct: 1. direct submission through the TM/TQ registers (verified) ==== */
+/* ---- @ane.tm_regs: TM/TQ register map (as the Asahi driver's ane_tm.c programs it) ---- */
 #ifndef ACCEL_ANE_TM_BASE
 #define ACCEL_ANE_TM_BASE ((uint32_t)0x20000u)
 #endif
@@ -2333,7 +2392,7 @@ ACCELDEF uint32_t accel_ane_tq_priority(unsigned qid);
 ACCELDEF uint32_t accel_ane_tm_reg(uint32_t off);
 ACCELDEF uint32_t accel_ane_tq_reg(unsigned qid, uint32_t off);
 
-/* ---- task-descriptor header word 0: TID 31:24, NID 23:16, LNID 15:8, EON 7:0 ---- */
+/* ---- @ane.td_hdr: task-descriptor header word 0: TID 31:24, NID 23:16, LNID 15:8, EON 7:0 ---- */
 typedef struct accel_ane_td_hdr0 {
     uint8_t tid, nid, lnid, eon;
 } accel_ane_td_hdr0;
@@ -2345,7 +2404,7 @@ ACCELDEF uint32_t accel_ane_td_hdr0_set_nid(uint32_t w, uint8_t nid);
 /* Patch word 0 (little-endian) of a TD in memory; td_len must be >= 4. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_td_patch_nid(uint8_t *td, size_t td_len, unsigned nid);
 
-/* ---- layer 3a: direct submission driver ---- */
+/* ---- @ane.tm: the direct submission driver ---- */
 typedef struct accel_ane_request {
     unsigned qid;          /* task queue 0..7 */
     unsigned nid;          /* network id, 8 bits */
@@ -2405,7 +2464,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_submit(accel_ane_tm *tm, cons
                                           accel_ane_result *res);
 
 #ifndef ACCEL_ANE_NO_MODEL
-/* ---- layer 4a: TM/TQ register-file model (for ports/sim) ----
+/* ---- @ane.tm_model: TM/TQ register-file model (for ports/sim) ----
  * Every register of the TM block and the 8 TQs as plain storage. A write to REQ_PUSH "runs" the
  * queued chain: TM_STATUS reads not-idle until exec_ms of simulated time passed (forever when
  * stuck), then idle; IRQ line 0 reports one event (info = td_count << 24 | nid << 16) and
@@ -2425,10 +2484,9 @@ typedef struct accel_ane_tm_model {
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_init(accel_ane_tm_model *m);
 /* Fill model (reg_read32, reg_write32, delay_ms) for accel_sim_attach. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_port(accel_ane_tm_model *m, accel_port *model);
-/* ane: end of part 1 declarations */
 
 #endif /* ACCEL_ANE_NO_MODEL */
-/* ==== layer 1b: firmware command protocol (UNVERIFIED: from the guide's firmware and protocol
+/* ==== @ane.fw: 2. firmware command protocol (UNVERIFIED: from the guide's firmware and protocol
  * chapters) ====
  * Two framings, kept apart (see ASSUMPTIONS above):
  *   controller message: the 24-byte sCSneControllerCmdHdr (u32 id 0x00..0x5c, u32 size, u32
@@ -2470,7 +2528,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_port(accel_ane_tm_model
 #define ACCEL_ANE_BUFDESC_OUTPUT 1u /* eCSneBufferDescriptorType_OutputBuffer (value assumed) */
 #endif
 
-/* ---- the two id spaces, as one data table (correct a doubtful name here, nowhere else) ---- */
+/* ---- @ane.ids: the two id spaces, as one data table (correct a doubtful name here, nowhere else) ---- */
 #define ACCEL_ANE_SPACE_CTL 1u  /* dispatched eCSneCmdId 0x00..0x5c */
 #define ACCEL_ANE_SPACE_WIRE 2u /* ECSneCmdId wire enum, the u16 at exec-loop +4 */
 #define ACCEL_ANE_DIR_UNKNOWN 0u
@@ -2535,10 +2593,10 @@ ACCELDEF const accel_ane_cmd_info *accel_ane_cmd_table(size_t *n);
 /* 1 when the exec-loop dispatcher implements the wire id (anything else panics the firmware). */
 ACCELDEF int accel_ane_xl_accepts(uint32_t id);
 
-/* ---- priorities: fwPriority < 8; normal_only: the (2..7) gate, else (0..1) || (2..7) ---- */
+/* ---- @ane.priority: priorities: fwPriority < 8; normal_only: the (2..7) gate, else (0..1) || (2..7) ---- */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_check_priority(uint32_t priority, int normal_only);
 
-/* ---- records ---- */
+/* ---- @ane.records: records ---- */
 typedef struct accel_ane_event {
     uint32_t type, target_mask;
     uint64_t id, value;
@@ -2557,7 +2615,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_event(const uint8_t *in, 
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_bar(const accel_ane_bar *b, uint8_t *out, size_t cap);
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_bar(const uint8_t *in, size_t len, accel_ane_bar *b);
 
-/* ---- controller header ---- */
+/* ---- @ane.frames: the two message headers (controller, exec-loop) ---- */
 typedef struct accel_ane_ctl_hdr {
     uint32_t id, size, priority;
     int32_t program_id, process_id; /* -1: unbound */
@@ -2570,8 +2628,11 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_encode_hdr(const accel_ane_c
  * *body points at the body inside buf. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_decode_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
                                            accel_ane_ctl_hdr *h, const uint8_t **body);
+/* Generic frame: u32 0, u16 id, u16 0 (what every xl message starts with). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_hdr(const uint8_t *buf, size_t len, uint32_t *id);
 
-/* ---- procedure call (exec-loop ids 0x204 plain, 0x20c custom BARs, 0x211 events, 0x212
+/* ---- @ane.proc_call: procedure call (exec-loop ids 0x204 plain, 0x20c custom BARs, 0x211 events, 0x212
  * variant with the plain layout; controller id 0x41 carries the body from +0x18 on) ----
  * xl layout: +8 programId +0xc procId +0x10 proc +0x14 priority | body: +0x18 nbrOfOutputBufferSets
  * +0x1c nbrOfTdPartitions +0x20 nbrOfEventMasks +0x24 nbrOfWaitEvents +0x28 nbrOfSignalEvents
@@ -2616,7 +2677,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_decode_proc_call(const uint8
                                                      size_t max_cmd_buf, accel_ane_ctl_hdr *h,
                                                      accel_ane_proc_call *pc);
 
-/* ---- cache-request trigger (xl 0x209, 0x20a) ----
+/* ---- @ane.trigger: cache-request trigger (xl 0x209, 0x20a) ----
  * +8 u64 cacheHandler +0x10 u64 execTimestamp +0x18 priority +0x1c nbrOfAneRequestInList
  * +0x20 nbrOfInputBuffers +0x24 nbrOfOutputBufferSets +0x28 chain_buf[nbrOfInputBuffers] */
 #define ACCEL_ANE_TRIGGER_FIXED_SIZE 0x28u
@@ -2637,21 +2698,18 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_trigger(const accel_an
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
                                                   accel_ane_trigger *t);
 
-/* ---- back-channel RPC body: u32 magic 0x55aa55aa, u32 length <= 0x800000, payload[length]
+/* ---- @ane.rpc: back-channel RPC body: u32 magic 0x55aa55aa, u32 length <= 0x800000, payload[length]
  * (xl 0xff00 at +8; controller 0x5b as the body) ---- */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_rpc(const uint8_t *payload, uint32_t n, uint8_t *out,
                                            size_t cap, size_t *len);
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_rpc(const uint8_t *body, size_t len,
                                            const uint8_t **payload, uint32_t *n);
 
-/* ---- other exec-loop commands ---- */
+/* ---- @ane.xl_cmds: other exec-loop commands ---- */
 /* 0x404 RETURN_PROCESS_ID: +8 i32 processId (>= 0). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len);
-/* Generic frame: u32 0, u16 id, u16 0 (what every xl message starts with). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t cap);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_hdr(const uint8_t *buf, size_t len, uint32_t *id);
 
-/* ---- controller bodies ---- */
+/* ---- @ane.ctl_bodies: controller bodies ---- */
 /* property read (0x1f) / write (0x1e): { u64 regAddr; u32 regValue; u32 reserved }, write
  * needs regValue != 0. */
 #define ACCEL_ANE_PROPERTY_SIZE 16u
@@ -2688,7 +2746,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_cr_body(uint32_t ctl_id, 
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_force_disable(uint32_t disable, uint8_t *out, size_t cap);
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_force_disable(const uint8_t *body, size_t len);
 
-/* ---- notifications (firmware to host, xl framing) ---- */
+/* ---- @ane.notes: notifications (firmware to host, xl framing) ---- */
 #define ACCEL_ANE_NOTE_OTHER 0u  /* known F2H id without a decoded body: payload view */
 #define ACCEL_ANE_NOTE_PROGRAM_EVENT 1u
 #define ACCEL_ANE_NOTE_DATA_CHAINING 2u
@@ -2717,11 +2775,11 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_note(const accel_ane_note
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_note(const uint8_t *buf, size_t len, accel_ane_note *n);
 
 #ifndef ACCEL_ANE_NO_MODEL
-/* ==== layer 2: firmware reference model (what the guide says the firmware does) ====
+/* ==== @ane.fw_model: 3. firmware reference model (what the guide says the firmware does) ====
  * Deterministic, allocation-free; time is a parameter (ms). Each step returns ACCEL_OK when the
  * event is taken, else a status naming why it was refused, and leaves the state unchanged. */
 
-/* ---- exec loop (Table 29.8) ---- */
+/* ---- @ane.exec_loop: exec loop (Table 29.8) ---- */
 #define ACCEL_ANE_XL_INIT 0u
 #define ACCEL_ANE_XL_RUN 1u
 #define ACCEL_ANE_XL_EXEC 2u
@@ -2753,7 +2811,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_fsm_resume(accel_ane_xl_fsm *
 /* 1 when a handler may touch hardware (EXEC or EXEC_SECURE). */
 ACCELDEF int accel_ane_xl_fsm_hw_allowed(const accel_ane_xl_fsm *f);
 
-/* ---- process slots (idle / running); calls to an idle process are dropped and counted ---- */
+/* ---- @ane.process: process slots (idle / running); calls to an idle process are dropped and counted ---- */
 #define ACCEL_ANE_PROC_IDLE 0u
 #define ACCEL_ANE_PROC_RUNNING 1u
 #define ACCEL_ANE_PROC_EV_START 0u
@@ -2766,7 +2824,7 @@ typedef struct accel_ane_proc_fsm {
 ACCELDEF void accel_ane_proc_fsm_init(accel_ane_proc_fsm *p);
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_proc_fsm_event(accel_ane_proc_fsm *p, unsigned ev);
 
-/* ---- cache requests (available / in-use / invalidating) with their output set
+/* ---- @ane.cache: cache requests (available / in-use / invalidating) with their output set
  * (available / in-execution) ---- */
 #ifndef ACCEL_ANE_MAX_CACHE_REQUESTS
 #define ACCEL_ANE_MAX_CACHE_REQUESTS 8u
@@ -2807,7 +2865,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_select(accel_ane_cr_pool *p, 
 /* global force-disable: admitted only when set true (ACCEL_E_ANE_FORCE_DISABLE otherwise). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_force_disable(accel_ane_cr_pool *p, uint32_t disable);
 
-/* ---- scheduler: 8 levels (0 highest; 0..1 system band), strict priority among levels with
+/* ---- @ane.sched: scheduler: 8 levels (0 highest; 0..1 system band), strict priority among levels with
  * credit (credit = the weight table {1,2,3,4,5,6,30,31}, refilled when no waiting level has
  * any), bounded in-flight count with back-pressure, software deadline abort, recovery gate ---- */
 #ifndef ACCEL_ANE_SCHED_DEPTH
@@ -2861,7 +2919,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_tick(accel_ane_sched *s, u
  * at most one recovery start per min_gap_ms; faults during recovery keep it not ready. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_fault(accel_ane_sched *s, uint32_t now);
 
-/* ---- kernel objects: bounded message queue (fixed width and depth; full/empty are the
+/* ---- @ane.kobj: kernel objects: bounded message queue (fixed width and depth; full/empty are the
  * would-block outcomes) and a fixed pool with total/available counts ---- */
 typedef struct accel_ane_msgq {
     accel_ring ring;
@@ -2881,7 +2939,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pool_alloc(accel_ane_pool *p, un
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pool_free(accel_ane_pool *p, unsigned slot);
 ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p);
 
-/* ---- bring-up (Table 29.3 and the first-command list) ---- */
+/* ---- @ane.bringup: bring-up (Table 29.3 and the first-command list) ---- */
 /* Boot invariant: the initial kernel heap must exceed twice the framework reservation
  * (ACCEL_E_ANE_INVARIANT otherwise: the kernel refuses to boot). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes);
@@ -2917,7 +2975,7 @@ ACCELDEF const char *accel_ane_first_cmd_name(unsigned i);
 ACCELDEF const char *accel_ane_channel_name(unsigned i);
 
 #endif /* ACCEL_ANE_NO_MODEL */
-/* ---- per-run statistics buffer (Listing 29.4, Table 29.9) ---- */
+/* ---- @ane.stats: per-run statistics buffer (Listing 29.4, Table 29.9) ---- */
 #define ACCEL_ANE_STATS_HDR_SIZE 0x28u
 #define ACCEL_ANE_STATS_EVDESC_SIZE 0x14u
 #define ACCEL_ANE_STATS_DBG_SIZE 0x10u
@@ -2943,7 +3001,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_stats_engine_at(const uint8_t *i
                                                 accel_ane_stats_engine *e);
 
 #ifndef ACCEL_ANE_NO_MODEL
-/* ---- doorbell emit (Listing 29.3) and the fabric register S3_3_C15_C8_0 (Table 29.5) ----
+/* ---- @ane.doorbell: doorbell emit (Listing 29.3) and the fabric register S3_3_C15_C8_0 (Table 29.5) ----
  * A model of the firmware's guarded doorbell: with interrupts masked, clear bit 39 (open the
  * window), store the doorbell bit, let the fabric latch its response into bits 1/7, sample:
  * bit 1 (uncorrectable L2C error) is fatal (ACCEL_E_ANE_INVARIANT, window left open as the
@@ -2967,7 +3025,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_doorbell_emit(accel_ane_fabric *
 /* power-gate condition: bit 2 set and bit 4 clear; then bits 0, 2, 4 are cleared. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f);
 
-/* ---- fast-path dispatcher (CAneEngineExeLoop::dispatch as the guide describes it) ----
+/* ---- @ane.dispatch: fast-path dispatcher (CAneEngineExeLoop::dispatch as the guide describes it) ----
  * Takes one exec-loop message. Ids outside the accepted set fault the firmware (it logs and
  * asserts): ACCEL_E_ANE_UNSUPPORTED_CMD and `faulted` is set, after which every message gets
  * ACCEL_E_ANE_INVARIANT. Bad fields: rejected without running (the decoder's status, counted in
@@ -3000,7 +3058,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fw_model_complete(accel_ane_fw_m
 #endif /* ACCEL_NO_ANE */
 
 /* ============================================================================================
- * SECTION: mac (declarations)
+ * SECTION: mac (declarations) @mac
  * ============================================================================================ */
 #ifndef ACCEL_NO_MAC
 #ifdef __cplusplus
@@ -3159,7 +3217,7 @@ typedef struct accel_mac_conv {
     uint32_t groups, depth_multiplier;
 } accel_mac_conv;
 
-/* ---- requantization helpers, exactly as TFLite / gemmlowp ---- */
+/* ---- @mac.quant: requantization helpers, exactly as TFLite / gemmlowp ---- */
 ACCELDEF int32_t accel_mac_saturating_rounding_doubling_high_mul(int32_t a, int32_t b); /* SaturatingRoundingDoublingHighMul */
 /* RoundingDivideByPOT; exponent is clamped to 0..31 (TFLite DCHECKs that range). */
 ACCELDEF int32_t accel_mac_rounding_divide_by_power_of_two(int32_t x, int32_t exponent);
@@ -3185,7 +3243,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_dequantize_f32(const void *in, s
                                                int32_t zero_point, accel_mac_dtype dt, float *out);
 #endif
 
-/* ---- kernels. Lengths are in elements (bytes for int8/uint8 tensors). bias may be NULL
+/* ---- @mac.fc: fully connected. Lengths (every kernel) are in elements (bytes for int8/uint8 tensors). bias may be NULL
  * (bias_len 0), otherwise it holds one int32 per output channel. ---- */
 /* Fully connected / batched GEMM: input [batches, in_depth], filter [out_depth, in_depth],
  * output [batches, out_depth]. */
@@ -3229,6 +3287,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected_packed(uint32_t 
                                                        size_t input_len, const void *packed,
                                                        size_t packed_len, const accel_mac_quant *q,
                                                        void *output, size_t output_len);
+
+/* ---- @mac.conv: conv2d, depthwise conv2d and pooling (NHWC, geometry in accel_mac_conv) ---- */
 ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_quant *q,
                                        const void *input, size_t input_len, const void *filter,
                                        size_t filter_len, const int32_t *bias, size_t bias_len,
@@ -3262,6 +3322,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_average_pool2d(const accel_mac_c
                                                const void *input, size_t input_len, void *output,
                                                size_t output_len);
 
+/* ---- @mac.gemm: raw int32 GEMM ---- */
 /* Raw GEMM, no requantization: out[m*n_cols + n] = sum_k (a[m,k] + a_offset) * (b[n,k] +
  * b_offset), a [m_rows, depth], b [n_cols, depth] (b transposed, like FC filters), both of dtype
  * dt with offsets in the input_offset ranges above. Computed modulo 2^32: exact whenever the
@@ -3271,7 +3332,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_matmul_s32(accel_mac_dtype dt, u
                                            int32_t a_offset, const void *b, size_t b_len,
                                            int32_t b_offset, int32_t *out, size_t out_len);
 
-/* ---- exact wide products from byte planes (the byte-plane technique public Edge TPU
+/* ---- @mac.wide: exact wide products from byte planes (the byte-plane technique public Edge TPU
  * write-ups describe for wide products) ----
  * Elements of nbytes (1..4) little-endian bytes, signed (two's complement) or unsigned, are
  * split into byte planes; the nbytes^2 plane products run through accel_mac_matmul_s32 (uint8,
@@ -3304,7 +3365,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_matmul_u16(uint32_t m_rows, uint
                                            size_t b_len, int64_t *out, size_t out_len,
                                            void *scratch, size_t scratch_len);
 
-/* ---- Edge TPU conversions: the device speaks uint8; int8 = uint8 XOR 0x80. For elements of
+/* ---- @mac.flip: Edge TPU conversions: the device speaks uint8; int8 = uint8 XOR 0x80. For elements of
  * elem_bytes little-endian bytes only the most significant byte flips (n % elem_bytes == 0). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_bytes);
 #ifdef __cplusplus
@@ -3312,7 +3373,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #endif
 #endif /* ACCEL_NO_MAC */
 
-/* ---- deprecated names (0.1.0 renamed them for one vocabulary; they go in 0.2.0) ----
+/* ---- @deprecated.names: deprecated names (0.1.0 renamed them for one vocabulary; they go in 0.2.0) ----
  * Define ACCEL_NO_DEPRECATED to hide them. One old name cannot be kept: the type
  * accel_edgetpu_model now names the Edge TPU device model (it was the compiled package, now
  * accel_edgetpu_package), so old code using it as a package fails to compile rather than
@@ -3395,12 +3456,12 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #define accel_mac_rdbpot accel_mac_rounding_divide_by_power_of_two
 #define accel_mac_mbqm accel_mac_multiply_by_quantized_multiplier
 #define accel_mac_mbqm_single accel_mac_multiply_by_quantized_multiplier_single
-#endif /* ---- end of deprecated names ---- */
+#endif /* end of the deprecated names */
 
 #endif /* ACCEL_H_INCLUDED */
 
 /* ============================================================================================
- * IMPLEMENTATION
+ * IMPLEMENTATION @config (the library defaults the code needs), then each section in order
  * Outside the include guard on purpose (stb's rule): a file that includes accel.h once for the
  * declarations and again after #define ACCEL_IMPLEMENTATION still gets the code, once.
  * ============================================================================================ */
@@ -3442,7 +3503,10 @@ static void accel__memset(void *d, int v, size_t n)
 extern "C" {
 #endif
 
-/* ---------------------------------------------------------------- common: status strings */
+/* ============================================================================================
+ * SECTION: common (implementation) @common
+ * ============================================================================================ */
+/* -------------------------------------------------------- @common.status: status strings */
 ACCELDEF const char *accel_status_str(accel_status s)
 {
 #ifdef ACCEL_NO_STATUS_STRINGS
@@ -3610,7 +3674,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
 #endif
 }
 
-/* ---------------------------------------------------------------- common: byte order */
+/* -------------------------------------------------------- @common.bytes: byte order */
 ACCELDEF uint16_t accel_load_u16le(const uint8_t *p)
 {
     return (uint16_t)((unsigned)p[0] | ((unsigned)p[1] << 8));
@@ -3672,7 +3736,7 @@ ACCELDEF void accel_store_u64be(uint8_t *p, uint64_t v)
     accel_store_u32be(p, (uint32_t)(v >> 32));
 }
 
-/* ---------------------------------------------------------------- common: reader */
+/* -------------------------------------------------------- @common.reader: reader */
 ACCELDEF accel_status accel_reader_init(accel_reader *r, const void *buf, size_t len)
 {
     if (!r) return ACCEL_E_NULL;
@@ -3760,7 +3824,7 @@ ACCELDEF accel_status accel_reader_seek(accel_reader *r, size_t pos)
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- common: writer */
+/* -------------------------------------------------------- @common.writer: writer */
 ACCELDEF accel_status accel_writer_init(accel_writer *w, void *buf, size_t cap)
 {
     if (!w) return ACCEL_E_NULL;
@@ -3838,7 +3902,7 @@ ACCELDEF accel_status accel_write_fill(accel_writer *w, uint8_t v, size_t n)
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- common: CRC-32 */
+/* -------------------------------------------------------- @common.crc32: CRC-32 */
 /* crc32 tables: generated by scripts/gen_crc32_tables.py (do not edit by hand; --update rewrites
  * this block); tests/test_common.c checks every entry and constant. */
 #if ACCEL_CRC32_SIMD != 3 /* the AArch64 CRC32 instructions need no table */
@@ -4864,7 +4928,7 @@ ACCELDEF uint32_t accel_crc32(const void *data, size_t n)
     return accel_crc32_update(0, data, n);
 }
 
-/* ---------------------------------------------------------------- common: slot ring */
+/* -------------------------------------------------------- @common.ring: slot ring */
 ACCELDEF accel_status accel_ring_init(accel_ring *r, void *buf, size_t buf_len, size_t slot_size)
 {
     if (!r || !buf) return ACCEL_E_NULL;
@@ -4930,7 +4994,7 @@ ACCELDEF void accel_ring_clear(accel_ring *r)
     r->count = 0;
 }
 
-/* ---------------------------------------------------------------- common: byte FIFO */
+/* -------------------------------------------------------- @common.fifo: byte FIFO */
 ACCELDEF accel_status accel_fifo_init(accel_fifo *f, void *buf, size_t cap)
 {
     if (!f || !buf) return ACCEL_E_NULL;
@@ -5019,7 +5083,7 @@ ACCELDEF void accel_fifo_clear(accel_fifo *f)
     f->count = 0;
 }
 
-/* ---------------------------------------------------------------- common: deadlines */
+/* -------------------------------------------------------- @common.deadline: deadlines */
 ACCELDEF void accel_deadline_start(accel_deadline *d, uint32_t now_ms, uint32_t timeout_ms)
 {
     if (!d) return;
@@ -5049,7 +5113,7 @@ ACCELDEF int32_t accel_time_diff(uint32_t a, uint32_t b)
     return -(int32_t)(uint32_t)(0u - d - 1u) - 1;
 }
 
-/* ---------------------------------------------------------------- common: port wrappers */
+/* -------------------------------------------------------- @common.port: port wrappers */
 ACCELDEF accel_status accel_port_spi_transfer(const accel_port *p, uint8_t cs, const uint8_t *tx,
                                               uint8_t *rx, size_t len, unsigned flags)
 {
@@ -5219,13 +5283,13 @@ ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, ui
 #endif
 
 /* ============================================================================================
- * SECTION: tsp1 (implementation)
+ * SECTION: tsp1 (implementation) @tsp1
  * ============================================================================================ */
 #ifndef ACCEL_NO_TSP1
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* ---------------------------------------------------------------- tsp1: wire */
+/* -------------------------------------------------------- @tsp1.wire: frames */
 #if defined(__GNUC__) || defined(__clang__)
 #define ACCEL__TSP1_NOINLINE __attribute__((noinline)) /* where inlining costs bytes (-Os) */
 #else
@@ -5363,7 +5427,7 @@ ACCELDEF accel_status accel_tsp1_decode_nn_info(const accel_tsp1_frame *f,
     return accel__tsp1_nn_info(f->payload, f->n_bytes, out);
 }
 
-/* ---------------------------------------------------------------- tsp1: decoder */
+/* -------------------------------------------------------- @tsp1.decoder: streaming decoder */
 ACCELDEF accel_status accel_tsp1_decoder_init(accel_tsp1_decoder *d, void *buf, size_t cap,
                                               uint16_t preamble)
 {
@@ -5503,7 +5567,7 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d)
     d->emitted = 0;
 }
 
-/* ---------------------------------------------------------------- tsp1: bus */
+/* -------------------------------------------------------- @tsp1.bus: registers and FIFO buffers */
 #ifndef ACCEL_TSP1_XFER_CUSTOM
 /* THE ASSUMED TRANSACTION FORMAT lives in this function only: one access, a write when tx is
  * set (n bytes from tx), else a read (n bytes into rx). */
@@ -5608,7 +5672,7 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
     return st;
 }
 
-/* ---------------------------------------------------------------- tsp1: driver */
+/* -------------------------------------------------------- @tsp1.driver: session */
 #ifndef ACCEL_TSP1_READ_CHUNK
 #define ACCEL_TSP1_READ_CHUNK 64u
 #endif
@@ -6157,7 +6221,7 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
 }
 
 #ifndef ACCEL_TSP1_NO_MODEL
-/* ---------------------------------------------------------------- tsp1: device model */
+/* -------------------------------------------------------- @tsp1.model: device model */
 #define ACCEL__TSP1_MODEL_RESIDUE 0x2144DF1Cu /* CRC-32 of data followed by its own CRC (LE) */
 
 ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap)
@@ -6670,13 +6734,13 @@ ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p)
 #endif /* ACCEL_NO_TSP1 */
 
 /* ============================================================================================
- * SECTION: edgetpu (implementation)
+ * SECTION: edgetpu (implementation) @edgetpu
  * ============================================================================================ */
 #ifndef ACCEL_NO_EDGETPU
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* ---------------------------------------------------------------- edgetpu: instructions */
+/* -------------------------------------------------------- @edgetpu.insn: instructions */
 /* lsb and width of each field, in ACCEL_EDGETPU_F_* order (edgetpuxray decompiler.py's
  * BitStruct read MSB-first over the byte-reversed bundle). */
 static const uint8_t accel__edgetpu_flsb[ACCEL_EDGETPU_NFIELDS] = {
@@ -7047,7 +7111,7 @@ ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t off
 }
 #endif /* ACCEL_EDGETPU_NO_DISASM */
 
-/* ---------------------------------------------------------------- edgetpu: FlatBuffers reader */
+/* -------------------------------------------------------- @edgetpu.package: FlatBuffers reader */
 /* All positions are byte offsets into one buffer; every check is written as "fits in what is
  * left" so no addition can wrap. */
 static int accel__edgetpu_fits(size_t len, size_t pos, size_t n)
@@ -7255,7 +7319,7 @@ static int accel__edgetpu_view_eq(accel_edgetpu_view v, const char *s)
     return s[i] == '\0';
 }
 
-/* ---- FlexBuffers: just enough to look up a string/blob by key in the root map ---- */
+/* ---- @edgetpu.package: FlexBuffers: just enough to look up a string/blob by key in the root map ---- */
 static accel_status accel__edgetpu_flex_uint(const uint8_t *b, size_t len, size_t pos,
                                              unsigned w, uint64_t *out)
 {
@@ -7342,7 +7406,7 @@ static accel_status accel__edgetpu_flex_find(const uint8_t *b, size_t len, const
     return ACCEL_E_EMPTY;
 }
 
-/* ---- executables ---- */
+/* ---- @edgetpu.package: executables ---- */
 static accel_status accel__edgetpu_meta(const accel_edgetpu_fbt *t, unsigned i, int *desc,
                                         int *position, int32_t *batch, accel_edgetpu_view *name)
 {
@@ -7705,7 +7769,7 @@ ACCELDEF accel_status accel_edgetpu_package_find(const accel_edgetpu_package *m,
     return ACCEL_E_EMPTY;
 }
 
-/* ---------------------------------------------------------------- edgetpu: USB wire format */
+/* -------------------------------------------------------- @edgetpu.usb_wire: USB wire format */
 ACCELDEF accel_status accel_edgetpu_encode_header(uint8_t out[8], uint32_t length, uint8_t tag)
 {
     if (!out) return ACCEL_E_NULL;
@@ -7761,7 +7825,7 @@ ACCELDEF accel_status accel_edgetpu_decode_irq(const uint8_t *in, size_t len,
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- edgetpu: USB protocol */
+/* -------------------------------------------------------- @edgetpu.usb: USB protocol */
 ACCELDEF accel_status accel_edgetpu_usb_init(accel_edgetpu_usb *u, const accel_port *port,
                                              uint32_t max_chunk)
 {
@@ -7923,7 +7987,7 @@ ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edg
     return accel_edgetpu_decode_irq(b, got, irq);
 }
 
-/* ---------------------------------------------------------------- edgetpu: bring-up */
+/* -------------------------------------------------------- @edgetpu.bringup: bring-up */
 #define ACCEL__EDGETPU_R ACCEL_EDGETPU_OP_READ
 #define ACCEL__EDGETPU_W ACCEL_EDGETPU_OP_WRITE
 #define ACCEL__EDGETPU_M ACCEL_EDGETPU_OP_RMW
@@ -8164,7 +8228,7 @@ ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u)
 }
 
 #ifndef ACCEL_EDGETPU_NO_MODEL
-/* ---------------------------------------------------------------- edgetpu: device model */
+/* -------------------------------------------------------- @edgetpu.model: device model */
 static int accel__edgetpu_model_find(const accel_edgetpu_model *d, uint32_t off)
 {
     uint32_t i;
@@ -8402,7 +8466,7 @@ ACCELDEF accel_status accel_edgetpu_model_port(accel_edgetpu_model *d, accel_por
 }
 #endif /* ACCEL_EDGETPU_NO_MODEL */
 
-/* ---------------------------------------------------------------- edgetpu: inference driver */
+/* -------------------------------------------------------- @edgetpu.driver: inference driver */
 ACCELDEF accel_status accel_edgetpu_driver_init(accel_edgetpu_driver *d, const accel_port *port,
                                                 uint32_t max_chunk)
 {
@@ -8690,7 +8754,7 @@ ACCELDEF accel_status accel_edgetpu_model_expect_exe(accel_edgetpu_model *dv,
 }
 #endif
 
-/* ---------------------------------------------------------------- edgetpu: DFU */
+/* -------------------------------------------------------- @edgetpu.dfu: DFU */
 #define ACCEL__EDGETPU_DFU_OUT 0x21u /* host to device, class, interface */
 #define ACCEL__EDGETPU_DFU_IN 0xA1u
 
@@ -8916,13 +8980,13 @@ ACCELDEF accel_status accel_edgetpu_dfu_model_port(accel_edgetpu_dfu_model *d, a
 #endif /* ACCEL_NO_EDGETPU */
 
 /* ============================================================================================
- * SECTION: refsi (implementation)
+ * SECTION: refsi (implementation) @refsi
  * ============================================================================================ */
 #ifndef ACCEL_NO_REFSI
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* ---------------------------------------------------------------- refsi: wire format */
+/* -------------------------------------------------------- @refsi.builder: builder (wire format) */
 #define ACCEL__REFSI_HDR_FIXED 0xC0000000UL
 
 static uint64_t accel__refsi_header(unsigned opcode, size_t chunks, uint32_t inl)
@@ -9083,7 +9147,7 @@ ACCELDEF accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi
     }
 }
 
-/* ---------------------------------------------------------------- refsi: decoder */
+/* -------------------------------------------------------- @refsi.decoder: decoder / validator */
 ACCELDEF accel_status accel_refsi_iter_init(accel_refsi_iter *it, const void *buf, size_t len)
 {
     if (!it || (!buf && len)) return ACCEL_E_NULL;
@@ -9221,7 +9285,7 @@ ACCELDEF accel_status accel_refsi_validate(const void *buf, size_t len, size_t *
     return st;
 }
 
-/* ---------------------------------------------------------------- refsi: register fields */
+/* -------------------------------------------------------- @refsi.fields: register fields */
 ACCELDEF accel_status accel_refsi_pack_entry_pt(uint64_t addr, uint64_t *reg)
 {
     if (!reg) return ACCEL_E_NULL;
@@ -9382,7 +9446,7 @@ ACCELDEF accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_
 }
 
 #ifndef ACCEL_REFSI_NO_MODEL
-/* ---------------------------------------------------------------- refsi: reference CMP */
+/* -------------------------------------------------------- @refsi.model: reference command processor */
 ACCELDEF accel_status accel_refsi_model_init(accel_refsi_model *cmp, const accel_refsi_model_config *cfg)
 {
     if (!cmp || !cfg || !cfg->mem_read || !cfg->mem_write) return ACCEL_E_NULL;
@@ -9641,13 +9705,14 @@ ACCELDEF accel_status accel_refsi_model_execute(accel_refsi_model *cmp, const vo
 #endif /* ACCEL_NO_REFSI */
 
 /* ============================================================================================
- * SECTION: ane (implementation)
+ * SECTION: ane (implementation) @ane
  * ============================================================================================ */
 #ifndef ACCEL_NO_ANE
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* ---------------------------------------------------------------- ane: register map */
+/* ==== @ane.direct: 1. direct submission ==== */
+/* -------------------------------------------------------- @ane.tm_regs: TM/TQ register map */
 static const uint8_t accel__ane_prty[ACCEL_ANE_TQ_COUNT] = {1, 2, 3, 4, 5, 6, 30, 31};
 
 ACCELDEF uint32_t accel_ane_tq_priority(unsigned qid)
@@ -9662,7 +9727,7 @@ ACCELDEF uint32_t accel_ane_tq_reg(unsigned qid, uint32_t off)
     return (uint32_t)ACCEL_ANE_TQ_BASE + (uint32_t)qid * (uint32_t)ACCEL_ANE_TQ_STRIDE + off;
 }
 
-/* ---------------------------------------------------------------- ane: TD header */
+/* -------------------------------------------------------- @ane.td_hdr: TD header word 0 */
 ACCELDEF uint32_t accel_ane_pack_td_hdr0(const accel_ane_td_hdr0 *h)
 {
     if (!h) return 0;
@@ -9693,7 +9758,7 @@ ACCELDEF accel_status accel_ane_td_patch_nid(uint8_t *td, size_t td_len, unsigne
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane: direct submission */
+/* -------------------------------------------------------- @ane.tm: direct submission driver */
 static accel_status accel__ane_tm_wr(accel_ane_tm *tm, uint32_t off, uint32_t v)
 {
     return accel_port_reg_write32(tm->port, tm->tm_base + off, v);
@@ -9901,7 +9966,7 @@ ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_requ
 }
 
 #ifndef ACCEL_ANE_NO_MODEL
-/* ---------------------------------------------------------------- ane: register-file model */
+/* -------------------------------------------------------- @ane.tm_model: register-file model */
 static uint32_t *accel__ane_model_reg(accel_ane_tm_model *m, uint32_t off)
 {
     if (off & 3u) return NULL;
@@ -9991,10 +10056,10 @@ ACCELDEF accel_status accel_ane_tm_model_port(accel_ane_tm_model *m, accel_port 
     model->delay_ms = accel__ane_model_delay;
     return ACCEL_OK;
 }
-/* ane: end of part 1 implementation */
 
 #endif /* ACCEL_ANE_NO_MODEL */
-/* ---------------------------------------------------------------- ane: id tables (data) */
+/* ==== @ane.fw: 2. firmware command protocol ==== */
+/* -------------------------------------------------------- @ane.ids: id tables (data) */
 #define ACCEL__ANE_C ACCEL_ANE_SPACE_CTL
 #define ACCEL__ANE_W ACCEL_ANE_SPACE_WIRE
 #define ACCEL__ANE_HF ACCEL_ANE_DIR_H2F
@@ -10117,6 +10182,7 @@ ACCELDEF int accel_ane_xl_accepts(uint32_t id)
     return 0;
 }
 
+/* -------------------------------------------------------- @ane.priority: priorities */
 ACCELDEF accel_status accel_ane_check_priority(uint32_t priority, int normal_only)
 {
     if (priority >= ACCEL_ANE_PRIORITY_LEVELS) return ACCEL_E_ANE_PRIORITY;
@@ -10124,7 +10190,7 @@ ACCELDEF accel_status accel_ane_check_priority(uint32_t priority, int normal_onl
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane: records */
+/* -------------------------------------------------------- @ane.records: records */
 ACCELDEF accel_status accel_ane_encode_event(const accel_ane_event *e, uint8_t *out, size_t cap)
 {
     if (!e || !out) return ACCEL_E_NULL;
@@ -10183,7 +10249,7 @@ ACCELDEF accel_status accel_ane_decode_bar(const uint8_t *in, size_t len, accel_
     return accel__ane_bar_check(b);
 }
 
-/* ---------------------------------------------------------------- ane: frames */
+/* -------------------------------------------------------- @ane.frames: the two message headers */
 ACCELDEF accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t cap)
 {
     if (!out) return ACCEL_E_NULL;
@@ -10264,7 +10330,7 @@ ACCELDEF accel_status accel_ane_ctl_decode_hdr(const uint8_t *buf, size_t len, s
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane: procedure call */
+/* -------------------------------------------------------- @ane.proc_call: procedure call */
 ACCELDEF accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant)
 {
     if (!variant) return ACCEL_E_NULL;
@@ -10522,7 +10588,7 @@ ACCELDEF accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t 
     return accel__ane_pc_decode_body(buf, len, ACCEL_ANE_PC_PLAIN, pc);
 }
 
-/* ---------------------------------------------------------------- ane: cache-request trigger */
+/* -------------------------------------------------------- @ane.trigger: cache-request trigger */
 ACCELDEF accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets)
 {
     if (!b) return ACCEL_E_NULL;
@@ -10625,7 +10691,7 @@ ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane: back-channel RPC */
+/* -------------------------------------------------------- @ane.rpc: back-channel RPC */
 ACCELDEF accel_status accel_ane_encode_rpc(const uint8_t *payload, uint32_t n, uint8_t *out,
                                            size_t cap, size_t *len)
 {
@@ -10659,6 +10725,7 @@ ACCELDEF accel_status accel_ane_decode_rpc(const uint8_t *body, size_t len,
     return ACCEL_OK;
 }
 
+/* -------------------------------------------------------- @ane.xl_cmds: other exec-loop commands */
 ACCELDEF accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len)
 {
     if (len) *len = 0;
@@ -10671,7 +10738,7 @@ ACCELDEF accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, 
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane: controller bodies */
+/* -------------------------------------------------------- @ane.ctl_bodies: controller bodies */
 ACCELDEF accel_status accel_ane_encode_property(int write, uint64_t reg_addr, uint32_t value,
                                                 uint8_t *out, size_t cap)
 {
@@ -10842,7 +10909,7 @@ ACCELDEF accel_status accel_ane_decode_force_disable(const uint8_t *body, size_t
     return accel_load_u32le(body) == 1 ? ACCEL_OK : ACCEL_E_ANE_FORCE_DISABLE;
 }
 
-/* ---------------------------------------------------------------- ane: notifications */
+/* -------------------------------------------------------- @ane.notes: notifications */
 static unsigned accel__ane_note_kind(uint32_t id)
 {
     switch (id) {
@@ -11025,7 +11092,8 @@ ACCELDEF accel_status accel_ane_decode_note(const uint8_t *buf, size_t len, acce
 }
 
 #ifndef ACCEL_ANE_NO_MODEL
-/* ---------------------------------------------------------------- ane model: exec loop */
+/* ==== @ane.fw_model: 3. firmware reference model ==== */
+/* -------------------------------------------------------- @ane.exec_loop: exec loop */
 ACCELDEF void accel_ane_xl_fsm_init(accel_ane_xl_fsm *f)
 {
     if (f) ACCEL_MEMSET(f, 0, sizeof *f);
@@ -11087,7 +11155,7 @@ ACCELDEF int accel_ane_xl_fsm_hw_allowed(const accel_ane_xl_fsm *f)
     return f && (f->state == ACCEL_ANE_XL_EXEC || f->state == ACCEL_ANE_XL_EXEC_SECURE);
 }
 
-/* ---------------------------------------------------------------- ane model: process */
+/* -------------------------------------------------------- @ane.process: process slots */
 ACCELDEF void accel_ane_proc_fsm_init(accel_ane_proc_fsm *p)
 {
     if (p) ACCEL_MEMSET(p, 0, sizeof *p);
@@ -11116,7 +11184,7 @@ ACCELDEF accel_status accel_ane_proc_fsm_event(accel_ane_proc_fsm *p, unsigned e
     }
 }
 
-/* ---------------------------------------------------------------- ane model: cache requests */
+/* -------------------------------------------------------- @ane.cache: cache requests */
 ACCELDEF accel_status accel_ane_cr_init(accel_ane_cr_pool *p, uint32_t max)
 {
     if (!p) return ACCEL_E_NULL;
@@ -11234,7 +11302,7 @@ ACCELDEF accel_status accel_ane_cr_force_disable(accel_ane_cr_pool *p, uint32_t 
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane model: scheduler */
+/* -------------------------------------------------------- @ane.sched: scheduler */
 ACCELDEF accel_status accel_ane_sched_init(accel_ane_sched *s, uint8_t max_inflight,
                                            uint32_t recover_ms, uint32_t min_gap_ms)
 {
@@ -11373,7 +11441,7 @@ ACCELDEF accel_status accel_ane_sched_tick(accel_ane_sched *s, uint32_t now, int
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane model: kernel objects */
+/* -------------------------------------------------------- @ane.kobj: kernel objects */
 ACCELDEF accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width)
 {
     if (!q || !buf) return ACCEL_E_NULL;
@@ -11449,7 +11517,7 @@ ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p)
     return n;
 }
 
-/* ---------------------------------------------------------------- ane model: bring-up */
+/* -------------------------------------------------------- @ane.bringup: bring-up */
 static const char *const accel__ane_first_cmds[ACCEL_ANE_BU_FIRST_CMD_COUNT] = {
     "PRINT_ENABLE", "START", "PMU_BASE_SET", "TIME_SYNC", "CH_PROPERTY_WRITE",
     "RESOURCE_INFO_GET", "DEFAULT_SETTING_WRITE", "MCACHE_POWER_ON", "SHARED_EVENT_INFO_INIT"};
@@ -11558,7 +11626,7 @@ ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev,
 }
 
 #endif /* ACCEL_ANE_NO_MODEL */
-/* ---------------------------------------------------------------- ane model: stats buffer */
+/* -------------------------------------------------------- @ane.stats: statistics buffer */
 ACCELDEF accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
                                             const accel_ane_stats_engine *e, unsigned n, size_t *len)
 {
@@ -11632,7 +11700,7 @@ ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, u
 }
 
 #ifndef ACCEL_ANE_NO_MODEL
-/* ---------------------------------------------------------------- ane model: doorbell */
+/* -------------------------------------------------------- @ane.doorbell: doorbell */
 ACCELDEF accel_status accel_ane_doorbell_emit(accel_ane_fabric *f, uint64_t target, uint32_t bit)
 {
     if (!f) return ACCEL_E_NULL;
@@ -11661,7 +11729,7 @@ ACCELDEF accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f)
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane model: dispatcher */
+/* -------------------------------------------------------- @ane.dispatch: fast-path dispatcher */
 ACCELDEF accel_status accel_ane_fw_model_init(accel_ane_fw_model *fw, uint32_t max_cache_requests)
 {
     accel_status st;
@@ -11796,7 +11864,7 @@ ACCELDEF accel_status accel_ane_fw_model_complete(accel_ane_fw_model *fw)
 #endif /* ACCEL_NO_ANE */
 
 /* ============================================================================================
- * SECTION: mac (implementation)
+ * SECTION: mac (implementation) @mac
  * ============================================================================================ */
 #ifndef ACCEL_NO_MAC
 /* The register-blocked kernels written for microcontrollers: every op with ACCEL_MAC_MCU; on
@@ -11837,6 +11905,8 @@ static int64_t accel__mac_u2s64(uint64_t v)
     return v <= 0x7FFFFFFFFFFFFFFFULL ? (int64_t)v
                                       : (int64_t)(v - 0x8000000000000000ULL) - INT64_MAX - 1;
 }
+
+/* -------------------------------------------------------- @mac.quant: requantization helpers */
 /* Arithmetic (flooring) right shifts without relying on >> of negative values. */
 static int32_t accel__mac_asr(int32_t x, int32_t s)
 {
@@ -11970,7 +12040,7 @@ ACCELDEF accel_status accel_mac_dequantize_f32(const void *in, size_t n, float s
 }
 #endif /* ACCEL_MAC_NO_FLOAT */
 
-/* ---- validation ---- */
+/* ---- @mac.fc: validation ---- */
 static accel_status accel__mac_check_act(accel_mac_dtype dt, int32_t mn, int32_t mx)
 {
     int32_t lo = dt == ACCEL_MAC_UINT8 ? 0 : -128;
@@ -12074,7 +12144,7 @@ static void accel__mac_requant_n(const uint32_t *acc, size_t n, const accel_mac_
 }
 #endif
 
-/* ---- dot products. Data is read as int8; uint8 data is turned into the int8 domain by
+/* ---- @mac.fc: dot products. Data is read as int8; uint8 data is turned into the int8 domain by
  * XOR 0x80 (fx = -128) with the offset raised by 128, so (x ^ fx) + off is the TFLite value
  * x + offset for both types. Products are int16 x int16, which compilers map onto
  * multiply-add instructions; each chunk of at most 32768 terms cannot overflow int32. ---- */
@@ -12248,7 +12318,7 @@ static void accel__mac_dot_rows(const int8_t *x, const int8_t *w, size_t ws, siz
 }
 
 #if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
-/* ---- explicit x86 SIMD for FC / GEMM. Same decomposition as accel__mac_rows4: with
+/* ---- @mac.fc: explicit x86 SIMD for FC / GEMM. Same decomposition as accel__mac_rows4: with
  * xu = x ^ xm (0..255) and ws = w ^ fx (-128..127), the tile sums D = sum xu*ws; the weight
  * and input sums come from byte sums (psadbw); everything is then combined modulo 2^32 exactly
  * as the portable path does, so results are bit-identical. ---- */
@@ -12549,7 +12619,7 @@ ACCEL__MAC_AI void accel__mac_z_fc1_t(const int8_t *x, const int8_t *w, size_t n
     }
 }
 
-/* ---- prepacked FC (accel_mac_fully_connected_pack, layout 2). The pack holds, per block of
+/* ---- @mac.fc: prepacked FC (accel_mac_fully_connected_pack, layout 2). The pack holds, per block of
  * up to 64 output channels (V = 1..4 vectors of 16), for each group of 4 input bytes the 4
  * weights of each channel of the block: V * 64 bytes, so one input group, broadcast, meets V
  * whole vectors with no horizontal sums, and the weights are one sequential stream (the
@@ -12952,7 +13022,7 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 #endif /* ACCEL_MAC_SIMD x86 */
 
 #if ACCEL_MAC_SIMD == 3
-/* ---- AArch64: one input row against 4 weight rows, the data in the int8 domain of
+/* ---- @mac.fc: AArch64: one input row against 4 weight rows, the data in the int8 domain of
  * accel__mac_dot ((x ^ fx) + xo); every sum wraps modulo 2^32 like the portable path's.
  * Executed under QEMU by tests/mac_arm.sh against a plain loop and the portable path. */
 /* NEON sdot (s8 x s8, groups of 4 into int32 lanes); the offset terms come from sums taken as
@@ -13013,7 +13083,7 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 #endif /* ACCEL_MAC_SIMD == 3 */
 
 #if ACCEL__MAC_BLK
-/* ---- microcontroller kernels (ACCEL_MAC_MCU): register-blocked loops for in-order 32-bit
+/* ---- @mac.fc: microcontroller kernels (ACCEL_MAC_MCU): register-blocked loops for in-order 32-bit
  * cores, written so that GCC and Clang at -O2 (no vectorizer needed) keep every accumulator,
  * pointer and offset in a register. Portable C (Cortex-M0+/M3, any 32-bit target; on hosts
  * without explicit SIMD, conv2d and FC/GEMM of few rows) and, with ACCEL_MAC_SIMD 4 on ARMv6
@@ -13511,7 +13581,7 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
     return ACCEL_OK;
 }
 
-/* ---- prepacked fully connected. Layout 1 (every build): the constants, then the filter as
+/* ---- @mac.fc: prepacked fully connected. Layout 1 (every build): the constants, then the filter as
  * given, run by the ordinary kernels with the input offset folded into the constants. Layout 2
  * (AVX-512 VNNI): the constants, then the blocks of accel__mac_z_fcp_block. Header (64 bytes,
  * little-endian): "acFC", layout, dtype, 2 zero bytes, in_depth, out_depth, input_offset,
@@ -13718,6 +13788,7 @@ ACCELDEF accel_status accel_mac_fully_connected_packed(uint32_t batches, const v
     }
 }
 
+/* -------------------------------------------------------- @mac.gemm: raw int32 GEMM */
 ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, uint32_t n_cols,
                                            uint32_t depth, const void *a, size_t a_len,
                                            int32_t a_offset, const void *b, size_t b_len,
@@ -13785,6 +13856,7 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
     return ACCEL_OK;
 }
 
+/* -------------------------------------------------------- @mac.quant: requantize a tensor */
 ACCELDEF accel_status accel_mac_requantize(const int32_t *acc, size_t n, size_t channels,
                                            const accel_mac_quant *q, void *out, size_t out_len)
 {
@@ -13801,7 +13873,7 @@ ACCELDEF accel_status accel_mac_requantize(const int32_t *acc, size_t n, size_t 
     return ACCEL_OK;
 }
 
-/* ---- conv geometry ---- */
+/* ---- @mac.conv: conv geometry ---- */
 static uint32_t accel__mac_one(uint32_t v) { return v ? v : 1u; }
 
 /* (n-1)*s + (k-1)*d must stay far inside int32 for the index arithmetic. */
@@ -13899,7 +13971,7 @@ ACCEL__MAC_AI void accel__mac_dw_taps(const accel_mac_conv *g, const int8_t *x, 
 #endif
 
 #if ACCEL_MAC_SIMD == 2
-/* ---- conv2d and depthwise conv2d on AVX-512 VNNI, output channels in the vector lanes.
+/* ---- @mac.conv: conv2d and depthwise conv2d on AVX-512 VNNI, output channels in the vector lanes.
  * conv2d: per output pixel an im2col patch in the uint8 domain (xu = x ^ xm, taps outside the
  * image = the zero point, which adds exactly 0 after the offset), 16 output channels per
  * register; vpdpbusd takes 4 patch bytes broadcast against 4 packed filter bytes of each
@@ -14438,7 +14510,7 @@ static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, c
 #endif /* ACCEL_MAC_SIMD == 2 conv */
 
 #if ACCEL_MAC_SIMD == 1
-/* ---- conv2d on AVX2, output channels in the vector lanes: per output pixel an im2col patch
+/* ---- @mac.conv: conv2d on AVX2, output channels in the vector lanes: per output pixel an im2col patch
  * of int16 values x + input_offset (taps outside the image 0, exactly the portable path's
  * skipped taps), filters packed once per call as int16 w + filter_offset, two taps x 8 channels
  * per register; vpmaddwd of a broadcast tap pair against it gives exact int32 pair sums (at
@@ -14550,7 +14622,7 @@ static void accel__mac_y_conv(const accel_mac_conv *g, const accel_mac_quant *q,
 #endif /* ACCEL_MAC_SIMD == 1 conv */
 
 #if ACCEL_MAC_SIMD == 1
-/* ---- depthwise conv2d on AVX2 (depth multiplier 1, k_h*k_w <= ACCEL__MAC_YD_T), channels
+/* ---- @mac.conv: depthwise conv2d on AVX2 (depth multiplier 1, k_h*k_w <= ACCEL__MAC_YD_T), channels
  * [0, in_c & ~7) in passes of up to 32 (NV registers of 8 int32 lanes); the portable loop does
  * the rest. As in accel__mac_z_dw_t, a tap outside the image reads the zero point, so
  * sum (x + xo)(w + wo) over the in-image taps = sum over all taps of x'(w + wo) plus
@@ -14678,7 +14750,7 @@ static void accel__mac_conv_patch(const accel_mac_conv *g, const accel_mac_quant
 #endif
 
 #if ACCEL__MAC_BLK
-/* ---- microcontroller conv2d. With scratch: per pass, ACCEL__MAC_PIX output pixels are
+/* ---- @mac.conv: microcontroller conv2d. With scratch: per pass, ACCEL__MAC_PIX output pixels are
  * gathered (im2col) into the caller's scratch as int16 values x + input_offset (0 for taps
  * outside the image, which TFLite skips), so the inner loop loads no offset and unpacks no
  * input byte; then each filter row meets all of them: DSP, 4 pixels x 1 channel (one word of
@@ -15024,7 +15096,7 @@ static void accel__mac_mcu_conv_direct(const accel_mac_conv *g, const accel_mac_
 }
 
 #if ACCEL_MAC_MCU
-/* ---- microcontroller depthwise conv2d (depth multiplier 1): 4 channels a pass, their
+/* ---- @mac.conv: microcontroller depthwise conv2d (depth multiplier 1): 4 channels a pass, their
  * filter taps packed on the stack as int16 w + filter_offset (DSP: the halves SXTAB16 makes
  * of an input word, channels 0,2 and 1,3), the input offset added as the bytes are unpacked,
  * taps outside the image skipped as in the reference loop; per output pixel the 4 sums stay
@@ -15188,7 +15260,7 @@ static size_t accel__mac_mcu_dw(const accel_mac_conv *g, const accel_mac_quant *
     return c0;
 }
 
-/* ---- microcontroller pools: per output pixel, 4 channels a pass with the window's values in
+/* ---- @mac.conv: microcontroller pools: per output pixel, 4 channels a pass with the window's values in
  * registers (DSP: a word of 4 bytes, the maximum by SSUB8/USUB8 + SEL, the sums in two
  * int16-lane words by SXTAB16/UXTAB16 while the window has at most 255 taps); the last
  * in_c % 4 channels one at a time. ---- */
@@ -15689,7 +15761,7 @@ ACCELDEF accel_status accel_mac_average_pool2d(const accel_mac_conv *g, accel_ma
     return accel__mac_pool(g, dt, act_min, act_max, input, input_len, output, output_len, 1);
 }
 
-/* ---- wide products ---- */
+/* -------------------------------------------------------- @mac.wide: wide products */
 ACCELDEF uint32_t accel_mac_wide_depth_limit(uint32_t nbytes, int is_signed)
 {
     if (nbytes == 0 || nbytes > 4) return 0;
@@ -15807,6 +15879,7 @@ ACCELDEF accel_status accel_mac_matmul_u16(uint32_t m_rows, uint32_t n_cols, uin
                            ACCEL__MAC_SRC_16, out, out_len, scratch, scratch_len);
 }
 
+/* -------------------------------------------------------- @mac.flip: Edge TPU sign flip */
 ACCELDEF accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_bytes)
 {
     uint8_t *p = (uint8_t *)data;
