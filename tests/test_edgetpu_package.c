@@ -2,7 +2,7 @@
  * tflite -> edgetpu-custom-op -> DarwiNN package -> executables walk.
  * Every case reads compiled models (models/NAME_edgetpu.tflite, from
  * ricardodeazambuja/LibrEdgeTPU @ be71d6de, Apache-2.0), third-party artefacts that are not in
- * the repository (tests/edgetpu_data.h: $ACCEL_EDGETPU_DATA, else ../shared/data/edgetpu): the
+ * the repository (tests/edgetpu_data.h, the README's ACCEL_<SECTION>_DATA contract): the
  * cases skip by name without them. Expected values come from scripts/gen/gen_edgetpu_vectors.py,
  * an independent Python walker; the self-contained synthetic package is tested in
  * test_edgetpu_driver.c. */

@@ -1,8 +1,8 @@
 /* test_tsp1_drv.c - TSP1 bus layer, device model and host driver, driven through ports/sim with
  * injected faults. Every outcome the driver reports is checked against the model's own log of
- * what it did with that command (R.fate). Regression tests for the three bug classes of issue
- * 12: a discarded command reported done after a lost error response, a flipped N_BYTES holding
- * later responses hostage, commands sent during a reboot; and the secure update end to end:
+ * what it did with that command (R.fate). Regression tests for three classes of bug: a discarded
+ * command reported done after a lost error response, a flipped N_BYTES holding later
+ * responses hostage, commands sent during a reboot; and the secure update end to end:
  * resume positions, image verification at FINISH, the ROM bootloader after an unfinished update.
  * The long random fault test is test_tsp1_soak.c. */
 /* only the tsp1 section (and common): the other sections are not needed, and their absence
@@ -577,8 +577,8 @@ static void test_faults(void)
     }
 }
 
-/* Issue 12, bug 1: an error response lost on the bus. The device discarded the NN_STOP behind
- * the failing command; the driver once reported it OK when the next real answer arrived. */
+/* An error response lost on the bus. The device discarded the NN_STOP behind the failing
+ * command; the driver must not report it OK when the next real answer arrives (it once did). */
 static void test_lost_error_response(void)
 {
     uint8_t m1b[4], badb[4];
@@ -617,8 +617,8 @@ static void test_lost_error_response(void)
     CHECK_EQ(R.m.state[0], ACCEL_TSP1_NN_STOPPED);
 }
 
-/* Issue 12, bug 2: one flipped bit in a response's N_BYTES claims more bytes than follow: the
- * 19 answers behind it arrive in time, not as strays after 20 deadlines. No idle padding. */
+/* One flipped bit in a response's N_BYTES claims more bytes than follow: the 19 answers
+ * behind it must arrive in time, not as strays after 20 deadlines. No idle padding. */
 static void test_flipped_length_no_hostage(void)
 {
     uint16_t t[20];
@@ -647,8 +647,8 @@ static void test_flipped_length_no_hostage(void)
     CHECK(R.s.dec.dropped[ACCEL_TSP1_DROP_TRUNCATED] >= 13);
 }
 
-/* Issue 12, bug 3: commands issued while a REBOOT awaits ASYNC_READY are held, then run: the
- * driver never reports one DISCARDED that ran, and its network mask matches the device. */
+/* Commands issued while a REBOOT awaits ASYNC_READY are held, then run: the driver must never
+ * report one DISCARDED that ran, and its network mask must match the device's. */
 static void test_reboot_holds_commands(void)
 {
     uint8_t m1b[4];
@@ -747,7 +747,7 @@ static void test_reboot_before_ready(void)
     CHECK_EQ(R.s.rom, 0);
 }
 
-/* Issue 12: with auto_clear, a CLEAR_ERROR refused for a full command buffer is retried on every
+/* With auto_clear, a CLEAR_ERROR refused for a full command buffer is retried on every
  * poll until its deadline; after that poll says so, and a manual clear works again. */
 static void test_clear_retry(void)
 {

@@ -1,7 +1,7 @@
 /* bench_edgetpu.c - Edge TPU section: bundle decode/encode/disassembly speed and model parse
  * time (full validation by accel_edgetpu_decode_tflite) for the shared models; medians of 5 (3)
  * timed passes; decode next to a naive bit-by-bit decoder in the same run, as a ratio.
- * Data: ../shared/data/edgetpu (override with ACCEL_EDGETPU_DATA). */
+ * Data: tests/edgetpu_data.h ($ACCEL_EDGETPU_DATA, the README's third-party data contract). */
 #define _POSIX_C_SOURCE 199309L
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
