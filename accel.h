@@ -52,6 +52,27 @@
  *       #include "accel.h"
  *   Everywhere else just #include "accel.h". Drivers talk to hardware only through an
  *   accel_port (a struct of optional callbacks, chapter 8).
+ *   Names. Public functions are accel_<s>_... (<s> the section; the common section has none)
+ *   and follow one rule (tests/names.sh checks every public function against it):
+ *   - calls on state name the object, then the verb: accel_<s>_<object>_<verb>
+ *     (accel_tsp1_decoder_feed, accel_ring_push, accel_ane_tm_submit); the object is the struct
+ *     the first argument points to or the device part reached through it (accel_tsp1_reg_read,
+ *     accel_edgetpu_csr_write32). Calls on a section's session or driver itself need no object
+ *     (accel_tsp1_call, accel_edgetpu_open), but name one that has calls of its own first
+ *     (accel_tsp1_nn_scan, accel_tsp1_nn_query). Lookups read the same way, the thing, then
+ *     what is asked (accel_edgetpu_field_name, accel_ane_tq_priority).
+ *   - pure transforms name the verb, then the thing: accel_<s>_<verb>_<thing>
+ *     (accel_refsi_pack_entry_pt, accel_ane_check_priority, accel_mac_quantize_multiplier); a
+ *     mac kernel is named by its TFLite op (accel_mac_conv2d), TFLite's helpers keep TFLite's
+ *     names spelled out.
+ *   - codecs are accel_<s>_encode_<thing> / accel_<s>_decode_<thing> (a framing is part of the
+ *     thing: accel_ane_encode_xl_hdr), inputs first and outputs last: encode(fields...,
+ *     uint8_t *out, size_t cap[, size_t *len]), decode(const uint8_t *in, size_t len[, limits],
+ *     outputs...).
+ *   - caller memory: accel_<s>_<object>_mem_size(dims..., size_t *bytes) for what an object
+ *     keeps, accel_<s>_<op>_scratch_size(dims..., size_t *bytes) for what one call borrows.
+ *   - _init does no I/O, _open talks to the device; the device side of a section is its model
+ *     (accel_<s>_model_*); private names are accel__<s>_*.
  *
  * 3. CONFIGURATION (define before including; or put them in a file named by ACCEL_CONFIG_HEADER)
  *   ACCEL_CONFIG_HEADER "file.h"  included first, so a project keeps its choices in one place.
@@ -159,7 +180,7 @@
  *   == edgetpu: one inference on a Coral USB accelerator (examples/host/demo_edgetpu.c)
  *   > accel_edgetpu_dfu_download, accel_edgetpu_dfu_detach   only when the device enumerates
  *                              in DFU mode (no firmware yet)
- *   > accel_edgetpu_decode_tflite   the compiled model: a package of executables
+ *   > accel_edgetpu_package_init_tflite   the compiled model: a package of executables
  *   > accel_edgetpu_driver_init, accel_edgetpu_open   the port; the chip's bring-up
  *   > accel_edgetpu_invoke     per inference (parameters are sent once, then cached)
  *   > accel_edgetpu_close
@@ -168,7 +189,7 @@
  *   | {
  *   |     static accel_edgetpu_driver drv;
  *   |     accel_edgetpu_package pkg;
- *   |     accel_status st = accel_edgetpu_decode_tflite(&pkg, tflite, n);
+ *   |     accel_status st = accel_edgetpu_package_init_tflite(&pkg, tflite, n);
  *   |     if (st == ACCEL_OK) st = accel_edgetpu_driver_init(&drv, usb, 0);
  *   |     if (st == ACCEL_OK) st = accel_edgetpu_open(&drv.usb, ACCEL_EDGETPU_PERF_HIGH, 1);
  *   |     if (st == ACCEL_OK) st = accel_edgetpu_invoke(&drv, &pkg, io, NULL);
@@ -200,8 +221,8 @@
  *   > accel_ane_tm_submit      one chain: accel_ane_check_request, accel_ane_tm_enqueue and
  *                              accel_ane_tm_execute in one call
  *   > accel_ane_tm_disable
- *   > firmware protocol (unverified): accel_ane_ctl_encode_hdr and a body encoder such as
- *     accel_ane_encode_inference, or accel_ane_xl_encode_proc_call; accel_ane_decode_note reads
+ *   > firmware protocol (unverified): accel_ane_encode_ctl_hdr and a body encoder such as
+ *     accel_ane_encode_inference, or accel_ane_encode_xl_proc_call; accel_ane_decode_note reads
  *     what comes back
  *   | accel_status ane_run(const accel_port *regs, uint32_t td_iova, uint32_t td_size)
  *   | {
@@ -263,10 +284,9 @@
  *   - Declarations under "SECTION: <name> (declarations)" inside #ifndef ACCEL_NO_<NAME>, with a
  *     head comment: layers, config macros, ASSUMPTIONS; implementation in the same order under
  *     ACCEL_IMPLEMENTATION. Every part gets a token @<name>.<part> in both its banners and in
- *     the MAP above (tests/anchors.sh checks all three). Private names accel__<name>_*, public
- *     accel_<name>_<verb>_<noun>, codecs accel_<name>_encode_<thing> / accel_<name>_decode_<thing>, the device side is the
- *     section's model (accel_<name>_model_*, removable with ACCEL_<NAME>_NO_MODEL); _init does no
- *     I/O, _open talks to the device.
+ *     the MAP above (tests/anchors.sh checks all three). Names follow chapter 2's rule; add the
+ *     section's objects and verbs to tests/names.sh. The device side is the section's model
+ *     (accel_<name>_model_*, removable with ACCEL_<NAME>_NO_MODEL).
  *   - Never call another section: move what two sections share into common.
  *   - Add the section to chapters 3 and 7 above, to SECTIONS in scripts/test.sh (the
  *     ACCEL_NO_<NAME> and alone builds), to scripts/size.sh's table, a tests/test_<name>.c, a
@@ -288,6 +308,18 @@
  *          (ACCEL_TSP1_IN_PLACE; 0 restores the old behaviour). ACCEL_MAC_FAST is on by
  *          default on 32-bit targets too (the ACCEL_MAC_MCU kernels). Prepacked fully
  *          connected: accel_mac_fully_connected_pack_size / _pack / _packed.
+ *          One naming rule (chapter 2); the names it moved keep their old spelling until 0.2.0:
+ *          accel_tsp1_query_nn -> accel_tsp1_nn_query; accel_tsp1_encode_cmd / _encode_u32 /
+ *          _encode_frame -> accel_tsp1_encode_command / _encode_command_u32 / _encode_raw_frame
+ *          and accel_edgetpu_encode_header -> accel_edgetpu_encode_usb_header (decode_header ->
+ *          decode_usb_header), accel_ane_encode_stats -> accel_ane_encode_run_stats
+ *          (decode_stats -> decode_run_stats), each with its output last (the old names are
+ *          macros that reorder the arguments); accel_edgetpu_decode_tflite / _decode_package ->
+ *          accel_edgetpu_package_init_tflite / _package_init (the package borrows the bytes, like
+ *          a reader); ane: pc_check, chain_buf_check, boot_heap_check -> check_proc_call,
+ *          check_chain_buf, check_boot_heap; pc_variant -> proc_call_variant; ctl_/xl_ codecs
+ *          -> encode_ctl_* / decode_ctl_* / encode_xl_* / decode_xl_*. Zephyr's Kconfig
+ *          ACCEL_EDGETPU_DEVMODEL -> ACCEL_EDGETPU_MODEL.
  */
 
 /* ============================================================================================
@@ -934,19 +966,19 @@ typedef struct accel_tsp1_nn_info {
 
 /* Encode any frame (preamble = ACCEL_TSP1_CMD_PREAMBLE or ACCEL_TSP1_RSP_PREAMBLE). payload may
  * be buf + 8 (already in place). *out_len = 12 + n. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
-                                              uint16_t id, uint16_t tid, const void *payload,
-                                              size_t n, size_t *out_len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_raw_frame(uint16_t preamble, uint16_t id, uint16_t tid,
+                                                   const void *payload, size_t n, uint8_t *buf,
+                                                   size_t cap, size_t *out_len);
 /* Payload rule of a command id: ACCEL_E_ARG for an undocumented id, ACCEL_E_TOO_LONG /
  * ACCEL_E_TRUNCATED / ACCEL_E_ALIGN (SECURE_UPDATE not k x 144) for a wrong length. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_check_cmd(uint16_t id, size_t n);
 /* Encode a command after accel_tsp1_check_cmd. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_cmd(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
-                                            const void *payload, size_t n, size_t *out_len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_command(uint16_t id, uint16_t tid, const void *payload,
+                                                 size_t n, uint8_t *buf, size_t cap, size_t *out_len);
 /* Commands whose payload is one 32-bit value: NN_INFO (slot index; bytes 1-3 reserved 0) and
  * NN_START/STOP/PAUSE/FINISH (network mask, bit i = network i). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
-                                            uint32_t value, size_t *out_len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_command_u32(uint16_t id, uint16_t tid, uint32_t value,
+                                                     uint8_t *buf, size_t cap, size_t *out_len);
 ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id);
 /* ERR_* id -> ACCEL_E_TSP1_ERR_*; ACCEL_E_MALFORMED for anything else. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_error_status(uint16_t id);
@@ -1201,7 +1233,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t t
  * A DEEP_SLEEP that ended UNKNOWN_OUTCOME otherwise (an error response naming no command) may
  * still have put the device to sleep: submit says ACCEL_E_TSP1_ASLEEP until this is called. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms);
-ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_nn_query(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
                                          uint32_t timeout_ms);
 /* Query slots from 0 until VALID is 0 (valid slots are contiguous): sets known/running masks. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms);
@@ -1460,8 +1492,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_disasm(const uint8_t bytes[1
  * before use, vtables and tables must lie wholly inside it, strings must be NUL-terminated,
  * vector lengths are bounded by the bytes that remain, and the walk follows the fixed schema
  * (bounded depth, no recursion), so no input can make it loop or read outside the buffer.
- * accel_edgetpu_decode_tflite validates the whole package (every executable, bitstream, field
- * offset, hint and layer, and their cross references); the accessors then only index. Views
+ * accel_edgetpu_package_init_tflite validates the whole package (every executable, bitstream,
+ * field offset, hint and layer, and their cross references); the accessors then only index. Views
  * (accel_edgetpu_view) point into the caller's model buffer, which must outlive them. */
 
 typedef struct accel_edgetpu_view {
@@ -1573,11 +1605,11 @@ typedef struct accel_edgetpu_layer {
  * ACCEL_E_MALFORMED for any bad offset, size or cross reference; ACCEL_E_NO_DEVICE is never
  * returned; ACCEL_E_UNSUPPORTED when the model has no edgetpu-custom-op or uses the old
  * separate parameter-caching key. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_tflite(accel_edgetpu_package *m, const uint8_t *tflite,
-                                               size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_init_tflite(accel_edgetpu_package *m,
+                                                         const uint8_t *tflite, size_t len);
 /* Validate a bare DWN1 package (the custom op's payload). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_package(accel_edgetpu_package *m, const uint8_t *pkg,
-                                                 size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_init(accel_edgetpu_package *m, const uint8_t *pkg,
+                                                   size_t len);
 ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_executable(const accel_edgetpu_package *m, uint32_t i,
                                                      accel_edgetpu_exe *out);
 ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_bitstream(const accel_edgetpu_exe *e, uint32_t i,
@@ -1658,9 +1690,9 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_find(const accel_edg
 #define ACCEL_EDGETPU_SCU3_AXI_CLK_125M 0x40000000UL        /* 30 */
 #define ACCEL_EDGETPU_SCU3_8051_CLK_250M 0x80000000UL       /* 31 */
 
-ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_encode_header(uint8_t out[8], uint32_t length, uint8_t tag);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_encode_usb_header(uint32_t length, uint8_t tag, uint8_t out[8]);
 /* ACCEL_E_MALFORMED when reserved bits (tag high nibble, bytes 5..7) are set. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_header(const uint8_t in[8], uint32_t *length,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_usb_header(const uint8_t in[8], uint32_t *length,
                                                   uint8_t *tag);
 
 typedef struct accel_edgetpu_event {
@@ -2622,15 +2654,15 @@ typedef struct accel_ane_ctl_hdr {
     uint32_t procedure_id;
 } accel_ane_ctl_hdr;
 /* Encoder: id <= 0x5c and not firmware-to-host only, priority < 8, ids >= -1. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_encode_hdr(const accel_ane_ctl_hdr *h, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_ctl_hdr(const accel_ane_ctl_hdr *h, uint8_t *out,
                                                size_t cap);
 /* Decoder: also maxCmdBufSize >= 24 + size (ACCEL_E_ANE_MSG_SIZE) and len >= 24 + size.
  * *body points at the body inside buf. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_decode_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_ctl_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
                                            accel_ane_ctl_hdr *h, const uint8_t **body);
 /* Generic frame: u32 0, u16 id, u16 0 (what every xl message starts with). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t cap);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_hdr(const uint8_t *buf, size_t len, uint32_t *id);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_xl_hdr(uint32_t id, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_xl_hdr(const uint8_t *buf, size_t len, uint32_t *id);
 
 /* ---- @ane.proc_call: procedure call (exec-loop ids 0x204 plain, 0x20c custom BARs, 0x211 events, 0x212
  * variant with the plain layout; controller id 0x41 carries the body from +0x18 on) ----
@@ -2661,19 +2693,19 @@ typedef struct accel_ane_proc_call {
     const uint8_t *raw_bars, *raw_wait, *raw_signal, *raw_exec_order;
 } accel_ane_proc_call;
 /* Variant of a wire id, or ACCEL_E_ANE_ID when the id is no procedure call. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_proc_call_variant(uint32_t id, unsigned *variant);
 /* Every rule of Tables 29.4/30.3/30.4 + bands + fast-path bounds, on the counts (no arrays). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pc_check(const accel_ane_proc_call *pc);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_check_proc_call(const accel_ane_proc_call *pc);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_xl_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                     size_t cap, size_t *len);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_xl_proc_call(const uint8_t *buf, size_t len,
                                                     accel_ane_proc_call *pc);
 /* Controller framing of the plain call (id 0x41): the 24-byte header (priority, programId,
  * processId = pc->proc, procedureId = pc->proc_id, size = body bytes) then the same body from
  * +0x18. pc->id must be the plain wire id 0x204 (the variants have no pinned controller id). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_ctl_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                      size_t cap, size_t *len);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_ctl_proc_call(const uint8_t *buf, size_t len,
                                                      size_t max_cmd_buf, accel_ane_ctl_hdr *h,
                                                      accel_ane_proc_call *pc);
 
@@ -2690,12 +2722,12 @@ typedef struct accel_ane_trigger {
     const accel_ane_chain_buf *inputs; /* encoder */
     const uint8_t *raw_inputs;         /* decoder view */
 } accel_ane_trigger;
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_check_chain_buf(const accel_ane_chain_buf *b, uint32_t nbr_output_sets);
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_chain_buf(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
                                                  accel_ane_chain_buf *b);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_xl_trigger(const accel_ane_trigger *t, uint8_t *out,
                                                   size_t cap, size_t *len);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_xl_trigger(const uint8_t *buf, size_t len,
                                                   accel_ane_trigger *t);
 
 /* ---- @ane.rpc: back-channel RPC body: u32 magic 0x55aa55aa, u32 length <= 0x800000, payload[length]
@@ -2707,7 +2739,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_rpc(const uint8_t *body, 
 
 /* ---- @ane.xl_cmds: other exec-loop commands ---- */
 /* 0x404 RETURN_PROCESS_ID: +8 i32 processId (>= 0). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_xl_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len);
 
 /* ---- @ane.ctl_bodies: controller bodies ---- */
 /* property read (0x1f) / write (0x1e): { u64 regAddr; u32 regValue; u32 reserved }, write
@@ -2942,7 +2974,7 @@ ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p);
 /* ---- @ane.bringup: bring-up (Table 29.3 and the first-command list) ---- */
 /* Boot invariant: the initial kernel heap must exceed twice the framework reservation
  * (ACCEL_E_ANE_INVARIANT otherwise: the kernel refuses to boot). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_check_boot_heap(uint32_t heap_bytes, uint32_t reserved_bytes);
 #define ACCEL_ANE_BU_OFF 0u
 #define ACCEL_ANE_BU_WAIT_ALIVE 1u    /* reset released, waiting for scratch 7 first wake */
 #define ACCEL_ANE_BU_WAIT_CHANNELS 2u /* waiting for scratch 7 second wake */
@@ -2993,9 +3025,10 @@ typedef struct accel_ane_stats_engine { /* layout assumed: four u32 then the cou
     uint32_t counters[4];
 } accel_ane_stats_engine;
 /* Null-buffer rule: out NULL or cap 0 writes nothing and reports *len 0 (ACCEL_OK). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
-                                            const accel_ane_stats_engine *e, unsigned n, size_t *len);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_stats(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_run_stats(const accel_ane_stats_hdr *h,
+                                                   const accel_ane_stats_engine *e, unsigned n,
+                                                   uint8_t *out, size_t cap, size_t *len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_run_stats(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
                                             unsigned *n);
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, unsigned i,
                                                 accel_ane_stats_engine *e);
@@ -3381,8 +3414,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #ifndef ACCEL_NO_DEPRECATED
 #define accel_tsp1_open accel_tsp1_init
 #define accel_tsp1_parse_nn_info accel_tsp1_decode_nn_info
-#define accel_edgetpu_model_open accel_edgetpu_decode_tflite
-#define accel_edgetpu_package_open accel_edgetpu_decode_package
+#define accel_edgetpu_model_open accel_edgetpu_package_init_tflite
+#define accel_edgetpu_package_open accel_edgetpu_package_init
 #define accel_edgetpu_model_executable accel_edgetpu_package_executable
 #define accel_edgetpu_model_find accel_edgetpu_package_find
 #define accel_edgetpu_dev accel_edgetpu_model
@@ -3407,7 +3440,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #define ACCEL_EDGETPU_DEV_V_SIZE ACCEL_EDGETPU_MODEL_V_SIZE
 #define accel_edgetpu_event_decode accel_edgetpu_decode_event
 #define accel_edgetpu_event_encode accel_edgetpu_encode_event
-#define accel_edgetpu_header_decode accel_edgetpu_decode_header
+#define accel_edgetpu_header_decode accel_edgetpu_decode_usb_header
 #define accel_edgetpu_header_encode accel_edgetpu_encode_header
 #define accel_edgetpu_insn_decode accel_edgetpu_decode_insn
 #define accel_edgetpu_insn_encode accel_edgetpu_encode_insn
@@ -3426,8 +3459,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #define accel_ane_chain_buf_decode accel_ane_decode_chain_buf
 #define accel_ane_cr_body_decode accel_ane_decode_cr_body
 #define accel_ane_cr_body_encode accel_ane_encode_cr_body
-#define accel_ane_ctl_decode accel_ane_ctl_decode_hdr
-#define accel_ane_ctl_hdr_encode accel_ane_ctl_encode_hdr
+#define accel_ane_ctl_decode accel_ane_decode_ctl_hdr
+#define accel_ane_ctl_hdr_encode accel_ane_encode_ctl_hdr
 #define accel_ane_event_decode accel_ane_decode_event
 #define accel_ane_event_encode accel_ane_encode_event
 #define accel_ane_force_disable_decode accel_ane_decode_force_disable
@@ -3442,12 +3475,12 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #define accel_ane_property_encode accel_ane_encode_property
 #define accel_ane_rpc_decode accel_ane_decode_rpc
 #define accel_ane_rpc_encode accel_ane_encode_rpc
-#define accel_ane_stats_parse accel_ane_decode_stats
+#define accel_ane_stats_parse accel_ane_decode_run_stats
 #define accel_ane_stats_write accel_ane_encode_stats
 #define accel_ane_td_hdr0_pack accel_ane_pack_td_hdr0
 #define accel_ane_td_hdr0_unpack accel_ane_unpack_td_hdr0
-#define accel_ane_xl_hdr_decode accel_ane_xl_decode_hdr
-#define accel_ane_xl_hdr_encode accel_ane_xl_encode_hdr
+#define accel_ane_xl_hdr_decode accel_ane_decode_xl_hdr
+#define accel_ane_xl_hdr_encode accel_ane_encode_xl_hdr
 #define accel_refsi_cmp accel_refsi_model
 #define accel_refsi_cmp_config accel_refsi_model_config
 #define accel_refsi_cmp_init accel_refsi_model_init
@@ -3456,6 +3489,38 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #define accel_mac_rdbpot accel_mac_rounding_divide_by_power_of_two
 #define accel_mac_mbqm accel_mac_multiply_by_quantized_multiplier
 #define accel_mac_mbqm_single accel_mac_multiply_by_quantized_multiplier_single
+/* Renamed after 0.1.0 by the naming rule of chapter 10 (object first for calls on state, verb
+ * first for transforms, a codec's outputs last); accepted until 0.2.0. The two whose arguments
+ * moved are function-like macros that put them in the new order. */
+#define accel_tsp1_query_nn accel_tsp1_nn_query
+#define accel_ane_pc_check accel_ane_check_proc_call
+#define accel_ane_chain_buf_check accel_ane_check_chain_buf
+#define accel_ane_boot_heap_check accel_ane_check_boot_heap
+#define accel_ane_pc_variant accel_ane_proc_call_variant
+#define accel_ane_ctl_encode_hdr accel_ane_encode_ctl_hdr
+#define accel_ane_ctl_decode_hdr accel_ane_decode_ctl_hdr
+#define accel_ane_ctl_encode_proc_call accel_ane_encode_ctl_proc_call
+#define accel_ane_ctl_decode_proc_call accel_ane_decode_ctl_proc_call
+#define accel_ane_xl_encode_hdr accel_ane_encode_xl_hdr
+#define accel_ane_xl_decode_hdr accel_ane_decode_xl_hdr
+#define accel_ane_xl_encode_proc_call accel_ane_encode_xl_proc_call
+#define accel_ane_xl_decode_proc_call accel_ane_decode_xl_proc_call
+#define accel_ane_xl_encode_trigger accel_ane_encode_xl_trigger
+#define accel_ane_xl_decode_trigger accel_ane_decode_xl_trigger
+#define accel_ane_xl_encode_return_pid accel_ane_encode_xl_return_pid
+#define accel_ane_decode_stats accel_ane_decode_run_stats
+#define accel_ane_encode_stats(out, cap, h, e, n, len) \
+    accel_ane_encode_run_stats((h), (e), (n), (out), (cap), (len))
+#define accel_edgetpu_decode_header accel_edgetpu_decode_usb_header
+#define accel_edgetpu_encode_header(out, length, tag) accel_edgetpu_encode_usb_header((length), (tag), (out))
+#define accel_edgetpu_decode_tflite accel_edgetpu_package_init_tflite
+#define accel_edgetpu_decode_package accel_edgetpu_package_init
+#define accel_tsp1_encode_cmd(buf, cap, id, tid, payload, n, out_len) \
+    accel_tsp1_encode_command((id), (tid), (payload), (n), (buf), (cap), (out_len))
+#define accel_tsp1_encode_u32(buf, cap, id, tid, value, out_len) \
+    accel_tsp1_encode_command_u32((id), (tid), (value), (buf), (cap), (out_len))
+#define accel_tsp1_encode_frame(buf, cap, preamble, id, tid, payload, n, out_len) \
+    accel_tsp1_encode_raw_frame((preamble), (id), (tid), (payload), (n), (buf), (cap), (out_len))
 #endif /* end of the deprecated names */
 
 #endif /* ACCEL_H_INCLUDED */
@@ -5327,9 +5392,9 @@ static void accel__tsp1_put32(uint8_t *p, uint32_t v)
     accel__tsp1_put16(p + (ACCEL_TSP1_BIG_ENDIAN ? 0 : 2), (uint16_t)(v >> 16));
 }
 
-ACCELDEF accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
-                                              uint16_t id, uint16_t tid, const void *payload,
-                                              size_t n, size_t *out_len)
+ACCELDEF accel_status accel_tsp1_encode_raw_frame(uint16_t preamble, uint16_t id, uint16_t tid,
+                                                 const void *payload, size_t n, uint8_t *buf,
+                                                 size_t cap, size_t *out_len)
 {
     if (out_len) *out_len = 0;
     if (!buf || !out_len || (!payload && n)) return ACCEL_E_NULL;
@@ -5359,18 +5424,18 @@ ACCELDEF accel_status accel_tsp1_check_cmd(uint16_t id, size_t n)
     return n > want ? ACCEL_E_TOO_LONG : ACCEL_E_TRUNCATED;
 }
 
-ACCELDEF accel_status accel_tsp1_encode_cmd(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
-                                            const void *payload, size_t n, size_t *out_len)
+ACCELDEF accel_status accel_tsp1_encode_command(uint16_t id, uint16_t tid, const void *payload, size_t n,
+                                               uint8_t *buf, size_t cap, size_t *out_len)
 {
     accel_status st = accel_tsp1_check_cmd(id, n);
     if (out_len) *out_len = 0;
     if (st != ACCEL_OK) return st;
-    return accel_tsp1_encode_frame(buf, cap, ACCEL_TSP1_CMD_PREAMBLE, id, tid, payload, n,
+    return accel_tsp1_encode_raw_frame(ACCEL_TSP1_CMD_PREAMBLE, id, tid, payload, n, buf, cap,
                                    out_len);
 }
 
-ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
-                                            uint32_t value, size_t *out_len)
+ACCELDEF accel_status accel_tsp1_encode_command_u32(uint16_t id, uint16_t tid, uint32_t value,
+                                                   uint8_t *buf, size_t cap, size_t *out_len)
 {
     uint8_t p[4];
     if (id == ACCEL_TSP1_NN_INFO) {
@@ -5381,7 +5446,7 @@ ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t i
         value = ACCEL_TSP1_BIG_ENDIAN ? value << 24 : value; /* the index is byte 0 */
     }
     accel__tsp1_put32(p, value);
-    return accel_tsp1_encode_cmd(buf, cap, id, tid, p, 4, out_len);
+    return accel_tsp1_encode_command(id, tid, p, 4, buf, cap, out_len);
 }
 
 ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id)
@@ -5885,11 +5950,11 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
     if (accel_ring_count(&s->pend) + (flags ? 0u : 1u) >= accel_ring_capacity(&s->pend))
         return ACCEL_E_FULL;
     p.tid = accel__tsp1_tid(s);
-    st = accel_tsp1_encode_cmd(buf, cap, id, p.tid, payload, n, &len);
+    st = accel_tsp1_encode_command(id, p.tid, payload, n, buf, cap, &len);
     if (id != ACCEL_TSP1_ECHO && id != ACCEL_TSP1_NN_INFO && !accel__tsp1_is_reset(id) &&
         st == ACCEL_OK)
-        st = accel_tsp1_encode_frame(buf + len, cap - len, ACCEL_TSP1_CMD_PREAMBLE,
-                                     ACCEL_TSP1_ECHO, p.tid, NULL, 0, &ml);
+        st = accel_tsp1_encode_raw_frame(ACCEL_TSP1_CMD_PREAMBLE, ACCEL_TSP1_ECHO, p.tid,
+                                     NULL, 0, buf + len, cap - len, &ml);
     if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
     if (st == ACCEL_OK && space < len + ml) st = ACCEL_E_BUSY;
     if (st != ACCEL_OK) return st;
@@ -6090,7 +6155,7 @@ ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
     return st;
 }
 
-ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
+ACCELDEF accel_status accel_tsp1_nn_query(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
                                          uint32_t timeout_ms)
 {
     uint8_t p[9]; /* 9: a longer answer is malformed, not cut to 8 */
@@ -6111,7 +6176,7 @@ ACCELDEF accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t
     uint32_t known = 0, run = 0;
     if (!s) return ACCEL_E_NULL;
     for (i = 0; i < ACCEL_TSP1_MAX_NETS; i++) {
-        accel_status st = accel_tsp1_query_nn(s, i, &in, timeout_ms);
+        accel_status st = accel_tsp1_nn_query(s, i, &in, timeout_ms);
         if (st == ACCEL_E_TSP1_ERR_ARG) break; /* past the last slot */
         if (st != ACCEL_OK) return st;
         if (!in.valid) break;
@@ -6334,8 +6399,8 @@ static int accel__tsp1_model_respond(accel_tsp1_model *m, uint16_t id, uint16_t 
     size_t len;
     if (accel_fifo_space(&m->rspq) < ACCEL_TSP1_OVERHEAD + n) return 0;
     /* both buffers hold the frame and the queue has room: neither call can fail */
-    (void)accel_tsp1_encode_frame(b, n <= 8 ? sizeof f : (size_t)m->cmd_cap,
-                                  ACCEL_TSP1_RSP_PREAMBLE, id, tid, p, n, &len);
+    (void)accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, id,
+                                  tid, p, n, b, n <= 8 ? sizeof f : (size_t)m->cmd_cap, &len);
     (void)accel_fifo_write(&m->rspq, b, len);
     return 1;
 }
@@ -7649,7 +7714,7 @@ static accel_status accel__edgetpu_exe_check(const accel_edgetpu_exe *e)
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_decode_package(accel_edgetpu_package *m, const uint8_t *pkg,
+ACCELDEF accel_status accel_edgetpu_package_init(accel_edgetpu_package *m, const uint8_t *pkg,
                                                  size_t len)
 {
     accel_edgetpu_fbt pt, mt;
@@ -7689,8 +7754,8 @@ ACCELDEF accel_status accel_edgetpu_decode_package(accel_edgetpu_package *m, con
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_decode_tflite(accel_edgetpu_package *m, const uint8_t *tflite,
-                                               size_t len)
+ACCELDEF accel_status accel_edgetpu_package_init_tflite(accel_edgetpu_package *m, const uint8_t *tflite,
+                                                       size_t len)
 {
     accel_edgetpu_fbt root, t;
     size_t codes, subgraphs, p;
@@ -7746,7 +7811,7 @@ ACCELDEF accel_status accel_edgetpu_decode_tflite(accel_edgetpu_package *m, cons
     st = accel__edgetpu_flex_find(opts.p, opts.len, "4", &v);
     if (st == ACCEL_E_EMPTY) return ACCEL_E_MALFORMED;
     if (st != ACCEL_OK) return st;
-    st = accel_edgetpu_decode_package(m, v.p, v.len);
+    st = accel_edgetpu_package_init(m, v.p, v.len);
     if (st != ACCEL_OK) return st;
     m->custom_options = opts;
     return ACCEL_OK;
@@ -7770,7 +7835,7 @@ ACCELDEF accel_status accel_edgetpu_package_find(const accel_edgetpu_package *m,
 }
 
 /* -------------------------------------------------------- @edgetpu.usb_wire: USB wire format */
-ACCELDEF accel_status accel_edgetpu_encode_header(uint8_t out[8], uint32_t length, uint8_t tag)
+ACCELDEF accel_status accel_edgetpu_encode_usb_header(uint32_t length, uint8_t tag, uint8_t out[8])
 {
     if (!out) return ACCEL_E_NULL;
     if (tag > 0xFu) return ACCEL_E_ARG;
@@ -7780,7 +7845,7 @@ ACCELDEF accel_status accel_edgetpu_encode_header(uint8_t out[8], uint32_t lengt
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_decode_header(const uint8_t in[8], uint32_t *length,
+ACCELDEF accel_status accel_edgetpu_decode_usb_header(const uint8_t in[8], uint32_t *length,
                                                   uint8_t *tag)
 {
     if (!in || !length || !tag) return ACCEL_E_NULL;
@@ -7902,7 +7967,7 @@ ACCELDEF accel_status accel_edgetpu_usb_begin(accel_edgetpu_usb *u, uint8_t tag,
     if (tag > ACCEL_EDGETPU_TAG_PARAMETERS) return ACCEL_E_ARG; /* host sends tags 0..2 only */
     if (total == 0) return ACCEL_E_ZERO_LENGTH;
     if (u->out_owed || u->in_owed) return ACCEL_E_STATE;
-    (void)accel_edgetpu_encode_header(h, total, tag);
+    (void)accel_edgetpu_encode_usb_header(total, tag, h);
     st = accel_port_usb_bulk_out(u->port, ACCEL_EDGETPU_EP_OUT, h, sizeof h, u->timeout_ms, &done);
     if (st != ACCEL_OK) return st;
     if (done != sizeof h) return ACCEL_E_TRUNCATED;
@@ -8372,7 +8437,7 @@ static accel_status accel__edgetpu_model_bulk_out(void *user, uint8_t ep, const 
     if (!d->in_data) {
         uint32_t n;
         uint8_t tag;
-        if (len != ACCEL_EDGETPU_HEADER_BYTES || accel_edgetpu_decode_header(data, &n, &tag) ||
+        if (len != ACCEL_EDGETPU_HEADER_BYTES || accel_edgetpu_decode_usb_header(data, &n, &tag) ||
             tag > ACCEL_EDGETPU_TAG_PARAMETERS || n == 0) {
             accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_HEADER);
             return ACCEL_E_STALL;
@@ -10250,7 +10315,7 @@ ACCELDEF accel_status accel_ane_decode_bar(const uint8_t *in, size_t len, accel_
 }
 
 /* -------------------------------------------------------- @ane.frames: the two message headers */
-ACCELDEF accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t cap)
+ACCELDEF accel_status accel_ane_encode_xl_hdr(uint32_t id, uint8_t *out, size_t cap)
 {
     if (!out) return ACCEL_E_NULL;
     if (id > 0xFFFFu) return ACCEL_E_ANE_ID;
@@ -10261,7 +10326,7 @@ ACCELDEF accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t 
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_xl_decode_hdr(const uint8_t *buf, size_t len, uint32_t *id)
+ACCELDEF accel_status accel_ane_decode_xl_hdr(const uint8_t *buf, size_t len, uint32_t *id)
 {
     if (!buf || !id) return ACCEL_E_NULL;
     if (len < ACCEL_ANE_XL_HDR_SIZE) return ACCEL_E_TRUNCATED;
@@ -10280,7 +10345,7 @@ static accel_status accel__ane_ctl_hdr_check(const accel_ane_ctl_hdr *h)
     return d.dir == ACCEL_ANE_DIR_F2H ? ACCEL_E_ANE_DIRECTION : ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_ctl_encode_hdr(const accel_ane_ctl_hdr *h, uint8_t *out,
+ACCELDEF accel_status accel_ane_encode_ctl_hdr(const accel_ane_ctl_hdr *h, uint8_t *out,
                                                size_t cap)
 {
     accel_status st;
@@ -10304,7 +10369,7 @@ static int32_t accel__ane_i32(uint32_t v)
                              : (int32_t)v;
 }
 
-ACCELDEF accel_status accel_ane_ctl_decode_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
+ACCELDEF accel_status accel_ane_decode_ctl_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
                                            accel_ane_ctl_hdr *h, const uint8_t **body)
 {
     accel_status st;
@@ -10331,7 +10396,7 @@ ACCELDEF accel_status accel_ane_ctl_decode_hdr(const uint8_t *buf, size_t len, s
 }
 
 /* -------------------------------------------------------- @ane.proc_call: procedure call */
-ACCELDEF accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant)
+ACCELDEF accel_status accel_ane_proc_call_variant(uint32_t id, unsigned *variant)
 {
     if (!variant) return ACCEL_E_NULL;
     switch (id) {
@@ -10352,13 +10417,13 @@ static uint32_t accel__ane_pc_callsize(unsigned v, const accel_ane_proc_call *pc
     return n;
 }
 
-ACCELDEF accel_status accel_ane_pc_check(const accel_ane_proc_call *pc)
+ACCELDEF accel_status accel_ane_check_proc_call(const accel_ane_proc_call *pc)
 {
     unsigned v = 0;
     accel_status st;
     uint32_t call;
     if (!pc) return ACCEL_E_NULL;
-    st = accel_ane_pc_variant(pc->id, &v);
+    st = accel_ane_proc_call_variant(pc->id, &v);
     if (st != ACCEL_OK) return st;
     st = accel_ane_check_priority(pc->priority, !pc->realtime_ok);
     if (st != ACCEL_OK) return st;
@@ -10404,7 +10469,7 @@ ACCELDEF accel_status accel_ane_pc_check(const accel_ane_proc_call *pc)
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+ACCELDEF accel_status accel_ane_encode_xl_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                     size_t cap, size_t *len)
 {
     unsigned v = 0;
@@ -10412,9 +10477,9 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
     accel_status st;
     if (len) *len = 0;
     if (!pc || !out || !len) return ACCEL_E_NULL;
-    st = accel_ane_pc_check(pc);
+    st = accel_ane_check_proc_call(pc);
     if (st != ACCEL_OK) return st;
-    (void)accel_ane_pc_variant(pc->id, &v);
+    (void)accel_ane_proc_call_variant(pc->id, &v);
     if ((pc->nbr_bars && !pc->bars) || (pc->nbr_wait && !pc->wait) ||
         (pc->nbr_signal && !pc->signal) || (pc->nbr_exec_order && !pc->exec_order))
         return ACCEL_E_NULL;
@@ -10427,7 +10492,7 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
         if (st != ACCEL_OK) return st;
     }
     ACCEL_MEMSET(out, 0, (size_t)total);
-    (void)accel_ane_xl_encode_hdr(pc->id, out, cap);
+    (void)accel_ane_encode_xl_hdr(pc->id, out, cap);
     accel_store_u32le(out + 0x08, pc->program_id);
     accel_store_u32le(out + 0x0c, pc->proc_id);
     accel_store_u32le(out + 0x10, pc->proc);
@@ -10497,7 +10562,7 @@ static accel_status accel__ane_pc_decode_body(const uint8_t *buf, size_t len, un
         pc->shared_events_active = accel_load_u32le(buf + end + 4);
         end += 8u;
     }
-    st = accel_ane_pc_check(pc);
+    st = accel_ane_check_proc_call(pc);
     if (st != ACCEL_OK) return st;
     call = accel__ane_pc_callsize(v, pc);
     if (len < call) return ACCEL_E_TRUNCATED;
@@ -10519,7 +10584,7 @@ static accel_status accel__ane_pc_decode_body(const uint8_t *buf, size_t len, un
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
+ACCELDEF accel_status accel_ane_decode_xl_proc_call(const uint8_t *buf, size_t len,
                                                     accel_ane_proc_call *pc)
 {
     unsigned v = 0;
@@ -10527,10 +10592,10 @@ ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t l
     accel_status st;
     if (!buf || !pc) return ACCEL_E_NULL;
     ACCEL_MEMSET(pc, 0, sizeof *pc);
-    st = accel_ane_xl_decode_hdr(buf, len, &id);
+    st = accel_ane_decode_xl_hdr(buf, len, &id);
     if (st != ACCEL_OK) return st;
     if (!accel_ane_xl_accepts(id)) return ACCEL_E_ANE_UNSUPPORTED_CMD;
-    st = accel_ane_pc_variant(id, &v);
+    st = accel_ane_proc_call_variant(id, &v);
     if (st != ACCEL_OK) return st;
     if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
     if (len < ACCEL_ANE_PC_FIXED_SIZE) return ACCEL_E_TRUNCATED;
@@ -10543,7 +10608,7 @@ ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t l
     return accel__ane_pc_decode_body(buf, len, v, pc);
 }
 
-ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+ACCELDEF accel_status accel_ane_encode_ctl_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                      size_t cap, size_t *len)
 {
     accel_ane_ctl_hdr h;
@@ -10553,7 +10618,7 @@ ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *
     if (pc->id != ACCEL_ANE_WIRE_PROCEDURE_CALL) return ACCEL_E_ANE_VARIANT;
     if (pc->proc > 0x7FFFFFFFUL) return ACCEL_E_ANE_PROCESS_ID;
     /* both framings are 24 bytes before the body: encode, then put the header over the front */
-    st = accel_ane_xl_encode_proc_call(pc, out, cap, len);
+    st = accel_ane_encode_xl_proc_call(pc, out, cap, len);
     if (st != ACCEL_OK) return st;
     h.id = ACCEL_ANE_CTL_PROCEDURE_CALL;
     h.size = (uint32_t)(*len - ACCEL_ANE_CTL_HDR_SIZE);
@@ -10561,19 +10626,19 @@ ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *
     h.program_id = (int32_t)pc->program_id; /* < 144 after the check */
     h.process_id = (int32_t)pc->proc;
     h.procedure_id = pc->proc_id;
-    st = accel_ane_ctl_encode_hdr(&h, out, cap);
+    st = accel_ane_encode_ctl_hdr(&h, out, cap);
     if (st != ACCEL_OK) *len = 0;
     return st;
 }
 
-ACCELDEF accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t len,
+ACCELDEF accel_status accel_ane_decode_ctl_proc_call(const uint8_t *buf, size_t len,
                                                      size_t max_cmd_buf, accel_ane_ctl_hdr *h,
                                                      accel_ane_proc_call *pc)
 {
     accel_status st;
     if (!buf || !h || !pc) return ACCEL_E_NULL;
     ACCEL_MEMSET(pc, 0, sizeof *pc);
-    st = accel_ane_ctl_decode_hdr(buf, len, max_cmd_buf, h, NULL);
+    st = accel_ane_decode_ctl_hdr(buf, len, max_cmd_buf, h, NULL);
     if (st != ACCEL_OK) return st;
     if (h->id != ACCEL_ANE_CTL_PROCEDURE_CALL) return ACCEL_E_ANE_ID;
     if (len != ACCEL_ANE_CTL_HDR_SIZE + (size_t)h->size) return ACCEL_E_MALFORMED;
@@ -10589,7 +10654,7 @@ ACCELDEF accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t 
 }
 
 /* -------------------------------------------------------- @ane.trigger: cache-request trigger */
-ACCELDEF accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets)
+ACCELDEF accel_status accel_ane_check_chain_buf(const accel_ane_chain_buf *b, uint32_t nbr_output_sets)
 {
     if (!b) return ACCEL_E_NULL;
     if (b->type != ACCEL_ANE_BUFDESC_OUTPUT || b->output_set_id >= nbr_output_sets)
@@ -10606,7 +10671,7 @@ ACCELDEF accel_status accel_ane_decode_chain_buf(const uint8_t *in, size_t len, 
     b->type = accel_load_u32le(in);
     b->output_set_id = accel_load_u32le(in + 4);
     b->address = accel_load_u64le(in + 8);
-    return accel_ane_chain_buf_check(b, nbr_output_sets);
+    return accel_ane_check_chain_buf(b, nbr_output_sets);
 }
 
 static accel_status accel__ane_trigger_check(const accel_ane_trigger *t)
@@ -10622,7 +10687,7 @@ static accel_status accel__ane_trigger_check(const accel_ane_trigger *t)
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, uint8_t *out,
+ACCELDEF accel_status accel_ane_encode_xl_trigger(const accel_ane_trigger *t, uint8_t *out,
                                                   size_t cap, size_t *len)
 {
     uint32_t k, total;
@@ -10633,12 +10698,12 @@ ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, ui
     if (st != ACCEL_OK) return st;
     if (t->nbr_inputs && !t->inputs) return ACCEL_E_NULL;
     for (k = 0; k < t->nbr_inputs; k++) {
-        st = accel_ane_chain_buf_check(&t->inputs[k], t->nbr_output_sets);
+        st = accel_ane_check_chain_buf(&t->inputs[k], t->nbr_output_sets);
         if (st != ACCEL_OK) return st;
     }
     total = ACCEL_ANE_TRIGGER_FIXED_SIZE + t->nbr_inputs * ACCEL_ANE_CHAIN_BUF_SIZE;
     if (cap < total) return ACCEL_E_BUFFER_TOO_SMALL;
-    (void)accel_ane_xl_encode_hdr(t->id, out, cap);
+    (void)accel_ane_encode_xl_hdr(t->id, out, cap);
     accel_store_u64le(out + 0x08, t->cache_handler);
     accel_store_u64le(out + 0x10, t->exec_timestamp);
     accel_store_u32le(out + 0x18, t->priority);
@@ -10655,7 +10720,7 @@ ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, ui
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
+ACCELDEF accel_status accel_ane_decode_xl_trigger(const uint8_t *buf, size_t len,
                                                   accel_ane_trigger *t)
 {
     uint32_t id, k;
@@ -10663,7 +10728,7 @@ ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len
     accel_ane_chain_buf b;
     if (!buf || !t) return ACCEL_E_NULL;
     ACCEL_MEMSET(t, 0, sizeof *t);
-    st = accel_ane_xl_decode_hdr(buf, len, &id);
+    st = accel_ane_decode_xl_hdr(buf, len, &id);
     if (st != ACCEL_OK) return st;
     if (!accel_ane_xl_accepts(id)) return ACCEL_E_ANE_UNSUPPORTED_CMD;
     if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
@@ -10726,13 +10791,13 @@ ACCELDEF accel_status accel_ane_decode_rpc(const uint8_t *body, size_t len,
 }
 
 /* -------------------------------------------------------- @ane.xl_cmds: other exec-loop commands */
-ACCELDEF accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len)
+ACCELDEF accel_status accel_ane_encode_xl_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len)
 {
     if (len) *len = 0;
     if (!out || !len) return ACCEL_E_NULL;
     if (pid < 0) return ACCEL_E_ANE_PROCESS_ID;
     if (cap < 12u) return ACCEL_E_BUFFER_TOO_SMALL;
-    (void)accel_ane_xl_encode_hdr(ACCEL_ANE_WIRE_RETURN_PROCESS_ID, out, cap);
+    (void)accel_ane_encode_xl_hdr(ACCEL_ANE_WIRE_RETURN_PROCESS_ID, out, cap);
     accel_store_u32le(out + 8, (uint32_t)pid);
     *len = 12u;
     return ACCEL_OK;
@@ -10982,7 +11047,7 @@ ACCELDEF accel_status accel_ane_encode_note(const accel_ane_note *n, uint8_t *ou
     }
     if (cap < need) return ACCEL_E_BUFFER_TOO_SMALL;
     ACCEL_MEMSET(out, 0, need);
-    (void)accel_ane_xl_encode_hdr(n->id, out, cap);
+    (void)accel_ane_encode_xl_hdr(n->id, out, cap);
     switch (kind) {
     case ACCEL_ANE_NOTE_PROGRAM_EVENT:
         accel_store_u32le(out + 8, (uint32_t)n->program_id);
@@ -11025,7 +11090,7 @@ ACCELDEF accel_status accel_ane_decode_note(const uint8_t *buf, size_t len, acce
     size_t need = 8;
     if (!buf || !n) return ACCEL_E_NULL;
     ACCEL_MEMSET(n, 0, sizeof *n);
-    st = accel_ane_xl_decode_hdr(buf, len, &id);
+    st = accel_ane_decode_xl_hdr(buf, len, &id);
     if (st != ACCEL_OK) return st;
     st = accel__ane_note_id_check(id);
     if (st != ACCEL_OK) return st;
@@ -11522,7 +11587,7 @@ static const char *const accel__ane_first_cmds[ACCEL_ANE_BU_FIRST_CMD_COUNT] = {
     "PRINT_ENABLE", "START", "PMU_BASE_SET", "TIME_SYNC", "CH_PROPERTY_WRITE",
     "RESOURCE_INFO_GET", "DEFAULT_SETTING_WRITE", "MCACHE_POWER_ON", "SHARED_EVENT_INFO_INIT"};
 
-ACCELDEF accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes)
+ACCELDEF accel_status accel_ane_check_boot_heap(uint32_t heap_bytes, uint32_t reserved_bytes)
 {
     /* heap > 2 * reserved, without overflowing the product */
     if (reserved_bytes >= 0x80000000UL || heap_bytes <= 2u * reserved_bytes) return ACCEL_E_ANE_INVARIANT;
@@ -11627,8 +11692,9 @@ ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev,
 
 #endif /* ACCEL_ANE_NO_MODEL */
 /* -------------------------------------------------------- @ane.stats: statistics buffer */
-ACCELDEF accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
-                                            const accel_ane_stats_engine *e, unsigned n, size_t *len)
+ACCELDEF accel_status accel_ane_encode_run_stats(const accel_ane_stats_hdr *h,
+                                                 const accel_ane_stats_engine *e, unsigned n,
+                                                 uint8_t *out, size_t cap, size_t *len)
 {
     unsigned i, k;
     size_t total;
@@ -11657,7 +11723,7 @@ ACCELDEF accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const acc
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_decode_stats(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
+ACCELDEF accel_status accel_ane_decode_run_stats(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
                                             unsigned *n)
 {
     uint32_t area;
@@ -11687,7 +11753,7 @@ ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, u
     const uint8_t *d;
     accel_status st;
     if (!e) return ACCEL_E_NULL;
-    st = accel_ane_decode_stats(in, len, &h, &n);
+    st = accel_ane_decode_run_stats(in, len, &h, &n);
     if (st != ACCEL_OK) return st;
     if (i >= n) return ACCEL_E_ARG;
     d = in + ACCEL_ANE_STATS_HDR_SIZE + (size_t)i * ACCEL_ANE_STATS_ENGINE_SIZE;
@@ -11772,7 +11838,7 @@ ACCELDEF accel_status accel_ane_fw_model_dispatch(accel_ane_fw_model *fw, const 
     accel_status st;
     if (!fw || !msg) return ACCEL_E_NULL;
     if (fw->faulted) return ACCEL_E_ANE_INVARIANT;
-    st = accel_ane_xl_decode_hdr(msg, len, &id);
+    st = accel_ane_decode_xl_hdr(msg, len, &id);
     if (st != ACCEL_OK) {
         fw->rejected++;
         return st;
@@ -11788,7 +11854,7 @@ ACCELDEF accel_status accel_ane_fw_model_dispatch(accel_ane_fw_model *fw, const 
     case ACCEL_ANE_WIRE_PROCEDURE_CALL_WITH_EVENTS:
     case ACCEL_ANE_WIRE_PROCEDURE_CALL_VARIANT: {
         accel_ane_proc_call pc;
-        st = accel_ane_xl_decode_proc_call(msg, len, &pc);
+        st = accel_ane_decode_xl_proc_call(msg, len, &pc);
         if (st == ACCEL_OK && !accel__ane_bit(fw->loaded, pc.program_id)) st = ACCEL_E_ANE_PROGRAM_ID;
         if (st != ACCEL_OK) {
             fw->rejected++;
@@ -11804,7 +11870,7 @@ ACCELDEF accel_status accel_ane_fw_model_dispatch(accel_ane_fw_model *fw, const 
     case ACCEL_ANE_WIRE_CACHE_REQUEST_TRIGGER:
     case ACCEL_ANE_WIRE_CACHE_REQUEST_SUBMIT: {
         accel_ane_trigger t;
-        st = accel_ane_xl_decode_trigger(msg, len, &t);
+        st = accel_ane_decode_xl_trigger(msg, len, &t);
         if (st != ACCEL_OK) {
             fw->rejected++;
             return st;

@@ -1789,7 +1789,7 @@ static void t_session(const accel_port *port, sess_result *r)
     r->st[2] = accel_tsp1_call(&s, ACCEL_TSP1_ECHO, "hello bridge", 12, r->echo, sizeof r->echo,
                                &r->echo_len, 300);
     r->st[3] = accel_tsp1_nn_scan(&s, &r->nets, 300);
-    for (k = 0; k < 4; k++) (void)accel_tsp1_query_nn(&s, (uint8_t)k, &r->info[k], 300);
+    for (k = 0; k < 4; k++) (void)accel_tsp1_nn_query(&s, (uint8_t)k, &r->info[k], 300);
     r->st[4] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_START, 0x3, 300);
     r->st[5] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_STOP, 0x1, 300);
     r->st[6] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_STOP, 0x2, 300);

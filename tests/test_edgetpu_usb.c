@@ -57,17 +57,17 @@ static void test_header(void)
     uint32_t len = 0;
     uint8_t tag = 9;
     static const uint8_t want[8] = {0x80, 0x10, 0x00, 0x00, 0x02, 0, 0, 0};
-    CHECK_ST(accel_edgetpu_encode_header(h, 0x1080, 2), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_encode_usb_header(0x1080, 2, h), ACCEL_OK);
     CHECK_MEM(h, want, 8);
-    CHECK_ST(accel_edgetpu_decode_header(h, &len, &tag), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_usb_header(h, &len, &tag), ACCEL_OK);
     CHECK_EQ(len, 0x1080);
     CHECK_EQ(tag, 2);
-    CHECK_ST(accel_edgetpu_encode_header(h, 1, 16), ACCEL_E_ARG);
+    CHECK_ST(accel_edgetpu_encode_usb_header(1, 16, h), ACCEL_E_ARG);
     h[4] = 0x12;
-    CHECK_ST(accel_edgetpu_decode_header(h, &len, &tag), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_usb_header(h, &len, &tag), ACCEL_E_MALFORMED);
     h[4] = 2;
     h[7] = 1;
-    CHECK_ST(accel_edgetpu_decode_header(h, &len, &tag), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_usb_header(h, &len, &tag), ACCEL_E_MALFORMED);
 }
 
 static void test_event_irq(void)
@@ -214,7 +214,7 @@ static void test_ordering(void)
     {
         uint8_t h[8];
         size_t done = 0;
-        REQUIRE_ST(accel_edgetpu_encode_header(h, 16, 0), ACCEL_OK);
+        REQUIRE_ST(accel_edgetpu_encode_usb_header(16, 0, h), ACCEL_OK);
         CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, h, 8, 100, &done), ACCEL_E_STALL);
         CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_ORDER);
     }
@@ -249,12 +249,12 @@ static void test_model_framing(void)
     CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_HEADER);
     /* tag 3 is the device's */
     es.model.violations = 0;
-    REQUIRE_ST(accel_edgetpu_encode_header(h, 16, 3), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_encode_usb_header(16, 3, h), ACCEL_OK);
     CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, h, 8, 100, &done), ACCEL_E_STALL);
     CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_HEADER);
     /* more data than announced */
     es.model.violations = 0;
-    REQUIRE_ST(accel_edgetpu_encode_header(h, 16, 1), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_encode_usb_header(16, 1, h), ACCEL_OK);
     CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, h, 8, 100, &done), ACCEL_OK);
     CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, d, 17, 100, &done), ACCEL_E_STALL);
     CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_SIZE);

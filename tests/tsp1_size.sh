@@ -64,7 +64,7 @@ void _start(void)
     accel_tsp1_call(&s, ACCEL_TSP1_ECHO, 0, 0, 0, 0, &l, 5);
 #if APP >= 2
     accel_tsp1_wait_ready(&s, 1); accel_tsp1_reboot(&s, 1);
-    accel_tsp1_nn_scan(&s, &n, 1); accel_tsp1_query_nn(&s, 0, &in, 1);
+    accel_tsp1_nn_scan(&s, &n, 1); accel_tsp1_nn_query(&s, 0, &in, 1);
     accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_START, 1, 1);
 #endif
 #if APP >= 3

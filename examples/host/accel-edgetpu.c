@@ -91,7 +91,7 @@ static int cmd_disasm(int tsv, const char *path)
     accel_edgetpu_package m;
     accel_status st;
     if (!buf) return 1;
-    st = accel_edgetpu_decode_tflite(&m, buf, n);
+    st = accel_edgetpu_package_init_tflite(&m, buf, n);
     if (st == ACCEL_OK && !tsv) {
         uint32_t x, b;
         for (x = 0; x < m.n_executables; x++) {
@@ -185,7 +185,7 @@ static int cmd_info_json(const char *path)
     accel_status st;
     uint32_t x, b, i;
     if (!buf) return 1;
-    st = accel_edgetpu_decode_tflite(&m, buf, n);
+    st = accel_edgetpu_package_init_tflite(&m, buf, n);
     if (st != ACCEL_OK) {
         fprintf(stderr, "%s: %s\n", path, accel_status_str(st));
         free(buf);
@@ -359,7 +359,7 @@ static int cmd_plan(const char *path)
     int ran = 0;
     accel_status st;
     if (!buf) return 1;
-    st = accel_edgetpu_decode_tflite(&m, buf, n);
+    st = accel_edgetpu_package_init_tflite(&m, buf, n);
     if (st == ACCEL_OK) st = setup_io(&m, &rb, &io, NULL, 0, &main_exe);
     if (st != ACCEL_OK) {
         fprintf(stderr, "%s: %s\n", path, accel_status_str(st));
@@ -444,7 +444,7 @@ static int cmd_run(const char *fw_path, const char *model_path, const char *in_p
         free(buf);
         return 1;
     }
-    st = accel_edgetpu_decode_tflite(&m, buf, n);
+    st = accel_edgetpu_package_init_tflite(&m, buf, n);
     if (st == ACCEL_OK) st = setup_io(&m, &rb, &io, in, in_len, &main_exe);
     if (st != ACCEL_OK) {
         fprintf(stderr, "%s / %s: %s\n", model_path, in_path, accel_status_str(st));

@@ -49,8 +49,8 @@ static int run(const variant *v, size_t payload, size_t chunk)
     w.chunk = chunk;
     for (i = 0; i < payload; i++) pl[i] = (uint8_t)(i * 13u);
     while (w.n + payload + 12 <= sizeof stream) {
-        if (accel_tsp1_encode_frame(stream + w.n, sizeof stream - w.n, ACCEL_TSP1_RSP_PREAMBLE,
-                                    0x8000, (uint16_t)w.frames, pl, payload, &len) != ACCEL_OK)
+        if (accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, 0x8000, (uint16_t)w.frames,
+                                    pl, payload, stream + w.n, sizeof stream - w.n, &len) != ACCEL_OK)
             return 1;
         w.n += len;
         w.frames++;
