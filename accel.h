@@ -42,7 +42,8 @@
  *   accelerator families, plus an int8 multiply-accumulate reference engine that is bit-exact
  *   with TensorFlow Lite's reference kernels. Nothing here allocates, prints or keeps hidden
  *   global state: the caller owns every buffer and every state struct; functions that need
- *   scratch memory have a ..._scratch_size() companion. Each device section has four layers:
+ *   scratch memory have a ..._scratch_size() companion, and objects that carve the caller's
+ *   memory into parts an ..._mem_size() one. Each device section has four layers:
  *   wire (bytes <-> structs, pure), protocol state (structs and transitions), driver (the state
  *   on a port, with deadlines), and model (the device side, for tests and the simulator port).
  *
@@ -240,7 +241,7 @@
  *   > accel_mac_quantize_multiplier   a layer's real scale -> multiplier and shift, once
  *   > accel_mac_fully_connected, accel_mac_conv2d, accel_mac_depthwise_conv2d,
  *     accel_mac_max_pool2d, accel_mac_average_pool2d   one call a layer
- *   > accel_mac_fully_connected_pack_size, accel_mac_fully_connected_pack, then
+ *   > accel_mac_fully_connected_pack_mem_size, accel_mac_fully_connected_pack, then
  *     accel_mac_fully_connected_packed   the faster FC for weights used many times
  *   | accel_status fc_check(const int8_t *in, const int8_t *w, const int32_t *bias,
  *   |                       const int8_t *device_out)   // 1 x 16 input, 4 x 16 weights
@@ -307,7 +308,7 @@
  *          payload may point into the data given to accel_tsp1_decoder_feed
  *          (ACCEL_TSP1_IN_PLACE; 0 restores the old behaviour). ACCEL_MAC_FAST is on by
  *          default on 32-bit targets too (the ACCEL_MAC_MCU kernels). Prepacked fully
- *          connected: accel_mac_fully_connected_pack_size / _pack / _packed.
+ *          connected: accel_mac_fully_connected_pack_mem_size / _pack / _packed.
  *          One naming rule (chapter 2); the names it moved keep their old spelling until 0.2.0:
  *          accel_tsp1_query_nn -> accel_tsp1_nn_query; accel_tsp1_encode_cmd / _encode_u32 /
  *          _encode_frame -> accel_tsp1_encode_command / _encode_command_u32 / _encode_raw_frame
@@ -319,7 +320,11 @@
  *          a reader); ane: pc_check, chain_buf_check, boot_heap_check -> check_proc_call,
  *          check_chain_buf, check_boot_heap; pc_variant -> proc_call_variant; ctl_/xl_ codecs
  *          -> encode_ctl_* / decode_ctl_* / encode_xl_* / decode_xl_*. Zephyr's Kconfig
- *          ACCEL_EDGETPU_DEVMODEL -> ACCEL_EDGETPU_MODEL.
+ *          ACCEL_EDGETPU_DEVMODEL -> ACCEL_EDGETPU_MODEL. One caller-memory pattern,
+ *          accel_status accel_<s>_<object>_mem_size / _<op>_scratch_size(dims..., size_t *bytes):
+ *          accel_tsp1_model_mem_size takes the size_t * (called with two arguments it still
+ *          returns the size until 0.2.0), new accel_ane_msgq_mem_size and
+ *          accel_edgetpu_dfu_verify_scratch_size.
  */
 
 /* ============================================================================================
@@ -1356,8 +1361,11 @@ typedef struct accel_tsp1_model {
 #define ACCEL_TSP1_MODEL_READY 2
 #define ACCEL_TSP1_MODEL_ASLEEP 3
 
-/* Bytes of caller memory the model needs for the given queue sizes. */
-ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap);
+/* Bytes of caller memory the model needs for the given queue sizes (3 x cmd_cap +
+ * ACCEL_TSP1_MODEL_SLACK + rsp_cap): ACCEL_E_ARG for sizes accel_tsp1_model_init refuses,
+ * ACCEL_E_OVERFLOW where size_t cannot hold the sum (16-bit targets); *bytes is 0 then. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap,
+                                                 size_t *bytes);
 /* Power-on: the model boots (boot_ms) and then says ASYNC_READY. n_nets valid slots. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size_t mem_len,
                                             uint16_t cmd_cap, uint16_t rsp_cap, uint8_t n_nets);
@@ -1950,8 +1958,13 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_download(const accel_por
                                                  uint16_t transfer_size, const uint8_t *image,
                                                  size_t len, uint32_t timeout_ms,
                                                  accel_edgetpu_dfu_status *st);
+/* Scratch accel_edgetpu_dfu_verify borrows: one block, transfer_size bytes
+ * (ACCEL_E_ZERO_LENGTH for 0, as the verify says; *bytes is 0 then). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_verify_scratch_size(uint16_t transfer_size,
+                                                            size_t *bytes);
 /* Upload and compare with image (the device may return more than len bytes); scratch holds
- * one block (>= transfer_size). ACCEL_E_EDGETPU_VERIFY on a mismatch or a short image. */
+ * one block (accel_edgetpu_dfu_verify_scratch_size). ACCEL_E_EDGETPU_VERIFY on a mismatch or
+ * a short image. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t iface,
                                                uint16_t transfer_size, const uint8_t *image,
                                                size_t len, uint8_t *scratch, size_t scratch_len,
@@ -2957,6 +2970,10 @@ typedef struct accel_ane_msgq {
     accel_ring ring;
     size_t width; /* bytes per message slot; slot = 2-byte length + width */
 } accel_ane_msgq;
+/* Bytes of caller memory for depth messages of at most width bytes (a slot is a 2-byte length
+ * and width bytes): ACCEL_E_ARG for a depth of 0 or a width msgq_init refuses, ACCEL_E_OVERFLOW
+ * where size_t cannot hold it; *bytes is 0 then. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_mem_size(size_t depth, size_t width, size_t *bytes);
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width);
 /* ACCEL_E_FULL = the sender would block; ACCEL_E_TOO_LONG when len > width. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_send(accel_ane_msgq *q, const void *msg, size_t len);
@@ -3294,12 +3311,12 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected(uint32_t batches
  * kernel needs no weight sums at run time and passes the pack once per 4 input rows (faster
  * than the ordinary FC at every batch size in bench_mac); elsewhere the pack holds the filter
  * as given and runs on the ordinary kernels.
- *   _pack_size: the pack's bytes for these dimensions in this build (a 64-byte header, the
+ *   _pack_mem_size: the pack's bytes for these dimensions in this build (a 64-byte header, the
  *     constants, the filter: at least 64 + 4 * out_depth + in_depth * out_depth).
  *   _pack: packed must be 4-byte aligned (ACCEL_E_ALIGN; it holds int32 constants: an int32_t
  *     array or malloc'd memory; 64-byte alignment is fastest). q is checked as by the FC; its
  *     dtype, input_offset and filter_offset are folded in, the rest of q is read at run time.
- *     Writes exactly _pack_size bytes.
+ *     Writes exactly _pack_mem_size bytes.
  *   _packed: checks the header: not a pack (magic) ACCEL_E_MALFORMED, a header whose CRC-32
  *     does not match ACCEL_E_CRC, an unknown layout or zero dimensions ACCEL_E_MALFORMED,
  *     packed_len short of what its dimensions need ACCEL_E_TRUNCATED, a layout this build
@@ -3309,8 +3326,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected(uint32_t batches
  *   A pack does not depend on its address (it may be copied, or stored in a file) but is a
  *   cache for one build, not an exchange format: keep the filter, and pack again where the
  *   build changes. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected_pack_size(uint32_t in_depth,
-                                                          uint32_t out_depth, size_t *size);
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected_pack_mem_size(uint32_t in_depth,
+                                                               uint32_t out_depth, size_t *size);
 ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected_pack(uint32_t in_depth, uint32_t out_depth,
                                                      const void *filter, size_t filter_len,
                                                      const int32_t *bias, size_t bias_len,
@@ -3514,6 +3531,18 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #define accel_edgetpu_decode_header accel_edgetpu_decode_usb_header
 #define accel_edgetpu_encode_header(out, length, tag) accel_edgetpu_encode_usb_header((length), (tag), (out))
 #define accel_edgetpu_decode_tflite accel_edgetpu_package_init_tflite
+#define accel_mac_fully_connected_pack_size accel_mac_fully_connected_pack_mem_size
+#if !defined(ACCEL_NO_TSP1) && !defined(ACCEL_TSP1_NO_MODEL)
+/* accel_tsp1_model_mem_size(cmd_cap, rsp_cap) returned the size itself: called with two
+ * arguments it still does (the macro picks by the count of arguments). */
+static inline size_t accel__tsp1_model_mem_size_2(uint16_t cmd_cap, uint16_t rsp_cap)
+{
+    return 3u * (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK + rsp_cap;
+}
+#define ACCEL__ARG4(a, b, c, d, ...) d
+#define accel_tsp1_model_mem_size(...)                                                            \
+    ACCEL__ARG4(__VA_ARGS__, accel_tsp1_model_mem_size, accel__tsp1_model_mem_size_2, _)(__VA_ARGS__)
+#endif
 #define accel_edgetpu_decode_package accel_edgetpu_package_init
 #define accel_tsp1_encode_cmd(buf, cap, id, tid, payload, n, out_len) \
     accel_tsp1_encode_command((id), (tid), (payload), (n), (buf), (cap), (out_len))
@@ -6289,9 +6318,17 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
 /* -------------------------------------------------------- @tsp1.model: device model */
 #define ACCEL__TSP1_MODEL_RESIDUE 0x2144DF1Cu /* CRC-32 of data followed by its own CRC (LE) */
 
-ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap)
+/* cppcheck-suppress unknownMacro ; the deprecated names' two-argument form of this name */
+ACCELDEF accel_status accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap, size_t *bytes)
 {
-    return 3u * (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK + rsp_cap;
+    size_t room;
+    if (!bytes) return ACCEL_E_NULL;
+    *bytes = 0;
+    if (cmd_cap < ACCEL_TSP1_OVERHEAD || rsp_cap < 16u) return ACCEL_E_ARG;
+    room = (size_t)-1 - ACCEL_TSP1_MODEL_SLACK; /* rsp_cap + 3 x cmd_cap must fit in it */
+    if ((size_t)rsp_cap > room || (size_t)cmd_cap > (room - rsp_cap) / 3u) return ACCEL_E_OVERFLOW;
+    *bytes = 3u * (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK + rsp_cap;
+    return ACCEL_OK;
 }
 
 static void accel__tsp1_model_log(accel_tsp1_model *m, uint8_t what, uint16_t tid, uint16_t id,
@@ -6354,10 +6391,14 @@ ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size
                                             uint16_t cmd_cap, uint16_t rsp_cap, uint8_t n_nets)
 {
     uint8_t *b = (uint8_t *)mem;
+    size_t need;
+    accel_status st;
     if (!m || !mem) return ACCEL_E_NULL;
     if (cmd_cap < ACCEL_TSP1_OVERHEAD || rsp_cap < 16u || n_nets > ACCEL_TSP1_MAX_NETS)
         return ACCEL_E_ARG;
-    if (mem_len < accel_tsp1_model_mem_size(cmd_cap, rsp_cap)) return ACCEL_E_BUFFER_TOO_SMALL;
+    st = accel_tsp1_model_mem_size(cmd_cap, rsp_cap, &need);
+    if (st != ACCEL_OK) return st;
+    if (mem_len < need) return ACCEL_E_BUFFER_TOO_SMALL;
     ACCEL_MEMSET(m, 0, sizeof *m);
     /* both sizes are non-zero, so the fifo inits cannot fail */
     (void)accel_fifo_init(&m->cmdq, b, (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK);
@@ -8892,6 +8933,15 @@ ACCELDEF accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_
         pos += n;
         block++; /* wraps at 65536 blocks, as in libedgetpu */
     }
+}
+
+ACCELDEF accel_status accel_edgetpu_dfu_verify_scratch_size(uint16_t transfer_size, size_t *bytes)
+{
+    if (!bytes) return ACCEL_E_NULL;
+    *bytes = 0;
+    if (transfer_size == 0) return ACCEL_E_ZERO_LENGTH;
+    *bytes = transfer_size;
+    return ACCEL_OK;
 }
 
 ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t iface,
@@ -11507,6 +11557,16 @@ ACCELDEF accel_status accel_ane_sched_tick(accel_ane_sched *s, uint32_t now, int
 }
 
 /* -------------------------------------------------------- @ane.kobj: kernel objects */
+ACCELDEF accel_status accel_ane_msgq_mem_size(size_t depth, size_t width, size_t *bytes)
+{
+    if (!bytes) return ACCEL_E_NULL;
+    *bytes = 0;
+    if (depth == 0 || width == 0 || width > 0xFFFFu) return ACCEL_E_ARG;
+    if (depth > ((size_t)-1) / (width + 2u)) return ACCEL_E_OVERFLOW;
+    *bytes = depth * (width + 2u);
+    return ACCEL_OK;
+}
+
 ACCELDEF accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width)
 {
     if (!q || !buf) return ACCEL_E_NULL;
@@ -13679,8 +13739,8 @@ static size_t accel__mac_pack_bytes(uint32_t in_depth, uint32_t out_depth, unsig
     return w + c + ACCEL__MAC_PACK_HDR;
 }
 
-ACCELDEF accel_status accel_mac_fully_connected_pack_size(uint32_t in_depth, uint32_t out_depth,
-                                                          size_t *size)
+ACCELDEF accel_status accel_mac_fully_connected_pack_mem_size(uint32_t in_depth, uint32_t out_depth,
+                                                             size_t *size)
 {
     size_t nc, kc, b;
     if (!size) return ACCEL_E_NULL;

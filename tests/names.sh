@@ -7,7 +7,9 @@
 #   - verb first for pure transforms: accel_<s>_<verb>_<thing>, the verb from VERBS; lookups
 #     name a THING first;
 #   - codecs: encode/decode comes right after the section, inputs first, outputs last (after the
-#     first output parameter only outputs follow, and a size_t capacity right after a buffer).
+#     first output parameter only outputs follow, and a size_t capacity right after a buffer);
+#   - caller memory: accel_status accel_<s>_<object>_mem_size / _<op>_scratch_size(dims...,
+#     size_t *bytes), and no other spelling for a size query that answers in a size_t.
 # EXCEPTIONS lists the names the rule does not fit, each with its reason: it is empty, and an
 # entry that the rule fits again fails as stale. A new section adds its words here. Prints the
 # count of names by form. Usage: bash tests/names.sh [header]. Ends with "N passed, N failed".
@@ -58,12 +60,13 @@ EXCEPTIONS = {}
 lines = open(sys.argv[1]).read().split('\n')
 impl = next(i for i, l in enumerate(lines) if l.startswith(' * IMPLEMENTATION'))
 decl = re.sub(r'/\*.*?\*/', ' ', '\n'.join(lines[:impl]), flags=re.S)
-funcs = {}
+funcs, rets = {}, {}
 for m in re.finditer(r'^ACCELDEF\b(.*?);', decl, flags=re.S | re.M):
     s = ' '.join(m.group(1).split())
     mm = re.search(r'\b(accel_[a-z0-9_]+)\s*\((.*)\)\s*$', s)
     ps = [p.strip() for p in mm.group(2).split(',')]
     funcs[mm.group(1)] = [] if ps == ['void'] else ps
+    rets[mm.group(1)] = s[:mm.start()].replace('ACCEL_NODISCARD', '').strip()
 
 def is_out(p):   # an output parameter: a pointer (or array) to something not const
     t = re.sub(r'\s+', ' ', p)
@@ -116,6 +119,14 @@ for name, ps in sorted(funcs.items()):
             form = 'lookup'
         else:
             why = 'neither an object, a verb nor a lookup of the section: "%s"' % rest[0]
+    # caller memory: one spelling and one signature, accel_status f(dims..., size_t *bytes)
+    if not why and re.search(r'_size$', name) and ps and re.match(r'size_t ?\*', ps[-1]):
+        if not re.search(r'_(mem|scratch)_size$', name):
+            why = 'a caller-memory query is named _mem_size (state) or _scratch_size (one call)'
+    if not why and re.search(r'_(mem|scratch)_size$', name):
+        if not re.match(r'accel_status\b', rets[name]) or not ps or not re.match(r'size_t ?\*', ps[-1]) \
+                or any(is_out(p) for p in ps[:-1]):
+            why = 'a caller-memory query is accel_status f(dims..., size_t *bytes)'
     if name in EXCEPTIONS:
         results.append((name, None if why else 'stale exception: the rule fits it now'))
         if why: print('EXCEPTION %s: %s' % (name, EXCEPTIONS[name]))

@@ -357,6 +357,21 @@ static void test_msgq_and_pool(void)
     CHECK_EQ(n, 1); CHECK_EQ(out[0], 'x');
     CHECK_ST(accel_ane_msgq_recv(&q, out, 8, &n), ACCEL_OK);
     CHECK_EQ(n, 0);
+    /* the memory query: depth slots of 2 + width bytes, the refusals of init, overflow */
+    n = 1;
+    CHECK_ST(accel_ane_msgq_mem_size(2, 4, &n), ACCEL_OK);
+    CHECK_EQ(n, sizeof mem); /* 2 x (2 + 4) = 12, the buffer above that holds two messages */
+    CHECK_ST(accel_ane_msgq_mem_size(7, 0xFFFF, &n), ACCEL_OK);
+    CHECK_EQ(n, 7 * 0x10001UL);
+    CHECK_ST(accel_ane_msgq_mem_size(0, 4, &n), ACCEL_E_ARG);
+    CHECK_EQ(n, 0);
+    CHECK_ST(accel_ane_msgq_mem_size(2, 0, &n), ACCEL_E_ARG);
+    CHECK_ST(accel_ane_msgq_mem_size(2, 0x10000, &n), ACCEL_E_ARG);
+    CHECK_ST(accel_ane_msgq_mem_size((size_t)-1 / 6 + 1, 4, &n), ACCEL_E_OVERFLOW);
+    CHECK_EQ(n, 0);
+    CHECK_ST(accel_ane_msgq_mem_size((size_t)-1 / 6, 4, &n), ACCEL_OK);
+    CHECK_EQ(n, (size_t)-1 / 6 * 6);
+    CHECK_ST(accel_ane_msgq_mem_size(2, 4, NULL), ACCEL_E_NULL);
     CHECK_ST(accel_ane_pool_init(&p, 0), ACCEL_E_ARG);
     CHECK_ST(accel_ane_pool_init(&p, 33), ACCEL_E_ARG);
     REQUIRE_ST(accel_ane_pool_init(&p, 32), ACCEL_OK);

@@ -558,6 +558,23 @@ static void test_dfu(void)
              ACCEL_E_EDGETPU_VERIFY);
     CHECK_ST(accel_edgetpu_dfu_verify(&es.sim.port, 0, 256, img, sizeof img, scratch, 255, 1000),
              ACCEL_E_BUFFER_TOO_SMALL);
+    /* the scratch query names exactly the bytes the verify takes: one block */
+    {
+        size_t need = 1;
+        CHECK_ST(accel_edgetpu_dfu_verify_scratch_size(256, &need), ACCEL_OK);
+        CHECK_EQ(need, 256);
+        dfu.len = sizeof img;
+        CHECK_ST(accel_edgetpu_dfu_verify(&es.sim.port, 0, 256, img, sizeof img, scratch, need, 1000),
+                 ACCEL_OK);
+        CHECK_ST(accel_edgetpu_dfu_verify(&es.sim.port, 0, 256, img, sizeof img, scratch, need - 1,
+                                          1000),
+                 ACCEL_E_BUFFER_TOO_SMALL);
+        CHECK_ST(accel_edgetpu_dfu_verify_scratch_size(0, &need), ACCEL_E_ZERO_LENGTH);
+        CHECK_EQ(need, 0);
+        CHECK_ST(accel_edgetpu_dfu_verify_scratch_size(0xFFFF, &need), ACCEL_OK);
+        CHECK_EQ(need, 0xFFFF);
+        CHECK_ST(accel_edgetpu_dfu_verify_scratch_size(64, NULL), ACCEL_E_NULL);
+    }
     nx = 0;
     CHECK_ST(accel_edgetpu_dfu_detach(&es.sim.port, 0, 1000, 100), ACCEL_OK);
     CHECK_EQ(dfu.detached, 1);

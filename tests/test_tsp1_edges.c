@@ -235,7 +235,18 @@ static void test_model_refusals_and_no_log(void)
     accel_port p;
     uint8_t resp[8];
     size_t rl = 0;
-    size_t need = accel_tsp1_model_mem_size(256, 256);
+    size_t need = 1;
+    /* 3 x 256 + ACCEL_TSP1_MODEL_SLACK (48) + 256; the caps init refuses are refused here too */
+    REQUIRE_ST(accel_tsp1_model_mem_size(256, 256, &need), ACCEL_OK);
+    CHECK_EQ(need, 1072);
+    CHECK_ST(accel_tsp1_model_mem_size(ACCEL_TSP1_OVERHEAD, 16, &rl), ACCEL_OK);
+    CHECK_EQ(rl, 3 * 12 + 48 + 16);
+    CHECK_ST(accel_tsp1_model_mem_size(ACCEL_TSP1_OVERHEAD - 1, 256, &rl), ACCEL_E_ARG);
+    CHECK_EQ(rl, 0);
+    CHECK_ST(accel_tsp1_model_mem_size(256, 15, &rl), ACCEL_E_ARG);
+    CHECK_ST(accel_tsp1_model_mem_size(256, 256, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_tsp1_model_mem_size(0xFFFF, 0xFFFF, &rl), sizeof(size_t) > 2 ? ACCEL_OK : ACCEL_E_OVERFLOW);
+    rl = 0;
     CHECK_ST(accel_tsp1_model_init(NULL, mem, sizeof mem, 256, 256, 1), ACCEL_E_NULL);
     CHECK_ST(accel_tsp1_model_init(&m, NULL, sizeof mem, 256, 256, 1), ACCEL_E_NULL);
     CHECK_ST(accel_tsp1_model_init(&m, mem, sizeof mem, ACCEL_TSP1_OVERHEAD - 1, 256, 1), ACCEL_E_ARG);
