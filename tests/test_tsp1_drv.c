@@ -1,4 +1,4 @@
-/* test_tsp1_drv.c - TSP1 bus layer, device model and host driver, driven through ports/sim with
+/* test_tsp1_driver.c - TSP1 bus layer, device model and host driver, driven through ports/sim with
  * injected faults. Every outcome the driver reports is checked against the model's own log of
  * what it did with that command (R.fate). Regression tests for three classes of bug: a discarded
  * command reported done after a lost error response, a flipped N_BYTES holding later

@@ -1,4 +1,4 @@
-/* test_tsp1_edges.c - the TSP1 section's refusals and failure paths the other TSP1 tests leave
+/* test_tsp1_errors.c - the TSP1 section's refusals and failure paths the other TSP1 tests leave
  * out: every NULL argument of the encoders, decoders, bus accessors, driver and device model;
  * ids just outside each kind's range; the driver's init refusals and its default timeout; a bus
  * that fails part-way through a register sequence; and a device model without a log callback.
