@@ -11,12 +11,7 @@
 # Usage: bash tests/anchors.sh [header] (default accel.h). Ends with "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 H=${1:-accel.h}
-if ! have python3; then
-    skip "anchors" "python3 not installed"
-    lib_end
-    exit
-fi
-out=$(python3 - "$H" <<'PY'
+py_cases anchors "$H" <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().split('\n')
 TOK = re.compile(r'@[a-z][a-z0-9]*(?:\.[a-z][a-z0-9_]*)?')
@@ -82,12 +77,4 @@ for name, problems in res:
     else:
         print('ok %s' % name)
 PY
-)
-while IFS= read -r line; do
-    case "$line" in
-    "ok "*) ok "${line#ok }" ;;
-    "FAIL "*) bad "${line#FAIL }" ;;
-    *) echo "$line" ;;
-    esac
-done <<<"$out"
 lib_end

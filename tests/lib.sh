@@ -6,6 +6,7 @@
 #   skip NAME REASON                                # listed by name; a failure under ACCEL_REQUIRE_ALL=1
 #   D=$(data_dir SUB ENV) || skip NAME "$(data_absent SUB ENV)"   # third-party artefacts (README):
 #                                                   # $ENV, else $DATA_ROOT/SUB
+#   py_cases NAME ARGS... <<'PY' ... PY             # a python3 check printing "ok CASE" / "FAIL CASE"
 #   lib_end                                         # prints "N passed, N failed", returns the status
 # scripts/test.sh adds the last line's counts to its own and lists every SKIP line.
 cd "$(dirname "${BASH_SOURCE[1]:-$0}")/.." || exit 1
@@ -44,6 +45,22 @@ check() {
     rc=$?
     if [ "$rc" = "$want_rc" ] && [[ "$out" == *"$want"* ]]; then ok "$name"
     else bad "$name" "rc=$rc (want $want_rc), output: $(printf '%s' "$out" | head -c 600)"; fi
+}
+# py_cases NAME ARGS... <<'PY' program PY: runs the python3 program on stdin with ARGS; each line
+# "ok CASE" or "FAIL CASE[: why]" it prints is one case, other lines are shown as they are.
+# Without python3 the whole check is skipped by NAME.
+py_cases() {
+    local name=$1 out line
+    shift
+    if ! have python3; then skip "$name" "python3 not installed"; return; fi
+    out=$(python3 - "$@")
+    while IFS= read -r line; do
+        case "$line" in
+        "ok "*) ok "${line#ok }" ;;
+        "FAIL "*) bad "${line#FAIL }" ;;
+        *) printf '%s\n' "$line" ;;
+        esac
+    done <<<"$out"
 }
 lib_end() {
     echo "$pass passed, $fail failed"

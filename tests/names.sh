@@ -15,12 +15,7 @@
 # count of names by form. Usage: bash tests/names.sh [header]. Ends with "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 H=${1:-accel.h}
-if ! have python3; then
-    skip "names" "python3 not installed"
-    lib_end
-    exit
-fi
-out=$(python3 - "$H" <<'PY'
+py_cases names "$H" <<'PY'
 import re, sys
 SECTIONS = ['tsp1', 'edgetpu', 'refsi', 'ane', 'mac']
 # objects: the state a call acts on (a struct of the section, or a device part reached through
@@ -138,13 +133,4 @@ for name, why in results:
 print('INFO %d public functions: %s' % (len(funcs), ', '.join('%s %d' % kv for kv in forms.items())))
 print('ok %d public functions found' % len(funcs) if len(funcs) > 300 else 'FAIL only %d public functions found' % len(funcs))
 PY
-)
-while IFS= read -r line; do
-    case "$line" in
-    "ok "*) ok "${line#ok }" ;;
-    "FAIL "*) bad "${line#FAIL }" ;;
-    "INFO "*|"EXCEPTION "*) echo "$line" ;;
-    *) echo "$line" ;;
-    esac
-done <<<"$out"
 lib_end
