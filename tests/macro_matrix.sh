@@ -73,7 +73,7 @@ esac
 # the TSP1 decoder's copying path alone (the default in size-optimised builds), and both ways
 # through the driver's random sessions
 run_test "test_tsp1 with ACCEL_TSP1_IN_PLACE=0" tests/test_tsp1.c -DACCEL_TSP1_IN_PLACE=0
-run_test "test_tsp1_drv with ACCEL_TSP1_IN_PLACE=0" tests/test_tsp1_drv.c -DACCEL_TSP1_IN_PLACE=0
+run_test "test_tsp1_driver with ACCEL_TSP1_IN_PLACE=0" tests/test_tsp1_driver.c -DACCEL_TSP1_IN_PLACE=0
 
 # the project uses the new names only: every test, tool, port and bench with ACCEL_NO_DEPRECATED
 usb=$(pkg-config --cflags libusb-1.0 2>/dev/null)

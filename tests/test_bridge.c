@@ -1264,7 +1264,7 @@ typedef struct trig {
     uint8_t exec_n[T_MAXX];
     uint32_t exec_hash[T_MAXX];
     uint32_t answered, local, mismatched, exec_twice, unknown_seq;
-    /* the TSP1 properties of tests/test_tsp1_drv.c */
+    /* the TSP1 properties of tests/test_tsp1_driver.c */
     uint8_t exec_state[65536], outcome_n[65536], submitted[65536];
     uint8_t model_seen[65536]; /* commands the model took per TID: > 1 means a TID was reused */
     uint32_t wrong_outcomes, reused_tids;
@@ -1454,7 +1454,7 @@ static uint32_t prnd(void)
     return prs >> 8;
 }
 
-/* One round of the random program of tests/test_tsp1_drv.c (commands, async messages, SPI faults
+/* One round of the random program of tests/test_tsp1_driver.c (commands, async messages, SPI faults
  * on the accelerator's bus, polls), then a drain. Returns the number of commands submitted. */
 static unsigned t_program(uint32_t seed, int sim_faults)
 {

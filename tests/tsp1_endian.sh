@@ -10,7 +10,7 @@ mkdir -p "$T"
 W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-align -Wundef -Wshadow -Werror"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 NO="-DACCEL_NO_EDGETPU -DACCEL_NO_REFSI -DACCEL_NO_ANE -DACCEL_NO_MAC"  # for pre.c; the tests leave them out themselves
-for t in test_tsp1 test_tsp1_drv test_tsp1_xfer test_tsp1_i2c test_tsp1_soak; do
+for t in test_tsp1 test_tsp1_driver test_tsp1_xfer test_tsp1_i2c test_tsp1_soak; do
     if cc $W -O0 -g $SAN -DACCEL_TSP1_BIG_ENDIAN=1 -I. -Iports/sim -Itests "tests/$t.c" \
         ports/sim/accel_sim.c -o "$T/$t" >"$T/$t.log" 2>&1; then ok "$t build"
     else bad "$t build (big-endian)" "$(head -c 600 "$T/$t.log")"; continue; fi
