@@ -12,12 +12,38 @@
  * does not settle, stated plainly, with the macro that overrides each) in its own head comment;
  * search for "SECTION: <name> (declarations)".
  *
+ * MAP. Every part of the file carries one token, in its declaration banner and again in its
+ * implementation banner: `grep -n '@tsp1.driver' accel.h` lands on both halves, and a section's
+ * token (`grep -n '@ane' accel.h`) lists all its parts in order. tests/anchors.sh keeps it so.
+ *   @config   version, linkage (ACCELDEF), ACCEL_NODISCARD, CRC-32 choice; the code's defaults
+ *   @common   @common.status codes and their strings, @common.bytes byte order, @common.reader,
+ *             @common.writer, @common.crc32, @common.ring slot ring, @common.fifo byte FIFO,
+ *             @common.deadline, @common.port the port interface
+ *   @tsp1     @tsp1.wire frames, @tsp1.decoder streaming decoder, @tsp1.bus registers and FIFO
+ *             buffers, @tsp1.driver session, @tsp1.model device model
+ *   @edgetpu  @edgetpu.insn instruction bundles, @edgetpu.package compiled models,
+ *             @edgetpu.usb_wire USB headers, @edgetpu.usb USB protocol, @edgetpu.bringup,
+ *             @edgetpu.model device model, @edgetpu.driver inference, @edgetpu.dfu firmware
+ *   @refsi    @refsi.builder, @refsi.decoder decoder / validator, @refsi.fields register
+ *             fields, @refsi.model reference command processor
+ *   @ane      @ane.direct direct submission (verified): @ane.tm_regs, @ane.td_hdr, @ane.tm
+ *             driver, @ane.tm_model; @ane.fw firmware command protocol (unverified): @ane.ids,
+ *             @ane.priority, @ane.records, @ane.frames, @ane.proc_call, @ane.trigger, @ane.rpc,
+ *             @ane.xl_cmds, @ane.ctl_bodies, @ane.notes; @ane.fw_model firmware reference model:
+ *             @ane.exec_loop, @ane.process, @ane.cache, @ane.sched, @ane.kobj, @ane.bringup,
+ *             @ane.stats, @ane.doorbell, @ane.dispatch
+ *   @mac      @mac.quant requantization, @mac.fc fully connected (and the FC/GEMM kernels it
+ *             shares), @mac.conv conv2d, depthwise conv2d and pools, @mac.gemm raw int32 GEMM,
+ *             @mac.wide byte-plane products, @mac.flip Edge TPU sign flip
+ *   declarations only (macros, nothing to implement): @deprecated.config, @deprecated.names
+ *
  * 1. WHAT IT IS
  *   Command codecs, host- and device-side protocol state machines and drivers for several
  *   accelerator families, plus an int8 multiply-accumulate reference engine that is bit-exact
  *   with TensorFlow Lite's reference kernels. Nothing here allocates, prints or keeps hidden
  *   global state: the caller owns every buffer and every state struct; functions that need
- *   scratch memory have a ..._scratch_size() companion. Stack: no public function needs more
+ *   scratch memory have a ..._scratch_size() companion, and objects that carve the caller's
+ *   memory into parts an ..._mem_size() one. Stack: no public function needs more
  *   than 1536 bytes, callbacks not counted (x86-64 builds with AVX2/AVX-512 kernels: 36 KiB;
  *   tests/stack_usage.sh reports it per target). Each device section has four layers:
  *   wire (bytes <-> structs, pure), protocol state (structs and transitions), driver (the state
@@ -29,6 +55,27 @@
  *       #include "accel.h"
  *   Everywhere else just #include "accel.h". Drivers talk to hardware only through an
  *   accel_port (a struct of optional callbacks, chapter 8).
+ *   Names. Public functions are accel_<s>_... (<s> the section; the common section has none)
+ *   and follow one rule (tests/names.sh checks every public function against it):
+ *   - calls on state name the object, then the verb: accel_<s>_<object>_<verb>
+ *     (accel_tsp1_decoder_feed, accel_ring_push, accel_ane_tm_submit); the object is the struct
+ *     the first argument points to or the device part reached through it (accel_tsp1_reg_read,
+ *     accel_edgetpu_csr_write32). Calls on a section's session or driver itself need no object
+ *     (accel_tsp1_call, accel_edgetpu_open), but name one that has calls of its own first
+ *     (accel_tsp1_nn_scan, accel_tsp1_nn_query). Lookups read the same way, the thing, then
+ *     what is asked (accel_edgetpu_field_name, accel_ane_tq_priority).
+ *   - pure transforms name the verb, then the thing: accel_<s>_<verb>_<thing>
+ *     (accel_refsi_pack_entry_pt, accel_ane_check_priority, accel_mac_quantize_multiplier); a
+ *     mac kernel is named by its TFLite op (accel_mac_conv2d), TFLite's helpers keep TFLite's
+ *     names spelled out.
+ *   - codecs are accel_<s>_encode_<thing> / accel_<s>_decode_<thing> (a framing is part of the
+ *     thing: accel_ane_encode_xl_hdr), inputs first and outputs last: encode(fields...,
+ *     uint8_t *out, size_t cap[, size_t *len]), decode(const uint8_t *in, size_t len[, limits],
+ *     outputs...).
+ *   - caller memory: accel_<s>_<object>_mem_size(dims..., size_t *bytes) for what an object
+ *     keeps, accel_<s>_<op>_scratch_size(dims..., size_t *bytes) for what one call borrows.
+ *   - _init does no I/O, _open talks to the device; the device side of a section is its model
+ *     (accel_<s>_model_*); private names are accel__<s>_*.
  *
  * 3. CONFIGURATION (define before including; or put them in a file named by ACCEL_CONFIG_HEADER)
  *   ACCEL_CONFIG_HEADER "file.h"  included first, so a project keeps its choices in one place.
@@ -107,8 +154,15 @@
  *   - Port callbacks must not call accel functions on the driver that is using that port.
  *
  * 7. QUICK START, ONE PER SECTION (each compiles as shown; the demos in examples/host/ are the
- *    long versions; tests/quickstart.sh builds every listing below)
+ *    long versions; tests/quickstart.sh builds every listing below). The "> " lines before each
+ *    listing are the section's entry points: the calls a host makes, in order.
  *   == tsp1: a session with a TSP1 over SPI (examples/host/demo_tsp1.c, accel-tsp1.c)
+ *   > accel_tsp1_init          the port and the caller's memory in a config; no I/O
+ *   > accel_tsp1_wait_ready    until the device answers
+ *   > accel_tsp1_call          one command, blocking; or accel_tsp1_submit, then accel_tsp1_poll
+ *                              from the main loop (results through config.on_outcome)
+ *   > accel_tsp1_nn_scan, accel_tsp1_nn_control, accel_tsp1_update_run   networks, firmware
+ *   > accel_tsp1_async_take    what the device sent unasked
  *   | static accel_tsp1_pending pend[8];
  *   | static uint8_t rx[256], tx[256];
  *   | static accel_tsp1 s;
@@ -127,12 +181,18 @@
  *   |     return st;
  *   | }
  *   == edgetpu: one inference on a Coral USB accelerator (examples/host/demo_edgetpu.c)
+ *   > accel_edgetpu_dfu_download, accel_edgetpu_dfu_detach   only when the device enumerates
+ *                              in DFU mode (no firmware yet)
+ *   > accel_edgetpu_package_init_tflite   the compiled model: a package of executables
+ *   > accel_edgetpu_driver_init, accel_edgetpu_open   the port; the chip's bring-up
+ *   > accel_edgetpu_invoke     per inference (parameters are sent once, then cached)
+ *   > accel_edgetpu_close
  *   | accel_status edgetpu_run(const accel_port *usb, const uint8_t *tflite, size_t n,
  *   |                          accel_edgetpu_io *io)   // io: inputs, outputs, scratch
  *   | {
  *   |     static accel_edgetpu_driver drv;
  *   |     accel_edgetpu_package pkg;
- *   |     accel_status st = accel_edgetpu_decode_tflite(&pkg, tflite, n);
+ *   |     accel_status st = accel_edgetpu_package_init_tflite(&pkg, tflite, n);
  *   |     if (st == ACCEL_OK) st = accel_edgetpu_driver_init(&drv, usb, 0);
  *   |     if (st == ACCEL_OK) st = accel_edgetpu_open(&drv.usb, ACCEL_EDGETPU_PERF_HIGH, 1);
  *   |     if (st == ACCEL_OK) st = accel_edgetpu_invoke(&drv, &pkg, io, NULL);
@@ -140,6 +200,11 @@
  *   |     return st;
  *   | }
  *   == refsi: build a command buffer, check it, run it on the model (examples/host/demo_refsi.c)
+ *   > accel_refsi_builder_init    over the caller's buffer
+ *   > accel_refsi_emit_copy_mem64, accel_refsi_emit_run_kernel_slice, ...   one call a command
+ *   > accel_refsi_emit_finish
+ *   > accel_refsi_validate        or accel_refsi_iter_init + accel_refsi_iter_next to walk it
+ *   > accel_refsi_model_init, accel_refsi_model_execute   the reference command processor
  *   | accel_status refsi_copy(const accel_refsi_model_config *cfg, uint64_t dst, uint64_t src)
  *   | {
  *   |     uint8_t buf[64];
@@ -155,6 +220,13 @@
  *   |     return st;   // on error rep names the command, byte offset and reason
  *   | }
  *   == ane: one task chain through the task manager (examples/host/demo_ane.c)
+ *   > accel_ane_tm_init, accel_ane_tm_enable   the port's register space; queues on
+ *   > accel_ane_tm_submit      one chain: accel_ane_check_request, accel_ane_tm_enqueue and
+ *                              accel_ane_tm_execute in one call
+ *   > accel_ane_tm_disable
+ *   > firmware protocol (unverified): accel_ane_encode_ctl_hdr and a body encoder such as
+ *     accel_ane_encode_inference, or accel_ane_encode_xl_proc_call; accel_ane_decode_note reads
+ *     what comes back
  *   | accel_status ane_run(const accel_port *regs, uint32_t td_iova, uint32_t td_size)
  *   | {
  *   |     accel_ane_tm tm;
@@ -168,6 +240,11 @@
  *   |     return st;   // ACCEL_E_TIMEOUT: the queue was drained and released anyway
  *   | }
  *   == mac: check what an accelerator computed for a fully connected layer (demo_mac.c)
+ *   > accel_mac_quantize_multiplier   a layer's real scale -> multiplier and shift, once
+ *   > accel_mac_fully_connected, accel_mac_conv2d, accel_mac_depthwise_conv2d,
+ *     accel_mac_max_pool2d, accel_mac_average_pool2d   one call a layer
+ *   > accel_mac_fully_connected_pack_mem_size, accel_mac_fully_connected_pack, then
+ *     accel_mac_fully_connected_packed   the faster FC for weights used many times
  *   | accel_status fc_check(const int8_t *in, const int8_t *w, const int32_t *bias,
  *   |                       const int8_t *device_out)   // 1 x 16 input, 4 x 16 weights
  *   | {
@@ -209,10 +286,10 @@
  *     for each to accel_status_str's table (test_common checks every code has one).
  *   - Declarations under "SECTION: <name> (declarations)" inside #ifndef ACCEL_NO_<NAME>, with a
  *     head comment: layers, config macros, ASSUMPTIONS; implementation in the same order under
- *     ACCEL_IMPLEMENTATION. Private names accel__<name>_*, public accel_<name>_<verb>_<noun>,
- *     codecs accel_<name>_encode_<thing> / accel_<name>_decode_<thing>, the device side is the
- *     section's model (accel_<name>_model_*, removable with ACCEL_<NAME>_NO_MODEL); _init does no
- *     I/O, _open talks to the device.
+ *     ACCEL_IMPLEMENTATION. Every part gets a token @<name>.<part> in both its banners and in
+ *     the MAP above (tests/anchors.sh checks all three). Names follow chapter 2's rule; add the
+ *     section's objects and verbs to tests/names.sh. The device side is the section's model
+ *     (accel_<name>_model_*, removable with ACCEL_<NAME>_NO_MODEL).
  *   - Never call another section: move what two sections share into common.
  *   - Add the section to chapters 3 and 7 above, to SECTIONS in scripts/test.sh (the
  *     ACCEL_NO_<NAME> and alone builds), to scripts/size.sh's table, a tests/test_<name>.c, a
@@ -233,11 +310,27 @@
  *          payload may point into the data given to accel_tsp1_decoder_feed
  *          (ACCEL_TSP1_IN_PLACE; 0 restores the old behaviour). ACCEL_MAC_FAST is on by
  *          default on 32-bit targets too (the ACCEL_MAC_MCU kernels). Prepacked fully
- *          connected: accel_mac_fully_connected_pack_size / _pack / _packed.
+ *          connected: accel_mac_fully_connected_pack_mem_size / _pack / _packed.
+ *          One naming rule (chapter 2); the names it moved keep their old spelling until 0.2.0:
+ *          accel_tsp1_query_nn -> accel_tsp1_nn_query; accel_tsp1_encode_cmd / _encode_u32 /
+ *          _encode_frame -> accel_tsp1_encode_command / _encode_command_u32 / _encode_raw_frame
+ *          and accel_edgetpu_encode_header -> accel_edgetpu_encode_usb_header (decode_header ->
+ *          decode_usb_header), accel_ane_encode_stats -> accel_ane_encode_run_stats
+ *          (decode_stats -> decode_run_stats), each with its output last (the old names are
+ *          macros that reorder the arguments); accel_edgetpu_decode_tflite / _decode_package ->
+ *          accel_edgetpu_package_init_tflite / _package_init (the package borrows the bytes, like
+ *          a reader); ane: pc_check, chain_buf_check, boot_heap_check -> check_proc_call,
+ *          check_chain_buf, check_boot_heap; pc_variant -> proc_call_variant; ctl_/xl_ codecs
+ *          -> encode_ctl_* / decode_ctl_* / encode_xl_* / decode_xl_*. Zephyr's Kconfig
+ *          ACCEL_EDGETPU_DEVMODEL -> ACCEL_EDGETPU_MODEL. One caller-memory pattern,
+ *          accel_status accel_<s>_<object>_mem_size / _<op>_scratch_size(dims..., size_t *bytes):
+ *          accel_tsp1_model_mem_size takes the size_t * (called with two arguments it still
+ *          returns the size until 0.2.0), new accel_ane_msgq_mem_size and
+ *          accel_edgetpu_dfu_verify_scratch_size.
  */
 
 /* ============================================================================================
- * SECTION: config
+ * SECTION: config @config
  * ============================================================================================ */
 #ifndef ACCEL_H_INCLUDED
 #define ACCEL_H_INCLUDED
@@ -268,7 +361,7 @@
 #define ACCELDEF extern
 #endif
 
-/* ---- deprecated names of config macros (renamed in 0.1.0; accepted until 0.2.0) ---- */
+/* ---- @deprecated.config: deprecated names of config macros (renamed in 0.1.0; accepted until 0.2.0) ---- */
 #if defined(ACCEL_EDGETPU_NO_DEVMODEL) && !defined(ACCEL_EDGETPU_NO_MODEL)
 #define ACCEL_EDGETPU_NO_MODEL
 #endif
@@ -278,7 +371,7 @@
 #if defined(ACCEL_EDGETPU_DEV_SCRIPT) && !defined(ACCEL_EDGETPU_MODEL_SCRIPT)
 #define ACCEL_EDGETPU_MODEL_SCRIPT ACCEL_EDGETPU_DEV_SCRIPT
 #endif
-/* ---- end of deprecated names ---- */
+/* end of the deprecated config names */
 
 /* ACCEL_NODISCARD marks every function that returns an accel_status, so a dropped status is a
  * compiler warning. On by default with clang; GCC would warn even where a (void) cast says the
@@ -342,11 +435,12 @@ extern "C" {
 #endif
 
 /* ============================================================================================
- * SECTION: common
+ * SECTION: common @common
  * Status codes, bounds-checked byte reader/writer, CRC-32/ISO-HDLC, a ring of fixed-size slots,
  * a byte FIFO, wrap-safe deadlines and the port interface every driver talks through.
  * ============================================================================================ */
 
+/* ---- @common.status: the status codes and their strings ---- */
 /* One status enum for the whole library. 0 is success, every error is negative. Each device
  * section owns a range of 100 codes so sections can grow without renumbering each other. */
 typedef enum accel_status {
@@ -506,7 +600,7 @@ typedef enum accel_status {
  * value that is not a code. Never NULL. */
 ACCELDEF const char *accel_status_str(accel_status s);
 
-/* ---- byte order: unchecked loads/stores for buffers whose size the caller has checked ---- */
+/* ---- @common.bytes: unchecked loads/stores for buffers whose size the caller has checked ---- */
 ACCELDEF uint16_t accel_load_u16le(const uint8_t *p);
 ACCELDEF uint16_t accel_load_u16be(const uint8_t *p);
 ACCELDEF uint32_t accel_load_u32le(const uint8_t *p);
@@ -520,7 +614,7 @@ ACCELDEF void accel_store_u32be(uint8_t *p, uint32_t v);
 ACCELDEF void accel_store_u64le(uint8_t *p, uint64_t v);
 ACCELDEF void accel_store_u64be(uint8_t *p, uint64_t v);
 
-/* ---- bounds-checked reader over a caller buffer ----
+/* ---- @common.reader: bounds-checked reader over a caller buffer ----
  * Every read either succeeds completely or returns an error and leaves *out and the position
  * untouched. The first error is sticky (kept in .err, later reads fail with it), so a parser may
  * read a whole record and check once. */
@@ -546,7 +640,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_read_view(accel_reader *r, const uin
 ACCELDEF ACCEL_NODISCARD accel_status accel_reader_skip(accel_reader *r, size_t n);
 ACCELDEF ACCEL_NODISCARD accel_status accel_reader_seek(accel_reader *r, size_t pos);
 
-/* ---- bounds-checked writer over a caller buffer (same rules as the reader) ---- */
+/* ---- @common.writer: bounds-checked writer over a caller buffer (same rules as the reader) ---- */
 typedef struct accel_writer {
     uint8_t *buf;
     size_t cap;
@@ -566,14 +660,14 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_write_u64be(accel_writer *w, uint64_
 ACCELDEF ACCEL_NODISCARD accel_status accel_write_bytes(accel_writer *w, const void *src, size_t n);
 ACCELDEF ACCEL_NODISCARD accel_status accel_write_fill(accel_writer *w, uint8_t v, size_t n);
 
-/* ---- CRC-32/ISO-HDLC (zlib, Ethernet): reflected poly 0xEDB88320, init/xorout 0xFFFFFFFF ----
+/* ---- @common.crc32: CRC-32/ISO-HDLC (zlib, Ethernet): reflected poly 0xEDB88320, init/xorout 0xFFFFFFFF ----
  * crc = accel_crc32_update(0, data, n) gives the final CRC of data; feeding pieces in order,
  * crc = accel_crc32_update(crc, piece, k), gives the same value (zlib's crc32() convention).
  * accel_crc32("123456789", 9) == 0xCBF43926. data may be NULL only when n is 0. */
 ACCELDEF uint32_t accel_crc32_update(uint32_t crc, const void *data, size_t n);
 ACCELDEF uint32_t accel_crc32(const void *data, size_t n);
 
-/* ---- ring of fixed-size slots over a caller buffer ----
+/* ---- @common.ring: ring of fixed-size slots over a caller buffer ----
  * capacity = buf_len / slot_size slots. push copies a slot in, pop copies the oldest out.
  * A full ring refuses a push (ACCEL_E_FULL) and keeps what it holds: nothing is overwritten. */
 typedef struct accel_ring {
@@ -597,7 +691,7 @@ ACCELDEF int accel_ring_full(const accel_ring *r);
 ACCELDEF int accel_ring_empty(const accel_ring *r);
 ACCELDEF void accel_ring_clear(accel_ring *r);
 
-/* ---- byte FIFO over a caller buffer ----
+/* ---- @common.fifo: byte FIFO over a caller buffer ----
  * accel_fifo_write is all-or-nothing: when n bytes do not fit it stores none and returns
  * ACCEL_E_FULL, so a caller never loses the tail of a message silently. */
 typedef struct accel_fifo {
@@ -618,7 +712,7 @@ ACCELDEF size_t accel_fifo_count(const accel_fifo *f);
 ACCELDEF size_t accel_fifo_space(const accel_fifo *f);
 ACCELDEF void accel_fifo_clear(accel_fifo *f);
 
-/* ---- deadlines on a 32-bit monotonic millisecond clock (wrap-safe: correct across the
+/* ---- @common.deadline: deadlines on a 32-bit monotonic millisecond clock (wrap-safe: correct across the
  * 49.7-day wrap as long as one wait is shorter than 2^31 ms) ---- */
 typedef struct accel_deadline {
     uint32_t start_ms;
@@ -632,7 +726,7 @@ ACCELDEF uint32_t accel_deadline_remaining(const accel_deadline *d, uint32_t now
 /* a - b as a signed distance on the wrapping clock: > 0 when a is later than b. */
 ACCELDEF int32_t accel_time_diff(uint32_t a, uint32_t b);
 
-/* ---- the port interface ----
+/* ---- @common.port: the port interface ----
  * One struct of callbacks plus a user pointer. A port fills in what its platform has and
  * leaves the rest NULL; drivers call through the accel_port_* wrappers below, which return
  * ACCEL_E_UNSUPPORTED for a NULL callback and ACCEL_E_NULL for a NULL port. Callbacks return
@@ -743,7 +837,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_port_poll32(const accel_port *p, uin
 #endif
 
 /* ============================================================================================
- * SECTION: tsp1 (declarations)
+ * SECTION: tsp1 (declarations) @tsp1
  * ============================================================================================ */
 #ifndef ACCEL_NO_TSP1
 #ifdef __cplusplus
@@ -794,7 +888,7 @@ extern "C" {
  * SECURE_UPDATE_FINISH; error payloads and the 16-byte chunk header are opaque bytes; there is no
  * 0x9005, and an id the documentation does not list is surfaced, never dropped. */
 
-/* ---- tsp1 wire: frames ----
+/* ---- @tsp1.wire: frames ----
  * PREAMBLE(2) ID(2) N_BYTES(2) TID(2) PAYLOAD(n) CRC32(4) over bytes 0..7+n. */
 #ifndef ACCEL_TSP1_BIG_ENDIAN
 #define ACCEL_TSP1_BIG_ENDIAN 0
@@ -879,19 +973,19 @@ typedef struct accel_tsp1_nn_info {
 
 /* Encode any frame (preamble = ACCEL_TSP1_CMD_PREAMBLE or ACCEL_TSP1_RSP_PREAMBLE). payload may
  * be buf + 8 (already in place). *out_len = 12 + n. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
-                                              uint16_t id, uint16_t tid, const void *payload,
-                                              size_t n, size_t *out_len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_raw_frame(uint16_t preamble, uint16_t id, uint16_t tid,
+                                                   const void *payload, size_t n, uint8_t *buf,
+                                                   size_t cap, size_t *out_len);
 /* Payload rule of a command id: ACCEL_E_ARG for an undocumented id, ACCEL_E_TOO_LONG /
  * ACCEL_E_TRUNCATED / ACCEL_E_ALIGN (SECURE_UPDATE not k x 144) for a wrong length. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_check_cmd(uint16_t id, size_t n);
 /* Encode a command after accel_tsp1_check_cmd. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_cmd(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
-                                            const void *payload, size_t n, size_t *out_len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_command(uint16_t id, uint16_t tid, const void *payload,
+                                                 size_t n, uint8_t *buf, size_t cap, size_t *out_len);
 /* Commands whose payload is one 32-bit value: NN_INFO (slot index; bytes 1-3 reserved 0) and
  * NN_START/STOP/PAUSE/FINISH (network mask, bit i = network i). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
-                                            uint32_t value, size_t *out_len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_encode_command_u32(uint16_t id, uint16_t tid, uint32_t value,
+                                                     uint8_t *buf, size_t cap, size_t *out_len);
 ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id);
 /* ERR_* id -> ACCEL_E_TSP1_ERR_*; ACCEL_E_MALFORMED for anything else. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_error_status(uint16_t id);
@@ -900,7 +994,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_error_status(uint16_t id);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decode_nn_info(const accel_tsp1_frame *f,
                                                accel_tsp1_nn_info *out);
 
-/* ---- tsp1 wire: streaming decoder ----
+/* ---- @tsp1.decoder: streaming decoder ----
  * Feed bytes in any chunking; it hunts for the preamble, checks N_BYTES against its buffer
  * (one maximal frame: cap = 12 + largest payload accepted) and the CRC, and on any failure
  * drops the first byte of the candidate and re-scans the bytes it holds for the next preamble.
@@ -936,7 +1030,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decoder_idle(accel_tsp1_decoder
 /* The stream ended (buffer cleared, reboot): a held partial frame is counted as truncated. */
 ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d);
 
-/* ---- tsp1 bus: registers and FIFO buffers ----
+/* ---- @tsp1.bus: registers and FIFO buffers ----
  * Vendor pages: 256 32-bit registers; 0x00-0x0F fixed information, 0x1E IRQ status, 0x1F IRQ
  * mask (bit i: buffer i drives INTB, active low), 0x20-0x5F buffer status/control; 32 FIFO
  * buffers, 0 = command queue, 1 = response queue. ASSUMED (not public): each buffer i has a
@@ -1022,7 +1116,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_irq_config(const accel_tsp1_bus
 /* WAKE: rising edge (1 then 0). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b);
 
-/* ---- tsp1 driver: a session over caller memory ----
+/* ---- @tsp1.driver: a session over caller memory ----
  * Every command submit accepts ends in exactly one outcome, reported once through on_outcome,
  * and only what the driver can prove:
  *   ACCEL_OK          it ran: its own answer arrived (DATA, NN_INFO), or for a command that
@@ -1146,7 +1240,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t t
  * A DEEP_SLEEP that ended UNKNOWN_OUTCOME otherwise (an error response naming no command) may
  * still have put the device to sleep: submit says ACCEL_E_TSP1_ASLEEP until this is called. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms);
-ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_nn_query(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
                                          uint32_t timeout_ms);
 /* Query slots from 0 until VALID is 0 (valid slots are contiguous): sets known/running masks. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms);
@@ -1182,7 +1276,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_update_run(accel_tsp1 *s, accel
                                             uint32_t timeout_ms);
 
 #ifndef ACCEL_TSP1_NO_MODEL
-/* ---- tsp1 device model (layer 4): the device side, for ports/sim ----
+/* ---- @tsp1.model: device model (layer 4): the device side, for ports/sim ----
  * Command queue (cmd_cap bytes) and response queue (rsp_cap bytes) as documented: a write
  * transaction to buffer 0 is split into frames on arrival; a bad piece (no preamble, header cut
  * off, frame cut off by the end of the transaction, frame larger than the queue or not fitting in
@@ -1269,8 +1363,11 @@ typedef struct accel_tsp1_model {
 #define ACCEL_TSP1_MODEL_READY 2
 #define ACCEL_TSP1_MODEL_ASLEEP 3
 
-/* Bytes of caller memory the model needs for the given queue sizes. */
-ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap);
+/* Bytes of caller memory the model needs for the given queue sizes (3 x cmd_cap +
+ * ACCEL_TSP1_MODEL_SLACK + rsp_cap): ACCEL_E_ARG for sizes accel_tsp1_model_init refuses,
+ * ACCEL_E_OVERFLOW where size_t cannot hold the sum (16-bit targets); *bytes is 0 then. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap,
+                                                 size_t *bytes);
 /* Power-on: the model boots (boot_ms) and then says ASYNC_READY. n_nets valid slots. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size_t mem_len,
                                             uint16_t cmd_cap, uint16_t rsp_cap, uint8_t n_nets);
@@ -1287,7 +1384,7 @@ ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p);
 #endif /* ACCEL_NO_TSP1 */
 
 /* ============================================================================================
- * SECTION: edgetpu (declarations)
+ * SECTION: edgetpu (declarations) @edgetpu
  * ============================================================================================ */
 #ifndef ACCEL_NO_EDGETPU
 #ifdef __cplusplus
@@ -1321,6 +1418,7 @@ extern "C" {
  *   ACCEL_EDGETPU_MAX_CACHED      packages whose parameters the driver tracks as cached (4)
  *   ACCEL_EDGETPU_MODEL_REGS, ACCEL_EDGETPU_MODEL_SCRIPT  device-model register / script slots */
 
+/* ---- @edgetpu.insn: 128-bit instruction bundles, program builder, disassembler ---- */
 #define ACCEL_EDGETPU_INSN_BYTES 16u
 
 /* Field indices, most significant first (the order of the reverse-engineered field table and
@@ -1399,13 +1497,13 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_disasm(const uint8_t bytes[1
                                            size_t cap, size_t *out_len);
 #endif
 
-/* ---- compiled models: *_edgetpu.tflite -> edgetpu-custom-op -> DarwiNN package ----
+/* ---- @edgetpu.package: compiled models: *_edgetpu.tflite -> edgetpu-custom-op -> DarwiNN package ----
  * A bounds-checked FlatBuffers/FlexBuffers reader: every offset is checked against the buffer
  * before use, vtables and tables must lie wholly inside it, strings must be NUL-terminated,
  * vector lengths are bounded by the bytes that remain, and the walk follows the fixed schema
  * (bounded depth, no recursion), so no input can make it loop or read outside the buffer.
- * accel_edgetpu_decode_tflite validates the whole package (every executable, bitstream, field
- * offset, hint and layer, and their cross references); the accessors then only index. Views
+ * accel_edgetpu_package_init_tflite validates the whole package (every executable, bitstream,
+ * field offset, hint and layer, and their cross references); the accessors then only index. Views
  * (accel_edgetpu_view) point into the caller's model buffer, which must outlive them. */
 
 typedef struct accel_edgetpu_view {
@@ -1517,11 +1615,11 @@ typedef struct accel_edgetpu_layer {
  * ACCEL_E_MALFORMED for any bad offset, size or cross reference; ACCEL_E_NO_DEVICE is never
  * returned; ACCEL_E_UNSUPPORTED when the model has no edgetpu-custom-op or uses the old
  * separate parameter-caching key. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_tflite(accel_edgetpu_package *m, const uint8_t *tflite,
-                                               size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_init_tflite(accel_edgetpu_package *m,
+                                                         const uint8_t *tflite, size_t len);
 /* Validate a bare DWN1 package (the custom op's payload). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_package(accel_edgetpu_package *m, const uint8_t *pkg,
-                                                 size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_init(accel_edgetpu_package *m, const uint8_t *pkg,
+                                                   size_t len);
 ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_executable(const accel_edgetpu_package *m, uint32_t i,
                                                      accel_edgetpu_exe *out);
 ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_bitstream(const accel_edgetpu_exe *e, uint32_t i,
@@ -1538,7 +1636,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_exe_layer(const accel_edgetp
 ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_find(const accel_edgetpu_package *m, int type,
                                                uint32_t *index);
 
-/* ---- USB wire format (libedgetpu usb_ml_commands.cc) ----
+/* ---- @edgetpu.usb_wire: USB wire format (libedgetpu usb_ml_commands.cc) ----
  * Bulk OUT ep 0x01 (single-endpoint firmware): an 8-byte header {u32 length of the whole
  * request, u8 tag & 0xF, 3 zero bytes} sent as its own transfer, then the data in chunks.
  * Bulk IN ep 0x81: output activations. Bulk IN ep 0x82: 16-byte event records {u64 address,
@@ -1602,9 +1700,9 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_package_find(const accel_edg
 #define ACCEL_EDGETPU_SCU3_AXI_CLK_125M 0x40000000UL        /* 30 */
 #define ACCEL_EDGETPU_SCU3_8051_CLK_250M 0x80000000UL       /* 31 */
 
-ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_encode_header(uint8_t out[8], uint32_t length, uint8_t tag);
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_encode_usb_header(uint32_t length, uint8_t tag, uint8_t out[8]);
 /* ACCEL_E_MALFORMED when reserved bits (tag high nibble, bytes 5..7) are set. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_header(const uint8_t in[8], uint32_t *length,
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_usb_header(const uint8_t in[8], uint32_t *length,
                                                   uint8_t *tag);
 
 typedef struct accel_edgetpu_event {
@@ -1624,7 +1722,7 @@ typedef struct accel_edgetpu_irq {
 ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_decode_irq(const uint8_t *in, size_t len,
                                                accel_edgetpu_irq *irq);
 
-/* ---- USB protocol state and transfers ----
+/* ---- @edgetpu.usb: USB protocol state and transfers ----
  * Ordering (single bulk-out endpoint): one request = header then exactly `length` data bytes;
  * a new header is refused while the previous request still owes data, and no bulk-out starts
  * while an output read (ep 0x81) is incomplete (ACCEL_E_STATE). A transfer that fails or
@@ -1667,7 +1765,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_read_event(accel_edgetpu
                                                    accel_edgetpu_event *ev);
 ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edgetpu_irq *irq);
 
-/* ---- bring-up as data ----
+/* ---- @edgetpu.bringup: bring-up as data ----
  * A sequence of steps run by accel_edgetpu_seq_run. Ops: READ (value kept in ctx.last),
  * WRITE value, RMW (read, clear mask, set value, write), POLL until (v & mask) == value or
  * timeout, TEST (flag[flag] = (v & mask) == value). A step with cond k+1 runs only while
@@ -1716,7 +1814,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_open(accel_edgetpu_usb *u, i
 ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_close(accel_edgetpu_usb *u);
 
 #ifndef ACCEL_EDGETPU_NO_MODEL
-/* ---- device model (layer 4): the chip's USB side, for ports/sim ----
+/* ---- @edgetpu.model: device model (layer 4): the chip's USB side, for ports/sim ----
  * A CSR file answering vendor control requests (scu_ctrl_3 moves cur_pwr_state with
  * rg_force_sleep, every other register reads back what was written; reset values are chosen so
  * that libedgetpu's read-modify-writes produce the values of init_sequence_libedgetpu_usb.tsv),
@@ -1774,7 +1872,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_set_reg(accel_edgetpu_
 ACCELDEF uint64_t accel_edgetpu_model_reg(const accel_edgetpu_model *d, uint32_t off);
 #endif
 
-/* ---- inference driver ----
+/* ---- @edgetpu.driver: inference driver ----
  * Runs an executable by walking its DMA hints over the USB protocol: instruction chunks
  * (field offsets linked while streaming), input and parameter slices as tagged requests,
  * output reads into the caller's buffers, interrupt hints as events on 0x82 (tag 4 + n),
@@ -1829,7 +1927,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_model_expect_exe(accel_edget
                                                    const accel_edgetpu_exe *e);
 #endif
 
-/* ---- DFU firmware download (USB DFU 1.1, as libedgetpu's UsbDfuCommands does it) ----
+/* ---- @edgetpu.dfu: DFU firmware download (USB DFU 1.1, as libedgetpu's UsbDfuCommands does it) ----
  * A Coral USB Accelerator enumerates as 1a6e:089a until its firmware is downloaded (the image,
  * e.g. libedgetpu's apex_latest_single_ep.bin, is supplied by the caller). DNLOAD blocks of
  * wTransferSize (block number in wValue, interface in wIndex), GETSTATUS after each (waiting
@@ -1862,8 +1960,13 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_download(const accel_por
                                                  uint16_t transfer_size, const uint8_t *image,
                                                  size_t len, uint32_t timeout_ms,
                                                  accel_edgetpu_dfu_status *st);
+/* Scratch accel_edgetpu_dfu_verify borrows: one block, transfer_size bytes
+ * (ACCEL_E_ZERO_LENGTH for 0, as the verify says; *bytes is 0 then). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_verify_scratch_size(uint16_t transfer_size,
+                                                            size_t *bytes);
 /* Upload and compare with image (the device may return more than len bytes); scratch holds
- * one block (>= transfer_size). ACCEL_E_EDGETPU_VERIFY on a mismatch or a short image. */
+ * one block (accel_edgetpu_dfu_verify_scratch_size). ACCEL_E_EDGETPU_VERIFY on a mismatch or
+ * a short image. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t iface,
                                                uint16_t transfer_size, const uint8_t *image,
                                                size_t len, uint8_t *scratch, size_t scratch_len,
@@ -1897,7 +2000,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_dfu_model_port(accel_edgetpu
 #endif /* ACCEL_NO_EDGETPU */
 
 /* ============================================================================================
- * SECTION: refsi (declarations)
+ * SECTION: refsi (declarations) @refsi
  * ============================================================================================ */
 #ifndef ACCEL_NO_REFSI
 #ifdef __cplusplus
@@ -1989,7 +2092,7 @@ extern "C" {
 #define ACCEL_REFSI_PERM_WRITE 2u
 #define ACCEL_REFSI_PERM_EXEC 4u
 
-/* ---- builder: appends packets to a caller buffer. A refused command leaves it unchanged. ----
+/* ---- @refsi.builder: appends packets to a caller buffer. A refused command leaves it unchanged. ----
  * Refusals: ACCEL_E_FULL (no room), ACCEL_E_REFSI_REG (index >= 40), ACCEL_E_REFSI_NARGS (> 7),
  * ACCEL_E_REFSI_ADDR32 (STORE_IMM64 destination above 32 bits), ACCEL_E_REFSI_SRC_ALIGN
  * (COPY_MEM64 source not 8-byte aligned), ACCEL_E_REFSI_MAX_HARTS (> 255),
@@ -2025,7 +2128,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_run_instances(accel_refsi
                                                      uint32_t nargs);
 ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit_sync_cache(accel_refsi_builder *b, uint32_t flags);
 
-/* ---- one decoded command ---- */
+/* ---- @refsi.builder: one decoded command ---- */
 typedef struct accel_refsi_cmd {
     uint8_t opcode;          /* ACCEL_REFSI_OP_* */
     uint32_t inline_val;     /* header bits 63:32 as found */
@@ -2050,7 +2153,7 @@ typedef struct accel_refsi_cmd {
  * fields of cmd->opcode are read. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi_cmd *cmd);
 
-/* ---- decoder / validator ----
+/* ---- @refsi.decoder: decoder / validator ----
  * next() yields one command per call: ACCEL_OK with *cmd filled, ACCEL_E_EMPTY once the buffer
  * has ended (after FINISH or at its size), or the first malformed packet's status, which is
  * sticky; then it->pos is that packet's byte offset and it->index its command index.
@@ -2073,7 +2176,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_iter_next(accel_refsi_iter *it
 ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_validate(const void *buf, size_t len, size_t *ncmds,
                                            size_t *err_index, size_t *err_offset);
 
-/* ---- register field helpers (pack: ACCEL_E_REFSI_FIELD_RANGE for a field out of range;
+/* ---- @refsi.fields: register field helpers (pack: ACCEL_E_REFSI_FIELD_RANGE for a field out of range;
  * unpack: ACCEL_E_REFSI_REG_RESERVED for reserved bits set or a reserved MODE) ---- */
 /* ENTRY_PT_FN: 32-bit entry point address, bits 63:32 reserved. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_pack_entry_pt(uint64_t addr, uint64_t *reg);
@@ -2122,7 +2225,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_window_translate(const uint64_
                                                    unsigned access, uint64_t *phys);
 
 #ifndef ACCEL_REFSI_NO_MODEL
-/* ---- reference command processor ---- */
+/* ---- @refsi.model: reference command processor ---- */
 struct accel_refsi_model;
 
 /* The view a kernel instance has of memory: its hart's windows over the CMP's memory. */
@@ -2210,7 +2313,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_refsi_hart_write64(const accel_refsi
 #endif /* ACCEL_NO_REFSI */
 
 /* ============================================================================================
- * SECTION: ane (declarations)
+ * SECTION: ane (declarations) @ane
  * ============================================================================================ */
 #ifndef ACCEL_NO_ANE
 #ifdef __cplusplus
@@ -2220,17 +2323,17 @@ extern "C" {
  * Sources: the public Asahi Linux driver and m1n1 (verified code that drives the engine), and
  * two chapters of a secondary reverse-engineering guide to the firmware and its host protocol
  * ("the guide" below; no public code confirms it). Two backends, one vocabulary:
- *   1. DIRECT SUBMISSION (verified: matches the public Asahi Linux driver and m1n1): the task
+ *   1. DIRECT SUBMISSION @ane.direct (verified: matches the public Asahi Linux driver and m1n1): the task
  *      manager (TM) and 8 task queues (TQ) programmed through the port's 32-bit register
  *      callbacks: accel_ane_tm_enable / _enqueue / _push / _wait_idle / _drain_irq / _execute.
  *      Register offsets are relative to the DT 'engine' aperture (block base + 0x4000).
- *   2. FIRMWARE COMMAND PROTOCOL (UNVERIFIED: from a secondary reverse-engineering write-up; no
+ *   2. FIRMWARE COMMAND PROTOCOL @ane.fw (UNVERIFIED: from a secondary reverse-engineering write-up; no
  *      public code confirms it): the 24-byte controller header, the exec-loop channel message
  *      (u16 id at +4), procedure-call bodies, notifications, event and BAR records. Encoders and
  *      decoders reject everything the firmware would assert on, with a status naming the rule.
  *      Byte layouts of bodies beyond the guide's field lists are accel's own choice, marked
  *      "layout assumed" where they appear.
- *   3. FIRMWARE REFERENCE MODEL: deterministic state machines of what the write-up says the
+ *   3. FIRMWARE REFERENCE MODEL @ane.fw_model: deterministic state machines of what the write-up says the
  *      firmware does (exec loop, process, cache request + output set, fast-path dispatcher,
  *      scheduler with credit/back-pressure/2 s deadline/recovery gate, message queue and pool,
  *      bring-up handshakes, statistics buffer), plus a register-file model of the TM/TQ for
@@ -2267,7 +2370,8 @@ extern "C" {
  *   - Values the guide omits are macros above (container size, BAR type codes, magic numbers).
  * No struct assignment in this section: freestanding rv32 gcc turns it into memcpy calls. */
 
-/* ---- layer 1a: TM/TQ register map (as the Asahi driver's ane_tm.c programs it) ---- */
+/* ==== @ane.direct: 1. direct submission through the TM/TQ registers (verified) ==== */
+/* ---- @ane.tm_regs: TM/TQ register map (as the Asahi driver's ane_tm.c programs it) ---- */
 #ifndef ACCEL_ANE_TM_BASE
 #define ACCEL_ANE_TM_BASE ((uint32_t)0x20000u)
 #endif
@@ -2335,7 +2439,7 @@ ACCELDEF uint32_t accel_ane_tq_priority(unsigned qid);
 ACCELDEF uint32_t accel_ane_tm_reg(uint32_t off);
 ACCELDEF uint32_t accel_ane_tq_reg(unsigned qid, uint32_t off);
 
-/* ---- task-descriptor header word 0: TID 31:24, NID 23:16, LNID 15:8, EON 7:0 ---- */
+/* ---- @ane.td_hdr: task-descriptor header word 0: TID 31:24, NID 23:16, LNID 15:8, EON 7:0 ---- */
 typedef struct accel_ane_td_hdr0 {
     uint8_t tid, nid, lnid, eon;
 } accel_ane_td_hdr0;
@@ -2347,7 +2451,7 @@ ACCELDEF uint32_t accel_ane_td_hdr0_set_nid(uint32_t w, uint8_t nid);
 /* Patch word 0 (little-endian) of a TD in memory; td_len must be >= 4. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_td_patch_nid(uint8_t *td, size_t td_len, unsigned nid);
 
-/* ---- layer 3a: direct submission driver ---- */
+/* ---- @ane.tm: the direct submission driver ---- */
 typedef struct accel_ane_request {
     unsigned qid;          /* task queue 0..7 */
     unsigned nid;          /* network id, 8 bits */
@@ -2407,7 +2511,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_submit(accel_ane_tm *tm, cons
                                           accel_ane_result *res);
 
 #ifndef ACCEL_ANE_NO_MODEL
-/* ---- layer 4a: TM/TQ register-file model (for ports/sim) ----
+/* ---- @ane.tm_model: TM/TQ register-file model (for ports/sim) ----
  * Every register of the TM block and the 8 TQs as plain storage. A write to REQ_PUSH "runs" the
  * queued chain: TM_STATUS reads not-idle until exec_ms of simulated time passed (forever when
  * stuck), then idle; IRQ line 0 reports one event (info = td_count << 24 | nid << 16) and
@@ -2427,10 +2531,9 @@ typedef struct accel_ane_tm_model {
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_init(accel_ane_tm_model *m);
 /* Fill model (reg_read32, reg_write32, delay_ms) for accel_sim_attach. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_port(accel_ane_tm_model *m, accel_port *model);
-/* ane: end of part 1 declarations */
 
 #endif /* ACCEL_ANE_NO_MODEL */
-/* ==== layer 1b: firmware command protocol (UNVERIFIED: from the guide's firmware and protocol
+/* ==== @ane.fw: 2. firmware command protocol (UNVERIFIED: from the guide's firmware and protocol
  * chapters) ====
  * Two framings, kept apart (see ASSUMPTIONS above):
  *   controller message: the 24-byte sCSneControllerCmdHdr (u32 id 0x00..0x5c, u32 size, u32
@@ -2472,7 +2575,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_tm_model_port(accel_ane_tm_model
 #define ACCEL_ANE_BUFDESC_OUTPUT 1u /* eCSneBufferDescriptorType_OutputBuffer (value assumed) */
 #endif
 
-/* ---- the two id spaces, as one data table (correct a doubtful name here, nowhere else) ---- */
+/* ---- @ane.ids: the two id spaces, as one data table (correct a doubtful name here, nowhere else) ---- */
 #define ACCEL_ANE_SPACE_CTL 1u  /* dispatched eCSneCmdId 0x00..0x5c */
 #define ACCEL_ANE_SPACE_WIRE 2u /* ECSneCmdId wire enum, the u16 at exec-loop +4 */
 #define ACCEL_ANE_DIR_UNKNOWN 0u
@@ -2537,10 +2640,10 @@ ACCELDEF const accel_ane_cmd_info *accel_ane_cmd_table(size_t *n);
 /* 1 when the exec-loop dispatcher implements the wire id (anything else panics the firmware). */
 ACCELDEF int accel_ane_xl_accepts(uint32_t id);
 
-/* ---- priorities: fwPriority < 8; normal_only: the (2..7) gate, else (0..1) || (2..7) ---- */
+/* ---- @ane.priority: priorities: fwPriority < 8; normal_only: the (2..7) gate, else (0..1) || (2..7) ---- */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_check_priority(uint32_t priority, int normal_only);
 
-/* ---- records ---- */
+/* ---- @ane.records: records ---- */
 typedef struct accel_ane_event {
     uint32_t type, target_mask;
     uint64_t id, value;
@@ -2559,21 +2662,24 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_event(const uint8_t *in, 
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_bar(const accel_ane_bar *b, uint8_t *out, size_t cap);
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_bar(const uint8_t *in, size_t len, accel_ane_bar *b);
 
-/* ---- controller header ---- */
+/* ---- @ane.frames: the two message headers (controller, exec-loop) ---- */
 typedef struct accel_ane_ctl_hdr {
     uint32_t id, size, priority;
     int32_t program_id, process_id; /* -1: unbound */
     uint32_t procedure_id;
 } accel_ane_ctl_hdr;
 /* Encoder: id <= 0x5c and not firmware-to-host only, priority < 8, ids >= -1. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_encode_hdr(const accel_ane_ctl_hdr *h, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_ctl_hdr(const accel_ane_ctl_hdr *h, uint8_t *out,
                                                size_t cap);
 /* Decoder: also maxCmdBufSize >= 24 + size (ACCEL_E_ANE_MSG_SIZE) and len >= 24 + size.
  * *body points at the body inside buf. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_decode_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_ctl_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
                                            accel_ane_ctl_hdr *h, const uint8_t **body);
+/* Generic frame: u32 0, u16 id, u16 0 (what every xl message starts with). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_xl_hdr(uint32_t id, uint8_t *out, size_t cap);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_xl_hdr(const uint8_t *buf, size_t len, uint32_t *id);
 
-/* ---- procedure call (exec-loop ids 0x204 plain, 0x20c custom BARs, 0x211 events, 0x212
+/* ---- @ane.proc_call: procedure call (exec-loop ids 0x204 plain, 0x20c custom BARs, 0x211 events, 0x212
  * variant with the plain layout; controller id 0x41 carries the body from +0x18 on) ----
  * xl layout: +8 programId +0xc procId +0x10 proc +0x14 priority | body: +0x18 nbrOfOutputBufferSets
  * +0x1c nbrOfTdPartitions +0x20 nbrOfEventMasks +0x24 nbrOfWaitEvents +0x28 nbrOfSignalEvents
@@ -2602,23 +2708,23 @@ typedef struct accel_ane_proc_call {
     const uint8_t *raw_bars, *raw_wait, *raw_signal, *raw_exec_order;
 } accel_ane_proc_call;
 /* Variant of a wire id, or ACCEL_E_ANE_ID when the id is no procedure call. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_proc_call_variant(uint32_t id, unsigned *variant);
 /* Every rule of Tables 29.4/30.3/30.4 + bands + fast-path bounds, on the counts (no arrays). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pc_check(const accel_ane_proc_call *pc);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_check_proc_call(const accel_ane_proc_call *pc);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_xl_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                     size_t cap, size_t *len);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_xl_proc_call(const uint8_t *buf, size_t len,
                                                     accel_ane_proc_call *pc);
 /* Controller framing of the plain call (id 0x41): the 24-byte header (priority, programId,
  * processId = pc->proc, procedureId = pc->proc_id, size = body bytes) then the same body from
  * +0x18. pc->id must be the plain wire id 0x204 (the variants have no pinned controller id). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_ctl_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                      size_t cap, size_t *len);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_ctl_proc_call(const uint8_t *buf, size_t len,
                                                      size_t max_cmd_buf, accel_ane_ctl_hdr *h,
                                                      accel_ane_proc_call *pc);
 
-/* ---- cache-request trigger (xl 0x209, 0x20a) ----
+/* ---- @ane.trigger: cache-request trigger (xl 0x209, 0x20a) ----
  * +8 u64 cacheHandler +0x10 u64 execTimestamp +0x18 priority +0x1c nbrOfAneRequestInList
  * +0x20 nbrOfInputBuffers +0x24 nbrOfOutputBufferSets +0x28 chain_buf[nbrOfInputBuffers] */
 #define ACCEL_ANE_TRIGGER_FIXED_SIZE 0x28u
@@ -2631,29 +2737,26 @@ typedef struct accel_ane_trigger {
     const accel_ane_chain_buf *inputs; /* encoder */
     const uint8_t *raw_inputs;         /* decoder view */
 } accel_ane_trigger;
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_check_chain_buf(const accel_ane_chain_buf *b, uint32_t nbr_output_sets);
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_chain_buf(const uint8_t *in, size_t len, uint32_t nbr_output_sets,
                                                  accel_ane_chain_buf *b);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, uint8_t *out,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_xl_trigger(const accel_ane_trigger *t, uint8_t *out,
                                                   size_t cap, size_t *len);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_xl_trigger(const uint8_t *buf, size_t len,
                                                   accel_ane_trigger *t);
 
-/* ---- back-channel RPC body: u32 magic 0x55aa55aa, u32 length <= 0x800000, payload[length]
+/* ---- @ane.rpc: back-channel RPC body: u32 magic 0x55aa55aa, u32 length <= 0x800000, payload[length]
  * (xl 0xff00 at +8; controller 0x5b as the body) ---- */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_rpc(const uint8_t *payload, uint32_t n, uint8_t *out,
                                            size_t cap, size_t *len);
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_rpc(const uint8_t *body, size_t len,
                                            const uint8_t **payload, uint32_t *n);
 
-/* ---- other exec-loop commands ---- */
+/* ---- @ane.xl_cmds: other exec-loop commands ---- */
 /* 0x404 RETURN_PROCESS_ID: +8 i32 processId (>= 0). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len);
-/* Generic frame: u32 0, u16 id, u16 0 (what every xl message starts with). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t cap);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_decode_hdr(const uint8_t *buf, size_t len, uint32_t *id);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_xl_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len);
 
-/* ---- controller bodies ---- */
+/* ---- @ane.ctl_bodies: controller bodies ---- */
 /* property read (0x1f) / write (0x1e): { u64 regAddr; u32 regValue; u32 reserved }, write
  * needs regValue != 0. */
 #define ACCEL_ANE_PROPERTY_SIZE 16u
@@ -2690,7 +2793,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_cr_body(uint32_t ctl_id, 
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_force_disable(uint32_t disable, uint8_t *out, size_t cap);
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_force_disable(const uint8_t *body, size_t len);
 
-/* ---- notifications (firmware to host, xl framing) ---- */
+/* ---- @ane.notes: notifications (firmware to host, xl framing) ---- */
 #define ACCEL_ANE_NOTE_OTHER 0u  /* known F2H id without a decoded body: payload view */
 #define ACCEL_ANE_NOTE_PROGRAM_EVENT 1u
 #define ACCEL_ANE_NOTE_DATA_CHAINING 2u
@@ -2719,11 +2822,11 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_note(const accel_ane_note
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_note(const uint8_t *buf, size_t len, accel_ane_note *n);
 
 #ifndef ACCEL_ANE_NO_MODEL
-/* ==== layer 2: firmware reference model (what the guide says the firmware does) ====
+/* ==== @ane.fw_model: 3. firmware reference model (what the guide says the firmware does) ====
  * Deterministic, allocation-free; time is a parameter (ms). Each step returns ACCEL_OK when the
  * event is taken, else a status naming why it was refused, and leaves the state unchanged. */
 
-/* ---- exec loop (Table 29.8) ---- */
+/* ---- @ane.exec_loop: exec loop (Table 29.8) ---- */
 #define ACCEL_ANE_XL_INIT 0u
 #define ACCEL_ANE_XL_RUN 1u
 #define ACCEL_ANE_XL_EXEC 2u
@@ -2755,7 +2858,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_xl_fsm_resume(accel_ane_xl_fsm *
 /* 1 when a handler may touch hardware (EXEC or EXEC_SECURE). */
 ACCELDEF int accel_ane_xl_fsm_hw_allowed(const accel_ane_xl_fsm *f);
 
-/* ---- process slots (idle / running); calls to an idle process are dropped and counted ---- */
+/* ---- @ane.process: process slots (idle / running); calls to an idle process are dropped and counted ---- */
 #define ACCEL_ANE_PROC_IDLE 0u
 #define ACCEL_ANE_PROC_RUNNING 1u
 #define ACCEL_ANE_PROC_EV_START 0u
@@ -2768,7 +2871,7 @@ typedef struct accel_ane_proc_fsm {
 ACCELDEF void accel_ane_proc_fsm_init(accel_ane_proc_fsm *p);
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_proc_fsm_event(accel_ane_proc_fsm *p, unsigned ev);
 
-/* ---- cache requests (available / in-use / invalidating) with their output set
+/* ---- @ane.cache: cache requests (available / in-use / invalidating) with their output set
  * (available / in-execution) ---- */
 #ifndef ACCEL_ANE_MAX_CACHE_REQUESTS
 #define ACCEL_ANE_MAX_CACHE_REQUESTS 8u
@@ -2809,7 +2912,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_select(accel_ane_cr_pool *p, 
 /* global force-disable: admitted only when set true (ACCEL_E_ANE_FORCE_DISABLE otherwise). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_cr_force_disable(accel_ane_cr_pool *p, uint32_t disable);
 
-/* ---- scheduler: 8 levels (0 highest; 0..1 system band), strict priority among levels with
+/* ---- @ane.sched: scheduler: 8 levels (0 highest; 0..1 system band), strict priority among levels with
  * credit (credit = the weight table {1,2,3,4,5,6,30,31}, refilled when no waiting level has
  * any), bounded in-flight count with back-pressure, software deadline abort, recovery gate ---- */
 #ifndef ACCEL_ANE_SCHED_DEPTH
@@ -2863,12 +2966,16 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_tick(accel_ane_sched *s, u
  * at most one recovery start per min_gap_ms; faults during recovery keep it not ready. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_sched_fault(accel_ane_sched *s, uint32_t now);
 
-/* ---- kernel objects: bounded message queue (fixed width and depth; full/empty are the
+/* ---- @ane.kobj: kernel objects: bounded message queue (fixed width and depth; full/empty are the
  * would-block outcomes) and a fixed pool with total/available counts ---- */
 typedef struct accel_ane_msgq {
     accel_ring ring;
     size_t width; /* bytes per message slot; slot = 2-byte length + width */
 } accel_ane_msgq;
+/* Bytes of caller memory for depth messages of at most width bytes (a slot is a 2-byte length
+ * and width bytes): ACCEL_E_ARG for a depth of 0 or a width msgq_init refuses, ACCEL_E_OVERFLOW
+ * where size_t cannot hold it; *bytes is 0 then. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_mem_size(size_t depth, size_t width, size_t *bytes);
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width);
 /* ACCEL_E_FULL = the sender would block; ACCEL_E_TOO_LONG when len > width. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_msgq_send(accel_ane_msgq *q, const void *msg, size_t len);
@@ -2883,10 +2990,10 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pool_alloc(accel_ane_pool *p, un
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_pool_free(accel_ane_pool *p, unsigned slot);
 ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p);
 
-/* ---- bring-up (Table 29.3 and the first-command list) ---- */
+/* ---- @ane.bringup: bring-up (Table 29.3 and the first-command list) ---- */
 /* Boot invariant: the initial kernel heap must exceed twice the framework reservation
  * (ACCEL_E_ANE_INVARIANT otherwise: the kernel refuses to boot). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_check_boot_heap(uint32_t heap_bytes, uint32_t reserved_bytes);
 #define ACCEL_ANE_BU_OFF 0u
 #define ACCEL_ANE_BU_WAIT_ALIVE 1u    /* reset released, waiting for scratch 7 first wake */
 #define ACCEL_ANE_BU_WAIT_CHANNELS 2u /* waiting for scratch 7 second wake */
@@ -2919,7 +3026,7 @@ ACCELDEF const char *accel_ane_first_cmd_name(unsigned i);
 ACCELDEF const char *accel_ane_channel_name(unsigned i);
 
 #endif /* ACCEL_ANE_NO_MODEL */
-/* ---- per-run statistics buffer (Listing 29.4, Table 29.9) ---- */
+/* ---- @ane.stats: per-run statistics buffer (Listing 29.4, Table 29.9) ---- */
 #define ACCEL_ANE_STATS_HDR_SIZE 0x28u
 #define ACCEL_ANE_STATS_EVDESC_SIZE 0x14u
 #define ACCEL_ANE_STATS_DBG_SIZE 0x10u
@@ -2937,15 +3044,16 @@ typedef struct accel_ane_stats_engine { /* layout assumed: four u32 then the cou
     uint32_t counters[4];
 } accel_ane_stats_engine;
 /* Null-buffer rule: out NULL or cap 0 writes nothing and reports *len 0 (ACCEL_OK). */
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
-                                            const accel_ane_stats_engine *e, unsigned n, size_t *len);
-ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_stats(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_encode_run_stats(const accel_ane_stats_hdr *h,
+                                                   const accel_ane_stats_engine *e, unsigned n,
+                                                   uint8_t *out, size_t cap, size_t *len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_ane_decode_run_stats(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
                                             unsigned *n);
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, unsigned i,
                                                 accel_ane_stats_engine *e);
 
 #ifndef ACCEL_ANE_NO_MODEL
-/* ---- doorbell emit (Listing 29.3) and the fabric register S3_3_C15_C8_0 (Table 29.5) ----
+/* ---- @ane.doorbell: doorbell emit (Listing 29.3) and the fabric register S3_3_C15_C8_0 (Table 29.5) ----
  * A model of the firmware's guarded doorbell: with interrupts masked, clear bit 39 (open the
  * window), store the doorbell bit, let the fabric latch its response into bits 1/7, sample:
  * bit 1 (uncorrectable L2C error) is fatal (ACCEL_E_ANE_INVARIANT, window left open as the
@@ -2969,7 +3077,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_doorbell_emit(accel_ane_fabric *
 /* power-gate condition: bit 2 set and bit 4 clear; then bits 0, 2, 4 are cleared. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f);
 
-/* ---- fast-path dispatcher (CAneEngineExeLoop::dispatch as the guide describes it) ----
+/* ---- @ane.dispatch: fast-path dispatcher (CAneEngineExeLoop::dispatch as the guide describes it) ----
  * Takes one exec-loop message. Ids outside the accepted set fault the firmware (it logs and
  * asserts): ACCEL_E_ANE_UNSUPPORTED_CMD and `faulted` is set, after which every message gets
  * ACCEL_E_ANE_INVARIANT. Bad fields: rejected without running (the decoder's status, counted in
@@ -3002,7 +3110,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_ane_fw_model_complete(accel_ane_fw_m
 #endif /* ACCEL_NO_ANE */
 
 /* ============================================================================================
- * SECTION: mac (declarations)
+ * SECTION: mac (declarations) @mac
  * ============================================================================================ */
 #ifndef ACCEL_NO_MAC
 #ifdef __cplusplus
@@ -3161,7 +3269,7 @@ typedef struct accel_mac_conv {
     uint32_t groups, depth_multiplier;
 } accel_mac_conv;
 
-/* ---- requantization helpers, exactly as TFLite / gemmlowp ---- */
+/* ---- @mac.quant: requantization helpers, exactly as TFLite / gemmlowp ---- */
 ACCELDEF int32_t accel_mac_saturating_rounding_doubling_high_mul(int32_t a, int32_t b); /* SaturatingRoundingDoublingHighMul */
 /* RoundingDivideByPOT; exponent is clamped to 0..31 (TFLite DCHECKs that range). */
 ACCELDEF int32_t accel_mac_rounding_divide_by_power_of_two(int32_t x, int32_t exponent);
@@ -3187,7 +3295,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_dequantize_f32(const void *in, s
                                                int32_t zero_point, accel_mac_dtype dt, float *out);
 #endif
 
-/* ---- kernels. Lengths are in elements (bytes for int8/uint8 tensors). bias may be NULL
+/* ---- @mac.fc: fully connected. Lengths (every kernel) are in elements (bytes for int8/uint8 tensors). bias may be NULL
  * (bias_len 0), otherwise it holds one int32 per output channel. ---- */
 /* Fully connected / batched GEMM: input [batches, in_depth], filter [out_depth, in_depth],
  * output [batches, out_depth]. */
@@ -3205,12 +3313,12 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected(uint32_t batches
  * kernel needs no weight sums at run time and passes the pack once per 4 input rows (faster
  * than the ordinary FC at every batch size in bench_mac); elsewhere the pack holds the filter
  * as given and runs on the ordinary kernels.
- *   _pack_size: the pack's bytes for these dimensions in this build (a 64-byte header, the
+ *   _pack_mem_size: the pack's bytes for these dimensions in this build (a 64-byte header, the
  *     constants, the filter: at least 64 + 4 * out_depth + in_depth * out_depth).
  *   _pack: packed must be 4-byte aligned (ACCEL_E_ALIGN; it holds int32 constants: an int32_t
  *     array or malloc'd memory; 64-byte alignment is fastest). q is checked as by the FC; its
  *     dtype, input_offset and filter_offset are folded in, the rest of q is read at run time.
- *     Writes exactly _pack_size bytes.
+ *     Writes exactly _pack_mem_size bytes.
  *   _packed: checks the header: not a pack (magic) ACCEL_E_MALFORMED, a header whose CRC-32
  *     does not match ACCEL_E_CRC, an unknown layout or zero dimensions ACCEL_E_MALFORMED,
  *     packed_len short of what its dimensions need ACCEL_E_TRUNCATED, a layout this build
@@ -3220,8 +3328,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected(uint32_t batches
  *   A pack does not depend on its address (it may be copied, or stored in a file) but is a
  *   cache for one build, not an exchange format: keep the filter, and pack again where the
  *   build changes. */
-ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected_pack_size(uint32_t in_depth,
-                                                          uint32_t out_depth, size_t *size);
+ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected_pack_mem_size(uint32_t in_depth,
+                                                               uint32_t out_depth, size_t *size);
 ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected_pack(uint32_t in_depth, uint32_t out_depth,
                                                      const void *filter, size_t filter_len,
                                                      const int32_t *bias, size_t bias_len,
@@ -3231,6 +3339,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_fully_connected_packed(uint32_t 
                                                        size_t input_len, const void *packed,
                                                        size_t packed_len, const accel_mac_quant *q,
                                                        void *output, size_t output_len);
+
+/* ---- @mac.conv: conv2d, depthwise conv2d and pooling (NHWC, geometry in accel_mac_conv) ---- */
 ACCELDEF ACCEL_NODISCARD accel_status accel_mac_conv2d(const accel_mac_conv *g, const accel_mac_quant *q,
                                        const void *input, size_t input_len, const void *filter,
                                        size_t filter_len, const int32_t *bias, size_t bias_len,
@@ -3264,6 +3374,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_average_pool2d(const accel_mac_c
                                                const void *input, size_t input_len, void *output,
                                                size_t output_len);
 
+/* ---- @mac.gemm: raw int32 GEMM ---- */
 /* Raw GEMM, no requantization: out[m*n_cols + n] = sum_k (a[m,k] + a_offset) * (b[n,k] +
  * b_offset), a [m_rows, depth], b [n_cols, depth] (b transposed, like FC filters), both of dtype
  * dt with offsets in the input_offset ranges above. Computed modulo 2^32: exact whenever the
@@ -3273,7 +3384,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_matmul_s32(accel_mac_dtype dt, u
                                            int32_t a_offset, const void *b, size_t b_len,
                                            int32_t b_offset, int32_t *out, size_t out_len);
 
-/* ---- exact wide products from byte planes (the byte-plane technique public Edge TPU
+/* ---- @mac.wide: exact wide products from byte planes (the byte-plane technique public Edge TPU
  * write-ups describe for wide products) ----
  * Elements of nbytes (1..4) little-endian bytes, signed (two's complement) or unsigned, are
  * split into byte planes; the nbytes^2 plane products run through accel_mac_matmul_s32 (uint8,
@@ -3306,7 +3417,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_matmul_u16(uint32_t m_rows, uint
                                            size_t b_len, int64_t *out, size_t out_len,
                                            void *scratch, size_t scratch_len);
 
-/* ---- Edge TPU conversions: the device speaks uint8; int8 = uint8 XOR 0x80. For elements of
+/* ---- @mac.flip: Edge TPU conversions: the device speaks uint8; int8 = uint8 XOR 0x80. For elements of
  * elem_bytes little-endian bytes only the most significant byte flips (n % elem_bytes == 0). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_bytes);
 #ifdef __cplusplus
@@ -3314,7 +3425,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #endif
 #endif /* ACCEL_NO_MAC */
 
-/* ---- deprecated names (0.1.0 renamed them for one vocabulary; they go in 0.2.0) ----
+/* ---- @deprecated.names: deprecated names (0.1.0 renamed them for one vocabulary; they go in 0.2.0) ----
  * Define ACCEL_NO_DEPRECATED to hide them. One old name cannot be kept: the type
  * accel_edgetpu_model now names the Edge TPU device model (it was the compiled package, now
  * accel_edgetpu_package), so old code using it as a package fails to compile rather than
@@ -3322,8 +3433,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #ifndef ACCEL_NO_DEPRECATED
 #define accel_tsp1_open accel_tsp1_init
 #define accel_tsp1_parse_nn_info accel_tsp1_decode_nn_info
-#define accel_edgetpu_model_open accel_edgetpu_decode_tflite
-#define accel_edgetpu_package_open accel_edgetpu_decode_package
+#define accel_edgetpu_model_open accel_edgetpu_package_init_tflite
+#define accel_edgetpu_package_open accel_edgetpu_package_init
 #define accel_edgetpu_model_executable accel_edgetpu_package_executable
 #define accel_edgetpu_model_find accel_edgetpu_package_find
 #define accel_edgetpu_dev accel_edgetpu_model
@@ -3348,7 +3459,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #define ACCEL_EDGETPU_DEV_V_SIZE ACCEL_EDGETPU_MODEL_V_SIZE
 #define accel_edgetpu_event_decode accel_edgetpu_decode_event
 #define accel_edgetpu_event_encode accel_edgetpu_encode_event
-#define accel_edgetpu_header_decode accel_edgetpu_decode_header
+#define accel_edgetpu_header_decode accel_edgetpu_decode_usb_header
 #define accel_edgetpu_header_encode accel_edgetpu_encode_header
 #define accel_edgetpu_insn_decode accel_edgetpu_decode_insn
 #define accel_edgetpu_insn_encode accel_edgetpu_encode_insn
@@ -3367,8 +3478,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #define accel_ane_chain_buf_decode accel_ane_decode_chain_buf
 #define accel_ane_cr_body_decode accel_ane_decode_cr_body
 #define accel_ane_cr_body_encode accel_ane_encode_cr_body
-#define accel_ane_ctl_decode accel_ane_ctl_decode_hdr
-#define accel_ane_ctl_hdr_encode accel_ane_ctl_encode_hdr
+#define accel_ane_ctl_decode accel_ane_decode_ctl_hdr
+#define accel_ane_ctl_hdr_encode accel_ane_encode_ctl_hdr
 #define accel_ane_event_decode accel_ane_decode_event
 #define accel_ane_event_encode accel_ane_encode_event
 #define accel_ane_force_disable_decode accel_ane_decode_force_disable
@@ -3383,12 +3494,12 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #define accel_ane_property_encode accel_ane_encode_property
 #define accel_ane_rpc_decode accel_ane_decode_rpc
 #define accel_ane_rpc_encode accel_ane_encode_rpc
-#define accel_ane_stats_parse accel_ane_decode_stats
+#define accel_ane_stats_parse accel_ane_decode_run_stats
 #define accel_ane_stats_write accel_ane_encode_stats
 #define accel_ane_td_hdr0_pack accel_ane_pack_td_hdr0
 #define accel_ane_td_hdr0_unpack accel_ane_unpack_td_hdr0
-#define accel_ane_xl_hdr_decode accel_ane_xl_decode_hdr
-#define accel_ane_xl_hdr_encode accel_ane_xl_encode_hdr
+#define accel_ane_xl_hdr_decode accel_ane_decode_xl_hdr
+#define accel_ane_xl_hdr_encode accel_ane_encode_xl_hdr
 #define accel_refsi_cmp accel_refsi_model
 #define accel_refsi_cmp_config accel_refsi_model_config
 #define accel_refsi_cmp_init accel_refsi_model_init
@@ -3397,12 +3508,56 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #define accel_mac_rdbpot accel_mac_rounding_divide_by_power_of_two
 #define accel_mac_mbqm accel_mac_multiply_by_quantized_multiplier
 #define accel_mac_mbqm_single accel_mac_multiply_by_quantized_multiplier_single
-#endif /* ---- end of deprecated names ---- */
+/* Renamed after 0.1.0 by the naming rule of chapter 10 (object first for calls on state, verb
+ * first for transforms, a codec's outputs last); accepted until 0.2.0. The two whose arguments
+ * moved are function-like macros that put them in the new order. */
+#define accel_tsp1_query_nn accel_tsp1_nn_query
+#define accel_ane_pc_check accel_ane_check_proc_call
+#define accel_ane_chain_buf_check accel_ane_check_chain_buf
+#define accel_ane_boot_heap_check accel_ane_check_boot_heap
+#define accel_ane_pc_variant accel_ane_proc_call_variant
+#define accel_ane_ctl_encode_hdr accel_ane_encode_ctl_hdr
+#define accel_ane_ctl_decode_hdr accel_ane_decode_ctl_hdr
+#define accel_ane_ctl_encode_proc_call accel_ane_encode_ctl_proc_call
+#define accel_ane_ctl_decode_proc_call accel_ane_decode_ctl_proc_call
+#define accel_ane_xl_encode_hdr accel_ane_encode_xl_hdr
+#define accel_ane_xl_decode_hdr accel_ane_decode_xl_hdr
+#define accel_ane_xl_encode_proc_call accel_ane_encode_xl_proc_call
+#define accel_ane_xl_decode_proc_call accel_ane_decode_xl_proc_call
+#define accel_ane_xl_encode_trigger accel_ane_encode_xl_trigger
+#define accel_ane_xl_decode_trigger accel_ane_decode_xl_trigger
+#define accel_ane_xl_encode_return_pid accel_ane_encode_xl_return_pid
+#define accel_ane_decode_stats accel_ane_decode_run_stats
+#define accel_ane_encode_stats(out, cap, h, e, n, len) \
+    accel_ane_encode_run_stats((h), (e), (n), (out), (cap), (len))
+#define accel_edgetpu_decode_header accel_edgetpu_decode_usb_header
+#define accel_edgetpu_encode_header(out, length, tag) accel_edgetpu_encode_usb_header((length), (tag), (out))
+#define accel_edgetpu_decode_tflite accel_edgetpu_package_init_tflite
+#define accel_mac_fully_connected_pack_size accel_mac_fully_connected_pack_mem_size
+#if !defined(ACCEL_NO_TSP1) && !defined(ACCEL_TSP1_NO_MODEL)
+/* accel_tsp1_model_mem_size(cmd_cap, rsp_cap) returned the size itself: called with two
+ * arguments it still does (the macro picks by the count of arguments). */
+static inline size_t accel__tsp1_model_mem_size_2(uint16_t cmd_cap, uint16_t rsp_cap)
+{
+    return 3u * (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK + rsp_cap;
+}
+#define ACCEL__ARG4(a, b, c, d, ...) d
+#define accel_tsp1_model_mem_size(...)                                                            \
+    ACCEL__ARG4(__VA_ARGS__, accel_tsp1_model_mem_size, accel__tsp1_model_mem_size_2, _)(__VA_ARGS__)
+#endif
+#define accel_edgetpu_decode_package accel_edgetpu_package_init
+#define accel_tsp1_encode_cmd(buf, cap, id, tid, payload, n, out_len) \
+    accel_tsp1_encode_command((id), (tid), (payload), (n), (buf), (cap), (out_len))
+#define accel_tsp1_encode_u32(buf, cap, id, tid, value, out_len) \
+    accel_tsp1_encode_command_u32((id), (tid), (value), (buf), (cap), (out_len))
+#define accel_tsp1_encode_frame(buf, cap, preamble, id, tid, payload, n, out_len) \
+    accel_tsp1_encode_raw_frame((preamble), (id), (tid), (payload), (n), (buf), (cap), (out_len))
+#endif /* end of the deprecated names */
 
 #endif /* ACCEL_H_INCLUDED */
 
 /* ============================================================================================
- * IMPLEMENTATION
+ * IMPLEMENTATION @config (the library defaults the code needs), then each section in order
  * Outside the include guard on purpose (stb's rule): a file that includes accel.h once for the
  * declarations and again after #define ACCEL_IMPLEMENTATION still gets the code, once.
  * ============================================================================================ */
@@ -3444,7 +3599,10 @@ static void accel__memset(void *d, int v, size_t n)
 extern "C" {
 #endif
 
-/* ---------------------------------------------------------------- common: status strings */
+/* ============================================================================================
+ * SECTION: common (implementation) @common
+ * ============================================================================================ */
+/* -------------------------------------------------------- @common.status: status strings */
 ACCELDEF const char *accel_status_str(accel_status s)
 {
 #ifdef ACCEL_NO_STATUS_STRINGS
@@ -3612,7 +3770,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
 #endif
 }
 
-/* ---------------------------------------------------------------- common: byte order */
+/* -------------------------------------------------------- @common.bytes: byte order */
 ACCELDEF uint16_t accel_load_u16le(const uint8_t *p)
 {
     return (uint16_t)((unsigned)p[0] | ((unsigned)p[1] << 8));
@@ -3674,7 +3832,7 @@ ACCELDEF void accel_store_u64be(uint8_t *p, uint64_t v)
     accel_store_u32be(p, (uint32_t)(v >> 32));
 }
 
-/* ---------------------------------------------------------------- common: reader */
+/* -------------------------------------------------------- @common.reader: reader */
 ACCELDEF accel_status accel_reader_init(accel_reader *r, const void *buf, size_t len)
 {
     if (!r) return ACCEL_E_NULL;
@@ -3762,7 +3920,7 @@ ACCELDEF accel_status accel_reader_seek(accel_reader *r, size_t pos)
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- common: writer */
+/* -------------------------------------------------------- @common.writer: writer */
 ACCELDEF accel_status accel_writer_init(accel_writer *w, void *buf, size_t cap)
 {
     if (!w) return ACCEL_E_NULL;
@@ -3840,7 +3998,7 @@ ACCELDEF accel_status accel_write_fill(accel_writer *w, uint8_t v, size_t n)
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- common: CRC-32 */
+/* -------------------------------------------------------- @common.crc32: CRC-32 */
 /* crc32 tables: generated by scripts/gen_crc32_tables.py (do not edit by hand; --update rewrites
  * this block); tests/test_common.c checks every entry and constant. */
 #if ACCEL_CRC32_SIMD != 3 /* the AArch64 CRC32 instructions need no table */
@@ -4866,7 +5024,7 @@ ACCELDEF uint32_t accel_crc32(const void *data, size_t n)
     return accel_crc32_update(0, data, n);
 }
 
-/* ---------------------------------------------------------------- common: slot ring */
+/* -------------------------------------------------------- @common.ring: slot ring */
 ACCELDEF accel_status accel_ring_init(accel_ring *r, void *buf, size_t buf_len, size_t slot_size)
 {
     if (!r || !buf) return ACCEL_E_NULL;
@@ -4932,7 +5090,7 @@ ACCELDEF void accel_ring_clear(accel_ring *r)
     r->count = 0;
 }
 
-/* ---------------------------------------------------------------- common: byte FIFO */
+/* -------------------------------------------------------- @common.fifo: byte FIFO */
 ACCELDEF accel_status accel_fifo_init(accel_fifo *f, void *buf, size_t cap)
 {
     if (!f || !buf) return ACCEL_E_NULL;
@@ -5021,7 +5179,7 @@ ACCELDEF void accel_fifo_clear(accel_fifo *f)
     f->count = 0;
 }
 
-/* ---------------------------------------------------------------- common: deadlines */
+/* -------------------------------------------------------- @common.deadline: deadlines */
 ACCELDEF void accel_deadline_start(accel_deadline *d, uint32_t now_ms, uint32_t timeout_ms)
 {
     if (!d) return;
@@ -5051,7 +5209,7 @@ ACCELDEF int32_t accel_time_diff(uint32_t a, uint32_t b)
     return -(int32_t)(uint32_t)(0u - d - 1u) - 1;
 }
 
-/* ---------------------------------------------------------------- common: port wrappers */
+/* -------------------------------------------------------- @common.port: port wrappers */
 ACCELDEF accel_status accel_port_spi_transfer(const accel_port *p, uint8_t cs, const uint8_t *tx,
                                               uint8_t *rx, size_t len, unsigned flags)
 {
@@ -5221,13 +5379,13 @@ ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, ui
 #endif
 
 /* ============================================================================================
- * SECTION: tsp1 (implementation)
+ * SECTION: tsp1 (implementation) @tsp1
  * ============================================================================================ */
 #ifndef ACCEL_NO_TSP1
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* ---------------------------------------------------------------- tsp1: wire */
+/* -------------------------------------------------------- @tsp1.wire: frames */
 #if defined(__GNUC__) || defined(__clang__)
 #define ACCEL__TSP1_NOINLINE __attribute__((noinline)) /* where inlining costs bytes (-Os) */
 #else
@@ -5265,9 +5423,9 @@ static void accel__tsp1_put32(uint8_t *p, uint32_t v)
     accel__tsp1_put16(p + (ACCEL_TSP1_BIG_ENDIAN ? 0 : 2), (uint16_t)(v >> 16));
 }
 
-ACCELDEF accel_status accel_tsp1_encode_frame(uint8_t *buf, size_t cap, uint16_t preamble,
-                                              uint16_t id, uint16_t tid, const void *payload,
-                                              size_t n, size_t *out_len)
+ACCELDEF accel_status accel_tsp1_encode_raw_frame(uint16_t preamble, uint16_t id, uint16_t tid,
+                                                 const void *payload, size_t n, uint8_t *buf,
+                                                 size_t cap, size_t *out_len)
 {
     if (out_len) *out_len = 0;
     if (!buf || !out_len || (!payload && n)) return ACCEL_E_NULL;
@@ -5297,18 +5455,18 @@ ACCELDEF accel_status accel_tsp1_check_cmd(uint16_t id, size_t n)
     return n > want ? ACCEL_E_TOO_LONG : ACCEL_E_TRUNCATED;
 }
 
-ACCELDEF accel_status accel_tsp1_encode_cmd(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
-                                            const void *payload, size_t n, size_t *out_len)
+ACCELDEF accel_status accel_tsp1_encode_command(uint16_t id, uint16_t tid, const void *payload, size_t n,
+                                               uint8_t *buf, size_t cap, size_t *out_len)
 {
     accel_status st = accel_tsp1_check_cmd(id, n);
     if (out_len) *out_len = 0;
     if (st != ACCEL_OK) return st;
-    return accel_tsp1_encode_frame(buf, cap, ACCEL_TSP1_CMD_PREAMBLE, id, tid, payload, n,
+    return accel_tsp1_encode_raw_frame(ACCEL_TSP1_CMD_PREAMBLE, id, tid, payload, n, buf, cap,
                                    out_len);
 }
 
-ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t id, uint16_t tid,
-                                            uint32_t value, size_t *out_len)
+ACCELDEF accel_status accel_tsp1_encode_command_u32(uint16_t id, uint16_t tid, uint32_t value,
+                                                   uint8_t *buf, size_t cap, size_t *out_len)
 {
     uint8_t p[4];
     if (id == ACCEL_TSP1_NN_INFO) {
@@ -5319,7 +5477,7 @@ ACCELDEF accel_status accel_tsp1_encode_u32(uint8_t *buf, size_t cap, uint16_t i
         value = ACCEL_TSP1_BIG_ENDIAN ? value << 24 : value; /* the index is byte 0 */
     }
     accel__tsp1_put32(p, value);
-    return accel_tsp1_encode_cmd(buf, cap, id, tid, p, 4, out_len);
+    return accel_tsp1_encode_command(id, tid, p, 4, buf, cap, out_len);
 }
 
 ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id)
@@ -5365,7 +5523,7 @@ ACCELDEF accel_status accel_tsp1_decode_nn_info(const accel_tsp1_frame *f,
     return accel__tsp1_nn_info(f->payload, f->n_bytes, out);
 }
 
-/* ---------------------------------------------------------------- tsp1: decoder */
+/* -------------------------------------------------------- @tsp1.decoder: streaming decoder */
 ACCELDEF accel_status accel_tsp1_decoder_init(accel_tsp1_decoder *d, void *buf, size_t cap,
                                               uint16_t preamble)
 {
@@ -5505,7 +5663,7 @@ ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d)
     d->emitted = 0;
 }
 
-/* ---------------------------------------------------------------- tsp1: bus */
+/* -------------------------------------------------------- @tsp1.bus: registers and FIFO buffers */
 #ifndef ACCEL_TSP1_XFER_CUSTOM
 /* THE ASSUMED TRANSACTION FORMAT lives in this function only: one access, a write when tx is
  * set (n bytes from tx), else a read (n bytes into rx). */
@@ -5610,7 +5768,7 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
     return st;
 }
 
-/* ---------------------------------------------------------------- tsp1: driver */
+/* -------------------------------------------------------- @tsp1.driver: session */
 #ifndef ACCEL_TSP1_READ_CHUNK
 #define ACCEL_TSP1_READ_CHUNK 64u
 #endif
@@ -5823,11 +5981,11 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
     if (accel_ring_count(&s->pend) + (flags ? 0u : 1u) >= accel_ring_capacity(&s->pend))
         return ACCEL_E_FULL;
     p.tid = accel__tsp1_tid(s);
-    st = accel_tsp1_encode_cmd(buf, cap, id, p.tid, payload, n, &len);
+    st = accel_tsp1_encode_command(id, p.tid, payload, n, buf, cap, &len);
     if (id != ACCEL_TSP1_ECHO && id != ACCEL_TSP1_NN_INFO && !accel__tsp1_is_reset(id) &&
         st == ACCEL_OK)
-        st = accel_tsp1_encode_frame(buf + len, cap - len, ACCEL_TSP1_CMD_PREAMBLE,
-                                     ACCEL_TSP1_ECHO, p.tid, NULL, 0, &ml);
+        st = accel_tsp1_encode_raw_frame(ACCEL_TSP1_CMD_PREAMBLE, ACCEL_TSP1_ECHO, p.tid,
+                                     NULL, 0, buf + len, cap - len, &ml);
     if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
     if (st == ACCEL_OK && space < len + ml) st = ACCEL_E_BUSY;
     if (st != ACCEL_OK) return st;
@@ -6028,7 +6186,7 @@ ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
     return st;
 }
 
-ACCELDEF accel_status accel_tsp1_query_nn(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
+ACCELDEF accel_status accel_tsp1_nn_query(accel_tsp1 *s, uint8_t idx, accel_tsp1_nn_info *info,
                                          uint32_t timeout_ms)
 {
     uint8_t p[9]; /* 9: a longer answer is malformed, not cut to 8 */
@@ -6049,7 +6207,7 @@ ACCELDEF accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t
     uint32_t known = 0, run = 0;
     if (!s) return ACCEL_E_NULL;
     for (i = 0; i < ACCEL_TSP1_MAX_NETS; i++) {
-        accel_status st = accel_tsp1_query_nn(s, i, &in, timeout_ms);
+        accel_status st = accel_tsp1_nn_query(s, i, &in, timeout_ms);
         if (st == ACCEL_E_TSP1_ERR_ARG) break; /* past the last slot */
         if (st != ACCEL_OK) return st;
         if (!in.valid) break;
@@ -6159,12 +6317,20 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
 }
 
 #ifndef ACCEL_TSP1_NO_MODEL
-/* ---------------------------------------------------------------- tsp1: device model */
+/* -------------------------------------------------------- @tsp1.model: device model */
 #define ACCEL__TSP1_MODEL_RESIDUE 0x2144DF1Cu /* CRC-32 of data followed by its own CRC (LE) */
 
-ACCELDEF size_t accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap)
+/* cppcheck-suppress unknownMacro ; the deprecated names' two-argument form of this name */
+ACCELDEF accel_status accel_tsp1_model_mem_size(uint16_t cmd_cap, uint16_t rsp_cap, size_t *bytes)
 {
-    return 3u * (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK + rsp_cap;
+    size_t room;
+    if (!bytes) return ACCEL_E_NULL;
+    *bytes = 0;
+    if (cmd_cap < ACCEL_TSP1_OVERHEAD || rsp_cap < 16u) return ACCEL_E_ARG;
+    room = (size_t)-1 - ACCEL_TSP1_MODEL_SLACK; /* rsp_cap + 3 x cmd_cap must fit in it */
+    if ((size_t)rsp_cap > room || (size_t)cmd_cap > (room - rsp_cap) / 3u) return ACCEL_E_OVERFLOW;
+    *bytes = 3u * (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK + rsp_cap;
+    return ACCEL_OK;
 }
 
 static void accel__tsp1_model_log(accel_tsp1_model *m, uint8_t what, uint16_t tid, uint16_t id,
@@ -6227,10 +6393,14 @@ ACCELDEF accel_status accel_tsp1_model_init(accel_tsp1_model *m, void *mem, size
                                             uint16_t cmd_cap, uint16_t rsp_cap, uint8_t n_nets)
 {
     uint8_t *b = (uint8_t *)mem;
+    size_t need;
+    accel_status st;
     if (!m || !mem) return ACCEL_E_NULL;
     if (cmd_cap < ACCEL_TSP1_OVERHEAD || rsp_cap < 16u || n_nets > ACCEL_TSP1_MAX_NETS)
         return ACCEL_E_ARG;
-    if (mem_len < accel_tsp1_model_mem_size(cmd_cap, rsp_cap)) return ACCEL_E_BUFFER_TOO_SMALL;
+    st = accel_tsp1_model_mem_size(cmd_cap, rsp_cap, &need);
+    if (st != ACCEL_OK) return st;
+    if (mem_len < need) return ACCEL_E_BUFFER_TOO_SMALL;
     ACCEL_MEMSET(m, 0, sizeof *m);
     /* both sizes are non-zero, so the fifo inits cannot fail */
     (void)accel_fifo_init(&m->cmdq, b, (size_t)cmd_cap + ACCEL_TSP1_MODEL_SLACK);
@@ -6272,8 +6442,8 @@ static int accel__tsp1_model_respond(accel_tsp1_model *m, uint16_t id, uint16_t 
     size_t len;
     if (accel_fifo_space(&m->rspq) < ACCEL_TSP1_OVERHEAD + n) return 0;
     /* both buffers hold the frame and the queue has room: neither call can fail */
-    (void)accel_tsp1_encode_frame(b, n <= 8 ? sizeof f : (size_t)m->cmd_cap,
-                                  ACCEL_TSP1_RSP_PREAMBLE, id, tid, p, n, &len);
+    (void)accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, id,
+                                  tid, p, n, b, n <= 8 ? sizeof f : (size_t)m->cmd_cap, &len);
     (void)accel_fifo_write(&m->rspq, b, len);
     return 1;
 }
@@ -6672,13 +6842,13 @@ ACCELDEF void accel_tsp1_model_port(accel_tsp1_model *m, accel_port *p)
 #endif /* ACCEL_NO_TSP1 */
 
 /* ============================================================================================
- * SECTION: edgetpu (implementation)
+ * SECTION: edgetpu (implementation) @edgetpu
  * ============================================================================================ */
 #ifndef ACCEL_NO_EDGETPU
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* ---------------------------------------------------------------- edgetpu: instructions */
+/* -------------------------------------------------------- @edgetpu.insn: instructions */
 /* lsb and width of each field, in ACCEL_EDGETPU_F_* order (edgetpuxray decompiler.py's
  * BitStruct read MSB-first over the byte-reversed bundle). */
 static const uint8_t accel__edgetpu_flsb[ACCEL_EDGETPU_NFIELDS] = {
@@ -7049,7 +7219,7 @@ ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t off
 }
 #endif /* ACCEL_EDGETPU_NO_DISASM */
 
-/* ---------------------------------------------------------------- edgetpu: FlatBuffers reader */
+/* -------------------------------------------------------- @edgetpu.package: FlatBuffers reader */
 /* All positions are byte offsets into one buffer; every check is written as "fits in what is
  * left" so no addition can wrap. */
 static int accel__edgetpu_fits(size_t len, size_t pos, size_t n)
@@ -7257,7 +7427,7 @@ static int accel__edgetpu_view_eq(accel_edgetpu_view v, const char *s)
     return s[i] == '\0';
 }
 
-/* ---- FlexBuffers: just enough to look up a string/blob by key in the root map ---- */
+/* ---- @edgetpu.package: FlexBuffers: just enough to look up a string/blob by key in the root map ---- */
 static accel_status accel__edgetpu_flex_uint(const uint8_t *b, size_t len, size_t pos,
                                              unsigned w, uint64_t *out)
 {
@@ -7344,7 +7514,7 @@ static accel_status accel__edgetpu_flex_find(const uint8_t *b, size_t len, const
     return ACCEL_E_EMPTY;
 }
 
-/* ---- executables ---- */
+/* ---- @edgetpu.package: executables ---- */
 static accel_status accel__edgetpu_meta(const accel_edgetpu_fbt *t, unsigned i, int *desc,
                                         int *position, int32_t *batch, accel_edgetpu_view *name)
 {
@@ -7587,7 +7757,7 @@ static accel_status accel__edgetpu_exe_check(const accel_edgetpu_exe *e)
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_decode_package(accel_edgetpu_package *m, const uint8_t *pkg,
+ACCELDEF accel_status accel_edgetpu_package_init(accel_edgetpu_package *m, const uint8_t *pkg,
                                                  size_t len)
 {
     accel_edgetpu_fbt pt, mt;
@@ -7627,8 +7797,8 @@ ACCELDEF accel_status accel_edgetpu_decode_package(accel_edgetpu_package *m, con
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_decode_tflite(accel_edgetpu_package *m, const uint8_t *tflite,
-                                               size_t len)
+ACCELDEF accel_status accel_edgetpu_package_init_tflite(accel_edgetpu_package *m, const uint8_t *tflite,
+                                                       size_t len)
 {
     accel_edgetpu_fbt root, t;
     size_t codes, subgraphs, p;
@@ -7684,7 +7854,7 @@ ACCELDEF accel_status accel_edgetpu_decode_tflite(accel_edgetpu_package *m, cons
     st = accel__edgetpu_flex_find(opts.p, opts.len, "4", &v);
     if (st == ACCEL_E_EMPTY) return ACCEL_E_MALFORMED;
     if (st != ACCEL_OK) return st;
-    st = accel_edgetpu_decode_package(m, v.p, v.len);
+    st = accel_edgetpu_package_init(m, v.p, v.len);
     if (st != ACCEL_OK) return st;
     m->custom_options = opts;
     return ACCEL_OK;
@@ -7707,8 +7877,8 @@ ACCELDEF accel_status accel_edgetpu_package_find(const accel_edgetpu_package *m,
     return ACCEL_E_EMPTY;
 }
 
-/* ---------------------------------------------------------------- edgetpu: USB wire format */
-ACCELDEF accel_status accel_edgetpu_encode_header(uint8_t out[8], uint32_t length, uint8_t tag)
+/* -------------------------------------------------------- @edgetpu.usb_wire: USB wire format */
+ACCELDEF accel_status accel_edgetpu_encode_usb_header(uint32_t length, uint8_t tag, uint8_t out[8])
 {
     if (!out) return ACCEL_E_NULL;
     if (tag > 0xFu) return ACCEL_E_ARG;
@@ -7718,7 +7888,7 @@ ACCELDEF accel_status accel_edgetpu_encode_header(uint8_t out[8], uint32_t lengt
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_edgetpu_decode_header(const uint8_t in[8], uint32_t *length,
+ACCELDEF accel_status accel_edgetpu_decode_usb_header(const uint8_t in[8], uint32_t *length,
                                                   uint8_t *tag)
 {
     if (!in || !length || !tag) return ACCEL_E_NULL;
@@ -7763,7 +7933,7 @@ ACCELDEF accel_status accel_edgetpu_decode_irq(const uint8_t *in, size_t len,
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- edgetpu: USB protocol */
+/* -------------------------------------------------------- @edgetpu.usb: USB protocol */
 ACCELDEF accel_status accel_edgetpu_usb_init(accel_edgetpu_usb *u, const accel_port *port,
                                              uint32_t max_chunk)
 {
@@ -7840,7 +8010,7 @@ ACCELDEF accel_status accel_edgetpu_usb_begin(accel_edgetpu_usb *u, uint8_t tag,
     if (tag > ACCEL_EDGETPU_TAG_PARAMETERS) return ACCEL_E_ARG; /* host sends tags 0..2 only */
     if (total == 0) return ACCEL_E_ZERO_LENGTH;
     if (u->out_owed || u->in_owed) return ACCEL_E_STATE;
-    (void)accel_edgetpu_encode_header(h, total, tag);
+    (void)accel_edgetpu_encode_usb_header(total, tag, h);
     st = accel_port_usb_bulk_out(u->port, ACCEL_EDGETPU_EP_OUT, h, sizeof h, u->timeout_ms, &done);
     if (st != ACCEL_OK) return st;
     if (done != sizeof h) return ACCEL_E_TRUNCATED;
@@ -7925,7 +8095,7 @@ ACCELDEF accel_status accel_edgetpu_usb_read_irq(accel_edgetpu_usb *u, accel_edg
     return accel_edgetpu_decode_irq(b, got, irq);
 }
 
-/* ---------------------------------------------------------------- edgetpu: bring-up */
+/* -------------------------------------------------------- @edgetpu.bringup: bring-up */
 #define ACCEL__EDGETPU_R ACCEL_EDGETPU_OP_READ
 #define ACCEL__EDGETPU_W ACCEL_EDGETPU_OP_WRITE
 #define ACCEL__EDGETPU_M ACCEL_EDGETPU_OP_RMW
@@ -8166,7 +8336,7 @@ ACCELDEF accel_status accel_edgetpu_close(accel_edgetpu_usb *u)
 }
 
 #ifndef ACCEL_EDGETPU_NO_MODEL
-/* ---------------------------------------------------------------- edgetpu: device model */
+/* -------------------------------------------------------- @edgetpu.model: device model */
 static int accel__edgetpu_model_find(const accel_edgetpu_model *d, uint32_t off)
 {
     uint32_t i;
@@ -8310,7 +8480,7 @@ static accel_status accel__edgetpu_model_bulk_out(void *user, uint8_t ep, const 
     if (!d->in_data) {
         uint32_t n;
         uint8_t tag;
-        if (len != ACCEL_EDGETPU_HEADER_BYTES || accel_edgetpu_decode_header(data, &n, &tag) ||
+        if (len != ACCEL_EDGETPU_HEADER_BYTES || accel_edgetpu_decode_usb_header(data, &n, &tag) ||
             tag > ACCEL_EDGETPU_TAG_PARAMETERS || n == 0) {
             accel__edgetpu_model_violate(d, ACCEL_EDGETPU_MODEL_V_HEADER);
             return ACCEL_E_STALL;
@@ -8404,7 +8574,7 @@ ACCELDEF accel_status accel_edgetpu_model_port(accel_edgetpu_model *d, accel_por
 }
 #endif /* ACCEL_EDGETPU_NO_MODEL */
 
-/* ---------------------------------------------------------------- edgetpu: inference driver */
+/* -------------------------------------------------------- @edgetpu.driver: inference driver */
 ACCELDEF accel_status accel_edgetpu_driver_init(accel_edgetpu_driver *d, const accel_port *port,
                                                 uint32_t max_chunk)
 {
@@ -8692,7 +8862,7 @@ ACCELDEF accel_status accel_edgetpu_model_expect_exe(accel_edgetpu_model *dv,
 }
 #endif
 
-/* ---------------------------------------------------------------- edgetpu: DFU */
+/* -------------------------------------------------------- @edgetpu.dfu: DFU */
 #define ACCEL__EDGETPU_DFU_OUT 0x21u /* host to device, class, interface */
 #define ACCEL__EDGETPU_DFU_IN 0xA1u
 
@@ -8765,6 +8935,15 @@ ACCELDEF accel_status accel_edgetpu_dfu_download(const accel_port *port, uint16_
         pos += n;
         block++; /* wraps at 65536 blocks, as in libedgetpu */
     }
+}
+
+ACCELDEF accel_status accel_edgetpu_dfu_verify_scratch_size(uint16_t transfer_size, size_t *bytes)
+{
+    if (!bytes) return ACCEL_E_NULL;
+    *bytes = 0;
+    if (transfer_size == 0) return ACCEL_E_ZERO_LENGTH;
+    *bytes = transfer_size;
+    return ACCEL_OK;
 }
 
 ACCELDEF accel_status accel_edgetpu_dfu_verify(const accel_port *port, uint16_t iface,
@@ -8918,13 +9097,13 @@ ACCELDEF accel_status accel_edgetpu_dfu_model_port(accel_edgetpu_dfu_model *d, a
 #endif /* ACCEL_NO_EDGETPU */
 
 /* ============================================================================================
- * SECTION: refsi (implementation)
+ * SECTION: refsi (implementation) @refsi
  * ============================================================================================ */
 #ifndef ACCEL_NO_REFSI
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* ---------------------------------------------------------------- refsi: wire format */
+/* -------------------------------------------------------- @refsi.builder: builder (wire format) */
 #define ACCEL__REFSI_HDR_FIXED 0xC0000000UL
 
 static uint64_t accel__refsi_header(unsigned opcode, size_t chunks, uint32_t inl)
@@ -9085,7 +9264,7 @@ ACCELDEF accel_status accel_refsi_emit(accel_refsi_builder *b, const accel_refsi
     }
 }
 
-/* ---------------------------------------------------------------- refsi: decoder */
+/* -------------------------------------------------------- @refsi.decoder: decoder / validator */
 ACCELDEF accel_status accel_refsi_iter_init(accel_refsi_iter *it, const void *buf, size_t len)
 {
     if (!it || (!buf && len)) return ACCEL_E_NULL;
@@ -9223,7 +9402,7 @@ ACCELDEF accel_status accel_refsi_validate(const void *buf, size_t len, size_t *
     return st;
 }
 
-/* ---------------------------------------------------------------- refsi: register fields */
+/* -------------------------------------------------------- @refsi.fields: register fields */
 ACCELDEF accel_status accel_refsi_pack_entry_pt(uint64_t addr, uint64_t *reg)
 {
     if (!reg) return ACCEL_E_NULL;
@@ -9384,7 +9563,7 @@ ACCELDEF accel_status accel_refsi_window_translate(const uint64_t *regs, uint32_
 }
 
 #ifndef ACCEL_REFSI_NO_MODEL
-/* ---------------------------------------------------------------- refsi: reference CMP */
+/* -------------------------------------------------------- @refsi.model: reference command processor */
 ACCELDEF accel_status accel_refsi_model_init(accel_refsi_model *cmp, const accel_refsi_model_config *cfg)
 {
     if (!cmp || !cfg || !cfg->mem_read || !cfg->mem_write) return ACCEL_E_NULL;
@@ -9643,13 +9822,14 @@ ACCELDEF accel_status accel_refsi_model_execute(accel_refsi_model *cmp, const vo
 #endif /* ACCEL_NO_REFSI */
 
 /* ============================================================================================
- * SECTION: ane (implementation)
+ * SECTION: ane (implementation) @ane
  * ============================================================================================ */
 #ifndef ACCEL_NO_ANE
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* ---------------------------------------------------------------- ane: register map */
+/* ==== @ane.direct: 1. direct submission ==== */
+/* -------------------------------------------------------- @ane.tm_regs: TM/TQ register map */
 static const uint8_t accel__ane_prty[ACCEL_ANE_TQ_COUNT] = {1, 2, 3, 4, 5, 6, 30, 31};
 
 ACCELDEF uint32_t accel_ane_tq_priority(unsigned qid)
@@ -9664,7 +9844,7 @@ ACCELDEF uint32_t accel_ane_tq_reg(unsigned qid, uint32_t off)
     return (uint32_t)ACCEL_ANE_TQ_BASE + (uint32_t)qid * (uint32_t)ACCEL_ANE_TQ_STRIDE + off;
 }
 
-/* ---------------------------------------------------------------- ane: TD header */
+/* -------------------------------------------------------- @ane.td_hdr: TD header word 0 */
 ACCELDEF uint32_t accel_ane_pack_td_hdr0(const accel_ane_td_hdr0 *h)
 {
     if (!h) return 0;
@@ -9695,7 +9875,7 @@ ACCELDEF accel_status accel_ane_td_patch_nid(uint8_t *td, size_t td_len, unsigne
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane: direct submission */
+/* -------------------------------------------------------- @ane.tm: direct submission driver */
 static accel_status accel__ane_tm_wr(accel_ane_tm *tm, uint32_t off, uint32_t v)
 {
     return accel_port_reg_write32(tm->port, tm->tm_base + off, v);
@@ -9903,7 +10083,7 @@ ACCELDEF accel_status accel_ane_tm_submit(accel_ane_tm *tm, const accel_ane_requ
 }
 
 #ifndef ACCEL_ANE_NO_MODEL
-/* ---------------------------------------------------------------- ane: register-file model */
+/* -------------------------------------------------------- @ane.tm_model: register-file model */
 static uint32_t *accel__ane_model_reg(accel_ane_tm_model *m, uint32_t off)
 {
     if (off & 3u) return NULL;
@@ -9993,10 +10173,10 @@ ACCELDEF accel_status accel_ane_tm_model_port(accel_ane_tm_model *m, accel_port 
     model->delay_ms = accel__ane_model_delay;
     return ACCEL_OK;
 }
-/* ane: end of part 1 implementation */
 
 #endif /* ACCEL_ANE_NO_MODEL */
-/* ---------------------------------------------------------------- ane: id tables (data) */
+/* ==== @ane.fw: 2. firmware command protocol ==== */
+/* -------------------------------------------------------- @ane.ids: id tables (data) */
 #define ACCEL__ANE_C ACCEL_ANE_SPACE_CTL
 #define ACCEL__ANE_W ACCEL_ANE_SPACE_WIRE
 #define ACCEL__ANE_HF ACCEL_ANE_DIR_H2F
@@ -10119,6 +10299,7 @@ ACCELDEF int accel_ane_xl_accepts(uint32_t id)
     return 0;
 }
 
+/* -------------------------------------------------------- @ane.priority: priorities */
 ACCELDEF accel_status accel_ane_check_priority(uint32_t priority, int normal_only)
 {
     if (priority >= ACCEL_ANE_PRIORITY_LEVELS) return ACCEL_E_ANE_PRIORITY;
@@ -10126,7 +10307,7 @@ ACCELDEF accel_status accel_ane_check_priority(uint32_t priority, int normal_onl
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane: records */
+/* -------------------------------------------------------- @ane.records: records */
 ACCELDEF accel_status accel_ane_encode_event(const accel_ane_event *e, uint8_t *out, size_t cap)
 {
     if (!e || !out) return ACCEL_E_NULL;
@@ -10185,8 +10366,8 @@ ACCELDEF accel_status accel_ane_decode_bar(const uint8_t *in, size_t len, accel_
     return accel__ane_bar_check(b);
 }
 
-/* ---------------------------------------------------------------- ane: frames */
-ACCELDEF accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t cap)
+/* -------------------------------------------------------- @ane.frames: the two message headers */
+ACCELDEF accel_status accel_ane_encode_xl_hdr(uint32_t id, uint8_t *out, size_t cap)
 {
     if (!out) return ACCEL_E_NULL;
     if (id > 0xFFFFu) return ACCEL_E_ANE_ID;
@@ -10197,7 +10378,7 @@ ACCELDEF accel_status accel_ane_xl_encode_hdr(uint32_t id, uint8_t *out, size_t 
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_xl_decode_hdr(const uint8_t *buf, size_t len, uint32_t *id)
+ACCELDEF accel_status accel_ane_decode_xl_hdr(const uint8_t *buf, size_t len, uint32_t *id)
 {
     if (!buf || !id) return ACCEL_E_NULL;
     if (len < ACCEL_ANE_XL_HDR_SIZE) return ACCEL_E_TRUNCATED;
@@ -10216,7 +10397,7 @@ static accel_status accel__ane_ctl_hdr_check(const accel_ane_ctl_hdr *h)
     return d.dir == ACCEL_ANE_DIR_F2H ? ACCEL_E_ANE_DIRECTION : ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_ctl_encode_hdr(const accel_ane_ctl_hdr *h, uint8_t *out,
+ACCELDEF accel_status accel_ane_encode_ctl_hdr(const accel_ane_ctl_hdr *h, uint8_t *out,
                                                size_t cap)
 {
     accel_status st;
@@ -10240,7 +10421,7 @@ static int32_t accel__ane_i32(uint32_t v)
                              : (int32_t)v;
 }
 
-ACCELDEF accel_status accel_ane_ctl_decode_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
+ACCELDEF accel_status accel_ane_decode_ctl_hdr(const uint8_t *buf, size_t len, size_t max_cmd_buf,
                                            accel_ane_ctl_hdr *h, const uint8_t **body)
 {
     accel_status st;
@@ -10266,8 +10447,8 @@ ACCELDEF accel_status accel_ane_ctl_decode_hdr(const uint8_t *buf, size_t len, s
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane: procedure call */
-ACCELDEF accel_status accel_ane_pc_variant(uint32_t id, unsigned *variant)
+/* -------------------------------------------------------- @ane.proc_call: procedure call */
+ACCELDEF accel_status accel_ane_proc_call_variant(uint32_t id, unsigned *variant)
 {
     if (!variant) return ACCEL_E_NULL;
     switch (id) {
@@ -10288,13 +10469,13 @@ static uint32_t accel__ane_pc_callsize(unsigned v, const accel_ane_proc_call *pc
     return n;
 }
 
-ACCELDEF accel_status accel_ane_pc_check(const accel_ane_proc_call *pc)
+ACCELDEF accel_status accel_ane_check_proc_call(const accel_ane_proc_call *pc)
 {
     unsigned v = 0;
     accel_status st;
     uint32_t call;
     if (!pc) return ACCEL_E_NULL;
-    st = accel_ane_pc_variant(pc->id, &v);
+    st = accel_ane_proc_call_variant(pc->id, &v);
     if (st != ACCEL_OK) return st;
     st = accel_ane_check_priority(pc->priority, !pc->realtime_ok);
     if (st != ACCEL_OK) return st;
@@ -10340,7 +10521,7 @@ ACCELDEF accel_status accel_ane_pc_check(const accel_ane_proc_call *pc)
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+ACCELDEF accel_status accel_ane_encode_xl_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                     size_t cap, size_t *len)
 {
     unsigned v = 0;
@@ -10348,9 +10529,9 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
     accel_status st;
     if (len) *len = 0;
     if (!pc || !out || !len) return ACCEL_E_NULL;
-    st = accel_ane_pc_check(pc);
+    st = accel_ane_check_proc_call(pc);
     if (st != ACCEL_OK) return st;
-    (void)accel_ane_pc_variant(pc->id, &v);
+    (void)accel_ane_proc_call_variant(pc->id, &v);
     if ((pc->nbr_bars && !pc->bars) || (pc->nbr_wait && !pc->wait) ||
         (pc->nbr_signal && !pc->signal) || (pc->nbr_exec_order && !pc->exec_order))
         return ACCEL_E_NULL;
@@ -10363,7 +10544,7 @@ ACCELDEF accel_status accel_ane_xl_encode_proc_call(const accel_ane_proc_call *p
         if (st != ACCEL_OK) return st;
     }
     ACCEL_MEMSET(out, 0, (size_t)total);
-    (void)accel_ane_xl_encode_hdr(pc->id, out, cap);
+    (void)accel_ane_encode_xl_hdr(pc->id, out, cap);
     accel_store_u32le(out + 0x08, pc->program_id);
     accel_store_u32le(out + 0x0c, pc->proc_id);
     accel_store_u32le(out + 0x10, pc->proc);
@@ -10433,7 +10614,7 @@ static accel_status accel__ane_pc_decode_body(const uint8_t *buf, size_t len, un
         pc->shared_events_active = accel_load_u32le(buf + end + 4);
         end += 8u;
     }
-    st = accel_ane_pc_check(pc);
+    st = accel_ane_check_proc_call(pc);
     if (st != ACCEL_OK) return st;
     call = accel__ane_pc_callsize(v, pc);
     if (len < call) return ACCEL_E_TRUNCATED;
@@ -10455,7 +10636,7 @@ static accel_status accel__ane_pc_decode_body(const uint8_t *buf, size_t len, un
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t len,
+ACCELDEF accel_status accel_ane_decode_xl_proc_call(const uint8_t *buf, size_t len,
                                                     accel_ane_proc_call *pc)
 {
     unsigned v = 0;
@@ -10463,10 +10644,10 @@ ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t l
     accel_status st;
     if (!buf || !pc) return ACCEL_E_NULL;
     ACCEL_MEMSET(pc, 0, sizeof *pc);
-    st = accel_ane_xl_decode_hdr(buf, len, &id);
+    st = accel_ane_decode_xl_hdr(buf, len, &id);
     if (st != ACCEL_OK) return st;
     if (!accel_ane_xl_accepts(id)) return ACCEL_E_ANE_UNSUPPORTED_CMD;
-    st = accel_ane_pc_variant(id, &v);
+    st = accel_ane_proc_call_variant(id, &v);
     if (st != ACCEL_OK) return st;
     if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
     if (len < ACCEL_ANE_PC_FIXED_SIZE) return ACCEL_E_TRUNCATED;
@@ -10479,7 +10660,7 @@ ACCELDEF accel_status accel_ane_xl_decode_proc_call(const uint8_t *buf, size_t l
     return accel__ane_pc_decode_body(buf, len, v, pc);
 }
 
-ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
+ACCELDEF accel_status accel_ane_encode_ctl_proc_call(const accel_ane_proc_call *pc, uint8_t *out,
                                                      size_t cap, size_t *len)
 {
     accel_ane_ctl_hdr h;
@@ -10489,7 +10670,7 @@ ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *
     if (pc->id != ACCEL_ANE_WIRE_PROCEDURE_CALL) return ACCEL_E_ANE_VARIANT;
     if (pc->proc > 0x7FFFFFFFUL) return ACCEL_E_ANE_PROCESS_ID;
     /* both framings are 24 bytes before the body: encode, then put the header over the front */
-    st = accel_ane_xl_encode_proc_call(pc, out, cap, len);
+    st = accel_ane_encode_xl_proc_call(pc, out, cap, len);
     if (st != ACCEL_OK) return st;
     h.id = ACCEL_ANE_CTL_PROCEDURE_CALL;
     h.size = (uint32_t)(*len - ACCEL_ANE_CTL_HDR_SIZE);
@@ -10497,19 +10678,19 @@ ACCELDEF accel_status accel_ane_ctl_encode_proc_call(const accel_ane_proc_call *
     h.program_id = (int32_t)pc->program_id; /* < 144 after the check */
     h.process_id = (int32_t)pc->proc;
     h.procedure_id = pc->proc_id;
-    st = accel_ane_ctl_encode_hdr(&h, out, cap);
+    st = accel_ane_encode_ctl_hdr(&h, out, cap);
     if (st != ACCEL_OK) *len = 0;
     return st;
 }
 
-ACCELDEF accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t len,
+ACCELDEF accel_status accel_ane_decode_ctl_proc_call(const uint8_t *buf, size_t len,
                                                      size_t max_cmd_buf, accel_ane_ctl_hdr *h,
                                                      accel_ane_proc_call *pc)
 {
     accel_status st;
     if (!buf || !h || !pc) return ACCEL_E_NULL;
     ACCEL_MEMSET(pc, 0, sizeof *pc);
-    st = accel_ane_ctl_decode_hdr(buf, len, max_cmd_buf, h, NULL);
+    st = accel_ane_decode_ctl_hdr(buf, len, max_cmd_buf, h, NULL);
     if (st != ACCEL_OK) return st;
     if (h->id != ACCEL_ANE_CTL_PROCEDURE_CALL) return ACCEL_E_ANE_ID;
     if (len != ACCEL_ANE_CTL_HDR_SIZE + (size_t)h->size) return ACCEL_E_MALFORMED;
@@ -10524,8 +10705,8 @@ ACCELDEF accel_status accel_ane_ctl_decode_proc_call(const uint8_t *buf, size_t 
     return accel__ane_pc_decode_body(buf, len, ACCEL_ANE_PC_PLAIN, pc);
 }
 
-/* ---------------------------------------------------------------- ane: cache-request trigger */
-ACCELDEF accel_status accel_ane_chain_buf_check(const accel_ane_chain_buf *b, uint32_t nbr_output_sets)
+/* -------------------------------------------------------- @ane.trigger: cache-request trigger */
+ACCELDEF accel_status accel_ane_check_chain_buf(const accel_ane_chain_buf *b, uint32_t nbr_output_sets)
 {
     if (!b) return ACCEL_E_NULL;
     if (b->type != ACCEL_ANE_BUFDESC_OUTPUT || b->output_set_id >= nbr_output_sets)
@@ -10542,7 +10723,7 @@ ACCELDEF accel_status accel_ane_decode_chain_buf(const uint8_t *in, size_t len, 
     b->type = accel_load_u32le(in);
     b->output_set_id = accel_load_u32le(in + 4);
     b->address = accel_load_u64le(in + 8);
-    return accel_ane_chain_buf_check(b, nbr_output_sets);
+    return accel_ane_check_chain_buf(b, nbr_output_sets);
 }
 
 static accel_status accel__ane_trigger_check(const accel_ane_trigger *t)
@@ -10558,7 +10739,7 @@ static accel_status accel__ane_trigger_check(const accel_ane_trigger *t)
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, uint8_t *out,
+ACCELDEF accel_status accel_ane_encode_xl_trigger(const accel_ane_trigger *t, uint8_t *out,
                                                   size_t cap, size_t *len)
 {
     uint32_t k, total;
@@ -10569,12 +10750,12 @@ ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, ui
     if (st != ACCEL_OK) return st;
     if (t->nbr_inputs && !t->inputs) return ACCEL_E_NULL;
     for (k = 0; k < t->nbr_inputs; k++) {
-        st = accel_ane_chain_buf_check(&t->inputs[k], t->nbr_output_sets);
+        st = accel_ane_check_chain_buf(&t->inputs[k], t->nbr_output_sets);
         if (st != ACCEL_OK) return st;
     }
     total = ACCEL_ANE_TRIGGER_FIXED_SIZE + t->nbr_inputs * ACCEL_ANE_CHAIN_BUF_SIZE;
     if (cap < total) return ACCEL_E_BUFFER_TOO_SMALL;
-    (void)accel_ane_xl_encode_hdr(t->id, out, cap);
+    (void)accel_ane_encode_xl_hdr(t->id, out, cap);
     accel_store_u64le(out + 0x08, t->cache_handler);
     accel_store_u64le(out + 0x10, t->exec_timestamp);
     accel_store_u32le(out + 0x18, t->priority);
@@ -10591,7 +10772,7 @@ ACCELDEF accel_status accel_ane_xl_encode_trigger(const accel_ane_trigger *t, ui
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len,
+ACCELDEF accel_status accel_ane_decode_xl_trigger(const uint8_t *buf, size_t len,
                                                   accel_ane_trigger *t)
 {
     uint32_t id, k;
@@ -10599,7 +10780,7 @@ ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len
     accel_ane_chain_buf b;
     if (!buf || !t) return ACCEL_E_NULL;
     ACCEL_MEMSET(t, 0, sizeof *t);
-    st = accel_ane_xl_decode_hdr(buf, len, &id);
+    st = accel_ane_decode_xl_hdr(buf, len, &id);
     if (st != ACCEL_OK) return st;
     if (!accel_ane_xl_accepts(id)) return ACCEL_E_ANE_UNSUPPORTED_CMD;
     if (len > ACCEL_ANE_CALL_CONTAINER_SIZE) return ACCEL_E_ANE_MSG_SIZE;
@@ -10627,7 +10808,7 @@ ACCELDEF accel_status accel_ane_xl_decode_trigger(const uint8_t *buf, size_t len
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane: back-channel RPC */
+/* -------------------------------------------------------- @ane.rpc: back-channel RPC */
 ACCELDEF accel_status accel_ane_encode_rpc(const uint8_t *payload, uint32_t n, uint8_t *out,
                                            size_t cap, size_t *len)
 {
@@ -10661,19 +10842,20 @@ ACCELDEF accel_status accel_ane_decode_rpc(const uint8_t *body, size_t len,
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_xl_encode_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len)
+/* -------------------------------------------------------- @ane.xl_cmds: other exec-loop commands */
+ACCELDEF accel_status accel_ane_encode_xl_return_pid(int32_t pid, uint8_t *out, size_t cap, size_t *len)
 {
     if (len) *len = 0;
     if (!out || !len) return ACCEL_E_NULL;
     if (pid < 0) return ACCEL_E_ANE_PROCESS_ID;
     if (cap < 12u) return ACCEL_E_BUFFER_TOO_SMALL;
-    (void)accel_ane_xl_encode_hdr(ACCEL_ANE_WIRE_RETURN_PROCESS_ID, out, cap);
+    (void)accel_ane_encode_xl_hdr(ACCEL_ANE_WIRE_RETURN_PROCESS_ID, out, cap);
     accel_store_u32le(out + 8, (uint32_t)pid);
     *len = 12u;
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane: controller bodies */
+/* -------------------------------------------------------- @ane.ctl_bodies: controller bodies */
 ACCELDEF accel_status accel_ane_encode_property(int write, uint64_t reg_addr, uint32_t value,
                                                 uint8_t *out, size_t cap)
 {
@@ -10844,7 +11026,7 @@ ACCELDEF accel_status accel_ane_decode_force_disable(const uint8_t *body, size_t
     return accel_load_u32le(body) == 1 ? ACCEL_OK : ACCEL_E_ANE_FORCE_DISABLE;
 }
 
-/* ---------------------------------------------------------------- ane: notifications */
+/* -------------------------------------------------------- @ane.notes: notifications */
 static unsigned accel__ane_note_kind(uint32_t id)
 {
     switch (id) {
@@ -10917,7 +11099,7 @@ ACCELDEF accel_status accel_ane_encode_note(const accel_ane_note *n, uint8_t *ou
     }
     if (cap < need) return ACCEL_E_BUFFER_TOO_SMALL;
     ACCEL_MEMSET(out, 0, need);
-    (void)accel_ane_xl_encode_hdr(n->id, out, cap);
+    (void)accel_ane_encode_xl_hdr(n->id, out, cap);
     switch (kind) {
     case ACCEL_ANE_NOTE_PROGRAM_EVENT:
         accel_store_u32le(out + 8, (uint32_t)n->program_id);
@@ -10960,7 +11142,7 @@ ACCELDEF accel_status accel_ane_decode_note(const uint8_t *buf, size_t len, acce
     size_t need = 8;
     if (!buf || !n) return ACCEL_E_NULL;
     ACCEL_MEMSET(n, 0, sizeof *n);
-    st = accel_ane_xl_decode_hdr(buf, len, &id);
+    st = accel_ane_decode_xl_hdr(buf, len, &id);
     if (st != ACCEL_OK) return st;
     st = accel__ane_note_id_check(id);
     if (st != ACCEL_OK) return st;
@@ -11027,7 +11209,8 @@ ACCELDEF accel_status accel_ane_decode_note(const uint8_t *buf, size_t len, acce
 }
 
 #ifndef ACCEL_ANE_NO_MODEL
-/* ---------------------------------------------------------------- ane model: exec loop */
+/* ==== @ane.fw_model: 3. firmware reference model ==== */
+/* -------------------------------------------------------- @ane.exec_loop: exec loop */
 ACCELDEF void accel_ane_xl_fsm_init(accel_ane_xl_fsm *f)
 {
     if (f) ACCEL_MEMSET(f, 0, sizeof *f);
@@ -11089,7 +11272,7 @@ ACCELDEF int accel_ane_xl_fsm_hw_allowed(const accel_ane_xl_fsm *f)
     return f && (f->state == ACCEL_ANE_XL_EXEC || f->state == ACCEL_ANE_XL_EXEC_SECURE);
 }
 
-/* ---------------------------------------------------------------- ane model: process */
+/* -------------------------------------------------------- @ane.process: process slots */
 ACCELDEF void accel_ane_proc_fsm_init(accel_ane_proc_fsm *p)
 {
     if (p) ACCEL_MEMSET(p, 0, sizeof *p);
@@ -11118,7 +11301,7 @@ ACCELDEF accel_status accel_ane_proc_fsm_event(accel_ane_proc_fsm *p, unsigned e
     }
 }
 
-/* ---------------------------------------------------------------- ane model: cache requests */
+/* -------------------------------------------------------- @ane.cache: cache requests */
 ACCELDEF accel_status accel_ane_cr_init(accel_ane_cr_pool *p, uint32_t max)
 {
     if (!p) return ACCEL_E_NULL;
@@ -11236,7 +11419,7 @@ ACCELDEF accel_status accel_ane_cr_force_disable(accel_ane_cr_pool *p, uint32_t 
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane model: scheduler */
+/* -------------------------------------------------------- @ane.sched: scheduler */
 ACCELDEF accel_status accel_ane_sched_init(accel_ane_sched *s, uint8_t max_inflight,
                                            uint32_t recover_ms, uint32_t min_gap_ms)
 {
@@ -11375,7 +11558,17 @@ ACCELDEF accel_status accel_ane_sched_tick(accel_ane_sched *s, uint32_t now, int
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane model: kernel objects */
+/* -------------------------------------------------------- @ane.kobj: kernel objects */
+ACCELDEF accel_status accel_ane_msgq_mem_size(size_t depth, size_t width, size_t *bytes)
+{
+    if (!bytes) return ACCEL_E_NULL;
+    *bytes = 0;
+    if (depth == 0 || width == 0 || width > 0xFFFFu) return ACCEL_E_ARG;
+    if (depth > ((size_t)-1) / (width + 2u)) return ACCEL_E_OVERFLOW;
+    *bytes = depth * (width + 2u);
+    return ACCEL_OK;
+}
+
 ACCELDEF accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t buf_len, size_t width)
 {
     if (!q || !buf) return ACCEL_E_NULL;
@@ -11451,12 +11644,12 @@ ACCELDEF unsigned accel_ane_pool_available(const accel_ane_pool *p)
     return n;
 }
 
-/* ---------------------------------------------------------------- ane model: bring-up */
+/* -------------------------------------------------------- @ane.bringup: bring-up */
 static const char *const accel__ane_first_cmds[ACCEL_ANE_BU_FIRST_CMD_COUNT] = {
     "PRINT_ENABLE", "START", "PMU_BASE_SET", "TIME_SYNC", "CH_PROPERTY_WRITE",
     "RESOURCE_INFO_GET", "DEFAULT_SETTING_WRITE", "MCACHE_POWER_ON", "SHARED_EVENT_INFO_INIT"};
 
-ACCELDEF accel_status accel_ane_boot_heap_check(uint32_t heap_bytes, uint32_t reserved_bytes)
+ACCELDEF accel_status accel_ane_check_boot_heap(uint32_t heap_bytes, uint32_t reserved_bytes)
 {
     /* heap > 2 * reserved, without overflowing the product */
     if (reserved_bytes >= 0x80000000UL || heap_bytes <= 2u * reserved_bytes) return ACCEL_E_ANE_INVARIANT;
@@ -11560,9 +11753,10 @@ ACCELDEF accel_status accel_ane_bringup_event(accel_ane_bringup *b, unsigned ev,
 }
 
 #endif /* ACCEL_ANE_NO_MODEL */
-/* ---------------------------------------------------------------- ane model: stats buffer */
-ACCELDEF accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const accel_ane_stats_hdr *h,
-                                            const accel_ane_stats_engine *e, unsigned n, size_t *len)
+/* -------------------------------------------------------- @ane.stats: statistics buffer */
+ACCELDEF accel_status accel_ane_encode_run_stats(const accel_ane_stats_hdr *h,
+                                                 const accel_ane_stats_engine *e, unsigned n,
+                                                 uint8_t *out, size_t cap, size_t *len)
 {
     unsigned i, k;
     size_t total;
@@ -11591,7 +11785,7 @@ ACCELDEF accel_status accel_ane_encode_stats(uint8_t *out, size_t cap, const acc
     return ACCEL_OK;
 }
 
-ACCELDEF accel_status accel_ane_decode_stats(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
+ACCELDEF accel_status accel_ane_decode_run_stats(const uint8_t *in, size_t len, accel_ane_stats_hdr *h,
                                             unsigned *n)
 {
     uint32_t area;
@@ -11621,7 +11815,7 @@ ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, u
     const uint8_t *d;
     accel_status st;
     if (!e) return ACCEL_E_NULL;
-    st = accel_ane_decode_stats(in, len, &h, &n);
+    st = accel_ane_decode_run_stats(in, len, &h, &n);
     if (st != ACCEL_OK) return st;
     if (i >= n) return ACCEL_E_ARG;
     d = in + ACCEL_ANE_STATS_HDR_SIZE + (size_t)i * ACCEL_ANE_STATS_ENGINE_SIZE;
@@ -11634,7 +11828,7 @@ ACCELDEF accel_status accel_ane_stats_engine_at(const uint8_t *in, size_t len, u
 }
 
 #ifndef ACCEL_ANE_NO_MODEL
-/* ---------------------------------------------------------------- ane model: doorbell */
+/* -------------------------------------------------------- @ane.doorbell: doorbell */
 ACCELDEF accel_status accel_ane_doorbell_emit(accel_ane_fabric *f, uint64_t target, uint32_t bit)
 {
     if (!f) return ACCEL_E_NULL;
@@ -11663,7 +11857,7 @@ ACCELDEF accel_status accel_ane_fabric_power_gate(accel_ane_fabric *f)
     return ACCEL_OK;
 }
 
-/* ---------------------------------------------------------------- ane model: dispatcher */
+/* -------------------------------------------------------- @ane.dispatch: fast-path dispatcher */
 ACCELDEF accel_status accel_ane_fw_model_init(accel_ane_fw_model *fw, uint32_t max_cache_requests)
 {
     accel_status st;
@@ -11706,7 +11900,7 @@ ACCELDEF accel_status accel_ane_fw_model_dispatch(accel_ane_fw_model *fw, const 
     accel_status st;
     if (!fw || !msg) return ACCEL_E_NULL;
     if (fw->faulted) return ACCEL_E_ANE_INVARIANT;
-    st = accel_ane_xl_decode_hdr(msg, len, &id);
+    st = accel_ane_decode_xl_hdr(msg, len, &id);
     if (st != ACCEL_OK) {
         fw->rejected++;
         return st;
@@ -11722,7 +11916,7 @@ ACCELDEF accel_status accel_ane_fw_model_dispatch(accel_ane_fw_model *fw, const 
     case ACCEL_ANE_WIRE_PROCEDURE_CALL_WITH_EVENTS:
     case ACCEL_ANE_WIRE_PROCEDURE_CALL_VARIANT: {
         accel_ane_proc_call pc;
-        st = accel_ane_xl_decode_proc_call(msg, len, &pc);
+        st = accel_ane_decode_xl_proc_call(msg, len, &pc);
         if (st == ACCEL_OK && !accel__ane_bit(fw->loaded, pc.program_id)) st = ACCEL_E_ANE_PROGRAM_ID;
         if (st != ACCEL_OK) {
             fw->rejected++;
@@ -11738,7 +11932,7 @@ ACCELDEF accel_status accel_ane_fw_model_dispatch(accel_ane_fw_model *fw, const 
     case ACCEL_ANE_WIRE_CACHE_REQUEST_TRIGGER:
     case ACCEL_ANE_WIRE_CACHE_REQUEST_SUBMIT: {
         accel_ane_trigger t;
-        st = accel_ane_xl_decode_trigger(msg, len, &t);
+        st = accel_ane_decode_xl_trigger(msg, len, &t);
         if (st != ACCEL_OK) {
             fw->rejected++;
             return st;
@@ -11798,7 +11992,7 @@ ACCELDEF accel_status accel_ane_fw_model_complete(accel_ane_fw_model *fw)
 #endif /* ACCEL_NO_ANE */
 
 /* ============================================================================================
- * SECTION: mac (implementation)
+ * SECTION: mac (implementation) @mac
  * ============================================================================================ */
 #ifndef ACCEL_NO_MAC
 /* The register-blocked kernels written for microcontrollers: every op with ACCEL_MAC_MCU; on
@@ -11839,6 +12033,8 @@ static int64_t accel__mac_u2s64(uint64_t v)
     return v <= 0x7FFFFFFFFFFFFFFFULL ? (int64_t)v
                                       : (int64_t)(v - 0x8000000000000000ULL) - INT64_MAX - 1;
 }
+
+/* -------------------------------------------------------- @mac.quant: requantization helpers */
 /* Arithmetic (flooring) right shifts without relying on >> of negative values. */
 static int32_t accel__mac_asr(int32_t x, int32_t s)
 {
@@ -11972,7 +12168,7 @@ ACCELDEF accel_status accel_mac_dequantize_f32(const void *in, size_t n, float s
 }
 #endif /* ACCEL_MAC_NO_FLOAT */
 
-/* ---- validation ---- */
+/* ---- @mac.fc: validation ---- */
 static accel_status accel__mac_check_act(accel_mac_dtype dt, int32_t mn, int32_t mx)
 {
     int32_t lo = dt == ACCEL_MAC_UINT8 ? 0 : -128;
@@ -12076,7 +12272,7 @@ static void accel__mac_requant_n(const uint32_t *acc, size_t n, const accel_mac_
 }
 #endif
 
-/* ---- dot products. Data is read as int8; uint8 data is turned into the int8 domain by
+/* ---- @mac.fc: dot products. Data is read as int8; uint8 data is turned into the int8 domain by
  * XOR 0x80 (fx = -128) with the offset raised by 128, so (x ^ fx) + off is the TFLite value
  * x + offset for both types. Products are int16 x int16, which compilers map onto
  * multiply-add instructions; each chunk of at most 32768 terms cannot overflow int32. ---- */
@@ -12250,7 +12446,7 @@ static void accel__mac_dot_rows(const int8_t *x, const int8_t *w, size_t ws, siz
 }
 
 #if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
-/* ---- explicit x86 SIMD for FC / GEMM. Same decomposition as accel__mac_rows4: with
+/* ---- @mac.fc: explicit x86 SIMD for FC / GEMM. Same decomposition as accel__mac_rows4: with
  * xu = x ^ xm (0..255) and ws = w ^ fx (-128..127), the tile sums D = sum xu*ws; the weight
  * and input sums come from byte sums (psadbw); everything is then combined modulo 2^32 exactly
  * as the portable path does, so results are bit-identical. ---- */
@@ -12551,7 +12747,7 @@ ACCEL__MAC_AI void accel__mac_z_fc1_t(const int8_t *x, const int8_t *w, size_t n
     }
 }
 
-/* ---- prepacked FC (accel_mac_fully_connected_pack, layout 2). The pack holds, per block of
+/* ---- @mac.fc: prepacked FC (accel_mac_fully_connected_pack, layout 2). The pack holds, per block of
  * up to 64 output channels (V = 1..4 vectors of 16), for each group of 4 input bytes the 4
  * weights of each channel of the block: V * 64 bytes, so one input group, broadcast, meets V
  * whole vectors with no horizontal sums, and the weights are one sequential stream (the
@@ -12954,7 +13150,7 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 #endif /* ACCEL_MAC_SIMD x86 */
 
 #if ACCEL_MAC_SIMD == 3
-/* ---- AArch64: one input row against 4 weight rows, the data in the int8 domain of
+/* ---- @mac.fc: AArch64: one input row against 4 weight rows, the data in the int8 domain of
  * accel__mac_dot ((x ^ fx) + xo); every sum wraps modulo 2^32 like the portable path's.
  * Executed under QEMU by tests/mac_arm.sh against a plain loop and the portable path. */
 /* NEON sdot (s8 x s8, groups of 4 into int32 lanes); the offset terms come from sums taken as
@@ -13015,7 +13211,7 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 #endif /* ACCEL_MAC_SIMD == 3 */
 
 #if ACCEL__MAC_BLK
-/* ---- microcontroller kernels (ACCEL_MAC_MCU): register-blocked loops for in-order 32-bit
+/* ---- @mac.fc: microcontroller kernels (ACCEL_MAC_MCU): register-blocked loops for in-order 32-bit
  * cores, written so that GCC and Clang at -O2 (no vectorizer needed) keep every accumulator,
  * pointer and offset in a register. Portable C (Cortex-M0+/M3, any 32-bit target; on hosts
  * without explicit SIMD, conv2d and FC/GEMM of few rows) and, with ACCEL_MAC_SIMD 4 on ARMv6
@@ -13513,7 +13709,7 @@ ACCELDEF accel_status accel_mac_fully_connected(uint32_t batches, uint32_t in_de
     return ACCEL_OK;
 }
 
-/* ---- prepacked fully connected. Layout 1 (every build): the constants, then the filter as
+/* ---- @mac.fc: prepacked fully connected. Layout 1 (every build): the constants, then the filter as
  * given, run by the ordinary kernels with the input offset folded into the constants. Layout 2
  * (AVX-512 VNNI): the constants, then the blocks of accel__mac_z_fcp_block. Header (64 bytes,
  * little-endian): "acFC", layout, dtype, 2 zero bytes, in_depth, out_depth, input_offset,
@@ -13545,8 +13741,8 @@ static size_t accel__mac_pack_bytes(uint32_t in_depth, uint32_t out_depth, unsig
     return w + c + ACCEL__MAC_PACK_HDR;
 }
 
-ACCELDEF accel_status accel_mac_fully_connected_pack_size(uint32_t in_depth, uint32_t out_depth,
-                                                          size_t *size)
+ACCELDEF accel_status accel_mac_fully_connected_pack_mem_size(uint32_t in_depth, uint32_t out_depth,
+                                                             size_t *size)
 {
     size_t nc, kc, b;
     if (!size) return ACCEL_E_NULL;
@@ -13720,6 +13916,7 @@ ACCELDEF accel_status accel_mac_fully_connected_packed(uint32_t batches, const v
     }
 }
 
+/* -------------------------------------------------------- @mac.gemm: raw int32 GEMM */
 ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, uint32_t n_cols,
                                            uint32_t depth, const void *a, size_t a_len,
                                            int32_t a_offset, const void *b, size_t b_len,
@@ -13787,6 +13984,7 @@ ACCELDEF accel_status accel_mac_matmul_s32(accel_mac_dtype dt, uint32_t m_rows, 
     return ACCEL_OK;
 }
 
+/* -------------------------------------------------------- @mac.quant: requantize a tensor */
 ACCELDEF accel_status accel_mac_requantize(const int32_t *acc, size_t n, size_t channels,
                                            const accel_mac_quant *q, void *out, size_t out_len)
 {
@@ -13803,7 +14001,7 @@ ACCELDEF accel_status accel_mac_requantize(const int32_t *acc, size_t n, size_t 
     return ACCEL_OK;
 }
 
-/* ---- conv geometry ---- */
+/* ---- @mac.conv: conv geometry ---- */
 static uint32_t accel__mac_one(uint32_t v) { return v ? v : 1u; }
 
 /* (n-1)*s + (k-1)*d must stay far inside int32 for the index arithmetic. */
@@ -13901,7 +14099,7 @@ ACCEL__MAC_AI void accel__mac_dw_taps(const accel_mac_conv *g, const int8_t *x, 
 #endif
 
 #if ACCEL_MAC_SIMD == 2
-/* ---- conv2d and depthwise conv2d on AVX-512 VNNI, output channels in the vector lanes.
+/* ---- @mac.conv: conv2d and depthwise conv2d on AVX-512 VNNI, output channels in the vector lanes.
  * conv2d: per output pixel an im2col patch in the uint8 domain (xu = x ^ xm, taps outside the
  * image = the zero point, which adds exactly 0 after the offset), 16 output channels per
  * register; vpdpbusd takes 4 patch bytes broadcast against 4 packed filter bytes of each
@@ -14440,7 +14638,7 @@ static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, c
 #endif /* ACCEL_MAC_SIMD == 2 conv */
 
 #if ACCEL_MAC_SIMD == 1
-/* ---- conv2d on AVX2, output channels in the vector lanes: per output pixel an im2col patch
+/* ---- @mac.conv: conv2d on AVX2, output channels in the vector lanes: per output pixel an im2col patch
  * of int16 values x + input_offset (taps outside the image 0, exactly the portable path's
  * skipped taps), filters packed once per call as int16 w + filter_offset, two taps x 8 channels
  * per register; vpmaddwd of a broadcast tap pair against it gives exact int32 pair sums (at
@@ -14552,7 +14750,7 @@ static void accel__mac_y_conv(const accel_mac_conv *g, const accel_mac_quant *q,
 #endif /* ACCEL_MAC_SIMD == 1 conv */
 
 #if ACCEL_MAC_SIMD == 1
-/* ---- depthwise conv2d on AVX2 (depth multiplier 1, k_h*k_w <= ACCEL__MAC_YD_T), channels
+/* ---- @mac.conv: depthwise conv2d on AVX2 (depth multiplier 1, k_h*k_w <= ACCEL__MAC_YD_T), channels
  * [0, in_c & ~7) in passes of up to 32 (NV registers of 8 int32 lanes); the portable loop does
  * the rest. As in accel__mac_z_dw_t, a tap outside the image reads the zero point, so
  * sum (x + xo)(w + wo) over the in-image taps = sum over all taps of x'(w + wo) plus
@@ -14687,7 +14885,7 @@ static void accel__mac_conv_patch(const accel_mac_conv *g, const accel_mac_quant
 #endif
 
 #if ACCEL__MAC_BLK
-/* ---- microcontroller conv2d. With scratch: per pass, ACCEL__MAC_PIX output pixels are
+/* ---- @mac.conv: microcontroller conv2d. With scratch: per pass, ACCEL__MAC_PIX output pixels are
  * gathered (im2col) into the caller's scratch as int16 values x + input_offset (0 for taps
  * outside the image, which TFLite skips), so the inner loop loads no offset and unpacks no
  * input byte; then each filter row meets all of them: DSP, 4 pixels x 1 channel (one word of
@@ -15033,7 +15231,7 @@ static void accel__mac_mcu_conv_direct(const accel_mac_conv *g, const accel_mac_
 }
 
 #if ACCEL_MAC_MCU
-/* ---- microcontroller depthwise conv2d (depth multiplier 1): 4 channels a pass, their
+/* ---- @mac.conv: microcontroller depthwise conv2d (depth multiplier 1): 4 channels a pass, their
  * filter taps packed on the stack as int16 w + filter_offset (DSP: the halves SXTAB16 makes
  * of an input word, channels 0,2 and 1,3), the input offset added as the bytes are unpacked,
  * taps outside the image skipped as in the reference loop; per output pixel the 4 sums stay
@@ -15197,7 +15395,7 @@ static size_t accel__mac_mcu_dw(const accel_mac_conv *g, const accel_mac_quant *
     return c0;
 }
 
-/* ---- microcontroller pools: per output pixel, 4 channels a pass with the window's values in
+/* ---- @mac.conv: microcontroller pools: per output pixel, 4 channels a pass with the window's values in
  * registers (DSP: a word of 4 bytes, the maximum by SSUB8/USUB8 + SEL, the sums in two
  * int16-lane words by SXTAB16/UXTAB16 while the window has at most 255 taps); the last
  * in_c % 4 channels one at a time. ---- */
@@ -15692,7 +15890,7 @@ ACCELDEF accel_status accel_mac_average_pool2d(const accel_mac_conv *g, accel_ma
     return accel__mac_pool(g, dt, act_min, act_max, input, input_len, output, output_len, 1);
 }
 
-/* ---- wide products ---- */
+/* -------------------------------------------------------- @mac.wide: wide products */
 ACCELDEF uint32_t accel_mac_wide_depth_limit(uint32_t nbytes, int is_signed)
 {
     if (nbytes == 0 || nbytes > 4) return 0;
@@ -15810,6 +16008,7 @@ ACCELDEF accel_status accel_mac_matmul_u16(uint32_t m_rows, uint32_t n_cols, uin
                            ACCEL__MAC_SRC_16, out, out_len, scratch, scratch_len);
 }
 
+/* -------------------------------------------------------- @mac.flip: Edge TPU sign flip */
 ACCELDEF accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_bytes)
 {
     uint8_t *p = (uint8_t *)data;

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # scripts/bench_mcu.sh - `make bench-mcu`: instructions per MAC of the mac kernels on emulated
 # Cortex-M cores, next to a plain reference loop built the same way and run in the same program
-# (scripts/bench/mcu/bench_mac_mcu.c), with the CMSIS-NN figures of issue 16 as the external
-# anchor. It counts EXECUTED INSTRUCTIONS, not cycles: qemu-system-arm -icount advances virtual
+# (scripts/bench/mcu/bench_mac_mcu.c), with CMSIS-NN's figures as the external anchor. It counts EXECUTED INSTRUCTIONS, not cycles: qemu-system-arm -icount advances virtual
 # time by a fixed step per instruction and SysTick, clocked from it, is calibrated on a loop of
 # known length. An in-order core's proxy, blind to wait states, multi-cycle loads and stalls.
 #   cores   M0 (-M microbit), M3 (mps2-an385), M4 (mps2-an386), M33 (mps2-an505)
@@ -11,7 +10,7 @@
 #           portable  M4/M33 with ACCEL_MAC_NO_SIMD: the portable C kernels on a DSP core
 #           fast-Os   M0 built with -Os (what its size figures are measured on)
 #           small     ACCEL_MAC_FAST 0, the smallest loops
-#   ops     int8, per-channel requantization, symmetric filters (the shapes of the issue)
+#   ops     int8, per-channel requantization, symmetric filters (the shapes CMSIS-NN was measured on)
 #   bash scripts/bench_mcu.sh [m0 m3 m4 m33]
 set -u
 cd "$(dirname "$0")/.."
@@ -25,7 +24,7 @@ W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-align
 QM="qemu-system-arm -nographic -monitor none -serial none -semihosting-config enable=on,target=native -icount shift=7"
 SRC="scripts/bench/mcu/bench_mac_mcu.c scripts/bench/mcu/mcu_start.c"
 
-# CMSIS-NN's figures measured the same way (issue 16: arm-none-eabi-gcc 12.2 -O2, bit-exact
+# CMSIS-NN's figures measured the same way (arm-none-eabi-gcc 12.2 -O2, bit-exact
 # with TFLite): M4 with the DSP extension, M3 portable C
 anchor() { # core op
     case "$1:$2" in
@@ -74,7 +73,7 @@ echo "int8 per-channel: fc 256->64 batch 1; conv3x3 16x16x16->16 SAME; dw3x3 16x
 echo "conv1x1 16x16x32->32; maxpool2x2 stride 2 16x16x32 and avgpool3x3 SAME 16x16x32, counted per"
 echo "window tap (pools have no multiplies; no CMSIS-NN anchor was measured for them)."
 echo "'ref' is a plain reference loop in the same program; 'CMSIS-NN' is"
-echo "the external anchor of issue 16 (M4 with DSP, M3 portable C), measured the same way."
+echo "the external anchor (M4 with DSP, M3 portable C), measured the same way."
 echo "'exact': the engine's output equals the reference loop's."
 printf '%-5s %-10s %-11s %8s %8s %9s  %s\n' core path op accel ref CMSIS-NN check
 awk '{print}' $B/rows.txt | while read -r core label op path e r ex; do

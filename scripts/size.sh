@@ -39,7 +39,7 @@ for s in $SECTIONS; do
   printf '%-22s %8s %8s %8s %18s\n' "$(echo $s | tr A-Z a-z) (alone)" "$((t - ct))" "$((d - cd))" "$((b - cb))" "$((tn - cnt))"
 done
 # what an MCU build leaves out: device models, the disassembler, status strings
-MCU="$NS -DACCEL_TSP1_NO_MODEL -DACCEL_EDGETPU_NO_DISASM -DACCEL_EDGETPU_NO_DEVMODEL"
+MCU="$NS -DACCEL_TSP1_NO_MODEL -DACCEL_EDGETPU_NO_DISASM -DACCEL_EDGETPU_NO_MODEL"
 $CC $F $MCU -c $T/impl.c -o $T/mcu.o || exit 1
 read -r t d b <<<"$(sz $T/mcu.o)"
 printf '%-22s %8s %8s %8s   (%s)\n' "whole, MCU options" "$t" "$d" "$b" "$MCU"

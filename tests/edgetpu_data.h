@@ -1,7 +1,7 @@
 /* edgetpu_data.h - the third-party Edge TPU artefacts for the edgetpu tests and bench: compiled
  * programs (programs/NAME.coral) and models (models/NAME_edgetpu.tflite), and libedgetpu's USB
  * open sequence (init_sequence_libedgetpu_usb.tsv). They are not part of the repository: they
- * are read from $ACCEL_EDGETPU_DATA, else ../shared/data/edgetpu (from the repository root).
+ * are read from $ACCEL_EDGETPU_DATA, else TL_DATA_ROOT/edgetpu (testlib.h; the README's contract).
  *   et_load(rel, buf, cap)        bytes read (at most cap); 0 when the file cannot be opened
  *                                 (and says which)
  *   ET_LOAD(rel, buf, cap, n)     in a test case (testlib.h): skips the case when the directory
@@ -10,11 +10,12 @@
 #define ACCEL_TEST_EDGETPU_DATA_H
 #include <stdio.h>
 #include <stdlib.h>
+#include "testlib.h" /* TL_DATA_ROOT */
 
 static inline const char *et_data_dir(void)
 {
     const char *dir = getenv("ACCEL_EDGETPU_DATA");
-    return dir && *dir ? dir : "../shared/data/edgetpu";
+    return dir && *dir ? dir : TL_DATA_ROOT "/edgetpu";
 }
 
 static inline size_t et_load(const char *rel, uint8_t *buf, size_t cap)

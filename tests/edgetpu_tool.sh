@@ -3,7 +3,7 @@
 # plan, run). Expected values come from scripts/gen/gen_edgetpu_vectors.py's independent Python
 # decoders or are worked out by hand. A hand-made program runs everywhere; compiled programs and
 # models (and libedgetpu's USB trace) are third-party artefacts read from $ACCEL_EDGETPU_DATA,
-# else ../shared/data/edgetpu: without them those parts skip by name. Ends with "N passed, N failed".
+# else lib.sh's DATA_ROOT: without them those parts skip by name. Ends with "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 T=build/accel-edgetpu
 [ -x "$T" ] || make -s "$T" >/dev/null 2>&1
@@ -174,7 +174,7 @@ head -c 1000 "$D/models/dense_256_edgetpu.tflite" > "$tmp/cut.tflite"
 "$T" info --json "$D/models/dense_256.tflite" >/dev/null 2>&1; check_eq "info plain tflite" "$?" "1"
 
 else
-    why="third-party data absent (${ACCEL_EDGETPU_DATA:-../shared/data/edgetpu} not found; ACCEL_EDGETPU_DATA overrides it)"
+    why=$(data_absent edgetpu ACCEL_EDGETPU_DATA)
     for part in "tsv of compiled programs" "disasm of compiled programs and models" \
                 "info --json of the compiled models" "plan against libedgetpu's USB trace" \
                 "run without a device" "errors on compiled models"; do

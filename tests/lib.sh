@@ -4,7 +4,9 @@
 #   ok NAME / bad NAME [detail]                     # record one case
 #   same NAME GOT WANT                              # one case: two strings must be equal
 #   skip NAME REASON                                # listed by name; a failure under ACCEL_REQUIRE_ALL=1
-#   D=$(data_dir SUB ENV) || skip ...               # third-party artefacts: $ENV, else ../shared/data/SUB
+#   D=$(data_dir SUB ENV) || skip NAME "$(data_absent SUB ENV)"   # third-party artefacts (README):
+#                                                   # $ENV, else $DATA_ROOT/SUB
+#   py_cases NAME ARGS... <<'PY' ... PY             # a python3 check printing "ok CASE" / "FAIL CASE"
 #   lib_end                                         # prints "N passed, N failed", returns the status
 # scripts/test.sh adds the last line's counts to its own and lists every SKIP line.
 cd "$(dirname "${BASH_SOURCE[1]:-$0}")/.." || exit 1
@@ -22,10 +24,18 @@ same() {
 }
 # Third-party artefacts are not part of the repository: print their directory ($2 names the
 # variable that overrides it), or fail when it does not exist so the caller skips by name.
+# DATA_ROOT is the fallback of the README's contract (testlib.h's TL_DATA_ROOT is the same).
+DATA_ROOT=../shared/data
 data_dir() {
     local d=${2:+${!2:-}}
-    d=${d:-../shared/data/$1}
+    d=${d:-$DATA_ROOT/$1}
     [ -d "$d" ] && printf '%s\n' "$d"
+}
+# the reason to skip with when data_dir SUB ENV found nothing
+data_absent() {
+    local d=${2:+${!2:-}}
+    if [ -n "$d" ]; then echo "third-party data absent ($2=$d)"
+    else echo "third-party data absent (no $DATA_ROOT/$1; $2 overrides it)"; fi
 }
 have() { command -v "$1" >/dev/null 2>&1; }
 check() {
@@ -35,6 +45,22 @@ check() {
     rc=$?
     if [ "$rc" = "$want_rc" ] && [[ "$out" == *"$want"* ]]; then ok "$name"
     else bad "$name" "rc=$rc (want $want_rc), output: $(printf '%s' "$out" | head -c 600)"; fi
+}
+# py_cases NAME ARGS... <<'PY' program PY: runs the python3 program on stdin with ARGS; each line
+# "ok CASE" or "FAIL CASE[: why]" it prints is one case, other lines are shown as they are.
+# Without python3 the whole check is skipped by NAME.
+py_cases() {
+    local name=$1 out line
+    shift
+    if ! have python3; then skip "$name" "python3 not installed"; return; fi
+    out=$(python3 - "$@")
+    while IFS= read -r line; do
+        case "$line" in
+        "ok "*) ok "${line#ok }" ;;
+        "FAIL "*) bad "${line#FAIL }" ;;
+        *) printf '%s\n' "$line" ;;
+        esac
+    done <<<"$out"
 }
 lib_end() {
     echo "$pass passed, $fail failed"

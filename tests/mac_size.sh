@@ -2,7 +2,7 @@
 # mac_size.sh - code size of the mac kernels on cortex-m0plus -Os, each kernel linked alone
 # (-ffunction-sections, --gc-sections), counted from arm-none-eabi-nm -S, in both builds:
 #   fast   the default (ACCEL_MAC_FAST 1: the microcontroller kernels; the portable ones on an
-#          M0+), limits: what CMSIS-NN's own kernels take on the M0+ (issue 16): fully
+#          M0+), limits: what CMSIS-NN's own kernels take on the M0+ (the yardstick): fully
 #          connected 2.1 KiB (2150 bytes), conv2d 4.4 KiB (4505 bytes); the line also says
 #          whether the kernel fits the smaller budget of the small build
 #   small  ACCEL_MAC_FAST 0, the smallest loops: fully connected <= 1536 bytes, conv2d <= 3072

@@ -4,7 +4,7 @@
 # tests/vectors/refsi/all.hex holds every packet kind (this project's own encoding); NAME.txt is
 # the expected disassembly, written by hand. E1-E3 are command buffers as the oneAPI Construction
 # Kit's encoder emits them, a third-party artefact read from command_buffers.txt in
-# $ACCEL_REFSI_DATA, else ../shared/data/refsi; their round trips skip by name without it.
+# $ACCEL_REFSI_DATA (else lib.sh's DATA_ROOT); their round trips skip by name without it.
 set -u
 . "$(dirname "$0")/lib.sh"
 T=build/accel-refsi
@@ -31,7 +31,7 @@ if D=$(data_dir refsi ACCEL_REFSI_DATA); then
         round_trip "e$n" "$W/e$n.bin"
     done
 else
-    for n in 1 2 3; do skip "round trip e$n (the kit's E$n)" "third-party data absent (no ../shared/data/refsi; ACCEL_REFSI_DATA overrides it)"; done
+    for n in 1 2 3; do skip "round trip e$n (the kit's E$n)" "$(data_absent refsi ACCEL_REFSI_DATA)"; done
 fi
 
 # malformed buffers: exit 1, stderr names the command, its offset and the status

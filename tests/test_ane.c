@@ -1,8 +1,8 @@
 /* test_ane.c - Apple Neural Engine section: direct submission, argument checks, and the TM/TQ
  * register model. One case replays tm_submit_trace.txt (the register accesses of one submission
  * as the Asahi Linux driver performs them, transcribed from its ane_tm.c and m1n1's hw/ane.py):
- * a third-party artefact, not in the repository, read from $ACCEL_ANE_DATA, else
- * ../shared/data/ane; that case skips by name without it. Protocol and firmware-model tests are
+ * a third-party artefact, not in the repository, read from $ACCEL_ANE_DATA (testlib.h's
+ * tl_data_dir); that case skips by name without it. Protocol and firmware-model tests are
  * in test_ane_proto.c / test_ane_model.c. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"

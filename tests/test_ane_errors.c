@@ -130,34 +130,34 @@ static void test_null_arguments(void)
     CHECK_ST(accel_ane_encode_bar(&bar, NULL, sizeof b), ACCEL_E_NULL);
     CHECK_ST(accel_ane_decode_bar(NULL, sizeof b, &bar), ACCEL_E_NULL);
     CHECK_ST(accel_ane_decode_bar(b, sizeof b, NULL), ACCEL_E_NULL);
-    CHECK_ST(accel_ane_xl_encode_hdr(0x204, NULL, 8), ACCEL_E_NULL);
-    CHECK_ST(accel_ane_xl_decode_hdr(NULL, 8, &id), ACCEL_E_NULL);
-    CHECK_ST(accel_ane_xl_decode_hdr(b, 8, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_encode_xl_hdr(0x204, NULL, 8), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_decode_xl_hdr(NULL, 8, &id), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_decode_xl_hdr(b, 8, NULL), ACCEL_E_NULL);
     CHECK_EQ(id, 7);
-    CHECK_ST(accel_ane_ctl_encode_hdr(NULL, b, sizeof b), ACCEL_E_NULL);
-    CHECK_ST(accel_ane_ctl_encode_hdr(&ch, NULL, sizeof b), ACCEL_E_NULL);
-    CHECK_ST(accel_ane_ctl_decode_hdr(NULL, sizeof b, 4096, &ch, &body), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_encode_ctl_hdr(NULL, b, sizeof b), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_encode_ctl_hdr(&ch, NULL, sizeof b), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_decode_ctl_hdr(NULL, sizeof b, 4096, &ch, &body), ACCEL_E_NULL);
     CHECK(body == NULL); /* cleared first */
     body = buf;
-    CHECK_ST(accel_ane_ctl_decode_hdr(b, sizeof b, 4096, NULL, &body), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_decode_ctl_hdr(b, sizeof b, 4096, NULL, &body), ACCEL_E_NULL);
     CHECK(body == NULL);
-    CHECK_ST(accel_ane_pc_variant(0x204, NULL), ACCEL_E_NULL);
-    CHECK_ST(accel_ane_pc_check(NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_proc_call_variant(0x204, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_check_proc_call(NULL), ACCEL_E_NULL);
 
     /* procedure calls: len cleared first, each of pc/out/len */
-    CHECK_ENCODE_NULLS(accel_ane_xl_encode_proc_call, &pc);
-    CHECK_ST(accel_ane_xl_decode_proc_call(NULL, 64, &pc), ACCEL_E_NULL);
-    CHECK_ST(accel_ane_xl_decode_proc_call(b, 64, NULL), ACCEL_E_NULL);
-    CHECK_ENCODE_NULLS(accel_ane_ctl_encode_proc_call, &pc);
-    CHECK_ST(accel_ane_ctl_decode_proc_call(NULL, 64, 4096, &ch, &pc), ACCEL_E_NULL);
-    CHECK_ST(accel_ane_ctl_decode_proc_call(b, 64, 4096, NULL, &pc), ACCEL_E_NULL);
-    CHECK_ST(accel_ane_ctl_decode_proc_call(b, 64, 4096, &ch, NULL), ACCEL_E_NULL);
-    CHECK_ST(accel_ane_chain_buf_check(NULL, 1), ACCEL_E_NULL);
+    CHECK_ENCODE_NULLS(accel_ane_encode_xl_proc_call, &pc);
+    CHECK_ST(accel_ane_decode_xl_proc_call(NULL, 64, &pc), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_decode_xl_proc_call(b, 64, NULL), ACCEL_E_NULL);
+    CHECK_ENCODE_NULLS(accel_ane_encode_ctl_proc_call, &pc);
+    CHECK_ST(accel_ane_decode_ctl_proc_call(NULL, 64, 4096, &ch, &pc), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_decode_ctl_proc_call(b, 64, 4096, NULL, &pc), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_decode_ctl_proc_call(b, 64, 4096, &ch, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_check_chain_buf(NULL, 1), ACCEL_E_NULL);
     CHECK_ST(accel_ane_decode_chain_buf(NULL, 64, 1, &cb), ACCEL_E_NULL);
     CHECK_ST(accel_ane_decode_chain_buf(b, 64, 1, NULL), ACCEL_E_NULL);
 
     /* trigger, rpc, return pid */
-    CHECK_ENCODE_NULLS(accel_ane_xl_encode_trigger, &t);
+    CHECK_ENCODE_NULLS(accel_ane_encode_xl_trigger, &t);
     t.id = 0x209; /* a valid trigger with a count but no array */
     t.nbr_requests = 1;
     t.nbr_output_sets = 1;
@@ -165,10 +165,10 @@ static void test_null_arguments(void)
     t.nbr_inputs = 1;
     t.inputs = NULL;
     len = 99;
-    CHECK_ST(accel_ane_xl_encode_trigger(&t, b, sizeof b, &len), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_encode_xl_trigger(&t, b, sizeof b, &len), ACCEL_E_NULL);
     CHECK_EQ(len, 0);
-    CHECK_ST(accel_ane_xl_decode_trigger(NULL, 64, &t), ACCEL_E_NULL);
-    CHECK_ST(accel_ane_xl_decode_trigger(b, 64, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_decode_xl_trigger(NULL, 64, &t), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_decode_xl_trigger(b, 64, NULL), ACCEL_E_NULL);
     len = 99;
     CHECK_ST(accel_ane_encode_rpc(b, 4, NULL, sizeof buf, &len), ACCEL_E_NULL);
     CHECK_EQ(len, 0);
@@ -184,9 +184,9 @@ static void test_null_arguments(void)
     CHECK_ST(accel_ane_decode_rpc(b, 16, NULL, &u32), ACCEL_E_NULL);
     CHECK_ST(accel_ane_decode_rpc(b, 16, &body, NULL), ACCEL_E_NULL);
     len = 99;
-    CHECK_ST(accel_ane_xl_encode_return_pid(5, NULL, sizeof b, &len), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_encode_xl_return_pid(5, NULL, sizeof b, &len), ACCEL_E_NULL);
     CHECK_EQ(len, 0);
-    CHECK_ST(accel_ane_xl_encode_return_pid(5, b, sizeof b, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_encode_xl_return_pid(5, b, sizeof b, NULL), ACCEL_E_NULL);
 
     /* control bodies */
     CHECK_ST(accel_ane_encode_property(1, 0x1000, 1, NULL, sizeof b), ACCEL_E_NULL);
@@ -275,19 +275,19 @@ static void test_null_arguments(void)
     CHECK_ST(accel_ane_bringup_event(NULL, 0, 0), ACCEL_E_NULL);
     accel_ane_bringup_init(&bu, 1);
     len = 99;
-    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, NULL, &se, 1, &len), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_encode_run_stats(NULL, &se, 1, buf, sizeof buf, &len), ACCEL_E_NULL);
     CHECK_EQ(len, 0);
-    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, &sh, &se, 1, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_encode_run_stats(&sh, &se, 1, buf, sizeof buf, NULL), ACCEL_E_NULL);
     len = 99;
-    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, &sh, NULL, 1, &len), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_encode_run_stats(&sh, NULL, 1, buf, sizeof buf, &len), ACCEL_E_NULL);
     CHECK_EQ(len, 0);
     v = 3;
-    CHECK_ST(accel_ane_decode_stats(NULL, 64, &sh, &v), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_decode_run_stats(NULL, 64, &sh, &v), ACCEL_E_NULL);
     CHECK_EQ(v, 0);
     v = 3;
-    CHECK_ST(accel_ane_decode_stats(b, 64, NULL, &v), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_decode_run_stats(b, 64, NULL, &v), ACCEL_E_NULL);
     CHECK_EQ(v, 0);
-    CHECK_ST(accel_ane_decode_stats(b, 64, &sh, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_decode_run_stats(b, 64, &sh, NULL), ACCEL_E_NULL);
     CHECK_ST(accel_ane_stats_engine_at(b, 64, 0, NULL), ACCEL_E_NULL);
     CHECK_ST(accel_ane_doorbell_emit(NULL, 0, 0), ACCEL_E_NULL);
     CHECK_ST(accel_ane_fabric_power_gate(NULL), ACCEL_E_NULL);

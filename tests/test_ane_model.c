@@ -357,6 +357,21 @@ static void test_msgq_and_pool(void)
     CHECK_EQ(n, 1); CHECK_EQ(out[0], 'x');
     CHECK_ST(accel_ane_msgq_recv(&q, out, 8, &n), ACCEL_OK);
     CHECK_EQ(n, 0);
+    /* the memory query: depth slots of 2 + width bytes, the refusals of init, overflow */
+    n = 1;
+    CHECK_ST(accel_ane_msgq_mem_size(2, 4, &n), ACCEL_OK);
+    CHECK_EQ(n, sizeof mem); /* 2 x (2 + 4) = 12, the buffer above that holds two messages */
+    CHECK_ST(accel_ane_msgq_mem_size(7, 0xFFFF, &n), ACCEL_OK);
+    CHECK_EQ(n, 7 * 0x10001UL);
+    CHECK_ST(accel_ane_msgq_mem_size(0, 4, &n), ACCEL_E_ARG);
+    CHECK_EQ(n, 0);
+    CHECK_ST(accel_ane_msgq_mem_size(2, 0, &n), ACCEL_E_ARG);
+    CHECK_ST(accel_ane_msgq_mem_size(2, 0x10000, &n), ACCEL_E_ARG);
+    CHECK_ST(accel_ane_msgq_mem_size((size_t)-1 / 6 + 1, 4, &n), ACCEL_E_OVERFLOW);
+    CHECK_EQ(n, 0);
+    CHECK_ST(accel_ane_msgq_mem_size((size_t)-1 / 6, 4, &n), ACCEL_OK);
+    CHECK_EQ(n, (size_t)-1 / 6 * 6);
+    CHECK_ST(accel_ane_msgq_mem_size(2, 4, NULL), ACCEL_E_NULL);
     CHECK_ST(accel_ane_pool_init(&p, 0), ACCEL_E_ARG);
     CHECK_ST(accel_ane_pool_init(&p, 33), ACCEL_E_ARG);
     REQUIRE_ST(accel_ane_pool_init(&p, 32), ACCEL_OK);
@@ -439,12 +454,12 @@ static void test_bringup_table(void)
     CHECK_STR(accel_ane_channel_name(7), "DATA_CHAIN_H2T");
     CHECK_STR(accel_ane_channel_name(8), "");
     /* heap must exceed twice the reservation */
-    CHECK_ST(accel_ane_boot_heap_check(201, 100), ACCEL_OK);
-    CHECK_ST(accel_ane_boot_heap_check(200, 100), ACCEL_E_ANE_INVARIANT);
-    CHECK_ST(accel_ane_boot_heap_check(0xFFFFFFFFu, 0x7FFFFFFFu), ACCEL_OK);
-    CHECK_ST(accel_ane_boot_heap_check(0xFFFFFFFFu, 0x80000000u), ACCEL_E_ANE_INVARIANT);
-    CHECK_ST(accel_ane_boot_heap_check(1, 0), ACCEL_OK);
-    CHECK_ST(accel_ane_boot_heap_check(0, 0), ACCEL_E_ANE_INVARIANT);
+    CHECK_ST(accel_ane_check_boot_heap(201, 100), ACCEL_OK);
+    CHECK_ST(accel_ane_check_boot_heap(200, 100), ACCEL_E_ANE_INVARIANT);
+    CHECK_ST(accel_ane_check_boot_heap(0xFFFFFFFFu, 0x7FFFFFFFu), ACCEL_OK);
+    CHECK_ST(accel_ane_check_boot_heap(0xFFFFFFFFu, 0x80000000u), ACCEL_E_ANE_INVARIANT);
+    CHECK_ST(accel_ane_check_boot_heap(1, 0), ACCEL_OK);
+    CHECK_ST(accel_ane_check_boot_heap(0, 0), ACCEL_E_ANE_INVARIANT);
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1 + 1),
              ACCEL_E_ANE_HANDSHAKE);
     CHECK_ST(accel_ane_bringup_event(&b, ACCEL_ANE_BU_EV_SCRATCH3, ACCEL_ANE_BU_MAGIC1), ACCEL_OK);
@@ -480,37 +495,37 @@ static void test_stats_buffer(void)
         e[i].engine_id = (uint32_t)i; e[i].type = 1; e[i].call_index = 2; e[i].engine_index = (uint32_t)i;
         e[i].counters[0] = 0xa0 + (uint32_t)i; e[i].counters[3] = 0xd0;
     }
-    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, &h, e, 2, &len), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_run_stats(&h, e, 2, buf, sizeof buf, &len), ACCEL_OK);
     CHECK_EQ(len, 0x28 + 0x40);
     CHECK_EQ(buf[0], 0x01); CHECK_EQ(buf[1], 0x01);
     CHECK_EQ(buf[4], 0x88); CHECK_EQ(buf[11], 0x11);
     CHECK_EQ(buf[0x0c], 0x0c); CHECK_EQ(buf[0x18], 0x18); CHECK_EQ(buf[0x1c], 0x99);
     CHECK_EQ(accel_load_u32le(buf + 0x24), 0x40);
     CHECK_EQ(accel_load_u32le(buf + 0x28 + 0x20 + 16), 0xa1);
-    CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_run_stats(buf, len, &g, &n), ACCEL_OK);
     CHECK_EQ(n, 2); CHECK_EQ_U64(g.timing, h.timing); CHECK_EQ(g.counter, 0x99);
     CHECK_ST(accel_ane_stats_engine_at(buf, len, 1, &ge), ACCEL_OK);
     CHECK_EQ(ge.engine_id, 1); CHECK_EQ(ge.counters[0], 0xa1); CHECK_EQ(ge.counters[3], 0xd0);
     CHECK_ST(accel_ane_stats_engine_at(buf, len, 2, &ge), ACCEL_E_ARG);
-    for (i = 0; i < len; i++) CHECK_ST(accel_ane_decode_stats(buf, i, &g, &n), ACCEL_E_TRUNCATED);
-    buf[1] = 0x02; CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n), ACCEL_E_ANE_STATS_MAGIC);
-    buf[1] = 0x01; buf[0x24] = 0x41; CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n),
+    for (i = 0; i < len; i++) CHECK_ST(accel_ane_decode_run_stats(buf, i, &g, &n), ACCEL_E_TRUNCATED);
+    buf[1] = 0x02; CHECK_ST(accel_ane_decode_run_stats(buf, len, &g, &n), ACCEL_E_ANE_STATS_MAGIC);
+    buf[1] = 0x01; buf[0x24] = 0x41; CHECK_ST(accel_ane_decode_run_stats(buf, len, &g, &n),
                                               ACCEL_E_MALFORMED);
-    buf[0x24] = 0x40; buf[0x10] = 1; CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n),
+    buf[0x24] = 0x40; buf[0x10] = 1; CHECK_ST(accel_ane_decode_run_stats(buf, len, &g, &n),
                                               ACCEL_E_MALFORMED);
     buf[0x10] = 0;
-    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, &h, e, 32, &len), ACCEL_OK);
-    CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n), ACCEL_OK); CHECK_EQ(n, 32);
+    CHECK_ST(accel_ane_encode_run_stats(&h, e, 32, buf, sizeof buf, &len), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_run_stats(buf, len, &g, &n), ACCEL_OK); CHECK_EQ(n, 32);
     accel_store_u32le(buf + 0x24, 33 * 0x20);
-    CHECK_ST(accel_ane_decode_stats(buf, sizeof buf, &g, &n), ACCEL_E_MALFORMED);
-    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, &h, e, 33, &len), ACCEL_E_ARG);
-    CHECK_ST(accel_ane_encode_stats(buf, 0x28 + 0x3f, &h, e, 2, &len), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_ane_decode_run_stats(buf, sizeof buf, &g, &n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_ane_encode_run_stats(&h, e, 33, buf, sizeof buf, &len), ACCEL_E_ARG);
+    CHECK_ST(accel_ane_encode_run_stats(&h, e, 2, buf, 0x28 + 0x3f, &len), ACCEL_E_BUFFER_TOO_SMALL);
     /* null-buffer rule: never mapped -> nothing written, no error */
-    CHECK_ST(accel_ane_encode_stats(NULL, 100, &h, e, 2, &len), ACCEL_OK); CHECK_EQ(len, 0);
-    CHECK_ST(accel_ane_encode_stats(buf, 0, &h, e, 2, &len), ACCEL_OK); CHECK_EQ(len, 0);
-    CHECK_ST(accel_ane_encode_stats(buf, sizeof buf, &h, e, 0, &len), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_run_stats(&h, e, 2, NULL, 100, &len), ACCEL_OK); CHECK_EQ(len, 0);
+    CHECK_ST(accel_ane_encode_run_stats(&h, e, 2, buf, 0, &len), ACCEL_OK); CHECK_EQ(len, 0);
+    CHECK_ST(accel_ane_encode_run_stats(&h, e, 0, buf, sizeof buf, &len), ACCEL_OK);
     CHECK_EQ(len, 0x28);
-    CHECK_ST(accel_ane_decode_stats(buf, len, &g, &n), ACCEL_OK); CHECK_EQ(n, 0);
+    CHECK_ST(accel_ane_decode_run_stats(buf, len, &g, &n), ACCEL_OK); CHECK_EQ(n, 0);
 }
 
 
@@ -522,7 +537,7 @@ static accel_status mk_call(uint8_t *b, uint32_t id, uint32_t prog, size_t *n)
     memset(&pc, 0, sizeof pc);
     pc.id = id; pc.program_id = prog; pc.priority = 4;
     pc.nbr_output_sets = 1; pc.nbr_td_partitions = 1; pc.nbr_event_masks = 1;
-    return accel_ane_xl_encode_proc_call(&pc, b, 256, n);
+    return accel_ane_encode_xl_proc_call(&pc, b, 256, n);
 }
 
 static void test_dispatcher(void)
@@ -568,7 +583,7 @@ static void test_dispatcher(void)
     memset(&t, 0, sizeof t);
     t.id = 0x209; t.cache_handler = h; t.exec_timestamp = 1; t.priority = 2;
     t.nbr_requests = 1; t.nbr_output_sets = 1;
-    REQUIRE_ST(accel_ane_xl_encode_trigger(&t, b, sizeof b, &n), ACCEL_OK);
+    REQUIRE_ST(accel_ane_encode_xl_trigger(&t, b, sizeof b, &n), ACCEL_OK);
     CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_OK);
     CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_BUSY); /* loop busy: not consumed */
     REQUIRE_ST(accel_ane_fw_model_complete(&fw), ACCEL_OK);
@@ -588,10 +603,10 @@ static void test_dispatcher(void)
     CHECK_EQ(fw.rpcs, 1);
     b[8] = 0;
     CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n + 8), ACCEL_E_ANE_RPC_MAGIC);
-    REQUIRE_ST(accel_ane_xl_encode_return_pid(3, b, sizeof b, &n), ACCEL_OK);
+    REQUIRE_ST(accel_ane_encode_xl_return_pid(3, b, sizeof b, &n), ACCEL_OK);
     CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_OK);
     CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n - 1), ACCEL_E_TRUNCATED);
-    REQUIRE_ST(accel_ane_xl_encode_hdr(0x2d, b, 8), ACCEL_OK);
+    REQUIRE_ST(accel_ane_encode_xl_hdr(0x2d, b, 8), ACCEL_OK);
     CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, 8), ACCEL_E_STATE);
     fw.data_file_load_enabled = 1;
     CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, 8), ACCEL_OK);
@@ -599,7 +614,7 @@ static void test_dispatcher(void)
     for (id = 0; id <= 0xFFFFu; id++) {
         accel_ane_fw_model f2;
         REQUIRE_ST(accel_ane_fw_model_init(&f2, 1), ACCEL_OK);
-        REQUIRE_ST(accel_ane_xl_encode_hdr(id, b, 8), ACCEL_OK);
+        REQUIRE_ST(accel_ane_encode_xl_hdr(id, b, 8), ACCEL_OK);
         if (accel_ane_fw_model_dispatch(&f2, b, 8) == ACCEL_E_ANE_UNSUPPORTED_CMD) {
             CHECK(!accel_ane_xl_accepts(id));
             CHECK_EQ(f2.faulted, 1);
@@ -608,7 +623,7 @@ static void test_dispatcher(void)
         }
     }
     CHECK_EQ(fastn, 9);
-    REQUIRE_ST(accel_ane_xl_encode_hdr(0x200, b, 8), ACCEL_OK);
+    REQUIRE_ST(accel_ane_encode_xl_hdr(0x200, b, 8), ACCEL_OK);
     CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, 8), ACCEL_E_ANE_UNSUPPORTED_CMD);
     REQUIRE_ST(mk_call(b, 0x204, 143, &n), ACCEL_OK);
     CHECK_ST(accel_ane_fw_model_dispatch(&fw, b, n), ACCEL_E_ANE_INVARIANT);

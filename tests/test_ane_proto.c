@@ -88,44 +88,44 @@ static void test_ctl_header(void)
     accel_ane_ctl_hdr h, g;
     const uint8_t *body;
     h.id = 0x41; h.size = 16; h.priority = 5; h.program_id = 3; h.process_id = -1; h.procedure_id = 7;
-    CHECK_ST(accel_ane_ctl_encode_hdr(&h, buf, 24), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_ctl_hdr(&h, buf, 24), ACCEL_OK);
     CHECK_MEM(buf, want, 24);
-    CHECK_ST(accel_ane_ctl_encode_hdr(&h, buf, 23), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_ane_encode_ctl_hdr(&h, buf, 23), ACCEL_E_BUFFER_TOO_SMALL);
     memset(buf + 24, 0xab, 16);
-    CHECK_ST(accel_ane_ctl_decode_hdr(buf, 40, 40, &g, &body), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_ctl_hdr(buf, 40, 40, &g, &body), ACCEL_OK);
     CHECK(body == buf + 24);
     CHECK_EQ(g.process_id, -1); CHECK_EQ(g.program_id, 3); CHECK_EQ(g.procedure_id, 7);
     /* maxCmdBufSize >= 24 + size: 40 is the boundary */
-    CHECK_ST(accel_ane_ctl_decode_hdr(buf, 40, 39, &g, &body), ACCEL_E_ANE_MSG_SIZE);
+    CHECK_ST(accel_ane_decode_ctl_hdr(buf, 40, 39, &g, &body), ACCEL_E_ANE_MSG_SIZE);
     CHECK(body == NULL);
-    CHECK_ST(accel_ane_ctl_decode_hdr(buf, 39, 40, &g, &body), ACCEL_E_TRUNCATED);
-    CHECK_ST(accel_ane_ctl_decode_hdr(buf, 23, 40, &g, &body), ACCEL_E_TRUNCATED);
-    CHECK_ST(accel_ane_ctl_decode_hdr(buf, 40, 23, &g, &body), ACCEL_E_ANE_MSG_SIZE);
+    CHECK_ST(accel_ane_decode_ctl_hdr(buf, 39, 40, &g, &body), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_ane_decode_ctl_hdr(buf, 23, 40, &g, &body), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_ane_decode_ctl_hdr(buf, 40, 23, &g, &body), ACCEL_E_ANE_MSG_SIZE);
     accel_store_u32le(buf + 4, 0xFFFFFFFFu);
-    CHECK_ST(accel_ane_ctl_decode_hdr(buf, 40, 40, &g, &body), ACCEL_E_ANE_MSG_SIZE);
+    CHECK_ST(accel_ane_decode_ctl_hdr(buf, 40, 40, &g, &body), ACCEL_E_ANE_MSG_SIZE);
     if (sizeof(size_t) > 4) /* a bound above 4 GiB must not wrap into a small one */
-        CHECK_ST(accel_ane_ctl_decode_hdr(buf, 40, (size_t)0x100000018ULL, &g, &body), ACCEL_E_TRUNCATED);
-    h.id = 0x5c; CHECK_ST(accel_ane_ctl_encode_hdr(&h, buf, 24), ACCEL_OK);
-    h.id = 0x5d; CHECK_ST(accel_ane_ctl_encode_hdr(&h, buf, 24), ACCEL_E_ANE_ID);
-    h.id = 0xFFFFFFFFu; CHECK_ST(accel_ane_ctl_encode_hdr(&h, buf, 24), ACCEL_E_ANE_ID);
+        CHECK_ST(accel_ane_decode_ctl_hdr(buf, 40, (size_t)0x100000018ULL, &g, &body), ACCEL_E_TRUNCATED);
+    h.id = 0x5c; CHECK_ST(accel_ane_encode_ctl_hdr(&h, buf, 24), ACCEL_OK);
+    h.id = 0x5d; CHECK_ST(accel_ane_encode_ctl_hdr(&h, buf, 24), ACCEL_E_ANE_ID);
+    h.id = 0xFFFFFFFFu; CHECK_ST(accel_ane_encode_ctl_hdr(&h, buf, 24), ACCEL_E_ANE_ID);
     h.id = 0x41;
-    h.priority = 7; CHECK_ST(accel_ane_ctl_encode_hdr(&h, buf, 24), ACCEL_OK);
-    h.priority = 8; CHECK_ST(accel_ane_ctl_encode_hdr(&h, buf, 24), ACCEL_E_ANE_PRIORITY);
+    h.priority = 7; CHECK_ST(accel_ane_encode_ctl_hdr(&h, buf, 24), ACCEL_OK);
+    h.priority = 8; CHECK_ST(accel_ane_encode_ctl_hdr(&h, buf, 24), ACCEL_E_ANE_PRIORITY);
     h.priority = 0;
-    h.program_id = -2; CHECK_ST(accel_ane_ctl_encode_hdr(&h, buf, 24), ACCEL_E_ANE_PROGRAM_ID);
+    h.program_id = -2; CHECK_ST(accel_ane_encode_ctl_hdr(&h, buf, 24), ACCEL_E_ANE_PROGRAM_ID);
     h.program_id = -1; h.process_id = -2;
-    CHECK_ST(accel_ane_ctl_encode_hdr(&h, buf, 24), ACCEL_E_ANE_PROCESS_ID);
+    CHECK_ST(accel_ane_encode_ctl_hdr(&h, buf, 24), ACCEL_E_ANE_PROCESS_ID);
     h.process_id = 0x7FFFFFFF; h.size = 0;
-    CHECK_ST(accel_ane_ctl_encode_hdr(&h, buf, 24), ACCEL_OK);
-    CHECK_ST(accel_ane_ctl_decode_hdr(buf, 24, 24, &g, NULL), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_ctl_hdr(&h, buf, 24), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_ctl_hdr(buf, 24, 24, &g, NULL), ACCEL_OK);
     CHECK_EQ(g.process_id, 0x7FFFFFFF);
     /* a decoded header gets the same checks */
     buf[8] = 8;
-    CHECK_ST(accel_ane_ctl_decode_hdr(buf, 24, 24, &g, NULL), ACCEL_E_ANE_PRIORITY);
+    CHECK_ST(accel_ane_decode_ctl_hdr(buf, 24, 24, &g, NULL), ACCEL_E_ANE_PRIORITY);
     buf[8] = 0; buf[0] = 0x5d;
-    CHECK_ST(accel_ane_ctl_decode_hdr(buf, 24, 24, &g, NULL), ACCEL_E_ANE_ID);
+    CHECK_ST(accel_ane_decode_ctl_hdr(buf, 24, 24, &g, NULL), ACCEL_E_ANE_ID);
     buf[0] = 0x41; accel_store_u32le(buf + 12, 0xFFFFFFFEu);
-    CHECK_ST(accel_ane_ctl_decode_hdr(buf, 24, 24, &g, NULL), ACCEL_E_ANE_PROGRAM_ID);
+    CHECK_ST(accel_ane_decode_ctl_hdr(buf, 24, 24, &g, NULL), ACCEL_E_ANE_PROGRAM_ID);
 }
 
 static accel_ane_proc_call plain(void)
@@ -146,35 +146,35 @@ static void test_proc_call_plain(void)
         0x00, 0x10, 0, 0, 0, 0, 0, 0, 0x4c, 0, 0, 0, 0, 0, 0, 0};
     accel_ane_proc_call pc = plain(), g;
     pc.stats_buffer = 0x1000; pc.stats_size = 0x4c;
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
     CHECK_EQ(blen, 0x40);
     CHECK_MEM(buf, want, 0x40);
-    CHECK_ST(accel_ane_xl_decode_proc_call(want, 0x40, &g), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_proc_call(want, 0x40, &g), ACCEL_OK);
     CHECK_EQ(g.program_id, 2); CHECK_EQ(g.proc_id, 3); CHECK_EQ(g.proc, 4); CHECK_EQ(g.priority, 5);
     CHECK_EQ(g.stats_buffer, 0x1000); CHECK_EQ(g.stats_size, 0x4c);
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, buf, 0x3f, &blen), ACCEL_E_BUFFER_TOO_SMALL);
-    CHECK_ST(accel_ane_xl_decode_proc_call(want, 0x3f, &g), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&pc, buf, 0x3f, &blen), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_ST(accel_ane_decode_xl_proc_call(want, 0x3f, &g), ACCEL_E_TRUNCATED);
     memcpy(buf, want, 0x40); buf[0x40] = 0;
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, 0x41, &g), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, 0x41, &g), ACCEL_E_MALFORMED);
     /* ids: the variant 0x212 shares the plain layout; non-fast-path ids would panic the fw */
     buf[4] = 0x12;
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, 0x40, &g), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, 0x40, &g), ACCEL_OK);
     buf[4] = 0x00;
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, 0x40, &g), ACCEL_E_ANE_UNSUPPORTED_CMD);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, 0x40, &g), ACCEL_E_ANE_UNSUPPORTED_CMD);
     buf[4] = 0x09;
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, 0x40, &g), ACCEL_E_ANE_ID); /* a trigger */
-    pc.id = 0x200; CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_ID);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, 7, &g), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, 0x40, &g), ACCEL_E_ANE_ID); /* a trigger */
+    pc.id = 0x200; CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_ID);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, 7, &g), ACCEL_E_TRUNCATED);
 }
 
 #define PC_EXPECT(field, okv, badv, st)                                   \
     do {                                                                  \
         accel_ane_proc_call t_ = base;                                    \
         t_.field = okv;                                                   \
-        CHECK_ST(accel_ane_pc_check(&t_), ACCEL_OK);                      \
+        CHECK_ST(accel_ane_check_proc_call(&t_), ACCEL_OK);                      \
         t_.field = badv;                                                  \
-        CHECK_ST(accel_ane_pc_check(&t_), st);                            \
-        CHECK_ST(accel_ane_xl_encode_proc_call(&t_, buf, sizeof buf, &blen), st); \
+        CHECK_ST(accel_ane_check_proc_call(&t_), st);                            \
+        CHECK_ST(accel_ane_encode_xl_proc_call(&t_, buf, sizeof buf, &blen), st); \
     } while (0)
 
 static void test_proc_call_limits(void)
@@ -202,22 +202,22 @@ static void test_proc_call_limits(void)
     PC_EXPECT(priority, 0, 8, ACCEL_E_ANE_PRIORITY);
     /* decoder sees the same rules */
     base = plain();
-    CHECK_ST(accel_ane_xl_encode_proc_call(&base, buf, sizeof buf, &blen), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&base, buf, sizeof buf, &blen), ACCEL_OK);
     accel_store_u32le(buf + 0x08, 144);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_E_ANE_PROGRAM_ID);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_E_ANE_PROGRAM_ID);
     accel_store_u32le(buf + 0x08, 143); accel_store_u32le(buf + 0x0c, 288);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_E_ANE_PROCEDURE_ID);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_E_ANE_PROCEDURE_ID);
     accel_store_u32le(buf + 0x0c, 287); accel_store_u32le(buf + 0x14, 8);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_E_ANE_PRIORITY);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_E_ANE_PRIORITY);
     accel_store_u32le(buf + 0x14, 0); /* the firmware admits the realtime band on decode */
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_OK);
     accel_store_u32le(buf + 0x18, 2);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_E_ANE_OUTPUT_SETS);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_E_ANE_OUTPUT_SETS);
     accel_store_u32le(buf + 0x18, 1); accel_store_u32le(buf + 0x2c, 1);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_E_ANE_VARIANT);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_E_ANE_VARIANT);
     accel_store_u32le(buf + 0x2c, 0);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_OK);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, ACCEL_ANE_CALL_CONTAINER_SIZE + 1, &g),
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, ACCEL_ANE_CALL_CONTAINER_SIZE + 1, &g),
              ACCEL_E_ANE_MSG_SIZE);
 }
 
@@ -254,72 +254,72 @@ static void test_proc_call_bars(void)
     want[0x40 + 24 + 1] = 0x01;
     want[0x60] = 2; want[0x64] = 0x68;
     want[0x68] = 0; want[0x6c] = 1;
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
     CHECK_EQ(blen, 0x70);
     CHECK_MEM(buf, want, 0x70);
-    CHECK_ST(accel_ane_xl_decode_proc_call(want, 0x70, &g), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_proc_call(want, 0x70, &g), ACCEL_OK);
     CHECK_EQ(g.nbr_bars, 1); CHECK_EQ(g.exec_order_offset, 0x68);
     CHECK(g.raw_bars == want + 0x40);
     CHECK(g.raw_exec_order == want + 0x68);
     CHECK_ST(accel_ane_decode_bar(g.raw_bars, 32, &b), ACCEL_OK);
     CHECK_EQ(b.buf_size, 0x100);
-    CHECK_ST(accel_ane_xl_decode_proc_call(want, 0x6f, &g), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_ane_decode_xl_proc_call(want, 0x6f, &g), ACCEL_E_TRUNCATED);
     /* counts: 32 bars and 128 order entries are the largest */
     pc = with_bars(32, 128);
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
     CHECK_EQ(blen, 0x40 + 32 * 32 + 8 + 128 * 4);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_OK);
     pc = with_bars(33, 1);
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_CUSTOM_BARS);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_CUSTOM_BARS);
     pc = with_bars(1, 129);
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_EXEC_ORDER);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_EXEC_ORDER);
     pc = with_bars(1, 0);
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_EXEC_ORDER);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_EXEC_ORDER);
     pc = with_bars(0, 1);
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
     /* offset rules: callSize <= offset, aligned, offset + 4n <= container */
     pc = with_bars(1, 2);
     call = 0x40 + 32 + 8;
-    pc.exec_order_offset = call; CHECK_ST(accel_ane_pc_check(&pc), ACCEL_OK);
-    pc.exec_order_offset = call - 4; CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_EXEC_ORDER_OFFSET);
-    pc.exec_order_offset = call + 2; CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_EXEC_ORDER_OFFSET);
+    pc.exec_order_offset = call; CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_OK);
+    pc.exec_order_offset = call - 4; CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_EXEC_ORDER_OFFSET);
+    pc.exec_order_offset = call + 2; CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_EXEC_ORDER_OFFSET);
     pc.exec_order_offset = ACCEL_ANE_CALL_CONTAINER_SIZE - 8;
-    CHECK_ST(accel_ane_pc_check(&pc), ACCEL_OK);
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
+    CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
     CHECK_EQ(blen, ACCEL_ANE_CALL_CONTAINER_SIZE);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_OK);
     pc.exec_order_offset = ACCEL_ANE_CALL_CONTAINER_SIZE - 4;
-    CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_EXEC_ORDER_OFFSET);
+    CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_EXEC_ORDER_OFFSET);
     pc.exec_order_offset = 0xFFFFFFFCu;
-    CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_EXEC_ORDER_OFFSET);
+    CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_EXEC_ORDER_OFFSET);
     /* decoder: offset 0 and an offset inside the call */
     memcpy(buf, want, 0x70);
     accel_store_u32le(buf + 0x64, 0);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, 0x70, &g), ACCEL_E_ANE_EXEC_ORDER_OFFSET);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, 0x70, &g), ACCEL_E_ANE_EXEC_ORDER_OFFSET);
     accel_store_u32le(buf + 0x64, 0x64);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, 0x70, &g), ACCEL_E_ANE_EXEC_ORDER_OFFSET);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, 0x70, &g), ACCEL_E_ANE_EXEC_ORDER_OFFSET);
     accel_store_u32le(buf + 0x64, 0x68);
     accel_store_u32le(buf + 0x2c, 33);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, 0x70, &g), ACCEL_E_ANE_CUSTOM_BARS);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, 0x70, &g), ACCEL_E_ANE_CUSTOM_BARS);
     accel_store_u32le(buf + 0x2c, 0xFFFFFFFFu);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, 0x70, &g), ACCEL_E_ANE_CUSTOM_BARS);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, 0x70, &g), ACCEL_E_ANE_CUSTOM_BARS);
     accel_store_u32le(buf + 0x2c, 1);
     /* bar records: type, config, id */
     buf[0x40] = 1;
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, 0x70, &g), ACCEL_E_ANE_BAR_TYPE);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, 0x70, &g), ACCEL_E_ANE_BAR_TYPE);
     buf[0x40] = 0; buf[0x44] = 1;
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, 0x70, &g), ACCEL_E_ANE_BAR_TYPE);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, 0x70, &g), ACCEL_E_ANE_BAR_TYPE);
     buf[0x44] = 0; buf[0x48] = 32;
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, 0x70, &g), ACCEL_E_ANE_BAR_ID);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, 0x70, &g), ACCEL_E_ANE_BAR_ID);
     buf[0x48] = 31;
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, 0x70, &g), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, 0x70, &g), ACCEL_OK);
     pc = with_bars(1, 1);
     g_bars[0].cfg = 1;
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_BAR_TYPE);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_BAR_TYPE);
     g_bars[0].cfg = 0; g_bars[0].bar_id = 32;
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_BAR_ID);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_BAR_ID);
     pc.bars = NULL; g_bars[0].bar_id = 0;
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_NULL);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_NULL);
 }
 
 static accel_ane_event g_ev[200];
@@ -343,7 +343,7 @@ static void test_proc_call_events(void)
                                         0x6b, 0, 0, 0, 0, 0, 0, 0};
     accel_ane_proc_call pc = with_events(1, 1), g;
     accel_ane_event e;
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
     CHECK_EQ(blen, 0x40 + 8 + 48);
     CHECK_EQ(accel_load_u16le(buf + 4), 0x211);
     CHECK_EQ(accel_load_u32le(buf + 0x24), 1);
@@ -351,7 +351,7 @@ static void test_proc_call_events(void)
     CHECK_EQ(accel_load_u32le(buf + 0x40), 0);
     CHECK_EQ(accel_load_u64le(buf + 0x48 + 8), 0);      /* wait[0].id */
     CHECK_EQ(accel_load_u64le(buf + 0x48 + 24 + 8), 100); /* signal[0].id */
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_OK);
     CHECK_ST(accel_ane_decode_event(g.raw_signal, 24, &e), ACCEL_OK);
     CHECK_EQ(e.id, 100); CHECK_EQ(e.value, 200);
     e.type = 1; e.target_mask = 0xf; e.id = 7; e.value = 0x6b;
@@ -360,40 +360,40 @@ static void test_proc_call_events(void)
     CHECK_ST(accel_ane_encode_event(&e, buf, 23), ACCEL_E_BUFFER_TOO_SMALL);
     CHECK_ST(accel_ane_decode_event(ev_want, 23, &e), ACCEL_E_TRUNCATED);
     /* limits */
-    pc = with_events(0, 16); CHECK_ST(accel_ane_pc_check(&pc), ACCEL_OK);
-    pc = with_events(0, 17); CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_SIGNAL_EVENTS);
-    pc = with_events(1, 0); CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_SIGNAL_EVENTS);
-    pc = with_events(0, 0); CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_NO_EVENTS);
-    pc = with_events(1, 0xFFFFFFFFu); CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_SIGNAL_EVENTS);
+    pc = with_events(0, 16); CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_OK);
+    pc = with_events(0, 17); CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_SIGNAL_EVENTS);
+    pc = with_events(1, 0); CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_SIGNAL_EVENTS);
+    pc = with_events(0, 0); CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_NO_EVENTS);
+    pc = with_events(1, 0xFFFFFFFFu); CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_SIGNAL_EVENTS);
     pc = with_events(0, 1);
-    pc.subnet_custom_order = 1; CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_SUBNET_ORDER);
+    pc.subnet_custom_order = 1; CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_SUBNET_ORDER);
     pc.subnet_custom_order = 0;
-    pc.shared_events_active = 1; CHECK_ST(accel_ane_pc_check(&pc), ACCEL_OK);
-    pc.shared_events_active = 2; CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_SHARED_EVENTS);
+    pc.shared_events_active = 1; CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_OK);
+    pc.shared_events_active = 2; CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_SHARED_EVENTS);
     pc = with_events(0, 1);
-    pc.nbr_bars = 1; CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_VARIANT);
-    pc.nbr_bars = 0; pc.nbr_exec_order = 1; CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_VARIANT);
+    pc.nbr_bars = 1; CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_VARIANT);
+    pc.nbr_bars = 0; pc.nbr_exec_order = 1; CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_VARIANT);
     /* the container bounds wait events: 0x48 + (w + 1) * 24 <= 4096 -> w <= 166 */
     pc = with_events(166, 1);
-    CHECK_ST(accel_ane_xl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_OK);
-    pc = with_events(167, 1); CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_MSG_SIZE);
-    pc = with_events(0xFFFFFFFFu, 1); CHECK_ST(accel_ane_pc_check(&pc), ACCEL_E_ANE_MSG_SIZE);
+    CHECK_ST(accel_ane_encode_xl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_OK);
+    pc = with_events(167, 1); CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_MSG_SIZE);
+    pc = with_events(0xFFFFFFFFu, 1); CHECK_ST(accel_ane_check_proc_call(&pc), ACCEL_E_ANE_MSG_SIZE);
     /* decoder: counts from the wire */
     pc = with_events(1, 1);
-    REQUIRE_ST(accel_ane_xl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
+    REQUIRE_ST(accel_ane_encode_xl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
     accel_store_u32le(buf + 0x28, 17);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_E_ANE_SIGNAL_EVENTS);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_E_ANE_SIGNAL_EVENTS);
     accel_store_u32le(buf + 0x28, 2);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_E_TRUNCATED);
     accel_store_u32le(buf + 0x28, 1); accel_store_u32le(buf + 0x40, 1);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_E_ANE_SUBNET_ORDER);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_E_ANE_SUBNET_ORDER);
     accel_store_u32le(buf + 0x40, 0); accel_store_u32le(buf + 0x44, 2);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_E_ANE_SHARED_EVENTS);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_E_ANE_SHARED_EVENTS);
     accel_store_u32le(buf + 0x44, 0);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, 0x47, &g), ACCEL_E_TRUNCATED);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen - 1, &g), ACCEL_E_TRUNCATED);
-    CHECK_ST(accel_ane_xl_decode_proc_call(buf, blen, &g), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, 0x47, &g), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen - 1, &g), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_ane_decode_xl_proc_call(buf, blen, &g), ACCEL_OK);
 }
 
 static accel_ane_chain_buf g_in[17];
@@ -417,45 +417,45 @@ static void test_trigger(void)
         1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0};
     accel_ane_trigger t = trig(1), g;
     accel_ane_chain_buf cb;
-    CHECK_ST(accel_ane_xl_encode_trigger(&t, buf, sizeof buf, &blen), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_xl_trigger(&t, buf, sizeof buf, &blen), ACCEL_OK);
     CHECK_EQ(blen, 0x38);
     CHECK_MEM(buf, want, 0x38);
-    CHECK_ST(accel_ane_xl_decode_trigger(want, 0x38, &g), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_trigger(want, 0x38, &g), ACCEL_OK);
     CHECK_EQ_U64(g.cache_handler, 0x1122334455667788ULL);
-    CHECK_ST(accel_ane_xl_decode_trigger(want, 0x37, &g), ACCEL_E_TRUNCATED);
-    CHECK_ST(accel_ane_xl_decode_trigger(want, 0x27, &g), ACCEL_E_TRUNCATED);
-    t = trig(16); CHECK_ST(accel_ane_xl_encode_trigger(&t, buf, sizeof buf, &blen), ACCEL_OK);
-    CHECK_ST(accel_ane_xl_decode_trigger(buf, blen, &g), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_trigger(want, 0x37, &g), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_ane_decode_xl_trigger(want, 0x27, &g), ACCEL_E_TRUNCATED);
+    t = trig(16); CHECK_ST(accel_ane_encode_xl_trigger(&t, buf, sizeof buf, &blen), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_trigger(buf, blen, &g), ACCEL_OK);
     buf[blen] = 0;
-    CHECK_ST(accel_ane_xl_decode_trigger(buf, blen + 1, &g), ACCEL_E_MALFORMED);
-    t = trig(17); CHECK_ST(accel_ane_xl_encode_trigger(&t, buf, sizeof buf, &blen), ACCEL_E_ANE_INPUT_BUFFERS);
-    t = trig(0); CHECK_ST(accel_ane_xl_encode_trigger(&t, buf, sizeof buf, &blen), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_xl_trigger(buf, blen + 1, &g), ACCEL_E_MALFORMED);
+    t = trig(17); CHECK_ST(accel_ane_encode_xl_trigger(&t, buf, sizeof buf, &blen), ACCEL_E_ANE_INPUT_BUFFERS);
+    t = trig(0); CHECK_ST(accel_ane_encode_xl_trigger(&t, buf, sizeof buf, &blen), ACCEL_OK);
     t = trig(1); t.nbr_requests = 2;
-    CHECK_ST(accel_ane_xl_encode_trigger(&t, buf, sizeof buf, &blen), ACCEL_E_ANE_REQUESTS_IN_LIST);
+    CHECK_ST(accel_ane_encode_xl_trigger(&t, buf, sizeof buf, &blen), ACCEL_E_ANE_REQUESTS_IN_LIST);
     t.nbr_requests = 0;
-    CHECK_ST(accel_ane_xl_encode_trigger(&t, buf, sizeof buf, &blen), ACCEL_E_ANE_REQUESTS_IN_LIST);
+    CHECK_ST(accel_ane_encode_xl_trigger(&t, buf, sizeof buf, &blen), ACCEL_E_ANE_REQUESTS_IN_LIST);
     t = trig(1); t.nbr_output_sets = 2;
-    CHECK_ST(accel_ane_xl_encode_trigger(&t, buf, sizeof buf, &blen), ACCEL_E_ANE_OUTPUT_SETS);
+    CHECK_ST(accel_ane_encode_xl_trigger(&t, buf, sizeof buf, &blen), ACCEL_E_ANE_OUTPUT_SETS);
     t = trig(1); t.priority = 1;
-    CHECK_ST(accel_ane_xl_encode_trigger(&t, buf, sizeof buf, &blen), ACCEL_E_ANE_PRIORITY_BAND);
+    CHECK_ST(accel_ane_encode_xl_trigger(&t, buf, sizeof buf, &blen), ACCEL_E_ANE_PRIORITY_BAND);
     t = trig(1); t.id = 0x20a;
-    CHECK_ST(accel_ane_xl_encode_trigger(&t, buf, sizeof buf, &blen), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_xl_trigger(&t, buf, sizeof buf, &blen), ACCEL_OK);
     t.id = 0x204;
-    CHECK_ST(accel_ane_xl_encode_trigger(&t, buf, sizeof buf, &blen), ACCEL_E_ANE_ID);
+    CHECK_ST(accel_ane_encode_xl_trigger(&t, buf, sizeof buf, &blen), ACCEL_E_ANE_ID);
     /* chained buffer rules */
     cb.type = 1; cb.output_set_id = 0; cb.address = 0xFFFFFFFFu;
-    CHECK_ST(accel_ane_chain_buf_check(&cb, 1), ACCEL_OK);
-    cb.address = 0x100000000ULL; CHECK_ST(accel_ane_chain_buf_check(&cb, 1), ACCEL_E_ANE_CHAIN_ADDR);
-    cb.address = 0; cb.output_set_id = 1; CHECK_ST(accel_ane_chain_buf_check(&cb, 1), ACCEL_E_ANE_CHAIN_BUF);
-    cb.output_set_id = 0; cb.type = 2; CHECK_ST(accel_ane_chain_buf_check(&cb, 1), ACCEL_E_ANE_CHAIN_BUF);
+    CHECK_ST(accel_ane_check_chain_buf(&cb, 1), ACCEL_OK);
+    cb.address = 0x100000000ULL; CHECK_ST(accel_ane_check_chain_buf(&cb, 1), ACCEL_E_ANE_CHAIN_ADDR);
+    cb.address = 0; cb.output_set_id = 1; CHECK_ST(accel_ane_check_chain_buf(&cb, 1), ACCEL_E_ANE_CHAIN_BUF);
+    cb.output_set_id = 0; cb.type = 2; CHECK_ST(accel_ane_check_chain_buf(&cb, 1), ACCEL_E_ANE_CHAIN_BUF);
     t = trig(1); g_in[0].address = 0x100000000ULL;
-    CHECK_ST(accel_ane_xl_encode_trigger(&t, buf, sizeof buf, &blen), ACCEL_E_ANE_CHAIN_ADDR);
+    CHECK_ST(accel_ane_encode_xl_trigger(&t, buf, sizeof buf, &blen), ACCEL_E_ANE_CHAIN_ADDR);
     memcpy(buf, want, 0x38); buf[0x30 + 4] = 1; /* address high word */
-    CHECK_ST(accel_ane_xl_decode_trigger(buf, 0x38, &g), ACCEL_E_ANE_CHAIN_ADDR);
+    CHECK_ST(accel_ane_decode_xl_trigger(buf, 0x38, &g), ACCEL_E_ANE_CHAIN_ADDR);
     memcpy(buf, want, 0x38); accel_store_u32le(buf + 0x20, 17);
-    CHECK_ST(accel_ane_xl_decode_trigger(buf, 0x38, &g), ACCEL_E_ANE_INPUT_BUFFERS);
+    CHECK_ST(accel_ane_decode_xl_trigger(buf, 0x38, &g), ACCEL_E_ANE_INPUT_BUFFERS);
     accel_store_u32le(buf + 0x20, 2);
-    CHECK_ST(accel_ane_xl_decode_trigger(buf, 0x38, &g), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_ane_decode_xl_trigger(buf, 0x38, &g), ACCEL_E_TRUNCATED);
 }
 
 static uint8_t big[0x800000 + 16];
@@ -544,9 +544,9 @@ static void test_ctl_bodies(void)
     CHECK_ST(accel_ane_decode_force_disable(buf, 4), ACCEL_E_ANE_FORCE_DISABLE);
     CHECK_ST(accel_ane_decode_force_disable(buf, 3), ACCEL_E_TRUNCATED);
     /* return process id */
-    CHECK_ST(accel_ane_xl_encode_return_pid(5, buf, 12, &blen), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_xl_return_pid(5, buf, 12, &blen), ACCEL_OK);
     CHECK_EQ(blen, 12); CHECK_EQ(buf[4], 0x04); CHECK_EQ(buf[5], 0x04); CHECK_EQ(buf[8], 5);
-    CHECK_ST(accel_ane_xl_encode_return_pid(-1, buf, 12, &blen), ACCEL_E_ANE_PROCESS_ID);
+    CHECK_ST(accel_ane_encode_xl_return_pid(-1, buf, 12, &blen), ACCEL_E_ANE_PROCESS_ID);
 }
 
 static void test_notifications(void)
@@ -611,14 +611,14 @@ static void test_notifications(void)
     CHECK_EQ(g.kind, ACCEL_ANE_NOTE_OTHER); CHECK_EQ(g.payload_len, 2);
     /* direction: a host command is not a notification; BOTH passes */
     n.id = 0x204; CHECK_ST(accel_ane_encode_note(&n, buf, sizeof buf, &blen), ACCEL_E_ANE_DIRECTION);
-    REQUIRE_ST(accel_ane_xl_encode_hdr(0x204, buf, 8), ACCEL_OK);
+    REQUIRE_ST(accel_ane_encode_xl_hdr(0x204, buf, 8), ACCEL_OK);
     CHECK_ST(accel_ane_decode_note(buf, 8, &g), ACCEL_E_ANE_DIRECTION);
-    REQUIRE_ST(accel_ane_xl_encode_hdr(0x5555, buf, 8), ACCEL_OK);
+    REQUIRE_ST(accel_ane_encode_xl_hdr(0x5555, buf, 8), ACCEL_OK);
     CHECK_ST(accel_ane_decode_note(buf, 8, &g), ACCEL_E_ANE_ID);
-    REQUIRE_ST(accel_ane_xl_encode_hdr(0xff00, buf, 8), ACCEL_OK);
+    REQUIRE_ST(accel_ane_encode_xl_hdr(0xff00, buf, 8), ACCEL_OK);
     CHECK_ST(accel_ane_decode_note(buf, 8, &g), ACCEL_OK);
     CHECK_ST(accel_ane_decode_note(buf, 7, &g), ACCEL_E_TRUNCATED);
-    CHECK_ST(accel_ane_xl_encode_hdr(0x10000, buf, 8), ACCEL_E_ANE_ID);
+    CHECK_ST(accel_ane_encode_xl_hdr(0x10000, buf, 8), ACCEL_E_ANE_ID);
 }
 
 
@@ -632,31 +632,31 @@ static void test_ctl_proc_call(void)
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     accel_ane_proc_call pc = plain(), g;
     accel_ane_ctl_hdr h;
-    CHECK_ST(accel_ane_ctl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
+    CHECK_ST(accel_ane_encode_ctl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_OK);
     CHECK_EQ(blen, 0x40);
     CHECK_MEM(buf, want, 0x40);
-    CHECK_ST(accel_ane_ctl_decode_proc_call(want, 0x40, 0x40, &h, &g), ACCEL_OK);
+    CHECK_ST(accel_ane_decode_ctl_proc_call(want, 0x40, 0x40, &h, &g), ACCEL_OK);
     CHECK_EQ(g.program_id, 2); CHECK_EQ(g.proc_id, 3); CHECK_EQ(g.proc, 4); CHECK_EQ(g.priority, 5);
     CHECK_EQ(g.nbr_output_sets, 1);
-    CHECK_ST(accel_ane_ctl_decode_proc_call(want, 0x40, 0x3f, &h, &g), ACCEL_E_ANE_MSG_SIZE);
-    CHECK_ST(accel_ane_ctl_decode_proc_call(want, 0x3f, 0x40, &h, &g), ACCEL_E_TRUNCATED);
+    CHECK_ST(accel_ane_decode_ctl_proc_call(want, 0x40, 0x3f, &h, &g), ACCEL_E_ANE_MSG_SIZE);
+    CHECK_ST(accel_ane_decode_ctl_proc_call(want, 0x3f, 0x40, &h, &g), ACCEL_E_TRUNCATED);
     memcpy(buf, want, 0x40); buf[0x40] = 0;
-    CHECK_ST(accel_ane_ctl_decode_proc_call(buf, 0x41, 0x41, &h, &g), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_ane_decode_ctl_proc_call(buf, 0x41, 0x41, &h, &g), ACCEL_E_MALFORMED);
     buf[0] = 0x42;
-    CHECK_ST(accel_ane_ctl_decode_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_ID);
+    CHECK_ST(accel_ane_decode_ctl_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_ID);
     buf[0] = 0x41; accel_store_u32le(buf + 12, 0xFFFFFFFFu); /* unbound program */
-    CHECK_ST(accel_ane_ctl_decode_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_PROGRAM_ID);
+    CHECK_ST(accel_ane_decode_ctl_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_PROGRAM_ID);
     accel_store_u32le(buf + 12, 144);
-    CHECK_ST(accel_ane_ctl_decode_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_PROGRAM_ID);
+    CHECK_ST(accel_ane_decode_ctl_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_PROGRAM_ID);
     accel_store_u32le(buf + 12, 2); accel_store_u32le(buf + 16, 0xFFFFFFFFu);
-    CHECK_ST(accel_ane_ctl_decode_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_PROCESS_ID);
+    CHECK_ST(accel_ane_decode_ctl_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_PROCESS_ID);
     accel_store_u32le(buf + 16, 4); accel_store_u32le(buf + 0x18, 2);
-    CHECK_ST(accel_ane_ctl_decode_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_OUTPUT_SETS);
-    pc.id = 0x20c; CHECK_ST(accel_ane_ctl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_VARIANT);
+    CHECK_ST(accel_ane_decode_ctl_proc_call(buf, 0x40, 0x40, &h, &g), ACCEL_E_ANE_OUTPUT_SETS);
+    pc.id = 0x20c; CHECK_ST(accel_ane_encode_ctl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_VARIANT);
     pc.id = 0x204; pc.proc = 0x80000000u;
-    CHECK_ST(accel_ane_ctl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_PROCESS_ID);
+    CHECK_ST(accel_ane_encode_ctl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_PROCESS_ID);
     pc.proc = 0; pc.program_id = 144;
-    CHECK_ST(accel_ane_ctl_encode_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_PROGRAM_ID);
+    CHECK_ST(accel_ane_encode_ctl_proc_call(&pc, buf, sizeof buf, &blen), ACCEL_E_ANE_PROGRAM_ID);
 }
 
 

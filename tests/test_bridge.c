@@ -1382,7 +1382,7 @@ typedef struct trig {
     uint8_t exec_n[T_MAXX];
     uint32_t exec_hash[T_MAXX];
     uint32_t answered, local, mismatched, exec_twice, unknown_seq;
-    /* the TSP1 properties of tests/test_tsp1_drv.c */
+    /* the TSP1 properties of tests/test_tsp1_driver.c */
     uint8_t exec_state[65536], outcome_n[65536], submitted[65536];
     uint8_t model_seen[65536]; /* commands the model took per TID: > 1 means a TID was reused */
     uint32_t wrong_outcomes, reused_tids;
@@ -1572,7 +1572,7 @@ static uint32_t prnd(void)
     return prs >> 8;
 }
 
-/* One round of the random program of tests/test_tsp1_drv.c (commands, async messages, SPI faults
+/* One round of the random program of tests/test_tsp1_driver.c (commands, async messages, SPI faults
  * on the accelerator's bus, polls), then a drain. Returns the number of commands submitted. */
 static unsigned t_program(uint32_t seed, int sim_faults)
 {
@@ -1907,7 +1907,7 @@ static void t_session(const accel_port *port, sess_result *r)
     r->st[2] = accel_tsp1_call(&s, ACCEL_TSP1_ECHO, "hello bridge", 12, r->echo, sizeof r->echo,
                                &r->echo_len, 300);
     r->st[3] = accel_tsp1_nn_scan(&s, &r->nets, 300);
-    for (k = 0; k < 4; k++) (void)accel_tsp1_query_nn(&s, (uint8_t)k, &r->info[k], 300);
+    for (k = 0; k < 4; k++) (void)accel_tsp1_nn_query(&s, (uint8_t)k, &r->info[k], 300);
     r->st[4] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_START, 0x3, 300);
     r->st[5] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_STOP, 0x1, 300);
     r->st[6] = accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_STOP, 0x2, 300);

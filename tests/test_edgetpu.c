@@ -1,7 +1,7 @@
 /* test_edgetpu.c - Edge TPU section: instructions, programs, patching, disassembler.
  * The cases that read compiled programs (programs/NAME.coral, as extracted by
  * geohot/edgetpuxray @ 8ed91db6 from edgetpu_compiler's output) need the third-party artefacts
- * (tests/edgetpu_data.h: $ACCEL_EDGETPU_DATA, else ../shared/data/edgetpu) and skip by name
+ * (tests/edgetpu_data.h, the README's ACCEL_<SECTION>_DATA contract) and skip by name
  * without them; the rest is self-contained. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"

@@ -86,9 +86,9 @@ static int load_models(void)
     if (models_state) return models_state > 0;
     models_state = -1;
     n = et_load("models/dense_256_edgetpu.tflite", dense_buf, sizeof dense_buf);
-    if (accel_edgetpu_decode_tflite(&dense, dense_buf, n) != ACCEL_OK) return 0;
+    if (accel_edgetpu_package_init_tflite(&dense, dense_buf, n) != ACCEL_OK) return 0;
     n = et_load("models/bright_16x16_edgetpu.tflite", bright_buf, sizeof bright_buf);
-    if (accel_edgetpu_decode_tflite(&bright, bright_buf, n) != ACCEL_OK) return 0;
+    if (accel_edgetpu_package_init_tflite(&bright, bright_buf, n) != ACCEL_OK) return 0;
     models_state = 1;
     return 1;
 }
@@ -221,7 +221,7 @@ static void test_token_switching(void)
         static uint8_t copy[1u << 17];
         accel_edgetpu_package m2;
         memcpy(copy, dense_buf, sizeof copy);
-        REQUIRE_ST(accel_edgetpu_decode_tflite(&m2, copy, sizeof copy), ACCEL_OK);
+        REQUIRE_ST(accel_edgetpu_package_init_tflite(&m2, copy, sizeof copy), ACCEL_OK);
         REQUIRE_ST(script(&m2, 1), ACCEL_OK);
         CHECK_ST(accel_edgetpu_invoke(&es.drv, &m2, &io, &ran), ACCEL_OK);
         CHECK_EQ(ran, 1);
@@ -388,7 +388,7 @@ static void test_synthetic_package(void)
     unsigned k;
     int ran = 1;
     memcpy(pkg, synth_pkg, sizeof pkg);
-    REQUIRE_ST(accel_edgetpu_decode_package(&m, pkg, sizeof pkg), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_init(&m, pkg, sizeof pkg), ACCEL_OK);
     CHECK_EQ(m.n_executables, 1);
     REQUIRE_ST(accel_edgetpu_package_executable(&m, 0, &e), ACCEL_OK);
     CHECK_EQ(e.type, ACCEL_EDGETPU_STAND_ALONE);

@@ -134,9 +134,9 @@ static void test_null_arguments(void)
     memset(&pkg, 0, sizeof pkg);
     memset(&io, 0, sizeof io);
 
-    CHECK_ST(accel_edgetpu_decode_header(NULL, &u32, &tag), ACCEL_E_NULL);
-    CHECK_ST(accel_edgetpu_decode_header(b, NULL, &tag), ACCEL_E_NULL);
-    CHECK_ST(accel_edgetpu_decode_header(b, &u32, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_edgetpu_decode_usb_header(NULL, &u32, &tag), ACCEL_E_NULL);
+    CHECK_ST(accel_edgetpu_decode_usb_header(b, NULL, &tag), ACCEL_E_NULL);
+    CHECK_ST(accel_edgetpu_decode_usb_header(b, &u32, NULL), ACCEL_E_NULL);
     CHECK_EQ(u32, 77);
     CHECK_EQ(tag, 9);
     CHECK_ST(accel_edgetpu_decode_event(NULL, 16, &ev), ACCEL_E_NULL);
@@ -221,8 +221,8 @@ static void test_null_arguments(void)
     CHECK_EQ(f.calls, 0);
 
     /* package views */
-    CHECK_ST(accel_edgetpu_decode_package(NULL, b, sizeof b), ACCEL_E_NULL);
-    CHECK_ST(accel_edgetpu_decode_package(&pkg, NULL, sizeof b), ACCEL_E_NULL);
+    CHECK_ST(accel_edgetpu_package_init(NULL, b, sizeof b), ACCEL_E_NULL);
+    CHECK_ST(accel_edgetpu_package_init(&pkg, NULL, sizeof b), ACCEL_E_NULL);
     CHECK_ST(accel_edgetpu_package_executable(NULL, 0, &e), ACCEL_E_NULL);
     CHECK_ST(accel_edgetpu_package_executable(&pkg, 0, NULL), ACCEL_E_NULL);
     CHECK_ST(accel_edgetpu_package_find(NULL, 0, &u32), ACCEL_E_NULL);
@@ -394,19 +394,19 @@ static void test_model_refusals(void)
     CHECK_ST(p.usb_bulk_out(p.user, 0x02, b, 8, 10, &done), ACCEL_E_STALL);
     CHECK_ST(p.usb_bulk_out(p.user, ACCEL_EDGETPU_EP_OUT, NULL, 8, 10, &done), ACCEL_E_STALL);
     CHECK_EQ(m.nviolations, 0);
-    REQUIRE_ST(accel_edgetpu_encode_header(h, 16, 1), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_encode_usb_header(16, 1, h), ACCEL_OK);
     CHECK_ST(p.usb_bulk_out(p.user, ACCEL_EDGETPU_EP_OUT, h, 7, 10, &done), ACCEL_E_STALL);
     h[5] = 1; /* reserved byte set */
     CHECK_ST(p.usb_bulk_out(p.user, ACCEL_EDGETPU_EP_OUT, h, 8, 10, &done), ACCEL_E_STALL);
     h[5] = 0;
     h[4] = 3; /* tag 3 is the device's */
     CHECK_ST(p.usb_bulk_out(p.user, ACCEL_EDGETPU_EP_OUT, h, 8, 10, &done), ACCEL_E_STALL);
-    REQUIRE_ST(accel_edgetpu_encode_header(h, 0, 1), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_encode_usb_header(0, 1, h), ACCEL_OK);
     CHECK_ST(p.usb_bulk_out(p.user, ACCEL_EDGETPU_EP_OUT, h, 8, 10, &done), ACCEL_E_STALL);
     CHECK_EQ(m.violations, ACCEL_EDGETPU_MODEL_V_HEADER);
     CHECK_EQ(m.nviolations, 4);
     CHECK_EQ(m.in_data, 0);
-    REQUIRE_ST(accel_edgetpu_encode_header(h, 4, 1), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_encode_usb_header(4, 1, h), ACCEL_OK);
     CHECK_ST(p.usb_bulk_out(p.user, ACCEL_EDGETPU_EP_OUT, h, 8, 10, &done), ACCEL_OK);
     CHECK_ST(p.usb_bulk_out(p.user, ACCEL_EDGETPU_EP_OUT, b, 5, 10, &done), ACCEL_E_STALL);
     CHECK_EQ(m.violations, ACCEL_EDGETPU_MODEL_V_HEADER | ACCEL_EDGETPU_MODEL_V_SIZE);
@@ -467,7 +467,7 @@ static void test_model_refusals(void)
     CHECK_EQ(m.nscript, 0);
     REQUIRE_ST(accel_edgetpu_model_expect(&m, ACCEL_EDGETPU_MODEL_RECV, 1, 4), ACCEL_OK);
     REQUIRE_ST(accel_edgetpu_model_expect(&m, ACCEL_EDGETPU_MODEL_RECV, 1, 6), ACCEL_OK);
-    REQUIRE_ST(accel_edgetpu_encode_header(h, 4, 1), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_encode_usb_header(4, 1, h), ACCEL_OK);
     REQUIRE_ST(p.usb_bulk_out(p.user, ACCEL_EDGETPU_EP_OUT, h, 8, 10, &done), ACCEL_OK);
     REQUIRE_ST(p.usb_bulk_out(p.user, ACCEL_EDGETPU_EP_OUT, b, 4, 10, &done), ACCEL_OK);
     CHECK_EQ(m.pos, 1);
@@ -740,10 +740,10 @@ static void test_helper_edges(void)
     CHECK_ST(accel_edgetpu_bits_get(b, 16, 0, 32, &u32), ACCEL_OK);
     CHECK_EQ(u32, 0xFFFFFFFFu);
     CHECK_ST(accel_edgetpu_prog_build(b, SIZE_MAX / 16u, b, sizeof b, &len), ACCEL_E_TOO_LONG);
-    CHECK_ST(accel_edgetpu_encode_header(NULL, 4, 0), ACCEL_E_NULL);
-    REQUIRE_ST(accel_edgetpu_encode_header(h, 4, 1), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_encode_usb_header(4, 0, NULL), ACCEL_E_NULL);
+    REQUIRE_ST(accel_edgetpu_encode_usb_header(4, 1, h), ACCEL_OK);
     h[7] = 1;
-    CHECK_ST(accel_edgetpu_decode_header(h, &u32, &tag), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_usb_header(h, &u32, &tag), ACCEL_E_MALFORMED);
     /* disassembly: a scalar MOV from a register, a non-ALU scalar op, a buffer too small for
      * the padding */
     memset(&in, 0, sizeof in);
@@ -830,7 +830,7 @@ static void test_driver_errors(void)
     accel_edgetpu_exe e, e2;
     accel_edgetpu_io io;
     memcpy(pkg, synth_pkg, sizeof pkg);
-    REQUIRE_ST(accel_edgetpu_decode_package(&m, pkg, sizeof pkg), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_init(&m, pkg, sizeof pkg), ACCEL_OK);
     REQUIRE_ST(accel_edgetpu_package_executable(&m, 0, &e), ACCEL_OK);
     /* what the driver cannot run over USB */
     REQUIRE_ST(drv_setup(&io), ACCEL_OK);

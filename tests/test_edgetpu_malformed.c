@@ -28,7 +28,7 @@ static void test_decode_variants(void)
         accel_edgetpu_package m;
         accel_status st;
         memset(&m, 0xA5, sizeof m);
-        st = accel_edgetpu_decode_package(&m, synth_variant_bytes + v->at, v->len);
+        st = accel_edgetpu_package_init(&m, synth_variant_bytes + v->at, v->len);
         if (st != v->status) {
             printf("  variant %s: %s, expected %s\n", v->name, accel_status_str(st),
                    accel_status_str(v->status));
@@ -50,7 +50,7 @@ static void test_valid_variant(void)
     accel_edgetpu_hint h;
     accel_edgetpu_layer l;
     REQUIRE(v != NULL);
-    REQUIRE_ST(accel_edgetpu_decode_package(&m, synth_variant_bytes + v->at, v->len), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_init(&m, synth_variant_bytes + v->at, v->len), ACCEL_OK);
     CHECK_EQ(m.n_executables, 1);
     CHECK_EQ(m.min_runtime_version, 14);
     REQUIRE_ST(accel_edgetpu_package_executable(&m, 0, &e), ACCEL_OK);
@@ -129,7 +129,7 @@ static accel_status load(accel_edgetpu_package *m, const char *name, unsigned sl
     const synth_variant *v = variant(name);
     if (!v || v->len > sizeof bufs[0]) return ACCEL_E_ARG;
     memcpy(bufs[slot], synth_variant_bytes + v->at, v->len);
-    return accel_edgetpu_decode_package(m, bufs[slot], v->len);
+    return accel_edgetpu_package_init(m, bufs[slot], v->len);
 }
 
 /* The chip expects executable `pc` (when >= 0) then executable `main_i` of m. */

@@ -2,7 +2,7 @@
  * tflite -> edgetpu-custom-op -> DarwiNN package -> executables walk.
  * Every case reads compiled models (models/NAME_edgetpu.tflite, from
  * ricardodeazambuja/LibrEdgeTPU @ be71d6de, Apache-2.0), third-party artefacts that are not in
- * the repository (tests/edgetpu_data.h: $ACCEL_EDGETPU_DATA, else ../shared/data/edgetpu): the
+ * the repository (tests/edgetpu_data.h, the README's ACCEL_<SECTION>_DATA contract): the
  * cases skip by name without them. Expected values come from scripts/gen/gen_edgetpu_vectors.py,
  * an independent Python walker; the self-contained synthetic package is tested in
  * test_edgetpu_driver.c. */
@@ -29,7 +29,7 @@ static void check_model(const et_model_expect *me, const uint8_t *file, size_t n
     accel_edgetpu_package m;
     uint32_t k, i;
     /* a REQUIRE here ends this model's checks (the case is failed); the next model still runs */
-    REQUIRE_ST(accel_edgetpu_decode_tflite(&m, file, n), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_init_tflite(&m, file, n), ACCEL_OK);
     CHECK(m.package.p == file + me->pkg_at);
     CHECK_EQ(m.package.len, me->pkg_len);
     CHECK_EQ(m.min_runtime_version, me->min_rt);
@@ -139,7 +139,7 @@ static void test_model_bitstreams_roundtrip(void)
         accel_edgetpu_package m;
         uint32_t x;
         ET_LOAD(et_models[k].file, m_buf, sizeof m_buf, n);
-        REQUIRE_ST(accel_edgetpu_decode_tflite(&m, m_buf, n), ACCEL_OK);
+        REQUIRE_ST(accel_edgetpu_package_init_tflite(&m, m_buf, n), ACCEL_OK);
         for (x = 0; x < m.n_executables; x++) {
             accel_edgetpu_exe e;
             accel_edgetpu_bitstream b;
@@ -170,7 +170,7 @@ static void test_model_patch(void)
     static uint8_t copy[8192];
     uint32_t i, v = 0;
     ET_LOAD("models/dense_256_edgetpu.tflite", m_buf, sizeof m_buf, n);
-    REQUIRE_ST(accel_edgetpu_decode_tflite(&m, m_buf, n), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_init_tflite(&m, m_buf, n), ACCEL_OK);
     REQUIRE_ST(accel_edgetpu_package_executable(&m, 1, &e), ACCEL_OK);
     REQUIRE_ST(accel_edgetpu_exe_bitstream(&e, 0, &b), ACCEL_OK);
     REQUIRE(b.bits.len <= sizeof copy);
@@ -210,7 +210,7 @@ static void test_truncated(void)
             accel_edgetpu_package m;
             accel_status st;
             memcpy(m_mut, m_buf, cut); /* the rest of m_mut is never read: ASan guards the copy */
-            st = accel_edgetpu_decode_tflite(&m, m_mut, cut);
+            st = accel_edgetpu_package_init_tflite(&m, m_mut, cut);
             /* everything the walk needs ends with the package; later cuts only lose
              * tflite tables the walk never visits (and then the result is the full one) */
             if (st == ACCEL_OK && cut < pkg_end) bad++;
@@ -237,7 +237,7 @@ static void test_corrupted_bytes(void)
             accel_edgetpu_package m;
             memcpy(m_mut, m_buf, n);
             m_mut[i] ^= 0xA5;
-            if (accel_edgetpu_decode_tflite(&m, m_mut, n) == ACCEL_OK) {
+            if (accel_edgetpu_package_init_tflite(&m, m_mut, n) == ACCEL_OK) {
                 uint32_t x;
                 ok++;
                 /* whatever opened must be walkable */
@@ -262,34 +262,34 @@ static void test_targeted_corruption(void)
     accel_edgetpu_bitstream b;
     size_t at;
     ET_LOAD("models/dense_256_edgetpu.tflite", m_buf, sizeof m_buf, n);
-    REQUIRE_ST(accel_edgetpu_decode_tflite(&m, m_buf, n), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_init_tflite(&m, m_buf, n), ACCEL_OK);
     REQUIRE_ST(accel_edgetpu_package_executable(&m, 0, &e), ACCEL_OK);
     REQUIRE_ST(accel_edgetpu_exe_bitstream(&e, 0, &b), ACCEL_OK);
     /* root offset past the end */
     memcpy(m_mut, m_buf, n);
     accel_store_u32le(m_mut, (uint32_t)n);
-    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_package_init_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
     /* a string without its NUL */
     memcpy(m_mut, m_buf, n);
     at = (size_t)(e.chip.p - m_buf) + e.chip.len;
     m_mut[at] = 'x';
-    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_package_init_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
     /* a vector length beyond the buffer */
     memcpy(m_mut, m_buf, n);
     at = (size_t)(b.bits.p - m_buf) - 4;
     accel_store_u32le(m_mut + at, 0xFFFFFFF0u);
-    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_package_init_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
     /* a bitstream that is not whole bundles */
     accel_store_u32le(m_mut + at, (uint32_t)b.bits.len - 1);
-    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_package_init_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
     /* field offsets must stay inside a shortened bitstream: 4224 -> 96 bytes (first patch is
      * at bit 582 = byte 72..76 fits; bit 1862 does not) */
     accel_store_u32le(m_mut + at, 96);
-    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_package_init_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
     /* package identifier */
     memcpy(m_mut, m_buf, n);
     m_mut[et_models[1].pkg_at + 4] = 'X';
-    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_package_init_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
     /* the custom op name */
     memcpy(m_mut, m_buf, n);
     {
@@ -297,22 +297,22 @@ static void test_targeted_corruption(void)
         CHECK(p != NULL);
         if (p) p[0] = 'E';
     }
-    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_edgetpu_package_init_tflite(&m, m_mut, n), ACCEL_E_UNSUPPORTED);
     /* FlexBuffer root byte width 3 */
     memcpy(m_mut, m_buf, n);
-    REQUIRE_ST(accel_edgetpu_decode_tflite(&m, m_buf, n), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_package_init_tflite(&m, m_buf, n), ACCEL_OK);
     at = (size_t)(m.custom_options.p - m_buf) + m.custom_options.len - 1;
     m_mut[at] = 3;
-    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_package_init_tflite(&m, m_mut, n), ACCEL_E_MALFORMED);
     /* NULLs and a non-flatbuffer */
-    CHECK_ST(accel_edgetpu_decode_tflite(NULL, m_buf, n), ACCEL_E_NULL);
-    CHECK_ST(accel_edgetpu_decode_tflite(&m, NULL, n), ACCEL_E_NULL);
+    CHECK_ST(accel_edgetpu_package_init_tflite(NULL, m_buf, n), ACCEL_E_NULL);
+    CHECK_ST(accel_edgetpu_package_init_tflite(&m, NULL, n), ACCEL_E_NULL);
     memset(m_mut, 0xFF, 64);
-    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, 64), ACCEL_E_MALFORMED);
-    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_mut, 0), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_package_init_tflite(&m, m_mut, 64), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_package_init_tflite(&m, m_mut, 0), ACCEL_E_MALFORMED);
     /* the plain (uncompiled) tflite has no edgetpu-custom-op */
     ET_LOAD("models/dense_256.tflite", m_buf, sizeof m_buf, n);
-    CHECK_ST(accel_edgetpu_decode_tflite(&m, m_buf, n), ACCEL_E_UNSUPPORTED);
+    CHECK_ST(accel_edgetpu_package_init_tflite(&m, m_buf, n), ACCEL_E_UNSUPPORTED);
 }
 
 static void test_package_direct(void)
@@ -321,13 +321,13 @@ static void test_package_direct(void)
     accel_edgetpu_package m;
     ET_LOAD("models/bright_16x16_edgetpu.tflite", m_buf, sizeof m_buf, n);
     REQUIRE(n >= et_models[0].pkg_at + et_models[0].pkg_len);
-    CHECK_ST(accel_edgetpu_decode_package(&m, m_buf + et_models[0].pkg_at, et_models[0].pkg_len),
+    CHECK_ST(accel_edgetpu_package_init(&m, m_buf + et_models[0].pkg_at, et_models[0].pkg_len),
              ACCEL_OK);
     CHECK_EQ(m.n_executables, 2);
     /* the package is at an odd (6 mod 8) offset in the file: copy it aligned and compare */
     memcpy(m_mut, m_buf + et_models[0].pkg_at, et_models[0].pkg_len);
-    CHECK_ST(accel_edgetpu_decode_package(&m, m_mut, et_models[0].pkg_len), ACCEL_OK);
-    CHECK_ST(accel_edgetpu_decode_package(&m, m_mut, 7), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_package_init(&m, m_mut, et_models[0].pkg_len), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_package_init(&m, m_mut, 7), ACCEL_E_MALFORMED);
 }
 
 int main(void)

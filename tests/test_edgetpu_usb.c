@@ -57,17 +57,17 @@ static void test_header(void)
     uint32_t len = 0;
     uint8_t tag = 9;
     static const uint8_t want[8] = {0x80, 0x10, 0x00, 0x00, 0x02, 0, 0, 0};
-    CHECK_ST(accel_edgetpu_encode_header(h, 0x1080, 2), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_encode_usb_header(0x1080, 2, h), ACCEL_OK);
     CHECK_MEM(h, want, 8);
-    CHECK_ST(accel_edgetpu_decode_header(h, &len, &tag), ACCEL_OK);
+    CHECK_ST(accel_edgetpu_decode_usb_header(h, &len, &tag), ACCEL_OK);
     CHECK_EQ(len, 0x1080);
     CHECK_EQ(tag, 2);
-    CHECK_ST(accel_edgetpu_encode_header(h, 1, 16), ACCEL_E_ARG);
+    CHECK_ST(accel_edgetpu_encode_usb_header(1, 16, h), ACCEL_E_ARG);
     h[4] = 0x12;
-    CHECK_ST(accel_edgetpu_decode_header(h, &len, &tag), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_usb_header(h, &len, &tag), ACCEL_E_MALFORMED);
     h[4] = 2;
     h[7] = 1;
-    CHECK_ST(accel_edgetpu_decode_header(h, &len, &tag), ACCEL_E_MALFORMED);
+    CHECK_ST(accel_edgetpu_decode_usb_header(h, &len, &tag), ACCEL_E_MALFORMED);
 }
 
 static void test_event_irq(void)
@@ -214,7 +214,7 @@ static void test_ordering(void)
     {
         uint8_t h[8];
         size_t done = 0;
-        REQUIRE_ST(accel_edgetpu_encode_header(h, 16, 0), ACCEL_OK);
+        REQUIRE_ST(accel_edgetpu_encode_usb_header(16, 0, h), ACCEL_OK);
         CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, h, 8, 100, &done), ACCEL_E_STALL);
         CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_ORDER);
     }
@@ -249,12 +249,12 @@ static void test_model_framing(void)
     CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_HEADER);
     /* tag 3 is the device's */
     es.model.violations = 0;
-    REQUIRE_ST(accel_edgetpu_encode_header(h, 16, 3), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_encode_usb_header(16, 3, h), ACCEL_OK);
     CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, h, 8, 100, &done), ACCEL_E_STALL);
     CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_HEADER);
     /* more data than announced */
     es.model.violations = 0;
-    REQUIRE_ST(accel_edgetpu_encode_header(h, 16, 1), ACCEL_OK);
+    REQUIRE_ST(accel_edgetpu_encode_usb_header(16, 1, h), ACCEL_OK);
     CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, h, 8, 100, &done), ACCEL_OK);
     CHECK_ST(accel_port_usb_bulk_out(&es.sim.port, 1, d, 17, 100, &done), ACCEL_E_STALL);
     CHECK(es.model.violations & ACCEL_EDGETPU_MODEL_V_SIZE);
@@ -558,6 +558,23 @@ static void test_dfu(void)
              ACCEL_E_EDGETPU_VERIFY);
     CHECK_ST(accel_edgetpu_dfu_verify(&es.sim.port, 0, 256, img, sizeof img, scratch, 255, 1000),
              ACCEL_E_BUFFER_TOO_SMALL);
+    /* the scratch query names exactly the bytes the verify takes: one block */
+    {
+        size_t need = 1;
+        CHECK_ST(accel_edgetpu_dfu_verify_scratch_size(256, &need), ACCEL_OK);
+        CHECK_EQ(need, 256);
+        dfu.len = sizeof img;
+        CHECK_ST(accel_edgetpu_dfu_verify(&es.sim.port, 0, 256, img, sizeof img, scratch, need, 1000),
+                 ACCEL_OK);
+        CHECK_ST(accel_edgetpu_dfu_verify(&es.sim.port, 0, 256, img, sizeof img, scratch, need - 1,
+                                          1000),
+                 ACCEL_E_BUFFER_TOO_SMALL);
+        CHECK_ST(accel_edgetpu_dfu_verify_scratch_size(0, &need), ACCEL_E_ZERO_LENGTH);
+        CHECK_EQ(need, 0);
+        CHECK_ST(accel_edgetpu_dfu_verify_scratch_size(0xFFFF, &need), ACCEL_OK);
+        CHECK_EQ(need, 0xFFFF);
+        CHECK_ST(accel_edgetpu_dfu_verify_scratch_size(64, NULL), ACCEL_E_NULL);
+    }
     nx = 0;
     CHECK_ST(accel_edgetpu_dfu_detach(&es.sim.port, 0, 1000, 100), ACCEL_OK);
     CHECK_EQ(dfu.detached, 1);

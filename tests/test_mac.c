@@ -1288,7 +1288,7 @@ static void test_uint8_equals_flipped_int8(void)
 }
 
 /* ---------------------------------------------------------------- prepacked fully connected */
-/* The contract of accel_mac_fully_connected_pack_size / _pack / _packed, tested from its
+/* The contract of accel_mac_fully_connected_pack_mem_size / _pack / _packed, tested from its
  * specification: the size is at least a 64-byte header plus in_depth * out_depth bytes; _pack
  * (4-byte aligned buffer) writes exactly that many bytes, folding in the filter, the bias, the
  * dtype and the input and filter offsets, and nothing else of q; _packed then writes, byte for
@@ -1377,7 +1377,7 @@ static int fcp_case(const char *what, int it, int B, int K, int N, const rq *r, 
     if (s1 != ACCEL_OK) why = "accel_mac_fully_connected refused the case";
     else if ((d = fcp_diff(fb->o1, fb->o2, nout)) >= 0) why = "accel_mac_fully_connected differs from ref_fc";
     else if (!fcp_all(fb->o2 + nout, 0xAA, FCP_G)) why = "accel_mac_fully_connected wrote past its output";
-    else if ((s2 = accel_mac_fully_connected_pack_size((uint32_t)K, (uint32_t)N, &size)) != ACCEL_OK)
+    else if ((s2 = accel_mac_fully_connected_pack_mem_size((uint32_t)K, (uint32_t)N, &size)) != ACCEL_OK)
         why = "pack_size refused the case";
     else if (size < 64 + nw) why = "pack_size is below 64 + in_depth * out_depth";
     else if (off + size + extra + FCP_G > fb->cap) why = "the pack is larger than this test's buffer";
@@ -1474,7 +1474,7 @@ static void test_fcpack_requant(void)
         fill_quant(&q0, &r0);
         rand_bytes(fb.w, nw);
         for (i = 0; i < N; i++) fb.bias[i] = rand_bias();
-        REQUIRE_ST(accel_mac_fully_connected_pack_size((uint32_t)K, (uint32_t)N, &size), ACCEL_OK);
+        REQUIRE_ST(accel_mac_fully_connected_pack_mem_size((uint32_t)K, (uint32_t)N, &size), ACCEL_OK);
         REQUIRE(size + FCP_G <= fb.cap);
         REQUIRE_ST(accel_mac_fully_connected_pack((uint32_t)K, (uint32_t)N, fb.w, nw, fb.bias,
                                                   (size_t)N, &q0, fb.pk, size), ACCEL_OK);
@@ -1539,7 +1539,7 @@ static void test_fcpack_align(void)
         rand_bytes(fb.w, nw);
         for (i = 0; i < N; i++) fb.bias[i] = rand_bias();
         ref_fc(B, K, N, fb.x, fb.w, fb.bias, &r, fb.o1);
-        REQUIRE_ST(accel_mac_fully_connected_pack_size((uint32_t)K, (uint32_t)N, &size), ACCEL_OK);
+        REQUIRE_ST(accel_mac_fully_connected_pack_mem_size((uint32_t)K, (uint32_t)N, &size), ACCEL_OK);
         REQUIRE(size + 64 + FCP_G <= fb.cap);
         /* the pack at offset 0 is kept in pk2 */
         REQUIRE_ST(accel_mac_fully_connected_pack((uint32_t)K, (uint32_t)N, fb.w, nw, fb.bias,
@@ -1574,7 +1574,7 @@ static void test_fcpack_align(void)
     }
 }
 
-/* _pack_size: each refusal (with *size untouched), the lower bound, and the products past
+/* _pack_mem_size: each refusal (with *size untouched), the lower bound, and the products past
  * size_t: 65536 x 65536 (2^32 data bytes) is ACCEL_E_OVERFLOW where size_t has 32 bits (the
  * Cortex-M builds of tests/mac_arm.sh run this file), a size of at least 64 + 2^32 on 64 bits.
  * Where the bound itself fits but the build's extra room may not (65535 x 65536 on 32 bits,
@@ -1594,27 +1594,27 @@ static void test_fcpack_size(void)
     accel_mac_quant q;
     size_t sz = 7, sz2, i;
     tiny_quant(&q, &m, &s);
-    CHECK_ST(accel_mac_fully_connected_pack_size(3, 5, NULL), ACCEL_E_NULL);
-    CHECK_ST(accel_mac_fully_connected_pack_size(0, 5, &sz), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_mac_fully_connected_pack_mem_size(3, 5, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_mac_fully_connected_pack_mem_size(0, 5, &sz), ACCEL_E_ZERO_LENGTH);
     CHECK_EQ(sz, 7);
-    CHECK_ST(accel_mac_fully_connected_pack_size(3, 0, &sz), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_mac_fully_connected_pack_mem_size(3, 0, &sz), ACCEL_E_ZERO_LENGTH);
     CHECK_EQ(sz, 7);
-    CHECK_ST(accel_mac_fully_connected_pack_size(0, 0, &sz), ACCEL_E_ZERO_LENGTH);
+    CHECK_ST(accel_mac_fully_connected_pack_mem_size(0, 0, &sz), ACCEL_E_ZERO_LENGTH);
     CHECK_EQ(sz, 7);
     for (i = 0; i < sizeof dims / sizeof dims[0]; i++) {
         const uint64_t bound = 64 + (uint64_t)dims[i][0] * dims[i][1];
         sz = 7;
         sz2 = 9;
-        CHECK_ST(accel_mac_fully_connected_pack_size(dims[i][0], dims[i][1], &sz), ACCEL_OK);
+        CHECK_ST(accel_mac_fully_connected_pack_mem_size(dims[i][0], dims[i][1], &sz), ACCEL_OK);
         CHECK((uint64_t)sz >= bound);
-        CHECK_ST(accel_mac_fully_connected_pack_size(dims[i][0], dims[i][1], &sz2), ACCEL_OK);
+        CHECK_ST(accel_mac_fully_connected_pack_mem_size(dims[i][0], dims[i][1], &sz2), ACCEL_OK);
         CHECK_EQ_U64(sz, sz2);
     }
     for (i = 0; i < sizeof big / sizeof big[0]; i++) {
         const uint64_t bound = 64 + (uint64_t)big[i][0] * big[i][1];
         accel_status st;
         sz = 7;
-        st = accel_mac_fully_connected_pack_size(big[i][0], big[i][1], &sz);
+        st = accel_mac_fully_connected_pack_mem_size(big[i][0], big[i][1], &sz);
         if (bound > (uint64_t)SIZE_MAX) {
             CHECK_ST(st, ACCEL_E_OVERFLOW);
             CHECK_EQ(sz, 7);
@@ -1678,7 +1678,7 @@ static void test_fcpack_errors_pack(void)
     accel_status st;
     size_t size = 0, i;
     for (i = 0; i < sizeof w; i++) w[i] = (uint8_t)(i * 29 + 1);
-    REQUIRE_ST(accel_mac_fully_connected_pack_size(K, N, &size), ACCEL_OK);
+    REQUIRE_ST(accel_mac_fully_connected_pack_mem_size(K, N, &size), ACCEL_OK);
     REQUIRE(size + 64 <= FCP_CAP);
 #define RESET() do { memset(&q, 0, sizeof q); q.multiplier = m; q.shift = s; q.count = 3; \
         q.act_min = -128; q.act_max = 127; q.input_offset = 5; q.filter_offset = -3; \
@@ -1801,7 +1801,7 @@ static void test_fcpack_errors_packed(void)
     r.io = -3; r.fo = 0; r.oo = 4; r.amin = -128; r.amax = 127; r.nq = 3;
     for (i = 0; i < 3; i++) { r.mult[i] = 1 << 30; r.shift[i] = -2; }
     ref_fc(B, K, N, x, w, bias, &r, want);
-    REQUIRE_ST(accel_mac_fully_connected_pack_size(K, N, &size), ACCEL_OK);
+    REQUIRE_ST(accel_mac_fully_connected_pack_mem_size(K, N, &size), ACCEL_OK);
     REQUIRE(size + 64 <= FCP_CAP);
     REQUIRE_ST(accel_mac_fully_connected_pack(K, N, w, sizeof w, bias, 3, &q, pk, size), ACCEL_OK);
     memcpy(keep, pk, size);

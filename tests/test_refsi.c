@@ -1,8 +1,8 @@
 /* Tests for the refsi section: builder, decoder, register fields, window translation and the
  * reference CMP. Three cases compare the builder with command buffers E1-E3 as the oneAPI
  * Construction Kit's own encoder emits them (command_buffers.txt, hand-derived from the kit's
- * refsidrv.cpp): a third-party artefact, not in the repository, read from $ACCEL_REFSI_DATA,
- * else ../shared/data/refsi; those cases skip by name without it. The decoder edge cases and
+ * refsidrv.cpp): a third-party artefact, not in the repository, read from $ACCEL_REFSI_DATA
+ * (testlib.h's tl_data_dir); those cases skip by name without it. The decoder edge cases and
  * register values the kit documents are written down here as numbers. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"

@@ -27,7 +27,7 @@ static void check_enc(const uint8_t *want, size_t wlen, uint16_t id, uint16_t ti
 {
     uint8_t buf[300];
     size_t len = 99;
-    CHECK_ST(accel_tsp1_encode_cmd(buf, sizeof buf, id, tid, p, n, &len), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_command(id, tid, p, n, buf, sizeof buf, &len), ACCEL_OK);
     CHECK_EQ(len, wlen);
     CHECK_MEM(buf, want, wlen);
 }
@@ -43,23 +43,23 @@ static void test_encode_commands(void)
     check_enc(v_reboot, sizeof v_reboot, ACCEL_TSP1_REBOOT, 4, NULL, 0);
     check_enc(v_deep_sleep, sizeof v_deep_sleep, ACCEL_TSP1_DEEP_SLEEP, 5, NULL, 0);
     check_enc(v_clear_error, sizeof v_clear_error, ACCEL_TSP1_CLEAR_ERROR, 0xFFFE, NULL, 0);
-    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_INFO, 7, 3, &len), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_command_u32(ACCEL_TSP1_NN_INFO, 7, 3, buf, sizeof buf, &len), ACCEL_OK);
     CHECK_EQ(len, sizeof v_nn_info3);
     CHECK_MEM(buf, v_nn_info3, sizeof v_nn_info3);
-    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_STATUS, 7, 3, &len), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_command_u32(ACCEL_TSP1_NN_STATUS, 7, 3, buf, sizeof buf, &len), ACCEL_OK);
     CHECK_MEM(buf, v_nn_info3, sizeof v_nn_info3); /* alias, same command */
-    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_START, 8, 5, &len), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_command_u32(ACCEL_TSP1_NN_START, 8, 5, buf, sizeof buf, &len), ACCEL_OK);
     CHECK_MEM(buf, v_nn_start5, sizeof v_nn_start5);
-    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_STOP, 9, 0x80000001UL, &len),
+    CHECK_ST(accel_tsp1_encode_command_u32(ACCEL_TSP1_NN_STOP, 9, 0x80000001UL, buf, sizeof buf, &len),
              ACCEL_OK);
     CHECK_MEM(buf, v_nn_stop, sizeof v_nn_stop);
-    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_PAUSE, 10, 2, &len), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_command_u32(ACCEL_TSP1_NN_PAUSE, 10, 2, buf, sizeof buf, &len), ACCEL_OK);
     CHECK_MEM(buf, v_nn_pause, sizeof v_nn_pause);
-    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_FINISH, 11, 0xFFFFFFFFUL, &len),
+    CHECK_ST(accel_tsp1_encode_command_u32(ACCEL_TSP1_NN_FINISH, 11, 0xFFFFFFFFUL, buf, sizeof buf, &len),
              ACCEL_OK);
     CHECK_MEM(buf, v_nn_finish, sizeof v_nn_finish);
     for (i = 0; i < 144; i++) su[i] = (uint8_t)i;
-    CHECK_ST(accel_tsp1_encode_cmd(buf, sizeof buf, ACCEL_TSP1_SECURE_UPDATE, 0x1234, su, 144,
+    CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_SECURE_UPDATE, 0x1234, su, 144, buf, sizeof buf,
                                    &len), ACCEL_OK);
     CHECK_EQ(len, 156);
     CHECK_MEM(buf, v_su_hdr, 8);
@@ -67,8 +67,8 @@ static void test_encode_commands(void)
     CHECK_MEM(buf + 152, v_su_crc, 4);
     /* in place: payload already at buf + 8 */
     ACCEL_MEMSET(buf, 0, 8);
-    CHECK_ST(accel_tsp1_encode_cmd(buf, sizeof buf, ACCEL_TSP1_SECURE_UPDATE, 0x1234, buf + 8,
-                                   144, &len), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_SECURE_UPDATE, 0x1234, buf + 8, 144, buf,
+                                   sizeof buf, &len), ACCEL_OK);
     CHECK_MEM(buf, v_su_hdr, 8);
     CHECK_MEM(buf + 152, v_su_crc, 4);
 }
@@ -88,18 +88,18 @@ static void test_encode_errors(void)
     CHECK_ST(accel_tsp1_check_cmd(0x0011, 0), ACCEL_E_ARG);
     CHECK_ST(accel_tsp1_check_cmd(ACCEL_TSP1_R_DATA, 0), ACCEL_E_ARG); /* a response id */
     CHECK_ST(accel_tsp1_check_cmd(ACCEL_TSP1_ECHO, 65536UL), ACCEL_E_TOO_LONG);
-    CHECK_ST(accel_tsp1_encode_cmd(buf, sizeof buf, ACCEL_TSP1_NN_INFO, 1, p, 3, &len),
+    CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_NN_INFO, 1, p, 3, buf, sizeof buf, &len),
              ACCEL_E_TRUNCATED);
     CHECK_EQ(len, 0);
-    CHECK_ST(accel_tsp1_encode_cmd(buf, 13, ACCEL_TSP1_ECHO, 1, p, 2, &len),
+    CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_ECHO, 1, p, 2, buf, 13, &len),
              ACCEL_E_BUFFER_TOO_SMALL);
-    CHECK_ST(accel_tsp1_encode_cmd(buf, 14, ACCEL_TSP1_ECHO, 1, p, 2, &len), ACCEL_OK);
-    CHECK_ST(accel_tsp1_encode_cmd(buf, 11, ACCEL_TSP1_REBOOT, 1, NULL, 0, &len),
+    CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_ECHO, 1, p, 2, buf, 14, &len), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_REBOOT, 1, NULL, 0, buf, 11, &len),
              ACCEL_E_BUFFER_TOO_SMALL);
-    CHECK_ST(accel_tsp1_encode_cmd(NULL, 14, ACCEL_TSP1_ECHO, 1, p, 2, &len), ACCEL_E_NULL);
-    CHECK_ST(accel_tsp1_encode_cmd(buf, 14, ACCEL_TSP1_ECHO, 1, NULL, 2, &len), ACCEL_E_NULL);
-    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_INFO, 1, 256, &len), ACCEL_E_ARG);
-    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_ECHO, 1, 0, &len), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_ECHO, 1, p, 2, NULL, 14, &len), ACCEL_E_NULL);
+    CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_ECHO, 1, NULL, 2, buf, 14, &len), ACCEL_E_NULL);
+    CHECK_ST(accel_tsp1_encode_command_u32(ACCEL_TSP1_NN_INFO, 1, 256, buf, sizeof buf, &len), ACCEL_E_ARG);
+    CHECK_ST(accel_tsp1_encode_command_u32(ACCEL_TSP1_ECHO, 1, 0, buf, sizeof buf, &len), ACCEL_OK);
 }
 
 typedef struct {
@@ -346,11 +346,11 @@ static void test_corruption_cases(void)
         uint8_t big[64], fr[80];
         size_t len;
         ACCEL_MEMSET(big, 0xA5, sizeof big);
-        CHECK_ST(accel_tsp1_encode_frame(fr, sizeof fr, ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 5, big, 52, &len), ACCEL_OK);
+        CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 5, big, 52, fr, sizeof fr, &len), ACCEL_OK);
         k = run(&d, mem, 64, fr, len, got);
         CHECK_EQ(k, 1);
         CHECK_EQ(got[0].n, 52);
-        CHECK_ST(accel_tsp1_encode_frame(fr, sizeof fr, ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 5, big, 53, &len), ACCEL_OK);
+        CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 5, big, 53, fr, sizeof fr, &len), ACCEL_OK);
         k = run(&d, mem, 64, fr, len, got);
         CHECK_EQ(k, 0);
         CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_LENGTH], 8);
@@ -373,8 +373,8 @@ static void test_corruption_cases(void)
         uint8_t fr[40];
         size_t len;
         /* DATA whose payload is a frame */
-        CHECK_ST(accel_tsp1_encode_frame(fr, sizeof fr, ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 1, v_r_err_arg,
-                                sizeof v_r_err_arg, &len), ACCEL_OK);
+        CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 1, v_r_err_arg, sizeof v_r_err_arg, fr,
+                                sizeof fr, &len), ACCEL_OK);
         fr[len - 1] ^= 1;                                  /* outer CRC broken */
         k = run(&d, mem, sizeof mem, fr, len, got);
         CHECK_EQ(k, 1);
@@ -420,8 +420,8 @@ static void test_random_damage(void)
             size_t len, plen = rnd() % 180, start = n;
             unsigned dmg = rnd() % 8;
             for (i = 0; i < plen; i++) pl[i] = (uint8_t)rnd();
-            CHECK_ST(accel_tsp1_encode_frame(s + n, sizeof s - n, ACCEL_TSP1_RSP_PREAMBLE, 0x8000,
-                                    (uint16_t)nf, pl, plen, &len), ACCEL_OK);
+            CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, 0x8000, (uint16_t)nf, pl,
+                                    plen, s + n, sizeof s - n, &len), ACCEL_OK);
             n += len;
             intact[nf] = 1;
             if (dmg == 1) { s[start + rnd() % len] ^= (uint8_t)(1u << (rnd() % 8)); intact[nf] = 0; }
@@ -484,8 +484,8 @@ static void test_idle_gives_up(void)
     accel_tsp1_frame f;
     size_t n = 0, len, used, i, k;
     for (i = 0; i < 6; i++) {
-        CHECK_ST(accel_tsp1_encode_frame(s + n, sizeof s - n, ACCEL_TSP1_RSP_PREAMBLE, 0x8000,
-                                (uint16_t)(100 + i), "x", 1, &len), ACCEL_OK);
+        CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, 0x8000, (uint16_t)(100 + i), "x",
+                                1, s + n, sizeof s - n, &len), ACCEL_OK);
         n += len;
     }
     CHECK_EQ(n, 6 * 13);
@@ -529,8 +529,8 @@ static void test_payload_location(void)
     accel_tsp1_frame f;
     size_t n = 0, len, used, i;
     for (i = 0; i < 3; i++) {
-        REQUIRE_ST(accel_tsp1_encode_frame(s + n, sizeof s - n, ACCEL_TSP1_RSP_PREAMBLE, 0x8000,
-                                           (uint16_t)(7 + i), pl, sizeof pl, &len), ACCEL_OK);
+        REQUIRE_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, 0x8000, (uint16_t)(7 + i), pl,
+                                           sizeof pl, s + n, sizeof s - n, &len), ACCEL_OK);
         n += len;
     }
     REQUIRE_EQ(len, 17);
@@ -567,8 +567,8 @@ static void test_payload_location(void)
     {
         static uint8_t big[12 + 65], m2[12 + 64];
         static const uint8_t z[65] = {0};
-        REQUIRE_ST(accel_tsp1_encode_frame(big, sizeof big, ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 1, z,
-                                           sizeof z, &len), ACCEL_OK);
+        REQUIRE_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 1, z, sizeof z, big,
+                                           sizeof big, &len), ACCEL_OK);
         REQUIRE_ST(accel_tsp1_decoder_init(&d, m2, sizeof m2, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
         CHECK_ST(accel_tsp1_decoder_feed(&d, big, len, &used, &f), ACCEL_E_EMPTY);
         CHECK_EQ(used, len);

@@ -1,5 +1,5 @@
 /* test_tsp1_i2c.c - the invented I2C transaction format, compiled only with ACCEL_TSP1_I2C (the
- * chip speaks SPI only today; test_tsp1_drv.c checks that without the flag bus.i2c is refused).
+ * chip speaks SPI only today; test_tsp1_driver.c checks that without the flag bus.i2c is refused).
  * Commands that fit one I2C write work end to end; a longer one is refused unsent; a secure
  * update, whose chunk commands never fit, is refused before anything reaches the bus. */
 #define ACCEL_TSP1_I2C 1

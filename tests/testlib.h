@@ -138,18 +138,20 @@ static inline void tl_skip_note(const char *why)
 }
 
 /* Third-party artefacts (compiled models, vendor traces, command buffers) are not part of the
- * repository. A test that reads them looks in $ENV when it is set, else in ../shared/data/SUB
- * (relative to the repository root, where make test runs every test); tl_data_dir returns that
+ * repository. The README's contract: a test that reads them looks in $ACCEL_<SECTION>_DATA when
+ * it is set, else in TL_DATA_ROOT/<section> (relative to the repository root, where make test
+ * runs every test; tests/lib.sh's DATA_ROOT is the same directory). tl_data_dir returns that
  * directory, or NULL when it does not exist. REQUIRE_DATA skips the case by name then: a clone
  * alone passes with the skips listed, and CI (ACCEL_REQUIRE_ALL=1, data present) skips nothing.
  * A file missing from a directory that exists is a failure (REQUIRE its load). */
+#define TL_DATA_ROOT "../shared/data"
 static inline const char *tl_data_dir(const char *env, const char *sub)
 {
     static char tl_dir[512];
     const char *e = getenv(env);
     struct stat tl_st;
     if (e && *e) snprintf(tl_dir, sizeof tl_dir, "%s", e);
-    else snprintf(tl_dir, sizeof tl_dir, "../shared/data/%s", sub);
+    else snprintf(tl_dir, sizeof tl_dir, TL_DATA_ROOT "/%s", sub);
     return stat(tl_dir, &tl_st) == 0 && S_ISDIR(tl_st.st_mode) ? tl_dir : NULL;
 }
 #define REQUIRE_DATA(env, sub)                                                           \
@@ -162,7 +164,7 @@ static inline const char *tl_data_dir(const char *env, const char *sub)
                          tl_env);                                                        \
             else                                                                         \
                 snprintf(tl_why, sizeof tl_why, "third-party data absent (no "           \
-                         "../shared/data/%s; %s overrides it)", sub, env);               \
+                         TL_DATA_ROOT "/%s; %s overrides it)", sub, env);                \
             SKIP_CASE(tl_why);                                                           \
         }                                                                                \
     } while (0)

@@ -1,5 +1,5 @@
 /* tsp1_rig.h - the TSP1 driver, the device model and ports/sim wired together for the driver
- * tests (test_tsp1_drv.c, test_tsp1_xfer.c, test_tsp1_i2c.c). Include after accel.h (with the
+ * tests (test_tsp1_driver.c, test_tsp1_xfer.c, test_tsp1_i2c.c). Include after accel.h (with the
  * implementation), accel_sim.h and testlib.h. Records every outcome, every async message and,
  * per TID, what the model's log says it did with the command (its ground truth). */
 #ifndef TSP1_RIG_H

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # tsp1_size.sh - code size of the TSP1 host driver + codec (everything but the device model) on
-# cortex-m0plus -Os, measured as issue 3 asks: accel.h with every other section off,
+# cortex-m0plus -Os, as the size budget is defined: accel.h with every other section off,
 # ACCEL_TSP1_NO_MODEL and ACCEL_NO_STATUS_STRINGS, minus the common-only build. Split by layer
 # (wire = codec and decoder, bus, driver) from arm-none-eabi-nm -S. Fails when the total grows
-# past LIMIT (the size reached, rounded up to 64 bytes; issue target 3072), when .data/.bss is
+# past LIMIT (the size reached, rounded up to 64 bytes; the budget is 3072), when .data/.bss is
 # not 0, or when the section calls a libgcc helper the common section does not already pull in.
 # Then reports what a firmware links for three uses of the driver (gc-sections). Ends with
 # "N passed, N failed".
@@ -35,7 +35,7 @@ read -r wire bus drv sum < <(arm-none-eabi-nm -S "$T/tsp1.o" | awk '
         s += n }
     END { print w + 0, b + 0, d + 0, s + 0 }')
 echo "tsp1 driver + codec on cortex-m0plus -Os (arm-none-eabi-gcc $(arm-none-eabi-gcc -dumpversion)), bytes of .text:"
-printf '  wire (codec, decoder) %5d\n  bus                   %5d\n  driver                %5d\n  total                 %5d   (issue target 3072, limit %d)\n' \
+printf '  wire (codec, decoder) %5d\n  bus                   %5d\n  driver                %5d\n  total                 %5d   (budget 3072, limit %d)\n' \
     "$wire" "$bus" "$drv" "$text" "$LIMIT"
 [ "$sum" -eq "$text" ] && ok "symbols account for every byte ($sum)" || bad "symbols sum to $sum, delta is $text"
 [ "$text" -le "$LIMIT" ] && ok ".text $text <= $LIMIT" || bad ".text $text > $LIMIT"
@@ -64,7 +64,7 @@ void _start(void)
     accel_tsp1_call(&s, ACCEL_TSP1_ECHO, 0, 0, 0, 0, &l, 5);
 #if APP >= 2
     accel_tsp1_wait_ready(&s, 1); accel_tsp1_reboot(&s, 1);
-    accel_tsp1_nn_scan(&s, &n, 1); accel_tsp1_query_nn(&s, 0, &in, 1);
+    accel_tsp1_nn_scan(&s, &n, 1); accel_tsp1_nn_query(&s, 0, &in, 1);
     accel_tsp1_nn_control(&s, ACCEL_TSP1_NN_START, 1, 1);
 #endif
 #if APP >= 3
@@ -78,7 +78,7 @@ void _start(void)
 EOC
 echo "linked into a firmware (tsp1 + the common functions it calls + libc/libgcc memcpy, memset, division):"
 for a in "1:commands (open, submit, poll, call; async by callback)" \
-         "2:+ wait_ready, reboot, nn_scan, query_nn, nn_control" \
+         "2:+ wait_ready, reboot, nn_scan, nn_query, nn_control" \
          "3:+ sleep, wake, secure update, async queue, irq_config"; do
     arm-none-eabi-gcc $CF $OTHERS -DAPP=${a%%:*} -c "$T/app.c" -o "$T/app.o" &&
     arm-none-eabi-gcc -mcpu=cortex-m0plus -mthumb -nostdlib -Wl,--gc-sections -Wl,-e,_start \

@@ -110,7 +110,7 @@ if [ $have_kconf = 1 ]; then
     run "Kconfig: every section and option on" $PY tests/zephyr/kconfig_gen.py \
         ports/zephyr/Kconfig "" "$B/autoconf_all.h" CONFIG_ACCEL=y CONFIG_ACCEL_EDGETPU=y \
         CONFIG_ACCEL_REFSI=y CONFIG_ACCEL_ANE=y CONFIG_ACCEL_TSP1_MODEL=y \
-        CONFIG_ACCEL_REFSI_MODEL=y CONFIG_ACCEL_ANE_MODEL=y CONFIG_ACCEL_EDGETPU_DISASM=y CONFIG_ACCEL_EDGETPU_DEVMODEL=y CONFIG_ACCEL_MAC_FAST=y \
+        CONFIG_ACCEL_REFSI_MODEL=y CONFIG_ACCEL_ANE_MODEL=y CONFIG_ACCEL_EDGETPU_DISASM=y CONFIG_ACCEL_EDGETPU_MODEL=y CONFIG_ACCEL_MAC_FAST=y \
         CONFIG_ACCEL_CRC32_SLICE8=y CONFIG_SPI=y CONFIG_GPIO=y CONFIG_I2C=y
     # every section in with its defaults: the device models stay out, MAC_FAST switched off
     run "Kconfig: every section, no models" $PY tests/zephyr/kconfig_gen.py ports/zephyr/Kconfig "" \

@@ -34,7 +34,7 @@ static int is_tflite(const uint8_t *buf, size_t n)
     return n >= 8 && !memcmp(buf + 4, "TFL3", 4);
 }
 
-/* Why a model that accel_edgetpu_decode_tflite refused cannot be used, in one line; returns 1.
+/* Why a model that accel_edgetpu_package_init_tflite refused cannot be used, in one line; returns 1.
  * ACCEL_E_UNSUPPORTED covers a model without the Edge TPU's custom operator (it never went
  * through edgetpu_compiler) and older package formats: the operator's name appearing nowhere in
  * the file tells the first apart. */
@@ -100,7 +100,7 @@ static int cmd_disasm(int tsv, const char *path)
     accel_edgetpu_package m;
     accel_status st;
     if (!buf) return 1;
-    st = accel_edgetpu_decode_tflite(&m, buf, n);
+    st = accel_edgetpu_package_init_tflite(&m, buf, n);
     if (st == ACCEL_OK && !tsv) {
         uint32_t x, b;
         for (x = 0; x < m.n_executables; x++) {
@@ -201,7 +201,7 @@ static int cmd_info_json(const char *path)
     accel_status st;
     uint32_t x, b, i;
     if (!buf) return 1;
-    st = accel_edgetpu_decode_tflite(&m, buf, n);
+    st = accel_edgetpu_package_init_tflite(&m, buf, n);
     if (st != ACCEL_OK) {
         model_refused(path, buf, n, st);
         free(buf);
@@ -375,7 +375,7 @@ static int cmd_plan(const char *path)
     int ran = 0;
     accel_status st;
     if (!buf) return 1;
-    st = accel_edgetpu_decode_tflite(&m, buf, n);
+    st = accel_edgetpu_package_init_tflite(&m, buf, n);
     if (st != ACCEL_OK) {
         model_refused(path, buf, n, st);
         free(buf);
@@ -465,7 +465,7 @@ static int cmd_run(const char *fw_path, const char *model_path, const char *in_p
         free(buf);
         return 1;
     }
-    st = accel_edgetpu_decode_tflite(&m, buf, n);
+    st = accel_edgetpu_package_init_tflite(&m, buf, n);
     if (st != ACCEL_OK) {
         model_refused(model_path, buf, n, st);
         goto done;

@@ -246,7 +246,7 @@ int main(int argc, char **argv)
         uint8_t k;
         for (k = 0; k < ACCEL_TSP1_MAX_NETS; k++) {
             accel_tsp1_nn_info in;
-            st = accel_tsp1_query_nn(&s, k, &in, 1000);
+            st = accel_tsp1_nn_query(&s, k, &in, 1000);
             if (st != ACCEL_OK) return fail("nn info", st);
             if (!in.valid) break;
             printf("net %u: %u total, %u in (buffer %u), %u out (buffer %u), %s\n", in.idx,

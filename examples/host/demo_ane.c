@@ -122,7 +122,7 @@ static int firmware_session(void)
     pc.id = ACCEL_ANE_WIRE_PROCEDURE_CALL;
     pc.program_id = 3; pc.proc_id = 1; pc.proc = 0; pc.priority = 4;
     pc.nbr_output_sets = 1; pc.nbr_td_partitions = 1; pc.nbr_event_masks = 1;
-    st = accel_ane_xl_encode_proc_call(&pc, msg, sizeof msg, &n);
+    st = accel_ane_encode_xl_proc_call(&pc, msg, sizeof msg, &n);
     if (st != ACCEL_OK) return 1;
     hexdump("message", msg, n);
     st = accel_ane_fw_model_dispatch(&fw, msg, n);
@@ -131,7 +131,7 @@ static int firmware_session(void)
     TRY(accel_ane_fw_model_complete(&fw));
     pc.nbr_signal = 1;
     printf("  the same call carrying a signal event without the events variant: %s\n",
-           accel_status_str(accel_ane_xl_encode_proc_call(&pc, msg, sizeof msg, &n)));
+           accel_status_str(accel_ane_encode_xl_proc_call(&pc, msg, sizeof msg, &n)));
 
     printf("-- cache-request chain\n");
     TRY(accel_ane_cr_install(&fw.cr, 0, &h));
@@ -141,7 +141,7 @@ static int firmware_session(void)
     t.nbr_requests = 1; t.nbr_output_sets = 1;
     for (i = 1; i <= 3; i++) {
         t.exec_timestamp = i;
-        TRY(accel_ane_xl_encode_trigger(&t, msg, sizeof msg, &n));
+        TRY(accel_ane_encode_xl_trigger(&t, msg, sizeof msg, &n));
         st = accel_ane_fw_model_dispatch(&fw, msg, n);
         printf("  trigger ts %u: %s", i, accel_status_str(st));
         TRY(accel_ane_fw_model_complete(&fw));
@@ -154,13 +154,13 @@ static int firmware_session(void)
                accel_status_str(accel_ane_cr_recycle(&fw.cr, h)));
     }
     t.exec_timestamp = 2;
-    TRY(accel_ane_xl_encode_trigger(&t, msg, sizeof msg, &n));
+    TRY(accel_ane_encode_xl_trigger(&t, msg, sizeof msg, &n));
     printf("  a trigger with an older timestamp: %s\n",
            accel_status_str(accel_ane_fw_model_dispatch(&fw, msg, n)));
     TRY(accel_ane_cr_invalidate(&fw.cr, h));
     TRY(accel_ane_cr_finish_invalidate(&fw.cr, h));
     t.exec_timestamp = 9;
-    TRY(accel_ane_xl_encode_trigger(&t, msg, sizeof msg, &n));
+    TRY(accel_ane_encode_xl_trigger(&t, msg, sizeof msg, &n));
     printf("  after invalidate: %s (dropped %lu)\n",
            accel_status_str(accel_ane_fw_model_dispatch(&fw, msg, n)),
            (unsigned long)fw.dropped);

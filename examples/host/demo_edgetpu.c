@@ -37,7 +37,7 @@ int main(void)
         printf("simulator setup: %s\n", accel_status_str(st));
         return 1;
     }
-    st = accel_edgetpu_decode_package(&m, synth_pkg, sizeof synth_pkg);
+    st = accel_edgetpu_package_init(&m, synth_pkg, sizeof synth_pkg);
     if (st == ACCEL_OK) st = accel_edgetpu_package_executable(&m, 0, &e);
     if (st != ACCEL_OK) {
         printf("package: %s\n", accel_status_str(st));

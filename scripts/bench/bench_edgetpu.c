@@ -1,7 +1,7 @@
 /* bench_edgetpu.c - Edge TPU section: bundle decode/encode/disassembly speed and model parse
- * time (full validation by accel_edgetpu_decode_tflite) for the shared models; medians of 5 (3)
+ * time (full validation by accel_edgetpu_package_init_tflite) for the shared models; medians of 5 (3)
  * timed passes; decode next to a naive bit-by-bit decoder in the same run, as a ratio.
- * Data: ../shared/data/edgetpu (override with ACCEL_EDGETPU_DATA). */
+ * Data: tests/edgetpu_data.h ($ACCEL_EDGETPU_DATA, the README's third-party data contract). */
 #define _POSIX_C_SOURCE 199309L
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
@@ -46,7 +46,7 @@ int main(void)
         char rel[128];
         snprintf(rel, sizeof rel, "models/%s.tflite", models[i]);
         msize[i] = load(rel, mbuf[i], sizeof mbuf[i]);
-        if (accel_edgetpu_decode_tflite(&m, mbuf[i], msize[i]) != ACCEL_OK) return 1;
+        if (accel_edgetpu_package_init_tflite(&m, mbuf[i], msize[i]) != ACCEL_OK) return 1;
         for (x = 0; x < m.n_executables; x++) {
             accel_edgetpu_exe e;
             accel_edgetpu_bitstream b;
@@ -142,7 +142,7 @@ int main(void)
         for (k = 0; k < 5; k++) {
             t0 = bench_now_s();
             for (r = 0; r < 2000; r++) {
-                accel_edgetpu_decode_tflite(&m, mbuf[i], msize[i]);
+                accel_edgetpu_package_init_tflite(&m, mbuf[i], msize[i]);
                 sink += m.n_executables;
             }
             t = bench_now_s() - t0;

@@ -173,7 +173,7 @@ static void setup(work *k, int dt, double macs_scale)
     k->q.act_min = dt ? 0 : -128;
     k->q.act_max = dt ? 255 : 127;
     if (k->kind == 3) {
-        if (accel_mac_fully_connected_pack_size((uint32_t)k->K, (uint32_t)k->N, &k->pack_len) != ACCEL_OK ||
+        if (accel_mac_fully_connected_pack_mem_size((uint32_t)k->K, (uint32_t)k->N, &k->pack_len) != ACCEL_OK ||
             !(k->pack_mem = malloc(k->pack_len + 64))) {
             fprintf(stderr, "pack: no memory\n");
             exit(1);

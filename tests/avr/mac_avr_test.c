@@ -107,7 +107,7 @@ int main(void)
     /* prepacked FC: the pack's bytes (64 + 4 * 255 + 255 * 255 at least) past 16 bits, with
      * the filter's count (65025) within them; then a filter of 65536 elements */
     need = 7;
-    CHECK(accel_mac_fully_connected_pack_size(255, 255, &need) == OVF(66109UL, ACCEL_OK));
+    CHECK(accel_mac_fully_connected_pack_mem_size(255, 255, &need) == OVF(66109UL, ACCEL_OK));
     CHECK(sizeof(size_t) < 4 ? need == 7 : as_u64(need) >= 66109UL);
     CHECK(accel_mac_fully_connected_pack(255, 255, w, BIG, NULL, 0, &q, pk, sizeof pk) ==
           OVF(66109UL, ACCEL_E_BUFFER_TOO_SMALL));

@@ -39,7 +39,7 @@ static void one(const uint8_t *d, size_t n)
     n--;
     switch (sel % 12u) {
     case 0:
-        if (accel_ane_ctl_decode_hdr(d, n, n, &h, &body) == ACCEL_OK) {
+        if (accel_ane_decode_ctl_hdr(d, n, n, &h, &body) == ACCEL_OK) {
             FZ_ASSERT(body == d + 24 && (size_t)h.size <= n - 24 && h.priority < 8 && h.id <= 0x5c);
             (void)accel_ane_decode_property(1, body, h.size, &a, &v);
             (void)accel_ane_decode_premap(body, h.size, &a, &s);
@@ -48,10 +48,10 @@ static void one(const uint8_t *d, size_t n)
             (void)accel_ane_decode_rpc(body, h.size, &p, &v);
             (void)accel_ane_decode_cr_body(h.id, body, h.size, &a, &v);
         }
-        (void)accel_ane_ctl_decode_proc_call(d, n, n, &h, &pc);
+        (void)accel_ane_decode_ctl_proc_call(d, n, n, &h, &pc);
         break;
     case 1:
-        if (accel_ane_xl_decode_proc_call(d, n, &pc) == ACCEL_OK) {
+        if (accel_ane_decode_xl_proc_call(d, n, &pc) == ACCEL_OK) {
             FZ_ASSERT(pc.program_id < 144 && pc.proc_id < 288 && pc.priority < 8);
             FZ_ASSERT(pc.nbr_bars <= 32 && pc.nbr_signal <= 16);
             for (k = 0; k < pc.nbr_bars; k++)
@@ -62,7 +62,7 @@ static void one(const uint8_t *d, size_t n)
         }
         break;
     case 2:
-        if (accel_ane_xl_decode_trigger(d, n, &t) == ACCEL_OK) {
+        if (accel_ane_decode_xl_trigger(d, n, &t) == ACCEL_OK) {
             FZ_ASSERT(t.nbr_inputs <= 16 && t.nbr_requests == 1);
             for (k = 0; k < t.nbr_inputs; k++)
                 FZ_ASSERT(accel_ane_decode_chain_buf(t.raw_inputs + 16u * k, 16, 1, &cb) == ACCEL_OK);
@@ -81,7 +81,7 @@ static void one(const uint8_t *d, size_t n)
         (void)accel_ane_decode_chain_buf(d, n, 1, &cb);
         break;
     case 6:
-        if (accel_ane_decode_stats(d, n, &sh, &ne) == ACCEL_OK) {
+        if (accel_ane_decode_run_stats(d, n, &sh, &ne) == ACCEL_OK) {
             FZ_ASSERT(ne <= 32);
             for (k = 0; k < ne; k++) FZ_ASSERT(accel_ane_stats_engine_at(d, n, k, &se) == ACCEL_OK);
         }
@@ -97,7 +97,7 @@ static void one(const uint8_t *d, size_t n)
     case 9: {
         accel_ane_cmd_desc cd;
         uint32_t id;
-        if (accel_ane_xl_decode_hdr(d, n, &id) == ACCEL_OK) {
+        if (accel_ane_decode_xl_hdr(d, n, &id) == ACCEL_OK) {
             (void)accel_ane_cmd_describe(ACCEL_ANE_SPACE_WIRE, id, &cd);
             (void)accel_ane_cmd_describe(ACCEL_ANE_SPACE_CTL, accel_load_u32le(d), &cd);
         }

@@ -35,8 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     accel_edgetpu_package m;
     /* a validated model must be fully walkable: anything else is a reader bug */
-    if (accel_edgetpu_decode_tflite(&m, data, size) == ACCEL_OK) walk(&m);
-    if (accel_edgetpu_decode_package(&m, data, size) == ACCEL_OK) walk(&m);
+    if (accel_edgetpu_package_init_tflite(&m, data, size) == ACCEL_OK) walk(&m);
+    if (accel_edgetpu_package_init(&m, data, size) == ACCEL_OK) walk(&m);
     {
         /* wire decoders on prefixes: any status is a valid answer, only a crash is a bug */
         accel_edgetpu_event ev;
@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint32_t len32;
         uint8_t tag;
         uint16_t ts;
-        if (size >= 8) (void)accel_edgetpu_decode_header(data, &len32, &tag);
+        if (size >= 8) (void)accel_edgetpu_decode_usb_header(data, &len32, &tag);
         (void)accel_edgetpu_decode_event(data, size < 16 ? size : 16, &ev);
         (void)accel_edgetpu_decode_irq(data, size < 4 ? size : 4, &irq);
         (void)accel_edgetpu_decode_dfu_status(data, size, &ds);

@@ -73,8 +73,8 @@ static size_t fuzz_generate(uint8_t *buf, size_t cap, uint32_t i)
     for (k = 0; k < n; k++) buf[k] = (uint8_t)tl_rand();
     if (n > 40) {
         /* the frame fits (n - 10 >= 31 > 12 + 8): the encoder cannot refuse it */
-        if (accel_tsp1_encode_frame(buf + 10, n - 10, ACCEL_TSP1_RSP_PREAMBLE, 0x8001,
-                                    (uint16_t)i, buf + 30, 8, &len) != ACCEL_OK)
+        if (accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, 0x8001, (uint16_t)i, buf + 30,
+                                    8, buf + 10, n - 10, &len) != ACCEL_OK)
             abort();
         if (i % 3 == 0) buf[10 + (size_t)i % len] ^= 0x20;
     }

@@ -81,7 +81,7 @@ static int xb_write(const char *path)
         size_t size = 0;
         uint8_t len[4];
         xb_setup(i, &r, &q);
-        if (accel_mac_fully_connected_pack_size((uint32_t)c[1], (uint32_t)c[2], &size) != ACCEL_OK ||
+        if (accel_mac_fully_connected_pack_mem_size((uint32_t)c[1], (uint32_t)c[2], &size) != ACCEL_OK ||
             size > XB_CAP ||
             accel_mac_fully_connected_pack((uint32_t)c[1], (uint32_t)c[2], xb_w,
                                            (size_t)(c[1] * c[2]), xb_bias, (size_t)c[2], &q, pk,

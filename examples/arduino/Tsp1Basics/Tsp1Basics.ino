@@ -105,7 +105,7 @@ void takeAsync() {
 
 void showNet(uint8_t i) {
   accel_tsp1_nn_info info;
-  if (accel_tsp1_query_nn(&tsp, i, &info, WAIT_MS) != ACCEL_OK) return;
+  if (accel_tsp1_nn_query(&tsp, i, &info, WAIT_MS) != ACCEL_OK) return;
   Serial.print(F("  net "));
   Serial.print(info.idx);
   Serial.print(F(" of "));

@@ -166,7 +166,7 @@ int main(void)
     step("scan", st, ACCEL_OK);
     printk("  %u network(s), mask 0x%08x\n", n, (unsigned)s.known_mask);
     for (i = 0; st == ACCEL_OK && i < n; i++) {
-        accel_status q = accel_tsp1_query_nn(&s, i, &info, TIMEOUT_MS);
+        accel_status q = accel_tsp1_nn_query(&s, i, &info, TIMEOUT_MS);
         if (q == ACCEL_OK)
             printk("  slot %u: %u inputs, %u outputs, state %u\n", i, info.n_in, info.n_out,
                    (unsigned)info.state);

@@ -1,4 +1,4 @@
-/* test_tsp1_edges.c - the TSP1 section's refusals and failure paths the other TSP1 tests leave
+/* test_tsp1_errors.c - the TSP1 section's refusals and failure paths the other TSP1 tests leave
  * out: every NULL argument of the encoders, decoders, bus accessors, driver and device model;
  * ids just outside each kind's range; the driver's init refusals and its default timeout; a bus
  * that fails part-way through a register sequence; and a device model without a log callback.
@@ -19,21 +19,21 @@ static void test_encoder_refusals(void)
     size_t len = 99;
     memset(buf, 0xEE, sizeof buf);
     /* no out_len: refused (and nothing to report the length through) */
-    CHECK_ST(accel_tsp1_encode_frame(buf, sizeof buf, ACCEL_TSP1_CMD_PREAMBLE, ACCEL_TSP1_ECHO, 1, NULL, 0, NULL),
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_CMD_PREAMBLE, ACCEL_TSP1_ECHO, 1, NULL, 0, buf, sizeof buf, NULL),
              ACCEL_E_NULL);
-    CHECK_ST(accel_tsp1_encode_frame(NULL, sizeof buf, ACCEL_TSP1_CMD_PREAMBLE, ACCEL_TSP1_ECHO, 1, NULL, 0, &len),
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_CMD_PREAMBLE, ACCEL_TSP1_ECHO, 1, NULL, 0, NULL, sizeof buf, &len),
              ACCEL_E_NULL);
     CHECK_EQ(len, 0);
-    CHECK_ST(accel_tsp1_encode_frame(buf, sizeof buf, ACCEL_TSP1_CMD_PREAMBLE, ACCEL_TSP1_ECHO, 1, NULL, 3, &len),
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_CMD_PREAMBLE, ACCEL_TSP1_ECHO, 1, NULL, 3, buf, sizeof buf, &len),
              ACCEL_E_NULL);
     /* N_BYTES is 16 bits: 0x10000 is refused before the capacity or the payload is looked at */
     len = 99;
-    CHECK_ST(accel_tsp1_encode_frame(buf, sizeof buf, ACCEL_TSP1_CMD_PREAMBLE, ACCEL_TSP1_ECHO, 1, big, 0x10000, &len),
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_CMD_PREAMBLE, ACCEL_TSP1_ECHO, 1, big, 0x10000, buf, sizeof buf, &len),
              ACCEL_E_TOO_LONG);
     CHECK_EQ(len, 0);
     CHECK_EQ(buf[0], 0xEE);
-    CHECK_ST(accel_tsp1_encode_cmd(buf, sizeof buf, ACCEL_TSP1_ECHO, 1, NULL, 0, NULL), ACCEL_E_NULL);
-    CHECK_ST(accel_tsp1_encode_u32(buf, sizeof buf, ACCEL_TSP1_NN_INFO, 1, 0x100, NULL), ACCEL_E_ARG);
+    CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_ECHO, 1, NULL, 0, buf, sizeof buf, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_tsp1_encode_command_u32(ACCEL_TSP1_NN_INFO, 1, 0x100, buf, sizeof buf, NULL), ACCEL_E_ARG);
     CHECK_EQ(buf[0], 0xEE);
 }
 
@@ -204,7 +204,7 @@ static void test_driver_null_and_arguments(void)
     CHECK_ST(accel_tsp1_reboot(NULL, 10), ACCEL_E_NULL);
     CHECK_ST(accel_tsp1_sleep(NULL, 10), ACCEL_E_NULL);
     CHECK_ST(accel_tsp1_wake(NULL, 10), ACCEL_E_NULL);
-    CHECK_ST(accel_tsp1_query_nn(NULL, 0, &info, 10), ACCEL_E_NULL);
+    CHECK_ST(accel_tsp1_nn_query(NULL, 0, &info, 10), ACCEL_E_NULL);
     CHECK_ST(accel_tsp1_nn_scan(NULL, &count, 10), ACCEL_E_NULL);
     CHECK_EQ(count, 9);
     CHECK_ST(accel_tsp1_nn_control(NULL, ACCEL_TSP1_NN_START, 1, 10), ACCEL_E_NULL);
@@ -215,7 +215,7 @@ static void test_driver_null_and_arguments(void)
     /* with a driver and its device: refusals before anything is sent */
     setup(512, 512, 2, 1, 8, 1);
     CHECK_ST(accel_tsp1_call(&R.s, 0, NULL, 0, resp, sizeof resp, &rl, 10), ACCEL_E_ARG);
-    CHECK_ST(accel_tsp1_query_nn(&R.s, 0, NULL, 10), ACCEL_E_NULL);
+    CHECK_ST(accel_tsp1_nn_query(&R.s, 0, NULL, 10), ACCEL_E_NULL);
     CHECK_ST(accel_tsp1_nn_control(&R.s, ACCEL_TSP1_NN_INFO, 1, 10), ACCEL_E_ARG);
     CHECK_ST(accel_tsp1_nn_control(&R.s, ACCEL_TSP1_NN_FINISH + 1, 1, 10), ACCEL_E_ARG);
     CHECK_ST(accel_tsp1_async_take(&R.s, NULL, &tid, &co), ACCEL_E_NULL);
@@ -235,7 +235,18 @@ static void test_model_refusals_and_no_log(void)
     accel_port p;
     uint8_t resp[8];
     size_t rl = 0;
-    size_t need = accel_tsp1_model_mem_size(256, 256);
+    size_t need = 1;
+    /* 3 x 256 + ACCEL_TSP1_MODEL_SLACK (48) + 256; the caps init refuses are refused here too */
+    REQUIRE_ST(accel_tsp1_model_mem_size(256, 256, &need), ACCEL_OK);
+    CHECK_EQ(need, 1072);
+    CHECK_ST(accel_tsp1_model_mem_size(ACCEL_TSP1_OVERHEAD, 16, &rl), ACCEL_OK);
+    CHECK_EQ(rl, 3 * 12 + 48 + 16);
+    CHECK_ST(accel_tsp1_model_mem_size(ACCEL_TSP1_OVERHEAD - 1, 256, &rl), ACCEL_E_ARG);
+    CHECK_EQ(rl, 0);
+    CHECK_ST(accel_tsp1_model_mem_size(256, 15, &rl), ACCEL_E_ARG);
+    CHECK_ST(accel_tsp1_model_mem_size(256, 256, NULL), ACCEL_E_NULL);
+    CHECK_ST(accel_tsp1_model_mem_size(0xFFFF, 0xFFFF, &rl), sizeof(size_t) > 2 ? ACCEL_OK : ACCEL_E_OVERFLOW);
+    rl = 0;
     CHECK_ST(accel_tsp1_model_init(NULL, mem, sizeof mem, 256, 256, 1), ACCEL_E_NULL);
     CHECK_ST(accel_tsp1_model_init(&m, NULL, sizeof mem, 256, 256, 1), ACCEL_E_NULL);
     CHECK_ST(accel_tsp1_model_init(&m, mem, sizeof mem, ACCEL_TSP1_OVERHEAD - 1, 256, 1), ACCEL_E_ARG);

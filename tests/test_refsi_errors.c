@@ -1,4 +1,4 @@
-/* test_refsi_edges.c - the refsi section's refusals and failure paths that test_refsi.c leaves
+/* test_refsi_errors.c - the refsi section's refusals and failure paths that test_refsi.c leaves
  * out: every NULL argument of the builder, decoder, register packers and reference CMP, a
  * builder whose length runs past its capacity, register values the CMP refuses at a kernel
  * slice, memory failures while a KTB is filled, SYNC_CACHE with a failing flush, COPY_MEM64

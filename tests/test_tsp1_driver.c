@@ -1,8 +1,8 @@
-/* test_tsp1_drv.c - TSP1 bus layer, device model and host driver, driven through ports/sim with
+/* test_tsp1_driver.c - TSP1 bus layer, device model and host driver, driven through ports/sim with
  * injected faults. Every outcome the driver reports is checked against the model's own log of
- * what it did with that command (R.fate). Regression tests for the three bug classes of issue
- * 12: a discarded command reported done after a lost error response, a flipped N_BYTES holding
- * later responses hostage, commands sent during a reboot; and the secure update end to end:
+ * what it did with that command (R.fate). Regression tests for three classes of bug: a discarded
+ * command reported done after a lost error response, a flipped N_BYTES holding later
+ * responses hostage, commands sent during a reboot; and the secure update end to end:
  * resume positions, image verification at FINISH, the ROM bootloader after an unfinished update.
  * The long random fault test is test_tsp1_soak.c. */
 /* only the tsp1 section (and common): the other sections are not needed, and their absence
@@ -48,7 +48,7 @@ static void test_bus_layer(void)
         uint8_t f[16];
         size_t len;
         R.m.exec_per_ms = 0;
-        CHECK_ST(accel_tsp1_encode_cmd(f, sizeof f, ACCEL_TSP1_SECURE_UPDATE_CANCEL, 5, NULL, 0, &len), ACCEL_OK);
+        CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_SECURE_UPDATE_CANCEL, 5, NULL, 0, f, sizeof f, &len), ACCEL_OK);
         CHECK_ST(accel_tsp1_buf_write(&R.s.bus, 0, f, len), ACCEL_OK);
         CHECK_ST(accel_port_wait_irq(&R.sim.port, 0, 0), ACCEL_E_TIMEOUT); /* queued */
         R.m.exec_per_ms = 2;
@@ -164,7 +164,7 @@ static void test_boot_echo_info(void)
     CHECK_EQ(R.m.state[1], ACCEL_TSP1_NN_STOPPED);
     CHECK_EQ(R.m.state[2], ACCEL_TSP1_NN_RUNNING);
     CHECK_EQ(R.s.running_mask, 5);
-    CHECK_ST(accel_tsp1_query_nn(&R.s, 2, &in, 100), ACCEL_OK);
+    CHECK_ST(accel_tsp1_nn_query(&R.s, 2, &in, 100), ACCEL_OK);
     CHECK_EQ(in.valid, 1);
     CHECK_EQ(in.state, ACCEL_TSP1_NN_RUNNING);
     CHECK_EQ(in.n_total, 3);
@@ -183,9 +183,9 @@ static void test_boot_echo_info(void)
         CHECK_ST(accel_tsp1_nn_control(&R.s, ACCEL_TSP1_ECHO, 1, 100), ACCEL_E_ARG);
     }
     /* slot 3 is empty: VALID 0, no error; slot 32 is out of range: ERR_ARG */
-    CHECK_ST(accel_tsp1_query_nn(&R.s, 3, &in, 100), ACCEL_OK);
+    CHECK_ST(accel_tsp1_nn_query(&R.s, 3, &in, 100), ACCEL_OK);
     CHECK_EQ(in.valid, 0);
-    CHECK_ST(accel_tsp1_query_nn(&R.s, 32, &in, 100), ACCEL_E_TSP1_ERR_ARG);
+    CHECK_ST(accel_tsp1_nn_query(&R.s, 32, &in, 100), ACCEL_E_TSP1_ERR_ARG);
     CHECK_EQ(R.fate_resp[R.o_tid[R.n_out - 1]], ACCEL_TSP1_R_ERR_ARG);
     /* auto clear: the next command works */
     CHECK_ST(accel_tsp1_call(&R.s, ACCEL_TSP1_ECHO, "x", 1, out, sizeof out, &len, 100), ACCEL_OK);
@@ -231,8 +231,8 @@ static void test_device_error_paths(void)
             accel_tsp1_frame fr;
             size_t used;
             uint8_t rb[32];
-            CHECK_ST(accel_tsp1_encode_frame(f, sizeof f, ACCEL_TSP1_CMD_PREAMBLE, ids[i], 77, big,
-                                    i == 1 ? 10u : 3u, &len), ACCEL_OK);
+            CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_CMD_PREAMBLE, ids[i], 77, big, i == 1 ? 10u : 3u, f,
+                                    sizeof f, &len), ACCEL_OK);
             CHECK_ST(accel_tsp1_buf_write(&R.s.bus, 0, f, len), ACCEL_OK);
             accel_sim_advance(&R.sim, 2);
             CHECK_ST(accel_tsp1_buf_read(&R.s.bus, 1, rb, 12), ACCEL_OK);
@@ -243,24 +243,24 @@ static void test_device_error_paths(void)
             CHECK_EQ(R.fate[77], ACCEL_TSP1_MODEL_RAN);
             CHECK_EQ(R.fate_resp[77], want[i]);
             /* error state: an ECHO is discarded until CLEAR_ERROR */
-            CHECK_ST(accel_tsp1_encode_cmd(f, sizeof f, ACCEL_TSP1_ECHO, 78, NULL, 0, &len), ACCEL_OK);
+            CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_ECHO, 78, NULL, 0, f, sizeof f, &len), ACCEL_OK);
             CHECK_ST(accel_tsp1_buf_write(&R.s.bus, 0, f, len), ACCEL_OK);
             accel_sim_advance(&R.sim, 2);
             CHECK_EQ(accel_fifo_count(&R.m.rspq), 0);
             CHECK_EQ(R.fate[78], ACCEL_TSP1_MODEL_DISCARDED);
-            CHECK_ST(accel_tsp1_encode_cmd(f, sizeof f, ACCEL_TSP1_CLEAR_ERROR, 79, NULL, 0, &len), ACCEL_OK);
+            CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_CLEAR_ERROR, 79, NULL, 0, f, sizeof f, &len), ACCEL_OK);
             CHECK_ST(accel_tsp1_buf_write(&R.s.bus, 0, f, len), ACCEL_OK);
             accel_sim_advance(&R.sim, 2);
             CHECK_EQ(R.m.error_state, 0);
             R.fate[77] = R.fate[78] = 0; /* the same TIDs again next round */
         }
         /* checksum */
-        CHECK_ST(accel_tsp1_encode_cmd(f, sizeof f, ACCEL_TSP1_ECHO, 90, NULL, 0, &len), ACCEL_OK);
+        CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_ECHO, 90, NULL, 0, f, sizeof f, &len), ACCEL_OK);
         f[len - 1] ^= 1;
         CHECK_ST(accel_tsp1_buf_write(&R.s.bus, 0, f, len), ACCEL_OK);
         /* framing: garbage, then a frame cut off by the end of the transaction */
         CHECK_ST(accel_tsp1_buf_write(&R.s.bus, 0, "zz", 2), ACCEL_OK);
-        CHECK_ST(accel_tsp1_encode_cmd(f, sizeof f, ACCEL_TSP1_ECHO, 91, "abc", 3, &len), ACCEL_OK);
+        CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_ECHO, 91, "abc", 3, f, sizeof f, &len), ACCEL_OK);
         CHECK_ST(accel_tsp1_buf_write(&R.s.bus, 0, f, len - 1), ACCEL_OK);
         accel_sim_advance(&R.sim, 5);
         CHECK_EQ(R.m.error_state, 1);
@@ -278,7 +278,7 @@ static void test_device_error_paths(void)
             CHECK_EQ(fr.tid, 90);
         }
         CHECK_EQ(R.m.discarded >= 2, 1);
-        CHECK_ST(accel_tsp1_encode_cmd(f, sizeof f, ACCEL_TSP1_CLEAR_ERROR, 92, NULL, 0, &len), ACCEL_OK);
+        CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_CLEAR_ERROR, 92, NULL, 0, f, sizeof f, &len), ACCEL_OK);
         CHECK_ST(accel_tsp1_buf_write(&R.s.bus, 0, f, len), ACCEL_OK);
         CHECK_ST(accel_tsp1_buf_write(&R.s.bus, 0, f, len - 1), ACCEL_OK); /* cut: ERR_FRAMING with its TID */
         accel_sim_advance(&R.sim, 5);
@@ -436,9 +436,9 @@ static void test_unknown_and_stray(void)
     CHECK_ST(accel_tsp1_async_take(&R.s, &id, &tid, &n), ACCEL_OK); /* READY */
     CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, NULL, 0, &t), ACCEL_OK);
     /* the firmware answers with an id the documentation does not list (0x9005), then a stray DATA */
-    CHECK_ST(accel_tsp1_encode_frame(f, sizeof f, ACCEL_TSP1_RSP_PREAMBLE, 0x9005, t, "?", 1, &len), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, 0x9005, t, "?", 1, f, sizeof f, &len), ACCEL_OK);
     CHECK_ST(accel_fifo_write(&R.m.rspq, f, len), ACCEL_OK);
-    CHECK_ST(accel_tsp1_encode_frame(f, sizeof f, ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_DATA, 4321, NULL, 0,
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_DATA, 4321, NULL, 0, f, sizeof f,
                             &len), ACCEL_OK);
     CHECK_ST(accel_fifo_write(&R.m.rspq, f, len), ACCEL_OK);
     accel_sim_advance(&R.sim, 3);
@@ -455,18 +455,18 @@ static void test_unknown_and_stray(void)
     { /* an NN_INFO answer one byte too long is malformed, never cut to its first 8 bytes */
         static const uint8_t nine[9] = { 1, 0, 3, 1, 1, 2, 3, 0, 0 };
         accel_tsp1_nn_info in;
-        CHECK_ST(accel_tsp1_encode_frame(f, sizeof f, ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_NN_INFO,
-                                R.s.next_tid, nine, 9, &len), ACCEL_OK);
+        CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_NN_INFO, R.s.next_tid, nine,
+                                9, f, sizeof f, &len), ACCEL_OK);
         CHECK_ST(accel_fifo_write(&R.m.rspq, f, len), ACCEL_OK);
-        CHECK_ST(accel_tsp1_query_nn(&R.s, 0, &in, 100), ACCEL_E_MALFORMED);
+        CHECK_ST(accel_tsp1_nn_query(&R.s, 0, &in, 100), ACCEL_E_MALFORMED);
         /* the model's own answer to it arrives after: an answer to nothing pending */
-        CHECK_ST(accel_tsp1_query_nn(&R.s, 0, &in, 100), ACCEL_OK);
+        CHECK_ST(accel_tsp1_nn_query(&R.s, 0, &in, 100), ACCEL_OK);
         CHECK_EQ(R.s.stray, 2);
     }
     /* an answer with a pending TID but the wrong id */
     CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, NULL, 0, &t), ACCEL_OK);
-    CHECK_ST(accel_tsp1_encode_frame(f, sizeof f, ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_NN_INFO, t,
-                            "12345678", 8, &len), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_NN_INFO, t, "12345678", 8,
+                            f, sizeof f, &len), ACCEL_OK);
     CHECK_ST(accel_fifo_write(&R.m.rspq, f, len), ACCEL_OK);
     (void)accel_tsp1_poll(&R.s); /* the outcomes it reports are what this test checks */
     CHECK_ST(R.o_st[R.n_out - 1], ACCEL_E_TSP1_UNEXPECTED);
@@ -577,8 +577,8 @@ static void test_faults(void)
     }
 }
 
-/* Issue 12, bug 1: an error response lost on the bus. The device discarded the NN_STOP behind
- * the failing command; the driver once reported it OK when the next real answer arrived. */
+/* An error response lost on the bus. The device discarded the NN_STOP behind the failing
+ * command; the driver must not report it OK when the next real answer arrives (it once did). */
 static void test_lost_error_response(void)
 {
     uint8_t m1b[4], badb[4];
@@ -617,8 +617,8 @@ static void test_lost_error_response(void)
     CHECK_EQ(R.m.state[0], ACCEL_TSP1_NN_STOPPED);
 }
 
-/* Issue 12, bug 2: one flipped bit in a response's N_BYTES claims more bytes than follow: the
- * 19 answers behind it arrive in time, not as strays after 20 deadlines. No idle padding. */
+/* One flipped bit in a response's N_BYTES claims more bytes than follow: the 19 answers
+ * behind it must arrive in time, not as strays after 20 deadlines. No idle padding. */
 static void test_flipped_length_no_hostage(void)
 {
     uint16_t t[20];
@@ -647,8 +647,8 @@ static void test_flipped_length_no_hostage(void)
     CHECK(R.s.dec.dropped[ACCEL_TSP1_DROP_TRUNCATED] >= 13);
 }
 
-/* Issue 12, bug 3: commands issued while a REBOOT awaits ASYNC_READY are held, then run: the
- * driver never reports one DISCARDED that ran, and its network mask matches the device. */
+/* Commands issued while a REBOOT awaits ASYNC_READY are held, then run: the driver must never
+ * report one DISCARDED that ran, and its network mask must match the device's. */
 static void test_reboot_holds_commands(void)
 {
     uint8_t m1b[4];
@@ -747,7 +747,7 @@ static void test_reboot_before_ready(void)
     CHECK_EQ(R.s.rom, 0);
 }
 
-/* Issue 12: with auto_clear, a CLEAR_ERROR refused for a full command buffer is retried on every
+/* With auto_clear, a CLEAR_ERROR refused for a full command buffer is retried on every
  * poll until its deadline; after that poll says so, and a manual clear works again. */
 static void test_clear_retry(void)
 {
@@ -760,8 +760,8 @@ static void test_clear_retry(void)
     for (i = 0; i < 5; i++) CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, NULL, 0, NULL), ACCEL_OK);
     CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, NULL, 0, NULL), ACCEL_E_BUSY); /* 60 of 64 */
     /* an error nobody can be blamed for: the device may be in its error state */
-    CHECK_ST(accel_tsp1_encode_frame(f, sizeof f, ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_ERR_FRAMING,
-                            ACCEL_TSP1_TID_NONE, NULL, 0, &len), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_ERR_FRAMING, ACCEL_TSP1_TID_NONE, NULL,
+                            0, f, sizeof f, &len), ACCEL_OK);
     CHECK_ST(accel_fifo_write(&R.m.rspq, f, len), ACCEL_OK);
     CHECK_ST(accel_tsp1_poll(&R.s), ACCEL_OK);
     CHECK_EQ(R.n_out, 5); /* all five: unknown */
@@ -941,7 +941,7 @@ static void test_update_resume_and_rom(void)
     CHECK_ST(accel_tsp1_reboot(&R.s, 100), ACCEL_E_TSP1_ROM);
     CHECK_EQ(R.s.rom, 1);
     CHECK_EQ(R.m.rom, 1);
-    CHECK_ST(accel_tsp1_query_nn(&R.s, 0, &in, 100), ACCEL_OK);
+    CHECK_ST(accel_tsp1_nn_query(&R.s, 0, &in, 100), ACCEL_OK);
     CHECK_EQ(in.valid, 0);
     CHECK_EQ(in.n_total, 0);
     /* resume where the driver said */

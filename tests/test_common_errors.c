@@ -1,4 +1,4 @@
-/* test_common_edges.c - the common section's refusals that test_common.c leaves out: every
+/* test_common_errors.c - the common section's refusals that test_common.c leaves out: every
  * NULL argument of the reader, writer, ring, FIFO, deadline and port wrappers, a zeroed (never
  * initialised) ring or FIFO, each fixed-width read and write at its end of buffer, zero-length
  * copies, accel_port_poll32's failure paths, and the status strings of a build that leaves
