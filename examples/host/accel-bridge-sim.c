@@ -14,7 +14,6 @@
  * model keeps running between them, like a real device. Its clock is the simulator's: it moves
  * when the host delays or waits for an IRQ, not with the wall clock. Linux only. */
 #define _XOPEN_SOURCE 600
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
 #include <stdio.h>

@@ -10,7 +10,6 @@
  * then "N passed, N failed". Exit status: 0 all passed, 1 a case failed, 2 a file was
  * malformed or unreadable (reported as FILE:LINE: reason on stderr; its remaining cases are
  * skipped). A case whose `rounding` is `single` runs with ACCEL_MAC_ROUND_SINGLE. */
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 
 #include "mac_vectors.h"

@@ -9,12 +9,11 @@
  *       (e.g. libedgetpu's apex_latest_single_ep.bin) downloaded, verified and detached first.
  *       INPUT is the input layers' bytes back to back; OUTPUT gets the output layers'.
  * Exit status: 0 ok, 1 bad input or device error, 2 usage. */
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
 #include "accel_linux.h"
 #include "accel_linux_usb.h"
-#include "sessions.h" /* tests/sessions.h: simulator + device model + driver in one call */
+#include "accel_sim_sessions.h" /* simulator + device model + driver in one call */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

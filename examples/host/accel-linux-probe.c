@@ -16,7 +16,6 @@
  *       and hello (the device's protocol version, data limit and operations). USB is not carried
  *       by the bridge. Speed, mode and polarity are the board's.
  * Numbers take C prefixes (0x..). Exit status 0 when the transfer gave ACCEL_OK. */
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_linux.h"
 #include "accel_linux_spi.h"

@@ -14,7 +14,6 @@
  * checks it names the same index. '#' starts a comment in asm input.
  * Exit status: 0 ok, 1 usage or I/O error, 2 malformed input (where and why on stderr). */
 #define _POSIX_C_SOURCE 200809L
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 
 #include <ctype.h>

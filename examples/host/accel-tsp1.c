@@ -18,7 +18,6 @@
  * 0 = INTB, GPIO line 1 = WAKE on the board's side. --capture records every request/response
  * of the session; --replay runs the command against such a recording instead of a device and
  * says whether the session went exactly as recorded (exit 1 at the first difference). */
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
 #include "accel_linux.h"

@@ -6,7 +6,7 @@
  *   host:   accel_bridge_host.h   an accel_port whose callbacks run on the far device
  *   device: accel_bridge_device.h bytes in, requests run on a local accel_port, bytes out
  * Captures (the host's record of every request/response pair) replay through
- * ports/sim/accel_replay.h.
+ * ports/bridge/accel_replay.h.
  *
  * Frame on the wire:  0x00  COBS(message || CRC-32/ISO-HDLC(message), little-endian)  0x00
  * COBS removes every 0x00 from the body, so a 0x00 always ends a frame: a receiver that joins
