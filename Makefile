@@ -64,7 +64,6 @@ TLIB      := $(B)/tests/libports.a
 TLIB_OBJ  := $(patsubst %.c,$(B)/tests/obj/%.o,$(PORT_SRC))
 LIBS      := $(USB_LIBS) $(BRIDGE_LIBS) -lm
 TOOLS     := $(patsubst examples/host/%.c,$(B)/%,$(wildcard examples/host/*.c))
-TOOL_OBJ  := $(patsubst %.c,$(B)/obj/%.o,$(wildcard examples/host/*.c))
 TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 BENCHES   := $(patsubst scripts/bench/%.c,$(B)/bench/%,$(wildcard scripts/bench/bench_*.c))
 DEMOS     := $(filter $(B)/demo_%,$(TOOLS))
