@@ -30,7 +30,7 @@ ver=$(sed -n 's/^#define ACCEL_VERSION_STRING "\([0-9][0-9.]*\)"$/\1/p' accel.h)
 # else the https form of this clone's origin remote, else a placeholder in the reserved .invalid
 # domain, with a note on stderr (a published zip should name the project's home)
 url=${ACCEL_URL:-}
-if [ -z "$url" ] && o=$(git remote get-url origin 2>/dev/null); then
+if [ -z "$url" ] && command -v git >/dev/null && o=$(git remote get-url origin 2>/dev/null); then
   case "$o" in
     https://*) url=${o%.git} ;;
     git@*:*) h=${o#git@}; url="https://${h%%:*}/${h#*:}"; url=${url%.git} ;;
