@@ -1,8 +1,9 @@
 # accel - build host tools, examples and tests. No other build system is needed.
-#   make          host tools and examples into build/
+#   make          host tools and examples into build/ (make -jN is safe)
+#   make lib      build/libaccel.a alone: the implementation and the host's ports
 #   make test     everything CI runs (scripts/test.sh): sanitized tests, C++ and config builds,
 #                 cross builds, size and symbol checks; ends with "N passed, N failed"
-#   make demo     run the demos on the simulator port
+#   make demo     what `make` builds, then run the demos on the simulator port
 #   make size     .text/.data/.bss per section on cortex-m0plus -Os
 #   make bench    benchmark report (never part of make test)
 #   make coverage line and branch coverage of accel.h per section (report)
@@ -14,10 +15,11 @@
 #   make bench-mcu  instructions per MAC of the mac kernels on emulated Cortex-M0/M3/M4/M33
 # Programs are found by name, so a new section adds files, not Makefile rules:
 #   tests/test_*.c          one sanitized test binary each (intrusive: defines ACCEL_IMPLEMENTATION)
-#   examples/host/*.c       one program each (build/<name>); demo_*.c are run by `make demo`
+#   examples/host/*.c       one program each (build/<name>), linked against build/libaccel.a;
+#                           demo_*.c are run by `make demo`
 #   scripts/bench/bench_*.c one benchmark each, run by `make bench`
-# With libnanopb-dev installed, ports/bridge (and the capture replay of ports/sim) is linked
-# into every program and ACCEL_HAVE_BRIDGE is defined; without it they are left out.
+# With libnanopb-dev installed, ports/bridge (the bridge and the capture replay model) is in the
+# libraries and ACCEL_HAVE_BRIDGE is defined; without it they are left out.
 
 CC      ?= cc
 CXX     ?= c++
@@ -25,8 +27,11 @@ CFLAGS_WARN := -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion 
                -Wundef -Wshadow -Werror
 OPT     ?= -O2 -g
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-INC     := -I. -Iports/sim -Iports/linux -Itests
+# examples include from the header and ports only; tests may also include from tests/
+INC     := -I. -Iports/sim -Iports/linux
+TINC    := $(INC) -Itests
 B       := build
+DEP      = -MMD -MP -MF $@.d -MT $@
 
 # Optional host libraries: libusb-1.0 for ports/linux/accel_linux_usb.c.
 HAVE_LIBUSB := $(shell pkg-config --exists libusb-1.0 2>/dev/null && echo 1)
@@ -35,45 +40,75 @@ USB_CFLAGS := $(shell pkg-config --cflags libusb-1.0) -DACCEL_HAVE_LIBUSB=1
 USB_LIBS   := $(shell pkg-config --libs libusb-1.0)
 endif
 
-# Optional: nanopb (libnanopb-dev) for ports/bridge (the bridge, the capture replay model in
-# ports/sim, --bridge/--capture in the tools). Without it those parts are left out by name.
+# Optional: nanopb (libnanopb-dev) for ports/bridge (the bridge, the capture replay model,
+# --bridge/--capture/--replay in the tools). Without it those parts are left out by name.
 HAVE_NANOPB := $(shell printf '\043include <pb_decode.h>\nint main(void){return 0;}\n' | \
                  $(CC) -x c - -lprotobuf-nanopb -o /dev/null 2>/dev/null && echo 1)
 ifeq ($(HAVE_NANOPB),1)
-BRIDGE_SRC    := $(wildcard ports/bridge/*.c) ports/sim/accel_replay.c
+BRIDGE_SRC    := $(wildcard ports/bridge/*.c)
 BRIDGE_CFLAGS := -Iports/bridge -DACCEL_HAVE_BRIDGE=1
 BRIDGE_LIBS   := -lprotobuf-nanopb
 endif
 
+# The implementation is compiled once per configuration, and so is each port file:
+#   build/libaccel.a        accel.h's implementation (ports/impl/accel_impl.c) and the host's
+#                           ports, -O2: every program in examples/host links against it
+#   build/tests/libports.a  the ports again with the tests' sanitizers; a test defines
+#                           ACCEL_IMPLEMENTATION itself (it may reach into the implementation
+#                           and choose its own configuration macros), so it links the ports only
+# Dependencies come from the compiler (-MMD), so a change rebuilds exactly what includes it.
 PORT_SRC  := ports/sim/accel_sim.c $(wildcard ports/linux/*.c) $(BRIDGE_SRC)
-PORT_HDR  := $(wildcard ports/sim/*.h ports/linux/*.h ports/bridge/*.h)
-# files that programs include from beside them (a change rebuilds every program; they are small)
-SIDE_DEPS := $(wildcard examples/host/*.h tests/*.h tests/test_*.c tests/vectors/*/*.h)
+LIB       := $(B)/libaccel.a
+LIB_OBJ   := $(patsubst %.c,$(B)/obj/%.o,ports/impl/accel_impl.c $(PORT_SRC))
+TLIB      := $(B)/tests/libports.a
+TLIB_OBJ  := $(patsubst %.c,$(B)/tests/obj/%.o,$(PORT_SRC))
+LIBS      := $(USB_LIBS) $(BRIDGE_LIBS) -lm
 TOOLS     := $(patsubst examples/host/%.c,$(B)/%,$(wildcard examples/host/*.c))
 TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 BENCHES   := $(patsubst scripts/bench/%.c,$(B)/bench/%,$(wildcard scripts/bench/bench_*.c))
 DEMOS     := $(filter $(B)/demo_%,$(TOOLS))
 
-.PHONY: all test tests demo size bench bench-mcu soak clean setup coverage fuzz arduino
+.PHONY: all lib test tests demo size bench bench-mcu soak clean setup coverage fuzz arduino
 all: $(TOOLS)
+lib: $(LIB)
 
-$(B)/%: examples/host/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
+$(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_WARN) $(OPT) $(INC) $(USB_CFLAGS) $(BRIDGE_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) $(BRIDGE_LIBS) -lm
+	$(CC) $(CFLAGS_WARN) $(OPT) $(INC) $(USB_CFLAGS) $(BRIDGE_CFLAGS) $(DEP) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(TOOLS): $(B)/%: $(B)/obj/examples/host/%.o $(LIB)
+	$(CC) -o $@ $< $(LIB) $(LIBS)
 
 # Tests: sanitizers on, warnings as errors, the header's internal invariants checked (a broken
 # one traps, and the sanitizer runtime prints where).
 ASSERT  := '-DACCEL_ASSERT(x)=((x) ? (void)0 : __builtin_trap())'
-$(B)/tests/%: tests/%.c accel.h $(PORT_SRC) $(PORT_HDR) $(SIDE_DEPS)
+TFLAGS  := $(CFLAGS_WARN) -O1 -g $(SAN) $(ASSERT) $(TINC) $(USB_CFLAGS) $(BRIDGE_CFLAGS)
+
+$(B)/tests/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_WARN) -O1 -g $(SAN) $(ASSERT) $(INC) $(USB_CFLAGS) $(BRIDGE_CFLAGS) -o $@ $< $(PORT_SRC) $(USB_LIBS) $(BRIDGE_LIBS) -lm
+	$(CC) $(TFLAGS) $(DEP) -c $< -o $@
+
+$(TLIB): $(TLIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(TESTS): $(B)/tests/%: tests/%.c $(TLIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(TFLAGS) $(DEP) -o $@ $< $(TLIB) $(LIBS)
+
+-include $(wildcard $(B)/obj/*/*.d $(B)/obj/*/*/*.d $(B)/tests/*.d $(B)/tests/obj/*/*/*.d)
 
 tests: $(TESTS) $(TOOLS)
 
 test:
 	@bash scripts/test.sh
 
-demo: $(DEMOS)
+# builds everything `make` builds, then runs each demo (each ends with one summary line)
+demo: $(TOOLS)
 	@for d in $(DEMOS); do echo "== $$d"; $$d || exit 1; done
 
 size:
@@ -94,12 +129,12 @@ $(B)/bench/%: scripts/bench/%.c accel.h $(wildcard scripts/bench/parts/*/*)
 	@mkdir -p $(B)/bench/obj/$*
 	@objs=""; for f in $(wildcard scripts/bench/parts/$*/*.c); do o=$(B)/bench/obj/$*/$$(basename $$f).o; \
 	  case $$f in *.O2.c) fl=-O2 ;; *.O3.c) fl=-O3 ;; *) fl="-O3 -march=native" ;; esac; \
-	  $(CC) -std=c99 $$fl -g $(INC) -c $$f -o $$o || exit 1; objs="$$objs $$o"; done; \
+	  $(CC) -std=c99 $$fl -g $(TINC) -c $$f -o $$o || exit 1; objs="$$objs $$o"; done; \
 	for f in $(wildcard scripts/bench/parts/$*/*.cpp); do o=$(B)/bench/obj/$*/$$(basename $$f).o; \
-	  $(CXX) -std=c++14 -O3 -march=native -g $(INC) -c $$f -o $$o || exit 1; objs="$$objs $$o"; done; \
+	  $(CXX) -std=c++14 -O3 -march=native -g $(TINC) -c $$f -o $$o || exit 1; objs="$$objs $$o"; done; \
 	libs=$$(cat scripts/bench/parts/$*/LIBS 2>/dev/null); \
 	echo "building $@"; \
-	$(CC) -std=c99 -O3 -march=native -g $(INC) -c $< -o $(B)/bench/obj/$*/main.o && \
+	$(CC) -std=c99 -O3 -march=native -g $(TINC) -c $< -o $(B)/bench/obj/$*/main.o && \
 	$(CXX) -o $@ $(B)/bench/obj/$*/main.o $$objs $$libs -lz -lm
 
 bench:
@@ -119,7 +154,7 @@ arduino:
 SOAK_COMMANDS ?= 1000000
 soak:
 	@mkdir -p $(B)/soak
-	$(CC) $(CFLAGS_WARN) -O2 $(INC) -o $(B)/soak/test_tsp1_soak tests/test_tsp1_soak.c ports/sim/accel_sim.c
+	$(CC) $(CFLAGS_WARN) -O2 $(TINC) -o $(B)/soak/test_tsp1_soak tests/test_tsp1_soak.c ports/sim/accel_sim.c
 	$(B)/soak/test_tsp1_soak $(SOAK_COMMANDS)
 
 clean:

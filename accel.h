@@ -270,14 +270,15 @@
  *   ports/:
  *     sim/       an in-memory port served by a section's model, with a virtual clock and fault
  *                injection (the port every test and demo uses)
- *     sim/       also replays a recorded bridge capture as a device (accel_replay)
  *     linux/     spidev, i2c-dev, the GPIO character device, libusb-1.0, serial lines
  *     arduino/   SPI, pins, millis/delay over the Arduino core (Wire in its own header);
  *                `make arduino` packs the library zip
- *     zephyr/    a Zephyr module: spi/i2c/gpio _dt calls, the IRQ through a k_sem (compile- and
- *                unit-checked against Zephyr 4.3.0's API here; first run by users)
+ *     zephyr/    a Zephyr module (Zephyr 4.1-4.3): spi/i2c/gpio _dt calls, the IRQ through a
+ *                k_sem; emul/ puts the TSP1 model behind Zephyr's SPI emulator for native_sim
  *     bridge/    nanopb bridge: a host-side port whose calls run on a microcontroller, the
- *                device side that serves them, captures
+ *                device side that serves them, captures and their replay as a device
+ *                (accel_replay); PROTOCOL.md is the wire protocol, python/ a host client
+ *     impl/      accel_impl.c: the implementation as a file of its own (libraries, CMake)
  *     template/  what a new platform copies (about 50 lines)
  *   README.md says how to use each.
  *

@@ -26,6 +26,20 @@ cd "$(dirname "$0")/.."
 OUT=${1:-build}
 ver=$(sed -n 's/^#define ACCEL_VERSION_STRING "\([0-9][0-9.]*\)"$/\1/p' accel.h)
 [ -n "$ver" ] || { echo "arduino_lib.sh: no ACCEL_VERSION_STRING in accel.h" >&2; exit 1; }
+# url= must be a URL (Arduino's library format; arduino-lint refuses an empty one): ACCEL_URL,
+# else the https form of this clone's origin remote, else a placeholder in the reserved .invalid
+# domain, with a note on stderr (a published zip should name the project's home)
+url=${ACCEL_URL:-}
+if [ -z "$url" ] && command -v git >/dev/null && o=$(git remote get-url origin 2>/dev/null); then
+  case "$o" in
+    https://*) url=${o%.git} ;;
+    git@*:*) h=${o#git@}; url="https://${h%%:*}/${h#*:}"; url=${url%.git} ;;
+  esac
+fi
+if [ -z "$url" ]; then
+  url=https://accel.invalid/
+  echo "arduino_lib.sh: no ACCEL_URL and no https/ssh origin remote: url=$url in library.properties" >&2
+fi
 lib=$OUT/arduino/Accel
 rm -rf "$lib"
 mkdir -p "$lib/src" "$lib/examples"
@@ -38,7 +52,7 @@ maintainer=the accel authors
 sentence=Drive neural accelerators (ABR TSP1 over SPI) and run int8 layers bit-exact with TensorFlow Lite.
 paragraph=accel is a single-header, allocation-free C99 library: command codecs and drivers for neural accelerators with every device byte bounds-checked, and an int8 multiply-accumulate reference engine (fully connected, conv2d, depthwise, pooling). This port runs it over the Arduino SPI, Wire and pin APIs.
 category=Device Control
-url=
+url=$url
 architectures=*
 includes=accel.h
 EOF

@@ -201,6 +201,11 @@ fi
 
 echo "== demos"
 if make -s demo >"$LOG/demo.log" 2>&1; then ok "make demo"; else bad "make demo" "$LOG/demo.log"; fi
+# each demo's output ends with its one summary line, "demo_<name>: ok"
+unsummed=$(awk '/^== build\/demo_/ { if (n && last != n ": ok") print n; n = substr($2, 7); last = ""; next }
+                { last = $0 } END { if (n && last != n ": ok") print n }' "$LOG/demo.log" | tr '\n' ' ')
+if [ -z "$unsummed" ] && grep -q '^== build/demo_' "$LOG/demo.log"; then ok "every demo ends with 'demo_<name>: ok'"
+else bad "demos without their summary line: ${unsummed:-none ran}"; fi
 
 echo
 if [ ${#SKIPPED[@]} -gt 0 ]; then

@@ -9,7 +9,7 @@
 #      device model on its SPI bus (chip select SS, INTB pin 2, WAKE pin 4) and UART0 on a pty;
 #      build/accel-tsp1 --bridge PTY,BAUD runs echo, info, start/stop and an update (an image
 #      that ends with its CRC-32, as the model checks at FINISH) through it with --capture.
-#   3. each capture replays through ports/sim's replay model (accel-tsp1 --replay) and matches;
+#   3. each capture replays through ports/bridge's replay model (accel-tsp1 --replay) and matches;
 #      a capture with one request byte edited is reported at the exchange holding that byte
 #      (the exchange accel-capture dump shows changed), a cut capture is refused.
 #   4. measured in emulated time (cycles / 16 MHz, from the harness's frame log; the host's own

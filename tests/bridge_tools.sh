@@ -39,7 +39,7 @@ W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-align
 WXX="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wundef -Wshadow -Werror"
 if [ -f /usr/include/pb_decode.h ]; then
     for f in ports/bridge/accel_bridge.c ports/bridge/accel_bridge_device.c ports/bridge/accel_bridge_host.c \
-             ports/bridge/accel_bridge.pb.c ports/sim/accel_replay.c ports/linux/accel_linux_serial.c; do
+             ports/bridge/accel_bridge.pb.c ports/bridge/accel_replay.c ports/linux/accel_linux_serial.c; do
         if have clang; then
             if clang $W -O2 -I. -Iports/bridge -Iports/sim -Iports/linux -c "$f" -o "$T/c.o" 2>"$T/cc.log"; then ok "clang $f"
             else bad "clang $f" "$(head -5 "$T/cc.log")"; fi

@@ -88,7 +88,7 @@ check "usage exit 2" 2 "usage:" "$T"
 # the decoder fuzz target, built as a plain program (ACCEL_FUZZ_MAIN), on the buffers above and
 # its seeds
 if ${CC:-cc} -std=c99 -DACCEL_FUZZ_MAIN -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-        -I. tests/fuzz/fuzz_refsi.c -o "$W/fuzz_refsi" 2> "$W/fz.err" &&
+        -I. -Iports/sim tests/fuzz/fuzz_refsi.c -o "$W/fuzz_refsi" 2> "$W/fz.err" &&
     "$W/fuzz_refsi" "$W"/*.bin tests/fuzz/seeds/refsi > /dev/null; then ok "fuzz_refsi"
 else bad "fuzz_refsi on the buffers" "$(head -3 "$W/fz.err")"; fi
 

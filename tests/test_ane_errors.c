@@ -6,7 +6,7 @@
 #include "accel.h"
 #include "accel_sim.h"
 #include "testlib.h"
-#include "sessions.h"
+#include "accel_sim_sessions.h"
 
 static uint8_t buf[4096];
 

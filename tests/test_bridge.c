@@ -1,7 +1,7 @@
 /* test_bridge.c - the nanopb bridge (ports/bridge): frame layer, device side, host side over a
  * simulated link with injected faults, the TSP1 driver through the bridge against the TSP1
  * device model (compared with the same run without the bridge), exactly-once execution, and
- * captures replayed through ports/sim/accel_replay. */
+ * captures replayed through ports/bridge/accel_replay. */
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "testlib.h"

@@ -9,10 +9,10 @@
 #include "accel_sim.h"
 #include "testlib.h"
 #include "edgetpu_data.h"
-#include "sessions.h"
+#include "accel_sim_sessions.h"
 #include <stdlib.h>
 
-#include "vectors/edgetpu/synth_pkg.h"
+#include "../examples/host/edgetpu_synth_pkg.h"
 
 static uint8_t dense_buf[1u << 17], bright_buf[1u << 17];
 static accel_edgetpu_package dense, bright;

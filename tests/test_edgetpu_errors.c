@@ -8,8 +8,8 @@
 #include "accel.h"
 #include "accel_sim.h"
 #include "testlib.h"
-#include "sessions.h"
-#include "vectors/edgetpu/synth_pkg.h"
+#include "accel_sim_sessions.h"
+#include "../examples/host/edgetpu_synth_pkg.h"
 
 /* ------------------------------------------------------------------ a scriptable USB port */
 typedef struct fake_usb {

@@ -8,7 +8,7 @@
 #include "accel.h"
 #include "accel_sim.h"
 #include "testlib.h"
-#include "sessions.h"
+#include "accel_sim_sessions.h"
 #include "vectors/edgetpu/synth_variants.h"
 
 static const synth_variant *variant(const char *name)

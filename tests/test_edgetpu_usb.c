@@ -7,7 +7,7 @@
 #include "accel_sim.h"
 #include "testlib.h"
 #include "edgetpu_data.h"
-#include "sessions.h"
+#include "accel_sim_sessions.h"
 #include <stdlib.h>
 
 /* ---- a transfer log filled by the simulator's trace hook ---- */

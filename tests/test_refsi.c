@@ -7,7 +7,7 @@
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "testlib.h"
-#include "sessions.h"
+#include "accel_sim_sessions.h"
 
 /* Hex digits to bytes; stops at the first non-hex pair. */
 static size_t unhex(const char *h, uint8_t *out, size_t cap)
@@ -694,7 +694,7 @@ typedef struct {
     int write_via_window;
 } tmem;
 
-/* the flat memory of tests/sessions.h, plus an injected read failure and the units logged */
+/* the flat memory of accel_sim_sessions.h, plus an injected read failure and the units logged */
 static accel_status tm_read(void *u, uint64_t unit, uint64_t addr, void *dst, size_t n)
 {
     tmem *t = (tmem *)u;

@@ -16,7 +16,6 @@
  * operations the model has (SPI, GPIO, IRQ, clock, delay; I2C with ACCEL_TSP1_I2C), and the pty
  * is raw from the start, as a board's serial line is once set up. Linux only. */
 #define _XOPEN_SOURCE 600
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
 #include "cli.h"

@@ -9,7 +9,6 @@
  * failures. The file is read as one Capture message of ports/bridge/accel_bridge.proto, streamed
  * (any size): `protoc --decode=accel.bridge.Capture accel_bridge.proto < FILE` reads the same.
  * Exit status: 0 ok, 1 not a capture or malformed (where on stderr), 2 usage. */
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "cli.h"
 #include <stdio.h>

@@ -12,7 +12,6 @@
  * case (reported as FILE:LINE: reason on stderr; its remaining cases are skipped). A case whose
  * `rounding` is `single` runs with ACCEL_MAC_ROUND_SINGLE. Options: --help, --version; "--"
  * ends them (a file named "-x" is then given as "-x"). */
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 
 #include "cli.h"

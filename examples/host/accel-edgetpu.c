@@ -11,12 +11,11 @@
  * A file that carries the TFLite identifier is a model, never taken as a raw bitstream; a model
  * without an edgetpu-custom-op has not been through edgetpu_compiler and is refused as such.
  * Exit status: 0 ok, 1 bad input or device error (one line: file and reason), 2 usage. */
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
 #include "accel_linux.h"
 #include "accel_linux_usb.h"
-#include "sessions.h" /* tests/sessions.h: simulator + device model + driver in one call */
+#include "accel_sim_sessions.h" /* simulator + device model + driver in one call */
 #include "cli.h"
 #include <stdio.h>
 #include <stdlib.h>

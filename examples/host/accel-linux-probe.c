@@ -18,7 +18,6 @@
  * Numbers are decimal, 0x hex or 0 octal, whole and in range; HEX is pairs of hex digits. The
  * whole command line is checked before a device is opened. Exit status: 0 the transfer gave
  * ACCEL_OK, 1 it did not (or the device could not be opened), 2 usage. */
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_linux.h"
 #include "accel_linux_spi.h"

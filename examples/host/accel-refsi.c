@@ -15,7 +15,6 @@
  * a NUL byte (a binary command buffer given to asm by mistake) is refused.
  * Exit status: 0 ok, 1 malformed input or an I/O error (where and why on stderr), 2 usage. */
 #define _POSIX_C_SOURCE 200809L
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "cli.h"
 

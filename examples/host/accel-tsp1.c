@@ -21,7 +21,6 @@
  * The whole command line is checked before any device is touched: numbers whole and in range,
  * the command and its arguments, and an update image (not empty, k x 144 bytes, below 4 GiB).
  * Exit status: 0 ok, 1 the operation failed (one line: device or file, and why), 2 usage. */
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
 #include "accel_linux.h"

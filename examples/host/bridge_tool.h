@@ -1,7 +1,7 @@
 /* bridge_tool.h - what the host tools share to reach a device through the accel bridge
  * (ports/bridge): `--bridge DEV[,BAUD]` opens a serial line (ports/linux/accel_linux_serial.h)
  * and says hello; `--capture FILE` records the session; `--replay FILE` serves a recorded
- * session instead of a device (ports/sim/accel_replay.h). Host tools only (stdio).
+ * session instead of a device (ports/bridge/accel_replay.h). Host tools only (stdio).
  * Built without nanopb (ACCEL_HAVE_BRIDGE unset) the options say so and fail. */
 #ifndef ACCEL_BRIDGE_TOOL_H
 #define ACCEL_BRIDGE_TOOL_H

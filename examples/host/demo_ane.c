@@ -6,10 +6,9 @@
  *      UNVERIFIED on hardware): bring-up, a procedure call, a cache-request chain, and a stuck
  *      queue aborted by the 2 s deadline and recovered.
  * Every step is checked: the demo stops with "FAILED" at the first unexpected status. */
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
-#include "sessions.h" /* tests/sessions.h: simulator + register model + TM host in one call */
+#include "accel_sim_sessions.h" /* simulator + register model + TM host in one call */
 #include <stdio.h>
 
 /* Run a step that must succeed; on anything else say which and fail the demo. */

@@ -1,6 +1,5 @@
 /* demo_common - the common pieces at work on the simulator port: CRC-32, a slot ring, a byte
  * FIFO, a register poll with a deadline, and a fault injected into an SPI transfer. */
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
 #include <stdio.h>
@@ -108,5 +107,6 @@ int main(void)
     TRY(accel_port_spi_transfer(&sim.port, 0, (const uint8_t *)"abcdefgh", rx, 8, 0));
     printf("sim: same transfer again (fault spent): \"%s\", faults fired: %lu\n",
            (const char *)rx, (unsigned long)sim.faults_fired);
+    printf("demo_common: ok\n");
     return 0;
 }

@@ -2,13 +2,12 @@
  * chip up with libedgetpu's open sequence, run a small hand-made DarwiNN package (int16 input,
  * int32 output, two instruction chunks) twice, close. Output bytes come from the device model
  * and are synthetic. Run by `make demo`. */
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
 #include <stdio.h>
 
-#include "sessions.h"                  /* tests/sessions.h: the simulator + model + driver setup */
-#include "vectors/edgetpu/synth_pkg.h" /* tests/vectors: the package, made by this project */
+#include "accel_sim_sessions.h" /* the simulator + model + driver setup */
+#include "edgetpu_synth_pkg.h" /* the package, made by this project (scripts/gen) */
 
 static unsigned transfers;
 static void count(void *ctx, const accel_sim_event *ev)
@@ -30,7 +29,7 @@ int main(void)
     uint32_t in_len[1] = {10}, out_len[1] = {8};
     accel_edgetpu_io io = {0};
     accel_status st;
-    int run, k;
+    int run, k, rc;
 
     st = edgetpu_session_init(&es, 64, count, NULL); /* MCU-sized 64-byte bulk chunks */
     if (st != ACCEL_OK) {
@@ -66,5 +65,7 @@ int main(void)
     if (st == ACCEL_OK) st = accel_edgetpu_close(&es.drv.usb);
     printf("close: %s; device-side protocol violations: %lu\n", accel_status_str(st),
            (unsigned long)es.model.nviolations);
-    return st == ACCEL_OK && es.model.nviolations == 0 ? 0 : 1;
+    rc = st == ACCEL_OK && es.model.nviolations == 0 ? 0 : 1;
+    printf(rc ? "demo_edgetpu: FAILED\n" : "demo_edgetpu: ok\n");
+    return rc;
 }

@@ -7,13 +7,12 @@
  *   0x20000 .. 0x200FF  PER_HART window onto DRAM + 0x4000 + 0x100 * hart (private scratch)
  * Kernel: out[i] = a[i] * b[i] + bias for its instances' elements, and each hart counts the
  * elements it handled in its private scratch. */
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "sessions.h" /* tests/sessions.h: the reference CMP over one flat memory array */
+#include "accel_sim_sessions.h" /* the reference CMP over one flat memory array */
 
 #define DRAM 0x80000000ULL
 #define DRAM_SIZE 0x10000u
@@ -166,6 +165,6 @@ int main(void)
     }
     printf("\nper-hart scratch (elements handled):");
     for (h = 0; h < 8; h++) printf(" h%u=%" PRIu64, h, accel_load_u64le(dram + 0x4000 + 0x100 * h));
-    printf("\n%s\n", ok ? "OK" : "MISMATCH");
+    printf("\n%s\n", ok ? "demo_refsi: ok" : "demo_refsi: FAILED (result mismatch)");
     return ok ? 0 : 1;
 }

@@ -2,7 +2,6 @@
  * commands with one failing (the device discards the rest until CLEAR_ERROR), a bit flipped on
  * the SPI bus (the device answers ERR_CHECKSUM, which names no command for sure: the outcome is
  * unknown; then recovery), a coalesced async message, and a secure update. */
-#define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"
 #include <stdio.h>
@@ -146,5 +145,6 @@ int main(void)
            (unsigned long)model.fw_version);
     printf("decoder: %lu frames, %lu bytes dropped\n", (unsigned long)s.dec.frames,
            (unsigned long)(s.dec.dropped[0] + s.dec.dropped[1] + s.dec.dropped[2] + s.dec.dropped[3]));
+    printf(st == ACCEL_OK ? "demo_tsp1: ok\n" : "demo_tsp1: FAILED\n");
     return st == ACCEL_OK ? 0 : 1;
 }

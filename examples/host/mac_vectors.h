@@ -1,6 +1,6 @@
 /* mac_vectors.h - reader and runner of the int8/uint8 vector text format
  * (tests/vectors/int8/FORMAT.md) for build/accel-check and demo_mac. Host-only (stdio, malloc).
- * The including file defines ACCEL_IMPLEMENTATION and includes accel.h first.
+ * The including file includes accel.h first (and links its implementation).
  *   int run_file(const char *path, long *passed, long *failed);   0, or -1 if malformed
  * (a directory, or a file without any case, is refused too) */
 #ifndef MAC_VECTORS_H

@@ -6,7 +6,7 @@
  *   host:   accel_bridge_host.h   an accel_port whose callbacks run on the far device
  *   device: accel_bridge_device.h bytes in, requests run on a local accel_port, bytes out
  * Captures (the host's record of every request/response pair) replay through
- * ports/sim/accel_replay.h.
+ * ports/bridge/accel_replay.h.
  *
  * The protocol, rule by rule (enough to write another host or device): PROTOCOL.md here.
  *

@@ -26,7 +26,7 @@
  *
  * Captures: with capture set, every request/response pair is written as one record of the
  * Capture message of accel_bridge.proto (a field tag, a length, an Exchange), after a first
- * record with CaptureInfo; ports/sim/accel_replay.h serves such a file to a driver. */
+ * record with CaptureInfo; ports/bridge/accel_replay.h serves such a file to a driver. */
 #ifndef ACCEL_BRIDGE_HOST_H
 #define ACCEL_BRIDGE_HOST_H
 #include "accel_bridge.h"
@@ -63,7 +63,7 @@ typedef struct accel_bridge_host_config {
     /* Optional capture sink: one record per call, in order; a failure is counted, never fatal. */
     accel_status (*capture)(void *user, const uint8_t *record, size_t n);
     void *capture_user;
-    /* Optional: another exchange backend instead of link (ports/sim/accel_replay.c). */
+    /* Optional: another exchange backend instead of link (ports/bridge/accel_replay.c). */
     accel_bridge_exchange_fn exchange;
     void *exchange_ctx;
 } accel_bridge_host_config;

@@ -18,7 +18,7 @@
  * wait_irq on an output, is ACCEL_E_ARG; a line never requested is ACCEL_E_CLOSED. */
 #ifndef ACCEL_LINUX_GPIO_H
 #define ACCEL_LINUX_GPIO_H
-#include "accel_linux.h"
+#include "accel_linux_base.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,6 +32,10 @@ accel_status accel_linux_gpio_request_irq(accel_linux *lx, unsigned line, uint32
                                           int active_low);
 /* Give port line `line` back to the kernel (no-op when it is not requested). */
 void accel_linux_gpio_release(accel_linux *lx, unsigned line);
+/* The port callbacks (user = accel_linux *), for ports that mix buses from several places. */
+accel_status accel_linux_gpio_set(void *user, unsigned line, unsigned level);
+accel_status accel_linux_wait_irq(void *user, unsigned line, uint32_t timeout_ms);
+void accel_linux_gpio_close(accel_linux *lx);
 
 #ifdef __cplusplus
 }

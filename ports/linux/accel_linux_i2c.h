@@ -10,7 +10,7 @@
  * ENXIO (ACCEL_E_IO / ACCEL_E_NO_DEVICE), depending on the adapter driver. */
 #ifndef ACCEL_LINUX_I2C_H
 #define ACCEL_LINUX_I2C_H
-#include "accel_linux.h"
+#include "accel_linux_base.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -18,6 +18,10 @@ extern "C" {
 
 accel_status accel_linux_i2c_open(accel_linux *lx, unsigned bus);
 accel_status accel_linux_i2c_open_path(accel_linux *lx, const char *path);
+/* The port callback (user = accel_linux *), for ports that mix buses from several places. */
+accel_status accel_linux_i2c_write_read(void *user, uint16_t addr, const uint8_t *w,
+                                        size_t wlen, uint8_t *r, size_t rlen);
+void accel_linux_i2c_close(accel_linux *lx);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,7 @@
 #define _DEFAULT_SOURCE /* cfmakeraw, the B* constants above 38400 */
 #endif
 #include "accel_linux_serial.h"
-#include "accel_linux.h"
+#include "accel_linux_base.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

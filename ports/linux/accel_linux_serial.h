@@ -9,7 +9,7 @@
  *   if (accel_linux_serial_open(&ser, path, baud) != ACCEL_OK) ... ser.last_errno says why
  *   bridge_config.link.write = accel_linux_serial_write;   // user = &ser
  *   bridge_config.link.read = accel_linux_serial_read;
- *   bridge_config.link.now_ms = accel_linux_now_ms;        // ports/linux/accel_linux.h
+ *   bridge_config.link.now_ms = accel_linux_now_ms;        // ports/linux/accel_linux_base.h
  *   bridge_config.link.user = &ser;
  *   ...
  *   accel_linux_serial_close(&ser);

@@ -13,7 +13,7 @@
  * cs_change, after which the SPI core deasserts chip select (nothing is clocked). */
 #ifndef ACCEL_LINUX_SPI_H
 #define ACCEL_LINUX_SPI_H
-#include "accel_linux.h"
+#include "accel_linux_base.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,6 +29,10 @@ accel_status accel_linux_spi_open(accel_linux *lx, unsigned bus, unsigned cs, ui
                                   uint32_t speed_hz, uint8_t bits);
 accel_status accel_linux_spi_open_path(accel_linux *lx, const char *path, uint8_t cs,
                                        uint8_t mode, uint32_t speed_hz, uint8_t bits);
+/* The port callback (user = accel_linux *), for ports that mix buses from several places. */
+accel_status accel_linux_spi_transfer(void *user, uint8_t cs, const uint8_t *tx, uint8_t *rx,
+                                      size_t len, unsigned flags);
+void accel_linux_spi_close(accel_linux *lx);
 
 #ifdef __cplusplus
 }

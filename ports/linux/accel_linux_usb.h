@@ -20,7 +20,7 @@
  * than the buffer holds), NOT_SUPPORTED -> ACCEL_E_UNSUPPORTED, the rest -> ACCEL_E_IO. */
 #ifndef ACCEL_LINUX_USB_H
 #define ACCEL_LINUX_USB_H
-#include "accel_linux.h"
+#include "accel_linux_base.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,6 +38,7 @@ accel_status accel_linux_usb_bulk_out(void *user, uint8_t ep, const uint8_t *dat
 accel_status accel_linux_usb_bulk_in(void *user, uint8_t ep, uint8_t *data, size_t len,
                                      uint32_t timeout_ms, size_t *done);
 #endif
+void accel_linux_usb_close(accel_linux *lx); /* no-op without ACCEL_HAVE_LIBUSB */
 
 #ifdef __cplusplus
 }

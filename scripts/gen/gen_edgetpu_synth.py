@@ -6,7 +6,7 @@ split (overlapping) input DMA, a fence, interrupt 1, two instruction chunks.
 With `variants`, it writes instead small packages each with one deliberate defect (or one
 feature the main package lacks: a parameter-caching executable, a scratch DMA hint, an unnamed
 input hint), with the status a decoder must give, for tests/test_edgetpu_malformed.c.
-Usage: gen_edgetpu_synth.py > tests/vectors/edgetpu/synth_pkg.h
+Usage: gen_edgetpu_synth.py > examples/host/edgetpu_synth_pkg.h
        gen_edgetpu_synth.py variants > tests/vectors/edgetpu/synth_variants.h"""
 import sys
 import struct

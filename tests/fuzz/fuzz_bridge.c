@@ -17,7 +17,7 @@
 #include "../../ports/bridge/accel_bridge.pb.c"
 #include "../../ports/bridge/accel_bridge_device.c"
 #include "../../ports/bridge/accel_bridge_host.c"
-#include "../../ports/sim/accel_replay.c"
+#include "../../ports/bridge/accel_replay.c"
 #include <stdlib.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

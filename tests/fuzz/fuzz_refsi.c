@@ -12,7 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "../sessions.h"
+#include "accel_sim_sessions.h"
 
 static uint8_t fz_mem[4096];
 

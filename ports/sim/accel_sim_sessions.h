@@ -1,5 +1,5 @@
-/* sessions.h - one setup per section for the programs that drive a simulated device: tests,
- * demos and tools call these instead of repeating the steps. Host-only.
+/* accel_sim_sessions.h - one setup per section for the programs that drive a simulated device:
+ * tests, demos and tools call these instead of repeating the steps. Host-only, header-only.
  *
  *   edgetpu_session  the Edge TPU device model behind ports/sim, a driver on the simulator's port
  *   ane_session      the ANE task-manager register model behind ports/sim, a TM host on its port
@@ -9,8 +9,8 @@
  * simulator, the model and the host side together and must not move after its init (the port
  * points into it): make it static or keep it where it is. Each init returns the first failed
  * step's status; on ACCEL_OK the host side is ready and nothing has been sent yet. */
-#ifndef ACCEL_TEST_SESSIONS_H
-#define ACCEL_TEST_SESSIONS_H
+#ifndef ACCEL_SIM_SESSIONS_H
+#define ACCEL_SIM_SESSIONS_H
 #include <string.h>
 
 #ifdef ACCEL_SIM_H

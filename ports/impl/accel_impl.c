@@ -1,0 +1,12 @@
+/* accel_impl.c - accel.h's implementation as a translation unit of its own, for build systems
+ * that compile it once into a library and link programs against it (the Makefile's
+ * build/libaccel.a, CMake's accel::impl, PlatformIO's library.json). Configuration macros go on
+ * the compiler's command line or into the file named by ACCEL_CONFIG_HEADER, the same for every
+ * file that includes accel.h. */
+/* On AVR constant strings live in RAM, where the status strings would not fit an Uno's 2 KB:
+ * accel_status_str() returns "" there (the Arduino port prints the names from flash). */
+#if defined(__AVR__) && !defined(ACCEL_NO_STATUS_STRINGS)
+#define ACCEL_NO_STATUS_STRINGS
+#endif
+#define ACCEL_IMPLEMENTATION
+#include "accel.h"

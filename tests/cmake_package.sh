@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# cmake_package.sh - the top-level CMakeLists.txt as its users meet it:
+#   1. add_subdirectory: a project builds accel with ACCEL_BUILD_LIBRARY=ON beside itself and
+#      links one program against accel::accel alone (it compiles the implementation itself),
+#      one against accel::sim (the compiled implementation comes with it), one against
+#      accel::linux (Linux only);
+#   2. find_package: accel is installed to a temporary prefix, then a separate project finds it
+#      with find_package(accel 0.1 REQUIRED) and links the same programs;
+#   3. pkg-config: the installed accel.pc gives the flags that build the library consumer.
+# Each program checks what it computes (the CRC-32 check value, a poll that succeeds at 30 ms).
+# Ends with "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+if ! have cmake; then
+    skip "CMake package (add_subdirectory, find_package, pkg-config)" "cmake missing (bash scripts/setup.sh as root)"
+    lib_end; exit
+fi
+root=$PWD
+T=$root/build/cmake-package
+rm -rf "$T" && mkdir -p "$T/sub" "$T/find"
+J=-j2
+linux=0; [ "$(uname -s)" = Linux ] && linux=1
+
+consumer() { # DIR PROLOGUE: a consumer project
+    cat >"$1/CMakeLists.txt" <<CM
+cmake_minimum_required(VERSION 3.14)
+project(accel_consumer C)
+set(CMAKE_C_STANDARD 99)
+$2
+add_executable(header_only $root/tests/cmake/header_only.c)
+target_link_libraries(header_only PRIVATE accel::accel)
+add_executable(with_library $root/tests/cmake/with_library.c)
+target_link_libraries(with_library PRIVATE accel::sim)
+if($linux)
+  add_executable(with_linux $root/tests/cmake/with_linux.c)
+  target_link_libraries(with_linux PRIVATE accel::linux)
+endif()
+CM
+}
+run_all() { # NAME BUILD_DIR: run the consumer's programs
+    local p
+    for p in header_only with_library $([ $linux = 1 ] && echo with_linux); do
+        if out=$("$2/$p" 2>&1); then ok "$1: $p"; echo "  $1 $p: $out"
+        else bad "$1: $p" "$out"; fi
+    done
+}
+
+# 1. add_subdirectory
+consumer "$T/sub" "set(ACCEL_BUILD_LIBRARY ON CACHE BOOL \"\" FORCE)
+add_subdirectory($root accel)"
+if cmake -S "$T/sub" -B "$T/sub/b" >"$T/sub.log" 2>&1 && cmake --build "$T/sub/b" $J >>"$T/sub.log" 2>&1
+then ok "add_subdirectory consumer builds"; run_all add_subdirectory "$T/sub/b"
+else bad "add_subdirectory consumer builds" "$(tail -20 "$T/sub.log")"; fi
+
+# 2. install, then find_package
+P=$T/prefix
+if cmake -S "$root" -B "$T/accel" -DACCEL_BUILD_LIBRARY=ON -DCMAKE_INSTALL_PREFIX="$P" >"$T/install.log" 2>&1 &&
+   cmake --build "$T/accel" $J >>"$T/install.log" 2>&1 && cmake --install "$T/accel" >>"$T/install.log" 2>&1
+then ok "accel builds and installs to a prefix"
+else bad "accel builds and installs to a prefix" "$(tail -20 "$T/install.log")"; fi
+for f in include/accel.h include/accel_sim.h lib/libaccel_impl.a lib/libaccel_sim.a \
+         lib/cmake/accel/accelConfig.cmake lib/cmake/accel/accelConfigVersion.cmake \
+         lib/cmake/accel/accelTargets.cmake lib/pkgconfig/accel.pc; do
+    f2=$f; [ -e "$P/$f" ] || f2=${f/lib\//lib64\/}
+    if [ -e "$P/$f2" ]; then ok "installed $f"; else bad "installed $f" "missing under $P"; fi
+done
+consumer "$T/find" "find_package(accel 0.1 REQUIRED)"
+if cmake -S "$T/find" -B "$T/find/b" -DCMAKE_PREFIX_PATH="$P" >"$T/find.log" 2>&1 &&
+   cmake --build "$T/find/b" $J >>"$T/find.log" 2>&1
+then ok "find_package consumer builds"; run_all find_package "$T/find/b"
+else bad "find_package consumer builds" "$(tail -20 "$T/find.log")"; fi
+# a version the package does not promise is refused
+mkdir -p "$T/find2"
+printf 'cmake_minimum_required(VERSION 3.14)\nproject(c C)\nfind_package(accel 9.0 REQUIRED)\n' >"$T/find2/CMakeLists.txt"
+if cmake -S "$T/find2" -B "$T/find2/b" -DCMAKE_PREFIX_PATH="$P" >"$T/find2.log" 2>&1
+then bad "find_package(accel 9.0) is refused" "it configured"
+else ok "find_package(accel 9.0) is refused"; fi
+
+# 3. pkg-config
+pc=$(ls "$P"/lib*/pkgconfig/accel.pc 2>/dev/null | head -1)
+if [ -n "$pc" ] && have pkg-config && flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --cflags --libs accel 2>&1) &&
+   cc -std=c99 tests/cmake/with_library.c -I"$P/include" $flags -o "$T/pc_with_library" 2>"$T/pc.log" &&
+   out=$("$T/pc_with_library"); then
+    ok "pkg-config --cflags --libs accel builds the library consumer"; echo "  pkg-config ($flags): $out"
+else bad "pkg-config consumer" "${flags:-} $(cat "$T/pc.log" 2>/dev/null)"; fi
+lib_end
