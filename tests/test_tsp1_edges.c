@@ -304,6 +304,7 @@ static void test_sleep_irqless_boot(void)
     setup(512, 512, 2, 1, 8, 1);
     accel_sim_advance(&R.sim, 100);
     REQUIRE_ST(accel_tsp1_wait_ready(&R.s, 200), ACCEL_OK);
+    rig_sync();
     /* timeout 0: the DEEP_SLEEP is written and pending, sleep returns without waiting for the
        device to take it */
     REQUIRE_ST(accel_tsp1_sleep(&R.s, 0), ACCEL_OK);

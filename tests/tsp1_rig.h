@@ -96,6 +96,27 @@ static void setup(uint16_t cmd_cap, uint16_t rsp_cap, uint8_t nets, uint8_t auto
     CHECK_ST(accel_tsp1_init(&R.s, &c), ACCEL_OK);
 }
 
+/* Synchronise the session (its first command sends CLEAR_ERROR and an ECHO of its nonce ahead),
+ * so that a test's fault counts SPI calls of its own commands only. */
+static inline void rig_sync(void)
+{
+    unsigned i;
+    CHECK_ST(accel_tsp1_clear_error(&R.s), ACCEL_OK);
+    for (i = 0; i < 100 && !R.s.synced; i++) {
+        (void)accel_tsp1_poll(&R.s);
+        accel_sim_advance(&R.sim, 1);
+    }
+    (void)accel_tsp1_poll(&R.s);
+    CHECK(R.s.synced);
+}
+
+/* The boot's ASYNC_READY, then a synchronised session. */
+static inline void rig_ready(void)
+{
+    CHECK_ST(accel_tsp1_wait_ready(&R.s, 100), ACCEL_OK);
+    rig_sync();
+}
+
 /* The outcome reported for tid (index into the log), or -1. */
 static inline int rig_find(uint16_t tid)
 {
