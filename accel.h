@@ -1153,7 +1153,11 @@ typedef struct accel_tsp1 {
 
 /* Bytes of caller memory (config.mem) for depth pending commands and the largest command and
  * response payloads (0: 8, 64, 64, as in the config); ACCEL_E_ARG for depth 1 or a payload
- * over 0xFFFF. */
+ * over 0xFFFF. ACCEL_TSP1_DRIVER_MEM gives the same number as a constant expression, for a
+ * static array (non-zero arguments). */
+#define ACCEL_TSP1_DRIVER_MEM(depth, cmd_payload, rsp_payload)                                 \
+    (3u + (size_t)(depth) * sizeof(accel_tsp1_pending) + 3u * ACCEL_TSP1_OVERHEAD +             \
+     (size_t)(cmd_payload) + ((size_t)(rsp_payload) < 4u ? 4u : (size_t)(rsp_payload)))
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_driver_mem_size(size_t depth, size_t cmd_payload,
                                                  size_t rsp_payload, size_t *bytes);
 /* The port needs now_ms (deadlines): ACCEL_E_UNSUPPORTED without it. */
@@ -1183,6 +1187,11 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id
                                       void *resp, size_t resp_cap, size_t *resp_len,
                                       uint32_t timeout_ms);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms);
+/* Start the session the safe way now, rather than with its first command: wait (up to
+ * timeout_ms, polling) until the device holds no earlier session's command, send CLEAR_ERROR
+ * with the synchronising ECHO, and wait for its answer. ACCEL_OK once synchronised (at once if
+ * it already is); ACCEL_E_TIMEOUT otherwise (a device asleep or rebooting takes nothing). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sync(accel_tsp1 *s, uint32_t timeout_ms);
 /* CLEAR_ERROR (waiting until it is sent and its answer is in or overdue), then REBOOT; waits for
  * ASYNC_READY (OK also when the REBOOT's own outcome is
  * UNKNOWN_OUTCOME: the device booted). ACCEL_E_TSP1_ROM when it came up in its ROM bootloader
@@ -5879,8 +5888,7 @@ ACCELDEF accel_status accel_tsp1_driver_mem_size(size_t depth, size_t cmd_payloa
     if (depth < 2 || depth > 0xFFFFu || cmd_payload > 0xFFFFu || rsp_payload > 0xFFFFu)
         return ACCEL_E_ARG;
     /* pending table (aligned up from the block's start), tx (frame + marker), rx */
-    *bytes = 3u + depth * sizeof(accel_tsp1_pending) + 2u * ACCEL_TSP1_OVERHEAD + cmd_payload +
-             ACCEL_TSP1_OVERHEAD + (rsp_payload < 4u ? 4u : rsp_payload);
+    *bytes = ACCEL_TSP1_DRIVER_MEM(depth, cmd_payload, rsp_payload);
     return ACCEL_OK;
 }
 
@@ -6162,6 +6170,13 @@ ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms)
 {
     if (!s) return ACCEL_E_NULL;
     return accel__tsp1_wait(s, 0, NULL, 0, NULL, 0, timeout_ms, &s->ready);
+}
+
+ACCELDEF accel_status accel_tsp1_sync(accel_tsp1 *s, uint32_t timeout_ms)
+{
+    if (!s) return ACCEL_E_NULL;
+    if (s->synced) return ACCEL_OK;
+    return accel__tsp1_wait(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL, 0, timeout_ms, &s->synced);
 }
 
 ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)

@@ -35,8 +35,8 @@ static uint8_t model_mem[4 * 1024 + 128];
 static accel_linux lx;
 static accel_port lport;
 static accel_tsp1 s;
-static accel_tsp1_pending pend[8];
-static uint8_t rx[1100], tx[1100];
+/* the driver's memory: 8 commands in flight, payloads up to 1076 bytes out and 1088 in */
+static uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(8, 1076, 1088) + 3) / 4];
 static FILE *img;
 static int remote, replaying;
 
@@ -142,12 +142,11 @@ int main(int argc, char **argv)
         c.bus.port = &sim.port;
         c.bus.wake_line = 1;
     }
-    c.pending_mem = pend;
-    c.pending_len = sizeof pend;
-    c.rx_mem = rx;
-    c.rx_len = sizeof rx;
-    c.tx_mem = tx;
-    c.tx_len = sizeof tx;
+    c.mem = mem;
+    c.mem_len = sizeof mem;
+    c.depth = 8;
+    c.cmd_payload = 1076;
+    c.rsp_payload = 1088;
     c.timeout_ms = 1000;
     c.auto_clear = 1;
     c.on_async = on_async;
@@ -156,12 +155,12 @@ int main(int argc, char **argv)
     if (!spi && !remote) {
         st = accel_tsp1_wait_ready(&s, 1000);
         if (st != ACCEL_OK) return fail("wait for ASYNC_READY", st);
-    } else if (remote) {
-        /* a device that has been running: take what waits in its response queue first (an
-           ASYNC_READY, answers to an earlier session), so it is not mistaken for this one's */
-        st = accel_tsp1_poll(&s);
-        if (st != ACCEL_OK) return fail("poll", st);
     }
+    /* on every transport: the device may have been running (an earlier run killed or timed
+       out), with its commands still queued and answers waiting. The session takes no answer
+       as its own before its synchronising ECHO comes back. */
+    st = accel_tsp1_sync(&s, 1000);
+    if (st != ACCEL_OK) return fail("session start", st);
     if (!strcmp(cmd, "echo") && i < argc) {
         uint8_t out[256];
         size_t len;
