@@ -1069,13 +1069,13 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus
  * coalescing, or a message lost on the bus) and non-monotonic TIDs are counted.
  * A session proves which answers are its own before it matches any: the device may still hold
  * an earlier session's commands and answers (a host program killed or restarted, an MCU reset
- * while the TSP1 stayed powered). The first submit waits (ACCEL_E_BUSY) until the device's
- * command buffer is empty, then sends CLEAR_ERROR and an ECHO of a 4-byte session nonce in one
- * transaction ahead of the command; every answer before that ECHO's (same TID, same bytes) is
- * stale: counted in `stale`, never matched. If it gets no answer in time the next submit sends
- * another. TIDs start at a value drawn from the nonce and the clock, are taken only when a
- * command is written (a refused submit takes none) and never one still pending; an ECHO's
- * answer must carry the bytes sent (a 16-bit check), a marker's none. If the decoder has to drop
+ * while the TSP1 stayed powered). The first submit waits (ACCEL_E_BUSY; poll reads what is
+ * waiting) until the device's command buffer is empty and no answer is left to read, then sends
+ * CLEAR_ERROR and an ECHO of a 4-byte session nonce in one transaction ahead of the command;
+ * every answer before that ECHO's (same TID, same bytes) is stale: counted in `stale`, never
+ * matched. If it gets no answer in time the next submit sends another. TIDs start at a value
+ * drawn from config.nonce, are taken only when a command is written (a refused submit takes
+ * none) and never one still pending; an ECHO's answer must carry the bytes sent (a 16-bit check), a marker's none. If the decoder has to drop
  * a byte (a CRC or length failure, bytes before a preamble) while an ECHO of 12 bytes or more
  * may still be answered, nothing is matched until the response buffer has been read empty: a
  * frame found by rescanning may lie inside that ECHO's payload (an ECHO of captured frames). */
@@ -1105,8 +1105,10 @@ typedef struct accel_tsp1_config {
     size_t mem_len;
     uint16_t depth, cmd_payload, rsp_payload;
     uint32_t nonce;      /* anything that differs between sessions (a boot counter, a random
-                            number): with the clock it picks the first TID and the session's
-                            synchronising ECHO; 0 is allowed (then the clock alone) */
+                            number): it picks the first TID and the bytes of the session's
+                            synchronising ECHO. 0 is allowed: the session then starts only once
+                            the device holds no earlier command and no unread answer, which
+                            alone keeps earlier answers out unless a register read is damaged */
     /* deprecated (until 0.2.0), used when mem is NULL: the three regions given apart */
     void *pending_mem; /* depth = pending_len / sizeof(accel_tsp1_pending) */
     size_t pending_len;
@@ -5925,8 +5927,9 @@ ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
     s->bus = c->bus;
     s->tx = tm;
     s->tx_cap = tl;
-    /* a session differs from the one before it in its first TID and its ECHO nonce */
-    s->nonce = c->nonce ^ (accel__tsp1_now(s) * 0x9E3779B1u);
+    /* the caller's nonce picks the first TID and the synchronising ECHO's bytes (not the clock:
+       a recorded session replays byte for byte) */
+    s->nonce = c->nonce;
     s->next_tid = (uint16_t)(s->nonce ^ (s->nonce >> 16));
     s->timeout_ms = c->timeout_ms ? c->timeout_ms : 1000u;
     s->auto_clear = c->auto_clear;
@@ -5988,7 +5991,9 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
     if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
     if (sync && st == ACCEL_OK) {
         /* CLEAR_ERROR and ECHO(nonce) in one transaction, once the device holds no earlier
-           session's command (their answers all come before this ECHO's) */
+           session's command and no answer is left to read (so nothing that came before can
+           carry this ECHO's TID and bytes, even with the same nonce) */
+        uint16_t rfill = 0;
         uint8_t sb[2 * ACCEL_TSP1_OVERHEAD + 4];
         uint8_t *nb = sb + ACCEL_TSP1_OVERHEAD + ACCEL_TSP1_HDR_SIZE;
         s->nonce = s->nonce * 1664525u + 1013904223u; /* a new one for each attempt */
@@ -5999,6 +6004,9 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
                                       ACCEL_TSP1_ECHO, y.tid, nb, 4, &i);
         sl += i;
         if (fill || space < sl + len + ml) return ACCEL_E_BUSY;
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &rfill, NULL);
+        if (st != ACCEL_OK) return st;
+        if (rfill) return ACCEL_E_BUSY; /* poll reads them (stale) */
         y.id = ACCEL_TSP1_ECHO;
         y.flags = ACCEL__TSP1_INTERNAL | ACCEL__TSP1_SYNC;
         y.check = accel__tsp1_check(nb, 4);

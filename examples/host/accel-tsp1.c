@@ -28,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static accel_sim sim;
 static accel_tsp1_model model;
@@ -147,6 +149,9 @@ int main(int argc, char **argv)
     c.depth = 8;
     c.cmd_payload = 1076;
     c.rsp_payload = 1088;
+    /* real hardware: each run a different first TID and ECHO nonce (a capture replays only
+       with the nonce it was recorded with: 0 on the other transports) */
+    if (spi) c.nonce = (uint32_t)time(NULL) ^ ((uint32_t)getpid() << 16);
     c.timeout_ms = 1000;
     c.auto_clear = 1;
     c.on_async = on_async;
