@@ -5792,18 +5792,22 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
            A pending REBOOT (or DEEP_SLEEP after our wake pulse) ran; nothing older can be
            confirmed any more. Other pending commands may have been sent after the boot. */
         accel_tsp1_pending *p = accel__tsp1_resetting(s);
-        if (p) {
-            /* unsure: this may be an earlier boot's, and its own may still come */
-            s->settled = (p->flags & ACCEL__TSP1_SURE) &&
-                         (p->id == ACCEL_TSP1_REBOOT || s->asleep == 2);
-            accel__tsp1_end(s, accel_ring_count(&s->pend) - 1u, ACCEL_E_TSP1_UNKNOWN_OUTCOME,
-                            NULL, 0);
-            accel__tsp1_finish(s, s->settled ? ACCEL_OK : ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
+        /* a DEEP_SLEEP says ASYNC_READY only after the wake pulse: before it, this is an
+           earlier boot's (a REBOOT that timed out), and what is pending stays so */
+        if (!p || p->id != ACCEL_TSP1_DEEP_SLEEP || s->asleep != 1) {
+            if (p) {
+                /* unsure: this may be an earlier boot's, and its own may still come */
+                s->settled = (p->flags & ACCEL__TSP1_SURE) &&
+                             (p->id == ACCEL_TSP1_REBOOT || s->asleep == 2);
+                accel__tsp1_end(s, accel_ring_count(&s->pend) - 1u,
+                                ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
+                accel__tsp1_finish(s, s->settled ? ACCEL_OK : ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
+            }
+            s->ready = 1;
+            s->asleep = 0;
+            s->dev_error = 0;
+            s->running_mask = 0;
         }
-        s->ready = 1;
-        s->asleep = 0;
-        s->dev_error = 0;
-        s->running_mask = 0;
     } else if (slot < 3 && s->have_async) {
         if (d == 0 || d > 0x7FFFu) s->async_nonmono++;
         else s->async_gaps += d - 1u;
