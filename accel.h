@@ -1198,8 +1198,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sync(accel_tsp1 *s, uint32_t ti
  * ASYNC_READY (OK also when the REBOOT's own outcome is
  * UNKNOWN_OUTCOME: the device booted). ACCEL_E_TSP1_ROM when it came up in its ROM bootloader
  * (s->rom = 1): no valid firmware image, as after an unfinished secure update. Register reads
- * carry no CRC: the firmware-version register is read until two reads in a row agree (at most
- * 4 reads, else ACCEL_E_IO). */
+ * carry no CRC: the firmware-version register is read until two reads in a row agree on a value
+ * other than all ones (at most 4 reads, else ACCEL_E_IO). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
 /* DEEP_SLEEP once nothing is pending (else ACCEL_E_BUSY); returns when the device has taken it
  * from its command buffer (or timeout_ms). Its outcome comes with accel_tsp1_wake. */
@@ -6203,11 +6203,12 @@ ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
     st = accel__tsp1_wait(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL, 0, timeout_ms, &s->w_done);
     if (st == ACCEL_OK)
         st = accel__tsp1_wait(s, ACCEL_TSP1_REBOOT, NULL, 0, NULL, 0, timeout_ms, &s->ready);
-    /* no CRC on a register: one flipped bit must not decide; two reads in a row must agree */
+    /* no CRC on a register: one flipped bit must not decide; two reads in a row must agree,
+       and all ones (a bus nobody drives, a cut-off transfer) is no version */
     for (n = 0; st == ACCEL_OK; n++) {
         w = v;
         st = accel_tsp1_reg_read(&s->bus, ACCEL_TSP1_REG_FW_VERSION, &v);
-        if (st == ACCEL_OK && n && v == w) break;
+        if (st == ACCEL_OK && n && v == w && v != 0xFFFFFFFFu) break;
         if (n == 3) st = ACCEL_E_IO;
     }
     if (st != ACCEL_OK) return st;

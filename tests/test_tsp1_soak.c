@@ -93,6 +93,8 @@ static unsigned long busy_refusals, rescue_wakes, spins, spin_refusals, late_pol
 static int have_old;
 static unsigned long stale_total;
 static jmp_buf kill_env;
+static int fw_armed;
+static uint8_t fw_rom, fw_ready;
 static int kill_armed;
 static uint32_t next_nonce = 0x2468ACE1u;
 static uint32_t busy_since;
@@ -123,6 +125,17 @@ static void on_log(void *u, const accel_tsp1_model_event *e)
     /* the spec: a partially received command is discarded and an error is produced */
     if (e->what == ACCEL_TSP1_MODEL_REJECTED && !e->resp)
         contra("the device dropped a rejected piece without an error", e->tid);
+    /* the new session's synchronising ECHO ran: everything of the ended session ran before */
+    if (have_old && e->what == ACCEL_TSP1_MODEL_RAN && e->id == ACCEL_TSP1_ECHO) {
+        size_t i;
+        accel_tsp1_pending *q;
+        for (i = 0; (q = accel__tsp1_at(&s, i)) != NULL; i++)
+            if (q->tid == e->tid && (q->flags & ACCEL__TSP1_SYNC)) {
+                memset(old_tid, 0, sizeof old_tid);
+                have_old = 0;
+                break;
+            }
+    }
     if (old_tid[e->tid] && e->what != ACCEL_TSP1_MODEL_ASYNC) return; /* an ended session's */
     switch (e->what) {
     case ACCEL_TSP1_MODEL_RAN:
@@ -307,6 +320,18 @@ static accel_status w_spi(void *u, uint8_t cs, const uint8_t *t, uint8_t *r, siz
     maybe_fault(ACCEL_SIM_OP_SPI, len);
     st = sim.port.spi_transfer(sim.port.user, cs, t, r, len, flags);
     accel_sim_clear_faults(&sim);
+    /* the firmware-version value just read: what the device was running then (a stalled
+       transfer lets time pass, and a queued REBOOT may run after it) */
+    if (fw_armed && r && len == 4) {
+        if (getenv("TSP1_SOAK_FW"))
+            printf("    %6lu ms fw read %02x%02x%02x%02x rom %u power %u faults %u\n",
+                   (unsigned long)sim.now, r[3], r[2], r[1], r[0], model.rom, model.power,
+                   (unsigned)faults);
+        fw_rom = model.rom;
+        fw_ready = model.power == ACCEL_TSP1_MODEL_READY;
+    }
+    fw_armed = t && len >= 2 && t[0] == ACCEL_TSP1_SPI_OP_REG_READ &&
+               t[1] == ACCEL_TSP1_REG_FW_VERSION;
     return st;
 }
 static accel_status w_gpio(void *u, unsigned line, unsigned level)
@@ -349,7 +374,7 @@ static void open_session(int power)
     uint16_t cmd_cap = (uint16_t)(200u + tl_rand_below(4) * 150u);
     uint16_t rsp_cap = (uint16_t)(48u + tl_rand_below(4) * 60u);
     static const size_t rx_sizes[4] = {64, 128, 300, sizeof rx};
-    unsigned k, tries;
+    unsigned k;
     uint16_t from = s.next_tid;
     stale_total += s.stale;
     for (k = 0; k < 65536u; k++)
@@ -391,14 +416,11 @@ static void open_session(int power)
     c.auto_clear = (uint8_t)tl_rand_below(2);
     c.on_outcome = on_outcome;
     c.on_async = on_async;
-    /* a nonce whose TIDs stay clear of the old session's for a long while */
-    for (tries = 0; tries < 100; tries++) {
-        int clash = 0;
-        c.nonce = next_nonce = next_nonce * 1664525u + 1013904223u;
-        CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_OK);
-        for (k = 0; k < 2000u && !clash; k++) clash = old_tid[(uint16_t)(s.next_tid + k)];
-        if (!clash) break;
-    }
+    /* half the restarts keep the ended session's nonce (a program that always passes the
+       same one: the same first TID and synchronising ECHO), the others pick a new one */
+    if (power || tl_rand_below(2)) next_nonce = next_nonce * 1664525u + 1013904223u;
+    c.nonce = next_nonce;
+    CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_OK);
     restarts += !power;
     /* a fault may take the boot's ASYNC_READY: the session then goes on not ready */
     if (power) (void)accel_tsp1_wait_ready(&s, 100);
@@ -498,6 +520,31 @@ static accel_status rec_call(uint16_t id, const uint8_t *p, size_t n, uint8_t su
     return st;
 }
 
+/* The blocking helper: CLEAR_ERROR, REBOOT, ASYNC_READY, then the firmware-version register (no
+ * CRC on it) decides ROM or firmware: checked against the device. */
+static void reboot_check(uint8_t sure)
+{
+    accel_status st;
+    call_active = 1;
+    call_recorded = 0;
+    call_id = ACCEL_TSP1_REBOOT;
+    call_p = NULL;
+    call_n = 0;
+    call_sure = sure;
+    st = accel_tsp1_reboot(&s, T_MS + 50u);
+    note_call();
+    call_active = 0;
+    if (st != ACCEL_OK && st != ACCEL_E_TSP1_ROM) return;
+    if (!fw_ready) {
+        reboot_unready++; /* registers unreadable then (an older boot's ASYNC_READY) */
+    } else {
+        reboot_checks++;
+        if ((st == ACCEL_E_TSP1_ROM) != (fw_rom != 0))
+            contra(st == ACCEL_OK ? "reboot said firmware, the device runs its ROM"
+                                  : "reboot said ROM, the device runs its firmware", 0);
+    }
+}
+
 /* One random command: through submit, or (blocking) through call. */
 static void one_command(int blocking)
 {
@@ -546,25 +593,7 @@ static void one_command(int blocking)
     }
     forget_ahead();
     if (blocking && id == ACCEL_TSP1_REBOOT && tl_rand_below(2)) {
-        /* the blocking helper: CLEAR_ERROR, REBOOT, ASYNC_READY, then the firmware-version
-           register (no CRC on it) decides ROM or firmware: checked against the device */
-        call_active = 1;
-        call_recorded = 0;
-        call_id = id;
-        call_p = p;
-        call_n = 0;
-        call_sure = sure;
-        st = accel_tsp1_reboot(&s, T_MS + 50u);
-        note_call();
-        call_active = 0;
-        if (model.power != ACCEL_TSP1_MODEL_READY) {
-            reboot_unready++; /* registers unreadable right now (an older boot's ASYNC_READY) */
-        } else if (st == ACCEL_OK || st == ACCEL_E_TSP1_ROM) {
-            reboot_checks++;
-            if ((st == ACCEL_E_TSP1_ROM) != (model.rom != 0))
-                contra(st == ACCEL_OK ? "reboot said firmware, the device runs its ROM"
-                                      : "reboot said ROM, the device runs its firmware", 0);
-        }
+        reboot_check(sure);
         return;
     }
     if (blocking && id != ACCEL_TSP1_DEEP_SLEEP) {
@@ -713,6 +742,10 @@ static void one_step(void)
         accel_sim_advance(&sim, tl_rand_below(4));
     }
     if (tl_rand_below(20000) == 0) busy_spin();
+    if (tl_rand_below(200) == 0) { /* a blocking reboot: its ROM verdict checked */
+        forget_ahead();
+        reboot_check(s.settled);
+    }
 }
 
 int main(int argc, char **argv)
@@ -741,10 +774,6 @@ int main(int argc, char **argv)
         kill_armed = tl_rand_below(1500) == 0;
         one_step();
         kill_armed = 0;
-        if (have_old && s.synced) { /* the old session's commands all ran before its sync */
-            memset(old_tid, 0, sizeof old_tid);
-            have_old = 0;
-        }
         if (tl_rand_below(6000) == 0) { /* the host program ends between calls: a new one */
             kills++;
             open_session(0);
