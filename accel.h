@@ -1099,8 +1099,8 @@ typedef struct accel_tsp1_config {
        cmd_payload, rsp_payload, &bytes) bytes. depth: commands pending at once, at least 2 (one
        entry is kept for the driver's own CLEAR_ERROR; the session's first command also takes
        one for its synchronising ECHO); cmd_payload / rsp_payload: the largest command payload
-       sent and response payload expected (an ECHO's answer must fit: larger ones are
-       refused). 0 for any of the three: 8, 64, 64. */
+       sent and response payload expected (at least 4; an ECHO's answer must fit: larger ones
+       are refused). */
     void *mem;
     size_t mem_len;
     uint16_t depth, cmd_payload, rsp_payload;
@@ -1154,12 +1154,12 @@ typedef struct accel_tsp1 {
 } accel_tsp1;
 
 /* Bytes of caller memory (config.mem) for depth pending commands and the largest command and
- * response payloads (0: 8, 64, 64, as in the config); ACCEL_E_ARG for depth 1 or a payload
- * over 0xFFFF. ACCEL_TSP1_DRIVER_MEM gives the same number as a constant expression, for a
+ * response payloads; ACCEL_E_ARG for a depth under 2, a response payload under 4 (the session's
+ * synchronising answer) or anything over 0xFFFF. ACCEL_TSP1_DRIVER_MEM gives the same number as a constant expression, for a
  * static array (non-zero arguments). */
 #define ACCEL_TSP1_DRIVER_MEM(depth, cmd_payload, rsp_payload)                                 \
     (3u + (size_t)(depth) * sizeof(accel_tsp1_pending) + 3u * ACCEL_TSP1_OVERHEAD +             \
-     (size_t)(cmd_payload) + ((size_t)(rsp_payload) < 4u ? 4u : (size_t)(rsp_payload)))
+     (size_t)(cmd_payload) + (size_t)(rsp_payload))
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_driver_mem_size(size_t depth, size_t cmd_payload,
                                                  size_t rsp_payload, size_t *bytes);
 /* The port needs now_ms (deadlines): ACCEL_E_UNSUPPORTED without it. */
@@ -5699,7 +5699,8 @@ ACCEL__TSP1_NOINLINE static accel_tsp1_pending *accel__tsp1_at(const accel_tsp1 
 }
 
 /* The pending entry with this TID, or NULL; *at = its index. */
-static accel_tsp1_pending *accel__tsp1_find(const accel_tsp1 *s, uint16_t tid, size_t *at)
+ACCEL__TSP1_NOINLINE static accel_tsp1_pending *accel__tsp1_find(const accel_tsp1 *s, uint16_t tid,
+                                                                size_t *at)
 {
     accel_tsp1_pending *p;
     size_t i = 0;
@@ -5837,10 +5838,8 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
     }
     /* ERR_CHECKSUM and ERR_FRAMING carry the TID of a damaged header: they name nothing */
     if (f->id < ACCEL_TSP1_R_ERR_CHECKSUM) p = accel__tsp1_find(s, f->tid, &i);
-    /* DATA is ours only with the bytes sent: an ECHO's (its check), a marker's none */
-    if (p && f->id == ACCEL_TSP1_R_DATA &&
-        (p->id == ACCEL_TSP1_ECHO ? accel__tsp1_check(f->payload, f->n_bytes) != p->check
-                                  : f->n_bytes != 0))
+    /* DATA is ours only with the bytes sent (an ECHO's, a marker's) */
+    if (p && f->id == ACCEL_TSP1_R_DATA && accel__tsp1_check(f->payload, f->n_bytes) != p->check)
         p = NULL;
     /* until this session's synchronising ECHO answers, every answer is an earlier session's */
     if (!s->synced) {
@@ -5888,10 +5887,7 @@ ACCELDEF accel_status accel_tsp1_driver_mem_size(size_t depth, size_t cmd_payloa
 {
     if (!bytes) return ACCEL_E_NULL;
     *bytes = 0;
-    if (!depth) depth = 8;
-    if (!cmd_payload) cmd_payload = 64;
-    if (!rsp_payload) rsp_payload = 64;
-    if (depth < 2 || depth > 0xFFFFu || cmd_payload > 0xFFFFu || rsp_payload > 0xFFFFu)
+    if (depth < 2 || rsp_payload < 4u || (depth | cmd_payload | rsp_payload) > 0xFFFFu)
         return ACCEL_E_ARG;
     /* pending table (aligned up from the block's start), tx (frame + marker), rx */
     *bytes = ACCEL_TSP1_DRIVER_MEM(depth, cmd_payload, rsp_payload);
@@ -5908,16 +5904,15 @@ ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
     pm = (uint8_t *)c->pending_mem, rm = (uint8_t *)c->rx_mem, tm = (uint8_t *)c->tx_mem;
     pl = c->pending_len, rl = c->rx_len, tl = c->tx_len;
     if (c->mem) { /* one block: pending table, tx, rx */
-        size_t d = c->depth ? c->depth : 8u, cp = c->cmd_payload ? c->cmd_payload : 64u;
         st = accel_tsp1_driver_mem_size(c->depth, c->cmd_payload, c->rsp_payload, &need);
         if (st != ACCEL_OK) return st;
         if (c->mem_len < need) return ACCEL_E_BUFFER_TOO_SMALL;
         pm = (uint8_t *)c->mem + ((0u - (uintptr_t)c->mem) & 3u);
-        pl = d * sizeof(accel_tsp1_pending);
+        pl = c->depth * sizeof(accel_tsp1_pending);
         tm = pm + pl;
-        tl = 2u * ACCEL_TSP1_OVERHEAD + cp;
+        tl = 2u * ACCEL_TSP1_OVERHEAD + c->cmd_payload;
         rm = tm + tl;
-        rl = (size_t)((uint8_t *)c->mem + need - rm);
+        rl = ACCEL_TSP1_OVERHEAD + (size_t)c->rsp_payload;
     }
     if (!tm) return ACCEL_E_NULL;
     if (!c->bus.port->now_ms) return ACCEL_E_UNSUPPORTED; /* deadlines need a clock */
@@ -5966,63 +5961,59 @@ static accel_status accel__tsp1_send(accel_tsp1 *s, accel_tsp1_pending *p, const
 static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                        uint16_t *tid, uint8_t flags)
 {
-    uint8_t m[2 * ACCEL_TSP1_OVERHEAD + 4];
+    uint8_t m[2 * ACCEL_TSP1_OVERHEAD + 4], nb[4];
     uint8_t *buf = n ? s->tx : m;
-    size_t cap = n ? s->tx_cap : sizeof m, len, ml = 0, sl = 0, i;
-    accel_tsp1_pending p, y;
+    size_t cap = n ? s->tx_cap : sizeof m, len, ml = 0, i = 0;
+    accel_tsp1_pending p, *q = NULL;
     accel_status st;
     uint16_t space, fill;
-    unsigned sync = !s->synced;
     if (s->asleep) return ACCEL_E_TSP1_ASLEEP;
     if (accel__tsp1_resetting(s)) return ACCEL_E_BUSY; /* held until ASYNC_READY */
     if (!flags && s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
     /* an ECHO answer the decoder could not hold would be dropped and its bytes rescanned */
     if (id == ACCEL_TSP1_ECHO && n > s->dec.cap - ACCEL_TSP1_OVERHEAD)
         return ACCEL_E_BUFFER_TOO_SMALL;
-    /* one synchronising ECHO at a time: commands may follow one still on its way */
-    for (i = 0; sync && accel__tsp1_at(s, i); i++)
-        if (accel__tsp1_at(s, i)->flags & ACCEL__TSP1_SYNC) sync = 0;
+    /* not synchronised, and no synchronising CLEAR_ERROR on its way: send one first (commands
+       may follow it before it is answered) */
+    while (!s->synced && (q = accel__tsp1_at(s, i)) != NULL && !(q->flags & ACCEL__TSP1_SYNC)) i++;
+    if (!s->synced && !q) {
+        if (id == ACCEL_TSP1_CLEAR_ERROR) {
+            flags |= ACCEL__TSP1_SYNC;
+        } else {
+            st = accel__tsp1_submit(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL,
+                                    ACCEL__TSP1_INTERNAL | ACCEL__TSP1_SYNC);
+            if (st != ACCEL_OK) return st;
+        }
+    }
     /* the last slot is kept for the driver's own CLEAR_ERROR */
-    if (accel_ring_count(&s->pend) + sync + (flags ? 0u : 1u) >= accel_ring_capacity(&s->pend))
+    if (accel_ring_count(&s->pend) + (flags ? 0u : 1u) >= accel_ring_capacity(&s->pend))
         return ACCEL_E_FULL;
-    y.tid = accel__tsp1_tid(s, s->next_tid);
-    p.tid = sync ? accel__tsp1_tid(s, (uint16_t)(y.tid + 1u)) : y.tid;
+    p.tid = accel__tsp1_tid(s, s->next_tid);
     st = accel_tsp1_encode_cmd(buf, cap, id, p.tid, payload, n, &len);
-    if (ACCEL_TSP1_MARKER && id != ACCEL_TSP1_ECHO && id != ACCEL_TSP1_NN_INFO &&
+    /* the marker: an empty ECHO; the synchronising one carries the session nonce (a new one
+       for each attempt) */
+    i = flags & ACCEL__TSP1_SYNC ? 4u : 0u;
+    accel__tsp1_put32(nb, ++s->nonce);
+    if ((ACCEL_TSP1_MARKER || i) && id != ACCEL_TSP1_ECHO && id != ACCEL_TSP1_NN_INFO &&
         !accel__tsp1_is_reset(id) && st == ACCEL_OK)
         st = accel_tsp1_encode_frame(buf + len, cap - len, ACCEL_TSP1_CMD_PREAMBLE,
-                                     ACCEL_TSP1_ECHO, p.tid, NULL, 0, &ml);
+                                     ACCEL_TSP1_ECHO, p.tid, nb, i, &ml);
     if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
-    if (sync && st == ACCEL_OK) {
-        /* CLEAR_ERROR and ECHO(nonce) in one transaction, once the device holds no earlier
-           session's command and no answer is left to read (so nothing that came before can
-           carry this ECHO's TID and bytes, even with the same nonce) */
-        uint16_t rfill = 0;
-        uint8_t sb[2 * ACCEL_TSP1_OVERHEAD + 4];
-        uint8_t *nb = sb + ACCEL_TSP1_OVERHEAD + ACCEL_TSP1_HDR_SIZE;
-        s->nonce = s->nonce * 1664525u + 1013904223u; /* a new one for each attempt */
-        accel__tsp1_put32(nb, s->nonce);
-        (void)accel_tsp1_encode_frame(sb, sizeof sb, ACCEL_TSP1_CMD_PREAMBLE,
-                                      ACCEL_TSP1_CLEAR_ERROR, y.tid, NULL, 0, &sl);
-        (void)accel_tsp1_encode_frame(sb + sl, sizeof sb - sl, ACCEL_TSP1_CMD_PREAMBLE,
-                                      ACCEL_TSP1_ECHO, y.tid, nb, 4, &i);
-        sl += i;
-        if (fill || space < sl + len + ml) return ACCEL_E_BUSY;
-        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &rfill, NULL);
-        if (st != ACCEL_OK) return st;
-        if (rfill) return ACCEL_E_BUSY; /* poll reads them (stale) */
-        y.id = ACCEL_TSP1_ECHO;
-        y.flags = ACCEL__TSP1_INTERNAL | ACCEL__TSP1_SYNC;
-        y.check = accel__tsp1_check(nb, 4);
-        st = accel__tsp1_send(s, &y, sb, sl);
-        if (st != ACCEL_OK) return st;
-        space = (uint16_t)(space - sl);
-    }
     if (st == ACCEL_OK && space < len + ml) st = ACCEL_E_BUSY;
+    /* a session starts once the device holds no earlier session's command and no answer is
+       left to read (so nothing before its marker can carry the marker's TID and bytes, even
+       with the same nonce); poll reads them meanwhile (stale) */
+    if (i && st == ACCEL_OK) {
+        if (fill) return ACCEL_E_BUSY;
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, NULL);
+        if (st == ACCEL_OK && fill) st = ACCEL_E_BUSY;
+    }
     if (st != ACCEL_OK) return st;
     p.id = id;
     p.flags = flags;
-    p.check = id == ACCEL_TSP1_ECHO ? accel__tsp1_check(buf + ACCEL_TSP1_HDR_SIZE, n) : 0u;
+    /* the DATA that answers it: an ECHO's payload, the marker's nonce, or nothing */
+    p.check = accel__tsp1_check(id == ACCEL_TSP1_ECHO ? buf + ACCEL_TSP1_HDR_SIZE : nb,
+                                 id == ACCEL_TSP1_ECHO ? n : i);
     if (accel__tsp1_is_reset(id) && s->settled) p.flags = (uint8_t)(p.flags | ACCEL__TSP1_SURE);
     st = accel__tsp1_send(s, &p, buf, len + ml);
     if (st != ACCEL_OK) return st;
