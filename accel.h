@@ -1109,6 +1109,7 @@ typedef struct accel_tsp1_config {
                             synchronising ECHO. 0 is allowed: the session then starts only once
                             the device holds no earlier command and no unread answer, which
                             alone keeps earlier answers out unless a register read is damaged */
+#ifndef ACCEL_NO_DEPRECATED
     /* deprecated (until 0.2.0), used when mem is NULL: the three regions given apart */
     void *pending_mem; /* depth = pending_len / sizeof(accel_tsp1_pending) */
     size_t pending_len;
@@ -1117,6 +1118,7 @@ typedef struct accel_tsp1_config {
     void *tx_mem;      /* command encoder: 24 + largest command payload (12 for the frame, 12
                           for the marker behind a command that answers nothing) */
     size_t tx_len;
+#endif
     uint32_t timeout_ms; /* per command; 0 = 1000 */
     uint8_t auto_clear;  /* 1: send CLEAR_ERROR as soon as the device may be in its error state */
     void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
@@ -5897,12 +5899,14 @@ ACCELDEF accel_status accel_tsp1_driver_mem_size(size_t depth, size_t cmd_payloa
 ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
 {
     accel_status st;
-    uint8_t *pm, *rm, *tm;
-    size_t pl, rl, tl, need;
+    uint8_t *pm = NULL, *rm = NULL, *tm = NULL;
+    size_t pl = 0, rl = 0, tl = 0, need;
     if (!s || !c || !c->bus.port) return ACCEL_E_NULL;
     ACCEL_MEMSET(s, 0, sizeof *s);
+#ifndef ACCEL_NO_DEPRECATED
     pm = (uint8_t *)c->pending_mem, rm = (uint8_t *)c->rx_mem, tm = (uint8_t *)c->tx_mem;
     pl = c->pending_len, rl = c->rx_len, tl = c->tx_len;
+#endif
     if (c->mem) { /* one block: pending table, tx, rx */
         st = accel_tsp1_driver_mem_size(c->depth, c->cmd_payload, c->rsp_payload, &need);
         if (st != ACCEL_OK) return st;

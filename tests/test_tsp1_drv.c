@@ -88,16 +88,15 @@ static void test_bus_layer(void)
         memset(&c, 0, sizeof c);
         noclock.now_ms = NULL;
         c.bus.port = &noclock;
-        c.pending_mem = R.pend;
-        c.pending_len = sizeof R.pend;
-        c.rx_mem = R.rx;
-        c.rx_len = sizeof R.rx;
-        c.tx_mem = R.tx;
-        c.tx_len = sizeof R.tx;
+        c.mem = R.mem;
+        c.mem_len = sizeof R.mem;
+        c.depth = 32;
+        c.cmd_payload = 576;
+        c.rsp_payload = 588;
         CHECK_ST(accel_tsp1_init(&s2, &c), ACCEL_E_UNSUPPORTED);
         c.bus.port = &R.sim.port;
-        c.pending_len = sizeof(accel_tsp1_pending);
-        CHECK_ST(accel_tsp1_init(&s2, &c), ACCEL_E_BUFFER_TOO_SMALL);
+        c.depth = 1; /* none left beside the driver's own CLEAR_ERROR */
+        CHECK_ST(accel_tsp1_init(&s2, &c), ACCEL_E_ARG);
     }
 }
 

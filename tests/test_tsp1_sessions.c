@@ -16,19 +16,17 @@
 
 /* A second driver session on the same device model and port: the host program restarted. */
 static accel_tsp1 s2;
-static accel_tsp1_pending pend2[8];
-static uint8_t rx2[600], tx2[600];
+static uint32_t mem2[(ACCEL_TSP1_DRIVER_MEM(8, 64, 64) + 3) / 4];
 static void open_second(void)
 {
     accel_tsp1_config c;
     memset(&c, 0, sizeof c);
     c.bus.port = &R.sim.port;
-    c.pending_mem = pend2;
-    c.pending_len = sizeof pend2;
-    c.rx_mem = rx2;
-    c.rx_len = sizeof rx2;
-    c.tx_mem = tx2;
-    c.tx_len = sizeof tx2;
+    c.mem = mem2;
+    c.mem_len = sizeof mem2;
+    c.depth = 8;
+    c.cmd_payload = 64;
+    c.rsp_payload = 64;
     c.timeout_ms = 200;
     c.auto_clear = 1;
     c.on_outcome = rig_outcome;
@@ -108,12 +106,11 @@ static void test_frame_inside_echo(void)
     setup(256, 128, 1, 1, 8, 1);
     memset(&c, 0, sizeof c);
     c.bus.port = &R.sim.port;
-    c.pending_mem = R.pend;
-    c.pending_len = 8 * sizeof(accel_tsp1_pending);
-    c.rx_mem = R.rx;
-    c.rx_len = 28;
-    c.tx_mem = R.tx;
-    c.tx_len = sizeof R.tx;
+    c.mem = R.mem;
+    c.mem_len = sizeof R.mem;
+    c.depth = 8;
+    c.cmd_payload = 64;
+    c.rsp_payload = 16;
     c.timeout_ms = 200;
     c.auto_clear = 1;
     c.on_outcome = rig_outcome;

@@ -76,8 +76,7 @@ static accel_tsp1_model model;
 static uint8_t mmem[8192];
 static accel_port wport; /* the driver's port: sim.port behind a fault injector */
 static accel_tsp1 s;
-static accel_tsp1_pending pend[16];
-static uint8_t rx[600], tx[600];
+static uint32_t dmem[(ACCEL_TSP1_DRIVER_MEM(16, 576, 588) + 3) / 4]; /* the driver's */
 
 static uint32_t fault_permille;    /* chance per transfer, in 1/1000 */
 static uint32_t faults, last_fault_ms, last_sleep_ms;
@@ -373,7 +372,7 @@ static void open_session(int power)
     accel_tsp1_config c;
     uint16_t cmd_cap = (uint16_t)(200u + tl_rand_below(4) * 150u);
     uint16_t rsp_cap = (uint16_t)(48u + tl_rand_below(4) * 60u);
-    static const size_t rx_sizes[4] = {64, 128, 300, sizeof rx};
+    static const uint16_t rsp_sizes[4] = {52, 116, 288, 588};
     unsigned k;
     uint16_t from = s.next_tid;
     stale_total += s.stale;
@@ -406,12 +405,11 @@ static void open_session(int power)
     memset(&c, 0, sizeof c);
     c.bus.port = &wport;
     c.bus.wake_line = 1;
-    c.pending_mem = pend;
-    c.pending_len = (4u + tl_rand_below(13)) * sizeof(accel_tsp1_pending);
-    c.rx_mem = rx;
-    c.rx_len = rx_sizes[tl_rand_below(4)];
-    c.tx_mem = tx;
-    c.tx_len = sizeof tx;
+    c.mem = dmem;
+    c.mem_len = sizeof dmem;
+    c.depth = (uint16_t)(4u + tl_rand_below(13));
+    c.cmd_payload = 576;
+    c.rsp_payload = rsp_sizes[tl_rand_below(4)];
     c.timeout_ms = T_MS;
     c.auto_clear = (uint8_t)tl_rand_below(2);
     c.on_outcome = on_outcome;
