@@ -1200,8 +1200,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sync(accel_tsp1 *s, uint32_t ti
  * ASYNC_READY (OK also when the REBOOT's own outcome is
  * UNKNOWN_OUTCOME: the device booted). ACCEL_E_TSP1_ROM when it came up in its ROM bootloader
  * (s->rom = 1): no valid firmware image, as after an unfinished secure update. Register reads
- * carry no CRC: the firmware-version register is read until two reads in a row agree on a value
- * other than all ones (at most 4 reads, else ACCEL_E_IO). */
+ * carry no CRC: the firmware-version register is read until three reads in a row agree on a
+ * value other than all ones (at most 6 reads, else ACCEL_E_IO). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
 /* DEEP_SLEEP once nothing is pending (else ACCEL_E_BUSY); returns when the device has taken it
  * from its command buffer (or timeout_ms). Its outcome comes with accel_tsp1_wake. */
@@ -5798,13 +5798,16 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
         /* a DEEP_SLEEP says ASYNC_READY only after the wake pulse: before it, this is an
            earlier boot's (a REBOOT that timed out), and what is pending stays so */
         if (!p || p->id != ACCEL_TSP1_DEEP_SLEEP || s->asleep != 1) {
-            if (p) {
-                /* unsure: this may be an earlier boot's, and its own may still come */
-                s->settled = (p->flags & ACCEL__TSP1_SURE) &&
-                             (p->id == ACCEL_TSP1_REBOOT || s->asleep == 2);
+            /* unsure: this may be an earlier boot's. A REBOOT then stays pending (what was sent
+               after that boot may still answer) and ends at its deadline; a DEEP_SLEEP after
+               the wake pulse ends now (it has no deadline) */
+            uint8_t sure = (uint8_t)((p && (p->flags & ACCEL__TSP1_SURE)) &&
+                                     (p->id == ACCEL_TSP1_REBOOT || s->asleep == 2));
+            if (p && (sure || p->id == ACCEL_TSP1_DEEP_SLEEP)) {
+                s->settled = sure;
                 accel__tsp1_end(s, accel_ring_count(&s->pend) - 1u,
                                 ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
-                accel__tsp1_finish(s, s->settled ? ACCEL_OK : ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
+                accel__tsp1_finish(s, sure ? ACCEL_OK : ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
             }
             s->ready = 1;
             s->asleep = 0;
@@ -6190,7 +6193,7 @@ ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
 {
     accel_status st;
     uint32_t v = 0, w;
-    unsigned n;
+    unsigned n, k;
     if (!s) return ACCEL_E_NULL;
     /* REBOOT is discarded in the error state, which the device may be in unknown to us (a lost
        answer, an earlier program): clear first. Whether the clear's marker came back does not
@@ -6198,13 +6201,14 @@ ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
     st = accel__tsp1_wait(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL, 0, timeout_ms, &s->w_done);
     if (st == ACCEL_OK)
         st = accel__tsp1_wait(s, ACCEL_TSP1_REBOOT, NULL, 0, NULL, 0, timeout_ms, &s->ready);
-    /* no CRC on a register: one flipped bit must not decide; two reads in a row must agree,
-       and all ones (a bus nobody drives, a cut-off transfer) is no version */
-    for (n = 0; st == ACCEL_OK; n++) {
+    /* no CRC on a register: a damaged read must not decide; three reads in a row must agree,
+       and all ones (a bus nobody drives) is no version */
+    for (n = 0, k = 0; st == ACCEL_OK; n++) {
         w = v;
         st = accel_tsp1_reg_read(&s->bus, ACCEL_TSP1_REG_FW_VERSION, &v);
-        if (st == ACCEL_OK && n && v == w && v != 0xFFFFFFFFu) break;
-        if (n == 3) st = ACCEL_E_IO;
+        k = n && v == w && v != 0xFFFFFFFFu ? k + 1u : 0u;
+        if (st == ACCEL_OK && k == 2) break;
+        if (n == 5) st = ACCEL_E_IO;
     }
     if (st != ACCEL_OK) return st;
     s->rom = (uint8_t)(v == 0);
