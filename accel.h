@@ -1160,7 +1160,7 @@ typedef struct accel_tsp1 {
  * synchronising answer) or anything over 0xFFFF. ACCEL_TSP1_DRIVER_MEM gives the same number as a constant expression, for a
  * static array (non-zero arguments). */
 #define ACCEL_TSP1_DRIVER_MEM(depth, cmd_payload, rsp_payload)                                 \
-    (3u + (size_t)(depth) * sizeof(accel_tsp1_pending) + 3u * ACCEL_TSP1_OVERHEAD +             \
+    (3u + (size_t)(depth) * sizeof(accel_tsp1_pending) + (size_t)(3u * ACCEL_TSP1_OVERHEAD) +   \
      (size_t)(cmd_payload) + (size_t)(rsp_payload))
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_driver_mem_size(size_t depth, size_t cmd_payload,
                                                  size_t rsp_payload, size_t *bytes);
@@ -5970,8 +5970,8 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
 {
     uint8_t m[2 * ACCEL_TSP1_OVERHEAD + 4], nb[4];
     uint8_t *buf = n ? s->tx : m;
-    size_t cap = n ? s->tx_cap : sizeof m, len, ml = 0, i = 0;
-    accel_tsp1_pending p, *q = NULL;
+    size_t cap = n ? s->tx_cap : sizeof m, len, ml = 0, i;
+    accel_tsp1_pending p;
     accel_status st;
     uint16_t space, fill;
     if (s->asleep) return ACCEL_E_TSP1_ASLEEP;
@@ -5980,18 +5980,6 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
     /* an ECHO answer the decoder could not hold would be dropped and its bytes rescanned */
     if (id == ACCEL_TSP1_ECHO && n > s->dec.cap - ACCEL_TSP1_OVERHEAD)
         return ACCEL_E_BUFFER_TOO_SMALL;
-    /* not synchronised, and no synchronising CLEAR_ERROR on its way: send one first (commands
-       may follow it before it is answered) */
-    while (!s->synced && (q = accel__tsp1_at(s, i)) != NULL && !(q->flags & ACCEL__TSP1_SYNC)) i++;
-    if (!s->synced && !q) {
-        if (id == ACCEL_TSP1_CLEAR_ERROR) {
-            flags |= ACCEL__TSP1_SYNC;
-        } else {
-            st = accel__tsp1_submit(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL,
-                                    ACCEL__TSP1_INTERNAL | ACCEL__TSP1_SYNC);
-            if (st != ACCEL_OK) return st;
-        }
-    }
     /* the last slot is kept for the driver's own CLEAR_ERROR */
     if (accel_ring_count(&s->pend) + (flags ? 0u : 1u) >= accel_ring_capacity(&s->pend))
         return ACCEL_E_FULL;
@@ -6037,10 +6025,24 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
 ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid)
 {
+    accel_tsp1_pending *q = NULL;
     accel_status st;
+    size_t i = 0;
+    uint8_t flags = id == ACCEL_TSP1_CLEAR_ERROR ? ACCEL__TSP1_INTERNAL : 0u;
     if (!s) return ACCEL_E_NULL;
-    st = accel__tsp1_submit(s, id, payload, n, tid,
-                            id == ACCEL_TSP1_CLEAR_ERROR ? ACCEL__TSP1_INTERNAL : 0u);
+    /* not synchronised, and no synchronising CLEAR_ERROR on its way: send one first (commands
+       may follow it before it is answered) */
+    while (!s->synced && (q = accel__tsp1_at(s, i)) != NULL && !(q->flags & ACCEL__TSP1_SYNC)) i++;
+    if (!s->synced && !q) {
+        if (flags) {
+            flags |= ACCEL__TSP1_SYNC;
+        } else {
+            st = accel__tsp1_submit(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL,
+                                    ACCEL__TSP1_INTERNAL | ACCEL__TSP1_SYNC);
+            if (st != ACCEL_OK) return st;
+        }
+    }
+    st = accel__tsp1_submit(s, id, payload, n, tid, flags);
     if (st == ACCEL_OK && id == ACCEL_TSP1_CLEAR_ERROR) s->dev_error = 0;
     return st;
 }
@@ -6192,7 +6194,7 @@ ACCELDEF accel_status accel_tsp1_sync(accel_tsp1 *s, uint32_t timeout_ms)
 ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
 {
     accel_status st;
-    uint32_t v = 0, w;
+    uint32_t v = 0;
     unsigned n, k;
     if (!s) return ACCEL_E_NULL;
     /* REBOOT is discarded in the error state, which the device may be in unknown to us (a lost
@@ -6204,7 +6206,7 @@ ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
     /* no CRC on a register: a damaged read must not decide; three reads in a row must agree,
        and all ones (a bus nobody drives) is no version */
     for (n = 0, k = 0; st == ACCEL_OK; n++) {
-        w = v;
+        uint32_t w = v;
         st = accel_tsp1_reg_read(&s->bus, ACCEL_TSP1_REG_FW_VERSION, &v);
         k = n && v == w && v != 0xFFFFFFFFu ? k + 1u : 0u;
         if (st == ACCEL_OK && k == 2) break;
