@@ -1063,27 +1063,29 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus
  * ASYNC_READY before any answer. After an error response or a deadline the device may be
  * discarding everything until CLEAR_ERROR: with auto_clear the driver sends it (a refused one
  * is tried again on every poll for as long as it takes; once timeout_ms has passed, poll also
- * returns ACCEL_E_TSP1_ERROR_STATE while it still fails), otherwise submit returns ACCEL_E_TSP1_ERROR_STATE until
- * accel_tsp1_clear_error(). Async messages go to on_async, or without it to a host-side queue
- * coalesced per type (accel_tsp1_async_take); their TIDs are checked: gaps (device-side
- * coalescing, or a message lost on the bus) and non-monotonic TIDs are counted.
+ * returns ACCEL_E_TSP1_ERROR_STATE while it still fails), otherwise submit returns
+ * ACCEL_E_TSP1_ERROR_STATE until accel_tsp1_clear_error(). Async messages go to on_async, or
+ * without it to a host-side queue coalesced per type (accel_tsp1_async_take); their TIDs are
+ * checked: gaps (device-side coalescing, or a message lost on the bus) and non-monotonic TIDs
+ * are counted.
  * A session proves which answers are its own before it matches any: the device may still hold
  * an earlier session's commands and answers (a host program killed or restarted, an MCU reset
  * while the TSP1 stayed powered). The first submit waits (ACCEL_E_BUSY; poll reads what is
  * waiting) until the device's command buffer is empty and no answer is left to read, then sends
- * CLEAR_ERROR and an ECHO of a 4-byte session nonce in one transaction ahead of the command;
- * every answer before that ECHO's (same TID, same bytes) is stale: counted in `stale`, never
- * matched. If it gets no answer in time the next submit sends another. TIDs start at a value
- * drawn from config.nonce, are taken only when a command is written (a refused submit takes
- * none) and never one still pending; an ECHO's answer must carry the bytes sent (a 16-bit check), a marker's none. If the decoder has to drop
- * a byte (a CRC or length failure, bytes before a preamble) while an ECHO of 12 bytes or more
- * may still be answered, nothing is matched until the response buffer has been read empty: a
- * frame found by rescanning may lie inside that ECHO's payload (an ECHO of captured frames). */
+ * CLEAR_ERROR with a marker ECHO that carries a 4-byte session nonce, in one transaction, ahead
+ * of the command; every answer before that ECHO's (same TID, same bytes) is stale: counted in
+ * `stale`, never matched. If it gets no answer in time the next submit sends another. TIDs
+ * start at a value drawn from config.nonce, are taken only when a command is written (a refused
+ * submit takes none) and never one still pending. A DATA answer must carry the bytes sent (a
+ * 16-bit check): an ECHO's payload, a marker's nonce or nothing. If the decoder has to drop a
+ * byte (a CRC or length failure, bytes before a preamble) while an ECHO of 12 bytes or more may
+ * still be answered, nothing is matched until the response buffer has been read empty: a frame
+ * found by rescanning may lie inside that ECHO's payload (an ECHO of captured frames). */
 typedef struct accel_tsp1_pending {
     uint16_t tid, id;
     uint32_t sent_ms;
     uint8_t flags;    /* private */
-    uint16_t check;   /* private: ECHO payload check */
+    uint16_t check;   /* private: check of the DATA that answers it */
 } accel_tsp1_pending;
 
 typedef struct accel_tsp1_outcome {
@@ -1157,8 +1159,8 @@ typedef struct accel_tsp1 {
 
 /* Bytes of caller memory (config.mem) for depth pending commands and the largest command and
  * response payloads; ACCEL_E_ARG for a depth under 2, a response payload under 4 (the session's
- * synchronising answer) or anything over 0xFFFF. ACCEL_TSP1_DRIVER_MEM gives the same number as a constant expression, for a
- * static array (non-zero arguments). */
+ * synchronising answer) or anything over 0xFFFF. ACCEL_TSP1_DRIVER_MEM gives the same number
+ * as a constant expression, for a static array. */
 #define ACCEL_TSP1_DRIVER_MEM(depth, cmd_payload, rsp_payload)                                 \
     (3u + (size_t)(depth) * sizeof(accel_tsp1_pending) + (size_t)(3u * ACCEL_TSP1_OVERHEAD) +   \
      (size_t)(cmd_payload) + (size_t)(rsp_payload))
@@ -1256,9 +1258,9 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_update_run(accel_tsp1 *s, accel
  * Commands execute exec_per_ms per simulated millisecond, in order, and complete only with 16
  * bytes (or the whole answer) free in the response queue (assumption: room for any error
  * response). After an error response every command but CLEAR_ERROR is discarded; a rejected
- * piece still gets its ERR_FRAMING / ERR_CHECKSUM. Async messages
- * are coalesced per type (last wins: its TID was taken when raised, so the host sees the gap)
- * and emitted as soon as there is room, before command responses.
+ * piece still gets its ERR_FRAMING / ERR_CHECKSUM. Async messages are coalesced per type (last
+ * wins: its TID was taken when raised, so the host sees the gap) and emitted as soon as there
+ * is room, before command responses.
  * Secure update: the image is a stream of 144-byte chunks; the model accepts a command's chunks
  * in order (NVM write: nvm_ms), reports a failed write (mem_fail_chunk) with the next command or
  * FINISH and then forgets that command's chunks, so a resume starts at that command. FINISH
