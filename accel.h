@@ -877,6 +877,17 @@ extern "C" {
  *   ACCEL_TSP1_READ_CHUNK       bytes the driver reads from the response buffer per
  *                               transaction (stack buffer; default 64).
  *   ACCEL_TSP1_NO_MODEL         leave the device model out (MCU builds).
+ *   ACCEL_TSP1_MARKER           1 (default): a command that answers nothing is followed, in the
+ *                               same transaction, by an empty ECHO (its marker), and the marker's
+ *                               answer proves the command ran. THE ONE ASSUMPTION THE DRIVER
+ *                               CANNOT CHECK: this holds only if the device also puts its queue
+ *                               into the error state when it rejects a frame (ERR_FRAMING,
+ *                               ERR_CHECKSUM), as the documentation says for commands that fail.
+ *                               A device that rejected the command's frame and then ran the
+ *                               marker would have every such command reported ACCEL_OK although
+ *                               it never ran (an NN_START, a SECURE_UPDATE chunk lost to one bad
+ *                               bit). 0: no marker; such commands end ACCEL_E_TSP1_UNKNOWN_OUTCOME
+ *                               unless the device answers them with an error.
  *   ACCEL_TSP1_IN_PLACE         1: the decoder checks a frame that arrives whole (nothing held
  *                               before it) where it lies in the fed data, with no copy (the
  *                               frame's payload then points into that data), and appends to a
@@ -893,6 +904,9 @@ extern "C" {
  * PREAMBLE(2) ID(2) N_BYTES(2) TID(2) PAYLOAD(n) CRC32(4) over bytes 0..7+n. */
 #ifndef ACCEL_TSP1_BIG_ENDIAN
 #define ACCEL_TSP1_BIG_ENDIAN 0
+#endif
+#ifndef ACCEL_TSP1_MARKER
+#define ACCEL_TSP1_MARKER 1
 #endif
 #ifndef ACCEL_TSP1_IN_PLACE
 #ifdef __OPTIMIZE_SIZE__
@@ -1144,16 +1158,31 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus
  * DEEP_SLEEP is confirmed (or one of them ended OK); until then (after open, after one of them
  * ended UNKNOWN_OUTCOME) they end UNKNOWN_OUTCOME. Assumed: after a boot the device places
  * ASYNC_READY before any answer. After an error response or a deadline the device may be
- * discarding everything until CLEAR_ERROR: with auto_clear the driver sends it (retrying a
- * refused one on every poll until timeout_ms has passed, then poll returns
- * ACCEL_E_TSP1_ERROR_STATE), otherwise submit returns ACCEL_E_TSP1_ERROR_STATE until
- * accel_tsp1_clear_error(). Async messages go to on_async, or without it to a host-side queue
- * coalesced per type (accel_tsp1_async_take); their TIDs are checked: gaps (device-side
- * coalescing, or a message lost on the bus) and non-monotonic TIDs are counted. */
+ * discarding everything until CLEAR_ERROR: with auto_clear the driver sends it (a refused one
+ * is tried again on every poll for as long as it takes; once timeout_ms has passed, poll also
+ * returns ACCEL_E_TSP1_ERROR_STATE while it still fails), otherwise submit returns
+ * ACCEL_E_TSP1_ERROR_STATE until accel_tsp1_clear_error(). Async messages go to on_async, or
+ * without it to a host-side queue coalesced per type (accel_tsp1_async_take); their TIDs are
+ * checked: gaps (device-side coalescing, or a message lost on the bus) and non-monotonic TIDs
+ * are counted.
+ * A session proves which answers are its own before it matches any: the device may still hold
+ * an earlier session's commands and answers (a host program killed or restarted, an MCU reset
+ * while the TSP1 stayed powered). The first submit waits (ACCEL_E_BUSY; poll reads what is
+ * waiting) until the device's command buffer is empty and no answer is left to read, then sends
+ * CLEAR_ERROR with a marker ECHO that carries a 4-byte session nonce, in one transaction, ahead
+ * of the command; every answer before that ECHO's (same TID, same bytes) is stale: counted in
+ * `stale`, never matched. If it gets no answer in time the next submit sends another. TIDs
+ * start at a value drawn from config.nonce, are taken only when a command is written (a refused
+ * submit takes none) and never one still pending. A DATA answer must carry the bytes sent (a
+ * 16-bit check): an ECHO's payload, a marker's nonce or nothing. If the decoder has to drop a
+ * byte (a CRC or length failure, bytes before a preamble) while an ECHO of 12 bytes or more may
+ * still be answered, nothing is matched until the response buffer has been read empty: a frame
+ * found by rescanning may lie inside that ECHO's payload (an ECHO of captured frames). */
 typedef struct accel_tsp1_pending {
     uint16_t tid, id;
     uint32_t sent_ms;
     uint8_t flags;    /* private */
+    uint16_t check;   /* private: check of the DATA that answers it */
 } accel_tsp1_pending;
 
 typedef struct accel_tsp1_outcome {
@@ -1165,14 +1194,30 @@ typedef struct accel_tsp1_outcome {
 
 typedef struct accel_tsp1_config {
     accel_tsp1_bus bus;
-    void *pending_mem; /* depth = pending_len / sizeof(accel_tsp1_pending), at least 2 (one
-                          entry is kept for the driver's own CLEAR_ERROR) */
+    /* Caller memory, one block the driver splits: accel_tsp1_driver_mem_size(depth,
+       cmd_payload, rsp_payload, &bytes) bytes. depth: commands pending at once, at least 2 (one
+       entry is kept for the driver's own CLEAR_ERROR; the session's first command also takes
+       one for its synchronising ECHO); cmd_payload / rsp_payload: the largest command payload
+       sent and response payload expected (at least 4; an ECHO's answer must fit: larger ones
+       are refused). */
+    void *mem;
+    size_t mem_len;
+    uint16_t depth, cmd_payload, rsp_payload;
+    uint32_t nonce;      /* anything that differs between sessions (a boot counter, a random
+                            number): it picks the first TID and the bytes of the session's
+                            synchronising ECHO. 0 is allowed: the session then starts only once
+                            the device holds no earlier command and no unread answer, which
+                            alone keeps earlier answers out unless a register read is damaged */
+#ifndef ACCEL_NO_DEPRECATED
+    /* deprecated (until 0.2.0), used when mem is NULL: the three regions given apart */
+    void *pending_mem; /* depth = pending_len / sizeof(accel_tsp1_pending) */
     size_t pending_len;
-    void *rx_mem;      /* response decoder: 12 + largest response payload expected */
+    void *rx_mem;      /* response decoder: 12 + largest response payload, at least 16 */
     size_t rx_len;
     void *tx_mem;      /* command encoder: 24 + largest command payload (12 for the frame, 12
                           for the marker behind a command that answers nothing) */
     size_t tx_len;
+#endif
     uint32_t timeout_ms; /* per command; 0 = 1000 */
     uint8_t auto_clear;  /* 1: send CLEAR_ERROR as soon as the device may be in its error state */
     void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
@@ -1186,7 +1231,10 @@ typedef struct accel_tsp1 {
     accel_tsp1_bus bus;
     uint8_t auto_clear, dev_error, ready, asleep, scanned, have_async, w_done, rom;
     uint8_t settled; /* no ASYNC_READY can be outstanding (see accel__tsp1_on_frame) */
-    uint16_t next_tid, last_async;
+    uint8_t synced;  /* this session's synchronising ECHO came back: answers are its own */
+    uint8_t lost;    /* the decoder dropped bytes: match nothing until the buffer reads empty */
+    uint8_t big;     /* an ECHO that can carry whole frames may still be answered (big_tid) */
+    uint16_t next_tid, last_async, big_tid;
     uint16_t w_tid; /* the command a blocking call waits for */
     uint16_t aq_tid[4], aq_n[4], aq_id[4]; /* host async queue: READY, ECC, NPU, unknown */
     accel_status w_st;
@@ -1195,6 +1243,8 @@ typedef struct accel_tsp1 {
     uint32_t timeout_ms, clear_ms; /* clear_ms: when the device may have entered its error state */
     uint32_t known_mask, running_mask;
     uint32_t async_gaps, async_nonmono, stray, outcomes;
+    uint32_t stale;  /* answers ignored: before the session's synchronising ECHO, or while lost */
+    uint32_t nonce, drops; /* drops: the decoder's dropped[] total last seen */
     void (*on_outcome)(void *user, const accel_tsp1_outcome *o);
     void (*on_async)(void *user, const accel_tsp1_frame *f);
     void *user;
@@ -1204,19 +1254,31 @@ typedef struct accel_tsp1 {
     accel_tsp1_decoder dec;
 } accel_tsp1;
 
+/* Bytes of caller memory (config.mem) for depth pending commands and the largest command and
+ * response payloads; ACCEL_E_ARG for a depth under 2, a response payload under 4 (the session's
+ * synchronising answer) or anything over 0xFFFF. ACCEL_TSP1_DRIVER_MEM gives the same number
+ * as a constant expression, for a static array. */
+#define ACCEL_TSP1_DRIVER_MEM(depth, cmd_payload, rsp_payload)                                 \
+    (3u + (size_t)(depth) * sizeof(accel_tsp1_pending) + (size_t)(3u * ACCEL_TSP1_OVERHEAD) +   \
+     (size_t)(cmd_payload) + (size_t)(rsp_payload))
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_driver_mem_size(size_t depth, size_t cmd_payload,
+                                                 size_t rsp_payload, size_t *bytes);
 /* The port needs now_ms (deadlines): ACCEL_E_UNSUPPORTED without it. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *cfg);
 /* Queue one command (payload rules checked; payload may be s->tx + 8). *tid may be NULL.
  * ACCEL_OK: pending, its outcome will follow (also when the write transaction itself failed: it
  * may have reached the device, so it ends UNKNOWN_OUTCOME at the next poll unless confirmed).
  * Refused with nothing sent: ACCEL_E_FULL (pending table full), ACCEL_E_BUSY (no room in the
- * device's command buffer yet, or a REBOOT awaits ASYNC_READY), ACCEL_E_TSP1_ASLEEP,
- * ACCEL_E_TSP1_ERROR_STATE, a bus error reading the buffer level, a payload error. */
+ * device's command buffer yet, a REBOOT awaits ASYNC_READY, or the session is not synchronised
+ * and the device still holds commands), ACCEL_E_TSP1_ASLEEP, ACCEL_E_TSP1_ERROR_STATE, a bus
+ * error reading the buffer level, a payload error, ACCEL_E_BUFFER_TOO_SMALL for an ECHO whose
+ * answer would not fit the receive buffer. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid);
-/* Time out old commands, send a needed CLEAR_ERROR, read responses and report outcomes and
- * async messages; when the response buffer is empty, a decoder candidate still waiting for
- * bytes is given up and its bytes rescanned (accel_tsp1_decoder_idle). */
+/* Read responses and report outcomes and async messages, then time out old commands (an
+ * answer already waiting counts, however late the poll), then send a needed CLEAR_ERROR; when
+ * the response buffer is empty, a decoder candidate still waiting for bytes is given up and its
+ * bytes rescanned (accel_tsp1_decoder_idle). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_poll(accel_tsp1 *s);
 /* Send CLEAR_ERROR (with its marker). It is the driver's own, also through submit: no outcome is
  * reported for it. */
@@ -1228,10 +1290,17 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id
                                       void *resp, size_t resp_cap, size_t *resp_len,
                                       uint32_t timeout_ms);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms);
+/* Start the session the safe way now, rather than with its first command: wait (up to
+ * timeout_ms, polling) until the device holds no earlier session's command, send CLEAR_ERROR
+ * with the synchronising ECHO, and wait for its answer. ACCEL_OK once synchronised (at once if
+ * it already is); ACCEL_E_TIMEOUT otherwise (a device asleep or rebooting takes nothing). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sync(accel_tsp1 *s, uint32_t timeout_ms);
 /* CLEAR_ERROR (waiting until it is sent and its answer is in or overdue), then REBOOT; waits for
  * ASYNC_READY (OK also when the REBOOT's own outcome is
  * UNKNOWN_OUTCOME: the device booted). ACCEL_E_TSP1_ROM when it came up in its ROM bootloader
- * (s->rom = 1): no valid firmware image, as after an unfinished secure update. */
+ * (s->rom = 1): no valid firmware image, as after an unfinished secure update. Register reads
+ * carry no CRC: the firmware-version register is read until three reads in a row agree on a
+ * value other than all ones (at most 6 reads, else ACCEL_E_IO). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
 /* DEEP_SLEEP once nothing is pending (else ACCEL_E_BUSY); returns when the device has taken it
  * from its command buffer (or timeout_ms). Its outcome comes with accel_tsp1_wake. */
@@ -1285,9 +1354,10 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_update_run(accel_tsp1 *s, accel
  * of its header (ACCEL_TSP1_TID_NONE without one) and taking its place in the queue order.
  * Commands execute exec_per_ms per simulated millisecond, in order, and complete only with 16
  * bytes (or the whole answer) free in the response queue (assumption: room for any error
- * response). After an error response everything but CLEAR_ERROR is discarded. Async messages
- * are coalesced per type (last wins: its TID was taken when raised, so the host sees the gap)
- * and emitted as soon as there is room, before command responses.
+ * response). After an error response every command but CLEAR_ERROR is discarded; a rejected
+ * piece still gets its ERR_FRAMING / ERR_CHECKSUM. Async messages are coalesced per type (last
+ * wins: its TID was taken when raised, so the host sees the gap) and emitted as soon as there
+ * is room, before command responses.
  * Secure update: the image is a stream of 144-byte chunks; the model accepts a command's chunks
  * in order (NVM write: nvm_ms), reports a failed write (mem_fail_chunk) with the next command or
  * FINISH and then forgets that command's chunks, so a resume starts at that command. FINISH
@@ -1309,8 +1379,9 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_update_run(accel_tsp1 *s, accel
 
 #define ACCEL_TSP1_MODEL_RAN 1        /* ran; resp = its response id, 0 for none */
 #define ACCEL_TSP1_MODEL_DISCARDED 2  /* discarded in the error state */
-#define ACCEL_TSP1_MODEL_REJECTED 3   /* framing/checksum piece; resp = its error (0: discarded
-                                         silently in the error state); id 0 */
+#define ACCEL_TSP1_MODEL_REJECTED 3   /* framing/checksum piece; resp = its error (also in the
+                                         error state: the spec says a partial command produces an
+                                         error); id 0 */
 #define ACCEL_TSP1_MODEL_WIPED 4      /* still queued when the device rebooted or woke (id 0 for a
                                          rejected piece) */
 #define ACCEL_TSP1_MODEL_RSP_WIPED 5  /* a response (id, tid) the host had not read, cleared */
@@ -5776,6 +5847,8 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
 #define ACCEL__TSP1_INTERNAL 1u /* pending flag: the driver's own CLEAR_ERROR (no outcome) */
 #define ACCEL__TSP1_SURE 2u     /* pending flag: a REBOOT/DEEP_SLEEP sent while settled, so the
                                    next ASYNC_READY is its own */
+#define ACCEL__TSP1_SYNC 4u     /* pending flag: the session's synchronising ECHO */
+#define ACCEL__TSP1_BIG 12u     /* an ECHO payload this long can carry a whole frame */
 #define ACCEL__TSP1_ALL ((size_t)-1)
 
 static uint32_t accel__tsp1_now(const accel_tsp1 *s)
@@ -5785,16 +5858,35 @@ static uint32_t accel__tsp1_now(const accel_tsp1 *s)
     return t;
 }
 
-static uint16_t accel__tsp1_tid(accel_tsp1 *s)
-{
-    uint16_t t = s->next_tid++;
-    if (s->next_tid == ACCEL_TSP1_TID_NONE) s->next_tid = 0;
-    return t;
-}
-
 ACCEL__TSP1_NOINLINE static accel_tsp1_pending *accel__tsp1_at(const accel_tsp1 *s, size_t i)
 {
     return (accel_tsp1_pending *)accel_ring_at(&s->pend, i);
+}
+
+/* The pending entry with this TID, or NULL; *at = its index. */
+ACCEL__TSP1_NOINLINE static accel_tsp1_pending *accel__tsp1_find(const accel_tsp1 *s, uint16_t tid,
+                                                                size_t *at)
+{
+    accel_tsp1_pending *p;
+    size_t i = 0;
+    while ((p = accel__tsp1_at(s, i)) != NULL && p->tid != tid) i++;
+    *at = i;
+    return p;
+}
+
+/* The first TID from t that is not pending (nor TID_NONE). Taken by the caller only once its
+   command is written: a refused submit takes none, and a TID is never in use twice. */
+static uint16_t accel__tsp1_tid(const accel_tsp1 *s, uint16_t t)
+{
+    size_t i;
+    while (t == ACCEL_TSP1_TID_NONE || accel__tsp1_find(s, t, &i)) t++;
+    return t;
+}
+
+/* 16-bit check of an ECHO payload: its answer must carry the same bytes. */
+static uint16_t accel__tsp1_check(const void *p, size_t n)
+{
+    return (uint16_t)(ACCEL_TSP1_CRC((const uint8_t *)p, n) & 0xFFFFu);
 }
 
 /* REBOOT and DEEP_SLEEP clear the device's buffers: only ASYNC_READY can confirm them. */
@@ -5866,18 +5958,25 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
            A pending REBOOT (or DEEP_SLEEP after our wake pulse) ran; nothing older can be
            confirmed any more. Other pending commands may have been sent after the boot. */
         accel_tsp1_pending *p = accel__tsp1_resetting(s);
-        if (p) {
-            /* unsure: this may be an earlier boot's, and its own may still come */
-            s->settled = (p->flags & ACCEL__TSP1_SURE) &&
-                         (p->id == ACCEL_TSP1_REBOOT || s->asleep == 2);
-            accel__tsp1_end(s, accel_ring_count(&s->pend) - 1u, ACCEL_E_TSP1_UNKNOWN_OUTCOME,
-                            NULL, 0);
-            accel__tsp1_finish(s, s->settled ? ACCEL_OK : ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
+        /* a DEEP_SLEEP says ASYNC_READY only after the wake pulse: before it, this is an
+           earlier boot's (a REBOOT that timed out), and what is pending stays so */
+        if (!p || p->id != ACCEL_TSP1_DEEP_SLEEP || s->asleep != 1) {
+            /* unsure: this may be an earlier boot's. A REBOOT then stays pending (what was sent
+               after that boot may still answer) and ends at its deadline; a DEEP_SLEEP after
+               the wake pulse ends now (it has no deadline) */
+            uint8_t sure = (uint8_t)((p && (p->flags & ACCEL__TSP1_SURE)) &&
+                                     (p->id == ACCEL_TSP1_REBOOT || s->asleep == 2));
+            if (p && (sure || p->id == ACCEL_TSP1_DEEP_SLEEP)) {
+                s->settled = sure;
+                accel__tsp1_end(s, accel_ring_count(&s->pend) - 1u,
+                                ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
+                accel__tsp1_finish(s, sure ? ACCEL_OK : ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
+            }
+            s->ready = 1;
+            s->asleep = 0;
+            s->dev_error = 0;
+            s->running_mask = 0;
         }
-        s->ready = 1;
-        s->asleep = 0;
-        s->dev_error = 0;
-        s->running_mask = 0;
     } else if (slot < 3 && s->have_async) {
         if (d == 0 || d > 0x7FFFu) s->async_nonmono++;
         else s->async_gaps += d - 1u;
@@ -5906,8 +6005,18 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
         return;
     }
     /* ERR_CHECKSUM and ERR_FRAMING carry the TID of a damaged header: they name nothing */
-    if (f->id < ACCEL_TSP1_R_ERR_CHECKSUM)
-        while ((p = accel__tsp1_at(s, i)) != NULL && f->tid != p->tid) i++;
+    if (f->id < ACCEL_TSP1_R_ERR_CHECKSUM) p = accel__tsp1_find(s, f->tid, &i);
+    /* DATA is ours only with the bytes sent (an ECHO's, a marker's) */
+    if (p && f->id == ACCEL_TSP1_R_DATA && accel__tsp1_check(f->payload, f->n_bytes) != p->check)
+        p = NULL;
+    /* until this session's synchronising ECHO answers, every answer is an earlier session's */
+    if (!s->synced) {
+        if (!p || !(p->flags & ACCEL__TSP1_SYNC) || f->id != ACCEL_TSP1_R_DATA) {
+            s->stale++;
+            return;
+        }
+        s->synced = 1;
+    }
     if (!p) {
         if (k != ACCEL_TSP1_KIND_ERROR) {
             s->stray++; /* an answer to nothing pending (e.g. after its deadline): surfaced */
@@ -5931,6 +6040,9 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
            them that ran, rebooted the device before it, and its ASYNC_READY came first (the
            device places it before answering anything after a boot) or is lost */
         if (!accel__tsp1_resetting(s)) s->settled = 1;
+        /* an answer to the last long ECHO or to anything sent after it: its own can no longer
+           come (answers come in command order) */
+        if ((uint16_t)(f->tid - s->big_tid) < 0x8000u) s->big = 0;
         if (k != ACCEL_TSP1_KIND_ERROR) return;
         /* in its error state the device discards what follows, until a CLEAR_ERROR */
         accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_DISCARDED, NULL, 1);
@@ -5938,21 +6050,56 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
     accel__tsp1_device_error(s);
 }
 
+ACCELDEF accel_status accel_tsp1_driver_mem_size(size_t depth, size_t cmd_payload,
+                                                 size_t rsp_payload, size_t *bytes)
+{
+    if (!bytes) return ACCEL_E_NULL;
+    *bytes = 0;
+    if (depth < 2 || rsp_payload < 4u || (depth | cmd_payload | rsp_payload) > 0xFFFFu)
+        return ACCEL_E_ARG;
+    /* pending table (aligned up from the block's start), tx (frame + marker), rx */
+    *bytes = ACCEL_TSP1_DRIVER_MEM(depth, cmd_payload, rsp_payload);
+    return ACCEL_OK;
+}
+
 ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
 {
     accel_status st;
-    if (!s || !c || !c->bus.port || !c->tx_mem) return ACCEL_E_NULL;
+    uint8_t *pm = NULL, *rm = NULL, *tm = NULL;
+    size_t pl = 0, rl = 0, tl = 0, need;
+    if (!s || !c || !c->bus.port) return ACCEL_E_NULL;
     ACCEL_MEMSET(s, 0, sizeof *s);
+#ifndef ACCEL_NO_DEPRECATED
+    pm = (uint8_t *)c->pending_mem, rm = (uint8_t *)c->rx_mem, tm = (uint8_t *)c->tx_mem;
+    pl = c->pending_len, rl = c->rx_len, tl = c->tx_len;
+#endif
+    if (c->mem) { /* one block: pending table, tx, rx */
+        st = accel_tsp1_driver_mem_size(c->depth, c->cmd_payload, c->rsp_payload, &need);
+        if (st != ACCEL_OK) return st;
+        if (c->mem_len < need) return ACCEL_E_BUFFER_TOO_SMALL;
+        pm = (uint8_t *)c->mem + ((0u - (uintptr_t)c->mem) & 3u);
+        pl = c->depth * sizeof(accel_tsp1_pending);
+        tm = pm + pl;
+        tl = 2u * ACCEL_TSP1_OVERHEAD + c->cmd_payload;
+        rm = tm + tl;
+        rl = ACCEL_TSP1_OVERHEAD + (size_t)c->rsp_payload;
+    }
+    if (!tm) return ACCEL_E_NULL;
     if (!c->bus.port->now_ms) return ACCEL_E_UNSUPPORTED; /* deadlines need a clock */
-    if (c->pending_len < 2 * sizeof(accel_tsp1_pending) || c->tx_len < ACCEL_TSP1_OVERHEAD)
+    /* rx: at least the synchronising ECHO's answer (4 bytes) */
+    if (pl < 2 * sizeof(accel_tsp1_pending) || tl < ACCEL_TSP1_OVERHEAD ||
+        (rm && rl < ACCEL_TSP1_OVERHEAD + 4u))
         return ACCEL_E_BUFFER_TOO_SMALL;
-    st = accel_ring_init(&s->pend, c->pending_mem, c->pending_len, sizeof(accel_tsp1_pending));
-    if (st == ACCEL_OK) st = accel_tsp1_decoder_init(&s->dec, c->rx_mem, c->rx_len,
-                                                     ACCEL_TSP1_RSP_PREAMBLE);
+    st = accel_ring_init(&s->pend, pm, pl, sizeof(accel_tsp1_pending));
+    if (st == ACCEL_OK) st = accel_tsp1_decoder_init(&s->dec, rm, rl, ACCEL_TSP1_RSP_PREAMBLE);
     if (st != ACCEL_OK) return st;
     s->bus = c->bus;
-    s->tx = (uint8_t *)c->tx_mem;
-    s->tx_cap = c->tx_len;
+    s->tx = tm;
+    s->tx_cap = tl;
+    /* the caller's nonce picks the first TID and the synchronising ECHO's bytes (not the clock:
+       a recorded session replays byte for byte) */
+    s->nonce = c->nonce;
+    s->next_tid = (uint16_t)(s->nonce ^ (s->nonce >> 16));
     s->timeout_ms = c->timeout_ms ? c->timeout_ms : 1000u;
     s->auto_clear = c->auto_clear;
     s->on_outcome = c->on_outcome;
@@ -5966,43 +6113,74 @@ ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
 /* Encode (a command without payload on the stack, so s->tx is left alone) and write one command
  * with, when it answers nothing, its marker: an ECHO right behind it in the same transaction,
  * which the device answers only if the command arrived whole and ran without error. */
+/* Write frames as one transaction and push their pending entry (room checked by the caller).
+   ACCEL_E_UNSUPPORTED: nothing reached the bus, nothing pushed. */
+static accel_status accel__tsp1_send(accel_tsp1 *s, accel_tsp1_pending *p, const uint8_t *buf,
+                                     size_t len)
+{
+    accel_status st;
+    p->sent_ms = accel__tsp1_now(s);
+    st = accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, buf, len);
+    if (st == ACCEL_E_UNSUPPORTED) return st;
+    if (st != ACCEL_OK) p->sent_ms -= s->timeout_ms; /* part may have arrived: due at once */
+    s->next_tid = (uint16_t)(p->tid + 1u);
+    (void)accel_ring_push(&s->pend, p);
+    return ACCEL_OK;
+}
+
 static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                        uint16_t *tid, uint8_t flags)
 {
-    uint8_t m[2 * ACCEL_TSP1_OVERHEAD];
+    uint8_t m[2 * ACCEL_TSP1_OVERHEAD + 4], nb[4];
     uint8_t *buf = n ? s->tx : m;
-    size_t cap = n ? s->tx_cap : sizeof m, len, ml = 0;
+    size_t cap = n ? s->tx_cap : sizeof m, len, ml = 0, i;
     accel_tsp1_pending p;
     accel_status st;
-    uint16_t space;
+    uint16_t space, fill;
     if (s->asleep) return ACCEL_E_TSP1_ASLEEP;
     if (accel__tsp1_resetting(s)) return ACCEL_E_BUSY; /* held until ASYNC_READY */
     if (!flags && s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
+    /* an ECHO answer the decoder could not hold would be dropped and its bytes rescanned */
+    if (id == ACCEL_TSP1_ECHO && n > s->dec.cap - ACCEL_TSP1_OVERHEAD)
+        return ACCEL_E_BUFFER_TOO_SMALL;
     /* the last slot is kept for the driver's own CLEAR_ERROR */
     if (accel_ring_count(&s->pend) + (flags ? 0u : 1u) >= accel_ring_capacity(&s->pend))
         return ACCEL_E_FULL;
-    p.tid = accel__tsp1_tid(s);
+    p.tid = accel__tsp1_tid(s, s->next_tid);
     st = accel_tsp1_encode_command(id, p.tid, payload, n, buf, cap, &len);
-    if (id != ACCEL_TSP1_ECHO && id != ACCEL_TSP1_NN_INFO && !accel__tsp1_is_reset(id) &&
-        st == ACCEL_OK)
-        st = accel_tsp1_encode_raw_frame(ACCEL_TSP1_CMD_PREAMBLE, ACCEL_TSP1_ECHO, p.tid,
-                                     NULL, 0, buf + len, cap - len, &ml);
-    if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, NULL, &space);
+    /* the marker: an empty ECHO; the synchronising one carries the session nonce (a new one
+       for each attempt) */
+    i = flags & ACCEL__TSP1_SYNC ? 4u : 0u;
+    accel__tsp1_put32(nb, ++s->nonce);
+    if ((ACCEL_TSP1_MARKER || i) && id != ACCEL_TSP1_ECHO && id != ACCEL_TSP1_NN_INFO &&
+        !accel__tsp1_is_reset(id) && st == ACCEL_OK)
+        st = accel_tsp1_encode_raw_frame(ACCEL_TSP1_CMD_PREAMBLE, ACCEL_TSP1_ECHO, p.tid, nb, i,
+                                         buf + len, cap - len, &ml);
+    if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
     if (st == ACCEL_OK && space < len + ml) st = ACCEL_E_BUSY;
+    /* a session starts once the device holds no earlier session's command and no answer is
+       left to read (so nothing before its marker can carry the marker's TID and bytes, even
+       with the same nonce); poll reads them meanwhile (stale) */
+    if (i && st == ACCEL_OK) {
+        if (fill) return ACCEL_E_BUSY;
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, NULL);
+        if (st == ACCEL_OK && fill) st = ACCEL_E_BUSY;
+    }
     if (st != ACCEL_OK) return st;
-    p.sent_ms = accel__tsp1_now(s);
-    st = accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, buf, len + ml);
-    if (st == ACCEL_E_UNSUPPORTED) return st; /* nothing reached the bus */
-    if (st != ACCEL_OK) p.sent_ms -= s->timeout_ms; /* part may have arrived: due at once */
     p.id = id;
     p.flags = flags;
+    /* the DATA that answers it: an ECHO's payload, the marker's nonce, or nothing */
+    p.check = accel__tsp1_check(id == ACCEL_TSP1_ECHO ? buf + ACCEL_TSP1_HDR_SIZE : nb,
+                                 id == ACCEL_TSP1_ECHO ? n : i);
+    if (accel__tsp1_is_reset(id) && s->settled) p.flags = (uint8_t)(p.flags | ACCEL__TSP1_SURE);
+    st = accel__tsp1_send(s, &p, buf, len + ml);
+    if (st != ACCEL_OK) return st;
     if (accel__tsp1_is_reset(id)) {
-        if (s->settled) p.flags = (uint8_t)(p.flags | ACCEL__TSP1_SURE);
         s->settled = 0;
         s->ready = 0;
         s->asleep = (uint8_t)(id == ACCEL_TSP1_DEEP_SLEEP);
     }
-    (void)accel_ring_push(&s->pend, &p); /* room checked above */
+    if (id == ACCEL_TSP1_ECHO && n >= ACCEL__TSP1_BIG) s->big = 1, s->big_tid = p.tid;
     if (tid) *tid = p.tid;
     return ACCEL_OK;
 }
@@ -6010,10 +6188,24 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
 ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid)
 {
+    accel_tsp1_pending *q = NULL;
     accel_status st;
+    size_t i = 0;
+    uint8_t flags = id == ACCEL_TSP1_CLEAR_ERROR ? ACCEL__TSP1_INTERNAL : 0u;
     if (!s) return ACCEL_E_NULL;
-    st = accel__tsp1_submit(s, id, payload, n, tid,
-                            id == ACCEL_TSP1_CLEAR_ERROR ? ACCEL__TSP1_INTERNAL : 0u);
+    /* not synchronised, and no synchronising CLEAR_ERROR on its way: send one first (commands
+       may follow it before it is answered) */
+    while (!s->synced && (q = accel__tsp1_at(s, i)) != NULL && !(q->flags & ACCEL__TSP1_SYNC)) i++;
+    if (!s->synced && !q) {
+        if (flags) {
+            flags |= ACCEL__TSP1_SYNC;
+        } else {
+            st = accel__tsp1_submit(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL,
+                                    ACCEL__TSP1_INTERNAL | ACCEL__TSP1_SYNC);
+            if (st != ACCEL_OK) return st;
+        }
+    }
+    st = accel__tsp1_submit(s, id, payload, n, tid, flags);
     if (st == ACCEL_OK && id == ACCEL_TSP1_CLEAR_ERROR) s->dev_error = 0;
     return st;
 }
@@ -6023,13 +6215,51 @@ ACCELDEF accel_status accel_tsp1_clear_error(accel_tsp1 *s)
     return accel_tsp1_submit(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL);
 }
 
+static uint32_t accel__tsp1_drops(const accel_tsp1_decoder *d)
+{
+    return d->dropped[0] + d->dropped[1] + d->dropped[2] + d->dropped[3];
+}
+
 ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
 {
     uint8_t chunk[ACCEL_TSP1_READ_CHUNK];
     accel_tsp1_pending *p;
     unsigned rounds;
     uint32_t now;
+    accel_status st = ACCEL_OK;
     if (!s) return ACCEL_E_NULL;
+    /* read first: an answer already waiting decides its command however late this poll is */
+    for (rounds = 0; rounds < 64u; rounds++) {
+        uint16_t fill;
+        size_t got = 0, off = 0;
+        uint32_t d0 = s->drops;
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, NULL);
+        if (st == ACCEL_OK && fill) {
+            got = fill < sizeof chunk ? fill : sizeof chunk;
+            st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
+        }
+        if (st != ACCEL_OK) break;
+        do {
+            accel_tsp1_frame f;
+            size_t used = 0;
+            /* an empty buffer: the device has nothing more, so a held candidate never ends */
+            st = got ? accel_tsp1_decoder_feed(&s->dec, chunk + off, got - off, &used, &f)
+                     : accel_tsp1_decoder_idle(&s->dec, &f);
+            off += used;
+            /* a dropped byte while an ECHO that can carry whole frames may be answered: what
+               follows may lie inside its payload (other answers are too short to hold one) */
+            if (accel__tsp1_drops(&s->dec) != s->drops && s->big) s->lost = 1;
+            s->drops = accel__tsp1_drops(&s->dec);
+            if (st == ACCEL_OK && s->lost) s->stale++;
+            else if (st == ACCEL_OK) accel__tsp1_on_frame(s, &f);
+        } while (st == ACCEL_OK);
+        st = ACCEL_OK;
+        if (!got) {
+            /* read empty with nothing dropped on the way: the next byte starts a frame */
+            if (s->drops == d0) s->lost = 0;
+            break;
+        }
+    }
     /* deadlines, oldest first (a DEEP_SLEEP waits for accel_tsp1_wake); a lost error response
        would leave the device discarding everything, so CLEAR_ERROR follows */
     now = accel__tsp1_now(s);
@@ -6038,33 +6268,13 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
         accel__tsp1_finish(s, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
         accel__tsp1_device_error(s);
     }
-    for (rounds = 0; rounds < 64u; rounds++) {
-        uint16_t fill;
-        size_t got = 0, off = 0;
-        accel_status st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, NULL);
-        if (st == ACCEL_OK && fill) {
-            got = fill < sizeof chunk ? fill : sizeof chunk;
-            st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
-        }
-        if (st != ACCEL_OK) return st;
-        do {
-            accel_tsp1_frame f;
-            size_t used = 0;
-            /* an empty buffer: the device has nothing more, so a held candidate never ends */
-            st = got ? accel_tsp1_decoder_feed(&s->dec, chunk + off, got - off, &used, &f)
-                     : accel_tsp1_decoder_idle(&s->dec, &f);
-            off += used;
-            if (st == ACCEL_OK) accel__tsp1_on_frame(s, &f);
-        } while (st == ACCEL_OK);
-        if (!got) break;
-    }
+    if (st != ACCEL_OK) return st;
     /* CLEAR_ERROR (not behind a REBOOT or DEEP_SLEEP: they end the error state themselves); a
-       refused one is tried again on the next poll until timeout_ms has passed */
-    if (s->dev_error && s->auto_clear && !accel__tsp1_resetting(s)) {
-        if ((uint32_t)(accel__tsp1_now(s) - s->clear_ms) >= s->timeout_ms)
-            return ACCEL_E_TSP1_ERROR_STATE;
-        (void)accel_tsp1_clear_error(s); /* on failure dev_error stays: retried next poll */
-    }
+       refused one is tried again on every poll, for as long as the error state lasts */
+    if (s->dev_error && s->auto_clear && !accel__tsp1_resetting(s) &&
+        accel_tsp1_clear_error(s) != ACCEL_OK &&
+        (uint32_t)(accel__tsp1_now(s) - s->clear_ms) >= s->timeout_ms)
+        return ACCEL_E_TSP1_ERROR_STATE;
     return ACCEL_OK;
 }
 
@@ -6137,10 +6347,18 @@ ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms)
     return accel__tsp1_wait(s, 0, NULL, 0, NULL, 0, timeout_ms, &s->ready);
 }
 
+ACCELDEF accel_status accel_tsp1_sync(accel_tsp1 *s, uint32_t timeout_ms)
+{
+    if (!s) return ACCEL_E_NULL;
+    if (s->synced) return ACCEL_OK;
+    return accel__tsp1_wait(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL, 0, timeout_ms, &s->synced);
+}
+
 ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
 {
     accel_status st;
     uint32_t v = 0;
+    unsigned n, k;
     if (!s) return ACCEL_E_NULL;
     /* REBOOT is discarded in the error state, which the device may be in unknown to us (a lost
        answer, an earlier program): clear first. Whether the clear's marker came back does not
@@ -6148,7 +6366,15 @@ ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
     st = accel__tsp1_wait(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL, 0, timeout_ms, &s->w_done);
     if (st == ACCEL_OK)
         st = accel__tsp1_wait(s, ACCEL_TSP1_REBOOT, NULL, 0, NULL, 0, timeout_ms, &s->ready);
-    if (st == ACCEL_OK) st = accel_tsp1_reg_read(&s->bus, ACCEL_TSP1_REG_FW_VERSION, &v);
+    /* no CRC on a register: a damaged read must not decide; three reads in a row must agree,
+       and all ones (a bus nobody drives) is no version */
+    for (n = 0, k = 0; st == ACCEL_OK; n++) {
+        uint32_t w = v;
+        st = accel_tsp1_reg_read(&s->bus, ACCEL_TSP1_REG_FW_VERSION, &v);
+        k = n && v == w && v != 0xFFFFFFFFu ? k + 1u : 0u;
+        if (st == ACCEL_OK && k == 2) break;
+        if (n == 5) st = ACCEL_E_IO;
+    }
     if (st != ACCEL_OK) return st;
     s->rom = (uint8_t)(v == 0);
     return v ? ACCEL_OK : ACCEL_E_TSP1_ROM;
@@ -6537,11 +6763,11 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
         (void)accel_fifo_peek(&m->cmdq, ACCEL_TSP1_HDR_SIZE, p, nb);
         elen = ACCEL_TSP1_OVERHEAD + nb;
     }
-    if (m->error_state && id != ACCEL_TSP1_CLEAR_ERROR) {
+    /* a rejected piece is not a command: its error is produced in the error state too */
+    if (m->error_state && id && id != ACCEL_TSP1_CLEAR_ERROR) {
         (void)accel_fifo_discard(&m->cmdq, elen); /* elen bytes are there (peeked) */
         m->discarded++;
-        accel__tsp1_model_log(m, id ? ACCEL_TSP1_MODEL_DISCARDED : ACCEL_TSP1_MODEL_REJECTED, tid, id,
-                         0);
+        accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_DISCARDED, tid, id, 0);
         return 1;
     }
     /* room for any answer first: a command completes only when its response fits */

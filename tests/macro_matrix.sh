@@ -44,6 +44,7 @@ build_all mac_fast1 -DACCEL_MAC_FAST=1
 build_all no_deprecated -DACCEL_NO_DEPRECATED
 build_all tsp1_i2c -DACCEL_TSP1_I2C=1
 build_all tsp1_in_place1 -DACCEL_TSP1_IN_PLACE=1
+build_all tsp1_no_marker -DACCEL_TSP1_MARKER=0
 build_all crc_braid -DACCEL_CRC32_IMPL=ACCEL_CRC32_BRAID
 build_all crc_no_simd -DACCEL_CRC32_NO_SIMD
 build_all mac_mcu0 -DACCEL_MAC_MCU=0
@@ -114,6 +115,9 @@ int g(void);
 int g(void)
 {
     accel_status (*open_fn)(accel_tsp1 *, const accel_tsp1_config *) = accel_tsp1_open;
+    accel_tsp1_config c; /* the driver's memory given as three regions */
+    c.pending_mem = 0; c.pending_len = 0; c.rx_mem = 0; c.rx_len = 0; c.tx_mem = 0; c.tx_len = 0;
+    (void)c;
     (void)open_fn;
     uint8_t b[160];
     size_t n;

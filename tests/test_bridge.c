@@ -1370,8 +1370,7 @@ typedef struct trig {
     accel_tsp1_model m;
     uint8_t mmem[4 * 1024 + 64];
     accel_tsp1 s;
-    accel_tsp1_pending pend[8];
-    uint8_t rx[600], tx[600];
+    uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(8, 576, 588) + 3) / 4]; /* the driver's */
     counter host_side, dev_side;
     accel_bridge_device dev;
     link_sim link;
@@ -1551,12 +1550,11 @@ static accel_status t_setup(int bridged, uint8_t auto_clear, const lk_faults *f,
         ct_wrap(&T.host_side, &T.sim.port);
     }
     c.bus.port = &T.host_side.port;
-    c.pending_mem = T.pend;
-    c.pending_len = sizeof T.pend;
-    c.rx_mem = T.rx;
-    c.rx_len = sizeof T.rx;
-    c.tx_mem = T.tx;
-    c.tx_len = sizeof T.tx;
+    c.mem = T.mem;
+    c.mem_len = sizeof T.mem;
+    c.depth = 8;
+    c.cmd_payload = 576;
+    c.rsp_payload = 588;
     c.timeout_ms = 200;
     c.auto_clear = auto_clear;
     c.on_outcome = t_outcome;
@@ -1885,8 +1883,7 @@ static accel_status sess_read(void *u, uint32_t off, uint8_t *dst, size_t n)
 static void t_session(const accel_port *port, sess_result *r)
 {
     static accel_tsp1 s;
-    static accel_tsp1_pending pend[8];
-    static uint8_t rx[700], tx[700];
+    static uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(8, 676, 688) + 3) / 4];
     accel_tsp1_config c;
     accel_tsp1_update u;
     unsigned k;
@@ -1894,12 +1891,11 @@ static void t_session(const accel_port *port, sess_result *r)
     memset(&c, 0, sizeof c);
     c.bus.port = port;
     c.bus.wake_line = 1;
-    c.pending_mem = pend;
-    c.pending_len = sizeof pend;
-    c.rx_mem = rx;
-    c.rx_len = sizeof rx;
-    c.tx_mem = tx;
-    c.tx_len = sizeof tx;
+    c.mem = mem;
+    c.mem_len = sizeof mem;
+    c.depth = 8;
+    c.cmd_payload = 676;
+    c.rsp_payload = 688;
     c.timeout_ms = 300;
     c.auto_clear = 1;
     r->st[0] = accel_tsp1_init(&s, &c);

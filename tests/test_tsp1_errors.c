@@ -139,53 +139,106 @@ static void test_driver_init_refusals(void)
     accel_tsp1 s;
     accel_tsp1_config c, base;
     accel_port p, noclock;
-    accel_tsp1_pending pend[4];
-    uint8_t rx[64], tx[64];
+    /* one block: 4 pending, commands up to 40 payload bytes, responses up to 52; one spare
+       word so that the block can start misaligned */
+    uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(4, 40, 52) + 3) / 4 + 1];
+    size_t need = 0;
     memset(&p, 0, sizeof p);
     p.spi_transfer = fp_spi;
     p.now_ms = clock_now;
     noclock = p;
     noclock.now_ms = NULL;
+    /* the size: 3 alignment bytes + 4 x 12-byte entries (or 11 on AVR) + tx 24 + 40 + rx
+       12 + 52; the same from the function and the macro */
+    REQUIRE_ST(accel_tsp1_driver_mem_size(4, 40, 52, &need), ACCEL_OK);
+    CHECK_EQ(need, 3u + 4u * sizeof(accel_tsp1_pending) + 64u + 64u);
+    CHECK_EQ(need, ACCEL_TSP1_DRIVER_MEM(4, 40, 52));
+    CHECK_ST(accel_tsp1_driver_mem_size(1, 40, 52, &need), ACCEL_E_ARG); /* no slot beside the
+                                                                           driver's own */
+    CHECK_EQ(need, 0);
+    CHECK_ST(accel_tsp1_driver_mem_size(4, 40, 3, &need), ACCEL_E_ARG); /* no room for the
+                                                                          synchronising answer */
+    CHECK_ST(accel_tsp1_driver_mem_size(4, 0x10000, 52, &need), ACCEL_E_ARG);
+    CHECK_ST(accel_tsp1_driver_mem_size(0x10000, 40, 52, &need), ACCEL_E_ARG);
+    CHECK_ST(accel_tsp1_driver_mem_size(4, 40, 52, NULL), ACCEL_E_NULL);
     memset(&base, 0, sizeof base);
     base.bus.port = &p;
-    base.pending_mem = pend;
-    base.pending_len = sizeof pend;
-    base.rx_mem = rx;
-    base.rx_len = sizeof rx;
-    base.tx_mem = tx;
-    base.tx_len = sizeof tx;
+    base.mem = (uint8_t *)mem + 1; /* misaligned: the driver aligns the table itself */
+    base.mem_len = ACCEL_TSP1_DRIVER_MEM(4, 40, 52);
+    base.depth = 4;
+    base.cmd_payload = 40;
+    base.rsp_payload = 52;
     CHECK_ST(accel_tsp1_init(NULL, &base), ACCEL_E_NULL);
     CHECK_ST(accel_tsp1_init(&s, NULL), ACCEL_E_NULL);
     c = base;
     c.bus.port = NULL;
     CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_NULL);
     c = base;
-    c.tx_mem = NULL;
+    c.mem = NULL; /* no memory at all */
     CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_NULL);
     c = base;
     c.bus.port = &noclock; /* deadlines need a clock */
     CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_UNSUPPORTED);
     c = base;
-    c.pending_len = sizeof pend[0]; /* one slot: none left beside the driver's own CLEAR_ERROR */
+    c.mem_len--;
     CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_BUFFER_TOO_SMALL);
     c = base;
-    c.tx_len = ACCEL_TSP1_OVERHEAD - 1;
-    CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_BUFFER_TOO_SMALL);
+    c.depth = 1;
+    CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_ARG);
     c = base;
-    c.pending_mem = NULL;
-    CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_NULL);
-    c = base;
-    c.rx_mem = NULL;
-    CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_NULL);
-    c = base;
-    c.rx_len = ACCEL_TSP1_OVERHEAD - 1;
-    CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_BUFFER_TOO_SMALL);
-    /* no timeout given: one second */
+    c.rsp_payload = 3;
+    CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_ARG);
+    /* the split: an aligned table of 4, then tx (64), then rx (64), all inside the block */
     REQUIRE_ST(accel_tsp1_init(&s, &base), ACCEL_OK);
+    CHECK_EQ(accel_ring_capacity(&s.pend), 4);
+    CHECK_EQ((uintptr_t)s.pend.buf % 4u, 0);
+    CHECK(s.pend.buf >= (uint8_t *)base.mem);
+    CHECK_EQ(s.tx_cap, 64);
+    CHECK_EQ(s.dec.cap, 64);
+    CHECK(s.tx >= (uint8_t *)base.mem + 4u * sizeof(accel_tsp1_pending));
+    CHECK(s.dec.buf >= s.tx + s.tx_cap);
+    CHECK(s.dec.buf + s.dec.cap <= (uint8_t *)base.mem + base.mem_len);
+    /* no timeout given: one second */
     CHECK_EQ(s.timeout_ms, 1000);
     base.timeout_ms = 7;
     REQUIRE_ST(accel_tsp1_init(&s, &base), ACCEL_OK);
     CHECK_EQ(s.timeout_ms, 7);
+#ifndef ACCEL_NO_DEPRECATED
+    /* the three regions given apart (deprecated), when mem is NULL */
+    {
+        accel_tsp1_pending pend[4];
+        uint8_t rx[64], tx[64];
+        memset(&base, 0, sizeof base);
+        base.bus.port = &p;
+        base.pending_mem = pend;
+        base.pending_len = sizeof pend;
+        base.rx_mem = rx;
+        base.rx_len = sizeof rx;
+        base.tx_mem = tx;
+        base.tx_len = sizeof tx;
+        c = base;
+        c.tx_mem = NULL;
+        CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_NULL);
+        c = base;
+        c.pending_len = sizeof pend[0]; /* one slot: none left beside the driver's CLEAR_ERROR */
+        CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_BUFFER_TOO_SMALL);
+        c = base;
+        c.tx_len = ACCEL_TSP1_OVERHEAD - 1;
+        CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_BUFFER_TOO_SMALL);
+        c = base;
+        c.pending_mem = NULL;
+        CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_NULL);
+        c = base;
+        c.rx_mem = NULL;
+        CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_NULL);
+        c = base;
+        c.rx_len = ACCEL_TSP1_OVERHEAD + 3; /* the synchronising answer needs 16 */
+        CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_E_BUFFER_TOO_SMALL);
+        REQUIRE_ST(accel_tsp1_init(&s, &base), ACCEL_OK);
+        CHECK(s.tx == tx);
+        CHECK_EQ(s.dec.cap, 64);
+    }
+#endif
 }
 
 static void test_driver_null_and_arguments(void)
@@ -315,6 +368,7 @@ static void test_sleep_irqless_boot(void)
     setup(512, 512, 2, 1, 8, 1);
     accel_sim_advance(&R.sim, 100);
     REQUIRE_ST(accel_tsp1_wait_ready(&R.s, 200), ACCEL_OK);
+    rig_sync();
     /* timeout 0: the DEEP_SLEEP is written and pending, sleep returns without waiting for the
        device to take it */
     REQUIRE_ST(accel_tsp1_sleep(&R.s, 0), ACCEL_OK);

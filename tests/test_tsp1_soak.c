@@ -7,11 +7,20 @@
  * Each step picks at random: a command of any kind (ECHO, NN_INFO, NN_START/STOP/PAUSE/FINISH,
  * SECURE_UPDATE with chunks of a valid image or of garbage, CANCEL, FINISH, REBOOT, DEEP_SLEEP
  * then a wake), a pipelined batch, a blocking call, an async event raised on the device, a poll,
- * or a busy host that leaves the response buffer to fill. The run alternates phases without
- * faults and phases where every SPI transfer (and WAKE pulse) may be hit: a bit flip anywhere
- * (transaction header, frame header, payload, CRC, in either direction: a lost response), a byte
- * dropped or duplicated, a transfer truncated, failed, or stalled. Sessions change between
- * auto_clear on and off and between queue sizes.
+ * or a busy host that leaves the response buffer to fill, a host that polls only after the
+ * deadline, a host spinning on BUSY (tens of thousands of refused submits while the device's
+ * command buffer is full), a blocking reboot whose ROM/firmware verdict is checked against the
+ * model, ECHO payloads that hold valid response frames naming pending or next TIDs. The run
+ * alternates phases without faults and phases where every SPI transfer (and WAKE pulse) may be
+ * hit: a bit flip anywhere (transaction header, frame header, payload, CRC, register values, in
+ * either direction: a lost response), a byte dropped or duplicated, a transfer truncated,
+ * failed, or stalled. Host sessions end and new ones start on the same running device: between
+ * calls with commands still queued and answers still waiting, or killed inside a transfer
+ * (a command half written, a response half read); now and then the device is power-cycled.
+ * Sessions change between auto_clear on and off (with auto_clear the host never clears by
+ * hand), receive buffer and queue sizes. At every phase change a liveness probe: with the bus
+ * quiet, an ECHO must succeed within a bounded time (waking the device, clearing by hand only
+ * without auto_clear).
  * The model's log says what it did with every command it received: ran (with the response it
  * sent), discarded in its error state, rejected as framing/checksum, wiped by a reboot or wake,
  * and which unread responses a reset cleared. A contradiction is any outcome that log denies:
@@ -20,8 +29,10 @@
  *   DISCARDED    the command did not run (discarded, wiped, or never arrived whole);
  *   UNKNOWN      only where the host could not know: a fault hit the bus from two deadlines
  *                before the command was sent until its outcome, a reset cleared its evidence
- *                (or the device slept with it unread), or a REBOOT/DEEP_SLEEP went out while
- *                the session had not seen the boot's ASYNC_READY;
+ *                (or the device slept with it unread), a REBOOT/DEEP_SLEEP went out while
+ *                the session had not seen the boot's ASYNC_READY, its deadline passed before
+ *                the device had placed its answer (or its marker's), or an error answering a
+ *                command already ended decided it; never with its answer already waiting;
  *   anything else (UNEXPECTED, a second outcome, an outcome for nothing sent, an ECHO answer
  *   with other bytes, an async message the device never emitted, a command never resolved).
  * Prints the commands, commands/s, the outcome histogram and the contradictions. */
@@ -37,6 +48,7 @@
 #include "accel_sim.h"
 #include "testlib.h"
 #include <time.h>
+#include <setjmp.h>
 
 #define T_MS 200u /* the driver's per-command deadline */
 
@@ -53,6 +65,9 @@ static rec_t rec[65536];
 static uint8_t fate[65536];       /* the model's first event for an intact frame with this TID */
 static uint16_t fate_resp[65536];
 static uint8_t rsp_wiped[65536];  /* a reset cleared an unread response with this TID */
+static uint8_t evid[65536];       /* the device placed the answer (or marker answer) for it */
+static uint8_t old_tid[65536];    /* an ended session's command may still run with this TID */
+static uint8_t ended[65536];      /* an outcome was reported for it (a late answer is stray) */
 static accel_status last_st[65536]; /* the outcome reported for it */
 static uint32_t async_emitted[3][65536], async_seen[3][65536];
 
@@ -61,8 +76,7 @@ static accel_tsp1_model model;
 static uint8_t mmem[8192];
 static accel_port wport; /* the driver's port: sim.port behind a fault injector */
 static accel_tsp1 s;
-static accel_tsp1_pending pend[16];
-static uint8_t rx[600], tx[600];
+static uint32_t dmem[(ACCEL_TSP1_DRIVER_MEM(16, 576, 588) + 3) / 4]; /* the driver's */
 
 static uint32_t fault_permille;    /* chance per transfer, in 1/1000 */
 static uint32_t faults, last_fault_ms, last_sleep_ms;
@@ -72,7 +86,16 @@ static unsigned long contradictions, submitted, outcomes, strays;
 static unsigned long hist[8]; /* OK, ERR_x, DISCARDED, UNKNOWN: fault, reset, not sure, other */
 static unsigned long hist_err[8];
 static unsigned long fault_kinds[7];
-static unsigned long busy_refusals, rescue_wakes;
+static unsigned long busy_refusals, rescue_wakes, spins, spin_refusals, late_polls, kills,
+    mid_kills, restarts, probes, lost_liveness, reboot_checks, embedded, too_big, hist_late,
+    hist_stray_err, reboot_unready;
+static int have_old;
+static unsigned long stale_total;
+static jmp_buf kill_env;
+static int fw_armed;
+static uint8_t fw_rom, fw_ready;
+static int kill_armed;
+static uint32_t next_nonce = 0x2468ACE1u;
 static uint32_t busy_since;
 static int busy_streak;
 
@@ -98,12 +121,30 @@ static void on_log(void *u, const accel_tsp1_model_event *e)
     if (traced(e->tid) || (trace_tid >= 0 && e->what == ACCEL_TSP1_MODEL_ASYNC && e->id == ACCEL_TSP1_R_ASYNC_READY))
         printf("    %6lu ms model: event %u tid %u id 0x%04X resp 0x%04X\n", (unsigned long)sim.now,
                e->what, e->tid, e->id, e->resp);
+    /* the spec: a partially received command is discarded and an error is produced */
+    if (e->what == ACCEL_TSP1_MODEL_REJECTED && !e->resp)
+        contra("the device dropped a rejected piece without an error", e->tid);
+    /* the new session's synchronising ECHO ran: everything of the ended session ran before */
+    if (have_old && e->what == ACCEL_TSP1_MODEL_RAN && e->id == ACCEL_TSP1_ECHO) {
+        size_t i;
+        accel_tsp1_pending *q;
+        for (i = 0; (q = accel__tsp1_at(&s, i)) != NULL; i++)
+            if (q->tid == e->tid && (q->flags & ACCEL__TSP1_SYNC)) {
+                memset(old_tid, 0, sizeof old_tid);
+                have_old = 0;
+                break;
+            }
+    }
+    if (old_tid[e->tid] && e->what != ACCEL_TSP1_MODEL_ASYNC) return; /* an ended session's */
     switch (e->what) {
     case ACCEL_TSP1_MODEL_RAN:
         /* the first event for a TID is its command's; a marker (same TID) comes second */
         if (!fate[e->tid]) {
             fate[e->tid] = e->what;
             fate_resp[e->tid] = e->resp;
+            if (e->resp) evid[e->tid] = 1;
+        } else if (e->id == ACCEL_TSP1_ECHO && e->resp == ACCEL_TSP1_R_DATA) {
+            evid[e->tid] = 1; /* the marker's answer */
         }
         if (e->id == ACCEL_TSP1_DEEP_SLEEP) {
             have_sleep = 1;
@@ -137,13 +178,15 @@ static void on_outcome(void *u, const accel_tsp1_outcome *o)
     (void)u;
     outcomes++;
     if (traced(o->tid))
-        printf("    %6lu ms driver: outcome tid %u cmd 0x%04X %s\n", (unsigned long)sim.now, o->tid,
-               o->cmd, accel_status_str(o->status));
+        printf("    %6lu ms driver: outcome tid %u cmd 0x%04X %s (resp 0x%04X tid %u)\n",
+               (unsigned long)sim.now, o->tid, o->cmd, accel_status_str(o->status),
+               o->resp ? o->resp->id : 0u, o->resp ? o->resp->tid : 0u);
     if (!r->pending) {
         contra("an outcome for nothing pending", o->tid);
         return;
     }
     r->pending = 0;
+    ended[o->tid] = 1;
     last_st[o->tid] = o->status;
     if (o->cmd != r->id) contra("outcome for another command", o->tid);
     if (o->status == ACCEL_OK) {
@@ -172,6 +215,18 @@ static void on_outcome(void *u, const accel_tsp1_outcome *o)
             hist[4]++;
         else if ((r->id == ACCEL_TSP1_REBOOT || r->id == ACCEL_TSP1_DEEP_SLEEP) && !r->sure)
             hist[5]++;
+        else if (o->resp && (o->resp->id == ACCEL_TSP1_R_ERR_CHECKSUM ||
+                             o->resp->id == ACCEL_TSP1_R_ERR_FRAMING) &&
+                 fault_since(r->sub_ms - 5u * T_MS))
+            hist[3]++; /* a rejected piece's error, held up behind a stalled queue */
+        else if (!evid[o->tid] && ((int32_t)(sim.now - (r->sub_ms + T_MS)) >= 0 ||
+                                   fate[o->tid] != ACCEL_TSP1_MODEL_RAN))
+            hist_late++; /* no answer of its own: its deadline passed before the device placed
+                            one, or it never ran (discarded in an error state whose cause the
+                            host did not see as the answer of a pending command) */
+        else if (o->resp && o->resp->tid != o->tid && ended[o->resp->tid] &&
+                 accel_tsp1_kind_of(o->resp->id) == ACCEL_TSP1_KIND_ERROR)
+            hist_stray_err++; /* an error of a command already ended: whose effect is unknown */
         else {
             hist[6]++;
             contra("UNKNOWN where the host could have known", o->tid);
@@ -237,10 +292,14 @@ static size_t call_n;
 static void took(uint16_t tid, uint16_t id, const uint8_t *p, size_t n, uint8_t sure);
 static void note_call(void)
 {
-    if (call_active && !call_recorded && s.w_tid != ACCEL_TSP1_TID_NONE) {
-        call_recorded = 1;
-        took(s.w_tid, call_id, call_p, call_n, call_sure);
-    }
+    size_t i;
+    accel_tsp1_pending *p;
+    if (!call_active || call_recorded || s.w_tid == ACCEL_TSP1_TID_NONE) return;
+    for (i = 0; (p = accel__tsp1_at(&s, i)) != NULL; i++)
+        if (p->tid == s.w_tid && p->id == call_id) {
+            call_recorded = 1;
+            took(s.w_tid, call_id, call_p, call_n, call_sure);
+        }
 }
 
 static accel_status w_spi(void *u, uint8_t cs, const uint8_t *t, uint8_t *r, size_t len,
@@ -249,9 +308,29 @@ static accel_status w_spi(void *u, uint8_t cs, const uint8_t *t, uint8_t *r, siz
     accel_status st;
     (void)u;
     note_call();
+    if (kill_armed && tl_rand_below(8) == 0) {
+        /* the host program dies inside this transfer: part of it reaches the device, chip
+           select goes high, the session is gone */
+        size_t part = len ? tl_rand_below((uint32_t)len) : 0;
+        (void)sim.port.spi_transfer(sim.port.user, cs, t, r, part, 0);
+        mid_kills++;
+        longjmp(kill_env, 1);
+    }
     maybe_fault(ACCEL_SIM_OP_SPI, len);
     st = sim.port.spi_transfer(sim.port.user, cs, t, r, len, flags);
     accel_sim_clear_faults(&sim);
+    /* the firmware-version value just read: what the device was running then (a stalled
+       transfer lets time pass, and a queued REBOOT may run after it) */
+    if (fw_armed && r && len == 4) {
+        if (getenv("TSP1_SOAK_FW"))
+            printf("    %6lu ms fw read %02x%02x%02x%02x rom %u power %u faults %u\n",
+                   (unsigned long)sim.now, r[3], r[2], r[1], r[0], model.rom, model.power,
+                   (unsigned)faults);
+        fw_rom = model.rom;
+        fw_ready = model.power == ACCEL_TSP1_MODEL_READY;
+    }
+    fw_armed = t && len >= 2 && t[0] == ACCEL_TSP1_SPI_OP_REG_READ &&
+               t[1] == ACCEL_TSP1_REG_FW_VERSION;
     return st;
 }
 static accel_status w_gpio(void *u, unsigned line, unsigned level)
@@ -284,18 +363,39 @@ static void w_delay(void *u, uint32_t ms)
 static uint8_t image[144 * 3]; /* a valid image for the model: ends with its own CRC-32 */
 static unsigned img_next;      /* next chunk of it to send */
 
-static void open_session(void)
+/* A new host session. power: a new device too (power cycle); otherwise the device keeps running
+ * with whatever the ended session left queued or unread: those TIDs are the old session's until
+ * the new one is synchronised (everything of the old one ran before its synchronising ECHO). */
+static void open_session(int power)
 {
     accel_port mp;
     accel_tsp1_config c;
     uint16_t cmd_cap = (uint16_t)(200u + tl_rand_below(4) * 150u);
     uint16_t rsp_cap = (uint16_t)(48u + tl_rand_below(4) * 60u);
-    accel_sim_init(&sim);
-    CHECK_ST(accel_tsp1_model_init(&model, mmem, sizeof mmem, cmd_cap, rsp_cap, 4), ACCEL_OK);
-    model.on_log = on_log;
-    model.wake_line = 1;
-    accel_tsp1_model_port(&model, &mp);
-    accel_sim_attach(&sim, &mp);
+    static const uint16_t rsp_sizes[4] = {52, 116, 288, 588};
+    unsigned k;
+    uint16_t from = s.next_tid;
+    stale_total += s.stale;
+    for (k = 0; k < 65536u; k++)
+        if (rec[k].pending) { /* abandoned with the session: never an outcome */
+            rec[k].pending = 0;
+            old_tid[k] = 1;
+            submitted--;
+        }
+    for (k = 0; k < 80u; k++) old_tid[(uint16_t)(from - 64u + k)] = 1; /* sent, not recorded */
+    if (power) {
+        memset(old_tid, 0, sizeof old_tid);
+        accel_sim_init(&sim);
+        CHECK_ST(accel_tsp1_model_init(&model, mmem, sizeof mmem, cmd_cap, rsp_cap, 4), ACCEL_OK);
+        model.on_log = on_log;
+        model.wake_line = 1;
+        accel_tsp1_model_port(&model, &mp);
+        accel_sim_attach(&sim, &mp);
+        memset(async_emitted, 0, sizeof async_emitted);
+        memset(async_seen, 0, sizeof async_seen);
+        have_sleep = 0;
+        faults = 0;
+    }
     memset(&wport, 0, sizeof wport);
     wport.spi_transfer = w_spi;
     wport.gpio_set = w_gpio;
@@ -305,23 +405,23 @@ static void open_session(void)
     memset(&c, 0, sizeof c);
     c.bus.port = &wport;
     c.bus.wake_line = 1;
-    c.pending_mem = pend;
-    c.pending_len = (4u + tl_rand_below(13)) * sizeof(accel_tsp1_pending);
-    c.rx_mem = rx;
-    c.rx_len = sizeof rx;
-    c.tx_mem = tx;
-    c.tx_len = sizeof tx;
+    c.mem = dmem;
+    c.mem_len = sizeof dmem;
+    c.depth = (uint16_t)(4u + tl_rand_below(13));
+    c.cmd_payload = 576;
+    c.rsp_payload = rsp_sizes[tl_rand_below(4)];
     c.timeout_ms = T_MS;
     c.auto_clear = (uint8_t)tl_rand_below(2);
     c.on_outcome = on_outcome;
     c.on_async = on_async;
+    /* half the restarts keep the ended session's nonce (a program that always passes the
+       same one: the same first TID and synchronising ECHO), the others pick a new one */
+    if (power || tl_rand_below(2)) next_nonce = next_nonce * 1664525u + 1013904223u;
+    c.nonce = next_nonce;
     CHECK_ST(accel_tsp1_init(&s, &c), ACCEL_OK);
-    have_sleep = 0;
-    faults = 0;
-    memset(async_emitted, 0, sizeof async_emitted);
-    memset(async_seen, 0, sizeof async_seen);
+    restarts += !power;
     /* a fault may take the boot's ASYNC_READY: the session then goes on not ready */
-    (void)accel_tsp1_wait_ready(&s, 100);
+    if (power) (void)accel_tsp1_wait_ready(&s, 100);
 }
 
 static uint16_t last_call_tid;
@@ -355,13 +455,99 @@ static void forget_ahead(void)
         fate[t] = 0;
         fate_resp[t] = 0;
         rsp_wiped[t] = 0;
+        evid[t] = 0;
+        ended[t] = 0;
+    }
+}
+
+/* An ECHO payload holding valid response frames (an ECHO of captured frames): answers that
+ * would decide pending commands or the next ones (their TIDs), between random bytes. Returns
+ * its length (up to 250: some do not fit the session's receive buffer, some not the device's
+ * response buffer). */
+static size_t embed_frames(uint8_t *p)
+{
+    static const uint16_t ids[5] = {ACCEL_TSP1_R_DATA, ACCEL_TSP1_R_DATA, ACCEL_TSP1_R_NN_INFO,
+                                    ACCEL_TSP1_R_ERR_ARG, ACCEL_TSP1_R_ERR_BUSY};
+    size_t n = tl_rand_below(8), k, fl, want = 24u + tl_rand_below(226);
+    unsigned i;
+    for (i = 0; i < n; i++) p[i] = (uint8_t)tl_rand();
+    for (k = 0; k < 4 && n + 24u <= want; k++) {
+        accel_tsp1_pending *q = accel__tsp1_at(&s, tl_rand_below(8));
+        uint16_t t = q && tl_rand_below(2) ? q->tid : (uint16_t)(s.next_tid + tl_rand_below(4));
+        uint16_t id = ids[tl_rand_below(5)];
+        uint8_t pl[8];
+        size_t pn = id == ACCEL_TSP1_R_NN_INFO ? 8u : id == ACCEL_TSP1_R_DATA ? tl_rand_below(2) * 4u : 0u;
+        memset(pl, 0, sizeof pl);
+        if (id == ACCEL_TSP1_R_NN_INFO) pl[0] = 1, pl[2] = 4;
+        if (accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, id, t, pl, pn, p + n, 24,
+                                        &fl) != ACCEL_OK)
+            break;
+        n += fl;
+        for (i = 0; i < 3u && n < want; i++) p[n++] = (uint8_t)tl_rand();
+    }
+    embedded++;
+    return n;
+}
+
+/* A blocking call, recorded: when it returns an outcome, it is the one reported. */
+static accel_status rec_call(uint16_t id, const uint8_t *p, size_t n, uint8_t sure)
+{
+    uint8_t out[300];
+    size_t len = 0;
+    accel_status st;
+    call_active = 1;
+    call_recorded = 0;
+    call_id = id;
+    call_p = p;
+    call_n = n;
+    call_sure = sure;
+    st = accel_tsp1_call(&s, id, p, n, out, sizeof out, &len, T_MS + 50u);
+    note_call();
+    call_active = 0;
+    if (!call_recorded) return st; /* refused before anything was sent */
+    /* other returns (the caller's deadline, a bus error while polling) leave it pending */
+    if (st == ACCEL_OK || st == ACCEL_E_TSP1_DISCARDED || st == ACCEL_E_TSP1_UNKNOWN_OUTCOME ||
+        st == ACCEL_E_TSP1_UNEXPECTED ||
+        (st <= ACCEL_E_TSP1_ERR_ARG && st >= ACCEL_E_TSP1_ERR_FRAMING)) {
+        uint16_t t = last_call_tid;
+        if (rec[t].pending) contra("a blocking call returned before its outcome", t);
+        else if (last_st[t] != st) contra("a blocking call returned another status", t);
+        else if (st == ACCEL_OK && id == ACCEL_TSP1_ECHO &&
+                 (len != n || memcmp(out, p, n) != 0))
+            contra("a blocking ECHO copied other bytes", t);
+    }
+    return st;
+}
+
+/* The blocking helper: CLEAR_ERROR, REBOOT, ASYNC_READY, then the firmware-version register (no
+ * CRC on it) decides ROM or firmware: checked against the device. */
+static void reboot_check(uint8_t sure)
+{
+    accel_status st;
+    call_active = 1;
+    call_recorded = 0;
+    call_id = ACCEL_TSP1_REBOOT;
+    call_p = NULL;
+    call_n = 0;
+    call_sure = sure;
+    st = accel_tsp1_reboot(&s, T_MS + 50u);
+    note_call();
+    call_active = 0;
+    if (st != ACCEL_OK && st != ACCEL_E_TSP1_ROM) return;
+    if (!fw_ready) {
+        reboot_unready++; /* registers unreadable then (an older boot's ASYNC_READY) */
+    } else {
+        reboot_checks++;
+        if ((st == ACCEL_E_TSP1_ROM) != (fw_rom != 0))
+            contra(st == ACCEL_OK ? "reboot said firmware, the device runs its ROM"
+                                  : "reboot said ROM, the device runs its firmware", 0);
     }
 }
 
 /* One random command: through submit, or (blocking) through call. */
 static void one_command(int blocking)
 {
-    uint8_t p[2 * 144];
+    uint8_t p[2 * 144 + 16];
     size_t n = 0, i;
     uint16_t id, tid = 0;
     accel_status st;
@@ -371,6 +557,7 @@ static void one_command(int blocking)
         id = ACCEL_TSP1_ECHO;
         n = tl_rand_below(4) ? tl_rand_below(12) : tl_rand_below(60);
         for (i = 0; i < n; i++) p[i] = (uint8_t)tl_rand();
+        if (tl_rand_below(4) == 0) n = embed_frames(p);
     } else if (a < 42) {
         id = ACCEL_TSP1_NN_INFO;
         n = 4;
@@ -404,43 +591,28 @@ static void one_command(int blocking)
         id = ACCEL_TSP1_DEEP_SLEEP;
     }
     forget_ahead();
+    if (blocking && id == ACCEL_TSP1_REBOOT && tl_rand_below(2)) {
+        reboot_check(sure);
+        return;
+    }
     if (blocking && id != ACCEL_TSP1_DEEP_SLEEP) {
-        /* a blocking call: when it returns an outcome, it is the one reported */
-        uint8_t out[64];
-        size_t len = 0;
-        call_active = 1;
-        call_recorded = 0;
-        call_id = id;
-        call_p = p;
-        call_n = n;
-        call_sure = sure;
-        st = accel_tsp1_call(&s, id, p, n, out, sizeof out, &len, T_MS + 50u);
-        note_call();
-        call_active = 0;
-        if (!call_recorded) return; /* refused before anything was sent */
-        /* other returns (the caller's deadline, a bus error while polling) leave it pending */
-        if (st == ACCEL_OK || st == ACCEL_E_TSP1_DISCARDED || st == ACCEL_E_TSP1_UNKNOWN_OUTCOME ||
-            st == ACCEL_E_TSP1_UNEXPECTED ||
-            (st <= ACCEL_E_TSP1_ERR_ARG && st >= ACCEL_E_TSP1_ERR_FRAMING)) {
-            uint16_t t = last_call_tid;
-            if (rec[t].pending) contra("a blocking call returned before its outcome", t);
-            else if (last_st[t] != st) contra("a blocking call returned another status", t);
-            else if (st == ACCEL_OK && id == ACCEL_TSP1_ECHO &&
-                     (len != n || memcmp(out, p, n) != 0))
-                contra("a blocking ECHO copied other bytes", t);
-        }
+        (void)rec_call(id, p, n, sure);
         return;
     }
     if (id == ACCEL_TSP1_DEEP_SLEEP && !accel_ring_count(&s.pend) && tl_rand_below(2)) {
         /* the blocking helper: it returns once the device took the command */
-        tid = s.next_tid;
+        /* (the session's synchronising ECHO may go ahead of it: the newest entry is its) */
+        accel_tsp1_pending *q;
         st = accel_tsp1_sleep(&s, T_MS);
-        if (accel_ring_count(&s.pend) && accel__tsp1_at(&s, 0)->tid == tid) took(tid, id, p, 0, sure);
+        q = accel_ring_count(&s.pend) ? accel__tsp1_at(&s, accel_ring_count(&s.pend) - 1u) : NULL;
+        if (q && q->id == ACCEL_TSP1_DEEP_SLEEP) took(q->tid, id, p, 0, sure);
         return;
     }
     st = accel_tsp1_submit(&s, id, p, n, &tid);
     if (st == ACCEL_OK) took(tid, id, p, n, sure);
-    else if (st == ACCEL_E_TSP1_ERROR_STATE) (void)accel_tsp1_clear_error(&s); /* may fail: later */
+    else if (st == ACCEL_E_BUFFER_TOO_SMALL) too_big++; /* an ECHO answer rx cannot hold */
+    /* with auto_clear the host never clears by hand: the driver must get out by itself */
+    else if (st == ACCEL_E_TSP1_ERROR_STATE && !s.auto_clear) (void)accel_tsp1_clear_error(&s);
     if (st == ACCEL_E_BUSY) {
         busy_refusals++;
         if (!busy_streak++) busy_since = sim.now;
@@ -449,10 +621,135 @@ static void one_command(int blocking)
     }
 }
 
+/* A host spinning on BUSY: the device's command buffer is filled (no time passes, so it stays
+ * full) and submit is retried, up to as many times as it takes the TID counter to reach the
+ * oldest pending command's TID if refusals took TIDs; then the device goes on. */
+static void busy_spin(void)
+{
+    uint8_t p[100];
+    size_t n = s.dec.cap - ACCEL_TSP1_OVERHEAD < sizeof p ? s.dec.cap - ACCEL_TSP1_OVERHEAD : sizeof p;
+    accel_tsp1_pending *q;
+    accel_status st = ACCEL_OK;
+    uint32_t k, want;
+    uint16_t tid;
+    memset(p, 0x5A, sizeof p);
+    for (k = 0; k < 64u && st == ACCEL_OK; k++) {
+        forget_ahead();
+        st = accel_tsp1_submit(&s, ACCEL_TSP1_ECHO, p, n, &tid);
+        if (st == ACCEL_OK) took(tid, ACCEL_TSP1_ECHO, p, n, s.settled);
+    }
+    if (st != ACCEL_E_BUSY) return;
+    q = accel__tsp1_at(&s, 0);
+    want = q ? (uint16_t)(q->tid - s.next_tid) : 65534u;
+    if (want < 1000u) want += 65535u;
+    spins++;
+    for (k = 0; k <= want; k++) { /* the last one: BUSY still, or the next TID */
+        st = accel_tsp1_submit(&s, ACCEL_TSP1_ECHO, p, n, &tid);
+        if (st == ACCEL_OK) took(tid, ACCEL_TSP1_ECHO, p, n, s.settled);
+        if (st != ACCEL_E_BUSY) break;
+        spin_refusals++;
+    }
+}
+
+/* Liveness: with the bus quiet, an ECHO must succeed within a bounded time (about 60 calls): a
+ * sleeping device is woken, the error state cleared by hand only without auto_clear. */
+static void liveness_probe(void)
+{
+    uint32_t saved = fault_permille;
+    unsigned tries;
+    fault_permille = 0;
+    probes++;
+    for (tries = 0; tries < 60u; tries++) {
+        accel_status st;
+        if (s.asleep) {
+            (void)accel_tsp1_wake(&s, T_MS);
+            continue;
+        }
+        forget_ahead();
+        st = rec_call(ACCEL_TSP1_ECHO, (const uint8_t *)"live", 4, s.settled);
+        if (st == ACCEL_OK) {
+            fault_permille = saved;
+            return;
+        }
+        if (st == ACCEL_E_TSP1_ERROR_STATE && !s.auto_clear) (void)accel_tsp1_clear_error(&s);
+        if (!accel_ring_count(&s.pend) && tries % 4u == 3u)
+            (void)accel_tsp1_wake(&s, T_MS); /* it may have gone to sleep unseen */
+        accel_sim_advance(&sim, 5);
+        (void)accel_tsp1_poll(&s);
+    }
+    lost_liveness++;
+    if (lost_liveness <= 5)
+        printf("  lost liveness: synced %u dev_error %u auto_clear %u lost %u pending %u asleep %u;"
+               " device power %u error %u rom %u cmd %u rsp %u\n", s.synced, s.dev_error,
+               s.auto_clear, s.lost, (unsigned)accel_ring_count(&s.pend), s.asleep, model.power,
+               model.error_state, model.rom, (unsigned)accel_fifo_count(&model.cmdq),
+               (unsigned)accel_fifo_count(&model.rspq));
+    contra("lost liveness: no ECHO succeeded on a quiet bus", 0);
+    fault_permille = saved;
+}
+
+static unsigned long step, next_phase, sessions;
+
+static void one_step(void)
+{
+    uint32_t a;
+    if (step++ >= next_phase) { /* phases: clean, light faults, heavy faults */
+        uint32_t ph = tl_rand_below(3);
+        if (step > 1) liveness_probe();
+        fault_permille = ph == 0 ? 0u : ph == 1 ? 5u : 40u;
+        next_phase = step + 2000u + tl_rand_below(4000);
+    }
+    if (s.asleep) { /* a DEEP_SLEEP went out: wake the device before anything else */
+        accel_sim_advance(&sim, 1u + tl_rand_below(5));
+        (void)accel_tsp1_poll(&s); /* a failure shows in what follows */
+        if (accel_ring_count(&s.pend) <= 1 || tl_rand_below(4) == 0)
+            (void)accel_tsp1_wake(&s, T_MS); /* on failure the DEEP_SLEEP ends unknown */
+        return;
+    }
+    /* a device that takes nothing for long, with nothing pending: it may have gone to sleep
+       after a wake pulse that came too early (or an ended session put it to sleep). A user
+       would pulse WAKE again. */
+    if (busy_streak && !accel_ring_count(&s.pend) && sim.now - busy_since > 2u * T_MS) {
+        rescue_wakes++;
+        busy_streak = 0;
+        (void)accel_tsp1_wake(&s, T_MS); /* its status: the next commands tell */
+        return;
+    }
+    if (tl_rand_below(500) == 0) { /* NVM and header failures ahead in the update */
+        model.mem_fail_chunk = 1u + tl_rand_below(3);
+        model.arg_fail_chunk = tl_rand_below(2) ? 0u : 1u + tl_rand_below(3);
+    }
+    a = tl_rand_below(1000);
+    if (a < 450) {
+        one_command(0);
+    } else if (a < 500) { /* a pipelined batch */
+        unsigned k = 2u + tl_rand_below(6);
+        while (k--) one_command(0);
+    } else if (a < 530) {
+        one_command(1);
+    } else if (a < 560) {
+        (void)accel_tsp1_model_raise(&model, (uint16_t)(ACCEL_TSP1_R_ASYNC_ERR_ECC +
+                                                        tl_rand_below(2)));
+    } else if (a < 580) { /* a busy host: the response buffer fills */
+        accel_sim_advance(&sim, 5u + tl_rand_below(30));
+    } else if (a < 590) { /* a host that polls only after the deadline */
+        late_polls++;
+        accel_sim_advance(&sim, T_MS + tl_rand_below(2u * T_MS));
+    } else {
+        accel_status st = accel_tsp1_poll(&s);
+        if (st == ACCEL_E_TSP1_ERROR_STATE && !s.auto_clear) (void)accel_tsp1_clear_error(&s);
+        accel_sim_advance(&sim, tl_rand_below(4));
+    }
+    if (tl_rand_below(20000) == 0) busy_spin();
+    if (tl_rand_below(200) == 0) { /* a blocking reboot: its ROM verdict checked */
+        forget_ahead();
+        reboot_check(s.settled);
+    }
+}
+
 int main(int argc, char **argv)
 {
     unsigned long want = argc > 1 ? strtoul(argv[1], NULL, 10) : 50000ul;
-    unsigned long step = 0, next_phase = 0, sessions = 0;
     uint32_t seed = tl_seed(12);
     struct timespec t0, t1;
     double secs;
@@ -462,54 +759,28 @@ int main(int argc, char **argv)
     for (i = 0; i < sizeof image - 4; i++) image[i] = (uint8_t)(i * 13u + 1u);
     accel_store_u32le(image + sizeof image - 4, accel_crc32(image, sizeof image - 4));
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    open_session();
+    open_session(1);
     sessions++;
     while (submitted < want) {
-        uint32_t a;
-        if (step++ >= next_phase) { /* phases: clean, light faults, heavy faults */
-            uint32_t ph = tl_rand_below(3);
-            fault_permille = ph == 0 ? 0u : ph == 1 ? 5u : 40u;
-            next_phase = step + 2000u + tl_rand_below(4000);
-        }
-        if (s.asleep) { /* a DEEP_SLEEP went out: wake the device before anything else */
-            accel_sim_advance(&sim, 1u + tl_rand_below(5));
-            (void)accel_tsp1_poll(&s); /* a failure shows in what follows */
-            if (accel_ring_count(&s.pend) <= 1 || tl_rand_below(4) == 0)
-                (void)accel_tsp1_wake(&s, T_MS); /* on failure the DEEP_SLEEP ends unknown */
+        if (setjmp(kill_env)) { /* killed inside a transfer: a new host session */
+            kill_armed = 0;
+            call_active = 0;
+            open_session(0);
+            have_old = 1;
+            sessions++;
             continue;
         }
-        /* a device that takes nothing for long, with nothing pending: it may have gone to sleep
-           after a wake pulse that came too early. A user would pulse WAKE again. */
-        if (busy_streak && !accel_ring_count(&s.pend) && sim.now - busy_since > 2u * T_MS) {
-            rescue_wakes++;
-            busy_streak = 0;
-            (void)accel_tsp1_wake(&s, T_MS); /* its status: the next commands tell */
-            continue;
-        }
-        if (tl_rand_below(500) == 0) { /* NVM and header failures ahead in the update */
-            model.mem_fail_chunk = 1u + tl_rand_below(3);
-            model.arg_fail_chunk = tl_rand_below(2) ? 0u : 1u + tl_rand_below(3);
-        }
-        a = tl_rand_below(100);
-        if (a < 45) {
-            one_command(0);
-        } else if (a < 50) { /* a pipelined batch */
-            unsigned k = 2u + tl_rand_below(6);
-            while (k--) one_command(0);
-        } else if (a < 53) {
-            one_command(1);
-        } else if (a < 56) {
-            (void)accel_tsp1_model_raise(&model, (uint16_t)(ACCEL_TSP1_R_ASYNC_ERR_ECC +
-                                                            tl_rand_below(2)));
-        } else if (a < 58) { /* a busy host: the response buffer fills */
-            accel_sim_advance(&sim, 5u + tl_rand_below(30));
-        } else {
-            accel_status st = accel_tsp1_poll(&s);
-            if (st == ACCEL_E_TSP1_ERROR_STATE) (void)accel_tsp1_clear_error(&s); /* retried */
-            accel_sim_advance(&sim, tl_rand_below(4));
-        }
-        if (tl_rand_below(20000) == 0 && !accel_ring_count(&s.pend)) { /* a new session */
-            open_session();
+        kill_armed = tl_rand_below(1500) == 0;
+        one_step();
+        kill_armed = 0;
+        if (tl_rand_below(6000) == 0) { /* the host program ends between calls: a new one */
+            kills++;
+            open_session(0);
+            have_old = 1;
+            sessions++;
+        } else if (tl_rand_below(20000) == 0 && !accel_ring_count(&s.pend)) { /* power cycle */
+            open_session(1);
+            have_old = 0;
             sessions++;
         }
     }
@@ -517,7 +788,14 @@ int main(int argc, char **argv)
     fault_permille = 0;
     for (i = 0; i < 2000 && (accel_ring_count(&s.pend) || s.asleep); i++) {
         if (s.asleep) (void)accel_tsp1_wake(&s, T_MS);
-        if (accel_tsp1_poll(&s) == ACCEL_E_TSP1_ERROR_STATE) (void)accel_tsp1_clear_error(&s);
+        if (accel_tsp1_poll(&s) == ACCEL_E_TSP1_ERROR_STATE && !s.auto_clear)
+            (void)accel_tsp1_clear_error(&s);
+        accel_sim_advance(&sim, 1);
+    }
+    liveness_probe();
+    (void)accel_tsp1_poll(&s);
+    for (i = 0; i < 2000 && accel_ring_count(&s.pend); i++) {
+        (void)accel_tsp1_poll(&s);
         accel_sim_advance(&sim, 1);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -535,8 +813,17 @@ int main(int argc, char **argv)
            " ASYNC_READY %lu), other %lu; strays %lu\n",
            hist[0], hist[1], hist_err[0], hist_err[1], hist_err[2], hist_err[3], hist_err[4], hist[2],
            hist[3] + hist[4] + hist[5] + hist[6], hist[3], hist[4], hist[5], hist[7], strays);
+    printf("  UNKNOWN also: deadline before the device answered %lu, decided by an ended command's"
+           " error %lu\n", hist_late, hist_stray_err);
     printf("full command buffer refusals %lu, wakes of a device that slept unseen %lu\n",
            busy_refusals, rescue_wakes);
+    printf("host sessions: %lu restarts (%lu ended between calls, %lu killed inside a transfer),"
+           " late polls %lu\n", restarts, kills, mid_kills, late_polls);
+    printf("BUSY spins %lu (%lu refused submits), ECHOs holding frames %lu (refused, answer too big"
+           " for rx: %lu), reboot verdicts checked %lu (device not up at the check %lu)\n",
+           spins, spin_refusals, embedded, too_big, reboot_checks, reboot_unready);
+    printf("liveness probes %lu, lost %lu; stale answers ignored by new sessions %lu\n", probes,
+           lost_liveness, stale_total + s.stale);
     printf("contradictions: %lu\n", contradictions);
     tl_case = "soak";
     CHECK_EQ(contradictions, 0);

@@ -130,11 +130,12 @@ static void test_format_b_session(void)
              ACCEL_OK);
     CHECK_EQ(len, 8);
     CHECK_MEM(out, "format B", 8);
-    /* the ECHO went out as one format-B buffer write of its 20 bytes */
+    /* the session's first write, one format-B buffer write: CLEAR_ERROR (12 bytes) and the
+       ECHO of its 4-byte nonce (16) that synchronise it; the ECHO's own 20 bytes follow */
     CHECK_EQ(seen_write, 1);
     CHECK_EQ(first_write_hdr[0], 0xA0);
     CHECK_EQ(first_write_hdr[1], ACCEL_TSP1_BUF_CMD);
-    CHECK_EQ(accel_load_u16be(first_write_hdr + 2), 20);
+    CHECK_EQ(accel_load_u16be(first_write_hdr + 2), 28);
     CHECK_ST(accel_tsp1_nn_scan(&R.s, &n, 100), ACCEL_OK);
     CHECK_EQ(n, 3);
     CHECK_ST(accel_tsp1_nn_control(&R.s, ACCEL_TSP1_NN_START, 6, 100), ACCEL_OK);

@@ -12,8 +12,7 @@ typedef struct {
     accel_tsp1_model m;
     uint8_t mmem[4 * 1024 + 64];
     accel_tsp1 s;
-    accel_tsp1_pending pend[32];
-    uint8_t rx[600], tx[600];
+    uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(32, 576, 588) + 3) / 4]; /* the driver's */
     /* outcome log */
     uint16_t o_tid[RIG_MAX], o_cmd[RIG_MAX], o_resp[RIG_MAX];
     accel_status o_st[RIG_MAX];
@@ -82,18 +81,38 @@ static void setup(uint16_t cmd_cap, uint16_t rsp_cap, uint8_t nets, uint8_t auto
     accel_sim_attach(&R.sim, &mp);
     memset(&c, 0, sizeof c);
     c.bus.port = &R.sim.port;
-    c.pending_mem = R.pend;
-    c.pending_len = depth * sizeof(accel_tsp1_pending);
-    c.rx_mem = R.rx;
-    c.rx_len = sizeof R.rx;
-    c.tx_mem = R.tx;
-    c.tx_len = sizeof R.tx;
+    c.mem = R.mem;
+    c.mem_len = sizeof R.mem;
+    c.depth = (uint16_t)depth;
+    c.cmd_payload = 576;
+    c.rsp_payload = 588;
     c.timeout_ms = 200;
     c.auto_clear = auto_clear;
     c.on_outcome = rig_outcome;
     c.on_async = async_cb ? rig_async : NULL;
     c.user = &R;
     CHECK_ST(accel_tsp1_init(&R.s, &c), ACCEL_OK);
+}
+
+/* Synchronise the session (its first command sends CLEAR_ERROR and an ECHO of its nonce ahead),
+ * so that a test's fault counts SPI calls of its own commands only. */
+static inline void rig_sync(void)
+{
+    unsigned i;
+    CHECK_ST(accel_tsp1_clear_error(&R.s), ACCEL_OK);
+    for (i = 0; i < 100 && !R.s.synced; i++) {
+        (void)accel_tsp1_poll(&R.s);
+        accel_sim_advance(&R.sim, 1);
+    }
+    (void)accel_tsp1_poll(&R.s);
+    CHECK(R.s.synced);
+}
+
+/* The boot's ASYNC_READY, then a synchronised session. */
+static inline void rig_ready(void)
+{
+    CHECK_ST(accel_tsp1_wait_ready(&R.s, 100), ACCEL_OK);
+    rig_sync();
 }
 
 /* The outcome reported for tid (index into the log), or -1. */

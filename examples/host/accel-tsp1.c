@@ -31,6 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static accel_sim sim;
 static accel_tsp1_model model;
@@ -38,8 +40,8 @@ static uint8_t model_mem[4 * 1024 + 128];
 static accel_linux lx;
 static accel_port lport;
 static accel_tsp1 s;
-static accel_tsp1_pending pend[8];
-static uint8_t rx[1100], tx[1100];
+/* the driver's memory: 8 commands in flight, payloads up to 1076 bytes out and 1088 in */
+static uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(8, 1076, 1088) + 3) / 4];
 static unsigned char *img; /* the update image, read whole before the device is touched */
 static size_t img_len;
 static int remote, replaying;
@@ -213,12 +215,14 @@ int main(int argc, char **argv)
         c.bus.port = &sim.port;
         c.bus.wake_line = 1;
     }
-    c.pending_mem = pend;
-    c.pending_len = sizeof pend;
-    c.rx_mem = rx;
-    c.rx_len = sizeof rx;
-    c.tx_mem = tx;
-    c.tx_len = sizeof tx;
+    c.mem = mem;
+    c.mem_len = sizeof mem;
+    c.depth = 8;
+    c.cmd_payload = 1076;
+    c.rsp_payload = 1088;
+    /* real hardware: each run a different first TID and ECHO nonce (a capture replays only
+       with the nonce it was recorded with: 0 on the other transports) */
+    if (spi) c.nonce = (uint32_t)time(NULL) ^ ((uint32_t)getpid() << 16);
     c.timeout_ms = 1000;
     c.auto_clear = 1;
     c.on_async = on_async;
@@ -227,14 +231,14 @@ int main(int argc, char **argv)
     if (!spi && !remote) {
         st = accel_tsp1_wait_ready(&s, 1000);
         if (st != ACCEL_OK) return fail("wait for ASYNC_READY", st);
-    } else if (remote) {
-        /* a device that has been running: take what waits in its response queue first (an
-           ASYNC_READY, answers to an earlier session), so it is not mistaken for this one's */
-        st = accel_tsp1_poll(&s);
-        if (st != ACCEL_OK) return fail("poll", st);
     }
+    /* on every transport: the device may have been running (an earlier run killed or timed
+       out), with its commands still queued and answers waiting. The session takes no answer
+       as its own before its synchronising ECHO comes back. */
+    st = accel_tsp1_sync(&s, 1000);
+    if (st != ACCEL_OK) return fail("session start", st);
     if (!strcmp(cmd, "echo") && i < argc) {
-        uint8_t out[sizeof rx]; /* any answer that fits the receive buffer */
+        uint8_t out[1088]; /* any answer the session takes (rsp_payload) */
         size_t len;
         size_t n = strlen(argv[i]);
         st = accel_tsp1_call(&s, ACCEL_TSP1_ECHO, argv[i], n, out, sizeof out, &len, 1000);

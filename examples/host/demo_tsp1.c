@@ -11,8 +11,8 @@ static accel_sim sim;
 static accel_tsp1_model model;
 static uint8_t model_mem[4096];
 static accel_tsp1 s;
-static accel_tsp1_pending pend[8];
-static uint8_t rx[600], tx[600];
+/* the driver's memory: 8 commands in flight, payloads up to 576 bytes out and 588 in */
+static uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(8, 576, 588) + 3) / 4];
 
 static const char *name(uint16_t id)
 {
@@ -74,12 +74,11 @@ int main(void)
     accel_sim_attach(&sim, &mp);
     memset(&c, 0, sizeof c);
     c.bus.port = &sim.port;
-    c.pending_mem = pend;
-    c.pending_len = sizeof pend;
-    c.rx_mem = rx;
-    c.rx_len = sizeof rx;
-    c.tx_mem = tx;
-    c.tx_len = sizeof tx;
+    c.mem = mem;
+    c.mem_len = sizeof mem;
+    c.depth = 8;
+    c.cmd_payload = 576;
+    c.rsp_payload = 588;
     c.timeout_ms = 200;
     c.auto_clear = 1;
     c.on_outcome = on_outcome;

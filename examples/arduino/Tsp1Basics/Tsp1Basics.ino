@@ -28,9 +28,9 @@ const uint32_t WAIT_MS = 1000;  // how long a blocking call waits for its outcom
 accel_arduino board;           // the port: SPI, pins and time for the driver
 accel_port port;
 accel_tsp1 tsp;                // the driver's session
-accel_tsp1_pending pending[6]; // commands in flight (one slot stays free for the driver)
-uint8_t rxMem[64];             // response decoder: responses up to 52 payload bytes
-uint8_t txMem[48];             // command encoder: commands up to 36 payload bytes
+// the driver's memory: 6 commands in flight (one slot stays free for the driver), commands up
+// to 24 payload bytes, responses up to 52
+uint32_t tspMem[(ACCEL_TSP1_DRIVER_MEM(6, 24, 52) + 3) / 4];
 bool pipelining;               // print outcomes as they arrive (step 6 only)
 uint8_t queuedDone;            // outcomes printed in step 6
 
@@ -134,12 +134,12 @@ void setup() {
   tc.bus.addr = 0;             // chip select 0
   tc.bus.intb_line = 0;
   tc.bus.wake_line = 1;
-  tc.pending_mem = pending;
-  tc.pending_len = sizeof pending;
-  tc.rx_mem = rxMem;
-  tc.rx_len = sizeof rxMem;
-  tc.tx_mem = txMem;
-  tc.tx_len = sizeof txMem;
+  tc.mem = tspMem;
+  tc.mem_len = sizeof tspMem;
+  tc.depth = 6;
+  tc.cmd_payload = 24;
+  tc.rsp_payload = 52;
+  tc.nonce = (uint32_t)analogRead(A0) << 16 ^ micros();  // differs from the last session
   tc.timeout_ms = 300;         // a command unanswered for 300 ms has timed out
   tc.on_outcome = onOutcome;
   if (st == ACCEL_OK) st = accel_tsp1_init(&tsp, &tc);

@@ -21,11 +21,10 @@
 accel_arduino board;
 accel_port port;
 accel_tsp1 tsp;
-accel_tsp1_pending pending[4];
-uint8_t rxMem[64];
-// one chunk per command: its 12-byte frame around 144 bytes of image, plus the 12-byte ECHO
-// marker the driver sends right behind a command that answers nothing (its proof it ran)
-uint8_t txMem[24 + 144];
+// the driver's memory: 4 commands in flight, responses up to 52 payload bytes, commands up to
+// one 144-byte chunk of image (the driver adds the 12-byte frame and the 12-byte ECHO marker it
+// sends right behind a command that answers nothing, its proof it ran)
+uint32_t tspMem[(ACCEL_TSP1_DRIVER_MEM(4, 144, 52) + 3) / 4];
 
 accel_status report(const __FlashStringHelper *what, accel_status st) {
   Serial.print(what);
@@ -65,12 +64,12 @@ void setup() {
   memset(&tc, 0, sizeof tc);
   tc.bus.port = &port;
   tc.bus.wake_line = 1;
-  tc.pending_mem = pending;
-  tc.pending_len = sizeof pending;
-  tc.rx_mem = rxMem;
-  tc.rx_len = sizeof rxMem;
-  tc.tx_mem = txMem;
-  tc.tx_len = sizeof txMem;
+  tc.mem = tspMem;
+  tc.mem_len = sizeof tspMem;
+  tc.depth = 4;
+  tc.cmd_payload = 144;
+  tc.rsp_payload = 52;
+  tc.nonce = (uint32_t)analogRead(A0) << 16 ^ micros();  // differs from the last session
   tc.timeout_ms = 500;
   if (st == ACCEL_OK) st = accel_tsp1_init(&tsp, &tc);
   if (st == ACCEL_OK) st = accel_tsp1_wait_ready(&tsp, 1000);

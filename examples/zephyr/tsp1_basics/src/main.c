@@ -42,8 +42,8 @@ static const struct gpio_dt_spec tsp1_wake = GPIO_DT_SPEC_GET(TSP1_NODE, wake_gp
 static accel_zephyr z;
 static accel_port port;
 static accel_tsp1 s;
-static accel_tsp1_pending pend[8];
-static uint8_t rx_mem[12 + 64], tx_mem[12 + 64]; /* frames of up to 64 payload bytes */
+/* the driver's memory: 8 commands in flight, payloads up to 52 bytes out, 64 in */
+static uint32_t tsp_mem[(ACCEL_TSP1_DRIVER_MEM(8, 52, 64) + 3) / 4];
 static unsigned unexpected;
 
 static const char *cmd_name(uint16_t id)
@@ -97,12 +97,12 @@ static int setup(void)
     c.bus.addr = CS_TSP1;
     c.bus.intb_line = LINE_INTB;
     c.bus.wake_line = LINE_WAKE;
-    c.pending_mem = pend;
-    c.pending_len = sizeof pend;
-    c.rx_mem = rx_mem;
-    c.rx_len = sizeof rx_mem;
-    c.tx_mem = tx_mem;
-    c.tx_len = sizeof tx_mem;
+    c.mem = tsp_mem;
+    c.mem_len = sizeof tsp_mem;
+    c.depth = 8;
+    c.cmd_payload = 52;
+    c.rsp_payload = 64;
+    /* c.nonce: a value that differs between sessions (a boot counter, the entropy driver) */
     c.timeout_ms = TIMEOUT_MS;
     c.auto_clear = 0; /* recover by hand, to show the error state */
     c.on_outcome = on_outcome;
