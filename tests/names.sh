@@ -22,7 +22,7 @@ SECTIONS = ['tsp1', 'edgetpu', 'refsi', 'ane', 'mac']
 # the first argument); one- or two-word
 OBJECTS = {
     '': 'crc32 deadline fifo port reader ring writer',
-    'tsp1': 'decoder model reg buf irq nn async update',
+    'tsp1': 'decoder driver model reg buf irq nn async update',
     'edgetpu': 'bits bitstream csr dfu dfu_model driver exe model package prog seq usb',
     'refsi': 'builder hart iter model window',
     'ane': 'bringup cr cmd doorbell fabric fw_model msgq pool proc_call proc_fsm sched stats td '
@@ -41,7 +41,7 @@ THINGS = {
 # verbs: transforms, and the calls on a section's own session or driver
 VERBS = {
     '': 'load store read write',
-    'tsp1': 'init call submit poll clear wait reboot sleep wake check encode decode xfer',
+    'tsp1': 'init sync call submit poll clear wait reboot sleep wake check encode decode xfer',
     'edgetpu': 'open close invoke encode decode disasm patch32',
     'refsi': 'emit pack unpack validate',
     'ane': 'check encode decode pack unpack',
