@@ -58,7 +58,7 @@ fi
 run_pytest() { # NAME, env assignments...: one pytest run, its cases added to the counts
     local name=$1 line p f e s
     shift
-    env "$@" $PY -m pytest -q -p no:cacheprovider ports/bridge/python/tests >"$B/$name.log" 2>&1
+    env "$@" $PY -m pytest -q -rs -p no:cacheprovider ports/bridge/python/tests >"$B/$name.log" 2>&1
     line=$(tail -1 "$B/$name.log")
     p=$(grep -o '[0-9]* passed' <<<"$line" | cut -d' ' -f1)
     f=$(grep -o '[0-9]* failed' <<<"$line" | cut -d' ' -f1)
@@ -70,6 +70,13 @@ run_pytest() { # NAME, env assignments...: one pytest run, its cases added to th
         [ -z "$p$f$e" ] && fail=$((fail + 1))
         echo "FAIL pytest $name: $line"
         grep -E '^(FAILED|ERROR)' "$B/$name.log" | head -20 | sed 's/^/     | /'
+    fi
+    # a pytest skip means something the suite needs is missing: named like every other skip
+    # (tests that only the simulator can serve are deselected on the sketch, not skipped)
+    if [ "${s:-0}" != 0 ]; then
+        while IFS= read -r why; do skip "pytest $name" "$why"; done \
+            < <(grep -E '^SKIPPED' "$B/$name.log" | sed 's/^SKIPPED \[[0-9]*\] //')
+        grep -qE '^SKIPPED' "$B/$name.log" || skip "pytest $name" "$s skipped"
     fi
     echo "  pytest $name: $line"
 }

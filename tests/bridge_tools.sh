@@ -64,11 +64,14 @@ if ! [ -x $S ] || $S --help 2>&1 | grep -q "needs Linux and nanopb"; then
 fi
 start_sim() { # args for accel-bridge-sim; sets PTY and SIM_PID
     [ -n "$SIM_PID" ] && kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
+    # a new file each time: the background shell truncates it only when it gets to run, so the
+    # loop below could otherwise read the killed simulator's pty from the old one
+    rm -f "$T/sim.out"
     $S "$@" >"$T/sim.out" 2>&1 &
     SIM_PID=$!
     PTY=
     for _ in $(seq 1 50); do
-        PTY=$(awk '/^pty /{print $2}' "$T/sim.out")
+        PTY=$(awk '/^pty /{print $2}' "$T/sim.out" 2>/dev/null)
         [ -n "$PTY" ] && return 0
         sleep 0.05
     done

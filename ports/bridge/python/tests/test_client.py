@@ -176,7 +176,7 @@ def test_capture_of_the_c_host_replayed_by_python(tmp_path):
     d2 = start_device()
     try:
         b = Bridge(d2.pty, answer_s=ANSWER_S)
-        compared = 0
+        compared = skipped = 0
         for e in ex:
             q = pb.Request()
             q.CopyFrom(e.request)
@@ -187,15 +187,19 @@ def test_capture_of_the_c_host_replayed_by_python(tmp_path):
             if q.WhichOneof("op") == "time":
                 assert r.WhichOneof("result") == "now_ms"
                 if TARGET != "sim":
-                    continue               # the emulated Uno's clock runs with the host's pace
+                    skipped += 1           # the emulated Uno's clock runs with the host's pace
+                    continue
             if TARGET != "sim" and q.WhichOneof("op") == "wait_irq":
+                skipped += 1
                 continue
             assert (r.status, r.port_error, r.WhichOneof("result")) == \
                 (want.status, want.port_error, want.WhichOneof("result")), q
             if r.WhichOneof("result"):
                 assert getattr(r, r.WhichOneof("result")) == getattr(want, want.WhichOneof("result")), q
             compared += 1
-        assert compared >= len(ex) - 8
+        # only clock readings and interrupt waits go uncompared, and they are the minority: the
+        # session's bus transfers (its start, the echo) are all compared
+        assert compared + skipped == len(ex) and compared > 2 * skipped, (compared, skipped)
         b.close()
     finally:
         d2.stop()
@@ -235,9 +239,8 @@ def test_spi_agrees_with_accel_linux_probe(device):
     assert rx[3] == 2
 
 
+@sim_only
 def test_link_timeout_when_nothing_answers():
-    if TARGET != "sim":
-        pytest.skip("needs accel-bridge-sim --mute")
     d = start_device("--mute")
     try:
         b = Bridge(d.pty, answer_s=0.05, max_sends=3)
@@ -267,11 +270,10 @@ def test_S1_client_says_hello_again_after_a_restart(device):
         d2.stop()
 
 
+@sim_only
 def test_sim_pty_is_raw_without_the_client_setting_it(device):
     """A client that opens the pty with plain open() and leaves termios alone: no echo of its
     own bytes, answers delivered without a newline, bytes untranslated."""
-    if TARGET != "sim":
-        pytest.skip("accel-bridge-sim's pty")
     import os
     import select
     from accel_bridge import Framer
