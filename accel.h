@@ -114,7 +114,9 @@
  *   tsp1     ACCEL_TSP1_BIG_ENDIAN, the preambles, ACCEL_TSP1_CRC, the SPI transaction format
  *            (ACCEL_TSP1_SPI_*, or your own accel_tsp1_xfer with ACCEL_TSP1_XFER_CUSTOM), the
  *            register map (ACCEL_TSP1_REG_*), ACCEL_TSP1_READ_CHUNK, ACCEL_TSP1_I2C and
- *            ACCEL_TSP1_I2C_MAX_WRITE (an invented I2C format, opt-in).
+ *            ACCEL_TSP1_I2C_MAX_WRITE (an invented I2C format, opt-in), ACCEL_TSP1_MARKER (0:
+ *            no ECHO behind a command that answers nothing, which then ends UNKNOWN_OUTCOME
+ *            unless the device answers it with an error), ACCEL_TSP1_IN_PLACE.
  *   edgetpu  ACCEL_EDGETPU_NO_DISASM, ACCEL_EDGETPU_MAX_EXECUTABLES, ACCEL_EDGETPU_MAX_CACHED,
  *            ACCEL_EDGETPU_MODEL_REGS/_MODEL_SCRIPT.
  *   refsi    ACCEL_REFSI_UNIT_CMP, ACCEL_REFSI_UNIT_HART(h), ACCEL_REFSI_INVALID_ADDR.
@@ -157,26 +159,36 @@
  *    long versions; tests/quickstart.sh builds every listing below). The "> " lines before each
  *    listing are the section's entry points: the calls a host makes, in order.
  *   == tsp1: a session with a TSP1 over SPI (examples/host/demo_tsp1.c, accel-tsp1.c)
- *   > accel_tsp1_init          the port and the caller's memory in a config; no I/O
- *   > accel_tsp1_wait_ready    until the device answers
+ *   > accel_tsp1_driver_mem_size   the caller's memory for the commands pending at once and the
+ *                              largest payloads (ACCEL_TSP1_DRIVER_MEM: the same, as a constant)
+ *   > accel_tsp1_init          the port and that memory in a config; no I/O
+ *   > accel_tsp1_wait_ready    after power-up, until the device has booted (ASYNC_READY)
+ *   > accel_tsp1_sync          the session's start: until then no answer is taken as its own
+ *                              (the device may still hold an earlier session's); the first
+ *                              submit does the same if this is not called
  *   > accel_tsp1_call          one command, blocking; or accel_tsp1_submit, then accel_tsp1_poll
  *                              from the main loop (results through config.on_outcome)
  *   > accel_tsp1_nn_scan, accel_tsp1_nn_control, accel_tsp1_update_run   networks, firmware
  *   > accel_tsp1_async_take    what the device sent unasked
- *   | static accel_tsp1_pending pend[8];
- *   | static uint8_t rx[256], tx[256];
+ *   | static uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(8, 256, 256) + 3) / 4];  // aligned
  *   | static accel_tsp1 s;
- *   | accel_status tsp1_hello(const accel_port *port, uint8_t *out, size_t cap, size_t *len)
+ *   | // nonce: differs between sessions (a boot counter); cold: the TSP1 was just powered up
+ *   | // (one left running by an earlier session sends no ASYNC_READY)
+ *   | accel_status tsp1_hello(const accel_port *port, uint32_t nonce, int cold, uint8_t *out,
+ *   |                         size_t cap, size_t *len)
  *   | {
  *   |     accel_tsp1_config c;
  *   |     accel_status st;
  *   |     memset(&c, 0, sizeof c);         // unused callbacks and options stay 0
  *   |     c.bus.port = port;               c.bus.addr = 0;    // chip select 0
- *   |     c.pending_mem = pend;            c.pending_len = sizeof pend;
- *   |     c.rx_mem = rx; c.rx_len = sizeof rx; c.tx_mem = tx; c.tx_len = sizeof tx;
+ *   |     c.mem = mem;                     c.mem_len = sizeof mem;
+ *   |     c.depth = 8;                     // commands pending at once
+ *   |     c.cmd_payload = 256;             c.rsp_payload = 256;    // largest payloads
+ *   |     c.nonce = nonce;                 // the first TID and the session's ECHO bytes
  *   |     c.auto_clear = 1;                // clear the device's error state at once
  *   |     st = accel_tsp1_init(&s, &c);    // no I/O yet
- *   |     if (st == ACCEL_OK) st = accel_tsp1_wait_ready(&s, 1000);
+ *   |     if (st == ACCEL_OK && cold) st = accel_tsp1_wait_ready(&s, 1000);
+ *   |     if (st == ACCEL_OK) st = accel_tsp1_sync(&s, 1000);
  *   |     if (st == ACCEL_OK) st = accel_tsp1_call(&s, ACCEL_TSP1_ECHO, "hi", 2, out, cap, len, 200);
  *   |     return st;
  *   | }
@@ -328,6 +340,11 @@
  *          accel_tsp1_model_mem_size takes the size_t * (called with two arguments it still
  *          returns the size until 0.2.0), new accel_ane_msgq_mem_size and
  *          accel_edgetpu_dfu_verify_scratch_size.
+ *          TSP1 sessions: the driver takes one memory block (accel_tsp1_config mem, mem_len,
+ *          depth, cmd_payload, rsp_payload; accel_tsp1_driver_mem_size, ACCEL_TSP1_DRIVER_MEM),
+ *          its six separate fields (pending_mem/_len, rx_mem/_len, tx_mem/_len) stay until
+ *          0.2.0; a session takes no answer as its own before its synchronising ECHO comes back
+ *          (accel_tsp1_sync, or its first submit; config.nonce); ACCEL_TSP1_MARKER.
  */
 
 /* ============================================================================================
