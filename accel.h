@@ -5948,12 +5948,13 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
     if (s->on_outcome) s->on_outcome(s->user, &o);
 }
 
-/* End the oldest n entries with st; to_clear: stop before a CLEAR_ERROR (it ends the device's
- * error state, so what follows it may still run). */
-static void accel__tsp1_end(accel_tsp1 *s, size_t n, accel_status st, const accel_tsp1_frame *f,
-                            unsigned to_clear)
+/* End the oldest n entries with st; n = ACCEL__TSP1_ALL: every entry before the first pending
+ * CLEAR_ERROR (it ends the device's error state, so what follows it may still run). */
+ACCEL__TSP1_NOINLINE static void accel__tsp1_end(accel_tsp1 *s, size_t n, accel_status st,
+                                                const accel_tsp1_frame *f)
 {
     accel_tsp1_pending *p;
+    unsigned to_clear = n == ACCEL__TSP1_ALL;
     while (n-- && (p = accel__tsp1_at(s, 0)) != NULL &&
            !(to_clear && p->id == ACCEL_TSP1_CLEAR_ERROR))
         accel__tsp1_finish(s, st, f);
@@ -5982,12 +5983,11 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
             /* unsure: this may be an earlier boot's. A REBOOT then stays pending (what was sent
                after that boot may still answer) and ends at its deadline; a DEEP_SLEEP after
                the wake pulse ends now (it has no deadline) */
-            uint8_t sure = (uint8_t)(p ? p->flags & ACCEL__TSP1_SURE : 0u);
-            if (p && (sure || p->id == ACCEL_TSP1_DEEP_SLEEP)) {
-                s->settled = sure;
-                accel__tsp1_end(s, accel_ring_count(&s->pend) - 1u,
-                                ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
-                accel__tsp1_finish(s, sure ? ACCEL_OK : ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
+            if (p && ((p->flags & ACCEL__TSP1_SURE) || p->id == ACCEL_TSP1_DEEP_SLEEP)) {
+                s->settled = (uint8_t)(p->flags & ACCEL__TSP1_SURE);
+                accel__tsp1_end(s, accel_ring_count(&s->pend) - 1u, ACCEL_E_TSP1_UNKNOWN_OUTCOME,
+                                NULL);
+                accel__tsp1_finish(s, s->settled ? ACCEL_OK : ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
             }
             s->ready = 1;
             s->asleep = 0;
@@ -6045,7 +6045,7 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
         }
         /* an error from some point of the device's queue: what was sent before the first
            pending CLEAR_ERROR can never be confirmed now; what follows it may still run */
-        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, f, 1);
+        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, f);
     } else {
         accel_status st = accel_tsp1_error_status(f->id);
         /* NN_INFO answers NN_INFO, the rest DATA (from the marker); a REBOOT or DEEP_SLEEP
@@ -6056,7 +6056,7 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
                      ? ACCEL_OK
                      : ACCEL_E_TSP1_UNEXPECTED;
         /* answers come in command order: older commands without theirs never get them */
-        accel__tsp1_end(s, i, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
+        accel__tsp1_end(s, i, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
         accel__tsp1_finish(s, st, f);
         /* with no REBOOT/DEEP_SLEEP pending, this command went out after all of them: any of
            them that ran, rebooted the device before it, and its ASYNC_READY came first (the
@@ -6067,7 +6067,7 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
         if ((uint16_t)(f->tid - s->big_tid) < 0x8000u) s->big = 0;
         if (k != ACCEL_TSP1_KIND_ERROR) return;
         /* in its error state the device discards what follows, until a CLEAR_ERROR */
-        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_DISCARDED, NULL, 1);
+        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_DISCARDED, NULL);
     }
     accel__tsp1_device_error(s);
 }
@@ -6417,7 +6417,7 @@ ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
     if (st != ACCEL_OK && s->asleep) {
         /* the DEEP_SLEEP may never have run, or the ASYNC_READY was lost: the device is taken
            to be awake (a command that gets no answer will show otherwise) */
-        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
+        accel__tsp1_end(s, accel_ring_count(&s->pend), ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
         s->asleep = 0;
     }
     return st;
