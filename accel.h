@@ -6138,6 +6138,7 @@ ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
 /* Encode (a command without payload on the stack, so s->tx is left alone) and write one command
  * with, when it answers nothing, its marker: an ECHO right behind it in the same transaction,
  * which the device answers only if the command arrived whole and ran without error. */
+/* flags: ACCEL__TSP1_SYNC or 0; a CLEAR_ERROR is the driver's own (INTERNAL) */
 static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                        uint8_t flags)
 {
@@ -6148,6 +6149,7 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
     accel_tsp1_pending p;
     accel_status st;
     uint16_t space, fill;
+    if (id == ACCEL_TSP1_CLEAR_ERROR) flags = (uint8_t)(flags | ACCEL__TSP1_INTERNAL);
     if (s->asleep) return ACCEL_E_TSP1_ASLEEP;
     if (accel__tsp1_resetting(s)) return ACCEL_E_BUSY; /* held until ASYNC_READY */
     if (!flags && s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
@@ -6205,21 +6207,20 @@ ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *
     accel_tsp1_pending *q = NULL;
     accel_status st;
     size_t i = 0;
-    uint8_t flags = id == ACCEL_TSP1_CLEAR_ERROR ? ACCEL__TSP1_INTERNAL : 0u;
+    uint8_t sync = 0;
     if (!s) return ACCEL_E_NULL;
     /* not synchronised, and no synchronising CLEAR_ERROR on its way: send one first (commands
-       may follow it before it is answered) */
+       may follow it before it is answered), or make this CLEAR_ERROR that one */
     while (!s->synced && (q = accel__tsp1_at(s, i)) != NULL && !(q->flags & ACCEL__TSP1_SYNC)) i++;
     if (!s->synced && !q) {
-        if (flags) {
-            flags |= ACCEL__TSP1_SYNC;
-        } else {
-            st = accel__tsp1_submit(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0,
-                                    ACCEL__TSP1_INTERNAL | ACCEL__TSP1_SYNC);
+        sync = ACCEL__TSP1_SYNC;
+        if (id != ACCEL_TSP1_CLEAR_ERROR) {
+            st = accel__tsp1_submit(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, sync);
             if (st != ACCEL_OK) return st;
+            sync = 0;
         }
     }
-    st = accel__tsp1_submit(s, id, payload, n, flags);
+    st = accel__tsp1_submit(s, id, payload, n, sync);
     if (st == ACCEL_OK && tid) *tid = (uint16_t)(s->next_tid - 1u); /* the TID it took */
     return st;
 }
@@ -6539,16 +6540,17 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
     }
     if (st == ACCEL_OK) st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_FINISH, NULL, 0, timeout_ms);
     if (st == ACCEL_OK) return u->no_reboot ? ACCEL_OK : accel_tsp1_reboot(s, timeout_ms);
-    if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev; /* blamed on the previous command */
-    /* the device's progress unknown, or the image refused: start over */
-    if (st == ACCEL_E_TSP1_UNKNOWN_OUTCOME || st == ACCEL_E_TIMEOUT ||
-        st == ACCEL_E_TSP1_ERR_CRYPT || !u->no_cancel)
-        u->position = 0;
     if (!u->no_cancel) {
         /* the update's own status is what the caller needs; a CANCEL that fails changes
            nothing for the next attempt, which starts at 0 with a CANCEL of its own */
+        u->position = 0;
         if (s->dev_error) (void)accel_tsp1_clear_error(s);
         (void)accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
+    } else if (st == ACCEL_E_TSP1_UNKNOWN_OUTCOME || st == ACCEL_E_TIMEOUT ||
+               st == ACCEL_E_TSP1_ERR_CRYPT) {
+        u->position = 0; /* the device's progress unknown, or the image refused: start over */
+    } else if (st == ACCEL_E_TSP1_ERR_MEM) {
+        u->position = prev; /* blamed on the previous command */
     }
     return st;
 }
