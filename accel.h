@@ -6153,12 +6153,12 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
     if (s->asleep) return ACCEL_E_TSP1_ASLEEP;
     if (accel__tsp1_resetting(s)) return ACCEL_E_BUSY; /* held until ASYNC_READY */
     if (!flags && s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
-    /* an ECHO answer the decoder could not hold would be dropped and its bytes rescanned */
-    if (id == ACCEL_TSP1_ECHO && n > s->dec.cap - ACCEL_TSP1_OVERHEAD)
-        return ACCEL_E_BUFFER_TOO_SMALL;
     /* the last slot is kept for the driver's own CLEAR_ERROR */
     if (accel_ring_count(&s->pend) + (flags ? 0u : 1u) >= accel_ring_capacity(&s->pend))
         return ACCEL_E_FULL;
+    /* an ECHO answer the decoder could not hold would be dropped and its bytes rescanned: its
+       frame must fit the receive buffer too (else ACCEL_E_BUFFER_TOO_SMALL) */
+    if (id == ACCEL_TSP1_ECHO && cap > s->dec.cap) cap = s->dec.cap;
     p.tid = accel__tsp1_tid(s, s->next_tid);
     st = accel_tsp1_encode_command(id, p.tid, payload, n, buf, cap, &len);
     /* the marker: an empty ECHO; the synchronising one carries the session nonce (a new one
