@@ -5976,10 +5976,11 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
            A pending REBOOT (or DEEP_SLEEP after our wake pulse) ran; nothing older can be
            confirmed any more. Other pending commands may have been sent after the boot. */
         accel_tsp1_pending *p = accel__tsp1_resetting(s);
-        /* a DEEP_SLEEP says ASYNC_READY only after the wake pulse (asleep 2 while it is
-           pending): before it, this is an earlier boot's (a REBOOT that timed out), and what is
-           pending stays so */
-        if (!p || p->id != ACCEL_TSP1_DEEP_SLEEP || s->asleep != 1) {
+        /* a DEEP_SLEEP says ASYNC_READY only after the wake pulse (asleep 1 before it, 2
+           after): before it, this is an earlier boot's (a REBOOT that timed out), and what is
+           pending stays so. (asleep 1 with p set means p is that DEEP_SLEEP: submit holds
+           everything after it) */
+        if (!p || s->asleep != 1) {
             /* unsure: this may be an earlier boot's. A REBOOT then stays pending (what was sent
                after that boot may still answer) and ends at its deadline; a DEEP_SLEEP after
                the wake pulse ends now (it has no deadline) */
