@@ -6371,7 +6371,7 @@ ACCELDEF accel_status accel_tsp1_sync(accel_tsp1 *s, uint32_t timeout_ms)
 ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
 {
     accel_status st;
-    uint32_t v = 0xFFFFFFFFu, w;
+    uint32_t v = 0xFFFFFFFFu;
     unsigned n = 0, k = 0;
     if (!s) return ACCEL_E_NULL;
     /* REBOOT is discarded in the error state, which the device may be in unknown to us (a lost
@@ -6383,7 +6383,7 @@ ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
     /* no CRC on a register: a damaged read must not decide; three reads in a row must agree,
        and all ones (a bus nobody drives) is no version */
     while (st == ACCEL_OK && k < 3) {
-        w = v;
+        uint32_t w = v;
         st = n++ < 6 ? accel_tsp1_reg_read(&s->bus, ACCEL_TSP1_REG_FW_VERSION, &v) : ACCEL_E_IO;
         k = v == w && v != 0xFFFFFFFFu ? k + 1u : 1u;
     }
