@@ -6028,12 +6028,12 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
     }
     /* ERR_CHECKSUM and ERR_FRAMING carry the TID of a damaged header: they name nothing */
     if (f->id < ACCEL_TSP1_R_ERR_CHECKSUM) p = accel__tsp1_find(s, f->tid, &i);
-    /* DATA is ours only with the bytes sent (an ECHO's, a marker's) */
-    if (p && f->id == ACCEL_TSP1_R_DATA && accel__tsp1_check(f->payload, f->n_bytes) != p->check)
-        p = NULL;
-    /* until this session's synchronising ECHO answers, every answer is an earlier session's */
-    s->synced = (uint8_t)(s->synced |
-                          (p && (p->flags & ACCEL__TSP1_SYNC) && f->id == ACCEL_TSP1_R_DATA));
+    /* DATA is ours only with the bytes sent (an ECHO's, a marker's); until this session's
+       synchronising ECHO answers, every answer is an earlier session's */
+    if (p && f->id == ACCEL_TSP1_R_DATA) {
+        if (accel__tsp1_check(f->payload, f->n_bytes) != p->check) p = NULL;
+        else if (p->flags & ACCEL__TSP1_SYNC) s->synced = 1;
+    }
     if (!s->synced) {
         s->stale++;
         return;
