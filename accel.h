@@ -114,7 +114,9 @@
  *   tsp1     ACCEL_TSP1_BIG_ENDIAN, the preambles, ACCEL_TSP1_CRC, the SPI transaction format
  *            (ACCEL_TSP1_SPI_*, or your own accel_tsp1_xfer with ACCEL_TSP1_XFER_CUSTOM), the
  *            register map (ACCEL_TSP1_REG_*), ACCEL_TSP1_READ_CHUNK, ACCEL_TSP1_I2C and
- *            ACCEL_TSP1_I2C_MAX_WRITE (an invented I2C format, opt-in).
+ *            ACCEL_TSP1_I2C_MAX_WRITE (an invented I2C format, opt-in), ACCEL_TSP1_MARKER (0:
+ *            no ECHO behind a command that answers nothing, which then ends UNKNOWN_OUTCOME
+ *            unless the device answers it with an error), ACCEL_TSP1_IN_PLACE.
  *   edgetpu  ACCEL_EDGETPU_NO_DISASM, ACCEL_EDGETPU_MAX_EXECUTABLES, ACCEL_EDGETPU_MAX_CACHED,
  *            ACCEL_EDGETPU_MODEL_REGS/_MODEL_SCRIPT.
  *   refsi    ACCEL_REFSI_UNIT_CMP, ACCEL_REFSI_UNIT_HART(h), ACCEL_REFSI_INVALID_ADDR.
@@ -157,26 +159,36 @@
  *    long versions; tests/quickstart.sh builds every listing below). The "> " lines before each
  *    listing are the section's entry points: the calls a host makes, in order.
  *   == tsp1: a session with a TSP1 over SPI (examples/host/demo_tsp1.c, accel-tsp1.c)
- *   > accel_tsp1_init          the port and the caller's memory in a config; no I/O
- *   > accel_tsp1_wait_ready    until the device answers
+ *   > accel_tsp1_driver_mem_size   the caller's memory for the commands pending at once and the
+ *                              largest payloads (ACCEL_TSP1_DRIVER_MEM: the same, as a constant)
+ *   > accel_tsp1_init          the port and that memory in a config; no I/O
+ *   > accel_tsp1_wait_ready    after power-up, until the device has booted (ASYNC_READY)
+ *   > accel_tsp1_sync          the session's start: until then no answer is taken as its own
+ *                              (the device may still hold an earlier session's); the first
+ *                              submit does the same if this is not called
  *   > accel_tsp1_call          one command, blocking; or accel_tsp1_submit, then accel_tsp1_poll
  *                              from the main loop (results through config.on_outcome)
  *   > accel_tsp1_nn_scan, accel_tsp1_nn_control, accel_tsp1_update_run   networks, firmware
  *   > accel_tsp1_async_take    what the device sent unasked
- *   | static accel_tsp1_pending pend[8];
- *   | static uint8_t rx[256], tx[256];
+ *   | static uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(8, 256, 256) + 3) / 4];  // aligned
  *   | static accel_tsp1 s;
- *   | accel_status tsp1_hello(const accel_port *port, uint8_t *out, size_t cap, size_t *len)
+ *   | // nonce: differs between sessions (a boot counter); cold: the TSP1 was just powered up
+ *   | // (one left running by an earlier session sends no ASYNC_READY)
+ *   | accel_status tsp1_hello(const accel_port *port, uint32_t nonce, int cold, uint8_t *out,
+ *   |                         size_t cap, size_t *len)
  *   | {
  *   |     accel_tsp1_config c;
  *   |     accel_status st;
  *   |     memset(&c, 0, sizeof c);         // unused callbacks and options stay 0
  *   |     c.bus.port = port;               c.bus.addr = 0;    // chip select 0
- *   |     c.pending_mem = pend;            c.pending_len = sizeof pend;
- *   |     c.rx_mem = rx; c.rx_len = sizeof rx; c.tx_mem = tx; c.tx_len = sizeof tx;
+ *   |     c.mem = mem;                     c.mem_len = sizeof mem;
+ *   |     c.depth = 8;                     // commands pending at once
+ *   |     c.cmd_payload = 256;             c.rsp_payload = 256;    // largest payloads
+ *   |     c.nonce = nonce;                 // the first TID and the session's ECHO bytes
  *   |     c.auto_clear = 1;                // clear the device's error state at once
  *   |     st = accel_tsp1_init(&s, &c);    // no I/O yet
- *   |     if (st == ACCEL_OK) st = accel_tsp1_wait_ready(&s, 1000);
+ *   |     if (st == ACCEL_OK && cold) st = accel_tsp1_wait_ready(&s, 1000);
+ *   |     if (st == ACCEL_OK) st = accel_tsp1_sync(&s, 1000);
  *   |     if (st == ACCEL_OK) st = accel_tsp1_call(&s, ACCEL_TSP1_ECHO, "hi", 2, out, cap, len, 200);
  *   |     return st;
  *   | }
@@ -328,6 +340,11 @@
  *          accel_tsp1_model_mem_size takes the size_t * (called with two arguments it still
  *          returns the size until 0.2.0), new accel_ane_msgq_mem_size and
  *          accel_edgetpu_dfu_verify_scratch_size.
+ *          TSP1 sessions: the driver takes one memory block (accel_tsp1_config mem, mem_len,
+ *          depth, cmd_payload, rsp_payload; accel_tsp1_driver_mem_size, ACCEL_TSP1_DRIVER_MEM),
+ *          its six separate fields (pending_mem/_len, rx_mem/_len, tx_mem/_len) stay until
+ *          0.2.0; a session takes no answer as its own before its synchronising ECHO comes back
+ *          (accel_tsp1_sync, or its first submit; config.nonce); ACCEL_TSP1_MARKER.
  */
 
 /* ============================================================================================
@@ -5844,9 +5861,9 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
 #ifndef ACCEL_TSP1_READ_CHUNK
 #define ACCEL_TSP1_READ_CHUNK 64u
 #endif
-#define ACCEL__TSP1_INTERNAL 1u /* pending flag: the driver's own CLEAR_ERROR (no outcome) */
-#define ACCEL__TSP1_SURE 2u     /* pending flag: a REBOOT/DEEP_SLEEP sent while settled, so the
-                                   next ASYNC_READY is its own */
+#define ACCEL__TSP1_SURE 1u     /* pending flag: a REBOOT/DEEP_SLEEP sent while settled, so the
+                                   next ASYNC_READY is its own (s->settled, 0 or 1, as is) */
+#define ACCEL__TSP1_INTERNAL 2u /* pending flag: the driver's own CLEAR_ERROR (no outcome) */
 #define ACCEL__TSP1_SYNC 4u     /* pending flag: the session's synchronising ECHO */
 #define ACCEL__TSP1_BIG 12u     /* an ECHO payload this long can carry a whole frame */
 #define ACCEL__TSP1_ALL ((size_t)-1)
@@ -5931,12 +5948,13 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
     if (s->on_outcome) s->on_outcome(s->user, &o);
 }
 
-/* End the oldest n entries with st; to_clear: stop before a CLEAR_ERROR (it ends the device's
- * error state, so what follows it may still run). */
-static void accel__tsp1_end(accel_tsp1 *s, size_t n, accel_status st, const accel_tsp1_frame *f,
-                            unsigned to_clear)
+/* End the oldest n entries with st; n = ACCEL__TSP1_ALL: every entry before the first pending
+ * CLEAR_ERROR (it ends the device's error state, so what follows it may still run). */
+ACCEL__TSP1_NOINLINE static void accel__tsp1_end(accel_tsp1 *s, size_t n, accel_status st,
+                                                const accel_tsp1_frame *f)
 {
     accel_tsp1_pending *p;
+    unsigned to_clear = n == ACCEL__TSP1_ALL;
     while (n-- && (p = accel__tsp1_at(s, 0)) != NULL &&
            !(to_clear && p->id == ACCEL_TSP1_CLEAR_ERROR))
         accel__tsp1_finish(s, st, f);
@@ -5958,19 +5976,19 @@ static void accel__tsp1_on_async(accel_tsp1 *s, const accel_tsp1_frame *f)
            A pending REBOOT (or DEEP_SLEEP after our wake pulse) ran; nothing older can be
            confirmed any more. Other pending commands may have been sent after the boot. */
         accel_tsp1_pending *p = accel__tsp1_resetting(s);
-        /* a DEEP_SLEEP says ASYNC_READY only after the wake pulse: before it, this is an
-           earlier boot's (a REBOOT that timed out), and what is pending stays so */
-        if (!p || p->id != ACCEL_TSP1_DEEP_SLEEP || s->asleep != 1) {
+        /* a DEEP_SLEEP says ASYNC_READY only after the wake pulse (asleep 1 before it, 2
+           after): before it, this is an earlier boot's (a REBOOT that timed out), and what is
+           pending stays so. (asleep 1 with p set means p is that DEEP_SLEEP: submit holds
+           everything after it) */
+        if (!p || s->asleep != 1) {
             /* unsure: this may be an earlier boot's. A REBOOT then stays pending (what was sent
                after that boot may still answer) and ends at its deadline; a DEEP_SLEEP after
                the wake pulse ends now (it has no deadline) */
-            uint8_t sure = (uint8_t)((p && (p->flags & ACCEL__TSP1_SURE)) &&
-                                     (p->id == ACCEL_TSP1_REBOOT || s->asleep == 2));
-            if (p && (sure || p->id == ACCEL_TSP1_DEEP_SLEEP)) {
-                s->settled = sure;
-                accel__tsp1_end(s, accel_ring_count(&s->pend) - 1u,
-                                ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
-                accel__tsp1_finish(s, sure ? ACCEL_OK : ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
+            if (p && ((p->flags & ACCEL__TSP1_SURE) || p->id == ACCEL_TSP1_DEEP_SLEEP)) {
+                s->settled = (uint8_t)(p->flags & ACCEL__TSP1_SURE);
+                accel__tsp1_end(s, accel_ring_count(&s->pend) - 1u, ACCEL_E_TSP1_UNKNOWN_OUTCOME,
+                                NULL);
+                accel__tsp1_finish(s, s->settled ? ACCEL_OK : ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
             }
             s->ready = 1;
             s->asleep = 0;
@@ -6000,22 +6018,25 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
     accel_tsp1_kind k = accel_tsp1_kind_of(f->id);
     size_t i = 0;
     accel_tsp1_pending *p = NULL;
-    if (k == ACCEL_TSP1_KIND_ASYNC || k == ACCEL_TSP1_KIND_UNKNOWN) {
+    if (s->lost) { /* it may lie inside a long ECHO's payload (see poll) */
+        s->stale++;
+        return;
+    }
+    if (k == ACCEL_TSP1_KIND_UNKNOWN || k > ACCEL_TSP1_KIND_ERROR) { /* async, undocumented */
         accel__tsp1_on_async(s, f);
         return;
     }
     /* ERR_CHECKSUM and ERR_FRAMING carry the TID of a damaged header: they name nothing */
     if (f->id < ACCEL_TSP1_R_ERR_CHECKSUM) p = accel__tsp1_find(s, f->tid, &i);
-    /* DATA is ours only with the bytes sent (an ECHO's, a marker's) */
-    if (p && f->id == ACCEL_TSP1_R_DATA && accel__tsp1_check(f->payload, f->n_bytes) != p->check)
-        p = NULL;
-    /* until this session's synchronising ECHO answers, every answer is an earlier session's */
+    /* DATA is ours only with the bytes sent (an ECHO's, a marker's); until this session's
+       synchronising ECHO answers, every answer is an earlier session's */
+    if (p && f->id == ACCEL_TSP1_R_DATA) {
+        if (accel__tsp1_check(f->payload, f->n_bytes) != p->check) p = NULL;
+        else if (p->flags & ACCEL__TSP1_SYNC) s->synced = 1;
+    }
     if (!s->synced) {
-        if (!p || !(p->flags & ACCEL__TSP1_SYNC) || f->id != ACCEL_TSP1_R_DATA) {
-            s->stale++;
-            return;
-        }
-        s->synced = 1;
+        s->stale++;
+        return;
     }
     if (!p) {
         if (k != ACCEL_TSP1_KIND_ERROR) {
@@ -6025,16 +6046,18 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
         }
         /* an error from some point of the device's queue: what was sent before the first
            pending CLEAR_ERROR can never be confirmed now; what follows it may still run */
-        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, f, 1);
+        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, f);
     } else {
-        /* a REBOOT or DEEP_SLEEP answers nothing: only ASYNC_READY confirms it */
-        accel_status st = !accel__tsp1_is_reset(p->id) &&
-                     f->id == (p->id == ACCEL_TSP1_NN_INFO ? ACCEL_TSP1_R_NN_INFO : ACCEL_TSP1_R_DATA)
-                 ? ACCEL_OK
-             : k == ACCEL_TSP1_KIND_ERROR ? accel_tsp1_error_status(f->id)
-                                          : ACCEL_E_TSP1_UNEXPECTED;
+        accel_status st = accel_tsp1_error_status(f->id);
+        /* NN_INFO answers NN_INFO, the rest DATA (from the marker); a REBOOT or DEEP_SLEEP
+           answers nothing: only ASYNC_READY confirms it */
+        if (k != ACCEL_TSP1_KIND_ERROR)
+            st = !accel__tsp1_is_reset(p->id) &&
+                         f->id == ACCEL_TSP1_R_DATA + (p->id == ACCEL_TSP1_NN_INFO)
+                     ? ACCEL_OK
+                     : ACCEL_E_TSP1_UNEXPECTED;
         /* answers come in command order: older commands without theirs never get them */
-        accel__tsp1_end(s, i, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
+        accel__tsp1_end(s, i, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
         accel__tsp1_finish(s, st, f);
         /* with no REBOOT/DEEP_SLEEP pending, this command went out after all of them: any of
            them that ran, rebooted the device before it, and its ASYNC_READY came first (the
@@ -6045,7 +6068,7 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
         if ((uint16_t)(f->tid - s->big_tid) < 0x8000u) s->big = 0;
         if (k != ACCEL_TSP1_KIND_ERROR) return;
         /* in its error state the device discards what follows, until a CLEAR_ERROR */
-        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_DISCARDED, NULL, 1);
+        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_DISCARDED, NULL);
     }
     accel__tsp1_device_error(s);
 }
@@ -6065,15 +6088,11 @@ ACCELDEF accel_status accel_tsp1_driver_mem_size(size_t depth, size_t cmd_payloa
 ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
 {
     accel_status st;
-    uint8_t *pm = NULL, *rm = NULL, *tm = NULL;
-    size_t pl = 0, rl = 0, tl = 0, need;
+    uint8_t *pm, *rm, *tm;
+    size_t pl, rl, tl, need;
     if (!s || !c || !c->bus.port) return ACCEL_E_NULL;
     ACCEL_MEMSET(s, 0, sizeof *s);
-#ifndef ACCEL_NO_DEPRECATED
-    pm = (uint8_t *)c->pending_mem, rm = (uint8_t *)c->rx_mem, tm = (uint8_t *)c->tx_mem;
-    pl = c->pending_len, rl = c->rx_len, tl = c->tx_len;
-#endif
-    if (c->mem) { /* one block: pending table, tx, rx */
+    if (c->mem) { /* one block: pending table, tx, rx (the size function checks the numbers) */
         st = accel_tsp1_driver_mem_size(c->depth, c->cmd_payload, c->rsp_payload, &need);
         if (st != ACCEL_OK) return st;
         if (c->mem_len < need) return ACCEL_E_BUFFER_TOO_SMALL;
@@ -6083,13 +6102,20 @@ ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
         tl = 2u * ACCEL_TSP1_OVERHEAD + c->cmd_payload;
         rm = tm + tl;
         rl = ACCEL_TSP1_OVERHEAD + (size_t)c->rsp_payload;
+    } else {
+#ifndef ACCEL_NO_DEPRECATED
+        pm = (uint8_t *)c->pending_mem, rm = (uint8_t *)c->rx_mem, tm = (uint8_t *)c->tx_mem;
+        pl = c->pending_len, rl = c->rx_len, tl = c->tx_len;
+        if (!tm) return ACCEL_E_NULL;
+        /* rx: at least the synchronising ECHO's answer (4 bytes) */
+        if (pl < 2 * sizeof(accel_tsp1_pending) || tl < ACCEL_TSP1_OVERHEAD ||
+            (rm && rl < ACCEL_TSP1_OVERHEAD + 4u))
+            return ACCEL_E_BUFFER_TOO_SMALL;
+#else
+        return ACCEL_E_NULL;
+#endif
     }
-    if (!tm) return ACCEL_E_NULL;
     if (!c->bus.port->now_ms) return ACCEL_E_UNSUPPORTED; /* deadlines need a clock */
-    /* rx: at least the synchronising ECHO's answer (4 bytes) */
-    if (pl < 2 * sizeof(accel_tsp1_pending) || tl < ACCEL_TSP1_OVERHEAD ||
-        (rm && rl < ACCEL_TSP1_OVERHEAD + 4u))
-        return ACCEL_E_BUFFER_TOO_SMALL;
     st = accel_ring_init(&s->pend, pm, pl, sizeof(accel_tsp1_pending));
     if (st == ACCEL_OK) st = accel_tsp1_decoder_init(&s->dec, rm, rl, ACCEL_TSP1_RSP_PREAMBLE);
     if (st != ACCEL_OK) return st;
@@ -6113,47 +6139,34 @@ ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
 /* Encode (a command without payload on the stack, so s->tx is left alone) and write one command
  * with, when it answers nothing, its marker: an ECHO right behind it in the same transaction,
  * which the device answers only if the command arrived whole and ran without error. */
-/* Write frames as one transaction and push their pending entry (room checked by the caller).
-   ACCEL_E_UNSUPPORTED: nothing reached the bus, nothing pushed. */
-static accel_status accel__tsp1_send(accel_tsp1 *s, accel_tsp1_pending *p, const uint8_t *buf,
-                                     size_t len)
-{
-    accel_status st;
-    p->sent_ms = accel__tsp1_now(s);
-    st = accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, buf, len);
-    if (st == ACCEL_E_UNSUPPORTED) return st;
-    if (st != ACCEL_OK) p->sent_ms -= s->timeout_ms; /* part may have arrived: due at once */
-    s->next_tid = (uint16_t)(p->tid + 1u);
-    (void)accel_ring_push(&s->pend, p);
-    return ACCEL_OK;
-}
-
+/* flags: ACCEL__TSP1_SYNC or 0; a CLEAR_ERROR is the driver's own (INTERNAL) */
 static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
-                                       uint16_t *tid, uint8_t flags)
+                                       uint8_t flags)
 {
     uint8_t m[2 * ACCEL_TSP1_OVERHEAD + 4], nb[4];
     uint8_t *buf = n ? s->tx : m;
-    size_t cap = n ? s->tx_cap : sizeof m, len, ml = 0, i;
+    size_t cap = n ? s->tx_cap : sizeof m, len, ml = 0, i = flags & ACCEL__TSP1_SYNC ? 4u : 0u;
+    int rs = accel__tsp1_is_reset(id);
     accel_tsp1_pending p;
     accel_status st;
     uint16_t space, fill;
+    if (id == ACCEL_TSP1_CLEAR_ERROR) flags = (uint8_t)(flags | ACCEL__TSP1_INTERNAL);
     if (s->asleep) return ACCEL_E_TSP1_ASLEEP;
     if (accel__tsp1_resetting(s)) return ACCEL_E_BUSY; /* held until ASYNC_READY */
     if (!flags && s->dev_error) return ACCEL_E_TSP1_ERROR_STATE;
-    /* an ECHO answer the decoder could not hold would be dropped and its bytes rescanned */
-    if (id == ACCEL_TSP1_ECHO && n > s->dec.cap - ACCEL_TSP1_OVERHEAD)
-        return ACCEL_E_BUFFER_TOO_SMALL;
     /* the last slot is kept for the driver's own CLEAR_ERROR */
     if (accel_ring_count(&s->pend) + (flags ? 0u : 1u) >= accel_ring_capacity(&s->pend))
         return ACCEL_E_FULL;
+    /* an ECHO answer the decoder could not hold would be dropped and its bytes rescanned: its
+       frame must fit the receive buffer too (else ACCEL_E_BUFFER_TOO_SMALL) */
+    if (id == ACCEL_TSP1_ECHO && cap > s->dec.cap) cap = s->dec.cap;
     p.tid = accel__tsp1_tid(s, s->next_tid);
     st = accel_tsp1_encode_command(id, p.tid, payload, n, buf, cap, &len);
     /* the marker: an empty ECHO; the synchronising one carries the session nonce (a new one
        for each attempt) */
-    i = flags & ACCEL__TSP1_SYNC ? 4u : 0u;
     accel__tsp1_put32(nb, ++s->nonce);
-    if ((ACCEL_TSP1_MARKER || i) && id != ACCEL_TSP1_ECHO && id != ACCEL_TSP1_NN_INFO &&
-        !accel__tsp1_is_reset(id) && st == ACCEL_OK)
+    if ((ACCEL_TSP1_MARKER || i) && id != ACCEL_TSP1_ECHO && id != ACCEL_TSP1_NN_INFO && !rs &&
+        st == ACCEL_OK)
         st = accel_tsp1_encode_raw_frame(ACCEL_TSP1_CMD_PREAMBLE, ACCEL_TSP1_ECHO, p.tid, nb, i,
                                          buf + len, cap - len, &ml);
     if (st == ACCEL_OK) st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
@@ -6168,20 +6181,24 @@ static accel_status accel__tsp1_submit(accel_tsp1 *s, uint16_t id, const void *p
     }
     if (st != ACCEL_OK) return st;
     p.id = id;
-    p.flags = flags;
+    p.flags = (uint8_t)(flags | s->settled); /* SURE: read for REBOOT/DEEP_SLEEP only */
     /* the DATA that answers it: an ECHO's payload, the marker's nonce, or nothing */
     p.check = accel__tsp1_check(id == ACCEL_TSP1_ECHO ? buf + ACCEL_TSP1_HDR_SIZE : nb,
                                  id == ACCEL_TSP1_ECHO ? n : i);
-    if (accel__tsp1_is_reset(id) && s->settled) p.flags = (uint8_t)(p.flags | ACCEL__TSP1_SURE);
-    st = accel__tsp1_send(s, &p, buf, len + ml);
-    if (st != ACCEL_OK) return st;
-    if (accel__tsp1_is_reset(id)) {
+    /* one transaction; ACCEL_E_UNSUPPORTED: nothing reached the bus */
+    p.sent_ms = accel__tsp1_now(s);
+    st = accel_tsp1_buf_write(&s->bus, ACCEL_TSP1_BUF_CMD, buf, len + ml);
+    if (st == ACCEL_E_UNSUPPORTED) return st;
+    if (st != ACCEL_OK) p.sent_ms -= s->timeout_ms; /* part may have arrived: due at once */
+    s->next_tid = (uint16_t)(p.tid + 1u);
+    (void)accel_ring_push(&s->pend, &p); /* room checked above */
+    if (rs) {
         s->settled = 0;
         s->ready = 0;
         s->asleep = (uint8_t)(id == ACCEL_TSP1_DEEP_SLEEP);
     }
+    if (flags) s->dev_error = 0; /* a CLEAR_ERROR went out */
     if (id == ACCEL_TSP1_ECHO && n >= ACCEL__TSP1_BIG) s->big = 1, s->big_tid = p.tid;
-    if (tid) *tid = p.tid;
     return ACCEL_OK;
 }
 
@@ -6191,22 +6208,21 @@ ACCELDEF accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *
     accel_tsp1_pending *q = NULL;
     accel_status st;
     size_t i = 0;
-    uint8_t flags = id == ACCEL_TSP1_CLEAR_ERROR ? ACCEL__TSP1_INTERNAL : 0u;
+    uint8_t sync = 0;
     if (!s) return ACCEL_E_NULL;
     /* not synchronised, and no synchronising CLEAR_ERROR on its way: send one first (commands
-       may follow it before it is answered) */
+       may follow it before it is answered), or make this CLEAR_ERROR that one */
     while (!s->synced && (q = accel__tsp1_at(s, i)) != NULL && !(q->flags & ACCEL__TSP1_SYNC)) i++;
     if (!s->synced && !q) {
-        if (flags) {
-            flags |= ACCEL__TSP1_SYNC;
-        } else {
-            st = accel__tsp1_submit(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL,
-                                    ACCEL__TSP1_INTERNAL | ACCEL__TSP1_SYNC);
+        sync = ACCEL__TSP1_SYNC;
+        if (id != ACCEL_TSP1_CLEAR_ERROR) {
+            st = accel__tsp1_submit(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, sync);
             if (st != ACCEL_OK) return st;
+            sync = 0;
         }
     }
-    st = accel__tsp1_submit(s, id, payload, n, tid, flags);
-    if (st == ACCEL_OK && id == ACCEL_TSP1_CLEAR_ERROR) s->dev_error = 0;
+    st = accel__tsp1_submit(s, id, payload, n, sync);
+    if (st == ACCEL_OK && tid) *tid = (uint16_t)(s->next_tid - 1u); /* the TID it took */
     return st;
 }
 
@@ -6250,8 +6266,7 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
                follows may lie inside its payload (other answers are too short to hold one) */
             if (accel__tsp1_drops(&s->dec) != s->drops && s->big) s->lost = 1;
             s->drops = accel__tsp1_drops(&s->dec);
-            if (st == ACCEL_OK && s->lost) s->stale++;
-            else if (st == ACCEL_OK) accel__tsp1_on_frame(s, &f);
+            if (st == ACCEL_OK) accel__tsp1_on_frame(s, &f);
         } while (st == ACCEL_OK);
         st = ACCEL_OK;
         if (!got) {
@@ -6283,8 +6298,7 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
  * completes and (with auto_clear) an error state clears while we poll; between polls we sleep on
  * INTB (or 1 ms). */
 static accel_status accel__tsp1_wait(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
-                                     void *resp, size_t resp_cap, uint32_t timeout_ms,
-                                     const uint8_t *flag)
+                                     uint32_t timeout_ms, const uint8_t *flag)
 {
     accel_status st;
     accel_deadline d;
@@ -6297,11 +6311,9 @@ static accel_status accel__tsp1_wait(accel_tsp1 *s, uint16_t id, const void *pay
                 id = 0;
                 s->w_tid = tid;
                 s->w_done = 0;
-                s->w_buf = (uint8_t *)resp;
-                s->w_cap = resp ? resp_cap : 0;
             } else if (st != ACCEL_E_BUSY && st != ACCEL_E_FULL &&
                        !(st == ACCEL_E_TSP1_ERROR_STATE && s->auto_clear)) {
-                return st;
+                break;
             }
         }
         st = accel_tsp1_poll(s);
@@ -6328,7 +6340,9 @@ ACCELDEF accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *pa
     if (resp_len) *resp_len = 0;
     if (!s) return ACCEL_E_NULL;
     if (!id) return ACCEL_E_ARG; /* not a command (0 means "wait for ready" inside) */
-    st = accel__tsp1_wait(s, id, payload, n, resp, resp_cap, timeout_ms, &s->w_done);
+    s->w_buf = (uint8_t *)resp; /* where finish copies the answer (wait resets it) */
+    s->w_cap = resp_cap;
+    st = accel__tsp1_wait(s, id, payload, n, timeout_ms, &s->w_done);
     if (st != ACCEL_OK) return st;
     if (resp_len) *resp_len = s->w_len;
     return s->w_st;
@@ -6344,36 +6358,34 @@ static accel_status accel__tsp1_cmd(accel_tsp1 *s, uint16_t id, const void *payl
 ACCELDEF accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint32_t timeout_ms)
 {
     if (!s) return ACCEL_E_NULL;
-    return accel__tsp1_wait(s, 0, NULL, 0, NULL, 0, timeout_ms, &s->ready);
+    return accel__tsp1_wait(s, 0, NULL, 0, timeout_ms, &s->ready);
 }
 
 ACCELDEF accel_status accel_tsp1_sync(accel_tsp1 *s, uint32_t timeout_ms)
 {
     if (!s) return ACCEL_E_NULL;
     if (s->synced) return ACCEL_OK;
-    return accel__tsp1_wait(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL, 0, timeout_ms, &s->synced);
+    return accel__tsp1_wait(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, timeout_ms, &s->synced);
 }
 
 ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
 {
     accel_status st;
-    uint32_t v = 0;
-    unsigned n, k;
+    uint32_t v = 0xFFFFFFFFu;
+    unsigned n = 0, k = 0;
     if (!s) return ACCEL_E_NULL;
     /* REBOOT is discarded in the error state, which the device may be in unknown to us (a lost
        answer, an earlier program): clear first. Whether the clear's marker came back does not
        matter: the REBOOT goes either way. */
-    st = accel__tsp1_wait(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, NULL, 0, timeout_ms, &s->w_done);
+    st = accel__tsp1_wait(s, ACCEL_TSP1_CLEAR_ERROR, NULL, 0, timeout_ms, &s->w_done);
     if (st == ACCEL_OK)
-        st = accel__tsp1_wait(s, ACCEL_TSP1_REBOOT, NULL, 0, NULL, 0, timeout_ms, &s->ready);
+        st = accel__tsp1_wait(s, ACCEL_TSP1_REBOOT, NULL, 0, timeout_ms, &s->ready);
     /* no CRC on a register: a damaged read must not decide; three reads in a row must agree,
        and all ones (a bus nobody drives) is no version */
-    for (n = 0, k = 0; st == ACCEL_OK; n++) {
+    while (st == ACCEL_OK && k < 3) {
         uint32_t w = v;
-        st = accel_tsp1_reg_read(&s->bus, ACCEL_TSP1_REG_FW_VERSION, &v);
-        k = n && v == w && v != 0xFFFFFFFFu ? k + 1u : 0u;
-        if (st == ACCEL_OK && k == 2) break;
-        if (n == 5) st = ACCEL_E_IO;
+        st = n++ < 6 ? accel_tsp1_reg_read(&s->bus, ACCEL_TSP1_REG_FW_VERSION, &v) : ACCEL_E_IO;
+        k = v == w && v != 0xFFFFFFFFu ? k + 1u : 1u;
     }
     if (st != ACCEL_OK) return st;
     s->rom = (uint8_t)(v == 0);
@@ -6407,7 +6419,7 @@ ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
     if (st != ACCEL_OK && s->asleep) {
         /* the DEEP_SLEEP may never have run, or the ASYNC_READY was lost: the device is taken
            to be awake (a command that gets no answer will show otherwise) */
-        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL, 0);
+        accel__tsp1_end(s, accel_ring_count(&s->pend), ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
         s->asleep = 0;
     }
     return st;
@@ -6529,16 +6541,17 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
     }
     if (st == ACCEL_OK) st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_FINISH, NULL, 0, timeout_ms);
     if (st == ACCEL_OK) return u->no_reboot ? ACCEL_OK : accel_tsp1_reboot(s, timeout_ms);
-    if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev; /* blamed on the previous command */
-    /* the device's progress unknown, or the image refused: start over */
-    if (st == ACCEL_E_TSP1_UNKNOWN_OUTCOME || st == ACCEL_E_TIMEOUT ||
-        st == ACCEL_E_TSP1_ERR_CRYPT || !u->no_cancel)
-        u->position = 0;
     if (!u->no_cancel) {
         /* the update's own status is what the caller needs; a CANCEL that fails changes
            nothing for the next attempt, which starts at 0 with a CANCEL of its own */
+        u->position = 0;
         if (s->dev_error) (void)accel_tsp1_clear_error(s);
         (void)accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
+    } else if (st == ACCEL_E_TSP1_UNKNOWN_OUTCOME || st == ACCEL_E_TIMEOUT ||
+               st == ACCEL_E_TSP1_ERR_CRYPT) {
+        u->position = 0; /* the device's progress unknown, or the image refused: start over */
+    } else if (st == ACCEL_E_TSP1_ERR_MEM) {
+        u->position = prev; /* blamed on the previous command */
     }
     return st;
 }
