@@ -736,6 +736,59 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_port_poll32(const accel_port *p, uin
                                         uint32_t want, uint32_t timeout_ms, uint32_t poll_ms,
                                         uint32_t *last);
 
+#if !defined(ACCEL_NO_EDGETPU) || !defined(ACCEL_NO_TFLITE)
+/* ---- @common.fb: bounds-checked FlatBuffers reader (the edgetpu and tflite sections) ----
+ * Reads a flatbuffer in place. Every offset is checked against the buffer before use, vtables
+ * and tables must lie wholly inside it, a field must lie inside its table, strings must be
+ * NUL-terminated, vector lengths are bounded by the bytes that remain; every check is written
+ * as "fits in what is left", so no addition wraps. Any violation is ACCEL_E_MALFORMED. Field i
+ * is the schema's field number (0-based); an absent field is not an error. Views point into
+ * the caller's buffer, which must outlive them. */
+typedef struct accel_fb_view {
+    const uint8_t *p; /* NULL when absent */
+    size_t len;
+} accel_fb_view;
+
+/* A table inside one flatbuffer (fields are internal; exposed so tables can live on the stack). */
+typedef struct accel_fb_table {
+    const uint8_t *buf;
+    size_t len, pos, vt;
+    uint16_t vtlen, tlen;
+} accel_fb_table;
+
+/* The root table (the uoffset at byte 0). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_root(accel_fb_table *t, const uint8_t *buf, size_t len);
+/* The table that starts at byte pos (its vtable checked). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_table_at(accel_fb_table *t, const uint8_t *buf, size_t len,
+                                                        size_t pos);
+/* Byte position of field i, whose value is `size` bytes; *at = 0 when absent. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_field(const accel_fb_table *t, unsigned i, unsigned size,
+                                                     size_t *at);
+/* Unsigned little-endian scalar of size 1, 2, 4 or 8 bytes; def when absent. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_scalar(const accel_fb_table *t, unsigned i, unsigned size,
+                                                      uint64_t def, uint64_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_i32(const accel_fb_table *t, unsigned i, int32_t def,
+                                                   int32_t *out);
+/* 16-bit signed scalar, 0 when absent. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_i16(const accel_fb_table *t, unsigned i, int *out);
+/* Target of a uoffset field; *pos = 0 when absent. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_ref(const accel_fb_table *t, unsigned i, size_t *pos);
+/* Vector field: *pos = its first element, *n = its length, each element esize bytes (all
+ * inside the buffer); 0/0 when absent. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_vector(const accel_fb_table *t, unsigned i, size_t esize,
+                                                      size_t *pos, uint32_t *n);
+/* [ubyte] field as a view (p NULL when absent). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_bytes(const accel_fb_table *t, unsigned i, accel_fb_view *v);
+/* string field: its bytes without the NUL, which must be there (p NULL when absent). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_string(const accel_fb_table *t, unsigned i, accel_fb_view *v);
+/* Target of element k of a vector of offsets that starts at byte vec (k below its length). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_elem(const uint8_t *buf, size_t len, size_t vec, uint32_t k,
+                                                    size_t *target);
+/* Sub-table field; *present 0 when absent. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_subtable(const accel_fb_table *t, unsigned i,
+                                                        accel_fb_table *sub, int *present);
+#endif
+
 #ifdef __cplusplus
 }
 #endif
@@ -1398,25 +1451,16 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_disasm(const uint8_t bytes[1
 #endif
 
 /* ---- compiled models: *_edgetpu.tflite -> edgetpu-custom-op -> DarwiNN package ----
- * A bounds-checked FlatBuffers/FlexBuffers reader: every offset is checked against the buffer
- * before use, vtables and tables must lie wholly inside it, strings must be NUL-terminated,
- * vector lengths are bounded by the bytes that remain, and the walk follows the fixed schema
- * (bounded depth, no recursion), so no input can make it loop or read outside the buffer.
+ * The package is read with the common FlatBuffers reader (@common.fb) plus a FlexBuffers lookup
+ * with the same bounds rules; the walk follows the fixed schema (bounded depth, no recursion),
+ * so no input can make it loop or read outside the buffer.
  * accel_edgetpu_decode_tflite validates the whole package (every executable, bitstream, field
  * offset, hint and layer, and their cross references); the accessors then only index. Views
  * (accel_edgetpu_view) point into the caller's model buffer, which must outlive them. */
 
-typedef struct accel_edgetpu_view {
-    const uint8_t *p; /* NULL when absent */
-    size_t len;
-} accel_edgetpu_view;
-
-/* A table inside one flatbuffer (internal; exposed so results can live on the stack). */
-typedef struct accel_edgetpu_fbt {
-    const uint8_t *buf;
-    size_t len, pos, vt;
-    uint16_t vtlen, tlen;
-} accel_edgetpu_fbt;
+/* The common FlatBuffers reader's types under this section's names. */
+typedef accel_fb_view accel_edgetpu_view;
+typedef accel_fb_table accel_edgetpu_fbt;
 
 /* ExecutableType */
 #define ACCEL_EDGETPU_STAND_ALONE 0
@@ -5214,6 +5258,199 @@ ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, ui
     }
 }
 
+#if !defined(ACCEL_NO_EDGETPU) || !defined(ACCEL_NO_TFLITE)
+/* ---------------------------------------------------------------- @common.fb: FlatBuffers reader */
+/* All positions are byte offsets into one buffer; every check is written as "fits in what is
+ * left" so no addition can wrap. */
+static int accel__fb_fits(size_t len, size_t pos, size_t n)
+{
+    return pos <= len && n <= len - pos;
+}
+
+ACCELDEF accel_status accel_fb_table_at(accel_fb_table *t, const uint8_t *buf, size_t len,
+                                          size_t pos)
+{
+    uint32_t so;
+    size_t vt;
+    if (!accel__fb_fits(len, pos, 4)) return ACCEL_E_MALFORMED;
+    so = accel_load_u32le(buf + pos);
+    /* soffset: vtable = pos - (int32)so */
+    if (so & 0x80000000UL) {
+        uint32_t fwd = (uint32_t)(0u - so);
+        /* cppcheck-suppress knownConditionTrueFalse ; fwd is 1..2^31 here, cppcheck thinks 0 */
+        if ((uint64_t)fwd > (uint64_t)(len - pos)) return ACCEL_E_MALFORMED;
+        vt = pos + (size_t)fwd;
+    } else {
+        if ((uint64_t)so > (uint64_t)pos) return ACCEL_E_MALFORMED;
+        vt = pos - (size_t)so;
+    }
+    if (!accel__fb_fits(len, vt, 4)) return ACCEL_E_MALFORMED;
+    t->buf = buf;
+    t->len = len;
+    t->pos = pos;
+    t->vt = vt;
+    t->vtlen = accel_load_u16le(buf + vt);
+    t->tlen = accel_load_u16le(buf + vt + 2);
+    if (t->vtlen < 4u || (t->vtlen & 1u) || !accel__fb_fits(len, vt, t->vtlen))
+        return ACCEL_E_MALFORMED;
+    if (t->tlen < 4u || !accel__fb_fits(len, pos, t->tlen)) return ACCEL_E_MALFORMED;
+    return ACCEL_OK;
+}
+
+/* Root table of a flatbuffer (uoffset at 0). */
+ACCELDEF accel_status accel_fb_root(accel_fb_table *t, const uint8_t *buf, size_t len)
+{
+    uint32_t r;
+    if (!buf || len < 8u) return ACCEL_E_MALFORMED;
+    r = accel_load_u32le(buf);
+    if ((uint64_t)r >= (uint64_t)len) return ACCEL_E_MALFORMED;
+    return accel_fb_table_at(t, buf, len, (size_t)r);
+}
+
+/* Offset of field i inside the table, 0 when absent; ACCEL_E_MALFORMED when the field's `size`
+ * bytes would leave the table. */
+ACCELDEF accel_status accel_fb_field(const accel_fb_table *t, unsigned i, unsigned size,
+                                            size_t *at)
+{
+    size_t o = 4u + 2u * (size_t)i;
+    uint16_t off;
+    *at = 0;
+    if (o + 2u > t->vtlen) return ACCEL_OK;
+    off = accel_load_u16le(t->buf + t->vt + o);
+    if (off == 0) return ACCEL_OK;
+    if (off < 4u || (size_t)off + size > t->tlen) return ACCEL_E_MALFORMED;
+    *at = t->pos + off;
+    return ACCEL_OK;
+}
+
+/* Scalar fields, little-endian, with a default. */
+ACCELDEF accel_status accel_fb_scalar(const accel_fb_table *t, unsigned i, unsigned size,
+                                          uint64_t def, uint64_t *out)
+{
+    size_t at;
+    accel_status st = accel_fb_field(t, i, size, &at);
+    if (st != ACCEL_OK) return st;
+    if (!at) {
+        *out = def;
+    } else if (size == 1u) {
+        *out = t->buf[at];
+    } else if (size == 2u) {
+        *out = accel_load_u16le(t->buf + at);
+    } else if (size == 4u) {
+        *out = accel_load_u32le(t->buf + at);
+    } else {
+        *out = accel_load_u64le(t->buf + at);
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_fb_i32(const accel_fb_table *t, unsigned i, int32_t def,
+                                          int32_t *out)
+{
+    uint64_t v;
+    accel_status st = accel_fb_scalar(t, i, 4, (uint32_t)def, &v);
+    uint32_t u = (uint32_t)v;
+    if (st != ACCEL_OK) return st;
+    /* two's complement without implementation-defined conversion */
+    *out = (u & 0x80000000UL) ? -(int32_t)(uint32_t)(~u) - 1 : (int32_t)u;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_fb_i16(const accel_fb_table *t, unsigned i, int *out)
+{
+    uint64_t v;
+    accel_status st = accel_fb_scalar(t, i, 2, 0, &v);
+    uint16_t u = (uint16_t)v;
+    if (st != ACCEL_OK) return st;
+    *out = (u & 0x8000u) ? -(int)(uint16_t)(~u) - 1 : (int)u;
+    return ACCEL_OK;
+}
+
+/* Follow a uoffset field; *pos = 0 when absent. */
+ACCELDEF accel_status accel_fb_ref(const accel_fb_table *t, unsigned i, size_t *pos)
+{
+    size_t at;
+    uint32_t rel;
+    accel_status st = accel_fb_field(t, i, 4, &at);
+    *pos = 0;
+    if (st != ACCEL_OK || !at) return st;
+    rel = accel_load_u32le(t->buf + at);
+    if (rel == 0 || (uint64_t)rel >= (uint64_t)(t->len - at)) return ACCEL_E_MALFORMED;
+    *pos = at + (size_t)rel;
+    return ACCEL_OK;
+}
+
+/* Vector field: *pos = first element, *n = count, each element `esize` bytes. */
+ACCELDEF accel_status accel_fb_vector(const accel_fb_table *t, unsigned i, size_t esize,
+                                          size_t *pos, uint32_t *n)
+{
+    size_t p;
+    uint32_t cnt;
+    accel_status st = accel_fb_ref(t, i, &p);
+    *pos = 0;
+    *n = 0;
+    if (st != ACCEL_OK || !p) return st;
+    if (!accel__fb_fits(t->len, p, 4)) return ACCEL_E_MALFORMED;
+    cnt = accel_load_u32le(t->buf + p);
+    if ((uint64_t)cnt * esize > (uint64_t)(t->len - p - 4u)) return ACCEL_E_MALFORMED;
+    *pos = p + 4u;
+    *n = cnt;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_fb_bytes(const accel_fb_table *t, unsigned i,
+                                            accel_fb_view *v)
+{
+    size_t p;
+    uint32_t n;
+    accel_status st = accel_fb_vector(t, i, 1, &p, &n);
+    v->p = NULL;
+    v->len = 0;
+    if (st != ACCEL_OK || !p) return st;
+    v->p = t->buf + p;
+    v->len = (size_t)n;
+    return ACCEL_OK;
+}
+
+/* String: bytes plus the NUL FlatBuffers always stores. */
+ACCELDEF accel_status accel_fb_string(const accel_fb_table *t, unsigned i,
+                                          accel_fb_view *v)
+{
+    accel_status st = accel_fb_bytes(t, i, v);
+    if (st != ACCEL_OK || !v->p) return st;
+    if ((size_t)(v->p - t->buf) + v->len >= t->len || v->p[v->len] != 0) {
+        v->p = NULL;
+        v->len = 0;
+        return ACCEL_E_MALFORMED;
+    }
+    return ACCEL_OK;
+}
+
+/* Element k of a vector of tables (or of strings/byte vectors when as_vec). */
+ACCELDEF accel_status accel_fb_elem(const uint8_t *buf, size_t len, size_t vec,
+                                           uint32_t k, size_t *target)
+{
+    size_t at = vec + 4u * (size_t)k;
+    uint32_t rel;
+    if (!accel__fb_fits(len, at, 4)) return ACCEL_E_MALFORMED;
+    rel = accel_load_u32le(buf + at);
+    if (rel == 0 || (uint64_t)rel >= (uint64_t)(len - at)) return ACCEL_E_MALFORMED;
+    *target = at + (size_t)rel;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_fb_subtable(const accel_fb_table *t, unsigned i,
+                                               accel_fb_table *sub, int *present)
+{
+    size_t p;
+    accel_status st = accel_fb_ref(t, i, &p);
+    *present = 0;
+    if (st != ACCEL_OK || !p) return st;
+    *present = 1;
+    return accel_fb_table_at(sub, t->buf, t->len, p);
+}
+#endif /* the FlatBuffers reader */
+
 #ifdef __cplusplus
 }
 #endif
@@ -7047,197 +7284,7 @@ ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t off
 }
 #endif /* ACCEL_EDGETPU_NO_DISASM */
 
-/* ---------------------------------------------------------------- edgetpu: FlatBuffers reader */
-/* All positions are byte offsets into one buffer; every check is written as "fits in what is
- * left" so no addition can wrap. */
-static int accel__edgetpu_fits(size_t len, size_t pos, size_t n)
-{
-    return pos <= len && n <= len - pos;
-}
-
-static accel_status accel__edgetpu_fbt_at(accel_edgetpu_fbt *t, const uint8_t *buf, size_t len,
-                                          size_t pos)
-{
-    uint32_t so;
-    size_t vt;
-    if (!accel__edgetpu_fits(len, pos, 4)) return ACCEL_E_MALFORMED;
-    so = accel_load_u32le(buf + pos);
-    /* soffset: vtable = pos - (int32)so */
-    if (so & 0x80000000UL) {
-        uint32_t fwd = (uint32_t)(0u - so);
-        /* cppcheck-suppress knownConditionTrueFalse ; fwd is 1..2^31 here, cppcheck thinks 0 */
-        if ((uint64_t)fwd > (uint64_t)(len - pos)) return ACCEL_E_MALFORMED;
-        vt = pos + (size_t)fwd;
-    } else {
-        if ((uint64_t)so > (uint64_t)pos) return ACCEL_E_MALFORMED;
-        vt = pos - (size_t)so;
-    }
-    if (!accel__edgetpu_fits(len, vt, 4)) return ACCEL_E_MALFORMED;
-    t->buf = buf;
-    t->len = len;
-    t->pos = pos;
-    t->vt = vt;
-    t->vtlen = accel_load_u16le(buf + vt);
-    t->tlen = accel_load_u16le(buf + vt + 2);
-    if (t->vtlen < 4u || (t->vtlen & 1u) || !accel__edgetpu_fits(len, vt, t->vtlen))
-        return ACCEL_E_MALFORMED;
-    if (t->tlen < 4u || !accel__edgetpu_fits(len, pos, t->tlen)) return ACCEL_E_MALFORMED;
-    return ACCEL_OK;
-}
-
-/* Root table of a flatbuffer (uoffset at 0). */
-static accel_status accel__edgetpu_fb_root(accel_edgetpu_fbt *t, const uint8_t *buf, size_t len)
-{
-    uint32_t r;
-    if (!buf || len < 8u) return ACCEL_E_MALFORMED;
-    r = accel_load_u32le(buf);
-    if ((uint64_t)r >= (uint64_t)len) return ACCEL_E_MALFORMED;
-    return accel__edgetpu_fbt_at(t, buf, len, (size_t)r);
-}
-
-/* Offset of field i inside the table, 0 when absent; ACCEL_E_MALFORMED when the field's `size`
- * bytes would leave the table. */
-static accel_status accel__edgetpu_fb_field(const accel_edgetpu_fbt *t, unsigned i, unsigned size,
-                                            size_t *at)
-{
-    size_t o = 4u + 2u * (size_t)i;
-    uint16_t off;
-    *at = 0;
-    if (o + 2u > t->vtlen) return ACCEL_OK;
-    off = accel_load_u16le(t->buf + t->vt + o);
-    if (off == 0) return ACCEL_OK;
-    if (off < 4u || (size_t)off + size > t->tlen) return ACCEL_E_MALFORMED;
-    *at = t->pos + off;
-    return ACCEL_OK;
-}
-
-/* Scalar fields, little-endian, with a default. */
-static accel_status accel__edgetpu_fb_u64(const accel_edgetpu_fbt *t, unsigned i, unsigned size,
-                                          uint64_t def, uint64_t *out)
-{
-    size_t at;
-    accel_status st = accel__edgetpu_fb_field(t, i, size, &at);
-    if (st != ACCEL_OK) return st;
-    if (!at) {
-        *out = def;
-    } else if (size == 1u) {
-        *out = t->buf[at];
-    } else if (size == 2u) {
-        *out = accel_load_u16le(t->buf + at);
-    } else if (size == 4u) {
-        *out = accel_load_u32le(t->buf + at);
-    } else {
-        *out = accel_load_u64le(t->buf + at);
-    }
-    return ACCEL_OK;
-}
-
-static accel_status accel__edgetpu_fb_i32(const accel_edgetpu_fbt *t, unsigned i, int32_t def,
-                                          int32_t *out)
-{
-    uint64_t v;
-    accel_status st = accel__edgetpu_fb_u64(t, i, 4, (uint32_t)def, &v);
-    uint32_t u = (uint32_t)v;
-    if (st != ACCEL_OK) return st;
-    /* two's complement without implementation-defined conversion */
-    *out = (u & 0x80000000UL) ? -(int32_t)(uint32_t)(~u) - 1 : (int32_t)u;
-    return ACCEL_OK;
-}
-
-static accel_status accel__edgetpu_fb_i16(const accel_edgetpu_fbt *t, unsigned i, int *out)
-{
-    uint64_t v;
-    accel_status st = accel__edgetpu_fb_u64(t, i, 2, 0, &v);
-    uint16_t u = (uint16_t)v;
-    if (st != ACCEL_OK) return st;
-    *out = (u & 0x8000u) ? -(int)(uint16_t)(~u) - 1 : (int)u;
-    return ACCEL_OK;
-}
-
-/* Follow a uoffset field; *pos = 0 when absent. */
-static accel_status accel__edgetpu_fb_ref(const accel_edgetpu_fbt *t, unsigned i, size_t *pos)
-{
-    size_t at;
-    uint32_t rel;
-    accel_status st = accel__edgetpu_fb_field(t, i, 4, &at);
-    *pos = 0;
-    if (st != ACCEL_OK || !at) return st;
-    rel = accel_load_u32le(t->buf + at);
-    if (rel == 0 || (uint64_t)rel >= (uint64_t)(t->len - at)) return ACCEL_E_MALFORMED;
-    *pos = at + (size_t)rel;
-    return ACCEL_OK;
-}
-
-/* Vector field: *pos = first element, *n = count, each element `esize` bytes. */
-static accel_status accel__edgetpu_fb_vec(const accel_edgetpu_fbt *t, unsigned i, size_t esize,
-                                          size_t *pos, uint32_t *n)
-{
-    size_t p;
-    uint32_t cnt;
-    accel_status st = accel__edgetpu_fb_ref(t, i, &p);
-    *pos = 0;
-    *n = 0;
-    if (st != ACCEL_OK || !p) return st;
-    if (!accel__edgetpu_fits(t->len, p, 4)) return ACCEL_E_MALFORMED;
-    cnt = accel_load_u32le(t->buf + p);
-    if ((uint64_t)cnt * esize > (uint64_t)(t->len - p - 4u)) return ACCEL_E_MALFORMED;
-    *pos = p + 4u;
-    *n = cnt;
-    return ACCEL_OK;
-}
-
-static accel_status accel__edgetpu_fb_bytes(const accel_edgetpu_fbt *t, unsigned i,
-                                            accel_edgetpu_view *v)
-{
-    size_t p;
-    uint32_t n;
-    accel_status st = accel__edgetpu_fb_vec(t, i, 1, &p, &n);
-    v->p = NULL;
-    v->len = 0;
-    if (st != ACCEL_OK || !p) return st;
-    v->p = t->buf + p;
-    v->len = (size_t)n;
-    return ACCEL_OK;
-}
-
-/* String: bytes plus the NUL FlatBuffers always stores. */
-static accel_status accel__edgetpu_fb_str(const accel_edgetpu_fbt *t, unsigned i,
-                                          accel_edgetpu_view *v)
-{
-    accel_status st = accel__edgetpu_fb_bytes(t, i, v);
-    if (st != ACCEL_OK || !v->p) return st;
-    if ((size_t)(v->p - t->buf) + v->len >= t->len || v->p[v->len] != 0) {
-        v->p = NULL;
-        v->len = 0;
-        return ACCEL_E_MALFORMED;
-    }
-    return ACCEL_OK;
-}
-
-/* Element k of a vector of tables (or of strings/byte vectors when as_vec). */
-static accel_status accel__edgetpu_fb_elem(const uint8_t *buf, size_t len, size_t vec,
-                                           uint32_t k, size_t *target)
-{
-    size_t at = vec + 4u * (size_t)k;
-    uint32_t rel;
-    if (!accel__edgetpu_fits(len, at, 4)) return ACCEL_E_MALFORMED;
-    rel = accel_load_u32le(buf + at);
-    if (rel == 0 || (uint64_t)rel >= (uint64_t)(len - at)) return ACCEL_E_MALFORMED;
-    *target = at + (size_t)rel;
-    return ACCEL_OK;
-}
-
-static accel_status accel__edgetpu_fb_subtable(const accel_edgetpu_fbt *t, unsigned i,
-                                               accel_edgetpu_fbt *sub, int *present)
-{
-    size_t p;
-    accel_status st = accel__edgetpu_fb_ref(t, i, &p);
-    *present = 0;
-    if (st != ACCEL_OK || !p) return st;
-    *present = 1;
-    return accel__edgetpu_fbt_at(sub, t->buf, t->len, p);
-}
-
+/* ---------------------------------------------------------------- edgetpu: FlexBuffers and helpers */
 static int accel__edgetpu_memeq(const uint8_t *a, const uint8_t *b, size_t n)
 {
     size_t i;
@@ -7261,7 +7308,7 @@ static accel_status accel__edgetpu_flex_uint(const uint8_t *b, size_t len, size_
 {
     unsigned k;
     uint64_t v = 0;
-    if (!accel__edgetpu_fits(len, pos, w)) return ACCEL_E_MALFORMED;
+    if (!accel__fb_fits(len, pos, w)) return ACCEL_E_MALFORMED;
     for (k = w; k > 0; k--) v = (v << 8) | b[pos + k - 1u];
     *out = v;
     return ACCEL_OK;
@@ -7348,7 +7395,7 @@ static accel_status accel__edgetpu_meta(const accel_edgetpu_fbt *t, unsigned i, 
 {
     accel_edgetpu_fbt m;
     int present;
-    accel_status st = accel__edgetpu_fb_subtable(t, i, &m, &present);
+    accel_status st = accel_fb_subtable(t, i, &m, &present);
     *desc = 0;
     *position = 0;
     *batch = 0;
@@ -7356,10 +7403,10 @@ static accel_status accel__edgetpu_meta(const accel_edgetpu_fbt *t, unsigned i, 
     name->len = 0;
     if (st != ACCEL_OK) return st;
     if (!present) return ACCEL_E_MALFORMED; /* every field offset and DMA hint has meta */
-    st = accel__edgetpu_fb_i16(&m, 0, desc);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&m, 1, 0, batch);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&m, 2, name);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&m, 3, position);
+    st = accel_fb_i16(&m, 0, desc);
+    if (st == ACCEL_OK) st = accel_fb_i32(&m, 1, 0, batch);
+    if (st == ACCEL_OK) st = accel_fb_string(&m, 2, name);
+    if (st == ACCEL_OK) st = accel_fb_i16(&m, 3, position);
     if (st != ACCEL_OK) return st;
     if (*desc < 0 || *desc > 3 || *position < 0 || *position > 1 || *batch < 0)
         return ACCEL_E_MALFORMED;
@@ -7375,35 +7422,35 @@ static accel_status accel__edgetpu_exe_parse(const uint8_t *buf, size_t len,
     int present;
     accel_status st;
     ACCEL_MEMSET(e, 0, sizeof *e);
-    st = accel__edgetpu_fb_root(&e->t_, buf, len);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 0, 0, &e->version);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&e->t_, 1, &e->name);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 3, 0, &e->batch_size);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 4, 0, &e->scratch_size_bytes);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&e->t_, 5, 4, &e->bs_vec_, &n);
+    st = accel_fb_root(&e->t_, buf, len);
+    if (st == ACCEL_OK) st = accel_fb_i32(&e->t_, 0, 0, &e->version);
+    if (st == ACCEL_OK) st = accel_fb_string(&e->t_, 1, &e->name);
+    if (st == ACCEL_OK) st = accel_fb_i32(&e->t_, 3, 0, &e->batch_size);
+    if (st == ACCEL_OK) st = accel_fb_i32(&e->t_, 4, 0, &e->scratch_size_bytes);
+    if (st == ACCEL_OK) st = accel_fb_vector(&e->t_, 5, 4, &e->bs_vec_, &n);
     e->n_bitstreams = n;
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&e->t_, 6, &e->parameters);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&e->t_, 8, 4, &e->in_vec_, &n);
+    if (st == ACCEL_OK) st = accel_fb_bytes(&e->t_, 6, &e->parameters);
+    if (st == ACCEL_OK) st = accel_fb_vector(&e->t_, 8, 4, &e->in_vec_, &n);
     e->n_inputs = n;
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&e->t_, 9, 4, &e->out_vec_, &n);
+    if (st == ACCEL_OK) st = accel_fb_vector(&e->t_, 9, 4, &e->out_vec_, &n);
     e->n_outputs = n;
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&e->t_, 10, &e->chip);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 11, 0, &e->estimated_cycles);
+    if (st == ACCEL_OK) st = accel_fb_string(&e->t_, 10, &e->chip);
+    if (st == ACCEL_OK) st = accel_fb_i32(&e->t_, 11, 0, &e->estimated_cycles);
     if (st == ACCEL_OK)
-        st = accel__edgetpu_fb_i32(&e->t_, 12, 0, &e->used_narrow_memory_bytes_per_tile);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&e->t_, 13, &e->type);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&e->t_, 14, 8, 0, &e->parameter_caching_token);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&e->t_, 16, 8, 0, &v);
+        st = accel_fb_i32(&e->t_, 12, 0, &e->used_narrow_memory_bytes_per_tile);
+    if (st == ACCEL_OK) st = accel_fb_i16(&e->t_, 13, &e->type);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&e->t_, 14, 8, 0, &e->parameter_caching_token);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&e->t_, 16, 8, 0, &v);
     if (st != ACCEL_OK) return st;
     e->estimated_cycles_64bit = (v & 0x8000000000000000ULL) ? -(int64_t)(~v) - 1 : (int64_t)v;
     if (e->type < 0 || e->type > 2 || e->batch_size < 0 || e->scratch_size_bytes < 0)
         return ACCEL_E_MALFORMED;
-    st = accel__edgetpu_fb_subtable(&e->t_, 7, &dh, &present);
+    st = accel_fb_subtable(&e->t_, 7, &dh, &present);
     if (st != ACCEL_OK) return st;
     if (present) {
         e->has_dma_hints = 1;
-        st = accel__edgetpu_fb_vec(&dh, 0, 4, &e->hint_vec_, &n);
-        if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&dh, 1, 1, 0, &v);
+        st = accel_fb_vector(&dh, 0, 4, &e->hint_vec_, &n);
+        if (st == ACCEL_OK) st = accel_fb_scalar(&dh, 1, 1, 0, &v);
         if (st != ACCEL_OK) return st;
         e->n_hints = n;
         e->fully_deterministic = v != 0;
@@ -7420,10 +7467,10 @@ ACCELDEF accel_status accel_edgetpu_exe_bitstream(const accel_edgetpu_exe *e, ui
     if (!e || !out) return ACCEL_E_NULL;
     if (i >= e->n_bitstreams) return ACCEL_E_ARG;
     ACCEL_MEMSET(out, 0, sizeof *out);
-    st = accel__edgetpu_fb_elem(e->t_.buf, e->t_.len, e->bs_vec_, i, &p);
-    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&out->t_, e->t_.buf, e->t_.len, p);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&out->t_, 0, &out->bits);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&out->t_, 1, 4, &out->fo_vec_, &n);
+    st = accel_fb_elem(e->t_.buf, e->t_.len, e->bs_vec_, i, &p);
+    if (st == ACCEL_OK) st = accel_fb_table_at(&out->t_, e->t_.buf, e->t_.len, p);
+    if (st == ACCEL_OK) st = accel_fb_bytes(&out->t_, 0, &out->bits);
+    if (st == ACCEL_OK) st = accel_fb_vector(&out->t_, 1, 4, &out->fo_vec_, &n);
     if (st != ACCEL_OK) return st;
     out->n_field_offsets = n;
     if (!out->bits.p || out->bits.len == 0 || out->bits.len % ACCEL_EDGETPU_INSN_BYTES)
@@ -7442,11 +7489,11 @@ ACCELDEF accel_status accel_edgetpu_bitstream_field_offset(const accel_edgetpu_b
     if (!b || !out) return ACCEL_E_NULL;
     if (i >= b->n_field_offsets) return ACCEL_E_ARG;
     ACCEL_MEMSET(out, 0, sizeof *out);
-    st = accel__edgetpu_fb_elem(b->t_.buf, b->t_.len, b->fo_vec_, i, &p);
-    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, b->t_.buf, b->t_.len, p);
+    st = accel_fb_elem(b->t_.buf, b->t_.len, b->fo_vec_, i, &p);
+    if (st == ACCEL_OK) st = accel_fb_table_at(&t, b->t_.buf, b->t_.len, p);
     if (st == ACCEL_OK)
         st = accel__edgetpu_meta(&t, 0, &out->desc, &out->position, &out->batch, &out->name);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 1, 0, &bit);
+    if (st == ACCEL_OK) st = accel_fb_i32(&t, 1, 0, &bit);
     if (st != ACCEL_OK) return st;
     /* the patched 32 bits must lie inside the bitstream */
     if (bit < 0 || (uint64_t)(uint32_t)bit + 32u > (uint64_t)b->bits.len * 8u)
@@ -7466,11 +7513,11 @@ ACCELDEF accel_status accel_edgetpu_exe_hint(const accel_edgetpu_exe *e, uint32_
     if (!e || !out) return ACCEL_E_NULL;
     if (i >= e->n_hints) return ACCEL_E_ARG;
     ACCEL_MEMSET(out, 0, sizeof *out);
-    st = accel__edgetpu_fb_elem(e->t_.buf, e->t_.len, e->hint_vec_, i, &p);
-    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, e->t_.buf, e->t_.len, p);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&t, 0, 1, 0, &kind);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&t, 2, &out->direction);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_subtable(&t, 1, &h, &present);
+    st = accel_fb_elem(e->t_.buf, e->t_.len, e->hint_vec_, i, &p);
+    if (st == ACCEL_OK) st = accel_fb_table_at(&t, e->t_.buf, e->t_.len, p);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&t, 0, 1, 0, &kind);
+    if (st == ACCEL_OK) st = accel_fb_i16(&t, 2, &out->direction);
+    if (st == ACCEL_OK) st = accel_fb_subtable(&t, 1, &h, &present);
     if (st != ACCEL_OK) return st;
     if (kind < 1u || kind > 4u || !present || out->direction < 0 || out->direction > 1)
         return ACCEL_E_MALFORMED;
@@ -7478,20 +7525,20 @@ ACCELDEF accel_status accel_edgetpu_exe_hint(const accel_edgetpu_exe *e, uint32_
     if (kind == ACCEL_EDGETPU_HINT_DMA) {
         int32_t off, size;
         st = accel__edgetpu_meta(&h, 0, &out->desc, &present, &out->batch, &out->name);
-        if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&h, 1, 0, &off);
-        if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&h, 2, 0, &size);
+        if (st == ACCEL_OK) st = accel_fb_i32(&h, 1, 0, &off);
+        if (st == ACCEL_OK) st = accel_fb_i32(&h, 2, 0, &size);
         if (st != ACCEL_OK) return st;
         if (off < 0 || size <= 0) return ACCEL_E_MALFORMED;
         out->offset_in_bytes = (uint32_t)off;
         out->size_in_bytes = (uint32_t)size;
     } else if (kind == ACCEL_EDGETPU_HINT_INSTRUCTION) {
         int32_t c;
-        st = accel__edgetpu_fb_i32(&h, 0, 0, &c);
+        st = accel_fb_i32(&h, 0, 0, &c);
         if (st != ACCEL_OK) return st;
         if (c < 0 || (uint32_t)c >= e->n_bitstreams) return ACCEL_E_MALFORMED;
         out->instruction_chunk_index = (uint32_t)c;
     } else if (kind == ACCEL_EDGETPU_HINT_INTERRUPT) {
-        st = accel__edgetpu_fb_i16(&h, 0, &out->interrupt_type);
+        st = accel_fb_i16(&h, 0, &out->interrupt_type);
         if (st != ACCEL_OK) return st;
         if (out->interrupt_type < 0 || out->interrupt_type > 3) return ACCEL_E_MALFORMED;
     }
@@ -7510,21 +7557,21 @@ ACCELDEF accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is
     if (!e || !out) return ACCEL_E_NULL;
     if (i >= (is_output ? e->n_outputs : e->n_inputs)) return ACCEL_E_ARG;
     ACCEL_MEMSET(out, 0, sizeof *out);
-    st = accel__edgetpu_fb_elem(e->t_.buf, e->t_.len, is_output ? e->out_vec_ : e->in_vec_, i,
+    st = accel_fb_elem(e->t_.buf, e->t_.len, is_output ? e->out_vec_ : e->in_vec_, i,
                                 &p);
-    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, e->t_.buf, e->t_.len, p);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&t, 0, &out->name);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 1, 0, &size);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 2, 0, &out->y_dim);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 3, 0, &out->x_dim);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 4, 0, &out->z_dim);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&t, 6, &out->data_type);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 9, 1, &out->execution_count_per_inference);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_subtable(&t, 5, &num, &present);
+    if (st == ACCEL_OK) st = accel_fb_table_at(&t, e->t_.buf, e->t_.len, p);
+    if (st == ACCEL_OK) st = accel_fb_string(&t, 0, &out->name);
+    if (st == ACCEL_OK) st = accel_fb_i32(&t, 1, 0, &size);
+    if (st == ACCEL_OK) st = accel_fb_i32(&t, 2, 0, &out->y_dim);
+    if (st == ACCEL_OK) st = accel_fb_i32(&t, 3, 0, &out->x_dim);
+    if (st == ACCEL_OK) st = accel_fb_i32(&t, 4, 0, &out->z_dim);
+    if (st == ACCEL_OK) st = accel_fb_i16(&t, 6, &out->data_type);
+    if (st == ACCEL_OK) st = accel_fb_i32(&t, 9, 1, &out->execution_count_per_inference);
+    if (st == ACCEL_OK) st = accel_fb_subtable(&t, 5, &num, &present);
     if (st != ACCEL_OK) return st;
     if (present) {
-        st = accel__edgetpu_fb_i32(&num, 0, 0, &out->zero_point);
-        if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&num, 1, 4, 0, &fbits);
+        st = accel_fb_i32(&num, 0, 0, &out->zero_point);
+        if (st == ACCEL_OK) st = accel_fb_scalar(&num, 1, 4, 0, &fbits);
         if (st != ACCEL_OK) return st;
         out->dequantization_factor_bits = (uint32_t)fbits;
     }
@@ -7543,9 +7590,9 @@ ACCELDEF accel_status accel_edgetpu_package_executable(const accel_edgetpu_packa
     accel_status st;
     if (!m || !out) return ACCEL_E_NULL;
     if (i >= m->n_executables) return ACCEL_E_ARG;
-    st = accel__edgetpu_fb_elem(m->multi.p, m->multi.len, m->exe_vec_, i, &p);
+    st = accel_fb_elem(m->multi.p, m->multi.len, m->exe_vec_, i, &p);
     if (st != ACCEL_OK) return st;
-    if (!accel__edgetpu_fits(m->multi.len, p, 4)) return ACCEL_E_MALFORMED;
+    if (!accel__fb_fits(m->multi.len, p, 4)) return ACCEL_E_MALFORMED;
     n = accel_load_u32le(m->multi.p + p);
     if ((uint64_t)n > (uint64_t)(m->multi.len - p - 4u)) return ACCEL_E_MALFORMED;
     return accel__edgetpu_exe_parse(m->multi.p + p + 4u, (size_t)n, out);
@@ -7597,18 +7644,18 @@ ACCELDEF accel_status accel_edgetpu_decode_package(accel_edgetpu_package *m, con
         return ACCEL_E_MALFORMED;
     m->package.p = pkg;
     m->package.len = len;
-    st = accel__edgetpu_fb_root(&pt, pkg, len);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&pt, 0, 0, &m->min_runtime_version);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&pt, 1, &m->multi);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&pt, 2, &m->signature);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&pt, 3, 0, &m->keypair_version);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&pt, 4, &m->compiler_version);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&pt, 5, 0, &m->virtual_chip_id);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&pt, 7, &m->model_identifier);
+    st = accel_fb_root(&pt, pkg, len);
+    if (st == ACCEL_OK) st = accel_fb_i32(&pt, 0, 0, &m->min_runtime_version);
+    if (st == ACCEL_OK) st = accel_fb_bytes(&pt, 1, &m->multi);
+    if (st == ACCEL_OK) st = accel_fb_bytes(&pt, 2, &m->signature);
+    if (st == ACCEL_OK) st = accel_fb_i32(&pt, 3, 0, &m->keypair_version);
+    if (st == ACCEL_OK) st = accel_fb_string(&pt, 4, &m->compiler_version);
+    if (st == ACCEL_OK) st = accel_fb_i32(&pt, 5, 0, &m->virtual_chip_id);
+    if (st == ACCEL_OK) st = accel_fb_string(&pt, 7, &m->model_identifier);
     if (st != ACCEL_OK) return st;
     if (!m->multi.p) return ACCEL_E_MALFORMED;
-    st = accel__edgetpu_fb_root(&mt, m->multi.p, m->multi.len);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&mt, 0, 4, &m->exe_vec_, &n);
+    st = accel_fb_root(&mt, m->multi.p, m->multi.len);
+    if (st == ACCEL_OK) st = accel_fb_vector(&mt, 0, 4, &m->exe_vec_, &n);
     if (st != ACCEL_OK) return st;
     if (n == 0) return ACCEL_E_MALFORMED;
     if (n > ACCEL_EDGETPU_MAX_EXECUTABLES) return ACCEL_E_TOO_LONG;
@@ -7636,14 +7683,14 @@ ACCELDEF accel_status accel_edgetpu_decode_tflite(accel_edgetpu_package *m, cons
     accel_status st;
     if (!m || !tflite) return ACCEL_E_NULL;
     ACCEL_MEMSET(m, 0, sizeof *m);
-    st = accel__edgetpu_fb_root(&root, tflite, len);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&root, 1, 4, &codes, &ncodes);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&root, 2, 4, &subgraphs, &nsub);
+    st = accel_fb_root(&root, tflite, len);
+    if (st == ACCEL_OK) st = accel_fb_vector(&root, 1, 4, &codes, &ncodes);
+    if (st == ACCEL_OK) st = accel_fb_vector(&root, 2, 4, &subgraphs, &nsub);
     if (st != ACCEL_OK) return st;
     for (k = 0; k < ncodes && !found; k++) {
-        st = accel__edgetpu_fb_elem(tflite, len, codes, k, &p);
-        if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, tflite, len, p);
-        if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&t, 1, &v);
+        st = accel_fb_elem(tflite, len, codes, k, &p);
+        if (st == ACCEL_OK) st = accel_fb_table_at(&t, tflite, len, p);
+        if (st == ACCEL_OK) st = accel_fb_string(&t, 1, &v);
         if (st != ACCEL_OK) return st;
         if (accel__edgetpu_view_eq(v, "edgetpu-custom-op")) {
             found = 1;
@@ -7657,18 +7704,18 @@ ACCELDEF accel_status accel_edgetpu_decode_tflite(accel_edgetpu_package *m, cons
         accel_edgetpu_fbt sg;
         size_t ops;
         uint32_t nops, o;
-        st = accel__edgetpu_fb_elem(tflite, len, subgraphs, s, &p);
-        if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&sg, tflite, len, p);
-        if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&sg, 3, 4, &ops, &nops);
+        st = accel_fb_elem(tflite, len, subgraphs, s, &p);
+        if (st == ACCEL_OK) st = accel_fb_table_at(&sg, tflite, len, p);
+        if (st == ACCEL_OK) st = accel_fb_vector(&sg, 3, 4, &ops, &nops);
         if (st != ACCEL_OK) return st;
         for (o = 0; o < nops; o++) {
             uint64_t idx;
-            st = accel__edgetpu_fb_elem(tflite, len, ops, o, &p);
-            if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, tflite, len, p);
-            if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&t, 0, 4, 0, &idx);
+            st = accel_fb_elem(tflite, len, ops, o, &p);
+            if (st == ACCEL_OK) st = accel_fb_table_at(&t, tflite, len, p);
+            if (st == ACCEL_OK) st = accel_fb_scalar(&t, 0, 4, 0, &idx);
             if (st != ACCEL_OK) return st;
             if (idx != code) continue;
-            st = accel__edgetpu_fb_bytes(&t, 5, &opts);
+            st = accel_fb_bytes(&t, 5, &opts);
             if (st != ACCEL_OK) return st;
             if (!opts.p) return ACCEL_E_MALFORMED;
             break;
