@@ -497,7 +497,20 @@ typedef enum accel_status {
     ACCEL_E_MAC_EMPTY_WINDOW = -510, /* an average/max pool window holds no in-image tap */
     ACCEL_E_MAC_DEPTH = -511, /* accumulation depth above the exact int32 limit of the byte-plane products */
 
-    ACCEL_STATUS_MIN_ = -600 /* lower bound of all codes; not a status */
+    /* tflite: -600 .. -699 */
+    ACCEL_E_TFLITE_VERSION = -600,      /* schema version is not 3 */
+    ACCEL_E_TFLITE_SUBGRAPH = -601,     /* no subgraph, or one without tensors, operators or outputs */
+    ACCEL_E_TFLITE_TENSOR_INDEX = -602, /* a graph or operator tensor index out of range */
+    ACCEL_E_TFLITE_SHAPE = -603,        /* a negative or overflowing shape, or shapes an operator cannot take */
+    ACCEL_E_TFLITE_TYPE = -604,         /* unknown tensor type, or types of an operator that do not match */
+    ACCEL_E_TFLITE_BUFFER = -605,       /* buffer index out of range, or data size is not the tensor's */
+    ACCEL_E_TFLITE_QUANT = -606,        /* quantization: scale/zero point counts, ranges, axis, or missing */
+    ACCEL_E_TFLITE_OPCODE = -607,       /* opcode index out of range, or builtin code fields inconsistent */
+    ACCEL_E_TFLITE_OPTIONS = -608,      /* options table of the wrong type, or a value out of range */
+    ACCEL_E_TFLITE_GRAPH = -609,        /* a tensor read before written, written twice, or a constant written */
+    ACCEL_E_TFLITE_ARITY = -610,        /* an operator lacks a required input or output */
+
+    ACCEL_STATUS_MIN_ = -700 /* lower bound of all codes; not a status */
 } accel_status;
 
 /* Name of a status code ("ACCEL_E_TIMEOUT: ..."); "" with ACCEL_NO_STATUS_STRINGS, "?" for a
@@ -3356,6 +3369,185 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #endif
 #endif /* ACCEL_NO_MAC */
 
+/* ============================================================================================
+ * SECTION: tflite (declarations)
+ * ============================================================================================ */
+#if !defined(ACCEL_NO_TFLITE) && (defined(ACCEL_NO_MAC) || defined(ACCEL_MAC_NO_FLOAT))
+#define ACCEL_NO_TFLITE /* it runs on the mac kernels and derives multipliers in double */
+#endif
+#ifndef ACCEL_NO_TFLITE
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* tflite: run a quantized TensorFlow Lite model (.tflite flatbuffer) in place, bit-exact with
+ * TensorFlow Lite Micro's reference kernels, on caller memory. Compute only: no port, no device.
+ *   @tflite.open   validates the whole model once (every offset, vector length, shape, buffer
+ *                  size, quantization, operator code, option table and graph tensor reference),
+ *                  with a status naming the rule broken; afterwards nothing reads out of bounds.
+ *   @tflite.plan   the arena size: each tensor's life (first to last operator that uses it) is
+ *                  computed and tensors whose lives do not overlap share bytes (greedy by size,
+ *                  lowest offset first); per-operator scratch is planned the same way, variable
+ *                  (state) tensors live for the whole run. The arena is every byte of caller
+ *                  memory the runtime uses: the plan table (8 bytes per tensor and per
+ *                  operator) and the tensor data. Weights stay in the model buffer.
+ *   @tflite.run    init lays the plan on caller memory; set inputs, invoke (operators in order,
+ *                  each looked up by its builtin code), read outputs; reset returns variable
+ *                  tensors to their zero point (int8) or 0. An optional callback sees every
+ *                  operator's outputs (find the first layer where hardware diverges).
+ *   @tflite.ops    the kernels: FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D (on the mac kernels),
+ *                  AVERAGE_POOL_2D, MAX_POOL_2D, SOFTMAX (int8 -> int8/int16), QUANTIZE
+ *                  (int8/uint8/int16/int32 requantization), RESHAPE, CONCATENATION, ADD, MUL
+ *                  (int8, broadcast up to 4-D), DEQUANTIZE (float output; not with
+ *                  ACCEL_MAC_NO_FLOAT). Anything else: ACCEL_E_UNSUPPORTED at init, with the
+ *                  operator index and code in accel_tflite.bad_op / bad_code.
+ * ASSUMPTIONS: the reference is TFLM's default build (double rounding; multipliers from the
+ *   tensors' float32 scales through double arithmetic, as QuantizeMultiplier does), so results
+ *   are bit-exact where `double` is IEEE binary64 (not avr-gcc's default 32-bit double: there
+ *   init refuses with ACCEL_E_UNSUPPORTED). Only the first subgraph runs. Model buffers need no
+ *   alignment (int32 biases are read byte by byte); the arena must be 4-byte aligned.
+ * Config macros: ACCEL_NO_TFLITE (ACCEL_NO_MAC and ACCEL_MAC_NO_FLOAT imply it for now: the
+ *   multipliers are derived in double), ACCEL_TFLITE_MAX_DIMS (6). */
+
+#ifndef ACCEL_TFLITE_MAX_DIMS
+#define ACCEL_TFLITE_MAX_DIMS 6
+#endif
+
+/* TensorType values of the schema (the ones this section knows). */
+#define ACCEL_TFLITE_FLOAT32 0
+#define ACCEL_TFLITE_INT32 2
+#define ACCEL_TFLITE_UINT8 3
+#define ACCEL_TFLITE_INT64 4
+#define ACCEL_TFLITE_BOOL 6
+#define ACCEL_TFLITE_INT16 7
+#define ACCEL_TFLITE_INT8 9
+
+/* ---- @tflite.ops: BuiltinOperator codes of the operators this section knows (the schema's
+ * values; codes above 127 only in OperatorCode.builtin_code) ---- */
+#define ACCEL_TFLITE_OP_ADD 0
+#define ACCEL_TFLITE_OP_AVERAGE_POOL_2D 1
+#define ACCEL_TFLITE_OP_CONCATENATION 2
+#define ACCEL_TFLITE_OP_CONV_2D 3
+#define ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D 4
+#define ACCEL_TFLITE_OP_DEQUANTIZE 6
+#define ACCEL_TFLITE_OP_FULLY_CONNECTED 9
+#define ACCEL_TFLITE_OP_LOGISTIC 14
+#define ACCEL_TFLITE_OP_MAX_POOL_2D 17
+#define ACCEL_TFLITE_OP_MUL 18
+#define ACCEL_TFLITE_OP_RESHAPE 22
+#define ACCEL_TFLITE_OP_SOFTMAX 25
+#define ACCEL_TFLITE_OP_SVDF 27
+#define ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM 44
+#define ACCEL_TFLITE_OP_QUANTIZE 114
+
+/* ---- @tflite.open: a validated model (views into the caller's buffer, which must outlive it) */
+typedef struct accel_tflite_model {
+    const uint8_t *buf;
+    size_t len;
+    uint32_t version;
+    uint32_t n_tensors, n_ops, n_inputs, n_outputs, n_opcodes, n_buffers, n_subgraphs;
+    accel_fb_view description;
+    /* internal: positions of the vectors in buf */
+    size_t tensors_, ops_, inputs_, outputs_, opcodes_, buffers_;
+} accel_tflite_model;
+
+/* One tensor as the model describes it (accel_tflite_tensor_info). */
+typedef struct accel_tflite_tensor {
+    accel_fb_view name;
+    int type;                        /* ACCEL_TFLITE_INT8, ... */
+    uint32_t ndims;
+    int32_t dims[ACCEL_TFLITE_MAX_DIMS];
+    uint32_t elements;
+    uint32_t bytes;                  /* elements * element size */
+    uint32_t n_scales;               /* 0 without quantization, 1 per tensor, > 1 per channel */
+    uint32_t scale_bits;             /* float32 bits of the first scale (0 when none) */
+    int32_t zero_point;              /* the first zero point */
+    int32_t quantized_dimension;
+    int is_variable;
+    const uint8_t *data;             /* constant data in the model buffer, else NULL */
+    size_t scales_, zero_points_;    /* internal */
+} accel_tflite_tensor;
+
+/* One operator: its builtin code and tensor lists (index -1: an absent optional input). */
+typedef struct accel_tflite_op {
+    int32_t code;
+    uint32_t n_inputs, n_outputs, n_intermediates;
+    int options_type;                /* the BuiltinOptions union type, 0 when none */
+    accel_fb_table options_;         /* internal */
+    int has_options_;
+    size_t inputs_, outputs_;        /* internal */
+} accel_tflite_op;
+
+/* Validate a model. ACCEL_E_NULL, ACCEL_E_MALFORMED (flatbuffer bounds), ACCEL_E_TFLITE_* for a
+ * rule of the schema or of the graph; on success every later accessor only indexes. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *buf, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_tensor_info(const accel_tflite_model *m, uint32_t index,
+                                                               accel_tflite_tensor *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_op_info(const accel_tflite_model *m, uint32_t index,
+                                                           accel_tflite_op *out);
+/* Tensor index of input / output k of an operator (-1 for an absent optional input). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_op_tensor(const accel_tflite_model *m, const accel_tflite_op *op,
+                                                             int is_output, uint32_t k, int32_t *tensor);
+/* Tensor index of graph input / output k. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_graph_tensor(const accel_tflite_model *m, int is_output,
+                                                                uint32_t k, uint32_t *tensor);
+/* "FULLY_CONNECTED", ... for the codes above and a few more; NULL for others. */
+ACCELDEF const char *accel_tflite_op_name(int32_t code);
+/* Float32 bits of scale k of a tensor (per-channel scales). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_tensor_scale(const accel_tflite_model *m,
+                                                                const accel_tflite_tensor *t, uint32_t k,
+                                                                uint32_t *bits, int32_t *zero_point);
+
+/* ---- @tflite.plan: the arena
+ * accel_tflite_check: ACCEL_OK when every operator is one this build runs, with types, shapes,
+ *   quantization and options it accepts; otherwise the status (ACCEL_E_UNSUPPORTED for an
+ *   operator or variant not implemented, ACCEL_E_TFLITE_* for an inconsistent one) and, when
+ *   op/code are not NULL, the operator's index and builtin code.
+ * accel_tflite_work_size: bytes of the plan table (the start of the arena): planning needs no
+ *   other memory. accel_tflite_arena_size plans in `work` (at least that many bytes, 4-byte
+ *   aligned; the arena you will use is fine) and gives the whole arena's size. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *op, int32_t *code);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_work_size(const accel_tflite_model *m, size_t *bytes);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_arena_size(const accel_tflite_model *m, void *work,
+                                                              size_t work_len, size_t *bytes);
+
+/* ---- @tflite.run: a runnable model on caller memory ---- */
+/* Called after each operator, once per output tensor (op index, builtin code, the tensor's
+ * description, its data). It must not call into the same accel_tflite. */
+typedef void (*accel_tflite_op_fn)(void *user, uint32_t op_index, int32_t code, uint32_t tensor,
+                                   const accel_tflite_tensor *t, const void *data);
+
+typedef struct accel_tflite {
+    const accel_tflite_model *model;
+    uint8_t *arena;
+    size_t arena_len, arena_used;
+    accel_tflite_op_fn on_op; /* optional, set after init */
+    void *user;
+    uint32_t bad_op;          /* the operator a failed check or invoke stopped at */
+    int32_t bad_code;         /* its builtin code */
+} accel_tflite;
+
+/* Check, plan and lay out; variable tensors start reset. arena: 4-byte aligned (ACCEL_E_ALIGN),
+ * at least accel_tflite_arena_size bytes (ACCEL_E_BUFFER_TOO_SMALL). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_model *m,
+                                                        void *arena, size_t arena_len);
+/* Copy graph input k in (len must equal its bytes: ACCEL_E_ARG). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_set_input(accel_tflite *rt, uint32_t k, const void *data,
+                                                             size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_invoke(accel_tflite *rt);
+/* Copy graph output k out (*len its bytes; ACCEL_E_BUFFER_TOO_SMALL when cap is short). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_get_output(const accel_tflite *rt, uint32_t k, void *out,
+                                                              size_t cap, size_t *len);
+/* Data of any tensor: in the arena (valid until its bytes are reused by a later operator) or
+ * in the model. ACCEL_E_EMPTY for a tensor that has no data (unused). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_tensor_data(const accel_tflite *rt, uint32_t tensor,
+                                                               const uint8_t **data, size_t *bytes);
+/* Variable tensors back to their initial value (int8: the zero point; others: 0). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_reset(accel_tflite *rt);
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_NO_TFLITE */
+
 /* ---- deprecated names (0.1.0 renamed them for one vocabulary; they go in 0.2.0) ----
  * Define ACCEL_NO_DEPRECATED to hide them. One old name cannot be kept: the type
  * accel_edgetpu_model now names the Edge TPU device model (it was the compiled package, now
@@ -3646,6 +3838,17 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_MAC_GROUPS: return "ACCEL_E_MAC_GROUPS: channels inconsistent with groups or depth multiplier";
     case ACCEL_E_MAC_EMPTY_WINDOW: return "ACCEL_E_MAC_EMPTY_WINDOW: pool window has no in-image tap";
     case ACCEL_E_MAC_DEPTH: return "ACCEL_E_MAC_DEPTH: depth above the exact int32 limit";
+    case ACCEL_E_TFLITE_VERSION: return "ACCEL_E_TFLITE_VERSION: model schema version is not 3";
+    case ACCEL_E_TFLITE_SUBGRAPH: return "ACCEL_E_TFLITE_SUBGRAPH: no usable subgraph";
+    case ACCEL_E_TFLITE_TENSOR_INDEX: return "ACCEL_E_TFLITE_TENSOR_INDEX: tensor index out of range";
+    case ACCEL_E_TFLITE_SHAPE: return "ACCEL_E_TFLITE_SHAPE: bad tensor shape for the model or operator";
+    case ACCEL_E_TFLITE_TYPE: return "ACCEL_E_TFLITE_TYPE: unknown or mismatched tensor type";
+    case ACCEL_E_TFLITE_BUFFER: return "ACCEL_E_TFLITE_BUFFER: bad buffer index or data size";
+    case ACCEL_E_TFLITE_QUANT: return "ACCEL_E_TFLITE_QUANT: bad or missing quantization";
+    case ACCEL_E_TFLITE_OPCODE: return "ACCEL_E_TFLITE_OPCODE: bad operator code";
+    case ACCEL_E_TFLITE_OPTIONS: return "ACCEL_E_TFLITE_OPTIONS: bad operator options";
+    case ACCEL_E_TFLITE_GRAPH: return "ACCEL_E_TFLITE_GRAPH: tensor read before written or written twice";
+    case ACCEL_E_TFLITE_ARITY: return "ACCEL_E_TFLITE_ARITY: operator input or output missing";
 #endif
 
     case ACCEL_STATUS_MIN_: break;
@@ -15868,6 +16071,1440 @@ ACCELDEF accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_byte
 }
 #endif
 #endif /* ACCEL_NO_MAC */
+
+/* ============================================================================================
+ * SECTION: tflite (implementation)
+ * ============================================================================================ */
+#ifndef ACCEL_NO_TFLITE
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* ---------------------------------------------------------------- @tflite.open: validation */
+/* Schema field numbers (a union takes two: its type, then its value). */
+#define ACCEL__TFL_MODEL_VERSION 0u
+#define ACCEL__TFL_MODEL_OPCODES 1u
+#define ACCEL__TFL_MODEL_SUBGRAPHS 2u
+#define ACCEL__TFL_MODEL_DESCRIPTION 3u
+#define ACCEL__TFL_MODEL_BUFFERS 4u
+#define ACCEL__TFL_SG_TENSORS 0u
+#define ACCEL__TFL_SG_INPUTS 1u
+#define ACCEL__TFL_SG_OUTPUTS 2u
+#define ACCEL__TFL_SG_OPERATORS 3u
+#define ACCEL__TFL_MAX_ENTRIES 65535u /* tensors + operators: the plan keeps lives in 16 bits */
+
+static size_t accel__tfl_type_size(int type)
+{
+    switch (type) {
+    case ACCEL_TFLITE_FLOAT32: case ACCEL_TFLITE_INT32: return 4;
+    case ACCEL_TFLITE_UINT8: case ACCEL_TFLITE_INT8: case ACCEL_TFLITE_BOOL: return 1;
+    case ACCEL_TFLITE_INT16: return 2;
+    case ACCEL_TFLITE_INT64: return 8;
+    default: return 0;
+    }
+}
+
+static int32_t accel__tfl_s32(uint32_t u)
+{
+    return (u & 0x80000000UL) ? -(int32_t)(uint32_t)(~u) - 1 : (int32_t)u;
+}
+
+/* Table k of a vector of tables that starts at vec. */
+static accel_status accel__tfl_table(const accel_tflite_model *m, size_t vec, uint32_t k, accel_fb_table *t)
+{
+    size_t p;
+    accel_status st = accel_fb_elem(m->buf, m->len, vec, k, &p);
+    if (st == ACCEL_OK) st = accel_fb_table_at(t, m->buf, m->len, p);
+    return st;
+}
+
+static accel_status accel__tfl_buffer(const accel_tflite_model *m, uint32_t index, accel_fb_view *data)
+{
+    accel_fb_table b;
+    uint64_t off, size;
+    accel_status st = accel__tfl_table(m, m->buffers_, index, &b);
+    if (st == ACCEL_OK) st = accel_fb_bytes(&b, 0, data);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&b, 1, 8, 0, &off);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&b, 2, 8, 0, &size);
+    if (st != ACCEL_OK) return st;
+    if (off > 1u) { /* data stored after the flatbuffer (models over 2 GB), offset from its start */
+        if (data->p || off > (uint64_t)m->len || size > (uint64_t)m->len - off) return ACCEL_E_TFLITE_BUFFER;
+        data->p = m->buf + (size_t)off;
+        data->len = (size_t)size;
+    }
+    if (data->len == 0) data->p = NULL;
+    return ACCEL_OK;
+}
+
+static int accel__tfl_zp_ok(int type, int64_t zp)
+{
+    switch (type) {
+    case ACCEL_TFLITE_INT8: return zp >= -128 && zp <= 127;
+    case ACCEL_TFLITE_UINT8: return zp >= 0 && zp <= 255;
+    case ACCEL_TFLITE_INT16: return zp >= -32768 && zp <= 32767;
+    default: return zp >= -2147483647L - 1 && zp <= 2147483647L;
+    }
+}
+
+static accel_status accel__tfl_quant(const accel_tflite_model *m, const accel_fb_table *tt, accel_tflite_tensor *out)
+{
+    accel_fb_table q;
+    int present;
+    size_t sp, zp;
+    uint32_t ns, nz, k;
+    int32_t qd;
+    accel_status st = accel_fb_subtable(tt, 4, &q, &present);
+    (void)m;
+    if (st != ACCEL_OK || !present) return st;
+    st = accel_fb_vector(&q, 2, 4, &sp, &ns);
+    if (st == ACCEL_OK) st = accel_fb_vector(&q, 3, 8, &zp, &nz);
+    if (st == ACCEL_OK) st = accel_fb_i32(&q, 6, 0, &qd);
+    if (st != ACCEL_OK) return st;
+    if (ns == 0) return ACCEL_OK; /* min/max only, or nothing: not quantized */
+    if (nz != ns) return ACCEL_E_TFLITE_QUANT;
+    for (k = 0; k < ns; k++) {
+        uint32_t bits = accel_load_u32le(q.buf + sp + 4u * k);
+        int64_t z = (int64_t)accel_load_u64le(q.buf + zp + 8u * k);
+        /* a scale is a finite float >= 0 (sign clear, exponent not all ones) */
+        if ((bits & 0x80000000UL) || (bits & 0x7F800000UL) == 0x7F800000UL) return ACCEL_E_TFLITE_QUANT;
+        if (!accel__tfl_zp_ok(out->type, z)) return ACCEL_E_TFLITE_QUANT;
+    }
+    /* the axis is checked where an operator uses per-channel values (a bias keeps its filter's) */
+    if (qd < 0) return ACCEL_E_TFLITE_QUANT;
+    out->n_scales = ns;
+    out->scale_bits = accel_load_u32le(q.buf + sp);
+    out->zero_point = (int32_t)(int64_t)accel_load_u64le(q.buf + zp);
+    out->quantized_dimension = qd;
+    out->scales_ = sp;
+    out->zero_points_ = zp;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_tensor_info(const accel_tflite_model *m, uint32_t index,
+                                               accel_tflite_tensor *out)
+{
+    accel_fb_table t;
+    size_t sp;
+    uint32_t n, k, buffer;
+    uint64_t v, elems = 1;
+    size_t es;
+    accel_fb_view data;
+    accel_status st;
+    if (!m || !out) return ACCEL_E_NULL;
+    if (index >= m->n_tensors) return ACCEL_E_TFLITE_TENSOR_INDEX;
+    ACCEL_MEMSET(out, 0, sizeof *out);
+    st = accel__tfl_table(m, m->tensors_, index, &t);
+    if (st == ACCEL_OK) st = accel_fb_vector(&t, 0, 4, &sp, &n);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&t, 1, 1, 0, &v);
+    if (st != ACCEL_OK) return st;
+    out->type = (int)v;
+    es = accel__tfl_type_size(out->type);
+    if (es == 0) return ACCEL_E_TFLITE_TYPE;
+    if (n > ACCEL_TFLITE_MAX_DIMS) return ACCEL_E_TFLITE_SHAPE;
+    out->ndims = n;
+    for (k = 0; k < n; k++) {
+        int32_t d = accel__tfl_s32(accel_load_u32le(t.buf + sp + 4u * k));
+        if (d < 0) return ACCEL_E_TFLITE_SHAPE;
+        out->dims[k] = d;
+        elems *= (uint64_t)d;
+        if (elems > 0xFFFFFFFFUL / es) return ACCEL_E_TFLITE_SHAPE;
+    }
+    out->elements = (uint32_t)elems;
+    out->bytes = (uint32_t)(elems * es);
+    st = accel_fb_string(&t, 3, &out->name);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&t, 5, 1, 0, &v);
+    if (st != ACCEL_OK) return st;
+    out->is_variable = v != 0;
+    st = accel_fb_scalar(&t, 2, 4, 0, &v);
+    if (st != ACCEL_OK) return st;
+    buffer = (uint32_t)v;
+    if (buffer >= m->n_buffers) return ACCEL_E_TFLITE_BUFFER;
+    st = accel__tfl_buffer(m, buffer, &data);
+    if (st != ACCEL_OK) return st;
+    if (data.p && data.len != out->bytes) return ACCEL_E_TFLITE_BUFFER;
+    out->data = data.p;
+    return accel__tfl_quant(m, &t, out);
+}
+
+ACCELDEF accel_status accel_tflite_tensor_scale(const accel_tflite_model *m, const accel_tflite_tensor *t,
+                                                uint32_t k, uint32_t *bits, int32_t *zero_point)
+{
+    if (!m || !t || !bits || !zero_point) return ACCEL_E_NULL;
+    if (k >= t->n_scales) return ACCEL_E_ARG;
+    *bits = accel_load_u32le(m->buf + t->scales_ + 4u * k);
+    *zero_point = (int32_t)(int64_t)accel_load_u64le(m->buf + t->zero_points_ + 8u * k);
+    return ACCEL_OK;
+}
+
+/* The BuiltinOptions union type each known operator carries (0: none expected). */
+static int accel__tfl_options_type(int32_t code)
+{
+    switch (code) {
+    case ACCEL_TFLITE_OP_CONV_2D: return 1;
+    case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D: return 2;
+    case ACCEL_TFLITE_OP_AVERAGE_POOL_2D: case ACCEL_TFLITE_OP_MAX_POOL_2D: return 5;
+    case ACCEL_TFLITE_OP_SVDF: return 6;
+    case ACCEL_TFLITE_OP_FULLY_CONNECTED: return 8;
+    case ACCEL_TFLITE_OP_SOFTMAX: return 9;
+    case ACCEL_TFLITE_OP_CONCATENATION: return 10;
+    case ACCEL_TFLITE_OP_ADD: return 11;
+    case ACCEL_TFLITE_OP_RESHAPE: return 17;
+    case ACCEL_TFLITE_OP_MUL: return 21;
+    case ACCEL_TFLITE_OP_DEQUANTIZE: return 38;
+    case ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return 71;
+    default: return -1; /* not checked */
+    }
+}
+
+static accel_status accel__tfl_opcode(const accel_tflite_model *m, uint32_t index, int32_t *code)
+{
+    accel_fb_table t;
+    uint64_t dep;
+    int32_t bc, d;
+    accel_status st = accel__tfl_table(m, m->opcodes_, index, &t);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&t, 0, 1, 0, &dep);
+    if (st == ACCEL_OK) st = accel_fb_i32(&t, 3, 0, &bc);
+    if (st != ACCEL_OK) return st;
+    d = (dep & 0x80u) ? (int32_t)dep - 256 : (int32_t)dep;
+    /* codes above 127 live only in builtin_code; the old byte then holds 127 */
+    if (d < 0 || bc < 0) return ACCEL_E_TFLITE_OPCODE;
+    if (bc > 127 && d != 127) return ACCEL_E_TFLITE_OPCODE;
+    if (bc != 0 && bc <= 127 && bc != d) return ACCEL_E_TFLITE_OPCODE;
+    *code = bc > d ? bc : d;
+    return ACCEL_OK;
+}
+
+static accel_status accel__tfl_index_list(const accel_tflite_model *m, size_t pos, uint32_t n, int allow_absent)
+{
+    uint32_t k;
+    for (k = 0; k < n; k++) {
+        int32_t v = accel__tfl_s32(accel_load_u32le(m->buf + pos + 4u * k));
+        if (v == -1 && allow_absent) continue;
+        if (v < 0 || (uint32_t)v >= m->n_tensors) return ACCEL_E_TFLITE_TENSOR_INDEX;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_op_info(const accel_tflite_model *m, uint32_t index, accel_tflite_op *out)
+{
+    accel_fb_table t;
+    uint64_t v;
+    size_t ip;
+    uint32_t n_im;
+    int want;
+    accel_status st;
+    if (!m || !out) return ACCEL_E_NULL;
+    if (index >= m->n_ops) return ACCEL_E_ARG;
+    ACCEL_MEMSET(out, 0, sizeof *out);
+    st = accel__tfl_table(m, m->ops_, index, &t);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&t, 0, 4, 0, &v);
+    if (st != ACCEL_OK) return st;
+    if (v >= m->n_opcodes) return ACCEL_E_TFLITE_OPCODE;
+    st = accel__tfl_opcode(m, (uint32_t)v, &out->code);
+    if (st == ACCEL_OK) st = accel_fb_vector(&t, 1, 4, &out->inputs_, &out->n_inputs);
+    if (st == ACCEL_OK) st = accel_fb_vector(&t, 2, 4, &out->outputs_, &out->n_outputs);
+    if (st == ACCEL_OK) st = accel_fb_vector(&t, 8, 4, &ip, &n_im);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&t, 3, 1, 0, &v);
+    if (st != ACCEL_OK) return st;
+    out->n_intermediates = n_im;
+    st = accel__tfl_index_list(m, out->inputs_, out->n_inputs, 1);
+    if (st == ACCEL_OK) st = accel__tfl_index_list(m, out->outputs_, out->n_outputs, 0);
+    if (st == ACCEL_OK) st = accel__tfl_index_list(m, ip, n_im, 0);
+    if (st != ACCEL_OK) return st;
+    out->options_type = (int)v;
+    st = accel_fb_subtable(&t, 4, &out->options_, &out->has_options_);
+    if (st != ACCEL_OK) return st;
+    if (out->has_options_ && out->options_type == 0) return ACCEL_E_TFLITE_OPTIONS;
+    if (!out->has_options_ && out->options_type != 0) return ACCEL_E_TFLITE_OPTIONS;
+    want = accel__tfl_options_type(out->code);
+    if (want >= 0 && out->options_type != 0 && out->options_type != want) return ACCEL_E_TFLITE_OPTIONS;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_op_tensor(const accel_tflite_model *m, const accel_tflite_op *op,
+                                             int is_output, uint32_t k, int32_t *tensor)
+{
+    if (!m || !op || !tensor) return ACCEL_E_NULL;
+    if (k >= (is_output ? op->n_outputs : op->n_inputs)) {
+        *tensor = -1; /* an optional input left off the end of the list */
+        return ACCEL_OK;
+    }
+    *tensor = accel__tfl_s32(accel_load_u32le(m->buf + (is_output ? op->outputs_ : op->inputs_) + 4u * k));
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_graph_tensor(const accel_tflite_model *m, int is_output, uint32_t k,
+                                                uint32_t *tensor)
+{
+    if (!m || !tensor) return ACCEL_E_NULL;
+    if (k >= (is_output ? m->n_outputs : m->n_inputs)) return ACCEL_E_ARG;
+    *tensor = accel_load_u32le(m->buf + (is_output ? m->outputs_ : m->inputs_) + 4u * k);
+    return ACCEL_OK;
+}
+
+ACCELDEF const char *accel_tflite_op_name(int32_t code)
+{
+    static const struct { int16_t code; const char *name; } names[] = {
+        {0, "ADD"}, {1, "AVERAGE_POOL_2D"}, {2, "CONCATENATION"}, {3, "CONV_2D"},
+        {4, "DEPTHWISE_CONV_2D"}, {5, "DEPTH_TO_SPACE"}, {6, "DEQUANTIZE"}, {8, "FLOOR"},
+        {9, "FULLY_CONNECTED"}, {11, "L2_NORMALIZATION"}, {12, "L2_POOL_2D"}, {14, "LOGISTIC"},
+        {16, "LSTM"}, {17, "MAX_POOL_2D"}, {18, "MUL"}, {19, "RELU"}, {21, "RELU6"},
+        {22, "RESHAPE"}, {23, "RESIZE_BILINEAR"}, {25, "SOFTMAX"}, {26, "SPACE_TO_DEPTH"},
+        {27, "SVDF"}, {28, "TANH"}, {32, "CUSTOM"}, {34, "PAD"}, {39, "TRANSPOSE"}, {40, "MEAN"},
+        {41, "SUB"}, {42, "DIV"}, {43, "SQUEEZE"}, {44, "UNIDIRECTIONAL_SEQUENCE_LSTM"},
+        {45, "STRIDED_SLICE"}, {49, "SPLIT"}, {53, "CAST"}, {55, "MAXIMUM"}, {57, "MINIMUM"},
+        {60, "PADV2"}, {67, "TRANSPOSE_CONV"}, {70, "EXPAND_DIMS"}, {83, "PACK"},
+        {97, "RESIZE_NEAREST_NEIGHBOR"}, {98, "LEAKY_RELU"}, {114, "QUANTIZE"},
+        {117, "HARD_SWISH"}};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].code == code) return names[i].name;
+    return NULL;
+}
+
+ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *buf, size_t len)
+{
+    accel_fb_table root, sg;
+    uint32_t k, j;
+    uint64_t ver;
+    size_t pos;
+    accel_status st;
+    if (!m || !buf) return ACCEL_E_NULL;
+    ACCEL_MEMSET(m, 0, sizeof *m);
+    m->buf = buf;
+    m->len = len;
+    st = accel_fb_root(&root, buf, len);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&root, ACCEL__TFL_MODEL_VERSION, 4, 0, &ver);
+    if (st != ACCEL_OK) return st;
+    if (ver != 3u) return ACCEL_E_TFLITE_VERSION;
+    m->version = (uint32_t)ver;
+    st = accel_fb_vector(&root, ACCEL__TFL_MODEL_OPCODES, 4, &m->opcodes_, &m->n_opcodes);
+    if (st == ACCEL_OK) st = accel_fb_vector(&root, ACCEL__TFL_MODEL_SUBGRAPHS, 4, &pos, &m->n_subgraphs);
+    if (st == ACCEL_OK) st = accel_fb_vector(&root, ACCEL__TFL_MODEL_BUFFERS, 4, &m->buffers_, &m->n_buffers);
+    if (st == ACCEL_OK) st = accel_fb_string(&root, ACCEL__TFL_MODEL_DESCRIPTION, &m->description);
+    if (st != ACCEL_OK) return st;
+    if (m->n_subgraphs == 0) return ACCEL_E_TFLITE_SUBGRAPH;
+    st = accel__tfl_table(m, pos, 0, &sg);
+    if (st == ACCEL_OK) st = accel_fb_vector(&sg, ACCEL__TFL_SG_TENSORS, 4, &m->tensors_, &m->n_tensors);
+    if (st == ACCEL_OK) st = accel_fb_vector(&sg, ACCEL__TFL_SG_INPUTS, 4, &m->inputs_, &m->n_inputs);
+    if (st == ACCEL_OK) st = accel_fb_vector(&sg, ACCEL__TFL_SG_OUTPUTS, 4, &m->outputs_, &m->n_outputs);
+    if (st == ACCEL_OK) st = accel_fb_vector(&sg, ACCEL__TFL_SG_OPERATORS, 4, &m->ops_, &m->n_ops);
+    if (st != ACCEL_OK) return st;
+    if (!m->tensors_ || !m->ops_ || m->n_outputs == 0) return ACCEL_E_TFLITE_SUBGRAPH;
+    if ((uint64_t)m->n_tensors + m->n_ops > ACCEL__TFL_MAX_ENTRIES) return ACCEL_E_TOO_LONG;
+    st = accel__tfl_index_list(m, m->inputs_, m->n_inputs, 0);
+    if (st == ACCEL_OK) st = accel__tfl_index_list(m, m->outputs_, m->n_outputs, 0);
+    if (st != ACCEL_OK) return st;
+    for (k = 0; k < m->n_opcodes; k++) {
+        int32_t code;
+        st = accel__tfl_opcode(m, k, &code);
+        if (st != ACCEL_OK) return st;
+    }
+    for (k = 0; k < m->n_tensors; k++) {
+        accel_tflite_tensor t;
+        st = accel_tflite_tensor_info(m, k, &t);
+        if (st != ACCEL_OK) return st;
+    }
+    /* the graph: each tensor an operator writes is written once, by one operator, and is not
+     * constant or a graph input; each tensor read is constant, variable, a graph input or
+     * written by an earlier operator */
+    for (k = 0; k < m->n_ops; k++) {
+        accel_tflite_op op;
+        st = accel_tflite_op_info(m, k, &op);
+        if (st != ACCEL_OK) return st;
+        for (j = 0; j < op.n_outputs + op.n_inputs; j++) {
+            int is_out = j < op.n_outputs;
+            int32_t ti;
+            uint32_t p, q;
+            int found = 0;
+            accel_tflite_tensor t;
+            st = accel_tflite_op_tensor(m, &op, is_out, is_out ? j : j - op.n_outputs, &ti);
+            if (st != ACCEL_OK) return st;
+            if (ti < 0) continue;
+            st = accel_tflite_tensor_info(m, (uint32_t)ti, &t);
+            if (st != ACCEL_OK) return st;
+            if (t.data || t.is_variable) {
+                if (is_out && t.data) return ACCEL_E_TFLITE_GRAPH;
+                continue;
+            }
+            for (q = 0; q < m->n_inputs && !found; q++)
+                found = accel_load_u32le(m->buf + m->inputs_ + 4u * q) == (uint32_t)ti;
+            if (is_out && found) return ACCEL_E_TFLITE_GRAPH;
+            /* writers among the other operators (outputs of earlier ones for a read) */
+            for (p = 0; p < (is_out ? m->n_ops : k) && (is_out || !found); p++) {
+                accel_tflite_op o2;
+                uint32_t r;
+                if (is_out && p == k) continue;
+                st = accel_tflite_op_info(m, p, &o2);
+                if (st != ACCEL_OK) return st;
+                for (r = 0; r < o2.n_outputs; r++) {
+                    if (accel_load_u32le(m->buf + o2.outputs_ + 4u * r) != (uint32_t)ti) continue;
+                    if (is_out) return ACCEL_E_TFLITE_GRAPH;
+                    found = 1;
+                }
+            }
+            if (!is_out && !found) return ACCEL_E_TFLITE_GRAPH;
+        }
+    }
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- @tflite.ops: kernels */
+/* A kernel runs in two modes: check (rt NULL: validate types, shapes, quantization and options,
+ * and say how much scratch it needs) and run. Both take the same path up to the arithmetic, so
+ * what check accepted is exactly what run computes on. */
+typedef struct accel__tfl_ent {
+    uint32_t off;  /* byte offset in the data area; ACCEL__TFL_NONE: no memory */
+    uint32_t size; /* bytes, a multiple of 4 */
+    uint16_t first, last;
+} accel__tfl_ent;
+#define ACCEL__TFL_NONE 0xFFFFFFFFUL
+
+typedef struct accel__tfl_ctx {
+    const accel_tflite_model *m;
+    accel_tflite *rt; /* NULL: check mode */
+    accel_tflite_op op;
+    uint32_t index;
+    uint8_t *scratch; /* run mode: this operator's scratch */
+    size_t scratch_len;
+    size_t scratch_need; /* check mode: what the kernel asks for */
+} accel__tfl_ctx;
+
+typedef struct accel__tfl_io {
+    accel_tflite_tensor t;
+    int32_t index;     /* -1: absent */
+    const uint8_t *in; /* run mode: the data */
+    uint8_t *out;      /* run mode: the data when it is writable (not constant) */
+} accel__tfl_io;
+
+static accel__tfl_ent *accel__tfl_ents(const accel_tflite *rt)
+{
+    return (accel__tfl_ent *)(void *)rt->arena;
+}
+
+static size_t accel__tfl_table_bytes(const accel_tflite_model *m)
+{
+    return sizeof(accel__tfl_ent) * ((size_t)m->n_tensors + m->n_ops);
+}
+
+static accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_out, uint32_t k, accel__tfl_io *io)
+{
+    accel_status st = accel_tflite_op_tensor(c->m, &c->op, is_out, k, &io->index);
+    io->in = NULL;
+    io->out = NULL;
+    if (st != ACCEL_OK) return st;
+    if (io->index < 0) {
+        ACCEL_MEMSET(&io->t, 0, sizeof io->t);
+        return ACCEL_OK;
+    }
+    st = accel_tflite_tensor_info(c->m, (uint32_t)io->index, &io->t);
+    if (st != ACCEL_OK || !c->rt) return st;
+    if (io->t.data) {
+        io->in = io->t.data;
+    } else {
+        const accel__tfl_ent *e = accel__tfl_ents(c->rt) + io->index;
+        if (e->off == ACCEL__TFL_NONE) return ACCEL_E_STATE;
+        io->out = c->rt->arena + accel__tfl_table_bytes(c->m) + e->off;
+        io->in = io->out;
+    }
+    return ACCEL_OK;
+}
+
+/* Required input (present, of one of the types in the mask 1 << type). */
+static accel_status accel__tfl_need(const accel__tfl_ctx *c, int is_out, uint32_t k, uint32_t types,
+                                    accel__tfl_io *io)
+{
+    accel_status st = accel__tfl_get(c, is_out, k, io);
+    if (st != ACCEL_OK) return st;
+    if (io->index < 0) return ACCEL_E_TFLITE_ARITY;
+    if (!((types >> io->t.type) & 1u)) return ACCEL_E_UNSUPPORTED;
+    if (is_out && c->rt && !io->out) return ACCEL_E_TFLITE_GRAPH;
+    return ACCEL_OK;
+}
+#define ACCEL__TFL_T(x) (1UL << ACCEL_TFLITE_##x)
+
+static accel_status accel__tfl_opt(const accel__tfl_ctx *c, unsigned field, unsigned size, uint64_t def,
+                                   uint64_t *v)
+{
+    if (!c->op.has_options_) {
+        *v = def;
+        return ACCEL_OK;
+    }
+    return accel_fb_scalar(&c->op.options_, field, size, def, v);
+}
+
+static accel_status accel__tfl_opt_i32(const accel__tfl_ctx *c, unsigned field, int32_t def, int32_t *v)
+{
+    uint64_t u;
+    accel_status st = accel__tfl_opt(c, field, 4, (uint32_t)def, &u);
+    *v = accel__tfl_s32((uint32_t)u);
+    return st;
+}
+
+static double accel__tfl_f64(uint32_t bits)
+{
+    float f;
+    ACCEL_MEMCPY(&f, &bits, 4);
+    return (double)f;
+}
+
+static float accel__tfl_f32(uint32_t bits)
+{
+    float f;
+    ACCEL_MEMCPY(&f, &bits, 4);
+    return f;
+}
+
+/* QuantizeMultiplier of a real multiplier (the tensors' scales through double arithmetic). */
+static accel_status accel__tfl_qmul(double real, int32_t *mult, int32_t *shift)
+{
+    accel_status st = accel_mac_quantize_multiplier(real, mult, shift);
+    return st == ACCEL_OK ? ACCEL_OK : ACCEL_E_TFLITE_QUANT;
+}
+
+static int accel__tfl_qrange(int type, int32_t *lo, int32_t *hi)
+{
+    switch (type) {
+    case ACCEL_TFLITE_INT8: *lo = -128; *hi = 127; return 1;
+    case ACCEL_TFLITE_UINT8: *lo = 0; *hi = 255; return 1;
+    case ACCEL_TFLITE_INT16: *lo = -32768; *hi = 32767; return 1;
+    case ACCEL_TFLITE_INT32: *lo = -2147483647L - 1; *hi = 2147483647L; return 1;
+    default: return 0;
+    }
+}
+
+/* zero_point + round(f / scale) in float, half away from zero (TFLite's Quantize helper). */
+static accel_status accel__tfl_quantize1(const accel_tflite_tensor *o, float f, int32_t *q)
+{
+    float x = f / accel__tfl_f32(o->scale_bits);
+    int32_t t;
+    float fr;
+    if (!(x > -2147483648.0f && x < 2147483648.0f)) return ACCEL_E_TFLITE_QUANT;
+    t = (int32_t)x;
+    fr = x - (float)t;
+    if (fr >= 0.5f) t++;
+    else if (fr <= -0.5f) t--;
+    *q = o->zero_point + t;
+    return ACCEL_OK;
+}
+
+/* Fused activation: NONE 0, RELU 1, RELU_N1_TO_1 2, RELU6 3 (CalculateActivationRangeQuantized). */
+static accel_status accel__tfl_act(uint64_t act, const accel_tflite_tensor *o, int32_t *mn, int32_t *mx)
+{
+    int32_t t;
+    accel_status st = ACCEL_OK;
+    if (!accel__tfl_qrange(o->type, mn, mx)) return ACCEL_E_UNSUPPORTED;
+    if (act == 0) return ACCEL_OK;
+    if (act > 3) return ACCEL_E_UNSUPPORTED;
+    if (o->n_scales == 0 || o->scale_bits == 0) return ACCEL_E_TFLITE_QUANT;
+    st = accel__tfl_quantize1(o, act == 2 ? -1.0f : 0.0f, &t);
+    if (st != ACCEL_OK) return st;
+    if (t > *mn) *mn = t;
+    if (act == 1) return ACCEL_OK;
+    st = accel__tfl_quantize1(o, act == 2 ? 1.0f : 6.0f, &t);
+    if (st == ACCEL_OK && t < *mx) *mx = t;
+    return st;
+}
+
+/* Scales must be there (and > 0) where a kernel divides by them. */
+static accel_status accel__tfl_quantized(const accel_tflite_tensor *t)
+{
+    if (t->n_scales == 0 || (t->scale_bits & 0x7FFFFFFFUL) == 0) return ACCEL_E_TFLITE_QUANT;
+    return ACCEL_OK;
+}
+
+static size_t accel__tfl_align4(size_t n)
+{
+    return (n + 3u) & ~(size_t)3u;
+}
+
+/* The scratch a kernel uses: check mode adds up the request, run mode hands out the bytes. */
+static uint8_t *accel__tfl_take(accel__tfl_ctx *c, size_t *used, size_t n)
+{
+    uint8_t *p = NULL;
+    n = accel__tfl_align4(n);
+    if (c->rt && *used + n <= c->scratch_len) p = c->scratch + *used;
+    *used += n;
+    if (!c->rt) c->scratch_need = *used;
+    return p;
+}
+
+static uint32_t accel__tfl_dim(const accel_tflite_tensor *t, uint32_t k)
+{
+    return (uint32_t)t->dims[k];
+}
+
+/* Per-channel (or per-tensor) output multipliers of a conv / FC filter, and the bias copied to
+ * aligned memory (model buffers need no alignment). */
+static accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const accel__tfl_io *in, const accel__tfl_io *w,
+                                          const accel__tfl_io *bias, const accel__tfl_io *out,
+                                          uint32_t channels, uint32_t qdim, uint64_t act, size_t *used,
+                                          accel_mac_quant *q, const int32_t **bias_out)
+{
+    int32_t *mult, *shift, *b;
+    uint32_t k;
+    accel_status st;
+    if (accel__tfl_quantized(&in->t) || accel__tfl_quantized(&w->t) || accel__tfl_quantized(&out->t))
+        return ACCEL_E_TFLITE_QUANT;
+    if (w->t.n_scales != 1u && (w->t.n_scales != channels || (uint32_t)w->t.quantized_dimension != qdim))
+        return ACCEL_E_TFLITE_QUANT;
+    if (bias->index >= 0 && (bias->t.type != ACCEL_TFLITE_INT32 || bias->t.elements != channels))
+        return bias->t.type != ACCEL_TFLITE_INT32 ? ACCEL_E_UNSUPPORTED : ACCEL_E_TFLITE_SHAPE;
+    ACCEL_MEMSET(q, 0, sizeof *q);
+    q->dtype = in->t.type == ACCEL_TFLITE_UINT8 ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8;
+    q->input_offset = -in->t.zero_point;
+    q->filter_offset = -w->t.zero_point;
+    q->output_offset = out->t.zero_point;
+    q->count = channels;
+    q->rounding = ACCEL_MAC_ROUND_DOUBLE;
+    st = accel__tfl_act(act, &out->t, &q->act_min, &q->act_max);
+    if (st != ACCEL_OK) return st;
+    mult = (int32_t *)(void *)accel__tfl_take(c, used, 4u * (size_t)channels);
+    shift = (int32_t *)(void *)accel__tfl_take(c, used, 4u * (size_t)channels);
+    b = (int32_t *)(void *)accel__tfl_take(c, used, bias->index >= 0 ? 4u * (size_t)channels : 0u);
+    *bias_out = NULL;
+    if (!c->rt) return ACCEL_OK;
+    if (!mult || !shift) return ACCEL_E_STATE;
+    for (k = 0; k < channels; k++) {
+        uint32_t sb = w->t.scale_bits;
+        int32_t zp;
+        double real;
+        if (w->t.n_scales > 1u) {
+            st = accel_tflite_tensor_scale(c->m, &w->t, k, &sb, &zp);
+            if (st != ACCEL_OK) return st;
+        }
+        real = accel__tfl_f64(in->t.scale_bits) * accel__tfl_f64(sb) / accel__tfl_f64(out->t.scale_bits);
+        st = accel__tfl_qmul(real, &mult[k], &shift[k]);
+        if (st != ACCEL_OK) return st;
+    }
+    if (bias->index >= 0) {
+        if (!b) return ACCEL_E_STATE;
+        for (k = 0; k < channels; k++) b[k] = accel__tfl_s32(accel_load_u32le(bias->in + 4u * k));
+        *bias_out = b;
+    }
+    q->multiplier = mult;
+    q->shift = shift;
+    return ACCEL_OK;
+}
+
+static accel_status accel__tfl_fc(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, w, bias, out;
+    accel_mac_quant q;
+    const int32_t *b;
+    uint64_t act, fmt;
+    uint32_t depth, units, batches;
+    size_t used = 0;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT8), &w);
+    if (st == ACCEL_OK) st = accel__tfl_get(c, 0, 2, &bias);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 1, 0, &fmt);
+    if (st != ACCEL_OK) return st;
+    if (fmt != 0) return ACCEL_E_UNSUPPORTED; /* shuffled weights */
+    if (w.t.ndims != 2 || c->op.n_outputs != 1) return ACCEL_E_TFLITE_SHAPE;
+    units = accel__tfl_dim(&w.t, 0);
+    depth = accel__tfl_dim(&w.t, 1);
+    if (depth == 0 || units == 0 || in.t.elements % depth != 0) return ACCEL_E_TFLITE_SHAPE;
+    batches = in.t.elements / depth;
+    if ((uint64_t)batches * units != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
+    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, units, 0, act, &used, &q, &b);
+    if (st != ACCEL_OK || !c->rt) return st;
+    return accel_mac_fully_connected(batches, depth, units, in.in, in.t.bytes, w.in, w.t.bytes, b,
+                                     b ? units : 0u, &q, out.out, out.t.bytes);
+}
+
+/* TFLite's output size and padding (ComputeOutSize, ComputePaddingWithOffset). */
+static accel_status accel__tfl_pad(uint64_t padding, uint32_t in, uint32_t k, uint32_t stride, uint32_t dil,
+                                   uint32_t out, uint32_t *pad)
+{
+    uint64_t eff = (uint64_t)(k - 1u) * dil + 1u, want, total;
+    if (k == 0 || stride == 0 || dil == 0) return ACCEL_E_TFLITE_OPTIONS;
+    if (padding == 0) want = ((uint64_t)in + stride - 1u) / stride;
+    else if (padding == 1) want = in + (uint64_t)stride < eff ? 0 : ((uint64_t)in + stride - eff) / stride;
+    else return ACCEL_E_TFLITE_OPTIONS;
+    if (want != out) return ACCEL_E_TFLITE_SHAPE;
+    total = out ? ((uint64_t)out - 1u) * stride + eff : 0;
+    total = total > in ? total - in : 0;
+    if (total / 2u > 65535u) return ACCEL_E_TFLITE_SHAPE;
+    *pad = (uint32_t)(total / 2u);
+    return ACCEL_OK;
+}
+
+/* Options of conv (kind 0), depthwise (1) and pools (2) into a mac geometry. */
+static accel_status accel__tfl_geom(accel__tfl_ctx *c, int kind, const accel_tflite_tensor *in,
+                                    const accel_tflite_tensor *w, const accel_tflite_tensor *out,
+                                    accel_mac_conv *g, uint64_t *act)
+{
+    uint64_t padding;
+    int32_t sw, sh, dw = 1, dh = 1, fw = 0, fh = 0;
+    accel_status st = accel__tfl_opt(c, 0, 1, 0, &padding);
+    if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 1, 0, &sw);
+    if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 2, 0, &sh);
+    if (kind == 0) {
+        if (st == ACCEL_OK) st = accel__tfl_opt(c, 3, 1, 0, act);
+        if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 4, 1, &dw);
+        if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 5, 1, &dh);
+    } else if (kind == 1) {
+        if (st == ACCEL_OK) st = accel__tfl_opt(c, 4, 1, 0, act);
+        if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 5, 1, &dw);
+        if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 6, 1, &dh);
+    } else {
+        if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 3, 0, &fw);
+        if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 4, 0, &fh);
+        if (st == ACCEL_OK) st = accel__tfl_opt(c, 5, 1, 0, act);
+    }
+    if (st != ACCEL_OK) return st;
+    if (sw <= 0 || sh <= 0 || dw <= 0 || dh <= 0 || fw < 0 || fh < 0 || sw > 65535 || sh > 65535 ||
+        dw > 65535 || dh > 65535 || fw > 65535 || fh > 65535)
+        return ACCEL_E_TFLITE_OPTIONS;
+    if (in->ndims != 4 || out->ndims != 4 || (w && w->ndims != 4)) return ACCEL_E_TFLITE_SHAPE;
+    ACCEL_MEMSET(g, 0, sizeof *g);
+    g->batches = accel__tfl_dim(in, 0);
+    g->in_h = accel__tfl_dim(in, 1);
+    g->in_w = accel__tfl_dim(in, 2);
+    g->in_c = accel__tfl_dim(in, 3);
+    g->out_h = accel__tfl_dim(out, 1);
+    g->out_w = accel__tfl_dim(out, 2);
+    g->out_c = accel__tfl_dim(out, 3);
+    g->k_h = w ? accel__tfl_dim(w, 1) : (uint32_t)fh;
+    g->k_w = w ? accel__tfl_dim(w, 2) : (uint32_t)fw;
+    g->stride_h = (uint32_t)sh;
+    g->stride_w = (uint32_t)sw;
+    g->dilation_h = (uint32_t)dh;
+    g->dilation_w = (uint32_t)dw;
+    if (accel__tfl_dim(out, 0) != g->batches) return ACCEL_E_TFLITE_SHAPE;
+    if (g->in_h > 65535u || g->in_w > 65535u || g->in_c > 65535u || g->out_c > 65535u || g->k_h > 65535u ||
+        g->k_w > 65535u)
+        return ACCEL_E_TFLITE_SHAPE;
+    st = accel__tfl_pad(padding, g->in_h, g->k_h, g->stride_h, g->dilation_h, g->out_h, &g->pad_top);
+    if (st == ACCEL_OK) st = accel__tfl_pad(padding, g->in_w, g->k_w, g->stride_w, g->dilation_w, g->out_w, &g->pad_left);
+    return st;
+}
+
+static accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
+{
+    accel__tfl_io in, w, bias, out;
+    accel_mac_quant q;
+    accel_mac_conv g;
+    const int32_t *b;
+    uint64_t act = 0;
+    size_t used = 0, need = 0;
+    uint8_t *scr;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT8), &w);
+    if (st == ACCEL_OK) st = accel__tfl_get(c, 0, 2, &bias);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st == ACCEL_OK) st = accel__tfl_geom(c, depthwise, &in.t, &w.t, &out.t, &g, &act);
+    if (st != ACCEL_OK) return st;
+    if (depthwise) {
+        if (accel__tfl_dim(&w.t, 0) != 1u || accel__tfl_dim(&w.t, 3) != g.out_c || g.in_c == 0 ||
+            g.out_c % g.in_c != 0)
+            return ACCEL_E_TFLITE_SHAPE;
+        g.depth_multiplier = g.out_c / g.in_c;
+    } else {
+        uint32_t wc = accel__tfl_dim(&w.t, 3);
+        if (accel__tfl_dim(&w.t, 0) != g.out_c || wc == 0 || g.in_c % wc != 0) return ACCEL_E_TFLITE_SHAPE;
+        g.groups = g.in_c / wc;
+        if (g.groups == 0 || g.out_c % g.groups != 0) return ACCEL_E_TFLITE_SHAPE;
+    }
+    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, g.out_c, depthwise ? 3u : 0u, act, &used, &q, &b);
+    if (st != ACCEL_OK) return st;
+    if (!depthwise) {
+        st = accel_mac_conv2d_scratch_size(&g, &need);
+        if (st != ACCEL_OK) return ACCEL_E_TFLITE_SHAPE;
+    }
+    scr = accel__tfl_take(c, &used, need);
+    if (!c->rt) return ACCEL_OK;
+    if (depthwise)
+        return accel_mac_depthwise_conv2d(&g, &q, in.in, in.t.bytes, w.in, w.t.bytes, b, b ? g.out_c : 0u,
+                                          out.out, out.t.bytes);
+    return accel_mac_conv2d_with_scratch(&g, &q, in.in, in.t.bytes, w.in, w.t.bytes, b, b ? g.out_c : 0u,
+                                         out.out, out.t.bytes, scr, scr ? need : 0u);
+}
+
+static accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
+{
+    accel__tfl_io in, out;
+    accel_mac_conv g;
+    uint64_t act = 0;
+    int32_t mn, mx;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &out);
+    if (st == ACCEL_OK) st = accel__tfl_geom(c, 2, &in.t, NULL, &out.t, &g, &act);
+    if (st != ACCEL_OK) return st;
+    if (in.t.type != out.t.type) return ACCEL_E_TFLITE_TYPE;
+    if (g.out_c != g.in_c) return ACCEL_E_TFLITE_SHAPE;
+    st = accel__tfl_act(act, &out.t, &mn, &mx);
+    if (st != ACCEL_OK || !c->rt) return st;
+    if (is_max)
+        return accel_mac_max_pool2d(&g, in.t.type == ACCEL_TFLITE_UINT8 ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, mn, mx,
+                                    in.in, in.t.bytes, out.out, out.t.bytes);
+    return accel_mac_average_pool2d(&g, in.t.type == ACCEL_TFLITE_UINT8 ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, mn,
+                                    mx, in.in, in.t.bytes, out.out, out.t.bytes);
+}
+
+/* ---- gemmlowp fixed point, as TFLite's quantized softmax uses it ---- */
+static int32_t accel__tfl_srdhm(int32_t a, int32_t b)
+{
+    return accel_mac_saturating_rounding_doubling_high_mul(a, b);
+}
+
+static int32_t accel__tfl_rdbpot(int32_t x, int e)
+{
+    return accel_mac_rounding_divide_by_power_of_two(x, e);
+}
+
+/* SaturatingRoundingMultiplyByPOT with a positive exponent: x * 2^e saturated to int32. */
+static int32_t accel__tfl_sat_shl(int32_t x, int e)
+{
+    int32_t threshold = (int32_t)(((int32_t)1 << (31 - e)) - 1);
+    if (x > threshold) return INT32_MAX;
+    if (x < -threshold) return INT32_MIN;
+    return (int32_t)((uint32_t)x << e);
+}
+
+/* exp(a) for a in [-1/4, 0), Q0.31 in and out. */
+static int32_t accel__tfl_exp_quarter(int32_t a)
+{
+    const int32_t constant_term = 1895147668, one_third = 715827883;
+    const int32_t one_eighth = (int32_t)1 << 28;
+    int32_t x = a + one_eighth, x2, x3, x4, x4_4, poly;
+    x2 = accel__tfl_srdhm(x, x);
+    x3 = accel__tfl_srdhm(x2, x);
+    x4 = accel__tfl_srdhm(x2, x2);
+    x4_4 = accel__tfl_rdbpot(x4, 2);
+    poly = accel__tfl_rdbpot(accel__tfl_srdhm(x4_4 + x3, one_third) + x2, 1);
+    return constant_term + accel__tfl_srdhm(constant_term, x + poly);
+}
+
+/* exp_on_negative_values for Q5.26 input (a <= 0), Q0.31 result. */
+static int32_t accel__tfl_exp_neg(int32_t a)
+{
+    static const int32_t mults[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
+    const int frac = 26;
+    const int32_t quarter = (int32_t)1 << (frac - 2);
+    int32_t mod = (a & (quarter - 1)) - quarter;
+    int32_t result = accel__tfl_exp_quarter(accel__tfl_sat_shl(mod, 5));
+    int32_t remainder = mod - a;
+    int k;
+    for (k = 0; k < 7; k++) /* exponents -2 .. +4: bits frac-2 .. frac+4 of the remainder */
+        if (remainder & ((int32_t)1 << (frac - 2 + k))) result = accel__tfl_srdhm(result, mults[k]);
+    /* integer bits 5: the clamp at -32 does not apply (it needs more than 5) */
+    if (a == 0) result = INT32_MAX;
+    return result;
+}
+
+/* one_over_one_plus_x_for_x_in_0_1, Q0.31 in, Q0.31 out. */
+static int32_t accel__tfl_recip(int32_t a)
+{
+    int64_t s = (int64_t)a + INT32_MAX;
+    int32_t half = (int32_t)((s + (s >= 0 ? 1 : -1)) / 2); /* RoundingHalfSum */
+    const int32_t c48_17 = 1515870810, cm32_17 = -1010580540, one2 = (int32_t)1 << 29;
+    int32_t x = c48_17 + accel__tfl_srdhm(half, cm32_17);
+    int i;
+    for (i = 0; i < 3; i++) {
+        int32_t hx = accel__tfl_srdhm(half, x);
+        int32_t one_minus = one2 - hx;
+        x = x + accel__tfl_sat_shl(accel__tfl_srdhm(x, one_minus), 2);
+    }
+    return accel__tfl_sat_shl(x, 1); /* ExactMulByPot<-1> keeps the raw value: Q2 -> Q1, then Q0 */
+}
+
+static int accel__tfl_clz32(uint32_t x)
+{
+    int n = 0;
+    if (x == 0) return 32;
+    while (!(x & 0x80000000UL)) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+}
+
+static accel_status accel__tfl_softmax(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, out;
+    uint64_t beta_bits;
+    int32_t mult, shift, diff_min, lo, hi;
+    double real, radius;
+    uint32_t depth, outer, i, k;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 4, 0, &beta_bits);
+    if (st != ACCEL_OK) return st;
+    if (in.t.ndims < 1 || in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t)) return ACCEL_E_TFLITE_QUANT;
+    /* TFLM's fixed output quantization: int8 zp -128 scale 1/256, int16 zp -32768 scale 1/65536 */
+    if (out.t.type == ACCEL_TFLITE_INT8 ? (out.t.zero_point != -128 || out.t.scale_bits != 0x3B800000UL)
+                                        : (out.t.zero_point != -32768 ||
+                                           accel__tfl_f64(out.t.scale_bits) < (1.0 - 0.001) / 65536.0 ||
+                                           accel__tfl_f64(out.t.scale_bits) > (1.0 + 0.001) / 65536.0))
+        return ACCEL_E_TFLITE_QUANT;
+    depth = accel__tfl_dim(&in.t, in.t.ndims - 1u);
+    if (depth == 0) return ACCEL_OK;
+    outer = in.t.elements / depth;
+    /* PreprocessSoftmaxScaling with 5 integer bits, then CalculateInputRadius */
+    real = accel__tfl_f64((uint32_t)beta_bits) * accel__tfl_f64(in.t.scale_bits) * (double)(1L << 26);
+    if (real > 2147483647.0) real = 2147483647.0;
+    st = accel__tfl_qmul(real, &mult, &shift);
+    if (st != ACCEL_OK) return st;
+    if (shift < 0) return ACCEL_E_TFLITE_QUANT; /* QuantizeMultiplierGreaterThanOne */
+    radius = 31.0 * (double)(1L << 26) / (double)((int64_t)1 << shift);
+    diff_min = -(int32_t)radius; /* floor of a positive value */
+    if (!c->rt) return ACCEL_OK;
+    accel__tfl_qrange(out.t.type, &lo, &hi);
+    for (i = 0; i < outer; i++) {
+        const int8_t *row = (const int8_t *)(const void *)(in.in + (size_t)i * depth);
+        int32_t maxv = -128, sum = 0, recip;
+        int bits_over, exponent;
+        for (k = 0; k < depth; k++)
+            if (row[k] > maxv) maxv = row[k];
+        for (k = 0; k < depth; k++) {
+            int32_t diff = (int32_t)row[k] - maxv;
+            if (diff >= diff_min) {
+                int32_t e = accel__tfl_exp_neg(accel__tfl_srdhm(accel__tfl_s32((uint32_t)diff << shift), mult));
+                sum += accel__tfl_rdbpot(e, 12);
+            }
+        }
+        {
+            int head = accel__tfl_clz32((uint32_t)sum);
+            bits_over = 12 - head;
+            recip = accel__tfl_recip((int32_t)(((uint32_t)sum << head) - 0x80000000UL));
+        }
+        exponent = bits_over + 31 - (out.t.type == ACCEL_TFLITE_INT8 ? 8 : 16);
+        if (exponent < 0 || exponent > 31) return ACCEL_E_TFLITE_QUANT;
+        for (k = 0; k < depth; k++) {
+            int32_t diff = (int32_t)row[k] - maxv, v = lo;
+            if (diff >= diff_min) {
+                int32_t e = accel__tfl_exp_neg(accel__tfl_srdhm(accel__tfl_s32((uint32_t)diff << shift), mult));
+                v = accel__tfl_rdbpot(accel__tfl_srdhm(recip, e), exponent) + lo;
+                if (v > hi) v = hi;
+                if (v < lo) v = lo;
+            }
+            if (out.t.type == ACCEL_TFLITE_INT8) out.out[(size_t)i * depth + k] = (uint8_t)(v & 0xFF);
+            else accel_store_u16le(out.out + 2u * ((size_t)i * depth + k), (uint16_t)(v & 0xFFFF));
+        }
+    }
+    return ACCEL_OK;
+}
+
+/* Element i of an integer tensor as int32. */
+static int32_t accel__tfl_load(int type, const uint8_t *p, size_t i)
+{
+    switch (type) {
+    case ACCEL_TFLITE_INT8: return p[i] >= 128u ? (int32_t)p[i] - 256 : (int32_t)p[i];
+    case ACCEL_TFLITE_UINT8: return (int32_t)p[i];
+    case ACCEL_TFLITE_INT16: {
+        uint16_t u = accel_load_u16le(p + 2u * i);
+        return u >= 0x8000u ? (int32_t)u - 65536L : (int32_t)u;
+    }
+    default: return accel__tfl_s32(accel_load_u32le(p + 4u * i));
+    }
+}
+
+static void accel__tfl_store(int type, uint8_t *p, size_t i, int32_t v)
+{
+    switch (type) {
+    case ACCEL_TFLITE_INT8: case ACCEL_TFLITE_UINT8: p[i] = (uint8_t)(v & 0xFF); break;
+    case ACCEL_TFLITE_INT16: accel_store_u16le(p + 2u * i, (uint16_t)(v & 0xFFFF)); break;
+    default: accel_store_u32le(p + 4u * i, (uint32_t)v); break;
+    }
+}
+
+static accel_status accel__tfl_quantize(accel__tfl_ctx *c)
+{
+    const uint32_t ints = ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32);
+    accel__tfl_io in, out;
+    int32_t mult, shift, lo, hi;
+    uint32_t i;
+    accel_status st = accel__tfl_need(c, 0, 0, ints, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ints, &out);
+    if (st != ACCEL_OK) return st;
+    if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t) || out.t.n_scales != 1u)
+        return ACCEL_E_TFLITE_QUANT;
+    /* the pairs TFLM's reference QUANTIZE runs */
+    if ((in.t.type == ACCEL_TFLITE_UINT8 && out.t.type != ACCEL_TFLITE_INT8) ||
+        (in.t.type == ACCEL_TFLITE_INT32 && out.t.type != ACCEL_TFLITE_INT8 && out.t.type != ACCEL_TFLITE_INT16) ||
+        (in.t.type == ACCEL_TFLITE_INT16 && out.t.type == ACCEL_TFLITE_UINT8))
+        return ACCEL_E_UNSUPPORTED;
+    st = accel__tfl_qmul(accel__tfl_f64(in.t.scale_bits) / accel__tfl_f64(out.t.scale_bits), &mult, &shift);
+    if (st != ACCEL_OK || !c->rt) return st;
+    accel__tfl_qrange(out.t.type, &lo, &hi);
+    for (i = 0; i < in.t.elements; i++) {
+        int32_t v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_load(in.t.type, in.in, i) - in.t.zero_point,
+                                                               mult, shift) + out.t.zero_point;
+        accel__tfl_store(out.t.type, out.out, i, v < lo ? lo : v > hi ? hi : v);
+    }
+    return ACCEL_OK;
+}
+
+static accel_status accel__tfl_reshape(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, out;
+    accel_status st = accel__tfl_need(c, 0, 0, 0xFFFFFFFFUL, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, 0xFFFFFFFFUL, &out);
+    if (st != ACCEL_OK) return st;
+    if (in.t.type != out.t.type) return ACCEL_E_TFLITE_TYPE;
+    if (in.t.bytes != out.t.bytes) return ACCEL_E_TFLITE_SHAPE;
+    if (c->rt && in.t.bytes && out.out != in.in) ACCEL_MEMCPY(out.out, in.in, in.t.bytes);
+    return ACCEL_OK;
+}
+
+static accel_status accel__tfl_concat(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, out;
+    int32_t axis;
+    uint64_t act;
+    uint32_t k, d, n = c->op.n_inputs, ax;
+    uint64_t outer = 1, inner_out = 1, sum = 0;
+    size_t es, done = 0;
+    accel_status st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16) |
+                                                    ACCEL__TFL_T(INT32), &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &axis);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 1, 0, &act);
+    if (st != ACCEL_OK) return st;
+    if (act != 0) return ACCEL_E_UNSUPPORTED;
+    if (axis < 0) axis += (int32_t)out.t.ndims;
+    if (axis < 0 || (uint32_t)axis >= out.t.ndims || n == 0) return ACCEL_E_TFLITE_SHAPE;
+    ax = (uint32_t)axis;
+    es = accel__tfl_type_size(out.t.type);
+    for (d = 0; d < ax; d++) outer *= accel__tfl_dim(&out.t, d);
+    for (d = ax; d < out.t.ndims; d++) inner_out *= accel__tfl_dim(&out.t, d);
+    /* validate every input first: same type and quantization, same dims but the axis */
+    for (k = 0; k < n; k++) {
+        st = accel__tfl_need(c, 0, k, 1UL << out.t.type, &in);
+        if (st != ACCEL_OK) return st == ACCEL_E_UNSUPPORTED ? ACCEL_E_TFLITE_TYPE : st;
+        if (in.t.ndims != out.t.ndims) return ACCEL_E_TFLITE_SHAPE;
+        for (d = 0; d < out.t.ndims; d++)
+            if (d != ax && in.t.dims[d] != out.t.dims[d]) return ACCEL_E_TFLITE_SHAPE;
+        if (out.t.type != ACCEL_TFLITE_INT32 &&
+            (in.t.scale_bits != out.t.scale_bits || in.t.zero_point != out.t.zero_point))
+            return ACCEL_E_TFLITE_QUANT;
+        sum += accel__tfl_dim(&in.t, ax);
+    }
+    if (sum != accel__tfl_dim(&out.t, ax)) return ACCEL_E_TFLITE_SHAPE;
+    if (!c->rt) return ACCEL_OK;
+    for (k = 0; k < n; k++) {
+        uint64_t o;
+        size_t chunk;
+        st = accel__tfl_need(c, 0, k, 1UL << out.t.type, &in);
+        if (st != ACCEL_OK) return st;
+        chunk = outer ? in.t.bytes / (size_t)outer : 0;
+        for (o = 0; o < outer; o++)
+            ACCEL_MEMCPY(out.out + (size_t)o * (size_t)inner_out * es + done, in.in + (size_t)o * chunk, chunk);
+        done += chunk;
+    }
+    return ACCEL_OK;
+}
+
+/* ADD and MUL: int8, the shapes equal or broadcast (up to 4-D, right-aligned). */
+static accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
+{
+    accel__tfl_io a, b, out;
+    uint64_t act;
+    int32_t mn, mx, m1 = 0, s1 = 0, m2 = 0, s2 = 0, mo, so;
+    uint32_t da[4], db[4], dout[4], sa[4], sb[4], k, i0, i1, i2, i3;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &a);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT8), &b);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
+    if (st != ACCEL_OK) return st;
+    if (a.t.ndims > 4 || b.t.ndims > 4 || out.t.ndims > 4) return ACCEL_E_UNSUPPORTED;
+    if (accel__tfl_quantized(&a.t) || accel__tfl_quantized(&b.t) || accel__tfl_quantized(&out.t))
+        return ACCEL_E_TFLITE_QUANT;
+    for (k = 0; k < 4; k++) {
+        uint32_t x = k + a.t.ndims >= 4 ? accel__tfl_dim(&a.t, k + a.t.ndims - 4u) : 1u;
+        uint32_t y = k + b.t.ndims >= 4 ? accel__tfl_dim(&b.t, k + b.t.ndims - 4u) : 1u;
+        uint32_t z = k + out.t.ndims >= 4 ? accel__tfl_dim(&out.t, k + out.t.ndims - 4u) : 1u;
+        if ((x != z && x != 1u) || (y != z && y != 1u) || (x != z && y != z)) return ACCEL_E_TFLITE_SHAPE;
+        da[k] = x;
+        db[k] = y;
+        dout[k] = z;
+    }
+    /* strides, 0 along a broadcast dimension */
+    sa[3] = da[3] == 1u ? 0u : 1u;
+    sb[3] = db[3] == 1u ? 0u : 1u;
+    {
+        uint32_t pa = da[3], pb = db[3];
+        for (k = 3; k-- > 0;) {
+            sa[k] = da[k] == 1u ? 0u : pa;
+            sb[k] = db[k] == 1u ? 0u : pb;
+            pa *= da[k];
+            pb *= db[k];
+        }
+    }
+    st = accel__tfl_act(act, &out.t, &mn, &mx);
+    if (st != ACCEL_OK) return st;
+    if (is_mul) {
+        st = accel__tfl_qmul(accel__tfl_f64(a.t.scale_bits) * accel__tfl_f64(b.t.scale_bits) /
+                                 accel__tfl_f64(out.t.scale_bits), &mo, &so);
+    } else {
+        float fmax = accel__tfl_f32(a.t.scale_bits) > accel__tfl_f32(b.t.scale_bits)
+                         ? accel__tfl_f32(a.t.scale_bits) : accel__tfl_f32(b.t.scale_bits);
+        double twice = 2.0 * (double)fmax;
+        st = accel__tfl_qmul(accel__tfl_f64(a.t.scale_bits) / twice, &m1, &s1);
+        if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_f64(b.t.scale_bits) / twice, &m2, &s2);
+        if (st == ACCEL_OK)
+            st = accel__tfl_qmul(twice / ((double)(1L << 20) * accel__tfl_f64(out.t.scale_bits)), &mo, &so);
+    }
+    if (st != ACCEL_OK || !c->rt) return st;
+    for (i0 = 0; i0 < dout[0]; i0++)
+        for (i1 = 0; i1 < dout[1]; i1++)
+            for (i2 = 0; i2 < dout[2]; i2++)
+                for (i3 = 0; i3 < dout[3]; i3++) {
+                    size_t ia = (size_t)i0 * sa[0] + (size_t)i1 * sa[1] + (size_t)i2 * sa[2] + (size_t)i3 * sa[3];
+                    size_t ib = (size_t)i0 * sb[0] + (size_t)i1 * sb[1] + (size_t)i2 * sb[2] + (size_t)i3 * sb[3];
+                    size_t io = (((size_t)i0 * dout[1] + i1) * dout[2] + i2) * dout[3] + i3;
+                    int32_t x = accel__tfl_load(ACCEL_TFLITE_INT8, a.in, ia) - a.t.zero_point;
+                    int32_t y = accel__tfl_load(ACCEL_TFLITE_INT8, b.in, ib) - b.t.zero_point;
+                    int32_t v;
+                    if (is_mul) {
+                        v = accel_mac_multiply_by_quantized_multiplier(x * y, mo, so);
+                    } else {
+                        int32_t sx = accel_mac_multiply_by_quantized_multiplier(x * ((int32_t)1 << 20), m1, s1);
+                        int32_t sy = accel_mac_multiply_by_quantized_multiplier(y * ((int32_t)1 << 20), m2, s2);
+                        v = accel_mac_multiply_by_quantized_multiplier(sx + sy, mo, so);
+                    }
+                    v += out.t.zero_point;
+                    accel__tfl_store(ACCEL_TFLITE_INT8, out.out, io, v < mn ? mn : v > mx ? mx : v);
+                }
+    return ACCEL_OK;
+}
+
+#ifndef ACCEL_MAC_NO_FLOAT
+static accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, out;
+    uint32_t i;
+    double scale;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(FLOAT32), &out);
+    if (st != ACCEL_OK) return st;
+    if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&in.t)) return ACCEL_E_TFLITE_QUANT;
+    if (!c->rt) return ACCEL_OK;
+    scale = accel__tfl_f64(in.t.scale_bits);
+    for (i = 0; i < in.t.elements; i++) {
+        float f = (float)(scale * (double)(accel__tfl_load(in.t.type, in.in, i) - in.t.zero_point));
+        uint32_t bits;
+        ACCEL_MEMCPY(&bits, &f, 4);
+        accel_store_u32le(out.out + 4u * i, bits);
+    }
+    return ACCEL_OK;
+}
+#endif
+
+/* The operator table: one row per builtin code. */
+static accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
+{
+    switch (c->op.code) {
+    case ACCEL_TFLITE_OP_FULLY_CONNECTED: return accel__tfl_fc(c);
+    case ACCEL_TFLITE_OP_CONV_2D: return accel__tfl_conv(c, 0);
+    case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D: return accel__tfl_conv(c, 1);
+    case ACCEL_TFLITE_OP_AVERAGE_POOL_2D: return accel__tfl_pool(c, 0);
+    case ACCEL_TFLITE_OP_MAX_POOL_2D: return accel__tfl_pool(c, 1);
+    case ACCEL_TFLITE_OP_SOFTMAX: return accel__tfl_softmax(c);
+    case ACCEL_TFLITE_OP_QUANTIZE: return accel__tfl_quantize(c);
+    case ACCEL_TFLITE_OP_RESHAPE: return accel__tfl_reshape(c);
+    case ACCEL_TFLITE_OP_CONCATENATION: return accel__tfl_concat(c);
+    case ACCEL_TFLITE_OP_ADD: return accel__tfl_binary(c, 0);
+    case ACCEL_TFLITE_OP_MUL: return accel__tfl_binary(c, 1);
+#ifndef ACCEL_MAC_NO_FLOAT
+    case ACCEL_TFLITE_OP_DEQUANTIZE: return accel__tfl_dequantize(c);
+#endif
+    default: return ACCEL_E_UNSUPPORTED;
+    }
+}
+
+/* ---------------------------------------------------------------- @tflite.plan: arena planner */
+static accel_status accel__tfl_check_op(const accel_tflite_model *m, uint32_t i, size_t *scratch)
+{
+    accel__tfl_ctx c;
+    accel_status st;
+    ACCEL_MEMSET(&c, 0, sizeof c);
+    c.m = m;
+    c.index = i;
+    st = accel_tflite_op_info(m, i, &c.op);
+    if (st == ACCEL_OK) st = accel__tfl_dispatch(&c);
+    *scratch = c.scratch_need;
+    return st;
+}
+
+ACCELDEF accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *op, int32_t *code)
+{
+    uint32_t i;
+    if (!m) return ACCEL_E_NULL;
+#if defined(__DBL_MANT_DIG__) && __DBL_MANT_DIG__ < 53
+    /* the multipliers come from double arithmetic; a 32-bit double cannot give TFLite's */
+    if (op) *op = 0;
+    if (code) *code = -1;
+    return ACCEL_E_UNSUPPORTED;
+#endif
+    for (i = 0; i < m->n_ops; i++) {
+        size_t s;
+        accel_status st = accel__tfl_check_op(m, i, &s);
+        if (st != ACCEL_OK) {
+            accel_tflite_op o;
+            if (op) *op = i;
+            if (code) *code = accel_tflite_op_info(m, i, &o) == ACCEL_OK ? o.code : -1;
+            return st;
+        }
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_work_size(const accel_tflite_model *m, size_t *bytes)
+{
+    if (!m || !bytes) return ACCEL_E_NULL;
+    *bytes = accel__tfl_table_bytes(m);
+    return ACCEL_OK;
+}
+
+static void accel__tfl_life(accel__tfl_ent *e, uint32_t i)
+{
+    if (e->first > i) e->first = (uint16_t)i;
+    if (e->last < i) e->last = (uint16_t)i;
+}
+
+/* Fill the table: sizes and lives (first/last operator), then place greedily: largest first
+ * (ties by index), each at the lowest offset that overlaps no placed entry whose life overlaps.
+ * *total = the data bytes. */
+static accel_status accel__tfl_plan(const accel_tflite_model *m, accel__tfl_ent *e, size_t *total)
+{
+    uint32_t n = m->n_tensors + m->n_ops, i, k, j;
+    uint32_t end = m->n_ops ? m->n_ops - 1u : 0u;
+    size_t top = 0;
+    accel_status st;
+    for (i = 0; i < n; i++) {
+        e[i].off = ACCEL__TFL_NONE;
+        e[i].size = 0;
+        e[i].first = 0xFFFFu;
+        e[i].last = 0;
+    }
+    for (k = 0; k < m->n_inputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->inputs_ + 4u * k)], 0);
+    for (k = 0; k < m->n_outputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->outputs_ + 4u * k)], end);
+    for (i = 0; i < m->n_ops; i++) {
+        accel_tflite_op op;
+        size_t s;
+        st = accel_tflite_op_info(m, i, &op);
+        if (st != ACCEL_OK) return st;
+        for (k = 0; k < op.n_inputs + op.n_outputs; k++) {
+            int32_t t;
+            st = accel_tflite_op_tensor(m, &op, k >= op.n_inputs, k >= op.n_inputs ? k - op.n_inputs : k, &t);
+            if (st != ACCEL_OK) return st;
+            if (t >= 0) accel__tfl_life(&e[t], i);
+        }
+        st = accel__tfl_check_op(m, i, &s);
+        if (st != ACCEL_OK) return st;
+        if (s > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
+        if (s) {
+            e[m->n_tensors + i].size = (uint32_t)accel__tfl_align4(s);
+            e[m->n_tensors + i].first = (uint16_t)i;
+            e[m->n_tensors + i].last = (uint16_t)i;
+        }
+    }
+    for (i = 0; i < m->n_tensors; i++) {
+        accel_tflite_tensor t;
+        st = accel_tflite_tensor_info(m, i, &t);
+        if (st != ACCEL_OK) return st;
+        if (t.data) { /* constant: stays in the model */
+            e[i].first = 0xFFFFu;
+            continue;
+        }
+        if (t.is_variable) { /* state: lives across invocations */
+            e[i].first = 0;
+            e[i].last = (uint16_t)end;
+        }
+        if (e[i].first == 0xFFFFu) continue; /* used by nothing */
+        if (t.bytes > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
+        e[i].size = (uint32_t)accel__tfl_align4(t.bytes);
+    }
+    for (i = 0; i < n; i++)
+        if (e[i].first != 0xFFFFu && e[i].size == 0) e[i].first = 0xFFFFu; /* empty: no bytes */
+    /* greedy placement; the order is (size desc, index asc), found by scanning, no sort buffer */
+    for (;;) {
+        uint32_t best = n;
+        size_t cand;
+        int moved;
+        for (i = 0; i < n; i++) {
+            if (e[i].first == 0xFFFFu || e[i].off != ACCEL__TFL_NONE) continue;
+            if (best == n || e[i].size > e[best].size) best = i;
+        }
+        if (best == n) break;
+        cand = 0;
+        do {
+            moved = 0;
+            for (j = 0; j < n; j++) {
+                if (j == best || e[j].off == ACCEL__TFL_NONE) continue;
+                if (e[j].last < e[best].first || e[j].first > e[best].last) continue;
+                if (cand < (size_t)e[j].off + e[j].size && (size_t)e[j].off < cand + e[best].size) {
+                    cand = (size_t)e[j].off + e[j].size;
+                    moved = 1;
+                }
+            }
+        } while (moved);
+        if (cand > 0xFFFFFFF0UL - e[best].size) return ACCEL_E_OVERFLOW;
+        e[best].off = (uint32_t)cand;
+        if (cand + e[best].size > top) top = cand + e[best].size;
+    }
+    *total = top;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_arena_size(const accel_tflite_model *m, void *work, size_t work_len,
+                                              size_t *bytes)
+{
+    size_t table, data = 0;
+    accel_status st;
+    if (!m || !work || !bytes) return ACCEL_E_NULL;
+    if ((uintptr_t)work & 3u) return ACCEL_E_ALIGN;
+    table = accel__tfl_table_bytes(m);
+    if (work_len < table) return ACCEL_E_BUFFER_TOO_SMALL;
+    st = accel_tflite_check(m, NULL, NULL);
+    if (st == ACCEL_OK) st = accel__tfl_plan(m, (accel__tfl_ent *)work, &data);
+    if (st != ACCEL_OK) return st;
+    *bytes = table + data;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- @tflite.run: init, invoke */
+ACCELDEF accel_status accel_tflite_reset(accel_tflite *rt)
+{
+    uint32_t i;
+    const accel_tflite_model *m;
+    if (!rt || !rt->model || !rt->arena) return ACCEL_E_NULL;
+    m = rt->model;
+    for (i = 0; i < m->n_tensors; i++) {
+        accel_tflite_tensor t;
+        const accel__tfl_ent *e = accel__tfl_ents(rt) + i;
+        accel_status st = accel_tflite_tensor_info(m, i, &t);
+        if (st != ACCEL_OK) return st;
+        if (!t.is_variable || e->off == ACCEL__TFL_NONE) continue;
+        ACCEL_MEMSET(rt->arena + accel__tfl_table_bytes(m) + e->off,
+                     t.type == ACCEL_TFLITE_INT8 ? (int)(uint8_t)(t.zero_point & 0xFF) : 0, t.bytes);
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_model *m, void *arena,
+                                        size_t arena_len)
+{
+    size_t table, data = 0;
+    accel_status st;
+    if (!rt || !m || !arena) return ACCEL_E_NULL;
+    ACCEL_MEMSET(rt, 0, sizeof *rt);
+    rt->model = m;
+    if ((uintptr_t)arena & 3u) return ACCEL_E_ALIGN;
+    table = accel__tfl_table_bytes(m);
+    if (arena_len < table) return ACCEL_E_BUFFER_TOO_SMALL;
+    st = accel_tflite_check(m, &rt->bad_op, &rt->bad_code);
+    if (st == ACCEL_OK) st = accel__tfl_plan(m, (accel__tfl_ent *)arena, &data);
+    if (st != ACCEL_OK) return st;
+    if (arena_len - table < data) return ACCEL_E_BUFFER_TOO_SMALL;
+    rt->arena = (uint8_t *)arena;
+    rt->arena_len = arena_len;
+    rt->arena_used = table + data;
+    return accel_tflite_reset(rt);
+}
+
+ACCELDEF accel_status accel_tflite_tensor_data(const accel_tflite *rt, uint32_t tensor, const uint8_t **data,
+                                               size_t *bytes)
+{
+    accel_tflite_tensor t;
+    const accel__tfl_ent *e;
+    accel_status st;
+    if (!rt || !rt->arena || !data || !bytes) return ACCEL_E_NULL;
+    st = accel_tflite_tensor_info(rt->model, tensor, &t);
+    if (st != ACCEL_OK) return st;
+    *bytes = t.bytes;
+    if (t.data) {
+        *data = t.data;
+        return ACCEL_OK;
+    }
+    e = accel__tfl_ents(rt) + tensor;
+    if (e->off == ACCEL__TFL_NONE) {
+        *data = NULL;
+        return t.bytes ? ACCEL_E_EMPTY : ACCEL_OK;
+    }
+    *data = rt->arena + accel__tfl_table_bytes(rt->model) + e->off;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_set_input(accel_tflite *rt, uint32_t k, const void *data, size_t len)
+{
+    uint32_t ti;
+    accel_tflite_tensor t;
+    const accel__tfl_ent *e;
+    accel_status st;
+    if (!rt || !rt->arena || (!data && len)) return ACCEL_E_NULL;
+    st = accel_tflite_graph_tensor(rt->model, 0, k, &ti);
+    if (st == ACCEL_OK) st = accel_tflite_tensor_info(rt->model, ti, &t);
+    if (st != ACCEL_OK) return st;
+    if (len != t.bytes) return ACCEL_E_ARG;
+    e = accel__tfl_ents(rt) + ti;
+    if (t.data || e->off == ACCEL__TFL_NONE) return len ? ACCEL_E_STATE : ACCEL_OK; /* constant or unused */
+    ACCEL_MEMCPY(rt->arena + accel__tfl_table_bytes(rt->model) + e->off, data, len);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_get_output(const accel_tflite *rt, uint32_t k, void *out, size_t cap,
+                                              size_t *len)
+{
+    uint32_t ti;
+    const uint8_t *p;
+    size_t n;
+    accel_status st;
+    if (!rt || !rt->arena || !len || (!out && cap)) return ACCEL_E_NULL;
+    st = accel_tflite_graph_tensor(rt->model, 1, k, &ti);
+    if (st == ACCEL_OK) st = accel_tflite_tensor_data(rt, ti, &p, &n);
+    if (st != ACCEL_OK) return st;
+    *len = n;
+    if (cap < n) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (n) ACCEL_MEMCPY(out, p, n);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_invoke(accel_tflite *rt)
+{
+    const accel_tflite_model *m;
+    uint32_t i, k;
+    if (!rt || !rt->arena || !rt->model) return ACCEL_E_NULL;
+    m = rt->model;
+    for (i = 0; i < m->n_ops; i++) {
+        accel__tfl_ctx c;
+        const accel__tfl_ent *se = accel__tfl_ents(rt) + m->n_tensors + i;
+        accel_status st;
+        ACCEL_MEMSET(&c, 0, sizeof c);
+        c.m = m;
+        c.rt = rt;
+        c.index = i;
+        if (se->off != ACCEL__TFL_NONE) {
+            c.scratch = rt->arena + accel__tfl_table_bytes(m) + se->off;
+            c.scratch_len = se->size;
+        }
+        st = accel_tflite_op_info(m, i, &c.op);
+        if (st == ACCEL_OK) st = accel__tfl_dispatch(&c);
+        if (st != ACCEL_OK) {
+            rt->bad_op = i;
+            rt->bad_code = c.op.code;
+            return st;
+        }
+        if (!rt->on_op) continue;
+        for (k = 0; k < c.op.n_outputs; k++) {
+            accel__tfl_io io;
+            st = accel__tfl_get(&c, 1, k, &io);
+            if (st != ACCEL_OK) return st;
+            rt->on_op(rt->user, i, c.op.code, (uint32_t)io.index, &io.t, io.in);
+        }
+    }
+    return ACCEL_OK;
+}
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_NO_TFLITE */
 
 #endif /* ACCEL_IMPLEMENTATION */
 
