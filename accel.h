@@ -15,7 +15,8 @@
  * 1. WHAT IT IS
  *   Command codecs, host- and device-side protocol state machines and drivers for several
  *   accelerator families, plus an int8 multiply-accumulate reference engine that is bit-exact
- *   with TensorFlow Lite's reference kernels. Nothing here allocates, prints or keeps hidden
+ *   with TensorFlow Lite's reference kernels, and a runner for whole quantized .tflite models on
+ *   it (bit-exact with TensorFlow Lite Micro, on caller memory). Nothing here allocates, prints or keeps hidden
  *   global state: the caller owns every buffer and every state struct; functions that need
  *   scratch memory have a ..._scratch_size() companion. Each device section has four layers:
  *   wire (bytes <-> structs, pure), protocol state (structs and transitions), driver (the state
@@ -32,8 +33,9 @@
  *   ACCEL_CONFIG_HEADER "file.h"  included first, so a project keeps its choices in one place.
  *   ACCEL_STATIC                  make every function static (private to the including file; the
  *                                 ports/ files then cannot link to it: compile them into that file).
- *   ACCEL_NO_TSP1, ACCEL_NO_EDGETPU, ACCEL_NO_REFSI, ACCEL_NO_ANE, ACCEL_NO_MAC
- *                                 leave a device section out entirely (the common section stays).
+ *   ACCEL_NO_TSP1, ACCEL_NO_EDGETPU, ACCEL_NO_REFSI, ACCEL_NO_ANE, ACCEL_NO_MAC, ACCEL_NO_TFLITE
+ *                                 leave a section out entirely (the common section stays; the
+ *                                 tflite section runs on mac: ACCEL_NO_MAC removes it too).
  *   ACCEL_TSP1_NO_MODEL, ACCEL_EDGETPU_NO_MODEL, ACCEL_REFSI_NO_MODEL, ACCEL_ANE_NO_MODEL
  *                                 leave a section's device model out (what MCU builds want; the
  *                                 MAC engine has no model: it is the reference).
@@ -75,6 +77,8 @@
  *            and 64-bit targets, off on 8/16-bit; bit-identical to the small loops),
  *            ACCEL_MAC_MCU (the kernels for in-order 32-bit cores; default with ACCEL_MAC_FAST
  *            where pointers are 32-bit), ACCEL_MAC_SIMD / ACCEL_MAC_NO_SIMD.
+ *   tflite   ACCEL_TFLITE_MAX_DIMS (tensor rank, 6); needs mac with float (ACCEL_MAC_NO_FLOAT
+ *            removes it for now: multipliers are derived from the scales in double).
  *
  * 4. ERRORS
  *   Every function that can fail returns accel_status: 0 (ACCEL_OK) on success, a negative
@@ -82,7 +86,7 @@
  *   code. Functions that cannot fail return their value directly (byte loads and stores, CRC,
  *   ring/FIFO counts, deadline arithmetic, the TFLite arithmetic helpers, register packers) or
  *   nothing. Each section owns a range of 100 codes (tsp1 -100.., edgetpu -200.., refsi -300..,
- *   ane -400.., mac -500..); the bridge port (ports/bridge) has -95..-99 at the end of the
+ *   ane -400.., mac -500.., tflite -600..); the bridge port (ports/bridge) has -95..-99 at the end of the
  *   common range. Bytes from a bus, a file or a device are untrusted: every length
  *   and offset is checked, and bad input gets the status that names the rule it broke.
  *
@@ -179,6 +183,22 @@
  *   |     if (st == ACCEL_OK && memcmp(ref, device_out, 4) != 0) st = ACCEL_E_MALFORMED;
  *   |     return st;
  *   | }
+ *   == tflite: run a quantized .tflite model on caller memory (examples/host/accel-run.c)
+ *   | static uint32_t arena[16384];        // 64 KiB, 4-byte aligned; size it with arena_size
+ *   | accel_status tflite_run(const uint8_t *model, size_t n, const int8_t *in, size_t in_len,
+ *   |                         int8_t *out, size_t cap, size_t *out_len)
+ *   | {
+ *   |     accel_tflite_model m;
+ *   |     accel_tflite rt;
+ *   |     size_t need = 0;
+ *   |     accel_status st = accel_tflite_open(&m, model, n);   // validates everything
+ *   |     if (st == ACCEL_OK) st = accel_tflite_arena_size(&m, arena, sizeof arena, &need);
+ *   |     if (st == ACCEL_OK) st = accel_tflite_init(&rt, &m, arena, sizeof arena);
+ *   |     if (st == ACCEL_OK) st = accel_tflite_set_input(&rt, 0, in, in_len);
+ *   |     if (st == ACCEL_OK) st = accel_tflite_invoke(&rt);   // rt.bad_op names a failure
+ *   |     if (st == ACCEL_OK) st = accel_tflite_get_output(&rt, 0, out, cap, out_len);
+ *   |     return st;
+ *   | }
  *
  * 8. PORTS
  *   One struct of optional callbacks plus a user pointer (SPI transfer, I2C write-read, USB
@@ -231,7 +251,10 @@
  *          payload may point into the data given to accel_tsp1_decoder_feed
  *          (ACCEL_TSP1_IN_PLACE; 0 restores the old behaviour). ACCEL_MAC_FAST is on by
  *          default on 32-bit targets too (the ACCEL_MAC_MCU kernels). Prepacked fully
- *          connected: accel_mac_fully_connected_pack_size / _pack / _packed.
+ *          connected: accel_mac_fully_connected_pack_size / _pack / _packed. The tflite
+ *          section (whole .tflite models) and its status codes (-600..); the FlatBuffers reader
+ *          the edgetpu section had is common (accel_fb_*; accel_edgetpu_view and _fbt are now
+ *          typedefs of accel_fb_view and accel_fb_table).
  */
 
 /* ============================================================================================
@@ -3456,8 +3479,8 @@ typedef struct accel_tflite_tensor {
     int type;                        /* ACCEL_TFLITE_INT8, ... */
     uint32_t ndims;
     int32_t dims[ACCEL_TFLITE_MAX_DIMS];
-    uint32_t elements;
-    uint32_t bytes;                  /* elements * element size */
+    size_t elements;
+    size_t bytes;                    /* elements * element size (open checks both fit) */
     uint32_t n_scales;               /* 0 without quantization, 1 per tensor, > 1 per channel */
     uint32_t scale_bits;             /* float32 bits of the first scale (0 when none) */
     int32_t zero_point;              /* the first zero point */
@@ -16206,10 +16229,10 @@ ACCELDEF accel_status accel_tflite_tensor_info(const accel_tflite_model *m, uint
         if (d < 0) return ACCEL_E_TFLITE_SHAPE;
         out->dims[k] = d;
         elems *= (uint64_t)d;
-        if (elems > 0xFFFFFFFFUL / es) return ACCEL_E_TFLITE_SHAPE;
+        if (elems > 0xFFFFFFFFUL / es || elems > (uint64_t)SIZE_MAX / es) return ACCEL_E_TFLITE_SHAPE;
     }
-    out->elements = (uint32_t)elems;
-    out->bytes = (uint32_t)(elems * es);
+    out->elements = (size_t)elems;
+    out->bytes = (size_t)elems * es;
     st = accel_fb_string(&t, 3, &out->name);
     if (st == ACCEL_OK) st = accel_fb_scalar(&t, 5, 1, 0, &v);
     if (st != ACCEL_OK) return st;
@@ -16390,7 +16413,9 @@ ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *bu
     if (st == ACCEL_OK) st = accel_fb_vector(&sg, ACCEL__TFL_SG_OPERATORS, 4, &m->ops_, &m->n_ops);
     if (st != ACCEL_OK) return st;
     if (!m->tensors_ || !m->ops_ || m->n_outputs == 0) return ACCEL_E_TFLITE_SUBGRAPH;
-    if ((uint64_t)m->n_tensors + m->n_ops > ACCEL__TFL_MAX_ENTRIES) return ACCEL_E_TOO_LONG;
+    if ((uint64_t)m->n_tensors + m->n_ops > ACCEL__TFL_MAX_ENTRIES ||
+        ((uint64_t)m->n_tensors + m->n_ops) * 12u > (uint64_t)SIZE_MAX)
+        return ACCEL_E_TOO_LONG;
     st = accel__tfl_index_list(m, m->inputs_, m->n_inputs, 0);
     if (st == ACCEL_OK) st = accel__tfl_index_list(m, m->outputs_, m->n_outputs, 0);
     if (st != ACCEL_OK) return st;
@@ -16483,7 +16508,7 @@ static accel__tfl_ent *accel__tfl_ents(const accel_tflite *rt)
 
 static size_t accel__tfl_table_bytes(const accel_tflite_model *m)
 {
-    return sizeof(accel__tfl_ent) * ((size_t)m->n_tensors + m->n_ops);
+    return (size_t)(sizeof(accel__tfl_ent) * ((uint32_t)m->n_tensors + m->n_ops)); /* fits: open checks */
 }
 
 static accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_out, uint32_t k, accel__tfl_io *io)
@@ -16520,7 +16545,7 @@ static accel_status accel__tfl_need(const accel__tfl_ctx *c, int is_out, uint32_
     if (is_out && c->rt && !io->out) return ACCEL_E_TFLITE_GRAPH;
     return ACCEL_OK;
 }
-#define ACCEL__TFL_T(x) (1UL << ACCEL_TFLITE_##x)
+#define ACCEL__TFL_T(x) ((uint32_t)1 << ACCEL_TFLITE_##x)
 
 static accel_status accel__tfl_opt(const accel__tfl_ctx *c, unsigned field, unsigned size, uint64_t def,
                                    uint64_t *v)
@@ -16654,7 +16679,7 @@ static accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const accel__tfl_io
     q->input_offset = -in->t.zero_point;
     q->filter_offset = -w->t.zero_point;
     q->output_offset = out->t.zero_point;
-    q->count = channels;
+    q->count = (size_t)channels;
     q->rounding = ACCEL_MAC_ROUND_DOUBLE;
     st = accel__tfl_act(act, &out->t, &q->act_min, &q->act_max);
     if (st != ACCEL_OK) return st;
@@ -16706,12 +16731,12 @@ static accel_status accel__tfl_fc(accel__tfl_ctx *c)
     units = accel__tfl_dim(&w.t, 0);
     depth = accel__tfl_dim(&w.t, 1);
     if (depth == 0 || units == 0 || in.t.elements % depth != 0) return ACCEL_E_TFLITE_SHAPE;
-    batches = in.t.elements / depth;
+    batches = (uint32_t)(in.t.elements / depth); /* elements fit 32 bits (open) */
     if ((uint64_t)batches * units != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
     st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, units, 0, act, &used, &q, &b);
     if (st != ACCEL_OK || !c->rt) return st;
     return accel_mac_fully_connected(batches, depth, units, in.in, in.t.bytes, w.in, w.t.bytes, b,
-                                     b ? units : 0u, &q, out.out, out.t.bytes);
+                                     b ? (size_t)units : 0u, &q, out.out, out.t.bytes);
 }
 
 /* TFLite's output size and padding (ComputeOutSize, ComputePaddingWithOffset). */
@@ -16817,9 +16842,9 @@ static accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
     scr = accel__tfl_take(c, &used, need);
     if (!c->rt) return ACCEL_OK;
     if (depthwise)
-        return accel_mac_depthwise_conv2d(&g, &q, in.in, in.t.bytes, w.in, w.t.bytes, b, b ? g.out_c : 0u,
+        return accel_mac_depthwise_conv2d(&g, &q, in.in, in.t.bytes, w.in, w.t.bytes, b, b ? (size_t)g.out_c : 0u,
                                           out.out, out.t.bytes);
-    return accel_mac_conv2d_with_scratch(&g, &q, in.in, in.t.bytes, w.in, w.t.bytes, b, b ? g.out_c : 0u,
+    return accel_mac_conv2d_with_scratch(&g, &q, in.in, in.t.bytes, w.in, w.t.bytes, b, b ? (size_t)g.out_c : 0u,
                                          out.out, out.t.bytes, scr, scr ? need : 0u);
 }
 
@@ -16926,7 +16951,7 @@ static accel_status accel__tfl_softmax(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     uint64_t beta_bits;
-    int32_t mult, shift, diff_min, lo, hi;
+    int32_t mult, shift, diff_min, lo = 0, hi = 0;
     double real, radius;
     uint32_t depth, outer, i, k;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
@@ -16943,7 +16968,7 @@ static accel_status accel__tfl_softmax(accel__tfl_ctx *c)
         return ACCEL_E_TFLITE_QUANT;
     depth = accel__tfl_dim(&in.t, in.t.ndims - 1u);
     if (depth == 0) return ACCEL_OK;
-    outer = in.t.elements / depth;
+    outer = (uint32_t)(in.t.elements / depth);
     /* PreprocessSoftmaxScaling with 5 integer bits, then CalculateInputRadius */
     real = accel__tfl_f64((uint32_t)beta_bits) * accel__tfl_f64(in.t.scale_bits) * (double)(1L << 26);
     if (real > 2147483647.0) real = 2147483647.0;
@@ -17016,8 +17041,8 @@ static accel_status accel__tfl_quantize(accel__tfl_ctx *c)
 {
     const uint32_t ints = ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32);
     accel__tfl_io in, out;
-    int32_t mult, shift, lo, hi;
-    uint32_t i;
+    int32_t mult, shift, lo = 0, hi = 0;
+    size_t i;
     accel_status st = accel__tfl_need(c, 0, 0, ints, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ints, &out);
     if (st != ACCEL_OK) return st;
@@ -17074,7 +17099,7 @@ static accel_status accel__tfl_concat(accel__tfl_ctx *c)
     for (d = ax; d < out.t.ndims; d++) inner_out *= accel__tfl_dim(&out.t, d);
     /* validate every input first: same type and quantization, same dims but the axis */
     for (k = 0; k < n; k++) {
-        st = accel__tfl_need(c, 0, k, 1UL << out.t.type, &in);
+        st = accel__tfl_need(c, 0, k, (uint32_t)1 << out.t.type, &in);
         if (st != ACCEL_OK) return st == ACCEL_E_UNSUPPORTED ? ACCEL_E_TFLITE_TYPE : st;
         if (in.t.ndims != out.t.ndims) return ACCEL_E_TFLITE_SHAPE;
         for (d = 0; d < out.t.ndims; d++)
@@ -17089,7 +17114,7 @@ static accel_status accel__tfl_concat(accel__tfl_ctx *c)
     for (k = 0; k < n; k++) {
         uint64_t o;
         size_t chunk;
-        st = accel__tfl_need(c, 0, k, 1UL << out.t.type, &in);
+        st = accel__tfl_need(c, 0, k, (uint32_t)1 << out.t.type, &in);
         if (st != ACCEL_OK) return st;
         chunk = outer ? in.t.bytes / (size_t)outer : 0;
         for (o = 0; o < outer; o++)
@@ -17154,9 +17179,9 @@ static accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
         for (i1 = 0; i1 < dout[1]; i1++)
             for (i2 = 0; i2 < dout[2]; i2++)
                 for (i3 = 0; i3 < dout[3]; i3++) {
-                    size_t ia = (size_t)i0 * sa[0] + (size_t)i1 * sa[1] + (size_t)i2 * sa[2] + (size_t)i3 * sa[3];
-                    size_t ib = (size_t)i0 * sb[0] + (size_t)i1 * sb[1] + (size_t)i2 * sb[2] + (size_t)i3 * sb[3];
-                    size_t io = (((size_t)i0 * dout[1] + i1) * dout[2] + i2) * dout[3] + i3;
+                    size_t ia = (size_t)(i0 * sa[0] + i1 * sa[1] + i2 * sa[2] + i3 * sa[3]);
+                    size_t ib = (size_t)(i0 * sb[0] + i1 * sb[1] + i2 * sb[2] + i3 * sb[3]);
+                    size_t io = (size_t)(((i0 * dout[1] + i1) * dout[2] + i2) * dout[3] + i3);
                     int32_t x = accel__tfl_load(ACCEL_TFLITE_INT8, a.in, ia) - a.t.zero_point;
                     int32_t y = accel__tfl_load(ACCEL_TFLITE_INT8, b.in, ib) - b.t.zero_point;
                     int32_t v;
@@ -17177,7 +17202,7 @@ static accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
 static accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
-    uint32_t i;
+    size_t i;
     double scale;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16), &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(FLOAT32), &out);
@@ -17298,7 +17323,7 @@ static accel_status accel__tfl_plan(const accel_tflite_model *m, accel__tfl_ent 
         }
         st = accel__tfl_check_op(m, i, &s);
         if (st != ACCEL_OK) return st;
-        if (s > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
+        if ((uint64_t)s + 0u > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW; /* 64-bit size_t */
         if (s) {
             e[m->n_tensors + i].size = (uint32_t)accel__tfl_align4(s);
             e[m->n_tensors + i].first = (uint16_t)i;
@@ -17318,7 +17343,7 @@ static accel_status accel__tfl_plan(const accel_tflite_model *m, accel__tfl_ent 
             e[i].last = (uint16_t)end;
         }
         if (e[i].first == 0xFFFFu) continue; /* used by nothing */
-        if (t.bytes > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
+        if ((uint64_t)t.bytes + 0u > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
         e[i].size = (uint32_t)accel__tfl_align4(t.bytes);
     }
     for (i = 0; i < n; i++)
@@ -17340,14 +17365,14 @@ static accel_status accel__tfl_plan(const accel_tflite_model *m, accel__tfl_ent 
                 if (j == best || e[j].off == ACCEL__TFL_NONE) continue;
                 if (e[j].last < e[best].first || e[j].first > e[best].last) continue;
                 if (cand < (size_t)e[j].off + e[j].size && (size_t)e[j].off < cand + e[best].size) {
-                    cand = (size_t)e[j].off + e[j].size;
+                    cand = (size_t)e[j].off + (size_t)e[j].size;
                     moved = 1;
                 }
             }
         } while (moved);
         if (cand > 0xFFFFFFF0UL - e[best].size) return ACCEL_E_OVERFLOW;
         e[best].off = (uint32_t)cand;
-        if (cand + e[best].size > top) top = cand + e[best].size;
+        if (cand + (size_t)e[best].size > top) top = cand + (size_t)e[best].size;
     }
     *total = top;
     return ACCEL_OK;
@@ -17482,7 +17507,7 @@ ACCELDEF accel_status accel_tflite_invoke(accel_tflite *rt)
         c.index = i;
         if (se->off != ACCEL__TFL_NONE) {
             c.scratch = rt->arena + accel__tfl_table_bytes(m) + se->off;
-            c.scratch_len = se->size;
+            c.scratch_len = (size_t)se->size;
         }
         st = accel_tflite_op_info(m, i, &c.op);
         if (st == ACCEL_OK) st = accel__tfl_dispatch(&c);
