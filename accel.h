@@ -17221,6 +17221,101 @@ static accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
 }
 #endif
 
+/* SVDF, integer (TFLM's EvalIntegerSvdfReference): the state [batch, filters * memory] shifts by
+ * one (the whole buffer, as TFLM does), the newest column gets the feature dot products, the
+ * time weights reduce each filter's memory, rank filters sum into a unit. No fused activation
+ * on this path (TFLM applies none). */
+static accel_status accel__tfl_svdf(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, wf, wt, bias, state, out;
+    int32_t rank, m1, s1, m2, s2;
+    uint32_t batch, n_in, filters, units, memory, b, r, k;
+    int32_t *scr, *acc;
+    size_t used = 0;
+    float e1, e2;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT8), &wf);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 2, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &wt);
+    if (st == ACCEL_OK) st = accel__tfl_get(c, 0, 3, &bias);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 4, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &state);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &rank);
+    if (st != ACCEL_OK) return st;
+    if (wt.t.type != state.t.type) return ACCEL_E_TFLITE_TYPE;
+    if (!state.t.is_variable) return ACCEL_E_TFLITE_GRAPH;
+    if (rank <= 0) return ACCEL_E_TFLITE_OPTIONS;
+    if (in.t.ndims != 2 || wf.t.ndims != 2 || wt.t.ndims != 2 || state.t.ndims != 2 || out.t.ndims != 2)
+        return ACCEL_E_TFLITE_SHAPE;
+    batch = accel__tfl_dim(&in.t, 0);
+    n_in = accel__tfl_dim(&in.t, 1);
+    filters = accel__tfl_dim(&wf.t, 0);
+    memory = accel__tfl_dim(&wt.t, 1);
+    if (filters % (uint32_t)rank != 0 || accel__tfl_dim(&wf.t, 1) != n_in || accel__tfl_dim(&wt.t, 0) != filters ||
+        memory == 0)
+        return ACCEL_E_TFLITE_SHAPE;
+    units = filters / (uint32_t)rank;
+    if (accel__tfl_dim(&out.t, 0) != batch || accel__tfl_dim(&out.t, 1) != units ||
+        accel__tfl_dim(&state.t, 0) != batch || (uint64_t)accel__tfl_dim(&state.t, 1) != (uint64_t)memory * filters)
+        return ACCEL_E_TFLITE_SHAPE;
+    if (bias.index >= 0 && (bias.t.type != ACCEL_TFLITE_INT32 || bias.t.elements != units))
+        return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&wf.t) || accel__tfl_quantized(&wt.t) ||
+        accel__tfl_quantized(&state.t) || accel__tfl_quantized(&out.t))
+        return ACCEL_E_TFLITE_QUANT;
+    /* TFLM forms these products in float, then widens to double */
+    e1 = accel__tfl_f32(in.t.scale_bits) * accel__tfl_f32(wf.t.scale_bits);
+    e1 = e1 / accel__tfl_f32(state.t.scale_bits);
+    e2 = accel__tfl_f32(state.t.scale_bits) * accel__tfl_f32(wt.t.scale_bits);
+    e2 = e2 / accel__tfl_f32(out.t.scale_bits);
+    st = accel__tfl_qmul((double)e1, &m1, &s1);
+    if (st == ACCEL_OK) st = accel__tfl_qmul((double)e2, &m2, &s2);
+    if (st != ACCEL_OK) return st;
+    if ((uint64_t)batch * filters > 0x3FFFFFFFUL || (uint64_t)batch * units > 0x3FFFFFFFUL) return ACCEL_E_TFLITE_SHAPE;
+    scr = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)batch * filters);
+    acc = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)batch * units);
+    if (!c->rt) return ACCEL_OK;
+    if (!scr || !acc) return ACCEL_E_STATE;
+    {
+        int st_type = state.t.type;
+        int32_t lo = st_type == ACCEL_TFLITE_INT8 ? -128 : -32768, hi = st_type == ACCEL_TFLITE_INT8 ? 127 : 32767;
+        size_t es = accel__tfl_type_size(st_type), total = state.t.elements;
+        for (k = 0; k + 1u < (uint32_t)total; k++) /* shift down by one element, in place */
+            ACCEL_MEMCPY(state.out + (size_t)k * es, state.out + (size_t)(k + 1u) * es, es);
+        for (b = 0; b < batch; b++)
+            for (r = 0; r < filters; r++) {
+                uint32_t sum = 0; /* int32 sums wrap, as they do in TFLM's build */
+                int32_t dot;
+                for (k = 0; k < n_in; k++)
+                    sum += (uint32_t)(accel__tfl_load(ACCEL_TFLITE_INT8, wf.in, (size_t)r * n_in + k) *
+                                      (accel__tfl_load(ACCEL_TFLITE_INT8, in.in, (size_t)b * n_in + k) -
+                                       in.t.zero_point));
+                dot = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(sum), m1, s1);
+                dot = dot < lo ? lo : dot > hi ? hi : dot;
+                accel__tfl_store(st_type, state.out, ((size_t)b * filters + r) * memory + memory - 1u,
+                                 state.t.zero_point + dot);
+            }
+        for (b = 0; b < batch; b++)
+            for (r = 0; r < filters; r++) {
+                uint32_t sum = 0;
+                for (k = 0; k < memory; k++)
+                    sum += (uint32_t)(accel__tfl_load(st_type, wt.in, (size_t)r * memory + k) *
+                                      (accel__tfl_load(st_type, state.out, ((size_t)b * filters + r) * memory + k) -
+                                       state.t.zero_point));
+                scr[(size_t)b * filters + r] = accel__tfl_s32(sum);
+            }
+        for (b = 0; b < batch; b++)
+            for (k = 0; k < units; k++) {
+                uint32_t sum = bias.index >= 0 ? accel_load_u32le(bias.in + 4u * k) : 0u;
+                int32_t v;
+                for (r = 0; r < (uint32_t)rank; r++)
+                    sum += (uint32_t)scr[(size_t)b * filters + (size_t)k * (uint32_t)rank + r];
+                v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(sum), m2, s2) + out.t.zero_point;
+                out.out[(size_t)b * units + k] = (uint8_t)((v < -128 ? -128 : v > 127 ? 127 : v) & 0xFF);
+            }
+    }
+    return ACCEL_OK;
+}
+
 /* The operator table: one row per builtin code. */
 static accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
 {
@@ -17236,6 +17331,7 @@ static accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
     case ACCEL_TFLITE_OP_CONCATENATION: return accel__tfl_concat(c);
     case ACCEL_TFLITE_OP_ADD: return accel__tfl_binary(c, 0);
     case ACCEL_TFLITE_OP_MUL: return accel__tfl_binary(c, 1);
+    case ACCEL_TFLITE_OP_SVDF: return accel__tfl_svdf(c);
 #ifndef ACCEL_MAC_NO_FLOAT
     case ACCEL_TFLITE_OP_DEQUANTIZE: return accel__tfl_dequantize(c);
 #endif
