@@ -17271,8 +17271,8 @@ static accel_status accel__tfl_svdf(accel__tfl_ctx *c)
     if (st == ACCEL_OK) st = accel__tfl_qmul((double)e2, &m2, &s2);
     if (st != ACCEL_OK) return st;
     if ((uint64_t)batch * filters > 0x3FFFFFFFUL || (uint64_t)batch * units > 0x3FFFFFFFUL) return ACCEL_E_TFLITE_SHAPE;
-    scr = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)batch * filters);
-    acc = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)batch * units);
+    scr = (int32_t *)(void *)accel__tfl_take(c, &used, (size_t)(4u * batch * filters));
+    acc = (int32_t *)(void *)accel__tfl_take(c, &used, (size_t)(4u * batch * units));
     if (!c->rt) return ACCEL_OK;
     if (!scr || !acc) return ACCEL_E_STATE;
     {
@@ -17286,20 +17286,20 @@ static accel_status accel__tfl_svdf(accel__tfl_ctx *c)
                 uint32_t sum = 0; /* int32 sums wrap, as they do in TFLM's build */
                 int32_t dot;
                 for (k = 0; k < n_in; k++)
-                    sum += (uint32_t)(accel__tfl_load(ACCEL_TFLITE_INT8, wf.in, (size_t)r * n_in + k) *
-                                      (accel__tfl_load(ACCEL_TFLITE_INT8, in.in, (size_t)b * n_in + k) -
+                    sum += (uint32_t)(accel__tfl_load(ACCEL_TFLITE_INT8, wf.in, (size_t)(r * n_in + k)) *
+                                      (accel__tfl_load(ACCEL_TFLITE_INT8, in.in, (size_t)(b * n_in + k)) -
                                        in.t.zero_point));
                 dot = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(sum), m1, s1);
                 dot = dot < lo ? lo : dot > hi ? hi : dot;
-                accel__tfl_store(st_type, state.out, ((size_t)b * filters + r) * memory + memory - 1u,
+                accel__tfl_store(st_type, state.out, (size_t)((b * filters + r) * memory + memory - 1u),
                                  state.t.zero_point + dot);
             }
         for (b = 0; b < batch; b++)
             for (r = 0; r < filters; r++) {
                 uint32_t sum = 0;
                 for (k = 0; k < memory; k++)
-                    sum += (uint32_t)(accel__tfl_load(st_type, wt.in, (size_t)r * memory + k) *
-                                      (accel__tfl_load(st_type, state.out, ((size_t)b * filters + r) * memory + k) -
+                    sum += (uint32_t)(accel__tfl_load(st_type, wt.in, (size_t)(r * memory + k)) *
+                                      (accel__tfl_load(st_type, state.out, (size_t)((b * filters + r) * memory + k)) -
                                        state.t.zero_point));
                 scr[(size_t)b * filters + r] = accel__tfl_s32(sum);
             }
@@ -17313,6 +17313,338 @@ static accel_status accel__tfl_svdf(accel__tfl_ctx *c)
                 out.out[(size_t)b * units + k] = (uint8_t)((v < -128 ? -128 : v > 127 ? 127 : v) & 0xFF);
             }
     }
+    return ACCEL_OK;
+}
+
+/* ---- int16 sigmoid and tanh of TFLite's integer kernels: linear interpolation in a table of
+ * sigmoid(i / 24) in 0.16 format (tanh(x) = 2 sigmoid(2x) - 1). The values are TFLite's own
+ * (its sigmoid_table_uint16): they are not a plain rounding of the formula, and bit-exactness
+ * needs them as they are. */
+static uint16_t accel__tfl_sigmoid_table(uint32_t i)
+{
+    static const uint16_t t[256] = {
+        32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149,
+        40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369,
+        47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169,
+        53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433,
+        57724, 58007, 58280, 58544, 58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370,
+        60565, 60753, 60935, 61110, 61279, 61441, 61599, 61750, 61896, 62036, 62172, 62302,
+        62428, 62549, 62666, 62778, 62886, 62990, 63090, 63186, 63279, 63368, 63454, 63536,
+        63615, 63691, 63765, 63835, 63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308,
+        64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786,
+        64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079,
+        65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234, 65246, 65258,
+        65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360, 65367,
+        65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
+        65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474,
+        65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498,
+        65500, 65501, 65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513,
+        65514, 65515, 65516, 65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522,
+        65523, 65523, 65524, 65524, 65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528,
+        65528, 65528, 65529, 65529, 65529, 65529, 65530, 65530, 65530, 65530, 65531, 65531,
+        65531, 65531, 65531, 65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533,
+        65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534,
+        65534, 65534, 65534, 65535
+    };
+    return t[i & 0xFFu];
+}
+
+/* reference_integer_ops::Logistic for int16 (input_multiplier 0 means 3 << shift). */
+static int16_t accel__tfl_sigmoid16(int16_t x, int32_t mult, int32_t shift)
+{
+    int32_t in, round;
+    uint32_t a, uh, r;
+    if (mult == 0) {
+        mult = 3 * ((int32_t)1 << shift);
+        shift = 0;
+    }
+    round = shift > 0 ? (int32_t)1 << (shift - 1) : 0;
+    in = (x * mult + round) >> shift;
+    a = in < 0 ? (uint32_t)0 - (uint32_t)in : (uint32_t)in;
+    uh = a >> 9;
+    if (uh >= 255u) {
+        r = 0x7FFFUL << 10;
+    } else {
+        uint32_t ua = accel__tfl_sigmoid_table(uh), ub = accel__tfl_sigmoid_table(uh + 1u);
+        r = (ua << 9) + (a & 0x1FFu) * (ub - ua);
+    }
+    r = in >= 0 ? r + (1UL << 9) : (1UL << 25) - r + (1UL << 9) - 1u;
+    return (int16_t)(int32_t)(uint16_t)((r >> 10) & 0xFFFFu);
+}
+
+/* reference_integer_ops::Tanh for int16. */
+static int16_t accel__tfl_tanh16(int16_t x, int32_t mult, int32_t shift)
+{
+    int32_t in, round, r;
+    uint32_t a, uh;
+    if (mult == 0) {
+        mult = 3 * ((int32_t)1 << shift);
+        shift = 0;
+    }
+    round = shift > 0 ? (int32_t)1 << (shift - 1) : 0;
+    in = (x * mult + round) >> shift;
+    a = in < 0 ? (uint32_t)0 - (uint32_t)in : (uint32_t)in;
+    uh = a >> 8;
+    if (uh >= 255u) {
+        r = (int32_t)(0xFFFFL << 8);
+    } else {
+        uint32_t ua = accel__tfl_sigmoid_table(uh), ub = accel__tfl_sigmoid_table(uh + 1u);
+        r = (int32_t)((ua << 8) + (a & 0xFFu) * (ub - ua));
+    }
+    r = in >= 0 ? r - ((int32_t)1 << 23) + ((int32_t)1 << 7) : -r + ((int32_t)1 << 23) + ((int32_t)1 << 7) - 1;
+    r >>= 8;
+    return (int16_t)(r < -32768 ? -32768 : r > 32767 ? 32767 : r); /* r fits: the table is monotone */
+}
+
+/* The power of two nearest to a float scale (TFLite's CheckedLog2 rounding), from its bits. */
+static int32_t accel__tfl_log2_round(uint32_t bits)
+{
+    int32_t e = (int32_t)((bits >> 23) & 0xFFu) - 127;
+    return (bits & 0x7FFFFFUL) >= 0x3504F3UL ? e + 1 : e; /* mantissa >= sqrt(2) rounds up */
+}
+
+/* exp_on_negative_values for a Q(ib).(31-ib) input (ib 4 or 5), Q0.31 result. */
+static int32_t accel__tfl_exp_neg_q(int32_t a, int ib)
+{
+    static const int32_t mults[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
+    const int frac = 31 - ib;
+    const int32_t quarter = (int32_t)1 << (frac - 2);
+    int32_t mod = (a & (quarter - 1)) - quarter;
+    int32_t result = accel__tfl_exp_quarter(accel__tfl_sat_shl(mod, ib));
+    int32_t remainder = mod - a;
+    int k;
+    for (k = 0; k < ib + 2 && k < 7; k++)
+        if (remainder & ((int32_t)1 << (frac - 2 + k))) result = accel__tfl_srdhm(result, mults[k]);
+    if (a == 0) result = INT32_MAX;
+    return result;
+}
+
+/* gemmlowp::logistic of a Q4.27 value, Q0.31 result. */
+static int32_t accel__tfl_logistic_q4(int32_t a)
+{
+    int32_t absv, pos;
+    if (a == 0) return (int32_t)1 << 30;
+    absv = a > 0 ? a : -a;
+    pos = accel__tfl_recip(accel__tfl_exp_neg_q(-absv, 4));
+    return a > 0 ? pos : INT32_MAX - pos;
+}
+
+/* LOGISTIC, int8 (output zero point -128, as TFLM requires). */
+static accel_status accel__tfl_logistic(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, out;
+    double real, mag, radius;
+    int32_t e = 0, mult, radius_i;
+    int64_t t;
+    size_t i;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st != ACCEL_OK) return st;
+    if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&in.t) || out.t.zero_point != -128) return ACCEL_E_TFLITE_QUANT;
+    /* frexp of scale * 2^27, its fraction rounded to 31 bits (no renormalisation: TFLM's) */
+    real = accel__tfl_f64(in.t.scale_bits) * (double)((int32_t)1 << 27);
+    mag = real;
+    while (mag >= 1.0) { mag /= 2.0; e++; }
+    while (mag < 0.5) { mag *= 2.0; e--; }
+    if (e < 0 || e > 30) return ACCEL_E_UNSUPPORTED;
+    mag *= 2147483648.0;
+    t = (int64_t)mag;
+    if (mag - (double)t >= 0.5) t++;
+    mult = t >= ((int64_t)1 << 31) ? INT32_MIN : (int32_t)t;
+    radius = 15.0 * (double)((int32_t)1 << 27) / (double)((int32_t)1 << e);
+    radius_i = (int32_t)radius;
+    if (!c->rt) return ACCEL_OK;
+    for (i = 0; i < in.t.elements; i++) {
+        int32_t x = accel__tfl_load(ACCEL_TFLITE_INT8, in.in, i) - in.t.zero_point, v;
+        if (x <= -radius_i) {
+            v = -128;
+        } else if (x >= radius_i) {
+            v = 127;
+        } else {
+            v = accel__tfl_rdbpot(accel__tfl_logistic_q4(accel_mac_multiply_by_quantized_multiplier(x, mult, e)), 23);
+            v = v - 128 < -128 ? -128 : v - 128 > 127 ? 127 : v - 128;
+        }
+        out.out[i] = (uint8_t)(v & 0xFF);
+    }
+    return ACCEL_OK;
+}
+
+/* UNIDIRECTIONAL_SEQUENCE_LSTM, integer (TFLM's EvalLstm<int8, int8, int16, int32>): int8 input
+ * and hidden state, int16 cell state, int8 weights, int32 biases, no peepholes, projection or
+ * layer norm. Gates: FC(input) + FC(hidden) in Q3.12, sigmoid (tanh for the cell gate) to
+ * Q0.15; cell = forget * cell + input * cell_gate; hidden = output * tanh(cell). */
+#define ACCEL__TFL_LSTM_IN 24u
+typedef struct accel__tfl_gate {
+    int32_t in_mult, in_shift, rec_mult, rec_shift;
+} accel__tfl_gate;
+
+static accel_status accel__tfl_lstm_fc(const accel__tfl_io *x, size_t x_off, uint32_t rows, uint32_t depth,
+                                       const accel__tfl_io *w, const accel__tfl_io *bias, uint32_t units,
+                                       int32_t mult, int32_t shift, int32_t *acc, int16_t *out)
+{
+    uint32_t r, u;
+    accel_status st = accel_mac_matmul_s32(ACCEL_MAC_INT8, rows, units, depth, x->in + x_off,
+                                           (size_t)(rows * depth), -x->t.zero_point, w->in, w->t.bytes,
+                                           -w->t.zero_point, acc, (size_t)(rows * units));
+    if (st != ACCEL_OK) return st;
+    for (r = 0; r < rows; r++)
+        for (u = 0; u < units; u++) {
+            uint32_t s = (uint32_t)acc[(size_t)r * units + u];
+            int32_t v;
+            if (bias && bias->index >= 0) s += accel_load_u32le(bias->in + 4u * u);
+            v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(s), mult, shift);
+            out[(size_t)r * units + u] = (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v);
+        }
+    return ACCEL_OK;
+}
+
+static int16_t accel__tfl_mul16(int32_t a, int32_t b, int32_t mult, int32_t shift, int32_t zp, int32_t lo,
+                                int32_t hi)
+{
+    int32_t v = zp + accel_mac_multiply_by_quantized_multiplier(a * b, mult, shift);
+    return (int16_t)(v < lo ? lo : v > hi ? hi : v);
+}
+
+static accel_status accel__tfl_lstm(accel__tfl_ctx *c)
+{
+    accel__tfl_io x, w[8], bias[4], hid, cell, out, opt;
+    accel__tfl_gate g[4];
+    uint64_t act, tm;
+    uint64_t clip_bits;
+    uint32_t batch, steps, n_in, n_state, k, rows, b, t, j;
+    int32_t fm, fs, im, is, om, os, cell_pow, tanh_mult = 0, tanh_shift, hlo, hhi;
+    int32_t qclip = 0;
+    int16_t *buf[4];
+    int32_t *acc;
+    size_t used = 0, n;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &x);
+    if (st == ACCEL_OK && c->op.n_inputs != ACCEL__TFL_LSTM_IN) st = ACCEL_E_TFLITE_ARITY;
+    for (k = 0; k < 8 && st == ACCEL_OK; k++) st = accel__tfl_need(c, 0, 1u + k, ACCEL__TFL_T(INT8), &w[k]);
+    for (k = 0; k < 4 && st == ACCEL_OK; k++) st = accel__tfl_need(c, 0, 12u + k, ACCEL__TFL_T(INT32), &bias[k]);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 18, ACCEL__TFL_T(INT8), &hid);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 19, ACCEL__TFL_T(INT16), &cell);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    /* peepholes (9-11), projection (16-17) and layer norm (20-23) are not implemented */
+    for (k = 9; k < ACCEL__TFL_LSTM_IN && st == ACCEL_OK; k++) {
+        if (k == 12) k = 16;
+        if (k == 18) k = 20;
+        st = accel__tfl_get(c, 0, k, &opt);
+        if (st == ACCEL_OK && opt.index >= 0) st = ACCEL_E_UNSUPPORTED;
+    }
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 4, 0, &clip_bits);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 3, 1, 0, &tm);
+    if (st != ACCEL_OK) return st;
+    if (act != 4) return ACCEL_E_UNSUPPORTED; /* the cell gate's tanh */
+    if (!hid.t.is_variable || !cell.t.is_variable) return ACCEL_E_TFLITE_GRAPH;
+    if (x.t.ndims != 3 || out.t.ndims != 3 || hid.t.ndims != 2) return ACCEL_E_TFLITE_SHAPE;
+    batch = accel__tfl_dim(&x.t, tm ? 1u : 0u);
+    steps = accel__tfl_dim(&x.t, tm ? 0u : 1u);
+    n_in = accel__tfl_dim(&x.t, 2);
+    n_state = accel__tfl_dim(&hid.t, 1);
+    for (k = 0; k < 8; k++)
+        if (w[k].t.ndims != 2 || accel__tfl_dim(&w[k].t, 0) != n_state ||
+            accel__tfl_dim(&w[k].t, 1) != (k < 4 ? n_in : n_state) || w[k].t.n_scales != 1u)
+            return w[k].t.n_scales > 1u ? ACCEL_E_UNSUPPORTED : ACCEL_E_TFLITE_SHAPE;
+    for (k = 0; k < 4; k++)
+        if (bias[k].t.ndims != 1 || accel__tfl_dim(&bias[k].t, 0) != n_state) return ACCEL_E_TFLITE_SHAPE;
+    if ((uint64_t)batch * n_state != hid.t.elements || (uint64_t)batch * n_state != cell.t.elements ||
+        accel__tfl_dim(&out.t, 0) != accel__tfl_dim(&x.t, 0) || accel__tfl_dim(&out.t, 1) != accel__tfl_dim(&x.t, 1) ||
+        accel__tfl_dim(&out.t, 2) != n_state || n_in == 0 || n_state == 0)
+        return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&x.t) || accel__tfl_quantized(&hid.t) || accel__tfl_quantized(&cell.t) ||
+        cell.t.zero_point != 0)
+        return ACCEL_E_TFLITE_QUANT;
+    for (k = 0; k < 8; k++)
+        if (accel__tfl_quantized(&w[k].t) || w[k].t.zero_point != 0) return ACCEL_E_TFLITE_QUANT;
+    /* gate FC multipliers: input (or hidden) scale * weight scale / 2^-12; order: forget,
+     * input, cell, output gates with weights 2/6, 1/5, 3/7, 4/8 and biases 13, 12, 14, 15 */
+    {
+        static const uint8_t wi[4] = {1, 0, 2, 3};
+        for (k = 0; k < 4; k++) {
+            double s12 = 0.000244140625;
+            st = accel__tfl_qmul(accel__tfl_f64(x.t.scale_bits) * accel__tfl_f64(w[wi[k]].t.scale_bits) / s12,
+                                 &g[k].in_mult, &g[k].in_shift);
+            if (st == ACCEL_OK)
+                st = accel__tfl_qmul(accel__tfl_f64(hid.t.scale_bits) * accel__tfl_f64(w[4u + wi[k]].t.scale_bits) /
+                                         s12, &g[k].rec_mult, &g[k].rec_shift);
+            if (st != ACCEL_OK) return st;
+        }
+    }
+    {
+        double s15 = 0.000030517578125, cs = accel__tfl_f64(cell.t.scale_bits);
+        st = accel__tfl_qmul(s15 * cs / cs, &fm, &fs);
+        if (st == ACCEL_OK) st = accel__tfl_qmul(s15 * s15 / cs, &im, &is);
+        if (st == ACCEL_OK) st = accel__tfl_qmul(s15 * s15 / accel__tfl_f64(hid.t.scale_bits), &om, &os);
+        if (st != ACCEL_OK) return st;
+    }
+    cell_pow = accel__tfl_log2_round(cell.t.scale_bits);
+    tanh_shift = 15 + cell_pow - 3;
+    if (tanh_shift < 0) {
+        tanh_shift = -tanh_shift;
+        tanh_mult = 3;
+    }
+    if (tanh_shift > 30) return ACCEL_E_TFLITE_QUANT;
+    {
+        double clip = accel__tfl_f64((uint32_t)clip_bits), q;
+        if (clip > 0.0) {
+            q = clip / accel__tfl_f64(cell.t.scale_bits);
+            q = q < -32768.0 ? -32768.0 : q > 32767.0 ? 32767.0 : q;
+            qclip = (int32_t)q;
+        }
+    }
+    hlo = -128;
+    hhi = 127;
+    rows = tm ? batch : 1u;
+    if ((uint64_t)rows * n_state > 0x3FFFFFFFUL) return ACCEL_E_TFLITE_SHAPE;
+    n = (size_t)(rows * n_state);
+    for (k = 0; k < 4; k++) buf[k] = (int16_t *)(void *)accel__tfl_take(c, &used, 2u * n);
+    acc = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * n);
+    if (!c->rt) return ACCEL_OK;
+    if (!buf[0] || !buf[1] || !buf[2] || !buf[3] || !acc) return ACCEL_E_STATE;
+    for (b = 0; b < (tm ? 1u : batch); b++)
+        for (t = 0; t < steps; t++) {
+            size_t in_off = (size_t)(tm ? t * batch * n_in : (b * steps + t) * n_in);
+            size_t out_off = (size_t)(tm ? t * batch * n_state : (b * steps + t) * n_state);
+            size_t st_off = (size_t)(tm ? 0u : b * n_state);
+            int16_t *cs = (int16_t *)(void *)(cell.out + 2u * st_off);
+            static const uint8_t wi[4] = {1, 0, 2, 3}, bi[4] = {1, 0, 2, 3};
+            /* gates: 0 forget -> buf0, 1 input -> buf1, 2 cell -> buf2, 3 output -> buf1 (after the
+             * cell update), the recurrent FC in buf3 */
+            for (k = 0; k < 4; k++) {
+                int16_t *dst = buf[k == 3 ? 1 : k];
+                if (k == 3) {
+                    /* cell = forget * cell + input * cell_gate (clipped) before the output gate */
+                    for (j = 0; j < n; j++) {
+                        int32_t a = accel__tfl_mul16(buf[0][j], cs[j], fm, fs, 0, -32768, 32767);
+                        int32_t bb = accel__tfl_mul16(buf[1][j], buf[2][j], im, is, 0, -32768, 32767);
+                        int32_t sum = a + bb;
+                        sum = sum < -32768 ? -32768 : sum > 32767 ? 32767 : sum;
+                        if (qclip > 0) sum = sum > qclip ? qclip : sum < -qclip ? -qclip : sum;
+                        cs[j] = (int16_t)sum;
+                    }
+                }
+                st = accel__tfl_lstm_fc(&x, in_off, rows, n_in, &w[wi[k]], &bias[bi[k]], n_state, g[k].in_mult,
+                                        g[k].in_shift, acc, dst);
+                if (st == ACCEL_OK)
+                    st = accel__tfl_lstm_fc(&hid, st_off, rows, n_state, &w[4u + wi[k]], NULL, n_state,
+                                            g[k].rec_mult, g[k].rec_shift, acc, buf[3]);
+                if (st != ACCEL_OK) return st;
+                for (j = 0; j < n; j++) {
+                    int32_t sum = dst[j] + buf[3][j];
+                    int16_t v = (int16_t)(sum < -32768 ? -32768 : sum > 32767 ? 32767 : sum);
+                    dst[j] = k == 2 ? accel__tfl_tanh16(v, 0, 0) : accel__tfl_sigmoid16(v, 0, 0);
+                }
+            }
+            /* hidden = output gate * tanh(cell), into the hidden state and the output */
+            for (j = 0; j < n; j++) {
+                int16_t th = accel__tfl_tanh16(cs[j], tanh_mult, tanh_shift);
+                int32_t h = accel__tfl_mul16(th, buf[1][j], om, os, hid.t.zero_point, hlo, hhi);
+                hid.out[st_off + j] = (uint8_t)(h & 0xFF);
+            }
+            ACCEL_MEMCPY(out.out + out_off, hid.out + st_off, n);
+        }
     return ACCEL_OK;
 }
 
@@ -17332,6 +17664,8 @@ static accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
     case ACCEL_TFLITE_OP_ADD: return accel__tfl_binary(c, 0);
     case ACCEL_TFLITE_OP_MUL: return accel__tfl_binary(c, 1);
     case ACCEL_TFLITE_OP_SVDF: return accel__tfl_svdf(c);
+    case ACCEL_TFLITE_OP_LOGISTIC: return accel__tfl_logistic(c);
+    case ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return accel__tfl_lstm(c);
 #ifndef ACCEL_MAC_NO_FLOAT
     case ACCEL_TFLITE_OP_DEQUANTIZE: return accel__tfl_dequantize(c);
 #endif
