@@ -3,6 +3,8 @@
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "testlib.h"
+#include <math.h>
+#include "vectors/tflite/models.h"
 
 #define TFL_ENV "ACCEL_TFLITE_DATA"
 
@@ -185,8 +187,273 @@ static void test_goldens(void)
     CHECK(n == 63);
 }
 
+
+/* ---- the hand-made models: statuses, and outputs worked out by hand in the generator ---- */
+static void feed_inputs(accel_tflite *rt, const tfl_case *tc, accel_status *st)
+{
+    uint32_t k;
+    size_t done = 0;
+    for (k = 0; k < rt->model->n_inputs && *st == ACCEL_OK; k++) {
+        uint32_t ti;
+        accel_tflite_tensor t;
+        *st = accel_tflite_graph_tensor(rt->model, 0, k, &ti);
+        if (*st == ACCEL_OK) *st = accel_tflite_tensor_info(rt->model, ti, &t);
+        if (*st != ACCEL_OK) return;
+        if (done + t.bytes > tc->in_len) {
+            *st = ACCEL_E_ARG;
+            return;
+        }
+        *st = accel_tflite_set_input(rt, k, tc->in + done, t.bytes);
+        done += t.bytes;
+    }
+}
+
+static void test_small_models(void)
+{
+    size_t i;
+    for (i = 0; i < sizeof tfl_cases / sizeof tfl_cases[0]; i++) {
+        const tfl_case *tc = &tfl_cases[i];
+        accel_tflite_model m;
+        accel_tflite rt;
+        uint32_t arena[1024], bad_op = 99;
+        int32_t bad_code = -99;
+        uint8_t out[64];
+        size_t need = 0, got = 0;
+        accel_status st = accel_tflite_open(&m, tc->model, tc->len);
+        if (st != tc->open_st) printf("  %s: open %s, want %s\n", tc->name, accel_status_str(st), accel_status_str(tc->open_st));
+        CHECK_EQ(st, tc->open_st);
+        if (st != ACCEL_OK) continue;
+        st = accel_tflite_check(&m, &bad_op, &bad_code);
+        if (st != tc->check_st) printf("  %s: check %s, want %s\n", tc->name, accel_status_str(st), accel_status_str(tc->check_st));
+        CHECK_EQ(st, tc->check_st);
+        if (st != ACCEL_OK) {
+            accel_tflite_op op;
+            CHECK_EQ(bad_op, tc->bad_op);
+            CHECK_EQ(accel_tflite_op_info(&m, bad_op, &op), ACCEL_OK);
+            CHECK_EQ(bad_code, op.code);
+            /* init refuses the same way and names the same operator */
+            CHECK_EQ(accel_tflite_init(&rt, &m, arena, sizeof arena), tc->check_st);
+            CHECK_EQ(rt.bad_op, tc->bad_op);
+            CHECK_EQ(rt.bad_code, op.code);
+            continue;
+        }
+        REQUIRE(accel_tflite_arena_size(&m, arena, sizeof arena, &need) == ACCEL_OK);
+        CHECK(need <= sizeof arena);
+        /* a byte short of the plan is refused; exactly the plan works */
+        CHECK_EQ(accel_tflite_init(&rt, &m, arena, need - 1), ACCEL_E_BUFFER_TOO_SMALL);
+        REQUIRE(accel_tflite_init(&rt, &m, arena, need) == ACCEL_OK);
+        CHECK_EQ(rt.arena_used, need);
+        st = ACCEL_OK;
+        feed_inputs(&rt, tc, &st);
+        CHECK_EQ(st, ACCEL_OK);
+        CHECK_EQ(accel_tflite_invoke(&rt), ACCEL_OK);
+        CHECK_EQ(accel_tflite_get_output(&rt, 0, out, sizeof out, &got), ACCEL_OK);
+        CHECK_EQ(got, tc->out_len);
+        if (got != tc->out_len || memcmp(out, tc->out, got) != 0) {
+            size_t k;
+            printf("  %s: got", tc->name);
+            for (k = 0; k < got; k++) printf(" %d", (int)(int8_t)out[k]);
+            printf(", want");
+            for (k = 0; k < tc->out_len; k++) printf(" %d", (int)(int8_t)tc->out[k]);
+            printf("\n");
+            CHECK(0);
+        }
+    }
+}
+
+static const tfl_case *find_case(const char *name)
+{
+    size_t i;
+    for (i = 0; i < sizeof tfl_cases / sizeof tfl_cases[0]; i++)
+        if (strcmp(tfl_cases[i].name, name) == 0) return &tfl_cases[i];
+    return NULL;
+}
+
+typedef struct cb_log {
+    int calls;
+    uint32_t ops[8], tensors[8];
+    int32_t codes[8];
+    uint8_t first[8];
+} cb_log;
+
+static void log_op(void *user, uint32_t op_index, int32_t code, uint32_t tensor, const accel_tflite_tensor *t,
+                   const void *data)
+{
+    cb_log *l = (cb_log *)user;
+    if (l->calls < 8) {
+        l->ops[l->calls] = op_index;
+        l->codes[l->calls] = code;
+        l->tensors[l->calls] = tensor;
+        l->first[l->calls] = t->bytes ? *(const uint8_t *)data : 0;
+    }
+    l->calls++;
+}
+
+/* API rules: arguments, alignment, input length, the callback's order and data, tensor data. */
+static void test_api(void)
+{
+    const tfl_case *tc = find_case("fc_then_quantize");
+    accel_tflite_model m;
+    accel_tflite rt;
+    uint32_t arena[256];
+    size_t need = 0, got = 0, wsz = 0, n = 0;
+    uint8_t out[8];
+    const uint8_t *p;
+    cb_log log;
+    REQUIRE(tc != NULL);
+    CHECK_EQ(accel_tflite_open(NULL, tc->model, tc->len), ACCEL_E_NULL);
+    CHECK_EQ(accel_tflite_open(&m, NULL, tc->len), ACCEL_E_NULL);
+    CHECK_EQ(accel_tflite_open(&m, tc->model, 7), ACCEL_E_MALFORMED);
+    CHECK_EQ(accel_tflite_open(&m, tc->model, tc->len / 2), ACCEL_E_MALFORMED); /* cut short */
+    REQUIRE(accel_tflite_open(&m, tc->model, tc->len) == ACCEL_OK);
+    CHECK_EQ(m.n_ops, 2);
+    CHECK_EQ(accel_tflite_work_size(&m, &wsz), ACCEL_OK);
+    CHECK_EQ(accel_tflite_arena_size(&m, arena, wsz - 1, &need), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_EQ(accel_tflite_arena_size(&m, (uint8_t *)arena + 1, wsz, &need), ACCEL_E_ALIGN);
+    REQUIRE(accel_tflite_arena_size(&m, arena, wsz, &need) == ACCEL_OK);
+    CHECK_EQ(accel_tflite_init(&rt, &m, (uint8_t *)arena + 2, need), ACCEL_E_ALIGN);
+    REQUIRE(accel_tflite_init(&rt, &m, arena, sizeof arena) == ACCEL_OK);
+    CHECK_EQ(accel_tflite_set_input(&rt, 0, tc->in, tc->in_len + 1), ACCEL_E_ARG);
+    CHECK_EQ(accel_tflite_set_input(&rt, 1, tc->in, tc->in_len), ACCEL_E_ARG); /* one input only */
+    REQUIRE(accel_tflite_set_input(&rt, 0, tc->in, tc->in_len) == ACCEL_OK);
+    memset(&log, 0, sizeof log);
+    rt.on_op = log_op;
+    rt.user = &log;
+    REQUIRE(accel_tflite_invoke(&rt) == ACCEL_OK);
+    /* once per operator, in order, with its output: FC gives int8 3 (tensor 3), QUANTIZE 131 */
+    CHECK_EQ(log.calls, 2);
+    CHECK_EQ(log.ops[0], 0);
+    CHECK_EQ(log.codes[0], ACCEL_TFLITE_OP_FULLY_CONNECTED);
+    CHECK_EQ(log.tensors[0], 3);
+    CHECK_EQ(log.first[0], 3);
+    CHECK_EQ(log.ops[1], 1);
+    CHECK_EQ(log.codes[1], ACCEL_TFLITE_OP_QUANTIZE);
+    CHECK_EQ(log.tensors[1], 4);
+    CHECK_EQ(log.first[1], 131);
+    CHECK_EQ(accel_tflite_get_output(&rt, 0, out, 1, &got), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_EQ(got, 2);
+    CHECK_EQ(accel_tflite_get_output(&rt, 0, out, sizeof out, &got), ACCEL_OK);
+    CHECK_EQ(out[0], 131);
+    CHECK_EQ(out[1], 125);
+    /* constant tensors come from the model buffer */
+    CHECK_EQ(accel_tflite_tensor_data(&rt, 1, &p, &n), ACCEL_OK);
+    CHECK_EQ(n, 4);
+    CHECK(p >= tc->model && p + n <= tc->model + tc->len);
+    CHECK_EQ(accel_tflite_tensor_data(&rt, 99, &p, &n), ACCEL_E_TFLITE_TENSOR_INDEX);
+    CHECK(accel_tflite_op_name(ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM) != NULL);
+    CHECK(strcmp(accel_tflite_op_name(114), "QUANTIZE") == 0);
+    CHECK(accel_tflite_op_name(1000) == NULL);
+}
+
+/* Every byte of every hand-made model (and of hello_world when the data is there) changed four
+ * ways: open, check, plan, init and invoke must return a status, never crash or read outside
+ * (ASan and UBSan watch). */
+static int mutate_run(uint8_t *buf, size_t len)
+{
+    accel_tflite_model m;
+    accel_tflite rt;
+    static uint32_t arena[16384];
+    size_t need;
+    if (accel_tflite_open(&m, buf, len) != ACCEL_OK) return 0;
+    if (accel_tflite_arena_size(&m, arena, sizeof arena, &need) != ACCEL_OK) return 1;
+    if (need > sizeof arena || accel_tflite_init(&rt, &m, arena, sizeof arena) != ACCEL_OK) return 1;
+    (void)accel_tflite_invoke(&rt);
+    return 2;
+}
+
+static void mutate_all(const uint8_t *model, size_t len, int *opened, int *ran)
+{
+    uint8_t *b = (uint8_t *)malloc(len);
+    size_t i;
+    int k;
+    for (i = 0; i < len; i++)
+        for (k = 0; k < 4; k++) {
+            static const uint8_t x[4] = {0x01, 0x80, 0xFF, 0x00};
+            int r;
+            memcpy(b, model, len);
+            b[i] = k == 3 ? 0 : (uint8_t)(b[i] ^ x[k]);
+            r = mutate_run(b, len);
+            *opened += r > 0;
+            *ran += r > 1;
+        }
+    free(b);
+}
+
+static void test_mutations(void)
+{
+    size_t i;
+    int opened = 0, ran = 0;
+    for (i = 0; i < sizeof tfl_cases / sizeof tfl_cases[0]; i++)
+        if (tfl_cases[i].open_st == ACCEL_OK && tfl_cases[i].check_st == ACCEL_OK)
+            mutate_all(tfl_cases[i].model, tfl_cases[i].len, &opened, &ran);
+    printf("  hand-made models: %d mutants opened, %d ran\n", opened, ran);
+    CHECK(ran > 0);
+}
+
+static void test_mutations_hello_world(void)
+{
+    char path[600];
+    const char *dir;
+    size_t len;
+    uint8_t *m;
+    int opened = 0, ran = 0;
+    REQUIRE_DATA(TFL_ENV, "tflite");
+    if (tl_case_skipped) return;
+    dir = tl_data_dir(TFL_ENV, "tflite");
+    snprintf(path, sizeof path, "%s/hello_world_int8.tflite", dir);
+    m = load_file(path, &len);
+    REQUIRE(m != NULL);
+    mutate_all(m, len, &opened, &ran);
+    printf("  hello_world_int8: %d mutants opened, %d ran\n", opened, ran);
+    CHECK(ran > 0);
+    free(m);
+}
+
+/* The fixed-point pieces against the real functions (libm here, on the host). */
+static void test_fixed_point_accuracy(void)
+{
+    int32_t x;
+    int worst = 0;
+    /* 1 / (1 + x) for x in [0, 1), Q0.31: within a few units of the last place */
+    for (x = 0; x < INT32_MAX - (1 << 20); x += (1 << 20) + 12345) {
+        double want = 2147483648.0 / (1.0 + x / 2147483648.0);
+        double got = accel__tfl_recip(x);
+        int err = (int)fabs(got - want);
+        if (err > worst) worst = err;
+    }
+    printf("  1/(1+x) worst error %d\n", worst);
+    CHECK(worst <= 8); /* 4e-9 relative */
+    /* exp(a) for a <= 0 in Q5.26 */
+    worst = 0;
+    for (x = 0; x > -2147483647 + (1 << 19); x -= (1 << 18) + 777) {
+        double want = exp(x / 67108864.0) * 2147483648.0;
+        double got = accel__tfl_exp_neg(x);
+        int err = (int)fabs(got - want);
+        if (err > worst) worst = err;
+    }
+    printf("  exp worst error %d\n", worst);
+    CHECK(worst <= 512); /* 2.4e-7 relative */
+    /* int16 sigmoid (Q3.12 in, Q0.15 out) and tanh: within 2 units of the last place */
+    worst = 0;
+    for (x = -32768; x <= 32767; x += 7) {
+        double s = 32768.0 / (1.0 + exp(-(x / 4096.0)));
+        double t = tanh(x / 4096.0) * 32768.0;
+        int e1 = (int)fabs(accel__tfl_sigmoid16((int16_t)x, 0, 0) - (s > 32767 ? 32767 : s));
+        int e2 = (int)fabs(accel__tfl_tanh16((int16_t)x, 0, 0) - (t > 32767 ? 32767 : t));
+        if (e1 > worst) worst = e1;
+        if (e2 > worst) worst = e2;
+    }
+    printf("  sigmoid/tanh worst error %d\n", worst);
+    CHECK(worst <= 2);
+}
+
 int main(void)
 {
+    RUN(test_small_models);
+    RUN(test_api);
+    RUN(test_fixed_point_accuracy);
+    RUN(test_mutations);
     RUN(test_goldens);
+    RUN(test_mutations_hello_world);
     return TEST_END();
 }
