@@ -16413,8 +16413,8 @@ ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *bu
     if (st == ACCEL_OK) st = accel_fb_vector(&sg, ACCEL__TFL_SG_OPERATORS, 4, &m->ops_, &m->n_ops);
     if (st != ACCEL_OK) return st;
     if (!m->tensors_ || !m->ops_ || m->n_outputs == 0) return ACCEL_E_TFLITE_SUBGRAPH;
-    if ((uint64_t)m->n_tensors + m->n_ops > ACCEL__TFL_MAX_ENTRIES ||
-        ((uint64_t)m->n_tensors + m->n_ops) * 12u > (uint64_t)SIZE_MAX)
+    if ((uint64_t)m->n_tensors + 2u * (uint64_t)m->n_ops > ACCEL__TFL_MAX_ENTRIES ||
+        ((uint64_t)m->n_tensors + 2u * (uint64_t)m->n_ops) * 12u > (uint64_t)SIZE_MAX)
         return ACCEL_E_TOO_LONG;
     st = accel__tfl_index_list(m, m->inputs_, m->n_inputs, 0);
     if (st == ACCEL_OK) st = accel__tfl_index_list(m, m->outputs_, m->n_outputs, 0);
@@ -16474,8 +16474,10 @@ ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *bu
 }
 
 /* ---------------------------------------------------------------- @tflite.ops: kernels */
-/* A kernel runs in two modes: check (rt NULL: validate types, shapes, quantization and options,
- * and say how much scratch it needs) and run. Both take the same path up to the arithmetic, so
+/* A kernel runs in three modes: check (rt and persist NULL: validate types, shapes, quantization
+ * and options, say how much scratch and how much persistent memory it needs), prepare (rt NULL,
+ * persist set, at init: derive the constants, the fixed-point multipliers above all, once) and
+ * run (rt set: load the constants, compute). All take the same path up to the arithmetic, so
  * what check accepted is exactly what run computes on. */
 typedef struct accel__tfl_ent {
     uint32_t off;  /* byte offset in the data area; ACCEL__TFL_NONE: no memory */
@@ -16492,6 +16494,8 @@ typedef struct accel__tfl_ctx {
     uint8_t *scratch; /* run mode: this operator's scratch */
     size_t scratch_len;
     size_t scratch_need; /* check mode: what the kernel asks for */
+    uint8_t *persist;    /* prepare and run: this operator's constants (multipliers, ...) */
+    size_t persist_len, persist_used, persist_need;
 } accel__tfl_ctx;
 
 typedef struct accel__tfl_io {
@@ -16508,7 +16512,7 @@ static accel__tfl_ent *accel__tfl_ents(const accel_tflite *rt)
 
 static size_t accel__tfl_table_bytes(const accel_tflite_model *m)
 {
-    return (size_t)(sizeof(accel__tfl_ent) * ((uint32_t)m->n_tensors + m->n_ops)); /* fits: open checks */
+    return (size_t)(sizeof(accel__tfl_ent) * ((uint32_t)m->n_tensors + 2u * m->n_ops)); /* fits: open checks */
 }
 
 static accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_out, uint32_t k, accel__tfl_io *io)
@@ -16653,6 +16657,18 @@ static uint8_t *accel__tfl_take(accel__tfl_ctx *c, size_t *used, size_t n)
     return p;
 }
 
+/* n words of the operator's persistent constants: NULL in check mode (counted). In run mode
+ * they hold what prepare wrote. */
+static int32_t *accel__tfl_keep(accel__tfl_ctx *c, size_t n)
+{
+    int32_t *p = NULL;
+    size_t b = 4u * n;
+    if (c->persist && c->persist_used + b <= c->persist_len) p = (int32_t *)(void *)(c->persist + c->persist_used);
+    c->persist_used += b;
+    if (!c->persist) c->persist_need = c->persist_used;
+    return p;
+}
+
 static uint32_t accel__tfl_dim(const accel_tflite_tensor *t, uint32_t k)
 {
     return (uint32_t)t->dims[k];
@@ -16666,7 +16682,7 @@ static accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const accel__tfl_io
                                           accel_mac_quant *q, const int32_t **bias_out)
 {
     int32_t *mult, *shift, *b;
-    uint32_t k;
+    uint32_t k, nq;
     accel_status st;
     if (accel__tfl_quantized(&in->t) || accel__tfl_quantized(&w->t) || accel__tfl_quantized(&out->t))
         return ACCEL_E_TFLITE_QUANT;
@@ -16674,40 +16690,62 @@ static accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const accel__tfl_io
         return ACCEL_E_TFLITE_QUANT;
     if (bias->index >= 0 && (bias->t.type != ACCEL_TFLITE_INT32 || bias->t.elements != channels))
         return bias->t.type != ACCEL_TFLITE_INT32 ? ACCEL_E_UNSUPPORTED : ACCEL_E_TFLITE_SHAPE;
+    if (bias->index >= 0 && !bias->t.data) return ACCEL_E_UNSUPPORTED; /* a bias computed at run time */
     ACCEL_MEMSET(q, 0, sizeof *q);
     q->dtype = in->t.type == ACCEL_TFLITE_UINT8 ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8;
     q->input_offset = -in->t.zero_point;
     q->filter_offset = -w->t.zero_point;
     q->output_offset = out->t.zero_point;
-    q->count = (size_t)channels;
+    nq = w->t.n_scales > 1u ? channels : 1u; /* per channel, or one for the tensor */
+    q->count = (size_t)nq;
     q->rounding = ACCEL_MAC_ROUND_DOUBLE;
-    st = accel__tfl_act(act, &out->t, &q->act_min, &q->act_max);
-    if (st != ACCEL_OK) return st;
-    mult = (int32_t *)(void *)accel__tfl_take(c, used, 4u * (size_t)channels);
-    shift = (int32_t *)(void *)accel__tfl_take(c, used, 4u * (size_t)channels);
-    b = (int32_t *)(void *)accel__tfl_take(c, used, bias->index >= 0 ? 4u * (size_t)channels : 0u);
+    /* persistent: act_min, act_max, the multipliers and shifts; the bias is read in place when
+     * the model buffer keeps it 4-byte aligned, else copied to scratch at each run */
+    mult = accel__tfl_keep(c, 2);
+    if (c->rt) {
+        if (!mult) return ACCEL_E_STATE;
+        q->act_min = mult[0];
+        q->act_max = mult[1];
+    } else {
+        st = accel__tfl_act(act, &out->t, &q->act_min, &q->act_max);
+        if (st != ACCEL_OK) return st;
+        if (mult) {
+            mult[0] = q->act_min;
+            mult[1] = q->act_max;
+        }
+    }
+    mult = accel__tfl_keep(c, nq);
+    shift = accel__tfl_keep(c, nq);
+    q->multiplier = mult;
+    q->shift = shift;
     *bias_out = NULL;
-    if (!c->rt) return ACCEL_OK;
-    if (!mult || !shift) return ACCEL_E_STATE;
-    for (k = 0; k < channels; k++) {
+    if (bias->index >= 0) {
+        if (((uintptr_t)bias->t.data & 3u) == 0) {
+            *bias_out = (const int32_t *)(const void *)bias->t.data;
+        } else {
+            b = (int32_t *)(void *)accel__tfl_take(c, used, 4u * (size_t)channels);
+            if (b)
+                for (k = 0; k < channels; k++) b[k] = accel__tfl_s32(accel_load_u32le(bias->t.data + 4u * k));
+            *bias_out = b;
+        }
+    }
+    if (c->rt) return mult && shift && (*bias_out || bias->index < 0) ? ACCEL_OK : ACCEL_E_STATE;
+    for (k = 0; k < nq; k++) {
         uint32_t sb = w->t.scale_bits;
-        int32_t zp;
+        int32_t zp, m1, s1;
         double real;
         if (w->t.n_scales > 1u) {
             st = accel_tflite_tensor_scale(c->m, &w->t, k, &sb, &zp);
             if (st != ACCEL_OK) return st;
         }
         real = accel__tfl_f64(in->t.scale_bits) * accel__tfl_f64(sb) / accel__tfl_f64(out->t.scale_bits);
-        st = accel__tfl_qmul(real, &mult[k], &shift[k]);
+        st = accel__tfl_qmul(real, &m1, &s1);
         if (st != ACCEL_OK) return st;
+        if (mult && shift) {
+            mult[k] = m1;
+            shift[k] = s1;
+        }
     }
-    if (bias->index >= 0) {
-        if (!b) return ACCEL_E_STATE;
-        for (k = 0; k < channels; k++) b[k] = accel__tfl_s32(accel_load_u32le(bias->in + 4u * k));
-        *bias_out = b;
-    }
-    q->multiplier = mult;
-    q->shift = shift;
     return ACCEL_OK;
 }
 
@@ -16853,15 +16891,27 @@ static accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
     accel__tfl_io in, out;
     accel_mac_conv g;
     uint64_t act = 0;
-    int32_t mn, mx;
+    int32_t mn, mx, *kept;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &out);
     if (st == ACCEL_OK) st = accel__tfl_geom(c, 2, &in.t, NULL, &out.t, &g, &act);
     if (st != ACCEL_OK) return st;
     if (in.t.type != out.t.type) return ACCEL_E_TFLITE_TYPE;
     if (g.out_c != g.in_c) return ACCEL_E_TFLITE_SHAPE;
-    st = accel__tfl_act(act, &out.t, &mn, &mx);
-    if (st != ACCEL_OK || !c->rt) return st;
+    kept = accel__tfl_keep(c, 2);
+    if (c->rt) {
+        if (!kept) return ACCEL_E_STATE;
+        mn = kept[0];
+        mx = kept[1];
+    } else {
+        st = accel__tfl_act(act, &out.t, &mn, &mx);
+        if (st != ACCEL_OK) return st;
+        if (kept) {
+            kept[0] = mn;
+            kept[1] = mx;
+        }
+        return ACCEL_OK;
+    }
     if (is_max)
         return accel_mac_max_pool2d(&g, in.t.type == ACCEL_TFLITE_UINT8 ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, mn, mx,
                                     in.in, in.t.bytes, out.out, out.t.bytes);
@@ -16951,7 +17001,7 @@ static accel_status accel__tfl_softmax(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     uint64_t beta_bits;
-    int32_t mult, shift, diff_min, lo = 0, hi = 0;
+    int32_t mult, shift, diff_min, lo = 0, hi = 0, *kept;
     double real, radius;
     uint32_t depth, outer, i, k;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
@@ -16969,15 +17019,28 @@ static accel_status accel__tfl_softmax(accel__tfl_ctx *c)
     depth = accel__tfl_dim(&in.t, in.t.ndims - 1u);
     if (depth == 0) return ACCEL_OK;
     outer = (uint32_t)(in.t.elements / depth);
-    /* PreprocessSoftmaxScaling with 5 integer bits, then CalculateInputRadius */
-    real = accel__tfl_f64((uint32_t)beta_bits) * accel__tfl_f64(in.t.scale_bits) * (double)(1L << 26);
-    if (real > 2147483647.0) real = 2147483647.0;
-    st = accel__tfl_qmul(real, &mult, &shift);
-    if (st != ACCEL_OK) return st;
-    if (shift < 0) return ACCEL_E_TFLITE_QUANT; /* QuantizeMultiplierGreaterThanOne */
-    radius = 31.0 * (double)(1L << 26) / (double)((int64_t)1 << shift);
-    diff_min = -(int32_t)radius; /* floor of a positive value */
-    if (!c->rt) return ACCEL_OK;
+    kept = accel__tfl_keep(c, 3);
+    if (c->rt) {
+        if (!kept) return ACCEL_E_STATE;
+        mult = kept[0];
+        shift = kept[1];
+        diff_min = kept[2];
+    } else {
+        /* PreprocessSoftmaxScaling with 5 integer bits, then CalculateInputRadius */
+        real = accel__tfl_f64((uint32_t)beta_bits) * accel__tfl_f64(in.t.scale_bits) * (double)(1L << 26);
+        if (real > 2147483647.0) real = 2147483647.0;
+        st = accel__tfl_qmul(real, &mult, &shift);
+        if (st != ACCEL_OK) return st;
+        if (shift < 0) return ACCEL_E_TFLITE_QUANT; /* QuantizeMultiplierGreaterThanOne */
+        radius = 31.0 * (double)(1L << 26) / (double)((int64_t)1 << shift);
+        diff_min = -(int32_t)radius; /* floor of a positive value */
+        if (kept) {
+            kept[0] = mult;
+            kept[1] = shift;
+            kept[2] = diff_min;
+        }
+        return ACCEL_OK;
+    }
     accel__tfl_qrange(out.t.type, &lo, &hi);
     for (i = 0; i < outer; i++) {
         const int8_t *row = (const int8_t *)(const void *)(in.in + (size_t)i * depth);
@@ -17041,7 +17104,7 @@ static accel_status accel__tfl_quantize(accel__tfl_ctx *c)
 {
     const uint32_t ints = ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32);
     accel__tfl_io in, out;
-    int32_t mult, shift, lo = 0, hi = 0;
+    int32_t mult, shift, lo = 0, hi = 0, *kept;
     size_t i;
     accel_status st = accel__tfl_need(c, 0, 0, ints, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ints, &out);
@@ -17054,8 +17117,19 @@ static accel_status accel__tfl_quantize(accel__tfl_ctx *c)
         (in.t.type == ACCEL_TFLITE_INT32 && out.t.type != ACCEL_TFLITE_INT8 && out.t.type != ACCEL_TFLITE_INT16) ||
         (in.t.type == ACCEL_TFLITE_INT16 && out.t.type == ACCEL_TFLITE_UINT8))
         return ACCEL_E_UNSUPPORTED;
-    st = accel__tfl_qmul(accel__tfl_f64(in.t.scale_bits) / accel__tfl_f64(out.t.scale_bits), &mult, &shift);
-    if (st != ACCEL_OK || !c->rt) return st;
+    kept = accel__tfl_keep(c, 2);
+    if (c->rt) {
+        if (!kept) return ACCEL_E_STATE;
+        mult = kept[0];
+        shift = kept[1];
+    } else {
+        st = accel__tfl_qmul(accel__tfl_f64(in.t.scale_bits) / accel__tfl_f64(out.t.scale_bits), &mult, &shift);
+        if (st == ACCEL_OK && kept) {
+            kept[0] = mult;
+            kept[1] = shift;
+        }
+        return st;
+    }
     accel__tfl_qrange(out.t.type, &lo, &hi);
     for (i = 0; i < in.t.elements; i++) {
         int32_t v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_load(in.t.type, in.in, i) - in.t.zero_point,
@@ -17129,7 +17203,7 @@ static accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
 {
     accel__tfl_io a, b, out;
     uint64_t act;
-    int32_t mn, mx, m1 = 0, s1 = 0, m2 = 0, s2 = 0, mo, so;
+    int32_t mn, mx, m1 = 0, s1 = 0, m2 = 0, s2 = 0, mo = 0, so = 0, *kept;
     uint32_t da[4], db[4], dout[4], sa[4], sb[4], k, i0, i1, i2, i3;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &a);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT8), &b);
@@ -17160,21 +17234,32 @@ static accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
             pb *= db[k];
         }
     }
-    st = accel__tfl_act(act, &out.t, &mn, &mx);
-    if (st != ACCEL_OK) return st;
-    if (is_mul) {
-        st = accel__tfl_qmul(accel__tfl_f64(a.t.scale_bits) * accel__tfl_f64(b.t.scale_bits) /
-                                 accel__tfl_f64(out.t.scale_bits), &mo, &so);
+    kept = accel__tfl_keep(c, 8);
+    if (c->rt) {
+        if (!kept) return ACCEL_E_STATE;
+        mn = kept[0], mx = kept[1], m1 = kept[2], s1 = kept[3], m2 = kept[4], s2 = kept[5], mo = kept[6];
+        so = kept[7];
     } else {
-        float fmax = accel__tfl_f32(a.t.scale_bits) > accel__tfl_f32(b.t.scale_bits)
-                         ? accel__tfl_f32(a.t.scale_bits) : accel__tfl_f32(b.t.scale_bits);
-        double twice = 2.0 * (double)fmax;
-        st = accel__tfl_qmul(accel__tfl_f64(a.t.scale_bits) / twice, &m1, &s1);
-        if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_f64(b.t.scale_bits) / twice, &m2, &s2);
-        if (st == ACCEL_OK)
-            st = accel__tfl_qmul(twice / ((double)(1L << 20) * accel__tfl_f64(out.t.scale_bits)), &mo, &so);
+        st = accel__tfl_act(act, &out.t, &mn, &mx);
+        if (st != ACCEL_OK) return st;
+        if (is_mul) {
+            st = accel__tfl_qmul(accel__tfl_f64(a.t.scale_bits) * accel__tfl_f64(b.t.scale_bits) /
+                                     accel__tfl_f64(out.t.scale_bits), &mo, &so);
+        } else {
+            float fmax = accel__tfl_f32(a.t.scale_bits) > accel__tfl_f32(b.t.scale_bits)
+                             ? accel__tfl_f32(a.t.scale_bits) : accel__tfl_f32(b.t.scale_bits);
+            double twice = 2.0 * (double)fmax;
+            st = accel__tfl_qmul(accel__tfl_f64(a.t.scale_bits) / twice, &m1, &s1);
+            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_f64(b.t.scale_bits) / twice, &m2, &s2);
+            if (st == ACCEL_OK)
+                st = accel__tfl_qmul(twice / ((double)(1L << 20) * accel__tfl_f64(out.t.scale_bits)), &mo, &so);
+        }
+        if (st == ACCEL_OK && kept) {
+            kept[0] = mn, kept[1] = mx, kept[2] = m1, kept[3] = s1, kept[4] = m2, kept[5] = s2, kept[6] = mo;
+            kept[7] = so;
+        }
+        return st;
     }
-    if (st != ACCEL_OK || !c->rt) return st;
     for (i0 = 0; i0 < dout[0]; i0++)
         for (i1 = 0; i1 < dout[1]; i1++)
             for (i2 = 0; i2 < dout[2]; i2++)
@@ -17228,7 +17313,7 @@ static accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
 static accel_status accel__tfl_svdf(accel__tfl_ctx *c)
 {
     accel__tfl_io in, wf, wt, bias, state, out;
-    int32_t rank, m1, s1, m2, s2;
+    int32_t rank, m1, s1, m2, s2, *kept;
     uint32_t batch, n_in, filters, units, memory, b, r, k;
     int32_t *scr, *acc;
     size_t used = 0;
@@ -17262,15 +17347,22 @@ static accel_status accel__tfl_svdf(accel__tfl_ctx *c)
     if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&wf.t) || accel__tfl_quantized(&wt.t) ||
         accel__tfl_quantized(&state.t) || accel__tfl_quantized(&out.t))
         return ACCEL_E_TFLITE_QUANT;
-    /* TFLM forms these products in float, then widens to double */
-    e1 = accel__tfl_f32(in.t.scale_bits) * accel__tfl_f32(wf.t.scale_bits);
-    e1 = e1 / accel__tfl_f32(state.t.scale_bits);
-    e2 = accel__tfl_f32(state.t.scale_bits) * accel__tfl_f32(wt.t.scale_bits);
-    e2 = e2 / accel__tfl_f32(out.t.scale_bits);
-    st = accel__tfl_qmul((double)e1, &m1, &s1);
-    if (st == ACCEL_OK) st = accel__tfl_qmul((double)e2, &m2, &s2);
-    if (st != ACCEL_OK) return st;
     if ((uint64_t)batch * filters > 0x3FFFFFFFUL || (uint64_t)batch * units > 0x3FFFFFFFUL) return ACCEL_E_TFLITE_SHAPE;
+    kept = accel__tfl_keep(c, 4);
+    if (c->rt) {
+        if (!kept) return ACCEL_E_STATE;
+        m1 = kept[0], s1 = kept[1], m2 = kept[2], s2 = kept[3];
+    } else {
+        /* TFLM forms these products in float, then widens to double */
+        e1 = accel__tfl_f32(in.t.scale_bits) * accel__tfl_f32(wf.t.scale_bits);
+        e1 = e1 / accel__tfl_f32(state.t.scale_bits);
+        e2 = accel__tfl_f32(state.t.scale_bits) * accel__tfl_f32(wt.t.scale_bits);
+        e2 = e2 / accel__tfl_f32(out.t.scale_bits);
+        st = accel__tfl_qmul((double)e1, &m1, &s1);
+        if (st == ACCEL_OK) st = accel__tfl_qmul((double)e2, &m2, &s2);
+        if (st != ACCEL_OK) return st;
+        if (kept) kept[0] = m1, kept[1] = s1, kept[2] = m2, kept[3] = s2;
+    }
     scr = (int32_t *)(void *)accel__tfl_take(c, &used, (size_t)(4u * batch * filters));
     acc = (int32_t *)(void *)accel__tfl_take(c, &used, (size_t)(4u * batch * units));
     if (!c->rt) return ACCEL_OK;
@@ -17434,7 +17526,7 @@ static accel_status accel__tfl_logistic(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     double real, mag, radius;
-    int32_t e = 0, mult, radius_i;
+    int32_t e = 0, mult, radius_i, *kept;
     int64_t t;
     size_t i;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
@@ -17442,19 +17534,26 @@ static accel_status accel__tfl_logistic(accel__tfl_ctx *c)
     if (st != ACCEL_OK) return st;
     if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
     if (accel__tfl_quantized(&in.t) || out.t.zero_point != -128) return ACCEL_E_TFLITE_QUANT;
-    /* frexp of scale * 2^27, its fraction rounded to 31 bits (no renormalisation: TFLM's) */
-    real = accel__tfl_f64(in.t.scale_bits) * (double)((int32_t)1 << 27);
-    mag = real;
-    while (mag >= 1.0) { mag /= 2.0; e++; }
-    while (mag < 0.5) { mag *= 2.0; e--; }
-    if (e < 0 || e > 30) return ACCEL_E_UNSUPPORTED;
-    mag *= 2147483648.0;
-    t = (int64_t)mag;
-    if (mag - (double)t >= 0.5) t++;
-    mult = t >= ((int64_t)1 << 31) ? INT32_MIN : (int32_t)t;
-    radius = 15.0 * (double)((int32_t)1 << 27) / (double)((int32_t)1 << e);
-    radius_i = (int32_t)radius;
-    if (!c->rt) return ACCEL_OK;
+    kept = accel__tfl_keep(c, 3);
+    if (c->rt) {
+        if (!kept) return ACCEL_E_STATE;
+        mult = kept[0], e = kept[1], radius_i = kept[2];
+    } else {
+        /* frexp of scale * 2^27, its fraction rounded to 31 bits (no renormalisation: TFLM's) */
+        real = accel__tfl_f64(in.t.scale_bits) * (double)((int32_t)1 << 27);
+        mag = real;
+        while (mag >= 1.0) { mag /= 2.0; e++; }
+        while (mag < 0.5) { mag *= 2.0; e--; }
+        if (e < 0 || e > 30) return ACCEL_E_UNSUPPORTED;
+        mag *= 2147483648.0;
+        t = (int64_t)mag;
+        if (mag - (double)t >= 0.5) t++;
+        mult = t >= ((int64_t)1 << 31) ? INT32_MIN : (int32_t)t;
+        radius = 15.0 * (double)((int32_t)1 << 27) / (double)((int32_t)1 << e);
+        radius_i = (int32_t)radius;
+        if (kept) kept[0] = mult, kept[1] = e, kept[2] = radius_i;
+        return ACCEL_OK;
+    }
     for (i = 0; i < in.t.elements; i++) {
         int32_t x = accel__tfl_load(ACCEL_TFLITE_INT8, in.in, i) - in.t.zero_point, v;
         if (x <= -radius_i) {
@@ -17514,7 +17613,7 @@ static accel_status accel__tfl_lstm(accel__tfl_ctx *c)
     uint64_t clip_bits;
     uint32_t batch, steps, n_in, n_state, k, rows, b, t, j;
     int32_t fm, fs, im, is, om, os, cell_pow, tanh_mult = 0, tanh_shift, hlo, hhi;
-    int32_t qclip = 0;
+    int32_t qclip = 0, *kept;
     int16_t *buf[4];
     int32_t *acc;
     size_t used = 0, n;
@@ -17558,40 +17657,63 @@ static accel_status accel__tfl_lstm(accel__tfl_ctx *c)
         return ACCEL_E_TFLITE_QUANT;
     for (k = 0; k < 8; k++)
         if (accel__tfl_quantized(&w[k].t) || w[k].t.zero_point != 0) return ACCEL_E_TFLITE_QUANT;
-    /* gate FC multipliers: input (or hidden) scale * weight scale / 2^-12; order: forget,
-     * input, cell, output gates with weights 2/6, 1/5, 3/7, 4/8 and biases 13, 12, 14, 15 */
-    {
-        static const uint8_t wi[4] = {1, 0, 2, 3};
+    kept = accel__tfl_keep(c, 25);
+    if (c->rt) {
+        if (!kept) return ACCEL_E_STATE;
         for (k = 0; k < 4; k++) {
-            double s12 = 0.000244140625;
-            st = accel__tfl_qmul(accel__tfl_f64(x.t.scale_bits) * accel__tfl_f64(w[wi[k]].t.scale_bits) / s12,
-                                 &g[k].in_mult, &g[k].in_shift);
-            if (st == ACCEL_OK)
-                st = accel__tfl_qmul(accel__tfl_f64(hid.t.scale_bits) * accel__tfl_f64(w[4u + wi[k]].t.scale_bits) /
-                                         s12, &g[k].rec_mult, &g[k].rec_shift);
+            g[k].in_mult = kept[4u * k];
+            g[k].in_shift = kept[4u * k + 1u];
+            g[k].rec_mult = kept[4u * k + 2u];
+            g[k].rec_shift = kept[4u * k + 3u];
+        }
+        fm = kept[16], fs = kept[17], im = kept[18], is = kept[19], om = kept[20], os = kept[21];
+        tanh_mult = kept[22], tanh_shift = kept[23], qclip = kept[24];
+    } else {
+        /* gate FC multipliers: input (or hidden) scale * weight scale / 2^-12; order: forget,
+         * input, cell, output gates with weights 2/6, 1/5, 3/7, 4/8 and biases 13, 12, 14, 15 */
+        {
+            static const uint8_t wi[4] = {1, 0, 2, 3};
+            for (k = 0; k < 4; k++) {
+                double s12 = 0.000244140625;
+                st = accel__tfl_qmul(accel__tfl_f64(x.t.scale_bits) * accel__tfl_f64(w[wi[k]].t.scale_bits) / s12,
+                                     &g[k].in_mult, &g[k].in_shift);
+                if (st == ACCEL_OK)
+                    st = accel__tfl_qmul(accel__tfl_f64(hid.t.scale_bits) * accel__tfl_f64(w[4u + wi[k]].t.scale_bits) /
+                                             s12, &g[k].rec_mult, &g[k].rec_shift);
+                if (st != ACCEL_OK) return st;
+            }
+        }
+        {
+            double s15 = 0.000030517578125, cs = accel__tfl_f64(cell.t.scale_bits);
+            st = accel__tfl_qmul(s15 * cs / cs, &fm, &fs);
+            if (st == ACCEL_OK) st = accel__tfl_qmul(s15 * s15 / cs, &im, &is);
+            if (st == ACCEL_OK) st = accel__tfl_qmul(s15 * s15 / accel__tfl_f64(hid.t.scale_bits), &om, &os);
             if (st != ACCEL_OK) return st;
         }
-    }
-    {
-        double s15 = 0.000030517578125, cs = accel__tfl_f64(cell.t.scale_bits);
-        st = accel__tfl_qmul(s15 * cs / cs, &fm, &fs);
-        if (st == ACCEL_OK) st = accel__tfl_qmul(s15 * s15 / cs, &im, &is);
-        if (st == ACCEL_OK) st = accel__tfl_qmul(s15 * s15 / accel__tfl_f64(hid.t.scale_bits), &om, &os);
-        if (st != ACCEL_OK) return st;
-    }
-    cell_pow = accel__tfl_log2_round(cell.t.scale_bits);
-    tanh_shift = 15 + cell_pow - 3;
-    if (tanh_shift < 0) {
-        tanh_shift = -tanh_shift;
-        tanh_mult = 3;
-    }
-    if (tanh_shift > 30) return ACCEL_E_TFLITE_QUANT;
-    {
-        double clip = accel__tfl_f64((uint32_t)clip_bits), q;
-        if (clip > 0.0) {
-            q = clip / accel__tfl_f64(cell.t.scale_bits);
-            q = q < -32768.0 ? -32768.0 : q > 32767.0 ? 32767.0 : q;
-            qclip = (int32_t)q;
+        cell_pow = accel__tfl_log2_round(cell.t.scale_bits);
+        tanh_shift = 15 + cell_pow - 3;
+        if (tanh_shift < 0) {
+            tanh_shift = -tanh_shift;
+            tanh_mult = 3;
+        }
+        if (tanh_shift > 30) return ACCEL_E_TFLITE_QUANT;
+        {
+            double clip = accel__tfl_f64((uint32_t)clip_bits), q;
+            if (clip > 0.0) {
+                q = clip / accel__tfl_f64(cell.t.scale_bits);
+                q = q < -32768.0 ? -32768.0 : q > 32767.0 ? 32767.0 : q;
+                qclip = (int32_t)q;
+            }
+        }
+        if (kept) {
+            for (k = 0; k < 4; k++) {
+                kept[4u * k] = g[k].in_mult;
+                kept[4u * k + 1u] = g[k].in_shift;
+                kept[4u * k + 2u] = g[k].rec_mult;
+                kept[4u * k + 3u] = g[k].rec_shift;
+            }
+            kept[16] = fm, kept[17] = fs, kept[18] = im, kept[19] = is, kept[20] = om, kept[21] = os;
+            kept[22] = tanh_mult, kept[23] = tanh_shift, kept[24] = qclip;
         }
     }
     hlo = -128;
@@ -17674,16 +17796,22 @@ static accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
 }
 
 /* ---------------------------------------------------------------- @tflite.plan: arena planner */
-static accel_status accel__tfl_check_op(const accel_tflite_model *m, uint32_t i, size_t *scratch)
+/* Check one operator (persist NULL; *scratch and *persist get its needs) or, with persist set,
+ * prepare it: derive its constants into persist (persist_len bytes). */
+static accel_status accel__tfl_check_op(const accel_tflite_model *m, uint32_t i, size_t *scratch, size_t *persist,
+                                        uint8_t *persist_mem, size_t persist_len)
 {
     accel__tfl_ctx c;
     accel_status st;
     ACCEL_MEMSET(&c, 0, sizeof c);
     c.m = m;
     c.index = i;
+    c.persist = persist_mem;
+    c.persist_len = persist_len;
     st = accel_tflite_op_info(m, i, &c.op);
     if (st == ACCEL_OK) st = accel__tfl_dispatch(&c);
     *scratch = c.scratch_need;
+    *persist = c.persist_need;
     return st;
 }
 
@@ -17698,8 +17826,8 @@ ACCELDEF accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *
     return ACCEL_E_UNSUPPORTED;
 #endif
     for (i = 0; i < m->n_ops; i++) {
-        size_t s;
-        accel_status st = accel__tfl_check_op(m, i, &s);
+        size_t s, p;
+        accel_status st = accel__tfl_check_op(m, i, &s, &p, NULL, 0);
         if (st != ACCEL_OK) {
             accel_tflite_op o;
             if (op) *op = i;
@@ -17723,12 +17851,13 @@ static void accel__tfl_life(accel__tfl_ent *e, uint32_t i)
     if (e->last < i) e->last = (uint16_t)i;
 }
 
-/* Fill the table: sizes and lives (first/last operator), then place greedily: largest first
- * (ties by index), each at the lowest offset that overlaps no placed entry whose life overlaps.
- * *total = the data bytes. */
+/* Fill the table (tensors, then each operator's scratch, then each operator's constants): sizes
+ * and lives (first/last operator; constants and variable tensors live throughout), then place
+ * greedily: largest first (ties by index), each at the lowest offset that overlaps no placed
+ * entry whose life overlaps. *total = the data bytes. */
 static accel_status accel__tfl_plan(const accel_tflite_model *m, accel__tfl_ent *e, size_t *total)
 {
-    uint32_t n = m->n_tensors + m->n_ops, i, k, j;
+    uint32_t n = m->n_tensors + 2u * m->n_ops, i, k, j;
     uint32_t end = m->n_ops ? m->n_ops - 1u : 0u;
     size_t top = 0;
     accel_status st;
@@ -17742,7 +17871,7 @@ static accel_status accel__tfl_plan(const accel_tflite_model *m, accel__tfl_ent 
     for (k = 0; k < m->n_outputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->outputs_ + 4u * k)], end);
     for (i = 0; i < m->n_ops; i++) {
         accel_tflite_op op;
-        size_t s;
+        size_t s, ps;
         st = accel_tflite_op_info(m, i, &op);
         if (st != ACCEL_OK) return st;
         for (k = 0; k < op.n_inputs + op.n_outputs; k++) {
@@ -17751,13 +17880,18 @@ static accel_status accel__tfl_plan(const accel_tflite_model *m, accel__tfl_ent 
             if (st != ACCEL_OK) return st;
             if (t >= 0) accel__tfl_life(&e[t], i);
         }
-        st = accel__tfl_check_op(m, i, &s);
+        st = accel__tfl_check_op(m, i, &s, &ps, NULL, 0);
         if (st != ACCEL_OK) return st;
-        if ((uint64_t)s + 0u > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW; /* 64-bit size_t */
+        if ((uint64_t)s + 0u > 0xFFFFFFF0UL || (uint64_t)ps + 0u > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
         if (s) {
             e[m->n_tensors + i].size = (uint32_t)accel__tfl_align4(s);
             e[m->n_tensors + i].first = (uint16_t)i;
             e[m->n_tensors + i].last = (uint16_t)i;
+        }
+        if (ps) {
+            e[m->n_tensors + m->n_ops + i].size = (uint32_t)accel__tfl_align4(ps);
+            e[m->n_tensors + m->n_ops + i].first = 0;
+            e[m->n_tensors + m->n_ops + i].last = (uint16_t)end;
         }
     }
     for (i = 0; i < m->n_tensors; i++) {
@@ -17847,6 +17981,7 @@ ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_mod
                                         size_t arena_len)
 {
     size_t table, data = 0;
+    uint32_t i;
     accel_status st;
     if (!rt || !m || !arena) return ACCEL_E_NULL;
     ACCEL_MEMSET(rt, 0, sizeof *rt);
@@ -17861,6 +17996,17 @@ ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_mod
     rt->arena = (uint8_t *)arena;
     rt->arena_len = arena_len;
     rt->arena_used = table + data;
+    for (i = 0; i < m->n_ops; i++) { /* prepare: each operator's constants, once */
+        const accel__tfl_ent *pe = accel__tfl_ents(rt) + m->n_tensors + m->n_ops + i;
+        size_t s, p;
+        if (pe->off == ACCEL__TFL_NONE) continue;
+        st = accel__tfl_check_op(m, i, &s, &p, rt->arena + table + pe->off, (size_t)pe->size);
+        if (st != ACCEL_OK) {
+            rt->bad_op = i;
+            rt->arena = NULL;
+            return st;
+        }
+    }
     return accel_tflite_reset(rt);
 }
 
@@ -17930,6 +18076,7 @@ ACCELDEF accel_status accel_tflite_invoke(accel_tflite *rt)
     for (i = 0; i < m->n_ops; i++) {
         accel__tfl_ctx c;
         const accel__tfl_ent *se = accel__tfl_ents(rt) + m->n_tensors + i;
+        const accel__tfl_ent *pe = se + m->n_ops;
         accel_status st;
         ACCEL_MEMSET(&c, 0, sizeof c);
         c.m = m;
@@ -17938,6 +18085,10 @@ ACCELDEF accel_status accel_tflite_invoke(accel_tflite *rt)
         if (se->off != ACCEL__TFL_NONE) {
             c.scratch = rt->arena + accel__tfl_table_bytes(m) + se->off;
             c.scratch_len = (size_t)se->size;
+        }
+        if (pe->off != ACCEL__TFL_NONE) {
+            c.persist = rt->arena + accel__tfl_table_bytes(m) + pe->off;
+            c.persist_len = (size_t)pe->size;
         }
         st = accel_tflite_op_info(m, i, &c.op);
         if (st == ACCEL_OK) st = accel__tfl_dispatch(&c);
