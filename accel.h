@@ -16714,8 +16714,8 @@ static accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const accel__tfl_io
             mult[1] = q->act_max;
         }
     }
-    mult = accel__tfl_keep(c, nq);
-    shift = accel__tfl_keep(c, nq);
+    mult = accel__tfl_keep(c, (size_t)nq);
+    shift = accel__tfl_keep(c, (size_t)nq);
     q->multiplier = mult;
     q->shift = shift;
     *bias_out = NULL;
