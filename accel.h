@@ -16873,7 +16873,22 @@ static accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
     }
     st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, g.out_c, depthwise ? 3u : 0u, act, &used, &q, &b);
     if (st != ACCEL_OK) return st;
-    if (!depthwise) {
+    /* A depthwise convolution of a one-channel image is a plain convolution (each output channel
+     * one filter over that channel): it runs on conv2d's faster kernels with the filter turned
+     * from [1, kh, kw, out_c] to [out_c, kh, kw, 1] once, at init, into the constants. */
+    if (depthwise && g.in_c == 1u && w.t.data && (uint64_t)g.k_h * g.k_w * g.out_c <= 0xFFFFFFUL) {
+        uint32_t n = g.k_h * g.k_w, o, t;
+        int32_t *tw = accel__tfl_keep(c, (size_t)((n * g.out_c + 3u) / 4u));
+        depthwise = 0;
+        g.depth_multiplier = 1; /* marks the rewrite: conv2d without scratch (arena stays small) */
+        g.groups = 1;
+        if (!c->rt && tw)
+            for (o = 0; o < g.out_c; o++)
+                for (t = 0; t < n; t++) ((uint8_t *)tw)[(size_t)o * n + t] = w.t.data[(size_t)t * g.out_c + o];
+        if (c->rt && !tw) return ACCEL_E_STATE;
+        w.in = (const uint8_t *)tw;
+    }
+    if (!depthwise && !g.depth_multiplier) {
         st = accel_mac_conv2d_scratch_size(&g, &need);
         if (st != ACCEL_OK) return ACCEL_E_TFLITE_SHAPE;
     }
