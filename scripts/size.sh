@@ -12,7 +12,7 @@ command -v $CC >/dev/null || { echo "size: $CC not installed (bash scripts/setup
 T=build/size
 mkdir -p $T
 printf '#define ACCEL_IMPLEMENTATION\n#include "accel.h"\n' >$T/impl.c
-SECTIONS="TSP1 EDGETPU REFSI ANE MAC"
+SECTIONS="TSP1 EDGETPU REFSI ANE MAC TFLITE"
 F="-std=c99 -Os -mcpu=$CPU -mthumb -ffunction-sections -fdata-sections -I."
 ALL_NO=""
 for s in $SECTIONS; do ALL_NO="$ALL_NO -DACCEL_NO_$s"; done
@@ -32,11 +32,19 @@ printf '%-22s %8s %8s %8s %18s\n' "whole header" "$t" "$d" "$b" "$tn"
 printf '%-22s %8s %8s %8s %18s\n' "common" "$ct" "$cd" "$cb" "$cnt"
 for s in $SECTIONS; do
   alone=$(echo "$ALL_NO" | sed "s/ -DACCEL_NO_$s//")
+  bt=$ct bd=$cd bb=$cb bn=$cnt
+  if [ "$s" = TFLITE ]; then # it runs on mac: the row is what it adds to mac alone
+    alone=$(echo "$alone" | sed "s/ -DACCEL_NO_MAC//")
+    read -r bt bd bb <<<"$(sz $T/MAC.o)"
+    read -r bn _ _ <<<"$(sz $T/MAC_ns.o)"
+  fi
   $CC $F $alone -c $T/impl.c -o $T/$s.o || exit 1
   $CC $F $NS $alone -c $T/impl.c -o $T/${s}_ns.o || exit 1
   read -r t d b <<<"$(sz $T/$s.o)"
   read -r tn _ _ <<<"$(sz $T/${s}_ns.o)"
-  printf '%-22s %8s %8s %8s %18s\n' "$(echo $s | tr A-Z a-z) (alone)" "$((t - ct))" "$((d - cd))" "$((b - cb))" "$((tn - cnt))"
+  label="$(echo $s | tr A-Z a-z) (alone)"
+  [ "$s" = TFLITE ] && label="tflite (over mac)"
+  printf '%-22s %8s %8s %8s %18s\n' "$label" "$((t - bt))" "$((d - bd))" "$((b - bb))" "$((tn - bn))"
 done
 # what an MCU build leaves out: device models, the disassembler, status strings
 MCU="$NS -DACCEL_TSP1_NO_MODEL -DACCEL_EDGETPU_NO_DISASM -DACCEL_EDGETPU_NO_DEVMODEL"
