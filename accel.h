@@ -16185,8 +16185,8 @@ static accel_status accel__tfl_quant(const accel_tflite_model *m, const accel_fb
     if (ns == 0) return ACCEL_OK; /* min/max only, or nothing: not quantized */
     if (nz != ns) return ACCEL_E_TFLITE_QUANT;
     for (k = 0; k < ns; k++) {
-        uint32_t bits = accel_load_u32le(q.buf + sp + 4u * k);
-        int64_t z = (int64_t)accel_load_u64le(q.buf + zp + 8u * k);
+        uint32_t bits = accel_load_u32le(q.buf + sp + 4u * (size_t)k);
+        int64_t z = (int64_t)accel_load_u64le(q.buf + zp + 8u * (size_t)k);
         /* a scale is a finite float >= 0 (sign clear, exponent not all ones) */
         if ((bits & 0x80000000UL) || (bits & 0x7F800000UL) == 0x7F800000UL) return ACCEL_E_TFLITE_QUANT;
         if (!accel__tfl_zp_ok(out->type, z)) return ACCEL_E_TFLITE_QUANT;
@@ -16225,7 +16225,7 @@ ACCELDEF accel_status accel_tflite_tensor_info(const accel_tflite_model *m, uint
     if (n > ACCEL_TFLITE_MAX_DIMS) return ACCEL_E_TFLITE_SHAPE;
     out->ndims = n;
     for (k = 0; k < n; k++) {
-        int32_t d = accel__tfl_s32(accel_load_u32le(t.buf + sp + 4u * k));
+        int32_t d = accel__tfl_s32(accel_load_u32le(t.buf + sp + 4u * (size_t)k));
         if (d < 0) return ACCEL_E_TFLITE_SHAPE;
         out->dims[k] = d;
         elems *= (uint64_t)d;
@@ -16253,8 +16253,8 @@ ACCELDEF accel_status accel_tflite_tensor_scale(const accel_tflite_model *m, con
 {
     if (!m || !t || !bits || !zero_point) return ACCEL_E_NULL;
     if (k >= t->n_scales) return ACCEL_E_ARG;
-    *bits = accel_load_u32le(m->buf + t->scales_ + 4u * k);
-    *zero_point = (int32_t)(int64_t)accel_load_u64le(m->buf + t->zero_points_ + 8u * k);
+    *bits = accel_load_u32le(m->buf + t->scales_ + 4u * (size_t)k);
+    *zero_point = (int32_t)(int64_t)accel_load_u64le(m->buf + t->zero_points_ + 8u * (size_t)k);
     return ACCEL_OK;
 }
 
@@ -16300,7 +16300,7 @@ static accel_status accel__tfl_index_list(const accel_tflite_model *m, size_t po
 {
     uint32_t k;
     for (k = 0; k < n; k++) {
-        int32_t v = accel__tfl_s32(accel_load_u32le(m->buf + pos + 4u * k));
+        int32_t v = accel__tfl_s32(accel_load_u32le(m->buf + pos + 4u * (size_t)k));
         if (v == -1 && allow_absent) continue;
         if (v < 0 || (uint32_t)v >= m->n_tensors) return ACCEL_E_TFLITE_TENSOR_INDEX;
     }
@@ -16351,7 +16351,7 @@ ACCELDEF accel_status accel_tflite_op_tensor(const accel_tflite_model *m, const 
         *tensor = -1; /* an optional input left off the end of the list */
         return ACCEL_OK;
     }
-    *tensor = accel__tfl_s32(accel_load_u32le(m->buf + (is_output ? op->outputs_ : op->inputs_) + 4u * k));
+    *tensor = accel__tfl_s32(accel_load_u32le(m->buf + (is_output ? op->outputs_ : op->inputs_) + 4u * (size_t)k));
     return ACCEL_OK;
 }
 
@@ -16360,7 +16360,7 @@ ACCELDEF accel_status accel_tflite_graph_tensor(const accel_tflite_model *m, int
 {
     if (!m || !tensor) return ACCEL_E_NULL;
     if (k >= (is_output ? m->n_outputs : m->n_inputs)) return ACCEL_E_ARG;
-    *tensor = accel_load_u32le(m->buf + (is_output ? m->outputs_ : m->inputs_) + 4u * k);
+    *tensor = accel_load_u32le(m->buf + (is_output ? m->outputs_ : m->inputs_) + 4u * (size_t)k);
     return ACCEL_OK;
 }
 
@@ -16452,7 +16452,7 @@ ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *bu
                 continue;
             }
             for (q = 0; q < m->n_inputs && !found; q++)
-                found = accel_load_u32le(m->buf + m->inputs_ + 4u * q) == (uint32_t)ti;
+                found = accel_load_u32le(m->buf + m->inputs_ + 4u * (size_t)q) == (uint32_t)ti;
             if (is_out && found) return ACCEL_E_TFLITE_GRAPH;
             /* writers among the other operators (outputs of earlier ones for a read) */
             for (p = 0; p < (is_out ? m->n_ops : k) && (is_out || !found); p++) {
@@ -16462,7 +16462,7 @@ ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *bu
                 st = accel_tflite_op_info(m, p, &o2);
                 if (st != ACCEL_OK) return st;
                 for (r = 0; r < o2.n_outputs; r++) {
-                    if (accel_load_u32le(m->buf + o2.outputs_ + 4u * r) != (uint32_t)ti) continue;
+                    if (accel_load_u32le(m->buf + o2.outputs_ + 4u * (size_t)r) != (uint32_t)ti) continue;
                     if (is_out) return ACCEL_E_TFLITE_GRAPH;
                     found = 1;
                 }
@@ -16725,7 +16725,7 @@ static accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const accel__tfl_io
         } else {
             b = (int32_t *)(void *)accel__tfl_take(c, used, 4u * (size_t)channels);
             if (b)
-                for (k = 0; k < channels; k++) b[k] = accel__tfl_s32(accel_load_u32le(bias->t.data + 4u * k));
+                for (k = 0; k < channels; k++) b[k] = accel__tfl_s32(accel_load_u32le(bias->t.data + 4u * (size_t)k));
             *bias_out = b;
         }
     }
@@ -16877,14 +16877,16 @@ static accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
      * one filter over that channel): it runs on conv2d's faster kernels with the filter turned
      * from [1, kh, kw, out_c] to [out_c, kh, kw, 1] once, at init, into the constants. */
     if (depthwise && g.in_c == 1u && w.t.data && (uint64_t)g.k_h * g.k_w * g.out_c <= 0xFFFFFFUL) {
-        uint32_t n = g.k_h * g.k_w, o, t;
-        int32_t *tw = accel__tfl_keep(c, (size_t)((n * g.out_c + 3u) / 4u));
+        size_t n = (size_t)g.k_h * (size_t)g.k_w, oc = (size_t)g.out_c;
+        int32_t *tw = accel__tfl_keep(c, (n * oc + 3u) / 4u);
         depthwise = 0;
         g.depth_multiplier = 1; /* marks the rewrite: conv2d without scratch (arena stays small) */
         g.groups = 1;
-        if (!c->rt && tw)
-            for (o = 0; o < g.out_c; o++)
-                for (t = 0; t < n; t++) ((uint8_t *)tw)[(size_t)o * n + t] = w.t.data[(size_t)t * g.out_c + o];
+        if (!c->rt && tw) {
+            size_t o, t;
+            for (o = 0; o < oc; o++)
+                for (t = 0; t < n; t++) ((uint8_t *)tw)[o * n + t] = w.t.data[t * oc + o];
+        }
         if (c->rt && !tw) return ACCEL_E_STATE;
         w.in = (const uint8_t *)tw;
     }
@@ -17017,7 +17019,6 @@ static accel_status accel__tfl_softmax(accel__tfl_ctx *c)
     accel__tfl_io in, out;
     uint64_t beta_bits;
     int32_t mult, shift, diff_min, lo = 0, hi = 0, *kept;
-    double real, radius;
     uint32_t depth, outer, i, k;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &out);
@@ -17042,7 +17043,7 @@ static accel_status accel__tfl_softmax(accel__tfl_ctx *c)
         diff_min = kept[2];
     } else {
         /* PreprocessSoftmaxScaling with 5 integer bits, then CalculateInputRadius */
-        real = accel__tfl_f64((uint32_t)beta_bits) * accel__tfl_f64(in.t.scale_bits) * (double)(1L << 26);
+        double radius, real = accel__tfl_f64((uint32_t)beta_bits) * accel__tfl_f64(in.t.scale_bits) * (double)(1L << 26);
         if (real > 2147483647.0) real = 2147483647.0;
         st = accel__tfl_qmul(real, &mult, &shift);
         if (st != ACCEL_OK) return st;
@@ -17100,9 +17101,9 @@ static int32_t accel__tfl_load(int type, const uint8_t *p, size_t i)
     case ACCEL_TFLITE_UINT8: return (int32_t)p[i];
     case ACCEL_TFLITE_INT16: {
         uint16_t u = accel_load_u16le(p + 2u * i);
-        return u >= 0x8000u ? (int32_t)u - 65536L : (int32_t)u;
+        return u >= 0x8000u ? (int32_t)u - (int32_t)65536L : (int32_t)u;
     }
-    default: return accel__tfl_s32(accel_load_u32le(p + 4u * i));
+    default: return accel__tfl_s32(accel_load_u32le(p + 4u * (size_t)i));
     }
 }
 
@@ -17279,9 +17280,12 @@ static accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
         for (i1 = 0; i1 < dout[1]; i1++)
             for (i2 = 0; i2 < dout[2]; i2++)
                 for (i3 = 0; i3 < dout[3]; i3++) {
-                    size_t ia = (size_t)(i0 * sa[0] + i1 * sa[1] + i2 * sa[2] + i3 * sa[3]);
-                    size_t ib = (size_t)(i0 * sb[0] + i1 * sb[1] + i2 * sb[2] + i3 * sb[3]);
-                    size_t io = (size_t)(((i0 * dout[1] + i1) * dout[2] + i2) * dout[3] + i3);
+                    size_t ia = (size_t)i0 * (size_t)sa[0] + (size_t)i1 * (size_t)sa[1] + (size_t)i2 * (size_t)sa[2] +
+                                (size_t)i3 * (size_t)sa[3];
+                    size_t ib = (size_t)i0 * (size_t)sb[0] + (size_t)i1 * (size_t)sb[1] + (size_t)i2 * (size_t)sb[2] +
+                                (size_t)i3 * (size_t)sb[3];
+                    size_t io = (((size_t)i0 * (size_t)dout[1] + (size_t)i1) * (size_t)dout[2] + (size_t)i2) * (size_t)dout[3] +
+                                (size_t)i3;
                     int32_t x = accel__tfl_load(ACCEL_TFLITE_INT8, a.in, ia) - a.t.zero_point;
                     int32_t y = accel__tfl_load(ACCEL_TFLITE_INT8, b.in, ib) - b.t.zero_point;
                     int32_t v;
@@ -17329,10 +17333,9 @@ static accel_status accel__tfl_svdf(accel__tfl_ctx *c)
 {
     accel__tfl_io in, wf, wt, bias, state, out;
     int32_t rank, m1, s1, m2, s2, *kept;
-    uint32_t batch, n_in, filters, units, memory, b, r, k;
+    uint32_t batch, n_in, filters, units, memory;
     int32_t *scr, *acc;
     size_t used = 0;
-    float e1, e2;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT8), &wf);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 2, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &wt);
@@ -17369,7 +17372,7 @@ static accel_status accel__tfl_svdf(accel__tfl_ctx *c)
         m1 = kept[0], s1 = kept[1], m2 = kept[2], s2 = kept[3];
     } else {
         /* TFLM forms these products in float, then widens to double */
-        e1 = accel__tfl_f32(in.t.scale_bits) * accel__tfl_f32(wf.t.scale_bits);
+        float e1 = accel__tfl_f32(in.t.scale_bits) * accel__tfl_f32(wf.t.scale_bits), e2;
         e1 = e1 / accel__tfl_f32(state.t.scale_bits);
         e2 = accel__tfl_f32(state.t.scale_bits) * accel__tfl_f32(wt.t.scale_bits);
         e2 = e2 / accel__tfl_f32(out.t.scale_bits);
@@ -17378,11 +17381,12 @@ static accel_status accel__tfl_svdf(accel__tfl_ctx *c)
         if (st != ACCEL_OK) return st;
         if (kept) kept[0] = m1, kept[1] = s1, kept[2] = m2, kept[3] = s2;
     }
-    scr = (int32_t *)(void *)accel__tfl_take(c, &used, (size_t)(4u * batch * filters));
-    acc = (int32_t *)(void *)accel__tfl_take(c, &used, (size_t)(4u * batch * units));
+    scr = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)batch * (size_t)filters);
+    acc = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)batch * (size_t)units);
     if (!c->rt) return ACCEL_OK;
     if (!scr || !acc) return ACCEL_E_STATE;
     {
+        uint32_t b, r, k;
         int st_type = state.t.type;
         int32_t lo = st_type == ACCEL_TFLITE_INT8 ? -128 : -32768, hi = st_type == ACCEL_TFLITE_INT8 ? 127 : 32767;
         size_t es = accel__tfl_type_size(st_type), total = state.t.elements;
@@ -17393,26 +17397,26 @@ static accel_status accel__tfl_svdf(accel__tfl_ctx *c)
                 uint32_t sum = 0; /* int32 sums wrap, as they do in TFLM's build */
                 int32_t dot;
                 for (k = 0; k < n_in; k++)
-                    sum += (uint32_t)(accel__tfl_load(ACCEL_TFLITE_INT8, wf.in, (size_t)(r * n_in + k)) *
-                                      (accel__tfl_load(ACCEL_TFLITE_INT8, in.in, (size_t)(b * n_in + k)) -
+                    sum += (uint32_t)(accel__tfl_load(ACCEL_TFLITE_INT8, wf.in, (size_t)r * (size_t)n_in + (size_t)k) *
+                                      (accel__tfl_load(ACCEL_TFLITE_INT8, in.in, (size_t)b * (size_t)n_in + (size_t)k) -
                                        in.t.zero_point));
                 dot = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(sum), m1, s1);
                 dot = dot < lo ? lo : dot > hi ? hi : dot;
-                accel__tfl_store(st_type, state.out, (size_t)((b * filters + r) * memory + memory - 1u),
+                accel__tfl_store(st_type, state.out, ((size_t)b * (size_t)filters + (size_t)r) * (size_t)memory + (size_t)memory - 1u,
                                  state.t.zero_point + dot);
             }
         for (b = 0; b < batch; b++)
             for (r = 0; r < filters; r++) {
                 uint32_t sum = 0;
                 for (k = 0; k < memory; k++)
-                    sum += (uint32_t)(accel__tfl_load(st_type, wt.in, (size_t)(r * memory + k)) *
-                                      (accel__tfl_load(st_type, state.out, (size_t)((b * filters + r) * memory + k)) -
+                    sum += (uint32_t)(accel__tfl_load(st_type, wt.in, (size_t)r * (size_t)memory + (size_t)k) *
+                                      (accel__tfl_load(st_type, state.out, ((size_t)b * (size_t)filters + (size_t)r) * (size_t)memory + (size_t)k) -
                                        state.t.zero_point));
                 scr[(size_t)b * filters + r] = accel__tfl_s32(sum);
             }
         for (b = 0; b < batch; b++)
             for (k = 0; k < units; k++) {
-                uint32_t sum = bias.index >= 0 ? accel_load_u32le(bias.in + 4u * k) : 0u;
+                uint32_t sum = bias.index >= 0 ? accel_load_u32le(bias.in + 4u * (size_t)k) : 0u;
                 int32_t v;
                 for (r = 0; r < (uint32_t)rank; r++)
                     sum += (uint32_t)scr[(size_t)b * filters + (size_t)k * (uint32_t)rank + r];
@@ -17540,9 +17544,7 @@ static int32_t accel__tfl_logistic_q4(int32_t a)
 static accel_status accel__tfl_logistic(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
-    double real, mag, radius;
     int32_t e = 0, mult, radius_i, *kept;
-    int64_t t;
     size_t i;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
@@ -17555,8 +17557,8 @@ static accel_status accel__tfl_logistic(accel__tfl_ctx *c)
         mult = kept[0], e = kept[1], radius_i = kept[2];
     } else {
         /* frexp of scale * 2^27, its fraction rounded to 31 bits (no renormalisation: TFLM's) */
-        real = accel__tfl_f64(in.t.scale_bits) * (double)((int32_t)1 << 27);
-        mag = real;
+        double radius, mag = accel__tfl_f64(in.t.scale_bits) * (double)((int32_t)1 << 27);
+        int64_t t;
         while (mag >= 1.0) { mag /= 2.0; e++; }
         while (mag < 0.5) { mag *= 2.0; e--; }
         if (e < 0 || e > 30) return ACCEL_E_UNSUPPORTED;
@@ -17599,14 +17601,14 @@ static accel_status accel__tfl_lstm_fc(const accel__tfl_io *x, size_t x_off, uin
 {
     uint32_t r, u;
     accel_status st = accel_mac_matmul_s32(ACCEL_MAC_INT8, rows, units, depth, x->in + x_off,
-                                           (size_t)(rows * depth), -x->t.zero_point, w->in, w->t.bytes,
-                                           -w->t.zero_point, acc, (size_t)(rows * units));
+                                           (size_t)rows * (size_t)depth, -x->t.zero_point, w->in, w->t.bytes,
+                                           -w->t.zero_point, acc, (size_t)rows * (size_t)units);
     if (st != ACCEL_OK) return st;
     for (r = 0; r < rows; r++)
         for (u = 0; u < units; u++) {
             uint32_t s = (uint32_t)acc[(size_t)r * units + u];
             int32_t v;
-            if (bias && bias->index >= 0) s += accel_load_u32le(bias->in + 4u * u);
+            if (bias && bias->index >= 0) s += accel_load_u32le(bias->in + 4u * (size_t)u);
             v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(s), mult, shift);
             out[(size_t)r * units + u] = (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v);
         }
@@ -17676,7 +17678,7 @@ static accel_status accel__tfl_lstm(accel__tfl_ctx *c)
     if (c->rt) {
         if (!kept) return ACCEL_E_STATE;
         for (k = 0; k < 4; k++) {
-            g[k].in_mult = kept[4u * k];
+            g[k].in_mult = kept[4u * (size_t)k];
             g[k].in_shift = kept[4u * k + 1u];
             g[k].rec_mult = kept[4u * k + 2u];
             g[k].rec_shift = kept[4u * k + 3u];
@@ -17713,16 +17715,16 @@ static accel_status accel__tfl_lstm(accel__tfl_ctx *c)
         }
         if (tanh_shift > 30) return ACCEL_E_TFLITE_QUANT;
         {
-            double clip = accel__tfl_f64((uint32_t)clip_bits), q;
+            double clip = accel__tfl_f64((uint32_t)clip_bits);
             if (clip > 0.0) {
-                q = clip / accel__tfl_f64(cell.t.scale_bits);
+                double q = clip / accel__tfl_f64(cell.t.scale_bits);
                 q = q < -32768.0 ? -32768.0 : q > 32767.0 ? 32767.0 : q;
                 qclip = (int32_t)q;
             }
         }
         if (kept) {
             for (k = 0; k < 4; k++) {
-                kept[4u * k] = g[k].in_mult;
+                kept[4u * (size_t)k] = g[k].in_mult;
                 kept[4u * k + 1u] = g[k].in_shift;
                 kept[4u * k + 2u] = g[k].rec_mult;
                 kept[4u * k + 3u] = g[k].rec_shift;
@@ -17735,16 +17737,17 @@ static accel_status accel__tfl_lstm(accel__tfl_ctx *c)
     hhi = 127;
     rows = tm ? batch : 1u;
     if ((uint64_t)rows * n_state > 0x3FFFFFFFUL) return ACCEL_E_TFLITE_SHAPE;
-    n = (size_t)(rows * n_state);
+    n = (size_t)rows * (size_t)n_state;
     for (k = 0; k < 4; k++) buf[k] = (int16_t *)(void *)accel__tfl_take(c, &used, 2u * n);
-    acc = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * n);
+    acc = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)n);
     if (!c->rt) return ACCEL_OK;
     if (!buf[0] || !buf[1] || !buf[2] || !buf[3] || !acc) return ACCEL_E_STATE;
     for (b = 0; b < (tm ? 1u : batch); b++)
         for (t = 0; t < steps; t++) {
-            size_t in_off = (size_t)(tm ? t * batch * n_in : (b * steps + t) * n_in);
-            size_t out_off = (size_t)(tm ? t * batch * n_state : (b * steps + t) * n_state);
-            size_t st_off = (size_t)(tm ? 0u : b * n_state);
+            size_t zt = (size_t)t, zb = (size_t)b, zbatch = (size_t)batch, zsteps = (size_t)steps;
+            size_t in_off = tm ? zt * zbatch * (size_t)n_in : (zb * zsteps + zt) * (size_t)n_in;
+            size_t out_off = tm ? zt * zbatch * (size_t)n_state : (zb * zsteps + zt) * (size_t)n_state;
+            size_t st_off = tm ? 0u : zb * (size_t)n_state;
             int16_t *cs = (int16_t *)(void *)(cell.out + 2u * st_off);
             static const uint8_t wi[4] = {1, 0, 2, 3}, bi[4] = {1, 0, 2, 3};
             /* gates: 0 forget -> buf0, 1 input -> buf1, 2 cell -> buf2, 3 output -> buf1 (after the
@@ -17771,7 +17774,8 @@ static accel_status accel__tfl_lstm(accel__tfl_ctx *c)
                 for (j = 0; j < n; j++) {
                     int32_t sum = dst[j] + buf[3][j];
                     int16_t v = (int16_t)(sum < -32768 ? -32768 : sum > 32767 ? 32767 : sum);
-                    dst[j] = k == 2 ? accel__tfl_tanh16(v, 0, 0) : accel__tfl_sigmoid16(v, 0, 0);
+                    if (k == 2) dst[j] = accel__tfl_tanh16(v, 0, 0);
+                    else dst[j] = accel__tfl_sigmoid16(v, 0, 0);
                 }
             }
             /* hidden = output gate * tanh(cell), into the hidden state and the output */
@@ -17882,8 +17886,8 @@ static accel_status accel__tfl_plan(const accel_tflite_model *m, accel__tfl_ent 
         e[i].first = 0xFFFFu;
         e[i].last = 0;
     }
-    for (k = 0; k < m->n_inputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->inputs_ + 4u * k)], 0);
-    for (k = 0; k < m->n_outputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->outputs_ + 4u * k)], end);
+    for (k = 0; k < m->n_inputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->inputs_ + 4u * (size_t)k)], 0);
+    for (k = 0; k < m->n_outputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->outputs_ + 4u * (size_t)k)], end);
     for (i = 0; i < m->n_ops; i++) {
         accel_tflite_op op;
         size_t s, ps;
