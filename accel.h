@@ -3861,6 +3861,8 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_MAC_GROUPS: return "ACCEL_E_MAC_GROUPS: channels inconsistent with groups or depth multiplier";
     case ACCEL_E_MAC_EMPTY_WINDOW: return "ACCEL_E_MAC_EMPTY_WINDOW: pool window has no in-image tap";
     case ACCEL_E_MAC_DEPTH: return "ACCEL_E_MAC_DEPTH: depth above the exact int32 limit";
+#endif
+#ifndef ACCEL_NO_TFLITE /* a removed section takes its strings along */
     case ACCEL_E_TFLITE_VERSION: return "ACCEL_E_TFLITE_VERSION: model schema version is not 3";
     case ACCEL_E_TFLITE_SUBGRAPH: return "ACCEL_E_TFLITE_SUBGRAPH: no usable subgraph";
     case ACCEL_E_TFLITE_TENSOR_INDEX: return "ACCEL_E_TFLITE_TENSOR_INDEX: tensor index out of range";
