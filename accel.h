@@ -3709,7 +3709,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     return "";
 #else
 #if defined(ACCEL_NO_TSP1) || defined(ACCEL_NO_EDGETPU) || defined(ACCEL_NO_REFSI) || \
-    defined(ACCEL_NO_ANE) || defined(ACCEL_NO_MAC)
+    defined(ACCEL_NO_ANE) || defined(ACCEL_NO_MAC) || defined(ACCEL_NO_TFLITE)
     switch ((int)s) { /* a removed section's codes have no case */
 #else
     switch (s) { /* full build: -Wswitch proves every code has a string */
