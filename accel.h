@@ -3429,7 +3429,8 @@ extern "C" {
  *   init refuses with ACCEL_E_UNSUPPORTED). Only the first subgraph runs. Model buffers need no
  *   alignment (int32 biases are read byte by byte); the arena must be 4-byte aligned.
  * Config macros: ACCEL_NO_TFLITE (ACCEL_NO_MAC and ACCEL_MAC_NO_FLOAT imply it for now: the
- *   multipliers are derived in double), ACCEL_TFLITE_MAX_DIMS (6). */
+ *   multipliers are derived in double), ACCEL_TFLITE_MAX_DIMS (6), ACCEL_TFLITE_OPS (the
+ *   operators a build keeps; default all). */
 
 #ifndef ACCEL_TFLITE_MAX_DIMS
 #define ACCEL_TFLITE_MAX_DIMS 6
@@ -3461,6 +3462,28 @@ extern "C" {
 #define ACCEL_TFLITE_OP_SVDF 27
 #define ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM 44
 #define ACCEL_TFLITE_OP_QUANTIZE 114
+/* ACCEL_TFLITE_OPS: the operators a build runs (default all), an OR of these bits; a model that
+ * needs another one is refused at init with ACCEL_E_UNSUPPORTED, like an unknown operator. An
+ * MCU build for one model keeps only its kernels, e.g.
+ * -DACCEL_TFLITE_OPS=ACCEL_TFLITE_K_FULLY_CONNECTED for hello_world. */
+#define ACCEL_TFLITE_K_FULLY_CONNECTED 0x0001UL
+#define ACCEL_TFLITE_K_CONV_2D 0x0002UL
+#define ACCEL_TFLITE_K_DEPTHWISE_CONV_2D 0x0004UL
+#define ACCEL_TFLITE_K_AVERAGE_POOL_2D 0x0008UL
+#define ACCEL_TFLITE_K_MAX_POOL_2D 0x0010UL
+#define ACCEL_TFLITE_K_SOFTMAX 0x0020UL
+#define ACCEL_TFLITE_K_QUANTIZE 0x0040UL
+#define ACCEL_TFLITE_K_RESHAPE 0x0080UL
+#define ACCEL_TFLITE_K_CONCATENATION 0x0100UL
+#define ACCEL_TFLITE_K_ADD 0x0200UL
+#define ACCEL_TFLITE_K_MUL 0x0400UL
+#define ACCEL_TFLITE_K_DEQUANTIZE 0x0800UL
+#define ACCEL_TFLITE_K_LOGISTIC 0x1000UL
+#define ACCEL_TFLITE_K_SVDF 0x2000UL
+#define ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM 0x4000UL
+#ifndef ACCEL_TFLITE_OPS
+#define ACCEL_TFLITE_OPS 0x7FFFUL
+#endif
 
 /* ---- @tflite.open: a validated model (views into the caller's buffer, which must outlive it) */
 typedef struct accel_tflite_model {
@@ -16104,6 +16127,13 @@ ACCELDEF accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_byte
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* Private functions: a build that leaves operators out (ACCEL_TFLITE_OPS) leaves their helpers
+ * unused, and that is fine. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ACCEL__TFL_STATIC static __attribute__((unused))
+#else
+#define ACCEL__TFL_STATIC static
+#endif
 /* ---------------------------------------------------------------- @tflite.open: validation */
 /* Schema field numbers (a union takes two: its type, then its value). */
 #define ACCEL__TFL_MODEL_VERSION 0u
@@ -16117,7 +16147,7 @@ extern "C" {
 #define ACCEL__TFL_SG_OPERATORS 3u
 #define ACCEL__TFL_MAX_ENTRIES 65535u /* tensors + operators: the plan keeps lives in 16 bits */
 
-static size_t accel__tfl_type_size(int type)
+ACCEL__TFL_STATIC size_t accel__tfl_type_size(int type)
 {
     switch (type) {
     case ACCEL_TFLITE_FLOAT32: case ACCEL_TFLITE_INT32: return 4;
@@ -16128,13 +16158,13 @@ static size_t accel__tfl_type_size(int type)
     }
 }
 
-static int32_t accel__tfl_s32(uint32_t u)
+ACCEL__TFL_STATIC int32_t accel__tfl_s32(uint32_t u)
 {
     return (u & 0x80000000UL) ? -(int32_t)(uint32_t)(~u) - 1 : (int32_t)u;
 }
 
 /* Table k of a vector of tables that starts at vec. */
-static accel_status accel__tfl_table(const accel_tflite_model *m, size_t vec, uint32_t k, accel_fb_table *t)
+ACCEL__TFL_STATIC accel_status accel__tfl_table(const accel_tflite_model *m, size_t vec, uint32_t k, accel_fb_table *t)
 {
     size_t p;
     accel_status st = accel_fb_elem(m->buf, m->len, vec, k, &p);
@@ -16142,7 +16172,7 @@ static accel_status accel__tfl_table(const accel_tflite_model *m, size_t vec, ui
     return st;
 }
 
-static accel_status accel__tfl_buffer(const accel_tflite_model *m, uint32_t index, accel_fb_view *data)
+ACCEL__TFL_STATIC accel_status accel__tfl_buffer(const accel_tflite_model *m, uint32_t index, accel_fb_view *data)
 {
     accel_fb_table b;
     uint64_t off, size;
@@ -16160,7 +16190,7 @@ static accel_status accel__tfl_buffer(const accel_tflite_model *m, uint32_t inde
     return ACCEL_OK;
 }
 
-static int accel__tfl_zp_ok(int type, int64_t zp)
+ACCEL__TFL_STATIC int accel__tfl_zp_ok(int type, int64_t zp)
 {
     switch (type) {
     case ACCEL_TFLITE_INT8: return zp >= -128 && zp <= 127;
@@ -16170,7 +16200,7 @@ static int accel__tfl_zp_ok(int type, int64_t zp)
     }
 }
 
-static accel_status accel__tfl_quant(const accel_tflite_model *m, const accel_fb_table *tt, accel_tflite_tensor *out)
+ACCEL__TFL_STATIC accel_status accel__tfl_quant(const accel_tflite_model *m, const accel_fb_table *tt, accel_tflite_tensor *out)
 {
     accel_fb_table q;
     int present;
@@ -16261,7 +16291,7 @@ ACCELDEF accel_status accel_tflite_tensor_scale(const accel_tflite_model *m, con
 }
 
 /* The BuiltinOptions union type each known operator carries (0: none expected). */
-static int accel__tfl_options_type(int32_t code)
+ACCEL__TFL_STATIC int accel__tfl_options_type(int32_t code)
 {
     switch (code) {
     case ACCEL_TFLITE_OP_CONV_2D: return 1;
@@ -16280,7 +16310,7 @@ static int accel__tfl_options_type(int32_t code)
     }
 }
 
-static accel_status accel__tfl_opcode(const accel_tflite_model *m, uint32_t index, int32_t *code)
+ACCEL__TFL_STATIC accel_status accel__tfl_opcode(const accel_tflite_model *m, uint32_t index, int32_t *code)
 {
     accel_fb_table t;
     uint64_t dep;
@@ -16298,7 +16328,7 @@ static accel_status accel__tfl_opcode(const accel_tflite_model *m, uint32_t inde
     return ACCEL_OK;
 }
 
-static accel_status accel__tfl_index_list(const accel_tflite_model *m, size_t pos, uint32_t n, int allow_absent)
+ACCEL__TFL_STATIC accel_status accel__tfl_index_list(const accel_tflite_model *m, size_t pos, uint32_t n, int allow_absent)
 {
     uint32_t k;
     for (k = 0; k < n; k++) {
@@ -16507,17 +16537,17 @@ typedef struct accel__tfl_io {
     uint8_t *out;      /* run mode: the data when it is writable (not constant) */
 } accel__tfl_io;
 
-static accel__tfl_ent *accel__tfl_ents(const accel_tflite *rt)
+ACCEL__TFL_STATIC accel__tfl_ent *accel__tfl_ents(const accel_tflite *rt)
 {
     return (accel__tfl_ent *)(void *)rt->arena;
 }
 
-static size_t accel__tfl_table_bytes(const accel_tflite_model *m)
+ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m)
 {
     return (size_t)(sizeof(accel__tfl_ent) * ((uint32_t)m->n_tensors + 2u * m->n_ops)); /* fits: open checks */
 }
 
-static accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_out, uint32_t k, accel__tfl_io *io)
+ACCEL__TFL_STATIC accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_out, uint32_t k, accel__tfl_io *io)
 {
     accel_status st = accel_tflite_op_tensor(c->m, &c->op, is_out, k, &io->index);
     io->in = NULL;
@@ -16541,7 +16571,7 @@ static accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_out, uint32_t
 }
 
 /* Required input (present, of one of the types in the mask 1 << type). */
-static accel_status accel__tfl_need(const accel__tfl_ctx *c, int is_out, uint32_t k, uint32_t types,
+ACCEL__TFL_STATIC accel_status accel__tfl_need(const accel__tfl_ctx *c, int is_out, uint32_t k, uint32_t types,
                                     accel__tfl_io *io)
 {
     accel_status st = accel__tfl_get(c, is_out, k, io);
@@ -16553,7 +16583,7 @@ static accel_status accel__tfl_need(const accel__tfl_ctx *c, int is_out, uint32_
 }
 #define ACCEL__TFL_T(x) ((uint32_t)1 << ACCEL_TFLITE_##x)
 
-static accel_status accel__tfl_opt(const accel__tfl_ctx *c, unsigned field, unsigned size, uint64_t def,
+ACCEL__TFL_STATIC accel_status accel__tfl_opt(const accel__tfl_ctx *c, unsigned field, unsigned size, uint64_t def,
                                    uint64_t *v)
 {
     if (!c->op.has_options_) {
@@ -16563,7 +16593,7 @@ static accel_status accel__tfl_opt(const accel__tfl_ctx *c, unsigned field, unsi
     return accel_fb_scalar(&c->op.options_, field, size, def, v);
 }
 
-static accel_status accel__tfl_opt_i32(const accel__tfl_ctx *c, unsigned field, int32_t def, int32_t *v)
+ACCEL__TFL_STATIC accel_status accel__tfl_opt_i32(const accel__tfl_ctx *c, unsigned field, int32_t def, int32_t *v)
 {
     uint64_t u;
     accel_status st = accel__tfl_opt(c, field, 4, (uint32_t)def, &u);
@@ -16571,14 +16601,14 @@ static accel_status accel__tfl_opt_i32(const accel__tfl_ctx *c, unsigned field, 
     return st;
 }
 
-static double accel__tfl_f64(uint32_t bits)
+ACCEL__TFL_STATIC double accel__tfl_f64(uint32_t bits)
 {
     float f;
     ACCEL_MEMCPY(&f, &bits, 4);
     return (double)f;
 }
 
-static float accel__tfl_f32(uint32_t bits)
+ACCEL__TFL_STATIC float accel__tfl_f32(uint32_t bits)
 {
     float f;
     ACCEL_MEMCPY(&f, &bits, 4);
@@ -16586,13 +16616,13 @@ static float accel__tfl_f32(uint32_t bits)
 }
 
 /* QuantizeMultiplier of a real multiplier (the tensors' scales through double arithmetic). */
-static accel_status accel__tfl_qmul(double real, int32_t *mult, int32_t *shift)
+ACCEL__TFL_STATIC accel_status accel__tfl_qmul(double real, int32_t *mult, int32_t *shift)
 {
     accel_status st = accel_mac_quantize_multiplier(real, mult, shift);
     return st == ACCEL_OK ? ACCEL_OK : ACCEL_E_TFLITE_QUANT;
 }
 
-static int accel__tfl_qrange(int type, int32_t *lo, int32_t *hi)
+ACCEL__TFL_STATIC int accel__tfl_qrange(int type, int32_t *lo, int32_t *hi)
 {
     switch (type) {
     case ACCEL_TFLITE_INT8: *lo = -128; *hi = 127; return 1;
@@ -16604,7 +16634,7 @@ static int accel__tfl_qrange(int type, int32_t *lo, int32_t *hi)
 }
 
 /* zero_point + round(f / scale) in float, half away from zero (TFLite's Quantize helper). */
-static accel_status accel__tfl_quantize1(const accel_tflite_tensor *o, float f, int32_t *q)
+ACCEL__TFL_STATIC accel_status accel__tfl_quantize1(const accel_tflite_tensor *o, float f, int32_t *q)
 {
     float x = f / accel__tfl_f32(o->scale_bits);
     int32_t t;
@@ -16619,7 +16649,7 @@ static accel_status accel__tfl_quantize1(const accel_tflite_tensor *o, float f, 
 }
 
 /* Fused activation: NONE 0, RELU 1, RELU_N1_TO_1 2, RELU6 3 (CalculateActivationRangeQuantized). */
-static accel_status accel__tfl_act(uint64_t act, const accel_tflite_tensor *o, int32_t *mn, int32_t *mx)
+ACCEL__TFL_STATIC accel_status accel__tfl_act(uint64_t act, const accel_tflite_tensor *o, int32_t *mn, int32_t *mx)
 {
     int32_t t;
     accel_status st = ACCEL_OK;
@@ -16637,19 +16667,19 @@ static accel_status accel__tfl_act(uint64_t act, const accel_tflite_tensor *o, i
 }
 
 /* Scales must be there (and > 0) where a kernel divides by them. */
-static accel_status accel__tfl_quantized(const accel_tflite_tensor *t)
+ACCEL__TFL_STATIC accel_status accel__tfl_quantized(const accel_tflite_tensor *t)
 {
     if (t->n_scales == 0 || (t->scale_bits & 0x7FFFFFFFUL) == 0) return ACCEL_E_TFLITE_QUANT;
     return ACCEL_OK;
 }
 
-static size_t accel__tfl_align4(size_t n)
+ACCEL__TFL_STATIC size_t accel__tfl_align4(size_t n)
 {
     return (n + 3u) & ~(size_t)3u;
 }
 
 /* The scratch a kernel uses: check mode adds up the request, run mode hands out the bytes. */
-static uint8_t *accel__tfl_take(accel__tfl_ctx *c, size_t *used, size_t n)
+ACCEL__TFL_STATIC uint8_t *accel__tfl_take(accel__tfl_ctx *c, size_t *used, size_t n)
 {
     uint8_t *p = NULL;
     n = accel__tfl_align4(n);
@@ -16661,7 +16691,7 @@ static uint8_t *accel__tfl_take(accel__tfl_ctx *c, size_t *used, size_t n)
 
 /* n words of the operator's persistent constants: NULL in check mode (counted). In run mode
  * they hold what prepare wrote. */
-static int32_t *accel__tfl_keep(accel__tfl_ctx *c, size_t n)
+ACCEL__TFL_STATIC int32_t *accel__tfl_keep(accel__tfl_ctx *c, size_t n)
 {
     int32_t *p = NULL;
     size_t b = 4u * n;
@@ -16671,14 +16701,14 @@ static int32_t *accel__tfl_keep(accel__tfl_ctx *c, size_t n)
     return p;
 }
 
-static uint32_t accel__tfl_dim(const accel_tflite_tensor *t, uint32_t k)
+ACCEL__TFL_STATIC uint32_t accel__tfl_dim(const accel_tflite_tensor *t, uint32_t k)
 {
     return (uint32_t)t->dims[k];
 }
 
 /* Per-channel (or per-tensor) output multipliers of a conv / FC filter, and the bias copied to
  * aligned memory (model buffers need no alignment). */
-static accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const accel__tfl_io *in, const accel__tfl_io *w,
+ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const accel__tfl_io *in, const accel__tfl_io *w,
                                           const accel__tfl_io *bias, const accel__tfl_io *out,
                                           uint32_t channels, uint32_t qdim, uint64_t act, size_t *used,
                                           accel_mac_quant *q, const int32_t **bias_out)
@@ -16751,7 +16781,7 @@ static accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const accel__tfl_io
     return ACCEL_OK;
 }
 
-static accel_status accel__tfl_fc(accel__tfl_ctx *c)
+ACCEL__TFL_STATIC accel_status accel__tfl_fc(accel__tfl_ctx *c)
 {
     accel__tfl_io in, w, bias, out;
     accel_mac_quant q;
@@ -16780,7 +16810,7 @@ static accel_status accel__tfl_fc(accel__tfl_ctx *c)
 }
 
 /* TFLite's output size and padding (ComputeOutSize, ComputePaddingWithOffset). */
-static accel_status accel__tfl_pad(uint64_t padding, uint32_t in, uint32_t k, uint32_t stride, uint32_t dil,
+ACCEL__TFL_STATIC accel_status accel__tfl_pad(uint64_t padding, uint32_t in, uint32_t k, uint32_t stride, uint32_t dil,
                                    uint32_t out, uint32_t *pad)
 {
     uint64_t eff = (uint64_t)(k - 1u) * dil + 1u, want, total;
@@ -16797,7 +16827,7 @@ static accel_status accel__tfl_pad(uint64_t padding, uint32_t in, uint32_t k, ui
 }
 
 /* Options of conv (kind 0), depthwise (1) and pools (2) into a mac geometry. */
-static accel_status accel__tfl_geom(accel__tfl_ctx *c, int kind, const accel_tflite_tensor *in,
+ACCEL__TFL_STATIC accel_status accel__tfl_geom(accel__tfl_ctx *c, int kind, const accel_tflite_tensor *in,
                                     const accel_tflite_tensor *w, const accel_tflite_tensor *out,
                                     accel_mac_conv *g, uint64_t *act)
 {
@@ -16847,7 +16877,7 @@ static accel_status accel__tfl_geom(accel__tfl_ctx *c, int kind, const accel_tfl
     return st;
 }
 
-static accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
+ACCEL__TFL_STATIC accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
 {
     accel__tfl_io in, w, bias, out;
     accel_mac_quant q;
@@ -16905,7 +16935,7 @@ static accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
                                          out.out, out.t.bytes, scr, scr ? need : 0u);
 }
 
-static accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
+ACCEL__TFL_STATIC accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
 {
     accel__tfl_io in, out;
     accel_mac_conv g;
@@ -16939,18 +16969,18 @@ static accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
 }
 
 /* ---- gemmlowp fixed point, as TFLite's quantized softmax uses it ---- */
-static int32_t accel__tfl_srdhm(int32_t a, int32_t b)
+ACCEL__TFL_STATIC int32_t accel__tfl_srdhm(int32_t a, int32_t b)
 {
     return accel_mac_saturating_rounding_doubling_high_mul(a, b);
 }
 
-static int32_t accel__tfl_rdbpot(int32_t x, int e)
+ACCEL__TFL_STATIC int32_t accel__tfl_rdbpot(int32_t x, int e)
 {
     return accel_mac_rounding_divide_by_power_of_two(x, e);
 }
 
 /* SaturatingRoundingMultiplyByPOT with a positive exponent: x * 2^e saturated to int32. */
-static int32_t accel__tfl_sat_shl(int32_t x, int e)
+ACCEL__TFL_STATIC int32_t accel__tfl_sat_shl(int32_t x, int e)
 {
     int32_t threshold = (int32_t)(((int32_t)1 << (31 - e)) - 1);
     if (x > threshold) return INT32_MAX;
@@ -16959,7 +16989,7 @@ static int32_t accel__tfl_sat_shl(int32_t x, int e)
 }
 
 /* exp(a) for a in [-1/4, 0), Q0.31 in and out. */
-static int32_t accel__tfl_exp_quarter(int32_t a)
+ACCEL__TFL_STATIC int32_t accel__tfl_exp_quarter(int32_t a)
 {
     const int32_t constant_term = 1895147668, one_third = 715827883;
     const int32_t one_eighth = (int32_t)1 << 28;
@@ -16973,7 +17003,7 @@ static int32_t accel__tfl_exp_quarter(int32_t a)
 }
 
 /* exp_on_negative_values for Q5.26 input (a <= 0), Q0.31 result. */
-static int32_t accel__tfl_exp_neg(int32_t a)
+ACCEL__TFL_STATIC int32_t accel__tfl_exp_neg(int32_t a)
 {
     static const int32_t mults[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
     const int frac = 26;
@@ -16990,7 +17020,7 @@ static int32_t accel__tfl_exp_neg(int32_t a)
 }
 
 /* one_over_one_plus_x_for_x_in_0_1, Q0.31 in, Q0.31 out. */
-static int32_t accel__tfl_recip(int32_t a)
+ACCEL__TFL_STATIC int32_t accel__tfl_recip(int32_t a)
 {
     int64_t s = (int64_t)a + INT32_MAX;
     int32_t half = (int32_t)((s + (s >= 0 ? 1 : -1)) / 2); /* RoundingHalfSum */
@@ -17005,7 +17035,7 @@ static int32_t accel__tfl_recip(int32_t a)
     return accel__tfl_sat_shl(x, 1); /* ExactMulByPot<-1> keeps the raw value: Q2 -> Q1, then Q0 */
 }
 
-static int accel__tfl_clz32(uint32_t x)
+ACCEL__TFL_STATIC int accel__tfl_clz32(uint32_t x)
 {
     int n = 0;
     if (x == 0) return 32;
@@ -17016,7 +17046,7 @@ static int accel__tfl_clz32(uint32_t x)
     return n;
 }
 
-static accel_status accel__tfl_softmax(accel__tfl_ctx *c)
+ACCEL__TFL_STATIC accel_status accel__tfl_softmax(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     uint64_t beta_bits;
@@ -17096,7 +17126,7 @@ static accel_status accel__tfl_softmax(accel__tfl_ctx *c)
 }
 
 /* Element i of an integer tensor as int32. */
-static int32_t accel__tfl_load(int type, const uint8_t *p, size_t i)
+ACCEL__TFL_STATIC int32_t accel__tfl_load(int type, const uint8_t *p, size_t i)
 {
     switch (type) {
     case ACCEL_TFLITE_INT8: return p[i] >= 128u ? (int32_t)p[i] - 256 : (int32_t)p[i];
@@ -17109,7 +17139,7 @@ static int32_t accel__tfl_load(int type, const uint8_t *p, size_t i)
     }
 }
 
-static void accel__tfl_store(int type, uint8_t *p, size_t i, int32_t v)
+ACCEL__TFL_STATIC void accel__tfl_store(int type, uint8_t *p, size_t i, int32_t v)
 {
     switch (type) {
     case ACCEL_TFLITE_INT8: case ACCEL_TFLITE_UINT8: p[i] = (uint8_t)(v & 0xFF); break;
@@ -17118,7 +17148,7 @@ static void accel__tfl_store(int type, uint8_t *p, size_t i, int32_t v)
     }
 }
 
-static accel_status accel__tfl_quantize(accel__tfl_ctx *c)
+ACCEL__TFL_STATIC accel_status accel__tfl_quantize(accel__tfl_ctx *c)
 {
     const uint32_t ints = ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32);
     accel__tfl_io in, out;
@@ -17157,7 +17187,7 @@ static accel_status accel__tfl_quantize(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
-static accel_status accel__tfl_reshape(accel__tfl_ctx *c)
+ACCEL__TFL_STATIC accel_status accel__tfl_reshape(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     accel_status st = accel__tfl_need(c, 0, 0, 0xFFFFFFFFUL, &in);
@@ -17169,7 +17199,7 @@ static accel_status accel__tfl_reshape(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
-static accel_status accel__tfl_concat(accel__tfl_ctx *c)
+ACCEL__TFL_STATIC accel_status accel__tfl_concat(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     int32_t axis;
@@ -17217,7 +17247,7 @@ static accel_status accel__tfl_concat(accel__tfl_ctx *c)
 }
 
 /* ADD and MUL: int8, the shapes equal or broadcast (up to 4-D, right-aligned). */
-static accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
+ACCEL__TFL_STATIC accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
 {
     accel__tfl_io a, b, out;
     uint64_t act;
@@ -17305,7 +17335,7 @@ static accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
 }
 
 #ifndef ACCEL_MAC_NO_FLOAT
-static accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
+ACCEL__TFL_STATIC accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     size_t i;
@@ -17331,7 +17361,7 @@ static accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
  * one (the whole buffer, as TFLM does), the newest column gets the feature dot products, the
  * time weights reduce each filter's memory, rank filters sum into a unit. No fused activation
  * on this path (TFLM applies none). */
-static accel_status accel__tfl_svdf(accel__tfl_ctx *c)
+ACCEL__TFL_STATIC accel_status accel__tfl_svdf(accel__tfl_ctx *c)
 {
     accel__tfl_io in, wf, wt, bias, state, out;
     int32_t rank, m1, s1, m2, s2, *kept;
@@ -17433,7 +17463,7 @@ static accel_status accel__tfl_svdf(accel__tfl_ctx *c)
  * sigmoid(i / 24) in 0.16 format (tanh(x) = 2 sigmoid(2x) - 1). The values are TFLite's own
  * (its sigmoid_table_uint16): they are not a plain rounding of the formula, and bit-exactness
  * needs them as they are. */
-static uint16_t accel__tfl_sigmoid_table(uint32_t i)
+ACCEL__TFL_STATIC uint16_t accel__tfl_sigmoid_table(uint32_t i)
 {
     static const uint16_t t[256] = {
         32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149,
@@ -17463,7 +17493,7 @@ static uint16_t accel__tfl_sigmoid_table(uint32_t i)
 }
 
 /* reference_integer_ops::Logistic for int16 (input_multiplier 0 means 3 << shift). */
-static int16_t accel__tfl_sigmoid16(int16_t x, int32_t mult, int32_t shift)
+ACCEL__TFL_STATIC int16_t accel__tfl_sigmoid16(int16_t x, int32_t mult, int32_t shift)
 {
     int32_t in, round;
     uint32_t a, uh, r;
@@ -17486,7 +17516,7 @@ static int16_t accel__tfl_sigmoid16(int16_t x, int32_t mult, int32_t shift)
 }
 
 /* reference_integer_ops::Tanh for int16. */
-static int16_t accel__tfl_tanh16(int16_t x, int32_t mult, int32_t shift)
+ACCEL__TFL_STATIC int16_t accel__tfl_tanh16(int16_t x, int32_t mult, int32_t shift)
 {
     int32_t in, round, r;
     uint32_t a, uh;
@@ -17510,14 +17540,14 @@ static int16_t accel__tfl_tanh16(int16_t x, int32_t mult, int32_t shift)
 }
 
 /* The power of two nearest to a float scale (TFLite's CheckedLog2 rounding), from its bits. */
-static int32_t accel__tfl_log2_round(uint32_t bits)
+ACCEL__TFL_STATIC int32_t accel__tfl_log2_round(uint32_t bits)
 {
     int32_t e = (int32_t)((bits >> 23) & 0xFFu) - 127;
     return (bits & 0x7FFFFFUL) >= 0x3504F3UL ? e + 1 : e; /* mantissa >= sqrt(2) rounds up */
 }
 
 /* exp_on_negative_values for a Q(ib).(31-ib) input (ib 4 or 5), Q0.31 result. */
-static int32_t accel__tfl_exp_neg_q(int32_t a, int ib)
+ACCEL__TFL_STATIC int32_t accel__tfl_exp_neg_q(int32_t a, int ib)
 {
     static const int32_t mults[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
     const int frac = 31 - ib;
@@ -17533,7 +17563,7 @@ static int32_t accel__tfl_exp_neg_q(int32_t a, int ib)
 }
 
 /* gemmlowp::logistic of a Q4.27 value, Q0.31 result. */
-static int32_t accel__tfl_logistic_q4(int32_t a)
+ACCEL__TFL_STATIC int32_t accel__tfl_logistic_q4(int32_t a)
 {
     int32_t absv, pos;
     if (a == 0) return (int32_t)1 << 30;
@@ -17543,7 +17573,7 @@ static int32_t accel__tfl_logistic_q4(int32_t a)
 }
 
 /* LOGISTIC, int8 (output zero point -128, as TFLM requires). */
-static accel_status accel__tfl_logistic(accel__tfl_ctx *c)
+ACCEL__TFL_STATIC accel_status accel__tfl_logistic(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     int32_t e = 0, mult, radius_i, *kept;
@@ -17597,7 +17627,7 @@ typedef struct accel__tfl_gate {
     int32_t in_mult, in_shift, rec_mult, rec_shift;
 } accel__tfl_gate;
 
-static accel_status accel__tfl_lstm_fc(const accel__tfl_io *x, size_t x_off, uint32_t rows, uint32_t depth,
+ACCEL__TFL_STATIC accel_status accel__tfl_lstm_fc(const accel__tfl_io *x, size_t x_off, uint32_t rows, uint32_t depth,
                                        const accel__tfl_io *w, const accel__tfl_io *bias, uint32_t units,
                                        int32_t mult, int32_t shift, int32_t *acc, int16_t *out)
 {
@@ -17617,14 +17647,14 @@ static accel_status accel__tfl_lstm_fc(const accel__tfl_io *x, size_t x_off, uin
     return ACCEL_OK;
 }
 
-static int16_t accel__tfl_mul16(int32_t a, int32_t b, int32_t mult, int32_t shift, int32_t zp, int32_t lo,
+ACCEL__TFL_STATIC int16_t accel__tfl_mul16(int32_t a, int32_t b, int32_t mult, int32_t shift, int32_t zp, int32_t lo,
                                 int32_t hi)
 {
     int32_t v = zp + accel_mac_multiply_by_quantized_multiplier(a * b, mult, shift);
     return (int16_t)(v < lo ? lo : v > hi ? hi : v);
 }
 
-static accel_status accel__tfl_lstm(accel__tfl_ctx *c)
+ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
 {
     accel__tfl_io x, w[8], bias[4], hid, cell, out, opt;
     accel__tfl_gate g[4];
@@ -17791,25 +17821,53 @@ static accel_status accel__tfl_lstm(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
-/* The operator table: one row per builtin code. */
-static accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
+/* The operator table: one row per builtin code (the rows ACCEL_TFLITE_OPS keeps). */
+ACCEL__TFL_STATIC accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
 {
     switch (c->op.code) {
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_FULLY_CONNECTED
     case ACCEL_TFLITE_OP_FULLY_CONNECTED: return accel__tfl_fc(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_CONV_2D
     case ACCEL_TFLITE_OP_CONV_2D: return accel__tfl_conv(c, 0);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEPTHWISE_CONV_2D
     case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D: return accel__tfl_conv(c, 1);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_AVERAGE_POOL_2D
     case ACCEL_TFLITE_OP_AVERAGE_POOL_2D: return accel__tfl_pool(c, 0);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_MAX_POOL_2D
     case ACCEL_TFLITE_OP_MAX_POOL_2D: return accel__tfl_pool(c, 1);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SOFTMAX
     case ACCEL_TFLITE_OP_SOFTMAX: return accel__tfl_softmax(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_QUANTIZE
     case ACCEL_TFLITE_OP_QUANTIZE: return accel__tfl_quantize(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_RESHAPE
     case ACCEL_TFLITE_OP_RESHAPE: return accel__tfl_reshape(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_CONCATENATION
     case ACCEL_TFLITE_OP_CONCATENATION: return accel__tfl_concat(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_ADD
     case ACCEL_TFLITE_OP_ADD: return accel__tfl_binary(c, 0);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_MUL
     case ACCEL_TFLITE_OP_MUL: return accel__tfl_binary(c, 1);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SVDF
     case ACCEL_TFLITE_OP_SVDF: return accel__tfl_svdf(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_LOGISTIC
     case ACCEL_TFLITE_OP_LOGISTIC: return accel__tfl_logistic(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM
     case ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return accel__tfl_lstm(c);
-#ifndef ACCEL_MAC_NO_FLOAT
+#endif
+#if !defined(ACCEL_MAC_NO_FLOAT) && (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEQUANTIZE)
     case ACCEL_TFLITE_OP_DEQUANTIZE: return accel__tfl_dequantize(c);
 #endif
     default: return ACCEL_E_UNSUPPORTED;
@@ -17819,7 +17877,7 @@ static accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
 /* ---------------------------------------------------------------- @tflite.plan: arena planner */
 /* Check one operator (persist NULL; *scratch and *persist get its needs) or, with persist set,
  * prepare it: derive its constants into persist (persist_len bytes). */
-static accel_status accel__tfl_check_op(const accel_tflite_model *m, uint32_t i, size_t *scratch, size_t *persist,
+ACCEL__TFL_STATIC accel_status accel__tfl_check_op(const accel_tflite_model *m, uint32_t i, size_t *scratch, size_t *persist,
                                         uint8_t *persist_mem, size_t persist_len)
 {
     accel__tfl_ctx c;
@@ -17866,7 +17924,7 @@ ACCELDEF accel_status accel_tflite_work_size(const accel_tflite_model *m, size_t
     return ACCEL_OK;
 }
 
-static void accel__tfl_life(accel__tfl_ent *e, uint32_t i)
+ACCEL__TFL_STATIC void accel__tfl_life(accel__tfl_ent *e, uint32_t i)
 {
     if (e->first > i) e->first = (uint16_t)i;
     if (e->last < i) e->last = (uint16_t)i;
@@ -17876,7 +17934,7 @@ static void accel__tfl_life(accel__tfl_ent *e, uint32_t i)
  * and lives (first/last operator; constants and variable tensors live throughout), then place
  * greedily: largest first (ties by index), each at the lowest offset that overlaps no placed
  * entry whose life overlaps. *total = the data bytes. */
-static accel_status accel__tfl_plan(const accel_tflite_model *m, accel__tfl_ent *e, size_t *total)
+ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, accel__tfl_ent *e, size_t *total)
 {
     uint32_t n = m->n_tensors + 2u * m->n_ops, i, k, j;
     uint32_t end = m->n_ops ? m->n_ops - 1u : 0u;

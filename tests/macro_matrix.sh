@@ -48,6 +48,8 @@ build_all crc_braid -DACCEL_CRC32_IMPL=ACCEL_CRC32_BRAID
 build_all crc_no_simd -DACCEL_CRC32_NO_SIMD
 build_all mac_mcu0 -DACCEL_MAC_MCU=0
 build_all tflite_max_dims4 -DACCEL_TFLITE_MAX_DIMS=4
+build_all tflite_ops_fc "-DACCEL_TFLITE_OPS=ACCEL_TFLITE_K_FULLY_CONNECTED"
+build_all tflite_ops_none -DACCEL_TFLITE_OPS=0
 build_all all_models_out -DACCEL_TSP1_NO_MODEL -DACCEL_EDGETPU_NO_MODEL -DACCEL_REFSI_NO_MODEL \
   -DACCEL_ANE_NO_MODEL -DACCEL_EDGETPU_NO_DISASM
 # the old spelling of a renamed config macro still works
