@@ -77,8 +77,8 @@
  *            and 64-bit targets, off on 8/16-bit; bit-identical to the small loops),
  *            ACCEL_MAC_MCU (the kernels for in-order 32-bit cores; default with ACCEL_MAC_FAST
  *            where pointers are 32-bit), ACCEL_MAC_SIMD / ACCEL_MAC_NO_SIMD.
- *   tflite   ACCEL_TFLITE_MAX_DIMS (tensor rank, 6); needs mac with float (ACCEL_MAC_NO_FLOAT
- *            removes it for now: multipliers are derived from the scales in double).
+ *   tflite   ACCEL_TFLITE_MAX_DIMS (tensor rank, 6), ACCEL_TFLITE_OPS (the operators a build
+ *            keeps; default all); integer only (ACCEL_MAC_NO_FLOAT leaves out DEQUANTIZE).
  *
  * 4. ERRORS
  *   Every function that can fail returns accel_status: 0 (ACCEL_OK) on success, a negative
@@ -3395,8 +3395,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 /* ============================================================================================
  * SECTION: tflite (declarations)
  * ============================================================================================ */
-#if !defined(ACCEL_NO_TFLITE) && (defined(ACCEL_NO_MAC) || defined(ACCEL_MAC_NO_FLOAT))
-#define ACCEL_NO_TFLITE /* it runs on the mac kernels and derives multipliers in double */
+#if !defined(ACCEL_NO_TFLITE) && defined(ACCEL_NO_MAC)
+#define ACCEL_NO_TFLITE /* it runs on the mac kernels */
 #endif
 #ifndef ACCEL_NO_TFLITE
 #ifdef __cplusplus
@@ -3420,17 +3420,18 @@ extern "C" {
  *   @tflite.ops    the kernels: FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D (on the mac kernels),
  *                  AVERAGE_POOL_2D, MAX_POOL_2D, SOFTMAX (int8 -> int8/int16), QUANTIZE
  *                  (int8/uint8/int16/int32 requantization), RESHAPE, CONCATENATION, ADD, MUL
- *                  (int8, broadcast up to 4-D), DEQUANTIZE (float output; not with
+ *                  (int8, broadcast up to 4-D), LOGISTIC (int8), SVDF (int8/int16 state),
+ *                  UNIDIRECTIONAL_SEQUENCE_LSTM (integer), DEQUANTIZE (float output; not with
  *                  ACCEL_MAC_NO_FLOAT). Anything else: ACCEL_E_UNSUPPORTED at init, with the
  *                  operator index and code in accel_tflite.bad_op / bad_code.
- * ASSUMPTIONS: the reference is TFLM's default build (double rounding; multipliers from the
- *   tensors' float32 scales through double arithmetic, as QuantizeMultiplier does), so results
- *   are bit-exact where `double` is IEEE binary64 (not avr-gcc's default 32-bit double: there
- *   init refuses with ACCEL_E_UNSUPPORTED). Only the first subgraph runs. Model buffers need no
- *   alignment (int32 biases are read byte by byte); the arena must be 4-byte aligned.
- * Config macros: ACCEL_NO_TFLITE (ACCEL_NO_MAC and ACCEL_MAC_NO_FLOAT imply it for now: the
- *   multipliers are derived in double), ACCEL_TFLITE_MAX_DIMS (6), ACCEL_TFLITE_OPS (the
- *   operators a build keeps; default all). */
+ * ASSUMPTIONS: the reference is TFLM's default build (double rounding; each multiplier from
+ *   the tensors' float32 scales through IEEE double arithmetic, as QuantizeMultiplier does,
+ *   which this section reproduces exactly in integers, so no target needs floating point or a
+ *   64-bit double). Only the first subgraph runs. The model buffer needs no alignment (a bias
+ *   not 4-byte aligned in it is copied); the arena must be 4-byte aligned. Integer sums wrap
+ *   modulo 2^32 where TFLite's would overflow (what its builds do in practice).
+ * Config macros: ACCEL_NO_TFLITE (ACCEL_NO_MAC implies it), ACCEL_TFLITE_MAX_DIMS (6),
+ *   ACCEL_TFLITE_OPS (the operators a build keeps; default all). */
 
 #ifndef ACCEL_TFLITE_MAX_DIMS
 #define ACCEL_TFLITE_MAX_DIMS 6
@@ -16601,25 +16602,132 @@ ACCEL__TFL_STATIC accel_status accel__tfl_opt_i32(const accel__tfl_ctx *c, unsig
     return st;
 }
 
-ACCEL__TFL_STATIC double accel__tfl_f64(uint32_t bits)
+/* ---- the scales' arithmetic, exactly as IEEE-754 does it, in integers. TFLite derives each
+ * multiplier from float32 scales in double (a product of two floats is exact in a double; a
+ * quotient is rounded to 53 bits, then QuantizeMultiplier rounds to 31) and a few values in
+ * float (rounded to 24 bits). Doing the same roundings on integers gives TFLite's multipliers on
+ * every target, with no floating point at all (8-bit parts have a 32-bit double; MCUs without
+ * an FPU would pay kilobytes of soft-float code). A number here is m * 2^e, m < 2^63. */
+typedef struct accel__tfl_num {
+    uint64_t m;
+    int32_t e;
+} accel__tfl_num;
+
+/* A non-negative float32 from its bits (subnormals included). */
+ACCEL__TFL_STATIC accel__tfl_num accel__tfl_num_f32(uint32_t bits)
 {
-    float f;
-    ACCEL_MEMCPY(&f, &bits, 4);
-    return (double)f;
+    accel__tfl_num n;
+    uint32_t ex = (bits >> 23) & 0xFFu;
+    n.m = bits & 0x7FFFFFUL;
+    if (ex) n.m |= 0x800000UL;
+    n.e = ex ? (int32_t)ex - 150 : -149;
+    return n;
 }
 
-ACCEL__TFL_STATIC float accel__tfl_f32(uint32_t bits)
+ACCEL__TFL_STATIC int accel__tfl_bitlen(uint64_t m)
 {
-    float f;
-    ACCEL_MEMCPY(&f, &bits, 4);
-    return f;
+    int n = 0;
+    while (m) {
+        m >>= 1;
+        n++;
+    }
+    return n;
 }
 
-/* QuantizeMultiplier of a real multiplier (the tensors' scales through double arithmetic). */
-ACCEL__TFL_STATIC accel_status accel__tfl_qmul(double real, int32_t *mult, int32_t *shift)
+/* Exact product (both mantissas below 2^32: floats, or a float and a power of two). */
+ACCEL__TFL_STATIC accel__tfl_num accel__tfl_num_mul(accel__tfl_num a, accel__tfl_num b)
 {
-    accel_status st = accel_mac_quantize_multiplier(real, mult, shift);
-    return st == ACCEL_OK ? ACCEL_OK : ACCEL_E_TFLITE_QUANT;
+    accel__tfl_num n;
+    n.m = a.m * b.m;
+    n.e = a.e + b.e;
+    return n;
+}
+
+/* Round q (with `sticky`: nonzero bits were dropped below it) to `bits` significant bits,
+ * to nearest, ties to even. */
+ACCEL__TFL_STATIC accel__tfl_num accel__tfl_num_round(accel__tfl_num q, int sticky, int bits)
+{
+    int len = accel__tfl_bitlen(q.m);
+    if (len > bits) {
+        int sh = len - bits;
+        uint64_t rem = q.m & (((uint64_t)1 << sh) - 1u), half = (uint64_t)1 << (sh - 1);
+        q.m >>= sh;
+        q.e += sh;
+        if (rem > half || (rem == half && (sticky || (q.m & 1u)))) q.m++;
+        if (q.m >> bits) {
+            q.m >>= 1;
+            q.e++;
+        }
+    }
+    return q;
+}
+
+/* a / b rounded to `bits` significant bits (53: a double, 24: a float); b > 0. */
+ACCEL__TFL_STATIC accel__tfl_num accel__tfl_num_div(accel__tfl_num a, accel__tfl_num b, int bits)
+{
+    accel__tfl_num q;
+    uint64_t r;
+    q.m = a.m / b.m;
+    r = a.m % b.m;
+    q.e = a.e - b.e;
+    if (!a.m) return q;
+    while (accel__tfl_bitlen(q.m) < bits + 2) { /* long division, one bit a turn (b.m < 2^62) */
+        r <<= 1;
+        q.m <<= 1;
+        q.e--;
+        if (r >= b.m) {
+            r -= b.m;
+            q.m |= 1u;
+        }
+    }
+    return accel__tfl_num_round(q, r != 0, bits);
+}
+
+/* QuantizeMultiplier of a positive double value: frexp, the fraction times 2^31 rounded half away
+ * from zero, 2^31 renormalised, tiny values to (0, 0). */
+ACCEL__TFL_STATIC accel_status accel__tfl_qmul(accel__tfl_num x, int32_t *mult, int32_t *shift)
+{
+    uint64_t t;
+    int32_t sh;
+    *mult = 0;
+    *shift = 0;
+    if (!x.m) return ACCEL_OK;
+    x = accel__tfl_num_round(x, 0, 53);
+    while (x.m < ((uint64_t)1 << 52)) {
+        x.m <<= 1;
+        x.e--;
+    }
+    sh = x.e + 53;
+    t = (x.m + ((uint64_t)1 << 21)) >> 22;
+    if (t == ((uint64_t)1 << 31)) {
+        t >>= 1;
+        sh++;
+    }
+    if (sh < -31) return ACCEL_OK;
+    if (sh > 31) return ACCEL_E_TFLITE_QUANT;
+    *mult = (int32_t)t;
+    *shift = sh;
+    return ACCEL_OK;
+}
+
+/* floor(x) clamped to 0..limit (x >= 0). */
+ACCEL__TFL_STATIC int32_t accel__tfl_num_floor(accel__tfl_num x, int32_t limit)
+{
+    uint64_t v;
+    if (x.e >= 0) {
+        if (accel__tfl_bitlen(x.m) + x.e > 31) return limit;
+        v = x.m << x.e;
+    } else {
+        v = x.e <= -64 ? 0u : x.m >> -x.e;
+    }
+    return v > (uint64_t)limit ? limit : (int32_t)v;
+}
+
+/* a * b / c of three float32 scales, as TFLite's double arithmetic gives it. */
+ACCEL__TFL_STATIC accel__tfl_num accel__tfl_scale3(uint32_t a, uint32_t b, uint32_t c)
+{
+    return accel__tfl_num_div(accel__tfl_num_mul(accel__tfl_num_f32(a), accel__tfl_num_f32(b)),
+                              accel__tfl_num_f32(c), 53);
 }
 
 ACCEL__TFL_STATIC int accel__tfl_qrange(int type, int32_t *lo, int32_t *hi)
@@ -16633,17 +16741,25 @@ ACCEL__TFL_STATIC int accel__tfl_qrange(int type, int32_t *lo, int32_t *hi)
     }
 }
 
-/* zero_point + round(f / scale) in float, half away from zero (TFLite's Quantize helper). */
-ACCEL__TFL_STATIC accel_status accel__tfl_quantize1(const accel_tflite_tensor *o, float f, int32_t *q)
+/* zero_point + round(f / scale) with f in {-1, 0, 1, 6}: a float quotient (24 bits), rounded half
+ * away from zero (TFLite's Quantize helper). */
+ACCEL__TFL_STATIC accel_status accel__tfl_quantize1(const accel_tflite_tensor *o, int32_t f, int32_t *q)
 {
-    float x = f / accel__tfl_f32(o->scale_bits);
-    int32_t t;
-    float fr;
-    if (!(x > -2147483648.0f && x < 2147483648.0f)) return ACCEL_E_TFLITE_QUANT;
-    t = (int32_t)x;
-    fr = x - (float)t;
-    if (fr >= 0.5f) t++;
-    else if (fr <= -0.5f) t--;
+    accel__tfl_num x;
+    int32_t t = 0;
+    x.m = (uint64_t)(f < 0 ? -f : f);
+    x.e = 0;
+    if (f) {
+        accel__tfl_num v = accel__tfl_num_div(x, accel__tfl_num_f32(o->scale_bits), 24);
+        if (v.e >= 0) {
+            if (accel__tfl_bitlen(v.m) + v.e > 31) return ACCEL_E_TFLITE_QUANT;
+            t = (int32_t)(v.m << v.e);
+        } else {
+            if (v.e < -40) v.m = 0, v.e = -40;
+            t = (int32_t)((v.m + ((uint64_t)1 << (-v.e - 1))) >> -v.e);
+        }
+        if (f < 0) t = -t;
+    }
     *q = o->zero_point + t;
     return ACCEL_OK;
 }
@@ -16657,11 +16773,11 @@ ACCEL__TFL_STATIC accel_status accel__tfl_act(uint64_t act, const accel_tflite_t
     if (act == 0) return ACCEL_OK;
     if (act > 3) return ACCEL_E_UNSUPPORTED;
     if (o->n_scales == 0 || o->scale_bits == 0) return ACCEL_E_TFLITE_QUANT;
-    st = accel__tfl_quantize1(o, act == 2 ? -1.0f : 0.0f, &t);
+    st = accel__tfl_quantize1(o, act == 2 ? -1 : 0, &t);
     if (st != ACCEL_OK) return st;
     if (t > *mn) *mn = t;
     if (act == 1) return ACCEL_OK;
-    st = accel__tfl_quantize1(o, act == 2 ? 1.0f : 6.0f, &t);
+    st = accel__tfl_quantize1(o, act == 2 ? 1 : 6, &t);
     if (st == ACCEL_OK && t < *mx) *mx = t;
     return st;
 }
@@ -16765,13 +16881,11 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
     for (k = 0; k < nq; k++) {
         uint32_t sb = w->t.scale_bits;
         int32_t zp, m1, s1;
-        double real;
         if (w->t.n_scales > 1u) {
             st = accel_tflite_tensor_scale(c->m, &w->t, k, &sb, &zp);
             if (st != ACCEL_OK) return st;
         }
-        real = accel__tfl_f64(in->t.scale_bits) * accel__tfl_f64(sb) / accel__tfl_f64(out->t.scale_bits);
-        st = accel__tfl_qmul(real, &m1, &s1);
+        st = accel__tfl_qmul(accel__tfl_scale3(in->t.scale_bits, sb, out->t.scale_bits), &m1, &s1);
         if (st != ACCEL_OK) return st;
         if (mult && shift) {
             mult[k] = m1;
@@ -17060,9 +17174,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_softmax(accel__tfl_ctx *c)
     if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t)) return ACCEL_E_TFLITE_QUANT;
     /* TFLM's fixed output quantization: int8 zp -128 scale 1/256, int16 zp -32768 scale 1/65536 */
     if (out.t.type == ACCEL_TFLITE_INT8 ? (out.t.zero_point != -128 || out.t.scale_bits != 0x3B800000UL)
-                                        : (out.t.zero_point != -32768 ||
-                                           accel__tfl_f64(out.t.scale_bits) < (1.0 - 0.001) / 65536.0 ||
-                                           accel__tfl_f64(out.t.scale_bits) > (1.0 + 0.001) / 65536.0))
+                                        : (out.t.zero_point != -32768 || out.t.scale_bits < 0x377FBE77UL ||
+                                           out.t.scale_bits > 0x378020C5UL)) /* 1/65536 within 0.1% */
         return ACCEL_E_TFLITE_QUANT;
     depth = accel__tfl_dim(&in.t, in.t.ndims - 1u);
     if (depth == 0) return ACCEL_OK;
@@ -17075,13 +17188,16 @@ ACCEL__TFL_STATIC accel_status accel__tfl_softmax(accel__tfl_ctx *c)
         diff_min = kept[2];
     } else {
         /* PreprocessSoftmaxScaling with 5 integer bits, then CalculateInputRadius */
-        double radius, real = accel__tfl_f64((uint32_t)beta_bits) * accel__tfl_f64(in.t.scale_bits) * (double)(1L << 26);
-        if (real > 2147483647.0) real = 2147483647.0;
+        accel__tfl_num real;
+        if (((uint32_t)beta_bits & 0x80000000UL) || ((uint32_t)beta_bits & 0x7F800000UL) == 0x7F800000UL)
+            return ACCEL_E_TFLITE_OPTIONS; /* beta: finite, not negative */
+        real = accel__tfl_num_mul(accel__tfl_num_f32((uint32_t)beta_bits), accel__tfl_num_f32(in.t.scale_bits));
+        real.e += 26;
+        if (accel__tfl_num_floor(real, INT32_MAX) == INT32_MAX) real.m = 2147483647u, real.e = 0; /* min(., 2^31-1) */
         st = accel__tfl_qmul(real, &mult, &shift);
         if (st != ACCEL_OK) return st;
         if (shift < 0) return ACCEL_E_TFLITE_QUANT; /* QuantizeMultiplierGreaterThanOne */
-        radius = 31.0 * (double)(1L << 26) / (double)((int64_t)1 << shift);
-        diff_min = -(int32_t)radius; /* floor of a positive value */
+        diff_min = -(int32_t)(((int32_t)31 << 26) >> shift); /* CalculateInputRadius: floor */
         if (kept) {
             kept[0] = mult;
             kept[1] = shift;
@@ -17171,7 +17287,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_quantize(accel__tfl_ctx *c)
         mult = kept[0];
         shift = kept[1];
     } else {
-        st = accel__tfl_qmul(accel__tfl_f64(in.t.scale_bits) / accel__tfl_f64(out.t.scale_bits), &mult, &shift);
+        st = accel__tfl_qmul(accel__tfl_num_div(accel__tfl_num_f32(in.t.scale_bits), accel__tfl_num_f32(out.t.scale_bits), 53),
+                             &mult, &shift);
         if (st == ACCEL_OK && kept) {
             kept[0] = mult;
             kept[1] = shift;
@@ -17291,16 +17408,17 @@ ACCEL__TFL_STATIC accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
         st = accel__tfl_act(act, &out.t, &mn, &mx);
         if (st != ACCEL_OK) return st;
         if (is_mul) {
-            st = accel__tfl_qmul(accel__tfl_f64(a.t.scale_bits) * accel__tfl_f64(b.t.scale_bits) /
-                                     accel__tfl_f64(out.t.scale_bits), &mo, &so);
+            st = accel__tfl_qmul(accel__tfl_scale3(a.t.scale_bits, b.t.scale_bits, out.t.scale_bits), &mo, &so);
         } else {
-            float fmax = accel__tfl_f32(a.t.scale_bits) > accel__tfl_f32(b.t.scale_bits)
-                             ? accel__tfl_f32(a.t.scale_bits) : accel__tfl_f32(b.t.scale_bits);
-            double twice = 2.0 * (double)fmax;
-            st = accel__tfl_qmul(accel__tfl_f64(a.t.scale_bits) / twice, &m1, &s1);
-            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_f64(b.t.scale_bits) / twice, &m2, &s2);
+            /* twice the larger input scale (positive floats order as their bits); 2^20 x output */
+            accel__tfl_num twice = accel__tfl_num_f32(a.t.scale_bits > b.t.scale_bits ? a.t.scale_bits : b.t.scale_bits);
+            accel__tfl_num o20 = accel__tfl_num_f32(out.t.scale_bits);
+            twice.e += 1;
+            o20.e += 20;
+            st = accel__tfl_qmul(accel__tfl_num_div(accel__tfl_num_f32(a.t.scale_bits), twice, 53), &m1, &s1);
             if (st == ACCEL_OK)
-                st = accel__tfl_qmul(twice / ((double)(1L << 20) * accel__tfl_f64(out.t.scale_bits)), &mo, &so);
+                st = accel__tfl_qmul(accel__tfl_num_div(accel__tfl_num_f32(b.t.scale_bits), twice, 53), &m2, &s2);
+            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_num_div(twice, o20, 53), &mo, &so);
         }
         if (st == ACCEL_OK && kept) {
             kept[0] = mn, kept[1] = mx, kept[2] = m1, kept[3] = s1, kept[4] = m2, kept[5] = s2, kept[6] = mo;
@@ -17346,7 +17464,11 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
     if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
     if (accel__tfl_quantized(&in.t)) return ACCEL_E_TFLITE_QUANT;
     if (!c->rt) return ACCEL_OK;
-    scale = accel__tfl_f64(in.t.scale_bits);
+    {
+        float f;
+        ACCEL_MEMCPY(&f, &in.t.scale_bits, 4);
+        scale = (double)f;
+    }
     for (i = 0; i < in.t.elements; i++) {
         float f = (float)(scale * (double)(accel__tfl_load(in.t.type, in.in, i) - in.t.zero_point));
         uint32_t bits;
@@ -17403,13 +17525,15 @@ ACCEL__TFL_STATIC accel_status accel__tfl_svdf(accel__tfl_ctx *c)
         if (!kept) return ACCEL_E_STATE;
         m1 = kept[0], s1 = kept[1], m2 = kept[2], s2 = kept[3];
     } else {
-        /* TFLM forms these products in float, then widens to double */
-        float e1 = accel__tfl_f32(in.t.scale_bits) * accel__tfl_f32(wf.t.scale_bits), e2;
-        e1 = e1 / accel__tfl_f32(state.t.scale_bits);
-        e2 = accel__tfl_f32(state.t.scale_bits) * accel__tfl_f32(wt.t.scale_bits);
-        e2 = e2 / accel__tfl_f32(out.t.scale_bits);
-        st = accel__tfl_qmul((double)e1, &m1, &s1);
-        if (st == ACCEL_OK) st = accel__tfl_qmul((double)e2, &m2, &s2);
+        /* TFLM forms these products and quotients in float (24 bits each), then widens */
+        accel__tfl_num e1 = accel__tfl_num_round(accel__tfl_num_mul(accel__tfl_num_f32(in.t.scale_bits),
+                                                                    accel__tfl_num_f32(wf.t.scale_bits)), 0, 24);
+        accel__tfl_num e2 = accel__tfl_num_round(accel__tfl_num_mul(accel__tfl_num_f32(state.t.scale_bits),
+                                                                    accel__tfl_num_f32(wt.t.scale_bits)), 0, 24);
+        e1 = accel__tfl_num_div(e1, accel__tfl_num_f32(state.t.scale_bits), 24);
+        e2 = accel__tfl_num_div(e2, accel__tfl_num_f32(out.t.scale_bits), 24);
+        st = accel__tfl_qmul(e1, &m1, &s1);
+        if (st == ACCEL_OK) st = accel__tfl_qmul(e2, &m2, &s2);
         if (st != ACCEL_OK) return st;
         if (kept) kept[0] = m1, kept[1] = s1, kept[2] = m2, kept[3] = s2;
     }
@@ -17589,17 +17713,18 @@ ACCEL__TFL_STATIC accel_status accel__tfl_logistic(accel__tfl_ctx *c)
         mult = kept[0], e = kept[1], radius_i = kept[2];
     } else {
         /* frexp of scale * 2^27, its fraction rounded to 31 bits (no renormalisation: TFLM's) */
-        double radius, mag = accel__tfl_f64(in.t.scale_bits) * (double)((int32_t)1 << 27);
-        int64_t t;
-        while (mag >= 1.0) { mag /= 2.0; e++; }
-        while (mag < 0.5) { mag *= 2.0; e--; }
+        accel__tfl_num x = accel__tfl_num_f32(in.t.scale_bits);
+        uint64_t t;
+        if (!x.m) return ACCEL_E_TFLITE_QUANT;
+        while (x.m < ((uint64_t)1 << 52)) {
+            x.m <<= 1;
+            x.e--;
+        }
+        e = x.e + 27 + 53;
         if (e < 0 || e > 30) return ACCEL_E_UNSUPPORTED;
-        mag *= 2147483648.0;
-        t = (int64_t)mag;
-        if (mag - (double)t >= 0.5) t++;
-        mult = t >= ((int64_t)1 << 31) ? INT32_MIN : (int32_t)t;
-        radius = 15.0 * (double)((int32_t)1 << 27) / (double)((int32_t)1 << e);
-        radius_i = (int32_t)radius;
+        t = (x.m + ((uint64_t)1 << 21)) >> 22;
+        mult = t >= ((uint64_t)1 << 31) ? INT32_MIN : (int32_t)t;
+        radius_i = ((int32_t)15 << 27) >> e; /* CalculateInputRadius(4, e): floor */
         if (kept) kept[0] = mult, kept[1] = e, kept[2] = radius_i;
         return ACCEL_OK;
     }
@@ -17723,20 +17848,20 @@ ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
         {
             static const uint8_t wi[4] = {1, 0, 2, 3};
             for (k = 0; k < 4; k++) {
-                double s12 = 0.000244140625;
-                st = accel__tfl_qmul(accel__tfl_f64(x.t.scale_bits) * accel__tfl_f64(w[wi[k]].t.scale_bits) / s12,
-                                     &g[k].in_mult, &g[k].in_shift);
+                const uint32_t s12 = 0x39800000UL; /* 2^-12 */
+                st = accel__tfl_qmul(accel__tfl_scale3(x.t.scale_bits, w[wi[k]].t.scale_bits, s12), &g[k].in_mult,
+                                     &g[k].in_shift);
                 if (st == ACCEL_OK)
-                    st = accel__tfl_qmul(accel__tfl_f64(hid.t.scale_bits) * accel__tfl_f64(w[4u + wi[k]].t.scale_bits) /
-                                             s12, &g[k].rec_mult, &g[k].rec_shift);
+                    st = accel__tfl_qmul(accel__tfl_scale3(hid.t.scale_bits, w[4u + wi[k]].t.scale_bits, s12),
+                                         &g[k].rec_mult, &g[k].rec_shift);
                 if (st != ACCEL_OK) return st;
             }
         }
         {
-            double s15 = 0.000030517578125, cs = accel__tfl_f64(cell.t.scale_bits);
-            st = accel__tfl_qmul(s15 * cs / cs, &fm, &fs);
-            if (st == ACCEL_OK) st = accel__tfl_qmul(s15 * s15 / cs, &im, &is);
-            if (st == ACCEL_OK) st = accel__tfl_qmul(s15 * s15 / accel__tfl_f64(hid.t.scale_bits), &om, &os);
+            const uint32_t s15 = 0x38000000UL; /* 2^-15 */
+            st = accel__tfl_qmul(accel__tfl_scale3(s15, cell.t.scale_bits, cell.t.scale_bits), &fm, &fs);
+            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_scale3(s15, s15, cell.t.scale_bits), &im, &is);
+            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_scale3(s15, s15, hid.t.scale_bits), &om, &os);
             if (st != ACCEL_OK) return st;
         }
         cell_pow = accel__tfl_log2_round(cell.t.scale_bits);
@@ -17747,12 +17872,10 @@ ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
         }
         if (tanh_shift > 30) return ACCEL_E_TFLITE_QUANT;
         {
-            double clip = accel__tfl_f64((uint32_t)clip_bits);
-            if (clip > 0.0) {
-                double q = clip / accel__tfl_f64(cell.t.scale_bits);
-                q = q < -32768.0 ? -32768.0 : q > 32767.0 ? 32767.0 : q;
-                qclip = (int32_t)q;
-            }
+            uint32_t clip = (uint32_t)clip_bits;
+            if (!(clip & 0x80000000UL) && (clip & 0x7FFFFFFFUL) && (clip & 0x7F800000UL) != 0x7F800000UL)
+                qclip = accel__tfl_num_floor(accel__tfl_num_div(accel__tfl_num_f32(clip),
+                                                                accel__tfl_num_f32(cell.t.scale_bits), 53), 32767);
         }
         if (kept) {
             for (k = 0; k < 4; k++) {
@@ -17898,12 +18021,6 @@ ACCELDEF accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *
 {
     uint32_t i;
     if (!m) return ACCEL_E_NULL;
-#if defined(__DBL_MANT_DIG__) && __DBL_MANT_DIG__ < 53
-    /* the multipliers come from double arithmetic; a 32-bit double cannot give TFLite's */
-    if (op) *op = 0;
-    if (code) *code = -1;
-    return ACCEL_E_UNSUPPORTED;
-#endif
     for (i = 0; i < m->n_ops; i++) {
         size_t s, p;
         accel_status st = accel__tfl_check_op(m, i, &s, &p, NULL, 0);

@@ -71,6 +71,8 @@ run_test() { # NAME SOURCE FLAGS...
 run_test "test_mac with ACCEL_MAC_NO_FLOAT" tests/test_mac.c -DACCEL_MAC_NO_FLOAT
 # the shared models and the hand-made ones have at most 4 dimensions
 run_test "test_tflite with ACCEL_TFLITE_MAX_DIMS=4" tests/test_tflite.c -DACCEL_TFLITE_MAX_DIMS=4
+# integer only: the runner needs no floating point (DEQUANTIZE is what it leaves out)
+run_test "test_tflite with ACCEL_MAC_NO_FLOAT" tests/test_tflite.c -DACCEL_MAC_NO_FLOAT
 case "$(uname -m)" in
   x86_64) run_test "test_mac with ACCEL_MAC_NO_SIMD under -mavx2" tests/test_mac.c -mavx2 -DACCEL_MAC_NO_SIMD ;;
   *) skip "test_mac with ACCEL_MAC_NO_SIMD" "not an x86-64 host" ;;

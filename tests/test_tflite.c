@@ -409,6 +409,72 @@ static void test_mutations_hello_world(void)
     free(m);
 }
 
+/* The integer derivation of the multipliers against this host's IEEE double and float: a * b / c
+ * of float32 scales then QuantizeMultiplier (accel_mac_quantize_multiplier, in double), the
+ * float quotient of the activation clamps, SVDF's float products. Scales drawn over 2^-40..2^8. */
+#ifndef ACCEL_MAC_NO_FLOAT
+static uint32_t rand_scale_bits(void)
+{
+    uint32_t e = 87u + tl_rand() % 48u; /* exponent field: 2^-40 .. 2^7 */
+    return (e << 23) | (tl_rand() & 0x7FFFFFu);
+}
+
+static float bits_f(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+
+static void test_integer_scales(void)
+{
+    int i, bad = 0;
+    for (i = 0; i < 200000; i++) {
+        uint32_t a = rand_scale_bits(), b = rand_scale_bits(), c = rand_scale_bits();
+        int32_t m1 = 0, s1 = 0, m2 = 0, s2 = 0, q1 = 0, q2;
+        accel_status e1 = accel__tfl_qmul(accel__tfl_scale3(a, b, c), &m1, &s1);
+        double real = (double)bits_f(a) * (double)bits_f(b) / (double)bits_f(c);
+        accel_status e2 = accel_mac_quantize_multiplier(real, &m2, &s2);
+        float fp, fq;
+        accel_tflite_tensor o;
+        if ((e1 == ACCEL_OK) != (e2 == ACCEL_OK) || (e1 == ACCEL_OK && (m1 != m2 || s1 != s2))) {
+            if (bad < 3) printf("  scale3 %08x %08x %08x: %d %d / %d %d (%d %d)\n", a, b, c, m1, s1, m2, s2, e1, e2);
+            bad++;
+        }
+        /* SVDF: float product, float quotient */
+        fp = bits_f(a) * bits_f(b);
+        fq = fp / bits_f(c);
+        {
+            accel__tfl_num x = accel__tfl_num_round(accel__tfl_num_mul(accel__tfl_num_f32(a), accel__tfl_num_f32(b)), 0, 24);
+            int32_t n1 = 0, n2 = 0, t1 = 0, t2 = 0;
+            x = accel__tfl_num_div(x, accel__tfl_num_f32(c), 24);
+            e1 = accel__tfl_qmul(x, &n1, &t1);
+            e2 = accel_mac_quantize_multiplier((double)fq, &n2, &t2);
+            if ((e1 == ACCEL_OK) != (e2 == ACCEL_OK) || (e1 == ACCEL_OK && (n1 != n2 || t1 != t2))) {
+                if (bad < 3) printf("  svdf %08x %08x %08x: %d %d / %d %d (%d %d)\n", a, b, c, n1, t1, n2, t2, e1, e2);
+                bad++;
+            }
+        }
+        /* activation clamp: round(6 / scale) in float, half away from zero */
+        memset(&o, 0, sizeof o);
+        o.scale_bits = c;
+        if (accel__tfl_quantize1(&o, 6, &q1) == ACCEL_OK) {
+            float x = 6.0f / bits_f(c);
+            if (x < 2147483648.0f) {
+                q2 = x - (float)(int32_t)x >= 0.5f ? (int32_t)x + 1 : (int32_t)x;
+                if (q1 != q2) {
+                    if (bad < 3) printf("  act %08x: %d / %d\n", c, q1, q2);
+                    bad++;
+                }
+            }
+        }
+    }
+    printf("  integer scale arithmetic against IEEE double/float: %d of 200000 triples differ\n", bad);
+    CHECK_EQ(bad, 0);
+}
+#endif
+
 /* The fixed-point pieces against the real functions (libm here, on the host). */
 static void test_fixed_point_accuracy(void)
 {
@@ -449,9 +515,13 @@ static void test_fixed_point_accuracy(void)
 
 int main(void)
 {
+    tl_seed(28);
     RUN(test_small_models);
     RUN(test_api);
     RUN(test_fixed_point_accuracy);
+#ifndef ACCEL_MAC_NO_FLOAT /* the reference is this host's double */
+    RUN(test_integer_scales);
+#endif
     RUN(test_mutations);
     RUN(test_goldens);
     RUN(test_mutations_hello_world);
