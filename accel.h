@@ -3428,7 +3428,8 @@ extern "C" {
  *   the tensors' float32 scales through IEEE double arithmetic, as QuantizeMultiplier does,
  *   which this section reproduces exactly in integers, so no target needs floating point or a
  *   64-bit double). Only the first subgraph runs. The model buffer needs no alignment (a bias
- *   not 4-byte aligned in it is copied); the arena must be 4-byte aligned. Integer sums wrap
+ *   not aligned in it is copied); the arena must be aligned for int32_t (4 bytes on 32/64-bit
+ *   targets). Integer sums wrap
  *   modulo 2^32 where TFLite's would overflow (what its builds do in practice).
  * Config macros: ACCEL_NO_TFLITE (ACCEL_NO_MAC implies it), ACCEL_TFLITE_MAX_DIMS (6),
  *   ACCEL_TFLITE_OPS (the operators a build keeps; default all). */
@@ -3550,7 +3551,7 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_tensor_scale(const accel_tfli
  *   operator or variant not implemented, ACCEL_E_TFLITE_* for an inconsistent one) and, when
  *   op/code are not NULL, the operator's index and builtin code.
  * accel_tflite_work_size: bytes of the plan table (the start of the arena): planning needs no
- *   other memory. accel_tflite_arena_size plans in `work` (at least that many bytes, 4-byte
+ *   other memory. accel_tflite_arena_size plans in `work` (at least that many bytes, int32_t
  *   aligned; the arena you will use is fine) and gives the whole arena's size. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *op, int32_t *code);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_work_size(const accel_tflite_model *m, size_t *bytes);
@@ -3573,7 +3574,7 @@ typedef struct accel_tflite {
     int32_t bad_code;         /* its builtin code */
 } accel_tflite;
 
-/* Check, plan and lay out; variable tensors start reset. arena: 4-byte aligned (ACCEL_E_ALIGN),
+/* Check, plan and lay out; variable tensors start reset. arena: int32_t-aligned (ACCEL_E_ALIGN),
  * at least accel_tflite_arena_size bytes (ACCEL_E_BUFFER_TOO_SMALL). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_model *m,
                                                         void *arena, size_t arena_len);
@@ -16543,6 +16544,13 @@ ACCEL__TFL_STATIC accel__tfl_ent *accel__tfl_ents(const accel_tflite *rt)
     return (accel__tfl_ent *)(void *)rt->arena;
 }
 
+/* The arena's alignment: int32_t's (4 on 32/64-bit targets, 1 on an AVR). */
+typedef struct accel__tfl_align_probe {
+    char c;
+    int32_t x;
+} accel__tfl_align_probe;
+#define ACCEL__TFL_ALIGN (offsetof(accel__tfl_align_probe, x))
+
 ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m)
 {
     return (size_t)(sizeof(accel__tfl_ent) * ((uint32_t)m->n_tensors + 2u * m->n_ops)); /* fits: open checks */
@@ -16868,7 +16876,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
     q->shift = shift;
     *bias_out = NULL;
     if (bias->index >= 0) {
-        if (((uintptr_t)bias->t.data & 3u) == 0) {
+        if ((uintptr_t)bias->t.data % ACCEL__TFL_ALIGN == 0) {
             *bias_out = (const int32_t *)(const void *)bias->t.data;
         } else {
             b = (int32_t *)(void *)accel__tfl_take(c, used, 4u * (size_t)channels);
@@ -18144,7 +18152,7 @@ ACCELDEF accel_status accel_tflite_arena_size(const accel_tflite_model *m, void 
     size_t table, data = 0;
     accel_status st;
     if (!m || !work || !bytes) return ACCEL_E_NULL;
-    if ((uintptr_t)work & 3u) return ACCEL_E_ALIGN;
+    if ((uintptr_t)work % ACCEL__TFL_ALIGN) return ACCEL_E_ALIGN;
     table = accel__tfl_table_bytes(m);
     if (work_len < table) return ACCEL_E_BUFFER_TOO_SMALL;
     st = accel_tflite_check(m, NULL, NULL);
@@ -18182,7 +18190,7 @@ ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_mod
     if (!rt || !m || !arena) return ACCEL_E_NULL;
     ACCEL_MEMSET(rt, 0, sizeof *rt);
     rt->model = m;
-    if ((uintptr_t)arena & 3u) return ACCEL_E_ALIGN;
+    if ((uintptr_t)arena % ACCEL__TFL_ALIGN) return ACCEL_E_ALIGN;
     table = accel__tfl_table_bytes(m);
     if (arena_len < table) return ACCEL_E_BUFFER_TOO_SMALL;
     st = accel_tflite_check(m, &rt->bad_op, &rt->bad_code);
