@@ -16550,6 +16550,12 @@ typedef struct accel__tfl_align_probe {
     int32_t x;
 } accel__tfl_align_probe;
 #define ACCEL__TFL_ALIGN (offsetof(accel__tfl_align_probe, x))
+/* A model's int32 data is little-endian: read in place only on a little-endian target. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ACCEL__TFL_LE 1
+#else
+#define ACCEL__TFL_LE 0
+#endif
 
 ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m)
 {
@@ -16876,7 +16882,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
     q->shift = shift;
     *bias_out = NULL;
     if (bias->index >= 0) {
-        if ((uintptr_t)bias->t.data % ACCEL__TFL_ALIGN == 0) {
+        if ((uintptr_t)bias->t.data % ACCEL__TFL_ALIGN == 0 && ACCEL__TFL_LE) { /* little-endian in place */
             *bias_out = (const int32_t *)(const void *)bias->t.data;
         } else {
             b = (int32_t *)(void *)accel__tfl_take(c, used, 4u * (size_t)channels);

@@ -149,7 +149,7 @@ static void test_goldens(void)
     char path[600], line[4096];
     const char *dir;
     FILE *f;
-    int n = 0, pass = 0, pending = 0;
+    int n = 0, pass = 0;
     REQUIRE_DATA(TFL_ENV, "tflite");
     if (tl_case_skipped) return;
     dir = tl_data_dir(TFL_ENV, "tflite");
@@ -170,20 +170,11 @@ static void test_goldens(void)
         n++;
         ok = run_case(dir, col[0], col[2], col[3], col[7], atol(col[10]), why, sizeof why);
         pass += ok;
-        /* not implemented yet: SVDF and the integer LSTM. Those models must be refused up front
-         * with ACCEL_E_UNSUPPORTED naming that operator, never run wrongly. */
-        if (!ok && (strstr(col[9], "SVDF") || strstr(col[9], "UNIDIRECTIONAL_SEQUENCE_LSTM")) &&
-            strstr(why, "ACCEL_E_UNSUPPORTED") && (strstr(why, "SVDF") || strstr(why, "SEQUENCE_LSTM"))) {
-            printf("  todo %s/%s: %s\n", col[0], col[1], why);
-            pending++;
-            continue;
-        }
         printf("  %s %s/%s: %s\n", ok ? "ok  " : "FAIL", col[0], col[1], why);
         CHECK(ok);
     }
     fclose(f);
-    printf("  golden cases: %d of %d match byte for byte (output and every layer); %d refused as "
-           "unsupported (SVDF, LSTM)\n", pass, n, pending);
+    printf("  golden cases: %d of %d match byte for byte (output and every layer)\n", pass, n);
     CHECK(n == 63);
 }
 
