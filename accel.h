@@ -16813,7 +16813,7 @@ ACCEL__TFL_STATIC uint8_t *accel__tfl_take(accel__tfl_ctx *c, size_t *used, size
 {
     uint8_t *p = NULL;
     n = accel__tfl_align4(n);
-    if (c->rt && *used + n <= c->scratch_len) p = c->scratch + *used;
+    if (c->rt && c->scratch && *used + n <= c->scratch_len) p = c->scratch + *used;
     *used += n;
     if (!c->rt) c->scratch_need = *used;
     return p;
