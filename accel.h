@@ -17050,7 +17050,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
         if (c->rt && !tw) return ACCEL_E_STATE;
         w.in = (const uint8_t *)tw;
     }
-    if (!depthwise && !g.depth_multiplier) {
+    /* one input channel per group: the im2col patch costs more than it saves (and arena) */
+    if (!depthwise && !g.depth_multiplier && g.in_c != g.groups) {
         st = accel_mac_conv2d_scratch_size(&g, &need);
         if (st != ACCEL_OK) return ACCEL_E_TFLITE_SHAPE;
     }
