@@ -12,7 +12,8 @@
 #   make soak     TSP1 driver against its device model with random faults, 1,000,000 commands
 #                 (SOAK_COMMANDS=n to change; ACCEL_TEST_SEED=n replays a run); make test runs
 #                 50,000 of them
-#   make bench-mcu  instructions per MAC of the mac kernels on emulated Cortex-M0/M3/M4/M33
+#   make bench-mcu  instructions per MAC of the mac kernels on emulated Cortex-M0/M3/M4/M33, and
+#                 instructions per inference of the shared .tflite models on Cortex-M4
 # Programs are found by name, so a new section adds files, not Makefile rules:
 #   tests/test_*.c          one sanitized test binary each (intrusive: defines ACCEL_IMPLEMENTATION)
 #   examples/host/*.c       one program each (build/<name>), linked against build/libaccel.a;
@@ -144,6 +145,7 @@ bench:
 
 bench-mcu:
 	@bash scripts/bench_mcu.sh
+	@bash scripts/bench_tflite_mcu.sh
 
 setup:
 	@bash scripts/setup.sh

@@ -18,7 +18,7 @@
  *   @config   version, linkage (ACCELDEF), ACCEL_NODISCARD, CRC-32 choice; the code's defaults
  *   @common   @common.status codes and their strings, @common.bytes byte order, @common.reader,
  *             @common.writer, @common.crc32, @common.ring slot ring, @common.fifo byte FIFO,
- *             @common.deadline, @common.port the port interface
+ *             @common.deadline, @common.port the port interface, @common.fb FlatBuffers reader
  *   @tsp1     @tsp1.wire frames, @tsp1.decoder streaming decoder, @tsp1.bus registers and FIFO
  *             buffers, @tsp1.driver session, @tsp1.model device model
  *   @edgetpu  @edgetpu.insn instruction bundles, @edgetpu.package compiled models,
@@ -35,12 +35,15 @@
  *   @mac      @mac.quant requantization, @mac.fc fully connected (and the FC/GEMM kernels it
  *             shares), @mac.conv conv2d, depthwise conv2d and pools, @mac.gemm raw int32 GEMM,
  *             @mac.wide byte-plane products, @mac.flip Edge TPU sign flip
+ *   @tflite   @tflite.open validate a model in place, @tflite.plan the arena planner, @tflite.run
+ *             init, inputs, invoke, outputs, reset, @tflite.ops the operators
  *   declarations only (macros, nothing to implement): @deprecated.config, @deprecated.names
  *
  * 1. WHAT IT IS
  *   Command codecs, host- and device-side protocol state machines and drivers for several
  *   accelerator families, plus an int8 multiply-accumulate reference engine that is bit-exact
- *   with TensorFlow Lite's reference kernels. Nothing here allocates, prints or keeps hidden
+ *   with TensorFlow Lite's reference kernels, and a runner for whole quantized .tflite models on
+ *   it (bit-exact with TensorFlow Lite Micro, on caller memory). Nothing here allocates, prints or keeps hidden
  *   global state: the caller owns every buffer and every state struct; functions that need
  *   scratch memory have a ..._scratch_size() companion, and objects that carve the caller's
  *   memory into parts an ..._mem_size() one. Stack: no public function needs more
@@ -81,8 +84,9 @@
  *   ACCEL_CONFIG_HEADER "file.h"  included first, so a project keeps its choices in one place.
  *   ACCEL_STATIC                  make every function static (private to the including file; the
  *                                 ports/ files then cannot link to it: compile them into that file).
- *   ACCEL_NO_TSP1, ACCEL_NO_EDGETPU, ACCEL_NO_REFSI, ACCEL_NO_ANE, ACCEL_NO_MAC
- *                                 leave a device section out entirely (the common section stays).
+ *   ACCEL_NO_TSP1, ACCEL_NO_EDGETPU, ACCEL_NO_REFSI, ACCEL_NO_ANE, ACCEL_NO_MAC, ACCEL_NO_TFLITE
+ *                                 leave a section out entirely (the common section stays; the
+ *                                 tflite section runs on mac: ACCEL_NO_MAC removes it too).
  *   ACCEL_TSP1_NO_MODEL, ACCEL_EDGETPU_NO_MODEL, ACCEL_REFSI_NO_MODEL, ACCEL_ANE_NO_MODEL
  *                                 leave a section's device model out (what MCU builds want; the
  *                                 MAC engine has no model: it is the reference).
@@ -126,6 +130,8 @@
  *            and 64-bit targets, off on 8/16-bit; bit-identical to the small loops),
  *            ACCEL_MAC_MCU (the kernels for in-order 32-bit cores; default with ACCEL_MAC_FAST
  *            where pointers are 32-bit), ACCEL_MAC_SIMD / ACCEL_MAC_NO_SIMD.
+ *   tflite   ACCEL_TFLITE_MAX_DIMS (tensor rank, 6), ACCEL_TFLITE_OPS (the operators a build
+ *            keeps; default all); integer only (ACCEL_MAC_NO_FLOAT leaves out DEQUANTIZE).
  *
  * 4. ERRORS
  *   Every function that can fail returns accel_status: 0 (ACCEL_OK) on success, a negative
@@ -133,7 +139,7 @@
  *   code. Functions that cannot fail return their value directly (byte loads and stores, CRC,
  *   ring/FIFO counts, deadline arithmetic, the TFLite arithmetic helpers, register packers) or
  *   nothing. Each section owns a range of 100 codes (tsp1 -100.., edgetpu -200.., refsi -300..,
- *   ane -400.., mac -500..); the bridge port (ports/bridge) has -95..-99 at the end of the
+ *   ane -400.., mac -500.., tflite -600..); the bridge port (ports/bridge) has -95..-99 at the end of the
  *   common range. Bytes from a bus, a file or a device are untrusted: every length
  *   and offset is checked, and bad input gets the status that names the rule it broke.
  *
@@ -270,6 +276,22 @@
  *   |     if (st == ACCEL_OK && memcmp(ref, device_out, 4) != 0) st = ACCEL_E_MALFORMED;
  *   |     return st;
  *   | }
+ *   == tflite: run a quantized .tflite model on caller memory (examples/host/accel-run.c)
+ *   | static uint32_t arena[16384];        // 64 KiB, 4-byte aligned; size it with _plan
+ *   | accel_status tflite_run(const uint8_t *model, size_t n, const int8_t *in, size_t in_len,
+ *   |                         int8_t *out, size_t cap, size_t *out_len)
+ *   | {
+ *   |     accel_tflite_model m;
+ *   |     accel_tflite rt;
+ *   |     size_t need = 0;
+ *   |     accel_status st = accel_tflite_open(&m, model, n);   // validates everything
+ *   |     if (st == ACCEL_OK) st = accel_tflite_plan(&m, arena, sizeof arena, &need);
+ *   |     if (st == ACCEL_OK) st = accel_tflite_init(&rt, &m, arena, sizeof arena);
+ *   |     if (st == ACCEL_OK) st = accel_tflite_set_input(&rt, 0, in, in_len);
+ *   |     if (st == ACCEL_OK) st = accel_tflite_invoke(&rt);   // rt.bad_op names a failure
+ *   |     if (st == ACCEL_OK) st = accel_tflite_get_output(&rt, 0, out, cap, out_len);
+ *   |     return st;
+ *   | }
  *
  * 8. PORTS
  *   One struct of optional callbacks plus a user pointer (SPI transfer, I2C write-read, USB
@@ -345,6 +367,9 @@
  *          its six separate fields (pending_mem/_len, rx_mem/_len, tx_mem/_len) stay until
  *          0.2.0; a session takes no answer as its own before its synchronising ECHO comes back
  *          (accel_tsp1_sync, or its first submit; config.nonce); ACCEL_TSP1_MARKER.
+ *          The tflite section (whole .tflite models) and its status codes (-600..); the FlatBuffers
+ *          reader the edgetpu section had is common (accel_fb_*; accel_edgetpu_view and _fbt are
+ *          now typedefs of accel_fb_view and accel_fb_table).
  */
 
 /* ============================================================================================
@@ -611,7 +636,20 @@ typedef enum accel_status {
     ACCEL_E_MAC_EMPTY_WINDOW = -510, /* an average/max pool window holds no in-image tap */
     ACCEL_E_MAC_DEPTH = -511, /* accumulation depth above the exact int32 limit of the byte-plane products */
 
-    ACCEL_STATUS_MIN_ = -600 /* lower bound of all codes; not a status */
+    /* tflite: -600 .. -699 */
+    ACCEL_E_TFLITE_VERSION = -600,      /* schema version is not 3 */
+    ACCEL_E_TFLITE_SUBGRAPH = -601,     /* no subgraph, or one without tensors, operators or outputs */
+    ACCEL_E_TFLITE_TENSOR_INDEX = -602, /* a graph or operator tensor index out of range */
+    ACCEL_E_TFLITE_SHAPE = -603,        /* a negative or overflowing shape, or shapes an operator cannot take */
+    ACCEL_E_TFLITE_TYPE = -604,         /* unknown tensor type, or types of an operator that do not match */
+    ACCEL_E_TFLITE_BUFFER = -605,       /* buffer index out of range, or data size is not the tensor's */
+    ACCEL_E_TFLITE_QUANT = -606,        /* quantization: scale/zero point counts, ranges, axis, or missing */
+    ACCEL_E_TFLITE_OPCODE = -607,       /* opcode index out of range, or builtin code fields inconsistent */
+    ACCEL_E_TFLITE_OPTIONS = -608,      /* options table of the wrong type, or a value out of range */
+    ACCEL_E_TFLITE_GRAPH = -609,        /* a tensor read before written, written twice, or a constant written */
+    ACCEL_E_TFLITE_ARITY = -610,        /* an operator lacks a required input or output */
+
+    ACCEL_STATUS_MIN_ = -700 /* lower bound of all codes; not a status */
 } accel_status;
 
 /* Name of a status code ("ACCEL_E_TIMEOUT: ..."); "" with ACCEL_NO_STATUS_STRINGS, "?" for a
@@ -849,6 +887,59 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_port_update32(const accel_port *p, u
 ACCELDEF ACCEL_NODISCARD accel_status accel_port_poll32(const accel_port *p, uint32_t offset, uint32_t mask,
                                         uint32_t want, uint32_t timeout_ms, uint32_t poll_ms,
                                         uint32_t *last);
+
+#if !defined(ACCEL_NO_EDGETPU) || !defined(ACCEL_NO_TFLITE)
+/* ---- @common.fb: bounds-checked FlatBuffers reader (the edgetpu and tflite sections) ----
+ * Reads a flatbuffer in place. Every offset is checked against the buffer before use, vtables
+ * and tables must lie wholly inside it, a field must lie inside its table, strings must be
+ * NUL-terminated, vector lengths are bounded by the bytes that remain; every check is written
+ * as "fits in what is left", so no addition wraps. Any violation is ACCEL_E_MALFORMED. Field i
+ * is the schema's field number (0-based); an absent field is not an error. Views point into
+ * the caller's buffer, which must outlive them. */
+typedef struct accel_fb_view {
+    const uint8_t *p; /* NULL when absent */
+    size_t len;
+} accel_fb_view;
+
+/* A table inside one flatbuffer (fields are internal; exposed so tables can live on the stack). */
+typedef struct accel_fb_table {
+    const uint8_t *buf;
+    size_t len, pos, vt;
+    uint16_t vtlen, tlen;
+} accel_fb_table;
+
+/* The root table (the uoffset at byte 0). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_root(accel_fb_table *t, const uint8_t *buf, size_t len);
+/* The table that starts at byte pos (its vtable checked). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_table_at(accel_fb_table *t, const uint8_t *buf, size_t len,
+                                                        size_t pos);
+/* Byte position of field i, whose value is `size` bytes; *at = 0 when absent. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_field(const accel_fb_table *t, unsigned i, unsigned size,
+                                                     size_t *at);
+/* Unsigned little-endian scalar of size 1, 2, 4 or 8 bytes; def when absent. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_scalar(const accel_fb_table *t, unsigned i, unsigned size,
+                                                      uint64_t def, uint64_t *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_i32(const accel_fb_table *t, unsigned i, int32_t def,
+                                                   int32_t *out);
+/* 16-bit signed scalar, 0 when absent. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_i16(const accel_fb_table *t, unsigned i, int *out);
+/* Target of a uoffset field; *pos = 0 when absent. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_ref(const accel_fb_table *t, unsigned i, size_t *pos);
+/* Vector field: *pos = its first element, *n = its length, each element esize bytes (all
+ * inside the buffer); 0/0 when absent. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_vector(const accel_fb_table *t, unsigned i, size_t esize,
+                                                      size_t *pos, uint32_t *n);
+/* [ubyte] field as a view (p NULL when absent). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_bytes(const accel_fb_table *t, unsigned i, accel_fb_view *v);
+/* string field: its bytes without the NUL, which must be there (p NULL when absent). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_string(const accel_fb_table *t, unsigned i, accel_fb_view *v);
+/* Target of element k of a vector of offsets that starts at byte vec (k below its length). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_elem(const uint8_t *buf, size_t len, size_t vec, uint32_t k,
+                                                    size_t *target);
+/* Sub-table field; *present 0 when absent. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_fb_subtable(const accel_fb_table *t, unsigned i,
+                                                        accel_fb_table *sub, int *present);
+#endif
 
 #ifdef __cplusplus
 }
@@ -1587,25 +1678,16 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_disasm(const uint8_t bytes[1
 #endif
 
 /* ---- @edgetpu.package: compiled models: *_edgetpu.tflite -> edgetpu-custom-op -> DarwiNN package ----
- * A bounds-checked FlatBuffers/FlexBuffers reader: every offset is checked against the buffer
- * before use, vtables and tables must lie wholly inside it, strings must be NUL-terminated,
- * vector lengths are bounded by the bytes that remain, and the walk follows the fixed schema
- * (bounded depth, no recursion), so no input can make it loop or read outside the buffer.
+ * The package is read with the common FlatBuffers reader (@common.fb) plus a FlexBuffers lookup
+ * with the same bounds rules; the walk follows the fixed schema (bounded depth, no recursion),
+ * so no input can make it loop or read outside the buffer.
  * accel_edgetpu_package_init_tflite validates the whole package (every executable, bitstream,
  * field offset, hint and layer, and their cross references); the accessors then only index. Views
  * (accel_edgetpu_view) point into the caller's model buffer, which must outlive them. */
 
-typedef struct accel_edgetpu_view {
-    const uint8_t *p; /* NULL when absent */
-    size_t len;
-} accel_edgetpu_view;
-
-/* A table inside one flatbuffer (internal; exposed so results can live on the stack). */
-typedef struct accel_edgetpu_fbt {
-    const uint8_t *buf;
-    size_t len, pos, vt;
-    uint16_t vtlen, tlen;
-} accel_edgetpu_fbt;
+/* The common FlatBuffers reader's types under this section's names. */
+typedef accel_fb_view accel_edgetpu_view;
+typedef accel_fb_table accel_edgetpu_fbt;
 
 /* ExecutableType */
 #define ACCEL_EDGETPU_STAND_ALONE 0
@@ -3514,6 +3596,211 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_mac_flip_sign(void *data, size_t n, 
 #endif
 #endif /* ACCEL_NO_MAC */
 
+/* ============================================================================================
+ * SECTION: tflite (declarations) @tflite
+ * ============================================================================================ */
+#if !defined(ACCEL_NO_TFLITE) && defined(ACCEL_NO_MAC)
+#define ACCEL_NO_TFLITE /* it runs on the mac kernels */
+#endif
+#ifndef ACCEL_NO_TFLITE
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* tflite: run a quantized TensorFlow Lite model (.tflite flatbuffer) in place, bit-exact with
+ * TensorFlow Lite Micro's reference kernels, on caller memory. Compute only: no port, no device.
+ *   @tflite.open   validates the whole model once (every offset, vector length, shape, buffer
+ *                  size, quantization, operator code, option table and graph tensor reference),
+ *                  with a status naming the rule broken; afterwards nothing reads out of bounds.
+ *   @tflite.plan   the arena size: each tensor's life (first to last operator that uses it) is
+ *                  computed and tensors whose lives do not overlap share bytes (greedy by size,
+ *                  lowest offset first); per-operator scratch is planned the same way, variable
+ *                  (state) tensors live for the whole run. The arena is every byte of caller
+ *                  memory the runtime uses: the plan table (8 bytes per tensor and per
+ *                  operator) and the tensor data. Weights stay in the model buffer.
+ *   @tflite.run    init lays the plan on caller memory; set inputs, invoke (operators in order,
+ *                  each looked up by its builtin code), read outputs; reset returns variable
+ *                  tensors to their zero point (int8) or 0. An optional callback sees every
+ *                  operator's outputs (find the first layer where hardware diverges).
+ *   @tflite.ops    the kernels: FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D (on the mac kernels),
+ *                  AVERAGE_POOL_2D, MAX_POOL_2D, SOFTMAX (int8 -> int8/int16), QUANTIZE
+ *                  (int8/uint8/int16/int32 requantization), RESHAPE, CONCATENATION, ADD, MUL
+ *                  (int8, broadcast up to 4-D), LOGISTIC (int8), SVDF (int8/int16 state),
+ *                  UNIDIRECTIONAL_SEQUENCE_LSTM (integer), DEQUANTIZE (float output; not with
+ *                  ACCEL_MAC_NO_FLOAT). Anything else: ACCEL_E_UNSUPPORTED at init, with the
+ *                  operator index and code in accel_tflite.bad_op / bad_code.
+ * ASSUMPTIONS: the reference is TFLM's default build (double rounding; each multiplier from
+ *   the tensors' float32 scales through IEEE double arithmetic, as QuantizeMultiplier does,
+ *   which this section reproduces exactly in integers, so no target needs floating point or a
+ *   64-bit double). Only the first subgraph runs. The model buffer needs no alignment (a bias
+ *   not aligned in it is copied); the arena must be aligned for int32_t (4 bytes on 32/64-bit
+ *   targets). Integer sums wrap
+ *   modulo 2^32 where TFLite's would overflow (what its builds do in practice).
+ * Config macros: ACCEL_NO_TFLITE (ACCEL_NO_MAC implies it), ACCEL_TFLITE_MAX_DIMS (6),
+ *   ACCEL_TFLITE_OPS (the operators a build keeps; default all). */
+
+#ifndef ACCEL_TFLITE_MAX_DIMS
+#define ACCEL_TFLITE_MAX_DIMS 6
+#endif
+
+/* TensorType values of the schema (the ones this section knows). */
+#define ACCEL_TFLITE_FLOAT32 0
+#define ACCEL_TFLITE_INT32 2
+#define ACCEL_TFLITE_UINT8 3
+#define ACCEL_TFLITE_INT64 4
+#define ACCEL_TFLITE_BOOL 6
+#define ACCEL_TFLITE_INT16 7
+#define ACCEL_TFLITE_INT8 9
+
+/* ---- @tflite.ops: BuiltinOperator codes of the operators this section knows (the schema's
+ * values; codes above 127 only in OperatorCode.builtin_code) ---- */
+#define ACCEL_TFLITE_OP_ADD 0
+#define ACCEL_TFLITE_OP_AVERAGE_POOL_2D 1
+#define ACCEL_TFLITE_OP_CONCATENATION 2
+#define ACCEL_TFLITE_OP_CONV_2D 3
+#define ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D 4
+#define ACCEL_TFLITE_OP_DEQUANTIZE 6
+#define ACCEL_TFLITE_OP_FULLY_CONNECTED 9
+#define ACCEL_TFLITE_OP_LOGISTIC 14
+#define ACCEL_TFLITE_OP_MAX_POOL_2D 17
+#define ACCEL_TFLITE_OP_MUL 18
+#define ACCEL_TFLITE_OP_RESHAPE 22
+#define ACCEL_TFLITE_OP_SOFTMAX 25
+#define ACCEL_TFLITE_OP_SVDF 27
+#define ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM 44
+#define ACCEL_TFLITE_OP_QUANTIZE 114
+/* ACCEL_TFLITE_OPS: the operators a build runs (default all), an OR of these bits; a model that
+ * needs another one is refused at init with ACCEL_E_UNSUPPORTED, like an unknown operator. An
+ * MCU build for one model keeps only its kernels, e.g.
+ * -DACCEL_TFLITE_OPS=ACCEL_TFLITE_K_FULLY_CONNECTED for hello_world. */
+#define ACCEL_TFLITE_K_FULLY_CONNECTED 0x0001UL
+#define ACCEL_TFLITE_K_CONV_2D 0x0002UL
+#define ACCEL_TFLITE_K_DEPTHWISE_CONV_2D 0x0004UL
+#define ACCEL_TFLITE_K_AVERAGE_POOL_2D 0x0008UL
+#define ACCEL_TFLITE_K_MAX_POOL_2D 0x0010UL
+#define ACCEL_TFLITE_K_SOFTMAX 0x0020UL
+#define ACCEL_TFLITE_K_QUANTIZE 0x0040UL
+#define ACCEL_TFLITE_K_RESHAPE 0x0080UL
+#define ACCEL_TFLITE_K_CONCATENATION 0x0100UL
+#define ACCEL_TFLITE_K_ADD 0x0200UL
+#define ACCEL_TFLITE_K_MUL 0x0400UL
+#define ACCEL_TFLITE_K_DEQUANTIZE 0x0800UL
+#define ACCEL_TFLITE_K_LOGISTIC 0x1000UL
+#define ACCEL_TFLITE_K_SVDF 0x2000UL
+#define ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM 0x4000UL
+#ifndef ACCEL_TFLITE_OPS
+#define ACCEL_TFLITE_OPS 0x7FFFUL
+#endif
+
+/* ---- @tflite.open: a validated model (views into the caller's buffer, which must outlive it) */
+typedef struct accel_tflite_model {
+    const uint8_t *buf;
+    size_t len;
+    uint32_t version;
+    uint32_t n_tensors, n_ops, n_inputs, n_outputs, n_opcodes, n_buffers, n_subgraphs;
+    accel_fb_view description;
+    /* internal: positions of the vectors in buf */
+    size_t tensors_, ops_, inputs_, outputs_, opcodes_, buffers_;
+} accel_tflite_model;
+
+/* One tensor as the model describes it (accel_tflite_tensor_info). */
+typedef struct accel_tflite_tensor {
+    accel_fb_view name;
+    int type;                        /* ACCEL_TFLITE_INT8, ... */
+    uint32_t ndims;
+    int32_t dims[ACCEL_TFLITE_MAX_DIMS];
+    size_t elements;
+    size_t bytes;                    /* elements * element size (open checks both fit) */
+    uint32_t n_scales;               /* 0 without quantization, 1 per tensor, > 1 per channel */
+    uint32_t scale_bits;             /* float32 bits of the first scale (0 when none) */
+    int32_t zero_point;              /* the first zero point */
+    int32_t quantized_dimension;
+    int is_variable;
+    const uint8_t *data;             /* constant data in the model buffer, else NULL */
+    size_t scales_, zero_points_;    /* internal */
+} accel_tflite_tensor;
+
+/* One operator: its builtin code and tensor lists (index -1: an absent optional input). */
+typedef struct accel_tflite_op {
+    int32_t code;
+    uint32_t n_inputs, n_outputs, n_intermediates;
+    int options_type;                /* the BuiltinOptions union type, 0 when none */
+    accel_fb_table options_;         /* internal */
+    int has_options_;
+    size_t inputs_, outputs_;        /* internal */
+} accel_tflite_op;
+
+/* Validate a model. ACCEL_E_NULL, ACCEL_E_MALFORMED (flatbuffer bounds), ACCEL_E_TFLITE_* for a
+ * rule of the schema or of the graph; on success every later accessor only indexes. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *buf, size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_tensor_info(const accel_tflite_model *m, uint32_t index,
+                                                               accel_tflite_tensor *out);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_op_info(const accel_tflite_model *m, uint32_t index,
+                                                           accel_tflite_op *out);
+/* Tensor index of input / output k of an operator (-1 for an absent optional input). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_op_tensor(const accel_tflite_model *m, const accel_tflite_op *op,
+                                                             int is_output, uint32_t k, int32_t *tensor);
+/* Tensor index of graph input / output k. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_graph_tensor(const accel_tflite_model *m, int is_output,
+                                                                uint32_t k, uint32_t *tensor);
+/* "FULLY_CONNECTED", ... for the codes above and a few more; NULL for others. */
+ACCELDEF const char *accel_tflite_op_name(int32_t code);
+/* Float32 bits of scale k of a tensor (per-channel scales). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_tensor_scale(const accel_tflite_model *m,
+                                                                const accel_tflite_tensor *t, uint32_t k,
+                                                                uint32_t *bits, int32_t *zero_point);
+
+/* ---- @tflite.plan: the arena
+ * accel_tflite_check: ACCEL_OK when every operator is one this build runs, with types, shapes,
+ *   quantization and options it accepts; otherwise the status (ACCEL_E_UNSUPPORTED for an
+ *   operator or variant not implemented, ACCEL_E_TFLITE_* for an inconsistent one) and, when
+ *   op/code are not NULL, the operator's index and builtin code.
+ * accel_tflite_plan_scratch_size: bytes of the plan table (the start of the arena): planning
+ *   needs no other memory. accel_tflite_plan plans in `work` (at least that many bytes, int32_t
+ *   aligned; the arena you will use is fine) and gives the whole arena's size in *bytes: the
+ *   size query to call before allocating the arena. */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *op, int32_t *code);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_plan_scratch_size(const accel_tflite_model *m, size_t *bytes);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_plan(const accel_tflite_model *m, void *work,
+                                                        size_t work_len, size_t *bytes);
+
+/* ---- @tflite.run: a runnable model on caller memory ---- */
+/* Called after each operator, once per output tensor (op index, builtin code, the tensor's
+ * description, its data). It must not call into the same accel_tflite. */
+typedef void (*accel_tflite_op_fn)(void *user, uint32_t op_index, int32_t code, uint32_t tensor,
+                                   const accel_tflite_tensor *t, const void *data);
+
+typedef struct accel_tflite {
+    const accel_tflite_model *model;
+    uint8_t *arena;
+    size_t arena_len, arena_used;
+    accel_tflite_op_fn on_op; /* optional, set after init */
+    void *user;
+    uint32_t bad_op;          /* the operator a failed check or invoke stopped at */
+    int32_t bad_code;         /* its builtin code */
+} accel_tflite;
+
+/* Check, plan and lay out; variable tensors start reset. arena: int32_t-aligned (ACCEL_E_ALIGN),
+ * at least the bytes accel_tflite_plan gives (ACCEL_E_BUFFER_TOO_SMALL). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_model *m,
+                                                        void *arena, size_t arena_len);
+/* Copy graph input k in (len must equal its bytes: ACCEL_E_ARG). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_set_input(accel_tflite *rt, uint32_t k, const void *data,
+                                                             size_t len);
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_invoke(accel_tflite *rt);
+/* Copy graph output k out (*len its bytes; ACCEL_E_BUFFER_TOO_SMALL when cap is short). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_get_output(const accel_tflite *rt, uint32_t k, void *out,
+                                                              size_t cap, size_t *len);
+/* Data of any tensor: in the arena (valid until its bytes are reused by a later operator) or
+ * in the model. ACCEL_E_EMPTY for a tensor that has no data (unused). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_tensor_data(const accel_tflite *rt, uint32_t tensor,
+                                                               const uint8_t **data, size_t *bytes);
+/* Variable tensors back to their initial value (int8: the zero point; others: 0). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_reset(accel_tflite *rt);
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_NO_TFLITE */
+
 /* ---- @deprecated.names: deprecated names (0.1.0 renamed them for one vocabulary; they go in 0.2.0) ----
  * Define ACCEL_NO_DEPRECATED to hide them. One old name cannot be kept: the type
  * accel_edgetpu_model now names the Edge TPU device model (it was the compiled package, now
@@ -3699,7 +3986,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     return "";
 #else
 #if defined(ACCEL_NO_TSP1) || defined(ACCEL_NO_EDGETPU) || defined(ACCEL_NO_REFSI) || \
-    defined(ACCEL_NO_ANE) || defined(ACCEL_NO_MAC)
+    defined(ACCEL_NO_ANE) || defined(ACCEL_NO_MAC) || defined(ACCEL_NO_TFLITE)
     switch ((int)s) { /* a removed section's codes have no case */
 #else
     switch (s) { /* full build: -Wswitch proves every code has a string */
@@ -3851,6 +4138,19 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_MAC_GROUPS: return "ACCEL_E_MAC_GROUPS: channels inconsistent with groups or depth multiplier";
     case ACCEL_E_MAC_EMPTY_WINDOW: return "ACCEL_E_MAC_EMPTY_WINDOW: pool window has no in-image tap";
     case ACCEL_E_MAC_DEPTH: return "ACCEL_E_MAC_DEPTH: depth above the exact int32 limit";
+#endif
+#ifndef ACCEL_NO_TFLITE /* a removed section takes its strings along */
+    case ACCEL_E_TFLITE_VERSION: return "ACCEL_E_TFLITE_VERSION: model schema version is not 3";
+    case ACCEL_E_TFLITE_SUBGRAPH: return "ACCEL_E_TFLITE_SUBGRAPH: no usable subgraph";
+    case ACCEL_E_TFLITE_TENSOR_INDEX: return "ACCEL_E_TFLITE_TENSOR_INDEX: tensor index out of range";
+    case ACCEL_E_TFLITE_SHAPE: return "ACCEL_E_TFLITE_SHAPE: bad tensor shape for the model or operator";
+    case ACCEL_E_TFLITE_TYPE: return "ACCEL_E_TFLITE_TYPE: unknown or mismatched tensor type";
+    case ACCEL_E_TFLITE_BUFFER: return "ACCEL_E_TFLITE_BUFFER: bad buffer index or data size";
+    case ACCEL_E_TFLITE_QUANT: return "ACCEL_E_TFLITE_QUANT: bad or missing quantization";
+    case ACCEL_E_TFLITE_OPCODE: return "ACCEL_E_TFLITE_OPCODE: bad operator code";
+    case ACCEL_E_TFLITE_OPTIONS: return "ACCEL_E_TFLITE_OPTIONS: bad operator options";
+    case ACCEL_E_TFLITE_GRAPH: return "ACCEL_E_TFLITE_GRAPH: tensor read before written or written twice";
+    case ACCEL_E_TFLITE_ARITY: return "ACCEL_E_TFLITE_ARITY: operator input or output missing";
 #endif
 
     case ACCEL_STATUS_MIN_: break;
@@ -5462,6 +5762,199 @@ ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, ui
         }
     }
 }
+
+#if !defined(ACCEL_NO_EDGETPU) || !defined(ACCEL_NO_TFLITE)
+/* ---------------------------------------------------------------- @common.fb: FlatBuffers reader */
+/* All positions are byte offsets into one buffer; every check is written as "fits in what is
+ * left" so no addition can wrap. */
+static int accel__fb_fits(size_t len, size_t pos, size_t n)
+{
+    return pos <= len && n <= len - pos;
+}
+
+ACCELDEF accel_status accel_fb_table_at(accel_fb_table *t, const uint8_t *buf, size_t len,
+                                          size_t pos)
+{
+    uint32_t so;
+    size_t vt;
+    if (!accel__fb_fits(len, pos, 4)) return ACCEL_E_MALFORMED;
+    so = accel_load_u32le(buf + pos);
+    /* soffset: vtable = pos - (int32)so */
+    if (so & 0x80000000UL) {
+        uint32_t fwd = (uint32_t)(0u - so);
+        /* cppcheck-suppress knownConditionTrueFalse ; fwd is 1..2^31 here, cppcheck thinks 0 */
+        if ((uint64_t)fwd > (uint64_t)(len - pos)) return ACCEL_E_MALFORMED;
+        vt = pos + (size_t)fwd;
+    } else {
+        if ((uint64_t)so > (uint64_t)pos) return ACCEL_E_MALFORMED;
+        vt = pos - (size_t)so;
+    }
+    if (!accel__fb_fits(len, vt, 4)) return ACCEL_E_MALFORMED;
+    t->buf = buf;
+    t->len = len;
+    t->pos = pos;
+    t->vt = vt;
+    t->vtlen = accel_load_u16le(buf + vt);
+    t->tlen = accel_load_u16le(buf + vt + 2);
+    if (t->vtlen < 4u || (t->vtlen & 1u) || !accel__fb_fits(len, vt, t->vtlen))
+        return ACCEL_E_MALFORMED;
+    if (t->tlen < 4u || !accel__fb_fits(len, pos, t->tlen)) return ACCEL_E_MALFORMED;
+    return ACCEL_OK;
+}
+
+/* Root table of a flatbuffer (uoffset at 0). */
+ACCELDEF accel_status accel_fb_root(accel_fb_table *t, const uint8_t *buf, size_t len)
+{
+    uint32_t r;
+    if (!buf || len < 8u) return ACCEL_E_MALFORMED;
+    r = accel_load_u32le(buf);
+    if ((uint64_t)r >= (uint64_t)len) return ACCEL_E_MALFORMED;
+    return accel_fb_table_at(t, buf, len, (size_t)r);
+}
+
+/* Offset of field i inside the table, 0 when absent; ACCEL_E_MALFORMED when the field's `size`
+ * bytes would leave the table. */
+ACCELDEF accel_status accel_fb_field(const accel_fb_table *t, unsigned i, unsigned size,
+                                            size_t *at)
+{
+    size_t o = 4u + 2u * (size_t)i;
+    uint16_t off;
+    *at = 0;
+    if (o + 2u > t->vtlen) return ACCEL_OK;
+    off = accel_load_u16le(t->buf + t->vt + o);
+    if (off == 0) return ACCEL_OK;
+    if (off < 4u || (size_t)off + size > t->tlen) return ACCEL_E_MALFORMED;
+    *at = t->pos + off;
+    return ACCEL_OK;
+}
+
+/* Scalar fields, little-endian, with a default. */
+ACCELDEF accel_status accel_fb_scalar(const accel_fb_table *t, unsigned i, unsigned size,
+                                          uint64_t def, uint64_t *out)
+{
+    size_t at;
+    accel_status st = accel_fb_field(t, i, size, &at);
+    if (st != ACCEL_OK) return st;
+    if (!at) {
+        *out = def;
+    } else if (size == 1u) {
+        *out = t->buf[at];
+    } else if (size == 2u) {
+        *out = accel_load_u16le(t->buf + at);
+    } else if (size == 4u) {
+        *out = accel_load_u32le(t->buf + at);
+    } else {
+        *out = accel_load_u64le(t->buf + at);
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_fb_i32(const accel_fb_table *t, unsigned i, int32_t def,
+                                          int32_t *out)
+{
+    uint64_t v;
+    accel_status st = accel_fb_scalar(t, i, 4, (uint32_t)def, &v);
+    uint32_t u = (uint32_t)v;
+    if (st != ACCEL_OK) return st;
+    /* two's complement without implementation-defined conversion */
+    *out = (u & 0x80000000UL) ? -(int32_t)(uint32_t)(~u) - 1 : (int32_t)u;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_fb_i16(const accel_fb_table *t, unsigned i, int *out)
+{
+    uint64_t v;
+    accel_status st = accel_fb_scalar(t, i, 2, 0, &v);
+    uint16_t u = (uint16_t)v;
+    if (st != ACCEL_OK) return st;
+    *out = (u & 0x8000u) ? -(int)(uint16_t)(~u) - 1 : (int)u;
+    return ACCEL_OK;
+}
+
+/* Follow a uoffset field; *pos = 0 when absent. */
+ACCELDEF accel_status accel_fb_ref(const accel_fb_table *t, unsigned i, size_t *pos)
+{
+    size_t at;
+    uint32_t rel;
+    accel_status st = accel_fb_field(t, i, 4, &at);
+    *pos = 0;
+    if (st != ACCEL_OK || !at) return st;
+    rel = accel_load_u32le(t->buf + at);
+    if (rel == 0 || (uint64_t)rel >= (uint64_t)(t->len - at)) return ACCEL_E_MALFORMED;
+    *pos = at + (size_t)rel;
+    return ACCEL_OK;
+}
+
+/* Vector field: *pos = first element, *n = count, each element `esize` bytes. */
+ACCELDEF accel_status accel_fb_vector(const accel_fb_table *t, unsigned i, size_t esize,
+                                          size_t *pos, uint32_t *n)
+{
+    size_t p;
+    uint32_t cnt;
+    accel_status st = accel_fb_ref(t, i, &p);
+    *pos = 0;
+    *n = 0;
+    if (st != ACCEL_OK || !p) return st;
+    if (!accel__fb_fits(t->len, p, 4)) return ACCEL_E_MALFORMED;
+    cnt = accel_load_u32le(t->buf + p);
+    if ((uint64_t)cnt * esize > (uint64_t)(t->len - p - 4u)) return ACCEL_E_MALFORMED;
+    *pos = p + 4u;
+    *n = cnt;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_fb_bytes(const accel_fb_table *t, unsigned i,
+                                            accel_fb_view *v)
+{
+    size_t p;
+    uint32_t n;
+    accel_status st = accel_fb_vector(t, i, 1, &p, &n);
+    v->p = NULL;
+    v->len = 0;
+    if (st != ACCEL_OK || !p) return st;
+    v->p = t->buf + p;
+    v->len = (size_t)n;
+    return ACCEL_OK;
+}
+
+/* String: bytes plus the NUL FlatBuffers always stores. */
+ACCELDEF accel_status accel_fb_string(const accel_fb_table *t, unsigned i,
+                                          accel_fb_view *v)
+{
+    accel_status st = accel_fb_bytes(t, i, v);
+    if (st != ACCEL_OK || !v->p) return st;
+    if ((size_t)(v->p - t->buf) + v->len >= t->len || v->p[v->len] != 0) {
+        v->p = NULL;
+        v->len = 0;
+        return ACCEL_E_MALFORMED;
+    }
+    return ACCEL_OK;
+}
+
+/* Element k of a vector of tables (or of strings/byte vectors when as_vec). */
+ACCELDEF accel_status accel_fb_elem(const uint8_t *buf, size_t len, size_t vec,
+                                           uint32_t k, size_t *target)
+{
+    size_t at = vec + 4u * (size_t)k;
+    uint32_t rel;
+    if (!accel__fb_fits(len, at, 4)) return ACCEL_E_MALFORMED;
+    rel = accel_load_u32le(buf + at);
+    if (rel == 0 || (uint64_t)rel >= (uint64_t)(len - at)) return ACCEL_E_MALFORMED;
+    *target = at + (size_t)rel;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_fb_subtable(const accel_fb_table *t, unsigned i,
+                                               accel_fb_table *sub, int *present)
+{
+    size_t p;
+    accel_status st = accel_fb_ref(t, i, &p);
+    *present = 0;
+    if (st != ACCEL_OK || !p) return st;
+    *present = 1;
+    return accel_fb_table_at(sub, t->buf, t->len, p);
+}
+#endif /* the FlatBuffers reader */
 
 #ifdef __cplusplus
 }
@@ -7459,197 +7952,7 @@ ACCELDEF accel_status accel_edgetpu_disasm(const uint8_t bytes[16], uint32_t off
 }
 #endif /* ACCEL_EDGETPU_NO_DISASM */
 
-/* -------------------------------------------------------- @edgetpu.package: FlatBuffers reader */
-/* All positions are byte offsets into one buffer; every check is written as "fits in what is
- * left" so no addition can wrap. */
-static int accel__edgetpu_fits(size_t len, size_t pos, size_t n)
-{
-    return pos <= len && n <= len - pos;
-}
-
-static accel_status accel__edgetpu_fbt_at(accel_edgetpu_fbt *t, const uint8_t *buf, size_t len,
-                                          size_t pos)
-{
-    uint32_t so;
-    size_t vt;
-    if (!accel__edgetpu_fits(len, pos, 4)) return ACCEL_E_MALFORMED;
-    so = accel_load_u32le(buf + pos);
-    /* soffset: vtable = pos - (int32)so */
-    if (so & 0x80000000UL) {
-        uint32_t fwd = (uint32_t)(0u - so);
-        /* cppcheck-suppress knownConditionTrueFalse ; fwd is 1..2^31 here, cppcheck thinks 0 */
-        if ((uint64_t)fwd > (uint64_t)(len - pos)) return ACCEL_E_MALFORMED;
-        vt = pos + (size_t)fwd;
-    } else {
-        if ((uint64_t)so > (uint64_t)pos) return ACCEL_E_MALFORMED;
-        vt = pos - (size_t)so;
-    }
-    if (!accel__edgetpu_fits(len, vt, 4)) return ACCEL_E_MALFORMED;
-    t->buf = buf;
-    t->len = len;
-    t->pos = pos;
-    t->vt = vt;
-    t->vtlen = accel_load_u16le(buf + vt);
-    t->tlen = accel_load_u16le(buf + vt + 2);
-    if (t->vtlen < 4u || (t->vtlen & 1u) || !accel__edgetpu_fits(len, vt, t->vtlen))
-        return ACCEL_E_MALFORMED;
-    if (t->tlen < 4u || !accel__edgetpu_fits(len, pos, t->tlen)) return ACCEL_E_MALFORMED;
-    return ACCEL_OK;
-}
-
-/* Root table of a flatbuffer (uoffset at 0). */
-static accel_status accel__edgetpu_fb_root(accel_edgetpu_fbt *t, const uint8_t *buf, size_t len)
-{
-    uint32_t r;
-    if (!buf || len < 8u) return ACCEL_E_MALFORMED;
-    r = accel_load_u32le(buf);
-    if ((uint64_t)r >= (uint64_t)len) return ACCEL_E_MALFORMED;
-    return accel__edgetpu_fbt_at(t, buf, len, (size_t)r);
-}
-
-/* Offset of field i inside the table, 0 when absent; ACCEL_E_MALFORMED when the field's `size`
- * bytes would leave the table. */
-static accel_status accel__edgetpu_fb_field(const accel_edgetpu_fbt *t, unsigned i, unsigned size,
-                                            size_t *at)
-{
-    size_t o = 4u + 2u * (size_t)i;
-    uint16_t off;
-    *at = 0;
-    if (o + 2u > t->vtlen) return ACCEL_OK;
-    off = accel_load_u16le(t->buf + t->vt + o);
-    if (off == 0) return ACCEL_OK;
-    if (off < 4u || (size_t)off + size > t->tlen) return ACCEL_E_MALFORMED;
-    *at = t->pos + off;
-    return ACCEL_OK;
-}
-
-/* Scalar fields, little-endian, with a default. */
-static accel_status accel__edgetpu_fb_u64(const accel_edgetpu_fbt *t, unsigned i, unsigned size,
-                                          uint64_t def, uint64_t *out)
-{
-    size_t at;
-    accel_status st = accel__edgetpu_fb_field(t, i, size, &at);
-    if (st != ACCEL_OK) return st;
-    if (!at) {
-        *out = def;
-    } else if (size == 1u) {
-        *out = t->buf[at];
-    } else if (size == 2u) {
-        *out = accel_load_u16le(t->buf + at);
-    } else if (size == 4u) {
-        *out = accel_load_u32le(t->buf + at);
-    } else {
-        *out = accel_load_u64le(t->buf + at);
-    }
-    return ACCEL_OK;
-}
-
-static accel_status accel__edgetpu_fb_i32(const accel_edgetpu_fbt *t, unsigned i, int32_t def,
-                                          int32_t *out)
-{
-    uint64_t v;
-    accel_status st = accel__edgetpu_fb_u64(t, i, 4, (uint32_t)def, &v);
-    uint32_t u = (uint32_t)v;
-    if (st != ACCEL_OK) return st;
-    /* two's complement without implementation-defined conversion */
-    *out = (u & 0x80000000UL) ? -(int32_t)(uint32_t)(~u) - 1 : (int32_t)u;
-    return ACCEL_OK;
-}
-
-static accel_status accel__edgetpu_fb_i16(const accel_edgetpu_fbt *t, unsigned i, int *out)
-{
-    uint64_t v;
-    accel_status st = accel__edgetpu_fb_u64(t, i, 2, 0, &v);
-    uint16_t u = (uint16_t)v;
-    if (st != ACCEL_OK) return st;
-    *out = (u & 0x8000u) ? -(int)(uint16_t)(~u) - 1 : (int)u;
-    return ACCEL_OK;
-}
-
-/* Follow a uoffset field; *pos = 0 when absent. */
-static accel_status accel__edgetpu_fb_ref(const accel_edgetpu_fbt *t, unsigned i, size_t *pos)
-{
-    size_t at;
-    uint32_t rel;
-    accel_status st = accel__edgetpu_fb_field(t, i, 4, &at);
-    *pos = 0;
-    if (st != ACCEL_OK || !at) return st;
-    rel = accel_load_u32le(t->buf + at);
-    if (rel == 0 || (uint64_t)rel >= (uint64_t)(t->len - at)) return ACCEL_E_MALFORMED;
-    *pos = at + (size_t)rel;
-    return ACCEL_OK;
-}
-
-/* Vector field: *pos = first element, *n = count, each element `esize` bytes. */
-static accel_status accel__edgetpu_fb_vec(const accel_edgetpu_fbt *t, unsigned i, size_t esize,
-                                          size_t *pos, uint32_t *n)
-{
-    size_t p;
-    uint32_t cnt;
-    accel_status st = accel__edgetpu_fb_ref(t, i, &p);
-    *pos = 0;
-    *n = 0;
-    if (st != ACCEL_OK || !p) return st;
-    if (!accel__edgetpu_fits(t->len, p, 4)) return ACCEL_E_MALFORMED;
-    cnt = accel_load_u32le(t->buf + p);
-    if ((uint64_t)cnt * esize > (uint64_t)(t->len - p - 4u)) return ACCEL_E_MALFORMED;
-    *pos = p + 4u;
-    *n = cnt;
-    return ACCEL_OK;
-}
-
-static accel_status accel__edgetpu_fb_bytes(const accel_edgetpu_fbt *t, unsigned i,
-                                            accel_edgetpu_view *v)
-{
-    size_t p;
-    uint32_t n;
-    accel_status st = accel__edgetpu_fb_vec(t, i, 1, &p, &n);
-    v->p = NULL;
-    v->len = 0;
-    if (st != ACCEL_OK || !p) return st;
-    v->p = t->buf + p;
-    v->len = (size_t)n;
-    return ACCEL_OK;
-}
-
-/* String: bytes plus the NUL FlatBuffers always stores. */
-static accel_status accel__edgetpu_fb_str(const accel_edgetpu_fbt *t, unsigned i,
-                                          accel_edgetpu_view *v)
-{
-    accel_status st = accel__edgetpu_fb_bytes(t, i, v);
-    if (st != ACCEL_OK || !v->p) return st;
-    if ((size_t)(v->p - t->buf) + v->len >= t->len || v->p[v->len] != 0) {
-        v->p = NULL;
-        v->len = 0;
-        return ACCEL_E_MALFORMED;
-    }
-    return ACCEL_OK;
-}
-
-/* Element k of a vector of tables (or of strings/byte vectors when as_vec). */
-static accel_status accel__edgetpu_fb_elem(const uint8_t *buf, size_t len, size_t vec,
-                                           uint32_t k, size_t *target)
-{
-    size_t at = vec + 4u * (size_t)k;
-    uint32_t rel;
-    if (!accel__edgetpu_fits(len, at, 4)) return ACCEL_E_MALFORMED;
-    rel = accel_load_u32le(buf + at);
-    if (rel == 0 || (uint64_t)rel >= (uint64_t)(len - at)) return ACCEL_E_MALFORMED;
-    *target = at + (size_t)rel;
-    return ACCEL_OK;
-}
-
-static accel_status accel__edgetpu_fb_subtable(const accel_edgetpu_fbt *t, unsigned i,
-                                               accel_edgetpu_fbt *sub, int *present)
-{
-    size_t p;
-    accel_status st = accel__edgetpu_fb_ref(t, i, &p);
-    *present = 0;
-    if (st != ACCEL_OK || !p) return st;
-    *present = 1;
-    return accel__edgetpu_fbt_at(sub, t->buf, t->len, p);
-}
-
+/* -------------------------------------------------------- @edgetpu.package: FlexBuffers and helpers */
 static int accel__edgetpu_memeq(const uint8_t *a, const uint8_t *b, size_t n)
 {
     size_t i;
@@ -7673,7 +7976,7 @@ static accel_status accel__edgetpu_flex_uint(const uint8_t *b, size_t len, size_
 {
     unsigned k;
     uint64_t v = 0;
-    if (!accel__edgetpu_fits(len, pos, w)) return ACCEL_E_MALFORMED;
+    if (!accel__fb_fits(len, pos, w)) return ACCEL_E_MALFORMED;
     for (k = w; k > 0; k--) v = (v << 8) | b[pos + k - 1u];
     *out = v;
     return ACCEL_OK;
@@ -7760,7 +8063,7 @@ static accel_status accel__edgetpu_meta(const accel_edgetpu_fbt *t, unsigned i, 
 {
     accel_edgetpu_fbt m;
     int present;
-    accel_status st = accel__edgetpu_fb_subtable(t, i, &m, &present);
+    accel_status st = accel_fb_subtable(t, i, &m, &present);
     *desc = 0;
     *position = 0;
     *batch = 0;
@@ -7768,10 +8071,10 @@ static accel_status accel__edgetpu_meta(const accel_edgetpu_fbt *t, unsigned i, 
     name->len = 0;
     if (st != ACCEL_OK) return st;
     if (!present) return ACCEL_E_MALFORMED; /* every field offset and DMA hint has meta */
-    st = accel__edgetpu_fb_i16(&m, 0, desc);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&m, 1, 0, batch);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&m, 2, name);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&m, 3, position);
+    st = accel_fb_i16(&m, 0, desc);
+    if (st == ACCEL_OK) st = accel_fb_i32(&m, 1, 0, batch);
+    if (st == ACCEL_OK) st = accel_fb_string(&m, 2, name);
+    if (st == ACCEL_OK) st = accel_fb_i16(&m, 3, position);
     if (st != ACCEL_OK) return st;
     if (*desc < 0 || *desc > 3 || *position < 0 || *position > 1 || *batch < 0)
         return ACCEL_E_MALFORMED;
@@ -7787,35 +8090,35 @@ static accel_status accel__edgetpu_exe_parse(const uint8_t *buf, size_t len,
     int present;
     accel_status st;
     ACCEL_MEMSET(e, 0, sizeof *e);
-    st = accel__edgetpu_fb_root(&e->t_, buf, len);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 0, 0, &e->version);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&e->t_, 1, &e->name);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 3, 0, &e->batch_size);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 4, 0, &e->scratch_size_bytes);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&e->t_, 5, 4, &e->bs_vec_, &n);
+    st = accel_fb_root(&e->t_, buf, len);
+    if (st == ACCEL_OK) st = accel_fb_i32(&e->t_, 0, 0, &e->version);
+    if (st == ACCEL_OK) st = accel_fb_string(&e->t_, 1, &e->name);
+    if (st == ACCEL_OK) st = accel_fb_i32(&e->t_, 3, 0, &e->batch_size);
+    if (st == ACCEL_OK) st = accel_fb_i32(&e->t_, 4, 0, &e->scratch_size_bytes);
+    if (st == ACCEL_OK) st = accel_fb_vector(&e->t_, 5, 4, &e->bs_vec_, &n);
     e->n_bitstreams = n;
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&e->t_, 6, &e->parameters);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&e->t_, 8, 4, &e->in_vec_, &n);
+    if (st == ACCEL_OK) st = accel_fb_bytes(&e->t_, 6, &e->parameters);
+    if (st == ACCEL_OK) st = accel_fb_vector(&e->t_, 8, 4, &e->in_vec_, &n);
     e->n_inputs = n;
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&e->t_, 9, 4, &e->out_vec_, &n);
+    if (st == ACCEL_OK) st = accel_fb_vector(&e->t_, 9, 4, &e->out_vec_, &n);
     e->n_outputs = n;
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&e->t_, 10, &e->chip);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&e->t_, 11, 0, &e->estimated_cycles);
+    if (st == ACCEL_OK) st = accel_fb_string(&e->t_, 10, &e->chip);
+    if (st == ACCEL_OK) st = accel_fb_i32(&e->t_, 11, 0, &e->estimated_cycles);
     if (st == ACCEL_OK)
-        st = accel__edgetpu_fb_i32(&e->t_, 12, 0, &e->used_narrow_memory_bytes_per_tile);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&e->t_, 13, &e->type);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&e->t_, 14, 8, 0, &e->parameter_caching_token);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&e->t_, 16, 8, 0, &v);
+        st = accel_fb_i32(&e->t_, 12, 0, &e->used_narrow_memory_bytes_per_tile);
+    if (st == ACCEL_OK) st = accel_fb_i16(&e->t_, 13, &e->type);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&e->t_, 14, 8, 0, &e->parameter_caching_token);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&e->t_, 16, 8, 0, &v);
     if (st != ACCEL_OK) return st;
     e->estimated_cycles_64bit = (v & 0x8000000000000000ULL) ? -(int64_t)(~v) - 1 : (int64_t)v;
     if (e->type < 0 || e->type > 2 || e->batch_size < 0 || e->scratch_size_bytes < 0)
         return ACCEL_E_MALFORMED;
-    st = accel__edgetpu_fb_subtable(&e->t_, 7, &dh, &present);
+    st = accel_fb_subtable(&e->t_, 7, &dh, &present);
     if (st != ACCEL_OK) return st;
     if (present) {
         e->has_dma_hints = 1;
-        st = accel__edgetpu_fb_vec(&dh, 0, 4, &e->hint_vec_, &n);
-        if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&dh, 1, 1, 0, &v);
+        st = accel_fb_vector(&dh, 0, 4, &e->hint_vec_, &n);
+        if (st == ACCEL_OK) st = accel_fb_scalar(&dh, 1, 1, 0, &v);
         if (st != ACCEL_OK) return st;
         e->n_hints = n;
         e->fully_deterministic = v != 0;
@@ -7832,10 +8135,10 @@ ACCELDEF accel_status accel_edgetpu_exe_bitstream(const accel_edgetpu_exe *e, ui
     if (!e || !out) return ACCEL_E_NULL;
     if (i >= e->n_bitstreams) return ACCEL_E_ARG;
     ACCEL_MEMSET(out, 0, sizeof *out);
-    st = accel__edgetpu_fb_elem(e->t_.buf, e->t_.len, e->bs_vec_, i, &p);
-    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&out->t_, e->t_.buf, e->t_.len, p);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&out->t_, 0, &out->bits);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&out->t_, 1, 4, &out->fo_vec_, &n);
+    st = accel_fb_elem(e->t_.buf, e->t_.len, e->bs_vec_, i, &p);
+    if (st == ACCEL_OK) st = accel_fb_table_at(&out->t_, e->t_.buf, e->t_.len, p);
+    if (st == ACCEL_OK) st = accel_fb_bytes(&out->t_, 0, &out->bits);
+    if (st == ACCEL_OK) st = accel_fb_vector(&out->t_, 1, 4, &out->fo_vec_, &n);
     if (st != ACCEL_OK) return st;
     out->n_field_offsets = n;
     if (!out->bits.p || out->bits.len == 0 || out->bits.len % ACCEL_EDGETPU_INSN_BYTES)
@@ -7854,11 +8157,11 @@ ACCELDEF accel_status accel_edgetpu_bitstream_field_offset(const accel_edgetpu_b
     if (!b || !out) return ACCEL_E_NULL;
     if (i >= b->n_field_offsets) return ACCEL_E_ARG;
     ACCEL_MEMSET(out, 0, sizeof *out);
-    st = accel__edgetpu_fb_elem(b->t_.buf, b->t_.len, b->fo_vec_, i, &p);
-    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, b->t_.buf, b->t_.len, p);
+    st = accel_fb_elem(b->t_.buf, b->t_.len, b->fo_vec_, i, &p);
+    if (st == ACCEL_OK) st = accel_fb_table_at(&t, b->t_.buf, b->t_.len, p);
     if (st == ACCEL_OK)
         st = accel__edgetpu_meta(&t, 0, &out->desc, &out->position, &out->batch, &out->name);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 1, 0, &bit);
+    if (st == ACCEL_OK) st = accel_fb_i32(&t, 1, 0, &bit);
     if (st != ACCEL_OK) return st;
     /* the patched 32 bits must lie inside the bitstream */
     if (bit < 0 || (uint64_t)(uint32_t)bit + 32u > (uint64_t)b->bits.len * 8u)
@@ -7878,11 +8181,11 @@ ACCELDEF accel_status accel_edgetpu_exe_hint(const accel_edgetpu_exe *e, uint32_
     if (!e || !out) return ACCEL_E_NULL;
     if (i >= e->n_hints) return ACCEL_E_ARG;
     ACCEL_MEMSET(out, 0, sizeof *out);
-    st = accel__edgetpu_fb_elem(e->t_.buf, e->t_.len, e->hint_vec_, i, &p);
-    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, e->t_.buf, e->t_.len, p);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&t, 0, 1, 0, &kind);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&t, 2, &out->direction);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_subtable(&t, 1, &h, &present);
+    st = accel_fb_elem(e->t_.buf, e->t_.len, e->hint_vec_, i, &p);
+    if (st == ACCEL_OK) st = accel_fb_table_at(&t, e->t_.buf, e->t_.len, p);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&t, 0, 1, 0, &kind);
+    if (st == ACCEL_OK) st = accel_fb_i16(&t, 2, &out->direction);
+    if (st == ACCEL_OK) st = accel_fb_subtable(&t, 1, &h, &present);
     if (st != ACCEL_OK) return st;
     if (kind < 1u || kind > 4u || !present || out->direction < 0 || out->direction > 1)
         return ACCEL_E_MALFORMED;
@@ -7890,20 +8193,20 @@ ACCELDEF accel_status accel_edgetpu_exe_hint(const accel_edgetpu_exe *e, uint32_
     if (kind == ACCEL_EDGETPU_HINT_DMA) {
         int32_t off, size;
         st = accel__edgetpu_meta(&h, 0, &out->desc, &present, &out->batch, &out->name);
-        if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&h, 1, 0, &off);
-        if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&h, 2, 0, &size);
+        if (st == ACCEL_OK) st = accel_fb_i32(&h, 1, 0, &off);
+        if (st == ACCEL_OK) st = accel_fb_i32(&h, 2, 0, &size);
         if (st != ACCEL_OK) return st;
         if (off < 0 || size <= 0) return ACCEL_E_MALFORMED;
         out->offset_in_bytes = (uint32_t)off;
         out->size_in_bytes = (uint32_t)size;
     } else if (kind == ACCEL_EDGETPU_HINT_INSTRUCTION) {
         int32_t c;
-        st = accel__edgetpu_fb_i32(&h, 0, 0, &c);
+        st = accel_fb_i32(&h, 0, 0, &c);
         if (st != ACCEL_OK) return st;
         if (c < 0 || (uint32_t)c >= e->n_bitstreams) return ACCEL_E_MALFORMED;
         out->instruction_chunk_index = (uint32_t)c;
     } else if (kind == ACCEL_EDGETPU_HINT_INTERRUPT) {
-        st = accel__edgetpu_fb_i16(&h, 0, &out->interrupt_type);
+        st = accel_fb_i16(&h, 0, &out->interrupt_type);
         if (st != ACCEL_OK) return st;
         if (out->interrupt_type < 0 || out->interrupt_type > 3) return ACCEL_E_MALFORMED;
     }
@@ -7922,21 +8225,21 @@ ACCELDEF accel_status accel_edgetpu_exe_layer(const accel_edgetpu_exe *e, int is
     if (!e || !out) return ACCEL_E_NULL;
     if (i >= (is_output ? e->n_outputs : e->n_inputs)) return ACCEL_E_ARG;
     ACCEL_MEMSET(out, 0, sizeof *out);
-    st = accel__edgetpu_fb_elem(e->t_.buf, e->t_.len, is_output ? e->out_vec_ : e->in_vec_, i,
+    st = accel_fb_elem(e->t_.buf, e->t_.len, is_output ? e->out_vec_ : e->in_vec_, i,
                                 &p);
-    if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, e->t_.buf, e->t_.len, p);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&t, 0, &out->name);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 1, 0, &size);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 2, 0, &out->y_dim);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 3, 0, &out->x_dim);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 4, 0, &out->z_dim);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i16(&t, 6, &out->data_type);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&t, 9, 1, &out->execution_count_per_inference);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_subtable(&t, 5, &num, &present);
+    if (st == ACCEL_OK) st = accel_fb_table_at(&t, e->t_.buf, e->t_.len, p);
+    if (st == ACCEL_OK) st = accel_fb_string(&t, 0, &out->name);
+    if (st == ACCEL_OK) st = accel_fb_i32(&t, 1, 0, &size);
+    if (st == ACCEL_OK) st = accel_fb_i32(&t, 2, 0, &out->y_dim);
+    if (st == ACCEL_OK) st = accel_fb_i32(&t, 3, 0, &out->x_dim);
+    if (st == ACCEL_OK) st = accel_fb_i32(&t, 4, 0, &out->z_dim);
+    if (st == ACCEL_OK) st = accel_fb_i16(&t, 6, &out->data_type);
+    if (st == ACCEL_OK) st = accel_fb_i32(&t, 9, 1, &out->execution_count_per_inference);
+    if (st == ACCEL_OK) st = accel_fb_subtable(&t, 5, &num, &present);
     if (st != ACCEL_OK) return st;
     if (present) {
-        st = accel__edgetpu_fb_i32(&num, 0, 0, &out->zero_point);
-        if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&num, 1, 4, 0, &fbits);
+        st = accel_fb_i32(&num, 0, 0, &out->zero_point);
+        if (st == ACCEL_OK) st = accel_fb_scalar(&num, 1, 4, 0, &fbits);
         if (st != ACCEL_OK) return st;
         out->dequantization_factor_bits = (uint32_t)fbits;
     }
@@ -7955,9 +8258,9 @@ ACCELDEF accel_status accel_edgetpu_package_executable(const accel_edgetpu_packa
     accel_status st;
     if (!m || !out) return ACCEL_E_NULL;
     if (i >= m->n_executables) return ACCEL_E_ARG;
-    st = accel__edgetpu_fb_elem(m->multi.p, m->multi.len, m->exe_vec_, i, &p);
+    st = accel_fb_elem(m->multi.p, m->multi.len, m->exe_vec_, i, &p);
     if (st != ACCEL_OK) return st;
-    if (!accel__edgetpu_fits(m->multi.len, p, 4)) return ACCEL_E_MALFORMED;
+    if (!accel__fb_fits(m->multi.len, p, 4)) return ACCEL_E_MALFORMED;
     n = accel_load_u32le(m->multi.p + p);
     if ((uint64_t)n > (uint64_t)(m->multi.len - p - 4u)) return ACCEL_E_MALFORMED;
     return accel__edgetpu_exe_parse(m->multi.p + p + 4u, (size_t)n, out);
@@ -8009,18 +8312,18 @@ ACCELDEF accel_status accel_edgetpu_package_init(accel_edgetpu_package *m, const
         return ACCEL_E_MALFORMED;
     m->package.p = pkg;
     m->package.len = len;
-    st = accel__edgetpu_fb_root(&pt, pkg, len);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&pt, 0, 0, &m->min_runtime_version);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&pt, 1, &m->multi);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_bytes(&pt, 2, &m->signature);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&pt, 3, 0, &m->keypair_version);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&pt, 4, &m->compiler_version);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_i32(&pt, 5, 0, &m->virtual_chip_id);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&pt, 7, &m->model_identifier);
+    st = accel_fb_root(&pt, pkg, len);
+    if (st == ACCEL_OK) st = accel_fb_i32(&pt, 0, 0, &m->min_runtime_version);
+    if (st == ACCEL_OK) st = accel_fb_bytes(&pt, 1, &m->multi);
+    if (st == ACCEL_OK) st = accel_fb_bytes(&pt, 2, &m->signature);
+    if (st == ACCEL_OK) st = accel_fb_i32(&pt, 3, 0, &m->keypair_version);
+    if (st == ACCEL_OK) st = accel_fb_string(&pt, 4, &m->compiler_version);
+    if (st == ACCEL_OK) st = accel_fb_i32(&pt, 5, 0, &m->virtual_chip_id);
+    if (st == ACCEL_OK) st = accel_fb_string(&pt, 7, &m->model_identifier);
     if (st != ACCEL_OK) return st;
     if (!m->multi.p) return ACCEL_E_MALFORMED;
-    st = accel__edgetpu_fb_root(&mt, m->multi.p, m->multi.len);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&mt, 0, 4, &m->exe_vec_, &n);
+    st = accel_fb_root(&mt, m->multi.p, m->multi.len);
+    if (st == ACCEL_OK) st = accel_fb_vector(&mt, 0, 4, &m->exe_vec_, &n);
     if (st != ACCEL_OK) return st;
     if (n == 0) return ACCEL_E_MALFORMED;
     if (n > ACCEL_EDGETPU_MAX_EXECUTABLES) return ACCEL_E_TOO_LONG;
@@ -8048,14 +8351,14 @@ ACCELDEF accel_status accel_edgetpu_package_init_tflite(accel_edgetpu_package *m
     accel_status st;
     if (!m || !tflite) return ACCEL_E_NULL;
     ACCEL_MEMSET(m, 0, sizeof *m);
-    st = accel__edgetpu_fb_root(&root, tflite, len);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&root, 1, 4, &codes, &ncodes);
-    if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&root, 2, 4, &subgraphs, &nsub);
+    st = accel_fb_root(&root, tflite, len);
+    if (st == ACCEL_OK) st = accel_fb_vector(&root, 1, 4, &codes, &ncodes);
+    if (st == ACCEL_OK) st = accel_fb_vector(&root, 2, 4, &subgraphs, &nsub);
     if (st != ACCEL_OK) return st;
     for (k = 0; k < ncodes && !found; k++) {
-        st = accel__edgetpu_fb_elem(tflite, len, codes, k, &p);
-        if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, tflite, len, p);
-        if (st == ACCEL_OK) st = accel__edgetpu_fb_str(&t, 1, &v);
+        st = accel_fb_elem(tflite, len, codes, k, &p);
+        if (st == ACCEL_OK) st = accel_fb_table_at(&t, tflite, len, p);
+        if (st == ACCEL_OK) st = accel_fb_string(&t, 1, &v);
         if (st != ACCEL_OK) return st;
         if (accel__edgetpu_view_eq(v, "edgetpu-custom-op")) {
             found = 1;
@@ -8069,18 +8372,18 @@ ACCELDEF accel_status accel_edgetpu_package_init_tflite(accel_edgetpu_package *m
         accel_edgetpu_fbt sg;
         size_t ops;
         uint32_t nops, o;
-        st = accel__edgetpu_fb_elem(tflite, len, subgraphs, s, &p);
-        if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&sg, tflite, len, p);
-        if (st == ACCEL_OK) st = accel__edgetpu_fb_vec(&sg, 3, 4, &ops, &nops);
+        st = accel_fb_elem(tflite, len, subgraphs, s, &p);
+        if (st == ACCEL_OK) st = accel_fb_table_at(&sg, tflite, len, p);
+        if (st == ACCEL_OK) st = accel_fb_vector(&sg, 3, 4, &ops, &nops);
         if (st != ACCEL_OK) return st;
         for (o = 0; o < nops; o++) {
             uint64_t idx;
-            st = accel__edgetpu_fb_elem(tflite, len, ops, o, &p);
-            if (st == ACCEL_OK) st = accel__edgetpu_fbt_at(&t, tflite, len, p);
-            if (st == ACCEL_OK) st = accel__edgetpu_fb_u64(&t, 0, 4, 0, &idx);
+            st = accel_fb_elem(tflite, len, ops, o, &p);
+            if (st == ACCEL_OK) st = accel_fb_table_at(&t, tflite, len, p);
+            if (st == ACCEL_OK) st = accel_fb_scalar(&t, 0, 4, 0, &idx);
             if (st != ACCEL_OK) return st;
             if (idx != code) continue;
-            st = accel__edgetpu_fb_bytes(&t, 5, &opts);
+            st = accel_fb_bytes(&t, 5, &opts);
             if (st != ACCEL_OK) return st;
             if (!opts.p) return ACCEL_E_MALFORMED;
             break;
@@ -16263,6 +16566,2207 @@ ACCELDEF accel_status accel_mac_flip_sign(void *data, size_t n, size_t elem_byte
 }
 #endif
 #endif /* ACCEL_NO_MAC */
+
+/* ============================================================================================
+ * SECTION: tflite (implementation) @tflite
+ * ============================================================================================ */
+#ifndef ACCEL_NO_TFLITE
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Private functions: a build that leaves operators out (ACCEL_TFLITE_OPS) leaves their helpers
+ * unused, and that is fine. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ACCEL__TFL_STATIC static __attribute__((unused))
+#else
+#define ACCEL__TFL_STATIC static
+#endif
+/* ---------------------------------------------------------------- @tflite.open: validation */
+/* Schema field numbers (a union takes two: its type, then its value). */
+#define ACCEL__TFL_MODEL_VERSION 0u
+#define ACCEL__TFL_MODEL_OPCODES 1u
+#define ACCEL__TFL_MODEL_SUBGRAPHS 2u
+#define ACCEL__TFL_MODEL_DESCRIPTION 3u
+#define ACCEL__TFL_MODEL_BUFFERS 4u
+#define ACCEL__TFL_SG_TENSORS 0u
+#define ACCEL__TFL_SG_INPUTS 1u
+#define ACCEL__TFL_SG_OUTPUTS 2u
+#define ACCEL__TFL_SG_OPERATORS 3u
+#define ACCEL__TFL_MAX_ENTRIES 65535u /* tensors + operators: the plan keeps lives in 16 bits */
+
+ACCEL__TFL_STATIC size_t accel__tfl_type_size(int type)
+{
+    switch (type) {
+    case ACCEL_TFLITE_FLOAT32: case ACCEL_TFLITE_INT32: return 4;
+    case ACCEL_TFLITE_UINT8: case ACCEL_TFLITE_INT8: case ACCEL_TFLITE_BOOL: return 1;
+    case ACCEL_TFLITE_INT16: return 2;
+    case ACCEL_TFLITE_INT64: return 8;
+    default: return 0;
+    }
+}
+
+ACCEL__TFL_STATIC int32_t accel__tfl_s32(uint32_t u)
+{
+    return (u & 0x80000000UL) ? -(int32_t)(uint32_t)(~u) - 1 : (int32_t)u;
+}
+
+/* Table k of a vector of tables that starts at vec. */
+ACCEL__TFL_STATIC accel_status accel__tfl_table(const accel_tflite_model *m, size_t vec, uint32_t k, accel_fb_table *t)
+{
+    size_t p;
+    accel_status st = accel_fb_elem(m->buf, m->len, vec, k, &p);
+    if (st == ACCEL_OK) st = accel_fb_table_at(t, m->buf, m->len, p);
+    return st;
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_buffer(const accel_tflite_model *m, uint32_t index, accel_fb_view *data)
+{
+    accel_fb_table b;
+    uint64_t off, size;
+    accel_status st = accel__tfl_table(m, m->buffers_, index, &b);
+    if (st == ACCEL_OK) st = accel_fb_bytes(&b, 0, data);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&b, 1, 8, 0, &off);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&b, 2, 8, 0, &size);
+    if (st != ACCEL_OK) return st;
+    if (off > 1u) { /* data stored after the flatbuffer (models over 2 GB), offset from its start */
+        if (data->p || off > (uint64_t)m->len || size > (uint64_t)m->len - off) return ACCEL_E_TFLITE_BUFFER;
+        data->p = m->buf + (size_t)off;
+        data->len = (size_t)size;
+    }
+    if (data->len == 0) data->p = NULL;
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_STATIC int accel__tfl_zp_ok(int type, int64_t zp)
+{
+    switch (type) {
+    case ACCEL_TFLITE_INT8: return zp >= -128 && zp <= 127;
+    case ACCEL_TFLITE_UINT8: return zp >= 0 && zp <= 255;
+    case ACCEL_TFLITE_INT16: return zp >= -32768 && zp <= 32767;
+    default: return zp >= -2147483647L - 1 && zp <= 2147483647L;
+    }
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_quant(const accel_tflite_model *m, const accel_fb_table *tt, accel_tflite_tensor *out)
+{
+    accel_fb_table q;
+    int present;
+    size_t sp, zp;
+    uint32_t ns, nz, k;
+    int32_t qd;
+    accel_status st = accel_fb_subtable(tt, 4, &q, &present);
+    (void)m;
+    if (st != ACCEL_OK || !present) return st;
+    st = accel_fb_vector(&q, 2, 4, &sp, &ns);
+    if (st == ACCEL_OK) st = accel_fb_vector(&q, 3, 8, &zp, &nz);
+    if (st == ACCEL_OK) st = accel_fb_i32(&q, 6, 0, &qd);
+    if (st != ACCEL_OK) return st;
+    if (ns == 0) return ACCEL_OK; /* min/max only, or nothing: not quantized */
+    if (nz != ns) return ACCEL_E_TFLITE_QUANT;
+    for (k = 0; k < ns; k++) {
+        uint32_t bits = accel_load_u32le(q.buf + sp + 4u * (size_t)k);
+        int64_t z = (int64_t)accel_load_u64le(q.buf + zp + 8u * (size_t)k);
+        /* a scale is a finite float >= 0 (sign clear, exponent not all ones) */
+        if ((bits & 0x80000000UL) || (bits & 0x7F800000UL) == 0x7F800000UL) return ACCEL_E_TFLITE_QUANT;
+        if (!accel__tfl_zp_ok(out->type, z)) return ACCEL_E_TFLITE_QUANT;
+    }
+    /* the axis is checked where an operator uses per-channel values (a bias keeps its filter's) */
+    if (qd < 0) return ACCEL_E_TFLITE_QUANT;
+    out->n_scales = ns;
+    out->scale_bits = accel_load_u32le(q.buf + sp);
+    out->zero_point = (int32_t)(int64_t)accel_load_u64le(q.buf + zp);
+    out->quantized_dimension = qd;
+    out->scales_ = sp;
+    out->zero_points_ = zp;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_tensor_info(const accel_tflite_model *m, uint32_t index,
+                                               accel_tflite_tensor *out)
+{
+    accel_fb_table t;
+    size_t sp;
+    uint32_t n, k, buffer;
+    uint64_t v, elems = 1;
+    size_t es;
+    accel_fb_view data;
+    accel_status st;
+    if (!m || !out) return ACCEL_E_NULL;
+    if (index >= m->n_tensors) return ACCEL_E_TFLITE_TENSOR_INDEX;
+    ACCEL_MEMSET(out, 0, sizeof *out);
+    st = accel__tfl_table(m, m->tensors_, index, &t);
+    if (st == ACCEL_OK) st = accel_fb_vector(&t, 0, 4, &sp, &n);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&t, 1, 1, 0, &v);
+    if (st != ACCEL_OK) return st;
+    out->type = (int)v;
+    es = accel__tfl_type_size(out->type);
+    if (es == 0) return ACCEL_E_TFLITE_TYPE;
+    if (n > ACCEL_TFLITE_MAX_DIMS) return ACCEL_E_TFLITE_SHAPE;
+    out->ndims = n;
+    for (k = 0; k < n; k++) {
+        int32_t d = accel__tfl_s32(accel_load_u32le(t.buf + sp + 4u * (size_t)k));
+        if (d < 0) return ACCEL_E_TFLITE_SHAPE;
+        out->dims[k] = d;
+        elems *= (uint64_t)d;
+        if (elems > 0xFFFFFFFFUL / es || elems > (uint64_t)SIZE_MAX / es) return ACCEL_E_TFLITE_SHAPE;
+    }
+    out->elements = (size_t)elems;
+    out->bytes = (size_t)elems * es;
+    st = accel_fb_string(&t, 3, &out->name);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&t, 5, 1, 0, &v);
+    if (st != ACCEL_OK) return st;
+    out->is_variable = v != 0;
+    st = accel_fb_scalar(&t, 2, 4, 0, &v);
+    if (st != ACCEL_OK) return st;
+    buffer = (uint32_t)v;
+    if (buffer >= m->n_buffers) return ACCEL_E_TFLITE_BUFFER;
+    st = accel__tfl_buffer(m, buffer, &data);
+    if (st != ACCEL_OK) return st;
+    if (data.p && data.len != out->bytes) return ACCEL_E_TFLITE_BUFFER;
+    out->data = data.p;
+    return accel__tfl_quant(m, &t, out);
+}
+
+ACCELDEF accel_status accel_tflite_tensor_scale(const accel_tflite_model *m, const accel_tflite_tensor *t,
+                                                uint32_t k, uint32_t *bits, int32_t *zero_point)
+{
+    if (!m || !t || !bits || !zero_point) return ACCEL_E_NULL;
+    if (k >= t->n_scales) return ACCEL_E_ARG;
+    *bits = accel_load_u32le(m->buf + t->scales_ + 4u * (size_t)k);
+    *zero_point = (int32_t)(int64_t)accel_load_u64le(m->buf + t->zero_points_ + 8u * (size_t)k);
+    return ACCEL_OK;
+}
+
+/* The BuiltinOptions union type each known operator carries (0: none expected). */
+ACCEL__TFL_STATIC int accel__tfl_options_type(int32_t code)
+{
+    switch (code) {
+    case ACCEL_TFLITE_OP_CONV_2D: return 1;
+    case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D: return 2;
+    case ACCEL_TFLITE_OP_AVERAGE_POOL_2D: case ACCEL_TFLITE_OP_MAX_POOL_2D: return 5;
+    case ACCEL_TFLITE_OP_SVDF: return 6;
+    case ACCEL_TFLITE_OP_FULLY_CONNECTED: return 8;
+    case ACCEL_TFLITE_OP_SOFTMAX: return 9;
+    case ACCEL_TFLITE_OP_CONCATENATION: return 10;
+    case ACCEL_TFLITE_OP_ADD: return 11;
+    case ACCEL_TFLITE_OP_RESHAPE: return 17;
+    case ACCEL_TFLITE_OP_MUL: return 21;
+    case ACCEL_TFLITE_OP_DEQUANTIZE: return 38;
+    case ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return 71;
+    default: return -1; /* not checked */
+    }
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_opcode(const accel_tflite_model *m, uint32_t index, int32_t *code)
+{
+    accel_fb_table t;
+    uint64_t dep;
+    int32_t bc, d;
+    accel_status st = accel__tfl_table(m, m->opcodes_, index, &t);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&t, 0, 1, 0, &dep);
+    if (st == ACCEL_OK) st = accel_fb_i32(&t, 3, 0, &bc);
+    if (st != ACCEL_OK) return st;
+    d = (dep & 0x80u) ? (int32_t)dep - 256 : (int32_t)dep;
+    /* codes above 127 live only in builtin_code; the old byte then holds 127 */
+    if (d < 0 || bc < 0) return ACCEL_E_TFLITE_OPCODE;
+    if (bc > 127 && d != 127) return ACCEL_E_TFLITE_OPCODE;
+    if (bc != 0 && bc <= 127 && bc != d) return ACCEL_E_TFLITE_OPCODE;
+    *code = bc > d ? bc : d;
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_index_list(const accel_tflite_model *m, size_t pos, uint32_t n, int allow_absent)
+{
+    uint32_t k;
+    for (k = 0; k < n; k++) {
+        int32_t v = accel__tfl_s32(accel_load_u32le(m->buf + pos + 4u * (size_t)k));
+        if (v == -1 && allow_absent) continue;
+        if (v < 0 || (uint32_t)v >= m->n_tensors) return ACCEL_E_TFLITE_TENSOR_INDEX;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_op_info(const accel_tflite_model *m, uint32_t index, accel_tflite_op *out)
+{
+    accel_fb_table t;
+    uint64_t v;
+    size_t ip;
+    uint32_t n_im;
+    int want;
+    accel_status st;
+    if (!m || !out) return ACCEL_E_NULL;
+    if (index >= m->n_ops) return ACCEL_E_ARG;
+    ACCEL_MEMSET(out, 0, sizeof *out);
+    st = accel__tfl_table(m, m->ops_, index, &t);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&t, 0, 4, 0, &v);
+    if (st != ACCEL_OK) return st;
+    if (v >= m->n_opcodes) return ACCEL_E_TFLITE_OPCODE;
+    st = accel__tfl_opcode(m, (uint32_t)v, &out->code);
+    if (st == ACCEL_OK) st = accel_fb_vector(&t, 1, 4, &out->inputs_, &out->n_inputs);
+    if (st == ACCEL_OK) st = accel_fb_vector(&t, 2, 4, &out->outputs_, &out->n_outputs);
+    if (st == ACCEL_OK) st = accel_fb_vector(&t, 8, 4, &ip, &n_im);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&t, 3, 1, 0, &v);
+    if (st != ACCEL_OK) return st;
+    out->n_intermediates = n_im;
+    st = accel__tfl_index_list(m, out->inputs_, out->n_inputs, 1);
+    if (st == ACCEL_OK) st = accel__tfl_index_list(m, out->outputs_, out->n_outputs, 0);
+    if (st == ACCEL_OK) st = accel__tfl_index_list(m, ip, n_im, 0);
+    if (st != ACCEL_OK) return st;
+    out->options_type = (int)v;
+    st = accel_fb_subtable(&t, 4, &out->options_, &out->has_options_);
+    if (st != ACCEL_OK) return st;
+    if (out->has_options_ && out->options_type == 0) return ACCEL_E_TFLITE_OPTIONS;
+    if (!out->has_options_ && out->options_type != 0) return ACCEL_E_TFLITE_OPTIONS;
+    want = accel__tfl_options_type(out->code);
+    if (want >= 0 && out->options_type != 0 && out->options_type != want) return ACCEL_E_TFLITE_OPTIONS;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_op_tensor(const accel_tflite_model *m, const accel_tflite_op *op,
+                                             int is_output, uint32_t k, int32_t *tensor)
+{
+    if (!m || !op || !tensor) return ACCEL_E_NULL;
+    if (k >= (is_output ? op->n_outputs : op->n_inputs)) {
+        *tensor = -1; /* an optional input left off the end of the list */
+        return ACCEL_OK;
+    }
+    *tensor = accel__tfl_s32(accel_load_u32le(m->buf + (is_output ? op->outputs_ : op->inputs_) + 4u * (size_t)k));
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_graph_tensor(const accel_tflite_model *m, int is_output, uint32_t k,
+                                                uint32_t *tensor)
+{
+    if (!m || !tensor) return ACCEL_E_NULL;
+    if (k >= (is_output ? m->n_outputs : m->n_inputs)) return ACCEL_E_ARG;
+    *tensor = accel_load_u32le(m->buf + (is_output ? m->outputs_ : m->inputs_) + 4u * (size_t)k);
+    return ACCEL_OK;
+}
+
+ACCELDEF const char *accel_tflite_op_name(int32_t code)
+{
+    static const struct { int16_t code; const char *name; } names[] = {
+        {0, "ADD"}, {1, "AVERAGE_POOL_2D"}, {2, "CONCATENATION"}, {3, "CONV_2D"},
+        {4, "DEPTHWISE_CONV_2D"}, {5, "DEPTH_TO_SPACE"}, {6, "DEQUANTIZE"}, {8, "FLOOR"},
+        {9, "FULLY_CONNECTED"}, {11, "L2_NORMALIZATION"}, {12, "L2_POOL_2D"}, {14, "LOGISTIC"},
+        {16, "LSTM"}, {17, "MAX_POOL_2D"}, {18, "MUL"}, {19, "RELU"}, {21, "RELU6"},
+        {22, "RESHAPE"}, {23, "RESIZE_BILINEAR"}, {25, "SOFTMAX"}, {26, "SPACE_TO_DEPTH"},
+        {27, "SVDF"}, {28, "TANH"}, {32, "CUSTOM"}, {34, "PAD"}, {39, "TRANSPOSE"}, {40, "MEAN"},
+        {41, "SUB"}, {42, "DIV"}, {43, "SQUEEZE"}, {44, "UNIDIRECTIONAL_SEQUENCE_LSTM"},
+        {45, "STRIDED_SLICE"}, {49, "SPLIT"}, {53, "CAST"}, {55, "MAXIMUM"}, {57, "MINIMUM"},
+        {60, "PADV2"}, {67, "TRANSPOSE_CONV"}, {70, "EXPAND_DIMS"}, {83, "PACK"},
+        {97, "RESIZE_NEAREST_NEIGHBOR"}, {98, "LEAKY_RELU"}, {114, "QUANTIZE"},
+        {117, "HARD_SWISH"}};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].code == code) return names[i].name;
+    return NULL;
+}
+
+ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *buf, size_t len)
+{
+    accel_fb_table root, sg;
+    uint32_t k, j;
+    uint64_t ver;
+    size_t pos;
+    accel_status st;
+    if (!m || !buf) return ACCEL_E_NULL;
+    ACCEL_MEMSET(m, 0, sizeof *m);
+    m->buf = buf;
+    m->len = len;
+    st = accel_fb_root(&root, buf, len);
+    if (st == ACCEL_OK) st = accel_fb_scalar(&root, ACCEL__TFL_MODEL_VERSION, 4, 0, &ver);
+    if (st != ACCEL_OK) return st;
+    if (ver != 3u) return ACCEL_E_TFLITE_VERSION;
+    m->version = (uint32_t)ver;
+    st = accel_fb_vector(&root, ACCEL__TFL_MODEL_OPCODES, 4, &m->opcodes_, &m->n_opcodes);
+    if (st == ACCEL_OK) st = accel_fb_vector(&root, ACCEL__TFL_MODEL_SUBGRAPHS, 4, &pos, &m->n_subgraphs);
+    if (st == ACCEL_OK) st = accel_fb_vector(&root, ACCEL__TFL_MODEL_BUFFERS, 4, &m->buffers_, &m->n_buffers);
+    if (st == ACCEL_OK) st = accel_fb_string(&root, ACCEL__TFL_MODEL_DESCRIPTION, &m->description);
+    if (st != ACCEL_OK) return st;
+    if (m->n_subgraphs == 0) return ACCEL_E_TFLITE_SUBGRAPH;
+    st = accel__tfl_table(m, pos, 0, &sg);
+    if (st == ACCEL_OK) st = accel_fb_vector(&sg, ACCEL__TFL_SG_TENSORS, 4, &m->tensors_, &m->n_tensors);
+    if (st == ACCEL_OK) st = accel_fb_vector(&sg, ACCEL__TFL_SG_INPUTS, 4, &m->inputs_, &m->n_inputs);
+    if (st == ACCEL_OK) st = accel_fb_vector(&sg, ACCEL__TFL_SG_OUTPUTS, 4, &m->outputs_, &m->n_outputs);
+    if (st == ACCEL_OK) st = accel_fb_vector(&sg, ACCEL__TFL_SG_OPERATORS, 4, &m->ops_, &m->n_ops);
+    if (st != ACCEL_OK) return st;
+    if (!m->tensors_ || !m->ops_ || m->n_outputs == 0) return ACCEL_E_TFLITE_SUBGRAPH;
+    if ((uint64_t)m->n_tensors + 2u * (uint64_t)m->n_ops > ACCEL__TFL_MAX_ENTRIES ||
+        ((uint64_t)m->n_tensors + 2u * (uint64_t)m->n_ops) * 12u > (uint64_t)SIZE_MAX)
+        return ACCEL_E_TOO_LONG;
+    st = accel__tfl_index_list(m, m->inputs_, m->n_inputs, 0);
+    if (st == ACCEL_OK) st = accel__tfl_index_list(m, m->outputs_, m->n_outputs, 0);
+    if (st != ACCEL_OK) return st;
+    for (k = 0; k < m->n_opcodes; k++) {
+        int32_t code;
+        st = accel__tfl_opcode(m, k, &code);
+        if (st != ACCEL_OK) return st;
+    }
+    for (k = 0; k < m->n_tensors; k++) {
+        accel_tflite_tensor t;
+        st = accel_tflite_tensor_info(m, k, &t);
+        if (st != ACCEL_OK) return st;
+    }
+    /* the graph: each tensor an operator writes is written once, by one operator, and is not
+     * constant or a graph input; each tensor read is constant, variable, a graph input or
+     * written by an earlier operator */
+    for (k = 0; k < m->n_ops; k++) {
+        accel_tflite_op op;
+        st = accel_tflite_op_info(m, k, &op);
+        if (st != ACCEL_OK) return st;
+        for (j = 0; j < op.n_outputs + op.n_inputs; j++) {
+            int is_out = j < op.n_outputs;
+            int32_t ti;
+            uint32_t p, q;
+            int found = 0;
+            accel_tflite_tensor t;
+            st = accel_tflite_op_tensor(m, &op, is_out, is_out ? j : j - op.n_outputs, &ti);
+            if (st != ACCEL_OK) return st;
+            if (ti < 0) continue;
+            st = accel_tflite_tensor_info(m, (uint32_t)ti, &t);
+            if (st != ACCEL_OK) return st;
+            if (t.data || t.is_variable) {
+                if (is_out && t.data) return ACCEL_E_TFLITE_GRAPH;
+                continue;
+            }
+            for (q = 0; q < m->n_inputs && !found; q++)
+                found = accel_load_u32le(m->buf + m->inputs_ + 4u * (size_t)q) == (uint32_t)ti;
+            if (is_out && found) return ACCEL_E_TFLITE_GRAPH;
+            /* writers among the other operators (outputs of earlier ones for a read) */
+            for (p = 0; p < (is_out ? m->n_ops : k) && (is_out || !found); p++) {
+                accel_tflite_op o2;
+                uint32_t r;
+                if (is_out && p == k) continue;
+                st = accel_tflite_op_info(m, p, &o2);
+                if (st != ACCEL_OK) return st;
+                for (r = 0; r < o2.n_outputs; r++) {
+                    if (accel_load_u32le(m->buf + o2.outputs_ + 4u * (size_t)r) != (uint32_t)ti) continue;
+                    if (is_out) return ACCEL_E_TFLITE_GRAPH;
+                    found = 1;
+                }
+            }
+            if (!is_out && !found) return ACCEL_E_TFLITE_GRAPH;
+        }
+    }
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- @tflite.ops: kernels */
+/* A kernel runs in three modes: check (rt and persist NULL: validate types, shapes, quantization
+ * and options, say how much scratch and how much persistent memory it needs), prepare (rt NULL,
+ * persist set, at init: derive the constants, the fixed-point multipliers above all, once) and
+ * run (rt set: load the constants, compute). All take the same path up to the arithmetic, so
+ * what check accepted is exactly what run computes on. */
+typedef struct accel__tfl_ent {
+    uint32_t off;  /* byte offset in the data area; ACCEL__TFL_NONE: no memory */
+    uint32_t size; /* bytes, a multiple of 4 */
+    uint16_t first, last;
+} accel__tfl_ent;
+#define ACCEL__TFL_NONE 0xFFFFFFFFUL
+
+typedef struct accel__tfl_ctx {
+    const accel_tflite_model *m;
+    accel_tflite *rt; /* NULL: check mode */
+    accel_tflite_op op;
+    uint32_t index;
+    uint8_t *scratch; /* run mode: this operator's scratch */
+    size_t scratch_len;
+    size_t scratch_need; /* check mode: what the kernel asks for */
+    uint8_t *persist;    /* prepare and run: this operator's constants (multipliers, ...) */
+    size_t persist_len, persist_used, persist_need;
+} accel__tfl_ctx;
+
+typedef struct accel__tfl_io {
+    accel_tflite_tensor t;
+    int32_t index;     /* -1: absent */
+    const uint8_t *in; /* run mode: the data */
+    uint8_t *out;      /* run mode: the data when it is writable (not constant) */
+} accel__tfl_io;
+
+ACCEL__TFL_STATIC accel__tfl_ent *accel__tfl_ents(const accel_tflite *rt)
+{
+    return (accel__tfl_ent *)(void *)rt->arena;
+}
+
+/* The arena's alignment: int32_t's (4 on 32/64-bit targets, 1 on an AVR). */
+typedef struct accel__tfl_align_probe {
+    char c;
+    int32_t x;
+} accel__tfl_align_probe;
+#define ACCEL__TFL_ALIGN (offsetof(accel__tfl_align_probe, x))
+/* A model's int32 data is little-endian: read in place only on a little-endian target. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ACCEL__TFL_LE 1
+#else
+#define ACCEL__TFL_LE 0
+#endif
+
+ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m)
+{
+    return (size_t)(sizeof(accel__tfl_ent) * ((uint32_t)m->n_tensors + 2u * m->n_ops)); /* fits: open checks */
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_out, uint32_t k, accel__tfl_io *io)
+{
+    accel_status st = accel_tflite_op_tensor(c->m, &c->op, is_out, k, &io->index);
+    io->in = NULL;
+    io->out = NULL;
+    if (st != ACCEL_OK) return st;
+    if (io->index < 0) {
+        ACCEL_MEMSET(&io->t, 0, sizeof io->t);
+        return ACCEL_OK;
+    }
+    st = accel_tflite_tensor_info(c->m, (uint32_t)io->index, &io->t);
+    if (st != ACCEL_OK || !c->rt) return st;
+    if (io->t.data) {
+        io->in = io->t.data;
+    } else {
+        const accel__tfl_ent *e = accel__tfl_ents(c->rt) + io->index;
+        if (e->off == ACCEL__TFL_NONE) return ACCEL_E_STATE;
+        io->out = c->rt->arena + accel__tfl_table_bytes(c->m) + e->off;
+        io->in = io->out;
+    }
+    return ACCEL_OK;
+}
+
+/* Required input (present, of one of the types in the mask 1 << type). */
+ACCEL__TFL_STATIC accel_status accel__tfl_need(const accel__tfl_ctx *c, int is_out, uint32_t k, uint32_t types,
+                                    accel__tfl_io *io)
+{
+    accel_status st = accel__tfl_get(c, is_out, k, io);
+    if (st != ACCEL_OK) return st;
+    if (io->index < 0) return ACCEL_E_TFLITE_ARITY;
+    if (!((types >> io->t.type) & 1u)) return ACCEL_E_UNSUPPORTED;
+    if (is_out && c->rt && !io->out) return ACCEL_E_TFLITE_GRAPH;
+    return ACCEL_OK;
+}
+#define ACCEL__TFL_T(x) ((uint32_t)1 << ACCEL_TFLITE_##x)
+
+ACCEL__TFL_STATIC accel_status accel__tfl_opt(const accel__tfl_ctx *c, unsigned field, unsigned size, uint64_t def,
+                                   uint64_t *v)
+{
+    if (!c->op.has_options_) {
+        *v = def;
+        return ACCEL_OK;
+    }
+    return accel_fb_scalar(&c->op.options_, field, size, def, v);
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_opt_i32(const accel__tfl_ctx *c, unsigned field, int32_t def, int32_t *v)
+{
+    uint64_t u;
+    accel_status st = accel__tfl_opt(c, field, 4, (uint32_t)def, &u);
+    *v = accel__tfl_s32((uint32_t)u);
+    return st;
+}
+
+/* ---- @tflite.ops: the scales' arithmetic, exactly as IEEE-754 does it, in integers. TFLite derives each
+ * multiplier from float32 scales in double (a product of two floats is exact in a double; a
+ * quotient is rounded to 53 bits, then QuantizeMultiplier rounds to 31) and a few values in
+ * float (rounded to 24 bits). Doing the same roundings on integers gives TFLite's multipliers on
+ * every target, with no floating point at all (8-bit parts have a 32-bit double; MCUs without
+ * an FPU would pay kilobytes of soft-float code). A number here is m * 2^e, m < 2^63. */
+typedef struct accel__tfl_num {
+    uint64_t m;
+    int32_t e;
+} accel__tfl_num;
+
+/* A non-negative float32 from its bits (subnormals included). */
+ACCEL__TFL_STATIC accel__tfl_num accel__tfl_num_f32(uint32_t bits)
+{
+    accel__tfl_num n;
+    uint32_t ex = (bits >> 23) & 0xFFu;
+    n.m = bits & 0x7FFFFFUL;
+    if (ex) n.m |= 0x800000UL;
+    n.e = ex ? (int32_t)ex - 150 : -149;
+    return n;
+}
+
+ACCEL__TFL_STATIC int accel__tfl_bitlen(uint64_t m)
+{
+    int n = 0;
+    while (m) {
+        m >>= 1;
+        n++;
+    }
+    return n;
+}
+
+/* Exact product (both mantissas below 2^32: floats, or a float and a power of two). */
+ACCEL__TFL_STATIC accel__tfl_num accel__tfl_num_mul(accel__tfl_num a, accel__tfl_num b)
+{
+    accel__tfl_num n;
+    n.m = a.m * b.m;
+    n.e = a.e + b.e;
+    return n;
+}
+
+/* Round q (with `sticky`: nonzero bits were dropped below it) to `bits` significant bits,
+ * to nearest, ties to even. */
+ACCEL__TFL_STATIC accel__tfl_num accel__tfl_num_round(accel__tfl_num q, int sticky, int bits)
+{
+    int len = accel__tfl_bitlen(q.m);
+    if (len > bits) {
+        int sh = len - bits;
+        uint64_t rem = q.m & (((uint64_t)1 << sh) - 1u), half = (uint64_t)1 << (sh - 1);
+        q.m >>= sh;
+        q.e += sh;
+        if (rem > half || (rem == half && (sticky || (q.m & 1u)))) q.m++;
+        if (q.m >> bits) {
+            q.m >>= 1;
+            q.e++;
+        }
+    }
+    return q;
+}
+
+/* a / b rounded to `bits` significant bits (53: a double, 24: a float); b > 0. */
+ACCEL__TFL_STATIC accel__tfl_num accel__tfl_num_div(accel__tfl_num a, accel__tfl_num b, int bits)
+{
+    accel__tfl_num q;
+    uint64_t r;
+    q.m = a.m / b.m;
+    r = a.m % b.m;
+    q.e = a.e - b.e;
+    if (!a.m) return q;
+    while (accel__tfl_bitlen(q.m) < bits + 2) { /* long division, one bit a turn (b.m < 2^62) */
+        r <<= 1;
+        q.m <<= 1;
+        q.e--;
+        if (r >= b.m) {
+            r -= b.m;
+            q.m |= 1u;
+        }
+    }
+    return accel__tfl_num_round(q, r != 0, bits);
+}
+
+/* QuantizeMultiplier of a positive double value: frexp, the fraction times 2^31 rounded half away
+ * from zero, 2^31 renormalised, tiny values to (0, 0). */
+ACCEL__TFL_STATIC accel_status accel__tfl_qmul(accel__tfl_num x, int32_t *mult, int32_t *shift)
+{
+    uint64_t t;
+    int32_t sh;
+    *mult = 0;
+    *shift = 0;
+    if (!x.m) return ACCEL_OK;
+    x = accel__tfl_num_round(x, 0, 53);
+    while (x.m < ((uint64_t)1 << 52)) {
+        x.m <<= 1;
+        x.e--;
+    }
+    sh = x.e + 53;
+    t = (x.m + ((uint64_t)1 << 21)) >> 22;
+    if (t == ((uint64_t)1 << 31)) {
+        t >>= 1;
+        sh++;
+    }
+    if (sh < -31) return ACCEL_OK;
+    if (sh > 31) return ACCEL_E_TFLITE_QUANT;
+    *mult = (int32_t)t;
+    *shift = sh;
+    return ACCEL_OK;
+}
+
+/* floor(x) clamped to 0..limit (x >= 0). */
+ACCEL__TFL_STATIC int32_t accel__tfl_num_floor(accel__tfl_num x, int32_t limit)
+{
+    uint64_t v;
+    if (x.e >= 0) {
+        if (accel__tfl_bitlen(x.m) + x.e > 31) return limit;
+        v = x.m << x.e;
+    } else {
+        v = x.e <= -64 ? 0u : x.m >> -x.e;
+    }
+    return v > (uint64_t)limit ? limit : (int32_t)v;
+}
+
+/* a * b / c of three float32 scales, as TFLite's double arithmetic gives it. */
+ACCEL__TFL_STATIC accel__tfl_num accel__tfl_scale3(uint32_t a, uint32_t b, uint32_t c)
+{
+    return accel__tfl_num_div(accel__tfl_num_mul(accel__tfl_num_f32(a), accel__tfl_num_f32(b)),
+                              accel__tfl_num_f32(c), 53);
+}
+
+ACCEL__TFL_STATIC int accel__tfl_qrange(int type, int32_t *lo, int32_t *hi)
+{
+    switch (type) {
+    case ACCEL_TFLITE_INT8: *lo = -128; *hi = 127; return 1;
+    case ACCEL_TFLITE_UINT8: *lo = 0; *hi = 255; return 1;
+    case ACCEL_TFLITE_INT16: *lo = -32768; *hi = 32767; return 1;
+    case ACCEL_TFLITE_INT32: *lo = -2147483647L - 1; *hi = 2147483647L; return 1;
+    default: return 0;
+    }
+}
+
+/* zero_point + round(f / scale) with f in {-1, 0, 1, 6}: a float quotient (24 bits), rounded half
+ * away from zero (TFLite's Quantize helper). */
+ACCEL__TFL_STATIC accel_status accel__tfl_quantize1(const accel_tflite_tensor *o, int32_t f, int32_t *q)
+{
+    accel__tfl_num x;
+    int32_t t = 0;
+    x.m = (uint64_t)(f < 0 ? -f : f);
+    x.e = 0;
+    if (f) {
+        accel__tfl_num v = accel__tfl_num_div(x, accel__tfl_num_f32(o->scale_bits), 24);
+        if (v.e >= 0) {
+            if (accel__tfl_bitlen(v.m) + v.e > 31) return ACCEL_E_TFLITE_QUANT;
+            t = (int32_t)(v.m << v.e);
+        } else {
+            if (v.e < -40) v.m = 0, v.e = -40;
+            t = (int32_t)((v.m + ((uint64_t)1 << (-v.e - 1))) >> -v.e);
+        }
+        if (f < 0) t = -t;
+    }
+    *q = o->zero_point + t;
+    return ACCEL_OK;
+}
+
+/* Fused activation: NONE 0, RELU 1, RELU_N1_TO_1 2, RELU6 3 (CalculateActivationRangeQuantized). */
+ACCEL__TFL_STATIC accel_status accel__tfl_act(uint64_t act, const accel_tflite_tensor *o, int32_t *mn, int32_t *mx)
+{
+    int32_t t;
+    accel_status st = ACCEL_OK;
+    if (!accel__tfl_qrange(o->type, mn, mx)) return ACCEL_E_UNSUPPORTED;
+    if (act == 0) return ACCEL_OK;
+    if (act > 3) return ACCEL_E_UNSUPPORTED;
+    if (o->n_scales == 0 || o->scale_bits == 0) return ACCEL_E_TFLITE_QUANT;
+    st = accel__tfl_quantize1(o, act == 2 ? -1 : 0, &t);
+    if (st != ACCEL_OK) return st;
+    if (t > *mn) *mn = t;
+    if (act == 1) return ACCEL_OK;
+    st = accel__tfl_quantize1(o, act == 2 ? 1 : 6, &t);
+    if (st == ACCEL_OK && t < *mx) *mx = t;
+    return st;
+}
+
+/* Scales must be there (and > 0) where a kernel divides by them. */
+ACCEL__TFL_STATIC accel_status accel__tfl_quantized(const accel_tflite_tensor *t)
+{
+    if (t->n_scales == 0 || (t->scale_bits & 0x7FFFFFFFUL) == 0) return ACCEL_E_TFLITE_QUANT;
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_STATIC size_t accel__tfl_align4(size_t n)
+{
+    return (n + 3u) & ~(size_t)3u;
+}
+
+/* The scratch a kernel uses: check mode adds up the request, run mode hands out the bytes. */
+ACCEL__TFL_STATIC uint8_t *accel__tfl_take(accel__tfl_ctx *c, size_t *used, size_t n)
+{
+    uint8_t *p = NULL;
+    n = accel__tfl_align4(n);
+    if (c->rt && c->scratch && *used + n <= c->scratch_len) p = c->scratch + *used;
+    *used += n;
+    if (!c->rt) c->scratch_need = *used;
+    return p;
+}
+
+/* n words of the operator's persistent constants: NULL in check mode (counted). In run mode
+ * they hold what prepare wrote. */
+ACCEL__TFL_STATIC int32_t *accel__tfl_keep(accel__tfl_ctx *c, size_t n)
+{
+    int32_t *p = NULL;
+    size_t b = 4u * n;
+    if (c->persist && c->persist_used + b <= c->persist_len) p = (int32_t *)(void *)(c->persist + c->persist_used);
+    c->persist_used += b;
+    if (!c->persist) c->persist_need = c->persist_used;
+    return p;
+}
+
+ACCEL__TFL_STATIC uint32_t accel__tfl_dim(const accel_tflite_tensor *t, uint32_t k)
+{
+    return (uint32_t)t->dims[k];
+}
+
+/* Per-channel (or per-tensor) output multipliers of a conv / FC filter, and the bias copied to
+ * aligned memory (model buffers need no alignment). */
+ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const accel__tfl_io *in, const accel__tfl_io *w,
+                                          const accel__tfl_io *bias, const accel__tfl_io *out,
+                                          uint32_t channels, uint32_t qdim, uint64_t act, size_t *used,
+                                          accel_mac_quant *q, const int32_t **bias_out)
+{
+    int32_t *mult, *shift, *b;
+    uint32_t k, nq;
+    accel_status st;
+    if (accel__tfl_quantized(&in->t) || accel__tfl_quantized(&w->t) || accel__tfl_quantized(&out->t))
+        return ACCEL_E_TFLITE_QUANT;
+    if (w->t.n_scales != 1u && (w->t.n_scales != channels || (uint32_t)w->t.quantized_dimension != qdim))
+        return ACCEL_E_TFLITE_QUANT;
+    if (bias->index >= 0 && (bias->t.type != ACCEL_TFLITE_INT32 || bias->t.elements != channels))
+        return bias->t.type != ACCEL_TFLITE_INT32 ? ACCEL_E_UNSUPPORTED : ACCEL_E_TFLITE_SHAPE;
+    if (bias->index >= 0 && !bias->t.data) return ACCEL_E_UNSUPPORTED; /* a bias computed at run time */
+    ACCEL_MEMSET(q, 0, sizeof *q);
+    q->dtype = in->t.type == ACCEL_TFLITE_UINT8 ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8;
+    q->input_offset = -in->t.zero_point;
+    q->filter_offset = -w->t.zero_point;
+    q->output_offset = out->t.zero_point;
+    nq = w->t.n_scales > 1u ? channels : 1u; /* per channel, or one for the tensor */
+    q->count = (size_t)nq;
+    q->rounding = ACCEL_MAC_ROUND_DOUBLE;
+    /* persistent: act_min, act_max, the multipliers and shifts; the bias is read in place when
+     * the model buffer keeps it 4-byte aligned, else copied to scratch at each run */
+    mult = accel__tfl_keep(c, 2);
+    if (c->rt) {
+        if (!mult) return ACCEL_E_STATE;
+        q->act_min = mult[0];
+        q->act_max = mult[1];
+    } else {
+        st = accel__tfl_act(act, &out->t, &q->act_min, &q->act_max);
+        if (st != ACCEL_OK) return st;
+        if (mult) {
+            mult[0] = q->act_min;
+            mult[1] = q->act_max;
+        }
+    }
+    mult = accel__tfl_keep(c, (size_t)nq);
+    shift = accel__tfl_keep(c, (size_t)nq);
+    q->multiplier = mult;
+    q->shift = shift;
+    *bias_out = NULL;
+    if (bias->index >= 0) {
+        if ((uintptr_t)bias->t.data % ACCEL__TFL_ALIGN == 0 && ACCEL__TFL_LE) { /* little-endian in place */
+            *bias_out = (const int32_t *)(const void *)bias->t.data;
+        } else {
+            b = (int32_t *)(void *)accel__tfl_take(c, used, 4u * (size_t)channels);
+            if (b)
+                for (k = 0; k < channels; k++) b[k] = accel__tfl_s32(accel_load_u32le(bias->t.data + 4u * (size_t)k));
+            *bias_out = b;
+        }
+    }
+    if (c->rt) return mult && shift && (*bias_out || bias->index < 0) ? ACCEL_OK : ACCEL_E_STATE;
+    for (k = 0; k < nq; k++) {
+        uint32_t sb = w->t.scale_bits;
+        int32_t zp, m1, s1;
+        if (w->t.n_scales > 1u) {
+            st = accel_tflite_tensor_scale(c->m, &w->t, k, &sb, &zp);
+            if (st != ACCEL_OK) return st;
+        }
+        st = accel__tfl_qmul(accel__tfl_scale3(in->t.scale_bits, sb, out->t.scale_bits), &m1, &s1);
+        if (st != ACCEL_OK) return st;
+        if (mult && shift) {
+            mult[k] = m1;
+            shift[k] = s1;
+        }
+    }
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_fc(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, w, bias, out;
+    accel_mac_quant q;
+    const int32_t *b;
+    uint64_t act, fmt;
+    uint32_t depth, units, batches;
+    size_t used = 0;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT8), &w);
+    if (st == ACCEL_OK) st = accel__tfl_get(c, 0, 2, &bias);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 1, 0, &fmt);
+    if (st != ACCEL_OK) return st;
+    if (fmt != 0) return ACCEL_E_UNSUPPORTED; /* shuffled weights */
+    if (w.t.ndims != 2 || c->op.n_outputs != 1) return ACCEL_E_TFLITE_SHAPE;
+    units = accel__tfl_dim(&w.t, 0);
+    depth = accel__tfl_dim(&w.t, 1);
+    if (depth == 0 || units == 0 || in.t.elements % depth != 0) return ACCEL_E_TFLITE_SHAPE;
+    batches = (uint32_t)(in.t.elements / depth); /* elements fit 32 bits (open) */
+    if ((uint64_t)batches * units != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
+    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, units, 0, act, &used, &q, &b);
+    if (st != ACCEL_OK || !c->rt) return st;
+    return accel_mac_fully_connected(batches, depth, units, in.in, in.t.bytes, w.in, w.t.bytes, b,
+                                     b ? (size_t)units : 0u, &q, out.out, out.t.bytes);
+}
+
+/* TFLite's output size and padding (ComputeOutSize, ComputePaddingWithOffset). */
+ACCEL__TFL_STATIC accel_status accel__tfl_pad(uint64_t padding, uint32_t in, uint32_t k, uint32_t stride, uint32_t dil,
+                                   uint32_t out, uint32_t *pad)
+{
+    uint64_t eff = (uint64_t)(k - 1u) * dil + 1u, want, total;
+    if (k == 0 || stride == 0 || dil == 0) return ACCEL_E_TFLITE_OPTIONS;
+    if (padding == 0) want = ((uint64_t)in + stride - 1u) / stride;
+    else if (padding == 1) want = in + (uint64_t)stride < eff ? 0 : ((uint64_t)in + stride - eff) / stride;
+    else return ACCEL_E_TFLITE_OPTIONS;
+    if (want != out) return ACCEL_E_TFLITE_SHAPE;
+    total = out ? ((uint64_t)out - 1u) * stride + eff : 0;
+    total = total > in ? total - in : 0;
+    if (total / 2u > 65535u) return ACCEL_E_TFLITE_SHAPE;
+    *pad = (uint32_t)(total / 2u);
+    return ACCEL_OK;
+}
+
+/* Options of conv (kind 0), depthwise (1) and pools (2) into a mac geometry. */
+ACCEL__TFL_STATIC accel_status accel__tfl_geom(accel__tfl_ctx *c, int kind, const accel_tflite_tensor *in,
+                                    const accel_tflite_tensor *w, const accel_tflite_tensor *out,
+                                    accel_mac_conv *g, uint64_t *act)
+{
+    uint64_t padding;
+    int32_t sw, sh, dw = 1, dh = 1, fw = 0, fh = 0;
+    accel_status st = accel__tfl_opt(c, 0, 1, 0, &padding);
+    if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 1, 0, &sw);
+    if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 2, 0, &sh);
+    if (kind == 0) {
+        if (st == ACCEL_OK) st = accel__tfl_opt(c, 3, 1, 0, act);
+        if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 4, 1, &dw);
+        if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 5, 1, &dh);
+    } else if (kind == 1) {
+        if (st == ACCEL_OK) st = accel__tfl_opt(c, 4, 1, 0, act);
+        if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 5, 1, &dw);
+        if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 6, 1, &dh);
+    } else {
+        if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 3, 0, &fw);
+        if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 4, 0, &fh);
+        if (st == ACCEL_OK) st = accel__tfl_opt(c, 5, 1, 0, act);
+    }
+    if (st != ACCEL_OK) return st;
+    if (sw <= 0 || sh <= 0 || dw <= 0 || dh <= 0 || fw < 0 || fh < 0 || sw > 65535 || sh > 65535 ||
+        dw > 65535 || dh > 65535 || fw > 65535 || fh > 65535)
+        return ACCEL_E_TFLITE_OPTIONS;
+    if (in->ndims != 4 || out->ndims != 4 || (w && w->ndims != 4)) return ACCEL_E_TFLITE_SHAPE;
+    ACCEL_MEMSET(g, 0, sizeof *g);
+    g->batches = accel__tfl_dim(in, 0);
+    g->in_h = accel__tfl_dim(in, 1);
+    g->in_w = accel__tfl_dim(in, 2);
+    g->in_c = accel__tfl_dim(in, 3);
+    g->out_h = accel__tfl_dim(out, 1);
+    g->out_w = accel__tfl_dim(out, 2);
+    g->out_c = accel__tfl_dim(out, 3);
+    g->k_h = w ? accel__tfl_dim(w, 1) : (uint32_t)fh;
+    g->k_w = w ? accel__tfl_dim(w, 2) : (uint32_t)fw;
+    g->stride_h = (uint32_t)sh;
+    g->stride_w = (uint32_t)sw;
+    g->dilation_h = (uint32_t)dh;
+    g->dilation_w = (uint32_t)dw;
+    if (accel__tfl_dim(out, 0) != g->batches) return ACCEL_E_TFLITE_SHAPE;
+    if (g->in_h > 65535u || g->in_w > 65535u || g->in_c > 65535u || g->out_c > 65535u || g->k_h > 65535u ||
+        g->k_w > 65535u)
+        return ACCEL_E_TFLITE_SHAPE;
+    st = accel__tfl_pad(padding, g->in_h, g->k_h, g->stride_h, g->dilation_h, g->out_h, &g->pad_top);
+    if (st == ACCEL_OK) st = accel__tfl_pad(padding, g->in_w, g->k_w, g->stride_w, g->dilation_w, g->out_w, &g->pad_left);
+    return st;
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
+{
+    accel__tfl_io in, w, bias, out;
+    accel_mac_quant q;
+    accel_mac_conv g;
+    const int32_t *b;
+    uint64_t act = 0;
+    size_t used = 0, need = 0;
+    uint8_t *scr;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT8), &w);
+    if (st == ACCEL_OK) st = accel__tfl_get(c, 0, 2, &bias);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st == ACCEL_OK) st = accel__tfl_geom(c, depthwise, &in.t, &w.t, &out.t, &g, &act);
+    if (st != ACCEL_OK) return st;
+    if (depthwise) {
+        if (accel__tfl_dim(&w.t, 0) != 1u || accel__tfl_dim(&w.t, 3) != g.out_c || g.in_c == 0 ||
+            g.out_c % g.in_c != 0)
+            return ACCEL_E_TFLITE_SHAPE;
+        g.depth_multiplier = g.out_c / g.in_c;
+    } else {
+        uint32_t wc = accel__tfl_dim(&w.t, 3);
+        if (accel__tfl_dim(&w.t, 0) != g.out_c || wc == 0 || g.in_c % wc != 0) return ACCEL_E_TFLITE_SHAPE;
+        g.groups = g.in_c / wc;
+        if (g.groups == 0 || g.out_c % g.groups != 0) return ACCEL_E_TFLITE_SHAPE;
+    }
+    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, g.out_c, depthwise ? 3u : 0u, act, &used, &q, &b);
+    if (st != ACCEL_OK) return st;
+    /* A depthwise convolution of a one-channel image is a plain convolution (each output channel
+     * one filter over that channel): it runs on conv2d's faster kernels with the filter turned
+     * from [1, kh, kw, out_c] to [out_c, kh, kw, 1] once, at init, into the constants. */
+    if (depthwise && g.in_c == 1u && w.t.data && (uint64_t)g.k_h * g.k_w * g.out_c <= 0xFFFFFFUL) {
+        size_t n = (size_t)g.k_h * (size_t)g.k_w, oc = (size_t)g.out_c;
+        int32_t *tw = accel__tfl_keep(c, (n * oc + 3u) / 4u);
+        depthwise = 0;
+        g.depth_multiplier = 1; /* marks the rewrite: conv2d without scratch (arena stays small) */
+        g.groups = 1;
+        if (!c->rt && tw) {
+            size_t o, t;
+            for (o = 0; o < oc; o++)
+                for (t = 0; t < n; t++) ((uint8_t *)tw)[o * n + t] = w.t.data[t * oc + o];
+        }
+        if (c->rt && !tw) return ACCEL_E_STATE;
+        w.in = (const uint8_t *)tw;
+    }
+    /* one input channel per group: the im2col patch costs more than it saves (and arena) */
+    if (!depthwise && !g.depth_multiplier && g.in_c != g.groups) {
+        st = accel_mac_conv2d_scratch_size(&g, &need);
+        if (st != ACCEL_OK) return ACCEL_E_TFLITE_SHAPE;
+    }
+    scr = accel__tfl_take(c, &used, need);
+    if (!c->rt) return ACCEL_OK;
+    if (depthwise)
+        return accel_mac_depthwise_conv2d(&g, &q, in.in, in.t.bytes, w.in, w.t.bytes, b, b ? (size_t)g.out_c : 0u,
+                                          out.out, out.t.bytes);
+    return accel_mac_conv2d_with_scratch(&g, &q, in.in, in.t.bytes, w.in, w.t.bytes, b, b ? (size_t)g.out_c : 0u,
+                                         out.out, out.t.bytes, scr, scr ? need : 0u);
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
+{
+    accel__tfl_io in, out;
+    accel_mac_conv g;
+    uint64_t act = 0;
+    int32_t mn, mx, *kept;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &out);
+    if (st == ACCEL_OK) st = accel__tfl_geom(c, 2, &in.t, NULL, &out.t, &g, &act);
+    if (st != ACCEL_OK) return st;
+    if (in.t.type != out.t.type) return ACCEL_E_TFLITE_TYPE;
+    if (g.out_c != g.in_c) return ACCEL_E_TFLITE_SHAPE;
+    kept = accel__tfl_keep(c, 2);
+    if (c->rt) {
+        if (!kept) return ACCEL_E_STATE;
+        mn = kept[0];
+        mx = kept[1];
+    } else {
+        st = accel__tfl_act(act, &out.t, &mn, &mx);
+        if (st != ACCEL_OK) return st;
+        if (kept) {
+            kept[0] = mn;
+            kept[1] = mx;
+        }
+        return ACCEL_OK;
+    }
+    if (is_max)
+        return accel_mac_max_pool2d(&g, in.t.type == ACCEL_TFLITE_UINT8 ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, mn, mx,
+                                    in.in, in.t.bytes, out.out, out.t.bytes);
+    return accel_mac_average_pool2d(&g, in.t.type == ACCEL_TFLITE_UINT8 ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, mn,
+                                    mx, in.in, in.t.bytes, out.out, out.t.bytes);
+}
+
+/* ---- @tflite.ops: gemmlowp fixed point, as TFLite's quantized softmax uses it ---- */
+ACCEL__TFL_STATIC int32_t accel__tfl_srdhm(int32_t a, int32_t b)
+{
+    return accel_mac_saturating_rounding_doubling_high_mul(a, b);
+}
+
+ACCEL__TFL_STATIC int32_t accel__tfl_rdbpot(int32_t x, int e)
+{
+    return accel_mac_rounding_divide_by_power_of_two(x, e);
+}
+
+/* SaturatingRoundingMultiplyByPOT with a positive exponent: x * 2^e saturated to int32. */
+ACCEL__TFL_STATIC int32_t accel__tfl_sat_shl(int32_t x, int e)
+{
+    int32_t threshold = (int32_t)(((int32_t)1 << (31 - e)) - 1);
+    if (x > threshold) return INT32_MAX;
+    if (x < -threshold) return INT32_MIN;
+    return (int32_t)((uint32_t)x << e);
+}
+
+/* exp(a) for a in [-1/4, 0), Q0.31 in and out. */
+ACCEL__TFL_STATIC int32_t accel__tfl_exp_quarter(int32_t a)
+{
+    const int32_t constant_term = 1895147668, one_third = 715827883;
+    const int32_t one_eighth = (int32_t)1 << 28;
+    int32_t x = a + one_eighth, x2, x3, x4, x4_4, poly;
+    x2 = accel__tfl_srdhm(x, x);
+    x3 = accel__tfl_srdhm(x2, x);
+    x4 = accel__tfl_srdhm(x2, x2);
+    x4_4 = accel__tfl_rdbpot(x4, 2);
+    poly = accel__tfl_rdbpot(accel__tfl_srdhm(x4_4 + x3, one_third) + x2, 1);
+    return constant_term + accel__tfl_srdhm(constant_term, x + poly);
+}
+
+/* exp_on_negative_values for Q5.26 input (a <= 0), Q0.31 result. */
+ACCEL__TFL_STATIC int32_t accel__tfl_exp_neg(int32_t a)
+{
+    static const int32_t mults[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
+    const int frac = 26;
+    const int32_t quarter = (int32_t)1 << (frac - 2);
+    int32_t mod = (a & (quarter - 1)) - quarter;
+    int32_t result = accel__tfl_exp_quarter(accel__tfl_sat_shl(mod, 5));
+    int32_t remainder = mod - a;
+    int k;
+    for (k = 0; k < 7; k++) /* exponents -2 .. +4: bits frac-2 .. frac+4 of the remainder */
+        if (remainder & ((int32_t)1 << (frac - 2 + k))) result = accel__tfl_srdhm(result, mults[k]);
+    /* integer bits 5: the clamp at -32 does not apply (it needs more than 5) */
+    if (a == 0) result = INT32_MAX;
+    return result;
+}
+
+/* one_over_one_plus_x_for_x_in_0_1, Q0.31 in, Q0.31 out. */
+ACCEL__TFL_STATIC int32_t accel__tfl_recip(int32_t a)
+{
+    int64_t s = (int64_t)a + INT32_MAX;
+    int32_t half = (int32_t)((s + (s >= 0 ? 1 : -1)) / 2); /* RoundingHalfSum */
+    const int32_t c48_17 = 1515870810, cm32_17 = -1010580540, one2 = (int32_t)1 << 29;
+    int32_t x = c48_17 + accel__tfl_srdhm(half, cm32_17);
+    int i;
+    for (i = 0; i < 3; i++) {
+        int32_t hx = accel__tfl_srdhm(half, x);
+        int32_t one_minus = one2 - hx;
+        x = x + accel__tfl_sat_shl(accel__tfl_srdhm(x, one_minus), 2);
+    }
+    return accel__tfl_sat_shl(x, 1); /* ExactMulByPot<-1> keeps the raw value: Q2 -> Q1, then Q0 */
+}
+
+ACCEL__TFL_STATIC int accel__tfl_clz32(uint32_t x)
+{
+    int n = 0;
+    if (x == 0) return 32;
+    while (!(x & 0x80000000UL)) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_softmax(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, out;
+    uint64_t beta_bits;
+    int32_t mult, shift, diff_min, lo = 0, hi = 0, *kept;
+    uint32_t depth, outer, i, k;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 4, 0, &beta_bits);
+    if (st != ACCEL_OK) return st;
+    if (in.t.ndims < 1 || in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t)) return ACCEL_E_TFLITE_QUANT;
+    /* TFLM's fixed output quantization: int8 zp -128 scale 1/256, int16 zp -32768 scale 1/65536 */
+    if (out.t.type == ACCEL_TFLITE_INT8 ? (out.t.zero_point != -128 || out.t.scale_bits != 0x3B800000UL)
+                                        : (out.t.zero_point != -32768 || out.t.scale_bits < 0x377FBE77UL ||
+                                           out.t.scale_bits > 0x378020C5UL)) /* 1/65536 within 0.1% */
+        return ACCEL_E_TFLITE_QUANT;
+    depth = accel__tfl_dim(&in.t, in.t.ndims - 1u);
+    if (depth == 0) return ACCEL_OK;
+    outer = (uint32_t)(in.t.elements / depth);
+    kept = accel__tfl_keep(c, 3);
+    if (c->rt) {
+        if (!kept) return ACCEL_E_STATE;
+        mult = kept[0];
+        shift = kept[1];
+        diff_min = kept[2];
+    } else {
+        /* PreprocessSoftmaxScaling with 5 integer bits, then CalculateInputRadius */
+        accel__tfl_num real;
+        if (((uint32_t)beta_bits & 0x80000000UL) || ((uint32_t)beta_bits & 0x7F800000UL) == 0x7F800000UL)
+            return ACCEL_E_TFLITE_OPTIONS; /* beta: finite, not negative */
+        real = accel__tfl_num_mul(accel__tfl_num_f32((uint32_t)beta_bits), accel__tfl_num_f32(in.t.scale_bits));
+        real.e += 26;
+        if (accel__tfl_num_floor(real, INT32_MAX) == INT32_MAX) real.m = 2147483647u, real.e = 0; /* min(., 2^31-1) */
+        st = accel__tfl_qmul(real, &mult, &shift);
+        if (st != ACCEL_OK) return st;
+        if (shift < 0) return ACCEL_E_TFLITE_QUANT; /* QuantizeMultiplierGreaterThanOne */
+        diff_min = -(int32_t)(((int32_t)31 << 26) >> shift); /* CalculateInputRadius: floor */
+        if (kept) {
+            kept[0] = mult;
+            kept[1] = shift;
+            kept[2] = diff_min;
+        }
+        return ACCEL_OK;
+    }
+    accel__tfl_qrange(out.t.type, &lo, &hi);
+    for (i = 0; i < outer; i++) {
+        const int8_t *row = (const int8_t *)(const void *)(in.in + (size_t)i * depth);
+        int32_t maxv = -128, sum = 0, recip;
+        int bits_over, exponent;
+        for (k = 0; k < depth; k++)
+            if (row[k] > maxv) maxv = row[k];
+        for (k = 0; k < depth; k++) {
+            int32_t diff = (int32_t)row[k] - maxv;
+            if (diff >= diff_min) {
+                int32_t e = accel__tfl_exp_neg(accel__tfl_srdhm(accel__tfl_s32((uint32_t)diff << shift), mult));
+                sum += accel__tfl_rdbpot(e, 12);
+            }
+        }
+        {
+            int head = accel__tfl_clz32((uint32_t)sum);
+            bits_over = 12 - head;
+            recip = accel__tfl_recip((int32_t)(((uint32_t)sum << head) - 0x80000000UL));
+        }
+        exponent = bits_over + 31 - (out.t.type == ACCEL_TFLITE_INT8 ? 8 : 16);
+        if (exponent < 0 || exponent > 31) return ACCEL_E_TFLITE_QUANT;
+        for (k = 0; k < depth; k++) {
+            int32_t diff = (int32_t)row[k] - maxv, v = lo;
+            if (diff >= diff_min) {
+                int32_t e = accel__tfl_exp_neg(accel__tfl_srdhm(accel__tfl_s32((uint32_t)diff << shift), mult));
+                v = accel__tfl_rdbpot(accel__tfl_srdhm(recip, e), exponent) + lo;
+                if (v > hi) v = hi;
+                if (v < lo) v = lo;
+            }
+            if (out.t.type == ACCEL_TFLITE_INT8) out.out[(size_t)i * depth + k] = (uint8_t)(v & 0xFF);
+            else accel_store_u16le(out.out + 2u * ((size_t)i * depth + k), (uint16_t)(v & 0xFFFF));
+        }
+    }
+    return ACCEL_OK;
+}
+
+/* Element i of an integer tensor as int32. */
+ACCEL__TFL_STATIC int32_t accel__tfl_load(int type, const uint8_t *p, size_t i)
+{
+    switch (type) {
+    case ACCEL_TFLITE_INT8: return p[i] >= 128u ? (int32_t)p[i] - 256 : (int32_t)p[i];
+    case ACCEL_TFLITE_UINT8: return (int32_t)p[i];
+    case ACCEL_TFLITE_INT16: {
+        uint16_t u = accel_load_u16le(p + 2u * i);
+        return u >= 0x8000u ? (int32_t)u - (int32_t)65536L : (int32_t)u;
+    }
+    default: return accel__tfl_s32(accel_load_u32le(p + 4u * (size_t)i));
+    }
+}
+
+ACCEL__TFL_STATIC void accel__tfl_store(int type, uint8_t *p, size_t i, int32_t v)
+{
+    switch (type) {
+    case ACCEL_TFLITE_INT8: case ACCEL_TFLITE_UINT8: p[i] = (uint8_t)(v & 0xFF); break;
+    case ACCEL_TFLITE_INT16: accel_store_u16le(p + 2u * i, (uint16_t)(v & 0xFFFF)); break;
+    default: accel_store_u32le(p + 4u * i, (uint32_t)v); break;
+    }
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_quantize(accel__tfl_ctx *c)
+{
+    const uint32_t ints = ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32);
+    accel__tfl_io in, out;
+    int32_t mult, shift, lo = 0, hi = 0, *kept;
+    size_t i;
+    accel_status st = accel__tfl_need(c, 0, 0, ints, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ints, &out);
+    if (st != ACCEL_OK) return st;
+    if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t) || out.t.n_scales != 1u)
+        return ACCEL_E_TFLITE_QUANT;
+    /* the pairs TFLM's reference QUANTIZE runs */
+    if ((in.t.type == ACCEL_TFLITE_UINT8 && out.t.type != ACCEL_TFLITE_INT8) ||
+        (in.t.type == ACCEL_TFLITE_INT32 && out.t.type != ACCEL_TFLITE_INT8 && out.t.type != ACCEL_TFLITE_INT16) ||
+        (in.t.type == ACCEL_TFLITE_INT16 && out.t.type == ACCEL_TFLITE_UINT8))
+        return ACCEL_E_UNSUPPORTED;
+    kept = accel__tfl_keep(c, 2);
+    if (c->rt) {
+        if (!kept) return ACCEL_E_STATE;
+        mult = kept[0];
+        shift = kept[1];
+    } else {
+        st = accel__tfl_qmul(accel__tfl_num_div(accel__tfl_num_f32(in.t.scale_bits), accel__tfl_num_f32(out.t.scale_bits), 53),
+                             &mult, &shift);
+        if (st == ACCEL_OK && kept) {
+            kept[0] = mult;
+            kept[1] = shift;
+        }
+        return st;
+    }
+    accel__tfl_qrange(out.t.type, &lo, &hi);
+    for (i = 0; i < in.t.elements; i++) {
+        int32_t v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_load(in.t.type, in.in, i) - in.t.zero_point,
+                                                               mult, shift) + out.t.zero_point;
+        accel__tfl_store(out.t.type, out.out, i, v < lo ? lo : v > hi ? hi : v);
+    }
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_reshape(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, out;
+    accel_status st = accel__tfl_need(c, 0, 0, 0xFFFFFFFFUL, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, 0xFFFFFFFFUL, &out);
+    if (st != ACCEL_OK) return st;
+    if (in.t.type != out.t.type) return ACCEL_E_TFLITE_TYPE;
+    if (in.t.bytes != out.t.bytes) return ACCEL_E_TFLITE_SHAPE;
+    if (c->rt && in.t.bytes && out.out != in.in) ACCEL_MEMCPY(out.out, in.in, in.t.bytes);
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_concat(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, out;
+    int32_t axis;
+    uint64_t act;
+    uint32_t k, d, n = c->op.n_inputs, ax;
+    uint64_t outer = 1, inner_out = 1, sum = 0;
+    size_t es, done = 0;
+    accel_status st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16) |
+                                                    ACCEL__TFL_T(INT32), &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &axis);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 1, 0, &act);
+    if (st != ACCEL_OK) return st;
+    if (act != 0) return ACCEL_E_UNSUPPORTED;
+    if (axis < 0) axis += (int32_t)out.t.ndims;
+    if (axis < 0 || (uint32_t)axis >= out.t.ndims || n == 0) return ACCEL_E_TFLITE_SHAPE;
+    ax = (uint32_t)axis;
+    es = accel__tfl_type_size(out.t.type);
+    for (d = 0; d < ax; d++) outer *= accel__tfl_dim(&out.t, d);
+    for (d = ax; d < out.t.ndims; d++) inner_out *= accel__tfl_dim(&out.t, d);
+    /* validate every input first: same type and quantization, same dims but the axis */
+    for (k = 0; k < n; k++) {
+        st = accel__tfl_need(c, 0, k, (uint32_t)1 << out.t.type, &in);
+        if (st != ACCEL_OK) return st == ACCEL_E_UNSUPPORTED ? ACCEL_E_TFLITE_TYPE : st;
+        if (in.t.ndims != out.t.ndims) return ACCEL_E_TFLITE_SHAPE;
+        for (d = 0; d < out.t.ndims; d++)
+            if (d != ax && in.t.dims[d] != out.t.dims[d]) return ACCEL_E_TFLITE_SHAPE;
+        if (out.t.type != ACCEL_TFLITE_INT32 &&
+            (in.t.scale_bits != out.t.scale_bits || in.t.zero_point != out.t.zero_point))
+            return ACCEL_E_TFLITE_QUANT;
+        sum += accel__tfl_dim(&in.t, ax);
+    }
+    if (sum != accel__tfl_dim(&out.t, ax)) return ACCEL_E_TFLITE_SHAPE;
+    if (!c->rt) return ACCEL_OK;
+    for (k = 0; k < n; k++) {
+        uint64_t o;
+        size_t chunk;
+        st = accel__tfl_need(c, 0, k, (uint32_t)1 << out.t.type, &in);
+        if (st != ACCEL_OK) return st;
+        chunk = outer ? in.t.bytes / (size_t)outer : 0;
+        for (o = 0; o < outer; o++)
+            ACCEL_MEMCPY(out.out + (size_t)o * (size_t)inner_out * es + done, in.in + (size_t)o * chunk, chunk);
+        done += chunk;
+    }
+    return ACCEL_OK;
+}
+
+/* ADD and MUL: int8, the shapes equal or broadcast (up to 4-D, right-aligned). */
+ACCEL__TFL_STATIC accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
+{
+    accel__tfl_io a, b, out;
+    uint64_t act;
+    int32_t mn, mx, m1 = 0, s1 = 0, m2 = 0, s2 = 0, mo = 0, so = 0, *kept;
+    uint32_t da[4], db[4], dout[4], sa[4], sb[4], k, i0, i1, i2, i3;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &a);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT8), &b);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
+    if (st != ACCEL_OK) return st;
+    if (a.t.ndims > 4 || b.t.ndims > 4 || out.t.ndims > 4) return ACCEL_E_UNSUPPORTED;
+    if (accel__tfl_quantized(&a.t) || accel__tfl_quantized(&b.t) || accel__tfl_quantized(&out.t))
+        return ACCEL_E_TFLITE_QUANT;
+    for (k = 0; k < 4; k++) {
+        uint32_t x = k + a.t.ndims >= 4 ? accel__tfl_dim(&a.t, k + a.t.ndims - 4u) : 1u;
+        uint32_t y = k + b.t.ndims >= 4 ? accel__tfl_dim(&b.t, k + b.t.ndims - 4u) : 1u;
+        uint32_t z = k + out.t.ndims >= 4 ? accel__tfl_dim(&out.t, k + out.t.ndims - 4u) : 1u;
+        if ((x != z && x != 1u) || (y != z && y != 1u) || (x != z && y != z)) return ACCEL_E_TFLITE_SHAPE;
+        da[k] = x;
+        db[k] = y;
+        dout[k] = z;
+    }
+    /* strides, 0 along a broadcast dimension */
+    sa[3] = da[3] == 1u ? 0u : 1u;
+    sb[3] = db[3] == 1u ? 0u : 1u;
+    {
+        uint32_t pa = da[3], pb = db[3];
+        for (k = 3; k-- > 0;) {
+            sa[k] = da[k] == 1u ? 0u : pa;
+            sb[k] = db[k] == 1u ? 0u : pb;
+            pa *= da[k];
+            pb *= db[k];
+        }
+    }
+    kept = accel__tfl_keep(c, 8);
+    if (c->rt) {
+        if (!kept) return ACCEL_E_STATE;
+        mn = kept[0], mx = kept[1], m1 = kept[2], s1 = kept[3], m2 = kept[4], s2 = kept[5], mo = kept[6];
+        so = kept[7];
+    } else {
+        st = accel__tfl_act(act, &out.t, &mn, &mx);
+        if (st != ACCEL_OK) return st;
+        if (is_mul) {
+            st = accel__tfl_qmul(accel__tfl_scale3(a.t.scale_bits, b.t.scale_bits, out.t.scale_bits), &mo, &so);
+        } else {
+            /* twice the larger input scale (positive floats order as their bits); 2^20 x output */
+            accel__tfl_num twice = accel__tfl_num_f32(a.t.scale_bits > b.t.scale_bits ? a.t.scale_bits : b.t.scale_bits);
+            accel__tfl_num o20 = accel__tfl_num_f32(out.t.scale_bits);
+            twice.e += 1;
+            o20.e += 20;
+            st = accel__tfl_qmul(accel__tfl_num_div(accel__tfl_num_f32(a.t.scale_bits), twice, 53), &m1, &s1);
+            if (st == ACCEL_OK)
+                st = accel__tfl_qmul(accel__tfl_num_div(accel__tfl_num_f32(b.t.scale_bits), twice, 53), &m2, &s2);
+            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_num_div(twice, o20, 53), &mo, &so);
+        }
+        if (st == ACCEL_OK && kept) {
+            kept[0] = mn, kept[1] = mx, kept[2] = m1, kept[3] = s1, kept[4] = m2, kept[5] = s2, kept[6] = mo;
+            kept[7] = so;
+        }
+        return st;
+    }
+    for (i0 = 0; i0 < dout[0]; i0++)
+        for (i1 = 0; i1 < dout[1]; i1++)
+            for (i2 = 0; i2 < dout[2]; i2++)
+                for (i3 = 0; i3 < dout[3]; i3++) {
+                    size_t ia = (size_t)i0 * (size_t)sa[0] + (size_t)i1 * (size_t)sa[1] + (size_t)i2 * (size_t)sa[2] +
+                                (size_t)i3 * (size_t)sa[3];
+                    size_t ib = (size_t)i0 * (size_t)sb[0] + (size_t)i1 * (size_t)sb[1] + (size_t)i2 * (size_t)sb[2] +
+                                (size_t)i3 * (size_t)sb[3];
+                    size_t io = (((size_t)i0 * (size_t)dout[1] + (size_t)i1) * (size_t)dout[2] + (size_t)i2) * (size_t)dout[3] +
+                                (size_t)i3;
+                    int32_t x = accel__tfl_load(ACCEL_TFLITE_INT8, a.in, ia) - a.t.zero_point;
+                    int32_t y = accel__tfl_load(ACCEL_TFLITE_INT8, b.in, ib) - b.t.zero_point;
+                    int32_t v;
+                    if (is_mul) {
+                        v = accel_mac_multiply_by_quantized_multiplier(x * y, mo, so);
+                    } else {
+                        int32_t sx = accel_mac_multiply_by_quantized_multiplier(x * ((int32_t)1 << 20), m1, s1);
+                        int32_t sy = accel_mac_multiply_by_quantized_multiplier(y * ((int32_t)1 << 20), m2, s2);
+                        v = accel_mac_multiply_by_quantized_multiplier(sx + sy, mo, so);
+                    }
+                    v += out.t.zero_point;
+                    accel__tfl_store(ACCEL_TFLITE_INT8, out.out, io, v < mn ? mn : v > mx ? mx : v);
+                }
+    return ACCEL_OK;
+}
+
+#ifndef ACCEL_MAC_NO_FLOAT
+ACCEL__TFL_STATIC accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, out;
+    size_t i;
+    double scale;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(FLOAT32), &out);
+    if (st != ACCEL_OK) return st;
+    if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&in.t)) return ACCEL_E_TFLITE_QUANT;
+    if (!c->rt) return ACCEL_OK;
+    {
+        float f;
+        ACCEL_MEMCPY(&f, &in.t.scale_bits, 4);
+        scale = (double)f;
+    }
+    for (i = 0; i < in.t.elements; i++) {
+        float f = (float)(scale * (double)(accel__tfl_load(in.t.type, in.in, i) - in.t.zero_point));
+        uint32_t bits;
+        ACCEL_MEMCPY(&bits, &f, 4);
+        accel_store_u32le(out.out + 4u * i, bits);
+    }
+    return ACCEL_OK;
+}
+#endif
+
+/* SVDF, integer (TFLM's EvalIntegerSvdfReference): the state [batch, filters * memory] shifts by
+ * one (the whole buffer, as TFLM does), the newest column gets the feature dot products, the
+ * time weights reduce each filter's memory, rank filters sum into a unit. No fused activation
+ * on this path (TFLM applies none). */
+ACCEL__TFL_STATIC accel_status accel__tfl_svdf(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, wf, wt, bias, state, out;
+    int32_t rank, m1, s1, m2, s2, *kept;
+    uint32_t batch, n_in, filters, units, memory;
+    int32_t *scr, *acc;
+    size_t used = 0;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT8), &wf);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 2, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &wt);
+    if (st == ACCEL_OK) st = accel__tfl_get(c, 0, 3, &bias);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 4, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &state);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &rank);
+    if (st != ACCEL_OK) return st;
+    if (wt.t.type != state.t.type) return ACCEL_E_TFLITE_TYPE;
+    if (!state.t.is_variable) return ACCEL_E_TFLITE_GRAPH;
+    if (rank <= 0) return ACCEL_E_TFLITE_OPTIONS;
+    if (in.t.ndims != 2 || wf.t.ndims != 2 || wt.t.ndims != 2 || state.t.ndims != 2 || out.t.ndims != 2)
+        return ACCEL_E_TFLITE_SHAPE;
+    batch = accel__tfl_dim(&in.t, 0);
+    n_in = accel__tfl_dim(&in.t, 1);
+    filters = accel__tfl_dim(&wf.t, 0);
+    memory = accel__tfl_dim(&wt.t, 1);
+    if (filters % (uint32_t)rank != 0 || accel__tfl_dim(&wf.t, 1) != n_in || accel__tfl_dim(&wt.t, 0) != filters ||
+        memory == 0)
+        return ACCEL_E_TFLITE_SHAPE;
+    units = filters / (uint32_t)rank;
+    if (accel__tfl_dim(&out.t, 0) != batch || accel__tfl_dim(&out.t, 1) != units ||
+        accel__tfl_dim(&state.t, 0) != batch || (uint64_t)accel__tfl_dim(&state.t, 1) != (uint64_t)memory * filters)
+        return ACCEL_E_TFLITE_SHAPE;
+    if (bias.index >= 0 && (bias.t.type != ACCEL_TFLITE_INT32 || bias.t.elements != units))
+        return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&wf.t) || accel__tfl_quantized(&wt.t) ||
+        accel__tfl_quantized(&state.t) || accel__tfl_quantized(&out.t))
+        return ACCEL_E_TFLITE_QUANT;
+    if ((uint64_t)batch * filters > 0x3FFFFFFFUL || (uint64_t)batch * units > 0x3FFFFFFFUL) return ACCEL_E_TFLITE_SHAPE;
+    kept = accel__tfl_keep(c, 4);
+    if (c->rt) {
+        if (!kept) return ACCEL_E_STATE;
+        m1 = kept[0], s1 = kept[1], m2 = kept[2], s2 = kept[3];
+    } else {
+        /* TFLM forms these products and quotients in float (24 bits each), then widens */
+        accel__tfl_num e1 = accel__tfl_num_round(accel__tfl_num_mul(accel__tfl_num_f32(in.t.scale_bits),
+                                                                    accel__tfl_num_f32(wf.t.scale_bits)), 0, 24);
+        accel__tfl_num e2 = accel__tfl_num_round(accel__tfl_num_mul(accel__tfl_num_f32(state.t.scale_bits),
+                                                                    accel__tfl_num_f32(wt.t.scale_bits)), 0, 24);
+        e1 = accel__tfl_num_div(e1, accel__tfl_num_f32(state.t.scale_bits), 24);
+        e2 = accel__tfl_num_div(e2, accel__tfl_num_f32(out.t.scale_bits), 24);
+        st = accel__tfl_qmul(e1, &m1, &s1);
+        if (st == ACCEL_OK) st = accel__tfl_qmul(e2, &m2, &s2);
+        if (st != ACCEL_OK) return st;
+        if (kept) kept[0] = m1, kept[1] = s1, kept[2] = m2, kept[3] = s2;
+    }
+    scr = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)batch * (size_t)filters);
+    acc = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)batch * (size_t)units);
+    if (!c->rt) return ACCEL_OK;
+    if (!scr || !acc) return ACCEL_E_STATE;
+    {
+        uint32_t b, r, k;
+        int st_type = state.t.type;
+        int32_t lo = st_type == ACCEL_TFLITE_INT8 ? -128 : -32768, hi = st_type == ACCEL_TFLITE_INT8 ? 127 : 32767;
+        size_t es = accel__tfl_type_size(st_type), total = state.t.elements;
+        for (k = 0; k + 1u < (uint32_t)total; k++) /* shift down by one element, in place */
+            ACCEL_MEMCPY(state.out + (size_t)k * es, state.out + (size_t)(k + 1u) * es, es);
+        for (b = 0; b < batch; b++)
+            for (r = 0; r < filters; r++) {
+                uint32_t sum = 0; /* int32 sums wrap, as they do in TFLM's build */
+                int32_t dot;
+                for (k = 0; k < n_in; k++)
+                    sum += (uint32_t)(accel__tfl_load(ACCEL_TFLITE_INT8, wf.in, (size_t)r * (size_t)n_in + (size_t)k) *
+                                      (accel__tfl_load(ACCEL_TFLITE_INT8, in.in, (size_t)b * (size_t)n_in + (size_t)k) -
+                                       in.t.zero_point));
+                dot = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(sum), m1, s1);
+                dot = dot < lo ? lo : dot > hi ? hi : dot;
+                accel__tfl_store(st_type, state.out, ((size_t)b * (size_t)filters + (size_t)r) * (size_t)memory + (size_t)memory - 1u,
+                                 state.t.zero_point + dot);
+            }
+        for (b = 0; b < batch; b++)
+            for (r = 0; r < filters; r++) {
+                uint32_t sum = 0;
+                for (k = 0; k < memory; k++)
+                    sum += (uint32_t)(accel__tfl_load(st_type, wt.in, (size_t)r * (size_t)memory + (size_t)k) *
+                                      (accel__tfl_load(st_type, state.out, ((size_t)b * (size_t)filters + (size_t)r) * (size_t)memory + (size_t)k) -
+                                       state.t.zero_point));
+                scr[(size_t)b * filters + r] = accel__tfl_s32(sum);
+            }
+        for (b = 0; b < batch; b++)
+            for (k = 0; k < units; k++) {
+                uint32_t sum = bias.index >= 0 ? accel_load_u32le(bias.in + 4u * (size_t)k) : 0u;
+                int32_t v;
+                for (r = 0; r < (uint32_t)rank; r++)
+                    sum += (uint32_t)scr[(size_t)b * filters + (size_t)k * (uint32_t)rank + r];
+                v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(sum), m2, s2) + out.t.zero_point;
+                out.out[(size_t)b * units + k] = (uint8_t)((v < -128 ? -128 : v > 127 ? 127 : v) & 0xFF);
+            }
+    }
+    return ACCEL_OK;
+}
+
+/* ---- @tflite.ops: int16 sigmoid and tanh of TFLite's integer kernels: linear interpolation in a table of
+ * sigmoid(i / 24) in 0.16 format (tanh(x) = 2 sigmoid(2x) - 1). The values are TFLite's own
+ * (its sigmoid_table_uint16): they are not a plain rounding of the formula, and bit-exactness
+ * needs them as they are. */
+ACCEL__TFL_STATIC uint16_t accel__tfl_sigmoid_table(uint32_t i)
+{
+    static const uint16_t t[256] = {
+        32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149,
+        40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369,
+        47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169,
+        53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433,
+        57724, 58007, 58280, 58544, 58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370,
+        60565, 60753, 60935, 61110, 61279, 61441, 61599, 61750, 61896, 62036, 62172, 62302,
+        62428, 62549, 62666, 62778, 62886, 62990, 63090, 63186, 63279, 63368, 63454, 63536,
+        63615, 63691, 63765, 63835, 63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308,
+        64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786,
+        64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079,
+        65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234, 65246, 65258,
+        65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360, 65367,
+        65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
+        65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474,
+        65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498,
+        65500, 65501, 65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513,
+        65514, 65515, 65516, 65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522,
+        65523, 65523, 65524, 65524, 65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528,
+        65528, 65528, 65529, 65529, 65529, 65529, 65530, 65530, 65530, 65530, 65531, 65531,
+        65531, 65531, 65531, 65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533,
+        65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534,
+        65534, 65534, 65534, 65535
+    };
+    return t[i & 0xFFu];
+}
+
+/* reference_integer_ops::Logistic for int16 (input_multiplier 0 means 3 << shift). */
+ACCEL__TFL_STATIC int16_t accel__tfl_sigmoid16(int16_t x, int32_t mult, int32_t shift)
+{
+    int32_t in, round;
+    uint32_t a, uh, r;
+    if (mult == 0) {
+        mult = 3 * ((int32_t)1 << shift);
+        shift = 0;
+    }
+    round = shift > 0 ? (int32_t)1 << (shift - 1) : 0;
+    in = (x * mult + round) >> shift;
+    a = in < 0 ? (uint32_t)0 - (uint32_t)in : (uint32_t)in;
+    uh = a >> 9;
+    if (uh >= 255u) {
+        r = 0x7FFFUL << 10;
+    } else {
+        uint32_t ua = accel__tfl_sigmoid_table(uh), ub = accel__tfl_sigmoid_table(uh + 1u);
+        r = (ua << 9) + (a & 0x1FFu) * (ub - ua);
+    }
+    r = in >= 0 ? r + (1UL << 9) : (1UL << 25) - r + (1UL << 9) - 1u;
+    return (int16_t)(int32_t)(uint16_t)((r >> 10) & 0xFFFFu);
+}
+
+/* reference_integer_ops::Tanh for int16. */
+ACCEL__TFL_STATIC int16_t accel__tfl_tanh16(int16_t x, int32_t mult, int32_t shift)
+{
+    int32_t in, round, r;
+    uint32_t a, uh;
+    if (mult == 0) {
+        mult = 3 * ((int32_t)1 << shift);
+        shift = 0;
+    }
+    round = shift > 0 ? (int32_t)1 << (shift - 1) : 0;
+    in = (x * mult + round) >> shift;
+    a = in < 0 ? (uint32_t)0 - (uint32_t)in : (uint32_t)in;
+    uh = a >> 8;
+    if (uh >= 255u) {
+        r = (int32_t)(0xFFFFL << 8);
+    } else {
+        uint32_t ua = accel__tfl_sigmoid_table(uh), ub = accel__tfl_sigmoid_table(uh + 1u);
+        r = (int32_t)((ua << 8) + (a & 0xFFu) * (ub - ua));
+    }
+    r = in >= 0 ? r - ((int32_t)1 << 23) + ((int32_t)1 << 7) : -r + ((int32_t)1 << 23) + ((int32_t)1 << 7) - 1;
+    r >>= 8;
+    return (int16_t)(r < -32768 ? -32768 : r > 32767 ? 32767 : r); /* r fits: the table is monotone */
+}
+
+/* The power of two nearest to a float scale (TFLite's CheckedLog2 rounding), from its bits. */
+ACCEL__TFL_STATIC int32_t accel__tfl_log2_round(uint32_t bits)
+{
+    int32_t e = (int32_t)((bits >> 23) & 0xFFu) - 127;
+    return (bits & 0x7FFFFFUL) >= 0x3504F3UL ? e + 1 : e; /* mantissa >= sqrt(2) rounds up */
+}
+
+/* exp_on_negative_values for a Q(ib).(31-ib) input (ib 4 or 5), Q0.31 result. */
+ACCEL__TFL_STATIC int32_t accel__tfl_exp_neg_q(int32_t a, int ib)
+{
+    static const int32_t mults[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
+    const int frac = 31 - ib;
+    const int32_t quarter = (int32_t)1 << (frac - 2);
+    int32_t mod = (a & (quarter - 1)) - quarter;
+    int32_t result = accel__tfl_exp_quarter(accel__tfl_sat_shl(mod, ib));
+    int32_t remainder = mod - a;
+    int k;
+    for (k = 0; k < ib + 2 && k < 7; k++)
+        if (remainder & ((int32_t)1 << (frac - 2 + k))) result = accel__tfl_srdhm(result, mults[k]);
+    if (a == 0) result = INT32_MAX;
+    return result;
+}
+
+/* gemmlowp::logistic of a Q4.27 value, Q0.31 result. */
+ACCEL__TFL_STATIC int32_t accel__tfl_logistic_q4(int32_t a)
+{
+    int32_t absv, pos;
+    if (a == 0) return (int32_t)1 << 30;
+    absv = a > 0 ? a : -a;
+    pos = accel__tfl_recip(accel__tfl_exp_neg_q(-absv, 4));
+    return a > 0 ? pos : INT32_MAX - pos;
+}
+
+/* LOGISTIC, int8 (output zero point -128, as TFLM requires). */
+ACCEL__TFL_STATIC accel_status accel__tfl_logistic(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, out;
+    int32_t e = 0, mult, radius_i, *kept;
+    size_t i;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st != ACCEL_OK) return st;
+    if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&in.t) || out.t.zero_point != -128) return ACCEL_E_TFLITE_QUANT;
+    kept = accel__tfl_keep(c, 3);
+    if (c->rt) {
+        if (!kept) return ACCEL_E_STATE;
+        mult = kept[0], e = kept[1], radius_i = kept[2];
+    } else {
+        /* frexp of scale * 2^27, its fraction rounded to 31 bits (no renormalisation: TFLM's) */
+        accel__tfl_num x = accel__tfl_num_f32(in.t.scale_bits);
+        uint64_t t;
+        if (!x.m) return ACCEL_E_TFLITE_QUANT;
+        while (x.m < ((uint64_t)1 << 52)) {
+            x.m <<= 1;
+            x.e--;
+        }
+        e = x.e + 27 + 53;
+        if (e < 0 || e > 30) return ACCEL_E_UNSUPPORTED;
+        t = (x.m + ((uint64_t)1 << 21)) >> 22;
+        mult = t >= ((uint64_t)1 << 31) ? INT32_MIN : (int32_t)t;
+        radius_i = ((int32_t)15 << 27) >> e; /* CalculateInputRadius(4, e): floor */
+        if (kept) kept[0] = mult, kept[1] = e, kept[2] = radius_i;
+        return ACCEL_OK;
+    }
+    for (i = 0; i < in.t.elements; i++) {
+        int32_t x = accel__tfl_load(ACCEL_TFLITE_INT8, in.in, i) - in.t.zero_point, v;
+        if (x <= -radius_i) {
+            v = -128;
+        } else if (x >= radius_i) {
+            v = 127;
+        } else {
+            v = accel__tfl_rdbpot(accel__tfl_logistic_q4(accel_mac_multiply_by_quantized_multiplier(x, mult, e)), 23);
+            v = v - 128 < -128 ? -128 : v - 128 > 127 ? 127 : v - 128;
+        }
+        out.out[i] = (uint8_t)(v & 0xFF);
+    }
+    return ACCEL_OK;
+}
+
+/* UNIDIRECTIONAL_SEQUENCE_LSTM, integer (TFLM's EvalLstm<int8, int8, int16, int32>): int8 input
+ * and hidden state, int16 cell state, int8 weights, int32 biases, no peepholes, projection or
+ * layer norm. Gates: FC(input) + FC(hidden) in Q3.12, sigmoid (tanh for the cell gate) to
+ * Q0.15; cell = forget * cell + input * cell_gate; hidden = output * tanh(cell). */
+#define ACCEL__TFL_LSTM_IN 24u
+typedef struct accel__tfl_gate {
+    int32_t in_mult, in_shift, rec_mult, rec_shift;
+} accel__tfl_gate;
+
+ACCEL__TFL_STATIC accel_status accel__tfl_lstm_fc(const accel__tfl_io *x, size_t x_off, uint32_t rows, uint32_t depth,
+                                       const accel__tfl_io *w, const accel__tfl_io *bias, uint32_t units,
+                                       int32_t mult, int32_t shift, int32_t *acc, int16_t *out)
+{
+    uint32_t r, u;
+    accel_status st = accel_mac_matmul_s32(ACCEL_MAC_INT8, rows, units, depth, x->in + x_off,
+                                           (size_t)rows * (size_t)depth, -x->t.zero_point, w->in, w->t.bytes,
+                                           -w->t.zero_point, acc, (size_t)rows * (size_t)units);
+    if (st != ACCEL_OK) return st;
+    for (r = 0; r < rows; r++)
+        for (u = 0; u < units; u++) {
+            uint32_t s = (uint32_t)acc[(size_t)r * units + u];
+            int32_t v;
+            if (bias && bias->index >= 0) s += accel_load_u32le(bias->in + 4u * (size_t)u);
+            v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(s), mult, shift);
+            out[(size_t)r * units + u] = (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v);
+        }
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_STATIC int16_t accel__tfl_mul16(int32_t a, int32_t b, int32_t mult, int32_t shift, int32_t zp, int32_t lo,
+                                int32_t hi)
+{
+    int32_t v = zp + accel_mac_multiply_by_quantized_multiplier(a * b, mult, shift);
+    return (int16_t)(v < lo ? lo : v > hi ? hi : v);
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
+{
+    accel__tfl_io x, w[8], bias[4], hid, cell, out, opt;
+    accel__tfl_gate g[4];
+    uint64_t act, tm;
+    uint64_t clip_bits;
+    uint32_t batch, steps, n_in, n_state, k, rows, b, t, j;
+    int32_t fm, fs, im, is, om, os, cell_pow, tanh_mult = 0, tanh_shift, hlo, hhi;
+    int32_t qclip = 0, *kept;
+    int16_t *buf[4];
+    int32_t *acc;
+    size_t used = 0, n;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &x);
+    if (st == ACCEL_OK && c->op.n_inputs != ACCEL__TFL_LSTM_IN) st = ACCEL_E_TFLITE_ARITY;
+    for (k = 0; k < 8 && st == ACCEL_OK; k++) st = accel__tfl_need(c, 0, 1u + k, ACCEL__TFL_T(INT8), &w[k]);
+    for (k = 0; k < 4 && st == ACCEL_OK; k++) st = accel__tfl_need(c, 0, 12u + k, ACCEL__TFL_T(INT32), &bias[k]);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 18, ACCEL__TFL_T(INT8), &hid);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 19, ACCEL__TFL_T(INT16), &cell);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    /* peepholes (9-11), projection (16-17) and layer norm (20-23) are not implemented */
+    for (k = 9; k < ACCEL__TFL_LSTM_IN && st == ACCEL_OK; k++) {
+        if (k == 12) k = 16;
+        if (k == 18) k = 20;
+        st = accel__tfl_get(c, 0, k, &opt);
+        if (st == ACCEL_OK && opt.index >= 0) st = ACCEL_E_UNSUPPORTED;
+    }
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 4, 0, &clip_bits);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 3, 1, 0, &tm);
+    if (st != ACCEL_OK) return st;
+    if (act != 4) return ACCEL_E_UNSUPPORTED; /* the cell gate's tanh */
+    if (!hid.t.is_variable || !cell.t.is_variable) return ACCEL_E_TFLITE_GRAPH;
+    if (x.t.ndims != 3 || out.t.ndims != 3 || hid.t.ndims != 2) return ACCEL_E_TFLITE_SHAPE;
+    batch = accel__tfl_dim(&x.t, tm ? 1u : 0u);
+    steps = accel__tfl_dim(&x.t, tm ? 0u : 1u);
+    n_in = accel__tfl_dim(&x.t, 2);
+    n_state = accel__tfl_dim(&hid.t, 1);
+    for (k = 0; k < 8; k++)
+        if (w[k].t.ndims != 2 || accel__tfl_dim(&w[k].t, 0) != n_state ||
+            accel__tfl_dim(&w[k].t, 1) != (k < 4 ? n_in : n_state) || w[k].t.n_scales != 1u)
+            return w[k].t.n_scales > 1u ? ACCEL_E_UNSUPPORTED : ACCEL_E_TFLITE_SHAPE;
+    for (k = 0; k < 4; k++)
+        if (bias[k].t.ndims != 1 || accel__tfl_dim(&bias[k].t, 0) != n_state) return ACCEL_E_TFLITE_SHAPE;
+    if ((uint64_t)batch * n_state != hid.t.elements || (uint64_t)batch * n_state != cell.t.elements ||
+        accel__tfl_dim(&out.t, 0) != accel__tfl_dim(&x.t, 0) || accel__tfl_dim(&out.t, 1) != accel__tfl_dim(&x.t, 1) ||
+        accel__tfl_dim(&out.t, 2) != n_state || n_in == 0 || n_state == 0)
+        return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&x.t) || accel__tfl_quantized(&hid.t) || accel__tfl_quantized(&cell.t) ||
+        cell.t.zero_point != 0)
+        return ACCEL_E_TFLITE_QUANT;
+    for (k = 0; k < 8; k++)
+        if (accel__tfl_quantized(&w[k].t) || w[k].t.zero_point != 0) return ACCEL_E_TFLITE_QUANT;
+    kept = accel__tfl_keep(c, 25);
+    if (c->rt) {
+        if (!kept) return ACCEL_E_STATE;
+        for (k = 0; k < 4; k++) {
+            g[k].in_mult = kept[4u * (size_t)k];
+            g[k].in_shift = kept[4u * k + 1u];
+            g[k].rec_mult = kept[4u * k + 2u];
+            g[k].rec_shift = kept[4u * k + 3u];
+        }
+        fm = kept[16], fs = kept[17], im = kept[18], is = kept[19], om = kept[20], os = kept[21];
+        tanh_mult = kept[22], tanh_shift = kept[23], qclip = kept[24];
+    } else {
+        /* gate FC multipliers: input (or hidden) scale * weight scale / 2^-12; order: forget,
+         * input, cell, output gates with weights 2/6, 1/5, 3/7, 4/8 and biases 13, 12, 14, 15 */
+        {
+            static const uint8_t wi[4] = {1, 0, 2, 3};
+            for (k = 0; k < 4; k++) {
+                const uint32_t s12 = 0x39800000UL; /* 2^-12 */
+                st = accel__tfl_qmul(accel__tfl_scale3(x.t.scale_bits, w[wi[k]].t.scale_bits, s12), &g[k].in_mult,
+                                     &g[k].in_shift);
+                if (st == ACCEL_OK)
+                    st = accel__tfl_qmul(accel__tfl_scale3(hid.t.scale_bits, w[4u + wi[k]].t.scale_bits, s12),
+                                         &g[k].rec_mult, &g[k].rec_shift);
+                if (st != ACCEL_OK) return st;
+            }
+        }
+        {
+            const uint32_t s15 = 0x38000000UL; /* 2^-15 */
+            st = accel__tfl_qmul(accel__tfl_scale3(s15, cell.t.scale_bits, cell.t.scale_bits), &fm, &fs);
+            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_scale3(s15, s15, cell.t.scale_bits), &im, &is);
+            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_scale3(s15, s15, hid.t.scale_bits), &om, &os);
+            if (st != ACCEL_OK) return st;
+        }
+        cell_pow = accel__tfl_log2_round(cell.t.scale_bits);
+        tanh_shift = 15 + cell_pow - 3;
+        if (tanh_shift < 0) {
+            tanh_shift = -tanh_shift;
+            tanh_mult = 3;
+        }
+        if (tanh_shift > 30) return ACCEL_E_TFLITE_QUANT;
+        {
+            uint32_t clip = (uint32_t)clip_bits;
+            if (!(clip & 0x80000000UL) && (clip & 0x7FFFFFFFUL) && (clip & 0x7F800000UL) != 0x7F800000UL)
+                qclip = accel__tfl_num_floor(accel__tfl_num_div(accel__tfl_num_f32(clip),
+                                                                accel__tfl_num_f32(cell.t.scale_bits), 53), 32767);
+        }
+        if (kept) {
+            for (k = 0; k < 4; k++) {
+                kept[4u * (size_t)k] = g[k].in_mult;
+                kept[4u * k + 1u] = g[k].in_shift;
+                kept[4u * k + 2u] = g[k].rec_mult;
+                kept[4u * k + 3u] = g[k].rec_shift;
+            }
+            kept[16] = fm, kept[17] = fs, kept[18] = im, kept[19] = is, kept[20] = om, kept[21] = os;
+            kept[22] = tanh_mult, kept[23] = tanh_shift, kept[24] = qclip;
+        }
+    }
+    hlo = -128;
+    hhi = 127;
+    rows = tm ? batch : 1u;
+    if ((uint64_t)rows * n_state > 0x3FFFFFFFUL) return ACCEL_E_TFLITE_SHAPE;
+    n = (size_t)rows * (size_t)n_state;
+    for (k = 0; k < 4; k++) buf[k] = (int16_t *)(void *)accel__tfl_take(c, &used, 2u * n);
+    acc = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)n);
+    if (!c->rt) return ACCEL_OK;
+    if (!buf[0] || !buf[1] || !buf[2] || !buf[3] || !acc) return ACCEL_E_STATE;
+    for (b = 0; b < (tm ? 1u : batch); b++)
+        for (t = 0; t < steps; t++) {
+            size_t zt = (size_t)t, zb = (size_t)b, zbatch = (size_t)batch, zsteps = (size_t)steps;
+            size_t in_off = tm ? zt * zbatch * (size_t)n_in : (zb * zsteps + zt) * (size_t)n_in;
+            size_t out_off = tm ? zt * zbatch * (size_t)n_state : (zb * zsteps + zt) * (size_t)n_state;
+            size_t st_off = tm ? 0u : zb * (size_t)n_state;
+            int16_t *cs = (int16_t *)(void *)(cell.out + 2u * st_off);
+            static const uint8_t wi[4] = {1, 0, 2, 3}, bi[4] = {1, 0, 2, 3};
+            /* gates: 0 forget -> buf0, 1 input -> buf1, 2 cell -> buf2, 3 output -> buf1 (after the
+             * cell update), the recurrent FC in buf3 */
+            for (k = 0; k < 4; k++) {
+                int16_t *dst = buf[k == 3 ? 1 : k];
+                if (k == 3) {
+                    /* cell = forget * cell + input * cell_gate (clipped) before the output gate */
+                    for (j = 0; j < n; j++) {
+                        int32_t a = accel__tfl_mul16(buf[0][j], cs[j], fm, fs, 0, -32768, 32767);
+                        int32_t bb = accel__tfl_mul16(buf[1][j], buf[2][j], im, is, 0, -32768, 32767);
+                        int32_t sum = a + bb;
+                        sum = sum < -32768 ? -32768 : sum > 32767 ? 32767 : sum;
+                        if (qclip > 0) sum = sum > qclip ? qclip : sum < -qclip ? -qclip : sum;
+                        cs[j] = (int16_t)sum;
+                    }
+                }
+                st = accel__tfl_lstm_fc(&x, in_off, rows, n_in, &w[wi[k]], &bias[bi[k]], n_state, g[k].in_mult,
+                                        g[k].in_shift, acc, dst);
+                if (st == ACCEL_OK)
+                    st = accel__tfl_lstm_fc(&hid, st_off, rows, n_state, &w[4u + wi[k]], NULL, n_state,
+                                            g[k].rec_mult, g[k].rec_shift, acc, buf[3]);
+                if (st != ACCEL_OK) return st;
+                for (j = 0; j < n; j++) {
+                    int32_t sum = dst[j] + buf[3][j];
+                    int16_t v = (int16_t)(sum < -32768 ? -32768 : sum > 32767 ? 32767 : sum);
+                    if (k == 2) dst[j] = accel__tfl_tanh16(v, 0, 0);
+                    else dst[j] = accel__tfl_sigmoid16(v, 0, 0);
+                }
+            }
+            /* hidden = output gate * tanh(cell), into the hidden state and the output */
+            for (j = 0; j < n; j++) {
+                int16_t th = accel__tfl_tanh16(cs[j], tanh_mult, tanh_shift);
+                int32_t h = accel__tfl_mul16(th, buf[1][j], om, os, hid.t.zero_point, hlo, hhi);
+                hid.out[st_off + j] = (uint8_t)(h & 0xFF);
+            }
+            ACCEL_MEMCPY(out.out + out_off, hid.out + st_off, n);
+        }
+    return ACCEL_OK;
+}
+
+/* The operator table: one row per builtin code (the rows ACCEL_TFLITE_OPS keeps). */
+ACCEL__TFL_STATIC accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
+{
+    switch (c->op.code) {
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_FULLY_CONNECTED
+    case ACCEL_TFLITE_OP_FULLY_CONNECTED: return accel__tfl_fc(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_CONV_2D
+    case ACCEL_TFLITE_OP_CONV_2D: return accel__tfl_conv(c, 0);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEPTHWISE_CONV_2D
+    case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D: return accel__tfl_conv(c, 1);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_AVERAGE_POOL_2D
+    case ACCEL_TFLITE_OP_AVERAGE_POOL_2D: return accel__tfl_pool(c, 0);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_MAX_POOL_2D
+    case ACCEL_TFLITE_OP_MAX_POOL_2D: return accel__tfl_pool(c, 1);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SOFTMAX
+    case ACCEL_TFLITE_OP_SOFTMAX: return accel__tfl_softmax(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_QUANTIZE
+    case ACCEL_TFLITE_OP_QUANTIZE: return accel__tfl_quantize(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_RESHAPE
+    case ACCEL_TFLITE_OP_RESHAPE: return accel__tfl_reshape(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_CONCATENATION
+    case ACCEL_TFLITE_OP_CONCATENATION: return accel__tfl_concat(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_ADD
+    case ACCEL_TFLITE_OP_ADD: return accel__tfl_binary(c, 0);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_MUL
+    case ACCEL_TFLITE_OP_MUL: return accel__tfl_binary(c, 1);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SVDF
+    case ACCEL_TFLITE_OP_SVDF: return accel__tfl_svdf(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_LOGISTIC
+    case ACCEL_TFLITE_OP_LOGISTIC: return accel__tfl_logistic(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM
+    case ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return accel__tfl_lstm(c);
+#endif
+#if !defined(ACCEL_MAC_NO_FLOAT) && (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEQUANTIZE)
+    case ACCEL_TFLITE_OP_DEQUANTIZE: return accel__tfl_dequantize(c);
+#endif
+    default: return ACCEL_E_UNSUPPORTED;
+    }
+}
+
+/* ---------------------------------------------------------------- @tflite.plan: arena planner */
+/* Check one operator (persist NULL; *scratch and *persist get its needs) or, with persist set,
+ * prepare it: derive its constants into persist (persist_len bytes). */
+ACCEL__TFL_STATIC accel_status accel__tfl_check_op(const accel_tflite_model *m, uint32_t i, size_t *scratch, size_t *persist,
+                                        uint8_t *persist_mem, size_t persist_len)
+{
+    accel__tfl_ctx c;
+    accel_status st;
+    ACCEL_MEMSET(&c, 0, sizeof c);
+    c.m = m;
+    c.index = i;
+    c.persist = persist_mem;
+    c.persist_len = persist_len;
+    st = accel_tflite_op_info(m, i, &c.op);
+    if (st == ACCEL_OK) st = accel__tfl_dispatch(&c);
+    *scratch = c.scratch_need;
+    *persist = c.persist_need;
+    return st;
+}
+
+ACCELDEF accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *op, int32_t *code)
+{
+    uint32_t i;
+    if (!m) return ACCEL_E_NULL;
+    for (i = 0; i < m->n_ops; i++) {
+        size_t s, p;
+        accel_status st = accel__tfl_check_op(m, i, &s, &p, NULL, 0);
+        if (st != ACCEL_OK) {
+            accel_tflite_op o;
+            if (op) *op = i;
+            if (code) *code = accel_tflite_op_info(m, i, &o) == ACCEL_OK ? o.code : -1;
+            return st;
+        }
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_plan_scratch_size(const accel_tflite_model *m, size_t *bytes)
+{
+    if (!m || !bytes) return ACCEL_E_NULL;
+    *bytes = accel__tfl_table_bytes(m);
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_STATIC void accel__tfl_life(accel__tfl_ent *e, uint32_t i)
+{
+    if (e->first > i) e->first = (uint16_t)i;
+    if (e->last < i) e->last = (uint16_t)i;
+}
+
+/* Fill the table (tensors, then each operator's scratch, then each operator's constants): sizes
+ * and lives (first/last operator; constants and variable tensors live throughout), then place
+ * greedily: largest first (ties by index), each at the lowest offset that overlaps no placed
+ * entry whose life overlaps. *total = the data bytes. */
+ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, accel__tfl_ent *e, size_t *total)
+{
+    uint32_t n = m->n_tensors + 2u * m->n_ops, i, k, j;
+    uint32_t end = m->n_ops ? m->n_ops - 1u : 0u;
+    size_t top = 0;
+    accel_status st;
+    for (i = 0; i < n; i++) {
+        e[i].off = ACCEL__TFL_NONE;
+        e[i].size = 0;
+        e[i].first = 0xFFFFu;
+        e[i].last = 0;
+    }
+    for (k = 0; k < m->n_inputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->inputs_ + 4u * (size_t)k)], 0);
+    for (k = 0; k < m->n_outputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->outputs_ + 4u * (size_t)k)], end);
+    for (i = 0; i < m->n_ops; i++) {
+        accel_tflite_op op;
+        size_t s, ps;
+        st = accel_tflite_op_info(m, i, &op);
+        if (st != ACCEL_OK) return st;
+        for (k = 0; k < op.n_inputs + op.n_outputs; k++) {
+            int32_t t;
+            st = accel_tflite_op_tensor(m, &op, k >= op.n_inputs, k >= op.n_inputs ? k - op.n_inputs : k, &t);
+            if (st != ACCEL_OK) return st;
+            if (t >= 0) accel__tfl_life(&e[t], i);
+        }
+        st = accel__tfl_check_op(m, i, &s, &ps, NULL, 0);
+        if (st != ACCEL_OK) return st;
+        if ((uint64_t)s + 0u > 0xFFFFFFF0UL || (uint64_t)ps + 0u > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
+        if (s) {
+            e[m->n_tensors + i].size = (uint32_t)accel__tfl_align4(s);
+            e[m->n_tensors + i].first = (uint16_t)i;
+            e[m->n_tensors + i].last = (uint16_t)i;
+        }
+        if (ps) {
+            e[m->n_tensors + m->n_ops + i].size = (uint32_t)accel__tfl_align4(ps);
+            e[m->n_tensors + m->n_ops + i].first = 0;
+            e[m->n_tensors + m->n_ops + i].last = (uint16_t)end;
+        }
+    }
+    for (i = 0; i < m->n_tensors; i++) {
+        accel_tflite_tensor t;
+        st = accel_tflite_tensor_info(m, i, &t);
+        if (st != ACCEL_OK) return st;
+        if (t.data) { /* constant: stays in the model */
+            e[i].first = 0xFFFFu;
+            continue;
+        }
+        if (t.is_variable) { /* state: lives across invocations */
+            e[i].first = 0;
+            e[i].last = (uint16_t)end;
+        }
+        if (e[i].first == 0xFFFFu) continue; /* used by nothing */
+        if ((uint64_t)t.bytes + 0u > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
+        e[i].size = (uint32_t)accel__tfl_align4(t.bytes);
+    }
+    for (i = 0; i < n; i++)
+        if (e[i].first != 0xFFFFu && e[i].size == 0) e[i].first = 0xFFFFu; /* empty: no bytes */
+    /* greedy placement; the order is (size desc, index asc), found by scanning, no sort buffer */
+    for (;;) {
+        uint32_t best = n;
+        size_t cand;
+        int moved;
+        for (i = 0; i < n; i++) {
+            if (e[i].first == 0xFFFFu || e[i].off != ACCEL__TFL_NONE) continue;
+            if (best == n || e[i].size > e[best].size) best = i;
+        }
+        if (best == n) break;
+        cand = 0;
+        do {
+            moved = 0;
+            for (j = 0; j < n; j++) {
+                if (j == best || e[j].off == ACCEL__TFL_NONE) continue;
+                if (e[j].last < e[best].first || e[j].first > e[best].last) continue;
+                if (cand < (size_t)e[j].off + e[j].size && (size_t)e[j].off < cand + e[best].size) {
+                    cand = (size_t)e[j].off + (size_t)e[j].size;
+                    moved = 1;
+                }
+            }
+        } while (moved);
+        if (cand > 0xFFFFFFF0UL - e[best].size) return ACCEL_E_OVERFLOW;
+        e[best].off = (uint32_t)cand;
+        if (cand + (size_t)e[best].size > top) top = cand + (size_t)e[best].size;
+    }
+    *total = top;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_plan(const accel_tflite_model *m, void *work, size_t work_len,
+                                              size_t *bytes)
+{
+    size_t table, data = 0;
+    accel_status st;
+    if (!m || !work || !bytes) return ACCEL_E_NULL;
+    if ((uintptr_t)work % ACCEL__TFL_ALIGN) return ACCEL_E_ALIGN;
+    table = accel__tfl_table_bytes(m);
+    if (work_len < table) return ACCEL_E_BUFFER_TOO_SMALL;
+    st = accel_tflite_check(m, NULL, NULL);
+    if (st == ACCEL_OK) st = accel__tfl_plan(m, (accel__tfl_ent *)work, &data);
+    if (st != ACCEL_OK) return st;
+    *bytes = table + data;
+    return ACCEL_OK;
+}
+
+/* ---------------------------------------------------------------- @tflite.run: init, invoke */
+ACCELDEF accel_status accel_tflite_reset(accel_tflite *rt)
+{
+    uint32_t i;
+    const accel_tflite_model *m;
+    if (!rt || !rt->model || !rt->arena) return ACCEL_E_NULL;
+    m = rt->model;
+    for (i = 0; i < m->n_tensors; i++) {
+        accel_tflite_tensor t;
+        const accel__tfl_ent *e = accel__tfl_ents(rt) + i;
+        accel_status st = accel_tflite_tensor_info(m, i, &t);
+        if (st != ACCEL_OK) return st;
+        if (!t.is_variable || e->off == ACCEL__TFL_NONE) continue;
+        ACCEL_MEMSET(rt->arena + accel__tfl_table_bytes(m) + e->off,
+                     t.type == ACCEL_TFLITE_INT8 ? (int)(uint8_t)(t.zero_point & 0xFF) : 0, t.bytes);
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_model *m, void *arena,
+                                        size_t arena_len)
+{
+    size_t table, data = 0;
+    uint32_t i;
+    accel_status st;
+    if (!rt || !m || !arena) return ACCEL_E_NULL;
+    ACCEL_MEMSET(rt, 0, sizeof *rt);
+    rt->model = m;
+    if ((uintptr_t)arena % ACCEL__TFL_ALIGN) return ACCEL_E_ALIGN;
+    table = accel__tfl_table_bytes(m);
+    if (arena_len < table) return ACCEL_E_BUFFER_TOO_SMALL;
+    st = accel_tflite_check(m, &rt->bad_op, &rt->bad_code);
+    if (st == ACCEL_OK) st = accel__tfl_plan(m, (accel__tfl_ent *)arena, &data);
+    if (st != ACCEL_OK) return st;
+    if (arena_len - table < data) return ACCEL_E_BUFFER_TOO_SMALL;
+    rt->arena = (uint8_t *)arena;
+    rt->arena_len = arena_len;
+    rt->arena_used = table + data;
+    for (i = 0; i < m->n_ops; i++) { /* prepare: each operator's constants, once */
+        const accel__tfl_ent *pe = accel__tfl_ents(rt) + m->n_tensors + m->n_ops + i;
+        size_t s, p;
+        if (pe->off == ACCEL__TFL_NONE) continue;
+        st = accel__tfl_check_op(m, i, &s, &p, rt->arena + table + pe->off, (size_t)pe->size);
+        if (st != ACCEL_OK) {
+            rt->bad_op = i;
+            rt->arena = NULL;
+            return st;
+        }
+    }
+    return accel_tflite_reset(rt);
+}
+
+ACCELDEF accel_status accel_tflite_tensor_data(const accel_tflite *rt, uint32_t tensor, const uint8_t **data,
+                                               size_t *bytes)
+{
+    accel_tflite_tensor t;
+    const accel__tfl_ent *e;
+    accel_status st;
+    if (!rt || !rt->arena || !data || !bytes) return ACCEL_E_NULL;
+    st = accel_tflite_tensor_info(rt->model, tensor, &t);
+    if (st != ACCEL_OK) return st;
+    *bytes = t.bytes;
+    if (t.data) {
+        *data = t.data;
+        return ACCEL_OK;
+    }
+    e = accel__tfl_ents(rt) + tensor;
+    if (e->off == ACCEL__TFL_NONE) {
+        *data = NULL;
+        return t.bytes ? ACCEL_E_EMPTY : ACCEL_OK;
+    }
+    *data = rt->arena + accel__tfl_table_bytes(rt->model) + e->off;
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_set_input(accel_tflite *rt, uint32_t k, const void *data, size_t len)
+{
+    uint32_t ti;
+    accel_tflite_tensor t;
+    const accel__tfl_ent *e;
+    accel_status st;
+    if (!rt || !rt->arena || (!data && len)) return ACCEL_E_NULL;
+    st = accel_tflite_graph_tensor(rt->model, 0, k, &ti);
+    if (st == ACCEL_OK) st = accel_tflite_tensor_info(rt->model, ti, &t);
+    if (st != ACCEL_OK) return st;
+    if (len != t.bytes) return ACCEL_E_ARG;
+    e = accel__tfl_ents(rt) + ti;
+    if (t.data || e->off == ACCEL__TFL_NONE) return len ? ACCEL_E_STATE : ACCEL_OK; /* constant or unused */
+    ACCEL_MEMCPY(rt->arena + accel__tfl_table_bytes(rt->model) + e->off, data, len);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_get_output(const accel_tflite *rt, uint32_t k, void *out, size_t cap,
+                                              size_t *len)
+{
+    uint32_t ti;
+    const uint8_t *p;
+    size_t n;
+    accel_status st;
+    if (!rt || !rt->arena || !len || (!out && cap)) return ACCEL_E_NULL;
+    st = accel_tflite_graph_tensor(rt->model, 1, k, &ti);
+    if (st == ACCEL_OK) st = accel_tflite_tensor_data(rt, ti, &p, &n);
+    if (st != ACCEL_OK) return st;
+    *len = n;
+    if (cap < n) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (n) ACCEL_MEMCPY(out, p, n);
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_invoke(accel_tflite *rt)
+{
+    const accel_tflite_model *m;
+    uint32_t i, k;
+    if (!rt || !rt->arena || !rt->model) return ACCEL_E_NULL;
+    m = rt->model;
+    for (i = 0; i < m->n_ops; i++) {
+        accel__tfl_ctx c;
+        const accel__tfl_ent *se = accel__tfl_ents(rt) + m->n_tensors + i;
+        const accel__tfl_ent *pe = se + m->n_ops;
+        accel_status st;
+        ACCEL_MEMSET(&c, 0, sizeof c);
+        c.m = m;
+        c.rt = rt;
+        c.index = i;
+        if (se->off != ACCEL__TFL_NONE) {
+            c.scratch = rt->arena + accel__tfl_table_bytes(m) + se->off;
+            c.scratch_len = (size_t)se->size;
+        }
+        if (pe->off != ACCEL__TFL_NONE) {
+            c.persist = rt->arena + accel__tfl_table_bytes(m) + pe->off;
+            c.persist_len = (size_t)pe->size;
+        }
+        st = accel_tflite_op_info(m, i, &c.op);
+        if (st == ACCEL_OK) st = accel__tfl_dispatch(&c);
+        if (st != ACCEL_OK) {
+            rt->bad_op = i;
+            rt->bad_code = c.op.code;
+            return st;
+        }
+        if (!rt->on_op) continue;
+        for (k = 0; k < c.op.n_outputs; k++) {
+            accel__tfl_io io;
+            st = accel__tfl_get(&c, 1, k, &io);
+            if (st != ACCEL_OK) return st;
+            rt->on_op(rt->user, i, c.op.code, (uint32_t)io.index, &io.t, io.in);
+        }
+    }
+    return ACCEL_OK;
+}
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_NO_TFLITE */
 
 #endif /* ACCEL_IMPLEMENTATION */
 

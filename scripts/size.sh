@@ -12,7 +12,7 @@ command -v $CC >/dev/null || { echo "size: $CC not installed (bash scripts/setup
 T=build/size
 mkdir -p $T
 printf '#define ACCEL_IMPLEMENTATION\n#include "accel.h"\n' >$T/impl.c
-SECTIONS="TSP1 EDGETPU REFSI ANE MAC"
+SECTIONS="TSP1 EDGETPU REFSI ANE MAC TFLITE"
 F="-std=c99 -Os -mcpu=$CPU -mthumb -ffunction-sections -fdata-sections -I."
 ALL_NO=""
 for s in $SECTIONS; do ALL_NO="$ALL_NO -DACCEL_NO_$s"; done
@@ -32,17 +32,67 @@ printf '%-22s %8s %8s %8s %18s\n' "whole header" "$t" "$d" "$b" "$tn"
 printf '%-22s %8s %8s %8s %18s\n' "common" "$ct" "$cd" "$cb" "$cnt"
 for s in $SECTIONS; do
   alone=$(echo "$ALL_NO" | sed "s/ -DACCEL_NO_$s//")
+  bt=$ct bd=$cd bb=$cb bn=$cnt
+  if [ "$s" = TFLITE ]; then # it runs on mac: the row is what it adds to mac alone
+    alone=$(echo "$alone" | sed "s/ -DACCEL_NO_MAC//")
+    read -r bt bd bb <<<"$(sz $T/MAC.o)"
+    read -r bn _ _ <<<"$(sz $T/MAC_ns.o)"
+  fi
   $CC $F $alone -c $T/impl.c -o $T/$s.o || exit 1
   $CC $F $NS $alone -c $T/impl.c -o $T/${s}_ns.o || exit 1
   read -r t d b <<<"$(sz $T/$s.o)"
   read -r tn _ _ <<<"$(sz $T/${s}_ns.o)"
-  printf '%-22s %8s %8s %8s %18s\n' "$(echo $s | tr A-Z a-z) (alone)" "$((t - ct))" "$((d - cd))" "$((b - cb))" "$((tn - cnt))"
+  label="$(echo $s | tr A-Z a-z) (alone)"
+  [ "$s" = TFLITE ] && label="tflite (over mac)"
+  printf '%-22s %8s %8s %8s %18s\n' "$label" "$((t - bt))" "$((d - bd))" "$((b - bb))" "$((tn - bn))"
 done
 # what an MCU build leaves out: device models, the disassembler, status strings
 MCU="$NS -DACCEL_TSP1_NO_MODEL -DACCEL_EDGETPU_NO_DISASM -DACCEL_EDGETPU_NO_MODEL"
 $CC $F $MCU -c $T/impl.c -o $T/mcu.o || exit 1
 read -r t d b <<<"$(sz $T/mcu.o)"
 printf '%-22s %8s %8s %8s   (%s)\n' "whole, MCU options" "$t" "$d" "$b" "$MCU"
+# the tflite runner linked into a program (gc-sections), what a model's build carries: with no
+# operator, with hello_world_int8's one (FULLY_CONNECTED) and with all; the soft-float share is
+# what deriving the multipliers from the float scales costs on a core without an FPU
+cat >$T/tfl_main.c <<'CEOF'
+#define ACCEL_IMPLEMENTATION
+#define ACCEL_NO_TSP1
+#define ACCEL_NO_EDGETPU
+#define ACCEL_NO_REFSI
+#define ACCEL_NO_ANE
+#define ACCEL_NO_STATUS_STRINGS
+#include "accel.h"
+const uint8_t model_bytes[4] = {0};
+static uint32_t arena[512];
+int main(void);
+int main(void)
+{
+    accel_tflite_model m;
+    accel_tflite rt;
+    static uint8_t in[1], out[1];
+    size_t need, got;
+    accel_status st = accel_tflite_open(&m, model_bytes, sizeof model_bytes);
+    if (st == ACCEL_OK) st = accel_tflite_plan(&m, arena, sizeof arena, &need);
+    if (st == ACCEL_OK) st = accel_tflite_init(&rt, &m, arena, sizeof arena);
+    if (st == ACCEL_OK) st = accel_tflite_set_input(&rt, 0, in, 1);
+    if (st == ACCEL_OK) st = accel_tflite_invoke(&rt);
+    if (st == ACCEL_OK) st = accel_tflite_get_output(&rt, 0, out, 1, &got);
+    return (int)st;
+}
+CEOF
+printf 'int main(void);\nint main(void) { return 0; }\n' >$T/empty.c
+LK="-Os -mcpu=$CPU -mthumb -ffunction-sections -fdata-sections -Wl,--gc-sections --specs=nano.specs --specs=nosys.specs -I."
+if $CC $LK $T/empty.c -o $T/empty.elf 2>/dev/null; then
+  e=$(arm-none-eabi-size $T/empty.elf | awk 'NR==2{print $1}')
+  echo
+  echo "tflite linked into a program ($CPU -Os, gc-sections, no status strings), .text over an empty program:"
+  for ops in "0:no operator (runner, planner, reader)" "ACCEL_TFLITE_K_FULLY_CONNECTED:hello_world_int8 (FULLY_CONNECTED)" "0x7FFF:every operator"; do
+    $CC $LK "-DACCEL_TFLITE_OPS=(${ops%%:*})" $T/tfl_main.c -o $T/tfl.elf || exit 1
+    t=$(arm-none-eabi-size $T/tfl.elf | awk 'NR==2{print $1}')
+    sf=$(arm-none-eabi-nm -S -t d $T/tfl.elf | awk '$4 ~ /^__aeabi_[df]|[ds]f[23]$|^__(le|ge|eq|ne|lt|gt|unord)[ds]f/ {s += $2} END {print s + 0}')
+    printf '  %-44s %7s  (soft float/double %s)\n' "${ops#*:}" "$((t - e))" "$sf"
+  done
+fi
 echo
 for s in $SECTIONS; do
   low=$(echo $s | tr A-Z a-z)

@@ -57,7 +57,7 @@ T=build/test-tmp
 mkdir -p "$T"
 printf '#define ACCEL_IMPLEMENTATION\n#include "accel.h"\n' >"$T/impl.c"
 cp "$T/impl.c" "$T/impl.cpp"
-SECTIONS="TSP1 EDGETPU REFSI ANE MAC"
+SECTIONS="TSP1 EDGETPU REFSI ANE MAC TFLITE"
 
 # compile_check NAME CC FLAGS... -- builds $T/impl.c (or .cpp) into $T/NAME.o
 compile_check() {
@@ -166,6 +166,7 @@ compile_check common_only gcc "$T/impl.c" $W $all_no
 for s in $SECTIONS; do
   compile_check "no_$s" gcc "$T/impl.c" $W "-DACCEL_NO_$s"
   alone=$(echo "$all_no" | sed "s/ -DACCEL_NO_$s//")
+  [ "$s" = TFLITE ] && alone=$(echo "$alone" | sed "s/ -DACCEL_NO_MAC//") # tflite runs on mac
   compile_check "only_$s" gcc "$T/impl.c" $W $alone
   compile_check "only_${s}_cxx" g++ "$T/impl.cpp" -std=c++11 $WXX $alone
 done

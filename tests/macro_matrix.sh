@@ -48,6 +48,9 @@ build_all tsp1_no_marker -DACCEL_TSP1_MARKER=0
 build_all crc_braid -DACCEL_CRC32_IMPL=ACCEL_CRC32_BRAID
 build_all crc_no_simd -DACCEL_CRC32_NO_SIMD
 build_all mac_mcu0 -DACCEL_MAC_MCU=0
+build_all tflite_max_dims4 -DACCEL_TFLITE_MAX_DIMS=4
+build_all tflite_ops_fc "-DACCEL_TFLITE_OPS=ACCEL_TFLITE_K_FULLY_CONNECTED"
+build_all tflite_ops_none -DACCEL_TFLITE_OPS=0
 build_all all_models_out -DACCEL_TSP1_NO_MODEL -DACCEL_EDGETPU_NO_MODEL -DACCEL_REFSI_NO_MODEL \
   -DACCEL_ANE_NO_MODEL -DACCEL_EDGETPU_NO_DISASM
 # the old spelling of a renamed config macro still works
@@ -67,6 +70,10 @@ run_test() { # NAME SOURCE FLAGS...
   else bad "$name (build)" "$(head -5 "$T/$name.log")"; fi
 }
 run_test "test_mac with ACCEL_MAC_NO_FLOAT" tests/test_mac.c -DACCEL_MAC_NO_FLOAT
+# the shared models and the hand-made ones have at most 4 dimensions
+run_test "test_tflite with ACCEL_TFLITE_MAX_DIMS=4" tests/test_tflite.c -DACCEL_TFLITE_MAX_DIMS=4
+# integer only: the runner needs no floating point (DEQUANTIZE is what it leaves out)
+run_test "test_tflite with ACCEL_MAC_NO_FLOAT" tests/test_tflite.c -DACCEL_MAC_NO_FLOAT
 case "$(uname -m)" in
   x86_64) run_test "test_mac with ACCEL_MAC_NO_SIMD under -mavx2" tests/test_mac.c -mavx2 -DACCEL_MAC_NO_SIMD ;;
   *) skip "test_mac with ACCEL_MAC_NO_SIMD" "not an x86-64 host" ;;

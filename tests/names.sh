@@ -17,17 +17,18 @@
 H=${1:-accel.h}
 py_cases names "$H" <<'PY'
 import re, sys
-SECTIONS = ['tsp1', 'edgetpu', 'refsi', 'ane', 'mac']
+SECTIONS = ['tsp1', 'edgetpu', 'refsi', 'ane', 'mac', 'tflite']
 # objects: the state a call acts on (a struct of the section, or a device part reached through
 # the first argument); one- or two-word
 OBJECTS = {
-    '': 'crc32 deadline fifo port reader ring writer',
+    '': 'crc32 deadline fb fifo port reader ring writer',
     'tsp1': 'decoder driver model reg buf irq nn async update',
     'edgetpu': 'bits bitstream csr dfu dfu_model driver exe model package prog seq usb',
     'refsi': 'builder hart iter model window',
     'ane': 'bringup cr cmd doorbell fabric fw_model msgq pool proc_call proc_fsm sched stats td '
            'td_hdr0 tm tm_model tq xl xl_fsm',
     'mac': 'wide conv2d fully_connected_pack',
+    'tflite': 'graph op plan tensor',
 }
 # things a pure lookup is about (no state)
 THINGS = {
@@ -37,6 +38,7 @@ THINGS = {
     'refsi': '',
     'ane': 'channel first_cmd',
     'mac': '',
+    'tflite': '',
 }
 # verbs: transforms, and the calls on a section's own session or driver
 VERBS = {
@@ -49,6 +51,7 @@ VERBS = {
     'mac': 'fully_connected conv2d depthwise_conv2d max_pool2d average_pool2d matmul requantize '
            'quantize dequantize flip saturating_rounding_doubling_high_mul '
            'rounding_divide_by_power_of_two multiply_by_quantized_multiplier',
+    'tflite': 'open check plan init set invoke get reset',
 }
 EXCEPTIONS = {}
 

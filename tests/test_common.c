@@ -568,7 +568,7 @@ static void test_port_argument_checks(void)
 static void test_status_strings_all(void)
 {
     static const char *seen[600];
-    int s, n = 0, per[6] = {0, 0, 0, 0, 0, 0};
+    int s, n = 0, per[7] = {0, 0, 0, 0, 0, 0, 0};
     for (s = -1; s > ACCEL_STATUS_MIN_; s--) {
         const char *t = accel_status_str((accel_status)s);
         int j;
@@ -584,8 +584,8 @@ static void test_status_strings_all(void)
         seen[n++] = t;
         per[-s / 100]++;
     }
-    /* common, tsp1, edgetpu, refsi, ane, mac: each section has codes in its own range */
-    for (s = 0; s < 6; s++) CHECK(per[s] > 0);
+    /* common, tsp1, edgetpu, refsi, ane, mac, tflite: each section has codes in its own range */
+    for (s = 0; s < 7; s++) CHECK(per[s] > 0);
 }
 
 int main(void)

@@ -1,0 +1,47 @@
+/* fuzz_tflite.c - libFuzzer target for the tflite section: open (every schema and graph rule),
+ * check, plan, init, invoke, reset, on any bytes. Every status is allowed; a crash, a read or
+ * write outside the model or the arena, or a validated model whose accessors then fail is a bug.
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. tests/fuzz/fuzz_tflite.c -o fuzz_tflite
+ * Without libFuzzer: -DACCEL_FUZZ_MAIN runs the files or directories given (tests/fuzz/fuzz_main.h);
+ * seeds in tests/fuzz/seeds/tflite (scripts/gen/gen_tflite_models.py seeds DIR). */
+#define ACCEL_IMPLEMENTATION
+#include "accel.h"
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* a modest arena: models that need more are planned, then refused (BUFFER_TOO_SMALL) */
+static uint32_t arena[8192];
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    accel_tflite_model m;
+    accel_tflite rt;
+    size_t need = 0;
+    uint32_t i, k;
+    if (accel_tflite_open(&m, data, size) != ACCEL_OK) return 0;
+    /* a validated model must be fully walkable */
+    for (i = 0; i < m.n_tensors; i++) {
+        accel_tflite_tensor t;
+        if (accel_tflite_tensor_info(&m, i, &t) != ACCEL_OK) __builtin_trap();
+    }
+    for (i = 0; i < m.n_ops; i++) {
+        accel_tflite_op op;
+        if (accel_tflite_op_info(&m, i, &op) != ACCEL_OK) __builtin_trap();
+        for (k = 0; k < op.n_inputs; k++) {
+            int32_t ti;
+            if (accel_tflite_op_tensor(&m, &op, 0, k, &ti) != ACCEL_OK || ti < -1 || ti >= (int32_t)m.n_tensors)
+                __builtin_trap();
+        }
+    }
+    if (accel_tflite_plan(&m, arena, sizeof arena, &need) != ACCEL_OK) return 0;
+    if (accel_tflite_init(&rt, &m, arena, sizeof arena) != ACCEL_OK) return 0;
+    for (k = 0; k < 2; k++) { /* twice: state carried, then reset */
+        if (accel_tflite_invoke(&rt) != ACCEL_OK) break;
+        if (accel_tflite_reset(&rt) != ACCEL_OK) __builtin_trap();
+    }
+    return 0;
+}
+
+#include "fuzz_main.h"

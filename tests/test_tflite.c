@@ -1,0 +1,520 @@
+/* test_tflite.c - the tflite section: every shared golden case (TFLM's outputs, every layer,
+ * byte for byte), the arena against TFLM's, and malformed models. */
+#define ACCEL_IMPLEMENTATION
+#include "accel.h"
+#include "testlib.h"
+#include <math.h>
+#include "vectors/tflite/models.h"
+
+#define TFL_ENV "ACCEL_TFLITE_DATA"
+
+static uint8_t *load_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *p = NULL;
+    long n;
+    *len = 0;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+        p = (uint8_t *)malloc((size_t)n + 1u);
+        if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+            free(p);
+            p = NULL;
+        }
+        if (p) *len = (size_t)n;
+    }
+    fclose(f);
+    return p;
+}
+
+/* the per-operator callback: every output appended in execution order */
+typedef struct layers_buf {
+    uint8_t *p;
+    size_t len, cap;
+    int overflow;
+} layers_buf;
+
+static void on_op(void *user, uint32_t op_index, int32_t code, uint32_t tensor, const accel_tflite_tensor *t,
+                  const void *data)
+{
+    layers_buf *b = (layers_buf *)user;
+    (void)op_index;
+    (void)code;
+    (void)tensor;
+    if (b->len + t->bytes > b->cap) {
+        b->overflow = 1;
+        return;
+    }
+    memcpy(b->p + b->len, data, t->bytes);
+    b->len += t->bytes;
+}
+
+/* Run one model on consecutive inputs (no reset between); compare the last output and layers.
+ * Returns 1 when both match. */
+static int run_case(const char *dir, const char *model, const char *inputs, const char *outp, const char *layp,
+                    long tflm_arena, char *why, size_t why_len)
+{
+    char path[4200], list[2048];
+    size_t mlen, olen, llen, work_len, arena_len = 0, got;
+    uint8_t *mbuf, *want_out, *want_layers, *out;
+    void *work, *arena;
+    accel_tflite_model m;
+    accel_tflite rt;
+    layers_buf lb;
+    accel_status st;
+    char *tok, *next;
+    int ok = 0;
+    snprintf(path, sizeof path, "%s/%s.tflite", dir, model);
+    mbuf = load_file(path, &mlen);
+    snprintf(path, sizeof path, "%s/%s", dir, outp);
+    want_out = load_file(path, &olen);
+    snprintf(path, sizeof path, "%s/%s", dir, layp);
+    want_layers = load_file(path, &llen);
+    if (!mbuf || !want_out || !want_layers) {
+        snprintf(why, why_len, "files missing");
+        free(mbuf); free(want_out); free(want_layers);
+        return 0;
+    }
+    st = accel_tflite_open(&m, mbuf, mlen);
+    if (st != ACCEL_OK) {
+        snprintf(why, why_len, "open: %s", accel_status_str(st));
+        free(mbuf); free(want_out); free(want_layers);
+        return 0;
+    }
+    if (accel_tflite_plan_scratch_size(&m, &work_len) != ACCEL_OK) work_len = 0;
+    work = malloc(work_len + 4);
+    st = accel_tflite_plan(&m, work, work_len, &arena_len);
+    free(work);
+    if (st != ACCEL_OK) {
+        uint32_t bad_op = 0;
+        int32_t bad_code = 0;
+        (void)accel_tflite_check(&m, &bad_op, &bad_code);
+        snprintf(why, why_len, "arena_size: %s (op %u code %d %s)", accel_status_str(st), (unsigned)bad_op,
+                 (int)bad_code, accel_tflite_op_name(bad_code) ? accel_tflite_op_name(bad_code) : "?");
+        free(mbuf); free(want_out); free(want_layers);
+        return 0;
+    }
+    arena = malloc(arena_len + 4);
+    lb.cap = llen + 64;
+    lb.p = (uint8_t *)malloc(lb.cap);
+    out = (uint8_t *)malloc(olen + 64);
+    st = accel_tflite_init(&rt, &m, arena, arena_len);
+    if (st == ACCEL_OK) {
+        rt.on_op = on_op;
+        rt.user = &lb;
+        snprintf(list, sizeof list, "%s", inputs);
+        for (tok = list; tok && st == ACCEL_OK; tok = next) {
+            size_t ilen;
+            uint8_t *in;
+            next = strstr(tok, "+cases/"); /* a name may hold '+' (x+0) */
+            if (next) *next++ = 0;
+            snprintf(path, sizeof path, "%s/%s", dir, tok);
+            in = load_file(path, &ilen);
+            if (!in) {
+                snprintf(why, why_len, "missing input file");
+                st = ACCEL_E_IO;
+                break;
+            }
+            lb.len = 0;
+            lb.overflow = 0;
+            st = accel_tflite_set_input(&rt, 0, in, ilen);
+            if (st == ACCEL_OK) st = accel_tflite_invoke(&rt);
+            free(in);
+        }
+    }
+    if (st == ACCEL_OK) st = accel_tflite_get_output(&rt, 0, out, olen + 64, &got);
+    if (st != ACCEL_OK) {
+        snprintf(why, why_len, "run: %s (op %u code %d)", accel_status_str(st), (unsigned)rt.bad_op,
+                 (int)rt.bad_code);
+    } else if (got != olen || memcmp(out, want_out, olen) != 0) {
+        size_t i = 0;
+        while (i < got && i < olen && out[i] == want_out[i]) i++;
+        snprintf(why, why_len, "output differs at byte %zu of %zu", i, olen);
+    } else if (lb.overflow || lb.len != llen || memcmp(lb.p, want_layers, llen) != 0) {
+        size_t i = 0;
+        while (i < lb.len && i < llen && lb.p[i] == want_layers[i]) i++;
+        snprintf(why, why_len, "layers differ at byte %zu of %zu (got %zu)", i, llen, lb.len);
+    } else if (tflm_arena > 0 && (long)arena_len > tflm_arena) {
+        snprintf(why, why_len, "arena %zu > TFLM's %ld", arena_len, tflm_arena);
+    } else {
+        snprintf(why, why_len, "arena %zu (TFLM %ld)", arena_len, tflm_arena);
+        ok = 1;
+    }
+    free(arena); free(lb.p); free(out); free(mbuf); free(want_out); free(want_layers);
+    return ok;
+}
+
+static void test_goldens(void)
+{
+    char path[600], line[4096];
+    const char *dir;
+    FILE *f;
+    int n = 0, pass = 0;
+    REQUIRE_DATA(TFL_ENV, "tflite");
+    if (tl_case_skipped) return;
+    dir = tl_data_dir(TFL_ENV, "tflite");
+    snprintf(path, sizeof path, "%s/goldens.tsv", dir);
+    f = fopen(path, "r");
+    REQUIRE(f != NULL);
+    while (fgets(line, sizeof line, f)) {
+        char *col[16], *s = line, why[256];
+        int c = 0, ok;
+        line[strcspn(line, "\r\n")] = 0;
+        while (c < 16) {
+            col[c++] = s;
+            s = strchr(s, '\t');
+            if (!s) break;
+            *s++ = 0;
+        }
+        if (c < 11 || strcmp(col[0], "model") == 0) continue;
+        n++;
+        ok = run_case(dir, col[0], col[2], col[3], col[7], atol(col[10]), why, sizeof why);
+        pass += ok;
+        printf("  %s %s/%s: %s\n", ok ? "ok  " : "FAIL", col[0], col[1], why);
+        CHECK(ok);
+    }
+    fclose(f);
+    printf("  golden cases: %d of %d match byte for byte (output and every layer)\n", pass, n);
+    CHECK(n == 63);
+}
+
+
+/* ---- the hand-made models: statuses, and outputs worked out by hand in the generator ---- */
+static void feed_inputs(accel_tflite *rt, const tfl_case *tc, accel_status *st)
+{
+    uint32_t k;
+    size_t done = 0;
+    for (k = 0; k < rt->model->n_inputs && *st == ACCEL_OK; k++) {
+        uint32_t ti;
+        accel_tflite_tensor t;
+        *st = accel_tflite_graph_tensor(rt->model, 0, k, &ti);
+        if (*st == ACCEL_OK) *st = accel_tflite_tensor_info(rt->model, ti, &t);
+        if (*st != ACCEL_OK) return;
+        if (done + t.bytes > tc->in_len) {
+            *st = ACCEL_E_ARG;
+            return;
+        }
+        *st = accel_tflite_set_input(rt, k, tc->in + done, t.bytes);
+        done += t.bytes;
+    }
+}
+
+static void test_small_models(void)
+{
+    size_t i;
+    for (i = 0; i < sizeof tfl_cases / sizeof tfl_cases[0]; i++) {
+        const tfl_case *tc = &tfl_cases[i];
+        accel_tflite_model m;
+        accel_tflite rt;
+        uint32_t arena[1024], bad_op = 99;
+        int32_t bad_code = -99;
+        uint8_t out[64];
+        size_t need = 0, got = 0;
+        accel_status st = accel_tflite_open(&m, tc->model, tc->len);
+        if (st != tc->open_st) printf("  %s: open %s, want %s\n", tc->name, accel_status_str(st), accel_status_str(tc->open_st));
+        CHECK_EQ(st, tc->open_st);
+        if (st != ACCEL_OK) continue;
+        st = accel_tflite_check(&m, &bad_op, &bad_code);
+        if (st != tc->check_st) printf("  %s: check %s, want %s\n", tc->name, accel_status_str(st), accel_status_str(tc->check_st));
+        CHECK_EQ(st, tc->check_st);
+        if (st != ACCEL_OK) {
+            accel_tflite_op op;
+            CHECK_EQ(bad_op, tc->bad_op);
+            CHECK_EQ(accel_tflite_op_info(&m, bad_op, &op), ACCEL_OK);
+            CHECK_EQ(bad_code, op.code);
+            /* init refuses the same way and names the same operator */
+            CHECK_EQ(accel_tflite_init(&rt, &m, arena, sizeof arena), tc->check_st);
+            CHECK_EQ(rt.bad_op, tc->bad_op);
+            CHECK_EQ(rt.bad_code, op.code);
+            continue;
+        }
+        REQUIRE(accel_tflite_plan(&m, arena, sizeof arena, &need) == ACCEL_OK);
+        CHECK(need <= sizeof arena);
+        /* a byte short of the plan is refused; exactly the plan works */
+        CHECK_EQ(accel_tflite_init(&rt, &m, arena, need - 1), ACCEL_E_BUFFER_TOO_SMALL);
+        REQUIRE(accel_tflite_init(&rt, &m, arena, need) == ACCEL_OK);
+        CHECK_EQ(rt.arena_used, need);
+        st = ACCEL_OK;
+        feed_inputs(&rt, tc, &st);
+        CHECK_EQ(st, ACCEL_OK);
+        CHECK_EQ(accel_tflite_invoke(&rt), ACCEL_OK);
+        CHECK_EQ(accel_tflite_get_output(&rt, 0, out, sizeof out, &got), ACCEL_OK);
+        CHECK_EQ(got, tc->out_len);
+        if (got != tc->out_len || memcmp(out, tc->out, got) != 0) {
+            size_t k;
+            printf("  %s: got", tc->name);
+            for (k = 0; k < got; k++) printf(" %d", (int)(int8_t)out[k]);
+            printf(", want");
+            for (k = 0; k < tc->out_len; k++) printf(" %d", (int)(int8_t)tc->out[k]);
+            printf("\n");
+            CHECK(0);
+        }
+    }
+}
+
+static const tfl_case *find_case(const char *name)
+{
+    size_t i;
+    for (i = 0; i < sizeof tfl_cases / sizeof tfl_cases[0]; i++)
+        if (strcmp(tfl_cases[i].name, name) == 0) return &tfl_cases[i];
+    return NULL;
+}
+
+typedef struct cb_log {
+    int calls;
+    uint32_t ops[8], tensors[8];
+    int32_t codes[8];
+    uint8_t first[8];
+} cb_log;
+
+static void log_op(void *user, uint32_t op_index, int32_t code, uint32_t tensor, const accel_tflite_tensor *t,
+                   const void *data)
+{
+    cb_log *l = (cb_log *)user;
+    if (l->calls < 8) {
+        l->ops[l->calls] = op_index;
+        l->codes[l->calls] = code;
+        l->tensors[l->calls] = tensor;
+        l->first[l->calls] = t->bytes ? *(const uint8_t *)data : 0;
+    }
+    l->calls++;
+}
+
+/* API rules: arguments, alignment, input length, the callback's order and data, tensor data. */
+static void test_api(void)
+{
+    const tfl_case *tc = find_case("fc_then_quantize");
+    accel_tflite_model m;
+    accel_tflite rt;
+    uint32_t arena[256];
+    size_t need = 0, got = 0, wsz = 0, n = 0;
+    uint8_t out[8];
+    const uint8_t *p;
+    cb_log log;
+    REQUIRE(tc != NULL);
+    CHECK_EQ(accel_tflite_open(NULL, tc->model, tc->len), ACCEL_E_NULL);
+    CHECK_EQ(accel_tflite_open(&m, NULL, tc->len), ACCEL_E_NULL);
+    CHECK_EQ(accel_tflite_open(&m, tc->model, 7), ACCEL_E_MALFORMED);
+    CHECK_EQ(accel_tflite_open(&m, tc->model, tc->len / 2), ACCEL_E_MALFORMED); /* cut short */
+    REQUIRE(accel_tflite_open(&m, tc->model, tc->len) == ACCEL_OK);
+    CHECK_EQ(m.n_ops, 2);
+    CHECK_EQ(accel_tflite_plan_scratch_size(&m, &wsz), ACCEL_OK);
+    CHECK_EQ(accel_tflite_plan(&m, arena, wsz - 1, &need), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_EQ(accel_tflite_plan(&m, (uint8_t *)arena + 1, wsz, &need), ACCEL_E_ALIGN);
+    REQUIRE(accel_tflite_plan(&m, arena, wsz, &need) == ACCEL_OK);
+    CHECK_EQ(accel_tflite_init(&rt, &m, (uint8_t *)arena + 2, need), ACCEL_E_ALIGN);
+    REQUIRE(accel_tflite_init(&rt, &m, arena, sizeof arena) == ACCEL_OK);
+    CHECK_EQ(accel_tflite_set_input(&rt, 0, tc->in, tc->in_len + 1), ACCEL_E_ARG);
+    CHECK_EQ(accel_tflite_set_input(&rt, 1, tc->in, tc->in_len), ACCEL_E_ARG); /* one input only */
+    REQUIRE(accel_tflite_set_input(&rt, 0, tc->in, tc->in_len) == ACCEL_OK);
+    memset(&log, 0, sizeof log);
+    rt.on_op = log_op;
+    rt.user = &log;
+    REQUIRE(accel_tflite_invoke(&rt) == ACCEL_OK);
+    /* once per operator, in order, with its output: FC gives int8 3 (tensor 3), QUANTIZE 131 */
+    CHECK_EQ(log.calls, 2);
+    CHECK_EQ(log.ops[0], 0);
+    CHECK_EQ(log.codes[0], ACCEL_TFLITE_OP_FULLY_CONNECTED);
+    CHECK_EQ(log.tensors[0], 3);
+    CHECK_EQ(log.first[0], 3);
+    CHECK_EQ(log.ops[1], 1);
+    CHECK_EQ(log.codes[1], ACCEL_TFLITE_OP_QUANTIZE);
+    CHECK_EQ(log.tensors[1], 4);
+    CHECK_EQ(log.first[1], 131);
+    CHECK_EQ(accel_tflite_get_output(&rt, 0, out, 1, &got), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_EQ(got, 2);
+    CHECK_EQ(accel_tflite_get_output(&rt, 0, out, sizeof out, &got), ACCEL_OK);
+    CHECK_EQ(out[0], 131);
+    CHECK_EQ(out[1], 125);
+    /* constant tensors come from the model buffer */
+    CHECK_EQ(accel_tflite_tensor_data(&rt, 1, &p, &n), ACCEL_OK);
+    CHECK_EQ(n, 4);
+    CHECK(p >= tc->model && p + n <= tc->model + tc->len);
+    CHECK_EQ(accel_tflite_tensor_data(&rt, 99, &p, &n), ACCEL_E_TFLITE_TENSOR_INDEX);
+    CHECK(accel_tflite_op_name(ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM) != NULL);
+    CHECK(strcmp(accel_tflite_op_name(114), "QUANTIZE") == 0);
+    CHECK(accel_tflite_op_name(1000) == NULL);
+}
+
+/* Every byte of every hand-made model (and of hello_world when the data is there) changed four
+ * ways: open, check, plan, init and invoke must return a status, never crash or read outside
+ * (ASan and UBSan watch). */
+static int mutate_run(uint8_t *buf, size_t len)
+{
+    accel_tflite_model m;
+    accel_tflite rt;
+    static uint32_t arena[16384];
+    size_t need;
+    if (accel_tflite_open(&m, buf, len) != ACCEL_OK) return 0;
+    if (accel_tflite_plan(&m, arena, sizeof arena, &need) != ACCEL_OK) return 1;
+    if (need > sizeof arena || accel_tflite_init(&rt, &m, arena, sizeof arena) != ACCEL_OK) return 1;
+    (void)accel_tflite_invoke(&rt);
+    return 2;
+}
+
+static void mutate_all(const uint8_t *model, size_t len, int *opened, int *ran)
+{
+    uint8_t *b = (uint8_t *)malloc(len);
+    size_t i;
+    int k;
+    for (i = 0; i < len; i++)
+        for (k = 0; k < 4; k++) {
+            static const uint8_t x[4] = {0x01, 0x80, 0xFF, 0x00};
+            int r;
+            memcpy(b, model, len);
+            b[i] = k == 3 ? 0 : (uint8_t)(b[i] ^ x[k]);
+            r = mutate_run(b, len);
+            *opened += r > 0;
+            *ran += r > 1;
+        }
+    free(b);
+}
+
+static void test_mutations(void)
+{
+    size_t i;
+    int opened = 0, ran = 0;
+    for (i = 0; i < sizeof tfl_cases / sizeof tfl_cases[0]; i++)
+        if (tfl_cases[i].open_st == ACCEL_OK && tfl_cases[i].check_st == ACCEL_OK)
+            mutate_all(tfl_cases[i].model, tfl_cases[i].len, &opened, &ran);
+    printf("  hand-made models: %d mutants opened, %d ran\n", opened, ran);
+    CHECK(ran > 0);
+}
+
+static void test_mutations_hello_world(void)
+{
+    char path[600];
+    const char *dir;
+    size_t len;
+    uint8_t *m;
+    int opened = 0, ran = 0;
+    REQUIRE_DATA(TFL_ENV, "tflite");
+    if (tl_case_skipped) return;
+    dir = tl_data_dir(TFL_ENV, "tflite");
+    snprintf(path, sizeof path, "%s/hello_world_int8.tflite", dir);
+    m = load_file(path, &len);
+    REQUIRE(m != NULL);
+    mutate_all(m, len, &opened, &ran);
+    printf("  hello_world_int8: %d mutants opened, %d ran\n", opened, ran);
+    CHECK(ran > 0);
+    free(m);
+}
+
+/* The integer derivation of the multipliers against this host's IEEE double and float: a * b / c
+ * of float32 scales then QuantizeMultiplier (accel_mac_quantize_multiplier, in double), the
+ * float quotient of the activation clamps, SVDF's float products. Scales drawn over 2^-40..2^8. */
+#ifndef ACCEL_MAC_NO_FLOAT
+static uint32_t rand_scale_bits(void)
+{
+    uint32_t e = 87u + tl_rand() % 48u; /* exponent field: 2^-40 .. 2^7 */
+    return (e << 23) | (tl_rand() & 0x7FFFFFu);
+}
+
+static float bits_f(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+
+static void test_integer_scales(void)
+{
+    int i, bad = 0;
+    for (i = 0; i < 200000; i++) {
+        uint32_t a = rand_scale_bits(), b = rand_scale_bits(), c = rand_scale_bits();
+        int32_t m1 = 0, s1 = 0, m2 = 0, s2 = 0, q1 = 0, q2;
+        accel_status e1 = accel__tfl_qmul(accel__tfl_scale3(a, b, c), &m1, &s1);
+        double real = (double)bits_f(a) * (double)bits_f(b) / (double)bits_f(c);
+        accel_status e2 = accel_mac_quantize_multiplier(real, &m2, &s2);
+        float fp, fq;
+        accel_tflite_tensor o;
+        if ((e1 == ACCEL_OK) != (e2 == ACCEL_OK) || (e1 == ACCEL_OK && (m1 != m2 || s1 != s2))) {
+            if (bad < 3) printf("  scale3 %08x %08x %08x: %d %d / %d %d (%d %d)\n", a, b, c, m1, s1, m2, s2, e1, e2);
+            bad++;
+        }
+        /* SVDF: float product, float quotient */
+        fp = bits_f(a) * bits_f(b);
+        fq = fp / bits_f(c);
+        {
+            accel__tfl_num x = accel__tfl_num_round(accel__tfl_num_mul(accel__tfl_num_f32(a), accel__tfl_num_f32(b)), 0, 24);
+            int32_t n1 = 0, n2 = 0, t1 = 0, t2 = 0;
+            x = accel__tfl_num_div(x, accel__tfl_num_f32(c), 24);
+            e1 = accel__tfl_qmul(x, &n1, &t1);
+            e2 = accel_mac_quantize_multiplier((double)fq, &n2, &t2);
+            if ((e1 == ACCEL_OK) != (e2 == ACCEL_OK) || (e1 == ACCEL_OK && (n1 != n2 || t1 != t2))) {
+                if (bad < 3) printf("  svdf %08x %08x %08x: %d %d / %d %d (%d %d)\n", a, b, c, n1, t1, n2, t2, e1, e2);
+                bad++;
+            }
+        }
+        /* activation clamp: round(6 / scale) in float, half away from zero */
+        memset(&o, 0, sizeof o);
+        o.scale_bits = c;
+        if (accel__tfl_quantize1(&o, 6, &q1) == ACCEL_OK) {
+            float x = 6.0f / bits_f(c);
+            if (x < 2147483648.0f) {
+                q2 = x - (float)(int32_t)x >= 0.5f ? (int32_t)x + 1 : (int32_t)x;
+                if (q1 != q2) {
+                    if (bad < 3) printf("  act %08x: %d / %d\n", c, q1, q2);
+                    bad++;
+                }
+            }
+        }
+    }
+    printf("  integer scale arithmetic against IEEE double/float: %d of 200000 triples differ\n", bad);
+    CHECK_EQ(bad, 0);
+}
+#endif
+
+/* The fixed-point pieces against the real functions (libm here, on the host). */
+static void test_fixed_point_accuracy(void)
+{
+    int32_t x;
+    int worst = 0;
+    /* 1 / (1 + x) for x in [0, 1), Q0.31: within a few units of the last place */
+    for (x = 0; x < INT32_MAX - (1 << 20); x += (1 << 20) + 12345) {
+        double want = 2147483648.0 / (1.0 + x / 2147483648.0);
+        double got = accel__tfl_recip(x);
+        int err = (int)fabs(got - want);
+        if (err > worst) worst = err;
+    }
+    printf("  1/(1+x) worst error %d\n", worst);
+    CHECK(worst <= 8); /* 4e-9 relative */
+    /* exp(a) for a <= 0 in Q5.26 */
+    worst = 0;
+    for (x = 0; x > -2147483647 + (1 << 19); x -= (1 << 18) + 777) {
+        double want = exp(x / 67108864.0) * 2147483648.0;
+        double got = accel__tfl_exp_neg(x);
+        int err = (int)fabs(got - want);
+        if (err > worst) worst = err;
+    }
+    printf("  exp worst error %d\n", worst);
+    CHECK(worst <= 512); /* 2.4e-7 relative */
+    /* int16 sigmoid (Q3.12 in, Q0.15 out) and tanh: within 2 units of the last place */
+    worst = 0;
+    for (x = -32768; x <= 32767; x += 7) {
+        double s = 32768.0 / (1.0 + exp(-(x / 4096.0)));
+        double t = tanh(x / 4096.0) * 32768.0;
+        int e1 = (int)fabs(accel__tfl_sigmoid16((int16_t)x, 0, 0) - (s > 32767 ? 32767 : s));
+        int e2 = (int)fabs(accel__tfl_tanh16((int16_t)x, 0, 0) - (t > 32767 ? 32767 : t));
+        if (e1 > worst) worst = e1;
+        if (e2 > worst) worst = e2;
+    }
+    printf("  sigmoid/tanh worst error %d\n", worst);
+    CHECK(worst <= 2);
+}
+
+int main(void)
+{
+    tl_seed(28);
+    RUN(test_small_models);
+    RUN(test_api);
+    RUN(test_fixed_point_accuracy);
+#ifndef ACCEL_MAC_NO_FLOAT /* the reference is this host's double */
+    RUN(test_integer_scales);
+#endif
+    RUN(test_mutations);
+    RUN(test_goldens);
+    RUN(test_mutations_hello_world);
+    return TEST_END();
+}
