@@ -18,7 +18,7 @@
  *   with TensorFlow Lite's reference kernels. Nothing here allocates, prints or keeps hidden
  *   global state: the caller owns every buffer and every state struct; functions that need
  *   scratch memory have a ..._scratch_size() companion. Stack: no public function needs more
- *   than 1536 bytes, callbacks not counted (x86-64 builds with AVX2/AVX-512 kernels: 36 KiB;
+ *   than 1536 bytes, callbacks not counted (x86-64 builds with AVX2/AVX-512 kernels: 4 KiB;
  *   tests/stack_usage.sh reports it per target). Each device section has four layers:
  *   wire (bytes <-> structs, pure), protocol state (structs and transitions), driver (the state
  *   on a port, with deadlines), and model (the device side, for tests and the simulator port).
@@ -3065,8 +3065,9 @@ extern "C" {
  *   ACCEL_MAC_NO_SIMD   leave out the explicit SIMD paths below (portable C only).
  * Scratch: accel_mac_conv2d_with_scratch takes caller scratch for the im2col patch (size from
  * accel_mac_conv2d_scratch_size: 2 * (3 or 4) * k_h*k_w*in_c/groups + 3 bytes with
- * ACCEL_MAC_MCU, 0 where a build does not use it); accel_mac_conv2d is the same call without
- * scratch and stays as it was.
+ * ACCEL_MAC_MCU; on x86 SIMD builds the vector kernels' packed filters and patches, up to
+ * about 27 KiB; 0 where a build does not use it); accel_mac_conv2d is the same call without
+ * scratch (on x86 SIMD builds it then takes the portable kernels: never a large stack frame).
  * SIMD (read-only ACCEL_MAC_SIMD, set from the target's feature macros; needs ACCEL_MAC_FAST 1
  * and GCC/Clang): 2 = x86 AVX-512 VNNI + BW (vpdpbusd), 1 = x86 AVX2 (int16 madd), both only
  * on hosted builds; 3 = AArch64 NEON with the dot-product extension (sdot), 4 = 32-bit Arm with
@@ -3089,8 +3090,9 @@ extern "C" {
  * AVX-512: 64 channels and 4 taps per vpdpbusd, double rounding, and for windows at most 3 wide
  * with horizontal stride and dilation 1 and k_h <= 16 two adjacent output pixels per pass on
  * shared loads; AVX2: the first in_c & ~7 channels, 8 per vpmaddwd), requantizing in vectors.
- * They use bounded stack tiles (conv about 26 KiB, depthwise up to 10 KiB), no scratch; every
- * other case takes the portable path. */
+ * conv2d runs there only with caller scratch (the packed filters and patches); depthwise reads
+ * its weights from the filter and needs none; neither has a large stack frame. Every other case
+ * takes the portable path. */
 #ifndef ACCEL_MAC_FAST
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFu
 #define ACCEL_MAC_FAST 1
@@ -13643,6 +13645,36 @@ ACCELDEF accel_status accel_mac_fully_connected_pack(uint32_t in_depth, uint32_t
     return ACCEL_OK;
 }
 
+#if ACCEL__MAC_PACK_LAYOUT == 2
+/* Layout 2 (checked by the caller), in a function of its own: its register-blocked copies
+ * spill vectors, and that frame is not on the path of layout 1's call. */
+static __attribute__((noinline)) void accel__mac_z_fcp(const int8_t *x, uint32_t batches,
+                                                       uint32_t in_depth, uint32_t out_depth,
+                                                       const uint8_t *p, const int32_t *cst,
+                                                       const accel_mac_quant *q, uint8_t *o)
+{
+    size_t b, ks = (size_t)in_depth, ns = (size_t)out_depth;
+    int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, wo = q->filter_offset - fx;
+    size_t r, nr;
+    __m512i c[4];
+    /* 4 rows at a time share each weight load (then 2, then 1) */
+    for (b = 0; b < (size_t)batches; b += nr, x += nr * ks, o += nr * ns) {
+        nr = (size_t)batches - b >= 4u ? 4u : (size_t)batches - b >= 2u ? 2u : 1u;
+        for (r = 0; r < nr; r++) /* wo * sum (x + 128): the one term that depends on x */
+            c[r] = _mm512_set1_epi32((int)((uint32_t)wo *
+                                           (wo != 0 ? accel__mac_usum(x + r * ks, ks, fx ^ -128) : 0u)));
+        switch ((fx ? 3 : 0) + (nr == 4u ? 2 : nr == 2u ? 1 : 0)) { /* specialized copies */
+        case 0: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 1, 0); break;
+        case 1: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 2, 0); break;
+        case 2: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 4, 0); break;
+        case 3: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 1, 1); break;
+        case 4: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 2, 1); break;
+        default: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 4, 1); break;
+        }
+    }
+}
+#endif
+
 ACCELDEF accel_status accel_mac_fully_connected_packed(uint32_t batches, const void *input,
                                                        size_t input_len, const void *packed,
                                                        size_t packed_len, const accel_mac_quant *q,
@@ -13685,27 +13717,8 @@ ACCELDEF accel_status accel_mac_fully_connected_packed(uint32_t batches, const v
     p += ACCEL__MAC_PACK_HDR + 4u * nc;
 #if ACCEL__MAC_PACK_LAYOUT == 2
     if (lay == 2u) {
-        const int8_t *x = (const int8_t *)input;
-        uint8_t *o = (uint8_t *)output;
-        size_t b, ks = (size_t)in_depth, ns = (size_t)out_depth;
-        int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, wo = q->filter_offset - fx;
-        size_t r, nr;
-        __m512i c[4];
-        /* 4 rows at a time share each weight load (then 2, then 1) */
-        for (b = 0; b < (size_t)batches; b += nr, x += nr * ks, o += nr * ns) {
-            nr = (size_t)batches - b >= 4u ? 4u : (size_t)batches - b >= 2u ? 2u : 1u;
-            for (r = 0; r < nr; r++) /* wo * sum (x + 128): the one term that depends on x */
-                c[r] = _mm512_set1_epi32((int)((uint32_t)wo *
-                                               (wo != 0 ? accel__mac_usum(x + r * ks, ks, fx ^ -128) : 0u)));
-            switch ((fx ? 3 : 0) + (nr == 4u ? 2 : nr == 2u ? 1 : 0)) { /* specialized copies */
-            case 0: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 1, 0); break;
-            case 1: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 2, 0); break;
-            case 2: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 4, 0); break;
-            case 3: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 1, 1); break;
-            case 4: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 2, 1); break;
-            default: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 4, 1); break;
-            }
-        }
+        accel__mac_z_fcp((const int8_t *)input, batches, in_depth, out_depth, p, cst, q,
+                         (uint8_t *)output);
         return ACCEL_OK;
     }
 #endif
@@ -13905,14 +13918,33 @@ ACCEL__MAC_AI void accel__mac_dw_taps(const accel_mac_conv *g, const int8_t *x, 
  * conv2d: per output pixel an im2col patch in the uint8 domain (xu = x ^ xm, taps outside the
  * image = the zero point, which adds exactly 0 after the offset), 16 output channels per
  * register; vpdpbusd takes 4 patch bytes broadcast against 4 packed filter bytes of each
- * channel, so no horizontal sums are needed. The filters are packed once per call into a
- * bounded stack buffer (4 taps x 16 channels per 64 bytes, taps past fs zero); the offsets
+ * channel, so no horizontal sums are needed. The filters are packed, a block of output channels
+ * at a time, into the caller's scratch (4 taps x 16 channels per 64 bytes, taps past fs zero;
+ * the patches and per-channel constants go there too: no large stack frame); the offsets
  * are the same decomposition as accel__mac_rows4: sum (x+xo')(w+wo') = sum xu*ws + wo*sum xu
  * + a*sum ws + fs*a*wo, modulo 2^32, so results are bit-identical to the portable path. ---- */
-#define ACCEL__MAC_ZC_W 16384u /* packed filter bytes on the stack */
-#define ACCEL__MAC_ZC_K 1024u  /* largest patch: fs rounded up to a multiple of 4 */
-#define ACCEL__MAC_ZC_P 8u     /* output pixels per pass (2 x 8 accumulators) */
-#define ACCEL__MAC_ZC_N 256u   /* output channels per packed block at most */
+#define ACCEL__MAC_ZC_W 16384u /* packed filter bytes per block (at least 16 channels) */
+#define ACCEL__MAC_ZC_K 1024u /* largest patch: fs rounded up to a multiple of 4 */
+#define ACCEL__MAC_ZC_P 8u    /* output pixels per pass (2 x 8 accumulators) */
+#define ACCEL__MAC_ZC_N 256u  /* output channels per packed block at most */
+
+/* Output channels per packed block for patches of fs4 bytes and ocg channels per group: a
+ * multiple of 16. The scratch: 63 bytes of alignment, the block (ncap * fs4), the accumulators
+ * (2 * ACCEL__MAC_ZC_P vectors), ACCEL__MAC_ZC_P patches (fs4 each), ncap constants, then
+ * per patch its row pointer, row step and byte sum. */
+static size_t accel__mac_z_ncap(size_t fs4, size_t ocg)
+{
+    size_t n = (ACCEL__MAC_ZC_W / fs4) & ~(size_t)15;
+    if (n < 16u) n = 16u;
+    if (n > ACCEL__MAC_ZC_N) n = ACCEL__MAC_ZC_N;
+    return n < ocg ? n : (ocg + 15u) & ~(size_t)15;
+}
+static size_t accel__mac_z_conv_scratch(size_t fs, size_t ocg)
+{
+    size_t fs4 = (fs + 3u) & ~(size_t)3, n = accel__mac_z_ncap(fs4, ocg);
+    return 63u + (n + ACCEL__MAC_ZC_P) * fs4 + 2u * ACCEL__MAC_ZC_P * 64u + 4u * n +
+           ACCEL__MAC_ZC_P * (sizeof(void *) + sizeof(size_t) + 4u);
+}
 
 /* n bytes from s to d with XOR xm (64 at a time, masked tail). */
 static void accel__mac_z_cpx(uint8_t *d, const int8_t *s, size_t n, __m512i xm)
@@ -13958,63 +13990,126 @@ static void accel__mac_z_gather(const accel_mac_conv *g, const int8_t *x, uint32
     if (ky1 < g->k_h) ACCEL_MEMSET(d + (size_t)ky1 * rowb, zpu, (size_t)(g->k_h - ky1) * rowb);
 }
 
-/* NP patches (rows of pw uint32) against NV (1 or 2) packed 16-channel blocks (kg 64-byte
- * groups each, the second at wp + kg): acc[p*2 + v]. NP, NV are constants after inlining. */
+/* The 2 x ACCEL__MAC_ZC_P accumulators of the two kernels below as named variables, not an
+ * array: GCC keeps an array of vectors in memory at -O2 (a kilobyte of stack per copy); named
+ * ones stay in registers (16 of the 32 zmm). ACCEL__MAC_ZCB(P): patch P's 4 bytes (xb, set
+ * by X(P)) against both channel blocks. */
+#define ACCEL__MAC_ZCB_VARS                                                                      \
+    __m512i a00 = _mm512_setzero_si512(), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, \
+            a30 = a00, a31 = a00, a40 = a00, a41 = a00, a50 = a00, a51 = a00, a60 = a00,         \
+            a61 = a00, a70 = a00, a71 = a00
+#define ACCEL__MAC_ZCB(P, X)                                                                     \
+    do {                                                                                         \
+        xb = X(P);                                                                               \
+        a##P##0 = accel__mac_z_dp(a##P##0, xb, w0);                                              \
+        if (NV == 2) a##P##1 = accel__mac_z_dp(a##P##1, xb, w1);                                 \
+    } while (0)
+#define ACCEL__MAC_ZCB_ALL(X)                                                                    \
+    ACCEL__MAC_ZCB(0, X); ACCEL__MAC_ZCB(1, X); ACCEL__MAC_ZCB(2, X); ACCEL__MAC_ZCB(3, X);     \
+    ACCEL__MAC_ZCB(4, X); ACCEL__MAC_ZCB(5, X); ACCEL__MAC_ZCB(6, X); ACCEL__MAC_ZCB(7, X)
+#define ACCEL__MAC_ZCB_OUT                                                                       \
+    acc[0] = a00; acc[1] = a01; acc[2] = a10; acc[3] = a11; acc[4] = a20; acc[5] = a21;          \
+    acc[6] = a30; acc[7] = a31; acc[8] = a40; acc[9] = a41; acc[10] = a50; acc[11] = a51;        \
+    acc[12] = a60; acc[13] = a61; acc[14] = a70; acc[15] = a71
+
+/* ACCEL__MAC_ZC_P patches (rows of pw uint32) against NV (1 or 2) packed 16-channel blocks
+ * (kg 64-byte groups each, the second at wp + kg): acc[p*2 + v]. NV is a constant after
+ * inlining. */
+#define ACCEL__MAC_ZCB_PATCH(P) _mm512_set1_epi32((int)patch[(size_t)(P) * pw + k])
 ACCEL__MAC_AI void accel__mac_z_cblock(const uint32_t *patch, size_t pw, const __m512i *wp,
                                        size_t kg, __m512i *acc, const size_t NV)
 {
-    __m512i a[2 * ACCEL__MAC_ZC_P], w0, w1 = _mm512_setzero_si512(), xb;
-    size_t k, p;
-    for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) a[p] = _mm512_setzero_si512();
+    __m512i w0, w1 = _mm512_setzero_si512(), xb;
+    size_t k;
+    ACCEL__MAC_ZCB_VARS;
     for (k = 0; k < kg; k++) {
         w0 = _mm512_load_si512(wp + k);
         if (NV == 2) w1 = _mm512_load_si512(wp + kg + k);
-        for (p = 0; p < ACCEL__MAC_ZC_P; p++) {
-            xb = _mm512_set1_epi32((int)patch[p * pw + k]);
-            a[2 * p] = accel__mac_z_dp(a[2 * p], xb, w0);
-            if (NV == 2) a[2 * p + 1] = accel__mac_z_dp(a[2 * p + 1], xb, w1);
-        }
+        ACCEL__MAC_ZCB_ALL(ACCEL__MAC_ZCB_PATCH);
     }
-    for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) acc[p] = a[p];
+    ACCEL__MAC_ZCB_OUT;
 }
 
 /* accel__mac_z_cblock with each patch read where it lies, row by row: row ky of patch p is
  * the rb bytes (rb a multiple of 4, so no group of 4 taps spans two rows) at base[p] + ky *
  * step[p]: the input itself for a window inside the image, else its gathered copy. Raw bytes,
  * made unsigned here (FLIP: int8 input, XOR 0x80). Saves the copy of every inner window. */
+ACCEL__MAC_AI __m512i accel__mac_z_b4(const uint8_t *p, __m512i xm, const int FLIP)
+{
+    int32_t v;
+    __m512i xb;
+    ACCEL_MEMCPY(&v, p, 4);
+    xb = _mm512_set1_epi32(v);
+    return FLIP ? _mm512_xor_si512(xb, xm) : xb;
+}
+#define ACCEL__MAC_ZCB_ROW(P) accel__mac_z_b4(base[P] + ky * step[P] + c, xm, FLIP)
 ACCEL__MAC_AI void accel__mac_z_cblock_rows(const uint8_t *const *base, const size_t *step,
                                             size_t kh, size_t rb, const __m512i *wp, size_t kg,
                                             __m512i xm, __m512i *acc, const size_t NV,
                                             const int FLIP)
 {
-    __m512i a[2 * ACCEL__MAC_ZC_P], w0, w1 = _mm512_setzero_si512(), xb;
-    const uint8_t *r[ACCEL__MAC_ZC_P];
+    __m512i w0, w1 = _mm512_setzero_si512(), xb;
     const __m512i *wk = wp;
-    size_t ky, c, p;
-    int32_t v;
-    for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) a[p] = _mm512_setzero_si512();
-    for (ky = 0; ky < kh; ky++) {
-        for (p = 0; p < ACCEL__MAC_ZC_P; p++) r[p] = base[p] + ky * step[p];
+    size_t ky, c;
+    ACCEL__MAC_ZCB_VARS;
+    for (ky = 0; ky < kh; ky++)
         for (c = 0; c < rb; c += 4u, wk++) {
             w0 = _mm512_load_si512(wk);
             if (NV == 2) w1 = _mm512_load_si512(wk + kg);
-            for (p = 0; p < ACCEL__MAC_ZC_P; p++) {
-                ACCEL_MEMCPY(&v, r[p] + c, 4);
-                xb = _mm512_set1_epi32(v);
-                if (FLIP) xb = _mm512_xor_si512(xb, xm);
-                a[2 * p] = accel__mac_z_dp(a[2 * p], xb, w0);
-                if (NV == 2) a[2 * p + 1] = accel__mac_z_dp(a[2 * p + 1], xb, w1);
-            }
+            ACCEL__MAC_ZCB_ALL(ACCEL__MAC_ZCB_ROW);
         }
-    }
-    for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) acc[p] = a[p];
+    ACCEL__MAC_ZCB_OUT;
 }
 
-/* The byte sum of one patch laid out as for accel__mac_z_cblock_rows, each byte XOR xm. */
-static uint32_t accel__mac_z_usum_rows(const uint8_t *base, size_t step, size_t kh, size_t rb,
-                                       __m512i xm)
+/* The kernels above for one pair of channel blocks (v: 4 direct, 2 two blocks, 1 int8 input),
+ * in a function of their own: their 16 accumulators and the caller's constants need not share
+ * the 32 registers (no spilled vectors, a small stack frame). */
+static __attribute__((noinline)) void accel__mac_z_cblocks(const uint32_t *patch, size_t pw,
+                                                           const uint8_t *const *rbase,
+                                                           const size_t *rstep, size_t kh,
+                                                           size_t rowb, const __m512i *wp,
+                                                           size_t kg, int32_t xm, __m512i *acc,
+                                                           int v)
 {
-    __m512i s = _mm512_setzero_si512(), z = _mm512_setzero_si512();
+    __m512i xmv = _mm512_set1_epi8((char)(xm & 0xFF));
+    switch (v) { /* specialized copies */
+    case 4: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp, kg, xmv, acc, 1, 0); break;
+    case 5: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp, kg, xmv, acc, 1, 1); break;
+    case 6: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp, kg, xmv, acc, 2, 0); break;
+    case 7: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp, kg, xmv, acc, 2, 1); break;
+    case 2: case 3: accel__mac_z_cblock(patch, pw, wp, kg, acc, 2); break;
+    default: accel__mac_z_cblock(patch, pw, wp, kg, acc, 1); break;
+    }
+}
+
+/* Requantize channels ch.. (cnt <= 16) of np pixels (accumulators acc[2p], constants cst,
+ * patch sums xsum) into o (rows of oc_n bytes); a function of its own for the reason above. */
+static __attribute__((noinline)) void accel__mac_z_cout(const __m512i *acc, size_t cnt,
+                                                        const uint32_t *cst,
+                                                        const uint32_t *xsum, uint32_t wo,
+                                                        size_t np, const accel_mac_quant *q,
+                                                        size_t ch, uint8_t *o, size_t oc_n)
+{
+    __m512i mul, sh, v, t;
+    __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
+    __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
+    __m512i off = _mm512_set1_epi32(q->output_offset);
+    __mmask16 m = (__mmask16)((1u << cnt) - 1u);
+    size_t p;
+    accel__mac_z_qload(q, ch, m, &mul, &sh);
+    t = _mm512_maskz_loadu_epi32(m, cst);
+    for (p = 0; p < np; p++) {
+        v = _mm512_add_epi32(_mm512_add_epi32(acc[2 * p], t), _mm512_set1_epi32((int)(wo * xsum[p])));
+        v = accel__mac_z_rq(v, mul, sh, lo, hi, off);
+        _mm512_mask_cvtepi32_storeu_epi8(o + p * oc_n + ch, m, v);
+    }
+}
+
+/* The byte sum of one patch laid out as for accel__mac_z_cblock_rows, each byte XOR x8. */
+static __attribute__((noinline)) uint32_t accel__mac_z_usum_rows(const uint8_t *base, size_t step, size_t kh, size_t rb,
+                                       int32_t x8)
+{
+    __m512i s = _mm512_setzero_si512(), z = _mm512_setzero_si512(), xm = _mm512_set1_epi8((char)(x8 & 0xFF));
     __mmask64 m;
     size_t ky, k;
     for (ky = 0; ky < kh; ky++)
@@ -14027,63 +14122,61 @@ static uint32_t accel__mac_z_usum_rows(const uint8_t *base, size_t step, size_t 
 }
 
 /* s[p] = the byte sum of patch p (rows of rb bytes, a multiple of 4, at most 1024) for the np
- * <= 8 patches at d, reduced together (one tree for all eight rather than one per patch). */
+ * <= 8 patches at d (one reduction per patch: no array of vectors on the stack). */
 static void accel__mac_z_usum8(const uint8_t *d, size_t rb, size_t np, uint32_t *s)
 {
-    __m512i v[8], z = _mm512_setzero_si512(), t[4];
+    __m512i v, z = _mm512_setzero_si512();
     size_t p, k;
-    for (p = 0; p < 8u; p++) {
-        v[p] = z;
-        if (p >= np) continue;
+    for (p = 0; p < np; p++) {
+        v = z;
         for (k = 0; k + 64u <= rb; k += 64u)
-            v[p] = _mm512_add_epi64(v[p], _mm512_sad_epu8(_mm512_loadu_si512(d + p * rb + k), z));
+            v = _mm512_add_epi64(v, _mm512_sad_epu8(_mm512_loadu_si512(d + p * rb + k), z));
         if (k < rb)
-            v[p] = _mm512_add_epi64(
-                v[p], _mm512_sad_epu8(_mm512_maskz_loadu_epi8(accel__mac_z_mask(rb - k), d + p * rb + k), z));
+            v = _mm512_add_epi64(
+                v, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(accel__mac_z_mask(rb - k), d + p * rb + k), z));
+        s[p] = (uint32_t)_mm512_reduce_add_epi64(v);
     }
-    /* per 128-bit lane [v2i, v2i+1] partial sums, then across lanes: qword p = patch p */
-    for (p = 0; p < 4u; p++)
-        t[p] = _mm512_add_epi64(_mm512_unpacklo_epi64(v[2u * p], v[2u * p + 1u]),
-                                _mm512_unpackhi_epi64(v[2u * p], v[2u * p + 1u]));
-    t[0] = _mm512_add_epi64(_mm512_shuffle_i64x2(t[0], t[1], 0x88), _mm512_shuffle_i64x2(t[0], t[1], 0xDD));
-    t[2] = _mm512_add_epi64(_mm512_shuffle_i64x2(t[2], t[3], 0x88), _mm512_shuffle_i64x2(t[2], t[3], 0xDD));
-    t[0] = _mm512_add_epi64(_mm512_shuffle_i64x2(t[0], t[2], 0x88), _mm512_shuffle_i64x2(t[0], t[2], 0xDD));
-    _mm256_storeu_si256((__m256i *)(void *)s, _mm512_cvtepi64_epi32(t[0]));
 }
 
-/* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_ZC_K. */
-static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
+/* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_ZC_K; sc: the scratch of
+ * accel__mac_z_conv_scratch, 64-byte aligned. */
+static __attribute__((noinline)) void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
                               const int8_t *w, const int32_t *bias, uint8_t *o, size_t fs,
-                              size_t cg, size_t ocg)
+                              size_t cg, size_t ocg, uint8_t *sc)
 {
-    __m512i wp[ACCEL__MAC_ZC_W / 64u], acc[2 * ACCEL__MAC_ZC_P], xmv, mul, sh, v, t;
-    uint32_t patch[ACCEL__MAC_ZC_P * ACCEL__MAC_ZC_K / 4u], cst[ACCEL__MAC_ZC_N];
-    uint32_t xsum[ACCEL__MAC_ZC_P], b = 0, oy = 0, ox = 0, nfs = (uint32_t)fs, ws;
+    __m512i *wp, *acc, xmv;
+    uint32_t *patch, *cst;
+    uint32_t *xsum, b = 0, oy = 0, ox = 0, nfs = (uint32_t)fs, ws;
     int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, xm = fx ^ -128;
     int32_t a = q->input_offset - fx - 128, wo = q->filter_offset - fx;
     int zpu = (int)(((uint32_t)(-q->input_offset) ^ (uint32_t)xm) & 0xFFu);
     size_t fs4 = (fs + 3u) & ~(size_t)3, kg = fs4 / 4u, pw = kg, ncap, gi, s0, sn, j, k, vi;
     size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, oc_n = g->out_c, ch;
-    __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
-    __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
-    __m512i off = _mm512_set1_epi32(q->output_offset);
-    uint8_t *wb = (uint8_t *)(void *)wp, *pb = (uint8_t *)(void *)patch;
+    uint8_t *wb, *pb;
     /* direct: patches read in place (accel__mac_z_cblock_rows) where each row of a window is
      * contiguous in the input (no column dilation, one group) and a whole number of 4-tap
      * groups; windows that reach past the image are gathered, raw, with the zero point */
-    size_t rowb = (size_t)g->k_w * cg, kh = g->k_h, rstep[ACCEL__MAC_ZC_P];
+    size_t rowb = (size_t)g->k_w * cg, kh = g->k_h, *rstep;
     size_t istep = (size_t)accel__mac_one(g->dilation_h) * g->in_w * g->in_c;
-    const uint8_t *rbase[ACCEL__MAC_ZC_P];
+    const uint8_t **rbase;
     int direct = accel__mac_one(g->dilation_w) == 1u && cg == (size_t)g->in_c && rowb % 4u == 0;
+    ncap = accel__mac_z_ncap(fs4, ocg);
+    wp = (__m512i *)(void *)sc;
+    wb = sc;
+    acc = (__m512i *)(void *)(sc + ncap * fs4); /* (a multiple of 64 bytes) */
+    pb = (uint8_t *)(void *)(acc + 2u * ACCEL__MAC_ZC_P);
+    patch = (uint32_t *)(void *)pb;
+    cst = (uint32_t *)(void *)(pb + ACCEL__MAC_ZC_P * fs4);
+    rbase = (const uint8_t **)(void *)(cst + ncap); /* (a multiple of 64 bytes) */
+    rstep = (size_t *)(void *)(rbase + ACCEL__MAC_ZC_P);
+    xsum = (uint32_t *)(void *)(rstep + ACCEL__MAC_ZC_P);
     xmv = _mm512_set1_epi8((char)(xm & 0xFF));
     for (p = 0; p < ACCEL__MAC_ZC_P; p++) { /* the pixels a last, short pass does not use */
         rbase[p] = pb + p * pw * 4u;
         rstep[p] = rowb;
     }
-    ncap = (ACCEL__MAC_ZC_W / fs4) & ~(size_t)15;
-    if (ncap > ACCEL__MAC_ZC_N) ncap = ACCEL__MAC_ZC_N;
     /* patch bytes past fs meet zero filter bytes; defined values all the same */
-    ACCEL_MEMSET(patch, 0, sizeof patch);
+    ACCEL_MEMSET(patch, 0, ACCEL__MAC_ZC_P * fs4);
     for (gi = 0; gi * ocg < oc_n; gi++)
         for (s0 = 0; s0 < ocg; s0 += sn) {
             sn = ocg - s0 < ncap ? ocg - s0 : ncap;
@@ -14126,7 +14219,7 @@ static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q,
                             rbase[p] = pb + p * pw * 4u;
                             rstep[p] = rowb;
                         }
-                        if (wo != 0) xsum[p] = accel__mac_z_usum_rows(rbase[p], rstep[p], kh, rowb, xmv);
+                        if (wo != 0) xsum[p] = accel__mac_z_usum_rows(rbase[p], rstep[p], kh, rowb, xm);
                     } else {
                         accel__mac_z_gather(g, x, b, oy, ox, gi, cg, zpu, xmv, pb + p * pw * 4u);
                     }
@@ -14138,35 +14231,239 @@ static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q,
                 if (wo != 0 && !direct) accel__mac_z_usum8(pb, pw * 4u, np, xsum);
                 for (vi = 0; vi * 16u < sn; vi += 2u) {
                     size_t nv = sn - vi * 16u > 16u ? 2u : 1u, u;
-                    if (direct) {
-                        switch ((nv == 2u ? 2 : 0) + (xm != 0)) { /* specialized copies */
-                        case 0: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp + vi * kg, kg, xmv, acc, 1, 0); break;
-                        case 1: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp + vi * kg, kg, xmv, acc, 1, 1); break;
-                        case 2: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp + vi * kg, kg, xmv, acc, 2, 0); break;
-                        default: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp + vi * kg, kg, xmv, acc, 2, 1); break;
-                        }
-                    } else if (nv == 2u) {
-                        accel__mac_z_cblock(patch, pw, wp + vi * kg, kg, acc, 2);
-                    } else {
-                        accel__mac_z_cblock(patch, pw, wp + vi * kg, kg, acc, 1);
-                    }
+                    accel__mac_z_cblocks(patch, pw, rbase, rstep, kh, rowb, wp + vi * kg, kg, xm,
+                                         acc, (direct ? 4 : 0) + (nv == 2u ? 2 : 0) + (xm != 0));
                     for (u = 0; u < nv; u++) {
-                        size_t c0 = vi * 16u + u * 16u, cnt = sn - c0 < 16u ? sn - c0 : 16u;
-                        __mmask16 m = (__mmask16)((1u << cnt) - 1u);
-                        ch = gi * ocg + s0 + c0;
-                        accel__mac_z_qload(q, ch, m, &mul, &sh);
-                        t = _mm512_maskz_loadu_epi32(m, cst + c0);
-                        for (p = 0; p < np; p++) {
-                            v = _mm512_add_epi32(_mm512_add_epi32(acc[2 * p + u], t),
-                                                 _mm512_set1_epi32((int)((uint32_t)wo * xsum[p])));
-                            v = accel__mac_z_rq(v, mul, sh, lo, hi, off);
-                            _mm512_mask_cvtepi32_storeu_epi8(o + (pix0 + p) * oc_n + ch, m, v);
-                        }
+                        size_t c0 = vi * 16u + u * 16u;
+                        accel__mac_z_cout(acc + u, sn - c0 < 16u ? sn - c0 : 16u, cst + c0, xsum,
+                                          (uint32_t)wo, np, q, gi * ocg + s0 + c0,
+                                          o + pix0 * oc_n, oc_n);
                     }
                 }
             }
             b = 0; /* ox and oy have wrapped to 0 already */
         }
+}
+
+/* conv2d without caller scratch (AVX-512; no column dilation, one group, k_w*in_c a multiple of
+ * 4): nothing packed, nothing gathered into memory. The weights of 16 output channels x 4 taps
+ * come from the filter rows by one vpgatherdd per group of taps (shared by the 8 pixels of a
+ * pass); each pixel's taps are read where they lie in the input, a window reaching past the
+ * image composing its 4-byte groups with the zero point (accel__mac_z_bgrp). The offsets are
+ * those of accel__mac_z_conv (constants from vpdpbusd of the weights against bytes of 1), so
+ * results are bit-identical; the frame stays small (the accumulators in registers). */
+typedef struct {
+    const accel_mac_conv *g;
+    const int8_t *x;
+    const uint8_t *base[ACCEL__MAC_ZC_P]; /* window corner of an inner pixel, else NULL */
+    int32_t iy0[ACCEL__MAC_ZC_P], ix0[ACCEL__MAC_ZC_P];
+    uint32_t b[ACCEL__MAC_ZC_P], xsum[ACCEL__MAC_ZC_P];
+    size_t istep, rowb;
+    uint32_t zp4;     /* the raw zero-point byte, 4 times */
+    uint32_t cst[32]; /* per output channel of the pass: bias + a * sum ws + fs * a * wo */
+} accel__mac_zns;
+
+/* The 4 raw bytes at offset c of window row ky of pixel p whose window reaches past the image:
+ * each byte from the input or, outside it, the zero point. */
+ACCEL__MAC_AI uint32_t accel__mac_z_bgrp(const accel__mac_zns *s, size_t p, size_t ky, size_t c)
+{
+    const accel_mac_conv *g = s->g;
+    size_t C = g->in_c, t, i;
+    int32_t iy = s->iy0[p] + (int32_t)(ky * accel__mac_one(g->dilation_h)), ix;
+    uint32_t v = 0;
+    if (iy < 0 || iy >= (int32_t)g->in_h) return s->zp4;
+    for (t = 0; t < 4u; t++) {
+        i = c + t;
+        ix = s->ix0[p] + (int32_t)(i / C);
+        v |= (uint32_t)(ix < 0 || ix >= (int32_t)g->in_w
+                            ? s->zp4 & 0xFFu
+                            : (uint8_t)s->x[(((size_t)s->b[p] * g->in_h + (size_t)iy) * g->in_w +
+                                             (size_t)ix) * C + i % C])
+             << (8u * t);
+    }
+    return v;
+}
+
+ACCEL__MAC_AI __m512i accel__mac_z_nsx(const accel__mac_zns *s, size_t p, size_t ky, size_t c,
+                                       __m512i xm, const int FLIP)
+{
+    __m512i xb;
+    if (s->base[p]) {
+        int32_t v;
+        ACCEL_MEMCPY(&v, s->base[p] + ky * s->istep + c, 4);
+        xb = _mm512_set1_epi32(v);
+    } else {
+        xb = _mm512_set1_epi32((int)accel__mac_z_bgrp(s, p, ky, c));
+    }
+    return FLIP ? _mm512_xor_si512(xb, xm) : xb;
+}
+
+/* Requantize and store lanes of one accumulator (pixel p, channels ch.., mask m). */
+#define ACCEL__MAC_ZNS_EMIT(P)                                                                   \
+    do {                                                                                         \
+        if ((P) < np) {                                                                          \
+            __m512i xs = _mm512_set1_epi32((int)((uint32_t)wo * s->xsum[P]));                    \
+            _mm512_mask_cvtepi32_storeu_epi8(                                                    \
+                o + (pix0 + (P)) * oc_n + n0, m0,                                                \
+                accel__mac_z_rq(_mm512_add_epi32(_mm512_add_epi32(a##P##0, c0v), xs), mul0, sh0, \
+                                lo, hi, off));                                                   \
+            if (NV == 2)                                                                         \
+                _mm512_mask_cvtepi32_storeu_epi8(                                                \
+                    o + (pix0 + (P)) * oc_n + n0 + 16u, m1,                                      \
+                    accel__mac_z_rq(_mm512_add_epi32(_mm512_add_epi32(a##P##1, c1v), xs), mul1,  \
+                                    sh1, lo, hi, off));                                          \
+        }                                                                                        \
+    } while (0)
+
+/* Output channels n0.. (NV blocks of 16, cnt of them) of the np pixels from pix0 whose windows
+ * s describes. */
+#define ACCEL__MAC_ZNS_X(P) accel__mac_z_nsx(s, P, ky, c, xmv, FLIP)
+ACCEL__MAC_AI void accel__mac_z_ns_t(const accel__mac_zns *s, const accel_mac_quant *q,
+                                     const int8_t *w, size_t fs, size_t n0, size_t cnt,
+                                     uint8_t *o, size_t pix0, size_t np, const size_t NV,
+                                     const int FLIP)
+{
+    __m512i c0v, c1v;
+    const accel_mac_conv *g = s->g;
+    size_t ky, c, kh = g->k_h, rowb = s->rowb, oc_n = g->out_c;
+    int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, wo = q->filter_offset - fx;
+    __m512i idx = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                       13, 14, 15),
+                                     _mm512_set1_epi32((int)fs));
+    __m512i f4 = _mm512_set1_epi32(fx ? (int)0x80808080u : 0), z = _mm512_setzero_si512();
+    __m512i xmv = _mm512_set1_epi8((char)0x80), w0, w1 = z, xb, mul0, sh0, mul1 = z, sh1 = z;
+    __m512i lo, hi, off;
+    __mmask16 m0 = (__mmask16)(cnt >= 16u ? 0xFFFFu : (1u << cnt) - 1u);
+    __mmask16 m1 = (__mmask16)(cnt >= 32u ? 0xFFFFu : cnt > 16u ? (1u << (cnt - 16u)) - 1u : 0u);
+    const int8_t *wb0 = w + n0 * fs, *wb1 = w + (n0 + (NV == 2 ? 16u : 0u)) * fs;
+    ACCEL__MAC_ZCB_VARS;
+    for (ky = 0; ky < kh; ky++)
+        for (c = 0; c < rowb; c += 4u) {
+            size_t k = ky * rowb + c;
+            w0 = _mm512_xor_si512(_mm512_mask_i32gather_epi32(z, m0, idx, (const void *)(wb0 + k), 1), f4);
+            if (NV == 2)
+                w1 = _mm512_xor_si512(_mm512_mask_i32gather_epi32(z, m1, idx, (const void *)(wb1 + k), 1), f4);
+            ACCEL__MAC_ZCB_ALL(ACCEL__MAC_ZNS_X);
+        }
+    lo = _mm512_set1_epi32(q->act_min - q->output_offset);
+    hi = _mm512_set1_epi32(q->act_max - q->output_offset);
+    off = _mm512_set1_epi32(q->output_offset);
+    c0v = _mm512_loadu_si512(s->cst);
+    c1v = _mm512_loadu_si512(s->cst + 16);
+    accel__mac_z_qload(q, n0, m0, &mul0, &sh0);
+    if (NV == 2) accel__mac_z_qload(q, n0 + 16u, m1, &mul1, &sh1);
+    ACCEL__MAC_ZNS_EMIT(0); ACCEL__MAC_ZNS_EMIT(1); ACCEL__MAC_ZNS_EMIT(2); ACCEL__MAC_ZNS_EMIT(3);
+    ACCEL__MAC_ZNS_EMIT(4); ACCEL__MAC_ZNS_EMIT(5); ACCEL__MAC_ZNS_EMIT(6); ACCEL__MAC_ZNS_EMIT(7);
+}
+#define ACCEL__MAC_ZNS_FN(NAME, NV, FLIP)                                                        \
+    static __attribute__((noinline)) void NAME(const accel__mac_zns *s,                          \
+                                               const accel_mac_quant *q, const int8_t *w,        \
+                                               size_t fs, size_t n0, size_t cnt, uint8_t *o,     \
+                                               size_t pix0, size_t np)                           \
+    {                                                                                            \
+        accel__mac_z_ns_t(s, q, w, fs, n0, cnt, o, pix0, np, NV, FLIP);                          \
+    }
+ACCEL__MAC_ZNS_FN(accel__mac_z_ns_10, 1, 0)
+ACCEL__MAC_ZNS_FN(accel__mac_z_ns_11, 1, 1)
+ACCEL__MAC_ZNS_FN(accel__mac_z_ns_20, 2, 0)
+ACCEL__MAC_ZNS_FN(accel__mac_z_ns_21, 2, 1)
+
+/* The constants of 16 output channels n0.. (cnt > 0 of them) into d: bias + a * sum ws +
+ * fs * a * wo, the weight sums by vpdpbusd of the gathered weights against bytes of 1. */
+static __attribute__((noinline)) void accel__mac_z_ns_const(const int8_t *w, size_t fs,
+                                                            size_t n0, size_t cnt,
+                                                            const int32_t *bias, int32_t fx,
+                                                            int32_t a, int32_t wo, uint32_t *d)
+{
+    __m512i idx = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                       13, 14, 15),
+                                     _mm512_set1_epi32((int)fs));
+    __m512i f4 = _mm512_set1_epi32(fx ? (int)0x80808080u : 0), z = _mm512_setzero_si512();
+    __m512i ones = _mm512_set1_epi8(1), ws = z;
+    __mmask16 m = (__mmask16)(cnt >= 16u ? 0xFFFFu : (1u << cnt) - 1u);
+    size_t k;
+    for (k = 0; k < fs; k += 4u) /* fs is a multiple of 4 here */
+        ws = accel__mac_z_dp(ws, ones, _mm512_xor_si512(_mm512_mask_i32gather_epi32(
+                                            z, m, idx, (const void *)(w + n0 * fs + k), 1), f4));
+    ws = _mm512_add_epi32(_mm512_mullo_epi32(ws, _mm512_set1_epi32(a)),
+                          _mm512_set1_epi32((int)((uint32_t)fs * (uint32_t)a * (uint32_t)wo)));
+    _mm512_storeu_si512(d, bias ? _mm512_add_epi32(ws, _mm512_maskz_loadu_epi32(m, bias + n0)) : ws);
+}
+
+static __attribute__((noinline)) void accel__mac_z_conv_ns(const accel_mac_conv *g,
+                                                           const accel_mac_quant *q,
+                                                           const int8_t *x, const int8_t *w,
+                                                           const int32_t *bias, uint8_t *o,
+                                                           size_t fs)
+{
+    accel__mac_zns s;
+    int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, xm = fx ^ -128;
+    int32_t a = q->input_offset - fx - 128, wo = q->filter_offset - fx;
+    uint32_t zr = (uint32_t)(-q->input_offset) & 0xFFu, zx = (zr ^ (uint32_t)xm) & 0xFFu;
+    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, n0, cnt;
+    size_t oc_n = g->out_c, kh = g->k_h, kw = g->k_w, C = g->in_c, ky;
+    uint32_t b, oy, ox, dh = accel__mac_one(g->dilation_h);
+    s.g = g;
+    s.x = x;
+    s.rowb = kw * C;
+    s.istep = (size_t)dh * g->in_w * C;
+    s.zp4 = zr * 0x01010101u;
+    for (n0 = 0; n0 < oc_n; n0 += 32u) {
+        cnt = oc_n - n0 < 32u ? oc_n - n0 : 32u;
+        accel__mac_z_ns_const(w, fs, n0, cnt, bias, fx, a, wo, s.cst);
+        if (cnt > 16u) accel__mac_z_ns_const(w, fs, n0 + 16u, cnt - 16u, bias, fx, a, wo, s.cst + 16);
+        b = oy = ox = 0;
+        for (pix0 = 0; pix0 < npix; pix0 += np) {
+            np = npix - pix0 < ACCEL__MAC_ZC_P ? npix - pix0 : ACCEL__MAC_ZC_P;
+            for (p = 0; p < ACCEL__MAC_ZC_P; p++) {
+                int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+                int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                s.xsum[p] = 0;
+                if (p >= np) { /* a short last pass: pixel 0 again, its results not stored */
+                    s.base[p] = s.base[0];
+                    s.iy0[p] = s.iy0[0];
+                    s.ix0[p] = s.ix0[0];
+                    s.b[p] = s.b[0];
+                    continue;
+                }
+                s.iy0[p] = iy0;
+                s.ix0[p] = ix0;
+                s.b[p] = b;
+                if (iy0 >= 0 && ix0 >= 0 && (size_t)(uint32_t)iy0 + (kh - 1u) * dh < g->in_h &&
+                    (size_t)(uint32_t)ix0 + kw <= g->in_w) {
+                    s.base[p] = (const uint8_t *)(const void *)x +
+                                (((size_t)b * g->in_h + (uint32_t)iy0) * g->in_w + (uint32_t)ix0) * C;
+                    if (wo != 0)
+                        s.xsum[p] = accel__mac_z_usum_rows(s.base[p], s.istep, kh, s.rowb, xm);
+                } else {
+                    s.base[p] = NULL;
+                    if (wo != 0) { /* in-image bytes, XOR xm, plus the zero point's for the rest */
+                        uint32_t kx0, kx1, ky0, ky1, t = 0, inb;
+                        accel__mac_xrange(ix0, 1u, g->k_w, g->in_w, &kx0, &kx1);
+                        accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+                        inb = kx1 > kx0 ? (ky1 - ky0) * (kx1 - kx0) * (uint32_t)C : 0u;
+                        for (ky = ky0; ky < ky1 && kx1 > kx0; ky++)
+                            t += accel__mac_z_usum_rows(
+                                (const uint8_t *)(const void *)x +
+                                    (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
+                                         g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)kx0)) * C,
+                                0, 1, (size_t)(kx1 - kx0) * C, xm);
+                        s.xsum[p] = t + ((uint32_t)fs - inb) * zx;
+                    }
+                }
+                if (++ox == g->out_w) {
+                    ox = 0;
+                    if (++oy == g->out_h) { oy = 0; b++; }
+                }
+            }
+            switch ((cnt > 16u ? 2 : 0) + (xm != 0)) { /* specialized copies */
+            case 0: accel__mac_z_ns_10(&s, q, w, fs, n0, cnt, o, pix0, np); break;
+            case 1: accel__mac_z_ns_11(&s, q, w, fs, n0, cnt, o, pix0, np); break;
+            case 2: accel__mac_z_ns_20(&s, q, w, fs, n0, cnt, o, pix0, np); break;
+            default: accel__mac_z_ns_21(&s, q, w, fs, n0, cnt, o, pix0, np); break;
+            }
+        }
+    }
 }
 
 /* depthwise conv2d, depth multiplier 1, k_h*k_w <= ACCEL__MAC_ZD_T: 64 channels per pass,
@@ -14200,57 +14497,80 @@ ACCEL__MAC_AI void accel__mac_z_quad(__m512i xv[4])
     xv[3] = _mm512_unpackhi_epi16(cd, gh);
 }
 
-/* Channels [c0, c0 + 64) (FULL) or [c0, C) (fewer than 64) of every output pixel. */
+/* Weights of taps i0..i0+3 (n taps in all; zero past it and past the nc channels of m) of
+ * channels c0.. as signed bytes (w ^ fx; wf: fx in every byte) in the order of
+ * accel__mac_z_quad: read from the filter at each use rather than packed on the stack. */
+ACCEL__MAC_AI void accel__mac_z_wquad(const int8_t *w, size_t C, size_t i0, size_t n, __mmask64 m,
+                                      __m512i wf, __m512i wv[4])
+{
+    size_t t;
+    for (t = 0; t < 4u; t++)
+        wv[t] = i0 + t < n ? _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, w + (i0 + t) * C), wf)
+                           : _mm512_setzero_si512();
+    accel__mac_z_quad(wv);
+}
+
+/* The per-lane constants of the depthwise kernels in accumulator order (accumulator k, lane
+ * 4L + j: channel 16L + 4k + j of c0..c0+nc): the bias (gathered), the multipliers and shifts
+ * (gathered unless per-tensor); channels past nc 0. */
+ACCEL__MAC_AI void accel__mac_z_dwconst(const accel_mac_quant *q, const int32_t *bias, size_t c0,
+                                        size_t nc, __m512i bv[4], __m512i mul[4], __m512i sh[4])
+{
+    __m512i l = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35, 48, 49, 50, 51), ix;
+    __m512i z = _mm512_setzero_si512();
+    __mmask16 mk;
+    size_t k;
+    for (k = 0; k < 4u; k++) {
+        ix = _mm512_add_epi32(l, _mm512_set1_epi32((int)(4u * k)));
+        mk = _mm512_cmplt_epu32_mask(ix, _mm512_set1_epi32((int)nc));
+        bv[k] = bias ? _mm512_mask_i32gather_epi32(z, mk, ix, (const void *)(bias + c0), 4) : z;
+        if (q->count == 1) {
+            mul[k] = _mm512_set1_epi32(q->multiplier[0]);
+            sh[k] = _mm512_set1_epi32(q->shift[0]);
+        } else {
+            mul[k] = _mm512_mask_i32gather_epi32(z, mk, ix, (const void *)(q->multiplier + c0), 4);
+            sh[k] = _mm512_mask_i32gather_epi32(z, mk, ix, (const void *)(q->shift + c0), 4);
+        }
+    }
+}
+
+/* Channels [c0, c0 + 64) (FULL) or [c0, C) (fewer than 64) of every output pixel. No arrays on
+ * the stack: tap pointers are computed as the taps are read, the weights re-read from the
+ * filter (accel__mac_z_wquad), the constants built in registers. */
 ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_quant *q,
                                      const int8_t *x, const int8_t *w, const int32_t *bias,
                                      uint8_t *o, size_t c0, const int UNS, const int FULL,
                                      const int PT)
 {
-    __m512i wq[ACCEL__MAC_ZD_T], acc[4], cv[4], mul[4], sh[4], xmv, wav, wbv, xv[4], ab, cd;
+    __m512i acc[4], cv[4], mul[4], sh[4], xmv, wav, wbv, xv[4], wv[4], ab, cd, wf;
     __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
-    int32_t pm[64], ps[64];
-    uint32_t pc[64];
-    const int8_t *tp[ACCEL__MAC_ZD_T];
-    size_t toff[ACCEL__MAC_ZD_T];
-    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, i, k, nt = (size_t)g->k_h * g->k_w;
-    size_t nt4 = (nt + 3u) & ~(size_t)3, ob, kw = g->k_w, ch, lane;
+    __m512i ones = _mm512_set1_epi8(1);
+    const int8_t *tp, *zp = (const int8_t *)(const void *)&zpb, *wc = w + c0;
+    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, i, k, t, nt = (size_t)g->k_h * g->k_w;
+    size_t nt4 = (nt + 3u) & ~(size_t)3, ob, kw = g->k_w, ky, kx;
     __mmask64 m64 = nc == 64u ? ~(__mmask64)0 : (__mmask64)(((uint64_t)1 << nc) - 1u);
     uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
     uint32_t b, oy, ox, ky0, ky1, kx0, kx1;
     int32_t fx = UNS ? -128 : 0, xm = fx ^ -128, a = q->input_offset - fx - 128;
     int32_t wo = q->filter_offset - fx, wa = wo > 127 ? 127 : wo, wb = wo - wa;
-    uint8_t *wb8 = (uint8_t *)(void *)wq;
     __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
     __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
     __m512i off = _mm512_set1_epi32(q->output_offset);
     xmv = _mm512_set1_epi8((char)(xm & 0xFF));
     wav = _mm512_set1_epi8((char)(wa & 0xFF));
     wbv = _mm512_set1_epi8((char)(wb & 0xFF));
-    /* pack: quad group qd, accumulator k, lane 4L + j, byte t = tap 4qd + t of channel
-     * 16L + 4k + j; per-lane constants in the same order */
-    ACCEL_MEMSET(wq, 0, nt4 * 64u);
-    for (lane = 0; lane < 64u; lane++) {
-        uint32_t ws = 0;
-        k = lane / 16u;
-        ch = (lane % 16u) / 4u * 16u + k * 4u + lane % 4u; /* channel of acc k, lane l % 16 */
-        for (i = 0; i < nt && ch < nc; i++) {
-            int32_t v = (int8_t)(w[i * C + c0 + ch] ^ fx);
-            wb8[(i / 4u) * 256u + lane * 4u + i % 4u] = (uint8_t)(v & 0xFF);
-            ws += (uint32_t)v;
-        }
-        pc[lane] = (bias && ch < nc ? (uint32_t)bias[c0 + ch] : 0u) + (uint32_t)a * ws +
-                   (uint32_t)nt4 * (uint32_t)a * (uint32_t)wo;
-        pm[lane] = q->count == 1 ? q->multiplier[0] : ch < nc ? q->multiplier[c0 + ch] : 0;
-        ps[lane] = q->count == 1 ? q->shift[0] : ch < nc ? q->shift[c0 + ch] : 0;
+    wf = _mm512_set1_epi8((char)(fx & 0xFF));
+    /* constant per lane: bias + a * sum ws + nt4 * a * wo (the weight sums by vpdpbusd of the
+     * weights against bytes of 1) */
+    accel__mac_z_dwconst(q, bias, c0, nc, cv, mul, sh);
+    for (k = 0; k < 4u; k++) acc[k] = _mm512_setzero_si512();
+    for (i = 0; i < nt4; i += 4u) {
+        accel__mac_z_wquad(wc, C, i, nt, m64, wf, wv);
+        for (k = 0; k < 4u; k++) acc[k] = accel__mac_z_dp(acc[k], ones, wv[k]);
     }
-    for (k = 0; k < 4u; k++) {
-        cv[k] = _mm512_loadu_si512(pc + 16u * k);
-        mul[k] = _mm512_loadu_si512(pm + 16u * k);
-        sh[k] = _mm512_loadu_si512(ps + 16u * k);
-    }
-    for (i = nt; i < nt4; i++) tp[i] = (const int8_t *)(const void *)&zpb;
-    for (i = 0; i < nt; i++) /* tap offsets from the window's corner */
-        toff[i] = ((size_t)(i / kw) * dh * g->in_w + (i % kw) * dw) * C;
+    for (k = 0; k < 4u; k++)
+        cv[k] = _mm512_add_epi32(_mm512_add_epi32(cv[k], _mm512_mullo_epi32(acc[k], _mm512_set1_epi32(a))),
+                                 _mm512_set1_epi32((int)((uint32_t)nt4 * (uint32_t)a * (uint32_t)wo)));
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
@@ -14258,16 +14578,22 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
             for (ox = 0; ox < g->out_w; ox++) {
                 int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
                 accel__mac_xrange(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
-                accel__mac_dw_taps(g, x, c0, b, iy0, ix0, ky0, ky1, kx0, kx1, toff,
-                                   (const int8_t *)(const void *)&zpb, tp);
                 for (k = 0; k < 4u; k++) acc[k] = cv[k];
-                for (i = 0; i < nt4; i += 4u) {
-                    const __m512i *wp = wq + i;
-                    for (k = 0; k < 4u; k++)
-                        xv[k] = accel__mac_z_ld64(tp[i + k], m64, xmv, UNS, FULL);
+                for (i = 0, ky = 0, kx = 0; i < nt4; i += 4u) {
+                    for (t = 0; t < 4u; t++) { /* taps outside the image read the zero point */
+                        tp = zp;
+                        if (i + t < nt) {
+                            if (ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1)
+                                tp = x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
+                                              g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0;
+                            if (++kx == kw) { kx = 0; ky++; }
+                        }
+                        xv[t] = accel__mac_z_ld64(tp, m64, xmv, UNS, FULL);
+                    }
                     accel__mac_z_quad(xv);
+                    accel__mac_z_wquad(wc, C, i, nt, m64, wf, wv);
                     for (k = 0; k < 4u; k++) {
-                        acc[k] = accel__mac_z_dp(acc[k], xv[k], wp[k]);
+                        acc[k] = accel__mac_z_dp(acc[k], xv[k], wv[k]);
                         if (wa != 0) acc[k] = accel__mac_z_dp(acc[k], xv[k], wav);
                         if (wb != 0) acc[k] = accel__mac_z_dp(acc[k], xv[k], wbv);
                     }
@@ -14296,64 +14622,54 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
  * loads and unpacks of one window per pixel. The offset term wo'*xu comes from vpdpbusd against
  * wo' in the used bytes only; the constant term counts k_h*k_w taps; a column or row outside the
  * image reads the input zero point (its term is exactly 0, as in accel__mac_z_dw_t). */
-#define ACCEL__MAC_ZD3_H 16u /* k_h at most (packed taps: 2 * k_h * 256 bytes) */
+#define ACCEL__MAC_ZD3_H 16u /* k_h at most */
 ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_quant *q,
                                       const int8_t *x, const int8_t *w, const int32_t *bias,
                                       uint8_t *o, size_t c0, const int UNS, const int FULL,
                                       const int PT)
 {
-    __m512i wq[2 * 4 * ACCEL__MAC_ZD3_H], acc[8], cv[4], mul[4], sh[4], xmv, xv[4], ab, cd;
+    __m512i acc[8], cv[4], mul[4], sh[4], xmv, xv[4], wv[4], ab, cd, wf, wr;
     __m512i woa[2], wob[2];
     __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
-    int32_t pm[64], ps[64];
-    uint32_t pc[64];
-    const int8_t *cp[4], *zp = (const int8_t *)(const void *)&zpb, *rp;
+    __m512i ones = _mm512_set1_epi8(1);
+    const int8_t *cp[4], *zp = (const int8_t *)(const void *)&zpb, *rp, *wc = w + c0;
     size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, kh = g->k_h, kw = g->k_w, ky, t, k;
-    size_t ch, lane, ob, W = g->in_w;
+    size_t ob, W = g->in_w;
     __mmask64 m64 = nc == 64u ? ~(__mmask64)0 : (__mmask64)(((uint64_t)1 << nc) - 1u);
-    uint32_t dh = accel__mac_one(g->dilation_h), b, oy, ox, ky0, ky1;
+    uint32_t dh = accel__mac_one(g->dilation_h), b, oy, ox, ky0, ky1, pa = 0, pb = 0, ba = 0, bb = 0;
     int32_t fx = UNS ? -128 : 0, xm = fx ^ -128, a = q->input_offset - fx - 128;
     int32_t wo = q->filter_offset - fx, wa = wo > 127 ? 127 : wo, wb = wo - wa, ix0;
-    uint8_t *wb8 = (uint8_t *)(void *)wq, wob8[4][64];
     __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
     __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
     __m512i off = _mm512_set1_epi32(q->output_offset);
     xmv = _mm512_set1_epi8((char)(xm & 0xFF));
-    /* pack: row ky, pixel p (0 left, 1 right), accumulator k, lane 4L + j, byte t = tap t - p
-     * of row ky of channel 16L + 4k + j (0 outside the row's taps) */
-    ACCEL_MEMSET(wq, 0, 2u * 4u * kh * 64u);
-    for (lane = 0; lane < 64u; lane++) {
-        uint32_t ws = 0;
-        k = lane / 16u;
-        ch = (lane % 16u) / 4u * 16u + k * 4u + lane % 4u;
-        for (ky = 0; ky < kh && ch < nc; ky++)
-            for (t = 0; t < kw; t++) {
-                int32_t v = (int8_t)(w[(ky * kw + t) * C + c0 + ch] ^ fx);
-                wb8[((ky * 2u) * 4u + k) * 64u + (lane % 16u) * 4u + t] = (uint8_t)(v & 0xFF);
-                wb8[((ky * 2u + 1u) * 4u + k) * 64u + (lane % 16u) * 4u + t + 1u] = (uint8_t)(v & 0xFF);
-                ws += (uint32_t)v;
-            }
-        pc[lane] = (bias && ch < nc ? (uint32_t)bias[c0 + ch] : 0u) + (uint32_t)a * ws +
-                   (uint32_t)(kh * kw) * (uint32_t)a * (uint32_t)wo;
-        pm[lane] = q->count == 1 ? q->multiplier[0] : ch < nc ? q->multiplier[c0 + ch] : 0;
-        ps[lane] = q->count == 1 ? q->shift[0] : ch < nc ? q->shift[c0 + ch] : 0;
+    wf = _mm512_set1_epi8((char)(fx & 0xFF));
+    /* the weights of row ky (accel__mac_z_wquad of its kw <= 3 taps): the left pixel's, taps in
+     * bytes 0..2 of each dword (byte 3 zero); the right pixel's one byte up (a dword shift) */
+    accel__mac_z_dwconst(q, bias, c0, nc, cv, mul, sh);
+    for (k = 0; k < 4u; k++) acc[k] = _mm512_setzero_si512();
+    for (ky = 0; ky < kh; ky++) {
+        accel__mac_z_wquad(wc + ky * kw * C, C, 0, kw, m64, wf, wv);
+        for (k = 0; k < 4u; k++) acc[k] = accel__mac_z_dp(acc[k], ones, wv[k]);
     }
+    for (k = 0; k < 4u; k++)
+        cv[k] = _mm512_add_epi32(_mm512_add_epi32(cv[k], _mm512_mullo_epi32(acc[k], _mm512_set1_epi32(a))),
+                                 _mm512_set1_epi32((int)((uint32_t)(kh * kw) * (uint32_t)a * (uint32_t)wo)));
     /* wo' (split into wa + wb, each a signed byte) in the bytes each pixel uses */
-    for (t = 0; t < 64u; t++) {
-        wob8[0][t] = (uint8_t)(t % 4u < kw ? wa & 0xFF : 0);
-        wob8[1][t] = (uint8_t)(t % 4u >= 1u && t % 4u <= kw ? wa & 0xFF : 0);
-        wob8[2][t] = (uint8_t)(t % 4u < kw ? wb & 0xFF : 0);
-        wob8[3][t] = (uint8_t)(t % 4u >= 1u && t % 4u <= kw ? wb & 0xFF : 0);
+    for (t = 0; t < 4u; t++) {
+        if (t < kw) {
+            pa |= (uint32_t)(wa & 0xFF) << (8u * t);
+            ba |= (uint32_t)(wb & 0xFF) << (8u * t);
+        }
+        if (t >= 1u && t <= kw) {
+            pb |= (uint32_t)(wa & 0xFF) << (8u * t);
+            bb |= (uint32_t)(wb & 0xFF) << (8u * t);
+        }
     }
-    woa[0] = _mm512_loadu_si512(wob8[0]);
-    wob[0] = _mm512_loadu_si512(wob8[1]);
-    woa[1] = _mm512_loadu_si512(wob8[2]);
-    wob[1] = _mm512_loadu_si512(wob8[3]);
-    for (k = 0; k < 4u; k++) {
-        cv[k] = _mm512_loadu_si512(pc + 16u * k);
-        mul[k] = _mm512_loadu_si512(pm + 16u * k);
-        sh[k] = _mm512_loadu_si512(ps + 16u * k);
-    }
+    woa[0] = _mm512_set1_epi32((int)pa);
+    wob[0] = _mm512_set1_epi32((int)pb);
+    woa[1] = _mm512_set1_epi32((int)ba);
+    wob[1] = _mm512_set1_epi32((int)bb);
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
@@ -14362,7 +14678,6 @@ ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_q
                 ix0 = (int32_t)ox - (int32_t)g->pad_left;
                 for (k = 0; k < 4u; k++) acc[k] = acc[4u + k] = cv[k];
                 for (ky = 0; ky < kh; ky++) {
-                    const __m512i *wp = wq + ky * 8u;
                     rp = ky >= ky0 && ky < ky1
                              ? x + ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * W * C + c0
                              : NULL;
@@ -14373,9 +14688,11 @@ ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_q
                     for (t = 0; t < 4u; t++)
                         xv[t] = accel__mac_z_ld64(cp[t], m64, xmv, UNS, FULL);
                     accel__mac_z_quad(xv);
+                    accel__mac_z_wquad(wc + ky * kw * C, C, 0, kw, m64, wf, wv);
                     for (k = 0; k < 4u; k++) {
-                        acc[k] = accel__mac_z_dp(acc[k], xv[k], wp[k]);
-                        acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wp[4u + k]);
+                        wr = _mm512_slli_epi32(wv[k], 8);
+                        acc[k] = accel__mac_z_dp(acc[k], xv[k], wv[k]);
+                        acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wr);
                         if (wa != 0) {
                             acc[k] = accel__mac_z_dp(acc[k], xv[k], woa[0]);
                             acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wob[0]);
@@ -14403,6 +14720,33 @@ ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_q
         }
 }
 
+/* Each specialized copy in a function of its own (sixteen copies inlined into one function
+ * would share one stack frame holding the spills of all of them). */
+#define ACCEL__MAC_ZDW_FN(NAME, KERN, U, F, P)                                                   \
+    static __attribute__((noinline)) void NAME(const accel_mac_conv *g,                          \
+                                               const accel_mac_quant *q, const int8_t *x,        \
+                                               const int8_t *w, const int32_t *bias,             \
+                                               uint8_t *o, size_t c0)                            \
+    {                                                                                            \
+        KERN(g, q, x, w, bias, o, c0, U, F, P);                                                  \
+    }
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_0, accel__mac_z_dw3_t, 0, 0, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_1, accel__mac_z_dw3_t, 0, 0, 1)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_2, accel__mac_z_dw3_t, 0, 1, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_3, accel__mac_z_dw3_t, 0, 1, 1)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_4, accel__mac_z_dw3_t, 1, 0, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_5, accel__mac_z_dw3_t, 1, 0, 1)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_6, accel__mac_z_dw3_t, 1, 1, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_7, accel__mac_z_dw3_t, 1, 1, 1)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_0, accel__mac_z_dw_t, 0, 0, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_1, accel__mac_z_dw_t, 0, 0, 1)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_2, accel__mac_z_dw_t, 0, 1, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_3, accel__mac_z_dw_t, 0, 1, 1)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_4, accel__mac_z_dw_t, 1, 0, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_5, accel__mac_z_dw_t, 1, 0, 1)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_6, accel__mac_z_dw_t, 1, 1, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_7, accel__mac_z_dw_t, 1, 1, 1)
+
 static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
                             const int8_t *w, const int32_t *bias, uint8_t *o)
 {
@@ -14414,26 +14758,26 @@ static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, c
         if (g->k_w <= 3u && g->k_h <= ACCEL__MAC_ZD3_H && g->stride_w == 1u &&
             accel__mac_one(g->dilation_w) == 1u) {
             switch (v) {
-            case 0: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 0, 0); break;
-            case 1: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 0, 1); break;
-            case 2: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 1, 0); break;
-            case 3: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 1, 1); break;
-            case 4: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 0, 0); break;
-            case 5: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 0, 1); break;
-            case 6: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 1, 0); break;
-            default: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 1, 1); break;
+            case 0: accel__mac_z_dw3_0(g, q, x, w, bias, o, c0); break;
+            case 1: accel__mac_z_dw3_1(g, q, x, w, bias, o, c0); break;
+            case 2: accel__mac_z_dw3_2(g, q, x, w, bias, o, c0); break;
+            case 3: accel__mac_z_dw3_3(g, q, x, w, bias, o, c0); break;
+            case 4: accel__mac_z_dw3_4(g, q, x, w, bias, o, c0); break;
+            case 5: accel__mac_z_dw3_5(g, q, x, w, bias, o, c0); break;
+            case 6: accel__mac_z_dw3_6(g, q, x, w, bias, o, c0); break;
+            default: accel__mac_z_dw3_7(g, q, x, w, bias, o, c0); break;
             }
             continue;
         }
         switch (v) {
-        case 0: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 0, 0); break;
-        case 1: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 0, 1); break;
-        case 2: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 1, 0); break;
-        case 3: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 1, 1); break;
-        case 4: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 0, 0); break;
-        case 5: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 0, 1); break;
-        case 6: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 1, 0); break;
-        default: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 1, 1); break;
+        case 0: accel__mac_z_dwt_0(g, q, x, w, bias, o, c0); break;
+        case 1: accel__mac_z_dwt_1(g, q, x, w, bias, o, c0); break;
+        case 2: accel__mac_z_dwt_2(g, q, x, w, bias, o, c0); break;
+        case 3: accel__mac_z_dwt_3(g, q, x, w, bias, o, c0); break;
+        case 4: accel__mac_z_dwt_4(g, q, x, w, bias, o, c0); break;
+        case 5: accel__mac_z_dwt_5(g, q, x, w, bias, o, c0); break;
+        case 6: accel__mac_z_dwt_6(g, q, x, w, bias, o, c0); break;
+        default: accel__mac_z_dwt_7(g, q, x, w, bias, o, c0); break;
         }
     }
 }
@@ -14442,13 +14786,30 @@ static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, c
 #if ACCEL_MAC_SIMD == 1
 /* ---- conv2d on AVX2, output channels in the vector lanes: per output pixel an im2col patch
  * of int16 values x + input_offset (taps outside the image 0, exactly the portable path's
- * skipped taps), filters packed once per call as int16 w + filter_offset, two taps x 8 channels
- * per register; vpmaddwd of a broadcast tap pair against it gives exact int32 pair sums (at
+ * skipped taps), filters packed as int16 w + filter_offset, a block of output channels at a
+ * time into the caller's scratch (with the patches and biases), two taps x 8 channels per
+ * register; vpmaddwd of a broadcast tap pair against it gives exact int32 pair sums (at
  * most 2 * 255 * 255), added modulo 2^32: bit-identical to the portable path. ---- */
-#define ACCEL__MAC_YC_W 8192u  /* packed filter int16 values on the stack (16 KiB) */
-#define ACCEL__MAC_YC_K 1024u  /* largest patch: fs rounded up to even */
-#define ACCEL__MAC_YC_P 4u     /* output pixels per pass (4 x 2 accumulators) */
-#define ACCEL__MAC_YC_N 256u   /* output channels per packed block at most */
+#define ACCEL__MAC_YC_W 8192u /* packed filter int16 values per block (at least 8 channels) */
+#define ACCEL__MAC_YC_K 1024u /* largest patch: fs rounded up to even */
+#define ACCEL__MAC_YC_P 4u    /* output pixels per pass (4 x 2 accumulators) */
+#define ACCEL__MAC_YC_N 256u  /* output channels per packed block at most */
+
+/* Output channels per packed block (a multiple of 8) for patches of fs2 taps, ocg channels per
+ * group. The scratch: 31 bytes of alignment, the block (ncap * fs2 int16), ACCEL__MAC_YC_P
+ * patches (fs2 int16 each), ncap biases. */
+static size_t accel__mac_y_ncap(size_t fs2, size_t ocg)
+{
+    size_t n = (ACCEL__MAC_YC_W / fs2) & ~(size_t)7;
+    if (n < 8u) n = 8u;
+    if (n > ACCEL__MAC_YC_N) n = ACCEL__MAC_YC_N;
+    return n < ocg ? n : (ocg + 7u) & ~(size_t)7;
+}
+static size_t accel__mac_y_conv_scratch(size_t fs, size_t ocg)
+{
+    size_t fs2 = (fs + 1u) & ~(size_t)1, n = accel__mac_y_ncap(fs2, ocg);
+    return 31u + (n + ACCEL__MAC_YC_P) * fs2 * 2u + 4u * n;
+}
 
 /* The patch of output pixel (b, oy, ox), group gi (channels gi*cg..), as int16 into d[0..fs). */
 static void accel__mac_y_gather(const accel_mac_conv *g, const int8_t *x, uint32_t b,
@@ -14494,22 +14855,27 @@ ACCEL__MAC_AI void accel__mac_y_cblock(const uint32_t *patch, size_t pw, const _
     for (p = 0; p < 2u * ACCEL__MAC_YC_P; p++) acc[p] = a[p];
 }
 
-/* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_YC_K. */
+/* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_YC_K; sc: the scratch of
+ * accel__mac_y_conv_scratch, 32-byte aligned. */
 static void accel__mac_y_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
                               const int8_t *w, const int32_t *bias, uint8_t *o, size_t fs,
-                              size_t cg, size_t ocg)
+                              size_t cg, size_t ocg, uint8_t *sc)
 {
-    __m256i wp[ACCEL__MAC_YC_W / 16u], acc[2 * ACCEL__MAC_YC_P];
-    uint32_t patch[ACCEL__MAC_YC_P * ACCEL__MAC_YC_K / 2u], bv[ACCEL__MAC_YC_N], t[8];
+    __m256i *wp, acc[2 * ACCEL__MAC_YC_P];
+    uint32_t *patch, *bv, t[8];
     uint32_t b = 0, oy = 0, ox = 0;
     int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, xo = q->input_offset - fx;
     int32_t wo = q->filter_offset - fx;
     size_t fs2 = (fs + 1u) & ~(size_t)1, kp = fs2 / 2u, pw = kp, ncap, gi, s0, sn, j, k, vi, u;
     size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, oc_n = g->out_c, ch;
-    int16_t *wb = (int16_t *)(void *)wp, *pb = (int16_t *)(void *)patch;
-    ncap = (ACCEL__MAC_YC_W / fs2) & ~(size_t)7;
-    if (ncap > ACCEL__MAC_YC_N) ncap = ACCEL__MAC_YC_N;
-    ACCEL_MEMSET(patch, 0, sizeof patch); /* the odd tap past fs meets zero filter values */
+    int16_t *wb, *pb;
+    ncap = accel__mac_y_ncap(fs2, ocg);
+    wp = (__m256i *)(void *)sc;
+    wb = (int16_t *)(void *)sc;
+    pb = (int16_t *)(void *)(sc + ncap * fs2 * 2u); /* (a multiple of 32 bytes) */
+    patch = (uint32_t *)(void *)pb;
+    bv = (uint32_t *)(void *)(pb + ACCEL__MAC_YC_P * fs2);
+    ACCEL_MEMSET(patch, 0, ACCEL__MAC_YC_P * fs2 * 2u); /* the odd tap past fs meets zero filter values */
     for (gi = 0; gi * ocg < oc_n; gi++)
         for (s0 = 0; s0 < ocg; s0 += sn) {
             sn = ocg - s0 < ncap ? ocg - s0 : ncap;
@@ -14565,18 +14931,24 @@ ACCEL__MAC_AI __m256i accel__mac_y_ld8(const int8_t *p, const int UNS)
     return UNS ? _mm256_cvtepu8_epi32(b) : _mm256_cvtepi8_epi32(b);
 }
 
+/* The weight of tap i, channels c0 + 8v.., as vpmaddwd takes it: w + wo in the low 16 bits of
+ * each lane, 0 above; read from the filter at each use (no packed copy on the stack). */
+ACCEL__MAC_AI __m256i accel__mac_y_w8(const int8_t *p, __m256i wom, const int UNS)
+{
+    return _mm256_and_si256(_mm256_add_epi32(accel__mac_y_ld8(p, UNS), wom), _mm256_set1_epi32(0xFFFF));
+}
+
 ACCEL__MAC_AI void accel__mac_y_dw_t(const accel_mac_conv *g, const accel_mac_quant *q,
                                      const int8_t *x, const int8_t *w, const int32_t *bias,
                                      uint8_t *o, size_t c0, const int UNS, const size_t NV)
 {
-    __m256i wt[ACCEL__MAC_YD_T * 4u], acc[4], bv[4], t;
-    __m256i w16 = _mm256_set1_epi32(0xFFFF), wom = _mm256_set1_epi32(q->filter_offset);
+    __m256i acc[4], bv[4], t;
+    __m256i wom = _mm256_set1_epi32(q->filter_offset);
     __m256i xom = _mm256_set1_epi32(q->input_offset);
     uint32_t tmp[32];
     int8_t zpb[32];
-    const int8_t *tp[ACCEL__MAC_YD_T];
-    size_t toff[ACCEL__MAC_YD_T];
-    size_t C = g->in_c, v, i, nt = (size_t)g->k_h * g->k_w, ob, kw = g->k_w;
+    const int8_t *tp;
+    size_t C = g->in_c, v, i, nt = (size_t)g->k_h * g->k_w, ob, kw = g->k_w, ky, kx;
     uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
     uint32_t b, oy, ox, ky0, ky1, kx0, kx1;
     ACCEL_MEMSET(zpb, (int)(((uint32_t)(-q->input_offset)) & 0xFFu), sizeof zpb);
@@ -14586,11 +14958,8 @@ ACCEL__MAC_AI void accel__mac_y_dw_t(const accel_mac_conv *g, const accel_mac_qu
         for (i = 0; i < nt; i++) {
             t = _mm256_add_epi32(accel__mac_y_ld8(w + i * C + c0 + v * 8u, UNS), wom);
             bv[v] = _mm256_add_epi32(bv[v], _mm256_mullo_epi32(t, xom));
-            wt[i * 4u + v] = _mm256_and_si256(t, w16);
         }
     }
-    for (i = 0; i < nt; i++) /* tap offsets from the window's corner */
-        toff[i] = ((size_t)(i / kw) * dh * g->in_w + (i % kw) * dw) * C;
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
@@ -14598,12 +14967,18 @@ ACCEL__MAC_AI void accel__mac_y_dw_t(const accel_mac_conv *g, const accel_mac_qu
             for (ox = 0; ox < g->out_w; ox++) {
                 int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
                 accel__mac_xrange(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
-                accel__mac_dw_taps(g, x, c0, b, iy0, ix0, ky0, ky1, kx0, kx1, toff, zpb, tp);
                 for (v = 0; v < NV; v++) acc[v] = bv[v];
-                for (i = 0; i < nt; i++)
+                for (i = 0, ky = 0, kx = 0; i < nt; i++) { /* taps outside the image: the zero point */
+                    tp = zpb;
+                    if (ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1)
+                        tp = x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
+                                      g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0;
+                    if (++kx == kw) { kx = 0; ky++; }
                     for (v = 0; v < NV; v++)
                         acc[v] = _mm256_add_epi32(
-                            acc[v], _mm256_madd_epi16(accel__mac_y_ld8(tp[i] + v * 8u, UNS), wt[i * 4u + v]));
+                            acc[v], _mm256_madd_epi16(accel__mac_y_ld8(tp + v * 8u, UNS),
+                                                      accel__mac_y_w8(w + i * C + c0 + v * 8u, wom, UNS)));
+                }
                 for (v = 0; v < NV; v++) _mm256_storeu_si256((__m256i *)(void *)(tmp + v * 8u), acc[v]);
                 ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
                 accel__mac_y_requant_n(tmp, NV * 8u, q, c0, o + ob);
@@ -14635,14 +15010,9 @@ static size_t accel__mac_y_dw(const accel_mac_conv *g, const accel_mac_quant *q,
 #endif /* ACCEL_MAC_SIMD == 1 depthwise */
 
 #if ACCEL_MAC_FAST
-/* the longest filter whose patch goes on the stack: 2 KiB on hosted x86 (whose SIMD kernels
-   take more), 512 bytes elsewhere (AArch64 builds may run on small thread stacks); a longer
-   filter takes the slower loop below */
-#if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
-#define ACCEL__MAC_PATCH 2048u
-#else
+/* the longest filter whose patch goes on the stack (every build has a small stack bound; x86
+   SIMD builds come here without caller scratch); a longer filter takes the slower loop below */
 #define ACCEL__MAC_PATCH 512u
-#endif
 /* conv2d (groups 1) through an im2col patch on the stack: one output pixel's taps gathered in
  * filter order, taps outside the image set to the input zero point so that they add exactly 0
  * after the offset; then one long dot product per output channel (a filter is contiguous in
@@ -15321,13 +15691,21 @@ static void accel__mac_mcu_pool(const accel_mac_conv *g, int u, int32_t lo, int3
 #endif /* ACCEL_MAC_MCU: depthwise, pools */
 #endif /* ACCEL__MAC_BLK */
 
-/* The scratch of accel_mac_conv2d_with_scratch: 4-byte alignment, then the patch. */
-static size_t accel__mac_conv_scratch(size_t fs)
+/* The scratch of accel_mac_conv2d_with_scratch (fs taps per filter, ocg output channels per
+ * group): 4-byte alignment, then the patch; on x86 SIMD builds, the packed filter block,
+ * patches and constants of the vector kernels (0: too long a filter for them). */
+static size_t accel__mac_conv_scratch(size_t fs, size_t ocg)
 {
 #if ACCEL__MAC_BLK
+    (void)ocg;
     return fs <= ((size_t)-1 - 3u) / ((size_t)2 * ACCEL__MAC_PIX) ? (size_t)2 * ACCEL__MAC_PIX * fs + 3u : 0u;
+#elif ACCEL_MAC_SIMD == 2
+    return fs <= ACCEL__MAC_ZC_K ? accel__mac_z_conv_scratch(fs, ocg) : 0u;
+#elif ACCEL_MAC_SIMD == 1
+    return fs <= ACCEL__MAC_YC_K ? accel__mac_y_conv_scratch(fs, ocg) : 0u;
 #else
     (void)fs;
+    (void)ocg;
     return 0;
 #endif
 }
@@ -15356,7 +15734,7 @@ ACCELDEF accel_status accel_mac_conv2d_scratch_size(const accel_mac_conv *g, siz
     if (!accel__mac_mul(&fs, g->k_h) || !accel__mac_mul(&fs, g->k_w) ||
         !accel__mac_mul(&fs, g->in_c / groups))
         return ACCEL_E_OVERFLOW;
-    *size = accel__mac_conv_scratch(fs);
+    *size = accel__mac_conv_scratch(fs, (size_t)(g->out_c / groups));
     return ACCEL_OK;
 }
 
@@ -15395,7 +15773,7 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
     cgs = (size_t)cg; /* the element counts fit size_t, so every factor does */
     ocgs = (size_t)ocg;
 #if ACCEL__MAC_BLK
-    need = accel__mac_conv_scratch(fs);
+    need = accel__mac_conv_scratch(fs, ocgs);
     if (scratch && need != 0 && scratch_len >= need && fs <= ACCEL__MAC_CHUNK) {
         accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cgs, ocgs,
                             (int16_t *)(void *)((uint8_t *)scratch + ((4u - ((uintptr_t)scratch & 3u)) & 3u)));
@@ -15417,17 +15795,30 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
     oc_n = (size_t)g->out_c;
     kw = (size_t)g->k_w;
 #if ACCEL_MAC_SIMD == 2
-    if (fs <= ACCEL__MAC_ZC_K && q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
-        accel__mac_z_conv(g, q, x, w, bias, o, fs, cgs, ocgs);
+    need = accel__mac_conv_scratch(fs, ocgs);
+    if (scratch && scratch_len >= need && fs <= ACCEL__MAC_ZC_K &&
+        q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
+        accel__mac_z_conv(g, q, x, w, bias, o, fs, cgs, ocgs,
+                          (uint8_t *)scratch + ((64u - ((uintptr_t)scratch & 63u)) & 63u));
         return ACCEL_OK;
     }
 #endif
 #if ACCEL_MAC_SIMD == 1
-    if (fs <= ACCEL__MAC_YC_K) {
-        accel__mac_y_conv(g, q, x, w, bias, o, fs, cgs, ocgs);
+    need = accel__mac_conv_scratch(fs, ocgs);
+    if (scratch && scratch_len >= need && fs <= ACCEL__MAC_YC_K) {
+        accel__mac_y_conv(g, q, x, w, bias, o, fs, cgs, ocgs,
+                          (uint8_t *)scratch + ((32u - ((uintptr_t)scratch & 31u)) & 31u));
         return ACCEL_OK;
     }
 #endif
+#if ACCEL_MAC_SIMD == 2
+    if (groups == 1 && accel__mac_one(g->dilation_w) == 1u && ((size_t)g->k_w * cgs) % 4u == 0 &&
+        fs <= ((size_t)1 << 26) && q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
+        accel__mac_z_conv_ns(g, q, x, w, bias, o, fs); /* reads the input and filter in place */
+        return ACCEL_OK;
+    }
+#endif
+    /* without (enough) scratch: the kernels below, whose stack frames are small */
 #if ACCEL_MAC_FAST
     if (groups == 1 && fs <= ACCEL__MAC_PATCH) {
         accel__mac_conv_patch(g, q, x, w, bias, o, fs);
