@@ -12310,33 +12310,48 @@ static uint32_t accel__mac_usum(const int8_t *p, size_t n, int32_t flip)
 }
 
 /* lane r of d[c] = sum_k (x_c[k] ^ xm) * (w_r[k] ^ fx) for NC input rows (stride xs) and 4
- * weight rows (stride ws), modulo 2^32. NC is a constant after inlining. */
+ * weight rows (stride ws), modulo 2^32. NC is a constant after inlining. The accumulators are
+ * named variables, not an array (GCC keeps an array of vectors in memory at -O2). */
+#define ACCEL__MAC_ZT_LD(P) _mm512_loadu_si512(P)
+#define ACCEL__MAC_ZT_LDM(P) _mm512_maskz_loadu_epi8(m, P)
+#define ACCEL__MAC_ZT(R, LD)                                                                     \
+    do {                                                                                         \
+        wv = _mm512_xor_si512(LD(w + (R) * ws + k), wf);                                         \
+        a0##R = accel__mac_z_dp(a0##R, x0, wv);                                                  \
+        if (NC > 1) a1##R = accel__mac_z_dp(a1##R, x1, wv);                                      \
+        if (NC > 2) a2##R = accel__mac_z_dp(a2##R, x2, wv);                                      \
+        if (NC > 3) a3##R = accel__mac_z_dp(a3##R, x3, wv);                                      \
+    } while (0)
 ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, size_t ws,
                                    size_t n, int32_t xm, int32_t fx, __m128i *d, const size_t NC)
 {
-    __m512i acc[4][4], xv[4], wv;
+    __m512i a00, a01, a02, a03, a10, a11, a12, a13, a20, a21, a22, a23, a30, a31, a32, a33;
+    __m512i x0, x1, x2, x3, wv;
     __m512i xf = _mm512_set1_epi8((char)(xm & 0xFF)), wf = _mm512_set1_epi8((char)(fx & 0xFF));
-    size_t k = 0, c, r;
-    for (c = 0; c < NC; c++)
-        for (r = 0; r < 4; r++) acc[c][r] = _mm512_setzero_si512();
+    size_t k = 0;
+    a00 = a01 = a02 = a03 = a10 = a11 = a12 = a13 = _mm512_setzero_si512();
+    a20 = a21 = a22 = a23 = a30 = a31 = a32 = a33 = x1 = x2 = x3 = a00;
     for (; k + 64u <= n; k += 64u) {
-        for (c = 0; c < NC; c++) xv[c] = _mm512_xor_si512(_mm512_loadu_si512(x + c * xs + k), xf);
-        for (r = 0; r < 4; r++) {
-            wv = _mm512_xor_si512(_mm512_loadu_si512(w + r * ws + k), wf);
-            for (c = 0; c < NC; c++) acc[c][r] = accel__mac_z_dp(acc[c][r], xv[c], wv);
-        }
+        x0 = _mm512_xor_si512(_mm512_loadu_si512(x + k), xf);
+        if (NC > 1) x1 = _mm512_xor_si512(_mm512_loadu_si512(x + xs + k), xf);
+        if (NC > 2) x2 = _mm512_xor_si512(_mm512_loadu_si512(x + 2u * xs + k), xf);
+        if (NC > 3) x3 = _mm512_xor_si512(_mm512_loadu_si512(x + 3u * xs + k), xf);
+        ACCEL__MAC_ZT(0, ACCEL__MAC_ZT_LD); ACCEL__MAC_ZT(1, ACCEL__MAC_ZT_LD);
+        ACCEL__MAC_ZT(2, ACCEL__MAC_ZT_LD); ACCEL__MAC_ZT(3, ACCEL__MAC_ZT_LD);
     }
     if (k < n) { /* masked tail: input lanes past the end are 0, so their products are 0 */
         __mmask64 m = accel__mac_z_mask(n - k);
-        for (c = 0; c < NC; c++)
-            xv[c] = _mm512_maskz_mov_epi8(
-                m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + c * xs + k), xf));
-        for (r = 0; r < 4; r++) {
-            wv = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, w + r * ws + k), wf);
-            for (c = 0; c < NC; c++) acc[c][r] = accel__mac_z_dp(acc[c][r], xv[c], wv);
-        }
+        x0 = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + k), xf));
+        if (NC > 1) x1 = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + xs + k), xf));
+        if (NC > 2) x2 = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + 2u * xs + k), xf));
+        if (NC > 3) x3 = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + 3u * xs + k), xf));
+        ACCEL__MAC_ZT(0, ACCEL__MAC_ZT_LDM); ACCEL__MAC_ZT(1, ACCEL__MAC_ZT_LDM);
+        ACCEL__MAC_ZT(2, ACCEL__MAC_ZT_LDM); ACCEL__MAC_ZT(3, ACCEL__MAC_ZT_LDM);
     }
-    for (c = 0; c < NC; c++) d[c] = accel__mac_z_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]);
+    d[0] = accel__mac_z_hsum4(a00, a01, a02, a03);
+    if (NC > 1) d[1] = accel__mac_z_hsum4(a10, a11, a12, a13);
+    if (NC > 2) d[2] = accel__mac_z_hsum4(a20, a21, a22, a23);
+    if (NC > 3) d[3] = accel__mac_z_hsum4(a30, a31, a32, a33);
 }
 
 /* acc + vpdpbusd(a, b) with b in a register: where one loaded vector feeds two vpdpbusd, GCC 12
@@ -12571,12 +12586,32 @@ ACCEL__MAC_AI __m512i accel__mac_z_x4(const int8_t *p, __m512i flip, const int U
     return UNS ? v : _mm512_xor_si512(v, flip);
 }
 
-/* Sums of one input row (ks bytes) against one block of V vectors (p: its ks4 / 4 groups);
- * a[j] gets the 16 channels of vector j. Two accumulators per vector (even and odd groups)
- * keep 2 * V vpdpbusd chains in flight. */
+/* Where the kernels below requantize to, straight from their registers (an array of the
+ * sums would be a kilobyte of stack): the block's first channel n of ns, the rows' terms c[r],
+ * the constants, the output rows (stride ns). */
+typedef struct {
+    size_t n, ns;
+    const __m512i *c;
+    const int32_t *cst;
+    const accel_mac_quant *q;
+    uint8_t *o;
+} accel__mac_zfe;
+#define ACCEL__MAC_FCP_EMIT(r, j, A)                                                              \
+    do {                                                                                          \
+        if (R > r && V > j) {                                                                     \
+            size_t ch_ = e->n + 16u * (j), cnt_ = e->ns - ch_ < 16u ? e->ns - ch_ : 16u;          \
+            accel__mac_z_emit16(A, cnt_, e->c[r], e->cst, e->q, ch_, e->o + (r) * e->ns + ch_,    \
+                                NULL);                                                            \
+        }                                                                                         \
+    } while (0)
+
+/* Sums of one input row (ks bytes) against one block of V vectors (p: its ks4 / 4 groups),
+ * requantized (vector j: the block's channels 16j..). Two accumulators per vector (even and
+ * odd groups) keep 2 * V vpdpbusd chains in flight. */
 ACCEL__MAC_AI void accel__mac_z_fcp_block(const int8_t *x, size_t ks, const int8_t *p,
-                                          __m512i *a, const int V, const int UNS)
+                                          const accel__mac_zfe *e, const int V, const int UNS)
 {
+    const int R = 1;
     __m512i e0, e1, e2, e3, o0, o1, o2, o3, x0, x1, flip = _mm512_set1_epi8((char)0x80);
     size_t k = 0;
     e0 = e1 = e2 = e3 = o0 = o1 = o2 = o3 = _mm512_setzero_si512();
@@ -12620,16 +12655,16 @@ ACCEL__MAC_AI void accel__mac_z_fcp_block(const int8_t *x, size_t ks, const int8
             if (V > 3) o3 = accel__mac_z_dp(o3, x1, _mm512_loadu_si512(p + 192));
         }
     }
-    a[0] = _mm512_add_epi32(e0, o0);
-    a[1] = _mm512_add_epi32(e1, o1);
-    a[2] = _mm512_add_epi32(e2, o2);
-    a[3] = _mm512_add_epi32(e3, o3);
+    ACCEL__MAC_FCP_EMIT(0, 0, _mm512_add_epi32(e0, o0));
+    ACCEL__MAC_FCP_EMIT(0, 1, _mm512_add_epi32(e1, o1));
+    ACCEL__MAC_FCP_EMIT(0, 2, _mm512_add_epi32(e2, o2));
+    ACCEL__MAC_FCP_EMIT(0, 3, _mm512_add_epi32(e3, o3));
 }
 
 /* R = 2 or 4 input rows (stride xs) against one block of V vectors, one group of 4 input bytes
  * at a time: each weight vector, loaded once, meets the R rows' broadcasts (R * V accumulators
  * in named registers; GCC 12 at -O2 keeps arrays of them in memory; the weight vector in a
- * register: GCC 12 would fold its load into every row's vpdpbusd). a[4r + j]: row r, vector j. */
+ * register: GCC 12 would fold its load into every row's vpdpbusd); requantized as above. */
 #define ACCEL__MAC_FCP_DP(r, j)                                                                   \
     do {                                                                                          \
         if (R > r && V > j) a##r##j = accel__mac_z_dpr(a##r##j, x##r, w##j);                      \
@@ -12642,7 +12677,8 @@ ACCEL__MAC_AI void accel__mac_z_fcp_block(const int8_t *x, size_t ks, const int8
         ACCEL__MAC_FCP_DP(r, 3);                                                                  \
     } while (0)
 ACCEL__MAC_AI void accel__mac_z_fcp_rows(const int8_t *x, size_t xs, size_t ks, const int8_t *p,
-                                         __m512i *a, const int R, const int V, const int UNS)
+                                         const accel__mac_zfe *e, const int R, const int V,
+                                         const int UNS)
 {
     __m512i a00, a01, a02, a03, a10, a11, a12, a13, a20, a21, a22, a23, a30, a31, a32, a33;
     __m512i x0, x1, x2, x3, w0, w1, w2, w3, z = _mm512_setzero_si512();
@@ -12679,12 +12715,14 @@ ACCEL__MAC_AI void accel__mac_z_fcp_rows(const int8_t *x, size_t xs, size_t ks, 
         ACCEL__MAC_FCP_ROW(2);
         ACCEL__MAC_FCP_ROW(3);
     }
-    a[0] = a00; a[1] = a01; a[2] = a02; a[3] = a03;
-    a[4] = a10; a[5] = a11; a[6] = a12; a[7] = a13;
-    if (R > 2) {
-        a[8] = a20; a[9] = a21; a[10] = a22; a[11] = a23;
-        a[12] = a30; a[13] = a31; a[14] = a32; a[15] = a33;
-    }
+    ACCEL__MAC_FCP_EMIT(0, 0, a00); ACCEL__MAC_FCP_EMIT(0, 1, a01);
+    ACCEL__MAC_FCP_EMIT(0, 2, a02); ACCEL__MAC_FCP_EMIT(0, 3, a03);
+    ACCEL__MAC_FCP_EMIT(1, 0, a10); ACCEL__MAC_FCP_EMIT(1, 1, a11);
+    ACCEL__MAC_FCP_EMIT(1, 2, a12); ACCEL__MAC_FCP_EMIT(1, 3, a13);
+    ACCEL__MAC_FCP_EMIT(2, 0, a20); ACCEL__MAC_FCP_EMIT(2, 1, a21);
+    ACCEL__MAC_FCP_EMIT(2, 2, a22); ACCEL__MAC_FCP_EMIT(2, 3, a23);
+    ACCEL__MAC_FCP_EMIT(3, 0, a30); ACCEL__MAC_FCP_EMIT(3, 1, a31);
+    ACCEL__MAC_FCP_EMIT(3, 2, a32); ACCEL__MAC_FCP_EMIT(3, 3, a33);
 }
 #undef ACCEL__MAC_FCP_ROW
 #undef ACCEL__MAC_FCP_DP
@@ -12697,23 +12735,24 @@ ACCEL__MAC_AI void accel__mac_z_fcp_run(const int8_t *x, size_t ks, size_t ns, c
                                         const accel_mac_quant *q, uint8_t *o, const int R,
                                         const int UNS)
 {
-    size_t n, v, j, r, ks4 = (ks + 3u) & ~(size_t)3;
-    __m512i a[16];
+    size_t n, v, ks4 = (ks + 3u) & ~(size_t)3;
+    accel__mac_zfe ev, *e = &ev;
+    ev.ns = ns;
+    ev.c = c;
+    ev.cst = cst;
+    ev.q = q;
+    ev.o = o;
     for (n = 0; n < ns; n += 64u) {
         v = (ns - n + 15u) / 16u;
         if (v > 4u) v = 4u;
+        ev.n = n;
         switch (v) { /* each its own register-blocked copy */
-        case 1: if (R == 1) accel__mac_z_fcp_block(x, ks, p, a, 1, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, a, R, 1, UNS); break;
-        case 2: if (R == 1) accel__mac_z_fcp_block(x, ks, p, a, 2, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, a, R, 2, UNS); break;
-        case 3: if (R == 1) accel__mac_z_fcp_block(x, ks, p, a, 3, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, a, R, 3, UNS); break;
-        default: if (R == 1) accel__mac_z_fcp_block(x, ks, p, a, 4, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, a, R, 4, UNS); break;
+        case 1: if (R == 1) accel__mac_z_fcp_block(x, ks, p, e, 1, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, e, R, 1, UNS); break;
+        case 2: if (R == 1) accel__mac_z_fcp_block(x, ks, p, e, 2, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, e, R, 2, UNS); break;
+        case 3: if (R == 1) accel__mac_z_fcp_block(x, ks, p, e, 3, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, e, R, 3, UNS); break;
+        default: if (R == 1) accel__mac_z_fcp_block(x, ks, p, e, 4, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, e, R, 4, UNS); break;
         }
         p += 16u * v * ks4;
-        for (r = 0; r < (size_t)R; r++)
-            for (j = 0; j < v; j++) {
-                size_t ch = n + 16u * j, cnt = ns - ch < 16u ? ns - ch : 16u;
-                accel__mac_z_emit16(a[4u * r + j], cnt, c[r], cst, q, ch, o + r * ns + ch, NULL);
-            }
     }
 }
 #else
@@ -12793,28 +12832,30 @@ static uint32_t accel__mac_usum(const int8_t *p, size_t n, int32_t flip)
     return t;
 }
 
+/* (named accumulators, not an array: GCC keeps an array of vectors in memory at -O2) */
+#define ACCEL__MAC_YT(R)                                                                         \
+    do {                                                                                         \
+        wv = _mm256_cvtepi8_epi16(                                                               \
+            _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + (R) * ws + k)), wf)); \
+        a0##R = _mm256_add_epi32(a0##R, _mm256_madd_epi16(x0, wv));                              \
+        if (NC > 1) a1##R = _mm256_add_epi32(a1##R, _mm256_madd_epi16(x1, wv));                  \
+    } while (0)
 ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, size_t ws,
                                    size_t n, int32_t xm, int32_t fx, uint32_t *d, const size_t NC)
 {
-    __m256i acc[2][4], xv[2], wv;
+    __m256i a00, a01, a02, a03, a10, a11, a12, a13, x0, x1, wv;
     __m128i xf = _mm_set1_epi8((char)(xm & 0xFF)), wf = _mm_set1_epi8((char)(fx & 0xFF));
     size_t k = 0, c, r;
-    for (c = 0; c < NC; c++)
-        for (r = 0; r < 4; r++) acc[c][r] = _mm256_setzero_si256();
+    a00 = a01 = a02 = a03 = a10 = a11 = a12 = a13 = x1 = _mm256_setzero_si256();
     for (; k + 16u <= n; k += 16u) {
-        for (c = 0; c < NC; c++)
-            xv[c] = _mm256_cvtepu8_epi16(
-                _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(x + c * xs + k)), xf));
-        for (r = 0; r < 4; r++) {
-            wv = _mm256_cvtepi8_epi16(
-                _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + r * ws + k)), wf));
-            for (c = 0; c < NC; c++)
-                acc[c][r] = _mm256_add_epi32(acc[c][r], _mm256_madd_epi16(xv[c], wv));
-        }
+        x0 = _mm256_cvtepu8_epi16(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(x + k)), xf));
+        if (NC > 1)
+            x1 = _mm256_cvtepu8_epi16(
+                _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(x + xs + k)), xf));
+        ACCEL__MAC_YT(0); ACCEL__MAC_YT(1); ACCEL__MAC_YT(2); ACCEL__MAC_YT(3);
     }
-    for (c = 0; c < NC; c++)
-        _mm_storeu_si128((__m128i *)(void *)(d + 4u * c),
-                         accel__mac_y_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]));
+    _mm_storeu_si128((__m128i *)(void *)d, accel__mac_y_hsum4(a00, a01, a02, a03));
+    if (NC > 1) _mm_storeu_si128((__m128i *)(void *)(d + 4), accel__mac_y_hsum4(a10, a11, a12, a13));
     for (; k < n; k++) /* tail, in the same modulo-2^32 arithmetic */
         for (c = 0; c < NC; c++)
             for (r = 0; r < 4; r++)
@@ -12840,13 +12881,15 @@ static void accel__mac_simd_emit(const uint32_t *acc, size_t cnt, const accel_ma
 
 /* Weight rows [0, ns4) (ns4 a multiple of 4) against every input row: out[b*ns + n] gets
  * sum (x + xo')(w + wo') (+ bias), requantized into o, or stored as int32 into o32. Blocks of
- * 16 weight rows, so that requantization runs 16 channels at a time. */
+ * 16 weight rows, so that requantization runs 16 channels at a time, against chunks of
+ * ACCEL__MAC_XB input rows (their byte sums on the stack: kept small). */
+#define ACCEL__MAC_XB 32u
 static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, size_t ns4,
                                  size_t ns, size_t ks, int32_t fx, int32_t xo, int32_t wo,
                                  const int32_t *bias, const accel_mac_quant *q, uint8_t *o,
                                  int32_t *o32)
 {
-    uint32_t xsum[64], wsum[16], d[4 * ACCEL__MAC_TILE_NC], acc[ACCEL__MAC_TILE_NC][16];
+    uint32_t xsum[ACCEL__MAC_XB], wsum[16], d[4 * ACCEL__MAC_TILE_NC], acc[ACCEL__MAC_TILE_NC][16];
     uint32_t nk = (uint32_t)ks, cst;
     int32_t xm = fx ^ -128, a = xo - 128;
     size_t b0, bc, n, nb, i, j, c, r, nc, row;
@@ -12873,8 +12916,8 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 #if ACCEL_MAC_SIMD == 2
     /* the 4-row sums of each tile go into 16-lane vectors (lanes 4 apart) and are requantized
      * from registers, as in accel__mac_z_fc1_t */
-    for (b0 = 0; b0 < bs; b0 += 64u) {
-        bc = bs - b0 < 64u ? bs - b0 : 64u;
+    for (b0 = 0; b0 < bs; b0 += ACCEL__MAC_XB) {
+        bc = bs - b0 < ACCEL__MAC_XB ? bs - b0 : ACCEL__MAC_XB;
         for (i = 0; i < bc; i++) xsum[i] = wo != 0 ? accel__mac_usum(x + (b0 + i) * ks, ks, xm) : 0u;
         for (n = 0; n < ns4; n += nb) {
             __m512i cw;
@@ -12915,8 +12958,8 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
     (void)d;
     (void)acc;
 #else
-    for (b0 = 0; b0 < bs; b0 += 64u) {
-        bc = bs - b0 < 64u ? bs - b0 : 64u;
+    for (b0 = 0; b0 < bs; b0 += ACCEL__MAC_XB) {
+        bc = bs - b0 < ACCEL__MAC_XB ? bs - b0 : ACCEL__MAC_XB;
         for (i = 0; i < bc; i++) xsum[i] = wo != 0 ? accel__mac_usum(x + (b0 + i) * ks, ks, xm) : 0u;
         for (n = 0; n < ns4; n += nb) {
             nb = ns4 - n < 16u ? ns4 - n : 16u;
@@ -13646,6 +13689,23 @@ ACCELDEF accel_status accel_mac_fully_connected_pack(uint32_t in_depth, uint32_t
 }
 
 #if ACCEL__MAC_PACK_LAYOUT == 2
+/* Each specialized copy of accel__mac_z_fcp_run in a function of its own (inlined together,
+ * their accumulator arrays would share one frame). */
+#define ACCEL__MAC_ZFCP_FN(NAME, R, UNS)                                                         \
+    static __attribute__((noinline)) void NAME(const int8_t *x, size_t ks, size_t ns,            \
+                                               const int8_t *p, const int32_t *cst,              \
+                                               const __m512i *c, const accel_mac_quant *q,       \
+                                               uint8_t *o)                                       \
+    {                                                                                            \
+        accel__mac_z_fcp_run(x, ks, ns, p, cst, c, q, o, R, UNS);                                \
+    }
+ACCEL__MAC_ZFCP_FN(accel__mac_z_fcp_10, 1, 0)
+ACCEL__MAC_ZFCP_FN(accel__mac_z_fcp_20, 2, 0)
+ACCEL__MAC_ZFCP_FN(accel__mac_z_fcp_40, 4, 0)
+ACCEL__MAC_ZFCP_FN(accel__mac_z_fcp_11, 1, 1)
+ACCEL__MAC_ZFCP_FN(accel__mac_z_fcp_21, 2, 1)
+ACCEL__MAC_ZFCP_FN(accel__mac_z_fcp_41, 4, 1)
+
 /* Layout 2 (checked by the caller), in a function of its own: its register-blocked copies
  * spill vectors, and that frame is not on the path of layout 1's call. */
 static __attribute__((noinline)) void accel__mac_z_fcp(const int8_t *x, uint32_t batches,
@@ -13664,12 +13724,12 @@ static __attribute__((noinline)) void accel__mac_z_fcp(const int8_t *x, uint32_t
             c[r] = _mm512_set1_epi32((int)((uint32_t)wo *
                                            (wo != 0 ? accel__mac_usum(x + r * ks, ks, fx ^ -128) : 0u)));
         switch ((fx ? 3 : 0) + (nr == 4u ? 2 : nr == 2u ? 1 : 0)) { /* specialized copies */
-        case 0: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 1, 0); break;
-        case 1: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 2, 0); break;
-        case 2: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 4, 0); break;
-        case 3: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 1, 1); break;
-        case 4: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 2, 1); break;
-        default: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 4, 1); break;
+        case 0: accel__mac_z_fcp_10(x, ks, ns, (const int8_t *)p, cst, c, q, o); break;
+        case 1: accel__mac_z_fcp_20(x, ks, ns, (const int8_t *)p, cst, c, q, o); break;
+        case 2: accel__mac_z_fcp_40(x, ks, ns, (const int8_t *)p, cst, c, q, o); break;
+        case 3: accel__mac_z_fcp_11(x, ks, ns, (const int8_t *)p, cst, c, q, o); break;
+        case 4: accel__mac_z_fcp_21(x, ks, ns, (const int8_t *)p, cst, c, q, o); break;
+        default: accel__mac_z_fcp_41(x, ks, ns, (const int8_t *)p, cst, c, q, o); break;
         }
     }
 }
@@ -14497,57 +14557,125 @@ ACCEL__MAC_AI void accel__mac_z_quad(__m512i xv[4])
     xv[3] = _mm512_unpackhi_epi16(cd, gh);
 }
 
-/* Weights of taps i0..i0+3 (n taps in all; zero past it and past the nc channels of m) of
- * channels c0.. as signed bytes (w ^ fx; wf: fx in every byte) in the order of
- * accel__mac_z_quad: read from the filter at each use rather than packed on the stack. */
-ACCEL__MAC_AI void accel__mac_z_wquad(const int8_t *w, size_t C, size_t i0, size_t n, __mmask64 m,
-                                      __m512i wf, __m512i wv[4])
+/* The depthwise kernels below keep their vectors in named variables, not arrays: GCC keeps an
+ * array of vectors in memory at -O2, which made frames of several kilobytes. */
+/* accel__mac_z_quad on four named vectors. */
+#define ACCEL__MAC_ZQUAD(A, B, C, D)                                                             \
+    do {                                                                                         \
+        __m512i ab_ = _mm512_unpacklo_epi8(A, B), cd_ = _mm512_unpackhi_epi8(A, B);              \
+        __m512i ef_ = _mm512_unpacklo_epi8(C, D), gh_ = _mm512_unpackhi_epi8(C, D);              \
+        A = _mm512_unpacklo_epi16(ab_, ef_);                                                     \
+        B = _mm512_unpackhi_epi16(ab_, ef_);                                                     \
+        C = _mm512_unpacklo_epi16(cd_, gh_);                                                     \
+        D = _mm512_unpackhi_epi16(cd_, gh_);                                                     \
+    } while (0)
+/* The weight of tap i (n taps in all; zero past it and past the channels of m) of channels
+ * wc.. as signed bytes (w ^ fx; wf: fx in every byte), read from the filter at each use. */
+ACCEL__MAC_AI __m512i accel__mac_z_wtap(const int8_t *wc, size_t C, size_t i, size_t n, __mmask64 m,
+                                        __m512i wf)
 {
-    size_t t;
-    for (t = 0; t < 4u; t++)
-        wv[t] = i0 + t < n ? _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, w + (i0 + t) * C), wf)
-                           : _mm512_setzero_si512();
-    accel__mac_z_quad(wv);
+    return i < n ? _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, wc + i * C), wf) : _mm512_setzero_si512();
 }
+/* Taps i0..i0+3 in the order of accel__mac_z_quad, into W0..W3. */
+#define ACCEL__MAC_ZWQ(W0, W1, W2, W3, WC, I0, N)                                                \
+    do {                                                                                         \
+        W0 = accel__mac_z_wtap(WC, C, (I0), N, m64, wf);                                         \
+        W1 = accel__mac_z_wtap(WC, C, (I0) + 1u, N, m64, wf);                                    \
+        W2 = accel__mac_z_wtap(WC, C, (I0) + 2u, N, m64, wf);                                    \
+        W3 = accel__mac_z_wtap(WC, C, (I0) + 3u, N, m64, wf);                                    \
+        ACCEL__MAC_ZQUAD(W0, W1, W2, W3);                                                        \
+    } while (0)
 
-/* The per-lane constants of the depthwise kernels in accumulator order (accumulator k, lane
- * 4L + j: channel 16L + 4k + j of c0..c0+nc): the bias (gathered), the multipliers and shifts
- * (gathered unless per-tensor); channels past nc 0. */
+/* The per-lane constants of accumulator k of the depthwise kernels (lane 4L + j: channel
+ * 16L + 4k + j of c0..c0+nc): the bias (gathered), the multiplier and shift (gathered unless
+ * per-tensor); channels past nc 0. */
 ACCEL__MAC_AI void accel__mac_z_dwconst(const accel_mac_quant *q, const int32_t *bias, size_t c0,
-                                        size_t nc, __m512i bv[4], __m512i mul[4], __m512i sh[4])
+                                        size_t nc, size_t k, __m512i *bv, __m512i *mul, __m512i *sh)
 {
-    __m512i l = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35, 48, 49, 50, 51), ix;
+    __m512i ix = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35,
+                                                    48, 49, 50, 51),
+                                  _mm512_set1_epi32((int)(4u * k)));
     __m512i z = _mm512_setzero_si512();
-    __mmask16 mk;
-    size_t k;
-    for (k = 0; k < 4u; k++) {
-        ix = _mm512_add_epi32(l, _mm512_set1_epi32((int)(4u * k)));
-        mk = _mm512_cmplt_epu32_mask(ix, _mm512_set1_epi32((int)nc));
-        bv[k] = bias ? _mm512_mask_i32gather_epi32(z, mk, ix, (const void *)(bias + c0), 4) : z;
-        if (q->count == 1) {
-            mul[k] = _mm512_set1_epi32(q->multiplier[0]);
-            sh[k] = _mm512_set1_epi32(q->shift[0]);
-        } else {
-            mul[k] = _mm512_mask_i32gather_epi32(z, mk, ix, (const void *)(q->multiplier + c0), 4);
-            sh[k] = _mm512_mask_i32gather_epi32(z, mk, ix, (const void *)(q->shift + c0), 4);
-        }
+    __mmask16 mk = _mm512_cmplt_epu32_mask(ix, _mm512_set1_epi32((int)nc));
+    *bv = bias ? _mm512_mask_i32gather_epi32(z, mk, ix, (const void *)(bias + c0), 4) : z;
+    if (q->count == 1) {
+        *mul = _mm512_set1_epi32(q->multiplier[0]);
+        *sh = _mm512_set1_epi32(q->shift[0]);
+    } else {
+        *mul = _mm512_mask_i32gather_epi32(z, mk, ix, (const void *)(q->multiplier + c0), 4);
+        *sh = _mm512_mask_i32gather_epi32(z, mk, ix, (const void *)(q->shift + c0), 4);
     }
 }
 
+/* cv = constants (bias) + a * (weight sums S) + nt * a * wo, the weight sums by vpdpbusd of
+ * the weights against bytes of 1 (accumulated in S). */
+#define ACCEL__MAC_ZCV(CV, S) CV = _mm512_add_epi32(_mm512_add_epi32(CV, _mm512_mullo_epi32(S, av)), ntv)
+/* Per-channel multipliers and shifts (not PT) wait in qt, an int32 table: held in registers
+ * too, they would spill every other vector (a frame of 2 KiB). */
+#define ACCEL__MAC_ZRQ(A, K)                                                                     \
+    accel__mac_z_rq(A, PT ? mul0 : _mm512_loadu_si512(qt + 16 * (K)),                            \
+                    PT ? sh0 : _mm512_loadu_si512(qt + 64 + 16 * (K)), lo, hi, off)
+#define ACCEL__MAC_ZQT                                                                           \
+    do {                                                                                         \
+        if (!PT) {                                                                               \
+            _mm512_storeu_si512(qt, mul0);                                                       \
+            _mm512_storeu_si512(qt + 16, mul1);                                                  \
+            _mm512_storeu_si512(qt + 32, mul2);                                                  \
+            _mm512_storeu_si512(qt + 48, mul3);                                                  \
+            _mm512_storeu_si512(qt + 64, sh0);                                                   \
+            _mm512_storeu_si512(qt + 80, sh1);                                                   \
+            _mm512_storeu_si512(qt + 96, sh2);                                                   \
+            _mm512_storeu_si512(qt + 112, sh3);                                                  \
+        }                                                                                        \
+    } while (0)
+/* Pack four requantized accumulators into bytes in channel order and store them at O (the
+ * values are in the output type's range, so the saturating packs are exact; per 128-bit lane
+ * they put accumulators 0..3, channels 16L + 4k + j, back in channel order). */
+#define ACCEL__MAC_ZDWST(R0, R1, R2, R3, O)                                                      \
+    do {                                                                                         \
+        __m512i ab_ = _mm512_packs_epi32(R0, R1), cd_ = _mm512_packs_epi32(R2, R3);              \
+        ab_ = UNS ? _mm512_packus_epi16(ab_, cd_) : _mm512_packs_epi16(ab_, cd_);                \
+        if (FULL) _mm512_storeu_si512(O, ab_);                                                   \
+        else _mm512_mask_storeu_epi8(O, m64, ab_);                                               \
+    } while (0)
+
 /* Channels [c0, c0 + 64) (FULL) or [c0, C) (fewer than 64) of every output pixel. No arrays on
  * the stack: tap pointers are computed as the taps are read, the weights re-read from the
- * filter (accel__mac_z_wquad), the constants built in registers. */
+ * filter, the constants built in registers. */
+/* The next tap (*ky, *kx; i < nt: a real one) of the window at (iy0, ix0), 64 channels from c0;
+ * the zero point outside the image. */
+ACCEL__MAC_AI __m512i accel__mac_z_dwx(const accel_mac_conv *g, const int8_t *x, size_t C,
+                                       size_t c0, uint32_t b, int32_t iy0, int32_t ix0,
+                                       size_t i, size_t nt, size_t *pky, size_t *pkx,
+                                       uint32_t ky0, uint32_t ky1, uint32_t kx0, uint32_t kx1,
+                                       const int8_t *zp, __mmask64 m64, __m512i xmv,
+                                       const int UNS, const int FULL)
+{
+    size_t ky = *pky, kx = *pkx;
+    const int8_t *tp = zp;
+    if (i >= nt) return accel__mac_z_ld64(tp, m64, xmv, UNS, FULL);
+    if (++*pkx == g->k_w) {
+        *pkx = 0;
+        ++*pky;
+    }
+    if (ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1)
+        tp = x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * accel__mac_one(g->dilation_h)))) *
+                      g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)(kx * accel__mac_one(g->dilation_w)))) * C + c0;
+    return accel__mac_z_ld64(tp, m64, xmv, UNS, FULL);
+}
 ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_quant *q,
                                      const int8_t *x, const int8_t *w, const int32_t *bias,
                                      uint8_t *o, size_t c0, const int UNS, const int FULL,
                                      const int PT)
 {
-    __m512i acc[4], cv[4], mul[4], sh[4], xmv, wav, wbv, xv[4], wv[4], ab, cd, wf;
+    __m512i a0, a1, a2, a3, cv0, cv1, cv2, cv3, mul0, mul1, mul2, mul3, sh0, sh1, sh2, sh3;
+    __m512i x0, x1, x2, x3, w0, w1, w2, w3, xmv, wav, wbv, wf, av, ntv;
+    int32_t qt[8 * 16];
     __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
     __m512i ones = _mm512_set1_epi8(1);
-    const int8_t *tp, *zp = (const int8_t *)(const void *)&zpb, *wc = w + c0;
-    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, i, k, t, nt = (size_t)g->k_h * g->k_w;
-    size_t nt4 = (nt + 3u) & ~(size_t)3, ob, kw = g->k_w, ky, kx;
+    const int8_t *zp = (const int8_t *)(const void *)&zpb, *wc = w + c0;
+    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, i, nt = (size_t)g->k_h * g->k_w;
+    size_t nt4 = (nt + 3u) & ~(size_t)3, ob, ky, kx;
     __mmask64 m64 = nc == 64u ? ~(__mmask64)0 : (__mmask64)(((uint64_t)1 << nc) - 1u);
     uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
     uint32_t b, oy, ox, ky0, ky1, kx0, kx1;
@@ -14560,17 +14688,22 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
     wav = _mm512_set1_epi8((char)(wa & 0xFF));
     wbv = _mm512_set1_epi8((char)(wb & 0xFF));
     wf = _mm512_set1_epi8((char)(fx & 0xFF));
-    /* constant per lane: bias + a * sum ws + nt4 * a * wo (the weight sums by vpdpbusd of the
-     * weights against bytes of 1) */
-    accel__mac_z_dwconst(q, bias, c0, nc, cv, mul, sh);
-    for (k = 0; k < 4u; k++) acc[k] = _mm512_setzero_si512();
+    av = _mm512_set1_epi32(a);
+    ntv = _mm512_set1_epi32((int)((uint32_t)nt4 * (uint32_t)a * (uint32_t)wo));
+    accel__mac_z_dwconst(q, bias, c0, nc, 0, &cv0, &mul0, &sh0);
+    accel__mac_z_dwconst(q, bias, c0, nc, 1, &cv1, &mul1, &sh1);
+    accel__mac_z_dwconst(q, bias, c0, nc, 2, &cv2, &mul2, &sh2);
+    accel__mac_z_dwconst(q, bias, c0, nc, 3, &cv3, &mul3, &sh3);
+    ACCEL__MAC_ZQT;
+    a0 = a1 = a2 = a3 = _mm512_setzero_si512();
     for (i = 0; i < nt4; i += 4u) {
-        accel__mac_z_wquad(wc, C, i, nt, m64, wf, wv);
-        for (k = 0; k < 4u; k++) acc[k] = accel__mac_z_dp(acc[k], ones, wv[k]);
+        ACCEL__MAC_ZWQ(w0, w1, w2, w3, wc, i, nt);
+        a0 = accel__mac_z_dp(a0, ones, w0);
+        a1 = accel__mac_z_dp(a1, ones, w1);
+        a2 = accel__mac_z_dp(a2, ones, w2);
+        a3 = accel__mac_z_dp(a3, ones, w3);
     }
-    for (k = 0; k < 4u; k++)
-        cv[k] = _mm512_add_epi32(_mm512_add_epi32(cv[k], _mm512_mullo_epi32(acc[k], _mm512_set1_epi32(a))),
-                                 _mm512_set1_epi32((int)((uint32_t)nt4 * (uint32_t)a * (uint32_t)wo)));
+    ACCEL__MAC_ZCV(cv0, a0); ACCEL__MAC_ZCV(cv1, a1); ACCEL__MAC_ZCV(cv2, a2); ACCEL__MAC_ZCV(cv3, a3);
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
@@ -14578,38 +14711,35 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
             for (ox = 0; ox < g->out_w; ox++) {
                 int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
                 accel__mac_xrange(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
-                for (k = 0; k < 4u; k++) acc[k] = cv[k];
-                for (i = 0, ky = 0, kx = 0; i < nt4; i += 4u) {
-                    for (t = 0; t < 4u; t++) { /* taps outside the image read the zero point */
-                        tp = zp;
-                        if (i + t < nt) {
-                            if (ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1)
-                                tp = x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
-                                              g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0;
-                            if (++kx == kw) { kx = 0; ky++; }
-                        }
-                        xv[t] = accel__mac_z_ld64(tp, m64, xmv, UNS, FULL);
+                ky = kx = 0;
+                a0 = cv0; a1 = cv1; a2 = cv2; a3 = cv3;
+                for (i = 0; i < nt4; i += 4u) { /* taps outside the image read the zero point */
+                    x0 = accel__mac_z_dwx(g, x, C, c0, b, iy0, ix0, i, nt, &ky, &kx, ky0, ky1, kx0, kx1, zp, m64, xmv, UNS, FULL);
+                    x1 = accel__mac_z_dwx(g, x, C, c0, b, iy0, ix0, i + 1u, nt, &ky, &kx, ky0, ky1, kx0, kx1, zp, m64, xmv, UNS, FULL);
+                    x2 = accel__mac_z_dwx(g, x, C, c0, b, iy0, ix0, i + 2u, nt, &ky, &kx, ky0, ky1, kx0, kx1, zp, m64, xmv, UNS, FULL);
+                    x3 = accel__mac_z_dwx(g, x, C, c0, b, iy0, ix0, i + 3u, nt, &ky, &kx, ky0, ky1, kx0, kx1, zp, m64, xmv, UNS, FULL);
+                    ACCEL__MAC_ZQUAD(x0, x1, x2, x3);
+                    ACCEL__MAC_ZWQ(w0, w1, w2, w3, wc, i, nt);
+                    a0 = accel__mac_z_dp(a0, x0, w0);
+                    a1 = accel__mac_z_dp(a1, x1, w1);
+                    a2 = accel__mac_z_dp(a2, x2, w2);
+                    a3 = accel__mac_z_dp(a3, x3, w3);
+                    if (wa != 0) {
+                        a0 = accel__mac_z_dp(a0, x0, wav);
+                        a1 = accel__mac_z_dp(a1, x1, wav);
+                        a2 = accel__mac_z_dp(a2, x2, wav);
+                        a3 = accel__mac_z_dp(a3, x3, wav);
                     }
-                    accel__mac_z_quad(xv);
-                    accel__mac_z_wquad(wc, C, i, nt, m64, wf, wv);
-                    for (k = 0; k < 4u; k++) {
-                        acc[k] = accel__mac_z_dp(acc[k], xv[k], wv[k]);
-                        if (wa != 0) acc[k] = accel__mac_z_dp(acc[k], xv[k], wav);
-                        if (wb != 0) acc[k] = accel__mac_z_dp(acc[k], xv[k], wbv);
+                    if (wb != 0) {
+                        a0 = accel__mac_z_dp(a0, x0, wbv);
+                        a1 = accel__mac_z_dp(a1, x1, wbv);
+                        a2 = accel__mac_z_dp(a2, x2, wbv);
+                        a3 = accel__mac_z_dp(a3, x3, wbv);
                     }
                 }
-                for (k = 0; k < 4u; k++)
-                    acc[k] = accel__mac_z_rq(acc[k], PT ? mul[0] : mul[k], PT ? sh[0] : sh[k], lo,
-                                             hi, off);
-                /* the values are in the output type's range, so the saturating packs are exact;
-                 * per 128-bit lane they put accumulators 0..3 (channels 16L + 4k + j) back in
-                 * channel order */
-                ab = _mm512_packs_epi32(acc[0], acc[1]);
-                cd = _mm512_packs_epi32(acc[2], acc[3]);
-                ab = UNS ? _mm512_packus_epi16(ab, cd) : _mm512_packs_epi16(ab, cd);
                 ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
-                if (FULL) _mm512_storeu_si512(o + ob, ab);
-                else _mm512_mask_storeu_epi8(o + ob, m64, ab);
+                ACCEL__MAC_ZDWST(ACCEL__MAC_ZRQ(a0, 0), ACCEL__MAC_ZRQ(a1, 1), ACCEL__MAC_ZRQ(a2, 2),
+                                 ACCEL__MAC_ZRQ(a3, 3), o + ob);
             }
         }
 }
@@ -14628,12 +14758,14 @@ ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_q
                                       uint8_t *o, size_t c0, const int UNS, const int FULL,
                                       const int PT)
 {
-    __m512i acc[8], cv[4], mul[4], sh[4], xmv, xv[4], wv[4], ab, cd, wf, wr;
-    __m512i woa[2], wob[2];
+    __m512i a0, a1, a2, a3, b0, b1, b2, b3, cv0, cv1, cv2, cv3, mul0, mul1, mul2, mul3;
+    __m512i sh0, sh1, sh2, sh3, x0, x1, x2, x3, w0, w1, w2, w3, xmv, wf, av, ntv;
+    __m512i woa0, woa1, wob0, wob1;
+    int32_t qt[8 * 16];
     __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
     __m512i ones = _mm512_set1_epi8(1);
-    const int8_t *cp[4], *zp = (const int8_t *)(const void *)&zpb, *rp, *wc = w + c0;
-    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, kh = g->k_h, kw = g->k_w, ky, t, k;
+    const int8_t *cp0, *cp1, *cp2, *cp3, *zp = (const int8_t *)(const void *)&zpb, *rp, *wc = w + c0, *wr;
+    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, kh = g->k_h, kw = g->k_w, ky, t;
     size_t ob, W = g->in_w;
     __mmask64 m64 = nc == 64u ? ~(__mmask64)0 : (__mmask64)(((uint64_t)1 << nc) - 1u);
     uint32_t dh = accel__mac_one(g->dilation_h), b, oy, ox, ky0, ky1, pa = 0, pb = 0, ba = 0, bb = 0;
@@ -14644,17 +14776,26 @@ ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_q
     __m512i off = _mm512_set1_epi32(q->output_offset);
     xmv = _mm512_set1_epi8((char)(xm & 0xFF));
     wf = _mm512_set1_epi8((char)(fx & 0xFF));
-    /* the weights of row ky (accel__mac_z_wquad of its kw <= 3 taps): the left pixel's, taps in
-     * bytes 0..2 of each dword (byte 3 zero); the right pixel's one byte up (a dword shift) */
-    accel__mac_z_dwconst(q, bias, c0, nc, cv, mul, sh);
-    for (k = 0; k < 4u; k++) acc[k] = _mm512_setzero_si512();
+    av = _mm512_set1_epi32(a);
+    ntv = _mm512_set1_epi32((int)((uint32_t)(kh * kw) * (uint32_t)a * (uint32_t)wo));
+    /* the weights of row ky (its kw <= 3 taps in the order of accel__mac_z_quad): the left
+     * pixel's, taps in bytes 0..2 of each dword (byte 3 zero); the right pixel's one byte up
+     * (a dword shift) */
+    accel__mac_z_dwconst(q, bias, c0, nc, 0, &cv0, &mul0, &sh0);
+    accel__mac_z_dwconst(q, bias, c0, nc, 1, &cv1, &mul1, &sh1);
+    accel__mac_z_dwconst(q, bias, c0, nc, 2, &cv2, &mul2, &sh2);
+    accel__mac_z_dwconst(q, bias, c0, nc, 3, &cv3, &mul3, &sh3);
+    ACCEL__MAC_ZQT;
+    a0 = a1 = a2 = a3 = _mm512_setzero_si512();
     for (ky = 0; ky < kh; ky++) {
-        accel__mac_z_wquad(wc + ky * kw * C, C, 0, kw, m64, wf, wv);
-        for (k = 0; k < 4u; k++) acc[k] = accel__mac_z_dp(acc[k], ones, wv[k]);
+        wr = wc + ky * kw * C;
+        ACCEL__MAC_ZWQ(w0, w1, w2, w3, wr, 0u, kw);
+        a0 = accel__mac_z_dp(a0, ones, w0);
+        a1 = accel__mac_z_dp(a1, ones, w1);
+        a2 = accel__mac_z_dp(a2, ones, w2);
+        a3 = accel__mac_z_dp(a3, ones, w3);
     }
-    for (k = 0; k < 4u; k++)
-        cv[k] = _mm512_add_epi32(_mm512_add_epi32(cv[k], _mm512_mullo_epi32(acc[k], _mm512_set1_epi32(a))),
-                                 _mm512_set1_epi32((int)((uint32_t)(kh * kw) * (uint32_t)a * (uint32_t)wo)));
+    ACCEL__MAC_ZCV(cv0, a0); ACCEL__MAC_ZCV(cv1, a1); ACCEL__MAC_ZCV(cv2, a2); ACCEL__MAC_ZCV(cv3, a3);
     /* wo' (split into wa + wb, each a signed byte) in the bytes each pixel uses */
     for (t = 0; t < 4u; t++) {
         if (t < kw) {
@@ -14666,58 +14807,58 @@ ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_q
             bb |= (uint32_t)(wb & 0xFF) << (8u * t);
         }
     }
-    woa[0] = _mm512_set1_epi32((int)pa);
-    wob[0] = _mm512_set1_epi32((int)pb);
-    woa[1] = _mm512_set1_epi32((int)ba);
-    wob[1] = _mm512_set1_epi32((int)bb);
+    woa0 = _mm512_set1_epi32((int)pa);
+    wob0 = _mm512_set1_epi32((int)pb);
+    woa1 = _mm512_set1_epi32((int)ba);
+    wob1 = _mm512_set1_epi32((int)bb);
+#define ACCEL__MAC_ZD3K(K)                                                                       \
+    do {                                                                                         \
+        a##K = accel__mac_z_dp(a##K, x##K, w##K);                                                \
+        b##K = accel__mac_z_dp(b##K, x##K, _mm512_slli_epi32(w##K, 8));                          \
+        if (wa != 0) {                                                                           \
+            a##K = accel__mac_z_dp(a##K, x##K, woa0);                                            \
+            b##K = accel__mac_z_dp(b##K, x##K, wob0);                                            \
+        }                                                                                        \
+        if (wb != 0) {                                                                           \
+            a##K = accel__mac_z_dp(a##K, x##K, woa1);                                            \
+            b##K = accel__mac_z_dp(b##K, x##K, wob1);                                            \
+        }                                                                                        \
+    } while (0)
+#define ACCEL__MAC_ZD3C(T) (rp && ix0 + (T) >= 0 && (uint32_t)(ix0 + (T)) < W ? rp + (size_t)(uint32_t)(ix0 + (T)) * C : zp)
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
             accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
             for (ox = 0; ox < g->out_w; ox += 2u) {
                 ix0 = (int32_t)ox - (int32_t)g->pad_left;
-                for (k = 0; k < 4u; k++) acc[k] = acc[4u + k] = cv[k];
+                a0 = b0 = cv0; a1 = b1 = cv1; a2 = b2 = cv2; a3 = b3 = cv3;
                 for (ky = 0; ky < kh; ky++) {
                     rp = ky >= ky0 && ky < ky1
                              ? x + ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * W * C + c0
                              : NULL;
-                    for (t = 0; t < 4u; t++) {
-                        int32_t ix = ix0 + (int32_t)t;
-                        cp[t] = rp && ix >= 0 && (uint32_t)ix < W ? rp + (size_t)(uint32_t)ix * C : zp;
-                    }
-                    for (t = 0; t < 4u; t++)
-                        xv[t] = accel__mac_z_ld64(cp[t], m64, xmv, UNS, FULL);
-                    accel__mac_z_quad(xv);
-                    accel__mac_z_wquad(wc + ky * kw * C, C, 0, kw, m64, wf, wv);
-                    for (k = 0; k < 4u; k++) {
-                        wr = _mm512_slli_epi32(wv[k], 8);
-                        acc[k] = accel__mac_z_dp(acc[k], xv[k], wv[k]);
-                        acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wr);
-                        if (wa != 0) {
-                            acc[k] = accel__mac_z_dp(acc[k], xv[k], woa[0]);
-                            acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wob[0]);
-                        }
-                        if (wb != 0) {
-                            acc[k] = accel__mac_z_dp(acc[k], xv[k], woa[1]);
-                            acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wob[1]);
-                        }
-                    }
+                    cp0 = ACCEL__MAC_ZD3C(0);
+                    cp1 = ACCEL__MAC_ZD3C(1);
+                    cp2 = ACCEL__MAC_ZD3C(2);
+                    cp3 = ACCEL__MAC_ZD3C(3);
+                    x0 = accel__mac_z_ld64(cp0, m64, xmv, UNS, FULL);
+                    x1 = accel__mac_z_ld64(cp1, m64, xmv, UNS, FULL);
+                    x2 = accel__mac_z_ld64(cp2, m64, xmv, UNS, FULL);
+                    x3 = accel__mac_z_ld64(cp3, m64, xmv, UNS, FULL);
+                    ACCEL__MAC_ZQUAD(x0, x1, x2, x3);
+                    wr = wc + ky * kw * C;
+                    ACCEL__MAC_ZWQ(w0, w1, w2, w3, wr, 0u, kw);
+                    ACCEL__MAC_ZD3K(0); ACCEL__MAC_ZD3K(1); ACCEL__MAC_ZD3K(2); ACCEL__MAC_ZD3K(3);
                 }
-                for (t = 0; t < 2u && ox + t < g->out_w; t++) {
-                    __m512i r[4];
-                    for (k = 0; k < 4u; k++)
-                        r[k] = accel__mac_z_rq(acc[4u * t + k], PT ? mul[0] : mul[k],
-                                               PT ? sh[0] : sh[k], lo, hi, off);
-                    /* exact saturating packs: the values are in the output range */
-                    ab = _mm512_packs_epi32(r[0], r[1]);
-                    cd = _mm512_packs_epi32(r[2], r[3]);
-                    ab = UNS ? _mm512_packus_epi16(ab, cd) : _mm512_packs_epi16(ab, cd);
-                    ob = (((size_t)b * g->out_h + oy) * g->out_w + ox + t) * C + c0;
-                    if (FULL) _mm512_storeu_si512(o + ob, ab);
-                    else _mm512_mask_storeu_epi8(o + ob, m64, ab);
-                }
+                ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
+                ACCEL__MAC_ZDWST(ACCEL__MAC_ZRQ(a0, 0), ACCEL__MAC_ZRQ(a1, 1), ACCEL__MAC_ZRQ(a2, 2),
+                                 ACCEL__MAC_ZRQ(a3, 3), o + ob);
+                if (ox + 1u < g->out_w)
+                    ACCEL__MAC_ZDWST(ACCEL__MAC_ZRQ(b0, 0), ACCEL__MAC_ZRQ(b1, 1), ACCEL__MAC_ZRQ(b2, 2),
+                                     ACCEL__MAC_ZRQ(b3, 3), o + ob + C);
             }
         }
+#undef ACCEL__MAC_ZD3K
+#undef ACCEL__MAC_ZD3C
 }
 
 /* Each specialized copy in a function of its own (sixteen copies inlined into one function
@@ -14837,27 +14978,31 @@ static void accel__mac_y_gather(const accel_mac_conv *g, const int8_t *x, uint32
 
 /* NV (1 or 2) packed 8-channel blocks (kp 32-byte tap pairs each, the second at wp + kp)
  * against ACCEL__MAC_YC_P patches (rows of pw uint32 = tap pairs): acc[p*2 + v]. */
+/* (named accumulators, not an array: GCC keeps an array of vectors in memory at -O2) */
+#define ACCEL__MAC_YCB(P)                                                                        \
+    do {                                                                                         \
+        xb = _mm256_set1_epi32((int)patch[(size_t)(P) * pw + k]);                                \
+        a##P##0 = _mm256_add_epi32(a##P##0, _mm256_madd_epi16(xb, w0));                          \
+        if (NV == 2) a##P##1 = _mm256_add_epi32(a##P##1, _mm256_madd_epi16(xb, w1));             \
+    } while (0)
 ACCEL__MAC_AI void accel__mac_y_cblock(const uint32_t *patch, size_t pw, const __m256i *wp,
                                        size_t kp, __m256i *acc, const size_t NV)
 {
-    __m256i a[2 * ACCEL__MAC_YC_P], w0, w1 = _mm256_setzero_si256(), xb;
-    size_t k, p;
-    for (p = 0; p < 2u * ACCEL__MAC_YC_P; p++) a[p] = _mm256_setzero_si256();
+    __m256i w0, w1 = _mm256_setzero_si256(), xb;
+    __m256i a00 = w1, a01 = w1, a10 = w1, a11 = w1, a20 = w1, a21 = w1, a30 = w1, a31 = w1;
+    size_t k;
     for (k = 0; k < kp; k++) {
         w0 = _mm256_load_si256(wp + k);
         if (NV == 2) w1 = _mm256_load_si256(wp + kp + k);
-        for (p = 0; p < ACCEL__MAC_YC_P; p++) {
-            xb = _mm256_set1_epi32((int)patch[p * pw + k]);
-            a[2 * p] = _mm256_add_epi32(a[2 * p], _mm256_madd_epi16(xb, w0));
-            if (NV == 2) a[2 * p + 1] = _mm256_add_epi32(a[2 * p + 1], _mm256_madd_epi16(xb, w1));
-        }
+        ACCEL__MAC_YCB(0); ACCEL__MAC_YCB(1); ACCEL__MAC_YCB(2); ACCEL__MAC_YCB(3);
     }
-    for (p = 0; p < 2u * ACCEL__MAC_YC_P; p++) acc[p] = a[p];
+    acc[0] = a00; acc[1] = a01; acc[2] = a10; acc[3] = a11;
+    acc[4] = a20; acc[5] = a21; acc[6] = a30; acc[7] = a31;
 }
 
 /* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_YC_K; sc: the scratch of
  * accel__mac_y_conv_scratch, 32-byte aligned. */
-static void accel__mac_y_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
+static __attribute__((noinline)) void accel__mac_y_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
                               const int8_t *w, const int32_t *bias, uint8_t *o, size_t fs,
                               size_t cg, size_t ocg, uint8_t *sc)
 {
@@ -14986,6 +15131,25 @@ ACCEL__MAC_AI void accel__mac_y_dw_t(const accel_mac_conv *g, const accel_mac_qu
         }
 }
 
+/* Each specialized copy in a function of its own (eight inlined into one function would share
+ * one stack frame holding the spills of all of them). */
+#define ACCEL__MAC_YDW_FN(NAME, U, N)                                                            \
+    static __attribute__((noinline)) void NAME(const accel_mac_conv *g,                          \
+                                               const accel_mac_quant *q, const int8_t *x,        \
+                                               const int8_t *w, const int32_t *bias,             \
+                                               uint8_t *o, size_t c0)                            \
+    {                                                                                            \
+        accel__mac_y_dw_t(g, q, x, w, bias, o, c0, U, N);                                        \
+    }
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_2, 0, 1)
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_3, 1, 1)
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_4, 0, 2)
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_5, 1, 2)
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_6, 0, 3)
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_7, 1, 3)
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_8, 0, 4)
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_9, 1, 4)
+
 /* Returns how many leading channels it computed (a multiple of 8). */
 static size_t accel__mac_y_dw(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
                               const int8_t *w, const int32_t *bias, uint8_t *o)
@@ -14995,14 +15159,14 @@ static size_t accel__mac_y_dw(const accel_mac_conv *g, const accel_mac_quant *q,
     for (c0 = 0; c0 < c8; c0 += nv * 8u) {
         nv = (c8 - c0) / 8u > 4u ? 4u : (c8 - c0) / 8u;
         switch (nv * 2u + (size_t)uns) { /* specialized copies */
-        case 2: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 1); break;
-        case 3: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 1); break;
-        case 4: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 2); break;
-        case 5: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 2); break;
-        case 6: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 3); break;
-        case 7: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 3); break;
-        case 8: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 4); break;
-        default: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 4); break;
+        case 2: accel__mac_y_dw_2(g, q, x, w, bias, o, c0); break;
+        case 3: accel__mac_y_dw_3(g, q, x, w, bias, o, c0); break;
+        case 4: accel__mac_y_dw_4(g, q, x, w, bias, o, c0); break;
+        case 5: accel__mac_y_dw_5(g, q, x, w, bias, o, c0); break;
+        case 6: accel__mac_y_dw_6(g, q, x, w, bias, o, c0); break;
+        case 7: accel__mac_y_dw_7(g, q, x, w, bias, o, c0); break;
+        case 8: accel__mac_y_dw_8(g, q, x, w, bias, o, c0); break;
+        default: accel__mac_y_dw_9(g, q, x, w, bias, o, c0); break;
         }
     }
     return c8;
@@ -15011,12 +15175,20 @@ static size_t accel__mac_y_dw(const accel_mac_conv *g, const accel_mac_quant *q,
 
 #if ACCEL_MAC_FAST
 /* the longest filter whose patch goes on the stack (every build has a small stack bound; x86
-   SIMD builds come here without caller scratch); a longer filter takes the slower loop below */
+   SIMD builds come here without caller scratch, under deeper callers); a longer filter takes
+   the slower loop below */
+#if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
+#define ACCEL__MAC_PATCH 256u
+#else
 #define ACCEL__MAC_PATCH 512u
+#endif
 /* conv2d (groups 1) through an im2col patch on the stack: one output pixel's taps gathered in
  * filter order, taps outside the image set to the input zero point so that they add exactly 0
  * after the offset; then one long dot product per output channel (a filter is contiguous in
  * OHWI) instead of a short one per filter row. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline)) /* its patch stays out of the caller's frame (the deeper x86 path) */
+#endif
 static void accel__mac_conv_patch(const accel_mac_conv *g, const accel_mac_quant *q,
                                   const int8_t *x, const int8_t *w, const int32_t *bias,
                                   uint8_t *o, size_t fs)
