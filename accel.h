@@ -12539,6 +12539,20 @@ ACCEL__MAC_AI void accel__mac_z_emit16(__m512i v, size_t cnt, __m512i c, const i
     }
 }
 
+/* accel__mac_z_emit16 for double rounding, bytes out, no bias (the constants hold it). */
+ACCEL__MAC_AI void accel__mac_z_emit16dr(__m512i v, size_t cnt, __m512i c, const int32_t *cst,
+                                         const accel_mac_quant *q, size_t ch0, uint8_t *o)
+{
+    __mmask16 m = (__mmask16)((1u << cnt) - 1u);
+    __m512i mul, sh;
+    v = _mm512_add_epi32(_mm512_add_epi32(v, c), _mm512_maskz_loadu_epi32(m, cst + ch0));
+    accel__mac_z_qload(q, ch0, m, &mul, &sh);
+    v = accel__mac_z_rq(v, mul, sh, _mm512_set1_epi32(q->act_min - q->output_offset),
+                        _mm512_set1_epi32(q->act_max - q->output_offset),
+                        _mm512_set1_epi32(q->output_offset));
+    _mm512_mask_cvtepi32_storeu_epi8(o, m, v);
+}
+
 /* Batch rows of fewer than 4 (FC batch 1): one input row x against weight rows [0, ns4) (ns4
  * a multiple of 4), 16 rows per block, each requantized from registers. c: the per-call
  * constant terms (wo * sum xu + k * a * wo). */
@@ -12591,7 +12605,7 @@ ACCEL__MAC_AI __m512i accel__mac_z_x4(const int8_t *p, __m512i flip, const int U
  * the constants, the output rows (stride ns). */
 typedef struct {
     size_t n, ns;
-    const __m512i *c;
+    const uint32_t *c;
     const int32_t *cst;
     const accel_mac_quant *q;
     uint8_t *o;
@@ -12600,10 +12614,23 @@ typedef struct {
     do {                                                                                          \
         if (R > r && V > j) {                                                                     \
             size_t ch_ = e->n + 16u * (j), cnt_ = e->ns - ch_ < 16u ? e->ns - ch_ : 16u;          \
-            accel__mac_z_emit16(A, cnt_, e->c[r], e->cst, e->q, ch_, e->o + (r) * e->ns + ch_,    \
-                                NULL);                                                            \
+            if (R == 1)                                                                           \
+                accel__mac_z_emit16(A, cnt_, _mm512_set1_epi32((int)e->c[r]), e->cst, e->q, ch_,  \
+                                    e->o + (r) * e->ns + ch_, NULL);                              \
+            else /* double rounding only (the caller's choice): no call, no spilled registers */  \
+                accel__mac_z_emit16dr(A, cnt_, _mm512_set1_epi32((int)e->c[r]), e->cst, e->q,     \
+                                      ch_, e->o + (r) * e->ns + ch_);                             \
         }                                                                                         \
     } while (0)
+
+/* accel__mac_z_x4 of the n < 4 bytes at p and zeros (a masked load: no copy, no call, so the
+ * accumulators of the callers stay in registers) */
+ACCEL__MAC_AI __m512i accel__mac_z_x4n(const int8_t *p, size_t n, __m512i flip, const int UNS)
+{
+    __m512i v = _mm512_maskz_loadu_epi8((__mmask64)((1u << n) - 1u), p);
+    v = _mm512_broadcastd_epi32(_mm512_castsi512_si128(v));
+    return UNS ? v : _mm512_xor_si512(v, flip);
+}
 
 /* Sums of one input row (ks bytes) against one block of V vectors (p: its ks4 / 4 groups),
  * requantized (vector j: the block's channels 16j..). Two accumulators per vector (even and
@@ -12638,16 +12665,14 @@ ACCEL__MAC_AI void accel__mac_z_fcp_block(const int8_t *x, size_t ks, const int8
         }
     }
     if (k < ks) { /* one or two groups left, the last possibly partial (its weights are 0) */
-        int8_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         size_t r = ks - k;
-        ACCEL_MEMCPY(t, x + k, r);
-        x0 = accel__mac_z_x4(t, flip, UNS);
+        x0 = accel__mac_z_x4n(x + k, r < 4u ? r : 4u, flip, UNS);
         e0 = accel__mac_z_dp(e0, x0, _mm512_loadu_si512(p));
         if (V > 1) e1 = accel__mac_z_dp(e1, x0, _mm512_loadu_si512(p + 64));
         if (V > 2) e2 = accel__mac_z_dp(e2, x0, _mm512_loadu_si512(p + 128));
         if (V > 3) e3 = accel__mac_z_dp(e3, x0, _mm512_loadu_si512(p + 192));
         if (r > 4u) {
-            x1 = accel__mac_z_x4(t + 4, flip, UNS);
+            x1 = accel__mac_z_x4n(x + k + 4u, r - 4u, flip, UNS);
             p += 64 * V;
             o0 = accel__mac_z_dp(o0, x1, _mm512_loadu_si512(p));
             if (V > 1) o1 = accel__mac_z_dp(o1, x1, _mm512_loadu_si512(p + 64));
@@ -12696,14 +12721,13 @@ ACCEL__MAC_AI void accel__mac_z_fcp_rows(const int8_t *x, size_t xs, size_t ks, 
                 x3 = accel__mac_z_x4(x + 3u * xs + k, flip, UNS);
             }
         } else { /* the last, partial group (its weights are 0) */
-            int8_t t[16];
-            size_t r, n = ks - k;
-            ACCEL_MEMSET(t, 0, sizeof t);
-            for (r = 0; r < (size_t)R; r++) ACCEL_MEMCPY(t + 4u * r, x + r * xs + k, n);
-            x0 = accel__mac_z_x4(t, flip, UNS);
-            x1 = accel__mac_z_x4(t + 4, flip, UNS);
-            x2 = accel__mac_z_x4(t + 8, flip, UNS);
-            x3 = accel__mac_z_x4(t + 12, flip, UNS);
+            size_t n = ks - k;
+            x0 = accel__mac_z_x4n(x + k, n, flip, UNS);
+            x1 = accel__mac_z_x4n(x + xs + k, n, flip, UNS);
+            if (R > 2) {
+                x2 = accel__mac_z_x4n(x + 2u * xs + k, n, flip, UNS);
+                x3 = accel__mac_z_x4n(x + 3u * xs + k, n, flip, UNS);
+            }
         }
         _mm_prefetch((const char *)((uintptr_t)p + ACCEL__MAC_PF), _MM_HINT_T0);
         w0 = _mm512_loadu_si512(p);
@@ -12731,7 +12755,7 @@ ACCEL__MAC_AI void accel__mac_z_fcp_rows(const int8_t *x, size_t xs, size_t ks, 
  * constants cst, weights p), requantized 16 channels at a time; c[r]: row r's term
  * wo * sum (x + 128). */
 ACCEL__MAC_AI void accel__mac_z_fcp_run(const int8_t *x, size_t ks, size_t ns, const int8_t *p,
-                                        const int32_t *cst, const __m512i *c,
+                                        const int32_t *cst, const uint32_t *c,
                                         const accel_mac_quant *q, uint8_t *o, const int R,
                                         const int UNS)
 {
@@ -12930,10 +12954,11 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
                 _mm512_set1_epi32((int)cst));
             for (i = 0; i < bc; i += nc) {
                 const int8_t *xp = x + (b0 + i) * ks;
-                __m512i av[4];
+                __m512i av0, av1, av2, av3; /* (named: an array would stay in memory) */
                 __m128i dv[4];
                 nc = bc - i < 4u ? bc - i : 4u;
-                for (c = 0; c < 4u; c++) av[c] = _mm512_setzero_si512();
+                av0 = av1 = av2 = av3 = _mm512_setzero_si512();
+                dv[0] = dv[1] = dv[2] = dv[3] = _mm_setzero_si128(); /* (lanes nc.. unused) */
                 for (j = 0; j < nb; j += 4u) {
                     const int8_t *wp = w + (n + j) * ks;
                     __mmask16 lm = (__mmask16)(0xFu << j);
@@ -12943,12 +12968,15 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
                     case 3: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, dv, 3); break;
                     default: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, dv, 4); break;
                     }
-                    for (c = 0; c < nc; c++) av[c] = _mm512_mask_broadcast_i32x4(av[c], lm, dv[c]);
+                    av0 = _mm512_mask_broadcast_i32x4(av0, lm, dv[0]);
+                    if (nc > 1) av1 = _mm512_mask_broadcast_i32x4(av1, lm, dv[1]);
+                    if (nc > 2) av2 = _mm512_mask_broadcast_i32x4(av2, lm, dv[2]);
+                    if (nc > 3) av3 = _mm512_mask_broadcast_i32x4(av3, lm, dv[3]);
                 }
                 for (c = 0; c < nc; c++) {
                     row = (b0 + i + c) * ns + n;
                     accel__mac_z_emit16(
-                        av[c], nb,
+                        c == 0 ? av0 : c == 1 ? av1 : c == 2 ? av2 : av3, nb,
                         _mm512_add_epi32(cw, _mm512_set1_epi32((int)((uint32_t)wo * xsum[i + c]))),
                         bias, q, n, o ? o + row : NULL, o32 ? o32 + row : NULL);
                 }
@@ -13694,7 +13722,7 @@ ACCELDEF accel_status accel_mac_fully_connected_pack(uint32_t in_depth, uint32_t
 #define ACCEL__MAC_ZFCP_FN(NAME, R, UNS)                                                         \
     static __attribute__((noinline)) void NAME(const int8_t *x, size_t ks, size_t ns,            \
                                                const int8_t *p, const int32_t *cst,              \
-                                               const __m512i *c, const accel_mac_quant *q,       \
+                                               const uint32_t *c, const accel_mac_quant *q,      \
                                                uint8_t *o)                                       \
     {                                                                                            \
         accel__mac_z_fcp_run(x, ks, ns, p, cst, c, q, o, R, UNS);                                \
@@ -13716,13 +13744,13 @@ static __attribute__((noinline)) void accel__mac_z_fcp(const int8_t *x, uint32_t
     size_t b, ks = (size_t)in_depth, ns = (size_t)out_depth;
     int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, wo = q->filter_offset - fx;
     size_t r, nr;
-    __m512i c[4];
+    uint32_t c[4];
     /* 4 rows at a time share each weight load (then 2, then 1) */
     for (b = 0; b < (size_t)batches; b += nr, x += nr * ks, o += nr * ns) {
         nr = (size_t)batches - b >= 4u ? 4u : (size_t)batches - b >= 2u ? 2u : 1u;
+        if (q->rounding != ACCEL_MAC_ROUND_DOUBLE) nr = 1; /* see accel__mac_z_emit16dr */
         for (r = 0; r < nr; r++) /* wo * sum (x + 128): the one term that depends on x */
-            c[r] = _mm512_set1_epi32((int)((uint32_t)wo *
-                                           (wo != 0 ? accel__mac_usum(x + r * ks, ks, fx ^ -128) : 0u)));
+            c[r] = (uint32_t)wo * (wo != 0 ? accel__mac_usum(x + r * ks, ks, fx ^ -128) : 0u);
         switch ((fx ? 3 : 0) + (nr == 4u ? 2 : nr == 2u ? 1 : 0)) { /* specialized copies */
         case 0: accel__mac_z_fcp_10(x, ks, ns, (const int8_t *)p, cst, c, q, o); break;
         case 1: accel__mac_z_fcp_20(x, ks, ns, (const int8_t *)p, cst, c, q, o); break;
@@ -14358,21 +14386,16 @@ ACCEL__MAC_AI __m512i accel__mac_z_nsx(const accel__mac_zns *s, size_t p, size_t
     return FLIP ? _mm512_xor_si512(xb, xm) : xb;
 }
 
-/* Requantize and store lanes of one accumulator (pixel p, channels ch.., mask m). */
-#define ACCEL__MAC_ZNS_EMIT(P)                                                                   \
+/* Requantize and store accumulator a<P><V> (pixel P, channel block V: constants cv, mul, sh,
+ * mask m); one block after the other, so that fewer vectors are live at once. */
+#define ACCEL__MAC_ZNS_EMIT(P, V, m)                                                             \
     do {                                                                                         \
-        if ((P) < np) {                                                                          \
-            __m512i xs = _mm512_set1_epi32((int)((uint32_t)wo * s->xsum[P]));                    \
+        if ((P) < np)                                                                            \
             _mm512_mask_cvtepi32_storeu_epi8(                                                    \
-                o + (pix0 + (P)) * oc_n + n0, m0,                                                \
-                accel__mac_z_rq(_mm512_add_epi32(_mm512_add_epi32(a##P##0, c0v), xs), mul0, sh0, \
-                                lo, hi, off));                                                   \
-            if (NV == 2)                                                                         \
-                _mm512_mask_cvtepi32_storeu_epi8(                                                \
-                    o + (pix0 + (P)) * oc_n + n0 + 16u, m1,                                      \
-                    accel__mac_z_rq(_mm512_add_epi32(_mm512_add_epi32(a##P##1, c1v), xs), mul1,  \
-                                    sh1, lo, hi, off));                                          \
-        }                                                                                        \
+                o + (pix0 + (P)) * oc_n + n0 + 16u * (V), m,                                     \
+                accel__mac_z_rq(_mm512_add_epi32(_mm512_add_epi32(a##P##V, cv),                  \
+                                                 _mm512_set1_epi32((int)((uint32_t)wo * s->xsum[P]))), \
+                                mul, sh, lo, hi, off));                                          \
     } while (0)
 
 /* Output channels n0.. (NV blocks of 16, cnt of them) of the np pixels from pix0 whose windows
@@ -14383,7 +14406,7 @@ ACCEL__MAC_AI void accel__mac_z_ns_t(const accel__mac_zns *s, const accel_mac_qu
                                      uint8_t *o, size_t pix0, size_t np, const size_t NV,
                                      const int FLIP)
 {
-    __m512i c0v, c1v;
+    __m512i cv;
     const accel_mac_conv *g = s->g;
     size_t ky, c, kh = g->k_h, rowb = s->rowb, oc_n = g->out_c;
     int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, wo = q->filter_offset - fx;
@@ -14391,7 +14414,7 @@ ACCEL__MAC_AI void accel__mac_z_ns_t(const accel__mac_zns *s, const accel_mac_qu
                                                        13, 14, 15),
                                      _mm512_set1_epi32((int)fs));
     __m512i f4 = _mm512_set1_epi32(fx ? (int)0x80808080u : 0), z = _mm512_setzero_si512();
-    __m512i xmv = _mm512_set1_epi8((char)0x80), w0, w1 = z, xb, mul0, sh0, mul1 = z, sh1 = z;
+    __m512i xmv = _mm512_set1_epi8((char)0x80), w0, w1 = z, xb, mul, sh;
     __m512i lo, hi, off;
     __mmask16 m0 = (__mmask16)(cnt >= 16u ? 0xFFFFu : (1u << cnt) - 1u);
     __mmask16 m1 = (__mmask16)(cnt >= 32u ? 0xFFFFu : cnt > 16u ? (1u << (cnt - 16u)) - 1u : 0u);
@@ -14408,12 +14431,18 @@ ACCEL__MAC_AI void accel__mac_z_ns_t(const accel__mac_zns *s, const accel_mac_qu
     lo = _mm512_set1_epi32(q->act_min - q->output_offset);
     hi = _mm512_set1_epi32(q->act_max - q->output_offset);
     off = _mm512_set1_epi32(q->output_offset);
-    c0v = _mm512_loadu_si512(s->cst);
-    c1v = _mm512_loadu_si512(s->cst + 16);
-    accel__mac_z_qload(q, n0, m0, &mul0, &sh0);
-    if (NV == 2) accel__mac_z_qload(q, n0 + 16u, m1, &mul1, &sh1);
-    ACCEL__MAC_ZNS_EMIT(0); ACCEL__MAC_ZNS_EMIT(1); ACCEL__MAC_ZNS_EMIT(2); ACCEL__MAC_ZNS_EMIT(3);
-    ACCEL__MAC_ZNS_EMIT(4); ACCEL__MAC_ZNS_EMIT(5); ACCEL__MAC_ZNS_EMIT(6); ACCEL__MAC_ZNS_EMIT(7);
+    cv = _mm512_loadu_si512(s->cst);
+    accel__mac_z_qload(q, n0, m0, &mul, &sh);
+    ACCEL__MAC_ZNS_EMIT(0, 0, m0); ACCEL__MAC_ZNS_EMIT(1, 0, m0); ACCEL__MAC_ZNS_EMIT(2, 0, m0);
+    ACCEL__MAC_ZNS_EMIT(3, 0, m0); ACCEL__MAC_ZNS_EMIT(4, 0, m0); ACCEL__MAC_ZNS_EMIT(5, 0, m0);
+    ACCEL__MAC_ZNS_EMIT(6, 0, m0); ACCEL__MAC_ZNS_EMIT(7, 0, m0);
+    if (NV == 2) {
+        cv = _mm512_loadu_si512(s->cst + 16);
+        accel__mac_z_qload(q, n0 + 16u, m1, &mul, &sh);
+        ACCEL__MAC_ZNS_EMIT(0, 1, m1); ACCEL__MAC_ZNS_EMIT(1, 1, m1); ACCEL__MAC_ZNS_EMIT(2, 1, m1);
+        ACCEL__MAC_ZNS_EMIT(3, 1, m1); ACCEL__MAC_ZNS_EMIT(4, 1, m1); ACCEL__MAC_ZNS_EMIT(5, 1, m1);
+        ACCEL__MAC_ZNS_EMIT(6, 1, m1); ACCEL__MAC_ZNS_EMIT(7, 1, m1);
+    }
 }
 #define ACCEL__MAC_ZNS_FN(NAME, NV, FLIP)                                                        \
     static __attribute__((noinline)) void NAME(const accel__mac_zns *s,                          \
