@@ -18,7 +18,7 @@
  *   with TensorFlow Lite's reference kernels. Nothing here allocates, prints or keeps hidden
  *   global state: the caller owns every buffer and every state struct; functions that need
  *   scratch memory have a ..._scratch_size() companion. Stack: no public function needs more
- *   than 1536 bytes, callbacks not counted (x86-64 builds with AVX2/AVX-512 kernels: 4 KiB;
+ *   than 1536 bytes, callbacks not counted, on every target (x86 SIMD builds included;
  *   tests/stack_usage.sh reports it per target). Each device section has four layers:
  *   wire (bytes <-> structs, pure), protocol state (structs and transitions), driver (the state
  *   on a port, with deadlines), and model (the device side, for tests and the simulator port).
@@ -14639,11 +14639,25 @@ ACCEL__MAC_AI void accel__mac_z_dwconst(const accel_mac_quant *q, const int32_t 
 /* cv = constants (bias) + a * (weight sums S) + nt * a * wo, the weight sums by vpdpbusd of
  * the weights against bytes of 1 (accumulated in S). */
 #define ACCEL__MAC_ZCV(CV, S) CV = _mm512_add_epi32(_mm512_add_epi32(CV, _mm512_mullo_epi32(S, av)), ntv)
-/* Per-channel multipliers and shifts (not PT) wait in qt, an int32 table: held in registers
- * too, they would spill every other vector (a frame of 2 KiB). */
+/* Per-channel multipliers (not PT) wait in qt, an int32 table, the shifts (-31..31) in qs, a
+ * byte table, and are read at each use through an empty asm statement: GCC would otherwise
+ * hoist what accel__mac_z_rq derives from them out of the pixel loop, 4 accumulators x 4
+ * vectors, and spill every other vector (a frame of 2 KiB). */
+ACCEL__MAC_AI __m512i accel__mac_z_qtld(const int32_t *p)
+{
+    __m512i v = _mm512_loadu_si512(p);
+    __asm__ __volatile__("" : "+v"(v)); /* volatile: not hoisted out of the loop either */
+    return v;
+}
+ACCEL__MAC_AI __m512i accel__mac_z_qsld(const int8_t *p)
+{
+    __m512i v = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
+    __asm__ __volatile__("" : "+v"(v)); /* volatile: not hoisted out of the loop either */
+    return v;
+}
 #define ACCEL__MAC_ZRQ(A, K)                                                                     \
-    accel__mac_z_rq(A, PT ? mul0 : _mm512_loadu_si512(qt + 16 * (K)),                            \
-                    PT ? sh0 : _mm512_loadu_si512(qt + 64 + 16 * (K)), lo, hi, off)
+    accel__mac_z_rq(A, PT ? mul0 : accel__mac_z_qtld(qt + 16 * (K)),                             \
+                    PT ? sh0 : accel__mac_z_qsld(qs + 16 * (K)), lo, hi, off)
 #define ACCEL__MAC_ZQT                                                                           \
     do {                                                                                         \
         if (!PT) {                                                                               \
@@ -14651,10 +14665,10 @@ ACCEL__MAC_AI void accel__mac_z_dwconst(const accel_mac_quant *q, const int32_t 
             _mm512_storeu_si512(qt + 16, mul1);                                                  \
             _mm512_storeu_si512(qt + 32, mul2);                                                  \
             _mm512_storeu_si512(qt + 48, mul3);                                                  \
-            _mm512_storeu_si512(qt + 64, sh0);                                                   \
-            _mm512_storeu_si512(qt + 80, sh1);                                                   \
-            _mm512_storeu_si512(qt + 96, sh2);                                                   \
-            _mm512_storeu_si512(qt + 112, sh3);                                                  \
+            _mm_storeu_si128((__m128i *)(void *)qs, _mm512_cvtepi32_epi8(sh0));                  \
+            _mm_storeu_si128((__m128i *)(void *)(qs + 16), _mm512_cvtepi32_epi8(sh1));           \
+            _mm_storeu_si128((__m128i *)(void *)(qs + 32), _mm512_cvtepi32_epi8(sh2));           \
+            _mm_storeu_si128((__m128i *)(void *)(qs + 48), _mm512_cvtepi32_epi8(sh3));           \
         }                                                                                        \
     } while (0)
 /* Pack four requantized accumulators into bytes in channel order and store them at O (the
@@ -14699,7 +14713,8 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
 {
     __m512i a0, a1, a2, a3, cv0, cv1, cv2, cv3, mul0, mul1, mul2, mul3, sh0, sh1, sh2, sh3;
     __m512i x0, x1, x2, x3, w0, w1, w2, w3, xmv, wav, wbv, wf, av, ntv;
-    int32_t qt[8 * 16];
+    int32_t qt[4 * 16];
+    int8_t qs[4 * 16];
     __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
     __m512i ones = _mm512_set1_epi8(1);
     const int8_t *zp = (const int8_t *)(const void *)&zpb, *wc = w + c0;
@@ -14790,7 +14805,8 @@ ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_q
     __m512i a0, a1, a2, a3, b0, b1, b2, b3, cv0, cv1, cv2, cv3, mul0, mul1, mul2, mul3;
     __m512i sh0, sh1, sh2, sh3, x0, x1, x2, x3, w0, w1, w2, w3, xmv, wf, av, ntv;
     __m512i woa0, woa1, wob0, wob1;
-    int32_t qt[8 * 16];
+    int32_t qt[4 * 16];
+    int8_t qs[4 * 16];
     __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
     __m512i ones = _mm512_set1_epi8(1);
     const int8_t *cp0, *cp1, *cp2, *cp3, *zp = (const int8_t *)(const void *)&zpb, *rp, *wc = w + c0, *wr;
@@ -15089,6 +15105,161 @@ static __attribute__((noinline)) void accel__mac_y_conv(const accel_mac_conv *g,
             b = 0; /* ox and oy have wrapped to 0 already */
         }
 }
+/* conv2d without caller scratch on AVX2 (no column dilation, one group, k_w*in_c a multiple of
+ * 4): nothing packed or gathered into memory. Per group of 4 taps, the weights of 8 output
+ * channels come from the filter rows by one vpgatherdd and are widened to int16 w + wo (two
+ * vectors of 4 channels x 4 taps); each pixel's 4 taps, read where they lie, become int16
+ * x + xo broadcast as a 64-bit pair (a tap outside the image is 0: exactly the term the
+ * portable path skips); vpmaddwd then sums taps 0-1 and 2-3 of each channel in separate lanes,
+ * added at the end. No offset decomposition: every product is the portable path's, every sum
+ * the same one modulo 2^32. */
+typedef struct {
+    const accel_mac_conv *g;
+    const int8_t *x;
+    const int8_t *base[ACCEL__MAC_YC_P]; /* window corner of an inner pixel, else NULL */
+    int32_t iy0[ACCEL__MAC_YC_P], ix0[ACCEL__MAC_YC_P];
+    uint32_t b[ACCEL__MAC_YC_P];
+    size_t istep, rowb;
+} accel__mac_yns;
+
+/* The 4 taps at offset c of window row ky of pixel p as int16 x + xo (0 outside the image). */
+ACCEL__MAC_AI __m256i accel__mac_y_nsx(const accel__mac_yns *s, size_t p, size_t ky, size_t c,
+                                       __m128i xov, const int UNS)
+{
+    if (s->base[p]) {
+        int32_t v;
+        __m128i b;
+        ACCEL_MEMCPY(&v, s->base[p] + ky * s->istep + c, 4);
+        b = _mm_cvtsi32_si128(v);
+        b = _mm_add_epi16(UNS ? _mm_cvtepu8_epi16(b) : _mm_cvtepi8_epi16(b), xov);
+        return _mm256_broadcastq_epi64(b);
+    } else {
+        const accel_mac_conv *g = s->g;
+        size_t C = g->in_c, t, i;
+        int32_t iy = s->iy0[p] + (int32_t)(ky * accel__mac_one(g->dilation_h)), ix;
+        uint64_t v = 0;
+        int32_t xo = (int16_t)_mm_extract_epi16(xov, 0), e;
+        if (iy < 0 || iy >= (int32_t)g->in_h) return _mm256_setzero_si256();
+        for (t = 0; t < 4u; t++) {
+            i = c + t;
+            ix = s->ix0[p] + (int32_t)(i / C);
+            if (ix < 0 || ix >= (int32_t)g->in_w) continue;
+            e = s->x[(((size_t)s->b[p] * g->in_h + (size_t)iy) * g->in_w + (size_t)ix) * C + i % C];
+            e = (UNS ? (int32_t)(uint8_t)e : e) + xo;
+            v |= (uint64_t)(uint16_t)(int16_t)e << (16u * t);
+        }
+        return _mm256_set1_epi64x((long long)v);
+    }
+}
+
+#define ACCEL__MAC_YNS(P)                                                                        \
+    do {                                                                                         \
+        xb = accel__mac_y_nsx(s, P, ky, c, xov, UNS);                                            \
+        a##P##0 = _mm256_add_epi32(a##P##0, _mm256_madd_epi16(xb, v0));                          \
+        a##P##1 = _mm256_add_epi32(a##P##1, _mm256_madd_epi16(xb, v1));                          \
+    } while (0)
+#define ACCEL__MAC_YNS_OUT(P)                                                                    \
+    do {                                                                                         \
+        if ((P) < np) {                                                                          \
+            __m256i t_ = _mm256_permutevar8x32_epi32(_mm256_hadd_epi32(a##P##0, a##P##1), perm); \
+            if (bias) t_ = _mm256_add_epi32(t_, _mm256_maskload_epi32((const int *)(const void *)(bias + n0), bm)); \
+            _mm256_storeu_si256((__m256i *)(void *)tmp, t_);                                     \
+            accel__mac_y_requant_n(tmp, cnt, q, n0, o + (pix0 + (P)) * oc_n + n0);               \
+        }                                                                                        \
+    } while (0)
+/* Output channels n0.. (cnt <= 8) of the np pixels from pix0 that s describes. */
+ACCEL__MAC_AI void accel__mac_y_ns_t(const accel__mac_yns *s, const accel_mac_quant *q,
+                                     const int8_t *w, const int32_t *bias, size_t fs, size_t n0,
+                                     size_t cnt, uint8_t *o, size_t pix0, size_t np,
+                                     const int UNS)
+{
+    const accel_mac_conv *g = s->g;
+    size_t ky, c, kh = g->k_h, rowb = s->rowb, oc_n = g->out_c;
+    __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                                     _mm256_set1_epi32((int)fs));
+    __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256i bm = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), lanes);
+    __m256i perm = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7), z = _mm256_setzero_si256();
+    __m128i xov = _mm_set1_epi16((short)q->input_offset);
+    __m256i wov = _mm256_set1_epi16((short)q->filter_offset), gw, v0, v1, xb;
+    __m256i a00 = z, a01 = z, a10 = z, a11 = z, a20 = z, a21 = z, a30 = z, a31 = z;
+    uint32_t tmp[8];
+    const int8_t *wb = w + n0 * fs;
+    for (ky = 0; ky < kh; ky++)
+        for (c = 0; c < rowb; c += 4u) {
+            gw = _mm256_mask_i32gather_epi32(z, (const int *)(const void *)(wb + ky * rowb + c),
+                                             idx, bm, 1);
+            v0 = _mm256_add_epi16(UNS ? _mm256_cvtepu8_epi16(_mm256_castsi256_si128(gw))
+                                      : _mm256_cvtepi8_epi16(_mm256_castsi256_si128(gw)), wov);
+            v1 = _mm256_add_epi16(UNS ? _mm256_cvtepu8_epi16(_mm256_extracti128_si256(gw, 1))
+                                      : _mm256_cvtepi8_epi16(_mm256_extracti128_si256(gw, 1)), wov);
+            ACCEL__MAC_YNS(0); ACCEL__MAC_YNS(1); ACCEL__MAC_YNS(2); ACCEL__MAC_YNS(3);
+        }
+    ACCEL__MAC_YNS_OUT(0); ACCEL__MAC_YNS_OUT(1); ACCEL__MAC_YNS_OUT(2); ACCEL__MAC_YNS_OUT(3);
+}
+static __attribute__((noinline)) void accel__mac_y_ns_0(const accel__mac_yns *s, const accel_mac_quant *q,
+                                                        const int8_t *w, const int32_t *bias,
+                                                        size_t fs, size_t n0, size_t cnt,
+                                                        uint8_t *o, size_t pix0, size_t np)
+{
+    accel__mac_y_ns_t(s, q, w, bias, fs, n0, cnt, o, pix0, np, 0);
+}
+static __attribute__((noinline)) void accel__mac_y_ns_1(const accel__mac_yns *s, const accel_mac_quant *q,
+                                                        const int8_t *w, const int32_t *bias,
+                                                        size_t fs, size_t n0, size_t cnt,
+                                                        uint8_t *o, size_t pix0, size_t np)
+{
+    accel__mac_y_ns_t(s, q, w, bias, fs, n0, cnt, o, pix0, np, 1);
+}
+
+static __attribute__((noinline)) void accel__mac_y_conv_ns(const accel_mac_conv *g,
+                                                           const accel_mac_quant *q,
+                                                           const int8_t *x, const int8_t *w,
+                                                           const int32_t *bias, uint8_t *o,
+                                                           size_t fs)
+{
+    accel__mac_yns s;
+    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, n0, cnt;
+    size_t oc_n = g->out_c, kh = g->k_h, kw = g->k_w, C = g->in_c;
+    uint32_t b, oy, ox, dh = accel__mac_one(g->dilation_h);
+    s.g = g;
+    s.x = x;
+    s.rowb = kw * C;
+    s.istep = (size_t)dh * g->in_w * C;
+    for (n0 = 0; n0 < oc_n; n0 += 8u) {
+        cnt = oc_n - n0 < 8u ? oc_n - n0 : 8u;
+        b = oy = ox = 0;
+        for (pix0 = 0; pix0 < npix; pix0 += np) {
+            np = npix - pix0 < ACCEL__MAC_YC_P ? npix - pix0 : ACCEL__MAC_YC_P;
+            for (p = 0; p < ACCEL__MAC_YC_P; p++) {
+                int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+                int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                if (p >= np) { /* a short last pass: pixel 0 again, its results not stored */
+                    s.base[p] = s.base[0];
+                    s.iy0[p] = s.iy0[0];
+                    s.ix0[p] = s.ix0[0];
+                    s.b[p] = s.b[0];
+                    continue;
+                }
+                s.iy0[p] = iy0;
+                s.ix0[p] = ix0;
+                s.b[p] = b;
+                s.base[p] = iy0 >= 0 && ix0 >= 0 &&
+                                    (size_t)(uint32_t)iy0 + (kh - 1u) * dh < g->in_h &&
+                                    (size_t)(uint32_t)ix0 + kw <= g->in_w
+                                ? x + (((size_t)b * g->in_h + (uint32_t)iy0) * g->in_w + (uint32_t)ix0) * C
+                                : NULL;
+                if (++ox == g->out_w) {
+                    ox = 0;
+                    if (++oy == g->out_h) { oy = 0; b++; }
+                }
+            }
+            if (q->dtype == ACCEL_MAC_UINT8) accel__mac_y_ns_1(&s, q, w, bias, fs, n0, cnt, o, pix0, np);
+            else accel__mac_y_ns_0(&s, q, w, bias, fs, n0, cnt, o, pix0, np);
+        }
+    }
+}
+
 #endif /* ACCEL_MAC_SIMD == 1 conv */
 
 #if ACCEL_MAC_SIMD == 1
@@ -16019,6 +16190,13 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
         return ACCEL_OK;
     }
 #endif
+#if ACCEL_MAC_SIMD == 1
+    if (groups == 1 && accel__mac_one(g->dilation_w) == 1u && ((size_t)g->k_w * cgs) % 4u == 0 &&
+        fs <= ((size_t)1 << 26)) {
+        accel__mac_y_conv_ns(g, q, x, w, bias, o, fs); /* reads the input and filter in place */
+        return ACCEL_OK;
+    }
+#endif
     /* without (enough) scratch: the kernels below, whose stack frames are small */
 #if ACCEL_MAC_FAST
     if (groups == 1 && fs <= ACCEL__MAC_PATCH) {
@@ -16069,8 +16247,12 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
     return ACCEL_OK;
 }
 
-/* Channels per pass of the channel-vectorized kernels (a small stack array). */
-#if ACCEL_MAC_FAST
+/* Channels per pass of the channel-vectorized kernels (a small stack array; on x86 SIMD builds,
+ * where they only do what the vector kernels leave, 16: fewer vectors spilled in a frame that
+ * adds to theirs). */
+#if ACCEL_MAC_FAST && (ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2)
+#define ACCEL__MAC_CH 16u
+#elif ACCEL_MAC_FAST
 #define ACCEL__MAC_CH 32u
 #else
 #define ACCEL__MAC_CH 8u
