@@ -3067,7 +3067,7 @@ extern "C" {
  * accel_mac_conv2d_scratch_size: 2 * (3 or 4) * k_h*k_w*in_c/groups + 3 bytes with
  * ACCEL_MAC_MCU; on x86 SIMD builds the vector kernels' packed filters and patches, up to
  * about 27 KiB; 0 where a build does not use it); accel_mac_conv2d is the same call without
- * scratch (on x86 SIMD builds it then takes the portable kernels: never a large stack frame).
+ * scratch (on x86 SIMD builds it then reads in place, below: never a large stack frame).
  * SIMD (read-only ACCEL_MAC_SIMD, set from the target's feature macros; needs ACCEL_MAC_FAST 1
  * and GCC/Clang): 2 = x86 AVX-512 VNNI + BW (vpdpbusd), 1 = x86 AVX2 (int16 madd), both only
  * on hosted builds; 3 = AArch64 NEON with the dot-product extension (sdot), 4 = 32-bit Arm with
@@ -3090,9 +3090,12 @@ extern "C" {
  * AVX-512: 64 channels and 4 taps per vpdpbusd, double rounding, and for windows at most 3 wide
  * with horizontal stride and dilation 1 and k_h <= 16 two adjacent output pixels per pass on
  * shared loads; AVX2: the first in_c & ~7 channels, 8 per vpmaddwd), requantizing in vectors.
- * conv2d runs there only with caller scratch (the packed filters and patches); depthwise reads
- * its weights from the filter and needs none; neither has a large stack frame. Every other case
- * takes the portable path. */
+ * That conv2d packs its filters and gathers its patches into caller scratch; without it
+ * (accel_mac_conv2d), for one group, no column dilation and k_w*in_c a multiple of 4, a kernel
+ * reads filter and input in place (weights by vpgatherdd; for a 3x3 conv of 16 to 32 channels
+ * AVX-512 about 0.4x, AVX2 about 0.5x the speed with scratch), else the portable path. Depthwise reads its weights from the filter
+ * (two output pixels per pass share them) and needs no scratch. No frame is large (the stack
+ * bound above). Every other case takes the portable path. */
 #ifndef ACCEL_MAC_FAST
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFu
 #define ACCEL_MAC_FAST 1
@@ -14706,23 +14709,30 @@ ACCEL__MAC_AI __m512i accel__mac_z_dwx(const accel_mac_conv *g, const int8_t *x,
                       g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)(kx * accel__mac_one(g->dilation_w)))) * C + c0;
     return accel__mac_z_ld64(tp, m64, xmv, UNS, FULL);
 }
+/* A += x . w and the offset terms wo' . x (wa, wb: wo' split into two signed bytes). */
+#define ACCEL__MAC_ZDWK(A, X, W)                                                                 \
+    do {                                                                                         \
+        A = accel__mac_z_dp(A, X, W);                                                            \
+        if (wa != 0) A = accel__mac_z_dp(A, X, wav);                                             \
+        if (wb != 0) A = accel__mac_z_dp(A, X, wbv);                                             \
+    } while (0)
 ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_quant *q,
                                      const int8_t *x, const int8_t *w, const int32_t *bias,
                                      uint8_t *o, size_t c0, const int UNS, const int FULL,
                                      const int PT)
 {
-    __m512i a0, a1, a2, a3, cv0, cv1, cv2, cv3, mul0, mul1, mul2, mul3, sh0, sh1, sh2, sh3;
-    __m512i x0, x1, x2, x3, w0, w1, w2, w3, xmv, wav, wbv, wf, av, ntv;
+    __m512i a0, a1, a2, a3, b0, b1, b2, b3, cv0, cv1, cv2, cv3, mul0, mul1, mul2, mul3;
+    __m512i sh0, sh1, sh2, sh3, x0, x1, x2, x3, w0, w1, w2, w3, xmv, wav, wbv, wf, av, ntv;
     int32_t qt[4 * 16];
     int8_t qs[4 * 16];
     __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
     __m512i ones = _mm512_set1_epi8(1);
     const int8_t *zp = (const int8_t *)(const void *)&zpb, *wc = w + c0;
     size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, i, nt = (size_t)g->k_h * g->k_w;
-    size_t nt4 = (nt + 3u) & ~(size_t)3, ob, ky, kx;
+    size_t nt4 = (nt + 3u) & ~(size_t)3, ob, ky, kx, jy, jx;
     __mmask64 m64 = nc == 64u ? ~(__mmask64)0 : (__mmask64)(((uint64_t)1 << nc) - 1u);
     uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
-    uint32_t b, oy, ox, ky0, ky1, kx0, kx1;
+    uint32_t b, oy, ox, ky0, ky1, kx0, kx1, lx0, lx1;
     int32_t fx = UNS ? -128 : 0, xm = fx ^ -128, a = q->input_offset - fx - 128;
     int32_t wo = q->filter_offset - fx, wa = wo > 127 ? 127 : wo, wb = wo - wa;
     __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
@@ -14752,38 +14762,39 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
             accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
-            for (ox = 0; ox < g->out_w; ox++) {
+            for (ox = 0; ox < g->out_w; ox += 2u) { /* two pixels a pass share the weights */
                 int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                int32_t jx0 = ix0 + (int32_t)g->stride_w;
+                int two = ox + 1u < g->out_w;
                 accel__mac_xrange(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
-                ky = kx = 0;
-                a0 = cv0; a1 = cv1; a2 = cv2; a3 = cv3;
+                accel__mac_xrange(jx0, dw, g->k_w, g->in_w, &lx0, &lx1);
+                ky = kx = jy = jx = 0;
+                a0 = b0 = cv0; a1 = b1 = cv1; a2 = b2 = cv2; a3 = b3 = cv3;
                 for (i = 0; i < nt4; i += 4u) { /* taps outside the image read the zero point */
+                    ACCEL__MAC_ZWQ(w0, w1, w2, w3, wc, i, nt);
                     x0 = accel__mac_z_dwx(g, x, C, c0, b, iy0, ix0, i, nt, &ky, &kx, ky0, ky1, kx0, kx1, zp, m64, xmv, UNS, FULL);
                     x1 = accel__mac_z_dwx(g, x, C, c0, b, iy0, ix0, i + 1u, nt, &ky, &kx, ky0, ky1, kx0, kx1, zp, m64, xmv, UNS, FULL);
                     x2 = accel__mac_z_dwx(g, x, C, c0, b, iy0, ix0, i + 2u, nt, &ky, &kx, ky0, ky1, kx0, kx1, zp, m64, xmv, UNS, FULL);
                     x3 = accel__mac_z_dwx(g, x, C, c0, b, iy0, ix0, i + 3u, nt, &ky, &kx, ky0, ky1, kx0, kx1, zp, m64, xmv, UNS, FULL);
                     ACCEL__MAC_ZQUAD(x0, x1, x2, x3);
-                    ACCEL__MAC_ZWQ(w0, w1, w2, w3, wc, i, nt);
-                    a0 = accel__mac_z_dp(a0, x0, w0);
-                    a1 = accel__mac_z_dp(a1, x1, w1);
-                    a2 = accel__mac_z_dp(a2, x2, w2);
-                    a3 = accel__mac_z_dp(a3, x3, w3);
-                    if (wa != 0) {
-                        a0 = accel__mac_z_dp(a0, x0, wav);
-                        a1 = accel__mac_z_dp(a1, x1, wav);
-                        a2 = accel__mac_z_dp(a2, x2, wav);
-                        a3 = accel__mac_z_dp(a3, x3, wav);
-                    }
-                    if (wb != 0) {
-                        a0 = accel__mac_z_dp(a0, x0, wbv);
-                        a1 = accel__mac_z_dp(a1, x1, wbv);
-                        a2 = accel__mac_z_dp(a2, x2, wbv);
-                        a3 = accel__mac_z_dp(a3, x3, wbv);
+                    ACCEL__MAC_ZDWK(a0, x0, w0); ACCEL__MAC_ZDWK(a1, x1, w1);
+                    ACCEL__MAC_ZDWK(a2, x2, w2); ACCEL__MAC_ZDWK(a3, x3, w3);
+                    if (two) {
+                        x0 = accel__mac_z_dwx(g, x, C, c0, b, iy0, jx0, i, nt, &jy, &jx, ky0, ky1, lx0, lx1, zp, m64, xmv, UNS, FULL);
+                        x1 = accel__mac_z_dwx(g, x, C, c0, b, iy0, jx0, i + 1u, nt, &jy, &jx, ky0, ky1, lx0, lx1, zp, m64, xmv, UNS, FULL);
+                        x2 = accel__mac_z_dwx(g, x, C, c0, b, iy0, jx0, i + 2u, nt, &jy, &jx, ky0, ky1, lx0, lx1, zp, m64, xmv, UNS, FULL);
+                        x3 = accel__mac_z_dwx(g, x, C, c0, b, iy0, jx0, i + 3u, nt, &jy, &jx, ky0, ky1, lx0, lx1, zp, m64, xmv, UNS, FULL);
+                        ACCEL__MAC_ZQUAD(x0, x1, x2, x3);
+                        ACCEL__MAC_ZDWK(b0, x0, w0); ACCEL__MAC_ZDWK(b1, x1, w1);
+                        ACCEL__MAC_ZDWK(b2, x2, w2); ACCEL__MAC_ZDWK(b3, x3, w3);
                     }
                 }
                 ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
                 ACCEL__MAC_ZDWST(ACCEL__MAC_ZRQ(a0, 0), ACCEL__MAC_ZRQ(a1, 1), ACCEL__MAC_ZRQ(a2, 2),
                                  ACCEL__MAC_ZRQ(a3, 3), o + ob);
+                if (two)
+                    ACCEL__MAC_ZDWST(ACCEL__MAC_ZRQ(b0, 0), ACCEL__MAC_ZRQ(b1, 1), ACCEL__MAC_ZRQ(b2, 2),
+                                     ACCEL__MAC_ZRQ(b3, 3), o + ob + C);
             }
         }
 }
@@ -15283,53 +15294,89 @@ ACCEL__MAC_AI __m256i accel__mac_y_w8(const int8_t *p, __m256i wom, const int UN
     return _mm256_and_si256(_mm256_add_epi32(accel__mac_y_ld8(p, UNS), wom), _mm256_set1_epi32(0xFFFF));
 }
 
+/* The pointer of tap (ky, kx) of the window at (iy0, ix0) whose in-image taps are rows
+ * [ky0, ky1) and columns [kx0, kx1), channel c0; zp outside. */
+ACCEL__MAC_AI const int8_t *accel__mac_y_tap(const accel_mac_conv *g, const int8_t *x, size_t c0,
+                                             uint32_t b, int32_t iy0, int32_t ix0, size_t ky,
+                                             size_t kx, uint32_t ky0, uint32_t ky1, uint32_t kx0,
+                                             uint32_t kx1, const int8_t *zp)
+{
+    if (ky < ky0 || ky >= ky1 || kx < kx0 || kx >= kx1) return zp;
+    return x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * accel__mac_one(g->dilation_h)))) *
+                    g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)(kx * accel__mac_one(g->dilation_w)))) * g->in_c + c0;
+}
+
+/* Two horizontally adjacent output pixels per pass (each weight widened once for both), NV
+ * vectors of 8 channels each, in named accumulators (an array stays in memory at -O2). */
+#define ACCEL__MAC_YDW(V)                                                                        \
+    do {                                                                                         \
+        if (NV > (V)) {                                                                          \
+            wv = accel__mac_y_w8(wi + (V) * 8u, wom, UNS);                                       \
+            a0##V = _mm256_add_epi32(a0##V, _mm256_madd_epi16(accel__mac_y_ld8(tp0 + (V) * 8u, UNS), wv)); \
+            a1##V = _mm256_add_epi32(a1##V, _mm256_madd_epi16(accel__mac_y_ld8(tp1 + (V) * 8u, UNS), wv)); \
+        }                                                                                        \
+    } while (0)
 ACCEL__MAC_AI void accel__mac_y_dw_t(const accel_mac_conv *g, const accel_mac_quant *q,
                                      const int8_t *x, const int8_t *w, const int32_t *bias,
                                      uint8_t *o, size_t c0, const int UNS, const size_t NV)
 {
-    __m256i acc[4], bv[4], t;
+    __m256i a00, a01, a02, a03, a10, a11, a12, a13, t, wv, bvv;
     __m256i wom = _mm256_set1_epi32(q->filter_offset);
     __m256i xom = _mm256_set1_epi32(q->input_offset);
-    uint32_t tmp[32];
+    uint32_t tmp[32], bsum[32];
     int8_t zpb[32];
-    const int8_t *tp;
+    const int8_t *tp0, *tp1, *wi;
     size_t C = g->in_c, v, i, nt = (size_t)g->k_h * g->k_w, ob, kw = g->k_w, ky, kx;
     uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
-    uint32_t b, oy, ox, ky0, ky1, kx0, kx1;
+    uint32_t b, oy, ox, ky0, ky1, kx0, kx1, lx0, lx1;
     ACCEL_MEMSET(zpb, (int)(((uint32_t)(-q->input_offset)) & 0xFFu), sizeof zpb);
     for (v = 0; v < NV; v++) {
-        bv[v] = bias ? _mm256_loadu_si256((const __m256i *)(const void *)(bias + c0 + v * 8u))
-                     : _mm256_setzero_si256();
+        bvv = bias ? _mm256_loadu_si256((const __m256i *)(const void *)(bias + c0 + v * 8u))
+                   : _mm256_setzero_si256();
         for (i = 0; i < nt; i++) {
             t = _mm256_add_epi32(accel__mac_y_ld8(w + i * C + c0 + v * 8u, UNS), wom);
-            bv[v] = _mm256_add_epi32(bv[v], _mm256_mullo_epi32(t, xom));
+            bvv = _mm256_add_epi32(bvv, _mm256_mullo_epi32(t, xom));
         }
+        _mm256_storeu_si256((__m256i *)(void *)(bsum + v * 8u), bvv);
     }
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
             accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
-            for (ox = 0; ox < g->out_w; ox++) {
+            for (ox = 0; ox < g->out_w; ox += 2u) {
                 int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                int32_t jx0 = ix0 + (int32_t)g->stride_w; /* the right pixel (if any) */
+                int two = ox + 1u < g->out_w;
                 accel__mac_xrange(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
-                for (v = 0; v < NV; v++) acc[v] = bv[v];
+                accel__mac_xrange(jx0, dw, g->k_w, g->in_w, &lx0, &lx1);
+                a00 = a10 = _mm256_loadu_si256((const __m256i *)(const void *)bsum);
+                a01 = a11 = _mm256_loadu_si256((const __m256i *)(const void *)(bsum + 8));
+                a02 = a12 = _mm256_loadu_si256((const __m256i *)(const void *)(bsum + 16));
+                a03 = a13 = _mm256_loadu_si256((const __m256i *)(const void *)(bsum + 24));
                 for (i = 0, ky = 0, kx = 0; i < nt; i++) { /* taps outside the image: the zero point */
-                    tp = zpb;
-                    if (ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1)
-                        tp = x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
-                                      g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0;
+                    tp0 = accel__mac_y_tap(g, x, c0, b, iy0, ix0, ky, kx, ky0, ky1, kx0, kx1, zpb);
+                    tp1 = two ? accel__mac_y_tap(g, x, c0, b, iy0, jx0, ky, kx, ky0, ky1, lx0, lx1, zpb) : tp0;
                     if (++kx == kw) { kx = 0; ky++; }
-                    for (v = 0; v < NV; v++)
-                        acc[v] = _mm256_add_epi32(
-                            acc[v], _mm256_madd_epi16(accel__mac_y_ld8(tp + v * 8u, UNS),
-                                                      accel__mac_y_w8(w + i * C + c0 + v * 8u, wom, UNS)));
+                    wi = w + i * C + c0;
+                    ACCEL__MAC_YDW(0); ACCEL__MAC_YDW(1); ACCEL__MAC_YDW(2); ACCEL__MAC_YDW(3);
                 }
-                for (v = 0; v < NV; v++) _mm256_storeu_si256((__m256i *)(void *)(tmp + v * 8u), acc[v]);
                 ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
+                _mm256_storeu_si256((__m256i *)(void *)tmp, a00);
+                if (NV > 1) _mm256_storeu_si256((__m256i *)(void *)(tmp + 8), a01);
+                if (NV > 2) _mm256_storeu_si256((__m256i *)(void *)(tmp + 16), a02);
+                if (NV > 3) _mm256_storeu_si256((__m256i *)(void *)(tmp + 24), a03);
                 accel__mac_y_requant_n(tmp, NV * 8u, q, c0, o + ob);
+                if (two) {
+                    _mm256_storeu_si256((__m256i *)(void *)tmp, a10);
+                    if (NV > 1) _mm256_storeu_si256((__m256i *)(void *)(tmp + 8), a11);
+                    if (NV > 2) _mm256_storeu_si256((__m256i *)(void *)(tmp + 16), a12);
+                    if (NV > 3) _mm256_storeu_si256((__m256i *)(void *)(tmp + 24), a13);
+                    accel__mac_y_requant_n(tmp, NV * 8u, q, c0, o + ob + C);
+                }
             }
         }
 }
+#undef ACCEL__MAC_YDW
 
 /* Each specialized copy in a function of its own (eight inlined into one function would share
  * one stack frame holding the spills of all of them). */
