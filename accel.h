@@ -12281,6 +12281,25 @@ ACCEL__MAC_AI __m512i accel__mac_z_dp(__m512i acc, __m512i a, __m512i b)
 #define accel__mac_z_dp(acc, a, b) _mm512_dpbusd_epi32((acc), (a), (b))
 #endif
 
+/* A masked vpgatherdd (lanes outside m zero) of dwords at p + idx * S (S 1 or 4). At -O0 GCC
+ * makes the intrinsic a macro whose mask conversion -Wsign-conversion flags, hence a function
+ * with that warning off. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#endif
+ACCEL__MAC_AI __m512i accel__mac_z_gather1(__mmask16 m, __m512i idx, const void *p)
+{
+    return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m, idx, p, 1);
+}
+ACCEL__MAC_AI __m512i accel__mac_z_gather4(__mmask16 m, __m512i idx, const void *p)
+{
+    return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m, idx, p, 4);
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
 /* Lanes [0, r) of a 64-byte block (1 <= r <= 63). */
 static __mmask64 accel__mac_z_mask(size_t r)
 {
@@ -14426,9 +14445,9 @@ ACCEL__MAC_AI void accel__mac_z_ns_t(const accel__mac_zns *s, const accel_mac_qu
     for (ky = 0; ky < kh; ky++)
         for (c = 0; c < rowb; c += 4u) {
             size_t k = ky * rowb + c;
-            w0 = _mm512_xor_si512(_mm512_mask_i32gather_epi32(z, m0, idx, (const void *)(wb0 + k), 1), f4);
+            w0 = _mm512_xor_si512(accel__mac_z_gather1(m0, idx, (const void *)(wb0 + k)), f4);
             if (NV == 2)
-                w1 = _mm512_xor_si512(_mm512_mask_i32gather_epi32(z, m1, idx, (const void *)(wb1 + k), 1), f4);
+                w1 = _mm512_xor_si512(accel__mac_z_gather1(m1, idx, (const void *)(wb1 + k)), f4);
             ACCEL__MAC_ZCB_ALL(ACCEL__MAC_ZNS_X);
         }
     lo = _mm512_set1_epi32(q->act_min - q->output_offset);
@@ -14475,8 +14494,8 @@ static __attribute__((noinline)) void accel__mac_z_ns_const(const int8_t *w, siz
     __mmask16 m = (__mmask16)(cnt >= 16u ? 0xFFFFu : (1u << cnt) - 1u);
     size_t k;
     for (k = 0; k < fs; k += 4u) /* fs is a multiple of 4 here */
-        ws = accel__mac_z_dp(ws, ones, _mm512_xor_si512(_mm512_mask_i32gather_epi32(
-                                            z, m, idx, (const void *)(w + n0 * fs + k), 1), f4));
+        ws = accel__mac_z_dp(ws, ones, _mm512_xor_si512(
+                                            accel__mac_z_gather1(m, idx, (const void *)(w + n0 * fs + k)), f4));
     ws = _mm512_add_epi32(_mm512_mullo_epi32(ws, _mm512_set1_epi32(a)),
                           _mm512_set1_epi32((int)((uint32_t)fs * (uint32_t)a * (uint32_t)wo)));
     _mm512_storeu_si512(d, bias ? _mm512_add_epi32(ws, _mm512_maskz_loadu_epi32(m, bias + n0)) : ws);
@@ -14629,13 +14648,13 @@ ACCEL__MAC_AI void accel__mac_z_dwconst(const accel_mac_quant *q, const int32_t 
                                   _mm512_set1_epi32((int)(4u * k)));
     __m512i z = _mm512_setzero_si512();
     __mmask16 mk = _mm512_cmplt_epu32_mask(ix, _mm512_set1_epi32((int)nc));
-    *bv = bias ? _mm512_mask_i32gather_epi32(z, mk, ix, (const void *)(bias + c0), 4) : z;
+    *bv = bias ? accel__mac_z_gather4(mk, ix, (const void *)(bias + c0)) : z;
     if (q->count == 1) {
         *mul = _mm512_set1_epi32(q->multiplier[0]);
         *sh = _mm512_set1_epi32(q->shift[0]);
     } else {
-        *mul = _mm512_mask_i32gather_epi32(z, mk, ix, (const void *)(q->multiplier + c0), 4);
-        *sh = _mm512_mask_i32gather_epi32(z, mk, ix, (const void *)(q->shift + c0), 4);
+        *mul = accel__mac_z_gather4(mk, ix, (const void *)(q->multiplier + c0));
+        *sh = accel__mac_z_gather4(mk, ix, (const void *)(q->shift + c0));
     }
 }
 
