@@ -13995,32 +13995,6 @@ ACCEL__MAC_AI void accel__mac_xrange(int32_t base, uint32_t d, uint32_t k, uint3
     *lo = l;
     *hi = h;
 }
-
-/* Depthwise (both x86 levels): the tap pointers of the window with corner (iy0, ix0) in image
- * b at channel c0; taps outside the image rows [ky0, ky1) and columns [kx0, kx1) point at zp,
- * bytes of the input zero point, which add exactly 0. toff: tap offsets from the corner. */
-ACCEL__MAC_AI void accel__mac_dw_taps(const accel_mac_conv *g, const int8_t *x, size_t c0,
-                                      uint32_t b, int32_t iy0, int32_t ix0, uint32_t ky0,
-                                      uint32_t ky1, uint32_t kx0, uint32_t kx1,
-                                      const size_t *toff, const int8_t *zp, const int8_t **tp)
-{
-    size_t C = g->in_c, kw = g->k_w, nt = (size_t)g->k_h * kw, i;
-    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx;
-    if (ky0 == 0 && ky1 == g->k_h && kx0 == 0 && kx1 == kw) { /* interior */
-        const int8_t *xb = x + (((size_t)b * g->in_h + (size_t)(uint32_t)iy0) * g->in_w +
-                                (size_t)(uint32_t)ix0) * C + c0;
-        for (i = 0; i < nt; i++) tp[i] = xb + toff[i];
-        return;
-    }
-    for (ky = 0, i = 0; ky < g->k_h; ky++) {
-        size_t xr = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
-                    g->in_w; /* used only when the row is in the image */
-        for (kx = 0; kx < kw; kx++, i++)
-            tp[i] = ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1
-                        ? x + (xr + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0
-                        : zp;
-    }
-}
 #endif
 
 #if ACCEL_MAC_SIMD == 2
@@ -14387,8 +14361,8 @@ ACCEL__MAC_AI uint32_t accel__mac_z_bgrp(const accel__mac_zns *s, size_t p, size
      * wrap, i0 + i does not) */
     i0 = (((size_t)s->b[p] * g->in_h + (size_t)iy) * g->in_w) * C +
          ((size_t)(uint32_t)(s->ix0[p] + (int32_t)(lo / C)) * C - lo);
-    if (c >= lo && c + 4u <= hi) {
-        ACCEL_MEMCPY(&v, s->x + i0 + c, 4);
+    if (c >= lo && c + 4u <= hi) { /* (the index first: s->x + i0 may point out of range) */
+        ACCEL_MEMCPY(&v, s->x + (i0 + c), 4);
         return v;
     }
     for (t = 0; t < 4u; t++) {
@@ -14608,21 +14582,10 @@ ACCEL__MAC_AI __m512i accel__mac_z_ld64(const int8_t *p, __mmask64 m, __m512i xm
     return UNS ? v : _mm512_xor_si512(v, xm);
 }
 
-/* Four tap vectors of 64 channels -> the 4-byte groups vpdpbusd takes: bytes 4j..4j+3 of a
- * result hold taps 0..3 of one channel (the unpacks work within 128-bit lanes). */
-ACCEL__MAC_AI void accel__mac_z_quad(__m512i xv[4])
-{
-    __m512i ab = _mm512_unpacklo_epi8(xv[0], xv[1]), cd = _mm512_unpackhi_epi8(xv[0], xv[1]);
-    __m512i ef = _mm512_unpacklo_epi8(xv[2], xv[3]), gh = _mm512_unpackhi_epi8(xv[2], xv[3]);
-    xv[0] = _mm512_unpacklo_epi16(ab, ef);
-    xv[1] = _mm512_unpackhi_epi16(ab, ef);
-    xv[2] = _mm512_unpacklo_epi16(cd, gh);
-    xv[3] = _mm512_unpackhi_epi16(cd, gh);
-}
-
 /* The depthwise kernels below keep their vectors in named variables, not arrays: GCC keeps an
  * array of vectors in memory at -O2, which made frames of several kilobytes. */
-/* accel__mac_z_quad on four named vectors. */
+/* Four tap vectors of 64 channels -> the 4-byte groups vpdpbusd takes: bytes 4j..4j+3 of a
+ * result hold taps 0..3 of one channel (the unpacks work within 128-bit lanes). */
 #define ACCEL__MAC_ZQUAD(A, B, C, D)                                                             \
     do {                                                                                         \
         __m512i ab_ = _mm512_unpacklo_epi8(A, B), cd_ = _mm512_unpackhi_epi8(A, B);              \
@@ -14639,7 +14602,7 @@ ACCEL__MAC_AI __m512i accel__mac_z_wtap(const int8_t *wc, size_t C, size_t i, si
 {
     return i < n ? _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, wc + i * C), wf) : _mm512_setzero_si512();
 }
-/* Taps i0..i0+3 in the order of accel__mac_z_quad, into W0..W3. */
+/* Taps i0..i0+3 in the order of ACCEL__MAC_ZQUAD, into W0..W3. */
 #define ACCEL__MAC_ZWQ(W0, W1, W2, W3, WC, I0, N)                                                \
     do {                                                                                         \
         W0 = accel__mac_z_wtap(WC, C, (I0), N, m64, wf);                                         \
@@ -14865,7 +14828,7 @@ ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_q
     wf = _mm512_set1_epi8((char)(fx & 0xFF));
     av = _mm512_set1_epi32(a);
     ntv = _mm512_set1_epi32((int)((uint32_t)(kh * kw) * (uint32_t)a * (uint32_t)wo));
-    /* the weights of row ky (its kw <= 3 taps in the order of accel__mac_z_quad): the left
+    /* the weights of row ky (its kw <= 3 taps in the order of ACCEL__MAC_ZQUAD): the left
      * pixel's, taps in bytes 0..2 of each dword (byte 3 zero); the right pixel's one byte up
      * (a dword shift) */
     accel__mac_z_dwconst(q, bias, c0, nc, 0, &cv0, &mul0, &sh0);
