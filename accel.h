@@ -43,11 +43,11 @@
  *   Command codecs, host- and device-side protocol state machines and drivers for several
  *   accelerator families, plus an int8 multiply-accumulate reference engine that is bit-exact
  *   with TensorFlow Lite's reference kernels, and a runner for whole quantized .tflite models on
- *   it (bit-exact with TensorFlow Lite Micro, on caller memory). Nothing here allocates, prints or keeps hidden
- *   global state: the caller owns every buffer and every state struct; functions that need
- *   scratch memory have a ..._scratch_size() companion, and objects that carve the caller's
- *   memory into parts an ..._mem_size() one. Stack: no public function needs more
- *   than 1536 bytes, callbacks not counted (x86-64 builds with AVX2/AVX-512 kernels: 36 KiB;
+ *   it (bit-exact with TensorFlow Lite Micro, on caller memory). Nothing here allocates, prints
+ *   or keeps hidden global state: the caller owns every buffer and every state struct;
+ *   functions that need scratch memory have a ..._scratch_size() companion, and objects that
+ *   carve the caller's memory into parts an ..._mem_size() one. Stack: no public function needs
+ *   more than 1536 bytes, callbacks not counted, on every target (x86 SIMD builds included;
  *   tests/stack_usage.sh reports it per target). Each device section has four layers:
  *   wire (bytes <-> structs, pure), protocol state (structs and transitions), driver (the state
  *   on a port, with deadlines), and model (the device side, for tests and the simulator port).
@@ -3344,8 +3344,9 @@ extern "C" {
  *   ACCEL_MAC_NO_SIMD   leave out the explicit SIMD paths below (portable C only).
  * Scratch: accel_mac_conv2d_with_scratch takes caller scratch for the im2col patch (size from
  * accel_mac_conv2d_scratch_size: 2 * (3 or 4) * k_h*k_w*in_c/groups + 3 bytes with
- * ACCEL_MAC_MCU, 0 where a build does not use it); accel_mac_conv2d is the same call without
- * scratch and stays as it was.
+ * ACCEL_MAC_MCU; on x86 SIMD builds the vector kernels' packed filters and patches, up to
+ * about 27 KiB; 0 where a build does not use it); accel_mac_conv2d is the same call without
+ * scratch (on x86 SIMD builds it then reads in place, below: never a large stack frame).
  * SIMD (read-only ACCEL_MAC_SIMD, set from the target's feature macros; needs ACCEL_MAC_FAST 1
  * and GCC/Clang): 2 = x86 AVX-512 VNNI + BW (vpdpbusd), 1 = x86 AVX2 (int16 madd), both only
  * on hosted builds; 3 = AArch64 NEON with the dot-product extension (sdot), 4 = 32-bit Arm with
@@ -3368,8 +3369,12 @@ extern "C" {
  * AVX-512: 64 channels and 4 taps per vpdpbusd, double rounding, and for windows at most 3 wide
  * with horizontal stride and dilation 1 and k_h <= 16 two adjacent output pixels per pass on
  * shared loads; AVX2: the first in_c & ~7 channels, 8 per vpmaddwd), requantizing in vectors.
- * They use bounded stack tiles (conv about 26 KiB, depthwise up to 10 KiB), no scratch; every
- * other case takes the portable path. */
+ * That conv2d packs its filters and gathers its patches into caller scratch; without it
+ * (accel_mac_conv2d), for one group, no column dilation and k_w*in_c a multiple of 4, a kernel
+ * reads filter and input in place (weights by vpgatherdd; for a 3x3 conv of 16 to 32 channels
+ * about 0.55x (AVX-512) and 0.6x (AVX2) the speed with scratch), else the portable path. Depthwise reads its weights from the filter
+ * (two output pixels per pass share them) and needs no scratch. No frame is large (the stack
+ * bound above). Every other case takes the portable path. */
 #ifndef ACCEL_MAC_FAST
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFu
 #define ACCEL_MAC_FAST 1
@@ -13015,6 +13020,25 @@ ACCEL__MAC_AI __m512i accel__mac_z_dp(__m512i acc, __m512i a, __m512i b)
 #define accel__mac_z_dp(acc, a, b) _mm512_dpbusd_epi32((acc), (a), (b))
 #endif
 
+/* A masked vpgatherdd (lanes outside m zero) of dwords at p + idx * S (S 1 or 4). At -O0 GCC
+ * makes the intrinsic a macro whose mask conversion -Wsign-conversion flags, hence a function
+ * with that warning off. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#endif
+ACCEL__MAC_AI __m512i accel__mac_z_gather1(__mmask16 m, __m512i idx, const void *p)
+{
+    return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m, idx, p, 1);
+}
+ACCEL__MAC_AI __m512i accel__mac_z_gather4(__mmask16 m, __m512i idx, const void *p)
+{
+    return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m, idx, p, 4);
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
 /* Lanes [0, r) of a 64-byte block (1 <= r <= 63). */
 static __mmask64 accel__mac_z_mask(size_t r)
 {
@@ -13047,33 +13071,48 @@ static uint32_t accel__mac_usum(const int8_t *p, size_t n, int32_t flip)
 }
 
 /* lane r of d[c] = sum_k (x_c[k] ^ xm) * (w_r[k] ^ fx) for NC input rows (stride xs) and 4
- * weight rows (stride ws), modulo 2^32. NC is a constant after inlining. */
+ * weight rows (stride ws), modulo 2^32. NC is a constant after inlining. The accumulators are
+ * named variables, not an array (GCC keeps an array of vectors in memory at -O2). */
+#define ACCEL__MAC_ZT_LD(P) _mm512_loadu_si512(P)
+#define ACCEL__MAC_ZT_LDM(P) _mm512_maskz_loadu_epi8(m, P)
+#define ACCEL__MAC_ZT(R, LD)                                                                     \
+    do {                                                                                         \
+        wv = _mm512_xor_si512(LD(w + (R) * ws + k), wf);                                         \
+        a0##R = accel__mac_z_dp(a0##R, x0, wv);                                                  \
+        if (NC > 1) a1##R = accel__mac_z_dp(a1##R, x1, wv);                                      \
+        if (NC > 2) a2##R = accel__mac_z_dp(a2##R, x2, wv);                                      \
+        if (NC > 3) a3##R = accel__mac_z_dp(a3##R, x3, wv);                                      \
+    } while (0)
 ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, size_t ws,
                                    size_t n, int32_t xm, int32_t fx, __m128i *d, const size_t NC)
 {
-    __m512i acc[4][4], xv[4], wv;
+    __m512i a00, a01, a02, a03, a10, a11, a12, a13, a20, a21, a22, a23, a30, a31, a32, a33;
+    __m512i x0, x1, x2, x3, wv;
     __m512i xf = _mm512_set1_epi8((char)(xm & 0xFF)), wf = _mm512_set1_epi8((char)(fx & 0xFF));
-    size_t k = 0, c, r;
-    for (c = 0; c < NC; c++)
-        for (r = 0; r < 4; r++) acc[c][r] = _mm512_setzero_si512();
+    size_t k = 0;
+    a00 = a01 = a02 = a03 = a10 = a11 = a12 = a13 = _mm512_setzero_si512();
+    a20 = a21 = a22 = a23 = a30 = a31 = a32 = a33 = x1 = x2 = x3 = a00;
     for (; k + 64u <= n; k += 64u) {
-        for (c = 0; c < NC; c++) xv[c] = _mm512_xor_si512(_mm512_loadu_si512(x + c * xs + k), xf);
-        for (r = 0; r < 4; r++) {
-            wv = _mm512_xor_si512(_mm512_loadu_si512(w + r * ws + k), wf);
-            for (c = 0; c < NC; c++) acc[c][r] = accel__mac_z_dp(acc[c][r], xv[c], wv);
-        }
+        x0 = _mm512_xor_si512(_mm512_loadu_si512(x + k), xf);
+        if (NC > 1) x1 = _mm512_xor_si512(_mm512_loadu_si512(x + xs + k), xf);
+        if (NC > 2) x2 = _mm512_xor_si512(_mm512_loadu_si512(x + 2u * xs + k), xf);
+        if (NC > 3) x3 = _mm512_xor_si512(_mm512_loadu_si512(x + 3u * xs + k), xf);
+        ACCEL__MAC_ZT(0, ACCEL__MAC_ZT_LD); ACCEL__MAC_ZT(1, ACCEL__MAC_ZT_LD);
+        ACCEL__MAC_ZT(2, ACCEL__MAC_ZT_LD); ACCEL__MAC_ZT(3, ACCEL__MAC_ZT_LD);
     }
     if (k < n) { /* masked tail: input lanes past the end are 0, so their products are 0 */
         __mmask64 m = accel__mac_z_mask(n - k);
-        for (c = 0; c < NC; c++)
-            xv[c] = _mm512_maskz_mov_epi8(
-                m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + c * xs + k), xf));
-        for (r = 0; r < 4; r++) {
-            wv = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, w + r * ws + k), wf);
-            for (c = 0; c < NC; c++) acc[c][r] = accel__mac_z_dp(acc[c][r], xv[c], wv);
-        }
+        x0 = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + k), xf));
+        if (NC > 1) x1 = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + xs + k), xf));
+        if (NC > 2) x2 = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + 2u * xs + k), xf));
+        if (NC > 3) x3 = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + 3u * xs + k), xf));
+        ACCEL__MAC_ZT(0, ACCEL__MAC_ZT_LDM); ACCEL__MAC_ZT(1, ACCEL__MAC_ZT_LDM);
+        ACCEL__MAC_ZT(2, ACCEL__MAC_ZT_LDM); ACCEL__MAC_ZT(3, ACCEL__MAC_ZT_LDM);
     }
-    for (c = 0; c < NC; c++) d[c] = accel__mac_z_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]);
+    d[0] = accel__mac_z_hsum4(a00, a01, a02, a03);
+    if (NC > 1) d[1] = accel__mac_z_hsum4(a10, a11, a12, a13);
+    if (NC > 2) d[2] = accel__mac_z_hsum4(a20, a21, a22, a23);
+    if (NC > 3) d[3] = accel__mac_z_hsum4(a30, a31, a32, a33);
 }
 
 /* acc + vpdpbusd(a, b) with b in a register: where one loaded vector feeds two vpdpbusd, GCC 12
@@ -13261,6 +13300,20 @@ ACCEL__MAC_AI void accel__mac_z_emit16(__m512i v, size_t cnt, __m512i c, const i
     }
 }
 
+/* accel__mac_z_emit16 for double rounding, bytes out, no bias (the constants hold it). */
+ACCEL__MAC_AI void accel__mac_z_emit16dr(__m512i v, size_t cnt, __m512i c, const int32_t *cst,
+                                         const accel_mac_quant *q, size_t ch0, uint8_t *o)
+{
+    __mmask16 m = (__mmask16)((1u << cnt) - 1u);
+    __m512i mul, sh;
+    v = _mm512_add_epi32(_mm512_add_epi32(v, c), _mm512_maskz_loadu_epi32(m, cst + ch0));
+    accel__mac_z_qload(q, ch0, m, &mul, &sh);
+    v = accel__mac_z_rq(v, mul, sh, _mm512_set1_epi32(q->act_min - q->output_offset),
+                        _mm512_set1_epi32(q->act_max - q->output_offset),
+                        _mm512_set1_epi32(q->output_offset));
+    _mm512_mask_cvtepi32_storeu_epi8(o, m, v);
+}
+
 /* Batch rows of fewer than 4 (FC batch 1): one input row x against weight rows [0, ns4) (ns4
  * a multiple of 4), 16 rows per block, each requantized from registers. c: the per-call
  * constant terms (wo * sum xu + k * a * wo). */
@@ -13308,12 +13361,45 @@ ACCEL__MAC_AI __m512i accel__mac_z_x4(const int8_t *p, __m512i flip, const int U
     return UNS ? v : _mm512_xor_si512(v, flip);
 }
 
-/* Sums of one input row (ks bytes) against one block of V vectors (p: its ks4 / 4 groups);
- * a[j] gets the 16 channels of vector j. Two accumulators per vector (even and odd groups)
- * keep 2 * V vpdpbusd chains in flight. */
-ACCEL__MAC_AI void accel__mac_z_fcp_block(const int8_t *x, size_t ks, const int8_t *p,
-                                          __m512i *a, const int V, const int UNS)
+/* Where the kernels below requantize to, straight from their registers (an array of the
+ * sums would be a kilobyte of stack): the block's first channel n of ns, the rows' terms c[r],
+ * the constants, the output rows (stride ns). */
+typedef struct {
+    size_t n, ns;
+    const uint32_t *c;
+    const int32_t *cst;
+    const accel_mac_quant *q;
+    uint8_t *o;
+} accel__mac_zfe;
+#define ACCEL__MAC_FCP_EMIT(r, j, A)                                                              \
+    do {                                                                                          \
+        if (R > r && V > j) {                                                                     \
+            size_t ch_ = e->n + 16u * (j), cnt_ = e->ns - ch_ < 16u ? e->ns - ch_ : 16u;          \
+            if (R == 1)                                                                           \
+                accel__mac_z_emit16(A, cnt_, _mm512_set1_epi32((int)e->c[r]), e->cst, e->q, ch_,  \
+                                    e->o + (r) * e->ns + ch_, NULL);                              \
+            else /* double rounding only (the caller's choice): no call, no spilled registers */  \
+                accel__mac_z_emit16dr(A, cnt_, _mm512_set1_epi32((int)e->c[r]), e->cst, e->q,     \
+                                      ch_, e->o + (r) * e->ns + ch_);                             \
+        }                                                                                         \
+    } while (0)
+
+/* accel__mac_z_x4 of the n < 4 bytes at p and zeros (a masked load: no copy, no call, so the
+ * accumulators of the callers stay in registers) */
+ACCEL__MAC_AI __m512i accel__mac_z_x4n(const int8_t *p, size_t n, __m512i flip, const int UNS)
 {
+    __m512i v = _mm512_maskz_loadu_epi8((__mmask64)((1u << n) - 1u), p);
+    v = _mm512_broadcastd_epi32(_mm512_castsi512_si128(v));
+    return UNS ? v : _mm512_xor_si512(v, flip);
+}
+
+/* Sums of one input row (ks bytes) against one block of V vectors (p: its ks4 / 4 groups),
+ * requantized (vector j: the block's channels 16j..). Two accumulators per vector (even and
+ * odd groups) keep 2 * V vpdpbusd chains in flight. */
+ACCEL__MAC_AI void accel__mac_z_fcp_block(const int8_t *x, size_t ks, const int8_t *p,
+                                          const accel__mac_zfe *e, const int V, const int UNS)
+{
+    const int R = 1;
     __m512i e0, e1, e2, e3, o0, o1, o2, o3, x0, x1, flip = _mm512_set1_epi8((char)0x80);
     size_t k = 0;
     e0 = e1 = e2 = e3 = o0 = o1 = o2 = o3 = _mm512_setzero_si512();
@@ -13340,16 +13426,14 @@ ACCEL__MAC_AI void accel__mac_z_fcp_block(const int8_t *x, size_t ks, const int8
         }
     }
     if (k < ks) { /* one or two groups left, the last possibly partial (its weights are 0) */
-        int8_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         size_t r = ks - k;
-        ACCEL_MEMCPY(t, x + k, r);
-        x0 = accel__mac_z_x4(t, flip, UNS);
+        x0 = accel__mac_z_x4n(x + k, r < 4u ? r : 4u, flip, UNS);
         e0 = accel__mac_z_dp(e0, x0, _mm512_loadu_si512(p));
         if (V > 1) e1 = accel__mac_z_dp(e1, x0, _mm512_loadu_si512(p + 64));
         if (V > 2) e2 = accel__mac_z_dp(e2, x0, _mm512_loadu_si512(p + 128));
         if (V > 3) e3 = accel__mac_z_dp(e3, x0, _mm512_loadu_si512(p + 192));
         if (r > 4u) {
-            x1 = accel__mac_z_x4(t + 4, flip, UNS);
+            x1 = accel__mac_z_x4n(x + k + 4u, r - 4u, flip, UNS);
             p += 64 * V;
             o0 = accel__mac_z_dp(o0, x1, _mm512_loadu_si512(p));
             if (V > 1) o1 = accel__mac_z_dp(o1, x1, _mm512_loadu_si512(p + 64));
@@ -13357,16 +13441,16 @@ ACCEL__MAC_AI void accel__mac_z_fcp_block(const int8_t *x, size_t ks, const int8
             if (V > 3) o3 = accel__mac_z_dp(o3, x1, _mm512_loadu_si512(p + 192));
         }
     }
-    a[0] = _mm512_add_epi32(e0, o0);
-    a[1] = _mm512_add_epi32(e1, o1);
-    a[2] = _mm512_add_epi32(e2, o2);
-    a[3] = _mm512_add_epi32(e3, o3);
+    ACCEL__MAC_FCP_EMIT(0, 0, _mm512_add_epi32(e0, o0));
+    ACCEL__MAC_FCP_EMIT(0, 1, _mm512_add_epi32(e1, o1));
+    ACCEL__MAC_FCP_EMIT(0, 2, _mm512_add_epi32(e2, o2));
+    ACCEL__MAC_FCP_EMIT(0, 3, _mm512_add_epi32(e3, o3));
 }
 
 /* R = 2 or 4 input rows (stride xs) against one block of V vectors, one group of 4 input bytes
  * at a time: each weight vector, loaded once, meets the R rows' broadcasts (R * V accumulators
  * in named registers; GCC 12 at -O2 keeps arrays of them in memory; the weight vector in a
- * register: GCC 12 would fold its load into every row's vpdpbusd). a[4r + j]: row r, vector j. */
+ * register: GCC 12 would fold its load into every row's vpdpbusd); requantized as above. */
 #define ACCEL__MAC_FCP_DP(r, j)                                                                   \
     do {                                                                                          \
         if (R > r && V > j) a##r##j = accel__mac_z_dpr(a##r##j, x##r, w##j);                      \
@@ -13379,7 +13463,8 @@ ACCEL__MAC_AI void accel__mac_z_fcp_block(const int8_t *x, size_t ks, const int8
         ACCEL__MAC_FCP_DP(r, 3);                                                                  \
     } while (0)
 ACCEL__MAC_AI void accel__mac_z_fcp_rows(const int8_t *x, size_t xs, size_t ks, const int8_t *p,
-                                         __m512i *a, const int R, const int V, const int UNS)
+                                         const accel__mac_zfe *e, const int R, const int V,
+                                         const int UNS)
 {
     __m512i a00, a01, a02, a03, a10, a11, a12, a13, a20, a21, a22, a23, a30, a31, a32, a33;
     __m512i x0, x1, x2, x3, w0, w1, w2, w3, z = _mm512_setzero_si512();
@@ -13397,14 +13482,13 @@ ACCEL__MAC_AI void accel__mac_z_fcp_rows(const int8_t *x, size_t xs, size_t ks, 
                 x3 = accel__mac_z_x4(x + 3u * xs + k, flip, UNS);
             }
         } else { /* the last, partial group (its weights are 0) */
-            int8_t t[16];
-            size_t r, n = ks - k;
-            ACCEL_MEMSET(t, 0, sizeof t);
-            for (r = 0; r < (size_t)R; r++) ACCEL_MEMCPY(t + 4u * r, x + r * xs + k, n);
-            x0 = accel__mac_z_x4(t, flip, UNS);
-            x1 = accel__mac_z_x4(t + 4, flip, UNS);
-            x2 = accel__mac_z_x4(t + 8, flip, UNS);
-            x3 = accel__mac_z_x4(t + 12, flip, UNS);
+            size_t n = ks - k;
+            x0 = accel__mac_z_x4n(x + k, n, flip, UNS);
+            x1 = accel__mac_z_x4n(x + xs + k, n, flip, UNS);
+            if (R > 2) {
+                x2 = accel__mac_z_x4n(x + 2u * xs + k, n, flip, UNS);
+                x3 = accel__mac_z_x4n(x + 3u * xs + k, n, flip, UNS);
+            }
         }
         _mm_prefetch((const char *)((uintptr_t)p + ACCEL__MAC_PF), _MM_HINT_T0);
         w0 = _mm512_loadu_si512(p);
@@ -13416,12 +13500,14 @@ ACCEL__MAC_AI void accel__mac_z_fcp_rows(const int8_t *x, size_t xs, size_t ks, 
         ACCEL__MAC_FCP_ROW(2);
         ACCEL__MAC_FCP_ROW(3);
     }
-    a[0] = a00; a[1] = a01; a[2] = a02; a[3] = a03;
-    a[4] = a10; a[5] = a11; a[6] = a12; a[7] = a13;
-    if (R > 2) {
-        a[8] = a20; a[9] = a21; a[10] = a22; a[11] = a23;
-        a[12] = a30; a[13] = a31; a[14] = a32; a[15] = a33;
-    }
+    ACCEL__MAC_FCP_EMIT(0, 0, a00); ACCEL__MAC_FCP_EMIT(0, 1, a01);
+    ACCEL__MAC_FCP_EMIT(0, 2, a02); ACCEL__MAC_FCP_EMIT(0, 3, a03);
+    ACCEL__MAC_FCP_EMIT(1, 0, a10); ACCEL__MAC_FCP_EMIT(1, 1, a11);
+    ACCEL__MAC_FCP_EMIT(1, 2, a12); ACCEL__MAC_FCP_EMIT(1, 3, a13);
+    ACCEL__MAC_FCP_EMIT(2, 0, a20); ACCEL__MAC_FCP_EMIT(2, 1, a21);
+    ACCEL__MAC_FCP_EMIT(2, 2, a22); ACCEL__MAC_FCP_EMIT(2, 3, a23);
+    ACCEL__MAC_FCP_EMIT(3, 0, a30); ACCEL__MAC_FCP_EMIT(3, 1, a31);
+    ACCEL__MAC_FCP_EMIT(3, 2, a32); ACCEL__MAC_FCP_EMIT(3, 3, a33);
 }
 #undef ACCEL__MAC_FCP_ROW
 #undef ACCEL__MAC_FCP_DP
@@ -13430,27 +13516,28 @@ ACCEL__MAC_AI void accel__mac_z_fcp_rows(const int8_t *x, size_t xs, size_t ks, 
  * constants cst, weights p), requantized 16 channels at a time; c[r]: row r's term
  * wo * sum (x + 128). */
 ACCEL__MAC_AI void accel__mac_z_fcp_run(const int8_t *x, size_t ks, size_t ns, const int8_t *p,
-                                        const int32_t *cst, const __m512i *c,
+                                        const int32_t *cst, const uint32_t *c,
                                         const accel_mac_quant *q, uint8_t *o, const int R,
                                         const int UNS)
 {
-    size_t n, v, j, r, ks4 = (ks + 3u) & ~(size_t)3;
-    __m512i a[16];
+    size_t n, v, ks4 = (ks + 3u) & ~(size_t)3;
+    accel__mac_zfe ev, *e = &ev;
+    ev.ns = ns;
+    ev.c = c;
+    ev.cst = cst;
+    ev.q = q;
+    ev.o = o;
     for (n = 0; n < ns; n += 64u) {
         v = (ns - n + 15u) / 16u;
         if (v > 4u) v = 4u;
+        ev.n = n;
         switch (v) { /* each its own register-blocked copy */
-        case 1: if (R == 1) accel__mac_z_fcp_block(x, ks, p, a, 1, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, a, R, 1, UNS); break;
-        case 2: if (R == 1) accel__mac_z_fcp_block(x, ks, p, a, 2, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, a, R, 2, UNS); break;
-        case 3: if (R == 1) accel__mac_z_fcp_block(x, ks, p, a, 3, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, a, R, 3, UNS); break;
-        default: if (R == 1) accel__mac_z_fcp_block(x, ks, p, a, 4, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, a, R, 4, UNS); break;
+        case 1: if (R == 1) accel__mac_z_fcp_block(x, ks, p, e, 1, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, e, R, 1, UNS); break;
+        case 2: if (R == 1) accel__mac_z_fcp_block(x, ks, p, e, 2, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, e, R, 2, UNS); break;
+        case 3: if (R == 1) accel__mac_z_fcp_block(x, ks, p, e, 3, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, e, R, 3, UNS); break;
+        default: if (R == 1) accel__mac_z_fcp_block(x, ks, p, e, 4, UNS); else accel__mac_z_fcp_rows(x, ks, ks, p, e, R, 4, UNS); break;
         }
         p += 16u * v * ks4;
-        for (r = 0; r < (size_t)R; r++)
-            for (j = 0; j < v; j++) {
-                size_t ch = n + 16u * j, cnt = ns - ch < 16u ? ns - ch : 16u;
-                accel__mac_z_emit16(a[4u * r + j], cnt, c[r], cst, q, ch, o + r * ns + ch, NULL);
-            }
     }
 }
 #else
@@ -13530,28 +13617,30 @@ static uint32_t accel__mac_usum(const int8_t *p, size_t n, int32_t flip)
     return t;
 }
 
+/* (named accumulators, not an array: GCC keeps an array of vectors in memory at -O2) */
+#define ACCEL__MAC_YT(R)                                                                         \
+    do {                                                                                         \
+        wv = _mm256_cvtepi8_epi16(                                                               \
+            _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + (R) * ws + k)), wf)); \
+        a0##R = _mm256_add_epi32(a0##R, _mm256_madd_epi16(x0, wv));                              \
+        if (NC > 1) a1##R = _mm256_add_epi32(a1##R, _mm256_madd_epi16(x1, wv));                  \
+    } while (0)
 ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, size_t ws,
                                    size_t n, int32_t xm, int32_t fx, uint32_t *d, const size_t NC)
 {
-    __m256i acc[2][4], xv[2], wv;
+    __m256i a00, a01, a02, a03, a10, a11, a12, a13, x0, x1, wv;
     __m128i xf = _mm_set1_epi8((char)(xm & 0xFF)), wf = _mm_set1_epi8((char)(fx & 0xFF));
     size_t k = 0, c, r;
-    for (c = 0; c < NC; c++)
-        for (r = 0; r < 4; r++) acc[c][r] = _mm256_setzero_si256();
+    a00 = a01 = a02 = a03 = a10 = a11 = a12 = a13 = x1 = _mm256_setzero_si256();
     for (; k + 16u <= n; k += 16u) {
-        for (c = 0; c < NC; c++)
-            xv[c] = _mm256_cvtepu8_epi16(
-                _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(x + c * xs + k)), xf));
-        for (r = 0; r < 4; r++) {
-            wv = _mm256_cvtepi8_epi16(
-                _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + r * ws + k)), wf));
-            for (c = 0; c < NC; c++)
-                acc[c][r] = _mm256_add_epi32(acc[c][r], _mm256_madd_epi16(xv[c], wv));
-        }
+        x0 = _mm256_cvtepu8_epi16(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(x + k)), xf));
+        if (NC > 1)
+            x1 = _mm256_cvtepu8_epi16(
+                _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(x + xs + k)), xf));
+        ACCEL__MAC_YT(0); ACCEL__MAC_YT(1); ACCEL__MAC_YT(2); ACCEL__MAC_YT(3);
     }
-    for (c = 0; c < NC; c++)
-        _mm_storeu_si128((__m128i *)(void *)(d + 4u * c),
-                         accel__mac_y_hsum4(acc[c][0], acc[c][1], acc[c][2], acc[c][3]));
+    _mm_storeu_si128((__m128i *)(void *)d, accel__mac_y_hsum4(a00, a01, a02, a03));
+    if (NC > 1) _mm_storeu_si128((__m128i *)(void *)(d + 4), accel__mac_y_hsum4(a10, a11, a12, a13));
     for (; k < n; k++) /* tail, in the same modulo-2^32 arithmetic */
         for (c = 0; c < NC; c++)
             for (r = 0; r < 4; r++)
@@ -13577,13 +13666,15 @@ static void accel__mac_simd_emit(const uint32_t *acc, size_t cnt, const accel_ma
 
 /* Weight rows [0, ns4) (ns4 a multiple of 4) against every input row: out[b*ns + n] gets
  * sum (x + xo')(w + wo') (+ bias), requantized into o, or stored as int32 into o32. Blocks of
- * 16 weight rows, so that requantization runs 16 channels at a time. */
+ * 16 weight rows, so that requantization runs 16 channels at a time, against chunks of
+ * ACCEL__MAC_XB input rows (their byte sums on the stack: kept small). */
+#define ACCEL__MAC_XB 32u
 static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, size_t ns4,
                                  size_t ns, size_t ks, int32_t fx, int32_t xo, int32_t wo,
                                  const int32_t *bias, const accel_mac_quant *q, uint8_t *o,
                                  int32_t *o32)
 {
-    uint32_t xsum[64], wsum[16], d[4 * ACCEL__MAC_TILE_NC], acc[ACCEL__MAC_TILE_NC][16];
+    uint32_t xsum[ACCEL__MAC_XB], wsum[16], d[4 * ACCEL__MAC_TILE_NC], acc[ACCEL__MAC_TILE_NC][16];
     uint32_t nk = (uint32_t)ks, cst;
     int32_t xm = fx ^ -128, a = xo - 128;
     size_t b0, bc, n, nb, i, j, c, r, nc, row;
@@ -13610,8 +13701,8 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
 #if ACCEL_MAC_SIMD == 2
     /* the 4-row sums of each tile go into 16-lane vectors (lanes 4 apart) and are requantized
      * from registers, as in accel__mac_z_fc1_t */
-    for (b0 = 0; b0 < bs; b0 += 64u) {
-        bc = bs - b0 < 64u ? bs - b0 : 64u;
+    for (b0 = 0; b0 < bs; b0 += ACCEL__MAC_XB) {
+        bc = bs - b0 < ACCEL__MAC_XB ? bs - b0 : ACCEL__MAC_XB;
         for (i = 0; i < bc; i++) xsum[i] = wo != 0 ? accel__mac_usum(x + (b0 + i) * ks, ks, xm) : 0u;
         for (n = 0; n < ns4; n += nb) {
             __m512i cw;
@@ -13624,10 +13715,11 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
                 _mm512_set1_epi32((int)cst));
             for (i = 0; i < bc; i += nc) {
                 const int8_t *xp = x + (b0 + i) * ks;
-                __m512i av[4];
+                __m512i av0, av1, av2, av3; /* (named: an array would stay in memory) */
                 __m128i dv[4];
                 nc = bc - i < 4u ? bc - i : 4u;
-                for (c = 0; c < 4u; c++) av[c] = _mm512_setzero_si512();
+                av0 = av1 = av2 = av3 = _mm512_setzero_si512();
+                dv[0] = dv[1] = dv[2] = dv[3] = _mm_setzero_si128(); /* (lanes nc.. unused) */
                 for (j = 0; j < nb; j += 4u) {
                     const int8_t *wp = w + (n + j) * ks;
                     __mmask16 lm = (__mmask16)(0xFu << j);
@@ -13637,12 +13729,15 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
                     case 3: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, dv, 3); break;
                     default: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, dv, 4); break;
                     }
-                    for (c = 0; c < nc; c++) av[c] = _mm512_mask_broadcast_i32x4(av[c], lm, dv[c]);
+                    av0 = _mm512_mask_broadcast_i32x4(av0, lm, dv[0]);
+                    if (nc > 1) av1 = _mm512_mask_broadcast_i32x4(av1, lm, dv[1]);
+                    if (nc > 2) av2 = _mm512_mask_broadcast_i32x4(av2, lm, dv[2]);
+                    if (nc > 3) av3 = _mm512_mask_broadcast_i32x4(av3, lm, dv[3]);
                 }
                 for (c = 0; c < nc; c++) {
                     row = (b0 + i + c) * ns + n;
                     accel__mac_z_emit16(
-                        av[c], nb,
+                        c == 0 ? av0 : c == 1 ? av1 : c == 2 ? av2 : av3, nb,
                         _mm512_add_epi32(cw, _mm512_set1_epi32((int)((uint32_t)wo * xsum[i + c]))),
                         bias, q, n, o ? o + row : NULL, o32 ? o32 + row : NULL);
                 }
@@ -13652,8 +13747,8 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
     (void)d;
     (void)acc;
 #else
-    for (b0 = 0; b0 < bs; b0 += 64u) {
-        bc = bs - b0 < 64u ? bs - b0 : 64u;
+    for (b0 = 0; b0 < bs; b0 += ACCEL__MAC_XB) {
+        bc = bs - b0 < ACCEL__MAC_XB ? bs - b0 : ACCEL__MAC_XB;
         for (i = 0; i < bc; i++) xsum[i] = wo != 0 ? accel__mac_usum(x + (b0 + i) * ks, ks, xm) : 0u;
         for (n = 0; n < ns4; n += nb) {
             nb = ns4 - n < 16u ? ns4 - n : 16u;
@@ -14382,6 +14477,53 @@ ACCELDEF accel_status accel_mac_fully_connected_pack(uint32_t in_depth, uint32_t
     return ACCEL_OK;
 }
 
+#if ACCEL__MAC_PACK_LAYOUT == 2
+/* Each specialized copy of accel__mac_z_fcp_run in a function of its own (inlined together,
+ * their accumulator arrays would share one frame). */
+#define ACCEL__MAC_ZFCP_FN(NAME, R, UNS)                                                         \
+    static __attribute__((noinline)) void NAME(const int8_t *x, size_t ks, size_t ns,            \
+                                               const int8_t *p, const int32_t *cst,              \
+                                               const uint32_t *c, const accel_mac_quant *q,      \
+                                               uint8_t *o)                                       \
+    {                                                                                            \
+        accel__mac_z_fcp_run(x, ks, ns, p, cst, c, q, o, R, UNS);                                \
+    }
+ACCEL__MAC_ZFCP_FN(accel__mac_z_fcp_10, 1, 0)
+ACCEL__MAC_ZFCP_FN(accel__mac_z_fcp_20, 2, 0)
+ACCEL__MAC_ZFCP_FN(accel__mac_z_fcp_40, 4, 0)
+ACCEL__MAC_ZFCP_FN(accel__mac_z_fcp_11, 1, 1)
+ACCEL__MAC_ZFCP_FN(accel__mac_z_fcp_21, 2, 1)
+ACCEL__MAC_ZFCP_FN(accel__mac_z_fcp_41, 4, 1)
+
+/* Layout 2 (checked by the caller), in a function of its own: its register-blocked copies
+ * spill vectors, and that frame is not on the path of layout 1's call. */
+static __attribute__((noinline)) void accel__mac_z_fcp(const int8_t *x, uint32_t batches,
+                                                       uint32_t in_depth, uint32_t out_depth,
+                                                       const uint8_t *p, const int32_t *cst,
+                                                       const accel_mac_quant *q, uint8_t *o)
+{
+    size_t b, ks = (size_t)in_depth, ns = (size_t)out_depth;
+    int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, wo = q->filter_offset - fx;
+    size_t r, nr;
+    uint32_t c[4];
+    /* 4 rows at a time share each weight load (then 2, then 1) */
+    for (b = 0; b < (size_t)batches; b += nr, x += nr * ks, o += nr * ns) {
+        nr = (size_t)batches - b >= 4u ? 4u : (size_t)batches - b >= 2u ? 2u : 1u;
+        if (q->rounding != ACCEL_MAC_ROUND_DOUBLE) nr = 1; /* see accel__mac_z_emit16dr */
+        for (r = 0; r < nr; r++) /* wo * sum (x + 128): the one term that depends on x */
+            c[r] = (uint32_t)wo * (wo != 0 ? accel__mac_usum(x + r * ks, ks, fx ^ -128) : 0u);
+        switch ((fx ? 3 : 0) + (nr == 4u ? 2 : nr == 2u ? 1 : 0)) { /* specialized copies */
+        case 0: accel__mac_z_fcp_10(x, ks, ns, (const int8_t *)p, cst, c, q, o); break;
+        case 1: accel__mac_z_fcp_20(x, ks, ns, (const int8_t *)p, cst, c, q, o); break;
+        case 2: accel__mac_z_fcp_40(x, ks, ns, (const int8_t *)p, cst, c, q, o); break;
+        case 3: accel__mac_z_fcp_11(x, ks, ns, (const int8_t *)p, cst, c, q, o); break;
+        case 4: accel__mac_z_fcp_21(x, ks, ns, (const int8_t *)p, cst, c, q, o); break;
+        default: accel__mac_z_fcp_41(x, ks, ns, (const int8_t *)p, cst, c, q, o); break;
+        }
+    }
+}
+#endif
+
 ACCELDEF accel_status accel_mac_fully_connected_packed(uint32_t batches, const void *input,
                                                        size_t input_len, const void *packed,
                                                        size_t packed_len, const accel_mac_quant *q,
@@ -14424,27 +14566,8 @@ ACCELDEF accel_status accel_mac_fully_connected_packed(uint32_t batches, const v
     p += ACCEL__MAC_PACK_HDR + 4u * nc;
 #if ACCEL__MAC_PACK_LAYOUT == 2
     if (lay == 2u) {
-        const int8_t *x = (const int8_t *)input;
-        uint8_t *o = (uint8_t *)output;
-        size_t b, ks = (size_t)in_depth, ns = (size_t)out_depth;
-        int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, wo = q->filter_offset - fx;
-        size_t r, nr;
-        __m512i c[4];
-        /* 4 rows at a time share each weight load (then 2, then 1) */
-        for (b = 0; b < (size_t)batches; b += nr, x += nr * ks, o += nr * ns) {
-            nr = (size_t)batches - b >= 4u ? 4u : (size_t)batches - b >= 2u ? 2u : 1u;
-            for (r = 0; r < nr; r++) /* wo * sum (x + 128): the one term that depends on x */
-                c[r] = _mm512_set1_epi32((int)((uint32_t)wo *
-                                               (wo != 0 ? accel__mac_usum(x + r * ks, ks, fx ^ -128) : 0u)));
-            switch ((fx ? 3 : 0) + (nr == 4u ? 2 : nr == 2u ? 1 : 0)) { /* specialized copies */
-            case 0: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 1, 0); break;
-            case 1: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 2, 0); break;
-            case 2: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 4, 0); break;
-            case 3: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 1, 1); break;
-            case 4: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 2, 1); break;
-            default: accel__mac_z_fcp_run(x, ks, ns, (const int8_t *)p, cst, c, q, o, 4, 1); break;
-            }
-        }
+        accel__mac_z_fcp((const int8_t *)input, batches, in_depth, out_depth, p, cst, q,
+                         (uint8_t *)output);
         return ACCEL_OK;
     }
 #endif
@@ -14613,32 +14736,6 @@ ACCEL__MAC_AI void accel__mac_xrange(int32_t base, uint32_t d, uint32_t k, uint3
     *lo = l;
     *hi = h;
 }
-
-/* Depthwise (both x86 levels): the tap pointers of the window with corner (iy0, ix0) in image
- * b at channel c0; taps outside the image rows [ky0, ky1) and columns [kx0, kx1) point at zp,
- * bytes of the input zero point, which add exactly 0. toff: tap offsets from the corner. */
-ACCEL__MAC_AI void accel__mac_dw_taps(const accel_mac_conv *g, const int8_t *x, size_t c0,
-                                      uint32_t b, int32_t iy0, int32_t ix0, uint32_t ky0,
-                                      uint32_t ky1, uint32_t kx0, uint32_t kx1,
-                                      const size_t *toff, const int8_t *zp, const int8_t **tp)
-{
-    size_t C = g->in_c, kw = g->k_w, nt = (size_t)g->k_h * kw, i;
-    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx;
-    if (ky0 == 0 && ky1 == g->k_h && kx0 == 0 && kx1 == kw) { /* interior */
-        const int8_t *xb = x + (((size_t)b * g->in_h + (size_t)(uint32_t)iy0) * g->in_w +
-                                (size_t)(uint32_t)ix0) * C + c0;
-        for (i = 0; i < nt; i++) tp[i] = xb + toff[i];
-        return;
-    }
-    for (ky = 0, i = 0; ky < g->k_h; ky++) {
-        size_t xr = ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
-                    g->in_w; /* used only when the row is in the image */
-        for (kx = 0; kx < kw; kx++, i++)
-            tp[i] = ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1
-                        ? x + (xr + (size_t)(uint32_t)(ix0 + (int32_t)(kx * dw))) * C + c0
-                        : zp;
-    }
-}
 #endif
 
 #if ACCEL_MAC_SIMD == 2
@@ -14646,14 +14743,33 @@ ACCEL__MAC_AI void accel__mac_dw_taps(const accel_mac_conv *g, const int8_t *x, 
  * conv2d: per output pixel an im2col patch in the uint8 domain (xu = x ^ xm, taps outside the
  * image = the zero point, which adds exactly 0 after the offset), 16 output channels per
  * register; vpdpbusd takes 4 patch bytes broadcast against 4 packed filter bytes of each
- * channel, so no horizontal sums are needed. The filters are packed once per call into a
- * bounded stack buffer (4 taps x 16 channels per 64 bytes, taps past fs zero); the offsets
+ * channel, so no horizontal sums are needed. The filters are packed, a block of output channels
+ * at a time, into the caller's scratch (4 taps x 16 channels per 64 bytes, taps past fs zero;
+ * the patches and per-channel constants go there too: no large stack frame); the offsets
  * are the same decomposition as accel__mac_rows4: sum (x+xo')(w+wo') = sum xu*ws + wo*sum xu
  * + a*sum ws + fs*a*wo, modulo 2^32, so results are bit-identical to the portable path. ---- */
-#define ACCEL__MAC_ZC_W 16384u /* packed filter bytes on the stack */
-#define ACCEL__MAC_ZC_K 1024u  /* largest patch: fs rounded up to a multiple of 4 */
-#define ACCEL__MAC_ZC_P 8u     /* output pixels per pass (2 x 8 accumulators) */
-#define ACCEL__MAC_ZC_N 256u   /* output channels per packed block at most */
+#define ACCEL__MAC_ZC_W 16384u /* packed filter bytes per block (at least 16 channels) */
+#define ACCEL__MAC_ZC_K 1024u /* largest patch: fs rounded up to a multiple of 4 */
+#define ACCEL__MAC_ZC_P 8u    /* output pixels per pass (2 x 8 accumulators) */
+#define ACCEL__MAC_ZC_N 256u  /* output channels per packed block at most */
+
+/* Output channels per packed block for patches of fs4 bytes and ocg channels per group: a
+ * multiple of 16. The scratch: 63 bytes of alignment, the block (ncap * fs4), the accumulators
+ * (2 * ACCEL__MAC_ZC_P vectors), ACCEL__MAC_ZC_P patches (fs4 each), ncap constants, then
+ * per patch its row pointer, row step and byte sum. */
+static size_t accel__mac_z_ncap(size_t fs4, size_t ocg)
+{
+    size_t n = (ACCEL__MAC_ZC_W / fs4) & ~(size_t)15;
+    if (n < 16u) n = 16u;
+    if (n > ACCEL__MAC_ZC_N) n = ACCEL__MAC_ZC_N;
+    return n < ocg ? n : (ocg + 15u) & ~(size_t)15;
+}
+static size_t accel__mac_z_conv_scratch(size_t fs, size_t ocg)
+{
+    size_t fs4 = (fs + 3u) & ~(size_t)3, n = accel__mac_z_ncap(fs4, ocg);
+    return 63u + (n + ACCEL__MAC_ZC_P) * fs4 + 2u * ACCEL__MAC_ZC_P * 64u + 4u * n +
+           ACCEL__MAC_ZC_P * (sizeof(void *) + sizeof(size_t) + 4u);
+}
 
 /* n bytes from s to d with XOR xm (64 at a time, masked tail). */
 static void accel__mac_z_cpx(uint8_t *d, const int8_t *s, size_t n, __m512i xm)
@@ -14699,63 +14815,126 @@ static void accel__mac_z_gather(const accel_mac_conv *g, const int8_t *x, uint32
     if (ky1 < g->k_h) ACCEL_MEMSET(d + (size_t)ky1 * rowb, zpu, (size_t)(g->k_h - ky1) * rowb);
 }
 
-/* NP patches (rows of pw uint32) against NV (1 or 2) packed 16-channel blocks (kg 64-byte
- * groups each, the second at wp + kg): acc[p*2 + v]. NP, NV are constants after inlining. */
+/* The 2 x ACCEL__MAC_ZC_P accumulators of the two kernels below as named variables, not an
+ * array: GCC keeps an array of vectors in memory at -O2 (a kilobyte of stack per copy); named
+ * ones stay in registers (16 of the 32 zmm). ACCEL__MAC_ZCB(P): patch P's 4 bytes (xb, set
+ * by X(P)) against both channel blocks. */
+#define ACCEL__MAC_ZCB_VARS                                                                      \
+    __m512i a00 = _mm512_setzero_si512(), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, \
+            a30 = a00, a31 = a00, a40 = a00, a41 = a00, a50 = a00, a51 = a00, a60 = a00,         \
+            a61 = a00, a70 = a00, a71 = a00
+#define ACCEL__MAC_ZCB(P, X)                                                                     \
+    do {                                                                                         \
+        xb = X(P);                                                                               \
+        a##P##0 = accel__mac_z_dp(a##P##0, xb, w0);                                              \
+        if (NV == 2) a##P##1 = accel__mac_z_dp(a##P##1, xb, w1);                                 \
+    } while (0)
+#define ACCEL__MAC_ZCB_ALL(X)                                                                    \
+    ACCEL__MAC_ZCB(0, X); ACCEL__MAC_ZCB(1, X); ACCEL__MAC_ZCB(2, X); ACCEL__MAC_ZCB(3, X);     \
+    ACCEL__MAC_ZCB(4, X); ACCEL__MAC_ZCB(5, X); ACCEL__MAC_ZCB(6, X); ACCEL__MAC_ZCB(7, X)
+#define ACCEL__MAC_ZCB_OUT                                                                       \
+    acc[0] = a00; acc[1] = a01; acc[2] = a10; acc[3] = a11; acc[4] = a20; acc[5] = a21;          \
+    acc[6] = a30; acc[7] = a31; acc[8] = a40; acc[9] = a41; acc[10] = a50; acc[11] = a51;        \
+    acc[12] = a60; acc[13] = a61; acc[14] = a70; acc[15] = a71
+
+/* ACCEL__MAC_ZC_P patches (rows of pw uint32) against NV (1 or 2) packed 16-channel blocks
+ * (kg 64-byte groups each, the second at wp + kg): acc[p*2 + v]. NV is a constant after
+ * inlining. */
+#define ACCEL__MAC_ZCB_PATCH(P) _mm512_set1_epi32((int)patch[(size_t)(P) * pw + k])
 ACCEL__MAC_AI void accel__mac_z_cblock(const uint32_t *patch, size_t pw, const __m512i *wp,
                                        size_t kg, __m512i *acc, const size_t NV)
 {
-    __m512i a[2 * ACCEL__MAC_ZC_P], w0, w1 = _mm512_setzero_si512(), xb;
-    size_t k, p;
-    for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) a[p] = _mm512_setzero_si512();
+    __m512i w0, w1 = _mm512_setzero_si512(), xb;
+    size_t k;
+    ACCEL__MAC_ZCB_VARS;
     for (k = 0; k < kg; k++) {
         w0 = _mm512_load_si512(wp + k);
         if (NV == 2) w1 = _mm512_load_si512(wp + kg + k);
-        for (p = 0; p < ACCEL__MAC_ZC_P; p++) {
-            xb = _mm512_set1_epi32((int)patch[p * pw + k]);
-            a[2 * p] = accel__mac_z_dp(a[2 * p], xb, w0);
-            if (NV == 2) a[2 * p + 1] = accel__mac_z_dp(a[2 * p + 1], xb, w1);
-        }
+        ACCEL__MAC_ZCB_ALL(ACCEL__MAC_ZCB_PATCH);
     }
-    for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) acc[p] = a[p];
+    ACCEL__MAC_ZCB_OUT;
 }
 
 /* accel__mac_z_cblock with each patch read where it lies, row by row: row ky of patch p is
  * the rb bytes (rb a multiple of 4, so no group of 4 taps spans two rows) at base[p] + ky *
  * step[p]: the input itself for a window inside the image, else its gathered copy. Raw bytes,
  * made unsigned here (FLIP: int8 input, XOR 0x80). Saves the copy of every inner window. */
+ACCEL__MAC_AI __m512i accel__mac_z_b4(const uint8_t *p, __m512i xm, const int FLIP)
+{
+    int32_t v;
+    __m512i xb;
+    ACCEL_MEMCPY(&v, p, 4);
+    xb = _mm512_set1_epi32(v);
+    return FLIP ? _mm512_xor_si512(xb, xm) : xb;
+}
+#define ACCEL__MAC_ZCB_ROW(P) accel__mac_z_b4(base[P] + ky * step[P] + c, xm, FLIP)
 ACCEL__MAC_AI void accel__mac_z_cblock_rows(const uint8_t *const *base, const size_t *step,
                                             size_t kh, size_t rb, const __m512i *wp, size_t kg,
                                             __m512i xm, __m512i *acc, const size_t NV,
                                             const int FLIP)
 {
-    __m512i a[2 * ACCEL__MAC_ZC_P], w0, w1 = _mm512_setzero_si512(), xb;
-    const uint8_t *r[ACCEL__MAC_ZC_P];
+    __m512i w0, w1 = _mm512_setzero_si512(), xb;
     const __m512i *wk = wp;
-    size_t ky, c, p;
-    int32_t v;
-    for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) a[p] = _mm512_setzero_si512();
-    for (ky = 0; ky < kh; ky++) {
-        for (p = 0; p < ACCEL__MAC_ZC_P; p++) r[p] = base[p] + ky * step[p];
+    size_t ky, c;
+    ACCEL__MAC_ZCB_VARS;
+    for (ky = 0; ky < kh; ky++)
         for (c = 0; c < rb; c += 4u, wk++) {
             w0 = _mm512_load_si512(wk);
             if (NV == 2) w1 = _mm512_load_si512(wk + kg);
-            for (p = 0; p < ACCEL__MAC_ZC_P; p++) {
-                ACCEL_MEMCPY(&v, r[p] + c, 4);
-                xb = _mm512_set1_epi32(v);
-                if (FLIP) xb = _mm512_xor_si512(xb, xm);
-                a[2 * p] = accel__mac_z_dp(a[2 * p], xb, w0);
-                if (NV == 2) a[2 * p + 1] = accel__mac_z_dp(a[2 * p + 1], xb, w1);
-            }
+            ACCEL__MAC_ZCB_ALL(ACCEL__MAC_ZCB_ROW);
         }
-    }
-    for (p = 0; p < 2u * ACCEL__MAC_ZC_P; p++) acc[p] = a[p];
+    ACCEL__MAC_ZCB_OUT;
 }
 
-/* The byte sum of one patch laid out as for accel__mac_z_cblock_rows, each byte XOR xm. */
-static uint32_t accel__mac_z_usum_rows(const uint8_t *base, size_t step, size_t kh, size_t rb,
-                                       __m512i xm)
+/* The kernels above for one pair of channel blocks (v: 4 direct, 2 two blocks, 1 int8 input),
+ * in a function of their own: their 16 accumulators and the caller's constants need not share
+ * the 32 registers (no spilled vectors, a small stack frame). */
+static __attribute__((noinline)) void accel__mac_z_cblocks(const uint32_t *patch, size_t pw,
+                                                           const uint8_t *const *rbase,
+                                                           const size_t *rstep, size_t kh,
+                                                           size_t rowb, const __m512i *wp,
+                                                           size_t kg, int32_t xm, __m512i *acc,
+                                                           int v)
 {
-    __m512i s = _mm512_setzero_si512(), z = _mm512_setzero_si512();
+    __m512i xmv = _mm512_set1_epi8((char)(xm & 0xFF));
+    switch (v) { /* specialized copies */
+    case 4: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp, kg, xmv, acc, 1, 0); break;
+    case 5: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp, kg, xmv, acc, 1, 1); break;
+    case 6: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp, kg, xmv, acc, 2, 0); break;
+    case 7: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp, kg, xmv, acc, 2, 1); break;
+    case 2: case 3: accel__mac_z_cblock(patch, pw, wp, kg, acc, 2); break;
+    default: accel__mac_z_cblock(patch, pw, wp, kg, acc, 1); break;
+    }
+}
+
+/* Requantize channels ch.. (cnt <= 16) of np pixels (accumulators acc[2p], constants cst,
+ * patch sums xsum) into o (rows of oc_n bytes); a function of its own for the reason above. */
+static __attribute__((noinline)) void accel__mac_z_cout(const __m512i *acc, size_t cnt,
+                                                        const uint32_t *cst,
+                                                        const uint32_t *xsum, uint32_t wo,
+                                                        size_t np, const accel_mac_quant *q,
+                                                        size_t ch, uint8_t *o, size_t oc_n)
+{
+    __m512i mul, sh, v, t;
+    __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
+    __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
+    __m512i off = _mm512_set1_epi32(q->output_offset);
+    __mmask16 m = (__mmask16)((1u << cnt) - 1u);
+    size_t p;
+    accel__mac_z_qload(q, ch, m, &mul, &sh);
+    t = _mm512_maskz_loadu_epi32(m, cst);
+    for (p = 0; p < np; p++) {
+        v = _mm512_add_epi32(_mm512_add_epi32(acc[2 * p], t), _mm512_set1_epi32((int)(wo * xsum[p])));
+        v = accel__mac_z_rq(v, mul, sh, lo, hi, off);
+        _mm512_mask_cvtepi32_storeu_epi8(o + p * oc_n + ch, m, v);
+    }
+}
+
+/* The byte sum of one patch laid out as for accel__mac_z_cblock_rows, each byte XOR x8. */
+static __attribute__((noinline)) uint32_t accel__mac_z_usum_rows(const uint8_t *base, size_t step, size_t kh, size_t rb,
+                                       int32_t x8)
+{
+    __m512i s = _mm512_setzero_si512(), z = _mm512_setzero_si512(), xm = _mm512_set1_epi8((char)(x8 & 0xFF));
     __mmask64 m;
     size_t ky, k;
     for (ky = 0; ky < kh; ky++)
@@ -14768,63 +14947,61 @@ static uint32_t accel__mac_z_usum_rows(const uint8_t *base, size_t step, size_t 
 }
 
 /* s[p] = the byte sum of patch p (rows of rb bytes, a multiple of 4, at most 1024) for the np
- * <= 8 patches at d, reduced together (one tree for all eight rather than one per patch). */
+ * <= 8 patches at d (one reduction per patch: no array of vectors on the stack). */
 static void accel__mac_z_usum8(const uint8_t *d, size_t rb, size_t np, uint32_t *s)
 {
-    __m512i v[8], z = _mm512_setzero_si512(), t[4];
+    __m512i v, z = _mm512_setzero_si512();
     size_t p, k;
-    for (p = 0; p < 8u; p++) {
-        v[p] = z;
-        if (p >= np) continue;
+    for (p = 0; p < np; p++) {
+        v = z;
         for (k = 0; k + 64u <= rb; k += 64u)
-            v[p] = _mm512_add_epi64(v[p], _mm512_sad_epu8(_mm512_loadu_si512(d + p * rb + k), z));
+            v = _mm512_add_epi64(v, _mm512_sad_epu8(_mm512_loadu_si512(d + p * rb + k), z));
         if (k < rb)
-            v[p] = _mm512_add_epi64(
-                v[p], _mm512_sad_epu8(_mm512_maskz_loadu_epi8(accel__mac_z_mask(rb - k), d + p * rb + k), z));
+            v = _mm512_add_epi64(
+                v, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(accel__mac_z_mask(rb - k), d + p * rb + k), z));
+        s[p] = (uint32_t)_mm512_reduce_add_epi64(v);
     }
-    /* per 128-bit lane [v2i, v2i+1] partial sums, then across lanes: qword p = patch p */
-    for (p = 0; p < 4u; p++)
-        t[p] = _mm512_add_epi64(_mm512_unpacklo_epi64(v[2u * p], v[2u * p + 1u]),
-                                _mm512_unpackhi_epi64(v[2u * p], v[2u * p + 1u]));
-    t[0] = _mm512_add_epi64(_mm512_shuffle_i64x2(t[0], t[1], 0x88), _mm512_shuffle_i64x2(t[0], t[1], 0xDD));
-    t[2] = _mm512_add_epi64(_mm512_shuffle_i64x2(t[2], t[3], 0x88), _mm512_shuffle_i64x2(t[2], t[3], 0xDD));
-    t[0] = _mm512_add_epi64(_mm512_shuffle_i64x2(t[0], t[2], 0x88), _mm512_shuffle_i64x2(t[0], t[2], 0xDD));
-    _mm256_storeu_si256((__m256i *)(void *)s, _mm512_cvtepi64_epi32(t[0]));
 }
 
-/* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_ZC_K. */
-static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
+/* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_ZC_K; sc: the scratch of
+ * accel__mac_z_conv_scratch, 64-byte aligned. */
+static __attribute__((noinline)) void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
                               const int8_t *w, const int32_t *bias, uint8_t *o, size_t fs,
-                              size_t cg, size_t ocg)
+                              size_t cg, size_t ocg, uint8_t *sc)
 {
-    __m512i wp[ACCEL__MAC_ZC_W / 64u], acc[2 * ACCEL__MAC_ZC_P], xmv, mul, sh, v, t;
-    uint32_t patch[ACCEL__MAC_ZC_P * ACCEL__MAC_ZC_K / 4u], cst[ACCEL__MAC_ZC_N];
-    uint32_t xsum[ACCEL__MAC_ZC_P], b = 0, oy = 0, ox = 0, nfs = (uint32_t)fs, ws;
+    __m512i *wp, *acc, xmv;
+    uint32_t *patch, *cst;
+    uint32_t *xsum, b = 0, oy = 0, ox = 0, nfs = (uint32_t)fs, ws;
     int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, xm = fx ^ -128;
     int32_t a = q->input_offset - fx - 128, wo = q->filter_offset - fx;
     int zpu = (int)(((uint32_t)(-q->input_offset) ^ (uint32_t)xm) & 0xFFu);
     size_t fs4 = (fs + 3u) & ~(size_t)3, kg = fs4 / 4u, pw = kg, ncap, gi, s0, sn, j, k, vi;
     size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, oc_n = g->out_c, ch;
-    __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
-    __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
-    __m512i off = _mm512_set1_epi32(q->output_offset);
-    uint8_t *wb = (uint8_t *)(void *)wp, *pb = (uint8_t *)(void *)patch;
+    uint8_t *wb, *pb;
     /* direct: patches read in place (accel__mac_z_cblock_rows) where each row of a window is
      * contiguous in the input (no column dilation, one group) and a whole number of 4-tap
      * groups; windows that reach past the image are gathered, raw, with the zero point */
-    size_t rowb = (size_t)g->k_w * cg, kh = g->k_h, rstep[ACCEL__MAC_ZC_P];
+    size_t rowb = (size_t)g->k_w * cg, kh = g->k_h, *rstep;
     size_t istep = (size_t)accel__mac_one(g->dilation_h) * g->in_w * g->in_c;
-    const uint8_t *rbase[ACCEL__MAC_ZC_P];
+    const uint8_t **rbase;
     int direct = accel__mac_one(g->dilation_w) == 1u && cg == (size_t)g->in_c && rowb % 4u == 0;
+    ncap = accel__mac_z_ncap(fs4, ocg);
+    wp = (__m512i *)(void *)sc;
+    wb = sc;
+    acc = (__m512i *)(void *)(sc + ncap * fs4); /* (a multiple of 64 bytes) */
+    pb = (uint8_t *)(void *)(acc + 2u * ACCEL__MAC_ZC_P);
+    patch = (uint32_t *)(void *)pb;
+    cst = (uint32_t *)(void *)(pb + ACCEL__MAC_ZC_P * fs4);
+    rbase = (const uint8_t **)(void *)(cst + ncap); /* (a multiple of 64 bytes) */
+    rstep = (size_t *)(void *)(rbase + ACCEL__MAC_ZC_P);
+    xsum = (uint32_t *)(void *)(rstep + ACCEL__MAC_ZC_P);
     xmv = _mm512_set1_epi8((char)(xm & 0xFF));
     for (p = 0; p < ACCEL__MAC_ZC_P; p++) { /* the pixels a last, short pass does not use */
         rbase[p] = pb + p * pw * 4u;
         rstep[p] = rowb;
     }
-    ncap = (ACCEL__MAC_ZC_W / fs4) & ~(size_t)15;
-    if (ncap > ACCEL__MAC_ZC_N) ncap = ACCEL__MAC_ZC_N;
     /* patch bytes past fs meet zero filter bytes; defined values all the same */
-    ACCEL_MEMSET(patch, 0, sizeof patch);
+    ACCEL_MEMSET(patch, 0, ACCEL__MAC_ZC_P * fs4);
     for (gi = 0; gi * ocg < oc_n; gi++)
         for (s0 = 0; s0 < ocg; s0 += sn) {
             sn = ocg - s0 < ncap ? ocg - s0 : ncap;
@@ -14867,7 +15044,7 @@ static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q,
                             rbase[p] = pb + p * pw * 4u;
                             rstep[p] = rowb;
                         }
-                        if (wo != 0) xsum[p] = accel__mac_z_usum_rows(rbase[p], rstep[p], kh, rowb, xmv);
+                        if (wo != 0) xsum[p] = accel__mac_z_usum_rows(rbase[p], rstep[p], kh, rowb, xm);
                     } else {
                         accel__mac_z_gather(g, x, b, oy, ox, gi, cg, zpu, xmv, pb + p * pw * 4u);
                     }
@@ -14879,35 +15056,252 @@ static void accel__mac_z_conv(const accel_mac_conv *g, const accel_mac_quant *q,
                 if (wo != 0 && !direct) accel__mac_z_usum8(pb, pw * 4u, np, xsum);
                 for (vi = 0; vi * 16u < sn; vi += 2u) {
                     size_t nv = sn - vi * 16u > 16u ? 2u : 1u, u;
-                    if (direct) {
-                        switch ((nv == 2u ? 2 : 0) + (xm != 0)) { /* specialized copies */
-                        case 0: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp + vi * kg, kg, xmv, acc, 1, 0); break;
-                        case 1: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp + vi * kg, kg, xmv, acc, 1, 1); break;
-                        case 2: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp + vi * kg, kg, xmv, acc, 2, 0); break;
-                        default: accel__mac_z_cblock_rows(rbase, rstep, kh, rowb, wp + vi * kg, kg, xmv, acc, 2, 1); break;
-                        }
-                    } else if (nv == 2u) {
-                        accel__mac_z_cblock(patch, pw, wp + vi * kg, kg, acc, 2);
-                    } else {
-                        accel__mac_z_cblock(patch, pw, wp + vi * kg, kg, acc, 1);
-                    }
+                    accel__mac_z_cblocks(patch, pw, rbase, rstep, kh, rowb, wp + vi * kg, kg, xm,
+                                         acc, (direct ? 4 : 0) + (nv == 2u ? 2 : 0) + (xm != 0));
                     for (u = 0; u < nv; u++) {
-                        size_t c0 = vi * 16u + u * 16u, cnt = sn - c0 < 16u ? sn - c0 : 16u;
-                        __mmask16 m = (__mmask16)((1u << cnt) - 1u);
-                        ch = gi * ocg + s0 + c0;
-                        accel__mac_z_qload(q, ch, m, &mul, &sh);
-                        t = _mm512_maskz_loadu_epi32(m, cst + c0);
-                        for (p = 0; p < np; p++) {
-                            v = _mm512_add_epi32(_mm512_add_epi32(acc[2 * p + u], t),
-                                                 _mm512_set1_epi32((int)((uint32_t)wo * xsum[p])));
-                            v = accel__mac_z_rq(v, mul, sh, lo, hi, off);
-                            _mm512_mask_cvtepi32_storeu_epi8(o + (pix0 + p) * oc_n + ch, m, v);
-                        }
+                        size_t c0 = vi * 16u + u * 16u;
+                        accel__mac_z_cout(acc + u, sn - c0 < 16u ? sn - c0 : 16u, cst + c0, xsum,
+                                          (uint32_t)wo, np, q, gi * ocg + s0 + c0,
+                                          o + pix0 * oc_n, oc_n);
                     }
                 }
             }
             b = 0; /* ox and oy have wrapped to 0 already */
         }
+}
+
+/* conv2d without caller scratch (AVX-512; no column dilation, one group, k_w*in_c a multiple of
+ * 4): nothing packed, nothing gathered into memory. The weights of 16 output channels x 4 taps
+ * come from the filter rows by one vpgatherdd per group of taps (shared by the 8 pixels of a
+ * pass); each pixel's taps are read where they lie in the input, a window reaching past the
+ * image composing its 4-byte groups with the zero point (accel__mac_z_bgrp). The offsets are
+ * those of accel__mac_z_conv (constants from vpdpbusd of the weights against bytes of 1), so
+ * results are bit-identical; the frame stays small (the accumulators in registers). */
+typedef struct {
+    const accel_mac_conv *g;
+    const int8_t *x;
+    const uint8_t *base[ACCEL__MAC_ZC_P]; /* window corner of an inner pixel, else NULL */
+    int32_t iy0[ACCEL__MAC_ZC_P], ix0[ACCEL__MAC_ZC_P];
+    uint32_t b[ACCEL__MAC_ZC_P], xsum[ACCEL__MAC_ZC_P];
+    uint32_t lo[ACCEL__MAC_ZC_P], hi[ACCEL__MAC_ZC_P]; /* a window row's in-image bytes */
+    size_t istep, rowb;
+    uint32_t zp4;     /* the raw zero-point byte, 4 times */
+    uint32_t cst[32]; /* per output channel of the pass: bias + a * sum ws + fs * a * wo */
+} accel__mac_zns;
+
+/* The 4 raw bytes at offset c of window row ky of pixel p whose window reaches past the image:
+ * each byte from the input or, outside it, the zero point. */
+ACCEL__MAC_AI uint32_t accel__mac_z_bgrp(const accel__mac_zns *s, size_t p, size_t ky, size_t c)
+{
+    const accel_mac_conv *g = s->g;
+    size_t C = g->in_c, t, i, lo = s->lo[p], hi = s->hi[p], i0;
+    int32_t iy = s->iy0[p] + (int32_t)(ky * accel__mac_one(g->dilation_h));
+    uint32_t v = 0;
+    if (iy < 0 || iy >= (int32_t)g->in_h || lo >= hi) return s->zp4;
+    /* byte i of the window row (lo <= i < hi) is input byte i0 + i (modulo arithmetic: i0 may
+     * wrap, i0 + i does not) */
+    i0 = (((size_t)s->b[p] * g->in_h + (size_t)iy) * g->in_w) * C +
+         ((size_t)(uint32_t)(s->ix0[p] + (int32_t)(lo / C)) * C - lo);
+    if (c >= lo && c + 4u <= hi) { /* (the index first: s->x + i0 may point out of range) */
+        ACCEL_MEMCPY(&v, s->x + (i0 + c), 4);
+        return v;
+    }
+    for (t = 0; t < 4u; t++) {
+        i = c + t;
+        v |= (uint32_t)(i >= lo && i < hi ? (uint8_t)s->x[i0 + i] : s->zp4 & 0xFFu) << (8u * t);
+    }
+    return v;
+}
+
+ACCEL__MAC_AI __m512i accel__mac_z_nsx(const accel__mac_zns *s, size_t p, size_t ky, size_t c,
+                                       __m512i xm, const int FLIP)
+{
+    __m512i xb;
+    if (s->base[p]) {
+        int32_t v;
+        ACCEL_MEMCPY(&v, s->base[p] + ky * s->istep + c, 4);
+        xb = _mm512_set1_epi32(v);
+    } else {
+        xb = _mm512_set1_epi32((int)accel__mac_z_bgrp(s, p, ky, c));
+    }
+    return FLIP ? _mm512_xor_si512(xb, xm) : xb;
+}
+
+/* Requantize and store accumulator a<P><V> (pixel P, channel block V: constants cv, mul, sh,
+ * mask m); one block after the other, so that fewer vectors are live at once. */
+#define ACCEL__MAC_ZNS_EMIT(P, V, m)                                                             \
+    do {                                                                                         \
+        if ((P) < np)                                                                            \
+            _mm512_mask_cvtepi32_storeu_epi8(                                                    \
+                o + (pix0 + (P)) * oc_n + n0 + 16u * (V), m,                                     \
+                accel__mac_z_rq(_mm512_add_epi32(_mm512_add_epi32(a##P##V, cv),                  \
+                                                 _mm512_set1_epi32((int)((uint32_t)wo * s->xsum[P]))), \
+                                mul, sh, lo, hi, off));                                          \
+    } while (0)
+
+/* Output channels n0.. (NV blocks of 16, cnt of them) of the np pixels from pix0 whose windows
+ * s describes. */
+#define ACCEL__MAC_ZNS_X(P) accel__mac_z_nsx(s, P, ky, c, xmv, FLIP)
+ACCEL__MAC_AI void accel__mac_z_ns_t(const accel__mac_zns *s, const accel_mac_quant *q,
+                                     const int8_t *w, size_t fs, size_t n0, size_t cnt,
+                                     uint8_t *o, size_t pix0, size_t np, const size_t NV,
+                                     const int FLIP)
+{
+    __m512i cv;
+    const accel_mac_conv *g = s->g;
+    size_t ky, c, kh = g->k_h, rowb = s->rowb, oc_n = g->out_c;
+    int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, wo = q->filter_offset - fx;
+    __m512i idx = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                       13, 14, 15),
+                                     _mm512_set1_epi32((int)fs));
+    __m512i f4 = _mm512_set1_epi32(fx ? (int)0x80808080u : 0), z = _mm512_setzero_si512();
+    __m512i xmv = _mm512_set1_epi8((char)0x80), w0, w1 = z, xb, mul, sh;
+    __m512i lo, hi, off;
+    __mmask16 m0 = (__mmask16)(cnt >= 16u ? 0xFFFFu : (1u << cnt) - 1u);
+    __mmask16 m1 = (__mmask16)(cnt >= 32u ? 0xFFFFu : cnt > 16u ? (1u << (cnt - 16u)) - 1u : 0u);
+    const int8_t *wb0 = w + n0 * fs, *wb1 = w + (n0 + (NV == 2 ? 16u : 0u)) * fs;
+    ACCEL__MAC_ZCB_VARS;
+    for (ky = 0; ky < kh; ky++)
+        for (c = 0; c < rowb; c += 4u) {
+            size_t k = ky * rowb + c;
+            w0 = _mm512_xor_si512(accel__mac_z_gather1(m0, idx, (const void *)(wb0 + k)), f4);
+            if (NV == 2)
+                w1 = _mm512_xor_si512(accel__mac_z_gather1(m1, idx, (const void *)(wb1 + k)), f4);
+            ACCEL__MAC_ZCB_ALL(ACCEL__MAC_ZNS_X);
+        }
+    lo = _mm512_set1_epi32(q->act_min - q->output_offset);
+    hi = _mm512_set1_epi32(q->act_max - q->output_offset);
+    off = _mm512_set1_epi32(q->output_offset);
+    cv = _mm512_loadu_si512(s->cst);
+    accel__mac_z_qload(q, n0, m0, &mul, &sh);
+    ACCEL__MAC_ZNS_EMIT(0, 0, m0); ACCEL__MAC_ZNS_EMIT(1, 0, m0); ACCEL__MAC_ZNS_EMIT(2, 0, m0);
+    ACCEL__MAC_ZNS_EMIT(3, 0, m0); ACCEL__MAC_ZNS_EMIT(4, 0, m0); ACCEL__MAC_ZNS_EMIT(5, 0, m0);
+    ACCEL__MAC_ZNS_EMIT(6, 0, m0); ACCEL__MAC_ZNS_EMIT(7, 0, m0);
+    if (NV == 2) {
+        cv = _mm512_loadu_si512(s->cst + 16);
+        accel__mac_z_qload(q, n0 + 16u, m1, &mul, &sh);
+        ACCEL__MAC_ZNS_EMIT(0, 1, m1); ACCEL__MAC_ZNS_EMIT(1, 1, m1); ACCEL__MAC_ZNS_EMIT(2, 1, m1);
+        ACCEL__MAC_ZNS_EMIT(3, 1, m1); ACCEL__MAC_ZNS_EMIT(4, 1, m1); ACCEL__MAC_ZNS_EMIT(5, 1, m1);
+        ACCEL__MAC_ZNS_EMIT(6, 1, m1); ACCEL__MAC_ZNS_EMIT(7, 1, m1);
+    }
+}
+#define ACCEL__MAC_ZNS_FN(NAME, NV, FLIP)                                                        \
+    static __attribute__((noinline)) void NAME(const accel__mac_zns *s,                          \
+                                               const accel_mac_quant *q, const int8_t *w,        \
+                                               size_t fs, size_t n0, size_t cnt, uint8_t *o,     \
+                                               size_t pix0, size_t np)                           \
+    {                                                                                            \
+        accel__mac_z_ns_t(s, q, w, fs, n0, cnt, o, pix0, np, NV, FLIP);                          \
+    }
+ACCEL__MAC_ZNS_FN(accel__mac_z_ns_10, 1, 0)
+ACCEL__MAC_ZNS_FN(accel__mac_z_ns_11, 1, 1)
+ACCEL__MAC_ZNS_FN(accel__mac_z_ns_20, 2, 0)
+ACCEL__MAC_ZNS_FN(accel__mac_z_ns_21, 2, 1)
+
+/* The constants of 16 output channels n0.. (cnt > 0 of them) into d: bias + a * sum ws +
+ * fs * a * wo, the weight sums by vpdpbusd of the gathered weights against bytes of 1. */
+static __attribute__((noinline)) void accel__mac_z_ns_const(const int8_t *w, size_t fs,
+                                                            size_t n0, size_t cnt,
+                                                            const int32_t *bias, int32_t fx,
+                                                            int32_t a, int32_t wo, uint32_t *d)
+{
+    __m512i idx = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                       13, 14, 15),
+                                     _mm512_set1_epi32((int)fs));
+    __m512i f4 = _mm512_set1_epi32(fx ? (int)0x80808080u : 0), z = _mm512_setzero_si512();
+    __m512i ones = _mm512_set1_epi8(1), ws = z;
+    __mmask16 m = (__mmask16)(cnt >= 16u ? 0xFFFFu : (1u << cnt) - 1u);
+    size_t k;
+    for (k = 0; k < fs; k += 4u) /* fs is a multiple of 4 here */
+        ws = accel__mac_z_dp(ws, ones, _mm512_xor_si512(
+                                            accel__mac_z_gather1(m, idx, (const void *)(w + n0 * fs + k)), f4));
+    ws = _mm512_add_epi32(_mm512_mullo_epi32(ws, _mm512_set1_epi32(a)),
+                          _mm512_set1_epi32((int)((uint32_t)fs * (uint32_t)a * (uint32_t)wo)));
+    _mm512_storeu_si512(d, bias ? _mm512_add_epi32(ws, _mm512_maskz_loadu_epi32(m, bias + n0)) : ws);
+}
+
+static __attribute__((noinline)) void accel__mac_z_conv_ns(const accel_mac_conv *g,
+                                                           const accel_mac_quant *q,
+                                                           const int8_t *x, const int8_t *w,
+                                                           const int32_t *bias, uint8_t *o,
+                                                           size_t fs)
+{
+    accel__mac_zns s;
+    int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, xm = fx ^ -128;
+    int32_t a = q->input_offset - fx - 128, wo = q->filter_offset - fx;
+    uint32_t zr = (uint32_t)(-q->input_offset) & 0xFFu, zx = (zr ^ (uint32_t)xm) & 0xFFu;
+    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, n0, cnt;
+    size_t oc_n = g->out_c, kh = g->k_h, kw = g->k_w, C = g->in_c, ky;
+    uint32_t b, oy, ox, dh = accel__mac_one(g->dilation_h);
+    s.g = g;
+    s.x = x;
+    s.rowb = kw * C;
+    s.istep = (size_t)dh * g->in_w * C;
+    s.zp4 = zr * 0x01010101u;
+    for (n0 = 0; n0 < oc_n; n0 += 32u) {
+        cnt = oc_n - n0 < 32u ? oc_n - n0 : 32u;
+        accel__mac_z_ns_const(w, fs, n0, cnt, bias, fx, a, wo, s.cst);
+        if (cnt > 16u) accel__mac_z_ns_const(w, fs, n0 + 16u, cnt - 16u, bias, fx, a, wo, s.cst + 16);
+        b = oy = ox = 0;
+        for (pix0 = 0; pix0 < npix; pix0 += np) {
+            np = npix - pix0 < ACCEL__MAC_ZC_P ? npix - pix0 : ACCEL__MAC_ZC_P;
+            for (p = 0; p < ACCEL__MAC_ZC_P; p++) {
+                int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+                int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                s.xsum[p] = 0;
+                if (p >= np) { /* a short last pass: pixel 0 again, its results not stored */
+                    s.base[p] = s.base[0];
+                    s.iy0[p] = s.iy0[0];
+                    s.ix0[p] = s.ix0[0];
+                    s.b[p] = s.b[0];
+                    s.lo[p] = s.lo[0];
+                    s.hi[p] = s.hi[0];
+                    continue;
+                }
+                s.iy0[p] = iy0;
+                s.ix0[p] = ix0;
+                s.b[p] = b;
+                {
+                    uint32_t lx0, lx1;
+                    accel__mac_xrange(ix0, 1u, g->k_w, g->in_w, &lx0, &lx1);
+                    s.lo[p] = lx0 * (uint32_t)C;
+                    s.hi[p] = lx1 * (uint32_t)C;
+                }
+                if (iy0 >= 0 && ix0 >= 0 && (size_t)(uint32_t)iy0 + (kh - 1u) * dh < g->in_h &&
+                    (size_t)(uint32_t)ix0 + kw <= g->in_w) {
+                    s.base[p] = (const uint8_t *)(const void *)x +
+                                (((size_t)b * g->in_h + (uint32_t)iy0) * g->in_w + (uint32_t)ix0) * C;
+                    if (wo != 0)
+                        s.xsum[p] = accel__mac_z_usum_rows(s.base[p], s.istep, kh, s.rowb, xm);
+                } else {
+                    s.base[p] = NULL;
+                    if (wo != 0) { /* in-image bytes, XOR xm, plus the zero point's for the rest */
+                        uint32_t kx0, kx1, ky0, ky1, t = 0, inb;
+                        accel__mac_xrange(ix0, 1u, g->k_w, g->in_w, &kx0, &kx1);
+                        accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
+                        inb = kx1 > kx0 ? (ky1 - ky0) * (kx1 - kx0) * (uint32_t)C : 0u;
+                        for (ky = ky0; ky < ky1 && kx1 > kx0; ky++)
+                            t += accel__mac_z_usum_rows(
+                                (const uint8_t *)(const void *)x +
+                                    (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) *
+                                         g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)kx0)) * C,
+                                0, 1, (size_t)(kx1 - kx0) * C, xm);
+                        s.xsum[p] = t + ((uint32_t)fs - inb) * zx;
+                    }
+                }
+                if (++ox == g->out_w) {
+                    ox = 0;
+                    if (++oy == g->out_h) { oy = 0; b++; }
+                }
+            }
+            switch ((cnt > 16u ? 2 : 0) + (xm != 0)) { /* specialized copies */
+            case 0: accel__mac_z_ns_10(&s, q, w, fs, n0, cnt, o, pix0, np); break;
+            case 1: accel__mac_z_ns_11(&s, q, w, fs, n0, cnt, o, pix0, np); break;
+            case 2: accel__mac_z_ns_20(&s, q, w, fs, n0, cnt, o, pix0, np); break;
+            default: accel__mac_z_ns_21(&s, q, w, fs, n0, cnt, o, pix0, np); break;
+            }
+        }
+    }
 }
 
 /* depthwise conv2d, depth multiplier 1, k_h*k_w <= ACCEL__MAC_ZD_T: 64 channels per pass,
@@ -14929,102 +15323,213 @@ ACCEL__MAC_AI __m512i accel__mac_z_ld64(const int8_t *p, __mmask64 m, __m512i xm
     return UNS ? v : _mm512_xor_si512(v, xm);
 }
 
+/* The depthwise kernels below keep their vectors in named variables, not arrays: GCC keeps an
+ * array of vectors in memory at -O2, which made frames of several kilobytes. */
 /* Four tap vectors of 64 channels -> the 4-byte groups vpdpbusd takes: bytes 4j..4j+3 of a
  * result hold taps 0..3 of one channel (the unpacks work within 128-bit lanes). */
-ACCEL__MAC_AI void accel__mac_z_quad(__m512i xv[4])
+#define ACCEL__MAC_ZQUAD(A, B, C, D)                                                             \
+    do {                                                                                         \
+        __m512i ab_ = _mm512_unpacklo_epi8(A, B), cd_ = _mm512_unpackhi_epi8(A, B);              \
+        __m512i ef_ = _mm512_unpacklo_epi8(C, D), gh_ = _mm512_unpackhi_epi8(C, D);              \
+        A = _mm512_unpacklo_epi16(ab_, ef_);                                                     \
+        B = _mm512_unpackhi_epi16(ab_, ef_);                                                     \
+        C = _mm512_unpacklo_epi16(cd_, gh_);                                                     \
+        D = _mm512_unpackhi_epi16(cd_, gh_);                                                     \
+    } while (0)
+/* The weight of tap i (n taps in all; zero past it and past the channels of m) of channels
+ * wc.. as signed bytes (w ^ fx; wf: fx in every byte), read from the filter at each use. */
+ACCEL__MAC_AI __m512i accel__mac_z_wtap(const int8_t *wc, size_t C, size_t i, size_t n, __mmask64 m,
+                                        __m512i wf)
 {
-    __m512i ab = _mm512_unpacklo_epi8(xv[0], xv[1]), cd = _mm512_unpackhi_epi8(xv[0], xv[1]);
-    __m512i ef = _mm512_unpacklo_epi8(xv[2], xv[3]), gh = _mm512_unpackhi_epi8(xv[2], xv[3]);
-    xv[0] = _mm512_unpacklo_epi16(ab, ef);
-    xv[1] = _mm512_unpackhi_epi16(ab, ef);
-    xv[2] = _mm512_unpacklo_epi16(cd, gh);
-    xv[3] = _mm512_unpackhi_epi16(cd, gh);
+    return i < n ? _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, wc + i * C), wf) : _mm512_setzero_si512();
+}
+/* Taps i0..i0+3 in the order of ACCEL__MAC_ZQUAD, into W0..W3. */
+#define ACCEL__MAC_ZWQ(W0, W1, W2, W3, WC, I0, N)                                                \
+    do {                                                                                         \
+        W0 = accel__mac_z_wtap(WC, C, (I0), N, m64, wf);                                         \
+        W1 = accel__mac_z_wtap(WC, C, (I0) + 1u, N, m64, wf);                                    \
+        W2 = accel__mac_z_wtap(WC, C, (I0) + 2u, N, m64, wf);                                    \
+        W3 = accel__mac_z_wtap(WC, C, (I0) + 3u, N, m64, wf);                                    \
+        ACCEL__MAC_ZQUAD(W0, W1, W2, W3);                                                        \
+    } while (0)
+
+/* The per-lane constants of accumulator k of the depthwise kernels (lane 4L + j: channel
+ * 16L + 4k + j of c0..c0+nc): the bias (gathered), the multiplier and shift (gathered unless
+ * per-tensor); channels past nc 0. */
+ACCEL__MAC_AI void accel__mac_z_dwconst(const accel_mac_quant *q, const int32_t *bias, size_t c0,
+                                        size_t nc, size_t k, __m512i *bv, __m512i *mul, __m512i *sh)
+{
+    __m512i ix = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35,
+                                                    48, 49, 50, 51),
+                                  _mm512_set1_epi32((int)(4u * k)));
+    __m512i z = _mm512_setzero_si512();
+    __mmask16 mk = _mm512_cmplt_epu32_mask(ix, _mm512_set1_epi32((int)nc));
+    *bv = bias ? accel__mac_z_gather4(mk, ix, (const void *)(bias + c0)) : z;
+    if (q->count == 1) {
+        *mul = _mm512_set1_epi32(q->multiplier[0]);
+        *sh = _mm512_set1_epi32(q->shift[0]);
+    } else {
+        *mul = accel__mac_z_gather4(mk, ix, (const void *)(q->multiplier + c0));
+        *sh = accel__mac_z_gather4(mk, ix, (const void *)(q->shift + c0));
+    }
 }
 
-/* Channels [c0, c0 + 64) (FULL) or [c0, C) (fewer than 64) of every output pixel. */
+/* cv = constants (bias) + a * (weight sums S) + nt * a * wo, the weight sums by vpdpbusd of
+ * the weights against bytes of 1 (accumulated in S). */
+#define ACCEL__MAC_ZCV(CV, S) CV = _mm512_add_epi32(_mm512_add_epi32(CV, _mm512_mullo_epi32(S, av)), ntv)
+/* Per-channel multipliers (not PT) wait in qt, an int32 table, the shifts (-31..31) in qs, a
+ * byte table, and are read at each use through an empty asm statement: GCC would otherwise
+ * hoist what accel__mac_z_rq derives from them out of the pixel loop, 4 accumulators x 4
+ * vectors, and spill every other vector (a frame of 2 KiB). */
+ACCEL__MAC_AI __m512i accel__mac_z_qtld(const int32_t *p)
+{
+    __m512i v = _mm512_loadu_si512(p);
+    __asm__ __volatile__("" : "+v"(v)); /* volatile: not hoisted out of the loop either */
+    return v;
+}
+ACCEL__MAC_AI __m512i accel__mac_z_qsld(const int8_t *p)
+{
+    __m512i v = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
+    __asm__ __volatile__("" : "+v"(v)); /* volatile: not hoisted out of the loop either */
+    return v;
+}
+#define ACCEL__MAC_ZRQ(A, K)                                                                     \
+    accel__mac_z_rq(A, PT ? mul0 : accel__mac_z_qtld(qt + 16 * (K)),                             \
+                    PT ? sh0 : accel__mac_z_qsld(qs + 16 * (K)), lo, hi, off)
+#define ACCEL__MAC_ZQT                                                                           \
+    do {                                                                                         \
+        if (!PT) {                                                                               \
+            _mm512_storeu_si512(qt, mul0);                                                       \
+            _mm512_storeu_si512(qt + 16, mul1);                                                  \
+            _mm512_storeu_si512(qt + 32, mul2);                                                  \
+            _mm512_storeu_si512(qt + 48, mul3);                                                  \
+            _mm_storeu_si128((__m128i *)(void *)qs, _mm512_cvtepi32_epi8(sh0));                  \
+            _mm_storeu_si128((__m128i *)(void *)(qs + 16), _mm512_cvtepi32_epi8(sh1));           \
+            _mm_storeu_si128((__m128i *)(void *)(qs + 32), _mm512_cvtepi32_epi8(sh2));           \
+            _mm_storeu_si128((__m128i *)(void *)(qs + 48), _mm512_cvtepi32_epi8(sh3));           \
+        }                                                                                        \
+    } while (0)
+/* Pack four requantized accumulators into bytes in channel order and store them at O (the
+ * values are in the output type's range, so the saturating packs are exact; per 128-bit lane
+ * they put accumulators 0..3, channels 16L + 4k + j, back in channel order). */
+#define ACCEL__MAC_ZDWST(R0, R1, R2, R3, O)                                                      \
+    do {                                                                                         \
+        __m512i ab_ = _mm512_packs_epi32(R0, R1), cd_ = _mm512_packs_epi32(R2, R3);              \
+        ab_ = UNS ? _mm512_packus_epi16(ab_, cd_) : _mm512_packs_epi16(ab_, cd_);                \
+        if (FULL) _mm512_storeu_si512(O, ab_);                                                   \
+        else _mm512_mask_storeu_epi8(O, m64, ab_);                                               \
+    } while (0)
+
+/* Channels [c0, c0 + 64) (FULL) or [c0, C) (fewer than 64) of every output pixel. No arrays on
+ * the stack: tap pointers are computed as the taps are read, the weights re-read from the
+ * filter, the constants built in registers. */
+/* The next tap (*ky, *kx; i < nt: a real one) of the window at (iy0, ix0), 64 channels from c0;
+ * the zero point outside the image. */
+ACCEL__MAC_AI __m512i accel__mac_z_dwx(const accel_mac_conv *g, const int8_t *x, size_t C,
+                                       size_t c0, uint32_t b, int32_t iy0, int32_t ix0,
+                                       size_t i, size_t nt, size_t *pky, size_t *pkx,
+                                       uint32_t ky0, uint32_t ky1, uint32_t kx0, uint32_t kx1,
+                                       const int8_t *zp, __mmask64 m64, __m512i xmv,
+                                       const int UNS, const int FULL)
+{
+    size_t ky = *pky, kx = *pkx;
+    const int8_t *tp = zp;
+    if (i >= nt) return accel__mac_z_ld64(tp, m64, xmv, UNS, FULL);
+    if (++*pkx == g->k_w) {
+        *pkx = 0;
+        ++*pky;
+    }
+    if (ky >= ky0 && ky < ky1 && kx >= kx0 && kx < kx1)
+        tp = x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * accel__mac_one(g->dilation_h)))) *
+                      g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)(kx * accel__mac_one(g->dilation_w)))) * C + c0;
+    return accel__mac_z_ld64(tp, m64, xmv, UNS, FULL);
+}
+/* A += x . w and the offset terms wo' . x (wa, wb: wo' split into two signed bytes). */
+#define ACCEL__MAC_ZDWK(A, X, W)                                                                 \
+    do {                                                                                         \
+        A = accel__mac_z_dp(A, X, W);                                                            \
+        if (wa != 0) A = accel__mac_z_dp(A, X, wav);                                             \
+        if (wb != 0) A = accel__mac_z_dp(A, X, wbv);                                             \
+    } while (0)
 ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_quant *q,
                                      const int8_t *x, const int8_t *w, const int32_t *bias,
                                      uint8_t *o, size_t c0, const int UNS, const int FULL,
                                      const int PT)
 {
-    __m512i wq[ACCEL__MAC_ZD_T], acc[4], cv[4], mul[4], sh[4], xmv, wav, wbv, xv[4], ab, cd;
+    __m512i a0, a1, a2, a3, b0, b1, b2, b3, cv0, cv1, cv2, cv3, mul0, mul1, mul2, mul3;
+    __m512i sh0, sh1, sh2, sh3, x0, x1, x2, x3, w0, w1, w2, w3, xmv, wav, wbv, wf, av, ntv;
+    int32_t qt[4 * 16];
+    int8_t qs[4 * 16];
     __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
-    int32_t pm[64], ps[64];
-    uint32_t pc[64];
-    const int8_t *tp[ACCEL__MAC_ZD_T];
-    size_t toff[ACCEL__MAC_ZD_T];
-    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, i, k, nt = (size_t)g->k_h * g->k_w;
-    size_t nt4 = (nt + 3u) & ~(size_t)3, ob, kw = g->k_w, ch, lane;
+    __m512i ones = _mm512_set1_epi8(1);
+    const int8_t *zp = (const int8_t *)(const void *)&zpb, *wc = w + c0;
+    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, i, nt = (size_t)g->k_h * g->k_w;
+    size_t nt4 = (nt + 3u) & ~(size_t)3, ob, ky, kx, jy, jx;
     __mmask64 m64 = nc == 64u ? ~(__mmask64)0 : (__mmask64)(((uint64_t)1 << nc) - 1u);
     uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
-    uint32_t b, oy, ox, ky0, ky1, kx0, kx1;
+    uint32_t b, oy, ox, ky0, ky1, kx0, kx1, lx0, lx1;
     int32_t fx = UNS ? -128 : 0, xm = fx ^ -128, a = q->input_offset - fx - 128;
     int32_t wo = q->filter_offset - fx, wa = wo > 127 ? 127 : wo, wb = wo - wa;
-    uint8_t *wb8 = (uint8_t *)(void *)wq;
     __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
     __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
     __m512i off = _mm512_set1_epi32(q->output_offset);
     xmv = _mm512_set1_epi8((char)(xm & 0xFF));
     wav = _mm512_set1_epi8((char)(wa & 0xFF));
     wbv = _mm512_set1_epi8((char)(wb & 0xFF));
-    /* pack: quad group qd, accumulator k, lane 4L + j, byte t = tap 4qd + t of channel
-     * 16L + 4k + j; per-lane constants in the same order */
-    ACCEL_MEMSET(wq, 0, nt4 * 64u);
-    for (lane = 0; lane < 64u; lane++) {
-        uint32_t ws = 0;
-        k = lane / 16u;
-        ch = (lane % 16u) / 4u * 16u + k * 4u + lane % 4u; /* channel of acc k, lane l % 16 */
-        for (i = 0; i < nt && ch < nc; i++) {
-            int32_t v = (int8_t)(w[i * C + c0 + ch] ^ fx);
-            wb8[(i / 4u) * 256u + lane * 4u + i % 4u] = (uint8_t)(v & 0xFF);
-            ws += (uint32_t)v;
-        }
-        pc[lane] = (bias && ch < nc ? (uint32_t)bias[c0 + ch] : 0u) + (uint32_t)a * ws +
-                   (uint32_t)nt4 * (uint32_t)a * (uint32_t)wo;
-        pm[lane] = q->count == 1 ? q->multiplier[0] : ch < nc ? q->multiplier[c0 + ch] : 0;
-        ps[lane] = q->count == 1 ? q->shift[0] : ch < nc ? q->shift[c0 + ch] : 0;
+    wf = _mm512_set1_epi8((char)(fx & 0xFF));
+    av = _mm512_set1_epi32(a);
+    ntv = _mm512_set1_epi32((int)((uint32_t)nt4 * (uint32_t)a * (uint32_t)wo));
+    accel__mac_z_dwconst(q, bias, c0, nc, 0, &cv0, &mul0, &sh0);
+    accel__mac_z_dwconst(q, bias, c0, nc, 1, &cv1, &mul1, &sh1);
+    accel__mac_z_dwconst(q, bias, c0, nc, 2, &cv2, &mul2, &sh2);
+    accel__mac_z_dwconst(q, bias, c0, nc, 3, &cv3, &mul3, &sh3);
+    ACCEL__MAC_ZQT;
+    a0 = a1 = a2 = a3 = _mm512_setzero_si512();
+    for (i = 0; i < nt4; i += 4u) {
+        ACCEL__MAC_ZWQ(w0, w1, w2, w3, wc, i, nt);
+        a0 = accel__mac_z_dp(a0, ones, w0);
+        a1 = accel__mac_z_dp(a1, ones, w1);
+        a2 = accel__mac_z_dp(a2, ones, w2);
+        a3 = accel__mac_z_dp(a3, ones, w3);
     }
-    for (k = 0; k < 4u; k++) {
-        cv[k] = _mm512_loadu_si512(pc + 16u * k);
-        mul[k] = _mm512_loadu_si512(pm + 16u * k);
-        sh[k] = _mm512_loadu_si512(ps + 16u * k);
-    }
-    for (i = nt; i < nt4; i++) tp[i] = (const int8_t *)(const void *)&zpb;
-    for (i = 0; i < nt; i++) /* tap offsets from the window's corner */
-        toff[i] = ((size_t)(i / kw) * dh * g->in_w + (i % kw) * dw) * C;
+    ACCEL__MAC_ZCV(cv0, a0); ACCEL__MAC_ZCV(cv1, a1); ACCEL__MAC_ZCV(cv2, a2); ACCEL__MAC_ZCV(cv3, a3);
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
             accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
-            for (ox = 0; ox < g->out_w; ox++) {
+            for (ox = 0; ox < g->out_w; ox += 2u) { /* two pixels a pass share the weights */
                 int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                int32_t jx0 = ix0 + (int32_t)g->stride_w;
+                int two = ox + 1u < g->out_w;
                 accel__mac_xrange(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
-                accel__mac_dw_taps(g, x, c0, b, iy0, ix0, ky0, ky1, kx0, kx1, toff,
-                                   (const int8_t *)(const void *)&zpb, tp);
-                for (k = 0; k < 4u; k++) acc[k] = cv[k];
-                for (i = 0; i < nt4; i += 4u) {
-                    const __m512i *wp = wq + i;
-                    for (k = 0; k < 4u; k++)
-                        xv[k] = accel__mac_z_ld64(tp[i + k], m64, xmv, UNS, FULL);
-                    accel__mac_z_quad(xv);
-                    for (k = 0; k < 4u; k++) {
-                        acc[k] = accel__mac_z_dp(acc[k], xv[k], wp[k]);
-                        if (wa != 0) acc[k] = accel__mac_z_dp(acc[k], xv[k], wav);
-                        if (wb != 0) acc[k] = accel__mac_z_dp(acc[k], xv[k], wbv);
+                accel__mac_xrange(jx0, dw, g->k_w, g->in_w, &lx0, &lx1);
+                ky = kx = jy = jx = 0;
+                a0 = b0 = cv0; a1 = b1 = cv1; a2 = b2 = cv2; a3 = b3 = cv3;
+                for (i = 0; i < nt4; i += 4u) { /* taps outside the image read the zero point */
+                    ACCEL__MAC_ZWQ(w0, w1, w2, w3, wc, i, nt);
+                    x0 = accel__mac_z_dwx(g, x, C, c0, b, iy0, ix0, i, nt, &ky, &kx, ky0, ky1, kx0, kx1, zp, m64, xmv, UNS, FULL);
+                    x1 = accel__mac_z_dwx(g, x, C, c0, b, iy0, ix0, i + 1u, nt, &ky, &kx, ky0, ky1, kx0, kx1, zp, m64, xmv, UNS, FULL);
+                    x2 = accel__mac_z_dwx(g, x, C, c0, b, iy0, ix0, i + 2u, nt, &ky, &kx, ky0, ky1, kx0, kx1, zp, m64, xmv, UNS, FULL);
+                    x3 = accel__mac_z_dwx(g, x, C, c0, b, iy0, ix0, i + 3u, nt, &ky, &kx, ky0, ky1, kx0, kx1, zp, m64, xmv, UNS, FULL);
+                    ACCEL__MAC_ZQUAD(x0, x1, x2, x3);
+                    ACCEL__MAC_ZDWK(a0, x0, w0); ACCEL__MAC_ZDWK(a1, x1, w1);
+                    ACCEL__MAC_ZDWK(a2, x2, w2); ACCEL__MAC_ZDWK(a3, x3, w3);
+                    if (two) {
+                        x0 = accel__mac_z_dwx(g, x, C, c0, b, iy0, jx0, i, nt, &jy, &jx, ky0, ky1, lx0, lx1, zp, m64, xmv, UNS, FULL);
+                        x1 = accel__mac_z_dwx(g, x, C, c0, b, iy0, jx0, i + 1u, nt, &jy, &jx, ky0, ky1, lx0, lx1, zp, m64, xmv, UNS, FULL);
+                        x2 = accel__mac_z_dwx(g, x, C, c0, b, iy0, jx0, i + 2u, nt, &jy, &jx, ky0, ky1, lx0, lx1, zp, m64, xmv, UNS, FULL);
+                        x3 = accel__mac_z_dwx(g, x, C, c0, b, iy0, jx0, i + 3u, nt, &jy, &jx, ky0, ky1, lx0, lx1, zp, m64, xmv, UNS, FULL);
+                        ACCEL__MAC_ZQUAD(x0, x1, x2, x3);
+                        ACCEL__MAC_ZDWK(b0, x0, w0); ACCEL__MAC_ZDWK(b1, x1, w1);
+                        ACCEL__MAC_ZDWK(b2, x2, w2); ACCEL__MAC_ZDWK(b3, x3, w3);
                     }
                 }
-                for (k = 0; k < 4u; k++)
-                    acc[k] = accel__mac_z_rq(acc[k], PT ? mul[0] : mul[k], PT ? sh[0] : sh[k], lo,
-                                             hi, off);
-                /* the values are in the output type's range, so the saturating packs are exact;
-                 * per 128-bit lane they put accumulators 0..3 (channels 16L + 4k + j) back in
-                 * channel order */
-                ab = _mm512_packs_epi32(acc[0], acc[1]);
-                cd = _mm512_packs_epi32(acc[2], acc[3]);
-                ab = UNS ? _mm512_packus_epi16(ab, cd) : _mm512_packs_epi16(ab, cd);
                 ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
-                if (FULL) _mm512_storeu_si512(o + ob, ab);
-                else _mm512_mask_storeu_epi8(o + ob, m64, ab);
+                ACCEL__MAC_ZDWST(ACCEL__MAC_ZRQ(a0, 0), ACCEL__MAC_ZRQ(a1, 1), ACCEL__MAC_ZRQ(a2, 2),
+                                 ACCEL__MAC_ZRQ(a3, 3), o + ob);
+                if (two)
+                    ACCEL__MAC_ZDWST(ACCEL__MAC_ZRQ(b0, 0), ACCEL__MAC_ZRQ(b1, 1), ACCEL__MAC_ZRQ(b2, 2),
+                                     ACCEL__MAC_ZRQ(b3, 3), o + ob + C);
             }
         }
 }
@@ -15037,112 +15542,142 @@ ACCEL__MAC_AI void accel__mac_z_dw_t(const accel_mac_conv *g, const accel_mac_qu
  * loads and unpacks of one window per pixel. The offset term wo'*xu comes from vpdpbusd against
  * wo' in the used bytes only; the constant term counts k_h*k_w taps; a column or row outside the
  * image reads the input zero point (its term is exactly 0, as in accel__mac_z_dw_t). */
-#define ACCEL__MAC_ZD3_H 16u /* k_h at most (packed taps: 2 * k_h * 256 bytes) */
+#define ACCEL__MAC_ZD3_H 16u /* k_h at most */
 ACCEL__MAC_AI void accel__mac_z_dw3_t(const accel_mac_conv *g, const accel_mac_quant *q,
                                       const int8_t *x, const int8_t *w, const int32_t *bias,
                                       uint8_t *o, size_t c0, const int UNS, const int FULL,
                                       const int PT)
 {
-    __m512i wq[2 * 4 * ACCEL__MAC_ZD3_H], acc[8], cv[4], mul[4], sh[4], xmv, xv[4], ab, cd;
-    __m512i woa[2], wob[2];
+    __m512i a0, a1, a2, a3, b0, b1, b2, b3, cv0, cv1, cv2, cv3, mul0, mul1, mul2, mul3;
+    __m512i sh0, sh1, sh2, sh3, x0, x1, x2, x3, w0, w1, w2, w3, xmv, wf, av, ntv;
+    __m512i woa0, woa1, wob0, wob1;
+    int32_t qt[4 * 16];
+    int8_t qs[4 * 16];
     __m512i zpb = _mm512_set1_epi8((char)(((uint32_t)(-q->input_offset)) & 0xFFu));
-    int32_t pm[64], ps[64];
-    uint32_t pc[64];
-    const int8_t *cp[4], *zp = (const int8_t *)(const void *)&zpb, *rp;
-    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, kh = g->k_h, kw = g->k_w, ky, t, k;
-    size_t ch, lane, ob, W = g->in_w;
+    __m512i ones = _mm512_set1_epi8(1);
+    const int8_t *cp0, *cp1, *cp2, *cp3, *zp = (const int8_t *)(const void *)&zpb, *rp, *wc = w + c0, *wr;
+    size_t C = g->in_c, nc = C - c0 < 64u ? C - c0 : 64u, kh = g->k_h, kw = g->k_w, ky, t;
+    size_t ob, W = g->in_w;
     __mmask64 m64 = nc == 64u ? ~(__mmask64)0 : (__mmask64)(((uint64_t)1 << nc) - 1u);
-    uint32_t dh = accel__mac_one(g->dilation_h), b, oy, ox, ky0, ky1;
+    uint32_t dh = accel__mac_one(g->dilation_h), b, oy, ox, ky0, ky1, pa = 0, pb = 0, ba = 0, bb = 0;
     int32_t fx = UNS ? -128 : 0, xm = fx ^ -128, a = q->input_offset - fx - 128;
     int32_t wo = q->filter_offset - fx, wa = wo > 127 ? 127 : wo, wb = wo - wa, ix0;
-    uint8_t *wb8 = (uint8_t *)(void *)wq, wob8[4][64];
     __m512i lo = _mm512_set1_epi32(q->act_min - q->output_offset);
     __m512i hi = _mm512_set1_epi32(q->act_max - q->output_offset);
     __m512i off = _mm512_set1_epi32(q->output_offset);
     xmv = _mm512_set1_epi8((char)(xm & 0xFF));
-    /* pack: row ky, pixel p (0 left, 1 right), accumulator k, lane 4L + j, byte t = tap t - p
-     * of row ky of channel 16L + 4k + j (0 outside the row's taps) */
-    ACCEL_MEMSET(wq, 0, 2u * 4u * kh * 64u);
-    for (lane = 0; lane < 64u; lane++) {
-        uint32_t ws = 0;
-        k = lane / 16u;
-        ch = (lane % 16u) / 4u * 16u + k * 4u + lane % 4u;
-        for (ky = 0; ky < kh && ch < nc; ky++)
-            for (t = 0; t < kw; t++) {
-                int32_t v = (int8_t)(w[(ky * kw + t) * C + c0 + ch] ^ fx);
-                wb8[((ky * 2u) * 4u + k) * 64u + (lane % 16u) * 4u + t] = (uint8_t)(v & 0xFF);
-                wb8[((ky * 2u + 1u) * 4u + k) * 64u + (lane % 16u) * 4u + t + 1u] = (uint8_t)(v & 0xFF);
-                ws += (uint32_t)v;
-            }
-        pc[lane] = (bias && ch < nc ? (uint32_t)bias[c0 + ch] : 0u) + (uint32_t)a * ws +
-                   (uint32_t)(kh * kw) * (uint32_t)a * (uint32_t)wo;
-        pm[lane] = q->count == 1 ? q->multiplier[0] : ch < nc ? q->multiplier[c0 + ch] : 0;
-        ps[lane] = q->count == 1 ? q->shift[0] : ch < nc ? q->shift[c0 + ch] : 0;
+    wf = _mm512_set1_epi8((char)(fx & 0xFF));
+    av = _mm512_set1_epi32(a);
+    ntv = _mm512_set1_epi32((int)((uint32_t)(kh * kw) * (uint32_t)a * (uint32_t)wo));
+    /* the weights of row ky (its kw <= 3 taps in the order of ACCEL__MAC_ZQUAD): the left
+     * pixel's, taps in bytes 0..2 of each dword (byte 3 zero); the right pixel's one byte up
+     * (a dword shift) */
+    accel__mac_z_dwconst(q, bias, c0, nc, 0, &cv0, &mul0, &sh0);
+    accel__mac_z_dwconst(q, bias, c0, nc, 1, &cv1, &mul1, &sh1);
+    accel__mac_z_dwconst(q, bias, c0, nc, 2, &cv2, &mul2, &sh2);
+    accel__mac_z_dwconst(q, bias, c0, nc, 3, &cv3, &mul3, &sh3);
+    ACCEL__MAC_ZQT;
+    a0 = a1 = a2 = a3 = _mm512_setzero_si512();
+    for (ky = 0; ky < kh; ky++) {
+        wr = wc + ky * kw * C;
+        ACCEL__MAC_ZWQ(w0, w1, w2, w3, wr, 0u, kw);
+        a0 = accel__mac_z_dp(a0, ones, w0);
+        a1 = accel__mac_z_dp(a1, ones, w1);
+        a2 = accel__mac_z_dp(a2, ones, w2);
+        a3 = accel__mac_z_dp(a3, ones, w3);
     }
+    ACCEL__MAC_ZCV(cv0, a0); ACCEL__MAC_ZCV(cv1, a1); ACCEL__MAC_ZCV(cv2, a2); ACCEL__MAC_ZCV(cv3, a3);
     /* wo' (split into wa + wb, each a signed byte) in the bytes each pixel uses */
-    for (t = 0; t < 64u; t++) {
-        wob8[0][t] = (uint8_t)(t % 4u < kw ? wa & 0xFF : 0);
-        wob8[1][t] = (uint8_t)(t % 4u >= 1u && t % 4u <= kw ? wa & 0xFF : 0);
-        wob8[2][t] = (uint8_t)(t % 4u < kw ? wb & 0xFF : 0);
-        wob8[3][t] = (uint8_t)(t % 4u >= 1u && t % 4u <= kw ? wb & 0xFF : 0);
+    for (t = 0; t < 4u; t++) {
+        if (t < kw) {
+            pa |= (uint32_t)(wa & 0xFF) << (8u * t);
+            ba |= (uint32_t)(wb & 0xFF) << (8u * t);
+        }
+        if (t >= 1u && t <= kw) {
+            pb |= (uint32_t)(wa & 0xFF) << (8u * t);
+            bb |= (uint32_t)(wb & 0xFF) << (8u * t);
+        }
     }
-    woa[0] = _mm512_loadu_si512(wob8[0]);
-    wob[0] = _mm512_loadu_si512(wob8[1]);
-    woa[1] = _mm512_loadu_si512(wob8[2]);
-    wob[1] = _mm512_loadu_si512(wob8[3]);
-    for (k = 0; k < 4u; k++) {
-        cv[k] = _mm512_loadu_si512(pc + 16u * k);
-        mul[k] = _mm512_loadu_si512(pm + 16u * k);
-        sh[k] = _mm512_loadu_si512(ps + 16u * k);
-    }
+    woa0 = _mm512_set1_epi32((int)pa);
+    wob0 = _mm512_set1_epi32((int)pb);
+    woa1 = _mm512_set1_epi32((int)ba);
+    wob1 = _mm512_set1_epi32((int)bb);
+#define ACCEL__MAC_ZD3K(K)                                                                       \
+    do {                                                                                         \
+        a##K = accel__mac_z_dp(a##K, x##K, w##K);                                                \
+        b##K = accel__mac_z_dp(b##K, x##K, _mm512_slli_epi32(w##K, 8));                          \
+        if (wa != 0) {                                                                           \
+            a##K = accel__mac_z_dp(a##K, x##K, woa0);                                            \
+            b##K = accel__mac_z_dp(b##K, x##K, wob0);                                            \
+        }                                                                                        \
+        if (wb != 0) {                                                                           \
+            a##K = accel__mac_z_dp(a##K, x##K, woa1);                                            \
+            b##K = accel__mac_z_dp(b##K, x##K, wob1);                                            \
+        }                                                                                        \
+    } while (0)
+#define ACCEL__MAC_ZD3C(T) (rp && ix0 + (T) >= 0 && (uint32_t)(ix0 + (T)) < W ? rp + (size_t)(uint32_t)(ix0 + (T)) * C : zp)
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
             accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
             for (ox = 0; ox < g->out_w; ox += 2u) {
                 ix0 = (int32_t)ox - (int32_t)g->pad_left;
-                for (k = 0; k < 4u; k++) acc[k] = acc[4u + k] = cv[k];
+                a0 = b0 = cv0; a1 = b1 = cv1; a2 = b2 = cv2; a3 = b3 = cv3;
                 for (ky = 0; ky < kh; ky++) {
-                    const __m512i *wp = wq + ky * 8u;
                     rp = ky >= ky0 && ky < ky1
                              ? x + ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * W * C + c0
                              : NULL;
-                    for (t = 0; t < 4u; t++) {
-                        int32_t ix = ix0 + (int32_t)t;
-                        cp[t] = rp && ix >= 0 && (uint32_t)ix < W ? rp + (size_t)(uint32_t)ix * C : zp;
-                    }
-                    for (t = 0; t < 4u; t++)
-                        xv[t] = accel__mac_z_ld64(cp[t], m64, xmv, UNS, FULL);
-                    accel__mac_z_quad(xv);
-                    for (k = 0; k < 4u; k++) {
-                        acc[k] = accel__mac_z_dp(acc[k], xv[k], wp[k]);
-                        acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wp[4u + k]);
-                        if (wa != 0) {
-                            acc[k] = accel__mac_z_dp(acc[k], xv[k], woa[0]);
-                            acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wob[0]);
-                        }
-                        if (wb != 0) {
-                            acc[k] = accel__mac_z_dp(acc[k], xv[k], woa[1]);
-                            acc[4u + k] = accel__mac_z_dp(acc[4u + k], xv[k], wob[1]);
-                        }
-                    }
+                    cp0 = ACCEL__MAC_ZD3C(0);
+                    cp1 = ACCEL__MAC_ZD3C(1);
+                    cp2 = ACCEL__MAC_ZD3C(2);
+                    cp3 = ACCEL__MAC_ZD3C(3);
+                    x0 = accel__mac_z_ld64(cp0, m64, xmv, UNS, FULL);
+                    x1 = accel__mac_z_ld64(cp1, m64, xmv, UNS, FULL);
+                    x2 = accel__mac_z_ld64(cp2, m64, xmv, UNS, FULL);
+                    x3 = accel__mac_z_ld64(cp3, m64, xmv, UNS, FULL);
+                    ACCEL__MAC_ZQUAD(x0, x1, x2, x3);
+                    wr = wc + ky * kw * C;
+                    ACCEL__MAC_ZWQ(w0, w1, w2, w3, wr, 0u, kw);
+                    ACCEL__MAC_ZD3K(0); ACCEL__MAC_ZD3K(1); ACCEL__MAC_ZD3K(2); ACCEL__MAC_ZD3K(3);
                 }
-                for (t = 0; t < 2u && ox + t < g->out_w; t++) {
-                    __m512i r[4];
-                    for (k = 0; k < 4u; k++)
-                        r[k] = accel__mac_z_rq(acc[4u * t + k], PT ? mul[0] : mul[k],
-                                               PT ? sh[0] : sh[k], lo, hi, off);
-                    /* exact saturating packs: the values are in the output range */
-                    ab = _mm512_packs_epi32(r[0], r[1]);
-                    cd = _mm512_packs_epi32(r[2], r[3]);
-                    ab = UNS ? _mm512_packus_epi16(ab, cd) : _mm512_packs_epi16(ab, cd);
-                    ob = (((size_t)b * g->out_h + oy) * g->out_w + ox + t) * C + c0;
-                    if (FULL) _mm512_storeu_si512(o + ob, ab);
-                    else _mm512_mask_storeu_epi8(o + ob, m64, ab);
-                }
+                ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
+                ACCEL__MAC_ZDWST(ACCEL__MAC_ZRQ(a0, 0), ACCEL__MAC_ZRQ(a1, 1), ACCEL__MAC_ZRQ(a2, 2),
+                                 ACCEL__MAC_ZRQ(a3, 3), o + ob);
+                if (ox + 1u < g->out_w)
+                    ACCEL__MAC_ZDWST(ACCEL__MAC_ZRQ(b0, 0), ACCEL__MAC_ZRQ(b1, 1), ACCEL__MAC_ZRQ(b2, 2),
+                                     ACCEL__MAC_ZRQ(b3, 3), o + ob + C);
             }
         }
+#undef ACCEL__MAC_ZD3K
+#undef ACCEL__MAC_ZD3C
 }
+
+/* Each specialized copy in a function of its own (sixteen copies inlined into one function
+ * would share one stack frame holding the spills of all of them). */
+#define ACCEL__MAC_ZDW_FN(NAME, KERN, U, F, P)                                                   \
+    static __attribute__((noinline)) void NAME(const accel_mac_conv *g,                          \
+                                               const accel_mac_quant *q, const int8_t *x,        \
+                                               const int8_t *w, const int32_t *bias,             \
+                                               uint8_t *o, size_t c0)                            \
+    {                                                                                            \
+        KERN(g, q, x, w, bias, o, c0, U, F, P);                                                  \
+    }
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_0, accel__mac_z_dw3_t, 0, 0, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_1, accel__mac_z_dw3_t, 0, 0, 1)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_2, accel__mac_z_dw3_t, 0, 1, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_3, accel__mac_z_dw3_t, 0, 1, 1)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_4, accel__mac_z_dw3_t, 1, 0, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_5, accel__mac_z_dw3_t, 1, 0, 1)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_6, accel__mac_z_dw3_t, 1, 1, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dw3_7, accel__mac_z_dw3_t, 1, 1, 1)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_0, accel__mac_z_dw_t, 0, 0, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_1, accel__mac_z_dw_t, 0, 0, 1)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_2, accel__mac_z_dw_t, 0, 1, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_3, accel__mac_z_dw_t, 0, 1, 1)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_4, accel__mac_z_dw_t, 1, 0, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_5, accel__mac_z_dw_t, 1, 0, 1)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_6, accel__mac_z_dw_t, 1, 1, 0)
+ACCEL__MAC_ZDW_FN(accel__mac_z_dwt_7, accel__mac_z_dw_t, 1, 1, 1)
 
 static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
                             const int8_t *w, const int32_t *bias, uint8_t *o)
@@ -15155,26 +15690,26 @@ static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, c
         if (g->k_w <= 3u && g->k_h <= ACCEL__MAC_ZD3_H && g->stride_w == 1u &&
             accel__mac_one(g->dilation_w) == 1u) {
             switch (v) {
-            case 0: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 0, 0); break;
-            case 1: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 0, 1); break;
-            case 2: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 1, 0); break;
-            case 3: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 0, 1, 1); break;
-            case 4: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 0, 0); break;
-            case 5: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 0, 1); break;
-            case 6: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 1, 0); break;
-            default: accel__mac_z_dw3_t(g, q, x, w, bias, o, c0, 1, 1, 1); break;
+            case 0: accel__mac_z_dw3_0(g, q, x, w, bias, o, c0); break;
+            case 1: accel__mac_z_dw3_1(g, q, x, w, bias, o, c0); break;
+            case 2: accel__mac_z_dw3_2(g, q, x, w, bias, o, c0); break;
+            case 3: accel__mac_z_dw3_3(g, q, x, w, bias, o, c0); break;
+            case 4: accel__mac_z_dw3_4(g, q, x, w, bias, o, c0); break;
+            case 5: accel__mac_z_dw3_5(g, q, x, w, bias, o, c0); break;
+            case 6: accel__mac_z_dw3_6(g, q, x, w, bias, o, c0); break;
+            default: accel__mac_z_dw3_7(g, q, x, w, bias, o, c0); break;
             }
             continue;
         }
         switch (v) {
-        case 0: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 0, 0); break;
-        case 1: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 0, 1); break;
-        case 2: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 1, 0); break;
-        case 3: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 0, 1, 1); break;
-        case 4: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 0, 0); break;
-        case 5: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 0, 1); break;
-        case 6: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 1, 0); break;
-        default: accel__mac_z_dw_t(g, q, x, w, bias, o, c0, 1, 1, 1); break;
+        case 0: accel__mac_z_dwt_0(g, q, x, w, bias, o, c0); break;
+        case 1: accel__mac_z_dwt_1(g, q, x, w, bias, o, c0); break;
+        case 2: accel__mac_z_dwt_2(g, q, x, w, bias, o, c0); break;
+        case 3: accel__mac_z_dwt_3(g, q, x, w, bias, o, c0); break;
+        case 4: accel__mac_z_dwt_4(g, q, x, w, bias, o, c0); break;
+        case 5: accel__mac_z_dwt_5(g, q, x, w, bias, o, c0); break;
+        case 6: accel__mac_z_dwt_6(g, q, x, w, bias, o, c0); break;
+        default: accel__mac_z_dwt_7(g, q, x, w, bias, o, c0); break;
         }
     }
 }
@@ -15183,13 +15718,30 @@ static void accel__mac_z_dw(const accel_mac_conv *g, const accel_mac_quant *q, c
 #if ACCEL_MAC_SIMD == 1
 /* ---- @mac.conv: conv2d on AVX2, output channels in the vector lanes: per output pixel an im2col patch
  * of int16 values x + input_offset (taps outside the image 0, exactly the portable path's
- * skipped taps), filters packed once per call as int16 w + filter_offset, two taps x 8 channels
- * per register; vpmaddwd of a broadcast tap pair against it gives exact int32 pair sums (at
+ * skipped taps), filters packed as int16 w + filter_offset, a block of output channels at a
+ * time into the caller's scratch (with the patches and biases), two taps x 8 channels per
+ * register; vpmaddwd of a broadcast tap pair against it gives exact int32 pair sums (at
  * most 2 * 255 * 255), added modulo 2^32: bit-identical to the portable path. ---- */
-#define ACCEL__MAC_YC_W 8192u  /* packed filter int16 values on the stack (16 KiB) */
-#define ACCEL__MAC_YC_K 1024u  /* largest patch: fs rounded up to even */
-#define ACCEL__MAC_YC_P 4u     /* output pixels per pass (4 x 2 accumulators) */
-#define ACCEL__MAC_YC_N 256u   /* output channels per packed block at most */
+#define ACCEL__MAC_YC_W 8192u /* packed filter int16 values per block (at least 8 channels) */
+#define ACCEL__MAC_YC_K 1024u /* largest patch: fs rounded up to even */
+#define ACCEL__MAC_YC_P 4u    /* output pixels per pass (4 x 2 accumulators) */
+#define ACCEL__MAC_YC_N 256u  /* output channels per packed block at most */
+
+/* Output channels per packed block (a multiple of 8) for patches of fs2 taps, ocg channels per
+ * group. The scratch: 31 bytes of alignment, the block (ncap * fs2 int16), ACCEL__MAC_YC_P
+ * patches (fs2 int16 each), ncap biases. */
+static size_t accel__mac_y_ncap(size_t fs2, size_t ocg)
+{
+    size_t n = (ACCEL__MAC_YC_W / fs2) & ~(size_t)7;
+    if (n < 8u) n = 8u;
+    if (n > ACCEL__MAC_YC_N) n = ACCEL__MAC_YC_N;
+    return n < ocg ? n : (ocg + 7u) & ~(size_t)7;
+}
+static size_t accel__mac_y_conv_scratch(size_t fs, size_t ocg)
+{
+    size_t fs2 = (fs + 1u) & ~(size_t)1, n = accel__mac_y_ncap(fs2, ocg);
+    return 31u + (n + ACCEL__MAC_YC_P) * fs2 * 2u + 4u * n;
+}
 
 /* The patch of output pixel (b, oy, ox), group gi (channels gi*cg..), as int16 into d[0..fs). */
 static void accel__mac_y_gather(const accel_mac_conv *g, const int8_t *x, uint32_t b,
@@ -15217,40 +15769,49 @@ static void accel__mac_y_gather(const accel_mac_conv *g, const int8_t *x, uint32
 
 /* NV (1 or 2) packed 8-channel blocks (kp 32-byte tap pairs each, the second at wp + kp)
  * against ACCEL__MAC_YC_P patches (rows of pw uint32 = tap pairs): acc[p*2 + v]. */
+/* (named accumulators, not an array: GCC keeps an array of vectors in memory at -O2) */
+#define ACCEL__MAC_YCB(P)                                                                        \
+    do {                                                                                         \
+        xb = _mm256_set1_epi32((int)patch[(size_t)(P) * pw + k]);                                \
+        a##P##0 = _mm256_add_epi32(a##P##0, _mm256_madd_epi16(xb, w0));                          \
+        if (NV == 2) a##P##1 = _mm256_add_epi32(a##P##1, _mm256_madd_epi16(xb, w1));             \
+    } while (0)
 ACCEL__MAC_AI void accel__mac_y_cblock(const uint32_t *patch, size_t pw, const __m256i *wp,
                                        size_t kp, __m256i *acc, const size_t NV)
 {
-    __m256i a[2 * ACCEL__MAC_YC_P], w0, w1 = _mm256_setzero_si256(), xb;
-    size_t k, p;
-    for (p = 0; p < 2u * ACCEL__MAC_YC_P; p++) a[p] = _mm256_setzero_si256();
+    __m256i w0, w1 = _mm256_setzero_si256(), xb;
+    __m256i a00 = w1, a01 = w1, a10 = w1, a11 = w1, a20 = w1, a21 = w1, a30 = w1, a31 = w1;
+    size_t k;
     for (k = 0; k < kp; k++) {
         w0 = _mm256_load_si256(wp + k);
         if (NV == 2) w1 = _mm256_load_si256(wp + kp + k);
-        for (p = 0; p < ACCEL__MAC_YC_P; p++) {
-            xb = _mm256_set1_epi32((int)patch[p * pw + k]);
-            a[2 * p] = _mm256_add_epi32(a[2 * p], _mm256_madd_epi16(xb, w0));
-            if (NV == 2) a[2 * p + 1] = _mm256_add_epi32(a[2 * p + 1], _mm256_madd_epi16(xb, w1));
-        }
+        ACCEL__MAC_YCB(0); ACCEL__MAC_YCB(1); ACCEL__MAC_YCB(2); ACCEL__MAC_YCB(3);
     }
-    for (p = 0; p < 2u * ACCEL__MAC_YC_P; p++) acc[p] = a[p];
+    acc[0] = a00; acc[1] = a01; acc[2] = a10; acc[3] = a11;
+    acc[4] = a20; acc[5] = a21; acc[6] = a30; acc[7] = a31;
 }
 
-/* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_YC_K. */
-static void accel__mac_y_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
+/* conv2d, every group, fs = k_h*k_w*cg <= ACCEL__MAC_YC_K; sc: the scratch of
+ * accel__mac_y_conv_scratch, 32-byte aligned. */
+static __attribute__((noinline)) void accel__mac_y_conv(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
                               const int8_t *w, const int32_t *bias, uint8_t *o, size_t fs,
-                              size_t cg, size_t ocg)
+                              size_t cg, size_t ocg, uint8_t *sc)
 {
-    __m256i wp[ACCEL__MAC_YC_W / 16u], acc[2 * ACCEL__MAC_YC_P];
-    uint32_t patch[ACCEL__MAC_YC_P * ACCEL__MAC_YC_K / 2u], bv[ACCEL__MAC_YC_N], t[8];
+    __m256i *wp, acc[2 * ACCEL__MAC_YC_P];
+    uint32_t *patch, *bv, t[8];
     uint32_t b = 0, oy = 0, ox = 0;
     int32_t fx = q->dtype == ACCEL_MAC_UINT8 ? -128 : 0, xo = q->input_offset - fx;
     int32_t wo = q->filter_offset - fx;
     size_t fs2 = (fs + 1u) & ~(size_t)1, kp = fs2 / 2u, pw = kp, ncap, gi, s0, sn, j, k, vi, u;
     size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, oc_n = g->out_c, ch;
-    int16_t *wb = (int16_t *)(void *)wp, *pb = (int16_t *)(void *)patch;
-    ncap = (ACCEL__MAC_YC_W / fs2) & ~(size_t)7;
-    if (ncap > ACCEL__MAC_YC_N) ncap = ACCEL__MAC_YC_N;
-    ACCEL_MEMSET(patch, 0, sizeof patch); /* the odd tap past fs meets zero filter values */
+    int16_t *wb, *pb;
+    ncap = accel__mac_y_ncap(fs2, ocg);
+    wp = (__m256i *)(void *)sc;
+    wb = (int16_t *)(void *)sc;
+    pb = (int16_t *)(void *)(sc + ncap * fs2 * 2u); /* (a multiple of 32 bytes) */
+    patch = (uint32_t *)(void *)pb;
+    bv = (uint32_t *)(void *)(pb + ACCEL__MAC_YC_P * fs2);
+    ACCEL_MEMSET(patch, 0, ACCEL__MAC_YC_P * fs2 * 2u); /* the odd tap past fs meets zero filter values */
     for (gi = 0; gi * ocg < oc_n; gi++)
         for (s0 = 0; s0 < ocg; s0 += sn) {
             sn = ocg - s0 < ncap ? ocg - s0 : ncap;
@@ -15290,6 +15851,172 @@ static void accel__mac_y_conv(const accel_mac_conv *g, const accel_mac_quant *q,
             b = 0; /* ox and oy have wrapped to 0 already */
         }
 }
+/* conv2d without caller scratch on AVX2 (no column dilation, one group, k_w*in_c a multiple of
+ * 4): nothing packed or gathered into memory. Per group of 4 taps, the weights of 8 output
+ * channels come from the filter rows by one vpgatherdd and are widened to int16 w + wo (two
+ * vectors of 4 channels x 4 taps); each pixel's 4 taps, read where they lie, become int16
+ * x + xo broadcast as a 64-bit pair (a tap outside the image is 0: exactly the term the
+ * portable path skips); vpmaddwd then sums taps 0-1 and 2-3 of each channel in separate lanes,
+ * added at the end. No offset decomposition: every product is the portable path's, every sum
+ * the same one modulo 2^32. */
+typedef struct {
+    const accel_mac_conv *g;
+    const int8_t *x;
+    const int8_t *base[ACCEL__MAC_YC_P]; /* window corner of an inner pixel, else NULL */
+    int32_t iy0[ACCEL__MAC_YC_P], ix0[ACCEL__MAC_YC_P];
+    uint32_t b[ACCEL__MAC_YC_P];
+    uint32_t lo[ACCEL__MAC_YC_P], hi[ACCEL__MAC_YC_P]; /* a window row's in-image bytes */
+    size_t istep, rowb;
+} accel__mac_yns;
+
+/* The 4 taps at offset c of window row ky of pixel p as int16 x + xo (0 outside the image). */
+ACCEL__MAC_AI __m256i accel__mac_y_nsx(const accel__mac_yns *s, size_t p, size_t ky, size_t c,
+                                       __m128i xov, const int UNS)
+{
+    if (s->base[p]) {
+        int32_t v;
+        __m128i b;
+        ACCEL_MEMCPY(&v, s->base[p] + ky * s->istep + c, 4);
+        b = _mm_cvtsi32_si128(v);
+        b = _mm_add_epi16(UNS ? _mm_cvtepu8_epi16(b) : _mm_cvtepi8_epi16(b), xov);
+        return _mm256_broadcastq_epi64(b);
+    } else {
+        const accel_mac_conv *g = s->g;
+        size_t C = g->in_c, t, i, lo = s->lo[p], hi = s->hi[p], i0;
+        int32_t iy = s->iy0[p] + (int32_t)(ky * accel__mac_one(g->dilation_h));
+        uint64_t v = 0;
+        int32_t xo = (int16_t)_mm_extract_epi16(xov, 0), e;
+        if (iy < 0 || iy >= (int32_t)g->in_h || lo >= hi) return _mm256_setzero_si256();
+        /* byte i of the window row (lo <= i < hi) is input byte i0 + i (modulo arithmetic) */
+        i0 = (((size_t)s->b[p] * g->in_h + (size_t)iy) * g->in_w) * C +
+             ((size_t)(uint32_t)(s->ix0[p] + (int32_t)(lo / C)) * C - lo);
+        for (t = 0; t < 4u; t++) {
+            i = c + t;
+            if (i < lo || i >= hi) continue;
+            e = s->x[i0 + i];
+            e = (UNS ? (int32_t)(uint8_t)e : e) + xo;
+            v |= (uint64_t)(uint16_t)(int16_t)e << (16u * t);
+        }
+        return _mm256_set1_epi64x((long long)v);
+    }
+}
+
+#define ACCEL__MAC_YNS(P)                                                                        \
+    do {                                                                                         \
+        xb = accel__mac_y_nsx(s, P, ky, c, xov, UNS);                                            \
+        a##P##0 = _mm256_add_epi32(a##P##0, _mm256_madd_epi16(xb, v0));                          \
+        a##P##1 = _mm256_add_epi32(a##P##1, _mm256_madd_epi16(xb, v1));                          \
+    } while (0)
+#define ACCEL__MAC_YNS_OUT(P)                                                                    \
+    do {                                                                                         \
+        if ((P) < np) {                                                                          \
+            __m256i t_ = _mm256_permutevar8x32_epi32(_mm256_hadd_epi32(a##P##0, a##P##1), perm); \
+            if (bias) t_ = _mm256_add_epi32(t_, _mm256_maskload_epi32((const int *)(const void *)(bias + n0), bm)); \
+            _mm256_storeu_si256((__m256i *)(void *)tmp, t_);                                     \
+            accel__mac_y_requant_n(tmp, cnt, q, n0, o + (pix0 + (P)) * oc_n + n0);               \
+        }                                                                                        \
+    } while (0)
+/* Output channels n0.. (cnt <= 8) of the np pixels from pix0 that s describes. */
+ACCEL__MAC_AI void accel__mac_y_ns_t(const accel__mac_yns *s, const accel_mac_quant *q,
+                                     const int8_t *w, const int32_t *bias, size_t fs, size_t n0,
+                                     size_t cnt, uint8_t *o, size_t pix0, size_t np,
+                                     const int UNS)
+{
+    const accel_mac_conv *g = s->g;
+    size_t ky, c, kh = g->k_h, rowb = s->rowb, oc_n = g->out_c;
+    __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                                     _mm256_set1_epi32((int)fs));
+    __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256i bm = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), lanes);
+    __m256i perm = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7), z = _mm256_setzero_si256();
+    __m128i xov = _mm_set1_epi16((short)q->input_offset);
+    __m256i wov = _mm256_set1_epi16((short)q->filter_offset), gw, v0, v1, xb;
+    __m256i a00 = z, a01 = z, a10 = z, a11 = z, a20 = z, a21 = z, a30 = z, a31 = z;
+    uint32_t tmp[8];
+    const int8_t *wb = w + n0 * fs;
+    for (ky = 0; ky < kh; ky++)
+        for (c = 0; c < rowb; c += 4u) {
+            gw = _mm256_mask_i32gather_epi32(z, (const int *)(const void *)(wb + ky * rowb + c),
+                                             idx, bm, 1);
+            v0 = _mm256_add_epi16(UNS ? _mm256_cvtepu8_epi16(_mm256_castsi256_si128(gw))
+                                      : _mm256_cvtepi8_epi16(_mm256_castsi256_si128(gw)), wov);
+            v1 = _mm256_add_epi16(UNS ? _mm256_cvtepu8_epi16(_mm256_extracti128_si256(gw, 1))
+                                      : _mm256_cvtepi8_epi16(_mm256_extracti128_si256(gw, 1)), wov);
+            ACCEL__MAC_YNS(0); ACCEL__MAC_YNS(1); ACCEL__MAC_YNS(2); ACCEL__MAC_YNS(3);
+        }
+    ACCEL__MAC_YNS_OUT(0); ACCEL__MAC_YNS_OUT(1); ACCEL__MAC_YNS_OUT(2); ACCEL__MAC_YNS_OUT(3);
+}
+static __attribute__((noinline)) void accel__mac_y_ns_0(const accel__mac_yns *s, const accel_mac_quant *q,
+                                                        const int8_t *w, const int32_t *bias,
+                                                        size_t fs, size_t n0, size_t cnt,
+                                                        uint8_t *o, size_t pix0, size_t np)
+{
+    accel__mac_y_ns_t(s, q, w, bias, fs, n0, cnt, o, pix0, np, 0);
+}
+static __attribute__((noinline)) void accel__mac_y_ns_1(const accel__mac_yns *s, const accel_mac_quant *q,
+                                                        const int8_t *w, const int32_t *bias,
+                                                        size_t fs, size_t n0, size_t cnt,
+                                                        uint8_t *o, size_t pix0, size_t np)
+{
+    accel__mac_y_ns_t(s, q, w, bias, fs, n0, cnt, o, pix0, np, 1);
+}
+
+static __attribute__((noinline)) void accel__mac_y_conv_ns(const accel_mac_conv *g,
+                                                           const accel_mac_quant *q,
+                                                           const int8_t *x, const int8_t *w,
+                                                           const int32_t *bias, uint8_t *o,
+                                                           size_t fs)
+{
+    accel__mac_yns s;
+    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, n0, cnt;
+    size_t oc_n = g->out_c, kh = g->k_h, kw = g->k_w, C = g->in_c;
+    uint32_t b, oy, ox, dh = accel__mac_one(g->dilation_h);
+    s.g = g;
+    s.x = x;
+    s.rowb = kw * C;
+    s.istep = (size_t)dh * g->in_w * C;
+    for (n0 = 0; n0 < oc_n; n0 += 8u) {
+        cnt = oc_n - n0 < 8u ? oc_n - n0 : 8u;
+        b = oy = ox = 0;
+        for (pix0 = 0; pix0 < npix; pix0 += np) {
+            np = npix - pix0 < ACCEL__MAC_YC_P ? npix - pix0 : ACCEL__MAC_YC_P;
+            for (p = 0; p < ACCEL__MAC_YC_P; p++) {
+                int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+                int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                if (p >= np) { /* a short last pass: pixel 0 again, its results not stored */
+                    s.base[p] = s.base[0];
+                    s.iy0[p] = s.iy0[0];
+                    s.ix0[p] = s.ix0[0];
+                    s.b[p] = s.b[0];
+                    s.lo[p] = s.lo[0];
+                    s.hi[p] = s.hi[0];
+                    continue;
+                }
+                s.iy0[p] = iy0;
+                s.ix0[p] = ix0;
+                s.b[p] = b;
+                {
+                    uint32_t lx0, lx1;
+                    accel__mac_xrange(ix0, 1u, g->k_w, g->in_w, &lx0, &lx1);
+                    s.lo[p] = lx0 * (uint32_t)C;
+                    s.hi[p] = lx1 * (uint32_t)C;
+                }
+                s.base[p] = iy0 >= 0 && ix0 >= 0 &&
+                                    (size_t)(uint32_t)iy0 + (kh - 1u) * dh < g->in_h &&
+                                    (size_t)(uint32_t)ix0 + kw <= g->in_w
+                                ? x + (((size_t)b * g->in_h + (uint32_t)iy0) * g->in_w + (uint32_t)ix0) * C
+                                : NULL;
+                if (++ox == g->out_w) {
+                    ox = 0;
+                    if (++oy == g->out_h) { oy = 0; b++; }
+                }
+            }
+            if (q->dtype == ACCEL_MAC_UINT8) accel__mac_y_ns_1(&s, q, w, bias, fs, n0, cnt, o, pix0, np);
+            else accel__mac_y_ns_0(&s, q, w, bias, fs, n0, cnt, o, pix0, np);
+        }
+    }
+}
+
 #endif /* ACCEL_MAC_SIMD == 1 conv */
 
 #if ACCEL_MAC_SIMD == 1
@@ -15306,51 +16033,115 @@ ACCEL__MAC_AI __m256i accel__mac_y_ld8(const int8_t *p, const int UNS)
     return UNS ? _mm256_cvtepu8_epi32(b) : _mm256_cvtepi8_epi32(b);
 }
 
+/* The weight of tap i, channels c0 + 8v.., as vpmaddwd takes it: w + wo in the low 16 bits of
+ * each lane, 0 above; read from the filter at each use (no packed copy on the stack). */
+ACCEL__MAC_AI __m256i accel__mac_y_w8(const int8_t *p, __m256i wom, const int UNS)
+{
+    return _mm256_and_si256(_mm256_add_epi32(accel__mac_y_ld8(p, UNS), wom), _mm256_set1_epi32(0xFFFF));
+}
+
+/* The pointer of tap (ky, kx) of the window at (iy0, ix0) whose in-image taps are rows
+ * [ky0, ky1) and columns [kx0, kx1), channel c0; zp outside. */
+ACCEL__MAC_AI const int8_t *accel__mac_y_tap(const accel_mac_conv *g, const int8_t *x, size_t c0,
+                                             uint32_t b, int32_t iy0, int32_t ix0, size_t ky,
+                                             size_t kx, uint32_t ky0, uint32_t ky1, uint32_t kx0,
+                                             uint32_t kx1, const int8_t *zp)
+{
+    if (ky < ky0 || ky >= ky1 || kx < kx0 || kx >= kx1) return zp;
+    return x + (((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * accel__mac_one(g->dilation_h)))) *
+                    g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)(kx * accel__mac_one(g->dilation_w)))) * g->in_c + c0;
+}
+
+/* Two horizontally adjacent output pixels per pass (each weight widened once for both), NV
+ * vectors of 8 channels each, in named accumulators (an array stays in memory at -O2). */
+#define ACCEL__MAC_YDW(V)                                                                        \
+    do {                                                                                         \
+        if (NV > (V)) {                                                                          \
+            wv = accel__mac_y_w8(wi + (V) * 8u, wom, UNS);                                       \
+            a0##V = _mm256_add_epi32(a0##V, _mm256_madd_epi16(accel__mac_y_ld8(tp0 + (V) * 8u, UNS), wv)); \
+            a1##V = _mm256_add_epi32(a1##V, _mm256_madd_epi16(accel__mac_y_ld8(tp1 + (V) * 8u, UNS), wv)); \
+        }                                                                                        \
+    } while (0)
 ACCEL__MAC_AI void accel__mac_y_dw_t(const accel_mac_conv *g, const accel_mac_quant *q,
                                      const int8_t *x, const int8_t *w, const int32_t *bias,
                                      uint8_t *o, size_t c0, const int UNS, const size_t NV)
 {
-    __m256i wt[ACCEL__MAC_YD_T * 4u], acc[4], bv[4], t;
-    __m256i w16 = _mm256_set1_epi32(0xFFFF), wom = _mm256_set1_epi32(q->filter_offset);
+    __m256i a00, a01, a02, a03, a10, a11, a12, a13, t, wv, bvv;
+    __m256i wom = _mm256_set1_epi32(q->filter_offset);
     __m256i xom = _mm256_set1_epi32(q->input_offset);
-    uint32_t tmp[32];
+    uint32_t tmp[32], bsum[32];
     int8_t zpb[32];
-    const int8_t *tp[ACCEL__MAC_YD_T];
-    size_t toff[ACCEL__MAC_YD_T];
-    size_t C = g->in_c, v, i, nt = (size_t)g->k_h * g->k_w, ob, kw = g->k_w;
+    const int8_t *tp0, *tp1, *wi;
+    size_t C = g->in_c, v, i, nt = (size_t)g->k_h * g->k_w, ob, kw = g->k_w, ky, kx;
     uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
-    uint32_t b, oy, ox, ky0, ky1, kx0, kx1;
+    uint32_t b, oy, ox, ky0, ky1, kx0, kx1, lx0, lx1;
     ACCEL_MEMSET(zpb, (int)(((uint32_t)(-q->input_offset)) & 0xFFu), sizeof zpb);
     for (v = 0; v < NV; v++) {
-        bv[v] = bias ? _mm256_loadu_si256((const __m256i *)(const void *)(bias + c0 + v * 8u))
-                     : _mm256_setzero_si256();
+        bvv = bias ? _mm256_loadu_si256((const __m256i *)(const void *)(bias + c0 + v * 8u))
+                   : _mm256_setzero_si256();
         for (i = 0; i < nt; i++) {
             t = _mm256_add_epi32(accel__mac_y_ld8(w + i * C + c0 + v * 8u, UNS), wom);
-            bv[v] = _mm256_add_epi32(bv[v], _mm256_mullo_epi32(t, xom));
-            wt[i * 4u + v] = _mm256_and_si256(t, w16);
+            bvv = _mm256_add_epi32(bvv, _mm256_mullo_epi32(t, xom));
         }
+        _mm256_storeu_si256((__m256i *)(void *)(bsum + v * 8u), bvv);
     }
-    for (i = 0; i < nt; i++) /* tap offsets from the window's corner */
-        toff[i] = ((size_t)(i / kw) * dh * g->in_w + (i % kw) * dw) * C;
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++) {
             int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
             accel__mac_xrange(iy0, dh, g->k_h, g->in_h, &ky0, &ky1);
-            for (ox = 0; ox < g->out_w; ox++) {
+            for (ox = 0; ox < g->out_w; ox += 2u) {
                 int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+                int32_t jx0 = ix0 + (int32_t)g->stride_w; /* the right pixel (if any) */
+                int two = ox + 1u < g->out_w;
                 accel__mac_xrange(ix0, dw, g->k_w, g->in_w, &kx0, &kx1);
-                accel__mac_dw_taps(g, x, c0, b, iy0, ix0, ky0, ky1, kx0, kx1, toff, zpb, tp);
-                for (v = 0; v < NV; v++) acc[v] = bv[v];
-                for (i = 0; i < nt; i++)
-                    for (v = 0; v < NV; v++)
-                        acc[v] = _mm256_add_epi32(
-                            acc[v], _mm256_madd_epi16(accel__mac_y_ld8(tp[i] + v * 8u, UNS), wt[i * 4u + v]));
-                for (v = 0; v < NV; v++) _mm256_storeu_si256((__m256i *)(void *)(tmp + v * 8u), acc[v]);
+                accel__mac_xrange(jx0, dw, g->k_w, g->in_w, &lx0, &lx1);
+                a00 = a10 = _mm256_loadu_si256((const __m256i *)(const void *)bsum);
+                a01 = a11 = _mm256_loadu_si256((const __m256i *)(const void *)(bsum + 8));
+                a02 = a12 = _mm256_loadu_si256((const __m256i *)(const void *)(bsum + 16));
+                a03 = a13 = _mm256_loadu_si256((const __m256i *)(const void *)(bsum + 24));
+                for (i = 0, ky = 0, kx = 0; i < nt; i++) { /* taps outside the image: the zero point */
+                    tp0 = accel__mac_y_tap(g, x, c0, b, iy0, ix0, ky, kx, ky0, ky1, kx0, kx1, zpb);
+                    tp1 = two ? accel__mac_y_tap(g, x, c0, b, iy0, jx0, ky, kx, ky0, ky1, lx0, lx1, zpb) : tp0;
+                    if (++kx == kw) { kx = 0; ky++; }
+                    wi = w + i * C + c0;
+                    ACCEL__MAC_YDW(0); ACCEL__MAC_YDW(1); ACCEL__MAC_YDW(2); ACCEL__MAC_YDW(3);
+                }
                 ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * C + c0;
+                _mm256_storeu_si256((__m256i *)(void *)tmp, a00);
+                if (NV > 1) _mm256_storeu_si256((__m256i *)(void *)(tmp + 8), a01);
+                if (NV > 2) _mm256_storeu_si256((__m256i *)(void *)(tmp + 16), a02);
+                if (NV > 3) _mm256_storeu_si256((__m256i *)(void *)(tmp + 24), a03);
                 accel__mac_y_requant_n(tmp, NV * 8u, q, c0, o + ob);
+                if (two) {
+                    _mm256_storeu_si256((__m256i *)(void *)tmp, a10);
+                    if (NV > 1) _mm256_storeu_si256((__m256i *)(void *)(tmp + 8), a11);
+                    if (NV > 2) _mm256_storeu_si256((__m256i *)(void *)(tmp + 16), a12);
+                    if (NV > 3) _mm256_storeu_si256((__m256i *)(void *)(tmp + 24), a13);
+                    accel__mac_y_requant_n(tmp, NV * 8u, q, c0, o + ob + C);
+                }
             }
         }
 }
+#undef ACCEL__MAC_YDW
+
+/* Each specialized copy in a function of its own (eight inlined into one function would share
+ * one stack frame holding the spills of all of them). */
+#define ACCEL__MAC_YDW_FN(NAME, U, N)                                                            \
+    static __attribute__((noinline)) void NAME(const accel_mac_conv *g,                          \
+                                               const accel_mac_quant *q, const int8_t *x,        \
+                                               const int8_t *w, const int32_t *bias,             \
+                                               uint8_t *o, size_t c0)                            \
+    {                                                                                            \
+        accel__mac_y_dw_t(g, q, x, w, bias, o, c0, U, N);                                        \
+    }
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_2, 0, 1)
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_3, 1, 1)
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_4, 0, 2)
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_5, 1, 2)
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_6, 0, 3)
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_7, 1, 3)
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_8, 0, 4)
+ACCEL__MAC_YDW_FN(accel__mac_y_dw_9, 1, 4)
 
 /* Returns how many leading channels it computed (a multiple of 8). */
 static size_t accel__mac_y_dw(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
@@ -15361,14 +16152,14 @@ static size_t accel__mac_y_dw(const accel_mac_conv *g, const accel_mac_quant *q,
     for (c0 = 0; c0 < c8; c0 += nv * 8u) {
         nv = (c8 - c0) / 8u > 4u ? 4u : (c8 - c0) / 8u;
         switch (nv * 2u + (size_t)uns) { /* specialized copies */
-        case 2: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 1); break;
-        case 3: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 1); break;
-        case 4: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 2); break;
-        case 5: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 2); break;
-        case 6: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 3); break;
-        case 7: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 3); break;
-        case 8: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 0, 4); break;
-        default: accel__mac_y_dw_t(g, q, x, w, bias, o, c0, 1, 4); break;
+        case 2: accel__mac_y_dw_2(g, q, x, w, bias, o, c0); break;
+        case 3: accel__mac_y_dw_3(g, q, x, w, bias, o, c0); break;
+        case 4: accel__mac_y_dw_4(g, q, x, w, bias, o, c0); break;
+        case 5: accel__mac_y_dw_5(g, q, x, w, bias, o, c0); break;
+        case 6: accel__mac_y_dw_6(g, q, x, w, bias, o, c0); break;
+        case 7: accel__mac_y_dw_7(g, q, x, w, bias, o, c0); break;
+        case 8: accel__mac_y_dw_8(g, q, x, w, bias, o, c0); break;
+        default: accel__mac_y_dw_9(g, q, x, w, bias, o, c0); break;
         }
     }
     return c8;
@@ -15376,11 +16167,11 @@ static size_t accel__mac_y_dw(const accel_mac_conv *g, const accel_mac_quant *q,
 #endif /* ACCEL_MAC_SIMD == 1 depthwise */
 
 #if ACCEL_MAC_FAST
-/* the longest filter whose patch goes on the stack: 2 KiB on hosted x86 (whose SIMD kernels
-   take more), 512 bytes elsewhere (AArch64 builds may run on small thread stacks); a longer
-   filter takes the slower loop below */
+/* the longest filter whose patch goes on the stack (every build has a small stack bound; x86
+   SIMD builds come here without caller scratch, under deeper callers); a longer filter takes
+   the slower loop below */
 #if ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2
-#define ACCEL__MAC_PATCH 2048u
+#define ACCEL__MAC_PATCH 256u
 #else
 #define ACCEL__MAC_PATCH 512u
 #endif
@@ -15388,6 +16179,9 @@ static size_t accel__mac_y_dw(const accel_mac_conv *g, const accel_mac_quant *q,
  * filter order, taps outside the image set to the input zero point so that they add exactly 0
  * after the offset; then one long dot product per output channel (a filter is contiguous in
  * OHWI) instead of a short one per filter row. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline)) /* its patch stays out of the caller's frame (the deeper x86 path) */
+#endif
 static void accel__mac_conv_patch(const accel_mac_conv *g, const accel_mac_quant *q,
                                   const int8_t *x, const int8_t *w, const int32_t *bias,
                                   uint8_t *o, size_t fs)
@@ -16062,13 +16856,21 @@ static void accel__mac_mcu_pool(const accel_mac_conv *g, int u, int32_t lo, int3
 #endif /* ACCEL_MAC_MCU: depthwise, pools */
 #endif /* ACCEL__MAC_BLK */
 
-/* The scratch of accel_mac_conv2d_with_scratch: 4-byte alignment, then the patch. */
-static size_t accel__mac_conv_scratch(size_t fs)
+/* The scratch of accel_mac_conv2d_with_scratch (fs taps per filter, ocg output channels per
+ * group): 4-byte alignment, then the patch; on x86 SIMD builds, the packed filter block,
+ * patches and constants of the vector kernels (0: too long a filter for them). */
+static size_t accel__mac_conv_scratch(size_t fs, size_t ocg)
 {
 #if ACCEL__MAC_BLK
+    (void)ocg;
     return fs <= ((size_t)-1 - 3u) / ((size_t)2 * ACCEL__MAC_PIX) ? (size_t)2 * ACCEL__MAC_PIX * fs + 3u : 0u;
+#elif ACCEL_MAC_SIMD == 2
+    return fs <= ACCEL__MAC_ZC_K ? accel__mac_z_conv_scratch(fs, ocg) : 0u;
+#elif ACCEL_MAC_SIMD == 1
+    return fs <= ACCEL__MAC_YC_K ? accel__mac_y_conv_scratch(fs, ocg) : 0u;
 #else
     (void)fs;
+    (void)ocg;
     return 0;
 #endif
 }
@@ -16097,7 +16899,7 @@ ACCELDEF accel_status accel_mac_conv2d_scratch_size(const accel_mac_conv *g, siz
     if (!accel__mac_mul(&fs, g->k_h) || !accel__mac_mul(&fs, g->k_w) ||
         !accel__mac_mul(&fs, g->in_c / groups))
         return ACCEL_E_OVERFLOW;
-    *size = accel__mac_conv_scratch(fs);
+    *size = accel__mac_conv_scratch(fs, (size_t)(g->out_c / groups));
     return ACCEL_OK;
 }
 
@@ -16136,7 +16938,7 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
     cgs = (size_t)cg; /* the element counts fit size_t, so every factor does */
     ocgs = (size_t)ocg;
 #if ACCEL__MAC_BLK
-    need = accel__mac_conv_scratch(fs);
+    need = accel__mac_conv_scratch(fs, ocgs);
     if (scratch && need != 0 && scratch_len >= need && fs <= ACCEL__MAC_CHUNK) {
         accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cgs, ocgs,
                             (int16_t *)(void *)((uint8_t *)scratch + ((4u - ((uintptr_t)scratch & 3u)) & 3u)));
@@ -16158,17 +16960,37 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
     oc_n = (size_t)g->out_c;
     kw = (size_t)g->k_w;
 #if ACCEL_MAC_SIMD == 2
-    if (fs <= ACCEL__MAC_ZC_K && q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
-        accel__mac_z_conv(g, q, x, w, bias, o, fs, cgs, ocgs);
+    need = accel__mac_conv_scratch(fs, ocgs);
+    if (scratch && scratch_len >= need && fs <= ACCEL__MAC_ZC_K &&
+        q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
+        accel__mac_z_conv(g, q, x, w, bias, o, fs, cgs, ocgs,
+                          (uint8_t *)scratch + ((64u - ((uintptr_t)scratch & 63u)) & 63u));
         return ACCEL_OK;
     }
 #endif
 #if ACCEL_MAC_SIMD == 1
-    if (fs <= ACCEL__MAC_YC_K) {
-        accel__mac_y_conv(g, q, x, w, bias, o, fs, cgs, ocgs);
+    need = accel__mac_conv_scratch(fs, ocgs);
+    if (scratch && scratch_len >= need && fs <= ACCEL__MAC_YC_K) {
+        accel__mac_y_conv(g, q, x, w, bias, o, fs, cgs, ocgs,
+                          (uint8_t *)scratch + ((32u - ((uintptr_t)scratch & 31u)) & 31u));
         return ACCEL_OK;
     }
 #endif
+#if ACCEL_MAC_SIMD == 2
+    if (groups == 1 && accel__mac_one(g->dilation_w) == 1u && ((size_t)g->k_w * cgs) % 4u == 0 &&
+        fs <= ((size_t)1 << 26) && q->rounding == ACCEL_MAC_ROUND_DOUBLE) {
+        accel__mac_z_conv_ns(g, q, x, w, bias, o, fs); /* reads the input and filter in place */
+        return ACCEL_OK;
+    }
+#endif
+#if ACCEL_MAC_SIMD == 1
+    if (groups == 1 && accel__mac_one(g->dilation_w) == 1u && ((size_t)g->k_w * cgs) % 4u == 0 &&
+        fs <= ((size_t)1 << 26)) {
+        accel__mac_y_conv_ns(g, q, x, w, bias, o, fs); /* reads the input and filter in place */
+        return ACCEL_OK;
+    }
+#endif
+    /* without (enough) scratch: the kernels below, whose stack frames are small */
 #if ACCEL_MAC_FAST
     if (groups == 1 && fs <= ACCEL__MAC_PATCH) {
         accel__mac_conv_patch(g, q, x, w, bias, o, fs);
@@ -16218,8 +17040,12 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
     return ACCEL_OK;
 }
 
-/* Channels per pass of the channel-vectorized kernels (a small stack array). */
-#if ACCEL_MAC_FAST
+/* Channels per pass of the channel-vectorized kernels (a small stack array; on x86 SIMD builds,
+ * where they only do what the vector kernels leave, 16: fewer vectors spilled in a frame that
+ * adds to theirs). */
+#if ACCEL_MAC_FAST && (ACCEL_MAC_SIMD == 1 || ACCEL_MAC_SIMD == 2)
+#define ACCEL__MAC_CH 16u
+#elif ACCEL_MAC_FAST
 #define ACCEL__MAC_CH 32u
 #else
 #define ACCEL__MAC_CH 8u
