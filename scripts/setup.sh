@@ -15,7 +15,7 @@ gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf
 gcc-avr avr-libc binutils-avr
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user qemu-system-arm
 libusb-1.0-0-dev zlib1g-dev
-arduino-builder arduino-core-avr arduino-ctags simavr libsimavr-dev zip unzip xxd
+arduino-builder arduino-core-avr arduino-ctags simavr libsimavr-dev zip unzip xxd jq
 nanopb libnanopb-dev protobuf-compiler python3-protobuf python3-serial python3-pytest dpkg-dev
 cppcheck clang-tidy valgrind gcovr
 device-tree-compiler python3-kconfiglib cmake python3-jsonschema"
@@ -49,6 +49,7 @@ arduino-builder arduino-builder
 zip zip
 unzip unzip
 xxd xxd
+jq jq
 protoc protobuf-compiler
 dpkg-source dpkg-dev
 cppcheck cppcheck
