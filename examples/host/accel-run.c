@@ -38,7 +38,12 @@ static int save(const char *path, const uint8_t *p, size_t n)
 {
     FILE *fp = fopen(path, "wb");
     int bad;
-    if (!fp) return cli_fail("%s: %s", path, strerror(errno));
+    if (!fp) {
+#ifdef EISDIR
+        if (errno == EISDIR) return cli_fail("%s: is a directory", path); /* as cli.h words it */
+#endif
+        return cli_fail("%s: %s", path, strerror(errno));
+    }
     bad = n && fwrite(p, 1, n, fp) != n;
     if (fclose(fp) != 0) bad = 1;
     return bad ? cli_fail("%s: write error: %s", path, strerror(errno)) : 0;
