@@ -37,7 +37,7 @@ out=$("$T" "$S/fc.tflite" --input "$W/in46.bin" --compare "$W/hw_off.bin" --json
 if printf '%s' "$out" | jq -e '.compare.exact == false and .compare.differing == 1 and .compare.first_index == 1 and .compare.max_abs_diff_q == 2' >/dev/null 2>&1
 then ok "compare --json"; else bad "compare --json" "$out"; fi
 printf "\003\375\000" > "$W/hw3.bin"
-check "compare: wrong size" 1 "compare: 3 bytes given, the outputs hold 2" "$T" "$S/fc.tflite" --input "$W/in46.bin" --compare "$W/hw3.bin"
+check "compare: wrong size" 1 "hw3.bin: 3 bytes, the model's outputs take 2" "$T" "$S/fc.tflite" --input "$W/in46.bin" --compare "$W/hw3.bin"
 check "input of the wrong size" 1 "bytes, the model's inputs take 2" "$T" "$S/fc.tflite" --input "$W/layers.bin"
 check "unsupported operator named" 1 "unsupported operator 0: TANH (builtin code 28)" \
     "$T" "$S/unsupported_tanh.tflite" --input "$W/in46.bin"

@@ -9,7 +9,8 @@
 # ACCEL_TOOLS_DIR runs the table against other builds of the tools (default build/).
 . "$(dirname "$0")/lib.sh"
 B=${ACCEL_TOOLS_DIR:-build}
-TOOLS="accel-check accel-edgetpu accel-refsi accel-tsp1 accel-linux-probe accel-capture accel-bridge-sim"
+TOOLS="accel-check accel-edgetpu accel-refsi accel-tsp1 accel-linux-probe accel-capture accel-bridge-sim
+       accel-run"
 for t in $TOOLS; do
     [ -x "$B/$t" ] || make -s "$B/$t" >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
 done
@@ -151,6 +152,34 @@ row accel-linux-probe 2 err0 "usb: '1:2:3' is not VID:PID in hex" usb 1:2:3
 row accel-linux-probe 2 err0 "HEX: bad hex string" --bridge /dev/null spi 0 zz
 row accel-linux-probe 2 err0 "write - for the bus" --bridge /dev/null i2c 0 0x50 00 1
 row accel-linux-probe 2 err0 "--bridge: '/dev/null,' is not DEV[,BAUD]" --bridge /dev/null, hello
+
+# accel-run, on the hand-made models of scripts/gen/gen_tflite_models.py (fc: two int8 inputs,
+# two outputs; no file identifier, as the schema allows) and the plain.tflite above
+S=tests/fuzz/seeds/tflite
+printf '\x04\x06' >"$W/in46.bin"
+printf '\x04' >"$W/in1.bin"
+printf '\x04\x06\x01' >"$W/in3.bin"
+head -c 100 "$S/fc.tflite" >"$W/cut_fc.tflite"
+head -c 14 "$W/plain.tflite" >"$W/cut_plain.tflite"
+row accel-run 2 err0 "unknown option -x" "$S/fc.tflite" -x
+row accel-run 2 err0 "--input needs a FILE" "$S/fc.tflite" --input
+row accel-run 2 err0 "no MODEL given" --info
+row accel-run 2 err0 "--info runs nothing" "$S/fc.tflite" --info --input "$W/in46.bin"
+row accel-run 1 err0 "dir: is a directory" "$W/dir" --info
+row accel-run 1 err0 "empty: empty" "$W/empty" --info
+row accel-run 1 err0 "comments.txt: not a TFLite model, or a cut or damaged one: ACCEL_E_MALFORMED" "$W/comments.txt" --info
+row accel-run 1 err0 "cut_fc.tflite: not a TFLite model, or a cut or damaged one: ACCEL_E_MALFORMED" "$W/cut_fc.tflite" --input "$W/in46.bin"
+row accel-run 1 err0 "cut_plain.tflite: a cut or damaged TFLite model: ACCEL_E_MALFORMED" "$W/cut_plain.tflite" --info
+row accel-run 1 err0 "plain.tflite: not a usable TFLite model: ACCEL_E_TFLITE_VERSION" "$W/plain.tflite" --info
+row accel-run 1 err0 "accel-run: $W/nope.bin: No such file or directory" "$S/fc.tflite" --input "$W/nope.bin"
+row accel-run 1 err0 "in1.bin: 1 byte, the model's inputs take 2" "$S/fc.tflite" --input "$W/in1.bin"
+# a wrong second input is named (every input is checked before the first invocation)
+row accel-run 1 err0 "in3.bin: 3 bytes, the model's inputs take 2" "$S/fc.tflite" --input "$W/in46.bin" --input "$W/in3.bin"
+row accel-run 1 err0 "unsupported_tanh.tflite: unsupported operator 0: TANH (builtin code 28)" "$S/unsupported_tanh.tflite" --input "$W/in46.bin"
+row accel-run 1 err "unsupported_second_op.tflite: unsupported operator 1: SUB (builtin code 41)" "$S/unsupported_second_op.tflite" --info --json
+row accel-run 1 err0 "dir: is a directory" "$S/fc.tflite" --input "$W/in46.bin" --output "$W/dir"
+IN="$S/fc.tflite" row accel-run 0 out "op   0 FULLY_CONNECTED" /dev/stdin --info
+IN="$W/in46.bin" row accel-run 0 out "output (2 bytes): 03 fd" "$S/fc.tflite" --input /dev/stdin
 
 # accel-capture and accel-bridge-sim need nanopb
 if "$B/accel-capture" dump /dev/null 2>&1 | grep -q 'built without'; then

@@ -11,48 +11,58 @@
  *     differing element.
  *   --twin CPU.tflite: MODEL is a compiled Edge TPU model (its graph is one custom operator);
  *     the twin (the CPU model it was compiled from) runs as the reference.
- * An operator the section does not run is named (index, name, builtin code).
+ * An operator the section does not run is named (index, name, builtin code). The command-line
+ * conventions are cli.h's (--help, --version; "--" ends the options; a failure is one line on
+ * stderr naming the file). Every file is read and checked before the first invocation.
  * Exit status: 0 ok (and --compare exact), 1 bad model or input, 2 usage, 3 --compare differs. */
 #include "accel.h"
+#include "cli.h"
+
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_INPUTS 64
+/* models and their inputs: 1 GiB is far beyond any */
+#define RUN_MAX_FILE ((size_t)1 << 30)
+/* bad_op when a failure belongs to no operator */
+#define NO_OP UINT32_MAX
 
 static uint8_t *load(const char *path, size_t *len)
 {
-    FILE *fp = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    long n;
-    *len = 0;
-    if (!fp) {
-        perror(path);
-        return NULL;
-    }
-    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0) {
-        buf = (uint8_t *)malloc((size_t)n + 1);
-        if (buf && fread(buf, 1, (size_t)n, fp) == (size_t)n) {
-            *len = (size_t)n;
-        } else {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    fclose(fp);
-    if (!buf) fprintf(stderr, "%s: cannot read\n", path);
-    return buf;
+    return (uint8_t *)cli_read_file(path, RUN_MAX_FILE, len);
 }
 
 static int save(const char *path, const uint8_t *p, size_t n)
 {
     FILE *fp = fopen(path, "wb");
-    if (!fp || fwrite(p, 1, n, fp) != n) {
-        perror(path);
-        if (fp) fclose(fp);
-        return 1;
+    int bad;
+    if (!fp) {
+#ifdef EISDIR
+        if (errno == EISDIR) return cli_fail("%s: is a directory", path); /* as cli.h words it */
+#endif
+        return cli_fail("%s: %s", path, strerror(errno));
     }
-    return fclose(fp) != 0;
+    bad = n && fwrite(p, 1, n, fp) != n;
+    if (fclose(fp) != 0) bad = 1;
+    return bad ? cli_fail("%s: write error: %s", path, strerror(errno)) : 0;
+}
+
+/* Open the model in buf; 0, or 1 after one line saying why it is not one. */
+static int open_model(const char *path, const uint8_t *buf, size_t len, accel_tflite_model *m)
+{
+    accel_status st;
+    if (len == 0) return cli_fail("%s: empty", path);
+    st = accel_tflite_open(m, buf, len);
+    if (st == ACCEL_OK) return 0;
+    if (st != ACCEL_E_MALFORMED) /* a flatbuffer, but a rule of the schema or the graph broken */
+        return cli_fail("%s: not a usable TFLite model: %s", path, accel_status_str(st));
+    /* bounds broken: the file identifier, which converters write but the schema does not
+     * require, tells a cut or damaged model from what may be some other file */
+    if (len >= 8 && !memcmp(buf + 4, "TFL3", 4))
+        return cli_fail("%s: a cut or damaged TFLite model: %s", path, accel_status_str(st));
+    return cli_fail("%s: not a TFLite model, or a cut or damaged one: %s", path, accel_status_str(st));
 }
 
 static const char *type_name(int t)
@@ -89,6 +99,14 @@ static void json_view(accel_fb_view v)
     putchar('"');
 }
 
+static void json_str(const char *s)
+{
+    accel_fb_view v;
+    v.p = (const uint8_t *)s;
+    v.len = strlen(s);
+    json_view(v);
+}
+
 static void op_label(int32_t code, char *buf, size_t cap)
 {
     const char *n = accel_tflite_op_name(code);
@@ -96,14 +114,17 @@ static void op_label(int32_t code, char *buf, size_t cap)
     else snprintf(buf, cap, "builtin %d", (int)code);
 }
 
-/* Check, then plan: *arena_bytes, or the status with the operator it stopped at. */
+/* Check, then plan: *arena_bytes, or the status with the operator it stopped at (NO_OP when
+ * the failure is not an operator's). */
 static accel_status plan(const accel_tflite_model *m, size_t *arena_bytes, uint32_t *bad_op, int32_t *bad_code)
 {
     size_t w = 0;
     void *work;
     accel_status st = accel_tflite_check(m, bad_op, bad_code);
     if (st != ACCEL_OK) return st;
-    if (accel_tflite_plan_scratch_size(m, &w) != ACCEL_OK) return ACCEL_E_ARG;
+    *bad_op = NO_OP;
+    st = accel_tflite_plan_scratch_size(m, &w);
+    if (st != ACCEL_OK) return st;
     work = malloc(w + 4);
     if (!work) return ACCEL_E_FULL;
     st = accel_tflite_plan(m, work, w, arena_bytes);
@@ -111,31 +132,41 @@ static accel_status plan(const accel_tflite_model *m, size_t *arena_bytes, uint3
     return st;
 }
 
-static void say_bad(accel_status st, uint32_t op, int32_t code, int json)
+/* Why the model cannot run: "error" (and "operator") into the JSON object on stdout when json
+ * is set, and one line on stderr in any case; returns 1. */
+static int say_bad(const char *path, accel_status st, uint32_t op, int32_t code, int json)
 {
     char name[48];
+    /* a compiled Edge TPU model's graph is the one custom operator */
+    const char *hint = st == ACCEL_E_UNSUPPORTED && code == 32
+                           ? "; a compiled Edge TPU model? give the CPU model it was compiled from with --twin"
+                           : "";
     op_label(code, name, sizeof name);
     if (json) {
-        printf("\"error\": \"%s\", \"operator\": {\"index\": %u, \"name\": \"%s\", \"code\": %d}", accel_status_str(st),
-               (unsigned)op, name, (int)code);
-    } else if (st == ACCEL_E_UNSUPPORTED) {
-        fprintf(stderr, "unsupported operator %u: %s (builtin code %d)\n", (unsigned)op, name, (int)code);
-    } else {
-        fprintf(stderr, "operator %u (%s): %s\n", (unsigned)op, name, accel_status_str(st));
+        printf("\"error\": \"%s\"", accel_status_str(st));
+        if (op != NO_OP)
+            printf(", \"operator\": {\"index\": %u, \"name\": \"%s\", \"code\": %d}", (unsigned)op, name,
+                   (int)code);
     }
+    if (op == NO_OP) return cli_fail("%s: %s", path, accel_status_str(st));
+    if (st == ACCEL_E_UNSUPPORTED)
+        return cli_fail("%s: unsupported operator %u: %s (builtin code %d)%s", path, (unsigned)op, name, (int)code,
+                        hint);
+    return cli_fail("%s: operator %u (%s): %s", path, (unsigned)op, name, accel_status_str(st));
 }
 
-static int info(const accel_tflite_model *m, int json)
+static int info(const char *path, const accel_tflite_model *m, int json)
 {
     uint32_t i, k;
     size_t arena = 0;
     uint32_t bad_op = 0;
     int32_t bad_code = 0;
-    accel_status pst = plan(m, &arena, &bad_op, &bad_code);
+    accel_status st, pst = plan(m, &arena, &bad_op, &bad_code);
     if (json) printf("{\"tensors\": [");
     for (i = 0; i < m->n_tensors; i++) {
         accel_tflite_tensor t;
-        if (accel_tflite_tensor_info(m, i, &t) != ACCEL_OK) return 1;
+        if ((st = accel_tflite_tensor_info(m, i, &t)) != ACCEL_OK)
+            return cli_fail("%s: tensor %u: %s", path, (unsigned)i, accel_status_str(st));
         if (json) {
             printf("%s\n  {\"index\": %u, \"name\": ", i ? "," : "", (unsigned)i);
             json_view(t.name);
@@ -158,7 +189,8 @@ static int info(const accel_tflite_model *m, int json)
     for (i = 0; i < m->n_ops; i++) {
         accel_tflite_op op;
         char name[48];
-        if (accel_tflite_op_info(m, i, &op) != ACCEL_OK) return 1;
+        if ((st = accel_tflite_op_info(m, i, &op)) != ACCEL_OK)
+            return cli_fail("%s: operator %u: %s", path, (unsigned)i, accel_status_str(st));
         op_label(op.code, name, sizeof name);
         if (json) printf("%s\n  {\"index\": %u, \"name\": \"%s\", \"code\": %d, \"inputs\": [", i ? "," : "",
                          (unsigned)i, name, (int)op.code);
@@ -166,7 +198,8 @@ static int info(const accel_tflite_model *m, int json)
         for (k = 0; k < op.n_inputs + op.n_outputs; k++) {
             int32_t ti;
             int out = k >= op.n_inputs;
-            if (accel_tflite_op_tensor(m, &op, out, out ? k - op.n_inputs : k, &ti) != ACCEL_OK) return 1;
+            if ((st = accel_tflite_op_tensor(m, &op, out, out ? k - op.n_inputs : k, &ti)) != ACCEL_OK)
+                return cli_fail("%s: operator %u: %s", path, (unsigned)i, accel_status_str(st));
             if (json) printf("%s%s%d", k == op.n_inputs ? "], \"outputs\": [" : "", k && k != op.n_inputs ? ", " : "",
                              (int)ti);
             else printf("%s %d", k == op.n_inputs ? " ->" : "", (int)ti);
@@ -190,13 +223,13 @@ static int info(const accel_tflite_model *m, int json)
         printf("], ");
         if (pst == ACCEL_OK) printf("\"arena_bytes\": %zu}\n", arena);
         else {
-            say_bad(pst, bad_op, bad_code, 1);
+            say_bad(path, pst, bad_op, bad_code, 1);
             printf("}\n");
         }
     } else if (pst == ACCEL_OK) {
         printf("arena: %zu bytes (every byte of the runtime's memory: plan table and tensor data)\n", arena);
     } else {
-        say_bad(pst, bad_op, bad_code, 0);
+        say_bad(path, pst, bad_op, bad_code, 0);
     }
     return pst == ACCEL_OK ? 0 : 1;
 }
@@ -204,6 +237,7 @@ static int info(const accel_tflite_model *m, int json)
 typedef struct layers_out {
     uint8_t *p;
     size_t len, cap;
+    int out_of_memory; /* a layer could not be kept: the file would be short */
 } layers_out;
 
 static void on_op(void *user, uint32_t op_index, int32_t code, uint32_t tensor, const accel_tflite_tensor *t,
@@ -216,7 +250,10 @@ static void on_op(void *user, uint32_t op_index, int32_t code, uint32_t tensor, 
     if (l->len + t->bytes > l->cap) {
         size_t cap = (l->cap + t->bytes) * 2;
         uint8_t *p = (uint8_t *)realloc(l->p, cap);
-        if (!p) return;
+        if (!p) {
+            l->out_of_memory = 1;
+            return;
+        }
         l->p = p;
         l->cap = cap;
     }
@@ -234,8 +271,9 @@ static long elem(const uint8_t *p, int type)
     }
 }
 
-/* Compare hw with the outputs (back to back); 0 exact, 3 different, 1 error. */
-static int compare(const accel_tflite *rt, const uint8_t *hw, size_t hw_len, int json)
+/* Compare hw with the outputs (back to back; the caller checked the sizes agree); 0 exact,
+ * 3 different, 1 error. */
+static int compare(const char *path, const accel_tflite *rt, const uint8_t *hw, size_t hw_len, int json)
 {
     const accel_tflite_model *m = rt->model;
     size_t off = 0, idx = 0, diff = 0;
@@ -247,20 +285,22 @@ static int compare(const accel_tflite *rt, const uint8_t *hw, size_t hw_len, int
         accel_tflite_tensor t;
         const uint8_t *p;
         size_t n, es, i;
-        if (accel_tflite_graph_tensor(m, 1, k, &ti) != ACCEL_OK || accel_tflite_tensor_info(m, ti, &t) != ACCEL_OK ||
-            accel_tflite_tensor_data(rt, ti, &p, &n) != ACCEL_OK)
-            return 1;
+        int type;
+        accel_status st = accel_tflite_graph_tensor(m, 1, k, &ti);
+        if (st == ACCEL_OK) st = accel_tflite_tensor_info(m, ti, &t);
+        if (st == ACCEL_OK) st = accel_tflite_tensor_data(rt, ti, &p, &n);
+        if (st != ACCEL_OK) return cli_fail("%s: output %u: %s", path, (unsigned)k, accel_status_str(st));
         es = t.elements ? n / t.elements : 1;
+        type = t.type;
         if (t.type == ACCEL_TFLITE_FLOAT32 || es == 0 || es > 4) {
-            fprintf(stderr, "output %u: %s outputs are compared bytewise only\n", (unsigned)k, type_name(t.type));
+            fprintf(stderr, "%s: output %u: %s outputs are compared bytewise only\n", cli_name, (unsigned)k,
+                    type_name(t.type));
             es = 1;
+            type = ACCEL_TFLITE_UINT8; /* one byte at a time: never read past the tensor */
         }
-        if (off + n > hw_len) {
-            fprintf(stderr, "compare: %zu bytes given, the outputs hold %zu or more\n", hw_len, off + n);
-            return 1;
-        }
+        if (off + n > hw_len) return cli_fail("%s: output %u: its bytes run past the outputs", path, (unsigned)k);
         for (i = 0; i + es <= n; i += es, idx++) {
-            long a = elem(p + i, t.type), b = elem(hw + off + i, t.type), d = a > b ? a - b : b - a;
+            long a = elem(p + i, type), b = elem(hw + off + i, type), d = a > b ? a - b : b - a;
             if (d == 0) continue;
             diff++;
             if (first < 0) first = (long)idx;
@@ -269,10 +309,7 @@ static int compare(const accel_tflite *rt, const uint8_t *hw, size_t hw_len, int
         }
         off += n;
     }
-    if (off != hw_len) {
-        fprintf(stderr, "compare: %zu bytes given, the outputs hold %zu\n", hw_len, off);
-        return 1;
-    }
+    if (off != hw_len) return cli_fail("%s: the outputs take %zu bytes, not %zu", path, off, hw_len);
     if (json)
         printf("\"compare\": {\"exact\": %s, \"elements\": %zu, \"differing\": %zu, \"max_abs_diff_q\": %ld, "
                "\"max_abs_diff_real\": %.9g, \"first_index\": %ld}",
@@ -295,143 +332,203 @@ static int has_custom(const accel_tflite_model *m)
     return 0;
 }
 
-static int usage(void)
+static const char USAGE[] =
+    "usage: accel-run MODEL.tflite --info [--json]\n"
+    "       accel-run MODEL.tflite --input IN.bin [--input IN2.bin ...] [--output OUT.bin]\n"
+    "                 [--layers LAYERS.bin] [--compare HW.bin] [--json] [--twin CPU.tflite]\n"
+    "  --info      tensors, operators and the arena's bytes\n"
+    "  --input     the graph inputs' bytes back to back; several: consecutive invocations\n"
+    "              without reset (stateful models), the last one's outputs are the result\n"
+    "  --output    the outputs' bytes, back to back\n"
+    "  --layers    every operator's output of the last invocation, in execution order\n"
+    "  --compare   HW.bin against the outputs: exact or not, how many elements differ, the\n"
+    "              largest difference (quantized and real), the first differing element\n"
+    "  --json      the result as one JSON object on stdout\n"
+    "  --twin      MODEL is a compiled Edge TPU model: CPU.tflite, the model it was compiled\n"
+    "              from, runs as the reference\n"
+    "exit status: 0 ok (and --compare exact), 1 a bad model or input, 2 usage,\n"
+    "             3 --compare differs\n";
+
+/* The bytes of the graph's inputs (is_output 0) or outputs (1), back to back. */
+static accel_status graph_bytes(const accel_tflite_model *m, int is_output, size_t *total)
 {
-    fprintf(stderr, "usage: accel-run MODEL.tflite --info [--json]\n"
-                    "       accel-run MODEL.tflite --input IN.bin [--input IN2.bin ...] [--output OUT.bin]\n"
-                    "                 [--layers LAYERS.bin] [--compare HW.bin] [--json] [--twin CPU.tflite]\n");
-    return 2;
+    uint32_t k, n = is_output ? m->n_outputs : m->n_inputs;
+    *total = 0;
+    for (k = 0; k < n; k++) {
+        uint32_t ti;
+        accel_tflite_tensor t;
+        accel_status st = accel_tflite_graph_tensor(m, is_output, k, &ti);
+        if (st == ACCEL_OK) st = accel_tflite_tensor_info(m, ti, &t);
+        if (st != ACCEL_OK) return st;
+        if (t.bytes > SIZE_MAX - *total) return ACCEL_E_TOO_LONG;
+        *total += t.bytes;
+    }
+    return ACCEL_OK;
+}
+
+/* The builtin code of operator i, looked up rather than taken from a failed call (-1 if none). */
+static int32_t op_code(const accel_tflite_model *m, uint32_t i)
+{
+    accel_tflite_op op;
+    return accel_tflite_op_info(m, i, &op) == ACCEL_OK ? op.code : -1;
 }
 
 int main(int argc, char **argv)
 {
     const char *model_path = NULL, *out_path = NULL, *layers_path = NULL, *cmp_path = NULL, *twin = NULL;
     const char *inputs[MAX_INPUTS];
-    int n_in = 0, want_info = 0, json = 0, i, rc = 0;
-    uint8_t *buf, *obuf = NULL;
-    size_t len, arena_bytes = 0, olen = 0;
-    void *arena = NULL;
+    uint8_t *in[MAX_INPUTS];
+    int n_in = 0, want_info = 0, json = 0, no_more_options = 0, i, rc = 0;
+    uint8_t *buf, *obuf, *hw = NULL;
+    size_t len, arena_bytes = 0, in_bytes = 0, out_bytes = 0, olen = 0, hlen = 0;
+    void *arena;
     accel_tflite_model m;
     accel_tflite rt;
-    layers_out lo = {NULL, 0, 0};
+    layers_out lo = {NULL, 0, 0, 0};
     accel_status st;
     uint32_t bad_op = 0, k;
     int32_t bad_code = 0;
+    cli_start("accel-run",
+              "run a quantized .tflite model with accel.h's tflite section (bit-exact with TensorFlow "
+              "Lite Micro's reference kernels) and check a hardware result against it",
+              USAGE, argc, argv);
     for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
-        if (strcmp(a, "--info") == 0) want_info = 1;
-        else if (strcmp(a, "--json") == 0) json = 1;
-        else if (strcmp(a, "--input") == 0 && more && n_in < MAX_INPUTS) inputs[n_in++] = argv[++i];
-        else if (strcmp(a, "--output") == 0 && more) out_path = argv[++i];
-        else if (strcmp(a, "--layers") == 0 && more) layers_path = argv[++i];
-        else if (strcmp(a, "--compare") == 0 && more) cmp_path = argv[++i];
-        else if (strcmp(a, "--twin") == 0 && more) twin = argv[++i];
-        else if (a[0] != '-' && !model_path) model_path = a;
-        else return usage();
-    }
-    if (!model_path || (!want_info && n_in == 0)) return usage();
-    buf = load(model_path, &len);
-    if (!buf) return 1;
-    st = accel_tflite_open(&m, buf, len);
-    if (st != ACCEL_OK) {
-        fprintf(stderr, "%s: %s\n", model_path, accel_status_str(st));
-        return 1;
-    }
-    if (has_custom(&m)) {
-        if (!twin) {
-            fprintf(stderr, "%s has a custom operator (a compiled Edge TPU model?): give the CPU model it was "
-                            "compiled from with --twin, which then runs as the reference\n", model_path);
-            if (!want_info) return 1;
-        } else {
-            free(buf);
-            model_path = twin;
-            buf = load(model_path, &len);
-            if (!buf) return 1;
-            st = accel_tflite_open(&m, buf, len);
-            if (st != ACCEL_OK) {
-                fprintf(stderr, "%s: %s\n", model_path, accel_status_str(st));
-                return 1;
-            }
+        const char *a = argv[i], **slot;
+        if (no_more_options || a[0] != '-' || !a[1]) {
+            if (model_path) return cli_usage("one MODEL only: %s and %s given", model_path, a);
+            model_path = a;
+            continue;
         }
+        if (!strcmp(a, "--")) {
+            no_more_options = 1;
+            continue;
+        }
+        if (!strcmp(a, "--info")) {
+            want_info = 1;
+            continue;
+        }
+        if (!strcmp(a, "--json")) {
+            json = 1;
+            continue;
+        }
+        cli_std_option(a);
+        if (!strcmp(a, "--input")) {
+            if (n_in == MAX_INPUTS) return cli_usage("at most %d --input", MAX_INPUTS);
+            slot = &inputs[n_in++];
+            *slot = NULL;
+        } else if (!strcmp(a, "--output")) slot = &out_path;
+        else if (!strcmp(a, "--layers")) slot = &layers_path;
+        else if (!strcmp(a, "--compare")) slot = &cmp_path;
+        else if (!strcmp(a, "--twin")) slot = &twin;
+        else return cli_usage("unknown option %s", a);
+        if (i + 1 >= argc) return cli_usage("%s needs a FILE", a);
+        if (*slot) return cli_usage("%s given twice", a);
+        *slot = argv[++i];
+    }
+    if (!model_path) return cli_usage("no MODEL given");
+    if (want_info && (n_in || out_path || layers_path || cmp_path))
+        return cli_usage("--info runs nothing: no --input, --output, --layers or --compare with it");
+    if (!want_info && n_in == 0) return cli_usage("--info or --input IN.bin: what to do with %s", model_path);
+
+    buf = load(model_path, &len);
+    if (!buf || open_model(model_path, buf, len, &m)) return 1;
+    if (has_custom(&m) && twin) {
+        free(buf);
+        model_path = twin;
+        buf = load(model_path, &len);
+        if (!buf || open_model(model_path, buf, len, &m)) return 1;
+    } else if (has_custom(&m) && !want_info) {
+        return cli_fail("%s: has a custom operator (a compiled Edge TPU model?): give the CPU model it was "
+                        "compiled from with --twin, which then runs as the reference",
+                        model_path);
     }
     if (want_info) {
-        rc = info(&m, json);
+        rc = info(model_path, &m, json);
         free(buf);
         return rc;
     }
+
     st = plan(&m, &arena_bytes, &bad_op, &bad_code);
     if (st == ACCEL_OK) {
         arena = malloc(arena_bytes + 4);
-        st = arena ? accel_tflite_init(&rt, &m, arena, arena_bytes) : ACCEL_E_FULL;
-        bad_op = rt.bad_op;
-        bad_code = rt.bad_code;
+        if (!arena) return cli_fail("%s: out of memory for a %zu-byte arena", model_path, arena_bytes);
+        st = accel_tflite_init(&rt, &m, arena, arena_bytes);
+        /* init's own refusals of the arena are no operator's */
+        bad_op = st == ACCEL_E_ALIGN || st == ACCEL_E_BUFFER_TOO_SMALL ? NO_OP : rt.bad_op;
+        bad_code = op_code(&m, bad_op);
     }
     if (st != ACCEL_OK) {
-        if (json) {
-            printf("{");
-            say_bad(st, bad_op, bad_code, 1);
-            printf("}\n");
-        } else {
-            say_bad(st, bad_op, bad_code, 0);
-        }
+        if (json) printf("{");
+        say_bad(model_path, st, bad_op, bad_code, json);
+        if (json) printf("}\n");
         return 1;
+    }
+    st = graph_bytes(&m, 0, &in_bytes);
+    if (st == ACCEL_OK) st = graph_bytes(&m, 1, &out_bytes);
+    if (st != ACCEL_OK) return cli_fail("%s: %s", model_path, accel_status_str(st));
+    /* every file is read and checked before the first invocation */
+    if (cmp_path) {
+        hw = load(cmp_path, &hlen);
+        if (!hw) return 1;
+        if (hlen != out_bytes)
+            return cli_fail("%s: %zu byte%s, the model's outputs take %zu", cmp_path, hlen, hlen == 1 ? "" : "s",
+                            out_bytes);
+    }
+    for (i = 0; i < n_in; i++) {
+        size_t ilen;
+        in[i] = load(inputs[i], &ilen);
+        if (!in[i]) return 1;
+        if (ilen != in_bytes)
+            return cli_fail("%s: %zu byte%s, the model's inputs take %zu", inputs[i], ilen, ilen == 1 ? "" : "s",
+                            in_bytes);
     }
     rt.on_op = layers_path ? on_op : NULL;
     rt.user = &lo;
-    for (i = 0; i < n_in && rc == 0; i++) {
-        size_t ilen, off = 0;
-        uint8_t *in = load(inputs[i], &ilen);
-        if (!in) return 1;
-        for (k = 0; k < m.n_inputs && rc == 0; k++) {
+    for (i = 0; i < n_in; i++) {
+        size_t off = 0;
+        for (k = 0; k < m.n_inputs; k++) {
             uint32_t ti;
             accel_tflite_tensor t;
             st = accel_tflite_graph_tensor(&m, 0, k, &ti);
             if (st == ACCEL_OK) st = accel_tflite_tensor_info(&m, ti, &t);
-            if (st == ACCEL_OK && off + t.bytes > ilen) st = ACCEL_E_ARG;
-            if (st == ACCEL_OK) st = accel_tflite_set_input(&rt, k, in + off, t.bytes);
-            off += st == ACCEL_OK ? t.bytes : 0;
-            if (st != ACCEL_OK) rc = 1;
+            if (st == ACCEL_OK) st = accel_tflite_set_input(&rt, k, in[i] + off, t.bytes);
+            if (st != ACCEL_OK) return cli_fail("%s: input %u: %s", inputs[i], (unsigned)k, accel_status_str(st));
+            off += t.bytes;
         }
-        if (rc == 0 && off != ilen) {
-            fprintf(stderr, "%s: %zu bytes, the model's inputs take %zu\n", inputs[i], ilen, off);
-            rc = 1;
-        }
-        free(in);
-        if (rc) {
-            fprintf(stderr, "%s: %s\n", inputs[i], accel_status_str(st));
-            return 1;
-        }
+        free(in[i]);
         lo.len = 0;
         st = accel_tflite_invoke(&rt);
         if (st != ACCEL_OK) {
-            say_bad(st, rt.bad_op, rt.bad_code, 0);
+            if (json) printf("{");
+            say_bad(model_path, st, rt.bad_op, op_code(&m, rt.bad_op), json);
+            if (json) printf("}\n");
             return 1;
         }
+        if (lo.out_of_memory) return cli_fail("%s: out of memory for the layers' bytes", layers_path);
     }
+    obuf = (uint8_t *)malloc(out_bytes + 1);
+    if (!obuf) return cli_fail("%s: out of memory for %zu output bytes", model_path, out_bytes);
     for (k = 0; k < m.n_outputs; k++) {
         uint32_t ti;
         const uint8_t *p;
         size_t n;
-        uint8_t *grown;
-        if (accel_tflite_graph_tensor(&m, 1, k, &ti) != ACCEL_OK || accel_tflite_tensor_data(&rt, ti, &p, &n) != ACCEL_OK)
-            return 1;
-        grown = (uint8_t *)realloc(obuf, olen + n + 1);
-        if (!grown) return 1;
-        obuf = grown;
+        st = accel_tflite_graph_tensor(&m, 1, k, &ti);
+        if (st == ACCEL_OK) st = accel_tflite_tensor_data(&rt, ti, &p, &n);
+        if (st == ACCEL_OK && n > out_bytes - olen) st = ACCEL_E_TOO_LONG;
+        if (st != ACCEL_OK) return cli_fail("%s: output %u: %s", model_path, (unsigned)k, accel_status_str(st));
         memcpy(obuf + olen, p, n);
         olen += n;
     }
     if (out_path && save(out_path, obuf, olen)) return 1;
-    if (layers_path && save(layers_path, lo.p ? lo.p : obuf, lo.len)) return 1;
-    if (json) printf("{\"model\": \"%s\", \"arena_bytes\": %zu, \"invocations\": %d, \"output_bytes\": %zu", model_path,
-                     arena_bytes, n_in, olen);
+    if (layers_path && save(layers_path, lo.p, lo.len)) return 1;
+    if (json) {
+        printf("{\"model\": ");
+        json_str(model_path);
+        printf(", \"arena_bytes\": %zu, \"invocations\": %d, \"output_bytes\": %zu", arena_bytes, n_in, olen);
+    }
     if (cmp_path) {
-        size_t hlen;
-        uint8_t *hw = load(cmp_path, &hlen);
-        if (!hw) return 1;
         if (json) printf(", ");
-        rc = compare(&rt, hw, hlen, json);
+        rc = compare(model_path, &rt, hw, hlen, json);
         free(hw);
     }
     if (json) printf("}\n");
@@ -441,6 +538,7 @@ int main(int argc, char **argv)
         for (b = 0; b < olen && b < 64; b++) printf(" %02x", obuf[b]);
         printf("%s\n", olen > 64 ? " ..." : "");
     }
+    if (fflush(stdout) != 0 || ferror(stdout)) return cli_fail("stdout: write error");
     free(obuf);
     free(lo.p);
     free(arena);
