@@ -19484,7 +19484,9 @@ ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_mod
         if (pe->off == ACCEL__TFL_NONE) continue;
         st = accel__tfl_check_op(m, i, &s, &p, rt->arena + table + pe->off, (size_t)pe->size);
         if (st != ACCEL_OK) {
-            rt->bad_op = i;
+            accel_tflite_op op;
+            rt->bad_op = i; /* and its code, as check gives both */
+            rt->bad_code = accel_tflite_op_info(m, i, &op) == ACCEL_OK ? op.code : -1;
             rt->arena = NULL;
             return st;
         }
