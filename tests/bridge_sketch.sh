@@ -9,6 +9,11 @@
 #      device model on its SPI bus (chip select SS, INTB pin 2, WAKE pin 4) and UART0 on a pty;
 #      build/accel-tsp1 --bridge PTY,BAUD runs echo, info, start/stop and an update (an image
 #      that ends with its CRC-32, as the model checks at FINISH) through it with --capture.
+#      The harness names the pty once the sketch's receiver is on (a tool started earlier had
+#      its first hello dropped by the UART and resent it 200 ms later). No byte may be lost on
+#      the line: every request answered, every byte the sketch sent passed on; resends that only
+#      a slow emulator caused (the host's 200 ms wall-clock timeout) are counted apart. A run
+#      with one host byte dropped (--drop-rx) must fail that check.
 #   3. each capture replays through ports/bridge's replay model (accel-tsp1 --replay) and matches;
 #      a capture with one request byte edited is reported at the exchange holding that byte
 #      (the exchange accel-capture dump shows changed), a cut capture is refused.
@@ -138,25 +143,51 @@ if gcc -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-a
 else
     bad "build tsp1_harness" "$(head -20 "$B/harness.log")"; lib_end; exit $?
 fi
-start_harness() { # BAUD: the sketch built for it, on a fresh pty; sets PTY, H_PID, FR
+start_harness() { # BAUD [HARNESS OPTIONS]: the sketch built for it, on a fresh pty; sets PTY, H_PID,
+    # FR; its files are named by $TAG (default BAUD). The harness names the pty once the
+    # sketch's receiver is on, so that nothing a tool sends at once is dropped by the UART.
+    local baud=$1 tag=${TAG:-$1}
+    shift
     cleanup
     H_PID=
-    FR=$B/frames.$1
-    "$B/tsp1_harness" --pty --frames "$FR" "$B/b$1/Bridge.ino.elf" >"$B/harness.$1.out" 2>"$B/harness.$1.err" &
+    FR=$B/frames.$tag
+    "$B/tsp1_harness" --pty --frames "$FR" "$@" "$B/b$baud/Bridge.ino.elf" >"$B/harness.$tag.out" 2>"$B/harness.$tag.err" &
     H_PID=$!
     PTY=
     for _ in $(seq 1 100); do
-        PTY=$(sed -n 's/^harness: pty //p' "$B/harness.$1.err")
-        [ -n "$PTY" ] && return 0
+        PTY=$(sed -n 's/^harness: pty //p' "$B/harness.$tag.err")
+        [ -n "$PTY" ] && break
         sleep 0.05
+    done
+    [ -n "$PTY" ] || return 1
+    # on this VM's devpts a new pty's node is at times missing for a few ms after the harness
+    # has opened it (about 1 start in 30 under load; a tool then fails with ENOENT): wait for it
+    for _ in $(seq 1 100); do
+        [ -c "$PTY" ] && return 0
+        sleep 0.02
     done
     return 1
 }
-stop_harness() { # BAUD: stop it and keep its report in $B/harness.BAUD.err
+stop_harness() { # stop it (its report stays in $B/harness.TAG.err); its pty node gone first
     kill "$H_PID" 2>/dev/null
     wait "$H_PID" 2>/dev/null
     H_PID=
+    for _ in $(seq 1 50); do
+        [ -e "$PTY" ] || break
+        sleep 0.02
+    done
 }
+line_lost() { # HARNESS.ERR: why the harness's report shows a byte lost on the line, or nothing
+    # every request reached the sketch intact (it answers each one that does), no host byte came
+    # before its receiver was on, every byte it sent reached the host; resends while an answer
+    # was still due (the host's wall-clock timeout against a slow emulator) lose nothing
+    local l
+    l=$(grep 'serial line' "$1") || { echo "no serial line report"; return; }
+    grep -q "(0 requests never answered" <<<"$l" || echo "a request the sketch never answered:"
+    grep -q ", 0 of them before the receiver was on" <<<"$l" || echo "host bytes before the receiver was on:"
+    grep -qE "sketch bytes ([0-9]+), \1 passed on" <<<"$l" || echo "sketch bytes not passed on:"
+}
+resent_slow() { sed -n 's/.* \([0-9]*\) resent while the answer was due.*/\1/p' "$1"; }
 frames_since() { # N: frame lines after the first N
     tail -n +$(($1 + 1)) "$FR"
 }
@@ -202,9 +233,9 @@ spi4k() { # BAUD
 }
 spi4k 115200
 stop_harness
-grep -q "request/response pairs, 0 requests sent again" "$B/harness.115200.err" &&
-    ok "115200: no request was sent twice (no retry, no lost byte)" ||
-    bad "retries at 115200" "$(grep 'serial line' "$B/harness.115200.err")"
+why=$(line_lost "$B/harness.115200.err")
+[ -z "$why" ] && ok "115200: no byte lost on the line ($(resent_slow "$B/harness.115200.err") resends for the host's timeout)" ||
+    bad "lost bytes at 115200" "$why $(grep 'serial line' "$B/harness.115200.err")"
 grep -q "UBRR0 16 U2X0 1" "$B/harness.115200.err" && ok "115200: the core set UBRR0 16 with U2X0 (117647 baud, +2.1 %)" ||
     bad "115200 divider" "$(grep 'serial line' "$B/harness.115200.err")"
 SP=$(sed -n 's/.*lowest SP 0x\([0-9A-F]*\).*/\1/p' "$B/harness.115200.err")
@@ -251,10 +282,22 @@ if start_harness 1000000; then
     grep -q "UBRR0 1 U2X0 1: 1000000 baud" "$B/harness.1000000.err" &&
         ok "1000000: the core set U2X0 with UBRR0 1 (exact)" ||
         bad "1000000 divider" "$(grep 'serial line' "$B/harness.1000000.err")"
-    grep -q "request/response pairs, 0 requests sent again" "$B/harness.1000000.err" &&
-        ok "1000000: no request was sent twice" || bad "retries at 1000000" "$(grep 'serial line' "$B/harness.1000000.err")"
+    why=$(line_lost "$B/harness.1000000.err")
+    [ -z "$why" ] && ok "1000000: no byte lost on the line ($(resent_slow "$B/harness.1000000.err") resends for the host's timeout)" ||
+        bad "lost bytes at 1000000" "$why $(grep 'serial line' "$B/harness.1000000.err")"
 else
     bad "harness serves the 1000000-baud sketch" "$(cat "$B/harness.1000000.err")"
+fi
+# the check sees a lost byte: the harness drops the 40th byte from the host (in the echo
+# request after hello) before the UART; the host's resend gets the answer, the report does not pass
+if TAG=drop start_harness 1000000 --drop-rx 40; then
+    check "with a byte dropped the host's resend still gets the echo" 0 "echo: lossy" $P --bridge "$PTY,1000000" echo lossy
+    stop_harness
+    why=$(line_lost "$B/harness.drop.err")
+    [ "$why" = "a request the sketch never answered:" ] && ok "a byte dropped on the line fails the check ($why)" ||
+        bad "a dropped byte is seen" "'$why' $(grep 'serial line' "$B/harness.drop.err")"
+else
+    bad "harness serves the sketch with --drop-rx" "$(cat "$B/harness.drop.err")"
 fi
 
 # ---- 4. the numbers (emulated time: cycles / 16 MHz)

@@ -22,9 +22,14 @@
  *     --trace             log every fate the model records (commands run, discarded,
  *                         rejected or wiped, async messages)
  *     --pty               UART0 is a pseudo-terminal instead of stdout: the harness prints
- *                         "harness: pty /dev/pts/N" and a host program opens that path as its
- *                         serial line (the Bridge sketch's host tools). Runs until SIGTERM or
- *                         SIGINT (or --cycles), then reports and exits 0.
+ *                         "harness: pty /dev/pts/N" once the sketch has turned its receiver on
+ *                         (RXEN0) and a host program opens that path as its serial line (the
+ *                         Bridge sketch's host tools). Runs until SIGTERM or SIGINT (or
+ *                         --cycles), then reports and exits 0; its "serial line" report tells
+ *                         requests the sketch never answered (a byte lost or garbled) from
+ *                         resends while an answer was still due (the host's own timeout).
+ *     --drop-rx N         with --pty: the N-th byte from the host never reaches the UART (a
+ *                         byte lost on the line, to show that the report catches one)
  *     --frames FILE       with --pty: one line per request/response frame pair (frames end at
  *                         0x00, as the accel bridge's COBS frames do): "x T0 T1 T2 IN OUT" =
  *                         cycle the request's first byte started on the wire, cycle its last
@@ -136,9 +141,18 @@ static struct {
     int rx_running, xoff;
     uint64_t last_in_cycle;  /* when the last byte fed started on the wire */
     /* frame pairing: request bytes in, response bytes out */
-    int in_frame, out_frame, awaiting;
+    int in_frame, out_frame, awaiting, out_any;
     uint64_t t0, t1, in_n, out_n;
     unsigned long exchanges, unpaired;
+    /* where the line's bytes went, to tell a lost byte from a slow answer: request frames put
+       on the RX pin and response frames the sketch sent, host bytes taken from the pty, bytes
+       put on the RX pin while the sketch's receiver was off (lost there), sketch bytes from
+       UDR0 and those handed to the host */
+    unsigned long requests, responses;
+    unsigned long long host_bytes, rx_off, tx_bytes, tx_passed;
+    unsigned long long drop_rx; /* --drop-rx N: the N-th host byte never reaches the UART */
+    int announced;              /* the pty's name printed (once the receiver is on) */
+    const char *pty_name;
     unsigned long long cpb_fixes, spi_fixes;
     uint32_t *prof;          /* --profile: PC samples while a request is being answered */
 } H;
@@ -402,6 +416,7 @@ static void h_flush_out(int every)
         ssize_t w = write(H.pty, H.out_buf + off, n - off);
         if (w > 0) {
             off += (size_t)w;
+            H.tx_passed += (unsigned long long)w;
         } else if (w < 0 && errno != EINTR && errno != EAGAIN) {
             break; /* nobody reads: the bytes are lost, as on an unplugged line */
         } else if (w < 0 && errno == EAGAIN) {
@@ -448,10 +463,13 @@ static avr_cycle_count_t h_rx_tick(avr_t *avr, avr_cycle_count_t when, void *par
     } else if (H.in_frame) {
         H.in_frame = 0;
         H.t1 = when + h_byte_cycles();
+        H.requests++;
         if (H.awaiting) H.unpaired++; /* a second request before an answer (a retry) */
         H.awaiting = 1;
         H.out_n = 0;
     }
+    if (++H.host_bytes == H.drop_rx) return when + h_byte_cycles(); /* --drop-rx: lost */
+    if (!(H.avr->data[0xC1] & 0x10u)) H.rx_off++; /* UCSR0B.RXEN0 clear: simavr drops it */
     avr_raise_irq(H.uart_in, b);
     return when + h_byte_cycles();
 }
@@ -492,6 +510,13 @@ static void h_pty_out(uint8_t b)
     if (H.out_len == sizeof H.out_buf) h_flush_out(1);
     H.out_done[H.out_len] = H.out_last_done;
     H.out_buf[H.out_len++] = b;
+    H.tx_bytes++;
+    if (b) {
+        H.out_any = 1;
+    } else if (H.out_any) {
+        H.out_any = 0;
+        H.responses++;
+    }
     if (H.awaiting) {
         H.out_n++;
         if (b) {
@@ -529,6 +554,14 @@ static avr_cycle_count_t h_pty_poll(avr_t *avr, avr_cycle_count_t when, void *pa
     (void)avr;
     (void)param;
     if (H.out_len) h_flush_out(0);
+    if (!H.announced) {
+        /* the name goes out once the sketch's receiver is on (UCSR0B.RXEN0), as a host waits
+           for a board to boot: a request written earlier would reach a UART that drops it */
+        if (!(H.avr->data[0xC1] & 0x10u)) return when + H.cyc_per_ms / 10u;
+        fprintf(stderr, "harness: pty %s\n", H.pty_name);
+        fflush(stderr);
+        H.announced = 1;
+    }
     p.fd = H.pty;
     p.events = POLLIN;
     p.revents = 0;
@@ -561,8 +594,7 @@ static int h_pty_open(void)
     cfmakeraw(&t);
     if (tcsetattr(H.pty_slave, TCSANOW, &t) != 0) return 0;
     if (fcntl(H.pty, F_SETFL, fcntl(H.pty, F_GETFL) | O_NONBLOCK) != 0) return 0;
-    fprintf(stderr, "harness: pty %s\n", name);
-    fflush(stderr);
+    H.pty_name = name; /* announced by h_pty_poll once the sketch can receive */
     return 1;
 }
 
@@ -606,7 +638,7 @@ static int usage(void)
                     " [--cycles N] [--nets N] [--cmd-cap N] [--rsp-cap N] [--dead]"
                     " [--flip-cmd TEXT] [--flip-rsp TEXT] [--ecc-on-echo TEXT]"
                     " [--ecc-when-full N] [--mem-fail-chunk K] [--stop-after PREFIX] [--trace]"
-                    " [--pty [--frames FILE]] SKETCH.elf\n");
+                    " [--pty [--frames FILE] [--drop-rx N]] SKETCH.elf\n");
     return 1;
 }
 
@@ -650,10 +682,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--stop-after")) H.stop_after = v;
         else if (!strcmp(a, "--frames")) frames = v;
         else if (!strcmp(a, "--profile")) profile = v;
+        else if (!strcmp(a, "--drop-rx")) H.drop_rx = strtoull(v, NULL, 0);
         else return usage();
     }
     if (!elf || nets > ACCEL_TSP1_MAX_NETS || cmd_cap > H_CMD_MAX || rsp_cap > 1024 ||
-        (frames && !use_pty))
+        ((frames || H.drop_rx) && !use_pty))
         return usage();
     if (use_pty) {
         if (frames && !(H.frames = fopen(frames, "w"))) {
@@ -783,10 +816,20 @@ int main(int argc, char **argv)
     if (use_pty) {
         if (H.out_len) h_flush_out(1);
         const uint8_t *d = H.avr->data;
+        /* the sketch answers every request that reaches it intact, so a request it never
+           answered lost or garbled a byte on the way; the other early resends came while
+           its answer was still on the way (the host's timeout ran out first: host time,
+           not a fault of the line) */
+        unsigned long lost = H.requests > H.responses ? H.requests - H.responses : 0;
+        unsigned long slow = H.unpaired > lost ? H.unpaired - lost : 0;
         fprintf(stderr, "harness: serial line: %lu request/response pairs, %lu requests sent"
-                        " again before an answer; UART byte time set %llu times, SPI bytes"
+                        " again before an answer (%lu requests never answered: a byte lost or"
+                        " garbled; %lu resent while the answer was due: the host's timeout);"
+                        " host bytes %llu, %llu of them before the receiver was on; sketch bytes"
+                        " %llu, %llu passed on; UART byte time set %llu times, SPI bytes"
                         " rescheduled %llu; UBRR0 %u U2X0 %u: %lu baud, byte time %llu cycles\n",
-                H.exchanges, H.unpaired, H.cpb_fixes, H.spi_fixes,
+                H.exchanges, H.unpaired, lost, slow, H.host_bytes, H.rx_off, H.tx_bytes,
+                H.tx_passed, H.cpb_fixes, H.spi_fixes,
                 (unsigned)d[0xC4] | ((unsigned)(d[0xC5] & 0x0Fu) << 8), (d[0xC0] >> 1) & 1u,
                 (unsigned long)(H.freq * 10ull / h_byte_cycles()), (unsigned long long)h_byte_cycles());
         if (H.frames) fclose(H.frames);
