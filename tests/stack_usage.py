@@ -10,7 +10,7 @@ is its own frame plus the largest need of a function it calls directly, recursiv
 deepest chain of direct calls). Calls through a pointer (the port's and the caller's
 callbacks) and calls to the C library (memcpy, memset) count 0: the callbacks belong to the
 port, the library functions to the toolchain.
-Prints one line per section (tsp1, edgetpu, refsi, ane, mac; the rest is common): its largest
+Prints one line per section (tsp1, edgetpu, refsi, ane, mac, tflite; the rest is common): its largest
 need and the function, then each public function
 above BOUND. Exit 1 when a function is above BOUND, has a frame whose size is not bounded
 (alloca, a variable-length array), or can recurse (the need would be unbounded)."""
@@ -18,7 +18,7 @@ import re
 import sys
 
 
-SECTIONS = ("tsp1", "edgetpu", "refsi", "ane", "mac")
+SECTIONS = ("tsp1", "edgetpu", "refsi", "ane", "mac", "tflite")
 
 
 def main():
