@@ -46,7 +46,7 @@
  *   it (bit-exact with TensorFlow Lite Micro, on caller memory). Nothing here allocates, prints
  *   or keeps hidden global state: the caller owns every buffer and every state struct;
  *   functions that need scratch memory have a ..._scratch_size() companion, and objects that
- *   carve the caller's memory into parts an ..._mem_size() one. Stack: no public function needs more
+ *   carve the caller's memory into parts a ..._mem_size() one. Stack: no public function needs more
  *   than 1536 bytes, callbacks not counted, on every target (x86 SIMD builds included;
  *   tests/stack_usage.sh reports it per target). Each device section has four layers:
  *   wire (bytes <-> structs, pure), protocol state (structs and transitions), driver (the state
