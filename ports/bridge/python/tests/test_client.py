@@ -20,6 +20,7 @@ class Lossy:
         self.rng = random.Random(seed)
         self.p = p
         self.sent = []
+        self.pending = b""
         self.faults = dict(drop_out=0, garble_out=0, dup_out=0, replay_out=0, drop_in=0,
                            garble_in=0)
 
@@ -48,16 +49,25 @@ class Lossy:
         self.sent.append(data)
 
     def read(self, timeout):
-        data = self.inner.read(timeout)
-        if data:
-            r = self.rng.random()
-            if r < self.p:
-                self.faults["drop_in"] += 1
-                return b""
-            if r < 1.5 * self.p:
-                self.faults["garble_in"] += 1
-                return self._garble(data)
-        return data
+        # Faults strike answers, one draw per frame, not per read: a slow line (the emulated
+        # Uno) hands a frame over one or two bytes per read, and a draw per read would lose
+        # nearly every answer (0.7 ** 15 of a 15-byte frame survives), not a fifth of them.
+        # A frame's bytes are held back until its closing 0x00 has come.
+        self.pending += self.inner.read(timeout)
+        out = bytearray()
+        end = self.pending.rfind(0)
+        done, self.pending = self.pending[:end + 1], self.pending[end + 1:]
+        for piece in done.split(b"\0")[:-1]:
+            if piece:
+                r = self.rng.random()
+                if r < self.p:
+                    self.faults["drop_in"] += 1
+                    continue
+                if r < 1.5 * self.p:
+                    self.faults["garble_in"] += 1
+                    piece = self._garble(b"\0" + piece + b"\0")[1:-1]
+            out += piece + b"\0"
+        return bytes(out)
 
     def close(self):
         self.inner.close()
