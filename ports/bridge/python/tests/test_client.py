@@ -82,6 +82,36 @@ def lossy_bridge(device, seed, capture=None):
     return b, link
 
 
+class Chunks:
+    """An inner link that hands over its bytes size bytes per read."""
+
+    def __init__(self, data, size):
+        self.data, self.size = data, size
+
+    def read(self, timeout):
+        out, self.data = self.data[:self.size], self.data[self.size:]
+        return out
+
+
+def test_lossy_link_faults_answers_per_frame_however_they_are_read():
+    """A slow line hands an answer over a byte or two per read: the faults on the way in
+    must be the same as when each frame comes whole, one draw per frame, or nearly every
+    answer would be lost on the emulated Uno instead of about a fifth of them."""
+    frames = [frame(pb.Response(seq=i, status=0).SerializeToString()) for i in range(1, 201)]
+    seen = []
+    for size in (len(frames[0]), 1, 2, 7):
+        link = Lossy(Chunks(b"".join(frames), size), 5)
+        got = b""
+        while link.inner.data or link.pending:
+            got += link.read(0)
+        seen.append((got, link.faults["drop_in"], link.faults["garble_in"]))
+    assert seen[1:] == [seen[0]] * 3
+    got, dropped, garbled = seen[0]
+    intact = sum(1 for f in frames if f[1:] in got)
+    assert intact + dropped + garbled == 200
+    assert 20 <= dropped <= 60 and 5 <= garbled <= 40 and intact >= 120
+
+
 # ---------------------------------------------------------------- Q5: exactly once
 @sim_only
 def test_Q5_exactly_once_under_a_lossy_link_device_clock(device):
