@@ -19038,20 +19038,21 @@ typedef struct accel__tfl_gate {
     int32_t in_mult, in_shift, rec_mult, rec_shift;
 } accel__tfl_gate;
 
+/* w: units x depth int8 weights of zero point 0 (checked); bias: int32 per unit or NULL */
 ACCEL__TFL_STATIC accel_status accel__tfl_lstm_fc(const accel__tfl_io *x, size_t x_off, uint32_t rows, uint32_t depth,
-                                       const accel__tfl_io *w, const accel__tfl_io *bias, uint32_t units,
+                                       const uint8_t *w, const uint8_t *bias, uint32_t units,
                                        int32_t mult, int32_t shift, int32_t *acc, int16_t *out)
 {
     uint32_t r, u;
     accel_status st = accel_mac_matmul_s32(ACCEL_MAC_INT8, rows, units, depth, x->in + x_off,
-                                           (size_t)rows * (size_t)depth, -x->t.zero_point, w->in, w->t.bytes,
-                                           -w->t.zero_point, acc, (size_t)rows * (size_t)units);
+                                           (size_t)rows * (size_t)depth, -x->t.zero_point, w,
+                                           (size_t)units * (size_t)depth, 0, acc, (size_t)rows * (size_t)units);
     if (st != ACCEL_OK) return st;
     for (r = 0; r < rows; r++)
         for (u = 0; u < units; u++) {
             uint32_t s = (uint32_t)acc[(size_t)r * units + u];
             int32_t v;
-            if (bias && bias->index >= 0) s += accel_load_u32le(bias->in + 4u * (size_t)u);
+            if (bias) s += accel_load_u32le(bias + 4u * (size_t)u);
             v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(s), mult, shift);
             out[(size_t)r * units + u] = (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v);
         }
@@ -19065,9 +19066,14 @@ ACCEL__TFL_STATIC int16_t accel__tfl_mul16(int32_t a, int32_t b, int32_t mult, i
     return (int16_t)(v < lo ? lo : v > hi ? hi : v);
 }
 
+/* The LSTM has 24 inputs: it keeps of the 12 weights and biases only their data and scales,
+ * and reads their descriptions again (one at a time, into `o`) for each later check, so that
+ * its frame holds five tensor descriptions, not seventeen. */
 ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
 {
-    accel__tfl_io x, w[8], bias[4], hid, cell, out, opt;
+    accel__tfl_io x, o, hid, cell, out;
+    const uint8_t *wp[8], *bp[4];
+    uint32_t wscale[8];
     accel__tfl_gate g[4];
     uint64_t act, tm;
     uint64_t clip_bits;
@@ -19079,8 +19085,15 @@ ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
     size_t used = 0, n;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &x);
     if (st == ACCEL_OK && c->op.n_inputs != ACCEL__TFL_LSTM_IN) st = ACCEL_E_TFLITE_ARITY;
-    for (k = 0; k < 8 && st == ACCEL_OK; k++) st = accel__tfl_need(c, 0, 1u + k, ACCEL__TFL_T(INT8), &w[k]);
-    for (k = 0; k < 4 && st == ACCEL_OK; k++) st = accel__tfl_need(c, 0, 12u + k, ACCEL__TFL_T(INT32), &bias[k]);
+    for (k = 0; k < 8 && st == ACCEL_OK; k++) {
+        st = accel__tfl_need(c, 0, 1u + k, ACCEL__TFL_T(INT8), &o);
+        wp[k] = o.in;
+        wscale[k] = o.t.scale_bits;
+    }
+    for (k = 0; k < 4 && st == ACCEL_OK; k++) {
+        st = accel__tfl_need(c, 0, 12u + k, ACCEL__TFL_T(INT32), &o);
+        bp[k] = o.in;
+    }
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 18, ACCEL__TFL_T(INT8), &hid);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 19, ACCEL__TFL_T(INT16), &cell);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
@@ -19088,8 +19101,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
     for (k = 9; k < ACCEL__TFL_LSTM_IN && st == ACCEL_OK; k++) {
         if (k == 12) k = 16;
         if (k == 18) k = 20;
-        st = accel__tfl_get(c, 0, k, &opt);
-        if (st == ACCEL_OK && opt.index >= 0) st = ACCEL_E_UNSUPPORTED;
+        st = accel__tfl_get(c, 0, k, &o);
+        if (st == ACCEL_OK && o.index >= 0) st = ACCEL_E_UNSUPPORTED;
     }
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 4, 0, &clip_bits);
@@ -19102,12 +19115,17 @@ ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
     steps = accel__tfl_dim(&x.t, tm ? 0u : 1u);
     n_in = accel__tfl_dim(&x.t, 2);
     n_state = accel__tfl_dim(&hid.t, 1);
-    for (k = 0; k < 8; k++)
-        if (w[k].t.ndims != 2 || accel__tfl_dim(&w[k].t, 0) != n_state ||
-            accel__tfl_dim(&w[k].t, 1) != (k < 4 ? n_in : n_state) || w[k].t.n_scales != 1u)
-            return w[k].t.n_scales > 1u ? ACCEL_E_UNSUPPORTED : ACCEL_E_TFLITE_SHAPE;
-    for (k = 0; k < 4; k++)
-        if (bias[k].t.ndims != 1 || accel__tfl_dim(&bias[k].t, 0) != n_state) return ACCEL_E_TFLITE_SHAPE;
+    /* these reads succeeded above: they cannot fail now */
+    for (k = 0; k < 8; k++) {
+        if ((st = accel__tfl_get(c, 0, 1u + k, &o)) != ACCEL_OK) return st;
+        if (o.t.ndims != 2 || accel__tfl_dim(&o.t, 0) != n_state || accel__tfl_dim(&o.t, 1) != (k < 4 ? n_in : n_state) ||
+            o.t.n_scales != 1u)
+            return o.t.n_scales > 1u ? ACCEL_E_UNSUPPORTED : ACCEL_E_TFLITE_SHAPE;
+    }
+    for (k = 0; k < 4; k++) {
+        if ((st = accel__tfl_get(c, 0, 12u + k, &o)) != ACCEL_OK) return st;
+        if (o.t.ndims != 1 || accel__tfl_dim(&o.t, 0) != n_state) return ACCEL_E_TFLITE_SHAPE;
+    }
     if ((uint64_t)batch * n_state != hid.t.elements || (uint64_t)batch * n_state != cell.t.elements ||
         accel__tfl_dim(&out.t, 0) != accel__tfl_dim(&x.t, 0) || accel__tfl_dim(&out.t, 1) != accel__tfl_dim(&x.t, 1) ||
         accel__tfl_dim(&out.t, 2) != n_state || n_in == 0 || n_state == 0)
@@ -19115,8 +19133,10 @@ ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
     if (accel__tfl_quantized(&x.t) || accel__tfl_quantized(&hid.t) || accel__tfl_quantized(&cell.t) ||
         cell.t.zero_point != 0)
         return ACCEL_E_TFLITE_QUANT;
-    for (k = 0; k < 8; k++)
-        if (accel__tfl_quantized(&w[k].t) || w[k].t.zero_point != 0) return ACCEL_E_TFLITE_QUANT;
+    for (k = 0; k < 8; k++) {
+        if ((st = accel__tfl_get(c, 0, 1u + k, &o)) != ACCEL_OK) return st;
+        if (accel__tfl_quantized(&o.t) || o.t.zero_point != 0) return ACCEL_E_TFLITE_QUANT;
+    }
     kept = accel__tfl_keep(c, 25);
     if (c->rt) {
         if (!kept) return ACCEL_E_STATE;
@@ -19135,10 +19155,10 @@ ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
             static const uint8_t wi[4] = {1, 0, 2, 3};
             for (k = 0; k < 4; k++) {
                 const uint32_t s12 = 0x39800000UL; /* 2^-12 */
-                st = accel__tfl_qmul(accel__tfl_scale3(x.t.scale_bits, w[wi[k]].t.scale_bits, s12), &g[k].in_mult,
+                st = accel__tfl_qmul(accel__tfl_scale3(x.t.scale_bits, wscale[wi[k]], s12), &g[k].in_mult,
                                      &g[k].in_shift);
                 if (st == ACCEL_OK)
-                    st = accel__tfl_qmul(accel__tfl_scale3(hid.t.scale_bits, w[4u + wi[k]].t.scale_bits, s12),
+                    st = accel__tfl_qmul(accel__tfl_scale3(hid.t.scale_bits, wscale[4u + wi[k]], s12),
                                          &g[k].rec_mult, &g[k].rec_shift);
                 if (st != ACCEL_OK) return st;
             }
@@ -19206,10 +19226,10 @@ ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
                         cs[j] = (int16_t)sum;
                     }
                 }
-                st = accel__tfl_lstm_fc(&x, in_off, rows, n_in, &w[wi[k]], &bias[bi[k]], n_state, g[k].in_mult,
+                st = accel__tfl_lstm_fc(&x, in_off, rows, n_in, wp[wi[k]], bp[bi[k]], n_state, g[k].in_mult,
                                         g[k].in_shift, acc, dst);
                 if (st == ACCEL_OK)
-                    st = accel__tfl_lstm_fc(&hid, st_off, rows, n_state, &w[4u + wi[k]], NULL, n_state,
+                    st = accel__tfl_lstm_fc(&hid, st_off, rows, n_state, wp[4u + wi[k]], NULL, n_state,
                                             g[k].rec_mult, g[k].rec_shift, acc, buf[3]);
                 if (st != ACCEL_OK) return st;
                 for (j = 0; j < n; j++) {
