@@ -17404,8 +17404,13 @@ extern "C" {
  * unused, and that is fine. */
 #if defined(__GNUC__) || defined(__clang__)
 #define ACCEL__TFL_STATIC static __attribute__((unused))
+/* kept out of its callers: the kernels, so that the operator table's frame holds none of their
+ * locals, and the helpers whose locals (tensor and operator descriptions) would otherwise stay
+ * on the stack while their caller calls on into a kernel */
+#define ACCEL__TFL_NOINLINE static __attribute__((unused, noinline))
 #else
 #define ACCEL__TFL_STATIC static
+#define ACCEL__TFL_NOINLINE static
 #endif
 /* ---------------------------------------------------------------- @tflite.open: validation */
 /* Schema field numbers (a union takes two: its type, then its value). */
@@ -18180,7 +18185,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
     return ACCEL_OK;
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_fc(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_fc(accel__tfl_ctx *c)
 {
     accel__tfl_io in, w, bias, out;
     accel_mac_quant q;
@@ -18276,7 +18281,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_geom(accel__tfl_ctx *c, int kind, cons
     return st;
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
 {
     accel__tfl_io in, w, bias, out;
     accel_mac_quant q;
@@ -18335,7 +18340,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
                                          out.out, out.t.bytes, scr, scr ? need : 0u);
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
 {
     accel__tfl_io in, out;
     accel_mac_conv g;
@@ -18446,7 +18451,7 @@ ACCEL__TFL_STATIC int accel__tfl_clz32(uint32_t x)
     return n;
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_softmax(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_softmax(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     uint64_t beta_bits;
@@ -18550,7 +18555,7 @@ ACCEL__TFL_STATIC void accel__tfl_store(int type, uint8_t *p, size_t i, int32_t 
     }
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_quantize(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
 {
     const uint32_t ints = ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32);
     accel__tfl_io in, out;
@@ -18590,7 +18595,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_quantize(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_reshape(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_reshape(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     accel_status st = accel__tfl_need(c, 0, 0, 0xFFFFFFFFUL, &in);
@@ -18602,7 +18607,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_reshape(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_concat(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_concat(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     int32_t axis;
@@ -18650,7 +18655,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_concat(accel__tfl_ctx *c)
 }
 
 /* ADD and MUL: int8, the shapes equal or broadcast (up to 4-D, right-aligned). */
-ACCEL__TFL_STATIC accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
 {
     accel__tfl_io a, b, out;
     uint64_t act;
@@ -18739,7 +18744,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
 }
 
 #ifndef ACCEL_MAC_NO_FLOAT
-ACCEL__TFL_STATIC accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     size_t i;
@@ -18769,7 +18774,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
  * one (the whole buffer, as TFLM does), the newest column gets the feature dot products, the
  * time weights reduce each filter's memory, rank filters sum into a unit. No fused activation
  * on this path (TFLM applies none). */
-ACCEL__TFL_STATIC accel_status accel__tfl_svdf(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_svdf(accel__tfl_ctx *c)
 {
     accel__tfl_io in, wf, wt, bias, state, out;
     int32_t rank, m1, s1, m2, s2, *kept;
@@ -18983,7 +18988,7 @@ ACCEL__TFL_STATIC int32_t accel__tfl_logistic_q4(int32_t a)
 }
 
 /* LOGISTIC, int8 (output zero point -128, as TFLM requires). */
-ACCEL__TFL_STATIC accel_status accel__tfl_logistic(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_logistic(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     int32_t e = 0, mult, radius_i, *kept;
@@ -19069,7 +19074,7 @@ ACCEL__TFL_STATIC int16_t accel__tfl_mul16(int32_t a, int32_t b, int32_t mult, i
 /* The LSTM has 24 inputs: it keeps of the 12 weights and biases only their data and scales,
  * and reads their descriptions again (one at a time, into `o`) for each later check, so that
  * its frame holds five tensor descriptions, not seventeen. */
-ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
 {
     accel__tfl_io x, o, hid, cell, out;
     const uint8_t *wp[8], *bp[4];
@@ -19306,7 +19311,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
 /* ---------------------------------------------------------------- @tflite.plan: arena planner */
 /* Check one operator (persist NULL; *scratch and *persist get its needs) or, with persist set,
  * prepare it: derive its constants into persist (persist_len bytes). */
-ACCEL__TFL_STATIC accel_status accel__tfl_check_op(const accel_tflite_model *m, uint32_t i, size_t *scratch, size_t *persist,
+ACCEL__TFL_NOINLINE accel_status accel__tfl_check_op(const accel_tflite_model *m, uint32_t i, size_t *scratch, size_t *persist,
                                         uint8_t *persist_mem, size_t persist_len)
 {
     accel__tfl_ctx c;
@@ -19323,6 +19328,13 @@ ACCEL__TFL_STATIC accel_status accel__tfl_check_op(const accel_tflite_model *m, 
     return st;
 }
 
+/* The builtin code of operator i, -1 when it cannot be read (for the error reports). */
+ACCEL__TFL_NOINLINE int32_t accel__tfl_op_code(const accel_tflite_model *m, uint32_t i)
+{
+    accel_tflite_op o;
+    return accel_tflite_op_info(m, i, &o) == ACCEL_OK ? o.code : -1;
+}
+
 ACCELDEF accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *op, int32_t *code)
 {
     uint32_t i;
@@ -19331,9 +19343,8 @@ ACCELDEF accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *
         size_t s, p;
         accel_status st = accel__tfl_check_op(m, i, &s, &p, NULL, 0);
         if (st != ACCEL_OK) {
-            accel_tflite_op o;
             if (op) *op = i;
-            if (code) *code = accel_tflite_op_info(m, i, &o) == ACCEL_OK ? o.code : -1;
+            if (code) *code = accel__tfl_op_code(m, i);
             return st;
         }
     }
@@ -19357,10 +19368,47 @@ ACCEL__TFL_STATIC void accel__tfl_life(accel__tfl_ent *e, uint32_t i)
  * and lives (first/last operator; constants and variable tensors live throughout), then place
  * greedily: largest first (ties by index), each at the lowest offset that overlaps no placed
  * entry whose life overlaps. *total = the data bytes. */
+/* Operator i's tensors live at least through i. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_lives(const accel_tflite_model *m, accel__tfl_ent *e, uint32_t i)
+{
+    accel_tflite_op op;
+    uint32_t k;
+    accel_status st = accel_tflite_op_info(m, i, &op);
+    if (st != ACCEL_OK) return st;
+    for (k = 0; k < op.n_inputs + op.n_outputs; k++) {
+        int32_t t;
+        st = accel_tflite_op_tensor(m, &op, k >= op.n_inputs, k >= op.n_inputs ? k - op.n_inputs : k, &t);
+        if (st != ACCEL_OK) return st;
+        if (t >= 0) accel__tfl_life(&e[t], i);
+    }
+    return ACCEL_OK;
+}
+
+/* Tensor i's bytes (none for a constant or an unused one); a variable tensor lives throughout. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_tensor(const accel_tflite_model *m, accel__tfl_ent *e, uint32_t i,
+                                                      uint32_t end)
+{
+    accel_tflite_tensor t;
+    accel_status st = accel_tflite_tensor_info(m, i, &t);
+    if (st != ACCEL_OK) return st;
+    if (t.data) { /* constant: stays in the model */
+        e[i].first = 0xFFFFu;
+        return ACCEL_OK;
+    }
+    if (t.is_variable) { /* state: lives across invocations */
+        e[i].first = 0;
+        e[i].last = (uint16_t)end;
+    }
+    if (e[i].first == 0xFFFFu) return ACCEL_OK; /* used by nothing */
+    if ((uint64_t)t.bytes + 0u > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
+    e[i].size = (uint32_t)accel__tfl_align4(t.bytes);
+    return ACCEL_OK;
+}
+
 ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, accel__tfl_ent *e, size_t *total)
 {
     uint32_t n = m->n_tensors + 2u * m->n_ops, i, k, j;
-    uint32_t end = m->n_ops ? m->n_ops - 1u : 0u;
+    uint32_t end = m->n_ops ? m->n_ops - 1u : 0u; /* the last operator */
     size_t top = 0;
     accel_status st;
     for (i = 0; i < n; i++) {
@@ -19372,16 +19420,9 @@ ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, acce
     for (k = 0; k < m->n_inputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->inputs_ + 4u * (size_t)k)], 0);
     for (k = 0; k < m->n_outputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->outputs_ + 4u * (size_t)k)], end);
     for (i = 0; i < m->n_ops; i++) {
-        accel_tflite_op op;
         size_t s, ps;
-        st = accel_tflite_op_info(m, i, &op);
+        st = accel__tfl_plan_lives(m, e, i);
         if (st != ACCEL_OK) return st;
-        for (k = 0; k < op.n_inputs + op.n_outputs; k++) {
-            int32_t t;
-            st = accel_tflite_op_tensor(m, &op, k >= op.n_inputs, k >= op.n_inputs ? k - op.n_inputs : k, &t);
-            if (st != ACCEL_OK) return st;
-            if (t >= 0) accel__tfl_life(&e[t], i);
-        }
         st = accel__tfl_check_op(m, i, &s, &ps, NULL, 0);
         if (st != ACCEL_OK) return st;
         if ((uint64_t)s + 0u > 0xFFFFFFF0UL || (uint64_t)ps + 0u > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
@@ -19397,20 +19438,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, acce
         }
     }
     for (i = 0; i < m->n_tensors; i++) {
-        accel_tflite_tensor t;
-        st = accel_tflite_tensor_info(m, i, &t);
+        st = accel__tfl_plan_tensor(m, e, i, end);
         if (st != ACCEL_OK) return st;
-        if (t.data) { /* constant: stays in the model */
-            e[i].first = 0xFFFFu;
-            continue;
-        }
-        if (t.is_variable) { /* state: lives across invocations */
-            e[i].first = 0;
-            e[i].last = (uint16_t)end;
-        }
-        if (e[i].first == 0xFFFFu) continue; /* used by nothing */
-        if ((uint64_t)t.bytes + 0u > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
-        e[i].size = (uint32_t)accel__tfl_align4(t.bytes);
     }
     for (i = 0; i < n; i++)
         if (e[i].first != 0xFFFFu && e[i].size == 0) e[i].first = 0xFFFFu; /* empty: no bytes */
@@ -19461,12 +19490,10 @@ ACCELDEF accel_status accel_tflite_plan(const accel_tflite_model *m, void *work,
 }
 
 /* ---------------------------------------------------------------- @tflite.run: init, invoke */
-ACCELDEF accel_status accel_tflite_reset(accel_tflite *rt)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_reset(accel_tflite *rt)
 {
     uint32_t i;
-    const accel_tflite_model *m;
-    if (!rt || !rt->model || !rt->arena) return ACCEL_E_NULL;
-    m = rt->model;
+    const accel_tflite_model *m = rt->model;
     for (i = 0; i < m->n_tensors; i++) {
         accel_tflite_tensor t;
         const accel__tfl_ent *e = accel__tfl_ents(rt) + i;
@@ -19477,6 +19504,12 @@ ACCELDEF accel_status accel_tflite_reset(accel_tflite *rt)
                      t.type == ACCEL_TFLITE_INT8 ? (int)(uint8_t)(t.zero_point & 0xFF) : 0, t.bytes);
     }
     return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_reset(accel_tflite *rt)
+{
+    if (!rt || !rt->model || !rt->arena) return ACCEL_E_NULL;
+    return accel__tfl_reset(rt);
 }
 
 ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_model *m, void *arena,
@@ -19504,14 +19537,13 @@ ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_mod
         if (pe->off == ACCEL__TFL_NONE) continue;
         st = accel__tfl_check_op(m, i, &s, &p, rt->arena + table + pe->off, (size_t)pe->size);
         if (st != ACCEL_OK) {
-            accel_tflite_op op;
             rt->bad_op = i; /* and its code, as check gives both */
-            rt->bad_code = accel_tflite_op_info(m, i, &op) == ACCEL_OK ? op.code : -1;
+            rt->bad_code = accel__tfl_op_code(m, i);
             rt->arena = NULL;
             return st;
         }
     }
-    return accel_tflite_reset(rt);
+    return accel__tfl_reset(rt);
 }
 
 ACCELDEF accel_status accel_tflite_tensor_data(const accel_tflite *rt, uint32_t tensor, const uint8_t **data,
@@ -19571,10 +19603,23 @@ ACCELDEF accel_status accel_tflite_get_output(const accel_tflite *rt, uint32_t k
     return ACCEL_OK;
 }
 
+/* The caller's callback, once per output of the operator just run. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_report(const accel__tfl_ctx *c)
+{
+    uint32_t k;
+    for (k = 0; k < c->op.n_outputs; k++) {
+        accel__tfl_io io;
+        accel_status st = accel__tfl_get(c, 1, k, &io);
+        if (st != ACCEL_OK) return st;
+        c->rt->on_op(c->rt->user, c->index, c->op.code, (uint32_t)io.index, &io.t, io.in);
+    }
+    return ACCEL_OK;
+}
+
 ACCELDEF accel_status accel_tflite_invoke(accel_tflite *rt)
 {
     const accel_tflite_model *m;
-    uint32_t i, k;
+    uint32_t i;
     if (!rt || !rt->arena || !rt->model) return ACCEL_E_NULL;
     m = rt->model;
     for (i = 0; i < m->n_ops; i++) {
@@ -19602,12 +19647,8 @@ ACCELDEF accel_status accel_tflite_invoke(accel_tflite *rt)
             return st;
         }
         if (!rt->on_op) continue;
-        for (k = 0; k < c.op.n_outputs; k++) {
-            accel__tfl_io io;
-            st = accel__tfl_get(&c, 1, k, &io);
-            if (st != ACCEL_OK) return st;
-            rt->on_op(rt->user, i, c.op.code, (uint32_t)io.index, &io.t, io.in);
-        }
+        st = accel__tfl_report(&c);
+        if (st != ACCEL_OK) return st;
     }
     return ACCEL_OK;
 }
