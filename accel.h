@@ -18185,10 +18185,19 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
     return ACCEL_OK;
 }
 
-ACCEL__TFL_NOINLINE accel_status accel__tfl_fc(accel__tfl_ctx *c)
+/* What FULLY_CONNECTED's call into the mac kernels takes (fc_prep fills it, see conv_run) */
+typedef struct accel__tfl_fc_run {
+    accel_mac_quant q;
+    const uint8_t *x, *w;
+    uint8_t *y;
+    const int32_t *b;
+    size_t x_len, w_len, y_len;
+    uint32_t depth, units, batches;
+} accel__tfl_fc_run;
+
+ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tfl_fc_run *r)
 {
     accel__tfl_io in, w, bias, out;
-    accel_mac_quant q;
     const int32_t *b;
     uint64_t act, fmt;
     uint32_t depth, units, batches;
@@ -18207,10 +18216,27 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc(accel__tfl_ctx *c)
     if (depth == 0 || units == 0 || in.t.elements % depth != 0) return ACCEL_E_TFLITE_SHAPE;
     batches = (uint32_t)(in.t.elements / depth); /* elements fit 32 bits (open) */
     if ((uint64_t)batches * units != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
-    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, units, 0, act, &used, &q, &b);
+    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, units, 0, act, &used, &r->q, &b);
+    r->x = in.in;
+    r->x_len = in.t.bytes;
+    r->w = w.in;
+    r->w_len = w.t.bytes;
+    r->b = b;
+    r->y = out.out;
+    r->y_len = out.t.bytes;
+    r->depth = depth;
+    r->units = units;
+    r->batches = batches;
+    return st;
+}
+
+ACCEL__TFL_NOINLINE accel_status accel__tfl_fc(accel__tfl_ctx *c)
+{
+    accel__tfl_fc_run r;
+    accel_status st = accel__tfl_fc_prep(c, &r);
     if (st != ACCEL_OK || !c->rt) return st;
-    return accel_mac_fully_connected(batches, depth, units, in.in, in.t.bytes, w.in, w.t.bytes, b,
-                                     b ? (size_t)units : 0u, &q, out.out, out.t.bytes);
+    return accel_mac_fully_connected(r.batches, r.depth, r.units, r.x, r.x_len, r.w, r.w_len, r.b,
+                                     r.b ? (size_t)r.units : 0u, &r.q, r.y, r.y_len);
 }
 
 /* TFLite's output size and padding (ComputeOutSize, ComputePaddingWithOffset). */
@@ -18281,7 +18307,19 @@ ACCEL__TFL_STATIC accel_status accel__tfl_geom(accel__tfl_ctx *c, int kind, cons
     return st;
 }
 
-ACCEL__TFL_NOINLINE accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
+/* What a convolution's call into the mac kernels takes: conv_prep fills it (its frame, with the
+ * tensor descriptions, is gone by the time the kernel runs, which keeps the deepest chain short). */
+typedef struct accel__tfl_conv_run {
+    accel_mac_quant q;
+    accel_mac_conv g;
+    const uint8_t *x, *w;
+    uint8_t *y, *scr;
+    const int32_t *b;
+    size_t x_len, w_len, y_len, need;
+    int depthwise;
+} accel__tfl_conv_run;
+
+ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int depthwise, accel__tfl_conv_run *r)
 {
     accel__tfl_io in, w, bias, out;
     accel_mac_quant q;
@@ -18332,12 +18370,31 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwis
         if (st != ACCEL_OK) return ACCEL_E_TFLITE_SHAPE;
     }
     scr = accel__tfl_take(c, &used, need);
-    if (!c->rt) return ACCEL_OK;
-    if (depthwise)
-        return accel_mac_depthwise_conv2d(&g, &q, in.in, in.t.bytes, w.in, w.t.bytes, b, b ? (size_t)g.out_c : 0u,
-                                          out.out, out.t.bytes);
-    return accel_mac_conv2d_with_scratch(&g, &q, in.in, in.t.bytes, w.in, w.t.bytes, b, b ? (size_t)g.out_c : 0u,
-                                         out.out, out.t.bytes, scr, scr ? need : 0u);
+    r->q = q;
+    r->g = g;
+    r->x = in.in;
+    r->x_len = in.t.bytes;
+    r->w = w.in;
+    r->w_len = w.t.bytes;
+    r->b = b;
+    r->y = out.out;
+    r->y_len = out.t.bytes;
+    r->scr = scr;
+    r->need = need;
+    r->depthwise = depthwise;
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_NOINLINE accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
+{
+    accel__tfl_conv_run r;
+    accel_status st = accel__tfl_conv_prep(c, depthwise, &r);
+    if (st != ACCEL_OK || !c->rt) return st;
+    if (r.depthwise)
+        return accel_mac_depthwise_conv2d(&r.g, &r.q, r.x, r.x_len, r.w, r.w_len, r.b, r.b ? (size_t)r.g.out_c : 0u,
+                                          r.y, r.y_len);
+    return accel_mac_conv2d_with_scratch(&r.g, &r.q, r.x, r.x_len, r.w, r.w_len, r.b, r.b ? (size_t)r.g.out_c : 0u,
+                                         r.y, r.y_len, r.scr, r.scr ? r.need : 0u);
 }
 
 ACCEL__TFL_NOINLINE accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
