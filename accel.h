@@ -19100,6 +19100,30 @@ typedef struct accel__tfl_gate {
     int32_t in_mult, in_shift, rec_mult, rec_shift;
 } accel__tfl_gate;
 
+/* Of the LSTM's cell state and output, what it reads after their checks (see accel__tfl_lstm) */
+typedef struct accel__tfl_lstm_t {
+    uint8_t *out;
+    size_t elements;
+    uint32_t ndims, d[3], scale_bits;
+    int32_t zero_point;
+    int is_variable;
+    accel_status quantized;
+} accel__tfl_lstm_t;
+
+ACCEL__TFL_STATIC void accel__tfl_lstm_keep(const accel__tfl_io *o, accel__tfl_lstm_t *k)
+{
+    k->out = o->out;
+    k->elements = o->t.elements;
+    k->ndims = o->t.ndims;
+    k->d[0] = accel__tfl_dim(&o->t, 0);
+    k->d[1] = accel__tfl_dim(&o->t, 1);
+    k->d[2] = accel__tfl_dim(&o->t, 2);
+    k->scale_bits = o->t.scale_bits;
+    k->zero_point = o->t.zero_point;
+    k->is_variable = o->t.is_variable;
+    k->quantized = accel__tfl_quantized(&o->t);
+}
+
 /* w: units x depth int8 weights of zero point 0 (checked); bias: int32 per unit or NULL */
 ACCEL__TFL_STATIC accel_status accel__tfl_lstm_fc(const accel__tfl_io *x, size_t x_off, uint32_t rows, uint32_t depth,
                                        const uint8_t *w, const uint8_t *bias, uint32_t units,
@@ -19129,11 +19153,13 @@ ACCEL__TFL_STATIC int16_t accel__tfl_mul16(int32_t a, int32_t b, int32_t mult, i
 }
 
 /* The LSTM has 24 inputs: it keeps of the 12 weights and biases only their data and scales,
- * and reads their descriptions again (one at a time, into `o`) for each later check, so that
- * its frame holds five tensor descriptions, not seventeen. */
+ * and reads their descriptions again (one at a time, into `o`) for each later check, and of
+ * the cell state and the output what it reads later, so that its frame holds three tensor
+ * descriptions, not seventeen. */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
 {
-    accel__tfl_io x, o, hid, cell, out;
+    accel__tfl_io x, o, hid;
+    accel__tfl_lstm_t cell, out;
     const uint8_t *wp[8], *bp[4];
     uint32_t wscale[8];
     accel__tfl_gate g[4];
@@ -19157,8 +19183,10 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
         bp[k] = o.in;
     }
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 18, ACCEL__TFL_T(INT8), &hid);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 19, ACCEL__TFL_T(INT16), &cell);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st == ACCEL_OK && (st = accel__tfl_need(c, 0, 19, ACCEL__TFL_T(INT16), &o)) == ACCEL_OK)
+        accel__tfl_lstm_keep(&o, &cell);
+    if (st == ACCEL_OK && (st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &o)) == ACCEL_OK)
+        accel__tfl_lstm_keep(&o, &out);
     /* peepholes (9-11), projection (16-17) and layer norm (20-23) are not implemented */
     for (k = 9; k < ACCEL__TFL_LSTM_IN && st == ACCEL_OK; k++) {
         if (k == 12) k = 16;
@@ -19171,8 +19199,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 3, 1, 0, &tm);
     if (st != ACCEL_OK) return st;
     if (act != 4) return ACCEL_E_UNSUPPORTED; /* the cell gate's tanh */
-    if (!hid.t.is_variable || !cell.t.is_variable) return ACCEL_E_TFLITE_GRAPH;
-    if (x.t.ndims != 3 || out.t.ndims != 3 || hid.t.ndims != 2) return ACCEL_E_TFLITE_SHAPE;
+    if (!hid.t.is_variable || !cell.is_variable) return ACCEL_E_TFLITE_GRAPH;
+    if (x.t.ndims != 3 || out.ndims != 3 || hid.t.ndims != 2) return ACCEL_E_TFLITE_SHAPE;
     batch = accel__tfl_dim(&x.t, tm ? 1u : 0u);
     steps = accel__tfl_dim(&x.t, tm ? 0u : 1u);
     n_in = accel__tfl_dim(&x.t, 2);
@@ -19188,12 +19216,11 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
         if ((st = accel__tfl_get(c, 0, 12u + k, &o)) != ACCEL_OK) return st;
         if (o.t.ndims != 1 || accel__tfl_dim(&o.t, 0) != n_state) return ACCEL_E_TFLITE_SHAPE;
     }
-    if ((uint64_t)batch * n_state != hid.t.elements || (uint64_t)batch * n_state != cell.t.elements ||
-        accel__tfl_dim(&out.t, 0) != accel__tfl_dim(&x.t, 0) || accel__tfl_dim(&out.t, 1) != accel__tfl_dim(&x.t, 1) ||
-        accel__tfl_dim(&out.t, 2) != n_state || n_in == 0 || n_state == 0)
+    if ((uint64_t)batch * n_state != hid.t.elements || (uint64_t)batch * n_state != cell.elements ||
+        out.d[0] != accel__tfl_dim(&x.t, 0) || out.d[1] != accel__tfl_dim(&x.t, 1) || out.d[2] != n_state || n_in == 0 || n_state == 0)
         return ACCEL_E_TFLITE_SHAPE;
-    if (accel__tfl_quantized(&x.t) || accel__tfl_quantized(&hid.t) || accel__tfl_quantized(&cell.t) ||
-        cell.t.zero_point != 0)
+    if (accel__tfl_quantized(&x.t) || accel__tfl_quantized(&hid.t) || cell.quantized ||
+        cell.zero_point != 0)
         return ACCEL_E_TFLITE_QUANT;
     for (k = 0; k < 8; k++) {
         if ((st = accel__tfl_get(c, 0, 1u + k, &o)) != ACCEL_OK) return st;
@@ -19227,12 +19254,12 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
         }
         {
             const uint32_t s15 = 0x38000000UL; /* 2^-15 */
-            st = accel__tfl_qmul(accel__tfl_scale3(s15, cell.t.scale_bits, cell.t.scale_bits), &fm, &fs);
-            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_scale3(s15, s15, cell.t.scale_bits), &im, &is);
+            st = accel__tfl_qmul(accel__tfl_scale3(s15, cell.scale_bits, cell.scale_bits), &fm, &fs);
+            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_scale3(s15, s15, cell.scale_bits), &im, &is);
             if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_scale3(s15, s15, hid.t.scale_bits), &om, &os);
             if (st != ACCEL_OK) return st;
         }
-        cell_pow = accel__tfl_log2_round(cell.t.scale_bits);
+        cell_pow = accel__tfl_log2_round(cell.scale_bits);
         tanh_shift = 15 + cell_pow - 3;
         if (tanh_shift < 0) {
             tanh_shift = -tanh_shift;
@@ -19243,7 +19270,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
             uint32_t clip = (uint32_t)clip_bits;
             if (!(clip & 0x80000000UL) && (clip & 0x7FFFFFFFUL) && (clip & 0x7F800000UL) != 0x7F800000UL)
                 qclip = accel__tfl_num_floor(accel__tfl_num_div(accel__tfl_num_f32(clip),
-                                                                accel__tfl_num_f32(cell.t.scale_bits), 53), 32767);
+                                                                accel__tfl_num_f32(cell.scale_bits), 53), 32767);
         }
         if (kept) {
             for (k = 0; k < 4; k++) {
