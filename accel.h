@@ -18217,6 +18217,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
     batches = (uint32_t)(in.t.elements / depth); /* elements fit 32 bits (open) */
     if ((uint64_t)batches * units != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
     st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, units, 0, act, &used, &r->q, &b);
+    if (st != ACCEL_OK) return st;
     r->x = in.in;
     r->x_len = in.t.bytes;
     r->w = w.in;
@@ -18227,7 +18228,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
     r->depth = depth;
     r->units = units;
     r->batches = batches;
-    return st;
+    return ACCEL_OK;
 }
 
 ACCEL__TFL_NOINLINE accel_status accel__tfl_fc(accel__tfl_ctx *c)
@@ -19183,6 +19184,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
         bp[k] = o.in;
     }
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 18, ACCEL__TFL_T(INT8), &hid);
+    ACCEL_MEMSET(&cell, 0, sizeof cell); /* set below once read; some compilers cannot tell */
+    ACCEL_MEMSET(&out, 0, sizeof out);
     if (st == ACCEL_OK && (st = accel__tfl_need(c, 0, 19, ACCEL__TFL_T(INT16), &o)) == ACCEL_OK)
         accel__tfl_lstm_keep(&o, &cell);
     if (st == ACCEL_OK && (st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &o)) == ACCEL_OK)
