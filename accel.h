@@ -19184,12 +19184,12 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
         bp[k] = o.in;
     }
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 18, ACCEL__TFL_T(INT8), &hid);
-    ACCEL_MEMSET(&cell, 0, sizeof cell); /* set below once read; some compilers cannot tell */
-    ACCEL_MEMSET(&out, 0, sizeof out);
-    if (st == ACCEL_OK && (st = accel__tfl_need(c, 0, 19, ACCEL__TFL_T(INT16), &o)) == ACCEL_OK)
-        accel__tfl_lstm_keep(&o, &cell);
-    if (st == ACCEL_OK && (st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &o)) == ACCEL_OK)
-        accel__tfl_lstm_keep(&o, &out);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 19, ACCEL__TFL_T(INT16), &o);
+    if (st != ACCEL_OK) return st; /* the first error, as for the others */
+    accel__tfl_lstm_keep(&o, &cell);
+    st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &o);
+    if (st != ACCEL_OK) return st;
+    accel__tfl_lstm_keep(&o, &out);
     /* peepholes (9-11), projection (16-17) and layer norm (20-23) are not implemented */
     for (k = 9; k < ACCEL__TFL_LSTM_IN && st == ACCEL_OK; k++) {
         if (k == 12) k = 16;
