@@ -17404,8 +17404,13 @@ extern "C" {
  * unused, and that is fine. */
 #if defined(__GNUC__) || defined(__clang__)
 #define ACCEL__TFL_STATIC static __attribute__((unused))
+/* kept out of its callers: the kernels, so that the operator table's frame holds none of their
+ * locals, and the helpers whose locals (tensor and operator descriptions) would otherwise stay
+ * on the stack while their caller calls on into a kernel */
+#define ACCEL__TFL_NOINLINE static __attribute__((unused, noinline))
 #else
 #define ACCEL__TFL_STATIC static
+#define ACCEL__TFL_NOINLINE static
 #endif
 /* ---------------------------------------------------------------- @tflite.open: validation */
 /* Schema field numbers (a union takes two: its type, then its value). */
@@ -18180,10 +18185,19 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
     return ACCEL_OK;
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_fc(accel__tfl_ctx *c)
+/* What FULLY_CONNECTED's call into the mac kernels takes (fc_prep fills it, see conv_run) */
+typedef struct accel__tfl_fc_run {
+    accel_mac_quant q;
+    const uint8_t *x, *w;
+    uint8_t *y;
+    const int32_t *b;
+    size_t x_len, w_len, y_len;
+    uint32_t depth, units, batches;
+} accel__tfl_fc_run;
+
+ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tfl_fc_run *r)
 {
     accel__tfl_io in, w, bias, out;
-    accel_mac_quant q;
     const int32_t *b;
     uint64_t act, fmt;
     uint32_t depth, units, batches;
@@ -18202,10 +18216,28 @@ ACCEL__TFL_STATIC accel_status accel__tfl_fc(accel__tfl_ctx *c)
     if (depth == 0 || units == 0 || in.t.elements % depth != 0) return ACCEL_E_TFLITE_SHAPE;
     batches = (uint32_t)(in.t.elements / depth); /* elements fit 32 bits (open) */
     if ((uint64_t)batches * units != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
-    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, units, 0, act, &used, &q, &b);
+    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, units, 0, act, &used, &r->q, &b);
+    if (st != ACCEL_OK) return st;
+    r->x = in.in;
+    r->x_len = in.t.bytes;
+    r->w = w.in;
+    r->w_len = w.t.bytes;
+    r->b = b;
+    r->y = out.out;
+    r->y_len = out.t.bytes;
+    r->depth = depth;
+    r->units = units;
+    r->batches = batches;
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_NOINLINE accel_status accel__tfl_fc(accel__tfl_ctx *c)
+{
+    accel__tfl_fc_run r;
+    accel_status st = accel__tfl_fc_prep(c, &r);
     if (st != ACCEL_OK || !c->rt) return st;
-    return accel_mac_fully_connected(batches, depth, units, in.in, in.t.bytes, w.in, w.t.bytes, b,
-                                     b ? (size_t)units : 0u, &q, out.out, out.t.bytes);
+    return accel_mac_fully_connected(r.batches, r.depth, r.units, r.x, r.x_len, r.w, r.w_len, r.b,
+                                     r.b ? (size_t)r.units : 0u, &r.q, r.y, r.y_len);
 }
 
 /* TFLite's output size and padding (ComputeOutSize, ComputePaddingWithOffset). */
@@ -18276,7 +18308,19 @@ ACCEL__TFL_STATIC accel_status accel__tfl_geom(accel__tfl_ctx *c, int kind, cons
     return st;
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
+/* What a convolution's call into the mac kernels takes: conv_prep fills it (its frame, with the
+ * tensor descriptions, is gone by the time the kernel runs, which keeps the deepest chain short). */
+typedef struct accel__tfl_conv_run {
+    accel_mac_quant q;
+    accel_mac_conv g;
+    const uint8_t *x, *w;
+    uint8_t *y, *scr;
+    const int32_t *b;
+    size_t x_len, w_len, y_len, need;
+    int depthwise;
+} accel__tfl_conv_run;
+
+ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int depthwise, accel__tfl_conv_run *r)
 {
     accel__tfl_io in, w, bias, out;
     accel_mac_quant q;
@@ -18327,15 +18371,34 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
         if (st != ACCEL_OK) return ACCEL_E_TFLITE_SHAPE;
     }
     scr = accel__tfl_take(c, &used, need);
-    if (!c->rt) return ACCEL_OK;
-    if (depthwise)
-        return accel_mac_depthwise_conv2d(&g, &q, in.in, in.t.bytes, w.in, w.t.bytes, b, b ? (size_t)g.out_c : 0u,
-                                          out.out, out.t.bytes);
-    return accel_mac_conv2d_with_scratch(&g, &q, in.in, in.t.bytes, w.in, w.t.bytes, b, b ? (size_t)g.out_c : 0u,
-                                         out.out, out.t.bytes, scr, scr ? need : 0u);
+    r->q = q;
+    r->g = g;
+    r->x = in.in;
+    r->x_len = in.t.bytes;
+    r->w = w.in;
+    r->w_len = w.t.bytes;
+    r->b = b;
+    r->y = out.out;
+    r->y_len = out.t.bytes;
+    r->scr = scr;
+    r->need = need;
+    r->depthwise = depthwise;
+    return ACCEL_OK;
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
+{
+    accel__tfl_conv_run r;
+    accel_status st = accel__tfl_conv_prep(c, depthwise, &r);
+    if (st != ACCEL_OK || !c->rt) return st;
+    if (r.depthwise)
+        return accel_mac_depthwise_conv2d(&r.g, &r.q, r.x, r.x_len, r.w, r.w_len, r.b, r.b ? (size_t)r.g.out_c : 0u,
+                                          r.y, r.y_len);
+    return accel_mac_conv2d_with_scratch(&r.g, &r.q, r.x, r.x_len, r.w, r.w_len, r.b, r.b ? (size_t)r.g.out_c : 0u,
+                                         r.y, r.y_len, r.scr, r.scr ? r.need : 0u);
+}
+
+ACCEL__TFL_NOINLINE accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
 {
     accel__tfl_io in, out;
     accel_mac_conv g;
@@ -18446,7 +18509,7 @@ ACCEL__TFL_STATIC int accel__tfl_clz32(uint32_t x)
     return n;
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_softmax(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_softmax(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     uint64_t beta_bits;
@@ -18550,7 +18613,7 @@ ACCEL__TFL_STATIC void accel__tfl_store(int type, uint8_t *p, size_t i, int32_t 
     }
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_quantize(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
 {
     const uint32_t ints = ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32);
     accel__tfl_io in, out;
@@ -18590,7 +18653,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_quantize(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_reshape(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_reshape(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     accel_status st = accel__tfl_need(c, 0, 0, 0xFFFFFFFFUL, &in);
@@ -18602,7 +18665,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_reshape(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_concat(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_concat(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     int32_t axis;
@@ -18650,7 +18713,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_concat(accel__tfl_ctx *c)
 }
 
 /* ADD and MUL: int8, the shapes equal or broadcast (up to 4-D, right-aligned). */
-ACCEL__TFL_STATIC accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
 {
     accel__tfl_io a, b, out;
     uint64_t act;
@@ -18739,7 +18802,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
 }
 
 #ifndef ACCEL_MAC_NO_FLOAT
-ACCEL__TFL_STATIC accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     size_t i;
@@ -18769,7 +18832,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
  * one (the whole buffer, as TFLM does), the newest column gets the feature dot products, the
  * time weights reduce each filter's memory, rank filters sum into a unit. No fused activation
  * on this path (TFLM applies none). */
-ACCEL__TFL_STATIC accel_status accel__tfl_svdf(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_svdf(accel__tfl_ctx *c)
 {
     accel__tfl_io in, wf, wt, bias, state, out;
     int32_t rank, m1, s1, m2, s2, *kept;
@@ -18983,7 +19046,7 @@ ACCEL__TFL_STATIC int32_t accel__tfl_logistic_q4(int32_t a)
 }
 
 /* LOGISTIC, int8 (output zero point -128, as TFLM requires). */
-ACCEL__TFL_STATIC accel_status accel__tfl_logistic(accel__tfl_ctx *c)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_logistic(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     int32_t e = 0, mult, radius_i, *kept;
@@ -19038,20 +19101,45 @@ typedef struct accel__tfl_gate {
     int32_t in_mult, in_shift, rec_mult, rec_shift;
 } accel__tfl_gate;
 
+/* Of the LSTM's cell state and output, what it reads after their checks (see accel__tfl_lstm) */
+typedef struct accel__tfl_lstm_t {
+    uint8_t *out;
+    size_t elements;
+    uint32_t ndims, d[3], scale_bits;
+    int32_t zero_point;
+    int is_variable;
+    accel_status quantized;
+} accel__tfl_lstm_t;
+
+ACCEL__TFL_STATIC void accel__tfl_lstm_keep(const accel__tfl_io *o, accel__tfl_lstm_t *k)
+{
+    k->out = o->out;
+    k->elements = o->t.elements;
+    k->ndims = o->t.ndims;
+    k->d[0] = accel__tfl_dim(&o->t, 0);
+    k->d[1] = accel__tfl_dim(&o->t, 1);
+    k->d[2] = accel__tfl_dim(&o->t, 2);
+    k->scale_bits = o->t.scale_bits;
+    k->zero_point = o->t.zero_point;
+    k->is_variable = o->t.is_variable;
+    k->quantized = accel__tfl_quantized(&o->t);
+}
+
+/* w: units x depth int8 weights of zero point 0 (checked); bias: int32 per unit or NULL */
 ACCEL__TFL_STATIC accel_status accel__tfl_lstm_fc(const accel__tfl_io *x, size_t x_off, uint32_t rows, uint32_t depth,
-                                       const accel__tfl_io *w, const accel__tfl_io *bias, uint32_t units,
+                                       const uint8_t *w, const uint8_t *bias, uint32_t units,
                                        int32_t mult, int32_t shift, int32_t *acc, int16_t *out)
 {
     uint32_t r, u;
     accel_status st = accel_mac_matmul_s32(ACCEL_MAC_INT8, rows, units, depth, x->in + x_off,
-                                           (size_t)rows * (size_t)depth, -x->t.zero_point, w->in, w->t.bytes,
-                                           -w->t.zero_point, acc, (size_t)rows * (size_t)units);
+                                           (size_t)rows * (size_t)depth, -x->t.zero_point, w,
+                                           (size_t)units * (size_t)depth, 0, acc, (size_t)rows * (size_t)units);
     if (st != ACCEL_OK) return st;
     for (r = 0; r < rows; r++)
         for (u = 0; u < units; u++) {
             uint32_t s = (uint32_t)acc[(size_t)r * units + u];
             int32_t v;
-            if (bias && bias->index >= 0) s += accel_load_u32le(bias->in + 4u * (size_t)u);
+            if (bias) s += accel_load_u32le(bias + 4u * (size_t)u);
             v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(s), mult, shift);
             out[(size_t)r * units + u] = (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v);
         }
@@ -19065,9 +19153,16 @@ ACCEL__TFL_STATIC int16_t accel__tfl_mul16(int32_t a, int32_t b, int32_t mult, i
     return (int16_t)(v < lo ? lo : v > hi ? hi : v);
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
+/* The LSTM has 24 inputs: it keeps of the 12 weights and biases only their data and scales,
+ * and reads their descriptions again (one at a time, into `o`) for each later check, and of
+ * the cell state and the output what it reads later, so that its frame holds three tensor
+ * descriptions, not seventeen. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
 {
-    accel__tfl_io x, w[8], bias[4], hid, cell, out, opt;
+    accel__tfl_io x, o, hid;
+    accel__tfl_lstm_t cell, out;
+    const uint8_t *wp[8], *bp[4];
+    uint32_t wscale[8];
     accel__tfl_gate g[4];
     uint64_t act, tm;
     uint64_t clip_bits;
@@ -19079,44 +19174,61 @@ ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
     size_t used = 0, n;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &x);
     if (st == ACCEL_OK && c->op.n_inputs != ACCEL__TFL_LSTM_IN) st = ACCEL_E_TFLITE_ARITY;
-    for (k = 0; k < 8 && st == ACCEL_OK; k++) st = accel__tfl_need(c, 0, 1u + k, ACCEL__TFL_T(INT8), &w[k]);
-    for (k = 0; k < 4 && st == ACCEL_OK; k++) st = accel__tfl_need(c, 0, 12u + k, ACCEL__TFL_T(INT32), &bias[k]);
+    for (k = 0; k < 8 && st == ACCEL_OK; k++) {
+        st = accel__tfl_need(c, 0, 1u + k, ACCEL__TFL_T(INT8), &o);
+        wp[k] = o.in;
+        wscale[k] = o.t.scale_bits;
+    }
+    for (k = 0; k < 4 && st == ACCEL_OK; k++) {
+        st = accel__tfl_need(c, 0, 12u + k, ACCEL__TFL_T(INT32), &o);
+        bp[k] = o.in;
+    }
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 18, ACCEL__TFL_T(INT8), &hid);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 19, ACCEL__TFL_T(INT16), &cell);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 19, ACCEL__TFL_T(INT16), &o);
+    if (st != ACCEL_OK) return st; /* the first error, as for the others */
+    accel__tfl_lstm_keep(&o, &cell);
+    st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &o);
+    if (st != ACCEL_OK) return st;
+    accel__tfl_lstm_keep(&o, &out);
     /* peepholes (9-11), projection (16-17) and layer norm (20-23) are not implemented */
     for (k = 9; k < ACCEL__TFL_LSTM_IN && st == ACCEL_OK; k++) {
         if (k == 12) k = 16;
         if (k == 18) k = 20;
-        st = accel__tfl_get(c, 0, k, &opt);
-        if (st == ACCEL_OK && opt.index >= 0) st = ACCEL_E_UNSUPPORTED;
+        st = accel__tfl_get(c, 0, k, &o);
+        if (st == ACCEL_OK && o.index >= 0) st = ACCEL_E_UNSUPPORTED;
     }
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 4, 0, &clip_bits);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 3, 1, 0, &tm);
     if (st != ACCEL_OK) return st;
     if (act != 4) return ACCEL_E_UNSUPPORTED; /* the cell gate's tanh */
-    if (!hid.t.is_variable || !cell.t.is_variable) return ACCEL_E_TFLITE_GRAPH;
-    if (x.t.ndims != 3 || out.t.ndims != 3 || hid.t.ndims != 2) return ACCEL_E_TFLITE_SHAPE;
+    if (!hid.t.is_variable || !cell.is_variable) return ACCEL_E_TFLITE_GRAPH;
+    if (x.t.ndims != 3 || out.ndims != 3 || hid.t.ndims != 2) return ACCEL_E_TFLITE_SHAPE;
     batch = accel__tfl_dim(&x.t, tm ? 1u : 0u);
     steps = accel__tfl_dim(&x.t, tm ? 0u : 1u);
     n_in = accel__tfl_dim(&x.t, 2);
     n_state = accel__tfl_dim(&hid.t, 1);
-    for (k = 0; k < 8; k++)
-        if (w[k].t.ndims != 2 || accel__tfl_dim(&w[k].t, 0) != n_state ||
-            accel__tfl_dim(&w[k].t, 1) != (k < 4 ? n_in : n_state) || w[k].t.n_scales != 1u)
-            return w[k].t.n_scales > 1u ? ACCEL_E_UNSUPPORTED : ACCEL_E_TFLITE_SHAPE;
-    for (k = 0; k < 4; k++)
-        if (bias[k].t.ndims != 1 || accel__tfl_dim(&bias[k].t, 0) != n_state) return ACCEL_E_TFLITE_SHAPE;
-    if ((uint64_t)batch * n_state != hid.t.elements || (uint64_t)batch * n_state != cell.t.elements ||
-        accel__tfl_dim(&out.t, 0) != accel__tfl_dim(&x.t, 0) || accel__tfl_dim(&out.t, 1) != accel__tfl_dim(&x.t, 1) ||
-        accel__tfl_dim(&out.t, 2) != n_state || n_in == 0 || n_state == 0)
+    /* these reads succeeded above: they cannot fail now */
+    for (k = 0; k < 8; k++) {
+        if ((st = accel__tfl_get(c, 0, 1u + k, &o)) != ACCEL_OK) return st;
+        if (o.t.ndims != 2 || accel__tfl_dim(&o.t, 0) != n_state || accel__tfl_dim(&o.t, 1) != (k < 4 ? n_in : n_state) ||
+            o.t.n_scales != 1u)
+            return o.t.n_scales > 1u ? ACCEL_E_UNSUPPORTED : ACCEL_E_TFLITE_SHAPE;
+    }
+    for (k = 0; k < 4; k++) {
+        if ((st = accel__tfl_get(c, 0, 12u + k, &o)) != ACCEL_OK) return st;
+        if (o.t.ndims != 1 || accel__tfl_dim(&o.t, 0) != n_state) return ACCEL_E_TFLITE_SHAPE;
+    }
+    if ((uint64_t)batch * n_state != hid.t.elements || (uint64_t)batch * n_state != cell.elements ||
+        out.d[0] != accel__tfl_dim(&x.t, 0) || out.d[1] != accel__tfl_dim(&x.t, 1) || out.d[2] != n_state || n_in == 0 || n_state == 0)
         return ACCEL_E_TFLITE_SHAPE;
-    if (accel__tfl_quantized(&x.t) || accel__tfl_quantized(&hid.t) || accel__tfl_quantized(&cell.t) ||
-        cell.t.zero_point != 0)
+    if (accel__tfl_quantized(&x.t) || accel__tfl_quantized(&hid.t) || cell.quantized ||
+        cell.zero_point != 0)
         return ACCEL_E_TFLITE_QUANT;
-    for (k = 0; k < 8; k++)
-        if (accel__tfl_quantized(&w[k].t) || w[k].t.zero_point != 0) return ACCEL_E_TFLITE_QUANT;
+    for (k = 0; k < 8; k++) {
+        if ((st = accel__tfl_get(c, 0, 1u + k, &o)) != ACCEL_OK) return st;
+        if (accel__tfl_quantized(&o.t) || o.t.zero_point != 0) return ACCEL_E_TFLITE_QUANT;
+    }
     kept = accel__tfl_keep(c, 25);
     if (c->rt) {
         if (!kept) return ACCEL_E_STATE;
@@ -19135,22 +19247,22 @@ ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
             static const uint8_t wi[4] = {1, 0, 2, 3};
             for (k = 0; k < 4; k++) {
                 const uint32_t s12 = 0x39800000UL; /* 2^-12 */
-                st = accel__tfl_qmul(accel__tfl_scale3(x.t.scale_bits, w[wi[k]].t.scale_bits, s12), &g[k].in_mult,
+                st = accel__tfl_qmul(accel__tfl_scale3(x.t.scale_bits, wscale[wi[k]], s12), &g[k].in_mult,
                                      &g[k].in_shift);
                 if (st == ACCEL_OK)
-                    st = accel__tfl_qmul(accel__tfl_scale3(hid.t.scale_bits, w[4u + wi[k]].t.scale_bits, s12),
+                    st = accel__tfl_qmul(accel__tfl_scale3(hid.t.scale_bits, wscale[4u + wi[k]], s12),
                                          &g[k].rec_mult, &g[k].rec_shift);
                 if (st != ACCEL_OK) return st;
             }
         }
         {
             const uint32_t s15 = 0x38000000UL; /* 2^-15 */
-            st = accel__tfl_qmul(accel__tfl_scale3(s15, cell.t.scale_bits, cell.t.scale_bits), &fm, &fs);
-            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_scale3(s15, s15, cell.t.scale_bits), &im, &is);
+            st = accel__tfl_qmul(accel__tfl_scale3(s15, cell.scale_bits, cell.scale_bits), &fm, &fs);
+            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_scale3(s15, s15, cell.scale_bits), &im, &is);
             if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_scale3(s15, s15, hid.t.scale_bits), &om, &os);
             if (st != ACCEL_OK) return st;
         }
-        cell_pow = accel__tfl_log2_round(cell.t.scale_bits);
+        cell_pow = accel__tfl_log2_round(cell.scale_bits);
         tanh_shift = 15 + cell_pow - 3;
         if (tanh_shift < 0) {
             tanh_shift = -tanh_shift;
@@ -19161,7 +19273,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
             uint32_t clip = (uint32_t)clip_bits;
             if (!(clip & 0x80000000UL) && (clip & 0x7FFFFFFFUL) && (clip & 0x7F800000UL) != 0x7F800000UL)
                 qclip = accel__tfl_num_floor(accel__tfl_num_div(accel__tfl_num_f32(clip),
-                                                                accel__tfl_num_f32(cell.t.scale_bits), 53), 32767);
+                                                                accel__tfl_num_f32(cell.scale_bits), 53), 32767);
         }
         if (kept) {
             for (k = 0; k < 4; k++) {
@@ -19206,10 +19318,10 @@ ACCEL__TFL_STATIC accel_status accel__tfl_lstm(accel__tfl_ctx *c)
                         cs[j] = (int16_t)sum;
                     }
                 }
-                st = accel__tfl_lstm_fc(&x, in_off, rows, n_in, &w[wi[k]], &bias[bi[k]], n_state, g[k].in_mult,
+                st = accel__tfl_lstm_fc(&x, in_off, rows, n_in, wp[wi[k]], bp[bi[k]], n_state, g[k].in_mult,
                                         g[k].in_shift, acc, dst);
                 if (st == ACCEL_OK)
-                    st = accel__tfl_lstm_fc(&hid, st_off, rows, n_state, &w[4u + wi[k]], NULL, n_state,
+                    st = accel__tfl_lstm_fc(&hid, st_off, rows, n_state, wp[4u + wi[k]], NULL, n_state,
                                             g[k].rec_mult, g[k].rec_shift, acc, buf[3]);
                 if (st != ACCEL_OK) return st;
                 for (j = 0; j < n; j++) {
@@ -19286,7 +19398,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
 /* ---------------------------------------------------------------- @tflite.plan: arena planner */
 /* Check one operator (persist NULL; *scratch and *persist get its needs) or, with persist set,
  * prepare it: derive its constants into persist (persist_len bytes). */
-ACCEL__TFL_STATIC accel_status accel__tfl_check_op(const accel_tflite_model *m, uint32_t i, size_t *scratch, size_t *persist,
+ACCEL__TFL_NOINLINE accel_status accel__tfl_check_op(const accel_tflite_model *m, uint32_t i, size_t *scratch, size_t *persist,
                                         uint8_t *persist_mem, size_t persist_len)
 {
     accel__tfl_ctx c;
@@ -19303,6 +19415,13 @@ ACCEL__TFL_STATIC accel_status accel__tfl_check_op(const accel_tflite_model *m, 
     return st;
 }
 
+/* The builtin code of operator i, -1 when it cannot be read (for the error reports). */
+ACCEL__TFL_NOINLINE int32_t accel__tfl_op_code(const accel_tflite_model *m, uint32_t i)
+{
+    accel_tflite_op o;
+    return accel_tflite_op_info(m, i, &o) == ACCEL_OK ? o.code : -1;
+}
+
 ACCELDEF accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *op, int32_t *code)
 {
     uint32_t i;
@@ -19311,9 +19430,8 @@ ACCELDEF accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *
         size_t s, p;
         accel_status st = accel__tfl_check_op(m, i, &s, &p, NULL, 0);
         if (st != ACCEL_OK) {
-            accel_tflite_op o;
             if (op) *op = i;
-            if (code) *code = accel_tflite_op_info(m, i, &o) == ACCEL_OK ? o.code : -1;
+            if (code) *code = accel__tfl_op_code(m, i);
             return st;
         }
     }
@@ -19337,10 +19455,47 @@ ACCEL__TFL_STATIC void accel__tfl_life(accel__tfl_ent *e, uint32_t i)
  * and lives (first/last operator; constants and variable tensors live throughout), then place
  * greedily: largest first (ties by index), each at the lowest offset that overlaps no placed
  * entry whose life overlaps. *total = the data bytes. */
+/* Operator i's tensors live at least through i. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_lives(const accel_tflite_model *m, accel__tfl_ent *e, uint32_t i)
+{
+    accel_tflite_op op;
+    uint32_t k;
+    accel_status st = accel_tflite_op_info(m, i, &op);
+    if (st != ACCEL_OK) return st;
+    for (k = 0; k < op.n_inputs + op.n_outputs; k++) {
+        int32_t t;
+        st = accel_tflite_op_tensor(m, &op, k >= op.n_inputs, k >= op.n_inputs ? k - op.n_inputs : k, &t);
+        if (st != ACCEL_OK) return st;
+        if (t >= 0) accel__tfl_life(&e[t], i);
+    }
+    return ACCEL_OK;
+}
+
+/* Tensor i's bytes (none for a constant or an unused one); a variable tensor lives throughout. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_tensor(const accel_tflite_model *m, accel__tfl_ent *e, uint32_t i,
+                                                      uint32_t end)
+{
+    accel_tflite_tensor t;
+    accel_status st = accel_tflite_tensor_info(m, i, &t);
+    if (st != ACCEL_OK) return st;
+    if (t.data) { /* constant: stays in the model */
+        e[i].first = 0xFFFFu;
+        return ACCEL_OK;
+    }
+    if (t.is_variable) { /* state: lives across invocations */
+        e[i].first = 0;
+        e[i].last = (uint16_t)end;
+    }
+    if (e[i].first == 0xFFFFu) return ACCEL_OK; /* used by nothing */
+    if ((uint64_t)t.bytes + 0u > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
+    e[i].size = (uint32_t)accel__tfl_align4(t.bytes);
+    return ACCEL_OK;
+}
+
 ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, accel__tfl_ent *e, size_t *total)
 {
     uint32_t n = m->n_tensors + 2u * m->n_ops, i, k, j;
-    uint32_t end = m->n_ops ? m->n_ops - 1u : 0u;
+    uint32_t end = m->n_ops ? m->n_ops - 1u : 0u; /* the last operator */
     size_t top = 0;
     accel_status st;
     for (i = 0; i < n; i++) {
@@ -19352,16 +19507,9 @@ ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, acce
     for (k = 0; k < m->n_inputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->inputs_ + 4u * (size_t)k)], 0);
     for (k = 0; k < m->n_outputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->outputs_ + 4u * (size_t)k)], end);
     for (i = 0; i < m->n_ops; i++) {
-        accel_tflite_op op;
         size_t s, ps;
-        st = accel_tflite_op_info(m, i, &op);
+        st = accel__tfl_plan_lives(m, e, i);
         if (st != ACCEL_OK) return st;
-        for (k = 0; k < op.n_inputs + op.n_outputs; k++) {
-            int32_t t;
-            st = accel_tflite_op_tensor(m, &op, k >= op.n_inputs, k >= op.n_inputs ? k - op.n_inputs : k, &t);
-            if (st != ACCEL_OK) return st;
-            if (t >= 0) accel__tfl_life(&e[t], i);
-        }
         st = accel__tfl_check_op(m, i, &s, &ps, NULL, 0);
         if (st != ACCEL_OK) return st;
         if ((uint64_t)s + 0u > 0xFFFFFFF0UL || (uint64_t)ps + 0u > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
@@ -19377,20 +19525,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, acce
         }
     }
     for (i = 0; i < m->n_tensors; i++) {
-        accel_tflite_tensor t;
-        st = accel_tflite_tensor_info(m, i, &t);
+        st = accel__tfl_plan_tensor(m, e, i, end);
         if (st != ACCEL_OK) return st;
-        if (t.data) { /* constant: stays in the model */
-            e[i].first = 0xFFFFu;
-            continue;
-        }
-        if (t.is_variable) { /* state: lives across invocations */
-            e[i].first = 0;
-            e[i].last = (uint16_t)end;
-        }
-        if (e[i].first == 0xFFFFu) continue; /* used by nothing */
-        if ((uint64_t)t.bytes + 0u > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
-        e[i].size = (uint32_t)accel__tfl_align4(t.bytes);
     }
     for (i = 0; i < n; i++)
         if (e[i].first != 0xFFFFu && e[i].size == 0) e[i].first = 0xFFFFu; /* empty: no bytes */
@@ -19441,12 +19577,10 @@ ACCELDEF accel_status accel_tflite_plan(const accel_tflite_model *m, void *work,
 }
 
 /* ---------------------------------------------------------------- @tflite.run: init, invoke */
-ACCELDEF accel_status accel_tflite_reset(accel_tflite *rt)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_reset(accel_tflite *rt)
 {
     uint32_t i;
-    const accel_tflite_model *m;
-    if (!rt || !rt->model || !rt->arena) return ACCEL_E_NULL;
-    m = rt->model;
+    const accel_tflite_model *m = rt->model;
     for (i = 0; i < m->n_tensors; i++) {
         accel_tflite_tensor t;
         const accel__tfl_ent *e = accel__tfl_ents(rt) + i;
@@ -19457,6 +19591,12 @@ ACCELDEF accel_status accel_tflite_reset(accel_tflite *rt)
                      t.type == ACCEL_TFLITE_INT8 ? (int)(uint8_t)(t.zero_point & 0xFF) : 0, t.bytes);
     }
     return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_reset(accel_tflite *rt)
+{
+    if (!rt || !rt->model || !rt->arena) return ACCEL_E_NULL;
+    return accel__tfl_reset(rt);
 }
 
 ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_model *m, void *arena,
@@ -19484,14 +19624,13 @@ ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_mod
         if (pe->off == ACCEL__TFL_NONE) continue;
         st = accel__tfl_check_op(m, i, &s, &p, rt->arena + table + pe->off, (size_t)pe->size);
         if (st != ACCEL_OK) {
-            accel_tflite_op op;
             rt->bad_op = i; /* and its code, as check gives both */
-            rt->bad_code = accel_tflite_op_info(m, i, &op) == ACCEL_OK ? op.code : -1;
+            rt->bad_code = accel__tfl_op_code(m, i);
             rt->arena = NULL;
             return st;
         }
     }
-    return accel_tflite_reset(rt);
+    return accel__tfl_reset(rt);
 }
 
 ACCELDEF accel_status accel_tflite_tensor_data(const accel_tflite *rt, uint32_t tensor, const uint8_t **data,
@@ -19551,10 +19690,23 @@ ACCELDEF accel_status accel_tflite_get_output(const accel_tflite *rt, uint32_t k
     return ACCEL_OK;
 }
 
+/* The caller's callback, once per output of the operator just run. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_report(const accel__tfl_ctx *c)
+{
+    uint32_t k;
+    for (k = 0; k < c->op.n_outputs; k++) {
+        accel__tfl_io io;
+        accel_status st = accel__tfl_get(c, 1, k, &io);
+        if (st != ACCEL_OK) return st;
+        c->rt->on_op(c->rt->user, c->index, c->op.code, (uint32_t)io.index, &io.t, io.in);
+    }
+    return ACCEL_OK;
+}
+
 ACCELDEF accel_status accel_tflite_invoke(accel_tflite *rt)
 {
     const accel_tflite_model *m;
-    uint32_t i, k;
+    uint32_t i;
     if (!rt || !rt->arena || !rt->model) return ACCEL_E_NULL;
     m = rt->model;
     for (i = 0; i < m->n_ops; i++) {
@@ -19582,12 +19734,8 @@ ACCELDEF accel_status accel_tflite_invoke(accel_tflite *rt)
             return st;
         }
         if (!rt->on_op) continue;
-        for (k = 0; k < c.op.n_outputs; k++) {
-            accel__tfl_io io;
-            st = accel__tfl_get(&c, 1, k, &io);
-            if (st != ACCEL_OK) return st;
-            rt->on_op(rt->user, i, c.op.code, (uint32_t)io.index, &io.t, io.in);
-        }
+        st = accel__tfl_report(&c);
+        if (st != ACCEL_OK) return st;
     }
     return ACCEL_OK;
 }
