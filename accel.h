@@ -149,9 +149,7 @@
  *   8/16/32/64-bit targets (int may be 16 bits), no unaligned access, explicit byte order.
  *   Built warning-free with -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion
  *   -Wcast-align -Wundef -Wshadow, as C++11/17, and for Cortex-M0+/M4, rv32 and AVR. A
- *   freestanding build calls no C library function (ACCEL_MEMCPY/MEMSET default to loops),
- *   except, for now, the tflite section: GCC copies its 16-byte number struct with memcpy, so
- *   a bare target with no C library provides memcpy for it (or builds with ACCEL_NO_TFLITE).
+ *   freestanding build calls no C library function (ACCEL_MEMCPY/MEMSET default to loops).
  *
  * 6. CONCURRENCY AND INTERRUPTS
  *   - Nothing in accel is interrupt-safe. From an interrupt handler, only note the event (set a
@@ -17907,16 +17905,16 @@ typedef struct accel__tfl_num {
     uint64_t m;
     int32_t e;
 } accel__tfl_num;
+/* Numbers go in by const pointer and come out through a pointer, never by value or by `=`: a
+ * freestanding rv32 gcc copies this 16-byte struct with memcpy calls. Outputs may alias inputs. */
 
 /* A non-negative float32 from its bits (subnormals included). */
-ACCEL__TFL_STATIC accel__tfl_num accel__tfl_num_f32(uint32_t bits)
+ACCEL__TFL_STATIC void accel__tfl_num_f32(accel__tfl_num *n, uint32_t bits)
 {
-    accel__tfl_num n;
     uint32_t ex = (bits >> 23) & 0xFFu;
-    n.m = bits & 0x7FFFFFUL;
-    if (ex) n.m |= 0x800000UL;
-    n.e = ex ? (int32_t)ex - 150 : -149;
-    return n;
+    n->m = bits & 0x7FFFFFUL;
+    if (ex) n->m |= 0x800000UL;
+    n->e = ex ? (int32_t)ex - 150 : -149;
 }
 
 ACCEL__TFL_STATIC int accel__tfl_bitlen(uint64_t m)
@@ -17930,64 +17928,65 @@ ACCEL__TFL_STATIC int accel__tfl_bitlen(uint64_t m)
 }
 
 /* Exact product (both mantissas below 2^32: floats, or a float and a power of two). */
-ACCEL__TFL_STATIC accel__tfl_num accel__tfl_num_mul(accel__tfl_num a, accel__tfl_num b)
+ACCEL__TFL_STATIC void accel__tfl_num_mul(accel__tfl_num *n, const accel__tfl_num *a, const accel__tfl_num *b)
 {
-    accel__tfl_num n;
-    n.m = a.m * b.m;
-    n.e = a.e + b.e;
-    return n;
+    uint64_t m = a->m * b->m;
+    int32_t e = a->e + b->e;
+    n->m = m;
+    n->e = e;
 }
 
-/* Round q (with `sticky`: nonzero bits were dropped below it) to `bits` significant bits,
+/* Round *q in place (with `sticky`: nonzero bits were dropped below it) to `bits` significant bits,
  * to nearest, ties to even. */
-ACCEL__TFL_STATIC accel__tfl_num accel__tfl_num_round(accel__tfl_num q, int sticky, int bits)
+ACCEL__TFL_STATIC void accel__tfl_num_round(accel__tfl_num *q, int sticky, int bits)
 {
-    int len = accel__tfl_bitlen(q.m);
+    int len = accel__tfl_bitlen(q->m);
     if (len > bits) {
         int sh = len - bits;
-        uint64_t rem = q.m & (((uint64_t)1 << sh) - 1u), half = (uint64_t)1 << (sh - 1);
-        q.m >>= sh;
-        q.e += sh;
-        if (rem > half || (rem == half && (sticky || (q.m & 1u)))) q.m++;
-        if (q.m >> bits) {
-            q.m >>= 1;
-            q.e++;
+        uint64_t rem = q->m & (((uint64_t)1 << sh) - 1u), half = (uint64_t)1 << (sh - 1);
+        q->m >>= sh;
+        q->e += sh;
+        if (rem > half || (rem == half && (sticky || (q->m & 1u)))) q->m++;
+        if (q->m >> bits) {
+            q->m >>= 1;
+            q->e++;
         }
     }
-    return q;
 }
 
 /* a / b rounded to `bits` significant bits (53: a double, 24: a float); b > 0. */
-ACCEL__TFL_STATIC accel__tfl_num accel__tfl_num_div(accel__tfl_num a, accel__tfl_num b, int bits)
+ACCEL__TFL_STATIC void accel__tfl_num_div(accel__tfl_num *q, const accel__tfl_num *a, const accel__tfl_num *b, int bits)
 {
-    accel__tfl_num q;
-    uint64_t r;
-    q.m = a.m / b.m;
-    r = a.m % b.m;
-    q.e = a.e - b.e;
-    if (!a.m) return q;
-    while (accel__tfl_bitlen(q.m) < bits + 2) { /* long division, one bit a turn (b.m < 2^62) */
+    uint64_t am = a->m, bm = b->m, qm = am / bm, r = am % bm;
+    int32_t qe = a->e - b->e;
+    q->m = qm; /* a and b are read whole before q is written: q may be either */
+    q->e = qe;
+    if (!am) return;
+    while (accel__tfl_bitlen(q->m) < bits + 2) { /* long division, one bit a turn (b.m < 2^62) */
         r <<= 1;
-        q.m <<= 1;
-        q.e--;
-        if (r >= b.m) {
-            r -= b.m;
-            q.m |= 1u;
+        q->m <<= 1;
+        q->e--;
+        if (r >= bm) {
+            r -= bm;
+            q->m |= 1u;
         }
     }
-    return accel__tfl_num_round(q, r != 0, bits);
+    accel__tfl_num_round(q, r != 0, bits);
 }
 
 /* QuantizeMultiplier of a positive double value: frexp, the fraction times 2^31 rounded half away
  * from zero, 2^31 renormalised, tiny values to (0, 0). */
-ACCEL__TFL_STATIC accel_status accel__tfl_qmul(accel__tfl_num x, int32_t *mult, int32_t *shift)
+ACCEL__TFL_STATIC accel_status accel__tfl_qmul(const accel__tfl_num *xp, int32_t *mult, int32_t *shift)
 {
+    accel__tfl_num x;
     uint64_t t;
     int32_t sh;
     *mult = 0;
     *shift = 0;
-    if (!x.m) return ACCEL_OK;
-    x = accel__tfl_num_round(x, 0, 53);
+    if (!xp->m) return ACCEL_OK;
+    x.m = xp->m;
+    x.e = xp->e;
+    accel__tfl_num_round(&x, 0, 53);
     while (x.m < ((uint64_t)1 << 52)) {
         x.m <<= 1;
         x.e--;
@@ -18006,23 +18005,45 @@ ACCEL__TFL_STATIC accel_status accel__tfl_qmul(accel__tfl_num x, int32_t *mult, 
 }
 
 /* floor(x) clamped to 0..limit (x >= 0). */
-ACCEL__TFL_STATIC int32_t accel__tfl_num_floor(accel__tfl_num x, int32_t limit)
+ACCEL__TFL_STATIC int32_t accel__tfl_num_floor(const accel__tfl_num *x, int32_t limit)
 {
     uint64_t v;
-    if (x.e >= 0) {
-        if (accel__tfl_bitlen(x.m) + x.e > 31) return limit;
-        v = x.m << x.e;
+    if (x->e >= 0) {
+        if (accel__tfl_bitlen(x->m) + x->e > 31) return limit;
+        v = x->m << x->e;
     } else {
-        v = x.e <= -64 ? 0u : x.m >> -x.e;
+        v = x->e <= -64 ? 0u : x->m >> -x->e;
     }
     return v > (uint64_t)limit ? limit : (int32_t)v;
 }
 
 /* a * b / c of three float32 scales, as TFLite's double arithmetic gives it. */
-ACCEL__TFL_STATIC accel__tfl_num accel__tfl_scale3(uint32_t a, uint32_t b, uint32_t c)
+ACCEL__TFL_STATIC void accel__tfl_scale3(accel__tfl_num *r, uint32_t a, uint32_t b, uint32_t c)
 {
-    return accel__tfl_num_div(accel__tfl_num_mul(accel__tfl_num_f32(a), accel__tfl_num_f32(b)),
-                              accel__tfl_num_f32(c), 53);
+    accel__tfl_num x, y;
+    accel__tfl_num_f32(&x, a);
+    accel__tfl_num_f32(&y, b);
+    accel__tfl_num_mul(&x, &x, &y);
+    accel__tfl_num_f32(&y, c);
+    accel__tfl_num_div(r, &x, &y, 53);
+}
+
+/* QuantizeMultiplier of a * b / c (three float32 scales' bits). */
+ACCEL__TFL_STATIC accel_status accel__tfl_qmul3(uint32_t a, uint32_t b, uint32_t c, int32_t *mult, int32_t *shift)
+{
+    accel__tfl_num x;
+    accel__tfl_scale3(&x, a, b, c);
+    return accel__tfl_qmul(&x, mult, shift);
+}
+
+/* QuantizeMultiplier of a / b (two float32 scales' bits, the quotient rounded as a double). */
+ACCEL__TFL_STATIC accel_status accel__tfl_qmul_div(uint32_t a, uint32_t b, int32_t *mult, int32_t *shift)
+{
+    accel__tfl_num x, y;
+    accel__tfl_num_f32(&x, a);
+    accel__tfl_num_f32(&y, b);
+    accel__tfl_num_div(&x, &x, &y, 53);
+    return accel__tfl_qmul(&x, mult, shift);
 }
 
 ACCEL__TFL_STATIC int accel__tfl_qrange(int type, int32_t *lo, int32_t *hi)
@@ -18040,12 +18061,13 @@ ACCEL__TFL_STATIC int accel__tfl_qrange(int type, int32_t *lo, int32_t *hi)
  * away from zero (TFLite's Quantize helper). */
 ACCEL__TFL_STATIC accel_status accel__tfl_quantize1(const accel_tflite_tensor *o, int32_t f, int32_t *q)
 {
-    accel__tfl_num x;
+    accel__tfl_num v, sc;
     int32_t t = 0;
-    x.m = (uint64_t)(f < 0 ? -f : f);
-    x.e = 0;
+    v.m = (uint64_t)(f < 0 ? -f : f);
+    v.e = 0;
     if (f) {
-        accel__tfl_num v = accel__tfl_num_div(x, accel__tfl_num_f32(o->scale_bits), 24);
+        accel__tfl_num_f32(&sc, o->scale_bits);
+        accel__tfl_num_div(&v, &v, &sc, 24);
         if (v.e >= 0) {
             if (accel__tfl_bitlen(v.m) + v.e > 31) return ACCEL_E_TFLITE_QUANT;
             t = (int32_t)(v.m << v.e);
@@ -18180,7 +18202,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
             st = accel_tflite_tensor_scale(c->m, &w->t, k, &sb, &zp);
             if (st != ACCEL_OK) return st;
         }
-        st = accel__tfl_qmul(accel__tfl_scale3(in->t.scale_bits, sb, out->t.scale_bits), &m1, &s1);
+        st = accel__tfl_qmul3(in->t.scale_bits, sb, out->t.scale_bits, &m1, &s1);
         if (st != ACCEL_OK) return st;
         if (mult && shift) {
             mult[k] = m1;
@@ -18376,8 +18398,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
         if (st != ACCEL_OK) return ACCEL_E_TFLITE_SHAPE;
     }
     scr = accel__tfl_take(c, &used, need);
-    r->q = q;
-    r->g = g;
+    ACCEL_MEMCPY(&r->q, &q, sizeof r->q); /* not `=`: gcc may emit memcpy() */
+    ACCEL_MEMCPY(&r->g, &g, sizeof r->g);
     r->x = in.in;
     r->x_len = in.t.bytes;
     r->w = w.in;
@@ -18542,13 +18564,15 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_softmax(accel__tfl_ctx *c)
         diff_min = kept[2];
     } else {
         /* PreprocessSoftmaxScaling with 5 integer bits, then CalculateInputRadius */
-        accel__tfl_num real;
+        accel__tfl_num real, sc;
         if (((uint32_t)beta_bits & 0x80000000UL) || ((uint32_t)beta_bits & 0x7F800000UL) == 0x7F800000UL)
             return ACCEL_E_TFLITE_OPTIONS; /* beta: finite, not negative */
-        real = accel__tfl_num_mul(accel__tfl_num_f32((uint32_t)beta_bits), accel__tfl_num_f32(in.t.scale_bits));
+        accel__tfl_num_f32(&real, (uint32_t)beta_bits);
+        accel__tfl_num_f32(&sc, in.t.scale_bits);
+        accel__tfl_num_mul(&real, &real, &sc);
         real.e += 26;
-        if (accel__tfl_num_floor(real, INT32_MAX) == INT32_MAX) real.m = 2147483647u, real.e = 0; /* min(., 2^31-1) */
-        st = accel__tfl_qmul(real, &mult, &shift);
+        if (accel__tfl_num_floor(&real, INT32_MAX) == INT32_MAX) real.m = 2147483647u, real.e = 0; /* min(., 2^31-1) */
+        st = accel__tfl_qmul(&real, &mult, &shift);
         if (st != ACCEL_OK) return st;
         if (shift < 0) return ACCEL_E_TFLITE_QUANT; /* QuantizeMultiplierGreaterThanOne */
         diff_min = -(int32_t)(((int32_t)31 << 26) >> shift); /* CalculateInputRadius: floor */
@@ -18641,8 +18665,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
         mult = kept[0];
         shift = kept[1];
     } else {
-        st = accel__tfl_qmul(accel__tfl_num_div(accel__tfl_num_f32(in.t.scale_bits), accel__tfl_num_f32(out.t.scale_bits), 53),
-                             &mult, &shift);
+        st = accel__tfl_qmul_div(in.t.scale_bits, out.t.scale_bits, &mult, &shift);
         if (st == ACCEL_OK && kept) {
             kept[0] = mult;
             kept[1] = shift;
@@ -18762,17 +18785,26 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
         st = accel__tfl_act(act, &out.t, &mn, &mx);
         if (st != ACCEL_OK) return st;
         if (is_mul) {
-            st = accel__tfl_qmul(accel__tfl_scale3(a.t.scale_bits, b.t.scale_bits, out.t.scale_bits), &mo, &so);
+            st = accel__tfl_qmul3(a.t.scale_bits, b.t.scale_bits, out.t.scale_bits, &mo, &so);
         } else {
             /* twice the larger input scale (positive floats order as their bits); 2^20 x output */
-            accel__tfl_num twice = accel__tfl_num_f32(a.t.scale_bits > b.t.scale_bits ? a.t.scale_bits : b.t.scale_bits);
-            accel__tfl_num o20 = accel__tfl_num_f32(out.t.scale_bits);
+            accel__tfl_num twice, o20, x;
+            accel__tfl_num_f32(&twice, a.t.scale_bits > b.t.scale_bits ? a.t.scale_bits : b.t.scale_bits);
+            accel__tfl_num_f32(&o20, out.t.scale_bits);
             twice.e += 1;
             o20.e += 20;
-            st = accel__tfl_qmul(accel__tfl_num_div(accel__tfl_num_f32(a.t.scale_bits), twice, 53), &m1, &s1);
-            if (st == ACCEL_OK)
-                st = accel__tfl_qmul(accel__tfl_num_div(accel__tfl_num_f32(b.t.scale_bits), twice, 53), &m2, &s2);
-            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_num_div(twice, o20, 53), &mo, &so);
+            accel__tfl_num_f32(&x, a.t.scale_bits);
+            accel__tfl_num_div(&x, &x, &twice, 53);
+            st = accel__tfl_qmul(&x, &m1, &s1);
+            if (st == ACCEL_OK) {
+                accel__tfl_num_f32(&x, b.t.scale_bits);
+                accel__tfl_num_div(&x, &x, &twice, 53);
+                st = accel__tfl_qmul(&x, &m2, &s2);
+            }
+            if (st == ACCEL_OK) {
+                accel__tfl_num_div(&x, &twice, &o20, 53);
+                st = accel__tfl_qmul(&x, &mo, &so);
+            }
         }
         if (st == ACCEL_OK && kept) {
             kept[0] = mn, kept[1] = mx, kept[2] = m1, kept[3] = s1, kept[4] = m2, kept[5] = s2, kept[6] = mo;
@@ -18880,14 +18912,21 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_svdf(accel__tfl_ctx *c)
         m1 = kept[0], s1 = kept[1], m2 = kept[2], s2 = kept[3];
     } else {
         /* TFLM forms these products and quotients in float (24 bits each), then widens */
-        accel__tfl_num e1 = accel__tfl_num_round(accel__tfl_num_mul(accel__tfl_num_f32(in.t.scale_bits),
-                                                                    accel__tfl_num_f32(wf.t.scale_bits)), 0, 24);
-        accel__tfl_num e2 = accel__tfl_num_round(accel__tfl_num_mul(accel__tfl_num_f32(state.t.scale_bits),
-                                                                    accel__tfl_num_f32(wt.t.scale_bits)), 0, 24);
-        e1 = accel__tfl_num_div(e1, accel__tfl_num_f32(state.t.scale_bits), 24);
-        e2 = accel__tfl_num_div(e2, accel__tfl_num_f32(out.t.scale_bits), 24);
-        st = accel__tfl_qmul(e1, &m1, &s1);
-        if (st == ACCEL_OK) st = accel__tfl_qmul(e2, &m2, &s2);
+        accel__tfl_num e1, e2, y;
+        accel__tfl_num_f32(&e1, in.t.scale_bits);
+        accel__tfl_num_f32(&y, wf.t.scale_bits);
+        accel__tfl_num_mul(&e1, &e1, &y);
+        accel__tfl_num_round(&e1, 0, 24);
+        accel__tfl_num_f32(&e2, state.t.scale_bits);
+        accel__tfl_num_f32(&y, wt.t.scale_bits);
+        accel__tfl_num_mul(&e2, &e2, &y);
+        accel__tfl_num_round(&e2, 0, 24);
+        accel__tfl_num_f32(&y, state.t.scale_bits);
+        accel__tfl_num_div(&e1, &e1, &y, 24);
+        accel__tfl_num_f32(&y, out.t.scale_bits);
+        accel__tfl_num_div(&e2, &e2, &y, 24);
+        st = accel__tfl_qmul(&e1, &m1, &s1);
+        if (st == ACCEL_OK) st = accel__tfl_qmul(&e2, &m2, &s2);
         if (st != ACCEL_OK) return st;
         if (kept) kept[0] = m1, kept[1] = s1, kept[2] = m2, kept[3] = s2;
     }
@@ -19067,8 +19106,9 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_logistic(accel__tfl_ctx *c)
         mult = kept[0], e = kept[1], radius_i = kept[2];
     } else {
         /* frexp of scale * 2^27, its fraction rounded to 31 bits (no renormalisation: TFLM's) */
-        accel__tfl_num x = accel__tfl_num_f32(in.t.scale_bits);
+        accel__tfl_num x;
         uint64_t t;
+        accel__tfl_num_f32(&x, in.t.scale_bits);
         if (!x.m) return ACCEL_E_TFLITE_QUANT;
         while (x.m < ((uint64_t)1 << 52)) {
             x.m <<= 1;
@@ -19252,19 +19292,18 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
             static const uint8_t wi[4] = {1, 0, 2, 3};
             for (k = 0; k < 4; k++) {
                 const uint32_t s12 = 0x39800000UL; /* 2^-12 */
-                st = accel__tfl_qmul(accel__tfl_scale3(x.t.scale_bits, wscale[wi[k]], s12), &g[k].in_mult,
-                                     &g[k].in_shift);
+                st = accel__tfl_qmul3(x.t.scale_bits, wscale[wi[k]], s12, &g[k].in_mult, &g[k].in_shift);
                 if (st == ACCEL_OK)
-                    st = accel__tfl_qmul(accel__tfl_scale3(hid.t.scale_bits, wscale[4u + wi[k]], s12),
-                                         &g[k].rec_mult, &g[k].rec_shift);
+                    st = accel__tfl_qmul3(hid.t.scale_bits, wscale[4u + wi[k]], s12, &g[k].rec_mult,
+                                          &g[k].rec_shift);
                 if (st != ACCEL_OK) return st;
             }
         }
         {
             const uint32_t s15 = 0x38000000UL; /* 2^-15 */
-            st = accel__tfl_qmul(accel__tfl_scale3(s15, cell.scale_bits, cell.scale_bits), &fm, &fs);
-            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_scale3(s15, s15, cell.scale_bits), &im, &is);
-            if (st == ACCEL_OK) st = accel__tfl_qmul(accel__tfl_scale3(s15, s15, hid.t.scale_bits), &om, &os);
+            st = accel__tfl_qmul3(s15, cell.scale_bits, cell.scale_bits, &fm, &fs);
+            if (st == ACCEL_OK) st = accel__tfl_qmul3(s15, s15, cell.scale_bits, &im, &is);
+            if (st == ACCEL_OK) st = accel__tfl_qmul3(s15, s15, hid.t.scale_bits, &om, &os);
             if (st != ACCEL_OK) return st;
         }
         cell_pow = accel__tfl_log2_round(cell.scale_bits);
@@ -19276,9 +19315,13 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
         if (tanh_shift > 30) return ACCEL_E_TFLITE_QUANT;
         {
             uint32_t clip = (uint32_t)clip_bits;
-            if (!(clip & 0x80000000UL) && (clip & 0x7FFFFFFFUL) && (clip & 0x7F800000UL) != 0x7F800000UL)
-                qclip = accel__tfl_num_floor(accel__tfl_num_div(accel__tfl_num_f32(clip),
-                                                                accel__tfl_num_f32(cell.scale_bits), 53), 32767);
+            if (!(clip & 0x80000000UL) && (clip & 0x7FFFFFFFUL) && (clip & 0x7F800000UL) != 0x7F800000UL) {
+                accel__tfl_num qc, sc;
+                accel__tfl_num_f32(&qc, clip);
+                accel__tfl_num_f32(&sc, cell.scale_bits);
+                accel__tfl_num_div(&qc, &qc, &sc, 53);
+                qclip = accel__tfl_num_floor(&qc, 32767);
+            }
         }
         if (kept) {
             for (k = 0; k < 4; k++) {

@@ -188,18 +188,10 @@ cross m0plus arm-none-eabi-gcc arm-none-eabi-nm -Os -mcpu=cortex-m0plus -mthumb
 cross m4 arm-none-eabi-gcc arm-none-eabi-nm -Os -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 cross rv32 riscv64-unknown-elf-gcc riscv64-unknown-elf-nm -Os -march=rv32imac -mabi=ilp32 -ffreestanding
 cross avr avr-gcc avr-nm -Os -mmcu=atmega328p
-# rv32 has no C library at all: only libgcc helpers (__*) may be undefined. One known gap: the
-# tflite section passes a 16-byte number struct by value, and GCC copies it with memcpy at -Os
-# (so tflite on a bare rv32 needs a memcpy); every other section needs nothing
+# rv32 has no C library at all: only libgcc helpers (__*) may be undefined
 if [ -f "$T/cross_rv32.o" ]; then
-  ext=$(riscv64-unknown-elf-nm -u "$T/cross_rv32.o" | awk '{print $NF}' | grep -v '^__' | grep -vx memcpy | tr '\n' ' ')
-  if [ -n "$ext" ]; then bad "rv32 freestanding build needs C library symbols: $ext"; else ok "rv32 freestanding build needs no C library but memcpy (tflite)"; fi
-  if riscv64-unknown-elf-gcc $W -Os -march=rv32imac -mabi=ilp32 -ffreestanding -DACCEL_NO_TFLITE -I. -c "$T/impl.c" \
-      -o "$T/cross_rv32_notflite.o" >"$LOG/cross_rv32_notflite.log" 2>&1; then
-    ext=$(riscv64-unknown-elf-nm -u "$T/cross_rv32_notflite.o" | awk '{print $NF}' | grep -v '^__' | tr '\n' ' ')
-    if [ -n "$ext" ]; then bad "rv32 freestanding build without tflite needs C library symbols: $ext"
-    else ok "rv32 freestanding build without tflite needs no C library"; fi
-  else bad "build rv32 without tflite" "$LOG/cross_rv32_notflite.log"; fi
+  ext=$(riscv64-unknown-elf-nm -u "$T/cross_rv32.o" | awk '{print $NF}' | grep -v '^__' | tr '\n' ' ')
+  if [ -n "$ext" ]; then bad "rv32 freestanding build needs C library symbols: $ext"; else ok "rv32 freestanding build needs no C library"; fi
 fi
 # no hidden global state: the whole header has no .data and no .bss
 if [ -f "$T/cross_m0plus.o" ]; then

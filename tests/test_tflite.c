@@ -424,7 +424,7 @@ static void test_integer_scales(void)
     for (i = 0; i < 200000; i++) {
         uint32_t a = rand_scale_bits(), b = rand_scale_bits(), c = rand_scale_bits();
         int32_t m1 = 0, s1 = 0, m2 = 0, s2 = 0, q1 = 0, q2;
-        accel_status e1 = accel__tfl_qmul(accel__tfl_scale3(a, b, c), &m1, &s1);
+        accel_status e1 = accel__tfl_qmul3(a, b, c, &m1, &s1);
         double real = (double)bits_f(a) * (double)bits_f(b) / (double)bits_f(c);
         accel_status e2 = accel_mac_quantize_multiplier(real, &m2, &s2);
         float fp, fq;
@@ -437,10 +437,15 @@ static void test_integer_scales(void)
         fp = bits_f(a) * bits_f(b);
         fq = fp / bits_f(c);
         {
-            accel__tfl_num x = accel__tfl_num_round(accel__tfl_num_mul(accel__tfl_num_f32(a), accel__tfl_num_f32(b)), 0, 24);
+            accel__tfl_num x, y;
             int32_t n1 = 0, n2 = 0, t1 = 0, t2 = 0;
-            x = accel__tfl_num_div(x, accel__tfl_num_f32(c), 24);
-            e1 = accel__tfl_qmul(x, &n1, &t1);
+            accel__tfl_num_f32(&x, a);
+            accel__tfl_num_f32(&y, b);
+            accel__tfl_num_mul(&x, &x, &y);
+            accel__tfl_num_round(&x, 0, 24);
+            accel__tfl_num_f32(&y, c);
+            accel__tfl_num_div(&x, &x, &y, 24);
+            e1 = accel__tfl_qmul(&x, &n1, &t1);
             e2 = accel_mac_quantize_multiplier((double)fq, &n2, &t2);
             if ((e1 == ACCEL_OK) != (e2 == ACCEL_OK) || (e1 == ACCEL_OK && (n1 != n2 || t1 != t2))) {
                 if (bad < 3) printf("  svdf %08x %08x %08x: %d %d / %d %d (%d %d)\n", a, b, c, n1, t1, n2, t2, e1, e2);
