@@ -103,8 +103,8 @@ def T(shape, typ=INT8, data=None, scale=None, zp=0, var=False, name="t", scales=
                 zps=zps, qdim=qdim)
 
 
-def OP(code, ins, outs, opt_type=0, opt=None):
-    return dict(code=code, ins=ins, outs=outs, opt_type=opt_type, opt=opt)
+def OP(code, ins, outs, opt_type=0, opt=None, custom_options=None):
+    return dict(code=code, ins=ins, outs=outs, opt_type=opt_type, opt=opt, custom_options=custom_options)
 
 
 def i8(vals):
@@ -115,8 +115,9 @@ def i32(vals):
     return b"".join(struct.pack("<i", v) for v in vals)
 
 
-def model(tensors, ops, inputs, outputs, version=3, opcodes=None, subgraphs=1, buffers_extra=0):
-    """Serialize; constant tensors get a buffer each (buffer 0 is the empty one)."""
+def model(tensors, ops, inputs, outputs, version=3, opcodes=None, subgraphs=1, buffers_extra=0, custom_code=None):
+    """Serialize; constant tensors get a buffer each (buffer 0 is the empty one). custom_code names
+    the CUSTOM operator (builtin code 32) when there is one."""
     codes = opcodes if opcodes is not None else sorted({o["code"] for o in ops})
     buffers = [b""]
     tbuf = []
@@ -134,7 +135,8 @@ def model(tensors, ops, inputs, outputs, version=3, opcodes=None, subgraphs=1, b
             dep, bc = c
         else:
             dep, bc = min(c, 127), c
-        return lambda s: s.table([("i8", dep), None, ("i32", 1), ("i32", bc)])
+        name = ("off", lambda s2: s2.string(custom_code)) if bc == CUSTOM and custom_code else None
+        return lambda s: s.table([("i8", dep), name, ("i32", 1), ("i32", bc)])
 
     def quant_fn(t):
         scales = t["scales"] if t["scales"] is not None else [t["scale"]]
@@ -154,10 +156,13 @@ def model(tensors, ops, inputs, outputs, version=3, opcodes=None, subgraphs=1, b
         if "opcode_index" in o:
             idx = o["opcode_index"]
         opt = o["opt"]
-        return lambda s: s.table([("u32", idx), ("off", lambda s2: s2.vec("i32", o["ins"])),
-                                  ("off", lambda s2: s2.vec("i32", o["outs"])),
-                                  ("u8", o["opt_type"]) if o["opt_type"] else None,
-                                  ("off", lambda s2: s2.table(opt)) if opt is not None else None])
+        fields = [("u32", idx), ("off", lambda s2: s2.vec("i32", o["ins"])),
+                  ("off", lambda s2: s2.vec("i32", o["outs"])),
+                  ("u8", o["opt_type"]) if o["opt_type"] else None,
+                  ("off", lambda s2: s2.table(opt)) if opt is not None else None]
+        if o["custom_options"] is not None:  # field 5; the vtable only grows when it is there
+            fields.append(("off", lambda s2: s2.vec("u8", list(o["custom_options"]))))
+        return lambda s: s.table(fields)
 
     def subgraph_fn(s):
         return s.table([("off", lambda s2: s2.tables([tensor_fn(t, b) for t, b in zip(tensors, tbuf)])),
@@ -182,6 +187,7 @@ def case(name, m, inp=b"", out=b"", open_st="ACCEL_OK", check_st="ACCEL_OK", bad
 
 
 FC, SOFTMAX, ADD, MUL, QUANT, RESHAPE, CONCAT, MAXP, AVGP, CONV, DW, LOGISTIC = 9, 25, 0, 18, 114, 22, 2, 17, 1, 3, 4, 14
+DEQUANT, CUSTOM = 6, 32
 
 # FULLY_CONNECTED: in [4, 6] (scale 0.5), W [[1, 2], [3, -4]] (0.25), bias [8, -8] (0.125), out
 # scale 1. acc0 = 4 + 12 + 8 = 24, * 0.125 = 3; acc1 = 12 - 24 - 8 = -20, * 0.125 = -2.5 -> -3
@@ -277,6 +283,48 @@ case("logistic", model(lg_t, [OP(LOGISTIC, [0], [1])], [0], [1]), i8([0, 127, -1
 two_t = fc_t + [T([1, 2], UINT8, scale=1.0, zp=128, name="u8")]
 case("fc_then_quantize", model(two_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)]), OP(QUANT, [3], [4])], [0], [4]),
      i8([4, 6]), bytes([131, 125]))
+
+
+# DEQUANTIZE to FLOAT32: real = float32(scale * (q - zero_point)), the product taken in double
+# from the float32 scale (TFLM's reference kernel), here with Python's own floats: a double, then
+# rounded to binary32 by struct.
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def dequant(qs, scale, zp):
+    return b"".join(struct.pack("<f", f32(scale) * (q - zp)) for q in qs)
+
+
+def i16(vals):
+    return b"".join(struct.pack("<h", v) for v in vals)
+
+
+# int8, scale 0.1, zero point -3: [-3, 7, 127, -128] -> [0, 1, 13, -12.5] (up to binary32 rounding)
+dq_in = [-3, 7, 127, -128]
+case("dequantize_i8", model([T([1, 4], scale=0.1, zp=-3, name="in"), T([1, 4], FLOAT32, name="out")],
+                            [OP(DEQUANT, [0], [1])], [0], [1]), i8(dq_in), dequant(dq_in, 0.1, -3))
+case("dequantize_u8", model([T([3], UINT8, scale=0.5, zp=128, name="in"), T([3], FLOAT32, name="out")],
+                            [OP(DEQUANT, [0], [1])], [0], [1]), bytes([0, 128, 255]),
+     dequant([0, 128, 255], 0.5, 128))
+dq16 = [-32768, -1, 0, 30001]
+case("dequantize_i16", model([T([4], INT16, scale=1.0 / 3, name="in"), T([4], FLOAT32, name="out")],
+                             [OP(DEQUANT, [0], [1])], [0], [1]), i16(dq16), dequant(dq16, 1.0 / 3, 0))
+# a whole model ending in DEQUANTIZE: the FC above ([3, -3], scale 1) then to float: [3.0, -3.0]
+case("fc_then_dequantize", model(fc_t + [T([1, 2], FLOAT32, name="real")],
+                                 [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)]), OP(DEQUANT, [3], [4])], [0], [4]),
+     i8([4, 6]), struct.pack("<2f", 3.0, -3.0))
+# the operator each float model's DEQUANTIZE is
+FLOAT_OUT = {"dequantize_i8": 0, "dequantize_u8": 0, "dequantize_i16": 0, "fc_then_dequantize": 1}
+# what a compiled Edge TPU model looks like to a TFLite reader: the graph is one CUSTOM operator
+# named edgetpu-custom-op (its options, the compiled package, are opaque here) between the same
+# inputs and outputs as the CPU model it came from (fc above); and a model with some other
+# custom operator. Neither runs here.
+cu_t = [T([1, 2], scale=0.5, name="in"), T([1, 2], scale=1.0, name="out")]
+case("edgetpu_compiled_fc", model(cu_t, [OP(CUSTOM, [0], [1], custom_options=b"DWN1")], [0], [1],
+                                  custom_code="edgetpu-custom-op"), check_st="ACCEL_E_UNSUPPORTED")
+case("custom_other", model(cu_t, [OP(CUSTOM, [0], [1])], [0], [1], custom_code="my-custom-op"),
+     check_st="ACCEL_E_UNSUPPORTED")
 
 # ---- variants: one rule broken each ----
 base = lambda **kw: model(fc_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)])], [0], [3], **kw)
@@ -388,9 +436,15 @@ def emit_header():
             continue
         out.extend(array(name, m))
     out.append("static const tfl_case tfl_cases[] = {")
+    row = "    {\"%s\", tfl_model_%s, sizeof tfl_model_%s, %s, %s, %d, %s, %s, %d, %d},"
     for name, m, o, c, bad, inp, res in CASES:
-        out.append("    {\"%s\", tfl_model_%s, sizeof tfl_model_%s, %s, %s, %d, %s, %s, %d, %d}," %
-                   (name, name, name, o, c, bad, cstr(inp), cstr(res), len(inp), len(res)))
+        if name in FLOAT_OUT:  # DEQUANTIZE is left out of an integer-only build: refused there
+            out.append("#ifndef ACCEL_MAC_NO_FLOAT")
+        out.append(row % (name, name, name, o, c, bad, cstr(inp), cstr(res), len(inp), len(res)))
+        if name in FLOAT_OUT:
+            out.append("#else")
+            out.append(row % (name, name, name, o, "ACCEL_E_UNSUPPORTED", FLOAT_OUT[name], '""', '""', 0, 0))
+            out.append("#endif")
     out.append("};")
     print("\n".join(out))
 
