@@ -89,7 +89,12 @@ check "compare float: not a multiple of 4 bytes" 1 "dq15.bin: 15 bytes, the mode
     same "fc then dequantize: layers" "$(xxd -p "$W/fdl.bin")" "03fd00004040000040c0"
 
 # --twin: a compiled Edge TPU model (edgetpu_compiled_fc: its graph one edgetpu-custom-op between
-# fc.tflite's input and output) runs its CPU twin in its place
+# fc.tflite's input and output, holding the synthetic DarwiNN package) runs its CPU twin in its
+# place. The edgetpu section reads it as a compiled model too.
+[ -x build/accel-edgetpu ] || make -s build/accel-edgetpu >/dev/null
+out=$(build/accel-edgetpu info --json "$S/edgetpu_compiled_fc.tflite" 2>&1)
+if printf '%s' "$out" | jq -e '.executables[0].type == "STAND_ALONE"' >/dev/null 2>&1
+then ok "the stand-in is a compiled Edge TPU model (accel-edgetpu info)"; else bad "stand-in compiled model" "$(printf '%s' "$out" | head -c 300)"; fi
 check "compiled model without --twin" 1 "a compiled Edge TPU model (an edgetpu-custom-op): give the CPU model" \
     "$T" "$S/edgetpu_compiled_fc.tflite" --input "$W/in46.bin"
 check "compiled model --info without --twin" 1 "unsupported operator 0: CUSTOM (builtin code 32); a compiled Edge TPU model" \

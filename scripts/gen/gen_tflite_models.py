@@ -316,13 +316,37 @@ case("fc_then_dequantize", model(fc_t + [T([1, 2], FLOAT32, name="real")],
      i8([4, 6]), struct.pack("<2f", 3.0, -3.0))
 # the operator each float model's DEQUANTIZE is
 FLOAT_OUT = {"dequantize_i8": 0, "dequantize_u8": 0, "dequantize_i16": 0, "fc_then_dequantize": 1}
-# what a compiled Edge TPU model looks like to a TFLite reader: the graph is one CUSTOM operator
-# named edgetpu-custom-op (its options, the compiled package, are opaque here) between the same
-# inputs and outputs as the CPU model it came from (fc above); and a model with some other
-# custom operator. Neither runs here.
+# What the Edge TPU compiler writes: the graph is one CUSTOM operator named edgetpu-custom-op
+# between the same inputs and outputs as the CPU model it came from (fc above); its options are
+# a FlexBuffers map whose key "4" holds the compiled DarwiNN package, here the synthetic one of
+# gen_edgetpu_synth.py. And a model with some other custom operator. Neither runs here.
+def flex_map_blob(key, blob):
+    """A FlexBuffers root map of one key -> blob, every width 4 bytes (FlexBuffers offsets point
+    backwards: a field holds its own position minus its target's)."""
+    b = bytearray(key.encode() + b"\0")
+    while len(b) % 4:
+        b.append(0)
+    b += struct.pack("<I", 1)  # the keys vector: its length, then an offset per key
+    keys = len(b)
+    b += struct.pack("<I", keys - 0)
+    b += struct.pack("<I", len(blob))  # the blob: its length, then its bytes
+    at = len(b)
+    b += blob
+    while len(b) % 4:
+        b.append(0)
+    b += struct.pack("<III", len(b) - keys, 4, 1)  # the map: keys vector, its width, its length
+    mp = len(b)
+    b += struct.pack("<I", mp - at) + bytes([(25 << 2) | 2])  # the value, its type (BLOB, 32-bit)
+    return bytes(b + struct.pack("<I", len(b) - mp) + bytes([(9 << 2) | 2, 4]))  # root: MAP, 32-bit
+
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_edgetpu_synth  # noqa: E402 (the synthetic package, from its one generator)
+
 cu_t = [T([1, 2], scale=0.5, name="in"), T([1, 2], scale=1.0, name="out")]
-case("edgetpu_compiled_fc", model(cu_t, [OP(CUSTOM, [0], [1], custom_options=b"DWN1")], [0], [1],
-                                  custom_code="edgetpu-custom-op"), check_st="ACCEL_E_UNSUPPORTED")
+case("edgetpu_compiled_fc", model(cu_t, [OP(CUSTOM, [0], [1],
+                                            custom_options=flex_map_blob("4", gen_edgetpu_synth.main_package()[0]))],
+                                  [0], [1], custom_code="edgetpu-custom-op"), check_st="ACCEL_E_UNSUPPORTED")
 case("custom_other", model(cu_t, [OP(CUSTOM, [0], [1])], [0], [1], custom_code="my-custom-op"),
      check_st="ACCEL_E_UNSUPPORTED")
 
