@@ -358,8 +358,7 @@ static int compare(const char *path, const accel_tflite *rt, const uint8_t *hw, 
         printf(", \"max_abs_diff_real\": ");
         json_real(maxr);
         printf(", \"first_index\": %ld}", first);
-    }
-    else if (!diff)
+    } else if (!diff)
         printf("compare: exact (%zu elements)\n", idx);
     else if (qelems)
         printf("compare: %zu of %zu elements differ; max |diff| %ld quantized, %.9g real; first at element %ld\n",
