@@ -18381,22 +18381,29 @@ ACCEL__TFL_STATIC int accel__tfl_far_tap(uint32_t o, uint32_t k, uint32_t s, uin
 }
 #endif
 
+#if ACCEL__FB_FAR
+/* FULLY_CONNECTED with the filter and bias in the model: one filter row per output. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_far_fc(const accel__tfl_fc_run *r)
+{
+    size_t bt, u, d = (size_t)r->depth;
+    accel_status st = accel__mac_check_q(&r->q, r->units, NULL, 0);
+    if (st == ACCEL_OK && (!r->x || !r->w || !r->y)) st = ACCEL_E_NULL;
+    if (st != ACCEL_OK) return st;
+    for (bt = 0; bt < (size_t)r->batches; bt++)
+        for (u = 0; u < (size_t)r->units; u++)
+            r->y[bt * r->units + u] = accel__mac_out(
+                accel__tfl_far_dot(accel__tfl_far_bias(r->bf, u), r->x + bt * d, r->w + u * d, d, &r->q), &r->q, u);
+    return ACCEL_OK;
+}
+#endif
+
 ACCEL__TFL_NOINLINE accel_status accel__tfl_fc(accel__tfl_ctx *c)
 {
     accel__tfl_fc_run r;
     accel_status st = accel__tfl_fc_prep(c, &r);
     if (st != ACCEL_OK || !c->rt) return st;
 #if ACCEL__FB_FAR
-    st = accel__mac_check_q(&r.q, r.units, NULL, 0);
-    if (st == ACCEL_OK && (!r.x || !r.w || !r.y)) st = ACCEL_E_NULL;
-    if (st == ACCEL_OK) {
-        size_t bt, u, d = (size_t)r.depth;
-        for (bt = 0; bt < (size_t)r.batches; bt++)
-            for (u = 0; u < (size_t)r.units; u++)
-                r.y[bt * r.units + u] = accel__mac_out(
-                    accel__tfl_far_dot(accel__tfl_far_bias(r.bf, u), r.x + bt * d, r.w + u * d, d, &r.q), &r.q, u);
-    }
-    return st;
+    return accel__tfl_far_fc(&r);
 #else
     return accel_mac_fully_connected(r.batches, r.depth, r.units, r.x, r.x_len, r.w, r.w_len, r.b,
                                      r.b ? (size_t)r.units : 0u, &r.q, r.y, r.y_len);

@@ -446,6 +446,145 @@ static void test_mutations_hello_far(void)
     free(m);
 }
 
+/* The far kernels (filter and bias through the macro, in chunks) against the mac kernels on
+ * random geometries: int8 and uint8, per-tensor and per-channel multipliers, with and without
+ * bias, groups, dilation, stride, padding, depth multipliers, depths and channel counts across
+ * the chunk size. The filter lies at the END of the fake range, so a chunk read past it is
+ * counted as a copy outside the model. */
+static int32_t rnd_range(int32_t lo, int32_t hi)
+{
+    return lo + (int32_t)(tl_rand() % (uint32_t)(hi - lo + 1));
+}
+
+static void test_kernels_vs_mac(void)
+{
+    static uint8_t x[8192], far[16384], want[8192], got[8192], scr[65536];
+    int32_t mult[64], shift[64], bias[64];
+    int it, fails = 0, runs[3] = {0, 0, 0};
+    long outside0 = far_outside;
+    for (it = 0; it < 3000; it++) {
+        int kind = it % 3, u8 = (int)(tl_rand() & 1u), has_bias = (int)(tl_rand() % 4u != 0u);
+        accel_mac_quant q;
+        accel_mac_conv g;
+        accel__tfl_conv_run cr;
+        accel__tfl_fc_run fr;
+        uint32_t ch, k, eff_h, eff_w;
+        size_t xlen, wlen, ylen, need = 0, boff, i;
+        const uint8_t *fake;
+        accel_status sw, sf;
+        memset(&q, 0, sizeof q);
+        memset(&g, 0, sizeof g);
+        q.dtype = u8 ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8;
+        q.input_offset = u8 ? -rnd_range(0, 255) : rnd_range(-127, 128);
+        q.filter_offset = u8 ? -rnd_range(0, 255) : rnd_range(-127, 128);
+        q.output_offset = u8 ? rnd_range(0, 255) : rnd_range(-128, 127);
+        q.act_min = (u8 ? 0 : -128) + rnd_range(0, 40);
+        q.act_max = (u8 ? 255 : 127) - rnd_range(0, 40);
+        q.rounding = ACCEL_MAC_ROUND_DOUBLE;
+        if (kind == 2) { /* FULLY_CONNECTED: batches x depth -> units */
+            g.batches = (uint32_t)rnd_range(1, 3);
+            g.in_c = (uint32_t)rnd_range(1, 70); /* depth */
+            g.out_c = (uint32_t)rnd_range(1, 20); /* units */
+            xlen = (size_t)g.batches * g.in_c;
+            wlen = (size_t)g.out_c * g.in_c;
+            ylen = (size_t)g.batches * g.out_c;
+        } else {
+            g.batches = (uint32_t)rnd_range(1, 2);
+            g.in_h = (uint32_t)rnd_range(1, 7);
+            g.in_w = (uint32_t)rnd_range(1, 7);
+            g.k_h = (uint32_t)rnd_range(1, 3);
+            g.k_w = (uint32_t)rnd_range(1, 3);
+            g.stride_h = (uint32_t)rnd_range(1, 2);
+            g.stride_w = (uint32_t)rnd_range(1, 2);
+            g.dilation_h = (uint32_t)rnd_range(1, 2);
+            g.dilation_w = (uint32_t)rnd_range(1, 2);
+            g.pad_top = (uint32_t)rnd_range(0, (int32_t)g.k_h - 1);
+            g.pad_left = (uint32_t)rnd_range(0, (int32_t)g.k_w - 1);
+            eff_h = (g.k_h - 1u) * g.dilation_h + 1u;
+            eff_w = (g.k_w - 1u) * g.dilation_w + 1u;
+            g.out_h = g.in_h + 2u * g.pad_top >= eff_h ? (g.in_h + 2u * g.pad_top - eff_h) / g.stride_h + 1u : 1u;
+            g.out_w = g.in_w + 2u * g.pad_left >= eff_w ? (g.in_w + 2u * g.pad_left - eff_w) / g.stride_w + 1u : 1u;
+            if (kind == 0) {
+                g.groups = (uint32_t)rnd_range(1, 3);
+                g.in_c = g.groups * (uint32_t)rnd_range(1, 20);
+                g.out_c = g.groups * (uint32_t)rnd_range(1, 4);
+                wlen = (size_t)g.out_c * g.k_h * g.k_w * (g.in_c / g.groups);
+            } else {
+                g.in_c = (uint32_t)rnd_range(1, 6);
+                g.depth_multiplier = (uint32_t)rnd_range(1, 5);
+                g.out_c = g.in_c * g.depth_multiplier;
+                wlen = (size_t)g.k_h * g.k_w * g.out_c;
+            }
+            xlen = (size_t)g.batches * g.in_h * g.in_w * g.in_c;
+            ylen = (size_t)g.batches * g.out_h * g.out_w * g.out_c;
+        }
+        ch = g.out_c;
+        q.count = tl_rand() & 1u ? 1u : (size_t)ch;
+        for (k = 0; k < ch; k++) {
+            mult[k] = (int32_t)((1UL << 30) + tl_rand() % (1UL << 30));
+            shift[k] = rnd_range(-18, 1);
+            bias[k] = rnd_range(-60000, 60000);
+        }
+        q.multiplier = mult;
+        q.shift = shift;
+        for (i = 0; i < xlen; i++) x[i] = (uint8_t)tl_rand();
+        boff = has_bias ? 4u * (size_t)ch : 0u; /* bias first, the filter last */
+        for (k = 0; has_bias && k < ch; k++) accel_store_u32le(far + 4u * k, (uint32_t)bias[k]);
+        for (i = 0; i < wlen; i++) far[boff + i] = (uint8_t)tl_rand();
+        REQUIRE(xlen <= sizeof x && ylen <= sizeof want && boff + wlen <= sizeof far);
+        if (kind == 2) {
+            sw = accel_mac_fully_connected(g.batches, g.in_c, g.out_c, x, xlen, far + boff, wlen, has_bias ? bias : NULL,
+                                           has_bias ? ch : 0u, &q, want, ylen);
+        } else if (kind == 1) {
+            sw = accel_mac_depthwise_conv2d(&g, &q, x, xlen, far + boff, wlen, has_bias ? bias : NULL, has_bias ? ch : 0u,
+                                            want, ylen);
+        } else {
+            REQUIRE(accel_mac_conv2d_scratch_size(&g, &need) == ACCEL_OK && need <= sizeof scr);
+            sw = accel_mac_conv2d_with_scratch(&g, &q, x, xlen, far + boff, wlen, has_bias ? bias : NULL,
+                                               has_bias ? ch : 0u, want, ylen, scr, need);
+        }
+        fake = far_map(far, boff + wlen);
+        REQUIRE(fake != NULL);
+        memset(got, 0xEE, ylen);
+        if (kind == 2) {
+            memset(&fr, 0, sizeof fr);
+            memcpy(&fr.q, &q, sizeof q);
+            fr.x = x;
+            fr.w = fake + boff;
+            fr.bf = has_bias ? fake : NULL;
+            fr.y = got;
+            fr.batches = g.batches;
+            fr.depth = g.in_c;
+            fr.units = g.out_c;
+            sf = accel__tfl_far_fc(&fr);
+        } else {
+            memset(&cr, 0, sizeof cr);
+            memcpy(&cr.q, &q, sizeof q);
+            memcpy(&cr.g, &g, sizeof g);
+            cr.x = x;
+            cr.w = fake + boff;
+            cr.bf = has_bias ? fake : NULL;
+            cr.y = got;
+            cr.depthwise = kind == 1;
+            sf = accel__tfl_far_conv(&cr);
+        }
+        runs[kind]++;
+        if (sw != ACCEL_OK || sf != ACCEL_OK || memcmp(want, got, ylen) != 0) {
+            if (fails++ < 5)
+                printf("  kind %d (0 conv, 1 depthwise, 2 fc) it %d: mac %d far %d, in %ux%ux%u k %ux%u s %u,%u d %u,%u "
+                       "pad %u,%u groups %u dm %u out_c %u u8 %d bias %d count %zu\n",
+                       kind, it, (int)sw, (int)sf, (unsigned)g.in_h, (unsigned)g.in_w, (unsigned)g.in_c, (unsigned)g.k_h,
+                       (unsigned)g.k_w, (unsigned)g.stride_h, (unsigned)g.stride_w, (unsigned)g.dilation_h,
+                       (unsigned)g.dilation_w, (unsigned)g.pad_top, (unsigned)g.pad_left, (unsigned)g.groups,
+                       (unsigned)g.depth_multiplier, (unsigned)g.out_c, u8, has_bias, q.count);
+        }
+    }
+    printf("  far kernels vs mac: %d conv, %d depthwise, %d fully connected; %d differ\n", runs[0], runs[1], runs[2],
+           fails);
+    CHECK_EQ(fails, 0);
+    CHECK_EQ(far_outside, outside0);
+}
+
 int main(void)
 {
     struct sigaction sa;
@@ -456,6 +595,7 @@ int main(void)
     sigaction(SIGBUS, &sa, NULL);
     tl_seed(1);
     RUN(test_api_far);
+    RUN(test_kernels_vs_mac);
     RUN(test_small_models_far);
     RUN(test_goldens_far);
     RUN(test_mutations_far);
