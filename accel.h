@@ -17957,7 +17957,11 @@ ACCEL__TFL_STATIC accel_status accel__tfl_opt(const accel__tfl_ctx *c, unsigned 
 
 ACCEL__TFL_STATIC accel_status accel__tfl_opt_i32(const accel__tfl_ctx *c, unsigned field, int32_t def, int32_t *v)
 {
+#if ACCEL__FB_FAR
+    uint64_t u = 0; /* the copy hides from gcc that a failed read is never used */
+#else
     uint64_t u;
+#endif
     accel_status st = accel__tfl_opt(c, field, 4, (uint32_t)def, &u);
     *v = accel__tfl_s32((uint32_t)u);
     return st;
