@@ -18588,7 +18588,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_far_conv(const accel__tfl_conv_run *
                 for (oc = 0; oc < g->out_c; oc += n) {
                     uint32_t acc[ACCEL__TFL_FAR_CHUNK];
                     n = r->depthwise ? (g->out_c - oc < ACCEL__TFL_FAR_CHUNK ? g->out_c - oc : ACCEL__TFL_FAR_CHUNK) : 1u;
-                    for (j = 0; j < n; j++) acc[j] = accel__tfl_far_bias(r->bf, (size_t)oc + j);
+                    for (j = 0; j < n; j++) acc[j] = accel__tfl_far_bias(r->bf, (size_t)oc + (size_t)j);
                     for (ky = 0; ky < g->k_h; ky++) {
                         if (!accel__tfl_far_tap(oy, ky, g->stride_h, g->dilation_h, g->pad_top, g->in_h, &iy)) continue;
                         for (kx = 0; kx < g->k_w; kx++) {
@@ -18610,7 +18610,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_far_conv(const accel__tfl_conv_run *
                             }
                         }
                     }
-                    for (j = 0; j < n; j++) o[oc + j] = accel__mac_out(acc[j], q, (size_t)oc + j);
+                    for (j = 0; j < n; j++) o[oc + j] = accel__mac_out(acc[j], q, (size_t)oc + (size_t)j);
                 }
             }
     return ACCEL_OK;
