@@ -18340,8 +18340,24 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
 #if ACCEL__FB_FAR
 /* ---- @tflite.ops: the filter and bias of FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D read
  * through ACCEL_FB_COPY, ACCEL__TFL_FAR_CHUNK bytes at a time into a stack buffer: the same int32
- * sums (modulo 2^32) as the mac kernels, requantized by the same function (accel__mac_out) ---- */
+ * sums (modulo 2^32) as the mac kernels, requantized by the mac section's public requantizer ---- */
 #define ACCEL__TFL_FAR_CHUNK 16u
+
+/* out = accumulator acc of channel ch requantized by q (accel_mac_requantize on that one channel:
+ * the same arithmetic the mac kernels end with). */
+ACCEL__TFL_STATIC accel_status accel__tfl_far_out(uint32_t acc, const accel_mac_quant *q, size_t ch, uint8_t *out)
+{
+    accel_mac_quant one;
+    int32_t a = accel__tfl_s32(acc);
+    ACCEL_MEMCPY(&one, q, sizeof one);
+    if (q->count != 1) {
+        if (ch >= q->count) return ACCEL_E_MAC_CHANNELS;
+        one.multiplier += ch;
+        one.shift += ch;
+        one.count = 1;
+    }
+    return accel_mac_requantize(&a, 1, 1, &one, out, 1);
+}
 
 /* A stored int8 or uint8 as TFLite reads it. */
 ACCEL__TFL_STATIC int32_t accel__tfl_q8(uint8_t v, int is_u8)
@@ -18390,14 +18406,13 @@ ACCEL__TFL_STATIC int accel__tfl_far_tap(uint32_t o, uint32_t k, uint32_t s, uin
 ACCEL__TFL_NOINLINE accel_status accel__tfl_far_fc(const accel__tfl_fc_run *r)
 {
     size_t bt, u, d = (size_t)r->depth;
-    accel_status st = accel__mac_check_q(&r->q, r->units, NULL, 0);
-    if (st == ACCEL_OK && (!r->x || !r->w || !r->y)) st = ACCEL_E_NULL;
-    if (st != ACCEL_OK) return st;
+    accel_status st = ACCEL_OK;
+    if (!r->x || !r->w || !r->y) return ACCEL_E_NULL;
     for (bt = 0; bt < (size_t)r->batches; bt++)
-        for (u = 0; u < (size_t)r->units; u++)
-            r->y[bt * r->units + u] = accel__mac_out(
-                accel__tfl_far_dot(accel__tfl_far_bias(r->bf, u), r->x + bt * d, r->w + u * d, d, &r->q), &r->q, u);
-    return ACCEL_OK;
+        for (u = 0; u < (size_t)r->units && st == ACCEL_OK; u++)
+            st = accel__tfl_far_out(accel__tfl_far_dot(accel__tfl_far_bias(r->bf, u), r->x + bt * d, r->w + u * d, d, &r->q),
+                                    &r->q, u, r->y + bt * r->units + u);
+    return st;
 }
 #endif
 
@@ -18578,9 +18593,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_far_conv(const accel__tfl_conv_run *
     uint32_t b, oy, ox, oc, ky, kx, iy, ix, n, j;
     uint32_t icg = r->depthwise ? 1u : g->in_c / g->groups, ocg = r->depthwise ? 1u : g->out_c / g->groups;
     int u8 = q->dtype == ACCEL_MAC_UINT8;
-    accel_status st = accel__mac_check_q(q, g->out_c, NULL, 0);
-    if (st == ACCEL_OK && (!r->x || !r->w || !r->y)) st = ACCEL_E_NULL;
-    if (st != ACCEL_OK) return st;
+    accel_status st;
+    if (!r->x || !r->w || !r->y) return ACCEL_E_NULL;
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++)
             for (ox = 0; ox < g->out_w; ox++) {
@@ -18610,7 +18624,10 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_far_conv(const accel__tfl_conv_run *
                             }
                         }
                     }
-                    for (j = 0; j < n; j++) o[oc + j] = accel__mac_out(acc[j], q, (size_t)oc + (size_t)j);
+                    for (j = 0; j < n; j++) {
+                        st = accel__tfl_far_out(acc[j], q, (size_t)oc + (size_t)j, o + oc + j);
+                        if (st != ACCEL_OK) return st;
+                    }
                 }
             }
     return ACCEL_OK;
