@@ -419,6 +419,12 @@
 #endif
 /* end of the deprecated config names */
 
+/* ACCEL_FB_COPY(dst, src, n) (chapter 3): flatbuffers are read only through it. The edgetpu
+ * section's package code reads its buffer directly, so it leaves the build with it. */
+#if defined(ACCEL_FB_COPY) && !defined(ACCEL_NO_EDGETPU)
+#define ACCEL_NO_EDGETPU
+#endif
+
 /* ACCEL_NODISCARD marks every function that returns an accel_status, so a dropped status is a
  * compiler warning. On by default with clang; GCC would warn even where a (void) cast says the
  * drop is deliberate, so there it is off unless you define it. */
@@ -5780,13 +5786,49 @@ static int accel__fb_fits(size_t len, size_t pos, size_t n)
     return pos <= len && n <= len - pos;
 }
 
+/* Every read of a flatbuffer's bytes (here and in the tflite section) goes through these: plain
+ * loads, or copies by ACCEL_FB_COPY into a local when the buffer is not directly addressable. */
+#ifdef ACCEL_FB_COPY
+#define ACCEL__FB_FAR 1
+static uint8_t accel__fb_u8(const uint8_t *p)
+{
+    uint8_t b[1];
+    ACCEL_FB_COPY(b, p, 1u);
+    return b[0];
+}
+static uint16_t accel__fb_u16(const uint8_t *p)
+{
+    uint8_t b[2];
+    ACCEL_FB_COPY(b, p, 2u);
+    return accel_load_u16le(b);
+}
+static uint32_t accel__fb_u32(const uint8_t *p)
+{
+    uint8_t b[4];
+    ACCEL_FB_COPY(b, p, 4u);
+    return accel_load_u32le(b);
+}
+static uint64_t accel__fb_u64(const uint8_t *p)
+{
+    uint8_t b[8];
+    ACCEL_FB_COPY(b, p, 8u);
+    return accel_load_u64le(b);
+}
+#else
+#define ACCEL__FB_FAR 0
+#define accel__fb_u8(p) (*(p))
+#define accel__fb_u16(p) accel_load_u16le(p)
+#define accel__fb_u32(p) accel_load_u32le(p)
+#define accel__fb_u64(p) accel_load_u64le(p)
+#endif
+
 ACCELDEF accel_status accel_fb_table_at(accel_fb_table *t, const uint8_t *buf, size_t len,
                                           size_t pos)
 {
     uint32_t so;
     size_t vt;
     if (!accel__fb_fits(len, pos, 4)) return ACCEL_E_MALFORMED;
-    so = accel_load_u32le(buf + pos);
+    so = accel__fb_u32(buf + pos);
     /* soffset: vtable = pos - (int32)so */
     if (so & 0x80000000UL) {
         uint32_t fwd = (uint32_t)(0u - so);
@@ -5802,8 +5844,8 @@ ACCELDEF accel_status accel_fb_table_at(accel_fb_table *t, const uint8_t *buf, s
     t->len = len;
     t->pos = pos;
     t->vt = vt;
-    t->vtlen = accel_load_u16le(buf + vt);
-    t->tlen = accel_load_u16le(buf + vt + 2);
+    t->vtlen = accel__fb_u16(buf + vt);
+    t->tlen = accel__fb_u16(buf + vt + 2);
     if (t->vtlen < 4u || (t->vtlen & 1u) || !accel__fb_fits(len, vt, t->vtlen))
         return ACCEL_E_MALFORMED;
     if (t->tlen < 4u || !accel__fb_fits(len, pos, t->tlen)) return ACCEL_E_MALFORMED;
@@ -5815,7 +5857,7 @@ ACCELDEF accel_status accel_fb_root(accel_fb_table *t, const uint8_t *buf, size_
 {
     uint32_t r;
     if (!buf || len < 8u) return ACCEL_E_MALFORMED;
-    r = accel_load_u32le(buf);
+    r = accel__fb_u32(buf);
     if ((uint64_t)r >= (uint64_t)len) return ACCEL_E_MALFORMED;
     return accel_fb_table_at(t, buf, len, (size_t)r);
 }
@@ -5829,7 +5871,7 @@ ACCELDEF accel_status accel_fb_field(const accel_fb_table *t, unsigned i, unsign
     uint16_t off;
     *at = 0;
     if (o + 2u > t->vtlen) return ACCEL_OK;
-    off = accel_load_u16le(t->buf + t->vt + o);
+    off = accel__fb_u16(t->buf + t->vt + o);
     if (off == 0) return ACCEL_OK;
     if (off < 4u || (size_t)off + size > t->tlen) return ACCEL_E_MALFORMED;
     *at = t->pos + off;
@@ -5846,13 +5888,13 @@ ACCELDEF accel_status accel_fb_scalar(const accel_fb_table *t, unsigned i, unsig
     if (!at) {
         *out = def;
     } else if (size == 1u) {
-        *out = t->buf[at];
+        *out = accel__fb_u8(t->buf + at);
     } else if (size == 2u) {
-        *out = accel_load_u16le(t->buf + at);
+        *out = accel__fb_u16(t->buf + at);
     } else if (size == 4u) {
-        *out = accel_load_u32le(t->buf + at);
+        *out = accel__fb_u32(t->buf + at);
     } else {
-        *out = accel_load_u64le(t->buf + at);
+        *out = accel__fb_u64(t->buf + at);
     }
     return ACCEL_OK;
 }
@@ -5887,7 +5929,7 @@ ACCELDEF accel_status accel_fb_ref(const accel_fb_table *t, unsigned i, size_t *
     accel_status st = accel_fb_field(t, i, 4, &at);
     *pos = 0;
     if (st != ACCEL_OK || !at) return st;
-    rel = accel_load_u32le(t->buf + at);
+    rel = accel__fb_u32(t->buf + at);
     if (rel == 0 || (uint64_t)rel >= (uint64_t)(t->len - at)) return ACCEL_E_MALFORMED;
     *pos = at + (size_t)rel;
     return ACCEL_OK;
@@ -5904,7 +5946,7 @@ ACCELDEF accel_status accel_fb_vector(const accel_fb_table *t, unsigned i, size_
     *n = 0;
     if (st != ACCEL_OK || !p) return st;
     if (!accel__fb_fits(t->len, p, 4)) return ACCEL_E_MALFORMED;
-    cnt = accel_load_u32le(t->buf + p);
+    cnt = accel__fb_u32(t->buf + p);
     if ((uint64_t)cnt * esize > (uint64_t)(t->len - p - 4u)) return ACCEL_E_MALFORMED;
     *pos = p + 4u;
     *n = cnt;
@@ -5931,7 +5973,7 @@ ACCELDEF accel_status accel_fb_string(const accel_fb_table *t, unsigned i,
 {
     accel_status st = accel_fb_bytes(t, i, v);
     if (st != ACCEL_OK || !v->p) return st;
-    if ((size_t)(v->p - t->buf) + v->len >= t->len || v->p[v->len] != 0) {
+    if ((size_t)(v->p - t->buf) + v->len >= t->len || accel__fb_u8(v->p + v->len) != 0) {
         v->p = NULL;
         v->len = 0;
         return ACCEL_E_MALFORMED;
@@ -5946,7 +5988,7 @@ ACCELDEF accel_status accel_fb_elem(const uint8_t *buf, size_t len, size_t vec,
     size_t at = vec + 4u * (size_t)k;
     uint32_t rel;
     if (!accel__fb_fits(len, at, 4)) return ACCEL_E_MALFORMED;
-    rel = accel_load_u32le(buf + at);
+    rel = accel__fb_u32(buf + at);
     if (rel == 0 || (uint64_t)rel >= (uint64_t)(len - at)) return ACCEL_E_MALFORMED;
     *target = at + (size_t)rel;
     return ACCEL_OK;
@@ -17498,8 +17540,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_quant(const accel_tflite_model *m, con
     if (ns == 0) return ACCEL_OK; /* min/max only, or nothing: not quantized */
     if (nz != ns) return ACCEL_E_TFLITE_QUANT;
     for (k = 0; k < ns; k++) {
-        uint32_t bits = accel_load_u32le(q.buf + sp + 4u * (size_t)k);
-        int64_t z = (int64_t)accel_load_u64le(q.buf + zp + 8u * (size_t)k);
+        uint32_t bits = accel__fb_u32(q.buf + sp + 4u * (size_t)k);
+        int64_t z = (int64_t)accel__fb_u64(q.buf + zp + 8u * (size_t)k);
         /* a scale is a finite float >= 0 (sign clear, exponent not all ones) */
         if ((bits & 0x80000000UL) || (bits & 0x7F800000UL) == 0x7F800000UL) return ACCEL_E_TFLITE_QUANT;
         if (!accel__tfl_zp_ok(out->type, z)) return ACCEL_E_TFLITE_QUANT;
@@ -17507,8 +17549,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_quant(const accel_tflite_model *m, con
     /* the axis is checked where an operator uses per-channel values (a bias keeps its filter's) */
     if (qd < 0) return ACCEL_E_TFLITE_QUANT;
     out->n_scales = ns;
-    out->scale_bits = accel_load_u32le(q.buf + sp);
-    out->zero_point = (int32_t)(int64_t)accel_load_u64le(q.buf + zp);
+    out->scale_bits = accel__fb_u32(q.buf + sp);
+    out->zero_point = (int32_t)(int64_t)accel__fb_u64(q.buf + zp);
     out->quantized_dimension = qd;
     out->scales_ = sp;
     out->zero_points_ = zp;
@@ -17538,7 +17580,7 @@ ACCELDEF accel_status accel_tflite_tensor_info(const accel_tflite_model *m, uint
     if (n > ACCEL_TFLITE_MAX_DIMS) return ACCEL_E_TFLITE_SHAPE;
     out->ndims = n;
     for (k = 0; k < n; k++) {
-        int32_t d = accel__tfl_s32(accel_load_u32le(t.buf + sp + 4u * (size_t)k));
+        int32_t d = accel__tfl_s32(accel__fb_u32(t.buf + sp + 4u * (size_t)k));
         if (d < 0) return ACCEL_E_TFLITE_SHAPE;
         out->dims[k] = d;
         elems *= (uint64_t)d;
@@ -17566,8 +17608,8 @@ ACCELDEF accel_status accel_tflite_tensor_scale(const accel_tflite_model *m, con
 {
     if (!m || !t || !bits || !zero_point) return ACCEL_E_NULL;
     if (k >= t->n_scales) return ACCEL_E_ARG;
-    *bits = accel_load_u32le(m->buf + t->scales_ + 4u * (size_t)k);
-    *zero_point = (int32_t)(int64_t)accel_load_u64le(m->buf + t->zero_points_ + 8u * (size_t)k);
+    *bits = accel__fb_u32(m->buf + t->scales_ + 4u * (size_t)k);
+    *zero_point = (int32_t)(int64_t)accel__fb_u64(m->buf + t->zero_points_ + 8u * (size_t)k);
     return ACCEL_OK;
 }
 
@@ -17613,7 +17655,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_index_list(const accel_tflite_model *m
 {
     uint32_t k;
     for (k = 0; k < n; k++) {
-        int32_t v = accel__tfl_s32(accel_load_u32le(m->buf + pos + 4u * (size_t)k));
+        int32_t v = accel__tfl_s32(accel__fb_u32(m->buf + pos + 4u * (size_t)k));
         if (v == -1 && allow_absent) continue;
         if (v < 0 || (uint32_t)v >= m->n_tensors) return ACCEL_E_TFLITE_TENSOR_INDEX;
     }
@@ -17664,7 +17706,7 @@ ACCELDEF accel_status accel_tflite_op_tensor(const accel_tflite_model *m, const 
         *tensor = -1; /* an optional input left off the end of the list */
         return ACCEL_OK;
     }
-    *tensor = accel__tfl_s32(accel_load_u32le(m->buf + (is_output ? op->outputs_ : op->inputs_) + 4u * (size_t)k));
+    *tensor = accel__tfl_s32(accel__fb_u32(m->buf + (is_output ? op->outputs_ : op->inputs_) + 4u * (size_t)k));
     return ACCEL_OK;
 }
 
@@ -17673,7 +17715,7 @@ ACCELDEF accel_status accel_tflite_graph_tensor(const accel_tflite_model *m, int
 {
     if (!m || !tensor) return ACCEL_E_NULL;
     if (k >= (is_output ? m->n_outputs : m->n_inputs)) return ACCEL_E_ARG;
-    *tensor = accel_load_u32le(m->buf + (is_output ? m->outputs_ : m->inputs_) + 4u * (size_t)k);
+    *tensor = accel__fb_u32(m->buf + (is_output ? m->outputs_ : m->inputs_) + 4u * (size_t)k);
     return ACCEL_OK;
 }
 
@@ -17765,7 +17807,7 @@ ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *bu
                 continue;
             }
             for (q = 0; q < m->n_inputs && !found; q++)
-                found = accel_load_u32le(m->buf + m->inputs_ + 4u * (size_t)q) == (uint32_t)ti;
+                found = accel__fb_u32(m->buf + m->inputs_ + 4u * (size_t)q) == (uint32_t)ti;
             if (is_out && found) return ACCEL_E_TFLITE_GRAPH;
             /* writers among the other operators (outputs of earlier ones for a read) */
             for (p = 0; p < (is_out ? m->n_ops : k) && (is_out || !found); p++) {
@@ -17775,7 +17817,7 @@ ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *bu
                 st = accel_tflite_op_info(m, p, &o2);
                 if (st != ACCEL_OK) return st;
                 for (r = 0; r < o2.n_outputs; r++) {
-                    if (accel_load_u32le(m->buf + o2.outputs_ + 4u * (size_t)r) != (uint32_t)ti) continue;
+                    if (accel__fb_u32(m->buf + o2.outputs_ + 4u * (size_t)r) != (uint32_t)ti) continue;
                     if (is_out) return ACCEL_E_TFLITE_GRAPH;
                     found = 1;
                 }
@@ -17854,7 +17896,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_ou
     st = accel_tflite_tensor_info(c->m, (uint32_t)io->index, &io->t);
     if (st != ACCEL_OK || !c->rt) return st;
     if (io->t.data) {
-        io->in = io->t.data;
+        io->in = ACCEL__FB_FAR ? NULL : io->t.data; /* far: read through ACCEL_FB_COPY only */
     } else {
         const accel__tfl_ent *e = accel__tfl_ents(c->rt) + io->index;
         if (e->off == ACCEL__TFL_NONE) return ACCEL_E_STATE;
@@ -18184,7 +18226,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
     q->multiplier = mult;
     q->shift = shift;
     *bias_out = NULL;
-    if (bias->index >= 0) {
+    if (bias->index >= 0 && !ACCEL__FB_FAR) { /* far: the kernels read it through ACCEL_FB_COPY */
         if ((uintptr_t)bias->t.data % ACCEL__TFL_ALIGN == 0 && ACCEL__TFL_LE) { /* little-endian in place */
             *bias_out = (const int32_t *)(const void *)bias->t.data;
         } else {
@@ -18194,7 +18236,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
             *bias_out = b;
         }
     }
-    if (c->rt) return mult && shift && (*bias_out || bias->index < 0) ? ACCEL_OK : ACCEL_E_STATE;
+    if (c->rt) return mult && shift && (*bias_out || bias->index < 0 || ACCEL__FB_FAR) ? ACCEL_OK : ACCEL_E_STATE;
     for (k = 0; k < nq; k++) {
         uint32_t sb = w->t.scale_bits;
         int32_t zp, m1, s1;
@@ -18220,6 +18262,9 @@ typedef struct accel__tfl_fc_run {
     const int32_t *b;
     size_t x_len, w_len, y_len;
     uint32_t depth, units, batches;
+#if ACCEL__FB_FAR
+    const uint8_t *bf; /* the bias in the model (NULL: none) */
+#endif
 } accel__tfl_fc_run;
 
 ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tfl_fc_run *r)
@@ -18248,6 +18293,10 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
     r->x = in.in;
     r->x_len = in.t.bytes;
     r->w = w.in;
+#if ACCEL__FB_FAR
+    r->w = w.t.data; /* model addresses, read through ACCEL_FB_COPY */
+    r->bf = bias.index >= 0 ? bias.t.data : NULL;
+#endif
     r->w_len = w.t.bytes;
     r->b = b;
     r->y = out.out;
@@ -18258,13 +18307,74 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
     return ACCEL_OK;
 }
 
+#if ACCEL__FB_FAR
+/* ---- @tflite.ops: the filter and bias of FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D read
+ * through ACCEL_FB_COPY, ACCEL__TFL_FAR_CHUNK bytes at a time into a stack buffer: the same int32
+ * sums (modulo 2^32) as the mac kernels, requantized by the same function (accel__mac_out) ---- */
+#define ACCEL__TFL_FAR_CHUNK 16u
+
+/* A stored int8 or uint8 as TFLite reads it. */
+ACCEL__TFL_STATIC int32_t accel__tfl_q8(uint8_t v, int is_u8)
+{
+    return is_u8 || v < 128u ? (int32_t)v : (int32_t)v - 256;
+}
+
+/* acc + sum of (x[k] + xo) * (w[k] + wo), k < n; w in the model. */
+ACCEL__TFL_STATIC uint32_t accel__tfl_far_dot(uint32_t acc, const uint8_t *x, const uint8_t *w, size_t n,
+                                             const accel_mac_quant *q)
+{
+    uint8_t buf[ACCEL__TFL_FAR_CHUNK];
+    int u8 = q->dtype == ACCEL_MAC_UINT8;
+    while (n) {
+        size_t k, m = n < ACCEL__TFL_FAR_CHUNK ? n : ACCEL__TFL_FAR_CHUNK;
+        ACCEL_FB_COPY(buf, w, m);
+        for (k = 0; k < m; k++)
+            acc += (uint32_t)((accel__tfl_q8(x[k], u8) + q->input_offset) * (accel__tfl_q8(buf[k], u8) + q->filter_offset));
+        x += m;
+        w += m;
+        n -= m;
+    }
+    return acc;
+}
+
+/* Bias of channel ch (bf in the model; NULL: none). */
+ACCEL__TFL_STATIC uint32_t accel__tfl_far_bias(const uint8_t *bf, size_t ch)
+{
+    return bf ? accel__fb_u32(bf + 4u * ch) : 0u;
+}
+
+/* Input position of output o, tap k (stride s, dilation d, padding pad) in 0..in-1; 0 outside.
+ * Every factor is bounded by the geometry checks (below 2^18), so nothing wraps. */
+ACCEL__TFL_STATIC int accel__tfl_far_tap(uint32_t o, uint32_t k, uint32_t s, uint32_t d, uint32_t pad, uint32_t in,
+                                        uint32_t *at)
+{
+    uint32_t p = o * s + k * d;
+    if (p < pad || p - pad >= in) return 0;
+    *at = p - pad;
+    return 1;
+}
+#endif
+
 ACCEL__TFL_NOINLINE accel_status accel__tfl_fc(accel__tfl_ctx *c)
 {
     accel__tfl_fc_run r;
     accel_status st = accel__tfl_fc_prep(c, &r);
     if (st != ACCEL_OK || !c->rt) return st;
+#if ACCEL__FB_FAR
+    st = accel__mac_check_q(&r.q, r.units, NULL, 0);
+    if (st == ACCEL_OK && (!r.x || !r.w || !r.y)) st = ACCEL_E_NULL;
+    if (st == ACCEL_OK) {
+        size_t bt, u, d = (size_t)r.depth;
+        for (bt = 0; bt < (size_t)r.batches; bt++)
+            for (u = 0; u < (size_t)r.units; u++)
+                r.y[bt * r.units + u] = accel__mac_out(
+                    accel__tfl_far_dot(accel__tfl_far_bias(r.bf, u), r.x + bt * d, r.w + u * d, d, &r.q), &r.q, u);
+    }
+    return st;
+#else
     return accel_mac_fully_connected(r.batches, r.depth, r.units, r.x, r.x_len, r.w, r.w_len, r.b,
                                      r.b ? (size_t)r.units : 0u, &r.q, r.y, r.y_len);
+#endif
 }
 
 /* TFLite's output size and padding (ComputeOutSize, ComputePaddingWithOffset). */
@@ -18345,6 +18455,9 @@ typedef struct accel__tfl_conv_run {
     const int32_t *b;
     size_t x_len, w_len, y_len, need;
     int depthwise;
+#if ACCEL__FB_FAR
+    const uint8_t *bf; /* the bias in the model (NULL: none) */
+#endif
 } accel__tfl_conv_run;
 
 ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int depthwise, accel__tfl_conv_run *r)
@@ -18378,7 +18491,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
     /* A depthwise convolution of a one-channel image is a plain convolution (each output channel
      * one filter over that channel): it runs on conv2d's faster kernels with the filter turned
      * from [1, kh, kw, out_c] to [out_c, kh, kw, 1] once, at init, into the constants. */
-    if (depthwise && g.in_c == 1u && w.t.data && (uint64_t)g.k_h * g.k_w * g.out_c <= 0xFFFFFFUL) {
+    if (!ACCEL__FB_FAR && depthwise && g.in_c == 1u && w.t.data && (uint64_t)g.k_h * g.k_w * g.out_c <= 0xFFFFFFUL) {
         size_t n = (size_t)g.k_h * (size_t)g.k_w, oc = (size_t)g.out_c;
         int32_t *tw = accel__tfl_keep(c, (n * oc + 3u) / 4u);
         depthwise = 0;
@@ -18393,7 +18506,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
         w.in = (const uint8_t *)tw;
     }
     /* one input channel per group: the im2col patch costs more than it saves (and arena) */
-    if (!depthwise && !g.depth_multiplier && g.in_c != g.groups) {
+    if (!ACCEL__FB_FAR && !depthwise && !g.depth_multiplier && g.in_c != g.groups) {
         st = accel_mac_conv2d_scratch_size(&g, &need);
         if (st != ACCEL_OK) return ACCEL_E_TFLITE_SHAPE;
     }
@@ -18403,6 +18516,10 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
     r->x = in.in;
     r->x_len = in.t.bytes;
     r->w = w.in;
+#if ACCEL__FB_FAR
+    r->w = w.t.data; /* model addresses, read through ACCEL_FB_COPY */
+    r->bf = bias.index >= 0 ? bias.t.data : NULL;
+#endif
     r->w_len = w.t.bytes;
     r->b = b;
     r->y = out.out;
@@ -18413,11 +18530,64 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
     return ACCEL_OK;
 }
 
+#if ACCEL__FB_FAR
+/* CONV_2D (groups included) and DEPTHWISE_CONV_2D with the filter and bias in the model: per
+ * output pixel, a conv channel's taps (each a run of in_c / groups filter bytes), or a
+ * depthwise run of up to ACCEL__TFL_FAR_CHUNK channels (each tap a run of filter bytes). */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_far_conv(const accel__tfl_conv_run *r)
+{
+    const accel_mac_conv *g = &r->g;
+    const accel_mac_quant *q = &r->q;
+    uint32_t b, oy, ox, oc, ky, kx, iy, ix, n, j;
+    uint32_t icg = r->depthwise ? 1u : g->in_c / g->groups, ocg = r->depthwise ? 1u : g->out_c / g->groups;
+    int u8 = q->dtype == ACCEL_MAC_UINT8;
+    accel_status st = accel__mac_check_q(q, g->out_c, NULL, 0);
+    if (st == ACCEL_OK && (!r->x || !r->w || !r->y)) st = ACCEL_E_NULL;
+    if (st != ACCEL_OK) return st;
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++)
+            for (ox = 0; ox < g->out_w; ox++) {
+                uint8_t *o = r->y + (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;
+                for (oc = 0; oc < g->out_c; oc += n) {
+                    uint32_t acc[ACCEL__TFL_FAR_CHUNK];
+                    n = r->depthwise ? (g->out_c - oc < ACCEL__TFL_FAR_CHUNK ? g->out_c - oc : ACCEL__TFL_FAR_CHUNK) : 1u;
+                    for (j = 0; j < n; j++) acc[j] = accel__tfl_far_bias(r->bf, (size_t)(oc + j));
+                    for (ky = 0; ky < g->k_h; ky++) {
+                        if (!accel__tfl_far_tap(oy, ky, g->stride_h, g->dilation_h, g->pad_top, g->in_h, &iy)) continue;
+                        for (kx = 0; kx < g->k_w; kx++) {
+                            const uint8_t *xp;
+                            if (!accel__tfl_far_tap(ox, kx, g->stride_w, g->dilation_w, g->pad_left, g->in_w, &ix))
+                                continue;
+                            xp = r->x + (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c;
+                            if (r->depthwise) {
+                                uint8_t wb[ACCEL__TFL_FAR_CHUNK];
+                                ACCEL_FB_COPY(wb, r->w + ((size_t)ky * g->k_w + kx) * g->out_c + oc, (size_t)n);
+                                for (j = 0; j < n; j++)
+                                    acc[j] += (uint32_t)((accel__tfl_q8(xp[(oc + j) / g->depth_multiplier], u8) +
+                                                          q->input_offset) *
+                                                         (accel__tfl_q8(wb[j], u8) + q->filter_offset));
+                            } else {
+                                acc[0] = accel__tfl_far_dot(acc[0], xp + (size_t)(oc / ocg) * icg,
+                                                            r->w + (((size_t)oc * g->k_h + ky) * g->k_w + kx) * icg,
+                                                            (size_t)icg, q);
+                            }
+                        }
+                    }
+                    for (j = 0; j < n; j++) o[oc + j] = accel__mac_out(acc[j], q, (size_t)(oc + j));
+                }
+            }
+    return ACCEL_OK;
+}
+#endif
+
 ACCEL__TFL_NOINLINE accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
 {
     accel__tfl_conv_run r;
     accel_status st = accel__tfl_conv_prep(c, depthwise, &r);
     if (st != ACCEL_OK || !c->rt) return st;
+#if ACCEL__FB_FAR
+    return accel__tfl_far_conv(&r);
+#endif
     if (r.depthwise)
         return accel_mac_depthwise_conv2d(&r.g, &r.q, r.x, r.x_len, r.w, r.w_len, r.b, r.b ? (size_t)r.g.out_c : 0u,
                                           r.y, r.y_len);
@@ -19444,6 +19614,37 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
 }
 
 /* ---------------------------------------------------------------- @tflite.plan: arena planner */
+#if ACCEL__FB_FAR
+/* With the model read through ACCEL_FB_COPY an operator may take a constant input only where its
+ * kernel reads it that way: the filter and bias of FULLY_CONNECTED, CONV_2D and
+ * DEPTHWISE_CONV_2D, and RESHAPE's shape (never read). Any other constant input (SVDF's and
+ * LSTM's weights, a constant ADD operand, ...) is ACCEL_E_UNSUPPORTED. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_far_ok(const accel_tflite_model *m, const accel_tflite_op *op)
+{
+    uint32_t k, streamed = 0;
+    switch (op->code) {
+    case ACCEL_TFLITE_OP_FULLY_CONNECTED: case ACCEL_TFLITE_OP_CONV_2D: case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D:
+        streamed = 6u; /* inputs 1 and 2 */
+        break;
+    case ACCEL_TFLITE_OP_RESHAPE: streamed = 2u; break;
+    default: break;
+    }
+    for (k = 0; k < op->n_inputs; k++) {
+        int32_t ti = -1;
+        accel_tflite_tensor t;
+        accel_status st;
+        if (k < 3u && ((streamed >> k) & 1u)) continue;
+        st = accel_tflite_op_tensor(m, op, 0, k, &ti);
+        if (st != ACCEL_OK) return st;
+        if (ti < 0) continue;
+        st = accel_tflite_tensor_info(m, (uint32_t)ti, &t);
+        if (st != ACCEL_OK) return st;
+        if (t.data) return ACCEL_E_UNSUPPORTED;
+    }
+    return ACCEL_OK;
+}
+#endif
+
 /* Check one operator (persist NULL; *scratch and *persist get its needs) or, with persist set,
  * prepare it: derive its constants into persist (persist_len bytes). */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_check_op(const accel_tflite_model *m, uint32_t i, size_t *scratch, size_t *persist,
@@ -19457,6 +19658,9 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_check_op(const accel_tflite_model *m
     c.persist = persist_mem;
     c.persist_len = persist_len;
     st = accel_tflite_op_info(m, i, &c.op);
+#if ACCEL__FB_FAR
+    if (st == ACCEL_OK) st = accel__tfl_far_ok(m, &c.op);
+#endif
     if (st == ACCEL_OK) st = accel__tfl_dispatch(&c);
     *scratch = c.scratch_need;
     *persist = c.persist_need;
@@ -19552,8 +19756,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, acce
         e[i].first = 0xFFFFu;
         e[i].last = 0;
     }
-    for (k = 0; k < m->n_inputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->inputs_ + 4u * (size_t)k)], 0);
-    for (k = 0; k < m->n_outputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->outputs_ + 4u * (size_t)k)], end);
+    for (k = 0; k < m->n_inputs; k++) accel__tfl_life(&e[accel__fb_u32(m->buf + m->inputs_ + 4u * (size_t)k)], 0);
+    for (k = 0; k < m->n_outputs; k++) accel__tfl_life(&e[accel__fb_u32(m->buf + m->outputs_ + 4u * (size_t)k)], end);
     for (i = 0; i < m->n_ops; i++) {
         size_t s, ps;
         st = accel__tfl_plan_lives(m, e, i);
