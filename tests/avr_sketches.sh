@@ -10,7 +10,8 @@
 #     -Wsign-conversion, -Wshadow, ...), diagnostics in the core's headers filtered out.
 #  3. flash/RAM per sketch and board (limits: flash <= 28 KB, RAM <= 1 KB, so an Uno keeps half
 #     its RAM for the stack; TfliteHello, which carries a whole model runner, may take the Uno's
-#     whole 31.5 KB of sketch flash); the TSP1 sketches' Uno flash images must be byte-identical to
+#     whole 31.5 KB of sketch flash, 2 KB of the Mega's RAM, and leave 128 bytes of the Uno's RAM
+#     never touched instead of 256); the TSP1 sketches' Uno flash images must be byte-identical to
 #     builds with ACCEL_TSP1_NO_MODEL and with accel_status_str undefined (neither the device
 #     model nor a status string is linked), a build which a probe sketch that uses both must
 #     fail; no model or status-string symbol and no status text in .data on either board.
@@ -201,12 +202,14 @@ for board in uno mega; do
     flash=$((text + data))
     ram=$((data + bss))
     report="$report$(printf '%-5s %-12s flash %6d  RAM %5d' "$board" "$sk" "$flash" "$ram")"$'\n'
-    maxf=28672
-    # the runner with its FULLY_CONNECTED kernel is some 23 KB: the Uno's whole sketch flash
-    # (32 KB less the 512-byte boot loader); on the Mega it keeps every operator
-    [ "$sk" = TfliteHello ] && { [ "$board" = uno ] && maxf=32256 || maxf=131072; }
-    [ "$flash" -le $maxf ] && [ "$ram" -le 1024 ] && ok "$sk for $board fits (flash $flash, RAM $ram)" ||
-      bad "$sk for $board too big: flash $flash (max $maxf), RAM $ram (max 1024)"
+    maxf=28672 maxr=1024
+    # TfliteHello: the runner with its FULLY_CONNECTED kernel is some 23 KB, so on the Uno it
+    # may take the whole sketch flash (32 KB less the 512-byte boot loader); on the Mega it
+    # keeps every operator (some 70 KB), and the LSTM's 512-byte sigmoid table sits in RAM
+    # (.data) there, so the Mega's limit is a quarter of its 8 KB
+    [ "$sk" = TfliteHello ] && { [ "$board" = uno ] && maxf=32256 || { maxf=131072; maxr=2048; }; }
+    [ "$flash" -le $maxf ] && [ "$ram" -le $maxr ] && ok "$sk for $board fits (flash $flash, RAM $ram)" ||
+      bad "$sk for $board too big: flash $flash (max $maxf), RAM $ram (max $maxr)"
   done
 done
 for sk in $TSP1_SKETCHES; do
@@ -218,7 +221,7 @@ for sk in $TSP1_SKETCHES; do
   fi
 done
 for board in uno mega; do
-  for sk in $TSP1_SKETCHES ReadmeEcho; do
+  for sk in $TSP1_SKETCHES ReadmeEcho TfliteHello; do
     elf=$B/$board/$sk/$sk.ino.elf
     [ -f "$elf" ] || continue
     syms=$(avr-nm -C "$elf" | grep -E 'tsp1m_|tsp1_model|status_str' || true)
@@ -288,7 +291,11 @@ run() {
     [ "$board" = uno ] && ramend=$((0x8FF)) || ramend=$((0x21FF))
     head=$((0x$sp - 0x$end))
     stack_report="$stack_report$(printf '%-5s %-12s stack peak %4d, never touched %4d' "$board" "$sk" $((ramend - 0x$sp)) "$head")"$'\n'
-    [ "$head" -ge 256 ] && ok "$sk on $board: $head bytes of RAM never touched" || bad "$sk on $board: only $head bytes of RAM to spare"
+    # TfliteHello: the runner's invoke takes some 1.1 KB of stack on an AVR (accel's bound is
+    # 1536 bytes) beside Serial and a 272-byte arena: an Uno keeps a stated 128 bytes spare
+    local minhead=256
+    [ "$sk" = TfliteHello ] && minhead=128
+    [ "$head" -ge $minhead ] && ok "$sk on $board: $head bytes of RAM never touched" || bad "$sk on $board: only $head bytes of RAM to spare (min $minhead)"
   fi
   if [ "$sk/$sc" = Tsp1Basics/normal ]; then
     CYCLES="$CYCLES$board $(sed -n 's/.*after \([0-9]*\) cycles (\([0-9.]*\) s.*/\1 cycles (\2 s emulated)/p' "$err"); "

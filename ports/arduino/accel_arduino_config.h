@@ -13,9 +13,12 @@
  *   weights) through memcpy_P, so EVERY MODEL GIVEN TO accel_tflite_open MUST BE IN PROGMEM
  *   (a model in RAM reads as whatever flash holds at that address). A model of a few KB fits
  *   no AVR's RAM beside the runner anyway. On a Mega, memcpy_P reaches the first 64 KB of
- *   flash, where PROGMEM data goes. ACCEL_ARDUINO_MODEL_IN_RAM turns this off (models in RAM,
- *   as on every other board); ACCEL_ARDUINO_MODEL_PROGMEM tells a sketch which way it is (1: in
- *   flash).
+ *   flash, where PROGMEM data goes. What accel.h does with it (ACCEL_FB_COPY): the edgetpu
+ *   section leaves the build (its package reader reads memory directly), and an operator whose
+ *   constant input only RAM can feed (SVDF and LSTM weights, a constant ADD/MUL operand) is
+ *   refused with ACCEL_E_UNSUPPORTED. ACCEL_ARDUINO_MODEL_IN_RAM turns this off (models in
+ *   RAM, as on every other board); ACCEL_ARDUINO_MODEL_PROGMEM tells a sketch which way it is
+ *   (1: in flash).
  * - Operators: on parts with 64 KB of flash or less (Uno, Nano, Leonardo) the tflite section
  *   keeps only FULLY_CONNECTED (about 23 KB of the Uno's 32; every operator takes some 70 KB),
  *   and a model with another operator is refused at init with ACCEL_E_UNSUPPORTED (the

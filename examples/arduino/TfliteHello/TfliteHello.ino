@@ -24,8 +24,10 @@
 #endif
 
 // The runner's memory for one model: tensor data, the plan and its bookkeeping, int32-aligned.
-// The sine model needs 120 bytes of it on an AVR (printed below), hello_world 216.
-uint32_t arena[64];
+// The sketch prints what its model used; TFLM's hello_world_int8 needs all 272 bytes. For
+// another model, `accel-run MODEL.tflite --info` (a host tool of the accel repository) prints
+// the bytes it needs.
+uint32_t arena[68];
 
 #if defined(__AVR__) && !ACCEL_ARDUINO_MODEL_PROGMEM
 uint8_t modelInRam[sizeof model];  // built with ACCEL_ARDUINO_MODEL_IN_RAM: models are read from RAM
