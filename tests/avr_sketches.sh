@@ -23,6 +23,9 @@
 #     scripts/gen/gen_tflite_models.py works out in Python (its committed model.h and expected
 #     output must be what the generator writes now); its last line (arena bytes, time per
 #     inference) is measured, not compared.
+#     The library's AVR choices, each run: TfliteHello built with ACCEL_ARDUINO_MODEL_IN_RAM
+#     (models read from RAM) on the Mega gives the same lines; a model with a second operator
+#     (QUANTIZE) runs on the Mega and is refused by name on the Uno, which keeps FULLY_CONNECTED.
 #  5. the truth check: TfliteHello built for the Uno with TFLM's hello_world_int8 model and the
 #     inputs of its 7 golden cases (a model.h made by the same generator, in build/), run under
 #     the harness: every output byte must equal TFLM's (cases/*.out.bin). Skipped by name without
@@ -107,6 +110,7 @@ ino_of() { # sketch name -> .ino path
     ReadmeEcho) echo "$B/readme/ReadmeEcho/ReadmeEcho.ino" ;;
     ProbeModel) echo "tests/avr/probe/ProbeModel/ProbeModel.ino" ;;
     TfliteTruth) echo "$B/truth/TfliteHello/TfliteHello.ino" ;;
+    TfliteTwoOps) echo "$B/twoops/TfliteHello/TfliteHello.ino" ;;
     *) echo "$LIB/Accel/examples/$1/$1.ino" ;;
   esac
 }
@@ -324,6 +328,56 @@ fi
 # a requested fault that never fires is an error, not a silent pass
 "$B/tsp1_harness" --flip-cmd "never sent" "$B/uno/MacSelfTest/MacSelfTest.ino.elf" >/dev/null 2>"$B/run/nofire.err"
 [ $? = 3 ] && ok "a fault that never fires fails the run" || bad "unfired fault not reported" "$(cat "$B/run/nofire.err")"
+
+# ------------------------------------------------------------------ 4b. the library's AVR choices
+# run_lines NAME ELF MCU EXPECTED_FILE: the sketch's lines but its measured one must be these
+run_lines() {
+  local name=$1 elf=$2 mcu=$3 exp=$4 rc
+  "$B/tsp1_harness" --mcu "$mcu" --cycles 60000000 "$elf" >"$elf.out" 2>"$elf.err"
+  rc=$?
+  if [ "$rc" = 0 ] && diff "$exp" <(grep -vE '^arena [0-9]+ of [0-9]+ bytes, [0-9]+ us per inference$' "$elf.out") >"$elf.diff"; then
+    ok "$name"
+  else
+    bad "$name (exit $rc; < expected, > printed)" "$(head -10 "$elf.diff"; tail -2 "$elf.err")"
+  fi
+}
+# Models in RAM (ACCEL_ARDUINO_MODEL_IN_RAM for the whole build, the documented way out): the
+# sketch copies its model to RAM and the library reads it there; the same outputs. Only the
+# Mega has the RAM for a copy. Should the library and the sketch disagree, the library would
+# read a flash address as RAM (or the reverse) and print something else.
+if build mega TfliteHello "$B/ram/mega" -DACCEL_ARDUINO_MODEL_IN_RAM "$DD -DACCEL_ARDUINO_MODEL_IN_RAM" &&
+    [ -f "$B/ram/mega/TfliteHello.ino.elf" ]; then
+  avr-nm "$B/ram/mega/TfliteHello.ino.elf" | grep -q ' modelInRam' && ! avr-nm "$B/mega/TfliteHello/TfliteHello.ino.elf" | grep -q ' modelInRam' &&
+    ok "ACCEL_ARDUINO_MODEL_IN_RAM: the sketch keeps a RAM copy of the model only then" || bad "modelInRam in the wrong build"
+  run_lines "TfliteHello with ACCEL_ARDUINO_MODEL_IN_RAM on mega: every line as expected" "$B/ram/mega/TfliteHello.ino.elf" atmega2560 \
+    <(grep -v '^[#!]' tests/avr/expect/TfliteHello.normal.txt)
+else
+  bad "build TfliteHello with ACCEL_ARDUINO_MODEL_IN_RAM for mega" "$(grep -E 'error' "$B/ram/mega.log" | head -5)"
+fi
+# The operators each board keeps: the hand-made FULLY_CONNECTED + QUANTIZE model of the
+# generator (in [4, 6] -> [131, 125] worked out by hand there) runs on the Mega (every
+# operator) and is refused on the Uno (FULLY_CONNECTED only), naming QUANTIZE (114), operator 1.
+mkdir -p "$B/twoops/TfliteHello"
+cp examples/arduino/TfliteHello/TfliteHello.ino "$B/twoops/TfliteHello/"
+printf '\004\006' >"$B/twoops/in.bin"
+if python3 scripts/gen/gen_tflite_models.py progmem tests/fuzz/seeds/tflite/fc_then_quantize.tflite fc_then_quantize \
+    "$B/twoops/in.bin" >"$B/twoops/TfliteHello/model.h"; then
+  for board in uno mega; do
+    if build "$board" TfliteTwoOps "$B/twoops/$board" && [ -f "$B/twoops/$board/TfliteHello.ino.elf" ]; then
+      if [ "$board" = uno ]; then
+        printf 'TfliteHello: fc_then_quantize\ninit: ACCEL_E_UNSUPPORTED (operator 1, code 114)\n' >"$B/twoops/expect.$board"
+      else
+        printf 'TfliteHello: fc_then_quantize\nin 4 6 -> out 131 125\n1 inferences\n' >"$B/twoops/expect.$board"
+      fi
+      run_lines "FULLY_CONNECTED + QUANTIZE on $board: $(tail -1 "$B/twoops/expect.$board")" "$B/twoops/$board/TfliteHello.ino.elf" \
+        "$(mcu_of "$board")" "$B/twoops/expect.$board"
+    else
+      bad "build TfliteHello with fc_then_quantize for $board" "$(grep -E 'error' "$B/twoops/$board.log" | head -5)"
+    fi
+  done
+else
+  bad "model.h for fc_then_quantize"
+fi
 
 # ------------------------------------------------------------------ 5. TFLM's hello_world on the Uno
 TRUTH=""
