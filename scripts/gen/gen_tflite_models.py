@@ -477,6 +477,18 @@ def tfl_fc_int8(x, x_zp, w, rows, cols, b, mult, zp, relu):
     return out
 
 
+def tfl_selfcheck():
+    """The arithmetic above against values worked out by hand (the FULLY_CONNECTED cases at the
+    top of this file, and TFLite's rounding rules): the sketch's expected outputs rest on it."""
+    assert tfl_quantize_multiplier(0.125) == (1 << 30, -2) and tfl_quantize_multiplier(1.0) == (1 << 30, 1)
+    assert tfl_rdbpot(5, 1) == 3 and tfl_rdbpot(-5, 1) == -3 and tfl_rdbpot(-6, 2) == -2  # ties away from 0
+    assert tfl_srdhm(-2 ** 31, -2 ** 31) == 2 ** 31 - 1 and tfl_srdhm(-3, 1 << 30) == -1
+    w, b = [1, 2, 3, -4], [8, -8]
+    assert tfl_fc_int8([4, 6], 0, w, 2, 2, b, 0.125, 0, False) == [3, -3]   # fc
+    assert tfl_fc_int8([4, 6], 0, w, 2, 2, b, 0.125, 0, True) == [3, 0]     # fc_relu
+    assert tfl_fc_int8([6, 8], 2, w, 2, 2, b, 0.125, 10, False) == [13, 7]  # fc_zp
+
+
 def sk_reference(t, q):
     """y (int8) for input q, through both layers as TFLite computes them."""
     w1 = list(struct.unpack("<16b", t[1]["data"]))
@@ -523,6 +535,7 @@ def sk_lines(name, inputs, outputs):
 
 
 def emit_sketch(model_h, expect):
+    tfl_selfcheck()
     m, t = sk_model()
     ys = [sk_reference(t, q) for q in SK_INPUTS]
     for q, y in zip(SK_INPUTS, ys):  # the reference itself against the sine it approximates
