@@ -133,7 +133,9 @@
  *            ACCEL_MAC_MCU (the kernels for in-order 32-bit cores; default with ACCEL_MAC_FAST
  *            where pointers are 32-bit), ACCEL_MAC_SIMD / ACCEL_MAC_NO_SIMD.
  *   tflite   ACCEL_TFLITE_MAX_DIMS (tensor rank, 6), ACCEL_TFLITE_OPS (the operators a build
- *            keeps; default all); integer only (ACCEL_MAC_NO_FLOAT leaves out DEQUANTIZE).
+ *            keeps; default all); integer only (ACCEL_MAC_NO_FLOAT leaves out DEQUANTIZE);
+ *            ACCEL_FB_COPY(dst, src, n) (a model in memory the CPU cannot load from directly,
+ *            e.g. memcpy_P for an AVR's flash; see the tflite section).
  *
  * 4. ERRORS
  *   Every function that can fail returns accel_status: 0 (ACCEL_OK) on success, a negative
@@ -904,9 +906,15 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_port_poll32(const accel_port *p, uin
  * NUL-terminated, vector lengths are bounded by the bytes that remain; every check is written
  * as "fits in what is left", so no addition wraps. Any violation is ACCEL_E_MALFORMED. Field i
  * is the schema's field number (0-based); an absent field is not an error. Views point into
- * the caller's buffer, which must outlive them. */
+ * the caller's buffer, which must outlive them.
+ * ACCEL_FB_COPY(dst, src, n) (default: not defined, plain loads): when defined, the reader never
+ * dereferences the buffer; every byte it reads (scalars, offsets, vtables, the string NUL) is
+ * first copied to RAM by this macro (memcpy_P for a model in an AVR's flash). Pointers it
+ * returns (accel_fb_view.p) are still addresses in the buffer's space, to be read the same way.
+ * The edgetpu section's package code reads its buffers directly, so defining the macro leaves
+ * that section out (as ACCEL_NO_EDGETPU). */
 typedef struct accel_fb_view {
-    const uint8_t *p; /* NULL when absent */
+    const uint8_t *p; /* NULL when absent; with ACCEL_FB_COPY: read it through the macro */
     size_t len;
 } accel_fb_view;
 
@@ -3649,8 +3657,25 @@ extern "C" {
  *   not aligned in it is copied); the arena must be aligned for int32_t (4 bytes on 32/64-bit
  *   targets). Integer sums wrap
  *   modulo 2^32 where TFLite's would overflow (what its builds do in practice).
+ * MODELS IN FLASH (ACCEL_FB_COPY(dst, src, n), see @common.fb): on a Harvard part (AVR) flash is
+ *   not reachable by ordinary loads. With the macro defined (#include <avr/pgmspace.h> and
+ *   #define ACCEL_FB_COPY(d, s, n) memcpy_P((d), (s), (n))) the model buffer is never
+ *   dereferenced: open, check, plan, init and invoke copy what they read (the flatbuffer's
+ *   tables, shapes, scales, zero points, options) through it, and FULLY_CONNECTED, CONV_2D and
+ *   DEPTHWISE_CONV_2D read their filter and bias through it 16 bytes at a time (the same int32
+ *   sums and requantization as the mac kernels, without their fast paths, im2col scratch or
+ *   depthwise rewrite: slower, and an arena a little smaller). Other operators run on the arena
+ *   as usual, but one whose kernel would read a CONSTANT input directly (SVDF's and
+ *   UNIDIRECTIONAL_SEQUENCE_LSTM's weights, a constant operand of ADD or MUL, ...) is refused by
+ *   check and init with ACCEL_E_UNSUPPORTED (bad_op / bad_code name it); RESHAPE's shape input
+ *   is never read. Pointers into the model keep the model's address space
+ *   (accel_tflite_tensor.data and name, accel_tflite_model.description, accel_tflite_tensor_data
+ *   for a constant tensor): read them through the macro too. The arena, inputs and outputs are
+ *   ordinary RAM. On an ATmega2560 a PROGMEM pointer is 16 bits: the model must lie in the low
+ *   64 KiB of flash. Default (macro not defined): direct reads, no cost.
  * Config macros: ACCEL_NO_TFLITE (ACCEL_NO_MAC implies it), ACCEL_TFLITE_MAX_DIMS (6),
- *   ACCEL_TFLITE_OPS (the operators a build keeps; default all). */
+ *   ACCEL_TFLITE_OPS (the operators a build keeps; default all), ACCEL_FB_COPY (models in
+ *   flash; not defined by default). */
 
 #ifndef ACCEL_TFLITE_MAX_DIMS
 #define ACCEL_TFLITE_MAX_DIMS 6
@@ -3729,7 +3754,8 @@ typedef struct accel_tflite_tensor {
     int32_t zero_point;              /* the first zero point */
     int32_t quantized_dimension;
     int is_variable;
-    const uint8_t *data;             /* constant data in the model buffer, else NULL */
+    const uint8_t *data;             /* constant data in the model buffer (ACCEL_FB_COPY: read
+                                      * it through the macro), else NULL */
     size_t scales_, zero_points_;    /* internal */
 } accel_tflite_tensor;
 
