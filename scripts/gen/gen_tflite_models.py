@@ -6,7 +6,10 @@ worked out by hand in the comments below; the variants each break one rule of th
 the graph, with the status the runner must give.
 Usage: gen_tflite_models.py > tests/vectors/tflite/models.h
        gen_tflite_models.py demo > examples/host/tflite_demo_model.h
+       gen_tflite_models.py sketch examples/arduino/TfliteHello/model.h tests/avr/expect/TfliteHello.normal.txt
+       gen_tflite_models.py progmem MODEL.tflite NAME IN.bin... > model.h   (any model, same form)
        gen_tflite_models.py seeds DIR   (one .tflite file per model, for tests/fuzz/seeds/tflite)"""
+import math
 import os
 import struct
 import sys
@@ -473,11 +476,183 @@ def emit_header():
     print("\n".join(out))
 
 
+# ---- the Arduino sketch's model (examples/arduino/TfliteHello): our own "hello world", a sine
+# made of straight pieces. FULLY_CONNECTED 1 -> 16 with RELU gives h_i = relu(x - k_i) at the
+# knots k_i = i * 2pi/16, then FULLY_CONNECTED 16 -> 1 sums them with the slope changes, so that
+# y is sin(x) interpolated linearly between the knots. Scales are powers of two where two of
+# them multiply (weights, output), so every float32 product is exact and the multipliers do not
+# depend on whether a runtime multiplies scales in float or in double.
+SK_X_SCALE = struct.unpack("<f", struct.pack("<f", 2 * math.pi / 256))[0]  # x = (q + 128) * s
+SK_H_SCALE = struct.unpack("<f", struct.pack("<f", 2 * math.pi / 255))[0]  # h in [0, 2pi]
+SK_KNOTS = [i * 2 * math.pi / 16 for i in range(16)]
+SK_INPUTS = [-128, -112, -96, -80, -64, -48, -32, -16, 0, 16, 32, 48, 64, 80, 96, 112, 127]
+
+
+def sk_model():
+    slopes = [(math.sin(SK_KNOTS[i + 1] if i < 15 else 2 * math.pi) - math.sin(SK_KNOTS[i])) / (2 * math.pi / 16)
+              for i in range(16)]
+    c = [slopes[0]] + [slopes[i] - slopes[i - 1] for i in range(1, 16)]
+    c_shift = 0
+    while max(abs(v) for v in c) * 2 ** (c_shift + 1) <= 127:
+        c_shift += 1
+    w2 = [int(round(v * 2 ** c_shift)) for v in c]
+    b1 = [int(round(-k / (SK_X_SCALE / 64))) for k in SK_KNOTS]  # bias scale = s_x * s_w1, s_w1 = 1/64
+    t = [T([1, 1], scale=SK_X_SCALE, zp=-128, name="x"),
+         T([16, 1], data=i8([64] * 16), scale=1.0 / 64, name="w1"),
+         T([16], INT32, data=i32(b1), scale=SK_X_SCALE / 64, name="b1"),
+         T([1, 16], scale=SK_H_SCALE, zp=-128, name="h"),
+         T([1, 16], data=i8(w2), scale=2.0 ** -c_shift, name="w2"),
+         T([1], INT32, data=i32([0]), scale=SK_H_SCALE * 2.0 ** -c_shift, name="b2"),
+         T([1, 1], scale=1.0 / 128, name="y")]
+    ops = [OP(FC, [0, 1, 2], [3], 8, [("u8", 1)]), OP(FC, [3, 4, 5], [6], 8, [("u8", 0)])]
+    return model(t, ops, [0], [6]), t
+
+
+# TensorFlow Lite's integer arithmetic, written out here from its definitions (not from accel):
+# QuantizeMultiplier (frexp, round half away from zero), SaturatingRoundingDoublingHighMul,
+# RoundingDivideByPOT, and the int8 FULLY_CONNECTED of its reference kernels.
+def tfl_quantize_multiplier(m):
+    if m == 0:
+        return 0, 0
+    q, shift = math.frexp(m)
+    qf = int(math.floor(abs(q) * 2 ** 31 + 0.5)) * (1 if q >= 0 else -1)
+    if qf == 2 ** 31:
+        qf //= 2
+        shift += 1
+    if shift < -31:
+        return 0, 0
+    return qf, shift
+
+
+def tfl_srdhm(a, b):
+    if a == b == -2 ** 31:
+        return 2 ** 31 - 1
+    ab = a * b
+    nudge = (1 << 30) if ab >= 0 else 1 - (1 << 30)
+    v = ab + nudge
+    return (abs(v) >> 31) * (1 if v >= 0 else -1)  # C's division: toward zero
+
+
+def tfl_rdbpot(x, e):
+    mask = (1 << e) - 1
+    rem = x & mask
+    thr = (mask >> 1) + (1 if x < 0 else 0)
+    return (x >> e) + (1 if rem > thr else 0)
+
+
+def tfl_mbqm(x, qm, shift):
+    left, right = max(shift, 0), max(-shift, 0)
+    return tfl_rdbpot(tfl_srdhm(x * (1 << left), qm), right)
+
+
+def tfl_fc_int8(x, x_zp, w, rows, cols, b, mult, zp, relu):
+    qm, sh = tfl_quantize_multiplier(mult)
+    lo = max(-128, zp) if relu else -128
+    out = []
+    for r in range(rows):
+        acc = sum((x[k] - x_zp) * w[r * cols + k] for k in range(cols)) + b[r]
+        out.append(min(127, max(lo, tfl_mbqm(acc, qm, sh) + zp)))
+    return out
+
+
+def tfl_selfcheck():
+    """The arithmetic above against values worked out by hand (the FULLY_CONNECTED cases at the
+    top of this file, and TFLite's rounding rules): the sketch's expected outputs rest on it."""
+    assert tfl_quantize_multiplier(0.125) == (1 << 30, -2) and tfl_quantize_multiplier(1.0) == (1 << 30, 1)
+    assert tfl_rdbpot(5, 1) == 3 and tfl_rdbpot(-5, 1) == -3 and tfl_rdbpot(-6, 2) == -2  # ties away from 0
+    assert tfl_srdhm(-2 ** 31, -2 ** 31) == 2 ** 31 - 1 and tfl_srdhm(-3, 1 << 30) == -1
+    w, b = [1, 2, 3, -4], [8, -8]
+    assert tfl_fc_int8([4, 6], 0, w, 2, 2, b, 0.125, 0, False) == [3, -3]   # fc
+    assert tfl_fc_int8([4, 6], 0, w, 2, 2, b, 0.125, 0, True) == [3, 0]     # fc_relu
+    assert tfl_fc_int8([6, 8], 2, w, 2, 2, b, 0.125, 10, False) == [13, 7]  # fc_zp
+
+
+def sk_reference(t, q):
+    """y (int8) for input q, through both layers as TFLite computes them."""
+    w1 = list(struct.unpack("<16b", t[1]["data"]))
+    b1 = list(struct.unpack("<16i", t[2]["data"]))
+    w2 = list(struct.unpack("<16b", t[4]["data"]))
+    b2 = list(struct.unpack("<1i", t[5]["data"]))
+    f32 = lambda v: struct.unpack("<f", struct.pack("<f", v))[0]  # noqa: E731 (the file's float32 scales)
+    s = [f32(x["scale"]) for x in t]
+    h = tfl_fc_int8([q], -128, w1, 16, 1, b1, s[0] * s[1] / s[3], -128, True)
+    return tfl_fc_int8(h, -128, w2, 1, 16, b2, s[3] * s[4] / s[6], 0, False)[0]
+
+
+def c_bytes(name, data, ctype="uint8_t"):
+    out = ["const %s %s[%d] PROGMEM = {" % (ctype, name, len(data))]
+    for k in range(0, len(data), 16):
+        out.append("  " + ", ".join("0x%02x" % x for x in data[k:k + 16]) + ",")
+    out.append("};")
+    return out
+
+
+def progmem_header(model_bytes, name, inputs, about):
+    """The sketch's model.h: the model and its inputs in flash, in the form TfliteHello reads."""
+    n = len(inputs[0])
+    out = ["// model.h - the model TfliteHello runs and its inputs, kept in flash (PROGMEM).",
+           "// Generated by scripts/gen/gen_tflite_models.py; do not edit."] + ["// " + a for a in about]
+    out += ["#include <Arduino.h>", "", "#define MODEL_NAME \"%s\"" % name, ""]
+    out += c_bytes("model", model_bytes)
+    out += ["", "// one row per inference: the input tensor's bytes",
+            "const uint8_t inputs[%d][%d] PROGMEM = {" % (len(inputs), n)]
+    for row in inputs:
+        out.append("  {" + ", ".join("0x%02x" % x for x in row) + "},")
+    out.append("};")
+    return "\n".join(out) + "\n"
+
+
+def sk_lines(name, inputs, outputs):
+    """What TfliteHello prints for int8 inputs and outputs (the compared lines)."""
+    sb = lambda v: v - 256 if v > 127 else v  # noqa: E731
+    lines = ["TfliteHello: " + name]
+    for i, o in zip(inputs, outputs):
+        lines.append("in " + " ".join(str(sb(v)) for v in i) + " -> out " + " ".join(str(sb(v)) for v in o))
+    lines.append("%d inferences" % len(inputs))
+    return lines
+
+
+def emit_sketch(model_h, expect):
+    tfl_selfcheck()
+    m, t = sk_model()
+    ys = [sk_reference(t, q) for q in SK_INPUTS]
+    for q, y in zip(SK_INPUTS, ys):  # the reference itself against the sine it approximates
+        x = (q + 128) * SK_X_SCALE
+        assert abs(y - 128 * math.sin(x)) <= 4, (q, y, 128 * math.sin(x))
+    about = ["Our own \"hello world\": y = sin(x) for x in [0, 2pi), from straight pieces between 16",
+             "knots (two FULLY_CONNECTED layers; see sk_model in the generator). Input x: int8, scale",
+             "2pi/256, zero point -128 (q = -128 is x = 0, q = 0 is x = pi); output y: int8, scale",
+             "1/128, zero point 0 (y = 127 is 0.99)."]
+    with open(model_h, "w") as f:
+        f.write(progmem_header(m, "sine", [bytes([q & 0xFF]) for q in SK_INPUTS], about))
+    with open(expect, "w") as f:
+        f.write("# TfliteHello on the sine model of scripts/gen/gen_tflite_models.py: every output byte as\n"
+                "# that script's own TensorFlow Lite arithmetic (Python) gives it, within 4/128 of sin(x).\n")
+        f.write("\n".join(sk_lines("sine", [[q & 0xFF] for q in SK_INPUTS], [[y & 0xFF] for y in ys])) + "\n")
+
+
+def emit_progmem(path, name, ins):
+    with open(path, "rb") as f:
+        m = f.read()
+    rows = []
+    for p in ins:
+        with open(p, "rb") as f:
+            rows.append(f.read())
+    if not rows or any(len(r) != len(rows[0]) for r in rows):
+        sys.exit("progmem: every input file must have the same size")
+    sys.stdout.write(progmem_header(m, name, rows, ["%s, with %d inputs (%s)." % (
+        os.path.basename(path), len(rows), " ".join(os.path.basename(p) for p in ins))]))
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "seeds":
         for name, m, *_ in CASES:
             with open(os.path.join(sys.argv[2], name + ".tflite"), "wb") as f:
                 f.write(m)
+    elif len(sys.argv) == 4 and sys.argv[1] == "sketch":
+        emit_sketch(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) > 4 and sys.argv[1] == "progmem":
+        emit_progmem(sys.argv[2], sys.argv[3], sys.argv[4:])
     elif len(sys.argv) > 1 and sys.argv[1] == "demo":
         emit_demo()
     else:
