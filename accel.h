@@ -19651,13 +19651,13 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
 #if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_MUL
     case ACCEL_TFLITE_OP_MUL: return accel__tfl_binary(c, 1);
 #endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SVDF
+#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SVDF) && !ACCEL__FB_FAR /* weights always constant: never with ACCEL_FB_COPY */
     case ACCEL_TFLITE_OP_SVDF: return accel__tfl_svdf(c);
 #endif
 #if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_LOGISTIC
     case ACCEL_TFLITE_OP_LOGISTIC: return accel__tfl_logistic(c);
 #endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM
+#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM) && !ACCEL__FB_FAR /* weights always constant: never with ACCEL_FB_COPY */
     case ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return accel__tfl_lstm(c);
 #endif
 #if !defined(ACCEL_MAC_NO_FLOAT) && (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEQUANTIZE)
@@ -19983,8 +19983,8 @@ ACCELDEF accel_status accel_tflite_get_output(const accel_tflite *rt, uint32_t k
                                               size_t *len)
 {
     uint32_t ti;
-    const uint8_t *p;
-    size_t n;
+    const uint8_t *p = NULL; /* set before use; avr-gcc 5's LTO cannot see that */
+    size_t n = 0;
     accel_status st;
     if (!rt || !rt->arena || !len || (!out && cap)) return ACCEL_E_NULL;
     st = accel_tflite_graph_tensor(rt->model, 1, k, &ti);
