@@ -2,8 +2,11 @@
  * a set of samples (reports quote medians, always next to a baseline measured in the same run). */
 #ifndef ACCEL_BENCHLIB_H
 #define ACCEL_BENCHLIB_H
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 
 static double bench_now_s(void)
 {
@@ -25,13 +28,93 @@ static double bench_median(double *v, size_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* Big buffers (weights beyond the L2) given to every side of a comparison alike: mmap'd, 2 MiB
+ * aligned, transparent-huge-page advice by mode ('h' MADV_HUGEPAGE, 'n' MADV_NOHUGEPAGE, else
+ * none), every page touched before use. Only for benches that define _DEFAULT_SOURCE (mmap's
+ * MAP_ANONYMOUS and madvise are not POSIX). */
+#ifdef MAP_ANONYMOUS
+typedef struct {
+    void *p, *base;
+    size_t len;
+} bench_big_map;
+static bench_big_map bench_big_maps[64];
+#define BENCH_BIG_ALIGN ((size_t)2 << 20)
+static void *bench_big_alloc(size_t n, int mode)
+{
+    size_t len = n + BENCH_BIG_ALIGN, i;
+    char *base, *p;
+    for (i = 0; i < 64 && bench_big_maps[i].p; i++) {}
+    if (i == 64) return NULL;
+    base = (char *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == (char *)MAP_FAILED) return NULL;
+    p = base + (BENCH_BIG_ALIGN - (size_t)((uintptr_t)base % BENCH_BIG_ALIGN)) % BENCH_BIG_ALIGN;
+#ifdef MADV_HUGEPAGE
+    if (mode == 'h') madvise(p, (n + BENCH_BIG_ALIGN - 1) / BENCH_BIG_ALIGN * BENCH_BIG_ALIGN, MADV_HUGEPAGE);
+    if (mode == 'n') madvise(base, len, MADV_NOHUGEPAGE);
+#endif
+    memset(p, 0, n);
+    bench_big_maps[i].p = p;
+    bench_big_maps[i].base = base;
+    bench_big_maps[i].len = len;
+    return p;
+}
+/* 1 when p came from bench_big_alloc (and is now unmapped), else 0 */
+static int bench_big_free(void *p)
+{
+    size_t i;
+    for (i = 0; i < 64; i++)
+        if (p && bench_big_maps[i].p == p) {
+            munmap(bench_big_maps[i].base, bench_big_maps[i].len);
+            bench_big_maps[i].p = NULL;
+            return 1;
+        }
+    return 0;
+}
+
+/* Evicts n bytes at p from every cache level (where the ISA has a user-mode way to; returns 0
+ * where it has none): the next reads come from memory. */
+static int bench_flush(const void *p, size_t n)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    size_t i;
+    for (i = 0; i < n; i += 64) __builtin_ia32_clflush((const char *)p + i);
+    __builtin_ia32_mfence();
+    return 1;
+#elif defined(__aarch64__)
+    size_t i;
+    for (i = 0; i < n; i += 64) __asm__ __volatile__("dc civac, %0" : : "r"((const char *)p + i) : "memory");
+    __asm__ __volatile__("dsb ish" : : : "memory");
+    return 1;
+#else
+    (void)p;
+    (void)n;
+    return 0;
+#endif
+}
+
+/* Reads n bytes at p (a multiple of 64) once, 8 words a line: the bandwidth ceiling of any
+ * kernel that streams them (built -O3 -march=native the compiler vectorizes it). */
+static volatile uint64_t bench_read_sink;
+static void bench_read(const void *p, size_t n)
+{
+    const uint64_t *w = (const uint64_t *)p;
+    uint64_t a[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    size_t i, k;
+    for (i = 0; i + 8 <= n / 8; i += 8)
+        for (k = 0; k < 8; k++) a[k] += w[i + k];
+    bench_read_sink = a[0] + a[1] + a[2] + a[3] + a[4] + a[5] + a[6] + a[7];
+}
+#endif
+
 /* Time nf runners on the same work, samples interleaved (f[0], f[1], ..., f[0], ...) so load
  * changes hit all alike. Each runner is repeated until one sample takes >= BENCH_SAMPLE_S
  * seconds (20 ms unless the bench defines it; on a shared machine many short samples give a
  * steadier median ratio than a few long ones). med[j] is the median seconds per call of f[j];
  * ratio[j] the median of per-sample f[j]/f[0] time ratios (f[0] is the subject, the others its
  * baselines); lo[j]/hi[j] (when not NULL) the lower and upper quartiles of those ratios (with 7
- * samples the 2nd and 6th), the spread to quote with the median. nf <= 4. */
+ * samples the 2nd and 6th), the spread to quote with the median. nf <= 6.
+ * With pre (bench_interleaved_pre; pre[j] may be NULL): pre[j] runs, untimed, before every
+ * call of f[j], and a sample is one call (e.g. pre evicts f[j]'s weights from the caches). */
 typedef void (*bench_runner)(void *ctx);
 #ifndef BENCH_SAMPLES
 #define BENCH_SAMPLES 7
@@ -39,16 +122,21 @@ typedef void (*bench_runner)(void *ctx);
 #ifndef BENCH_SAMPLE_S
 #define BENCH_SAMPLE_S 0.02
 #endif
-static void bench_interleaved_spread(bench_runner *f, int nf, void *ctx, double *med,
-                                     double *ratio, double *lo, double *hi)
+static void bench_interleaved_pre(bench_runner *f, bench_runner *pre, int nf, void *ctx,
+                                  double *med, double *ratio, double *lo, double *hi)
 {
-    static double s[4][BENCH_SAMPLES], rt[4][BENCH_SAMPLES];
+    static double s[6][BENCH_SAMPLES], rt[6][BENCH_SAMPLES];
     double t0;
-    long reps[4];
+    long reps[6];
     int i, j;
     long r;
     for (j = 0; j < nf; j++) {
         reps[j] = 1;
+        if (pre) { /* one call per sample; this call warms up code and data structures */
+            if (pre[j]) pre[j](ctx);
+            f[j](ctx);
+            continue;
+        }
         for (;;) {
             t0 = bench_now_s();
             for (r = 0; r < reps[j]; r++) f[j](ctx);
@@ -58,6 +146,7 @@ static void bench_interleaved_spread(bench_runner *f, int nf, void *ctx, double 
     }
     for (i = 0; i < BENCH_SAMPLES; i++)
         for (j = 0; j < nf; j++) {
+            if (pre && pre[j]) pre[j](ctx);
             t0 = bench_now_s();
             for (r = 0; r < reps[j]; r++) f[j](ctx);
             s[j][i] = (bench_now_s() - t0) / (double)reps[j];
@@ -69,6 +158,11 @@ static void bench_interleaved_spread(bench_runner *f, int nf, void *ctx, double 
         if (lo) lo[j] = rt[j][BENCH_SAMPLES / 4];
         if (hi) hi[j] = rt[j][BENCH_SAMPLES - 1 - BENCH_SAMPLES / 4];
     }
+}
+static void bench_interleaved_spread(bench_runner *f, int nf, void *ctx, double *med,
+                                     double *ratio, double *lo, double *hi)
+{
+    bench_interleaved_pre(f, NULL, nf, ctx, med, ratio, lo, hi);
 }
 static void bench_interleaved(bench_runner *f, int nf, void *ctx, double *med, double *ratio)
 {
