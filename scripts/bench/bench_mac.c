@@ -1,11 +1,19 @@
 /* bench_mac - the MAC engine against a naive loop, gemmlowp and XNNPACK, same run, same inputs.
- * Reports GMAC/s medians (301 interleaved samples of about 0.5 ms) and ratios with their spread
+ * Reports GMAC/s medians (301 interleaved samples of about 0.5 ms, each after one untimed call;
+ * benchlib.h and README.md beside this file give the method) and ratios with their spread
  * (the quartiles of the per-sample ratios), then a summary against XNNPACK; every baseline's
  * output is compared with the engine's for bit-exactness on the benchmark's own data. Single
  * thread. The load average is printed before and after: the machine may be shared, and the
  * ratios (interleaved samples) hold better under load than the absolute figures.
+ * Weights of 1 MiB and more, the engine's and XNNPACK's alike, are in 2 MiB-aligned mmap'd
+ * memory with the same THP advice (BENCH_THP). Rows whose weights exceed the L2 are bound by
+ * the memory stream: they also print each side's share of a plain read of the same bytes
+ * (warm) and a second measurement with the weights flushed from the caches before every call
+ * (cold, also in the summary).
  *   bench_mac [filter]   only the workloads whose name contains filter (e.g. "FC", "conv",
- *                        "int8", "uint8"; the name is "<op> <dtype>") */
+ *                        "int8", "uint8"; the name is "<op> <dtype>")
+ *   BENCH_VERBOSE=1      also each runner's calls per sample and the huge-page state of the big
+ *                        buffers */
 #define _DEFAULT_SOURCE
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"

@@ -3,6 +3,7 @@
 #ifndef ACCEL_BENCHLIB_H
 #define ACCEL_BENCHLIB_H
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -107,14 +108,20 @@ static void bench_read(const void *p, size_t n)
 #endif
 
 /* Time nf runners on the same work, samples interleaved (f[0], f[1], ..., f[0], ...) so load
- * changes hit all alike. Each runner is repeated until one sample takes >= BENCH_SAMPLE_S
- * seconds (20 ms unless the bench defines it; on a shared machine many short samples give a
- * steadier median ratio than a few long ones). med[j] is the median seconds per call of f[j];
- * ratio[j] the median of per-sample f[j]/f[0] time ratios (f[0] is the subject, the others its
- * baselines); lo[j]/hi[j] (when not NULL) the lower and upper quartiles of those ratios (with 7
- * samples the 2nd and 6th), the spread to quote with the median. nf <= 6.
+ * changes hit all alike. A sample is one untimed call (it brings the runner's data back into
+ * the caches after the other runners' samples) and then reps timed calls, reps chosen once per
+ * runner so that they take >= BENCH_SAMPLE_S seconds (20 ms unless the bench defines it; on a
+ * shared machine many short samples give a steadier median ratio than a few long ones), from
+ * the fastest of 3 trials (a trial the machine preempted would choose too few). Without the
+ * untimed call, a runner given reps = 1 would time only cold calls: its figure then depended
+ * on the calibration's luck, differently in each process and for each runner.
+ * med[j] is the median seconds per call of f[j]; ratio[j] the median of per-sample f[j]/f[0]
+ * time ratios (f[0] is the subject, the others its baselines); lo[j]/hi[j] (when not NULL) the
+ * lower and upper quartiles of those ratios (with 7 samples the 2nd and 6th), the spread to
+ * quote with the median; bench_tq[j] the lower and upper quartiles of f[j]'s own seconds per
+ * call. nf <= 6.
  * With pre (bench_interleaved_pre; pre[j] may be NULL): pre[j] runs, untimed, before every
- * call of f[j], and a sample is one call (e.g. pre evicts f[j]'s weights from the caches). */
+ * call of f[j], and a sample is that one call (e.g. pre evicts f[j]'s weights from the caches). */
 typedef void (*bench_runner)(void *ctx);
 #ifndef BENCH_SAMPLES
 #define BENCH_SAMPLES 7
@@ -122,13 +129,14 @@ typedef void (*bench_runner)(void *ctx);
 #ifndef BENCH_SAMPLE_S
 #define BENCH_SAMPLE_S 0.02
 #endif
+static double bench_tq[6][2];
 static void bench_interleaved_pre(bench_runner *f, bench_runner *pre, int nf, void *ctx,
                                   double *med, double *ratio, double *lo, double *hi)
 {
     static double s[6][BENCH_SAMPLES], rt[6][BENCH_SAMPLES];
-    double t0;
+    double t0, t;
     long reps[6];
-    int i, j;
+    int i, j, trial;
     long r;
     for (j = 0; j < nf; j++) {
         reps[j] = 1;
@@ -137,23 +145,35 @@ static void bench_interleaved_pre(bench_runner *f, bench_runner *pre, int nf, vo
             f[j](ctx);
             continue;
         }
+        f[j](ctx);
         for (;;) {
-            t0 = bench_now_s();
-            for (r = 0; r < reps[j]; r++) f[j](ctx);
-            if (bench_now_s() - t0 > BENCH_SAMPLE_S || reps[j] > 1000000) break;
+            t = 1e30;
+            for (trial = 0; trial < 3; trial++) {
+                t0 = bench_now_s();
+                for (r = 0; r < reps[j]; r++) f[j](ctx);
+                t0 = bench_now_s() - t0;
+                if (t0 < t) t = t0;
+            }
+            if (t > BENCH_SAMPLE_S || reps[j] > 1000000) break;
             reps[j] *= 2;
         }
     }
+    if (getenv("BENCH_VERBOSE"))
+        for (j = 0; j < nf; j++) fprintf(stderr, "runner %d: %ld timed calls per sample\n", j, reps[j]);
+    if (!pre && getenv("BENCH_REPS1")) reps[atoi(getenv("BENCH_REPS1")) % nf] = 1; /* experiment: as a preempted calibration would */
     for (i = 0; i < BENCH_SAMPLES; i++)
         for (j = 0; j < nf; j++) {
             if (pre && pre[j]) pre[j](ctx);
+            if (!pre) f[j](ctx);
             t0 = bench_now_s();
             for (r = 0; r < reps[j]; r++) f[j](ctx);
             s[j][i] = (bench_now_s() - t0) / (double)reps[j];
         }
     for (j = 0; j < nf; j++) {
         for (i = 0; i < BENCH_SAMPLES; i++) rt[j][i] = s[j][i] / s[0][i];
-        med[j] = bench_median(s[j], BENCH_SAMPLES);
+        med[j] = bench_median(s[j], BENCH_SAMPLES); /* sorts s[j] */
+        bench_tq[j][0] = s[j][BENCH_SAMPLES / 4];
+        bench_tq[j][1] = s[j][BENCH_SAMPLES - 1 - BENCH_SAMPLES / 4];
         ratio[j] = bench_median(rt[j], BENCH_SAMPLES); /* sorts rt[j] */
         if (lo) lo[j] = rt[j][BENCH_SAMPLES / 4];
         if (hi) hi[j] = rt[j][BENCH_SAMPLES - 1 - BENCH_SAMPLES / 4];
