@@ -114,7 +114,8 @@ static void bench_read(const void *p, size_t n)
  * shared machine many short samples give a steadier median ratio than a few long ones), from
  * the fastest of 3 trials (a trial the machine preempted would choose too few). Without the
  * untimed call, a runner given reps = 1 would time only cold calls: its figure then depended
- * on the calibration's luck, differently in each process and for each runner.
+ * on the calibration's luck, differently in each process and for each runner. When one call of
+ * a runner is longer than BENCH_SAMPLE_S, the others' samples are stretched to that length.
  * med[j] is the median seconds per call of f[j]; ratio[j] the median of per-sample f[j]/f[0]
  * time ratios (f[0] is the subject, the others its baselines); lo[j]/hi[j] (when not NULL) the
  * lower and upper quartiles of those ratios (with 7 samples the 2nd and 6th), the spread to
@@ -134,7 +135,7 @@ static void bench_interleaved_pre(bench_runner *f, bench_runner *pre, int nf, vo
                                   double *med, double *ratio, double *lo, double *hi)
 {
     static double s[6][BENCH_SAMPLES], rt[6][BENCH_SAMPLES];
-    double t0, t;
+    double t0, t, call[6], longest = BENCH_SAMPLE_S;
     long reps[6];
     int i, j, trial;
     long r;
@@ -157,7 +158,14 @@ static void bench_interleaved_pre(bench_runner *f, bench_runner *pre, int nf, vo
             if (t > BENCH_SAMPLE_S || reps[j] > 1000000) break;
             reps[j] *= 2;
         }
+        call[j] = t / (double)reps[j];
+        if (call[j] > longest) longest = call[j];
     }
+    /* every runner's sample as long as the longest one call: the two halves of a pair then see
+     * the same stretch of a machine whose speed changes over time */
+    for (j = 0; !pre && j < nf; j++)
+        if (call[j] > 0 && longest / call[j] > (double)reps[j] && longest / call[j] < 1e6)
+            reps[j] = (long)(longest / call[j] + 0.5);
     if (getenv("BENCH_VERBOSE"))
         for (j = 0; j < nf; j++) fprintf(stderr, "runner %d: %ld timed calls per sample\n", j, reps[j]);
     if (!pre && getenv("BENCH_REPS1")) reps[atoi(getenv("BENCH_REPS1")) % nf] = 1; /* experiment: as a preempted calibration would */
