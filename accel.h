@@ -14074,6 +14074,7 @@ ACCEL__MAC_AI uint32_t accel__mac_ld32(const void *p)
     __builtin_memcpy(&v, p, 4);
     return v;
 }
+ACCEL__MAC_AI void accel__mac_st32(void *p, uint32_t v) { __builtin_memcpy(p, &v, 4); }
 /* Bytes 0 and 2 of v (R: 1 and 3), sign- (U: zero-) extended into the two 16-bit halves. */
 ACCEL__MAC_AI uint32_t accel__mac_xt(uint32_t v, const int U, const int R)
 {
@@ -16281,45 +16282,105 @@ ACCEL__MAC_AI void accel__mac_gather1(const int8_t *sp, int16_t *d, size_t cg, i
 }
 #endif
 
-/* The patch of output pixel (b, oy, ox), group gi, into pixel slot p. */
-static void accel__mac_gather(const accel_mac_conv *g, const int8_t *x, uint32_t b, uint32_t oy,
-                              uint32_t ox, size_t gi, size_t cg, int32_t xo, int u,
-                              int16_t *patch, size_t p)
+/* Rows [ky0, ky1) of the window of output pixel (b, oy, ox), group gi, as the elements 0, 1,
+ * ... of pixel slot p. The in-image taps of a row are one run when they are contiguous in the
+ * input (dilation_w 1, one group). */
+ACCEL__MAC_NOINLINE static void accel__mac_gather(const accel_mac_conv *g, const int8_t *x, uint32_t b,
+                                                  uint32_t oy, uint32_t ox, size_t gi, size_t cg,
+                                                  int32_t xo, int u, int16_t *patch, size_t p,
+                                                  uint32_t ky0, uint32_t ky1)
 {
-    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx;
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx, n;
     int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top, iy, ix;
     int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
-    size_t k = 0;
+    int run = dw == 1u && cg == g->in_c;
+    size_t k = 0, c, m;
 #if ACCEL__MAC_DSP
-    size_t c, k4 = ((size_t)g->k_h * g->k_w * cg) & ~(size_t)3;
+    size_t k4 = ((size_t)(ky1 - ky0) * g->k_w * cg) & ~(size_t)3;
+    uint32_t xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u;
 #endif
     const int8_t *sp, *row;
-    for (ky = 0; ky < g->k_h; ky++) {
+    for (ky = ky0; ky < ky1; ky++) {
         iy = iy0 + (int32_t)(ky * dh);
         row = iy >= 0 && iy < (int32_t)g->in_h
                   ? x + ((size_t)b * g->in_h + (size_t)iy) * g->in_w * g->in_c + gi * cg
                   : NULL;
-        for (kx = 0; kx < g->k_w; kx++, k += cg) {
+        for (kx = 0; kx < g->k_w; kx += n, k += m) {
             ix = ix0 + (int32_t)(kx * dw);
             sp = row && ix >= 0 && ix < (int32_t)g->in_w ? row + (size_t)ix * g->in_c : NULL;
+            n = 1u;
+            if (!row) n = g->k_w - kx; /* a row outside the image: all zeros */
+            else if (sp && run) n = g->in_w - (uint32_t)ix < g->k_w - kx ? g->in_w - (uint32_t)ix : g->k_w - kx;
+            m = (size_t)n * cg;
 #if ACCEL__MAC_DSP
             if ((cg & 3u) == 0) { /* whole groups: 4 bytes become the pixel's 2 words */
                 uint32_t *d = (uint32_t *)(void *)patch + (k >> 2) * 8u + p * 2u;
-                uint32_t xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u;
-                if (u) accel__mac_gather4(sp, d, cg, xo2, 1);
-                else accel__mac_gather4(sp, d, cg, xo2, 0);
+                if (u) accel__mac_gather4(sp, d, m, xo2, 1);
+                else accel__mac_gather4(sp, d, m, xo2, 0);
                 continue;
             }
-            for (c = 0; c < cg; c++)
-                patch[accel__mac_pidx(k + c, p, k4)] =
-                    (int16_t)(sp ? accel__mac_ld8(sp + c, u) + xo : 0);
+            for (c = 0; c < m; c++)
+                patch[accel__mac_pidx(k + c, p, k4)] = (int16_t)(sp ? accel__mac_ld8(sp + c, u) + xo : 0);
 #else
-            if (u) accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, cg, xo, 1);
-            else accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, cg, xo, 0);
+            (void)c;
+            if (u) accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, m, xo, 1);
+            else accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, m, xo, 0);
 #endif
         }
     }
 }
+
+#if ACCEL__MAC_DSP
+/* The same for a chunk of at most ACCEL__MAC_KC elements (lin: that many bytes and 3 of
+ * slack): its bytes are laid out in lin first (a word at a time while the input has them;
+ * taps outside the image as the input zero point, which the offset turns into 0), then
+ * unpacked 4 at a time whatever cg is. xe: the end of the input. */
+ACCEL__MAC_NOINLINE static void accel__mac_gather_lin(const accel_mac_conv *g, const int8_t *x,
+                                                      const int8_t *xe, uint32_t b, uint32_t oy,
+                                                      uint32_t ox, size_t gi, size_t cg,
+                                                      int32_t xo, int u, int16_t *patch, size_t p,
+                                                      uint32_t ky0, uint32_t ky1, int8_t *lin)
+{
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx;
+    uint32_t kx0, kx1, kw = g->k_w, ih = g->in_h;
+    size_t ic = g->in_c, rs = (size_t)g->in_w * ic, m, c, k, k4;
+    int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top, iy;
+    int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+    uint32_t xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u, zp4 = ((uint32_t)-xo & 0xFFu) * 0x01010101u;
+    int8_t *lp = lin;
+    const int8_t *xb = x + (size_t)b * ih * rs + gi * cg, *sp;
+    accel__mac_range(ix0, dw, kw, g->in_w, &kx0, &kx1);
+    for (ky = ky0; ky < ky1; ky++) {
+        iy = iy0 + (int32_t)(ky * dh);
+        if (iy < 0 || iy >= (int32_t)ih) { /* the whole row outside */
+            for (c = 0, m = (size_t)kw * cg; c < m; c += 4u) accel__mac_st32(lp + c, zp4);
+            lp += m;
+            continue;
+        }
+        for (c = 0, m = (size_t)kx0 * cg; c < m; c += 4u) accel__mac_st32(lp + c, zp4);
+        lp += m;
+        sp = xb + (size_t)iy * rs + (size_t)(uint32_t)(ix0 + (int32_t)(kx0 * dw)) * ic;
+        if (dw == 1u && cg == ic) { /* the in-image taps are one run */
+            m = (size_t)(kx1 - kx0) * cg;
+            if ((size_t)(xe - sp) >= m + 3u)
+                for (c = 0; c < m; c += 4u) accel__mac_st32(lp + c, accel__mac_ld32(sp + c));
+            else
+                for (c = 0; c < m; c++) lp[c] = sp[c];
+            lp += m;
+        } else {
+            for (kx = kx0; kx < kx1; kx++, sp += (size_t)dw * ic, lp += cg)
+                for (c = 0; c < cg; c++) lp[c] = sp[c];
+        }
+        for (c = 0, m = (size_t)(kw - kx1) * cg; c < m; c += 4u) accel__mac_st32(lp + c, zp4);
+        lp += m;
+    }
+    k = (size_t)(lp - lin);
+    k4 = k & ~(size_t)3;
+    if (u) accel__mac_gather4(lin, (uint32_t *)(void *)patch + p * 2u, k4, xo2, 1);
+    else accel__mac_gather4(lin, (uint32_t *)(void *)patch + p * 2u, k4, xo2, 0);
+    for (c = k4; c < k; c++) patch[k4 * 4u + (c - k4) * 4u + p] = (int16_t)(accel__mac_ld8(lin + c, u) + xo);
+}
+#endif
 
 #if ACCEL__MAC_DSP
 /* One patch group (4 elements of 4 pixels) against one filter word: 15 instructions for 16
@@ -16349,7 +16410,7 @@ ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w, s
     const uint32_t *xp = (const uint32_t *)(const void *)patch;
     const int8_t *e = w + (fs & ~(size_t)7);
     const int16_t *tp = patch + (fs & ~(size_t)3) * 4u;
-    uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, t, u, x0, x1;
+    uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3], t, u, x0, x1;
     int32_t wk;
     if (fs & 4u) { /* an odd group first */
         if (U) __asm__(ACCEL__MAC_PXG("uxtb16") : ACCEL__MAC_PXOUT : : "memory");
@@ -16384,27 +16445,27 @@ ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w, s
     acc[2] = a2;
     acc[3] = a3;
 }
-/* The filter rows w, w + fs, ... (nc of them) against the patch's pixels, plus bias[c] (bias
- * may be NULL) and s[p], into acc[c * 4 + p]. */
+/* The n taps at w, w + ws, ... (nc filter rows) against the patch's pixels, added to
+ * acc[c * 4 + p], which the first chunk sets to bias[c] (bias may be NULL) first. */
 ACCEL__MAC_NOINLINE static void accel__mac_conv_rows(const int16_t *patch, const int8_t *w,
-                                                     size_t fs, size_t nc, const int32_t *bias,
-                                                     const uint32_t *s, uint32_t *acc, int u)
+                                                     size_t ws, size_t n, size_t nc,
+                                                     const int32_t *bias, int first, uint32_t *acc,
+                                                     int u)
 {
-    const int8_t *e = w + nc * fs;
+    const int8_t *e = w + nc * ws;
     uint32_t b;
-    for (; w != e; w += fs, acc += 4) {
-        if (u) accel__mac_conv_px_t(patch, w, fs, acc, 1);
-        else accel__mac_conv_px_t(patch, w, fs, acc, 0);
-        b = bias ? (uint32_t)*bias++ : 0u;
-        acc[0] += b + s[0];
-        acc[1] += b + s[1];
-        acc[2] += b + s[2];
-        acc[3] += b + s[3];
+    for (; w != e; w += ws, acc += 4) {
+        if (first) {
+            b = bias ? (uint32_t)*bias++ : 0u;
+            acc[0] = acc[1] = acc[2] = acc[3] = b;
+        }
+        if (u) accel__mac_conv_px_t(patch, w, n, acc, 1);
+        else accel__mac_conv_px_t(patch, w, n, acc, 0);
     }
 }
 #else
-/* acc[c * 3 + p] = sum_k patch(k, p) * w_c[k] + b[c] + s[p] for 3 pixels x 2 filter rows w0,
- * w1: 6 accumulators, 4 pointers and 3 values fill 13 registers. Four elements a turn, so that
+/* acc[c * 3 + p] += sum_k patch(k, p) * w_c[k] for 3 pixels x 2 filter rows w0, w1: 6
+ * accumulators, 4 pointers and 3 values fill 13 registers. Four elements a turn, so that
  * the loads use immediate offsets. int32 sums: GCC keeps them as multiply-add chains
  * (unsigned ones it reassociates); fs <= ACCEL__MAC_CHUNK, so they cannot overflow. */
 #define ACCEL__MAC_PX32(i)                                                                       \
@@ -16413,8 +16474,7 @@ ACCEL__MAC_NOINLINE static void accel__mac_conv_rows(const int16_t *patch, const
     x = patch[(size_t)3 * (i) + 1], a1 += x * c0, b1 += x * c1;                                  \
     x = patch[(size_t)3 * (i) + 2], a2 += x * c0, b2 += x * c1
 ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w0, const int8_t *w1,
-                                        size_t fs, const uint32_t *b, const uint32_t *s,
-                                        uint32_t *acc, const int U)
+                                        size_t fs, uint32_t *acc, const int U)
 {
     int32_t a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0, x, c0, c1;
     const int8_t *e = w0 + (fs & ~(size_t)(ACCEL__MAC_UNROLL - 1u));
@@ -16438,57 +16498,112 @@ ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w0, 
         ACCEL__MAC_PX32(0);
     }
 #endif
-    acc[0] = (uint32_t)a0 + b[0] + s[0];
-    acc[1] = (uint32_t)a1 + b[0] + s[1];
-    acc[2] = (uint32_t)a2 + b[0] + s[2];
-    acc[3] = (uint32_t)b0 + b[1] + s[0];
-    acc[4] = (uint32_t)b1 + b[1] + s[1];
-    acc[5] = (uint32_t)b2 + b[1] + s[2];
+    acc[0] += (uint32_t)a0;
+    acc[1] += (uint32_t)a1;
+    acc[2] += (uint32_t)a2;
+    acc[3] += (uint32_t)b0;
+    acc[4] += (uint32_t)b1;
+    acc[5] += (uint32_t)b2;
 }
-/* The filter rows w, w + fs, ... (nc of them) against the patch's pixels, plus bias[c] (bias
- * may be NULL) and s[p], into acc[c * 3 + p], two rows a turn (an odd last row twice; acc has
- * room for it). */
+/* The n taps at w, w + ws, ... (nc filter rows) against the patch's pixels, added to
+ * acc[c * 3 + p], which the first chunk sets to bias[c] (bias may be NULL) first; two rows a
+ * turn (an odd last row twice; acc has room for it). */
 ACCEL__MAC_NOINLINE static void accel__mac_conv_rows(const int16_t *patch, const int8_t *w,
-                                                     size_t fs, size_t nc, const int32_t *bias,
-                                                     const uint32_t *s, uint32_t *acc, int u)
+                                                     size_t ws, size_t n, size_t nc,
+                                                     const int32_t *bias, int first, uint32_t *acc,
+                                                     int u)
 {
     size_t c;
-    uint32_t b[2];
-    for (c = 0; c < nc; c += 2u, w += 2u * fs, acc += 6) {
-        const int8_t *w1 = c + 1u < nc ? w + fs : w;
-        b[0] = bias ? (uint32_t)bias[c] : 0u;
-        b[1] = bias && c + 1u < nc ? (uint32_t)bias[c + 1u] : 0u;
-        if (u) accel__mac_conv_px_t(patch, w, w1, fs, b, s, acc, 1);
-        else accel__mac_conv_px_t(patch, w, w1, fs, b, s, acc, 0);
+    uint32_t b0, b1;
+    for (c = 0; c < nc; c += 2u, w += 2u * ws, acc += 6) {
+        const int8_t *w1 = c + 1u < nc ? w + ws : w;
+        if (first) {
+            b0 = bias ? (uint32_t)bias[c] : 0u;
+            b1 = bias && c + 1u < nc ? (uint32_t)bias[c + 1u] : 0u;
+            acc[0] = acc[1] = acc[2] = b0;
+            acc[3] = acc[4] = acc[5] = b1;
+        }
+        if (u) accel__mac_conv_px_t(patch, w, w1, n, acc, 1);
+        else accel__mac_conv_px_t(patch, w, w1, n, acc, 0);
     }
 }
 #endif
 
-/* conv2d through the patch (4-byte aligned, ACCEL__MAC_PIX * fs int16). The sums of up to
- * ACCEL__MAC_RB channels go to a stack block (256 bytes), requantized together. */
+/* conv2d through the patch (4-byte aligned), kr window rows a chunk: the whole window (with
+ * caller scratch: ACCEL__MAC_PIX * fs int16, gathered once a pass) or, on a small patch, chunks
+ * of kr rows gathered again for each block of channels (lin: their bytes, DSP). The sums of
+ * up to ACCEL__MAC_RB channels go to a stack block (256 bytes), requantized together. */
 #define ACCEL__MAC_RB 16u
 static void accel__mac_mcu_conv(const accel_mac_conv *g, const accel_mac_quant *q,
                                 const int8_t *x, const int8_t *w, const int32_t *bias, uint8_t *o,
-                                size_t fs, size_t cg, size_t ocg, int16_t *patch)
+                                size_t fs, size_t cg, size_t ocg, int16_t *patch, uint32_t kr,
+                                int8_t *lin)
 {
-    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, ob, oce, nb, gi, k;
-    size_t oc_n = g->out_c, k4 = fs & ~(size_t)3;
-    uint32_t b, oy, ox, acc[(ACCEL__MAC_RB + 1u) * ACCEL__MAC_PIX], s[ACCEL__MAC_PIX];
+    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, ob, oce, nb, gi, k, n, k4;
+    size_t oc_n = g->out_c, rn = (size_t)g->k_w * cg;
+    const int8_t *xe = x + (size_t)g->batches * g->in_h * g->in_w * g->in_c;
+    uint32_t b, oy, ox, pb, poy, pox, ky, ky1, acc[(ACCEL__MAC_RB + 1u) * ACCEL__MAC_PIX];
+    uint32_t s[ACCEL__MAC_PIX];
     int u = q->dtype == ACCEL_MAC_UINT8;
     int32_t xo = q->input_offset, wo = q->filter_offset;
     accel__mac_rqc r;
+#if !ACCEL__MAC_DSP
+    (void)xe;
+    (void)lin;
+#endif
     accel__mac_rq_init(&r, q, g->out_c);
     for (gi = 0; gi * ocg < oc_n; gi++) {
         b = oy = ox = 0;
         for (pix0 = 0; pix0 < npix; pix0 += np) {
             np = npix - pix0 < ACCEL__MAC_PIX ? npix - pix0 : ACCEL__MAC_PIX;
-            for (p = 0; p < ACCEL__MAC_PIX; p++) {
-                s[p] = 0;
-                if (p >= np) { /* an unused slot of the last pass: defined values */
-                    for (k = 0; k < fs; k++) patch[accel__mac_pidx(k, p, k4)] = 0;
-                    continue;
+            oce = (gi + 1u) * ocg;
+            for (ob = gi * ocg; ob < oce; ob += nb) {
+                nb = oce - ob < ACCEL__MAC_RB ? oce - ob : ACCEL__MAC_RB;
+                for (ky = 0; ky < g->k_h; ky = ky1) {
+                    ky1 = g->k_h - ky > kr ? ky + kr : g->k_h;
+                    n = (size_t)(ky1 - ky) * rn;
+                    if (ob == gi * ocg || kr < g->k_h) { /* gather the chunk */
+                        k4 = n & ~(size_t)3;
+                        pb = b, poy = oy, pox = ox;
+                        for (p = 0; p < ACCEL__MAC_PIX; p++) {
+                            if (ky == 0) s[p] = 0;
+                            if (p >= np) { /* an unused slot of the last pass: defined values */
+                                for (k = 0; k < n; k++) patch[accel__mac_pidx(k, p, k4)] = 0;
+                                continue;
+                            }
+#if ACCEL__MAC_DSP
+                            if (lin)
+                                accel__mac_gather_lin(g, x, xe, pb, poy, pox, gi, cg, xo, u, patch, p,
+                                                      ky, ky1, lin);
+                            else
+#endif
+                                accel__mac_gather(g, x, pb, poy, pox, gi, cg, xo, u, patch, p, ky, ky1);
+                            if (++pox == g->out_w) {
+                                pox = 0;
+                                if (++poy == g->out_h) {
+                                    poy = 0;
+                                    pb++;
+                                }
+                            }
+                            if (wo != 0) {
+                                uint32_t t = 0;
+                                for (k = 0; k < n; k++) {
+                                    int32_t v = patch[accel__mac_pidx(k, p, k4)];
+                                    t += (uint32_t)v;
+                                }
+                                s[p] += t * (uint32_t)wo;
+                            }
+                        }
+                    }
+                    accel__mac_conv_rows(patch, w + ob * fs + ky * rn, fs, n, nb, bias ? bias + ob : NULL,
+                                         ky == 0, acc, u);
                 }
-                accel__mac_gather(g, x, b, oy, ox, gi, cg, xo, u, patch, p);
+                if (wo != 0)
+                    for (k = 0; k < nb; k++)
+                        for (p = 0; p < ACCEL__MAC_PIX; p++) acc[k * ACCEL__MAC_PIX + p] += s[p];
+                accel__mac_rq_acc(acc, nb, np, &r, ob, o + pix0 * oc_n + ob, oc_n);
+            }
+            for (p = 0; p < np; p++)
                 if (++ox == g->out_w) {
                     ox = 0;
                     if (++oy == g->out_h) {
@@ -16496,28 +16611,31 @@ static void accel__mac_mcu_conv(const accel_mac_conv *g, const accel_mac_quant *
                         b++;
                     }
                 }
-                if (wo != 0) {
-                    uint32_t t = 0;
-                    for (k = 0; k < fs; k++) {
-                        int32_t v = patch[accel__mac_pidx(k, p, k4)];
-                        t += (uint32_t)v;
-                    }
-                    s[p] = t * (uint32_t)wo;
-                }
-            }
-            oce = (gi + 1u) * ocg;
-            for (ob = gi * ocg; ob < oce; ob += nb) {
-                nb = oce - ob < ACCEL__MAC_RB ? oce - ob : ACCEL__MAC_RB;
-                accel__mac_conv_rows(patch, w + ob * fs, fs, nb, bias ? bias + ob : NULL, s, acc,
-                                     u);
-                accel__mac_rq_acc(acc, nb, np, &r, ob, o + pix0 * oc_n + ob, oc_n);
-            }
         }
     }
 }
 
+/* conv2d without caller scratch when a window row is at most ACCEL__MAC_KC taps (a one-channel
+ * image, few channels a group): the patch kernel on a stack patch of whole window rows. */
+#define ACCEL__MAC_KC 32u
+ACCEL__MAC_NOINLINE static void accel__mac_mcu_conv_stk(const accel_mac_conv *g,
+                                                        const accel_mac_quant *q,
+                                                        const int8_t *x, const int8_t *w,
+                                                        const int32_t *bias, uint8_t *o,
+                                                        size_t fs, size_t cg, size_t ocg)
+{
+    uint32_t patch[ACCEL__MAC_PIX * ACCEL__MAC_KC / 2u]; /* int16, word-aligned */
+#if ACCEL__MAC_DSP
+    int8_t lin[ACCEL__MAC_KC + 3u];
+#else
+    int8_t *lin = NULL;
+#endif
+    accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cg, ocg, (int16_t *)(void *)patch,
+                        (uint32_t)(ACCEL__MAC_KC / ((size_t)g->k_w * cg)), lin);
+}
+
 /* conv2d without scratch: the FC kernel over each filter row's in-image taps. */
-static void accel__mac_mcu_conv_direct(const accel_mac_conv *g, const accel_mac_quant *q,
+ACCEL__MAC_NOINLINE static void accel__mac_mcu_conv_direct(const accel_mac_conv *g, const accel_mac_quant *q,
                                        const int8_t *x, const int8_t *w, const int32_t *bias,
                                        uint8_t *o, size_t fs, size_t cg, size_t ocg)
 {
@@ -16944,7 +17062,12 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
     need = accel__mac_conv_scratch(fs, ocgs);
     if (scratch && need != 0 && scratch_len >= need && fs <= ACCEL__MAC_CHUNK) {
         accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cgs, ocgs,
-                            (int16_t *)(void *)((uint8_t *)scratch + ((4u - ((uintptr_t)scratch & 3u)) & 3u)));
+                            (int16_t *)(void *)((uint8_t *)scratch + ((4u - ((uintptr_t)scratch & 3u)) & 3u)),
+                            g->k_h, NULL);
+        return ACCEL_OK;
+    }
+    if ((size_t)g->k_w * cgs <= ACCEL__MAC_KC) { /* short window rows: a patch on the stack */
+        accel__mac_mcu_conv_stk(g, q, x, w, bias, o, fs, cgs, ocgs);
         return ACCEL_OK;
     }
     /* no scratch: the slower kernel that reads the input in place, never a patch on the
