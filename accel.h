@@ -16235,6 +16235,15 @@ static void accel__mac_conv_patch(const accel_mac_conv *g, const accel_mac_quant
  * Without scratch: the FC kernel over each filter row's taps (contiguous when dilation_w and
  * groups are 1), the input read in place. ---- */
 
+/* Taps a chunk of the patch on the stack (conv2d without caller scratch) at most, and its words
+ * (DSP: lin, a pixel's bytes, after the patch). */
+#define ACCEL__MAC_KC 28u
+#if ACCEL__MAC_DSP
+#define ACCEL__MAC_KCW ((ACCEL__MAC_PIX * ACCEL__MAC_KC * 2u + ACCEL__MAC_KC + 6u) / 4u)
+#else
+#define ACCEL__MAC_KCW (ACCEL__MAC_PIX * ACCEL__MAC_KC / 2u)
+#endif
+
 /* int16 index of element k (of fs) of pixel p in the patch. DSP: groups of 4 elements, pixel p
  * holding (k0, k2) then (k1, k3) (the halves SXTB16 makes of a filter word), 4 pixels a group;
  * the last fs % 4 elements one after the other, 4 pixels each. Portable: k * 3 + p. */
@@ -16331,54 +16340,91 @@ ACCEL__MAC_NOINLINE static void accel__mac_gather(const accel_mac_conv *g, const
 }
 
 #if ACCEL__MAC_DSP
-/* The same for a chunk of at most ACCEL__MAC_KC elements (lin: that many bytes and 3 of
- * slack): its bytes are laid out in lin first (a word at a time while the input has them;
- * taps outside the image as the input zero point, which the offset turns into 0), then
- * unpacked 4 at a time whatever cg is. xe: the end of the input. */
-ACCEL__MAC_NOINLINE static void accel__mac_gather_lin(const accel_mac_conv *g, const int8_t *x,
-                                                      const int8_t *xe, uint32_t b, uint32_t oy,
-                                                      uint32_t ox, size_t gi, size_t cg,
-                                                      int32_t xo, int u, int16_t *patch, size_t p,
-                                                      uint32_t ky0, uint32_t ky1, int8_t *lin)
+/* Rows [ky0, ky1) of the windows of the np output pixels from (b, oy, ox) on, group gi, as a
+ * chunk of at most ACCEL__MAC_KC elements of pixel slots 0..np-1 (the other slots zero). Each
+ * pixel's bytes are laid out in lin (after the patch: that many bytes and 3 of slack) first, taps outside the
+ * image as the input zero point (which the offset turns into 0), then unpacked 4 at a time
+ * whatever cg is. The common case first: the chunk's rows inside the image, each one run of
+ * bytes, copied a word at a time where the input (xe its end) has the 3 bytes a word may
+ * overrun by, or unpacked straight from the input when a row is whole groups. */
+ACCEL__MAC_NOINLINE static void accel__mac_gather_pass(const accel_mac_conv *g, const int8_t *x,
+                                                       uint32_t b, uint32_t oy, uint32_t ox,
+                                                       size_t np, size_t gi, size_t cg, int32_t xo,
+                                                       int u, int16_t *patch, uint32_t ky0,
+                                                       uint32_t ky1)
 {
     uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx;
-    uint32_t kx0, kx1, kw = g->k_w, ih = g->in_h;
-    size_t ic = g->in_c, rs = (size_t)g->in_w * ic, m, c, k, k4;
-    int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top, iy;
-    int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+    uint32_t kx0, kx1, kw = g->k_w, ih = g->in_h, iw = g->in_w, nr = ky1 - ky0;
+    size_t ic = g->in_c, rs = (size_t)iw * ic, rstep = (size_t)dh * rs, rn = (size_t)kw * cg;
+    size_t n = (size_t)nr * rn, n4 = n & ~(size_t)3, m, c, p, r;
+    size_t over = (size_t)(nr - 1u) * rstep + rn + 3u; /* bytes a fast pixel's word loads span */
+    int32_t iy0 = 0, ix0 = 0, iy;
+    int run = dw == 1u && cg == ic, rows_in = 0, fresh = 1;
     uint32_t xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u, zp4 = ((uint32_t)-xo & 0xFFu) * 0x01010101u;
-    int8_t *lp = lin;
-    const int8_t *xb = x + (size_t)b * ih * rs + gi * cg, *sp;
-    accel__mac_range(ix0, dw, kw, g->in_w, &kx0, &kx1);
-    for (ky = ky0; ky < ky1; ky++) {
-        iy = iy0 + (int32_t)(ky * dh);
-        if (iy < 0 || iy >= (int32_t)ih) { /* the whole row outside */
-            for (c = 0, m = (size_t)kw * cg; c < m; c += 4u) accel__mac_st32(lp + c, zp4);
-            lp += m;
+    int8_t *lin = (int8_t *)(void *)patch + ACCEL__MAC_PIX * ACCEL__MAC_KC * 2u, *lp, *l2;
+    const int8_t *sp, *s2, *row = x, *xe = x + (size_t)g->batches * ih * rs;
+    uint32_t *d;
+    for (p = 0; p < ACCEL__MAC_PIX; p++) {
+        d = (uint32_t *)(void *)patch + p * 2u;
+        if (p >= np) { /* an unused slot of the last pass: defined values */
+            for (c = 0; c < n; c++) patch[accel__mac_pidx(c, p, n4)] = 0;
             continue;
         }
-        for (c = 0, m = (size_t)kx0 * cg; c < m; c += 4u) accel__mac_st32(lp + c, zp4);
-        lp += m;
-        sp = xb + (size_t)iy * rs + (size_t)(uint32_t)(ix0 + (int32_t)(kx0 * dw)) * ic;
-        if (dw == 1u && cg == ic) { /* the in-image taps are one run */
-            m = (size_t)(kx1 - kx0) * cg;
-            if ((size_t)(xe - sp) >= m + 3u)
-                for (c = 0; c < m; c += 4u) accel__mac_st32(lp + c, accel__mac_ld32(sp + c));
-            else
-                for (c = 0; c < m; c++) lp[c] = sp[c];
-            lp += m;
-        } else {
-            for (kx = kx0; kx < kx1; kx++, sp += (size_t)dw * ic, lp += cg)
-                for (c = 0; c < cg; c++) lp[c] = sp[c];
+        if (fresh) { /* a new output row: where its windows' chunk rows start */
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+            iy = iy0 + (int32_t)(ky0 * dh);
+            rows_in = run && iy >= 0 && iy0 + (int32_t)((ky1 - 1u) * dh) < (int32_t)ih;
+            if (rows_in) row = x + ((size_t)b * ih + (size_t)iy) * rs;
+            fresh = 0;
         }
-        for (c = 0, m = (size_t)(kw - kx1) * cg; c < m; c += 4u) accel__mac_st32(lp + c, zp4);
-        lp += m;
+        lp = lin;
+        sp = row + (size_t)(uint32_t)ix0 * ic;
+        if (rows_in && ix0 >= 0 && (uint32_t)ix0 + kw <= iw && (size_t)(xe - sp) >= over) {
+            if ((rn & 3u) == 0) { /* whole groups a row: straight from the input */
+                for (r = nr; r > 0; r--, sp += rstep, d += rn * 2u)
+                    if (u) accel__mac_gather4(sp, d, rn, xo2, 1);
+                    else accel__mac_gather4(sp, d, rn, xo2, 0);
+                lp = NULL;
+            } else {
+                for (r = nr, l2 = lp; r > 0; r--, sp += rstep, l2 += rn)
+                    for (s2 = sp, c = 0; c < rn; c += 4u, s2 += 4) accel__mac_st32(l2 + c, accel__mac_ld32(s2));
+            }
+        } else {
+            accel__mac_range(ix0, dw, kw, iw, &kx0, &kx1);
+            for (ky = ky0; ky < ky1; ky++) {
+                iy = iy0 + (int32_t)(ky * dh);
+                if (iy < 0 || iy >= (int32_t)ih) { /* the whole row outside */
+                    for (c = 0, m = rn; c < m; c += 4u) accel__mac_st32(lp + c, zp4);
+                    lp += rn;
+                    continue;
+                }
+                for (c = 0, m = (size_t)kx0 * cg; c < m; c += 4u) accel__mac_st32(lp + c, zp4);
+                lp += m;
+                sp = x + ((size_t)b * ih + (size_t)iy) * rs + gi * cg +
+                     (size_t)(uint32_t)(ix0 + (int32_t)(kx0 * dw)) * ic;
+                for (kx = kx0; kx < kx1; kx++, sp += (size_t)dw * ic, lp += cg)
+                    for (c = 0; c < cg; c++) lp[c] = sp[c];
+                for (c = 0, m = (size_t)(kw - kx1) * cg; c < m; c += 4u) accel__mac_st32(lp + c, zp4);
+                lp += m;
+            }
+            lp = lin;
+        }
+        if (lp) {
+            if (u) accel__mac_gather4(lin, d, n4, xo2, 1);
+            else accel__mac_gather4(lin, d, n4, xo2, 0);
+            for (c = n4; c < n; c++) patch[n4 * 4u + (c - n4) * 4u + p] = (int16_t)(accel__mac_ld8(lin + c, u) + xo);
+        }
+        ix0 += (int32_t)g->stride_w;
+        if (++ox == g->out_w) {
+            ox = 0;
+            fresh = 1;
+            if (++oy == g->out_h) {
+                oy = 0;
+                b++;
+            }
+        }
     }
-    k = (size_t)(lp - lin);
-    k4 = k & ~(size_t)3;
-    if (u) accel__mac_gather4(lin, (uint32_t *)(void *)patch + p * 2u, k4, xo2, 1);
-    else accel__mac_gather4(lin, (uint32_t *)(void *)patch + p * 2u, k4, xo2, 0);
-    for (c = k4; c < k; c++) patch[k4 * 4u + (c - k4) * 4u + p] = (int16_t)(accel__mac_ld8(lin + c, u) + xo);
 }
 #endif
 
@@ -16529,28 +16575,31 @@ ACCEL__MAC_NOINLINE static void accel__mac_conv_rows(const int16_t *patch, const
 }
 #endif
 
-/* conv2d through the patch (4-byte aligned), kr window rows a chunk: the whole window (with
- * caller scratch: ACCEL__MAC_PIX * fs int16, gathered once a pass) or, on a small patch, chunks
- * of kr rows gathered again for each block of channels (lin: their bytes, DSP). The sums of
- * up to ACCEL__MAC_RB channels go to a stack block (256 bytes), requantized together. */
+/* conv2d through the patch: the caller's scratch (4-byte aligned, ACCEL__MAC_PIX * fs int16),
+ * the whole window gathered once a pass; or, without (patch NULL), a small one on the stack
+ * for chunks of at most ACCEL__MAC_KC taps: kr window rows a chunk, gathered again for each
+ * block of channels (DSP: each pixel's bytes laid out in lin, after the patch, first). The sums
+ * of up to ACCEL__MAC_RB channels go to a stack block (256 bytes), requantized together. */
 #define ACCEL__MAC_RB 16u
 static void accel__mac_mcu_conv(const accel_mac_conv *g, const accel_mac_quant *q,
                                 const int8_t *x, const int8_t *w, const int32_t *bias, uint8_t *o,
-                                size_t fs, size_t cg, size_t ocg, int16_t *patch, uint32_t kr,
-                                int8_t *lin)
+                                size_t fs, size_t cg, size_t ocg, int16_t *patch)
 {
     size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, ob, oce, nb, gi, k, n, k4;
     size_t oc_n = g->out_c, rn = (size_t)g->k_w * cg;
-    const int8_t *xe = x + (size_t)g->batches * g->in_h * g->in_w * g->in_c;
-    uint32_t b, oy, ox, pb, poy, pox, ky, ky1, acc[(ACCEL__MAC_RB + 1u) * ACCEL__MAC_PIX];
-    uint32_t s[ACCEL__MAC_PIX];
+    uint32_t b, oy, ox, pb, poy, pox, ky, ky1, kr = g->k_h, acc[(ACCEL__MAC_RB + !ACCEL__MAC_DSP) * ACCEL__MAC_PIX];
+    uint32_t s[ACCEL__MAC_PIX], stk[ACCEL__MAC_KCW];
+    int8_t *lin = NULL;
     int u = q->dtype == ACCEL_MAC_UINT8;
     int32_t xo = q->input_offset, wo = q->filter_offset;
     accel__mac_rqc r;
-#if !ACCEL__MAC_DSP
-    (void)xe;
-    (void)lin;
+    if (!patch) {
+        patch = (int16_t *)(void *)stk;
+        kr = (uint32_t)(ACCEL__MAC_KC / rn);
+#if ACCEL__MAC_DSP
+        lin = (int8_t *)(void *)stk + ACCEL__MAC_PIX * ACCEL__MAC_KC * 2u;
 #endif
+    }
     accel__mac_rq_init(&r, q, g->out_c);
     for (gi = 0; gi * ocg < oc_n; gi++) {
         b = oy = ox = 0;
@@ -16564,20 +16613,14 @@ static void accel__mac_mcu_conv(const accel_mac_conv *g, const accel_mac_quant *
                     n = (size_t)(ky1 - ky) * rn;
                     if (ob == gi * ocg || kr < g->k_h) { /* gather the chunk */
                         k4 = n & ~(size_t)3;
-                        pb = b, poy = oy, pox = ox;
-                        for (p = 0; p < ACCEL__MAC_PIX; p++) {
-                            if (ky == 0) s[p] = 0;
-                            if (p >= np) { /* an unused slot of the last pass: defined values */
-                                for (k = 0; k < n; k++) patch[accel__mac_pidx(k, p, k4)] = 0;
-                                continue;
-                            }
+                        if (ky == 0)
+                            for (p = 0; p < ACCEL__MAC_PIX; p++) s[p] = 0;
 #if ACCEL__MAC_DSP
-                            if (lin)
-                                accel__mac_gather_lin(g, x, xe, pb, poy, pox, gi, cg, xo, u, patch, p,
-                                                      ky, ky1, lin);
-                            else
+                        if (lin)
+                            accel__mac_gather_pass(g, x, b, oy, ox, np, gi, cg, xo, u, patch, ky, ky1);
 #endif
-                                accel__mac_gather(g, x, pb, poy, pox, gi, cg, xo, u, patch, p, ky, ky1);
+                        for (pb = b, poy = oy, pox = ox, p = 0; p < np && (!lin || wo != 0); p++) {
+                            if (!lin) accel__mac_gather(g, x, pb, poy, pox, gi, cg, xo, u, patch, p, ky, ky1);
                             if (++pox == g->out_w) {
                                 pox = 0;
                                 if (++poy == g->out_h) {
@@ -16594,6 +16637,8 @@ static void accel__mac_mcu_conv(const accel_mac_conv *g, const accel_mac_quant *
                                 s[p] += t * (uint32_t)wo;
                             }
                         }
+                        for (p = np; p < ACCEL__MAC_PIX && !lin; p++) /* unused slots: defined values */
+                            for (k = 0; k < n; k++) patch[accel__mac_pidx(k, p, k4)] = 0;
                     }
                     accel__mac_conv_rows(patch, w + ob * fs + ky * rn, fs, n, nb, bias ? bias + ob : NULL,
                                          ky == 0, acc, u);
@@ -16613,25 +16658,6 @@ static void accel__mac_mcu_conv(const accel_mac_conv *g, const accel_mac_quant *
                 }
         }
     }
-}
-
-/* conv2d without caller scratch when a window row is at most ACCEL__MAC_KC taps (a one-channel
- * image, few channels a group): the patch kernel on a stack patch of whole window rows. */
-#define ACCEL__MAC_KC 32u
-ACCEL__MAC_NOINLINE static void accel__mac_mcu_conv_stk(const accel_mac_conv *g,
-                                                        const accel_mac_quant *q,
-                                                        const int8_t *x, const int8_t *w,
-                                                        const int32_t *bias, uint8_t *o,
-                                                        size_t fs, size_t cg, size_t ocg)
-{
-    uint32_t patch[ACCEL__MAC_PIX * ACCEL__MAC_KC / 2u]; /* int16, word-aligned */
-#if ACCEL__MAC_DSP
-    int8_t lin[ACCEL__MAC_KC + 3u];
-#else
-    int8_t *lin = NULL;
-#endif
-    accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cg, ocg, (int16_t *)(void *)patch,
-                        (uint32_t)(ACCEL__MAC_KC / ((size_t)g->k_w * cg)), lin);
 }
 
 /* conv2d without scratch: the FC kernel over each filter row's in-image taps. */
@@ -17062,12 +17088,11 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
     need = accel__mac_conv_scratch(fs, ocgs);
     if (scratch && need != 0 && scratch_len >= need && fs <= ACCEL__MAC_CHUNK) {
         accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cgs, ocgs,
-                            (int16_t *)(void *)((uint8_t *)scratch + ((4u - ((uintptr_t)scratch & 3u)) & 3u)),
-                            g->k_h, NULL);
+                            (int16_t *)(void *)((uint8_t *)scratch + ((4u - ((uintptr_t)scratch & 3u)) & 3u)));
         return ACCEL_OK;
     }
     if ((size_t)g->k_w * cgs <= ACCEL__MAC_KC) { /* short window rows: a patch on the stack */
-        accel__mac_mcu_conv_stk(g, q, x, w, bias, o, fs, cgs, ocgs);
+        accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cgs, ocgs, NULL);
         return ACCEL_OK;
     }
     /* no scratch: the slower kernel that reads the input in place, never a patch on the
