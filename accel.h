@@ -18821,6 +18821,20 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
         return st;
     }
     accel__tfl_qrange(out.t.type, &lo, &hi);
+    if (mult == 0x40000000 && shift == 1 && (in.t.type == ACCEL_TFLITE_INT8 || in.t.type == ACCEL_TFLITE_UINT8) &&
+        (out.t.type == ACCEL_TFLITE_INT8 || out.t.type == ACCEL_TFLITE_UINT8)) {
+        /* equal scales between 8-bit types (the usual uint8 <-> int8 edge of a model): the
+           multiplier is exactly 1, so only the zero points move */
+        const uint8_t *ip = in.in;
+        uint8_t *op = out.out;
+        int32_t dz = out.t.zero_point - in.t.zero_point, v;
+        int sx = in.t.type == ACCEL_TFLITE_INT8;
+        for (i = 0; i < in.t.elements; i++) {
+            v = (sx ? (int32_t)(int8_t)ip[i] : (int32_t)ip[i]) + dz;
+            op[i] = (uint8_t)((uint32_t)(v < lo ? lo : v > hi ? hi : v) & 0xFFu);
+        }
+        return ACCEL_OK;
+    }
     for (i = 0; i < in.t.elements; i++) {
         int32_t v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_load(in.t.type, in.in, i) - in.t.zero_point,
                                                                mult, shift) + out.t.zero_point;
