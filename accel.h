@@ -3321,7 +3321,9 @@ extern "C" {
  *                       (no vectorizer needed): FC/GEMM 4 weight rows per pass (Thumb-1: 2);
  *                       conv2d through an im2col patch in caller scratch (3 output pixels x
  *                       2 channels per pass; with the DSP extension 4 x 1), or, without
- *                       scratch, the FC kernel over each filter row's in-image taps; depthwise
+ *                       scratch, the same on a small stack patch in chunks of whole window
+ *                       rows when a row is at most 28 taps (k_w*in_c/groups: a one-channel
+ *                       image), else the FC kernel over each filter row's in-image taps; depthwise
  *                       (depth multiplier 1, k_h*k_w <= 25) 4 channels per pass, whole 3x3
  *                       windows unrolled; pools 4 channels per pass; requantization of many
  *                       outputs per call. On 32-bit Arm with the DSP extension (ACCEL_MAC_SIMD
@@ -3329,12 +3331,14 @@ extern "C" {
  *                       8 bytes and 3 rows a turn of an inline-asm loop using 13 registers;
  *                       builds that reserve both r7 and r9 define ACCEL_MAC_NO_SIMD), depthwise
  *                       SMLABB/SMLATT, max pool SSUB8/SEL. With -Os (__OPTIMIZE_SIZE__) the
- *                       portable inner loops are not unrolled. Stack: up to about 900 bytes
- *                       (conv2d and depthwise: blocks of sums; depthwise: the packed filter
- *                       taps); the scratch holds the im2col patch. Hosts without
+ *                       portable inner loops are not unrolled. Stack: up to about 1100 bytes
+ *                       (conv2d and depthwise: blocks of sums; conv2d: the small patch, 256
+ *                       bytes; depthwise: the packed filter taps); the scratch holds the
+ *                       im2col patch. Hosts without
  *                       explicit SIMD run conv2d and FC/GEMM of fewer than 4 rows on these
  *                       kernels too (the host loops need -O3's vectorizer; these do not);
- *                       conv2d without scratch reads the input in place. 1 on a 64-bit host
+ *                       conv2d without scratch reads the input in place or takes the small
+ *                       patch. 1 on a 64-bit host
  *                       forces them everywhere (tests/test_mac_mcu.c); needs ACCEL_MAC_FAST 1
  *                       and no x86/AArch64 SIMD (ACCEL_MAC_NO_SIMD).
  *                       Executed instructions per MAC under qemu-system-arm -icount (make
@@ -3342,7 +3346,7 @@ extern "C" {
  *                       conv 3x3 16x16x16->16, depthwise 3x3 16x16x32, conv 1x1 16x16x32->32):
  *                       Cortex-M4 1.92, 1.60, 7.77, 2.41; Cortex-M3 3.28, 2.80, 9.41, 3.60
  *                       (CMSIS-NN measured the same way: M4 2.08, 2.33, 8.07, 2.70; M3 3.53,
- *                       3.35, 9.64, 3.66). Code on Cortex-M0+ -Os: FC 1.4 KiB, conv2d 4.0 KiB
+ *                       3.35, 9.64, 3.66). Code on Cortex-M0+ -Os: FC 1.4 KiB, conv2d 4.3 KiB
  *                       (tests/mac_size.sh).
  *   ACCEL_MAC_NO_SIMD   leave out the explicit SIMD paths below (portable C only).
  * Scratch: accel_mac_conv2d_with_scratch takes caller scratch for the im2col patch (size from
@@ -18827,10 +18831,10 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
            multiplier is exactly 1, so only the zero points move */
         const uint8_t *ip = in.in;
         uint8_t *op = out.out;
-        int32_t dz = out.t.zero_point - in.t.zero_point, v;
+        int32_t dz = out.t.zero_point - in.t.zero_point;
         int sx = in.t.type == ACCEL_TFLITE_INT8;
         for (i = 0; i < in.t.elements; i++) {
-            v = (sx ? (int32_t)(int8_t)ip[i] : (int32_t)ip[i]) + dz;
+            int32_t v = (sx ? (int32_t)(int8_t)ip[i] : (int32_t)ip[i]) + dz;
             op[i] = (uint8_t)((uint32_t)(v < lo ? lo : v > hi ? hi : v) & 0xFFu);
         }
         return ACCEL_OK;
