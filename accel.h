@@ -3344,7 +3344,7 @@ extern "C" {
  *                       Executed instructions per MAC under qemu-system-arm -icount (make
  *                       bench-mcu; arm-none-eabi-gcc 12.2 -O2; int8 per-channel: FC 256->64,
  *                       conv 3x3 16x16x16->16, depthwise 3x3 16x16x32, conv 1x1 16x16x32->32):
- *                       Cortex-M4 1.92, 1.60, 7.77, 2.41; Cortex-M3 3.28, 2.80, 9.41, 3.60
+ *                       Cortex-M4 1.90, 1.48, 7.04, 2.21; Cortex-M3 3.26, 2.71, 8.86, 3.51
  *                       (CMSIS-NN measured the same way: M4 2.08, 2.33, 8.07, 2.70; M3 3.53,
  *                       3.35, 9.64, 3.66). Code on Cortex-M0+ -Os: FC 1.4 KiB, conv2d 4.3 KiB
  *                       (tests/mac_size.sh).
