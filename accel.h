@@ -16344,6 +16344,15 @@ ACCEL__MAC_NOINLINE static void accel__mac_gather(const accel_mac_conv *g, const
 }
 
 #if ACCEL__MAC_DSP
+/* The cg bytes (a multiple of 4) at sp as pixel slot p of the patch. */
+ACCEL__MAC_NOINLINE static void accel__mac_gather_pw(const int8_t *sp, size_t cg, int32_t xo, int u,
+                                                     int16_t *patch, size_t p)
+{
+    uint32_t *d = (uint32_t *)(void *)patch + p * 2u, xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u;
+    if (u) accel__mac_gather4(sp, d, cg, xo2, 1);
+    else accel__mac_gather4(sp, d, cg, xo2, 0);
+}
+
 /* Rows [ky0, ky1) of the windows of the np output pixels from (b, oy, ox) on, group gi, as a
  * chunk of at most ACCEL__MAC_KC elements of pixel slots 0..np-1 (the other slots zero). Each
  * pixel's bytes are laid out in lin (after the patch: that many bytes and 3 of slack) first, taps outside the
@@ -16597,6 +16606,11 @@ static void accel__mac_mcu_conv(const accel_mac_conv *g, const accel_mac_quant *
     int u = q->dtype == ACCEL_MAC_UINT8;
     int32_t xo = q->input_offset, wo = q->filter_offset;
     accel__mac_rqc r;
+#if ACCEL__MAC_DSP
+    int pw = g->k_h == 1u && g->k_w == 1u && cg == g->in_c && (cg & 3u) == 0 && g->pad_top == 0 &&
+             g->pad_left == 0 && g->in_h == g->out_h && g->in_w == g->out_w && accel__mac_one(g->stride_h) == 1u &&
+             accel__mac_one(g->stride_w) == 1u;
+#endif
     if (!patch) {
         patch = (int16_t *)(void *)stk;
         kr = (uint32_t)(ACCEL__MAC_KC / rn);
@@ -16624,6 +16638,11 @@ static void accel__mac_mcu_conv(const accel_mac_conv *g, const accel_mac_quant *
                             accel__mac_gather_pass(g, x, b, oy, ox, np, gi, cg, xo, u, patch, ky, ky1);
 #endif
                         for (pb = b, poy = oy, pox = ox, p = 0; p < np && (!lin || wo != 0); p++) {
+#if ACCEL__MAC_DSP
+                            if (pw && !lin) /* a 1x1 window on the same grid: the pixel's bytes */
+                                accel__mac_gather_pw(x + (pix0 + p) * cg, cg, xo, u, patch, p);
+                            else
+#endif
                             if (!lin) accel__mac_gather(g, x, pb, poy, pox, gi, cg, xo, u, patch, p, ky, ky1);
                             if (++pox == g->out_w) {
                                 pox = 0;
