@@ -3335,7 +3335,9 @@ extern "C" {
  *                       (no vectorizer needed): FC/GEMM 4 weight rows per pass (Thumb-1: 2);
  *                       conv2d through an im2col patch in caller scratch (3 output pixels x
  *                       2 channels per pass; with the DSP extension 4 x 1), or, without
- *                       scratch, the FC kernel over each filter row's in-image taps; depthwise
+ *                       scratch, the same on a small stack patch in chunks of whole window
+ *                       rows when a row is at most 28 taps (k_w*in_c/groups: a one-channel
+ *                       image), else the FC kernel over each filter row's in-image taps; depthwise
  *                       (depth multiplier 1, k_h*k_w <= 25) 4 channels per pass, whole 3x3
  *                       windows unrolled; pools 4 channels per pass; requantization of many
  *                       outputs per call. On 32-bit Arm with the DSP extension (ACCEL_MAC_SIMD
@@ -3343,20 +3345,22 @@ extern "C" {
  *                       8 bytes and 3 rows a turn of an inline-asm loop using 13 registers;
  *                       builds that reserve both r7 and r9 define ACCEL_MAC_NO_SIMD), depthwise
  *                       SMLABB/SMLATT, max pool SSUB8/SEL. With -Os (__OPTIMIZE_SIZE__) the
- *                       portable inner loops are not unrolled. Stack: up to about 900 bytes
- *                       (conv2d and depthwise: blocks of sums; depthwise: the packed filter
- *                       taps); the scratch holds the im2col patch. Hosts without
+ *                       portable inner loops are not unrolled. Stack: up to about 1100 bytes
+ *                       (conv2d and depthwise: blocks of sums; conv2d: the small patch, 256
+ *                       bytes; depthwise: the packed filter taps); the scratch holds the
+ *                       im2col patch. Hosts without
  *                       explicit SIMD run conv2d and FC/GEMM of fewer than 4 rows on these
  *                       kernels too (the host loops need -O3's vectorizer; these do not);
- *                       conv2d without scratch reads the input in place. 1 on a 64-bit host
+ *                       conv2d without scratch reads the input in place or takes the small
+ *                       patch. 1 on a 64-bit host
  *                       forces them everywhere (tests/test_mac_mcu.c); needs ACCEL_MAC_FAST 1
  *                       and no x86/AArch64 SIMD (ACCEL_MAC_NO_SIMD).
  *                       Executed instructions per MAC under qemu-system-arm -icount (make
  *                       bench-mcu; arm-none-eabi-gcc 12.2 -O2; int8 per-channel: FC 256->64,
  *                       conv 3x3 16x16x16->16, depthwise 3x3 16x16x32, conv 1x1 16x16x32->32):
- *                       Cortex-M4 1.92, 1.60, 7.77, 2.41; Cortex-M3 3.28, 2.80, 9.41, 3.60
+ *                       Cortex-M4 1.90, 1.48, 7.04, 2.21; Cortex-M3 3.26, 2.71, 8.86, 3.51
  *                       (CMSIS-NN measured the same way: M4 2.08, 2.33, 8.07, 2.70; M3 3.53,
- *                       3.35, 9.64, 3.66). Code on Cortex-M0+ -Os: FC 1.4 KiB, conv2d 4.0 KiB
+ *                       3.35, 9.64, 3.66). Code on Cortex-M0+ -Os: FC 1.4 KiB, conv2d 4.3 KiB
  *                       (tests/mac_size.sh).
  *   ACCEL_MAC_NO_SIMD   leave out the explicit SIMD paths below (portable C only).
  * Scratch: accel_mac_conv2d_with_scratch takes caller scratch for the im2col patch (size from
@@ -14142,6 +14146,7 @@ ACCEL__MAC_AI uint32_t accel__mac_ld32(const void *p)
     __builtin_memcpy(&v, p, 4);
     return v;
 }
+ACCEL__MAC_AI void accel__mac_st32(void *p, uint32_t v) { __builtin_memcpy(p, &v, 4); }
 /* Bytes 0 and 2 of v (R: 1 and 3), sign- (U: zero-) extended into the two 16-bit halves. */
 ACCEL__MAC_AI uint32_t accel__mac_xt(uint32_t v, const int U, const int R)
 {
@@ -16302,6 +16307,15 @@ static void accel__mac_conv_patch(const accel_mac_conv *g, const accel_mac_quant
  * Without scratch: the FC kernel over each filter row's taps (contiguous when dilation_w and
  * groups are 1), the input read in place. ---- */
 
+/* Taps a chunk of the patch on the stack (conv2d without caller scratch) at most, and its words
+ * (DSP: lin, a pixel's bytes, after the patch). */
+#define ACCEL__MAC_KC 28u
+#if ACCEL__MAC_DSP
+#define ACCEL__MAC_KCW ((ACCEL__MAC_PIX * ACCEL__MAC_KC * 2u + ACCEL__MAC_KC + 6u) / 4u)
+#else
+#define ACCEL__MAC_KCW (ACCEL__MAC_PIX * ACCEL__MAC_KC / 2u)
+#endif
+
 /* int16 index of element k (of fs) of pixel p in the patch. DSP: groups of 4 elements, pixel p
  * holding (k0, k2) then (k1, k3) (the halves SXTB16 makes of a filter word), 4 pixels a group;
  * the last fs % 4 elements one after the other, 4 pixels each. Portable: k * 3 + p. */
@@ -16349,45 +16363,151 @@ ACCEL__MAC_AI void accel__mac_gather1(const int8_t *sp, int16_t *d, size_t cg, i
 }
 #endif
 
-/* The patch of output pixel (b, oy, ox), group gi, into pixel slot p. */
-static void accel__mac_gather(const accel_mac_conv *g, const int8_t *x, uint32_t b, uint32_t oy,
-                              uint32_t ox, size_t gi, size_t cg, int32_t xo, int u,
-                              int16_t *patch, size_t p)
+/* Rows [ky0, ky1) of the window of output pixel (b, oy, ox), group gi, as the elements 0, 1,
+ * ... of pixel slot p. The in-image taps of a row are one run when they are contiguous in the
+ * input (dilation_w 1, one group). */
+ACCEL__MAC_NOINLINE static void accel__mac_gather(const accel_mac_conv *g, const int8_t *x, uint32_t b,
+                                                  uint32_t oy, uint32_t ox, size_t gi, size_t cg,
+                                                  int32_t xo, int u, int16_t *patch, size_t p,
+                                                  uint32_t ky0, uint32_t ky1)
 {
-    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx;
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx, n;
     int32_t iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top, iy, ix;
     int32_t ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
-    size_t k = 0;
+    int run = dw == 1u && cg == g->in_c;
+    size_t k = 0, c, m;
 #if ACCEL__MAC_DSP
-    size_t c, k4 = ((size_t)g->k_h * g->k_w * cg) & ~(size_t)3;
+    size_t k4 = ((size_t)(ky1 - ky0) * g->k_w * cg) & ~(size_t)3;
+    uint32_t xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u;
 #endif
     const int8_t *sp, *row;
-    for (ky = 0; ky < g->k_h; ky++) {
+    for (ky = ky0; ky < ky1; ky++) {
         iy = iy0 + (int32_t)(ky * dh);
         row = iy >= 0 && iy < (int32_t)g->in_h
                   ? x + ((size_t)b * g->in_h + (size_t)iy) * g->in_w * g->in_c + gi * cg
                   : NULL;
-        for (kx = 0; kx < g->k_w; kx++, k += cg) {
+        for (kx = 0; kx < g->k_w; kx += n, k += m) {
             ix = ix0 + (int32_t)(kx * dw);
             sp = row && ix >= 0 && ix < (int32_t)g->in_w ? row + (size_t)ix * g->in_c : NULL;
+            n = 1u;
+            if (!row) n = g->k_w - kx; /* a row outside the image: all zeros */
+            else if (sp && run) n = g->in_w - (uint32_t)ix < g->k_w - kx ? g->in_w - (uint32_t)ix : g->k_w - kx;
+            m = (size_t)n * cg;
 #if ACCEL__MAC_DSP
             if ((cg & 3u) == 0) { /* whole groups: 4 bytes become the pixel's 2 words */
                 uint32_t *d = (uint32_t *)(void *)patch + (k >> 2) * 8u + p * 2u;
-                uint32_t xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u;
-                if (u) accel__mac_gather4(sp, d, cg, xo2, 1);
-                else accel__mac_gather4(sp, d, cg, xo2, 0);
+                if (u) accel__mac_gather4(sp, d, m, xo2, 1);
+                else accel__mac_gather4(sp, d, m, xo2, 0);
                 continue;
             }
-            for (c = 0; c < cg; c++)
-                patch[accel__mac_pidx(k + c, p, k4)] =
-                    (int16_t)(sp ? accel__mac_ld8(sp + c, u) + xo : 0);
+            for (c = 0; c < m; c++)
+                patch[accel__mac_pidx(k + c, p, k4)] = (int16_t)(sp ? accel__mac_ld8(sp + c, u) + xo : 0);
 #else
-            if (u) accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, cg, xo, 1);
-            else accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, cg, xo, 0);
+            (void)c;
+            if (u) accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, m, xo, 1);
+            else accel__mac_gather1(sp, patch + k * ACCEL__MAC_PIX + p, m, xo, 0);
 #endif
         }
     }
 }
+
+#if ACCEL__MAC_DSP
+/* The cg bytes (a multiple of 4) at sp as pixel slot p of the patch. */
+ACCEL__MAC_NOINLINE static void accel__mac_gather_pw(const int8_t *sp, size_t cg, int32_t xo, int u,
+                                                     int16_t *patch, size_t p)
+{
+    uint32_t *d = (uint32_t *)(void *)patch + p * 2u, xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u;
+    if (u) accel__mac_gather4(sp, d, cg, xo2, 1);
+    else accel__mac_gather4(sp, d, cg, xo2, 0);
+}
+
+/* Rows [ky0, ky1) of the windows of the np output pixels from (b, oy, ox) on, group gi, as a
+ * chunk of at most ACCEL__MAC_KC elements of pixel slots 0..np-1 (the other slots zero). Each
+ * pixel's bytes are laid out in lin (after the patch: that many bytes and 3 of slack) first, taps outside the
+ * image as the input zero point (which the offset turns into 0), then unpacked 4 at a time
+ * whatever cg is. The common case first: the chunk's rows inside the image, each one run of
+ * bytes, copied a word at a time where the input (xe its end) has the 3 bytes a word may
+ * overrun by, or unpacked straight from the input when a row is whole groups. */
+ACCEL__MAC_NOINLINE static void accel__mac_gather_pass(const accel_mac_conv *g, const int8_t *x,
+                                                       uint32_t b, uint32_t oy, uint32_t ox,
+                                                       size_t np, size_t gi, size_t cg, int32_t xo,
+                                                       int u, int16_t *patch, uint32_t ky0,
+                                                       uint32_t ky1)
+{
+    uint32_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w), ky, kx;
+    uint32_t kx0, kx1, kw = g->k_w, ih = g->in_h, iw = g->in_w, nr = ky1 - ky0;
+    size_t ic = g->in_c, rs = (size_t)iw * ic, rstep = (size_t)dh * rs, rn = (size_t)kw * cg;
+    size_t n = (size_t)nr * rn, n4 = n & ~(size_t)3, m, c, p, r;
+    size_t over = (size_t)(nr - 1u) * rstep + rn + 3u; /* bytes a fast pixel's word loads span */
+    int32_t iy0 = 0, ix0 = 0, iy;
+    int run = dw == 1u && cg == ic, rows_in = 0, fresh = 1;
+    uint32_t xo2 = ((uint32_t)xo & 0xFFFFu) * 0x10001u, zp4 = ((uint32_t)-xo & 0xFFu) * 0x01010101u;
+    int8_t *lin = (int8_t *)(void *)patch + ACCEL__MAC_PIX * ACCEL__MAC_KC * 2u, *lp, *l2;
+    const int8_t *sp, *s2, *row = x, *xe = x + (size_t)g->batches * ih * rs;
+    uint32_t *d;
+    for (p = 0; p < ACCEL__MAC_PIX; p++) {
+        d = (uint32_t *)(void *)patch + p * 2u;
+        if (p >= np) { /* an unused slot of the last pass: defined values */
+            for (c = 0; c < n; c++) patch[accel__mac_pidx(c, p, n4)] = 0;
+            continue;
+        }
+        if (fresh) { /* a new output row: where its windows' chunk rows start */
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+            iy = iy0 + (int32_t)(ky0 * dh);
+            rows_in = run && iy >= 0 && iy0 + (int32_t)((ky1 - 1u) * dh) < (int32_t)ih;
+            if (rows_in) row = x + ((size_t)b * ih + (size_t)iy) * rs;
+            fresh = 0;
+        }
+        lp = lin;
+        sp = row + (size_t)(uint32_t)ix0 * ic;
+        if (rows_in && ix0 >= 0 && (uint32_t)ix0 + kw <= iw && (size_t)(xe - sp) >= over) {
+            if ((rn & 3u) == 0) { /* whole groups a row: straight from the input */
+                for (r = nr; r > 0; r--, sp += rstep, d += rn * 2u)
+                    if (u) accel__mac_gather4(sp, d, rn, xo2, 1);
+                    else accel__mac_gather4(sp, d, rn, xo2, 0);
+                lp = NULL;
+            } else {
+                for (r = nr, l2 = lp; r > 0; r--, sp += rstep, l2 += rn)
+                    for (s2 = sp, c = 0; c < rn; c += 4u, s2 += 4) accel__mac_st32(l2 + c, accel__mac_ld32(s2));
+            }
+        } else {
+            accel__mac_range(ix0, dw, kw, iw, &kx0, &kx1);
+            for (ky = ky0; ky < ky1; ky++) {
+                iy = iy0 + (int32_t)(ky * dh);
+                if (iy < 0 || iy >= (int32_t)ih) { /* the whole row outside */
+                    for (c = 0, m = rn; c < m; c += 4u) accel__mac_st32(lp + c, zp4);
+                    lp += rn;
+                    continue;
+                }
+                for (c = 0, m = (size_t)kx0 * cg; c < m; c += 4u) accel__mac_st32(lp + c, zp4);
+                lp += m;
+                sp = x + ((size_t)b * ih + (size_t)iy) * rs + gi * cg +
+                     (size_t)(uint32_t)(ix0 + (int32_t)(kx0 * dw)) * ic;
+                for (kx = kx0; kx < kx1; kx++, sp += (size_t)dw * ic, lp += cg)
+                    for (c = 0; c < cg; c++) lp[c] = sp[c];
+                for (c = 0, m = (size_t)(kw - kx1) * cg; c < m; c += 4u) accel__mac_st32(lp + c, zp4);
+                lp += m;
+            }
+            lp = lin;
+        }
+        if (lp) {
+            if (u) accel__mac_gather4(lin, d, n4, xo2, 1);
+            else accel__mac_gather4(lin, d, n4, xo2, 0);
+            for (c = n4; c < n; c++) patch[n4 * 4u + (c - n4) * 4u + p] = (int16_t)(accel__mac_ld8(lin + c, u) + xo);
+        }
+        ix0 += (int32_t)g->stride_w;
+        if (++ox == g->out_w) {
+            ox = 0;
+            fresh = 1;
+            if (++oy == g->out_h) {
+                oy = 0;
+                b++;
+            }
+        }
+    }
+}
+#endif
 
 #if ACCEL__MAC_DSP
 /* One patch group (4 elements of 4 pixels) against one filter word: 15 instructions for 16
@@ -16417,7 +16537,7 @@ ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w, s
     const uint32_t *xp = (const uint32_t *)(const void *)patch;
     const int8_t *e = w + (fs & ~(size_t)7);
     const int16_t *tp = patch + (fs & ~(size_t)3) * 4u;
-    uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, t, u, x0, x1;
+    uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3], t, u, x0, x1;
     int32_t wk;
     if (fs & 4u) { /* an odd group first */
         if (U) __asm__(ACCEL__MAC_PXG("uxtb16") : ACCEL__MAC_PXOUT : : "memory");
@@ -16452,27 +16572,27 @@ ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w, s
     acc[2] = a2;
     acc[3] = a3;
 }
-/* The filter rows w, w + fs, ... (nc of them) against the patch's pixels, plus bias[c] (bias
- * may be NULL) and s[p], into acc[c * 4 + p]. */
+/* The n taps at w, w + ws, ... (nc filter rows) against the patch's pixels, added to
+ * acc[c * 4 + p], which the first chunk sets to bias[c] (bias may be NULL) first. */
 ACCEL__MAC_NOINLINE static void accel__mac_conv_rows(const int16_t *patch, const int8_t *w,
-                                                     size_t fs, size_t nc, const int32_t *bias,
-                                                     const uint32_t *s, uint32_t *acc, int u)
+                                                     size_t ws, size_t n, size_t nc,
+                                                     const int32_t *bias, int first, uint32_t *acc,
+                                                     int u)
 {
-    const int8_t *e = w + nc * fs;
+    const int8_t *e = w + nc * ws;
     uint32_t b;
-    for (; w != e; w += fs, acc += 4) {
-        if (u) accel__mac_conv_px_t(patch, w, fs, acc, 1);
-        else accel__mac_conv_px_t(patch, w, fs, acc, 0);
-        b = bias ? (uint32_t)*bias++ : 0u;
-        acc[0] += b + s[0];
-        acc[1] += b + s[1];
-        acc[2] += b + s[2];
-        acc[3] += b + s[3];
+    for (; w != e; w += ws, acc += 4) {
+        if (first) {
+            b = bias ? (uint32_t)*bias++ : 0u;
+            acc[0] = acc[1] = acc[2] = acc[3] = b;
+        }
+        if (u) accel__mac_conv_px_t(patch, w, n, acc, 1);
+        else accel__mac_conv_px_t(patch, w, n, acc, 0);
     }
 }
 #else
-/* acc[c * 3 + p] = sum_k patch(k, p) * w_c[k] + b[c] + s[p] for 3 pixels x 2 filter rows w0,
- * w1: 6 accumulators, 4 pointers and 3 values fill 13 registers. Four elements a turn, so that
+/* acc[c * 3 + p] += sum_k patch(k, p) * w_c[k] for 3 pixels x 2 filter rows w0, w1: 6
+ * accumulators, 4 pointers and 3 values fill 13 registers. Four elements a turn, so that
  * the loads use immediate offsets. int32 sums: GCC keeps them as multiply-add chains
  * (unsigned ones it reassociates); fs <= ACCEL__MAC_CHUNK, so they cannot overflow. */
 #define ACCEL__MAC_PX32(i)                                                                       \
@@ -16481,8 +16601,7 @@ ACCEL__MAC_NOINLINE static void accel__mac_conv_rows(const int16_t *patch, const
     x = patch[(size_t)3 * (i) + 1], a1 += x * c0, b1 += x * c1;                                  \
     x = patch[(size_t)3 * (i) + 2], a2 += x * c0, b2 += x * c1
 ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w0, const int8_t *w1,
-                                        size_t fs, const uint32_t *b, const uint32_t *s,
-                                        uint32_t *acc, const int U)
+                                        size_t fs, uint32_t *acc, const int U)
 {
     int32_t a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0, x, c0, c1;
     const int8_t *e = w0 + (fs & ~(size_t)(ACCEL__MAC_UNROLL - 1u));
@@ -16506,57 +16625,121 @@ ACCEL__MAC_AI void accel__mac_conv_px_t(const int16_t *patch, const int8_t *w0, 
         ACCEL__MAC_PX32(0);
     }
 #endif
-    acc[0] = (uint32_t)a0 + b[0] + s[0];
-    acc[1] = (uint32_t)a1 + b[0] + s[1];
-    acc[2] = (uint32_t)a2 + b[0] + s[2];
-    acc[3] = (uint32_t)b0 + b[1] + s[0];
-    acc[4] = (uint32_t)b1 + b[1] + s[1];
-    acc[5] = (uint32_t)b2 + b[1] + s[2];
+    acc[0] += (uint32_t)a0;
+    acc[1] += (uint32_t)a1;
+    acc[2] += (uint32_t)a2;
+    acc[3] += (uint32_t)b0;
+    acc[4] += (uint32_t)b1;
+    acc[5] += (uint32_t)b2;
 }
-/* The filter rows w, w + fs, ... (nc of them) against the patch's pixels, plus bias[c] (bias
- * may be NULL) and s[p], into acc[c * 3 + p], two rows a turn (an odd last row twice; acc has
- * room for it). */
+/* The n taps at w, w + ws, ... (nc filter rows) against the patch's pixels, added to
+ * acc[c * 3 + p], which the first chunk sets to bias[c] (bias may be NULL) first; two rows a
+ * turn (an odd last row twice; acc has room for it). */
 ACCEL__MAC_NOINLINE static void accel__mac_conv_rows(const int16_t *patch, const int8_t *w,
-                                                     size_t fs, size_t nc, const int32_t *bias,
-                                                     const uint32_t *s, uint32_t *acc, int u)
+                                                     size_t ws, size_t n, size_t nc,
+                                                     const int32_t *bias, int first, uint32_t *acc,
+                                                     int u)
 {
     size_t c;
-    uint32_t b[2];
-    for (c = 0; c < nc; c += 2u, w += 2u * fs, acc += 6) {
-        const int8_t *w1 = c + 1u < nc ? w + fs : w;
-        b[0] = bias ? (uint32_t)bias[c] : 0u;
-        b[1] = bias && c + 1u < nc ? (uint32_t)bias[c + 1u] : 0u;
-        if (u) accel__mac_conv_px_t(patch, w, w1, fs, b, s, acc, 1);
-        else accel__mac_conv_px_t(patch, w, w1, fs, b, s, acc, 0);
+    uint32_t b0, b1;
+    for (c = 0; c < nc; c += 2u, w += 2u * ws, acc += 6) {
+        const int8_t *w1 = c + 1u < nc ? w + ws : w;
+        if (first) {
+            b0 = bias ? (uint32_t)bias[c] : 0u;
+            b1 = bias && c + 1u < nc ? (uint32_t)bias[c + 1u] : 0u;
+            acc[0] = acc[1] = acc[2] = b0;
+            acc[3] = acc[4] = acc[5] = b1;
+        }
+        if (u) accel__mac_conv_px_t(patch, w, w1, n, acc, 1);
+        else accel__mac_conv_px_t(patch, w, w1, n, acc, 0);
     }
 }
 #endif
 
-/* conv2d through the patch (4-byte aligned, ACCEL__MAC_PIX * fs int16). The sums of up to
- * ACCEL__MAC_RB channels go to a stack block (256 bytes), requantized together. */
+/* conv2d through the patch: the caller's scratch (4-byte aligned, ACCEL__MAC_PIX * fs int16),
+ * the whole window gathered once a pass; or, without (patch NULL), a small one on the stack
+ * for chunks of at most ACCEL__MAC_KC taps: kr window rows a chunk, gathered again for each
+ * block of channels (DSP: each pixel's bytes laid out in lin, after the patch, first). The sums
+ * of up to ACCEL__MAC_RB channels go to a stack block (256 bytes), requantized together. */
 #define ACCEL__MAC_RB 16u
 static void accel__mac_mcu_conv(const accel_mac_conv *g, const accel_mac_quant *q,
                                 const int8_t *x, const int8_t *w, const int32_t *bias, uint8_t *o,
                                 size_t fs, size_t cg, size_t ocg, int16_t *patch)
 {
-    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, ob, oce, nb, gi, k;
-    size_t oc_n = g->out_c, k4 = fs & ~(size_t)3;
-    uint32_t b, oy, ox, acc[(ACCEL__MAC_RB + 1u) * ACCEL__MAC_PIX], s[ACCEL__MAC_PIX];
+    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, ob, oce, nb, gi, k, n, k4;
+    size_t oc_n = g->out_c, rn = (size_t)g->k_w * cg;
+    uint32_t b, oy, ox, pb, poy, pox, ky, ky1, kr = g->k_h, acc[(ACCEL__MAC_RB + !ACCEL__MAC_DSP) * ACCEL__MAC_PIX];
+    uint32_t s[ACCEL__MAC_PIX], stk[ACCEL__MAC_KCW];
+    int8_t *lin = NULL;
     int u = q->dtype == ACCEL_MAC_UINT8;
     int32_t xo = q->input_offset, wo = q->filter_offset;
     accel__mac_rqc r;
+#if ACCEL__MAC_DSP
+    int pw = g->k_h == 1u && g->k_w == 1u && cg == g->in_c && (cg & 3u) == 0 && g->pad_top == 0 &&
+             g->pad_left == 0 && g->in_h == g->out_h && g->in_w == g->out_w && accel__mac_one(g->stride_h) == 1u &&
+             accel__mac_one(g->stride_w) == 1u;
+#endif
+    if (!patch) {
+        patch = (int16_t *)(void *)stk;
+        kr = (uint32_t)(ACCEL__MAC_KC / rn);
+#if ACCEL__MAC_DSP
+        lin = (int8_t *)(void *)stk + ACCEL__MAC_PIX * ACCEL__MAC_KC * 2u;
+#endif
+    }
     accel__mac_rq_init(&r, q, g->out_c);
     for (gi = 0; gi * ocg < oc_n; gi++) {
         b = oy = ox = 0;
         for (pix0 = 0; pix0 < npix; pix0 += np) {
             np = npix - pix0 < ACCEL__MAC_PIX ? npix - pix0 : ACCEL__MAC_PIX;
-            for (p = 0; p < ACCEL__MAC_PIX; p++) {
-                s[p] = 0;
-                if (p >= np) { /* an unused slot of the last pass: defined values */
-                    for (k = 0; k < fs; k++) patch[accel__mac_pidx(k, p, k4)] = 0;
-                    continue;
+            oce = (gi + 1u) * ocg;
+            for (ob = gi * ocg; ob < oce; ob += nb) {
+                nb = oce - ob < ACCEL__MAC_RB ? oce - ob : ACCEL__MAC_RB;
+                for (ky = 0; ky < g->k_h; ky = ky1) {
+                    ky1 = g->k_h - ky > kr ? ky + kr : g->k_h;
+                    n = (size_t)(ky1 - ky) * rn;
+                    if (ob == gi * ocg || kr < g->k_h) { /* gather the chunk */
+                        k4 = n & ~(size_t)3;
+                        if (ky == 0)
+                            for (p = 0; p < ACCEL__MAC_PIX; p++) s[p] = 0;
+#if ACCEL__MAC_DSP
+                        if (lin)
+                            accel__mac_gather_pass(g, x, b, oy, ox, np, gi, cg, xo, u, patch, ky, ky1);
+#endif
+                        for (pb = b, poy = oy, pox = ox, p = 0; p < np && (!lin || wo != 0); p++) {
+#if ACCEL__MAC_DSP
+                            if (pw && !lin) /* a 1x1 window on the same grid: the pixel's bytes */
+                                accel__mac_gather_pw(x + (pix0 + p) * cg, cg, xo, u, patch, p);
+                            else
+#endif
+                            if (!lin) accel__mac_gather(g, x, pb, poy, pox, gi, cg, xo, u, patch, p, ky, ky1);
+                            if (++pox == g->out_w) {
+                                pox = 0;
+                                if (++poy == g->out_h) {
+                                    poy = 0;
+                                    pb++;
+                                }
+                            }
+                            if (wo != 0) {
+                                uint32_t t = 0;
+                                for (k = 0; k < n; k++) {
+                                    int32_t v = patch[accel__mac_pidx(k, p, k4)];
+                                    t += (uint32_t)v;
+                                }
+                                s[p] += t * (uint32_t)wo;
+                            }
+                        }
+                        for (p = np; p < ACCEL__MAC_PIX && !lin; p++) /* unused slots: defined values */
+                            for (k = 0; k < n; k++) patch[accel__mac_pidx(k, p, k4)] = 0;
+                    }
+                    accel__mac_conv_rows(patch, w + ob * fs + ky * rn, fs, n, nb, bias ? bias + ob : NULL,
+                                         ky == 0, acc, u);
                 }
-                accel__mac_gather(g, x, b, oy, ox, gi, cg, xo, u, patch, p);
+                if (wo != 0)
+                    for (k = 0; k < nb; k++)
+                        for (p = 0; p < ACCEL__MAC_PIX; p++) acc[k * ACCEL__MAC_PIX + p] += s[p];
+                accel__mac_rq_acc(acc, nb, np, &r, ob, o + pix0 * oc_n + ob, oc_n);
+            }
+            for (p = 0; p < np; p++)
                 if (++ox == g->out_w) {
                     ox = 0;
                     if (++oy == g->out_h) {
@@ -16564,28 +16747,12 @@ static void accel__mac_mcu_conv(const accel_mac_conv *g, const accel_mac_quant *
                         b++;
                     }
                 }
-                if (wo != 0) {
-                    uint32_t t = 0;
-                    for (k = 0; k < fs; k++) {
-                        int32_t v = patch[accel__mac_pidx(k, p, k4)];
-                        t += (uint32_t)v;
-                    }
-                    s[p] = t * (uint32_t)wo;
-                }
-            }
-            oce = (gi + 1u) * ocg;
-            for (ob = gi * ocg; ob < oce; ob += nb) {
-                nb = oce - ob < ACCEL__MAC_RB ? oce - ob : ACCEL__MAC_RB;
-                accel__mac_conv_rows(patch, w + ob * fs, fs, nb, bias ? bias + ob : NULL, s, acc,
-                                     u);
-                accel__mac_rq_acc(acc, nb, np, &r, ob, o + pix0 * oc_n + ob, oc_n);
-            }
         }
     }
 }
 
 /* conv2d without scratch: the FC kernel over each filter row's in-image taps. */
-static void accel__mac_mcu_conv_direct(const accel_mac_conv *g, const accel_mac_quant *q,
+ACCEL__MAC_NOINLINE static void accel__mac_mcu_conv_direct(const accel_mac_conv *g, const accel_mac_quant *q,
                                        const int8_t *x, const int8_t *w, const int32_t *bias,
                                        uint8_t *o, size_t fs, size_t cg, size_t ocg)
 {
@@ -17013,6 +17180,10 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
     if (scratch && need != 0 && scratch_len >= need && fs <= ACCEL__MAC_CHUNK) {
         accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cgs, ocgs,
                             (int16_t *)(void *)((uint8_t *)scratch + ((4u - ((uintptr_t)scratch & 3u)) & 3u)));
+        return ACCEL_OK;
+    }
+    if ((size_t)g->k_w * cgs <= ACCEL__MAC_KC) { /* short window rows: a patch on the stack */
+        accel__mac_mcu_conv(g, q, x, w, bias, o, fs, cgs, ocgs, NULL);
         return ACCEL_OK;
     }
     /* no scratch: the slower kernel that reads the input in place, never a patch on the
@@ -18897,6 +19068,20 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
         return st;
     }
     accel__tfl_qrange(out.t.type, &lo, &hi);
+    if (mult == 0x40000000 && shift == 1 && (in.t.type == ACCEL_TFLITE_INT8 || in.t.type == ACCEL_TFLITE_UINT8) &&
+        (out.t.type == ACCEL_TFLITE_INT8 || out.t.type == ACCEL_TFLITE_UINT8)) {
+        /* equal scales between 8-bit types (the usual uint8 <-> int8 edge of a model): the
+           multiplier is exactly 1, so only the zero points move */
+        const uint8_t *ip = in.in;
+        uint8_t *op = out.out;
+        int32_t dz = out.t.zero_point - in.t.zero_point;
+        int sx = in.t.type == ACCEL_TFLITE_INT8;
+        for (i = 0; i < in.t.elements; i++) {
+            int32_t v = (sx ? (int32_t)(int8_t)ip[i] : (int32_t)ip[i]) + dz;
+            op[i] = (uint8_t)((uint32_t)(v < lo ? lo : v > hi ? hi : v) & 0xFFu);
+        }
+        return ACCEL_OK;
+    }
     for (i = 0; i < in.t.elements; i++) {
         int32_t v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_load(in.t.type, in.in, i) - in.t.zero_point,
                                                                mult, shift) + out.t.zero_point;

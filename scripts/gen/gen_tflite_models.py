@@ -241,6 +241,12 @@ q_t = [T([3], scale=1.0, name="in"), T([3], UINT8, scale=1.0, zp=128, name="out"
 case("quantize_u8", model(q_t, [OP(QUANT, [0], [1])], [0], [1]), i8([-128, 0, 127]), bytes([0, 128, 255]))
 q2 = [T([3], scale=1.0, name="in"), T([3], scale=0.5, name="out")]
 case("quantize_clamp", model(q2, [OP(QUANT, [0], [1])], [0], [1]), i8([-128, 0, 100]), i8([-128, 0, 127]))
+# equal scales move only the zero point, clamped to the output type: uint8 (zp 0) -> int8 (zp 0):
+# [0, 100, 200] -> [0, 100, 127]; int8 (zp 5) -> uint8 (zp 0): [-128, 4, 127] - 5 -> [0, 0, 122]
+q3 = [T([3], UINT8, scale=0.25, name="in"), T([3], scale=0.25, name="out")]
+case("quantize_same_u8_i8", model(q3, [OP(QUANT, [0], [1])], [0], [1]), bytes([0, 100, 200]), i8([0, 100, 127]))
+q4 = [T([3], scale=0.25, zp=5, name="in"), T([3], UINT8, scale=0.25, name="out")]
+case("quantize_same_i8_u8", model(q4, [OP(QUANT, [0], [1])], [0], [1]), i8([-128, 4, 127]), bytes([0, 0, 122]))
 
 # RESHAPE [1, 4] -> [2, 2] (the shape input is a constant), then CONCATENATION on axis 1 of a
 # [1, 2] and a [1, 1]: [a0, a1, b0]

@@ -14,7 +14,8 @@
  * Random cases aimed at what the Arm and microcontroller code does differently from the plain
  * loops: FC/GEMM at every depth tail of the 16-byte sdot, 8-byte DSP and 4-byte steps, filter
  * rows in blocks of 3 or 4 and their remainders, batch > 1, unaligned input and filter
- * pointers; conv2d (1x1 and 3x3 favoured, strides, dilation, padding, groups) with and without
+ * pointers; conv2d (1x1 and 3x3 favoured, strides, dilation, padding, groups; one input channel a
+ * group with windows up to 8x8) with and without
  * caller scratch (exact size, one byte short, any alignment), depthwise conv2d (whole 3x3
  * windows and clipped ones, depth multipliers, channel counts off the groups of 4), max and
  * average pools; the offset algebra at the edge zero points and bytes, extreme multipliers,
@@ -321,6 +322,12 @@ static void ar_make_geo(ar_geo *g, int kind)
         g->groups = ar_rnd() % 4 == 0 ? 2 : 1;
         g->C = g->groups * ar_range(1, AG_C / 2);
         g->OC = g->groups * ar_range(1, AG_C / 2);
+        if (ar_rnd() % 6 == 0) { /* one input channel a group, windows up to 8x8: without scratch,
+                                    the patch kernel takes them in chunks of window rows */
+            g->KH = ar_range(1, 8);
+            g->KW = ar_range(1, 8);
+            g->C = g->groups;
+        }
     } else if (kind == 1) {
         g->KH = g->KW = 3;
         if (r == 0) g->KH = ar_range(1, 4), g->KW = ar_range(1, 4);
