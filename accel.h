@@ -18728,7 +18728,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
         if (c->rt && !tw) return ACCEL_E_STATE;
         w.in = (const uint8_t *)tw;
     }
-    /* one input channel per group: the im2col patch costs more than it saves (and arena) */
+    /* one input channel per group: no arena scratch (the mac kernel builds its small patch on the stack) */
     if (!ACCEL__FB_FAR && !depthwise && !g.depth_multiplier && g.in_c != g.groups) {
         st = accel_mac_conv2d_scratch_size(&g, &need);
         if (st != ACCEL_OK) return ACCEL_E_TFLITE_SHAPE;
