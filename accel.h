@@ -17854,22 +17854,16 @@ typedef struct accel__tfl_palign_probe {
 /* The arena's head: the plan table and the work record; the tensor data follow (below) */
 ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m);
 
-/* Input or output k of the operator: optional (types 0; index -1 when absent) or required
- * (present, of one of the types in the mask 1 << type). One function for both, so that a
- * kernel's chain down to the tensor's description has one frame here, not two. */
-ACCEL__TFL_NOINLINE accel_status accel__tfl_io_get(const accel__tfl_ctx *c, int is_out, uint32_t k, uint32_t types,
-                                                   accel__tfl_io *io)
+/* Input or output (ACCEL__TFL_OUT in `types`) k of the operator: optional (no type bits; index
+ * -1 when absent) or required (present, of one of the types in the mask 1 << type). One
+ * function for both and three values kept across its calls, so that its frame in a kernel's
+ * chain down to the tensor's description stays small. */
+#define ACCEL__TFL_OUT ((uint32_t)0x80000000UL)
+#define ACCEL__TFL_TYPES ((uint32_t)0x7FFFFFFFUL)
+/* What io_get does after the description is read: the data in run mode, the checks (kept
+ * apart so that io_get tail-calls it, or holds only c, types and io across its calls) */
+ACCEL__TFL_STATIC accel_status accel__tfl_io_post(const accel__tfl_ctx *c, uint32_t types, accel__tfl_io *io)
 {
-    accel_status st = accel_tflite_op_tensor(c->m, &c->op, is_out, k, &io->index);
-    io->in = NULL;
-    io->out = NULL;
-    if (st != ACCEL_OK) return st;
-    if (io->index < 0) {
-        ACCEL_MEMSET(&io->t, 0, sizeof io->t);
-        return types ? ACCEL_E_TFLITE_ARITY : ACCEL_OK;
-    }
-    st = accel_tflite_tensor_info(c->m, (uint32_t)io->index, &io->t);
-    if (st != ACCEL_OK) return st;
     if (c->rt) {
         if (io->t.data) {
             io->in = io->t.data;
@@ -17880,21 +17874,36 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_io_get(const accel__tfl_ctx *c, int 
             io->in = io->out;
         }
     }
-    if (!types) return ACCEL_OK;
+    if (!(types & ACCEL__TFL_TYPES)) return ACCEL_OK;
     if (!((types >> io->t.type) & 1u)) return ACCEL_E_UNSUPPORTED;
-    if (is_out && c->rt && !io->out) return ACCEL_E_TFLITE_GRAPH;
+    if ((types & ACCEL__TFL_OUT) && c->rt && !io->out) return ACCEL_E_TFLITE_GRAPH;
     return ACCEL_OK;
+}
+
+ACCEL__TFL_NOINLINE accel_status accel__tfl_io_get(const accel__tfl_ctx *c, uint32_t k, uint32_t types, accel__tfl_io *io)
+{
+    accel_status st = accel_tflite_op_tensor(c->m, &c->op, (types & ACCEL__TFL_OUT) != 0, k, &io->index);
+    io->in = NULL;
+    io->out = NULL;
+    if (st != ACCEL_OK) return st;
+    if (io->index < 0) {
+        ACCEL_MEMSET(&io->t, 0, sizeof io->t);
+        return (types & ACCEL__TFL_TYPES) ? ACCEL_E_TFLITE_ARITY : ACCEL_OK;
+    }
+    st = accel_tflite_tensor_info(c->m, (uint32_t)io->index, &io->t);
+    return st != ACCEL_OK ? st : accel__tfl_io_post(c, types, io);
 }
 
 ACCEL__TFL_STATIC accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_out, uint32_t k, accel__tfl_io *io)
 {
-    return accel__tfl_io_get(c, is_out, k, 0, io);
+    return accel__tfl_io_get(c, k, is_out ? ACCEL__TFL_OUT : 0u, io);
 }
 
+/* types: up to bit 30 (ACCEL_TFLITE_INT8 is 9) */
 ACCEL__TFL_STATIC accel_status accel__tfl_need(const accel__tfl_ctx *c, int is_out, uint32_t k, uint32_t types,
                                     accel__tfl_io *io)
 {
-    return accel__tfl_io_get(c, is_out, k, types, io);
+    return accel__tfl_io_get(c, k, (types & ACCEL__TFL_TYPES) | (is_out ? ACCEL__TFL_OUT : 0u), io);
 }
 #define ACCEL__TFL_T(x) ((uint32_t)1 << ACCEL_TFLITE_##x)
 
@@ -18148,17 +18157,29 @@ ACCEL__TFL_STATIC uint8_t *accel__tfl_take(accel__tfl_ctx *c, size_t *used, size
     return p;
 }
 
+/* keep's other cases, out of its inlined fast path: check mode counts (saturating), and a
+ * request the constants cannot hold makes this and every later non-empty one NULL. */
+ACCEL__TFL_NOINLINE void accel__tfl_keep_count(accel__tfl_ctx *c, size_t n)
+{
+    if (c->persist) {
+        c->persist_used = c->persist_len;
+        return;
+    }
+    c->persist_used = accel__tfl_sat32(c->persist_used, n > 0x3FFFFFFFUL ? 0xFFFFFFFFUL : 4u * n);
+    c->persist_need = c->persist_used;
+}
+
 /* n words of the operator's persistent constants: NULL in check mode (counted). In run mode
  * they hold what prepare wrote. */
 ACCEL__TFL_STATIC int32_t *accel__tfl_keep(accel__tfl_ctx *c, size_t n)
 {
-    int32_t *p = NULL;
-    size_t b = 4u * n;
-    if (c->persist && (size_t)c->persist_used + b <= c->persist_len)
-        p = (int32_t *)(void *)(c->persist + c->persist_used);
-    c->persist_used = accel__tfl_sat32(c->persist_used, n > 0x3FFFFFFFUL ? 0xFFFFFFFFUL : b);
-    if (!c->persist) c->persist_need = c->persist_used;
-    return p;
+    if (c->persist && n <= (size_t)(c->persist_len - c->persist_used) / 4u) { /* used <= len */
+        int32_t *p = (int32_t *)(void *)(c->persist + c->persist_used);
+        c->persist_used += (uint32_t)(4u * n);
+        return p;
+    }
+    accel__tfl_keep_count(c, n);
+    return NULL;
 }
 
 /* A record of n bytes with pointers in it, in the operator's constants (NULL in check mode).
@@ -18315,9 +18336,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
     if (depth == 0 || units == 0 || in.t.elements % depth != 0) return ACCEL_E_TFLITE_SHAPE;
     batches = (uint32_t)(in.t.elements / depth); /* elements fit 32 bits (open) */
     if ((uint64_t)batches * units != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
-    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, units, 0, act, &used, &q, &b);
+    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, units, 0, act, &used, r ? &r->q : &q, &b);
     if (st != ACCEL_OK || !r) return st; /* r: run mode only */
-    ACCEL_MEMCPY(&r->q, &q, sizeof r->q);
     r->x = in.in;
     r->x_len = in.t.bytes;
     r->w = w.in;
@@ -18334,7 +18354,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
 /* Run mode only (the operator table's run half): the call's arguments in the work record */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_fc(accel__tfl_ctx *c)
 {
-    accel__tfl_fc_run *r = &accel__tfl_work_at(c->m, c->rt->arena)->r.fc;
+    accel__tfl_fc_run *r = &((accel__tfl_work *)(void *)c)->r.fc; /* c: the work record's context */
     accel_status st = accel__tfl_fc_prep(c, r);
     if (st != ACCEL_OK) return st;
     return accel_mac_fully_connected(r->batches, r->depth, r->units, r->x, r->x_len, r->w, r->w_len, r->b,
@@ -18480,7 +18500,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
 /* Run mode only (the operator table's run half): the call's arguments in the work record */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
 {
-    accel__tfl_conv_run *r = &accel__tfl_work_at(c->m, c->rt->arena)->r.conv;
+    accel__tfl_conv_run *r = &((accel__tfl_work *)(void *)c)->r.conv; /* c: the work record's context */
     accel_status st = accel__tfl_conv_prep(c, depthwise, r);
     if (st != ACCEL_OK) return st;
     if (r->depthwise)
@@ -18965,7 +18985,7 @@ typedef struct accel__tfl_brief {
 ACCEL__TFL_STATIC accel_status accel__tfl_brief_of(const accel__tfl_ctx *c, uint32_t k, uint32_t types,
                                                    accel__tfl_brief *b, accel__tfl_io *o)
 {
-    accel_status st = accel__tfl_io_get(c, k == 5u, k == 5u ? 0u : k, types, o);
+    accel_status st = accel__tfl_io_get(c, k == 5u ? 0u : k, types | (k == 5u ? ACCEL__TFL_OUT : 0u), o);
     b->data = o->t.data;
     b->elements = o->t.elements;
     b->index = o->index;
@@ -19325,15 +19345,12 @@ typedef struct accel__tfl_lstm_rec {
     uint32_t batch, steps, n_in, n_state, tm;
 } accel__tfl_lstm_rec;
 
-/* w: units x depth int8 weights of zero point 0 (checked); bias: int32 per unit or NULL */
-ACCEL__TFL_STATIC accel_status accel__tfl_lstm_fc(const uint8_t *x, int32_t x_zp, uint32_t rows, uint32_t depth,
-                                       const uint8_t *w, const uint8_t *bias, uint32_t units,
-                                       int32_t mult, int32_t shift, int32_t *acc, int16_t *out)
+/* A gate's FC sums requantized to int16: out = sat16(mbqm(acc + bias)); bias: int32 per unit or
+ * NULL. The LSTM calls the mac kernel itself (one frame above it), then this. */
+ACCEL__TFL_NOINLINE void accel__tfl_lstm_rq(const int32_t *acc, const uint8_t *bias, uint32_t rows, uint32_t units,
+                                            int32_t mult, int32_t shift, int16_t *out)
 {
     uint32_t r, u;
-    accel_status st = accel_mac_matmul_s32(ACCEL_MAC_INT8, rows, units, depth, x, (size_t)rows * (size_t)depth, -x_zp,
-                                           w, (size_t)units * (size_t)depth, 0, acc, (size_t)rows * (size_t)units);
-    if (st != ACCEL_OK) return st;
     for (r = 0; r < rows; r++)
         for (u = 0; u < units; u++) {
             uint32_t s = (uint32_t)acc[(size_t)r * units + u];
@@ -19342,7 +19359,6 @@ ACCEL__TFL_STATIC accel_status accel__tfl_lstm_fc(const uint8_t *x, int32_t x_zp
             v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(s), mult, shift);
             out[(size_t)r * units + u] = (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v);
         }
-    return ACCEL_OK;
 }
 
 ACCEL__TFL_STATIC int16_t accel__tfl_mul16(int32_t a, int32_t b, int32_t mult, int32_t shift, int32_t zp, int32_t lo,
@@ -19562,14 +19578,19 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
              * cell update), the recurrent FC in buf3 */
             for (k = 0; k < 4; k++) {
                 int16_t *dst = buf + (k == 3 ? 1u : k) * n;
+                int32_t *acc = (int32_t *)(void *)(buf + 4u * n);
                 if (k == 3) accel__tfl_lstm_cell(r, cs, buf, buf + n, buf + 2u * n, n);
-                st = accel__tfl_lstm_fc(xin + in_off, r->x_zp, rows, r->n_in, r->w[wi[k]], r->bias[wi[k]], r->n_state,
-                                        r->g[k].in_mult, r->g[k].in_shift, (int32_t *)(void *)(buf + 4u * n), dst);
-                if (st == ACCEL_OK)
-                    st = accel__tfl_lstm_fc(hid + st_off, r->hid_zp, rows, r->n_state, r->w[4u + wi[k]], NULL,
-                                            r->n_state, r->g[k].rec_mult, r->g[k].rec_shift,
-                                            (int32_t *)(void *)(buf + 4u * n), buf + 3u * n);
+                /* the input's FC (with the bias) into dst, the recurrent one (weights zero point 0,
+                 * checked) into buf3 */
+                st = accel_mac_matmul_s32(ACCEL_MAC_INT8, rows, r->n_state, r->n_in, xin + in_off,
+                                          (size_t)rows * (size_t)r->n_in, -r->x_zp, r->w[wi[k]],
+                                          (size_t)r->n_state * (size_t)r->n_in, 0, acc, n);
                 if (st != ACCEL_OK) return st;
+                accel__tfl_lstm_rq(acc, r->bias[wi[k]], rows, r->n_state, r->g[k].in_mult, r->g[k].in_shift, dst);
+                st = accel_mac_matmul_s32(ACCEL_MAC_INT8, rows, r->n_state, r->n_state, hid + st_off, n, -r->hid_zp,
+                                          r->w[4u + wi[k]], (size_t)r->n_state * (size_t)r->n_state, 0, acc, n);
+                if (st != ACCEL_OK) return st;
+                accel__tfl_lstm_rq(acc, NULL, rows, r->n_state, r->g[k].rec_mult, r->g[k].rec_shift, buf + 3u * n);
                 accel__tfl_lstm_act(dst, buf + 3u * n, n, k == 2);
             }
             /* hidden = output gate * tanh(cell), into the hidden state and the output */
@@ -19719,10 +19740,13 @@ ACCEL__TFL_STATIC void accel__tfl_life(accel__tfl_ent *e, uint32_t i)
 }
 
 /* Fill the table (tensors, then each operator's scratch, then each operator's constants): sizes
- * (each operator checked, in the work record after the table) and lives (first/last operator;
- * constants and variable tensors live throughout), then place greedily: largest first (ties by
- * index), each at the lowest offset that overlaps no placed entry whose life overlaps.
- * *total = the data bytes; *bad = the operator whose check failed (else unchanged). */
+ * and lives (first/last operator; constants and variable tensors live throughout), then place
+ * greedily: largest first (ties by index), each at the lowest offset that overlaps no placed
+ * entry whose life overlaps. Two steps, called one after the other (not nested: the first
+ * checks each operator, a deep chain): plan_ops empties the table and checks each operator in
+ * the work record after the table (*bad: the one whose check failed, else unchanged), sizing
+ * its scratch and constants and marking the lives of its tensors; plan sizes the tensors and
+ * places everything, *total = the data bytes. */
 /* Operator i's tensors live at least through i. */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_lives(const accel_tflite_model *m, accel__tfl_ent *e, uint32_t i)
 {
@@ -19760,13 +19784,12 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_tensor(const accel_tflite_model
     return ACCEL_OK;
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, void *arena, size_t *total, uint32_t *bad)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_ops(const accel_tflite_model *m, void *arena, uint32_t *bad)
 {
     accel__tfl_ent *e = (accel__tfl_ent *)arena;
     accel__tfl_ctx *c = &accel__tfl_work_at(m, arena)->c;
-    uint32_t n = m->n_tensors + 2u * m->n_ops, i, k, j;
+    uint32_t n = m->n_tensors + 2u * m->n_ops, i, k;
     uint32_t end = m->n_ops ? m->n_ops - 1u : 0u; /* the last operator */
-    size_t top = 0;
     accel_status st;
     for (i = 0; i < n; i++) {
         e[i].off = ACCEL__TFL_NONE;
@@ -19799,6 +19822,16 @@ ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, void
             e[m->n_tensors + m->n_ops + i].last = (uint16_t)end;
         }
     }
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, void *arena, size_t *total)
+{
+    accel__tfl_ent *e = (accel__tfl_ent *)arena;
+    uint32_t n = m->n_tensors + 2u * m->n_ops, i, j;
+    uint32_t end = m->n_ops ? m->n_ops - 1u : 0u; /* the last operator */
+    size_t top = 0;
+    accel_status st;
     for (i = 0; i < m->n_tensors; i++) {
         st = accel__tfl_plan_tensor(m, e, i, end);
         if (st != ACCEL_OK) return st;
@@ -19845,7 +19878,8 @@ ACCELDEF accel_status accel_tflite_plan(const accel_tflite_model *m, void *work,
     if ((uintptr_t)work % ACCEL__TFL_ALIGN) return ACCEL_E_ALIGN;
     table = accel__tfl_table_bytes(m);
     if (work_len < table) return ACCEL_E_BUFFER_TOO_SMALL;
-    st = accel__tfl_plan(m, work, &data, &bad);
+    st = accel__tfl_plan_ops(m, work, &bad);
+    if (st == ACCEL_OK) st = accel__tfl_plan(m, work, &data);
     if (st != ACCEL_OK) return st;
     *bytes = table + data;
     return ACCEL_OK;
@@ -19886,7 +19920,8 @@ ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_mod
     if ((uintptr_t)arena % ACCEL__TFL_ALIGN) return ACCEL_E_ALIGN;
     table = accel__tfl_table_bytes(m);
     if (arena_len < table) return ACCEL_E_BUFFER_TOO_SMALL;
-    st = accel__tfl_plan(m, arena, &data, &bad);
+    st = accel__tfl_plan_ops(m, arena, &bad);
+    if (st == ACCEL_OK) st = accel__tfl_plan(m, arena, &data);
     if (st != ACCEL_OK) {
         if (bad != 0xFFFFFFFFUL) { /* an operator's check failed: which, and its code */
             rt->bad_op = bad;
@@ -19988,18 +20023,14 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_run_ctx(accel_tflite *rt, accel__tfl
     const accel_tflite_model *m = rt->model;
     const accel__tfl_ent *se = accel__tfl_ents(rt) + m->n_tensors + i;
     const accel__tfl_ent *pe = se + m->n_ops;
-    ACCEL_MEMSET(c, 0, sizeof *c);
-    c->m = m;
+    c->m = m; /* every field set (op_info fills the operator's): no memset on this path */
     c->rt = rt;
     c->index = i;
-    if (se->off != ACCEL__TFL_NONE) {
-        c->scratch = rt->arena + accel__tfl_table_bytes(m) + se->off;
-        c->scratch_len = se->size;
-    }
-    if (pe->off != ACCEL__TFL_NONE) {
-        c->persist = rt->arena + accel__tfl_table_bytes(m) + pe->off;
-        c->persist_len = pe->size;
-    }
+    c->scratch = se->off != ACCEL__TFL_NONE ? rt->arena + accel__tfl_table_bytes(m) + se->off : NULL;
+    c->scratch_len = se->off != ACCEL__TFL_NONE ? se->size : 0u;
+    c->persist = pe->off != ACCEL__TFL_NONE ? rt->arena + accel__tfl_table_bytes(m) + pe->off : NULL;
+    c->persist_len = pe->off != ACCEL__TFL_NONE ? pe->size : 0u;
+    c->scratch_need = c->persist_used = c->persist_need = 0;
     return accel_tflite_op_info(m, i, &c->op);
 }
 
