@@ -17411,9 +17411,12 @@ extern "C" {
  * locals, and the helpers whose locals (tensor and operator descriptions) would otherwise stay
  * on the stack while their caller calls on into a kernel */
 #define ACCEL__TFL_NOINLINE static __attribute__((unused, noinline))
+/* merged into its caller: the operator table, whose call would add a frame to the deepest chain */
+#define ACCEL__TFL_INLINE static __inline__ __attribute__((unused, always_inline))
 #else
 #define ACCEL__TFL_STATIC static
 #define ACCEL__TFL_NOINLINE static
+#define ACCEL__TFL_INLINE static
 #endif
 /* ---------------------------------------------------------------- @tflite.open: validation */
 /* Schema field numbers (a union takes two: its type, then its value). */
@@ -19642,7 +19645,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_one(accel__tfl_ctx *c)
 }
 
 /* Check and prepare modes */
-ACCEL__TFL_STATIC accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
+ACCEL__TFL_INLINE accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
 {
     switch (c->op.code) {
 #if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_FULLY_CONNECTED
@@ -19690,15 +19693,18 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_run(accel__tfl_ctx *c)
 /* ---------------------------------------------------------------- @tflite.plan: arena planner */
 /* Check operator i in c (persist NULL: c->scratch_need and c->persist_need get its needs) or,
  * with persist set, prepare it: derive its constants into persist (persist_len bytes). */
-ACCEL__TFL_STATIC accel_status accel__tfl_prep_op(accel__tfl_ctx *c, const accel_tflite_model *m, uint32_t i,
+ACCEL__TFL_INLINE accel_status accel__tfl_prep_op(accel__tfl_ctx *c, const accel_tflite_model *m, uint32_t i,
                                                   uint8_t *persist, uint32_t persist_len)
 {
     accel_status st;
-    ACCEL_MEMSET(c, 0, sizeof *c);
-    c->m = m;
+    c->m = m; /* every field set (op_info fills the operator's): no memset */
+    c->rt = NULL;
     c->index = i;
+    c->scratch = NULL;
     c->persist = persist;
+    c->scratch_len = 0;
     c->persist_len = persist_len;
+    c->scratch_need = c->persist_used = c->persist_need = 0;
     st = accel_tflite_op_info(m, i, &c->op);
     return st == ACCEL_OK ? accel__tfl_dispatch(c) : st;
 }
@@ -19713,17 +19719,16 @@ ACCEL__TFL_NOINLINE int32_t accel__tfl_op_code(const accel_tflite_model *m, uint
 ACCELDEF accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *op, int32_t *code)
 {
     accel__tfl_ctx c; /* on the stack here only: check has no memory of the caller's */
-    uint32_t i;
+    accel_status st = ACCEL_OK;
     if (!m) return ACCEL_E_NULL;
-    for (i = 0; i < m->n_ops; i++) {
-        accel_status st = accel__tfl_prep_op(&c, m, i, NULL, 0);
-        if (st != ACCEL_OK) {
-            if (op) *op = i;
-            if (code) *code = accel__tfl_op_code(m, i);
-            return st;
-        }
+    /* the loop keeps its state in c (few registers to save: this frame is in the deep chain) */
+    for (c.index = 0, c.m = m; c.index < c.m->n_ops && st == ACCEL_OK;)
+        if ((st = accel__tfl_prep_op(&c, c.m, c.index, NULL, 0)) == ACCEL_OK) c.index++;
+    if (st != ACCEL_OK) {
+        if (op) *op = c.index;
+        if (code) *code = accel__tfl_op_code(m, c.index);
     }
-    return ACCEL_OK;
+    return st;
 }
 
 ACCELDEF accel_status accel_tflite_plan_scratch_size(const accel_tflite_model *m, size_t *bytes)
