@@ -47,10 +47,8 @@
  *   or keeps hidden global state: the caller owns every buffer and every state struct;
  *   functions that need scratch memory have a ..._scratch_size() companion, and objects that
  *   carve the caller's memory into parts a ..._mem_size() one. Stack: no public function needs more
- *   than 1536 bytes, callbacks not counted, on every target (x86 SIMD builds included;
- *   tests/stack_usage.sh reports it per target), with one exception, being worked on: the tflite
- *   section's entry points need up to 3072 bytes on 64-bit targets (within 1536 on 32-bit
- *   microcontrollers). Each device section has four layers:
+ *   than 1536 bytes, callbacks not counted, on every target (x86 SIMD builds and 64-bit targets
+ *   included; tests/stack_usage.sh reports it per target). Each device section has four layers:
  *   wire (bytes <-> structs, pure), protocol state (structs and transitions), driver (the state
  *   on a port, with deadlines), and model (the device side, for tests and the simulator port).
  *
@@ -3623,8 +3621,11 @@ extern "C" {
  *                  computed and tensors whose lives do not overlap share bytes (greedy by size,
  *                  lowest offset first); per-operator scratch is planned the same way, variable
  *                  (state) tensors live for the whole run. The arena is every byte of caller
- *                  memory the runtime uses: the plan table (8 bytes per tensor and per
- *                  operator) and the tensor data. Weights stay in the model buffer.
+ *                  memory the runtime uses: the plan table (12 bytes per tensor, 24 per
+ *                  operator), a work record (the running operator's context and its kernel
+ *                  call: 356 bytes on x86-64, 240 on Cortex-M; kept here, not on the stack),
+ *                  each operator's constants (multipliers; SVDF and LSTM keep there what they
+ *                  run on) and the tensor data. Weights stay in the model buffer.
  *   @tflite.run    init lays the plan on caller memory; set inputs, invoke (operators in order,
  *                  each looked up by its builtin code), read outputs; reset returns variable
  *                  tensors to their zero point (int8) or 0. An optional callback sees every
@@ -3762,8 +3763,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_tensor_scale(const accel_tfli
  *   quantization and options it accepts; otherwise the status (ACCEL_E_UNSUPPORTED for an
  *   operator or variant not implemented, ACCEL_E_TFLITE_* for an inconsistent one) and, when
  *   op/code are not NULL, the operator's index and builtin code.
- * accel_tflite_plan_scratch_size: bytes of the plan table (the start of the arena): planning
- *   needs no other memory. accel_tflite_plan plans in `work` (at least that many bytes, int32_t
+ * accel_tflite_plan_scratch_size: bytes of the plan table and the work record (the start of
+ *   the arena): planning needs no other memory. accel_tflite_plan plans in `work` (at least that many bytes, int32_t
  *   aligned; the arena you will use is fine) and gives the whole arena's size in *bytes: the
  *   size query to call before allocating the arena. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *op, int32_t *code);
