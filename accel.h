@@ -3622,8 +3622,8 @@ extern "C" {
  *                  lowest offset first); per-operator scratch is planned the same way, variable
  *                  (state) tensors live for the whole run. The arena is every byte of caller
  *                  memory the runtime uses: the plan table (12 bytes per tensor, 24 per
- *                  operator), a work record (the running operator's context and its kernel
- *                  call: 356 bytes on x86-64, 240 on Cortex-M; kept here, not on the stack),
+ *                  operator), on 64-bit targets a work record (the running operator's context
+ *                  and its kernel call, 356 bytes on x86-64: kept here, not on the stack),
  *                  each operator's constants (multipliers; SVDF and LSTM keep there what they
  *                  run on) and the tensor data. Weights stay in the model buffer.
  *   @tflite.run    init lays the plan on caller memory; set inputs, invoke (operators in order,
@@ -3763,8 +3763,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_tensor_scale(const accel_tfli
  *   quantization and options it accepts; otherwise the status (ACCEL_E_UNSUPPORTED for an
  *   operator or variant not implemented, ACCEL_E_TFLITE_* for an inconsistent one) and, when
  *   op/code are not NULL, the operator's index and builtin code.
- * accel_tflite_plan_scratch_size: bytes of the plan table and the work record (the start of
- *   the arena): planning needs no other memory. accel_tflite_plan plans in `work` (at least that many bytes, int32_t
+ * accel_tflite_plan_scratch_size: bytes of the plan table and, on 64-bit targets, the work
+ *   record (the start of the arena): planning needs no other memory. accel_tflite_plan plans in `work` (at least that many bytes, int32_t
  *   aligned; the arena you will use is fine) and gives the whole arena's size in *bytes: the
  *   size query to call before allocating the arena. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *op, int32_t *code);
@@ -17799,8 +17799,8 @@ ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *bu
  * LSTM) prepare a record of what they run on instead, and run from it.
  * Stack: the operator table has two rows per heavy operator, its prepare half (check and
  * prepare modes) and its run half (prepare, then the mac kernel), so that no chain holds a
- * tensor description and a kernel's frames at once; in init, plan and invoke the context
- * lives in the arena's work record (below), only check keeps it on the stack. */
+ * tensor description and a kernel's frames at once; on 64-bit targets init, plan and invoke
+ * keep the context in the arena's work record (below), only check keeps it on the stack. */
 typedef struct accel__tfl_ent {
     uint32_t off;  /* byte offset in the data area; ACCEL__TFL_NONE: no memory */
     uint32_t size; /* bytes, a multiple of 4 */
@@ -18145,7 +18145,9 @@ ACCEL__TFL_STATIC size_t accel__tfl_align4(size_t n)
     return (n + 3u) & ~(size_t)3u;
 }
 
-ACCEL__TFL_STATIC uint32_t accel__tfl_sat32(size_t a, size_t b)
+/* a + b, or 0xFFFFFFFF when it does not fit 32 bits (64-bit arguments: size_t may be 16, 32 or
+ * 64 bits wide) */
+ACCEL__TFL_STATIC uint32_t accel__tfl_sat32(uint64_t a, uint64_t b)
 {
     return a > 0xFFFFFFFFUL || b > 0xFFFFFFFFUL - a ? 0xFFFFFFFFUL : (uint32_t)(a + b);
 }
@@ -18169,7 +18171,7 @@ ACCEL__TFL_NOINLINE void accel__tfl_keep_count(accel__tfl_ctx *c, size_t n)
         c->persist_used = c->persist_len;
         return;
     }
-    c->persist_used = accel__tfl_sat32(c->persist_used, n > 0x3FFFFFFFUL ? 0xFFFFFFFFUL : 4u * n);
+    c->persist_used = accel__tfl_sat32(c->persist_used, 4u * (uint64_t)n);
     c->persist_need = c->persist_used;
 }
 
@@ -18177,7 +18179,7 @@ ACCEL__TFL_NOINLINE void accel__tfl_keep_count(accel__tfl_ctx *c, size_t n)
  * they hold what prepare wrote. */
 ACCEL__TFL_STATIC int32_t *accel__tfl_keep(accel__tfl_ctx *c, size_t n)
 {
-    if (c->persist && n <= (size_t)(c->persist_len - c->persist_used) / 4u) { /* used <= len */
+    if (c->persist && n <= (c->persist_len - c->persist_used) / 4u) { /* used <= len */
         int32_t *p = (int32_t *)(void *)(c->persist + c->persist_used);
         c->persist_used += (uint32_t)(4u * n);
         return p;
@@ -18296,7 +18298,14 @@ typedef struct accel__tfl_conv_run {
 
 /* The arena's work record, after the plan table (aligned for pointers): the context of the
  * operator being checked or run (init, plan and invoke keep it here, not on the stack) and
- * what its call into a mac kernel takes. */
+ * what its call into a mac kernel takes. On 64-bit targets only, where these are largest and
+ * the stack bound is hardest to keep; elsewhere arena bytes are dearer (an Uno has 2 KiB of
+ * RAM) and the stack has room, so they stay on the stack (ACCEL__TFL_WORK 0). */
+#if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFUL
+#define ACCEL__TFL_WORK 1
+#else
+#define ACCEL__TFL_WORK 0
+#endif
 typedef struct accel__tfl_work {
     accel__tfl_ctx c;
     union {
@@ -18308,8 +18317,12 @@ typedef struct accel__tfl_work {
 ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m)
 {
     size_t table = sizeof(accel__tfl_ent) * ((size_t)m->n_tensors + 2u * (size_t)m->n_ops); /* fits: open checks */
+#if ACCEL__TFL_WORK
     /* the work record and the worst padding before it; the data after it stay int32_t-aligned */
     return table + accel__tfl_align4(sizeof(accel__tfl_work) + ACCEL__TFL_PALIGN - ACCEL__TFL_ALIGN);
+#else
+    return table;
+#endif
 }
 
 ACCEL__TFL_STATIC accel__tfl_work *accel__tfl_work_at(const accel_tflite_model *m, void *arena)
@@ -18355,10 +18368,14 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
     return ACCEL_OK;
 }
 
-/* Run mode only (the operator table's run half): the call's arguments in the work record */
+/* Run mode only (the operator table's run half): the call's arguments in the work record (64-bit) */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_fc(accel__tfl_ctx *c)
 {
+#if ACCEL__TFL_WORK
     accel__tfl_fc_run *r = &((accel__tfl_work *)(void *)c)->r.fc; /* c: the work record's context */
+#else
+    accel__tfl_fc_run rr, *r = &rr;
+#endif
     accel_status st = accel__tfl_fc_prep(c, r);
     if (st != ACCEL_OK) return st;
     return accel_mac_fully_connected(r->batches, r->depth, r->units, r->x, r->x_len, r->w, r->w_len, r->b,
@@ -18501,10 +18518,14 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
     return ACCEL_OK;
 }
 
-/* Run mode only (the operator table's run half): the call's arguments in the work record */
+/* Run mode only (the operator table's run half): the call's arguments in the work record (64-bit) */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
 {
+#if ACCEL__TFL_WORK
     accel__tfl_conv_run *r = &((accel__tfl_work *)(void *)c)->r.conv; /* c: the work record's context */
+#else
+    accel__tfl_conv_run rr, *r = &rr;
+#endif
     accel_status st = accel__tfl_conv_prep(c, depthwise, r);
     if (st != ACCEL_OK) return st;
     if (r->depthwise)
@@ -19793,7 +19814,11 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_tensor(const accel_tflite_model
 ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_ops(const accel_tflite_model *m, void *arena, uint32_t *bad)
 {
     accel__tfl_ent *e = (accel__tfl_ent *)arena;
+#if ACCEL__TFL_WORK
     accel__tfl_ctx *c = &accel__tfl_work_at(m, arena)->c;
+#else
+    accel__tfl_ctx cc, *c = &cc;
+#endif
     uint32_t n = m->n_tensors + 2u * m->n_ops, i, k;
     uint32_t end = m->n_ops ? m->n_ops - 1u : 0u; /* the last operator */
     accel_status st;
@@ -19806,7 +19831,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_ops(const accel_tflite_model *m
     for (k = 0; k < m->n_inputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->inputs_ + 4u * (size_t)k)], 0);
     for (k = 0; k < m->n_outputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->outputs_ + 4u * (size_t)k)], end);
     for (i = 0; i < m->n_ops; i++) {
-        size_t s, ps;
+        uint32_t s, ps;
         st = accel__tfl_prep_op(c, m, i, NULL, 0);
         if (st != ACCEL_OK) {
             *bad = i;
@@ -19816,14 +19841,14 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_ops(const accel_tflite_model *m
         ps = c->persist_need;
         st = accel__tfl_plan_lives(m, e, i);
         if (st != ACCEL_OK) return st;
-        if ((uint64_t)s + 0u > 0xFFFFFFF0UL || (uint64_t)ps + 0u > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
+        if (s > 0xFFFFFFF0UL || ps > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
         if (s) {
-            e[m->n_tensors + i].size = (uint32_t)accel__tfl_align4(s);
+            e[m->n_tensors + i].size = (s + 3u) & ~(uint32_t)3u;
             e[m->n_tensors + i].first = (uint16_t)i;
             e[m->n_tensors + i].last = (uint16_t)i;
         }
         if (ps) {
-            e[m->n_tensors + m->n_ops + i].size = (uint32_t)accel__tfl_align4(ps);
+            e[m->n_tensors + m->n_ops + i].size = (ps + 3u) & ~(uint32_t)3u;
             e[m->n_tensors + m->n_ops + i].first = 0;
             e[m->n_tensors + m->n_ops + i].last = (uint16_t)end;
         }
@@ -19920,6 +19945,11 @@ ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_mod
     size_t table, data = 0;
     uint32_t i, bad = 0xFFFFFFFFUL;
     accel_status st;
+#if ACCEL__TFL_WORK
+    accel__tfl_ctx *c;
+#else
+    accel__tfl_ctx cc, *c = &cc;
+#endif
     if (!rt || !m || !arena) return ACCEL_E_NULL;
     ACCEL_MEMSET(rt, 0, sizeof *rt);
     rt->model = m;
@@ -19942,7 +19972,10 @@ ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_mod
     for (i = 0; i < m->n_ops; i++) { /* prepare: each operator's constants, once */
         const accel__tfl_ent *pe = accel__tfl_ents(rt) + m->n_tensors + m->n_ops + i;
         if (pe->off == ACCEL__TFL_NONE) continue;
-        st = accel__tfl_prep_op(&accel__tfl_work_at(m, arena)->c, m, i, rt->arena + table + pe->off, pe->size);
+#if ACCEL__TFL_WORK
+        c = &accel__tfl_work_at(m, arena)->c;
+#endif
+        st = accel__tfl_prep_op(c, m, i, rt->arena + table + pe->off, pe->size);
         if (st != ACCEL_OK) {
             rt->bad_op = i; /* and its code, as check gives both */
             rt->bad_code = accel__tfl_op_code(m, i);
@@ -20043,11 +20076,17 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_run_ctx(accel_tflite *rt, accel__tfl
 ACCELDEF accel_status accel_tflite_invoke(accel_tflite *rt)
 {
     const accel_tflite_model *m;
-    accel__tfl_ctx *c; /* in the arena's work record: this frame stays small */
     uint32_t i;
+#if ACCEL__TFL_WORK
+    accel__tfl_ctx *c; /* in the arena's work record: this frame stays small */
+#else
+    accel__tfl_ctx cc, *c = &cc;
+#endif
     if (!rt || !rt->arena || !rt->model) return ACCEL_E_NULL;
     m = rt->model;
+#if ACCEL__TFL_WORK
     c = &accel__tfl_work_at(m, rt->arena)->c;
+#endif
     for (i = 0; i < m->n_ops; i++) {
         accel_status st = accel__tfl_run_ctx(rt, c, i);
         if (st == ACCEL_OK) st = accel__tfl_dispatch_run(c);
