@@ -19518,7 +19518,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm_prep(accel__tfl_ctx *c)
     for (k = 0; k < 8; k++) r->w[k] = wp[k];
     for (k = 0; k < 4; k++) {
         r->bias[k] = bp[k];
-        r->g[k] = g[k];
+        ACCEL_MEMCPY(&r->g[k], &g[k], sizeof g[k]); /* not `=`: gcc may emit memcpy() */
     }
     r->x_k = x.t.data;
     r->fm = fm, r->fs = fs, r->im = im, r->is = is, r->om = om, r->os = os;
