@@ -19537,7 +19537,8 @@ ACCEL__TFL_NOINLINE void accel__tfl_lstm_act(int16_t *dst, const int16_t *rec, s
     for (j = 0; j < n; j++) {
         int32_t sum = dst[j] + rec[j];
         int16_t v = (int16_t)(sum < -32768 ? -32768 : sum > 32767 ? 32767 : sum);
-        dst[j] = is_tanh ? accel__tfl_tanh16(v, 0, 0) : accel__tfl_sigmoid16(v, 0, 0);
+        if (is_tanh) dst[j] = accel__tfl_tanh16(v, 0, 0);
+        else dst[j] = accel__tfl_sigmoid16(v, 0, 0);
     }
 }
 
@@ -19821,7 +19822,6 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_ops(const accel_tflite_model *m
 #endif
     uint32_t n = m->n_tensors + 2u * m->n_ops, i, k;
     uint32_t end = m->n_ops ? m->n_ops - 1u : 0u; /* the last operator */
-    accel_status st;
     for (i = 0; i < n; i++) {
         e[i].off = ACCEL__TFL_NONE;
         e[i].size = 0;
@@ -19832,7 +19832,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_ops(const accel_tflite_model *m
     for (k = 0; k < m->n_outputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->outputs_ + 4u * (size_t)k)], end);
     for (i = 0; i < m->n_ops; i++) {
         uint32_t s, ps;
-        st = accel__tfl_prep_op(c, m, i, NULL, 0);
+        accel_status st = accel__tfl_prep_op(c, m, i, NULL, 0);
         if (st != ACCEL_OK) {
             *bad = i;
             return st;
@@ -19862,9 +19862,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, void
     uint32_t n = m->n_tensors + 2u * m->n_ops, i, j;
     uint32_t end = m->n_ops ? m->n_ops - 1u : 0u; /* the last operator */
     size_t top = 0;
-    accel_status st;
     for (i = 0; i < m->n_tensors; i++) {
-        st = accel__tfl_plan_tensor(m, e, i, end);
+        accel_status st = accel__tfl_plan_tensor(m, e, i, end);
         if (st != ACCEL_OK) return st;
     }
     for (i = 0; i < n; i++)
