@@ -126,7 +126,7 @@ fuzz:
 # A bench may have extra translation units (C or C++) in scripts/bench/parts/<bench>/ and extra
 # link flags in scripts/bench/parts/<bench>/LIBS (e.g. baselines from Debian packages). C parts
 # are built -O3 -march=native, except *.O2.c (plain -O2) and *.O3.c (plain -O3).
-$(B)/bench/%: scripts/bench/%.c accel.h $(wildcard scripts/bench/parts/*/*)
+$(B)/bench/%: scripts/bench/%.c scripts/bench/benchlib.h accel.h $(wildcard scripts/bench/parts/*/*)
 	@mkdir -p $(B)/bench/obj/$*
 	@objs=""; for f in $(wildcard scripts/bench/parts/$*/*.c); do o=$(B)/bench/obj/$*/$$(basename $$f).o; \
 	  case $$f in *.O2.c) fl=-O2 ;; *.O3.c) fl=-O3 ;; *) fl="-O3 -march=native" ;; esac; \

@@ -131,7 +131,9 @@
  *            ACCEL_MAC_MCU (the kernels for in-order 32-bit cores; default with ACCEL_MAC_FAST
  *            where pointers are 32-bit), ACCEL_MAC_SIMD / ACCEL_MAC_NO_SIMD.
  *   tflite   ACCEL_TFLITE_MAX_DIMS (tensor rank, 6), ACCEL_TFLITE_OPS (the operators a build
- *            keeps; default all); integer only (ACCEL_MAC_NO_FLOAT leaves out DEQUANTIZE).
+ *            keeps; default all); integer only (ACCEL_MAC_NO_FLOAT leaves out DEQUANTIZE);
+ *            ACCEL_FB_COPY(dst, src, n) (a model in memory the CPU cannot load from directly,
+ *            e.g. memcpy_P for an AVR's flash; see the tflite section).
  *
  * 4. ERRORS
  *   Every function that can fail returns accel_status: 0 (ACCEL_OK) on success, a negative
@@ -416,6 +418,12 @@
 #define ACCEL_EDGETPU_MODEL_SCRIPT ACCEL_EDGETPU_DEV_SCRIPT
 #endif
 /* end of the deprecated config names */
+
+/* ACCEL_FB_COPY(dst, src, n) (chapter 3): flatbuffers are read only through it. The edgetpu
+ * section's package code reads its buffer directly, so it leaves the build with it. */
+#if defined(ACCEL_FB_COPY) && !defined(ACCEL_NO_EDGETPU)
+#define ACCEL_NO_EDGETPU
+#endif
 
 /* ACCEL_NODISCARD marks every function that returns an accel_status, so a dropped status is a
  * compiler warning. On by default with clang; GCC would warn even where a (void) cast says the
@@ -896,9 +904,15 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_port_poll32(const accel_port *p, uin
  * NUL-terminated, vector lengths are bounded by the bytes that remain; every check is written
  * as "fits in what is left", so no addition wraps. Any violation is ACCEL_E_MALFORMED. Field i
  * is the schema's field number (0-based); an absent field is not an error. Views point into
- * the caller's buffer, which must outlive them. */
+ * the caller's buffer, which must outlive them.
+ * ACCEL_FB_COPY(dst, src, n) (default: not defined, plain loads): when defined, the reader never
+ * dereferences the buffer; every byte it reads (scalars, offsets, vtables, the string NUL) is
+ * first copied to RAM by this macro (memcpy_P for a model in an AVR's flash). Pointers it
+ * returns (accel_fb_view.p) are still addresses in the buffer's space, to be read the same way.
+ * The edgetpu section's package code reads its buffers directly, so defining the macro leaves
+ * that section out (as ACCEL_NO_EDGETPU). */
 typedef struct accel_fb_view {
-    const uint8_t *p; /* NULL when absent */
+    const uint8_t *p; /* NULL when absent; with ACCEL_FB_COPY: read it through the macro */
     size_t len;
 } accel_fb_view;
 
@@ -3644,8 +3658,25 @@ extern "C" {
  *   not aligned in it is copied); the arena must be aligned for int32_t (4 bytes on 32/64-bit
  *   targets). Integer sums wrap
  *   modulo 2^32 where TFLite's would overflow (what its builds do in practice).
+ * MODELS IN FLASH (ACCEL_FB_COPY(dst, src, n), see @common.fb): on a Harvard part (AVR) flash is
+ *   not reachable by ordinary loads. With the macro defined (#include <avr/pgmspace.h> and
+ *   #define ACCEL_FB_COPY(d, s, n) memcpy_P((d), (s), (n))) the model buffer is never
+ *   dereferenced: open, check, plan, init and invoke copy what they read (the flatbuffer's
+ *   tables, shapes, scales, zero points, options) through it, and FULLY_CONNECTED, CONV_2D and
+ *   DEPTHWISE_CONV_2D read their filter and bias through it 16 bytes at a time (the same int32
+ *   sums and requantization as the mac kernels, without their fast paths, im2col scratch or
+ *   depthwise rewrite: slower, and an arena a little smaller). Other operators run on the arena
+ *   as usual, but one whose kernel would read a CONSTANT input directly (SVDF's and
+ *   UNIDIRECTIONAL_SEQUENCE_LSTM's weights, a constant operand of ADD or MUL, ...) is refused by
+ *   check and init with ACCEL_E_UNSUPPORTED (bad_op / bad_code name it); RESHAPE's shape input
+ *   is never read. Pointers into the model keep the model's address space
+ *   (accel_tflite_tensor.data and name, accel_tflite_model.description, accel_tflite_tensor_data
+ *   for a constant tensor): read them through the macro too. The arena, inputs and outputs are
+ *   ordinary RAM. On an ATmega2560 a PROGMEM pointer is 16 bits: the model must lie in the low
+ *   64 KiB of flash. Default (macro not defined): direct reads, no cost.
  * Config macros: ACCEL_NO_TFLITE (ACCEL_NO_MAC implies it), ACCEL_TFLITE_MAX_DIMS (6),
- *   ACCEL_TFLITE_OPS (the operators a build keeps; default all). */
+ *   ACCEL_TFLITE_OPS (the operators a build keeps; default all), ACCEL_FB_COPY (models in
+ *   flash; not defined by default). */
 
 #ifndef ACCEL_TFLITE_MAX_DIMS
 #define ACCEL_TFLITE_MAX_DIMS 6
@@ -3724,7 +3755,8 @@ typedef struct accel_tflite_tensor {
     int32_t zero_point;              /* the first zero point */
     int32_t quantized_dimension;
     int is_variable;
-    const uint8_t *data;             /* constant data in the model buffer, else NULL */
+    const uint8_t *data;             /* constant data in the model buffer (ACCEL_FB_COPY: read
+                                      * it through the macro), else NULL */
     size_t scales_, zero_points_;    /* internal */
 } accel_tflite_tensor;
 
@@ -5781,13 +5813,49 @@ static int accel__fb_fits(size_t len, size_t pos, size_t n)
     return pos <= len && n <= len - pos;
 }
 
+/* Every read of a flatbuffer's bytes (here and in the tflite section) goes through these: plain
+ * loads, or copies by ACCEL_FB_COPY into a local when the buffer is not directly addressable. */
+#ifdef ACCEL_FB_COPY
+#define ACCEL__FB_FAR 1
+static uint8_t accel__fb_u8(const uint8_t *p)
+{
+    uint8_t b[1];
+    ACCEL_FB_COPY(b, p, 1u);
+    return b[0];
+}
+static uint16_t accel__fb_u16(const uint8_t *p)
+{
+    uint8_t b[2];
+    ACCEL_FB_COPY(b, p, 2u);
+    return accel_load_u16le(b);
+}
+static uint32_t accel__fb_u32(const uint8_t *p)
+{
+    uint8_t b[4];
+    ACCEL_FB_COPY(b, p, 4u);
+    return accel_load_u32le(b);
+}
+static uint64_t accel__fb_u64(const uint8_t *p)
+{
+    uint8_t b[8];
+    ACCEL_FB_COPY(b, p, 8u);
+    return accel_load_u64le(b);
+}
+#else
+#define ACCEL__FB_FAR 0
+#define accel__fb_u8(p) (*(p))
+#define accel__fb_u16(p) accel_load_u16le(p)
+#define accel__fb_u32(p) accel_load_u32le(p)
+#define accel__fb_u64(p) accel_load_u64le(p)
+#endif
+
 ACCELDEF accel_status accel_fb_table_at(accel_fb_table *t, const uint8_t *buf, size_t len,
                                           size_t pos)
 {
     uint32_t so;
     size_t vt;
     if (!accel__fb_fits(len, pos, 4)) return ACCEL_E_MALFORMED;
-    so = accel_load_u32le(buf + pos);
+    so = accel__fb_u32(buf + pos);
     /* soffset: vtable = pos - (int32)so */
     if (so & 0x80000000UL) {
         uint32_t fwd = (uint32_t)(0u - so);
@@ -5803,8 +5871,8 @@ ACCELDEF accel_status accel_fb_table_at(accel_fb_table *t, const uint8_t *buf, s
     t->len = len;
     t->pos = pos;
     t->vt = vt;
-    t->vtlen = accel_load_u16le(buf + vt);
-    t->tlen = accel_load_u16le(buf + vt + 2);
+    t->vtlen = accel__fb_u16(buf + vt);
+    t->tlen = accel__fb_u16(buf + vt + 2);
     if (t->vtlen < 4u || (t->vtlen & 1u) || !accel__fb_fits(len, vt, t->vtlen))
         return ACCEL_E_MALFORMED;
     if (t->tlen < 4u || !accel__fb_fits(len, pos, t->tlen)) return ACCEL_E_MALFORMED;
@@ -5816,7 +5884,7 @@ ACCELDEF accel_status accel_fb_root(accel_fb_table *t, const uint8_t *buf, size_
 {
     uint32_t r;
     if (!buf || len < 8u) return ACCEL_E_MALFORMED;
-    r = accel_load_u32le(buf);
+    r = accel__fb_u32(buf);
     if ((uint64_t)r >= (uint64_t)len) return ACCEL_E_MALFORMED;
     return accel_fb_table_at(t, buf, len, (size_t)r);
 }
@@ -5830,7 +5898,7 @@ ACCELDEF accel_status accel_fb_field(const accel_fb_table *t, unsigned i, unsign
     uint16_t off;
     *at = 0;
     if (o + 2u > t->vtlen) return ACCEL_OK;
-    off = accel_load_u16le(t->buf + t->vt + o);
+    off = accel__fb_u16(t->buf + t->vt + o);
     if (off == 0) return ACCEL_OK;
     if (off < 4u || (size_t)off + size > t->tlen) return ACCEL_E_MALFORMED;
     *at = t->pos + off;
@@ -5847,13 +5915,13 @@ ACCELDEF accel_status accel_fb_scalar(const accel_fb_table *t, unsigned i, unsig
     if (!at) {
         *out = def;
     } else if (size == 1u) {
-        *out = t->buf[at];
+        *out = accel__fb_u8(t->buf + at);
     } else if (size == 2u) {
-        *out = accel_load_u16le(t->buf + at);
+        *out = accel__fb_u16(t->buf + at);
     } else if (size == 4u) {
-        *out = accel_load_u32le(t->buf + at);
+        *out = accel__fb_u32(t->buf + at);
     } else {
-        *out = accel_load_u64le(t->buf + at);
+        *out = accel__fb_u64(t->buf + at);
     }
     return ACCEL_OK;
 }
@@ -5888,7 +5956,7 @@ ACCELDEF accel_status accel_fb_ref(const accel_fb_table *t, unsigned i, size_t *
     accel_status st = accel_fb_field(t, i, 4, &at);
     *pos = 0;
     if (st != ACCEL_OK || !at) return st;
-    rel = accel_load_u32le(t->buf + at);
+    rel = accel__fb_u32(t->buf + at);
     if (rel == 0 || (uint64_t)rel >= (uint64_t)(t->len - at)) return ACCEL_E_MALFORMED;
     *pos = at + (size_t)rel;
     return ACCEL_OK;
@@ -5905,7 +5973,7 @@ ACCELDEF accel_status accel_fb_vector(const accel_fb_table *t, unsigned i, size_
     *n = 0;
     if (st != ACCEL_OK || !p) return st;
     if (!accel__fb_fits(t->len, p, 4)) return ACCEL_E_MALFORMED;
-    cnt = accel_load_u32le(t->buf + p);
+    cnt = accel__fb_u32(t->buf + p);
     if ((uint64_t)cnt * esize > (uint64_t)(t->len - p - 4u)) return ACCEL_E_MALFORMED;
     *pos = p + 4u;
     *n = cnt;
@@ -5932,7 +6000,7 @@ ACCELDEF accel_status accel_fb_string(const accel_fb_table *t, unsigned i,
 {
     accel_status st = accel_fb_bytes(t, i, v);
     if (st != ACCEL_OK || !v->p) return st;
-    if ((size_t)(v->p - t->buf) + v->len >= t->len || v->p[v->len] != 0) {
+    if ((size_t)(v->p - t->buf) + v->len >= t->len || accel__fb_u8(v->p + v->len) != 0) {
         v->p = NULL;
         v->len = 0;
         return ACCEL_E_MALFORMED;
@@ -5947,7 +6015,7 @@ ACCELDEF accel_status accel_fb_elem(const uint8_t *buf, size_t len, size_t vec,
     size_t at = vec + 4u * (size_t)k;
     uint32_t rel;
     if (!accel__fb_fits(len, at, 4)) return ACCEL_E_MALFORMED;
-    rel = accel_load_u32le(buf + at);
+    rel = accel__fb_u32(buf + at);
     if (rel == 0 || (uint64_t)rel >= (uint64_t)(len - at)) return ACCEL_E_MALFORMED;
     *target = at + (size_t)rel;
     return ACCEL_OK;
@@ -17502,8 +17570,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_quant(const accel_tflite_model *m, con
     if (ns == 0) return ACCEL_OK; /* min/max only, or nothing: not quantized */
     if (nz != ns) return ACCEL_E_TFLITE_QUANT;
     for (k = 0; k < ns; k++) {
-        uint32_t bits = accel_load_u32le(q.buf + sp + 4u * (size_t)k);
-        int64_t z = (int64_t)accel_load_u64le(q.buf + zp + 8u * (size_t)k);
+        uint32_t bits = accel__fb_u32(q.buf + sp + 4u * (size_t)k);
+        int64_t z = (int64_t)accel__fb_u64(q.buf + zp + 8u * (size_t)k);
         /* a scale is a finite float >= 0 (sign clear, exponent not all ones) */
         if ((bits & 0x80000000UL) || (bits & 0x7F800000UL) == 0x7F800000UL) return ACCEL_E_TFLITE_QUANT;
         if (!accel__tfl_zp_ok(out->type, z)) return ACCEL_E_TFLITE_QUANT;
@@ -17511,8 +17579,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_quant(const accel_tflite_model *m, con
     /* the axis is checked where an operator uses per-channel values (a bias keeps its filter's) */
     if (qd < 0) return ACCEL_E_TFLITE_QUANT;
     out->n_scales = ns;
-    out->scale_bits = accel_load_u32le(q.buf + sp);
-    out->zero_point = (int32_t)(int64_t)accel_load_u64le(q.buf + zp);
+    out->scale_bits = accel__fb_u32(q.buf + sp);
+    out->zero_point = (int32_t)(int64_t)accel__fb_u64(q.buf + zp);
     out->quantized_dimension = qd;
     out->scales_ = sp;
     out->zero_points_ = zp;
@@ -17542,7 +17610,7 @@ ACCELDEF accel_status accel_tflite_tensor_info(const accel_tflite_model *m, uint
     if (n > ACCEL_TFLITE_MAX_DIMS) return ACCEL_E_TFLITE_SHAPE;
     out->ndims = n;
     for (k = 0; k < n; k++) {
-        int32_t d = accel__tfl_s32(accel_load_u32le(t.buf + sp + 4u * (size_t)k));
+        int32_t d = accel__tfl_s32(accel__fb_u32(t.buf + sp + 4u * (size_t)k));
         if (d < 0) return ACCEL_E_TFLITE_SHAPE;
         out->dims[k] = d;
         elems *= (uint64_t)d;
@@ -17570,8 +17638,8 @@ ACCELDEF accel_status accel_tflite_tensor_scale(const accel_tflite_model *m, con
 {
     if (!m || !t || !bits || !zero_point) return ACCEL_E_NULL;
     if (k >= t->n_scales) return ACCEL_E_ARG;
-    *bits = accel_load_u32le(m->buf + t->scales_ + 4u * (size_t)k);
-    *zero_point = (int32_t)(int64_t)accel_load_u64le(m->buf + t->zero_points_ + 8u * (size_t)k);
+    *bits = accel__fb_u32(m->buf + t->scales_ + 4u * (size_t)k);
+    *zero_point = (int32_t)(int64_t)accel__fb_u64(m->buf + t->zero_points_ + 8u * (size_t)k);
     return ACCEL_OK;
 }
 
@@ -17617,7 +17685,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_index_list(const accel_tflite_model *m
 {
     uint32_t k;
     for (k = 0; k < n; k++) {
-        int32_t v = accel__tfl_s32(accel_load_u32le(m->buf + pos + 4u * (size_t)k));
+        int32_t v = accel__tfl_s32(accel__fb_u32(m->buf + pos + 4u * (size_t)k));
         if (v == -1 && allow_absent) continue;
         if (v < 0 || (uint32_t)v >= m->n_tensors) return ACCEL_E_TFLITE_TENSOR_INDEX;
     }
@@ -17668,7 +17736,7 @@ ACCELDEF accel_status accel_tflite_op_tensor(const accel_tflite_model *m, const 
         *tensor = -1; /* an optional input left off the end of the list */
         return ACCEL_OK;
     }
-    *tensor = accel__tfl_s32(accel_load_u32le(m->buf + (is_output ? op->outputs_ : op->inputs_) + 4u * (size_t)k));
+    *tensor = accel__tfl_s32(accel__fb_u32(m->buf + (is_output ? op->outputs_ : op->inputs_) + 4u * (size_t)k));
     return ACCEL_OK;
 }
 
@@ -17677,7 +17745,7 @@ ACCELDEF accel_status accel_tflite_graph_tensor(const accel_tflite_model *m, int
 {
     if (!m || !tensor) return ACCEL_E_NULL;
     if (k >= (is_output ? m->n_outputs : m->n_inputs)) return ACCEL_E_ARG;
-    *tensor = accel_load_u32le(m->buf + (is_output ? m->outputs_ : m->inputs_) + 4u * (size_t)k);
+    *tensor = accel__fb_u32(m->buf + (is_output ? m->outputs_ : m->inputs_) + 4u * (size_t)k);
     return ACCEL_OK;
 }
 
@@ -17769,7 +17837,7 @@ ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *bu
                 continue;
             }
             for (q = 0; q < m->n_inputs && !found; q++)
-                found = accel_load_u32le(m->buf + m->inputs_ + 4u * (size_t)q) == (uint32_t)ti;
+                found = accel__fb_u32(m->buf + m->inputs_ + 4u * (size_t)q) == (uint32_t)ti;
             if (is_out && found) return ACCEL_E_TFLITE_GRAPH;
             /* writers among the other operators (outputs of earlier ones for a read) */
             for (p = 0; p < (is_out ? m->n_ops : k) && (is_out || !found); p++) {
@@ -17779,7 +17847,7 @@ ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *bu
                 st = accel_tflite_op_info(m, p, &o2);
                 if (st != ACCEL_OK) return st;
                 for (r = 0; r < o2.n_outputs; r++) {
-                    if (accel_load_u32le(m->buf + o2.outputs_ + 4u * (size_t)r) != (uint32_t)ti) continue;
+                    if (accel__fb_u32(m->buf + o2.outputs_ + 4u * (size_t)r) != (uint32_t)ti) continue;
                     if (is_out) return ACCEL_E_TFLITE_GRAPH;
                     found = 1;
                 }
@@ -17858,56 +17926,40 @@ typedef struct accel__tfl_palign_probe {
 /* The arena's head: the plan table and the work record; the tensor data follow (below) */
 ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m);
 
-/* Input or output (ACCEL__TFL_OUT in `types`) k of the operator: optional (no type bits; index
- * -1 when absent) or required (present, of one of the types in the mask 1 << type). One
- * function for both and three values kept across its calls, so that its frame in a kernel's
- * chain down to the tensor's description stays small. */
-#define ACCEL__TFL_OUT ((uint32_t)0x80000000UL)
-#define ACCEL__TFL_TYPES ((uint32_t)0x7FFFFFFFUL)
-/* What io_get does after the description is read: the data in run mode, the checks (kept
- * apart so that io_get tail-calls it, or holds only c, types and io across its calls) */
-ACCEL__TFL_STATIC accel_status accel__tfl_io_post(const accel__tfl_ctx *c, uint32_t types, accel__tfl_io *io)
+/* Input or output k of the operator (index -1: an absent optional input); the data in run mode. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_out, uint32_t k, accel__tfl_io *io)
 {
-    if (c->rt) {
-        if (io->t.data) {
-            io->in = io->t.data;
-        } else {
-            const accel__tfl_ent *e = accel__tfl_ents(c->rt) + io->index;
-            if (e->off == ACCEL__TFL_NONE) return ACCEL_E_STATE;
-            io->out = c->rt->arena + accel__tfl_table_bytes(c->m) + e->off;
-            io->in = io->out;
-        }
-    }
-    if (!(types & ACCEL__TFL_TYPES)) return ACCEL_OK;
-    if (!((types >> io->t.type) & 1u)) return ACCEL_E_UNSUPPORTED;
-    if ((types & ACCEL__TFL_OUT) && c->rt && !io->out) return ACCEL_E_TFLITE_GRAPH;
-    return ACCEL_OK;
-}
-
-ACCEL__TFL_NOINLINE accel_status accel__tfl_io_get(const accel__tfl_ctx *c, uint32_t k, uint32_t types, accel__tfl_io *io)
-{
-    accel_status st = accel_tflite_op_tensor(c->m, &c->op, (types & ACCEL__TFL_OUT) != 0, k, &io->index);
+    accel_status st = accel_tflite_op_tensor(c->m, &c->op, is_out, k, &io->index);
     io->in = NULL;
     io->out = NULL;
     if (st != ACCEL_OK) return st;
     if (io->index < 0) {
         ACCEL_MEMSET(&io->t, 0, sizeof io->t);
-        return (types & ACCEL__TFL_TYPES) ? ACCEL_E_TFLITE_ARITY : ACCEL_OK;
+        return ACCEL_OK;
     }
     st = accel_tflite_tensor_info(c->m, (uint32_t)io->index, &io->t);
-    return st != ACCEL_OK ? st : accel__tfl_io_post(c, types, io);
+    if (st != ACCEL_OK || !c->rt) return st;
+    if (io->t.data) {
+        io->in = ACCEL__FB_FAR ? NULL : io->t.data; /* far: read through ACCEL_FB_COPY only */
+    } else {
+        const accel__tfl_ent *e = accel__tfl_ents(c->rt) + io->index;
+        if (e->off == ACCEL__TFL_NONE) return ACCEL_E_STATE;
+        io->out = c->rt->arena + accel__tfl_table_bytes(c->m) + e->off;
+        io->in = io->out;
+    }
+    return ACCEL_OK;
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_out, uint32_t k, accel__tfl_io *io)
-{
-    return accel__tfl_io_get(c, k, is_out ? ACCEL__TFL_OUT : 0u, io);
-}
-
-/* types: up to bit 30 (ACCEL_TFLITE_INT8 is 9) */
+/* Required input (present, of one of the types in the mask 1 << type). */
 ACCEL__TFL_STATIC accel_status accel__tfl_need(const accel__tfl_ctx *c, int is_out, uint32_t k, uint32_t types,
                                     accel__tfl_io *io)
 {
-    return accel__tfl_io_get(c, k, (types & ACCEL__TFL_TYPES) | (is_out ? ACCEL__TFL_OUT : 0u), io);
+    accel_status st = accel__tfl_get(c, is_out, k, io);
+    if (st != ACCEL_OK) return st;
+    if (io->index < 0) return ACCEL_E_TFLITE_ARITY;
+    if (!((types >> io->t.type) & 1u)) return ACCEL_E_UNSUPPORTED;
+    if (is_out && c->rt && !io->out) return ACCEL_E_TFLITE_GRAPH;
+    return ACCEL_OK;
 }
 #define ACCEL__TFL_T(x) ((uint32_t)1 << ACCEL_TFLITE_##x)
 
@@ -17923,7 +17975,11 @@ ACCEL__TFL_STATIC accel_status accel__tfl_opt(const accel__tfl_ctx *c, unsigned 
 
 ACCEL__TFL_STATIC accel_status accel__tfl_opt_i32(const accel__tfl_ctx *c, unsigned field, int32_t def, int32_t *v)
 {
+#if ACCEL__FB_FAR
+    uint64_t u = 0; /* the copy hides from gcc that a failed read is never used */
+#else
     uint64_t u;
+#endif
     accel_status st = accel__tfl_opt(c, field, 4, (uint32_t)def, &u);
     *v = accel__tfl_s32((uint32_t)u);
     return st;
@@ -18246,7 +18302,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
     q->multiplier = mult;
     q->shift = shift;
     *bias_out = NULL;
-    if (bias->index >= 0) {
+    if (bias->index >= 0 && !ACCEL__FB_FAR) { /* far: the kernels read it through ACCEL_FB_COPY */
         if ((uintptr_t)bias->t.data % ACCEL__TFL_ALIGN == 0 && ACCEL__TFL_LE) { /* little-endian in place */
             *bias_out = (const int32_t *)(const void *)bias->t.data;
         } else {
@@ -18256,7 +18312,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
             *bias_out = b;
         }
     }
-    if (c->rt) return mult && shift && (*bias_out || bias->index < 0) ? ACCEL_OK : ACCEL_E_STATE;
+    if (c->rt) return mult && shift && (*bias_out || bias->index < 0 || ACCEL__FB_FAR) ? ACCEL_OK : ACCEL_E_STATE;
     for (k = 0; k < nq; k++) {
         uint32_t sb = w->t.scale_bits;
         int32_t zp, m1, s1;
@@ -18282,6 +18338,9 @@ typedef struct accel__tfl_fc_run {
     const int32_t *b;
     size_t x_len, w_len, y_len;
     uint32_t depth, units, batches;
+#if ACCEL__FB_FAR
+    const uint8_t *bf; /* the bias in the model (NULL: none) */
+#endif
 } accel__tfl_fc_run;
 
 /* What a convolution's call into the mac kernels takes: conv_prep fills it (its frame, with the
@@ -18294,6 +18353,9 @@ typedef struct accel__tfl_conv_run {
     const int32_t *b;
     size_t x_len, w_len, y_len, need;
     int depthwise;
+#if ACCEL__FB_FAR
+    const uint8_t *bf; /* the bias in the model (NULL: none) */
+#endif
 } accel__tfl_conv_run;
 
 /* The arena's work record, after the plan table (aligned for pointers): the context of the
@@ -18358,6 +18420,10 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
     r->x = in.in;
     r->x_len = in.t.bytes;
     r->w = w.in;
+#if ACCEL__FB_FAR
+    r->w = w.t.data; /* model addresses, read through ACCEL_FB_COPY */
+    r->bf = bias.index >= 0 ? bias.t.data : NULL;
+#endif
     r->w_len = w.t.bytes;
     r->b = b;
     r->y = out.out;
@@ -18367,6 +18433,85 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
     r->batches = batches;
     return ACCEL_OK;
 }
+
+#if ACCEL__FB_FAR
+/* ---- @tflite.ops: the filter and bias of FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D read
+ * through ACCEL_FB_COPY, ACCEL__TFL_FAR_CHUNK bytes at a time into a stack buffer: the same int32
+ * sums (modulo 2^32) as the mac kernels, requantized by the mac section's public requantizer ---- */
+#define ACCEL__TFL_FAR_CHUNK 16u
+
+/* out = accumulator acc of channel ch requantized by q (accel_mac_requantize on that one channel:
+ * the same arithmetic the mac kernels end with). */
+ACCEL__TFL_STATIC accel_status accel__tfl_far_out(uint32_t acc, const accel_mac_quant *q, size_t ch, uint8_t *out)
+{
+    accel_mac_quant one;
+    int32_t a = accel__tfl_s32(acc);
+    ACCEL_MEMCPY(&one, q, sizeof one);
+    if (q->count != 1) {
+        if (ch >= q->count) return ACCEL_E_MAC_CHANNELS;
+        one.multiplier += ch;
+        one.shift += ch;
+        one.count = 1;
+    }
+    return accel_mac_requantize(&a, 1, 1, &one, out, 1);
+}
+
+/* A stored int8 or uint8 as TFLite reads it. */
+ACCEL__TFL_STATIC int32_t accel__tfl_q8(uint8_t v, int is_u8)
+{
+    return is_u8 || v < 128u ? (int32_t)v : (int32_t)v - 256;
+}
+
+/* acc + sum of (x[k] + xo) * (w[k] + wo), k < n; w in the model. */
+ACCEL__TFL_STATIC uint32_t accel__tfl_far_dot(uint32_t acc, const uint8_t *x, const uint8_t *w, size_t n,
+                                             const accel_mac_quant *q)
+{
+    uint8_t buf[ACCEL__TFL_FAR_CHUNK];
+    int u8 = q->dtype == ACCEL_MAC_UINT8;
+    while (n) {
+        size_t k, m = n < ACCEL__TFL_FAR_CHUNK ? n : ACCEL__TFL_FAR_CHUNK;
+        ACCEL_FB_COPY(buf, w, m);
+        for (k = 0; k < m; k++)
+            acc += (uint32_t)((accel__tfl_q8(x[k], u8) + q->input_offset) * (accel__tfl_q8(buf[k], u8) + q->filter_offset));
+        x += m;
+        w += m;
+        n -= m;
+    }
+    return acc;
+}
+
+/* Bias of channel ch (bf in the model; NULL: none). */
+ACCEL__TFL_STATIC uint32_t accel__tfl_far_bias(const uint8_t *bf, size_t ch)
+{
+    return bf ? accel__fb_u32(bf + 4u * ch) : 0u;
+}
+
+/* Input position of output o, tap k (stride s, dilation d, padding pad) in 0..in-1; 0 outside.
+ * Every factor is bounded by the geometry checks (below 2^18), so nothing wraps. */
+ACCEL__TFL_STATIC int accel__tfl_far_tap(uint32_t o, uint32_t k, uint32_t s, uint32_t d, uint32_t pad, uint32_t in,
+                                        uint32_t *at)
+{
+    uint32_t p = o * s + k * d;
+    if (p < pad || p - pad >= in) return 0;
+    *at = p - pad;
+    return 1;
+}
+#endif
+
+#if ACCEL__FB_FAR
+/* FULLY_CONNECTED with the filter and bias in the model: one filter row per output. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_far_fc(const accel__tfl_fc_run *r)
+{
+    size_t bt, u, d = (size_t)r->depth;
+    accel_status st = ACCEL_OK;
+    if (!r->x || !r->w || !r->y) return ACCEL_E_NULL;
+    for (bt = 0; bt < (size_t)r->batches; bt++)
+        for (u = 0; u < (size_t)r->units && st == ACCEL_OK; u++)
+            st = accel__tfl_far_out(accel__tfl_far_dot(accel__tfl_far_bias(r->bf, u), r->x + bt * d, r->w + u * d, d, &r->q),
+                                    &r->q, u, r->y + bt * r->units + u);
+    return st;
+}
+#endif
 
 /* Run mode only (the operator table's run half): the call's arguments in the work record (64-bit) */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_fc(accel__tfl_ctx *c)
@@ -18378,8 +18523,12 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc(accel__tfl_ctx *c)
 #endif
     accel_status st = accel__tfl_fc_prep(c, r);
     if (st != ACCEL_OK) return st;
+#if ACCEL__FB_FAR
+    return accel__tfl_far_fc(r);
+#else
     return accel_mac_fully_connected(r->batches, r->depth, r->units, r->x, r->x_len, r->w, r->w_len, r->b,
                                      r->b ? (size_t)r->units : 0u, &r->q, r->y, r->y_len);
+#endif
 }
 
 /* TFLite's output size and padding (ComputeOutSize, ComputePaddingWithOffset). */
@@ -18482,7 +18631,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
     /* A depthwise convolution of a one-channel image is a plain convolution (each output channel
      * one filter over that channel): it runs on conv2d's faster kernels with the filter turned
      * from [1, kh, kw, out_c] to [out_c, kh, kw, 1] once, at init, into the constants. */
-    if (depthwise && g.in_c == 1u && w.t.data && (uint64_t)g.k_h * g.k_w * g.out_c <= 0xFFFFFFUL) {
+    if (!ACCEL__FB_FAR && depthwise && g.in_c == 1u && w.t.data && (uint64_t)g.k_h * g.k_w * g.out_c <= 0xFFFFFFUL) {
         size_t n = (size_t)g.k_h * (size_t)g.k_w, oc = (size_t)g.out_c;
         int32_t *tw = accel__tfl_keep(c, (n * oc + 3u) / 4u);
         depthwise = 0;
@@ -18497,7 +18646,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
         w.in = (const uint8_t *)tw;
     }
     /* one input channel per group: the im2col patch costs more than it saves (and arena) */
-    if (!depthwise && !g.depth_multiplier && g.in_c != g.groups) {
+    if (!ACCEL__FB_FAR && !depthwise && !g.depth_multiplier && g.in_c != g.groups) {
         st = accel_mac_conv2d_scratch_size(&g, &need);
         if (st != ACCEL_OK) return ACCEL_E_TFLITE_SHAPE;
     }
@@ -18508,6 +18657,10 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
     r->x = in.in;
     r->x_len = in.t.bytes;
     r->w = w.in;
+#if ACCEL__FB_FAR
+    r->w = w.t.data; /* model addresses, read through ACCEL_FB_COPY */
+    r->bf = bias.index >= 0 ? bias.t.data : NULL;
+#endif
     r->w_len = w.t.bytes;
     r->b = b;
     r->y = out.out;
@@ -18517,6 +18670,58 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
     r->depthwise = depthwise;
     return ACCEL_OK;
 }
+
+#if ACCEL__FB_FAR
+/* CONV_2D (groups included) and DEPTHWISE_CONV_2D with the filter and bias in the model: per
+ * output pixel, a conv channel's taps (each a run of in_c / groups filter bytes), or a
+ * depthwise run of up to ACCEL__TFL_FAR_CHUNK channels (each tap a run of filter bytes). */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_far_conv(const accel__tfl_conv_run *r)
+{
+    const accel_mac_conv *g = &r->g;
+    const accel_mac_quant *q = &r->q;
+    uint32_t b, oy, ox, oc, ky, kx, iy, ix, n, j;
+    uint32_t icg = r->depthwise ? 1u : g->in_c / g->groups, ocg = r->depthwise ? 1u : g->out_c / g->groups;
+    int u8 = q->dtype == ACCEL_MAC_UINT8;
+    accel_status st;
+    if (!r->x || !r->w || !r->y) return ACCEL_E_NULL;
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++)
+            for (ox = 0; ox < g->out_w; ox++) {
+                uint8_t *o = r->y + (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;
+                for (oc = 0; oc < g->out_c; oc += n) {
+                    uint32_t acc[ACCEL__TFL_FAR_CHUNK];
+                    n = r->depthwise ? (g->out_c - oc < ACCEL__TFL_FAR_CHUNK ? g->out_c - oc : ACCEL__TFL_FAR_CHUNK) : 1u;
+                    for (j = 0; j < n; j++) acc[j] = accel__tfl_far_bias(r->bf, (size_t)oc + (size_t)j);
+                    for (ky = 0; ky < g->k_h; ky++) {
+                        if (!accel__tfl_far_tap(oy, ky, g->stride_h, g->dilation_h, g->pad_top, g->in_h, &iy)) continue;
+                        for (kx = 0; kx < g->k_w; kx++) {
+                            const uint8_t *xp;
+                            if (!accel__tfl_far_tap(ox, kx, g->stride_w, g->dilation_w, g->pad_left, g->in_w, &ix))
+                                continue;
+                            xp = r->x + (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c;
+                            if (r->depthwise) {
+                                uint8_t wb[ACCEL__TFL_FAR_CHUNK];
+                                ACCEL_FB_COPY(wb, r->w + ((size_t)ky * g->k_w + kx) * g->out_c + oc, (size_t)n);
+                                for (j = 0; j < n; j++)
+                                    acc[j] += (uint32_t)((accel__tfl_q8(xp[(oc + j) / g->depth_multiplier], u8) +
+                                                          q->input_offset) *
+                                                         (accel__tfl_q8(wb[j], u8) + q->filter_offset));
+                            } else {
+                                acc[0] = accel__tfl_far_dot(acc[0], xp + (size_t)(oc / ocg) * icg,
+                                                            r->w + (((size_t)oc * g->k_h + ky) * g->k_w + kx) * icg,
+                                                            (size_t)icg, q);
+                            }
+                        }
+                    }
+                    for (j = 0; j < n; j++) {
+                        st = accel__tfl_far_out(acc[j], q, (size_t)oc + (size_t)j, o + oc + j);
+                        if (st != ACCEL_OK) return st;
+                    }
+                }
+            }
+    return ACCEL_OK;
+}
+#endif
 
 /* Run mode only (the operator table's run half): the call's arguments in the work record (64-bit) */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
@@ -18528,11 +18733,15 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwis
 #endif
     accel_status st = accel__tfl_conv_prep(c, depthwise, r);
     if (st != ACCEL_OK) return st;
+#if ACCEL__FB_FAR
+    return accel__tfl_far_conv(r);
+#else
     if (r->depthwise)
         return accel_mac_depthwise_conv2d(&r->g, &r->q, r->x, r->x_len, r->w, r->w_len, r->b,
                                           r->b ? (size_t)r->g.out_c : 0u, r->y, r->y_len);
     return accel_mac_conv2d_with_scratch(&r->g, &r->q, r->x, r->x_len, r->w, r->w_len, r->b,
                                          r->b ? (size_t)r->g.out_c : 0u, r->y, r->y_len, r->scr, r->scr ? r->need : 0u);
+#endif
 }
 
 ACCEL__TFL_NOINLINE accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
@@ -19010,7 +19219,9 @@ typedef struct accel__tfl_brief {
 ACCEL__TFL_STATIC accel_status accel__tfl_brief_of(const accel__tfl_ctx *c, uint32_t k, uint32_t types,
                                                    accel__tfl_brief *b, accel__tfl_io *o)
 {
-    accel_status st = accel__tfl_io_get(c, k == 5u ? 0u : k, types | (k == 5u ? ACCEL__TFL_OUT : 0u), o);
+    accel_status st = types ? accel__tfl_need(c, k == 5u, k == 5u ? 0u : k, types, o)
+                            : accel__tfl_get(c, k == 5u, k == 5u ? 0u : k, o);
+    if (st != ACCEL_OK) return st; /* the first error: the caller returns it */
     b->data = o->t.data;
     b->elements = o->t.elements;
     b->index = o->index;
@@ -19022,7 +19233,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_brief_of(const accel__tfl_ctx *c, uint
     b->type = o->t.type;
     b->is_variable = o->t.is_variable;
     b->quantized = accel__tfl_quantized(&o->t);
-    return st;
+    return ACCEL_OK;
 }
 
 /* SVDF, integer (TFLM's EvalIntegerSvdfReference): the state [batch, filters * memory] shifts by
@@ -19680,10 +19891,10 @@ ACCEL__TFL_INLINE accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
 #if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEPTHWISE_CONV_2D
     case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D: return accel__tfl_conv_prep(c, 1, NULL);
 #endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SVDF
+#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SVDF) && !ACCEL__FB_FAR /* weights always constant: never with ACCEL_FB_COPY */
     case ACCEL_TFLITE_OP_SVDF: return accel__tfl_svdf_prep(c);
 #endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM
+#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM) && !ACCEL__FB_FAR
     case ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return accel__tfl_lstm_prep(c);
 #endif
     default: return accel__tfl_dispatch_one(c);
@@ -19703,10 +19914,10 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_run(accel__tfl_ctx *c)
 #if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEPTHWISE_CONV_2D
     case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D: return accel__tfl_conv(c, 1);
 #endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SVDF
+#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SVDF) && !ACCEL__FB_FAR
     case ACCEL_TFLITE_OP_SVDF: return accel__tfl_svdf(c);
 #endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM
+#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM) && !ACCEL__FB_FAR
     case ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return accel__tfl_lstm(c);
 #endif
     default: return accel__tfl_dispatch_one(c);
@@ -19714,6 +19925,37 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_run(accel__tfl_ctx *c)
 }
 
 /* ---------------------------------------------------------------- @tflite.plan: arena planner */
+#if ACCEL__FB_FAR
+/* With the model read through ACCEL_FB_COPY an operator may take a constant input only where its
+ * kernel reads it that way: the filter and bias of FULLY_CONNECTED, CONV_2D and
+ * DEPTHWISE_CONV_2D, and RESHAPE's shape (never read). Any other constant input (SVDF's and
+ * LSTM's weights, a constant ADD operand, ...) is ACCEL_E_UNSUPPORTED. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_far_ok(const accel_tflite_model *m, const accel_tflite_op *op)
+{
+    uint32_t k, streamed = 0;
+    switch (op->code) {
+    case ACCEL_TFLITE_OP_FULLY_CONNECTED: case ACCEL_TFLITE_OP_CONV_2D: case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D:
+        streamed = 6u; /* inputs 1 and 2 */
+        break;
+    case ACCEL_TFLITE_OP_RESHAPE: streamed = 2u; break;
+    default: break;
+    }
+    for (k = 0; k < op->n_inputs; k++) {
+        int32_t ti = -1;
+        accel_tflite_tensor t;
+        accel_status st;
+        if (k < 3u && ((streamed >> k) & 1u)) continue;
+        st = accel_tflite_op_tensor(m, op, 0, k, &ti);
+        if (st != ACCEL_OK) return st;
+        if (ti < 0) continue;
+        st = accel_tflite_tensor_info(m, (uint32_t)ti, &t);
+        if (st != ACCEL_OK) return st;
+        if (t.data) return ACCEL_E_UNSUPPORTED;
+    }
+    return ACCEL_OK;
+}
+#endif
+
 /* Check operator i in c (persist NULL: c->scratch_need and c->persist_need get its needs) or,
  * with persist set, prepare it: derive its constants into persist (persist_len bytes). */
 ACCEL__TFL_INLINE accel_status accel__tfl_prep_op(accel__tfl_ctx *c, const accel_tflite_model *m, uint32_t i,
@@ -19729,6 +19971,9 @@ ACCEL__TFL_INLINE accel_status accel__tfl_prep_op(accel__tfl_ctx *c, const accel
     c->persist_len = persist_len;
     c->scratch_need = c->persist_used = c->persist_need = 0;
     st = accel_tflite_op_info(m, i, &c->op);
+#if ACCEL__FB_FAR
+    if (st == ACCEL_OK) st = accel__tfl_far_ok(m, &c->op);
+#endif
     return st == ACCEL_OK ? accel__tfl_dispatch(c) : st;
 }
 
@@ -19828,8 +20073,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_ops(const accel_tflite_model *m
         e[i].first = 0xFFFFu;
         e[i].last = 0;
     }
-    for (k = 0; k < m->n_inputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->inputs_ + 4u * (size_t)k)], 0);
-    for (k = 0; k < m->n_outputs; k++) accel__tfl_life(&e[accel_load_u32le(m->buf + m->outputs_ + 4u * (size_t)k)], end);
+    for (k = 0; k < m->n_inputs; k++) accel__tfl_life(&e[accel__fb_u32(m->buf + m->inputs_ + 4u * (size_t)k)], 0);
+    for (k = 0; k < m->n_outputs; k++) accel__tfl_life(&e[accel__fb_u32(m->buf + m->outputs_ + 4u * (size_t)k)], end);
     for (i = 0; i < m->n_ops; i++) {
         uint32_t s, ps;
         accel_status st = accel__tfl_prep_op(c, m, i, NULL, 0);
@@ -20029,8 +20274,8 @@ ACCELDEF accel_status accel_tflite_get_output(const accel_tflite *rt, uint32_t k
                                               size_t *len)
 {
     uint32_t ti;
-    const uint8_t *p;
-    size_t n;
+    const uint8_t *p = NULL; /* set before use; avr-gcc 5's LTO cannot see that */
+    size_t n = 0;
     accel_status st;
     if (!rt || !rt->arena || !len || (!out && cap)) return ACCEL_E_NULL;
     st = accel_tflite_graph_tensor(rt->model, 1, k, &ti);

@@ -4,8 +4,9 @@
 # IDE installs with Sketch > Include Library > Add .ZIP Library.
 #   Accel/library.properties   name, version (ACCEL_VERSION_STRING in accel.h), ...
 #   Accel/src/accel.h          the library, unchanged
-#   Accel/src/accel_impl.c     the one file that defines ACCEL_IMPLEMENTATION
-#   Accel/src/accel_arduino.*  the port (ports/arduino)
+#   Accel/src/accel_impl.c     the one file that defines ACCEL_IMPLEMENTATION, with the choices
+#                              of accel_arduino_config.h
+#   Accel/src/accel_arduino*.h, accel_arduino.cpp   the port (ports/arduino)
 #   Accel/examples/NAME/NAME.ino   from examples/arduino/NAME/
 #   Accel/LICENSE
 # and, for the Bridge example, the bridge's device side (ports/bridge: accel_bridge*.c/.h and
@@ -50,7 +51,7 @@ version=$ver
 author=the accel authors
 maintainer=the accel authors
 sentence=Drive neural accelerators (ABR TSP1 over SPI) and run int8 layers bit-exact with TensorFlow Lite.
-paragraph=accel is a single-header, allocation-free C99 library: command codecs and drivers for neural accelerators with every device byte bounds-checked, and an int8 multiply-accumulate reference engine (fully connected, conv2d, depthwise, pooling). This port runs it over the Arduino SPI, Wire and pin APIs.
+paragraph=accel is a single-header, allocation-free C99 library: command codecs and drivers for neural accelerators with every device byte bounds-checked, an int8 multiply-accumulate reference engine (fully connected, conv2d, depthwise, pooling) and a runner for whole quantized TensorFlow Lite models (kept in flash on AVR). This port runs it over the Arduino SPI, Wire and pin APIs.
 category=Device Control
 url=$url
 architectures=*
@@ -58,14 +59,13 @@ includes=accel.h
 EOF
 
 cp accel.h "$lib/src/accel.h"
-cp ports/arduino/accel_arduino.h ports/arduino/accel_arduino.cpp ports/arduino/accel_arduino_wire.h "$lib/src/"
+cp ports/arduino/accel_arduino.h ports/arduino/accel_arduino.cpp ports/arduino/accel_arduino_wire.h \
+   ports/arduino/accel_arduino_config.h "$lib/src/"
 cat >"$lib/src/accel_impl.c" <<'EOF'
-/* accel_impl.c - compiles accel.h's implementation once for the Arduino library.
- * On AVR the status strings are left out: constant strings live in RAM there, and the whole
- * table would not fit an Uno's 2 KB. accel_arduino_print_status() prints names from flash. */
-#if defined(__AVR__) && !defined(ACCEL_NO_STATUS_STRINGS)
-#define ACCEL_NO_STATUS_STRINGS
-#endif
+/* accel_impl.c - compiles accel.h's implementation once for the Arduino library, with the
+ * choices of accel_arduino_config.h (on AVR: no status strings, since constant strings live in
+ * RAM there; tflite models read from flash with memcpy_P; on an Uno one tflite operator). */
+#include "accel_arduino_config.h"
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 EOF

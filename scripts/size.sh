@@ -92,6 +92,31 @@ if $CC $LK $T/empty.c -o $T/empty.elf 2>/dev/null; then
     sf=$(arm-none-eabi-nm -S -t d $T/tfl.elf | awk '$4 ~ /^__aeabi_[df]|[ds]f[23]$|^__(le|ge|eq|ne|lt|gt|unord)[ds]f/ {s += $2} END {print s + 0}')
     printf '  %-44s %7s  (soft float/double %s)\n' "${ops#*:}" "$((t - e))" "$sf"
   done
+  # per model: the runner with exactly the kernels the model's operators need (ACCEL_TFLITE_OPS
+  # from accel-run --info), on this CPU and on Cortex-M4 (the core TFLM's flash figures are for),
+  # -Os and -O2 (the build make bench-mcu counts instructions of)
+  D=${ACCEL_TFLITE_DATA:-../shared/data/tflite}
+  if [ -f "$D/goldens.tsv" ] && make -s build/accel-run >/dev/null 2>&1; then
+    echo
+    echo "tflite per model (runner + the model's kernels, gc-sections, no status strings), .text over an empty program:"
+    printf '  %-24s %18s %14s %14s  %s\n' model "$CPU -Os" "cortex-m4 -Os" "cortex-m4 -O2" operators
+    for f in "$D"/*.tflite; do
+      ops=$(build/accel-run "$f" --info 2>/dev/null | awk '$1 == "op" {print $3}' | sort -u)
+      [ -n "$ops" ] || continue
+      mask=0
+      for o in $ops; do mask="$mask|ACCEL_TFLITE_K_$o"; done
+      row=""
+      for c in "$CPU:-Os" cortex-m4:-Os cortex-m4:-O2; do
+        LKC="${c#*:} -mcpu=${c%%:*} -mthumb -ffunction-sections -fdata-sections -Wl,--gc-sections --specs=nano.specs --specs=nosys.specs -I."
+        ec=$($CC $LKC $T/empty.c -o $T/empty_c.elf 2>/dev/null && arm-none-eabi-size $T/empty_c.elf | awk 'NR==2{print $1}')
+        if $CC $LKC "-DACCEL_TFLITE_OPS=($mask)" $T/tfl_main.c -o $T/tfl_m.elf 2>/dev/null; then
+          row="$row $(( $(arm-none-eabi-size $T/tfl_m.elf | awk 'NR==2{print $1}') - ec ))"
+        else row="$row -"; fi
+      done
+      read -r a b c <<<"$row"
+      printf '  %-24s %18s %14s %14s  %s\n' "$(basename "$f" .tflite)" "$a" "$b" "$c" "$(echo $ops | tr ' ' ,)"
+    done
+  fi
 fi
 echo
 for s in $SECTIONS; do

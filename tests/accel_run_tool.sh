@@ -45,6 +45,83 @@ check "unsupported second operator named" 1 "unsupported operator 1: SUB (builti
     "$T" "$S/unsupported_second_op.tflite" --input "$W/in46.bin"
 check "malformed model" 1 "ACCEL_E_TFLITE_VERSION" "$T" "$S/bad_version.tflite" --info
 
+# FLOAT32 outputs (a model ending in DEQUANTIZE). dequantize_i8: int8 [-3, 7, 127, -128], scale
+# 0.1, zero point -3 -> float32 [0, 1, 13, -12.5] (binary32 rounding of 0.1f * 10, * 130, * -125)
+printf '\375\007\177\200' > "$W/dq_in.bin"
+f32() { printf '%s\n' "$@" | /usr/bin/python3 -c 'import struct, sys; sys.stdout.buffer.write(b"".join(struct.pack("<f", float(x)) for x in sys.stdin.read().split()))'; }
+"$T" "$S/dequantize_i8.tflite" --input "$W/dq_in.bin" --output "$W/dq_out.bin" &&
+    same "dequantize: float output" "$(xxd -p "$W/dq_out.bin")" "000000000000803f00005041000048c1"
+f32 0 1 13 -12.5 > "$W/dq_same.bin"
+check "compare float: exact" 0 "compare: exact (4 elements)" "$T" "$S/dequantize_i8.tflite" --input "$W/dq_in.bin" \
+    --compare "$W/dq_same.bin"
+f32 -0 1 13 -12.5 > "$W/dq_negzero.bin"
+check "compare float: -0 equals 0" 0 "compare: exact (4 elements)" "$T" "$S/dequantize_i8.tflite" \
+    --input "$W/dq_in.bin" --compare "$W/dq_negzero.bin"
+# elements 1 and 3 off by 0.25 and 0.5: two differ, the largest by 0.5 real, the first at 1
+f32 0 1.25 13 -13 > "$W/dq_off.bin"
+check "compare float: differs (exit 3)" 3 "2 of 4 elements differ; max |diff| 0.5 real; first at element 1" \
+    "$T" "$S/dequantize_i8.tflite" --input "$W/dq_in.bin" --compare "$W/dq_off.bin"
+out=$("$T" "$S/dequantize_i8.tflite" --input "$W/dq_in.bin" --compare "$W/dq_off.bin" --json)
+if printf '%s' "$out" | jq -e '.compare == {"exact": false, "elements": 4, "differing": 2, "max_abs_diff_q": null,
+        "max_abs_diff_real": 0.5, "first_index": 1} and .output_bytes == 16' >/dev/null 2>&1
+then ok "compare float --json: fields"; else bad "compare float --json" "$out"; fi
+out=$("$T" "$S/dequantize_i8.tflite" --input "$W/dq_in.bin" --compare "$W/dq_same.bin" --json)
+if printf '%s' "$out" | jq -e '.compare.exact == true and .compare.differing == 0 and .compare.first_index == -1 and
+        .compare.max_abs_diff_real == 0' >/dev/null 2>&1
+then ok "compare float --json: exact"; else bad "compare float --json exact" "$out"; fi
+# a NaN against a number: differs by an infinite amount, which JSON cannot hold (null)
+f32 0 1 nan -12.5 > "$W/dq_nan.bin"
+check "compare float: NaN" 3 "1 of 4 elements differ; max |diff| inf real; first at element 2" \
+    "$T" "$S/dequantize_i8.tflite" --input "$W/dq_in.bin" --compare "$W/dq_nan.bin"
+out=$("$T" "$S/dequantize_i8.tflite" --input "$W/dq_in.bin" --compare "$W/dq_nan.bin" --json)
+if printf '%s' "$out" | jq -e '.compare.max_abs_diff_real == null and .compare.differing == 1' >/dev/null 2>&1
+then ok "compare float --json: NaN"; else bad "compare float --json NaN" "$out"; fi
+head -c 12 "$W/dq_same.bin" > "$W/dq12.bin"
+check "compare float: wrong size" 1 "dq12.bin: 12 bytes, the model's outputs take 16" \
+    "$T" "$S/dequantize_i8.tflite" --input "$W/dq_in.bin" --compare "$W/dq12.bin"
+head -c 15 "$W/dq_same.bin" > "$W/dq15.bin"
+check "compare float: not a multiple of 4 bytes" 1 "dq15.bin: 15 bytes, the model's outputs take 16 (4-byte elements: 15 is not a whole number of them)" \
+    "$T" "$S/dequantize_i8.tflite" --input "$W/dq_in.bin" --compare "$W/dq15.bin"
+# a quantized graph then DEQUANTIZE: FC [3, -3] (scale 1) -> [3.0, -3.0]; the layers file
+# holds both operators' outputs, int8 then float32
+"$T" "$S/fc_then_dequantize.tflite" --input "$W/in46.bin" --output "$W/fd.bin" --layers "$W/fdl.bin" &&
+    same "fc then dequantize: output" "$(xxd -p "$W/fd.bin")" "00004040000040c0" &&
+    same "fc then dequantize: layers" "$(xxd -p "$W/fdl.bin")" "03fd00004040000040c0"
+
+# --twin: a compiled Edge TPU model (edgetpu_compiled_fc: its graph one edgetpu-custom-op between
+# fc.tflite's input and output, holding the synthetic DarwiNN package) runs its CPU twin in its
+# place. The edgetpu section reads it as a compiled model too.
+[ -x build/accel-edgetpu ] || make -s build/accel-edgetpu >/dev/null
+out=$(build/accel-edgetpu info --json "$S/edgetpu_compiled_fc.tflite" 2>&1)
+if printf '%s' "$out" | jq -e '.executables[0].type == "STAND_ALONE"' >/dev/null 2>&1
+then ok "the stand-in is a compiled Edge TPU model (accel-edgetpu info)"; else bad "stand-in compiled model" "$(printf '%s' "$out" | head -c 300)"; fi
+check "compiled model without --twin" 1 "a compiled Edge TPU model (an edgetpu-custom-op): give the CPU model" \
+    "$T" "$S/edgetpu_compiled_fc.tflite" --input "$W/in46.bin"
+check "compiled model --info without --twin" 1 "unsupported operator 0: CUSTOM (builtin code 32); a compiled Edge TPU model" \
+    "$T" "$S/edgetpu_compiled_fc.tflite" --info
+"$T" "$S/edgetpu_compiled_fc.tflite" --twin "$S/fc.tflite" --input "$W/in46.bin" --output "$W/tw.bin" &&
+    same "twin runs in its place" "$(xxd -p "$W/tw.bin")" "03fd"
+check "twin: compare" 3 "1 of 2 elements differ" "$T" "$S/edgetpu_compiled_fc.tflite" --twin "$S/fc.tflite" \
+    --input "$W/in46.bin" --compare "$W/hw_off.bin"
+out=$("$T" "$S/edgetpu_compiled_fc.tflite" --twin "$S/fc.tflite" --input "$W/in46.bin" --json)
+if printf '%s' "$out" | jq -e '(.model | endswith("edgetpu_compiled_fc.tflite")) and (.twin | endswith("/fc.tflite"))' >/dev/null 2>&1
+then ok "twin --json names both"; else bad "twin --json" "$out"; fi
+check "twin --info describes the twin" 0 "FULLY_CONNECTED" "$T" "$S/edgetpu_compiled_fc.tflite" --twin "$S/fc.tflite" --info
+check "twin with other outputs refused" 1 "fc_then_quantize.tflite: graph output 0 is UINT8 [1,2] s=1 zp=128, " \
+    "$T" "$S/edgetpu_compiled_fc.tflite" --twin "$S/fc_then_quantize.tflite" --input "$W/in46.bin"
+check "twin with other quantization refused" 1 "graph input 0 is INT8 [1,2] s=0.5 zp=2, " \
+    "$T" "$S/edgetpu_compiled_fc.tflite" --twin "$S/fc_zp.tflite" --input "$W/in46.bin"
+check "twin that is compiled too refused" 1 "is a compiled Edge TPU model too" \
+    "$T" "$S/edgetpu_compiled_fc.tflite" --twin "$S/edgetpu_compiled_fc.tflite" --input "$W/in46.bin"
+check "--twin for a model with no edgetpu-custom-op refused" 1 "fc.tflite: has no edgetpu-custom-op" \
+    "$T" "$S/fc.tflite" --twin "$S/fc.tflite" --input "$W/in46.bin"
+check "--twin for another custom operator refused" 1 "custom_other.tflite: has no edgetpu-custom-op" \
+    "$T" "$S/custom_other.tflite" --twin "$S/fc.tflite" --input "$W/in46.bin"
+out=$("$T" "$S/custom_other.tflite" --input "$W/in46.bin" 2>&1)
+if [[ $out == *"unsupported operator 0: CUSTOM (builtin code 32)" ]]; then ok "another custom operator: no --twin hint"
+else bad "another custom operator" "$out"; fi
+check "twin missing" 1 "no_such.tflite" "$T" "$S/edgetpu_compiled_fc.tflite" --twin "$W/no_such.tflite" --input "$W/in46.bin"
+
 if D=$(data_dir tflite ACCEL_TFLITE_DATA); then
     # every golden case through the tool: output and layers byte for byte
     n=0; good=0
@@ -74,6 +151,17 @@ if E=$(data_dir edgetpu ACCEL_EDGETPU_DATA) && [ -f "$E/models/bright_16x16_edge
     check "Edge TPU model without its twin" 1 "--twin" "$T" "$E/models/bright_16x16_edgetpu.tflite" --input "$W/z256.bin"
     check "Edge TPU model runs its CPU twin" 0 "\"arena_bytes\"" "$T" "$E/models/bright_16x16_edgetpu.tflite" \
         --twin "$E/models/bright_16x16.tflite" --input "$W/z256.bin" --json
+    for mdl in bright_16x16 dense_256; do
+        if "$T" "$E/models/${mdl}_edgetpu.tflite" --twin "$E/models/$mdl.tflite" --input "$W/z256.bin" \
+                --output "$W/et_twin.bin" --layers "$W/et_twin_l.bin" &&
+            "$T" "$E/models/$mdl.tflite" --input "$W/z256.bin" --output "$W/et_cpu.bin" --layers "$W/et_cpu_l.bin" &&
+            cmp -s "$W/et_twin.bin" "$W/et_cpu.bin" && cmp -s "$W/et_twin_l.bin" "$W/et_cpu_l.bin"
+        then ok "$mdl: --twin gives the CPU model's output and layers"; else bad "$mdl: --twin output"; fi
+    done
+    check "Edge TPU model with another model's twin" 1 "not the model it was compiled from" \
+        "$T" "$E/models/bright_16x16_edgetpu.tflite" --twin "$E/models/dense_256.tflite" --input "$W/z256.bin"
+    check "a CPU model with --twin" 1 "has no edgetpu-custom-op" \
+        "$T" "$E/models/bright_16x16.tflite" --twin "$E/models/bright_16x16.tflite" --input "$W/z256.bin"
 else
     skip "accel-run --twin" "third-party data absent (no ../shared/data/edgetpu/models)"
 fi

@@ -7,7 +7,9 @@
 #     (except the parts the head comment lists as "declarations only");
 #   - the head comment's contents list names exactly the banners' tokens;
 #   - a token @<s>.<part> of a section s sits inside SECTION: s;
-#   - every public function is defined under the token it is declared under.
+#   - every public function is defined under the token it is declared under;
+#   - a section's private names (accel__mac_*, ACCEL__TFL_*, ...) appear only inside that
+#     section: a section uses another through its public API, shared needs live in common.
 # Usage: bash tests/anchors.sh [header] (default accel.h). Ends with "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 H=${1:-accel.h}
@@ -70,6 +72,24 @@ case('every public function is defined under the token it is declared under',
             for f, (d, m) in owner.items() if d and m and d != m))
 case('public functions found in both halves', [] if sum(1 for d, m in owner.values() if d and m) > 300
      else ['only %d' % sum(1 for d, m in owner.values() if d and m)])
+# Private prefixes by section (common's, e.g. accel__fb_, are shared by design).
+PRIV = {'tsp1': ['tsp1'], 'edgetpu': ['edgetpu'], 'refsi': ['refsi'], 'ane': ['ane'],
+        'mac': ['mac'], 'tflite': ['tfl', 'tflite']}
+sec_of, cur_s = [], None
+for i, l in enumerate(lines):
+    m = re.match(r'^ \* SECTION: ([a-z0-9]+)', l)
+    if m: cur_s = m.group(1)
+    if '@deprecated.names:' in l: cur_s = 'deprecated'   # the old names map onto every section
+    sec_of.append(cur_s)
+PRIV_RE = re.compile(r'\b(?:accel__|ACCEL__)([A-Za-z0-9]+)_\w*')
+leaks = []
+for i, l in enumerate(lines):
+    if i <= head_end: continue
+    for m in PRIV_RE.finditer(l):
+        owner_s = next((s for s, ps in PRIV.items() if m.group(1).lower() in ps), None)
+        if owner_s and sec_of[i] not in (owner_s, 'deprecated'):
+            leaks.append('line %d: %s used in SECTION %s' % (i + 1, m.group(0), sec_of[i]))
+case("a section's private names stay in that section", leaks)
 for name, problems in res:
     if problems:
         print('FAIL %s' % name)

@@ -13,7 +13,9 @@
 #   - category one of the specification's nine; url a URL (scheme and host); architectures a
 #     comma-separated list of "*" or architecture names; includes: files in src/;
 #   - layout 1.5: src/ with the sources, no utility/ beside it, each examples/NAME/ has NAME.ino.
-# The same checker must refuse the old file (url= empty) and three other broken ones.
+# The same checker must refuse the old file (url= empty) and three other broken ones. The zip
+# holds every file of every examples/arduino/ folder, and its accel_impl.c is compiled with
+# ports/arduino/accel_arduino_config.h (the library's AVR choices).
 # Ends with "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 for c in zip unzip; do
@@ -101,6 +103,17 @@ count() { # the checker's lines into ok/bad
 }
 L=$B/unz/Accel
 count < <(check "$L" "$L/library.properties" 2>&1)
+# every example folder of the repository, whole (TfliteHello's model.h beside its sketch), and
+# the configuration the implementation is compiled with (models in flash on AVR)
+for d in examples/arduino/*/; do
+    n=$(basename "$d")
+    [ "$n" = Bridge ] && [ -f "$L/NO_BRIDGE.txt" ] && continue
+    for f in "$d"*; do
+        cmp -s "$f" "$L/examples/$n/$(basename "$f")" && ok "zip has $n/$(basename "$f")" || bad "zip lacks examples/$n/$(basename "$f")"
+    done
+done
+grep -q '^#include "accel_arduino_config.h"$' "$L/src/accel_impl.c" && cmp -s "$L/src/accel_arduino_config.h" ports/arduino/accel_arduino_config.h &&
+    ok "accel_impl.c is compiled with accel_arduino_config.h" || bad "accel_impl.c does not include accel_arduino_config.h"
 printf '%s\n' "  library.properties:" && sed 's/^/    /' "$L/library.properties" | cut -c1-100
 
 # the checker refuses broken files: the old empty url, a missing author, an unknown category,

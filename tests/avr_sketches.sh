@@ -9,7 +9,9 @@
 #     the port and sketches again with avr-g++ and the strict set (-Wconversion,
 #     -Wsign-conversion, -Wshadow, ...), diagnostics in the core's headers filtered out.
 #  3. flash/RAM per sketch and board (limits: flash <= 28 KB, RAM <= 1 KB, so an Uno keeps half
-#     its RAM for the stack); the TSP1 sketches' Uno flash images must be byte-identical to
+#     its RAM for the stack; TfliteHello, which carries a whole model runner, may take the Uno's
+#     whole 31.5 KB of sketch flash, 2 KB of the Mega's RAM, and leave 128 bytes of the Uno's RAM
+#     never touched instead of 256); the TSP1 sketches' Uno flash images must be byte-identical to
 #     builds with ACCEL_TSP1_NO_MODEL and with accel_status_str undefined (neither the device
 #     model nor a status string is linked), a build which a probe sketch that uses both must
 #     fail; no model or status-string symbol and no status text in .data on either board.
@@ -17,7 +19,17 @@
 #     below; its UART0 output must equal tests/avr/expect/SKETCH.SCENARIO.txt line by line
 #     (lines starting with # are the reasons; "!harness TEXT" lines must appear in the
 #     harness's own report), and the sketch must halt within the cycle budget. The probe, which
-#     never halts, must be reported as hung.
+#     never halts, must be reported as hung. TfliteHello's outputs are the ones
+#     scripts/gen/gen_tflite_models.py works out in Python (its committed model.h and expected
+#     output must be what the generator writes now); its last line (arena bytes, time per
+#     inference) is measured, not compared.
+#     The library's AVR choices, each run: TfliteHello built with ACCEL_ARDUINO_MODEL_IN_RAM
+#     (models read from RAM) on the Mega gives the same lines; a model with a second operator
+#     (QUANTIZE) runs on the Mega and is refused by name on the Uno, which keeps FULLY_CONNECTED.
+#  5. the truth check: TfliteHello built for the Uno with TFLM's hello_world_int8 model and the
+#     inputs of its 7 golden cases (a model.h made by the same generator, in build/), run under
+#     the harness: every output byte must equal TFLM's (cases/*.out.bin). Skipped by name without
+#     the shared data ($ACCEL_TFLITE_DATA, else ../shared/data/tflite).
 # Ends with "N passed, N failed" and a size/cycle report.
 . "$(dirname "$0")/lib.sh"
 start=$(date +%s)
@@ -53,7 +65,7 @@ mkdir -p "$LIB"
 unzip -q "$zip" -d "$LIB" || bad "unzip $zip"
 list=$(unzip -Z1 "$zip")
 want="Accel/library.properties Accel/src/accel.h Accel/src/accel_impl.c Accel/src/accel_arduino.h
-Accel/src/accel_arduino.cpp Accel/src/accel_arduino_wire.h Accel/LICENSE"
+Accel/src/accel_arduino.cpp Accel/src/accel_arduino_wire.h Accel/src/accel_arduino_config.h Accel/LICENSE"
 SKETCHES=""
 for d in examples/arduino/*/; do
   n=$(basename "$d")
@@ -77,6 +89,14 @@ grep -qx "version=$ver" <<<"$props" && ok "library.properties version=$ver (ACCE
 grep -qx "includes=accel.h" <<<"$props" && ok "library.properties includes=accel.h" || bad "includes" "$props"
 unzip -p "$zip" Accel/src/accel.h | cmp -s - accel.h && ok "zip's accel.h is accel.h" || bad "zip's accel.h differs from accel.h"
 unzip -p "$zip" Accel/src/accel_impl.c | grep -q '^#define ACCEL_IMPLEMENTATION$' && ok "accel_impl.c defines ACCEL_IMPLEMENTATION" || bad "accel_impl.c"
+# the sine model and TfliteHello's expected output are the generator's, as committed
+mkdir -p "$B/gen"
+if python3 scripts/gen/gen_tflite_models.py sketch "$B/gen/model.h" "$B/gen/expect.txt" 2>"$B/gen.log" &&
+   cmp -s "$B/gen/model.h" examples/arduino/TfliteHello/model.h && cmp -s "$B/gen/expect.txt" tests/avr/expect/TfliteHello.normal.txt; then
+  ok "TfliteHello's model.h and expected output are what gen_tflite_models.py writes"
+else
+  bad "TfliteHello's model.h or expected output differ from gen_tflite_models.py sketch" "$(cat "$B/gen.log")"
+fi
 
 # ------------------------------------------------------------------ 2. builds
 # README's sketch as a sketch folder of its own
@@ -89,6 +109,8 @@ ino_of() { # sketch name -> .ino path
   case $1 in
     ReadmeEcho) echo "$B/readme/ReadmeEcho/ReadmeEcho.ino" ;;
     ProbeModel) echo "tests/avr/probe/ProbeModel/ProbeModel.ino" ;;
+    TfliteTruth) echo "$B/truth/TfliteHello/TfliteHello.ino" ;;
+    TfliteTwoOps) echo "$B/twoops/TfliteHello/TfliteHello.ino" ;;
     *) echo "$LIB/Accel/examples/$1/$1.ino" ;;
   esac
 }
@@ -184,8 +206,14 @@ for board in uno mega; do
     flash=$((text + data))
     ram=$((data + bss))
     report="$report$(printf '%-5s %-12s flash %6d  RAM %5d' "$board" "$sk" "$flash" "$ram")"$'\n'
-    [ "$flash" -le 28672 ] && [ "$ram" -le 1024 ] && ok "$sk for $board fits (flash $flash, RAM $ram)" ||
-      bad "$sk for $board too big: flash $flash (max 28672), RAM $ram (max 1024)"
+    maxf=28672 maxr=1024
+    # TfliteHello: the runner with its FULLY_CONNECTED kernel is some 23 KB, so on the Uno it
+    # may take the whole sketch flash (32 KB less the 512-byte boot loader); on the Mega it
+    # keeps every operator (some 70 KB), and the LSTM's 512-byte sigmoid table sits in RAM
+    # (.data) there, so the Mega's limit is a quarter of its 8 KB
+    [ "$sk" = TfliteHello ] && { [ "$board" = uno ] && maxf=32256 || { maxf=131072; maxr=2048; }; }
+    [ "$flash" -le $maxf ] && [ "$ram" -le $maxr ] && ok "$sk for $board fits (flash $flash, RAM $ram)" ||
+      bad "$sk for $board too big: flash $flash (max $maxf), RAM $ram (max $maxr)"
   done
 done
 for sk in $TSP1_SKETCHES; do
@@ -197,7 +225,7 @@ for sk in $TSP1_SKETCHES; do
   fi
 done
 for board in uno mega; do
-  for sk in $TSP1_SKETCHES ReadmeEcho; do
+  for sk in $TSP1_SKETCHES ReadmeEcho TfliteHello; do
     elf=$B/$board/$sk/$sk.ino.elf
     [ -f "$elf" ] || continue
     syms=$(avr-nm -C "$elf" | grep -E 'tsp1m_|tsp1_model|status_str' || true)
@@ -226,6 +254,7 @@ else
   exit
 fi
 CYCLES=""
+TFL_REPORT=""
 stack_report=""
 # run BOARD SKETCH SCENARIO [harness args...]
 run() {
@@ -241,6 +270,14 @@ run() {
   if [ "$rc" != 0 ]; then
     bad "run $sk/$sc on $board: harness exit $rc" "$(tail -3 "$err")"
     return
+  fi
+  if [ "$sk" = TfliteHello ]; then # its last line is measured: arena bytes, time per inference
+    local m
+    m=$(grep -E '^arena [0-9]+ of [0-9]+ bytes, [0-9]+ us per inference$' "$out")
+    [ -n "$m" ] && ok "$sk on $board: $m" || bad "$sk on $board: no arena/time line" "$(tail -2 "$out")"
+    TFL_REPORT="$TFL_REPORT$board: $m; "
+    grep -vE '^arena [0-9]+ of [0-9]+ bytes, [0-9]+ us per inference$' "$out" >"$out.cmp"
+    out=$out.cmp
   fi
   if diff <(grep -v '^[#!]' "$exp") "$out" >"$out.diff"; then
     ok "$sk/$sc on $board: every line as expected"
@@ -258,7 +295,11 @@ run() {
     [ "$board" = uno ] && ramend=$((0x8FF)) || ramend=$((0x21FF))
     head=$((0x$sp - 0x$end))
     stack_report="$stack_report$(printf '%-5s %-12s stack peak %4d, never touched %4d' "$board" "$sk" $((ramend - 0x$sp)) "$head")"$'\n'
-    [ "$head" -ge 256 ] && ok "$sk on $board: $head bytes of RAM never touched" || bad "$sk on $board: only $head bytes of RAM to spare"
+    # TfliteHello: the runner's invoke takes some 1.1 KB of stack on an AVR (accel's bound is
+    # 1536 bytes) beside Serial and a 272-byte arena: an Uno keeps a stated 128 bytes spare
+    local minhead=256
+    [ "$sk" = TfliteHello ] && minhead=128
+    [ "$head" -ge $minhead ] && ok "$sk on $board: $head bytes of RAM never touched" || bad "$sk on $board: only $head bytes of RAM to spare (min $minhead)"
   fi
   if [ "$sk/$sc" = Tsp1Basics/normal ]; then
     CYCLES="$CYCLES$board $(sed -n 's/.*after \([0-9]*\) cycles (\([0-9.]*\) s.*/\1 cycles (\2 s emulated)/p' "$err"); "
@@ -275,6 +316,7 @@ for board in uno mega; do
   run $board Tsp1Update memfail --mem-fail-chunk 2
   run $board MacSelfTest normal
   run $board ReadmeEcho normal --stop-after "echo: "
+  run $board TfliteHello normal
 done
 # a sketch that never halts ends at its cycle budget, reported as hung (exit 2)
 if [ -f "$B/mega/ProbeModel/ProbeModel.ino.elf" ]; then
@@ -287,9 +329,105 @@ fi
 "$B/tsp1_harness" --flip-cmd "never sent" "$B/uno/MacSelfTest/MacSelfTest.ino.elf" >/dev/null 2>"$B/run/nofire.err"
 [ $? = 3 ] && ok "a fault that never fires fails the run" || bad "unfired fault not reported" "$(cat "$B/run/nofire.err")"
 
+# ------------------------------------------------------------------ 4b. the library's AVR choices
+# run_lines NAME ELF MCU EXPECTED_FILE: the sketch's lines but its measured one must be these
+run_lines() {
+  local name=$1 elf=$2 mcu=$3 exp=$4 rc
+  "$B/tsp1_harness" --mcu "$mcu" --cycles 60000000 "$elf" >"$elf.out" 2>"$elf.err"
+  rc=$?
+  if [ "$rc" = 0 ] && diff "$exp" <(grep -vE '^arena [0-9]+ of [0-9]+ bytes, [0-9]+ us per inference$' "$elf.out") >"$elf.diff"; then
+    ok "$name"
+  else
+    bad "$name (exit $rc; < expected, > printed)" "$(head -10 "$elf.diff"; tail -2 "$elf.err")"
+  fi
+}
+# Models in RAM (ACCEL_ARDUINO_MODEL_IN_RAM for the whole build, the documented way out): the
+# sketch copies its model to RAM and the library reads it there; the same outputs. Only the
+# Mega has the RAM for a copy. Should the library and the sketch disagree, the library would
+# read a flash address as RAM (or the reverse) and print something else.
+if build mega TfliteHello "$B/ram/mega" -DACCEL_ARDUINO_MODEL_IN_RAM "$DD -DACCEL_ARDUINO_MODEL_IN_RAM" &&
+    [ -f "$B/ram/mega/TfliteHello.ino.elf" ]; then
+  avr-nm "$B/ram/mega/TfliteHello.ino.elf" | grep -q ' modelInRam' && ! avr-nm "$B/mega/TfliteHello/TfliteHello.ino.elf" | grep -q ' modelInRam' &&
+    ok "ACCEL_ARDUINO_MODEL_IN_RAM: the sketch keeps a RAM copy of the model only then" || bad "modelInRam in the wrong build"
+  run_lines "TfliteHello with ACCEL_ARDUINO_MODEL_IN_RAM on mega: every line as expected" "$B/ram/mega/TfliteHello.ino.elf" atmega2560 \
+    <(grep -v '^[#!]' tests/avr/expect/TfliteHello.normal.txt)
+else
+  bad "build TfliteHello with ACCEL_ARDUINO_MODEL_IN_RAM for mega" "$(grep -E 'error' "$B/ram/mega.log" | head -5)"
+fi
+# The operators each board keeps: the hand-made FULLY_CONNECTED + QUANTIZE model of the
+# generator (in [4, 6] -> [131, 125] worked out by hand there) runs on the Mega (every
+# operator) and is refused on the Uno (FULLY_CONNECTED only), naming QUANTIZE (114), operator 1.
+mkdir -p "$B/twoops/TfliteHello"
+cp examples/arduino/TfliteHello/TfliteHello.ino "$B/twoops/TfliteHello/"
+printf '\004\006' >"$B/twoops/in.bin"
+if python3 scripts/gen/gen_tflite_models.py progmem tests/fuzz/seeds/tflite/fc_then_quantize.tflite fc_then_quantize \
+    "$B/twoops/in.bin" >"$B/twoops/TfliteHello/model.h"; then
+  for board in uno mega; do
+    if build "$board" TfliteTwoOps "$B/twoops/$board" && [ -f "$B/twoops/$board/TfliteHello.ino.elf" ]; then
+      if [ "$board" = uno ]; then
+        printf 'TfliteHello: fc_then_quantize\ninit: ACCEL_E_UNSUPPORTED (operator 1, code 114)\n' >"$B/twoops/expect.$board"
+      else
+        printf 'TfliteHello: fc_then_quantize\nin 4 6 -> out 131 125\n1 inferences\n' >"$B/twoops/expect.$board"
+      fi
+      run_lines "FULLY_CONNECTED + QUANTIZE on $board: $(tail -1 "$B/twoops/expect.$board")" "$B/twoops/$board/TfliteHello.ino.elf" \
+        "$(mcu_of "$board")" "$B/twoops/expect.$board"
+    else
+      bad "build TfliteHello with fc_then_quantize for $board" "$(grep -E 'error' "$B/twoops/$board.log" | head -5)"
+    fi
+  done
+else
+  bad "model.h for fc_then_quantize"
+fi
+
+# ------------------------------------------------------------------ 5. TFLM's hello_world on the Uno
+TRUTH=""
+if D=$(data_dir tflite ACCEL_TFLITE_DATA); then
+  H=$D/cases/hello_world_int8
+  names=$(awk -F'\t' '$1 == "hello_world_int8" { print $2 }' "$D/goldens.tsv")
+  T=$B/truth/TfliteHello
+  rm -rf "$B/truth"
+  mkdir -p "$T"
+  cp examples/arduino/TfliteHello/TfliteHello.ino "$T/"
+  ins=""
+  for n in $names; do ins="$ins $H/$n.in.bin"; done
+  # the lines the sketch must print, from TFLM's files alone (int8 in and out, signed)
+  {
+    echo "TfliteHello: hello_world_int8"
+    for n in $names; do
+      echo "in $(od -An -v -td1 "$H/$n.in.bin" | xargs) -> out $(od -An -v -td1 "$H/$n.out.bin" | xargs)"
+    done
+    echo "$(echo $names | wc -w) inferences"
+  } >"$B/truth/expect.txt"
+  if [ "$(echo $names | wc -w)" != 7 ]; then
+    bad "hello_world_int8 goldens" "$(echo $names | wc -w) cases in goldens.tsv, 7 expected"
+  elif ! python3 scripts/gen/gen_tflite_models.py progmem "$D/hello_world_int8.tflite" hello_world_int8 $ins \
+      >"$T/model.h" 2>"$B/truth/gen.log"; then
+    bad "model.h for hello_world_int8" "$(cat "$B/truth/gen.log")"
+  elif ! build uno TfliteTruth "$B/truth/uno" || [ ! -f "$B/truth/uno/TfliteHello.ino.elf" ]; then
+    bad "TfliteHello with hello_world_int8 for uno" "$(grep -E 'error' "$B/truth/uno.log" | head -10)"
+  else
+    ok "TfliteHello with hello_world_int8 builds for uno"
+    elf=$B/truth/uno/TfliteHello.ino.elf
+    "$B/tsp1_harness" --mcu atmega328p --cycles 60000000 "$elf" >"$B/truth/run.out" 2>"$B/truth/run.err"
+    rc=$?
+    m=$(grep -E '^arena [0-9]+ of [0-9]+ bytes, [0-9]+ us per inference$' "$B/truth/run.out")
+    if [ "$rc" = 0 ] && [ -n "$m" ] && diff "$B/truth/expect.txt" <(grep -v '^arena ' "$B/truth/run.out") >"$B/truth/run.diff"; then
+      ok "hello_world_int8 on the Uno: the 7 outputs equal TFLM's byte for byte"
+    else
+      bad "hello_world_int8 on the Uno (exit $rc; < TFLM, > printed)" "$(head -20 "$B/truth/run.diff"; tail -2 "$B/truth/run.err")"
+    fi
+    read -r text data bss < <(avr-size "$elf" | awk 'NR == 2 { print $1, $2, $3 }')
+    TRUTH="uno: flash $((text + data)), RAM $((data + bss)), $m, $(sed -n 's/.*halted after \([0-9]*\) cycles.*/\1 cycles in all/p' "$B/truth/run.err")"
+  fi
+else
+  skip "TfliteHello with TFLM's hello_world_int8 on the Uno" "$(data_absent tflite ACCEL_TFLITE_DATA)"
+fi
+
 echo "flash / RAM (bytes, Debian core 1.8.7, avr-gcc $(avr-gcc -dumpversion)):"
 printf '%s' "$report"
 printf '%s' "$stack_report"
 echo "Tsp1Basics session: $CYCLES"
+echo "TfliteHello (sine model): $TFL_REPORT"
+[ -n "$TRUTH" ] && echo "TfliteHello (hello_world_int8): $TRUTH"
 echo "wall time: $(( $(date +%s) - start )) s"
 lib_end

@@ -19,6 +19,9 @@ T=$root/build/cmake-package
 rm -rf "$T" && mkdir -p "$T/sub" "$T/find"
 J=-j2
 linux=0; [ "$(uname -s)" = Linux ] && linux=1
+# accel::bridge is built where nanopb is installed (scripts/setup.sh installs it)
+bridge=0; printf '#include <pb_decode.h>\n' | cc -E -x c - >/dev/null 2>&1 && bridge=1
+[ $bridge = 1 ] || skip "CMake package: accel::bridge" "nanopb missing (pb_decode.h; bash scripts/setup.sh as root)"
 
 consumer() { # DIR PROLOGUE: a consumer project
     cat >"$1/CMakeLists.txt" <<CM
@@ -34,11 +37,15 @@ if($linux)
   add_executable(with_linux $root/tests/cmake/with_linux.c)
   target_link_libraries(with_linux PRIVATE accel::linux)
 endif()
+if($bridge)
+  add_executable(with_bridge $root/tests/cmake/with_bridge.c)
+  target_link_libraries(with_bridge PRIVATE accel::bridge)
+endif()
 CM
 }
 run_all() { # NAME BUILD_DIR: run the consumer's programs
     local p
-    for p in header_only with_library $([ $linux = 1 ] && echo with_linux); do
+    for p in header_only with_library $([ $linux = 1 ] && echo with_linux) $([ $bridge = 1 ] && echo with_bridge); do
         if out=$("$2/$p" 2>&1); then ok "$1: $p"; echo "  $1 $p: $out"
         else bad "$1: $p" "$out"; fi
     done
@@ -74,6 +81,48 @@ printf 'cmake_minimum_required(VERSION 3.14)\nproject(c C)\nfind_package(accel 9
 if cmake -S "$T/find2" -B "$T/find2/b" -DCMAKE_PREFIX_PATH="$P" >"$T/find2.log" 2>&1
 then bad "find_package(accel 9.0) is refused" "it configured"
 else ok "find_package(accel 9.0) is refused"; fi
+
+# the installed targets name no path of the build machine: libusb and nanopb come as targets
+# that accelConfig.cmake makes again (PkgConfig::ACCEL_LIBUSB, nanopb's own package)
+tf=$(ls "$P"/lib*/cmake/accel/accelTargets.cmake 2>/dev/null | head -1)
+abs=$(grep -hE '^ *(INTERFACE|IMPORTED)_[A-Z_]* ' "${tf%/*}"/accelTargets*.cmake 2>/dev/null | grep -E '"/|;/')
+if [ -n "$tf" ] && [ -z "$abs" ]; then ok "installed targets carry no absolute path"
+else bad "installed targets carry no absolute path" "${abs:-no accelTargets.cmake}"; fi
+
+# nanopb without its CMake package, found as a header and a library on the paths, and moved
+# between the build and the consumer: the consumer's find_package(accel) finds it where it is
+# now (the build machine's path is gone)
+if [ $bridge = 1 ] && nl=$(cc -print-file-name=libprotobuf-nanopb.a) && [ -f "$nl" ]; then
+    NA=$T/nanopb-built; NB=$T/nanopb-here; P2=$T/prefix2
+    mkdir -p "$NA/include" "$NA/lib" "$T/find3"
+    inc=$(printf '#include <pb_decode.h>\n' | cc -E -x c - | sed -n 's/^# [0-9]* "\(.*\)\/pb_decode.h".*/\1/p' | head -1)
+    cp "$inc"/pb.h "$inc"/pb_decode.h "$inc"/pb_encode.h "$inc"/pb_common.h "$NA/include/" && cp "$nl" "$NA/lib/"
+    if cmake -S "$root" -B "$T/accel2" -DACCEL_BUILD_LIBRARY=ON -DCMAKE_INSTALL_PREFIX="$P2" \
+            -DCMAKE_DISABLE_FIND_PACKAGE_nanopb=ON -DCMAKE_PREFIX_PATH="$NA" >"$T/install2.log" 2>&1 &&
+        grep -q "ACCEL_NANOPB_LIB:FILEPATH=$NA/lib/" "$T/accel2/CMakeCache.txt" &&
+        cmake --build "$T/accel2" $J >>"$T/install2.log" 2>&1 && cmake --install "$T/accel2" >>"$T/install2.log" 2>&1
+    then ok "accel builds with nanopb found on the paths"
+    else bad "accel builds with nanopb found on the paths" "$(tail -5 "$T/install2.log")"; fi
+    mv "$NA" "$NB"
+    cat >"$T/find3/CMakeLists.txt" <<CM
+cmake_minimum_required(VERSION 3.14)
+project(accel_consumer C)
+find_package(accel 0.1 REQUIRED)
+add_executable(with_bridge $root/tests/cmake/with_bridge.c)
+target_link_libraries(with_bridge PRIVATE accel::bridge)
+CM
+    if cmake -S "$T/find3" -B "$T/find3/b" -DCMAKE_PREFIX_PATH="$P2;$NB" >"$T/find3.log" 2>&1 &&
+        grep -q "ACCEL_NANOPB_LIB:FILEPATH=$NB/lib/" "$T/find3/b/CMakeCache.txt" &&
+        cmake --build "$T/find3/b" $J >>"$T/find3.log" 2>&1 && out=$("$T/find3/b/with_bridge" 2>&1)
+    then ok "nanopb moved: the consumer finds it where it is"; echo "  moved nanopb with_bridge: $out"
+    else bad "nanopb moved: the consumer finds it where it is" "$(tail -8 "$T/find3.log")"; fi
+    # nowhere to be found (the system's copy ignored): find_package(accel) says what is missing
+    if cmake -S "$T/find3" -B "$T/find3/c" -DCMAKE_PREFIX_PATH="$P2" -DCMAKE_IGNORE_PREFIX_PATH=/usr \
+            -DCMAKE_IGNORE_PATH="${inc%/*}" >"$T/find4.log" 2>&1
+    then bad "nanopb missing: find_package(accel) fails" "it configured"
+    elif grep -q "accel::bridge needs nanopb" "$T/find4.log"; then ok "nanopb missing: find_package(accel) fails and says why"
+    else bad "nanopb missing: find_package(accel) says why" "$(tail -8 "$T/find4.log")"; fi
+fi
 
 # 3. pkg-config
 pc=$(ls "$P"/lib*/pkgconfig/accel.pc 2>/dev/null | head -1)

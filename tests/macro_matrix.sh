@@ -51,6 +51,8 @@ build_all mac_mcu0 -DACCEL_MAC_MCU=0
 build_all tflite_max_dims4 -DACCEL_TFLITE_MAX_DIMS=4
 build_all tflite_ops_fc "-DACCEL_TFLITE_OPS=ACCEL_TFLITE_K_FULLY_CONNECTED"
 build_all tflite_ops_none -DACCEL_TFLITE_OPS=0
+# models read through a copy (flash on a Harvard MCU): its own reader and kernel paths
+build_all fb_copy "-DACCEL_FB_COPY(d,s,n)=__builtin_memcpy((d),(s),(n))"
 build_all all_models_out -DACCEL_TSP1_NO_MODEL -DACCEL_EDGETPU_NO_MODEL -DACCEL_REFSI_NO_MODEL \
   -DACCEL_ANE_NO_MODEL -DACCEL_EDGETPU_NO_DISASM
 # the old spelling of a renamed config macro still works

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # names.sh - every public function of accel.h against the naming rule of the head comment
-# (chapter 2, "Names"), one case per function:
+# (chapter 2, "Names"), one case per function (and, at the end, the prefix of every name the
+# ports' headers declare):
 #   - object first for calls on state: accel_<s>_<object>_<verb>, the object a word of the
 #     section's OBJECTS below; a call on the section's session (a verb first) must not end in
 #     an object that has calls of its own (accel_tsp1_nn_query, not ..._query_nn);
@@ -135,5 +136,91 @@ for name, why in results:
     print(('ok %s' % name) if not why else ('FAIL %s: %s' % (name, why)))
 print('INFO %d public functions: %s' % (len(funcs), ', '.join('%s %d' % kv for kv in forms.items())))
 print('ok %d public functions found' % len(funcs) if len(funcs) > 300 else 'FAIL only %d public functions found' % len(funcs))
+PY
+
+# The ports' headers: every name one declares at file scope (function, type, struct/enum/union
+# tag, macro) carries its port's prefix, accel_<port>_ / ACCEL_<PORT>_ (the port is the
+# directory: ports/sim/accel_sim_sessions.h declares accel_sim_...), or its own file's
+# (ports/bridge/accel_replay.h: accel_replay_...), or is private (accel__ / ACCEL__). A macro
+# that accel.h reads is a setting of the library, not a name of the port. PORT_EXCEPTIONS lists
+# the rest with the reason; an entry the rule fits again, or that is gone, fails as stale.
+# Generated code (nanopb's *.pb.h) keeps its generator's names.
+py_cases port_names "$H" ports/*/*.h <<'PY'
+import os, re, sys
+PORT_EXCEPTIONS = {
+    ('ports/arduino/accel_arduino_wire.h', 'BUFFER_LENGTH'):
+        "Wire's own name for its buffer size, defined only where a core does not",
+}
+lib = open(sys.argv[1]).read()
+
+def scan(src):
+    """(kind, name) of every file-scope declaration of a C/C++ header."""
+    src = re.sub(r'/\*.*?\*/', ' ', src, flags=re.S)
+    src = re.sub(r'//[^\n]*', ' ', src)
+    src = re.sub(r'"(\\.|[^"\\\n])*"', '""', src)
+    src = re.sub(r"'(\\.|[^'\\\n])*'", "''", src)
+    src = re.sub(r'\\\n', ' ', src)
+    out = set()
+    code = []
+    for line in src.split('\n'):
+        m = re.match(r'\s*#\s*define\s+([A-Za-z_]\w*)', line)
+        if m: out.add(('macro', m.group(1)))
+        if not re.match(r'\s*#', line): code.append(line)
+    toks = re.findall(r'[A-Za-z_]\w*|""|\S', '\n'.join(code))
+    depth, stack, stmt = 0, [], []
+    for i, t in enumerate(toks):
+        if t == '{':
+            # extern "C" { ... } opens no scope; namespace-like blocks are not used here
+            if len(stmt) >= 2 and stmt[-2:] == ['extern', '""'] and depth == 0:
+                stack.append('extern'); stmt = []; continue
+            if depth == 0:
+                if len(stmt) >= 2 and stmt[-2] in ('struct', 'enum', 'union', 'class'):
+                    out.add(('tag', stmt[-1]))
+                if '(' in stmt and 'typedef' not in stmt and '=' not in stmt:  # a function definition
+                    k = stmt.index('(')
+                    if k and re.match(r'[A-Za-z_]', stmt[k - 1]): out.add(('function', stmt[k - 1]))
+            body = depth == 0 and stmt[-1:] == [')']  # a function's body ends its statement
+            stack.append('body' if body else 'brace'); depth += 1
+            if depth == 1: stmt.append('{...}')
+            continue
+        if t == '}':
+            kind = stack.pop() if stack else 'brace'
+            if kind == 'extern': stmt = []; continue
+            depth -= 1
+            if kind == 'body': stmt = []
+            continue
+        if depth: continue
+        if t == ';':
+            if stmt and stmt[0] == 'typedef':
+                m = [j for j in range(len(stmt) - 2) if stmt[j] == '(' and stmt[j + 1] == '*']
+                name = stmt[m[0] + 2] if m else stmt[-1]
+                out.add(('type', name))
+            elif '(' in stmt and stmt[0] not in ('typedef',):
+                k = stmt.index('(')
+                if k and re.match(r'[A-Za-z_]', stmt[k - 1]) and stmt[k - 1] not in ('sizeof',):
+                    out.add(('function', stmt[k - 1]))
+            stmt = []
+            continue
+        stmt.append(t)
+    return out
+
+seen = set()
+for h in sys.argv[2:]:
+    if h.endswith('.pb.h'): continue
+    port = h.split('/')[1]
+    prefixes = ['accel_' + port, os.path.basename(h)[:-2]]
+    names = scan(open(h).read())
+    for kind, n in sorted(names):
+        low = n.lower()
+        fits = any(low == p or low.startswith(p + '_') for p in prefixes) or low.startswith('accel__')
+        if not fits and kind == 'macro' and re.search(r'\b%s\b' % re.escape(n), lib): fits = True
+        key = (h, n)
+        if key in PORT_EXCEPTIONS:
+            seen.add(key)
+            print(('ok %s: %s (exception)' % (h, n)) if not fits else 'FAIL %s: %s: stale exception, the rule fits it' % (h, n))
+        elif fits: print('ok %s: %s' % (h, n))
+        else: print('FAIL %s: %s %s lacks the prefix %s_' % (h, kind, n, prefixes[0]))
+for key in PORT_EXCEPTIONS:
+    if key not in seen: print('FAIL %s: %s: stale exception, no such name' % key)
 PY
 lib_end

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # static_analysis.sh - cppcheck and clang-tidy over the implementation of accel.h built as C, in
-# the default configuration and with every device model left out (the MCU build). Ends with
+# the default configuration, with every device model left out (the MCU build) and with models
+# read through ACCEL_FB_COPY (models in flash). Ends with
 # "N passed, N failed"; about 1 minute (the two cppcheck runs are most of it).
 #   cppcheck --enable=warning,style,performance,portability (--inline-suppr)
 #   clang-tidy with tests/.clang-tidy (bugprone, cert, clang-analyzer, misc, portability; the
@@ -16,6 +17,9 @@
 T=build/test-tmp/static
 mkdir -p "$T"
 printf '#define ACCEL_IMPLEMENTATION\n#include "accel.h"\n' >"$T/impl.c"
+# the models-in-flash build: every model byte read through ACCEL_FB_COPY (its own code paths)
+printf '#include <string.h>\n#define ACCEL_FB_COPY(d, s, n) memcpy((d), (s), (n))\n#define ACCEL_IMPLEMENTATION\n#include "accel.h"\n' \
+  >"$T/impl_far.c"
 NO_MODELS="-DACCEL_TSP1_NO_MODEL -DACCEL_EDGETPU_NO_MODEL -DACCEL_REFSI_NO_MODEL -DACCEL_ANE_NO_MODEL"
 
 # section id function | what the owner should do at that line
@@ -55,21 +59,23 @@ classify() {
 }
 
 if have cppcheck; then
-  for cfg in default no_models; do
+  for cfg in default no_models far; do
     defs=""; [ "$cfg" = no_models ] && defs=$NO_MODELS
+    src=impl.c; [ "$cfg" = far ] && src=impl_far.c
     # shellcheck disable=SC2086
     cppcheck --quiet --inline-suppr --std=c99 --enable=warning,style,performance,portability \
-      $defs -I. "$T/impl.c" >"$T/cppcheck_$cfg.log" 2>&1
+      $defs -I. "$T/$src" >"$T/cppcheck_$cfg.log" 2>&1
     classify "$T/cppcheck_$cfg.log" "cppcheck_$cfg"
   done
 else skip "cppcheck" "cppcheck not installed"; fi
 
 if have clang-tidy; then
-  for cfg in default no_models; do
+  for cfg in default no_models far; do
     defs=""; [ "$cfg" = no_models ] && defs=$NO_MODELS
+    src=impl.c; [ "$cfg" = far ] && src=impl_far.c
     # shellcheck disable=SC2086
     # it exits non-zero only when the file does not compile (warnings are what classify reads)
-    if clang-tidy --quiet --config-file=tests/.clang-tidy "$T/impl.c" -- -std=c99 -I. $defs \
+    if clang-tidy --quiet --config-file=tests/.clang-tidy "$T/$src" -- -std=c99 -I. $defs \
         >"$T/tidy_$cfg.log" 2>&1; then
       classify "$T/tidy_$cfg.log" "clang-tidy_$cfg"
     else bad "clang-tidy_$cfg did not run" "$(grep -m5 'error' "$T/tidy_$cfg.log")"; fi

@@ -32,12 +32,12 @@ static void trace_cb(void *ctx, const accel_sim_event *ev)
 
 /* A rig: the register model behind the simulator (r.model.tm / r.model.tq are the registers),
  * the host's TM on its port, every register access logged in g_log. */
-typedef ane_session rig;
+typedef accel_sim_ane_session rig;
 
 static accel_status rig_init(rig *r)
 {
     g_n = 0;
-    return ane_session_init(r, trace_cb, NULL);
+    return accel_sim_ane_session_init(r, trace_cb, NULL);
 }
 
 /* The trace's example: qid 4, nid 0x40, td_size 0x274, td_count 1. */

@@ -303,10 +303,10 @@ static void test_null_arguments(void)
 
 /* A session with its TM enabled and one fault: the register access at absolute offset `reg`
  * (reads or writes per `ops`) fails once with ACCEL_E_IO after `skip` matching ones. */
-static accel_status faulty(ane_session *r, unsigned ops, uint32_t reg, uint32_t skip)
+static accel_status faulty(accel_sim_ane_session *r, unsigned ops, uint32_t reg, uint32_t skip)
 {
     accel_sim_fault f;
-    accel_status st = ane_session_init(r, NULL, NULL);
+    accel_status st = accel_sim_ane_session_init(r, NULL, NULL);
     if (st == ACCEL_OK) st = accel_ane_tm_enable(&r->tm);
     memset(&f, 0, sizeof f);
     f.kind = ACCEL_SIM_FAIL;
@@ -341,7 +341,7 @@ static accel_ane_request request(unsigned qid)
  * and a queue taken for the request is given back. */
 static void test_port_fault_paths(void)
 {
-    static ane_session r;
+    static accel_sim_ane_session r;
     accel_ane_request q = request(4), bad = request(9);
     accel_ane_result res;
     accel_ane_irq_event ev[3];

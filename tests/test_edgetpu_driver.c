@@ -49,7 +49,7 @@ static void tracer(void *ctx, const accel_sim_event *ev)
     if (owed == 0) expect_header = 1;
 }
 
-static edgetpu_session es; /* es.model: the chip; es.drv: the host's driver */
+static accel_sim_edgetpu_session es; /* es.model: the chip; es.drv: the host's driver */
 static uint8_t in0[256], out0[256], scratch[4096];
 static const uint8_t *ins[1] = {in0};
 static uint8_t *outs[1] = {out0};
@@ -68,11 +68,11 @@ static void reset_log(void)
 static accel_status setup(uint32_t chunk, size_t scratch_len)
 {
     unsigned i;
-    accel_status st = edgetpu_session_init(&es, chunk, tracer, NULL);
+    accel_status st = accel_sim_edgetpu_session_init(&es, chunk, tracer, NULL);
     reset_log();
     for (i = 0; i < 256; i++) in0[i] = (uint8_t)(i * 7 + 1);
     memset(out0, 0, sizeof out0);
-    edgetpu_io_one(&io, ins, in_len, outs, out_len, scratch, scratch_len);
+    accel_sim_edgetpu_io_one(&io, ins, in_len, outs, out_len, scratch, scratch_len);
     return st;
 }
 

@@ -508,13 +508,13 @@ static void test_model_refusals(void)
 /* ------------------------------------------------------------------ bring-up sequencer */
 static void test_seq_conditions(void)
 {
-    static edgetpu_session s;
+    static accel_sim_edgetpu_session s;
     accel_edgetpu_seq_ctx ctx;
     accel_edgetpu_step st[3];
     accel_port port;
     fake_usb f;
     accel_edgetpu_usb bad;
-    REQUIRE_ST(edgetpu_session_init(&s, 0, NULL, NULL), ACCEL_OK);
+    REQUIRE_ST(accel_sim_edgetpu_session_init(&s, 0, NULL, NULL), ACCEL_OK);
     memset(&ctx, 0, sizeof ctx);
     memset(st, 0, sizeof st);
     /* a width other than 32/64 stops at that step */
@@ -796,7 +796,7 @@ static void test_helper_edges(void)
 /* ------------------------------------------------------------------ the driver */
 /* The hand-made package (int16 input "in" of 10 bytes in two DMAs, int32 output "out" of 8,
  * two instruction chunks, interrupt 1) run with one thing wrong at a time. */
-static edgetpu_session ds_;
+static accel_sim_edgetpu_session ds_;
 static uint8_t d_in[10], d_out[8], d_scratch[16];
 static const uint8_t *d_ins[1] = {d_in};
 static uint8_t *d_outs[1] = {d_out};
@@ -804,10 +804,10 @@ static uint32_t d_in_len[1] = {10}, d_out_len[1] = {8};
 
 static accel_status drv_setup(accel_edgetpu_io *io)
 {
-    edgetpu_io_one(io, d_ins, d_in_len, d_outs, d_out_len, d_scratch, sizeof d_scratch);
+    accel_sim_edgetpu_io_one(io, d_ins, d_in_len, d_outs, d_out_len, d_scratch, sizeof d_scratch);
     d_ins[0] = d_in;
     d_outs[0] = d_out;
-    return edgetpu_session_init(&ds_, 0, NULL, NULL);
+    return accel_sim_edgetpu_session_init(&ds_, 0, NULL, NULL);
 }
 
 static void bulk_fault(unsigned op, uint32_t ep, uint32_t skip)

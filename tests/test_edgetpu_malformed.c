@@ -79,7 +79,7 @@ static void test_valid_variant(void)
 }
 
 /* ------------------------------------------------------------------ running the variants */
-static edgetpu_session es;
+static accel_sim_edgetpu_session es;
 static uint8_t in32[32], out8[8], scratch[16];
 static const uint8_t *ins[1] = {in32};
 static uint8_t *outs[1] = {out8};
@@ -119,8 +119,8 @@ static accel_status setup(void)
     want_header = 1;
     for (k = 0; k < 32; k++) in32[k] = (uint8_t)(k * 9 + 3);
     memset(out8, 0, sizeof out8);
-    edgetpu_io_one(&io, ins, in_len, outs, out_len, scratch, sizeof scratch);
-    return edgetpu_session_init(&es, 0, tracer, NULL);
+    accel_sim_edgetpu_io_one(&io, ins, in_len, outs, out_len, scratch, sizeof scratch);
+    return accel_sim_edgetpu_session_init(&es, 0, tracer, NULL);
 }
 
 /* Decode variant `name` from copy `slot` of its bytes. */

@@ -43,12 +43,12 @@ static void tracer(void *ctx, const accel_sim_event *ev)
 
 /* es.model is the chip; es.drv.usb, the protocol layer these tests drive (the driver above it
  * is not used here) */
-static edgetpu_session es;
+static accel_sim_edgetpu_session es;
 
 static accel_status setup(uint32_t chunk)
 {
     nx = 0;
-    return edgetpu_session_init(&es, chunk, tracer, NULL);
+    return accel_sim_edgetpu_session_init(&es, chunk, tracer, NULL);
 }
 
 static void test_header(void)

@@ -698,26 +698,26 @@ typedef struct {
 static accel_status tm_read(void *u, uint64_t unit, uint64_t addr, void *dst, size_t n)
 {
     tmem *t = (tmem *)u;
-    refsi_flat_mem m;
+    accel_sim_refsi_flat_mem m;
     accel_status st;
     m.bytes = t->mem;
     m.base = MEM_BASE;
     m.size = MEM_SIZE;
     t->reads++;
     if (t->fail_read_at && t->reads == t->fail_read_at) return ACCEL_E_IO;
-    st = refsi_flat_read(&m, addr, dst, n);
+    st = accel_sim_refsi_flat_read(&m, addr, dst, n);
     if (st == ACCEL_OK) t->last_read_unit = unit;
     return st;
 }
 static accel_status tm_write(void *u, uint64_t unit, uint64_t addr, const void *src, size_t n)
 {
     tmem *t = (tmem *)u;
-    refsi_flat_mem m;
+    accel_sim_refsi_flat_mem m;
     accel_status st;
     m.bytes = t->mem;
     m.base = MEM_BASE;
     m.size = MEM_SIZE;
-    st = refsi_flat_write(&m, addr, src, n);
+    st = accel_sim_refsi_flat_write(&m, addr, src, n);
     if (st == ACCEL_OK) t->last_write_unit = unit;
     return st;
 }

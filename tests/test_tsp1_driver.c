@@ -938,21 +938,28 @@ static void test_update(void)
     CHECK_EQ(R.s.outcomes, R.n_out);
 }
 
-/* ERR_MEM: the NVM write of chunk 3 (in the command of chunks 3-4) fails; the device says so
- * with the next command and forgets chunks 3-4. The driver blames the previous command, so the
- * position it reports is 288, and a resume from there yields an image that verifies. A reboot
- * before the update is finished comes up in ROM; the update goes on from there. */
+/* ERR_MEM: an update of two chunks a command that does not cancel on failure, whose NVM write
+ * of chunk 3 (in the command of chunks 3-4) fails; the device says so with the next command and
+ * forgets chunks 3-4. The driver blames the previous command, so the position it reports is
+ * 288, the place a resume may start from. */
+static void upd_fail_at_chunk3(accel_tsp1_update *u)
+{
+    upd_init(u, 2);
+    u->no_cancel = 1;
+    R.m.mem_fail_chunk = 3;
+    CHECK_ST(accel_tsp1_update_run(&R.s, u, 200), ACCEL_E_TSP1_ERR_MEM);
+    CHECK_EQ(u->position, 288);
+}
+
+/* After upd_fail_at_chunk3, a resume from the position reported yields an image that verifies.
+ * A reboot before the update is finished comes up in ROM; the update goes on from there. */
 static void test_update_resume_and_rom(void)
 {
     accel_tsp1_update u;
     accel_tsp1_nn_info in;
     setup(512, 128, 2, 1, 8, 1);
     rig_ready();
-    upd_init(&u, 2);
-    u.no_cancel = 1;
-    R.m.mem_fail_chunk = 3;
-    CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_E_TSP1_ERR_MEM);
-    CHECK_EQ(u.position, 288);
+    upd_fail_at_chunk3(&u);
     CHECK_EQ(R.m.upd_pos, 288); /* what the device kept: the same */
     CHECK_EQ(R.m.fw_valid, 0);  /* erased */
     /* a reboot now: the ROM bootloader (no networks there) */
@@ -1022,20 +1029,13 @@ static void test_update_verify(void)
     setup(512, 128, 1, 1, 8, 1);
     rig_ready();
     /* resumed from the wrong place after an ERR_MEM: one chunk too far (skipped) */
-    upd_init(&u, 2);
-    u.no_cancel = 1;
-    R.m.mem_fail_chunk = 3;
-    CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_E_TSP1_ERR_MEM);
-    CHECK_EQ(u.position, 288);
+    upd_fail_at_chunk3(&u);
     u.position = 432;
     CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_E_TSP1_ERR_CRYPT);
     CHECK_EQ(u.position, 0); /* the image was refused as a whole */
     CHECK_EQ(R.m.fw_version, 1);
     /* one chunk too early (repeated) */
-    upd_init(&u, 2);
-    u.no_cancel = 1;
-    R.m.mem_fail_chunk = 3;
-    CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_E_TSP1_ERR_MEM);
+    upd_fail_at_chunk3(&u);
     u.position = 144;
     CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_E_TSP1_ERR_CRYPT);
     /* two chunks swapped, sent by hand */

@@ -20,17 +20,9 @@ static uint32_t mem2[(ACCEL_TSP1_DRIVER_MEM(8, 64, 64) + 3) / 4];
 static void open_second(void)
 {
     accel_tsp1_config c;
-    memset(&c, 0, sizeof c);
-    c.bus.port = &R.sim.port;
-    c.mem = mem2;
-    c.mem_len = sizeof mem2;
-    c.depth = 8;
+    rig_config(&c, mem2, sizeof mem2, 8, 1);
     c.cmd_payload = 64;
     c.rsp_payload = 64;
-    c.timeout_ms = 200;
-    c.auto_clear = 1;
-    c.on_outcome = rig_outcome;
-    c.user = &R;
     CHECK_ST(accel_tsp1_init(&s2, &c), ACCEL_OK);
 }
 
@@ -104,17 +96,9 @@ static void test_frame_inside_echo(void)
     int k;
     /* (a) the receive buffer holds 28 bytes: a 20-byte ECHO's answer (32) does not fit */
     setup(256, 128, 1, 1, 8, 1);
-    memset(&c, 0, sizeof c);
-    c.bus.port = &R.sim.port;
-    c.mem = R.mem;
-    c.mem_len = sizeof R.mem;
-    c.depth = 8;
+    rig_config(&c, R.mem, sizeof R.mem, 8, 1);
     c.cmd_payload = 64;
     c.rsp_payload = 16;
-    c.timeout_ms = 200;
-    c.auto_clear = 1;
-    c.on_outcome = rig_outcome;
-    c.user = &R;
     CHECK_ST(accel_tsp1_init(&R.s, &c), ACCEL_OK);
     CHECK_ST(accel_tsp1_wait_ready(&R.s, 100), ACCEL_OK);
     CHECK_ST(accel_tsp1_call(&R.s, ACCEL_TSP1_ECHO, "a", 1, NULL, 0, NULL, 100), ACCEL_OK);

@@ -8,6 +8,7 @@
 #   m3            -mcpu=cortex-m3 -O2 on mps2-an385
 #   m0plus-Os     -mcpu=cortex-m0plus -Os on -M microbit (16 KiB of RAM: the models whose model,
 #                 arena and output fit, hello_world_int8 and network_tester, 11 cases)
+#   m0plus-far    the same with ACCEL_FB_COPY (the model read only through the copy macro)
 # Needs the TFLM goldens ($ACCEL_TFLITE_DATA, else ../shared/data/tflite): skipped by name without.
 # Ends with "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
@@ -40,4 +41,7 @@ run m4-portable mps2-an386 63 -O2 -mcpu=cortex-m4 -mthumb -mfloat-abi=soft -DACC
 run m3 mps2-an385 63 -O2 -mcpu=cortex-m3 -mthumb -mfloat-abi=soft -T mps2.ld
 run m0plus-Os microbit 11 -Os -mcpu=cortex-m0plus -mthumb -mfloat-abi=soft -DTFL_MAX_MODEL=3000u \
     -DTFL_MAX_ARENA=1600u -DTFL_MAX_OUT=300u -T microbit.ld
+# the same 11 cases with every model byte read through ACCEL_FB_COPY (the models-in-flash paths)
+run m0plus-far microbit 11 -Os -mcpu=cortex-m0plus -mthumb -mfloat-abi=soft -DTFL_MAX_MODEL=3000u \
+    -DTFL_MAX_ARENA=1600u -DTFL_MAX_OUT=300u -T microbit.ld "-DACCEL_FB_COPY(d,s,n)=__builtin_memcpy((d),(s),(n))"
 lib_end

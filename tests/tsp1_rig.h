@@ -66,6 +66,25 @@ static void rig_log(void *u, const accel_tsp1_model_event *e)
     }
 }
 
+/* A driver configuration on the rig's simulator port, its outcomes recorded in R: driver
+ * memory mem (mem_len bytes), depth pending commands, payloads of 576/588 bytes, 200 ms. A test
+ * that opens a session of its own changes what it needs before accel_tsp1_init. */
+static inline void rig_config(accel_tsp1_config *c, void *mem, size_t mem_len, size_t depth,
+                              uint8_t auto_clear)
+{
+    memset(c, 0, sizeof *c);
+    c->bus.port = &R.sim.port;
+    c->mem = mem;
+    c->mem_len = mem_len;
+    c->depth = (uint16_t)depth;
+    c->cmd_payload = 576;
+    c->rsp_payload = 588;
+    c->timeout_ms = 200;
+    c->auto_clear = auto_clear;
+    c->on_outcome = rig_outcome;
+    c->user = &R;
+}
+
 /* queue sizes, networks, auto_clear, pending depth, async by callback (else the host queue) */
 static void setup(uint16_t cmd_cap, uint16_t rsp_cap, uint8_t nets, uint8_t auto_clear,
                   size_t depth, int async_cb)
@@ -79,18 +98,8 @@ static void setup(uint16_t cmd_cap, uint16_t rsp_cap, uint8_t nets, uint8_t auto
     R.m.user = &R;
     accel_tsp1_model_port(&R.m, &mp);
     accel_sim_attach(&R.sim, &mp);
-    memset(&c, 0, sizeof c);
-    c.bus.port = &R.sim.port;
-    c.mem = R.mem;
-    c.mem_len = sizeof R.mem;
-    c.depth = (uint16_t)depth;
-    c.cmd_payload = 576;
-    c.rsp_payload = 588;
-    c.timeout_ms = 200;
-    c.auto_clear = auto_clear;
-    c.on_outcome = rig_outcome;
+    rig_config(&c, R.mem, sizeof R.mem, depth, auto_clear);
     c.on_async = async_cb ? rig_async : NULL;
-    c.user = &R;
     CHECK_ST(accel_tsp1_init(&R.s, &c), ACCEL_OK);
 }
 

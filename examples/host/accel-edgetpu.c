@@ -363,7 +363,7 @@ static accel_status setup_io(const accel_edgetpu_package *m, run_bufs *rb, accel
 
 static int cmd_plan(const char *path)
 {
-    static edgetpu_session es; /* es.model: the simulated chip; es.drv: the driver */
+    static accel_sim_edgetpu_session es; /* es.model: the simulated chip; es.drv: the driver */
     static run_bufs rb;
     accel_edgetpu_package m;
     accel_edgetpu_exe main_exe;
@@ -386,7 +386,7 @@ static int cmd_plan(const char *path)
         free(buf);
         return 1;
     }
-    st = edgetpu_session_init(&es, 0, plan_trace, NULL);
+    st = accel_sim_edgetpu_session_init(&es, 0, plan_trace, NULL);
     /* the device expects the parameter-caching run first, then the main executable */
     for (x = 0; x < m.n_executables && st == ACCEL_OK; x++) {
         accel_edgetpu_exe e;

@@ -8,9 +8,12 @@
  *     --layers: every operator's output tensor of the last invocation, in execution order,
  *     concatenated raw. --compare: HW.bin against the outputs: exact or not, the count of
  *     differing elements, the largest difference in quantized and in real units, the first
- *     differing element.
- *   --twin CPU.tflite: MODEL is a compiled Edge TPU model (its graph is one custom operator);
- *     the twin (the CPU model it was compiled from) runs as the reference.
+ *     differing element. FLOAT32 outputs (a model ending in DEQUANTIZE) compare as numbers, in
+ *     real units only.
+ *   --twin CPU.tflite: MODEL is a compiled Edge TPU model (an edgetpu-custom-op holds its
+ *     graph, which only the chip runs); the twin (the CPU model it was compiled from, with the
+ *     same graph inputs and outputs) runs as the reference. Refused for a MODEL without an
+ *     edgetpu-custom-op, so a twin is never silently ignored.
  * An operator the section does not run is named (index, name, builtin code). The command-line
  * conventions are cli.h's (--help, --version; "--" ends the options; a failure is one line on
  * stderr naming the file). Every file is read and checked before the first invocation.
@@ -19,6 +22,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,14 +136,17 @@ static accel_status plan(const accel_tflite_model *m, size_t *arena_bytes, uint3
     return st;
 }
 
+/* MODEL is a compiled Edge TPU model (its failures then suggest --twin) */
+static int model_is_edgetpu;
+
 /* Why the model cannot run: "error" (and "operator") into the JSON object on stdout when json
  * is set, and one line on stderr in any case; returns 1. */
 static int say_bad(const char *path, accel_status st, uint32_t op, int32_t code, int json)
 {
     char name[48];
     /* a compiled Edge TPU model's graph is the one custom operator */
-    const char *hint = st == ACCEL_E_UNSUPPORTED && code == 32
-                           ? "; a compiled Edge TPU model? give the CPU model it was compiled from with --twin"
+    const char *hint = st == ACCEL_E_UNSUPPORTED && code == 32 && model_is_edgetpu
+                           ? "; a compiled Edge TPU model: give the CPU model it was compiled from with --twin"
                            : "";
     op_label(code, name, sizeof name);
     if (json) {
@@ -261,6 +268,22 @@ static void on_op(void *user, uint32_t op_index, int32_t code, uint32_t tensor, 
     l->len += t->bytes;
 }
 
+/* A difference in real units as JSON: a number, or null when it is not finite (a NaN against a
+ * number, or an infinity). */
+static void json_real(double d)
+{
+    if (d == d && d - d == 0.0) printf("%.9g", d);
+    else printf("null");
+}
+
+static double f32_at(const uint8_t *p)
+{
+    uint32_t b = accel_load_u32le(p);
+    float f;
+    memcpy(&f, &b, 4);
+    return (double)f;
+}
+
 static long elem(const uint8_t *p, int type)
 {
     switch (type) {
@@ -272,11 +295,14 @@ static long elem(const uint8_t *p, int type)
 }
 
 /* Compare hw with the outputs (back to back; the caller checked the sizes agree); 0 exact,
- * 3 different, 1 error. */
+ * 3 different, 1 error. Quantized outputs compare as integers, their difference times the scale
+ * is the real one; FLOAT32 outputs (a model ending in DEQUANTIZE) compare as numbers (equal
+ * values are the same, so -0 and 0 are; two NaNs are the same, a NaN and a number differ by an
+ * infinite amount) and count in real units only. */
 static int compare(const char *path, const accel_tflite *rt, const uint8_t *hw, size_t hw_len, int json)
 {
     const accel_tflite_model *m = rt->model;
-    size_t off = 0, idx = 0, diff = 0;
+    size_t off = 0, idx = 0, diff = 0, qelems = 0; /* qelems: elements compared as integers */
     long first = -1, maxq = 0;
     double maxr = 0.0;
     uint32_t k;
@@ -292,14 +318,27 @@ static int compare(const char *path, const accel_tflite *rt, const uint8_t *hw, 
         if (st != ACCEL_OK) return cli_fail("%s: output %u: %s", path, (unsigned)k, accel_status_str(st));
         es = t.elements ? n / t.elements : 1;
         type = t.type;
-        if (t.type == ACCEL_TFLITE_FLOAT32 || es == 0 || es > 4) {
+        if (t.type == ACCEL_TFLITE_FLOAT32 && es == 4) {
+            if (off + n > hw_len) return cli_fail("%s: output %u: its bytes run past the outputs", path, (unsigned)k);
+            for (i = 0; i + 4 <= n; i += 4, idx++) {
+                double a = f32_at(p + i), b = f32_at(hw + off + i), d;
+                if (a == b || (a != a && b != b)) continue;
+                d = a != a || b != b ? HUGE_VAL : fabs(a - b);
+                diff++;
+                if (first < 0) first = (long)idx;
+                if (!(d <= maxr)) maxr = d;
+            }
+            off += n;
+            continue;
+        }
+        if (es == 0 || es > 4) {
             fprintf(stderr, "%s: output %u: %s outputs are compared bytewise only\n", cli_name, (unsigned)k,
                     type_name(t.type));
             es = 1;
             type = ACCEL_TFLITE_UINT8; /* one byte at a time: never read past the tensor */
         }
         if (off + n > hw_len) return cli_fail("%s: output %u: its bytes run past the outputs", path, (unsigned)k);
-        for (i = 0; i + es <= n; i += es, idx++) {
+        for (i = 0; i + es <= n; i += es, idx++, qelems++) {
             long a = elem(p + i, type), b = elem(hw + off + i, type), d = a > b ? a - b : b - a;
             if (d == 0) continue;
             diff++;
@@ -310,24 +349,83 @@ static int compare(const char *path, const accel_tflite *rt, const uint8_t *hw, 
         off += n;
     }
     if (off != hw_len) return cli_fail("%s: the outputs take %zu bytes, not %zu", path, off, hw_len);
-    if (json)
-        printf("\"compare\": {\"exact\": %s, \"elements\": %zu, \"differing\": %zu, \"max_abs_diff_q\": %ld, "
-               "\"max_abs_diff_real\": %.9g, \"first_index\": %ld}",
-               diff ? "false" : "true", idx, diff, maxq, maxr, first);
-    else if (!diff)
+    if (json) {
+        printf("\"compare\": {\"exact\": %s, \"elements\": %zu, \"differing\": %zu, \"max_abs_diff_q\": ",
+               diff ? "false" : "true", idx, diff);
+        /* no quantized output (all FLOAT32): no quantized difference either */
+        if (qelems) printf("%ld", maxq);
+        else printf("null");
+        printf(", \"max_abs_diff_real\": ");
+        json_real(maxr);
+        printf(", \"first_index\": %ld}", first);
+    } else if (!diff)
         printf("compare: exact (%zu elements)\n", idx);
-    else
+    else if (qelems)
         printf("compare: %zu of %zu elements differ; max |diff| %ld quantized, %.9g real; first at element %ld\n",
                diff, idx, maxq, maxr, first);
+    else
+        printf("compare: %zu of %zu elements differ; max |diff| %.9g real; first at element %ld\n", diff, idx, maxr,
+               first);
     return diff ? 3 : 0;
 }
 
-static int has_custom(const accel_tflite_model *m)
+/* 1 when the model's operator codes name edgetpu-custom-op, the operator the Edge TPU compiler
+ * puts its compiled graph in; read from the (already opened, so bounds-checked) flatbuffer. */
+static int is_edgetpu(const uint8_t *buf, size_t len)
 {
-    uint32_t i;
-    for (i = 0; i < m->n_ops; i++) {
-        accel_tflite_op op;
-        if (accel_tflite_op_info(m, i, &op) == ACCEL_OK && op.code == 32) return 1;
+    accel_fb_table root, t;
+    size_t codes, p;
+    uint32_t n, k;
+    if (accel_fb_root(&root, buf, len) != ACCEL_OK || accel_fb_vector(&root, 1, 4, &codes, &n) != ACCEL_OK) return 0;
+    for (k = 0; k < n; k++) {
+        accel_fb_view v;
+        if (accel_fb_elem(buf, len, codes, k, &p) == ACCEL_OK && accel_fb_table_at(&t, buf, len, p) == ACCEL_OK &&
+            accel_fb_string(&t, 1, &v) == ACCEL_OK && v.p && v.len == 17 && !memcmp(v.p, "edgetpu-custom-op", 17))
+            return 1;
+    }
+    return 0;
+}
+
+/* "TYPE [d0,d1,...] s=SCALE zp=ZP" of a graph tensor, for a message. */
+static void describe(const accel_tflite_tensor *t, char *buf, size_t cap)
+{
+    uint32_t d;
+    size_t n = (size_t)snprintf(buf, cap, "%s [", type_name(t->type));
+    for (d = 0; d < t->ndims && n < cap; d++) n += (size_t)snprintf(buf + n, cap - n, "%s%d", d ? "," : "", (int)t->dims[d]);
+    if (n < cap) snprintf(buf + n, cap - n, "] s=%.9g zp=%d", (double)scale_of(t), (int)t->zero_point);
+}
+
+/* The twin stands in for the compiled model only if it takes and gives the same tensors: the
+ * same count of graph inputs and outputs, each of the same type, shape and quantization (the
+ * Edge TPU compiler keeps the CPU model's). 0, or 1 after one line naming the first that
+ * differs. */
+static int same_io(const char *path, const accel_tflite_model *m, const char *twin, const accel_tflite_model *t)
+{
+    int io;
+    for (io = 0; io < 2; io++) {
+        const char *what = io ? "output" : "input";
+        uint32_t k, n = io ? m->n_outputs : m->n_inputs, tn = io ? t->n_outputs : t->n_inputs;
+        if (n != tn)
+            return cli_fail("%s: %u graph %ss, %s has %u: not the model it was compiled from", twin, (unsigned)tn, what,
+                            path, (unsigned)n);
+        for (k = 0; k < n; k++) {
+            uint32_t a, b, d;
+            accel_tflite_tensor x, y;
+            int same;
+            char dx[160], dy[160];
+            if (accel_tflite_graph_tensor(m, io, k, &a) != ACCEL_OK || accel_tflite_tensor_info(m, a, &x) != ACCEL_OK ||
+                accel_tflite_graph_tensor(t, io, k, &b) != ACCEL_OK || accel_tflite_tensor_info(t, b, &y) != ACCEL_OK)
+                return cli_fail("%s: graph %s %u: unreadable", twin, what, (unsigned)k);
+            same = x.type == y.type && x.ndims == y.ndims && x.n_scales == y.n_scales &&
+                   x.scale_bits == y.scale_bits && x.zero_point == y.zero_point;
+            for (d = 0; same && d < x.ndims; d++) same = x.dims[d] == y.dims[d];
+            if (!same) {
+                describe(&y, dy, sizeof dy);
+                describe(&x, dx, sizeof dx);
+                return cli_fail("%s: graph %s %u is %s, %s's is %s: not the model it was compiled from", twin, what,
+                                (unsigned)k, dy, path, dx);
+            }
+        }
     }
     return 0;
 }
@@ -342,10 +440,14 @@ static const char USAGE[] =
     "  --output    the outputs' bytes, back to back\n"
     "  --layers    every operator's output of the last invocation, in execution order\n"
     "  --compare   HW.bin against the outputs: exact or not, how many elements differ, the\n"
-    "              largest difference (quantized and real), the first differing element\n"
+    "              largest difference (quantized and real), the first differing element;\n"
+    "              FLOAT32 outputs compare as numbers, in real units only\n"
     "  --json      the result as one JSON object on stdout\n"
-    "  --twin      MODEL is a compiled Edge TPU model: CPU.tflite, the model it was compiled\n"
-    "              from, runs as the reference\n"
+    "  --twin      MODEL is a compiled Edge TPU model (it has an edgetpu-custom-op, which\n"
+    "              accel does not run): CPU.tflite, the model it was compiled from, runs\n"
+    "              in its place as the reference (--info then describes CPU.tflite); its\n"
+    "              graph inputs and outputs must be MODEL's. Refused for a MODEL without\n"
+    "              an edgetpu-custom-op, which runs as it is\n"
     "exit status: 0 ok (and --compare exact), 1 a bad model or input, 2 usage,\n"
     "             3 --compare differs\n";
 
@@ -366,6 +468,24 @@ static accel_status graph_bytes(const accel_tflite_model *m, int is_output, size
     return ACCEL_OK;
 }
 
+/* The element size every graph output shares, 0 when they differ (for a clearer size message). */
+static size_t out_elem_size(const accel_tflite_model *m)
+{
+    uint32_t k, ti;
+    size_t es = 0;
+    for (k = 0; k < m->n_outputs; k++) {
+        accel_tflite_tensor t;
+        size_t e;
+        if (accel_tflite_graph_tensor(m, 1, k, &ti) != ACCEL_OK || accel_tflite_tensor_info(m, ti, &t) != ACCEL_OK ||
+            !t.elements)
+            return 0;
+        e = t.bytes / t.elements;
+        if (k && e != es) return 0;
+        es = e;
+    }
+    return es;
+}
+
 /* The builtin code of operator i, looked up rather than taken from a failed call (-1 if none). */
 static int32_t op_code(const accel_tflite_model *m, uint32_t i)
 {
@@ -375,7 +495,8 @@ static int32_t op_code(const accel_tflite_model *m, uint32_t i)
 
 int main(int argc, char **argv)
 {
-    const char *model_path = NULL, *out_path = NULL, *layers_path = NULL, *cmp_path = NULL, *twin = NULL;
+    const char *model_path = NULL, *out_path = NULL, *layers_path = NULL, *cmp_path = NULL, *twin = NULL,
+               *given_path;
     const char *inputs[MAX_INPUTS];
     uint8_t *in[MAX_INPUTS];
     int n_in = 0, want_info = 0, json = 0, no_more_options = 0, i, rc = 0;
@@ -432,13 +553,31 @@ int main(int argc, char **argv)
 
     buf = load(model_path, &len);
     if (!buf || open_model(model_path, buf, len, &m)) return 1;
-    if (has_custom(&m) && twin) {
+    given_path = model_path;
+    model_is_edgetpu = is_edgetpu(buf, len);
+    if (twin) {
+        /* from here on the twin is the model that runs; MODEL only had to agree with it */
+        accel_tflite_model tm;
+        uint8_t *tbuf;
+        size_t tlen;
+        if (!model_is_edgetpu)
+            return cli_fail("%s: has no edgetpu-custom-op, so it is no compiled Edge TPU model: --twin is for "
+                            "those; run it without --twin",
+                            model_path);
+        tbuf = load(twin, &tlen);
+        if (!tbuf || open_model(twin, tbuf, tlen, &tm)) return 1;
+        if (is_edgetpu(tbuf, tlen))
+            return cli_fail("%s: is a compiled Edge TPU model too: --twin takes the CPU model %s was compiled from",
+                            twin, model_path);
+        if (same_io(model_path, &m, twin, &tm)) return 1;
         free(buf);
+        buf = tbuf;
+        len = tlen;
+        m = tm;
         model_path = twin;
-        buf = load(model_path, &len);
-        if (!buf || open_model(model_path, buf, len, &m)) return 1;
-    } else if (has_custom(&m) && !want_info) {
-        return cli_fail("%s: has a custom operator (a compiled Edge TPU model?): give the CPU model it was "
+        model_is_edgetpu = 0;
+    } else if (model_is_edgetpu && !want_info) {
+        return cli_fail("%s: a compiled Edge TPU model (an edgetpu-custom-op): give the CPU model it was "
                         "compiled from with --twin, which then runs as the reference",
                         model_path);
     }
@@ -470,9 +609,15 @@ int main(int argc, char **argv)
     if (cmp_path) {
         hw = load(cmp_path, &hlen);
         if (!hw) return 1;
-        if (hlen != out_bytes)
+        if (hlen != out_bytes) {
+            size_t es = out_elem_size(&m);
+            if (es > 1 && hlen % es)
+                return cli_fail("%s: %zu byte%s, the model's outputs take %zu (%zu-byte elements: %zu is not a whole "
+                                "number of them)",
+                                cmp_path, hlen, hlen == 1 ? "" : "s", out_bytes, es, hlen);
             return cli_fail("%s: %zu byte%s, the model's outputs take %zu", cmp_path, hlen, hlen == 1 ? "" : "s",
                             out_bytes);
+        }
     }
     for (i = 0; i < n_in; i++) {
         size_t ilen;
@@ -523,7 +668,11 @@ int main(int argc, char **argv)
     if (layers_path && save(layers_path, lo.p, lo.len)) return 1;
     if (json) {
         printf("{\"model\": ");
-        json_str(model_path);
+        json_str(given_path);
+        if (twin) {
+            printf(", \"twin\": ");
+            json_str(twin);
+        }
         printf(", \"arena_bytes\": %zu, \"invocations\": %d, \"output_bytes\": %zu", arena_bytes, n_in, olen);
     }
     if (cmp_path) {

@@ -40,14 +40,14 @@ static void hexdump(const char *what, const uint8_t *b, size_t n)
 
 static int direct_submission(void)
 {
-    static ane_session as; /* as.model: the register file; as.tm: the host's task manager */
+    static accel_sim_ane_session as; /* as.model: the register file; as.tm: the host's task manager */
     accel_ane_request q;
     accel_ane_result res;
     uint32_t bar[32];
     unsigned i;
     accel_status st;
     for (i = 0; i < 32; i++) bar[i] = 0x10000000u + i * 0x1000u;
-    TRY(ane_session_init(&as, trace, NULL));
+    TRY(accel_sim_ane_session_init(&as, trace, NULL));
     printf("== direct submission: qid 4, nid 0x40, td_size 0x274, td_count 1\n");
     printf("-- enable\n");
     st = accel_ane_tm_enable(&as.tm);

@@ -19,7 +19,7 @@ static void count(void *ctx, const accel_sim_event *ev)
 
 int main(void)
 {
-    static edgetpu_session es; /* es.model is the simulated chip, es.drv the host's driver */
+    static accel_sim_edgetpu_session es; /* es.model is the simulated chip, es.drv the host's driver */
     static uint8_t scratch[256];
     accel_edgetpu_package m;
     accel_edgetpu_exe e;
@@ -31,7 +31,7 @@ int main(void)
     accel_status st;
     int run, k, rc;
 
-    st = edgetpu_session_init(&es, 64, count, NULL); /* MCU-sized 64-byte bulk chunks */
+    st = accel_sim_edgetpu_session_init(&es, 64, count, NULL); /* MCU-sized 64-byte bulk chunks */
     if (st != ACCEL_OK) {
         printf("simulator setup: %s\n", accel_status_str(st));
         return 1;

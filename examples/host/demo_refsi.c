@@ -96,7 +96,7 @@ int main(void)
 {
     uint8_t buf[1024];
     accel_refsi_builder b;
-    static refsi_session rs; /* rs.cmp: the reference CMP, its memory the dram array */
+    static accel_sim_refsi_session rs; /* rs.cmp: the reference CMP, its memory the dram array */
     accel_refsi_report rep;
     accel_refsi_window_mode m;
     uint64_t mode, scale, args[4];
@@ -145,11 +145,11 @@ int main(void)
     printf("command buffer: %zu bytes\n", b.len);
     disasm(buf, b.len);
 
-    refsi_session_prepare(&rs, dram, sizeof dram, DRAM, 2, 4);
+    accel_sim_refsi_session_prepare(&rs, dram, sizeof dram, DRAM, 2, 4);
     rs.cfg.sync_cache = sync_cache;
     rs.cfg.kernel = kernel;
     rs.cfg.check_perms = 1;
-    TRY(refsi_session_start(&rs));
+    TRY(accel_sim_refsi_session_start(&rs));
     printf("executing on the reference CMP (2 cores x 4 harts, MAX_HARTS %u):\n", HARTS);
     if (accel_refsi_model_execute(&rs.cmp, buf, b.len, &rep) != ACCEL_OK) {
         printf("stopped at command %zu (offset 0x%zx): %s\n", rep.index, rep.offset,

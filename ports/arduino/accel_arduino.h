@@ -31,9 +31,13 @@
  * An edge latched before the call is dropped, not reported as a new interrupt: a pending one
  * is still asserted, and the level says so.
  * On AVR the library's status strings are compiled out (they would sit in RAM): print a status
- * with accel_arduino_print_status(Serial, st), whose names live in flash. */
+ * with accel_arduino_print_status(Serial, st), whose names live in flash. On AVR the tflite
+ * section also reads models from flash (PROGMEM) and, on an Uno, keeps one operator: see
+ * accel_arduino_config.h, which this header includes first (include this header before accel.h
+ * to see the library's configuration). */
 #ifndef ACCEL_ARDUINO_H
 #define ACCEL_ARDUINO_H
+#include "accel_arduino_config.h"
 #include <Arduino.h>
 #include "accel.h"
 

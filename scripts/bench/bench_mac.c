@@ -1,12 +1,20 @@
 /* bench_mac - the MAC engine against a naive loop, gemmlowp and XNNPACK, same run, same inputs.
- * Reports GMAC/s medians (301 interleaved samples of about 0.5 ms) and ratios with their spread
+ * Reports GMAC/s medians (301 interleaved samples of about 0.5 ms, each after one untimed call;
+ * benchlib.h and README.md beside this file give the method) and ratios with their spread
  * (the quartiles of the per-sample ratios), then a summary against XNNPACK; every baseline's
  * output is compared with the engine's for bit-exactness on the benchmark's own data. Single
  * thread. The load average is printed before and after: the machine may be shared, and the
  * ratios (interleaved samples) hold better under load than the absolute figures.
+ * Weights of 1 MiB and more, the engine's and XNNPACK's alike, are in 2 MiB-aligned mmap'd
+ * memory with the same THP advice (BENCH_THP). Rows whose weights exceed the L2 are bound by
+ * the memory stream: they also print each side's share of a plain read of the same bytes
+ * (warm) and a second measurement with the weights flushed from the caches before every call
+ * (cold, also in the summary).
  *   bench_mac [filter]   only the workloads whose name contains filter (e.g. "FC", "conv",
- *                        "int8", "uint8"; the name is "<op> <dtype>") */
-#define _POSIX_C_SOURCE 199309L
+ *                        "int8", "uint8"; the name is "<op> <dtype>")
+ *   BENCH_VERBOSE=1      also each runner's calls per sample and the huge-page state of the big
+ *                        buffers */
+#define _DEFAULT_SOURCE
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include <stdio.h>
@@ -14,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 #include <math.h>
+#include <unistd.h>
 /* many short samples: this machine is often shared, and a median over 301 interleaved samples
  * of 0.5 ms moves less under load than one over 7 of 20 ms (fewer samples straddle a switch to
  * another process) */
@@ -38,6 +47,70 @@ void *bench_xnn_conv_create(int uint8, int depthwise, const uint32_t *g, const u
                             int output_offset, double scale, int act_min, int act_max);
 int bench_xnn_conv_run(void *op, int uint8, const uint32_t *g, const uint8_t *x, uint8_t *out);
 
+
+/* Weights of this size and more live in bench_big_alloc memory, on both sides alike */
+#define BIG ((size_t)1 << 20)
+
+/* THP advice for big buffers, per side (experiment): BENCH_THP_ENGINE / BENCH_THP_XNN, else
+ * BENCH_THP; first letter h(uge), n(ohuge), else none */
+static int thp_mode(const char *side)
+{
+    const char *v = getenv(side);
+    if (!v || !*v) v = getenv("BENCH_THP");
+    return v && *v ? v[0] : 'd';
+}
+
+/* XNNPACK's allocator: its packed weights (aligned allocations of 1 MiB and more) come from
+ * bench_big_alloc like the engine's pack */
+static void *xnn_big; /* XNNPACK's last big allocation (its packed weights) and its size */
+static size_t xnn_big_len;
+static void *xa_alloc(void *c, size_t n) { (void)c; return malloc(n); }
+static void *xa_realloc(void *c, void *p, size_t n) { (void)c; return realloc(p, n); }
+static void xa_free(void *c, void *p) { (void)c; free(p); }
+static void *xa_aligned(void *c, size_t a, size_t n)
+{
+    void *p = NULL;
+    (void)c;
+    if (n >= BIG && a <= BENCH_BIG_ALIGN) {
+        xnn_big_len = n;
+        return xnn_big = bench_big_alloc(n, thp_mode("BENCH_THP_XNN"));
+    }
+    return posix_memalign(&p, a < sizeof(void *) ? sizeof(void *) : a, n) ? NULL : p;
+}
+static void xa_aligned_free(void *c, void *p)
+{
+    (void)c;
+    if (!bench_big_free(p)) free(p);
+}
+static struct {
+    void *context;
+    void *(*allocate)(void *, size_t);
+    void *(*reallocate)(void *, void *, size_t);
+    void (*deallocate)(void *, void *);
+    void *(*aligned_allocate)(void *, size_t, size_t);
+    void (*aligned_deallocate)(void *, void *);
+} xnn_alloc = {NULL, xa_alloc, xa_realloc, xa_free, xa_aligned, xa_aligned_free};
+const void *bench_xnn_allocator(void);
+const void *bench_xnn_allocator(void) { return &xnn_alloc; }
+
+/* kB of the mapping holding p that sit in transparent huge pages (AnonHugePages in smaps) */
+static long huge_kb(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[256];
+    int in = 0;
+    long kb = -1;
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+            in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+        else if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+            break;
+    }
+    fclose(f);
+    return kb;
+}
 
 static uint32_t rs = 12345;
 static uint8_t rb(void)
@@ -147,13 +220,48 @@ static void run_xnnpack(void *p)
     else bench_xnn_conv_run(k->xnn, k->dt, &k->g.batches, k->x, k->o_ref);
 }
 
+/* The engine's weights as it reads them (the pack, or the filter as given) */
+static const void *engine_w(const work *k, size_t *n)
+{
+    *n = (k->kind == 3 ? k->pack_len : k->nw) & ~(size_t)63;
+    return k->kind == 3 ? k->pack : (const void *)k->w;
+}
+static void run_read(void *p)
+{
+    size_t n;
+    const void *w = engine_w((const work *)p, &n);
+    bench_read(w, n);
+}
+static void flush_engine(void *p)
+{
+    size_t n;
+    const void *w = engine_w((const work *)p, &n);
+    bench_flush(w, n);
+}
+static void flush_xnnpack(void *p)
+{
+    (void)p;
+    if (xnn_big) bench_flush(xnn_big, xnn_big_len);
+}
+
+/* Weights beyond this are read from L3 or memory at every call: the per-core L2 (1 MiB when
+ * the C library does not say) */
+static size_t l2_bytes(void)
+{
+    long v = -1;
+#ifdef _SC_LEVEL2_CACHE_SIZE
+    v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    return v > 0 ? (size_t)v : BIG;
+}
+
 static void setup(work *k, int dt, double macs_scale)
 {
     size_t i;
     (void)macs_scale;
     k->dt = dt;
     k->x = (uint8_t *)malloc(k->nx);
-    k->w = (uint8_t *)malloc(k->nw);
+    k->w = (uint8_t *)(k->nw >= BIG ? bench_big_alloc(k->nw, thp_mode("BENCH_THP_ENGINE")) : malloc(k->nw));
     k->o = (uint8_t *)malloc(k->no);
     k->o_ref = (uint8_t *)malloc(k->no);
     k->bias = (int32_t *)malloc(sizeof(int32_t) * 4096);
@@ -174,7 +282,8 @@ static void setup(work *k, int dt, double macs_scale)
     k->q.act_max = dt ? 255 : 127;
     if (k->kind == 3) {
         if (accel_mac_fully_connected_pack_mem_size((uint32_t)k->K, (uint32_t)k->N, &k->pack_len) != ACCEL_OK ||
-            !(k->pack_mem = malloc(k->pack_len + 64))) {
+            !(k->pack_mem = k->pack_len >= BIG ? bench_big_alloc(k->pack_len, thp_mode("BENCH_THP_ENGINE"))
+                                                             : malloc(k->pack_len + 64))) {
             fprintf(stderr, "pack: no memory\n");
             exit(1);
         }
@@ -213,19 +322,69 @@ static void print_load(const char *when)
     if (f) fclose(f);
 }
 
+static void add_summary(const char *name, int dt, size_t no, double gmacs, int have, double xr,
+                        double xlo, double xhi, size_t xdiff)
+{
+    summary_row *sr;
+    int i;
+    for (i = 0; i < nsummary && strcmp(summary[i].name, name) != 0; i++) {}
+    if (i == nsummary && nsummary < 16) snprintf(summary[nsummary++].name, sizeof summary[0].name, "%s", name);
+    if (i >= 16) return;
+    sr = &summary[i];
+    sr->have[dt] = have;
+    sr->gmacs[dt] = gmacs;
+    sr->no = no;
+    if (have) {
+        sr->xr[dt] = xr;
+        sr->xlo[dt] = xlo;
+        sr->xhi[dt] = xhi;
+        sr->xdiff[dt] = xdiff;
+    }
+}
+
+/* A row whose weights exceed the L2 streams them at every call: its speed is mostly the memory
+ * system's. Two more lines say how much: warm, the engine against a plain read of the same
+ * bytes (the stream's ceiling) in the same interleaved run; cold, every side's weights evicted
+ * from every cache before each of its calls (what the ratio is when the host's L3 does not
+ * keep them), with the same ceiling. */
+static void report_big(const char *name, work *k, double macs, int xi, size_t xdiff)
+{
+    bench_runner f[3], pre[3];
+    double med[3], ratio[3], lo[3], hi[3];
+    char cold[64];
+    size_t n;
+    int nf = 0, ri;
+    (void)engine_w(k, &n);
+    f[nf] = run_engine, pre[nf++] = flush_engine;
+    if (xi >= 0) f[nf] = run_xnnpack, pre[nf++] = flush_xnnpack;
+    ri = nf;
+    f[nf] = run_read, pre[nf++] = flush_engine;
+    bench_interleaved_spread(f, nf, k, med, ratio, lo, hi);
+    printf("  warm: engine at %3.0f%% of a plain read of its %.1f MiB (%.1f GB/s)", 100.0 * ratio[ri],
+           (double)n / 1048576.0, (double)n / med[ri] * 1e-9);
+    if (xi >= 0) printf(", xnnpack at %3.0f%%", 100.0 * med[ri] / med[1]);
+    printf("\n");
+    if (!bench_flush(k->o, 64)) return;
+    bench_interleaved_pre(f, pre, nf, k, med, ratio, lo, hi);
+    printf("  cold: engine %6.2f", macs / med[0] * 1e-9);
+    if (xi >= 0) printf("  xnnpack %6.2f (x%5.2f %4.2f-%4.2f)", macs / med[1] * 1e-9, ratio[1], lo[1], hi[1]);
+    printf("  plain read %.1f GB/s: engine at %3.0f%%\n", (double)n / med[ri] * 1e-9, 100.0 * ratio[ri]);
+    snprintf(cold, sizeof cold, "%s, cold", name);
+    add_summary(cold, k->dt, k->no, macs / med[0] * 1e-9, xi >= 0, xi >= 0 ? ratio[1] : 0, xi >= 0 ? lo[1] : 0,
+                xi >= 0 ? hi[1] : 0, xdiff);
+}
+
 static void report(const char *name, work *k, double macs, int with_gemmlowp)
 {
     bench_runner f[4];
     double med[4], ratio[4], lo[4], hi[4];
     char full[64];
-    summary_row *sr;
     int exact_n, exact_g = 1, nf = 2, gi = -1, xi = -1;
     size_t xdiff = 0;
-    int i;
     snprintf(full, sizeof full, "%s %s", name, k->dt ? "uint8" : "int8");
     if (filter && !strstr(full, filter)) {
-        free(k->pack_mem);
-        free(k->x); free(k->w); free(k->o); free(k->o_ref); free(k->bias);
+        if (!bench_big_free(k->pack_mem)) free(k->pack_mem);
+        free(k->x); if (!bench_big_free(k->w)) free(k->w); free(k->o); free(k->o_ref); free(k->bias);
         return;
     }
     f[0] = run_engine;
@@ -271,24 +430,16 @@ static void report(const char *name, work *k, double macs, int with_gemmlowp)
         else printf("exact)");
     }
     printf("\n");
+    if (getenv("BENCH_VERBOSE") && k->pack_len >= BIG)
+        printf("  engine pack %p: %ld kB in huge pages; XNNPACK's %p: %ld kB\n", k->pack, huge_kb(k->pack),
+               xnn_big, xnn_big ? huge_kb(xnn_big) : -1L);
+    add_summary(name, k->dt, k->no, macs / med[0] * 1e-9, xi >= 0, ratio[xi < 0 ? 0 : xi], lo[xi < 0 ? 0 : xi],
+                hi[xi < 0 ? 0 : xi], xdiff);
+    if ((k->kind == 0 || k->kind == 3) && k->nw > l2_bytes()) report_big(name, k, macs, xi, xdiff);
     fflush(stdout);
-    for (i = 0; i < nsummary && strcmp(summary[i].name, name) != 0; i++) {}
-    if (i == nsummary && nsummary < 16) snprintf(summary[nsummary++].name, sizeof summary[0].name, "%s", name);
-    if (i < 16) {
-        sr = &summary[i];
-        sr->have[k->dt] = xi >= 0;
-        sr->gmacs[k->dt] = macs / med[0] * 1e-9;
-        sr->no = k->no;
-        if (xi >= 0) {
-            sr->xr[k->dt] = ratio[xi];
-            sr->xlo[k->dt] = lo[xi];
-            sr->xhi[k->dt] = hi[xi];
-            sr->xdiff[k->dt] = xdiff;
-        }
-    }
     bench_xnn_fc_delete(k->xnn);
-    free(k->pack_mem);
-    free(k->x); free(k->w); free(k->o); free(k->o_ref); free(k->bias);
+    if (!bench_big_free(k->pack_mem)) free(k->pack_mem);
+    free(k->x); if (!bench_big_free(k->w)) free(k->w); free(k->o); free(k->o_ref); free(k->bias);
 }
 
 static void print_summary(void)

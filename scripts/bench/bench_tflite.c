@@ -1,7 +1,13 @@
 /* bench_tflite - inferences per second of the shared .tflite models on this host: the default
  * build (-O3 -march=native: the host's SIMD kernels where it has them) and, in the same run,
- * the plain loops (ACCEL_MAC_FAST 0, scripts/bench/parts/bench_tflite/tfl_small.c), samples
- * interleaved (benchlib.h). One case per model, each output first checked against TFLM's.
+ * the plain loops (ACCEL_MAC_FAST 0, scripts/bench/parts/bench_tflite/tfl_small.c). One case
+ * per model, each output first checked against TFLM's.
+ * Method (benchlib.h): per model, 101 samples of about 1 ms each (at least one inference), the two builds interleaved
+ * (fast, plain, fast, plain, ...) after a calibration that also warms both up; inf/s is the
+ * median over the samples with the quartiles beside it, the speedup the median (and quartiles)
+ * of the per-sample time ratios, so a load change on this shared machine hits both builds
+ * alike. The load average is printed before and after.
+ *   bench_tflite [filter]   only the models whose name contains filter
  * The models are third-party: read from $ACCEL_TFLITE_DATA, else ../shared/data/tflite; without
  * them the bench says so and ends (a report, never a test). */
 #define _POSIX_C_SOURCE 199309L
@@ -14,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#define BENCH_SAMPLES 101
+#define BENCH_SAMPLE_S 0.001
 #include "benchlib.h"
 
 int bench_tflite_small_init(const uint8_t *model, size_t len, void *arena, size_t arena_len, void **rt_out);
@@ -64,8 +72,17 @@ static void run_small(void *ctx)
     if (bench_tflite_small_run(j->small, j->in, j->in_len, j->out, sizeof j->out) != 0) abort();
 }
 
-int main(void)
+static void print_load(const char *when)
 {
+    FILE *f = fopen("/proc/loadavg", "r");
+    char line[128];
+    if (f && fgets(line, sizeof line, f)) printf("load average %s: %s", when, line);
+    if (f) fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+    const char *filter = argc > 1 ? argv[1] : NULL;
     const char *dir = getenv("ACCEL_TFLITE_DATA");
     char line[4096], done[4096] = " ";
     size_t tlen;
@@ -78,10 +95,12 @@ int main(void)
         return 0;
     }
     (void)tlen;
-    printf("accel tflite on this host: inferences/s (median of %d interleaved samples), one case per model,\n"
-           "output checked against TFLM's first. fast = default build -O3 -march=native; plain = ACCEL_MAC_FAST 0.\n",
-           BENCH_SAMPLES);
-    printf("%-24s %14s %14s %8s %10s\n", "model", "fast inf/s", "plain inf/s", "speedup", "arena B");
+    print_load("before");
+    printf("accel tflite on this host: inferences/s, median (q1-q3) of %d interleaved samples of >= %.0f ms; one case\n"
+           "per model, output checked against TFLM's first. fast = default build -O3 -march=native; plain =\n"
+           "ACCEL_MAC_FAST 0; speedup = median (q1-q3) of the per-sample plain/fast time ratios.\n",
+           BENCH_SAMPLES, BENCH_SAMPLE_S * 1e3);
+    printf("%-24s %26s %26s %19s %10s\n", "model", "fast inf/s", "plain inf/s", "speedup", "arena B");
     while (fgets(line, sizeof line, f)) {
         char *col[16], *c = line, key[300];
         int k = 0;
@@ -92,7 +111,7 @@ int main(void)
         void *arena, *arena2, *work;
         job j;
         bench_runner fns[2] = {run_fast, run_small};
-        double med[2], ratio[2];
+        double med[2], ratio[2], lo[2], hi[2];
         line[strcspn(line, "\r\n")] = 0;
         while (k < 16) {
             col[k++] = c;
@@ -102,7 +121,7 @@ int main(void)
         }
         if (k < 11 || strcmp(col[0], "model") == 0 || strstr(col[2], "+cases/")) continue;
         snprintf(key, sizeof key, " %s ", col[0]);
-        if (strstr(done, key)) continue;
+        if (strstr(done, key) || (filter && !strstr(col[0], filter))) continue;
         if (strlen(done) + strlen(key) < sizeof done) strcat(done, key + 1);
         snprintf(key, sizeof key, "%s.tflite", col[0]);
         model = load(dir, key, &mlen);
@@ -136,8 +155,11 @@ int main(void)
             printf("%-24s plain build's output differs from TFLM's\n", col[0]);
             continue;
         }
-        bench_interleaved(fns, 2, &j, med, ratio);
-        printf("%-24s %14.1f %14.1f %7.2fx %10zu\n", col[0], 1.0 / med[0], 1.0 / med[1], ratio[1], need);
+        bench_interleaved_spread(fns, 2, &j, med, ratio, lo, hi);
+        printf("%-24s %10.1f (%6.0f-%6.0f) %10.1f (%6.0f-%6.0f) %6.2fx (%4.2f-%4.2f) %10zu\n", col[0], 1.0 / med[0],
+               1.0 / bench_tq[0][1], 1.0 / bench_tq[0][0], 1.0 / med[1], 1.0 / bench_tq[1][1], 1.0 / bench_tq[1][0],
+               ratio[1], lo[1], hi[1], need);
+        fflush(stdout);
         free(arena);
         free(arena2);
         free(model);
@@ -145,5 +167,6 @@ int main(void)
         free(want);
     }
     fclose(f);
+    print_load("after");
     return 0;
 }

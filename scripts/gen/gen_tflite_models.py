@@ -6,7 +6,10 @@ worked out by hand in the comments below; the variants each break one rule of th
 the graph, with the status the runner must give.
 Usage: gen_tflite_models.py > tests/vectors/tflite/models.h
        gen_tflite_models.py demo > examples/host/tflite_demo_model.h
+       gen_tflite_models.py sketch examples/arduino/TfliteHello/model.h tests/avr/expect/TfliteHello.normal.txt
+       gen_tflite_models.py progmem MODEL.tflite NAME IN.bin... > model.h   (any model, same form)
        gen_tflite_models.py seeds DIR   (one .tflite file per model, for tests/fuzz/seeds/tflite)"""
+import math
 import os
 import struct
 import sys
@@ -103,8 +106,8 @@ def T(shape, typ=INT8, data=None, scale=None, zp=0, var=False, name="t", scales=
                 zps=zps, qdim=qdim)
 
 
-def OP(code, ins, outs, opt_type=0, opt=None):
-    return dict(code=code, ins=ins, outs=outs, opt_type=opt_type, opt=opt)
+def OP(code, ins, outs, opt_type=0, opt=None, custom_options=None):
+    return dict(code=code, ins=ins, outs=outs, opt_type=opt_type, opt=opt, custom_options=custom_options)
 
 
 def i8(vals):
@@ -115,8 +118,9 @@ def i32(vals):
     return b"".join(struct.pack("<i", v) for v in vals)
 
 
-def model(tensors, ops, inputs, outputs, version=3, opcodes=None, subgraphs=1, buffers_extra=0):
-    """Serialize; constant tensors get a buffer each (buffer 0 is the empty one)."""
+def model(tensors, ops, inputs, outputs, version=3, opcodes=None, subgraphs=1, buffers_extra=0, custom_code=None):
+    """Serialize; constant tensors get a buffer each (buffer 0 is the empty one). custom_code names
+    the CUSTOM operator (builtin code 32) when there is one."""
     codes = opcodes if opcodes is not None else sorted({o["code"] for o in ops})
     buffers = [b""]
     tbuf = []
@@ -134,7 +138,8 @@ def model(tensors, ops, inputs, outputs, version=3, opcodes=None, subgraphs=1, b
             dep, bc = c
         else:
             dep, bc = min(c, 127), c
-        return lambda s: s.table([("i8", dep), None, ("i32", 1), ("i32", bc)])
+        name = ("off", lambda s2: s2.string(custom_code)) if bc == CUSTOM and custom_code else None
+        return lambda s: s.table([("i8", dep), name, ("i32", 1), ("i32", bc)])
 
     def quant_fn(t):
         scales = t["scales"] if t["scales"] is not None else [t["scale"]]
@@ -154,10 +159,13 @@ def model(tensors, ops, inputs, outputs, version=3, opcodes=None, subgraphs=1, b
         if "opcode_index" in o:
             idx = o["opcode_index"]
         opt = o["opt"]
-        return lambda s: s.table([("u32", idx), ("off", lambda s2: s2.vec("i32", o["ins"])),
-                                  ("off", lambda s2: s2.vec("i32", o["outs"])),
-                                  ("u8", o["opt_type"]) if o["opt_type"] else None,
-                                  ("off", lambda s2: s2.table(opt)) if opt is not None else None])
+        fields = [("u32", idx), ("off", lambda s2: s2.vec("i32", o["ins"])),
+                  ("off", lambda s2: s2.vec("i32", o["outs"])),
+                  ("u8", o["opt_type"]) if o["opt_type"] else None,
+                  ("off", lambda s2: s2.table(opt)) if opt is not None else None]
+        if o["custom_options"] is not None:  # field 5; the vtable only grows when it is there
+            fields.append(("off", lambda s2: s2.vec("u8", list(o["custom_options"]))))
+        return lambda s: s.table(fields)
 
     def subgraph_fn(s):
         return s.table([("off", lambda s2: s2.tables([tensor_fn(t, b) for t, b in zip(tensors, tbuf)])),
@@ -182,6 +190,7 @@ def case(name, m, inp=b"", out=b"", open_st="ACCEL_OK", check_st="ACCEL_OK", bad
 
 
 FC, SOFTMAX, ADD, MUL, QUANT, RESHAPE, CONCAT, MAXP, AVGP, CONV, DW, LOGISTIC = 9, 25, 0, 18, 114, 22, 2, 17, 1, 3, 4, 14
+DEQUANT, CUSTOM = 6, 32
 
 # FULLY_CONNECTED: in [4, 6] (scale 0.5), W [[1, 2], [3, -4]] (0.25), bias [8, -8] (0.125), out
 # scale 1. acc0 = 4 + 12 + 8 = 24, * 0.125 = 3; acc1 = 12 - 24 - 8 = -20, * 0.125 = -2.5 -> -3
@@ -277,6 +286,72 @@ case("logistic", model(lg_t, [OP(LOGISTIC, [0], [1])], [0], [1]), i8([0, 127, -1
 two_t = fc_t + [T([1, 2], UINT8, scale=1.0, zp=128, name="u8")]
 case("fc_then_quantize", model(two_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)]), OP(QUANT, [3], [4])], [0], [4]),
      i8([4, 6]), bytes([131, 125]))
+
+
+# DEQUANTIZE to FLOAT32: real = float32(scale * (q - zero_point)), the product taken in double
+# from the float32 scale (TFLM's reference kernel), here with Python's own floats: a double, then
+# rounded to binary32 by struct.
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def dequant(qs, scale, zp):
+    return b"".join(struct.pack("<f", f32(scale) * (q - zp)) for q in qs)
+
+
+def i16(vals):
+    return b"".join(struct.pack("<h", v) for v in vals)
+
+
+# int8, scale 0.1, zero point -3: [-3, 7, 127, -128] -> [0, 1, 13, -12.5] (up to binary32 rounding)
+dq_in = [-3, 7, 127, -128]
+case("dequantize_i8", model([T([1, 4], scale=0.1, zp=-3, name="in"), T([1, 4], FLOAT32, name="out")],
+                            [OP(DEQUANT, [0], [1])], [0], [1]), i8(dq_in), dequant(dq_in, 0.1, -3))
+case("dequantize_u8", model([T([3], UINT8, scale=0.5, zp=128, name="in"), T([3], FLOAT32, name="out")],
+                            [OP(DEQUANT, [0], [1])], [0], [1]), bytes([0, 128, 255]),
+     dequant([0, 128, 255], 0.5, 128))
+dq16 = [-32768, -1, 0, 30001]
+case("dequantize_i16", model([T([4], INT16, scale=1.0 / 3, name="in"), T([4], FLOAT32, name="out")],
+                             [OP(DEQUANT, [0], [1])], [0], [1]), i16(dq16), dequant(dq16, 1.0 / 3, 0))
+# a whole model ending in DEQUANTIZE: the FC above ([3, -3], scale 1) then to float: [3.0, -3.0]
+case("fc_then_dequantize", model(fc_t + [T([1, 2], FLOAT32, name="real")],
+                                 [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)]), OP(DEQUANT, [3], [4])], [0], [4]),
+     i8([4, 6]), struct.pack("<2f", 3.0, -3.0))
+# the operator each float model's DEQUANTIZE is
+FLOAT_OUT = {"dequantize_i8": 0, "dequantize_u8": 0, "dequantize_i16": 0, "fc_then_dequantize": 1}
+# What the Edge TPU compiler writes: the graph is one CUSTOM operator named edgetpu-custom-op
+# between the same inputs and outputs as the CPU model it came from (fc above); its options are
+# a FlexBuffers map whose key "4" holds the compiled DarwiNN package, here the synthetic one of
+# gen_edgetpu_synth.py. And a model with some other custom operator. Neither runs here.
+def flex_map_blob(key, blob):
+    """A FlexBuffers root map of one key -> blob, every width 4 bytes (FlexBuffers offsets point
+    backwards: a field holds its own position minus its target's)."""
+    b = bytearray(key.encode() + b"\0")
+    while len(b) % 4:
+        b.append(0)
+    b += struct.pack("<I", 1)  # the keys vector: its length, then an offset per key
+    keys = len(b)
+    b += struct.pack("<I", keys - 0)
+    b += struct.pack("<I", len(blob))  # the blob: its length, then its bytes
+    at = len(b)
+    b += blob
+    while len(b) % 4:
+        b.append(0)
+    b += struct.pack("<III", len(b) - keys, 4, 1)  # the map: keys vector, its width, its length
+    mp = len(b)
+    b += struct.pack("<I", mp - at) + bytes([(25 << 2) | 2])  # the value, its type (BLOB, 32-bit)
+    return bytes(b + struct.pack("<I", len(b) - mp) + bytes([(9 << 2) | 2, 4]))  # root: MAP, 32-bit
+
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_edgetpu_synth  # noqa: E402 (the synthetic package, from its one generator)
+
+cu_t = [T([1, 2], scale=0.5, name="in"), T([1, 2], scale=1.0, name="out")]
+case("edgetpu_compiled_fc", model(cu_t, [OP(CUSTOM, [0], [1],
+                                            custom_options=flex_map_blob("4", gen_edgetpu_synth.main_package()[0]))],
+                                  [0], [1], custom_code="edgetpu-custom-op"), check_st="ACCEL_E_UNSUPPORTED")
+case("custom_other", model(cu_t, [OP(CUSTOM, [0], [1])], [0], [1], custom_code="my-custom-op"),
+     check_st="ACCEL_E_UNSUPPORTED")
 
 # ---- variants: one rule broken each ----
 base = lambda **kw: model(fc_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)])], [0], [3], **kw)
@@ -388,11 +463,185 @@ def emit_header():
             continue
         out.extend(array(name, m))
     out.append("static const tfl_case tfl_cases[] = {")
+    row = "    {\"%s\", tfl_model_%s, sizeof tfl_model_%s, %s, %s, %d, %s, %s, %d, %d},"
     for name, m, o, c, bad, inp, res in CASES:
-        out.append("    {\"%s\", tfl_model_%s, sizeof tfl_model_%s, %s, %s, %d, %s, %s, %d, %d}," %
-                   (name, name, name, o, c, bad, cstr(inp), cstr(res), len(inp), len(res)))
+        if name in FLOAT_OUT:  # DEQUANTIZE is left out of an integer-only build: refused there
+            out.append("#ifndef ACCEL_MAC_NO_FLOAT")
+        out.append(row % (name, name, name, o, c, bad, cstr(inp), cstr(res), len(inp), len(res)))
+        if name in FLOAT_OUT:
+            out.append("#else")
+            out.append(row % (name, name, name, o, "ACCEL_E_UNSUPPORTED", FLOAT_OUT[name], '""', '""', 0, 0))
+            out.append("#endif")
     out.append("};")
     print("\n".join(out))
+
+
+# ---- the Arduino sketch's model (examples/arduino/TfliteHello): our own "hello world", a sine
+# made of straight pieces. FULLY_CONNECTED 1 -> 16 with RELU gives h_i = relu(x - k_i) at the
+# knots k_i = i * 2pi/16, then FULLY_CONNECTED 16 -> 1 sums them with the slope changes, so that
+# y is sin(x) interpolated linearly between the knots. Scales are powers of two where two of
+# them multiply (weights, output), so every float32 product is exact and the multipliers do not
+# depend on whether a runtime multiplies scales in float or in double.
+SK_X_SCALE = struct.unpack("<f", struct.pack("<f", 2 * math.pi / 256))[0]  # x = (q + 128) * s
+SK_H_SCALE = struct.unpack("<f", struct.pack("<f", 2 * math.pi / 255))[0]  # h in [0, 2pi]
+SK_KNOTS = [i * 2 * math.pi / 16 for i in range(16)]
+SK_INPUTS = [-128, -112, -96, -80, -64, -48, -32, -16, 0, 16, 32, 48, 64, 80, 96, 112, 127]
+
+
+def sk_model():
+    slopes = [(math.sin(SK_KNOTS[i + 1] if i < 15 else 2 * math.pi) - math.sin(SK_KNOTS[i])) / (2 * math.pi / 16)
+              for i in range(16)]
+    c = [slopes[0]] + [slopes[i] - slopes[i - 1] for i in range(1, 16)]
+    c_shift = 0
+    while max(abs(v) for v in c) * 2 ** (c_shift + 1) <= 127:
+        c_shift += 1
+    w2 = [int(round(v * 2 ** c_shift)) for v in c]
+    b1 = [int(round(-k / (SK_X_SCALE / 64))) for k in SK_KNOTS]  # bias scale = s_x * s_w1, s_w1 = 1/64
+    t = [T([1, 1], scale=SK_X_SCALE, zp=-128, name="x"),
+         T([16, 1], data=i8([64] * 16), scale=1.0 / 64, name="w1"),
+         T([16], INT32, data=i32(b1), scale=SK_X_SCALE / 64, name="b1"),
+         T([1, 16], scale=SK_H_SCALE, zp=-128, name="h"),
+         T([1, 16], data=i8(w2), scale=2.0 ** -c_shift, name="w2"),
+         T([1], INT32, data=i32([0]), scale=SK_H_SCALE * 2.0 ** -c_shift, name="b2"),
+         T([1, 1], scale=1.0 / 128, name="y")]
+    ops = [OP(FC, [0, 1, 2], [3], 8, [("u8", 1)]), OP(FC, [3, 4, 5], [6], 8, [("u8", 0)])]
+    return model(t, ops, [0], [6]), t
+
+
+# TensorFlow Lite's integer arithmetic, written out here from its definitions (not from accel):
+# QuantizeMultiplier (frexp, round half away from zero), SaturatingRoundingDoublingHighMul,
+# RoundingDivideByPOT, and the int8 FULLY_CONNECTED of its reference kernels.
+def tfl_quantize_multiplier(m):
+    if m == 0:
+        return 0, 0
+    q, shift = math.frexp(m)
+    qf = int(math.floor(abs(q) * 2 ** 31 + 0.5)) * (1 if q >= 0 else -1)
+    if qf == 2 ** 31:
+        qf //= 2
+        shift += 1
+    if shift < -31:
+        return 0, 0
+    return qf, shift
+
+
+def tfl_srdhm(a, b):
+    if a == b == -2 ** 31:
+        return 2 ** 31 - 1
+    ab = a * b
+    nudge = (1 << 30) if ab >= 0 else 1 - (1 << 30)
+    v = ab + nudge
+    return (abs(v) >> 31) * (1 if v >= 0 else -1)  # C's division: toward zero
+
+
+def tfl_rdbpot(x, e):
+    mask = (1 << e) - 1
+    rem = x & mask
+    thr = (mask >> 1) + (1 if x < 0 else 0)
+    return (x >> e) + (1 if rem > thr else 0)
+
+
+def tfl_mbqm(x, qm, shift):
+    left, right = max(shift, 0), max(-shift, 0)
+    return tfl_rdbpot(tfl_srdhm(x * (1 << left), qm), right)
+
+
+def tfl_fc_int8(x, x_zp, w, rows, cols, b, mult, zp, relu):
+    qm, sh = tfl_quantize_multiplier(mult)
+    lo = max(-128, zp) if relu else -128
+    out = []
+    for r in range(rows):
+        acc = sum((x[k] - x_zp) * w[r * cols + k] for k in range(cols)) + b[r]
+        out.append(min(127, max(lo, tfl_mbqm(acc, qm, sh) + zp)))
+    return out
+
+
+def tfl_selfcheck():
+    """The arithmetic above against values worked out by hand (the FULLY_CONNECTED cases at the
+    top of this file, and TFLite's rounding rules): the sketch's expected outputs rest on it."""
+    assert tfl_quantize_multiplier(0.125) == (1 << 30, -2) and tfl_quantize_multiplier(1.0) == (1 << 30, 1)
+    assert tfl_rdbpot(5, 1) == 3 and tfl_rdbpot(-5, 1) == -3 and tfl_rdbpot(-6, 2) == -2  # ties away from 0
+    assert tfl_srdhm(-2 ** 31, -2 ** 31) == 2 ** 31 - 1 and tfl_srdhm(-3, 1 << 30) == -1
+    w, b = [1, 2, 3, -4], [8, -8]
+    assert tfl_fc_int8([4, 6], 0, w, 2, 2, b, 0.125, 0, False) == [3, -3]   # fc
+    assert tfl_fc_int8([4, 6], 0, w, 2, 2, b, 0.125, 0, True) == [3, 0]     # fc_relu
+    assert tfl_fc_int8([6, 8], 2, w, 2, 2, b, 0.125, 10, False) == [13, 7]  # fc_zp
+
+
+def sk_reference(t, q):
+    """y (int8) for input q, through both layers as TFLite computes them."""
+    w1 = list(struct.unpack("<16b", t[1]["data"]))
+    b1 = list(struct.unpack("<16i", t[2]["data"]))
+    w2 = list(struct.unpack("<16b", t[4]["data"]))
+    b2 = list(struct.unpack("<1i", t[5]["data"]))
+    f32 = lambda v: struct.unpack("<f", struct.pack("<f", v))[0]  # noqa: E731 (the file's float32 scales)
+    s = [f32(x["scale"]) for x in t]
+    h = tfl_fc_int8([q], -128, w1, 16, 1, b1, s[0] * s[1] / s[3], -128, True)
+    return tfl_fc_int8(h, -128, w2, 1, 16, b2, s[3] * s[4] / s[6], 0, False)[0]
+
+
+def c_bytes(name, data, ctype="uint8_t"):
+    out = ["const %s %s[%d] PROGMEM = {" % (ctype, name, len(data))]
+    for k in range(0, len(data), 16):
+        out.append("  " + ", ".join("0x%02x" % x for x in data[k:k + 16]) + ",")
+    out.append("};")
+    return out
+
+
+def progmem_header(model_bytes, name, inputs, about):
+    """The sketch's model.h: the model and its inputs in flash, in the form TfliteHello reads."""
+    n = len(inputs[0])
+    out = ["// model.h - the model TfliteHello runs and its inputs, kept in flash (PROGMEM).",
+           "// Generated by scripts/gen/gen_tflite_models.py; do not edit."] + ["// " + a for a in about]
+    out += ["#include <Arduino.h>", "", "#define MODEL_NAME \"%s\"" % name, ""]
+    out += c_bytes("model", model_bytes)
+    out += ["", "// one row per inference: the input tensor's bytes",
+            "const uint8_t inputs[%d][%d] PROGMEM = {" % (len(inputs), n)]
+    for row in inputs:
+        out.append("  {" + ", ".join("0x%02x" % x for x in row) + "},")
+    out.append("};")
+    return "\n".join(out) + "\n"
+
+
+def sk_lines(name, inputs, outputs):
+    """What TfliteHello prints for int8 inputs and outputs (the compared lines)."""
+    sb = lambda v: v - 256 if v > 127 else v  # noqa: E731
+    lines = ["TfliteHello: " + name]
+    for i, o in zip(inputs, outputs):
+        lines.append("in " + " ".join(str(sb(v)) for v in i) + " -> out " + " ".join(str(sb(v)) for v in o))
+    lines.append("%d inferences" % len(inputs))
+    return lines
+
+
+def emit_sketch(model_h, expect):
+    tfl_selfcheck()
+    m, t = sk_model()
+    ys = [sk_reference(t, q) for q in SK_INPUTS]
+    for q, y in zip(SK_INPUTS, ys):  # the reference itself against the sine it approximates
+        x = (q + 128) * SK_X_SCALE
+        assert abs(y - 128 * math.sin(x)) <= 4, (q, y, 128 * math.sin(x))
+    about = ["Our own \"hello world\": y = sin(x) for x in [0, 2pi), from straight pieces between 16",
+             "knots (two FULLY_CONNECTED layers; see sk_model in the generator). Input x: int8, scale",
+             "2pi/256, zero point -128 (q = -128 is x = 0, q = 0 is x = pi); output y: int8, scale",
+             "1/128, zero point 0 (y = 127 is 0.99)."]
+    with open(model_h, "w") as f:
+        f.write(progmem_header(m, "sine", [bytes([q & 0xFF]) for q in SK_INPUTS], about))
+    with open(expect, "w") as f:
+        f.write("# TfliteHello on the sine model of scripts/gen/gen_tflite_models.py: every output byte as\n"
+                "# that script's own TensorFlow Lite arithmetic (Python) gives it, within 4/128 of sin(x).\n")
+        f.write("\n".join(sk_lines("sine", [[q & 0xFF] for q in SK_INPUTS], [[y & 0xFF] for y in ys])) + "\n")
+
+
+def emit_progmem(path, name, ins):
+    with open(path, "rb") as f:
+        m = f.read()
+    rows = []
+    for p in ins:
+        with open(p, "rb") as f:
+            rows.append(f.read())
+    if not rows or any(len(r) != len(rows[0]) for r in rows):
+        sys.exit("progmem: every input file must have the same size")
+    sys.stdout.write(progmem_header(m, name, rows, ["%s, with %d inputs (%s)." % (
+        os.path.basename(path), len(rows), " ".join(os.path.basename(p) for p in ins))]))
 
 
 if __name__ == "__main__":
@@ -400,6 +649,10 @@ if __name__ == "__main__":
         for name, m, *_ in CASES:
             with open(os.path.join(sys.argv[2], name + ".tflite"), "wb") as f:
                 f.write(m)
+    elif len(sys.argv) == 4 and sys.argv[1] == "sketch":
+        emit_sketch(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) > 4 and sys.argv[1] == "progmem":
+        emit_progmem(sys.argv[2], sys.argv[3], sys.argv[4:])
     elif len(sys.argv) > 1 and sys.argv[1] == "demo":
         emit_demo()
     else:

@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     accel_refsi_iter it;
     accel_refsi_cmd c;
     accel_refsi_builder b;
-    static refsi_session rs;
+    static accel_sim_refsi_session rs;
     accel_refsi_report rep;
     accel_status st;
     size_t ncmds = 0, idx = 0, off = 0;
@@ -56,13 +56,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)accel_refsi_validate(data, size, &ncmds, &idx, &off);
 
     /* device memory at physical 0, so the buffer's addresses hit it */
-    refsi_session_prepare(&rs, fz_mem, sizeof fz_mem, 0, 2, 2);
+    accel_sim_refsi_session_prepare(&rs, fz_mem, sizeof fz_mem, 0, 2, 2);
     rs.cfg.kernel = fz_kernel;
     rs.cfg.ktb_base = 0x800;
     rs.cfg.ktb_stride = 0x100;
     rs.cfg.max_instances = 64; /* the reference runs instances one by one: keep runs short */
     rs.cfg.check_perms = (int)(size & 1);
-    if (refsi_session_start(&rs) != ACCEL_OK) abort();
+    if (accel_sim_refsi_session_start(&rs) != ACCEL_OK) abort();
     memset(fz_mem, 0, sizeof fz_mem);
     /* a buffer that stops with an error is a valid outcome; the report says where */
     (void)accel_refsi_model_execute(&rs.cmp, data, size, &rep);

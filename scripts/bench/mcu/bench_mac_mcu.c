@@ -19,24 +19,7 @@
 #define ACCEL_NO_ANE
 #include "accel.h"
 
-void mcu_write(const char *s);
-void mcu_exit(int ok);
-extern volatile unsigned long mcu_systick_wraps;
-
-#define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
-#define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
-#define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
-
-static uint64_t now(void)
-{
-    unsigned long w;
-    uint32_t v;
-    do {
-        w = mcu_systick_wraps;
-        v = SYST_CVR;
-    } while (w != mcu_systick_wraps);
-    return ((uint64_t)w << 24) + (0xFFFFFFu - v);
-}
+#include "mcu_count.h" /* now(), calibrate(), instr(), put(), put_u() */
 
 /* byte i of a multiplicative hash, evaluated by the compiler */
 #define H(i) (uint8_t)((((uint32_t)(i) * 2654435761u) >> 13) & 0xFFu)
@@ -57,18 +40,6 @@ static uint8_t out[8192];
 static int32_t bias[64], mult[64], shift[64];
 static uint32_t scratch_w[1024]; /* 4 KiB */
 
-static void put(const char *s) { mcu_write(s); }
-static void put_u(uint32_t v)
-{
-    char b[12];
-    int i = 11;
-    b[i] = 0;
-    do {
-        b[--i] = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v && i > 0);
-    put(b + i);
-}
 
 static uint32_t digest(const uint8_t *p, size_t n)
 {
@@ -147,32 +118,6 @@ static void ref_pool(int kind, const accel_mac_conv *g, const int8_t *x, int32_t
                 acc = acc < lo ? lo : acc > hi ? hi : acc;
                 out[(oy * OW + ox) * C + c] = (uint8_t)(acc & 0xFF);
             }
-}
-
-static uint64_t t_empty;
-static uint32_t tpi_milli; /* timer ticks per instruction x 1000 */
-
-static uint32_t instr(uint64_t t0, uint64_t t1)
-{
-    uint64_t d = t1 - t0;
-    d = d > t_empty ? d - t_empty : 0;
-    return (uint32_t)(d * 1000u / tpi_milli);
-}
-
-static void calibrate(void)
-{
-    uint32_t n = 200000u;
-    uint64_t t0, t1;
-    SYST_RVR = 0xFFFFFFu;
-    SYST_CVR = 0;
-    SYST_CSR = 7u; /* processor clock, interrupt on wrap, enable */
-    t0 = now();
-    t1 = now();
-    t_empty = t1 - t0;
-    t0 = now();
-    __asm__ volatile(".syntax unified\n1: subs %0, %0, #1\n bne 1b" : "+l"(n) : : "cc");
-    t1 = now();
-    tpi_milli = (uint32_t)((t1 - t0 - t_empty) * 1000u / 400000u); /* 2 instructions a turn */
 }
 
 static int bad;

@@ -1,7 +1,7 @@
 /* bench_tflite_mcu - executed instructions per inference of whole .tflite models on QEMU's
- * Cortex-M boards (run by scripts/bench_tflite_mcu.sh). Counted as bench_mac_mcu.c counts them:
- * under qemu-system-arm -icount SysTick (clocked from the virtual clock) is calibrated on a loop
- * of known length. INSTRUCTIONS, not cycles. The models, one input each and TFLM's output for it
+ * Cortex-M boards (run by scripts/bench_tflite_mcu.sh). Counted as bench_mac_mcu.c counts them
+ * (mcu_count.h): under qemu-system-arm -icount SysTick (clocked from the virtual clock) is
+ * calibrated on a loop of known length. INSTRUCTIONS, not cycles. The models, one input each and TFLM's output for it
  * come from a header the script generates from the shared data (tflite_bench_data.h: they are
  * third-party and never part of the repository), in flash. Each model: init, one invoke to
  * compare with TFLM's output, then one counted invoke (after a reset, so stateful models count
@@ -12,58 +12,8 @@
 #define ACCEL_NO_REFSI
 #define ACCEL_NO_ANE
 #include "accel.h"
+#include "mcu_count.h"         /* now(), calibrate(), instr(), put(), put_u() */
 #include "tflite_bench_data.h" /* bench_models[]: name, model, len, in, in_len, out, out_len */
-
-void mcu_write(const char *s);
-void mcu_exit(int ok);
-extern volatile unsigned long mcu_systick_wraps;
-
-#define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
-#define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
-#define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
-
-static uint64_t now(void)
-{
-    unsigned long w;
-    uint32_t v;
-    do {
-        w = mcu_systick_wraps;
-        v = SYST_CVR;
-    } while (w != mcu_systick_wraps);
-    return ((uint64_t)w << 24) + (0xFFFFFFu - v);
-}
-
-static uint64_t t_empty;
-static uint32_t tpi_milli; /* timer ticks per instruction x 1000 */
-
-static void calibrate(void)
-{
-    uint32_t n = 200000u;
-    uint64_t t0, t1;
-    SYST_RVR = 0xFFFFFFu;
-    SYST_CVR = 0;
-    SYST_CSR = 7u;
-    t0 = now();
-    t1 = now();
-    t_empty = t1 - t0;
-    t0 = now();
-    __asm__ volatile(".syntax unified\n1: subs %0, %0, #1\n bne 1b" : "+l"(n) : : "cc");
-    t1 = now();
-    tpi_milli = (uint32_t)((t1 - t0 - t_empty) * 1000u / 400000u);
-}
-
-static void put(const char *s) { mcu_write(s); }
-static void put_u(uint32_t v)
-{
-    char b[12];
-    int i = 11;
-    b[i] = 0;
-    do {
-        b[--i] = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v && i > 0);
-    put(b + i);
-}
 
 static uint32_t arena[(96u * 1024u) / 4u];
 static uint8_t out[4096];
@@ -81,7 +31,7 @@ int main(void)
         accel_tflite_model m;
         accel_tflite rt;
         size_t need = 0, got = 0, k;
-        uint64_t t0, t1, d;
+        uint64_t t0, t1;
         int exact;
         accel_status st = accel_tflite_open(&m, bm->model, bm->len);
         if (st == ACCEL_OK) st = accel_tflite_plan(&m, arena, sizeof arena, &need);
@@ -97,12 +47,10 @@ int main(void)
         t0 = now();
         if (st == ACCEL_OK) st = accel_tflite_invoke(&rt);
         t1 = now();
-        d = t1 - t0;
-        d = d > t_empty ? d - t_empty : 0;
         put("row ");
         put(bm->name);
         put(" ");
-        put_u(st == ACCEL_OK ? (uint32_t)(d * 1000u / tpi_milli) : 0u);
+        put_u(st == ACCEL_OK ? instr(t0, t1) : 0u);
         put(" ");
         put_u((uint32_t)need);
         put(exact ? " 1\n" : " 0\n");

@@ -1,8 +1,8 @@
-/* mcu_start.c - start-up for scripts/bench/mcu/bench_mac_mcu.c on QEMU's Cortex-M boards
- * (microbit, mps2-an385/an386/an505), without a C library's I/O: vector table, zeroed .bss
- * (.data is loaded in place by QEMU, see tests/arm/mps2_sections.ld), SysTick counting its
- * wraps, text out and exit through Arm semihosting (BKPT 0xAB). A fault prints a line and
- * ends the emulator with a failure report. */
+/* mcu_start.c - start-up for the benches of scripts/bench/mcu (their shared calls:
+ * mcu_count.h) on QEMU's Cortex-M boards (microbit, mps2-an385/an386/an505), without a C
+ * library's I/O: vector table, zeroed .bss (.data is loaded in place by QEMU, see
+ * tests/arm/mps2_sections.ld), SysTick counting its wraps, text out and exit through Arm
+ * semihosting (BKPT 0xAB). A fault prints a line and ends the emulator with a failure report. */
 #include <stddef.h>
 #include <string.h>
 

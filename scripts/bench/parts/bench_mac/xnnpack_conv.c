@@ -9,6 +9,7 @@
 
 typedef void *xnn_op;
 extern int xnn_initialize(const void *allocator);
+const void *bench_xnn_allocator(void); /* the bench's (bench_mac.c) */
 extern int xnn_create_convolution2d_nhwc_qs8(
     uint32_t pad_top, uint32_t pad_right, uint32_t pad_bottom, uint32_t pad_left, uint32_t kh,
     uint32_t kw, uint32_t sh, uint32_t sw, uint32_t dh, uint32_t dw, uint32_t groups,
@@ -48,7 +49,7 @@ void *bench_xnn_conv_create(int uint8, int depthwise, const uint32_t *g, const u
     xnn_op op = NULL;
     int st;
     if (!inited) {
-        if (xnn_initialize(NULL) != 0) return NULL;
+        if (xnn_initialize(bench_xnn_allocator()) != 0) return NULL;
         inited = 1;
     }
     /* bottom/right padding: whatever the output size needs beyond the input (TFLite's SAME) */

@@ -8,6 +8,7 @@
 
 typedef void *xnn_op;
 extern int xnn_initialize(const void *allocator);
+const void *bench_xnn_allocator(void); /* the bench's (bench_mac.c) */
 extern int xnn_create_fully_connected_nc_qs8(size_t in_ch, size_t out_ch, size_t in_stride,
                                              size_t out_stride, int8_t in_zp, float in_scale,
                                              float k_scale, const int8_t *kernel,
@@ -36,7 +37,7 @@ void *bench_xnn_fc_create(int uint8, int depth, int outs, const uint8_t *w, cons
     xnn_op op = NULL;
     int st;
     if (!inited) {
-        if (xnn_initialize(NULL) != 0) return NULL;
+        if (xnn_initialize(bench_xnn_allocator()) != 0) return NULL;
         inited = 1;
     }
     if (uint8)
