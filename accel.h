@@ -47,10 +47,8 @@
  *   or keeps hidden global state: the caller owns every buffer and every state struct;
  *   functions that need scratch memory have a ..._scratch_size() companion, and objects that
  *   carve the caller's memory into parts a ..._mem_size() one. Stack: no public function needs more
- *   than 1536 bytes, callbacks not counted, on every target (x86 SIMD builds included;
- *   tests/stack_usage.sh reports it per target), with one exception, being worked on: the tflite
- *   section's entry points need up to 3072 bytes on 64-bit targets (within 1536 on 32-bit
- *   microcontrollers). Each device section has four layers:
+ *   than 1536 bytes, callbacks not counted, on every target (x86 SIMD builds and 64-bit targets
+ *   included; tests/stack_usage.sh reports it per target). Each device section has four layers:
  *   wire (bytes <-> structs, pure), protocol state (structs and transitions), driver (the state
  *   on a port, with deadlines), and model (the device side, for tests and the simulator port).
  *
@@ -3641,8 +3639,11 @@ extern "C" {
  *                  computed and tensors whose lives do not overlap share bytes (greedy by size,
  *                  lowest offset first); per-operator scratch is planned the same way, variable
  *                  (state) tensors live for the whole run. The arena is every byte of caller
- *                  memory the runtime uses: the plan table (8 bytes per tensor and per
- *                  operator) and the tensor data. Weights stay in the model buffer.
+ *                  memory the runtime uses: the plan table (12 bytes per tensor, 24 per
+ *                  operator), on 64-bit targets a work record (the running operator's context
+ *                  and its kernel call, 356 bytes on x86-64: kept here, not on the stack),
+ *                  each operator's constants (multipliers; SVDF and LSTM keep there what they
+ *                  run on) and the tensor data. Weights stay in the model buffer.
  *   @tflite.run    init lays the plan on caller memory; set inputs, invoke (operators in order,
  *                  each looked up by its builtin code), read outputs; reset returns variable
  *                  tensors to their zero point (int8) or 0. An optional callback sees every
@@ -3798,8 +3799,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_tensor_scale(const accel_tfli
  *   quantization and options it accepts; otherwise the status (ACCEL_E_UNSUPPORTED for an
  *   operator or variant not implemented, ACCEL_E_TFLITE_* for an inconsistent one) and, when
  *   op/code are not NULL, the operator's index and builtin code.
- * accel_tflite_plan_scratch_size: bytes of the plan table (the start of the arena): planning
- *   needs no other memory. accel_tflite_plan plans in `work` (at least that many bytes, int32_t
+ * accel_tflite_plan_scratch_size: bytes of the plan table and, on 64-bit targets, the work
+ *   record (the start of the arena): planning needs no other memory. accel_tflite_plan plans in `work` (at least that many bytes, int32_t
  *   aligned; the arena you will use is fine) and gives the whole arena's size in *bytes: the
  *   size query to call before allocating the arena. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *op, int32_t *code);
@@ -17650,9 +17651,12 @@ extern "C" {
  * locals, and the helpers whose locals (tensor and operator descriptions) would otherwise stay
  * on the stack while their caller calls on into a kernel */
 #define ACCEL__TFL_NOINLINE static __attribute__((unused, noinline))
+/* merged into its caller: the operator table, whose call would add a frame to the deepest chain */
+#define ACCEL__TFL_INLINE static __inline__ __attribute__((unused, always_inline))
 #else
 #define ACCEL__TFL_STATIC static
 #define ACCEL__TFL_NOINLINE static
+#define ACCEL__TFL_INLINE static
 #endif
 /* ---------------------------------------------------------------- @tflite.open: validation */
 /* Schema field numbers (a union takes two: its type, then its value). */
@@ -18030,7 +18034,12 @@ ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *bu
  * and options, say how much scratch and how much persistent memory it needs), prepare (rt NULL,
  * persist set, at init: derive the constants, the fixed-point multipliers above all, once) and
  * run (rt set: load the constants, compute). All take the same path up to the arithmetic, so
- * what check accepted is exactly what run computes on. */
+ * what check accepted is exactly what run computes on; the operators with many inputs (SVDF,
+ * LSTM) prepare a record of what they run on instead, and run from it.
+ * Stack: the operator table has two rows per heavy operator, its prepare half (check and
+ * prepare modes) and its run half (prepare, then the mac kernel), so that no chain holds a
+ * tensor description and a kernel's frames at once; on 64-bit targets init, plan and invoke
+ * keep the context in the arena's work record (below), only check keeps it on the stack. */
 typedef struct accel__tfl_ent {
     uint32_t off;  /* byte offset in the data area; ACCEL__TFL_NONE: no memory */
     uint32_t size; /* bytes, a multiple of 4 */
@@ -18042,12 +18051,12 @@ typedef struct accel__tfl_ctx {
     const accel_tflite_model *m;
     accel_tflite *rt; /* NULL: check mode */
     accel_tflite_op op;
-    uint32_t index;
     uint8_t *scratch; /* run mode: this operator's scratch */
-    size_t scratch_len;
-    size_t scratch_need; /* check mode: what the kernel asks for */
-    uint8_t *persist;    /* prepare and run: this operator's constants (multipliers, ...) */
-    size_t persist_len, persist_used, persist_need;
+    uint8_t *persist; /* prepare and run: this operator's constants (multipliers, ...) */
+    uint32_t index;
+    /* bytes in 32 bits (check keeps this context on the stack): scratch_need (check mode: what
+     * the kernel asks for) and persist_need saturate at 0xFFFFFFFF, which the plan refuses */
+    uint32_t scratch_len, scratch_need, persist_len, persist_used, persist_need;
 } accel__tfl_ctx;
 
 typedef struct accel__tfl_io {
@@ -18068,6 +18077,16 @@ typedef struct accel__tfl_align_probe {
     int32_t x;
 } accel__tfl_align_probe;
 #define ACCEL__TFL_ALIGN (offsetof(accel__tfl_align_probe, x))
+/* The alignment of the records the runtime keeps in the arena (pointers and sizes in them) */
+typedef struct accel__tfl_palign_probe {
+    char c;
+    union {
+        void *p;
+        size_t z;
+        int32_t x;
+    } u;
+} accel__tfl_palign_probe;
+#define ACCEL__TFL_PALIGN (offsetof(accel__tfl_palign_probe, u))
 /* A model's int32 data is little-endian: read in place only on a little-endian target. */
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define ACCEL__TFL_LE 1
@@ -18075,12 +18094,11 @@ typedef struct accel__tfl_align_probe {
 #define ACCEL__TFL_LE 0
 #endif
 
-ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m)
-{
-    return (size_t)(sizeof(accel__tfl_ent) * ((uint32_t)m->n_tensors + 2u * m->n_ops)); /* fits: open checks */
-}
+/* The arena's head: the plan table and the work record; the tensor data follow (below) */
+ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m);
 
-ACCEL__TFL_STATIC accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_out, uint32_t k, accel__tfl_io *io)
+/* Input or output k of the operator (index -1: an absent optional input); the data in run mode. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_out, uint32_t k, accel__tfl_io *io)
 {
     accel_status st = accel_tflite_op_tensor(c->m, &c->op, is_out, k, &io->index);
     io->in = NULL;
@@ -18354,6 +18372,13 @@ ACCEL__TFL_STATIC size_t accel__tfl_align4(size_t n)
     return (n + 3u) & ~(size_t)3u;
 }
 
+/* a + b, or 0xFFFFFFFF when it does not fit 32 bits (64-bit arguments: size_t may be 16, 32 or
+ * 64 bits wide) */
+ACCEL__TFL_STATIC uint32_t accel__tfl_sat32(uint64_t a, uint64_t b)
+{
+    return a > 0xFFFFFFFFUL || b > 0xFFFFFFFFUL - a ? 0xFFFFFFFFUL : (uint32_t)(a + b);
+}
+
 /* The scratch a kernel uses: check mode adds up the request, run mode hands out the bytes. */
 ACCEL__TFL_STATIC uint8_t *accel__tfl_take(accel__tfl_ctx *c, size_t *used, size_t n)
 {
@@ -18361,20 +18386,41 @@ ACCEL__TFL_STATIC uint8_t *accel__tfl_take(accel__tfl_ctx *c, size_t *used, size
     n = accel__tfl_align4(n);
     if (c->rt && c->scratch && *used + n <= c->scratch_len) p = c->scratch + *used;
     *used += n;
-    if (!c->rt) c->scratch_need = *used;
+    if (!c->rt) c->scratch_need = accel__tfl_sat32(*used, 0);
     return p;
+}
+
+/* keep's other cases, out of its inlined fast path: check mode counts (saturating), and a
+ * request the constants cannot hold makes this and every later non-empty one NULL. */
+ACCEL__TFL_NOINLINE void accel__tfl_keep_count(accel__tfl_ctx *c, size_t n)
+{
+    if (c->persist) {
+        c->persist_used = c->persist_len;
+        return;
+    }
+    c->persist_used = accel__tfl_sat32(c->persist_used, 4u * (uint64_t)n);
+    c->persist_need = c->persist_used;
 }
 
 /* n words of the operator's persistent constants: NULL in check mode (counted). In run mode
  * they hold what prepare wrote. */
 ACCEL__TFL_STATIC int32_t *accel__tfl_keep(accel__tfl_ctx *c, size_t n)
 {
-    int32_t *p = NULL;
-    size_t b = 4u * n;
-    if (c->persist && c->persist_used + b <= c->persist_len) p = (int32_t *)(void *)(c->persist + c->persist_used);
-    c->persist_used += b;
-    if (!c->persist) c->persist_need = c->persist_used;
-    return p;
+    if (c->persist && n <= (c->persist_len - c->persist_used) / 4u) { /* used <= len */
+        int32_t *p = (int32_t *)(void *)(c->persist + c->persist_used);
+        c->persist_used += (uint32_t)(4u * n);
+        return p;
+    }
+    accel__tfl_keep_count(c, n);
+    return NULL;
+}
+
+/* A record of n bytes with pointers in it, in the operator's constants (NULL in check mode).
+ * The constants are only int32_t-aligned: the count includes the worst padding. */
+ACCEL__TFL_STATIC void *accel__tfl_keep_rec(accel__tfl_ctx *c, size_t n)
+{
+    uint8_t *p = (uint8_t *)accel__tfl_keep(c, (n + ACCEL__TFL_PALIGN + 2u) / 4u);
+    return p ? p + ((0u - (uintptr_t)p) & (ACCEL__TFL_PALIGN - 1u)) : NULL;
 }
 
 ACCEL__TFL_STATIC uint32_t accel__tfl_dim(const accel_tflite_tensor *t, uint32_t k)
@@ -18468,9 +18514,60 @@ typedef struct accel__tfl_fc_run {
 #endif
 } accel__tfl_fc_run;
 
+/* What a convolution's call into the mac kernels takes: conv_prep fills it (its frame, with the
+ * tensor descriptions, is gone by the time the kernel runs, which keeps the deepest chain short). */
+typedef struct accel__tfl_conv_run {
+    accel_mac_quant q;
+    accel_mac_conv g;
+    const uint8_t *x, *w;
+    uint8_t *y, *scr;
+    const int32_t *b;
+    size_t x_len, w_len, y_len, need;
+    int depthwise;
+#if ACCEL__FB_FAR
+    const uint8_t *bf; /* the bias in the model (NULL: none) */
+#endif
+} accel__tfl_conv_run;
+
+/* The arena's work record, after the plan table (aligned for pointers): the context of the
+ * operator being checked or run (init, plan and invoke keep it here, not on the stack) and
+ * what its call into a mac kernel takes. On 64-bit targets only, where these are largest and
+ * the stack bound is hardest to keep; elsewhere arena bytes are dearer (an Uno has 2 KiB of
+ * RAM) and the stack has room, so they stay on the stack (ACCEL__TFL_WORK 0). */
+#if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFUL
+#define ACCEL__TFL_WORK 1
+#else
+#define ACCEL__TFL_WORK 0
+#endif
+typedef struct accel__tfl_work {
+    accel__tfl_ctx c;
+    union {
+        accel__tfl_conv_run conv;
+        accel__tfl_fc_run fc;
+    } r;
+} accel__tfl_work;
+
+ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m)
+{
+    size_t table = sizeof(accel__tfl_ent) * ((size_t)m->n_tensors + 2u * (size_t)m->n_ops); /* fits: open checks */
+#if ACCEL__TFL_WORK
+    /* the work record and the worst padding before it; the data after it stay int32_t-aligned */
+    return table + accel__tfl_align4(sizeof(accel__tfl_work) + ACCEL__TFL_PALIGN - ACCEL__TFL_ALIGN);
+#else
+    return table;
+#endif
+}
+
+ACCEL__TFL_STATIC accel__tfl_work *accel__tfl_work_at(const accel_tflite_model *m, void *arena)
+{
+    uint8_t *p = (uint8_t *)arena + sizeof(accel__tfl_ent) * ((size_t)m->n_tensors + 2u * (size_t)m->n_ops);
+    return (accel__tfl_work *)(void *)(p + ((0u - (uintptr_t)p) & (ACCEL__TFL_PALIGN - 1u)));
+}
+
 ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tfl_fc_run *r)
 {
     accel__tfl_io in, w, bias, out;
+    accel_mac_quant q;
     const int32_t *b;
     uint64_t act, fmt;
     uint32_t depth, units, batches;
@@ -18489,8 +18586,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
     if (depth == 0 || units == 0 || in.t.elements % depth != 0) return ACCEL_E_TFLITE_SHAPE;
     batches = (uint32_t)(in.t.elements / depth); /* elements fit 32 bits (open) */
     if ((uint64_t)batches * units != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
-    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, units, 0, act, &used, &r->q, &b);
-    if (st != ACCEL_OK) return st;
+    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, units, 0, act, &used, r ? &r->q : &q, &b);
+    if (st != ACCEL_OK || !r) return st; /* r: run mode only */
     r->x = in.in;
     r->x_len = in.t.bytes;
     r->w = w.in;
@@ -18587,16 +18684,21 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_far_fc(const accel__tfl_fc_run *r)
 }
 #endif
 
+/* Run mode only (the operator table's run half): the call's arguments in the work record (64-bit) */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_fc(accel__tfl_ctx *c)
 {
-    accel__tfl_fc_run r;
-    accel_status st = accel__tfl_fc_prep(c, &r);
-    if (st != ACCEL_OK || !c->rt) return st;
-#if ACCEL__FB_FAR
-    return accel__tfl_far_fc(&r);
+#if ACCEL__TFL_WORK
+    accel__tfl_fc_run *r = &((accel__tfl_work *)(void *)c)->r.fc; /* c: the work record's context */
 #else
-    return accel_mac_fully_connected(r.batches, r.depth, r.units, r.x, r.x_len, r.w, r.w_len, r.b,
-                                     r.b ? (size_t)r.units : 0u, &r.q, r.y, r.y_len);
+    accel__tfl_fc_run rr, *r = &rr;
+#endif
+    accel_status st = accel__tfl_fc_prep(c, r);
+    if (st != ACCEL_OK) return st;
+#if ACCEL__FB_FAR
+    return accel__tfl_far_fc(r);
+#else
+    return accel_mac_fully_connected(r->batches, r->depth, r->units, r->x, r->x_len, r->w, r->w_len, r->b,
+                                     r->b ? (size_t)r->units : 0u, &r->q, r->y, r->y_len);
 #endif
 }
 
@@ -18668,20 +18770,6 @@ ACCEL__TFL_STATIC accel_status accel__tfl_geom(accel__tfl_ctx *c, int kind, cons
     return st;
 }
 
-/* What a convolution's call into the mac kernels takes: conv_prep fills it (its frame, with the
- * tensor descriptions, is gone by the time the kernel runs, which keeps the deepest chain short). */
-typedef struct accel__tfl_conv_run {
-    accel_mac_quant q;
-    accel_mac_conv g;
-    const uint8_t *x, *w;
-    uint8_t *y, *scr;
-    const int32_t *b;
-    size_t x_len, w_len, y_len, need;
-    int depthwise;
-#if ACCEL__FB_FAR
-    const uint8_t *bf; /* the bias in the model (NULL: none) */
-#endif
-} accel__tfl_conv_run;
 
 ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int depthwise, accel__tfl_conv_run *r)
 {
@@ -18734,6 +18822,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
         if (st != ACCEL_OK) return ACCEL_E_TFLITE_SHAPE;
     }
     scr = accel__tfl_take(c, &used, need);
+    if (!r) return ACCEL_OK; /* r: run mode only */
     ACCEL_MEMCPY(&r->q, &q, sizeof r->q); /* not `=`: gcc may emit memcpy() */
     ACCEL_MEMCPY(&r->g, &g, sizeof r->g);
     r->x = in.in;
@@ -18805,19 +18894,25 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_far_conv(const accel__tfl_conv_run *
 }
 #endif
 
+/* Run mode only (the operator table's run half): the call's arguments in the work record (64-bit) */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
 {
-    accel__tfl_conv_run r;
-    accel_status st = accel__tfl_conv_prep(c, depthwise, &r);
-    if (st != ACCEL_OK || !c->rt) return st;
-#if ACCEL__FB_FAR
-    return accel__tfl_far_conv(&r);
+#if ACCEL__TFL_WORK
+    accel__tfl_conv_run *r = &((accel__tfl_work *)(void *)c)->r.conv; /* c: the work record's context */
+#else
+    accel__tfl_conv_run rr, *r = &rr;
 #endif
-    if (r.depthwise)
-        return accel_mac_depthwise_conv2d(&r.g, &r.q, r.x, r.x_len, r.w, r.w_len, r.b, r.b ? (size_t)r.g.out_c : 0u,
-                                          r.y, r.y_len);
-    return accel_mac_conv2d_with_scratch(&r.g, &r.q, r.x, r.x_len, r.w, r.w_len, r.b, r.b ? (size_t)r.g.out_c : 0u,
-                                         r.y, r.y_len, r.scr, r.scr ? r.need : 0u);
+    accel_status st = accel__tfl_conv_prep(c, depthwise, r);
+    if (st != ACCEL_OK) return st;
+#if ACCEL__FB_FAR
+    return accel__tfl_far_conv(r);
+#else
+    if (r->depthwise)
+        return accel_mac_depthwise_conv2d(&r->g, &r->q, r->x, r->x_len, r->w, r->w_len, r->b,
+                                          r->b ? (size_t)r->g.out_c : 0u, r->y, r->y_len);
+    return accel_mac_conv2d_with_scratch(&r->g, &r->q, r->x, r->x_len, r->w, r->w_len, r->b,
+                                         r->b ? (size_t)r->g.out_c : 0u, r->y, r->y_len, r->scr, r->scr ? r->need : 0u);
+#endif
 }
 
 ACCEL__TFL_NOINLINE accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
@@ -19274,114 +19369,192 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
 }
 #endif
 
+/* What SVDF runs on, prepared once at init in the operator's constants (weights in the model,
+ * the input, state and output by tensor index: their arena bytes are found at run). */
+typedef struct accel__tfl_svdf_rec {
+    const uint8_t *in_k, *wf, *wt, *bias; /* in_k: a constant input, else NULL; bias NULL: none */
+    int32_t m1, s1, m2, s2;
+    int32_t in, state, out;
+    int32_t in_zp, state_zp, out_zp, state_type;
+    uint32_t batch, n_in, filters, units, memory, rank, total;
+} accel__tfl_svdf_rec;
+
+/* Run mode: the arena's bytes of tensor i, NULL when it has none (a constant, or unplanned) */
+ACCEL__TFL_STATIC uint8_t *accel__tfl_at(const accel__tfl_ctx *c, int32_t i)
+{
+    const accel__tfl_ent *e = accel__tfl_ents(c->rt) + i;
+    return e->off == ACCEL__TFL_NONE ? NULL : c->rt->arena + accel__tfl_table_bytes(c->m) + e->off;
+}
+
 /* SVDF, integer (TFLM's EvalIntegerSvdfReference): the state [batch, filters * memory] shifts by
  * one (the whole buffer, as TFLM does), the newest column gets the feature dot products, the
  * time weights reduce each filter's memory, rank filters sum into a unit. No fused activation
- * on this path (TFLM applies none). */
-ACCEL__TFL_NOINLINE accel_status accel__tfl_svdf(accel__tfl_ctx *c)
+ * on this path (TFLM applies none). Check and prepare: the record; run: accel__tfl_svdf. */
+/* What SVDF's checks read of a tensor (six descriptions would not fit its frame: it reads them
+ * one at a time) */
+typedef struct accel__tfl_brief {
+    const uint8_t *data;
+    size_t elements;
+    int32_t index, zero_point;
+    uint32_t ndims, d0, d1, scale_bits;
+    int type, is_variable;
+    accel_status quantized;
+} accel__tfl_brief;
+
+ACCEL__TFL_STATIC accel_status accel__tfl_brief_of(const accel__tfl_ctx *c, uint32_t k, uint32_t types,
+                                                   accel__tfl_brief *b, accel__tfl_io *o)
 {
-    accel__tfl_io in, wf, wt, bias, state, out;
-    int32_t rank, m1, s1, m2, s2, *kept;
+    accel_status st = types ? accel__tfl_need(c, k == 5u, k == 5u ? 0u : k, types, o)
+                            : accel__tfl_get(c, k == 5u, k == 5u ? 0u : k, o);
+    if (st != ACCEL_OK) return st; /* the first error: the caller returns it */
+    b->data = o->t.data;
+    b->elements = o->t.elements;
+    b->index = o->index;
+    b->zero_point = o->t.zero_point;
+    b->ndims = o->t.ndims;
+    b->d0 = accel__tfl_dim(&o->t, 0);
+    b->d1 = accel__tfl_dim(&o->t, 1);
+    b->scale_bits = o->t.scale_bits;
+    b->type = o->t.type;
+    b->is_variable = o->t.is_variable;
+    b->quantized = accel__tfl_quantized(&o->t);
+    return ACCEL_OK;
+}
+
+/* SVDF, integer (TFLM's EvalIntegerSvdfReference): the state [batch, filters * memory] shifts by
+ * one (the whole buffer, as TFLM does), the newest column gets the feature dot products, the
+ * time weights reduce each filter's memory, rank filters sum into a unit. No fused activation
+ * on this path (TFLM applies none). Check and prepare: the record; run: accel__tfl_svdf.
+ * Inputs 0-4 (input, feature weights, time weights, bias, state) and output 0 (k = 5). */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_svdf_prep(accel__tfl_ctx *c)
+{
+    accel__tfl_io o;
+    accel__tfl_brief in, wf, wt, bias, state, out;
+    accel__tfl_svdf_rec *r;
+    int32_t rank, m1, s1, m2, s2;
     uint32_t batch, n_in, filters, units, memory;
-    int32_t *scr, *acc;
     size_t used = 0;
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT8), &wf);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 2, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &wt);
-    if (st == ACCEL_OK) st = accel__tfl_get(c, 0, 3, &bias);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 4, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &state);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    accel_status st = accel__tfl_brief_of(c, 0, ACCEL__TFL_T(INT8), &in, &o);
+    if (st == ACCEL_OK) st = accel__tfl_brief_of(c, 1, ACCEL__TFL_T(INT8), &wf, &o);
+    if (st == ACCEL_OK) st = accel__tfl_brief_of(c, 2, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &wt, &o);
+    if (st == ACCEL_OK) st = accel__tfl_brief_of(c, 3, 0, &bias, &o);
+    if (st == ACCEL_OK) st = accel__tfl_brief_of(c, 4, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &state, &o);
+    if (st == ACCEL_OK) st = accel__tfl_brief_of(c, 5, ACCEL__TFL_T(INT8), &out, &o);
     if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &rank);
     if (st != ACCEL_OK) return st;
-    if (wt.t.type != state.t.type) return ACCEL_E_TFLITE_TYPE;
-    if (!state.t.is_variable) return ACCEL_E_TFLITE_GRAPH;
+    if (wt.type != state.type) return ACCEL_E_TFLITE_TYPE;
+    if (!state.is_variable) return ACCEL_E_TFLITE_GRAPH;
     if (rank <= 0) return ACCEL_E_TFLITE_OPTIONS;
-    if (in.t.ndims != 2 || wf.t.ndims != 2 || wt.t.ndims != 2 || state.t.ndims != 2 || out.t.ndims != 2)
+    if (in.ndims != 2 || wf.ndims != 2 || wt.ndims != 2 || state.ndims != 2 || out.ndims != 2)
         return ACCEL_E_TFLITE_SHAPE;
-    batch = accel__tfl_dim(&in.t, 0);
-    n_in = accel__tfl_dim(&in.t, 1);
-    filters = accel__tfl_dim(&wf.t, 0);
-    memory = accel__tfl_dim(&wt.t, 1);
-    if (filters % (uint32_t)rank != 0 || accel__tfl_dim(&wf.t, 1) != n_in || accel__tfl_dim(&wt.t, 0) != filters ||
-        memory == 0)
+    batch = in.d0;
+    n_in = in.d1;
+    filters = wf.d0;
+    memory = wt.d1;
+    if (filters % (uint32_t)rank != 0 || wf.d1 != n_in || wt.d0 != filters || memory == 0)
         return ACCEL_E_TFLITE_SHAPE;
     units = filters / (uint32_t)rank;
-    if (accel__tfl_dim(&out.t, 0) != batch || accel__tfl_dim(&out.t, 1) != units ||
-        accel__tfl_dim(&state.t, 0) != batch || (uint64_t)accel__tfl_dim(&state.t, 1) != (uint64_t)memory * filters)
+    if (out.d0 != batch || out.d1 != units || state.d0 != batch || (uint64_t)state.d1 != (uint64_t)memory * filters)
         return ACCEL_E_TFLITE_SHAPE;
-    if (bias.index >= 0 && (bias.t.type != ACCEL_TFLITE_INT32 || bias.t.elements != units))
+    if (bias.index >= 0 && (bias.type != ACCEL_TFLITE_INT32 || bias.elements != units))
         return ACCEL_E_TFLITE_SHAPE;
-    if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&wf.t) || accel__tfl_quantized(&wt.t) ||
-        accel__tfl_quantized(&state.t) || accel__tfl_quantized(&out.t))
-        return ACCEL_E_TFLITE_QUANT;
+    if (in.quantized || wf.quantized || wt.quantized || state.quantized || out.quantized) return ACCEL_E_TFLITE_QUANT;
     if ((uint64_t)batch * filters > 0x3FFFFFFFUL || (uint64_t)batch * units > 0x3FFFFFFFUL) return ACCEL_E_TFLITE_SHAPE;
-    kept = accel__tfl_keep(c, 4);
-    if (c->rt) {
-        if (!kept) return ACCEL_E_STATE;
-        m1 = kept[0], s1 = kept[1], m2 = kept[2], s2 = kept[3];
-    } else {
+    /* the weights and the bias are read in place: constants (as TFLM's converter writes them) */
+    if (!wf.data || !wt.data || (bias.index >= 0 && !bias.data)) return ACCEL_E_UNSUPPORTED;
+    {
         /* TFLM forms these products and quotients in float (24 bits each), then widens */
         accel__tfl_num e1, e2, y;
-        accel__tfl_num_f32(&e1, in.t.scale_bits);
-        accel__tfl_num_f32(&y, wf.t.scale_bits);
+        accel__tfl_num_f32(&e1, in.scale_bits);
+        accel__tfl_num_f32(&y, wf.scale_bits);
         accel__tfl_num_mul(&e1, &e1, &y);
         accel__tfl_num_round(&e1, 0, 24);
-        accel__tfl_num_f32(&e2, state.t.scale_bits);
-        accel__tfl_num_f32(&y, wt.t.scale_bits);
+        accel__tfl_num_f32(&e2, state.scale_bits);
+        accel__tfl_num_f32(&y, wt.scale_bits);
         accel__tfl_num_mul(&e2, &e2, &y);
         accel__tfl_num_round(&e2, 0, 24);
-        accel__tfl_num_f32(&y, state.t.scale_bits);
+        accel__tfl_num_f32(&y, state.scale_bits);
         accel__tfl_num_div(&e1, &e1, &y, 24);
-        accel__tfl_num_f32(&y, out.t.scale_bits);
+        accel__tfl_num_f32(&y, out.scale_bits);
         accel__tfl_num_div(&e2, &e2, &y, 24);
         st = accel__tfl_qmul(&e1, &m1, &s1);
         if (st == ACCEL_OK) st = accel__tfl_qmul(&e2, &m2, &s2);
         if (st != ACCEL_OK) return st;
-        if (kept) kept[0] = m1, kept[1] = s1, kept[2] = m2, kept[3] = s2;
     }
-    scr = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)batch * (size_t)filters);
-    acc = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)batch * (size_t)units);
-    if (!c->rt) return ACCEL_OK;
-    if (!scr || !acc) return ACCEL_E_STATE;
-    {
-        uint32_t b, r, k;
-        int st_type = state.t.type;
-        int32_t lo = st_type == ACCEL_TFLITE_INT8 ? -128 : -32768, hi = st_type == ACCEL_TFLITE_INT8 ? 127 : 32767;
-        size_t es = accel__tfl_type_size(st_type), total = state.t.elements;
-        for (k = 0; k + 1u < (uint32_t)total; k++) /* shift down by one element, in place */
-            ACCEL_MEMCPY(state.out + (size_t)k * es, state.out + (size_t)(k + 1u) * es, es);
-        for (b = 0; b < batch; b++)
-            for (r = 0; r < filters; r++) {
-                uint32_t sum = 0; /* int32 sums wrap, as they do in TFLM's build */
-                int32_t dot;
-                for (k = 0; k < n_in; k++)
-                    sum += (uint32_t)(accel__tfl_load(ACCEL_TFLITE_INT8, wf.in, (size_t)r * (size_t)n_in + (size_t)k) *
-                                      (accel__tfl_load(ACCEL_TFLITE_INT8, in.in, (size_t)b * (size_t)n_in + (size_t)k) -
-                                       in.t.zero_point));
-                dot = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(sum), m1, s1);
-                dot = dot < lo ? lo : dot > hi ? hi : dot;
-                accel__tfl_store(st_type, state.out, ((size_t)b * (size_t)filters + (size_t)r) * (size_t)memory + (size_t)memory - 1u,
-                                 state.t.zero_point + dot);
-            }
-        for (b = 0; b < batch; b++)
-            for (r = 0; r < filters; r++) {
-                uint32_t sum = 0;
-                for (k = 0; k < memory; k++)
-                    sum += (uint32_t)(accel__tfl_load(st_type, wt.in, (size_t)r * (size_t)memory + (size_t)k) *
-                                      (accel__tfl_load(st_type, state.out, ((size_t)b * (size_t)filters + (size_t)r) * (size_t)memory + (size_t)k) -
-                                       state.t.zero_point));
-                scr[(size_t)b * filters + r] = accel__tfl_s32(sum);
-            }
-        for (b = 0; b < batch; b++)
-            for (k = 0; k < units; k++) {
-                uint32_t sum = bias.index >= 0 ? accel_load_u32le(bias.in + 4u * (size_t)k) : 0u;
-                int32_t v;
-                for (r = 0; r < (uint32_t)rank; r++)
-                    sum += (uint32_t)scr[(size_t)b * filters + (size_t)k * (uint32_t)rank + r];
-                v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(sum), m2, s2) + out.t.zero_point;
-                out.out[(size_t)b * units + k] = (uint8_t)((v < -128 ? -128 : v > 127 ? 127 : v) & 0xFF);
-            }
-    }
+    r = (accel__tfl_svdf_rec *)accel__tfl_keep_rec(c, sizeof *r);
+    (void)accel__tfl_take(c, &used, 4u * (size_t)batch * (size_t)filters);
+    if (!r) return ACCEL_OK; /* check mode */
+    r->in_k = in.data;
+    r->wf = wf.data;
+    r->wt = wt.data;
+    r->bias = bias.index >= 0 ? bias.data : NULL;
+    r->m1 = m1, r->s1 = s1, r->m2 = m2, r->s2 = s2;
+    r->in = in.index, r->state = state.index, r->out = out.index;
+    r->in_zp = in.zero_point, r->state_zp = state.zero_point, r->out_zp = out.zero_point;
+    r->state_type = state.type;
+    r->batch = batch, r->n_in = n_in, r->filters = filters, r->units = units, r->memory = memory;
+    r->rank = (uint32_t)rank;
+    r->total = (uint32_t)state.elements; /* elements fit 32 bits (open) */
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_NOINLINE accel_status accel__tfl_svdf(accel__tfl_ctx *c)
+{
+    const accel__tfl_svdf_rec *r = (const accel__tfl_svdf_rec *)accel__tfl_keep_rec(c, sizeof *r);
+    const uint8_t *in;
+    uint8_t *state, *out;
+    int32_t *scr;
+    size_t used = 0;
+    uint32_t b, q, k, batch, filters, memory, units, n_in, rank;
+    int32_t lo, hi, st_zp;
+    int st_type;
+    size_t es;
+    if (!r) return ACCEL_E_STATE;
+    in = r->in_k ? r->in_k : accel__tfl_at(c, r->in);
+    state = accel__tfl_at(c, r->state);
+    out = accel__tfl_at(c, r->out);
+    scr = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)r->batch * (size_t)r->filters);
+    if (!in || !state || !out) return ACCEL_E_TFLITE_GRAPH; /* a constant state or output */
+    if (!scr) return ACCEL_E_STATE;
+    batch = r->batch, filters = r->filters, memory = r->memory, units = r->units, n_in = r->n_in, rank = r->rank;
+    st_type = (int)r->state_type;
+    st_zp = r->state_zp;
+    lo = st_type == ACCEL_TFLITE_INT8 ? -128 : -32768;
+    hi = st_type == ACCEL_TFLITE_INT8 ? 127 : 32767;
+    es = accel__tfl_type_size(st_type);
+    for (k = 0; k + 1u < r->total; k++) /* shift down by one element, in place */
+        ACCEL_MEMCPY(state + (size_t)k * es, state + (size_t)(k + 1u) * es, es);
+    for (b = 0; b < batch; b++)
+        for (q = 0; q < filters; q++) {
+            uint32_t sum = 0; /* int32 sums wrap, as they do in TFLM's build */
+            int32_t dot;
+            for (k = 0; k < n_in; k++)
+                sum += (uint32_t)(accel__tfl_load(ACCEL_TFLITE_INT8, r->wf, (size_t)q * (size_t)n_in + (size_t)k) *
+                                  (accel__tfl_load(ACCEL_TFLITE_INT8, in, (size_t)b * (size_t)n_in + (size_t)k) -
+                                   r->in_zp));
+            dot = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(sum), r->m1, r->s1);
+            dot = dot < lo ? lo : dot > hi ? hi : dot;
+            accel__tfl_store(st_type, state, ((size_t)b * (size_t)filters + (size_t)q) * (size_t)memory + (size_t)memory - 1u,
+                             st_zp + dot);
+        }
+    for (b = 0; b < batch; b++)
+        for (q = 0; q < filters; q++) {
+            uint32_t sum = 0;
+            for (k = 0; k < memory; k++)
+                sum += (uint32_t)(accel__tfl_load(st_type, r->wt, (size_t)q * (size_t)memory + (size_t)k) *
+                                  (accel__tfl_load(st_type, state, ((size_t)b * (size_t)filters + (size_t)q) * (size_t)memory + (size_t)k) -
+                                   st_zp));
+            scr[(size_t)b * filters + q] = accel__tfl_s32(sum);
+        }
+    for (b = 0; b < batch; b++)
+        for (k = 0; k < units; k++) {
+            uint32_t sum = r->bias ? accel_load_u32le(r->bias + 4u * (size_t)k) : 0u;
+            int32_t v;
+            for (q = 0; q < rank; q++)
+                sum += (uint32_t)scr[(size_t)b * filters + (size_t)k * rank + q];
+            v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(sum), r->m2, r->s2) + r->out_zp;
+            out[(size_t)b * units + k] = (uint8_t)((v < -128 ? -128 : v > 127 ? 127 : v) & 0xFF);
+        }
     return ACCEL_OK;
 }
 
@@ -19563,6 +19736,7 @@ typedef struct accel__tfl_lstm_t {
     int32_t zero_point;
     int is_variable;
     accel_status quantized;
+    int32_t index;
 } accel__tfl_lstm_t;
 
 ACCEL__TFL_STATIC void accel__tfl_lstm_keep(const accel__tfl_io *o, accel__tfl_lstm_t *k)
@@ -19579,16 +19753,25 @@ ACCEL__TFL_STATIC void accel__tfl_lstm_keep(const accel__tfl_io *o, accel__tfl_l
     k->quantized = accel__tfl_quantized(&o->t);
 }
 
-/* w: units x depth int8 weights of zero point 0 (checked); bias: int32 per unit or NULL */
-ACCEL__TFL_STATIC accel_status accel__tfl_lstm_fc(const accel__tfl_io *x, size_t x_off, uint32_t rows, uint32_t depth,
-                                       const uint8_t *w, const uint8_t *bias, uint32_t units,
-                                       int32_t mult, int32_t shift, int32_t *acc, int16_t *out)
+/* What the LSTM runs on, prepared once at init in the operator's constants: its weights and
+ * biases in the model, its multipliers, and the input, states and output by tensor index (their
+ * arena bytes are found at run). Run reads no tensor description. */
+typedef struct accel__tfl_lstm_rec {
+    const uint8_t *w[8], *bias[4]; /* weights 1-8 and biases 12-15, in input order */
+    const uint8_t *x_k;            /* a constant input, else NULL */
+    accel__tfl_gate g[4];
+    int32_t fm, fs, im, is, om, os, tanh_mult, tanh_shift, qclip;
+    int32_t x, hid, cell, out;
+    int32_t x_zp, hid_zp;
+    uint32_t batch, steps, n_in, n_state, tm;
+} accel__tfl_lstm_rec;
+
+/* A gate's FC sums requantized to int16: out = sat16(mbqm(acc + bias)); bias: int32 per unit or
+ * NULL. The LSTM calls the mac kernel itself (one frame above it), then this. */
+ACCEL__TFL_NOINLINE void accel__tfl_lstm_rq(const int32_t *acc, const uint8_t *bias, uint32_t rows, uint32_t units,
+                                            int32_t mult, int32_t shift, int16_t *out)
 {
     uint32_t r, u;
-    accel_status st = accel_mac_matmul_s32(ACCEL_MAC_INT8, rows, units, depth, x->in + x_off,
-                                           (size_t)rows * (size_t)depth, -x->t.zero_point, w,
-                                           (size_t)units * (size_t)depth, 0, acc, (size_t)rows * (size_t)units);
-    if (st != ACCEL_OK) return st;
     for (r = 0; r < rows; r++)
         for (u = 0; u < units; u++) {
             uint32_t s = (uint32_t)acc[(size_t)r * units + u];
@@ -19597,7 +19780,6 @@ ACCEL__TFL_STATIC accel_status accel__tfl_lstm_fc(const accel__tfl_io *x, size_t
             v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(s), mult, shift);
             out[(size_t)r * units + u] = (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v);
         }
-    return ACCEL_OK;
 }
 
 ACCEL__TFL_STATIC int16_t accel__tfl_mul16(int32_t a, int32_t b, int32_t mult, int32_t shift, int32_t zp, int32_t lo,
@@ -19607,43 +19789,44 @@ ACCEL__TFL_STATIC int16_t accel__tfl_mul16(int32_t a, int32_t b, int32_t mult, i
     return (int16_t)(v < lo ? lo : v > hi ? hi : v);
 }
 
-/* The LSTM has 24 inputs: it keeps of the 12 weights and biases only their data and scales,
- * and reads their descriptions again (one at a time, into `o`) for each later check, and of
- * the cell state and the output what it reads later, so that its frame holds three tensor
- * descriptions, not seventeen. */
-ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
+/* Check and prepare (run: accel__tfl_lstm). The LSTM has 24 inputs: it keeps of the 12
+ * weights and biases only their data and scales, and reads their descriptions again (one at a
+ * time, into `o`) for each later check, and of the cell state and the output what it reads
+ * later, so that its frame holds three tensor descriptions, not seventeen. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm_prep(accel__tfl_ctx *c)
 {
     accel__tfl_io x, o, hid;
     accel__tfl_lstm_t cell, out;
+    accel__tfl_lstm_rec *r;
     const uint8_t *wp[8], *bp[4];
     uint32_t wscale[8];
     accel__tfl_gate g[4];
     uint64_t act, tm;
     uint64_t clip_bits;
-    uint32_t batch, steps, n_in, n_state, k, rows, b, t, j;
-    int32_t fm, fs, im, is, om, os, cell_pow, tanh_mult = 0, tanh_shift, hlo, hhi;
-    int32_t qclip = 0, *kept;
-    int16_t *buf[4];
-    int32_t *acc;
+    uint32_t batch, steps, n_in, n_state, k, rows;
+    int32_t fm, fs, im, is, om, os, cell_pow, tanh_mult = 0, tanh_shift;
+    int32_t qclip = 0;
     size_t used = 0, n;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &x);
     if (st == ACCEL_OK && c->op.n_inputs != ACCEL__TFL_LSTM_IN) st = ACCEL_E_TFLITE_ARITY;
     for (k = 0; k < 8 && st == ACCEL_OK; k++) {
         st = accel__tfl_need(c, 0, 1u + k, ACCEL__TFL_T(INT8), &o);
-        wp[k] = o.in;
+        wp[k] = o.t.data;
         wscale[k] = o.t.scale_bits;
     }
     for (k = 0; k < 4 && st == ACCEL_OK; k++) {
         st = accel__tfl_need(c, 0, 12u + k, ACCEL__TFL_T(INT32), &o);
-        bp[k] = o.in;
+        bp[k] = o.t.data;
     }
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 18, ACCEL__TFL_T(INT8), &hid);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 19, ACCEL__TFL_T(INT16), &o);
     if (st != ACCEL_OK) return st; /* the first error, as for the others */
     accel__tfl_lstm_keep(&o, &cell);
+    cell.index = o.index;
     st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &o);
     if (st != ACCEL_OK) return st;
     accel__tfl_lstm_keep(&o, &out);
+    out.index = o.index;
     /* peepholes (9-11), projection (16-17) and layer norm (20-23) are not implemented */
     for (k = 9; k < ACCEL__TFL_LSTM_IN && st == ACCEL_OK; k++) {
         if (k == 12) k = 16;
@@ -19683,135 +19866,169 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
         if ((st = accel__tfl_get(c, 0, 1u + k, &o)) != ACCEL_OK) return st;
         if (accel__tfl_quantized(&o.t) || o.t.zero_point != 0) return ACCEL_E_TFLITE_QUANT;
     }
-    kept = accel__tfl_keep(c, 25);
-    if (c->rt) {
-        if (!kept) return ACCEL_E_STATE;
-        for (k = 0; k < 4; k++) {
-            g[k].in_mult = kept[4u * (size_t)k];
-            g[k].in_shift = kept[4u * k + 1u];
-            g[k].rec_mult = kept[4u * k + 2u];
-            g[k].rec_shift = kept[4u * k + 3u];
-        }
-        fm = kept[16], fs = kept[17], im = kept[18], is = kept[19], om = kept[20], os = kept[21];
-        tanh_mult = kept[22], tanh_shift = kept[23], qclip = kept[24];
-    } else {
+    /* the weights and biases are read in place: constants (as TFLM's converter writes them) */
+    for (k = 0; k < 12; k++)
+        if (!(k < 8 ? wp[k] : bp[k - 8u])) return ACCEL_E_UNSUPPORTED;
+    {
         /* gate FC multipliers: input (or hidden) scale * weight scale / 2^-12; order: forget,
          * input, cell, output gates with weights 2/6, 1/5, 3/7, 4/8 and biases 13, 12, 14, 15 */
-        {
-            static const uint8_t wi[4] = {1, 0, 2, 3};
-            for (k = 0; k < 4; k++) {
-                const uint32_t s12 = 0x39800000UL; /* 2^-12 */
-                st = accel__tfl_qmul3(x.t.scale_bits, wscale[wi[k]], s12, &g[k].in_mult, &g[k].in_shift);
-                if (st == ACCEL_OK)
-                    st = accel__tfl_qmul3(hid.t.scale_bits, wscale[4u + wi[k]], s12, &g[k].rec_mult,
-                                          &g[k].rec_shift);
-                if (st != ACCEL_OK) return st;
-            }
-        }
-        {
-            const uint32_t s15 = 0x38000000UL; /* 2^-15 */
-            st = accel__tfl_qmul3(s15, cell.scale_bits, cell.scale_bits, &fm, &fs);
-            if (st == ACCEL_OK) st = accel__tfl_qmul3(s15, s15, cell.scale_bits, &im, &is);
-            if (st == ACCEL_OK) st = accel__tfl_qmul3(s15, s15, hid.t.scale_bits, &om, &os);
+        static const uint8_t wi[4] = {1, 0, 2, 3};
+        for (k = 0; k < 4; k++) {
+            const uint32_t s12 = 0x39800000UL; /* 2^-12 */
+            st = accel__tfl_qmul3(x.t.scale_bits, wscale[wi[k]], s12, &g[k].in_mult, &g[k].in_shift);
+            if (st == ACCEL_OK)
+                st = accel__tfl_qmul3(hid.t.scale_bits, wscale[4u + wi[k]], s12, &g[k].rec_mult, &g[k].rec_shift);
             if (st != ACCEL_OK) return st;
         }
-        cell_pow = accel__tfl_log2_round(cell.scale_bits);
-        tanh_shift = 15 + cell_pow - 3;
-        if (tanh_shift < 0) {
-            tanh_shift = -tanh_shift;
-            tanh_mult = 3;
-        }
-        if (tanh_shift > 30) return ACCEL_E_TFLITE_QUANT;
-        {
-            uint32_t clip = (uint32_t)clip_bits;
-            if (!(clip & 0x80000000UL) && (clip & 0x7FFFFFFFUL) && (clip & 0x7F800000UL) != 0x7F800000UL) {
-                accel__tfl_num qc, sc;
-                accel__tfl_num_f32(&qc, clip);
-                accel__tfl_num_f32(&sc, cell.scale_bits);
-                accel__tfl_num_div(&qc, &qc, &sc, 53);
-                qclip = accel__tfl_num_floor(&qc, 32767);
-            }
-        }
-        if (kept) {
-            for (k = 0; k < 4; k++) {
-                kept[4u * (size_t)k] = g[k].in_mult;
-                kept[4u * k + 1u] = g[k].in_shift;
-                kept[4u * k + 2u] = g[k].rec_mult;
-                kept[4u * k + 3u] = g[k].rec_shift;
-            }
-            kept[16] = fm, kept[17] = fs, kept[18] = im, kept[19] = is, kept[20] = om, kept[21] = os;
-            kept[22] = tanh_mult, kept[23] = tanh_shift, kept[24] = qclip;
+    }
+    {
+        const uint32_t s15 = 0x38000000UL; /* 2^-15 */
+        st = accel__tfl_qmul3(s15, cell.scale_bits, cell.scale_bits, &fm, &fs);
+        if (st == ACCEL_OK) st = accel__tfl_qmul3(s15, s15, cell.scale_bits, &im, &is);
+        if (st == ACCEL_OK) st = accel__tfl_qmul3(s15, s15, hid.t.scale_bits, &om, &os);
+        if (st != ACCEL_OK) return st;
+    }
+    cell_pow = accel__tfl_log2_round(cell.scale_bits);
+    tanh_shift = 15 + cell_pow - 3;
+    if (tanh_shift < 0) {
+        tanh_shift = -tanh_shift;
+        tanh_mult = 3;
+    }
+    if (tanh_shift > 30) return ACCEL_E_TFLITE_QUANT;
+    {
+        uint32_t clip = (uint32_t)clip_bits;
+        if (!(clip & 0x80000000UL) && (clip & 0x7FFFFFFFUL) && (clip & 0x7F800000UL) != 0x7F800000UL) {
+            accel__tfl_num qc, sc;
+            accel__tfl_num_f32(&qc, clip);
+            accel__tfl_num_f32(&sc, cell.scale_bits);
+            accel__tfl_num_div(&qc, &qc, &sc, 53);
+            qclip = accel__tfl_num_floor(&qc, 32767);
         }
     }
-    hlo = -128;
-    hhi = 127;
     rows = tm ? batch : 1u;
     if ((uint64_t)rows * n_state > 0x3FFFFFFFUL) return ACCEL_E_TFLITE_SHAPE;
     n = (size_t)rows * (size_t)n_state;
-    for (k = 0; k < 4; k++) buf[k] = (int16_t *)(void *)accel__tfl_take(c, &used, 2u * n);
-    acc = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)n);
-    if (!c->rt) return ACCEL_OK;
-    if (!buf[0] || !buf[1] || !buf[2] || !buf[3] || !acc) return ACCEL_E_STATE;
-    for (b = 0; b < (tm ? 1u : batch); b++)
-        for (t = 0; t < steps; t++) {
-            size_t zt = (size_t)t, zb = (size_t)b, zbatch = (size_t)batch, zsteps = (size_t)steps;
-            size_t in_off = tm ? zt * zbatch * (size_t)n_in : (zb * zsteps + zt) * (size_t)n_in;
-            size_t out_off = tm ? zt * zbatch * (size_t)n_state : (zb * zsteps + zt) * (size_t)n_state;
-            size_t st_off = tm ? 0u : zb * (size_t)n_state;
-            int16_t *cs = (int16_t *)(void *)(cell.out + 2u * st_off);
-            static const uint8_t wi[4] = {1, 0, 2, 3}, bi[4] = {1, 0, 2, 3};
+    r = (accel__tfl_lstm_rec *)accel__tfl_keep_rec(c, sizeof *r);
+    (void)accel__tfl_take(c, &used, 8u * n + 4u * n); /* see accel__tfl_lstm */
+    if (!r) return ACCEL_OK; /* check mode */
+    for (k = 0; k < 8; k++) r->w[k] = wp[k];
+    for (k = 0; k < 4; k++) {
+        r->bias[k] = bp[k];
+        ACCEL_MEMCPY(&r->g[k], &g[k], sizeof g[k]); /* not `=`: gcc may emit memcpy() */
+    }
+    r->x_k = x.t.data;
+    r->fm = fm, r->fs = fs, r->im = im, r->is = is, r->om = om, r->os = os;
+    r->tanh_mult = tanh_mult, r->tanh_shift = tanh_shift, r->qclip = qclip;
+    r->x = x.index, r->hid = hid.index, r->cell = cell.index, r->out = out.index;
+    r->x_zp = x.t.zero_point, r->hid_zp = hid.t.zero_point;
+    r->batch = batch, r->steps = steps, r->n_in = n_in, r->n_state = n_state, r->tm = tm ? 1u : 0u;
+    return ACCEL_OK;
+}
+
+/* The LSTM's elementwise steps, out of its loop's frame (which stays small: the loop calls on
+ * into the mac kernels). Gate activation: dst = sigmoid (tanh for the cell gate) of dst + rec. */
+ACCEL__TFL_NOINLINE void accel__tfl_lstm_act(int16_t *dst, const int16_t *rec, size_t n, int is_tanh)
+{
+    size_t j;
+    for (j = 0; j < n; j++) {
+        int32_t sum = dst[j] + rec[j];
+        int16_t v = (int16_t)(sum < -32768 ? -32768 : sum > 32767 ? 32767 : sum);
+        if (is_tanh) dst[j] = accel__tfl_tanh16(v, 0, 0);
+        else dst[j] = accel__tfl_sigmoid16(v, 0, 0);
+    }
+}
+
+/* cell = forget * cell + input * cell_gate (clipped) */
+ACCEL__TFL_NOINLINE void accel__tfl_lstm_cell(const accel__tfl_lstm_rec *r, int16_t *cs, const int16_t *f,
+                                              const int16_t *in, const int16_t *g, size_t n)
+{
+    int32_t fm = r->fm, fs = r->fs, im = r->im, is = r->is, qclip = r->qclip;
+    size_t j;
+    for (j = 0; j < n; j++) {
+        int32_t a = accel__tfl_mul16(f[j], cs[j], fm, fs, 0, -32768, 32767);
+        int32_t bb = accel__tfl_mul16(in[j], g[j], im, is, 0, -32768, 32767);
+        int32_t sum = a + bb;
+        sum = sum < -32768 ? -32768 : sum > 32767 ? 32767 : sum;
+        if (qclip > 0) sum = sum > qclip ? qclip : sum < -qclip ? -qclip : sum;
+        cs[j] = (int16_t)sum;
+    }
+}
+
+/* hidden = output gate * tanh(cell) */
+ACCEL__TFL_NOINLINE void accel__tfl_lstm_hidden(const accel__tfl_lstm_rec *r, const int16_t *cs, const int16_t *o,
+                                                uint8_t *hid, size_t n)
+{
+    int32_t tmul = r->tanh_mult, ts = r->tanh_shift, om = r->om, os = r->os, hzp = r->hid_zp;
+    size_t j;
+    for (j = 0; j < n; j++) {
+        int16_t th = accel__tfl_tanh16(cs[j], tmul, ts);
+        int32_t h = accel__tfl_mul16(th, o[j], om, os, hzp, -128, 127);
+        hid[j] = (uint8_t)(h & 0xFF);
+    }
+}
+
+/* Run mode: from the record prepare wrote */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
+{
+    static const uint8_t wi[4] = {1, 0, 2, 3};
+    const accel__tfl_lstm_rec *r = (const accel__tfl_lstm_rec *)accel__tfl_keep_rec(c, sizeof *r);
+    const uint8_t *xin;
+    uint8_t *hid, *out, *cell;
+    int16_t *buf;
+    uint32_t rows, b, t, k;
+    size_t used = 0, n;
+    accel_status st;
+    if (!r) return ACCEL_E_STATE;
+    xin = r->x_k ? r->x_k : accel__tfl_at(c, r->x);
+    hid = accel__tfl_at(c, r->hid);
+    cell = accel__tfl_at(c, r->cell);
+    out = accel__tfl_at(c, r->out);
+    if (!xin || !hid || !cell || !out) return ACCEL_E_TFLITE_GRAPH; /* a constant state or output */
+    rows = r->tm ? r->batch : 1u;
+    n = (size_t)rows * (size_t)r->n_state;
+    /* four int16 buffers of n (gates forget, input, cell; the recurrent FC), then n int32 sums */
+    buf = (int16_t *)(void *)accel__tfl_take(c, &used, 8u * n + 4u * n);
+    if (!buf) return ACCEL_E_STATE;
+    for (b = 0; b < (r->tm ? 1u : r->batch); b++)
+        for (t = 0; t < r->steps; t++) {
+            size_t zt = (size_t)t, zb = (size_t)b, zbatch = (size_t)r->batch, zsteps = (size_t)r->steps;
+            size_t in_off = r->tm ? zt * zbatch * (size_t)r->n_in : (zb * zsteps + zt) * (size_t)r->n_in;
+            size_t out_off = r->tm ? zt * zbatch * (size_t)r->n_state : (zb * zsteps + zt) * (size_t)r->n_state;
+            size_t st_off = r->tm ? 0u : zb * (size_t)r->n_state;
+            int16_t *cs = (int16_t *)(void *)(cell + 2u * st_off);
             /* gates: 0 forget -> buf0, 1 input -> buf1, 2 cell -> buf2, 3 output -> buf1 (after the
              * cell update), the recurrent FC in buf3 */
             for (k = 0; k < 4; k++) {
-                int16_t *dst = buf[k == 3 ? 1 : k];
-                if (k == 3) {
-                    /* cell = forget * cell + input * cell_gate (clipped) before the output gate */
-                    for (j = 0; j < n; j++) {
-                        int32_t a = accel__tfl_mul16(buf[0][j], cs[j], fm, fs, 0, -32768, 32767);
-                        int32_t bb = accel__tfl_mul16(buf[1][j], buf[2][j], im, is, 0, -32768, 32767);
-                        int32_t sum = a + bb;
-                        sum = sum < -32768 ? -32768 : sum > 32767 ? 32767 : sum;
-                        if (qclip > 0) sum = sum > qclip ? qclip : sum < -qclip ? -qclip : sum;
-                        cs[j] = (int16_t)sum;
-                    }
-                }
-                st = accel__tfl_lstm_fc(&x, in_off, rows, n_in, wp[wi[k]], bp[bi[k]], n_state, g[k].in_mult,
-                                        g[k].in_shift, acc, dst);
-                if (st == ACCEL_OK)
-                    st = accel__tfl_lstm_fc(&hid, st_off, rows, n_state, wp[4u + wi[k]], NULL, n_state,
-                                            g[k].rec_mult, g[k].rec_shift, acc, buf[3]);
+                int16_t *dst = buf + (k == 3 ? 1u : k) * n;
+                int32_t *acc = (int32_t *)(void *)(buf + 4u * n);
+                if (k == 3) accel__tfl_lstm_cell(r, cs, buf, buf + n, buf + 2u * n, n);
+                /* the input's FC (with the bias) into dst, the recurrent one (weights zero point 0,
+                 * checked) into buf3 */
+                st = accel_mac_matmul_s32(ACCEL_MAC_INT8, rows, r->n_state, r->n_in, xin + in_off,
+                                          (size_t)rows * (size_t)r->n_in, -r->x_zp, r->w[wi[k]],
+                                          (size_t)r->n_state * (size_t)r->n_in, 0, acc, n);
                 if (st != ACCEL_OK) return st;
-                for (j = 0; j < n; j++) {
-                    int32_t sum = dst[j] + buf[3][j];
-                    int16_t v = (int16_t)(sum < -32768 ? -32768 : sum > 32767 ? 32767 : sum);
-                    if (k == 2) dst[j] = accel__tfl_tanh16(v, 0, 0);
-                    else dst[j] = accel__tfl_sigmoid16(v, 0, 0);
-                }
+                accel__tfl_lstm_rq(acc, r->bias[wi[k]], rows, r->n_state, r->g[k].in_mult, r->g[k].in_shift, dst);
+                st = accel_mac_matmul_s32(ACCEL_MAC_INT8, rows, r->n_state, r->n_state, hid + st_off, n, -r->hid_zp,
+                                          r->w[4u + wi[k]], (size_t)r->n_state * (size_t)r->n_state, 0, acc, n);
+                if (st != ACCEL_OK) return st;
+                accel__tfl_lstm_rq(acc, NULL, rows, r->n_state, r->g[k].rec_mult, r->g[k].rec_shift, buf + 3u * n);
+                accel__tfl_lstm_act(dst, buf + 3u * n, n, k == 2);
             }
             /* hidden = output gate * tanh(cell), into the hidden state and the output */
-            for (j = 0; j < n; j++) {
-                int16_t th = accel__tfl_tanh16(cs[j], tanh_mult, tanh_shift);
-                int32_t h = accel__tfl_mul16(th, buf[1][j], om, os, hid.t.zero_point, hlo, hhi);
-                hid.out[st_off + j] = (uint8_t)(h & 0xFF);
-            }
-            ACCEL_MEMCPY(out.out + out_off, hid.out + st_off, n);
+            accel__tfl_lstm_hidden(r, cs, buf + n, hid + st_off, n);
+            ACCEL_MEMCPY(out + out_off, hid + st_off, n);
         }
     return ACCEL_OK;
 }
 
-/* The operator table: one row per builtin code (the rows ACCEL_TFLITE_OPS keeps). */
-ACCEL__TFL_STATIC accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
+/* The operator table: one row per builtin code (the rows ACCEL_TFLITE_OPS keeps). Three
+ * parts, so that no chain of calls holds a tensor description and a mac kernel's frames at
+ * once: the operators that run in one function, the prepare halves of the split ones (check
+ * and prepare modes), their run halves (run mode). */
+ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_one(accel__tfl_ctx *c)
 {
     switch (c->op.code) {
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_FULLY_CONNECTED
-    case ACCEL_TFLITE_OP_FULLY_CONNECTED: return accel__tfl_fc(c);
-#endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_CONV_2D
-    case ACCEL_TFLITE_OP_CONV_2D: return accel__tfl_conv(c, 0);
-#endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEPTHWISE_CONV_2D
-    case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D: return accel__tfl_conv(c, 1);
-#endif
 #if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_AVERAGE_POOL_2D
     case ACCEL_TFLITE_OP_AVERAGE_POOL_2D: return accel__tfl_pool(c, 0);
 #endif
@@ -19836,19 +20053,59 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
 #if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_MUL
     case ACCEL_TFLITE_OP_MUL: return accel__tfl_binary(c, 1);
 #endif
-#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SVDF) && !ACCEL__FB_FAR /* weights always constant: never with ACCEL_FB_COPY */
-    case ACCEL_TFLITE_OP_SVDF: return accel__tfl_svdf(c);
-#endif
 #if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_LOGISTIC
     case ACCEL_TFLITE_OP_LOGISTIC: return accel__tfl_logistic(c);
-#endif
-#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM) && !ACCEL__FB_FAR /* weights always constant: never with ACCEL_FB_COPY */
-    case ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return accel__tfl_lstm(c);
 #endif
 #if !defined(ACCEL_MAC_NO_FLOAT) && (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEQUANTIZE)
     case ACCEL_TFLITE_OP_DEQUANTIZE: return accel__tfl_dequantize(c);
 #endif
     default: return ACCEL_E_UNSUPPORTED;
+    }
+}
+
+/* Check and prepare modes */
+ACCEL__TFL_INLINE accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
+{
+    switch (c->op.code) {
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_FULLY_CONNECTED
+    case ACCEL_TFLITE_OP_FULLY_CONNECTED: return accel__tfl_fc_prep(c, NULL);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_CONV_2D
+    case ACCEL_TFLITE_OP_CONV_2D: return accel__tfl_conv_prep(c, 0, NULL);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEPTHWISE_CONV_2D
+    case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D: return accel__tfl_conv_prep(c, 1, NULL);
+#endif
+#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SVDF) && !ACCEL__FB_FAR /* weights always constant: never with ACCEL_FB_COPY */
+    case ACCEL_TFLITE_OP_SVDF: return accel__tfl_svdf_prep(c);
+#endif
+#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM) && !ACCEL__FB_FAR
+    case ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return accel__tfl_lstm_prep(c);
+#endif
+    default: return accel__tfl_dispatch_one(c);
+    }
+}
+
+/* Run mode */
+ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_run(accel__tfl_ctx *c)
+{
+    switch (c->op.code) {
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_FULLY_CONNECTED
+    case ACCEL_TFLITE_OP_FULLY_CONNECTED: return accel__tfl_fc(c);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_CONV_2D
+    case ACCEL_TFLITE_OP_CONV_2D: return accel__tfl_conv(c, 0);
+#endif
+#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEPTHWISE_CONV_2D
+    case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D: return accel__tfl_conv(c, 1);
+#endif
+#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SVDF) && !ACCEL__FB_FAR
+    case ACCEL_TFLITE_OP_SVDF: return accel__tfl_svdf(c);
+#endif
+#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM) && !ACCEL__FB_FAR
+    case ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return accel__tfl_lstm(c);
+#endif
+    default: return accel__tfl_dispatch_one(c);
     }
 }
 
@@ -19884,26 +20141,25 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_far_ok(const accel_tflite_model *m, 
 }
 #endif
 
-/* Check one operator (persist NULL; *scratch and *persist get its needs) or, with persist set,
- * prepare it: derive its constants into persist (persist_len bytes). */
-ACCEL__TFL_NOINLINE accel_status accel__tfl_check_op(const accel_tflite_model *m, uint32_t i, size_t *scratch, size_t *persist,
-                                        uint8_t *persist_mem, size_t persist_len)
+/* Check operator i in c (persist NULL: c->scratch_need and c->persist_need get its needs) or,
+ * with persist set, prepare it: derive its constants into persist (persist_len bytes). */
+ACCEL__TFL_INLINE accel_status accel__tfl_prep_op(accel__tfl_ctx *c, const accel_tflite_model *m, uint32_t i,
+                                                  uint8_t *persist, uint32_t persist_len)
 {
-    accel__tfl_ctx c;
     accel_status st;
-    ACCEL_MEMSET(&c, 0, sizeof c);
-    c.m = m;
-    c.index = i;
-    c.persist = persist_mem;
-    c.persist_len = persist_len;
-    st = accel_tflite_op_info(m, i, &c.op);
+    c->m = m; /* every field set (op_info fills the operator's): no memset */
+    c->rt = NULL;
+    c->index = i;
+    c->scratch = NULL;
+    c->persist = persist;
+    c->scratch_len = 0;
+    c->persist_len = persist_len;
+    c->scratch_need = c->persist_used = c->persist_need = 0;
+    st = accel_tflite_op_info(m, i, &c->op);
 #if ACCEL__FB_FAR
-    if (st == ACCEL_OK) st = accel__tfl_far_ok(m, &c.op);
+    if (st == ACCEL_OK) st = accel__tfl_far_ok(m, &c->op);
 #endif
-    if (st == ACCEL_OK) st = accel__tfl_dispatch(&c);
-    *scratch = c.scratch_need;
-    *persist = c.persist_need;
-    return st;
+    return st == ACCEL_OK ? accel__tfl_dispatch(c) : st;
 }
 
 /* The builtin code of operator i, -1 when it cannot be read (for the error reports). */
@@ -19915,18 +20171,17 @@ ACCEL__TFL_NOINLINE int32_t accel__tfl_op_code(const accel_tflite_model *m, uint
 
 ACCELDEF accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *op, int32_t *code)
 {
-    uint32_t i;
+    accel__tfl_ctx c; /* on the stack here only: check has no memory of the caller's */
+    accel_status st = ACCEL_OK;
     if (!m) return ACCEL_E_NULL;
-    for (i = 0; i < m->n_ops; i++) {
-        size_t s, p;
-        accel_status st = accel__tfl_check_op(m, i, &s, &p, NULL, 0);
-        if (st != ACCEL_OK) {
-            if (op) *op = i;
-            if (code) *code = accel__tfl_op_code(m, i);
-            return st;
-        }
+    /* the loop keeps its state in c (few registers to save: this frame is in the deep chain) */
+    for (c.index = 0, c.m = m; c.index < c.m->n_ops && st == ACCEL_OK;)
+        if ((st = accel__tfl_prep_op(&c, c.m, c.index, NULL, 0)) == ACCEL_OK) c.index++;
+    if (st != ACCEL_OK) {
+        if (op) *op = c.index;
+        if (code) *code = accel__tfl_op_code(m, c.index);
     }
-    return ACCEL_OK;
+    return st;
 }
 
 ACCELDEF accel_status accel_tflite_plan_scratch_size(const accel_tflite_model *m, size_t *bytes)
@@ -19945,7 +20200,11 @@ ACCEL__TFL_STATIC void accel__tfl_life(accel__tfl_ent *e, uint32_t i)
 /* Fill the table (tensors, then each operator's scratch, then each operator's constants): sizes
  * and lives (first/last operator; constants and variable tensors live throughout), then place
  * greedily: largest first (ties by index), each at the lowest offset that overlaps no placed
- * entry whose life overlaps. *total = the data bytes. */
+ * entry whose life overlaps. Two steps, called one after the other (not nested: the first
+ * checks each operator, a deep chain): plan_ops empties the table and checks each operator in
+ * the work record after the table (*bad: the one whose check failed, else unchanged), sizing
+ * its scratch and constants and marking the lives of its tensors; plan sizes the tensors and
+ * places everything, *total = the data bytes. */
 /* Operator i's tensors live at least through i. */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_lives(const accel_tflite_model *m, accel__tfl_ent *e, uint32_t i)
 {
@@ -19983,12 +20242,16 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_tensor(const accel_tflite_model
     return ACCEL_OK;
 }
 
-ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, accel__tfl_ent *e, size_t *total)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_ops(const accel_tflite_model *m, void *arena, uint32_t *bad)
 {
-    uint32_t n = m->n_tensors + 2u * m->n_ops, i, k, j;
+    accel__tfl_ent *e = (accel__tfl_ent *)arena;
+#if ACCEL__TFL_WORK
+    accel__tfl_ctx *c = &accel__tfl_work_at(m, arena)->c;
+#else
+    accel__tfl_ctx cc, *c = &cc;
+#endif
+    uint32_t n = m->n_tensors + 2u * m->n_ops, i, k;
     uint32_t end = m->n_ops ? m->n_ops - 1u : 0u; /* the last operator */
-    size_t top = 0;
-    accel_status st;
     for (i = 0; i < n; i++) {
         e[i].off = ACCEL__TFL_NONE;
         e[i].size = 0;
@@ -19998,25 +20261,39 @@ ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, acce
     for (k = 0; k < m->n_inputs; k++) accel__tfl_life(&e[accel__fb_u32(m->buf + m->inputs_ + 4u * (size_t)k)], 0);
     for (k = 0; k < m->n_outputs; k++) accel__tfl_life(&e[accel__fb_u32(m->buf + m->outputs_ + 4u * (size_t)k)], end);
     for (i = 0; i < m->n_ops; i++) {
-        size_t s, ps;
+        uint32_t s, ps;
+        accel_status st = accel__tfl_prep_op(c, m, i, NULL, 0);
+        if (st != ACCEL_OK) {
+            *bad = i;
+            return st;
+        }
+        s = c->scratch_need;
+        ps = c->persist_need;
         st = accel__tfl_plan_lives(m, e, i);
         if (st != ACCEL_OK) return st;
-        st = accel__tfl_check_op(m, i, &s, &ps, NULL, 0);
-        if (st != ACCEL_OK) return st;
-        if ((uint64_t)s + 0u > 0xFFFFFFF0UL || (uint64_t)ps + 0u > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
+        if (s > 0xFFFFFFF0UL || ps > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
         if (s) {
-            e[m->n_tensors + i].size = (uint32_t)accel__tfl_align4(s);
+            e[m->n_tensors + i].size = (s + 3u) & ~(uint32_t)3u;
             e[m->n_tensors + i].first = (uint16_t)i;
             e[m->n_tensors + i].last = (uint16_t)i;
         }
         if (ps) {
-            e[m->n_tensors + m->n_ops + i].size = (uint32_t)accel__tfl_align4(ps);
+            e[m->n_tensors + m->n_ops + i].size = (ps + 3u) & ~(uint32_t)3u;
             e[m->n_tensors + m->n_ops + i].first = 0;
             e[m->n_tensors + m->n_ops + i].last = (uint16_t)end;
         }
     }
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_plan(const accel_tflite_model *m, void *arena, size_t *total)
+{
+    accel__tfl_ent *e = (accel__tfl_ent *)arena;
+    uint32_t n = m->n_tensors + 2u * m->n_ops, i, j;
+    uint32_t end = m->n_ops ? m->n_ops - 1u : 0u; /* the last operator */
+    size_t top = 0;
     for (i = 0; i < m->n_tensors; i++) {
-        st = accel__tfl_plan_tensor(m, e, i, end);
+        accel_status st = accel__tfl_plan_tensor(m, e, i, end);
         if (st != ACCEL_OK) return st;
     }
     for (i = 0; i < n; i++)
@@ -20055,13 +20332,14 @@ ACCELDEF accel_status accel_tflite_plan(const accel_tflite_model *m, void *work,
                                               size_t *bytes)
 {
     size_t table, data = 0;
+    uint32_t bad;
     accel_status st;
     if (!m || !work || !bytes) return ACCEL_E_NULL;
     if ((uintptr_t)work % ACCEL__TFL_ALIGN) return ACCEL_E_ALIGN;
     table = accel__tfl_table_bytes(m);
     if (work_len < table) return ACCEL_E_BUFFER_TOO_SMALL;
-    st = accel_tflite_check(m, NULL, NULL);
-    if (st == ACCEL_OK) st = accel__tfl_plan(m, (accel__tfl_ent *)work, &data);
+    st = accel__tfl_plan_ops(m, work, &bad);
+    if (st == ACCEL_OK) st = accel__tfl_plan(m, work, &data);
     if (st != ACCEL_OK) return st;
     *bytes = table + data;
     return ACCEL_OK;
@@ -20094,26 +20372,39 @@ ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_mod
                                         size_t arena_len)
 {
     size_t table, data = 0;
-    uint32_t i;
+    uint32_t i, bad = 0xFFFFFFFFUL;
     accel_status st;
+#if ACCEL__TFL_WORK
+    accel__tfl_ctx *c;
+#else
+    accel__tfl_ctx cc, *c = &cc;
+#endif
     if (!rt || !m || !arena) return ACCEL_E_NULL;
     ACCEL_MEMSET(rt, 0, sizeof *rt);
     rt->model = m;
     if ((uintptr_t)arena % ACCEL__TFL_ALIGN) return ACCEL_E_ALIGN;
     table = accel__tfl_table_bytes(m);
     if (arena_len < table) return ACCEL_E_BUFFER_TOO_SMALL;
-    st = accel_tflite_check(m, &rt->bad_op, &rt->bad_code);
-    if (st == ACCEL_OK) st = accel__tfl_plan(m, (accel__tfl_ent *)arena, &data);
-    if (st != ACCEL_OK) return st;
+    st = accel__tfl_plan_ops(m, arena, &bad);
+    if (st == ACCEL_OK) st = accel__tfl_plan(m, arena, &data);
+    if (st != ACCEL_OK) {
+        if (bad != 0xFFFFFFFFUL) { /* an operator's check failed: which, and its code */
+            rt->bad_op = bad;
+            rt->bad_code = accel__tfl_op_code(m, bad);
+        }
+        return st;
+    }
     if (arena_len - table < data) return ACCEL_E_BUFFER_TOO_SMALL;
     rt->arena = (uint8_t *)arena;
     rt->arena_len = arena_len;
     rt->arena_used = table + data;
     for (i = 0; i < m->n_ops; i++) { /* prepare: each operator's constants, once */
         const accel__tfl_ent *pe = accel__tfl_ents(rt) + m->n_tensors + m->n_ops + i;
-        size_t s, p;
         if (pe->off == ACCEL__TFL_NONE) continue;
-        st = accel__tfl_check_op(m, i, &s, &p, rt->arena + table + pe->off, (size_t)pe->size);
+#if ACCEL__TFL_WORK
+        c = &accel__tfl_work_at(m, arena)->c;
+#endif
+        st = accel__tfl_prep_op(c, m, i, rt->arena + table + pe->off, pe->size);
         if (st != ACCEL_OK) {
             rt->bad_op = i; /* and its code, as check gives both */
             rt->bad_code = accel__tfl_op_code(m, i);
@@ -20194,38 +20485,47 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_report(const accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
+/* Operator i's context for run mode */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_run_ctx(accel_tflite *rt, accel__tfl_ctx *c, uint32_t i)
+{
+    const accel_tflite_model *m = rt->model;
+    const accel__tfl_ent *se = accel__tfl_ents(rt) + m->n_tensors + i;
+    const accel__tfl_ent *pe = se + m->n_ops;
+    c->m = m; /* every field set (op_info fills the operator's): no memset on this path */
+    c->rt = rt;
+    c->index = i;
+    c->scratch = se->off != ACCEL__TFL_NONE ? rt->arena + accel__tfl_table_bytes(m) + se->off : NULL;
+    c->scratch_len = se->off != ACCEL__TFL_NONE ? se->size : 0u;
+    c->persist = pe->off != ACCEL__TFL_NONE ? rt->arena + accel__tfl_table_bytes(m) + pe->off : NULL;
+    c->persist_len = pe->off != ACCEL__TFL_NONE ? pe->size : 0u;
+    c->scratch_need = c->persist_used = c->persist_need = 0;
+    return accel_tflite_op_info(m, i, &c->op);
+}
+
 ACCELDEF accel_status accel_tflite_invoke(accel_tflite *rt)
 {
     const accel_tflite_model *m;
     uint32_t i;
+#if ACCEL__TFL_WORK
+    accel__tfl_ctx *c; /* in the arena's work record: this frame stays small */
+#else
+    accel__tfl_ctx cc, *c = &cc;
+#endif
     if (!rt || !rt->arena || !rt->model) return ACCEL_E_NULL;
     m = rt->model;
+#if ACCEL__TFL_WORK
+    c = &accel__tfl_work_at(m, rt->arena)->c;
+#endif
     for (i = 0; i < m->n_ops; i++) {
-        accel__tfl_ctx c;
-        const accel__tfl_ent *se = accel__tfl_ents(rt) + m->n_tensors + i;
-        const accel__tfl_ent *pe = se + m->n_ops;
-        accel_status st;
-        ACCEL_MEMSET(&c, 0, sizeof c);
-        c.m = m;
-        c.rt = rt;
-        c.index = i;
-        if (se->off != ACCEL__TFL_NONE) {
-            c.scratch = rt->arena + accel__tfl_table_bytes(m) + se->off;
-            c.scratch_len = (size_t)se->size;
-        }
-        if (pe->off != ACCEL__TFL_NONE) {
-            c.persist = rt->arena + accel__tfl_table_bytes(m) + pe->off;
-            c.persist_len = (size_t)pe->size;
-        }
-        st = accel_tflite_op_info(m, i, &c.op);
-        if (st == ACCEL_OK) st = accel__tfl_dispatch(&c);
+        accel_status st = accel__tfl_run_ctx(rt, c, i);
+        if (st == ACCEL_OK) st = accel__tfl_dispatch_run(c);
         if (st != ACCEL_OK) {
             rt->bad_op = i;
-            rt->bad_code = c.op.code;
+            rt->bad_code = c->op.code;
             return st;
         }
         if (!rt->on_op) continue;
-        st = accel__tfl_report(&c);
+        st = accel__tfl_report(c);
         if (st != ACCEL_OK) return st;
     }
     return ACCEL_OK;

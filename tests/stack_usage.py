@@ -23,11 +23,9 @@ SECTIONS = ("tsp1", "edgetpu", "refsi", "ane", "mac", "tflite")
 
 def main():
     if len(sys.argv) < 4:
-        sys.stderr.write("usage: stack_usage.py CI_FILE SU_FILE BOUND [SECTION=BOUND...]\n")
+        sys.stderr.write("usage: stack_usage.py CI_FILE SU_FILE BOUND\n")
         return 2
     ci, su, bound = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    # a section with its own, stated bound (an exception the header names)
-    own = dict((a.split("=")[0], int(a.split("=")[1])) for a in sys.argv[4:])
     frame, edges, name_of = {}, {}, {}
     node_re = re.compile(r'^node: \{ title: "([^"]+)" label: "([^"\\]+)(?:\\n[^"]*?)?(?:\\n(\d+) bytes \((\w[\w,]*)\))?"')
     edge_re = re.compile(r'^edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')
@@ -82,14 +80,13 @@ def main():
             sec = "common"  # status, crc32, fifo, reader/writer, port helpers, time
         if sec not in per_section or d > per_section[sec][0]:
             per_section[sec] = (d, n)
-        if d > own.get(sec, bound):
+        if d > bound:
             over.append((d, n))
     for sec in sorted(per_section):
         d, n = per_section[sec]
         print("  %-8s %6d bytes  %s" % (sec, d, n))
     for d, n in sorted(over, reverse=True):
-        sec = n.split("_")[1] if n.split("_")[1] in SECTIONS else "common"
-        print("  over the bound of %d: %s needs %d bytes" % (own.get(sec, bound), n, d))
+        print("  over the bound of %d: %s needs %d bytes" % (bound, n, d))
     for b in bad:
         print("  " + b)
     print("  largest: %d bytes (%d public functions)" %
