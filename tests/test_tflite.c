@@ -8,25 +8,6 @@
 
 #define TFL_ENV "ACCEL_TFLITE_DATA"
 
-static uint8_t *load_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *p = NULL;
-    long n;
-    *len = 0;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        p = (uint8_t *)malloc((size_t)n + 1u);
-        if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-            free(p);
-            p = NULL;
-        }
-        if (p) *len = (size_t)n;
-    }
-    fclose(f);
-    return p;
-}
-
 /* the per-operator callback: every output appended in execution order */
 typedef struct layers_buf {
     uint8_t *p;
@@ -65,11 +46,11 @@ static int run_case(const char *dir, const char *model, const char *inputs, cons
     char *tok, *next;
     int ok = 0;
     snprintf(path, sizeof path, "%s/%s.tflite", dir, model);
-    mbuf = load_file(path, &mlen);
+    mbuf = tl_load_file(path, &mlen);
     snprintf(path, sizeof path, "%s/%s", dir, outp);
-    want_out = load_file(path, &olen);
+    want_out = tl_load_file(path, &olen);
     snprintf(path, sizeof path, "%s/%s", dir, layp);
-    want_layers = load_file(path, &llen);
+    want_layers = tl_load_file(path, &llen);
     if (!mbuf || !want_out || !want_layers) {
         snprintf(why, why_len, "files missing");
         free(mbuf); free(want_out); free(want_layers);
@@ -109,7 +90,7 @@ static int run_case(const char *dir, const char *model, const char *inputs, cons
             next = strstr(tok, "+cases/"); /* a name may hold '+' (x+0) */
             if (next) *next++ = 0;
             snprintf(path, sizeof path, "%s/%s", dir, tok);
-            in = load_file(path, &ilen);
+            in = tl_load_file(path, &ilen);
             if (!in) {
                 snprintf(why, why_len, "missing input file");
                 st = ACCEL_E_IO;
@@ -392,7 +373,7 @@ static void test_mutations_hello_world(void)
     if (tl_case_skipped) return;
     dir = tl_data_dir(TFL_ENV, "tflite");
     snprintf(path, sizeof path, "%s/hello_world_int8.tflite", dir);
-    m = load_file(path, &len);
+    m = tl_load_file(path, &len);
     REQUIRE(m != NULL);
     mutate_all(m, len, &opened, &ran);
     printf("  hello_world_int8: %d mutants opened, %d ran\n", opened, ran);

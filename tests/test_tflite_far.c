@@ -72,25 +72,6 @@ static const uint8_t *far_map(const uint8_t *real, size_t len)
     return far_base;
 }
 
-static uint8_t *load_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *p = NULL;
-    long n;
-    *len = 0;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        p = (uint8_t *)malloc((size_t)n + 1u);
-        if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-            free(p);
-            p = NULL;
-        }
-        if (p) *len = (size_t)n;
-    }
-    fclose(f);
-    return p;
-}
-
 typedef struct layers_buf {
     uint8_t *p;
     size_t len, cap;
@@ -140,11 +121,11 @@ static int run_case(const char *dir, const char *model, const char *inputs, cons
     int ok = 0;
     memset(&lb, 0, sizeof lb);
     snprintf(path, sizeof path, "%s/%s.tflite", dir, model);
-    mbuf = load_file(path, &mlen);
+    mbuf = tl_load_file(path, &mlen);
     snprintf(path, sizeof path, "%s/%s", dir, outp);
-    want_out = load_file(path, &olen);
+    want_out = tl_load_file(path, &olen);
     snprintf(path, sizeof path, "%s/%s", dir, layp);
-    want_layers = load_file(path, &llen);
+    want_layers = tl_load_file(path, &llen);
     fake = mbuf ? far_map(mbuf, mlen) : NULL;
     if (!mbuf || !want_out || !want_layers || !fake) {
         snprintf(why, why_len, "files missing");
@@ -196,7 +177,7 @@ static int run_case(const char *dir, const char *model, const char *inputs, cons
             next = strstr(tok, "+cases/");
             if (next) *next++ = 0;
             snprintf(path, sizeof path, "%s/%s", dir, tok);
-            in = load_file(path, &ilen);
+            in = tl_load_file(path, &ilen);
             if (!in) {
                 st = ACCEL_E_IO;
                 break;
@@ -437,7 +418,7 @@ static void test_mutations_hello_far(void)
     if (tl_case_skipped) return;
     dir = tl_data_dir(TFL_ENV, "tflite");
     snprintf(path, sizeof path, "%s/hello_world_int8.tflite", dir);
-    m = load_file(path, &len);
+    m = tl_load_file(path, &len);
     REQUIRE(m != NULL);
     mutate_all(m, len, &opened, &ran);
     printf("  hello_world_int8: %d mutants opened, %d ran\n", opened, ran);

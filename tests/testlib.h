@@ -154,6 +154,25 @@ static inline const char *tl_data_dir(const char *env, const char *sub)
     else snprintf(tl_dir, sizeof tl_dir, TL_DATA_ROOT "/%s", sub);
     return stat(tl_dir, &tl_st) == 0 && S_ISDIR(tl_st.st_mode) ? tl_dir : NULL;
 }
+/* A whole file in memory (malloc'd, one spare byte; free it), NULL when it cannot be read. */
+static inline uint8_t *tl_load_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *p = NULL;
+    long n;
+    *len = 0;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+        p = (uint8_t *)malloc((size_t)n + 1u);
+        if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+            free(p);
+            p = NULL;
+        }
+        if (p) *len = (size_t)n;
+    }
+    fclose(f);
+    return p;
+}
 #define REQUIRE_DATA(env, sub)                                                           \
     do {                                                                                 \
         if (!tl_data_dir(env, sub)) {                                                    \

@@ -13,14 +13,15 @@
 /* a modest arena: models that need more are planned, then refused (BUFFER_TOO_SMALL) */
 static uint32_t arena[8192];
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The walk, on a model at `data` (fuzz_tflite_far.c runs it on a model read through a copy
+ * macro; it defines FUZZ_TFLITE_WALK_ONLY and includes this file). */
+static void tflite_walk(const uint8_t *data, size_t size)
 {
     accel_tflite_model m;
     accel_tflite rt;
     size_t need = 0;
     uint32_t i, k;
-    if (accel_tflite_open(&m, data, size) != ACCEL_OK) return 0;
+    if (accel_tflite_open(&m, data, size) != ACCEL_OK) return;
     /* a validated model must be fully walkable */
     for (i = 0; i < m.n_tensors; i++) {
         accel_tflite_tensor t;
@@ -35,13 +36,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 __builtin_trap();
         }
     }
-    if (accel_tflite_plan(&m, arena, sizeof arena, &need) != ACCEL_OK) return 0;
-    if (accel_tflite_init(&rt, &m, arena, sizeof arena) != ACCEL_OK) return 0;
+    if (accel_tflite_plan(&m, arena, sizeof arena, &need) != ACCEL_OK) return;
+    if (accel_tflite_init(&rt, &m, arena, sizeof arena) != ACCEL_OK) return;
     for (k = 0; k < 2; k++) { /* twice: state carried, then reset */
         if (accel_tflite_invoke(&rt) != ACCEL_OK) break;
         if (accel_tflite_reset(&rt) != ACCEL_OK) __builtin_trap();
     }
+}
+
+#ifndef FUZZ_TFLITE_WALK_ONLY
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    tflite_walk(data, size);
     return 0;
 }
 
 #include "fuzz_main.h"
+#endif

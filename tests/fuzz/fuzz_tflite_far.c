@@ -23,18 +23,13 @@ static void far_copy(void *dst, const void *src, size_t n)
     memcpy(dst, far_real + (s - far_base), n);
 }
 #define ACCEL_FB_COPY(dst, src, n) far_copy((dst), (src), (n))
-#define ACCEL_IMPLEMENTATION
-#include "accel.h"
-
-static uint32_t arena[8192];
+#define FUZZ_TFLITE_WALK_ONLY
+#include "fuzz_tflite.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    accel_tflite_model m;
-    accel_tflite rt;
-    size_t need = 0, page = (size_t)sysconf(_SC_PAGESIZE);
-    uint32_t i, k;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
     void *p;
     if (far_base) munmap((void *)(uintptr_t)far_base, far_cap);
     far_cap = size ? (size + page - 1u) / page * page : page;
@@ -46,26 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     far_base = (const uint8_t *)p;
     far_real = data;
     far_len = size;
-    if (accel_tflite_open(&m, far_base, size) != ACCEL_OK) return 0;
-    for (i = 0; i < m.n_tensors; i++) {
-        accel_tflite_tensor t;
-        if (accel_tflite_tensor_info(&m, i, &t) != ACCEL_OK) __builtin_trap();
-    }
-    for (i = 0; i < m.n_ops; i++) {
-        accel_tflite_op op;
-        if (accel_tflite_op_info(&m, i, &op) != ACCEL_OK) __builtin_trap();
-        for (k = 0; k < op.n_inputs; k++) {
-            int32_t ti;
-            if (accel_tflite_op_tensor(&m, &op, 0, k, &ti) != ACCEL_OK || ti < -1 || ti >= (int32_t)m.n_tensors)
-                __builtin_trap();
-        }
-    }
-    if (accel_tflite_plan(&m, arena, sizeof arena, &need) != ACCEL_OK) return 0;
-    if (accel_tflite_init(&rt, &m, arena, sizeof arena) != ACCEL_OK) return 0;
-    for (k = 0; k < 2; k++) {
-        if (accel_tflite_invoke(&rt) != ACCEL_OK) break;
-        if (accel_tflite_reset(&rt) != ACCEL_OK) __builtin_trap();
-    }
+    tflite_walk(far_base, size);
     return 0;
 }
 
