@@ -19245,6 +19245,22 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_concat(accel__tfl_ctx *c)
 }
 
 /* ADD and MUL: int8, the shapes equal or broadcast (up to 4-D, right-aligned). */
+/* One ADD or MUL element, x and y without their zero points; k: the kept constants (activation
+ * range, then the three multipliers and shifts), zo the output zero point. */
+ACCEL__TFL_STATIC int32_t accel__tfl_binary_one(int32_t x, int32_t y, int is_mul, const int32_t *k, int32_t zo)
+{
+    int32_t v;
+    if (is_mul) {
+        v = accel_mac_multiply_by_quantized_multiplier(x * y, k[6], k[7]);
+    } else {
+        int32_t sx = accel_mac_multiply_by_quantized_multiplier(x * ((int32_t)1 << 20), k[2], k[3]);
+        int32_t sy = accel_mac_multiply_by_quantized_multiplier(y * ((int32_t)1 << 20), k[4], k[5]);
+        v = accel_mac_multiply_by_quantized_multiplier(sx + sy, k[6], k[7]);
+    }
+    v += zo;
+    return v < k[0] ? k[0] : v > k[1] ? k[1] : v;
+}
+
 ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
 {
     accel__tfl_io a, b, out;
@@ -19283,8 +19299,6 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
     kept = accel__tfl_keep(c, 8);
     if (c->rt) {
         if (!kept) return ACCEL_E_STATE;
-        mn = kept[0], mx = kept[1], m1 = kept[2], s1 = kept[3], m2 = kept[4], s2 = kept[5], mo = kept[6];
-        so = kept[7];
     } else {
         st = accel__tfl_act(act, &out.t, &mn, &mx);
         if (st != ACCEL_OK) return st;
@@ -19316,6 +19330,16 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
         }
         return st;
     }
+    for (k = 0; k < 4 && da[k] == dout[k] && db[k] == dout[k]; k++) {
+    }
+    if (k == 4) { /* no broadcast: one flat loop */
+        size_t i, n = (size_t)dout[0] * dout[1] * dout[2] * dout[3];
+        const int8_t *pa = (const int8_t *)(const void *)a.in, *pb = (const int8_t *)(const void *)b.in;
+        int8_t *po = (int8_t *)(void *)out.out;
+        for (i = 0; i < n; i++)
+            po[i] = (int8_t)accel__tfl_binary_one(pa[i] - a.t.zero_point, pb[i] - b.t.zero_point, is_mul, kept, out.t.zero_point);
+        return ACCEL_OK;
+    }
     for (i0 = 0; i0 < dout[0]; i0++)
         for (i1 = 0; i1 < dout[1]; i1++)
             for (i2 = 0; i2 < dout[2]; i2++)
@@ -19328,16 +19352,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
                                 (size_t)i3;
                     int32_t x = accel__tfl_load(ACCEL_TFLITE_INT8, a.in, ia) - a.t.zero_point;
                     int32_t y = accel__tfl_load(ACCEL_TFLITE_INT8, b.in, ib) - b.t.zero_point;
-                    int32_t v;
-                    if (is_mul) {
-                        v = accel_mac_multiply_by_quantized_multiplier(x * y, mo, so);
-                    } else {
-                        int32_t sx = accel_mac_multiply_by_quantized_multiplier(x * ((int32_t)1 << 20), m1, s1);
-                        int32_t sy = accel_mac_multiply_by_quantized_multiplier(y * ((int32_t)1 << 20), m2, s2);
-                        v = accel_mac_multiply_by_quantized_multiplier(sx + sy, mo, so);
-                    }
-                    v += out.t.zero_point;
-                    accel__tfl_store(ACCEL_TFLITE_INT8, out.out, io, v < mn ? mn : v > mx ? mx : v);
+                    accel__tfl_store(ACCEL_TFLITE_INT8, out.out, io, accel__tfl_binary_one(x, y, is_mul, kept, out.t.zero_point));
                 }
     return ACCEL_OK;
 }
