@@ -17235,7 +17235,8 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
 #endif
     /* without (enough) scratch: the kernels below, whose stack frames are small */
 #if ACCEL_MAC_FAST
-    if (groups == 1 && fs <= ACCEL__MAC_PATCH) {
+    /* one output channel: building a patch per pixel costs more than the loop below saves */
+    if (groups == 1 && fs <= ACCEL__MAC_PATCH && ocgs > 1u) {
         accel__mac_conv_patch(g, q, x, w, bias, o, fs);
         return ACCEL_OK;
     }
