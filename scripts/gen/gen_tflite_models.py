@@ -427,6 +427,25 @@ case("unsupported_fc_float", model([T([1, 2], FLOAT32, name="in"), T([2, 2], FLO
                                     T([1, 2], FLOAT32, name="out")], [OP(FC, [0, 1, -1], [2], 8, [("u8", 0)])],
                                    [0], [2]), check_st="ACCEL_E_UNSUPPORTED")
 
+# SVDF reads its weights and bias in place, so they must be constants: the same model with its
+# feature weights made a graph input is refused. The constant one, its control, runs (int8 in,
+# int16 state, TFLM's integer SVDF, rank 1, first invocation so the old state is all 0):
+#   in [8, 4, 2, 2] (scale 0.5) . wf rows [1, 0, -1, 2], [0, 1, 1, -2] = 10, 2; times
+#   0.5 * 0.25 / 0.5 (state scale) = 0.25, double rounding: 10 -> SRDHM 5 -> 3; 2 -> 1 -> 1:
+#   the newest state entries 3 and 1; wt rows [1, 2, 3] and [4, 5, 6] weigh them by 3 and 6:
+#   9 and 6, plus bias [2, -1]: 11 and 5; times 0.5 * 0.125 / 0.25 (out) = 0.25: 11 -> SRDHM 6
+#   -> 3; 5 -> SRDHM 3 -> 2 (double rounding: 1.25 becomes 2).
+SVDF = 27
+sv_t = [T([1, 4], scale=0.5, name="in"), T([2, 4], data=i8([1, 0, -1, 2, 0, 1, 1, -2]), scale=0.25, name="wf"),
+        T([2, 3], INT16, data=i16([1, 2, 3, 4, 5, 6]), scale=0.125, name="wt"),
+        T([2], INT32, data=i32([2, -1]), scale=0.0625, name="b"),
+        T([1, 6], INT16, scale=0.5, var=True, name="state"), T([1, 2], scale=0.25, name="out")]
+sv_op = [OP(SVDF, [0, 1, 2, 3, 4], [5], 6, [("i32", 1), ("u8", 0)])]
+case("svdf_constant_weights", model(sv_t, sv_op, [0], [5]), i8([8, 4, 2, 2]), i8([3, 2]))
+sv_in = [dict(t) for t in sv_t]
+sv_in[1] = T([2, 4], scale=0.25, name="wf")
+case("unsupported_svdf_weights_input", model(sv_in, sv_op, [0, 1], [5]), check_st="ACCEL_E_UNSUPPORTED")
+
 
 def cstr(b):
     return '"' + "".join("\\x%02x" % x for x in b) + '"'
