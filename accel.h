@@ -19334,7 +19334,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
     for (k = 0; k < 4 && da[k] == dout[k] && db[k] == dout[k]; k++) {
     }
     if (k == 4) { /* no broadcast: one flat loop */
-        size_t i, n = (size_t)dout[0] * dout[1] * dout[2] * dout[3];
+        size_t i, n = (size_t)dout[0] * (size_t)dout[1] * (size_t)dout[2] * (size_t)dout[3];
         const int8_t *pa = (const int8_t *)(const void *)a.in, *pb = (const int8_t *)(const void *)b.in;
         int8_t *po = (int8_t *)(void *)out.out;
         for (i = 0; i < n; i++)
