@@ -18099,6 +18099,8 @@ typedef struct accel__tfl_palign_probe {
 ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m);
 
 /* Input or output k of the operator (index -1: an absent optional input); the data in run mode. */
+/* Kept apart from need's type check: a merged get(c, k, type mask, io) is miscompiled by avr-gcc
+ * 5.4 -Os/-O2 (postreload drops c's reload into r24 after r24 served as a scratch: a wrong &c->op) */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_out, uint32_t k, accel__tfl_io *io)
 {
     accel_status st = accel_tflite_op_tensor(c->m, &c->op, is_out, k, &io->index);
@@ -19334,7 +19336,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
     for (k = 0; k < 4 && da[k] == dout[k] && db[k] == dout[k]; k++) {
     }
     if (k == 4) { /* no broadcast: one flat loop */
-        size_t i, n = (size_t)dout[0] * dout[1] * dout[2] * dout[3];
+        size_t i, n = (size_t)dout[0] * (size_t)dout[1] * (size_t)dout[2] * (size_t)dout[3];
         const int8_t *pa = (const int8_t *)(const void *)a.in, *pb = (const int8_t *)(const void *)b.in;
         int8_t *po = (int8_t *)(void *)out.out;
         for (i = 0; i < n; i++)
