@@ -225,15 +225,9 @@ static void test_goldens_far(void)
     f = fopen(path, "r");
     REQUIRE(f != NULL);
     while (fgets(line, sizeof line, f)) {
-        char *col[16], *s = line, why[256];
-        int c = 0, r;
-        line[strcspn(line, "\r\n")] = 0;
-        while (c < 16) {
-            col[c++] = s;
-            s = strchr(s, '\t');
-            if (!s) break;
-            *s++ = 0;
-        }
+        char *col[16], why[256];
+        int c, r;
+        c = tl_split_tabs(line, col, 16);
         if (c < 11 || strcmp(col[0], "model") == 0) continue;
         n++;
         r = run_case(dir, col[0], col[2], col[3], col[7], why, sizeof why);

@@ -173,6 +173,20 @@ static inline uint8_t *tl_load_file(const char *path, size_t *len)
     fclose(f);
     return p;
 }
+/* One line of a tab-separated table split in place: up to max columns (the line ending
+ * dropped); returns how many. */
+static inline int tl_split_tabs(char *line, char **col, int max)
+{
+    int c = 0;
+    line[strcspn(line, "\r\n")] = 0;
+    while (c < max) {
+        col[c++] = line;
+        line = strchr(line, '\t');
+        if (!line) break;
+        *line++ = 0;
+    }
+    return c;
+}
 #define REQUIRE_DATA(env, sub)                                                           \
     do {                                                                                 \
         if (!tl_data_dir(env, sub)) {                                                    \
