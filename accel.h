@@ -657,6 +657,11 @@ typedef enum accel_status {
     ACCEL_E_TFLITE_OPTIONS = -608,      /* options table of the wrong type, or a value out of range */
     ACCEL_E_TFLITE_GRAPH = -609,        /* a tensor read before written, written twice, or a constant written */
     ACCEL_E_TFLITE_ARITY = -610,        /* an operator lacks a required input or output */
+    ACCEL_E_TFLITE_ARENA = -611,        /* the arena is smaller than the model's plan needs */
+    ACCEL_E_TFLITE_UNSUPPORTED = -612,  /* an operator, tensor type or option this build has no kernel for */
+    ACCEL_E_TFLITE_RANGE = -613,        /* for this input, an intermediate the reference kernel keeps in
+                                           int32 does not fit (e.g. SOFTMAX's sum of exponentials) */
+    ACCEL_E_TFLITE_CUSTOM = -614,       /* a custom operator no kernel is registered for */
 
     ACCEL_STATUS_MIN_ = -700 /* lower bound of all codes; not a status */
 } accel_status;
@@ -4196,6 +4201,10 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_TFLITE_OPTIONS: return "ACCEL_E_TFLITE_OPTIONS: bad operator options";
     case ACCEL_E_TFLITE_GRAPH: return "ACCEL_E_TFLITE_GRAPH: tensor read before written or written twice";
     case ACCEL_E_TFLITE_ARITY: return "ACCEL_E_TFLITE_ARITY: operator input or output missing";
+    case ACCEL_E_TFLITE_ARENA: return "ACCEL_E_TFLITE_ARENA: arena smaller than the model needs";
+    case ACCEL_E_TFLITE_UNSUPPORTED: return "ACCEL_E_TFLITE_UNSUPPORTED: no kernel for this operator, type or option";
+    case ACCEL_E_TFLITE_RANGE: return "ACCEL_E_TFLITE_RANGE: an operator's int32 intermediate overflows for this input";
+    case ACCEL_E_TFLITE_CUSTOM: return "ACCEL_E_TFLITE_CUSTOM: no kernel registered for this custom operator";
 #endif
 
     case ACCEL_STATUS_MIN_: break;

@@ -242,7 +242,7 @@ static const char *crc_cpu_missing(void)
 static void crc32_instructions_unavailable(void)
 {
     const char *why = crc_cpu_missing();
-    SKIP_CASE(why ? why : "");
+    SKIP_CASE_ISA(why ? why : "");
 }
 #endif
 

@@ -4,6 +4,9 @@
 #   ok NAME / bad NAME [detail]                     # record one case
 #   same NAME GOT WANT                              # one case: two strings must be equal
 #   skip NAME REASON                                # listed by name; a failure under ACCEL_REQUIRE_ALL=1
+#   cpu_has FLAG / cpu_lacks FLAGS...               # /proc/cpuinfo flags; cpu_lacks prints the missing ones
+#   isa_skip NAME MISSING                           # compiled, but this CPU cannot execute it: listed by
+#                                                   # name with the CPU, never a failure (not a missing tool)
 #   D=$(data_dir SUB ENV) || skip NAME "$(data_absent SUB ENV)"   # third-party artefacts (README):
 #                                                   # $ENV, else $DATA_ROOT/SUB
 #   py_cases NAME ARGS... <<'PY' ... PY             # a python3 check printing "ok CASE" / "FAIL CASE"
@@ -18,6 +21,18 @@ skip() {
     if [ "${ACCEL_REQUIRE_ALL:-0}" = 1 ]; then bad "$1" "skipped, but ACCEL_REQUIRE_ALL=1: $2"
     else echo "SKIP $1: $2"; fi
 }
+# A build for an instruction set this CPU lacks is still compiled (a build failure is a failure);
+# only its run is skipped. ACCEL_REQUIRE_ALL=1 forbids skips for missing tools and data, not
+# for a CPU that cannot execute the code: CI runs on whatever x86-64 machine it gets.
+CPU_FLAGS=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
+CPU_MODEL=$(grep -m1 '^model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//')
+cpu_has() { case "$CPU_FLAGS" in *" $1 "*) return 0 ;; esac; return 1; }
+cpu_lacks() {
+    local f out=""
+    for f in "$@"; do cpu_has "$f" || out="$out $f"; done
+    [ -n "$out" ] && echo "${out# }"
+}
+isa_skip() { echo "SKIP $1: this CPU lacks $2 (compiled, not run; CPU: ${CPU_MODEL:-unknown}) [isa]"; }
 same() {
     if [ "$2" = "$3" ]; then ok "$1"
     else bad "$1" "got [$(printf '%s' "$2" | head -c 600)] want [$(printf '%s' "$3" | head -c 600)]"; fi

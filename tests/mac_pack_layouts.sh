@@ -6,7 +6,7 @@
 # not depend on its address) with the output equal to test_mac.c's reference; an AVX-512 pack
 # given to the AVX2 or portable build is ACCEL_E_UNSUPPORTED with nothing written; any other
 # pairing either runs correctly or is ACCEL_E_UNSUPPORTED, the same for all four cases.
-# The AVX-512 build runs only where the CPU has AVX-512 VNNI and BW (otherwise skipped by name).
+# The AVX-512 build runs only where the CPU has AVX-512 VNNI and BW (otherwise an ISA skip, by name).
 # Ends with "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 B=build/mac_pack
@@ -15,10 +15,6 @@ W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-align
 SRC=tests/pack/fcpack_xbuild.c
 
 
-cpu_avx512=0
-grep -q avx512_vnni /proc/cpuinfo 2>/dev/null && grep -q avx512bw /proc/cpuinfo && cpu_avx512=1
-cpu_avx2=0
-grep -qw avx2 /proc/cpuinfo 2>/dev/null && cpu_avx2=1
 
 # NAME FLAGS...: compile in the background (-O0: the builds' compile time is this script's
 # cost; the code paths are the same at any level); the result is counted after the wait, as the
@@ -41,10 +37,11 @@ done
 BUILDS=""
 [ -x "$B/portable" ] && BUILDS="portable"
 if [ -x "$B/avx2" ]; then
-    if [ $cpu_avx2 = 1 ]; then BUILDS="$BUILDS avx2"; else skip "AVX2 build's run" "this CPU lacks AVX2"; fi
+    if miss=$(cpu_lacks avx2); then isa_skip "AVX2 build's run" "$miss"; else BUILDS="$BUILDS avx2"; fi
 fi
 if [ -x "$B/avx512" ]; then
-    if [ $cpu_avx512 = 1 ]; then BUILDS="$BUILDS avx512"; else skip "AVX-512 build's run" "this CPU lacks AVX-512 VNNI/BW"; fi
+    if miss=$(cpu_lacks avx512f avx512bw avx512_vnni); then isa_skip "AVX-512 build's run" "$miss"
+    else BUILDS="$BUILDS avx512"; fi
 fi
 
 for w in $BUILDS; do

@@ -125,6 +125,16 @@ static const char *tl_case;
         return;                                                                          \
     } while (0)
 
+/* The same for a case this CPU cannot execute (an instruction set it lacks): never a failure,
+ * also under ACCEL_REQUIRE_ALL=1, which forbids skips for missing tools and data only. The line
+ * ends in "[isa]" so scripts/test.sh lists it apart. */
+#define SKIP_CASE_ISA(why)                                                               \
+    do {                                                                                 \
+        printf("SKIP %s: %s (compiled, not run) [isa]\n", tl_case, why);                 \
+        tl_case_skipped = 1;                                                             \
+        return;                                                                          \
+    } while (0)
+
 static inline void tl_skip_note(const char *why)
 {
     const char *req = getenv("ACCEL_REQUIRE_ALL");
