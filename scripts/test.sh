@@ -13,6 +13,15 @@ LOG=build/test-logs
 mkdir -p "$LOG"
 
 bash scripts/setup.sh || { echo "setup failed"; exit 1; }
+T_START=$(date +%s)
+STAGE="" STAGE_T=$T_START
+# stage NAME: prints the heading; the stage before it goes into times.txt with its wall time
+stage() {
+  [ -n "$STAGE" ] && echo "$(($(date +%s) - STAGE_T)) [stage] $STAGE" >>"$LOG/times.txt"
+  STAGE=$1 STAGE_T=$(date +%s)
+  [ -n "$1" ] && echo "== $1"
+}
+: >"$LOG/times.txt" # seconds per counted part, for the summary's slowest parts
 
 ok() { PASS=$((PASS + 1)); echo "ok   $1"; }
 bad() { FAIL=$((FAIL + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && [ -f "$2" ] && sed 's/^/     | /' "$2" | head -40; }
@@ -24,11 +33,13 @@ have() { command -v "$1" >/dev/null 2>&1; }
 
 # Run a program that prints "N passed, M failed" last; add its counts.
 run_counted() { # name, command...
-  local name=$1 out rc line p f
+  local name=$1 out rc line p f t0
   shift
   out="$LOG/$(echo "$name" | tr '/ ' '__').log"
+  t0=$(date +%s)
   "$@" >"$out" 2>&1
   rc=$?
+  echo "$(($(date +%s) - t0)) $name" >>"$LOG/times.txt"
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -1)
   if [ -z "$line" ]; then
     bad "$name (exit $rc, no result line)" "$out"
@@ -67,10 +78,10 @@ compile_check() {
   else bad "build $name: $cc $*" "$LOG/$name.log"; fi
 }
 
-echo "== host builds (tools, examples, sanitized tests)"
+stage "host builds (tools, examples, sanitized tests)"
 if make -s -j"$(nproc 2>/dev/null || echo 2)" all tests >"$LOG/make.log" 2>&1; then ok "make all tests"; else bad "make all tests" "$LOG/make.log"; fi
 
-echo "== unit tests (ASan + UBSan)"
+stage "unit tests (ASan + UBSan)"
 for t in build/tests/test_*; do
   [ -x "$t" ] || continue
   run_counted "$(basename "$t")" "$t"
@@ -85,14 +96,14 @@ for impl in BITWISE NIBBLE TABLE256 SLICE8; do
   else bad "build test_common ACCEL_CRC32_$impl" "$LOG/crc_$impl.log"; fi
 done
 
-echo "== tool tests (tests/*.sh)"
+stage "tool tests (tests/*.sh)"
 for s in tests/*.sh; do
   [ -f "$s" ] || continue
   [ "$s" = tests/lib.sh ] && continue # the shared counters, sourced by the others
   run_counted "$(basename "$s")" bash "$s"
 done
 
-echo "== fuzz targets (tests/fuzz/fuzz_*.c)"
+stage "fuzz targets (tests/fuzz/fuzz_*.c)"
 for fz in tests/fuzz/fuzz_*.c; do
   [ -f "$fz" ] || continue
   n=$(basename "$fz" .c)
@@ -127,7 +138,7 @@ for fz in tests/fuzz/fuzz_*.c; do
   else skip "$n libFuzzer" "clang with libclang-rt-14-dev needed"; fi
 done
 
-echo "== header builds: compilers, C++, config macros"
+stage "header builds: compilers, C++, config macros"
 compile_check gcc_c99 gcc "$T/impl.c" $W
 compile_check gcc_c99_O3 gcc "$T/impl.c" $W -O3
 if have clang; then compile_check clang_c99 clang "$T/impl.c" $W -O2; else skip "clang C build" "clang not installed"; fi
@@ -171,7 +182,7 @@ for s in $SECTIONS; do
   compile_check "only_${s}_cxx" g++ "$T/impl.cpp" -std=c++11 $WXX $alone
 done
 
-echo "== cross builds (-Werror, the warning set)"
+stage "cross builds (-Werror, the warning set)"
 FORBIDDEN='^(malloc|calloc|realloc|free|printf|fprintf|sprintf|snprintf|vprintf|vsnprintf|puts|putchar|fputs|fopen|fclose|fwrite|fread|stdout|stderr|_impure_ptr|abort|exit)$'
 cross() { # name cc nm flags...
   local name=$1 cc=$2 nmt=$3
@@ -200,7 +211,7 @@ if [ -f "$T/cross_m0plus.o" ]; then
   else bad "cortex-m0plus: .data $data, .bss $bss (must be 0: no hidden state)"; fi
 fi
 
-echo "== demos"
+stage "demos"
 if make -s demo >"$LOG/demo.log" 2>&1; then ok "make demo"; else bad "make demo" "$LOG/demo.log"; fi
 # each demo's output ends with its one summary line, "demo_<name>: ok"
 unsummed=$(awk '/^== build\/demo_/ { if (n && last != n ": ok") print n; n = substr($2, 7); last = ""; next }
@@ -208,6 +219,7 @@ unsummed=$(awk '/^== build\/demo_/ { if (n && last != n ": ok") print n; n = sub
 if [ -z "$unsummed" ] && grep -q '^== build/demo_' "$LOG/demo.log"; then ok "every demo ends with 'demo_<name>: ok'"
 else bad "demos without their summary line: ${unsummed:-none ran}"; fi
 
+stage ""
 echo
 # two lists: parts left out for a missing tool or data (none may remain under ACCEL_REQUIRE_ALL=1)
 # and builds this CPU cannot execute (compiled and checked, only not run; allowed everywhere)
@@ -224,5 +236,8 @@ if [ ${#ISA[@]} -gt 0 ]; then
   echo "not run on this CPU ($(grep -m1 '^model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//')), compiled only: ${#ISA[@]} part(s):"
   for s in "${ISA[@]}"; do echo "  - $s"; done
 fi
+echo "slowest parts (seconds of $(($(date +%s) - T_START)) in all, on $(nproc 2>/dev/null || echo ?) CPUs):"
+grep ' \[stage\] ' "$LOG/times.txt" | sed 's/^/  /'
+grep -v ' \[stage\] ' "$LOG/times.txt" | sort -rn | head -10 | sed 's/^/  /'
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

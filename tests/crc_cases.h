@@ -234,8 +234,8 @@ static const char *crc_cpu_missing(void)
     if (!__builtin_cpu_supports("pclmul") || !__builtin_cpu_supports("sse4.1"))
         return "this CPU lacks PCLMULQDQ or SSE4.1";
 #if ACCEL_CRC32_SIMD == 2
-    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("vpclmulqdq"))
-        return "this CPU lacks AVX-512F or VPCLMULQDQ";
+    if (!__builtin_cpu_supports("avx512f")) return "this CPU lacks AVX-512F";
+    if (!__builtin_cpu_supports("vpclmulqdq")) return "this CPU lacks VPCLMULQDQ";
 #endif
     return NULL;
 }
