@@ -104,4 +104,42 @@ if T=$(data_dir tflite ACCEL_TFLITE_DATA) && C=$(data_dir tflite-coral ACCEL_TFL
 else
     skip "a changed golden byte fails the suite" "third-party data absent (../shared/data/tflite and tflite-coral)"
 fi
+# ---- 6. examples/python's test bench: a "device" is a file of its results. By hand: the
+# fc_then_quantize model's layers are FC [3, -3] then QUANTIZE [131, 125] (bytes 03 fd 83 7d)
+S=tests/fuzz/seeds/tflite
+printf '\004\006' >"$B/in46.bin"
+printf '\003\375\203\175' >"$B/dev_same.bin"
+printf '\003\375\203\176' >"$B/dev_off.bin"
+printf '\203\175' >"$B/dev_out.bin"
+ex() { PYTHONPATH=$SITE $PY examples/python/check_device.py "$@"; }
+check "check_device: a device that agrees" 0 "device agrees with the reference" ex "$S/fc_then_quantize.tflite" "$B/in46.bin" "$B/dev_same.bin"
+check "check_device: the first diverging layer" 3 "first diverging layer: operator 1 QUANTIZE, tensor 4 'u8' (UINT8 [1, 2])" \
+    ex "$S/fc_then_quantize.tflite" "$B/in46.bin" "$B/dev_off.bin"
+check "check_device: the outputs only" 0 "compare: exact (2 elements)" ex "$S/fc_then_quantize.tflite" "$B/in46.bin" "$B/dev_out.bin"
+check "check_device: a model it cannot run" 1 "unsupported operator 0: TANH (builtin code 28)" \
+    ex "$S/unsupported_tanh.tflite" "$B/in46.bin" "$B/dev_out.bin"
+printf '%s\t%s\t%s\n' "$PWD/$S/fc_then_quantize.tflite" in46.bin dev_same.bin "$PWD/$S/fc_then_quantize.tflite" in46.bin dev_off.bin >"$B/bench.tsv"
+if T=$(data_dir tflite ACCEL_TFLITE_DATA); then # TFLM itself as the device: its dump of person_detect
+    printf '%s\t%s\t%s\n' "$(cd "$T" && pwd)/person_detect.tflite" "$(cd "$T" && pwd)/cases/person_detect/rand0.in.bin" \
+        "$(cd "$T" && pwd)/cases/person_detect/rand0.layers.bin" >>"$B/bench.tsv"
+fi
+ACCEL_BENCH=$PWD/$B/bench.tsv PYTHONPATH=$SITE $PY -m pytest -q -p no:cacheprovider examples/python/test_bench.py >"$B/bench.log" 2>&1
+same "test bench: the diverging device fails, naming its first diverging layer" \
+    "$(grep -c "first diverging layer: operator 1 QUANTIZE" "$B/bench.log") $(tail -1 "$B/bench.log" | sed 's/ in .*//')" \
+    "1 1 failed, $(wc -l <"$B/bench.tsv" | awk '{print $1 - 1}') passed"
+
+# ---- 7. the README's Python chapter as written: its commands from the repository's root (a
+# virtual environment in build/venv that sees Debian's numpy), then its example
+awk '/^## Python$/{c=1;next} c&&/^## /{exit} c&&/^```sh$/{f=1;next} f&&/^```$/{exit} f' README.md >"$B/readme.sh"
+awk '/^## Python$/{c=1;next} c&&/^## /{exit} c&&/^```python$/{f=1;next} f&&/^```$/{exit} f' README.md >"$B/example.py"
+run_line=$(awk '/^## Python$/{c=1;next} c&&/^## /{exit} c' README.md | tr '\n' ' ' | grep -o '`build/venv/bin/python example.py [^`]*`' | tr -d '`')
+same "README Python chapter: two commands, a 13-line example, a command to run it" \
+    "$(wc -l <"$B/readme.sh") $(wc -l <"$B/example.py") ${run_line:+found}" "2 13 found"
+rm -rf build/venv
+if bash -e "$B/readme.sh" >"$B/readme_sh.log" 2>&1; then ok "README Python chapter: its install commands"
+else bad "README Python chapter: its install commands" "$(tail -5 "$B/readme_sh.log")"; fi
+out=$(${run_line/example.py/$B/example.py} 2>&1)
+same "README Python chapter: its example's output" "$out" "$(printf '%s\n' 'output [[131, 125]] (1.0, 128)' \
+    '0 FULLY_CONNECTED out [[3.0, -3.0]]' '1 QUANTIZE u8 [[3.0, -3.0]]' \
+    'compare: 1 of 2 elements differ; max |diff| 1 quantized, 1 real; first at element 1')"
 lib_end
