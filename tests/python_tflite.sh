@@ -8,7 +8,8 @@
 #      interface (a script written for it runs with its import changed), compare();
 #   3. every shared golden (../shared/data/tflite and tflite-coral) byte for byte, layers
 #      included; the models the runner cannot run raise UnsupportedOperator naming them;
-#   4. the fuzz corpus and every cut of a model in a child process: no crash;
+#   4. the fuzz corpus and every cut of a model in a child process: no crash; then the whole
+#      suite again on the library built with AddressSanitizer (its runtime preloaded);
 #   5. the suite fails when a golden byte is changed (a copy of the data with two bytes changed);
 #   6. examples/python's test bench, and the README's Python chapter as written.
 # Each pytest case counts as one case here. Runs with /usr/bin/python3 (Debian's numpy, pytest).
@@ -71,6 +72,35 @@ run_pytest() { # NAME, pytest arguments...: one pytest run, its cases added to t
 
 # ---- 2-4. the suite
 run_pytest suite ports/python/tests/tflite
+
+# ---- 4b. the same suite on the library built with AddressSanitizer (ACCEL_PY_SANITIZE=address),
+# its runtime preloaded into the interpreter: an out-of-bounds access that does not crash is
+# caught too (the fuzz corpus's child processes inherit it). First, that it catches one: the C
+# interface handed an array too small for what it writes.
+ASAN_RT=$(gcc -print-file-name=libasan.so 2>/dev/null)
+if [ -f "$ASAN_RT" ]; then
+    if ACCEL_PY_SANITIZE=address $PY -m pip install --no-build-isolation --no-index --no-deps \
+        --disable-pip-version-check -q --target "$PWD/$B/asan-site" ./ports/python >"$B/pip-asan.log" 2>&1; then
+        ok "pip install with ACCEL_PY_SANITIZE=address"
+        out=$(LD_PRELOAD=$ASAN_RT ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$PWD/$B/asan-site $PY -c '
+import numpy as np, accel.tflite as t
+from accel import _native as n
+m = t._Model(open("tests/fuzz/seeds/tflite/fc.tflite", "rb").read())
+small = np.zeros(1, np.int32)  # operator 0 has 3 inputs and 1 output: 4 indices written
+n.op_tensors(t._p(m.rec), 0, t._pt(small, n.I32))
+print("not caught")' 2>&1)
+        [[ $out == *"ERROR: AddressSanitizer: heap-buffer-overflow"* ]] && ok "the ASan build catches an overflow" ||
+            bad "the ASan build catches an overflow" "$(printf '%s' "$out" | head -3)"
+        SITE_SAVE=$SITE
+        SITE=$PWD/$B/asan-site
+        LD_PRELOAD=$ASAN_RT ASAN_OPTIONS=detect_leaks=0 run_pytest asan ports/python/tests/tflite
+        SITE=$SITE_SAVE
+    else
+        bad "pip install with ACCEL_PY_SANITIZE=address" "$(tail -5 "$B/pip-asan.log")"
+    fi
+else
+    skip "Python package under AddressSanitizer" "no libasan.so for gcc (libasan8)"
+fi
 
 # ---- 5. a changed golden byte fails the suite: a copy of the data (links, but for the files
 # changed) with one output byte and one layer byte of TFLM's goldens changed, and one output

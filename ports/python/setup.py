@@ -41,6 +41,11 @@ class BuildPy(build_py):
         shutil.copyfile(PROTO, os.path.join(dst, "accel_bridge.proto"))
 
 
+# ACCEL_PY_SANITIZE=address: the library built with AddressSanitizer (for tests, which preload
+# its runtime), in a build directory of its own so that neither build reuses the other's objects
+SANITIZE = os.environ.get("ACCEL_PY_SANITIZE", "")
+san_flags = ["-fsanitize=" + SANITIZE, "-fno-omit-frame-pointer", "-g"] if SANITIZE else []
+
 # The package binds the tflite section (and holds the sim port): the device sections, which it
 # does not bind, are left out, which halves the compile.
 lib = Extension(
@@ -52,7 +57,8 @@ lib = Extension(
     # rebuilt when any of them changes (the .c files here only include them)
     depends=[os.path.join(ROOT, "accel.h"), os.path.join(ROOT, "ports", "impl", "accel_impl.c"),
              os.path.join(ROOT, "ports", "sim", "accel_sim.c"), os.path.join(ROOT, "ports", "sim", "accel_sim.h")],
-    extra_compile_args=["-std=c99", "-O2"],
+    extra_compile_args=["-std=c99", "-O1" if SANITIZE else "-O2"] + san_flags,
+    extra_link_args=san_flags,
 )
 
 setup(
@@ -66,6 +72,7 @@ setup(
     package_dir={"": ".", "accel_bridge": "../bridge/python/accel_bridge"},
     ext_modules=[lib],
     cmdclass={"build_py": BuildPy},
+    options={"build": {"build_base": "build-" + SANITIZE if SANITIZE else "build"}},
     python_requires=">=3.7",
     install_requires=[],  # numpy: Debian's python3-numpy (not fetched: the install is offline)
     zip_safe=False,

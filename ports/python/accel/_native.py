@@ -58,6 +58,7 @@ tensor_scales = _sig("accel_py_tensor_scales", ctypes.c_int, P, U32, U32, PU32, 
 op_info = _sig("accel_py_op_info", ctypes.c_int, P, U32, PI32)
 op_tensors = _sig("accel_py_op_tensors", ctypes.c_int, P, U32, PI32)
 graph_tensor = _sig("accel_py_graph_tensor", ctypes.c_int, P, ctypes.c_int, U32, PU32)
+op_custom = _sig("accel_py_op_custom", ctypes.c_int, P, U32, PU64, PU64)
 check = _sig("accel_py_check", ctypes.c_int, P, PI64)
 plan_scratch_size = _sig("accel_py_plan_scratch_size", ctypes.c_int, P, PU64)
 plan = _sig("accel_py_plan", ctypes.c_int, P, P, U64, PU64)

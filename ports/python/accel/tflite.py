@@ -13,7 +13,8 @@ What tflite_runtime does not have: interp.layers() (every operator's output of t
 invoke, in execution order, as named arrays; dequantized on request), interp.layer_bytes()
 (their concatenation, the layout of `accel-run --layers`), interp.compare(actual) and
 compare(expected, actual) (the report of `accel-run --compare`), interp.compare_layers(...)
-(the first operator whose output differs), interp.arena_bytes.
+(the first operator whose output differs), interp.arena_bytes; a compiled Edge TPU model runs
+through its CPU twin (Interpreter(model_path=COMPILED, twin_path=CPU)), as accel-run --twin.
 
 Memory: the package owns every byte the runner uses. The arena is a numpy buffer of the size
 the plan gives; the runner itself never allocates. get_tensor() and layers() return copies;
@@ -158,6 +159,7 @@ class _Model:
         self.n_tensors, self.n_ops, self.n_inputs, self.n_outputs, self.version = (int(c) for c in counts)
         self.tensors = [self._tensor(i) for i in range(self.n_tensors)]
         self.ops = [self._op(i) for i in range(self.n_ops)]
+        self.labels = [self._label(i) for i in range(self.n_ops)]
         self.inputs = [self._graph(0, k) for k in range(self.n_inputs)]
         self.outputs = [self._graph(1, k) for k in range(self.n_outputs)]
 
@@ -201,6 +203,20 @@ class _Model:
             self._fail(st, "operator %d" % i)
         return int(io[0]), [int(x) for x in ts[:io[1]]], [int(x) for x in ts[io[1]:io[1] + io[2]]]
 
+    def _label(self, i):
+        """The operator's name; a custom one as CUSTOM:ITS_CODE (the goldens' way)."""
+        code = self.ops[i][0]
+        if code != 32:
+            return op_name(code)
+        off, n = np.zeros(1, dtype=np.uint64), np.zeros(1, dtype=np.uint64)
+        if _n.op_custom(_p(self.rec), i, _pt(off, _n.U64), _pt(n, _n.U64)) != 0 or not n[0]:
+            return "CUSTOM"
+        return "CUSTOM:" + bytes(self.buf[int(off[0]):int(off[0]) + int(n[0])]).decode("utf-8", "replace")
+
+    def is_compiled_edgetpu(self):
+        """A compiled Edge TPU model: its graph is in an edgetpu-custom-op, which only the chip runs."""
+        return "CUSTOM:edgetpu-custom-op" in self.labels
+
     def _graph(self, is_output, k):
         t = np.zeros(1, dtype=np.uint32)
         st = _n.graph_tensor(_p(self.rec), is_output, k, _pt(t, _n.U32))
@@ -222,16 +238,43 @@ class _Model:
             for i, (code, _, _) in enumerate(self.ops):
                 if not _n.runs_code(code):
                     named.setdefault(i, code)
-            ops = [(i, op_name(c), c) for i, c in sorted(named.items())]
+            ops = [(i, self.labels[i], c) for i, c in sorted(named.items())]
             if not ops:
                 raise ModelError("%s%s" % (_where(self.path), status_text(st)), st)
             names = ", ".join("%d: %s (builtin code %d)" % o for o in ops)
-            raise UnsupportedOperator("%sunsupported operator%s %s" % (
-                _where(self.path), "s" if len(ops) > 1 else "", names), st, ops)
+            hint = ("; a compiled Edge TPU model: give the CPU model it was compiled from as twin_path "
+                    "(it then runs as the reference)" if self.is_compiled_edgetpu() else "")
+            raise UnsupportedOperator("%sunsupported operator%s %s%s" % (
+                _where(self.path), "s" if len(ops) > 1 else "", names, hint), st, ops)
         if op >= 0:
             raise ModelError("%soperator %d (%s): %s" % (_where(self.path), op, op_name(int(where[1])),
                                                          status_text(st)), st, op, int(where[1]))
         raise ModelError("%s%s" % (_where(self.path), status_text(st)), st)
+
+    def describe(self, t):
+        """"TYPE [d0,d1] s=SCALE zp=ZP" of tensor t, for a message."""
+        x = self.tensors[t]
+        q = ("s=%.9g zp=%d" % (x.scales[0], x.zero_points[0])) if len(x.scales) else "not quantized"
+        return "%s [%s] %s" % (TYPE_NAMES.get(x.type, x.type), ",".join(str(d) for d in x.shape), q)
+
+
+def _same_io(compiled, twin):
+    """The twin stands in for the compiled model only if it takes and gives the same tensors:
+    as many graph inputs and outputs, each of the same type, shape and quantization (the Edge TPU
+    compiler keeps the CPU model's). ValueError naming the first that differs."""
+    for what, a, b in (("input", compiled.inputs, twin.inputs), ("output", compiled.outputs, twin.outputs)):
+        if len(a) != len(b):
+            raise ValueError("%s: %d graph %ss, %s has %d: not the model it was compiled from"
+                             % (twin.path or "twin", len(b), what, compiled.path or "the model", len(a)))
+        for k, (x, y) in enumerate(zip(a, b)):
+            tx, ty = compiled.tensors[x], twin.tensors[y]
+            same = (tx.type == ty.type and tx.shape == ty.shape and len(tx.scales) == len(ty.scales)
+                    and tx.scales[:1].view(np.uint32).tolist() == ty.scales[:1].view(np.uint32).tolist()
+                    and tx.zero_points[:1].tolist() == ty.zero_points[:1].tolist())
+            if not same:
+                raise ValueError("%s: graph %s %d is %s, %s's is %s: not the model it was compiled from"
+                                 % (twin.path or "twin", what, k, twin.describe(y), compiled.path or "the model",
+                                    compiled.describe(x)))
 
 
 # ------------------------------------------------------------------ results
@@ -347,11 +390,18 @@ class Interpreter:
     Interpreter(model_path=... | model_content=...): opens and checks the model (ModelError,
     UnsupportedOperator). num_threads and experimental_* arguments are accepted and ignored (one
     thread, reference kernels); experimental_delegates must be empty. keep_layers (default True):
-    keep every operator's output of each invoke for layers()."""
+    keep every operator's output of each invoke for layers().
+
+    A compiled Edge TPU model (its graph in an edgetpu-custom-op, which only the chip runs) runs
+    through its twin: twin_path=... | twin_content=... names the CPU model it was compiled from,
+    which must have the same graph inputs and outputs (type, shape, quantization) and then runs
+    as the reference (.compiled_model keeps the compiled one). Without a twin such a model
+    raises UnsupportedOperator naming CUSTOM:edgetpu-custom-op."""
 
     def __init__(self, model_path=None, model_content=None, experimental_delegates=None,
                  num_threads=None, experimental_op_resolver_type=None,
-                 experimental_preserve_all_tensors=False, keep_layers=True):
+                 experimental_preserve_all_tensors=False, keep_layers=True, twin_path=None,
+                 twin_content=None):
         if (model_path is None) == (model_content is None):
             raise ValueError("Interpreter: give model_path or model_content (one of them)")
         if experimental_delegates:
@@ -361,12 +411,30 @@ class Interpreter:
             with open(model_path, "rb") as f:
                 model_content = f.read()
         self._model = _Model(model_content, model_path)
+        self.compiled_model = None
+        if twin_path is not None or twin_content is not None:
+            self._twin(twin_path, twin_content)
         self._model.check()
         self._keep_layers = keep_layers
         self._rt = None
         self._arena = None
         self._kept = None
         self.arena_bytes = self._plan()
+
+    def _twin(self, path, content):
+        m = self._model
+        if not m.is_compiled_edgetpu():
+            raise ValueError("%shas no edgetpu-custom-op, so it is no compiled Edge TPU model: a twin is "
+                             "for those; run it without one" % _where(m.path))
+        if content is None:
+            with open(str(path), "rb") as f:
+                content = f.read()
+        twin = _Model(content, None if path is None else str(path))
+        if twin.is_compiled_edgetpu():
+            raise ValueError("%sis a compiled Edge TPU model too: the twin is the CPU model %s was compiled "
+                             "from" % (_where(twin.path), m.path or "the model"))
+        _same_io(m, twin)
+        self.compiled_model, self._model = m, twin
 
     # -- sizes and allocation
     def _plan(self):

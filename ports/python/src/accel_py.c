@@ -201,6 +201,42 @@ ACCEL_PY_API int accel_py_graph_tensor(const void *model, int is_output, uint32_
     return accel_tflite_graph_tensor((const accel_tflite_model *)model, is_output, k, tensor);
 }
 
+/* The custom_code of operator i's OperatorCode, as an offset and length in the model buffer
+ * (0, 0 when it has none). accel_tflite_op does not carry it: read from the (already validated)
+ * flatbuffer with the public reader: Model.subgraphs[0].operators[i].opcode_index, then
+ * Model.operator_codes[that].custom_code. */
+ACCEL_PY_API int accel_py_op_custom(const void *model, uint32_t i, uint64_t *off, uint64_t *len)
+{
+    const accel_tflite_model *m = (const accel_tflite_model *)model;
+    accel_fb_table root, t;
+    accel_fb_view v;
+    size_t vec, p;
+    uint32_t n;
+    uint64_t code = 0;
+    accel_status st;
+    *off = *len = 0;
+    if ((st = accel_fb_root(&root, m->buf, m->len)) != ACCEL_OK) return st;
+    if ((st = accel_fb_vector(&root, 2, 4, &vec, &n)) != ACCEL_OK) return st;
+    if (n == 0) return ACCEL_E_TFLITE_SUBGRAPH;
+    if ((st = accel_fb_elem(m->buf, m->len, vec, 0, &p)) != ACCEL_OK) return st;
+    if ((st = accel_fb_table_at(&t, m->buf, m->len, p)) != ACCEL_OK) return st;
+    if ((st = accel_fb_vector(&t, 3, 4, &vec, &n)) != ACCEL_OK) return st;
+    if (i >= n) return ACCEL_E_ARG;
+    if ((st = accel_fb_elem(m->buf, m->len, vec, i, &p)) != ACCEL_OK) return st;
+    if ((st = accel_fb_table_at(&t, m->buf, m->len, p)) != ACCEL_OK) return st;
+    if ((st = accel_fb_scalar(&t, 0, 4, 0, &code)) != ACCEL_OK) return st;
+    if ((st = accel_fb_vector(&root, 1, 4, &vec, &n)) != ACCEL_OK) return st;
+    if (code >= n) return ACCEL_E_TFLITE_OPCODE;
+    if ((st = accel_fb_elem(m->buf, m->len, vec, (uint32_t)code, &p)) != ACCEL_OK) return st;
+    if ((st = accel_fb_table_at(&t, m->buf, m->len, p)) != ACCEL_OK) return st;
+    if ((st = accel_fb_string(&t, 1, &v)) != ACCEL_OK) return st;
+    if (v.p) {
+        *off = (uint64_t)(v.p - m->buf);
+        *len = v.len;
+    }
+    return ACCEL_OK;
+}
+
 /* check: the status, and where it stopped in op_code[0..1] (index, builtin code; -1 for none). */
 ACCEL_PY_API int accel_py_check(const void *model, int64_t *op_code)
 {

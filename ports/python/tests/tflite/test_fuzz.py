@@ -59,8 +59,10 @@ def corpus():
 
 
 def run_child(code, args):
+    import accel
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(accel.__file__))))
     r = subprocess.run([sys.executable, "-c", code] + args, capture_output=True, text=True,
-                       timeout=600)
+                       timeout=600, env=env)
     last = [line for line in r.stdout.splitlines() if line.startswith("start")]
     assert r.returncode == 0, "child ended with %d on %s: %s" % (
         r.returncode, last[-1] if last else "?", r.stderr[-500:])

@@ -96,7 +96,9 @@ def test_tflm_golden(d, row):
 
 
 def coral_ops(row):
-    return {op.split(":")[0] for op in row["ops"].split(",")}
+    """The operators of the golden's ops column: builtin names, CUSTOM:CODE for a custom one
+    (the name UnsupportedOperator gives it too)."""
+    return set(row["ops"].split(","))
 
 
 @pytest.mark.parametrize("d,row", cases(CORAL, "tflite-coral"))
@@ -110,6 +112,7 @@ def test_coral_golden(d, row):
         assert missing <= named, "not named: %s" % (missing - named)
         assert e.value.status in ("ACCEL_E_UNSUPPORTED", "ACCEL_E_TFLITE_UNSUPPORTED",
                                   "ACCEL_E_TFLITE_CUSTOM")
+        assert named <= coral_ops(row), "named, but not in the model: %s" % (named - coral_ops(row))
         for idx, name, code in e.value.operators:
             assert "%d: %s (builtin code %d)" % (idx, name, code) in str(e.value)
         return
@@ -120,6 +123,8 @@ def test_coral_golden(d, row):
         # refused, naming it, as it must be
         assert e.operators and {n for _, n, _ in e.operators} <= coral_ops(row)
         return
+    assert not os.path.exists(os.path.join(d, "compiled", row["model"] + "_edgetpu.tflite")) or \
+        twin_runs(d, row)
     assert outputs(it) == read(d, row["output"]), "output differs"
     rows = read_layers_tsv(os.path.join(d, row["layers"]))
     assert layers_index(it) == want_index(rows)
@@ -143,3 +148,22 @@ def test_coral_golden(d, row):
         assert diff.max() <= 1, "layer %s: off by %d" % (r["tensor_name"], diff.max())
         if row["case"] == "mnist_nine" and L.op == "UNIDIRECTIONAL_SEQUENCE_LSTM":
             assert (int((diff != 0).sum()), diff.size) == (31, 560)
+
+
+def twin_runs(d, row):
+    """The model's compiled Edge TPU version with this model as its twin gives this case's output."""
+    compiled = os.path.join(d, "compiled", row["model"] + "_edgetpu.tflite")
+    with pytest.raises(UnsupportedOperator) as e:
+        Interpreter(model_path=compiled)
+    assert ("CUSTOM:edgetpu-custom-op" in {n for _, n, _ in e.value.operators}
+            and "give the CPU model it was compiled from as twin_path" in str(e.value))
+    it = Interpreter(model_path=compiled, twin_path=os.path.join(d, row["model"] + ".tflite"))
+    assert it.compiled_model.path == compiled
+    it.allocate_tensors()
+    for rel in row["input"].split("+cases/"):
+        rel = rel if rel.startswith("cases/") else "cases/" + rel
+        blob = read(d, rel)
+        det = it.get_input_details()[0]
+        it.set_tensor(det["index"], np.frombuffer(blob, det["dtype"]).reshape(det["shape"]))
+        it.invoke()
+    return outputs(it) == read(d, row["output"])

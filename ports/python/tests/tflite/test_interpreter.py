@@ -267,8 +267,9 @@ def test_a_tflite_runtime_script_runs_with_its_import_changed(tmp_path):
     assert changed.count("\n") == script.count("\n") and changed != script
     p = tmp_path / "bench.py"
     p.write_text(changed)
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(accel.__file__))))
     r = subprocess.run([sys.executable, str(p), seed("fc.tflite")], capture_output=True, text=True,
-                       cwd=str(tmp_path))
+                       cwd=str(tmp_path), env=env)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[[3, -3]] [[3.0, -3.0]] [1, 2] int8"
 
@@ -279,3 +280,114 @@ def test_arena_bytes_is_accel_runs(accel_run):
         j = json.loads(subprocess.run([accel_run, seed(name), "--info", "--json"], capture_output=True,
                                       text=True, check=True).stdout)
         assert Interpreter(model_path=seed(name)).arena_bytes == j["arena_bytes"]
+
+
+def test_compare_layers_by_hand():
+    # FC [3, -3] then QUANTIZE [131, 125]; the device's QUANTIZE output is one step off at 1
+    it = run("fc_then_quantize.tflite", [4, 6])
+    first, reports = it.compare_layers(bytes([3, 0xfd, 0x83, 0x7d]))
+    assert first is None and all(r.exact for _, r in reports)
+    first, reports = it.compare_layers(bytes([3, 0xfd, 0x83, 0x7e]))
+    assert (first.op_index, first.op, first.tensor_index, first.name) == (1, "QUANTIZE", 4, "u8")
+    assert [(r.differing, r.first_index) for _, r in reports] == [(0, -1), (1, 1)]
+    with pytest.raises(ValueError, match="3 bytes, the operators' outputs take 4"):
+        it.compare_layers(bytes(3))
+
+
+def _golden(name):
+    d = data_dir("ACCEL_TFLITE_DATA", "tflite")
+    if not d:
+        pytest.skip("third-party data absent (no ../shared/data/tflite; ACCEL_TFLITE_DATA overrides it)")
+    return os.path.join(d, name + ".tflite"), os.path.join(d, "cases", name)
+
+
+def test_compare_is_accel_runs(accel_run, tmp_path):
+    # the same report as accel-run --compare --json, on person_detect's output with both bytes
+    # off, and on a float output (dequantize_i8) with a NaN
+    import json
+    model, cases = _golden("person_detect")
+    it = Interpreter(model_path=model)
+    it.allocate_tensors()
+    d = it.get_input_details()[0]
+    x = np.fromfile(os.path.join(cases, "rand0.in.bin"), np.int8).reshape(d["shape"])
+    it.set_tensor(d["index"], x)
+    it.invoke()
+    hw = bytes((b + 7) & 0xff for b in it.get_tensor(it.get_output_details()[0]["index"]).tobytes())
+    (tmp_path / "hw.bin").write_bytes(hw)
+    j = json.loads(subprocess.run([accel_run, model, "--input", os.path.join(cases, "rand0.in.bin"),
+                                   "--compare", str(tmp_path / "hw.bin"), "--json"],
+                                  capture_output=True, text=True).stdout)
+    assert it.compare(hw).as_dict() == j["compare"]
+    it = run("dequantize_i8.tflite", [-3, 7, 127, -128])
+    hw = np.array([0, 1, np.nan, -12], np.float32).tobytes()
+    (tmp_path / "f.bin").write_bytes(hw)
+    (tmp_path / "in.bin").write_bytes(bytes([0xfd, 7, 127, 128]))
+    j = json.loads(subprocess.run([accel_run, seed("dequantize_i8.tflite"), "--input", str(tmp_path / "in.bin"),
+                                   "--compare", str(tmp_path / "f.bin"), "--json"],
+                                  capture_output=True, text=True).stdout)
+    got = it.compare(hw).as_dict()
+    assert got.pop("max_abs_diff_real") == float("inf") and j["compare"].pop("max_abs_diff_real") is None
+    assert got == j["compare"]
+
+
+def test_layers_and_compare_layers_are_accel_runs(accel_run, tmp_path):
+    # keyword_scrambled (int16 input, SVDF state, int32 and int8 layers): the index of the
+    # Python layers is accel-run's LAYERS.tsv, and compare_layers agrees with --compare-layers
+    import json
+    model, cases = _golden("keyword_scrambled")
+    inp = os.path.join(cases, "rand0.in.bin")
+    subprocess.run([accel_run, model, "--input", inp, "--layers", str(tmp_path / "l.bin")], check=True,
+                   capture_output=True)
+    it = Interpreter(model_path=model)
+    it.allocate_tensors()
+    d = it.get_input_details()[0]
+    it.set_tensor(d["index"], np.fromfile(inp, "<i2").astype(d["dtype"]).reshape(d["shape"]))
+    it.invoke()
+    assert it.layer_bytes() == (tmp_path / "l.bin").read_bytes()
+    rows = [line.split("\t") for line in (tmp_path / "l.tsv").read_text().splitlines()[1:]]
+    assert [(int(r[0]), r[1], int(r[2]), r[3], r[4], tuple(int(x) for x in r[5].split(",")), int(r[6]), int(r[7]))
+            for r in rows] == [(L.op_index, L.op, L.tensor_index, L.name, L.type, L.shape, L.offset, L.bytes)
+                               for L in it.layers()]
+    dump = bytearray(it.layer_bytes())
+    L = it.layers()[len(it.layers()) // 2]
+    dump[L.offset + L.bytes - 1] ^= 0x40
+    (tmp_path / "dev.bin").write_bytes(bytes(dump))
+    j = json.loads(subprocess.run([accel_run, model, "--input", inp, "--compare-layers", str(tmp_path / "dev.bin"),
+                                   "--json"], capture_output=True, text=True).stdout)["compare_layers"]
+    first, reports = it.compare_layers(bytes(dump))
+    assert (first.op_index, first.tensor_index) == (j["first_op"], j["first_tensor"]) == (L.op_index, L.tensor_index)
+    for (layer, r), x in zip(reports, j["per_layer"]):
+        assert (layer.op_index, layer.op, layer.tensor_index) == (x.pop("op"), x.pop("name"), x.pop("tensor"))
+        got = r.as_dict()
+        # accel-run's JSON holds 9 significant digits
+        assert "%.9g" % got.pop("max_abs_diff_real") == "%.9g" % x.pop("max_abs_diff_real")
+        assert got == x
+
+
+def test_twin_of_a_compiled_model():
+    # edgetpu_compiled_fc: fc.tflite's graph compiled into one edgetpu-custom-op (holding the
+    # synthetic package); fc.tflite, its twin, runs in its place
+    compiled = seed("edgetpu_compiled_fc.tflite")
+    with pytest.raises(UnsupportedOperator) as e:
+        Interpreter(model_path=compiled)
+    assert e.value.operators == [(0, "CUSTOM:edgetpu-custom-op", 32)]
+    assert "as twin_path" in str(e.value)
+    it = Interpreter(model_path=compiled, twin_path=seed("fc.tflite"))
+    it.allocate_tensors()
+    d = it.get_input_details()[0]
+    it.set_tensor(d["index"], np.array([[4, 6]], np.int8))
+    it.invoke()
+    assert it.get_tensor(it.get_output_details()[0]["index"]).tolist() == [[3, -3]]
+    with pytest.raises(ValueError, match=r"fc_then_quantize.tflite: graph output 0 is UINT8 \[1,2\] s=1 zp=128, "):
+        Interpreter(model_path=compiled, twin_path=seed("fc_then_quantize.tflite"))
+    with pytest.raises(ValueError, match=r"graph input 0 is INT8 \[1,2\] s=0.5 zp=2, "):
+        Interpreter(model_path=compiled, twin_path=seed("fc_zp.tflite"))
+    with pytest.raises(ValueError, match="is a compiled Edge TPU model too"):
+        Interpreter(model_path=compiled, twin_path=compiled)
+    with pytest.raises(ValueError, match="has no edgetpu-custom-op"):
+        Interpreter(model_path=seed("fc.tflite"), twin_path=seed("fc.tflite"))
+    with pytest.raises(ValueError, match="has no edgetpu-custom-op"):
+        Interpreter(model_path=seed("custom_other.tflite"), twin_path=seed("fc.tflite"))
+    with pytest.raises(UnsupportedOperator) as e:   # another custom operator: named by its code
+        Interpreter(model_path=seed("custom_other.tflite"))
+    assert e.value.operators[0][1].startswith("CUSTOM:") and "twin_path" not in str(e.value)
