@@ -37,8 +37,8 @@ class Tensor(ctypes.Structure):
 
 
 P = ctypes.c_void_p
-U32, I32, U64 = ctypes.c_uint32, ctypes.c_int32, ctypes.c_uint64
-PU32, PI32, PU64, PI64 = (ctypes.POINTER(t) for t in (U32, I32, U64, ctypes.c_int64))
+U32, I32, U64, I64 = ctypes.c_uint32, ctypes.c_int32, ctypes.c_uint64, ctypes.c_int64
+PU32, PI32, PU64, PI64 = (ctypes.POINTER(t) for t in (U32, I32, U64, I64))
 
 
 def _sig(name, restype, *argtypes):

@@ -227,7 +227,7 @@ class _Model:
     def check(self):
         """UnsupportedOperator or ModelError when the model cannot run in this build."""
         where = np.zeros(2, dtype=np.int64)
-        st = _n.check(_p(self.rec), _pt(where, _n.PI64._type_))
+        st = _n.check(_p(self.rec), _pt(where, _n.I64))
         if st == 0:
             return
         op = int(where[0])
@@ -326,12 +326,16 @@ def compare(expected, actual, scale=None):
     """Compare actual with expected, as `accel-run --compare` does: a Comparison.
 
     expected, actual: an array, or a sequence of arrays (one per output; they are counted as one
-    run of elements, first_index counting across them). actual is read as expected's dtype and
-    must have as many elements. scale: the real value of one quantized step, a number or one per
+    run of elements, first_index counting across them), each pair with as many elements;
+    integers compare as integers whatever their width, so give actual as values, not bytes
+    (Interpreter.compare takes the bytes). scale: the real value of one quantized step, a number or one per
     array (None: not quantized, the real difference is the integer one). float32 arrays compare
     as numbers, in real units only: equal values are the same (so -0 and 0 are), two NaNs are
     the same, a NaN and a number differ by an infinite amount."""
-    exp, act = _as_list(expected), _as_list(actual)
+    if isinstance(expected, np.ndarray):  # one array: actual is one too (a list of values, say)
+        exp, act = [expected], [actual]
+    else:
+        exp, act = _as_list(expected), _as_list(actual)
     if len(exp) != len(act):
         raise ValueError("compare: %d expected arrays, %d actual" % (len(exp), len(act)))
     scales = _as_list(scale) if scale is not None and not np.isscalar(scale) else [scale] * len(exp)
@@ -346,8 +350,10 @@ def compare(expected, actual, scale=None):
         a = np.asarray(a)
         if a.size != e.size:
             raise ValueError("compare: %d actual elements against %d expected" % (a.size, e.size))
-        e = e.reshape(-1)
-        a = a.reshape(-1).astype(e.dtype, copy=False) if a.dtype != e.dtype else a.reshape(-1)
+        e, a = e.reshape(-1), a.reshape(-1)
+        if e.dtype.kind in "iub" and a.dtype.kind not in "iub":
+            raise ValueError("compare: actual values are %s, expected %s: give the device's integers"
+                             % (a.dtype, e.dtype))
         if e.dtype.kind == "f":
             ed, ad = e.astype(np.float64), a.astype(np.float64)
             both_nan = np.isnan(ed) & np.isnan(ad)
@@ -456,7 +462,7 @@ class Interpreter:
         rt = _buffer(_RT_BYTES)
         arena = _buffer(self.arena_bytes)
         where = np.zeros(2, dtype=np.int64)
-        st = _n.init(_p(rt), _p(m.rec), _p(arena), len(arena), _pt(where, _n.PI64._type_))
+        st = _n.init(_p(rt), _p(m.rec), _p(arena), len(arena), _pt(where, _n.I64))
         if st != 0:
             op = int(where[0])
             if op >= 0:
@@ -579,10 +585,10 @@ class Interpreter:
         where = np.zeros(2, dtype=np.int64)
         if self._keep_layers:
             st = _n.invoke(_p(self._rt), _p(self._lay_rec), _p(self._lay_buf), len(self._lay_buf),
-                           _pt(self._lay_idx, _n.PI64._type_), self._lay_idx.shape[0],
-                           _pt(where, _n.PI64._type_))
+                           _pt(self._lay_idx, _n.I64), self._lay_idx.shape[0],
+                           _pt(where, _n.I64))
         else:
-            st = _n.invoke(_p(self._rt), None, None, 0, None, 0, _pt(where, _n.PI64._type_))
+            st = _n.invoke(_p(self._rt), None, None, 0, None, 0, _pt(where, _n.I64))
         self._kept = None
         if st != 0:
             op = int(where[0])

@@ -207,6 +207,13 @@ def test_compare_several_arrays_and_scales():
     r = compare([np.array([1, 2, 3], np.int8), np.array([5, 5], np.int8)],
                 [np.array([1, 2, 3], np.int8), np.array([9, 5], np.int8)], scale=[1.0, 0.25])
     assert (r.differing, r.first_index, r.max_abs_diff_q, r.max_abs_diff_real) == (1, 3, 4, 1.0)
+    # values, whatever their integer type (a list is int64): no wrap to the expected type
+    r = compare(np.array([100, -100], np.int8), [300, -100], scale=0.5)
+    assert (r.differing, r.max_abs_diff_q, r.max_abs_diff_real) == (1, 200, 100.0)
+    with pytest.raises(ValueError, match="give the device's integers"):
+        compare(np.array([1], np.int8), np.array([1.0]))
+    with pytest.raises(ValueError, match="3 actual elements against 2"):
+        compare(np.array([1, 2], np.int8), [1, 2, 3])
 
 
 def test_reset_all_variables_goldens():
