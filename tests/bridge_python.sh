@@ -60,6 +60,14 @@ check "accel_bridge warns that it is deprecated" 1 "PendingDeprecationWarning: a
 check "accel_bridge from ports/python's path" 0 "ok" env PYTHONPATH=ports/python:ports/bridge/python $PY -c \
     'import accel_bridge; print("ok")'
 
+# what it needs, named when missing: protobuf's runtime (a python3 without it, as a pyenv one),
+# and protoc (a PATH without it, and no message classes made yet)
+check "accel.bridge without protobuf names the package" 1 "needs protobuf's Python runtime: python3-protobuf (Debian) or protobuf (pip)" \
+    env PYTHONPATH=ports/python $PY -c 'import sys; sys.modules["google"] = None; import accel.bridge'
+mkdir -p "$B/nobin"
+check "accel.bridge without protoc names it" 1 "needs protoc to make its message classes: protobuf-compiler (Debian)" \
+    env PATH="$PWD/$B/nobin" ACCEL_BRIDGE_PB2_DIR="$PWD/$B/pb2-none" PYTHONPATH=ports/python $PY -c 'import accel.bridge'
+
 make -s build/accel-bridge-sim build/accel-tsp1 build/accel-capture build/accel-linux-probe >"$B/make.log" 2>&1
 if ! [ -x build/accel-bridge-sim ] || build/accel-bridge-sim --help 2>&1 | grep -q "needs Linux and nanopb"; then
     skip "bridge Python client against the devices" "host tools built without nanopb (libnanopb-dev)"

@@ -69,6 +69,7 @@ def load_pb2(proto=_PROTO, out_dir=None):
             subprocess.run(["protoc", "-I" + os.path.dirname(proto), "--python_out=" + tmp,
                             os.path.basename(proto)], check=True)
         except FileNotFoundError:
+            os.rmdir(tmp)
             raise ImportError("accel.bridge needs protoc to make its message classes: "
                               "protobuf-compiler (Debian) or protoc on PATH") from None
         os.replace(os.path.join(tmp, "accel_bridge_pb2.py"), path)
