@@ -1,6 +1,12 @@
 """The package's shared library (compiled by setup.py from accel.h, the sim port and
 src/accel_py.c) and the ctypes signatures of src/accel_py.c's functions: the only C the Python
-side calls. Every function returns an accel_status."""
+side calls. Every function returns an accel_status.
+
+ctypes rather than cffi: it is in the standard library, so the package needs nothing at build or
+run time but a C compiler and numpy (cffi's API mode would need python3-cffi to build, its ABI
+mode at run time), and the C interface is flat on purpose (fixed-width integers, pointers, one
+struct of them), which ctypes describes exactly. The library includes no Python.h: setuptools
+builds it as an extension only to compile and place it inside the package."""
 import ctypes
 import glob
 import importlib.machinery
