@@ -176,6 +176,13 @@ check "compare-layers with --info refused" 2 "usage" "$T" "$S/fc.tflite" --info 
 # than at 1 GiB: /dev/zero ends within a second, in 64 MB of address space
 out=$( (ulimit -v 65536; timeout 5 "$T" /dev/zero --info) 2>&1); rc=$?
 same "/dev/zero stops at once" "$rc $out" "1 accel-run: /dev/zero: not a TFLite model: its root offset is 0 (a flatbuffer's root table follows the offset)"
+# an input, or the bytes to compare, from a stream: read one byte past the size they must have
+for opt in --input --compare --compare-layers; do
+    extra=(); [ $opt = --input ] || extra=(--input "$W/in46.bin")
+    out=$( (ulimit -v 65536; timeout 5 "$T" "$S/fc_then_quantize.tflite" "${extra[@]}" $opt /dev/zero) 2>&1); rc=$?
+    [ $opt = --compare-layers ] && n=4 || n=2
+    same "$opt /dev/zero stops past $n bytes" "$rc $out" "1 accel-run: /dev/zero: too large: more than $n bytes"
+done
 
 if D=$(data_dir tflite ACCEL_TFLITE_DATA); then
     # every golden case through the tool: output and layers byte for byte

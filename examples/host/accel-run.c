@@ -46,6 +46,16 @@ static uint8_t *load(const char *path, size_t *len)
     return (uint8_t *)cli_read_file(path, RUN_MAX_FILE, len);
 }
 
+/* A file that must hold `want` bytes (an input, the outputs to compare). A stream is read only
+ * one byte past them: /dev/zero is refused at once rather than at RUN_MAX_FILE; a regular file
+ * is read whole, so that its size is what the refusal gives. */
+static uint8_t *load_sized(const char *path, size_t want, size_t *len)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) return load(path, len);
+    return (uint8_t *)cli_read_file(path, want < RUN_MAX_FILE ? want : RUN_MAX_FILE, len);
+}
+
 /* A model. From a stream (a pipe, a device: no size to check first) reading stops as soon as
  * its first bytes show it cannot be one, rather than at RUN_MAX_FILE: a flatbuffer begins with
  * the offset of its root table, which lies after that offset and inside the largest file. */
@@ -922,7 +932,7 @@ int main(int argc, char **argv)
     if (st != ACCEL_OK) return cli_fail("%s: %s", model_path, accel_status_str(st));
     /* every file is read and checked before the first invocation */
     if (cmp_path) {
-        hw = load(cmp_path, &hlen);
+        hw = load_sized(cmp_path, out_bytes, &hlen);
         if (!hw) return 1;
         if (hlen != out_bytes) {
             size_t es = out_elem_size(&m);
@@ -949,7 +959,7 @@ int main(int argc, char **argv)
             }
             if (st != ACCEL_OK) return cli_fail("%s: operator %u: %s", model_path, (unsigned)k, accel_status_str(st));
         }
-        lexp = load(lcmp_path, &lexp_len);
+        lexp = load_sized(lcmp_path, layer_bytes, &lexp_len);
         if (!lexp) return 1;
         if (lexp_len != layer_bytes)
             return cli_fail("%s: %zu byte%s, the operators' outputs take %zu", lcmp_path, lexp_len,
@@ -957,7 +967,7 @@ int main(int argc, char **argv)
     }
     for (i = 0; i < n_in; i++) {
         size_t ilen;
-        in[i] = load(inputs[i], &ilen);
+        in[i] = load_sized(inputs[i], in_bytes, &ilen);
         if (!in[i]) return 1;
         if (ilen != in_bytes)
             return cli_fail("%s: %zu byte%s, the model's inputs take %zu", inputs[i], ilen, ilen == 1 ? "" : "s",
