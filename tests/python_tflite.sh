@@ -33,11 +33,12 @@ fi
 SITE=$PWD/$B/site
 untracked() { git status --porcelain --untracked-files=all ports 2>/dev/null | grep '^??'; }
 before=$(untracked)
-start=$(date +%s.%N)
+start=$(date +%s%N)
 if $PY -m pip install --no-build-isolation --no-index --no-deps --disable-pip-version-check -q \
     --target "$SITE" ./ports/python >"$B/pip.log" 2>&1 && ls "$SITE"/accel/_accel*.so >/dev/null 2>&1; then
     ok "pip install ./ports/python (offline, --target)"
-    echo "  installed in $(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)") s: $(cd "$SITE" && ls -d accel/_accel*.so) ($(du -k "$SITE"/accel/_accel*.so | cut -f1) KiB)"
+    ms=$((($(date +%s%N) - start) / 1000000))
+    echo "  installed in $((ms / 1000)).$((ms % 1000 / 100)) s: $(cd "$SITE" && ls -d accel/_accel*.so) ($(du -k "$SITE"/accel/_accel*.so | cut -f1) KiB)"
 else
     bad "pip install ./ports/python" "$(tail -20 "$B/pip.log")"
     lib_end; exit $?

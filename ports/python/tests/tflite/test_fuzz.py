@@ -87,3 +87,40 @@ def test_every_cut_of_a_model_is_refused():
     with open(os.path.join(SEEDS, "tflite", "fc_then_quantize.tflite"), "rb") as f:
         n = len(f.read())
     assert out[-1] == "refused %d of %d" % (n, n)
+
+
+MUTATE = r'''
+import random, sys
+import numpy as np
+from accel.tflite import Interpreter, AccelError
+rng = random.Random(20261202)
+ran = refused = 0
+for path in sys.argv[1:]:
+    with open(path, "rb") as f:
+        data = f.read()
+    for k in range(20):
+        b = bytearray(data)
+        for _ in range(rng.randint(1, 4)):         # 1 to 4 bytes replaced anywhere
+            b[rng.randrange(len(b))] = rng.randrange(256)
+        print("start", path, k, flush=True)
+        try:
+            it = Interpreter(model_content=bytes(b))
+            it.allocate_tensors()
+            for d in it.get_input_details():
+                it.set_tensor(d["index"], np.zeros(tuple(d["shape"]), d["dtype"]))
+            it.invoke()
+            it.layers(dequantize=True)
+            ran += 1
+        except AccelError:
+            refused += 1
+print("mutants", ran, refused, flush=True)
+'''
+
+
+def test_mutated_models_in_a_child():
+    # every hand-made model with 20 random mutations each (seeded): each runs or is refused
+    # with an accel.tflite exception, never a crash
+    files = [f for f in corpus() if "/tflite/" in f]
+    out = run_child(MUTATE, files)
+    ran, refused = (int(x) for x in out[-1].split()[1:])
+    assert ran + refused == 20 * len(files) and ran > 0 and refused > 0
