@@ -169,6 +169,11 @@ same "README Python chapter: two commands, a 13-line example, a command to run i
 rm -rf build/venv
 if bash -e "$B/readme.sh" >"$B/readme_sh.log" 2>&1; then ok "README Python chapter: its install commands"
 else bad "README Python chapter: its install commands" "$(tail -5 "$B/readme_sh.log")"; fi
+# and the plain `pip install ./ports/python` too (no pyproject.toml: Debian 12's pip builds with
+# the installed setuptools, no isolated environment to fetch), offline
+if build/venv/bin/python -m pip install --no-index --no-deps --force-reinstall -q --disable-pip-version-check \
+    ./ports/python >"$B/pip-plain.log" 2>&1; then ok "plain pip install ./ports/python, offline"
+else bad "plain pip install ./ports/python, offline" "$(tail -5 "$B/pip-plain.log")"; fi
 out=$(${run_line/example.py/$B/example.py} 2>&1)
 same "README Python chapter: its example's output" "$out" "$(printf '%s\n' 'output [[131, 125]] (1.0, 128)' \
     '0 FULLY_CONNECTED out [[3.0, -3.0]]' '1 QUANTIZE u8 [[3.0, -3.0]]' \
