@@ -20,18 +20,22 @@ rm -rf "$B"
 mkdir -p "$B"
 missing=""
 [ -x $PY ] || missing="$missing python3"
-for m in numpy pytest setuptools pip wheel; do
+for m in numpy pytest setuptools pip wheel ensurepip; do
     [ -x $PY ] && $PY -c "import $m" 2>/dev/null || missing="$missing $m"
 done
 have cc || missing="$missing cc"
 if [ -n "$missing" ]; then
-    skip "Python package accel" "missing:$missing (python3-numpy python3-pytest python3-setuptools python3-pip python3-wheel gcc)"
+    skip "Python package accel" "missing:$missing (python3-numpy python3-pytest python3-setuptools python3-pip python3-wheel python3-venv gcc)"
     lib_end; exit $?
 fi
 
 # ---- 1. install, offline, into a directory of its own
 SITE=$PWD/$B/site
-untracked() { git status --porcelain --untracked-files=all ports 2>/dev/null | grep '^??'; }
+untracked() { # what pip might leave in the checkout (not in a git checkout: nothing to see)
+    if have git && git rev-parse --git-dir >/dev/null 2>&1; then
+        git status --porcelain --untracked-files=all ports 2>/dev/null | grep '^??'
+    fi
+}
 before=$(untracked)
 start=$(date +%s%N)
 if $PY -m pip install --no-build-isolation --no-index --no-deps --disable-pip-version-check -q \
