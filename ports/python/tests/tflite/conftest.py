@@ -21,6 +21,13 @@ def data_dir(env, sub):
     return d if os.path.isdir(d) else None
 
 
+def absent(env, sub):
+    """The reason to skip with when data_dir(env, sub) found nothing (as tests/lib.sh words it)."""
+    if os.environ.get(env):
+        return "third-party data absent (%s=%s)" % (env, os.environ[env])
+    return "third-party data absent (no ../shared/data/%s; %s overrides it)" % (sub, env)
+
+
 def seed(name):
     return os.path.join(SEEDS, "tflite", name)
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from accel.tflite import Interpreter, UnsupportedOperator
-from conftest import data_dir, read_goldens, read_layers_tsv
+from conftest import absent, data_dir, read_goldens, read_layers_tsv
 
 TFLM = data_dir("ACCEL_TFLITE_DATA", "tflite")
 CORAL = data_dir("ACCEL_TFLITE_CORAL_DATA", "tflite-coral")
@@ -32,9 +32,8 @@ RUNS = {"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "AVERAGE_POOL_2D", "M
 def cases(d, group):
     if not d:
         env = "ACCEL_TFLITE_DATA" if group == "tflite" else "ACCEL_TFLITE_CORAL_DATA"
-        return [pytest.param(None, None, marks=pytest.mark.skip(
-            reason="third-party data absent (no ../shared/data/%s; %s overrides it)" % (group, env)),
-            id="%s-absent" % group)]
+        return [pytest.param(None, None, marks=pytest.mark.skip(reason=absent(env, group)),
+                             id="%s-absent" % group)]
     return [pytest.param(d, row, id="%s/%s" % (row["model"], row["case"])) for row in read_goldens(d)]
 
 

@@ -12,7 +12,7 @@ import pytest
 import accel
 import accel.tflite as tfl
 from accel.tflite import Interpreter, UnsupportedOperator, ModelError, AccelError, compare
-from conftest import REPO, seed, data_dir
+from conftest import REPO, absent, seed, data_dir
 
 
 def run(name, x, **kw):
@@ -221,7 +221,7 @@ def test_reset_all_variables_goldens():
     # reset_all_variables rand1 alone gives rand1's golden
     d = data_dir("ACCEL_TFLITE_DATA", "tflite")
     if not d:
-        pytest.skip("third-party data absent (no ../shared/data/tflite; ACCEL_TFLITE_DATA overrides it)")
+        pytest.skip(absent("ACCEL_TFLITE_DATA", "tflite"))
     cd = os.path.join(d, "cases", "keyword_scrambled")
 
     def inp(name):
@@ -304,7 +304,7 @@ def test_compare_layers_by_hand():
 def _golden(name):
     d = data_dir("ACCEL_TFLITE_DATA", "tflite")
     if not d:
-        pytest.skip("third-party data absent (no ../shared/data/tflite; ACCEL_TFLITE_DATA overrides it)")
+        pytest.skip(absent("ACCEL_TFLITE_DATA", "tflite"))
     return os.path.join(d, name + ".tflite"), os.path.join(d, "cases", name)
 
 
