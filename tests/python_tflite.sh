@@ -78,15 +78,16 @@ run_pytest() { # NAME, pytest arguments...: one pytest run, its cases added to t
 # ---- 2-4. the suite
 run_pytest suite ports/python/tests/tflite
 
-# ---- 4b. the same suite on the library built with AddressSanitizer (ACCEL_PY_SANITIZE=address),
-# its runtime preloaded into the interpreter: an out-of-bounds access that does not crash is
-# caught too (the fuzz corpus's child processes inherit it). First, that it catches one: the C
-# interface handed an array too small for what it writes.
+# ---- 4b. the same suite on the library built with AddressSanitizer and UBSan
+# (ACCEL_PY_SANITIZE=address,undefined, every report fatal), ASan's runtime preloaded into the
+# interpreter: an out-of-bounds access or undefined behaviour that does not crash is caught too
+# (the fuzz corpus's child processes inherit it). First, that it catches one: the C interface
+# handed an array too small for what it writes.
 ASAN_RT=$(gcc -print-file-name=libasan.so 2>/dev/null)
 if [ -f "$ASAN_RT" ]; then
-    if ACCEL_PY_SANITIZE=address $PY -m pip install --no-build-isolation --no-index --no-deps \
+    if ACCEL_PY_SANITIZE=address,undefined $PY -m pip install --no-build-isolation --no-index --no-deps \
         --disable-pip-version-check -q --target "$PWD/$B/asan-site" ./ports/python >"$B/pip-asan.log" 2>&1; then
-        ok "pip install with ACCEL_PY_SANITIZE=address"
+        ok "pip install with ACCEL_PY_SANITIZE=address,undefined"
         out=$(LD_PRELOAD=$ASAN_RT ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$PWD/$B/asan-site $PY -c '
 import numpy as np, accel.tflite as t
 from accel import _native as n
@@ -101,7 +102,7 @@ print("not caught")' 2>&1)
         LD_PRELOAD=$ASAN_RT ASAN_OPTIONS=detect_leaks=0 run_pytest asan ports/python/tests/tflite
         SITE=$SITE_SAVE
     else
-        bad "pip install with ACCEL_PY_SANITIZE=address" "$(tail -5 "$B/pip-asan.log")"
+        bad "pip install with ACCEL_PY_SANITIZE=address,undefined" "$(tail -5 "$B/pip-asan.log")"
     fi
 else
     skip "Python package under AddressSanitizer" "no libasan.so for gcc (libasan8)"

@@ -41,10 +41,12 @@ class BuildPy(build_py):
         shutil.copyfile(PROTO, os.path.join(dst, "accel_bridge.proto"))
 
 
-# ACCEL_PY_SANITIZE=address: the library built with AddressSanitizer (for tests, which preload
-# its runtime), in a build directory of its own so that neither build reuses the other's objects
+# ACCEL_PY_SANITIZE=address,undefined (any -fsanitize= list): the library built with the
+# sanitizers, every report fatal (for tests, which preload ASan's runtime), in a build directory
+# of its own so that neither build reuses the other's objects
 SANITIZE = os.environ.get("ACCEL_PY_SANITIZE", "")
-san_flags = ["-fsanitize=" + SANITIZE, "-fno-omit-frame-pointer", "-g"] if SANITIZE else []
+san_flags = (["-fsanitize=" + SANITIZE, "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g"]
+             if SANITIZE else [])
 
 # The package binds the tflite section (and holds the sim port): the device sections, which it
 # does not bind, are left out, which halves the compile.
@@ -72,7 +74,7 @@ setup(
     package_dir={"": ".", "accel_bridge": "../bridge/python/accel_bridge"},
     ext_modules=[lib],
     cmdclass={"build_py": BuildPy},
-    options={"build": {"build_base": "build-" + SANITIZE if SANITIZE else "build"}},
+    options={"build": {"build_base": "build-" + SANITIZE.replace(",", "-") if SANITIZE else "build"}},
     python_requires=">=3.7",
     install_requires=[],  # numpy: Debian's python3-numpy (not fetched: the install is offline)
     zip_safe=False,
