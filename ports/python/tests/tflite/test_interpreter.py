@@ -398,3 +398,32 @@ def test_twin_of_a_compiled_model():
     with pytest.raises(UnsupportedOperator) as e:   # another custom operator: named by its code
         Interpreter(model_path=seed("custom_other.tflite"))
     assert e.value.operators[0][1].startswith("CUSTOM:") and "twin_path" not in str(e.value)
+
+
+def test_tensor_details_are_accel_runs(accel_run):
+    # every tensor of person_detect (per-channel weights among them) against accel-run --info
+    # --json: name, type, shape, scale, zero point, the count of scales; a constant's data is
+    # the model's bytes, its view read-only
+    import json
+    model, _ = _golden("person_detect")
+    j = json.loads(subprocess.run([accel_run, model, "--info", "--json"], capture_output=True, text=True,
+                                  check=True).stdout)
+    it = Interpreter(model_path=model)
+    details = it.get_tensor_details()
+    assert len(details) == len(j["tensors"])
+    names = {np.int8: "INT8", np.int32: "INT32", np.uint8: "UINT8", np.int16: "INT16", np.float32: "FLOAT32"}
+    for d, t in zip(details, j["tensors"]):
+        qp = d["quantization_parameters"]
+        assert (d["index"], d["name"], names[d["dtype"]], d["shape"].tolist(), len(qp["scales"])) == \
+            (t["index"], t["name"], t["type"], t["shape"], t["scales"])
+        assert "%.9g" % d["quantization"][0] == "%.9g" % t["scale"] and d["quantization"][1] == t["zero_point"]
+    per_channel = [t for t in j["tensors"] if t["scales"] > 1]
+    assert per_channel
+    it.allocate_tensors()
+    t = per_channel[0]
+    with open(model, "rb") as f:
+        content = f.read()
+    w = it.get_tensor(t["index"])
+    assert w.shape == tuple(t["shape"]) and w.tobytes() in content
+    v = it.tensor(t["index"])()
+    assert not v.flags.writeable and np.array_equal(v, w)
