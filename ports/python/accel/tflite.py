@@ -25,6 +25,8 @@ operator (.operator, .op_name): ModelError (the file is not a usable model; a Va
 tflite_runtime raises), UnsupportedOperator (names every operator this build cannot run, in
 .operators), InvokeError (an operator failed on this input). All derive from AccelError.
 """
+import ctypes
+
 import numpy as np
 
 from . import _native as _n
@@ -111,7 +113,6 @@ def _p(a):
 
 
 def _pt(a, t):
-    import ctypes
     return a.ctypes.data_as(ctypes.POINTER(t))
 
 

@@ -15,6 +15,10 @@
 #define ACCEL_PY_API __attribute__((visibility("default")))
 #endif
 
+#if ACCEL_TFLITE_MAX_DIMS > 8
+#error "accel_py_tensor holds 8 dimensions: raise it here and in accel/_native.py's Tensor"
+#endif
+
 /* One tensor, in fields of fixed width (mirrored by accel/_native.py's Tensor). */
 typedef struct accel_py_tensor {
     int32_t type, ndims;
