@@ -17,6 +17,7 @@ gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user qemu-system-arm
 libusb-1.0-0-dev zlib1g-dev
 arduino-builder arduino-core-avr arduino-ctags simavr libsimavr-dev zip unzip xxd jq
 nanopb libnanopb-dev protobuf-compiler python3-protobuf python3-serial python3-pytest dpkg-dev
+python3-numpy python3-pip python3-setuptools python3-wheel python3-venv
 cppcheck clang-tidy valgrind gcovr
 device-tree-compiler python3-kconfiglib cmake python3-jsonschema"
 # command package: what the scripts in tests/ and scripts/ run besides the programs of Debian's

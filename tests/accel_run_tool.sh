@@ -122,6 +122,68 @@ if [[ $out == *"unsupported operator 0: CUSTOM (builtin code 32)" ]]; then ok "a
 else bad "another custom operator" "$out"; fi
 check "twin missing" 1 "no_such.tflite" "$T" "$S/edgetpu_compiled_fc.tflite" --twin "$W/no_such.tflite" --input "$W/in46.bin"
 
+# ---- a verifier's tool
+# --info names the graph inputs and outputs first, with shape, type and quantization
+out=$("$T" "$S/fc_then_quantize.tflite" --info)
+same "info: graph input and output first" "$(printf '%s\n' "$out" | head -2)" \
+    "$(printf 'input  0: tensor 0 "in" INT8 [1,2] s=0.5 zp=0\noutput 0: tensor 4 "u8" UINT8 [1,2] s=1 zp=128')"
+out=$("$T" "$S/dequantize_i8.tflite" --info)
+same "info: a float output is not quantized" "$(printf '%s\n' "$out" | head -2)" \
+    "$(printf 'input  0: tensor 0 "in" INT8 [1,4] s=0.100000001 zp=-3\noutput 0: tensor 1 "out" FLOAT32 [1,4] not quantized')"
+# the output printed as values and real numbers by default (FC [3, -3], QUANTIZE to uint8 s=1 zp=128)
+out=$("$T" "$S/fc_then_quantize.tflite" --input "$W/in46.bin")
+same "output printed as values and real numbers" "$out" "$(printf '%s\n' 'output 0: tensor 4 "u8" UINT8 [1,2] s=1 zp=128' \
+    '  values: 131 125' '  real:   3 -3' 'output (2 bytes): 83 7d')"
+out=$("$T" "$S/dequantize_i8.tflite" --input "$W/dq_in.bin")
+same "a float output printed as numbers" "$out" "$(printf '%s\n' 'output 0: tensor 1 "out" FLOAT32 [1,4] not quantized' \
+    '  values: 0 1 13 -12.5' 'output (16 bytes): 00 00 00 00 00 00 80 3f 00 00 50 41 00 00 48 c1')"
+# --json: the outputs' values, quantized and real
+out=$("$T" "$S/fc_then_quantize.tflite" --input "$W/in46.bin" --json)
+if printf '%s' "$out" | jq -e '.outputs == [{"index": 0, "tensor": 4, "name": "u8", "type": "UINT8", "shape": [1, 2],
+        "scale": 1, "zero_point": 128, "values": [131, 125], "real": [3, -3]}]' >/dev/null 2>&1
+then ok "json: output values quantized and real"; else bad "json: output values" "$out"; fi
+out=$("$T" "$S/dequantize_i8.tflite" --input "$W/dq_in.bin" --json)
+if printf '%s' "$out" | jq -e '.outputs[0].values == [0, 1, 13, -12.5] and .outputs[0].real == [0, 1, 13, -12.5] and
+        .outputs[0].scale == null' >/dev/null 2>&1
+then ok "json: float output values"; else bad "json: float output values" "$out"; fi
+# --layers writes its index beside the blob (LAYERS.bin -> LAYERS.tsv), in the goldens' layout
+rm -f "$W/lq.tsv"
+"$T" "$S/fc_then_quantize.tflite" --input "$W/in46.bin" --layers "$W/lq.bin" >/dev/null
+same "layers index" "$(cat "$W/lq.tsv" 2>&1)" "$(printf 'op_index\top\ttensor_index\ttensor_name\ttype\tshape\toffset\tbytes\n0\tFULLY_CONNECTED\t3\tout\tINT8\t1,2\t0\t2\n1\tQUANTIZE\t4\tu8\tUINT8\t1,2\t2\t2')"
+"$T" "$S/fc_then_quantize.tflite" --input "$W/in46.bin" --layers "$W/lq_nosuffix" >/dev/null
+same "layers index of a name without .bin" "$(head -c 8 "$W/lq_nosuffix.tsv" 2>&1)" "op_index"
+# --compare-layers: every operator's output against EXPECTED (--layers' layout); the first differing
+# operator and each operator's counts
+printf '\003\375\203\175' > "$W/lq_same.bin"
+printf '\003\375\203\176' > "$W/lq_off.bin"
+printf '\003\375\203' > "$W/lq_short.bin"
+check "compare-layers exact" 0 "compare-layers: exact (2 layers, 4 elements)" \
+    "$T" "$S/fc_then_quantize.tflite" --input "$W/in46.bin" --compare-layers "$W/lq_same.bin"
+out=$("$T" "$S/fc_then_quantize.tflite" --input "$W/in46.bin" --compare-layers "$W/lq_off.bin"); rc=$?
+same "compare-layers differs (exit 3)" "$rc $out" "3 $(printf '%s\n' \
+    'layer   0 FULLY_CONNECTED tensor 3: exact (2 elements)' \
+    'layer   1 QUANTIZE tensor 4: 1 of 2 elements differ; max |diff| 1 quantized, 1 real; first at element 1' \
+    'compare-layers: first differing operator 1 (QUANTIZE, tensor 4); 1 of 2 layers differ')"
+check "compare-layers: wrong size" 1 "lq_short.bin: 3 bytes, the operators' outputs take 4" \
+    "$T" "$S/fc_then_quantize.tflite" --input "$W/in46.bin" --compare-layers "$W/lq_short.bin"
+out=$("$T" "$S/fc_then_quantize.tflite" --input "$W/in46.bin" --compare-layers "$W/lq_off.bin" --json)
+if printf '%s' "$out" | jq -e '.compare_layers.exact == false and .compare_layers.first_op == 1 and
+        .compare_layers.first_tensor == 4 and .compare_layers.differing_layers == 1 and
+        (.compare_layers.per_layer | map(.differing)) == [0, 1] and .compare_layers.per_layer[1].name == "QUANTIZE"' >/dev/null 2>&1
+then ok "compare-layers --json"; else bad "compare-layers --json" "$out"; fi
+check "compare-layers with --info refused" 2 "usage" "$T" "$S/fc.tflite" --info --compare-layers "$W/lq_same.bin"
+# a model read from a stream stops as soon as it cannot be one (here its first bytes), rather
+# than at 1 GiB: /dev/zero ends within a second, in 64 MB of address space
+out=$( (ulimit -v 65536; timeout 5 "$T" /dev/zero --info) 2>&1); rc=$?
+same "/dev/zero stops at once" "$rc $out" "1 accel-run: /dev/zero: not a TFLite model: its root offset is 0 (a flatbuffer's root table follows the offset)"
+# an input, or the bytes to compare, from a stream: read one byte past the size they must have
+for opt in --input --compare --compare-layers; do
+    extra=(); [ $opt = --input ] || extra=(--input "$W/in46.bin")
+    out=$( (ulimit -v 65536; timeout 5 "$T" "$S/fc_then_quantize.tflite" "${extra[@]}" $opt /dev/zero) 2>&1); rc=$?
+    [ $opt = --compare-layers ] && n=4 || n=2
+    same "$opt /dev/zero stops past $n bytes" "$rc $out" "1 accel-run: /dev/zero: too large: more than $n bytes"
+done
+
 if D=$(data_dir tflite ACCEL_TFLITE_DATA); then
     # every golden case through the tool: output and layers byte for byte
     n=0; good=0
@@ -136,10 +198,19 @@ if D=$(data_dir tflite ACCEL_TFLITE_DATA); then
             [ "$f" = "$rest" ] && rest="" || rest=${rest#"$f"+}
         done
         if "$T" "$D/$model.tflite" "${args[@]}" --output "$W/o.bin" --layers "$W/l.bin" >/dev/null 2>"$W/err" &&
-            cmp -s "$W/o.bin" "$D/$output" && cmp -s "$W/l.bin" "$D/$layers"; then good=$((good + 1))
+            cmp -s "$W/o.bin" "$D/$output" && cmp -s "$W/l.bin" "$D/$layers" &&
+            cmp -s "$W/l.tsv" "$D/cases/$model/layers.tsv" &&
+            "$T" "$D/$model.tflite" "${args[@]}" --compare-layers "$D/$layers" >/dev/null 2>>"$W/err"; then good=$((good + 1))
         else bad "accel-run $model/$cs" "$(head -c 300 "$W/err")"; fi
     done < "$D/goldens.tsv"
-    same "accel-run: golden cases byte for byte" "$good of $n" "63 of 63"
+    same "accel-run: golden cases byte for byte (output, layers, layers' index, --compare-layers)" "$good of $n" "63 of 63"
+    # a changed layer byte: the first differing operator is the one layers.tsv puts that byte in
+    # (person_detect: byte 40000 lies in operator 2, CONV_2D, tensor 54, bytes 36864..73727)
+    cp "$D/cases/person_detect/rand0.layers.bin" "$W/pd.bin"
+    printf '\001' | dd of="$W/pd.bin" bs=1 seek=40000 conv=notrunc status=none
+    cmp -s "$W/pd.bin" "$D/cases/person_detect/rand0.layers.bin" || {
+        check "compare-layers: a changed golden layer byte" 3 "compare-layers: first differing operator 2 (CONV_2D, tensor 54); 1 of 31 layers differ" \
+            "$T" "$D/person_detect.tflite" --input "$D/cases/person_detect/rand0.in.bin" --compare-layers "$W/pd.bin"; }
     out=$("$T" "$D/person_detect.tflite" --info --json)
     if printf '%s' "$out" | jq -e '.arena_bytes <= 85024' >/dev/null 2>&1; then ok "person_detect arena <= TFLM's"
     else bad "person_detect arena" "$(printf '%s' "$out" | tail -c 200)"; fi

@@ -1,15 +1,21 @@
 /* accel-run - run a quantized .tflite model with accel.h's tflite section (bit-exact with
  * TensorFlow Lite Micro's reference kernels) and check a hardware result against it.
- *   accel-run MODEL.tflite --info [--json]      tensors, operators, arena bytes
+ *   accel-run MODEL.tflite --info [--json]      graph inputs and outputs (shape, type,
+ *                                               quantization), tensors, operators, arena bytes
  *   accel-run MODEL.tflite --input IN.bin [--input IN2.bin ...] [--output OUT.bin]
- *             [--layers LAYERS.bin] [--compare HW.bin] [--json]
+ *             [--layers LAYERS.bin] [--compare HW.bin] [--compare-layers EXPECTED.bin] [--json]
  *     IN.bin: the graph inputs' bytes back to back. Several --input: consecutive invocations
- *     without reset (stateful models), the last one's output is written / compared.
+ *     without reset (stateful models), the last one's output is written / compared. Without
+ *     --output or a comparison the outputs are printed: values, real values, bytes.
  *     --layers: every operator's output tensor of the last invocation, in execution order,
- *     concatenated raw. --compare: HW.bin against the outputs: exact or not, the count of
- *     differing elements, the largest difference in quantized and in real units, the first
- *     differing element. FLOAT32 outputs (a model ending in DEQUANTIZE) compare as numbers, in
- *     real units only.
+ *     concatenated raw, and its index LAYERS.tsv (one line per output: operator, tensor, type,
+ *     shape, offset, bytes; the layout of the goldens' layers.tsv). --compare: HW.bin against
+ *     the outputs: exact or not, the count of differing elements, the largest difference in
+ *     quantized and in real units, the first differing element. FLOAT32 outputs (a model ending
+ *     in DEQUANTIZE) compare as numbers, in real units only. --compare-layers: EXPECTED.bin
+ *     (--layers' layout, e.g. a device's dump) against every operator's output: the same counts
+ *     per operator, then the first operator that differs. --json adds the outputs' values,
+ *     quantized and real.
  *   --twin CPU.tflite: MODEL is a compiled Edge TPU model (an edgetpu-custom-op holds its
  *     graph, which only the chip runs); the twin (the CPU model it was compiled from, with the
  *     same graph inputs and outputs) runs as the reference. Refused for a MODEL without an
@@ -17,7 +23,9 @@
  * An operator the section does not run is named (index, name, builtin code). The command-line
  * conventions are cli.h's (--help, --version; "--" ends the options; a failure is one line on
  * stderr naming the file). Every file is read and checked before the first invocation.
- * Exit status: 0 ok (and --compare exact), 1 bad model or input, 2 usage, 3 --compare differs. */
+ * A model read from a stream (a pipe, a device) is read only as long as it can be one.
+ * Exit status: 0 ok (and comparisons exact), 1 bad model or input, 2 usage, 3 a comparison
+ * differs. */
 #include "accel.h"
 #include "cli.h"
 
@@ -36,6 +44,75 @@
 static uint8_t *load(const char *path, size_t *len)
 {
     return (uint8_t *)cli_read_file(path, RUN_MAX_FILE, len);
+}
+
+/* A file that must hold `want` bytes (an input, the outputs to compare). A stream is read only
+ * one byte past them: /dev/zero is refused at once rather than at RUN_MAX_FILE; a regular file
+ * is read whole, so that its size is what the refusal gives. */
+static uint8_t *load_sized(const char *path, size_t want, size_t *len)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) return load(path, len);
+    return (uint8_t *)cli_read_file(path, want < RUN_MAX_FILE ? want : RUN_MAX_FILE, len);
+}
+
+/* A model. From a stream (a pipe, a device: no size to check first) reading stops as soon as
+ * its first bytes show it cannot be one, rather than at RUN_MAX_FILE: a flatbuffer begins with
+ * the offset of its root table, which lies after that offset and inside the largest file. */
+static uint8_t *load_model(const char *path, size_t *len)
+{
+    struct stat sb;
+    FILE *fp;
+    uint8_t *buf = NULL, *nb;
+    size_t n = 0, cap = 65536, got;
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) return load(path, len);
+    if (!(fp = cli_open(path))) return NULL;
+    if (!(buf = (uint8_t *)malloc(cap + 1))) {
+        cli_fail("%s: out of memory", path);
+        goto fail;
+    }
+    for (;;) {
+        if (n == cap) {
+            if (cap > RUN_MAX_FILE) { /* one byte past the largest was read */
+                cli_fail("%s: too large: more than %zu bytes", path, (size_t)RUN_MAX_FILE);
+                goto fail;
+            }
+            cap = cap > RUN_MAX_FILE / 2 ? RUN_MAX_FILE + 1 : cap * 2;
+            if (!(nb = (uint8_t *)realloc(buf, cap + 1))) {
+                cli_fail("%s: out of memory at %zu bytes", path, n);
+                goto fail;
+            }
+            buf = nb;
+        }
+        /* the root offset alone first, then the rest in large reads */
+        got = fread(buf + n, 1, n < 4 ? 4 - n : cap - n, fp);
+        if (got == 0) break;
+        n += got;
+        if (n == 4 && n - got < 4) {
+            uint32_t root = accel_load_u32le(buf);
+            if (root < 4) {
+                cli_fail("%s: not a TFLite model: its root offset is %u (a flatbuffer's root table follows the offset)",
+                         path, (unsigned)root);
+                goto fail;
+            }
+            if (root > RUN_MAX_FILE - 4) {
+                cli_fail("%s: not a TFLite model, or too large: its root offset %lu is past %zu bytes", path,
+                         (unsigned long)root, (size_t)RUN_MAX_FILE);
+                goto fail;
+            }
+        }
+    }
+    if (ferror(fp)) {
+        cli_fail("%s: read error: %s", path, strerror(errno));
+        goto fail;
+    }
+    fclose(fp);
+    *len = n;
+    return buf;
+fail:
+    fclose(fp);
+    free(buf);
+    return NULL;
 }
 
 static int save(const char *path, const uint8_t *p, size_t n)
@@ -162,6 +239,96 @@ static int say_bad(const char *path, accel_status st, uint32_t op, int32_t code,
     return cli_fail("%s: operator %u (%s): %s", path, (unsigned)op, name, accel_status_str(st));
 }
 
+/* "tensor T "NAME" TYPE [d0,d1] s=SCALE zp=ZP" (or "not quantized") of graph input/output k,
+ * for the first lines of --info and the printed outputs */
+static int io_line(const accel_tflite_model *m, int is_output, uint32_t k, accel_tflite_tensor *t)
+{
+    uint32_t ti, d;
+    accel_status st = accel_tflite_graph_tensor(m, is_output, k, &ti);
+    if (st == ACCEL_OK) st = accel_tflite_tensor_info(m, ti, t);
+    if (st != ACCEL_OK) return cli_fail("graph %s %u: %s", is_output ? "output" : "input", (unsigned)k,
+                                        accel_status_str(st));
+    printf("%s %u: tensor %u \"%.*s\" %s [", is_output ? "output" : "input ", (unsigned)k, (unsigned)ti,
+           (int)t->name.len, t->name.p ? (const char *)t->name.p : "", type_name(t->type));
+    for (d = 0; d < t->ndims; d++) printf("%s%d", d ? "," : "", (int)t->dims[d]);
+    if (!t->n_scales) printf("] not quantized\n");
+    else if (t->n_scales == 1) printf("] s=%.9g zp=%d\n", (double)scale_of(t), (int)t->zero_point);
+    else printf("] s=%.9g zp=%d (per-channel: %u scales on axis %d)\n", (double)scale_of(t), (int)t->zero_point,
+                (unsigned)t->n_scales, (int)t->quantized_dimension);
+    return 0;
+}
+
+static double f32_at(const uint8_t *p);
+static void json_real(double d);
+static long elem(const uint8_t *p, int type);
+
+/* Element i of tensor t's data p as a number: its stored value (*q, 1 when it is an integer),
+ * and its real value (the stored one for FLOAT32; (q - zero point) * scale when quantized).
+ * 0 for a type this tool does not print (INT64 as its low 32 bits). */
+static double value_at(const accel_tflite_tensor *t, const uint8_t *p, size_t i, double *real, int *is_int)
+{
+    size_t es = t->elements ? t->bytes / t->elements : 1;
+    long q;
+    if (t->type == ACCEL_TFLITE_FLOAT32 && es == 4) {
+        *real = f32_at(p + 4 * i);
+        *is_int = 0;
+        return *real;
+    }
+    q = es >= 1 && es <= 4 ? elem(p + es * i, t->type) : (long)(int32_t)accel_load_u32le(p + es * i);
+    *is_int = 1;
+    *real = t->n_scales ? ((double)q - (double)t->zero_point) * (double)scale_of(t) : (double)q;
+    return (double)q;
+}
+
+/* The graph outputs as numbers: on stdout, each output's description, its values and (when
+ * quantized) their real values, up to 64 of each; with json the "outputs" array, every value. */
+static int print_outputs(const accel_tflite *rt, int json)
+{
+    const accel_tflite_model *m = rt->model;
+    uint32_t k;
+    if (json) printf(", \"outputs\": [");
+    for (k = 0; k < m->n_outputs; k++) {
+        accel_tflite_tensor t;
+        uint32_t ti, d;
+        const uint8_t *p;
+        size_t n, i, shown;
+        int pass, is_int = 0;
+        accel_status st = accel_tflite_graph_tensor(m, 1, k, &ti);
+        if (st == ACCEL_OK) st = accel_tflite_tensor_info(m, ti, &t);
+        if (st == ACCEL_OK) st = accel_tflite_tensor_data(rt, ti, &p, &n);
+        if (st != ACCEL_OK) return cli_fail("output %u: %s", (unsigned)k, accel_status_str(st));
+        shown = json || t.elements <= 64 ? t.elements : 64;
+        if (json) {
+            printf("%s{\"index\": %u, \"tensor\": %u, \"name\": ", k ? ", " : "", (unsigned)k, (unsigned)ti);
+            json_view(t.name);
+            printf(", \"type\": \"%s\", \"shape\": [", type_name(t.type));
+            for (d = 0; d < t.ndims; d++) printf("%s%d", d ? ", " : "", (int)t.dims[d]);
+            printf("], \"scale\": ");
+            if (t.n_scales) printf("%.9g, \"zero_point\": %d", (double)scale_of(&t), (int)t.zero_point);
+            else printf("null, \"zero_point\": null");
+        } else if (io_line(m, 1, k, &t)) {
+            return 1;
+        }
+        for (pass = 0; pass < 2; pass++) { /* the stored values, then the real ones */
+            if (!json && pass == 1 && !t.n_scales) break; /* not quantized: the values are real */
+            printf(json ? (pass ? ", \"real\": [" : ", \"values\": [") : (pass ? "  real:  " : "  values:"));
+            for (i = 0; i < shown; i++) {
+                double real, v = value_at(&t, p, i, &real, &is_int);
+                const char *sep = json ? (i ? ", " : "") : " ";
+                if (pass == 0 && is_int) printf("%s%ld", sep, (long)v);
+                else if (json) {
+                    printf("%s", sep);
+                    json_real(pass ? real : v);
+                } else printf("%s%.9g", sep, pass ? real : v);
+            }
+            printf(json ? "]" : (shown < t.elements ? " ...\n" : "\n"));
+        }
+        if (json) printf("}");
+    }
+    if (json) printf("]");
+    return 0;
+}
+
 static int info(const char *path, const accel_tflite_model *m, int json)
 {
     uint32_t i, k;
@@ -170,6 +337,11 @@ static int info(const char *path, const accel_tflite_model *m, int json)
     int32_t bad_code = 0;
     accel_status st, pst = plan(m, &arena, &bad_op, &bad_code);
     if (json) printf("{\"tensors\": [");
+    /* what a user looks for first: the graph's inputs and outputs */
+    for (i = 0; !json && i < m->n_inputs + m->n_outputs; i++) {
+        accel_tflite_tensor t;
+        if (io_line(m, i >= m->n_inputs, i >= m->n_inputs ? i - m->n_inputs : i, &t)) return 1;
+    }
     for (i = 0; i < m->n_tensors; i++) {
         accel_tflite_tensor t;
         if ((st = accel_tflite_tensor_info(m, i, &t)) != ACCEL_OK)
@@ -241,9 +413,19 @@ static int info(const char *path, const accel_tflite_model *m, int json)
     return pst == ACCEL_OK ? 0 : 1;
 }
 
+/* One operator output as on_op saw it: where it lies in the layers' bytes. */
+typedef struct layer_rec {
+    uint32_t op, tensor;
+    int32_t code;
+    size_t off;
+    accel_tflite_tensor t;
+} layer_rec;
+
 typedef struct layers_out {
     uint8_t *p;
     size_t len, cap;
+    layer_rec *rec;
+    size_t n_rec, rec_cap;
     int out_of_memory; /* a layer could not be kept: the file would be short */
 } layers_out;
 
@@ -251,9 +433,7 @@ static void on_op(void *user, uint32_t op_index, int32_t code, uint32_t tensor, 
                   const void *data)
 {
     layers_out *l = (layers_out *)user;
-    (void)op_index;
-    (void)code;
-    (void)tensor;
+    if (l->out_of_memory) return;
     if (l->len + t->bytes > l->cap) {
         size_t cap = (l->cap + t->bytes) * 2;
         uint8_t *p = (uint8_t *)realloc(l->p, cap);
@@ -264,8 +444,64 @@ static void on_op(void *user, uint32_t op_index, int32_t code, uint32_t tensor, 
         l->p = p;
         l->cap = cap;
     }
+    if (l->n_rec == l->rec_cap) {
+        size_t cap = l->rec_cap ? l->rec_cap * 2 : 64;
+        layer_rec *r = (layer_rec *)realloc(l->rec, cap * sizeof *r);
+        if (!r) {
+            l->out_of_memory = 1;
+            return;
+        }
+        l->rec = r;
+        l->rec_cap = cap;
+    }
+    l->rec[l->n_rec].op = op_index;
+    l->rec[l->n_rec].tensor = tensor;
+    l->rec[l->n_rec].code = code;
+    l->rec[l->n_rec].off = l->len;
+    l->rec[l->n_rec].t = *t;
+    l->n_rec++;
     memcpy(l->p + l->len, data, t->bytes);
     l->len += t->bytes;
+}
+
+/* The index of the layers' bytes, in the layout of the goldens' layers.tsv: one line per
+ * operator output (operator index and name, tensor index and name, type, shape, offset, bytes). */
+static int save_index(const char *path, const layers_out *l)
+{
+    FILE *fp = fopen(path, "w");
+    size_t r, c;
+    uint32_t d;
+    int bad;
+    if (!fp) return cli_fail("%s: %s", path, strerror(errno));
+    fprintf(fp, "op_index\top\ttensor_index\ttensor_name\ttype\tshape\toffset\tbytes\n");
+    for (r = 0; r < l->n_rec; r++) {
+        const layer_rec *x = &l->rec[r];
+        char name[48];
+        op_label(x->code, name, sizeof name);
+        fprintf(fp, "%u\t%s\t%u\t", (unsigned)x->op, name, (unsigned)x->tensor);
+        for (c = 0; x->t.name.p && c < x->t.name.len; c++) { /* a tab or line break would break the table */
+            int ch = x->t.name.p[c];
+            fputc(ch == '\t' || ch == '\n' || ch == '\r' ? ' ' : ch, fp);
+        }
+        fprintf(fp, "\t%s\t", type_name(x->t.type));
+        for (d = 0; d < x->t.ndims; d++) fprintf(fp, "%s%d", d ? "," : "", (int)x->t.dims[d]);
+        fprintf(fp, "\t%zu\t%zu\n", x->off, x->t.bytes);
+    }
+    bad = ferror(fp);
+    if (fclose(fp) != 0) bad = 1;
+    return bad ? cli_fail("%s: write error: %s", path, strerror(errno)) : 0;
+}
+
+/* LAYERS.bin's index: LAYERS.tsv (the .bin replaced, else .tsv added); NULL when out of memory */
+static char *index_path(const char *layers)
+{
+    size_t n = strlen(layers);
+    char *p = (char *)malloc(n + 5);
+    if (!p) return NULL;
+    memcpy(p, layers, n + 1);
+    if (n > 4 && !strcmp(p + n - 4, ".bin")) n -= 4;
+    memcpy(p + n, ".tsv", 5);
+    return p;
 }
 
 /* A difference in real units as JSON: a number, or null when it is not finite (a NaN against a
@@ -294,79 +530,160 @@ static long elem(const uint8_t *p, int type)
     }
 }
 
+/* What a comparison found, over one tensor or several back to back. */
+typedef struct cmp_stats {
+    size_t elements, differing, qelems; /* qelems: elements compared as integers */
+    long first, maxq;
+    double maxr;
+} cmp_stats;
+
+static void cmp_init(cmp_stats *c)
+{
+    memset(c, 0, sizeof *c);
+    c->first = -1;
+}
+
+/* Compare n bytes of hw with tensor t's reference bytes p into c. Quantized tensors compare as
+ * integers, their difference times the scale is the real one; FLOAT32 (a model ending in
+ * DEQUANTIZE) compares as numbers (equal values are the same, so -0 and 0 are; two NaNs are the
+ * same, a NaN and a number differ by an infinite amount) and counts in real units only. what
+ * names the tensor in a warning. */
+static void cmp_tensor(const char *what, const accel_tflite_tensor *t, const uint8_t *p, size_t n,
+                       const uint8_t *hw, cmp_stats *c)
+{
+    size_t es = t->elements ? n / t->elements : 1, i;
+    int type = t->type;
+    if (t->type == ACCEL_TFLITE_FLOAT32 && es == 4) {
+        for (i = 0; i + 4 <= n; i += 4, c->elements++) {
+            double a = f32_at(p + i), b = f32_at(hw + i), d;
+            if (a == b || (a != a && b != b)) continue;
+            d = a != a || b != b ? HUGE_VAL : fabs(a - b);
+            c->differing++;
+            if (c->first < 0) c->first = (long)c->elements;
+            if (!(d <= c->maxr)) c->maxr = d;
+        }
+        return;
+    }
+    if (es == 0 || es > 4) {
+        fprintf(stderr, "%s: %s: %s tensors are compared bytewise only\n", cli_name, what, type_name(t->type));
+        es = 1;
+        type = ACCEL_TFLITE_UINT8; /* one byte at a time: never read past the tensor */
+    }
+    for (i = 0; i + es <= n; i += es, c->elements++, c->qelems++) {
+        long a = elem(p + i, type), b = elem(hw + i, type), d = a > b ? a - b : b - a;
+        if (d == 0) continue;
+        c->differing++;
+        if (c->first < 0) c->first = (long)c->elements;
+        if (d > c->maxq) c->maxq = d;
+        if ((double)d * (double)scale_of(t) > c->maxr) c->maxr = (double)d * (double)scale_of(t);
+    }
+}
+
+/* The fields of a comparison in JSON (no braces) */
+static void cmp_json(const cmp_stats *c)
+{
+    printf("\"exact\": %s, \"elements\": %zu, \"differing\": %zu, \"max_abs_diff_q\": ",
+           c->differing ? "false" : "true", c->elements, c->differing);
+    /* nothing compared as a quantized integer (all FLOAT32): no quantized difference either */
+    if (c->qelems) printf("%ld", c->maxq);
+    else printf("null");
+    printf(", \"max_abs_diff_real\": ");
+    json_real(c->maxr);
+    printf(", \"first_index\": %ld", c->first);
+}
+
+/* "exact (N elements)" or "D of N elements differ; ..." */
+static void cmp_text(const cmp_stats *c)
+{
+    if (!c->differing) printf("exact (%zu elements)\n", c->elements);
+    else if (c->qelems)
+        printf("%zu of %zu elements differ; max |diff| %ld quantized, %.9g real; first at element %ld\n", c->differing,
+               c->elements, c->maxq, c->maxr, c->first);
+    else
+        printf("%zu of %zu elements differ; max |diff| %.9g real; first at element %ld\n", c->differing, c->elements,
+               c->maxr, c->first);
+}
+
 /* Compare hw with the outputs (back to back; the caller checked the sizes agree); 0 exact,
- * 3 different, 1 error. Quantized outputs compare as integers, their difference times the scale
- * is the real one; FLOAT32 outputs (a model ending in DEQUANTIZE) compare as numbers (equal
- * values are the same, so -0 and 0 are; two NaNs are the same, a NaN and a number differ by an
- * infinite amount) and count in real units only. */
+ * 3 different, 1 error. */
 static int compare(const char *path, const accel_tflite *rt, const uint8_t *hw, size_t hw_len, int json)
 {
     const accel_tflite_model *m = rt->model;
-    size_t off = 0, idx = 0, diff = 0, qelems = 0; /* qelems: elements compared as integers */
-    long first = -1, maxq = 0;
-    double maxr = 0.0;
+    size_t off = 0;
+    cmp_stats c;
     uint32_t k;
+    cmp_init(&c);
     for (k = 0; k < m->n_outputs; k++) {
         uint32_t ti;
         accel_tflite_tensor t;
         const uint8_t *p;
-        size_t n, es, i;
-        int type;
+        size_t n;
+        char what[32];
         accel_status st = accel_tflite_graph_tensor(m, 1, k, &ti);
         if (st == ACCEL_OK) st = accel_tflite_tensor_info(m, ti, &t);
         if (st == ACCEL_OK) st = accel_tflite_tensor_data(rt, ti, &p, &n);
         if (st != ACCEL_OK) return cli_fail("%s: output %u: %s", path, (unsigned)k, accel_status_str(st));
-        es = t.elements ? n / t.elements : 1;
-        type = t.type;
-        if (t.type == ACCEL_TFLITE_FLOAT32 && es == 4) {
-            if (off + n > hw_len) return cli_fail("%s: output %u: its bytes run past the outputs", path, (unsigned)k);
-            for (i = 0; i + 4 <= n; i += 4, idx++) {
-                double a = f32_at(p + i), b = f32_at(hw + off + i), d;
-                if (a == b || (a != a && b != b)) continue;
-                d = a != a || b != b ? HUGE_VAL : fabs(a - b);
-                diff++;
-                if (first < 0) first = (long)idx;
-                if (!(d <= maxr)) maxr = d;
-            }
-            off += n;
-            continue;
-        }
-        if (es == 0 || es > 4) {
-            fprintf(stderr, "%s: output %u: %s outputs are compared bytewise only\n", cli_name, (unsigned)k,
-                    type_name(t.type));
-            es = 1;
-            type = ACCEL_TFLITE_UINT8; /* one byte at a time: never read past the tensor */
-        }
-        if (off + n > hw_len) return cli_fail("%s: output %u: its bytes run past the outputs", path, (unsigned)k);
-        for (i = 0; i + es <= n; i += es, idx++, qelems++) {
-            long a = elem(p + i, type), b = elem(hw + off + i, type), d = a > b ? a - b : b - a;
-            if (d == 0) continue;
-            diff++;
-            if (first < 0) first = (long)idx;
-            if (d > maxq) maxq = d;
-            if ((double)d * (double)scale_of(&t) > maxr) maxr = (double)d * (double)scale_of(&t);
-        }
+        if (n > hw_len - off) return cli_fail("%s: output %u: its bytes run past the outputs", path, (unsigned)k);
+        snprintf(what, sizeof what, "output %u", (unsigned)k);
+        cmp_tensor(what, &t, p, n, hw + off, &c);
         off += n;
     }
     if (off != hw_len) return cli_fail("%s: the outputs take %zu bytes, not %zu", path, off, hw_len);
     if (json) {
-        printf("\"compare\": {\"exact\": %s, \"elements\": %zu, \"differing\": %zu, \"max_abs_diff_q\": ",
-               diff ? "false" : "true", idx, diff);
-        /* no quantized output (all FLOAT32): no quantized difference either */
-        if (qelems) printf("%ld", maxq);
-        else printf("null");
-        printf(", \"max_abs_diff_real\": ");
-        json_real(maxr);
-        printf(", \"first_index\": %ld}", first);
-    } else if (!diff)
-        printf("compare: exact (%zu elements)\n", idx);
-    else if (qelems)
-        printf("compare: %zu of %zu elements differ; max |diff| %ld quantized, %.9g real; first at element %ld\n",
-               diff, idx, maxq, maxr, first);
-    else
-        printf("compare: %zu of %zu elements differ; max |diff| %.9g real; first at element %ld\n", diff, idx, maxr,
-               first);
-    return diff ? 3 : 0;
+        printf("\"compare\": {");
+        cmp_json(&c);
+        printf("}");
+    } else {
+        printf("compare: ");
+        cmp_text(&c);
+    }
+    return c.differing ? 3 : 0;
+}
+
+/* Compare expected (--layers' layout, the caller checked its size) with every operator's output
+ * of the last invocation: each operator's counts, then the first that differs; 0 all exact,
+ * 3 one differs. */
+static int compare_layers(const layers_out *l, const uint8_t *expected, int json)
+{
+    size_t r, elements = 0, bad_layers = 0;
+    const layer_rec *first = NULL;
+    if (json) printf("\"compare_layers\": {\"per_layer\": [");
+    for (r = 0; r < l->n_rec; r++) {
+        const layer_rec *x = &l->rec[r];
+        cmp_stats c;
+        char what[48], name[48];
+        cmp_init(&c);
+        snprintf(what, sizeof what, "operator %u tensor %u", (unsigned)x->op, (unsigned)x->tensor);
+        cmp_tensor(what, &x->t, l->p + x->off, x->t.bytes, expected + x->off, &c);
+        op_label(x->code, name, sizeof name);
+        elements += c.elements;
+        if (c.differing) {
+            bad_layers++;
+            if (!first) first = x;
+        }
+        if (json) {
+            printf("%s\n  {\"op\": %u, \"name\": \"%s\", \"tensor\": %u, ", r ? "," : "", (unsigned)x->op, name,
+                   (unsigned)x->tensor);
+            cmp_json(&c);
+            printf("}");
+        } else {
+            printf("layer %3u %s tensor %u: ", (unsigned)x->op, name, (unsigned)x->tensor);
+            cmp_text(&c);
+        }
+    }
+    if (json) {
+        printf("\n], \"exact\": %s, \"layers\": %zu, \"differing_layers\": %zu, \"first_op\": %ld, \"first_tensor\": %ld}",
+               first ? "false" : "true", l->n_rec, bad_layers, first ? (long)first->op : -1L,
+               first ? (long)first->tensor : -1L);
+    } else if (!first) {
+        printf("compare-layers: exact (%zu layers, %zu elements)\n", l->n_rec, elements);
+    } else {
+        char name[48];
+        op_label(first->code, name, sizeof name);
+        printf("compare-layers: first differing operator %u (%s, tensor %u); %zu of %zu layers differ\n",
+               (unsigned)first->op, name, (unsigned)first->tensor, bad_layers, l->n_rec);
+    }
+    return first ? 3 : 0;
 }
 
 /* 1 when the model's operator codes name edgetpu-custom-op, the operator the Edge TPU compiler
@@ -433,23 +750,30 @@ static int same_io(const char *path, const accel_tflite_model *m, const char *tw
 static const char USAGE[] =
     "usage: accel-run MODEL.tflite --info [--json]\n"
     "       accel-run MODEL.tflite --input IN.bin [--input IN2.bin ...] [--output OUT.bin]\n"
-    "                 [--layers LAYERS.bin] [--compare HW.bin] [--json] [--twin CPU.tflite]\n"
-    "  --info      tensors, operators and the arena's bytes\n"
+    "                 [--layers LAYERS.bin] [--compare HW.bin] [--compare-layers EXPECTED.bin]\n"
+    "                 [--json] [--twin CPU.tflite]\n"
+    "  --info      the graph's inputs and outputs (shape, type, quantization), tensors,\n"
+    "              operators and the arena's bytes\n"
     "  --input     the graph inputs' bytes back to back; several: consecutive invocations\n"
     "              without reset (stateful models), the last one's outputs are the result\n"
     "  --output    the outputs' bytes, back to back\n"
-    "  --layers    every operator's output of the last invocation, in execution order\n"
+    "  --layers    every operator's output of the last invocation, in execution order, and\n"
+    "              its index LAYERS.tsv (operator, tensor, type, shape, offset, bytes)\n"
     "  --compare   HW.bin against the outputs: exact or not, how many elements differ, the\n"
     "              largest difference (quantized and real), the first differing element;\n"
     "              FLOAT32 outputs compare as numbers, in real units only\n"
-    "  --json      the result as one JSON object on stdout\n"
+    "  --compare-layers  EXPECTED.bin (--layers' layout) against every operator's output:\n"
+    "              the counts per operator, then the first operator that differs\n"
+    "  --json      the result as one JSON object on stdout (with the outputs' values,\n"
+    "              quantized and real)\n"
+    "  without --output or a comparison the outputs are printed: values, real values, bytes\n"
     "  --twin      MODEL is a compiled Edge TPU model (it has an edgetpu-custom-op, which\n"
     "              accel does not run): CPU.tflite, the model it was compiled from, runs\n"
     "              in its place as the reference (--info then describes CPU.tflite); its\n"
     "              graph inputs and outputs must be MODEL's. Refused for a MODEL without\n"
     "              an edgetpu-custom-op, which runs as it is\n"
-    "exit status: 0 ok (and --compare exact), 1 a bad model or input, 2 usage,\n"
-    "             3 --compare differs\n";
+    "exit status: 0 ok (and comparisons exact), 1 a bad model or input, 2 usage,\n"
+    "             3 a comparison differs\n";
 
 /* The bytes of the graph's inputs (is_output 0) or outputs (1), back to back. */
 static accel_status graph_bytes(const accel_tflite_model *m, int is_output, size_t *total)
@@ -496,16 +820,16 @@ static int32_t op_code(const accel_tflite_model *m, uint32_t i)
 int main(int argc, char **argv)
 {
     const char *model_path = NULL, *out_path = NULL, *layers_path = NULL, *cmp_path = NULL, *twin = NULL,
-               *given_path;
+               *given_path, *lcmp_path = NULL;
     const char *inputs[MAX_INPUTS];
     uint8_t *in[MAX_INPUTS];
     int n_in = 0, want_info = 0, json = 0, no_more_options = 0, i, rc = 0;
-    uint8_t *buf, *obuf, *hw = NULL;
-    size_t len, arena_bytes = 0, in_bytes = 0, out_bytes = 0, olen = 0, hlen = 0;
+    uint8_t *buf, *obuf, *hw = NULL, *lexp = NULL;
+    size_t len, arena_bytes = 0, in_bytes = 0, out_bytes = 0, olen = 0, hlen = 0, layer_bytes = 0, lexp_len = 0;
     void *arena;
     accel_tflite_model m;
     accel_tflite rt;
-    layers_out lo = {NULL, 0, 0, 0};
+    layers_out lo = {NULL, 0, 0, NULL, 0, 0, 0};
     accel_status st;
     uint32_t bad_op = 0, k;
     int32_t bad_code = 0;
@@ -540,6 +864,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--output")) slot = &out_path;
         else if (!strcmp(a, "--layers")) slot = &layers_path;
         else if (!strcmp(a, "--compare")) slot = &cmp_path;
+        else if (!strcmp(a, "--compare-layers")) slot = &lcmp_path;
         else if (!strcmp(a, "--twin")) slot = &twin;
         else return cli_usage("unknown option %s", a);
         if (i + 1 >= argc) return cli_usage("%s needs a FILE", a);
@@ -547,11 +872,11 @@ int main(int argc, char **argv)
         *slot = argv[++i];
     }
     if (!model_path) return cli_usage("no MODEL given");
-    if (want_info && (n_in || out_path || layers_path || cmp_path))
-        return cli_usage("--info runs nothing: no --input, --output, --layers or --compare with it");
+    if (want_info && (n_in || out_path || layers_path || cmp_path || lcmp_path))
+        return cli_usage("--info runs nothing: no --input, --output, --layers, --compare or --compare-layers with it");
     if (!want_info && n_in == 0) return cli_usage("--info or --input IN.bin: what to do with %s", model_path);
 
-    buf = load(model_path, &len);
+    buf = load_model(model_path, &len);
     if (!buf || open_model(model_path, buf, len, &m)) return 1;
     given_path = model_path;
     model_is_edgetpu = is_edgetpu(buf, len);
@@ -564,7 +889,7 @@ int main(int argc, char **argv)
             return cli_fail("%s: has no edgetpu-custom-op, so it is no compiled Edge TPU model: --twin is for "
                             "those; run it without --twin",
                             model_path);
-        tbuf = load(twin, &tlen);
+        tbuf = load_model(twin, &tlen);
         if (!tbuf || open_model(twin, tbuf, tlen, &tm)) return 1;
         if (is_edgetpu(tbuf, tlen))
             return cli_fail("%s: is a compiled Edge TPU model too: --twin takes the CPU model %s was compiled from",
@@ -607,7 +932,7 @@ int main(int argc, char **argv)
     if (st != ACCEL_OK) return cli_fail("%s: %s", model_path, accel_status_str(st));
     /* every file is read and checked before the first invocation */
     if (cmp_path) {
-        hw = load(cmp_path, &hlen);
+        hw = load_sized(cmp_path, out_bytes, &hlen);
         if (!hw) return 1;
         if (hlen != out_bytes) {
             size_t es = out_elem_size(&m);
@@ -619,15 +944,36 @@ int main(int argc, char **argv)
                             out_bytes);
         }
     }
+    if (lcmp_path) {
+        /* every operator output's bytes, which the expected layers must have */
+        for (k = 0; k < m.n_ops; k++) {
+            accel_tflite_op op;
+            uint32_t o;
+            st = accel_tflite_op_info(&m, k, &op);
+            for (o = 0; st == ACCEL_OK && o < op.n_outputs; o++) {
+                int32_t ti;
+                accel_tflite_tensor t;
+                st = accel_tflite_op_tensor(&m, &op, 1, o, &ti);
+                if (st == ACCEL_OK) st = ti < 0 ? ACCEL_E_TFLITE_ARITY : accel_tflite_tensor_info(&m, (uint32_t)ti, &t);
+                if (st == ACCEL_OK) layer_bytes += t.bytes;
+            }
+            if (st != ACCEL_OK) return cli_fail("%s: operator %u: %s", model_path, (unsigned)k, accel_status_str(st));
+        }
+        lexp = load_sized(lcmp_path, layer_bytes, &lexp_len);
+        if (!lexp) return 1;
+        if (lexp_len != layer_bytes)
+            return cli_fail("%s: %zu byte%s, the operators' outputs take %zu", lcmp_path, lexp_len,
+                            lexp_len == 1 ? "" : "s", layer_bytes);
+    }
     for (i = 0; i < n_in; i++) {
         size_t ilen;
-        in[i] = load(inputs[i], &ilen);
+        in[i] = load_sized(inputs[i], in_bytes, &ilen);
         if (!in[i]) return 1;
         if (ilen != in_bytes)
             return cli_fail("%s: %zu byte%s, the model's inputs take %zu", inputs[i], ilen, ilen == 1 ? "" : "s",
                             in_bytes);
     }
-    rt.on_op = layers_path ? on_op : NULL;
+    rt.on_op = layers_path || lcmp_path ? on_op : NULL;
     rt.user = &lo;
     for (i = 0; i < n_in; i++) {
         size_t off = 0;
@@ -642,6 +988,7 @@ int main(int argc, char **argv)
         }
         free(in[i]);
         lo.len = 0;
+        lo.n_rec = 0;
         st = accel_tflite_invoke(&rt);
         if (st != ACCEL_OK) {
             if (json) printf("{");
@@ -649,7 +996,8 @@ int main(int argc, char **argv)
             if (json) printf("}\n");
             return 1;
         }
-        if (lo.out_of_memory) return cli_fail("%s: out of memory for the layers' bytes", layers_path);
+        if (lo.out_of_memory)
+            return cli_fail("%s: out of memory for the layers' bytes", layers_path ? layers_path : lcmp_path);
     }
     obuf = (uint8_t *)malloc(out_bytes + 1);
     if (!obuf) return cli_fail("%s: out of memory for %zu output bytes", model_path, out_bytes);
@@ -665,7 +1013,12 @@ int main(int argc, char **argv)
         olen += n;
     }
     if (out_path && save(out_path, obuf, olen)) return 1;
-    if (layers_path && save(layers_path, lo.p, lo.len)) return 1;
+    if (layers_path) {
+        char *ipath = index_path(layers_path);
+        if (!ipath) return cli_fail("%s: out of memory", layers_path);
+        if (save(layers_path, lo.p, lo.len) || save_index(ipath, &lo)) return 1;
+        free(ipath);
+    }
     if (json) {
         printf("{\"model\": ");
         json_str(given_path);
@@ -674,15 +1027,25 @@ int main(int argc, char **argv)
             json_str(twin);
         }
         printf(", \"arena_bytes\": %zu, \"invocations\": %d, \"output_bytes\": %zu", arena_bytes, n_in, olen);
+        if (print_outputs(&rt, 1)) return 1;
     }
     if (cmp_path) {
         if (json) printf(", ");
         rc = compare(model_path, &rt, hw, hlen, json);
         free(hw);
     }
+    if (lcmp_path) {
+        int lrc;
+        if (json) printf(", ");
+        lrc = compare_layers(&lo, lexp, json);
+        if (rc == 0) rc = lrc;
+        free(lexp);
+    }
     if (json) printf("}\n");
-    if (!json && !cmp_path && !out_path) {
+    if (!json && !cmp_path && !lcmp_path && !out_path) {
+        /* the values, then the raw bytes */
         size_t b;
+        if (print_outputs(&rt, 0)) return 1;
         printf("output (%zu bytes):", olen);
         for (b = 0; b < olen && b < 64; b++) printf(" %02x", obuf[b]);
         printf("%s\n", olen > 64 ? " ..." : "");
@@ -690,6 +1053,7 @@ int main(int argc, char **argv)
     if (fflush(stdout) != 0 || ferror(stdout)) return cli_fail("stdout: write error");
     free(obuf);
     free(lo.p);
+    free(lo.rec);
     free(arena);
     free(buf);
     return rc;

@@ -16,10 +16,11 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, os.pardir, os.pardir, os.pardir, os.pardir))
-sys.path.insert(0, os.path.normpath(os.path.join(HERE, os.pardir)))
+# the package from this checkout (accel.bridge is pure Python: nothing to build)
+sys.path.insert(0, os.path.normpath(os.path.join(HERE, os.pardir, os.pardir)))
 
-import accel_bridge  # noqa: E402
-from accel_bridge import pb, frame, Framer, SerialTransport  # noqa: E402
+import accel.bridge as accel_bridge  # noqa: E402
+from accel.bridge import pb, frame, Framer, SerialTransport  # noqa: E402
 
 TARGET = os.environ.get("ACCEL_BRIDGE_TARGET", "sim")
 TOOLS = os.environ.get("ACCEL_BRIDGE_TOOLS", os.path.join(REPO, "build"))

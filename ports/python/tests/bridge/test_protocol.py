@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from accel_bridge import pb, frame, cobs_encode, cobs_decode, crc32, Framer, Bridge, BridgeError
+from accel.bridge import pb, frame, cobs_encode, cobs_decode, crc32, Framer, Bridge, BridgeError
 from conftest import REPO, TARGET, ANSWER_S, sim_only
 
 E_TOO_LONG, E_TIMEOUT, E_UNSUPPORTED, E_ARG, E_MALFORMED = -3, -9, -10, -12, -16
@@ -333,7 +333,7 @@ def test_O2_client_splits_long_transfers(bridge):
 
 
 def test_O5_wait_irq(bridge):
-    from accel_bridge import Tsp1
+    from accel.bridge import Tsp1
     assert bridge.wait_irq(0, 0) is True       # ASYNC_READY waits after boot: INTB asserted
     t = Tsp1(bridge)
     t.drain()
@@ -356,7 +356,7 @@ def test_T1_wait_bounds(raw):
 
 @sim_only
 def test_T1_client_splits_long_waits(bridge):
-    from accel_bridge import Tsp1
+    from accel.bridge import Tsp1
     Tsp1(bridge).drain()                               # INTB released
     t0 = bridge.now_ms()
     n0 = bridge.stats["requests"]

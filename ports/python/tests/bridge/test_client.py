@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from accel_bridge import Bridge, BridgeError, LinkTimeout, Tsp1, pb, read_capture, frame
+from accel.bridge import Bridge, BridgeError, LinkTimeout, Tsp1, pb, read_capture, frame
 from conftest import TARGET, ANSWER_S, sim_only, tool, start_device
 
 
@@ -74,7 +74,7 @@ class Lossy:
 
 
 def lossy_bridge(device, seed, capture=None):
-    from accel_bridge import SerialTransport
+    from accel.bridge import SerialTransport
     link = Lossy(SerialTransport(device.pty), seed)
     # the emulated Uno runs slower than real time on a busy machine: a longer wait per send
     # there, or every send of one request can time out before its (late) answer comes
@@ -318,7 +318,7 @@ def test_sim_pty_is_raw_without_the_client_setting_it(device):
     own bytes, answers delivered without a newline, bytes untranslated."""
     import os
     import select
-    from accel_bridge import Framer
+    from accel.bridge import Framer
     fd = os.open(device.pty, os.O_RDWR | os.O_NOCTTY)
     try:
         # a request whose bytes a cooked line would change: 0x0d (CR -> NL), 0x03 (^C)

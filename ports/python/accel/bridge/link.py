@@ -1,4 +1,5 @@
-"""Framing and session of the accel bridge protocol (ports/bridge/PROTOCOL.md), host side.
+"""accel.bridge.link: framing and session of the accel bridge protocol (ports/bridge/PROTOCOL.md),
+host side.
 
 Rule names (F1, Q5, ...) refer to PROTOCOL.md. The message classes come from
 accel_bridge_pb2, which protoc generates from ports/bridge/accel_bridge.proto when this module
@@ -35,8 +36,11 @@ E_NO_SESSION, E_VERSION, E_LINK_TIMEOUT = -97, -98, -99
 
 
 # ------------------------------------------------------------------ generated messages
-_PROTO = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
-                      "accel_bridge.proto")
+# The one .proto: installed beside this module (setup.py copies it), else the checkout's
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_PROTO = os.path.join(_HERE, "accel_bridge.proto")
+if not os.path.exists(_PROTO):
+    _PROTO = os.path.join(_HERE, os.pardir, os.pardir, os.pardir, "bridge", "accel_bridge.proto")
 
 
 def load_pb2(proto=_PROTO, out_dir=None):
@@ -61,8 +65,13 @@ def load_pb2(proto=_PROTO, out_dir=None):
     if not fresh:
         os.makedirs(out_dir, exist_ok=True)
         tmp = tempfile.mkdtemp(dir=out_dir)
-        subprocess.run(["protoc", "-I" + os.path.dirname(proto), "--python_out=" + tmp,
-                        os.path.basename(proto)], check=True)
+        try:
+            subprocess.run(["protoc", "-I" + os.path.dirname(proto), "--python_out=" + tmp,
+                            os.path.basename(proto)], check=True)
+        except FileNotFoundError:
+            os.rmdir(tmp)
+            raise ImportError("accel.bridge needs protoc to make its message classes: "
+                              "protobuf-compiler (Debian) or protoc on PATH") from None
         os.replace(os.path.join(tmp, "accel_bridge_pb2.py"), path)
         os.rmdir(tmp)
         with open(stamp, "w") as f:
@@ -70,7 +79,14 @@ def load_pb2(proto=_PROTO, out_dir=None):
     spec = importlib.util.spec_from_file_location("accel_bridge_pb2", path)
     mod = importlib.util.module_from_spec(spec)
     sys.modules.setdefault("accel_bridge_pb2", mod)
-    spec.loader.exec_module(mod)
+    try:
+        spec.loader.exec_module(mod)
+    except ImportError as e:
+        # the generated module imports google.protobuf: name what provides it
+        if getattr(e, "name", "") and e.name.startswith("google"):
+            raise ImportError("accel.bridge needs protobuf's Python runtime: python3-protobuf "
+                              "(Debian) or protobuf (pip); %s" % e) from None
+        raise
     return mod
 
 
