@@ -311,7 +311,7 @@ echo
 # and builds this CPU cannot execute (compiled and checked, only not run; allowed everywhere)
 ISA=()
 OTHER=()
-for s in ${SKIPPED[@]+"${SKIPPED[@]}"}; do
+for s in "${SKIPPED[@]}"; do
   case "$s" in *"[isa]") ISA+=("${s% \[isa\]}") ;; *) OTHER+=("$s") ;; esac
 done
 if [ ${#OTHER[@]} -gt 0 ]; then
