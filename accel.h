@@ -501,13 +501,17 @@ typedef enum accel_status {
     ACCEL_E_NULL = -1,             /* a required pointer argument was NULL */
     ACCEL_E_ZERO_LENGTH = -2,      /* a length or count that must be > 0 was 0 */
     ACCEL_E_TOO_LONG = -3,         /* a length exceeds what the format or object allows */
-    ACCEL_E_BUFFER_TOO_SMALL = -4, /* the caller's output buffer cannot hold the result */
+    ACCEL_E_BUFFER_TOO_SMALL = -4, /* a buffer the caller gives (output, scratch, memory) is too
+                                      small for what it must hold */
     ACCEL_E_TRUNCATED = -5,        /* input ended before a complete field or record */
     ACCEL_E_FULL = -6,             /* queue, ring or FIFO has no room; nothing was stored */
-    ACCEL_E_EMPTY = -7,            /* queue, ring or FIFO holds nothing to take */
+    ACCEL_E_EMPTY = -7,            /* nothing there: a queue, ring or FIFO holds nothing to take,
+                                      or a lookup found no such item */
     ACCEL_E_CLOSED = -8,           /* the device or port is not open (or was closed) */
     ACCEL_E_TIMEOUT = -9,          /* a deadline passed before the device answered */
-    ACCEL_E_UNSUPPORTED = -10,     /* the port leaves the needed callback NULL (or: not this build) */
+    ACCEL_E_UNSUPPORTED = -10,     /* not supported: the port leaves the needed callback NULL, this
+                                      build leaves the feature out, or the input uses a feature
+                                      the library has no support for */
     ACCEL_E_IO = -11,              /* the bus or OS reported an I/O error (port keeps errno) */
     ACCEL_E_ARG = -12,             /* an argument is out of its documented range */
     ACCEL_E_BUSY = -13,            /* the device or object is busy; try again later */
@@ -1702,7 +1706,9 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_disasm(const uint8_t bytes[1
  * with the same bounds rules; the walk follows the fixed schema (bounded depth, no recursion),
  * so no input can make it loop or read outside the buffer.
  * accel_edgetpu_package_init_tflite validates the whole package (every executable, bitstream,
- * field offset, hint and layer, and their cross references); the accessors then only index. Views
+ * field offset, hint and layer, and their cross references) and the TFLite model around it
+ * (every table, string and index of its subgraphs, tensors, operators and buffers, so a model
+ * cut anywhere is refused); the accessors then only index. Views
  * (accel_edgetpu_view) point into the caller's model buffer, which must outlive them. */
 
 /* The common FlatBuffers reader's types under this section's names. */
@@ -4045,13 +4051,13 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_NULL: return "ACCEL_E_NULL: a required pointer was NULL";
     case ACCEL_E_ZERO_LENGTH: return "ACCEL_E_ZERO_LENGTH: length or count is zero";
     case ACCEL_E_TOO_LONG: return "ACCEL_E_TOO_LONG: length exceeds the allowed maximum";
-    case ACCEL_E_BUFFER_TOO_SMALL: return "ACCEL_E_BUFFER_TOO_SMALL: output buffer too small";
+    case ACCEL_E_BUFFER_TOO_SMALL: return "ACCEL_E_BUFFER_TOO_SMALL: a buffer the caller gave is too small";
     case ACCEL_E_TRUNCATED: return "ACCEL_E_TRUNCATED: input ended early";
     case ACCEL_E_FULL: return "ACCEL_E_FULL: no room; nothing stored";
-    case ACCEL_E_EMPTY: return "ACCEL_E_EMPTY: nothing to take";
+    case ACCEL_E_EMPTY: return "ACCEL_E_EMPTY: nothing there (nothing queued, or no such item)";
     case ACCEL_E_CLOSED: return "ACCEL_E_CLOSED: device or port not open";
     case ACCEL_E_TIMEOUT: return "ACCEL_E_TIMEOUT: deadline passed";
-    case ACCEL_E_UNSUPPORTED: return "ACCEL_E_UNSUPPORTED: not supported by port";
+    case ACCEL_E_UNSUPPORTED: return "ACCEL_E_UNSUPPORTED: not supported (by the port, this build or this library)";
     case ACCEL_E_IO: return "ACCEL_E_IO: bus or OS I/O error";
     case ACCEL_E_ARG: return "ACCEL_E_ARG: argument out of range";
     case ACCEL_E_BUSY: return "ACCEL_E_BUSY: busy";
@@ -8430,6 +8436,110 @@ ACCELDEF accel_status accel_edgetpu_package_init(accel_edgetpu_package *m, const
     return ACCEL_OK;
 }
 
+/* A vector of int32 tensor indices (field f of t), each in [lo, n): the TFLite schema's
+ * operator and subgraph inputs and outputs (lo -1: an optional input left out). */
+static accel_status accel__edgetpu_tfl_indices(const accel_edgetpu_fbt *t, unsigned f, int32_t lo,
+                                               uint32_t n)
+{
+    size_t pos;
+    uint32_t cnt, i;
+    accel_status st = accel_fb_vector(t, f, 4, &pos, &cnt);
+    for (i = 0; st == ACCEL_OK && i < cnt; i++) {
+        int32_t v = (int32_t)accel_load_u32le(t->buf + pos + 4u * (size_t)i);
+        if (v < lo || (v >= 0 && (uint32_t)v >= n)) st = ACCEL_E_MALFORMED;
+    }
+    return st;
+}
+
+/* Element k of the table vector at vec, as a table. */
+static accel_status accel__edgetpu_tfl_elem(const uint8_t *buf, size_t len, size_t vec, uint32_t k,
+                                            accel_edgetpu_fbt *t)
+{
+    size_t p;
+    accel_status st = accel_fb_elem(buf, len, vec, k, &p);
+    return st == ACCEL_OK ? accel_fb_table_at(t, buf, len, p) : st;
+}
+
+/* The rest of the TFLite model around the custom operator: every table the schema reaches
+ * (subgraphs, tensors and their quantization, operators, buffers, metadata, signatures) lies
+ * in the buffer, every string ends inside it, and every index names something that exists.
+ * A model cut or damaged anywhere, not only inside the package, is then ACCEL_E_MALFORMED, as
+ * the tflite section's reader finds it, so every tool refuses the same files. Field numbers are
+ * those of TFLite's schema.fbs (Model, SubGraph, Tensor, Operator, Buffer, Metadata). */
+static accel_status accel__edgetpu_tfl_tables(const accel_edgetpu_fbt *root, const uint8_t *buf,
+                                              size_t len, uint32_t ncodes)
+{
+    accel_edgetpu_fbt t, sub;
+    accel_edgetpu_view v;
+    size_t subgraphs, buffers, vec;
+    uint32_t nsub, nbuf, n, k, s;
+    int present;
+    uint64_t x;
+    accel_status st = accel_fb_vector(root, 4, 4, &buffers, &nbuf);
+    if (st == ACCEL_OK) st = accel_fb_vector(root, 2, 4, &subgraphs, &nsub);
+    if (st == ACCEL_OK) st = accel_fb_string(root, 3, &v); /* description */
+    for (k = 0; st == ACCEL_OK && k < nbuf; k++) {
+        uint64_t off = 0, size = 0;
+        st = accel__edgetpu_tfl_elem(buf, len, buffers, k, &t);
+        if (st == ACCEL_OK) st = accel_fb_bytes(&t, 0, &v);
+        if (st == ACCEL_OK) st = accel_fb_scalar(&t, 1, 8, 0, &off);
+        if (st == ACCEL_OK) st = accel_fb_scalar(&t, 2, 8, 0, &size);
+        /* data kept after the flatbuffer (models over 2 GiB): it must be in the file too */
+        if (st == ACCEL_OK && off > 1u && (off > (uint64_t)len || size > (uint64_t)len - off))
+            st = ACCEL_E_MALFORMED;
+    }
+    if (st == ACCEL_OK) st = accel__edgetpu_tfl_indices(root, 5, 0, nbuf); /* metadata_buffer */
+    if (st == ACCEL_OK) st = accel_fb_vector(root, 6, 4, &vec, &n);        /* metadata */
+    for (k = 0; st == ACCEL_OK && k < n; k++) {
+        st = accel__edgetpu_tfl_elem(buf, len, vec, k, &t);
+        if (st == ACCEL_OK) st = accel_fb_string(&t, 0, &v);
+        if (st == ACCEL_OK) st = accel_fb_scalar(&t, 1, 4, 0, &x);
+        if (st == ACCEL_OK && x >= nbuf) st = ACCEL_E_MALFORMED;
+    }
+    if (st == ACCEL_OK) st = accel_fb_vector(root, 7, 4, &vec, &n); /* signature_defs */
+    for (k = 0; st == ACCEL_OK && k < n; k++) st = accel__edgetpu_tfl_elem(buf, len, vec, k, &t);
+    for (s = 0; st == ACCEL_OK && s < nsub; s++) {
+        accel_edgetpu_fbt sg;
+        size_t tensors, ops;
+        uint32_t ntens, nops, i;
+        st = accel__edgetpu_tfl_elem(buf, len, subgraphs, s, &sg);
+        if (st == ACCEL_OK) st = accel_fb_vector(&sg, 0, 4, &tensors, &ntens);
+        if (st == ACCEL_OK) st = accel_fb_vector(&sg, 3, 4, &ops, &nops);
+        if (st == ACCEL_OK) st = accel_fb_string(&sg, 4, &v);
+        if (st == ACCEL_OK) st = accel__edgetpu_tfl_indices(&sg, 1, 0, ntens);
+        if (st == ACCEL_OK) st = accel__edgetpu_tfl_indices(&sg, 2, 0, ntens);
+        for (i = 0; st == ACCEL_OK && i < ntens; i++) {
+            size_t pos;
+            st = accel__edgetpu_tfl_elem(buf, len, tensors, i, &t);
+            if (st == ACCEL_OK) st = accel_fb_vector(&t, 0, 4, &pos, &n); /* shape */
+            if (st == ACCEL_OK) st = accel_fb_scalar(&t, 1, 1, 0, &x);    /* type */
+            if (st == ACCEL_OK) st = accel_fb_scalar(&t, 2, 4, 0, &x);    /* buffer */
+            if (st == ACCEL_OK && x != 0 && x >= nbuf) st = ACCEL_E_MALFORMED;
+            if (st == ACCEL_OK) st = accel_fb_string(&t, 3, &v);
+            if (st == ACCEL_OK) st = accel_fb_vector(&t, 7, 4, &pos, &n); /* shape_signature */
+            if (st == ACCEL_OK) st = accel_fb_subtable(&t, 4, &sub, &present);
+            if (st == ACCEL_OK && present) {
+                st = accel_fb_vector(&sub, 0, 4, &pos, &n); /* min */
+                if (st == ACCEL_OK) st = accel_fb_vector(&sub, 1, 4, &pos, &n); /* max */
+                if (st == ACCEL_OK) st = accel_fb_vector(&sub, 2, 4, &pos, &n); /* scale */
+                if (st == ACCEL_OK) st = accel_fb_vector(&sub, 3, 8, &pos, &n); /* zero_point */
+                if (st == ACCEL_OK) st = accel_fb_scalar(&sub, 6, 4, 0, &x);   /* dimension */
+            }
+        }
+        for (i = 0; st == ACCEL_OK && i < nops; i++) {
+            st = accel__edgetpu_tfl_elem(buf, len, ops, i, &t);
+            if (st == ACCEL_OK) st = accel_fb_scalar(&t, 0, 4, 0, &x);
+            if (st == ACCEL_OK && x >= ncodes) st = ACCEL_E_MALFORMED;
+            if (st == ACCEL_OK) st = accel__edgetpu_tfl_indices(&t, 1, -1, ntens);
+            if (st == ACCEL_OK) st = accel__edgetpu_tfl_indices(&t, 2, 0, ntens);
+            if (st == ACCEL_OK) st = accel__edgetpu_tfl_indices(&t, 8, 0, ntens);
+            if (st == ACCEL_OK) st = accel_fb_subtable(&t, 4, &sub, &present);
+            if (st == ACCEL_OK) st = accel_fb_bytes(&t, 5, &v);
+        }
+    }
+    return st;
+}
+
 ACCELDEF accel_status accel_edgetpu_package_init_tflite(accel_edgetpu_package *m, const uint8_t *tflite,
                                                        size_t len)
 {
@@ -8456,6 +8566,8 @@ ACCELDEF accel_status accel_edgetpu_package_init_tflite(accel_edgetpu_package *m
         }
     }
     if (!found) return ACCEL_E_UNSUPPORTED;
+    st = accel__edgetpu_tfl_tables(&root, tflite, len, ncodes);
+    if (st != ACCEL_OK) return st;
     opts.p = NULL;
     opts.len = 0;
     for (s = 0; s < nsub && !opts.p; s++) {
