@@ -87,6 +87,11 @@
  *   ACCEL_NO_TSP1, ACCEL_NO_EDGETPU, ACCEL_NO_REFSI, ACCEL_NO_ANE, ACCEL_NO_MAC, ACCEL_NO_TFLITE
  *                                 leave a section out entirely (the common section stays; the
  *                                 tflite section runs on mac: ACCEL_NO_MAC removes it too).
+ *   ACCEL_IMPL_NO_COMMON          with ACCEL_IMPLEMENTATION: leave common's external definitions
+ *                                 to another file, to compile the implementation as one object
+ *                                 per section (ports/impl/accel_impl_part.c shows how: the header
+ *                                 is included once for every declaration, then with ACCEL_NO_* for
+ *                                 the other sections and ACCEL_IMPLEMENTATION).
  *   ACCEL_TSP1_NO_MODEL, ACCEL_EDGETPU_NO_MODEL, ACCEL_REFSI_NO_MODEL, ACCEL_ANE_NO_MODEL
  *                                 leave a section's device model out (what MCU builds want; the
  *                                 MAC engine has no model: it is the reference).
@@ -3986,6 +3991,29 @@ static inline size_t accel__tsp1_model_mem_size_2(uint16_t cmd_cap, uint16_t rsp
     accel_tsp1_encode_raw_frame((preamble), (id), (tid), (payload), (n), (buf), (cap), (out_len))
 #endif /* end of the deprecated names */
 
+/* The sections this translation unit declares. The status strings and the FlatBuffers reader
+ * (common's parts that serve sections) follow these, not ACCEL_NO_* where the implementation
+ * is included, so a unit that compiles one part of the implementation (ACCEL_IMPL_NO_COMMON,
+ * in the @config part below) still declares and names everything. */
+#ifdef ACCEL_NO_TSP1
+#define ACCEL__DECL_NO_TSP1
+#endif
+#ifdef ACCEL_NO_EDGETPU
+#define ACCEL__DECL_NO_EDGETPU
+#endif
+#ifdef ACCEL_NO_REFSI
+#define ACCEL__DECL_NO_REFSI
+#endif
+#ifdef ACCEL_NO_ANE
+#define ACCEL__DECL_NO_ANE
+#endif
+#ifdef ACCEL_NO_MAC
+#define ACCEL__DECL_NO_MAC
+#endif
+#ifdef ACCEL_NO_TFLITE
+#define ACCEL__DECL_NO_TFLITE
+#endif
+
 #endif /* ACCEL_H_INCLUDED */
 
 /* ============================================================================================
@@ -3995,6 +4023,15 @@ static inline size_t accel__tsp1_model_mem_size_2(uint16_t cmd_cap, uint16_t rsp
  * ============================================================================================ */
 #if defined(ACCEL_IMPLEMENTATION) && !defined(ACCEL_IMPLEMENTATION_DONE_)
 #define ACCEL_IMPLEMENTATION_DONE_
+/* One part of the implementation per translation unit (a library compiled in parallel, and a
+ * change that recompiles only its section): include accel.h once for every declaration, then
+ * define ACCEL_NO_<SECTION> for the sections another unit compiles and include it again with
+ * ACCEL_IMPLEMENTATION. A unit for sections only also defines ACCEL_IMPL_NO_COMMON: common's
+ * external definitions are left to the one unit that compiles common (with every section left
+ * out of its implementation, but not of its declarations, so the status strings and the
+ * FlatBuffers reader are whole); what the sections share of common privately (the reader's
+ * byte loads) is static, in each unit that needs it. ports/impl/accel_impl_part.c is such a
+ * unit, compiled once per part (the Makefile's build/libaccel.a). */
 
 #if !defined(ACCEL_MEMCPY) || !defined(ACCEL_MEMSET)
 #if defined(__STDC_HOSTED__) && __STDC_HOSTED__
@@ -4034,6 +4071,7 @@ extern "C" {
 /* ============================================================================================
  * SECTION: common (implementation) @common
  * ============================================================================================ */
+#ifndef ACCEL_IMPL_NO_COMMON /* common's external definitions: in the unit that compiles common */
 /* -------------------------------------------------------- @common.status: status strings */
 ACCELDEF const char *accel_status_str(accel_status s)
 {
@@ -4041,8 +4079,8 @@ ACCELDEF const char *accel_status_str(accel_status s)
     (void)s;
     return "";
 #else
-#if defined(ACCEL_NO_TSP1) || defined(ACCEL_NO_EDGETPU) || defined(ACCEL_NO_REFSI) || \
-    defined(ACCEL_NO_ANE) || defined(ACCEL_NO_MAC) || defined(ACCEL_NO_TFLITE)
+#if defined(ACCEL__DECL_NO_TSP1) || defined(ACCEL__DECL_NO_EDGETPU) || defined(ACCEL__DECL_NO_REFSI) || \
+    defined(ACCEL__DECL_NO_ANE) || defined(ACCEL__DECL_NO_MAC) || defined(ACCEL__DECL_NO_TFLITE)
     switch ((int)s) { /* a removed section's codes have no case */
 #else
     switch (s) { /* full build: -Wswitch proves every code has a string */
@@ -4075,7 +4113,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_BRIDGE_E_NO_SESSION: return "ACCEL_BRIDGE_E_NO_SESSION: the bridge device restarted or saw no hello";
     case ACCEL_BRIDGE_E_VERSION: return "ACCEL_BRIDGE_E_VERSION: the far end speaks another bridge protocol version";
     case ACCEL_BRIDGE_E_LINK_TIMEOUT: return "ACCEL_BRIDGE_E_LINK_TIMEOUT: no answer over the bridge link (request may or may not have run)";
-#ifndef ACCEL_NO_TSP1 /* a removed section takes its strings along */
+#ifndef ACCEL__DECL_NO_TSP1 /* a removed section takes its strings along */
     /* tsp1 strings */
     case ACCEL_E_TSP1_ERR_ARG: return "ACCEL_E_TSP1_ERR_ARG: device reported ERR_ARG";
     case ACCEL_E_TSP1_ERR_BUSY: return "ACCEL_E_TSP1_ERR_BUSY: device reported ERR_BUSY (network active)";
@@ -4094,7 +4132,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_TSP1_ROM: return "ACCEL_E_TSP1_ROM: device booted into its ROM bootloader (no valid firmware)";
 #endif
 
-#ifndef ACCEL_NO_EDGETPU /* a removed section takes its strings along */
+#ifndef ACCEL__DECL_NO_EDGETPU /* a removed section takes its strings along */
     /* edgetpu strings */
     case ACCEL_E_EDGETPU_FATAL: return "ACCEL_E_EDGETPU_FATAL: Edge TPU raised a fatal error interrupt";
     case ACCEL_E_EDGETPU_EVENT: return "ACCEL_E_EDGETPU_EVENT: Edge TPU event with an unexpected tag";
@@ -4103,7 +4141,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_EDGETPU_VERIFY: return "ACCEL_E_EDGETPU_VERIFY: uploaded firmware differs from the image";
 #endif
 
-#ifndef ACCEL_NO_REFSI /* a removed section takes its strings along */
+#ifndef ACCEL__DECL_NO_REFSI /* a removed section takes its strings along */
     /* refsi strings */
     case ACCEL_E_REFSI_RESERVED: return "ACCEL_E_REFSI_RESERVED: header bits 7:0 not zero";
     case ACCEL_E_REFSI_PACKET_ID: return "ACCEL_E_REFSI_PACKET_ID: header packet id not 3";
@@ -4128,7 +4166,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_REFSI_INSTANCES: return "ACCEL_E_REFSI_INSTANCES: too many instances";
 #endif
 
-#ifndef ACCEL_NO_ANE /* a removed section takes its strings along */
+#ifndef ACCEL__DECL_NO_ANE /* a removed section takes its strings along */
     /* ane strings */
     case ACCEL_E_ANE_QUEUE: return "ACCEL_E_ANE_QUEUE: task-queue id must be 0..7";
     case ACCEL_E_ANE_NID: return "ACCEL_E_ANE_NID: network id must fit 8 bits";
@@ -4180,7 +4218,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_ANE_STATS_MAGIC: return "ACCEL_E_ANE_STATS_MAGIC: statistics header magic is not 0x0101";
 #endif
 
-#ifndef ACCEL_NO_MAC /* a removed section takes its strings along */
+#ifndef ACCEL__DECL_NO_MAC /* a removed section takes its strings along */
     /* mac strings */
     case ACCEL_E_MAC_DTYPE: return "ACCEL_E_MAC_DTYPE: dtype is not int8 or uint8";
     case ACCEL_E_MAC_ROUNDING: return "ACCEL_E_MAC_ROUNDING: unknown rounding mode";
@@ -4195,7 +4233,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_MAC_EMPTY_WINDOW: return "ACCEL_E_MAC_EMPTY_WINDOW: pool window has no in-image tap";
     case ACCEL_E_MAC_DEPTH: return "ACCEL_E_MAC_DEPTH: depth above the exact int32 limit";
 #endif
-#ifndef ACCEL_NO_TFLITE /* a removed section takes its strings along */
+#ifndef ACCEL__DECL_NO_TFLITE /* a removed section takes its strings along */
     case ACCEL_E_TFLITE_VERSION: return "ACCEL_E_TFLITE_VERSION: model schema version is not 3";
     case ACCEL_E_TFLITE_SUBGRAPH: return "ACCEL_E_TFLITE_SUBGRAPH: no usable subgraph";
     case ACCEL_E_TFLITE_TENSOR_INDEX: return "ACCEL_E_TFLITE_TENSOR_INDEX: tensor index out of range";
@@ -5823,11 +5861,24 @@ ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, ui
     }
 }
 
-#if !defined(ACCEL_NO_EDGETPU) || !defined(ACCEL_NO_TFLITE)
+#endif /* ACCEL_IMPL_NO_COMMON */
+
+/* The reader's external definitions are in this unit when it compiles common and declares a
+ * section that reads flatbuffers; its static helpers wherever such a section is compiled too. */
+#if !defined(ACCEL_IMPL_NO_COMMON) && (!defined(ACCEL__DECL_NO_EDGETPU) || !defined(ACCEL__DECL_NO_TFLITE))
+#define ACCEL__FB_READER 1
+#endif
+#if defined(ACCEL__FB_READER) || !defined(ACCEL_NO_EDGETPU) || !defined(ACCEL_NO_TFLITE)
 /* ---------------------------------------------------------------- @common.fb: FlatBuffers reader */
+/* A unit with one section uses some of the helpers only */
+#if defined(ACCEL_IMPL_NO_COMMON) && (defined(__GNUC__) || defined(__clang__))
+#define ACCEL__FB_HELPER static __attribute__((unused))
+#else
+#define ACCEL__FB_HELPER static
+#endif
 /* All positions are byte offsets into one buffer; every check is written as "fits in what is
  * left" so no addition can wrap. */
-static int accel__fb_fits(size_t len, size_t pos, size_t n)
+ACCEL__FB_HELPER int accel__fb_fits(size_t len, size_t pos, size_t n)
 {
     return pos <= len && n <= len - pos;
 }
@@ -5836,25 +5887,25 @@ static int accel__fb_fits(size_t len, size_t pos, size_t n)
  * loads, or copies by ACCEL_FB_COPY into a local when the buffer is not directly addressable. */
 #ifdef ACCEL_FB_COPY
 #define ACCEL__FB_FAR 1
-static uint8_t accel__fb_u8(const uint8_t *p)
+ACCEL__FB_HELPER uint8_t accel__fb_u8(const uint8_t *p)
 {
     uint8_t b[1];
     ACCEL_FB_COPY(b, p, 1u);
     return b[0];
 }
-static uint16_t accel__fb_u16(const uint8_t *p)
+ACCEL__FB_HELPER uint16_t accel__fb_u16(const uint8_t *p)
 {
     uint8_t b[2];
     ACCEL_FB_COPY(b, p, 2u);
     return accel_load_u16le(b);
 }
-static uint32_t accel__fb_u32(const uint8_t *p)
+ACCEL__FB_HELPER uint32_t accel__fb_u32(const uint8_t *p)
 {
     uint8_t b[4];
     ACCEL_FB_COPY(b, p, 4u);
     return accel_load_u32le(b);
 }
-static uint64_t accel__fb_u64(const uint8_t *p)
+ACCEL__FB_HELPER uint64_t accel__fb_u64(const uint8_t *p)
 {
     uint8_t b[8];
     ACCEL_FB_COPY(b, p, 8u);
@@ -5868,6 +5919,7 @@ static uint64_t accel__fb_u64(const uint8_t *p)
 #define accel__fb_u64(p) accel_load_u64le(p)
 #endif
 
+#ifdef ACCEL__FB_READER
 ACCELDEF accel_status accel_fb_table_at(accel_fb_table *t, const uint8_t *buf, size_t len,
                                           size_t pos)
 {
@@ -6050,6 +6102,7 @@ ACCELDEF accel_status accel_fb_subtable(const accel_fb_table *t, unsigned i,
     *present = 1;
     return accel_fb_table_at(sub, t->buf, t->len, p);
 }
+#endif /* ACCEL__FB_READER */
 #endif /* the FlatBuffers reader */
 
 #ifdef __cplusplus
@@ -8471,8 +8524,8 @@ static accel_status accel__edgetpu_tfl_tables(const accel_edgetpu_fbt *root, con
 {
     accel_edgetpu_fbt t, sub;
     accel_edgetpu_view v;
-    size_t subgraphs, buffers, vec;
-    uint32_t nsub, nbuf, n, k, s;
+    size_t subgraphs = 0, buffers = 0, vec = 0;
+    uint32_t nsub = 0, nbuf = 0, n = 0, k, s;
     int present;
     uint64_t x;
     accel_status st = accel_fb_vector(root, 4, 4, &buffers, &nbuf);
@@ -8500,8 +8553,8 @@ static accel_status accel__edgetpu_tfl_tables(const accel_edgetpu_fbt *root, con
     for (k = 0; st == ACCEL_OK && k < n; k++) st = accel__edgetpu_tfl_elem(buf, len, vec, k, &t);
     for (s = 0; st == ACCEL_OK && s < nsub; s++) {
         accel_edgetpu_fbt sg;
-        size_t tensors, ops;
-        uint32_t ntens, nops, i;
+        size_t tensors = 0, ops = 0;
+        uint32_t ntens = 0, nops = 0, i;
         st = accel__edgetpu_tfl_elem(buf, len, subgraphs, s, &sg);
         if (st == ACCEL_OK) st = accel_fb_vector(&sg, 0, 4, &tensors, &ntens);
         if (st == ACCEL_OK) st = accel_fb_vector(&sg, 3, 4, &ops, &nops);
