@@ -142,6 +142,29 @@ if D=$(data_dir edgetpu ACCEL_EDGETPU_DATA); then
     row accel-edgetpu 1 err0 "bright_cut_edgetpu.tflite: not a usable Edge TPU model: ACCEL_E_MALFORMED" info --json "$W/bright_cut_edgetpu.tflite"
     row accel-edgetpu 1 err0 "bright_cut_edgetpu.tflite: not a usable Edge TPU model: ACCEL_E_MALFORMED" plan "$W/bright_cut_edgetpu.tflite"
     row accel-edgetpu 1 err0 "bright_cut_edgetpu.tflite: not a usable Edge TPU model: ACCEL_E_MALFORMED" disasm "$W/bright_cut_edgetpu.tflite"
+    # an index that names nothing (an operator's input, a graph output): refused as damaged
+    /usr/bin/python3 - "$M" "$W" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+u32 = lambda p: struct.unpack_from("<I", d, p)[0]
+def field(t, i):  # position of field i of the table at t, or None
+    vt = t - struct.unpack_from("<i", d, t)[0]
+    vl = struct.unpack_from("<H", d, vt)[0]
+    if 4 + 2 * i >= vl: return None
+    o = struct.unpack_from("<H", d, vt + 4 + 2 * i)[0]
+    return t + o if o else None
+def ref(t, i): p = field(t, i); return p + u32(p)
+def elem(vec, k): p = vec + 4 + 4 * k; return p + u32(p)
+root = u32(0)
+sg = elem(ref(root, 2), 0)                          # Model.subgraphs[0]
+op = elem(ref(sg, 3), 0)                            # SubGraph.operators[0]
+e = bytearray(d); struct.pack_into("<i", e, ref(op, 1) + 4, 0x7fffffff)   # Operator.inputs[0]
+open(sys.argv[2] + "/bad_input_edgetpu.tflite", "wb").write(e)
+e = bytearray(d); struct.pack_into("<i", e, ref(sg, 2) + 4, 2)            # SubGraph.outputs[0]:
+open(sys.argv[2] + "/bad_output_edgetpu.tflite", "wb").write(e)           # of its 2 tensors, a 3rd
+PY
+    row accel-edgetpu 1 err0 "bad_input_edgetpu.tflite: not a usable Edge TPU model: ACCEL_E_MALFORMED" info --json "$W/bad_input_edgetpu.tflite"
+    row accel-edgetpu 1 err0 "bad_output_edgetpu.tflite: not a usable Edge TPU model: ACCEL_E_MALFORMED" plan "$W/bad_output_edgetpu.tflite"
     # a wrong-sized input is refused before any device is looked for, with the size it needs
     row accel-edgetpu 1 err0 "in1.bin: 1 byte, the model's input layers take 256" run "$M" "$W/in1.bin" "$W/out.bin"
     head -c 257 /dev/zero >"$W/in257.bin"
