@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/test_section.sh SECTION - `make test-SECTION`: one section's tests, for the loop of a
+# scripts/test_section.sh SECTION [--list] - `make test-SECTION`: one section's tests, for the loop of a
 # change to that section (SECTION: tsp1 edgetpu refsi ane mac tflite ports). What it runs is
 # read from tests/README.md, so a file is listed in one place:
 #   - the section's row of the "By section" table (the "Ports" table for ports): its unit tests
@@ -8,7 +8,8 @@
 # Each unit test and fuzz target is compiled with the other sections left out (ACCEL_NO_*; the
 # tflite section keeps mac, which it runs on; ports leave every section out), with the
 # sanitizers and flags of `make tests` (the Makefile passes them), into build/test-SECTION/.
-# Each part prints its counts and seconds; the last line is "N passed, N failed".
+# Each part prints its counts and seconds; the last line is "N passed, N failed". --list prints
+# the files it would run, one per line, and runs nothing.
 set -u
 cd "$(dirname "$0")/.."
 SEC=${1:-}
@@ -17,9 +18,12 @@ case " $SECTIONS ports " in
 *" $SEC "*) [ -n "$SEC" ] || { echo "usage: make test-SECTION, SECTION one of: $SECTIONS ports" >&2; exit 2; } ;;
 *) echo "usage: make test-SECTION, SECTION one of: $SECTIONS ports (not '$SEC')" >&2; exit 2 ;;
 esac
+LIST=${2:-}
 # the Makefile's test flags and libraries (as make writes them: eval undoes the quoting)
-eval "TFLAGS=(${ACCEL_TFLAGS:?run through make test-$SEC})"
-eval "TLIBS=(${ACCEL_TLIBS:?run through make test-$SEC})"
+if [ "$LIST" != --list ]; then
+    eval "TFLAGS=(${ACCEL_TFLAGS:?run through make test-$SEC})"
+    eval "TLIBS=(${ACCEL_TLIBS:?run through make test-$SEC})"
+fi
 CC=${CC:-cc}
 OUT=build/test-$SEC
 mkdir -p "$OUT"
@@ -46,6 +50,12 @@ files=$(grep -o '`[^`]*`' <<<"$rows" | tr -d '`' | grep -E '^(test_[a-z0-9_]+\.c
 # the header-wide checks: rows of "Checks across the library" whose last cell says so
 across=$(awk '/^## Checks across the library/ { on = 1; next } /^## / { on = 0 }
               on && /\| every change to accel\.h \|$/' tests/README.md | grep -o '^| `[^`]*`' | tr -d '|` ')
+
+if [ "$LIST" = --list ]; then
+    for f in $files; do case $f in fuzz_*) echo "tests/fuzz/$f" ;; *) echo "tests/$f" ;; esac; done
+    for f in $across; do echo "tests/$f"; done
+    exit 0
+fi
 
 # add_counts NAME SECONDS LOG: the "N passed, M failed" line of LOG into the totals
 add_counts() {

@@ -30,6 +30,13 @@ for p in $(cd ports && ls -d */ | tr -d /); do
     if awk '/^## Ports/{on=1;next} /^## /{on=0} on' "$R" | grep -q "^| $p |"; then ok "port row: $p"
     else bad "tests/README.md has no Ports row for $p"; fi
 done
+# what make test-SECTION runs for each section: files that exist, a unit test among them
+for s in tsp1 edgetpu refsi ane mac tflite ports; do
+    list=$(bash scripts/test_section.sh "$s" --list)
+    gone=$(for f in $list; do [ -e "$f" ] || echo "$f"; done | tr '\n' ' ')
+    if [ -n "$list" ] && [ -z "$gone" ] && grep -q '/test_.*\.c$' <<<"$list"; then ok "make test-$s: $(wc -l <<<"$list") files"
+    else bad "make test-$s runs what is there" "missing: ${gone:-none}; list: $(tr '\n' ' ' <<<"$list")"; fi
+done
 # the header-wide checks make test-SECTION adds are there
 n=$(awk '/^## Checks across the library/{on=1;next} /^## /{on=0} on' "$R" | grep -c '| every change to accel\.h |$')
 if [ "$n" -ge 5 ]; then ok "$n checks marked for every change to accel.h"; else bad "only $n checks marked for every change to accel.h"; fi
