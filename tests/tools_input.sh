@@ -167,6 +167,13 @@ PY
     row accel-edgetpu 1 err0 "bad_output_edgetpu.tflite: not a usable Edge TPU model: ACCEL_E_MALFORMED" plan "$W/bad_output_edgetpu.tflite"
     # a wrong-sized input is refused before any device is looked for, with the size it needs
     row accel-edgetpu 1 err0 "in1.bin: 1 byte, the model's input layers take 256" run "$M" "$W/in1.bin" "$W/out.bin"
+    # the right size gets as far as the device, which is not here: one line naming it
+    head -c 256 /dev/zero >"$W/in256.bin"
+    if pkg-config --exists libusb-1.0 2>/dev/null; then
+        row accel-edgetpu 1 err0 "accel-edgetpu: run: no Coral USB Accelerator (18d1:9302): ACCEL_E_NO_DEVICE" run "$M" "$W/in256.bin" "$W/out.bin"
+    else
+        row accel-edgetpu 1 err0 "accel-edgetpu: run: built without libusb-1.0" run "$M" "$W/in256.bin" "$W/out.bin"
+    fi
     head -c 257 /dev/zero >"$W/in257.bin"
     row accel-edgetpu 1 err0 "in257.bin: 257 bytes, the model's input layers take 256" run "$M" "$W/in257.bin" "$W/out.bin"
 else

@@ -471,7 +471,7 @@ static int run_device(const char *fw_path, const accel_edgetpu_package *mp, acce
         if (accel_linux_usb_open(&lx, ACCEL_EDGETPU_DFU_VID, ACCEL_EDGETPU_DFU_PID,
                                  0) == ACCEL_OK) {
             if (!fw_path) {
-                fprintf(stderr, "run: the accelerator is in DFU mode (1a6e:089a); give its "
+                fprintf(stderr, "accel-edgetpu: run: the accelerator is in DFU mode (1a6e:089a); give its "
                                 "firmware with --firmware\n");
                 accel_linux_close(&lx);
                 return 1;
@@ -479,7 +479,7 @@ static int run_device(const char *fw_path, const accel_edgetpu_package *mp, acce
             st = dfu_flash(&lx, fw_path);
             accel_linux_close(&lx);
             if (st != ACCEL_OK) {
-                fprintf(stderr, "run: firmware download: %s\n", accel_status_str(st));
+                fprintf(stderr, "accel-edgetpu: run: firmware download: %s\n", accel_status_str(st));
                 return 1;
             }
             /* the device re-enumerates as 18d1:9302 (libedgetpu waits 4 s) */
@@ -488,7 +488,7 @@ static int run_device(const char *fw_path, const accel_edgetpu_package *mp, acce
             st = accel_linux_usb_open(&lx, ACCEL_EDGETPU_VID, ACCEL_EDGETPU_PID, 0);
         }
         if (st != ACCEL_OK) {
-            fprintf(stderr, "run: no Coral USB Accelerator (18d1:9302): %s\n",
+            fprintf(stderr, "accel-edgetpu: run: no Coral USB Accelerator (18d1:9302): %s\n",
                     accel_status_str(st));
             accel_linux_close(&lx);
             return 1;
@@ -500,7 +500,7 @@ static int run_device(const char *fw_path, const accel_edgetpu_package *mp, acce
     if (st == ACCEL_OK) st = accel_edgetpu_open(&drv.usb, ACCEL_EDGETPU_PERF_HIGH, 0);
     if (st == ACCEL_OK) st = accel_edgetpu_invoke(&drv, mp, iop, &ran);
     if (st != ACCEL_OK) {
-        fprintf(stderr, "run: %s", accel_status_str(st));
+        fprintf(stderr, "accel-edgetpu: run: %s", accel_status_str(st));
         if (st == ACCEL_E_EDGETPU_FATAL)
             fprintf(stderr, " (hib_error_status 0x%016llx, first 0x%016llx)",
                     (unsigned long long)drv.hib_error_status,
