@@ -6,7 +6,8 @@
 #     (tests/test_*.c), shell checks (tests/*.sh) and fuzz targets (run over their seeds);
 #   - the checks of "Checks across the library" marked for every change to accel.h.
 # Each unit test and fuzz target is compiled with the other sections left out (ACCEL_NO_*; the
-# tflite section keeps mac, which it runs on; ports leave every section out), with the
+# tflite section keeps mac, which it runs on; ports keep every section: their tests drive the
+# sections' device models, test_bridge.c the TSP1's, as devices), with the
 # sanitizers and flags of `make tests` (the Makefile passes them), into build/test-SECTION/.
 # Each part prints its counts and seconds; the last line is "N passed, N failed". --list prints
 # the files it would run, one per line, and runs nothing.
@@ -34,6 +35,7 @@ T0=$SECONDS
 # the other sections, left out
 keep=$SEC
 [ "$SEC" = tflite ] && keep="tflite mac"
+[ "$SEC" = ports ] && keep=$SECTIONS
 NO=()
 for s in $SECTIONS; do
     case " $keep " in *" $s "*) ;; *) NO+=("-DACCEL_NO_$(tr a-z A-Z <<<"$s")=") ;; esac
