@@ -3,6 +3,8 @@
 #   make lib      build/libaccel.a alone: the implementation and the host's ports
 #   make test     everything CI runs (scripts/test.sh): sanitized tests, C++ and config builds,
 #                 cross builds, size and symbol checks; ends with "N passed, N failed"
+#   make test-SECTION  one section's tests (tsp1 edgetpu refsi ane mac tflite ports), the
+#                 others left out of each build, and the header-wide checks (tests/README.md)
 #   make demo     what `make` builds, then run the demos on the simulator port
 #   make size     .text/.data/.bss per section on cortex-m0plus -Os
 #   make bench    benchmark report (never part of make test)
@@ -52,15 +54,20 @@ BRIDGE_LIBS   := -lprotobuf-nanopb
 endif
 
 # The implementation is compiled once per configuration, and so is each port file:
-#   build/libaccel.a        accel.h's implementation (ports/impl/accel_impl.c) and the host's
-#                           ports, -O2: every program in examples/host links against it
+#   build/libaccel.a        accel.h's implementation and the host's ports, -O2: every program
+#                           in examples/host links against it. The implementation is one object
+#                           per part (ports/impl/accel_impl_part.c, once per section and once for
+#                           common), compiled in parallel; a change to one section's code
+#                           recompiles that part (every part includes the whole header)
 #   build/tests/libports.a  the ports again with the tests' sanitizers; a test defines
 #                           ACCEL_IMPLEMENTATION itself (it may reach into the implementation
 #                           and choose its own configuration macros), so it links the ports only
 # Dependencies come from the compiler (-MMD), so a change rebuilds exactly what includes it.
 PORT_SRC  := ports/sim/accel_sim.c $(wildcard ports/linux/*.c) $(BRIDGE_SRC)
 LIB       := $(B)/libaccel.a
-LIB_OBJ   := $(patsubst %.c,$(B)/obj/%.o,ports/impl/accel_impl.c $(PORT_SRC))
+IMPL_PARTS := tflite mac edgetpu ane tsp1 common refsi
+IMPL_OBJ  := $(patsubst %,$(B)/obj/impl/%.o,$(IMPL_PARTS))
+LIB_OBJ   := $(IMPL_OBJ) $(patsubst %.c,$(B)/obj/%.o,$(PORT_SRC))
 TLIB      := $(B)/tests/libports.a
 TLIB_OBJ  := $(patsubst %.c,$(B)/tests/obj/%.o,$(PORT_SRC))
 LIBS      := $(USB_LIBS) $(BRIDGE_LIBS) -lm
@@ -76,6 +83,12 @@ lib: $(LIB)
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_WARN) $(OPT) $(INC) $(USB_CFLAGS) $(BRIDGE_CFLAGS) $(DEP) -c $< -o $@
+
+# the biggest parts first, so make -jN starts them first
+$(IMPL_OBJ): $(B)/obj/impl/%.o: ports/impl/accel_impl_part.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_WARN) $(OPT) $(INC) $(USB_CFLAGS) $(BRIDGE_CFLAGS) $(DEP) \
+	    -DACCEL_PART_$(shell echo $* | tr a-z A-Z) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -107,6 +120,13 @@ tests: $(TESTS) $(TOOLS)
 
 test:
 	@bash scripts/test.sh
+
+# One section's loop (scripts/test_section.sh): its tests from tests/README.md's table, each
+# compiled with the other sections left out, and the header-wide checks; prints the seconds
+SECTION_TESTS := $(addprefix test-,tsp1 edgetpu refsi ane mac tflite ports)
+.PHONY: $(SECTION_TESTS)
+$(SECTION_TESTS): test-%: $(TLIB)
+	@ACCEL_TFLAGS="$(TFLAGS)" ACCEL_TLIBS="$(TLIB) $(LIBS)" CC="$(CC)" bash scripts/test_section.sh $*
 
 # builds everything `make` builds, then runs each demo (each ends with one summary line)
 demo: $(TOOLS)

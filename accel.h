@@ -87,6 +87,11 @@
  *   ACCEL_NO_TSP1, ACCEL_NO_EDGETPU, ACCEL_NO_REFSI, ACCEL_NO_ANE, ACCEL_NO_MAC, ACCEL_NO_TFLITE
  *                                 leave a section out entirely (the common section stays; the
  *                                 tflite section runs on mac: ACCEL_NO_MAC removes it too).
+ *   ACCEL_IMPL_NO_COMMON          with ACCEL_IMPLEMENTATION: leave common's external definitions
+ *                                 to another file, to compile the implementation as one object
+ *                                 per section (ports/impl/accel_impl_part.c shows how: the header
+ *                                 is included once for every declaration, then with ACCEL_NO_* for
+ *                                 the other sections and ACCEL_IMPLEMENTATION).
  *   ACCEL_TSP1_NO_MODEL, ACCEL_EDGETPU_NO_MODEL, ACCEL_REFSI_NO_MODEL, ACCEL_ANE_NO_MODEL
  *                                 leave a section's device model out (what MCU builds want; the
  *                                 MAC engine has no model: it is the reference).
@@ -501,13 +506,17 @@ typedef enum accel_status {
     ACCEL_E_NULL = -1,             /* a required pointer argument was NULL */
     ACCEL_E_ZERO_LENGTH = -2,      /* a length or count that must be > 0 was 0 */
     ACCEL_E_TOO_LONG = -3,         /* a length exceeds what the format or object allows */
-    ACCEL_E_BUFFER_TOO_SMALL = -4, /* the caller's output buffer cannot hold the result */
+    ACCEL_E_BUFFER_TOO_SMALL = -4, /* a buffer the caller gives (output, scratch, memory) is too
+                                      small for what it must hold */
     ACCEL_E_TRUNCATED = -5,        /* input ended before a complete field or record */
     ACCEL_E_FULL = -6,             /* queue, ring or FIFO has no room; nothing was stored */
-    ACCEL_E_EMPTY = -7,            /* queue, ring or FIFO holds nothing to take */
+    ACCEL_E_EMPTY = -7,            /* nothing there: a queue, ring or FIFO holds nothing to take,
+                                      or a lookup found no such item */
     ACCEL_E_CLOSED = -8,           /* the device or port is not open (or was closed) */
     ACCEL_E_TIMEOUT = -9,          /* a deadline passed before the device answered */
-    ACCEL_E_UNSUPPORTED = -10,     /* the port leaves the needed callback NULL (or: not this build) */
+    ACCEL_E_UNSUPPORTED = -10,     /* not supported: the port leaves the needed callback NULL, this
+                                      build leaves the feature out, or the input uses a feature
+                                      the library has no support for */
     ACCEL_E_IO = -11,              /* the bus or OS reported an I/O error (port keeps errno) */
     ACCEL_E_ARG = -12,             /* an argument is out of its documented range */
     ACCEL_E_BUSY = -13,            /* the device or object is busy; try again later */
@@ -1702,7 +1711,9 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_edgetpu_disasm(const uint8_t bytes[1
  * with the same bounds rules; the walk follows the fixed schema (bounded depth, no recursion),
  * so no input can make it loop or read outside the buffer.
  * accel_edgetpu_package_init_tflite validates the whole package (every executable, bitstream,
- * field offset, hint and layer, and their cross references); the accessors then only index. Views
+ * field offset, hint and layer, and their cross references) and the TFLite model around it
+ * (every table, string and index of its subgraphs, tensors, operators and buffers, so a model
+ * cut anywhere is refused); the accessors then only index. Views
  * (accel_edgetpu_view) point into the caller's model buffer, which must outlive them. */
 
 /* The common FlatBuffers reader's types under this section's names. */
@@ -3980,6 +3991,29 @@ static inline size_t accel__tsp1_model_mem_size_2(uint16_t cmd_cap, uint16_t rsp
     accel_tsp1_encode_raw_frame((preamble), (id), (tid), (payload), (n), (buf), (cap), (out_len))
 #endif /* end of the deprecated names */
 
+/* The sections this translation unit declares. The status strings and the FlatBuffers reader
+ * (common's parts that serve sections) follow these, not ACCEL_NO_* where the implementation
+ * is included, so a unit that compiles one part of the implementation (ACCEL_IMPL_NO_COMMON,
+ * in the @config part below) still declares and names everything. */
+#ifdef ACCEL_NO_TSP1
+#define ACCEL__DECL_NO_TSP1
+#endif
+#ifdef ACCEL_NO_EDGETPU
+#define ACCEL__DECL_NO_EDGETPU
+#endif
+#ifdef ACCEL_NO_REFSI
+#define ACCEL__DECL_NO_REFSI
+#endif
+#ifdef ACCEL_NO_ANE
+#define ACCEL__DECL_NO_ANE
+#endif
+#ifdef ACCEL_NO_MAC
+#define ACCEL__DECL_NO_MAC
+#endif
+#ifdef ACCEL_NO_TFLITE
+#define ACCEL__DECL_NO_TFLITE
+#endif
+
 #endif /* ACCEL_H_INCLUDED */
 
 /* ============================================================================================
@@ -3989,6 +4023,15 @@ static inline size_t accel__tsp1_model_mem_size_2(uint16_t cmd_cap, uint16_t rsp
  * ============================================================================================ */
 #if defined(ACCEL_IMPLEMENTATION) && !defined(ACCEL_IMPLEMENTATION_DONE_)
 #define ACCEL_IMPLEMENTATION_DONE_
+/* One part of the implementation per translation unit (a library compiled in parallel, and a
+ * change that recompiles only its section): include accel.h once for every declaration, then
+ * define ACCEL_NO_<SECTION> for the sections another unit compiles and include it again with
+ * ACCEL_IMPLEMENTATION. A unit for sections only also defines ACCEL_IMPL_NO_COMMON: common's
+ * external definitions are left to the one unit that compiles common (with every section left
+ * out of its implementation, but not of its declarations, so the status strings and the
+ * FlatBuffers reader are whole); what the sections share of common privately (the reader's
+ * byte loads) is static, in each unit that needs it. ports/impl/accel_impl_part.c is such a
+ * unit, compiled once per part (the Makefile's build/libaccel.a). */
 
 #if !defined(ACCEL_MEMCPY) || !defined(ACCEL_MEMSET)
 #if defined(__STDC_HOSTED__) && __STDC_HOSTED__
@@ -4028,6 +4071,7 @@ extern "C" {
 /* ============================================================================================
  * SECTION: common (implementation) @common
  * ============================================================================================ */
+#ifndef ACCEL_IMPL_NO_COMMON /* common's external definitions: in the unit that compiles common */
 /* -------------------------------------------------------- @common.status: status strings */
 ACCELDEF const char *accel_status_str(accel_status s)
 {
@@ -4035,8 +4079,8 @@ ACCELDEF const char *accel_status_str(accel_status s)
     (void)s;
     return "";
 #else
-#if defined(ACCEL_NO_TSP1) || defined(ACCEL_NO_EDGETPU) || defined(ACCEL_NO_REFSI) || \
-    defined(ACCEL_NO_ANE) || defined(ACCEL_NO_MAC) || defined(ACCEL_NO_TFLITE)
+#if defined(ACCEL__DECL_NO_TSP1) || defined(ACCEL__DECL_NO_EDGETPU) || defined(ACCEL__DECL_NO_REFSI) || \
+    defined(ACCEL__DECL_NO_ANE) || defined(ACCEL__DECL_NO_MAC) || defined(ACCEL__DECL_NO_TFLITE)
     switch ((int)s) { /* a removed section's codes have no case */
 #else
     switch (s) { /* full build: -Wswitch proves every code has a string */
@@ -4045,13 +4089,13 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_NULL: return "ACCEL_E_NULL: a required pointer was NULL";
     case ACCEL_E_ZERO_LENGTH: return "ACCEL_E_ZERO_LENGTH: length or count is zero";
     case ACCEL_E_TOO_LONG: return "ACCEL_E_TOO_LONG: length exceeds the allowed maximum";
-    case ACCEL_E_BUFFER_TOO_SMALL: return "ACCEL_E_BUFFER_TOO_SMALL: output buffer too small";
+    case ACCEL_E_BUFFER_TOO_SMALL: return "ACCEL_E_BUFFER_TOO_SMALL: a buffer the caller gave is too small";
     case ACCEL_E_TRUNCATED: return "ACCEL_E_TRUNCATED: input ended early";
     case ACCEL_E_FULL: return "ACCEL_E_FULL: no room; nothing stored";
-    case ACCEL_E_EMPTY: return "ACCEL_E_EMPTY: nothing to take";
+    case ACCEL_E_EMPTY: return "ACCEL_E_EMPTY: nothing there (nothing queued, or no such item)";
     case ACCEL_E_CLOSED: return "ACCEL_E_CLOSED: device or port not open";
     case ACCEL_E_TIMEOUT: return "ACCEL_E_TIMEOUT: deadline passed";
-    case ACCEL_E_UNSUPPORTED: return "ACCEL_E_UNSUPPORTED: not supported by port";
+    case ACCEL_E_UNSUPPORTED: return "ACCEL_E_UNSUPPORTED: not supported (by the port, this build or this library)";
     case ACCEL_E_IO: return "ACCEL_E_IO: bus or OS I/O error";
     case ACCEL_E_ARG: return "ACCEL_E_ARG: argument out of range";
     case ACCEL_E_BUSY: return "ACCEL_E_BUSY: busy";
@@ -4069,7 +4113,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_BRIDGE_E_NO_SESSION: return "ACCEL_BRIDGE_E_NO_SESSION: the bridge device restarted or saw no hello";
     case ACCEL_BRIDGE_E_VERSION: return "ACCEL_BRIDGE_E_VERSION: the far end speaks another bridge protocol version";
     case ACCEL_BRIDGE_E_LINK_TIMEOUT: return "ACCEL_BRIDGE_E_LINK_TIMEOUT: no answer over the bridge link (request may or may not have run)";
-#ifndef ACCEL_NO_TSP1 /* a removed section takes its strings along */
+#ifndef ACCEL__DECL_NO_TSP1 /* a removed section takes its strings along */
     /* tsp1 strings */
     case ACCEL_E_TSP1_ERR_ARG: return "ACCEL_E_TSP1_ERR_ARG: device reported ERR_ARG";
     case ACCEL_E_TSP1_ERR_BUSY: return "ACCEL_E_TSP1_ERR_BUSY: device reported ERR_BUSY (network active)";
@@ -4088,7 +4132,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_TSP1_ROM: return "ACCEL_E_TSP1_ROM: device booted into its ROM bootloader (no valid firmware)";
 #endif
 
-#ifndef ACCEL_NO_EDGETPU /* a removed section takes its strings along */
+#ifndef ACCEL__DECL_NO_EDGETPU /* a removed section takes its strings along */
     /* edgetpu strings */
     case ACCEL_E_EDGETPU_FATAL: return "ACCEL_E_EDGETPU_FATAL: Edge TPU raised a fatal error interrupt";
     case ACCEL_E_EDGETPU_EVENT: return "ACCEL_E_EDGETPU_EVENT: Edge TPU event with an unexpected tag";
@@ -4097,7 +4141,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_EDGETPU_VERIFY: return "ACCEL_E_EDGETPU_VERIFY: uploaded firmware differs from the image";
 #endif
 
-#ifndef ACCEL_NO_REFSI /* a removed section takes its strings along */
+#ifndef ACCEL__DECL_NO_REFSI /* a removed section takes its strings along */
     /* refsi strings */
     case ACCEL_E_REFSI_RESERVED: return "ACCEL_E_REFSI_RESERVED: header bits 7:0 not zero";
     case ACCEL_E_REFSI_PACKET_ID: return "ACCEL_E_REFSI_PACKET_ID: header packet id not 3";
@@ -4122,7 +4166,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_REFSI_INSTANCES: return "ACCEL_E_REFSI_INSTANCES: too many instances";
 #endif
 
-#ifndef ACCEL_NO_ANE /* a removed section takes its strings along */
+#ifndef ACCEL__DECL_NO_ANE /* a removed section takes its strings along */
     /* ane strings */
     case ACCEL_E_ANE_QUEUE: return "ACCEL_E_ANE_QUEUE: task-queue id must be 0..7";
     case ACCEL_E_ANE_NID: return "ACCEL_E_ANE_NID: network id must fit 8 bits";
@@ -4174,7 +4218,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_ANE_STATS_MAGIC: return "ACCEL_E_ANE_STATS_MAGIC: statistics header magic is not 0x0101";
 #endif
 
-#ifndef ACCEL_NO_MAC /* a removed section takes its strings along */
+#ifndef ACCEL__DECL_NO_MAC /* a removed section takes its strings along */
     /* mac strings */
     case ACCEL_E_MAC_DTYPE: return "ACCEL_E_MAC_DTYPE: dtype is not int8 or uint8";
     case ACCEL_E_MAC_ROUNDING: return "ACCEL_E_MAC_ROUNDING: unknown rounding mode";
@@ -4189,7 +4233,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_MAC_EMPTY_WINDOW: return "ACCEL_E_MAC_EMPTY_WINDOW: pool window has no in-image tap";
     case ACCEL_E_MAC_DEPTH: return "ACCEL_E_MAC_DEPTH: depth above the exact int32 limit";
 #endif
-#ifndef ACCEL_NO_TFLITE /* a removed section takes its strings along */
+#ifndef ACCEL__DECL_NO_TFLITE /* a removed section takes its strings along */
     case ACCEL_E_TFLITE_VERSION: return "ACCEL_E_TFLITE_VERSION: model schema version is not 3";
     case ACCEL_E_TFLITE_SUBGRAPH: return "ACCEL_E_TFLITE_SUBGRAPH: no usable subgraph";
     case ACCEL_E_TFLITE_TENSOR_INDEX: return "ACCEL_E_TFLITE_TENSOR_INDEX: tensor index out of range";
@@ -5817,11 +5861,24 @@ ACCELDEF accel_status accel_port_poll32(const accel_port *p, uint32_t offset, ui
     }
 }
 
-#if !defined(ACCEL_NO_EDGETPU) || !defined(ACCEL_NO_TFLITE)
+#endif /* ACCEL_IMPL_NO_COMMON */
+
+/* The reader's external definitions are in this unit when it compiles common and declares a
+ * section that reads flatbuffers; its static helpers wherever such a section is compiled too. */
+#if !defined(ACCEL_IMPL_NO_COMMON) && (!defined(ACCEL__DECL_NO_EDGETPU) || !defined(ACCEL__DECL_NO_TFLITE))
+#define ACCEL__FB_READER 1
+#endif
+#if defined(ACCEL__FB_READER) || !defined(ACCEL_NO_EDGETPU) || !defined(ACCEL_NO_TFLITE)
 /* ---------------------------------------------------------------- @common.fb: FlatBuffers reader */
+/* A unit with one section uses some of the helpers only */
+#if defined(ACCEL_IMPL_NO_COMMON) && (defined(__GNUC__) || defined(__clang__))
+#define ACCEL__FB_HELPER static __attribute__((unused))
+#else
+#define ACCEL__FB_HELPER static
+#endif
 /* All positions are byte offsets into one buffer; every check is written as "fits in what is
  * left" so no addition can wrap. */
-static int accel__fb_fits(size_t len, size_t pos, size_t n)
+ACCEL__FB_HELPER int accel__fb_fits(size_t len, size_t pos, size_t n)
 {
     return pos <= len && n <= len - pos;
 }
@@ -5830,25 +5887,25 @@ static int accel__fb_fits(size_t len, size_t pos, size_t n)
  * loads, or copies by ACCEL_FB_COPY into a local when the buffer is not directly addressable. */
 #ifdef ACCEL_FB_COPY
 #define ACCEL__FB_FAR 1
-static uint8_t accel__fb_u8(const uint8_t *p)
+ACCEL__FB_HELPER uint8_t accel__fb_u8(const uint8_t *p)
 {
     uint8_t b[1];
     ACCEL_FB_COPY(b, p, 1u);
     return b[0];
 }
-static uint16_t accel__fb_u16(const uint8_t *p)
+ACCEL__FB_HELPER uint16_t accel__fb_u16(const uint8_t *p)
 {
     uint8_t b[2];
     ACCEL_FB_COPY(b, p, 2u);
     return accel_load_u16le(b);
 }
-static uint32_t accel__fb_u32(const uint8_t *p)
+ACCEL__FB_HELPER uint32_t accel__fb_u32(const uint8_t *p)
 {
     uint8_t b[4];
     ACCEL_FB_COPY(b, p, 4u);
     return accel_load_u32le(b);
 }
-static uint64_t accel__fb_u64(const uint8_t *p)
+ACCEL__FB_HELPER uint64_t accel__fb_u64(const uint8_t *p)
 {
     uint8_t b[8];
     ACCEL_FB_COPY(b, p, 8u);
@@ -5862,6 +5919,7 @@ static uint64_t accel__fb_u64(const uint8_t *p)
 #define accel__fb_u64(p) accel_load_u64le(p)
 #endif
 
+#ifdef ACCEL__FB_READER
 ACCELDEF accel_status accel_fb_table_at(accel_fb_table *t, const uint8_t *buf, size_t len,
                                           size_t pos)
 {
@@ -6044,6 +6102,7 @@ ACCELDEF accel_status accel_fb_subtable(const accel_fb_table *t, unsigned i,
     *present = 1;
     return accel_fb_table_at(sub, t->buf, t->len, p);
 }
+#endif /* ACCEL__FB_READER */
 #endif /* the FlatBuffers reader */
 
 #ifdef __cplusplus
@@ -8430,6 +8489,110 @@ ACCELDEF accel_status accel_edgetpu_package_init(accel_edgetpu_package *m, const
     return ACCEL_OK;
 }
 
+/* A vector of int32 tensor indices (field f of t), each in [lo, n): the TFLite schema's
+ * operator and subgraph inputs and outputs (lo -1: an optional input left out). */
+static accel_status accel__edgetpu_tfl_indices(const accel_edgetpu_fbt *t, unsigned f, int32_t lo,
+                                               uint32_t n)
+{
+    size_t pos;
+    uint32_t cnt, i;
+    accel_status st = accel_fb_vector(t, f, 4, &pos, &cnt);
+    for (i = 0; st == ACCEL_OK && i < cnt; i++) {
+        int32_t v = (int32_t)accel_load_u32le(t->buf + pos + 4u * (size_t)i);
+        if (v < lo || (v >= 0 && (uint32_t)v >= n)) st = ACCEL_E_MALFORMED;
+    }
+    return st;
+}
+
+/* Element k of the table vector at vec, as a table. */
+static accel_status accel__edgetpu_tfl_elem(const uint8_t *buf, size_t len, size_t vec, uint32_t k,
+                                            accel_edgetpu_fbt *t)
+{
+    size_t p;
+    accel_status st = accel_fb_elem(buf, len, vec, k, &p);
+    return st == ACCEL_OK ? accel_fb_table_at(t, buf, len, p) : st;
+}
+
+/* The rest of the TFLite model around the custom operator: every table the schema reaches
+ * (subgraphs, tensors and their quantization, operators, buffers, metadata, signatures) lies
+ * in the buffer, every string ends inside it, and every index names something that exists.
+ * A model cut or damaged anywhere, not only inside the package, is then ACCEL_E_MALFORMED, as
+ * the tflite section's reader finds it, so every tool refuses the same files. Field numbers are
+ * those of TFLite's schema.fbs (Model, SubGraph, Tensor, Operator, Buffer, Metadata). */
+static accel_status accel__edgetpu_tfl_tables(const accel_edgetpu_fbt *root, const uint8_t *buf,
+                                              size_t len, uint32_t ncodes)
+{
+    accel_edgetpu_fbt t, sub;
+    accel_edgetpu_view v;
+    size_t subgraphs = 0, buffers = 0, vec = 0;
+    uint32_t nsub = 0, nbuf = 0, n = 0, k, s;
+    int present;
+    uint64_t x;
+    accel_status st = accel_fb_vector(root, 4, 4, &buffers, &nbuf);
+    if (st == ACCEL_OK) st = accel_fb_vector(root, 2, 4, &subgraphs, &nsub);
+    if (st == ACCEL_OK) st = accel_fb_string(root, 3, &v); /* description */
+    for (k = 0; st == ACCEL_OK && k < nbuf; k++) {
+        uint64_t off = 0, size = 0;
+        st = accel__edgetpu_tfl_elem(buf, len, buffers, k, &t);
+        if (st == ACCEL_OK) st = accel_fb_bytes(&t, 0, &v);
+        if (st == ACCEL_OK) st = accel_fb_scalar(&t, 1, 8, 0, &off);
+        if (st == ACCEL_OK) st = accel_fb_scalar(&t, 2, 8, 0, &size);
+        /* data kept after the flatbuffer (models over 2 GiB): it must be in the file too */
+        if (st == ACCEL_OK && off > 1u && (off > (uint64_t)len || size > (uint64_t)len - off))
+            st = ACCEL_E_MALFORMED;
+    }
+    if (st == ACCEL_OK) st = accel__edgetpu_tfl_indices(root, 5, 0, nbuf); /* metadata_buffer */
+    if (st == ACCEL_OK) st = accel_fb_vector(root, 6, 4, &vec, &n);        /* metadata */
+    for (k = 0; st == ACCEL_OK && k < n; k++) {
+        st = accel__edgetpu_tfl_elem(buf, len, vec, k, &t);
+        if (st == ACCEL_OK) st = accel_fb_string(&t, 0, &v);
+        if (st == ACCEL_OK) st = accel_fb_scalar(&t, 1, 4, 0, &x);
+        if (st == ACCEL_OK && x >= nbuf) st = ACCEL_E_MALFORMED;
+    }
+    if (st == ACCEL_OK) st = accel_fb_vector(root, 7, 4, &vec, &n); /* signature_defs */
+    for (k = 0; st == ACCEL_OK && k < n; k++) st = accel__edgetpu_tfl_elem(buf, len, vec, k, &t);
+    for (s = 0; st == ACCEL_OK && s < nsub; s++) {
+        accel_edgetpu_fbt sg;
+        size_t tensors = 0, ops = 0;
+        uint32_t ntens = 0, nops = 0, i;
+        st = accel__edgetpu_tfl_elem(buf, len, subgraphs, s, &sg);
+        if (st == ACCEL_OK) st = accel_fb_vector(&sg, 0, 4, &tensors, &ntens);
+        if (st == ACCEL_OK) st = accel_fb_vector(&sg, 3, 4, &ops, &nops);
+        if (st == ACCEL_OK) st = accel_fb_string(&sg, 4, &v);
+        if (st == ACCEL_OK) st = accel__edgetpu_tfl_indices(&sg, 1, 0, ntens);
+        if (st == ACCEL_OK) st = accel__edgetpu_tfl_indices(&sg, 2, 0, ntens);
+        for (i = 0; st == ACCEL_OK && i < ntens; i++) {
+            size_t pos;
+            st = accel__edgetpu_tfl_elem(buf, len, tensors, i, &t);
+            if (st == ACCEL_OK) st = accel_fb_vector(&t, 0, 4, &pos, &n); /* shape */
+            if (st == ACCEL_OK) st = accel_fb_scalar(&t, 1, 1, 0, &x);    /* type */
+            if (st == ACCEL_OK) st = accel_fb_scalar(&t, 2, 4, 0, &x);    /* buffer */
+            if (st == ACCEL_OK && x != 0 && x >= nbuf) st = ACCEL_E_MALFORMED;
+            if (st == ACCEL_OK) st = accel_fb_string(&t, 3, &v);
+            if (st == ACCEL_OK) st = accel_fb_vector(&t, 7, 4, &pos, &n); /* shape_signature */
+            if (st == ACCEL_OK) st = accel_fb_subtable(&t, 4, &sub, &present);
+            if (st == ACCEL_OK && present) {
+                st = accel_fb_vector(&sub, 0, 4, &pos, &n); /* min */
+                if (st == ACCEL_OK) st = accel_fb_vector(&sub, 1, 4, &pos, &n); /* max */
+                if (st == ACCEL_OK) st = accel_fb_vector(&sub, 2, 4, &pos, &n); /* scale */
+                if (st == ACCEL_OK) st = accel_fb_vector(&sub, 3, 8, &pos, &n); /* zero_point */
+                if (st == ACCEL_OK) st = accel_fb_scalar(&sub, 6, 4, 0, &x);   /* dimension */
+            }
+        }
+        for (i = 0; st == ACCEL_OK && i < nops; i++) {
+            st = accel__edgetpu_tfl_elem(buf, len, ops, i, &t);
+            if (st == ACCEL_OK) st = accel_fb_scalar(&t, 0, 4, 0, &x);
+            if (st == ACCEL_OK && x >= ncodes) st = ACCEL_E_MALFORMED;
+            if (st == ACCEL_OK) st = accel__edgetpu_tfl_indices(&t, 1, -1, ntens);
+            if (st == ACCEL_OK) st = accel__edgetpu_tfl_indices(&t, 2, 0, ntens);
+            if (st == ACCEL_OK) st = accel__edgetpu_tfl_indices(&t, 8, 0, ntens);
+            if (st == ACCEL_OK) st = accel_fb_subtable(&t, 4, &sub, &present);
+            if (st == ACCEL_OK) st = accel_fb_bytes(&t, 5, &v);
+        }
+    }
+    return st;
+}
+
 ACCELDEF accel_status accel_edgetpu_package_init_tflite(accel_edgetpu_package *m, const uint8_t *tflite,
                                                        size_t len)
 {
@@ -8456,6 +8619,8 @@ ACCELDEF accel_status accel_edgetpu_package_init_tflite(accel_edgetpu_package *m
         }
     }
     if (!found) return ACCEL_E_UNSUPPORTED;
+    st = accel__edgetpu_tfl_tables(&root, tflite, len, ncodes);
+    if (st != ACCEL_OK) return st;
     opts.p = NULL;
     opts.len = 0;
     for (s = 0; s < nsub && !opts.p; s++) {

@@ -64,12 +64,16 @@ if cmake -S "$root" -B "$T/accel" -DACCEL_BUILD_LIBRARY=ON -DCMAKE_INSTALL_PREFI
    cmake --build "$T/accel" $J >>"$T/install.log" 2>&1 && cmake --install "$T/accel" >>"$T/install.log" 2>&1
 then ok "accel builds and installs to a prefix"
 else bad "accel builds and installs to a prefix" "$(tail -20 "$T/install.log")"; fi
-for f in include/accel.h include/accel_sim.h lib/libaccel_impl.a lib/libaccel_sim.a \
+for f in include/accel.h include/accel/accel_sim.h lib/libaccel_impl.a lib/libaccel_sim.a \
          lib/cmake/accel/accelConfig.cmake lib/cmake/accel/accelConfigVersion.cmake \
          lib/cmake/accel/accelTargets.cmake lib/pkgconfig/accel.pc; do
     f2=$f; [ -e "$P/$f" ] || f2=${f/lib\//lib64\/}
     if [ -e "$P/$f2" ]; then ok "installed $f"; else bad "installed $f" "missing under $P"; fi
 done
+# accel.h is included by that name; every other header sits in include/accel/, none flat
+flat=$(cd "$P/include" 2>/dev/null && ls -p | grep -v / | grep -vx accel.h | tr '\n' ' ')
+if [ -f "$P/include/accel.h" ] && [ -z "$flat" ]; then ok "include/ holds accel.h alone, the rest is in include/accel/"
+else bad "include/ holds accel.h alone" "flat in include/: ${flat:-accel.h missing}"; fi
 consumer "$T/find" "find_package(accel 0.1 REQUIRED)"
 if cmake -S "$T/find" -B "$T/find/b" -DCMAKE_PREFIX_PATH="$P" >"$T/find.log" 2>&1 &&
    cmake --build "$T/find/b" $J >>"$T/find.log" 2>&1
@@ -123,6 +127,27 @@ CM
     elif grep -q "accel::bridge needs nanopb" "$T/find4.log"; then ok "nanopb missing: find_package(accel) fails and says why"
     else bad "nanopb missing: find_package(accel) says why" "$(tail -8 "$T/find4.log")"; fi
 fi
+
+# a library target used where it was not built: the error names ACCEL_BUILD_LIBRARY, in the
+# build tree (add_subdirectory without it) and from an installed header-only package
+mkdir -p "$T/nolib" "$T/nolibfind"
+lib_consumer() { # DIR PROLOGUE
+    printf 'cmake_minimum_required(VERSION 3.14)\nproject(c C)\n%s\nadd_executable(with_library %s/tests/cmake/with_library.c)\ntarget_link_libraries(with_library PRIVATE accel::sim)\n' \
+        "$2" "$root" >"$1/CMakeLists.txt"
+}
+lib_consumer "$T/nolib" "add_subdirectory($root accel)"
+if cmake -S "$T/nolib" -B "$T/nolib/b" >"$T/nolib.log" 2>&1; then bad "accel::sim without ACCEL_BUILD_LIBRARY is refused" "it configured"
+elif grep -q "ACCEL_BUILD_LIBRARY=ON" "$T/nolib.log"; then ok "add_subdirectory: accel::sim without the library names ACCEL_BUILD_LIBRARY"
+else bad "add_subdirectory: accel::sim without the library names ACCEL_BUILD_LIBRARY" "$(grep -A3 Error "$T/nolib.log" | head -8)"; fi
+PH=$T/prefix-header
+if cmake -S "$root" -B "$T/accel-header" -DCMAKE_INSTALL_PREFIX="$PH" >"$T/install-header.log" 2>&1 &&
+    cmake --install "$T/accel-header" >>"$T/install-header.log" 2>&1; then
+    lib_consumer "$T/nolibfind" "find_package(accel 0.1 REQUIRED)"
+    if cmake -S "$T/nolibfind" -B "$T/nolibfind/b" -DCMAKE_PREFIX_PATH="$PH" >"$T/nolibfind.log" 2>&1
+    then bad "header-only install: accel::sim is refused" "it configured"
+    elif grep -q "ACCEL_BUILD_LIBRARY=ON" "$T/nolibfind.log"; then ok "header-only install: accel::sim names ACCEL_BUILD_LIBRARY"
+    else bad "header-only install: accel::sim names ACCEL_BUILD_LIBRARY" "$(grep -A3 Error "$T/nolibfind.log" | head -8)"; fi
+else bad "header-only install" "$(tail -5 "$T/install-header.log")"; fi
 
 # 3. pkg-config
 pc=$(ls "$P"/lib*/pkgconfig/accel.pc 2>/dev/null | head -1)

@@ -11,7 +11,15 @@ static void test_status_strings(void)
 {
     int s;
     CHECK_STR(accel_status_str(ACCEL_OK), "ACCEL_OK: success");
-    CHECK_STR(accel_status_str(ACCEL_E_UNSUPPORTED), "ACCEL_E_UNSUPPORTED: not supported by port");
+    /* each string is right in every context its code is returned in: UNSUPPORTED also for a
+       model or a build (no port involved), BUFFER_TOO_SMALL for scratch and driver memory too,
+       EMPTY for a lookup that found nothing */
+    CHECK_STR(accel_status_str(ACCEL_E_UNSUPPORTED),
+              "ACCEL_E_UNSUPPORTED: not supported (by the port, this build or this library)");
+    CHECK_STR(accel_status_str(ACCEL_E_BUFFER_TOO_SMALL),
+              "ACCEL_E_BUFFER_TOO_SMALL: a buffer the caller gave is too small");
+    CHECK_STR(accel_status_str(ACCEL_E_EMPTY),
+              "ACCEL_E_EMPTY: nothing there (nothing queued, or no such item)");
     CHECK_STR(accel_status_str((accel_status)5), "?");
     CHECK_STR(accel_status_str((accel_status)-23), "?");
     CHECK_STR(accel_status_str((accel_status)-94), "?");
@@ -387,7 +395,7 @@ static void test_port_wrappers(void)
     CHECK_ST(accel_port_spi_transfer(NULL, 0, tx, rx, 3, 0), ACCEL_E_NULL);
     CHECK_ST(accel_port_reg_read32(NULL, 0, &v), ACCEL_E_NULL);
     CHECK_ST(accel_port_now_ms(NULL, &now), ACCEL_E_NULL);
-    /* every callback missing: "not supported by port" */
+    /* every callback missing: ACCEL_E_UNSUPPORTED */
     CHECK_ST(accel_port_spi_transfer(&p, 0, tx, rx, 3, 0), ACCEL_E_UNSUPPORTED);
     CHECK_ST(accel_port_i2c_write_read(&p, 0x10, tx, 1, rx, 1), ACCEL_E_UNSUPPORTED);
     CHECK_ST(accel_port_usb_control(&p, 0xC0, 1, 0, 0, buf, 4, 100, &done), ACCEL_E_UNSUPPORTED);

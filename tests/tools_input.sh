@@ -41,8 +41,36 @@ row() {
     if [ -z "$why" ]; then ok "$tool $*"; else bad "$tool $*" "$why: $(head -c 300 "$W/err")"; fi
 }
 
+# cuts FILE POINTS: the first K bytes of FILE into $W/cuts/K for each K of POINTS, in one process
+# (a head per point would double the sweep's processes)
+cuts() {
+    rm -rf "$W/cuts" && mkdir "$W/cuts"
+    /usr/bin/python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read()
+for k in sys.argv[3].split():
+    open("%s/%s" % (sys.argv[2], k), "wb").write(d[:int(k)])' "$1" "$W/cuts" "$2"
+}
+sweep_report() { # NAME POINTS BAD_COUNT FIRST_BAD
+    if [ "$3" = 0 ]; then ok "cut sweep $1 ($2 cut points)"
+    else bad "cut sweep $1" "$3 of $2 cut points misread, first at $4"; fi
+}
+# a flatbuffer model: no cut point exits 0. sweep_never NAME FILE POINTS TOOL ARGS (@: the file)
+sweep_never() {
+    local name=$1 f=$2 points=$3 tool=$4 k nbad=0 first="" a args
+    shift 4
+    cuts "$f" "$points"
+    for k in $points; do
+        args=()
+        for a in "$@"; do [ "$a" = @ ] && args+=("$W/cuts/$k") || args+=("$a"); done
+        if "$B/$tool" "${args[@]}" >/dev/null 2>&1; then nbad=$((nbad + 1)); first=${first:-$k}; fi
+    done
+    sweep_report "$name" "$(wc -w <<<"$points")" "$nbad" "$first"
+}
+
 # inputs
 mkdir "$W/dir"
+printf '\x04' >"$W/in1.bin"
 : >"$W/empty"
 printf '# only a comment\n\n# and another\n' >"$W/comments.txt"
 # the smallest TFLite flatbuffer: root table at 12, identifier TFL3, a vtable with no fields (a
@@ -87,6 +115,9 @@ row accel-refsi 1 err0 "cmds.bin: binary input (a NUL byte at offset 0x0)" asm "
 row accel-refsi 1 err0 "nul.txt: binary input (a NUL byte at offset 0x7)" asm "$W/nul.txt"
 row accel-refsi 1 err0 "dir: is a directory" disasm "$W/dir"
 row accel-refsi 1 err0 "command 0 at byte offset 0x0: ACCEL_E_REFSI_RESERVED" disasm "$W/reserved.bin"
+row accel-refsi 1 err0 "empty: empty" disasm "$W/empty"
+row accel-refsi 1 err0 "empty: empty" asm "$W/empty"
+row accel-refsi 1 err0 "comments.txt: no commands" asm "$W/comments.txt"
 IN="$W/cmds.bin" row accel-refsi 0 out "SYNC_CACHE flags=0x3" disasm /dev/stdin  # pinned
 
 # accel-edgetpu
@@ -104,6 +135,47 @@ if D=$(data_dir edgetpu ACCEL_EDGETPU_DATA); then
     head -c 4096 "$D/models/dense_256_edgetpu.tflite" >"$W/dense_cut_edgetpu.tflite"
     row accel-edgetpu 1 err0 "no edgetpu-custom-op: compile it with edgetpu_compiler" info --json "$D/models/dense_256.tflite"
     row accel-edgetpu 1 err0 "dense_cut_edgetpu.tflite: not a usable Edge TPU model" disasm "$W/dense_cut_edgetpu.tflite"
+    # cut inside the TFLite tables after the package (a tensor's quantization): every command
+    # refuses it, as accel-run does
+    M="$D/models/bright_16x16_edgetpu.tflite"
+    head -c 57721 "$M" >"$W/bright_cut_edgetpu.tflite"
+    row accel-edgetpu 1 err0 "bright_cut_edgetpu.tflite: not a usable Edge TPU model: ACCEL_E_MALFORMED" info --json "$W/bright_cut_edgetpu.tflite"
+    row accel-edgetpu 1 err0 "bright_cut_edgetpu.tflite: not a usable Edge TPU model: ACCEL_E_MALFORMED" plan "$W/bright_cut_edgetpu.tflite"
+    row accel-edgetpu 1 err0 "bright_cut_edgetpu.tflite: not a usable Edge TPU model: ACCEL_E_MALFORMED" disasm "$W/bright_cut_edgetpu.tflite"
+    # an index that names nothing (an operator's input, a graph output): refused as damaged
+    /usr/bin/python3 - "$M" "$W" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+u32 = lambda p: struct.unpack_from("<I", d, p)[0]
+def field(t, i):  # position of field i of the table at t, or None
+    vt = t - struct.unpack_from("<i", d, t)[0]
+    vl = struct.unpack_from("<H", d, vt)[0]
+    if 4 + 2 * i >= vl: return None
+    o = struct.unpack_from("<H", d, vt + 4 + 2 * i)[0]
+    return t + o if o else None
+def ref(t, i): p = field(t, i); return p + u32(p)
+def elem(vec, k): p = vec + 4 + 4 * k; return p + u32(p)
+root = u32(0)
+sg = elem(ref(root, 2), 0)                          # Model.subgraphs[0]
+op = elem(ref(sg, 3), 0)                            # SubGraph.operators[0]
+e = bytearray(d); struct.pack_into("<i", e, ref(op, 1) + 4, 0x7fffffff)   # Operator.inputs[0]
+open(sys.argv[2] + "/bad_input_edgetpu.tflite", "wb").write(e)
+e = bytearray(d); struct.pack_into("<i", e, ref(sg, 2) + 4, 2)            # SubGraph.outputs[0]:
+open(sys.argv[2] + "/bad_output_edgetpu.tflite", "wb").write(e)           # of its 2 tensors, a 3rd
+PY
+    row accel-edgetpu 1 err0 "bad_input_edgetpu.tflite: not a usable Edge TPU model: ACCEL_E_MALFORMED" info --json "$W/bad_input_edgetpu.tflite"
+    row accel-edgetpu 1 err0 "bad_output_edgetpu.tflite: not a usable Edge TPU model: ACCEL_E_MALFORMED" plan "$W/bad_output_edgetpu.tflite"
+    # a wrong-sized input is refused before any device is looked for, with the size it needs
+    row accel-edgetpu 1 err0 "in1.bin: 1 byte, the model's input layers take 256" run "$M" "$W/in1.bin" "$W/out.bin"
+    # the right size gets as far as the device, which is not here: one line naming it
+    head -c 256 /dev/zero >"$W/in256.bin"
+    if pkg-config --exists libusb-1.0 2>/dev/null; then
+        row accel-edgetpu 1 err0 "accel-edgetpu: run: no Coral USB Accelerator (18d1:9302): ACCEL_E_NO_DEVICE" run "$M" "$W/in256.bin" "$W/out.bin"
+    else
+        row accel-edgetpu 1 err0 "accel-edgetpu: run: built without libusb-1.0" run "$M" "$W/in256.bin" "$W/out.bin"
+    fi
+    head -c 257 /dev/zero >"$W/in257.bin"
+    row accel-edgetpu 1 err0 "in257.bin: 257 bytes, the model's input layers take 256" run "$M" "$W/in257.bin" "$W/out.bin"
 else
     skip "accel-edgetpu on dense_256.tflite and a cut dense_256_edgetpu.tflite" "third-party data absent (no ../shared/data/edgetpu; ACCEL_EDGETPU_DATA overrides it)"
 fi
@@ -112,6 +184,13 @@ fi
 # so a refusal prints no async line on stdout
 row accel-tsp1 2 err0 "MASK: 'banana' is not a number" start banana
 row accel-tsp1 2 err0 "MASK: 0x100000000 is out of range" stop 0x100000000
+# digits past 64 bits are a number too large, not a non-number
+row accel-tsp1 2 err0 "MASK: 99999999999999999999 is out of range" start 99999999999999999999
+row accel-tsp1 2 err0 "--hz: 0x1ffffffffffffffff is out of range" --spidev 99.0 --hz 0x1ffffffffffffffff echo x
+# a text the session cannot carry is a usage error naming the limit, never a buffer status
+row accel-tsp1 2 err0 "echo: TEXT is 4000 bytes, at most 1076" echo "$(head -c 4000 /dev/zero | tr '\0' a)"
+row accel-tsp1 2 err0 "--bridge: '/dev/null,99999999999': BAUD 99999999999 is out of range (1 to 4294967295)" --bridge /dev/null,99999999999 echo x
+row accel-tsp1 2 err0 "--bridge: '/dev/null,0': BAUD 0 is out of range (1 to 4294967295)" --bridge /dev/null,0 echo x
 row accel-tsp1 2 err0 "--hz: 'abc' is not a number" --spidev 99.0 --hz abc echo x
 row accel-tsp1 2 err0 "--hz: 0 is out of range" --spidev 99.0 --hz 0 echo x
 row accel-tsp1 2 err0 "--intb: '7x' is not a number" --spidev 99.0 --intb 7x echo x
@@ -152,6 +231,11 @@ row accel-linux-probe 2 err0 "usb: '1:2:3' is not VID:PID in hex" usb 1:2:3
 row accel-linux-probe 2 err0 "HEX: bad hex string" --bridge /dev/null spi 0 zz
 row accel-linux-probe 2 err0 "write - for the bus" --bridge /dev/null i2c 0 0x50 00 1
 row accel-linux-probe 2 err0 "--bridge: '/dev/null,' is not DEV[,BAUD]" --bridge /dev/null, hello
+row accel-linux-probe 2 err0 "--bridge: '/dev/null,99999999999': BAUD 99999999999 is out of range" --bridge /dev/null,99999999999 hello
+# a device that is not there: one line on stderr naming it, nothing on stdout
+row accel-linux-probe 1 err0 "/dev/spidev99.0: open: ACCEL_E_NO_DEVICE: no such device (errno 2" spi 99.0 9f00
+row accel-linux-probe 1 err0 "/dev/i2c-99: open: ACCEL_E_NO_DEVICE" i2c 99 0x50 00 1
+row accel-linux-probe 1 err0 "/dev/gpiochip99: open: ACCEL_E_NO_DEVICE" gpio-set 99 3 1
 
 # accel-run, on the hand-made models of scripts/gen/gen_tflite_models.py (fc: two int8 inputs,
 # two outputs; no file identifier, as the schema allows) and the plain.tflite above
@@ -187,10 +271,107 @@ if "$B/accel-capture" dump /dev/null 2>&1 | grep -q 'built without'; then
 else
     row accel-capture 1 err0 "dir: is a directory" dump "$W/dir"
     row accel-capture 1 err0 "empty: not a bridge capture" dump "$W/empty"  # pinned
+    row accel-bridge-sim 2 err0 "--max-data: 0 is out of range (1 to 128)" --max-data 0
+    row accel-tsp1 1 err0 "empty: empty: not a capture (record one with --bridge DEV --capture FILE)" --replay "$W/empty" echo x
+    row accel-tsp1 1 err0 "comments.txt: not a bridge capture: ACCEL_E_MALFORMED" --replay "$W/comments.txt" echo x
     row accel-capture 2 err0 "unknown command frob" frob x
     row accel-bridge-sim 2 err0 "--nets: 'abc' is not a number" --nets abc
     row accel-bridge-sim 2 err0 "--nets: 33 is out of range" --nets 33
     row accel-bridge-sim 2 err0 "--max-data: '12x' is not a number" --max-data 12x
     row accel-bridge-sim 2 err0 "unknown argument x" x
+
+    # a bridge capture recorded from accel-tsp1 --bridge on accel-bridge-sim (an echo session):
+    # its top-level records (tag, length, bytes) parsed here; exit 0 only at a record boundary,
+    # with that many exchanges and the whole file's first lines
+    CAP=tests/vectors/bridge/tsp1_echo.capture
+    "$B/accel-capture" dump "$CAP" >"$W/full.txt" || bad "accel-capture dump tsp1_echo.capture" "exit $?"
+    bounds=$(/usr/bin/python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read(); o = 0; out = []
+def varint(o):
+    v = s = 0
+    while True:
+        b = d[o]; o += 1; v |= (b & 0x7f) << s; s += 7
+        if b < 0x80: return v, o
+while o < len(d):
+    tag, o = varint(o); ln, o = varint(o); o += ln; out.append("%d:%d" % (o, tag >> 3))
+print(" ".join(out))' "$CAP")
+    n=$(stat -c %s "$CAP"); nbad=0; first=""; declare -A exch=()
+    i=0; for b in $bounds; do [ "${b#*:}" = 2 ] && i=$((i + 1)); exch[${b%:*}]=$i; done
+    mapfile -t full <"$W/full.txt"
+    cuts "$CAP" "$(seq 0 $((n - 1)))"
+    for k in $(seq 0 $((n - 1))); do
+        want=${exch[$k]:--1}
+        if "$B/accel-capture" dump "$W/cuts/$k" >"$W/out" 2>"$W/err"; then
+            mapfile -t got <"$W/out"
+            # the whole file's first $want exchange lines, then the count line
+            if [ "$want" = -1 ] || [ "${#got[@]}" != $((want + 1)) ] ||
+                [[ "${got[$want]}" != "$want exchanges,"* ]] ||
+                [ "${got[*]:0:$want}" != "${full[*]:0:$want}" ]; then
+                nbad=$((nbad + 1)); first=${first:-$k}
+            fi
+        else
+            mapfile -t got <"$W/err"
+            if [ "$want" != -1 ] || [ "${#got[@]}" != 1 ]; then nbad=$((nbad + 1)); first=${first:-$k}; fi
+        fi
+    done
+    sweep_report "accel-capture dump tsp1_echo.capture (exit 0 only at its ${#exch[@]} record boundaries)" "$n" "$nbad" "$first"
+    # a cut inside a record says so, with the exchange it cut (not a decoder's "io error")
+    head -c 853 "$CAP" >"$W/cap853"
+    row accel-capture 1 err "cap853: cut: the file ends at byte 853, inside a record (after 25 whole exchanges)" dump "$W/cap853"
 fi
+
+# ---- the cut sweep: one real file per tool, cut at every length below its own (0 included).
+# A format with a size or an end in it (a flatbuffer, whose offsets all point inside it) is
+# never accepted cut. A stream of records with no end marker (a bridge capture, a RefSi command
+# buffer, an update image of 144-byte chunks) is a shorter valid file when the cut falls on a
+# record boundary: there a tool may exit 0, and only with exactly what the whole file's records
+# before the cut give (worked out here, not by the tool); anywhere else it must exit 1.
+S=tests/fuzz/seeds/tflite
+n=$(stat -c %s "$S/fc.tflite")
+sweep_never "accel-run fc.tflite --info" "$S/fc.tflite" "$(seq 0 $((n - 1)))" accel-run @ --info
+if D=$(data_dir edgetpu ACCEL_EDGETPU_DATA); then
+    M="$D/models/bright_16x16_edgetpu.tflite"
+    n=$(stat -c %s "$M")
+    # every point in the first 512 bytes (the TFLite tables before the package) and the last KiB
+    # (the package's end and the tables after it), every 257th in between (inside the package's
+    # byte vector, which then runs past the end): the whole file would take minutes here
+    pts="$(seq 0 511) $(seq 512 257 $((n - 1025))) $(seq $((n - 1024)) $((n - 1)))"
+    sweep_never "accel-edgetpu info --json bright_16x16_edgetpu.tflite" "$M" "$pts" accel-edgetpu info --json @
+    pts="$(seq 0 499 $((n - 1))) $(seq $((n - 300)) $((n - 1)))"
+    sweep_never "accel-edgetpu plan bright_16x16_edgetpu.tflite" "$M" "$pts" accel-edgetpu plan @
+    sweep_never "accel-edgetpu disasm bright_16x16_edgetpu.tflite" "$M" "$pts" accel-edgetpu disasm @
+else
+    skip "cut sweep accel-edgetpu bright_16x16_edgetpu.tflite" "$(data_absent edgetpu ACCEL_EDGETPU_DATA)"
+fi
+# a RefSi command buffer: whole 8-byte words from a command's header on are a shorter buffer
+R=tests/fuzz/seeds/refsi/all_opcodes
+"$B/accel-refsi" disasm "$R" >"$W/full.txt" || bad "accel-refsi disasm all_opcodes" "exit $?"
+# the word offsets where a command starts, from the headers (count: bits 29..16, 32-bit units)
+starts=$(/usr/bin/python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read(); o = 0; out = []
+while o < len(d):
+    out.append(o); h = struct.unpack_from("<I", d, o)[0]; o += 8 + 4 * ((h >> 16) & 0x3fff)
+print(" ".join(map(str, out + [len(d)])))' "$R")
+n=$(stat -c %s "$R"); nbad=0; first=""
+cuts "$R" "$(seq 0 $((n - 1)))"
+for k in $(seq 0 $((n - 1))); do
+    lines=-1; i=0
+    for st in $starts; do [ "$st" = "$k" ] && lines=$i; i=$((i + 1)); done
+    if "$B/accel-refsi" disasm "$W/cuts/$k" >"$W/out" 2>/dev/null; then
+        # exit 0: only at a command boundary (not 0: empty), with the whole file's first lines
+        if [ "$lines" -le 0 ] || ! cmp -s "$W/out" <(head -n "$lines" "$W/full.txt"); then
+            nbad=$((nbad + 1)); first=${first:-$k}
+        fi
+    elif [ "$lines" -gt 0 ]; then nbad=$((nbad + 1)); first=${first:-$k}; fi
+done
+sweep_report "accel-refsi disasm all_opcodes (exit 0 only at its $(( $(wc -w <<<"$starts") - 2 )) inner command boundaries)" "$n" "$nbad" "$first"
+# an update image: a cut on a chunk boundary is a whole image whose CRC (the last 4 bytes of the
+# whole file) is gone, which the device refuses at FINISH; anywhere else the size is refused
+# (every chunk boundary, every point of the first and the last chunk: the points in between are
+# refused by the same size check as those)
+n=$(stat -c %s "$W/img.bin")
+sweep_never "accel-tsp1 update img.bin" "$W/img.bin" \
+    "$(seq 0 143) $(seq 144 144 $((n - 144))) $(seq $((n - 143)) $((n - 1)))" accel-tsp1 update @
 lib_end

@@ -6,7 +6,7 @@
  *   accel-bridge-sim [--nets N] [--max-data N] [--mute]
  *     prints "pty PATH" on stdout, then serves requests on PATH until killed
  *     --nets N      valid network slots of the model (default 4)
- *     --max-data N  the device's data limit per message (default and at most 128)
+ *     --max-data N  the device's data limit per message, 1 to 128 (default 128)
  *     --mute        read requests but never answer (a host then reports a link timeout)
  *   accel-tsp1 --bridge PATH echo hi       (in another shell)
  *
@@ -28,7 +28,7 @@ static const char usage_text[] =
     "usage: accel-bridge-sim [--nets N] [--max-data N] [--mute]\n"
     "  prints \"pty PATH\" on stdout, then serves requests on PATH until killed\n"
     "  --nets N      valid network slots of the model (default 4)\n"
-    "  --max-data N  the device's data limit per message (default and at most 128)\n"
+    "  --max-data N  the device's data limit per message, 1 to 128 (default 128)\n"
     "  --mute        read requests but never answer\n"
     "  then, in another shell: accel-tsp1 --bridge PATH echo hi\n"
     "exit status: 1 the pty could not be made, 2 usage\n";
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
     accel_bridge_device_config c;
     accel_port mp;
     int i, mute = 0;
-    unsigned nets = 4, max_data = 0;
+    unsigned nets = 4, max_data = ACCEL_BRIDGE_MAX_DATA;
     const char *name;
     cli_start("accel-bridge-sim", PURPOSE, usage_text, argc, argv);
     for (i = 1; i < argc; i++) {
@@ -108,7 +108,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--nets") && i + 1 < argc)
             nets = (unsigned)cli_num("--nets", argv[++i], 0, ACCEL_TSP1_MAX_NETS);
         else if (!strcmp(argv[i], "--max-data") && i + 1 < argc)
-            max_data = (unsigned)cli_num("--max-data", argv[++i], 0, ACCEL_BRIDGE_MAX_DATA);
+            max_data = (unsigned)cli_num("--max-data", argv[++i], 1, ACCEL_BRIDGE_MAX_DATA);
         else if (!strcmp(argv[i], "--nets") || !strcmp(argv[i], "--max-data"))
             return cli_usage("%s needs a value", argv[i]);
         else

@@ -30,7 +30,12 @@ typedef struct dump_state {
 } dump_state;
 
 static size_t file_pos;
+static pb_istream_t *file_top; /* the stream over the whole file (not a record's substream) */
+static int file_end;           /* the file ended inside a read */
 
+/* The end of the file ends the capture only between two records, at the top level: there the
+ * stream is marked empty so the decoder takes it as the message's end. Inside a record (a
+ * substream, or a tag or length cut short) it is a cut file, and the read fails. */
 static bool file_read(pb_istream_t *s, pb_byte_t *buf, size_t n)
 {
     FILE *fp = (FILE *)s->state;
@@ -38,7 +43,7 @@ static bool file_read(pb_istream_t *s, pb_byte_t *buf, size_t n)
     if (!buf) { /* skip */
         while (n--) {
             if (fgetc(fp) == EOF) {
-                s->bytes_left = 0;
+                file_end = 1;
                 return false;
             }
             file_pos++;
@@ -48,7 +53,8 @@ static bool file_read(pb_istream_t *s, pb_byte_t *buf, size_t n)
     got = fread(buf, 1, n, fp);
     file_pos += got;
     if (got != n) {
-        s->bytes_left = 0; /* end of file: lets the decoder tell EOF from a cut record */
+        file_end = 1;
+        if (s == file_top && got == 0) s->bytes_left = 0; /* between records: a clean end */
         return false;
     }
     return true;
@@ -171,9 +177,15 @@ static int dump(const char *path)
     is.errmsg = NULL;
 #endif
     file_pos = 0;
+    file_top = &is;
+    file_end = 0;
     if (!pb_decode(&is, accel_bridge_Capture_fields, &cap)) {
-        cli_fail("%s: malformed at byte %lu, in exchange %lu (%s)", path, (unsigned long)file_pos,
-                 d.n, PB_GET_ERROR(&is));
+        if (file_end && !ferror(fp))
+            cli_fail("%s: cut: the file ends at byte %lu, inside a record (after %lu whole "
+                     "exchanges)", path, (unsigned long)file_pos, d.n);
+        else
+            cli_fail("%s: malformed at byte %lu, in exchange %lu (%s)", path,
+                     (unsigned long)file_pos, d.n, PB_GET_ERROR(&is));
         fclose(fp);
         return 1;
     }

@@ -322,8 +322,11 @@ typedef struct run_bufs {
     uint8_t scratch[65536];
 } run_bufs;
 
+/* *need: the bytes the input layers take together; with `in`, ACCEL_E_ARG (nothing set up)
+ * when in_len is another size. */
 static accel_status setup_io(const accel_edgetpu_package *m, run_bufs *rb, accel_edgetpu_io *io,
-                             const uint8_t *in, size_t in_len, accel_edgetpu_exe *main_exe)
+                             const uint8_t *in, size_t in_len, accel_edgetpu_exe *main_exe,
+                             uint64_t *need)
 {
     uint32_t idx = 0, i;
     size_t pos = 0;
@@ -333,16 +336,22 @@ static accel_status setup_io(const accel_edgetpu_package *m, run_bufs *rb, accel
     if (st != ACCEL_OK) return st;
     if (main_exe->n_inputs > 8 || main_exe->n_outputs > 8) return ACCEL_E_TOO_LONG;
     memset(io, 0, sizeof *io);
+    *need = 0;
     for (i = 0; i < main_exe->n_inputs; i++) {
         accel_edgetpu_layer l;
         st = accel_edgetpu_exe_layer(main_exe, 0, i, &l);
         if (st != ACCEL_OK) return st;
-        if (in && pos + l.size_bytes > in_len) return ACCEL_E_TRUNCATED;
+        *need += l.size_bytes;
+    }
+    if (in && *need != (uint64_t)in_len) return ACCEL_E_ARG;
+    for (i = 0; i < main_exe->n_inputs; i++) {
+        accel_edgetpu_layer l;
+        st = accel_edgetpu_exe_layer(main_exe, 0, i, &l);
+        if (st != ACCEL_OK) return st;
         rb->in_p[i] = in ? in + pos : (const uint8_t *)calloc(1, l.size_bytes ? l.size_bytes : 1);
         rb->in_l[i] = l.size_bytes;
         pos += l.size_bytes;
     }
-    if (in && pos != in_len) return ACCEL_E_TOO_LONG;
     for (i = 0; i < main_exe->n_outputs; i++) {
         accel_edgetpu_layer l;
         st = accel_edgetpu_exe_layer(main_exe, 1, i, &l);
@@ -369,6 +378,7 @@ static int cmd_plan(const char *path)
     accel_edgetpu_exe main_exe;
     accel_edgetpu_io io;
     size_t n = 0;
+    uint64_t need;
     uint8_t *buf = load(path, &n);
     uint32_t x;
     int ran = 0;
@@ -380,7 +390,7 @@ static int cmd_plan(const char *path)
         free(buf);
         return 1;
     }
-    st = setup_io(&m, &rb, &io, NULL, 0, &main_exe);
+    st = setup_io(&m, &rb, &io, NULL, 0, &main_exe, &need);
     if (st != ACCEL_OK) {
         cli_fail("%s: %s", path, accel_status_str(st));
         free(buf);
@@ -440,40 +450,19 @@ static accel_status dfu_flash(accel_linux *lx, const char *fw_path)
 }
 #endif
 
-static int cmd_run(const char *fw_path, const char *model_path, const char *in_path,
-                   const char *out_path)
+/* Open the accelerator (downloading its firmware first when it is in DFU mode), run one
+ * inference and write the outputs to out_path. */
+static int run_device(const char *fw_path, const accel_edgetpu_package *mp, accel_edgetpu_io *iop,
+                      run_bufs *rbp, const char *out_path)
 {
 #ifdef ACCEL_HAVE_LIBUSB
     static accel_linux lx;
     static accel_edgetpu_driver drv;
-    static run_bufs rb;
     accel_port port;
-    accel_edgetpu_package m;
-    accel_edgetpu_exe main_exe;
-    accel_edgetpu_io io;
-    size_t n = 0, in_len = 0;
-    uint8_t *buf = load(model_path, &n), *in = NULL;
     uint32_t x;
     int ran = 0, rc = 1;
     accel_status st;
     FILE *fp;
-    memset(&io, 0, sizeof io);
-    if (!buf) return 1;
-    in = load(in_path, &in_len);
-    if (!in) {
-        free(buf);
-        return 1;
-    }
-    st = accel_edgetpu_package_init_tflite(&m, buf, n);
-    if (st != ACCEL_OK) {
-        model_refused(model_path, buf, n, st);
-        goto done;
-    }
-    st = setup_io(&m, &rb, &io, in, in_len, &main_exe);
-    if (st != ACCEL_OK) {
-        cli_fail("%s / %s: %s", model_path, in_path, accel_status_str(st));
-        goto done;
-    }
     accel_linux_init(&lx);
     st = accel_linux_usb_open(&lx, ACCEL_EDGETPU_VID, ACCEL_EDGETPU_PID, 0);
     if (st != ACCEL_OK) {
@@ -482,16 +471,16 @@ static int cmd_run(const char *fw_path, const char *model_path, const char *in_p
         if (accel_linux_usb_open(&lx, ACCEL_EDGETPU_DFU_VID, ACCEL_EDGETPU_DFU_PID,
                                  0) == ACCEL_OK) {
             if (!fw_path) {
-                fprintf(stderr, "run: the accelerator is in DFU mode (1a6e:089a); give its "
+                fprintf(stderr, "accel-edgetpu: run: the accelerator is in DFU mode (1a6e:089a); give its "
                                 "firmware with --firmware\n");
                 accel_linux_close(&lx);
-                goto done;
+                return 1;
             }
             st = dfu_flash(&lx, fw_path);
             accel_linux_close(&lx);
             if (st != ACCEL_OK) {
-                fprintf(stderr, "run: firmware download: %s\n", accel_status_str(st));
-                goto done;
+                fprintf(stderr, "accel-edgetpu: run: firmware download: %s\n", accel_status_str(st));
+                return 1;
             }
             /* the device re-enumerates as 18d1:9302 (libedgetpu waits 4 s) */
             accel_linux_delay_ms(NULL, 4000);
@@ -499,19 +488,19 @@ static int cmd_run(const char *fw_path, const char *model_path, const char *in_p
             st = accel_linux_usb_open(&lx, ACCEL_EDGETPU_VID, ACCEL_EDGETPU_PID, 0);
         }
         if (st != ACCEL_OK) {
-            fprintf(stderr, "run: no Coral USB Accelerator (18d1:9302): %s\n",
+            fprintf(stderr, "accel-edgetpu: run: no Coral USB Accelerator (18d1:9302): %s\n",
                     accel_status_str(st));
             accel_linux_close(&lx);
-            goto done;
+            return 1;
         }
     }
     st = accel_linux_port(&lx, &port);
     if (st == ACCEL_OK) st = accel_edgetpu_driver_init(&drv, &port, 0);
     /* 256-byte outfeed chunks work on USB 2 and 3 (libedgetpu picks 1 KiB on USB 3 only) */
     if (st == ACCEL_OK) st = accel_edgetpu_open(&drv.usb, ACCEL_EDGETPU_PERF_HIGH, 0);
-    if (st == ACCEL_OK) st = accel_edgetpu_invoke(&drv, &m, &io, &ran);
+    if (st == ACCEL_OK) st = accel_edgetpu_invoke(&drv, mp, iop, &ran);
     if (st != ACCEL_OK) {
-        fprintf(stderr, "run: %s", accel_status_str(st));
+        fprintf(stderr, "accel-edgetpu: run: %s", accel_status_str(st));
         if (st == ACCEL_E_EDGETPU_FATAL)
             fprintf(stderr, " (hib_error_status 0x%016llx, first 0x%016llx)",
                     (unsigned long long)drv.hib_error_status,
@@ -520,26 +509,66 @@ static int cmd_run(const char *fw_path, const char *model_path, const char *in_p
     } else {
         fp = fopen(out_path, "wb");
         rc = 0;
-        for (x = 0; fp && x < io.n_out; x++)
-            if (fwrite(rb.out_p[x], 1, rb.out_l[x], fp) != rb.out_l[x]) rc = 1;
+        for (x = 0; fp && x < iop->n_out; x++)
+            if (fwrite(rbp->out_p[x], 1, rbp->out_l[x], fp) != rbp->out_l[x]) rc = 1;
         if (!fp || fclose(fp) != 0) rc = 1;
         if (rc) cli_fail("%s: %s", out_path, strerror(errno));
     }
     (void)accel_edgetpu_close(&drv.usb); /* best effort: the run's own outcome is reported */
     accel_linux_close(&lx);
+    return rc;
+#else
+    (void)fw_path;
+    (void)mp;
+    (void)iop;
+    (void)rbp;
+    (void)out_path;
+    return cli_fail("run: built without libusb-1.0");
+#endif
+}
+
+static int cmd_run(const char *fw_path, const char *model_path, const char *in_path,
+                   const char *out_path)
+{
+    static run_bufs rb;
+    accel_edgetpu_package m;
+    accel_edgetpu_exe main_exe;
+    accel_edgetpu_io io;
+    size_t n = 0, in_len = 0;
+    uint64_t need = 0;
+    uint8_t *buf = load(model_path, &n), *in = NULL;
+    uint32_t x;
+    int rc = 1;
+    accel_status st;
+    memset(&io, 0, sizeof io);
+    if (!buf) return 1;
+    in = load(in_path, &in_len);
+    if (!in) {
+        free(buf);
+        return 1;
+    }
+    /* the model and the input are checked before any device is looked for */
+    st = accel_edgetpu_package_init_tflite(&m, buf, n);
+    if (st != ACCEL_OK) {
+        model_refused(model_path, buf, n, st);
+        goto done;
+    }
+    st = setup_io(&m, &rb, &io, in, in_len, &main_exe, &need);
+    if (st == ACCEL_E_ARG) {
+        cli_fail("%s: %lu byte%s, the model's input layers take %llu", in_path,
+                 (unsigned long)in_len, in_len == 1 ? "" : "s", (unsigned long long)need);
+        goto done;
+    }
+    if (st != ACCEL_OK) {
+        cli_fail("%s: %s", model_path, accel_status_str(st));
+        goto done;
+    }
+    rc = run_device(fw_path, &m, &io, &rb, out_path);
 done:
     for (x = 0; x < io.n_out; x++) free(rb.out_p[x]);
     free(in);
     free(buf);
     return rc;
-#else
-    (void)fw_path;
-    (void)model_path;
-    (void)in_path;
-    (void)out_path;
-    fprintf(stderr, "run: built without libusb-1.0\n");
-    return 1;
-#endif
 }
 
 int main(int argc, char **argv)

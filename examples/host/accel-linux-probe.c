@@ -146,24 +146,35 @@ static void dump(const char *what, const uint8_t *b, size_t n)
     printf("\n");
 }
 
+/* the device a probe opens, for its messages: /dev/spidevB.C, /dev/i2c-N, ... */
+static char dev[256];
+
+/* A step's outcome: "step: ACCEL_OK" on stdout, or one line on stderr naming the device, the
+ * step, the status and the OS's own code. */
 static int report(const char *step, accel_status st, const accel_linux *lx)
 {
-    printf("%s: %s", step, accel_status_str(st));
-    if (st != ACCEL_OK && lx->last_errno) printf(" (errno %d: %s)", lx->last_errno,
-                                                  strerror(lx->last_errno));
-    if (st != ACCEL_OK && lx->last_usb_error) printf(" (libusb %d)", lx->last_usb_error);
-    printf("\n");
-    return st == ACCEL_OK ? 0 : 1;
+    char os[96] = "";
+    if (st == ACCEL_OK) {
+        printf("%s: %s\n", step, accel_status_str(st));
+        return 0;
+    }
+    if (lx->last_errno)
+        snprintf(os, sizeof os, " (errno %d: %s)", lx->last_errno, strerror(lx->last_errno));
+    else if (lx->last_usb_error)
+        snprintf(os, sizeof os, " (libusb %d)", lx->last_usb_error);
+    return cli_fail("%s: %s: %s%s", dev, step, accel_status_str(st), os);
 }
 
 /* The same probes on a board behind the bridge: its port, its numbering. */
 static int bridge_report(const char *step, accel_status st)
 {
-    printf("%s: %s", step, accel_status_str(st));
-    fflush(stdout);
-    if (st != ACCEL_OK) bt_explain();
-    printf("\n");
-    return st == ACCEL_OK ? 0 : 1;
+    if (st == ACCEL_OK) {
+        printf("%s: %s\n", step, accel_status_str(st));
+        return 0;
+    }
+    cli_fail("%s (bridge): %s: %s", dev, step, accel_status_str(st));
+    bt_explain();
+    return 1;
 }
 
 static int bridge_probe(const probe *p, const accel_port *bp)
@@ -213,8 +224,8 @@ int main(int argc, char **argv)
         char path[256];
         uint32_t baud;
         if (argc < 4) return cli_usage("--bridge needs DEV[,BAUD] and a COMMAND");
-        if (accel_linux_serial_parse(argv[2], path, sizeof path, &baud) != ACCEL_OK)
-            return cli_usage("--bridge: '%s' is not DEV[,BAUD]", argv[2]);
+        bt_serial_spec("--bridge", argv[2], path, sizeof path, &baud);
+        snprintf(dev, sizeof dev, "%s", path);
         parse(argc - 3, argv + 3, 1, &p); /* before the board is opened */
         bp = bt_open("accel-linux-probe", argv[2], NULL);
         if (!bp) return 1;
@@ -225,6 +236,11 @@ int main(int argc, char **argv)
     parse(argc - 1, argv + 1, 0, &p);
     accel_linux_init(&lx);
     accel_linux_port(&lx, &port);
+    if (p.cmd == P_SPI) snprintf(dev, sizeof dev, "/dev/spidev%u.%u", p.bus, (unsigned)p.cs);
+    else if (p.cmd == P_I2C) snprintf(dev, sizeof dev, "/dev/i2c-%u", p.bus);
+    else if (p.cmd == P_GPIO_SET || p.cmd == P_GPIO_WAIT)
+        snprintf(dev, sizeof dev, "/dev/gpiochip%u", p.chip);
+    else snprintf(dev, sizeof dev, "USB %04x:%04x", (unsigned)p.vid, (unsigned)p.pid);
     if (p.cmd == P_SPI) {
         st = accel_linux_spi_open(&lx, p.bus, p.cs, p.mode, p.speed, 8);
         if (report("open", st, &lx)) return 1;

@@ -60,6 +60,10 @@ static int cmd_disasm(const char *path)
     accel_refsi_cmd c;
     accel_status st;
     if (!buf) return 1;
+    if (len == 0) { /* a buffer of no commands: nothing to show, and no file holds one */
+        free(buf);
+        return cli_fail("%s: empty", path);
+    }
     st = accel_refsi_iter_init(&it, buf, len);
     if (st != ACCEL_OK) {
         free(buf);
@@ -180,6 +184,10 @@ static int cmd_asm(const char *path)
     int rc = 0;
     const unsigned char *nul;
     if (!text) return 1;
+    if (len == 0) {
+        free(text);
+        return cli_fail("%s: empty", path);
+    }
     /* the text would end at the first NUL and the rest be dropped without a word */
     if ((nul = (const unsigned char *)memchr(text, 0, len)) != NULL) {
         cli_fail("%s: binary input (a NUL byte at offset 0x%lx): asm reads the text that disasm "
@@ -322,6 +330,7 @@ static int cmd_asm(const char *path)
     }
     free(text);
     if (rc) return rc;
+    if (b.len == 0) return cli_fail("%s: no commands (only blank lines and comments)", path);
     if (fwrite(out, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
         fprintf(stderr, "accel-refsi: write error\n");
         return 1;

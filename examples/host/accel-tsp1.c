@@ -40,8 +40,10 @@ static uint8_t model_mem[4 * 1024 + 128];
 static accel_linux lx;
 static accel_port lport;
 static accel_tsp1 s;
-/* the driver's memory: 8 commands in flight, payloads up to 1076 bytes out and 1088 in */
-static uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(8, 1076, 1088) + 3) / 4];
+/* the driver's memory: 8 commands in flight, payloads up to CMD_MAX bytes out and 1088 in (an
+   ECHO's text is its payload: the longest text the tool sends) */
+#define CMD_MAX 1076u
+static uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(8, CMD_MAX, 1088) + 3) / 4];
 static unsigned char *img; /* the update image, read whole before the device is touched */
 static size_t img_len;
 static int remote, replaying;
@@ -146,8 +148,7 @@ int main(int argc, char **argv)
     if ((spi && (bridge || replay)) || (bridge && replay))
         return cli_usage("choose one of --spidev, --bridge and --replay");
     if (capture && !bridge) return cli_usage("--capture needs --bridge");
-    if (bridge && accel_linux_serial_parse(bridge, dev, sizeof dev, &baud) != ACCEL_OK)
-        return cli_usage("--bridge: '%s' is not DEV[,BAUD]", bridge);
+    if (bridge) bt_serial_spec("--bridge", bridge, dev, sizeof dev, &baud);
     if (spi_only && !spi) return cli_usage("--gpiochip, --intb, --wake and --hz need --spidev");
     if (have_cs && !bridge && !replay)
         return cli_usage("--cs needs --bridge or --replay (--spidev B.C names its chip select)");
@@ -163,6 +164,9 @@ int main(int argc, char **argv)
     } else {
         return cli_usage("unknown command %s", cmd);
     }
+    if (!strcmp(cmd, "echo") && strlen(argv[i]) > CMD_MAX)
+        return cli_usage("echo: TEXT is %lu bytes, at most %u", (unsigned long)strlen(argv[i]),
+                         CMD_MAX);
     if (!strcmp(cmd, "start") || !strcmp(cmd, "stop"))
         mask = (uint32_t)cli_num("MASK", argv[i], 0, UINT32_MAX);
     if (!strcmp(cmd, "update")) {
@@ -218,7 +222,7 @@ int main(int argc, char **argv)
     c.mem = mem;
     c.mem_len = sizeof mem;
     c.depth = 8;
-    c.cmd_payload = 1076;
+    c.cmd_payload = CMD_MAX;
     c.rsp_payload = 1088;
     /* real hardware: each run a different first TID and ECHO nonce (a capture replays only
        with the nonce it was recorded with: 0 on the other transports) */

@@ -20,6 +20,28 @@
 #define BT_FN static
 #endif
 
+/* `what` (e.g. "--bridge") given spec, "DEV[,BAUD]": into path (cap bytes) and *baud, or a
+ * usage error (exit 2) that names the part at fault: a baud rate that is a number but not in
+ * 1 .. 4294967295 is out of range, not a malformed spec. */
+BT_FN void bt_serial_spec(const char *what, const char *spec, char *path, size_t cap,
+                          uint32_t *baud)
+{
+    const char *comma = strchr(spec, ',');
+    size_t i;
+    int digits;
+    accel_status st = accel_linux_serial_parse(spec, path, cap, baud);
+    if (st == ACCEL_OK) return;
+    if (st == ACCEL_E_BUFFER_TOO_SMALL)
+        exit(cli_usage("%s: '%s': DEV is longer than %lu bytes", what, spec,
+                       (unsigned long)(cap - 1u)));
+    digits = comma && comma != spec && comma[1] != 0;
+    for (i = 1; digits && comma[i]; i++) digits = comma[i] >= '0' && comma[i] <= '9';
+    if (digits)
+        exit(cli_usage("%s: '%s': BAUD %s is out of range (1 to 4294967295)", what, spec,
+                       comma + 1));
+    exit(cli_usage("%s: '%s' is not DEV[,BAUD]", what, spec));
+}
+
 #ifdef ACCEL_HAVE_BRIDGE
 #include "accel_bridge_host.h"
 #include "accel_replay.h"
@@ -101,10 +123,21 @@ BT_FN const accel_port *bt_replay_open(const char *tool, const char *file)
     /* read whole, streamed (a pipe works); 1 GiB is far beyond any session */
     bt_rep_buf = cli_read_file(file, (size_t)1 << 30, &n);
     if (!bt_rep_buf) return NULL;
+    if (n == 0) {
+        fprintf(stderr, "%s: %s: empty: not a capture (record one with --bridge DEV --capture "
+                        "FILE)\n", tool, file);
+        free(bt_rep_buf);
+        return NULL;
+    }
     st = accel_replay_open(&bt_replay, bt_rep_buf, n);
     if (st != ACCEL_OK) {
-        fprintf(stderr, "%s: %s: %s (at exchange %ld)\n", tool, file, accel_status_str(st),
-                bt_replay.diverged_at == ACCEL_REPLAY_NONE ? -1L : (long)bt_replay.diverged_at);
+        /* the exchange is named only when the reader got as far as one */
+        if (bt_replay.diverged_at == ACCEL_REPLAY_NONE)
+            fprintf(stderr, "%s: %s: not a bridge capture: %s\n", tool, file, accel_status_str(st));
+        else
+            fprintf(stderr, "%s: %s: not a bridge capture: %s at exchange %lu\n", tool, file,
+                    accel_status_str(st), (unsigned long)bt_replay.diverged_at);
+        free(bt_rep_buf);
         return NULL;
     }
     return &bt_replay.host.port;

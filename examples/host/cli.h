@@ -112,10 +112,37 @@ CLI_FN int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
     return cli_parse_digits(s, 10, max, out);
 }
 
+/* 1 if s is spelled as a number (cli_parse_u64's forms), whatever its size: digits too many
+ * for 64 bits make a number out of range, not a word that is no number. */
+CLI_FN int cli_is_number(const char *s)
+{
+    unsigned base = 10;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+    } else if (s[0] == '0' && s[1]) {
+        base = 8;
+        s++;
+    }
+    if (!*s) return 0;
+    for (; *s; s++) {
+        unsigned d;
+        if (*s >= '0' && *s <= '9') d = (unsigned)(*s - '0');
+        else if (*s >= 'a' && *s <= 'f') d = (unsigned)(*s - 'a') + 10u;
+        else if (*s >= 'A' && *s <= 'F') d = (unsigned)(*s - 'A') + 10u;
+        else return 0;
+        if (d >= base) return 0;
+    }
+    return 1;
+}
+
 /* The number argument `what` (e.g. "--hz"), in [min, max]; a usage error (exit 2) if not. */
 CLI_FN uint64_t cli_num(const char *what, const char *s, uint64_t min, uint64_t max)
 {
     uint64_t v;
+    if (!cli_parse_u64(s, UINT64_MAX, &v) && cli_is_number(s))
+        exit(cli_usage("%s: %s is out of range (%llu to %llu)", what, s, (unsigned long long)min,
+                       (unsigned long long)max));
     if (!cli_parse_u64(s, UINT64_MAX, &v))
         exit(cli_usage("%s: '%s' is not a number (decimal, 0x hex or 0 octal)", what, s));
     if (v < min || v > max)
