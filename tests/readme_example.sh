@@ -12,6 +12,8 @@
 #   cmake    the add_subdirectory lines, in a consumer project (tests/cmake_package.sh builds
 #            the same ways in full)
 #   zephyr   west is not run (no Zephyr here): every path and board the commands name exists
+#   python   the Python chapter's install commands: tests/python_tflite.sh runs them, with its
+#            example, as written (an installed package and numpy are that script's to check)
 # Ends with "N passed, N failed".
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -26,7 +28,7 @@ block() {
 count() { grep -cxF "<!-- readme: $1 -->" README.md; }
 
 # every block of commands is marked, with a known kind
-kinds="example run tmp arduino device make cmake zephyr"
+kinds="example run tmp arduino device make cmake zephyr python"
 unmarked=$(awk '/^<!-- readme: / { mark = $3; next } /^```sh$/ { if (mark == "") print NR } /^```/ { mark = "" }
                 /^./ && !/^```/ { mark = "" }' README.md | tr '\n' ' ')
 same "every sh block of README.md is marked" "$unmarked" ""
