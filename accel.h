@@ -3665,8 +3665,11 @@ extern "C" {
  *   which this section reproduces exactly in integers, so no target needs floating point or a
  *   64-bit double). Only the first subgraph runs. The model buffer needs no alignment (a bias
  *   not aligned in it is copied); the arena must be aligned for int32_t (4 bytes on 32/64-bit
- *   targets). Integer sums wrap
- *   modulo 2^32 where TFLite's would overflow (what its builds do in practice).
+ *   targets). The kernels' integer dot products wrap modulo 2^32 where TFLite's would overflow
+ *   (what its builds do in practice). Where TFLite's reference has no result for an input
+ *   (SOFTMAX: its int32 sum of exponentials past 2^31 - 1, as 4,096 equal inputs give, or 512
+ *   or more equal ones into int8, which need a shift past 31), invoke stops at that operator
+ *   with ACCEL_E_TFLITE_RANGE.
  * MODELS IN FLASH (ACCEL_FB_COPY(dst, src, n), see @common.fb): on a Harvard part (AVR) flash is
  *   not reachable by ordinary loads. With the macro defined (#include <avr/pgmspace.h> and
  *   #define ACCEL_FB_COPY(d, s, n) memcpy_P((d), (s), (n))) the model buffer is never
@@ -19088,7 +19091,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_softmax(accel__tfl_ctx *c)
     accel__tfl_qrange(out.t.type, &lo, &hi);
     for (i = 0; i < outer; i++) {
         const int8_t *row = (const int8_t *)(const void *)(in.in + (size_t)i * depth);
-        int32_t maxv = -128, sum = 0, recip;
+        int32_t maxv = -128, recip;
+        uint32_t sum = 0; /* each term at most 2^19, the sum checked below 2^31: never wraps */
         int bits_over, exponent;
         for (k = 0; k < depth; k++)
             if (row[k] > maxv) maxv = row[k];
@@ -19096,16 +19100,21 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_softmax(accel__tfl_ctx *c)
             int32_t diff = (int32_t)row[k] - maxv;
             if (diff >= diff_min) {
                 int32_t e = accel__tfl_exp_neg(accel__tfl_srdhm(accel__tfl_s32((uint32_t)diff << shift), mult));
-                sum += accel__tfl_rdbpot(e, 12);
+                sum += (uint32_t)accel__tfl_rdbpot(e, 12);
+                /* TFLite keeps the sum in an int32 (Q12.19): past 2^31 - 1 its reference has no
+                 * result (signed overflow), so this input has none either (4,096 equal inputs) */
+                if (sum > 0x7FFFFFFFUL) return ACCEL_E_TFLITE_RANGE;
             }
         }
         {
-            int head = accel__tfl_clz32((uint32_t)sum);
+            int head = accel__tfl_clz32(sum);
             bits_over = 12 - head;
-            recip = accel__tfl_recip((int32_t)(((uint32_t)sum << head) - 0x80000000UL));
+            recip = accel__tfl_recip((int32_t)((sum << head) - 0x80000000UL));
         }
+        /* a sum of 2^28 or more (512 equal inputs into int8) needs a shift past 31, which
+         * TFLite's RoundingDivideByPOT does not define: no result for this input either */
         exponent = bits_over + 31 - (out.t.type == ACCEL_TFLITE_INT8 ? 8 : 16);
-        if (exponent < 0 || exponent > 31) return ACCEL_E_TFLITE_QUANT;
+        if (exponent < 0 || exponent > 31) return ACCEL_E_TFLITE_RANGE;
         for (k = 0; k < depth; k++) {
             int32_t diff = (int32_t)row[k] - maxv, v = lo;
             if (diff >= diff_min) {
@@ -19921,7 +19930,9 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm_prep(accel__tfl_ctx *c)
         tanh_shift = -tanh_shift;
         tanh_mult = 3;
     }
-    if (tanh_shift > 30) return ACCEL_E_TFLITE_QUANT;
+    /* tanh's input is cell * (3 << shift) in int32 (TFLite's Tanh): past a shift of 14 a large
+     * cell value overflows it (TFLite requires a cell scale of 2^-9 or less: a shift of 3) */
+    if (tanh_shift > 14) return ACCEL_E_TFLITE_QUANT;
     {
         uint32_t clip = (uint32_t)clip_bits;
         if (!(clip & 0x80000000UL) && (clip & 0x7FFFFFFFUL) && (clip & 0x7F800000UL) != 0x7F800000UL) {

@@ -44,6 +44,10 @@ check "unsupported operator named" 1 "unsupported operator 0: TANH (builtin code
 check "unsupported second operator named" 1 "unsupported operator 1: SUB (builtin code 41)" \
     "$T" "$S/unsupported_second_op.tflite" --input "$W/in46.bin"
 check "malformed model" 1 "ACCEL_E_TFLITE_VERSION" "$T" "$S/bad_version.tflite" --info
+# 4,096 equal inputs: SOFTMAX's int32 sum of exponentials overflows (no TFLite result)
+head -c 4096 /dev/zero > "$W/zero4k.bin"
+check "softmax sum overflow named" 1 "operator 0 (SOFTMAX): ACCEL_E_TFLITE_RANGE" \
+    "$T" "$S/softmax_4096_equal_i16.tflite" --input "$W/zero4k.bin"
 
 # FLOAT32 outputs (a model ending in DEQUANTIZE). dequantize_i8: int8 [-3, 7, 127, -128], scale
 # 0.1, zero point -3 -> float32 [0, 1, 13, -12.5] (binary32 rounding of 0.1f * 10, * 130, * -125)

@@ -118,6 +118,10 @@ def i32(vals):
     return b"".join(struct.pack("<i", v) for v in vals)
 
 
+def i16(vals):
+    return b"".join(struct.pack("<h", v) for v in vals)
+
+
 def model(tensors, ops, inputs, outputs, version=3, opcodes=None, subgraphs=1, buffers_extra=0, custom_code=None):
     """Serialize; constant tensors get a buffer each (buffer 0 is the empty one). custom_code names
     the CUSTOM operator (builtin code 32) when there is one."""
@@ -182,11 +186,11 @@ def model(tensors, ops, inputs, outputs, version=3, opcodes=None, subgraphs=1, b
     return bytes(w.b)
 
 
-CASES = []  # (name, bytes, open status, check status, bad op, input, output)
+CASES = []  # (name, bytes, open status, check status, bad op, input, output, invoke status)
 
 
-def case(name, m, inp=b"", out=b"", open_st="ACCEL_OK", check_st="ACCEL_OK", bad_op=0):
-    CASES.append((name, m, open_st, check_st, bad_op, inp, out))
+def case(name, m, inp=b"", out=b"", open_st="ACCEL_OK", check_st="ACCEL_OK", bad_op=0, invoke_st="ACCEL_OK"):
+    CASES.append((name, m, open_st, check_st, bad_op, inp, out, invoke_st))
 
 
 FC, SOFTMAX, ADD, MUL, QUANT, RESHAPE, CONCAT, MAXP, AVGP, CONV, DW, LOGISTIC = 9, 25, 0, 18, 114, 22, 2, 17, 1, 3, 4, 14
@@ -223,6 +227,22 @@ sm_t = [T([1, 2], scale=0.1, name="in"), T([1, 2], scale=1.0 / 256, zp=-128, nam
 case("softmax_equal", model(sm_t, [OP(SOFTMAX, [0], [1], 9, [("f32", 1.0)])], [0], [1]), i8([5, 5]), i8([0, 0]))
 case("softmax_one", model(sm_t, [OP(SOFTMAX, [0], [1], 9, [("f32", 1.0)])], [0], [1]), i8([127, -128]),
      i8([127, -128]))
+# n equal inputs: each exponential is exp(0) = 1, 2^19 in TFLite's int32 sum (Q12.19), and each
+# output 1/n. 256 into int8: the sum 2^27, 1/256 is one step above the zero point: -127 each.
+# 512 into int8: the sum 2^28 needs RoundingDivideByPOT by 32, past the 31 TFLite defines: no
+# result (ACCEL_E_TFLITE_RANGE at invoke, operator 0). 2048 into int16 (scale 1/65536, zero
+# point -32768): the sum 2^30, 1/2048 = 32 steps: -32736 each. 4096 into int16: the sum 2^31
+# overflows the int32 (signed overflow in TFLite's reference): ACCEL_E_TFLITE_RANGE.
+def sm_equal(n, typ):
+    out = T([1, n], scale=1.0 / 256, zp=-128, name="out") if typ == INT8 else \
+        T([1, n], INT16, scale=1.0 / 65536, zp=-32768, name="out")
+    return model([T([1, n], scale=0.1, name="in"), out], [OP(SOFTMAX, [0], [1], 9, [("f32", 1.0)])], [0], [1])
+
+
+case("softmax_256_equal", sm_equal(256, INT8), bytes(256), i8([-127] * 256))
+case("softmax_512_equal", sm_equal(512, INT8), bytes(512), invoke_st="ACCEL_E_TFLITE_RANGE")
+case("softmax_2048_equal_i16", sm_equal(2048, INT16), bytes(2048), i16([-32736] * 2048))
+case("softmax_4096_equal_i16", sm_equal(4096, INT16), bytes(4096), invoke_st="ACCEL_E_TFLITE_RANGE")
 
 # ADD with broadcast: a [1, 2] = [1, 2], b [1] = [3] (scales 1): [4, 5]; MUL: [2*3, ...] = [3, 6]
 bin_t = [T([1, 2], scale=1.0, name="a"), T([1], scale=1.0, name="b"), T([1, 2], scale=1.0, name="out")]
@@ -303,10 +323,6 @@ def f32(x):
 
 def dequant(qs, scale, zp):
     return b"".join(struct.pack("<f", f32(scale) * (q - zp)) for q in qs)
-
-
-def i16(vals):
-    return b"".join(struct.pack("<h", v) for v in vals)
 
 
 # int8, scale 0.1, zero point -3: [-3, 7, 127, -128] -> [0, 1, 13, -12.5] (up to binary32 rounding)
@@ -447,10 +463,6 @@ sv_in[1] = T([2, 4], scale=0.25, name="wf")
 case("unsupported_svdf_weights_input", model(sv_in, sv_op, [0, 1], [5]), check_st="ACCEL_E_UNSUPPORTED")
 
 
-def cstr(b):
-    return '"' + "".join("\\x%02x" % x for x in b) + '"'
-
-
 DEMO = "fc_then_quantize"  # examples/host/demo_tflite.c runs this one
 
 
@@ -460,6 +472,20 @@ def array(name, m):
         out.append("    " + ", ".join("0x%02x" % x for x in m[k:k + 16]) + ",")
     out.append("};")
     return out
+
+
+def data_array(kind, name, data):
+    if not data:
+        return []
+    out = ["static const uint8_t tfl_%s_%s[%d] = {" % (kind, name, len(data))]
+    for k in range(0, len(data), 16):
+        out.append("    " + ", ".join("0x%02x" % x for x in data[k:k + 16]) + ",")
+    out.append("};")
+    return out
+
+
+def data_ref(kind, name, data):
+    return "tfl_%s_%s" % (kind, name) if data else "NULL"
 
 
 def emit_demo():
@@ -479,23 +505,28 @@ def emit_header():
            "    size_t len;",
            "    accel_status open_st, check_st;",
            "    uint32_t bad_op;",
-           "    const char *in, *out;",
+           "    const uint8_t *in, *out;",
            "    size_t in_len, out_len;",
+           "    accel_status invoke_st; /* not ACCEL_OK: invoke fails at bad_op (no output) */",
            "} tfl_case;", ""]
     for name, m, *_ in CASES:
         if name == DEMO:  # the demo's copy is the one copy (examples must not include tests/)
             out.append('#include "../../../examples/host/tflite_demo_model.h"')
             continue
         out.extend(array(name, m))
+    for name, m, o, c, bad, inp, res, inv in CASES:  # inputs and outputs as arrays (no long strings)
+        out.extend(data_array("in", name, inp) + data_array("out", name, res))
     out.append("static const tfl_case tfl_cases[] = {")
-    row = "    {\"%s\", tfl_model_%s, sizeof tfl_model_%s, %s, %s, %d, %s, %s, %d, %d},"
-    for name, m, o, c, bad, inp, res in CASES:
+    row = "    {\"%s\", tfl_model_%s, sizeof tfl_model_%s, %s, %s, %d, %s, %s, %d, %d, %s},"
+    for name, m, o, c, bad, inp, res, inv in CASES:
         if name in FLOAT_OUT:  # DEQUANTIZE is left out of an integer-only build: refused there
             out.append("#ifndef ACCEL_MAC_NO_FLOAT")
-        out.append(row % (name, name, name, o, c, bad, cstr(inp), cstr(res), len(inp), len(res)))
+        out.append(row % (name, name, name, o, c, bad, data_ref("in", name, inp), data_ref("out", name, res),
+                          len(inp), len(res), inv))
         if name in FLOAT_OUT:
             out.append("#else")
-            out.append(row % (name, name, name, o, "ACCEL_E_UNSUPPORTED", FLOAT_OUT[name], '""', '""', 0, 0))
+            out.append(row % (name, name, name, o, "ACCEL_E_UNSUPPORTED", FLOAT_OUT[name], "NULL", "NULL", 0, 0,
+                              "ACCEL_OK"))
             out.append("#endif")
     out.append("};")
     print("\n".join(out))
