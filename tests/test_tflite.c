@@ -542,6 +542,40 @@ static void test_softmax_range_real(void)
     free(mbuf);
 }
 
+/* The integer LSTM's tanh of the cell state takes cell * (3 << shift) in int32, shift = 12 +
+ * log2(cell scale): past 14 a large cell value overflows it, so check refuses such a cell scale
+ * (ACCEL_E_TFLITE_QUANT); 14 itself is accepted. mnist_lstm_int8's cell state (tensor 17,
+ * scale 2^-12: shift 0) is given the scales 2^3 and 2^2. */
+static void test_lstm_cell_scale(void)
+{
+    char path[600];
+    const char *dir;
+    uint8_t *mbuf;
+    size_t mlen;
+    accel_tflite_model m;
+    accel_tflite_tensor t;
+    uint32_t bad_op = 99;
+    int32_t bad_code = 0;
+    REQUIRE_DATA(TFL_ENV, "tflite");
+    if (tl_case_skipped) return;
+    dir = tl_data_dir(TFL_ENV, "tflite");
+    snprintf(path, sizeof path, "%s/mnist_lstm_int8.tflite", dir);
+    mbuf = tl_load_file(path, &mlen);
+    REQUIRE(mbuf != NULL);
+    REQUIRE(accel_tflite_open(&m, mbuf, mlen) == ACCEL_OK);
+    REQUIRE(accel_tflite_tensor_info(&m, 17, &t) == ACCEL_OK);
+    REQUIRE(t.type == ACCEL_TFLITE_INT16 && t.is_variable && t.scale_bits == 0x39800000UL);
+    CHECK_EQ(accel_tflite_check(&m, &bad_op, &bad_code), ACCEL_OK);
+    accel_store_u32le(mbuf + t.scales_, 0x41000000UL); /* 2^3: shift 15 */
+    REQUIRE(accel_tflite_open(&m, mbuf, mlen) == ACCEL_OK);
+    CHECK_EQ(accel_tflite_check(&m, &bad_op, &bad_code), ACCEL_E_TFLITE_QUANT);
+    CHECK_EQ(bad_code, ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM);
+    accel_store_u32le(mbuf + t.scales_, 0x40800000UL); /* 2^2: shift 14 */
+    REQUIRE(accel_tflite_open(&m, mbuf, mlen) == ACCEL_OK);
+    CHECK_EQ(accel_tflite_check(&m, &bad_op, &bad_code), ACCEL_OK);
+    free(mbuf);
+}
+
 int main(void)
 {
     tl_seed(28);
@@ -554,6 +588,7 @@ int main(void)
     RUN(test_mutations);
     RUN(test_goldens);
     RUN(test_softmax_range_real);
+    RUN(test_lstm_cell_scale);
     RUN(test_mutations_hello_world);
     return TEST_END();
 }
