@@ -195,6 +195,8 @@ static void test_small_models(void)
         CHECK_EQ(st, tc->check_st);
         if (st != ACCEL_OK) {
             accel_tflite_op op;
+            accel_tflite_refusal r;
+            uint32_t k;
             CHECK_EQ(bad_op, tc->bad_op);
             CHECK_EQ(accel_tflite_op_info(&m, bad_op, &op), ACCEL_OK);
             CHECK_EQ(bad_code, op.code);
@@ -202,12 +204,26 @@ static void test_small_models(void)
             CHECK_EQ(accel_tflite_init(&rt, &m, arena, sizeof arena), tc->check_st);
             CHECK_EQ(rt.bad_op, tc->bad_op);
             CHECK_EQ(rt.bad_code, op.code);
+            /* check_op: the operators before it run; it is refused the same way, for the reason
+             * the generator worked out */
+            for (k = 0; k < bad_op; k++) CHECK_EQ(accel_tflite_check_op(&m, k, &r), ACCEL_OK);
+            CHECK_EQ(accel_tflite_check_op(&m, bad_op, &r), tc->check_st);
+            CHECK_EQ(r.status, tc->check_st);
+            CHECK_EQ(r.op, bad_op);
+            CHECK_EQ(r.code, op.code);
+            if (tc->reason[0] && strcmp(r.reason, tc->reason) != 0) {
+                printf("  %s: reason \"%s\", want \"%s\"\n", tc->name, r.reason, tc->reason);
+                CHECK(0);
+            }
             continue;
         }
         REQUIRE(accel_tflite_plan(&m, arena, sizeof arena, &need) == ACCEL_OK);
         CHECK(need <= sizeof arena);
-        /* a byte short of the plan is refused; exactly the plan works */
-        CHECK_EQ(accel_tflite_init(&rt, &m, arena, need - 1), ACCEL_E_BUFFER_TOO_SMALL);
+        /* a byte short of the plan is refused as an arena too small, no operator's fault; exactly
+         * the plan works */
+        CHECK_EQ(accel_tflite_init(&rt, &m, arena, need - 1), ACCEL_E_TFLITE_ARENA);
+        CHECK_EQ(rt.bad_op, ACCEL_TFLITE_NO_OP);
+        CHECK_EQ(accel_tflite_init(&rt, &m, arena, 4), ACCEL_E_TFLITE_ARENA); /* not even the table */
         REQUIRE(accel_tflite_init(&rt, &m, arena, need) == ACCEL_OK);
         CHECK_EQ(rt.arena_used, need);
         st = ACCEL_OK;
@@ -277,6 +293,7 @@ static void test_api(void)
     uint8_t out[8];
     const uint8_t *p;
     cb_log log;
+    accel_tflite_refusal r;
     REQUIRE(tc != NULL);
     CHECK_EQ(accel_tflite_open(NULL, tc->model, tc->len), ACCEL_E_NULL);
     CHECK_EQ(accel_tflite_open(&m, NULL, tc->len), ACCEL_E_NULL);
@@ -285,7 +302,7 @@ static void test_api(void)
     REQUIRE(accel_tflite_open(&m, tc->model, tc->len) == ACCEL_OK);
     CHECK_EQ(m.n_ops, 2);
     CHECK_EQ(accel_tflite_plan_scratch_size(&m, &wsz), ACCEL_OK);
-    CHECK_EQ(accel_tflite_plan(&m, arena, wsz - 1, &need), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_EQ(accel_tflite_plan(&m, arena, wsz - 1, &need), ACCEL_E_TFLITE_ARENA);
     CHECK_EQ(accel_tflite_plan(&m, (uint8_t *)arena + 1, wsz, &need), ACCEL_E_ALIGN);
     REQUIRE(accel_tflite_plan(&m, arena, wsz, &need) == ACCEL_OK);
     CHECK_EQ(accel_tflite_init(&rt, &m, (uint8_t *)arena + 2, need), ACCEL_E_ALIGN);
@@ -320,6 +337,79 @@ static void test_api(void)
     CHECK(accel_tflite_op_name(ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM) != NULL);
     CHECK(strcmp(accel_tflite_op_name(114), "QUANTIZE") == 0);
     CHECK(accel_tflite_op_name(1000) == NULL);
+#ifndef ACCEL_MAC_NO_FLOAT
+    { /* the scale as a float: fc_then_quantize's input 0.5, its bias 0.125, its uint8 output 1 */
+        accel_tflite_tensor t;
+        REQUIRE(accel_tflite_tensor_info(&m, 0, &t) == ACCEL_OK);
+        CHECK(accel_tflite_tensor_scale_float(&t) == 0.5f);
+        REQUIRE(accel_tflite_tensor_info(&m, 2, &t) == ACCEL_OK);
+        CHECK(accel_tflite_tensor_scale_float(&t) == 0.125f);
+        REQUIRE(accel_tflite_tensor_info(&m, 4, &t) == ACCEL_OK);
+        CHECK(accel_tflite_tensor_scale_float(&t) == 1.0f);
+        t.n_scales = 0; /* none: 0 */
+        CHECK(accel_tflite_tensor_scale_float(&t) == 0.0f);
+        CHECK(accel_tflite_tensor_scale_float(NULL) == 0.0f);
+    }
+#endif
+    CHECK(strcmp(accel_tflite_type_name(ACCEL_TFLITE_UINT8), "uint8") == 0);
+    CHECK(accel_tflite_type_name(5) == NULL); /* STRING: no tensor of it opens */
+    CHECK_EQ(accel_tflite_check_op(&m, 2, &r), ACCEL_E_ARG);
+    CHECK_EQ(accel_tflite_check_op(NULL, 0, &r), ACCEL_E_NULL);
+    CHECK_EQ(accel_tflite_check_op(&m, 1, &r), ACCEL_OK);
+    CHECK_EQ(r.reason[0], 0);
+    /* QUANTIZE int8 -> uint8: its types, inputs then outputs */
+    CHECK_EQ(r.n_types, 2);
+    CHECK_EQ(r.n_inputs, 1);
+    CHECK_EQ(r.types[0], ACCEL_TFLITE_INT8);
+    CHECK_EQ(r.types[1], ACCEL_TFLITE_UINT8);
+}
+
+/* Every builtin code of the schema has its name (messages never say "builtin 56"): spot checks
+ * against the schema's enum, and each of 0..205 named, none empty, no two alike. */
+static void test_op_names(void)
+{
+    int32_t c, d;
+    static const struct { int32_t code; const char *name; } spot[] = {
+        {0, "ADD"}, {5, "DEPTH_TO_SPACE"}, {20, "RELU_N1_TO_1"}, {32, "CUSTOM"}, {56, "ARG_MAX"},
+        {97, "RESIZE_NEAREST_NEIGHBOR"}, {107, "GATHER_ND"}, {127, "PLACEHOLDER_FOR_GREATER_OP_CODES"},
+        {130, "BROADCAST_TO"}, {152, "RELU_0_TO_1"}, {162, "STABLEHLO_LOGISTIC"}, {203, "DILATE"},
+        {205, "REDUCE_WINDOW"}, {225, "TEMP_STREAMING_CONV_2D"}};
+    size_t i;
+    for (i = 0; i < sizeof spot / sizeof spot[0]; i++) {
+        const char *n = accel_tflite_op_name(spot[i].code);
+        if (!n || strcmp(n, spot[i].name) != 0) printf("  code %d: %s, want %s\n", (int)spot[i].code, n ? n : "NULL", spot[i].name);
+        CHECK(n && strcmp(n, spot[i].name) == 0);
+    }
+    for (c = 0; c <= ACCEL_TFLITE_OP_LAST; c++) {
+        const char *n = accel_tflite_op_name(c);
+        REQUIRE(n != NULL && n[0] != 0);
+        for (d = 0; d < c; d++) CHECK(strcmp(n, accel_tflite_op_name(d)) != 0);
+    }
+    CHECK(accel_tflite_op_name(ACCEL_TFLITE_OP_LAST + 1) == NULL);
+    CHECK(accel_tflite_op_name(-1) == NULL);
+}
+
+/* Every refused operator is listed with its types and reason, not only the first: FC runs,
+ * TANH and GATHER_ND (its indices int32) have no kernel. */
+static void test_refusals(void)
+{
+    const tfl_case *tc = find_case("unsupported_two_of_three");
+    accel_tflite_model m;
+    accel_tflite_refusal r;
+    REQUIRE(tc != NULL);
+    REQUIRE(accel_tflite_open(&m, tc->model, tc->len) == ACCEL_OK);
+    CHECK_EQ(accel_tflite_check_op(&m, 0, &r), ACCEL_OK);
+    CHECK_EQ(accel_tflite_check_op(&m, 1, &r), ACCEL_E_TFLITE_UNSUPPORTED);
+    CHECK(strcmp(r.reason, "no kernel for TANH int8") == 0);
+    CHECK_EQ(r.n_types, 2);
+    CHECK_EQ(accel_tflite_check_op(&m, 2, &r), ACCEL_E_TFLITE_UNSUPPORTED);
+    CHECK(strcmp(r.reason, "no kernel for GATHER_ND int8") == 0);
+    CHECK_EQ(r.code, 107);
+    CHECK_EQ(r.n_types, 3);
+    CHECK_EQ(r.n_inputs, 2);
+    CHECK_EQ(r.types[0], ACCEL_TFLITE_INT8);
+    CHECK_EQ(r.types[1], ACCEL_TFLITE_INT32);
+    CHECK_EQ(r.types[2], ACCEL_TFLITE_INT8);
 }
 
 /* Every byte of every hand-made model (and of hello_world when the data is there) changed four
@@ -581,6 +671,8 @@ int main(void)
     tl_seed(28);
     RUN(test_small_models);
     RUN(test_api);
+    RUN(test_op_names);
+    RUN(test_refusals);
     RUN(test_fixed_point_accuracy);
 #ifndef ACCEL_MAC_NO_FLOAT /* the reference is this host's double */
     RUN(test_integer_scales);
