@@ -284,20 +284,28 @@
  *   |     if (st == ACCEL_OK && memcmp(ref, device_out, 4) != 0) st = ACCEL_E_MALFORMED;
  *   |     return st;
  *   | }
- *   == tflite: run a quantized .tflite model on caller memory (examples/host/accel-run.c)
- *   | static uint32_t arena[16384];        // 64 KiB, 4-byte aligned; size it with _plan
+ *   == tflite: run a quantized int8 .tflite model on caller memory (examples/host/accel-run.c)
+ *   > accel_tflite_check_op   why an operator is refused (int8 only: TF1's uint8 models are
+ *                             refused, with "uint8 weights"), for each operator
+ *   | static uint32_t arena[24576];  // 96 KiB, 4-byte aligned: TFLM's person_detect needs 80 KB
  *   | accel_status tflite_run(const uint8_t *model, size_t n, const int8_t *in, size_t in_len,
- *   |                         int8_t *out, size_t cap, size_t *out_len)
+ *   |                         int8_t *out, size_t cap, size_t *out_len, uint32_t *bad_op)
  *   | {
  *   |     accel_tflite_model m;
  *   |     accel_tflite rt;
  *   |     size_t need = 0;
+ *   |     int32_t code = 0;
  *   |     accel_status st = accel_tflite_open(&m, model, n);   // validates everything
+ *   |     *bad_op = ACCEL_TFLITE_NO_OP;
+ *   |     if (st == ACCEL_OK) st = accel_tflite_check(&m, bad_op, &code); // names the operator
  *   |     if (st == ACCEL_OK) st = accel_tflite_plan(&m, arena, sizeof arena, &need);
- *   |     if (st == ACCEL_OK) st = accel_tflite_init(&rt, &m, arena, sizeof arena);
+ *   |     if (st == ACCEL_OK && need > sizeof arena) st = ACCEL_E_TFLITE_ARENA;
+ *   |     if (st != ACCEL_OK) return st;
+ *   |     st = accel_tflite_init(&rt, &m, arena, sizeof arena);
  *   |     if (st == ACCEL_OK) st = accel_tflite_set_input(&rt, 0, in, in_len);
- *   |     if (st == ACCEL_OK) st = accel_tflite_invoke(&rt);   // rt.bad_op names a failure
+ *   |     if (st == ACCEL_OK) st = accel_tflite_invoke(&rt);
  *   |     if (st == ACCEL_OK) st = accel_tflite_get_output(&rt, 0, out, cap, out_len);
+ *   |     else *bad_op = rt.bad_op;   // the operator init or invoke stopped at, or ACCEL_TFLITE_NO_OP
  *   |     return st;
  *   | }
  *
@@ -3669,15 +3677,21 @@ extern "C" {
  *                  (int8/uint8/int16/int32 requantization), RESHAPE, CONCATENATION, ADD, MUL
  *                  (int8, broadcast up to 4-D), LOGISTIC (int8), SVDF (int8/int16 state),
  *                  UNIDIRECTIONAL_SEQUENCE_LSTM (integer), DEQUANTIZE (float output; not with
- *                  ACCEL_MAC_NO_FLOAT). Anything else: ACCEL_E_UNSUPPORTED at init, with the
- *                  operator index and code in accel_tflite.bad_op / bad_code.
+ *                  ACCEL_MAC_NO_FLOAT). Tensors are int8 (int16 where listed): uint8 weights
+ *                  and TF1's uint8 models are not run yet. Anything else:
+ *                  ACCEL_E_TFLITE_UNSUPPORTED (ACCEL_E_TFLITE_CUSTOM for a custom operator) at
+ *                  check and init, with the operator in accel_tflite.bad_op / bad_code;
+ *                  accel_tflite_check_op says why, for every operator.
  * ASSUMPTIONS: the reference is TFLM's default build (double rounding; each multiplier from
  *   the tensors' float32 scales through IEEE double arithmetic, as QuantizeMultiplier does,
  *   which this section reproduces exactly in integers, so no target needs floating point or a
  *   64-bit double). Only the first subgraph runs. The model buffer needs no alignment (a bias
  *   not aligned in it is copied); the arena must be aligned for int32_t (4 bytes on 32/64-bit
- *   targets). Integer sums wrap
- *   modulo 2^32 where TFLite's would overflow (what its builds do in practice).
+ *   targets). The kernels' integer dot products wrap modulo 2^32 where TFLite's would overflow
+ *   (what its builds do in practice). Where TFLite's reference has no result for an input
+ *   (SOFTMAX: its int32 sum of exponentials past 2^31 - 1, as 4,096 equal inputs give, or 512
+ *   or more equal ones into int8, which need a shift past 31), invoke stops at that operator
+ *   with ACCEL_E_TFLITE_RANGE.
  * MODELS IN FLASH (ACCEL_FB_COPY(dst, src, n), see @common.fb): on a Harvard part (AVR) flash is
  *   not reachable by ordinary loads. With the macro defined (#include <avr/pgmspace.h> and
  *   #define ACCEL_FB_COPY(d, s, n) memcpy_P((d), (s), (n))) the model buffer is never
@@ -3688,7 +3702,7 @@ extern "C" {
  *   depthwise rewrite: slower, and an arena a little smaller). Other operators run on the arena
  *   as usual, but one whose kernel would read a CONSTANT input directly (SVDF's and
  *   UNIDIRECTIONAL_SEQUENCE_LSTM's weights, a constant operand of ADD or MUL, ...) is refused by
- *   check and init with ACCEL_E_UNSUPPORTED (bad_op / bad_code name it); RESHAPE's shape input
+ *   check and init with ACCEL_E_TFLITE_UNSUPPORTED (bad_op / bad_code name it); RESHAPE's shape input
  *   is never read. Pointers into the model keep the model's address space
  *   (accel_tflite_tensor.data and name, accel_tflite_model.description, accel_tflite_tensor_data
  *   for a constant tensor): read them through the macro too. The arena, inputs and outputs are
@@ -3729,8 +3743,8 @@ extern "C" {
 #define ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM 44
 #define ACCEL_TFLITE_OP_QUANTIZE 114
 /* ACCEL_TFLITE_OPS: the operators a build runs (default all), an OR of these bits; a model that
- * needs another one is refused at init with ACCEL_E_UNSUPPORTED, like an unknown operator. An
- * MCU build for one model keeps only its kernels, e.g.
+ * needs another one is refused at init with ACCEL_E_TFLITE_UNSUPPORTED, like an unknown
+ * operator. An MCU build for one model keeps only its kernels, e.g.
  * -DACCEL_TFLITE_OPS=ACCEL_TFLITE_K_FULLY_CONNECTED for hello_world. */
 #define ACCEL_TFLITE_K_FULLY_CONNECTED 0x0001UL
 #define ACCEL_TFLITE_K_CONV_2D 0x0002UL
@@ -3771,7 +3785,8 @@ typedef struct accel_tflite_tensor {
     size_t elements;
     size_t bytes;                    /* elements * element size (open checks both fit) */
     uint32_t n_scales;               /* 0 without quantization, 1 per tensor, > 1 per channel */
-    uint32_t scale_bits;             /* float32 bits of the first scale (0 when none) */
+    uint32_t scale_bits;             /* float32 bits of the first scale (0 when none; as a float:
+                                      * accel_tflite_tensor_scale_float) */
     int32_t zero_point;              /* the first zero point */
     int32_t quantized_dimension;
     int is_variable;
@@ -3803,8 +3818,16 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_op_tensor(const accel_tflite_
 /* Tensor index of graph input / output k. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_graph_tensor(const accel_tflite_model *m, int is_output,
                                                                 uint32_t k, uint32_t *tensor);
-/* "FULLY_CONNECTED", ... for the codes above and a few more; NULL for others. */
+/* The schema's name of every BuiltinOperator code ("FULLY_CONNECTED", "GATHER_ND", ...); NULL
+ * for a code the schema does not have. */
+#define ACCEL_TFLITE_OP_LAST 205 /* the highest code named (REDUCE_WINDOW, the schema's last) */
 ACCELDEF const char *accel_tflite_op_name(int32_t code);
+/* "int8", "uint8", "float32", ... for the ACCEL_TFLITE_* types; NULL for others. */
+ACCELDEF const char *accel_tflite_type_name(int type);
+#ifndef ACCEL_MAC_NO_FLOAT
+/* A tensor's (first) scale as a float: scale_bits' value, 0 when the tensor has none. */
+ACCELDEF float accel_tflite_tensor_scale_float(const accel_tflite_tensor *t);
+#endif
 /* Float32 bits of scale k of a tensor (per-channel scales). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_tensor_scale(const accel_tflite_model *m,
                                                                 const accel_tflite_tensor *t, uint32_t k,
@@ -3812,14 +3835,33 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_tensor_scale(const accel_tfli
 
 /* ---- @tflite.plan: the arena
  * accel_tflite_check: ACCEL_OK when every operator is one this build runs, with types, shapes,
- *   quantization and options it accepts; otherwise the status (ACCEL_E_UNSUPPORTED for an
- *   operator or variant not implemented, ACCEL_E_TFLITE_* for an inconsistent one) and, when
- *   op/code are not NULL, the operator's index and builtin code.
+ *   quantization and options it accepts; otherwise the first refused operator's status
+ *   (ACCEL_E_TFLITE_UNSUPPORTED for an operator, tensor type or option with no kernel here,
+ *   ACCEL_E_TFLITE_CUSTOM for a custom operator, ACCEL_E_TFLITE_* for an inconsistent one) and,
+ *   when op/code are not NULL, its index and builtin code.
  * accel_tflite_plan_scratch_size: bytes of the plan table and, on 64-bit targets, the work
  *   record (the start of the arena): planning needs no other memory. accel_tflite_plan plans in `work` (at least that many bytes, int32_t
- *   aligned; the arena you will use is fine) and gives the whole arena's size in *bytes: the
- *   size query to call before allocating the arena. */
+ *   aligned; the arena you will use is fine; shorter: ACCEL_E_TFLITE_ARENA) and gives the whole
+ *   arena's size in *bytes: the size query to call before allocating the arena. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *op, int32_t *code);
+/* accel_tflite_check_op: the same check for operator `op` alone, so that a caller can list every
+ *   operator a model needs and this build lacks (accel-run --info does), each with its tensor
+ *   types and a reason that names the cause: "uint8 weights (int8 only)", "no kernel for
+ *   GATHER_ND int8", "custom operator TFLite_Detection_PostProcess", "fused activation", ...
+ *   Returns the operator's status (also in r->status); ACCEL_E_NULL, ACCEL_E_ARG (no such
+ *   operator) leave *r unset. For messages: builds the text, so keep it off hot paths. */
+#define ACCEL_TFLITE_REFUSAL_TYPES 8
+typedef struct accel_tflite_refusal {
+    uint32_t op;          /* the operator's index */
+    int32_t code;         /* its builtin code (accel_tflite_op_name) */
+    accel_status status;  /* ACCEL_OK: this build runs it */
+    uint32_t n_types;     /* entries of types: inputs first (up to 6), then outputs (up to 2) */
+    uint32_t n_inputs;    /* how many of them are inputs */
+    int8_t types[ACCEL_TFLITE_REFUSAL_TYPES]; /* ACCEL_TFLITE_* (accel_tflite_type_name), -1: absent */
+    char reason[72];      /* "" when it runs; else why, NUL-terminated */
+} accel_tflite_refusal;
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_check_op(const accel_tflite_model *m, uint32_t op,
+                                                            accel_tflite_refusal *r);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_plan_scratch_size(const accel_tflite_model *m, size_t *bytes);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_plan(const accel_tflite_model *m, void *work,
                                                         size_t work_len, size_t *bytes);
@@ -3836,12 +3878,15 @@ typedef struct accel_tflite {
     size_t arena_len, arena_used;
     accel_tflite_op_fn on_op; /* optional, set after init */
     void *user;
-    uint32_t bad_op;          /* the operator a failed check or invoke stopped at */
-    int32_t bad_code;         /* its builtin code */
+    uint32_t bad_op;          /* the operator a failed init or invoke stopped at, or
+                               * ACCEL_TFLITE_NO_OP when the failure is no operator's */
+    int32_t bad_code;         /* its builtin code (-1 with ACCEL_TFLITE_NO_OP) */
 } accel_tflite;
+#define ACCEL_TFLITE_NO_OP 0xFFFFFFFFUL
 
 /* Check, plan and lay out; variable tensors start reset. arena: int32_t-aligned (ACCEL_E_ALIGN),
- * at least the bytes accel_tflite_plan gives (ACCEL_E_BUFFER_TOO_SMALL). */
+ * at least the bytes accel_tflite_plan gives (ACCEL_E_TFLITE_ARENA). An operator refused names
+ * itself in rt->bad_op / bad_code. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_model *m,
                                                         void *arena, size_t arena_len);
 /* Copy graph input k in (len must equal its bytes: ACCEL_E_ARG). */
@@ -17989,6 +18034,15 @@ ACCELDEF accel_status accel_tflite_tensor_scale(const accel_tflite_model *m, con
     return ACCEL_OK;
 }
 
+#ifndef ACCEL_MAC_NO_FLOAT
+ACCELDEF float accel_tflite_tensor_scale_float(const accel_tflite_tensor *t)
+{
+    float f = 0.0f;
+    if (t && t->n_scales) ACCEL_MEMCPY(&f, &t->scale_bits, sizeof f);
+    return f;
+}
+#endif
+
 /* The BuiltinOptions union type each known operator carries (0: none expected). */
 ACCEL__TFL_STATIC int accel__tfl_options_type(int32_t code)
 {
@@ -18095,24 +18149,66 @@ ACCELDEF accel_status accel_tflite_graph_tensor(const accel_tflite_model *m, int
     return ACCEL_OK;
 }
 
+/* Every BuiltinOperator of the schema, 0 to 205, in code order: one string, the names separated
+ * by NULs (no table of pointers to relocate; found by counting, for messages only). */
 ACCELDEF const char *accel_tflite_op_name(int32_t code)
 {
-    static const struct { int16_t code; const char *name; } names[] = {
-        {0, "ADD"}, {1, "AVERAGE_POOL_2D"}, {2, "CONCATENATION"}, {3, "CONV_2D"},
-        {4, "DEPTHWISE_CONV_2D"}, {5, "DEPTH_TO_SPACE"}, {6, "DEQUANTIZE"}, {8, "FLOOR"},
-        {9, "FULLY_CONNECTED"}, {11, "L2_NORMALIZATION"}, {12, "L2_POOL_2D"}, {14, "LOGISTIC"},
-        {16, "LSTM"}, {17, "MAX_POOL_2D"}, {18, "MUL"}, {19, "RELU"}, {21, "RELU6"},
-        {22, "RESHAPE"}, {23, "RESIZE_BILINEAR"}, {25, "SOFTMAX"}, {26, "SPACE_TO_DEPTH"},
-        {27, "SVDF"}, {28, "TANH"}, {32, "CUSTOM"}, {34, "PAD"}, {39, "TRANSPOSE"}, {40, "MEAN"},
-        {41, "SUB"}, {42, "DIV"}, {43, "SQUEEZE"}, {44, "UNIDIRECTIONAL_SEQUENCE_LSTM"},
-        {45, "STRIDED_SLICE"}, {49, "SPLIT"}, {53, "CAST"}, {55, "MAXIMUM"}, {57, "MINIMUM"},
-        {60, "PADV2"}, {67, "TRANSPOSE_CONV"}, {70, "EXPAND_DIMS"}, {83, "PACK"},
-        {97, "RESIZE_NEAREST_NEIGHBOR"}, {98, "LEAKY_RELU"}, {114, "QUANTIZE"},
-        {117, "HARD_SWISH"}};
-    size_t i;
-    for (i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].code == code) return names[i].name;
-    return NULL;
+    static const char names[] =
+        "ADD\0AVERAGE_POOL_2D\0CONCATENATION\0CONV_2D\0DEPTHWISE_CONV_2D\0DEPTH_TO_SPACE\0DEQUANTIZE\0"
+        "EMBEDDING_LOOKUP\0FLOOR\0FULLY_CONNECTED\0HASHTABLE_LOOKUP\0L2_NORMALIZATION\0L2_POOL_2D\0"
+        "LOCAL_RESPONSE_NORMALIZATION\0LOGISTIC\0LSH_PROJECTION\0LSTM\0MAX_POOL_2D\0MUL\0RELU\0"
+        "RELU_N1_TO_1\0RELU6\0RESHAPE\0RESIZE_BILINEAR\0RNN\0SOFTMAX\0SPACE_TO_DEPTH\0SVDF\0TANH\0"
+        "CONCAT_EMBEDDINGS\0SKIP_GRAM\0CALL\0CUSTOM\0EMBEDDING_LOOKUP_SPARSE\0PAD\0"
+        "UNIDIRECTIONAL_SEQUENCE_RNN\0GATHER\0BATCH_TO_SPACE_ND\0SPACE_TO_BATCH_ND\0TRANSPOSE\0MEAN\0"
+        "SUB\0DIV\0SQUEEZE\0UNIDIRECTIONAL_SEQUENCE_LSTM\0STRIDED_SLICE\0BIDIRECTIONAL_SEQUENCE_RNN\0"
+        "EXP\0TOPK_V2\0SPLIT\0LOG_SOFTMAX\0DELEGATE\0BIDIRECTIONAL_SEQUENCE_LSTM\0CAST\0PRELU\0MAXIMUM\0"
+        "ARG_MAX\0MINIMUM\0LESS\0NEG\0PADV2\0GREATER\0GREATER_EQUAL\0LESS_EQUAL\0SELECT\0SLICE\0SIN\0"
+        "TRANSPOSE_CONV\0SPARSE_TO_DENSE\0TILE\0EXPAND_DIMS\0EQUAL\0NOT_EQUAL\0LOG\0SUM\0SQRT\0RSQRT\0"
+        "SHAPE\0POW\0ARG_MIN\0FAKE_QUANT\0REDUCE_PROD\0REDUCE_MAX\0PACK\0LOGICAL_OR\0ONE_HOT\0"
+        "LOGICAL_AND\0LOGICAL_NOT\0UNPACK\0REDUCE_MIN\0FLOOR_DIV\0REDUCE_ANY\0SQUARE\0ZEROS_LIKE\0FILL\0"
+        "FLOOR_MOD\0RANGE\0RESIZE_NEAREST_NEIGHBOR\0LEAKY_RELU\0SQUARED_DIFFERENCE\0MIRROR_PAD\0ABS\0"
+        "SPLIT_V\0UNIQUE\0CEIL\0REVERSE_V2\0ADD_N\0GATHER_ND\0COS\0WHERE\0RANK\0ELU\0REVERSE_SEQUENCE\0"
+        "MATRIX_DIAG\0QUANTIZE\0MATRIX_SET_DIAG\0ROUND\0HARD_SWISH\0IF\0WHILE\0NON_MAX_SUPPRESSION_V4\0"
+        "NON_MAX_SUPPRESSION_V5\0SCATTER_ND\0SELECT_V2\0DENSIFY\0SEGMENT_SUM\0BATCH_MATMUL\0"
+        "PLACEHOLDER_FOR_GREATER_OP_CODES\0CUMSUM\0CALL_ONCE\0BROADCAST_TO\0RFFT2D\0CONV_3D\0IMAG\0REAL\0"
+        "COMPLEX_ABS\0HASHTABLE\0HASHTABLE_FIND\0HASHTABLE_IMPORT\0HASHTABLE_SIZE\0REDUCE_ALL\0"
+        "CONV_3D_TRANSPOSE\0VAR_HANDLE\0READ_VARIABLE\0ASSIGN_VARIABLE\0BROADCAST_ARGS\0"
+        "RANDOM_STANDARD_NORMAL\0BUCKETIZE\0RANDOM_UNIFORM\0MULTINOMIAL\0GELU\0DYNAMIC_UPDATE_SLICE\0"
+        "RELU_0_TO_1\0UNSORTED_SEGMENT_PROD\0UNSORTED_SEGMENT_MAX\0UNSORTED_SEGMENT_SUM\0ATAN2\0"
+        "UNSORTED_SEGMENT_MIN\0SIGN\0BITCAST\0BITWISE_XOR\0RIGHT_SHIFT\0STABLEHLO_LOGISTIC\0"
+        "STABLEHLO_ADD\0STABLEHLO_DIVIDE\0STABLEHLO_MULTIPLY\0STABLEHLO_MAXIMUM\0STABLEHLO_RESHAPE\0"
+        "STABLEHLO_CLAMP\0STABLEHLO_CONCATENATE\0STABLEHLO_BROADCAST_IN_DIM\0STABLEHLO_CONVOLUTION\0"
+        "STABLEHLO_SLICE\0STABLEHLO_CUSTOM_CALL\0STABLEHLO_REDUCE\0STABLEHLO_ABS\0STABLEHLO_AND\0"
+        "STABLEHLO_COSINE\0STABLEHLO_EXPONENTIAL\0STABLEHLO_FLOOR\0STABLEHLO_LOG\0STABLEHLO_MINIMUM\0"
+        "STABLEHLO_NEGATE\0STABLEHLO_OR\0STABLEHLO_POWER\0STABLEHLO_REMAINDER\0STABLEHLO_RSQRT\0"
+        "STABLEHLO_SELECT\0STABLEHLO_SUBTRACT\0STABLEHLO_TANH\0STABLEHLO_SCATTER\0STABLEHLO_COMPARE\0"
+        "STABLEHLO_CONVERT\0STABLEHLO_DYNAMIC_SLICE\0STABLEHLO_DYNAMIC_UPDATE_SLICE\0STABLEHLO_PAD\0"
+        "STABLEHLO_IOTA\0STABLEHLO_DOT_GENERAL\0STABLEHLO_REDUCE_WINDOW\0STABLEHLO_SORT\0"
+        "STABLEHLO_WHILE\0STABLEHLO_GATHER\0STABLEHLO_TRANSPOSE\0DILATE\0STABLEHLO_RNG_BIT_GENERATOR\0"
+        "REDUCE_WINDOW\0";
+    const char *p = names;
+    int32_t k;
+    if (code == 225) return "TEMP_STREAMING_CONV_2D";
+    if (code < 0 || code > ACCEL_TFLITE_OP_LAST) return NULL;
+    for (k = 0; k < code; k++) {
+        while (*p) p++;
+        p++;
+    }
+    return p;
+}
+
+ACCELDEF const char *accel_tflite_type_name(int type)
+{
+    switch (type) {
+    case ACCEL_TFLITE_FLOAT32: return "float32";
+    case ACCEL_TFLITE_INT32: return "int32";
+    case ACCEL_TFLITE_UINT8: return "uint8";
+    case ACCEL_TFLITE_INT64: return "int64";
+    case ACCEL_TFLITE_BOOL: return "bool";
+    case ACCEL_TFLITE_INT16: return "int16";
+    case ACCEL_TFLITE_INT8: return "int8";
+    default: return NULL;
+    }
 }
 
 ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *buf, size_t len)
@@ -18228,7 +18324,9 @@ typedef struct accel__tfl_ctx {
     accel_tflite_op op;
     uint8_t *scratch; /* run mode: this operator's scratch */
     uint8_t *persist; /* prepare and run: this operator's constants (multipliers, ...) */
-    uint32_t index;
+    uint16_t index;   /* operators are fewer than 2^15 (open's limit on tensors + 2 x operators) */
+    uint8_t why;      /* check mode: why a kernel refused (ACCEL__TFL_WHY_*, 0 when none said) */
+    uint8_t why_at;   /* with ACCEL__TFL_WHY_TYPE: the tensor, input k or 0x80 | output k */
     /* bytes in 32 bits (check keeps this context on the stack): scratch_need (check mode: what
      * the kernel asks for) and persist_need saturate at 0xFFFFFFFF, which the plan refuses */
     uint32_t scratch_len, scratch_need, persist_len, persist_used, persist_need;
@@ -18272,6 +18370,24 @@ typedef struct accel__tfl_palign_probe {
 /* The arena's head: the plan table and the work record; the tensor data follow (below) */
 ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m);
 
+/* Why a kernel refused an operator with ACCEL_E_TFLITE_UNSUPPORTED (accel_tflite_check_op's
+ * reason): set where the refusal is decided, read only by check_op. */
+#define ACCEL__TFL_WHY_TYPE 1       /* a tensor type the kernel has no arithmetic for (why_at) */
+#define ACCEL__TFL_WHY_NO_KERNEL 2  /* no kernel for the builtin code in this build */
+#define ACCEL__TFL_WHY_ACT 3        /* a fused activation the kernel does not apply */
+#define ACCEL__TFL_WHY_BIAS 4       /* a bias that is not int32 */
+#define ACCEL__TFL_WHY_BIAS_RUN 5   /* a bias computed at run time (it is read at init) */
+#define ACCEL__TFL_WHY_SHUFFLED 6   /* FULLY_CONNECTED's shuffled weights format */
+#define ACCEL__TFL_WHY_RANK 7       /* more dimensions than the kernel takes */
+#define ACCEL__TFL_WHY_PAIR 8       /* an input and output type pair the kernel does not convert */
+#define ACCEL__TFL_WHY_NOT_CONST 9  /* weights or biases that are not constants (read in place) */
+#define ACCEL__TFL_WHY_SCALE 10     /* an input scale outside what the kernel's fixed point takes */
+#define ACCEL__TFL_WHY_VARIANT 11   /* LSTM peepholes, projection or layer normalisation */
+#define ACCEL__TFL_WHY_PER_CHANNEL 12 /* per-channel quantization where only per-tensor exists */
+#define ACCEL__TFL_WHY_FAR 13       /* a constant input read directly, with ACCEL_FB_COPY */
+/* Refuse: ACCEL_E_TFLITE_UNSUPPORTED, with the reason for check_op */
+#define ACCEL__TFL_NO(c, w) ((c)->why = (uint8_t)(w), ACCEL_E_TFLITE_UNSUPPORTED)
+
 /* Input or output k of the operator (index -1: an absent optional input); the data in run mode. */
 /* Kept apart from need's type check: a merged get(c, k, type mask, io) is miscompiled by avr-gcc
  * 5.4 -Os/-O2 (postreload drops c's reload into r24 after r24 served as a scratch: a wrong &c->op) */
@@ -18299,13 +18415,16 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_
 }
 
 /* Required input (present, of one of the types in the mask 1 << type). */
-ACCEL__TFL_STATIC accel_status accel__tfl_need(const accel__tfl_ctx *c, int is_out, uint32_t k, uint32_t types,
+ACCEL__TFL_STATIC accel_status accel__tfl_need(accel__tfl_ctx *c, int is_out, uint32_t k, uint32_t types,
                                     accel__tfl_io *io)
 {
     accel_status st = accel__tfl_get(c, is_out, k, io);
     if (st != ACCEL_OK) return st;
     if (io->index < 0) return ACCEL_E_TFLITE_ARITY;
-    if (!((types >> io->t.type) & 1u)) return ACCEL_E_UNSUPPORTED;
+    if (!((types >> io->t.type) & 1u)) {
+        c->why_at = (uint8_t)((is_out ? 0x80u : 0u) | (k < 0x7Fu ? k : 0x7Fu));
+        return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_TYPE);
+    }
     if (is_out && c->rt && !io->out) return ACCEL_E_TFLITE_GRAPH;
     return ACCEL_OK;
 }
@@ -18524,9 +18643,9 @@ ACCEL__TFL_STATIC accel_status accel__tfl_act(uint64_t act, const accel_tflite_t
 {
     int32_t t;
     accel_status st = ACCEL_OK;
-    if (!accel__tfl_qrange(o->type, mn, mx)) return ACCEL_E_UNSUPPORTED;
+    if (!accel__tfl_qrange(o->type, mn, mx)) return ACCEL_E_TFLITE_UNSUPPORTED;
     if (act == 0) return ACCEL_OK;
-    if (act > 3) return ACCEL_E_UNSUPPORTED;
+    if (act > 3) return ACCEL_E_TFLITE_UNSUPPORTED;
     if (o->n_scales == 0 || o->scale_bits == 0) return ACCEL_E_TFLITE_QUANT;
     st = accel__tfl_quantize1(o, act == 2 ? -1 : 0, &t);
     if (st != ACCEL_OK) return st;
@@ -18620,8 +18739,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
     if (w->t.n_scales != 1u && (w->t.n_scales != channels || (uint32_t)w->t.quantized_dimension != qdim))
         return ACCEL_E_TFLITE_QUANT;
     if (bias->index >= 0 && (bias->t.type != ACCEL_TFLITE_INT32 || bias->t.elements != channels))
-        return bias->t.type != ACCEL_TFLITE_INT32 ? ACCEL_E_UNSUPPORTED : ACCEL_E_TFLITE_SHAPE;
-    if (bias->index >= 0 && !bias->t.data) return ACCEL_E_UNSUPPORTED; /* a bias computed at run time */
+        return bias->t.type != ACCEL_TFLITE_INT32 ? ACCEL__TFL_NO(c, ACCEL__TFL_WHY_BIAS) : ACCEL_E_TFLITE_SHAPE;
+    if (bias->index >= 0 && !bias->t.data) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_BIAS_RUN);
     ACCEL_MEMSET(q, 0, sizeof *q);
     q->dtype = in->t.type == ACCEL_TFLITE_UINT8 ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8;
     q->input_offset = -in->t.zero_point;
@@ -18639,6 +18758,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
         q->act_max = mult[1];
     } else {
         st = accel__tfl_act(act, &out->t, &q->act_min, &q->act_max);
+        if (st == ACCEL_E_TFLITE_UNSUPPORTED) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_ACT);
         if (st != ACCEL_OK) return st;
         if (mult) {
             mult[0] = q->act_min;
@@ -18756,7 +18876,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 1, 0, &fmt);
     if (st != ACCEL_OK) return st;
-    if (fmt != 0) return ACCEL_E_UNSUPPORTED; /* shuffled weights */
+    if (fmt != 0) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_SHUFFLED);
     if (w.t.ndims != 2 || c->op.n_outputs != 1) return ACCEL_E_TFLITE_SHAPE;
     units = accel__tfl_dim(&w.t, 0);
     depth = accel__tfl_dim(&w.t, 1);
@@ -19111,6 +19231,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
         mx = kept[1];
     } else {
         st = accel__tfl_act(act, &out.t, &mn, &mx);
+        if (st == ACCEL_E_TFLITE_UNSUPPORTED) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_ACT);
         if (st != ACCEL_OK) return st;
         if (kept) {
             kept[0] = mn;
@@ -19253,7 +19374,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_softmax(accel__tfl_ctx *c)
     accel__tfl_qrange(out.t.type, &lo, &hi);
     for (i = 0; i < outer; i++) {
         const int8_t *row = (const int8_t *)(const void *)(in.in + (size_t)i * depth);
-        int32_t maxv = -128, sum = 0, recip;
+        int32_t maxv = -128, recip;
+        uint32_t sum = 0; /* each term at most 2^19, the sum checked below 2^31: never wraps */
         int bits_over, exponent;
         for (k = 0; k < depth; k++)
             if (row[k] > maxv) maxv = row[k];
@@ -19261,16 +19383,21 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_softmax(accel__tfl_ctx *c)
             int32_t diff = (int32_t)row[k] - maxv;
             if (diff >= diff_min) {
                 int32_t e = accel__tfl_exp_neg(accel__tfl_srdhm(accel__tfl_s32((uint32_t)diff << shift), mult));
-                sum += accel__tfl_rdbpot(e, 12);
+                sum += (uint32_t)accel__tfl_rdbpot(e, 12);
+                /* TFLite keeps the sum in an int32 (Q12.19): past 2^31 - 1 its reference has no
+                 * result (signed overflow), so this input has none either (4,096 equal inputs) */
+                if (sum > 0x7FFFFFFFUL) return ACCEL_E_TFLITE_RANGE;
             }
         }
         {
-            int head = accel__tfl_clz32((uint32_t)sum);
+            int head = accel__tfl_clz32(sum);
             bits_over = 12 - head;
-            recip = accel__tfl_recip((int32_t)(((uint32_t)sum << head) - 0x80000000UL));
+            recip = accel__tfl_recip((int32_t)((sum << head) - 0x80000000UL));
         }
+        /* a sum of 2^28 or more (512 equal inputs into int8) needs a shift past 31, which
+         * TFLite's RoundingDivideByPOT does not define: no result for this input either */
         exponent = bits_over + 31 - (out.t.type == ACCEL_TFLITE_INT8 ? 8 : 16);
-        if (exponent < 0 || exponent > 31) return ACCEL_E_TFLITE_QUANT;
+        if (exponent < 0 || exponent > 31) return ACCEL_E_TFLITE_RANGE;
         for (k = 0; k < depth; k++) {
             int32_t diff = (int32_t)row[k] - maxv, v = lo;
             if (diff >= diff_min) {
@@ -19325,7 +19452,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
     if ((in.t.type == ACCEL_TFLITE_UINT8 && out.t.type != ACCEL_TFLITE_INT8) ||
         (in.t.type == ACCEL_TFLITE_INT32 && out.t.type != ACCEL_TFLITE_INT8 && out.t.type != ACCEL_TFLITE_INT16) ||
         (in.t.type == ACCEL_TFLITE_INT16 && out.t.type == ACCEL_TFLITE_UINT8))
-        return ACCEL_E_UNSUPPORTED;
+        return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_PAIR);
     kept = accel__tfl_keep(c, 2);
     if (c->rt) {
         if (!kept) return ACCEL_E_STATE;
@@ -19387,7 +19514,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_concat(accel__tfl_ctx *c)
     if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &axis);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 1, 0, &act);
     if (st != ACCEL_OK) return st;
-    if (act != 0) return ACCEL_E_UNSUPPORTED;
+    if (act != 0) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_ACT);
     if (axis < 0) axis += (int32_t)out.t.ndims;
     if (axis < 0 || (uint32_t)axis >= out.t.ndims || n == 0) return ACCEL_E_TFLITE_SHAPE;
     ax = (uint32_t)axis;
@@ -19397,7 +19524,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_concat(accel__tfl_ctx *c)
     /* validate every input first: same type and quantization, same dims but the axis */
     for (k = 0; k < n; k++) {
         st = accel__tfl_need(c, 0, k, (uint32_t)1 << out.t.type, &in);
-        if (st != ACCEL_OK) return st == ACCEL_E_UNSUPPORTED ? ACCEL_E_TFLITE_TYPE : st;
+        if (st != ACCEL_OK) return st == ACCEL_E_TFLITE_UNSUPPORTED ? ACCEL_E_TFLITE_TYPE : st;
         if (in.t.ndims != out.t.ndims) return ACCEL_E_TFLITE_SHAPE;
         for (d = 0; d < out.t.ndims; d++)
             if (d != ax && in.t.dims[d] != out.t.dims[d]) return ACCEL_E_TFLITE_SHAPE;
@@ -19449,7 +19576,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
     if (st != ACCEL_OK) return st;
-    if (a.t.ndims > 4 || b.t.ndims > 4 || out.t.ndims > 4) return ACCEL_E_UNSUPPORTED;
+    if (a.t.ndims > 4 || b.t.ndims > 4 || out.t.ndims > 4) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_RANK);
     if (accel__tfl_quantized(&a.t) || accel__tfl_quantized(&b.t) || accel__tfl_quantized(&out.t))
         return ACCEL_E_TFLITE_QUANT;
     for (k = 0; k < 4; k++) {
@@ -19478,6 +19605,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
         if (!kept) return ACCEL_E_STATE;
     } else {
         st = accel__tfl_act(act, &out.t, &mn, &mx);
+        if (st == ACCEL_E_TFLITE_UNSUPPORTED) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_ACT);
         if (st != ACCEL_OK) return st;
         if (is_mul) {
             st = accel__tfl_qmul3(a.t.scale_bits, b.t.scale_bits, out.t.scale_bits, &mo, &so);
@@ -19593,7 +19721,7 @@ typedef struct accel__tfl_brief {
     accel_status quantized;
 } accel__tfl_brief;
 
-ACCEL__TFL_STATIC accel_status accel__tfl_brief_of(const accel__tfl_ctx *c, uint32_t k, uint32_t types,
+ACCEL__TFL_STATIC accel_status accel__tfl_brief_of(accel__tfl_ctx *c, uint32_t k, uint32_t types,
                                                    accel__tfl_brief *b, accel__tfl_io *o)
 {
     accel_status st = types ? accel__tfl_need(c, k == 5u, k == 5u ? 0u : k, types, o)
@@ -19653,7 +19781,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_svdf_prep(accel__tfl_ctx *c)
     if (in.quantized || wf.quantized || wt.quantized || state.quantized || out.quantized) return ACCEL_E_TFLITE_QUANT;
     if ((uint64_t)batch * filters > 0x3FFFFFFFUL || (uint64_t)batch * units > 0x3FFFFFFFUL) return ACCEL_E_TFLITE_SHAPE;
     /* the weights and the bias are read in place: constants (as TFLM's converter writes them) */
-    if (!wf.data || !wt.data || (bias.index >= 0 && !bias.data)) return ACCEL_E_UNSUPPORTED;
+    if (!wf.data || !wt.data || (bias.index >= 0 && !bias.data)) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NOT_CONST);
     {
         /* TFLM forms these products and quotients in float (24 bits each), then widens */
         accel__tfl_num e1, e2, y;
@@ -19889,7 +20017,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_logistic(accel__tfl_ctx *c)
             x.e--;
         }
         e = x.e + 27 + 53;
-        if (e < 0 || e > 30) return ACCEL_E_UNSUPPORTED;
+        if (e < 0 || e > 30) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_SCALE);
         t = (x.m + ((uint64_t)1 << 21)) >> 22;
         mult = t >= ((uint64_t)1 << 31) ? INT32_MIN : (int32_t)t;
         radius_i = ((int32_t)15 << 27) >> e; /* CalculateInputRadius(4, e): floor */
@@ -20024,13 +20152,13 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm_prep(accel__tfl_ctx *c)
         if (k == 12) k = 16;
         if (k == 18) k = 20;
         st = accel__tfl_get(c, 0, k, &o);
-        if (st == ACCEL_OK && o.index >= 0) st = ACCEL_E_UNSUPPORTED;
+        if (st == ACCEL_OK && o.index >= 0) st = ACCEL__TFL_NO(c, ACCEL__TFL_WHY_VARIANT);
     }
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 4, 0, &clip_bits);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 3, 1, 0, &tm);
     if (st != ACCEL_OK) return st;
-    if (act != 4) return ACCEL_E_UNSUPPORTED; /* the cell gate's tanh */
+    if (act != 4) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_ACT); /* the cell gate's tanh */
     if (!hid.t.is_variable || !cell.is_variable) return ACCEL_E_TFLITE_GRAPH;
     if (x.t.ndims != 3 || out.ndims != 3 || hid.t.ndims != 2) return ACCEL_E_TFLITE_SHAPE;
     batch = accel__tfl_dim(&x.t, tm ? 1u : 0u);
@@ -20042,7 +20170,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm_prep(accel__tfl_ctx *c)
         if ((st = accel__tfl_get(c, 0, 1u + k, &o)) != ACCEL_OK) return st;
         if (o.t.ndims != 2 || accel__tfl_dim(&o.t, 0) != n_state || accel__tfl_dim(&o.t, 1) != (k < 4 ? n_in : n_state) ||
             o.t.n_scales != 1u)
-            return o.t.n_scales > 1u ? ACCEL_E_UNSUPPORTED : ACCEL_E_TFLITE_SHAPE;
+            return o.t.n_scales > 1u ? ACCEL__TFL_NO(c, ACCEL__TFL_WHY_PER_CHANNEL) : ACCEL_E_TFLITE_SHAPE;
     }
     for (k = 0; k < 4; k++) {
         if ((st = accel__tfl_get(c, 0, 12u + k, &o)) != ACCEL_OK) return st;
@@ -20060,7 +20188,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm_prep(accel__tfl_ctx *c)
     }
     /* the weights and biases are read in place: constants (as TFLM's converter writes them) */
     for (k = 0; k < 12; k++)
-        if (!(k < 8 ? wp[k] : bp[k - 8u])) return ACCEL_E_UNSUPPORTED;
+        if (!(k < 8 ? wp[k] : bp[k - 8u])) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NOT_CONST);
     {
         /* gate FC multipliers: input (or hidden) scale * weight scale / 2^-12; order: forget,
          * input, cell, output gates with weights 2/6, 1/5, 3/7, 4/8 and biases 13, 12, 14, 15 */
@@ -20086,7 +20214,9 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm_prep(accel__tfl_ctx *c)
         tanh_shift = -tanh_shift;
         tanh_mult = 3;
     }
-    if (tanh_shift > 30) return ACCEL_E_TFLITE_QUANT;
+    /* tanh's input is cell * (3 << shift) in int32 (TFLite's Tanh): past a shift of 14 a large
+     * cell value overflows it (TFLite requires a cell scale of 2^-9 or less: a shift of 3) */
+    if (tanh_shift > 14) return ACCEL_E_TFLITE_QUANT;
     {
         uint32_t clip = (uint32_t)clip_bits;
         if (!(clip & 0x80000000UL) && (clip & 0x7FFFFFFFUL) && (clip & 0x7F800000UL) != 0x7F800000UL) {
@@ -20251,7 +20381,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_one(accel__tfl_ctx *c)
 #if !defined(ACCEL_MAC_NO_FLOAT) && (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEQUANTIZE)
     case ACCEL_TFLITE_OP_DEQUANTIZE: return accel__tfl_dequantize(c);
 #endif
-    default: return ACCEL_E_UNSUPPORTED;
+    case 32: return ACCEL_E_TFLITE_CUSTOM; /* CUSTOM: none is registered */
+    default: return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NO_KERNEL);
     }
 }
 
@@ -20306,8 +20437,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_run(accel__tfl_ctx *c)
 /* With the model read through ACCEL_FB_COPY an operator may take a constant input only where its
  * kernel reads it that way: the filter and bias of FULLY_CONNECTED, CONV_2D and
  * DEPTHWISE_CONV_2D, and RESHAPE's shape (never read). Any other constant input (SVDF's and
- * LSTM's weights, a constant ADD operand, ...) is ACCEL_E_UNSUPPORTED. */
-ACCEL__TFL_NOINLINE accel_status accel__tfl_far_ok(const accel_tflite_model *m, const accel_tflite_op *op)
+ * LSTM's weights, a constant ADD operand, ...) is ACCEL_E_TFLITE_UNSUPPORTED. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_far_ok(accel__tfl_ctx *c, const accel_tflite_model *m, const accel_tflite_op *op)
 {
     uint32_t k, streamed = 0;
     switch (op->code) {
@@ -20327,7 +20458,10 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_far_ok(const accel_tflite_model *m, 
         if (ti < 0) continue;
         st = accel_tflite_tensor_info(m, (uint32_t)ti, &t);
         if (st != ACCEL_OK) return st;
-        if (t.data) return ACCEL_E_UNSUPPORTED;
+        if (t.data) {
+            c->why_at = (uint8_t)k;
+            return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_FAR);
+        }
     }
     return ACCEL_OK;
 }
@@ -20341,7 +20475,8 @@ ACCEL__TFL_INLINE accel_status accel__tfl_prep_op(accel__tfl_ctx *c, const accel
     accel_status st;
     c->m = m; /* every field set (op_info fills the operator's): no memset */
     c->rt = NULL;
-    c->index = i;
+    c->index = (uint16_t)i;
+    c->why = c->why_at = 0;
     c->scratch = NULL;
     c->persist = persist;
     c->scratch_len = 0;
@@ -20349,7 +20484,7 @@ ACCEL__TFL_INLINE accel_status accel__tfl_prep_op(accel__tfl_ctx *c, const accel
     c->scratch_need = c->persist_used = c->persist_need = 0;
     st = accel_tflite_op_info(m, i, &c->op);
 #if ACCEL__FB_FAR
-    if (st == ACCEL_OK) st = accel__tfl_far_ok(m, &c->op);
+    if (st == ACCEL_OK) st = accel__tfl_far_ok(c, m, &c->op);
 #endif
     return st == ACCEL_OK ? accel__tfl_dispatch(c) : st;
 }
@@ -20373,6 +20508,184 @@ ACCELDEF accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *
         if (op) *op = c.index;
         if (code) *code = accel__tfl_op_code(m, c.index);
     }
+    return st;
+}
+
+/* Append s to r->reason (cut to fit, always NUL-terminated). */
+ACCEL__TFL_STATIC void accel__tfl_say(accel_tflite_refusal *r, const char *s)
+{
+    size_t n = 0;
+    while (n < sizeof r->reason - 1u && r->reason[n]) n++;
+    while (s && *s && n < sizeof r->reason - 1u) r->reason[n++] = *s++;
+    r->reason[n] = 0;
+}
+
+ACCEL__TFL_STATIC void accel__tfl_say_num(accel_tflite_refusal *r, uint32_t v)
+{
+    char d[11];
+    int n = 0;
+    do {
+        d[n++] = "0123456789"[v % 10u];
+        v /= 10u;
+    } while (v && n < 10);
+    while (n) {
+        char one[2];
+        one[0] = d[--n];
+        one[1] = 0;
+        accel__tfl_say(r, one);
+    }
+}
+
+ACCEL__TFL_STATIC void accel__tfl_say_op(accel_tflite_refusal *r)
+{
+    const char *n = accel_tflite_op_name(r->code);
+    if (n) {
+        accel__tfl_say(r, n);
+    } else {
+        accel__tfl_say(r, "builtin ");
+        accel__tfl_say_num(r, (uint32_t)r->code);
+    }
+}
+
+ACCEL__TFL_STATIC void accel__tfl_say_type(accel_tflite_refusal *r, int type)
+{
+    const char *n = accel_tflite_type_name(type);
+    accel__tfl_say(r, n ? n : "?");
+}
+
+/* The custom operator's name (OperatorCode.custom_code) into the reason; through ACCEL_FB_COPY
+ * when the model is far. */
+ACCEL__TFL_NOINLINE void accel__tfl_say_custom(accel_tflite_refusal *r, const accel_tflite_model *m, uint32_t i)
+{
+    accel_fb_table t;
+    accel_fb_view v;
+    uint64_t oc;
+    size_t k;
+    static const char ascii[] = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~";
+    accel__tfl_say(r, "custom operator ");
+    if (accel__tfl_table(m, m->ops_, i, &t) != ACCEL_OK || accel_fb_scalar(&t, 0, 4, 0, &oc) != ACCEL_OK ||
+        oc >= m->n_opcodes || accel__tfl_table(m, m->opcodes_, (uint32_t)oc, &t) != ACCEL_OK ||
+        accel_fb_string(&t, 1, &v) != ACCEL_OK || !v.p || !v.len) {
+        accel__tfl_say(r, "(no name)");
+        return;
+    }
+    for (k = 0; k < v.len && k < 40u; k++) {
+        char one[2];
+        uint8_t b = accel__fb_u8(v.p + k);
+        one[0] = ascii[b >= 0x20u && b < 0x7Fu ? b - 0x20u : 0x1Fu]; /* '?' outside: no char conversion */
+        one[1] = 0;
+        accel__tfl_say(r, one);
+    }
+}
+
+/* The reason for a refusal, from the status and what the kernel said (c->why, c->why_at). */
+ACCEL__TFL_NOINLINE void accel__tfl_reason(accel_tflite_refusal *r, const accel_tflite_model *m, uint32_t why,
+                                            uint32_t at)
+{
+    static const char *const fixed[] = {
+        "", "", "", "fused activation", "bias not int32", "bias computed at run time", "shuffled weights",
+        "more than 4 dimensions", "", "weights or bias not constant", "input scale out of range",
+        "peepholes, projection or layer norm", "per-channel quantization", ""};
+    uint32_t k;
+    r->reason[0] = 0;
+    if (r->status == ACCEL_E_TFLITE_CUSTOM) {
+        accel__tfl_say_custom(r, m, r->op);
+        return;
+    }
+    if (r->status != ACCEL_E_TFLITE_UNSUPPORTED) {
+        accel__tfl_say(r, accel_status_str(r->status));
+        return;
+    }
+    switch (why) {
+    case ACCEL__TFL_WHY_NO_KERNEL:
+        accel__tfl_say(r, "no kernel for ");
+        accel__tfl_say_op(r);
+        for (k = 0; k < r->n_inputs && r->types[k] < 0; k++) {
+        }
+        if (k < r->n_inputs) {
+            accel__tfl_say(r, " ");
+            accel__tfl_say_type(r, r->types[k]);
+        }
+        return;
+    case ACCEL__TFL_WHY_TYPE:
+        k = (at & 0x80u) ? r->n_inputs + (at & 0x7Fu) : at;
+        if ((r->code == ACCEL_TFLITE_OP_FULLY_CONNECTED || r->code == ACCEL_TFLITE_OP_CONV_2D ||
+             r->code == ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D) &&
+            r->n_inputs > 1u && r->types[1] == ACCEL_TFLITE_UINT8) {
+            accel__tfl_say(r, "uint8 weights (int8 only)");
+            return;
+        }
+        accel__tfl_say(r, "no kernel for ");
+        accel__tfl_say_op(r);
+        accel__tfl_say(r, " with ");
+        accel__tfl_say_type(r, k < r->n_types ? r->types[k] : -1);
+        accel__tfl_say(r, (at & 0x80u) ? " output " : " input ");
+        accel__tfl_say_num(r, at & 0x7Fu);
+        return;
+    case ACCEL__TFL_WHY_PAIR:
+        accel__tfl_say(r, "no kernel for ");
+        accel__tfl_say_op(r);
+        accel__tfl_say(r, " ");
+        accel__tfl_say_type(r, r->n_inputs ? r->types[0] : -1);
+        accel__tfl_say(r, " to ");
+        accel__tfl_say_type(r, r->n_types > r->n_inputs ? r->types[r->n_inputs] : -1);
+        return;
+    case ACCEL__TFL_WHY_FAR:
+        accel__tfl_say(r, "constant input ");
+        accel__tfl_say_num(r, at);
+        accel__tfl_say(r, " read in place (not with ACCEL_FB_COPY)");
+        return;
+    default:
+        if (why < sizeof fixed / sizeof fixed[0] && fixed[why][0]) {
+            accel__tfl_say(r, fixed[why]);
+            return;
+        }
+        accel__tfl_say(r, "a variant of ");
+        accel__tfl_say_op(r);
+        accel__tfl_say(r, " with no kernel");
+        return;
+    }
+}
+
+/* check_op's description of operator op (its code and tensor types), apart from check_op so
+ * that the descriptions are off the stack when the check's deep chain runs */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_refusal_of(const accel_tflite_model *m, uint32_t op,
+                                                      accel_tflite_refusal *r)
+{
+    accel_tflite_op o;
+    uint32_t k;
+    accel_status st;
+    ACCEL_MEMSET(r, 0, sizeof *r);
+    r->op = op;
+    st = accel_tflite_op_info(m, op, &o);
+    if (st != ACCEL_OK) return st;
+    r->code = o.code;
+    for (k = 0; k < o.n_inputs + o.n_outputs; k++) { /* up to 6 inputs, then up to 2 outputs */
+        int is_out = k >= o.n_inputs;
+        uint32_t j = is_out ? k - o.n_inputs : k;
+        int32_t ti = -1;
+        accel_tflite_tensor t;
+        if (j >= (is_out ? 2u : ACCEL_TFLITE_REFUSAL_TYPES - 2u)) continue;
+        st = accel_tflite_op_tensor(m, &o, is_out, j, &ti);
+        if (st == ACCEL_OK && ti >= 0) st = accel_tflite_tensor_info(m, (uint32_t)ti, &t);
+        if (st != ACCEL_OK) return st;
+        r->types[r->n_types++] = (int8_t)(ti >= 0 ? t.type : -1);
+        if (!is_out) r->n_inputs = r->n_types;
+    }
+    return ACCEL_OK;
+}
+
+ACCELDEF accel_status accel_tflite_check_op(const accel_tflite_model *m, uint32_t op, accel_tflite_refusal *r)
+{
+    accel__tfl_ctx c; /* on the stack, as in check */
+    accel_status st;
+    if (!m || !r) return ACCEL_E_NULL;
+    if (op >= m->n_ops) return ACCEL_E_ARG;
+    c.why = c.why_at = 0;
+    st = accel__tfl_refusal_of(m, op, r);
+    if (st == ACCEL_OK) st = accel__tfl_prep_op(&c, m, op, NULL, 0);
+    r->status = st;
+    if (st != ACCEL_OK) accel__tfl_reason(r, m, c.why, c.why_at);
     return st;
 }
 
@@ -20462,8 +20775,11 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_plan_ops(const accel_tflite_model *m
         s = c->scratch_need;
         ps = c->persist_need;
         st = accel__tfl_plan_lives(m, e, i);
-        if (st != ACCEL_OK) return st;
-        if (s > 0xFFFFFFF0UL || ps > 0xFFFFFFF0UL) return ACCEL_E_OVERFLOW;
+        if (st == ACCEL_OK && (s > 0xFFFFFFF0UL || ps > 0xFFFFFFF0UL)) st = ACCEL_E_OVERFLOW;
+        if (st != ACCEL_OK) {
+            *bad = i;
+            return st;
+        }
         if (s) {
             e[m->n_tensors + i].size = (s + 3u) & ~(uint32_t)3u;
             e[m->n_tensors + i].first = (uint16_t)i;
@@ -20529,7 +20845,7 @@ ACCELDEF accel_status accel_tflite_plan(const accel_tflite_model *m, void *work,
     if (!m || !work || !bytes) return ACCEL_E_NULL;
     if ((uintptr_t)work % ACCEL__TFL_ALIGN) return ACCEL_E_ALIGN;
     table = accel__tfl_table_bytes(m);
-    if (work_len < table) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (work_len < table) return ACCEL_E_TFLITE_ARENA;
     st = accel__tfl_plan_ops(m, work, &bad);
     if (st == ACCEL_OK) st = accel__tfl_plan(m, work, &data);
     if (st != ACCEL_OK) return st;
@@ -20574,9 +20890,11 @@ ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_mod
     if (!rt || !m || !arena) return ACCEL_E_NULL;
     ACCEL_MEMSET(rt, 0, sizeof *rt);
     rt->model = m;
+    rt->bad_op = ACCEL_TFLITE_NO_OP; /* until an operator is the cause */
+    rt->bad_code = -1;
     if ((uintptr_t)arena % ACCEL__TFL_ALIGN) return ACCEL_E_ALIGN;
     table = accel__tfl_table_bytes(m);
-    if (arena_len < table) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (arena_len < table) return ACCEL_E_TFLITE_ARENA;
     st = accel__tfl_plan_ops(m, arena, &bad);
     if (st == ACCEL_OK) st = accel__tfl_plan(m, arena, &data);
     if (st != ACCEL_OK) {
@@ -20586,7 +20904,7 @@ ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_mod
         }
         return st;
     }
-    if (arena_len - table < data) return ACCEL_E_BUFFER_TOO_SMALL;
+    if (arena_len - table < data) return ACCEL_E_TFLITE_ARENA;
     rt->arena = (uint8_t *)arena;
     rt->arena_len = arena_len;
     rt->arena_used = table + data;
@@ -20685,7 +21003,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_run_ctx(accel_tflite *rt, accel__tfl
     const accel__tfl_ent *pe = se + m->n_ops;
     c->m = m; /* every field set (op_info fills the operator's): no memset on this path */
     c->rt = rt;
-    c->index = i;
+    c->index = (uint16_t)i;
+    c->why = c->why_at = 0;
     c->scratch = se->off != ACCEL__TFL_NONE ? rt->arena + accel__tfl_table_bytes(m) + se->off : NULL;
     c->scratch_len = se->off != ACCEL__TFL_NONE ? se->size : 0u;
     c->persist = pe->off != ACCEL__TFL_NONE ? rt->arena + accel__tfl_table_bytes(m) + pe->off : NULL;

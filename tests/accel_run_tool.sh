@@ -44,6 +44,19 @@ check "unsupported operator named" 1 "unsupported operator 0: TANH (builtin code
 check "unsupported second operator named" 1 "unsupported operator 1: SUB (builtin code 41)" \
     "$T" "$S/unsupported_second_op.tflite" --input "$W/in46.bin"
 check "malformed model" 1 "ACCEL_E_TFLITE_VERSION" "$T" "$S/bad_version.tflite" --info
+# --info lists every operator this build cannot run, with its types and why (not only the first)
+check "info: first refused listed" 1 "unsupported op   1 TANH                         int8 -> int8: no kernel for TANH int8" \
+    "$T" "$S/unsupported_two_of_three.tflite" --info
+check "info: second refused listed" 1 "unsupported op   2 GATHER_ND                    int8 int32 -> int8: no kernel for GATHER_ND int8" \
+    "$T" "$S/unsupported_two_of_three.tflite" --info
+check "info: uint8 weights named" 1 "uint8 uint8 int32 -> uint8: uint8 weights (int8 only)" \
+    "$T" "$S/unsupported_conv_uint8.tflite" --info
+check "info: custom operator named" 1 "custom operator my-custom-op" "$T" "$S/custom_other.tflite" --info
+check "info: a code above 127 named" 1 "no kernel for BROADCAST_TO int8" "$T" "$S/unsupported_broadcast_to.tflite" --info
+# 4,096 equal inputs: SOFTMAX's int32 sum of exponentials overflows (no TFLite result)
+head -c 4096 /dev/zero > "$W/zero4k.bin"
+check "softmax sum overflow named" 1 "operator 0 (SOFTMAX): ACCEL_E_TFLITE_RANGE" \
+    "$T" "$S/softmax_4096_equal_i16.tflite" --input "$W/zero4k.bin"
 
 # FLOAT32 outputs (a model ending in DEQUANTIZE). dequantize_i8: int8 [-3, 7, 127, -128], scale
 # 0.1, zero point -3 -> float32 [0, 1, 13, -12.5] (binary32 rounding of 0.1f * 10, * 130, * -125)

@@ -365,7 +365,7 @@ if python3 scripts/gen/gen_tflite_models.py progmem tests/fuzz/seeds/tflite/fc_t
   for board in uno mega; do
     if build "$board" TfliteTwoOps "$B/twoops/$board" && [ -f "$B/twoops/$board/TfliteHello.ino.elf" ]; then
       if [ "$board" = uno ]; then
-        printf 'TfliteHello: fc_then_quantize\ninit: ACCEL_E_UNSUPPORTED (operator 1, code 114)\n' >"$B/twoops/expect.$board"
+        printf 'TfliteHello: fc_then_quantize\ninit: ACCEL_E_TFLITE_UNSUPPORTED (operator 1, code 114)\n' >"$B/twoops/expect.$board"
       else
         printf 'TfliteHello: fc_then_quantize\nin 4 6 -> out 131 125\n1 inferences\n' >"$B/twoops/expect.$board"
       fi

@@ -39,7 +39,7 @@ THINGS = {
     'refsi': '',
     'ane': 'channel first_cmd',
     'mac': '',
-    'tflite': '',
+    'tflite': 'type',
 }
 # verbs: transforms, and the calls on a section's own session or driver
 VERBS = {

@@ -36,4 +36,53 @@ for f in "$T"/*.c; do
   if g++ $WXX -I. -c "$T/$n.src.cpp" -o "$T/$n.o" >"$T/$n.gxx.log" 2>&1; then ok "$n (g++)"
   else bad "$n listing does not compile as C++" "$(head -5 "$T/$n.gxx.log")"; fi
 done
+# the tflite listing runs as well: TFLM's person_detect (the shared data; skipped by name
+# without) fits its arena and gives TFLM's output byte for byte
+if [ -f "$T/tflite.c" ]; then
+  if D=$(data_dir tflite ACCEL_TFLITE_DATA); then
+    cat >"$T/tflite_main.c" <<'EOF_MAIN'
+#define ACCEL_IMPLEMENTATION
+#include "accel.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tflite.src.c"
+static unsigned char *load(const char *p, size_t *n)
+{
+    FILE *f = fopen(p, "rb");
+    unsigned char *b;
+    long l;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    l = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    b = (unsigned char *)malloc((size_t)l + 1);
+    *n = fread(b, 1, (size_t)l, f);
+    fclose(f);
+    return b;
+}
+int main(int argc, char **argv)
+{
+    size_t nm, ni, no, got = 0;
+    unsigned char *m, *in, *want;
+    int8_t out[64];
+    uint32_t bad = 0;
+    accel_status st;
+    if (argc != 4) return 2;
+    m = load(argv[1], &nm), in = load(argv[2], &ni), want = load(argv[3], &no);
+    if (!m || !in || !want) return 2;
+    st = tflite_run(m, nm, (const int8_t *)in, ni, out, sizeof out, &got, &bad);
+    printf("%s, %zu bytes, %s\n", accel_status_str(st), got, got == no && !memcmp(out, want, no) ? "same" : "differ");
+    return st == ACCEL_OK && got == no && !memcmp(out, want, no) ? 0 : 1;
+}
+EOF_MAIN
+    sed -i '1,2d' "$T/tflite.src.c" # the includes main has
+    if gcc -std=c99 -O1 -I. -I"$T" "$T/tflite_main.c" -o "$T/tflite_run" -lm >"$T/tflite_run.log" 2>&1; then
+      out=$("$T/tflite_run" "$D/person_detect.tflite" "$D/cases/person_detect/rand0.in.bin" \
+            "$D/cases/person_detect/rand0.out.bin" 2>&1)
+      if [ $? = 0 ]; then ok "tflite listing runs person_detect ($out)"
+      else bad "tflite listing on person_detect" "$out"; fi
+    else bad "tflite listing: build with a main" "$(head -5 "$T/tflite_run.log")"; fi
+  else skip "tflite listing runs person_detect" "$(data_absent tflite ACCEL_TFLITE_DATA)"; fi
+fi
 lib_end

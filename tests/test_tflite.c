@@ -181,9 +181,10 @@ static void test_small_models(void)
         const tfl_case *tc = &tfl_cases[i];
         accel_tflite_model m;
         accel_tflite rt;
-        uint32_t arena[1024], bad_op = 99;
+        static uint32_t arena[8192]; /* the largest: softmax of 4,096 into int16, 12 KiB of data */
+        static uint8_t out[8192];
+        uint32_t bad_op = 99;
         int32_t bad_code = -99;
-        uint8_t out[64];
         size_t need = 0, got = 0;
         accel_status st = accel_tflite_open(&m, tc->model, tc->len);
         if (st != tc->open_st) printf("  %s: open %s, want %s\n", tc->name, accel_status_str(st), accel_status_str(tc->open_st));
@@ -194,6 +195,8 @@ static void test_small_models(void)
         CHECK_EQ(st, tc->check_st);
         if (st != ACCEL_OK) {
             accel_tflite_op op;
+            accel_tflite_refusal r;
+            uint32_t k;
             CHECK_EQ(bad_op, tc->bad_op);
             CHECK_EQ(accel_tflite_op_info(&m, bad_op, &op), ACCEL_OK);
             CHECK_EQ(bad_code, op.code);
@@ -201,26 +204,50 @@ static void test_small_models(void)
             CHECK_EQ(accel_tflite_init(&rt, &m, arena, sizeof arena), tc->check_st);
             CHECK_EQ(rt.bad_op, tc->bad_op);
             CHECK_EQ(rt.bad_code, op.code);
+            /* check_op: the operators before it run; it is refused the same way, for the reason
+             * the generator worked out */
+            for (k = 0; k < bad_op; k++) CHECK_EQ(accel_tflite_check_op(&m, k, &r), ACCEL_OK);
+            CHECK_EQ(accel_tflite_check_op(&m, bad_op, &r), tc->check_st);
+            CHECK_EQ(r.status, tc->check_st);
+            CHECK_EQ(r.op, bad_op);
+            CHECK_EQ(r.code, op.code);
+            if (tc->reason[0] && strcmp(r.reason, tc->reason) != 0) {
+                printf("  %s: reason \"%s\", want \"%s\"\n", tc->name, r.reason, tc->reason);
+                CHECK(0);
+            }
             continue;
         }
         REQUIRE(accel_tflite_plan(&m, arena, sizeof arena, &need) == ACCEL_OK);
         CHECK(need <= sizeof arena);
-        /* a byte short of the plan is refused; exactly the plan works */
-        CHECK_EQ(accel_tflite_init(&rt, &m, arena, need - 1), ACCEL_E_BUFFER_TOO_SMALL);
+        /* a byte short of the plan is refused as an arena too small, no operator's fault; exactly
+         * the plan works */
+        CHECK_EQ(accel_tflite_init(&rt, &m, arena, need - 1), ACCEL_E_TFLITE_ARENA);
+        CHECK_EQ(rt.bad_op, ACCEL_TFLITE_NO_OP);
+        CHECK_EQ(accel_tflite_init(&rt, &m, arena, 4), ACCEL_E_TFLITE_ARENA); /* not even the table */
         REQUIRE(accel_tflite_init(&rt, &m, arena, need) == ACCEL_OK);
         CHECK_EQ(rt.arena_used, need);
         st = ACCEL_OK;
         feed_inputs(&rt, tc, &st);
         CHECK_EQ(st, ACCEL_OK);
-        CHECK_EQ(accel_tflite_invoke(&rt), ACCEL_OK);
+        st = accel_tflite_invoke(&rt);
+        if (st != tc->invoke_st)
+            printf("  %s: invoke %s, want %s\n", tc->name, accel_status_str(st), accel_status_str(tc->invoke_st));
+        CHECK_EQ(st, tc->invoke_st);
+        if (tc->invoke_st != ACCEL_OK) { /* the operator that failed is named */
+            accel_tflite_op op;
+            CHECK_EQ(rt.bad_op, tc->bad_op);
+            CHECK_EQ(accel_tflite_op_info(&m, rt.bad_op, &op), ACCEL_OK);
+            CHECK_EQ(rt.bad_code, op.code);
+            continue;
+        }
         CHECK_EQ(accel_tflite_get_output(&rt, 0, out, sizeof out, &got), ACCEL_OK);
         CHECK_EQ(got, tc->out_len);
         if (got != tc->out_len || memcmp(out, tc->out, got) != 0) {
             size_t k;
             printf("  %s: got", tc->name);
-            for (k = 0; k < got; k++) printf(" %d", (int)(int8_t)out[k]);
+            for (k = 0; k < got && k < 16; k++) printf(" %d", (int)(int8_t)out[k]);
             printf(", want");
-            for (k = 0; k < tc->out_len; k++) printf(" %d", (int)(int8_t)tc->out[k]);
+            for (k = 0; k < tc->out_len && k < 16; k++) printf(" %d", (int)(int8_t)tc->out[k]);
             printf("\n");
             CHECK(0);
         }
@@ -266,6 +293,7 @@ static void test_api(void)
     uint8_t out[8];
     const uint8_t *p;
     cb_log log;
+    accel_tflite_refusal r;
     REQUIRE(tc != NULL);
     CHECK_EQ(accel_tflite_open(NULL, tc->model, tc->len), ACCEL_E_NULL);
     CHECK_EQ(accel_tflite_open(&m, NULL, tc->len), ACCEL_E_NULL);
@@ -274,7 +302,7 @@ static void test_api(void)
     REQUIRE(accel_tflite_open(&m, tc->model, tc->len) == ACCEL_OK);
     CHECK_EQ(m.n_ops, 2);
     CHECK_EQ(accel_tflite_plan_scratch_size(&m, &wsz), ACCEL_OK);
-    CHECK_EQ(accel_tflite_plan(&m, arena, wsz - 1, &need), ACCEL_E_BUFFER_TOO_SMALL);
+    CHECK_EQ(accel_tflite_plan(&m, arena, wsz - 1, &need), ACCEL_E_TFLITE_ARENA);
     CHECK_EQ(accel_tflite_plan(&m, (uint8_t *)arena + 1, wsz, &need), ACCEL_E_ALIGN);
     REQUIRE(accel_tflite_plan(&m, arena, wsz, &need) == ACCEL_OK);
     CHECK_EQ(accel_tflite_init(&rt, &m, (uint8_t *)arena + 2, need), ACCEL_E_ALIGN);
@@ -309,6 +337,79 @@ static void test_api(void)
     CHECK(accel_tflite_op_name(ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM) != NULL);
     CHECK(strcmp(accel_tflite_op_name(114), "QUANTIZE") == 0);
     CHECK(accel_tflite_op_name(1000) == NULL);
+#ifndef ACCEL_MAC_NO_FLOAT
+    { /* the scale as a float: fc_then_quantize's input 0.5, its bias 0.125, its uint8 output 1 */
+        accel_tflite_tensor t;
+        REQUIRE(accel_tflite_tensor_info(&m, 0, &t) == ACCEL_OK);
+        CHECK(accel_tflite_tensor_scale_float(&t) == 0.5f);
+        REQUIRE(accel_tflite_tensor_info(&m, 2, &t) == ACCEL_OK);
+        CHECK(accel_tflite_tensor_scale_float(&t) == 0.125f);
+        REQUIRE(accel_tflite_tensor_info(&m, 4, &t) == ACCEL_OK);
+        CHECK(accel_tflite_tensor_scale_float(&t) == 1.0f);
+        t.n_scales = 0; /* none: 0 */
+        CHECK(accel_tflite_tensor_scale_float(&t) == 0.0f);
+        CHECK(accel_tflite_tensor_scale_float(NULL) == 0.0f);
+    }
+#endif
+    CHECK(strcmp(accel_tflite_type_name(ACCEL_TFLITE_UINT8), "uint8") == 0);
+    CHECK(accel_tflite_type_name(5) == NULL); /* STRING: no tensor of it opens */
+    CHECK_EQ(accel_tflite_check_op(&m, 2, &r), ACCEL_E_ARG);
+    CHECK_EQ(accel_tflite_check_op(NULL, 0, &r), ACCEL_E_NULL);
+    CHECK_EQ(accel_tflite_check_op(&m, 1, &r), ACCEL_OK);
+    CHECK_EQ(r.reason[0], 0);
+    /* QUANTIZE int8 -> uint8: its types, inputs then outputs */
+    CHECK_EQ(r.n_types, 2);
+    CHECK_EQ(r.n_inputs, 1);
+    CHECK_EQ(r.types[0], ACCEL_TFLITE_INT8);
+    CHECK_EQ(r.types[1], ACCEL_TFLITE_UINT8);
+}
+
+/* Every builtin code of the schema has its name (messages never say "builtin 56"): spot checks
+ * against the schema's enum, and each of 0..205 named, none empty, no two alike. */
+static void test_op_names(void)
+{
+    int32_t c, d;
+    static const struct { int32_t code; const char *name; } spot[] = {
+        {0, "ADD"}, {5, "DEPTH_TO_SPACE"}, {20, "RELU_N1_TO_1"}, {32, "CUSTOM"}, {56, "ARG_MAX"},
+        {97, "RESIZE_NEAREST_NEIGHBOR"}, {107, "GATHER_ND"}, {127, "PLACEHOLDER_FOR_GREATER_OP_CODES"},
+        {130, "BROADCAST_TO"}, {152, "RELU_0_TO_1"}, {162, "STABLEHLO_LOGISTIC"}, {203, "DILATE"},
+        {205, "REDUCE_WINDOW"}, {225, "TEMP_STREAMING_CONV_2D"}};
+    size_t i;
+    for (i = 0; i < sizeof spot / sizeof spot[0]; i++) {
+        const char *n = accel_tflite_op_name(spot[i].code);
+        if (!n || strcmp(n, spot[i].name) != 0) printf("  code %d: %s, want %s\n", (int)spot[i].code, n ? n : "NULL", spot[i].name);
+        CHECK(n && strcmp(n, spot[i].name) == 0);
+    }
+    for (c = 0; c <= ACCEL_TFLITE_OP_LAST; c++) {
+        const char *n = accel_tflite_op_name(c);
+        REQUIRE(n != NULL && n[0] != 0);
+        for (d = 0; d < c; d++) CHECK(strcmp(n, accel_tflite_op_name(d)) != 0);
+    }
+    CHECK(accel_tflite_op_name(ACCEL_TFLITE_OP_LAST + 1) == NULL);
+    CHECK(accel_tflite_op_name(-1) == NULL);
+}
+
+/* Every refused operator is listed with its types and reason, not only the first: FC runs,
+ * TANH and GATHER_ND (its indices int32) have no kernel. */
+static void test_refusals(void)
+{
+    const tfl_case *tc = find_case("unsupported_two_of_three");
+    accel_tflite_model m;
+    accel_tflite_refusal r;
+    REQUIRE(tc != NULL);
+    REQUIRE(accel_tflite_open(&m, tc->model, tc->len) == ACCEL_OK);
+    CHECK_EQ(accel_tflite_check_op(&m, 0, &r), ACCEL_OK);
+    CHECK_EQ(accel_tflite_check_op(&m, 1, &r), ACCEL_E_TFLITE_UNSUPPORTED);
+    CHECK(strcmp(r.reason, "no kernel for TANH int8") == 0);
+    CHECK_EQ(r.n_types, 2);
+    CHECK_EQ(accel_tflite_check_op(&m, 2, &r), ACCEL_E_TFLITE_UNSUPPORTED);
+    CHECK(strcmp(r.reason, "no kernel for GATHER_ND int8") == 0);
+    CHECK_EQ(r.code, 107);
+    CHECK_EQ(r.n_types, 3);
+    CHECK_EQ(r.n_inputs, 2);
+    CHECK_EQ(r.types[0], ACCEL_TFLITE_INT8);
+    CHECK_EQ(r.types[1], ACCEL_TFLITE_INT32);
+    CHECK_EQ(r.types[2], ACCEL_TFLITE_INT8);
 }
 
 /* Every byte of every hand-made model (and of hello_world when the data is there) changed four
@@ -484,17 +585,102 @@ static void test_fixed_point_accuracy(void)
     CHECK(worst <= 2);
 }
 
+/* A real model whose SOFTMAX has no TFLite result for some inputs: bright_64x64 on an all-zero
+ * and on an all-255 image sums 4,096 exponentials past int32 (TFLite's reference aborts; its
+ * signed overflow was undefined behaviour here). Invoke says ACCEL_E_TFLITE_RANGE and names the
+ * SOFTMAX operator; a real image's golden above still matches. */
+static void test_softmax_range_real(void)
+{
+    char path[600];
+    const char *dir;
+    uint8_t *mbuf, *in;
+    size_t mlen, need = 0, in_len = 0, w = 0;
+    accel_tflite_model m;
+    accel_tflite rt;
+    void *arena;
+    int fill;
+    REQUIRE_DATA(TFL_ENV, "tflite");
+    if (tl_case_skipped) return;
+    dir = tl_data_dir(TFL_ENV, "tflite");
+    snprintf(path, sizeof path, "%s/bright_64x64.tflite", dir);
+    mbuf = tl_load_file(path, &mlen);
+    REQUIRE(mbuf != NULL);
+    REQUIRE(accel_tflite_open(&m, mbuf, mlen) == ACCEL_OK);
+    REQUIRE(accel_tflite_plan_scratch_size(&m, &w) == ACCEL_OK);
+    arena = malloc(w + 4);
+    REQUIRE(accel_tflite_plan(&m, arena, w, &need) == ACCEL_OK);
+    free(arena);
+    arena = malloc(need + 4);
+    REQUIRE(accel_tflite_init(&rt, &m, arena, need) == ACCEL_OK);
+    {
+        uint32_t ti;
+        accel_tflite_tensor t;
+        REQUIRE(accel_tflite_graph_tensor(&m, 0, 0, &ti) == ACCEL_OK);
+        REQUIRE(accel_tflite_tensor_info(&m, ti, &t) == ACCEL_OK);
+        in_len = t.bytes;
+    }
+    in = (uint8_t *)malloc(in_len);
+    for (fill = 0; fill < 2; fill++) {
+        memset(in, fill ? 0xFF : 0x00, in_len);
+        CHECK_EQ(accel_tflite_set_input(&rt, 0, in, in_len), ACCEL_OK);
+        CHECK_EQ(accel_tflite_invoke(&rt), ACCEL_E_TFLITE_RANGE);
+        CHECK_EQ(rt.bad_code, ACCEL_TFLITE_OP_SOFTMAX);
+        CHECK_EQ(accel__tfl_op_code(&m, rt.bad_op), ACCEL_TFLITE_OP_SOFTMAX);
+    }
+    free(in);
+    free(arena);
+    free(mbuf);
+}
+
+/* The integer LSTM's tanh of the cell state takes cell * (3 << shift) in int32, shift = 12 +
+ * log2(cell scale): past 14 a large cell value overflows it, so check refuses such a cell scale
+ * (ACCEL_E_TFLITE_QUANT); 14 itself is accepted. mnist_lstm_int8's cell state (tensor 17,
+ * scale 2^-12: shift 0) is given the scales 2^3 and 2^2. */
+static void test_lstm_cell_scale(void)
+{
+    char path[600];
+    const char *dir;
+    uint8_t *mbuf;
+    size_t mlen;
+    accel_tflite_model m;
+    accel_tflite_tensor t;
+    uint32_t bad_op = 99;
+    int32_t bad_code = 0;
+    REQUIRE_DATA(TFL_ENV, "tflite");
+    if (tl_case_skipped) return;
+    dir = tl_data_dir(TFL_ENV, "tflite");
+    snprintf(path, sizeof path, "%s/mnist_lstm_int8.tflite", dir);
+    mbuf = tl_load_file(path, &mlen);
+    REQUIRE(mbuf != NULL);
+    REQUIRE(accel_tflite_open(&m, mbuf, mlen) == ACCEL_OK);
+    REQUIRE(accel_tflite_tensor_info(&m, 17, &t) == ACCEL_OK);
+    REQUIRE(t.type == ACCEL_TFLITE_INT16 && t.is_variable && t.scale_bits == 0x39800000UL);
+    CHECK_EQ(accel_tflite_check(&m, &bad_op, &bad_code), ACCEL_OK);
+    accel_store_u32le(mbuf + t.scales_, 0x41000000UL); /* 2^3: shift 15 */
+    REQUIRE(accel_tflite_open(&m, mbuf, mlen) == ACCEL_OK);
+    CHECK_EQ(accel_tflite_check(&m, &bad_op, &bad_code), ACCEL_E_TFLITE_QUANT);
+    CHECK_EQ(bad_code, ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM);
+    accel_store_u32le(mbuf + t.scales_, 0x40800000UL); /* 2^2: shift 14 */
+    REQUIRE(accel_tflite_open(&m, mbuf, mlen) == ACCEL_OK);
+    CHECK_EQ(accel_tflite_check(&m, &bad_op, &bad_code), ACCEL_OK);
+    free(mbuf);
+}
+
 int main(void)
 {
     tl_seed(28);
     RUN(test_small_models);
     RUN(test_api);
+    RUN(test_op_names);
+    RUN(test_refusals);
     RUN(test_fixed_point_accuracy);
 #ifndef ACCEL_MAC_NO_FLOAT /* the reference is this host's double */
     RUN(test_integer_scales);
 #endif
     RUN(test_mutations);
     RUN(test_goldens);
+    RUN(test_softmax_range_real);
+    RUN(test_lstm_cell_scale);
     RUN(test_mutations_hello_world);
     return TEST_END();
 }

@@ -222,7 +222,8 @@ static int say_bad(const char *path, accel_status st, uint32_t op, int32_t code,
 {
     char name[48];
     /* a compiled Edge TPU model's graph is the one custom operator */
-    const char *hint = st == ACCEL_E_UNSUPPORTED && code == 32 && model_is_edgetpu
+    int unsupported = st == ACCEL_E_TFLITE_UNSUPPORTED || st == ACCEL_E_TFLITE_CUSTOM;
+    const char *hint = unsupported && code == 32 && model_is_edgetpu
                            ? "; a compiled Edge TPU model: give the CPU model it was compiled from with --twin"
                            : "";
     op_label(code, name, sizeof name);
@@ -233,7 +234,7 @@ static int say_bad(const char *path, accel_status st, uint32_t op, int32_t code,
                    (int)code);
     }
     if (op == NO_OP) return cli_fail("%s: %s", path, accel_status_str(st));
-    if (st == ACCEL_E_UNSUPPORTED)
+    if (unsupported)
         return cli_fail("%s: unsupported operator %u: %s (builtin code %d)%s", path, (unsigned)op, name, (int)code,
                         hint);
     return cli_fail("%s: operator %u (%s): %s", path, (unsigned)op, name, accel_status_str(st));
@@ -408,6 +409,18 @@ static int info(const char *path, const accel_tflite_model *m, int json)
     } else if (pst == ACCEL_OK) {
         printf("arena: %zu bytes (every byte of the runtime's memory: plan table and tensor data)\n", arena);
     } else {
+        /* every operator this build cannot run, each with its types and why, then the first */
+        for (i = 0; i < m->n_ops; i++) {
+            accel_tflite_refusal r;
+            char name[48];
+            if (accel_tflite_check_op(m, i, &r) == ACCEL_OK) continue;
+            op_label(r.code, name, sizeof name);
+            printf("unsupported op %3u %-28s", (unsigned)i, name);
+            for (k = 0; k < r.n_types; k++)
+                printf("%s%s", k == r.n_inputs ? " -> " : " ",
+                       r.types[k] < 0 ? "-" : accel_tflite_type_name(r.types[k]) ? accel_tflite_type_name(r.types[k]) : "?");
+            printf(": %s\n", r.reason);
+        }
         say_bad(path, pst, bad_op, bad_code, 0);
     }
     return pst == ACCEL_OK ? 0 : 1;
@@ -918,7 +931,7 @@ int main(int argc, char **argv)
         if (!arena) return cli_fail("%s: out of memory for a %zu-byte arena", model_path, arena_bytes);
         st = accel_tflite_init(&rt, &m, arena, arena_bytes);
         /* init's own refusals of the arena are no operator's */
-        bad_op = st == ACCEL_E_ALIGN || st == ACCEL_E_BUFFER_TOO_SMALL ? NO_OP : rt.bad_op;
+        bad_op = st == ACCEL_E_ALIGN || st == ACCEL_E_TFLITE_ARENA ? NO_OP : rt.bad_op;
         bad_code = op_code(&m, bad_op);
     }
     if (st != ACCEL_OK) {

@@ -118,6 +118,10 @@ def i32(vals):
     return b"".join(struct.pack("<i", v) for v in vals)
 
 
+def i16(vals):
+    return b"".join(struct.pack("<h", v) for v in vals)
+
+
 def model(tensors, ops, inputs, outputs, version=3, opcodes=None, subgraphs=1, buffers_extra=0, custom_code=None):
     """Serialize; constant tensors get a buffer each (buffer 0 is the empty one). custom_code names
     the CUSTOM operator (builtin code 32) when there is one."""
@@ -182,11 +186,13 @@ def model(tensors, ops, inputs, outputs, version=3, opcodes=None, subgraphs=1, b
     return bytes(w.b)
 
 
-CASES = []  # (name, bytes, open status, check status, bad op, input, output)
+CASES = []  # (name, bytes, open status, check status, bad op, input, output, invoke status, reason)
 
 
-def case(name, m, inp=b"", out=b"", open_st="ACCEL_OK", check_st="ACCEL_OK", bad_op=0):
-    CASES.append((name, m, open_st, check_st, bad_op, inp, out))
+def case(name, m, inp=b"", out=b"", open_st="ACCEL_OK", check_st="ACCEL_OK", bad_op=0, invoke_st="ACCEL_OK",
+         reason=""):
+    """reason: what accel_tflite_check_op says of the refused operator (bad_op), when given"""
+    CASES.append((name, m, open_st, check_st, bad_op, inp, out, invoke_st, reason))
 
 
 FC, SOFTMAX, ADD, MUL, QUANT, RESHAPE, CONCAT, MAXP, AVGP, CONV, DW, LOGISTIC = 9, 25, 0, 18, 114, 22, 2, 17, 1, 3, 4, 14
@@ -223,6 +229,22 @@ sm_t = [T([1, 2], scale=0.1, name="in"), T([1, 2], scale=1.0 / 256, zp=-128, nam
 case("softmax_equal", model(sm_t, [OP(SOFTMAX, [0], [1], 9, [("f32", 1.0)])], [0], [1]), i8([5, 5]), i8([0, 0]))
 case("softmax_one", model(sm_t, [OP(SOFTMAX, [0], [1], 9, [("f32", 1.0)])], [0], [1]), i8([127, -128]),
      i8([127, -128]))
+# n equal inputs: each exponential is exp(0) = 1, 2^19 in TFLite's int32 sum (Q12.19), and each
+# output 1/n. 256 into int8: the sum 2^27, 1/256 is one step above the zero point: -127 each.
+# 512 into int8: the sum 2^28 needs RoundingDivideByPOT by 32, past the 31 TFLite defines: no
+# result (ACCEL_E_TFLITE_RANGE at invoke, operator 0). 2048 into int16 (scale 1/65536, zero
+# point -32768): the sum 2^30, 1/2048 = 32 steps: -32736 each. 4096 into int16: the sum 2^31
+# overflows the int32 (signed overflow in TFLite's reference): ACCEL_E_TFLITE_RANGE.
+def sm_equal(n, typ):
+    out = T([1, n], scale=1.0 / 256, zp=-128, name="out") if typ == INT8 else \
+        T([1, n], INT16, scale=1.0 / 65536, zp=-32768, name="out")
+    return model([T([1, n], scale=0.1, name="in"), out], [OP(SOFTMAX, [0], [1], 9, [("f32", 1.0)])], [0], [1])
+
+
+case("softmax_256_equal", sm_equal(256, INT8), bytes(256), i8([-127] * 256))
+case("softmax_512_equal", sm_equal(512, INT8), bytes(512), invoke_st="ACCEL_E_TFLITE_RANGE")
+case("softmax_2048_equal_i16", sm_equal(2048, INT16), bytes(2048), i16([-32736] * 2048))
+case("softmax_4096_equal_i16", sm_equal(4096, INT16), bytes(4096), invoke_st="ACCEL_E_TFLITE_RANGE")
 
 # ADD with broadcast: a [1, 2] = [1, 2], b [1] = [3] (scales 1): [4, 5]; MUL: [2*3, ...] = [3, 6]
 bin_t = [T([1, 2], scale=1.0, name="a"), T([1], scale=1.0, name="b"), T([1, 2], scale=1.0, name="out")]
@@ -305,10 +327,6 @@ def dequant(qs, scale, zp):
     return b"".join(struct.pack("<f", f32(scale) * (q - zp)) for q in qs)
 
 
-def i16(vals):
-    return b"".join(struct.pack("<h", v) for v in vals)
-
-
 # int8, scale 0.1, zero point -3: [-3, 7, 127, -128] -> [0, 1, 13, -12.5] (up to binary32 rounding)
 dq_in = [-3, 7, 127, -128]
 case("dequantize_i8", model([T([1, 4], scale=0.1, zp=-3, name="in"), T([1, 4], FLOAT32, name="out")],
@@ -355,9 +373,10 @@ import gen_edgetpu_synth  # noqa: E402 (the synthetic package, from its one gene
 cu_t = [T([1, 2], scale=0.5, name="in"), T([1, 2], scale=1.0, name="out")]
 case("edgetpu_compiled_fc", model(cu_t, [OP(CUSTOM, [0], [1],
                                             custom_options=flex_map_blob("4", gen_edgetpu_synth.main_package()[0]))],
-                                  [0], [1], custom_code="edgetpu-custom-op"), check_st="ACCEL_E_UNSUPPORTED")
+                                  [0], [1], custom_code="edgetpu-custom-op"), check_st="ACCEL_E_TFLITE_CUSTOM",
+     reason="custom operator edgetpu-custom-op")
 case("custom_other", model(cu_t, [OP(CUSTOM, [0], [1])], [0], [1], custom_code="my-custom-op"),
-     check_st="ACCEL_E_UNSUPPORTED")
+     check_st="ACCEL_E_TFLITE_CUSTOM", reason="custom operator my-custom-op")
 
 # ---- variants: one rule broken each ----
 base = lambda **kw: model(fc_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)])], [0], [3], **kw)
@@ -420,12 +439,37 @@ case("bad_softmax_out_quant", model([sm_t[0], T([1, 2], scale=0.5, zp=-128, name
                                     [OP(SOFTMAX, [0], [1], 9, [("f32", 1.0)])], [0], [1]),
      check_st="ACCEL_E_TFLITE_QUANT")
 case("unsupported_tanh", model([T([2], scale=1.0, name="in"), T([2], scale=1.0, name="out")], [OP(28, [0], [1])],
-                               [0], [1]), check_st="ACCEL_E_UNSUPPORTED")
+                               [0], [1]), check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="no kernel for TANH int8")
 case("unsupported_second_op", model(two_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)]), OP(41, [3, 3], [4])], [0], [4]),
-     check_st="ACCEL_E_UNSUPPORTED", bad_op=1)
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", bad_op=1, reason="no kernel for SUB int8")
 case("unsupported_fc_float", model([T([1, 2], FLOAT32, name="in"), T([2, 2], FLOAT32, data=bytes(16), name="w"),
                                     T([1, 2], FLOAT32, name="out")], [OP(FC, [0, 1, -1], [2], 8, [("u8", 0)])],
-                                   [0], [2]), check_st="ACCEL_E_UNSUPPORTED")
+                                   [0], [2]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
+     reason="no kernel for FULLY_CONNECTED with float32 input 0")
+# TF1's quantization, as the Coral zoo's models have it: uint8 tensors, asymmetric uint8 weights
+# (zero point 128) and an int32 bias: the weights are what no kernel here takes yet
+cv_u8 = [T([1, 1, 2, 2], UINT8, scale=1.0, zp=128, name="in"),
+         T([2, 1, 1, 2], UINT8, data=bytes([129, 129, 129, 127]), scale=1.0, zp=128, name="w"),
+         T([2], INT32, data=i32([0, 0]), scale=1.0, name="b"), T([1, 1, 2, 2], UINT8, scale=1.0, zp=128, name="out")]
+case("unsupported_conv_uint8", model(cv_u8, [OP(CONV, [0, 1, 2], [3], 1, conv_opt)], [0], [3]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="uint8 weights (int8 only)")
+# a builtin with no kernel, named by the schema (never "builtin 107"), and one above 127 (in
+# builtin_code only, the old byte 127); a fused TANH on FULLY_CONNECTED
+gn_t = [T([2, 2], scale=1.0, name="params"), T([1, 1], INT32, data=i32([1]), name="indices"),
+        T([1, 2], scale=1.0, name="out")]
+case("unsupported_gather_nd", model(gn_t, [OP(107, [0, 1], [2])], [0], [2]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
+     reason="no kernel for GATHER_ND int8")
+case("unsupported_broadcast_to", model(gn_t, [OP(130, [0, 1], [2])], [0], [2], opcodes=[(127, 130)]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="no kernel for BROADCAST_TO int8")
+case("unsupported_fc_tanh", model(fc_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 4)])], [0], [3]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="fused activation")
+# every refused operator is listed, not only the first: FULLY_CONNECTED runs, then TANH and
+# GATHER_ND have no kernel (accel_tflite_check_op on each; test_refusals)
+ls_t = fc_t + [T([1, 2], scale=1.0, name="tanh"), T([1, 1], INT32, data=i32([1]), name="indices"),
+               T([1], scale=1.0, name="out")]
+case("unsupported_two_of_three", model(ls_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)]), OP(28, [3], [4]),
+                                              OP(107, [4, 5], [6])], [0], [6]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", bad_op=1, reason="no kernel for TANH int8")
 
 # SVDF reads its weights and bias in place, so they must be constants: the same model with its
 # feature weights made a graph input is refused. The constant one, its control, runs (int8 in,
@@ -444,11 +488,8 @@ sv_op = [OP(SVDF, [0, 1, 2, 3, 4], [5], 6, [("i32", 1), ("u8", 0)])]
 case("svdf_constant_weights", model(sv_t, sv_op, [0], [5]), i8([8, 4, 2, 2]), i8([3, 2]))
 sv_in = [dict(t) for t in sv_t]
 sv_in[1] = T([2, 4], scale=0.25, name="wf")
-case("unsupported_svdf_weights_input", model(sv_in, sv_op, [0, 1], [5]), check_st="ACCEL_E_UNSUPPORTED")
-
-
-def cstr(b):
-    return '"' + "".join("\\x%02x" % x for x in b) + '"'
+case("unsupported_svdf_weights_input", model(sv_in, sv_op, [0, 1], [5]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
+     reason="weights or bias not constant")
 
 
 DEMO = "fc_then_quantize"  # examples/host/demo_tflite.c runs this one
@@ -460,6 +501,20 @@ def array(name, m):
         out.append("    " + ", ".join("0x%02x" % x for x in m[k:k + 16]) + ",")
     out.append("};")
     return out
+
+
+def data_array(kind, name, data):
+    if not data:
+        return []
+    out = ["static const uint8_t tfl_%s_%s[%d] = {" % (kind, name, len(data))]
+    for k in range(0, len(data), 16):
+        out.append("    " + ", ".join("0x%02x" % x for x in data[k:k + 16]) + ",")
+    out.append("};")
+    return out
+
+
+def data_ref(kind, name, data):
+    return "tfl_%s_%s" % (kind, name) if data else "NULL"
 
 
 def emit_demo():
@@ -479,23 +534,31 @@ def emit_header():
            "    size_t len;",
            "    accel_status open_st, check_st;",
            "    uint32_t bad_op;",
-           "    const char *in, *out;",
+           "    const uint8_t *in, *out;",
            "    size_t in_len, out_len;",
+           "    accel_status invoke_st; /* not ACCEL_OK: invoke fails at bad_op (no output) */",
+           "    const char *reason;     /* accel_tflite_check_op's reason for bad_op (\"\": not checked) */",
            "} tfl_case;", ""]
     for name, m, *_ in CASES:
         if name == DEMO:  # the demo's copy is the one copy (examples must not include tests/)
             out.append('#include "../../../examples/host/tflite_demo_model.h"')
             continue
         out.extend(array(name, m))
+    for name, m, o, c, bad, inp, res, inv, why in CASES:  # inputs and outputs as arrays (no long strings)
+        out.extend(data_array("in", name, inp) + data_array("out", name, res))
     out.append("static const tfl_case tfl_cases[] = {")
-    row = "    {\"%s\", tfl_model_%s, sizeof tfl_model_%s, %s, %s, %d, %s, %s, %d, %d},"
-    for name, m, o, c, bad, inp, res in CASES:
+    row = "    {\"%s\", tfl_model_%s, sizeof tfl_model_%s, %s, %s, %d, %s, %s, %d, %d, %s, \"%s\"},"
+    for name, m, o, c, bad, inp, res, inv, why in CASES:
         if name in FLOAT_OUT:  # DEQUANTIZE is left out of an integer-only build: refused there
             out.append("#ifndef ACCEL_MAC_NO_FLOAT")
-        out.append(row % (name, name, name, o, c, bad, cstr(inp), cstr(res), len(inp), len(res)))
+        out.append(row % (name, name, name, o, c, bad, data_ref("in", name, inp), data_ref("out", name, res),
+                          len(inp), len(res), inv, why))
         if name in FLOAT_OUT:
             out.append("#else")
-            out.append(row % (name, name, name, o, "ACCEL_E_UNSUPPORTED", FLOAT_OUT[name], '""', '""', 0, 0))
+            out.append(row % (name, name, name, o, "ACCEL_E_TFLITE_UNSUPPORTED", FLOAT_OUT[name], "NULL", "NULL", 0,
+                              0, "ACCEL_OK", "no kernel for DEQUANTIZE " + ("uint8" if name == "dequantize_u8" else
+                                                                           "int16" if name == "dequantize_i16" else
+                                                                           "int8")))
             out.append("#endif")
     out.append("};")
     print("\n".join(out))

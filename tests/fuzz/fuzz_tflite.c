@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* a modest arena: models that need more are planned, then refused (BUFFER_TOO_SMALL) */
+/* a modest arena: models that need more are planned, then refused (ACCEL_E_TFLITE_ARENA) */
 static uint32_t arena[8192];
 
 /* The walk, on a model at `data` (fuzz_tflite_far.c runs it on a model read through a copy
@@ -35,6 +35,15 @@ static void tflite_walk(const uint8_t *data, size_t size)
             if (accel_tflite_op_tensor(&m, &op, 0, k, &ti) != ACCEL_OK || ti < -1 || ti >= (int32_t)m.n_tensors)
                 __builtin_trap();
         }
+    }
+    /* every operator's verdict and reason: the status check gives, a terminated reason that is
+     * empty exactly when the operator runs */
+    for (i = 0; i < m.n_ops; i++) {
+        accel_tflite_refusal r;
+        accel_status st = accel_tflite_check_op(&m, i, &r);
+        if (st != r.status || r.op != i || r.n_types > ACCEL_TFLITE_REFUSAL_TYPES || r.n_inputs > r.n_types ||
+            memchr(r.reason, 0, sizeof r.reason) == NULL || (st == ACCEL_OK) != (r.reason[0] == 0))
+            __builtin_trap();
     }
     if (accel_tflite_plan(&m, arena, sizeof arena, &need) != ACCEL_OK) return;
     if (accel_tflite_init(&rt, &m, arena, sizeof arena) != ACCEL_OK) return;

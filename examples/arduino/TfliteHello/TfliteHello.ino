@@ -40,7 +40,7 @@ void report(const __FlashStringHelper *what, accel_status st) {
   Serial.print(what);
   Serial.print(F(": "));
   accel_arduino_print_status(Serial, st);
-  if (st == ACCEL_E_UNSUPPORTED) {  // an operator this build does not keep
+  if (st == ACCEL_E_TFLITE_UNSUPPORTED) {  // an operator this build does not keep
     Serial.print(F(" (operator "));
     Serial.print(rt.bad_op);
     Serial.print(F(", code "));
