@@ -30,9 +30,11 @@
  *   UNKNOWN      only where the host could not know: a fault hit the bus from two deadlines
  *                before the command was sent until its outcome, a reset cleared its evidence
  *                (or the device slept with it unread), a REBOOT/DEEP_SLEEP went out while
- *                the session had not seen the boot's ASYNC_READY, its deadline passed before
- *                the device had placed its answer (or its marker's), or an error answering a
- *                command already ended decided it; never with its answer already waiting;
+ *                the session had not seen the boot's ASYNC_READY, it never ran (discarded in
+ *                an error state whose cause the host never saw), or an error answering a
+ *                command already ended decided it; never with its answer already waiting,
+ *                and never because it waited in the device's command buffer (a full response
+ *                buffer, a slow device) past its deadline;
  *   anything else (UNEXPECTED, a second outcome, an outcome for nothing sent, an ECHO answer
  *   with other bytes, an async message the device never emitted, a command never resolved).
  * Prints the commands, commands/s, the outcome histogram and the contradictions. */
@@ -87,8 +89,8 @@ static unsigned long hist[8]; /* OK, ERR_x, DISCARDED, UNKNOWN: fault, reset, no
 static unsigned long hist_err[8];
 static unsigned long fault_kinds[7];
 static unsigned long busy_refusals, rescue_wakes, spins, spin_refusals, late_polls, kills,
-    mid_kills, restarts, probes, lost_liveness, reboot_checks, embedded, too_big, hist_late,
-    hist_stray_err, reboot_unready;
+    mid_kills, restarts, probes, lost_liveness, reboot_checks, embedded, too_big,
+    hist_stray_err, reboot_unready, sleep_timeouts, hist_unseen;
 static int have_old;
 static unsigned long stale_total;
 static jmp_buf kill_env;
@@ -219,11 +221,11 @@ static void on_outcome(void *u, const accel_tsp1_outcome *o)
                              o->resp->id == ACCEL_TSP1_R_ERR_FRAMING) &&
                  fault_since(r->sub_ms - 5u * T_MS))
             hist[3]++; /* a rejected piece's error, held up behind a stalled queue */
-        else if (!evid[o->tid] && ((int32_t)(sim.now - (r->sub_ms + T_MS)) >= 0 ||
-                                   fate[o->tid] != ACCEL_TSP1_MODEL_RAN))
-            hist_late++; /* no answer of its own: its deadline passed before the device placed
-                            one, or it never ran (discarded in an error state whose cause the
-                            host did not see as the answer of a pending command) */
+        else if (!evid[o->tid] && fate[o->tid] != ACCEL_TSP1_MODEL_RAN)
+            hist_unseen++; /* it never ran: discarded in an error state whose cause the host
+                              never saw as the answer of a pending command (a lost error, an
+                              ended session's). A command that ran is never excused this way:
+                              its deadline counts only once its answer cannot be waiting */
         else if (o->resp && o->resp->tid != o->tid && ended[o->resp->tid] &&
                  accel_tsp1_kind_of(o->resp->id) == ACCEL_TSP1_KIND_ERROR)
             hist_stray_err++; /* an error of a command already ended: whose effect is unknown */
@@ -290,10 +292,17 @@ static uint8_t call_sure;
 static const uint8_t *call_p;
 static size_t call_n;
 static void took(uint16_t tid, uint16_t id, const uint8_t *p, size_t n, uint8_t sure);
+static int sleep_active; /* inside accel_tsp1_sleep: its DEEP_SLEEP is recorded once written */
 static void note_call(void)
 {
     size_t i;
     accel_tsp1_pending *p;
+    if (sleep_active && call_active && !call_recorded)
+        for (i = 0; (p = accel__tsp1_at(&s, i)) != NULL; i++)
+            if (p->id == ACCEL_TSP1_DEEP_SLEEP) {
+                call_recorded = 1;
+                took(p->tid, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, call_sure);
+            }
     if (!call_active || call_recorded || s.w_tid == ACCEL_TSP1_TID_NONE) return;
     for (i = 0; (p = accel__tsp1_at(&s, i)) != NULL; i++)
         if (p->tid == s.w_tid && p->id == call_id) {
@@ -600,12 +609,15 @@ static void one_command(int blocking)
         return;
     }
     if (id == ACCEL_TSP1_DEEP_SLEEP && !accel_ring_count(&s.pend) && tl_rand_below(2)) {
-        /* the blocking helper: it returns once the device took the command */
-        /* (the session's synchronising ECHO may go ahead of it: the newest entry is its) */
-        accel_tsp1_pending *q;
-        st = accel_tsp1_sleep(&s, T_MS);
-        q = accel_ring_count(&s.pend) ? accel__tsp1_at(&s, accel_ring_count(&s.pend) - 1u) : NULL;
-        if (q && q->id == ACCEL_TSP1_DEEP_SLEEP) took(q->tid, id, p, 0, sure);
+        /* the blocking helper: it returns once the device took the command, reading answers
+           meanwhile (its outcome may come inside: it is recorded as soon as it is written) */
+        sleep_active = call_active = 1;
+        call_recorded = 0;
+        call_sure = sure;
+        st = accel_tsp1_sleep(&s, tl_rand_below(4) ? T_MS : tl_rand_below(3));
+        note_call();
+        sleep_active = call_active = 0;
+        if (st == ACCEL_E_TIMEOUT) sleep_timeouts++;
         return;
     }
     st = accel_tsp1_submit(&s, id, p, n, &tid);
@@ -764,7 +776,7 @@ int main(int argc, char **argv)
     while (submitted < want) {
         if (setjmp(kill_env)) { /* killed inside a transfer: a new host session */
             kill_armed = 0;
-            call_active = 0;
+            call_active = sleep_active = 0;
             open_session(0);
             have_old = 1;
             sessions++;
@@ -813,8 +825,9 @@ int main(int argc, char **argv)
            " ASYNC_READY %lu), other %lu; strays %lu\n",
            hist[0], hist[1], hist_err[0], hist_err[1], hist_err[2], hist_err[3], hist_err[4], hist[2],
            hist[3] + hist[4] + hist[5] + hist[6], hist[3], hist[4], hist[5], hist[7], strays);
-    printf("  UNKNOWN also: deadline before the device answered %lu, decided by an ended command's"
-           " error %lu\n", hist_late, hist_stray_err);
+    printf("  UNKNOWN also: never ran, error state of unseen cause %lu, decided by an ended"
+           " command's error %lu; sleeps that timed out %lu\n", hist_unseen, hist_stray_err,
+           sleep_timeouts);
     printf("full command buffer refusals %lu, wakes of a device that slept unseen %lu\n",
            busy_refusals, rescue_wakes);
     printf("host sessions: %lu restarts (%lu ended between calls, %lu killed inside a transfer),"
