@@ -12345,7 +12345,8 @@ ACCELDEF accel_status accel_ane_msgq_mem_size(size_t depth, size_t width, size_t
     if (!bytes) return ACCEL_E_NULL;
     *bytes = 0;
     if (depth == 0 || width == 0 || width > 0xFFFFu) return ACCEL_E_ARG;
-    if (depth > ((size_t)-1) / (width + 2u)) return ACCEL_E_OVERFLOW;
+    /* a slot is width + 2 bytes, which itself wraps a 16-bit size_t for the widest messages */
+    if (width > ((size_t)-1) - 2u || depth > ((size_t)-1) / (width + 2u)) return ACCEL_E_OVERFLOW;
     *bytes = depth * (width + 2u);
     return ACCEL_OK;
 }
@@ -12354,6 +12355,7 @@ ACCELDEF accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t b
 {
     if (!q || !buf) return ACCEL_E_NULL;
     if (width == 0 || width > 0xFFFFu) return ACCEL_E_ARG;
+    if (width > ((size_t)-1) - 2u) return ACCEL_E_OVERFLOW; /* the slot size would wrap */
     q->width = width;
     return accel_ring_init(&q->ring, buf, buf_len, width + 2u);
 }
