@@ -1431,7 +1431,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t 
 /* Read responses and report outcomes and async messages, then time out old commands (an
  * answer already waiting counts, however late the poll: deadlines apply only once the response
  * buffer was read empty, at most 4 KiB a poll, and while the command buffer holds nothing; a
- * bus error reading either leaves them for the next poll), then send a needed CLEAR_ERROR; when
+ * bus error reading either leaves them for the next poll, and a level that reads all ones is
+ * ACCEL_E_IO: nobody answered), then send a needed CLEAR_ERROR; when
  * the response buffer is empty, a decoder candidate still waiting for bytes is given up and its
  * bytes rescanned (accel_tsp1_decoder_idle). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_poll(accel_tsp1 *s);
@@ -1457,11 +1458,12 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sync(accel_tsp1 *s, uint32_t ti
  * carry no CRC: the firmware-version register is read until three reads in a row agree on a
  * value other than all ones (at most 6 reads, else ACCEL_E_IO). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
-/* DEEP_SLEEP once nothing is pending (else ACCEL_E_BUSY); ACCEL_OK once the device has taken it
- * from its command buffer (answers are read meanwhile: a full response buffer holds commands
- * back), ACCEL_E_TIMEOUT if it has not within timeout_ms (it stays queued and pending:
- * accel_tsp1_wake waits for it to be taken before it pulses). Its outcome comes with
- * accel_tsp1_wake. */
+/* DEEP_SLEEP once nothing is pending (else ACCEL_E_BUSY); ACCEL_OK once the device's command
+ * buffer no longer holds it (answers are read meanwhile: a full response buffer holds commands
+ * back; a write the device did not take, or that failed on the bus, also leaves it empty: the
+ * wake then ends the DEEP_SLEEP UNKNOWN_OUTCOME), ACCEL_E_TIMEOUT if it still holds it after
+ * timeout_ms (it stays pending: accel_tsp1_wake waits for it to be taken before it pulses).
+ * Its outcome comes with accel_tsp1_wake. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms);
 /* Once the DEEP_SLEEP left the command buffer (ACCEL_E_TIMEOUT, nothing pulsed, if it does not
  * within timeout_ms), the WAKE pulse, then ASYNC_READY. Without it in time the pending DEEP_SLEEP ends UNKNOWN_OUTCOME
@@ -6595,9 +6597,10 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_end(accel_tsp1 *s, size_t n, accel_
            !(to_clear && p->id == ACCEL_TSP1_CLEAR_ERROR))
         /* a command sent into the device's error state whose answer can no longer come was
            discarded, unless another host may have ended that state (an answer to nothing
-           pending came): then nobody knows */
+           pending came): then nobody knows. Not when an error naming no command decides (f):
+           it may come from a piece that got between */
         accel__tsp1_finish(s, (p->flags & ACCEL__TSP1_DOOMED) && st == ACCEL_E_TSP1_UNKNOWN_OUTCOME &&
-                                      !s->foreign ? ACCEL_E_TSP1_DISCARDED : st, f);
+                                      !s->foreign && !f ? ACCEL_E_TSP1_DISCARDED : st, f);
 }
 
 /* The device may be discarding everything until CLEAR_ERROR (poll sends it with auto_clear). */
@@ -6902,7 +6905,9 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
         size_t got = 0, off = 0;
         uint32_t d0 = s->drops;
         st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, &space);
-        if (st == ACCEL_OK && (fill & space) == 0xFFFFu) fill = 0; /* all ones: no device */
+        /* all ones: nobody answered (a bus fault or no device); nothing is known, least of
+           all that the buffer is empty */
+        if (st == ACCEL_OK && (fill & space) == 0xFFFFu) st = ACCEL_E_IO;
         if (st == ACCEL_OK && fill) {
             got = fill < sizeof chunk ? fill : sizeof chunk;
             st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
