@@ -1348,7 +1348,9 @@ typedef struct accel_tsp1_config {
        entry is kept for the driver's own CLEAR_ERROR; the session's first command also takes
        one for its synchronising ECHO); cmd_payload / rsp_payload: the largest command payload
        sent and response payload expected (at least 8, NN_INFO's answer; an ECHO's answer must
-       fit: larger ones are refused). */
+       fit: larger ones are refused). An answer longer than that is dropped whole and its
+       command ends UNKNOWN_OUTCOME: size it for the longest error detail the firmware sends
+       (ERR_MEM carries some; its length is not documented). */
     void *mem;
     size_t mem_len;
     uint16_t depth, cmd_payload, rsp_payload;
@@ -6937,17 +6939,16 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
     /* a command still in the device's command buffer has not completed (it waits for its turn,
        or for room in the response buffer): its answer may still come. Deadlines apply only when
        the response buffer was read empty and the command buffer holds nothing; while it holds
-       something, every pending command may be waiting there, and its deadline starts again (a
-       reading of all ones, fill and space 0xFFFF, is a bus nobody drives: nothing waits) */
+       something, every pending command may be waiting there, and its deadline starts again */
     now = accel__tsp1_now(s);
     p = accel__tsp1_at(s, 0);
     if (empty && p &&
         ((p->flags & ACCEL__TSP1_DOOMED) || (uint32_t)(now - p->sent_ms) >= s->timeout_ms)) {
-        uint16_t fill, space;
+        uint16_t fill;
         size_t i;
-        if (accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space) != ACCEL_OK) {
+        if (accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL) != ACCEL_OK) {
             empty = 0;
-        } else if (fill && (fill & space) != 0xFFFFu) {
+        } else if (fill) {
             empty = 0;
             for (i = 0; (p = accel__tsp1_at(s, i)) != NULL; i++) p->sent_ms = now;
         }

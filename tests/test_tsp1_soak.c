@@ -479,10 +479,12 @@ static void open_session(int power)
     uint16_t cmd_cap = (uint16_t)(200u + tl_rand_below(4) * 150u);
     /* one device in three has a response buffer larger than a poll reads (4 KiB) */
     uint16_t rsp_cap = (uint16_t)(tl_rand_below(3) ? 48u + tl_rand_below(4) * 60u : 5000u);
-    if (rsp_cap > 4096u) cmd_cap = 650u; /* room for its big ECHOs */
     static const uint16_t rsp_sizes[4] = {52, 116, 288, 588};
     unsigned k;
     uint16_t from = s.next_tid;
+    if (rsp_cap > 4096u) cmd_cap = 650u; /* room for its big ECHOs */
+    /* and some so small that two async messages leave no room for a command to complete */
+    if (rsp_cap == 48u && tl_rand_below(2)) rsp_cap = 36u;
     stale_total += s.stale;
     for (k = 0; k < 65536u; k++)
         if (rec[k].pending) { /* abandoned with the session: never an outcome */
@@ -715,12 +717,24 @@ static void one_command(int blocking)
     if (id == ACCEL_TSP1_DEEP_SLEEP && !accel_ring_count(&s.pend) && tl_rand_below(2)) {
         /* the blocking helper: it returns once the device took the command, reading answers
            meanwhile (its outcome may come inside: it is recorded as soon as it is written) */
+        uint32_t tmo;
+        if (tl_rand_below(3) == 0) { /* async messages fill a small response buffer first */
+            (void)accel_tsp1_model_raise(&model, ACCEL_TSP1_R_ASYNC_ERR_ECC);
+            (void)accel_tsp1_model_raise(&model, ACCEL_TSP1_R_ASYNC_ERR_NPU);
+            accel_sim_advance(&sim, 2);
+        }
         sleep_active = call_active = 1;
         call_recorded = 0;
         call_sure = sure;
-        st = accel_tsp1_sleep(&s, tl_rand_below(4) ? T_MS : tl_rand_below(3));
+        tmo = tl_rand_below(4) ? T_MS : tl_rand_below(3);
+        st = accel_tsp1_sleep(&s, tmo);
         note_call();
         sleep_active = call_active = 0;
+        /* a whole deadline on a quiet bus: the device takes it (2 commands a millisecond) once
+           the host reads what blocks its response buffer */
+        if (st == ACCEL_E_TIMEOUT && tmo == T_MS && call_recorded &&
+            !fault_since(rec[last_call_tid].sub_ms - 2u * T_MS) && model.power == ACCEL_TSP1_MODEL_READY)
+            contra("sleep timed out on a device that takes commands", last_call_tid);
         /* OK: the device took it from its command buffer (ran or discarded it) */
         if (st == ACCEL_OK && call_recorded && !fate[last_call_tid] &&
             !(have_ignored && (int32_t)(last_ignored_ms - rec[last_call_tid].sub_ms + T_MS) >= 0) &&
@@ -990,7 +1004,7 @@ static void one_step(void)
     }
     if (tl_rand_below(20000) == 0) busy_spin();
     if (model.rsp_cap > 4096u && tl_rand_below(100) == 0) big_backlog();
-    if (tl_rand_below(400) == 0) nn_and_update();
+    if (tl_rand_below(150) == 0) nn_and_update();
     if (tl_rand_below(300) == 0) second_host();
     if (tl_rand_below(200) == 0) { /* a blocking reboot: its ROM verdict checked */
         forget_ahead();
