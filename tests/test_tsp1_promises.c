@@ -419,6 +419,63 @@ static void test_reboot_ok_means_booted(void)
     CHECK_ST(accel_tsp1_call(&R.s, ACCEL_TSP1_ECHO, "a", 1, NULL, 0, NULL, 100), ACCEL_OK);
 }
 
+/* ---------------------------------------------------------------- a bus nobody drives */
+/* Every read gives all ones (the device gone, a stuck line): poll says ACCEL_E_IO and no
+ * pending command reaches its deadline (nothing is known, least of all that no answer waits);
+ * back on the device, the answer decides. */
+static accel_port ones_port;
+static accel_status ones_spi(void *u, uint8_t cs, const uint8_t *tx, uint8_t *rx, size_t n, unsigned fl)
+{
+    (void)u; (void)cs; (void)tx; (void)fl;
+    if (rx) memset(rx, 0xFF, n);
+    return ACCEL_OK;
+}
+static void test_all_ones_bus(void)
+{
+    const accel_port *real;
+    uint16_t t;
+    setup(256, 128, 1, 1, 8, 1);
+    rig_ready();
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, "ok", 2, &t), ACCEL_OK);
+    ones_port = R.sim.port;
+    ones_port.spi_transfer = ones_spi;
+    real = R.s.bus.port;
+    R.s.bus.port = &ones_port;
+    accel_sim_advance(&R.sim, 500);
+    CHECK_ST(accel_tsp1_poll(&R.s), ACCEL_E_IO);
+    CHECK_EQ(accel_ring_count(&R.s.pend), 1);
+    CHECK_EQ(R.n_out, 0);
+    R.s.bus.port = real;
+    drain(20);
+    CHECK_ST(R.o_st[rig_find(t)], ACCEL_OK);
+}
+
+/* A second host's CLEAR_ERROR, a bad piece of its own (ERR_FRAMING, no TID) and another
+ * CLEAR_ERROR between our failing command and the next: the error naming nothing must not
+ * make the next one DISCARDED (it runs after the second CLEAR_ERROR). */
+static void test_second_host_framing(void)
+{
+    uint8_t f[ACCEL_TSP1_OVERHEAD], m[4], q[4] = {40, 0, 0, 0};
+    size_t a;
+    uint16_t x, y;
+    int j;
+    setup(512, 256, 2, 0, 8, 1);
+    rig_ready();
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_NN_INFO, q, 4, &x), ACCEL_OK); /* ERR_ARG */
+    CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_CLEAR_ERROR, 0x7777, NULL, 0, f, sizeof f, &a), ACCEL_OK);
+    CHECK_ST(accel_tsp1_buf_write(&R.s.bus, ACCEL_TSP1_BUF_CMD, f, a), ACCEL_OK);
+    CHECK_ST(accel_tsp1_buf_write(&R.s.bus, ACCEL_TSP1_BUF_CMD, "xyz", 3), ACCEL_OK);
+    CHECK_ST(accel_tsp1_buf_write(&R.s.bus, ACCEL_TSP1_BUF_CMD, f, a), ACCEL_OK);
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_NN_START, mask4(m, 1), 4, &y), ACCEL_OK);
+    drain(50);
+    CHECK_EQ(R.fate[y], ACCEL_TSP1_MODEL_RAN);
+    CHECK_EQ(R.m.state[0], ACCEL_TSP1_NN_RUNNING);
+    CHECK_ST(R.o_st[rig_find(x)], ACCEL_E_TSP1_ERR_ARG);
+    j = rig_find(y);
+    CHECK(j >= 0);
+    if (j >= 0) CHECK(R.o_st[j] == ACCEL_OK || R.o_st[j] == ACCEL_E_TSP1_UNKNOWN_OUTCOME);
+}
+
 int main(void)
 {
     RUN(test_nn_info_content);
@@ -431,5 +488,7 @@ int main(void)
     RUN(test_second_host);
     RUN(test_rx_holds_fixed_answers);
     RUN(test_reboot_ok_means_booted);
+    RUN(test_all_ones_bus);
+    RUN(test_second_host_framing);
     return TEST_END();
 }

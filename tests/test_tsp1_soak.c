@@ -129,7 +129,7 @@ static void contra(const char *what, uint16_t tid)
 static int multi_active; /* inside update_run / nn_control: every command it writes is recorded */
 static int upd_written;  /* a FINISH or CANCEL was written in this call */
 static int finished_image; /* the device holds a FINISHed image, not yet rebooted into */
-static unsigned long pending_resumes, resumes;
+static unsigned long pending_resumes, resumes, stale_masks;
 static uint8_t rec_seen[65536]; /* the TID's pending entry was recorded in this call */
 static void on_log(void *u, const accel_tsp1_model_event *e)
 {
@@ -836,14 +836,29 @@ static int have_foreign_recent(void)
 static void nn_and_update(void)
 {
     int checkable;
+    uint32_t k;
     finished_image = 0;
     multi_active = 1;
     memset(rec_seen, 0, sizeof rec_seen);
     forget_ahead();
-    if (tl_rand_below(2)) {
-        (void)accel_tsp1_nn_control(&s, (uint16_t)(ACCEL_TSP1_NN_START + tl_rand_below(2)),
-                                    1u + tl_rand_below(3), T_MS + 50u);
-    } else {
+    k = tl_rand_below(3);
+    if (k != 1) { /* the driver's mask follows nn_control */
+        uint32_t m = 1u + tl_rand_below(3);
+        accel_status st = accel_tsp1_nn_control(&s, (uint16_t)(ACCEL_TSP1_NN_START + (k == 0 ? tl_rand_below(2) : 0u)), m,
+                                                T_MS + 50u);
+        if (k == 2 && st == ACCEL_OK) { /* stopped behind its back: the mask is stale */
+            uint8_t pl[4];
+            uint16_t tid;
+            if (ACCEL_TSP1_BIG_ENDIAN) accel_store_u32be(pl, m);
+            else accel_store_u32le(pl, m);
+            if (accel_tsp1_submit(&s, ACCEL_TSP1_NN_STOP, pl, 4, &tid) == ACCEL_OK) {
+                rec_seen[tid] = 1;
+                took(tid, ACCEL_TSP1_NN_STOP, pl, 4, s.settled);
+                stale_masks++;
+            }
+        }
+    }
+    if (k != 0) {
         accel_tsp1_update u;
         accel_status st;
         memset(&u, 0, sizeof u);
@@ -1089,9 +1104,10 @@ int main(int argc, char **argv)
            " for rx: %lu), reboot verdicts checked %lu (device not up at the check %lu)\n",
            spins, spin_refusals, embedded, too_big, reboot_checks, reboot_unready);
     printf("late reads of a 5000-byte response buffer %lu (more than 4 KiB waiting %lu), update_run"
-           " %lu (OK %lu, reboot pending then resumed %lu, failed then resumed %lu), another host's"
-           " CLEAR_ERROR %lu (outcomes it made unknowable %lu)\n", backlogs, big_waiting, updates,
-           updates_ok, pending_resumes, resumes, foreign_clears, hist_foreign);
+           " %lu (OK %lu, reboot pending then resumed %lu, failed then resumed %lu, after a stale"
+           " mask %lu), another host's CLEAR_ERROR %lu (outcomes it made unknowable %lu)\n",
+           backlogs, big_waiting, updates, updates_ok, pending_resumes, resumes, stale_masks,
+           foreign_clears, hist_foreign);
     printf("liveness probes %lu, lost %lu; stale answers ignored by new sessions %lu\n", probes,
            lost_liveness, stale_total + s.stale);
     printf("contradictions: %lu\n", contradictions);
