@@ -83,8 +83,9 @@ static accel_tsp1 s;
 static uint32_t dmem[(ACCEL_TSP1_DRIVER_MEM(16, 576, 588) + 3) / 4]; /* the driver's */
 
 static uint32_t fault_permille;    /* chance per transfer, in 1/1000 */
-static uint32_t foreign_clear_ms, foreign_seen_ms; /* another host's CLEAR_ERROR ran; its trace read */
-static int have_foreign, have_foreign_seen, have_foreign_wipe;
+static uint32_t foreign_clear_ms; /* another host's CLEAR_ERROR ran */
+static unsigned long foreign_echo_ran, foreign_echo_seen; /* its ECHOs run, their answers read */
+static int have_foreign, have_foreign_wipe;
 static uint32_t foreign_wipe_ms;
 static uint32_t last_rsp_wipe_ms; /* a reset cleared unread answers */
 static int have_rsp_wipe;
@@ -157,6 +158,7 @@ static void on_log(void *u, const accel_tsp1_model_event *e)
             foreign_clear_ms = sim.now;
             have_foreign = 1;
         }
+        if (e->what == ACCEL_TSP1_MODEL_RAN && e->id == ACCEL_TSP1_ECHO) foreign_echo_ran++;
         /* its ECHO's answer (the one trace the driver can see) cleared unread or never made */
         if (e->what == ACCEL_TSP1_MODEL_RSP_WIPED || e->what == ACCEL_TSP1_MODEL_WIPED ||
             e->what == ACCEL_TSP1_MODEL_DISCARDED)
@@ -222,7 +224,7 @@ static int foreign_since(uint32_t sub_ms, int hidden)
 {
     if (!have_foreign || (int32_t)(foreign_clear_ms - sub_ms) < 0) return 0;
     if (!hidden) return 1;
-    if (have_foreign_seen && (int32_t)(foreign_seen_ms - foreign_clear_ms) >= 0) return 0;
+    if (foreign_echo_seen >= foreign_echo_ran) return 0; /* every answer of it was read */
     /* not read yet: excused only where it cannot be (cleared, never made, taken by a fault, or
        the device not up to be read); the driver waits until nothing more can come */
     return (have_foreign_wipe && (int32_t)(foreign_wipe_ms - foreign_clear_ms) >= 0) ||
@@ -312,8 +314,7 @@ static void on_async(void *u, const accel_tsp1_frame *f)
         if (++async_seen[k][f->tid] > async_emitted[k][f->tid])
             contra("an async message the device did not send", f->tid);
     } else if (f->id == ACCEL_TSP1_R_DATA && f->tid == ACCEL_TSP1_TID_NONE) {
-        foreign_seen_ms = sim.now; /* the other host's ECHO answer */
-        have_foreign_seen = 1;
+        foreign_echo_seen++; /* the other host's ECHO answer */
     } else if (f->id == ACCEL_TSP1_R_DATA || f->id == ACCEL_TSP1_R_NN_INFO) {
         strays++; /* an answer after its command's deadline */
     } else {
