@@ -567,6 +567,8 @@ typedef enum accel_status {
     ACCEL_E_TSP1_UNEXPECTED = -116,   /* the response id is not what the command answers with */
     ACCEL_E_TSP1_ROM = -117,          /* the device booted into its ROM bootloader (no valid
                                          firmware image: finish a secure update) */
+    ACCEL_E_TSP1_REBOOT_PENDING = -118, /* a secure update is finished on the device; only the
+                                           reboot that completes it is missing */
 
     /* edgetpu: -200 .. -299 */
     ACCEL_E_EDGETPU_FATAL = -200,    /* fatal error interrupt; hib error status read back */
@@ -1040,6 +1042,15 @@ extern "C" {
  *                               it. Default 1, 0 in size-optimised builds (__OPTIMIZE_SIZE__:
  *                               about 200 bytes less on Cortex-M0+). Either way a caller
  *                               handles a frame before it changes the data it fed.
+ * ONE HOST SESSION PER DEVICE: the protocol has no way to share a device. Another host's
+ * CLEAR_ERROR ends the error state under this session (a command it reports DISCARDED may then
+ * have run), its REBOOT clears this session's commands, and its reads take this session's
+ * answers. ports/linux enforces it with an exclusive lock on the spidev / i2c-dev node
+ * (ACCEL_E_BUSY, errno EWOULDBLOCK, while another process holds it); elsewhere the application
+ * must. What the driver can still see of a second host (an answer to nothing it sent) turns
+ * the DISCARDED it would report into UNKNOWN_OUTCOME.
+ * A REBOOT's ACCEL_OK means "the device booted": a spontaneous reset (a brown-out, a watchdog)
+ * while the REBOOT is queued says ASYNC_READY the same way, and no host can tell the two apart.
  * Other assumptions: NN_STATUS (0x0080 in the overview) and NN_INFO are one command answered by
  * an 8-byte NN_INFO (0x8001); the NN mask is 4 bytes, bit i = network i; "SECURE_UPDATE_DONE" is
  * SECURE_UPDATE_FINISH; error payloads and the 16-byte chunk header are opaque bytes; there is no
@@ -1150,7 +1161,9 @@ ACCELDEF accel_tsp1_kind accel_tsp1_kind_of(uint16_t id);
 /* ERR_* id -> ACCEL_E_TSP1_ERR_*; ACCEL_E_MALFORMED for anything else. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_error_status(uint16_t id);
 /* NN_INFO response -> struct: ACCEL_E_ARG if not NN_INFO, ACCEL_E_MALFORMED unless exactly 8
- * bytes with VALID 0/1 and STATE 0..3. */
+ * bytes with VALID 0/1, STATE 0..3, IDX < 32, N_TOTAL <= 32, and VALID 1 exactly when
+ * IDX < N_TOTAL (valid slots are contiguous from 0). accel_tsp1_nn_query also refuses an IDX
+ * other than the slot asked for. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decode_nn_info(const accel_tsp1_frame *f,
                                                accel_tsp1_nn_info *out);
 
@@ -1284,14 +1297,22 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus
  *                     it, with the same TID, in the same transaction (the device runs the marker
  *                     only after the command arrived whole and ran without error; such a
  *                     command never answers DATA itself, and an empty ECHO has no error of its
- *                     own); REBOOT: ASYNC_READY arrived; DEEP_SLEEP: ASYNC_READY arrived after
- *                     accel_tsp1_wake's pulse.
+ *                     own); REBOOT: ASYNC_READY arrived, i.e. the device booted (the REBOOT's
+ *                     boot, or a spontaneous reset while it was queued: indistinguishable);
+ *                     DEEP_SLEEP: ASYNC_READY arrived after accel_tsp1_wake's pulse.
  *   ACCEL_E_TSP1_ERR_ARG/_BUSY/_LEN/_MEM/_CRYPT   the device's error response carried its TID.
  *   ACCEL_E_TSP1_DISCARDED   it did not run: sent after a command that failed with one of those
  *                     errors and before the next CLEAR_ERROR, so the device, in its error state,
- *                     discarded it (or it never arrived; either way it did not run).
+ *                     discarded it (or it never arrived; either way it did not run). Decided
+ *                     once its own answer can no longer come (a later command answered, or both
+ *                     buffers are empty), and only if no answer to nothing pending came since
+ *                     the error (another host's CLEAR_ERROR may have let it run): then
+ *                     UNKNOWN_OUTCOME, or OK if its own answer arrives.
  *   ACCEL_E_TSP1_UNKNOWN_OUTCOME   the driver cannot know: no evidence arrived before its
- *                     deadline, or later evidence shows its own can never come (a later command's
+ *                     deadline (which counts only while the device's command buffer is empty and
+ *                     the response buffer read empty: a command still waiting there, behind
+ *                     others or for room for its answer, keeps its outcome open), or later
+ *                     evidence shows its own can never come (a later command's
  *                     answer, a reboot that cleared the buffers), or the device reported
  *                     ERR_CHECKSUM / ERR_FRAMING (their TID comes from a damaged header, so it
  *                     names no command with certainty; resp is that response).
@@ -1343,8 +1364,10 @@ typedef struct accel_tsp1_config {
        cmd_payload, rsp_payload, &bytes) bytes. depth: commands pending at once, at least 2 (one
        entry is kept for the driver's own CLEAR_ERROR; the session's first command also takes
        one for its synchronising ECHO); cmd_payload / rsp_payload: the largest command payload
-       sent and response payload expected (at least 4; an ECHO's answer must fit: larger ones
-       are refused). */
+       sent and response payload expected (at least 8, NN_INFO's answer; an ECHO's answer must
+       fit: larger ones are refused). An answer longer than that is dropped whole and its
+       command ends UNKNOWN_OUTCOME: size it for the longest error detail the firmware sends
+       (ERR_MEM carries some; its length is not documented). */
     void *mem;
     size_t mem_len;
     uint16_t depth, cmd_payload, rsp_payload;
@@ -1357,7 +1380,7 @@ typedef struct accel_tsp1_config {
     /* deprecated (until 0.2.0), used when mem is NULL: the three regions given apart */
     void *pending_mem; /* depth = pending_len / sizeof(accel_tsp1_pending) */
     size_t pending_len;
-    void *rx_mem;      /* response decoder: 12 + largest response payload, at least 16 */
+    void *rx_mem;      /* response decoder: 12 + largest response payload, at least 20 */
     size_t rx_len;
     void *tx_mem;      /* command encoder: 24 + largest command payload (12 for the frame, 12
                           for the marker behind a command that answers nothing) */
@@ -1379,6 +1402,8 @@ typedef struct accel_tsp1 {
     uint8_t synced;  /* this session's synchronising ECHO came back: answers are its own */
     uint8_t lost;    /* the decoder dropped bytes: match nothing until the buffer reads empty */
     uint8_t big;     /* an ECHO that can carry whole frames may still be answered (big_tid) */
+    uint8_t foreign; /* an answer to nothing pending came after the last error: another host
+                        may have cleared the error state, so DOOMED commands may have run */
     uint16_t next_tid, last_async, big_tid;
     uint16_t w_tid; /* the command a blocking call waits for */
     uint16_t aq_tid[4], aq_n[4], aq_id[4]; /* host async queue: READY, ECC, NPU, unknown */
@@ -1400,12 +1425,14 @@ typedef struct accel_tsp1 {
 } accel_tsp1;
 
 /* Bytes of caller memory (config.mem) for depth pending commands and the largest command and
- * response payloads; ACCEL_E_ARG for a depth under 2, a response payload under 4 (the session's
- * synchronising answer) or anything over 0xFFFF. ACCEL_TSP1_DRIVER_MEM gives the same number
- * as a constant expression, for a static array. */
+ * response payloads; ACCEL_E_ARG for a depth under 2, a response payload under 8 (the fixed
+ * answers: NN_INFO's 8 bytes, the synchronising ECHO's 4) or anything over 0xFFFF;
+ * ACCEL_E_OVERFLOW when the total does not fit size_t (16-bit targets). ACCEL_TSP1_DRIVER_MEM
+ * gives the same number as an unsigned long constant expression (never wrapped: an array that
+ * large fails to compile), for a static array. */
 #define ACCEL_TSP1_DRIVER_MEM(depth, cmd_payload, rsp_payload)                                 \
-    (3u + (size_t)(depth) * sizeof(accel_tsp1_pending) + (size_t)(3u * ACCEL_TSP1_OVERHEAD) +   \
-     (size_t)(cmd_payload) + (size_t)(rsp_payload))
+    (3ul + (unsigned long)(depth) * (unsigned long)sizeof(accel_tsp1_pending) +                 \
+     3ul * ACCEL_TSP1_OVERHEAD + (unsigned long)(cmd_payload) + (unsigned long)(rsp_payload))
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_driver_mem_size(size_t depth, size_t cmd_payload,
                                                  size_t rsp_payload, size_t *bytes);
 /* The port needs now_ms (deadlines): ACCEL_E_UNSUPPORTED without it. */
@@ -1421,7 +1448,10 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_init(accel_tsp1 *s, const accel
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                         uint16_t *tid);
 /* Read responses and report outcomes and async messages, then time out old commands (an
- * answer already waiting counts, however late the poll), then send a needed CLEAR_ERROR; when
+ * answer already waiting counts, however late the poll: deadlines apply only once the response
+ * buffer was read empty, at most 4 KiB a poll, and while the command buffer holds nothing; a
+ * bus error reading either leaves them for the next poll, and a level that reads all ones is
+ * ACCEL_E_IO: nobody answered), then send a needed CLEAR_ERROR; when
  * the response buffer is empty, a decoder candidate still waiting for bytes is given up and its
  * bytes rescanned (accel_tsp1_decoder_idle). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_poll(accel_tsp1 *s);
@@ -1441,16 +1471,21 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wait_ready(accel_tsp1 *s, uint3
  * it already is); ACCEL_E_TIMEOUT otherwise (a device asleep or rebooting takes nothing). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sync(accel_tsp1 *s, uint32_t timeout_ms);
 /* CLEAR_ERROR (waiting until it is sent and its answer is in or overdue), then REBOOT; waits for
- * ASYNC_READY (OK also when the REBOOT's own outcome is
- * UNKNOWN_OUTCOME: the device booted). ACCEL_E_TSP1_ROM when it came up in its ROM bootloader
+ * ASYNC_READY (OK also when the REBOOT's own outcome is UNKNOWN_OUTCOME). OK means "the device
+ * booted": a spontaneous reset while the REBOOT was queued looks the same to any host. ACCEL_E_TSP1_ROM when it came up in its ROM bootloader
  * (s->rom = 1): no valid firmware image, as after an unfinished secure update. Register reads
  * carry no CRC: the firmware-version register is read until three reads in a row agree on a
  * value other than all ones (at most 6 reads, else ACCEL_E_IO). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms);
-/* DEEP_SLEEP once nothing is pending (else ACCEL_E_BUSY); returns when the device has taken it
- * from its command buffer (or timeout_ms). Its outcome comes with accel_tsp1_wake. */
+/* DEEP_SLEEP once nothing is pending (else ACCEL_E_BUSY); ACCEL_OK once the device's command
+ * buffer no longer holds it (answers are read meanwhile: a full response buffer holds commands
+ * back; a write the device did not take, or that failed on the bus, also leaves it empty: the
+ * wake then ends the DEEP_SLEEP UNKNOWN_OUTCOME), ACCEL_E_TIMEOUT if it still holds it after
+ * timeout_ms (it stays pending: accel_tsp1_wake waits for it to be taken before it pulses).
+ * Its outcome comes with accel_tsp1_wake. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms);
-/* WAKE pulse, then ASYNC_READY. Without it in time the pending DEEP_SLEEP ends UNKNOWN_OUTCOME
+/* Once the DEEP_SLEEP left the command buffer (ACCEL_E_TIMEOUT, nothing pulsed, if it does not
+ * within timeout_ms), the WAKE pulse, then ASYNC_READY. Without it in time the pending DEEP_SLEEP ends UNKNOWN_OUTCOME
  * (it may never have run, or the ASYNC_READY was lost) and the session stops holding commands.
  * A DEEP_SLEEP that ended UNKNOWN_OUTCOME otherwise (an error response naming no command) may
  * still have put the device to sleep: submit says ACCEL_E_TSP1_ASLEEP until this is called. */
@@ -1470,20 +1505,34 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_async_take(accel_tsp1 *s, uint1
 /* Secure update: streams total bytes (k x 144) from read() in SECURE_UPDATE commands of
  * `chunks` x 144 bytes (0: as many as the tx buffer and the device's command buffer hold), then
  * FINISH, then accel_tsp1_reboot. position is where to start: 0 begins with
- * SECURE_UPDATE_CANCEL (so nothing of an earlier attempt is kept); anything else resumes an
- * update the device still has in progress. On failure the status is returned and position is
- * where a resume must start: unchanged by a command the device refused (ERR_ARG, ERR_BUSY,
- * ERR_LEN) or that was never sent; the start of the previous command after ERR_MEM (its NVM
- * write failed, as the device reports it one command late); 0 when the device's progress is
- * unknown (an outcome the driver cannot know, ERR_CRYPT). Unless no_cancel, CANCEL is then sent
- * and position is 0. Over the invented I2C format a chunk does not fit one write: refused with
- * ACCEL_E_UNSUPPORTED before anything is sent. */
+ * SECURE_UPDATE_CANCEL (so nothing of an earlier attempt is kept); total (not 0) means the image
+ * is finished and only the reboot is missing (that reboot is all it does); anything else resumes
+ * an update the device still has in progress. After every status, position is where a resume
+ * must start:
+ *   ACCEL_OK              total: the device booted the new image (or, with no_reboot, FINISH
+ *                         ran OK and a reboot will complete it).
+ *   ACCEL_E_TSP1_REBOOT_PENDING   total: FINISH ran OK, or may have (its outcome unknown), and
+ *                         the reboot failed or was not asked for (no_reboot). Reboot (or resume
+ *                         from total); never FINISH or CANCEL again: a CANCEL now would make the
+ *                         device boot into its ROM bootloader.
+ *   ACCEL_E_TSP1_ROM      0: the reboot came up in the ROM bootloader (the image did not take).
+ *   any other failure     unless no_cancel, CANCEL is sent and position is 0. With no_cancel:
+ *                         unchanged by a chunk the device refused (ERR_ARG, ERR_BUSY, ERR_LEN),
+ *                         did not run (DISCARDED) or that was never sent (read() failed, a
+ *                         refusal before sending); the start of the previous command after
+ *                         ERR_MEM (its NVM write failed, as the device reports it one command
+ *                         late); 0 whenever the device's progress is unknown (UNKNOWN_OUTCOME, a
+ *                         bus error or timeout with the command still pending, ERR_CRYPT, a
+ *                         FINISH that did not run).
+ * Networks must be stopped first: the device refuses a chunk with ERR_BUSY while one runs (the
+ * driver's running_mask is not consulted: it can be stale). Over the invented I2C format a chunk
+ * does not fit one write: refused with ACCEL_E_UNSUPPORTED before anything is sent. */
 typedef struct accel_tsp1_update {
     accel_status (*read)(void *user, uint32_t offset, uint8_t *dst, size_t n);
     void (*progress)(void *user, uint32_t done, uint32_t total);
     void *user;
     uint32_t total;
-    uint32_t position; /* in: resume offset; out: see above */
+    uint32_t position; /* in: resume offset (total: reboot only); out: see above */
     uint16_t chunks;
     uint8_t no_cancel, no_reboot;
 } accel_tsp1_update;
@@ -4175,6 +4224,7 @@ ACCELDEF const char *accel_status_str(accel_status s)
     case ACCEL_E_TSP1_ASLEEP: return "ACCEL_E_TSP1_ASLEEP: device in deep sleep";
     case ACCEL_E_TSP1_UNEXPECTED: return "ACCEL_E_TSP1_UNEXPECTED: unexpected response id";
     case ACCEL_E_TSP1_ROM: return "ACCEL_E_TSP1_ROM: device booted into its ROM bootloader (no valid firmware)";
+    case ACCEL_E_TSP1_REBOOT_PENDING: return "ACCEL_E_TSP1_REBOOT_PENDING: update finished, the reboot that completes it is pending";
 #endif
 
 #ifndef ACCEL__DECL_NO_EDGETPU /* a removed section takes its strings along */
@@ -6279,7 +6329,11 @@ ACCELDEF accel_status accel_tsp1_error_status(uint16_t id)
 /* NN_INFO payload bytes -> struct */
 ACCEL__TSP1_NOINLINE static accel_status accel__tsp1_nn_info(const uint8_t *p, size_t n, accel_tsp1_nn_info *out)
 {
-    if (n != 8 || p[0] > 1 || p[7] > 3) return ACCEL_E_MALFORMED;
+    /* valid slots are contiguous from 0, so slot IDX is valid exactly when IDX < N_TOTAL; at
+       most 32 slots */
+    if (n != 8 || p[0] > 1 || p[7] > 3 || p[1] >= ACCEL_TSP1_MAX_NETS ||
+        p[2] > ACCEL_TSP1_MAX_NETS || p[0] != (p[1] < p[2]))
+        return ACCEL_E_MALFORMED;
     out->valid = p[0];
     out->idx = p[1];
     out->n_total = p[2];
@@ -6552,6 +6606,9 @@ ACCELDEF accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus *b)
                                    next ASYNC_READY is its own (s->settled, 0 or 1, as is) */
 #define ACCEL__TSP1_INTERNAL 2u /* pending flag: the driver's own CLEAR_ERROR (no outcome) */
 #define ACCEL__TSP1_SYNC 4u     /* pending flag: the session's synchronising ECHO */
+#define ACCEL__TSP1_DOOMED 8u   /* pending flag: sent after a command that failed, before a
+                                   CLEAR_ERROR: discarded, unless another host cleared the
+                                   error state meanwhile (see accel__tsp1_end) */
 #define ACCEL__TSP1_BIG 12u     /* an ECHO payload this long can carry a whole frame */
 #define ACCEL__TSP1_ALL ((size_t)-1)
 
@@ -6644,7 +6701,12 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_end(accel_tsp1 *s, size_t n, accel_
     unsigned to_clear = n == ACCEL__TSP1_ALL;
     while (n-- && (p = accel__tsp1_at(s, 0)) != NULL &&
            !(to_clear && p->id == ACCEL_TSP1_CLEAR_ERROR))
-        accel__tsp1_finish(s, st, f);
+        /* a command sent into the device's error state whose answer can no longer come was
+           discarded, unless another host may have ended that state (an answer to nothing
+           pending came): then nobody knows. Not when an error naming no command decides (f):
+           it may come from a piece that got between */
+        accel__tsp1_finish(s, (p->flags & ACCEL__TSP1_DOOMED) && st == ACCEL_E_TSP1_UNKNOWN_OUTCOME &&
+                                      !s->foreign && !f ? ACCEL_E_TSP1_DISCARDED : st, f);
 }
 
 /* The device may be discarding everything until CLEAR_ERROR (poll sends it with auto_clear). */
@@ -6728,6 +6790,7 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
     if (!p) {
         if (k != ACCEL_TSP1_KIND_ERROR) {
             s->stray++; /* an answer to nothing pending (e.g. after its deadline): surfaced */
+            s->foreign = 1;
             accel__tsp1_on_async(s, f);
             return;
         }
@@ -6754,8 +6817,13 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
            come (answers come in command order) */
         if ((uint16_t)(f->tid - s->big_tid) < 0x8000u) s->big = 0;
         if (k != ACCEL_TSP1_KIND_ERROR) return;
-        /* in its error state the device discards what follows, until a CLEAR_ERROR */
-        accel__tsp1_end(s, ACCEL__TSP1_ALL, ACCEL_E_TSP1_DISCARDED, NULL);
+        /* in its error state the device discards what follows, until a CLEAR_ERROR: they end
+           DISCARDED once their answers can no longer come (accel__tsp1_end), not now: another
+           host's CLEAR_ERROR may come between (one host per device is the rule; this is what
+           the driver can still see of a second one) */
+        s->foreign = 0;
+        for (i = 0; (p = accel__tsp1_at(s, i)) != NULL && p->id != ACCEL_TSP1_CLEAR_ERROR; i++)
+            p->flags = (uint8_t)(p->flags | ACCEL__TSP1_DOOMED);
     }
     accel__tsp1_device_error(s);
 }
@@ -6763,12 +6831,17 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
 ACCELDEF accel_status accel_tsp1_driver_mem_size(size_t depth, size_t cmd_payload,
                                                  size_t rsp_payload, size_t *bytes)
 {
+    unsigned long need;
     if (!bytes) return ACCEL_E_NULL;
     *bytes = 0;
-    if (depth < 2 || rsp_payload < 4u || (depth | cmd_payload | rsp_payload) > 0xFFFFu)
+    if (depth < 2 || rsp_payload < 8u || (depth | cmd_payload | rsp_payload) > 0xFFFFu)
         return ACCEL_E_ARG;
-    /* pending table (aligned up from the block's start), tx (frame + marker), rx */
-    *bytes = ACCEL_TSP1_DRIVER_MEM(depth, cmd_payload, rsp_payload);
+    /* pending table (aligned up from the block's start), tx (frame + marker), rx: computed in
+       32 bits (it fits: every input is at most 0xFFFF), then it must fit size_t, which may be
+       16 bits */
+    need = ACCEL_TSP1_DRIVER_MEM(depth, cmd_payload, rsp_payload);
+    if ((size_t)need != need) return ACCEL_E_OVERFLOW;
+    *bytes = (size_t)need;
     return ACCEL_OK;
 }
 
@@ -6794,9 +6867,9 @@ ACCELDEF accel_status accel_tsp1_init(accel_tsp1 *s, const accel_tsp1_config *c)
         pm = (uint8_t *)c->pending_mem, rm = (uint8_t *)c->rx_mem, tm = (uint8_t *)c->tx_mem;
         pl = c->pending_len, rl = c->rx_len, tl = c->tx_len;
         if (!tm) return ACCEL_E_NULL;
-        /* rx: at least the synchronising ECHO's answer (4 bytes) */
+        /* rx: at least the fixed answers (NN_INFO's 8 bytes) */
         if (pl < 2 * sizeof(accel_tsp1_pending) || tl < ACCEL_TSP1_OVERHEAD ||
-            (rm && rl < ACCEL_TSP1_OVERHEAD + 4u))
+            (rm && rl < ACCEL_TSP1_OVERHEAD + 8u))
             return ACCEL_E_BUFFER_TOO_SMALL;
 #else
         return ACCEL_E_NULL;
@@ -6930,13 +7003,17 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
     unsigned rounds;
     uint32_t now;
     accel_status st = ACCEL_OK;
+    uint8_t empty = 0; /* the response buffer read empty: no answer is left waiting */
     if (!s) return ACCEL_E_NULL;
     /* read first: an answer already waiting decides its command however late this poll is */
     for (rounds = 0; rounds < 64u; rounds++) {
-        uint16_t fill;
+        uint16_t fill, space;
         size_t got = 0, off = 0;
         uint32_t d0 = s->drops;
-        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, NULL);
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, &space);
+        /* all ones: nobody answered (a bus fault or no device); nothing is known, least of
+           all that the buffer is empty */
+        if (st == ACCEL_OK && (fill & space) == 0xFFFFu) st = ACCEL_E_IO;
         if (st == ACCEL_OK && fill) {
             got = fill < sizeof chunk ? fill : sizeof chunk;
             st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
@@ -6959,13 +7036,33 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
         if (!got) {
             /* read empty with nothing dropped on the way: the next byte starts a frame */
             if (s->drops == d0) s->lost = 0;
+            empty = 1;
             break;
         }
     }
+    /* a command still in the device's command buffer has not completed (it waits for its turn,
+       or for room in the response buffer): its answer may still come. Deadlines apply only when
+       the response buffer was read empty and the command buffer holds nothing; while it holds
+       something, every pending command may be waiting there, and its deadline starts again */
+    now = accel__tsp1_now(s);
+    p = accel__tsp1_at(s, 0);
+    if (empty && p &&
+        ((p->flags & ACCEL__TSP1_DOOMED) || (uint32_t)(now - p->sent_ms) >= s->timeout_ms)) {
+        uint16_t fill;
+        size_t i;
+        if (accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL) != ACCEL_OK) {
+            empty = 0;
+        } else if (fill) {
+            empty = 0;
+            for (i = 0; (p = accel__tsp1_at(s, i)) != NULL; i++) p->sent_ms = now;
+        }
+    }
+    /* nothing left to read or to run: commands sent into the error state were discarded */
+    while (empty && (p = accel__tsp1_at(s, 0)) != NULL && (p->flags & ACCEL__TSP1_DOOMED))
+        accel__tsp1_end(s, 1, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
     /* deadlines, oldest first (a DEEP_SLEEP waits for accel_tsp1_wake); a lost error response
        would leave the device discarding everything, so CLEAR_ERROR follows */
-    now = accel__tsp1_now(s);
-    while ((p = accel__tsp1_at(s, 0)) != NULL && p->id != ACCEL_TSP1_DEEP_SLEEP &&
+    while (empty && (p = accel__tsp1_at(s, 0)) != NULL && p->id != ACCEL_TSP1_DEEP_SLEEP &&
            (uint32_t)(now - p->sent_ms) >= s->timeout_ms) {
         accel__tsp1_finish(s, ACCEL_E_TSP1_UNKNOWN_OUTCOME, NULL);
         accel__tsp1_device_error(s);
@@ -7004,6 +7101,8 @@ static accel_status accel__tsp1_wait(accel_tsp1 *s, uint16_t id, const void *pay
             }
         }
         st = accel_tsp1_poll(s);
+        /* the outcome decides, even when the poll that brought it then failed on the bus */
+        if (!id && *flag) st = ACCEL_OK;
         if (st != ACCEL_OK || (!id && *flag)) break;
         if (accel_deadline_expired(&d, accel__tsp1_now(s))) {
             st = ACCEL_E_TIMEOUT; /* a command sent still gets its own outcome later */
@@ -7079,27 +7178,42 @@ ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
     return v ? ACCEL_OK : ACCEL_E_TSP1_ROM;
 }
 
+/* Wait (up to timeout_ms, 1 ms steps) until the device's command buffer is empty, reading its
+ * answers meanwhile: a command completes only with room for its answer in the response buffer,
+ * so a host that does not read waits for ever. ACCEL_E_TIMEOUT if it still holds commands. */
+static accel_status accel__tsp1_cmd_drained(accel_tsp1 *s, uint32_t timeout_ms)
+{
+    accel_deadline d;
+    accel_status st;
+    uint16_t fill;
+    accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
+    for (;;) {
+        (void)accel_tsp1_poll(s); /* what it reports goes to on_outcome/on_async */
+        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
+        if (st != ACCEL_OK || !fill) return st;
+        if (accel_deadline_expired(&d, accel__tsp1_now(s))) return ACCEL_E_TIMEOUT;
+        (void)accel_port_delay_ms(s->bus.port, 1); /* as in accel__tsp1_wait */
+    }
+}
+
 ACCELDEF accel_status accel_tsp1_sleep(accel_tsp1 *s, uint32_t timeout_ms)
 {
     accel_status st;
-    uint16_t fill = 1;
     if (!s) return ACCEL_E_NULL;
     if (accel_ring_count(&s->pend)) return ACCEL_E_BUSY; /* let queued work finish first */
     st = accel_tsp1_submit(s, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, NULL);
-    /* a wake pulse before the device took the command would go unseen: wait (about
-       timeout_ms, in 1 ms steps) until it left the command buffer */
-    while (st == ACCEL_OK && fill && timeout_ms--) {
-        (void)accel_port_delay_ms(s->bus.port, 1); /* as in accel__tsp1_wait */
-        st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
-    }
-    return st;
+    /* a wake pulse before the device took the command would go unseen */
+    return st == ACCEL_OK ? accel__tsp1_cmd_drained(s, timeout_ms) : st;
 }
 
 ACCELDEF accel_status accel_tsp1_wake(accel_tsp1 *s, uint32_t timeout_ms)
 {
     accel_status st;
     if (!s) return ACCEL_E_NULL;
-    st = accel_tsp1_wake_pulse(&s->bus);
+    /* a DEEP_SLEEP not yet pulsed may still wait in the command buffer: the pulse must come
+       after the device took it (else the device sleeps after it, unseen) */
+    st = s->asleep == 1 ? accel__tsp1_cmd_drained(s, timeout_ms) : ACCEL_OK;
+    if (st == ACCEL_OK) st = accel_tsp1_wake_pulse(&s->bus);
     if (st != ACCEL_OK) return st;
     if (s->asleep) s->asleep = 2; /* an ASYNC_READY now proves the DEEP_SLEEP ran */
     st = accel_tsp1_wait_ready(s, timeout_ms);
@@ -7122,8 +7236,9 @@ ACCELDEF accel_status accel_tsp1_nn_query(accel_tsp1 *s, uint8_t idx, accel_tsp1
     p[0] = idx;
     p[1] = p[2] = p[3] = 0;
     st = accel_tsp1_call(s, ACCEL_TSP1_NN_INFO, p, 4, p, sizeof p, &len, timeout_ms);
-    if (st != ACCEL_OK) return st;
-    return accel__tsp1_nn_info(p, len, info);
+    if (st == ACCEL_OK) st = accel__tsp1_nn_info(p, len, info);
+    /* IDX is the slot asked for: another slot's answer is no answer to this query */
+    return st == ACCEL_OK && info->idx != idx ? ACCEL_E_MALFORMED : st;
 }
 
 ACCELDEF accel_status accel_tsp1_nn_scan(accel_tsp1 *s, uint8_t *count, uint32_t timeout_ms)
@@ -7180,16 +7295,40 @@ ACCELDEF accel_status accel_tsp1_async_take(accel_tsp1 *s, uint16_t *id, uint16_
     return ACCEL_OK;
 }
 
+/* x is a whole number of 144-byte chunks: 16 x 9, the 9 by its inverse mod 2^32 (no division:
+ * Cortex-M0 has no divider, and the library call is not pulled in for this) */
+ACCEL__TSP1_NOINLINE static int accel__tsp1_chunks(uint32_t x)
+{
+    return !(x & 15u) && (uint32_t)((x >> 4) * 0x38E38E39u) <= 0x1C71C71Cu;
+}
+
+/* The device refused the command or did not run it (ERR_ARG, ERR_BUSY, ERR_LEN, DISCARDED). */
+static int accel__tsp1_not_run(accel_status st)
+{
+    return (st <= ACCEL_E_TSP1_ERR_ARG && st >= ACCEL_E_TSP1_ERR_LEN) || st == ACCEL_E_TSP1_DISCARDED;
+}
+
+/* The image is finished (FINISH ran, or may have): only a reboot completes it. Never FINISH or
+ * CANCEL again: a second FINISH is refused and a CANCEL would invalidate the image. */
+static accel_status accel__tsp1_update_reboot(accel_tsp1 *s, accel_tsp1_update *u,
+                                              uint32_t timeout_ms)
+{
+    accel_status st = u->no_reboot ? ACCEL_E_TSP1_REBOOT_PENDING : accel_tsp1_reboot(s, timeout_ms);
+    u->position = st == ACCEL_E_TSP1_ROM ? 0u : u->total; /* ROM: the image did not take */
+    return st == ACCEL_OK || st == ACCEL_E_TSP1_ROM ? st : ACCEL_E_TSP1_REBOOT_PENDING;
+}
+
 ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
                                             uint32_t timeout_ms)
 {
     accel_status st;
     uint32_t k, prev = 0, lim; /* prev: start of the previous command of this run (0: none) */
-    uint16_t fill, space;
+    uint16_t fill, space, t0;
     if (!s || !u || !u->read) return ACCEL_E_NULL;
-    if (u->total % ACCEL_TSP1_CHUNK_SIZE || u->position % ACCEL_TSP1_CHUNK_SIZE ||
+    if (!accel__tsp1_chunks(u->total) || !accel__tsp1_chunks(u->position) ||
         u->position > u->total)
         return ACCEL_E_ARG;
+    if (u->total && u->position == u->total) return accel__tsp1_update_reboot(s, u, timeout_ms);
 #if ACCEL_TSP1_I2C
     /* the invented I2C format carries ACCEL_TSP1_I2C_MAX_WRITE bytes a write: refuse before
        anything is sent when not even the smallest chunk command fits */
@@ -7197,7 +7336,8 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
                           2u * ACCEL_TSP1_OVERHEAD > ACCEL_TSP1_I2C_MAX_WRITE)
         return ACCEL_E_UNSUPPORTED;
 #endif
-    if (s->running_mask) return ACCEL_E_BUSY; /* stop the networks first (else ERR_BUSY) */
+    /* no refusal on the driver's running_mask: it goes stale (an NN_STOP sent with submit, or
+       one that ended UNKNOWN_OUTCOME); the device answers ERR_BUSY while a network runs */
     st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, &space);
     if (st != ACCEL_OK) return st;
     /* a command and its marker must fit the tx buffer and, sized automatically, the device's
@@ -7218,27 +7358,41 @@ ACCELDEF accel_status accel_tsp1_update_run(accel_tsp1 *s, accel_tsp1_update *u,
     while (st == ACCEL_OK && u->position < u->total) {
         size_t n = (size_t)(u->total - u->position < k ? u->total - u->position : k); /* <= 0xFFFF */
         st = u->read(u->user, u->position, s->tx + ACCEL_TSP1_HDR_SIZE, n);
-        if (st == ACCEL_OK)
-            st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE, s->tx + ACCEL_TSP1_HDR_SIZE, n,
-                                 timeout_ms);
+        if (st != ACCEL_OK) break; /* nothing sent: the device is at position */
+        t0 = s->next_tid; /* moves only when a command is written */
+        st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE, s->tx + ACCEL_TSP1_HDR_SIZE, n,
+                             timeout_ms);
+        /* refused (ERR_ARG, ERR_BUSY, ERR_LEN), not run (DISCARDED) or never sent: the device
+           is still at position; ERR_MEM: the previous command's write failed; anything else
+           (UNKNOWN_OUTCOME, a wait that ended with the command still pending) leaves the
+           device's progress unknown */
+        if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev;
+        else if (st != ACCEL_OK && !accel__tsp1_not_run(st) && s->next_tid != t0)
+            u->position = 0;
         if (st != ACCEL_OK) break;
         prev = u->position;
         u->position += (uint32_t)n;
         if (u->progress) u->progress(u->user, u->position, u->total);
     }
-    if (st == ACCEL_OK) st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_FINISH, NULL, 0, timeout_ms);
-    if (st == ACCEL_OK) return u->no_reboot ? ACCEL_OK : accel_tsp1_reboot(s, timeout_ms);
+    if (st == ACCEL_OK) {
+        t0 = s->next_tid;
+        st = accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_FINISH, NULL, 0, timeout_ms);
+        /* FINISH ran OK, or may have (its outcome unknown, or still pending): only a reboot
+           can tell, and it completes a finished image. A FINISH that did not run (never
+           sent, DISCARDED) or was refused (ERR_CRYPT) starts over; ERR_MEM: the last
+           command's chunks were lost */
+        if (st == ACCEL_OK && u->no_reboot) return ACCEL_OK;
+        if (st == ACCEL_E_TSP1_ERR_MEM) u->position = prev;
+        else if (st == ACCEL_E_TSP1_ERR_CRYPT || accel__tsp1_not_run(st) || s->next_tid == t0)
+            u->position = 0;
+        else return accel__tsp1_update_reboot(s, u, timeout_ms);
+    }
     if (!u->no_cancel) {
         /* the update's own status is what the caller needs; a CANCEL that fails changes
            nothing for the next attempt, which starts at 0 with a CANCEL of its own */
         u->position = 0;
         if (s->dev_error) (void)accel_tsp1_clear_error(s);
         (void)accel__tsp1_cmd(s, ACCEL_TSP1_SECURE_UPDATE_CANCEL, NULL, 0, timeout_ms);
-    } else if (st == ACCEL_E_TSP1_UNKNOWN_OUTCOME || st == ACCEL_E_TIMEOUT ||
-               st == ACCEL_E_TSP1_ERR_CRYPT) {
-        u->position = 0; /* the device's progress unknown, or the image refused: start over */
-    } else if (st == ACCEL_E_TSP1_ERR_MEM) {
-        u->position = prev; /* blamed on the previous command */
     }
     return st;
 }
@@ -12407,7 +12561,8 @@ ACCELDEF accel_status accel_ane_msgq_mem_size(size_t depth, size_t width, size_t
     if (!bytes) return ACCEL_E_NULL;
     *bytes = 0;
     if (depth == 0 || width == 0 || width > 0xFFFFu) return ACCEL_E_ARG;
-    if (depth > ((size_t)-1) / (width + 2u)) return ACCEL_E_OVERFLOW;
+    /* a slot is width + 2 bytes, which itself wraps a 16-bit size_t for the widest messages */
+    if (width > ((size_t)-1) - 2u || depth > ((size_t)-1) / (width + 2u)) return ACCEL_E_OVERFLOW;
     *bytes = depth * (width + 2u);
     return ACCEL_OK;
 }
@@ -12416,6 +12571,7 @@ ACCELDEF accel_status accel_ane_msgq_init(accel_ane_msgq *q, void *buf, size_t b
 {
     if (!q || !buf) return ACCEL_E_NULL;
     if (width == 0 || width > 0xFFFFu) return ACCEL_E_ARG;
+    if (width > ((size_t)-1) - 2u) return ACCEL_E_OVERFLOW; /* the slot size would wrap */
     q->width = width;
     return accel_ring_init(&q->ring, buf, buf_len, width + 2u);
 }

@@ -567,18 +567,38 @@ static void test_faults(void)
         CHECK(R.s.dec.dropped[ACCEL_TSP1_DROP_CRC] > 0);
         CHECK_EQ(R.s.dev_error, 0); /* a lost answer is no error state */
     }
-    /* a device that stops answering: the command's outcome is unknown, exactly once */
+    /* a device that stops executing: the command waits in its command buffer, so it stays
+       pending past its deadline (its answer may still come), and ends OK once it runs */
     {
         unsigned before = R.n_out;
+        uint16_t t;
         R.m.exec_per_ms = 0;
         CHECK_ST(accel_tsp1_call(&R.s, ACCEL_TSP1_ECHO, "x", 1, NULL, 0, NULL, 50), ACCEL_E_TIMEOUT);
         CHECK_EQ(R.n_out, before); /* the caller gave up; the command is still pending */
-        CHECK_EQ(accel_ring_count(&R.s.pend) >= 1, 1);
+        CHECK_EQ(accel_ring_count(&R.s.pend), 1);
+        t = accel__tsp1_at(&R.s, 0)->tid;
         accel_sim_advance(&R.sim, 300);
         (void)accel_tsp1_poll(&R.s); /* the outcomes it reports are what this test checks */
+        CHECK_EQ(R.n_out, before);
+        R.m.exec_per_ms = 2;
+        drain(20);
+        CHECK_EQ(R.n_out, before + 1);
+        CHECK_EQ(R.o_tid[before], t);
+        CHECK_ST(R.o_st[before], ACCEL_OK);
+        CHECK_EQ(R.fate[t], ACCEL_TSP1_MODEL_RAN);
+    }
+    /* a device that took the command and whose answer is lost (the response buffer cleared
+       under it): unknown at its deadline, exactly once */
+    {
+        unsigned before = R.n_out;
+        CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, "z", 1, NULL), ACCEL_OK);
+        accel_sim_advance(&R.sim, 5);
+        CHECK_EQ(accel_fifo_count(&R.m.cmdq), 0);
+        accel_fifo_clear(&R.m.rspq);
+        accel_sim_advance(&R.sim, 300);
+        (void)accel_tsp1_poll(&R.s);
         CHECK_EQ(R.n_out, before + 1);
         CHECK_ST(R.o_st[before], ACCEL_E_TSP1_UNKNOWN_OUTCOME);
-        R.m.exec_per_ms = 2;
         drain(20);
         CHECK_EQ(R.n_out, before + 1);
     }
@@ -917,11 +937,11 @@ static void test_update(void)
     upd_init(&u, 0);
     CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_OK);
     CHECK_EQ(R.m.fw_version, 3);
-    /* refused while a network runs (known to the driver) */
+    /* refused by the device while a network runs (ERR_BUSY), whatever the driver's mask says */
     CHECK_ST(accel_tsp1_nn_control(&R.s, ACCEL_TSP1_NN_START, 1, 100), ACCEL_OK);
     upd_init(&u, 2);
-    CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_E_BUSY);
-    /* ... and ERR_BUSY from the device when the driver did not know */
+    CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_E_TSP1_ERR_BUSY);
+    CHECK_EQ(u.position, 0);
     R.s.running_mask = 0;
     CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_E_TSP1_ERR_BUSY);
     CHECK_EQ(u.position, 0);

@@ -30,9 +30,11 @@
  *   UNKNOWN      only where the host could not know: a fault hit the bus from two deadlines
  *                before the command was sent until its outcome, a reset cleared its evidence
  *                (or the device slept with it unread), a REBOOT/DEEP_SLEEP went out while
- *                the session had not seen the boot's ASYNC_READY, its deadline passed before
- *                the device had placed its answer (or its marker's), or an error answering a
- *                command already ended decided it; never with its answer already waiting;
+ *                the session had not seen the boot's ASYNC_READY, it never ran (discarded in
+ *                an error state whose cause the host never saw), or an error answering a
+ *                command already ended decided it; never with its answer already waiting,
+ *                and never because it waited in the device's command buffer (a full response
+ *                buffer, a slow device) past its deadline;
  *   anything else (UNEXPECTED, a second outcome, an outcome for nothing sent, an ECHO answer
  *   with other bytes, an async message the device never emitted, a command never resolved).
  * Prints the commands, commands/s, the outcome histogram and the contradictions. */
@@ -66,6 +68,8 @@ static uint8_t fate[65536];       /* the model's first event for an intact frame
 static uint16_t fate_resp[65536];
 static uint8_t rsp_wiped[65536];  /* a reset cleared an unread response with this TID */
 static uint8_t evid[65536];       /* the device placed the answer (or marker answer) for it */
+static uint32_t last_ignored_ms;  /* a write was not taken (booting, asleep) */
+static int have_ignored;
 static uint8_t old_tid[65536];    /* an ended session's command may still run with this TID */
 static uint8_t ended[65536];      /* an outcome was reported for it (a late answer is stray) */
 static accel_status last_st[65536]; /* the outcome reported for it */
@@ -79,6 +83,13 @@ static accel_tsp1 s;
 static uint32_t dmem[(ACCEL_TSP1_DRIVER_MEM(16, 576, 588) + 3) / 4]; /* the driver's */
 
 static uint32_t fault_permille;    /* chance per transfer, in 1/1000 */
+static uint32_t foreign_clear_ms; /* another host's CLEAR_ERROR ran */
+static unsigned long foreign_echo_ran, foreign_echo_seen; /* its ECHOs run, their answers read */
+static int have_foreign, have_foreign_wipe;
+static uint32_t foreign_wipe_ms;
+static uint32_t last_rsp_wipe_ms; /* a reset cleared unread answers */
+static int have_rsp_wipe;
+static unsigned long hist_foreign;
 static uint32_t faults, last_fault_ms, last_sleep_ms;
 static unsigned long faults_total;
 static int have_sleep;
@@ -87,8 +98,9 @@ static unsigned long hist[8]; /* OK, ERR_x, DISCARDED, UNKNOWN: fault, reset, no
 static unsigned long hist_err[8];
 static unsigned long fault_kinds[7];
 static unsigned long busy_refusals, rescue_wakes, spins, spin_refusals, late_polls, kills,
-    mid_kills, restarts, probes, lost_liveness, reboot_checks, embedded, too_big, hist_late,
-    hist_stray_err, reboot_unready;
+    mid_kills, restarts, probes, lost_liveness, reboot_checks, embedded, too_big,
+    hist_stray_err, reboot_unready, sleep_timeouts, hist_unseen, backlogs, big_waiting, updates,
+    updates_ok, foreign_clears;
 static int have_old;
 static unsigned long stale_total;
 static jmp_buf kill_env;
@@ -115,6 +127,11 @@ static void contra(const char *what, uint16_t tid)
 }
 
 /* ---------------------------------------------------------------- ground truth */
+static int multi_active; /* inside update_run / nn_control: every command it writes is recorded */
+static int upd_written;  /* a FINISH or CANCEL was written in this call */
+static int finished_image; /* the device holds a FINISHed image, not yet rebooted into */
+static unsigned long pending_resumes, resumes, stale_masks;
+static uint8_t rec_seen[65536]; /* the TID's pending entry was recorded in this call */
 static void on_log(void *u, const accel_tsp1_model_event *e)
 {
     (void)u;
@@ -135,6 +152,19 @@ static void on_log(void *u, const accel_tsp1_model_event *e)
                 break;
             }
     }
+    /* the other host's frames carry TID_NONE, which the driver never uses */
+    if (e->tid == ACCEL_TSP1_TID_NONE && e->what != ACCEL_TSP1_MODEL_ASYNC) {
+        if (e->what == ACCEL_TSP1_MODEL_RAN && e->id == ACCEL_TSP1_CLEAR_ERROR) {
+            foreign_clear_ms = sim.now;
+            have_foreign = 1;
+        }
+        if (e->what == ACCEL_TSP1_MODEL_RAN && e->id == ACCEL_TSP1_ECHO) foreign_echo_ran++;
+        /* its ECHO's answer (the one trace the driver can see) cleared unread or never made */
+        if (e->what == ACCEL_TSP1_MODEL_RSP_WIPED || e->what == ACCEL_TSP1_MODEL_WIPED ||
+            e->what == ACCEL_TSP1_MODEL_DISCARDED)
+            foreign_wipe_ms = sim.now, have_foreign_wipe = 1;
+        return;
+    }
     if (old_tid[e->tid] && e->what != ACCEL_TSP1_MODEL_ASYNC) return; /* an ended session's */
     switch (e->what) {
     case ACCEL_TSP1_MODEL_RAN:
@@ -150,6 +180,14 @@ static void on_log(void *u, const accel_tsp1_model_event *e)
             have_sleep = 1;
             last_sleep_ms = sim.now;
         }
+        /* a FINISHed image lives until a reboot; update_run must never CANCEL it */
+        if (e->id == ACCEL_TSP1_SECURE_UPDATE_FINISH && !e->resp && multi_active && rec_seen[e->tid])
+            finished_image = 1; /* update_run's own FINISH */
+        if (e->id == ACCEL_TSP1_REBOOT) finished_image = 0;
+        if (e->id == ACCEL_TSP1_SECURE_UPDATE_CANCEL && finished_image && rec_seen[e->tid] &&
+            multi_active)
+            contra("update_run cancelled a finished image (the device will boot its ROM)", e->tid);
+        if (e->id == ACCEL_TSP1_SECURE_UPDATE_CANCEL) finished_image = 0;
         break;
     case ACCEL_TSP1_MODEL_DISCARDED:
         if (!fate[e->tid]) fate[e->tid] = e->what;
@@ -157,8 +195,14 @@ static void on_log(void *u, const accel_tsp1_model_event *e)
     case ACCEL_TSP1_MODEL_WIPED:
         if (e->id && !fate[e->tid]) fate[e->tid] = e->what;
         break;
+    case ACCEL_TSP1_MODEL_IGNORED: /* a write the device did not take (booting, asleep) */
+        last_ignored_ms = sim.now;
+        have_ignored = 1;
+        break;
     case ACCEL_TSP1_MODEL_RSP_WIPED:
         if (e->id < ACCEL_TSP1_R_ASYNC_READY) rsp_wiped[e->tid] = 1;
+        last_rsp_wipe_ms = sim.now;
+        have_rsp_wipe = 1;
         break;
     case ACCEL_TSP1_MODEL_ASYNC:
         async_emitted[e->id - ACCEL_TSP1_R_ASYNC_READY][e->tid]++;
@@ -170,6 +214,21 @@ static void on_log(void *u, const accel_tsp1_model_event *e)
 static int fault_since(uint32_t ms)
 {
     return faults && (int32_t)(last_fault_ms - ms) >= 0;
+}
+
+/* Another host's CLEAR_ERROR ran after this command was sent: its outcome may be one the driver
+ * cannot know (one session per device is the rule). `hidden`: and nothing of it has reached
+ * the driver yet (its ECHO's answer is the one trace it can see: until it is read, or when a
+ * reset, a sleep or a fault takes it, the driver cannot tell). */
+static int foreign_since(uint32_t sub_ms, int hidden)
+{
+    if (!have_foreign || (int32_t)(foreign_clear_ms - sub_ms) < 0) return 0;
+    if (!hidden) return 1;
+    if (foreign_echo_seen >= foreign_echo_ran) return 0; /* every answer of it was read */
+    /* not read yet: excused only where it cannot be (cleared, never made, taken by a fault, or
+       the device not up to be read); the driver waits until nothing more can come */
+    return (have_foreign_wipe && (int32_t)(foreign_wipe_ms - foreign_clear_ms) >= 0) ||
+           fault_since(foreign_clear_ms) || model.power != ACCEL_TSP1_MODEL_READY;
 }
 
 static void on_outcome(void *u, const accel_tsp1_outcome *o)
@@ -206,11 +265,19 @@ static void on_outcome(void *u, const accel_tsp1_outcome *o)
             contra("an error the device did not send for it", o->tid);
     } else if (o->status == ACCEL_E_TSP1_DISCARDED) {
         hist[2]++;
-        if (fate[o->tid] == ACCEL_TSP1_MODEL_RAN) contra("DISCARDED, but it ran", o->tid);
+        if (fate[o->tid] == ACCEL_TSP1_MODEL_RAN) {
+            if (foreign_since(r->sub_ms, 1)) hist_foreign++; /* undetectable: evidence gone */
+            else contra("DISCARDED, but it ran", o->tid);
+        }
     } else if (o->status == ACCEL_E_TSP1_UNKNOWN_OUTCOME) {
         /* the host could not know: a fault near it, or a reset took its evidence */
         if (fault_since(r->sub_ms - 2u * T_MS)) hist[3]++;
         else if (rsp_wiped[o->tid] || fate[o->tid] == ACCEL_TSP1_MODEL_WIPED ||
+                 /* a reset since it was sent cleared answers unread: a frame being read may
+                    have been cut, and what follows the cut is not matched while a long ECHO
+                    may still be answered (its ASYNC_READY among it) */
+                 (have_rsp_wipe && (int32_t)(last_rsp_wipe_ms - r->sub_ms) >= 0 &&
+                  (r->id == ACCEL_TSP1_REBOOT || r->id == ACCEL_TSP1_DEEP_SLEEP)) ||
                  (have_sleep && (int32_t)(last_sleep_ms - r->sub_ms) >= 0))
             hist[4]++;
         else if ((r->id == ACCEL_TSP1_REBOOT || r->id == ACCEL_TSP1_DEEP_SLEEP) && !r->sure)
@@ -219,11 +286,13 @@ static void on_outcome(void *u, const accel_tsp1_outcome *o)
                              o->resp->id == ACCEL_TSP1_R_ERR_FRAMING) &&
                  fault_since(r->sub_ms - 5u * T_MS))
             hist[3]++; /* a rejected piece's error, held up behind a stalled queue */
-        else if (!evid[o->tid] && ((int32_t)(sim.now - (r->sub_ms + T_MS)) >= 0 ||
-                                   fate[o->tid] != ACCEL_TSP1_MODEL_RAN))
-            hist_late++; /* no answer of its own: its deadline passed before the device placed
-                            one, or it never ran (discarded in an error state whose cause the
-                            host did not see as the answer of a pending command) */
+        else if (!evid[o->tid] && fate[o->tid] != ACCEL_TSP1_MODEL_RAN)
+            hist_unseen++; /* it never ran: discarded in an error state whose cause the host
+                              never saw as the answer of a pending command (a lost error, an
+                              ended session's). A command that ran is never excused this way:
+                              its deadline counts only once its answer cannot be waiting */
+        else if (foreign_since(r->sub_ms, 0))
+            hist_foreign++; /* another host's CLEAR_ERROR: nobody can know */
         else if (o->resp && o->resp->tid != o->tid && ended[o->resp->tid] &&
                  accel_tsp1_kind_of(o->resp->id) == ACCEL_TSP1_KIND_ERROR)
             hist_stray_err++; /* an error of a command already ended: whose effect is unknown */
@@ -244,6 +313,8 @@ static void on_async(void *u, const accel_tsp1_frame *f)
         unsigned k = f->id - ACCEL_TSP1_R_ASYNC_READY;
         if (++async_seen[k][f->tid] > async_emitted[k][f->tid])
             contra("an async message the device did not send", f->tid);
+    } else if (f->id == ACCEL_TSP1_R_DATA && f->tid == ACCEL_TSP1_TID_NONE) {
+        foreign_echo_seen++; /* the other host's ECHO answer */
     } else if (f->id == ACCEL_TSP1_R_DATA || f->id == ACCEL_TSP1_R_NN_INFO) {
         strays++; /* an answer after its command's deadline */
     } else {
@@ -290,10 +361,25 @@ static uint8_t call_sure;
 static const uint8_t *call_p;
 static size_t call_n;
 static void took(uint16_t tid, uint16_t id, const uint8_t *p, size_t n, uint8_t sure);
+static int sleep_active; /* inside accel_tsp1_sleep: its DEEP_SLEEP is recorded once written */
 static void note_call(void)
 {
     size_t i;
     accel_tsp1_pending *p;
+    if (multi_active)
+        for (i = 0; (p = accel__tsp1_at(&s, i)) != NULL; i++)
+            if (!(p->flags & ACCEL__TSP1_INTERNAL) && !rec[p->tid].pending && !rec_seen[p->tid]) {
+                rec_seen[p->tid] = 1;
+                if (p->id == ACCEL_TSP1_SECURE_UPDATE_FINISH || p->id == ACCEL_TSP1_SECURE_UPDATE_CANCEL)
+                    upd_written = 1;
+                took(p->tid, p->id, NULL, 0, (uint8_t)(p->flags & ACCEL__TSP1_SURE));
+            }
+    if (sleep_active && call_active && !call_recorded)
+        for (i = 0; (p = accel__tsp1_at(&s, i)) != NULL; i++)
+            if (p->id == ACCEL_TSP1_DEEP_SLEEP) {
+                call_recorded = 1;
+                took(p->tid, ACCEL_TSP1_DEEP_SLEEP, NULL, 0, call_sure);
+            }
     if (!call_active || call_recorded || s.w_tid == ACCEL_TSP1_TID_NONE) return;
     for (i = 0; (p = accel__tsp1_at(&s, i)) != NULL; i++)
         if (p->tid == s.w_tid && p->id == call_id) {
@@ -359,9 +445,30 @@ static void w_delay(void *u, uint32_t ms)
     sim.port.delay_ms(sim.port.user, ms);
 }
 
+/* accel_tsp1_wake, checked: with no fault since it began, a wake that gives up must not leave
+ * the device asleep (it pulsed before the device took the DEEP_SLEEP: the device then sleeps
+ * while the session takes it to be awake). */
+static accel_status soak_wake(void)
+{
+    uint32_t t0 = sim.now;
+    unsigned long f0 = faults_total;
+    accel_status st = accel_tsp1_wake(&s, T_MS);
+    if (st != ACCEL_OK && faults_total == f0 && !fault_since(t0) &&
+        model.power == ACCEL_TSP1_MODEL_ASLEEP && !s.asleep)
+        contra("wake gave up on a device that went to sleep after its pulse", 0);
+    return st;
+}
+
 /* ---------------------------------------------------------------- the run */
 static uint8_t image[144 * 3]; /* a valid image for the model: ends with its own CRC-32 */
 static unsigned img_next;      /* next chunk of it to send */
+static accel_status img_read(void *u, uint32_t off, uint8_t *dst, size_t n)
+{
+    (void)u;
+    if (off + n > sizeof image) return ACCEL_E_TRUNCATED;
+    memcpy(dst, image + off, n);
+    return ACCEL_OK;
+}
 
 /* A new host session. power: a new device too (power cycle); otherwise the device keeps running
  * with whatever the ended session left queued or unread: those TIDs are the old session's until
@@ -371,10 +478,14 @@ static void open_session(int power)
     accel_port mp;
     accel_tsp1_config c;
     uint16_t cmd_cap = (uint16_t)(200u + tl_rand_below(4) * 150u);
-    uint16_t rsp_cap = (uint16_t)(48u + tl_rand_below(4) * 60u);
+    /* one device in three has a response buffer larger than a poll reads (4 KiB) */
+    uint16_t rsp_cap = (uint16_t)(tl_rand_below(3) ? 48u + tl_rand_below(4) * 60u : 5000u);
     static const uint16_t rsp_sizes[4] = {52, 116, 288, 588};
     unsigned k;
     uint16_t from = s.next_tid;
+    if (rsp_cap > 4096u) cmd_cap = 650u; /* room for its big ECHOs */
+    /* and some so small that two async messages leave no room for a command to complete */
+    if (rsp_cap == 48u && tl_rand_below(2)) rsp_cap = 36u;
     stale_total += s.stale;
     for (k = 0; k < 65536u; k++)
         if (rec[k].pending) { /* abandoned with the session: never an outcome */
@@ -410,6 +521,8 @@ static void open_session(int power)
     c.depth = (uint16_t)(4u + tl_rand_below(13));
     c.cmd_payload = 576;
     c.rsp_payload = rsp_sizes[tl_rand_below(4)];
+    /* on a device with a big response buffer, half the sessions can fill more than 4 KiB */
+    if (model.rsp_cap > 4096u && tl_rand_below(2)) c.depth = 16, c.rsp_payload = 588;
     c.timeout_ms = T_MS;
     c.auto_clear = (uint8_t)tl_rand_below(2);
     c.on_outcome = on_outcome;
@@ -505,7 +618,10 @@ static accel_status rec_call(uint16_t id, const uint8_t *p, size_t n, uint8_t su
     note_call();
     call_active = 0;
     if (!call_recorded) return st; /* refused before anything was sent */
-    /* other returns (the caller's deadline, a bus error while polling) leave it pending */
+    /* a return that is no outcome (the caller's deadline, a bus error while polling) leaves it
+       pending: never once its outcome has arrived (the outcome is what the call returns) */
+    if (!rec[last_call_tid].pending && st != last_st[last_call_tid])
+        contra("a blocking call returned another status than its outcome", last_call_tid);
     if (st == ACCEL_OK || st == ACCEL_E_TSP1_DISCARDED || st == ACCEL_E_TSP1_UNKNOWN_OUTCOME ||
         st == ACCEL_E_TSP1_UNEXPECTED ||
         (st <= ACCEL_E_TSP1_ERR_ARG && st >= ACCEL_E_TSP1_ERR_FRAMING)) {
@@ -600,12 +716,32 @@ static void one_command(int blocking)
         return;
     }
     if (id == ACCEL_TSP1_DEEP_SLEEP && !accel_ring_count(&s.pend) && tl_rand_below(2)) {
-        /* the blocking helper: it returns once the device took the command */
-        /* (the session's synchronising ECHO may go ahead of it: the newest entry is its) */
-        accel_tsp1_pending *q;
-        st = accel_tsp1_sleep(&s, T_MS);
-        q = accel_ring_count(&s.pend) ? accel__tsp1_at(&s, accel_ring_count(&s.pend) - 1u) : NULL;
-        if (q && q->id == ACCEL_TSP1_DEEP_SLEEP) took(q->tid, id, p, 0, sure);
+        /* the blocking helper: it returns once the device took the command, reading answers
+           meanwhile (its outcome may come inside: it is recorded as soon as it is written) */
+        uint32_t tmo;
+        if (tl_rand_below(3) == 0) { /* async messages fill a small response buffer first */
+            (void)accel_tsp1_model_raise(&model, ACCEL_TSP1_R_ASYNC_ERR_ECC);
+            (void)accel_tsp1_model_raise(&model, ACCEL_TSP1_R_ASYNC_ERR_NPU);
+            accel_sim_advance(&sim, 2);
+        }
+        sleep_active = call_active = 1;
+        call_recorded = 0;
+        call_sure = sure;
+        tmo = tl_rand_below(4) ? T_MS : tl_rand_below(3);
+        st = accel_tsp1_sleep(&s, tmo);
+        note_call();
+        sleep_active = call_active = 0;
+        /* a whole deadline on a quiet bus: the device takes it (2 commands a millisecond) once
+           the host reads what blocks its response buffer */
+        if (st == ACCEL_E_TIMEOUT && tmo == T_MS && call_recorded &&
+            !fault_since(rec[last_call_tid].sub_ms - 2u * T_MS) && model.power == ACCEL_TSP1_MODEL_READY)
+            contra("sleep timed out on a device that takes commands", last_call_tid);
+        /* OK: the device took it from its command buffer (ran or discarded it) */
+        if (st == ACCEL_OK && call_recorded && !fate[last_call_tid] &&
+            !(have_ignored && (int32_t)(last_ignored_ms - rec[last_call_tid].sub_ms + T_MS) >= 0) &&
+            !fault_since(rec[last_call_tid].sub_ms - 2u * T_MS))
+            contra("sleep returned OK with its DEEP_SLEEP still queued", last_call_tid);
+        if (st == ACCEL_E_TIMEOUT) sleep_timeouts++;
         return;
     }
     st = accel_tsp1_submit(&s, id, p, n, &tid);
@@ -651,6 +787,148 @@ static void busy_spin(void)
     }
 }
 
+/* A device whose response buffer holds more than one poll reads (5000 bytes, a poll reads 4
+ * KiB): big ECHOs queued, then a host that reads late. Every answer already waiting decides its
+ * command (the ground truth: UNKNOWN never with its answer waiting), and those still in the
+ * command buffer behind a full response buffer wait for their turn. */
+static void big_backlog(void)
+{
+    static uint8_t p[500];
+    size_t n = s.dec.cap - ACCEL_TSP1_OVERHEAD < sizeof p ? s.dec.cap - ACCEL_TSP1_OVERHEAD : sizeof p;
+    unsigned k, tries;
+    uint16_t tid;
+    backlogs++;
+    memset(p, 0xC3, sizeof p);
+    for (k = 0; k < 12u; k++) {
+        accel_status st = ACCEL_E_BUSY;
+        p[0] = (uint8_t)k;
+        forget_ahead();
+        for (tries = 0; tries < 8u && st == ACCEL_E_BUSY; tries++) {
+            st = accel_tsp1_submit(&s, ACCEL_TSP1_ECHO, p, n, &tid);
+            if (st == ACCEL_OK) took(tid, ACCEL_TSP1_ECHO, p, n, s.settled);
+            else if (st == ACCEL_E_BUSY) accel_sim_advance(&sim, 1);
+        }
+        if (st != ACCEL_OK) break;
+    }
+    accel_sim_advance(&sim, 2u * T_MS + tl_rand_below(T_MS));
+    if (accel_fifo_count(&model.rspq) > 4096u) big_waiting++;
+}
+
+/* Network control through the driver (its running mask follows) mixed with plain NN_START /
+ * NN_STOP submits (it does not): the mask goes stale. A secure update must then be decided by
+ * the device (ERR_BUSY while a network runs), never refused on the stale mask. */
+/* Resolve what is pending with the bus quiet (1 ms steps, at most a second). */
+static void drain_quiet(void)
+{
+    unsigned i;
+    for (i = 0; i < 1000u && accel_ring_count(&s.pend); i++) {
+        (void)accel_tsp1_poll(&s);
+        accel_sim_advance(&sim, 1);
+    }
+}
+
+/* Another host's CLEAR_ERROR in the last two deadlines (it may have reordered the device's
+ * view of the update: not this session's doing). */
+static int have_foreign_recent(void)
+{
+    return have_foreign && (uint32_t)(sim.now - foreign_clear_ms) < 4u * T_MS;
+}
+
+static void nn_and_update(void)
+{
+    int checkable;
+    uint32_t k;
+    finished_image = 0;
+    multi_active = 1;
+    memset(rec_seen, 0, sizeof rec_seen);
+    forget_ahead();
+    k = tl_rand_below(3);
+    if (k != 1) { /* the driver's mask follows nn_control */
+        uint32_t m = 1u + tl_rand_below(3);
+        accel_status st = accel_tsp1_nn_control(&s, (uint16_t)(ACCEL_TSP1_NN_START + (k == 0 ? tl_rand_below(2) : 0u)), m,
+                                                T_MS + 50u);
+        if (k == 2 && st == ACCEL_OK) { /* stopped behind its back: the mask is stale */
+            uint8_t pl[4];
+            uint16_t tid;
+            if (ACCEL_TSP1_BIG_ENDIAN) accel_store_u32be(pl, m);
+            else accel_store_u32le(pl, m);
+            if (accel_tsp1_submit(&s, ACCEL_TSP1_NN_STOP, pl, 4, &tid) == ACCEL_OK) {
+                rec_seen[tid] = 1;
+                took(tid, ACCEL_TSP1_NN_STOP, pl, 4, s.settled);
+                stale_masks++;
+            }
+        }
+    }
+    if (k != 0) {
+        accel_tsp1_update u;
+        accel_status st;
+        memset(&u, 0, sizeof u);
+        u.read = img_read;
+        u.total = sizeof image;
+        u.chunks = (uint16_t)tl_rand_below(3);
+        u.no_cancel = (uint8_t)tl_rand_below(2);
+        u.no_reboot = (uint8_t)tl_rand_below(2);
+        updates++;
+        /* a run whose failure position is checked: nothing else queued ahead of it, no NVM or
+           header failure planned on the device */
+        checkable = !accel_ring_count(&s.pend) && !model.mem_fail_chunk && !model.arg_fail_chunk;
+        st = accel_tsp1_update_run(&s, &u, T_MS + 50u);
+        if (st == ACCEL_E_BUSY) contra("update_run refused (ACCEL_E_BUSY) without asking the device", 0);
+        if (st == ACCEL_OK) updates_ok++;
+        if (st == ACCEL_E_TSP1_REBOOT_PENDING) { /* the resume from total only reboots */
+            if (u.position != u.total) contra("REBOOT_PENDING with a position other than total", 0);
+            upd_written = 0;
+            pending_resumes++;
+            (void)accel_tsp1_update_run(&s, &u, T_MS + 50u);
+            note_call();
+            if (upd_written) contra("a resume from total sent FINISH or CANCEL", 0);
+        } else if (st != ACCEL_OK && checkable && model.power == ACCEL_TSP1_MODEL_READY) {
+            /* the position contract: one resume from where it says, on a quiet bus, completes
+               (or meets the same refusal: a network running) */
+            uint32_t saved = fault_permille;
+            accel_status st2;
+            fault_permille = 0;
+            drain_quiet();
+            st2 = accel_tsp1_update_run(&s, &u, T_MS + 50u);
+            note_call();
+            fault_permille = saved;
+            resumes++;
+            /* a wrong position shows as ERR_CRYPT at FINISH (a chunk missing or repeated);
+               other failures (an error state without auto_clear, a device asleep) say nothing
+               about it */
+            if (st2 == ACCEL_E_TSP1_ERR_CRYPT && !model.mem_fail_chunk && !model.arg_fail_chunk &&
+                !model.crypt_fail && !have_foreign_recent()) {
+                printf("  update_run %s (position %lu) then resume %s\n", accel_status_str(st),
+                       (unsigned long)u.position, accel_status_str(st2));
+                contra("one resume from the position returned did not complete the update", 0);
+            }
+        }
+        img_next = 0;
+    }
+    note_call();
+    multi_active = 0;
+}
+
+/* Another host on the same device (the rule is one session per device; this is what the
+ * driver can still detect): it writes CLEAR_ERROR and an ECHO of its own, TID_NONE (never one
+ * of ours), while the device has room. A command of ours that its CLEAR_ERROR let run must
+ * never be reported DISCARDED. */
+static void second_host(void)
+{
+    uint8_t f[2 * ACCEL_TSP1_OVERHEAD + 4];
+    size_t a, b;
+    accel_tsp1_bus bus = s.bus;
+    bus.port = &sim.port; /* the other host's bus: no faults of ours */
+    if (model.power != ACCEL_TSP1_MODEL_READY || accel_fifo_space(&model.cmdq) < sizeof f + 64u)
+        return;
+    if (accel_tsp1_encode_command(ACCEL_TSP1_CLEAR_ERROR, ACCEL_TSP1_TID_NONE, NULL, 0, f,
+                                  sizeof f, &a) != ACCEL_OK ||
+        accel_tsp1_encode_command(ACCEL_TSP1_ECHO, ACCEL_TSP1_TID_NONE, "host", 4, f + a,
+                                  sizeof f - a, &b) != ACCEL_OK)
+        return;
+    if (accel_tsp1_buf_write(&bus, ACCEL_TSP1_BUF_CMD, f, a + b) == ACCEL_OK) foreign_clears++;
+}
+
 /* Liveness: with the bus quiet, an ECHO must succeed within a bounded time (about 60 calls): a
  * sleeping device is woken, the error state cleared by hand only without auto_clear. */
 static void liveness_probe(void)
@@ -662,7 +940,7 @@ static void liveness_probe(void)
     for (tries = 0; tries < 60u; tries++) {
         accel_status st;
         if (s.asleep) {
-            (void)accel_tsp1_wake(&s, T_MS);
+            (void)soak_wake();
             continue;
         }
         forget_ahead();
@@ -673,7 +951,7 @@ static void liveness_probe(void)
         }
         if (st == ACCEL_E_TSP1_ERROR_STATE && !s.auto_clear) (void)accel_tsp1_clear_error(&s);
         if (!accel_ring_count(&s.pend) && tries % 4u == 3u)
-            (void)accel_tsp1_wake(&s, T_MS); /* it may have gone to sleep unseen */
+            (void)soak_wake(); /* it may have gone to sleep unseen */
         accel_sim_advance(&sim, 5);
         (void)accel_tsp1_poll(&s);
     }
@@ -703,7 +981,7 @@ static void one_step(void)
         accel_sim_advance(&sim, 1u + tl_rand_below(5));
         (void)accel_tsp1_poll(&s); /* a failure shows in what follows */
         if (accel_ring_count(&s.pend) <= 1 || tl_rand_below(4) == 0)
-            (void)accel_tsp1_wake(&s, T_MS); /* on failure the DEEP_SLEEP ends unknown */
+            (void)soak_wake(); /* on failure the DEEP_SLEEP ends unknown */
         return;
     }
     /* a device that takes nothing for long, with nothing pending: it may have gone to sleep
@@ -712,7 +990,7 @@ static void one_step(void)
     if (busy_streak && !accel_ring_count(&s.pend) && sim.now - busy_since > 2u * T_MS) {
         rescue_wakes++;
         busy_streak = 0;
-        (void)accel_tsp1_wake(&s, T_MS); /* its status: the next commands tell */
+        (void)soak_wake(); /* its status: the next commands tell */
         return;
     }
     if (tl_rand_below(500) == 0) { /* NVM and header failures ahead in the update */
@@ -741,6 +1019,9 @@ static void one_step(void)
         accel_sim_advance(&sim, tl_rand_below(4));
     }
     if (tl_rand_below(20000) == 0) busy_spin();
+    if (model.rsp_cap > 4096u && tl_rand_below(100) == 0) big_backlog();
+    if (tl_rand_below(150) == 0) nn_and_update();
+    if (tl_rand_below(300) == 0) second_host();
     if (tl_rand_below(200) == 0) { /* a blocking reboot: its ROM verdict checked */
         forget_ahead();
         reboot_check(s.settled);
@@ -764,7 +1045,7 @@ int main(int argc, char **argv)
     while (submitted < want) {
         if (setjmp(kill_env)) { /* killed inside a transfer: a new host session */
             kill_armed = 0;
-            call_active = 0;
+            call_active = sleep_active = multi_active = 0;
             open_session(0);
             have_old = 1;
             sessions++;
@@ -787,7 +1068,7 @@ int main(int argc, char **argv)
     /* drain: no more faults, wake a sleeping device, resolve everything */
     fault_permille = 0;
     for (i = 0; i < 2000 && (accel_ring_count(&s.pend) || s.asleep); i++) {
-        if (s.asleep) (void)accel_tsp1_wake(&s, T_MS);
+        if (s.asleep) (void)soak_wake();
         if (accel_tsp1_poll(&s) == ACCEL_E_TSP1_ERROR_STATE && !s.auto_clear)
             (void)accel_tsp1_clear_error(&s);
         accel_sim_advance(&sim, 1);
@@ -813,8 +1094,9 @@ int main(int argc, char **argv)
            " ASYNC_READY %lu), other %lu; strays %lu\n",
            hist[0], hist[1], hist_err[0], hist_err[1], hist_err[2], hist_err[3], hist_err[4], hist[2],
            hist[3] + hist[4] + hist[5] + hist[6], hist[3], hist[4], hist[5], hist[7], strays);
-    printf("  UNKNOWN also: deadline before the device answered %lu, decided by an ended command's"
-           " error %lu\n", hist_late, hist_stray_err);
+    printf("  UNKNOWN also: never ran, error state of unseen cause %lu, decided by an ended"
+           " command's error %lu; sleeps that timed out %lu\n", hist_unseen, hist_stray_err,
+           sleep_timeouts);
     printf("full command buffer refusals %lu, wakes of a device that slept unseen %lu\n",
            busy_refusals, rescue_wakes);
     printf("host sessions: %lu restarts (%lu ended between calls, %lu killed inside a transfer),"
@@ -822,6 +1104,11 @@ int main(int argc, char **argv)
     printf("BUSY spins %lu (%lu refused submits), ECHOs holding frames %lu (refused, answer too big"
            " for rx: %lu), reboot verdicts checked %lu (device not up at the check %lu)\n",
            spins, spin_refusals, embedded, too_big, reboot_checks, reboot_unready);
+    printf("late reads of a 5000-byte response buffer %lu (more than 4 KiB waiting %lu), update_run"
+           " %lu (OK %lu, reboot pending then resumed %lu, failed then resumed %lu, after a stale"
+           " mask %lu), another host's CLEAR_ERROR %lu (outcomes it made unknowable %lu)\n",
+           backlogs, big_waiting, updates, updates_ok, pending_resumes, resumes, stale_masks,
+           foreign_clears, hist_foreign);
     printf("liveness probes %lu, lost %lu; stale answers ignored by new sessions %lu\n", probes,
            lost_liveness, stale_total + s.stale);
     printf("contradictions: %lu\n", contradictions);

@@ -28,6 +28,7 @@
 #include "accel_linux_spi.h"
 #include "bridge_tool.h"
 #include "cli.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,13 @@ static void progress(void *u, uint32_t done, uint32_t total)
 static int fail(const char *what, accel_status st)
 {
     fflush(stdout);
+    if (st == ACCEL_E_BUSY && lx.last_errno == EWOULDBLOCK) {
+        /* the port's lock: one session per device (another session's CLEAR_ERROR or REBOOT
+           would change what this one's outcomes mean) */
+        fprintf(stderr, "accel-tsp1: %s: in use by another process (it holds the device's lock:"
+                        " one session per device); stop it first\n", what);
+        return 1;
+    }
     fprintf(stderr, "accel-tsp1: %s: %s", what, accel_status_str(st));
     if (lx.last_errno) fprintf(stderr, " (errno %d: %s)", lx.last_errno, strerror(lx.last_errno));
     fprintf(stderr, "\n");

@@ -5,7 +5,9 @@
 #ifdef __linux__
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 accel_status accel_linux_errno_status(int err)
 {
@@ -37,6 +39,28 @@ accel_status accel_linux_open_node(accel_linux *lx, const char *path, int *fd_sl
     if (fd < 0) return accel_linux_fail(lx, errno);
     *fd_slot = fd;
     return ACCEL_OK;
+}
+
+accel_status accel_linux_open_node_locked(accel_linux *lx, const char *path, int *fd_slot)
+{
+    accel_status st = accel_linux_open_node(lx, path, fd_slot);
+    int r;
+    if (st != ACCEL_OK) return st;
+    /* one host session per device: the protocol cannot share one (another session's
+       CLEAR_ERROR or REBOOT changes what this session's outcomes mean). The lock is advisory:
+       every accel program takes it; it ends with the descriptor, also when a program dies */
+    do r = flock(*fd_slot, LOCK_EX | LOCK_NB);
+    while (r < 0 && errno == EINTR);
+    if (r == 0) return ACCEL_OK;
+    r = errno;
+    close(*fd_slot);
+    *fd_slot = -1;
+    /* EWOULDBLOCK: another open file holds the lock (last_errno tells it from other busy) */
+    if (r == EWOULDBLOCK) {
+        lx->last_errno = r;
+        return ACCEL_E_BUSY;
+    }
+    return accel_linux_fail(lx, r);
 }
 
 accel_status accel_linux_init(accel_linux *lx)

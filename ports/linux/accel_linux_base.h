@@ -48,6 +48,10 @@ accel_status accel_linux_fail(accel_linux *lx, int err);
 /* Open a device node read/write into *fd_slot (for the bus files): ACCEL_E_BUSY when the
  * slot already holds an open node, the errno's status (kept in last_errno) when open fails. */
 accel_status accel_linux_open_node(accel_linux *lx, const char *path, int *fd_slot);
+/* The same, then an exclusive flock on the node (spidev, i2c-dev: one session per device):
+ * ACCEL_E_BUSY with last_errno EWOULDBLOCK when another open file holds it (another process,
+ * or another accel_linux of this one), the node closed again. */
+accel_status accel_linux_open_node_locked(accel_linux *lx, const char *path, int *fd_slot);
 
 /* Build "<prefix><a>" or "<prefix><a>.<b>" (has_b) into buf, NUL-terminated (no stdio). */
 accel_status accel_linux_devpath(char *buf, size_t cap, const char *prefix, unsigned a,

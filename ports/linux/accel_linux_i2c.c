@@ -13,7 +13,7 @@
 accel_status accel_linux_i2c_open_path(accel_linux *lx, const char *path)
 {
     if (!lx) return ACCEL_E_NULL;
-    return accel_linux_open_node(lx, path, &lx->i2c_fd);
+    return accel_linux_open_node_locked(lx, path, &lx->i2c_fd);
 }
 
 accel_status accel_linux_i2c_open(accel_linux *lx, unsigned bus)

@@ -7,7 +7,10 @@
  * A write-then-read is one I2C_RDWR with two messages, so the bus sees START, write, repeated
  * START, read, STOP and no other master can get in between. Each part is at most 65535 bytes
  * (i2c_msg.len is 16 bits; ACCEL_E_TOO_LONG beyond). A NAK usually comes back as EREMOTEIO or
- * ENXIO (ACCEL_E_IO / ACCEL_E_NO_DEVICE), depending on the adapter driver. */
+ * ENXIO (ACCEL_E_IO / ACCEL_E_NO_DEVICE), depending on the adapter driver.
+ * Opening takes an exclusive flock on the node, held until close (one session drives a device
+ * at a time, and i2c-dev has one node per bus, so the lock covers the bus): ACCEL_E_BUSY with
+ * lx->last_errno EWOULDBLOCK when another process has it open. */
 #ifndef ACCEL_LINUX_I2C_H
 #define ACCEL_LINUX_I2C_H
 #include "accel_linux_base.h"

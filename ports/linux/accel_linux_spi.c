@@ -24,7 +24,7 @@ accel_status accel_linux_spi_open_path(accel_linux *lx, const char *path, uint8_
     int err;
     accel_status st;
     if (!lx) return ACCEL_E_NULL;
-    st = accel_linux_open_node(lx, path, &lx->spi_fd);
+    st = accel_linux_open_node_locked(lx, path, &lx->spi_fd);
     if (st != ACCEL_OK) return st;
     if (speed_hz) {
         if (spi_ioctl(lx->spi_fd, SPI_IOC_WR_MODE, &mode) < 0 ||

@@ -10,7 +10,9 @@
  * them. ACCEL_SPI_KEEP_CS sets cs_change on the last transfer, which spidev treats as a hint:
  * chip select stays asserted until the next message unless another device uses the bus.
  * A transfer of length 0 (flags 0) after it ends the transaction: an empty message without
- * cs_change, after which the SPI core deasserts chip select (nothing is clocked). */
+ * cs_change, after which the SPI core deasserts chip select (nothing is clocked).
+ * Opening takes an exclusive flock on the node, held until close (one session drives a device
+ * at a time): ACCEL_E_BUSY with lx->last_errno EWOULDBLOCK when another process has it open. */
 #ifndef ACCEL_LINUX_SPI_H
 #define ACCEL_LINUX_SPI_H
 #include "accel_linux_base.h"

@@ -81,18 +81,19 @@ void setup() {
   Serial.print(F("image: "));
   Serial.print(sizeof image);
   Serial.println(F(" bytes"));
+  accel_tsp1_update u;
+  memset(&u, 0, sizeof u);
+  u.read = readImage;
+  u.progress = progress;
+  u.total = sizeof image;
+  u.chunks = 1;  // one chunk per command: what fits txMem
   for (int attempt = 1; attempt <= 2; attempt++) {
-    accel_tsp1_update u;
-    memset(&u, 0, sizeof u);
-    u.read = readImage;
-    u.progress = progress;
-    u.total = sizeof image;
-    u.chunks = 1;  // one chunk per command: what fits txMem
     // Sends every chunk, FINISH, then REBOOT, and waits for the new firmware's ASYNC_READY.
     if (report(F("update"), accel_tsp1_update_run(&tsp, &u, 2000)) == ACCEL_OK) break;
     if (attempt == 2) break;
-    // The driver sent SECURE_UPDATE_CANCEL: a cancelled update starts over (position 0).
-    Serial.print(F("  cancelled; the next attempt starts at byte "));
+    // position says where the next attempt starts: 0 after a cancelled update, the image's
+    // size when it is finished and only the reboot is missing (ACCEL_E_TSP1_REBOOT_PENDING).
+    Serial.print(F("  the next attempt starts at byte "));
     Serial.println(u.position);
   }
   char reply[8];
