@@ -13764,20 +13764,15 @@ ACCEL__MAC_AI void accel__mac_y_fc_x(const int8_t *p, __m256i iov, __m256i *x0, 
 }
 
 /* sum_k X[k] * w_r[k] of one input row x (ks bytes, input offset io) against NR = 4 or 8
- * weight rows (stride ks) from w, lane r = row r (lanes NR.. 0), modulo 2^32. The last
- * ks % 32 bytes go through a zero-padded copy (weights 0: their products are 0). */
+ * weight rows (stride ks) from w, lane r = row r (lanes NR.. 0), modulo 2^32. */
 #define ACCEL__MAC_YFC(r)                                                                         \
     do {                                                                                          \
         if (NR > r) a##r = accel__mac_y_fc_step(a##r, w + (r) * ks + k, x0, x1, UNS);             \
     } while (0)
-#define ACCEL__MAC_YFT(r)                                                                         \
-    do {                                                                                          \
-        if (NR > r) a##r = accel__mac_y_fc_step(a##r, wt[r], x0, x1, UNS);                        \
-    } while (0)
 ACCEL__MAC_AI __m256i accel__mac_y_fc_rows(const int8_t *x, const int8_t *w, size_t ks,
                                            int32_t io, const int NR, const int UNS)
 {
-    __m256i a0, a1, a2, a3, a4, a5, a6, a7, x0, x1, z = _mm256_setzero_si256();
+    __m256i a0, a1, a2, a3, a4, a5, a6, a7, x0, x1, v, z = _mm256_setzero_si256();
     __m256i iov = _mm256_set1_epi16((short)io);
     size_t k = 0, kt = ks & ~(size_t)31, r;
     a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = z;
@@ -13786,23 +13781,23 @@ ACCEL__MAC_AI __m256i accel__mac_y_fc_rows(const int8_t *x, const int8_t *w, siz
         ACCEL__MAC_YFC(0); ACCEL__MAC_YFC(1); ACCEL__MAC_YFC(2); ACCEL__MAC_YFC(3);
         ACCEL__MAC_YFC(4); ACCEL__MAC_YFC(5); ACCEL__MAC_YFC(6); ACCEL__MAC_YFC(7);
     }
-    if (k < ks) {
-        int8_t xt[32], wt[8][32];
-        size_t t = ks - k;
-        ACCEL_MEMSET(xt, 0, 32);
-        ACCEL_MEMCPY(xt, x + k, t);
-        for (r = 0; r < (size_t)NR; r++) {
-            ACCEL_MEMSET(wt[r], 0, 32);
-            ACCEL_MEMCPY(wt[r], w + r * ks + k, t);
-        }
-        accel__mac_y_fc_x(xt, iov, &x0, &x1, UNS); /* padded lanes: X = io, against weights 0 */
-        ACCEL__MAC_YFT(0); ACCEL__MAC_YFT(1); ACCEL__MAC_YFT(2); ACCEL__MAC_YFT(3);
-        ACCEL__MAC_YFT(4); ACCEL__MAC_YFT(5); ACCEL__MAC_YFT(6); ACCEL__MAC_YFT(7);
+    v = accel__mac_y_hsum8(a0, a1, a2, a3, a4, a5, a6, a7);
+    if (k < ks) { /* the last ks % 32 bytes, in the same modulo-2^32 sums (no buffers: the
+                   * frame stays small) */
+        uint32_t t[8];
+        size_t j;
+        for (r = 0; r < 8u; r++) t[r] = 0;
+        for (r = 0; r < (size_t)NR; r++)
+            for (j = k; j < ks; j++) {
+                int32_t xv = (UNS ? (int32_t)(uint8_t)x[j] : (int32_t)x[j]) + io;
+                int32_t wv = UNS ? (int32_t)(uint8_t)w[r * ks + j] : (int32_t)w[r * ks + j];
+                t[r] += (uint32_t)(xv * wv);
+            }
+        v = _mm256_add_epi32(v, _mm256_loadu_si256((const __m256i *)(const void *)t));
     }
-    return accel__mac_y_hsum8(a0, a1, a2, a3, a4, a5, a6, a7);
+    return v;
 }
 #undef ACCEL__MAC_YFC
-#undef ACCEL__MAC_YFT
 #undef ACCEL__MAC_YSTEP
 
 /* v (the sums of channels ch0.., cnt <= 8) plus c and the bias, stored as int32 (o32) or
