@@ -3454,7 +3454,10 @@ extern "C" {
  * 512 on, results requantized from registers. A prepacked filter (accel_mac_fully_connected_pack)
  * needs no weight sums at run time and is one sequential stream, 64 channels per block, each
  * broadcast group of 4 input bytes against 4 whole vectors, prefetched 2 KiB ahead; 4 input
- * rows (then 2, then 1) share each weight load, no horizontal sums.
+ * rows (then 2, then 1) share each weight load, no horizontal sums. AVX2 (every batch size): 8
+ * weight rows per pass (then 4) against one input row, the weights widened straight from memory
+ * (vpmovsxbw / vpmovzxbw) and multiplied with the input plus its offset (vpmaddwd, exact), the
+ * filter offset applied to the input's sum once per row: no weight sums; a pack is layout 1.
  * Both x86 levels also run conv2d (every group count, stride, dilation and padding;
  * k_h*k_w*in_c/groups <= 1024; AVX-512: double rounding) with output channels in the vector
  * lanes over a per-pixel im2col patch, and depthwise conv2d (depth multiplier 1, k_h*k_w <= 64;
@@ -13992,10 +13995,8 @@ ACCEL__MAC_AI void accel__mac_z_fcp_run(const int8_t *x, size_t ks, size_t ns, c
     }
 }
 #else
-/* AVX2: bytes widened to int16 and multiplied with vpmaddwd, whose pair sums (at most
- * 2*255*128) are exact; vpmaddubsw is not used because it saturates. 2 input rows x 4 weight
- * rows: 8 accumulators fit the 16 ymm registers. */
-#define ACCEL__MAC_TILE_NC 2u
+/* AVX2: bytes widened to int16 and multiplied with vpmaddwd (accel__mac_y_fc below). */
+#define ACCEL__MAC_XB 32u /* input rows per chunk of their byte sums (on the stack) */
 /* accel__mac_z_rq on 8 lanes: double-rounding requantization, the same floor form of
  * SaturatingRoundingDoublingHighMul (multiplier >= 0). */
 ACCEL__MAC_AI __m256i accel__mac_y_rq(__m256i acc, __m256i mul, __m256i sh, __m256i lo,
@@ -14068,57 +14069,167 @@ static uint32_t accel__mac_usum(const int8_t *p, size_t n, int32_t flip)
     return t;
 }
 
-/* (named accumulators, not an array: GCC keeps an array of vectors in memory at -O2) */
-#define ACCEL__MAC_YT(R)                                                                         \
-    do {                                                                                         \
-        wv = _mm256_cvtepi8_epi16(                                                               \
-            _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + (R) * ws + k)), wf)); \
-        a0##R = _mm256_add_epi32(a0##R, _mm256_madd_epi16(x0, wv));                              \
-        if (NC > 1) a1##R = _mm256_add_epi32(a1##R, _mm256_madd_epi16(x1, wv));                  \
-    } while (0)
-ACCEL__MAC_AI void accel__mac_tile(const int8_t *x, size_t xs, const int8_t *w, size_t ws,
-                                   size_t n, int32_t xm, int32_t fx, uint32_t *d, const size_t NC)
+/* FC / GEMM on AVX2: the products are taken in the raw domain of the data, X = x + input offset
+ * (-255..255, int16) against the raw weight w (int8 -128..127 or uint8 0..255, sign- or
+ * zero-extended by vpmovsxbw / vpmovzxbw straight from memory), so that
+ * sum (x + xo)(w + wo) = sum X*w + wo * sum X: no weight sums. vpmaddwd multiplies 16 such
+ * pairs and adds neighbours; each pair sum is at most 2 * 255 * 255 in magnitude, exact in
+ * int32, and the accumulation wraps modulo 2^32 as the portable path does, so the results are
+ * bit-identical. vpmaddubsw is not used: its u8 x s8 pair sums saturate at int16
+ * (2 * 255 * 128 > 32767). The input's 32 elements of a step are widened once and shared by 8
+ * weight rows (one accumulator per row, the 8 row sums end as one vector). One row's step is 6
+ * instructions (2 widening loads, 2 vpmaddwd, 2 adds) in inline assembly: GCC 12 compiles the
+ * same intrinsics with the loads apart from the widening, accumulator copies and spills, about
+ * 1.5x the instructions (bench_mac FC on a Zen 3 shared with other processes, against XNNPACK
+ * in the same run: an AND/shift split of 32-byte loads into even and odd bytes, 4 rows of two
+ * accumulators and software prefetch were all slower). */
+#ifndef ACCEL__MAC_YROWS
+#define ACCEL__MAC_YROWS 8u
+#endif
+/* The 8 sums of a..h (8 lanes each) as one vector, in order */
+ACCEL__MAC_AI __m256i accel__mac_y_hsum8(__m256i a, __m256i b, __m256i c, __m256i d, __m256i e,
+                                         __m256i f, __m256i g, __m256i h)
 {
-    __m256i a00, a01, a02, a03, a10, a11, a12, a13, x0, x1, wv;
-    __m128i xf = _mm_set1_epi8((char)(xm & 0xFF)), wf = _mm_set1_epi8((char)(fx & 0xFF));
-    size_t k = 0, c, r;
-    a00 = a01 = a02 = a03 = a10 = a11 = a12 = a13 = x1 = _mm256_setzero_si256();
-    for (; k + 16u <= n; k += 16u) {
-        x0 = _mm256_cvtepu8_epi16(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(x + k)), xf));
-        if (NC > 1)
-            x1 = _mm256_cvtepu8_epi16(
-                _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(x + xs + k)), xf));
-        ACCEL__MAC_YT(0); ACCEL__MAC_YT(1); ACCEL__MAC_YT(2); ACCEL__MAC_YT(3);
+    __m256i ab = _mm256_hadd_epi32(a, b), cd = _mm256_hadd_epi32(c, d);
+    __m256i ef = _mm256_hadd_epi32(e, f), gh = _mm256_hadd_epi32(g, h);
+    __m256i s0 = _mm256_hadd_epi32(ab, cd), s1 = _mm256_hadd_epi32(ef, gh);
+    return _mm256_add_epi32(_mm256_permute2x128_si256(s0, s1, 0x20),
+                            _mm256_permute2x128_si256(s0, s1, 0x31));
+}
+
+/* acc += X0 . w[0..16) + X1 . w[16..32) (pair sums in the 8 lanes), w widened by vpmovsxbw
+ * (int8) or vpmovzxbw (uint8, UNS) */
+#define ACCEL__MAC_YSTEP(OP, acc, p, x0, x1)                                                      \
+    do {                                                                                          \
+        __m256i t0_, t1_;                                                                         \
+        __asm__(OP " {(%4), %0|%0, XMMWORD PTR [%4]}\n\t"                                          \
+                OP " {16(%4), %1|%1, XMMWORD PTR [%4+16]}\n\t"                                     \
+                   "vpmaddwd {%3, %0, %0|%0, %0, %3}\n\t"                                         \
+                   "vpmaddwd {%6, %1, %1|%1, %1, %6}\n\t"                                         \
+                   "vpaddd {%0, %2, %2|%2, %2, %0}\n\t"                                           \
+                   "vpaddd {%1, %2, %2|%2, %2, %1}"                                               \
+                : "=&x"(t0_), "=&x"(t1_), "+x"(acc)                                               \
+                : "x"(x0), "r"(p), "m"(*(const __m256i *)(const void *)(p)), "x"(x1));            \
+    } while (0)
+ACCEL__MAC_AI __m256i accel__mac_y_fc_step(__m256i acc, const int8_t *p, __m256i x0, __m256i x1,
+                                           const int UNS)
+{
+    if (UNS) ACCEL__MAC_YSTEP("vpmovzxbw", acc, p, x0, x1);
+    else ACCEL__MAC_YSTEP("vpmovsxbw", acc, p, x0, x1);
+    return acc;
+}
+
+/* The input's 32 bytes at p widened (UNS: zero-extended) plus the input offset io */
+ACCEL__MAC_AI void accel__mac_y_fc_x(const int8_t *p, __m256i iov, __m256i *x0, __m256i *x1,
+                                     const int UNS)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+    *x0 = _mm256_add_epi16(UNS ? _mm256_cvtepu8_epi16(a) : _mm256_cvtepi8_epi16(a), iov);
+    *x1 = _mm256_add_epi16(UNS ? _mm256_cvtepu8_epi16(b) : _mm256_cvtepi8_epi16(b), iov);
+}
+
+/* sum_k X[k] * w_r[k] of one input row x (ks bytes, input offset io) against NR = 4 or 8
+ * weight rows (stride ks) from w, lane r = row r (lanes NR.. 0), modulo 2^32. */
+#define ACCEL__MAC_YFC(r)                                                                         \
+    do {                                                                                          \
+        if (NR > r) a##r = accel__mac_y_fc_step(a##r, w + (r) * ks + k, x0, x1, UNS);             \
+    } while (0)
+ACCEL__MAC_AI __m256i accel__mac_y_fc_rows(const int8_t *x, const int8_t *w, size_t ks,
+                                           int32_t io, const int NR, const int UNS)
+{
+    __m256i a0, a1, a2, a3, a4, a5, a6, a7, x0, x1, v, z = _mm256_setzero_si256();
+    __m256i iov = _mm256_set1_epi16((short)io);
+    size_t k = 0, kt = ks & ~(size_t)31, r;
+    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = z;
+    for (; k < kt; k += 32u) {
+        accel__mac_y_fc_x(x + k, iov, &x0, &x1, UNS);
+        ACCEL__MAC_YFC(0); ACCEL__MAC_YFC(1); ACCEL__MAC_YFC(2); ACCEL__MAC_YFC(3);
+        ACCEL__MAC_YFC(4); ACCEL__MAC_YFC(5); ACCEL__MAC_YFC(6); ACCEL__MAC_YFC(7);
     }
-    _mm_storeu_si128((__m128i *)(void *)d, accel__mac_y_hsum4(a00, a01, a02, a03));
-    if (NC > 1) _mm_storeu_si128((__m128i *)(void *)(d + 4), accel__mac_y_hsum4(a10, a11, a12, a13));
-    for (; k < n; k++) /* tail, in the same modulo-2^32 arithmetic */
-        for (c = 0; c < NC; c++)
-            for (r = 0; r < 4; r++)
-                d[4u * c + r] += (uint32_t)((int32_t)(uint8_t)(x[c * xs + k] ^ xm) *
-                                            (int32_t)(int8_t)(w[r * ws + k] ^ fx));
+    v = accel__mac_y_hsum8(a0, a1, a2, a3, a4, a5, a6, a7);
+    if (k < ks) { /* the last ks % 32 bytes, in the same modulo-2^32 sums (no buffers: the
+                   * frame stays small) */
+        uint32_t t[8];
+        size_t j;
+        for (r = 0; r < 8u; r++) t[r] = 0;
+        for (r = 0; r < (size_t)NR; r++)
+            for (j = k; j < ks; j++) {
+                int32_t xv = (UNS ? (int32_t)(uint8_t)x[j] : (int32_t)x[j]) + io;
+                int32_t wv = UNS ? (int32_t)(uint8_t)w[r * ks + j] : (int32_t)w[r * ks + j];
+                t[r] += (uint32_t)(xv * wv);
+            }
+        v = _mm256_add_epi32(v, _mm256_loadu_si256((const __m256i *)(const void *)t));
+    }
+    return v;
+}
+#undef ACCEL__MAC_YFC
+#undef ACCEL__MAC_YSTEP
+
+/* v (the sums of channels ch0.., cnt <= 8) plus c and the bias, stored as int32 (o32) or
+ * requantized (o) from registers when double rounding */
+static void accel__mac_y_emit8(__m256i v, size_t cnt, __m256i c, const int32_t *bias,
+                               const accel_mac_quant *q, size_t ch0, uint8_t *o, int32_t *o32)
+{
+    uint32_t t[8];
+    size_t r;
+    v = _mm256_add_epi32(v, c);
+    _mm256_storeu_si256((__m256i *)(void *)t, v);
+    if (bias)
+        for (r = 0; r < cnt; r++) t[r] += (uint32_t)bias[ch0 + r];
+    if (o32) {
+        for (r = 0; r < cnt; r++) o32[r] = accel__mac_u2s(t[r]);
+        return;
+    }
+    accel__mac_y_requant_n(t, cnt, q, ch0, o);
+}
+
+/* Every input row against weight rows [0, ns4) (ns4 a multiple of 4), 8 rows per block (then
+ * 4): the block stays in L1 while the input rows pass it. */
+ACCEL__MAC_AI void accel__mac_y_fc(const int8_t *x, size_t bs, const int8_t *w, size_t ns4,
+                                   size_t ns, size_t ks, int32_t fx, int32_t xo, int32_t wo,
+                                   const int32_t *bias, const accel_mac_quant *q, uint8_t *o,
+                                   int32_t *o32, const int UNS)
+{
+    uint32_t xsum[ACCEL__MAC_XB];
+    int32_t xm = fx ^ -128, io = xo + fx; /* the offsets of the raw data */
+    uint32_t kc = (uint32_t)ks * (uint32_t)(xo - 128), fo = (uint32_t)(wo + fx);
+    size_t b0, bc, i, n, nb;
+    for (b0 = 0; b0 < bs; b0 += ACCEL__MAC_XB) {
+        bc = bs - b0 < ACCEL__MAC_XB ? bs - b0 : ACCEL__MAC_XB;
+        /* filter offset * sum X, sum X = sum (x ^ xm) - 128 ks + xo ks */
+        for (i = 0; i < bc; i++)
+            xsum[i] = fo * (accel__mac_usum(x + (b0 + i) * ks, ks, xm) + kc);
+        for (n = 0; n < ns4; n += nb) {
+            nb = ns4 - n >= ACCEL__MAC_YROWS ? ACCEL__MAC_YROWS : 4u;
+            for (i = 0; i < bc; i++) {
+                const int8_t *xp = x + (b0 + i) * ks;
+                size_t row = (b0 + i) * ns + n;
+                __m256i v = nb == 8u ? accel__mac_y_fc_rows(xp, w + n * ks, ks, io, 8, UNS)
+                                     : accel__mac_y_fc_rows(xp, w + n * ks, ks, io, 4, UNS);
+                accel__mac_y_emit8(v, nb, _mm256_set1_epi32((int)xsum[i]), bias, q, n,
+                                   o ? o + row : NULL, o32 ? o32 + row : NULL);
+            }
+        }
+    }
 }
 #endif
 
-#if ACCEL_MAC_SIMD == 1
-/* Store (o32) or requantize (o) cnt <= 16 accumulators of output channels ch0.. (AVX2; the
- * AVX-512 path requantizes from registers, accel__mac_z_emit16) */
-static void accel__mac_simd_emit(const uint32_t *acc, size_t cnt, const accel_mac_quant *q,
-                                 size_t ch0, uint8_t *o, int32_t *o32)
-{
-    size_t r;
-    if (o32) {
-        for (r = 0; r < cnt; r++) o32[r] = accel__mac_u2s(acc[r]);
-        return;
-    }
-    accel__mac_y_requant_n(acc, cnt, q, ch0, o);
-}
-#endif
 
 /* Weight rows [0, ns4) (ns4 a multiple of 4) against every input row: out[b*ns + n] gets
  * sum (x + xo')(w + wo') (+ bias), requantized into o, or stored as int32 into o32. Blocks of
  * 16 weight rows, so that requantization runs 16 channels at a time, against chunks of
  * ACCEL__MAC_XB input rows (their byte sums on the stack: kept small). */
+#if ACCEL_MAC_SIMD == 1
+static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, size_t ns4,
+                                 size_t ns, size_t ks, int32_t fx, int32_t xo, int32_t wo,
+                                 const int32_t *bias, const accel_mac_quant *q, uint8_t *o,
+                                 int32_t *o32)
+{
+    if (fx) accel__mac_y_fc(x, bs, w, ns4, ns, ks, fx, xo, wo, bias, q, o, o32, 1);
+    else accel__mac_y_fc(x, bs, w, ns4, ns, ks, fx, xo, wo, bias, q, o, o32, 0);
+}
+#else
 #define ACCEL__MAC_XB 32u
 static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, size_t ns4,
                                  size_t ns, size_t ks, int32_t fx, int32_t xo, int32_t wo,
@@ -14197,45 +14308,9 @@ static void accel__mac_simd_gemm(const int8_t *x, size_t bs, const int8_t *w, si
     }
     (void)d;
     (void)acc;
-#else
-    for (b0 = 0; b0 < bs; b0 += ACCEL__MAC_XB) {
-        bc = bs - b0 < ACCEL__MAC_XB ? bs - b0 : ACCEL__MAC_XB;
-        for (i = 0; i < bc; i++) xsum[i] = wo != 0 ? accel__mac_usum(x + (b0 + i) * ks, ks, xm) : 0u;
-        for (n = 0; n < ns4; n += nb) {
-            nb = ns4 - n < 16u ? ns4 - n : 16u;
-            for (r = 0; r < nb; r++) /* sum ws = sum (ws + 128) - 128 k */
-                wsum[r] = a != 0 ? accel__mac_usum(w + (n + r) * ks, ks, fx ^ -128) - 128u * nk : 0u;
-            for (i = 0; i < bc; i += nc) {
-                const int8_t *xp = x + (b0 + i) * ks;
-                nc = bc - i < ACCEL__MAC_TILE_NC ? bc - i : ACCEL__MAC_TILE_NC;
-                for (j = 0; j < nb; j += 4u) {
-                    const int8_t *wp = w + (n + j) * ks;
-                    switch (nc) { /* each case is its own register-blocked copy */
-                    case 1: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 1); break;
-#if ACCEL__MAC_TILE_NC > 2
-                    case 2: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 2); break;
-                    case 3: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 3); break;
-                    default: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 4); break;
-#else
-                    default: accel__mac_tile(xp, ks, wp, ks, ks, xm, fx, d, 2); break;
-#endif
-                    }
-                    for (c = 0; c < nc; c++)
-                        for (r = 0; r < 4; r++) acc[c][j + r] = d[4u * c + r];
-                }
-                for (c = 0; c < nc; c++) {
-                    for (r = 0; r < nb; r++)
-                        acc[c][r] += (uint32_t)wo * xsum[i + c] + (uint32_t)a * wsum[r] + cst +
-                                     (bias ? (uint32_t)bias[n + r] : 0u);
-                    row = (b0 + i + c) * ns + n;
-                    accel__mac_simd_emit(acc[c], nb, q, n, o ? o + row : NULL,
-                                         o32 ? o32 + row : NULL);
-                }
-            }
-        }
-    }
 #endif
 }
+#endif
 #endif /* ACCEL_MAC_SIMD x86 */
 
 #if ACCEL_MAC_SIMD == 3

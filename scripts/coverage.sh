@@ -25,8 +25,18 @@
 # multiplication of a factor that an earlier one already took from 1 (FC batches for the
 # output count, GEMM m_rows for the output count, the geometry's batches for the output count,
 # the wide scratch's m_rows for a's planes) and 1*k_h (k_h <= 65535 <= SIZE_MAX).
+# Coverage depends on the machine: a build compiles the kernels of every x86 instruction set
+# (test_mac_simd.c switches AVX-512 on for its code), but a test whose ISA this CPU lacks is
+# skipped, so its kernels count as never run. The report therefore names each ISA-specific path
+# (from accel.h's own #if structure: ACCEL_MAC_SIMD == 2 or layout 2 is AVX-512 VNNI/BW, == 1 is
+# AVX2, the #else of either inside the x86 block is the other, == 3 AArch64 dotprod, == 4 Arm DSP;
+# ACCEL_CRC32_SIMD 2/1/3 likewise), says which of them this CPU can run (/proc/cpuinfo flags),
+# counts the lines and branches of those it cannot apart, and gives the figures without them.
+# COV_ONLY="test_mac_simd test_mac_simd_avx2": only those tests/*.c (no other builds, no arm-m3,
+# no fuzz targets), for a quick look at one section's kernels; the figures are then of them alone.
 set -u
 cd "$(dirname "$0")/.."
+COV_ONLY=${COV_ONLY:-}
 B=build/coverage
 rm -rf "$B" && mkdir -p "$B"
 W="-std=c99 -Wall -Wextra -Wno-unused-function -DACCEL__MAC_AI=static"
@@ -61,6 +71,7 @@ if [ -z "$arm_need" ]; then
     /*) ;; *) arm_need=" newlib's librdimon (libnewlib-arm-none-eabi)" ;;
   esac
 fi
+[ -n "$COV_ONLY" ] && arm_need=" (COV_ONLY is set)"
 if [ -n "$arm_need" ]; then
   echo "coverage: skipping arm-m3 (32-bit size_t under qemu-system-arm): missing$arm_need"
 else
@@ -86,10 +97,14 @@ else
   arm_pid=$!
 fi
 echo "coverage: building and running the tests with --coverage (-O0)..."
+if [ -n "$COV_ONLY" ]; then
+  for t in $COV_ONLY; do build_run "$t" "tests/$t.c"; done
+else
 for t in tests/test_*.c; do build_run "$(basename "$t" .c)" "$t"; done
 for impl in BITWISE NIBBLE TABLE256; do build_run "test_common_$impl" tests/test_common.c "-DACCEL_CRC32_IMPL=ACCEL_CRC32_$impl"; done
 build_run test_mac_nofloat tests/test_mac.c -DACCEL_MAC_NO_FLOAT
-for fz in tests/fuzz/fuzz_*.c; do
+fi
+for fz in $([ -z "$COV_ONLY" ] && ls tests/fuzz/fuzz_*.c); do
   name=$(basename "$fz" .c)
   seeds=tests/fuzz/seeds/${name#fuzz_}
   mkdir -p "$B/$name"
@@ -138,14 +153,64 @@ for l in lines:
     if m: cur = m.group(1)
     if l.startswith(' * IMPLEMENTATION'): cur = 'common'
     sec.append(cur)
-stats = {}
+# The ISA a line needs, from the #if structure around it (innermost ISA-specific condition)
+X86 = 'x86 SIMD (AVX2 or AVX-512)'
+def isa_of(cond):
+    c = re.sub(r'\s+', ' ', cond)
+    if re.search(r'ACCEL_MAC_SIMD == 1 \|\| ACCEL_MAC_SIMD == 2', c): return X86
+    if re.search(r'ACCEL_MAC_SIMD == 2|ACCEL__MAC_PACK_LAYOUT == 2', c): return 'AVX-512 VNNI/BW (mac)'
+    if re.search(r'ACCEL_MAC_SIMD == 1\b', c): return 'AVX2 (mac)'
+    if re.search(r'ACCEL_MAC_SIMD == 3', c): return 'AArch64 dotprod (mac)'
+    if re.search(r'ACCEL_MAC_SIMD == 4', c): return 'Arm DSP (mac)'
+    if re.search(r'ACCEL_CRC32_SIMD == 1 \|\| ACCEL_CRC32_SIMD == 2', c): return 'x86 PCLMUL (crc)'
+    if re.search(r'ACCEL_CRC32_SIMD == 2', c): return 'AVX-512 VPCLMULQDQ (crc)'
+    if re.search(r'ACCEL_CRC32_SIMD == 3', c): return 'AArch64 CRC32 (crc)'
+    return None
+isa = []
+stack = []  # per open #if: [label of the current branch, label of the #if branch]
+for l in lines:
+    m = re.match(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)', l)
+    if m:
+        d, rest = m.group(1), m.group(2)
+        if d in ('if', 'ifdef', 'ifndef'):
+            lab = isa_of(rest) if d == 'if' else None
+            stack.append([lab, lab])
+        elif d == 'elif' and stack:
+            stack[-1][0] = isa_of(rest)
+        elif d == 'else' and stack:
+            outer = next((f[0] for f in reversed(stack[:-1]) if f[0]), None)
+            # inside the x86 block, the #else of the AVX-512 test is the AVX2 path and the
+            # #else of the AVX2 test the AVX-512 one
+            flip = {'AVX-512 VNNI/BW (mac)': 'AVX2 (mac)', 'AVX2 (mac)': 'AVX-512 VNNI/BW (mac)'}
+            stack[-1][0] = flip.get(stack[-1][1]) if outer == X86 else None
+        elif d == 'endif' and stack:
+            stack.pop()
+    isa.append(next((f[0] for f in reversed(stack) if f[0]), None))
+flags = set()
+try:
+    for l in open('/proc/cpuinfo'):
+        if l.startswith('flags') or l.startswith('Features'):
+            flags = set(l.split(':', 1)[1].split()); break
+except OSError:
+    pass
+runs = {X86: 'avx2' in flags, 'AVX2 (mac)': 'avx2' in flags,
+        'AVX-512 VNNI/BW (mac)': {'avx512f', 'avx512bw', 'avx512_vnni'} <= flags,
+        'x86 PCLMUL (crc)': 'pclmulqdq' in flags, 'AVX-512 VPCLMULQDQ (crc)': {'avx512f', 'vpclmulqdq'} <= flags,
+        # no coverage build runs Arm code (tests/mac_arm.sh and crc_simd.sh run it under QEMU
+        # without gcov): counted apart on every host
+        'AArch64 dotprod (mac)': False, 'Arm DSP (mac)': False, 'AArch64 CRC32 (crc)': False}
+stats, apart, rest = {}, {}, {}
 for no, (cnt, br) in cov.items():
     s = sec[no - 1] if no - 1 < len(sec) else '?'
-    st = stats.setdefault(s, [0, 0, 0, 0])
-    st[1] += 1
-    st[0] += cnt > 0
-    st[3] += len(br)
-    st[2] += sum(br)
+    lab = isa[no - 1] if no - 1 < len(isa) else None
+    tgt = [stats.setdefault(s, [0, 0, 0, 0])]
+    if lab and not runs.get(lab, False): tgt.append(apart.setdefault(lab, [0, 0, 0, 0]))
+    else: tgt.append(rest.setdefault(s, [0, 0, 0, 0]))
+    for st in tgt:
+        st[1] += 1
+        st[0] += cnt > 0
+        st[3] += len(br)
+        st[2] += sum(br)
 order = ['config', 'common', 'tsp1', 'edgetpu', 'refsi', 'ane', 'mac']
 tot = [0, 0, 0, 0]
 print('%-10s %21s %21s' % ('section', 'lines', 'branches'))
@@ -157,10 +222,24 @@ for s in order + sorted(set(stats) - set(order)):
     for i in range(4): tot[i] += stats[s][i]
     row(s, stats[s])
 row('total', tot)
+print('\nISA paths this CPU could not run (its flags: %s), counted apart:' %
+      (' '.join(sorted(f for f in flags if re.match(r'(avx|sse4|fma|bmi|pclmul|vpclmul|asimd)', f))) or 'unknown'))
+if not apart: print('  none: every ISA-specific path compiled here ran')
+for lab in sorted(apart): row('  ' + lab, apart[lab])
+print('\nwithout them (what this host can run):')
+tot2 = [0, 0, 0, 0]
+for s in order + sorted(set(rest) - set(order)):
+    if s not in rest: continue
+    for i in range(4): tot2[i] += rest[s][i]
+    row(s, rest[s])
+row('total', tot2)
+print('ISA paths this CPU ran:', ', '.join(sorted(l for l in set(filter(None, isa)) if runs.get(l))) or 'none')
 with open(os.path.join(sys.argv[1], '..', 'uncovered.txt'), 'w') as out:
     for no in sorted(cov):
         cnt, br = cov[no]
         if cnt == 0 or not all(br):
-            out.write('%6d %-8s %s%s\n' % (no, sec[no - 1], 'line ' if cnt == 0 else 'branch ', lines[no - 1].strip()[:100]))
+            lab = isa[no - 1] if no - 1 < len(isa) else None
+            tag = '[not run here: %s] ' % lab if lab and not runs.get(lab, False) else ''
+            out.write('%6d %-8s %s%s%s\n' % (no, sec[no - 1], 'line ' if cnt == 0 else 'branch ', tag, lines[no - 1].strip()[:100]))
 PY
 echo "uncovered lines and branches: $B/uncovered.txt"

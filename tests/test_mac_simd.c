@@ -3,7 +3,8 @@
  * included code only), plus random FC / GEMM cases aimed at the SIMD blocking: every depth tail
  * 1..200 (not multiples of 16/32/64), batch 1..9 (tiles of 1..4 rows and a 64-row chunk edge),
  * filter rows not a multiple of 4, extreme offsets; batch 1..3 at depths to 1280 with the weights
- * at every alignment (test_fc_simd_wide). The reference is the plain int64 loop of
+ * at every alignment (test_fc_simd_wide); depth 70001 with the largest products of either sign
+ * through whole 8-row blocks, where the sums wrap (test_fc_simd_deep). The reference is the plain int64 loop of
  * test_mac.c, which the portable path matches too (test_mac, test_mac_small), so passing here
  * means bit-identical to it. Skips, with a note, when the CPU lacks AVX-512 VNNI.
  * tests/test_mac_simd_avx2.c runs the same with the AVX2 path (SIMD_AVX2_ONLY). */
@@ -107,6 +108,68 @@ static void test_fc_simd_wide(void)
         for (i = 0; i < N; i++) bias[i] = rand_bias();
         bad += fc_matmul_case(it, B, K, N, off, &r, x, w, hasb ? bias : NULL, o1, o2, acc);
     }
+    CHECK_EQ(bad, 0);
+}
+/* Depths past 2^32 / 65025 (the sums wrap) through whole 8-row blocks and a 4-row rest
+ * (N = 15: 8 + 4 + 3 portable rows), batch 1 and 2, with the largest products of either
+ * sign the kernels can see: X = x + io and W = w + fo both -255 (the weight byte the AVX2
+ * kernel makes unsigned is then 0) or both +255 (that byte is 255: every vpmaddwd pair sum is
+ * 2 * 65025), and random bytes; the depth's tail (70001 % 32 = 17) goes through the padded
+ * step. FC against ref_fc, matmul_s32 against the int64 sum truncated to 32 bits. */
+static void test_fc_simd_deep(void)
+{
+    enum { K = 70001, N = 15, B = 2 };
+    static uint8_t x[B * K], w[N * K], o1[B * N], o2[B * N];
+    static int32_t acc[B * N], bias[N];
+    int mode, dt, b, bad = 0, m, n, k, i;
+    for (mode = 0; mode < 3; mode++)
+        for (dt = 0; dt < 2; dt++)
+            for (b = 1; b <= B; b++) {
+                rq r;
+                accel_mac_quant q;
+                uint8_t xb = 0, wb = 0;
+                memset(&r, 0, sizeof r);
+                r.dt = dt;
+                if (mode == 1) { /* X = W = -255 */
+                    r.io = r.fo = dt ? -255 : -127;
+                    xb = wb = (uint8_t)(dt ? 0x00 : 0x80);
+                } else { /* X = W = +255; random bytes with the same offsets */
+                    r.io = r.fo = dt ? 0 : 128;
+                    xb = wb = 0x7F | (uint8_t)(dt ? 0x80 : 0);
+                }
+                r.amin = dt ? 0 : -128;
+                r.amax = r.amin + 255;
+                r.nq = 1;
+                r.mult[0] = 1518500250;
+                r.shift[0] = -20;
+                for (i = 0; i < b * K; i++) x[i] = mode ? xb : (uint8_t)rnd();
+                for (i = 0; i < N * K; i++) w[i] = mode ? wb : (uint8_t)rnd();
+                for (i = 0; i < N; i++) bias[i] = rand_bias();
+                fill_quant(&q, &r);
+                ref_fc(b, K, N, x, w, bias, &r, o1);
+                if (accel_mac_fully_connected((uint32_t)b, K, N, x, (size_t)(b * K), w, (size_t)(N * K),
+                                              bias, N, &q, o2, (size_t)(b * N)) != ACCEL_OK ||
+                    memcmp(o1, o2, (size_t)(b * N)) != 0) {
+                    printf("  fc deep mode %d dt %d B %d\n", mode, dt, b);
+                    bad++;
+                }
+                if (accel_mac_matmul_s32(dt ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8, (uint32_t)b, N, K, x,
+                                         (size_t)(b * K), r.io, w, (size_t)(N * K), r.fo, acc,
+                                         (size_t)(b * N)) != ACCEL_OK) {
+                    bad++;
+                    continue;
+                }
+                for (m = 0; m < b; m++)
+                    for (n = 0; n < N; n++) {
+                        int64_t s = 0;
+                        for (k = 0; k < K; k++)
+                            s += (int64_t)(val(x, (size_t)(m * K + k), dt) + r.io) *
+                                 (val(w, (size_t)(n * K + k), dt) + r.fo);
+                        if ((int32_t)(uint32_t)(uint64_t)s != acc[m * N + n]) bad++;
+                    }
+                if (mode) /* 65025 * 70001 mod 2^32: the sum did wrap */
+                    CHECK_EQ(acc[0], (int32_t)(uint32_t)(65025ULL * K));
+            }
     CHECK_EQ(bad, 0);
 }
 /* batch 1..2, an image of lo..hi rows and columns, a window up to 5x5 with strides 1..2, row
@@ -292,6 +355,7 @@ int main(void)
     }
     RUN(test_fc_simd_random);
     RUN(test_fc_simd_wide);
+    RUN(test_fc_simd_deep);
     RUN(test_conv2d_simd_random);
     RUN(test_conv2d_simd_direct);
     RUN(test_depthwise_simd_random);

@@ -130,6 +130,7 @@ int main(void)
     int nv = 0;
     unsigned i, k;
     uint32_t x = 1;
+    bench_host(0);
     for (i = 0; i < sizeof buf; i++) {
         x = x * 1664525u + 1013904223u;
         buf[i] = (unsigned char)(x >> 24);

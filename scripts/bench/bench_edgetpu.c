@@ -35,6 +35,7 @@ int main(void)
     double t0, t, best, samp[5];
     size_t ninsn, reps;
     /* a corpus: the shared programs and every bitstream of the shared models */
+    bench_host(0);
     for (i = 0; i < sizeof progs / sizeof progs[0]; i++) {
         char rel[128];
         snprintf(rel, sizeof rel, "programs/%s.coral", progs[i]);

@@ -448,6 +448,7 @@ static void print_summary(void)
     printf("\nengine / XNNPACK (median time ratio, >1 = engine faster; quartiles of the %d samples),"
            " engine GMAC/s, outputs where XNNPACK differs from TFLite's fixed-point result\n",
            BENCH_SAMPLES);
+    printf("measured on: %s\n%s\n", bench_host_label(), bench_xnnpack_path());
     printf("| op | int8 | uint8 | XNNPACK differs (int8 / uint8) |\n|---|---|---|---|\n");
     for (i = 0; i < nsummary; i++) {
         const summary_row *r = &summary[i];
@@ -474,6 +475,14 @@ int main(int argc, char **argv)
     static const int fc[3] = {256, 1024, 2048};
     int i, dt;
     filter = argc > 1 ? argv[1] : NULL;
+#ifdef BENCH_AVX2_BUILD
+    if (!BENCH_AVX2_OF_512) {
+        printf("bench_mac_avx2: this host has no AVX-512, so bench_mac is already its AVX2 build: nothing more to measure\n");
+        return 0;
+    }
+    printf("bench_mac_avx2: the engine built for AVX2 without AVX-512, on an AVX-512 host\n");
+#endif
+    bench_host(1);
     print_load("before");
     printf("GMAC/s, medians of %d interleaved samples; (xR q1-q3) = median and quartiles of"
            " baseline time / engine time; single thread; ACCEL_MAC_FAST=%d ACCEL_MAC_SIMD=%d (%s)\n", BENCH_SAMPLES, ACCEL_MAC_FAST,

@@ -63,6 +63,7 @@ int main(void)
     accel_mac_conv g;
     bench_op k;
     size_t i;
+    bench_host(0);
     for (i = 0; i < sizeof x; i++) x[i] = rb();
     for (i = 0; i < sizeof w; i++) w[i] = rb();
     for (i = 0; i < 1024; i++) {

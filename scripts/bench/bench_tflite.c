@@ -95,11 +95,13 @@ int main(int argc, char **argv)
         return 0;
     }
     (void)tlen;
+    bench_host(0);
     print_load("before");
     printf("accel tflite on this host: inferences/s, median (q1-q3) of %d interleaved samples of >= %.0f ms; one case\n"
            "per model, output checked against TFLM's first. fast = default build -O3 -march=native; plain =\n"
            "ACCEL_MAC_FAST 0; speedup = median (q1-q3) of the per-sample plain/fast time ratios.\n",
            BENCH_SAMPLES, BENCH_SAMPLE_S * 1e3);
+    printf("fast build: %s\n", bench_host_label());
     printf("%-24s %26s %26s %19s %10s\n", "model", "fast inf/s", "plain inf/s", "speedup", "arena B");
     while (fgets(line, sizeof line, f)) {
         char *col[16], *c = line, key[300];

@@ -74,6 +74,7 @@ int main(void)
     static const size_t cases[4][2] = {{16, 64}, {1024, 64}, {16, 4096}, {1024, 4096}};
     size_t i, k;
     int bad = 0;
+    bench_host(0);
     printf("TSP1 decoder vs CRC-32 alone over the same 4 MiB stream, medians of %d interleaved "
            "samples\n(MB/s; ratios = decoder speed / baseline speed; target x0.90 with 1 KiB "
            "payloads, x0.75 with 16 B)\n", BENCH_SAMPLES);

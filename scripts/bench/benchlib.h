@@ -196,4 +196,168 @@ static void bench_interleaved(bench_runner *f, int nf, void *ctx, double *med, d
 {
     bench_interleaved_spread(f, nf, ctx, med, ratio, NULL, NULL);
 }
+
+/* ---- What a report measured: the CPU, its instruction sets, the build's, the paths taken ----
+ * Every bench prints bench_host() first and labels its summary with bench_host_label(), so a
+ * figure never travels without the machine and the ISA it came from. */
+
+/* The value of the first "key : value" line of /proc/cpuinfo whose key is key ("" if none) */
+static void bench_cpuinfo(const char *key, char *out, size_t n)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[4096];
+    size_t kl = strlen(key);
+    out[0] = 0;
+    if (!f) return;
+    while (fgets(line, sizeof line, f)) {
+        char *v;
+        if (strncmp(line, key, kl) != 0 || (line[kl] != ' ' && line[kl] != '\t' && line[kl] != ':')) continue;
+        v = strchr(line, ':');
+        if (!v) continue;
+        for (v++; *v == ' '; v++) {}
+        snprintf(out, n, "%s", v);
+        out[strcspn(out, "\n")] = 0;
+        break;
+    }
+    fclose(f);
+}
+
+/* CPU model name with x86 family/model/stepping (or the Arm implementer/part) */
+static const char *bench_cpu_name(void)
+{
+    static char name[256];
+    char m[128], fam[32], mod[32], step[32];
+    if (name[0]) return name;
+    bench_cpuinfo("model name", m, sizeof m);
+    bench_cpuinfo("cpu family", fam, sizeof fam);
+    bench_cpuinfo("model", mod, sizeof mod);
+    bench_cpuinfo("stepping", step, sizeof step);
+    if (m[0] && fam[0])
+        snprintf(name, sizeof name, "%s (family %s, model %s, stepping %s)", m, fam, mod, step);
+    else {
+        char impl[32], part[32];
+        bench_cpuinfo("CPU implementer", impl, sizeof impl);
+        bench_cpuinfo("CPU part", part, sizeof part);
+        snprintf(name, sizeof name, "%s (implementer %s, part %s)", m[0] ? m : "unknown CPU",
+                 impl[0] ? impl : "?", part[0] ? part : "?");
+    }
+    return name;
+}
+
+/* The CPU's flags among those the kernels here can use (x86 "flags", Arm "Features") */
+static const char *bench_cpu_isa(void)
+{
+    static const char *want[] = {"sse4_2", "avx", "avx2", "fma", "bmi2", "f16c", "pclmulqdq",
+                                 "vpclmulqdq", "avx_vnni", "avx512f", "avx512bw", "avx512dq",
+                                 "avx512vl", "avx512_vnni", "asimd", "asimddp", "i8mm", "sve"};
+    static char out[256];
+    char fl[4096], tok[40];
+    size_t i;
+    if (out[0]) return out;
+    bench_cpuinfo("flags", fl, sizeof fl);
+    if (!fl[0]) bench_cpuinfo("Features", fl, sizeof fl);
+    for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+        snprintf(tok, sizeof tok, " %s ", want[i]);
+        {
+            char padded[4100];
+            snprintf(padded, sizeof padded, " %s ", fl);
+            if (strstr(padded, tok)) {
+                size_t l = strlen(out);
+                snprintf(out + l, sizeof out - l, "%s%s", l ? " " : "", want[i]);
+            }
+        }
+    }
+    if (!out[0]) snprintf(out, sizeof out, "(none of the listed)");
+    return out;
+}
+
+/* The instruction sets this translation unit was compiled for (the predefined macros) */
+static const char *bench_build_isa(void)
+{
+    return ""
+#ifdef __AVX512VNNI__
+           "avx512vnni "
+#endif
+#ifdef __AVX512BW__
+           "avx512bw "
+#endif
+#ifdef __AVX512F__
+           "avx512f "
+#endif
+#ifdef __AVXVNNI__
+           "avxvnni "
+#endif
+#ifdef __AVX2__
+           "avx2 "
+#endif
+#ifdef __FMA__
+           "fma "
+#endif
+#ifdef __BMI2__
+           "bmi2 "
+#endif
+#if defined(__SSE4_2__) && !defined(__AVX__)
+           "sse4.2 "
+#endif
+#ifdef __ARM_FEATURE_DOTPROD
+           "dotprod "
+#endif
+#ifdef __ARM_NEON
+           "neon "
+#endif
+           "";
+}
+
+/* The mac section's path in this build (needs accel.h before this header) */
+static const char *bench_accel_path(void)
+{
+#ifdef ACCEL_MAC_SIMD
+    static char out[96];
+    snprintf(out, sizeof out, "ACCEL_MAC_FAST=%d ACCEL_MAC_SIMD=%d (%s)", ACCEL_MAC_FAST, ACCEL_MAC_SIMD,
+             ACCEL_MAC_SIMD == 2 ? "AVX-512 VNNI" : ACCEL_MAC_SIMD == 1 ? "AVX2"
+             : ACCEL_MAC_SIMD == 3 ? "AArch64 dotprod" : ACCEL_MAC_SIMD == 4 ? "Arm DSP"
+             : ACCEL_MAC_FAST ? "portable C" : "plain loops");
+    return out;
+#else
+    return "(mac section not in this bench)";
+#endif
+}
+
+/* XNNPACK's path: the library picks its kernels at run time from the CPU's flags, and Debian's
+ * build exports no name for them. What can be said from here: the widest vector ISA its x86
+ * dispatch can pick on this CPU (its avx512skx kernels need AVX-512 F, BW, DQ and VL; below
+ * that, AVX2). On the AVX2 host this was written on, perf showed its int8 FC in a 256-bit
+ * vpmovsxbw / vpmaddwd loop (8 channels, 8 inputs per step), as that rule says. */
+static const char *bench_xnnpack_path(void)
+{
+    const char *f = bench_cpu_isa();
+#if defined(__x86_64__) || defined(__i386__)
+    if (strstr(f, "avx512f") && strstr(f, "avx512bw") && strstr(f, "avx512dq") && strstr(f, "avx512vl"))
+        return "XNNPACK: AVX-512 (avx512skx) kernels at most, by its dispatch on these flags";
+    if (strstr(f, "avx2")) return "XNNPACK: AVX2 kernels at most (no AVX-512 here), by its dispatch on these flags";
+    return "XNNPACK: SSE/AVX kernels (no AVX2 here), by its dispatch on these flags";
+#else
+    (void)f;
+    return "XNNPACK: its NEON kernels, by its dispatch on these flags";
+#endif
+}
+
+/* The header every report starts with */
+static void bench_host(int with_xnnpack)
+{
+    printf("host: CPU %s\n", bench_cpu_name());
+    printf("host: CPU flags (of those used here): %s\n", bench_cpu_isa());
+    printf("host: this bench compiled for: %s; accel: %s\n", bench_build_isa()[0] ? bench_build_isa() : "baseline ISA",
+           bench_accel_path());
+    if (with_xnnpack) printf("host: %s\n", bench_xnnpack_path());
+}
+
+/* One line for a summary table: CPU, build ISA, accel path */
+static const char *bench_host_label(void)
+{
+    static char out[512];
+    snprintf(out, sizeof out, "%s; build %s; %s", bench_cpu_name(),
+             bench_build_isa()[0] ? bench_build_isa() : "baseline ISA ", bench_accel_path());
+    return out;
+}
 #endif

@@ -1,0 +1,2 @@
+/* the baseline of bench_mac, built again for bench_mac_avx2 */
+#include "../bench_mac/xnnpack_fc.c"
