@@ -77,6 +77,37 @@ py_cases() {
         esac
     done <<<"$out"
 }
+# host_and_mega B SRC: tests/avr programs that check 16-bit size_t refusals. SRC is built for the
+# host (size_t 64 bits) and for an ATmega2560 (avr-gcc -Os, the full warning set, run under
+# simavr); each run's last result line must be "N passed, 0 failed" with N > 0.
+host_and_mega() {
+    local B=$1 SRC=$2 elf
+    local W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wcast-align -Wundef -Wshadow -Werror"
+    elf=$B/$(basename "$SRC" .c).elf
+    mkdir -p "$B"
+    # shellcheck disable=SC2086
+    if gcc $W -O1 -I. "$SRC" -o "$B/host" >"$B/host.log" 2>&1; then
+        result_line_ok "host (64-bit size_t)" "$("$B/host" 2>&1)"
+    else bad "host build" "$(head -10 "$B/host.log")"; fi
+    # shellcheck disable=SC2086
+    if ! have avr-gcc; then skip "ATmega2560 build" "avr-gcc missing (gcc-avr, avr-libc)"
+    elif ! avr-gcc $W -Os -mmcu=atmega2560 -ffunction-sections -fdata-sections -Wl,--gc-sections -I. \
+            "$SRC" -o "$elf" >"$B/avr.log" 2>&1; then
+        bad "ATmega2560 build" "$(head -10 "$B/avr.log")"
+    else
+        ok "ATmega2560 build"; echo "ok   ATmega2560 build (16-bit size_t)"
+        if ! have simavr; then skip "ATmega2560 run" "simavr missing"
+        else result_line_ok "ATmega2560 under simavr (16-bit size_t)" \
+            "$(timeout 60 simavr -m atmega2560 -f 16000000 "$elf" 2>&1)"; fi
+    fi
+}
+# result_line_ok NAME OUTPUT: OUTPUT's last result line is "N passed, 0 failed" (N > 0)
+result_line_ok() {
+    local name=$1 out=$2 last
+    last=$(printf '%s\n' "$out" | sed 's/\x1b\[[0-9;]*m//g; s/\.$//' | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
+    if echo "$last" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then ok "$name"; echo "ok   $name: $last"
+    else bad "$name" "$(printf '%s\n' "$out" | tail -5)"; fi
+}
 lib_end() {
     echo "$pass passed, $fail failed"
     [ "$fail" = 0 ]
