@@ -75,29 +75,11 @@ if ! [ -x build/accel-bridge-sim ] || build/accel-bridge-sim --help 2>&1 | grep 
 fi
 
 run_pytest() { # NAME, env assignments...: one pytest run, its cases added to the counts
-    local name=$1 line p f e s
+    # (tests that only the simulator can serve are deselected on the sketch, not skipped)
+    local name=$1
     shift
     env "$@" $PY -m pytest -q -rs -p no:cacheprovider ports/python/tests/bridge >"$B/$name.log" 2>&1
-    line=$(tail -1 "$B/$name.log")
-    p=$(grep -o '[0-9]* passed' <<<"$line" | cut -d' ' -f1)
-    f=$(grep -o '[0-9]* failed' <<<"$line" | cut -d' ' -f1)
-    e=$(grep -o '[0-9]* error' <<<"$line" | cut -d' ' -f1)
-    s=$(grep -o '[0-9]* skipped' <<<"$line" | cut -d' ' -f1)
-    pass=$((pass + ${p:-0}))
-    if [ -z "$p" ] || [ "${f:-0}" != 0 ] || [ "${e:-0}" != 0 ]; then
-        fail=$((fail + ${f:-0} + ${e:-0}))
-        [ -z "$p$f$e" ] && fail=$((fail + 1))
-        echo "FAIL pytest $name: $line"
-        grep -E '^(FAILED|ERROR)' "$B/$name.log" | head -20 | sed 's/^/     | /'
-    fi
-    # a pytest skip means something the suite needs is missing: named like every other skip
-    # (tests that only the simulator can serve are deselected on the sketch, not skipped)
-    if [ "${s:-0}" != 0 ]; then
-        while IFS= read -r why; do skip "pytest $name" "$why"; done \
-            < <(grep -E '^SKIPPED' "$B/$name.log" | sed 's/^SKIPPED \[[0-9]*\] //')
-        grep -qE '^SKIPPED' "$B/$name.log" || skip "pytest $name" "$s skipped"
-    fi
-    echo "  pytest $name: $line"
+    pytest_tally "$name" "$B/$name.log"
 }
 
 readme_example() { # PTY NAME: the README's Bridge example as written

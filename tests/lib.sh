@@ -108,6 +108,29 @@ result_line_ok() {
     if echo "$last" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then ok "$name"; echo "ok   $name: $last"
     else bad "$name" "$(printf '%s\n' "$out" | tail -5)"; fi
 }
+# pytest_tally NAME LOG: the counts of one pytest run (-q -rs) whose output is LOG added to ours;
+# a pytest skip means something the suite needs is missing: named like every other skip.
+pytest_tally() {
+    local name=$1 log=$2 line p f e s
+    line=$(tail -1 "$log")
+    p=$(grep -o '[0-9]* passed' <<<"$line" | cut -d' ' -f1)
+    f=$(grep -o '[0-9]* failed' <<<"$line" | cut -d' ' -f1)
+    e=$(grep -o '[0-9]* error' <<<"$line" | cut -d' ' -f1)
+    s=$(grep -o '[0-9]* skipped' <<<"$line" | cut -d' ' -f1)
+    pass=$((pass + ${p:-0}))
+    if [ -z "$p" ] || [ "${f:-0}" != 0 ] || [ "${e:-0}" != 0 ]; then
+        fail=$((fail + ${f:-0} + ${e:-0}))
+        [ -z "$p$f$e" ] && fail=$((fail + 1))
+        echo "FAIL pytest $name: $line"
+        grep -E '^(FAILED|ERROR)' "$log" | head -20 | sed 's/^/     | /'
+    fi
+    if [ "${s:-0}" != 0 ]; then
+        grep -E '^SKIPPED' "$log" | sed 's/^SKIPPED \[[0-9]*\] [^:]*:[0-9]*: //; s/^SKIPPED \[[0-9]*\] //' | sort | uniq -c |
+            while read -r count why; do skip "pytest $name ($count)" "$why"; done
+        grep -qE '^SKIPPED' "$log" || skip "pytest $name" "$s skipped"
+    fi
+    echo "  pytest $name: $line"
+}
 lib_end() {
     echo "$pass passed, $fail failed"
     [ "$fail" = 0 ]

@@ -53,26 +53,10 @@ same "installing leaves no new file in the checkout (but ignored ones)" "$(untra
 make -s build/accel-run >"$B/make.log" 2>&1 || bad "build accel-run" "$(tail -5 "$B/make.log")"
 
 run_pytest() { # NAME, pytest arguments...: one pytest run, its cases added to the counts
-    local name=$1 line p f e s
+    local name=$1
     shift
     PYTHONPATH=$SITE $PY -m pytest -q -rs -p no:cacheprovider "$@" >"$B/$name.log" 2>&1
-    line=$(tail -1 "$B/$name.log")
-    p=$(grep -o '[0-9]* passed' <<<"$line" | cut -d' ' -f1)
-    f=$(grep -o '[0-9]* failed' <<<"$line" | cut -d' ' -f1)
-    e=$(grep -o '[0-9]* error' <<<"$line" | cut -d' ' -f1)
-    s=$(grep -o '[0-9]* skipped' <<<"$line" | cut -d' ' -f1)
-    pass=$((pass + ${p:-0}))
-    if [ -z "$p" ] || [ "${f:-0}" != 0 ] || [ "${e:-0}" != 0 ]; then
-        fail=$((fail + ${f:-0} + ${e:-0}))
-        [ -z "$p$f$e" ] && fail=$((fail + 1))
-        echo "FAIL pytest $name: $line"
-        grep -E '^(FAILED|ERROR)' "$B/$name.log" | head -20 | sed 's/^/     | /'
-    fi
-    if [ "${s:-0}" != 0 ]; then # a pytest skip: something missing, named like every other skip
-        grep -E '^SKIPPED' "$B/$name.log" | sed 's/^SKIPPED \[[0-9]*\] [^:]*:[0-9]*: //' | sort | uniq -c |
-            while read -r count why; do skip "pytest $name ($count)" "$why"; done
-    fi
-    echo "  pytest $name: $line"
+    pytest_tally "$name" "$B/$name.log"
 }
 
 # ---- 2-4. the suite

@@ -160,12 +160,8 @@ static const char *type_name(int t)
     return "?";
 }
 
-static float scale_of(const accel_tflite_tensor *t)
-{
-    float f;
-    memcpy(&f, &t->scale_bits, 4);
-    return t->n_scales ? f : 0.0f;
-}
+/* the tensor's (first) scale, 0 when it has none */
+static float scale_of(const accel_tflite_tensor *t) { return accel_tflite_tensor_scale_float(t); }
 
 static void json_view(accel_fb_view v)
 {

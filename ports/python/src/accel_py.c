@@ -247,10 +247,9 @@ ACCEL_PY_API int accel_py_init(void *rt_, const void *model, void *arena, uint64
     accel_status st;
     op_code[0] = op_code[1] = -1;
     if ((uint64_t)(size_t)arena_len != arena_len) return ACCEL_E_TOO_LONG;
-    rt->bad_op = UINT32_MAX;
+    rt->bad_op = ACCEL_TFLITE_NO_OP; /* init writes it too, but not before its NULL checks */
     st = accel_tflite_init(rt, (const accel_tflite_model *)model, arena, (size_t)arena_len);
-    if (st != ACCEL_OK && st != ACCEL_E_ALIGN && st != ACCEL_E_BUFFER_TOO_SMALL && st != ACCEL_E_NULL &&
-        rt->bad_op != UINT32_MAX) {
+    if (st != ACCEL_OK && rt->bad_op != ACCEL_TFLITE_NO_OP) {
         op_code[0] = rt->bad_op;
         op_code[1] = rt->bad_code;
     }

@@ -157,7 +157,7 @@ def test_unsupported_operator_named():
     with pytest.raises(UnsupportedOperator) as e:
         Interpreter(model_path=seed("unsupported_tanh.tflite"))
     assert e.value.operators == [(0, "TANH", 28)]
-    assert e.value.status == "ACCEL_E_UNSUPPORTED"
+    assert e.value.status == "ACCEL_E_TFLITE_UNSUPPORTED"
     assert (e.value.operator, e.value.op_name) == (0, "TANH")
     assert "unsupported operator 0: TANH (builtin code 28)" in str(e.value)
     assert isinstance(e.value, ValueError) and isinstance(e.value, AccelError)
