@@ -6843,6 +6843,7 @@ ACCELDEF accel_status accel_tsp1_driver_mem_size(size_t depth, size_t cmd_payloa
        32 bits (it fits: every input is at most 0xFFFF), then it must fit size_t, which may be
        16 bits */
     need = ACCEL_TSP1_DRIVER_MEM(depth, cmd_payload, rsp_payload);
+    /* cppcheck-suppress knownConditionTrueFalse ; false only where size_t has 32 bits or more */
     if ((size_t)need != need) return ACCEL_E_OVERFLOW;
     *bytes = (size_t)need;
     return ACCEL_OK;
@@ -7187,10 +7188,10 @@ ACCELDEF accel_status accel_tsp1_reboot(accel_tsp1 *s, uint32_t timeout_ms)
 static accel_status accel__tsp1_cmd_drained(accel_tsp1 *s, uint32_t timeout_ms)
 {
     accel_deadline d;
-    accel_status st;
     uint16_t fill;
     accel_deadline_start(&d, accel__tsp1_now(s), timeout_ms);
     for (;;) {
+        accel_status st;
         (void)accel_tsp1_poll(s); /* what it reports goes to on_outcome/on_async */
         st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_CMD, &fill, NULL);
         if (st != ACCEL_OK || !fill) return st;
