@@ -68,8 +68,9 @@ start_job() {
   ) &
 }
 # the parts that take longest on a 2-CPU host, started first so that no lane idles at the end
-LONG_FIRST="tflite_avr.sh avr_sketches.sh test_tsp1_soak tflite_arm.sh bridge_sketch.sh mac_arm.sh
-stack_usage.sh static_analysis.sh macro_matrix.sh bridge_avr.sh test_tflite mac_avr.sh"
+LONG_FIRST="macro_matrix.sh mac_clang.sh stack_usage.sh mac_arm.sh avr_sketches.sh mac_size.sh
+bridge_python.sh zephyr_check.sh python_tflite.sh tflite_arm.sh tflite_avr.sh static_analysis.sh
+bridge_sketch.sh readme_example.sh tools_input.sh nodiscard.sh"
 run_jobs() {
   local i n started=" "
   for n in $LONG_FIRST; do
