@@ -4,6 +4,12 @@
  * a third-party artefact, not in the repository, read from $ACCEL_ANE_DATA (testlib.h's
  * tl_data_dir); that case skips by name without it. Protocol and firmware-model tests are
  * in test_ane_proto.c / test_ane_model.c. */
+/* only the ane section (and what it builds on): the others are not needed, and leaving
+   them out keeps this sanitized build short */
+#define ACCEL_NO_TSP1
+#define ACCEL_NO_EDGETPU
+#define ACCEL_NO_REFSI
+#define ACCEL_NO_MAC
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "accel_sim.h"

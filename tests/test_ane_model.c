@@ -2,6 +2,12 @@
  * state x event table (each transition and each rejection), scheduler order and back-pressure
  * under random load, deadline abort and recovery-gate rate limiting on a fake clock, kernel
  * objects, bring-up, statistics buffer round trip and truncation. */
+/* only the ane section (and what it builds on): the others are not needed, and leaving
+   them out keeps this sanitized build short */
+#define ACCEL_NO_TSP1
+#define ACCEL_NO_EDGETPU
+#define ACCEL_NO_REFSI
+#define ACCEL_NO_MAC
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "testlib.h"

@@ -3,6 +3,13 @@
  * implementations written here from FORMAT.md's semantics (not from the engine's code), the
  * exact wide products against int64 arithmetic at the depth limit, and the Edge TPU flips.
  * tests/test_mac_small.c runs the same file with ACCEL_MAC_FAST 0 (the small loops). */
+/* only the mac section (and what it builds on): the others are not needed, and leaving
+   them out keeps this sanitized build short */
+#define ACCEL_NO_TSP1
+#define ACCEL_NO_EDGETPU
+#define ACCEL_NO_REFSI
+#define ACCEL_NO_ANE
+#define ACCEL_NO_TFLITE
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "testlib.h"

@@ -4,6 +4,12 @@
  * slice, memory failures while a KTB is filled, SYNC_CACHE with a failing flush, COPY_MEM64
  * whose destination wraps, and hart accesses refused by a window's bounds or permissions. Each
  * case checks the status and that nothing else happened (no bytes written, no kernel run). */
+/* only the refsi section (and what it builds on): the others are not needed, and leaving
+   them out keeps this sanitized build short */
+#define ACCEL_NO_TSP1
+#define ACCEL_NO_EDGETPU
+#define ACCEL_NO_ANE
+#define ACCEL_NO_MAC
 #define ACCEL_IMPLEMENTATION
 #include "accel.h"
 #include "testlib.h"
