@@ -40,4 +40,40 @@ static inline void out_dec(uint32_t v)
     } while (v);
     while (n) out_char(b[--n]);
 }
+
+/* The result line every test program ends with, "N passed, N failed"; on the AVR the program
+ * then waits for the last byte to leave the USART and sleeps with interrupts off, which ends
+ * the simavr run. Returns the exit code for the host. */
+static inline int out_end(unsigned passed, unsigned failed)
+{
+    out_dec(passed);
+    out_str(" passed, ");
+    out_dec(failed);
+    out_str(" failed\n");
+#ifdef __AVR__
+    while (!(UCSR0A & (1u << TXC0))) {
+    }
+    cli();
+    sleep_enable();
+    sleep_cpu();
+#endif
+    return failed != 0;
+}
+
+#ifdef AVR_OUT_CHECK
+/* CHECK(c): one check, counted; a failed one prints its line ("FAIL line N") */
+static unsigned passed, failed;
+static void check(int line, int ok)
+{
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        out_str("FAIL line ");
+        out_dec((uint32_t)line);
+        out_char('\n');
+    }
+}
+#define CHECK(c) check(__LINE__, (c))
+#endif
 #endif

@@ -18,22 +18,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#define AVR_OUT_CHECK
 #include "avr_out.h"
 
-static unsigned passed, failed;
-
-static void check(int line, int ok)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        out_str("FAIL line ");
-        out_dec((uint32_t)line);
-        out_char('\n');
-    }
-}
-#define CHECK(c) check(__LINE__, (c))
 /* a size compared with 64-bit values (a function, so a 16-bit size_t draws no range warning) */
 static uint64_t as_u64(size_t v) { return (uint64_t)v; }
 /* the status when a count of `prod` elements is refused for size_t, else `other` */
@@ -128,16 +115,5 @@ int main(void)
     /* nothing was written */
     CHECK(acc[0] == 42);
     CHECK(o[0] == 9 && o[1] == 9 && o[2] == 9 && o[3] == 9);
-    out_dec(passed);
-    out_str(" passed, ");
-    out_dec(failed);
-    out_str(" failed\n");
-#ifdef __AVR__
-    while (!(UCSR0A & (1u << TXC0))) {
-    }
-    cli();
-    sleep_enable();
-    sleep_cpu();
-#endif
-    return failed != 0;
+    return out_end(passed, failed);
 }

@@ -15,22 +15,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#define AVR_OUT_CHECK
 #include "avr_out.h"
 
-static unsigned passed, failed;
-
-static void check(int line, int ok)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        out_str("FAIL line ");
-        out_dec((uint32_t)line);
-        out_char('\n');
-    }
-}
-#define CHECK(c) check(__LINE__, (c))
 /* a size compared with 64-bit values (a function, so a 16-bit size_t draws no range warning) */
 static uint64_t as_u64(size_t v) { return (uint64_t)v; }
 static int fits(uint64_t v) { return v <= (uint64_t)SIZE_MAX; }
@@ -119,16 +106,5 @@ int main(void)
           (fits((uint64_t)0xFFFF * 0xFFFF) ? ACCEL_OK : ACCEL_E_OVERFLOW));
     CHECK(accel_mac_wide_scratch_size(4, 256, 256, 1, &n) ==
           (fits(256UL * 256UL * 4UL + 256UL * 4UL * 2UL) ? ACCEL_OK : ACCEL_E_OVERFLOW));
-    out_dec(passed);
-    out_str(" passed, ");
-    out_dec(failed);
-    out_str(" failed\n");
-#ifdef __AVR__
-    while (!(UCSR0A & (1u << TXC0))) {
-    }
-    cli();
-    sleep_enable();
-    sleep_cpu();
-#endif
-    return failed != 0;
+    return out_end(passed, failed);
 }

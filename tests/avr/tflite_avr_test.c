@@ -187,16 +187,5 @@ int main(void)
     out_dec(stack_peak());
     out_str(" B\n");
 #endif
-    out_dec(passed);
-    out_str(" passed, ");
-    out_dec(failed);
-    out_str(" failed\n");
-#ifdef __AVR__
-    while (!(UCSR0A & (1u << TXC0))) {
-    }
-    cli();
-    sleep_enable();
-    sleep_cpu(); /* simavr ends the run */
-#endif
-    return failed != 0;
+    return out_end(passed, failed);
 }
