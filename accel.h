@@ -6671,7 +6671,9 @@ static void accel__tsp1_finish(accel_tsp1 *s, accel_status st, const accel_tsp1_
 {
     accel_tsp1_pending p;
     accel_tsp1_outcome o;
-    accel_status popped = accel_ring_pop(&s->pend, &p);
+    accel_status popped;
+    ACCEL_MEMSET(&p, 0, sizeof p); /* gcc -O3 cannot see that the pop always fills it */
+    popped = accel_ring_pop(&s->pend, &p);
     ACCEL_ASSERT(popped == ACCEL_OK); /* every caller found a command at the head first */
     (void)popped;
     /* a DEEP_SLEEP that did not run leaves the device awake; one of unknown fate may have put
