@@ -2,8 +2,10 @@
 installs it into a temporary directory and puts that on PYTHONPATH), never the checkout's
 ports/python, which has no compiled library.
 
-    ACCEL_TFLITE_DATA        TFLM's goldens (default ../shared/data/tflite beside the checkout)
-    ACCEL_TFLITE_CORAL_DATA  TensorFlow Lite's goldens of the Coral models (../shared/data/tflite-coral)
+    ACCEL_TFLITE_DATA        TFLM's goldens (default: the tflite folder of the third-party data
+                             directory kept beside the checkout, as tests/lib.sh looks for it)
+    ACCEL_TFLITE_CORAL_DATA  TensorFlow Lite's goldens of the Coral models (default: its
+                             tflite-coral folder)
     ACCEL_RUN                the accel-run binary for cross-checks (default build/accel-run)
 """
 import os
@@ -16,8 +18,11 @@ SEEDS = os.path.join(REPO, "tests", "fuzz", "seeds")
 ACCEL_RUN = os.environ.get("ACCEL_RUN", os.path.join(REPO, "build", "accel-run"))
 
 
+DATA_ROOT = os.path.normpath(os.path.join(REPO, os.pardir, "shared", "data"))
+
+
 def data_dir(env, sub):
-    d = os.environ.get(env) or os.path.join(REPO, os.pardir, "shared", "data", sub)
+    d = os.environ.get(env) or os.path.join(DATA_ROOT, sub)
     return d if os.path.isdir(d) else None
 
 
@@ -25,7 +30,7 @@ def absent(env, sub):
     """The reason to skip with when data_dir(env, sub) found nothing (as tests/lib.sh words it)."""
     if os.environ.get(env):
         return "third-party data absent (%s=%s)" % (env, os.environ[env])
-    return "third-party data absent (no ../shared/data/%s; %s overrides it)" % (sub, env)
+    return "third-party data absent (no %s; %s overrides it)" % (os.path.join(DATA_ROOT, sub), env)
 
 
 def seed(name):

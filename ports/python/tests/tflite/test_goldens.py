@@ -3,8 +3,9 @@ every layer (each operator's output: its bytes against layers.bin, or against th
 layers.tsv where no layers.bin is stored, and its place in layers.tsv's index: operator,
 tensor, type, shape, offset, bytes).
 
-  ../shared/data/tflite         TFLM's goldens ($ACCEL_TFLITE_DATA): 63 cases, all run.
-  ../shared/data/tflite-coral   TensorFlow Lite's goldens of the Coral models
+  tflite (the third-party data directory beside the checkout, or $ACCEL_TFLITE_DATA)
+                                TFLM's goldens: 63 cases, all run.
+  tflite-coral                  TensorFlow Lite's goldens of the Coral models
                                 ($ACCEL_TFLITE_CORAL_DATA): the models this runner cannot run
                                 raise UnsupportedOperator naming every operator it has no kernel
                                 for; keras_lstm_mnist_ptq runs.
