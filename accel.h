@@ -3761,8 +3761,21 @@ extern "C" {
  *   ordinary RAM. On an ATmega2560 a PROGMEM pointer is 16 bits: the model must lie in the low
  *   64 KiB of flash. Default (macro not defined): direct reads, no cost.
  * Config macros: ACCEL_NO_TFLITE (ACCEL_NO_MAC implies it), ACCEL_TFLITE_MAX_DIMS (6),
- *   ACCEL_TFLITE_OPS (the operators a build keeps; default all), ACCEL_FB_COPY (models in
- *   flash; not defined by default). */
+ *   ACCEL_TFLITE_OPS (the operators a build keeps, an OR of ACCEL_TFLITE_K_* bits; default
+ *   ACCEL_TFLITE_K_ALL), ACCEL_FB_COPY (models in flash; not defined by default).
+ *   accel_tflite_op_kept(code) says whether this build has an operator's kernel.
+ * ADDING AN OPERATOR (the operator table ACCEL__TFL_OPS is the one list):
+ *   1. #define ACCEL_TFLITE_OP_NAME (the schema's code) and ACCEL_TFLITE_K_NAME (the next
+ *      free bit; a bit two rows share fails to compile);
+ *   2. its row in ACCEL__TFL_OPS: options type, the inputs it streams with ACCEL_FB_COPY, one
+ *      function (ONE) or check/prepare and run halves (SPLIT), the build condition;
+ *   3. the kernel under @tflite.ops: inputs through accel__tfl_need (types refused with
+ *      ACCEL__TFL_WHY_TYPE), options through accel__tfl_opt, constants derived once into
+ *      accel__tfl_keep (a named record, never positional numbers), sums in defined arithmetic;
+ *   4. tests: a model per option from scripts/gen/gen_tflite_models.py with hand-worked
+ *      outputs (tests/vectors/tflite/models.h), its refusals, the fuzz seeds;
+ *      test_op_table checks the row against the names table;
+ *   5. the list of kernels above and the README's operator list. */
 
 #ifndef ACCEL_TFLITE_MAX_DIMS
 #define ACCEL_TFLITE_MAX_DIMS 6
@@ -3813,8 +3826,43 @@ extern "C" {
 #define ACCEL_TFLITE_K_LOGISTIC 0x1000UL
 #define ACCEL_TFLITE_K_SVDF 0x2000UL
 #define ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM 0x4000UL
+/* ACCEL__TFL_OPS(X): the operator table, one row per operator, the one place an operator is
+ * listed. Its code and kernel bit are the two defines above, named by the row. A row is
+ *   X(NAME, OPTIONS, FAR, PART, PREP, RUN, HAS)
+ *   NAME     the schema's name: ACCEL_TFLITE_OP_NAME and ACCEL_TFLITE_K_NAME, and the name
+ *            accel_tflite_op_name gives its code (a unit test walks the rows and checks it)
+ *   OPTIONS  the BuiltinOptions union type its operators carry (checked by open; -1: none checked)
+ *   FAR      with ACCEL_FB_COPY, the inputs (bit k: input k) its kernel reads through the macro;
+ *            any other constant input is refused
+ *   PART     ONE: one function checks, prepares and runs it (PREP); SPLIT: PREP checks and
+ *            prepares, RUN runs, so no call chain holds a tensor description and a mac kernel's
+ *            frames at once
+ *   PREP, RUN the calls, on the operator's context c
+ *   HAS      1, or the build condition its kernel needs besides its bit in ACCEL_TFLITE_OPS
+ * Private: the rows name the implementation's functions. */
+#define ACCEL__TFL_OPS(X) \
+    X(FULLY_CONNECTED, 8, 6u, SPLIT, accel__tfl_fc_prep(c, NULL), accel__tfl_fc(c), 1) \
+    X(CONV_2D, 1, 6u, SPLIT, accel__tfl_conv_prep(c, 0, NULL), accel__tfl_conv(c, 0), 1) \
+    X(DEPTHWISE_CONV_2D, 2, 6u, SPLIT, accel__tfl_conv_prep(c, 1, NULL), accel__tfl_conv(c, 1), 1) \
+    X(AVERAGE_POOL_2D, 5, 0u, ONE, accel__tfl_pool(c, 0), ACCEL_E_STATE, 1) \
+    X(MAX_POOL_2D, 5, 0u, ONE, accel__tfl_pool(c, 1), ACCEL_E_STATE, 1) \
+    X(SOFTMAX, 9, 0u, ONE, accel__tfl_softmax(c), ACCEL_E_STATE, 1) \
+    X(QUANTIZE, -1, 0u, ONE, accel__tfl_quantize(c), ACCEL_E_STATE, 1) \
+    X(RESHAPE, 17, 2u, ONE, accel__tfl_reshape(c), ACCEL_E_STATE, 1) \
+    X(CONCATENATION, 10, 0u, ONE, accel__tfl_concat(c), ACCEL_E_STATE, 1) \
+    X(ADD, 11, 0u, ONE, accel__tfl_binary(c, 0), ACCEL_E_STATE, 1) \
+    X(MUL, 21, 0u, ONE, accel__tfl_binary(c, 1), ACCEL_E_STATE, 1) \
+    X(DEQUANTIZE, 38, 0u, ONE, accel__tfl_dequantize(c), ACCEL_E_STATE, ACCEL__TFL_FLOAT) \
+    X(LOGISTIC, -1, 0u, ONE, accel__tfl_logistic(c), ACCEL_E_STATE, 1) \
+    /* weights always constant, read in place: never with ACCEL_FB_COPY */ \
+    X(SVDF, 6, 0u, SPLIT, accel__tfl_svdf_prep(c), accel__tfl_svdf(c), !ACCEL__FB_FAR) \
+    X(UNIDIRECTIONAL_SEQUENCE_LSTM, 71, 0u, SPLIT, accel__tfl_lstm_prep(c), accel__tfl_lstm(c), !ACCEL__FB_FAR)
+#define ACCEL__TFL_K_OR(n, o, f, p, a, b, h) | ACCEL_TFLITE_K_##n
+#define ACCEL__TFL_K_SUM(n, o, f, p, a, b, h) + ACCEL_TFLITE_K_##n
+/* every operator's bit (distinct bits: checked where the implementation is compiled) */
+#define ACCEL_TFLITE_K_ALL (0UL ACCEL__TFL_OPS(ACCEL__TFL_K_OR))
 #ifndef ACCEL_TFLITE_OPS
-#define ACCEL_TFLITE_OPS 0x7FFFUL
+#define ACCEL_TFLITE_OPS ACCEL_TFLITE_K_ALL
 #endif
 
 /* ---- @tflite.open: a validated model (views into the caller's buffer, which must outlive it) */
@@ -3874,6 +3922,10 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_graph_tensor(const accel_tfli
  * for a code the schema does not have. */
 #define ACCEL_TFLITE_OP_LAST 205 /* the highest code named (REDUCE_WINDOW, the schema's last) */
 ACCELDEF const char *accel_tflite_op_name(int32_t code);
+/* 1 when this build has operator code's kernel (ACCEL_TFLITE_OPS; DEQUANTIZE needs float, SVDF
+ * and LSTM a model read in place), 0 for any other code. A variant may still be refused:
+ * accel_tflite_check_op says which and why. */
+ACCELDEF int accel_tflite_op_kept(int32_t code);
 /* "int8", "uint8", "float32", ... for the ACCEL_TFLITE_* types; NULL for others. */
 ACCELDEF const char *accel_tflite_type_name(int type);
 #ifndef ACCEL_MAC_NO_FLOAT
@@ -18112,6 +18164,20 @@ extern "C" {
 #define ACCEL__TFL_NOINLINE static
 #define ACCEL__TFL_INLINE static
 #endif
+/* the operator table's build conditions (HAS), and its bits: each operator its own */
+#ifdef ACCEL_MAC_NO_FLOAT
+#define ACCEL__TFL_FLOAT 0
+#else
+#define ACCEL__TFL_FLOAT 1
+#endif
+#if (0UL ACCEL__TFL_OPS(ACCEL__TFL_K_SUM)) != ACCEL_TFLITE_K_ALL
+#error "accel.h: two operators of ACCEL__TFL_OPS share an ACCEL_TFLITE_K_ bit"
+#endif
+/* the operators this build keeps, as a constant: the table's rows cannot expand
+ * ACCEL_TFLITE_OPS (by default an expansion of the table) inside the table's own expansion */
+static const unsigned long accel__tfl_kept = ACCEL_TFLITE_OPS;
+/* 1 when this build runs operator NAME's kernel */
+#define ACCEL__TFL_KEPT(n, h) ((accel__tfl_kept & ACCEL_TFLITE_K_##n) != 0 && (h))
 /* ---------------------------------------------------------------- @tflite.open: validation */
 /* Schema field numbers (a union takes two: its type, then its value). */
 #define ACCEL__TFL_MODEL_VERSION 0u
@@ -18280,21 +18346,13 @@ ACCELDEF float accel_tflite_tensor_scale_float(const accel_tflite_tensor *t)
 /* The BuiltinOptions union type each known operator carries (0: none expected). */
 ACCEL__TFL_STATIC int accel__tfl_options_type(int32_t code)
 {
+#define ACCEL__TFL_X(n, o, f, p, a, b, h) \
+    case ACCEL_TFLITE_OP_##n: return o;
     switch (code) {
-    case ACCEL_TFLITE_OP_CONV_2D: return 1;
-    case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D: return 2;
-    case ACCEL_TFLITE_OP_AVERAGE_POOL_2D: case ACCEL_TFLITE_OP_MAX_POOL_2D: return 5;
-    case ACCEL_TFLITE_OP_SVDF: return 6;
-    case ACCEL_TFLITE_OP_FULLY_CONNECTED: return 8;
-    case ACCEL_TFLITE_OP_SOFTMAX: return 9;
-    case ACCEL_TFLITE_OP_CONCATENATION: return 10;
-    case ACCEL_TFLITE_OP_ADD: return 11;
-    case ACCEL_TFLITE_OP_RESHAPE: return 17;
-    case ACCEL_TFLITE_OP_MUL: return 21;
-    case ACCEL_TFLITE_OP_DEQUANTIZE: return 38;
-    case ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return 71;
+    ACCEL__TFL_OPS(ACCEL__TFL_X)
     default: return -1; /* not checked */
     }
+#undef ACCEL__TFL_X
 }
 
 ACCEL__TFL_STATIC accel_status accel__tfl_opcode(const accel_tflite_model *m, uint32_t index, int32_t *code)
@@ -18429,6 +18487,19 @@ ACCELDEF const char *accel_tflite_op_name(int32_t code)
         p++;
     }
     return p;
+}
+
+/* 1 when this build runs builtin operator code's kernel (a variant may still be refused:
+ * accel_tflite_check_op says which and why) */
+ACCELDEF int accel_tflite_op_kept(int32_t code)
+{
+#define ACCEL__TFL_X(n, o, f, p, a, b, h) \
+    case ACCEL_TFLITE_OP_##n: return ACCEL__TFL_KEPT(n, h);
+    switch (code) {
+    ACCEL__TFL_OPS(ACCEL__TFL_X)
+    default: return 0;
+    }
+#undef ACCEL__TFL_X
 }
 
 ACCELDEF const char *accel_tflite_type_name(int type)
@@ -19921,6 +19992,12 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
     }
     return ACCEL_OK;
 }
+#else
+/* no float: the operator table's DEQUANTIZE row is dead code, kept compilable */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
+{
+    return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NO_KERNEL);
+}
 #endif
 
 /* What SVDF runs on, prepared once at init in the operator's constants (weights in the model,
@@ -20578,93 +20655,57 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
-/* The operator table: one row per builtin code (the rows ACCEL_TFLITE_OPS keeps). Three
- * parts, so that no chain of calls holds a tensor description and a mac kernel's frames at
- * once: the operators that run in one function, the prepare halves of the split ones (check
- * and prepare modes), their run halves (run mode). */
+/* The operator table's three switches (ACCEL__TFL_OPS), so that no chain of calls holds a
+ * tensor description and a mac kernel's frames at once: the operators that run in one function
+ * (PART ONE), the prepare halves of the split ones (check and prepare modes), their run halves
+ * (run mode). A row this build leaves out answers "no kernel"; its kernel's call is dead code
+ * on a constant condition, which the compiler drops. */
+#define ACCEL__TFL_CASE_ONE(n, call, h) \
+    case ACCEL_TFLITE_OP_##n: if (ACCEL__TFL_KEPT(n, h)) return (call); break;
+#define ACCEL__TFL_CASE_SPLIT(n, call, h)
+#define ACCEL__TFL_X(n, o, f, p, a, b, h) ACCEL__TFL_CASE_##p(n, a, h)
 ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_one(accel__tfl_ctx *c)
 {
     switch (c->op.code) {
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_AVERAGE_POOL_2D
-    case ACCEL_TFLITE_OP_AVERAGE_POOL_2D: return accel__tfl_pool(c, 0);
-#endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_MAX_POOL_2D
-    case ACCEL_TFLITE_OP_MAX_POOL_2D: return accel__tfl_pool(c, 1);
-#endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SOFTMAX
-    case ACCEL_TFLITE_OP_SOFTMAX: return accel__tfl_softmax(c);
-#endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_QUANTIZE
-    case ACCEL_TFLITE_OP_QUANTIZE: return accel__tfl_quantize(c);
-#endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_RESHAPE
-    case ACCEL_TFLITE_OP_RESHAPE: return accel__tfl_reshape(c);
-#endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_CONCATENATION
-    case ACCEL_TFLITE_OP_CONCATENATION: return accel__tfl_concat(c);
-#endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_ADD
-    case ACCEL_TFLITE_OP_ADD: return accel__tfl_binary(c, 0);
-#endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_MUL
-    case ACCEL_TFLITE_OP_MUL: return accel__tfl_binary(c, 1);
-#endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_LOGISTIC
-    case ACCEL_TFLITE_OP_LOGISTIC: return accel__tfl_logistic(c);
-#endif
-#if !defined(ACCEL_MAC_NO_FLOAT) && (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEQUANTIZE)
-    case ACCEL_TFLITE_OP_DEQUANTIZE: return accel__tfl_dequantize(c);
-#endif
+    ACCEL__TFL_OPS(ACCEL__TFL_X)
     case 32: return ACCEL_E_TFLITE_CUSTOM; /* CUSTOM: none is registered */
-    default: return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NO_KERNEL);
+    default: break;
     }
+    return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NO_KERNEL);
 }
+#undef ACCEL__TFL_X
+#undef ACCEL__TFL_CASE_ONE
+#undef ACCEL__TFL_CASE_SPLIT
+#define ACCEL__TFL_CASE_ONE(n, call, h)
+#define ACCEL__TFL_CASE_SPLIT(n, call, h) \
+    case ACCEL_TFLITE_OP_##n: if (ACCEL__TFL_KEPT(n, h)) return (call); break;
 
 /* Check and prepare modes */
+#define ACCEL__TFL_X(n, o, f, p, a, b, h) ACCEL__TFL_CASE_##p(n, a, h)
 ACCEL__TFL_INLINE accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
 {
     switch (c->op.code) {
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_FULLY_CONNECTED
-    case ACCEL_TFLITE_OP_FULLY_CONNECTED: return accel__tfl_fc_prep(c, NULL);
-#endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_CONV_2D
-    case ACCEL_TFLITE_OP_CONV_2D: return accel__tfl_conv_prep(c, 0, NULL);
-#endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEPTHWISE_CONV_2D
-    case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D: return accel__tfl_conv_prep(c, 1, NULL);
-#endif
-#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SVDF) && !ACCEL__FB_FAR /* weights always constant: never with ACCEL_FB_COPY */
-    case ACCEL_TFLITE_OP_SVDF: return accel__tfl_svdf_prep(c);
-#endif
-#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM) && !ACCEL__FB_FAR
-    case ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return accel__tfl_lstm_prep(c);
-#endif
-    default: return accel__tfl_dispatch_one(c);
+    ACCEL__TFL_OPS(ACCEL__TFL_X)
+    default: break;
     }
+    return accel__tfl_dispatch_one(c);
 }
+#undef ACCEL__TFL_X
 
 /* Run mode */
+#define ACCEL__TFL_X(n, o, f, p, a, b, h) ACCEL__TFL_CASE_##p(n, b, h)
 ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_run(accel__tfl_ctx *c)
 {
     switch (c->op.code) {
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_FULLY_CONNECTED
-    case ACCEL_TFLITE_OP_FULLY_CONNECTED: return accel__tfl_fc(c);
-#endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_CONV_2D
-    case ACCEL_TFLITE_OP_CONV_2D: return accel__tfl_conv(c, 0);
-#endif
-#if ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_DEPTHWISE_CONV_2D
-    case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D: return accel__tfl_conv(c, 1);
-#endif
-#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_SVDF) && !ACCEL__FB_FAR
-    case ACCEL_TFLITE_OP_SVDF: return accel__tfl_svdf(c);
-#endif
-#if (ACCEL_TFLITE_OPS & ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM) && !ACCEL__FB_FAR
-    case ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return accel__tfl_lstm(c);
-#endif
-    default: return accel__tfl_dispatch_one(c);
+    ACCEL__TFL_OPS(ACCEL__TFL_X)
+    default: break;
     }
+    return accel__tfl_dispatch_one(c);
 }
+#undef ACCEL__TFL_X
+#undef ACCEL__TFL_CASE_ONE
+#undef ACCEL__TFL_CASE_SPLIT
+
 
 /* ---------------------------------------------------------------- @tflite.plan: arena planner */
 #if ACCEL__FB_FAR
@@ -20675,13 +20716,13 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_run(accel__tfl_ctx *c)
 ACCEL__TFL_NOINLINE accel_status accel__tfl_far_ok(accel__tfl_ctx *c, const accel_tflite_model *m, const accel_tflite_op *op)
 {
     uint32_t k, streamed = 0;
+#define ACCEL__TFL_X(n, o, f, p, a, b, h) \
+    case ACCEL_TFLITE_OP_##n: streamed = f; break;
     switch (op->code) {
-    case ACCEL_TFLITE_OP_FULLY_CONNECTED: case ACCEL_TFLITE_OP_CONV_2D: case ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D:
-        streamed = 6u; /* inputs 1 and 2 */
-        break;
-    case ACCEL_TFLITE_OP_RESHAPE: streamed = 2u; break;
+    ACCEL__TFL_OPS(ACCEL__TFL_X)
     default: break;
     }
+#undef ACCEL__TFL_X
     for (k = 0; k < op->n_inputs; k++) {
         int32_t ti = -1;
         accel_tflite_tensor t;

@@ -395,6 +395,35 @@ static void test_op_names(void)
     CHECK(accel_tflite_op_name(-1) == NULL);
 }
 
+/* The operator table: each row's code is the schema's code of its name (the names table is the
+ * schema's, checked above), its options type is one the schema has, its bit is its own, and this
+ * build (every operator, float) keeps it; no other code is kept. */
+static void test_op_table(void)
+{
+    int32_t c;
+    unsigned rows = 0, kept = 0;
+    unsigned long bits = 0;
+#define ROW(n, o, f, p, a, b, h)                                                                  \
+    rows++;                                                                                       \
+    if (!accel_tflite_op_name(ACCEL_TFLITE_OP_##n) || strcmp(accel_tflite_op_name(ACCEL_TFLITE_OP_##n), #n) != 0) \
+        printf("  row %s: code %d is named %s\n", #n, (int)ACCEL_TFLITE_OP_##n,                  \
+               accel_tflite_op_name(ACCEL_TFLITE_OP_##n) ? accel_tflite_op_name(ACCEL_TFLITE_OP_##n) : "NULL"); \
+    CHECK_STR(accel_tflite_op_name(ACCEL_TFLITE_OP_##n), #n);                                   \
+    CHECK(((o) >= 1 && (o) <= 126) || (o) == -1); /* a BuiltinOptions member, or none checked */  \
+    CHECK((bits & ACCEL_TFLITE_K_##n) == 0);                                                      \
+    bits |= ACCEL_TFLITE_K_##n;                                                                   \
+    CHECK_EQ(accel_tflite_op_kept(ACCEL_TFLITE_OP_##n), 1);
+    ACCEL__TFL_OPS(ROW)
+#undef ROW
+    CHECK_EQ(bits, ACCEL_TFLITE_K_ALL);
+    CHECK_EQ(ACCEL_TFLITE_OPS, ACCEL_TFLITE_K_ALL);
+    for (c = -1; c <= ACCEL_TFLITE_OP_LAST + 1; c++) kept += (unsigned)accel_tflite_op_kept(c);
+    CHECK_EQ(kept, rows);
+    CHECK_EQ(accel_tflite_op_kept(32), 0); /* CUSTOM */
+    CHECK_EQ(accel_tflite_op_kept(107), 0); /* GATHER_ND */
+    CHECK(rows >= 15);
+}
+
 /* Every refused operator is listed with its types and reason, not only the first: FC runs,
  * TANH and GATHER_ND (its indices int32) have no kernel. */
 static void test_refusals(void)
@@ -678,6 +707,7 @@ int main(void)
     RUN(test_small_models);
     RUN(test_api);
     RUN(test_op_names);
+    RUN(test_op_table);
     RUN(test_refusals);
     RUN(test_fixed_point_accuracy);
 #ifndef ACCEL_MAC_NO_FLOAT /* the reference is this host's double */

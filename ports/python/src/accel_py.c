@@ -59,32 +59,8 @@ ACCEL_PY_API const char *accel_py_status_str(int st) { return accel_status_str((
 ACCEL_PY_API const char *accel_py_op_name(int32_t code) { return accel_tflite_op_name(code); }
 
 /* 1 when this build has a kernel for builtin operator `code` (the variant may still be refused:
- * accel_py_check says), 0 when it has none. accel.h has no query for this: the table is the
- * section's public ACCEL_TFLITE_OP_* codes and the ACCEL_TFLITE_OPS bits of this build. */
-ACCEL_PY_API int accel_py_runs_code(int32_t code)
-{
-    static const struct { int32_t code; unsigned long bit; } k[] = {
-        {ACCEL_TFLITE_OP_FULLY_CONNECTED, ACCEL_TFLITE_K_FULLY_CONNECTED},
-        {ACCEL_TFLITE_OP_CONV_2D, ACCEL_TFLITE_K_CONV_2D},
-        {ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D, ACCEL_TFLITE_K_DEPTHWISE_CONV_2D},
-        {ACCEL_TFLITE_OP_AVERAGE_POOL_2D, ACCEL_TFLITE_K_AVERAGE_POOL_2D},
-        {ACCEL_TFLITE_OP_MAX_POOL_2D, ACCEL_TFLITE_K_MAX_POOL_2D},
-        {ACCEL_TFLITE_OP_SOFTMAX, ACCEL_TFLITE_K_SOFTMAX},
-        {ACCEL_TFLITE_OP_QUANTIZE, ACCEL_TFLITE_K_QUANTIZE},
-        {ACCEL_TFLITE_OP_RESHAPE, ACCEL_TFLITE_K_RESHAPE},
-        {ACCEL_TFLITE_OP_CONCATENATION, ACCEL_TFLITE_K_CONCATENATION},
-        {ACCEL_TFLITE_OP_ADD, ACCEL_TFLITE_K_ADD},
-        {ACCEL_TFLITE_OP_MUL, ACCEL_TFLITE_K_MUL},
-        {ACCEL_TFLITE_OP_DEQUANTIZE, ACCEL_TFLITE_K_DEQUANTIZE},
-        {ACCEL_TFLITE_OP_LOGISTIC, ACCEL_TFLITE_K_LOGISTIC},
-        {ACCEL_TFLITE_OP_SVDF, ACCEL_TFLITE_K_SVDF},
-        {ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM},
-    };
-    size_t i;
-    for (i = 0; i < sizeof k / sizeof k[0]; i++)
-        if (k[i].code == code) return (ACCEL_TFLITE_OPS & k[i].bit) != 0;
-    return 0;
-}
+ * accel_py_check says), 0 when it has none: the section's operator table answers. */
+ACCEL_PY_API int accel_py_runs_code(int32_t code) { return accel_tflite_op_kept(code); }
 
 /* open; counts[0..4]: tensors, operators, graph inputs, graph outputs, schema version */
 ACCEL_PY_API int accel_py_open(void *model, const uint8_t *buf, uint64_t len, uint32_t *counts)
