@@ -3729,8 +3729,11 @@ extern "C" {
  *                  (int8/uint8/int16/int32 requantization), RESHAPE, CONCATENATION, ADD, MUL
  *                  (int8, broadcast up to 4-D), LOGISTIC (int8), SVDF (int8/int16 state),
  *                  UNIDIRECTIONAL_SEQUENCE_LSTM (integer), DEQUANTIZE (float output; not with
- *                  ACCEL_MAC_NO_FLOAT). Tensors are int8 (int16 where listed): uint8 weights
- *                  and TF1's uint8 models are not run yet. Anything else:
+ *                  ACCEL_MAC_NO_FLOAT). Tensors are int8 (int16 where listed), or TF1's uint8
+ *                  (uint8 activations with asymmetric uint8 weights, one scale per filter) for
+ *                  FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D, the pools, SOFTMAX, ADD, MUL and
+ *                  QUANTIZE/DEQUANTIZE, with TensorFlow Lite's reference arithmetic (TFLM has no
+ *                  uint8 kernels: the int8 ones with the filter's zero point). Anything else:
  *                  ACCEL_E_TFLITE_UNSUPPORTED (ACCEL_E_TFLITE_CUSTOM for a custom operator) at
  *                  check and init, with the operator in accel_tflite.bad_op / bad_code;
  *                  accel_tflite_check_op says why, for every operator.
@@ -19029,6 +19032,12 @@ ACCEL__TFL_STATIC uint32_t accel__tfl_dim(const accel_tflite_tensor *t, uint32_t
     return (uint32_t)t->dims[k];
 }
 
+/* A stored int8 or uint8 as TFLite reads it. */
+ACCEL__TFL_STATIC int32_t accel__tfl_q8(uint8_t v, int is_u8)
+{
+    return is_u8 || v < 128u ? (int32_t)v : (int32_t)v - 256;
+}
+
 /* Per-channel (or per-tensor) output multipliers of a conv / FC filter, and the bias copied to
  * aligned memory (model buffers need no alignment). */
 ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const accel__tfl_io *in, const accel__tfl_io *w,
@@ -19043,6 +19052,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
         return ACCEL_E_TFLITE_QUANT;
     if (w->t.n_scales != 1u && (w->t.n_scales != channels || (uint32_t)w->t.quantized_dimension != qdim))
         return ACCEL_E_TFLITE_QUANT;
+    /* TFLite's uint8 kernels take one scale and zero point for the whole filter */
+    if (w->t.type == ACCEL_TFLITE_UINT8 && w->t.n_scales != 1u) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_PER_CHANNEL);
     if (bias->index >= 0 && (bias->t.type != ACCEL_TFLITE_INT32 || bias->t.elements != channels))
         return bias->t.type != ACCEL_TFLITE_INT32 ? ACCEL__TFL_NO(c, ACCEL__TFL_WHY_BIAS) : ACCEL_E_TFLITE_SHAPE;
     if (bias->index >= 0 && !bias->t.data) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_BIAS_RUN);
@@ -19174,10 +19185,11 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
     uint64_t act, fmt;
     uint32_t depth, units, batches;
     size_t used = 0;
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT8), &w);
+    /* int8, or TF1's uint8: the filter and output of the input's type */
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)1 << in.t.type, &w);
     if (st == ACCEL_OK) st = accel__tfl_get(c, 0, 2, &bias);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 1, 0, &fmt);
     if (st != ACCEL_OK) return st;
@@ -19227,12 +19239,6 @@ ACCEL__TFL_STATIC accel_status accel__tfl_far_out(uint32_t acc, const accel_mac_
         one.count = 1;
     }
     return accel_mac_requantize(&a, 1, 1, &one, out, 1);
-}
-
-/* A stored int8 or uint8 as TFLite reads it. */
-ACCEL__TFL_STATIC int32_t accel__tfl_q8(uint8_t v, int is_u8)
-{
-    return is_u8 || v < 128u ? (int32_t)v : (int32_t)v - 256;
 }
 
 /* acc + sum of (x[k] + xo) * (w[k] + wo), k < n; w in the model. */
@@ -19382,10 +19388,11 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
     uint64_t act = 0;
     size_t used = 0, need = 0;
     uint8_t *scr;
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT8), &w);
+    /* int8, or TF1's uint8: the filter and output of the input's type */
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)1 << in.t.type, &w);
     if (st == ACCEL_OK) st = accel__tfl_get(c, 0, 2, &bias);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
     if (st == ACCEL_OK) st = accel__tfl_geom(c, depthwise, &in.t, &w.t, &out.t, &g, &act);
     if (st != ACCEL_OK) return st;
     if (depthwise) {
@@ -19635,17 +19642,24 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_softmax(accel__tfl_ctx *c)
     uint64_t beta_bits;
     int32_t mult, shift, diff_min, lo = 0, hi = 0, *kept;
     uint32_t depth, outer, i, k;
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &out);
+    int u8;
+    /* int8 into int8 or int16 (TFLM), uint8 into uint8 (TFLite's reference: the same arithmetic) */
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &in);
+    if (st == ACCEL_OK)
+        st = accel__tfl_need(c, 1, 0, in.t.type == ACCEL_TFLITE_UINT8 ? ACCEL__TFL_T(UINT8)
+                                                                       : ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &out);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 4, 0, &beta_bits);
     if (st != ACCEL_OK) return st;
     if (in.t.ndims < 1 || in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
     if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t)) return ACCEL_E_TFLITE_QUANT;
-    /* TFLM's fixed output quantization: int8 zp -128 scale 1/256, int16 zp -32768 scale 1/65536 */
-    if (out.t.type == ACCEL_TFLITE_INT8 ? (out.t.zero_point != -128 || out.t.scale_bits != 0x3B800000UL)
-                                        : (out.t.zero_point != -32768 || out.t.scale_bits < 0x377FBE77UL ||
-                                           out.t.scale_bits > 0x378020C5UL)) /* 1/65536 within 0.1% */
+    /* the fixed output quantization: int8 zp -128 scale 1/256, uint8 zp 0 scale 1/256, int16 zp
+     * -32768 scale 1/65536 */
+    if (out.t.type == ACCEL_TFLITE_INT16 ? (out.t.zero_point != -32768 || out.t.scale_bits < 0x377FBE77UL ||
+                                            out.t.scale_bits > 0x378020C5UL) /* 1/65536 within 0.1% */
+                                         : (out.t.zero_point != (out.t.type == ACCEL_TFLITE_INT8 ? -128 : 0) ||
+                                            out.t.scale_bits != 0x3B800000UL))
         return ACCEL_E_TFLITE_QUANT;
+    u8 = in.t.type == ACCEL_TFLITE_UINT8;
     depth = accel__tfl_dim(&in.t, in.t.ndims - 1u);
     if (depth == 0) return ACCEL_OK;
     outer = (uint32_t)(in.t.elements / depth);
@@ -19678,14 +19692,14 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_softmax(accel__tfl_ctx *c)
     }
     accel__tfl_qrange(out.t.type, &lo, &hi);
     for (i = 0; i < outer; i++) {
-        const int8_t *row = (const int8_t *)(const void *)(in.in + (size_t)i * depth);
+        const uint8_t *row = in.in + (size_t)i * depth;
         int32_t maxv = -128, recip;
         uint32_t sum = 0; /* each term at most 2^19, the sum checked below 2^31: never wraps */
         int bits_over, exponent;
         for (k = 0; k < depth; k++)
-            if (row[k] > maxv) maxv = row[k];
+            if (accel__tfl_q8(row[k], u8) > maxv) maxv = accel__tfl_q8(row[k], u8);
         for (k = 0; k < depth; k++) {
-            int32_t diff = (int32_t)row[k] - maxv;
+            int32_t diff = accel__tfl_q8(row[k], u8) - maxv;
             if (diff >= diff_min) {
                 int32_t e = accel__tfl_exp_neg(accel__tfl_srdhm(accel__tfl_s32((uint32_t)diff << shift), mult));
                 sum += (uint32_t)accel__tfl_rdbpot(e, 12);
@@ -19701,17 +19715,17 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_softmax(accel__tfl_ctx *c)
         }
         /* a sum of 2^28 or more (512 equal inputs into int8) needs a shift past 31, which
          * TFLite's RoundingDivideByPOT does not define: no result for this input either */
-        exponent = bits_over + 31 - (out.t.type == ACCEL_TFLITE_INT8 ? 8 : 16);
+        exponent = bits_over + 31 - (out.t.type == ACCEL_TFLITE_INT16 ? 16 : 8);
         if (exponent < 0 || exponent > 31) return ACCEL_E_TFLITE_RANGE;
         for (k = 0; k < depth; k++) {
-            int32_t diff = (int32_t)row[k] - maxv, v = lo;
+            int32_t diff = accel__tfl_q8(row[k], u8) - maxv, v = lo;
             if (diff >= diff_min) {
                 int32_t e = accel__tfl_exp_neg(accel__tfl_srdhm(accel__tfl_s32((uint32_t)diff << shift), mult));
                 v = accel__tfl_rdbpot(accel__tfl_srdhm(recip, e), exponent) + lo;
                 if (v > hi) v = hi;
                 if (v < lo) v = lo;
             }
-            if (out.t.type == ACCEL_TFLITE_INT8) out.out[(size_t)i * depth + k] = (uint8_t)(v & 0xFF);
+            if (out.t.type != ACCEL_TFLITE_INT16) out.out[(size_t)i * depth + k] = (uint8_t)(v & 0xFF);
             else accel_store_u16le(out.out + 2u * ((size_t)i * depth + k), (uint16_t)(v & 0xFFFF));
         }
     }
@@ -19853,32 +19867,43 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_concat(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
-/* ADD and MUL: int8, the shapes equal or broadcast (up to 4-D, right-aligned). */
-/* One ADD or MUL element, x and y without their zero points; k: the kept constants (activation
- * range, then the three multipliers and shifts), zo the output zero point. */
-ACCEL__TFL_STATIC int32_t accel__tfl_binary_one(int32_t x, int32_t y, int is_mul, const int32_t *k, int32_t zo)
+/* ADD and MUL: int8 (TFLM), or uint8 (TFLite's reference: the same arithmetic), the shapes
+ * equal or broadcast (up to 4-D, right-aligned). */
+/* What ADD and MUL derive at init, in the operator's constants: the fused activation's range,
+ * ADD's input multipliers (each input rescaled to twice the larger input scale, after a left
+ * shift of 20) and the output multiplier (MUL: input1 * input2 scale over the output's). */
+typedef struct accel__tfl_binary_rec {
+    int32_t act_min, act_max;
+    int32_t in1_mult, in1_shift, in2_mult, in2_shift;
+    int32_t out_mult, out_shift;
+} accel__tfl_binary_rec;
+
+/* One ADD or MUL element, x and y without their zero points, zo the output zero point. */
+ACCEL__TFL_STATIC int32_t accel__tfl_binary_one(int32_t x, int32_t y, int is_mul, const accel__tfl_binary_rec *k,
+                                                int32_t zo)
 {
     int32_t v;
     if (is_mul) {
-        v = accel_mac_multiply_by_quantized_multiplier(x * y, k[6], k[7]);
+        v = accel_mac_multiply_by_quantized_multiplier(x * y, k->out_mult, k->out_shift);
     } else {
-        int32_t sx = accel_mac_multiply_by_quantized_multiplier(x * ((int32_t)1 << 20), k[2], k[3]);
-        int32_t sy = accel_mac_multiply_by_quantized_multiplier(y * ((int32_t)1 << 20), k[4], k[5]);
-        v = accel_mac_multiply_by_quantized_multiplier(sx + sy, k[6], k[7]);
+        int32_t sx = accel_mac_multiply_by_quantized_multiplier(x * ((int32_t)1 << 20), k->in1_mult, k->in1_shift);
+        int32_t sy = accel_mac_multiply_by_quantized_multiplier(y * ((int32_t)1 << 20), k->in2_mult, k->in2_shift);
+        v = accel_mac_multiply_by_quantized_multiplier(sx + sy, k->out_mult, k->out_shift);
     }
     v += zo;
-    return v < k[0] ? k[0] : v > k[1] ? k[1] : v;
+    return v < k->act_min ? k->act_min : v > k->act_max ? k->act_max : v;
 }
 
 ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
 {
     accel__tfl_io a, b, out;
     uint64_t act;
-    int32_t mn, mx, m1 = 0, s1 = 0, m2 = 0, s2 = 0, mo = 0, so = 0, *kept;
+    int32_t mn, mx, m1 = 0, s1 = 0, m2 = 0, s2 = 0, mo = 0, so = 0;
+    accel__tfl_binary_rec *kept;
     uint32_t da[4], db[4], dout[4], sa[4], sb[4], k, i0, i1, i2, i3;
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &a);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT8), &b);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &a);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)1 << a.t.type, &b);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << a.t.type, &out);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
     if (st != ACCEL_OK) return st;
     if (a.t.ndims > 4 || b.t.ndims > 4 || out.t.ndims > 4) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_RANK);
@@ -19905,7 +19930,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
             pb *= db[k];
         }
     }
-    kept = accel__tfl_keep(c, 8);
+    kept = (accel__tfl_binary_rec *)(void *)accel__tfl_keep(c, sizeof(accel__tfl_binary_rec) / 4u);
     if (c->rt) {
         if (!kept) return ACCEL_E_STATE;
     } else {
@@ -19935,8 +19960,9 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
             }
         }
         if (st == ACCEL_OK && kept) {
-            kept[0] = mn, kept[1] = mx, kept[2] = m1, kept[3] = s1, kept[4] = m2, kept[5] = s2, kept[6] = mo;
-            kept[7] = so;
+            kept->act_min = mn, kept->act_max = mx;
+            kept->in1_mult = m1, kept->in1_shift = s1, kept->in2_mult = m2, kept->in2_shift = s2;
+            kept->out_mult = mo, kept->out_shift = so;
         }
         return st;
     }
@@ -19944,10 +19970,11 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
     }
     if (k == 4) { /* no broadcast: one flat loop */
         size_t i, n = (size_t)dout[0] * (size_t)dout[1] * (size_t)dout[2] * (size_t)dout[3];
-        const int8_t *pa = (const int8_t *)(const void *)a.in, *pb = (const int8_t *)(const void *)b.in;
-        int8_t *po = (int8_t *)(void *)out.out;
+        int u8 = a.t.type == ACCEL_TFLITE_UINT8;
         for (i = 0; i < n; i++)
-            po[i] = (int8_t)accel__tfl_binary_one(pa[i] - a.t.zero_point, pb[i] - b.t.zero_point, is_mul, kept, out.t.zero_point);
+            out.out[i] = (uint8_t)(accel__tfl_binary_one(accel__tfl_q8(a.in[i], u8) - a.t.zero_point,
+                                                         accel__tfl_q8(b.in[i], u8) - b.t.zero_point, is_mul, kept,
+                                                         out.t.zero_point) & 0xFF);
         return ACCEL_OK;
     }
     for (i0 = 0; i0 < dout[0]; i0++)
@@ -19960,9 +19987,9 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
                                 (size_t)i3 * (size_t)sb[3];
                     size_t io = (((size_t)i0 * (size_t)dout[1] + (size_t)i1) * (size_t)dout[2] + (size_t)i2) * (size_t)dout[3] +
                                 (size_t)i3;
-                    int32_t x = accel__tfl_load(ACCEL_TFLITE_INT8, a.in, ia) - a.t.zero_point;
-                    int32_t y = accel__tfl_load(ACCEL_TFLITE_INT8, b.in, ib) - b.t.zero_point;
-                    accel__tfl_store(ACCEL_TFLITE_INT8, out.out, io, accel__tfl_binary_one(x, y, is_mul, kept, out.t.zero_point));
+                    int32_t x = accel__tfl_load(a.t.type, a.in, ia) - a.t.zero_point;
+                    int32_t y = accel__tfl_load(a.t.type, b.in, ib) - b.t.zero_point;
+                    accel__tfl_store(a.t.type, out.out, io, accel__tfl_binary_one(x, y, is_mul, kept, out.t.zero_point));
                 }
     return ACCEL_OK;
 }
@@ -20884,12 +20911,6 @@ ACCEL__TFL_NOINLINE void accel__tfl_reason(accel_tflite_refusal *r, const accel_
         return;
     case ACCEL__TFL_WHY_TYPE:
         k = (at & 0x80u) ? r->n_inputs + (at & 0x7Fu) : at;
-        if ((r->code == ACCEL_TFLITE_OP_FULLY_CONNECTED || r->code == ACCEL_TFLITE_OP_CONV_2D ||
-             r->code == ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D) &&
-            r->n_inputs > 1u && r->types[1] == ACCEL_TFLITE_UINT8) {
-            accel__tfl_say(r, "uint8 weights (int8 only)");
-            return;
-        }
         accel__tfl_say(r, "no kernel for ");
         accel__tfl_say_op(r);
         accel__tfl_say(r, " with ");

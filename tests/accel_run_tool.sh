@@ -49,8 +49,8 @@ check "info: first refused listed" 1 "unsupported op   1 TANH                   
     "$T" "$S/unsupported_two_of_three.tflite" --info
 check "info: second refused listed" 1 "unsupported op   2 GATHER_ND                    int8 int32 -> int8: no kernel for GATHER_ND int8" \
     "$T" "$S/unsupported_two_of_three.tflite" --info
-check "info: uint8 weights named" 1 "uint8 uint8 int32 -> uint8: uint8 weights (int8 only)" \
-    "$T" "$S/unsupported_conv_uint8.tflite" --info
+check "info: uint8 weights with int8 activations named" 1 "int8 uint8 int32 -> int8: no kernel for CONV_2D with uint8 input 1" \
+    "$T" "$S/unsupported_conv_int8_uint8_weights.tflite" --info
 check "info: custom operator named" 1 "custom operator my-custom-op" "$T" "$S/custom_other.tflite" --info
 check "info: a code above 127 named" 1 "no kernel for BROADCAST_TO int8" "$T" "$S/unsupported_broadcast_to.tflite" --info
 # 4,096 equal inputs: SOFTMAX's int32 sum of exponentials overflows (no TFLite result)

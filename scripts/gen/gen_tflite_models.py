@@ -447,12 +447,74 @@ case("unsupported_fc_float", model([T([1, 2], FLOAT32, name="in"), T([2, 2], FLO
                                    [0], [2]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
      reason="no kernel for FULLY_CONNECTED with float32 input 0")
 # TF1's quantization, as the Coral zoo's models have it: uint8 tensors, asymmetric uint8 weights
-# (zero point 128) and an int32 bias: the weights are what no kernel here takes yet
+# (zero point 128) and an int32 bias, TFLite's reference arithmetic (the int8 kernels' with the
+# filter's zero point). Weights 129, 129 / 129, 127 are [1, 1] / [1, -1]; input zero point 128:
+# pixels [130, 125] = (2, -3) and [128, 140] = (0, 12): ch0 -1, 5 -> 127, 133; ch1 12, -12 ->
+# 140, 116 (output zero point 128, every scale 1). With RELU the floor is the zero point: 128.
 cv_u8 = [T([1, 1, 2, 2], UINT8, scale=1.0, zp=128, name="in"),
          T([2, 1, 1, 2], UINT8, data=bytes([129, 129, 129, 127]), scale=1.0, zp=128, name="w"),
          T([2], INT32, data=i32([0, 0]), scale=1.0, name="b"), T([1, 1, 2, 2], UINT8, scale=1.0, zp=128, name="out")]
-case("unsupported_conv_uint8", model(cv_u8, [OP(CONV, [0, 1, 2], [3], 1, conv_opt)], [0], [3]),
-     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="uint8 weights (int8 only)")
+case("conv_uint8", model(cv_u8, [OP(CONV, [0, 1, 2], [3], 1, conv_opt)], [0], [3]),
+     bytes([130, 125, 128, 140]), bytes([127, 133, 140, 116]))
+cv_u8_relu = [("u8", 1), ("i32", 1), ("i32", 1), ("u8", 1), ("i32", 1), ("i32", 1)]
+case("conv_uint8_relu", model(cv_u8, [OP(CONV, [0, 1, 2], [3], 1, cv_u8_relu)], [0], [3]),
+     bytes([130, 125, 128, 140]), bytes([128, 133, 140, 128]))
+# int8 activations with uint8 weights, and uint8 activations with int8 weights: no kernel (the
+# filter takes the input's type); uint8 weights with a scale per channel: TFLite's uint8 kernels
+# take one for the whole filter
+cv_mix = [dict(t) for t in cv_u8]
+cv_mix[0] = T([1, 1, 2, 2], scale=1.0, name="in")
+cv_mix[3] = T([1, 1, 2, 2], scale=1.0, name="out")
+case("unsupported_conv_int8_uint8_weights", model(cv_mix, [OP(CONV, [0, 1, 2], [3], 1, conv_opt)], [0], [3]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="no kernel for CONV_2D with uint8 input 1")
+cv_mix2 = [dict(t) for t in cv_u8]
+cv_mix2[1] = T([2, 1, 1, 2], data=i8([1, 1, 1, -1]), scale=1.0, name="w")
+case("unsupported_conv_uint8_int8_weights", model(cv_mix2, [OP(CONV, [0, 1, 2], [3], 1, conv_opt)], [0], [3]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="no kernel for CONV_2D with int8 input 1")
+cv_u8pc = [dict(t) for t in cv_u8]
+cv_u8pc[1] = T([2, 1, 1, 2], UINT8, data=bytes([129, 129, 129, 127]), scales=[1.0, 0.5], zps=[128, 128], name="w")
+case("unsupported_conv_uint8_per_channel", model(cv_u8pc, [OP(CONV, [0, 1, 2], [3], 1, conv_opt)], [0], [3]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="per-channel quantization")
+# FULLY_CONNECTED uint8: fc's numbers with zero points: input 10 ([14, 16] = 4, 6), weights 100
+# ([101, 102, 103, 96] = [1, 2], [3, -4]), output 50: 3 -> 53, -2.5 -> -3 (ties away) -> 47
+fc_u8 = [T([1, 2], UINT8, scale=0.5, zp=10, name="in"),
+         T([2, 2], UINT8, data=bytes([101, 102, 103, 96]), scale=0.25, zp=100, name="w"),
+         T([2], INT32, data=i32([8, -8]), scale=0.125, name="b"), T([1, 2], UINT8, scale=1.0, zp=50, name="out")]
+case("fc_uint8", model(fc_u8, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)])], [0], [3]), bytes([14, 16]), bytes([53, 47]))
+# DEPTHWISE_CONV_2D uint8: depthwise_dm2's filter + 1 with zero point 1, output zero point 20:
+# [10, -1] -> [30, 19]
+dw_u8 = [T([1, 2, 2, 1], UINT8, scale=1.0, name="in"),
+         T([1, 2, 2, 2], UINT8, data=bytes([2, 2, 2, 0, 2, 1, 2, 1]), scale=1.0, zp=1, name="w"),
+         T([2], INT32, data=i32([0, 0]), scale=1.0, name="b"), T([1, 1, 1, 2], UINT8, scale=1.0, zp=20, name="out")]
+case("depthwise_uint8", model(dw_u8, [OP(DW, [0, 1, 2], [3], 2, dw_opt)], [0], [3]), bytes([1, 2, 3, 4]),
+     bytes([30, 19]))
+# SOFTMAX uint8 -> uint8 (scale 1/256, zero point 0): equal inputs 1/2 each = 128; one input
+# 25.5 above the other: 1 - 8e-12 -> 256, clamped to 255, and 0
+sm_u8 = [T([1, 2], UINT8, scale=0.1, name="in"), T([1, 2], UINT8, scale=1.0 / 256, name="out")]
+case("softmax_uint8_equal", model(sm_u8, [OP(SOFTMAX, [0], [1], 9, [("f32", 1.0)])], [0], [1]), bytes([5, 5]),
+     bytes([128, 128]))
+case("softmax_uint8_one", model(sm_u8, [OP(SOFTMAX, [0], [1], 9, [("f32", 1.0)])], [0], [1]), bytes([255, 0]),
+     bytes([255, 0]))
+# uint8 output with int8's zero point (-128 cannot be a uint8's): the fixed quantization refused
+sm_u8bad = [sm_u8[0], T([1, 2], UINT8, scale=1.0 / 128, name="out")]
+case("softmax_uint8_bad_scale", model(sm_u8bad, [OP(SOFTMAX, [0], [1], 9, [("f32", 1.0)])], [0], [1]),
+     check_st="ACCEL_E_TFLITE_QUANT")
+# ADD / MUL uint8, broadcast: a zero point 10 ([11, 12] = 1, 2), b 20 ([23] = 3), output 5:
+# [4, 5] -> [9, 10]; [3, 6] -> [8, 11]
+bin_u8 = [T([1, 2], UINT8, scale=1.0, zp=10, name="a"), T([1], UINT8, scale=1.0, zp=20, name="b"),
+          T([1, 2], UINT8, scale=1.0, zp=5, name="out")]
+case("add_uint8", model(bin_u8, [OP(ADD, [0, 1], [2], 11, [("u8", 0)])], [0, 1], [2]), bytes([11, 12, 23]),
+     bytes([9, 10]))
+case("mul_uint8", model(bin_u8, [OP(MUL, [0, 1], [2], 21, [("u8", 0)])], [0, 1], [2]), bytes([11, 12, 23]),
+     bytes([8, 11]))
+# the same shapes, no broadcast: a [11, 12] + b [23, 21] (3, 1) -> [4, 3] -> [9, 8]
+bin_u8f = [bin_u8[0], T([1, 2], UINT8, scale=1.0, zp=20, name="b"), bin_u8[2]]
+case("add_uint8_flat", model(bin_u8f, [OP(ADD, [0, 1], [2], 11, [("u8", 0)])], [0, 1], [2]),
+     bytes([11, 12, 23, 21]), bytes([9, 8]))
+# int8 a with uint8 b: no kernel
+bin_mix = [T([1, 2], scale=1.0, name="a"), bin_u8[1], T([1, 2], scale=1.0, name="out")]
+case("unsupported_add_int8_uint8", model(bin_mix, [OP(ADD, [0, 1], [2], 11, [("u8", 0)])], [0, 1], [2]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="no kernel for ADD with uint8 input 1")
 # a builtin with no kernel, named by the schema (never "builtin 107"), and one above 127 (in
 # builtin_code only, the old byte 127); a fused TANH on FULLY_CONNECTED
 gn_t = [T([2, 2], scale=1.0, name="params"), T([1, 1], INT32, data=i32([1]), name="indices"),
