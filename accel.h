@@ -3726,13 +3726,14 @@ extern "C" {
  *                  operator's outputs (find the first layer where hardware diverges).
  *   @tflite.ops    the kernels: FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D (on the mac kernels),
  *                  AVERAGE_POOL_2D, MAX_POOL_2D, SOFTMAX (int8 -> int8/int16), QUANTIZE
- *                  (int8/uint8/int16/int32 requantization), RESHAPE, CONCATENATION, ADD, MUL
+ *                  (int8/uint8/int16/int32 requantization), RESHAPE, CONCATENATION (uint8 inputs
+ *                  of another scale rescaled as TFLite does, in float32), SPLIT, ADD, MUL
  *                  (int8, broadcast up to 4-D), LOGISTIC (int8), SVDF (int8/int16 state),
  *                  UNIDIRECTIONAL_SEQUENCE_LSTM (integer), DEQUANTIZE (float output; not with
  *                  ACCEL_MAC_NO_FLOAT). Tensors are int8 (int16 where listed), or TF1's uint8
  *                  (uint8 activations with asymmetric uint8 weights, one scale per filter) for
- *                  FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D, the pools, SOFTMAX, ADD, MUL and
- *                  QUANTIZE/DEQUANTIZE, with TensorFlow Lite's reference arithmetic (TFLM has no
+ *                  FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D, the pools, SOFTMAX, ADD, MUL,
+ *                  CONCATENATION, SPLIT and QUANTIZE/DEQUANTIZE, with TensorFlow Lite's reference arithmetic (TFLM has no
  *                  uint8 kernels: the int8 ones with the filter's zero point). Anything else:
  *                  ACCEL_E_TFLITE_UNSUPPORTED (ACCEL_E_TFLITE_CUSTOM for a custom operator) at
  *                  check and init, with the operator in accel_tflite.bad_op / bad_code;
@@ -3758,7 +3759,7 @@ extern "C" {
  *   as usual, but one whose kernel would read a CONSTANT input directly (SVDF's and
  *   UNIDIRECTIONAL_SEQUENCE_LSTM's weights, a constant operand of ADD or MUL, ...) is refused by
  *   check and init with ACCEL_E_TFLITE_UNSUPPORTED (bad_op / bad_code name it); RESHAPE's shape input
- *   is never read. Pointers into the model keep the model's address space
+ *   is never read, SPLIT's axis is read through the macro. Pointers into the model keep the model's address space
  *   (accel_tflite_tensor.data and name, accel_tflite_model.description, accel_tflite_tensor_data
  *   for a constant tensor): read them through the macro too. The arena, inputs and outputs are
  *   ordinary RAM. On an ATmega2560 a PROGMEM pointer is 16 bits: the model must lie in the low
@@ -3809,6 +3810,7 @@ extern "C" {
 #define ACCEL_TFLITE_OP_SOFTMAX 25
 #define ACCEL_TFLITE_OP_SVDF 27
 #define ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM 44
+#define ACCEL_TFLITE_OP_SPLIT 49
 #define ACCEL_TFLITE_OP_QUANTIZE 114
 /* ACCEL_TFLITE_OPS: the operators a build runs (default all), an OR of these bits; a model that
  * needs another one is refused at init with ACCEL_E_TFLITE_UNSUPPORTED, like an unknown
@@ -3829,6 +3831,7 @@ extern "C" {
 #define ACCEL_TFLITE_K_LOGISTIC 0x1000UL
 #define ACCEL_TFLITE_K_SVDF 0x2000UL
 #define ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM 0x4000UL
+#define ACCEL_TFLITE_K_SPLIT 0x8000UL
 /* ACCEL__TFL_OPS(X): the operator table, one row per operator, the one place an operator is
  * listed. Its code and kernel bit are the two defines above, named by the row. A row is
  *   X(NAME, OPTIONS, FAR, PART, PREP, RUN, HAS)
@@ -3859,7 +3862,8 @@ extern "C" {
     X(LOGISTIC, -1, 0u, ONE, accel__tfl_logistic(c), ACCEL_E_STATE, 1) \
     /* weights always constant, read in place: never with ACCEL_FB_COPY */ \
     X(SVDF, 6, 0u, SPLIT, accel__tfl_svdf_prep(c), accel__tfl_svdf(c), !ACCEL__FB_FAR) \
-    X(UNIDIRECTIONAL_SEQUENCE_LSTM, 71, 0u, SPLIT, accel__tfl_lstm_prep(c), accel__tfl_lstm(c), !ACCEL__FB_FAR)
+    X(UNIDIRECTIONAL_SEQUENCE_LSTM, 71, 0u, SPLIT, accel__tfl_lstm_prep(c), accel__tfl_lstm(c), !ACCEL__FB_FAR) \
+    X(SPLIT, 35, 1u, ONE, accel__tfl_split(c), ACCEL_E_STATE, 1)
 #define ACCEL__TFL_K_OR(n, o, f, p, a, b, h) | ACCEL_TFLITE_K_##n
 #define ACCEL__TFL_K_SUM(n, o, f, p, a, b, h) + ACCEL_TFLITE_K_##n
 /* every operator's bit (distinct bits: checked where the implementation is compiled) */
@@ -18693,6 +18697,7 @@ ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m);
 #define ACCEL__TFL_WHY_VARIANT 11   /* LSTM peepholes, projection or layer normalisation */
 #define ACCEL__TFL_WHY_PER_CHANNEL 12 /* per-channel quantization where only per-tensor exists */
 #define ACCEL__TFL_WHY_FAR 13       /* a constant input read directly, with ACCEL_FB_COPY */
+#define ACCEL__TFL_WHY_FLOAT 14     /* float32 arithmetic, in an ACCEL_MAC_NO_FLOAT build */
 /* Refuse: ACCEL_E_TFLITE_UNSUPPORTED, with the reason for check_op */
 #define ACCEL__TFL_NO(c, w) ((c)->why = (uint8_t)(w), ACCEL_E_TFLITE_UNSUPPORTED)
 
@@ -19820,6 +19825,52 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_reshape(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
+/* uint8 CONCATENATION of an input quantized unlike the output: TFLite's reference rescales each
+ * value in float32, round(q * scale + bias) + output zero point with scale = input scale *
+ * (1 / output scale) and bias = -input zero point * scale, clamped to 0..255. A uint8 has 256
+ * values: the 256 results are computed once, at init, into the operator's constants (64 words),
+ * and invoke looks them up. Float32 arithmetic as C evaluates it with FLT_EVAL_METHOD 0. */
+#if ACCEL__TFL_FLOAT
+ACCEL__TFL_NOINLINE accel_status accel__tfl_concat_lut(accel__tfl_ctx *c, const accel_tflite_tensor *in,
+                                                       const accel_tflite_tensor *out)
+{
+    uint8_t *lut = (uint8_t *)(void *)accel__tfl_keep(c, 64);
+    float si, so, inv, scale, bias;
+    int32_t q;
+    if (!lut) return ACCEL_OK; /* check mode: counted */
+    ACCEL_MEMCPY(&si, &in->scale_bits, 4);
+    ACCEL_MEMCPY(&so, &out->scale_bits, 4);
+    inv = 1.f / so;
+    scale = si * inv;
+    bias = (float)-in->zero_point * scale;
+    for (q = 0; q < 256; q++) {
+        float v = (float)q * scale;
+        int32_t r;
+        v = v + bias;
+        if (!(v > -1e6f && v < 1e6f)) { /* far outside 0..255 (or NaN): clamped below */
+            r = v > 0 ? 1000000L : -1000000L;
+        } else { /* round half away from zero (TfLiteRound), without libm */
+            float f;
+            r = (int32_t)v;
+            f = v - (float)r;
+            if (f >= 0.5f) r++;
+            else if (f <= -0.5f) r--;
+        }
+        r += out->zero_point;
+        lut[q] = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
+    }
+    return ACCEL_OK;
+}
+#else
+ACCEL__TFL_NOINLINE accel_status accel__tfl_concat_lut(accel__tfl_ctx *c, const accel_tflite_tensor *in,
+                                                       const accel_tflite_tensor *out)
+{
+    (void)in;
+    (void)out;
+    return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_FLOAT);
+}
+#endif
+
 ACCEL__TFL_NOINLINE accel_status accel__tfl_concat(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
@@ -19848,21 +19899,83 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_concat(accel__tfl_ctx *c)
         for (d = 0; d < out.t.ndims; d++)
             if (d != ax && in.t.dims[d] != out.t.dims[d]) return ACCEL_E_TFLITE_SHAPE;
         if (out.t.type != ACCEL_TFLITE_INT32 &&
-            (in.t.scale_bits != out.t.scale_bits || in.t.zero_point != out.t.zero_point))
-            return ACCEL_E_TFLITE_QUANT;
+            (in.t.scale_bits != out.t.scale_bits || in.t.zero_point != out.t.zero_point)) {
+            /* int8 (TFLM) takes one quantization; uint8 (TFLite's reference) requantizes */
+            if (out.t.type != ACCEL_TFLITE_UINT8) return ACCEL_E_TFLITE_QUANT;
+            if (!ACCEL__TFL_FLOAT) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_FLOAT);
+            if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t)) return ACCEL_E_TFLITE_QUANT;
+            st = c->rt ? ACCEL_OK : accel__tfl_concat_lut(c, &in.t, &out.t); /* run: the loop below */
+            if (st != ACCEL_OK) return st;
+        }
         sum += accel__tfl_dim(&in.t, ax);
     }
     if (sum != accel__tfl_dim(&out.t, ax)) return ACCEL_E_TFLITE_SHAPE;
     if (!c->rt) return ACCEL_OK;
     for (k = 0; k < n; k++) {
         uint64_t o;
-        size_t chunk;
+        size_t chunk, j;
+        const uint8_t *lut = NULL;
         st = accel__tfl_need(c, 0, k, (uint32_t)1 << out.t.type, &in);
         if (st != ACCEL_OK) return st;
+        if (out.t.type == ACCEL_TFLITE_UINT8 &&
+            (in.t.scale_bits != out.t.scale_bits || in.t.zero_point != out.t.zero_point)) {
+            lut = (const uint8_t *)(const void *)accel__tfl_keep(c, 64);
+            if (!lut) return ACCEL_E_STATE;
+        }
         chunk = outer ? in.t.bytes / (size_t)outer : 0;
-        for (o = 0; o < outer; o++)
-            ACCEL_MEMCPY(out.out + (size_t)o * (size_t)inner_out * es + done, in.in + (size_t)o * chunk, chunk);
+        for (o = 0; o < outer; o++) {
+            uint8_t *dst = out.out + (size_t)o * (size_t)inner_out * es + done;
+            const uint8_t *src = in.in + (size_t)o * chunk;
+            if (!lut) ACCEL_MEMCPY(dst, src, chunk);
+            else
+                for (j = 0; j < chunk; j++) dst[j] = lut[src[j]];
+        }
         done += chunk;
+    }
+    return ACCEL_OK;
+}
+
+/* SPLIT: input 1 cut along the axis (input 0, a constant int32) into num_splits equal parts, one
+ * per output; any type, the bytes copied (TFLite requantizes nothing here). */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_split(accel__tfl_ctx *c)
+{
+    accel__tfl_io axis_t, in, out;
+    int32_t axis, parts;
+    uint32_t k, d, n = c->op.n_outputs, ax;
+    uint64_t outer = 1, inner = 1;
+    size_t es, chunk;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT32), &axis_t);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, 0xFFFFFFFFUL, &in);
+    if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &parts);
+    if (st != ACCEL_OK) return st;
+    if (c->op.n_inputs != 2u || n == 0 || parts != (int32_t)n) return ACCEL_E_TFLITE_ARITY;
+    if (!axis_t.t.data) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NOT_CONST); /* the shapes are planned */
+    if (axis_t.t.elements != 1u) return ACCEL_E_TFLITE_SHAPE;
+    axis = accel__tfl_s32(accel__fb_u32(axis_t.t.data)); /* in the model: through ACCEL_FB_COPY when far */
+    if (axis < 0) axis += (int32_t)in.t.ndims;
+    if (axis < 0 || (uint32_t)axis >= in.t.ndims || accel__tfl_dim(&in.t, (uint32_t)axis) % n != 0)
+        return ACCEL_E_TFLITE_SHAPE;
+    ax = (uint32_t)axis;
+    es = accel__tfl_type_size(in.t.type);
+    for (d = 0; d < ax; d++) outer *= accel__tfl_dim(&in.t, d);
+    for (d = ax + 1u; d < in.t.ndims; d++) inner *= accel__tfl_dim(&in.t, d);
+    for (k = 0; k < n; k++) {
+        st = accel__tfl_need(c, 1, k, (uint32_t)1 << in.t.type, &out);
+        if (st != ACCEL_OK) return st == ACCEL_E_TFLITE_UNSUPPORTED ? ACCEL_E_TFLITE_TYPE : st;
+        if (out.t.ndims != in.t.ndims) return ACCEL_E_TFLITE_SHAPE;
+        for (d = 0; d < in.t.ndims; d++)
+            if (accel__tfl_dim(&out.t, d) != (d == ax ? accel__tfl_dim(&in.t, d) / n : accel__tfl_dim(&in.t, d)))
+                return ACCEL_E_TFLITE_SHAPE;
+    }
+    if (!c->rt) return ACCEL_OK;
+    /* a part's run along the axis: its dims from the axis on (elements fit 32 bits: open) */
+    chunk = (size_t)(accel__tfl_dim(&in.t, ax) / n) * (size_t)inner * es;
+    for (k = 0; k < n; k++) {
+        uint64_t o;
+        st = accel__tfl_need(c, 1, k, (uint32_t)1 << in.t.type, &out);
+        if (st != ACCEL_OK) return st;
+        for (o = 0; o < outer; o++)
+            ACCEL_MEMCPY(out.out + (size_t)o * chunk, in.in + ((size_t)o * n + k) * chunk, chunk);
     }
     return ACCEL_OK;
 }
@@ -20887,7 +21000,8 @@ ACCEL__TFL_NOINLINE void accel__tfl_reason(accel_tflite_refusal *r, const accel_
     static const char *const fixed[] = {
         "", "", "", "fused activation", "bias not int32", "bias computed at run time", "shuffled weights",
         "more than 4 dimensions", "", "weights or bias not constant", "input scale out of range",
-        "peepholes, projection or layer norm", "per-channel quantization", ""};
+        "peepholes, projection or layer norm", "per-channel quantization", "",
+        "float32 arithmetic (an ACCEL_MAC_NO_FLOAT build)"};
     uint32_t k;
     r->reason[0] = 0;
     if (r->status == ACCEL_E_TFLITE_CUSTOM) {

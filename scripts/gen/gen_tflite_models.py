@@ -280,6 +280,39 @@ cc_t = [T([1, 2], scale=1.0, name="a"), T([1, 1], scale=1.0, name="b"), T([1, 3]
 case("concat", model(cc_t, [OP(CONCAT, [0, 1], [2], 10, [("i32", -1), ("u8", 0)])], [0, 1], [2]), i8([7, 8, 9]),
      i8([7, 8, 9]))
 
+# SPLIT (axis a constant input, num_splits outputs, the bytes copied): [2, 3] int8 on axis 0 ->
+# [1, 2, 3] and [4, 5, 6]; on axis -1 (= 1) into 3 -> [1, 4], [2, 5], [3, 6]; uint8 the same
+sp_t = [T([1], INT32, data=i32([0]), name="axis"), T([2, 3], scale=1.0, name="in"),
+        T([1, 3], scale=1.0, name="a"), T([1, 3], scale=1.0, name="b")]
+case("split_axis0", model(sp_t, [OP(49, [0, 1], [2, 3], 35, [("i32", 2)])], [1], [2, 3]), i8([1, 2, 3, 4, 5, 6]),
+     i8([1, 2, 3, 4, 5, 6]))
+sp3 = [T([1], INT32, data=i32([-1]), name="axis"), T([2, 3], UINT8, scale=1.0, name="in")] + \
+      [T([2, 1], UINT8, scale=1.0, name="p%d" % k) for k in range(3)]
+case("split_last_uint8", model(sp3, [OP(49, [0, 1], [2, 3, 4], 35, [("i32", 3)])], [1], [2, 3, 4]),
+     bytes([1, 2, 3, 4, 5, 6]), bytes([1, 4, 2, 5, 3, 6]))
+# num_splits 2 with three outputs; an axis that does not divide (3 into 2); the axis a graph input
+case("split_bad_count", model(sp3, [OP(49, [0, 1], [2, 3, 4], 35, [("i32", 2)])], [1], [2, 3, 4]),
+     check_st="ACCEL_E_TFLITE_ARITY")
+case("split_uneven", model(sp3[:4], [OP(49, [0, 1], [2, 3], 35, [("i32", 2)])], [1], [2, 3]),
+     check_st="ACCEL_E_TFLITE_SHAPE")
+sp_in = [T([1], INT32, name="axis")] + sp_t[1:]
+case("split_axis_not_const", model(sp_in, [OP(49, [0, 1], [2, 3], 35, [("i32", 2)])], [0, 1], [2, 3]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="weights or bias not constant")
+# CONCATENATION uint8 of inputs quantized unlike the output (TFLite's reference rescales in
+# float32: round(q * s + bias) + zp_out, s = s_in * (1 / s_out), bias = -zp_in * s). Output
+# scale 0.5 zp 10; a: scale 0.5 zp 10 (copied as is): [10, 200]; b: scale 1.5 zp 100:
+# s = 1.5 * 2 = 3, bias = -300: 100 -> 0 + 10 = 10, 101 -> 3 + 10 = 13, 90 -> -30 + 10 = -20 ->
+# 0 (clamped), 180 -> 240 + 10 = 250. c: scale 0.25 zp 0: s = 0.5, bias 0: 3 -> 1.5 -> 2 (ties
+# away from zero) + 10 = 12, 5 -> 2.5 -> 3 + 10 = 13, 255 -> 127.5 -> 128 + 10 = 138, 1 -> 0.5 -> 1 + 10 = 11
+ccs = [T([1, 2], UINT8, scale=0.5, zp=10, name="a"), T([1, 4], UINT8, scale=1.5, zp=100, name="b"),
+       T([1, 4], UINT8, scale=0.25, name="c"), T([1, 10], UINT8, scale=0.5, zp=10, name="out")]
+case("concat_uint8_rescale", model(ccs, [OP(CONCAT, [0, 1, 2], [3], 10, [("i32", 1), ("u8", 0)])], [0, 1, 2], [3]),
+     bytes([10, 200, 100, 101, 90, 180, 3, 5, 255, 1]), bytes([10, 200, 10, 13, 0, 250, 12, 13, 138, 11]))
+# int8 inputs must share the output's quantization (TFLM's int8 kernel)
+cci8 = [T([1, 2], scale=0.5, name="a"), T([1, 2], scale=1.0, name="b"), T([1, 4], scale=0.5, name="out")]
+case("concat_int8_rescale", model(cci8, [OP(CONCAT, [0, 1], [2], 10, [("i32", 1), ("u8", 0)])], [0, 1], [2]),
+     check_st="ACCEL_E_TFLITE_QUANT")
+
 # pools over a 2x2 image [1, 2, 3, 5], 2x2 window VALID: max 5, average 11 / 4 = 2.75 -> 3
 pl_t = [T([1, 2, 2, 1], scale=1.0, name="in"), T([1, 1, 1, 1], scale=1.0, name="out")]
 pool_opt = [("u8", 1), ("i32", 1), ("i32", 1), ("i32", 2), ("i32", 2), ("u8", 0)]
