@@ -3727,13 +3727,14 @@ extern "C" {
  *   @tflite.ops    the kernels: FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D (on the mac kernels),
  *                  AVERAGE_POOL_2D, MAX_POOL_2D, SOFTMAX (int8 -> int8/int16), QUANTIZE
  *                  (int8/uint8/int16/int32 requantization), RESHAPE, CONCATENATION (uint8 inputs
- *                  of another scale rescaled as TFLite does, in float32), SPLIT, ADD, MUL
+ *                  of another scale rescaled as TFLite does, in float32), SPLIT, MEAN and SUM
+ *                  (int8/uint8/int16, any axes), ADD, MUL
  *                  (int8, broadcast up to 4-D), LOGISTIC (int8), SVDF (int8/int16 state),
  *                  UNIDIRECTIONAL_SEQUENCE_LSTM (integer), DEQUANTIZE (float output; not with
  *                  ACCEL_MAC_NO_FLOAT). Tensors are int8 (int16 where listed), or TF1's uint8
  *                  (uint8 activations with asymmetric uint8 weights, one scale per filter) for
  *                  FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D, the pools, SOFTMAX, ADD, MUL,
- *                  CONCATENATION, SPLIT and QUANTIZE/DEQUANTIZE, with TensorFlow Lite's reference arithmetic (TFLM has no
+ *                  CONCATENATION, SPLIT, MEAN, SUM and QUANTIZE/DEQUANTIZE, with TensorFlow Lite's reference arithmetic (TFLM has no
  *                  uint8 kernels: the int8 ones with the filter's zero point). Anything else:
  *                  ACCEL_E_TFLITE_UNSUPPORTED (ACCEL_E_TFLITE_CUSTOM for a custom operator) at
  *                  check and init, with the operator in accel_tflite.bad_op / bad_code;
@@ -3810,7 +3811,9 @@ extern "C" {
 #define ACCEL_TFLITE_OP_SOFTMAX 25
 #define ACCEL_TFLITE_OP_SVDF 27
 #define ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM 44
+#define ACCEL_TFLITE_OP_MEAN 40
 #define ACCEL_TFLITE_OP_SPLIT 49
+#define ACCEL_TFLITE_OP_SUM 74
 #define ACCEL_TFLITE_OP_QUANTIZE 114
 /* ACCEL_TFLITE_OPS: the operators a build runs (default all), an OR of these bits; a model that
  * needs another one is refused at init with ACCEL_E_TFLITE_UNSUPPORTED, like an unknown
@@ -3832,6 +3835,8 @@ extern "C" {
 #define ACCEL_TFLITE_K_SVDF 0x2000UL
 #define ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM 0x4000UL
 #define ACCEL_TFLITE_K_SPLIT 0x8000UL
+#define ACCEL_TFLITE_K_MEAN 0x10000UL
+#define ACCEL_TFLITE_K_SUM 0x20000UL
 /* ACCEL__TFL_OPS(X): the operator table, one row per operator, the one place an operator is
  * listed. Its code and kernel bit are the two defines above, named by the row. A row is
  *   X(NAME, OPTIONS, FAR, PART, PREP, RUN, HAS)
@@ -3863,7 +3868,9 @@ extern "C" {
     /* weights always constant, read in place: never with ACCEL_FB_COPY */ \
     X(SVDF, 6, 0u, SPLIT, accel__tfl_svdf_prep(c), accel__tfl_svdf(c), !ACCEL__FB_FAR) \
     X(UNIDIRECTIONAL_SEQUENCE_LSTM, 71, 0u, SPLIT, accel__tfl_lstm_prep(c), accel__tfl_lstm(c), !ACCEL__FB_FAR) \
-    X(SPLIT, 35, 1u, ONE, accel__tfl_split(c), ACCEL_E_STATE, 1)
+    X(SPLIT, 35, 1u, ONE, accel__tfl_split(c), ACCEL_E_STATE, 1) \
+    X(MEAN, 27, 2u, ONE, accel__tfl_reduce(c, 0), ACCEL_E_STATE, 1) \
+    X(SUM, 27, 2u, ONE, accel__tfl_reduce(c, 1), ACCEL_E_STATE, 1)
 #define ACCEL__TFL_K_OR(n, o, f, p, a, b, h) | ACCEL_TFLITE_K_##n
 #define ACCEL__TFL_K_SUM(n, o, f, p, a, b, h) + ACCEL_TFLITE_K_##n
 /* every operator's bit (distinct bits: checked where the implementation is compiled) */
@@ -19932,6 +19939,111 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_concat(accel__tfl_ctx *c)
         }
         done += chunk;
     }
+    return ACCEL_OK;
+}
+
+/* The next multi-index over the dims whose bit is in mask (row-major); 0 when it wraps to 0. */
+ACCEL__TFL_STATIC int accel__tfl_next_index(uint32_t *idx, const accel_tflite_tensor *t, uint32_t mask)
+{
+    uint32_t d = t->ndims;
+    while (d-- > 0) {
+        if (!((mask >> d) & 1u)) continue;
+        if (++idx[d] < accel__tfl_dim(t, d)) return 1;
+        idx[d] = 0;
+    }
+    return 0;
+}
+
+/* What MEAN and SUM derive at init: the requantization of an output element's int32 sum */
+typedef struct accel__tfl_reduce_rec {
+    int32_t mult, shift;
+} accel__tfl_reduce_rec;
+
+/* MEAN and SUM, int8 / uint8 / int16 (TFLM's QuantizedMeanOrSum, which TFLite's reference shares;
+ * uint8 is TFLite's): input 0 summed over the axes of input 1 (a constant int32 vector, negative
+ * counted from the end, repeats allowed) into an int32 that wraps as TFLite's does, less the
+ * input zero point per element, then requantized by input scale / output scale, for MEAN with
+ * 1 / n folded into the multiplier as TFLite folds it (n the elements summed: the multiplier
+ * times 2^k / n, k = floor(log2 n) capped at 32 and at 31 + shift, rounded down). keep_dims keeps
+ * the reduced dimensions as 1. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_reduce(accel__tfl_ctx *c, int is_sum)
+{
+    accel__tfl_io in, ax, out;
+    uint64_t keep_dims;
+    uint32_t red = 0, d, k, all, idx[ACCEL_TFLITE_MAX_DIMS], ridx[ACCEL_TFLITE_MAX_DIMS], stride[ACCEL_TFLITE_MAX_DIMS];
+    uint32_t n = 1, kept_dims = 0;
+    int32_t lo = 0, hi = 0;
+    size_t o = 0;
+    accel__tfl_reduce_rec *r;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32), &ax);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &keep_dims);
+    if (st != ACCEL_OK) return st;
+    if (!ax.t.data) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NOT_CONST); /* the shapes are planned */
+    if (in.t.ndims == 0) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t) || in.t.n_scales != 1u || out.t.n_scales != 1u)
+        return ACCEL_E_TFLITE_QUANT;
+    if (in.t.type == ACCEL_TFLITE_INT16 && (in.t.zero_point != 0 || out.t.zero_point != 0)) return ACCEL_E_TFLITE_QUANT;
+    for (k = 0; k < ax.t.elements; k++) {
+        int32_t a = accel__tfl_s32(accel__fb_u32(ax.t.data + 4u * (size_t)k)); /* through ACCEL_FB_COPY when far */
+        if (a < 0) a += (int32_t)in.t.ndims;
+        if (a < 0 || (uint32_t)a >= in.t.ndims) return ACCEL_E_TFLITE_SHAPE;
+        red |= (uint32_t)1 << a;
+    }
+    all = ((uint32_t)1 << in.t.ndims) - 1u;
+    /* the output: the input's dims with the reduced ones 1 (keep_dims) or gone */
+    for (d = 0; d < in.t.ndims; d++) {
+        if ((red >> d) & 1u) {
+            n *= accel__tfl_dim(&in.t, d); /* at most the elements: fits 32 bits (open) */
+            if (keep_dims && (kept_dims >= out.t.ndims || accel__tfl_dim(&out.t, kept_dims++) != 1u))
+                return ACCEL_E_TFLITE_SHAPE;
+        } else if (kept_dims >= out.t.ndims || accel__tfl_dim(&out.t, kept_dims++) != accel__tfl_dim(&in.t, d)) {
+            return ACCEL_E_TFLITE_SHAPE;
+        }
+    }
+    if (kept_dims != out.t.ndims && !(kept_dims == 0 && out.t.elements == 1u)) return ACCEL_E_TFLITE_SHAPE;
+    r = (accel__tfl_reduce_rec *)(void *)accel__tfl_keep(c, sizeof(accel__tfl_reduce_rec) / 4u);
+    if (!c->rt) {
+        int32_t mult = 0, shift = 0, sh;
+        uint32_t t = n;
+        st = accel__tfl_qmul_div(in.t.scale_bits, out.t.scale_bits, &mult, &shift);
+        if (st != ACCEL_OK) return st;
+        if (!is_sum && n) {
+            for (sh = -1; t; t >>= 1) sh++; /* floor(log2 n) */
+            if (sh > 32) sh = 32;
+            if (sh > 31 + shift) sh = 31 + shift;
+            if (sh < 0) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_SCALE); /* TFLite would shift by a negative count */
+            mult = (int32_t)((((uint64_t)(uint32_t)mult) << sh) / n);
+            shift -= sh;
+        }
+        if (r) r->mult = mult, r->shift = shift;
+        return ACCEL_OK;
+    }
+    if (!r) return ACCEL_E_STATE;
+    if (out.t.elements == 0) return ACCEL_OK;
+    if (in.t.elements == 0) { /* TFLite's output for an empty input: zeros */
+        ACCEL_MEMSET(out.out, 0, out.t.bytes);
+        return ACCEL_OK;
+    }
+    accel__tfl_qrange(in.t.type, &lo, &hi);
+    stride[in.t.ndims - 1u] = 1u;
+    for (d = in.t.ndims - 1u; d-- > 0;) stride[d] = stride[d + 1u] * accel__tfl_dim(&in.t, d + 1u);
+    ACCEL_MEMSET(idx, 0, sizeof idx);
+    do {
+        uint32_t sum = 0, base = 0;
+        int32_t v;
+        for (d = 0; d < in.t.ndims; d++) base += idx[d] * stride[d];
+        ACCEL_MEMSET(ridx, 0, sizeof ridx);
+        do {
+            uint32_t off = base;
+            for (d = 0; d < in.t.ndims; d++) off += ridx[d] * stride[d];
+            sum += (uint32_t)accel__tfl_load(in.t.type, in.in, off); /* wraps, as TFLite's int32 sum */
+        } while (accel__tfl_next_index(ridx, &in.t, red));
+        sum -= (uint32_t)in.t.zero_point * n;
+        v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(sum), r->mult, r->shift) + out.t.zero_point;
+        accel__tfl_store(in.t.type, out.out, o++, v < lo ? lo : v > hi ? hi : v);
+    } while (accel__tfl_next_index(idx, &in.t, all & ~red));
     return ACCEL_OK;
 }
 

@@ -313,6 +313,34 @@ cci8 = [T([1, 2], scale=0.5, name="a"), T([1, 2], scale=1.0, name="b"), T([1, 4]
 case("concat_int8_rescale", model(cci8, [OP(CONCAT, [0, 1], [2], 10, [("i32", 1), ("u8", 0)])], [0, 1], [2]),
      check_st="ACCEL_E_TFLITE_QUANT")
 
+# MEAN and SUM (axes a constant int32 vector; ReducerOptions keep_dims), TFLM's and TFLite's
+# QuantizedMeanOrSum: the int32 sum less zero point * n, requantized by in / out scale with 1/n
+# folded in (multiplier * 2^k / n, k = floor(log2 n)). [1, 2, 3, 5] over axes 1, 2 (keep_dims):
+# scale 1 = 2^30 * 2^1; n 4: multiplier 2^30, shift -1: 11 -> SRDHM 6 (5.5 up) -> /2 = 3;
+# [1, 2, 3, 4]: 10 -> 5 -> 2.5 -> 3 (away from zero); [-1, -2, -3, -5]: -11 -> -5 (truncated
+# toward zero) -> -2.5 rounds to -3. SUM into scale 2 (multiplier 2^30, shift 0): 11 -> 5.5 -> 6.
+mn_t = [T([1, 2, 2, 1], scale=1.0, name="in"), T([2], INT32, data=i32([1, 2]), name="axes"),
+        T([1, 1, 1, 1], scale=1.0, name="out")]
+case("mean_keep_dims", model(mn_t, [OP(40, [0, 1], [2], 27, [("u8", 1)])], [0], [2]), i8([1, 2, 3, 5]), i8([3]))
+case("mean_half", model(mn_t, [OP(40, [0, 1], [2], 27, [("u8", 1)])], [0], [2]), i8([1, 2, 3, 4]), i8([3]))
+case("mean_negative", model(mn_t, [OP(40, [0, 1], [2], 27, [("u8", 1)])], [0], [2]), i8([-1, -2, -3, -5]), i8([-3]))
+sm2 = [mn_t[0], mn_t[1], T([1, 1, 1, 1], scale=2.0, name="out")]
+case("sum_keep_dims", model(sm2, [OP(74, [0, 1], [2], 27, [("u8", 1)])], [0], [2]), i8([1, 2, 3, 5]), i8([6]))
+# n = 3, axis -1, no keep_dims: [6, 7, 9] = 22, multiplier 2^31 / 3 = 715827882 (rounded down),
+# shift 0: SRDHM(22, 715827882) = 7.83 -> 7 (the mean 7.33)
+m3 = [T([1, 3], scale=1.0, name="in"), T([1], INT32, data=i32([-1]), name="axes"), T([1], scale=1.0, name="out")]
+case("mean_three", model(m3, [OP(40, [0, 1], [2], 27, [("u8", 0)])], [0], [2]), i8([6, 7, 9]), i8([7]))
+# uint8, zero point 128: [130, 126, 128, 140] = 2, -2, 0, 12: mean 3 -> 131
+mu8 = [T([1, 4], UINT8, scale=1.0, zp=128, name="in"), T([1], INT32, data=i32([1]), name="axes"),
+       T([1, 1], UINT8, scale=1.0, zp=128, name="out")]
+case("mean_uint8", model(mu8, [OP(40, [0, 1], [2], 27, [("u8", 1)])], [0], [2]), bytes([130, 126, 128, 140]),
+     bytes([131]))
+# axes a graph input, and an output shape that is not the reduced one
+mnx = [mn_t[0], T([2], INT32, name="axes"), mn_t[2]]
+case("mean_axes_not_const", model(mnx, [OP(40, [0, 1], [2], 27, [("u8", 1)])], [0, 1], [2]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="weights or bias not constant")
+case("mean_bad_shape", model(mn_t, [OP(40, [0, 1], [2], 27, [("u8", 0)])], [0], [2]), check_st="ACCEL_E_TFLITE_SHAPE")
+
 # pools over a 2x2 image [1, 2, 3, 5], 2x2 window VALID: max 5, average 11 / 4 = 2.75 -> 3
 pl_t = [T([1, 2, 2, 1], scale=1.0, name="in"), T([1, 1, 1, 1], scale=1.0, name="out")]
 pool_opt = [("u8", 1), ("i32", 1), ("i32", 1), ("i32", 2), ("i32", 2), ("u8", 0)]
