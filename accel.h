@@ -3728,13 +3728,15 @@ extern "C" {
  *                  AVERAGE_POOL_2D, MAX_POOL_2D, SOFTMAX (int8 -> int8/int16), QUANTIZE
  *                  (int8/uint8/int16/int32 requantization), RESHAPE, CONCATENATION (uint8 inputs
  *                  of another scale rescaled as TFLite does, in float32), SPLIT, MEAN and SUM
- *                  (int8/uint8/int16, any axes), ADD, MUL
+ *                  (int8/uint8/int16, any axes), ARG_MAX, ARG_MIN, RESIZE_BILINEAR (int8/int16
+ *                  integer; uint8 in TFLite's float32), ADD, MUL
  *                  (int8, broadcast up to 4-D), LOGISTIC (int8), SVDF (int8/int16 state),
  *                  UNIDIRECTIONAL_SEQUENCE_LSTM (integer), DEQUANTIZE (float output; not with
  *                  ACCEL_MAC_NO_FLOAT). Tensors are int8 (int16 where listed), or TF1's uint8
  *                  (uint8 activations with asymmetric uint8 weights, one scale per filter) for
  *                  FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D, the pools, SOFTMAX, ADD, MUL,
- *                  CONCATENATION, SPLIT, MEAN, SUM and QUANTIZE/DEQUANTIZE, with TensorFlow Lite's reference arithmetic (TFLM has no
+ *                  CONCATENATION, SPLIT, MEAN, SUM, ARG_MAX/ARG_MIN, RESIZE_BILINEAR and
+ *                  QUANTIZE/DEQUANTIZE (uint8 -> uint8 too), with TensorFlow Lite's reference arithmetic (TFLM has no
  *                  uint8 kernels: the int8 ones with the filter's zero point). Anything else:
  *                  ACCEL_E_TFLITE_UNSUPPORTED (ACCEL_E_TFLITE_CUSTOM for a custom operator) at
  *                  check and init, with the operator in accel_tflite.bad_op / bad_code;
@@ -3811,9 +3813,12 @@ extern "C" {
 #define ACCEL_TFLITE_OP_SOFTMAX 25
 #define ACCEL_TFLITE_OP_SVDF 27
 #define ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM 44
+#define ACCEL_TFLITE_OP_RESIZE_BILINEAR 23
 #define ACCEL_TFLITE_OP_MEAN 40
 #define ACCEL_TFLITE_OP_SPLIT 49
+#define ACCEL_TFLITE_OP_ARG_MAX 56
 #define ACCEL_TFLITE_OP_SUM 74
+#define ACCEL_TFLITE_OP_ARG_MIN 79
 #define ACCEL_TFLITE_OP_QUANTIZE 114
 /* ACCEL_TFLITE_OPS: the operators a build runs (default all), an OR of these bits; a model that
  * needs another one is refused at init with ACCEL_E_TFLITE_UNSUPPORTED, like an unknown
@@ -3837,6 +3842,9 @@ extern "C" {
 #define ACCEL_TFLITE_K_SPLIT 0x8000UL
 #define ACCEL_TFLITE_K_MEAN 0x10000UL
 #define ACCEL_TFLITE_K_SUM 0x20000UL
+#define ACCEL_TFLITE_K_ARG_MAX 0x40000UL
+#define ACCEL_TFLITE_K_ARG_MIN 0x80000UL
+#define ACCEL_TFLITE_K_RESIZE_BILINEAR 0x100000UL
 /* ACCEL__TFL_OPS(X): the operator table, one row per operator, the one place an operator is
  * listed. Its code and kernel bit are the two defines above, named by the row. A row is
  *   X(NAME, OPTIONS, FAR, PART, PREP, RUN, HAS)
@@ -3870,7 +3878,10 @@ extern "C" {
     X(UNIDIRECTIONAL_SEQUENCE_LSTM, 71, 0u, SPLIT, accel__tfl_lstm_prep(c), accel__tfl_lstm(c), !ACCEL__FB_FAR) \
     X(SPLIT, 35, 1u, ONE, accel__tfl_split(c), ACCEL_E_STATE, 1) \
     X(MEAN, 27, 2u, ONE, accel__tfl_reduce(c, 0), ACCEL_E_STATE, 1) \
-    X(SUM, 27, 2u, ONE, accel__tfl_reduce(c, 1), ACCEL_E_STATE, 1)
+    X(SUM, 27, 2u, ONE, accel__tfl_reduce(c, 1), ACCEL_E_STATE, 1) \
+    X(ARG_MAX, 40, 2u, ONE, accel__tfl_arg(c, 1), ACCEL_E_STATE, 1) \
+    X(ARG_MIN, 57, 2u, ONE, accel__tfl_arg(c, 0), ACCEL_E_STATE, 1) \
+    X(RESIZE_BILINEAR, 15, 2u, ONE, accel__tfl_resize_bilinear(c), ACCEL_E_STATE, 1)
 #define ACCEL__TFL_K_OR(n, o, f, p, a, b, h) | ACCEL_TFLITE_K_##n
 #define ACCEL__TFL_K_SUM(n, o, f, p, a, b, h) + ACCEL_TFLITE_K_##n
 /* every operator's bit (distinct bits: checked where the implementation is compiled) */
@@ -18913,6 +18924,21 @@ ACCEL__TFL_STATIC accel_status accel__tfl_qmul3(uint32_t a, uint32_t b, uint32_t
     return accel__tfl_qmul(&x, mult, shift);
 }
 
+/* QuantizeMultiplier of a * b / c with the product a * b rounded to a float32 first, as
+ * TFLite's GetQuantizedConvolutionMultipler takes it (float32 scales multiplied as floats):
+ * FULLY_CONNECTED with one filter scale (TFLM and TFLite) and TF1's uint8 convolutions. */
+ACCEL__TFL_STATIC accel_status accel__tfl_qmul3f(uint32_t a, uint32_t b, uint32_t c, int32_t *mult, int32_t *shift)
+{
+    accel__tfl_num x, y;
+    accel__tfl_num_f32(&x, a);
+    accel__tfl_num_f32(&y, b);
+    accel__tfl_num_mul(&x, &x, &y);
+    accel__tfl_num_round(&x, 0, 24);
+    accel__tfl_num_f32(&y, c);
+    accel__tfl_num_div(&x, &x, &y, 53);
+    return accel__tfl_qmul(&x, mult, shift);
+}
+
 /* QuantizeMultiplier of a / b (two float32 scales' bits, the quotient rounded as a double). */
 ACCEL__TFL_STATIC accel_status accel__tfl_qmul_div(uint32_t a, uint32_t b, int32_t *mult, int32_t *shift)
 {
@@ -19116,7 +19142,10 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
             st = accel_tflite_tensor_scale(c->m, &w->t, k, &sb, &zp);
             if (st != ACCEL_OK) return st;
         }
-        st = accel__tfl_qmul3(in->t.scale_bits, sb, out->t.scale_bits, &m1, &s1);
+        /* one scale for the filter: FULLY_CONNECTED and uint8 take the product as a float */
+        st = w->t.n_scales == 1u && (c->op.code == ACCEL_TFLITE_OP_FULLY_CONNECTED || w->t.type == ACCEL_TFLITE_UINT8)
+                 ? accel__tfl_qmul3f(in->t.scale_bits, sb, out->t.scale_bits, &m1, &s1)
+                 : accel__tfl_qmul3(in->t.scale_bits, sb, out->t.scale_bits, &m1, &s1);
         if (st != ACCEL_OK) return st;
         if (mult && shift) {
             mult[k] = m1;
@@ -19779,8 +19808,9 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
     if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
     if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t) || out.t.n_scales != 1u)
         return ACCEL_E_TFLITE_QUANT;
-    /* the pairs TFLM's reference QUANTIZE runs */
-    if ((in.t.type == ACCEL_TFLITE_UINT8 && out.t.type != ACCEL_TFLITE_INT8) ||
+    /* the pairs TFLM's reference QUANTIZE runs, and uint8 -> uint8 (TFLite's Requantize: the
+     * same arithmetic; TFLM has no uint8 output) */
+    if ((in.t.type == ACCEL_TFLITE_UINT8 && out.t.type != ACCEL_TFLITE_INT8 && out.t.type != ACCEL_TFLITE_UINT8) ||
         (in.t.type == ACCEL_TFLITE_INT32 && out.t.type != ACCEL_TFLITE_INT8 && out.t.type != ACCEL_TFLITE_INT16) ||
         (in.t.type == ACCEL_TFLITE_INT16 && out.t.type == ACCEL_TFLITE_UINT8))
         return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_PAIR);
@@ -20038,12 +20068,221 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_reduce(accel__tfl_ctx *c, int is_sum
         do {
             uint32_t off = base;
             for (d = 0; d < in.t.ndims; d++) off += ridx[d] * stride[d];
-            sum += (uint32_t)accel__tfl_load(in.t.type, in.in, off); /* wraps, as TFLite's int32 sum */
+            sum += (uint32_t)accel__tfl_load(in.t.type, in.in, (size_t)off); /* wraps, as TFLite's int32 sum */
         } while (accel__tfl_next_index(ridx, &in.t, red));
         sum -= (uint32_t)in.t.zero_point * n;
         v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(sum), r->mult, r->shift) + out.t.zero_point;
         accel__tfl_store(in.t.type, out.out, o++, v < lo ? lo : v > hi ? hi : v);
     } while (accel__tfl_next_index(idx, &in.t, all & ~red));
+    return ACCEL_OK;
+}
+
+/* A constant scalar int32 or int64 operand (an axis) through ACCEL_FB_COPY when far; int64
+ * values outside int32 are refused as shapes. */
+ACCEL__TFL_STATIC accel_status accel__tfl_const_axis(accel__tfl_ctx *c, uint32_t k, int32_t *v)
+{
+    accel__tfl_io a;
+    accel_status st = accel__tfl_need(c, 0, k, ACCEL__TFL_T(INT32) | ACCEL__TFL_T(INT64), &a);
+    if (st != ACCEL_OK) return st;
+    if (!a.t.data) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NOT_CONST); /* the shapes are planned */
+    if (a.t.elements != 1u) return ACCEL_E_TFLITE_SHAPE;
+    *v = accel__tfl_s32(accel__fb_u32(a.t.data));
+    if (a.t.type == ACCEL_TFLITE_INT64 && accel__fb_u32(a.t.data + 4) != (*v < 0 ? 0xFFFFFFFFUL : 0u))
+        return ACCEL_E_TFLITE_SHAPE;
+    return ACCEL_OK;
+}
+
+/* ARG_MAX and ARG_MIN (TFLM's and TFLite's reference): along the axis (input 1, a constant), the
+ * index of the first largest (smallest) value, into int32 or int64 (the output_type option);
+ * int8, uint8 and int32 inputs, compared as their integers. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_arg(accel__tfl_ctx *c, int is_max)
+{
+    accel__tfl_io in, out;
+    int32_t axis = 0;
+    uint64_t otype;
+    uint32_t d, ax, n, outer = 1, inner = 1, o, i, k;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT32), &in);
+    if (st == ACCEL_OK) st = accel__tfl_const_axis(c, 1, &axis);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT32) | ACCEL__TFL_T(INT64), &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, ACCEL_TFLITE_INT64, &otype);
+    if (st != ACCEL_OK) return st;
+    if (otype != (uint64_t)out.t.type) return ACCEL_E_TFLITE_TYPE;
+    if (axis < 0) axis += (int32_t)in.t.ndims;
+    if (axis < 0 || (uint32_t)axis >= in.t.ndims || out.t.ndims + 1u != in.t.ndims) return ACCEL_E_TFLITE_SHAPE;
+    ax = (uint32_t)axis;
+    for (d = 0; d < in.t.ndims; d++) {
+        if (d == ax) continue;
+        if (accel__tfl_dim(&out.t, d < ax ? d : d - 1u) != accel__tfl_dim(&in.t, d)) return ACCEL_E_TFLITE_SHAPE;
+        if (d < ax) outer *= accel__tfl_dim(&in.t, d);
+        else inner *= accel__tfl_dim(&in.t, d);
+    }
+    n = accel__tfl_dim(&in.t, ax);
+    if (n == 0) return ACCEL_E_TFLITE_SHAPE; /* TFLite: the axis may not be empty */
+    if (!c->rt) return ACCEL_OK;
+    for (o = 0; o < outer; o++)
+        for (i = 0; i < inner; i++) {
+            size_t base = (size_t)o * (size_t)n * (size_t)inner + (size_t)i, at = (size_t)o * (size_t)inner + (size_t)i;
+            int32_t best = accel__tfl_load(in.t.type, in.in, base);
+            uint32_t bi = 0;
+            for (k = 1; k < n; k++) {
+                int32_t v = accel__tfl_load(in.t.type, in.in, base + (size_t)k * (size_t)inner);
+                if (is_max ? v > best : v < best) best = v, bi = k;
+            }
+            if (out.t.type == ACCEL_TFLITE_INT32) {
+                accel_store_u32le(out.out + 4u * at, bi);
+            } else {
+                accel_store_u32le(out.out + 8u * at, bi);
+                accel_store_u32le(out.out + 8u * at + 4u, 0);
+            }
+        }
+    return ACCEL_OK;
+}
+
+/* RESIZE_BILINEAR (TensorFlow Lite's reference; TFLM's for int8): 4-D NHWC, the output size a
+ * constant int32 [2] that must match the planned output; align_corners and half_pixel_centers.
+ * int8 and int16 use the integer kernel (10 fractional bits, products in int64, rounded half
+ * away from zero at 2^20); uint8 is TFLite's float32 arithmetic, each product and sum rounded
+ * to float32 in TFLite's order, + 0.5 and truncated (not contracted into fused multiply-adds:
+ * the attribute and pragma below). No requantization (TFLite applies none). */
+#if ACCEL__TFL_FLOAT
+#if defined(__clang__)
+#define ACCEL__TFL_NO_FMA_FN
+#define ACCEL__TFL_NO_FMA_BODY _Pragma("clang fp contract(off)")
+#elif defined(__GNUC__)
+#define ACCEL__TFL_NO_FMA_FN __attribute__((optimize("fp-contract=off")))
+#define ACCEL__TFL_NO_FMA_BODY
+#else
+#define ACCEL__TFL_NO_FMA_FN
+#define ACCEL__TFL_NO_FMA_BODY
+#endif
+/* floor and ceil of |v| < 2^24, without libm */
+ACCEL__TFL_STATIC int32_t accel__tfl_floorf(float v)
+{
+    int32_t t = (int32_t)v;
+    return (float)t > v ? t - 1 : t;
+}
+
+ACCEL__TFL_STATIC int32_t accel__tfl_ceilf(float v)
+{
+    int32_t t = (int32_t)v;
+    return (float)t < v ? t + 1 : t;
+}
+
+ACCEL__TFL_NO_FMA_FN ACCEL__TFL_STATIC float accel__tfl_rb_pos(int32_t i, float scale, int half, int32_t size,
+                                                              int32_t *lo, int32_t *hi)
+{
+    ACCEL__TFL_NO_FMA_BODY
+    float v = half ? ((float)i + 0.5f) * scale - 0.5f : (float)i * scale;
+    *lo = accel__tfl_floorf(v);
+    if (*lo < 0) *lo = 0;
+    *hi = accel__tfl_ceilf(v);
+    if (*hi > size - 1) *hi = size - 1;
+    return v;
+}
+
+ACCEL__TFL_NO_FMA_FN ACCEL__TFL_STATIC uint8_t accel__tfl_rb_u8(uint8_t a, uint8_t b, uint8_t p, uint8_t q, float fy,
+                                                               float fx)
+{
+    ACCEL__TFL_NO_FMA_BODY
+    /* a (y0, x0), b (y1, x0), p (y0, x1), q (y1, x1); fy = input_y - y0, fx = input_x - x0 */
+    float v = (float)a * (1 - fy) * (1 - fx) + (float)b * fy * (1 - fx) + (float)p * (1 - fy) * fx +
+              (float)q * fy * fx + 0.5f;
+    return (uint8_t)(v < 0 ? 0 : v >= 255.f ? 255 : (int32_t)v);
+}
+#endif
+
+ACCEL__TFL_STATIC int32_t accel__tfl_rb_pos_i(int32_t i, int32_t scale10, int half, int32_t size, int32_t *lo,
+                                             int32_t *hi)
+{
+    const int32_t one = (int32_t)1 << 10; /* 10 fractional bits */
+    int32_t v = half ? i * scale10 + scale10 / 2 - one / 2 : i * scale10;
+    *lo = v / one > 0 ? v / one : 0;
+    *hi = (v + one - 1) / one;
+    if (*hi > size - 1) *hi = size - 1;
+    return v;
+}
+
+ACCEL__TFL_NOINLINE accel_status accel__tfl_resize_bilinear(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, sz, out;
+    uint64_t align, half;
+    uint32_t d;
+    int32_t ih, iw, oh, ow, ch, b, y, x, k;
+    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16), &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32), &sz);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 2, 1, 0, &align);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 3, 1, 0, &half);
+    if (st != ACCEL_OK) return st;
+    if (in.t.type == ACCEL_TFLITE_UINT8 && !ACCEL__TFL_FLOAT) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_FLOAT);
+    if (!sz.t.data) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NOT_CONST); /* the shapes are planned */
+    if (align && half) return ACCEL_E_TFLITE_OPTIONS; /* TFLite: not both */
+    if (in.t.ndims != 4u || out.t.ndims != 4u || sz.t.elements != 2u) return ACCEL_E_TFLITE_SHAPE;
+    for (d = 0; d < 4u; d += 3u)
+        if (accel__tfl_dim(&in.t, d) != accel__tfl_dim(&out.t, d)) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_s32(accel__fb_u32(sz.t.data)) != (int32_t)accel__tfl_dim(&out.t, 1) ||
+        accel__tfl_s32(accel__fb_u32(sz.t.data + 4)) != (int32_t)accel__tfl_dim(&out.t, 2))
+        return ACCEL_E_TFLITE_SHAPE;
+    ih = (int32_t)accel__tfl_dim(&in.t, 1);
+    iw = (int32_t)accel__tfl_dim(&in.t, 2);
+    oh = (int32_t)accel__tfl_dim(&out.t, 1);
+    ow = (int32_t)accel__tfl_dim(&out.t, 2);
+    ch = (int32_t)accel__tfl_dim(&in.t, 3);
+    /* the integer kernel's positions need (1 << 10) * size in int32 */
+    if (oh <= 0 || ow <= 0 || ih <= 0 || iw <= 0 || ih > 0x1FFFFF || iw > 0x1FFFFF || oh > 0x1FFFFF || ow > 0x1FFFFF)
+        return ACCEL_E_TFLITE_SHAPE;
+    if (!c->rt) return ACCEL_OK;
+#if ACCEL__TFL_FLOAT
+    if (in.t.type == ACCEL_TFLITE_UINT8) {
+        float hs = (float)ih / (float)oh, ws = (float)iw / (float)ow;
+        if (align && oh > 1) hs = (float)(ih - 1) / (float)(oh - 1);
+        if (align && ow > 1) ws = (float)(iw - 1) / (float)(ow - 1);
+        for (b = 0; b < (int32_t)accel__tfl_dim(&in.t, 0); b++)
+            for (y = 0; y < oh; y++) {
+                int32_t y0, y1;
+                float fy = accel__tfl_rb_pos(y, hs, half != 0, ih, &y0, &y1);
+                fy -= (float)y0;
+                for (x = 0; x < ow; x++) {
+                    int32_t x0, x1;
+                    float fx = accel__tfl_rb_pos(x, ws, half != 0, iw, &x0, &x1);
+                    const uint8_t *r0 = in.in + ((size_t)b * (size_t)ih + (size_t)y0) * (size_t)iw * (size_t)ch;
+                    const uint8_t *r1 = in.in + ((size_t)b * (size_t)ih + (size_t)y1) * (size_t)iw * (size_t)ch;
+                    uint8_t *o = out.out + (((size_t)b * (size_t)oh + (size_t)y) * (size_t)ow + (size_t)x) * (size_t)ch;
+                    fx -= (float)x0;
+                    for (k = 0; k < ch; k++)
+                        o[k] = accel__tfl_rb_u8(r0[(size_t)x0 * (size_t)ch + (size_t)k], r1[(size_t)x0 * (size_t)ch + (size_t)k],
+                                                r0[(size_t)x1 * (size_t)ch + (size_t)k], r1[(size_t)x1 * (size_t)ch + (size_t)k],
+                                                fy, fx);
+                }
+            }
+        return ACCEL_OK;
+    }
+#endif
+    {
+        const int32_t one = (int32_t)1 << 10;
+        int32_t hs = (one * ih + oh / 2) / oh, ws = (one * iw + ow / 2) / ow;
+        if (align && oh > 1) hs = (one * (ih - 1) + (oh - 1) / 2) / (oh - 1);
+        if (align && ow > 1) ws = (one * (iw - 1) + (ow - 1) / 2) / (ow - 1);
+        for (b = 0; b < (int32_t)accel__tfl_dim(&in.t, 0); b++)
+            for (y = 0; y < oh; y++) {
+                int32_t y0, y1, iy = accel__tfl_rb_pos_i(y, hs, half != 0, ih, &y0, &y1);
+                int64_t wy1 = iy - one * y0, wy0 = one - wy1;
+                for (x = 0; x < ow; x++) {
+                    int32_t x0, x1, ix = accel__tfl_rb_pos_i(x, ws, half != 0, iw, &x0, &x1);
+                    int64_t wx1 = ix - one * x0, wx0 = one - wx1;
+                    size_t r0 = ((size_t)b * (size_t)ih + (size_t)y0) * (size_t)iw, r1 = ((size_t)b * (size_t)ih + (size_t)y1) * (size_t)iw;
+                    size_t at = (((size_t)b * (size_t)oh + (size_t)y) * (size_t)ow + (size_t)x) * (size_t)ch;
+                    for (k = 0; k < ch; k++) {
+                        int64_t v = accel__tfl_load(in.t.type, in.in, (r0 + (size_t)x0) * (size_t)ch + (size_t)k) * wy0 * wx0 +
+                                    accel__tfl_load(in.t.type, in.in, (r1 + (size_t)x0) * (size_t)ch + (size_t)k) * wy1 * wx0 +
+                                    accel__tfl_load(in.t.type, in.in, (r0 + (size_t)x1) * (size_t)ch + (size_t)k) * wy0 * wx1 +
+                                    accel__tfl_load(in.t.type, in.in, (r1 + (size_t)x1) * (size_t)ch + (size_t)k) * wy1 * wx1;
+                        v = (v + (v > 0 ? (int64_t)1 << 19 : -((int64_t)1 << 19))) / ((int64_t)1 << 20);
+                        accel__tfl_store(in.t.type, out.out, at + (size_t)k, (int32_t)v);
+                    }
+                }
+            }
+    }
     return ACCEL_OK;
 }
 

@@ -98,7 +98,7 @@ class W:
         return pos
 
 
-INT32, UINT8, INT16, INT8, FLOAT32 = 2, 3, 7, 9, 0
+INT32, UINT8, INT16, INT8, FLOAT32, INT64 = 2, 3, 7, 9, 0, 4
 
 
 def T(shape, typ=INT8, data=None, scale=None, zp=0, var=False, name="t", scales=None, zps=None, qdim=0):
@@ -366,6 +366,135 @@ dw_t = [T([1, 2, 2, 1], scale=1.0, name="in"), T([1, 2, 2, 2], data=i8([1, 1, 1,
         T([2], INT32, data=i32([0, 0]), scale=1.0, name="b"), T([1, 1, 1, 2], scale=1.0, name="out")]
 dw_opt = [("u8", 1), ("i32", 1), ("i32", 1), ("i32", 2), ("u8", 0), ("i32", 1), ("i32", 1)]
 case("depthwise_dm2", model(dw_t, [OP(DW, [0, 1, 2], [3], 2, dw_opt)], [0], [3]), i8([1, 2, 3, 4]), i8([10, -1]))
+
+# A filter with one scale: FULLY_CONNECTED takes input scale * filter scale as a float32 product
+# (GetQuantizedConvolutionMultipler, TFLM's and TFLite's), an int8 CONV_2D the exact product in
+# double (TFLM's per-channel path). Scales 0.43438184, 0.018282602, 0.3247602 (float32): the
+# exact product / output: multiplier 1680454293 * 2^-5; the product rounded to float32 first:
+# 1680454201 * 2^-5. An accumulator of -62 * 61 = -3782 then gives -93 against -92.
+FS = (0.4343818426132202, 0.018282601609826088, 0.32476019859313965)
+fcf = [T([1, 1], scale=FS[0], name="in"), T([1, 1], data=i8([61]), scale=FS[1], name="w"),
+       T([1, 1], scale=FS[2], name="out")]
+case("fc_float_product", model(fcf, [OP(FC, [0, 1, -1], [2], 8, [("u8", 0)])], [0], [2]), i8([-62]), i8([-92]))
+cvf = [T([1, 1, 1, 1], scale=FS[0], name="in"), T([1, 1, 1, 1], data=i8([61]), scale=FS[1], name="w"),
+       T([1, 1, 1, 1], scale=FS[2], name="out")]
+case("conv_double_product", model(cvf, [OP(CONV, [0, 1, -1], [2], 1, conv_opt)], [0], [2]), i8([-62]), i8([-93]))
+# uint8 (TFLite's uint8 convolution, the float32 product too): input zero point 128 (66 = -62),
+# filter 100 (161 = 61), output 200: -92 + 200 = 108
+cvu = [T([1, 1, 1, 1], UINT8, scale=FS[0], zp=128, name="in"),
+       T([1, 1, 1, 1], UINT8, data=bytes([161]), scale=FS[1], zp=100, name="w"),
+       T([1, 1, 1, 1], UINT8, scale=FS[2], zp=200, name="out")]
+case("conv_uint8_float_product", model(cvu, [OP(CONV, [0, 1, -1], [2], 1, conv_opt)], [0], [2]), bytes([66]),
+     bytes([108]))
+
+# ARG_MAX / ARG_MIN (axis a constant; the first index of the largest / smallest): [[3, 7, 7],
+# [-1, -5, -5]] on axis 1 -> max [1, 0], min [0, 1] (int32); on axis 0 of [[3, 1, 7], [4, 1, -5]]
+# -> max [1, 0, 0] (int64, the output_type option 4)
+am_t = [T([2, 3], scale=1.0, name="in"), T([1], INT32, data=i32([1]), name="axis"), T([2], INT32, name="out")]
+case("arg_max", model(am_t, [OP(56, [0, 1], [2], 40, [("u8", 2)])], [0], [2]), i8([3, 7, 7, -1, -5, -5]),
+     i32([1, 0]))
+case("arg_min", model(am_t, [OP(79, [0, 1], [2], 57, [("u8", 2)])], [0], [2]), i8([3, 7, 7, -1, -5, -5]),
+     i32([0, 1]))
+am0 = [T([2, 3], UINT8, scale=1.0, name="in"), T([1], INT32, data=i32([0]), name="axis"), T([3], INT64, name="out")]
+case("arg_max_axis0_int64", model(am0, [OP(56, [0, 1], [2], 40, [("u8", 4)])], [0], [2]), bytes([3, 1, 7, 4, 1, 5]),
+     struct.pack("<3q", 1, 0, 0))
+# the output type option disagreeing with the output tensor
+case("arg_max_bad_type", model(am_t, [OP(56, [0, 1], [2], 40, [("u8", 4)])], [0], [2]), check_st="ACCEL_E_TFLITE_TYPE")
+
+
+def f32r(x):
+    """x rounded to float32 (TFLite's float arithmetic, one operation at a time)"""
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def rb_u8(img, ih, iw, oh, ow, align, half):
+    """RESIZE_BILINEAR uint8 as TFLite's reference computes it: float32, each operation rounded"""
+    hs, ws = f32r(ih / oh), f32r(iw / ow)
+    if align and oh > 1:
+        hs = f32r((ih - 1) / (oh - 1))
+    if align and ow > 1:
+        ws = f32r((iw - 1) / (ow - 1))
+
+    def pos(i, sc, size):
+        v = f32r(f32r(f32r(i + 0.5) * sc) - 0.5) if half else f32r(i * sc)
+        return v, max(math.floor(v), 0), min(math.ceil(v), size - 1)
+    out = []
+    for y in range(oh):
+        vy, y0, y1 = pos(y, hs, ih)
+        fy = f32r(vy - y0)
+        for x in range(ow):
+            vx, x0, x1 = pos(x, ws, iw)
+            fx = f32r(vx - x0)
+            a, b, p, q = img[y0 * iw + x0], img[y1 * iw + x0], img[y0 * iw + x1], img[y1 * iw + x1]
+            t1 = f32r(f32r(a * f32r(1 - fy)) * f32r(1 - fx))
+            t2 = f32r(f32r(b * fy) * f32r(1 - fx))
+            t3 = f32r(f32r(p * f32r(1 - fy)) * fx)
+            t4 = f32r(f32r(q * fy) * fx)
+            out.append(int(f32r(f32r(f32r(f32r(t1 + t2) + t3) + t4) + 0.5)))
+    return bytes(out)
+
+
+# RESIZE_BILINEAR uint8 2x2 -> 3x3 (TFLite's float32 arithmetic, worked above one operation at a
+# time): plain, align_corners, half_pixel_centers. By hand, plain: row 0 is 0, 100 * 2/3 + 0.5 =
+# 67.2 -> 67, 100; the corners keep their values with align_corners.
+RB_IN = [0, 100, 200, 255]
+rb_t = [T([1, 2, 2, 1], UINT8, scale=1.0, name="in"), T([2], INT32, data=i32([3, 3]), name="size"),
+        T([1, 3, 3, 1], UINT8, scale=1.0, name="out")]
+for nm, al, hp in (("resize_bilinear_uint8", 0, 0), ("resize_bilinear_uint8_align", 1, 0),
+                   ("resize_bilinear_uint8_half", 0, 1)):
+    case(nm, model(rb_t, [OP(23, [0, 1], [2], 15, [("i32", 0), ("i32", 0), ("u8", al), ("u8", hp)])], [0], [2]),
+         bytes(RB_IN), rb_u8(RB_IN, 2, 2, 3, 3, al, hp))
+assert rb_u8(RB_IN, 2, 2, 3, 3, 0, 0)[:3] == bytes([0, 67, 100])
+assert rb_u8(RB_IN, 2, 2, 3, 3, 1, 0)[::4] == bytes([0, 139, 255])  # corners; the centre 555 / 4 + .5 = 139.25
+
+
+def rb_int(img, ih, iw, oh, ow, align, half):
+    """RESIZE_BILINEAR int8 as TFLite's (and TFLM's) integer reference: 10 fractional bits"""
+    hs = ((1 << 10) * ih + oh // 2) // oh
+    ws = ((1 << 10) * iw + ow // 2) // ow
+    if align and oh > 1:
+        hs = ((1 << 10) * (ih - 1) + (oh - 1) // 2) // (oh - 1)
+    if align and ow > 1:
+        ws = ((1 << 10) * (iw - 1) + (ow - 1) // 2) // (ow - 1)
+
+    def tdiv(a, b):  # C's division, toward zero
+        return abs(a) // b * (1 if a >= 0 else -1)
+
+    def pos(i, sc, size):
+        v = i * sc + sc // 2 - (1 << 9) if half else i * sc
+        return v, max(tdiv(v, 1024), 0), min(tdiv(v + 1023, 1024), size - 1)
+    out = []
+    for y in range(oh):
+        vy, y0, y1 = pos(y, hs, ih)
+        for x in range(ow):
+            vx, x0, x1 = pos(x, ws, iw)
+            a, b, p, q = img[y0 * iw + x0], img[y1 * iw + x0], img[y0 * iw + x1], img[y1 * iw + x1]
+            wy1, wx1 = vy - 1024 * y0, vx - 1024 * x0
+            v = a * (1024 - wy1) * (1024 - wx1) + b * wy1 * (1024 - wx1) + p * (1024 - wy1) * wx1 + q * wy1 * wx1
+            out.append(tdiv(v + ((1 << 19) if v > 0 else -(1 << 19)), 1 << 20))
+    return out
+
+
+# int8, the integer kernel: -100, 50 / 20, -128; 3x3 plain, and half_pixel_centers
+RB_I8 = [-100, 50, 20, -128]
+rb_i = [dict(t) for t in rb_t]
+rb_i[0] = T([1, 2, 2, 1], scale=1.0, name="in")
+rb_i[2] = T([1, 3, 3, 1], scale=1.0, name="out")
+for nm, al, hp in (("resize_bilinear_int8", 0, 0), ("resize_bilinear_int8_half", 0, 1),
+                   ("resize_bilinear_int8_align", 1, 0)):
+    case(nm, model(rb_i, [OP(23, [0, 1], [2], 15, [("i32", 0), ("i32", 0), ("u8", al), ("u8", hp)])], [0], [2]),
+         i8(RB_I8), i8(rb_int(RB_I8, 2, 2, 3, 3, al, hp)))
+assert rb_int(RB_I8, 2, 2, 3, 3, 0, 0)[:2] == [-100, 0]  # 683/1024 of the way to 50: -0.0 -> 0
+# both corner options at once, and a size input that disagrees with the planned output
+case("resize_bilinear_both", model(rb_t, [OP(23, [0, 1], [2], 15, [("i32", 0), ("i32", 0), ("u8", 1), ("u8", 1)])],
+                                   [0], [2]), check_st="ACCEL_E_TFLITE_OPTIONS")
+rb_bad = [rb_t[0], T([2], INT32, data=i32([3, 4]), name="size"), rb_t[2]]
+case("resize_bilinear_bad_size", model(rb_bad, [OP(23, [0, 1], [2], 15, [("i32", 0), ("i32", 0), ("u8", 0), ("u8", 0)])],
+                                       [0], [2]), check_st="ACCEL_E_TFLITE_SHAPE")
+# QUANTIZE uint8 -> uint8 (TFLite's Requantize): scale 1 zp 128 -> scale 2 zp 100: [128, 131, 0]
+# = 0, 3, -128 -> 0, 1.5 -> 2 (away from zero), -64 -> 100, 102, 36
+q5 = [T([3], UINT8, scale=1.0, zp=128, name="in"), T([3], UINT8, scale=2.0, zp=100, name="out")]
+case("quantize_u8_u8", model(q5, [OP(QUANT, [0], [1])], [0], [1]), bytes([128, 131, 0]), bytes([100, 102, 36]))
 
 # LOGISTIC int8 (out scale 1/256, zp -128): sigmoid(0) = 1/2 -> 0; very large -> 127; very small -> -128
 lg_t = [T([3], scale=0.5, name="in"), T([3], scale=1.0 / 256, zp=-128, name="out")]
