@@ -3729,7 +3729,7 @@ extern "C" {
  *                  (int8/uint8/int16/int32 requantization), RESHAPE, CONCATENATION (uint8 inputs
  *                  of another scale rescaled as TFLite does, in float32), SPLIT, MEAN and SUM
  *                  (int8/uint8/int16, any axes), ARG_MAX, ARG_MIN, RESIZE_BILINEAR (int8/int16
- *                  integer; uint8 in TFLite's float32), ADD, MUL
+ *                  integer; uint8 in TFLite's float32), PAD, PADV2, ADD, MUL
  *                  (int8, broadcast up to 4-D), LOGISTIC (int8), SVDF (int8/int16 state),
  *                  UNIDIRECTIONAL_SEQUENCE_LSTM (integer), DEQUANTIZE (float output; not with
  *                  ACCEL_MAC_NO_FLOAT). Tensors are int8 (int16 where listed), or TF1's uint8
@@ -3814,9 +3814,11 @@ extern "C" {
 #define ACCEL_TFLITE_OP_SVDF 27
 #define ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM 44
 #define ACCEL_TFLITE_OP_RESIZE_BILINEAR 23
+#define ACCEL_TFLITE_OP_PAD 34
 #define ACCEL_TFLITE_OP_MEAN 40
 #define ACCEL_TFLITE_OP_SPLIT 49
 #define ACCEL_TFLITE_OP_ARG_MAX 56
+#define ACCEL_TFLITE_OP_PADV2 60
 #define ACCEL_TFLITE_OP_SUM 74
 #define ACCEL_TFLITE_OP_ARG_MIN 79
 #define ACCEL_TFLITE_OP_QUANTIZE 114
@@ -3845,6 +3847,8 @@ extern "C" {
 #define ACCEL_TFLITE_K_ARG_MAX 0x40000UL
 #define ACCEL_TFLITE_K_ARG_MIN 0x80000UL
 #define ACCEL_TFLITE_K_RESIZE_BILINEAR 0x100000UL
+#define ACCEL_TFLITE_K_PAD 0x200000UL
+#define ACCEL_TFLITE_K_PADV2 0x400000UL
 /* ACCEL__TFL_OPS(X): the operator table, one row per operator, the one place an operator is
  * listed. Its code and kernel bit are the two defines above, named by the row. A row is
  *   X(NAME, OPTIONS, FAR, PART, PREP, RUN, HAS)
@@ -3881,7 +3885,9 @@ extern "C" {
     X(SUM, 27, 2u, ONE, accel__tfl_reduce(c, 1), ACCEL_E_STATE, 1) \
     X(ARG_MAX, 40, 2u, ONE, accel__tfl_arg(c, 1), ACCEL_E_STATE, 1) \
     X(ARG_MIN, 57, 2u, ONE, accel__tfl_arg(c, 0), ACCEL_E_STATE, 1) \
-    X(RESIZE_BILINEAR, 15, 2u, ONE, accel__tfl_resize_bilinear(c), ACCEL_E_STATE, 1)
+    X(RESIZE_BILINEAR, 15, 2u, ONE, accel__tfl_resize_bilinear(c), ACCEL_E_STATE, 1) \
+    X(PAD, 22, 2u, ONE, accel__tfl_pad_op(c), ACCEL_E_STATE, 1) \
+    X(PADV2, 43, 6u, ONE, accel__tfl_pad_op(c), ACCEL_E_STATE, 1)
 #define ACCEL__TFL_K_OR(n, o, f, p, a, b, h) | ACCEL_TFLITE_K_##n
 #define ACCEL__TFL_K_SUM(n, o, f, p, a, b, h) + ACCEL_TFLITE_K_##n
 /* every operator's bit (distinct bits: checked where the implementation is compiled) */
@@ -20283,6 +20289,76 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_resize_bilinear(accel__tfl_ctx *c)
                 }
             }
     }
+    return ACCEL_OK;
+}
+
+/* PAD and PADV2 (TFLM's and TFLite's): input 0 with paddings (input 1, a constant int32 or int64
+ * [rank, 2] of before / after counts, none negative) around it, filled with the output's zero
+ * point (PAD, and PADV2 without input 2) or PADV2's constant value (input 2, a constant scalar of
+ * the input's type and quantization). Any type: the bytes are copied. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_pad_op(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, pads, cv, out;
+    uint32_t d, nd, before[ACCEL_TFLITE_MAX_DIMS], idx[ACCEL_TFLITE_MAX_DIMS];
+    uint8_t fill[8];
+    size_t es, row_out, row_in, o = 0;
+    accel_status st = accel__tfl_need(c, 0, 0, 0xFFFFFFFFUL, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32) | ACCEL__TFL_T(INT64), &pads);
+    if (st == ACCEL_OK) st = c->op.n_inputs > 2u ? accel__tfl_get(c, 0, 2, &cv) : ACCEL_OK;
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
+    if (st != ACCEL_OK) return st == ACCEL_E_TFLITE_UNSUPPORTED && c->why_at == 0x80u ? ACCEL_E_TFLITE_TYPE : st;
+    if (c->op.n_inputs < 3u) cv.index = -1;
+    es = accel__tfl_type_size(in.t.type);
+    nd = in.t.ndims;
+    if (!pads.t.data || (cv.index >= 0 && !cv.t.data)) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NOT_CONST);
+    if (es == 0 || es > sizeof fill || nd == 0 || out.t.ndims != nd || pads.t.elements != 2u * nd)
+        return ACCEL_E_TFLITE_SHAPE;
+    for (d = 0; d < nd; d++) {
+        size_t w = pads.t.type == ACCEL_TFLITE_INT64 ? 8u : 4u;
+        const uint8_t *p = pads.t.data + 2u * w * d;
+        int32_t b = accel__tfl_s32(accel__fb_u32(p)), a = accel__tfl_s32(accel__fb_u32(p + w));
+        if (w == 8u && (accel__fb_u32(p + 4) != 0u || accel__fb_u32(p + 12) != 0u)) return ACCEL_E_TFLITE_SHAPE;
+        if (b < 0 || a < 0 || (uint64_t)accel__tfl_dim(&in.t, d) + (uint32_t)b + (uint32_t)a != accel__tfl_dim(&out.t, d))
+            return ACCEL_E_TFLITE_SHAPE;
+        before[d] = (uint32_t)b;
+    }
+    /* the fill: the output's zero point, or the constant (same type and quantization) */
+    ACCEL_MEMSET(fill, 0, sizeof fill);
+    if (cv.index >= 0) {
+        if (cv.t.type != in.t.type || cv.t.elements != 1u) return ACCEL_E_TFLITE_TYPE;
+        if (in.t.type != ACCEL_TFLITE_FLOAT32 && in.t.type != ACCEL_TFLITE_INT32 && in.t.type != ACCEL_TFLITE_INT64 &&
+            (cv.t.zero_point != out.t.zero_point || cv.t.scale_bits != out.t.scale_bits))
+            return ACCEL_E_TFLITE_QUANT;
+        for (d = 0; d < es; d++) fill[d] = accel__fb_u8(cv.t.data + d);
+    } else if (in.t.type != ACCEL_TFLITE_FLOAT32) {
+        int32_t lo = 0, hi = 0;
+        if (accel__tfl_qrange(in.t.type, &lo, &hi) && (out.t.zero_point < lo || out.t.zero_point > hi))
+            return ACCEL_E_TFLITE_QUANT;
+        accel__tfl_store(in.t.type, fill, 0, out.t.zero_point);
+    }
+    if (!c->rt || out.t.elements == 0) return ACCEL_OK;
+    /* one output row (the last dimension) at a time: the fill before, the input's row, the fill after */
+    row_out = accel__tfl_dim(&out.t, nd - 1u);
+    row_in = accel__tfl_dim(&in.t, nd - 1u);
+    ACCEL_MEMSET(idx, 0, sizeof idx);
+    do {
+        size_t k, src = 0;
+        int inside = 1;
+        for (d = 0; d + 1u < nd; d++) {
+            if (idx[d] < before[d] || idx[d] >= before[d] + accel__tfl_dim(&in.t, d)) inside = 0;
+            else src = src * accel__tfl_dim(&in.t, d) + (idx[d] - before[d]);
+            if (!inside) break;
+        }
+        for (k = 0; k < row_out; k++) {
+            if (inside && k == before[nd - 1u] && row_in) { /* the input's row in one copy */
+                ACCEL_MEMCPY(out.out + (o + k) * es, in.in + src * row_in * es, row_in * es);
+                k += row_in - 1u;
+            } else {
+                ACCEL_MEMCPY(out.out + (o + k) * es, fill, es);
+            }
+        }
+        o += row_out;
+    } while (accel__tfl_next_index(idx, &out.t, ((uint32_t)1 << (nd - 1u)) - 1u));
     return ACCEL_OK;
 }
 

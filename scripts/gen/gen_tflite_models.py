@@ -491,6 +491,29 @@ case("resize_bilinear_both", model(rb_t, [OP(23, [0, 1], [2], 15, [("i32", 0), (
 rb_bad = [rb_t[0], T([2], INT32, data=i32([3, 4]), name="size"), rb_t[2]]
 case("resize_bilinear_bad_size", model(rb_bad, [OP(23, [0, 1], [2], 15, [("i32", 0), ("i32", 0), ("u8", 0), ("u8", 0)])],
                                        [0], [2]), check_st="ACCEL_E_TFLITE_SHAPE")
+# PAD / PADV2 (paddings a constant [rank, 2]; the fill is the output's zero point, or PADV2's
+# constant of the same quantization): int8 [[5, 6]] zero point -3, before/after [1, 0], [1, 2]
+# -> [[-3] * 5, [-3, 5, 6, -3, -3]]; uint8 [[10], [20]] with 7, [0, 1], [2, 0] -> [[7, 7, 10],
+# [7, 7, 20], [7, 7, 7]]; int64 paddings [2, 1] on [1, 2, 3] (zero point 0) -> [0, 0, 1, 2, 3, 0]
+pd_t = [T([1, 2], scale=1.0, zp=-3, name="in"), T([2, 2], INT32, data=i32([1, 0, 1, 2]), name="pads"),
+        T([2, 5], scale=1.0, zp=-3, name="out")]
+case("pad_int8", model(pd_t, [OP(34, [0, 1], [2], 22, [])], [0], [2]), i8([5, 6]), i8([-3] * 6 + [5, 6, -3, -3]))
+pd2 = [T([2, 1], UINT8, scale=0.5, zp=1, name="in"), T([2, 2], INT32, data=i32([0, 1, 2, 0]), name="pads"),
+       T([1], UINT8, data=bytes([7]), scale=0.5, zp=1, name="cv"), T([3, 3], UINT8, scale=0.5, zp=1, name="out")]
+case("padv2_uint8", model(pd2, [OP(60, [0, 1, 2], [3], 43, [])], [0], [3]), bytes([10, 20]),
+     bytes([7, 7, 10, 7, 7, 20, 7, 7, 7]))
+pd3 = [T([3], scale=1.0, name="in"), T([1, 2], INT64, data=struct.pack("<2q", 2, 1), name="pads"),
+       T([6], scale=1.0, name="out")]
+case("pad_int64_paddings", model(pd3, [OP(34, [0, 1], [2], 22, [])], [0], [2]), i8([1, 2, 3]), i8([0, 0, 1, 2, 3, 0]))
+# a negative padding; PADV2's constant quantized unlike the output; the paddings a graph input
+pdn = [pd_t[0], T([2, 2], INT32, data=i32([1, 0, -1, 4]), name="pads"), pd_t[2]]
+case("pad_negative", model(pdn, [OP(34, [0, 1], [2], 22, [])], [0], [2]), check_st="ACCEL_E_TFLITE_SHAPE")
+pdq = [dict(t) for t in pd2]
+pdq[2] = T([1], UINT8, data=bytes([7]), scale=1.0, zp=1, name="cv")
+case("padv2_constant_quant", model(pdq, [OP(60, [0, 1, 2], [3], 43, [])], [0], [3]), check_st="ACCEL_E_TFLITE_QUANT")
+pdi = [pd_t[0], T([2, 2], INT32, name="pads"), pd_t[2]]
+case("pad_not_const", model(pdi, [OP(34, [0, 1], [2], 22, [])], [0, 1], [2]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
+     reason="weights or bias not constant")
 # QUANTIZE uint8 -> uint8 (TFLite's Requantize): scale 1 zp 128 -> scale 2 zp 100: [128, 131, 0]
 # = 0, 3, -128 -> 0, 1.5 -> 2 (away from zero), -64 -> 100, 102, 36
 q5 = [T([3], UINT8, scale=1.0, zp=128, name="in"), T([3], UINT8, scale=2.0, zp=100, name="out")]
