@@ -3896,6 +3896,31 @@ extern "C" {
 #define ACCEL_TFLITE_OPS ACCEL_TFLITE_K_ALL
 #endif
 
+/* ---- @tflite.open: custom operators (TFLM's AddCustom). An entry gives the kernel of the
+ * operators whose OperatorCode.custom_code is its name; accel_tflite_set_custom puts a table on a
+ * model after open, and from then on check, plan and init accept those operators (they need no
+ * arena of their own) and invoke calls fn for each: it reads the inputs with accel_tflite_op_tensor
+ * and accel_tflite_tensor_data, writes every output's bytes in io->out[k], and returns ACCEL_OK or
+ * the status that stops invoke there (rt->bad_op names the operator). The table must outlive the
+ * model's use. A custom operator no entry names is ACCEL_E_TFLITE_CUSTOM, as without a table. */
+#define ACCEL_TFLITE_CUSTOM_OUTPUTS 16 /* the outputs a custom operator may have */
+struct accel_tflite;
+typedef struct accel_tflite_op accel_tflite_op;
+typedef struct accel_tflite_custom_io {
+    uint32_t op_index;
+    const accel_tflite_op *op;
+    uint32_t n_outputs;
+    uint8_t *out[ACCEL_TFLITE_CUSTOM_OUTPUTS]; /* output k's bytes in the arena */
+    size_t out_len[ACCEL_TFLITE_CUSTOM_OUTPUTS];
+} accel_tflite_custom_io;
+typedef accel_status (*accel_tflite_custom_fn)(void *user, const struct accel_tflite *rt,
+                                               const accel_tflite_custom_io *io);
+typedef struct accel_tflite_custom {
+    const char *name; /* the custom_code, NUL-terminated; NULL: every custom operator no earlier entry names */
+    accel_tflite_custom_fn fn;
+    void *user;
+} accel_tflite_custom;
+
 /* ---- @tflite.open: a validated model (views into the caller's buffer, which must outlive it) */
 typedef struct accel_tflite_model {
     const uint8_t *buf;
@@ -3905,6 +3930,8 @@ typedef struct accel_tflite_model {
     accel_fb_view description;
     /* internal: positions of the vectors in buf */
     size_t tensors_, ops_, inputs_, outputs_, opcodes_, buffers_;
+    const accel_tflite_custom *customs_; /* accel_tflite_set_custom's table */
+    uint32_t n_customs_;
 } accel_tflite_model;
 
 /* One tensor as the model describes it (accel_tflite_tensor_info). */
@@ -3927,18 +3954,21 @@ typedef struct accel_tflite_tensor {
 } accel_tflite_tensor;
 
 /* One operator: its builtin code and tensor lists (index -1: an absent optional input). */
-typedef struct accel_tflite_op {
+struct accel_tflite_op {
     int32_t code;
     uint32_t n_inputs, n_outputs, n_intermediates;
     int options_type;                /* the BuiltinOptions union type, 0 when none */
     accel_fb_table options_;         /* internal */
     int has_options_;
     size_t inputs_, outputs_;        /* internal */
-} accel_tflite_op;
+};
 
 /* Validate a model. ACCEL_E_NULL, ACCEL_E_MALFORMED (flatbuffer bounds), ACCEL_E_TFLITE_* for a
  * rule of the schema or of the graph; on success every later accessor only indexes. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *buf, size_t len);
+/* The custom operators' kernels for this model (n entries; NULL, 0: none). */
+ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_set_custom(accel_tflite_model *m, const accel_tflite_custom *table,
+                                                              uint32_t n);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_tensor_info(const accel_tflite_model *m, uint32_t index,
                                                                accel_tflite_tensor *out);
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_op_info(const accel_tflite_model *m, uint32_t index,
@@ -18636,6 +18666,42 @@ ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *bu
     return ACCEL_OK;
 }
 
+ACCELDEF accel_status accel_tflite_set_custom(accel_tflite_model *m, const accel_tflite_custom *table, uint32_t n)
+{
+    uint32_t k;
+    if (!m || (!table && n)) return ACCEL_E_NULL;
+    for (k = 0; k < n; k++)
+        if (!table[k].fn) return ACCEL_E_NULL;
+    m->customs_ = n ? table : NULL;
+    m->n_customs_ = n;
+    return ACCEL_OK;
+}
+
+/* The entry of m's custom table for operator i (its custom_code equal to the entry's name, or
+ * the first entry without a name), NULL when none. */
+ACCEL__TFL_NOINLINE const accel_tflite_custom *accel__tfl_custom_of(const accel_tflite_model *m, uint32_t i)
+{
+    accel_fb_table t;
+    accel_fb_view v;
+    uint64_t oc;
+    uint32_t k;
+    if (!m->n_customs_) return NULL;
+    if (accel__tfl_table(m, m->ops_, i, &t) != ACCEL_OK || accel_fb_scalar(&t, 0, 4, 0, &oc) != ACCEL_OK ||
+        oc >= m->n_opcodes || accel__tfl_table(m, m->opcodes_, (uint32_t)oc, &t) != ACCEL_OK ||
+        accel_fb_string(&t, 1, &v) != ACCEL_OK)
+        v.p = NULL, v.len = 0;
+    for (k = 0; k < m->n_customs_; k++) {
+        const char *name = m->customs_[k].name;
+        size_t j;
+        if (!name) return &m->customs_[k];
+        if (!v.p) continue;
+        for (j = 0; j < v.len && name[j] && (uint8_t)name[j] == accel__fb_u8(v.p + j); j++) {
+        }
+        if (j == v.len && !name[j]) return &m->customs_[k];
+    }
+    return NULL;
+}
+
 /* ---------------------------------------------------------------- @tflite.ops: kernels */
 /* A kernel runs in three modes: check (rt and persist NULL: validate types, shapes, quantization
  * and options, say how much scratch and how much persistent memory it needs), prepare (rt NULL,
@@ -21222,6 +21288,29 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
+/* A custom operator: accepted by check and prepare when the model's custom table names it (it
+ * takes no arena); run: its outputs' arena bytes to the entry's kernel. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_custom(accel__tfl_ctx *c)
+{
+    const accel_tflite_custom *e = accel__tfl_custom_of(c->m, c->index);
+    accel_tflite_custom_io io;
+    uint32_t k;
+    if (!e) return ACCEL_E_TFLITE_CUSTOM;
+    if (c->op.n_outputs > ACCEL_TFLITE_CUSTOM_OUTPUTS) return ACCEL_E_TFLITE_ARITY;
+    if (!c->rt) return ACCEL_OK;
+    io.op_index = c->index;
+    io.op = &c->op;
+    io.n_outputs = c->op.n_outputs;
+    for (k = 0; k < c->op.n_outputs; k++) {
+        accel__tfl_io o;
+        accel_status st = accel__tfl_need(c, 1, k, 0xFFFFFFFFUL, &o);
+        if (st != ACCEL_OK) return st;
+        io.out[k] = o.out;
+        io.out_len[k] = o.t.bytes;
+    }
+    return e->fn(e->user, c->rt, &io);
+}
+
 /* The operator table's three switches (ACCEL__TFL_OPS), so that no chain of calls holds a
  * tensor description and a mac kernel's frames at once: the operators that run in one function
  * (PART ONE), the prepare halves of the split ones (check and prepare modes), their run halves
@@ -21235,7 +21324,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_one(accel__tfl_ctx *c)
 {
     switch (c->op.code) {
     ACCEL__TFL_OPS(ACCEL__TFL_X)
-    case 32: return ACCEL_E_TFLITE_CUSTOM; /* CUSTOM: none is registered */
+    case 32: return accel__tfl_custom(c); /* CUSTOM: a kernel of the model's custom table, if any */
     default: break;
     }
     return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NO_KERNEL);

@@ -249,4 +249,55 @@ if E=$(data_dir edgetpu ACCEL_EDGETPU_DATA) && [ -f "$E/models/bright_16x16_edge
 else
     skip "accel-run --twin" "third-party data absent (no ../shared/data/edgetpu/models)"
 fi
+# A custom operator: the run goes up to it (named), --layers holding every output before it;
+# --custom-output gives its outputs (what the device returned) and the run goes on past it.
+# custom_other: one CUSTOM "my-custom-op", int8 [1, 2] -> [1, 2]
+rm -f "$W/cl.bin"
+check "a run stops at a custom operator, naming it" 1 "unsupported operator 0: CUSTOM (builtin code 32)" \
+    "$T" "$S/custom_other.tflite" --input "$W/in46.bin" --layers "$W/cl.bin"
+if [ -f "$W/cl.bin" ] && [ ! -s "$W/cl.bin" ]; then ok "--layers written up to the custom operator (none before it)"
+else bad "--layers at a custom operator" "$(ls -l "$W/cl.bin" 2>&1)"; fi
+printf '\011\367' > "$W/dev2.bin"
+"$T" "$S/custom_other.tflite" --input "$W/in46.bin" --custom-output "$W/dev2.bin" --output "$W/co.bin" &&
+    same "--custom-output: the device's bytes are the custom operator's outputs" "$(xxd -p "$W/co.bin")" "09f7"
+check "--custom-output of the wrong size" 1 "dev3.bin: 3 bytes, the custom operators' outputs take 2" \
+    "$T" "$S/custom_other.tflite" --input "$W/in46.bin" --custom-output "$(printf 'abc' > "$W/dev3.bin"; echo "$W/dev3.bin")"
+check "--custom-output for a model without custom operators" 1 "has no custom operator" \
+    "$T" "$S/fc.tflite" --input "$W/in46.bin" --custom-output "$W/dev2.bin"
+check "--custom-output with --twin" 2 "one of them" \
+    "$T" "$S/custom_other.tflite" --input "$W/in46.bin" --custom-output "$W/dev2.bin" --twin "$S/fc.tflite"
+# The shared Coral compiled models, run as the hardware runs them: the edgetpu-custom-op's outputs
+# are the CPU model's tensors of the same names (what a correct Edge TPU returns: no device is
+# here), the CPU operators around it run in accel, and the result is the CPU model's golden.
+if C=$(data_dir tflite-coral ACCEL_TFLITE_CORAL_DATA); then
+    for mdl in deeplabv3_mnv2_dm05_pascal_quant mobilenet_v1_0.25_128_quant tools_split_concat; do
+        cs=$(awk -F'\t' -v m="$mdl" '$1 == m {print $2; exit}' "$C/goldens.tsv")
+        "$T" "$C/$mdl.tflite" --input "$C/cases/$mdl/$cs.in.bin" --layers "$W/cpu_l.bin" >/dev/null 2>&1
+        "$T" "$C/compiled/${mdl}_edgetpu.tflite" --info --json > "$W/comp.json" 2>/dev/null
+        if python3 - "$W/comp.json" "$W/cpu_l.bin" "$W/cpu_l.tsv" "$W/dev.bin" <<'PY'
+import json, sys
+info = json.load(open(sys.argv[1]))
+blob = open(sys.argv[2], "rb").read()
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[3])]
+ix = {h: i for i, h in enumerate(rows[0])}
+by_name = {r[ix["tensor_name"]]: blob[int(r[ix["offset"]]):int(r[ix["offset"]]) + int(r[ix["bytes"]])] for r in rows[1:]}
+out = b""
+for op in info["operators"]:
+    if op["code"] != 32:
+        continue
+    for t in op["outputs"]:
+        out += by_name[info["tensors"][t]["name"]]
+open(sys.argv[4], "wb").write(out)
+PY
+        then
+            check "$mdl compiled: the Edge TPU's outputs from a file, the CPU operators here, the CPU golden" 0 \
+                "compare: exact" "$T" "$C/compiled/${mdl}_edgetpu.tflite" --input "$C/cases/$mdl/$cs.in.bin" \
+                --custom-output "$W/dev.bin" --compare "$C/cases/$mdl/$cs.out.bin"
+        else
+            bad "$mdl compiled: the custom operator's outputs from the CPU model's tensors" "$(cat "$W/comp.json" | head -c 300)"
+        fi
+    done
+else
+    skip "accel-run --custom-output on the Coral compiled models" "$(data_absent tflite-coral ACCEL_TFLITE_CORAL_DATA)"
+fi
 lib_end

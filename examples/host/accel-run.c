@@ -20,6 +20,12 @@
  *     graph, which only the chip runs); the twin (the CPU model it was compiled from, with the
  *     same graph inputs and outputs) runs as the reference. Refused for a MODEL without an
  *     edgetpu-custom-op, so a twin is never silently ignored.
+ *   --custom-output DEV_OUT.bin: the custom operators' outputs come from this file (what the
+ *     device returned: each custom operator's outputs back to back in output order, the
+ *     operators in execution order; the same bytes at each invocation) and the CPU operators
+ *     around them run here: a compiled Edge TPU model then runs as the Edge TPU and the host
+ *     run it. Without it, a run stops at the first custom operator, naming it, with --layers
+ *     holding every operator's output before it.
  * An operator the section does not run is named (index, name, builtin code). The command-line
  * conventions are cli.h's (--help, --version; "--" ends the options; a failure is one line on
  * stderr naming the file). Every file is read and checked before the first invocation.
@@ -756,11 +762,56 @@ static int same_io(const char *path, const accel_tflite_model *m, const char *tw
     return 0;
 }
 
+/* The custom operators' outputs: the --custom-output file, consumed in execution order at each
+ * invocation; without one, a custom operator stops the run there (it is named). */
+static struct {
+    uint8_t *p;
+    size_t len, at;
+} feed;
+
+static accel_status custom_kernel(void *user, const accel_tflite *rt, const accel_tflite_custom_io *io)
+{
+    uint32_t k;
+    (void)user;
+    (void)rt;
+    if (!feed.p) return ACCEL_E_TFLITE_CUSTOM;
+    for (k = 0; k < io->n_outputs; k++) {
+        if (io->out_len[k] > feed.len - feed.at) return ACCEL_E_TOO_LONG; /* checked when read: never */
+        memcpy(io->out[k], feed.p + feed.at, io->out_len[k]);
+        feed.at += io->out_len[k];
+    }
+    return ACCEL_OK;
+}
+
+static const accel_tflite_custom catch_all = {NULL, custom_kernel, NULL};
+
+/* The bytes every custom operator's outputs take, together. */
+static accel_status custom_bytes(const accel_tflite_model *m, size_t *total)
+{
+    uint32_t i, k;
+    *total = 0;
+    for (i = 0; i < m->n_ops; i++) {
+        accel_tflite_op op;
+        accel_status st = accel_tflite_op_info(m, i, &op);
+        if (st != ACCEL_OK) return st;
+        if (op.code != 32) continue;
+        for (k = 0; k < op.n_outputs; k++) {
+            int32_t ti = -1;
+            accel_tflite_tensor t;
+            st = accel_tflite_op_tensor(m, &op, 1, k, &ti);
+            if (st == ACCEL_OK) st = ti < 0 ? ACCEL_E_TFLITE_ARITY : accel_tflite_tensor_info(m, (uint32_t)ti, &t);
+            if (st != ACCEL_OK) return st;
+            *total += t.bytes;
+        }
+    }
+    return ACCEL_OK;
+}
+
 static const char USAGE[] =
     "usage: accel-run MODEL.tflite --info [--json]\n"
     "       accel-run MODEL.tflite --input IN.bin [--input IN2.bin ...] [--output OUT.bin]\n"
     "                 [--layers LAYERS.bin] [--compare HW.bin] [--compare-layers EXPECTED.bin]\n"
-    "                 [--json] [--twin CPU.tflite]\n"
+    "                 [--json] [--twin CPU.tflite] [--custom-output DEV_OUT.bin]\n"
     "  --info      the graph's inputs and outputs (shape, type, quantization), tensors,\n"
     "              operators and the arena's bytes\n"
     "  --input     the graph inputs' bytes back to back; several: consecutive invocations\n"
@@ -781,6 +832,10 @@ static const char USAGE[] =
     "              in its place as the reference (--info then describes CPU.tflite); its\n"
     "              graph inputs and outputs must be MODEL's. Refused for a MODEL without\n"
     "              an edgetpu-custom-op, which runs as it is\n"
+    "  --custom-output  the custom operators' outputs (each one's outputs back to back, in\n"
+    "              execution order: what the device returned); the CPU operators run here.\n"
+    "              Without it a run stops at the first custom operator, --layers holding\n"
+    "              every operator's output before it\n"
     "exit status: 0 ok (and comparisons exact), 1 a bad model or input, 2 usage,\n"
     "             3 a comparison differs\n";
 
@@ -829,7 +884,7 @@ static int32_t op_code(const accel_tflite_model *m, uint32_t i)
 int main(int argc, char **argv)
 {
     const char *model_path = NULL, *out_path = NULL, *layers_path = NULL, *cmp_path = NULL, *twin = NULL,
-               *given_path, *lcmp_path = NULL;
+               *given_path, *lcmp_path = NULL, *custom_path = NULL;
     const char *inputs[MAX_INPUTS];
     uint8_t *in[MAX_INPUTS];
     int n_in = 0, want_info = 0, json = 0, no_more_options = 0, i, rc = 0;
@@ -875,14 +930,19 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--compare")) slot = &cmp_path;
         else if (!strcmp(a, "--compare-layers")) slot = &lcmp_path;
         else if (!strcmp(a, "--twin")) slot = &twin;
+        else if (!strcmp(a, "--custom-output")) slot = &custom_path;
         else return cli_usage("unknown option %s", a);
         if (i + 1 >= argc) return cli_usage("%s needs a FILE", a);
         if (*slot) return cli_usage("%s given twice", a);
         *slot = argv[++i];
     }
     if (!model_path) return cli_usage("no MODEL given");
-    if (want_info && (n_in || out_path || layers_path || cmp_path || lcmp_path))
-        return cli_usage("--info runs nothing: no --input, --output, --layers, --compare or --compare-layers with it");
+    if (want_info && (n_in || out_path || layers_path || cmp_path || lcmp_path || custom_path))
+        return cli_usage("--info runs nothing: no --input, --output, --layers, --compare, --compare-layers or "
+                         "--custom-output with it");
+    if (twin && custom_path)
+        return cli_usage("--twin runs the CPU model in the compiled one's place, --custom-output the compiled one with "
+                         "the device's outputs: one of them");
     if (!want_info && n_in == 0) return cli_usage("--info or --input IN.bin: what to do with %s", model_path);
 
     buf = load_model(model_path, &len);
@@ -910,7 +970,7 @@ int main(int argc, char **argv)
         m = tm;
         model_path = twin;
         model_is_edgetpu = 0;
-    } else if (model_is_edgetpu && !want_info) {
+    } else if (model_is_edgetpu && !want_info && !custom_path) {
         return cli_fail("%s: a compiled Edge TPU model (an edgetpu-custom-op): give the CPU model it was "
                         "compiled from with --twin, which then runs as the reference",
                         model_path);
@@ -921,6 +981,21 @@ int main(int argc, char **argv)
         return rc;
     }
 
+    /* every custom operator runs through custom_kernel: the file's bytes, or a stop there */
+    if (custom_path) {
+        size_t need = 0;
+        st = custom_bytes(&m, &need);
+        if (st != ACCEL_OK) return cli_fail("%s: %s", model_path, accel_status_str(st));
+        if (need == 0)
+            return cli_fail("%s: has no custom operator, so no --custom-output to take", model_path);
+        feed.p = load_sized(custom_path, need, &feed.len);
+        if (!feed.p) return 1;
+        if (feed.len != need)
+            return cli_fail("%s: %zu byte%s, the custom operators' outputs take %zu", custom_path, feed.len,
+                            feed.len == 1 ? "" : "s", need);
+    }
+    st = accel_tflite_set_custom(&m, &catch_all, 1);
+    if (st != ACCEL_OK) return cli_fail("%s: %s", model_path, accel_status_str(st));
     st = plan(&m, &arena_bytes, &bad_op, &bad_code);
     if (st == ACCEL_OK) {
         arena = malloc(arena_bytes + 4);
@@ -998,8 +1073,15 @@ int main(int argc, char **argv)
         free(in[i]);
         lo.len = 0;
         lo.n_rec = 0;
+        feed.at = 0;
         st = accel_tflite_invoke(&rt);
         if (st != ACCEL_OK) {
+            if (layers_path && !lo.out_of_memory) { /* every operator's output before the one that stopped */
+                char *ipath = index_path(layers_path);
+                if (!ipath) return cli_fail("%s: out of memory", layers_path);
+                if (save(layers_path, lo.p, lo.len) || save_index(ipath, &lo)) return 1;
+                free(ipath);
+            }
             if (json) printf("{");
             say_bad(model_path, st, rt.bad_op, op_code(&m, rt.bad_op), json);
             if (json) printf("}\n");
