@@ -3816,6 +3816,7 @@ extern "C" {
 #define ACCEL_TFLITE_OP_RESIZE_BILINEAR 23
 #define ACCEL_TFLITE_OP_PAD 34
 #define ACCEL_TFLITE_OP_MEAN 40
+#define ACCEL_TFLITE_OP_CUSTOM 32
 #define ACCEL_TFLITE_OP_SPLIT 49
 #define ACCEL_TFLITE_OP_ARG_MAX 56
 #define ACCEL_TFLITE_OP_PADV2 60
@@ -3849,9 +3850,10 @@ extern "C" {
 #define ACCEL_TFLITE_K_RESIZE_BILINEAR 0x100000UL
 #define ACCEL_TFLITE_K_PAD 0x200000UL
 #define ACCEL_TFLITE_K_PADV2 0x400000UL
+#define ACCEL_TFLITE_K_CUSTOM 0x800000UL /* custom operators, by the model's table (accel_tflite_set_custom) */
 /* ACCEL__TFL_OPS(X): the operator table, one row per operator, the one place an operator is
  * listed. Its code and kernel bit are the two defines above, named by the row. A row is
- *   X(NAME, OPTIONS, FAR, PART, PREP, RUN, HAS)
+ *   X(NAME, OPTIONS, FAR, PART, PREP, RUN, HAS, TYPES)
  *   NAME     the schema's name: ACCEL_TFLITE_OP_NAME and ACCEL_TFLITE_K_NAME, and the name
  *            accel_tflite_op_name gives its code (a unit test walks the rows and checks it)
  *   OPTIONS  the BuiltinOptions union type its operators carry (checked by open; -1: none checked)
@@ -3862,34 +3864,38 @@ extern "C" {
  *            frames at once
  *   PREP, RUN the calls, on the operator's context c
  *   HAS      1, or the build condition its kernel needs besides its bit in ACCEL_TFLITE_OPS
+ *   TYPES    the tensor types its data input takes (the kernel checks its input against this
+ *            mask, and the README's operator table is generated from it)
  * Private: the rows name the implementation's functions. */
 #define ACCEL__TFL_OPS(X) \
-    X(FULLY_CONNECTED, 8, 6u, SPLIT, accel__tfl_fc_prep(c, NULL), accel__tfl_fc(c), 1) \
-    X(CONV_2D, 1, 6u, SPLIT, accel__tfl_conv_prep(c, 0, NULL), accel__tfl_conv(c, 0), 1) \
-    X(DEPTHWISE_CONV_2D, 2, 6u, SPLIT, accel__tfl_conv_prep(c, 1, NULL), accel__tfl_conv(c, 1), 1) \
-    X(AVERAGE_POOL_2D, 5, 0u, ONE, accel__tfl_pool(c, 0), ACCEL_E_STATE, 1) \
-    X(MAX_POOL_2D, 5, 0u, ONE, accel__tfl_pool(c, 1), ACCEL_E_STATE, 1) \
-    X(SOFTMAX, 9, 0u, ONE, accel__tfl_softmax(c), ACCEL_E_STATE, 1) \
-    X(QUANTIZE, -1, 0u, ONE, accel__tfl_quantize(c), ACCEL_E_STATE, 1) \
-    X(RESHAPE, 17, 2u, ONE, accel__tfl_reshape(c), ACCEL_E_STATE, 1) \
-    X(CONCATENATION, 10, 0u, ONE, accel__tfl_concat(c), ACCEL_E_STATE, 1) \
-    X(ADD, 11, 0u, ONE, accel__tfl_binary(c, 0), ACCEL_E_STATE, 1) \
-    X(MUL, 21, 0u, ONE, accel__tfl_binary(c, 1), ACCEL_E_STATE, 1) \
-    X(DEQUANTIZE, 38, 0u, ONE, accel__tfl_dequantize(c), ACCEL_E_STATE, ACCEL__TFL_FLOAT) \
-    X(LOGISTIC, -1, 0u, ONE, accel__tfl_logistic(c), ACCEL_E_STATE, 1) \
+    X(FULLY_CONNECTED, 8, 6u, SPLIT, accel__tfl_fc_prep(c, NULL), accel__tfl_fc(c), 1, ACCEL__TFL_T8U8) \
+    X(CONV_2D, 1, 6u, SPLIT, accel__tfl_conv_prep(c, 0, NULL), accel__tfl_conv(c, 0), 1, ACCEL__TFL_T8U8) \
+    X(DEPTHWISE_CONV_2D, 2, 6u, SPLIT, accel__tfl_conv_prep(c, 1, NULL), accel__tfl_conv(c, 1), 1, ACCEL__TFL_T8U8) \
+    X(AVERAGE_POOL_2D, 5, 0u, ONE, accel__tfl_pool(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
+    X(MAX_POOL_2D, 5, 0u, ONE, accel__tfl_pool(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
+    X(SOFTMAX, 9, 0u, ONE, accel__tfl_softmax(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
+    X(QUANTIZE, -1, 0u, ONE, accel__tfl_quantize(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32)) \
+    X(RESHAPE, 17, 2u, ONE, accel__tfl_reshape(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
+    X(CONCATENATION, 10, 0u, ONE, accel__tfl_concat(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32)) \
+    X(ADD, 11, 0u, ONE, accel__tfl_binary(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
+    X(MUL, 21, 0u, ONE, accel__tfl_binary(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
+    X(DEQUANTIZE, 38, 0u, ONE, accel__tfl_dequantize(c), ACCEL_E_STATE, ACCEL__TFL_FLOAT, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16)) \
+    X(LOGISTIC, -1, 0u, ONE, accel__tfl_logistic(c), ACCEL_E_STATE, 1, ACCEL__TFL_T(INT8)) \
     /* weights always constant, read in place: never with ACCEL_FB_COPY */ \
-    X(SVDF, 6, 0u, SPLIT, accel__tfl_svdf_prep(c), accel__tfl_svdf(c), !ACCEL__FB_FAR) \
-    X(UNIDIRECTIONAL_SEQUENCE_LSTM, 71, 0u, SPLIT, accel__tfl_lstm_prep(c), accel__tfl_lstm(c), !ACCEL__FB_FAR) \
-    X(SPLIT, 35, 1u, ONE, accel__tfl_split(c), ACCEL_E_STATE, 1) \
-    X(MEAN, 27, 2u, ONE, accel__tfl_reduce(c, 0), ACCEL_E_STATE, 1) \
-    X(SUM, 27, 2u, ONE, accel__tfl_reduce(c, 1), ACCEL_E_STATE, 1) \
-    X(ARG_MAX, 40, 2u, ONE, accel__tfl_arg(c, 1), ACCEL_E_STATE, 1) \
-    X(ARG_MIN, 57, 2u, ONE, accel__tfl_arg(c, 0), ACCEL_E_STATE, 1) \
-    X(RESIZE_BILINEAR, 15, 2u, ONE, accel__tfl_resize_bilinear(c), ACCEL_E_STATE, 1) \
-    X(PAD, 22, 2u, ONE, accel__tfl_pad_op(c), ACCEL_E_STATE, 1) \
-    X(PADV2, 43, 6u, ONE, accel__tfl_pad_op(c), ACCEL_E_STATE, 1)
-#define ACCEL__TFL_K_OR(n, o, f, p, a, b, h) | ACCEL_TFLITE_K_##n
-#define ACCEL__TFL_K_SUM(n, o, f, p, a, b, h) + ACCEL_TFLITE_K_##n
+    X(SVDF, 6, 0u, SPLIT, accel__tfl_svdf_prep(c), accel__tfl_svdf(c), !ACCEL__FB_FAR, ACCEL__TFL_T(INT8)) \
+    X(UNIDIRECTIONAL_SEQUENCE_LSTM, 71, 0u, SPLIT, accel__tfl_lstm_prep(c), accel__tfl_lstm(c), !ACCEL__FB_FAR, ACCEL__TFL_T(INT8)) \
+    X(SPLIT, 35, 1u, ONE, accel__tfl_split(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
+    X(MEAN, 27, 2u, ONE, accel__tfl_reduce(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16)) \
+    X(SUM, 27, 2u, ONE, accel__tfl_reduce(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16)) \
+    X(ARG_MAX, 40, 2u, ONE, accel__tfl_arg(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT32)) \
+    X(ARG_MIN, 57, 2u, ONE, accel__tfl_arg(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT32)) \
+    X(RESIZE_BILINEAR, 15, 2u, ONE, accel__tfl_resize_bilinear(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16)) \
+    X(PAD, 22, 2u, ONE, accel__tfl_pad_op(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
+    X(PADV2, 43, 6u, ONE, accel__tfl_pad_op(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
+    X(CUSTOM, -1, 0xFFu, ONE, accel__tfl_custom(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY)
+/* an operator and its row's bit, as the next term of an OR / a sum */
+#define ACCEL__TFL_K_OR(n, o, f, p, a, b, h, t) | ACCEL_TFLITE_K_##n /* NOLINT(bugprone-macro-parentheses): a term */
+#define ACCEL__TFL_K_SUM(n, o, f, p, a, b, h, t) + ACCEL_TFLITE_K_##n /* NOLINT(bugprone-macro-parentheses): a term */
 /* every operator's bit (distinct bits: checked where the implementation is compiled) */
 #define ACCEL_TFLITE_K_ALL (0UL ACCEL__TFL_OPS(ACCEL__TFL_K_OR))
 #ifndef ACCEL_TFLITE_OPS
@@ -18225,6 +18231,9 @@ extern "C" {
 #define ACCEL__TFL_NOINLINE static
 #define ACCEL__TFL_INLINE static
 #endif
+/* the operator table's TYPES: bits 1 << TensorType */
+#define ACCEL__TFL_T8U8 (((uint32_t)1 << ACCEL_TFLITE_INT8) | ((uint32_t)1 << ACCEL_TFLITE_UINT8))
+#define ACCEL__TFL_TANY 0xFFFFFFFFUL
 /* the operator table's build conditions (HAS), and its bits: each operator its own */
 #ifdef ACCEL_MAC_NO_FLOAT
 #define ACCEL__TFL_FLOAT 0
@@ -18407,9 +18416,9 @@ ACCELDEF float accel_tflite_tensor_scale_float(const accel_tflite_tensor *t)
 /* The BuiltinOptions union type each known operator carries (0: none expected). */
 ACCEL__TFL_STATIC int accel__tfl_options_type(int32_t code)
 {
-#define ACCEL__TFL_X(n, o, f, p, a, b, h) \
+#define ACCEL__TFL_X(n, o, f, p, a, b, h, t) \
     case ACCEL_TFLITE_OP_##n: return o;
-    switch (code) {
+    switch (code) { /* NOLINT(bugprone-branch-clone): a case per operator table row, equal values included */
     ACCEL__TFL_OPS(ACCEL__TFL_X)
     default: return -1; /* not checked */
     }
@@ -18554,7 +18563,7 @@ ACCELDEF const char *accel_tflite_op_name(int32_t code)
  * accel_tflite_check_op says which and why) */
 ACCELDEF int accel_tflite_op_kept(int32_t code)
 {
-#define ACCEL__TFL_X(n, o, f, p, a, b, h) \
+#define ACCEL__TFL_X(n, o, f, p, a, b, h, t) \
     case ACCEL_TFLITE_OP_##n: return ACCEL__TFL_KEPT(n, h);
     switch (code) {
     ACCEL__TFL_OPS(ACCEL__TFL_X)
@@ -18729,6 +18738,7 @@ typedef struct accel__tfl_ctx {
     uint16_t index;   /* operators are fewer than 2^15 (open's limit on tensors + 2 x operators) */
     uint8_t why;      /* check mode: why a kernel refused (ACCEL__TFL_WHY_*, 0 when none said) */
     uint8_t why_at;   /* with ACCEL__TFL_WHY_TYPE: the tensor, input k or 0x80 | output k */
+    uint32_t types;   /* the operator table's TYPES of the running operator: its data input's types */
     /* bytes in 32 bits (check keeps this context on the stack): scratch_need (check mode: what
      * the kernel asks for) and persist_need saturate at 0xFFFFFFFF, which the plan refuses */
     uint32_t scratch_len, scratch_need, persist_len, persist_used, persist_need;
@@ -18978,36 +18988,26 @@ ACCEL__TFL_STATIC int32_t accel__tfl_num_floor(const accel__tfl_num *x, int32_t 
 }
 
 /* a * b / c of three float32 scales, as TFLite's double arithmetic gives it. */
-ACCEL__TFL_STATIC void accel__tfl_scale3(accel__tfl_num *r, uint32_t a, uint32_t b, uint32_t c)
+ACCEL__TFL_STATIC void accel__tfl_scale3(accel__tfl_num *r, uint32_t a, uint32_t b, uint32_t c, int f32_product)
 {
     accel__tfl_num x, y;
     accel__tfl_num_f32(&x, a);
     accel__tfl_num_f32(&y, b);
     accel__tfl_num_mul(&x, &x, &y);
+    if (f32_product) accel__tfl_num_round(&x, 0, 24);
     accel__tfl_num_f32(&y, c);
-    accel__tfl_num_div(r, &x, &y, 53);
+    accel__tfl_num_div(r, &x, &y, f32_product == 2 ? 24 : 53);
 }
 
-/* QuantizeMultiplier of a * b / c (three float32 scales' bits). */
-ACCEL__TFL_STATIC accel_status accel__tfl_qmul3(uint32_t a, uint32_t b, uint32_t c, int32_t *mult, int32_t *shift)
+/* QuantizeMultiplier of a * b / c (three float32 scales' bits). f32_product 1: a * b rounded to a
+ * float32 first, as TFLite's GetQuantizedConvolutionMultipler takes it (float32 scales multiplied
+ * as floats): FULLY_CONNECTED with one filter scale (TFLM and TFLite) and TF1's uint8
+ * convolutions; 2: the quotient a float32 too (TFLite's uint8 MUL); 0: in double. */
+ACCEL__TFL_STATIC accel_status accel__tfl_qmul3(uint32_t a, uint32_t b, uint32_t c, int f32_product, int32_t *mult,
+                                               int32_t *shift)
 {
     accel__tfl_num x;
-    accel__tfl_scale3(&x, a, b, c);
-    return accel__tfl_qmul(&x, mult, shift);
-}
-
-/* QuantizeMultiplier of a * b / c with the product a * b rounded to a float32 first, as
- * TFLite's GetQuantizedConvolutionMultipler takes it (float32 scales multiplied as floats):
- * FULLY_CONNECTED with one filter scale (TFLM and TFLite) and TF1's uint8 convolutions. */
-ACCEL__TFL_STATIC accel_status accel__tfl_qmul3f(uint32_t a, uint32_t b, uint32_t c, int32_t *mult, int32_t *shift)
-{
-    accel__tfl_num x, y;
-    accel__tfl_num_f32(&x, a);
-    accel__tfl_num_f32(&y, b);
-    accel__tfl_num_mul(&x, &x, &y);
-    accel__tfl_num_round(&x, 0, 24);
-    accel__tfl_num_f32(&y, c);
-    accel__tfl_num_div(&x, &x, &y, 53);
+    accel__tfl_scale3(&x, a, b, c, f32_product);
     return accel__tfl_qmul(&x, mult, shift);
 }
 
@@ -19215,9 +19215,10 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
             if (st != ACCEL_OK) return st;
         }
         /* one scale for the filter: FULLY_CONNECTED and uint8 take the product as a float */
-        st = w->t.n_scales == 1u && (c->op.code == ACCEL_TFLITE_OP_FULLY_CONNECTED || w->t.type == ACCEL_TFLITE_UINT8)
-                 ? accel__tfl_qmul3f(in->t.scale_bits, sb, out->t.scale_bits, &m1, &s1)
-                 : accel__tfl_qmul3(in->t.scale_bits, sb, out->t.scale_bits, &m1, &s1);
+        st = accel__tfl_qmul3(in->t.scale_bits, sb, out->t.scale_bits,
+                              w->t.n_scales == 1u && (c->op.code == ACCEL_TFLITE_OP_FULLY_CONNECTED ||
+                                                      w->t.type == ACCEL_TFLITE_UINT8),
+                              &m1, &s1);
         if (st != ACCEL_OK) return st;
         if (mult && shift) {
             mult[k] = m1;
@@ -19299,7 +19300,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
     uint32_t depth, units, batches;
     size_t used = 0;
     /* int8, or TF1's uint8: the filter and output of the input's type */
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &in);
+    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)1 << in.t.type, &w);
     if (st == ACCEL_OK) st = accel__tfl_get(c, 0, 2, &bias);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
@@ -19502,7 +19503,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
     size_t used = 0, need = 0;
     uint8_t *scr;
     /* int8, or TF1's uint8: the filter and output of the input's type */
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &in);
+    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)1 << in.t.type, &w);
     if (st == ACCEL_OK) st = accel__tfl_get(c, 0, 2, &bias);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
@@ -19643,8 +19644,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
     accel_mac_conv g;
     uint64_t act = 0;
     int32_t mn, mx, *kept;
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &in);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &out);
+    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, c->types, &out);
     if (st == ACCEL_OK) st = accel__tfl_geom(c, 2, &in.t, NULL, &out.t, &g, &act);
     if (st != ACCEL_OK) return st;
     if (in.t.type != out.t.type) return ACCEL_E_TFLITE_TYPE;
@@ -19757,7 +19758,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_softmax(accel__tfl_ctx *c)
     uint32_t depth, outer, i, k;
     int u8;
     /* int8 into int8 or int16 (TFLM), uint8 into uint8 (TFLite's reference: the same arithmetic) */
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &in);
+    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
     if (st == ACCEL_OK)
         st = accel__tfl_need(c, 1, 0, in.t.type == ACCEL_TFLITE_UINT8 ? ACCEL__TFL_T(UINT8)
                                                                        : ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &out);
@@ -19874,7 +19875,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
     accel__tfl_io in, out;
     int32_t mult, shift, lo = 0, hi = 0, *kept;
     size_t i;
-    accel_status st = accel__tfl_need(c, 0, 0, ints, &in);
+    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ints, &out);
     if (st != ACCEL_OK) return st;
     if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
@@ -19925,8 +19926,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
 ACCEL__TFL_NOINLINE accel_status accel__tfl_reshape(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
-    accel_status st = accel__tfl_need(c, 0, 0, 0xFFFFFFFFUL, &in);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, 0xFFFFFFFFUL, &out);
+    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, c->types, &out);
     if (st != ACCEL_OK) return st;
     if (in.t.type != out.t.type) return ACCEL_E_TFLITE_TYPE;
     if (in.t.bytes != out.t.bytes) return ACCEL_E_TFLITE_SHAPE;
@@ -19988,8 +19989,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_concat(accel__tfl_ctx *c)
     uint32_t k, d, n = c->op.n_inputs, ax;
     uint64_t outer = 1, inner_out = 1, sum = 0;
     size_t es, done = 0;
-    accel_status st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16) |
-                                                    ACCEL__TFL_T(INT32), &out);
+    accel_status st = accel__tfl_need(c, 1, 0, c->types, &out); /* the inputs take the output's type */
     if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &axis);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 1, 0, &act);
     if (st != ACCEL_OK) return st;
@@ -20077,7 +20077,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_reduce(accel__tfl_ctx *c, int is_sum
     int32_t lo = 0, hi = 0;
     size_t o = 0;
     accel__tfl_reduce_rec *r;
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16), &in);
+    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32), &ax);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &keep_dims);
@@ -20107,11 +20107,12 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_reduce(accel__tfl_ctx *c, int is_sum
     if (kept_dims != out.t.ndims && !(kept_dims == 0 && out.t.elements == 1u)) return ACCEL_E_TFLITE_SHAPE;
     r = (accel__tfl_reduce_rec *)(void *)accel__tfl_keep(c, sizeof(accel__tfl_reduce_rec) / 4u);
     if (!c->rt) {
-        int32_t mult = 0, shift = 0, sh;
-        uint32_t t = n;
+        int32_t mult = 0, shift = 0;
         st = accel__tfl_qmul_div(in.t.scale_bits, out.t.scale_bits, &mult, &shift);
         if (st != ACCEL_OK) return st;
         if (!is_sum && n) {
+            int32_t sh;
+            uint32_t t = n;
             for (sh = -1; t; t >>= 1) sh++; /* floor(log2 n) */
             if (sh > 32) sh = 32;
             if (sh > 31 + shift) sh = 31 + shift;
@@ -20173,7 +20174,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_arg(accel__tfl_ctx *c, int is_max)
     int32_t axis = 0;
     uint64_t otype;
     uint32_t d, ax, n, outer = 1, inner = 1, o, i, k;
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT32), &in);
+    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
     if (st == ACCEL_OK) st = accel__tfl_const_axis(c, 1, &axis);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT32) | ACCEL__TFL_T(INT64), &out);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, ACCEL_TFLITE_INT64, &otype);
@@ -20280,7 +20281,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_resize_bilinear(accel__tfl_ctx *c)
     uint64_t align, half;
     uint32_t d;
     int32_t ih, iw, oh, ow, ch, b, y, x, k;
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16), &in);
+    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32), &sz);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 2, 1, 0, &align);
@@ -20368,7 +20369,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_pad_op(accel__tfl_ctx *c)
     uint32_t d, nd, before[ACCEL_TFLITE_MAX_DIMS], idx[ACCEL_TFLITE_MAX_DIMS];
     uint8_t fill[8];
     size_t es, row_out, row_in, o = 0;
-    accel_status st = accel__tfl_need(c, 0, 0, 0xFFFFFFFFUL, &in);
+    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32) | ACCEL__TFL_T(INT64), &pads);
     if (st == ACCEL_OK) st = c->op.n_inputs > 2u ? accel__tfl_get(c, 0, 2, &cv) : ACCEL_OK;
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
@@ -20377,7 +20378,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_pad_op(accel__tfl_ctx *c)
     es = accel__tfl_type_size(in.t.type);
     nd = in.t.ndims;
     if (!pads.t.data || (cv.index >= 0 && !cv.t.data)) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NOT_CONST);
-    if (es == 0 || es > sizeof fill || nd == 0 || out.t.ndims != nd || pads.t.elements != 2u * nd)
+    if (es == 0 || es > sizeof fill || nd == 0 || out.t.ndims != nd || pads.t.elements != (size_t)nd * 2u)
         return ACCEL_E_TFLITE_SHAPE;
     for (d = 0; d < nd; d++) {
         size_t w = pads.t.type == ACCEL_TFLITE_INT64 ? 8u : 4u;
@@ -20404,15 +20405,15 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_pad_op(accel__tfl_ctx *c)
     }
     if (!c->rt || out.t.elements == 0) return ACCEL_OK;
     /* one output row (the last dimension) at a time: the fill before, the input's row, the fill after */
-    row_out = accel__tfl_dim(&out.t, nd - 1u);
-    row_in = accel__tfl_dim(&in.t, nd - 1u);
+    row_out = (size_t)accel__tfl_dim(&out.t, nd - 1u);
+    row_in = (size_t)accel__tfl_dim(&in.t, nd - 1u);
     ACCEL_MEMSET(idx, 0, sizeof idx);
     do {
         size_t k, src = 0;
         int inside = 1;
         for (d = 0; d + 1u < nd; d++) {
             if (idx[d] < before[d] || idx[d] >= before[d] + accel__tfl_dim(&in.t, d)) inside = 0;
-            else src = src * accel__tfl_dim(&in.t, d) + (idx[d] - before[d]);
+            else src = src * (size_t)accel__tfl_dim(&in.t, d) + (size_t)(idx[d] - before[d]);
             if (!inside) break;
         }
         for (k = 0; k < row_out; k++) {
@@ -20438,7 +20439,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_split(accel__tfl_ctx *c)
     uint64_t outer = 1, inner = 1;
     size_t es, chunk;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT32), &axis_t);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, 0xFFFFFFFFUL, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, c->types, &in);
     if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &parts);
     if (st != ACCEL_OK) return st;
     if (c->op.n_inputs != 2u || n == 0 || parts != (int32_t)n) return ACCEL_E_TFLITE_ARITY;
@@ -20507,7 +20508,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
     int32_t mn, mx, m1 = 0, s1 = 0, m2 = 0, s2 = 0, mo = 0, so = 0;
     accel__tfl_binary_rec *kept;
     uint32_t da[4], db[4], dout[4], sa[4], sb[4], k, i0, i1, i2, i3;
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8), &a);
+    accel_status st = accel__tfl_need(c, 0, 0, c->types, &a);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)1 << a.t.type, &b);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << a.t.type, &out);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
@@ -20544,7 +20545,9 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
         if (st == ACCEL_E_TFLITE_UNSUPPORTED) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_ACT);
         if (st != ACCEL_OK) return st;
         if (is_mul) {
-            st = accel__tfl_qmul3(a.t.scale_bits, b.t.scale_bits, out.t.scale_bits, &mo, &so);
+            /* TFLM's int8 in double; TFLite's uint8 in float (s1 * s2 / s3 of floats) */
+            st = accel__tfl_qmul3(a.t.scale_bits, b.t.scale_bits, out.t.scale_bits,
+                                  a.t.type == ACCEL_TFLITE_UINT8 ? 2 : 0, &mo, &so);
         } else {
             /* twice the larger input scale (positive floats order as their bits); 2^20 x output */
             accel__tfl_num twice, o20, x;
@@ -20606,7 +20609,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
     accel__tfl_io in, out;
     size_t i;
     double scale;
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16), &in);
+    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(FLOAT32), &out);
     if (st != ACCEL_OK) return st;
     if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
@@ -20698,7 +20701,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_svdf_prep(accel__tfl_ctx *c)
     int32_t rank, m1, s1, m2, s2;
     uint32_t batch, n_in, filters, units, memory;
     size_t used = 0;
-    accel_status st = accel__tfl_brief_of(c, 0, ACCEL__TFL_T(INT8), &in, &o);
+    accel_status st = accel__tfl_brief_of(c, 0, c->types, &in, &o);
     if (st == ACCEL_OK) st = accel__tfl_brief_of(c, 1, ACCEL__TFL_T(INT8), &wf, &o);
     if (st == ACCEL_OK) st = accel__tfl_brief_of(c, 2, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &wt, &o);
     if (st == ACCEL_OK) st = accel__tfl_brief_of(c, 3, 0, &bias, &o);
@@ -20941,7 +20944,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_logistic(accel__tfl_ctx *c)
     accel__tfl_io in, out;
     int32_t e = 0, mult, radius_i, *kept;
     size_t i;
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &in);
+    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
     if (st != ACCEL_OK) return st;
     if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
@@ -21071,7 +21074,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm_prep(accel__tfl_ctx *c)
     int32_t fm, fs, im, is, om, os, cell_pow, tanh_mult = 0, tanh_shift;
     int32_t qclip = 0;
     size_t used = 0, n;
-    accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT8), &x);
+    accel_status st = accel__tfl_need(c, 0, 0, c->types, &x);
     if (st == ACCEL_OK && c->op.n_inputs != ACCEL__TFL_LSTM_IN) st = ACCEL_E_TFLITE_ARITY;
     for (k = 0; k < 8 && st == ACCEL_OK; k++) {
         st = accel__tfl_need(c, 0, 1u + k, ACCEL__TFL_T(INT8), &o);
@@ -21139,17 +21142,17 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm_prep(accel__tfl_ctx *c)
         static const uint8_t wi[4] = {1, 0, 2, 3};
         for (k = 0; k < 4; k++) {
             const uint32_t s12 = 0x39800000UL; /* 2^-12 */
-            st = accel__tfl_qmul3(x.t.scale_bits, wscale[wi[k]], s12, &g[k].in_mult, &g[k].in_shift);
+            st = accel__tfl_qmul3(x.t.scale_bits, wscale[wi[k]], s12, 0, &g[k].in_mult, &g[k].in_shift);
             if (st == ACCEL_OK)
-                st = accel__tfl_qmul3(hid.t.scale_bits, wscale[4u + wi[k]], s12, &g[k].rec_mult, &g[k].rec_shift);
+                st = accel__tfl_qmul3(hid.t.scale_bits, wscale[4u + wi[k]], s12, 0, &g[k].rec_mult, &g[k].rec_shift);
             if (st != ACCEL_OK) return st;
         }
     }
     {
         const uint32_t s15 = 0x38000000UL; /* 2^-15 */
-        st = accel__tfl_qmul3(s15, cell.scale_bits, cell.scale_bits, &fm, &fs);
-        if (st == ACCEL_OK) st = accel__tfl_qmul3(s15, s15, cell.scale_bits, &im, &is);
-        if (st == ACCEL_OK) st = accel__tfl_qmul3(s15, s15, hid.t.scale_bits, &om, &os);
+        st = accel__tfl_qmul3(s15, cell.scale_bits, cell.scale_bits, 0, &fm, &fs);
+        if (st == ACCEL_OK) st = accel__tfl_qmul3(s15, s15, cell.scale_bits, 0, &im, &is);
+        if (st == ACCEL_OK) st = accel__tfl_qmul3(s15, s15, hid.t.scale_bits, 0, &om, &os);
         if (st != ACCEL_OK) return st;
     }
     cell_pow = accel__tfl_log2_round(cell.scale_bits);
@@ -21316,28 +21319,28 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_custom(accel__tfl_ctx *c)
  * (PART ONE), the prepare halves of the split ones (check and prepare modes), their run halves
  * (run mode). A row this build leaves out answers "no kernel"; its kernel's call is dead code
  * on a constant condition, which the compiler drops. */
-#define ACCEL__TFL_CASE_ONE(n, call, h) \
-    case ACCEL_TFLITE_OP_##n: if (ACCEL__TFL_KEPT(n, h)) return (call); break;
-#define ACCEL__TFL_CASE_SPLIT(n, call, h)
-#define ACCEL__TFL_X(n, o, f, p, a, b, h) ACCEL__TFL_CASE_##p(n, a, h)
+#define ACCEL__TFL_CASE_ONE(n, call, h, t) \
+    case ACCEL_TFLITE_OP_##n: if (ACCEL__TFL_KEPT(n, h)) return c->types = (t), (call); break;
+#define ACCEL__TFL_CASE_SPLIT(n, call, h, t)
+#define ACCEL__TFL_X(n, o, f, p, a, b, h, t) ACCEL__TFL_CASE_##p(n, a, h, t)
 ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_one(accel__tfl_ctx *c)
 {
     switch (c->op.code) {
     ACCEL__TFL_OPS(ACCEL__TFL_X)
-    case 32: return accel__tfl_custom(c); /* CUSTOM: a kernel of the model's custom table, if any */
     default: break;
     }
-    return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NO_KERNEL);
+    /* a custom operator keeps its own status: none registered, or none in this build */
+    return c->op.code == ACCEL_TFLITE_OP_CUSTOM ? ACCEL_E_TFLITE_CUSTOM : ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NO_KERNEL);
 }
 #undef ACCEL__TFL_X
 #undef ACCEL__TFL_CASE_ONE
 #undef ACCEL__TFL_CASE_SPLIT
-#define ACCEL__TFL_CASE_ONE(n, call, h)
-#define ACCEL__TFL_CASE_SPLIT(n, call, h) \
-    case ACCEL_TFLITE_OP_##n: if (ACCEL__TFL_KEPT(n, h)) return (call); break;
+#define ACCEL__TFL_CASE_ONE(n, call, h, t)
+#define ACCEL__TFL_CASE_SPLIT(n, call, h, t) \
+    case ACCEL_TFLITE_OP_##n: if (ACCEL__TFL_KEPT(n, h)) return c->types = (t), (call); break;
 
 /* Check and prepare modes */
-#define ACCEL__TFL_X(n, o, f, p, a, b, h) ACCEL__TFL_CASE_##p(n, a, h)
+#define ACCEL__TFL_X(n, o, f, p, a, b, h, t) ACCEL__TFL_CASE_##p(n, a, h, t)
 ACCEL__TFL_INLINE accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
 {
     switch (c->op.code) {
@@ -21349,7 +21352,7 @@ ACCEL__TFL_INLINE accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
 #undef ACCEL__TFL_X
 
 /* Run mode */
-#define ACCEL__TFL_X(n, o, f, p, a, b, h) ACCEL__TFL_CASE_##p(n, b, h)
+#define ACCEL__TFL_X(n, o, f, p, a, b, h, t) ACCEL__TFL_CASE_##p(n, b, h, t)
 ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_run(accel__tfl_ctx *c)
 {
     switch (c->op.code) {
@@ -21372,9 +21375,9 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_run(accel__tfl_ctx *c)
 ACCEL__TFL_NOINLINE accel_status accel__tfl_far_ok(accel__tfl_ctx *c, const accel_tflite_model *m, const accel_tflite_op *op)
 {
     uint32_t k, streamed = 0;
-#define ACCEL__TFL_X(n, o, f, p, a, b, h) \
+#define ACCEL__TFL_X(n, o, f, p, a, b, h, t) \
     case ACCEL_TFLITE_OP_##n: streamed = f; break;
-    switch (op->code) {
+    switch (op->code) { /* NOLINT(bugprone-branch-clone): a case per operator table row, equal values included */
     ACCEL__TFL_OPS(ACCEL__TFL_X)
     default: break;
     }

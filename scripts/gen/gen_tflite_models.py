@@ -724,6 +724,18 @@ case("mul_uint8", model(bin_u8, [OP(MUL, [0, 1], [2], 21, [("u8", 0)])], [0, 1],
 bin_u8f = [bin_u8[0], T([1, 2], UINT8, scale=1.0, zp=20, name="b"), bin_u8[2]]
 case("add_uint8_flat", model(bin_u8f, [OP(ADD, [0, 1], [2], 11, [("u8", 0)])], [0, 1], [2]),
      bytes([11, 12, 23, 21]), bytes([9, 8]))
+# MUL's multiplier: TFLM's int8 takes s1 * s2 / s3 in double, TFLite's uint8 in float32 (the
+# product and the quotient each rounded to a float). Scales 0.039467987, 0.13516073, 0.20966126:
+# double 1748465838 * 2^-5, float 1748465792 * 2^-5; -71 * 13 = -923 gives -24 in int8 and -23
+# in uint8 (zero points 100, 100, 128: 29 * 113 -> 128 - 23 = 105)
+MS = (0.039467986673116684, 0.13516072928905487, 0.20966126024723053)
+mf8 = [T([1], scale=MS[0], name="a"), T([1], scale=MS[1], name="b"), T([1], scale=MS[2], name="out")]
+case("mul_int8_double_scale", model(mf8, [OP(MUL, [0, 1], [2], 21, [("u8", 0)])], [0, 1], [2]), i8([-71, 13]),
+     i8([-24]))
+mfu = [T([1], UINT8, scale=MS[0], zp=100, name="a"), T([1], UINT8, scale=MS[1], zp=100, name="b"),
+       T([1], UINT8, scale=MS[2], zp=128, name="out")]
+case("mul_uint8_float_scale", model(mfu, [OP(MUL, [0, 1], [2], 21, [("u8", 0)])], [0, 1], [2]), bytes([29, 113]),
+     bytes([105]))
 # int8 a with uint8 b: no kernel
 bin_mix = [T([1, 2], scale=1.0, name="a"), bin_u8[1], T([1, 2], scale=1.0, name="out")]
 case("unsupported_add_int8_uint8", model(bin_mix, [OP(ADD, [0, 1], [2], 11, [("u8", 0)])], [0, 1], [2]),
