@@ -43,6 +43,7 @@ TYPE_NAMES = {0: "FLOAT32", 2: "INT32", 3: "UINT8", 4: "INT64", 6: "BOOL", 7: "I
 _E_UNSUPPORTED = -10        # ACCEL_E_UNSUPPORTED
 _E_TFLITE_UNSUPPORTED = -612
 _E_TFLITE_CUSTOM = -614
+CUSTOM = 32  # the schema's BuiltinOperator code of a custom operator
 _UNSUPPORTED = (_E_UNSUPPORTED, _E_TFLITE_UNSUPPORTED, _E_TFLITE_CUSTOM)
 
 __version__ = _n.version().decode()
@@ -237,7 +238,9 @@ class _Model:
             if op >= 0:
                 named[op] = int(where[1])
             for i, (code, _, _) in enumerate(self.ops):
-                if not _n.runs_code(code):
+                # a custom operator runs only through a kernel registered in C (accel_tflite_set_custom):
+                # this package registers none
+                if code == CUSTOM or not _n.runs_code(code):
                     named.setdefault(i, code)
             ops = [(i, self.labels[i], c) for i, c in sorted(named.items())]
             if not ops:
