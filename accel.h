@@ -18418,8 +18418,8 @@ ACCEL__TFL_STATIC int accel__tfl_options_type(int32_t code)
 {
 #define ACCEL__TFL_X(n, o, f, p, a, b, h, t) \
     case ACCEL_TFLITE_OP_##n: return o;
-    switch (code) { /* NOLINT(bugprone-branch-clone): a case per operator table row, equal values included */
-    ACCEL__TFL_OPS(ACCEL__TFL_X)
+    switch (code) {
+    ACCEL__TFL_OPS(ACCEL__TFL_X) /* NOLINT(bugprone-branch-clone): a case per operator table row, equal values included */
     default: return -1; /* not checked */
     }
 #undef ACCEL__TFL_X
@@ -21377,8 +21377,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_far_ok(accel__tfl_ctx *c, const acce
     uint32_t k, streamed = 0;
 #define ACCEL__TFL_X(n, o, f, p, a, b, h, t) \
     case ACCEL_TFLITE_OP_##n: streamed = f; break;
-    switch (op->code) { /* NOLINT(bugprone-branch-clone): a case per operator table row, equal values included */
-    ACCEL__TFL_OPS(ACCEL__TFL_X)
+    switch (op->code) {
+    ACCEL__TFL_OPS(ACCEL__TFL_X) /* NOLINT(bugprone-branch-clone): a case per operator table row, equal values included */
     default: break;
     }
 #undef ACCEL__TFL_X
