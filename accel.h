@@ -18738,7 +18738,6 @@ typedef struct accel__tfl_ctx {
     uint16_t index;   /* operators are fewer than 2^15 (open's limit on tensors + 2 x operators) */
     uint8_t why;      /* check mode: why a kernel refused (ACCEL__TFL_WHY_*, 0 when none said) */
     uint8_t why_at;   /* with ACCEL__TFL_WHY_TYPE: the tensor, input k or 0x80 | output k */
-    uint32_t types;   /* the operator table's TYPES of the running operator: its data input's types */
     /* bytes in 32 bits (check keeps this context on the stack): scratch_need (check mode: what
      * the kernel asks for) and persist_need saturate at 0xFFFFFFFF, which the plan refuses */
     uint32_t scratch_len, scratch_need, persist_len, persist_used, persist_need;
@@ -18802,6 +18801,7 @@ ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m);
 #define ACCEL__TFL_NO(c, w) ((c)->why = (uint8_t)(w), ACCEL_E_TFLITE_UNSUPPORTED)
 
 /* Input or output k of the operator (index -1: an absent optional input); the data in run mode. */
+
 /* Kept apart from need's type check: a merged get(c, k, type mask, io) is miscompiled by avr-gcc
  * 5.4 -Os/-O2 (postreload drops c's reload into r24 after r24 served as a scratch: a wrong &c->op) */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_get(const accel__tfl_ctx *c, int is_out, uint32_t k, accel__tfl_io *io)
@@ -18842,6 +18842,13 @@ ACCEL__TFL_STATIC accel_status accel__tfl_need(accel__tfl_ctx *c, int is_out, ui
     return ACCEL_OK;
 }
 #define ACCEL__TFL_T(x) ((uint32_t)1 << ACCEL_TFLITE_##x)
+
+/* Each operator table row's TYPES as a constant, ACCEL__TFL_TY_NAME, which its kernel checks its
+ * data input against (a constant, not a lookup: AVR parts would keep a table of them in RAM).
+ * The known types are below 15, so a mask fits an int. */
+#define ACCEL__TFL_X(n, o, f, p, a, b, h, t) ACCEL__TFL_TY_##n = (int)((t) & 0x7FFFu),
+enum { ACCEL__TFL_OPS(ACCEL__TFL_X) }; /* C99 takes the last comma */
+#undef ACCEL__TFL_X
 
 ACCEL__TFL_STATIC accel_status accel__tfl_opt(const accel__tfl_ctx *c, unsigned field, unsigned size, uint64_t def,
                                    uint64_t *v)
@@ -19300,7 +19307,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
     uint32_t depth, units, batches;
     size_t used = 0;
     /* int8, or TF1's uint8: the filter and output of the input's type */
-    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_FULLY_CONNECTED, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)1 << in.t.type, &w);
     if (st == ACCEL_OK) st = accel__tfl_get(c, 0, 2, &bias);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
@@ -19503,7 +19510,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
     size_t used = 0, need = 0;
     uint8_t *scr;
     /* int8, or TF1's uint8: the filter and output of the input's type */
-    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_CONV_2D, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)1 << in.t.type, &w);
     if (st == ACCEL_OK) st = accel__tfl_get(c, 0, 2, &bias);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
@@ -19644,8 +19651,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_pool(accel__tfl_ctx *c, int is_max)
     accel_mac_conv g;
     uint64_t act = 0;
     int32_t mn, mx, *kept;
-    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, c->types, &out);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_AVERAGE_POOL_2D, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)ACCEL__TFL_TY_AVERAGE_POOL_2D, &out);
     if (st == ACCEL_OK) st = accel__tfl_geom(c, 2, &in.t, NULL, &out.t, &g, &act);
     if (st != ACCEL_OK) return st;
     if (in.t.type != out.t.type) return ACCEL_E_TFLITE_TYPE;
@@ -19758,7 +19765,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_softmax(accel__tfl_ctx *c)
     uint32_t depth, outer, i, k;
     int u8;
     /* int8 into int8 or int16 (TFLM), uint8 into uint8 (TFLite's reference: the same arithmetic) */
-    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_SOFTMAX, &in);
     if (st == ACCEL_OK)
         st = accel__tfl_need(c, 1, 0, in.t.type == ACCEL_TFLITE_UINT8 ? ACCEL__TFL_T(UINT8)
                                                                        : ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &out);
@@ -19875,7 +19882,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
     accel__tfl_io in, out;
     int32_t mult, shift, lo = 0, hi = 0, *kept;
     size_t i;
-    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_QUANTIZE, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ints, &out);
     if (st != ACCEL_OK) return st;
     if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
@@ -19926,8 +19933,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
 ACCEL__TFL_NOINLINE accel_status accel__tfl_reshape(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
-    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, c->types, &out);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_RESHAPE, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)ACCEL__TFL_TY_RESHAPE, &out);
     if (st != ACCEL_OK) return st;
     if (in.t.type != out.t.type) return ACCEL_E_TFLITE_TYPE;
     if (in.t.bytes != out.t.bytes) return ACCEL_E_TFLITE_SHAPE;
@@ -19989,7 +19996,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_concat(accel__tfl_ctx *c)
     uint32_t k, d, n = c->op.n_inputs, ax;
     uint64_t outer = 1, inner_out = 1, sum = 0;
     size_t es, done = 0;
-    accel_status st = accel__tfl_need(c, 1, 0, c->types, &out); /* the inputs take the output's type */
+    accel_status st = accel__tfl_need(c, 1, 0, (uint32_t)ACCEL__TFL_TY_CONCATENATION, &out); /* the inputs take the output's type */
     if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &axis);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 1, 0, &act);
     if (st != ACCEL_OK) return st;
@@ -20077,7 +20084,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_reduce(accel__tfl_ctx *c, int is_sum
     int32_t lo = 0, hi = 0;
     size_t o = 0;
     accel__tfl_reduce_rec *r;
-    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_MEAN, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32), &ax);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &keep_dims);
@@ -20174,7 +20181,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_arg(accel__tfl_ctx *c, int is_max)
     int32_t axis = 0;
     uint64_t otype;
     uint32_t d, ax, n, outer = 1, inner = 1, o, i, k;
-    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_ARG_MAX, &in);
     if (st == ACCEL_OK) st = accel__tfl_const_axis(c, 1, &axis);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT32) | ACCEL__TFL_T(INT64), &out);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, ACCEL_TFLITE_INT64, &otype);
@@ -20281,7 +20288,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_resize_bilinear(accel__tfl_ctx *c)
     uint64_t align, half;
     uint32_t d;
     int32_t ih, iw, oh, ow, ch, b, y, x, k;
-    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_RESIZE_BILINEAR, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32), &sz);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 2, 1, 0, &align);
@@ -20369,7 +20376,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_pad_op(accel__tfl_ctx *c)
     uint32_t d, nd, before[ACCEL_TFLITE_MAX_DIMS], idx[ACCEL_TFLITE_MAX_DIMS];
     uint8_t fill[8];
     size_t es, row_out, row_in, o = 0;
-    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_PAD, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32) | ACCEL__TFL_T(INT64), &pads);
     if (st == ACCEL_OK) st = c->op.n_inputs > 2u ? accel__tfl_get(c, 0, 2, &cv) : ACCEL_OK;
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
@@ -20439,7 +20446,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_split(accel__tfl_ctx *c)
     uint64_t outer = 1, inner = 1;
     size_t es, chunk;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT32), &axis_t);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, c->types, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)ACCEL__TFL_TY_SPLIT, &in);
     if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &parts);
     if (st != ACCEL_OK) return st;
     if (c->op.n_inputs != 2u || n == 0 || parts != (int32_t)n) return ACCEL_E_TFLITE_ARITY;
@@ -20508,7 +20515,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
     int32_t mn, mx, m1 = 0, s1 = 0, m2 = 0, s2 = 0, mo = 0, so = 0;
     accel__tfl_binary_rec *kept;
     uint32_t da[4], db[4], dout[4], sa[4], sb[4], k, i0, i1, i2, i3;
-    accel_status st = accel__tfl_need(c, 0, 0, c->types, &a);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_ADD, &a);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)1 << a.t.type, &b);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << a.t.type, &out);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
@@ -20609,7 +20616,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_dequantize(accel__tfl_ctx *c)
     accel__tfl_io in, out;
     size_t i;
     double scale;
-    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_DEQUANTIZE, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(FLOAT32), &out);
     if (st != ACCEL_OK) return st;
     if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
@@ -20701,7 +20708,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_svdf_prep(accel__tfl_ctx *c)
     int32_t rank, m1, s1, m2, s2;
     uint32_t batch, n_in, filters, units, memory;
     size_t used = 0;
-    accel_status st = accel__tfl_brief_of(c, 0, c->types, &in, &o);
+    accel_status st = accel__tfl_brief_of(c, 0, (uint32_t)ACCEL__TFL_TY_SVDF, &in, &o);
     if (st == ACCEL_OK) st = accel__tfl_brief_of(c, 1, ACCEL__TFL_T(INT8), &wf, &o);
     if (st == ACCEL_OK) st = accel__tfl_brief_of(c, 2, ACCEL__TFL_T(INT8) | ACCEL__TFL_T(INT16), &wt, &o);
     if (st == ACCEL_OK) st = accel__tfl_brief_of(c, 3, 0, &bias, &o);
@@ -20944,7 +20951,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_logistic(accel__tfl_ctx *c)
     accel__tfl_io in, out;
     int32_t e = 0, mult, radius_i, *kept;
     size_t i;
-    accel_status st = accel__tfl_need(c, 0, 0, c->types, &in);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_LOGISTIC, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
     if (st != ACCEL_OK) return st;
     if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
@@ -21074,7 +21081,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm_prep(accel__tfl_ctx *c)
     int32_t fm, fs, im, is, om, os, cell_pow, tanh_mult = 0, tanh_shift;
     int32_t qclip = 0;
     size_t used = 0, n;
-    accel_status st = accel__tfl_need(c, 0, 0, c->types, &x);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_UNIDIRECTIONAL_SEQUENCE_LSTM, &x);
     if (st == ACCEL_OK && c->op.n_inputs != ACCEL__TFL_LSTM_IN) st = ACCEL_E_TFLITE_ARITY;
     for (k = 0; k < 8 && st == ACCEL_OK; k++) {
         st = accel__tfl_need(c, 0, 1u + k, ACCEL__TFL_T(INT8), &o);
@@ -21293,14 +21300,21 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
 
 /* A custom operator: accepted by check and prepare when the model's custom table names it (it
  * takes no arena); run: its outputs' arena bytes to the entry's kernel. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_custom_run(accel__tfl_ctx *c, const accel_tflite_custom *e);
+
 ACCEL__TFL_NOINLINE accel_status accel__tfl_custom(accel__tfl_ctx *c)
 {
     const accel_tflite_custom *e = accel__tfl_custom_of(c->m, c->index);
-    accel_tflite_custom_io io;
-    uint32_t k;
     if (!e) return ACCEL_E_TFLITE_CUSTOM;
     if (c->op.n_outputs > ACCEL_TFLITE_CUSTOM_OUTPUTS) return ACCEL_E_TFLITE_ARITY;
-    if (!c->rt) return ACCEL_OK;
+    return c->rt ? accel__tfl_custom_run(c, e) : ACCEL_OK;
+}
+
+/* run mode: the kernel's call, apart so that check's chain holds none of its frame */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_custom_run(accel__tfl_ctx *c, const accel_tflite_custom *e)
+{
+    accel_tflite_custom_io io;
+    uint32_t k;
     io.op_index = c->index;
     io.op = &c->op;
     io.n_outputs = c->op.n_outputs;
@@ -21320,7 +21334,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_custom(accel__tfl_ctx *c)
  * (run mode). A row this build leaves out answers "no kernel"; its kernel's call is dead code
  * on a constant condition, which the compiler drops. */
 #define ACCEL__TFL_CASE_ONE(n, call, h, t) \
-    case ACCEL_TFLITE_OP_##n: if (ACCEL__TFL_KEPT(n, h)) return c->types = (t), (call); break;
+    case ACCEL_TFLITE_OP_##n: if (ACCEL__TFL_KEPT(n, h)) return (call); break;
 #define ACCEL__TFL_CASE_SPLIT(n, call, h, t)
 #define ACCEL__TFL_X(n, o, f, p, a, b, h, t) ACCEL__TFL_CASE_##p(n, a, h, t)
 ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_one(accel__tfl_ctx *c)
@@ -21337,7 +21351,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_one(accel__tfl_ctx *c)
 #undef ACCEL__TFL_CASE_SPLIT
 #define ACCEL__TFL_CASE_ONE(n, call, h, t)
 #define ACCEL__TFL_CASE_SPLIT(n, call, h, t) \
-    case ACCEL_TFLITE_OP_##n: if (ACCEL__TFL_KEPT(n, h)) return c->types = (t), (call); break;
+    case ACCEL_TFLITE_OP_##n: if (ACCEL__TFL_KEPT(n, h)) return (call); break;
 
 /* Check and prepare modes */
 #define ACCEL__TFL_X(n, o, f, p, a, b, h, t) ACCEL__TFL_CASE_##p(n, a, h, t)

@@ -54,7 +54,14 @@ def rows(header):
                 sys.exit("accel.h: row %s calls %s, which the implementation does not define" % (name, fn.group(1)))
         if part not in ("ONE", "SPLIT"):
             sys.exit("accel.h: row %s: PART %s is neither ONE nor SPLIT" % (name, part))
-        out.append(dict(name=name, code=int(code.group(1)), types=types, far=far, has=has))
+        out.append(dict(name=name, code=int(code.group(1)), types=types, far=far, has=has,
+                        kernel=re.match(r"(accel__tfl_[a-z0-9_]+)", prep).group(1)))
+    # a kernel serving several rows checks one row's TYPES: theirs must be the same
+    seen = {}
+    for r in out:
+        first = seen.setdefault(r["kernel"], r)
+        if first["types"] != r["types"]:
+            sys.exit("accel.h: rows %s and %s share %s but not their TYPES" % (first["name"], r["name"], r["kernel"]))
     return out
 
 
