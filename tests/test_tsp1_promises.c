@@ -399,6 +399,72 @@ static void test_rx_holds_fixed_answers(void)
     CHECK_EQ(in.idx, 1);
 }
 
+/* ---------------------------------------------------------------- long error detail */
+/* An error response whose detail is longer than the receive buffer (rsp_payload 8, the model
+ * sending 24 bytes of detail: a 36-byte frame for a 20-byte buffer) still ends its command with
+ * its error: the CRC is checked over every byte, the detail is cut to the 8 bytes kept, and
+ * resp->cut says 16 are missing. It once was dropped whole and the command ended UNKNOWN. */
+static uint16_t cut_n, cut_len;
+static uint8_t cut_head[8];
+static void cut_outcome(void *u, const accel_tsp1_outcome *o)
+{
+    rig_outcome(u, o);
+    cut_n = o->resp ? o->resp->cut : 0xFFFFu;
+    cut_len = o->resp ? o->resp->n_bytes : 0xFFFFu;
+    if (o->resp && o->resp->n_bytes >= 8) memcpy(cut_head, o->resp->payload, 8);
+}
+static void test_long_error_detail(void)
+{
+    static uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(4, 2 * 144, 8) + 3) / 4];
+    static const uint8_t want[8] = {0xD0, 0xD1, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7};
+    accel_tsp1_config c;
+    accel_tsp1_update u;
+    accel_tsp1_nn_info in;
+    uint8_t q[4] = {40, 0, 0, 0}, r[32];
+    size_t len = 99;
+    uint16_t t;
+    unsigned i;
+    setup(512, 256, 2, 1, 8, 1);
+    R.m.err_detail = 24;
+    rig_config(&c, mem, sizeof mem, 4, 1);
+    c.cmd_payload = 2 * 144;
+    c.rsp_payload = 8;
+    c.on_outcome = cut_outcome;
+    CHECK_ST(accel_tsp1_init(&R.s, &c), ACCEL_OK);
+    rig_ready();
+    /* NN_INFO of slot 40: ERR_ARG with 24 bytes of detail */
+    t = R.s.next_tid;
+    CHECK_ST(accel_tsp1_call(&R.s, ACCEL_TSP1_NN_INFO, q, 4, r, sizeof r, &len, 100),
+             ACCEL_E_TSP1_ERR_ARG);
+    CHECK_EQ(R.fate[t], ACCEL_TSP1_MODEL_RAN);
+    CHECK_EQ(R.fate_resp[t], ACCEL_TSP1_R_ERR_ARG);
+    CHECK_EQ(len, 8);
+    CHECK_MEM(r, want, 8);
+    CHECK_EQ(cut_n, 16);
+    CHECK_EQ(cut_len, 8);
+    CHECK_MEM(cut_head, want, 8);
+    CHECK_EQ(accel__tsp1_drops(&R.s.dec), 0);
+    /* the stream stays in step: the next answers decide their commands */
+    CHECK_ST(accel_tsp1_call(&R.s, ACCEL_TSP1_ECHO, "abc", 3, NULL, 0, NULL, 100), ACCEL_OK);
+    CHECK_EQ(cut_n, 0);
+    CHECK_ST(accel_tsp1_nn_query(&R.s, 1, &in, 100), ACCEL_OK);
+    CHECK_EQ(in.idx, 1);
+    /* ERR_MEM (the second chunk's NVM write fails, reported with the third): the update's
+       position is the start of the previous command, as for a short ERR_MEM */
+    upd_init(&u, 1);
+    u.no_cancel = 1;
+    R.m.mem_fail_chunk = 2;
+    CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_E_TSP1_ERR_MEM);
+    CHECK_EQ(u.position, 144);
+    CHECK_EQ(cut_n, 16);
+    CHECK_EQ(R.o_st[R.n_out - 1], ACCEL_E_TSP1_ERR_MEM);
+    CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_OK);
+    CHECK_EQ(R.m.fw_version, 2);
+    for (i = 0; i < R.n_out && i < RIG_MAX; i++)
+        CHECK(R.o_st[i] != ACCEL_E_TSP1_UNKNOWN_OUTCOME);
+    CHECK_EQ(R.s.outcomes, R.n_out);
+}
+
 /* ---------------------------------------------------------------- REBOOT means "booted" */
 /* A brown-out reset while a REBOOT waits in the command buffer: the boot's ASYNC_READY is the
  * REBOOT's OK, although the REBOOT itself never ran (wiped). Documented: OK means the device
@@ -487,6 +553,7 @@ int main(void)
     RUN(test_update_fault_sweep);
     RUN(test_second_host);
     RUN(test_rx_holds_fixed_answers);
+    RUN(test_long_error_detail);
     RUN(test_reboot_ok_means_booted);
     RUN(test_all_ones_bus);
     RUN(test_second_host_framing);
