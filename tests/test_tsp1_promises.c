@@ -56,6 +56,21 @@ static void test_nn_info_content(void)
         CHECK_ST(accel_tsp1_nn_query(&R.s, 3, &in, 100), ACCEL_E_MALFORMED);
         drain(20); /* the model's own answer: a stray */
     }
+    {
+        /* decoded alone (no slot asked for): an IDX past the 32 slots, a STATE past FINISHED */
+        static const uint8_t idx32[8] = {0, 32, 4, 0, 0, 0, 0, 0};
+        static const uint8_t state4[8] = {1, 3, 4, 1, 1, 4, 5, 4};
+        accel_tsp1_frame f;
+        memset(&f, 0, sizeof f);
+        f.id = ACCEL_TSP1_R_NN_INFO;
+        f.n_bytes = 8;
+        f.payload = idx32;
+        CHECK_ST(accel_tsp1_decode_nn_info(&f, &in), ACCEL_E_MALFORMED);
+        f.payload = state4;
+        CHECK_ST(accel_tsp1_decode_nn_info(&f, &in), ACCEL_E_MALFORMED);
+        f.payload = good;
+        CHECK_ST(accel_tsp1_decode_nn_info(&f, &in), ACCEL_OK);
+    }
     queue_nn_info(good);
     CHECK_ST(accel_tsp1_nn_query(&R.s, 3, &in, 100), ACCEL_OK);
     CHECK_EQ(in.idx, 3);
@@ -397,6 +412,25 @@ static void test_rx_holds_fixed_answers(void)
     CHECK_ST(accel_tsp1_nn_query(&R.s, 1, &in, 100), ACCEL_OK);
     CHECK_EQ(in.valid, 1);
     CHECK_EQ(in.idx, 1);
+#ifndef ACCEL_NO_DEPRECATED
+    {
+        /* the deprecated separate regions: an rx region under 12 + 8 bytes is refused too */
+        static accel_tsp1_pending pend[4];
+        static uint8_t rx[20], tx[24 + 64];
+        rig_config(&c, NULL, 0, 4, 1);
+        c.pending_mem = pend;
+        c.pending_len = sizeof pend;
+        c.tx_mem = tx;
+        c.tx_len = sizeof tx;
+        c.rx_mem = rx;
+        c.rx_len = 12 + 4;
+        CHECK_ST(accel_tsp1_init(&s2, &c), ACCEL_E_BUFFER_TOO_SMALL);
+        c.rx_len = 12 + 7;
+        CHECK_ST(accel_tsp1_init(&s2, &c), ACCEL_E_BUFFER_TOO_SMALL);
+        c.rx_len = 12 + 8;
+        CHECK_ST(accel_tsp1_init(&s2, &c), ACCEL_OK);
+    }
+#endif
 }
 
 /* ---------------------------------------------------------------- long error detail */
