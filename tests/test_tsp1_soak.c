@@ -18,7 +18,8 @@
  * calls with commands still queued and answers still waiting, or killed inside a transfer
  * (a command half written, a response half read); now and then the device is power-cycled.
  * Sessions change between auto_clear on and off (with auto_clear the host never clears by
- * hand), receive buffer and queue sizes. At every phase change a liveness probe: with the bus
+ * hand), receive buffer and queue sizes; half the devices send 36 to 88 bytes of detail with
+ * every error, more than a small receive buffer holds. At every phase change a liveness probe: with the bus
  * quiet, an ECHO must succeed within a bounded time (waking the device, clearing by hand only
  * without auto_clear).
  * The model's log says what it did with every command it received: ran (with the response it
@@ -100,7 +101,7 @@ static unsigned long fault_kinds[7];
 static unsigned long busy_refusals, rescue_wakes, spins, spin_refusals, late_polls, kills,
     mid_kills, restarts, probes, lost_liveness, reboot_checks, embedded, too_big,
     hist_stray_err, reboot_unready, sleep_timeouts, hist_unseen, backlogs, big_waiting, updates,
-    updates_ok, foreign_clears;
+    updates_ok, foreign_clears, devices, cut_errors;
 static int have_old;
 static unsigned long stale_total;
 static jmp_buf kill_env;
@@ -248,6 +249,7 @@ static void on_outcome(void *u, const accel_tsp1_outcome *o)
     ended[o->tid] = 1;
     last_st[o->tid] = o->status;
     if (o->cmd != r->id) contra("outcome for another command", o->tid);
+    if (o->resp && o->resp->cut) cut_errors++;
     if (o->status == ACCEL_OK) {
         uint16_t want = r->id == ACCEL_TSP1_ECHO ? ACCEL_TSP1_R_DATA
                       : r->id == ACCEL_TSP1_NN_INFO ? ACCEL_TSP1_R_NN_INFO : 0;
@@ -478,9 +480,11 @@ static void open_session(int power)
     accel_port mp;
     accel_tsp1_config c;
     uint16_t cmd_cap = (uint16_t)(200u + tl_rand_below(4) * 150u);
-    /* one device in three has a response buffer larger than a poll reads (4 KiB) */
-    uint16_t rsp_cap = (uint16_t)(tl_rand_below(3) ? 48u + tl_rand_below(4) * 60u : 5000u);
-    static const uint16_t rsp_sizes[4] = {52, 116, 288, 588};
+    /* one device in three (the second, fifth, ...: every run meets one) has a response buffer
+       larger than a poll reads (4 KiB) */
+    uint16_t rsp_cap = (uint16_t)(devices % 3u != 1u ? 48u + tl_rand_below(4) * 60u : 5000u);
+    uint8_t detail = (uint8_t)(36u + tl_rand_below(3) * 26u);
+    static const uint16_t rsp_sizes[5] = {20, 52, 116, 288, 588};
     unsigned k;
     uint16_t from = s.next_tid;
     if (rsp_cap > 4096u) cmd_cap = 650u; /* room for its big ECHOs */
@@ -498,6 +502,11 @@ static void open_session(int power)
         memset(old_tid, 0, sizeof old_tid);
         accel_sim_init(&sim);
         CHECK_ST(accel_tsp1_model_init(&model, mmem, sizeof mmem, cmd_cap, rsp_cap, 4), ACCEL_OK);
+        devices++;
+        /* half the devices send error detail (36..88 bytes: longer than a small receive buffer
+           holds), where it leaves room for an error and the three async messages */
+        if (tl_rand_below(2) && 16u + detail + 3u * ACCEL_TSP1_OVERHEAD <= rsp_cap)
+            model.err_detail = detail;
         model.on_log = on_log;
         model.wake_line = 1;
         accel_tsp1_model_port(&model, &mp);
@@ -520,7 +529,7 @@ static void open_session(int power)
     c.mem_len = sizeof dmem;
     c.depth = (uint16_t)(4u + tl_rand_below(13));
     c.cmd_payload = 576;
-    c.rsp_payload = rsp_sizes[tl_rand_below(4)];
+    c.rsp_payload = rsp_sizes[tl_rand_below(5)];
     /* on a device with a big response buffer, half the sessions can fill more than 4 KiB */
     if (model.rsp_cap > 4096u && tl_rand_below(2)) c.depth = 16, c.rsp_payload = 588;
     c.timeout_ms = T_MS;
@@ -1059,7 +1068,7 @@ int main(int argc, char **argv)
             open_session(0);
             have_old = 1;
             sessions++;
-        } else if (tl_rand_below(20000) == 0 && !accel_ring_count(&s.pend)) { /* power cycle */
+        } else if (tl_rand_below(4000) == 0 && !accel_ring_count(&s.pend)) { /* power cycle */
             open_session(1);
             have_old = 0;
             sessions++;
@@ -1111,6 +1120,8 @@ int main(int argc, char **argv)
            foreign_clears, hist_foreign);
     printf("liveness probes %lu, lost %lu; stale answers ignored by new sessions %lu\n", probes,
            lost_liveness, stale_total + s.stale);
+    printf("devices %lu, errors whose detail was cut to the receive buffer %lu\n", devices,
+           cut_errors);
     printf("contradictions: %lu\n", contradictions);
     tl_case = "soak";
     CHECK_EQ(contradictions, 0);
