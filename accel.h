@@ -1189,8 +1189,9 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decode_nn_info(const accel_tsp1
  * error frame (id 0x9xxx: ERR_*, or an undocumented id there) with up to ACCEL_TSP1_LONG_ERROR_MAX bytes of detail that exceed the
  * buffer is kept as its header, the first cap - 12 detail bytes and its CRC, the rest only fed
  * through a running CRC; it is returned (n_bytes = cap - 12, cut = the bytes left out) when
- * that CRC holds, so its id and TID still reach the driver. When it fails (or the bus goes
- * idle first) all its bytes count under that reason: bytes not held cannot be rescanned. */
+ * that CRC holds, so its id and TID still reach the driver, and only while its rest can be
+ * there (see `more`). When it fails (or the bus goes idle first) all its bytes count under that
+ * reason: bytes not held cannot be rescanned. */
 #define ACCEL_TSP1_DROP_GARBAGE 0   /* bytes before a preamble */
 #define ACCEL_TSP1_DROP_LENGTH 1    /* candidate whose N_BYTES exceeds the buffer */
 #define ACCEL_TSP1_DROP_CRC 2       /* candidate whose CRC failed (includes a truncated frame
@@ -1205,6 +1206,10 @@ typedef struct accel_tsp1_decoder {
     uint16_t preamble;
     uint16_t passed; /* bytes of a long error frame's detail fed through crc, not held */
     uint32_t crc;
+    size_t more;     /* bytes known to follow the data of each feed ((size_t)-1 after init; the
+                        driver sets what the response buffer still holds): a long error frame is
+                        followed only if its rest is there, so a header cut short by a reset or
+                        damaged to claim more than exists is rescanned as usual */
     uint32_t frames;
     uint32_t dropped[ACCEL_TSP1_DROP_REASONS];
 } accel_tsp1_decoder;
@@ -6402,6 +6407,7 @@ ACCELDEF accel_status accel_tsp1_decoder_init(accel_tsp1_decoder *d, void *buf, 
     d->buf = (uint8_t *)buf;
     d->cap = cap;
     d->preamble = preamble;
+    d->more = (size_t)-1;
     return ACCEL_OK;
 }
 
@@ -6493,7 +6499,9 @@ ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void 
                 /* an error frame (0x9xxx) too long to hold: header, the head of its detail and
                    its CRC are held, the rest only passes through the CRC (its id and TID
                    matter) */
-                if (need <= ACCEL__TSP1_LONG && d->buf[ACCEL_TSP1_BIG_ENDIAN ? 2 : 3] >> 4 == 9u) {
+                take = need + ACCEL_TSP1_OVERHEAD - d->len; /* its rest, until it streams */
+                if (need <= ACCEL__TSP1_LONG && d->buf[ACCEL_TSP1_BIG_ENDIAN ? 2 : 3] >> 4 == 9u &&
+                    (d->passed || take <= n - pos || take - (n - pos) <= d->more)) {
                     cut = need - (d->cap - ACCEL_TSP1_OVERHEAD);
                     need = d->cap;
                     if (d->passed < cut) {
@@ -7095,6 +7103,7 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
         if (st == ACCEL_OK && (fill & space) == 0xFFFFu) st = ACCEL_E_IO;
         if (st == ACCEL_OK && fill) {
             got = fill < sizeof chunk ? fill : sizeof chunk;
+            s->dec.more = fill - got; /* the rest of a frame begun here is among them */
             st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
         }
         if (st != ACCEL_OK) break;

@@ -590,6 +590,36 @@ static void test_long_error_frame(void)
     CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_TRUNCATED], 50);
     CHECK_ST(accel_tsp1_decoder_feed(&d, s, a, &used, &f), ACCEL_OK);
     CHECK_EQ(f.cut, 16);
+    /* `more` (what the driver knows still follows the fed bytes): a long error whose rest is
+       not there is a length failure, rescanned as usual, so the frame behind it survives;
+       with its rest in the feed or counted in `more` it is followed */
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 78, "ok", 2, s + a,
+                                         sizeof s - a, &b), ACCEL_OK);
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+    CHECK_EQ(d.more, (size_t)-1);
+    d.more = 0;
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, a + b, &used, &f), ACCEL_OK);
+    CHECK_EQ(f.cut, 16);
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s + used, a + b - used, &used, &f), ACCEL_OK);
+    CHECK_EQ(f.tid, 78);
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+    d.more = a - 21; /* one byte short of the long frame's rest after 20 bytes */
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, 20, &used, &f), ACCEL_E_EMPTY);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_LENGTH], 8);
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+    d.more = a - 20; /* exactly its rest */
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, 20, &used, &f), ACCEL_E_EMPTY);
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s + 20, a + b - 20, &used, &f), ACCEL_OK);
+    CHECK_EQ(f.cut, 16);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_LENGTH], 0);
+    /* a header cut short (a reset cleared the rest) claims more than follows: the frame after it
+       is found by the rescan, not swallowed */
+    memmove(s + 10, s + a, b);
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+    d.more = 0;
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, 10 + b, &used, &f), ACCEL_OK);
+    CHECK_EQ(f.tid, 78);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_LENGTH] + d.dropped[ACCEL_TSP1_DROP_GARBAGE], 10);
     /* detail at the bound is followed, one byte more is a length failure */
     CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_ERR_ARG, 5, det,
                                          ACCEL_TSP1_LONG_ERROR_MAX, s, sizeof s, &a), ACCEL_OK);

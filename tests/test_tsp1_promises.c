@@ -499,6 +499,30 @@ static void test_long_error_detail(void)
     CHECK_EQ(R.s.outcomes, R.n_out);
 }
 
+/* A long error frame cut short (a reset cleared the rest of the response buffer while it was
+ * read) claims more bytes than the buffer holds: the driver tells the decoder what is there, so
+ * the header is not followed over the answers placed after it (they would be lost). */
+static void test_long_error_cut(void)
+{
+    static uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(4, 64, 8) + 3) / 4];
+    accel_tsp1_config c;
+    uint8_t f[64], det[24];
+    size_t len;
+    setup(512, 256, 2, 1, 8, 1);
+    rig_config(&c, mem, sizeof mem, 4, 1);
+    c.cmd_payload = 64;
+    c.rsp_payload = 8;
+    CHECK_ST(accel_tsp1_init(&R.s, &c), ACCEL_OK);
+    rig_ready();
+    memset(det, 0xD0, sizeof det);
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_ERR_MEM, 0x7000, det,
+                                         sizeof det, f, sizeof f, &len), ACCEL_OK);
+    CHECK_ST(accel_fifo_write(&R.m.rspq, f, 14), ACCEL_OK); /* its header and 6 bytes */
+    CHECK_ST(accel_tsp1_call(&R.s, ACCEL_TSP1_ECHO, "abc", 3, NULL, 0, NULL, 100), ACCEL_OK);
+    CHECK_EQ(R.s.dec.dropped[ACCEL_TSP1_DROP_LENGTH] + R.s.dec.dropped[ACCEL_TSP1_DROP_GARBAGE], 14);
+    CHECK_EQ(R.s.outcomes, R.n_out);
+}
+
 /* ---------------------------------------------------------------- REBOOT means "booted" */
 /* A brown-out reset while a REBOOT waits in the command buffer: the boot's ASYNC_READY is the
  * REBOOT's OK, although the REBOOT itself never ran (wiped). Documented: OK means the device
@@ -588,6 +612,7 @@ int main(void)
     RUN(test_second_host);
     RUN(test_rx_holds_fixed_answers);
     RUN(test_long_error_detail);
+    RUN(test_long_error_cut);
     RUN(test_reboot_ok_means_booted);
     RUN(test_all_ones_bus);
     RUN(test_second_host_framing);
