@@ -133,9 +133,16 @@ static int upd_written;  /* a FINISH or CANCEL was written in this call */
 static int finished_image; /* the device holds a FINISHed image, not yet rebooted into */
 static unsigned long pending_resumes, resumes, stale_masks;
 static uint8_t rec_seen[65536]; /* the TID's pending entry was recorded in this call */
+/* the model's events in order: the last error it produced, another host's last CLEAR_ERROR,
+   and per TID the last error produced before its command ran */
+static uint32_t log_seq, last_err_seq, foreign_clear_seq, err_before_run[65536];
 static void on_log(void *u, const accel_tsp1_model_event *e)
 {
     (void)u;
+    log_seq++;
+    if ((e->what == ACCEL_TSP1_MODEL_RAN || e->what == ACCEL_TSP1_MODEL_REJECTED) &&
+        accel_tsp1_kind_of(e->resp) == ACCEL_TSP1_KIND_ERROR)
+        last_err_seq = log_seq;
     if (traced(e->tid) || (trace_tid >= 0 && e->what == ACCEL_TSP1_MODEL_ASYNC && e->id == ACCEL_TSP1_R_ASYNC_READY))
         printf("    %6lu ms model: event %u tid %u id 0x%04X resp 0x%04X\n", (unsigned long)sim.now,
                e->what, e->tid, e->id, e->resp);
@@ -157,6 +164,7 @@ static void on_log(void *u, const accel_tsp1_model_event *e)
     if (e->tid == ACCEL_TSP1_TID_NONE && e->what != ACCEL_TSP1_MODEL_ASYNC) {
         if (e->what == ACCEL_TSP1_MODEL_RAN && e->id == ACCEL_TSP1_CLEAR_ERROR) {
             foreign_clear_ms = sim.now;
+            foreign_clear_seq = log_seq;
             have_foreign = 1;
         }
         if (e->what == ACCEL_TSP1_MODEL_RAN && e->id == ACCEL_TSP1_ECHO) foreign_echo_ran++;
@@ -173,6 +181,7 @@ static void on_log(void *u, const accel_tsp1_model_event *e)
         if (!fate[e->tid]) {
             fate[e->tid] = e->what;
             fate_resp[e->tid] = e->resp;
+            err_before_run[e->tid] = last_err_seq;
             if (e->resp) evid[e->tid] = 1;
         } else if (e->id == ACCEL_TSP1_ECHO && e->resp == ACCEL_TSP1_R_DATA) {
             evid[e->tid] = 1; /* the marker's answer */
@@ -221,15 +230,26 @@ static int fault_since(uint32_t ms)
  * cannot know (one session per device is the rule). `hidden`: and nothing of it has reached
  * the driver yet (its ECHO's answer is the one trace it can see: until it is read, or when a
  * reset, a sleep or a fault takes it, the driver cannot tell). */
-static int foreign_since(uint32_t sub_ms, int hidden)
+static int foreign_hidden(void)
 {
-    if (!have_foreign || (int32_t)(foreign_clear_ms - sub_ms) < 0) return 0;
-    if (!hidden) return 1;
     if (foreign_echo_seen >= foreign_echo_ran) return 0; /* every answer of it was read */
     /* not read yet: excused only where it cannot be (cleared, never made, taken by a fault, or
        the device not up to be read); the driver waits until nothing more can come */
     return (have_foreign_wipe && (int32_t)(foreign_wipe_ms - foreign_clear_ms) >= 0) ||
            fault_since(foreign_clear_ms) || model.power != ACCEL_TSP1_MODEL_READY;
+}
+static int foreign_since(uint32_t sub_ms, int hidden)
+{
+    if (!have_foreign || (int32_t)(foreign_clear_ms - sub_ms) < 0) return 0;
+    return !hidden || foreign_hidden();
+}
+
+/* A command sent after a command that failed, before the driver read that error, ran: another
+ * host's CLEAR_ERROR came between the last error before it ran and its run (maybe before it was
+ * sent, which foreign_since does not count). `hidden`: as for foreign_since. */
+static int foreign_between(uint16_t tid, int hidden)
+{
+    return have_foreign && foreign_clear_seq > err_before_run[tid] && (!hidden || foreign_hidden());
 }
 
 static void on_outcome(void *u, const accel_tsp1_outcome *o)
@@ -268,7 +288,8 @@ static void on_outcome(void *u, const accel_tsp1_outcome *o)
     } else if (o->status == ACCEL_E_TSP1_DISCARDED) {
         hist[2]++;
         if (fate[o->tid] == ACCEL_TSP1_MODEL_RAN) {
-            if (foreign_since(r->sub_ms, 1)) hist_foreign++; /* undetectable: evidence gone */
+            if (foreign_since(r->sub_ms, 1) || foreign_between(o->tid, 1))
+                hist_foreign++; /* undetectable: evidence gone */
             else contra("DISCARDED, but it ran", o->tid);
         }
     } else if (o->status == ACCEL_E_TSP1_UNKNOWN_OUTCOME) {
@@ -293,7 +314,8 @@ static void on_outcome(void *u, const accel_tsp1_outcome *o)
                               never saw as the answer of a pending command (a lost error, an
                               ended session's). A command that ran is never excused this way:
                               its deadline counts only once its answer cannot be waiting */
-        else if (foreign_since(r->sub_ms, 0))
+        else if (foreign_since(r->sub_ms, 0) || (fate[o->tid] == ACCEL_TSP1_MODEL_RAN &&
+                                                 foreign_between(o->tid, 0)))
             hist_foreign++; /* another host's CLEAR_ERROR: nobody can know */
         else if (o->resp && o->resp->tid != o->tid && ended[o->resp->tid] &&
                  accel_tsp1_kind_of(o->resp->id) == ACCEL_TSP1_KIND_ERROR)
