@@ -523,6 +523,49 @@ static void test_long_error_cut(void)
     CHECK_EQ(R.s.outcomes, R.n_out);
 }
 
+/* ---------------------------------------------------------------- deadlines restart */
+/* A command waits in the device's command buffer past its deadline (the device is stalled;
+ * polls see the buffer hold something), then runs between poll's read of the response level
+ * and its read of the command level: its answer is waiting, so its deadline must count from
+ * the last poll that saw it waiting, not from when it was sent. The device's progress inside a
+ * poll is modelled by a port that advances the simulation before each command-level read. */
+static accel_port step_port;
+static int step_on;
+static accel_status step_spi(void *u, uint8_t cs, const uint8_t *tx, uint8_t *rx, size_t n,
+                             unsigned fl)
+{
+    if (step_on && tx && n >= 2 && tx[0] == ACCEL_TSP1_SPI_OP_REG_READ &&
+        tx[1] == ACCEL_TSP1_REG_BUF_STATUS(ACCEL_TSP1_BUF_CMD))
+        accel_sim_advance(&R.sim, 1);
+    return R.sim.port.spi_transfer(u, cs, tx, rx, n, fl);
+}
+static void test_deadline_restarts(void)
+{
+    uint16_t t;
+    unsigned i;
+    setup(256, 128, 1, 0, 8, 1);
+    rig_ready();
+    step_port = R.sim.port;
+    step_port.spi_transfer = step_spi;
+    R.s.bus.port = &step_port;
+    R.m.exec_per_ms = 0; /* stalled: the ECHO waits in the command buffer */
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, "wait", 4, &t), ACCEL_OK);
+    for (i = 0; i < 300; i++) { /* past its 200 ms deadline, polled all along */
+        (void)accel_tsp1_poll(&R.s);
+        accel_sim_advance(&R.sim, 1);
+    }
+    CHECK_EQ(R.n_out, 0);
+    R.m.exec_per_ms = 2;
+    step_on = 1; /* it runs inside the next poll, after the response buffer read empty */
+    drain(20);
+    step_on = 0;
+    R.s.bus.port = &R.sim.port;
+    CHECK_EQ(R.fate[t], ACCEL_TSP1_MODEL_RAN);
+    CHECK(rig_find(t) >= 0);
+    if (rig_find(t) >= 0) CHECK_ST(R.o_st[rig_find(t)], ACCEL_OK);
+    CHECK_EQ(R.s.dev_error, 0);
+}
+
 /* ---------------------------------------------------------------- REBOOT means "booted" */
 /* A brown-out reset while a REBOOT waits in the command buffer: the boot's ASYNC_READY is the
  * REBOOT's OK, although the REBOOT itself never ran (wiped). Documented: OK means the device
@@ -606,6 +649,7 @@ int main(void)
     RUN(test_stale_running_mask);
     RUN(test_late_poll_big_backlog);
     RUN(test_full_response_buffer);
+    RUN(test_deadline_restarts);
     RUN(test_sleep_full_response_buffer);
     RUN(test_update_reboot_pending);
     RUN(test_update_fault_sweep);
