@@ -1370,8 +1370,10 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus
  * submit takes none) and never one still pending. A DATA answer must carry the bytes sent (a
  * 16-bit check): an ECHO's payload, a marker's nonce or nothing. If the decoder has to drop a
  * byte (a CRC or length failure, bytes before a preamble) while an ECHO of 12 bytes or more may
- * still be answered, nothing is matched until the response buffer has been read empty: a frame
- * found by rescanning may lie inside that ECHO's payload (an ECHO of captured frames). */
+ * still be answered, nothing is matched until the response buffer has been read empty (twice in
+ * a row: a register read has no CRC): a frame found by rescanning may lie inside that ECHO's
+ * payload (an ECHO of captured frames). A command taken for discarded ends UNKNOWN_OUTCOME
+ * instead when an answer was ignored that way (it may have been its own). */
 typedef struct accel_tsp1_pending {
     uint16_t tid, id;
     uint32_t sent_ms;
@@ -1432,8 +1434,9 @@ typedef struct accel_tsp1 {
     uint8_t synced;  /* this session's synchronising ECHO came back: answers are its own */
     uint8_t lost;    /* the decoder dropped bytes: match nothing until the buffer reads empty */
     uint8_t big;     /* an ECHO that can carry whole frames may still be answered (big_tid) */
-    uint8_t foreign; /* an answer to nothing pending came after the last error: another host
-                        may have cleared the error state, so DOOMED commands may have run */
+    uint8_t foreign; /* an answer to nothing pending came after the last error (another host
+                        may have cleared the error state), or one was ignored while lost: DOOMED
+                        commands may have run */
     uint16_t next_tid, last_async, big_tid;
     uint16_t w_tid; /* the command a blocking call waits for */
     uint16_t aq_tid[4], aq_n[4], aq_id[4]; /* host async queue: READY, ECC, NPU, unknown */
@@ -1482,8 +1485,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t 
  * buffer was read empty, at most 4 KiB a poll, and while the command buffer holds nothing; a
  * bus error reading either leaves them for the next poll, and a level that reads all ones is
  * ACCEL_E_IO: nobody answered), then send a needed CLEAR_ERROR; when
- * the response buffer is empty, a decoder candidate still waiting for bytes is given up and its
- * bytes rescanned (accel_tsp1_decoder_idle). */
+ * the response buffer is empty (read twice while the decoder holds a candidate), a candidate
+ * still waiting for bytes is given up and its bytes rescanned (accel_tsp1_decoder_idle). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_poll(accel_tsp1 *s);
 /* Send CLEAR_ERROR (with its marker). It is the driver's own, also through submit: no outcome is
  * reported for it. */
@@ -6855,6 +6858,7 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
     accel_tsp1_pending *p = NULL;
     if (s->lost) { /* it may lie inside a long ECHO's payload (see poll) */
         s->stale++;
+        s->foreign = 1; /* or be the evidence that a doomed command ran: they end UNKNOWN */
         return;
     }
     if (k == ACCEL_TSP1_KIND_UNKNOWN || k > ACCEL_TSP1_KIND_ERROR) { /* async, undocumented */
@@ -7091,16 +7095,24 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
     uint32_t now;
     accel_status st = ACCEL_OK;
     uint8_t empty = 0; /* the response buffer read empty: no answer is left waiting */
+    uint8_t again = 0; /* the level read empty once, to be read again */
     if (!s) return ACCEL_E_NULL;
     /* read first: an answer already waiting decides its command however late this poll is */
     for (rounds = 0; rounds < 64u; rounds++) {
         uint16_t fill, space;
         size_t got = 0, off = 0;
-        uint32_t d0 = s->drops;
         st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, &space);
         /* all ones: nobody answered (a bus fault or no device); nothing is known, least of
            all that the buffer is empty */
         if (st == ACCEL_OK && (fill & space) == 0xFFFFu) st = ACCEL_E_IO;
+        /* no CRC on a level either: a damaged read saying empty would give up a frame still
+           arriving and, while lost, trust the next byte as a frame start (inside a long ECHO's
+           payload): there, two in a row must agree */
+        if (st == ACCEL_OK && !fill && (s->lost || s->dec.len != s->dec.emitted) && !again) {
+            again = 1;
+            continue;
+        }
+        again = 0;
         if (st == ACCEL_OK && fill) {
             got = fill < sizeof chunk ? fill : sizeof chunk;
             s->dec.more = fill - got; /* the rest of a frame begun here is among them */
@@ -7122,8 +7134,9 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
         } while (st == ACCEL_OK);
         st = ACCEL_OK;
         if (!got) {
-            /* read empty with nothing dropped on the way: the next byte starts a frame */
-            if (s->drops == d0) s->lost = 0;
+            /* read empty and nothing held: the next byte starts a frame (what idle found among
+               the held bytes was matched, or ignored if it dropped bytes while lost) */
+            s->lost = 0;
             empty = 1;
             break;
         }

@@ -2,6 +2,7 @@
 # tsp1_mutants.sh - by hand, not part of make test (it builds each test once per mutant): every
 # fix of the TSP1 promises issue (update positions, sleep, two sessions, REBOOT, full and late
 # response buffers, long answers, the running mask, impossible NN_INFO content, 16-bit sizes)
+# and of what the soak found on the way (M11: the lost state after a drop in a long ECHO)
 # reverted or perturbed, one mutant at a time, in a temp copy of the tree; the tests that must
 # catch it are built against that copy (the test build's flags, sanitizers on, without -Werror:
 # a mutant may leave a variable unused) and run.
@@ -55,6 +56,9 @@ M9e|9 NN_INFO: STATE over 3 accepted|accel.h|    if (n != 8 \|\| p[0] > 1 \|\| p
 M10a|10 16-bit size_t: the driver's size wraps|accel.h|    if ((size_t)need != need) return ACCEL_E_OVERFLOW;\n    *bytes = (size_t)need;|    *bytes = (size_t)need;|sh:sizes_avr
 M10b|10 16-bit size_t: ACCEL_TSP1_DRIVER_MEM sums the payloads in size_t|accel.h|     3ul * ACCEL_TSP1_OVERHEAD + (unsigned long)(cmd_payload) + (unsigned long)(rsp_payload))|     3ul * ACCEL_TSP1_OVERHEAD + (unsigned long)((size_t)(cmd_payload) + (size_t)(rsp_payload)))|sh:sizes_avr
 M10c|10 16-bit size_t: the model's size wraps|accel.h|    if ((size_t)rsp_cap > room \|\| (size_t)cmd_cap > (room - rsp_cap) / 3u) return ACCEL_E_OVERFLOW;|    if ((size_t)rsp_cap > room) return ACCEL_E_OVERFLOW;|sh:sizes_avr
+M11a|lost: one empty level read (no CRC) ends it|accel.h|        if (st == ACCEL_OK && !fill && (s->lost \|\| s->dec.len != s->dec.emitted) && !again) {|        if (0) {|test_tsp1_promises test_tsp1_soak
+M11c|lost: an empty read that gave up a cut frame does not end it|accel.h|            s->lost = 0;\n            empty = 1;|            if (s->dec.dropped[ACCEL_TSP1_DROP_TRUNCATED] == 0) s->lost = 0;\n            empty = 1;|test_tsp1_promises test_tsp1_soak
+M11b|lost: an answer ignored while lost leaves doomed commands DISCARDED|accel.h|        s->foreign = 1; /* or be the evidence that a doomed command ran: they end UNKNOWN */|        (void)0;|test_tsp1_promises test_tsp1_soak
 EOF
 )
 

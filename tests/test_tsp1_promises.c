@@ -566,6 +566,120 @@ static void test_deadline_restarts(void)
     CHECK_EQ(R.s.dev_error, 0);
 }
 
+/* ---------------------------------------------------------------- lost: what ends it */
+/* While lost (bytes were dropped with a long ECHO still to be answered, so a frame found may lie
+ * inside its payload) nothing is matched until the response buffer reads empty. A level read has
+ * no CRC: one damaged to say "empty" must not end that state (the next bytes, read as frames,
+ * may be an ECHO's payload); it takes two empty reads in a row. Here a DATA frame naming the
+ * pending NN_INFO stands for such payload bytes, and the first response-level read after it is
+ * zeroed. */
+static accel_port dmg_port;
+static unsigned dmg_left, dmg_next;
+static accel_status dmg_spi(void *u, uint8_t cs, const uint8_t *tx, uint8_t *rx, size_t n,
+                            unsigned fl)
+{
+    accel_status st = R.sim.port.spi_transfer(u, cs, tx, rx, n, fl);
+    if (dmg_next && rx) {
+        memset(rx, 0, n); /* the level says 0: empty */
+        dmg_next = 0;
+    } else if (dmg_left && tx && n >= 2 && tx[0] == ACCEL_TSP1_SPI_OP_REG_READ &&
+               tx[1] == ACCEL_TSP1_REG_BUF_STATUS(ACCEL_TSP1_BUF_RSP)) {
+        dmg_left--;
+        dmg_next = 1;
+    }
+    return st;
+}
+static void test_lost_needs_two_empty_reads(void)
+{
+    uint8_t q[4] = {1, 0, 0, 0}, f[16];
+    size_t len;
+    uint16_t t;
+    int j;
+    setup(256, 256, 2, 1, 8, 1);
+    rig_ready();
+    R.m.exec_per_ms = 0;
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_NN_INFO, q, 4, &t), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_DATA, t, NULL, 0, f,
+                                         sizeof f, &len), ACCEL_OK);
+    CHECK_ST(accel_fifo_write(&R.m.rspq, f, len), ACCEL_OK);
+    R.s.lost = 1; /* as after a drop inside a long ECHO's answer */
+    dmg_port = R.sim.port;
+    dmg_port.spi_transfer = dmg_spi;
+    R.s.bus.port = &dmg_port;
+    dmg_left = 1;
+    (void)accel_tsp1_poll(&R.s);
+    (void)accel_tsp1_poll(&R.s);
+    R.s.bus.port = &R.sim.port;
+    CHECK_EQ(R.n_out, 0); /* the stand-in was read while lost: ignored */
+    CHECK_EQ(R.s.lost, 0);
+    R.m.exec_per_ms = 2;
+    drain(20);
+    j = rig_find(t);
+    CHECK(j >= 0);
+    if (j >= 0) CHECK_ST(R.o_st[j], ACCEL_OK);
+}
+
+/* A frame cut short (a reset cleared the rest) is given up once the buffer reads empty; with a
+ * long ECHO pending that drop makes the session lost, and the empty read that found it ends it
+ * too: the answers placed after it start at a frame boundary. (It once stayed lost until the
+ * next empty read, and the ECHO's own answer, read meanwhile, was ignored: UNKNOWN.) */
+static void test_lost_ends_after_cut(void)
+{
+    static const uint8_t p[20] = "twenty bytes of echo";
+    uint8_t f[40];
+    size_t len;
+    uint16_t t;
+    int j;
+    setup(256, 256, 2, 1, 8, 1);
+    rig_ready();
+    R.m.exec_per_ms = 0;
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, p, sizeof p, &t), ACCEL_OK);
+    CHECK_EQ(R.s.big, 1);
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_DATA, 0x5555, p,
+                                         sizeof p, f, sizeof f, &len), ACCEL_OK);
+    CHECK_ST(accel_fifo_write(&R.m.rspq, f, 15), ACCEL_OK); /* the rest cleared by a reset */
+    (void)accel_tsp1_poll(&R.s);
+    CHECK_EQ(R.s.dec.dropped[ACCEL_TSP1_DROP_TRUNCATED], 15);
+    CHECK_EQ(R.s.lost, 0);
+    R.m.exec_per_ms = 2;
+    drain(20);
+    j = rig_find(t);
+    CHECK(j >= 0);
+    if (j >= 0) CHECK_ST(R.o_st[j], ACCEL_OK);
+}
+
+/* A command sent into the device's error state is taken for discarded, but another host's
+ * CLEAR_ERROR let it run, and its answer came while the driver was lost (ignored): it ends
+ * UNKNOWN_OUTCOME, never DISCARDED (the ignored answer may have been its own). */
+static void test_lost_hides_evidence(void)
+{
+    uint8_t q[4] = {40, 0, 0, 0}, f[ACCEL_TSP1_OVERHEAD];
+    size_t a;
+    uint16_t t1, t2;
+    int j;
+    setup(512, 256, 2, 0, 8, 1);
+    rig_ready();
+    R.m.exec_per_ms = 0;
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_NN_INFO, q, 4, &t1), ACCEL_OK); /* ERR_ARG */
+    CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_CLEAR_ERROR, 0x7777, NULL, 0, f, sizeof f, &a),
+             ACCEL_OK);
+    CHECK_ST(accel_tsp1_buf_write(&R.s.bus, ACCEL_TSP1_BUF_CMD, f, a), ACCEL_OK); /* the other host */
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, "x", 1, &t2), ACCEL_OK);
+    R.m.exec_per_ms = 1;
+    accel_sim_advance(&R.sim, 1); /* the NN_INFO fails */
+    R.m.exec_per_ms = 0;
+    (void)accel_tsp1_poll(&R.s); /* its ERR_ARG: the ECHO is taken for discarded */
+    CHECK_ST(R.o_st[rig_find(t1)], ACCEL_E_TSP1_ERR_ARG);
+    R.m.exec_per_ms = 2;
+    accel_sim_advance(&R.sim, 2); /* the other host's CLEAR_ERROR, then the ECHO runs */
+    CHECK_EQ(R.fate[t2], ACCEL_TSP1_MODEL_RAN);
+    R.s.lost = 1; /* its answer comes while lost */
+    drain(50);
+    j = rig_find(t2);
+    CHECK(j >= 0);
+    if (j >= 0) CHECK_ST(R.o_st[j], ACCEL_E_TSP1_UNKNOWN_OUTCOME);
+}
+
 /* ---------------------------------------------------------------- REBOOT means "booted" */
 /* A brown-out reset while a REBOOT waits in the command buffer: the boot's ASYNC_READY is the
  * REBOOT's OK, although the REBOOT itself never ran (wiped). Documented: OK means the device
@@ -657,6 +771,9 @@ int main(void)
     RUN(test_rx_holds_fixed_answers);
     RUN(test_long_error_detail);
     RUN(test_long_error_cut);
+    RUN(test_lost_needs_two_empty_reads);
+    RUN(test_lost_hides_evidence);
+    RUN(test_lost_ends_after_cut);
     RUN(test_reboot_ok_means_booted);
     RUN(test_all_ones_bus);
     RUN(test_second_host_framing);
