@@ -1373,7 +1373,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus
  * still be answered, nothing is matched until the response buffer has been read empty (twice in
  * a row: a register read has no CRC): a frame found by rescanning may lie inside that ECHO's
  * payload (an ECHO of captured frames). A command taken for discarded ends UNKNOWN_OUTCOME
- * instead when an answer was ignored that way (it may have been its own). */
+ * instead when an answer was ignored that way or bytes were dropped since the error (either may
+ * have been its own answer). */
 typedef struct accel_tsp1_pending {
     uint16_t tid, id;
     uint32_t sent_ms;
@@ -1434,9 +1435,9 @@ typedef struct accel_tsp1 {
     uint8_t synced;  /* this session's synchronising ECHO came back: answers are its own */
     uint8_t lost;    /* the decoder dropped bytes: match nothing until the buffer reads empty */
     uint8_t big;     /* an ECHO that can carry whole frames may still be answered (big_tid) */
-    uint8_t foreign; /* an answer to nothing pending came after the last error (another host
-                        may have cleared the error state), or one was ignored while lost: DOOMED
-                        commands may have run */
+    uint8_t foreign; /* since the last error: an answer to nothing pending came (another host
+                        may have cleared the error state), or one was ignored while lost, or
+                        bytes were dropped: DOOMED commands may have run */
     uint16_t next_tid, last_async, big_tid;
     uint16_t w_tid; /* the command a blocking call waits for */
     uint16_t aq_tid[4], aq_n[4], aq_id[4]; /* host async queue: READY, ECC, NPU, unknown */
@@ -7127,8 +7128,12 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
                      : accel_tsp1_decoder_idle(&s->dec, &f);
             off += used;
             /* a dropped byte while an ECHO that can carry whole frames may be answered: what
-               follows may lie inside its payload (other answers are too short to hold one) */
-            if (accel__tsp1_drops(&s->dec) != s->drops && s->big) s->lost = 1;
+               follows may lie inside its payload (other answers are too short to hold one);
+               and any dropped byte may have been the answer of a command taken for discarded */
+            if (accel__tsp1_drops(&s->dec) != s->drops) {
+                s->foreign = 1;
+                if (s->big) s->lost = 1;
+            }
             s->drops = accel__tsp1_drops(&s->dec);
             if (st == ACCEL_OK) accel__tsp1_on_frame(s, &f);
         } while (st == ACCEL_OK);

@@ -59,6 +59,7 @@ M10c|10 16-bit size_t: the model's size wraps|accel.h|    if ((size_t)rsp_cap > 
 M11a|lost: one empty level read (no CRC) ends it|accel.h|        if (st == ACCEL_OK && !fill && (s->lost \|\| s->dec.len != s->dec.emitted) && !again) {|        if (0) {|test_tsp1_promises test_tsp1_soak
 M11c|lost: an empty read that gave up a cut frame does not end it|accel.h|            s->lost = 0;\n            empty = 1;|            if (s->dec.dropped[ACCEL_TSP1_DROP_TRUNCATED] == 0) s->lost = 0;\n            empty = 1;|test_tsp1_promises test_tsp1_soak
 M11b|lost: an answer ignored while lost leaves doomed commands DISCARDED|accel.h|        s->foreign = 1; /* or be the evidence that a doomed command ran: they end UNKNOWN */|        (void)0;|test_tsp1_promises test_tsp1_soak
+M11d|lost: bytes dropped after an error leave doomed commands DISCARDED|accel.h|                s->foreign = 1;\n                if (s->big) s->lost = 1;|                if (s->big) s->lost = 1;|test_tsp1_promises test_tsp1_soak
 EOF
 )
 

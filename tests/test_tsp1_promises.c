@@ -649,9 +649,10 @@ static void test_lost_ends_after_cut(void)
 }
 
 /* A command sent into the device's error state is taken for discarded, but another host's
- * CLEAR_ERROR let it run, and its answer came while the driver was lost (ignored): it ends
- * UNKNOWN_OUTCOME, never DISCARDED (the ignored answer may have been its own). */
-static void test_lost_hides_evidence(void)
+ * CLEAR_ERROR let it run, and its answer came while the driver was lost (ignored), or damaged
+ * (dropped by the decoder): it ends UNKNOWN_OUTCOME, never DISCARDED (what was ignored or
+ * dropped may have been its own answer). */
+static void lost_evidence(int damage)
 {
     uint8_t q[4] = {40, 0, 0, 0}, f[ACCEL_TSP1_OVERHEAD];
     size_t a;
@@ -673,12 +674,23 @@ static void test_lost_hides_evidence(void)
     R.m.exec_per_ms = 2;
     accel_sim_advance(&R.sim, 2); /* the other host's CLEAR_ERROR, then the ECHO runs */
     CHECK_EQ(R.fate[t2], ACCEL_TSP1_MODEL_RAN);
-    R.s.lost = 1; /* its answer comes while lost */
+    if (damage) { /* its answer damaged on the way: a byte flipped in the buffer */
+        uint8_t b[64];
+        size_t got = 0;
+        CHECK_ST(accel_fifo_read(&R.m.rspq, b, sizeof b, &got), ACCEL_OK);
+        CHECK(got >= 13);
+        b[got - 5] ^= 0x01; /* its payload byte */
+        CHECK_ST(accel_fifo_write(&R.m.rspq, b, got), ACCEL_OK);
+    } else {
+        R.s.lost = 1; /* its answer comes while lost */
+    }
     drain(50);
     j = rig_find(t2);
     CHECK(j >= 0);
     if (j >= 0) CHECK_ST(R.o_st[j], ACCEL_E_TSP1_UNKNOWN_OUTCOME);
 }
+static void test_lost_hides_evidence(void) { lost_evidence(0); }
+static void test_dropped_evidence(void) { lost_evidence(1); }
 
 /* ---------------------------------------------------------------- REBOOT means "booted" */
 /* A brown-out reset while a REBOOT waits in the command buffer: the boot's ASYNC_READY is the
@@ -773,6 +785,7 @@ int main(void)
     RUN(test_long_error_cut);
     RUN(test_lost_needs_two_empty_reads);
     RUN(test_lost_hides_evidence);
+    RUN(test_dropped_evidence);
     RUN(test_lost_ends_after_cut);
     RUN(test_reboot_ok_means_booted);
     RUN(test_all_ones_bus);
