@@ -1006,7 +1006,15 @@ extern "C" {
  *                               NN_INFO payload is the slot index either way.
  *   ACCEL_TSP1_CMD_PREAMBLE / ACCEL_TSP1_RSP_PREAMBLE   0x55CC / 0xCC55 (as documented).
  *   ACCEL_TSP1_CRC(p, n)        frame CRC; default accel_crc32, CRC-32/ISO-HDLC (the zlib CRC),
- *                               over bytes 0..7+n.
+ *                               over bytes 0..7+n. ACCEL_TSP1_CRC_UPDATE(c, p, n): the same CRC
+ *                               fed in pieces (c = 0 first; default accel_crc32_update). A custom
+ *                               ACCEL_TSP1_CRC without it: error frames too long for the
+ *                               receive buffer are dropped whole (see "decoder").
+ *   ACCEL_TSP1_LONG_ERROR_MAX   255 (default): the longest error detail (ERR_* payload, whose
+ *                               length is not documented) the decoder follows past its buffer;
+ *                               0: none. A bound, because bytes it only streams through its CRC
+ *                               cannot be rescanned: a damaged N_BYTES in an error header costs
+ *                               at most this many bytes of the frames behind it.
  *   ACCEL_TSP1_SPI_OP_REG_READ/_REG_WRITE/_BUF_READ/_BUF_WRITE, ACCEL_TSP1_SPI_DUMMY
  *                               the SPI transaction format, which is not public: see "bus".
  *   ACCEL_TSP1_XFER_CUSTOM      define it and write accel_tsp1_xfer() yourself for another
@@ -1071,6 +1079,9 @@ extern "C" {
 #define ACCEL_TSP1_IN_PLACE 1
 #endif
 #endif
+#ifndef ACCEL_TSP1_LONG_ERROR_MAX
+#define ACCEL_TSP1_LONG_ERROR_MAX 255u
+#endif
 #ifndef ACCEL_TSP1_CMD_PREAMBLE
 #define ACCEL_TSP1_CMD_PREAMBLE 0x55CCu
 #endif
@@ -1125,8 +1136,11 @@ typedef enum accel_tsp1_kind {
  * feed: valid until the next call on the decoder and while that data is unchanged. */
 typedef struct accel_tsp1_frame {
     uint16_t id;
-    uint16_t n_bytes;
+    uint16_t n_bytes; /* payload bytes at payload */
     uint16_t tid;
+    uint16_t cut;     /* payload bytes after those n_bytes that were not kept: an error frame
+                         longer than the decoder's buffer (its CRC was checked over all of
+                         them; see "decoder"); 0 for every other frame */
     const uint8_t *payload;
 } accel_tsp1_frame;
 
@@ -1171,7 +1185,13 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_decode_nn_info(const accel_tsp1
  * Feed bytes in any chunking; it hunts for the preamble, checks N_BYTES against its buffer
  * (one maximal frame: cap = 12 + largest payload accepted) and the CRC, and on any failure
  * drops the first byte of the candidate and re-scans the bytes it holds for the next preamble.
- * Every discarded byte is counted under one reason. */
+ * Every discarded byte is counted under one reason. One exception to the length check: an
+ * error frame (id 0x9xxx: ERR_*, or an undocumented id there) with up to ACCEL_TSP1_LONG_ERROR_MAX bytes of detail that exceed the
+ * buffer is kept as its header, the first cap - 12 detail bytes and its CRC, the rest only fed
+ * through a running CRC; it is returned (n_bytes = cap - 12, cut = the bytes left out) when
+ * that CRC holds, so its id and TID still reach the driver, and only while its rest can be
+ * there (see `more`). When it fails (or the bus goes idle first) all its bytes count under that
+ * reason: bytes not held cannot be rescanned. */
 #define ACCEL_TSP1_DROP_GARBAGE 0   /* bytes before a preamble */
 #define ACCEL_TSP1_DROP_LENGTH 1    /* candidate whose N_BYTES exceeds the buffer */
 #define ACCEL_TSP1_DROP_CRC 2       /* candidate whose CRC failed (includes a truncated frame
@@ -1184,6 +1204,12 @@ typedef struct accel_tsp1_decoder {
     uint8_t *buf;
     size_t cap, len, emitted;
     uint16_t preamble;
+    uint16_t passed; /* bytes of a long error frame's detail fed through crc, not held */
+    uint32_t crc;
+    size_t more;     /* bytes known to follow the data of each feed ((size_t)-1 after init; the
+                        driver sets what the response buffer still holds): a long error frame is
+                        followed only if its rest is there, so a header cut short by a reset or
+                        damaged to claim more than exists is rescanned as usual */
     uint32_t frames;
     uint32_t dropped[ACCEL_TSP1_DROP_REASONS];
 } accel_tsp1_decoder;
@@ -1301,6 +1327,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus
  *                     boot, or a spontaneous reset while it was queued: indistinguishable);
  *                     DEEP_SLEEP: ASYNC_READY arrived after accel_tsp1_wake's pulse.
  *   ACCEL_E_TSP1_ERR_ARG/_BUSY/_LEN/_MEM/_CRYPT   the device's error response carried its TID.
+ *                     resp->cut > 0: its detail was longer than rsp_payload; resp holds the
+ *                     first rsp_payload bytes of it (the frame's CRC was checked over all).
  *   ACCEL_E_TSP1_DISCARDED   it did not run: sent after a command that failed with one of those
  *                     errors and before the next CLEAR_ERROR, so the device, in its error state,
  *                     discarded it (or it never arrived; either way it did not run). Decided
@@ -1342,8 +1370,11 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_wake_pulse(const accel_tsp1_bus
  * submit takes none) and never one still pending. A DATA answer must carry the bytes sent (a
  * 16-bit check): an ECHO's payload, a marker's nonce or nothing. If the decoder has to drop a
  * byte (a CRC or length failure, bytes before a preamble) while an ECHO of 12 bytes or more may
- * still be answered, nothing is matched until the response buffer has been read empty: a frame
- * found by rescanning may lie inside that ECHO's payload (an ECHO of captured frames). */
+ * still be answered, nothing is matched until the response buffer has been read empty (twice in
+ * a row: a register read has no CRC): a frame found by rescanning may lie inside that ECHO's
+ * payload (an ECHO of captured frames). A command taken for discarded ends UNKNOWN_OUTCOME
+ * instead when an answer was ignored that way or bytes were dropped since the error (either may
+ * have been its own answer). */
 typedef struct accel_tsp1_pending {
     uint16_t tid, id;
     uint32_t sent_ms;
@@ -1365,9 +1396,11 @@ typedef struct accel_tsp1_config {
        entry is kept for the driver's own CLEAR_ERROR; the session's first command also takes
        one for its synchronising ECHO); cmd_payload / rsp_payload: the largest command payload
        sent and response payload expected (at least 8, NN_INFO's answer; an ECHO's answer must
-       fit: larger ones are refused). An answer longer than that is dropped whole and its
-       command ends UNKNOWN_OUTCOME: size it for the longest error detail the firmware sends
-       (ERR_MEM carries some; its length is not documented). */
+       fit: larger ones are refused). An error response with a longer detail (ERR_MEM carries
+       some; its length is not documented) still ends its command with its error, the detail
+       cut to rsp_payload bytes (the outcome's resp->cut > 0; up to
+       ACCEL_TSP1_LONG_ERROR_MAX bytes of detail); any other answer longer than that is
+       dropped whole and its command ends UNKNOWN_OUTCOME. */
     void *mem;
     size_t mem_len;
     uint16_t depth, cmd_payload, rsp_payload;
@@ -1402,8 +1435,9 @@ typedef struct accel_tsp1 {
     uint8_t synced;  /* this session's synchronising ECHO came back: answers are its own */
     uint8_t lost;    /* the decoder dropped bytes: match nothing until the buffer reads empty */
     uint8_t big;     /* an ECHO that can carry whole frames may still be answered (big_tid) */
-    uint8_t foreign; /* an answer to nothing pending came after the last error: another host
-                        may have cleared the error state, so DOOMED commands may have run */
+    uint8_t foreign; /* since the last error: an answer to nothing pending came (another host
+                        may have cleared the error state), or one was ignored while lost, or
+                        bytes were dropped: DOOMED commands may have run */
     uint16_t next_tid, last_async, big_tid;
     uint16_t w_tid; /* the command a blocking call waits for */
     uint16_t aq_tid[4], aq_n[4], aq_id[4]; /* host async queue: READY, ECC, NPU, unknown */
@@ -1452,14 +1486,15 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_submit(accel_tsp1 *s, uint16_t 
  * buffer was read empty, at most 4 KiB a poll, and while the command buffer holds nothing; a
  * bus error reading either leaves them for the next poll, and a level that reads all ones is
  * ACCEL_E_IO: nobody answered), then send a needed CLEAR_ERROR; when
- * the response buffer is empty, a decoder candidate still waiting for bytes is given up and its
- * bytes rescanned (accel_tsp1_decoder_idle). */
+ * the response buffer is empty (read twice while the decoder holds a candidate), a candidate
+ * still waiting for bytes is given up and its bytes rescanned (accel_tsp1_decoder_idle). */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_poll(accel_tsp1 *s);
 /* Send CLEAR_ERROR (with its marker). It is the driver's own, also through submit: no outcome is
  * reported for it. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_clear_error(accel_tsp1 *s);
 /* Blocking: submit and wait up to timeout_ms for this command's outcome (returned). A response
- * payload is copied to resp (may be NULL), *resp_len its length. On ACCEL_E_TIMEOUT here the
+ * payload is copied to resp (may be NULL), *resp_len its length (an error's detail cut to
+ * rsp_payload: the part kept, see accel_tsp1_outcome). On ACCEL_E_TIMEOUT here the
  * command stays pending and still gets its one outcome through on_outcome later. */
 ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_call(accel_tsp1 *s, uint16_t id, const void *payload, size_t n,
                                       void *resp, size_t resp_cap, size_t *resp_len,
@@ -1547,8 +1582,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tsp1_update_run(accel_tsp1 *s, accel
  * it) becomes an ERR_FRAMING entry, a CRC mismatch an ERR_CHECKSUM entry, each carrying the TID
  * of its header (ACCEL_TSP1_TID_NONE without one) and taking its place in the queue order.
  * Commands execute exec_per_ms per simulated millisecond, in order, and complete only with 16
- * bytes (or the whole answer) free in the response queue (assumption: room for any error
- * response). After an error response every command but CLEAR_ERROR is discarded; a rejected
+ * bytes plus err_detail (or the whole answer) free in the response queue (assumption: room for
+ * any error response). After an error response every command but CLEAR_ERROR is discarded; a rejected
  * piece still gets its ERR_FRAMING / ERR_CHECKSUM. Async messages are coalesced per type (last
  * wins: its TID was taken when raised, so the host sees the gap) and emitted as soon as there
  * is room, before command responses.
@@ -1616,6 +1651,8 @@ typedef struct accel_tsp1_model {
     uint32_t mem_fail_chunk, arg_fail_chunk; /* 1-based chunk (by image position) whose NVM
                                                 write / header fails, once; 0: none */
     uint8_t crypt_fail;   /* FINISH answers ERR_CRYPT */
+    uint8_t err_detail;   /* [0] bytes of opaque detail every error response carries (ERR_MEM
+                             has some; its length is not documented), at most cmd_cap - 12 */
     uint32_t fw_version;  /* [1] register 0x00 outside ROM, +1 per completed update */
     uint8_t wake_line;
     void (*on_log)(void *user, const accel_tsp1_model_event *e);
@@ -6341,6 +6378,14 @@ extern "C" {
 #endif
 #ifndef ACCEL_TSP1_CRC
 #define ACCEL_TSP1_CRC(p, n) accel_crc32((p), (n))
+#ifndef ACCEL_TSP1_CRC_UPDATE
+#define ACCEL_TSP1_CRC_UPDATE(c, p, n) accel_crc32_update((c), (p), (n))
+#endif
+#endif
+#ifdef ACCEL_TSP1_CRC_UPDATE /* a long error frame's payload size limit, 0: none followed */
+#define ACCEL__TSP1_LONG ACCEL_TSP1_LONG_ERROR_MAX
+#else
+#define ACCEL__TSP1_LONG 0
 #endif
 
 /* Byte order of every multi-byte frame field (ACCEL_TSP1_BIG_ENDIAN): the one place it is set. */
@@ -6485,6 +6530,7 @@ ACCELDEF accel_status accel_tsp1_decoder_init(accel_tsp1_decoder *d, void *buf, 
     d->buf = (uint8_t *)buf;
     d->cap = cap;
     d->preamble = preamble;
+    d->more = (size_t)-1;
     return ACCEL_OK;
 }
 
@@ -6501,6 +6547,11 @@ static void accel__tsp1_dec_resync(accel_tsp1_decoder *d, unsigned reason)
 {
     uint8_t pre[2];
     size_t i = 1;
+    if (d->passed) { /* a long error frame with bytes not held: what is held is not contiguous */
+        d->dropped[reason] += (uint32_t)(d->len + d->passed);
+        d->len = d->passed = 0;
+        return;
+    }
     accel__tsp1_put16(pre, d->preamble);
     while (i < d->len && !(d->buf[i] == pre[0] && (i + 1 >= d->len || d->buf[i + 1] == pre[1])))
         i++;
@@ -6513,16 +6564,16 @@ ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void 
 {
     const uint8_t *in = (const uint8_t *)data;
     uint8_t pre[2];
-    size_t pos = 0, need, take;
+    size_t pos = 0, need, take, cut;
     if (used) *used = 0;
     if (!d || !used || !f || (!data && n) || !d->buf) return ACCEL_E_NULL;
 #if ACCEL_TSP1_IN_PLACE
     /* Bytes held from an earlier feed are a candidate whose preamble and length were checked
      * (the loop below returns ACCEL_E_EMPTY only then; accel_tsp1_decoder_idle, which drops
      * bytes itself, feeds nothing): while it cannot complete, just take the bytes. */
-    if (n && !d->emitted && d->len >= ACCEL_TSP1_HDR_SIZE) {
-        need = (size_t)accel__tsp1_get16(d->buf + 4) + ACCEL_TSP1_OVERHEAD;
-        ACCEL_ASSERT(need <= d->cap && d->len < need);
+    if (n && !d->emitted && d->len >= ACCEL_TSP1_HDR_SIZE &&
+        (need = (size_t)accel__tsp1_get16(d->buf + 4) + ACCEL_TSP1_OVERHEAD) <= d->cap) {
+        ACCEL_ASSERT(d->len < need); /* a longer one is a long error frame (below) */
         if (n < need - d->len) {
             ACCEL_MEMCPY(d->buf + d->len, in, n);
             d->len += n;
@@ -6549,6 +6600,7 @@ ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void 
                 f->id = accel__tsp1_get16(in + pos + 2);
                 f->n_bytes = (uint16_t)need;
                 f->tid = accel__tsp1_get16(in + pos + 6);
+                f->cut = 0;
                 f->payload = in + pos + ACCEL_TSP1_HDR_SIZE;
                 d->frames++;
                 *used = pos + need + ACCEL_TSP1_OVERHEAD;
@@ -6562,13 +6614,42 @@ ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void 
             continue;
         }
         need = ACCEL_TSP1_HDR_SIZE;
+        cut = 0;
         if (d->len >= ACCEL_TSP1_HDR_SIZE) {
             need = accel__tsp1_get16(d->buf + 4);
             if (need > d->cap - ACCEL_TSP1_OVERHEAD) {
-                accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_LENGTH);
-                continue;
+#if ACCEL__TSP1_LONG
+                /* an error frame (0x9xxx) too long to hold: header, the head of its detail and
+                   its CRC are held, the rest only passes through the CRC (its id and TID
+                   matter) */
+                take = need + ACCEL_TSP1_OVERHEAD - d->len; /* its rest, until it streams */
+                if (need <= ACCEL__TSP1_LONG && d->buf[ACCEL_TSP1_BIG_ENDIAN ? 2 : 3] >> 4 == 9u &&
+                    (d->passed || take <= n - pos || take - (n - pos) <= d->more)) {
+                    cut = need - (d->cap - ACCEL_TSP1_OVERHEAD);
+                    need = d->cap;
+                    if (d->passed < cut) {
+                        need -= 4u; /* the CRC's place comes after the bytes not held */
+                        if (d->len == need) {
+                            take = cut - d->passed;
+                            if (take > n - pos) take = n - pos;
+                            if (!take) break;
+                            d->crc = ACCEL_TSP1_CRC_UPDATE(
+                                d->passed ? d->crc : ACCEL_TSP1_CRC_UPDATE(0, d->buf, need), in + pos,
+                                take);
+                            pos += take;
+                            d->passed = (uint16_t)(d->passed + take);
+                            continue;
+                        }
+                    }
+                } else
+#endif
+                {
+                    accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_LENGTH);
+                    continue;
+                }
+            } else {
+                need += ACCEL_TSP1_OVERHEAD;
             }
-            need += ACCEL_TSP1_OVERHEAD;
         }
         if (d->len < need) { /* never past the header, nor past this frame's end */
             take = need - d->len;
@@ -6579,14 +6660,16 @@ ACCELDEF accel_status accel_tsp1_decoder_feed(accel_tsp1_decoder *d, const void 
             d->len += take;
             continue;
         }
-        if (ACCEL_TSP1_CRC(d->buf, need - 4) != accel__tsp1_get32(d->buf + need - 4)) {
+        if ((cut ? d->crc : ACCEL_TSP1_CRC(d->buf, need - 4)) != accel__tsp1_get32(d->buf + need - 4)) {
             accel__tsp1_dec_resync(d, ACCEL_TSP1_DROP_CRC);
             continue;
         }
         f->id = accel__tsp1_get16(d->buf + 2);
         f->n_bytes = (uint16_t)(need - ACCEL_TSP1_OVERHEAD);
         f->tid = accel__tsp1_get16(d->buf + 6);
+        f->cut = (uint16_t)cut;
         f->payload = d->buf + ACCEL_TSP1_HDR_SIZE;
+        d->passed = 0;
         d->emitted = need;
         d->frames++;
         *used = pos;
@@ -6610,9 +6693,11 @@ ACCELDEF accel_status accel_tsp1_decoder_idle(accel_tsp1_decoder *d, accel_tsp1_
 ACCELDEF void accel_tsp1_decoder_reset(accel_tsp1_decoder *d)
 {
     if (!d) return;
-    if (d->len > d->emitted) d->dropped[ACCEL_TSP1_DROP_TRUNCATED] += (uint32_t)(d->len - d->emitted);
+    if (d->len > d->emitted)
+        d->dropped[ACCEL_TSP1_DROP_TRUNCATED] += (uint32_t)(d->len - d->emitted + d->passed);
     d->len = 0;
     d->emitted = 0;
+    d->passed = 0;
 }
 
 /* -------------------------------------------------------- @tsp1.bus: registers and FIFO buffers */
@@ -6893,6 +6978,7 @@ ACCEL__TSP1_NOINLINE static void accel__tsp1_on_frame(accel_tsp1 *s, const accel
     accel_tsp1_pending *p = NULL;
     if (s->lost) { /* it may lie inside a long ECHO's payload (see poll) */
         s->stale++;
+        s->foreign = 1; /* or be the evidence that a doomed command ran: they end UNKNOWN */
         return;
     }
     if (k == ACCEL_TSP1_KIND_UNKNOWN || k > ACCEL_TSP1_KIND_ERROR) { /* async, undocumented */
@@ -7129,18 +7215,27 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
     uint32_t now;
     accel_status st = ACCEL_OK;
     uint8_t empty = 0; /* the response buffer read empty: no answer is left waiting */
+    uint8_t again = 0; /* the level read empty once, to be read again */
     if (!s) return ACCEL_E_NULL;
     /* read first: an answer already waiting decides its command however late this poll is */
     for (rounds = 0; rounds < 64u; rounds++) {
         uint16_t fill, space;
         size_t got = 0, off = 0;
-        uint32_t d0 = s->drops;
         st = accel_tsp1_buf_level(&s->bus, ACCEL_TSP1_BUF_RSP, &fill, &space);
         /* all ones: nobody answered (a bus fault or no device); nothing is known, least of
            all that the buffer is empty */
         if (st == ACCEL_OK && (fill & space) == 0xFFFFu) st = ACCEL_E_IO;
+        /* no CRC on a level either: a damaged read saying empty would give up a frame still
+           arriving and, while lost, trust the next byte as a frame start (inside a long ECHO's
+           payload): there, two in a row must agree */
+        if (st == ACCEL_OK && !fill && (s->lost || s->dec.len != s->dec.emitted) && !again) {
+            again = 1;
+            continue;
+        }
+        again = 0;
         if (st == ACCEL_OK && fill) {
             got = fill < sizeof chunk ? fill : sizeof chunk;
+            s->dec.more = fill - got; /* the rest of a frame begun here is among them */
             st = accel_tsp1_buf_read(&s->bus, ACCEL_TSP1_BUF_RSP, chunk, got);
         }
         if (st != ACCEL_OK) break;
@@ -7152,15 +7247,20 @@ ACCELDEF accel_status accel_tsp1_poll(accel_tsp1 *s)
                      : accel_tsp1_decoder_idle(&s->dec, &f);
             off += used;
             /* a dropped byte while an ECHO that can carry whole frames may be answered: what
-               follows may lie inside its payload (other answers are too short to hold one) */
-            if (accel__tsp1_drops(&s->dec) != s->drops && s->big) s->lost = 1;
+               follows may lie inside its payload (other answers are too short to hold one);
+               and any dropped byte may have been the answer of a command taken for discarded */
+            if (accel__tsp1_drops(&s->dec) != s->drops) {
+                s->foreign = 1;
+                if (s->big) s->lost = 1;
+            }
             s->drops = accel__tsp1_drops(&s->dec);
             if (st == ACCEL_OK) accel__tsp1_on_frame(s, &f);
         } while (st == ACCEL_OK);
         st = ACCEL_OK;
         if (!got) {
-            /* read empty with nothing dropped on the way: the next byte starts a frame */
-            if (s->drops == d0) s->lost = 0;
+            /* read empty and nothing held: the next byte starts a frame (what idle found among
+               the held bytes was matched, or ignored if it dropped bytes while lost) */
+            s->lost = 0;
             empty = 1;
             break;
         }
@@ -7724,7 +7824,7 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
 {
     uint8_t h[8], r[8];
     uint16_t id, tid, rid = 0;
-    size_t nb = 0, rn = 0, i, elen;
+    size_t nb = 0, rn = 0, i, elen, room;
     uint8_t *p = m->work + ACCEL_TSP1_HDR_SIZE;
     uint8_t nets = m->rom ? 0u : m->n_nets; /* the ROM bootloader runs no networks */
     uint32_t mask = 0, valid = nets >= 32 ? (uint32_t)0xFFFFFFFFUL : (((uint32_t)1 << nets) - 1u);
@@ -7749,11 +7849,11 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
         accel__tsp1_model_log(m, ACCEL_TSP1_MODEL_DISCARDED, tid, id, 0);
         return 1;
     }
-    /* room for any answer first: a command completes only when its response fits */
-    if (accel_fifo_space(&m->rspq) < (id == ACCEL_TSP1_ECHO ? ACCEL_TSP1_OVERHEAD + nb : 16u) &&
-        !(id == ACCEL_TSP1_ECHO && ACCEL_TSP1_OVERHEAD + nb > m->rsp_cap &&
-          accel_fifo_space(&m->rspq) >= 16u))
-        return 0;
+    /* room for any answer first: a command completes only when its response fits (an ECHO's
+       DATA, or any error response with its detail) */
+    room = 16u + (size_t)m->err_detail;
+    if (id == ACCEL_TSP1_ECHO && ACCEL_TSP1_OVERHEAD + nb <= m->rsp_cap) room = ACCEL_TSP1_OVERHEAD + nb;
+    if (accel_fifo_space(&m->rspq) < room) return 0;
     if (nb == 4) mask = accel__tsp1_get32(p);
     switch (id) {
     case 0: break;
@@ -7837,6 +7937,13 @@ static int accel__tsp1_model_step(accel_tsp1_model *m)
         break;
     case ACCEL_TSP1_CLEAR_ERROR: m->error_state = 0; break;
     default: rid = ACCEL_TSP1_R_ERR_ARG; break;
+    }
+    if (rid && accel_tsp1_kind_of(rid) == ACCEL_TSP1_KIND_ERROR && m->err_detail) {
+        /* the command is decided: its copy in work is no longer needed */
+        rn = m->err_detail < m->cmd_cap - ACCEL_TSP1_OVERHEAD ? m->err_detail
+                                                             : m->cmd_cap - ACCEL_TSP1_OVERHEAD;
+        p = m->work + ACCEL_TSP1_HDR_SIZE;
+        for (i = 0; i < rn; i++) p[i] = (uint8_t)(0xD0u + i);
     }
     if (rid) {
         if (!accel__tsp1_model_respond(m, rid, tid, rn ? p : NULL, rn)) return 0;

@@ -45,6 +45,8 @@ build_all no_deprecated -DACCEL_NO_DEPRECATED
 build_all tsp1_i2c -DACCEL_TSP1_I2C=1
 build_all tsp1_in_place1 -DACCEL_TSP1_IN_PLACE=1
 build_all tsp1_no_marker -DACCEL_TSP1_MARKER=0
+build_all tsp1_no_long_errors -DACCEL_TSP1_LONG_ERROR_MAX=0
+build_all tsp1_custom_crc "-DACCEL_TSP1_CRC(p,n)=accel_crc32((p),(n))" # no streaming form
 build_all crc_braid -DACCEL_CRC32_IMPL=ACCEL_CRC32_BRAID
 build_all crc_no_simd -DACCEL_CRC32_NO_SIMD
 build_all mac_mcu0 -DACCEL_MAC_MCU=0

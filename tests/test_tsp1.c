@@ -444,7 +444,7 @@ static void test_random_damage(void)
                 if (st == ACCEL_OK) {
                     CHECK(f.tid < nf);
                     CHECK_EQ(f.id, 0x8000);
-                    frame_bytes += 12u + f.n_bytes;
+                    frame_bytes += 12u + f.n_bytes + f.cut;
                     if (f.tid < nf && intact[f.tid]) ok_frames++;
                     k++;
                 }
@@ -458,7 +458,7 @@ static void test_random_damage(void)
                 break;
             }
             CHECK(f.tid < nf);
-            frame_bytes += 12u + f.n_bytes;
+            frame_bytes += 12u + f.n_bytes + f.cut;
             if (f.tid < nf && intact[f.tid]) ok_frames++;
             k++;
         }
@@ -515,6 +515,121 @@ static void test_idle_gives_up(void)
        decoder only gives up when told the bus is idle, and a whole frame fed later decodes */
     CHECK_ST(accel_tsp1_decoder_feed(&d, s + 13, 13, &used, &f), ACCEL_OK);
     CHECK_EQ(f.tid, 101);
+}
+
+/* An error frame longer than the buffer (24 bytes of detail, a buffer for 8): under every
+ * chunking it comes out with its id, TID, the first 8 detail bytes and cut = 16, its CRC checked
+ * over all 36 bytes, and the frame behind it decodes. Damage anywhere in it (one bit) drops it
+ * with every byte counted; a long DATA is still a length failure; an idle bus gives up a long
+ * error cut short; detail beyond ACCEL_TSP1_LONG_ERROR_MAX is a length failure. */
+static void test_long_error_frame(void)
+{
+    static uint8_t s[400], mem[12 + 8], det[300];
+    accel_tsp1_decoder d;
+    accel_tsp1_frame f;
+    size_t a, b, n, mode, i, k, used, pos;
+    for (i = 0; i < sizeof det; i++) det[i] = (uint8_t)(0xD0u + i);
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_ERR_MEM, 77, det, 24,
+                                         s, sizeof s, &a), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 78, "ok", 2, s + a,
+                                         sizeof s - a, &b), ACCEL_OK);
+    n = a + b;
+    for (mode = 1; mode <= n; mode++) {
+        unsigned got = 0;
+        CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+        for (pos = 0; pos < n;) {
+            size_t c = n - pos < mode ? n - pos : mode;
+            accel_status st = accel_tsp1_decoder_feed(&d, s + pos, c, &used, &f);
+            pos += used;
+            if (st != ACCEL_OK) continue;
+            if (got == 0) {
+                CHECK_EQ(f.id, ACCEL_TSP1_R_ERR_MEM);
+                CHECK_EQ(f.tid, 77);
+                CHECK_EQ(f.n_bytes, 8);
+                CHECK_EQ(f.cut, 16);
+                CHECK_MEM(f.payload, det, 8);
+            } else {
+                CHECK_EQ(f.tid, 78);
+                CHECK_EQ(f.cut, 0);
+                CHECK_MEM(f.payload, "ok", 2);
+            }
+            got++;
+        }
+        CHECK_EQ(got, 2);
+        for (i = 0; i < ACCEL_TSP1_DROP_REASONS; i++) CHECK_EQ(d.dropped[i], 0);
+    }
+    /* one flipped bit past the header (any in the header changes what the frame is): the long
+       frame fails its CRC whole, every byte counted, and the frame behind it decodes */
+    for (i = 8; i < a; i++) {
+        got_t g[4];
+        s[i] ^= 0x20;
+        CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+        k = feed_all(&d, s, n, 0, g, 4);
+        CHECK_EQ(k, 1);
+        CHECK_EQ(g[0].tid, 78);
+        CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_CRC], a);
+        s[i] ^= 0x20;
+    }
+    /* the same length as DATA: too long to hold, not followed */
+    s[ACCEL_TSP1_BIG_ENDIAN ? 2 : 3] = 0x80;
+    s[ACCEL_TSP1_BIG_ENDIAN ? 3 : 2] = 0x00;
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, a, &used, &f), ACCEL_E_EMPTY);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_LENGTH], 8);
+    /* a long error the bus ends early: given up whole at idle */
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_ERR_MEM, 77, det, 24,
+                                         s, sizeof s, &a), ACCEL_OK);
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, 30, &used, &f), ACCEL_E_EMPTY);
+    CHECK_EQ(used, 30);
+    CHECK_ST(accel_tsp1_decoder_idle(&d, &f), ACCEL_E_EMPTY);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_TRUNCATED], 30);
+    CHECK_EQ(d.len, 0);
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, 20, &used, &f), ACCEL_E_EMPTY);
+    accel_tsp1_decoder_reset(&d);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_TRUNCATED], 50);
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, a, &used, &f), ACCEL_OK);
+    CHECK_EQ(f.cut, 16);
+    /* `more` (what the driver knows still follows the fed bytes): a long error whose rest is
+       not there is a length failure, rescanned as usual, so the frame behind it survives;
+       with its rest in the feed or counted in `more` it is followed */
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, 0x8000, 78, "ok", 2, s + a,
+                                         sizeof s - a, &b), ACCEL_OK);
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+    CHECK_EQ(d.more, (size_t)-1);
+    d.more = 0;
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, a + b, &used, &f), ACCEL_OK);
+    CHECK_EQ(f.cut, 16);
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s + used, a + b - used, &used, &f), ACCEL_OK);
+    CHECK_EQ(f.tid, 78);
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+    d.more = a - 21; /* one byte short of the long frame's rest after 20 bytes */
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, 20, &used, &f), ACCEL_E_EMPTY);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_LENGTH], 8);
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+    d.more = a - 20; /* exactly its rest */
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, 20, &used, &f), ACCEL_E_EMPTY);
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s + 20, a + b - 20, &used, &f), ACCEL_OK);
+    CHECK_EQ(f.cut, 16);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_LENGTH], 0);
+    /* a header cut short (a reset cleared the rest) claims more than follows: the frame after it
+       is found by the rescan, not swallowed */
+    memmove(s + 10, s + a, b);
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+    d.more = 0;
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, 10 + b, &used, &f), ACCEL_OK);
+    CHECK_EQ(f.tid, 78);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_LENGTH] + d.dropped[ACCEL_TSP1_DROP_GARBAGE], 10);
+    /* detail at the bound is followed, one byte more is a length failure */
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_ERR_ARG, 5, det,
+                                         ACCEL_TSP1_LONG_ERROR_MAX, s, sizeof s, &a), ACCEL_OK);
+    CHECK_ST(accel_tsp1_decoder_init(&d, mem, sizeof mem, ACCEL_TSP1_RSP_PREAMBLE), ACCEL_OK);
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, a, &used, &f), ACCEL_OK);
+    CHECK_EQ(f.cut, ACCEL_TSP1_LONG_ERROR_MAX - 8);
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_ERR_ARG, 5, det,
+                                         ACCEL_TSP1_LONG_ERROR_MAX + 1, s, sizeof s, &a), ACCEL_OK);
+    CHECK_ST(accel_tsp1_decoder_feed(&d, s, a, &used, &f), ACCEL_E_EMPTY);
+    CHECK_EQ(d.dropped[ACCEL_TSP1_DROP_LENGTH], 8);
 }
 
 /* Where a frame's payload lives (ACCEL_TSP1_IN_PLACE): a frame that arrives whole with nothing held is checked where
@@ -586,6 +701,7 @@ int main(void)
     RUN(test_corruption_cases);
     RUN(test_random_damage);
     RUN(test_idle_gives_up);
+    RUN(test_long_error_frame);
     RUN(test_payload_location);
     return TEST_END();
 }

@@ -56,6 +56,21 @@ static void test_nn_info_content(void)
         CHECK_ST(accel_tsp1_nn_query(&R.s, 3, &in, 100), ACCEL_E_MALFORMED);
         drain(20); /* the model's own answer: a stray */
     }
+    {
+        /* decoded alone (no slot asked for): an IDX past the 32 slots, a STATE past FINISHED */
+        static const uint8_t idx32[8] = {0, 32, 4, 0, 0, 0, 0, 0};
+        static const uint8_t state4[8] = {1, 3, 4, 1, 1, 4, 5, 4};
+        accel_tsp1_frame f;
+        memset(&f, 0, sizeof f);
+        f.id = ACCEL_TSP1_R_NN_INFO;
+        f.n_bytes = 8;
+        f.payload = idx32;
+        CHECK_ST(accel_tsp1_decode_nn_info(&f, &in), ACCEL_E_MALFORMED);
+        f.payload = state4;
+        CHECK_ST(accel_tsp1_decode_nn_info(&f, &in), ACCEL_E_MALFORMED);
+        f.payload = good;
+        CHECK_ST(accel_tsp1_decode_nn_info(&f, &in), ACCEL_OK);
+    }
     queue_nn_info(good);
     CHECK_ST(accel_tsp1_nn_query(&R.s, 3, &in, 100), ACCEL_OK);
     CHECK_EQ(in.idx, 3);
@@ -397,7 +412,285 @@ static void test_rx_holds_fixed_answers(void)
     CHECK_ST(accel_tsp1_nn_query(&R.s, 1, &in, 100), ACCEL_OK);
     CHECK_EQ(in.valid, 1);
     CHECK_EQ(in.idx, 1);
+#ifndef ACCEL_NO_DEPRECATED
+    {
+        /* the deprecated separate regions: an rx region under 12 + 8 bytes is refused too */
+        static accel_tsp1_pending pend[4];
+        static uint8_t rx[20], tx[24 + 64];
+        rig_config(&c, NULL, 0, 4, 1);
+        c.pending_mem = pend;
+        c.pending_len = sizeof pend;
+        c.tx_mem = tx;
+        c.tx_len = sizeof tx;
+        c.rx_mem = rx;
+        c.rx_len = 12 + 4;
+        CHECK_ST(accel_tsp1_init(&s2, &c), ACCEL_E_BUFFER_TOO_SMALL);
+        c.rx_len = 12 + 7;
+        CHECK_ST(accel_tsp1_init(&s2, &c), ACCEL_E_BUFFER_TOO_SMALL);
+        c.rx_len = 12 + 8;
+        CHECK_ST(accel_tsp1_init(&s2, &c), ACCEL_OK);
+    }
+#endif
 }
+
+/* ---------------------------------------------------------------- long error detail */
+/* An error response whose detail is longer than the receive buffer (rsp_payload 8, the model
+ * sending 24 bytes of detail: a 36-byte frame for a 20-byte buffer) still ends its command with
+ * its error: the CRC is checked over every byte, the detail is cut to the 8 bytes kept, and
+ * resp->cut says 16 are missing. It once was dropped whole and the command ended UNKNOWN. */
+static uint16_t cut_n, cut_len;
+static uint8_t cut_head[8];
+static void cut_outcome(void *u, const accel_tsp1_outcome *o)
+{
+    rig_outcome(u, o);
+    cut_n = o->resp ? o->resp->cut : 0xFFFFu;
+    cut_len = o->resp ? o->resp->n_bytes : 0xFFFFu;
+    if (o->resp && o->resp->n_bytes >= 8) memcpy(cut_head, o->resp->payload, 8);
+}
+static void test_long_error_detail(void)
+{
+    static uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(4, 2 * 144, 8) + 3) / 4];
+    static const uint8_t want[8] = {0xD0, 0xD1, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7};
+    accel_tsp1_config c;
+    accel_tsp1_update u;
+    accel_tsp1_nn_info in;
+    uint8_t q[4] = {40, 0, 0, 0}, r[32];
+    size_t len = 99;
+    uint16_t t;
+    unsigned i;
+    setup(512, 256, 2, 1, 8, 1);
+    R.m.err_detail = 24;
+    rig_config(&c, mem, sizeof mem, 4, 1);
+    c.cmd_payload = 2 * 144;
+    c.rsp_payload = 8;
+    c.on_outcome = cut_outcome;
+    CHECK_ST(accel_tsp1_init(&R.s, &c), ACCEL_OK);
+    rig_ready();
+    /* NN_INFO of slot 40: ERR_ARG with 24 bytes of detail */
+    t = R.s.next_tid;
+    CHECK_ST(accel_tsp1_call(&R.s, ACCEL_TSP1_NN_INFO, q, 4, r, sizeof r, &len, 100),
+             ACCEL_E_TSP1_ERR_ARG);
+    CHECK_EQ(R.fate[t], ACCEL_TSP1_MODEL_RAN);
+    CHECK_EQ(R.fate_resp[t], ACCEL_TSP1_R_ERR_ARG);
+    CHECK_EQ(len, 8);
+    CHECK_MEM(r, want, 8);
+    CHECK_EQ(cut_n, 16);
+    CHECK_EQ(cut_len, 8);
+    CHECK_MEM(cut_head, want, 8);
+    CHECK_EQ(accel__tsp1_drops(&R.s.dec), 0);
+    /* the stream stays in step: the next answers decide their commands */
+    CHECK_ST(accel_tsp1_call(&R.s, ACCEL_TSP1_ECHO, "abc", 3, NULL, 0, NULL, 100), ACCEL_OK);
+    CHECK_EQ(cut_n, 0);
+    CHECK_ST(accel_tsp1_nn_query(&R.s, 1, &in, 100), ACCEL_OK);
+    CHECK_EQ(in.idx, 1);
+    /* ERR_MEM (the second chunk's NVM write fails, reported with the third): the update's
+       position is the start of the previous command, as for a short ERR_MEM */
+    upd_init(&u, 1);
+    u.no_cancel = 1;
+    R.m.mem_fail_chunk = 2;
+    CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_E_TSP1_ERR_MEM);
+    CHECK_EQ(u.position, 144);
+    CHECK_EQ(cut_n, 16);
+    CHECK_EQ(R.o_st[R.n_out - 1], ACCEL_E_TSP1_ERR_MEM);
+    CHECK_ST(accel_tsp1_update_run(&R.s, &u, 200), ACCEL_OK);
+    CHECK_EQ(R.m.fw_version, 2);
+    for (i = 0; i < R.n_out && i < RIG_MAX; i++)
+        CHECK(R.o_st[i] != ACCEL_E_TSP1_UNKNOWN_OUTCOME);
+    CHECK_EQ(R.s.outcomes, R.n_out);
+}
+
+/* A long error frame cut short (a reset cleared the rest of the response buffer while it was
+ * read) claims more bytes than the buffer holds: the driver tells the decoder what is there, so
+ * the header is not followed over the answers placed after it (they would be lost). */
+static void test_long_error_cut(void)
+{
+    static uint32_t mem[(ACCEL_TSP1_DRIVER_MEM(4, 64, 8) + 3) / 4];
+    accel_tsp1_config c;
+    uint8_t f[64], det[24];
+    size_t len;
+    setup(512, 256, 2, 1, 8, 1);
+    rig_config(&c, mem, sizeof mem, 4, 1);
+    c.cmd_payload = 64;
+    c.rsp_payload = 8;
+    CHECK_ST(accel_tsp1_init(&R.s, &c), ACCEL_OK);
+    rig_ready();
+    memset(det, 0xD0, sizeof det);
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_ERR_MEM, 0x7000, det,
+                                         sizeof det, f, sizeof f, &len), ACCEL_OK);
+    CHECK_ST(accel_fifo_write(&R.m.rspq, f, 14), ACCEL_OK); /* its header and 6 bytes */
+    CHECK_ST(accel_tsp1_call(&R.s, ACCEL_TSP1_ECHO, "abc", 3, NULL, 0, NULL, 100), ACCEL_OK);
+    CHECK_EQ(R.s.dec.dropped[ACCEL_TSP1_DROP_LENGTH] + R.s.dec.dropped[ACCEL_TSP1_DROP_GARBAGE], 14);
+    CHECK_EQ(R.s.outcomes, R.n_out);
+}
+
+/* ---------------------------------------------------------------- deadlines restart */
+/* A command waits in the device's command buffer past its deadline (the device is stalled;
+ * polls see the buffer hold something), then runs between poll's read of the response level
+ * and its read of the command level: its answer is waiting, so its deadline must count from
+ * the last poll that saw it waiting, not from when it was sent. The device's progress inside a
+ * poll is modelled by a port that advances the simulation before each command-level read. */
+static accel_port step_port;
+static int step_on;
+static accel_status step_spi(void *u, uint8_t cs, const uint8_t *tx, uint8_t *rx, size_t n,
+                             unsigned fl)
+{
+    if (step_on && tx && n >= 2 && tx[0] == ACCEL_TSP1_SPI_OP_REG_READ &&
+        tx[1] == ACCEL_TSP1_REG_BUF_STATUS(ACCEL_TSP1_BUF_CMD))
+        accel_sim_advance(&R.sim, 1);
+    return R.sim.port.spi_transfer(u, cs, tx, rx, n, fl);
+}
+static void test_deadline_restarts(void)
+{
+    uint16_t t;
+    unsigned i;
+    setup(256, 128, 1, 0, 8, 1);
+    rig_ready();
+    step_port = R.sim.port;
+    step_port.spi_transfer = step_spi;
+    R.s.bus.port = &step_port;
+    R.m.exec_per_ms = 0; /* stalled: the ECHO waits in the command buffer */
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, "wait", 4, &t), ACCEL_OK);
+    for (i = 0; i < 300; i++) { /* past its 200 ms deadline, polled all along */
+        (void)accel_tsp1_poll(&R.s);
+        accel_sim_advance(&R.sim, 1);
+    }
+    CHECK_EQ(R.n_out, 0);
+    R.m.exec_per_ms = 2;
+    step_on = 1; /* it runs inside the next poll, after the response buffer read empty */
+    drain(20);
+    step_on = 0;
+    R.s.bus.port = &R.sim.port;
+    CHECK_EQ(R.fate[t], ACCEL_TSP1_MODEL_RAN);
+    CHECK(rig_find(t) >= 0);
+    if (rig_find(t) >= 0) CHECK_ST(R.o_st[rig_find(t)], ACCEL_OK);
+    CHECK_EQ(R.s.dev_error, 0);
+}
+
+/* ---------------------------------------------------------------- lost: what ends it */
+/* While lost (bytes were dropped with a long ECHO still to be answered, so a frame found may lie
+ * inside its payload) nothing is matched until the response buffer reads empty. A level read has
+ * no CRC: one damaged to say "empty" must not end that state (the next bytes, read as frames,
+ * may be an ECHO's payload); it takes two empty reads in a row. Here a DATA frame naming the
+ * pending NN_INFO stands for such payload bytes, and the first response-level read after it is
+ * zeroed. */
+static accel_port dmg_port;
+static unsigned dmg_left, dmg_next;
+static accel_status dmg_spi(void *u, uint8_t cs, const uint8_t *tx, uint8_t *rx, size_t n,
+                            unsigned fl)
+{
+    accel_status st = R.sim.port.spi_transfer(u, cs, tx, rx, n, fl);
+    if (dmg_next && rx) {
+        memset(rx, 0, n); /* the level says 0: empty */
+        dmg_next = 0;
+    } else if (dmg_left && tx && n >= 2 && tx[0] == ACCEL_TSP1_SPI_OP_REG_READ &&
+               tx[1] == ACCEL_TSP1_REG_BUF_STATUS(ACCEL_TSP1_BUF_RSP)) {
+        dmg_left--;
+        dmg_next = 1;
+    }
+    return st;
+}
+static void test_lost_needs_two_empty_reads(void)
+{
+    uint8_t q[4] = {1, 0, 0, 0}, f[16];
+    size_t len;
+    uint16_t t;
+    int j;
+    setup(256, 256, 2, 1, 8, 1);
+    rig_ready();
+    R.m.exec_per_ms = 0;
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_NN_INFO, q, 4, &t), ACCEL_OK);
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_DATA, t, NULL, 0, f,
+                                         sizeof f, &len), ACCEL_OK);
+    CHECK_ST(accel_fifo_write(&R.m.rspq, f, len), ACCEL_OK);
+    R.s.lost = 1; /* as after a drop inside a long ECHO's answer */
+    dmg_port = R.sim.port;
+    dmg_port.spi_transfer = dmg_spi;
+    R.s.bus.port = &dmg_port;
+    dmg_left = 1;
+    (void)accel_tsp1_poll(&R.s);
+    (void)accel_tsp1_poll(&R.s);
+    R.s.bus.port = &R.sim.port;
+    CHECK_EQ(R.n_out, 0); /* the stand-in was read while lost: ignored */
+    CHECK_EQ(R.s.lost, 0);
+    R.m.exec_per_ms = 2;
+    drain(20);
+    j = rig_find(t);
+    CHECK(j >= 0);
+    if (j >= 0) CHECK_ST(R.o_st[j], ACCEL_OK);
+}
+
+/* A frame cut short (a reset cleared the rest) is given up once the buffer reads empty; with a
+ * long ECHO pending that drop makes the session lost, and the empty read that found it ends it
+ * too: the answers placed after it start at a frame boundary. (It once stayed lost until the
+ * next empty read, and the ECHO's own answer, read meanwhile, was ignored: UNKNOWN.) */
+static void test_lost_ends_after_cut(void)
+{
+    static const uint8_t p[20] = "twenty bytes of echo";
+    uint8_t f[40];
+    size_t len;
+    uint16_t t;
+    int j;
+    setup(256, 256, 2, 1, 8, 1);
+    rig_ready();
+    R.m.exec_per_ms = 0;
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, p, sizeof p, &t), ACCEL_OK);
+    CHECK_EQ(R.s.big, 1);
+    CHECK_ST(accel_tsp1_encode_raw_frame(ACCEL_TSP1_RSP_PREAMBLE, ACCEL_TSP1_R_DATA, 0x5555, p,
+                                         sizeof p, f, sizeof f, &len), ACCEL_OK);
+    CHECK_ST(accel_fifo_write(&R.m.rspq, f, 15), ACCEL_OK); /* the rest cleared by a reset */
+    (void)accel_tsp1_poll(&R.s);
+    CHECK_EQ(R.s.dec.dropped[ACCEL_TSP1_DROP_TRUNCATED], 15);
+    CHECK_EQ(R.s.lost, 0);
+    R.m.exec_per_ms = 2;
+    drain(20);
+    j = rig_find(t);
+    CHECK(j >= 0);
+    if (j >= 0) CHECK_ST(R.o_st[j], ACCEL_OK);
+}
+
+/* A command sent into the device's error state is taken for discarded, but another host's
+ * CLEAR_ERROR let it run, and its answer came while the driver was lost (ignored), or damaged
+ * (dropped by the decoder): it ends UNKNOWN_OUTCOME, never DISCARDED (what was ignored or
+ * dropped may have been its own answer). */
+static void lost_evidence(int damage)
+{
+    uint8_t q[4] = {40, 0, 0, 0}, f[ACCEL_TSP1_OVERHEAD];
+    size_t a;
+    uint16_t t1, t2;
+    int j;
+    setup(512, 256, 2, 0, 8, 1);
+    rig_ready();
+    R.m.exec_per_ms = 0;
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_NN_INFO, q, 4, &t1), ACCEL_OK); /* ERR_ARG */
+    CHECK_ST(accel_tsp1_encode_command(ACCEL_TSP1_CLEAR_ERROR, 0x7777, NULL, 0, f, sizeof f, &a),
+             ACCEL_OK);
+    CHECK_ST(accel_tsp1_buf_write(&R.s.bus, ACCEL_TSP1_BUF_CMD, f, a), ACCEL_OK); /* the other host */
+    CHECK_ST(accel_tsp1_submit(&R.s, ACCEL_TSP1_ECHO, "x", 1, &t2), ACCEL_OK);
+    R.m.exec_per_ms = 1;
+    accel_sim_advance(&R.sim, 1); /* the NN_INFO fails */
+    R.m.exec_per_ms = 0;
+    (void)accel_tsp1_poll(&R.s); /* its ERR_ARG: the ECHO is taken for discarded */
+    CHECK_ST(R.o_st[rig_find(t1)], ACCEL_E_TSP1_ERR_ARG);
+    R.m.exec_per_ms = 2;
+    accel_sim_advance(&R.sim, 2); /* the other host's CLEAR_ERROR, then the ECHO runs */
+    CHECK_EQ(R.fate[t2], ACCEL_TSP1_MODEL_RAN);
+    if (damage) { /* its answer damaged on the way: a byte flipped in the buffer */
+        uint8_t b[64];
+        size_t got = 0;
+        CHECK_ST(accel_fifo_read(&R.m.rspq, b, sizeof b, &got), ACCEL_OK);
+        CHECK(got >= 13);
+        b[got - 5] ^= 0x01; /* its payload byte */
+        CHECK_ST(accel_fifo_write(&R.m.rspq, b, got), ACCEL_OK);
+    } else {
+        R.s.lost = 1; /* its answer comes while lost */
+    }
+    drain(50);
+    j = rig_find(t2);
+    CHECK(j >= 0);
+    if (j >= 0) CHECK_ST(R.o_st[j], ACCEL_E_TSP1_UNKNOWN_OUTCOME);
+}
+static void test_lost_hides_evidence(void) { lost_evidence(0); }
+static void test_dropped_evidence(void) { lost_evidence(1); }
 
 /* ---------------------------------------------------------------- REBOOT means "booted" */
 /* A brown-out reset while a REBOOT waits in the command buffer: the boot's ASYNC_READY is the
@@ -482,11 +775,18 @@ int main(void)
     RUN(test_stale_running_mask);
     RUN(test_late_poll_big_backlog);
     RUN(test_full_response_buffer);
+    RUN(test_deadline_restarts);
     RUN(test_sleep_full_response_buffer);
     RUN(test_update_reboot_pending);
     RUN(test_update_fault_sweep);
     RUN(test_second_host);
     RUN(test_rx_holds_fixed_answers);
+    RUN(test_long_error_detail);
+    RUN(test_long_error_cut);
+    RUN(test_lost_needs_two_empty_reads);
+    RUN(test_lost_hides_evidence);
+    RUN(test_dropped_evidence);
+    RUN(test_lost_ends_after_cut);
     RUN(test_reboot_ok_means_booted);
     RUN(test_all_ones_bus);
     RUN(test_second_host_framing);

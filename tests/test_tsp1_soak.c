@@ -18,7 +18,8 @@
  * calls with commands still queued and answers still waiting, or killed inside a transfer
  * (a command half written, a response half read); now and then the device is power-cycled.
  * Sessions change between auto_clear on and off (with auto_clear the host never clears by
- * hand), receive buffer and queue sizes. At every phase change a liveness probe: with the bus
+ * hand), receive buffer and queue sizes; half the devices send 36 to 88 bytes of detail with
+ * every error, more than a small receive buffer holds. At every phase change a liveness probe: with the bus
  * quiet, an ECHO must succeed within a bounded time (waking the device, clearing by hand only
  * without auto_clear).
  * The model's log says what it did with every command it received: ran (with the response it
@@ -100,7 +101,7 @@ static unsigned long fault_kinds[7];
 static unsigned long busy_refusals, rescue_wakes, spins, spin_refusals, late_polls, kills,
     mid_kills, restarts, probes, lost_liveness, reboot_checks, embedded, too_big,
     hist_stray_err, reboot_unready, sleep_timeouts, hist_unseen, backlogs, big_waiting, updates,
-    updates_ok, foreign_clears;
+    updates_ok, foreign_clears, devices, cut_errors;
 static int have_old;
 static unsigned long stale_total;
 static jmp_buf kill_env;
@@ -132,9 +133,16 @@ static int upd_written;  /* a FINISH or CANCEL was written in this call */
 static int finished_image; /* the device holds a FINISHed image, not yet rebooted into */
 static unsigned long pending_resumes, resumes, stale_masks;
 static uint8_t rec_seen[65536]; /* the TID's pending entry was recorded in this call */
+/* the model's events in order: the last error it produced, another host's last CLEAR_ERROR,
+   and per TID the last error produced before its command ran */
+static uint32_t log_seq, last_err_seq, foreign_clear_seq, err_before_run[65536];
 static void on_log(void *u, const accel_tsp1_model_event *e)
 {
     (void)u;
+    log_seq++;
+    if ((e->what == ACCEL_TSP1_MODEL_RAN || e->what == ACCEL_TSP1_MODEL_REJECTED) &&
+        accel_tsp1_kind_of(e->resp) == ACCEL_TSP1_KIND_ERROR)
+        last_err_seq = log_seq;
     if (traced(e->tid) || (trace_tid >= 0 && e->what == ACCEL_TSP1_MODEL_ASYNC && e->id == ACCEL_TSP1_R_ASYNC_READY))
         printf("    %6lu ms model: event %u tid %u id 0x%04X resp 0x%04X\n", (unsigned long)sim.now,
                e->what, e->tid, e->id, e->resp);
@@ -156,6 +164,7 @@ static void on_log(void *u, const accel_tsp1_model_event *e)
     if (e->tid == ACCEL_TSP1_TID_NONE && e->what != ACCEL_TSP1_MODEL_ASYNC) {
         if (e->what == ACCEL_TSP1_MODEL_RAN && e->id == ACCEL_TSP1_CLEAR_ERROR) {
             foreign_clear_ms = sim.now;
+            foreign_clear_seq = log_seq;
             have_foreign = 1;
         }
         if (e->what == ACCEL_TSP1_MODEL_RAN && e->id == ACCEL_TSP1_ECHO) foreign_echo_ran++;
@@ -172,6 +181,7 @@ static void on_log(void *u, const accel_tsp1_model_event *e)
         if (!fate[e->tid]) {
             fate[e->tid] = e->what;
             fate_resp[e->tid] = e->resp;
+            err_before_run[e->tid] = last_err_seq;
             if (e->resp) evid[e->tid] = 1;
         } else if (e->id == ACCEL_TSP1_ECHO && e->resp == ACCEL_TSP1_R_DATA) {
             evid[e->tid] = 1; /* the marker's answer */
@@ -220,15 +230,26 @@ static int fault_since(uint32_t ms)
  * cannot know (one session per device is the rule). `hidden`: and nothing of it has reached
  * the driver yet (its ECHO's answer is the one trace it can see: until it is read, or when a
  * reset, a sleep or a fault takes it, the driver cannot tell). */
-static int foreign_since(uint32_t sub_ms, int hidden)
+static int foreign_hidden(void)
 {
-    if (!have_foreign || (int32_t)(foreign_clear_ms - sub_ms) < 0) return 0;
-    if (!hidden) return 1;
     if (foreign_echo_seen >= foreign_echo_ran) return 0; /* every answer of it was read */
     /* not read yet: excused only where it cannot be (cleared, never made, taken by a fault, or
        the device not up to be read); the driver waits until nothing more can come */
     return (have_foreign_wipe && (int32_t)(foreign_wipe_ms - foreign_clear_ms) >= 0) ||
            fault_since(foreign_clear_ms) || model.power != ACCEL_TSP1_MODEL_READY;
+}
+static int foreign_since(uint32_t sub_ms, int hidden)
+{
+    if (!have_foreign || (int32_t)(foreign_clear_ms - sub_ms) < 0) return 0;
+    return !hidden || foreign_hidden();
+}
+
+/* A command sent after a command that failed, before the driver read that error, ran: another
+ * host's CLEAR_ERROR came between the last error before it ran and its run (maybe before it was
+ * sent, which foreign_since does not count). `hidden`: as for foreign_since. */
+static int foreign_between(uint16_t tid, int hidden)
+{
+    return have_foreign && foreign_clear_seq > err_before_run[tid] && (!hidden || foreign_hidden());
 }
 
 static void on_outcome(void *u, const accel_tsp1_outcome *o)
@@ -248,6 +269,7 @@ static void on_outcome(void *u, const accel_tsp1_outcome *o)
     ended[o->tid] = 1;
     last_st[o->tid] = o->status;
     if (o->cmd != r->id) contra("outcome for another command", o->tid);
+    if (o->resp && o->resp->cut) cut_errors++;
     if (o->status == ACCEL_OK) {
         uint16_t want = r->id == ACCEL_TSP1_ECHO ? ACCEL_TSP1_R_DATA
                       : r->id == ACCEL_TSP1_NN_INFO ? ACCEL_TSP1_R_NN_INFO : 0;
@@ -266,7 +288,8 @@ static void on_outcome(void *u, const accel_tsp1_outcome *o)
     } else if (o->status == ACCEL_E_TSP1_DISCARDED) {
         hist[2]++;
         if (fate[o->tid] == ACCEL_TSP1_MODEL_RAN) {
-            if (foreign_since(r->sub_ms, 1)) hist_foreign++; /* undetectable: evidence gone */
+            if (foreign_since(r->sub_ms, 1) || foreign_between(o->tid, 1))
+                hist_foreign++; /* undetectable: evidence gone */
             else contra("DISCARDED, but it ran", o->tid);
         }
     } else if (o->status == ACCEL_E_TSP1_UNKNOWN_OUTCOME) {
@@ -291,7 +314,8 @@ static void on_outcome(void *u, const accel_tsp1_outcome *o)
                               never saw as the answer of a pending command (a lost error, an
                               ended session's). A command that ran is never excused this way:
                               its deadline counts only once its answer cannot be waiting */
-        else if (foreign_since(r->sub_ms, 0))
+        else if (foreign_since(r->sub_ms, 0) || (fate[o->tid] == ACCEL_TSP1_MODEL_RAN &&
+                                                 foreign_between(o->tid, 0)))
             hist_foreign++; /* another host's CLEAR_ERROR: nobody can know */
         else if (o->resp && o->resp->tid != o->tid && ended[o->resp->tid] &&
                  accel_tsp1_kind_of(o->resp->id) == ACCEL_TSP1_KIND_ERROR)
@@ -478,9 +502,11 @@ static void open_session(int power)
     accel_port mp;
     accel_tsp1_config c;
     uint16_t cmd_cap = (uint16_t)(200u + tl_rand_below(4) * 150u);
-    /* one device in three has a response buffer larger than a poll reads (4 KiB) */
-    uint16_t rsp_cap = (uint16_t)(tl_rand_below(3) ? 48u + tl_rand_below(4) * 60u : 5000u);
-    static const uint16_t rsp_sizes[4] = {52, 116, 288, 588};
+    /* one device in three (the second, fifth, ...: every run meets one) has a response buffer
+       larger than a poll reads (4 KiB) */
+    uint16_t rsp_cap = (uint16_t)(devices % 3u != 1u ? 48u + tl_rand_below(4) * 60u : 5000u);
+    uint8_t detail = (uint8_t)(36u + tl_rand_below(3) * 26u);
+    static const uint16_t rsp_sizes[5] = {20, 52, 116, 288, 588};
     unsigned k;
     uint16_t from = s.next_tid;
     if (rsp_cap > 4096u) cmd_cap = 650u; /* room for its big ECHOs */
@@ -498,6 +524,11 @@ static void open_session(int power)
         memset(old_tid, 0, sizeof old_tid);
         accel_sim_init(&sim);
         CHECK_ST(accel_tsp1_model_init(&model, mmem, sizeof mmem, cmd_cap, rsp_cap, 4), ACCEL_OK);
+        devices++;
+        /* half the devices send error detail (36..88 bytes: longer than a small receive buffer
+           holds), where it leaves room for an error and the three async messages */
+        if (tl_rand_below(2) && 16u + detail + 3u * ACCEL_TSP1_OVERHEAD <= rsp_cap)
+            model.err_detail = detail;
         model.on_log = on_log;
         model.wake_line = 1;
         accel_tsp1_model_port(&model, &mp);
@@ -520,7 +551,7 @@ static void open_session(int power)
     c.mem_len = sizeof dmem;
     c.depth = (uint16_t)(4u + tl_rand_below(13));
     c.cmd_payload = 576;
-    c.rsp_payload = rsp_sizes[tl_rand_below(4)];
+    c.rsp_payload = rsp_sizes[tl_rand_below(5)];
     /* on a device with a big response buffer, half the sessions can fill more than 4 KiB */
     if (model.rsp_cap > 4096u && tl_rand_below(2)) c.depth = 16, c.rsp_payload = 588;
     c.timeout_ms = T_MS;
@@ -1059,7 +1090,7 @@ int main(int argc, char **argv)
             open_session(0);
             have_old = 1;
             sessions++;
-        } else if (tl_rand_below(20000) == 0 && !accel_ring_count(&s.pend)) { /* power cycle */
+        } else if (tl_rand_below(4000) == 0 && !accel_ring_count(&s.pend)) { /* power cycle */
             open_session(1);
             have_old = 0;
             sessions++;
@@ -1111,6 +1142,8 @@ int main(int argc, char **argv)
            foreign_clears, hist_foreign);
     printf("liveness probes %lu, lost %lu; stale answers ignored by new sessions %lu\n", probes,
            lost_liveness, stale_total + s.stale);
+    printf("devices %lu, errors whose detail was cut to the receive buffer %lu\n", devices,
+           cut_errors);
     printf("contradictions: %lu\n", contradictions);
     tl_case = "soak";
     CHECK_EQ(contradictions, 0);

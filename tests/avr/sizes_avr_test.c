@@ -82,6 +82,7 @@ int main(void)
     /* the device model: 3 x cmd_cap + 48 + rsp_cap */
     SIZE_IS(accel_tsp1_model_mem_size(0xFFFF, 0xFFFF, &n), n, 3UL * 0xFFFFUL + 48UL + 0xFFFFUL);
     SIZE_IS(accel_tsp1_model_mem_size(20000, 5000, &n), n, 60000UL + 48UL + 5000UL);
+    SIZE_IS(accel_tsp1_model_mem_size(30000, 100, &n), n, 90000UL + 48UL + 100UL); /* 3 x cmd wraps */
     SIZE_IS(accel_tsp1_model_mem_size(1000, 500, &n), n, 3548UL);
     /* ---- ane: depth slots of width + 2 bytes; width + 2 itself passes 16 bits */
     SIZE_IS(accel_ane_msgq_mem_size(10, 0xFFFF, &n), n, 10UL * 0x10001UL);

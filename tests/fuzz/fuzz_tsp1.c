@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             c -= used;
             if (st == ACCEL_OK) {
                 if (12u + (size_t)f.n_bytes > cap) abort();
-                framed += 12u + f.n_bytes;
+                framed += 12u + f.n_bytes + f.cut; /* cut: bytes of a long error not held */
                 (void)accel_tsp1_kind_of(f.id);
                 (void)accel_tsp1_error_status(f.id);
                 /* a malformed NN_INFO body is refused with a status: any answer is fine */
@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         accel_status st = accel_tsp1_decoder_idle(&d, &f);
         if (st == ACCEL_E_EMPTY) break;
         if (st != ACCEL_OK || 12u + (size_t)f.n_bytes > cap) abort();
-        framed += 12u + f.n_bytes;
+        framed += 12u + f.n_bytes + f.cut; /* cut: bytes of a long error not held */
     }
     dropped = 0;
     for (i = 0; i < ACCEL_TSP1_DROP_REASONS; i++) dropped += d.dropped[i];
