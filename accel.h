@@ -16547,6 +16547,338 @@ static __attribute__((noinline)) void accel__mac_y_conv_ns(const accel_mac_conv 
     }
 }
 
+/* conv2d without caller scratch on AVX2 (one group, no column dilation, in_c a multiple of 8),
+ * reading input and filter in place: 3 output pixels x 4 output channels a pass, 12
+ * accumulators. A filter row (OHWI) and a window row of the input are both k_w * in_c
+ * contiguous bytes, so ST (16, or 8 when in_c is an odd multiple of 8) taps of one channel are
+ * one load widened to int16 w + wo, and the same taps of a pixel one load widened to int16;
+ * vpmaddwd of the two gives ST/2 exact pair sums (at most 2 * 255 * 255) in the lanes of that
+ * (pixel, channel) accumulator, summed across lanes at the end. Passes whose 3 windows lie in
+ * the image (INNER) multiply x itself: sum (x + xo)(w + wo) = sum x (w + wo) + xo * sum (w + wo),
+ * the last term per channel, computed once. The others add xo to x, and cut each window row
+ * where a pixel's in-image bytes [lo, hi) begin or end (multiples of in_c, so of ST): outside
+ * them that pixel reads ST bytes of the zero point, which widen to x + xo = 0, exactly the term
+ * the portable path skips. Every product is the portable path's, every sum the same modulo
+ * 2^32. With ST 8 the offsets go to the low 8 int16 lanes only (the high ones widen from 0). */
+#define ACCEL__MAC_YV_P 3u /* output pixels per pass */
+typedef struct {
+    const accel_mac_conv *g;
+    const accel_mac_quant *q;
+    const int8_t *x, *zp; /* zp: 16 bytes of the input zero point */
+    uint8_t *o;
+    size_t rowb, istep, n0, cnt; /* window row bytes; input bytes per image row */
+    uint32_t bs[8], bsi[8];      /* bias; bias + xo * sum (w + wo), for INNER */
+    int fast;                    /* 8 channels, double rounding: requantized here */
+} accel__mac_yv;
+typedef struct { /* one pass's pixels */
+    size_t base[ACCEL__MAC_YV_P];    /* input index of (b, row 0, first in-image column) */
+    size_t lo[ACCEL__MAC_YV_P], hi[ACCEL__MAC_YV_P]; /* a window row's in-image bytes */
+    int32_t iy0[ACCEL__MAC_YV_P];
+} accel__mac_yvp;
+
+ACCEL__MAC_AI __m256i accel__mac_yv_ld(const int8_t *p, const int UNS, const size_t ST)
+{
+    __m128i b = ST == 16u ? _mm_loadu_si128((const __m128i *)(const void *)p)
+                          : _mm_loadl_epi64((const __m128i *)(const void *)p);
+    return UNS ? _mm256_cvtepu8_epi16(b) : _mm256_cvtepi8_epi16(b);
+}
+
+#define ACCEL__MAC_YV_CH(N, WP)                                                                  \
+    do {                                                                                         \
+        wv = accel__mac_yv_ld((WP) + wi, UNS, ST);                                               \
+        if (WO) wv = _mm256_add_epi16(wv, wov);                                                \
+        a0##N = _mm256_add_epi32(a0##N, _mm256_madd_epi16(x0, wv));                              \
+        a1##N = _mm256_add_epi32(a1##N, _mm256_madd_epi16(x1, wv));                              \
+        a2##N = _mm256_add_epi32(a2##N, _mm256_madd_epi16(x2, wv));                              \
+    } while (0)
+#define ACCEL__MAC_YV_STEP(XO)                                                                   \
+    do {                                                                                         \
+        x0 = accel__mac_yv_ld(p0, UNS, ST);                                                      \
+        x1 = accel__mac_yv_ld(p1, UNS, ST);                                                      \
+        x2 = accel__mac_yv_ld(p2, UNS, ST);                                                      \
+        if (XO) {                                                                                \
+            x0 = _mm256_add_epi16(x0, xov);                                                      \
+            x1 = _mm256_add_epi16(x1, xov);                                                      \
+            x2 = _mm256_add_epi16(x2, xov);                                                      \
+        }                                                                                        \
+        ACCEL__MAC_YV_CH(0, w0); ACCEL__MAC_YV_CH(1, w1);                                        \
+        ACCEL__MAC_YV_CH(2, w2); ACCEL__MAC_YV_CH(3, w3);                                        \
+    } while (0)
+/* The sums of output channels w, w + fs, .. (cnt of them, 1..4; the others repeat the last)
+ * for pixel p of the pass into r[p]. */
+ACCEL__MAC_AI void accel__mac_yv_h(const accel__mac_yv *s, const accel__mac_yvp *v,
+                                   const int8_t *w, size_t fs, size_t cnt, __m128i *r,
+                                   const int UNS, const int WO, const size_t ST, const int INNER)
+{
+    const accel_mac_conv *g = s->g;
+    const int8_t *w0 = w, *w1 = w + (cnt > 1u ? fs : 0u), *w2 = w + (cnt > 2u ? 2u * fs : 0u);
+    const int8_t *w3 = w + (cnt > 3u ? 3u * fs : (cnt - 1u) * fs), *p0, *p1, *p2;
+    size_t ky, c, e, nb, i, wi = 0, l[ACCEL__MAC_YV_P], h[ACCEL__MAC_YV_P], rb[ACCEL__MAC_YV_P];
+    size_t rowb = s->rowb, d0, d1, d2, p, dh = accel__mac_one(g->dilation_h);
+    __m256i z = _mm256_setzero_si256(), x0, x1, x2, wv;
+    /* with 8-byte steps only the low 8 int16 lanes carry data (the high ones widen from 0) */
+    __m256i xov = _mm256_set1_epi16((short)s->q->input_offset);
+    __m256i wov = _mm256_set1_epi16((short)s->q->filter_offset);
+    __m256i a00 = z, a01 = z, a02 = z, a03 = z, a10 = z, a11 = z, a12 = z, a13 = z;
+    __m256i a20 = z, a21 = z, a22 = z, a23 = z;
+    if (ST == 8u) {
+        xov = _mm256_inserti128_si256(z, _mm256_castsi256_si128(xov), 0);
+        wov = _mm256_inserti128_si256(z, _mm256_castsi256_si128(wov), 0);
+    }
+    if (INNER) { /* base: the window corner */
+        size_t kstep = s->istep * dh;
+        for (ky = 0; ky < g->k_h; ky++) {
+            p0 = s->x + v->base[0] + ky * kstep;
+            p1 = s->x + v->base[1] + ky * kstep;
+            p2 = s->x + v->base[2] + ky * kstep;
+            for (c = 0; c < rowb; c += ST, wi += ST, p0 += ST, p1 += ST, p2 += ST)
+                ACCEL__MAC_YV_STEP(0);
+        }
+    } else {
+        for (ky = 0; ky < g->k_h; ky++) {
+            for (p = 0; p < ACCEL__MAC_YV_P; p++) {
+                int32_t iy = v->iy0[p] + (int32_t)(ky * dh);
+                if (iy < 0 || iy >= (int32_t)g->in_h) {
+                    l[p] = h[p] = rowb; /* the whole row outside */
+                    rb[p] = 0;
+                } else {
+                    l[p] = v->lo[p];
+                    h[p] = v->hi[p];
+                    rb[p] = v->base[p] + (size_t)iy * s->istep;
+                }
+            }
+            for (c = 0; c < rowb; c = e) {
+                /* the segment [c, e): no pixel enters or leaves the image inside it */
+                e = rowb;
+                for (p = 0; p < ACCEL__MAC_YV_P; p++) {
+                    nb = c < l[p] ? l[p] : c < h[p] ? h[p] : rowb;
+                    if (nb < e) e = nb;
+                }
+#define ACCEL__MAC_YV_PP(P)                                                                      \
+    if (l[P] <= c && c < h[P]) {                                                                 \
+        p##P = s->x + rb[P] + (c - l[P]);                                                        \
+        d##P = ST;                                                                               \
+    } else {                                                                                     \
+        p##P = s->zp;                                                                            \
+        d##P = 0;                                                                                \
+    }
+                ACCEL__MAC_YV_PP(0) ACCEL__MAC_YV_PP(1) ACCEL__MAC_YV_PP(2)
+#undef ACCEL__MAC_YV_PP
+                wi = ky * rowb + c;
+                for (i = (e - c) / ST; i > 0; i--, wi += ST, p0 += d0, p1 += d1, p2 += d2)
+                    ACCEL__MAC_YV_STEP(1);
+            }
+        }
+    }
+    r[0] = accel__mac_y_hsum4(a00, a01, a02, a03);
+    r[1] = accel__mac_y_hsum4(a10, a11, a12, a13);
+    r[2] = accel__mac_y_hsum4(a20, a21, a22, a23);
+}
+#undef ACCEL__MAC_YV_STEP
+#undef ACCEL__MAC_YV_CH
+
+/* accel__mac_y_rq with the terms of the shift computed once per call. */
+ACCEL__MAC_AI __m256i accel__mac_yv_rq(__m256i acc, __m256i mul, __m256i mulh, __m256i lsh,
+                                       __m256i rs, __m256i mask, __m256i mhalf, __m256i lo,
+                                       __m256i hi, __m256i off)
+{
+    __m256i half = _mm256_set1_epi64x((long long)1 << 30), x, pe, po, h, v;
+    x = _mm256_sllv_epi32(acc, lsh);
+    pe = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(x, mul), half), 31);
+    po = _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), mulh), half), 1);
+    h = _mm256_blend_epi32(pe, po, 0xAA);
+    v = _mm256_srav_epi32(h, rs);
+    v = _mm256_sub_epi32(v, _mm256_cmpgt_epi32(_mm256_and_si256(h, mask),
+                                               _mm256_add_epi32(mhalf, _mm256_srli_epi32(h, 31))));
+    return _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(v, lo), hi), off);
+}
+
+/* Bias (and the INNER term) added to the np pixels' sums r[p] (channels n0..n0+3) and r[3 + p]
+ * (the next 4), requantized and stored. A function of its own: its constants stay out of the
+ * kernel's frame. */
+static __attribute__((noinline)) void accel__mac_yv_out(const accel__mac_yv *s, const __m128i *r,
+                                                        size_t pix0, size_t np, int inner)
+{
+    const accel_mac_quant *q = s->q;
+    size_t p, oc_n = s->g->out_c;
+    uint32_t t[8];
+    __m256i bv = _mm256_loadu_si256((const __m256i *)(const void *)(inner ? s->bsi : s->bs)), a;
+    __m256i mul, sh, mulh, lsh, rs, mask, mhalf, z = _mm256_setzero_si256(), lo, hi, off, pick;
+    if (!s->fast) {
+        for (p = 0; p < np; p++) {
+            a = _mm256_inserti128_si256(_mm256_castsi128_si256(r[p]), r[3 + p], 1);
+            _mm256_storeu_si256((__m256i *)(void *)t, _mm256_add_epi32(a, bv));
+            accel__mac_y_requant_n(t, s->cnt, q, s->n0, s->o + (pix0 + p) * oc_n + s->n0);
+        }
+        return;
+    }
+    if (q->count != 1) {
+        mul = _mm256_loadu_si256((const __m256i *)(const void *)(q->multiplier + s->n0));
+        sh = _mm256_loadu_si256((const __m256i *)(const void *)(q->shift + s->n0));
+    } else {
+        mul = _mm256_set1_epi32(q->multiplier[0]);
+        sh = _mm256_set1_epi32(q->shift[0]);
+    }
+    mulh = _mm256_srli_epi64(mul, 32);
+    lsh = _mm256_max_epi32(sh, z);
+    rs = _mm256_max_epi32(_mm256_sub_epi32(z, sh), z);
+    mask = _mm256_sub_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), rs), _mm256_set1_epi32(1));
+    mhalf = _mm256_srli_epi32(mask, 1);
+    lo = _mm256_set1_epi32(q->act_min - q->output_offset);
+    hi = _mm256_set1_epi32(q->act_max - q->output_offset);
+    off = _mm256_set1_epi32(q->output_offset);
+    pick = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                            0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    for (p = 0; p < np; p++) {
+        a = _mm256_add_epi32(_mm256_inserti128_si256(_mm256_castsi128_si256(r[p]), r[3 + p], 1), bv);
+        a = accel__mac_yv_rq(a, mul, mulh, lsh, rs, mask, mhalf, lo, hi, off);
+        a = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(a, pick),
+                                        _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1));
+        _mm_storel_epi64((__m128i *)(void *)(s->o + (pix0 + p) * oc_n + s->n0), _mm256_castsi256_si128(a));
+    }
+}
+
+typedef void (*accel__mac_yv_fn)(const accel__mac_yv *, const accel__mac_yvp *, const int8_t *,
+                                 size_t, size_t, __m128i *);
+#define ACCEL__MAC_YV_FN(NAME, U, W, S, I)                                                       \
+    static __attribute__((noinline)) void NAME(const accel__mac_yv *s, const accel__mac_yvp *v,  \
+                                               const int8_t *w, size_t fs, size_t cnt,           \
+                                               __m128i *r)                                       \
+    {                                                                                            \
+        accel__mac_yv_h(s, v, w, fs, cnt, r, U, W, S, I);                                        \
+    }
+ACCEL__MAC_YV_FN(accel__mac_yv_0, 0, 0, 16u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_1, 0, 1, 16u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_2, 1, 0, 16u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_3, 1, 1, 16u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_4, 0, 0, 8u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_5, 0, 1, 8u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_6, 1, 0, 8u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_7, 1, 1, 8u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_8, 0, 0, 16u, 1)
+ACCEL__MAC_YV_FN(accel__mac_yv_9, 0, 1, 16u, 1)
+ACCEL__MAC_YV_FN(accel__mac_yv_10, 1, 0, 16u, 1)
+ACCEL__MAC_YV_FN(accel__mac_yv_11, 1, 1, 16u, 1)
+ACCEL__MAC_YV_FN(accel__mac_yv_12, 0, 0, 8u, 1)
+ACCEL__MAC_YV_FN(accel__mac_yv_13, 0, 1, 8u, 1)
+ACCEL__MAC_YV_FN(accel__mac_yv_14, 1, 0, 8u, 1)
+ACCEL__MAC_YV_FN(accel__mac_yv_15, 1, 1, 8u, 1)
+#undef ACCEL__MAC_YV_FN
+
+static accel__mac_yv_fn accel__mac_yv_pick(int v)
+{
+    switch (v) {
+    case 0: return accel__mac_yv_0;
+    case 1: return accel__mac_yv_1;
+    case 2: return accel__mac_yv_2;
+    case 3: return accel__mac_yv_3;
+    case 4: return accel__mac_yv_4;
+    case 5: return accel__mac_yv_5;
+    case 6: return accel__mac_yv_6;
+    case 7: return accel__mac_yv_7;
+    case 8: return accel__mac_yv_8;
+    case 9: return accel__mac_yv_9;
+    case 10: return accel__mac_yv_10;
+    case 11: return accel__mac_yv_11;
+    case 12: return accel__mac_yv_12;
+    case 13: return accel__mac_yv_13;
+    case 14: return accel__mac_yv_14;
+    default: return accel__mac_yv_15;
+    }
+}
+
+/* Output channels n0 .. n0 + cnt (cnt <= 8) of every pixel, in passes of 3 pixels. */
+static __attribute__((noinline)) void accel__mac_yv_t(const accel__mac_yv *s, const int8_t *w,
+                                                      size_t fs, accel__mac_yv_fn fi,
+                                                      accel__mac_yv_fn fb)
+{
+    const accel_mac_conv *g = s->g;
+    accel__mac_yvp v;
+    __m128i r[2u * ACCEL__MAC_YV_P];
+    uint32_t b = 0, oy = 0, ox = 0, lx0, lx1;
+    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, C = g->in_c;
+    size_t cnt = s->cnt, kh = g->k_h, dh = accel__mac_one(g->dilation_h);
+    int inner;
+    for (pix0 = 0; pix0 < npix; pix0 += np) {
+        np = npix - pix0 < ACCEL__MAC_YV_P ? npix - pix0 : ACCEL__MAC_YV_P;
+        inner = 1;
+        for (p = 0; p < ACCEL__MAC_YV_P; p++) {
+            int32_t ix0;
+            if (p >= np) { /* a short last pass: pixel 0 again, its results not stored */
+                v.base[p] = v.base[0];
+                v.iy0[p] = v.iy0[0];
+                v.lo[p] = v.lo[0];
+                v.hi[p] = v.hi[0];
+                continue;
+            }
+            v.iy0[p] = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+            accel__mac_xrange(ix0, 1u, g->k_w, g->in_w, &lx0, &lx1);
+            v.lo[p] = (size_t)lx0 * C;
+            v.hi[p] = (size_t)lx1 * C;
+            v.base[p] = ((size_t)b * g->in_h * g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)lx0)) * C;
+            if (v.lo[p] != 0 || v.hi[p] != s->rowb || v.iy0[p] < 0 ||
+                (size_t)v.iy0[p] + (kh - 1u) * dh >= g->in_h)
+                inner = 0;
+            if (++ox == g->out_w) {
+                ox = 0;
+                if (++oy == g->out_h) { oy = 0; b++; }
+            }
+        }
+        r[3] = r[4] = r[5] = _mm_setzero_si128();
+        if (inner) /* base: the window corners */
+            for (p = 0; p < ACCEL__MAC_YV_P; p++) v.base[p] += (size_t)v.iy0[p] * s->istep;
+        (inner ? fi : fb)(s, &v, w, fs, cnt < 4u ? cnt : 4u, r);
+        if (cnt > 4u) (inner ? fi : fb)(s, &v, w + 4u * fs, fs, cnt - 4u, r + 3);
+        accel__mac_yv_out(s, r, pix0, np, inner);
+    }
+}
+
+/* conv2d (groups 1, dilation_w 1, in_c % 8 == 0) through accel__mac_yv_t, per block of 8
+ * output channels (their filters stay in L1). */
+static __attribute__((noinline)) void accel__mac_y_conv_v(const accel_mac_conv *g,
+                                                          const accel_mac_quant *q,
+                                                          const int8_t *x, const int8_t *w,
+                                                          const int32_t *bias, uint8_t *o,
+                                                          size_t fs)
+{
+    accel__mac_yv s;
+    int8_t zp[16];
+    size_t oc_n = g->out_c, C = g->in_c, st = C % 16u == 0 ? 16u : 8u, n0, j, k;
+    int uns = q->dtype == ACCEL_MAC_UINT8, v;
+    int32_t fx = uns ? -128 : 0, wo = q->filter_offset - fx;
+    accel__mac_yv_fn fi, fb;
+    ACCEL_MEMSET(zp, (int)(((uint32_t)(-q->input_offset)) & 0xFFu), sizeof zp);
+    s.g = g;
+    s.q = q;
+    s.x = x;
+    s.zp = zp;
+    s.o = o;
+    s.rowb = (size_t)g->k_w * C;
+    s.istep = (size_t)g->in_w * C;
+    v = (st == 8u ? 4 : 0) + uns * 2 + (q->filter_offset != 0);
+    fb = accel__mac_yv_pick(v);
+    fi = accel__mac_yv_pick(v + 8);
+    for (n0 = 0; n0 < oc_n; n0 += 8u) {
+        s.n0 = n0;
+        s.cnt = oc_n - n0 < 8u ? oc_n - n0 : 8u;
+        /* xo * sum (w + wo) per channel, for the passes that multiply x itself */
+        for (j = 0; j < 8u; j++) {
+            const int8_t *fr = w + (n0 + j) * fs;
+            uint32_t sw = 0;
+            if (j >= s.cnt) {
+                s.bs[j] = s.bsi[j] = 0;
+                continue;
+            }
+            for (k = 0; k < fs; k++) sw += (uint32_t)((fr[k] ^ fx) + wo);
+            s.bs[j] = bias ? (uint32_t)bias[n0 + j] : 0u;
+            s.bsi[j] = s.bs[j] + sw * (uint32_t)q->input_offset;
+        }
+        s.fast = s.cnt == 8u && q->rounding == ACCEL_MAC_ROUND_DOUBLE;
+        accel__mac_yv_t(&s, w + n0 * fs, fs, fi, fb);
+    }
+}
+
 #endif /* ACCEL_MAC_SIMD == 1 conv */
 
 #if ACCEL_MAC_SIMD == 1
@@ -17680,6 +18012,10 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
     }
 #endif
 #if ACCEL_MAC_SIMD == 1
+    if (groups == 1 && accel__mac_one(g->dilation_w) == 1u && cgs % 8u == 0) {
+        accel__mac_y_conv_v(g, q, x, w, bias, o, fs); /* reads the input and filter in place */
+        return ACCEL_OK;
+    }
     if (groups == 1 && accel__mac_one(g->dilation_w) == 1u && ((size_t)g->k_w * cgs) % 4u == 0 &&
         fs <= ((size_t)1 << 26)) {
         accel__mac_y_conv_ns(g, q, x, w, bias, o, fs); /* reads the input and filter in place */
