@@ -16664,6 +16664,7 @@ ACCEL__MAC_AI void accel__mac_yv_h(const accel__mac_yv *s, const accel__mac_yvp 
     }
                 ACCEL__MAC_YV_PP(0) ACCEL__MAC_YV_PP(1) ACCEL__MAC_YV_PP(2)
 #undef ACCEL__MAC_YV_PP
+                if ((d0 | d1 | d2) == 0) continue; /* every pixel outside: it adds 0 */
                 wi = ky * rowb + c;
                 for (i = (e - c) / ST; i > 0; i--, wi += ST, p0 += d0, p1 += d1, p2 += d2)
                     ACCEL__MAC_YV_STEP(1);
@@ -16745,7 +16746,8 @@ typedef void (*accel__mac_yv_fn)(const accel__mac_yv *, const accel__mac_yvp *, 
                                                const int8_t *w, size_t fs, size_t cnt,           \
                                                __m128i *r)                                       \
     {                                                                                            \
-        accel__mac_yv_h(s, v, w, fs, cnt, r, U, W, S, I);                                        \
+        accel__mac_yv_h(s, v, w, fs, cnt < 4u ? cnt : 4u, r, U, W, S, I);                        \
+        if (cnt > 4u) accel__mac_yv_h(s, v, w + 4u * fs, fs, cnt - 4u, r + 3, U, W, S, I);       \
     }
 ACCEL__MAC_YV_FN(accel__mac_yv_0, 0, 0, 16u, 0)
 ACCEL__MAC_YV_FN(accel__mac_yv_1, 0, 1, 16u, 0)
@@ -16828,8 +16830,7 @@ static __attribute__((noinline)) void accel__mac_yv_t(const accel__mac_yv *s, co
         r[3] = r[4] = r[5] = _mm_setzero_si128();
         if (inner) /* base: the window corners */
             for (p = 0; p < ACCEL__MAC_YV_P; p++) v.base[p] += (size_t)v.iy0[p] * s->istep;
-        (inner ? fi : fb)(s, &v, w, fs, cnt < 4u ? cnt : 4u, r);
-        if (cnt > 4u) (inner ? fi : fb)(s, &v, w + 4u * fs, fs, cnt - 4u, r + 3);
+        (inner ? fi : fb)(s, &v, w, fs, cnt, r);
         accel__mac_yv_out(s, r, pix0, np, inner);
     }
 }
