@@ -17006,13 +17006,216 @@ ACCEL__MAC_YDW_FN(accel__mac_y_dw_7, 1, 3)
 ACCEL__MAC_YDW_FN(accel__mac_y_dw_8, 0, 4)
 ACCEL__MAC_YDW_FN(accel__mac_y_dw_9, 1, 4)
 
-/* Returns how many leading channels it computed (a multiple of 8). */
+/* ---- @mac.conv: depthwise conv2d on AVX2, 16 channels x 4 pixels of an output row a pass (depth
+ * multiplier 1). A tap's 16 input bytes widen to int16 (one vpmovsxbw / vpmovzxbw), and its
+ * weights w + wo to two vectors, the even channels in the low half of each 32-bit lane and the
+ * odd ones in the high half (the other half 0): vpmaddwd of the input against each gives the
+ * exact products x * (w + wo) of 8 channels, with no other sum in the lane. As in
+ * accel__mac_y_dw_t, a tap outside the image reads the zero point (x = -xo), so the sum over
+ * every tap of x (w + wo) plus xo * sum (w + wo), added per channel, is the portable path's sum
+ * over the in-image taps of (x + xo)(w + wo), modulo 2^32. The sums stay in that even / odd
+ * lane order through the requantization (its per-channel constants permuted to match); the
+ * int16 pack puts the channels back in order. ---- */
+typedef struct {
+    const accel_mac_conv *g;
+    const accel_mac_quant *q;
+    const int8_t *x, *w;
+    uint8_t *o;
+    /* requantization of channels c0.. in the lanes' order (lane j: channel 2j for j < 8, else
+       2(j - 8) + 1): bias + xo * sum (w + wo), multiplier; left and right shift; the kernel
+       reads them from here at each use (its frame holds no copy) */
+    uint32_t rq[2][16];
+    uint8_t sh[2][16];
+} accel__mac_yw;
+
+/* accel__mac_yv_rq without the clamp and the output offset (done on int16 after the pack). */
+ACCEL__MAC_AI __m256i accel__mac_yw_rq(__m256i acc, __m256i mul, __m256i mulh, __m256i lsh,
+                                       __m256i rs, __m256i mask, __m256i mhalf)
+{
+    __m256i half = _mm256_set1_epi64x((long long)1 << 30), x, pe, po, h;
+    x = _mm256_sllv_epi32(acc, lsh);
+    pe = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(x, mul), half), 31);
+    po = _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), mulh), half), 1);
+    h = _mm256_blend_epi32(pe, po, 0xAA);
+    return _mm256_sub_epi32(_mm256_srav_epi32(h, rs),
+                            _mm256_cmpgt_epi32(_mm256_and_si256(h, mask),
+                                               _mm256_add_epi32(mhalf, _mm256_srli_epi32(h, 31))));
+}
+#define ACCEL__MAC_YW_P 4u /* output pixels per pass */
+#define ACCEL__MAC_YW_X(P, PTR)                                                                  \
+    do {                                                                                         \
+        __m128i b_ = _mm_loadu_si128((const __m128i *)(const void *)(PTR));                      \
+        xv = UNS ? _mm256_cvtepu8_epi16(b_) : _mm256_cvtepi8_epi16(b_);                          \
+        e##P = _mm256_add_epi32(e##P, _mm256_madd_epi16(xv, we));                                \
+        d##P = _mm256_add_epi32(d##P, _mm256_madd_epi16(xv, wd));                                \
+    } while (0)
+#define ACCEL__MAC_YW_W()                                                                        \
+    do {                                                                                         \
+        __m128i b_ = _mm_loadu_si128((const __m128i *)(const void *)(wb + (ky * kw + kx) * C));  \
+        wv = UNS ? _mm256_cvtepu8_epi16(b_) : _mm256_cvtepi8_epi16(b_);                          \
+        if (WO) wv = _mm256_add_epi16(wv, wov);                                                  \
+        we = _mm256_and_si256(wv, m16);                                                          \
+        wd = _mm256_andnot_si256(m16, wv);                                                       \
+    } while (0)
+/* Channels c0..c0+15 of every output pixel. */
+ACCEL__MAC_AI void accel__mac_yw_t(const accel__mac_yw *s, size_t c0, const int UNS, const int WO)
+{
+    const accel_mac_conv *g = s->g;
+    const accel_mac_quant *q = s->q;
+    const int8_t *x = s->x + c0, *wb = s->w + c0, *tp[ACCEL__MAC_YW_P];
+    int8_t zp[16]; /* the input zero point */
+    size_t C = g->in_c, kh = g->k_h, kw = g->k_w, ow = g->out_w, ky, kx, p, np, ox0;
+    size_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    size_t rs = (size_t)g->in_w * C, ob, ri;
+    uint32_t b, oy, ky0, ky1, kx0[ACCEL__MAC_YW_P], kx1[ACCEL__MAC_YW_P];
+    int32_t ix0[ACCEL__MAC_YW_P], iy0;
+    int inner, rin;
+    __m256i z = _mm256_setzero_si256(), m16 = _mm256_set1_epi32(0xFFFF);
+    __m256i wov = _mm256_set1_epi16((short)q->filter_offset), wv, we, wd, xv;
+    __m256i e0, e1, e2, e3, d0, d1, d2, d3, ve, vd, mk, rv, one = _mm256_set1_epi32(1);
+    ACCEL_MEMSET(zp, (int)(((uint32_t)(-q->input_offset)) & 0xFFu), sizeof zp);
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_xrange(iy0, (uint32_t)dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox0 = 0; ox0 < ow; ox0 += np) {
+                np = ow - ox0 < ACCEL__MAC_YW_P ? ow - ox0 : ACCEL__MAC_YW_P;
+                inner = ky0 == 0 && ky1 == kh;
+                for (p = 0; p < ACCEL__MAC_YW_P; p++) {
+                    /* a short last pass repeats its last pixel, not stored */
+                    ix0[p] = (int32_t)((ox0 + (p < np ? p : np - 1u)) * g->stride_w) - (int32_t)g->pad_left;
+                    accel__mac_xrange(ix0[p], (uint32_t)dw, g->k_w, g->in_w, &kx0[p], &kx1[p]);
+                    if (kx0[p] != 0 || kx1[p] != kw) inner = 0;
+                }
+                e0 = e1 = e2 = e3 = d0 = d1 = d2 = d3 = z;
+                if (inner) {
+                    for (ky = 0; ky < kh; ky++) {
+                        const int8_t *r0 = x + ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * rs;
+                        const int8_t *r1 = r0 + (size_t)(uint32_t)ix0[1] * C;
+                        const int8_t *r2 = r0 + (size_t)(uint32_t)ix0[2] * C;
+                        const int8_t *r3 = r0 + (size_t)(uint32_t)ix0[3] * C;
+                        r0 += (size_t)(uint32_t)ix0[0] * C;
+                        for (kx = 0; kx < kw; kx++, r0 += dw * C, r1 += dw * C, r2 += dw * C, r3 += dw * C) {
+                            ACCEL__MAC_YW_W();
+                            ACCEL__MAC_YW_X(0, r0);
+                            ACCEL__MAC_YW_X(1, r1);
+                            ACCEL__MAC_YW_X(2, r2);
+                            ACCEL__MAC_YW_X(3, r3);
+                        }
+                    }
+                } else {
+                    for (ky = 0; ky < kh; ky++) {
+                        /* the input row of tap row ky (row 0 when outside: not read) */
+                        rin = ky >= ky0 && ky < ky1;
+                        ri = ((size_t)b * g->in_h + (size_t)(uint32_t)(rin ? iy0 + (int32_t)(ky * dh) : 0)) * rs;
+                        for (kx = 0; kx < kw; kx++) {
+                            ACCEL__MAC_YW_W();
+                            for (p = 0; p < ACCEL__MAC_YW_P; p++)
+                                tp[p] = rin && kx >= kx0[p] && kx < kx1[p]
+                                            ? x + ri + (size_t)(uint32_t)(ix0[p] + (int32_t)(kx * dw)) * C
+                                            : zp;
+                            ACCEL__MAC_YW_X(0, tp[0]);
+                            ACCEL__MAC_YW_X(1, tp[1]);
+                            ACCEL__MAC_YW_X(2, tp[2]);
+                            ACCEL__MAC_YW_X(3, tp[3]);
+                        }
+                    }
+                }
+                ob = (((size_t)b * g->out_h + oy) * ow + ox0) * C + c0;
+#define ACCEL__MAC_YW_C(I, H) _mm256_loadu_si256((const __m256i *)(const void *)(s->rq[I] + (H)))
+#define ACCEL__MAC_YW_S(I, H) _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(s->sh[I] + (H))))
+#define ACCEL__MAC_YW_RQ(V, H)                                                                   \
+    (rv = ACCEL__MAC_YW_S(1, H), mk = _mm256_sub_epi32(_mm256_sllv_epi32(one, rv), one),         \
+     accel__mac_yw_rq(V, ACCEL__MAC_YW_C(1, H), _mm256_srli_epi64(ACCEL__MAC_YW_C(1, H), 32),    \
+                      ACCEL__MAC_YW_S(0, H), rv, mk, _mm256_srli_epi32(mk, 1)))
+#define ACCEL__MAC_YW_OUT(P)                                                                     \
+    if ((P) < np) {                                                                              \
+        ve = _mm256_add_epi32(e##P, ACCEL__MAC_YW_C(0, 0));                                      \
+        vd = _mm256_add_epi32(d##P, ACCEL__MAC_YW_C(0, 8));                                      \
+        {                                                                                        \
+            ve = ACCEL__MAC_YW_RQ(ve, 0);                                                        \
+            vd = ACCEL__MAC_YW_RQ(vd, 8);                                                        \
+            /* after vpackssdw (even, odd) each 128-bit half holds channels 0 2 4 6 1 3 5 7    \
+               (+8); saturating int16 steps: a value past int16 is past the clamp too */         \
+            ve = _mm256_shuffle_epi8(_mm256_packs_epi32(ve, vd),                                 \
+                                     _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, \
+                                                      7, 14, 15, 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, \
+                                                      12, 13, 6, 7, 14, 15));                    \
+            ve = _mm256_adds_epi16(ve, _mm256_set1_epi16((short)q->output_offset));              \
+            ve = _mm256_min_epi16(_mm256_max_epi16(ve, _mm256_set1_epi16((short)q->act_min)),    \
+                                  _mm256_set1_epi16((short)q->act_max));                         \
+            ve = UNS ? _mm256_packus_epi16(ve, ve) : _mm256_packs_epi16(ve, ve);                 \
+            ve = _mm256_permute4x64_epi64(ve, 0x08);                                             \
+            _mm_storeu_si128((__m128i *)(void *)(s->o + ob + (P) * C), _mm256_castsi256_si128(ve)); \
+        }                                                                                        \
+    }
+                ACCEL__MAC_YW_OUT(0) ACCEL__MAC_YW_OUT(1) ACCEL__MAC_YW_OUT(2) ACCEL__MAC_YW_OUT(3)
+#undef ACCEL__MAC_YW_OUT
+#undef ACCEL__MAC_YW_RQ
+#undef ACCEL__MAC_YW_S
+#undef ACCEL__MAC_YW_C
+            }
+        }
+}
+#undef ACCEL__MAC_YW_W
+#undef ACCEL__MAC_YW_X
+
+#define ACCEL__MAC_YW_FN(NAME, U, W)                                                             \
+    static __attribute__((noinline)) void NAME(const accel__mac_yw *s, size_t c0)                \
+    {                                                                                            \
+        accel__mac_yw_t(s, c0, U, W);                                                            \
+    }
+ACCEL__MAC_YW_FN(accel__mac_yw_0, 0, 0)
+ACCEL__MAC_YW_FN(accel__mac_yw_1, 0, 1)
+ACCEL__MAC_YW_FN(accel__mac_yw_2, 1, 0)
+ACCEL__MAC_YW_FN(accel__mac_yw_3, 1, 1)
+#undef ACCEL__MAC_YW_FN
+
+/* Channels [0, in_c & ~15) through accel__mac_yw_t (double rounding); returns how many. */
+static __attribute__((noinline)) size_t accel__mac_y_dw16(const accel_mac_conv *g,
+                                                            const accel_mac_quant *q,
+                                                            const int8_t *x, const int8_t *w,
+                                                            const int32_t *bias, uint8_t *o)
+{
+    accel__mac_yw s;
+    size_t c16 = q->rounding == ACCEL_MAC_ROUND_DOUBLE ? (size_t)g->in_c & ~(size_t)15 : 0u, c0;
+    size_t nt = (size_t)g->k_h * g->k_w, C = g->in_c, j, i;
+    int uns = q->dtype == ACCEL_MAC_UINT8, v = uns * 2 + (q->filter_offset != 0);
+    int32_t fx = uns ? -128 : 0, wo = q->filter_offset - fx;
+    s.g = g;
+    s.q = q;
+    s.x = x;
+    s.w = w;
+    s.o = o;
+    for (c0 = 0; c0 < c16; c0 += 16u) {
+        for (j = 0; j < 16u; j++) {
+            size_t c = c0 + (j < 8u ? 2u * j : 2u * (j - 8u) + 1u), qi = q->count != 1 ? c : 0u;
+            int32_t sh = q->shift[qi];
+            uint32_t sw = 0;
+            for (i = 0; i < nt; i++) sw += (uint32_t)((w[i * C + c] ^ fx) + wo);
+            s.rq[0][j] = (bias ? (uint32_t)bias[c] : 0u) + sw * (uint32_t)q->input_offset;
+            s.rq[1][j] = (uint32_t)q->multiplier[qi]; /* (>= 0) */
+            s.sh[0][j] = (uint8_t)(sh > 0 ? sh : 0); /* (shifts are -31..31) */
+            s.sh[1][j] = (uint8_t)(sh < 0 ? -sh : 0);
+        }
+        switch (v) { /* specialized copies */
+        case 0: accel__mac_yw_0(&s, c0); break;
+        case 1: accel__mac_yw_1(&s, c0); break;
+        case 2: accel__mac_yw_2(&s, c0); break;
+        default: accel__mac_yw_3(&s, c0); break;
+        }
+    }
+    return c16;
+}
+
+/* Returns how many leading channels it computed (a multiple of 8): blocks of 16 by
+ * accel__mac_y_dw16, a last 8 by accel__mac_y_dw_t. */
 static size_t accel__mac_y_dw(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
                               const int8_t *w, const int32_t *bias, uint8_t *o)
 {
     size_t c0, c8 = (size_t)g->in_c & ~(size_t)7, nv;
     int uns = q->dtype == ACCEL_MAC_UINT8;
-    for (c0 = 0; c0 < c8; c0 += nv * 8u) {
+    for (c0 = accel__mac_y_dw16(g, q, x, w, bias, o); c0 < c8; c0 += nv * 8u) {
         nv = (c8 - c0) / 8u > 4u ? 4u : (c8 - c0) / 8u;
         switch (nv * 2u + (size_t)uns) { /* specialized copies */
         case 2: accel__mac_y_dw_2(g, q, x, w, bias, o, c0); break;

@@ -358,6 +358,30 @@ static void test_conv2d_simd_c8_wrap(void)
         CHECK_EQ(o2[9 * 9], 0xAA);
     }
 }
+/* depthwise through the AVX2 kernel of 16 channels x 4 pixels a pass: channel counts 16..64
+ * and their neighbours (the 8-channel and portable tails after the 16-blocks), output widths
+ * 1..13 (short last passes of 1..3 pixels), images to 14x14 (inner passes, and passes mixing
+ * inner and border pixels), windows 1x1..5x5, strides 1-2, dilation in both directions, padding
+ * 0-2, batch 2, both types and offsets, per-tensor and per-channel, both roundings. */
+static void test_depthwise_simd_c16(void)
+{
+    static const int cs[] = {16, 17, 23, 24, 31, 32, 33, 40, 48, 56, 63, 64};
+    static uint8_t x[2 * 14 * 14 * 64], w[5 * 5 * 64], o1[2 * 16 * 16 * 64], o2[2 * 16 * 16 * 64 + 1];
+    static int32_t bias[64];
+    int it, bad = 0;
+    for (it = 0; it < 600 && bad < 3; it++) {
+        geo g;
+        rq r;
+        rand_window(&g, 1, 14, 1);
+        g.groups = 0;
+        g.dm = 1;
+        g.C = cs[rnd() % (sizeof cs / sizeof cs[0])];
+        g.OC = g.C;
+        rand_rq(&r, g.OC, g.KH * g.KW);
+        bad += conv_case(1, it, &g, &r, x, w, bias, o1, o2);
+    }
+    CHECK_EQ(bad, 0);
+}
 static void test_conv2d_simd_random(void) { test_conv_simd_random(0); }
 static void test_depthwise_simd_random(void) { test_conv_simd_random(1); }
 /* The prepacked FC (test_mac.c's fcp_case: ref_fc, the unpacked call, two packs, the packed
@@ -430,6 +454,7 @@ int main(void)
     RUN(test_conv2d_simd_c8_wrap);
     RUN(test_depthwise_simd_random);
     RUN(test_depthwise_simd_rows);
+    RUN(test_depthwise_simd_c16);
     RUN(test_fcpack_simd);
     return test_mac_main();
 #else
