@@ -17080,13 +17080,14 @@ ACCEL__MAC_AI void accel__mac_yw_t(const accel__mac_yw *s, size_t c0, const int 
             accel__mac_xrange(iy0, (uint32_t)dh, g->k_h, g->in_h, &ky0, &ky1);
             for (ox0 = 0; ox0 < ow; ox0 += np) {
                 np = ow - ox0 < ACCEL__MAC_YW_P ? ow - ox0 : ACCEL__MAC_YW_P;
-                inner = ky0 == 0 && ky1 == kh;
-                for (p = 0; p < ACCEL__MAC_YW_P; p++) {
-                    /* a short last pass repeats its last pixel, not stored */
+                for (p = 0; p < ACCEL__MAC_YW_P; p++) /* a short last pass repeats its last pixel, not stored */
                     ix0[p] = (int32_t)((ox0 + (p < np ? p : np - 1u)) * g->stride_w) - (int32_t)g->pad_left;
-                    accel__mac_xrange(ix0[p], (uint32_t)dw, g->k_w, g->in_w, &kx0[p], &kx1[p]);
-                    if (kx0[p] != 0 || kx1[p] != kw) inner = 0;
-                }
+                /* the windows move right with p: the first and the last inside means all */
+                inner = ky0 == 0 && ky1 == kh && ix0[0] >= 0 &&
+                        (size_t)(uint32_t)ix0[ACCEL__MAC_YW_P - 1u] + (kw - 1u) * dw < g->in_w;
+                if (!inner)
+                    for (p = 0; p < ACCEL__MAC_YW_P; p++)
+                        accel__mac_xrange(ix0[p], (uint32_t)dw, g->k_w, g->in_w, &kx0[p], &kx1[p]);
                 e0 = e1 = e2 = e3 = d0 = d1 = d2 = d3 = z;
                 if (inner) {
                     for (ky = 0; ky < kh; ky++) {
