@@ -16556,9 +16556,10 @@ static __attribute__((noinline)) void accel__mac_y_conv_ns(const accel_mac_conv 
  * (pixel, channel) accumulator, summed across lanes at the end. Passes whose 3 windows lie in
  * the image (INNER) multiply x itself: sum (x + xo)(w + wo) = sum x (w + wo) + xo * sum (w + wo),
  * the last term per channel, computed once. The others add xo to x, and cut each window row
- * where a pixel's in-image bytes [lo, hi) begin or end (multiples of in_c, so of ST): outside
- * them that pixel reads ST bytes of the zero point, which widen to x + xo = 0, exactly the term
- * the portable path skips. Every product is the portable path's, every sum the same modulo
+ * where a pixel's in-image bytes [lo, hi) begin or end (multiples of in_c, so of ST; with
+ * in_c <= 32, each step of ST taps picks every pixel's pointer instead): outside them that
+ * pixel reads ST bytes of the zero point, which widen to x + xo = 0, exactly the term the
+ * portable path skips. Every product is the portable path's, every sum the same modulo
  * 2^32. With ST 8 the offsets go to the low 8 int16 lanes only (the high ones widen from 0). */
 #define ACCEL__MAC_YV_P 3u /* output pixels per pass */
 typedef struct {
@@ -16646,6 +16647,18 @@ ACCEL__MAC_AI void accel__mac_yv_h(const accel__mac_yv *s, const accel__mac_yvp 
                     h[p] = v->hi[p];
                     rb[p] = v->base[p] + (size_t)iy * s->istep;
                 }
+            }
+            if (l[0] == h[0] && l[1] == h[1] && l[2] == h[2]) continue; /* none in: adds 0 */
+            if (g->in_c <= 32u) {
+                /* short rows of few steps: per ST taps, each pixel's bytes inside [lo, hi) or
+                   the zero point, branch free (a segment a step would cost more) */
+                for (c = 0, wi = ky * rowb; c < rowb; c += ST, wi += ST) {
+                    p0 = c - l[0] < h[0] - l[0] ? s->x + rb[0] + (c - l[0]) : s->zp;
+                    p1 = c - l[1] < h[1] - l[1] ? s->x + rb[1] + (c - l[1]) : s->zp;
+                    p2 = c - l[2] < h[2] - l[2] ? s->x + rb[2] + (c - l[2]) : s->zp;
+                    ACCEL__MAC_YV_STEP(1);
+                }
+                continue;
             }
             for (c = 0; c < rowb; c = e) {
                 /* the segment [c, e): no pixel enters or leaves the image inside it */
