@@ -16773,6 +16773,352 @@ static __attribute__((noinline)) void accel__mac_y_conv_ns(const accel_mac_conv 
     }
 }
 
+/* conv2d without caller scratch on AVX2 (one group, no column dilation, in_c a multiple of 8),
+ * reading input and filter in place: 3 output pixels x 4 output channels a pass, 12
+ * accumulators. A filter row (OHWI) and a window row of the input are both k_w * in_c
+ * contiguous bytes, so ST (16, or 8 when in_c is an odd multiple of 8) taps of one channel are
+ * one load widened to int16 w + wo, and the same taps of a pixel one load widened to int16;
+ * vpmaddwd of the two gives ST/2 exact pair sums (at most 2 * 255 * 255) in the lanes of that
+ * (pixel, channel) accumulator, summed across lanes at the end. Passes whose 3 windows lie in
+ * the image (INNER) multiply x itself: sum (x + xo)(w + wo) = sum x (w + wo) + xo * sum (w + wo),
+ * the last term per channel, computed once. The others add xo to x, and cut each window row
+ * where a pixel's in-image bytes [lo, hi) begin or end (multiples of in_c, so of ST; with
+ * in_c <= 32, each step of ST taps picks every pixel's pointer instead): outside them that
+ * pixel reads ST bytes of the zero point, which widen to x + xo = 0, exactly the term the
+ * portable path skips. Every product is the portable path's, every sum the same modulo
+ * 2^32. With ST 8 the offsets go to the low 8 int16 lanes only (the high ones widen from 0). */
+#define ACCEL__MAC_YV_P 3u /* output pixels per pass */
+typedef struct {
+    const accel_mac_conv *g;
+    const accel_mac_quant *q;
+    const int8_t *x, *zp; /* zp: 16 bytes of the input zero point */
+    uint8_t *o;
+    size_t rowb, istep, n0, cnt; /* window row bytes; input bytes per image row */
+    uint32_t bs[8], bsi[8];      /* bias; bias + xo * sum (w + wo), for INNER */
+    int fast;                    /* 8 channels, double rounding: requantized here */
+} accel__mac_yv;
+typedef struct { /* one pass's pixels */
+    size_t base[ACCEL__MAC_YV_P];    /* input index of (b, row 0, first in-image column) */
+    size_t lo[ACCEL__MAC_YV_P], hi[ACCEL__MAC_YV_P]; /* a window row's in-image bytes */
+    int32_t iy0[ACCEL__MAC_YV_P];
+} accel__mac_yvp;
+
+ACCEL__MAC_AI __m256i accel__mac_yv_ld(const int8_t *p, const int UNS, const size_t ST)
+{
+    __m128i b = ST == 16u ? _mm_loadu_si128((const __m128i *)(const void *)p)
+                          : _mm_loadl_epi64((const __m128i *)(const void *)p);
+    return UNS ? _mm256_cvtepu8_epi16(b) : _mm256_cvtepi8_epi16(b);
+}
+
+#define ACCEL__MAC_YV_CH(N, WP)                                                                  \
+    do {                                                                                         \
+        wv = accel__mac_yv_ld((WP) + wi, UNS, ST);                                               \
+        if (WO) wv = _mm256_add_epi16(wv, wov);                                                \
+        a0##N = _mm256_add_epi32(a0##N, _mm256_madd_epi16(x0, wv));                              \
+        a1##N = _mm256_add_epi32(a1##N, _mm256_madd_epi16(x1, wv));                              \
+        a2##N = _mm256_add_epi32(a2##N, _mm256_madd_epi16(x2, wv));                              \
+    } while (0)
+#define ACCEL__MAC_YV_STEP(XO)                                                                   \
+    do {                                                                                         \
+        x0 = accel__mac_yv_ld(p0, UNS, ST);                                                      \
+        x1 = accel__mac_yv_ld(p1, UNS, ST);                                                      \
+        x2 = accel__mac_yv_ld(p2, UNS, ST);                                                      \
+        if (XO) {                                                                                \
+            x0 = _mm256_add_epi16(x0, xov);                                                      \
+            x1 = _mm256_add_epi16(x1, xov);                                                      \
+            x2 = _mm256_add_epi16(x2, xov);                                                      \
+        }                                                                                        \
+        ACCEL__MAC_YV_CH(0, w0); ACCEL__MAC_YV_CH(1, w1);                                        \
+        ACCEL__MAC_YV_CH(2, w2); ACCEL__MAC_YV_CH(3, w3);                                        \
+    } while (0)
+/* The sums of output channels w, w + fs, .. (cnt of them, 1..4; the others repeat the last)
+ * for pixel p of the pass into r[p]. */
+ACCEL__MAC_AI void accel__mac_yv_h(const accel__mac_yv *s, const accel__mac_yvp *v,
+                                   const int8_t *w, size_t fs, size_t cnt, __m128i *r,
+                                   const int UNS, const int WO, const size_t ST, const int INNER)
+{
+    const accel_mac_conv *g = s->g;
+    const int8_t *w0 = w, *w1 = w + (cnt > 1u ? fs : 0u), *w2 = w + (cnt > 2u ? 2u * fs : 0u);
+    const int8_t *w3 = w + (cnt > 3u ? 3u * fs : (cnt - 1u) * fs), *p0, *p1, *p2;
+    size_t ky, c, e, nb, i, wi = 0, l[ACCEL__MAC_YV_P], h[ACCEL__MAC_YV_P], rb[ACCEL__MAC_YV_P];
+    size_t rowb = s->rowb, d0, d1, d2, p, dh = accel__mac_one(g->dilation_h);
+    __m256i z = _mm256_setzero_si256(), x0, x1, x2, wv;
+    /* with 8-byte steps only the low 8 int16 lanes carry data (the high ones widen from 0) */
+    __m256i xov = _mm256_set1_epi16((short)s->q->input_offset);
+    __m256i wov = _mm256_set1_epi16((short)s->q->filter_offset);
+    __m256i a00 = z, a01 = z, a02 = z, a03 = z, a10 = z, a11 = z, a12 = z, a13 = z;
+    __m256i a20 = z, a21 = z, a22 = z, a23 = z;
+    if (ST == 8u) {
+        xov = _mm256_inserti128_si256(z, _mm256_castsi256_si128(xov), 0);
+        wov = _mm256_inserti128_si256(z, _mm256_castsi256_si128(wov), 0);
+    }
+    if (INNER) { /* base: the window corner */
+        size_t kstep = s->istep * dh;
+        for (ky = 0; ky < g->k_h; ky++) {
+            p0 = s->x + v->base[0] + ky * kstep;
+            p1 = s->x + v->base[1] + ky * kstep;
+            p2 = s->x + v->base[2] + ky * kstep;
+            for (c = 0; c < rowb; c += ST, wi += ST, p0 += ST, p1 += ST, p2 += ST)
+                ACCEL__MAC_YV_STEP(0);
+        }
+    } else {
+        for (ky = 0; ky < g->k_h; ky++) {
+            for (p = 0; p < ACCEL__MAC_YV_P; p++) {
+                int32_t iy = v->iy0[p] + (int32_t)(ky * dh);
+                if (iy < 0 || iy >= (int32_t)g->in_h) {
+                    l[p] = h[p] = rowb; /* the whole row outside */
+                    rb[p] = 0;
+                } else {
+                    l[p] = v->lo[p];
+                    h[p] = v->hi[p];
+                    rb[p] = v->base[p] + (size_t)iy * s->istep;
+                }
+            }
+            if (l[0] == h[0] && l[1] == h[1] && l[2] == h[2]) continue; /* none in: adds 0 */
+            if (g->in_c <= 32u) {
+                /* short rows of few steps: per ST taps, each pixel's bytes inside [lo, hi) or
+                   the zero point, branch free (a segment a step would cost more) */
+                for (c = 0, wi = ky * rowb; c < rowb; c += ST, wi += ST) {
+                    p0 = c - l[0] < h[0] - l[0] ? s->x + rb[0] + (c - l[0]) : s->zp;
+                    p1 = c - l[1] < h[1] - l[1] ? s->x + rb[1] + (c - l[1]) : s->zp;
+                    p2 = c - l[2] < h[2] - l[2] ? s->x + rb[2] + (c - l[2]) : s->zp;
+                    ACCEL__MAC_YV_STEP(1);
+                }
+                continue;
+            }
+            for (c = 0; c < rowb; c = e) {
+                /* the segment [c, e): no pixel enters or leaves the image inside it */
+                e = rowb;
+                for (p = 0; p < ACCEL__MAC_YV_P; p++) {
+                    nb = c < l[p] ? l[p] : c < h[p] ? h[p] : rowb;
+                    if (nb < e) e = nb;
+                }
+#define ACCEL__MAC_YV_PP(P)                                                                      \
+    if (l[P] <= c && c < h[P]) {                                                                 \
+        p##P = s->x + rb[P] + (c - l[P]);                                                        \
+        d##P = ST;                                                                               \
+    } else {                                                                                     \
+        p##P = s->zp;                                                                            \
+        d##P = 0;                                                                                \
+    }
+                ACCEL__MAC_YV_PP(0) ACCEL__MAC_YV_PP(1) ACCEL__MAC_YV_PP(2)
+#undef ACCEL__MAC_YV_PP
+                if ((d0 | d1 | d2) == 0) continue; /* every pixel outside: it adds 0 */
+                wi = ky * rowb + c;
+                for (i = (e - c) / ST; i > 0; i--, wi += ST, p0 += d0, p1 += d1, p2 += d2)
+                    ACCEL__MAC_YV_STEP(1);
+            }
+        }
+    }
+    r[0] = accel__mac_y_hsum4(a00, a01, a02, a03);
+    r[1] = accel__mac_y_hsum4(a10, a11, a12, a13);
+    r[2] = accel__mac_y_hsum4(a20, a21, a22, a23);
+}
+#undef ACCEL__MAC_YV_STEP
+#undef ACCEL__MAC_YV_CH
+
+/* accel__mac_y_rq with the terms of the shift computed once per call. */
+ACCEL__MAC_AI __m256i accel__mac_yv_rq(__m256i acc, __m256i mul, __m256i mulh, __m256i lsh,
+                                       __m256i rs, __m256i mask, __m256i mhalf, __m256i lo,
+                                       __m256i hi, __m256i off)
+{
+    __m256i half = _mm256_set1_epi64x((long long)1 << 30), x, pe, po, h, v;
+    x = _mm256_sllv_epi32(acc, lsh);
+    pe = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(x, mul), half), 31);
+    po = _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), mulh), half), 1);
+    h = _mm256_blend_epi32(pe, po, 0xAA);
+    v = _mm256_srav_epi32(h, rs);
+    v = _mm256_sub_epi32(v, _mm256_cmpgt_epi32(_mm256_and_si256(h, mask),
+                                               _mm256_add_epi32(mhalf, _mm256_srli_epi32(h, 31))));
+    return _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(v, lo), hi), off);
+}
+
+/* Bias (and the INNER term) added to the np pixels' sums r[p] (channels n0..n0+3) and r[3 + p]
+ * (the next 4), requantized and stored. A function of its own: its constants stay out of the
+ * kernel's frame. */
+static __attribute__((noinline)) void accel__mac_yv_out(const accel__mac_yv *s, const __m128i *r,
+                                                        size_t pix0, size_t np, int inner)
+{
+    const accel_mac_quant *q = s->q;
+    size_t p, oc_n = s->g->out_c;
+    uint32_t t[8];
+    __m256i bv = _mm256_loadu_si256((const __m256i *)(const void *)(inner ? s->bsi : s->bs)), a;
+    __m256i mul, sh, mulh, lsh, rs, mask, mhalf, z = _mm256_setzero_si256(), lo, hi, off, pick;
+    if (!s->fast) {
+        for (p = 0; p < np; p++) {
+            a = _mm256_inserti128_si256(_mm256_castsi128_si256(r[p]), r[3 + p], 1);
+            _mm256_storeu_si256((__m256i *)(void *)t, _mm256_add_epi32(a, bv));
+            accel__mac_y_requant_n(t, s->cnt, q, s->n0, s->o + (pix0 + p) * oc_n + s->n0);
+        }
+        return;
+    }
+    if (q->count != 1) {
+        mul = _mm256_loadu_si256((const __m256i *)(const void *)(q->multiplier + s->n0));
+        sh = _mm256_loadu_si256((const __m256i *)(const void *)(q->shift + s->n0));
+    } else {
+        mul = _mm256_set1_epi32(q->multiplier[0]);
+        sh = _mm256_set1_epi32(q->shift[0]);
+    }
+    mulh = _mm256_srli_epi64(mul, 32);
+    lsh = _mm256_max_epi32(sh, z);
+    rs = _mm256_max_epi32(_mm256_sub_epi32(z, sh), z);
+    mask = _mm256_sub_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), rs), _mm256_set1_epi32(1));
+    mhalf = _mm256_srli_epi32(mask, 1);
+    lo = _mm256_set1_epi32(q->act_min - q->output_offset);
+    hi = _mm256_set1_epi32(q->act_max - q->output_offset);
+    off = _mm256_set1_epi32(q->output_offset);
+    pick = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                            0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    for (p = 0; p < np; p++) {
+        a = _mm256_add_epi32(_mm256_inserti128_si256(_mm256_castsi128_si256(r[p]), r[3 + p], 1), bv);
+        a = accel__mac_yv_rq(a, mul, mulh, lsh, rs, mask, mhalf, lo, hi, off);
+        a = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(a, pick),
+                                        _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1));
+        _mm_storel_epi64((__m128i *)(void *)(s->o + (pix0 + p) * oc_n + s->n0), _mm256_castsi256_si128(a));
+    }
+}
+
+typedef void (*accel__mac_yv_fn)(const accel__mac_yv *, const accel__mac_yvp *, const int8_t *,
+                                 size_t, size_t, __m128i *);
+#define ACCEL__MAC_YV_FN(NAME, U, W, S, I)                                                       \
+    static __attribute__((noinline)) void NAME(const accel__mac_yv *s, const accel__mac_yvp *v,  \
+                                               const int8_t *w, size_t fs, size_t cnt,           \
+                                               __m128i *r)                                       \
+    {                                                                                            \
+        accel__mac_yv_h(s, v, w, fs, cnt < 4u ? cnt : 4u, r, U, W, S, I);                        \
+        if (cnt > 4u) accel__mac_yv_h(s, v, w + 4u * fs, fs, cnt - 4u, r + 3, U, W, S, I);       \
+    }
+ACCEL__MAC_YV_FN(accel__mac_yv_0, 0, 0, 16u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_1, 0, 1, 16u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_2, 1, 0, 16u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_3, 1, 1, 16u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_4, 0, 0, 8u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_5, 0, 1, 8u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_6, 1, 0, 8u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_7, 1, 1, 8u, 0)
+ACCEL__MAC_YV_FN(accel__mac_yv_8, 0, 0, 16u, 1)
+ACCEL__MAC_YV_FN(accel__mac_yv_9, 0, 1, 16u, 1)
+ACCEL__MAC_YV_FN(accel__mac_yv_10, 1, 0, 16u, 1)
+ACCEL__MAC_YV_FN(accel__mac_yv_11, 1, 1, 16u, 1)
+ACCEL__MAC_YV_FN(accel__mac_yv_12, 0, 0, 8u, 1)
+ACCEL__MAC_YV_FN(accel__mac_yv_13, 0, 1, 8u, 1)
+ACCEL__MAC_YV_FN(accel__mac_yv_14, 1, 0, 8u, 1)
+ACCEL__MAC_YV_FN(accel__mac_yv_15, 1, 1, 8u, 1)
+#undef ACCEL__MAC_YV_FN
+
+static accel__mac_yv_fn accel__mac_yv_pick(int v)
+{
+    switch (v) {
+    case 0: return accel__mac_yv_0;
+    case 1: return accel__mac_yv_1;
+    case 2: return accel__mac_yv_2;
+    case 3: return accel__mac_yv_3;
+    case 4: return accel__mac_yv_4;
+    case 5: return accel__mac_yv_5;
+    case 6: return accel__mac_yv_6;
+    case 7: return accel__mac_yv_7;
+    case 8: return accel__mac_yv_8;
+    case 9: return accel__mac_yv_9;
+    case 10: return accel__mac_yv_10;
+    case 11: return accel__mac_yv_11;
+    case 12: return accel__mac_yv_12;
+    case 13: return accel__mac_yv_13;
+    case 14: return accel__mac_yv_14;
+    default: return accel__mac_yv_15;
+    }
+}
+
+/* Output channels n0 .. n0 + cnt (cnt <= 8) of every pixel, in passes of 3 pixels. */
+static __attribute__((noinline)) void accel__mac_yv_t(const accel__mac_yv *s, const int8_t *w,
+                                                      size_t fs, accel__mac_yv_fn fi,
+                                                      accel__mac_yv_fn fb)
+{
+    const accel_mac_conv *g = s->g;
+    accel__mac_yvp v;
+    __m128i r[2u * ACCEL__MAC_YV_P];
+    uint32_t b = 0, oy = 0, ox = 0, lx0, lx1;
+    size_t npix = (size_t)g->batches * g->out_h * g->out_w, pix0, np, p, C = g->in_c;
+    size_t cnt = s->cnt, kh = g->k_h, dh = accel__mac_one(g->dilation_h);
+    int inner;
+    for (pix0 = 0; pix0 < npix; pix0 += np) {
+        np = npix - pix0 < ACCEL__MAC_YV_P ? npix - pix0 : ACCEL__MAC_YV_P;
+        inner = 1;
+        for (p = 0; p < ACCEL__MAC_YV_P; p++) {
+            int32_t ix0;
+            if (p >= np) { /* a short last pass: pixel 0 again, its results not stored */
+                v.base[p] = v.base[0];
+                v.iy0[p] = v.iy0[0];
+                v.lo[p] = v.lo[0];
+                v.hi[p] = v.hi[0];
+                continue;
+            }
+            v.iy0[p] = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            ix0 = (int32_t)(ox * g->stride_w) - (int32_t)g->pad_left;
+            accel__mac_xrange(ix0, 1u, g->k_w, g->in_w, &lx0, &lx1);
+            v.lo[p] = (size_t)lx0 * C;
+            v.hi[p] = (size_t)lx1 * C;
+            v.base[p] = ((size_t)b * g->in_h * g->in_w + (size_t)(uint32_t)(ix0 + (int32_t)lx0)) * C;
+            if (v.lo[p] != 0 || v.hi[p] != s->rowb || v.iy0[p] < 0 ||
+                (size_t)v.iy0[p] + (kh - 1u) * dh >= g->in_h)
+                inner = 0;
+            if (++ox == g->out_w) {
+                ox = 0;
+                if (++oy == g->out_h) { oy = 0; b++; }
+            }
+        }
+        r[3] = r[4] = r[5] = _mm_setzero_si128();
+        if (inner) /* base: the window corners */
+            for (p = 0; p < ACCEL__MAC_YV_P; p++) v.base[p] += (size_t)v.iy0[p] * s->istep;
+        (inner ? fi : fb)(s, &v, w, fs, cnt, r);
+        accel__mac_yv_out(s, r, pix0, np, inner);
+    }
+}
+
+/* conv2d (groups 1, dilation_w 1, in_c % 8 == 0) through accel__mac_yv_t, per block of 8
+ * output channels (their filters stay in L1). */
+static __attribute__((noinline)) void accel__mac_y_conv_v(const accel_mac_conv *g,
+                                                          const accel_mac_quant *q,
+                                                          const int8_t *x, const int8_t *w,
+                                                          const int32_t *bias, uint8_t *o,
+                                                          size_t fs)
+{
+    accel__mac_yv s;
+    int8_t zp[16];
+    size_t oc_n = g->out_c, C = g->in_c, st = C % 16u == 0 ? 16u : 8u, n0, j, k;
+    int uns = q->dtype == ACCEL_MAC_UINT8, v;
+    int32_t fx = uns ? -128 : 0, wo = q->filter_offset - fx;
+    accel__mac_yv_fn fi, fb;
+    ACCEL_MEMSET(zp, (int)(((uint32_t)(-q->input_offset)) & 0xFFu), sizeof zp);
+    s.g = g;
+    s.q = q;
+    s.x = x;
+    s.zp = zp;
+    s.o = o;
+    s.rowb = (size_t)g->k_w * C;
+    s.istep = (size_t)g->in_w * C;
+    v = (st == 8u ? 4 : 0) + uns * 2 + (q->filter_offset != 0);
+    fb = accel__mac_yv_pick(v);
+    fi = accel__mac_yv_pick(v + 8);
+    for (n0 = 0; n0 < oc_n; n0 += 8u) {
+        s.n0 = n0;
+        s.cnt = oc_n - n0 < 8u ? oc_n - n0 : 8u;
+        /* xo * sum (w + wo) per channel, for the passes that multiply x itself */
+        for (j = 0; j < 8u; j++) {
+            const int8_t *fr = w + (n0 + j) * fs;
+            uint32_t sw = 0;
+            if (j >= s.cnt) {
+                s.bs[j] = s.bsi[j] = 0;
+                continue;
+            }
+            for (k = 0; k < fs; k++) sw += (uint32_t)((fr[k] ^ fx) + wo);
+            s.bs[j] = bias ? (uint32_t)bias[n0 + j] : 0u;
+            s.bsi[j] = s.bs[j] + sw * (uint32_t)q->input_offset;
+        }
+        s.fast = s.cnt == 8u && q->rounding == ACCEL_MAC_ROUND_DOUBLE;
+        accel__mac_yv_t(&s, w + n0 * fs, fs, fi, fb);
+    }
+}
+
 #endif /* ACCEL_MAC_SIMD == 1 conv */
 
 #if ACCEL_MAC_SIMD == 1
@@ -16899,13 +17245,217 @@ ACCEL__MAC_YDW_FN(accel__mac_y_dw_7, 1, 3)
 ACCEL__MAC_YDW_FN(accel__mac_y_dw_8, 0, 4)
 ACCEL__MAC_YDW_FN(accel__mac_y_dw_9, 1, 4)
 
-/* Returns how many leading channels it computed (a multiple of 8). */
+/* ---- @mac.conv: depthwise conv2d on AVX2, 16 channels x 4 pixels of an output row a pass (depth
+ * multiplier 1). A tap's 16 input bytes widen to int16 (one vpmovsxbw / vpmovzxbw), and its
+ * weights w + wo to two vectors, the even channels in the low half of each 32-bit lane and the
+ * odd ones in the high half (the other half 0): vpmaddwd of the input against each gives the
+ * exact products x * (w + wo) of 8 channels, with no other sum in the lane. As in
+ * accel__mac_y_dw_t, a tap outside the image reads the zero point (x = -xo), so the sum over
+ * every tap of x (w + wo) plus xo * sum (w + wo), added per channel, is the portable path's sum
+ * over the in-image taps of (x + xo)(w + wo), modulo 2^32. The sums stay in that even / odd
+ * lane order through the requantization (its per-channel constants permuted to match); the
+ * int16 pack puts the channels back in order. ---- */
+typedef struct {
+    const accel_mac_conv *g;
+    const accel_mac_quant *q;
+    const int8_t *x, *w;
+    uint8_t *o;
+    /* requantization of channels c0.. in the lanes' order (lane j: channel 2j for j < 8, else
+       2(j - 8) + 1): bias + xo * sum (w + wo), multiplier; left and right shift; the kernel
+       reads them from here at each use (its frame holds no copy) */
+    uint32_t rq[2][16];
+    uint8_t sh[2][16];
+} accel__mac_yw;
+
+/* accel__mac_yv_rq without the clamp and the output offset (done on int16 after the pack). */
+ACCEL__MAC_AI __m256i accel__mac_yw_rq(__m256i acc, __m256i mul, __m256i mulh, __m256i lsh,
+                                       __m256i rs, __m256i mask, __m256i mhalf)
+{
+    __m256i half = _mm256_set1_epi64x((long long)1 << 30), x, pe, po, h;
+    x = _mm256_sllv_epi32(acc, lsh);
+    pe = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(x, mul), half), 31);
+    po = _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), mulh), half), 1);
+    h = _mm256_blend_epi32(pe, po, 0xAA);
+    return _mm256_sub_epi32(_mm256_srav_epi32(h, rs),
+                            _mm256_cmpgt_epi32(_mm256_and_si256(h, mask),
+                                               _mm256_add_epi32(mhalf, _mm256_srli_epi32(h, 31))));
+}
+#define ACCEL__MAC_YW_P 4u /* output pixels per pass */
+#define ACCEL__MAC_YW_X(P, PTR)                                                                  \
+    do {                                                                                         \
+        __m128i b_ = _mm_loadu_si128((const __m128i *)(const void *)(PTR));                      \
+        xv = UNS ? _mm256_cvtepu8_epi16(b_) : _mm256_cvtepi8_epi16(b_);                          \
+        e##P = _mm256_add_epi32(e##P, _mm256_madd_epi16(xv, we));                                \
+        d##P = _mm256_add_epi32(d##P, _mm256_madd_epi16(xv, wd));                                \
+    } while (0)
+#define ACCEL__MAC_YW_W()                                                                        \
+    do {                                                                                         \
+        __m128i b_ = _mm_loadu_si128((const __m128i *)(const void *)(wb + (ky * kw + kx) * C));  \
+        wv = UNS ? _mm256_cvtepu8_epi16(b_) : _mm256_cvtepi8_epi16(b_);                          \
+        if (WO) wv = _mm256_add_epi16(wv, wov);                                                  \
+        we = _mm256_and_si256(wv, m16);                                                          \
+        wd = _mm256_andnot_si256(m16, wv);                                                       \
+    } while (0)
+/* Channels c0..c0+15 of every output pixel. */
+ACCEL__MAC_AI void accel__mac_yw_t(const accel__mac_yw *s, size_t c0, const int UNS, const int WO)
+{
+    const accel_mac_conv *g = s->g;
+    const accel_mac_quant *q = s->q;
+    const int8_t *x = s->x + c0, *wb = s->w + c0, *tp[ACCEL__MAC_YW_P];
+    int8_t zp[16]; /* the input zero point */
+    size_t C = g->in_c, kh = g->k_h, kw = g->k_w, ow = g->out_w, ky, kx, p, np, ox0;
+    size_t dh = accel__mac_one(g->dilation_h), dw = accel__mac_one(g->dilation_w);
+    size_t rs = (size_t)g->in_w * C, ob, ri;
+    uint32_t b, oy, ky0, ky1, kx0[ACCEL__MAC_YW_P], kx1[ACCEL__MAC_YW_P];
+    int32_t ix0[ACCEL__MAC_YW_P], iy0;
+    int inner, rin;
+    __m256i z = _mm256_setzero_si256(), m16 = _mm256_set1_epi32(0xFFFF);
+    __m256i wov = _mm256_set1_epi16((short)q->filter_offset), wv, we, wd, xv;
+    __m256i e0, e1, e2, e3, d0, d1, d2, d3, ve, vd, mk, rv, one = _mm256_set1_epi32(1);
+    ACCEL_MEMSET(zp, (int)(((uint32_t)(-q->input_offset)) & 0xFFu), sizeof zp);
+    for (b = 0; b < g->batches; b++)
+        for (oy = 0; oy < g->out_h; oy++) {
+            iy0 = (int32_t)(oy * g->stride_h) - (int32_t)g->pad_top;
+            accel__mac_xrange(iy0, (uint32_t)dh, g->k_h, g->in_h, &ky0, &ky1);
+            for (ox0 = 0; ox0 < ow; ox0 += np) {
+                np = ow - ox0 < ACCEL__MAC_YW_P ? ow - ox0 : ACCEL__MAC_YW_P;
+                for (p = 0; p < ACCEL__MAC_YW_P; p++) /* a short last pass repeats its last pixel, not stored */
+                    ix0[p] = (int32_t)((ox0 + (p < np ? p : np - 1u)) * g->stride_w) - (int32_t)g->pad_left;
+                /* the windows move right with p: the first and the last inside means all */
+                inner = ky0 == 0 && ky1 == kh && ix0[0] >= 0 &&
+                        (size_t)(uint32_t)ix0[ACCEL__MAC_YW_P - 1u] + (kw - 1u) * dw < g->in_w;
+                if (!inner)
+                    for (p = 0; p < ACCEL__MAC_YW_P; p++)
+                        accel__mac_xrange(ix0[p], (uint32_t)dw, g->k_w, g->in_w, &kx0[p], &kx1[p]);
+                e0 = e1 = e2 = e3 = d0 = d1 = d2 = d3 = z;
+                if (inner) {
+                    for (ky = 0; ky < kh; ky++) {
+                        const int8_t *r0 = x + ((size_t)b * g->in_h + (size_t)(uint32_t)(iy0 + (int32_t)(ky * dh))) * rs;
+                        const int8_t *r1 = r0 + (size_t)(uint32_t)ix0[1] * C;
+                        const int8_t *r2 = r0 + (size_t)(uint32_t)ix0[2] * C;
+                        const int8_t *r3 = r0 + (size_t)(uint32_t)ix0[3] * C;
+                        r0 += (size_t)(uint32_t)ix0[0] * C;
+                        for (kx = 0; kx < kw; kx++, r0 += dw * C, r1 += dw * C, r2 += dw * C, r3 += dw * C) {
+                            ACCEL__MAC_YW_W();
+                            ACCEL__MAC_YW_X(0, r0);
+                            ACCEL__MAC_YW_X(1, r1);
+                            ACCEL__MAC_YW_X(2, r2);
+                            ACCEL__MAC_YW_X(3, r3);
+                        }
+                    }
+                } else {
+                    for (ky = 0; ky < kh; ky++) {
+                        /* the input row of tap row ky (row 0 when outside: not read) */
+                        rin = ky >= ky0 && ky < ky1;
+                        ri = ((size_t)b * g->in_h + (size_t)(uint32_t)(rin ? iy0 + (int32_t)(ky * dh) : 0)) * rs;
+                        for (kx = 0; kx < kw; kx++) {
+                            ACCEL__MAC_YW_W();
+                            for (p = 0; p < ACCEL__MAC_YW_P; p++)
+                                tp[p] = rin && kx >= kx0[p] && kx < kx1[p]
+                                            ? x + ri + (size_t)(uint32_t)(ix0[p] + (int32_t)(kx * dw)) * C
+                                            : zp;
+                            ACCEL__MAC_YW_X(0, tp[0]);
+                            ACCEL__MAC_YW_X(1, tp[1]);
+                            ACCEL__MAC_YW_X(2, tp[2]);
+                            ACCEL__MAC_YW_X(3, tp[3]);
+                        }
+                    }
+                }
+                ob = (((size_t)b * g->out_h + oy) * ow + ox0) * C + c0;
+#define ACCEL__MAC_YW_C(I, H) _mm256_loadu_si256((const __m256i *)(const void *)(s->rq[I] + (H)))
+#define ACCEL__MAC_YW_S(I, H) _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(s->sh[I] + (H))))
+#define ACCEL__MAC_YW_RQ(V, H)                                                                   \
+    (rv = ACCEL__MAC_YW_S(1, H), mk = _mm256_sub_epi32(_mm256_sllv_epi32(one, rv), one),         \
+     accel__mac_yw_rq(V, ACCEL__MAC_YW_C(1, H), _mm256_srli_epi64(ACCEL__MAC_YW_C(1, H), 32),    \
+                      ACCEL__MAC_YW_S(0, H), rv, mk, _mm256_srli_epi32(mk, 1)))
+#define ACCEL__MAC_YW_OUT(P)                                                                     \
+    if ((P) < np) {                                                                              \
+        ve = _mm256_add_epi32(e##P, ACCEL__MAC_YW_C(0, 0));                                      \
+        vd = _mm256_add_epi32(d##P, ACCEL__MAC_YW_C(0, 8));                                      \
+        {                                                                                        \
+            ve = ACCEL__MAC_YW_RQ(ve, 0);                                                        \
+            vd = ACCEL__MAC_YW_RQ(vd, 8);                                                        \
+            /* after vpackssdw (even, odd) each 128-bit half holds channels 0 2 4 6 1 3 5 7    \
+               (+8); saturating int16 steps: a value past int16 is past the clamp too */         \
+            ve = _mm256_shuffle_epi8(_mm256_packs_epi32(ve, vd),                                 \
+                                     _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, \
+                                                      7, 14, 15, 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, \
+                                                      12, 13, 6, 7, 14, 15));                    \
+            ve = _mm256_adds_epi16(ve, _mm256_set1_epi16((short)q->output_offset));              \
+            ve = _mm256_min_epi16(_mm256_max_epi16(ve, _mm256_set1_epi16((short)q->act_min)),    \
+                                  _mm256_set1_epi16((short)q->act_max));                         \
+            ve = UNS ? _mm256_packus_epi16(ve, ve) : _mm256_packs_epi16(ve, ve);                 \
+            ve = _mm256_permute4x64_epi64(ve, 0x08);                                             \
+            _mm_storeu_si128((__m128i *)(void *)(s->o + ob + (P) * C), _mm256_castsi256_si128(ve)); \
+        }                                                                                        \
+    }
+                ACCEL__MAC_YW_OUT(0) ACCEL__MAC_YW_OUT(1) ACCEL__MAC_YW_OUT(2) ACCEL__MAC_YW_OUT(3)
+#undef ACCEL__MAC_YW_OUT
+#undef ACCEL__MAC_YW_RQ
+#undef ACCEL__MAC_YW_S
+#undef ACCEL__MAC_YW_C
+            }
+        }
+}
+#undef ACCEL__MAC_YW_W
+#undef ACCEL__MAC_YW_X
+
+#define ACCEL__MAC_YW_FN(NAME, U, W)                                                             \
+    static __attribute__((noinline)) void NAME(const accel__mac_yw *s, size_t c0)                \
+    {                                                                                            \
+        accel__mac_yw_t(s, c0, U, W);                                                            \
+    }
+ACCEL__MAC_YW_FN(accel__mac_yw_0, 0, 0)
+ACCEL__MAC_YW_FN(accel__mac_yw_1, 0, 1)
+ACCEL__MAC_YW_FN(accel__mac_yw_2, 1, 0)
+ACCEL__MAC_YW_FN(accel__mac_yw_3, 1, 1)
+#undef ACCEL__MAC_YW_FN
+
+/* Channels [0, in_c & ~15) through accel__mac_yw_t (double rounding); returns how many. */
+static __attribute__((noinline)) size_t accel__mac_y_dw16(const accel_mac_conv *g,
+                                                            const accel_mac_quant *q,
+                                                            const int8_t *x, const int8_t *w,
+                                                            const int32_t *bias, uint8_t *o)
+{
+    accel__mac_yw s;
+    size_t c16 = q->rounding == ACCEL_MAC_ROUND_DOUBLE ? (size_t)g->in_c & ~(size_t)15 : 0u, c0;
+    size_t nt = (size_t)g->k_h * g->k_w, C = g->in_c, j, i;
+    int uns = q->dtype == ACCEL_MAC_UINT8, v = uns * 2 + (q->filter_offset != 0);
+    int32_t fx = uns ? -128 : 0, wo = q->filter_offset - fx;
+    s.g = g;
+    s.q = q;
+    s.x = x;
+    s.w = w;
+    s.o = o;
+    for (c0 = 0; c0 < c16; c0 += 16u) {
+        for (j = 0; j < 16u; j++) {
+            size_t c = c0 + (j < 8u ? 2u * j : 2u * (j - 8u) + 1u), qi = q->count != 1 ? c : 0u;
+            int32_t sh = q->shift[qi];
+            uint32_t sw = 0;
+            for (i = 0; i < nt; i++) sw += (uint32_t)((w[i * C + c] ^ fx) + wo);
+            s.rq[0][j] = (bias ? (uint32_t)bias[c] : 0u) + sw * (uint32_t)q->input_offset;
+            s.rq[1][j] = (uint32_t)q->multiplier[qi]; /* (>= 0) */
+            s.sh[0][j] = (uint8_t)(sh > 0 ? sh : 0); /* (shifts are -31..31) */
+            s.sh[1][j] = (uint8_t)(sh < 0 ? -sh : 0);
+        }
+        switch (v) { /* specialized copies */
+        case 0: accel__mac_yw_0(&s, c0); break;
+        case 1: accel__mac_yw_1(&s, c0); break;
+        case 2: accel__mac_yw_2(&s, c0); break;
+        default: accel__mac_yw_3(&s, c0); break;
+        }
+    }
+    return c16;
+}
+
+/* Returns how many leading channels it computed (a multiple of 8): blocks of 16 by
+ * accel__mac_y_dw16, a last 8 by accel__mac_y_dw_t. */
 static size_t accel__mac_y_dw(const accel_mac_conv *g, const accel_mac_quant *q, const int8_t *x,
                               const int8_t *w, const int32_t *bias, uint8_t *o)
 {
     size_t c0, c8 = (size_t)g->in_c & ~(size_t)7, nv;
     int uns = q->dtype == ACCEL_MAC_UINT8;
-    for (c0 = 0; c0 < c8; c0 += nv * 8u) {
+    for (c0 = accel__mac_y_dw16(g, q, x, w, bias, o); c0 < c8; c0 += nv * 8u) {
         nv = (c8 - c0) / 8u > 4u ? 4u : (c8 - c0) / 8u;
         switch (nv * 2u + (size_t)uns) { /* specialized copies */
         case 2: accel__mac_y_dw_2(g, q, x, w, bias, o, c0); break;
@@ -17906,6 +18456,10 @@ ACCELDEF accel_status accel_mac_conv2d_with_scratch(const accel_mac_conv *g,
     }
 #endif
 #if ACCEL_MAC_SIMD == 1
+    if (groups == 1 && accel__mac_one(g->dilation_w) == 1u && cgs % 8u == 0) {
+        accel__mac_y_conv_v(g, q, x, w, bias, o, fs); /* reads the input and filter in place */
+        return ACCEL_OK;
+    }
     if (groups == 1 && accel__mac_one(g->dilation_w) == 1u && ((size_t)g->k_w * cgs) % 4u == 0 &&
         fs <= ((size_t)1 << 26)) {
         accel__mac_y_conv_ns(g, q, x, w, bias, o, fs); /* reads the input and filter in place */

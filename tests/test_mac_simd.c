@@ -290,6 +290,98 @@ static void test_conv2d_simd_direct(void)
     }
     CHECK_EQ(bad, 0);
 }
+/* conv2d through the AVX2 kernel for in_c a multiple of 8 (3 pixels x 4 output channels a
+ * pass, input and filter read in place): C 8..48 (16-byte steps, and 8-byte ones when C is an
+ * odd multiple of 8), images from 1x1 (every window across an edge, some wholly outside) to
+ * 14x14 (inner windows), inner and border pixels within one pass, strides 1-2, row dilation,
+ * padding 0-2 (VALID and SAME), output channels 1..40 (the 4- and 8-channel tails), batch 2
+ * (a pass across two images), both types, zero points at both edges, filter offsets 0 and
+ * not, per-tensor and per-channel, both roundings; one case in 8 a 3x3 SAME stride-1 conv. */
+static void test_conv2d_simd_c8(void)
+{
+    static uint8_t x[2 * 14 * 14 * 48], w[40 * 5 * 5 * 48], o1[2 * 16 * 16 * 40],
+        o2[2 * 16 * 16 * 40 + 1];
+    static int32_t bias[40];
+    int it, bad = 0;
+    for (it = 0; it < 800 && bad < 3; it++) {
+        geo g;
+        rq r;
+        rand_window(&g, 1, 14, 0);
+        if (it % 8 == 0) { /* SAME 3x3, stride 1 */
+            g.KH = g.KW = 3;
+            g.sh = g.sw = g.dh = g.dw = 1;
+            g.pt = g.pl = 1;
+            g.OH = g.H;
+            g.OW = g.W;
+        }
+        g.groups = 1;
+        g.dm = 0;
+        g.C = 8 * rrange(1, 6);
+        g.OC = rrange(1, 40);
+        rand_rq(&r, g.OC, g.KH * g.KW * g.C);
+        bad += conv_case(0, it, &g, &r, x, w, bias, o1, o2);
+    }
+    CHECK_EQ(bad, 0);
+}
+/* The same kernel where the sums wrap: 3x3 SAME over a 3x3 image of 4096 channels, every
+ * product -65025 (36864 of them at the centre: below -2^31), 9 output channels, both types;
+ * the reference wraps as TFLite's int32 accumulator does. */
+static void test_conv2d_simd_c8_wrap(void)
+{
+    static uint8_t x[3 * 3 * 4096], w[9 * 3 * 3 * 4096], o1[3 * 3 * 9], o2[3 * 3 * 9 + 1];
+    static int32_t bias[9];
+    int dt, i;
+    for (dt = 0; dt < 2; dt++) {
+        geo g = {1, 3, 3, 4096, 3, 3, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0};
+        rq r;
+        accel_mac_conv c;
+        accel_mac_quant q;
+        memset(&r, 0, sizeof r);
+        r.dt = dt;
+        r.io = dt ? 0 : -127;
+        r.fo = dt ? -255 : 128; /* w + fo = -255 (uint8 0) or 255 (int8 127) */
+        r.oo = dt ? 0 : -128;
+        r.amin = r.oo;
+        r.amax = r.oo + 255;
+        r.nq = 1;
+        r.mult[0] = 1518500250;
+        r.shift[0] = -24;
+        memset(x, dt ? 255 : 0x80, sizeof x); /* x + io: uint8 255, int8 -128 - 127 = -255 */
+        memset(w, dt ? 0 : 127, sizeof w);
+        for (i = 0; i < 9; i++) bias[i] = i * 1000003 - 4000000;
+        fill_quant(&q, &r);
+        to_conv(&g, &c);
+        ref_conv(0, &g, x, w, bias, &r, o1);
+        memset(o2, 0xAA, sizeof o2);
+        CHECK_ST(accel_mac_conv2d(&c, &q, x, sizeof x, w, sizeof w, bias, 9, o2, 9 * 9), ACCEL_OK);
+        CHECK_MEM(o1, o2, 9 * 9);
+        CHECK_EQ(o2[9 * 9], 0xAA);
+    }
+}
+/* depthwise through the AVX2 kernel of 16 channels x 4 pixels a pass: channel counts 16..64
+ * and their neighbours (the 8-channel and portable tails after the 16-blocks), output widths
+ * 1..13 (short last passes of 1..3 pixels), images to 14x14 (inner passes, and passes mixing
+ * inner and border pixels), windows 1x1..5x5, strides 1-2, dilation in both directions, padding
+ * 0-2, batch 2, both types and offsets, per-tensor and per-channel, both roundings. */
+static void test_depthwise_simd_c16(void)
+{
+    static const int cs[] = {16, 17, 23, 24, 31, 32, 33, 40, 48, 56, 63, 64};
+    static uint8_t x[2 * 14 * 14 * 64], w[5 * 5 * 64], o1[2 * 16 * 16 * 64], o2[2 * 16 * 16 * 64 + 1];
+    static int32_t bias[64];
+    int it, bad = 0;
+    for (it = 0; it < 600 && bad < 3; it++) {
+        geo g;
+        rq r;
+        rand_window(&g, 1, 14, 1);
+        g.groups = 0;
+        g.dm = 1;
+        g.C = cs[rnd() % (sizeof cs / sizeof cs[0])];
+        g.OC = g.C;
+        rand_rq(&r, g.OC, g.KH * g.KW);
+        bad += conv_case(1, it, &g, &r, x, w, bias, o1, o2);
+    }
+    CHECK_EQ(bad, 0);
+}
 static void test_conv2d_simd_random(void) { test_conv_simd_random(0); }
 static void test_depthwise_simd_random(void) { test_conv_simd_random(1); }
 /* The prepacked FC (test_mac.c's fcp_case: ref_fc, the unpacked call, two packs, the packed
@@ -358,8 +450,11 @@ int main(void)
     RUN(test_fc_simd_deep);
     RUN(test_conv2d_simd_random);
     RUN(test_conv2d_simd_direct);
+    RUN(test_conv2d_simd_c8);
+    RUN(test_conv2d_simd_c8_wrap);
     RUN(test_depthwise_simd_random);
     RUN(test_depthwise_simd_rows);
+    RUN(test_depthwise_simd_c16);
     RUN(test_fcpack_simd);
     return test_mac_main();
 #else
