@@ -20657,6 +20657,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_concat(accel__tfl_ctx *c)
     uint32_t k, d, n = c->op.n_inputs, ax;
     uint64_t outer = 1, inner_out = 1, sum = 0;
     size_t es, done = 0;
+    int rescale = 0;
     accel_status st = accel__tfl_need(c, 1, 0, (uint32_t)ACCEL__TFL_TY_CONCATENATION, &out); /* the inputs take the output's type */
     if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &axis);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 1, 0, &act);
@@ -20679,14 +20680,16 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_concat(accel__tfl_ctx *c)
             (in.t.scale_bits != out.t.scale_bits || in.t.zero_point != out.t.zero_point)) {
             /* int8 (TFLM) takes one quantization; uint8 (TFLite's reference) requantizes */
             if (out.t.type != ACCEL_TFLITE_UINT8) return ACCEL_E_TFLITE_QUANT;
-            if (!ACCEL__TFL_FLOAT) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_FLOAT);
             if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t)) return ACCEL_E_TFLITE_QUANT;
-            st = c->rt ? ACCEL_OK : accel__tfl_concat_lut(c, &in.t, &out.t); /* run: the loop below */
+            rescale = 1;
+            st = c->rt || !ACCEL__TFL_FLOAT ? ACCEL_OK : accel__tfl_concat_lut(c, &in.t, &out.t); /* run: the loop below */
             if (st != ACCEL_OK) return st;
         }
         sum += accel__tfl_dim(&in.t, ax);
     }
     if (sum != accel__tfl_dim(&out.t, ax)) return ACCEL_E_TFLITE_SHAPE;
+    /* after the model's own faults, so that a bad model is named for them in every build */
+    if (rescale && !ACCEL__TFL_FLOAT) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_FLOAT);
     if (!c->rt) return ACCEL_OK;
     for (k = 0; k < n; k++) {
         uint64_t o;
@@ -20955,7 +20958,6 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_resize_bilinear(accel__tfl_ctx *c)
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 2, 1, 0, &align);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 3, 1, 0, &half);
     if (st != ACCEL_OK) return st;
-    if (in.t.type == ACCEL_TFLITE_UINT8 && !ACCEL__TFL_FLOAT) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_FLOAT);
     if (!sz.t.data) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NOT_CONST); /* the shapes are planned */
     if (align && half) return ACCEL_E_TFLITE_OPTIONS; /* TFLite: not both */
     if (in.t.ndims != 4u || out.t.ndims != 4u || sz.t.elements != 2u) return ACCEL_E_TFLITE_SHAPE;
@@ -20972,6 +20974,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_resize_bilinear(accel__tfl_ctx *c)
     /* the integer kernel's positions need (1 << 10) * size in int32 */
     if (oh <= 0 || ow <= 0 || ih <= 0 || iw <= 0 || ih > 0x1FFFFF || iw > 0x1FFFFF || oh > 0x1FFFFF || ow > 0x1FFFFF)
         return ACCEL_E_TFLITE_SHAPE;
+    /* after the model's own faults, so that a bad model is named for them in every build */
+    if (in.t.type == ACCEL_TFLITE_UINT8 && !ACCEL__TFL_FLOAT) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_FLOAT);
     if (!c->rt) return ACCEL_OK;
 #if ACCEL__TFL_FLOAT
     if (in.t.type == ACCEL_TFLITE_UINT8) {

@@ -19,10 +19,27 @@ NL = "\x01"  # a newline inside a quoted string or substitution: counts as a lin
 
 
 def subst_end(t, j):
-    """Index of the ) that closes the $( at t[j]."""
-    depth, k, q = 0, j, None
+    """Index of the ) that closes the $( at t[j]; here-document bodies inside it are text."""
+    depth, k, q, heredocs = 0, j, None, []
     while k < len(t):
         c = t[k]
+        if c == "\n" and heredocs and not q:
+            k += 1
+            for word in heredocs:  # skip each body up to its terminator line
+                while k < len(t):
+                    e = t.find("\n", k)
+                    e = len(t) if e < 0 else e
+                    line, k = t[k:e], e + 1
+                    if line.strip() == word:
+                        break
+            heredocs = []
+            continue
+        if not q and t.startswith("<<", k) and not t.startswith("<<<", k):
+            m = re.match(r"<<-?\s*['\"]?(\w+)['\"]?", t[k:])
+            if m:
+                heredocs.append(m.group(1))
+                k += len(m.group(0))
+                continue
         if q:
             if c == "\\" and q == '"':
                 k += 2

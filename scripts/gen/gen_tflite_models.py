@@ -554,8 +554,18 @@ case("dequantize_i16", model([T([4], INT16, scale=1.0 / 3, name="in"), T([4], FL
 case("fc_then_dequantize", model(fc_t + [T([1, 2], FLOAT32, name="real")],
                                  [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)]), OP(DEQUANT, [3], [4])], [0], [4]),
      i8([4, 6]), struct.pack("<2f", 3.0, -3.0))
-# the operator each float model's DEQUANTIZE is
-FLOAT_OUT = {"dequantize_i8": 0, "dequantize_u8": 0, "dequantize_i16": 0, "fc_then_dequantize": 1}
+# Models an integer-only build (ACCEL_MAC_NO_FLOAT) refuses: the operator, and the reason.
+# DEQUANTIZE's output is float; uint8 CONCATENATION's rescale and uint8 RESIZE_BILINEAR are
+# TFLite's float32 arithmetic, which integers cannot reproduce.
+NO_FLOAT_WHY = "float32 arithmetic (an ACCEL_MAC_NO_FLOAT build)"
+FLOAT_OUT = {"dequantize_i8": (0, "no kernel for DEQUANTIZE int8"),
+             "dequantize_u8": (0, "no kernel for DEQUANTIZE uint8"),
+             "dequantize_i16": (0, "no kernel for DEQUANTIZE int16"),
+             "fc_then_dequantize": (1, "no kernel for DEQUANTIZE int8"),
+             "concat_uint8_rescale": (0, NO_FLOAT_WHY),
+             "resize_bilinear_uint8": (0, NO_FLOAT_WHY),
+             "resize_bilinear_uint8_align": (0, NO_FLOAT_WHY),
+             "resize_bilinear_uint8_half": (0, NO_FLOAT_WHY)}
 # What the Edge TPU compiler writes: the graph is one CUSTOM operator named edgetpu-custom-op
 # between the same inputs and outputs as the CPU model it came from (fc above); its options are
 # a FlexBuffers map whose key "4" holds the compiled DarwiNN package, here the synthetic one of
@@ -836,16 +846,14 @@ def emit_header():
     out.append("static const tfl_case tfl_cases[] = {")
     row = "    {\"%s\", tfl_model_%s, sizeof tfl_model_%s, %s, %s, %d, %s, %s, %d, %d, %s, \"%s\"},"
     for name, m, o, c, bad, inp, res, inv, why in CASES:
-        if name in FLOAT_OUT:  # DEQUANTIZE is left out of an integer-only build: refused there
+        if name in FLOAT_OUT:  # float arithmetic is left out of an integer-only build: refused there
             out.append("#ifndef ACCEL_MAC_NO_FLOAT")
         out.append(row % (name, name, name, o, c, bad, data_ref("in", name, inp), data_ref("out", name, res),
                           len(inp), len(res), inv, why))
         if name in FLOAT_OUT:
             out.append("#else")
-            out.append(row % (name, name, name, o, "ACCEL_E_TFLITE_UNSUPPORTED", FLOAT_OUT[name], "NULL", "NULL", 0,
-                              0, "ACCEL_OK", "no kernel for DEQUANTIZE " + ("uint8" if name == "dequantize_u8" else
-                                                                           "int16" if name == "dequantize_i16" else
-                                                                           "int8")))
+            out.append(row % (name, name, name, o, "ACCEL_E_TFLITE_UNSUPPORTED", FLOAT_OUT[name][0], "NULL", "NULL",
+                              0, 0, "ACCEL_OK", FLOAT_OUT[name][1]))
             out.append("#endif")
     out.append("};")
     print("\n".join(out))

@@ -6533,7 +6533,11 @@ static const tfl_case tfl_cases[] = {
     {"split_bad_count", tfl_model_split_bad_count, sizeof tfl_model_split_bad_count, ACCEL_OK, ACCEL_E_TFLITE_ARITY, 0, NULL, NULL, 0, 0, ACCEL_OK, ""},
     {"split_uneven", tfl_model_split_uneven, sizeof tfl_model_split_uneven, ACCEL_OK, ACCEL_E_TFLITE_SHAPE, 0, NULL, NULL, 0, 0, ACCEL_OK, ""},
     {"split_axis_not_const", tfl_model_split_axis_not_const, sizeof tfl_model_split_axis_not_const, ACCEL_OK, ACCEL_E_TFLITE_UNSUPPORTED, 0, NULL, NULL, 0, 0, ACCEL_OK, "weights or bias not constant"},
+#ifndef ACCEL_MAC_NO_FLOAT
     {"concat_uint8_rescale", tfl_model_concat_uint8_rescale, sizeof tfl_model_concat_uint8_rescale, ACCEL_OK, ACCEL_OK, 0, tfl_in_concat_uint8_rescale, tfl_out_concat_uint8_rescale, 10, 10, ACCEL_OK, ""},
+#else
+    {"concat_uint8_rescale", tfl_model_concat_uint8_rescale, sizeof tfl_model_concat_uint8_rescale, ACCEL_OK, ACCEL_E_TFLITE_UNSUPPORTED, 0, NULL, NULL, 0, 0, ACCEL_OK, "float32 arithmetic (an ACCEL_MAC_NO_FLOAT build)"},
+#endif
     {"concat_int8_rescale", tfl_model_concat_int8_rescale, sizeof tfl_model_concat_int8_rescale, ACCEL_OK, ACCEL_E_TFLITE_QUANT, 0, NULL, NULL, 0, 0, ACCEL_OK, ""},
     {"mean_keep_dims", tfl_model_mean_keep_dims, sizeof tfl_model_mean_keep_dims, ACCEL_OK, ACCEL_OK, 0, tfl_in_mean_keep_dims, tfl_out_mean_keep_dims, 4, 1, ACCEL_OK, ""},
     {"mean_half", tfl_model_mean_half, sizeof tfl_model_mean_half, ACCEL_OK, ACCEL_OK, 0, tfl_in_mean_half, tfl_out_mean_half, 4, 1, ACCEL_OK, ""},
@@ -6555,9 +6559,21 @@ static const tfl_case tfl_cases[] = {
     {"arg_min", tfl_model_arg_min, sizeof tfl_model_arg_min, ACCEL_OK, ACCEL_OK, 0, tfl_in_arg_min, tfl_out_arg_min, 6, 8, ACCEL_OK, ""},
     {"arg_max_axis0_int64", tfl_model_arg_max_axis0_int64, sizeof tfl_model_arg_max_axis0_int64, ACCEL_OK, ACCEL_OK, 0, tfl_in_arg_max_axis0_int64, tfl_out_arg_max_axis0_int64, 6, 24, ACCEL_OK, ""},
     {"arg_max_bad_type", tfl_model_arg_max_bad_type, sizeof tfl_model_arg_max_bad_type, ACCEL_OK, ACCEL_E_TFLITE_TYPE, 0, NULL, NULL, 0, 0, ACCEL_OK, ""},
+#ifndef ACCEL_MAC_NO_FLOAT
     {"resize_bilinear_uint8", tfl_model_resize_bilinear_uint8, sizeof tfl_model_resize_bilinear_uint8, ACCEL_OK, ACCEL_OK, 0, tfl_in_resize_bilinear_uint8, tfl_out_resize_bilinear_uint8, 4, 9, ACCEL_OK, ""},
+#else
+    {"resize_bilinear_uint8", tfl_model_resize_bilinear_uint8, sizeof tfl_model_resize_bilinear_uint8, ACCEL_OK, ACCEL_E_TFLITE_UNSUPPORTED, 0, NULL, NULL, 0, 0, ACCEL_OK, "float32 arithmetic (an ACCEL_MAC_NO_FLOAT build)"},
+#endif
+#ifndef ACCEL_MAC_NO_FLOAT
     {"resize_bilinear_uint8_align", tfl_model_resize_bilinear_uint8_align, sizeof tfl_model_resize_bilinear_uint8_align, ACCEL_OK, ACCEL_OK, 0, tfl_in_resize_bilinear_uint8_align, tfl_out_resize_bilinear_uint8_align, 4, 9, ACCEL_OK, ""},
+#else
+    {"resize_bilinear_uint8_align", tfl_model_resize_bilinear_uint8_align, sizeof tfl_model_resize_bilinear_uint8_align, ACCEL_OK, ACCEL_E_TFLITE_UNSUPPORTED, 0, NULL, NULL, 0, 0, ACCEL_OK, "float32 arithmetic (an ACCEL_MAC_NO_FLOAT build)"},
+#endif
+#ifndef ACCEL_MAC_NO_FLOAT
     {"resize_bilinear_uint8_half", tfl_model_resize_bilinear_uint8_half, sizeof tfl_model_resize_bilinear_uint8_half, ACCEL_OK, ACCEL_OK, 0, tfl_in_resize_bilinear_uint8_half, tfl_out_resize_bilinear_uint8_half, 4, 9, ACCEL_OK, ""},
+#else
+    {"resize_bilinear_uint8_half", tfl_model_resize_bilinear_uint8_half, sizeof tfl_model_resize_bilinear_uint8_half, ACCEL_OK, ACCEL_E_TFLITE_UNSUPPORTED, 0, NULL, NULL, 0, 0, ACCEL_OK, "float32 arithmetic (an ACCEL_MAC_NO_FLOAT build)"},
+#endif
     {"resize_bilinear_int8", tfl_model_resize_bilinear_int8, sizeof tfl_model_resize_bilinear_int8, ACCEL_OK, ACCEL_OK, 0, tfl_in_resize_bilinear_int8, tfl_out_resize_bilinear_int8, 4, 9, ACCEL_OK, ""},
     {"resize_bilinear_int8_half", tfl_model_resize_bilinear_int8_half, sizeof tfl_model_resize_bilinear_int8_half, ACCEL_OK, ACCEL_OK, 0, tfl_in_resize_bilinear_int8_half, tfl_out_resize_bilinear_int8_half, 4, 9, ACCEL_OK, ""},
     {"resize_bilinear_int8_align", tfl_model_resize_bilinear_int8_align, sizeof tfl_model_resize_bilinear_int8_align, ACCEL_OK, ACCEL_OK, 0, tfl_in_resize_bilinear_int8_align, tfl_out_resize_bilinear_int8_align, 4, 9, ACCEL_OK, ""},
