@@ -136,7 +136,8 @@
  *            ACCEL_MAC_MCU (the kernels for in-order 32-bit cores; default with ACCEL_MAC_FAST
  *            where pointers are 32-bit), ACCEL_MAC_SIMD / ACCEL_MAC_NO_SIMD.
  *   tflite   ACCEL_TFLITE_MAX_DIMS (tensor rank, 6), ACCEL_TFLITE_OPS (the operators a build
- *            keeps; default all); integer only (ACCEL_MAC_NO_FLOAT leaves out DEQUANTIZE);
+ *            keeps; default all), ACCEL_TFLITE_RECORDS (0: no run records, the arena
+ *            smaller, invoke slower; default 1, 0 on AVR); integer only (ACCEL_MAC_NO_FLOAT leaves out DEQUANTIZE);
  *            ACCEL_FB_COPY(dst, src, n) (a model in memory the CPU cannot load from directly,
  *            e.g. memcpy_P for an AVR's flash; see the tflite section).
  *
@@ -3755,10 +3756,14 @@ extern "C" {
  *                  memory the runtime uses: the plan table (12 bytes per tensor, 24 per
  *                  operator), on 64-bit targets a work record (the running operator's context
  *                  and its kernel call, 356 bytes on x86-64: kept here, not on the stack),
- *                  each operator's constants (multipliers; SVDF and LSTM keep there what they
- *                  run on) and the tensor data. Weights stay in the model buffer.
- *   @tflite.run    init lays the plan on caller memory; set inputs, invoke (operators in order,
- *                  each looked up by its builtin code), read outputs; reset returns variable
+ *                  each operator's constants (multipliers; FULLY_CONNECTED, CONV_2D,
+ *                  DEPTHWISE_CONV_2D, SVDF and LSTM keep there a record of what they run on)
+ *                  and the tensor data. Weights stay in the model buffer.
+ *   @tflite.run    init lays the plan on caller memory and prepares once: it checks every
+ *                  operator and completes those records, so that invoke runs them without
+ *                  reading the model (ACCEL_TFLITE_RECORDS 0, the default on AVR: no records,
+ *                  a smaller arena, and invoke re-reads their tensors each time; other
+ *                  operators still do). Set inputs, invoke (operators in order), read outputs; reset returns variable
  *                  tensors to their zero point (int8) or 0. An optional callback sees every
  *                  operator's outputs (find the first layer where hardware diverges).
  *   @tflite.ops    the kernels: FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D (on the mac kernels),
@@ -3806,7 +3811,8 @@ extern "C" {
  *   64 KiB of flash. Default (macro not defined): direct reads, no cost.
  * Config macros: ACCEL_NO_TFLITE (ACCEL_NO_MAC implies it), ACCEL_TFLITE_MAX_DIMS (6),
  *   ACCEL_TFLITE_OPS (the operators a build keeps, an OR of ACCEL_TFLITE_K_* bits; default
- *   ACCEL_TFLITE_K_ALL), ACCEL_FB_COPY (models in flash; not defined by default).
+ *   ACCEL_TFLITE_K_ALL), ACCEL_FB_COPY (models in flash; not defined by default),
+ *   ACCEL_TFLITE_RECORDS (1, 0 on AVR: whether init keeps the run records described above).
  *   accel_tflite_op_kept(code) says whether this build has an operator's kernel.
  * ADDING AN OPERATOR (the operator table ACCEL__TFL_OPS is the one list):
  *   1. #define ACCEL_TFLITE_OP_NAME (the schema's code) and ACCEL_TFLITE_K_NAME (the next
@@ -3896,9 +3902,10 @@ extern "C" {
  *   OPTIONS  the BuiltinOptions union type its operators carry (checked by open; -1: none checked)
  *   FAR      with ACCEL_FB_COPY, the inputs (bit k: input k) its kernel reads through the macro;
  *            any other constant input is refused
- *   PART     ONE: one function checks, prepares and runs it (PREP); SPLIT: PREP checks and
- *            prepares, RUN runs, so no call chain holds a tensor description and a mac kernel's
- *            frames at once
+ *   PART     ONE: one function checks, prepares and runs it (PREP); SPLIT: PREP checks,
+ *            prepares its record and, at init's record step (run mode), completes it; RUN
+ *            runs from the record, so no call chain holds a tensor description and a mac
+ *            kernel's frames at once
  *   PREP, RUN the calls, on the operator's context c
  *   HAS      1, or the build condition its kernel needs besides its bit in ACCEL_TFLITE_OPS
  *   TYPES    the tensor types its data input takes (the kernel checks its input against this
@@ -3906,8 +3913,8 @@ extern "C" {
  * Private: the rows name the implementation's functions. */
 #define ACCEL__TFL_OPS(X) \
     X(FULLY_CONNECTED, 8, 6u, SPLIT, accel__tfl_fc_prep(c, NULL), accel__tfl_fc(c), 1, ACCEL__TFL_T8U8) \
-    X(CONV_2D, 1, 6u, SPLIT, accel__tfl_conv_prep(c, 0, NULL), accel__tfl_conv(c, 0), 1, ACCEL__TFL_T8U8) \
-    X(DEPTHWISE_CONV_2D, 2, 6u, SPLIT, accel__tfl_conv_prep(c, 1, NULL), accel__tfl_conv(c, 1), 1, ACCEL__TFL_T8U8) \
+    X(CONV_2D, 1, 6u, SPLIT, accel__tfl_conv_prep(c, 0, NULL), accel__tfl_conv(c), 1, ACCEL__TFL_T8U8) \
+    X(DEPTHWISE_CONV_2D, 2, 6u, SPLIT, accel__tfl_conv_prep(c, 1, NULL), accel__tfl_conv(c), 1, ACCEL__TFL_T8U8) \
     X(AVERAGE_POOL_2D, 5, 0u, ONE, accel__tfl_pool(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     X(MAX_POOL_2D, 5, 0u, ONE, accel__tfl_pool(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     X(SOFTMAX, 9, 0u, ONE, accel__tfl_softmax(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
@@ -19801,7 +19808,7 @@ ACCEL__TFL_STATIC int32_t *accel__tfl_keep(accel__tfl_ctx *c, size_t n)
  * The constants are only int32_t-aligned: the count includes the worst padding. */
 ACCEL__TFL_STATIC void *accel__tfl_keep_rec(accel__tfl_ctx *c, size_t n)
 {
-    uint8_t *p = (uint8_t *)accel__tfl_keep(c, (n + ACCEL__TFL_PALIGN + 2u) / 4u);
+    uint8_t *p = (uint8_t *)accel__tfl_keep(c, (n + (ACCEL__TFL_PALIGN - ACCEL__TFL_ALIGN) + 3u) / 4u);
     return p ? p + ((0u - (uintptr_t)p) & (ACCEL__TFL_PALIGN - 1u)) : NULL;
 }
 
@@ -19816,15 +19823,52 @@ ACCEL__TFL_STATIC int32_t accel__tfl_q8(uint8_t v, int is_u8)
     return is_u8 || v < 128u ? (int32_t)v : (int32_t)v - 256;
 }
 
-/* Per-channel (or per-tensor) output multipliers of a conv / FC filter, and the bias copied to
- * aligned memory (model buffers need no alignment). */
+/* ---- @tflite.ops: run records. FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D (the rows with
+ * PART SPLIT) run from a record first in their constants: the mac kernel's call resolved once.
+ * Prepare mode (init) fills what the model decides (geometry, quantization, multipliers, the
+ * filter and bias addresses), init's record step the data addresses in the arena; invoke then
+ * calls the kernel from the record and reads nothing of the model but the filter and bias. */
+/* ACCEL_TFLITE_RECORDS 0 (the default on AVR, where RAM is dearest): no record is kept; the
+ * run half rebuilds it on its stack from the model at each invoke (the multipliers and the
+ * activation clamp are still kept). */
+#ifdef ACCEL_TFLITE_RECORDS
+#define ACCEL__TFL_RECS (ACCEL_TFLITE_RECORDS != 0)
+#elif defined(__AVR__)
+#define ACCEL__TFL_RECS 0
+#else
+#define ACCEL__TFL_RECS 1
+#endif
+/* Records are in the arena, which must not exceed TFLM's: no field that can be derived (the
+ * scratch is the operator's own, in the run context). The output is an offset in the data area
+ * (always there); the input may be a constant in the model, so it is an address. The
+ * quantization is the mac kernels' own, ready for the call (building it at each call would put
+ * it on the stack, and invoke's deepest chain has no room for it on 64-bit targets). */
+typedef struct accel__tfl_fc_rec {
+    const uint8_t *x, *w, *b; /* b: int32 bias, little-endian and aligned (far: in the model); NULL: none */
+    accel_mac_quant q;
+    uint32_t y, depth, units, batches; /* the filter is [units, depth] */
+} accel__tfl_fc_rec;
+
+typedef struct accel__tfl_conv_rec {
+    const uint8_t *x, *w, *b; /* as fc_rec's */
+    accel_mac_quant q;
+    accel_mac_conv g; /* the tensors' sizes follow from it (prepare checked them) */
+    uint32_t y;
+    uint8_t depthwise;
+} accel__tfl_conv_rec;
+
+/* Per-channel (or per-tensor) output multipliers of a conv / FC filter and its bias, into q (in
+ * the record: written in prepare mode only; check mode: q is the caller's, for the checks). The
+ * bias is read in place when the model keeps it little-endian and 4-byte aligned, else copied
+ * into the constants at prepare (model buffers need no alignment). */
 ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const accel__tfl_io *in, const accel__tfl_io *w,
                                           const accel__tfl_io *bias, const accel__tfl_io *out,
-                                          uint32_t channels, uint32_t qdim, uint64_t act, size_t *used,
-                                          accel_mac_quant *q, const int32_t **bias_out)
+                                          uint32_t channels, uint32_t qdim, uint64_t act,
+                                          accel_mac_quant *q, const uint8_t **bias_out)
 {
-    int32_t *mult, *shift, *b;
+    int32_t *mult, *shift, *b = NULL, *clamp = NULL;
     uint32_t k, nq;
+    int prep = c->persist && !c->rt, in_place;
     accel_status st;
     if (accel__tfl_quantized(&in->t) || accel__tfl_quantized(&w->t) || accel__tfl_quantized(&out->t))
         return ACCEL_E_TFLITE_QUANT;
@@ -19835,46 +19879,39 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
     if (bias->index >= 0 && (bias->t.type != ACCEL_TFLITE_INT32 || bias->t.elements != channels))
         return bias->t.type != ACCEL_TFLITE_INT32 ? ACCEL__TFL_NO(c, ACCEL__TFL_WHY_BIAS) : ACCEL_E_TFLITE_SHAPE;
     if (bias->index >= 0 && !bias->t.data) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_BIAS_RUN);
+    nq = w->t.n_scales > 1u ? channels : 1u; /* per channel, or one for the tensor */
+    if (!ACCEL__TFL_RECS) clamp = accel__tfl_keep(c, 2); /* no record: the clamp apart */
+    mult = accel__tfl_keep(c, (size_t)nq);
+    shift = accel__tfl_keep(c, (size_t)nq);
+    /* far: the kernels read the bias through ACCEL_FB_COPY */
+    in_place = bias->index < 0 || ACCEL__FB_FAR || ((uintptr_t)bias->t.data % ACCEL__TFL_ALIGN == 0 && ACCEL__TFL_LE);
+    if (!in_place) b = accel__tfl_keep(c, (size_t)channels);
+    if (c->persist && (!mult || !shift || (!in_place && !b) || (!ACCEL__TFL_RECS && !clamp))) return ACCEL_E_STATE;
+    if (c->rt && ACCEL__TFL_RECS) return ACCEL_OK; /* the record's step: prepare filled q */
     ACCEL_MEMSET(q, 0, sizeof *q);
     q->dtype = in->t.type == ACCEL_TFLITE_UINT8 ? ACCEL_MAC_UINT8 : ACCEL_MAC_INT8;
     q->input_offset = -in->t.zero_point;
     q->filter_offset = -w->t.zero_point;
     q->output_offset = out->t.zero_point;
-    nq = w->t.n_scales > 1u ? channels : 1u; /* per channel, or one for the tensor */
     q->count = (size_t)nq;
-    q->rounding = ACCEL_MAC_ROUND_DOUBLE;
-    /* persistent: act_min, act_max, the multipliers and shifts; the bias is read in place when
-     * the model buffer keeps it 4-byte aligned, else copied to scratch at each run */
-    mult = accel__tfl_keep(c, 2);
-    if (c->rt) {
-        if (!mult) return ACCEL_E_STATE;
-        q->act_min = mult[0];
-        q->act_max = mult[1];
-    } else {
-        st = accel__tfl_act(act, &out->t, &q->act_min, &q->act_max);
-        if (st == ACCEL_E_TFLITE_UNSUPPORTED) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_ACT);
-        if (st != ACCEL_OK) return st;
-        if (mult) {
-            mult[0] = q->act_min;
-            mult[1] = q->act_max;
-        }
-    }
-    mult = accel__tfl_keep(c, (size_t)nq);
-    shift = accel__tfl_keep(c, (size_t)nq);
     q->multiplier = mult;
     q->shift = shift;
-    *bias_out = NULL;
-    if (bias->index >= 0 && !ACCEL__FB_FAR) { /* far: the kernels read it through ACCEL_FB_COPY */
-        if ((uintptr_t)bias->t.data % ACCEL__TFL_ALIGN == 0 && ACCEL__TFL_LE) { /* little-endian in place */
-            *bias_out = (const int32_t *)(const void *)bias->t.data;
-        } else {
-            b = (int32_t *)(void *)accel__tfl_take(c, used, 4u * (size_t)channels);
-            if (b)
-                for (k = 0; k < channels; k++) b[k] = accel__tfl_s32(accel_load_u32le(bias->t.data + 4u * (size_t)k));
-            *bias_out = b;
-        }
+    q->rounding = ACCEL_MAC_ROUND_DOUBLE;
+    *bias_out = bias->index < 0 ? NULL : in_place ? bias->t.data : (const uint8_t *)b;
+    if (c->rt && clamp) { /* no record: the run rebuilds it */
+        q->act_min = clamp[0];
+        q->act_max = clamp[1];
+        return ACCEL_OK;
     }
-    if (c->rt) return mult && shift && (*bias_out || bias->index < 0 || ACCEL__FB_FAR) ? ACCEL_OK : ACCEL_E_STATE;
+    st = accel__tfl_act(act, &out->t, &q->act_min, &q->act_max);
+    if (st == ACCEL_E_TFLITE_UNSUPPORTED) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_ACT);
+    if (st != ACCEL_OK) return st;
+    if (prep && clamp) {
+        clamp[0] = q->act_min;
+        clamp[1] = q->act_max;
+    }
+    if (prep && b)
+        for (k = 0; k < channels; k++) b[k] = accel__tfl_s32(accel_load_u32le(bias->t.data + 4u * (size_t)k));
     for (k = 0; k < nq; k++) {
         uint32_t sb = w->t.scale_bits;
         int32_t zp, m1, s1;
@@ -19888,7 +19925,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
                                                       w->t.type == ACCEL_TFLITE_UINT8),
                               &m1, &s1);
         if (st != ACCEL_OK) return st;
-        if (mult && shift) {
+        if (prep) {
             mult[k] = m1;
             shift[k] = s1;
         }
@@ -19896,39 +19933,12 @@ ACCEL__TFL_STATIC accel_status accel__tfl_conv_quant(accel__tfl_ctx *c, const ac
     return ACCEL_OK;
 }
 
-/* What FULLY_CONNECTED's call into the mac kernels takes (fc_prep fills it, see conv_run) */
-typedef struct accel__tfl_fc_run {
-    accel_mac_quant q;
-    const uint8_t *x, *w;
-    uint8_t *y;
-    const int32_t *b;
-    size_t x_len, w_len, y_len;
-    uint32_t depth, units, batches;
-#if ACCEL__FB_FAR
-    const uint8_t *bf; /* the bias in the model (NULL: none) */
-#endif
-} accel__tfl_fc_run;
-
-/* What a convolution's call into the mac kernels takes: conv_prep fills it (its frame, with the
- * tensor descriptions, is gone by the time the kernel runs, which keeps the deepest chain short). */
-typedef struct accel__tfl_conv_run {
-    accel_mac_quant q;
-    accel_mac_conv g;
-    const uint8_t *x, *w;
-    uint8_t *y, *scr;
-    const int32_t *b;
-    size_t x_len, w_len, y_len, need;
-    int depthwise;
-#if ACCEL__FB_FAR
-    const uint8_t *bf; /* the bias in the model (NULL: none) */
-#endif
-} accel__tfl_conv_run;
-
 /* The arena's work record, after the plan table (aligned for pointers): the context of the
- * operator being checked or run (init, plan and invoke keep it here, not on the stack) and
- * what its call into a mac kernel takes. On 64-bit targets only, where these are largest and
- * the stack bound is hardest to keep; elsewhere arena bytes are dearer (an Uno has 2 KiB of
- * RAM) and the stack has room, so they stay on the stack (ACCEL__TFL_WORK 0). */
+ * operator being checked or run (init, plan and invoke keep it here, not on the stack), and the
+ * quantization of a mac call. On 64-bit targets only, where they are largest and the stack
+ * bound is hardest to keep; elsewhere
+ * arena bytes are dearer (an Uno has 2 KiB of RAM) and the stack has room, so it stays on the
+ * stack (ACCEL__TFL_WORK 0). */
 #if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xFFFFFFFFUL
 #define ACCEL__TFL_WORK 1
 #else
@@ -19936,10 +19946,6 @@ typedef struct accel__tfl_conv_run {
 #endif
 typedef struct accel__tfl_work {
     accel__tfl_ctx c;
-    union {
-        accel__tfl_conv_run conv;
-        accel__tfl_fc_run fc;
-    } r;
 } accel__tfl_work;
 
 ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m)
@@ -19959,14 +19965,28 @@ ACCEL__TFL_STATIC accel__tfl_work *accel__tfl_work_at(const accel_tflite_model *
     return (accel__tfl_work *)(void *)(p + ((0u - (uintptr_t)p) & (ACCEL__TFL_PALIGN - 1u)));
 }
 
-ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tfl_fc_run *r)
+/* init's record step: the operator's run record is complete; invoke runs it from the record
+ * (the tag in its constants' plan entry: 1 + its code; 0, as placed, for none). */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_mark(accel__tfl_ctx *c)
+{
+    accel__tfl_ent *pe = accel__tfl_ents(c->rt) + c->m->n_tensors + c->m->n_ops + c->index;
+    if (pe->off == ACCEL__TFL_NONE || c->op.code < 0 || c->op.code > 0xFFFE) return ACCEL_E_STATE;
+    pe->first = (uint16_t)(c->op.code + 1);
+    return ACCEL_OK;
+}
+
+/* FULLY_CONNECTED's checks (check mode), its record (prepare mode) and, in init's record step
+ * (run mode: c->rt set), the record's data addresses. Without records: run mode only, the whole
+ * record into tmp. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tfl_fc_rec *tmp)
 {
     accel__tfl_io in, w, bias, out;
-    accel_mac_quant q;
-    const int32_t *b;
+    accel_mac_quant qq;
+    accel__tfl_fc_rec *r = ACCEL__TFL_RECS ? (accel__tfl_fc_rec *)accel__tfl_keep_rec(c, sizeof *r) /* first: invoke finds it there */
+                                           : c->rt ? tmp : NULL;
+    const uint8_t *b = NULL;
     uint64_t act, fmt;
     uint32_t depth, units, batches;
-    size_t used = 0;
     /* int8, or TF1's uint8: the filter and output of the input's type */
     accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_FULLY_CONNECTED, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)1 << in.t.type, &w);
@@ -19982,23 +20002,21 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_fc_prep(accel__tfl_ctx *c, accel__tf
     if (depth == 0 || units == 0 || in.t.elements % depth != 0) return ACCEL_E_TFLITE_SHAPE;
     batches = (uint32_t)(in.t.elements / depth); /* elements fit 32 bits (open) */
     if ((uint64_t)batches * units != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
-    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, units, 0, act, &used, r ? &r->q : &q, &b);
-    if (st != ACCEL_OK || !r) return st; /* r: run mode only */
-    r->x = in.in;
-    r->x_len = in.t.bytes;
-    r->w = w.in;
-#if ACCEL__FB_FAR
-    r->w = w.t.data; /* model addresses, read through ACCEL_FB_COPY */
-    r->bf = bias.index >= 0 ? bias.t.data : NULL;
-#endif
-    r->w_len = w.t.bytes;
-    r->b = b;
-    r->y = out.out;
-    r->y_len = out.t.bytes;
-    r->depth = depth;
-    r->units = units;
-    r->batches = batches;
-    return ACCEL_OK;
+    if (!r && (ACCEL__TFL_RECS ? c->persist != NULL : c->rt != NULL)) return ACCEL_E_STATE;
+    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, units, 0, act, r ? &r->q : &qq, &b);
+    if (st != ACCEL_OK || !r) return st; /* check mode: no record */
+    if (!c->rt || !ACCEL__TFL_RECS) { /* what the model decides */
+        r->w = w.t.data; /* far: a model address, read through ACCEL_FB_COPY */
+        r->b = b;
+        r->depth = depth;
+        r->units = units;
+        r->batches = batches;
+    }
+    if (!c->rt) return ACCEL_OK;
+    r->x = in.in; /* the record's step: the data in the arena */
+    r->y = (uint32_t)(out.out - (c->rt->arena + accel__tfl_table_bytes(c->m)));
+    if (!ACCEL__FB_FAR && !r->w) r->w = w.in; /* a filter computed by the graph */
+    return ACCEL__TFL_RECS ? accel__tfl_mark(c) : ACCEL_OK;
 }
 
 #if ACCEL__FB_FAR
@@ -20061,34 +20079,42 @@ ACCEL__TFL_STATIC int accel__tfl_far_tap(uint32_t o, uint32_t k, uint32_t s, uin
 
 #if ACCEL__FB_FAR
 /* FULLY_CONNECTED with the filter and bias in the model: one filter row per output. */
-ACCEL__TFL_NOINLINE accel_status accel__tfl_far_fc(const accel__tfl_fc_run *r)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_far_fc(const accel__tfl_fc_rec *r, uint8_t *y)
 {
+    const accel_mac_quant *q = &r->q;
     size_t bt, u, d = (size_t)r->depth;
     accel_status st = ACCEL_OK;
-    if (!r->x || !r->w || !r->y) return ACCEL_E_NULL;
+    if (!r->x || !r->w) return ACCEL_E_NULL;
     for (bt = 0; bt < (size_t)r->batches; bt++)
         for (u = 0; u < (size_t)r->units && st == ACCEL_OK; u++)
-            st = accel__tfl_far_out(accel__tfl_far_dot(accel__tfl_far_bias(r->bf, u), r->x + bt * d, r->w + u * d, d, &r->q),
-                                    &r->q, u, r->y + bt * r->units + u);
+            st = accel__tfl_far_out(accel__tfl_far_dot(accel__tfl_far_bias(r->b, u), r->x + bt * d, r->w + u * d, d, q),
+                                    q, u, y + bt * r->units + u);
     return st;
 }
 #endif
 
-/* Run mode only (the operator table's run half): the call's arguments in the work record (64-bit) */
+/* The operator table's run half: the record's run, the mac kernel's call. Lengths: the input,
+ * filter and output hold batches x depth, units x depth and batches x units bytes (checked at
+ * prepare; they fit size_t, as the tensors' bytes do). The quantization is built in the work
+ * record on 64-bit targets (see accel__tfl_work), on the stack elsewhere. */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_fc(accel__tfl_ctx *c)
 {
-#if ACCEL__TFL_WORK
-    accel__tfl_fc_run *r = &((accel__tfl_work *)(void *)c)->r.fc; /* c: the work record's context */
+    uint8_t *y;
+#if ACCEL__TFL_RECS
+    const accel__tfl_fc_rec *r = (const accel__tfl_fc_rec *)accel__tfl_keep_rec(c, sizeof *r);
+    if (!r) return ACCEL_E_STATE;
 #else
-    accel__tfl_fc_run rr, *r = &rr;
-#endif
+    accel__tfl_fc_rec rr, *r = &rr;
     accel_status st = accel__tfl_fc_prep(c, r);
     if (st != ACCEL_OK) return st;
+#endif
+    y = c->rt->arena + accel__tfl_table_bytes(c->m) + r->y;
 #if ACCEL__FB_FAR
-    return accel__tfl_far_fc(r);
+    return accel__tfl_far_fc(r, y);
 #else
-    return accel_mac_fully_connected(r->batches, r->depth, r->units, r->x, r->x_len, r->w, r->w_len, r->b,
-                                     r->b ? (size_t)r->units : 0u, &r->q, r->y, r->y_len);
+    return accel_mac_fully_connected(r->batches, r->depth, r->units, r->x, (size_t)r->batches * (size_t)r->depth, r->w,
+                                     (size_t)r->units * (size_t)r->depth, (const int32_t *)(const void *)r->b,
+                                     r->b ? (size_t)r->units : 0u, &r->q, y, (size_t)r->batches * (size_t)r->units);
 #endif
 }
 
@@ -20161,15 +20187,16 @@ ACCEL__TFL_STATIC accel_status accel__tfl_geom(accel__tfl_ctx *c, int kind, cons
 }
 
 
-ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int depthwise, accel__tfl_conv_run *r)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int depthwise, accel__tfl_conv_rec *tmp)
 {
     accel__tfl_io in, w, bias, out;
-    accel_mac_quant q;
+    accel_mac_quant qq;
     accel_mac_conv g;
-    const int32_t *b;
+    accel__tfl_conv_rec *r = ACCEL__TFL_RECS ? (accel__tfl_conv_rec *)accel__tfl_keep_rec(c, sizeof *r) /* first: invoke finds it there */
+                                             : c->rt ? tmp : NULL;
+    const uint8_t *b = NULL, *tw = NULL;
     uint64_t act = 0;
     size_t used = 0, need = 0;
-    uint8_t *scr;
     /* int8, or TF1's uint8: the filter and output of the input's type */
     accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_CONV_2D, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)1 << in.t.type, &w);
@@ -20188,56 +20215,52 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_conv_prep(accel__tfl_ctx *c, int dep
         g.groups = g.in_c / wc;
         if (g.groups == 0 || g.out_c % g.groups != 0) return ACCEL_E_TFLITE_SHAPE;
     }
-    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, g.out_c, depthwise ? 3u : 0u, act, &used, &q, &b);
+    if (!r && (ACCEL__TFL_RECS ? c->persist != NULL : c->rt != NULL)) return ACCEL_E_STATE;
+    st = accel__tfl_conv_quant(c, &in, &w, &bias, &out, g.out_c, depthwise ? 3u : 0u, act, r ? &r->q : &qq, &b);
     if (st != ACCEL_OK) return st;
     /* A depthwise convolution of a one-channel image is a plain convolution (each output channel
      * one filter over that channel): it runs on conv2d's faster kernels with the filter turned
      * from [1, kh, kw, out_c] to [out_c, kh, kw, 1] once, at init, into the constants. */
     if (!ACCEL__FB_FAR && depthwise && g.in_c == 1u && w.t.data && (uint64_t)g.k_h * g.k_w * g.out_c <= 0xFFFFFFUL) {
         size_t n = (size_t)g.k_h * (size_t)g.k_w, oc = (size_t)g.out_c;
-        int32_t *tw = accel__tfl_keep(c, (n * oc + 3u) / 4u);
+        uint8_t *t = (uint8_t *)accel__tfl_keep(c, (n * oc + 3u) / 4u);
         depthwise = 0;
         g.depth_multiplier = 1; /* marks the rewrite: conv2d without scratch (arena stays small) */
         g.groups = 1;
-        if (!c->rt && tw) {
-            size_t o, t;
+        if (c->persist && !t) return ACCEL_E_STATE;
+        if (c->persist && !c->rt) {
+            size_t o, k;
             for (o = 0; o < oc; o++)
-                for (t = 0; t < n; t++) ((uint8_t *)tw)[o * n + t] = w.t.data[t * oc + o];
+                for (k = 0; k < n; k++) t[o * n + k] = w.t.data[k * oc + o];
         }
-        if (c->rt && !tw) return ACCEL_E_STATE;
-        w.in = (const uint8_t *)tw;
+        tw = t;
     }
     /* one input channel per group: no arena scratch (the mac kernel builds its small patch on the stack) */
     if (!ACCEL__FB_FAR && !depthwise && !g.depth_multiplier && g.in_c != g.groups) {
         st = accel_mac_conv2d_scratch_size(&g, &need);
         if (st != ACCEL_OK) return ACCEL_E_TFLITE_SHAPE;
     }
-    scr = accel__tfl_take(c, &used, need);
-    if (!r) return ACCEL_OK; /* r: run mode only */
-    ACCEL_MEMCPY(&r->q, &q, sizeof r->q); /* not `=`: gcc may emit memcpy() */
-    ACCEL_MEMCPY(&r->g, &g, sizeof r->g);
-    r->x = in.in;
-    r->x_len = in.t.bytes;
-    r->w = w.in;
-#if ACCEL__FB_FAR
-    r->w = w.t.data; /* model addresses, read through ACCEL_FB_COPY */
-    r->bf = bias.index >= 0 ? bias.t.data : NULL;
-#endif
-    r->w_len = w.t.bytes;
-    r->b = b;
-    r->y = out.out;
-    r->y_len = out.t.bytes;
-    r->scr = scr;
-    r->need = need;
-    r->depthwise = depthwise;
-    return ACCEL_OK;
+    /* the run uses the operator's scratch: all of it is this */
+    if (accel__tfl_take(c, &used, need) == NULL && c->rt && need) return ACCEL_E_STATE;
+    if (!r) return ACCEL_OK; /* check mode: no record */
+    if (!c->rt || !ACCEL__TFL_RECS) { /* what the model decides */
+        ACCEL_MEMCPY(&r->g, &g, sizeof r->g); /* not `=`: gcc may emit memcpy() */
+        r->w = tw ? tw : w.t.data; /* far: a model address, read through ACCEL_FB_COPY */
+        r->b = b;
+        r->depthwise = (uint8_t)depthwise;
+    }
+    if (!c->rt) return ACCEL_OK;
+    r->x = in.in; /* the record's step: the data in the arena */
+    r->y = (uint32_t)(out.out - (c->rt->arena + accel__tfl_table_bytes(c->m)));
+    if (!ACCEL__FB_FAR && !r->w) r->w = w.in; /* a filter computed by the graph */
+    return ACCEL__TFL_RECS ? accel__tfl_mark(c) : ACCEL_OK;
 }
 
 #if ACCEL__FB_FAR
 /* CONV_2D (groups included) and DEPTHWISE_CONV_2D with the filter and bias in the model: per
  * output pixel, a conv channel's taps (each a run of in_c / groups filter bytes), or a
  * depthwise run of up to ACCEL__TFL_FAR_CHUNK channels (each tap a run of filter bytes). */
-ACCEL__TFL_NOINLINE accel_status accel__tfl_far_conv(const accel__tfl_conv_run *r)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_far_conv(const accel__tfl_conv_rec *r, uint8_t *y)
 {
     const accel_mac_conv *g = &r->g;
     const accel_mac_quant *q = &r->q;
@@ -20245,15 +20268,15 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_far_conv(const accel__tfl_conv_run *
     uint32_t icg = r->depthwise ? 1u : g->in_c / g->groups, ocg = r->depthwise ? 1u : g->out_c / g->groups;
     int u8 = q->dtype == ACCEL_MAC_UINT8;
     accel_status st;
-    if (!r->x || !r->w || !r->y) return ACCEL_E_NULL;
+    if (!r->x || !r->w) return ACCEL_E_NULL;
     for (b = 0; b < g->batches; b++)
         for (oy = 0; oy < g->out_h; oy++)
             for (ox = 0; ox < g->out_w; ox++) {
-                uint8_t *o = r->y + (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;
+                uint8_t *o = y + (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;
                 for (oc = 0; oc < g->out_c; oc += n) {
                     uint32_t acc[ACCEL__TFL_FAR_CHUNK];
                     n = r->depthwise ? (g->out_c - oc < ACCEL__TFL_FAR_CHUNK ? g->out_c - oc : ACCEL__TFL_FAR_CHUNK) : 1u;
-                    for (j = 0; j < n; j++) acc[j] = accel__tfl_far_bias(r->bf, (size_t)oc + (size_t)j);
+                    for (j = 0; j < n; j++) acc[j] = accel__tfl_far_bias(r->b, (size_t)oc + (size_t)j);
                     for (ky = 0; ky < g->k_h; ky++) {
                         if (!accel__tfl_far_tap(oy, ky, g->stride_h, g->dilation_h, g->pad_top, g->in_h, &iy)) continue;
                         for (kx = 0; kx < g->k_w; kx++) {
@@ -20286,23 +20309,38 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_far_conv(const accel__tfl_conv_run *
 #endif
 
 /* Run mode only (the operator table's run half): the call's arguments in the work record (64-bit) */
-ACCEL__TFL_NOINLINE accel_status accel__tfl_conv(accel__tfl_ctx *c, int depthwise)
+/* The operator table's run half, as FULLY_CONNECTED's. The lengths are the tensors' (NHWC, one
+ * byte each: the geometry is their shape, checked at prepare); the filter's, the kernel's count. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_conv(accel__tfl_ctx *c)
 {
-#if ACCEL__TFL_WORK
-    accel__tfl_conv_run *r = &((accel__tfl_work *)(void *)c)->r.conv; /* c: the work record's context */
+    const accel_mac_conv *g;
+    const accel_mac_quant *q;
+    const int32_t *b;
+    uint8_t *y;
+    size_t x_len, y_len, w_len;
+#if ACCEL__TFL_RECS
+    const accel__tfl_conv_rec *r = (const accel__tfl_conv_rec *)accel__tfl_keep_rec(c, sizeof *r);
+    if (!r) return ACCEL_E_STATE;
 #else
-    accel__tfl_conv_run rr, *r = &rr;
-#endif
-    accel_status st = accel__tfl_conv_prep(c, depthwise, r);
+    accel__tfl_conv_rec rr, *r = &rr;
+    accel_status st = accel__tfl_conv_prep(c, c->op.code == ACCEL_TFLITE_OP_DEPTHWISE_CONV_2D, r);
     if (st != ACCEL_OK) return st;
+#endif
+    g = &r->g;
+    q = &r->q;
+    b = (const int32_t *)(const void *)r->b;
+    y = c->rt->arena + accel__tfl_table_bytes(c->m) + r->y;
+    x_len = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
+    y_len = (size_t)g->batches * (size_t)g->out_h * (size_t)g->out_w * (size_t)g->out_c;
+    w_len = (size_t)g->k_h * (size_t)g->k_w * (size_t)g->out_c * (size_t)(r->depthwise ? 1u : g->in_c / g->groups);
 #if ACCEL__FB_FAR
-    return accel__tfl_far_conv(r);
+    (void)b, (void)q, (void)x_len, (void)y_len, (void)w_len;
+    return accel__tfl_far_conv(r, y);
 #else
     if (r->depthwise)
-        return accel_mac_depthwise_conv2d(&r->g, &r->q, r->x, r->x_len, r->w, r->w_len, r->b,
-                                          r->b ? (size_t)r->g.out_c : 0u, r->y, r->y_len);
-    return accel_mac_conv2d_with_scratch(&r->g, &r->q, r->x, r->x_len, r->w, r->w_len, r->b,
-                                         r->b ? (size_t)r->g.out_c : 0u, r->y, r->y_len, r->scr, r->scr ? r->need : 0u);
+        return accel_mac_depthwise_conv2d(g, q, r->x, x_len, r->w, w_len, b, b ? (size_t)g->out_c : 0u, y, y_len);
+    return accel_mac_conv2d_with_scratch(g, q, r->x, x_len, r->w, w_len, b, b ? (size_t)g->out_c : 0u, y, y_len,
+                                         c->scratch, c->scratch ? (size_t)c->scratch_len : 0u);
 #endif
 }
 
@@ -21367,6 +21405,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_brief_of(accel__tfl_ctx *c, uint32_t k
  * Inputs 0-4 (input, feature weights, time weights, bias, state) and output 0 (k = 5). */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_svdf_prep(accel__tfl_ctx *c)
 {
+    /* init's record step: prepare made the record whole */
+    if (ACCEL__TFL_RECS && c->rt) return accel__tfl_keep_rec(c, sizeof(accel__tfl_svdf_rec)) ? accel__tfl_mark(c) : ACCEL_E_STATE;
     accel__tfl_io o;
     accel__tfl_brief in, wf, wt, bias, state, out;
     accel__tfl_svdf_rec *r;
@@ -21734,6 +21774,8 @@ ACCEL__TFL_STATIC int16_t accel__tfl_mul16(int32_t a, int32_t b, int32_t mult, i
  * later, so that its frame holds three tensor descriptions, not seventeen. */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm_prep(accel__tfl_ctx *c)
 {
+    /* init's record step: prepare made the record whole */
+    if (ACCEL__TFL_RECS && c->rt) return accel__tfl_keep_rec(c, sizeof(accel__tfl_lstm_rec)) ? accel__tfl_mark(c) : ACCEL_E_STATE;
     accel__tfl_io x, o, hid;
     accel__tfl_lstm_t cell, out;
     accel__tfl_lstm_rec *r;
@@ -22027,6 +22069,18 @@ ACCEL__TFL_INLINE accel_status accel__tfl_dispatch(accel__tfl_ctx *c)
     default: break;
     }
     return accel__tfl_dispatch_one(c);
+}
+#undef ACCEL__TFL_X
+
+/* init's record step (run mode): the split ones' prepare halves, which complete their records */
+#define ACCEL__TFL_X(n, o, f, p, a, b, h, t) ACCEL__TFL_CASE_##p(n, a, h, t)
+ACCEL__TFL_INLINE accel_status accel__tfl_dispatch_record(accel__tfl_ctx *c)
+{
+    switch (c->op.code) {
+    ACCEL__TFL_OPS(ACCEL__TFL_X)
+    default: break;
+    }
+    return ACCEL_OK; /* no record */
 }
 #undef ACCEL__TFL_X
 
@@ -22484,6 +22538,27 @@ ACCELDEF accel_status accel_tflite_reset(accel_tflite *rt)
     return accel__tfl_reset(rt);
 }
 
+/* Operator i's context for run mode. rec >= 0: the code of an operator init recorded, which runs
+ * from its record alone (its run half reads nothing else of c->op): the model is not read. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_run_ctx(accel_tflite *rt, accel__tfl_ctx *c, uint32_t i, int32_t rec)
+{
+    const accel_tflite_model *m = rt->model;
+    const accel__tfl_ent *se = accel__tfl_ents(rt) + m->n_tensors + i;
+    const accel__tfl_ent *pe = se + m->n_ops;
+    c->m = m; /* every field set (op_info fills the operator's): no memset on this path */
+    c->rt = rt;
+    c->index = (uint16_t)i;
+    c->why = c->why_at = 0;
+    c->scratch = se->off != ACCEL__TFL_NONE ? rt->arena + accel__tfl_table_bytes(m) + se->off : NULL;
+    c->scratch_len = se->off != ACCEL__TFL_NONE ? se->size : 0u;
+    c->persist = pe->off != ACCEL__TFL_NONE ? rt->arena + accel__tfl_table_bytes(m) + pe->off : NULL;
+    c->persist_len = pe->off != ACCEL__TFL_NONE ? pe->size : 0u;
+    c->scratch_need = c->persist_used = c->persist_need = 0;
+    if (rec < 0) return accel_tflite_op_info(m, i, &c->op);
+    c->op.code = rec;
+    return ACCEL_OK;
+}
+
 ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_model *m, void *arena,
                                         size_t arena_len)
 {
@@ -22525,6 +22600,21 @@ ACCELDEF accel_status accel_tflite_init(accel_tflite *rt, const accel_tflite_mod
         st = accel__tfl_prep_op(c, m, i, rt->arena + table + pe->off, pe->size);
         if (st != ACCEL_OK) {
             rt->bad_op = i; /* and its code, as check gives both */
+            rt->bad_code = accel__tfl_op_code(m, i);
+            rt->arena = NULL;
+            return st;
+        }
+    }
+    for (i = 0; i < m->n_ops; i++) { /* record: the run records' data addresses, once */
+        const accel__tfl_ent *pe = accel__tfl_ents(rt) + m->n_tensors + m->n_ops + i;
+        if (!ACCEL__TFL_RECS || pe->off == ACCEL__TFL_NONE) continue; /* a record is in the constants */
+#if ACCEL__TFL_WORK
+        c = &accel__tfl_work_at(m, arena)->c;
+#endif
+        st = accel__tfl_run_ctx(rt, c, i, -1);
+        if (st == ACCEL_OK) st = accel__tfl_dispatch_record(c);
+        if (st != ACCEL_OK) {
+            rt->bad_op = i;
             rt->bad_code = accel__tfl_op_code(m, i);
             rt->arena = NULL;
             return st;
@@ -22603,24 +22693,6 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_report(const accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
-/* Operator i's context for run mode */
-ACCEL__TFL_NOINLINE accel_status accel__tfl_run_ctx(accel_tflite *rt, accel__tfl_ctx *c, uint32_t i)
-{
-    const accel_tflite_model *m = rt->model;
-    const accel__tfl_ent *se = accel__tfl_ents(rt) + m->n_tensors + i;
-    const accel__tfl_ent *pe = se + m->n_ops;
-    c->m = m; /* every field set (op_info fills the operator's): no memset on this path */
-    c->rt = rt;
-    c->index = (uint16_t)i;
-    c->why = c->why_at = 0;
-    c->scratch = se->off != ACCEL__TFL_NONE ? rt->arena + accel__tfl_table_bytes(m) + se->off : NULL;
-    c->scratch_len = se->off != ACCEL__TFL_NONE ? se->size : 0u;
-    c->persist = pe->off != ACCEL__TFL_NONE ? rt->arena + accel__tfl_table_bytes(m) + pe->off : NULL;
-    c->persist_len = pe->off != ACCEL__TFL_NONE ? pe->size : 0u;
-    c->scratch_need = c->persist_used = c->persist_need = 0;
-    return accel_tflite_op_info(m, i, &c->op);
-}
-
 ACCELDEF accel_status accel_tflite_invoke(accel_tflite *rt)
 {
     const accel_tflite_model *m;
@@ -22636,7 +22708,9 @@ ACCELDEF accel_status accel_tflite_invoke(accel_tflite *rt)
     c = &accel__tfl_work_at(m, rt->arena)->c;
 #endif
     for (i = 0; i < m->n_ops; i++) {
-        accel_status st = accel__tfl_run_ctx(rt, c, i);
+        const accel__tfl_ent *pe = accel__tfl_ents(rt) + m->n_tensors + m->n_ops + i;
+        int32_t rec = ACCEL__TFL_RECS && pe->off != ACCEL__TFL_NONE ? (int32_t)pe->first - 1 : -1; /* init's tag (accel__tfl_mark) */
+        accel_status st = accel__tfl_run_ctx(rt, c, i, rec);
         if (st == ACCEL_OK) st = accel__tfl_dispatch_run(c);
         if (st != ACCEL_OK) {
             rt->bad_op = i;
@@ -22644,7 +22718,8 @@ ACCELDEF accel_status accel_tflite_invoke(accel_tflite *rt)
             return st;
         }
         if (!rt->on_op) continue;
-        st = accel__tfl_report(c);
+        if (rec >= 0) st = accel_tflite_op_info(m, i, &c->op); /* the report names the outputs */
+        if (st == ACCEL_OK) st = accel__tfl_report(c);
         if (st != ACCEL_OK) return st;
     }
     return ACCEL_OK;

@@ -53,6 +53,7 @@ build_all mac_mcu0 -DACCEL_MAC_MCU=0
 build_all tflite_max_dims4 -DACCEL_TFLITE_MAX_DIMS=4
 build_all tflite_ops_fc "-DACCEL_TFLITE_OPS=ACCEL_TFLITE_K_FULLY_CONNECTED"
 build_all tflite_ops_none -DACCEL_TFLITE_OPS=0
+build_all tflite_no_records -DACCEL_TFLITE_RECORDS=0
 # models read through a copy (flash on a Harvard MCU): its own reader and kernel paths
 build_all fb_copy "-DACCEL_FB_COPY(d,s,n)=__builtin_memcpy((d),(s),(n))"
 build_all all_models_out -DACCEL_TSP1_NO_MODEL -DACCEL_EDGETPU_NO_MODEL -DACCEL_REFSI_NO_MODEL \
@@ -78,6 +79,9 @@ run_test "test_mac with ACCEL_MAC_NO_FLOAT" tests/test_mac.c -DACCEL_MAC_NO_FLOA
 run_test "test_tflite with ACCEL_TFLITE_MAX_DIMS=4" tests/test_tflite.c -DACCEL_TFLITE_MAX_DIMS=4
 # integer only: the runner needs no floating point (DEQUANTIZE is what it leaves out)
 run_test "test_tflite with ACCEL_MAC_NO_FLOAT" tests/test_tflite.c -DACCEL_MAC_NO_FLOAT
+# no run records (the AVR default) on a host: invoke re-reads each operator from the model
+run_test "test_tflite with ACCEL_TFLITE_RECORDS=0" tests/test_tflite.c -DACCEL_TFLITE_RECORDS=0
+run_test "test_tflite_far with ACCEL_TFLITE_RECORDS=0" tests/test_tflite_far.c -DACCEL_TFLITE_RECORDS=0
 case "$(uname -m)" in
   x86_64) run_test "test_mac with ACCEL_MAC_NO_SIMD under -mavx2" tests/test_mac.c -mavx2 -DACCEL_MAC_NO_SIMD ;;
   *) skip "test_mac with ACCEL_MAC_NO_SIMD" "not an x86-64 host" ;;

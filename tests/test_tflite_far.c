@@ -30,12 +30,13 @@ static void far_copy(void *dst, const void *src, size_t n);
 /* the fake range [far_base, far_base + far_len) stands for the bytes at far_real */
 static const uint8_t *far_base, *far_real;
 static size_t far_len, far_cap;
-static long far_copies, far_outside;
+static long far_copies, far_outside, far_bytes;
 
 static void far_copy(void *dst, const void *src, size_t n)
 {
     const uint8_t *s = (const uint8_t *)src;
     far_copies++;
+    far_bytes += (long)n;
     if (!far_base || s < far_base || (size_t)(s - far_base) > far_len || n > far_len - (size_t)(s - far_base)) {
         far_outside++;
         memset(dst, 0, n);
@@ -469,8 +470,8 @@ static void test_kernels_vs_mac(void)
         int kind = it % 3, u8 = (int)(tl_rand() & 1u), has_bias = (int)(tl_rand() % 4u != 0u);
         accel_mac_quant q;
         accel_mac_conv g;
-        accel__tfl_conv_run cr;
-        accel__tfl_fc_run fr;
+        accel__tfl_conv_rec cr;
+        accel__tfl_fc_rec fr;
         uint32_t ch, k, eff_h, eff_w;
         size_t xlen, wlen, ylen, need = 0, boff, i;
         const uint8_t *fake;
@@ -554,22 +555,20 @@ static void test_kernels_vs_mac(void)
             memcpy(&fr.q, &q, sizeof q);
             fr.x = x;
             fr.w = fake + boff;
-            fr.bf = has_bias ? fake : NULL;
-            fr.y = got;
+            fr.b = has_bias ? fake : NULL;
             fr.batches = g.batches;
             fr.depth = g.in_c;
             fr.units = g.out_c;
-            sf = accel__tfl_far_fc(&fr);
+            sf = accel__tfl_far_fc(&fr, got);
         } else {
             memset(&cr, 0, sizeof cr);
             memcpy(&cr.q, &q, sizeof q);
             memcpy(&cr.g, &g, sizeof g);
             cr.x = x;
             cr.w = fake + boff;
-            cr.bf = has_bias ? fake : NULL;
-            cr.y = got;
+            cr.b = has_bias ? fake : NULL;
             cr.depthwise = kind == 1;
-            sf = accel__tfl_far_conv(&cr);
+            sf = accel__tfl_far_conv(&cr, got);
         }
         runs[kind]++;
         if (sw != ACCEL_OK || sf != ACCEL_OK || memcmp(want, got, ylen) != 0) {
@@ -588,6 +587,65 @@ static void test_kernels_vs_mac(void)
     CHECK_EQ(far_outside, outside0);
 }
 
+/* What invoke reads of a model: hello_world_int8 is three FULLY_CONNECTED operators, which run
+ * from their records (ACCEL_TFLITE_RECORDS 1): an invoke copies each filter and bias once
+ * (16 + 256 + 16 int8 weights, 16 + 16 + 1 int32 biases = 420 bytes; the same figure is also
+ * summed from the model's own tensors) and nothing of the model's tables. Without records each
+ * operator's tensors are read again at every invoke: more than that. */
+static void test_invoke_reads_far(void)
+{
+    char path[600];
+    const char *dir;
+    size_t len, need = 0;
+    uint8_t *mb;
+    const uint8_t *fake;
+    accel_tflite_model m;
+    accel_tflite rt;
+    static uint32_t arena[1024];
+    uint32_t i, k;
+    long consts = 0, before, per[2];
+    int8_t x = 0;
+    REQUIRE_DATA(TFL_ENV, "tflite");
+    if (tl_case_skipped) return;
+    dir = tl_data_dir(TFL_ENV, "tflite");
+    snprintf(path, sizeof path, "%s/hello_world_int8.tflite", dir);
+    mb = tl_load_file(path, &len);
+    REQUIRE(mb != NULL);
+    fake = far_map(mb, len);
+    REQUIRE(fake != NULL);
+    REQUIRE(accel_tflite_open(&m, fake, len) == ACCEL_OK);
+    CHECK_EQ(m.n_ops, 3);
+    for (i = 0; i < m.n_ops; i++) {
+        accel_tflite_op op;
+        REQUIRE(accel_tflite_op_info(&m, i, &op) == ACCEL_OK);
+        CHECK_EQ(op.code, ACCEL_TFLITE_OP_FULLY_CONNECTED);
+        for (k = 1; k < 3; k++) {
+            int32_t t;
+            accel_tflite_tensor ti;
+            REQUIRE(accel_tflite_op_tensor(&m, &op, 0, k, &t) == ACCEL_OK && t >= 0);
+            REQUIRE(accel_tflite_tensor_info(&m, (uint32_t)t, &ti) == ACCEL_OK);
+            CHECK(ti.data != NULL);
+            consts += (long)ti.bytes;
+        }
+    }
+    CHECK_EQ(consts, 420);
+    REQUIRE(accel_tflite_plan(&m, arena, sizeof arena, &need) == ACCEL_OK && need <= sizeof arena);
+    REQUIRE(accel_tflite_init(&rt, &m, arena, sizeof arena) == ACCEL_OK);
+    for (k = 0; k < 2; k++) {
+        REQUIRE(accel_tflite_set_input(&rt, 0, &x, 1) == ACCEL_OK);
+        before = far_bytes;
+        CHECK_EQ(accel_tflite_invoke(&rt), ACCEL_OK);
+        per[k] = far_bytes - before;
+        x = 77;
+    }
+    printf("  hello_world_int8: an invoke copies %ld model bytes (filters and biases: %ld; records %s)\n",
+           per[0], consts, ACCEL__TFL_RECS ? "on" : "off");
+    CHECK_EQ(per[0], per[1]);
+    if (ACCEL__TFL_RECS) CHECK_EQ(per[0], consts);
+    else CHECK(per[0] > consts);
+    free(mb);
+}
+
 int main(void)
 {
     struct sigaction sa;
@@ -601,6 +659,7 @@ int main(void)
     RUN(test_kernels_vs_mac);
     RUN(test_small_models_far);
     RUN(test_goldens_far);
+    RUN(test_invoke_reads_far);
     RUN(test_mutations_far);
     RUN(test_mutations_hello_far);
     printf("  model bytes copied through ACCEL_FB_COPY: %ld copies, %ld outside the model\n", far_copies, far_outside);

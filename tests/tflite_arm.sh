@@ -40,8 +40,8 @@ run m4-dsp mps2-an386 63 -O2 -mcpu=cortex-m4 -mthumb -mfloat-abi=soft -T mps2.ld
 run m4-portable mps2-an386 63 -O2 -mcpu=cortex-m4 -mthumb -mfloat-abi=soft -DACCEL_MAC_NO_SIMD -T mps2.ld
 run m3 mps2-an385 63 -O2 -mcpu=cortex-m3 -mthumb -mfloat-abi=soft -T mps2.ld
 run m0plus-Os microbit 11 -Os -mcpu=cortex-m0plus -mthumb -mfloat-abi=soft -DTFL_MAX_MODEL=3000u \
-    -DTFL_MAX_ARENA=1600u -DTFL_MAX_OUT=300u -T microbit.ld
+    -DTFL_MAX_ARENA=2048u -DTFL_MAX_OUT=300u -T microbit.ld
 # the same 11 cases with every model byte read through ACCEL_FB_COPY (the models-in-flash paths)
 run m0plus-far microbit 11 -Os -mcpu=cortex-m0plus -mthumb -mfloat-abi=soft -DTFL_MAX_MODEL=3000u \
-    -DTFL_MAX_ARENA=1600u -DTFL_MAX_OUT=300u -T microbit.ld "-DACCEL_FB_COPY(d,s,n)=__builtin_memcpy((d),(s),(n))"
+    -DTFL_MAX_ARENA=2048u -DTFL_MAX_OUT=300u -T microbit.ld "-DACCEL_FB_COPY(d,s,n)=__builtin_memcpy((d),(s),(n))"
 lib_end
