@@ -3772,14 +3772,19 @@ extern "C" {
  *                  of another scale rescaled as TFLite does, in float32), SPLIT, MEAN and SUM
  *                  (int8/uint8/int16, any axes), ARG_MAX, ARG_MIN, RESIZE_BILINEAR (int8/int16
  *                  integer; uint8 in TFLite's float32), PAD, PADV2, ADD, MUL
- *                  (int8, broadcast up to 4-D), LOGISTIC (int8), SVDF (int8/int16 state),
+ *                  (int8, broadcast up to 4-D), LOGISTIC (int8; uint8 in TFLite's float32 table),
+ *                  RELU, RELU6 (int8 RELU6 TFLM's clamp; uint8 TFLite's requantization),
+ *                  RESIZE_NEAREST_NEIGHBOR (any type; TFLite's float32 index arithmetic, done
+ *                  exactly in integers), SVDF (int8/int16 state),
  *                  UNIDIRECTIONAL_SEQUENCE_LSTM (integer), DEQUANTIZE (float output; not with
  *                  ACCEL_MAC_NO_FLOAT). Tensors are int8 (int16 where listed), or TF1's uint8
  *                  (uint8 activations with asymmetric uint8 weights, one scale per filter) for
  *                  FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D, the pools, SOFTMAX, ADD, MUL,
- *                  CONCATENATION, SPLIT, MEAN, SUM, ARG_MAX/ARG_MIN, RESIZE_BILINEAR and
- *                  QUANTIZE/DEQUANTIZE (uint8 -> uint8 too), with TensorFlow Lite's reference arithmetic (TFLM has no
- *                  uint8 kernels: the int8 ones with the filter's zero point). Anything else:
+ *                  CONCATENATION, SPLIT, MEAN, SUM, ARG_MAX/ARG_MIN, RESIZE_BILINEAR, LOGISTIC,
+ *                  RELU, RELU6 and QUANTIZE/DEQUANTIZE (uint8 -> uint8 too), with TensorFlow Lite's
+ *                  reference arithmetic (TFLM has no uint8 kernels: the int8 ones with the filter's
+ *                  zero point; a uint8 MUL whose multiplier is 2^31 or more is computed as TFLite
+ *                  does on x86-64 and AArch64, its over-wide shift taken mod 32). Anything else:
  *                  ACCEL_E_TFLITE_UNSUPPORTED (ACCEL_E_TFLITE_CUSTOM for a custom operator) at
  *                  check and init, with the operator in accel_tflite.bad_op / bad_code;
  *                  accel_tflite_check_op says why, for every operator.
@@ -3852,6 +3857,8 @@ extern "C" {
 #define ACCEL_TFLITE_OP_LOGISTIC 14
 #define ACCEL_TFLITE_OP_MAX_POOL_2D 17
 #define ACCEL_TFLITE_OP_MUL 18
+#define ACCEL_TFLITE_OP_RELU 19
+#define ACCEL_TFLITE_OP_RELU6 21
 #define ACCEL_TFLITE_OP_RESHAPE 22
 #define ACCEL_TFLITE_OP_SOFTMAX 25
 #define ACCEL_TFLITE_OP_SVDF 27
@@ -3865,6 +3872,7 @@ extern "C" {
 #define ACCEL_TFLITE_OP_PADV2 60
 #define ACCEL_TFLITE_OP_SUM 74
 #define ACCEL_TFLITE_OP_ARG_MIN 79
+#define ACCEL_TFLITE_OP_RESIZE_NEAREST_NEIGHBOR 97
 #define ACCEL_TFLITE_OP_QUANTIZE 114
 /* ACCEL_TFLITE_OPS: the operators a build runs (default all), an OR of these bits; a model that
  * needs another one is refused at init with ACCEL_E_TFLITE_UNSUPPORTED, like an unknown
@@ -3894,6 +3902,9 @@ extern "C" {
 #define ACCEL_TFLITE_K_PAD 0x200000UL
 #define ACCEL_TFLITE_K_PADV2 0x400000UL
 #define ACCEL_TFLITE_K_CUSTOM 0x800000UL /* custom operators, by the model's table (accel_tflite_set_custom) */
+#define ACCEL_TFLITE_K_RELU 0x1000000UL
+#define ACCEL_TFLITE_K_RELU6 0x2000000UL
+#define ACCEL_TFLITE_K_RESIZE_NEAREST_NEIGHBOR 0x4000000UL
 /* ACCEL__TFL_OPS(X): the operator table, one row per operator, the one place an operator is
  * listed. Its code and kernel bit are the two defines above, named by the row. A row is
  *   X(NAME, OPTIONS, FAR, PART, PREP, RUN, HAS, TYPES)
@@ -3924,7 +3935,7 @@ extern "C" {
     X(ADD, 11, 0u, ONE, accel__tfl_binary(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     X(MUL, 21, 0u, ONE, accel__tfl_binary(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     X(DEQUANTIZE, 38, 0u, ONE, accel__tfl_dequantize(c), ACCEL_E_STATE, ACCEL__TFL_FLOAT, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16)) \
-    X(LOGISTIC, -1, 0u, ONE, accel__tfl_logistic(c), ACCEL_E_STATE, 1, ACCEL__TFL_T(INT8)) \
+    X(LOGISTIC, -1, 0u, ONE, accel__tfl_logistic(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     /* weights always constant, read in place: never with ACCEL_FB_COPY */ \
     X(SVDF, 6, 0u, SPLIT, accel__tfl_svdf_prep(c), accel__tfl_svdf(c), !ACCEL__FB_FAR, ACCEL__TFL_T(INT8)) \
     X(UNIDIRECTIONAL_SEQUENCE_LSTM, 71, 0u, SPLIT, accel__tfl_lstm_prep(c), accel__tfl_lstm(c), !ACCEL__FB_FAR, ACCEL__TFL_T(INT8)) \
@@ -3936,6 +3947,9 @@ extern "C" {
     X(RESIZE_BILINEAR, 15, 2u, ONE, accel__tfl_resize_bilinear(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16)) \
     X(PAD, 22, 2u, ONE, accel__tfl_pad_op(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(PADV2, 43, 6u, ONE, accel__tfl_pad_op(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
+    X(RELU, -1, 0u, ONE, accel__tfl_relu(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
+    X(RELU6, -1, 0u, ONE, accel__tfl_relu(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
+    X(RESIZE_NEAREST_NEIGHBOR, 74, 2u, ONE, accel__tfl_resize_nearest(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32) | ACCEL__TFL_T(FLOAT32)) \
     X(CUSTOM, -1, 0xFFu, ONE, accel__tfl_custom(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY)
 /* an operator and its row's bit, as the next term of an OR / a sum */
 #define ACCEL__TFL_K_OR(n, o, f, p, a, b, h, t) | ACCEL_TFLITE_K_##n /* NOLINT(bugprone-macro-parentheses): a term */
@@ -19620,8 +19634,15 @@ ACCEL__TFL_STATIC void accel__tfl_num_div(accel__tfl_num *q, const accel__tfl_nu
 }
 
 /* QuantizeMultiplier of a positive double value: frexp, the fraction times 2^31 rounded half away
- * from zero, 2^31 renormalised, tiny values to (0, 0). */
+ * from zero, 2^31 renormalised, tiny values to (0, 0). A multiplier of 2^31 or more (shift > 31)
+ * is refused unless wide (then the shift is returned as it is, up to 255). */
+ACCEL__TFL_STATIC accel_status accel__tfl_qmul_w(const accel__tfl_num *xp, int32_t *mult, int32_t *shift, int wide);
 ACCEL__TFL_STATIC accel_status accel__tfl_qmul(const accel__tfl_num *xp, int32_t *mult, int32_t *shift)
+{
+    return accel__tfl_qmul_w(xp, mult, shift, 0);
+}
+
+ACCEL__TFL_STATIC accel_status accel__tfl_qmul_w(const accel__tfl_num *xp, int32_t *mult, int32_t *shift, int wide)
 {
     accel__tfl_num x;
     uint64_t t;
@@ -19643,7 +19664,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_qmul(const accel__tfl_num *xp, int32_t
         sh++;
     }
     if (sh < -31) return ACCEL_OK;
-    if (sh > 31) return ACCEL_E_TFLITE_QUANT;
+    if (sh > (wide ? 255 : 31)) return ACCEL_E_TFLITE_QUANT;
     *mult = (int32_t)t;
     *shift = sh;
     return ACCEL_OK;
@@ -19683,7 +19704,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_qmul3(uint32_t a, uint32_t b, uint32_t
 {
     accel__tfl_num x;
     accel__tfl_scale3(&x, a, b, c, f32_product);
-    return accel__tfl_qmul(&x, mult, shift);
+    return accel__tfl_qmul_w(&x, mult, shift, f32_product == 2);
 }
 
 /* QuantizeMultiplier of a / b (two float32 scales' bits, the quotient rounded as a double). */
@@ -21200,7 +21221,15 @@ ACCEL__TFL_STATIC int32_t accel__tfl_binary_one(int32_t x, int32_t y, int is_mul
                                                 int32_t zo)
 {
     int32_t v;
-    if (is_mul) {
+    if (is_mul && k->out_shift > 31) {
+        /* uint8 MUL with an output scale so small that the multiplier is 2^31 or more (a model's
+         * degenerate calibration: the automl traffic detector has 3e-35). TFLite's reference
+         * then left-shifts an int by more than its width, which C++ leaves undefined; what it
+         * computes on x86-64 and AArch64, the only definition such a model has, is the shift
+         * count taken mod 32 and the product wrapping: that is reproduced here. */
+        v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32((uint32_t)(x * y) << (k->out_shift & 31)),
+                                                       k->out_mult, 0);
+    } else if (is_mul) {
         v = accel_mac_multiply_by_quantized_multiplier(x * y, k->out_mult, k->out_shift);
     } else {
         int32_t sx = accel_mac_multiply_by_quantized_multiplier(x * ((int32_t)1 << 20), k->in1_mult, k->in1_shift);
@@ -21650,16 +21679,83 @@ ACCEL__TFL_STATIC int32_t accel__tfl_logistic_q4(int32_t a)
     return a > 0 ? pos : INT32_MAX - pos;
 }
 
-/* LOGISTIC, int8 (output zero point -128, as TFLM requires). */
+#if ACCEL__TFL_FLOAT
+/* exp(x) as a float, |x| <= 20: in double (x - k ln2 reduced to |r| <= ln2 / 2, its Taylor
+ * series to r^14, times 2^k), rounded once to float: the correctly rounded value. TFLite calls
+ * the C library's expf, which glibc rounds otherwise for about 1 input in 2,000 (by one unit in
+ * the last place); a logistic table entry differs only if that bit decides 256 * sigmoid's
+ * rounding (none in tests/test_tflite.c's 3,000 random tables). Where double has 32 bits
+ * (avr-gcc) this is a float computation, a little less exact. */
+ACCEL__TFL_NO_FMA_FN ACCEL__TFL_STATIC float accel__tfl_expf(float xf)
+{
+    ACCEL__TFL_NO_FMA_BODY
+    const double ln2_hi = 0.693147180369123816490, ln2_lo = 1.90821492927058770002e-10;
+    double x = (double)xf, r, sum = 1.0, term = 1.0, p = 1.0;
+    int32_t k = (int32_t)(x * 1.44269504088896338700 + (x < 0 ? -0.5 : 0.5)), i;
+    r = (x - (double)k * ln2_hi) - (double)k * ln2_lo;
+    for (i = 1; i <= 14; i++) {
+        term = term * r / (double)i;
+        sum += term;
+    }
+    for (i = 0; i < (k < 0 ? -k : k); i++) p *= k < 0 ? 0.5 : 2.0; /* exact: |k| <= 29 */
+    return (float)(sum * p);
+}
+
+/* TFLite's uint8 LOGISTIC table (LUTPopulate with 1 / (1 + expf(-x))): for each input value q,
+ * round(sigmoid(in_scale * (q - in_zp)) / out_scale) + out_zp, clamped to 0..255, in float32
+ * one operation at a time. Outside |x| <= 20 the sigmoid is 0 or 1 to float32 precision. */
+ACCEL__TFL_NO_FMA_FN ACCEL__TFL_NOINLINE void accel__tfl_logistic_lut(uint8_t *lut, const accel_tflite_tensor *in,
+                                                                    const accel_tflite_tensor *out)
+{
+    ACCEL__TFL_NO_FMA_BODY
+    float si, so, inv;
+    int32_t q;
+    ACCEL_MEMCPY(&si, &in->scale_bits, 4);
+    ACCEL_MEMCPY(&so, &out->scale_bits, 4);
+    inv = 1.f / so;
+    for (q = 0; q < 256; q++) {
+        float x = si * (float)(q - in->zero_point), sg, v;
+        int32_t r;
+        if (x > 20.f) sg = 1.f;
+        else if (x < -20.f) sg = 0.f;
+        else sg = 1.f / (1.f + accel__tfl_expf(-x));
+        v = sg * inv; /* 0 <= v <= 256 with the required output scale */
+        r = (int32_t)v;
+        if (v - (float)r >= 0.5f) r++; /* half away from zero (TfLiteRound) */
+        v = (float)r + (float)out->zero_point;
+        r = v < 0.f ? 0 : v > 255.f ? 255 : (int32_t)v;
+        lut[q] = (uint8_t)r;
+    }
+}
+#endif
+
+/* LOGISTIC. int8: TFLM's integer arithmetic (output zero point -128, as TFLM requires). uint8
+ * (which TFLM lacks): TFLite's reference, a 256-entry float32 table built at init into the
+ * operator's constants (output scale 1/256, as TFLite requires), looked up by invoke. */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_logistic(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
     int32_t e = 0, mult, radius_i, *kept;
     size_t i;
     accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_LOGISTIC, &in);
-    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ACCEL__TFL_T(INT8), &out);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
     if (st != ACCEL_OK) return st;
     if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
+    if (in.t.type == ACCEL_TFLITE_UINT8) {
+        uint8_t *lut;
+        if (accel__tfl_quantized(&in.t) || out.t.scale_bits != 0x3B800000UL) return ACCEL_E_TFLITE_QUANT;
+        if (!ACCEL__TFL_FLOAT) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_FLOAT);
+        lut = (uint8_t *)(void *)accel__tfl_keep(c, 64);
+        if (!c->rt) {
+#if ACCEL__TFL_FLOAT
+            if (lut) accel__tfl_logistic_lut(lut, &in.t, &out.t);
+#endif
+            return ACCEL_OK;
+        }
+        if (!lut) return ACCEL_E_STATE;
+        for (i = 0; i < in.t.elements; i++) out.out[i] = lut[in.in[i]];
+        return ACCEL_OK;
+    }
     if (accel__tfl_quantized(&in.t) || out.t.zero_point != -128) return ACCEL_E_TFLITE_QUANT;
     kept = accel__tfl_keep(c, 3);
     if (c->rt) {
@@ -21695,6 +21791,124 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_logistic(accel__tfl_ctx *c)
         }
         out.out[i] = (uint8_t)(v & 0xFF);
     }
+    return ACCEL_OK;
+}
+
+/* RELU and RELU6, int8 and uint8. int8 RELU6 is TFLM's: the input clamped between its own zero
+ * point and six, quantized as the input (TFLM takes the output's quantization to be the same).
+ * RELU (TFLM and TFLite alike) and uint8 RELU6 (TFLite's: TFLM has no uint8) requantize:
+ * out_zp + MultiplyByQuantizedMultiplier(q - in_zp) clamped to the output's [zero, six], the
+ * multiplier from in_scale / out_scale, a double quotient in TFLM, a float one in TFLite. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_relu(accel__tfl_ctx *c, int six)
+{
+    accel__tfl_io in, out;
+    int32_t *kept, lo = 0, hi = 0, mult = 0, shift = 0;
+    size_t i;
+    int clamp_only;
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_RELU, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
+    if (st != ACCEL_OK) return st;
+    if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t) || in.t.n_scales != 1u || out.t.n_scales != 1u)
+        return ACCEL_E_TFLITE_QUANT;
+    clamp_only = six && in.t.type == ACCEL_TFLITE_INT8;
+    kept = accel__tfl_keep(c, 4);
+    if (!c->rt) {
+        st = accel__tfl_act(six ? 3u : 1u, clamp_only ? &in.t : &out.t, &lo, &hi);
+        if (st == ACCEL_OK && !clamp_only) {
+            accel__tfl_num x, y;
+            accel__tfl_num_f32(&x, in.t.scale_bits);
+            accel__tfl_num_f32(&y, out.t.scale_bits);
+            accel__tfl_num_div(&x, &x, &y, in.t.type == ACCEL_TFLITE_INT8 ? 53 : 24);
+            st = accel__tfl_qmul(&x, &mult, &shift);
+        }
+        if (st == ACCEL_OK && kept) kept[0] = lo, kept[1] = hi, kept[2] = mult, kept[3] = shift;
+        return st;
+    }
+    if (!kept) return ACCEL_E_STATE;
+    lo = kept[0], hi = kept[1], mult = kept[2], shift = kept[3];
+    for (i = 0; i < in.t.elements; i++) {
+        int32_t v = accel__tfl_load(in.t.type, in.in, i);
+        if (!clamp_only)
+            v = out.t.zero_point + accel_mac_multiply_by_quantized_multiplier(v - in.t.zero_point, mult, shift);
+        accel__tfl_store(in.t.type, out.out, i, v < lo ? lo : v > hi ? hi : v);
+    }
+    return ACCEL_OK;
+}
+
+/* TFLite's GetNearestNeighbor, whose float32 arithmetic is done here exactly on integers (so
+ * that integer-only builds run it): scale = fl(in / out), or fl((in - 1) / (out - 1)) with
+ * align_corners; v = fl((i + 0.5 with half_pixel_centers) * scale); floor(v), or v rounded half
+ * away from zero with align_corners; at most in - 1. */
+ACCEL__TFL_STATIC int32_t accel__tfl_nn_index(int32_t i, const accel__tfl_num *scale, int align, int half, int32_t in)
+{
+    accel__tfl_num v, p;
+    int32_t r;
+    p.m = half ? 2u * (uint64_t)(uint32_t)i + 1u : (uint64_t)(uint32_t)i;
+    p.e = half ? -1 : 0;
+    accel__tfl_num_mul(&v, &p, scale);
+    accel__tfl_num_round(&v, 0, 24);
+    if (align) {
+        v.e++; /* round(v) = (floor(2v) + 1) / 2 for v >= 0 */
+        r = (accel__tfl_num_floor(&v, 0x7FFFFFFE) + 1) / 2;
+    } else {
+        r = accel__tfl_num_floor(&v, 0x7FFFFFFF);
+    }
+    return r > in - 1 ? in - 1 : r;
+}
+
+ACCEL__TFL_STATIC void accel__tfl_nn_scale(accel__tfl_num *s, int32_t in, int32_t out, int align)
+{
+    accel__tfl_num a, b;
+    a.m = (uint64_t)(uint32_t)(align && out > 1 ? in - 1 : in);
+    b.m = (uint64_t)(uint32_t)(align && out > 1 ? out - 1 : out);
+    a.e = b.e = 0;
+    accel__tfl_num_div(s, &a, &b, 24);
+}
+
+/* RESIZE_NEAREST_NEIGHBOR (TFLite's reference, which TFLM shares): 4-D NHWC, the output size a
+ * constant int32 [2] that must match the planned output, align_corners and half_pixel_centers.
+ * Each output pixel copies one input pixel's bytes: any element type, no requantization. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_resize_nearest(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, sz, out;
+    uint64_t align, half;
+    accel__tfl_num hs, ws;
+    int32_t ih, iw, oh, ow, b, y, x;
+    size_t es, px;
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_RESIZE_NEAREST_NEIGHBOR, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32), &sz);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &align);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 1, 1, 0, &half);
+    if (st != ACCEL_OK) return st;
+    if (!sz.t.data) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NOT_CONST); /* the shapes are planned */
+    if (in.t.ndims != 4u || out.t.ndims != 4u || sz.t.elements != 2u) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_dim(&in.t, 0) != accel__tfl_dim(&out.t, 0) || accel__tfl_dim(&in.t, 3) != accel__tfl_dim(&out.t, 3))
+        return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_s32(accel__fb_u32(sz.t.data)) != (int32_t)accel__tfl_dim(&out.t, 1) ||
+        accel__tfl_s32(accel__fb_u32(sz.t.data + 4)) != (int32_t)accel__tfl_dim(&out.t, 2))
+        return ACCEL_E_TFLITE_SHAPE;
+    ih = (int32_t)accel__tfl_dim(&in.t, 1);
+    iw = (int32_t)accel__tfl_dim(&in.t, 2);
+    oh = (int32_t)accel__tfl_dim(&out.t, 1);
+    ow = (int32_t)accel__tfl_dim(&out.t, 2);
+    /* positions below 2^22: (2i + 1) * scale stays exact before its float rounding */
+    if (ih <= 0 || iw <= 0 || oh <= 0 || ow <= 0 || ih > 0x3FFFFF || iw > 0x3FFFFF || oh > 0x3FFFFF || ow > 0x3FFFFF)
+        return ACCEL_E_TFLITE_SHAPE;
+    if (!c->rt) return ACCEL_OK;
+    es = accel__tfl_type_size(in.t.type);
+    px = es * (size_t)accel__tfl_dim(&in.t, 3);
+    accel__tfl_nn_scale(&hs, ih, oh, align != 0);
+    accel__tfl_nn_scale(&ws, iw, ow, align != 0);
+    for (b = 0; b < (int32_t)accel__tfl_dim(&in.t, 0); b++)
+        for (y = 0; y < oh; y++) {
+            int32_t sy = accel__tfl_nn_index(y, &hs, align != 0, half != 0, ih);
+            const uint8_t *row = in.in + ((size_t)b * (size_t)ih + (size_t)sy) * (size_t)iw * px;
+            uint8_t *o = out.out + ((size_t)b * (size_t)oh + (size_t)y) * (size_t)ow * px;
+            for (x = 0; x < ow; x++)
+                ACCEL_MEMCPY(o + (size_t)x * px, row + (size_t)accel__tfl_nn_index(x, &ws, align != 0, half != 0, iw) * px, px);
+        }
     return ACCEL_OK;
 }
 
@@ -22108,13 +22322,14 @@ ACCEL__TFL_STATIC accel_status accel__tfl_dispatch_run(accel__tfl_ctx *c)
 ACCEL__TFL_NOINLINE accel_status accel__tfl_far_ok(accel__tfl_ctx *c, const accel_tflite_model *m, const accel_tflite_op *op)
 {
     uint32_t k, streamed = 0;
+    int kept = 0;
+    /* a test per row this build keeps (the others fold away), not a switch: gcc makes a switch
+     * over every row a lookup table, which avr-gcc keeps in RAM (a byte per code) */
 #define ACCEL__TFL_X(n, o, f, p, a, b, h, t) \
-    case ACCEL_TFLITE_OP_##n: streamed = f; break;
-    switch (op->code) {
-    ACCEL__TFL_OPS(ACCEL__TFL_X) /* NOLINT(bugprone-branch-clone): a case per operator table row, equal values included */
-    default: break;
-    }
+    if (ACCEL__TFL_KEPT(n, h) && op->code == ACCEL_TFLITE_OP_##n) streamed = f, kept = 1;
+    ACCEL__TFL_OPS(ACCEL__TFL_X)
 #undef ACCEL__TFL_X
+    if (!kept) return ACCEL_OK; /* no kernel here: the dispatch refuses it, for that */
     for (k = 0; k < op->n_inputs; k++) {
         int32_t ti = -1;
         accel_tflite_tensor t;

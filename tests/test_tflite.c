@@ -198,7 +198,7 @@ static int runs_all(const char *ops, int custom_ok)
 }
 
 /* In an integer-only build (ACCEL_MAC_NO_FLOAT), a model that needs TFLite's float32 arithmetic
- * (uint8 RESIZE_BILINEAR, uint8 CONCATENATION that rescales) is refused, and named for it: 1 then */
+ * (uint8 RESIZE_BILINEAR, uint8 CONCATENATION that rescales, uint8 LOGISTIC) is refused, and named for it: 1 then */
 static int float_refused(const char *dir, const char *model)
 {
 #ifdef ACCEL_MAC_NO_FLOAT
@@ -220,7 +220,8 @@ static int float_refused(const char *dir, const char *model)
         if (yes) {
             printf("  ok   %s: refused at operator %u %s: %s\n", model, (unsigned)bad_op, accel_tflite_op_name(bad_code),
                    r.reason);
-            CHECK(bad_code == ACCEL_TFLITE_OP_RESIZE_BILINEAR || bad_code == ACCEL_TFLITE_OP_CONCATENATION);
+            CHECK(bad_code == ACCEL_TFLITE_OP_RESIZE_BILINEAR || bad_code == ACCEL_TFLITE_OP_CONCATENATION ||
+                  bad_code == ACCEL_TFLITE_OP_LOGISTIC);
         }
     }
     free(mbuf);
@@ -311,6 +312,157 @@ static int run_to_custom(const char *dir, const char *model, const char *inp, co
     return ok;
 }
 
+#if ACCEL__TFL_FLOAT
+/* uint8 LOGISTIC's table against TFLite's formula computed here with the C library's expf: the
+ * runner's own exp (no libm in the core) must give the same 256 entries for every scale and zero
+ * point tried, and expf's value to within one unit in the last place (how often it differs at
+ * all is printed). */
+static void test_logistic_table(void)
+{
+    long diff = 0, far = 0, n = 0, bad_tables = 0;
+    int it;
+    float x;
+    for (x = -20.f; x <= 20.f; x += 1.0f / 4096.f) {
+        float a = accel__tfl_expf(x), b = expf(x);
+        uint32_t ua, ub;
+        memcpy(&ua, &a, 4);
+        memcpy(&ub, &b, 4);
+        n++;
+        diff += ua != ub;
+        far += (ua > ub ? ua - ub : ub - ua) > 1u;
+    }
+    printf("  exp on %ld floats in [-20, 20]: %ld differ from expf in the last bit, %ld by more\n", n, diff, far);
+    CHECK_EQ(far, 0);
+    for (it = 0; it < 3000; it++) {
+        accel_tflite_tensor in, out;
+        uint8_t lut[256];
+        float si = (float)(tl_rand() % 100000u + 1u) / 100000.f * (it % 3 == 0 ? 1.f : 0.1f), so = 1.f / 256.f, inv;
+        int32_t q;
+        memset(&in, 0, sizeof in);
+        memset(&out, 0, sizeof out);
+        memcpy(&in.scale_bits, &si, 4);
+        memcpy(&out.scale_bits, &so, 4);
+        in.zero_point = (int32_t)(tl_rand() % 256u);
+        out.zero_point = it % 7 == 0 ? 3 : 0;
+        accel__tfl_logistic_lut(lut, &in, &out);
+        inv = 1.f / so;
+        for (q = 0; q < 256; q++) {
+            volatile float d = si * (float)(q - in.zero_point);
+            volatile float sg = 1.0f / (1.0f + expf(-d));
+            volatile float v = roundf(sg * inv);
+            int32_t r = (int32_t)(v + (float)out.zero_point);
+            r = r < 0 ? 0 : r > 255 ? 255 : r;
+            if (lut[q] != (uint8_t)r) {
+                bad_tables++;
+                printf("  FAIL: scale %.9g zp %d: entry %d is %u, want %d\n", (double)si, (int)in.zero_point, (int)q,
+                       lut[q], (int)r);
+                break;
+            }
+        }
+    }
+    CHECK_EQ(bad_tables, 0);
+}
+#endif
+
+/* The test's SHA-256 against FIPS 180-2's examples (one block, two blocks, none). */
+static void test_sha256(void)
+{
+    char hex[65];
+    tl_sha256_hex((const uint8_t *)"abc", 3, hex);
+    CHECK(strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0);
+    tl_sha256_hex((const uint8_t *)"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, hex);
+    CHECK(strcmp(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1") == 0);
+    tl_sha256_hex((const uint8_t *)"", 0, hex);
+    CHECK(strcmp(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855") == 0);
+}
+
+/* A model ending in TFLite_Detection_PostProcess (the automl traffic detector: SSD decoding and
+ * non-maximum suppression, which this runner does not have): it runs to that operator, and every
+ * layer before it matches TFLite's by sha256 (the golden's layers are only digests there). */
+static int run_to_detection(const char *dir, const char *model, const char *inp, const char *layp, char *why,
+                            size_t why_len)
+{
+    char path[4200], line[4096];
+    size_t mlen, ilen, need = 0, done = 0;
+    uint8_t *mbuf, *in, *arena = NULL;
+    accel_tflite_model m;
+    accel_tflite rt;
+    accel_tflite_custom stop = {"TFLite_Detection_PostProcess", custom_stop, NULL};
+    layers_buf lb;
+    accel_status st;
+    FILE *f;
+    uint32_t k;
+    int ok = 0, rows = 0, match = 0;
+    snprintf(path, sizeof path, "%s/%s.tflite", dir, model);
+    mbuf = tl_load_file(path, &mlen);
+    snprintf(path, sizeof path, "%s/%s", dir, inp);
+    in = tl_load_file(path, &ilen);
+    lb.cap = (size_t)64 << 20;
+    lb.p = (uint8_t *)malloc(lb.cap);
+    lb.len = 0;
+    lb.overflow = 0;
+    st = mbuf && in && lb.p ? accel_tflite_open(&m, mbuf, mlen) : ACCEL_E_IO;
+    if (st == ACCEL_OK) st = accel_tflite_set_custom(&m, &stop, 1);
+    if (st == ACCEL_OK) {
+        size_t wl = 0;
+        void *work;
+        if (accel_tflite_plan_scratch_size(&m, &wl) != ACCEL_OK) wl = 0;
+        work = malloc(wl + 4);
+        st = accel_tflite_plan(&m, work, wl, &need);
+        free(work);
+    }
+    if (st == ACCEL_OK) st = (arena = (uint8_t *)malloc(need + 4)) ? accel_tflite_init(&rt, &m, arena, need) : ACCEL_E_NULL;
+    for (k = 0; st == ACCEL_OK && k < m.n_inputs; k++) { /* the inputs back to back */
+        uint32_t ti;
+        accel_tflite_tensor t;
+        st = accel_tflite_graph_tensor(&m, 0, k, &ti);
+        if (st == ACCEL_OK) st = accel_tflite_tensor_info(&m, ti, &t);
+        if (st == ACCEL_OK) st = t.bytes <= ilen - done ? accel_tflite_set_input(&rt, k, in + done, t.bytes) : ACCEL_E_ARG;
+        done += t.bytes;
+    }
+    if (st == ACCEL_OK && done != ilen) st = ACCEL_E_ARG;
+    if (st == ACCEL_OK) {
+        rt.on_op = on_op;
+        rt.user = &lb;
+        st = accel_tflite_invoke(&rt);
+        if (st != ACCEL_E_TFLITE_CUSTOM || rt.bad_code != 32) {
+            snprintf(why, why_len, "invoke: %s at op %u, want the custom operator's stop", accel_status_str(st),
+                     (unsigned)rt.bad_op);
+            st = ACCEL_E_STATE;
+        } else {
+            st = ACCEL_OK;
+        }
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, layp);
+    f = st == ACCEL_OK ? fopen(path, "r") : NULL;
+    if (st == ACCEL_OK && !f) st = ACCEL_E_IO;
+    while (f && fgets(line, sizeof line, f)) {
+        char *col[10], hex[65];
+        size_t off, n;
+        if (tl_split_tabs(line, col, 10) < 9 || strcmp(col[0], "op_index") == 0) continue;
+        if ((uint32_t)strtoul(col[0], NULL, 10) >= rt.bad_op) continue; /* the custom operator's own */
+        off = (size_t)strtoull(col[6], NULL, 10);
+        n = (size_t)strtoull(col[7], NULL, 10);
+        rows++;
+        if (lb.overflow || off > lb.len || n > lb.len - off) continue;
+        tl_sha256_hex(lb.p + off, n, hex);
+        if (strcmp(hex, col[8]) == 0) match++;
+        else if (match + 1 == rows) snprintf(why, why_len, "layer %s (op %s %s) differs", col[3], col[0], col[1]);
+    }
+    if (f) fclose(f);
+    if (st == ACCEL_OK && rows > 0 && match == rows) {
+        snprintf(why, why_len, "stopped at its custom operator %u; all %d layers before it match by sha256",
+                 (unsigned)rt.bad_op, rows);
+        ok = 1;
+    } else if (st == ACCEL_OK && !why[0]) {
+        snprintf(why, why_len, "%d of %d layers match", match, rows);
+    } else if (!why[0]) {
+        snprintf(why, why_len, "%s", accel_status_str(st));
+    }
+    free(mbuf); free(in); free(arena); free(lb.p);
+    return ok;
+}
+
 /* TensorFlow Lite's goldens of the Coral zoo (its reference kernels: the truth for TF1's uint8
  * models, which TFLM cannot run): every case whose operators this build has runs and matches, the
  * output byte for byte and every layer where the data stores them (layers_bin; the python port's
@@ -338,6 +490,14 @@ static void test_coral_goldens(void)
         n++;
         if (float_refused(dir, col[0])) {
             refused_float++;
+            continue;
+        }
+        if (strstr(col[10], "CUSTOM:TFLite_Detection_PostProcess") && runs_all(col[10], 1)) {
+            ok = run_to_detection(dir, col[0], col[2], col[7], why, sizeof why);
+            printf("  %s %s/%s: %s\n", ok ? "ok  " : "FAIL", col[0], col[1], why);
+            CHECK(ok);
+            ran++;
+            pass += ok;
             continue;
         }
         if (!runs_all(col[10], 0) && runs_all(col[10], 1)) { /* every operator but a custom one */
@@ -378,9 +538,12 @@ static void test_coral_goldens(void)
     printf("  coral cases: %d of %d run, %d match byte for byte; %d refused (an operator this build lacks)\n", ran, n,
            pass, refused);
     if (refused_float) printf("  coral cases: %d refused for float32 arithmetic, as an integer-only build must\n", refused_float);
-    /* keras_lstm, the uint8 mobilenet_v1 and _v2, split_concat, tf2_mobilenet_v2, deeplabv3, posenet */
-    CHECK(ran + refused_float >= 21);
-    CHECK(ran >= (ACCEL__TFL_FLOAT ? 21 : 17)); /* integer only: deeplabv3's uint8 RESIZE_BILINEAR is float */
+    /* keras_lstm, the uint8 mobilenet_v1 and _v2, split_concat, tf2_mobilenet_v2, deeplabv3, posenet,
+     * the traffic detector (to its TFLite_Detection_PostProcess) */
+    CHECK(ran + refused_float == 24);
+    CHECK(pass == ran);
+    /* integer only: deeplabv3's uint8 RESIZE_BILINEAR and the traffic detector's uint8 LOGISTIC are float */
+    CHECK(ran == (ACCEL__TFL_FLOAT ? 24 : 18));
 }
 
 /* ---- the hand-made models: statuses, and outputs worked out by hand in the generator ---- */
@@ -1042,6 +1205,10 @@ int main(void)
 #endif
     RUN(test_mutations);
     RUN(test_goldens);
+    RUN(test_sha256);
+#if ACCEL__TFL_FLOAT
+    RUN(test_logistic_table);
+#endif
     RUN(test_coral_goldens);
     RUN(test_softmax_range_real);
     RUN(test_lstm_cell_scale);

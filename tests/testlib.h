@@ -183,6 +183,53 @@ static inline uint8_t *tl_load_file(const char *path, size_t *len)
     fclose(f);
     return p;
 }
+/* SHA-256 (FIPS 180-4) of n bytes as 64 hex digits: the shared goldens give some layers only as
+ * their digest. */
+static inline void tl_sha256_hex(const uint8_t *p, size_t n, char hex[65])
+{
+    static const uint32_t k[64] = {
+        0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
+        0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
+        0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu, 0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau,
+        0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u, 0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u,
+        0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu, 0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u,
+        0xa2bfe8a1u, 0xa81a664bu, 0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u,
+        0x19a4c116u, 0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
+        0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u};
+    uint32_t h[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
+                     0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
+    size_t blocks = (n + 9 + 63) / 64, b, i;
+#define TL_ROR(x, r) (((x) >> (r)) | ((x) << (32 - (r))))
+    for (b = 0; b < blocks; b++) {
+        uint32_t w[64], a[8], t1, t2;
+        for (i = 0; i < 64; i++) { /* the message, 0x80, zeros, the bit length (big-endian) */
+            size_t at = b * 64 + i;
+            uint8_t byte;
+            if (at < n) byte = p[at];
+            else if (at == n) byte = 0x80;
+            else if (at >= blocks * 64 - 8) byte = (uint8_t)(((uint64_t)n * 8u) >> (8 * (blocks * 64 - 1 - at)));
+            else byte = 0;
+            if (i % 4 == 0) w[i / 4] = 0;
+            w[i / 4] |= (uint32_t)byte << (24 - 8 * (i % 4));
+        }
+        for (i = 16; i < 64; i++) {
+            uint32_t s0 = TL_ROR(w[i - 15], 7) ^ TL_ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+            uint32_t s1 = TL_ROR(w[i - 2], 17) ^ TL_ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+            w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+        }
+        for (i = 0; i < 8; i++) a[i] = h[i];
+        for (i = 0; i < 64; i++) {
+            t1 = a[7] + (TL_ROR(a[4], 6) ^ TL_ROR(a[4], 11) ^ TL_ROR(a[4], 25)) + ((a[4] & a[5]) ^ (~a[4] & a[6])) + k[i] + w[i];
+            t2 = (TL_ROR(a[0], 2) ^ TL_ROR(a[0], 13) ^ TL_ROR(a[0], 22)) + ((a[0] & a[1]) ^ (a[0] & a[2]) ^ (a[1] & a[2]));
+            a[7] = a[6], a[6] = a[5], a[5] = a[4], a[4] = a[3] + t1;
+            a[3] = a[2], a[2] = a[1], a[1] = a[0], a[0] = t1 + t2;
+        }
+        for (i = 0; i < 8; i++) h[i] += a[i];
+    }
+#undef TL_ROR
+    for (i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", (unsigned)((h[i / 4] >> (24 - 8 * (i % 4))) & 0xFFu));
+}
+
 /* One line of a tab-separated table split in place: up to max columns (the line ending
  * dropped); returns how many. */
 static inline int tl_split_tabs(char *line, char **col, int max)

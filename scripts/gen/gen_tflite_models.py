@@ -523,6 +523,103 @@ case("quantize_u8_u8", model(q5, [OP(QUANT, [0], [1])], [0], [1]), bytes([128, 1
 lg_t = [T([3], scale=0.5, name="in"), T([3], scale=1.0 / 256, zp=-128, name="out")]
 case("logistic", model(lg_t, [OP(LOGISTIC, [0], [1])], [0], [1]), i8([0, 127, -128]), i8([0, 127, -128]))
 
+# LOGISTIC uint8 (TFLite's reference: a float32 table, TFLM has none): in scale 0.1 zp 128, out
+# 1/256 zp 0. By hand: q 128 is 0 -> 1/2 -> 128; 255 is 12.7 -> 0.999997 * 256 = 255.9992 -> 256,
+# clamped to 255; 0 is -12.8 -> 0.0007 -> 0; 138 is 1 -> 0.731059 * 256 = 187.15 -> 187; 118 is -1
+# -> 68.85 -> 69. The same five from the formula in float32 (math.exp rounded), as a check.
+def lg_u8(qs, si, zi, so, zo):
+    out = []
+    for q in qs:
+        x = f32r(f32r(si) * (q - zi))
+        sg = f32r(1.0 / f32r(1.0 + f32r(math.exp(-x))))
+        v = f32r(sg * f32r(1.0 / f32r(so)))
+        r = math.floor(v + 0.5)  # v >= 0: half away from zero
+        out.append(min(255, max(0, r + zo)))
+    return bytes(out)
+
+
+LG_IN = [128, 255, 0, 138, 118]
+assert lg_u8(LG_IN, 0.1, 128, 1.0 / 256, 0) == bytes([128, 255, 0, 187, 69])
+lgu = [T([5], UINT8, scale=0.1, zp=128, name="in"), T([5], UINT8, scale=1.0 / 256, name="out")]
+case("logistic_uint8", model(lgu, [OP(LOGISTIC, [0], [1])], [0], [1]), bytes(LG_IN), bytes([128, 255, 0, 187, 69]))
+# TFLite requires the output scale 1/256
+lgb = [lgu[0], T([5], UINT8, scale=1.0 / 128, name="out")]
+case("logistic_uint8_bad_scale", model(lgb, [OP(LOGISTIC, [0], [1])], [0], [1]), check_st="ACCEL_E_TFLITE_QUANT")
+
+# RELU and RELU6 (builtin codes 19 and 21, no options). RELU int8, the same quantization both
+# sides: [-128, -10, -9, 127] zp -10 -> [-10, -10, -9, 127]. Rescaled, in scale 1 zp 0, out 0.5
+# zp -128 (the multiplier 2): [-5, 3, 100, 127] -> -128 + [-10, 6, 200, 254], clamped at -128.
+RELU, RELU6, RESIZE_NN = 19, 21, 97
+rl1 = [T([4], scale=0.5, zp=-10, name="in"), T([4], scale=0.5, zp=-10, name="out")]
+case("relu_int8", model(rl1, [OP(RELU, [0], [1])], [0], [1]), i8([-128, -10, -9, 127]), i8([-10, -10, -9, 127]))
+rl2 = [T([4], scale=1.0, name="in"), T([4], scale=0.5, zp=-128, name="out")]
+case("relu_int8_rescale", model(rl2, [OP(RELU, [0], [1])], [0], [1]), i8([-5, 3, 100, 127]),
+     i8([-128, -122, 72, 126]))
+# RELU6 int8 is TFLM's: the input clamped to its own zero point and six (round(6 / 0.1) = 60),
+# the output's quantization (here another) not applied: [-5, 30, 61, 127] -> [0, 30, 60, 60]
+rl3 = [T([4], scale=0.1, name="in"), T([4], scale=0.2, zp=5, name="out")]
+case("relu6_int8", model(rl3, [OP(RELU6, [0], [1])], [0], [1]), i8([-5, 30, 61, 127]), i8([0, 30, 60, 60]))
+# RELU6 uint8 is TFLite's (TFLM has none): in 0.05 zp 100, out 0.025 zp 0 (the multiplier 2, six
+# = round(6 / 0.025) = 240): [90, 100, 150, 255] -> 2 * [-10, 0, 50, 155] clamped to 0..240
+rl4 = [T([4], UINT8, scale=0.05, zp=100, name="in"), T([4], UINT8, scale=0.025, name="out")]
+case("relu6_uint8", model(rl4, [OP(RELU6, [0], [1])], [0], [1]), bytes([90, 100, 150, 255]), bytes([0, 0, 100, 240]))
+# an input without quantization, and a type pair
+rl5 = [T([4], name="in"), T([4], scale=0.5, name="out")]
+case("relu_no_quant", model(rl5, [OP(RELU, [0], [1])], [0], [1]), check_st="ACCEL_E_TFLITE_QUANT")
+rl6 = [T([4], scale=0.5, name="in"), T([4], UINT8, scale=0.5, name="out")]
+case("relu6_type_pair", model(rl6, [OP(RELU6, [0], [1])], [0], [1]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
+     reason="no kernel for RELU6 with uint8 output 0")
+
+
+# RESIZE_NEAREST_NEIGHBOR (ResizeNearestNeighborOptions 74: align_corners, half_pixel_centers):
+# TFLite's float32 index arithmetic, worked here one rounding at a time.
+def nn_idx(i, isz, osz, align, half):
+    sc = f32r((isz - 1) / (osz - 1)) if align and osz > 1 else f32r(isz / osz)
+    v = f32r((i + (0.5 if half else 0.0)) * sc)
+    r = math.floor(v + 0.5) if align else math.floor(v)
+    return max(0, min(r, isz - 1))
+
+
+def nn_resize(img, ih, iw, ch, oh, ow, align, half):
+    return [img[(nn_idx(y, ih, oh, align, half) * iw + nn_idx(x, iw, ow, align, half)) * ch + k]
+            for y in range(oh) for x in range(ow) for k in range(ch)]
+
+
+# uint8 2x2 -> 3x3: plain, scale 2/3, rows and columns [0, 0, 1]; align_corners, scale 1/2,
+# round(1/2) = 1 -> [0, 1, 1]; half_pixel_centers, fl(1.5 * fl(2/3)) = 1.0 -> [0, 1, 1]
+NN_IN = [1, 2, 3, 4]
+assert nn_resize(NN_IN, 2, 2, 1, 3, 3, 0, 0) == [1, 1, 2, 1, 1, 2, 3, 3, 4]
+assert nn_resize(NN_IN, 2, 2, 1, 3, 3, 1, 0) == [1, 2, 2, 3, 4, 4, 3, 4, 4]
+assert nn_resize(NN_IN, 2, 2, 1, 3, 3, 0, 1) == [1, 2, 2, 3, 4, 4, 3, 4, 4]
+nn_t = [T([1, 2, 2, 1], UINT8, scale=1.0, name="in"), T([2], INT32, data=i32([3, 3]), name="size"),
+        T([1, 3, 3, 1], UINT8, scale=1.0, name="out")]
+for nm, al, hp in (("resize_nearest_uint8", 0, 0), ("resize_nearest_uint8_align", 1, 0),
+                   ("resize_nearest_uint8_half", 0, 1), ("resize_nearest_uint8_both", 1, 1)):
+    case(nm, model(nn_t, [OP(RESIZE_NN, [0, 1], [2], 74, [("u8", al), ("u8", hp)])], [0], [2]), bytes(NN_IN),
+         bytes(nn_resize(NN_IN, 2, 2, 1, 3, 3, al, hp)))
+# int16, 2 channels, 3x3 -> 2x2 with half_pixel_centers (scale 1.5: 0.75 -> 0, 2.25 -> 2): the
+# corner pixels, each its two channels
+NN16 = list(range(-9, 9))
+assert nn_resize(NN16, 3, 3, 2, 2, 2, 0, 1) == [-9, -8, -5, -4, 3, 4, 7, 8]
+nn16 = [T([1, 3, 3, 2], INT16, scale=1.0, name="in"), T([2], INT32, data=i32([2, 2]), name="size"),
+        T([1, 2, 2, 2], INT16, scale=1.0, name="out")]
+case("resize_nearest_int16_half", model(nn16, [OP(RESIZE_NN, [0, 1], [2], 74, [("u8", 0), ("u8", 1)])], [0], [2]),
+     i16(NN16), i16(nn_resize(NN16, 3, 3, 2, 2, 2, 0, 1)))
+# int8 upscale 2 -> 5 on one axis (scale 0.4: 0, 0.4, 0.8, 1.2, 1.6 -> [0, 0, 0, 1, 1])
+nn8 = [T([1, 1, 2, 1], scale=1.0, name="in"), T([2], INT32, data=i32([1, 5]), name="size"),
+       T([1, 1, 5, 1], scale=1.0, name="out")]
+case("resize_nearest_int8", model(nn8, [OP(RESIZE_NN, [0, 1], [2], 74, [("u8", 0), ("u8", 0)])], [0], [2]),
+     i8([-7, 9]), i8([-7, -7, -7, 9, 9]))
+assert nn_resize([-7, 9], 1, 2, 1, 1, 5, 0, 0) == [-7, -7, -7, 9, 9]
+# a size that disagrees with the planned output, and a size computed at run time
+nnb = [nn_t[0], T([2], INT32, data=i32([3, 4]), name="size"), nn_t[2]]
+case("resize_nearest_bad_size", model(nnb, [OP(RESIZE_NN, [0, 1], [2], 74, [("u8", 0), ("u8", 0)])], [0], [2]),
+     check_st="ACCEL_E_TFLITE_SHAPE")
+nnc = [nn_t[0], T([2], INT32, name="size"), nn_t[2]]
+case("resize_nearest_size_not_const", model(nnc, [OP(RESIZE_NN, [0, 1], [2], 74, [("u8", 0), ("u8", 0)])], [0, 1],
+                                            [2]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
+     reason="weights or bias not constant")
+
 # two operators, the middle tensor planned: FC then RELU-free QUANTIZE to uint8 (+128): [131, 125]
 two_t = fc_t + [T([1, 2], UINT8, scale=1.0, zp=128, name="u8")]
 case("fc_then_quantize", model(two_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)]), OP(QUANT, [3], [4])], [0], [4]),
@@ -565,7 +662,8 @@ FLOAT_OUT = {"dequantize_i8": (0, "no kernel for DEQUANTIZE int8"),
              "concat_uint8_rescale": (0, NO_FLOAT_WHY),
              "resize_bilinear_uint8": (0, NO_FLOAT_WHY),
              "resize_bilinear_uint8_align": (0, NO_FLOAT_WHY),
-             "resize_bilinear_uint8_half": (0, NO_FLOAT_WHY)}
+             "resize_bilinear_uint8_half": (0, NO_FLOAT_WHY),
+             "logistic_uint8": (0, NO_FLOAT_WHY)}
 # What the Edge TPU compiler writes: the graph is one CUSTOM operator named edgetpu-custom-op
 # between the same inputs and outputs as the CPU model it came from (fc above); its options are
 # a FlexBuffers map whose key "4" holds the compiled DarwiNN package, here the synthetic one of
@@ -746,6 +844,19 @@ mfu = [T([1], UINT8, scale=MS[0], zp=100, name="a"), T([1], UINT8, scale=MS[1], 
        T([1], UINT8, scale=MS[2], zp=128, name="out")]
 case("mul_uint8_float_scale", model(mfu, [OP(MUL, [0, 1], [2], 21, [("u8", 0)])], [0, 1], [2]), bytes([29, 113]),
      bytes([105]))
+# uint8 MUL whose multiplier is 2^31 or more: a, b scale 1/16, out 2^-71, so s1 * s2 / s3 = 2^63
+# and QuantizeMultiplier gives 2^30 with shift 64. TFLite's reference shifts the product left
+# by 64 (undefined in C++); x86-64 and AArch64 take the count mod 32, so a shift of 0: the
+# product halved, rounded. [2, 7, 0, 100] * [3, 1, 9, 3] = [6, 7, 0, 300] -> [3, 4, 0, 150] (not
+# the 255 the real multiplier would give: the model's own arithmetic, as TFLite runs it). And
+# the same with the int8 (TFLM) kernel, which refuses the multiplier.
+mwu = [T([4], UINT8, scale=1.0 / 16, name="a"), T([4], UINT8, scale=1.0 / 16, name="b"),
+       T([4], UINT8, scale=2.0 ** -71, name="out")]
+case("mul_uint8_wide_shift", model(mwu, [OP(MUL, [0, 1], [2], 21, [("u8", 0)])], [0, 1], [2]),
+     bytes([2, 7, 0, 100, 3, 1, 9, 3]), bytes([3, 4, 0, 150]))
+mw8 = [T([4], scale=1.0 / 16, name="a"), T([4], scale=1.0 / 16, name="b"), T([4], scale=2.0 ** -71, name="out")]
+case("mul_int8_wide_shift", model(mw8, [OP(MUL, [0, 1], [2], 21, [("u8", 0)])], [0, 1], [2]),
+     check_st="ACCEL_E_TFLITE_QUANT")
 # int8 a with uint8 b: no kernel
 bin_mix = [T([1, 2], scale=1.0, name="a"), bin_u8[1], T([1, 2], scale=1.0, name="out")]
 case("unsupported_add_int8_uint8", model(bin_mix, [OP(ADD, [0, 1], [2], 11, [("u8", 0)])], [0, 1], [2]),
