@@ -22326,7 +22326,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_far_ok(accel__tfl_ctx *c, const acce
     /* a test per row this build keeps (the others fold away), not a switch: gcc makes a switch
      * over every row a lookup table, which avr-gcc keeps in RAM (a byte per code) */
 #define ACCEL__TFL_X(n, o, f, p, a, b, h, t) \
-    if (ACCEL__TFL_KEPT(n, h) && op->code == ACCEL_TFLITE_OP_##n) streamed = f, kept = 1;
+    if (ACCEL__TFL_KEPT(n, h) && op->code == ACCEL_TFLITE_OP_##n) streamed = (f), kept = 1;
     ACCEL__TFL_OPS(ACCEL__TFL_X)
 #undef ACCEL__TFL_X
     if (!kept) return ACCEL_OK; /* no kernel here: the dispatch refuses it, for that */
