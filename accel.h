@@ -3775,7 +3775,9 @@ extern "C" {
  *                  (int8, broadcast up to 4-D), LOGISTIC (int8; uint8 in TFLite's float32 table),
  *                  RELU, RELU6 (int8 RELU6 TFLM's clamp; uint8 TFLite's requantization),
  *                  RESIZE_NEAREST_NEIGHBOR (any type; TFLite's float32 index arithmetic, done
- *                  exactly in integers), SVDF (int8/int16 state),
+ *                  exactly in integers), the custom TFLite_Detection_PostProcess (built in:
+ *                  TFLite's SSD decoding and fast NMS, uint8 inputs, one class per detection;
+ *                  open gives its float32 outputs their shapes), SVDF (int8/int16 state),
  *                  UNIDIRECTIONAL_SEQUENCE_LSTM (integer), DEQUANTIZE (float output; not with
  *                  ACCEL_MAC_NO_FLOAT). Tensors are int8 (int16 where listed), or TF1's uint8
  *                  (uint8 activations with asymmetric uint8 weights, one scale per filter) for
@@ -3966,7 +3968,9 @@ extern "C" {
  * arena of their own) and invoke calls fn for each: it reads the inputs with accel_tflite_op_tensor
  * and accel_tflite_tensor_data, writes every output's bytes in io->out[k], and returns ACCEL_OK or
  * the status that stops invoke there (rt->bad_op names the operator). The table must outlive the
- * model's use. A custom operator no entry names is ACCEL_E_TFLITE_CUSTOM, as without a table. */
+ * model's use. A custom operator no entry names is ACCEL_E_TFLITE_CUSTOM, as without a table,
+ * unless the runner has it built in (TFLite_Detection_PostProcess; accel_tflite_op_custom_kept):
+ * an entry that names it replaces the built-in one, an entry without a name does not. */
 #define ACCEL_TFLITE_CUSTOM_OUTPUTS 16 /* the outputs a custom operator may have */
 struct accel_tflite;
 typedef struct accel_tflite_op accel_tflite_op;
@@ -3996,6 +4000,9 @@ typedef struct accel_tflite_model {
     size_t tensors_, ops_, inputs_, outputs_, opcodes_, buffers_;
     const accel_tflite_custom *customs_; /* accel_tflite_set_custom's table */
     uint32_t n_customs_;
+    uint32_t detpp_op_, detpp_slots_; /* a TFLite_Detection_PostProcess operator and its output
+                                       * slots (0: none): open gives its outputs their shapes */
+    size_t detpp_outs_;                /* the position of its outputs' indices in buf */
 } accel_tflite_model;
 
 /* One tensor as the model describes it (accel_tflite_tensor_info). */
@@ -4051,6 +4058,11 @@ ACCELDEF const char *accel_tflite_op_name(int32_t code);
  * and LSTM a model read in place), 0 for any other code. A variant may still be refused:
  * accel_tflite_check_op says which and why. */
 ACCELDEF int accel_tflite_op_kept(int32_t code);
+/* Whether this build runs a custom operator by itself, without a kernel from
+ * accel_tflite_set_custom (a table entry naming it still replaces it): 1 for
+ * "TFLite_Detection_PostProcess" (TensorFlow Lite's SSD decoding and fast NMS, uint8 inputs; not
+ * with ACCEL_MAC_NO_FLOAT or ACCEL_FB_COPY), 0 for any other name or NULL. */
+ACCELDEF int accel_tflite_op_custom_kept(const char *name);
 /* "int8", "uint8", "float32", ... for the ACCEL_TFLITE_* types; NULL for others. */
 ACCELDEF const char *accel_tflite_type_name(int type);
 #ifndef ACCEL_MAC_NO_FLOAT
@@ -6377,7 +6389,112 @@ ACCELDEF accel_status accel_fb_subtable(const accel_fb_table *t, unsigned i,
     *present = 1;
     return accel_fb_table_at(sub, t->buf, t->len, p);
 }
+
 #endif /* ACCEL__FB_READER */
+
+#if !defined(ACCEL_NO_EDGETPU) || !defined(ACCEL_NO_TFLITE) /* the sections that read them */
+#if defined(__GNUC__) || defined(__clang__)
+#define ACCEL__FLEX_FN static __attribute__((unused)) /* a build may use some only */
+#else
+#define ACCEL__FLEX_FN static
+#endif
+/* ---- @common.fb: FlexBuffers, as custom operators' options are written: a value of the root
+ * map by its key (the edgetpu package's blob, the tflite section's scalar options). Offsets
+ * point backwards (target = position - offset); every read is bounds-checked. */
+ACCEL__FLEX_FN accel_status accel__flex_uint(const uint8_t *b, size_t len, size_t pos, unsigned w, uint64_t *out)
+{
+    unsigned k;
+    uint64_t v = 0;
+    if (!accel__fb_fits(len, pos, w)) return ACCEL_E_MALFORMED;
+    for (k = w; k > 0; k--) v = (v << 8) | accel__fb_u8(b + pos + k - 1u);
+    *out = v;
+    return ACCEL_OK;
+}
+
+ACCEL__FLEX_FN accel_status accel__flex_back(const uint8_t *b, size_t len, size_t pos, unsigned w, size_t *target)
+{
+    uint64_t off;
+    accel_status st = accel__flex_uint(b, len, pos, w, &off);
+    if (st != ACCEL_OK) return st;
+    if (off == 0 || off > (uint64_t)pos) return ACCEL_E_MALFORMED;
+    *target = pos - (size_t)off;
+    return ACCEL_OK;
+}
+
+ACCEL__FLEX_FN int accel__flex_w_ok(uint64_t w)
+{
+    return w == 1u || w == 2u || w == 4u || w == 8u;
+}
+
+/* FlexBuffers types the readers here name */
+#define ACCEL__FLEX_INT 1u
+#define ACCEL__FLEX_UINT 2u
+#define ACCEL__FLEX_FLOAT 3u
+#define ACCEL__FLEX_STRING 5u
+#define ACCEL__FLEX_MAP 9u
+#define ACCEL__FLEX_BLOB 25u
+#define ACCEL__FLEX_BOOL 26u
+/* A map value: an inline scalar (NULL, INT, UINT, FLOAT, BOOL: its bytes at pos, the map's
+ * width) or the position of what it refers to (its own width). */
+typedef struct accel__flex_val {
+    size_t pos;
+    unsigned width;
+    unsigned type;
+} accel__flex_val;
+
+/* The value of key in the root map of b: ACCEL_OK, ACCEL_E_EMPTY (no such key), or
+ * ACCEL_E_MALFORMED (not a map, or a field out of bounds). */
+ACCEL__FLEX_FN accel_status accel__flex_find(const uint8_t *b, size_t len, const char *key, accel__flex_val *out)
+{
+    unsigned rw, mw, kw;
+    uint8_t packed;
+    size_t root, map, keys, i;
+    uint64_t size, kw64, ksize;
+    accel_status st;
+    if (!b || len < 3u) return ACCEL_E_MALFORMED;
+    rw = accel__fb_u8(b + len - 1u);
+    packed = accel__fb_u8(b + len - 2u);
+    if (!accel__flex_w_ok(rw) || len < 2u + rw) return ACCEL_E_MALFORMED;
+    if ((packed >> 2) != ACCEL__FLEX_MAP) return ACCEL_E_MALFORMED;
+    root = len - 2u - rw;
+    mw = 1u << (packed & 3u);
+    st = accel__flex_back(b, len, root, rw, &map);
+    if (st != ACCEL_OK) return st;
+    if (map < (size_t)3 * mw) return ACCEL_E_MALFORMED;
+    st = accel__flex_uint(b, len, map - mw, mw, &size);
+    if (st == ACCEL_OK) st = accel__flex_uint(b, len, map - (size_t)2 * mw, mw, &kw64);
+    if (st == ACCEL_OK) st = accel__flex_back(b, len, map - (size_t)3 * mw, mw, &keys);
+    if (st != ACCEL_OK) return st;
+    if (!accel__flex_w_ok(kw64)) return ACCEL_E_MALFORMED;
+    kw = (unsigned)kw64;
+    /* values then one type byte per value; the keys vector has its own size */
+    if (size > (uint64_t)(len - map) / (mw + 1u)) return ACCEL_E_MALFORMED;
+    if (keys < kw) return ACCEL_E_MALFORMED;
+    st = accel__flex_uint(b, len, keys - kw, kw, &ksize);
+    if (st != ACCEL_OK) return st;
+    if (ksize != size || size > (uint64_t)(len - keys) / kw) return ACCEL_E_MALFORMED;
+    for (i = 0; i < (size_t)size; i++) {
+        size_t kp, j, vpos = map + i * mw;
+        unsigned vt;
+        st = accel__flex_back(b, len, keys + i * kw, kw, &kp);
+        if (st != ACCEL_OK) return st;
+        for (j = 0; kp + j < len && key[j] != '\0' && accel__fb_u8(b + kp + j) == (uint8_t)key[j]; j++) {
+        }
+        if (kp + j >= len) return ACCEL_E_MALFORMED;
+        if (key[j] != '\0' || accel__fb_u8(b + kp + j) != 0) continue;
+        vt = accel__fb_u8(b + map + (size_t)size * mw + i);
+        out->type = vt >> 2;
+        if (out->type <= ACCEL__FLEX_FLOAT || out->type == ACCEL__FLEX_BOOL) {
+            out->pos = vpos; /* inline: read at the map's width */
+            out->width = mw;
+            return ACCEL_OK;
+        }
+        out->width = 1u << (vt & 3u);
+        return accel__flex_back(b, len, vpos, mw, &out->pos);
+    }
+    return ACCEL_E_EMPTY;
+}
+#endif /* FlexBuffers */
 #endif /* the FlatBuffers reader */
 
 #ifdef __cplusplus
@@ -8571,91 +8688,24 @@ static int accel__edgetpu_view_eq(accel_edgetpu_view v, const char *s)
     return s[i] == '\0';
 }
 
-/* ---- @edgetpu.package: FlexBuffers: just enough to look up a string/blob by key in the root map ---- */
-static accel_status accel__edgetpu_flex_uint(const uint8_t *b, size_t len, size_t pos,
-                                             unsigned w, uint64_t *out)
-{
-    unsigned k;
-    uint64_t v = 0;
-    if (!accel__fb_fits(len, pos, w)) return ACCEL_E_MALFORMED;
-    for (k = w; k > 0; k--) v = (v << 8) | b[pos + k - 1u];
-    *out = v;
-    return ACCEL_OK;
-}
-
-/* target = pos - offset read at pos (FlexBuffers offsets point backwards). */
-static accel_status accel__edgetpu_flex_back(const uint8_t *b, size_t len, size_t pos,
-                                             unsigned w, size_t *target)
-{
-    uint64_t off;
-    accel_status st = accel__edgetpu_flex_uint(b, len, pos, w, &off);
-    if (st != ACCEL_OK) return st;
-    if (off == 0 || off > (uint64_t)pos) return ACCEL_E_MALFORMED;
-    *target = pos - (size_t)off;
-    return ACCEL_OK;
-}
-
-static int accel__edgetpu_flex_w_ok(uint64_t w)
-{
-    return w == 1u || w == 2u || w == 4u || w == 8u;
-}
-
+/* ---- @edgetpu.package: a string or blob of the op's FlexBuffers options, by key ---- */
 static accel_status accel__edgetpu_flex_find(const uint8_t *b, size_t len, const char *key,
                                              accel_edgetpu_view *out)
 {
-    unsigned rw, mw, kw;
-    uint8_t packed;
-    size_t root, map, keys, i;
-    uint64_t size, kw64, ksize;
-    accel_status st;
+    accel__flex_val v;
+    uint64_t n;
+    accel_status st = accel__flex_find(b, len, key, &v);
     out->p = NULL;
     out->len = 0;
-    if (!b || len < 3u) return ACCEL_E_MALFORMED;
-    rw = b[len - 1u];
-    packed = b[len - 2u];
-    if (!accel__edgetpu_flex_w_ok(rw) || len < 2u + rw) return ACCEL_E_MALFORMED;
-    if ((packed >> 2) != 9u) return ACCEL_E_MALFORMED; /* FBT_MAP */
-    root = len - 2u - rw;
-    mw = 1u << (packed & 3u);
-    st = accel__edgetpu_flex_back(b, len, root, rw, &map);
     if (st != ACCEL_OK) return st;
-    if (map < (size_t)3 * mw) return ACCEL_E_MALFORMED;
-    st = accel__edgetpu_flex_uint(b, len, map - mw, mw, &size);
-    if (st == ACCEL_OK) st = accel__edgetpu_flex_uint(b, len, map - (size_t)2 * mw, mw, &kw64);
-    if (st == ACCEL_OK) st = accel__edgetpu_flex_back(b, len, map - (size_t)3 * mw, mw, &keys);
+    if (v.type != ACCEL__FLEX_STRING && v.type != ACCEL__FLEX_BLOB) return ACCEL_E_MALFORMED;
+    if (v.pos < v.width) return ACCEL_E_MALFORMED;
+    st = accel__flex_uint(b, len, v.pos - v.width, v.width, &n); /* the length before the bytes */
     if (st != ACCEL_OK) return st;
-    if (!accel__edgetpu_flex_w_ok(kw64)) return ACCEL_E_MALFORMED;
-    kw = (unsigned)kw64;
-    /* values then one type byte per value; keys vector has its own size */
-    if (size > (uint64_t)(len - map) / (mw + 1u)) return ACCEL_E_MALFORMED;
-    if (keys < kw) return ACCEL_E_MALFORMED;
-    st = accel__edgetpu_flex_uint(b, len, keys - kw, kw, &ksize);
-    if (st != ACCEL_OK) return st;
-    if (ksize != size || size > (uint64_t)(len - keys) / kw) return ACCEL_E_MALFORMED;
-    for (i = 0; i < (size_t)size; i++) {
-        size_t kp, j, vpos, tgt;
-        uint8_t vt;
-        uint64_t n;
-        st = accel__edgetpu_flex_back(b, len, keys + i * kw, kw, &kp);
-        if (st != ACCEL_OK) return st;
-        for (j = 0; kp + j < len && key[j] != '\0' && b[kp + j] == (uint8_t)key[j]; j++) {
-        }
-        if (kp + j >= len) return ACCEL_E_MALFORMED;
-        if (key[j] != '\0' || b[kp + j] != 0) continue;
-        vpos = map + i * mw;
-        vt = b[map + (size_t)size * mw + i];
-        if ((vt >> 2) != 5u && (vt >> 2) != 25u) return ACCEL_E_MALFORMED; /* STRING, BLOB */
-        st = accel__edgetpu_flex_back(b, len, vpos, mw, &tgt);
-        if (st != ACCEL_OK) return st;
-        if (tgt < mw) return ACCEL_E_MALFORMED;
-        st = accel__edgetpu_flex_uint(b, len, tgt - mw, mw, &n);
-        if (st != ACCEL_OK) return st;
-        if (n > (uint64_t)(len - tgt)) return ACCEL_E_MALFORMED;
-        out->p = b + tgt;
-        out->len = (size_t)n;
-        return ACCEL_OK;
-    }
-    return ACCEL_E_EMPTY;
+    if (n > (uint64_t)(len - v.pos)) return ACCEL_E_MALFORMED;
+    out->p = b + v.pos;
+    out->len = (size_t)n;
+    return ACCEL_OK;
 }
 
 /* ---- @edgetpu.package: executables ---- */
@@ -18922,6 +18972,13 @@ extern "C" {
 #else
 #define ACCEL__TFL_FLOAT 1
 #endif
+/* the built-in TFLite_Detection_PostProcess: with the CUSTOM row kept (it reads its options, and
+ * open sizes its outputs, only then: no code or RAM in builds for other models) */
+#if ((ACCEL_TFLITE_OPS) & ACCEL_TFLITE_K_CUSTOM) != 0
+#define ACCEL__TFL_DETPP 1
+#else
+#define ACCEL__TFL_DETPP 0
+#endif
 #if (0UL ACCEL__TFL_OPS(ACCEL__TFL_K_SUM)) != ACCEL_TFLITE_K_ALL
 #error "accel.h: two operators of ACCEL__TFL_OPS share an ACCEL_TFLITE_K_ bit"
 #endif
@@ -19030,6 +19087,136 @@ ACCEL__TFL_STATIC accel_status accel__tfl_quant(const accel_tflite_model *m, con
     return ACCEL_OK;
 }
 
+/* ---- @tflite.open: TFLite_Detection_PostProcess (SSD decoding and non-maximum suppression, a
+ * custom operator TensorFlow Lite has built in). Its options are a FlexBuffers map; the model
+ * gives its four float32 outputs no shape (TFLite's Prepare sets them): open finds the operator
+ * and its slots, and tensor_info reports the outputs' shapes: boxes [1, slots, 4], classes and
+ * scores [1, slots], the count [1]. */
+#if ACCEL__TFL_DETPP
+typedef struct accel__tfl_nms_opt {
+    int32_t max_det, max_cls, per_class, classes;
+    int regular;
+    uint32_t thr_bits, iou_bits, scale_bits[4]; /* float32 bits: score and IoU thresholds, y x h w */
+} accel__tfl_nms_opt;
+
+/* A FlexBuffers integer (INT, UINT, BOOL; absent: def) as int32. */
+ACCEL__TFL_STATIC accel_status accel__tfl_flex_i32(const accel_fb_view *o, const char *key, int32_t def, int32_t *v)
+{
+    accel__flex_val f;
+    uint64_t u;
+    accel_status st = accel__flex_find(o->p, o->len, key, &f);
+    *v = def;
+    if (st == ACCEL_E_EMPTY) return ACCEL_OK;
+    if (st == ACCEL_OK) st = f.type == ACCEL__FLEX_INT || f.type == ACCEL__FLEX_UINT || f.type == ACCEL__FLEX_BOOL
+                                 ? accel__flex_uint(o->p, o->len, f.pos, f.width, &u)
+                                 : ACCEL_E_TFLITE_OPTIONS;
+    if (st != ACCEL_OK) return st == ACCEL_E_MALFORMED ? ACCEL_E_TFLITE_OPTIONS : st;
+    if (f.type == ACCEL__FLEX_INT && f.width < 8u && ((u >> (8u * f.width - 1u)) & 1u))
+        u |= ~(uint64_t)0 << (8u * f.width); /* sign-extended */
+    if (f.type == ACCEL__FLEX_INT && (u >> 63) != 0u) { /* negative: at least INT32_MIN */
+        if (u < 0xFFFFFFFF80000000ULL) return ACCEL_E_TFLITE_OPTIONS;
+    } else if (u > 0x7FFFFFFFULL) {
+        return ACCEL_E_TFLITE_OPTIONS;
+    }
+    *v = accel__tfl_s32((uint32_t)(u & 0xFFFFFFFFUL));
+    return ACCEL_OK;
+}
+
+/* A FlexBuffers float32 (FLOAT of 4 bytes; absent: 0) as its bits. */
+ACCEL__TFL_STATIC accel_status accel__tfl_flex_f32(const accel_fb_view *o, const char *key, uint32_t *bits)
+{
+    accel__flex_val f;
+    uint64_t u = 0;
+    accel_status st = accel__flex_find(o->p, o->len, key, &f);
+    *bits = 0;
+    if (st == ACCEL_E_EMPTY) return ACCEL_OK;
+    if (st == ACCEL_OK) st = f.type == ACCEL__FLEX_FLOAT && f.width == 4u ? accel__flex_uint(o->p, o->len, f.pos, 4u, &u)
+                                                                        : ACCEL_E_TFLITE_OPTIONS;
+    if (st != ACCEL_OK) return st == ACCEL_E_MALFORMED ? ACCEL_E_TFLITE_OPTIONS : st;
+    *bits = (uint32_t)u;
+    return ACCEL_OK;
+}
+
+#endif
+
+/* The custom_code of operator i (v->p NULL: none). */
+ACCEL__TFL_NOINLINE void accel__tfl_custom_code(const accel_tflite_model *m, uint32_t i, accel_fb_view *v)
+{
+    accel_fb_table t;
+    uint64_t oc;
+    if (accel__tfl_table(m, m->ops_, i, &t) != ACCEL_OK || accel_fb_scalar(&t, 0, 4, 0, &oc) != ACCEL_OK ||
+        oc >= m->n_opcodes || accel__tfl_table(m, m->opcodes_, (uint32_t)oc, &t) != ACCEL_OK ||
+        accel_fb_string(&t, 1, v) != ACCEL_OK)
+        v->p = NULL, v->len = 0;
+}
+
+ACCEL__TFL_STATIC int accel__tfl_view_is(const accel_fb_view *v, const char *name)
+{
+    size_t j;
+    if (!v->p) return 0;
+    for (j = 0; j < v->len && name[j] && (uint8_t)name[j] == accel__fb_u8(v->p + j); j++) {
+    }
+    return j == v->len && !name[j];
+}
+
+#define ACCEL__TFL_DETPP_NAME "TFLite_Detection_PostProcess"
+
+#if ACCEL__TFL_DETPP
+/* Operator i's options, when it is TFLite_Detection_PostProcess: ACCEL_OK, ACCEL_E_EMPTY (another
+ * operator), ACCEL_E_TFLITE_OPTIONS (a value of the wrong type or out of range). */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_nms_options(const accel_tflite_model *m, uint32_t i, accel__tfl_nms_opt *o)
+{
+    accel_fb_table t;
+    accel_fb_view v;
+    int32_t regular = 0;
+    accel_status st;
+    accel__tfl_custom_code(m, i, &v);
+    if (!accel__tfl_view_is(&v, ACCEL__TFL_DETPP_NAME)) return ACCEL_E_EMPTY;
+    st = accel__tfl_table(m, m->ops_, i, &t);
+    if (st == ACCEL_OK) st = accel_fb_bytes(&t, 5, &v); /* Operator.custom_options */
+    if (st != ACCEL_OK) return st;
+    if (!v.p) return ACCEL_E_TFLITE_OPTIONS;
+    st = accel__tfl_flex_i32(&v, "max_detections", 0, &o->max_det);
+    if (st == ACCEL_OK) st = accel__tfl_flex_i32(&v, "max_classes_per_detection", 0, &o->max_cls);
+    if (st == ACCEL_OK) st = accel__tfl_flex_i32(&v, "detections_per_class", 100, &o->per_class);
+    if (st == ACCEL_OK) st = accel__tfl_flex_i32(&v, "num_classes", 0, &o->classes);
+    if (st == ACCEL_OK) st = accel__tfl_flex_i32(&v, "use_regular_nms", 0, &regular);
+    if (st == ACCEL_OK) st = accel__tfl_flex_f32(&v, "nms_score_threshold", &o->thr_bits);
+    if (st == ACCEL_OK) st = accel__tfl_flex_f32(&v, "nms_iou_threshold", &o->iou_bits);
+    if (st == ACCEL_OK) st = accel__tfl_flex_f32(&v, "y_scale", &o->scale_bits[0]);
+    if (st == ACCEL_OK) st = accel__tfl_flex_f32(&v, "x_scale", &o->scale_bits[1]);
+    if (st == ACCEL_OK) st = accel__tfl_flex_f32(&v, "h_scale", &o->scale_bits[2]);
+    if (st == ACCEL_OK) st = accel__tfl_flex_f32(&v, "w_scale", &o->scale_bits[3]);
+    if (st != ACCEL_OK) return st;
+    o->regular = regular != 0;
+    /* the output slots, max_detections x max_classes_per_detection, kept below 2^16 */
+    if (o->max_det < 1 || o->max_cls < 1 || o->max_det > 0xFFFF || o->max_cls > 0xFFFF / o->max_det)
+        return ACCEL_E_TFLITE_OPTIONS;
+    return ACCEL_OK;
+}
+
+/* tensor_info's shape for the operator's outputs (float32 ones; others are left as they are, and
+ * the kernel refuses them). */
+ACCEL__TFL_STATIC accel_status accel__tfl_detpp_shape(const accel_tflite_model *m, uint32_t index,
+                                                      accel_tflite_tensor *t)
+{
+    uint32_t k;
+    for (k = 0; k < 4u; k++) { /* open saw its 4 outputs */
+        uint32_t d = m->detpp_slots_;
+        if (accel__fb_u32(m->buf + m->detpp_outs_ + 4u * (size_t)k) != index || t->type != ACCEL_TFLITE_FLOAT32) continue;
+        t->ndims = k == 3u ? 1u : k == 0u ? 3u : 2u;
+        t->dims[0] = 1;
+        if (k < 3u) t->dims[1] = (int32_t)d;
+        if (k == 0u) t->dims[2] = 4;
+        t->elements = k == 3u ? 1u : (size_t)d * (k == 0u ? 4u : 1u);
+        t->bytes = 4u * t->elements;
+        break;
+    }
+    return ACCEL_OK;
+}
+
+#endif
+
 ACCELDEF accel_status accel_tflite_tensor_info(const accel_tflite_model *m, uint32_t index,
                                                accel_tflite_tensor *out)
 {
@@ -19073,7 +19260,11 @@ ACCELDEF accel_status accel_tflite_tensor_info(const accel_tflite_model *m, uint
     if (st != ACCEL_OK) return st;
     if (data.p && data.len != out->bytes) return ACCEL_E_TFLITE_BUFFER;
     out->data = data.p;
-    return accel__tfl_quant(m, &t, out);
+    st = accel__tfl_quant(m, &t, out);
+#if ACCEL__TFL_DETPP
+    if (st == ACCEL_OK && m->detpp_slots_ && !data.p) st = accel__tfl_detpp_shape(m, index, out);
+#endif
+    return st;
 }
 
 ACCELDEF accel_status accel_tflite_tensor_scale(const accel_tflite_model *m, const accel_tflite_tensor *t,
@@ -19243,6 +19434,16 @@ ACCELDEF const char *accel_tflite_op_name(int32_t code)
 
 /* 1 when this build runs builtin operator code's kernel (a variant may still be refused:
  * accel_tflite_check_op says which and why) */
+ACCELDEF int accel_tflite_op_custom_kept(const char *name)
+{
+    const char *d = ACCEL__TFL_DETPP_NAME;
+    size_t k;
+    if (!name || !ACCEL__TFL_FLOAT || ACCEL__FB_FAR || !ACCEL__TFL_DETPP) return 0;
+    for (k = 0; d[k] && name[k] == d[k]; k++) {
+    }
+    return d[k] == name[k];
+}
+
 ACCELDEF int accel_tflite_op_kept(int32_t code)
 {
 #define ACCEL__TFL_X(n, o, f, p, a, b, h, t) \
@@ -19354,6 +19555,20 @@ ACCELDEF accel_status accel_tflite_open(accel_tflite_model *m, const uint8_t *bu
             if (!is_out && !found) return ACCEL_E_TFLITE_GRAPH;
         }
     }
+#if ACCEL__TFL_DETPP
+    for (k = 0; k < m->n_ops; k++) { /* the first TFLite_Detection_PostProcess: its outputs' shapes */
+        accel_tflite_op op;
+        accel__tfl_nms_opt o;
+        st = accel_tflite_op_info(m, k, &op);
+        if (st != ACCEL_OK) return st;
+        if (op.code != ACCEL_TFLITE_OP_CUSTOM || op.n_outputs != 4u || accel__tfl_nms_options(m, k, &o) != ACCEL_OK)
+            continue;
+        m->detpp_op_ = k;
+        m->detpp_outs_ = op.outputs_;
+        m->detpp_slots_ = (uint32_t)o.max_det * (uint32_t)o.max_cls;
+        break;
+    }
+#endif
     return ACCEL_OK;
 }
 
@@ -19372,23 +19587,13 @@ ACCELDEF accel_status accel_tflite_set_custom(accel_tflite_model *m, const accel
  * the first entry without a name), NULL when none. */
 ACCEL__TFL_NOINLINE const accel_tflite_custom *accel__tfl_custom_of(const accel_tflite_model *m, uint32_t i)
 {
-    accel_fb_table t;
     accel_fb_view v;
-    uint64_t oc;
     uint32_t k;
     if (!m->n_customs_) return NULL;
-    if (accel__tfl_table(m, m->ops_, i, &t) != ACCEL_OK || accel_fb_scalar(&t, 0, 4, 0, &oc) != ACCEL_OK ||
-        oc >= m->n_opcodes || accel__tfl_table(m, m->opcodes_, (uint32_t)oc, &t) != ACCEL_OK ||
-        accel_fb_string(&t, 1, &v) != ACCEL_OK)
-        v.p = NULL, v.len = 0;
+    accel__tfl_custom_code(m, i, &v);
     for (k = 0; k < m->n_customs_; k++) {
         const char *name = m->customs_[k].name;
-        size_t j;
-        if (!name) return &m->customs_[k];
-        if (!v.p) continue;
-        for (j = 0; j < v.len && name[j] && (uint8_t)name[j] == accel__fb_u8(v.p + j); j++) {
-        }
-        if (j == v.len && !name[j]) return &m->customs_[k];
+        if (!name || accel__tfl_view_is(&v, name)) return &m->customs_[k];
     }
     return NULL;
 }
@@ -19479,6 +19684,7 @@ ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m);
 #define ACCEL__TFL_WHY_PER_CHANNEL 12 /* per-channel quantization where only per-tensor exists */
 #define ACCEL__TFL_WHY_FAR 13       /* a constant input read directly, with ACCEL_FB_COPY */
 #define ACCEL__TFL_WHY_FLOAT 14     /* float32 arithmetic, in an ACCEL_MAC_NO_FLOAT build */
+#define ACCEL__TFL_WHY_NMS 15       /* TFLite_Detection_PostProcess's regular NMS, or classes per box > 1 */
 /* Refuse: ACCEL_E_TFLITE_UNSUPPORTED, with the reason for check_op */
 #define ACCEL__TFL_NO(c, w) ((c)->why = (uint8_t)(w), ACCEL_E_TFLITE_UNSUPPORTED)
 
@@ -21680,25 +21886,35 @@ ACCEL__TFL_STATIC int32_t accel__tfl_logistic_q4(int32_t a)
 }
 
 #if ACCEL__TFL_FLOAT
-/* exp(x) as a float, |x| <= 20: in double (x - k ln2 reduced to |r| <= ln2 / 2, its Taylor
- * series to r^14, times 2^k), rounded once to float: the correctly rounded value. TFLite calls
+/* exp(x) in double (x - k ln2 reduced to |r| <= ln2 / 2, its Taylor series to r^14, times 2^k:
+ * within a few units in the last place), and as a float for |x| <= 20, rounded once from that:
+ * the correctly rounded value but within ~2^-50 of a rounding boundary. TFLite calls
  * the C library's expf, which glibc rounds otherwise for about 1 input in 2,000 (by one unit in
  * the last place); a logistic table entry differs only if that bit decides 256 * sigmoid's
  * rounding (none in tests/test_tflite.c's 3,000 random tables). Where double has 32 bits
  * (avr-gcc) this is a float computation, a little less exact. */
-ACCEL__TFL_NO_FMA_FN ACCEL__TFL_STATIC float accel__tfl_expf(float xf)
+ACCEL__TFL_NO_FMA_FN ACCEL__TFL_STATIC double accel__tfl_exp(double x)
 {
     ACCEL__TFL_NO_FMA_BODY
     const double ln2_hi = 0.693147180369123816490, ln2_lo = 1.90821492927058770002e-10;
-    double x = (double)xf, r, sum = 1.0, term = 1.0, p = 1.0;
-    int32_t k = (int32_t)(x * 1.44269504088896338700 + (x < 0 ? -0.5 : 0.5)), i;
+    double r, sum = 1.0, term = 1.0, p = 1.0;
+    int32_t k, i;
+    /* beyond a 64-bit double's range (a 32-bit double overflows to infinity below): the largest
+     * float, which callers bound; NaN: 0 */
+    if (!(x > -700.0 && x < 700.0)) return x > 0 ? 3.0e38 : 0.0;
+    k = (int32_t)(x * 1.44269504088896338700 + (x < 0 ? -0.5 : 0.5));
     r = (x - (double)k * ln2_hi) - (double)k * ln2_lo;
     for (i = 1; i <= 14; i++) {
         term = term * r / (double)i;
         sum += term;
     }
-    for (i = 0; i < (k < 0 ? -k : k); i++) p *= k < 0 ? 0.5 : 2.0; /* exact: |k| <= 29 */
-    return (float)(sum * p);
+    for (i = 0; i < (k < 0 ? -k : k); i++) p *= k < 0 ? 0.5 : 2.0; /* exact: |k| <= 1010 */
+    return sum * p;
+}
+
+ACCEL__TFL_STATIC float accel__tfl_expf(float xf)
+{
+    return (float)accel__tfl_exp((double)xf); /* |xf| <= 20: in range */
 }
 
 /* TFLite's uint8 LOGISTIC table (LUTPopulate with 1 / (1 + expf(-x))): for each input value q,
@@ -22223,9 +22439,19 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_lstm(accel__tfl_ctx *c)
  * takes no arena); run: its outputs' arena bytes to the entry's kernel. */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_custom_run(accel__tfl_ctx *c, const accel_tflite_custom *e);
 
+#if ACCEL__TFL_DETPP
+ACCEL__TFL_NOINLINE accel_status accel__tfl_detpp(accel__tfl_ctx *c);
+#endif
 ACCEL__TFL_NOINLINE accel_status accel__tfl_custom(accel__tfl_ctx *c)
 {
     const accel_tflite_custom *e = accel__tfl_custom_of(c->m, c->index);
+#if ACCEL__TFL_DETPP
+    if (!e || !e->name) { /* built in, unless the table names it */
+        accel_fb_view v;
+        accel__tfl_custom_code(c->m, c->index, &v);
+        if (accel__tfl_view_is(&v, ACCEL__TFL_DETPP_NAME)) return accel__tfl_detpp(c);
+    }
+#endif
     if (!e) return ACCEL_E_TFLITE_CUSTOM;
     if (c->op.n_outputs > ACCEL_TFLITE_CUSTOM_OUTPUTS) return ACCEL_E_TFLITE_ARITY;
     return c->rt ? accel__tfl_custom_run(c, e) : ACCEL_OK;
@@ -22248,6 +22474,197 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_custom_run(accel__tfl_ctx *c, const 
     }
     return e->fn(e->user, c->rt, &io);
 }
+
+#if ACCEL__TFL_DETPP
+/* TFLite_Detection_PostProcess, TensorFlow Lite's kernel (TFLM has none) for uint8 inputs with
+ * the fast non-maximum suppression and one class per detection, the options of the Coral zoo's
+ * SSD models: box encodings [1, N, >= 4] (y, x, h, w), class scores [1, N, C] (C = classes, or
+ * classes + a background column 0, skipped), anchors [N, 4] (y, x, h, w). Each box is decoded
+ * in double (centre = encoding / scale * anchor size + anchor centre, half size = exp(encoding
+ * / scale) / 2 * anchor size), each value rounded once to float32, the corners float32 sums; a
+ * box with ymin > ymax or xmin > xmax fails the run (ACCEL_E_TFLITE_RANGE), as TFLite's does.
+ * Anchors go by their best class's score (the first of equal ones), those at or above the score
+ * threshold in descending order, equal scores by anchor (TFLite's stable sort); each is kept
+ * unless its IoU (float32) with a kept one exceeds the IoU threshold, up to max_detections.
+ * Outputs: boxes (ymin, xmin, ymax, xmax), class (0-based, background excluded), score, and
+ * the count; slots past the count are zero (TFLite leaves them unwritten). The scores are
+ * quantized, so the order is the scores' bytes: no sort, a pass per score present. Scratch: a
+ * byte per anchor. */
+/* What the run reads, gathered by the check one tensor at a time: no frame holds seven tensor
+ * descriptions. Scales as float32 bits (an integer-only build refuses the operator). */
+typedef struct accel__tfl_nms {
+    const uint8_t *box, *cls, *anc;
+    uint8_t *out[4];
+    uint32_t n, stride, ncls, bs, as, cs;
+    int32_t bz, az, cz;
+} accel__tfl_nms;
+
+#if ACCEL__TFL_FLOAT
+ACCEL__TFL_NO_FMA_FN ACCEL__TFL_STATIC accel_status accel__tfl_nms_box(const accel__tfl_nms *n, const double *sc,
+                                                                      size_t k, float *b)
+{
+    ACCEL__TFL_NO_FMA_BODY
+    float e[4], a[4], bs, as;
+    double v[4];
+    unsigned j;
+    ACCEL_MEMCPY(&bs, &n->bs, 4);
+    ACCEL_MEMCPY(&as, &n->as, 4);
+    for (j = 0; j < 4u; j++) {
+        e[j] = ((float)n->box[k * n->stride + j] - (float)n->bz) * bs;
+        a[j] = ((float)n->anc[k * 4u + j] - (float)n->az) * as;
+    }
+    v[0] = ((double)e[0] / sc[0]) * (double)a[2] + (double)a[0];
+    v[1] = ((double)e[1] / sc[1]) * (double)a[3] + (double)a[1];
+    v[2] = (0.5 * accel__tfl_exp((double)e[2] / sc[2])) * (double)a[2];
+    v[3] = (0.5 * accel__tfl_exp((double)e[3] / sc[3])) * (double)a[3];
+    for (j = 0; j < 4u; j++)
+        if (!(v[j] > -3.0e38 && v[j] < 3.0e38)) return ACCEL_E_TFLITE_RANGE; /* beyond float32 */
+    b[0] = (float)v[0] - (float)v[2];
+    b[1] = (float)v[1] - (float)v[3];
+    b[2] = (float)v[0] + (float)v[2];
+    b[3] = (float)v[1] + (float)v[3];
+    return b[0] > b[2] || b[1] > b[3] ? ACCEL_E_TFLITE_RANGE : ACCEL_OK;
+}
+
+ACCEL__TFL_NO_FMA_FN ACCEL__TFL_STATIC int accel__tfl_nms_over(const float *i, const float *j, float thr)
+{
+    ACCEL__TFL_NO_FMA_BODY
+    float ai = (i[2] - i[0]) * (i[3] - i[1]), aj = (j[2] - j[0]) * (j[3] - j[1]), ih, iw, inter;
+    if (ai <= 0.f || aj <= 0.f) return 0;
+    ih = (i[2] < j[2] ? i[2] : j[2]) - (i[0] > j[0] ? i[0] : j[0]);
+    iw = (i[3] < j[3] ? i[3] : j[3]) - (i[1] > j[1] ? i[1] : j[1]);
+    inter = (ih > 0.f ? ih : 0.f) * (iw > 0.f ? iw : 0.f);
+    return inter / ((ai + aj) - inter) > thr;
+}
+
+ACCEL__TFL_NOINLINE accel_status accel__tfl_nms_run(const accel__tfl_nms *n, const accel__tfl_nms_opt *o, uint8_t *best)
+{
+    uint8_t present[32];
+    uint32_t kept = 0, off = n->ncls - (uint32_t)o->classes, q, j, k;
+    double sc[4];
+    float thr, iou, cs, b[4], f;
+    accel_status st;
+    ACCEL_MEMCPY(&thr, &o->thr_bits, 4);
+    ACCEL_MEMCPY(&iou, &o->iou_bits, 4);
+    ACCEL_MEMCPY(&cs, &n->cs, 4);
+    for (k = 0; k < 4u; k++) {
+        ACCEL_MEMCPY(&f, &o->scale_bits[k], 4);
+        sc[k] = (double)f;
+    }
+    ACCEL_MEMSET(present, 0, sizeof present);
+    for (k = 0; k < n->n; k++) { /* every box valid (TFLite checks them all), each anchor's best */
+        const uint8_t *row = n->cls + (size_t)k * n->ncls;
+        uint8_t m = row[off];
+        st = accel__tfl_nms_box(n, sc, (size_t)k, b);
+        if (st != ACCEL_OK) return st;
+        for (j = off + 1u; j < n->ncls; j++)
+            if (row[j] > m) m = row[j];
+        best[k] = m;
+        present[m >> 3] = (uint8_t)(present[m >> 3] | (1u << (m & 7u)));
+    }
+    ACCEL_MEMSET(n->out[0], 0, (size_t)o->max_det * 16u);
+    ACCEL_MEMSET(n->out[1], 0, (size_t)o->max_det * 4u);
+    ACCEL_MEMSET(n->out[2], 0, (size_t)o->max_det * 4u);
+    for (q = 256u; q-- > 0u && kept < (uint32_t)o->max_det;) {
+        float score = (float)((double)cs * (double)((int32_t)q - n->cz));
+        if (!(score >= thr)) break; /* the scores fall with q */
+        if (!(((unsigned)present[q >> 3] >> (q & 7u)) & 1u)) continue;
+        for (k = 0; k < n->n && kept < (uint32_t)o->max_det; k++) {
+            const uint8_t *row = n->cls + (size_t)k * n->ncls;
+            uint32_t s;
+            if (best[k] != q) continue;
+            (void)accel__tfl_nms_box(n, sc, (size_t)k, b); /* valid: checked above */
+            for (s = 0; s < kept; s++) {
+                float other[4];
+                ACCEL_MEMCPY(other, n->out[0] + (size_t)s * 16u, 16);
+                if (accel__tfl_nms_over(other, b, iou)) break;
+            }
+            if (s < kept) continue;
+            for (j = off; j < n->ncls && row[j] != q; j++) {
+            }
+            f = (float)(j - off); /* the first class with the best score */
+            ACCEL_MEMCPY(n->out[0] + (size_t)kept * 16u, b, 16);
+            ACCEL_MEMCPY(n->out[1] + (size_t)kept * 4u, &f, 4);
+            ACCEL_MEMCPY(n->out[2] + (size_t)kept * 4u, &score, 4);
+            kept++;
+        }
+    }
+    f = (float)kept;
+    ACCEL_MEMCPY(n->out[3], &f, 4);
+    return ACCEL_OK;
+}
+#endif
+
+/* Tensor k (0..2 the inputs: uint8, quantized with a positive scale; 3..6 the outputs, float32,
+ * d the slots) checked, its data and quantization into n. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_nms_in(accel__tfl_ctx *c, uint32_t k, uint32_t d, accel__tfl_nms *n)
+{
+    accel__tfl_io t;
+    uint32_t r = k == 2u ? 2u : 3u;
+    accel_status st;
+    if (k >= 3u) { /* boxes [1, D, 4], classes and scores [1, D], the count [1] */
+        st = accel__tfl_need(c, 1, k - 3u, ACCEL__TFL_T(FLOAT32), &t);
+        if (st != ACCEL_OK) return st;
+        if (t.t.elements != (k == 6u ? 1u : (size_t)d * (k == 3u ? 4u : 1u))) return ACCEL_E_TFLITE_SHAPE;
+        n->out[k - 3u] = t.out;
+        return ACCEL_OK;
+    }
+    st = accel__tfl_need(c, 0, k, ACCEL__TFL_T(UINT8), &t); /* TFLite: uint8 or float32 */
+    if (st != ACCEL_OK) return st;
+    if (t.t.ndims != r) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&t.t) || (t.t.scale_bits & 0x80000000UL)) return ACCEL_E_TFLITE_QUANT;
+    if (k == 0u) { /* box encodings [1, N, >= 4] */
+        if (accel__tfl_dim(&t.t, 0) != 1u || accel__tfl_dim(&t.t, 2) < 4u) return ACCEL_E_TFLITE_SHAPE;
+        n->box = t.in, n->n = accel__tfl_dim(&t.t, 1), n->stride = accel__tfl_dim(&t.t, 2);
+        n->bs = t.t.scale_bits, n->bz = t.t.zero_point;
+    } else if (k == 1u) { /* class scores [1, N, C] */
+        if (accel__tfl_dim(&t.t, 0) != 1u || accel__tfl_dim(&t.t, 1) != n->n) return ACCEL_E_TFLITE_SHAPE;
+        n->cls = t.in, n->ncls = accel__tfl_dim(&t.t, 2), n->cs = t.t.scale_bits, n->cz = t.t.zero_point;
+    } else { /* anchors [N, 4] */
+        if (accel__tfl_dim(&t.t, 0) != n->n || accel__tfl_dim(&t.t, 1) != 4u) return ACCEL_E_TFLITE_SHAPE;
+        n->anc = t.in, n->as = t.t.scale_bits, n->az = t.t.zero_point;
+    }
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_NOINLINE accel_status accel__tfl_detpp(accel__tfl_ctx *c)
+{
+    accel__tfl_nms n;
+    accel__tfl_nms_opt o;
+    uint32_t k;
+    size_t used = 0;
+    uint8_t *best;
+    accel_status st = accel__tfl_nms_options(c->m, c->index, &o);
+    if (st != ACCEL_OK) return st == ACCEL_E_EMPTY ? ACCEL_E_STATE : st;
+    if (c->op.n_inputs != 3u || c->op.n_outputs != 4u) return ACCEL_E_TFLITE_ARITY;
+    if (o.regular || o.max_cls != 1) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NMS);
+    ACCEL_MEMSET(&n, 0, sizeof n);
+    for (k = 0; k < 7u; k++) {
+        st = accel__tfl_nms_in(c, k, (uint32_t)o.max_det, &n);
+        if (st != ACCEL_OK) return st;
+    }
+    if (o.classes < 1 || (uint32_t)o.classes > n.ncls || n.ncls - (uint32_t)o.classes > 1u) return ACCEL_E_TFLITE_SHAPE;
+    /* 0 < IoU threshold <= 1; box scales finite and nonzero */
+    if (o.iou_bits == 0u || o.iou_bits > 0x3F800000UL) return ACCEL_E_TFLITE_OPTIONS;
+    for (k = 0; k < 4u; k++)
+        if ((o.scale_bits[k] & 0x7FFFFFFFUL) == 0u || (o.scale_bits[k] & 0x7F800000UL) == 0x7F800000UL)
+            return ACCEL_E_TFLITE_OPTIONS;
+    if (ACCEL__FB_FAR) { /* reads the anchors in place */
+        c->why_at = 2u;
+        return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_FAR);
+    }
+    if (!ACCEL__TFL_FLOAT) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_FLOAT);
+    best = accel__tfl_take(c, &used, (size_t)n.n);
+    if (!c->rt) return ACCEL_OK;
+    if (!best) return ACCEL_E_STATE;
+#if ACCEL__TFL_FLOAT
+    return accel__tfl_nms_run(&n, &o, best);
+#else
+    return ACCEL_E_STATE;
+#endif
+}
+
+#endif /* ACCEL__TFL_DETPP */
 
 /* The operator table's three switches (ACCEL__TFL_OPS), so that no chain of calls holds a
  * tensor description and a mac kernel's frames at once: the operators that run in one function
@@ -22468,7 +22885,8 @@ ACCEL__TFL_NOINLINE void accel__tfl_reason(accel_tflite_refusal *r, const accel_
         "", "", "", "fused activation", "bias not int32", "bias computed at run time", "shuffled weights",
         "more than 4 dimensions", "", "weights or bias not constant", "input scale out of range",
         "peepholes, projection or layer norm", "per-channel quantization", "",
-        "float32 arithmetic (an ACCEL_MAC_NO_FLOAT build)"};
+        "float32 arithmetic (an ACCEL_MAC_NO_FLOAT build)",
+        ACCEL__TFL_DETPP ? "regular NMS or several classes per detection" : ""};
     uint32_t k;
     r->reason[0] = 0;
     if (r->status == ACCEL_E_TFLITE_CUSTOM) {

@@ -663,7 +663,11 @@ FLOAT_OUT = {"dequantize_i8": (0, "no kernel for DEQUANTIZE int8"),
              "resize_bilinear_uint8": (0, NO_FLOAT_WHY),
              "resize_bilinear_uint8_align": (0, NO_FLOAT_WHY),
              "resize_bilinear_uint8_half": (0, NO_FLOAT_WHY),
-             "logistic_uint8": (0, NO_FLOAT_WHY)}
+             "logistic_uint8": (0, NO_FLOAT_WHY),
+             "detection_postprocess": (0, NO_FLOAT_WHY),
+             "detection_postprocess_threshold": (0, NO_FLOAT_WHY),
+             "detection_postprocess_iou": (0, NO_FLOAT_WHY),
+             "detection_postprocess_defaults": (0, NO_FLOAT_WHY)}
 # What the Edge TPU compiler writes: the graph is one CUSTOM operator named edgetpu-custom-op
 # between the same inputs and outputs as the CPU model it came from (fc above); its options are
 # a FlexBuffers map whose key "4" holds the compiled DarwiNN package, here the synthetic one of
@@ -698,6 +702,123 @@ case("edgetpu_compiled_fc", model(cu_t, [OP(CUSTOM, [0], [1],
      reason="custom operator edgetpu-custom-op")
 case("custom_other", model(cu_t, [OP(CUSTOM, [0], [1])], [0], [1], custom_code="my-custom-op"),
      check_st="ACCEL_E_TFLITE_CUSTOM", reason="custom operator my-custom-op")
+
+
+
+def flex_map(items):
+    """A FlexBuffers root map of scalars, every width 4 bytes: items (key, kind, value) with kind
+    "int", "float" (float32) or "bool"; the keys sorted by their bytes, as FlexBuffers requires."""
+    items = sorted(items, key=lambda it: it[0].encode())
+    b = bytearray()
+    kpos = []
+    for k, _, _ in items:
+        kpos.append(len(b))
+        b += k.encode() + b"\0"
+    while len(b) % 4:
+        b.append(0)
+    b += struct.pack("<I", len(items))  # the keys vector: its length, then an offset per key
+    keys = len(b)
+    for i, at in enumerate(kpos):
+        b += struct.pack("<I", keys + 4 * i - at)
+    b += struct.pack("<III", len(b) - keys, 4, len(items))  # keys vector, its width, the count
+    vals = len(b)
+    types = {"int": (1 << 2) | 2, "float": (3 << 2) | 2, "bool": (26 << 2) | 2}
+    for _, kind, v in items:
+        b += struct.pack("<f", v) if kind == "float" else struct.pack("<i", int(v))
+    b += bytes(types[kind] for _, kind, _ in items)
+    while len(b) % 4:
+        b.append(0)
+    return bytes(b + struct.pack("<I", len(b) - vals) + bytes([(9 << 2) | 2, 4]))  # root: MAP, 32-bit
+
+
+# TFLite_Detection_PostProcess (TensorFlow Lite's SSD decoding and fast NMS; a custom operator
+# the runner has built in): 3 anchors, 2 classes after a background column. Anchors (scale 1/128):
+# A0 centre (0.5, 0.5) size 0.25; A1 centre (0.53125, 0.5), the same size; A2 centre (0.125,
+# 0.125) size 0.125. Encodings (scale 1/16, zero point 128): A0 and A1 zero, so their boxes are
+# the anchors' (half size 0.25 / 2): A0 [0.375, 0.375, 0.625, 0.625], A1 [0.40625, 0.375, 0.65625,
+# 0.625]; A2's y is 1.0 and h 0.5: centre 0.125 + 1.0 / 10 * 0.125, half height exp(0.5 / 5) /
+# 2 * 0.125. Scores (1/256): A0 [bg 0, 200, 10], A1 [0, 50, 230], A2 [255, 100, 100]: the order
+# A1 (class 1, 230/256), A0 (200/256, its IoU with A1 0.0546875 / 0.0703125 = 0.78 > 0.5:
+# suppressed), A2 (class 0, the first of two equal scores, 100/256 = 0.390625 >= the 0.3
+# threshold). So 2 detections of max 3, the third slot zero.
+def nms_decode(enc, anc, es, ez, ascale, az, sc):
+    e = [f32r(f32r(float(q) - ez) * f32r(es)) for q in enc]
+    a = [f32r(f32r(float(q) - az) * f32r(ascale)) for q in anc]
+    yc = f32r((e[0] / sc[0]) * a[2] + a[0])
+    xc = f32r((e[1] / sc[1]) * a[3] + a[1])
+    hh = f32r((0.5 * math.exp(e[2] / sc[2])) * a[2])
+    hw = f32r((0.5 * math.exp(e[3] / sc[3])) * a[3])
+    return [f32r(yc - hh), f32r(xc - hw), f32r(yc + hh), f32r(xc + hw)]
+
+
+NMS_ENC = [128, 128, 128, 128, 128, 128, 128, 128, 144, 128, 136, 128]
+NMS_ANC = [64, 64, 32, 32, 68, 64, 32, 32, 16, 16, 16, 16]
+NMS_CLS = [0, 200, 10, 0, 50, 230, 255, 100, 100]
+NMS_SC = [10.0, 10.0, 5.0, 5.0]
+nms_boxes = [nms_decode(NMS_ENC[4 * i:4 * i + 4], NMS_ANC[4 * i:4 * i + 4], 1 / 16, 128, 1 / 128, 0, NMS_SC)
+             for i in range(3)]
+assert nms_boxes[0] == [0.375, 0.375, 0.625, 0.625] and nms_boxes[1] == [0.40625, 0.375, 0.65625, 0.625]
+
+
+def nms_opts(**kw):
+    o = dict(max_detections=("int", 3), max_classes_per_detection=("int", 1), detections_per_class=("int", 3),
+             use_regular_nms=("bool", 0), nms_score_threshold=("float", 0.3), nms_iou_threshold=("float", 0.5),
+             num_classes=("int", 2), y_scale=("float", 10.0), x_scale=("float", 10.0), h_scale=("float", 5.0),
+             w_scale=("float", 5.0))
+    o.update(kw)
+    return flex_map([(k, v[0], v[1]) for k, v in o.items()])
+
+
+def nms_model(opts, typ=UINT8):
+    t = [T([1, 3, 4], typ, scale=1 / 16, zp=128 if typ == UINT8 else 0, name="boxes"),
+         T([1, 3, 3], typ, scale=1 / 256, name="scores"),
+         T([3, 4], typ, data=bytes(NMS_ANC), scale=1 / 128, name="anchors"),
+         T([], FLOAT32, name="det_boxes"), T([], FLOAT32, name="det_classes"), T([], FLOAT32, name="det_scores"),
+         T([], FLOAT32, name="num_det")]
+    return model(t, [OP(CUSTOM, [0, 1, 2], [3, 4, 5, 6], custom_options=opts)], [0, 1], [3, 4, 5, 6],
+                 custom_code="TFLite_Detection_PostProcess")
+
+
+def fl(vals):
+    return b"".join(struct.pack("<f", v) for v in vals)
+
+
+NMS_IN = bytes(NMS_ENC + NMS_CLS)
+case("detection_postprocess", nms_model(nms_opts()), NMS_IN,
+     fl(nms_boxes[1] + nms_boxes[2] + [0.0] * 4) + fl([1.0, 0.0, 0.0]) + fl([230 / 256, 100 / 256, 0.0]) + fl([2.0]))
+# a threshold of 0.5: A2 (0.39) is not a candidate, one detection
+case("detection_postprocess_threshold", nms_model(nms_opts(nms_score_threshold=("float", 0.5))), NMS_IN,
+     fl(nms_boxes[1] + [0.0] * 8) + fl([1.0, 0.0, 0.0]) + fl([230 / 256, 0.0, 0.0]) + fl([1.0]))
+# an IoU threshold of 0.8: A0 (0.78) is kept too, all three
+case("detection_postprocess_iou", nms_model(nms_opts(nms_iou_threshold=("float", 0.8))), NMS_IN,
+     fl(nms_boxes[1] + nms_boxes[0] + nms_boxes[2]) + fl([1.0, 0.0, 0.0]) + fl([230 / 256, 200 / 256, 100 / 256]) +
+     fl([3.0]))
+NMS_WHY = "regular NMS or several classes per detection"
+case("detection_postprocess_regular", nms_model(nms_opts(use_regular_nms=("bool", 1))),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason=NMS_WHY)
+case("detection_postprocess_two_classes", nms_model(nms_opts(max_classes_per_detection=("int", 2))),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason=NMS_WHY)
+case("detection_postprocess_iou_zero", nms_model(nms_opts(nms_iou_threshold=("float", 0.0))),
+     check_st="ACCEL_E_TFLITE_OPTIONS")
+case("detection_postprocess_no_detections", nms_model(nms_opts(max_detections=("int", 0))),
+     check_st="ACCEL_E_TFLITE_OPTIONS")
+# options: an integer written as a float, and max_detections absent (0: no output slot)
+case("detection_postprocess_float_count", nms_model(nms_opts(max_detections=("float", 3.0))),
+     check_st="ACCEL_E_TFLITE_OPTIONS")
+case("detection_postprocess_no_count", nms_model(flex_map([("num_classes", "int", 2),
+                                                           ("max_classes_per_detection", "int", 1),
+                                                           ("nms_iou_threshold", "float", 0.5)])),
+     check_st="ACCEL_E_TFLITE_OPTIONS")
+# the defaults of the keys left out: detections_per_class 100, use_regular_nms false, the score
+# threshold 0 (every anchor a candidate), the box scales given: all three detections, as above
+case("detection_postprocess_defaults", nms_model(flex_map([
+    ("max_detections", "int", 3), ("max_classes_per_detection", "int", 1), ("num_classes", "int", 2),
+    ("nms_iou_threshold", "float", 0.8), ("y_scale", "float", 10.0), ("x_scale", "float", 10.0),
+    ("h_scale", "float", 5.0), ("w_scale", "float", 5.0)])), NMS_IN,
+     fl(nms_boxes[1] + nms_boxes[0] + nms_boxes[2]) + fl([1.0, 0.0, 0.0]) + fl([230 / 256, 200 / 256, 100 / 256]) +
+     fl([3.0]))
+case("detection_postprocess_int8", nms_model(nms_opts(), INT8), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
+     reason="no kernel for CUSTOM with int8 input 0")
 
 # ---- variants: one rule broken each ----
 base = lambda **kw: model(fc_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)])], [0], [3], **kw)

@@ -238,9 +238,12 @@ class _Model:
             if op >= 0:
                 named[op] = int(where[1])
             for i, (code, _, _) in enumerate(self.ops):
-                # a custom operator runs only through a kernel registered in C (accel_tflite_set_custom):
-                # this package registers none
-                if code == CUSTOM or not _n.runs_code(code):
+                # a custom operator runs only through a kernel registered in C (accel_tflite_set_custom),
+                # which this package registers none of, or one the runner has built in
+                if code == CUSTOM:
+                    if not _n.custom_kept(self.labels[i].split(":", 1)[-1].encode()):
+                        named.setdefault(i, code)
+                elif not _n.runs_code(code):
                     named.setdefault(i, code)
             ops = [(i, self.labels[i], c) for i, c in sorted(named.items())]
             if not ops:
@@ -283,8 +286,9 @@ def _same_io(compiled, twin):
 
 # ------------------------------------------------------------------ results
 class Layer:
-    """One operator output of the last invoke: op_index, op (its name), code, tensor_index, name,
-    type (TYPE_NAMES' name), shape, offset and bytes (in layer_bytes()), array (a copy)."""
+    """One operator output of the last invoke: op_index, op (its name; a custom one
+    CUSTOM:ITS_CODE), code, tensor_index, name, type (TYPE_NAMES' name), shape, offset and bytes
+    (in layer_bytes()), array (a copy)."""
     __slots__ = ("op_index", "op", "code", "tensor_index", "name", "type", "shape", "offset",
                  "bytes", "array")
 
@@ -630,7 +634,7 @@ class Interpreter:
         for op, code, ti, off, n in self._lay_idx[:self._kept[0]].tolist():
             t = m.tensors[ti]
             L = Layer()
-            L.op_index, L.code, L.op, L.tensor_index, L.name = op, code, op_name(code), ti, t.name
+            L.op_index, L.code, L.op, L.tensor_index, L.name = op, code, m.labels[op], ti, t.name
             L.type, L.shape, L.offset, L.bytes = TYPE_NAMES.get(t.type, str(t.type)), t.shape, off, n
             raw = self._lay_buf[off:off + n]
             if t.dtype is None:

@@ -61,6 +61,7 @@ ACCEL_PY_API const char *accel_py_op_name(int32_t code) { return accel_tflite_op
 /* 1 when this build has a kernel for builtin operator `code` (the variant may still be refused:
  * accel_py_check says), 0 when it has none: the section's operator table answers. */
 ACCEL_PY_API int accel_py_runs_code(int32_t code) { return accel_tflite_op_kept(code); }
+ACCEL_PY_API int accel_py_custom_kept(const char *name) { return accel_tflite_op_custom_kept(name); }
 
 /* open; counts[0..4]: tensors, operators, graph inputs, graph outputs, schema version */
 ACCEL_PY_API int accel_py_open(void *model, const uint8_t *buf, uint64_t len, uint32_t *counts)

@@ -27,6 +27,8 @@ CORAL = data_dir("ACCEL_TFLITE_CORAL_DATA", "tflite-coral")
 # The operators this build has a kernel for (the section's operator table, which its own unit
 # test checks against the schema's names): any other in a model must be named.
 RUNS = {_native.op_name(c).decode() for c in range(256) if _native.op_name(c) and _native.runs_code(c)}
+# and the custom operators the runner has built in
+RUNS |= {"CUSTOM:" + n for n in ("TFLite_Detection_PostProcess",) if _native.custom_kept(n.encode())}
 
 
 def cases(d, group):
