@@ -3774,6 +3774,8 @@ extern "C" {
  *                  integer; uint8 in TFLite's float32), PAD, PADV2, ADD, MUL
  *                  (int8, broadcast up to 4-D), LOGISTIC (int8; uint8 in TFLite's float32 table),
  *                  RELU, RELU6 (int8 RELU6 TFLM's clamp; uint8 TFLite's requantization),
+ *                  RELU_N1_TO_1 (TFLite's), MAXIMUM, MINIMUM (int8/uint8/int16/int32, broadcast
+ *                  up to 4-D), SQUEEZE, EXPAND_DIMS (any type),
  *                  RESIZE_NEAREST_NEIGHBOR (any type; TFLite's float32 index arithmetic, done
  *                  exactly in integers), the custom TFLite_Detection_PostProcess (built in:
  *                  TFLite's SSD decoding and fast NMS, uint8 inputs, one class per detection;
@@ -3783,7 +3785,7 @@ extern "C" {
  *                  (uint8 activations with asymmetric uint8 weights, one scale per filter) for
  *                  FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D, the pools, SOFTMAX, ADD, MUL,
  *                  CONCATENATION, SPLIT, MEAN, SUM, ARG_MAX/ARG_MIN, RESIZE_BILINEAR, LOGISTIC,
- *                  RELU, RELU6 and QUANTIZE/DEQUANTIZE (uint8 -> uint8 too), with TensorFlow Lite's
+ *                  the RELUs, MAXIMUM/MINIMUM and QUANTIZE/DEQUANTIZE (uint8 -> uint8 too), with TensorFlow Lite's
  *                  reference arithmetic (TFLM has no uint8 kernels: the int8 ones with the filter's
  *                  zero point; a uint8 MUL whose multiplier is 2^31 or more is computed as TFLite
  *                  does on x86-64 and AArch64, its over-wide shift taken mod 32). Anything else:
@@ -3823,7 +3825,8 @@ extern "C" {
  *   accel_tflite_op_kept(code) says whether this build has an operator's kernel.
  * ADDING AN OPERATOR (the operator table ACCEL__TFL_OPS is the one list):
  *   1. #define ACCEL_TFLITE_OP_NAME (the schema's code) and ACCEL_TFLITE_K_NAME (the next
- *      free bit; a bit two rows share fails to compile);
+ *      free bit; a bit two rows share fails to compile; the 32 bits of unsigned long are all
+ *      taken now: the next operator widens the mask first);
  *   2. its row in ACCEL__TFL_OPS: options type, the inputs it streams with ACCEL_FB_COPY, one
  *      function (ONE) or check/prepare and run halves (SPLIT), the build condition;
  *   3. the kernel under @tflite.ops: inputs through accel__tfl_need (types refused with
@@ -3860,6 +3863,7 @@ extern "C" {
 #define ACCEL_TFLITE_OP_MAX_POOL_2D 17
 #define ACCEL_TFLITE_OP_MUL 18
 #define ACCEL_TFLITE_OP_RELU 19
+#define ACCEL_TFLITE_OP_RELU_N1_TO_1 20
 #define ACCEL_TFLITE_OP_RELU6 21
 #define ACCEL_TFLITE_OP_RESHAPE 22
 #define ACCEL_TFLITE_OP_SOFTMAX 25
@@ -3867,11 +3871,15 @@ extern "C" {
 #define ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM 44
 #define ACCEL_TFLITE_OP_RESIZE_BILINEAR 23
 #define ACCEL_TFLITE_OP_PAD 34
+#define ACCEL_TFLITE_OP_SQUEEZE 43
+#define ACCEL_TFLITE_OP_MAXIMUM 55
+#define ACCEL_TFLITE_OP_MINIMUM 57
 #define ACCEL_TFLITE_OP_MEAN 40
 #define ACCEL_TFLITE_OP_CUSTOM 32
 #define ACCEL_TFLITE_OP_SPLIT 49
 #define ACCEL_TFLITE_OP_ARG_MAX 56
 #define ACCEL_TFLITE_OP_PADV2 60
+#define ACCEL_TFLITE_OP_EXPAND_DIMS 70
 #define ACCEL_TFLITE_OP_SUM 74
 #define ACCEL_TFLITE_OP_ARG_MIN 79
 #define ACCEL_TFLITE_OP_RESIZE_NEAREST_NEIGHBOR 97
@@ -3907,6 +3915,11 @@ extern "C" {
 #define ACCEL_TFLITE_K_RELU 0x1000000UL
 #define ACCEL_TFLITE_K_RELU6 0x2000000UL
 #define ACCEL_TFLITE_K_RESIZE_NEAREST_NEIGHBOR 0x4000000UL
+#define ACCEL_TFLITE_K_RELU_N1_TO_1 0x8000000UL
+#define ACCEL_TFLITE_K_MAXIMUM 0x10000000UL
+#define ACCEL_TFLITE_K_MINIMUM 0x20000000UL
+#define ACCEL_TFLITE_K_SQUEEZE 0x40000000UL
+#define ACCEL_TFLITE_K_EXPAND_DIMS 0x80000000UL /* the last of 32 bits */
 /* ACCEL__TFL_OPS(X): the operator table, one row per operator, the one place an operator is
  * listed. Its code and kernel bit are the two defines above, named by the row. A row is
  *   X(NAME, OPTIONS, FAR, PART, PREP, RUN, HAS, TYPES)
@@ -3951,6 +3964,11 @@ extern "C" {
     X(PADV2, 43, 6u, ONE, accel__tfl_pad_op(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(RELU, -1, 0u, ONE, accel__tfl_relu(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     X(RELU6, -1, 0u, ONE, accel__tfl_relu(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
+    X(RELU_N1_TO_1, -1, 0u, ONE, accel__tfl_relu(c, 2), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
+    X(MAXIMUM, 39, 0u, ONE, accel__tfl_maxmin(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32)) \
+    X(MINIMUM, 39, 0u, ONE, accel__tfl_maxmin(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32)) \
+    X(SQUEEZE, 30, 0u, ONE, accel__tfl_reshape(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
+    X(EXPAND_DIMS, 52, 2u, ONE, accel__tfl_reshape(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(RESIZE_NEAREST_NEIGHBOR, 74, 2u, ONE, accel__tfl_resize_nearest(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32) | ACCEL__TFL_T(FLOAT32)) \
     X(CUSTOM, -1, 0xFFu, ONE, accel__tfl_custom(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY)
 /* an operator and its row's bit, as the next term of an OR / a sum */
@@ -20856,6 +20874,41 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
+/* SQUEEZE: the output is the input without dimensions of 1 (the same others, in order). */
+ACCEL__TFL_STATIC int accel__tfl_squeezed(const accel_tflite_tensor *in, const accel_tflite_tensor *out)
+{
+    uint32_t i = 0, o = 0;
+    for (;;) {
+        while (i < in->ndims && in->dims[i] == 1) i++;
+        while (o < out->ndims && out->dims[o] == 1) o++;
+        if (i == in->ndims || o == out->ndims) return i == in->ndims && o == out->ndims;
+        if (in->dims[i++] != out->dims[o++]) return 0;
+    }
+}
+
+/* EXPAND_DIMS: the output is the input with a 1 inserted at the axis (input 1, an int32 or int64
+ * scalar; negative counts from the end) when the axis is a constant. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_expanded(accel__tfl_ctx *c, const accel_tflite_tensor *in,
+                                                     const accel_tflite_tensor *out)
+{
+    accel__tfl_io ax;
+    int32_t a;
+    uint32_t k;
+    accel_status st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32) | ACCEL__TFL_T(INT64), &ax);
+    if (st != ACCEL_OK) return st;
+    if (ax.t.elements != 1u || out->ndims != in->ndims + 1u) return ACCEL_E_TFLITE_SHAPE;
+    if (!ax.t.data) return ACCEL_OK; /* the planned shapes stand */
+    a = accel__tfl_s32(accel__fb_u32(ax.t.data));
+    if (ax.t.type == ACCEL_TFLITE_INT64 && accel__fb_u32(ax.t.data + 4) != (a < 0 ? 0xFFFFFFFFUL : 0u))
+        return ACCEL_E_TFLITE_SHAPE;
+    if (a < 0) a += (int32_t)out->ndims;
+    if (a < 0 || a >= (int32_t)out->ndims || out->dims[a] != 1) return ACCEL_E_TFLITE_SHAPE;
+    for (k = 0; k < in->ndims; k++)
+        if (in->dims[k] != out->dims[k < (uint32_t)a ? k : k + 1u]) return ACCEL_E_TFLITE_SHAPE;
+    return ACCEL_OK;
+}
+
+/* RESHAPE, SQUEEZE, EXPAND_DIMS: the bytes as they are, under the output's planned shape. */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_reshape(accel__tfl_ctx *c)
 {
     accel__tfl_io in, out;
@@ -20864,6 +20917,11 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_reshape(accel__tfl_ctx *c)
     if (st != ACCEL_OK) return st;
     if (in.t.type != out.t.type) return ACCEL_E_TFLITE_TYPE;
     if (in.t.bytes != out.t.bytes) return ACCEL_E_TFLITE_SHAPE;
+    if (c->op.code == ACCEL_TFLITE_OP_SQUEEZE && !accel__tfl_squeezed(&in.t, &out.t)) return ACCEL_E_TFLITE_SHAPE;
+    if (c->op.code == ACCEL_TFLITE_OP_EXPAND_DIMS && !c->rt) {
+        st = accel__tfl_expanded(c, &in.t, &out.t);
+        if (st != ACCEL_OK) return st;
+    }
     if (c->rt && in.t.bytes && out.out != in.in) ACCEL_MEMCPY(out.out, in.in, in.t.bytes);
     return ACCEL_OK;
 }
@@ -21446,13 +21504,46 @@ ACCEL__TFL_STATIC int32_t accel__tfl_binary_one(int32_t x, int32_t y, int is_mul
     return v < k->act_min ? k->act_min : v > k->act_max ? k->act_max : v;
 }
 
+/* Two inputs broadcast to the output, up to 4-D (shapes right-aligned): each one's dimensions
+ * and strides (0 along a broadcast dimension) and the output's. */
+typedef struct accel__tfl_bcast {
+    uint32_t da[4], db[4], dout[4], sa[4], sb[4];
+} accel__tfl_bcast;
+
+ACCEL__TFL_STATIC accel_status accel__tfl_bcast_of(accel__tfl_bcast *g, const accel_tflite_tensor *a,
+                                                  const accel_tflite_tensor *b, const accel_tflite_tensor *out)
+{
+    uint32_t k, pa, pb;
+    for (k = 0; k < 4; k++) {
+        uint32_t x = k + a->ndims >= 4 ? accel__tfl_dim(a, k + a->ndims - 4u) : 1u;
+        uint32_t y = k + b->ndims >= 4 ? accel__tfl_dim(b, k + b->ndims - 4u) : 1u;
+        uint32_t z = k + out->ndims >= 4 ? accel__tfl_dim(out, k + out->ndims - 4u) : 1u;
+        if ((x != z && x != 1u) || (y != z && y != 1u) || (x != z && y != z)) return ACCEL_E_TFLITE_SHAPE;
+        g->da[k] = x;
+        g->db[k] = y;
+        g->dout[k] = z;
+    }
+    g->sa[3] = g->da[3] == 1u ? 0u : 1u;
+    g->sb[3] = g->db[3] == 1u ? 0u : 1u;
+    pa = g->da[3];
+    pb = g->db[3];
+    for (k = 3; k-- > 0;) {
+        g->sa[k] = g->da[k] == 1u ? 0u : pa;
+        g->sb[k] = g->db[k] == 1u ? 0u : pb;
+        pa *= g->da[k];
+        pb *= g->db[k];
+    }
+    return ACCEL_OK;
+}
+
 ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
 {
     accel__tfl_io a, b, out;
     uint64_t act;
     int32_t mn, mx, m1 = 0, s1 = 0, m2 = 0, s2 = 0, mo = 0, so = 0;
     accel__tfl_binary_rec *kept;
-    uint32_t da[4], db[4], dout[4], sa[4], sb[4], k, i0, i1, i2, i3;
+    accel__tfl_bcast g;
+    uint32_t k, i0, i1, i2, i3;
     accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_ADD, &a);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)1 << a.t.type, &b);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << a.t.type, &out);
@@ -21461,27 +21552,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
     if (a.t.ndims > 4 || b.t.ndims > 4 || out.t.ndims > 4) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_RANK);
     if (accel__tfl_quantized(&a.t) || accel__tfl_quantized(&b.t) || accel__tfl_quantized(&out.t))
         return ACCEL_E_TFLITE_QUANT;
-    for (k = 0; k < 4; k++) {
-        uint32_t x = k + a.t.ndims >= 4 ? accel__tfl_dim(&a.t, k + a.t.ndims - 4u) : 1u;
-        uint32_t y = k + b.t.ndims >= 4 ? accel__tfl_dim(&b.t, k + b.t.ndims - 4u) : 1u;
-        uint32_t z = k + out.t.ndims >= 4 ? accel__tfl_dim(&out.t, k + out.t.ndims - 4u) : 1u;
-        if ((x != z && x != 1u) || (y != z && y != 1u) || (x != z && y != z)) return ACCEL_E_TFLITE_SHAPE;
-        da[k] = x;
-        db[k] = y;
-        dout[k] = z;
-    }
-    /* strides, 0 along a broadcast dimension */
-    sa[3] = da[3] == 1u ? 0u : 1u;
-    sb[3] = db[3] == 1u ? 0u : 1u;
-    {
-        uint32_t pa = da[3], pb = db[3];
-        for (k = 3; k-- > 0;) {
-            sa[k] = da[k] == 1u ? 0u : pa;
-            sb[k] = db[k] == 1u ? 0u : pb;
-            pa *= da[k];
-            pb *= db[k];
-        }
-    }
+    st = accel__tfl_bcast_of(&g, &a.t, &b.t, &out.t);
+    if (st != ACCEL_OK) return st;
     kept = (accel__tfl_binary_rec *)(void *)accel__tfl_keep(c, sizeof(accel__tfl_binary_rec) / 4u);
     if (c->rt) {
         if (!kept) return ACCEL_E_STATE;
@@ -21520,10 +21592,10 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
         }
         return st;
     }
-    for (k = 0; k < 4 && da[k] == dout[k] && db[k] == dout[k]; k++) {
+    for (k = 0; k < 4 && g.da[k] == g.dout[k] && g.db[k] == g.dout[k]; k++) {
     }
     if (k == 4) { /* no broadcast: one flat loop */
-        size_t i, n = (size_t)dout[0] * (size_t)dout[1] * (size_t)dout[2] * (size_t)dout[3];
+        size_t i, n = (size_t)g.dout[0] * (size_t)g.dout[1] * (size_t)g.dout[2] * (size_t)g.dout[3];
         int u8 = a.t.type == ACCEL_TFLITE_UINT8;
         for (i = 0; i < n; i++)
             out.out[i] = (uint8_t)(accel__tfl_binary_one(accel__tfl_q8(a.in[i], u8) - a.t.zero_point,
@@ -21531,15 +21603,15 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
                                                          out.t.zero_point) & 0xFF);
         return ACCEL_OK;
     }
-    for (i0 = 0; i0 < dout[0]; i0++)
-        for (i1 = 0; i1 < dout[1]; i1++)
-            for (i2 = 0; i2 < dout[2]; i2++)
-                for (i3 = 0; i3 < dout[3]; i3++) {
-                    size_t ia = (size_t)i0 * (size_t)sa[0] + (size_t)i1 * (size_t)sa[1] + (size_t)i2 * (size_t)sa[2] +
-                                (size_t)i3 * (size_t)sa[3];
-                    size_t ib = (size_t)i0 * (size_t)sb[0] + (size_t)i1 * (size_t)sb[1] + (size_t)i2 * (size_t)sb[2] +
-                                (size_t)i3 * (size_t)sb[3];
-                    size_t io = (((size_t)i0 * (size_t)dout[1] + (size_t)i1) * (size_t)dout[2] + (size_t)i2) * (size_t)dout[3] +
+    for (i0 = 0; i0 < g.dout[0]; i0++)
+        for (i1 = 0; i1 < g.dout[1]; i1++)
+            for (i2 = 0; i2 < g.dout[2]; i2++)
+                for (i3 = 0; i3 < g.dout[3]; i3++) {
+                    size_t ia = (size_t)i0 * (size_t)g.sa[0] + (size_t)i1 * (size_t)g.sa[1] + (size_t)i2 * (size_t)g.sa[2] +
+                                (size_t)i3 * (size_t)g.sa[3];
+                    size_t ib = (size_t)i0 * (size_t)g.sb[0] + (size_t)i1 * (size_t)g.sb[1] + (size_t)i2 * (size_t)g.sb[2] +
+                                (size_t)i3 * (size_t)g.sb[3];
+                    size_t io = (((size_t)i0 * (size_t)g.dout[1] + (size_t)i1) * (size_t)g.dout[2] + (size_t)i2) * (size_t)g.dout[3] +
                                 (size_t)i3;
                     int32_t x = accel__tfl_load(a.t.type, a.in, ia) - a.t.zero_point;
                     int32_t y = accel__tfl_load(a.t.type, b.in, ib) - b.t.zero_point;
@@ -22010,12 +22082,13 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_logistic(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
-/* RELU and RELU6, int8 and uint8. int8 RELU6 is TFLM's: the input clamped between its own zero
- * point and six, quantized as the input (TFLM takes the output's quantization to be the same).
- * RELU (TFLM and TFLite alike) and uint8 RELU6 (TFLite's: TFLM has no uint8) requantize:
- * out_zp + MultiplyByQuantizedMultiplier(q - in_zp) clamped to the output's [zero, six], the
+/* RELU (kind 0), RELU6 (1) and RELU_N1_TO_1 (2), int8 and uint8. int8 RELU6 is TFLM's: the input
+ * clamped between its own zero point and six, quantized as the input (TFLM takes the output's
+ * quantization to be the same). RELU (TFLM and TFLite alike), uint8 RELU6 and RELU_N1_TO_1
+ * (TFLite's: TFLM has no uint8, nor RELU_N1_TO_1) requantize: out_zp +
+ * MultiplyByQuantizedMultiplier(q - in_zp) clamped to the output's [zero, six] ([-1, 1]), the
  * multiplier from in_scale / out_scale, a double quotient in TFLM, a float one in TFLite. */
-ACCEL__TFL_NOINLINE accel_status accel__tfl_relu(accel__tfl_ctx *c, int six)
+ACCEL__TFL_NOINLINE accel_status accel__tfl_relu(accel__tfl_ctx *c, int kind)
 {
     accel__tfl_io in, out;
     int32_t *kept, lo = 0, hi = 0, mult = 0, shift = 0;
@@ -22027,15 +22100,15 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_relu(accel__tfl_ctx *c, int six)
     if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
     if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t) || in.t.n_scales != 1u || out.t.n_scales != 1u)
         return ACCEL_E_TFLITE_QUANT;
-    clamp_only = six && in.t.type == ACCEL_TFLITE_INT8;
+    clamp_only = kind == 1 && in.t.type == ACCEL_TFLITE_INT8;
     kept = accel__tfl_keep(c, 4);
     if (!c->rt) {
-        st = accel__tfl_act(six ? 3u : 1u, clamp_only ? &in.t : &out.t, &lo, &hi);
+        st = accel__tfl_act(kind == 0 ? 1u : kind == 1 ? 3u : 2u, clamp_only ? &in.t : &out.t, &lo, &hi);
         if (st == ACCEL_OK && !clamp_only) {
             accel__tfl_num x, y;
             accel__tfl_num_f32(&x, in.t.scale_bits);
             accel__tfl_num_f32(&y, out.t.scale_bits);
-            accel__tfl_num_div(&x, &x, &y, in.t.type == ACCEL_TFLITE_INT8 ? 53 : 24);
+            accel__tfl_num_div(&x, &x, &y, kind == 0 && in.t.type == ACCEL_TFLITE_INT8 ? 53 : 24);
             st = accel__tfl_qmul(&x, &mult, &shift);
         }
         if (st == ACCEL_OK && kept) kept[0] = lo, kept[1] = hi, kept[2] = mult, kept[3] = shift;
@@ -22049,6 +22122,36 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_relu(accel__tfl_ctx *c, int six)
             v = out.t.zero_point + accel_mac_multiply_by_quantized_multiplier(v - in.t.zero_point, mult, shift);
         accel__tfl_store(in.t.type, out.out, i, v < lo ? lo : v > hi ? hi : v);
     }
+    return ACCEL_OK;
+}
+
+/* MAXIMUM (is_max 1) and MINIMUM, TFLM's and TFLite's: the larger (smaller) of two quantized
+ * values as they are (no requantization: a model quantizes both inputs as the output), the
+ * inputs broadcast to the output, up to 4-D. int8, uint8, int16, int32. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_maxmin(accel__tfl_ctx *c, int is_max)
+{
+    accel__tfl_io a, b, out;
+    accel__tfl_bcast g;
+    uint32_t i0, i1, i2, i3;
+    size_t o = 0;
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_MAXIMUM, &a);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)1 << a.t.type, &b);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << a.t.type, &out);
+    if (st != ACCEL_OK) return st;
+    if (a.t.ndims > 4 || b.t.ndims > 4 || out.t.ndims > 4) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_RANK);
+    st = accel__tfl_bcast_of(&g, &a.t, &b.t, &out.t);
+    if (st != ACCEL_OK || !c->rt) return st;
+    for (i0 = 0; i0 < g.dout[0]; i0++)
+        for (i1 = 0; i1 < g.dout[1]; i1++)
+            for (i2 = 0; i2 < g.dout[2]; i2++)
+                for (i3 = 0; i3 < g.dout[3]; i3++, o++) {
+                    size_t ia = (size_t)i0 * (size_t)g.sa[0] + (size_t)i1 * (size_t)g.sa[1] +
+                                (size_t)i2 * (size_t)g.sa[2] + (size_t)i3 * (size_t)g.sa[3];
+                    size_t ib = (size_t)i0 * (size_t)g.sb[0] + (size_t)i1 * (size_t)g.sb[1] +
+                                (size_t)i2 * (size_t)g.sb[2] + (size_t)i3 * (size_t)g.sb[3];
+                    int32_t x = accel__tfl_load(a.t.type, a.in, ia), y = accel__tfl_load(a.t.type, b.in, ib);
+                    accel__tfl_store(a.t.type, out.out, o, (is_max ? x > y : x < y) ? x : y);
+                }
     return ACCEL_OK;
 }
 

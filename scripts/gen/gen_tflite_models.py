@@ -571,6 +571,57 @@ case("relu6_type_pair", model(rl6, [OP(RELU6, [0], [1])], [0], [1]), check_st="A
      reason="no kernel for RELU6 with uint8 output 0")
 
 
+# RELU_N1_TO_1 (20; TFLite's: TFLM has none): int8 scale 0.25 both sides, the range round(-1 /
+# 0.25) = -4 .. 4: [-10, -3, 2, 9] -> [-4, -3, 2, 4]. uint8 in 0.5 zp 128, out 1/64 zp 128 (the
+# multiplier 32, the range 128 -+ 64): [120, 128, 129, 200] -> 128 + 32 * [-8, 0, 1, 72] clamped to
+# 64..192 = [64, 128, 160, 192]
+RELU_N1 = 20
+rn1 = [T([4], scale=0.25, name="in"), T([4], scale=0.25, name="out")]
+case("relu_n1_to_1_int8", model(rn1, [OP(RELU_N1, [0], [1])], [0], [1]), i8([-10, -3, 2, 9]), i8([-4, -3, 2, 4]))
+rn2 = [T([4], UINT8, scale=0.5, zp=128, name="in"), T([4], UINT8, scale=1.0 / 64, zp=128, name="out")]
+case("relu_n1_to_1_uint8", model(rn2, [OP(RELU_N1, [0], [1])], [0], [1]), bytes([120, 128, 129, 200]),
+     bytes([64, 128, 160, 192]))
+# MAXIMUM (55) and MINIMUM (57), MaximumMinimumOptions (39): the raw values compared, broadcast.
+# int8 [[1, -5, 7], [0, 3, -2]] with [2, -1, 5]: max [2, -1, 7, 2, 3, 5], min [1, -5, 5, 0, -1, -2]
+MAXI, MINI = 55, 57
+mm_t = [T([1, 2, 3], scale=1.0, name="a"), T([3], scale=1.0, name="b"), T([1, 2, 3], scale=1.0, name="out")]
+MM_IN = i8([1, -5, 7, 0, 3, -2, 2, -1, 5])
+case("maximum_int8_broadcast", model(mm_t, [OP(MAXI, [0, 1], [2], 39, [])], [0, 1], [2]), MM_IN,
+     i8([2, -1, 7, 2, 3, 5]))
+case("minimum_int8_broadcast", model(mm_t, [OP(MINI, [0, 1], [2], 39, [])], [0, 1], [2]), MM_IN,
+     i8([1, -5, 5, 0, -1, -2]))
+mmu = [T([2], UINT8, scale=1.0, name="a"), T([2], UINT8, scale=1.0, name="b"), T([2], UINT8, scale=1.0, name="out")]
+case("maximum_uint8", model(mmu, [OP(MAXI, [0, 1], [2], 39, [])], [0, 1], [2]), bytes([200, 10, 100, 100]),
+     bytes([200, 100]))
+mm16 = [T([2], INT16, scale=1.0, name="a"), T([2], INT16, scale=1.0, name="b"), T([2], INT16, scale=1.0, name="out")]
+case("minimum_int16", model(mm16, [OP(MINI, [0, 1], [2], 39, [])], [0, 1], [2]), i16([-300, 400, 5, 5]),
+     i16([-300, 5]))
+mm32 = [T([2], INT32, name="a"), T([2], INT32, name="b"), T([2], INT32, name="out")]
+case("maximum_int32", model(mm32, [OP(MAXI, [0, 1], [2], 39, [])], [0, 1], [2]), i32([-70000, 5, -69999, 4]),
+     i32([-69999, 5]))
+mmx = [mm_t[0], T([3], UINT8, scale=1.0, name="b"), mm_t[2]]
+case("maximum_type_pair", model(mmx, [OP(MAXI, [0, 1], [2], 39, [])], [0, 1], [2]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="no kernel for MAXIMUM with uint8 input 1")
+mmb = [mm_t[0], T([2], scale=1.0, name="b"), mm_t[2]]
+case("minimum_bad_broadcast", model(mmb, [OP(MINI, [0, 1], [2], 39, [])], [0, 1], [2]),
+     check_st="ACCEL_E_TFLITE_SHAPE")
+# SQUEEZE (43, SqueezeOptions 30) and EXPAND_DIMS (70, ExpandDimsOptions 52): the bytes as they
+# are. [1, 3, 1, 2] -> [3, 2]; [2, 3] -> [2, 1, 3] at axis 1 (and -2, and as an int64); a squeeze
+# that changes the other dimensions, an axis whose place is not a 1
+SQZ, EXPD = 43, 70
+sq_t = [T([1, 3, 1, 2], scale=1.0, name="in"), T([3, 2], scale=1.0, name="out")]
+case("squeeze", model(sq_t, [OP(SQZ, [0], [1], 30, [])], [0], [1]), i8([1, 2, 3, 4, 5, 6]), i8([1, 2, 3, 4, 5, 6]))
+sqb = [sq_t[0], T([6], scale=1.0, name="out")]
+case("squeeze_bad_shape", model(sqb, [OP(SQZ, [0], [1], 30, [])], [0], [1]), check_st="ACCEL_E_TFLITE_SHAPE")
+for nm, ax in (("expand_dims", i32([1])), ("expand_dims_negative", i32([-2])),
+               ("expand_dims_int64", struct.pack("<q", 1))):
+    ed = [T([2, 3], scale=1.0, name="in"), T([1], INT64 if len(ax) == 8 else INT32, data=ax, name="axis"),
+          T([2, 1, 3], scale=1.0, name="out")]
+    case(nm, model(ed, [OP(EXPD, [0, 1], [2], 52, [])], [0], [2]), i8([9, 8, 7, -1, -2, -3]),
+         i8([9, 8, 7, -1, -2, -3]))
+edb = [T([2, 3], scale=1.0, name="in"), T([1], INT32, data=i32([0]), name="axis"), T([2, 1, 3], scale=1.0, name="out")]
+case("expand_dims_bad_axis", model(edb, [OP(EXPD, [0, 1], [2], 52, [])], [0], [2]), check_st="ACCEL_E_TFLITE_SHAPE")
+
 # RESIZE_NEAREST_NEIGHBOR (ResizeNearestNeighborOptions 74: align_corners, half_pixel_centers):
 # TFLite's float32 index arithmetic, worked here one rounding at a time.
 def nn_idx(i, isz, osz, align, half):
