@@ -19454,12 +19454,17 @@ ACCELDEF const char *accel_tflite_op_name(int32_t code)
  * accel_tflite_check_op says which and why) */
 ACCELDEF int accel_tflite_op_custom_kept(const char *name)
 {
+#if ACCEL__TFL_FLOAT && !ACCEL__FB_FAR && ACCEL__TFL_DETPP
     const char *d = ACCEL__TFL_DETPP_NAME;
     size_t k;
-    if (!name || !ACCEL__TFL_FLOAT || ACCEL__FB_FAR || !ACCEL__TFL_DETPP) return 0;
+    if (!name) return 0;
     for (k = 0; d[k] && name[k] == d[k]; k++) {
     }
     return d[k] == name[k];
+#else
+    (void)name;
+    return 0;
+#endif
 }
 
 ACCELDEF int accel_tflite_op_kept(int32_t code)
@@ -22646,7 +22651,6 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_nms_run(const accel__tfl_nms *n, con
     uint32_t kept = 0, off = n->ncls - (uint32_t)o->classes, q, j, k;
     double sc[4];
     float thr, iou, cs, b[4], f;
-    accel_status st;
     ACCEL_MEMCPY(&thr, &o->thr_bits, 4);
     ACCEL_MEMCPY(&iou, &o->iou_bits, 4);
     ACCEL_MEMCPY(&cs, &n->cs, 4);
@@ -22658,7 +22662,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_nms_run(const accel__tfl_nms *n, con
     for (k = 0; k < n->n; k++) { /* every box valid (TFLite checks them all), each anchor's best */
         const uint8_t *row = n->cls + (size_t)k * n->ncls;
         uint8_t m = row[off];
-        st = accel__tfl_nms_box(n, sc, (size_t)k, b);
+        accel_status st = accel__tfl_nms_box(n, sc, (size_t)k, b);
         if (st != ACCEL_OK) return st;
         for (j = off + 1u; j < n->ncls; j++)
             if (row[j] > m) m = row[j];
