@@ -3771,8 +3771,8 @@ extern "C" {
  *                  (int8/uint8/int16/int32 requantization), RESHAPE, CONCATENATION (uint8 inputs
  *                  of another scale rescaled as TFLite does, in float32), SPLIT, MEAN and SUM
  *                  (int8/uint8/int16, any axes), ARG_MAX, ARG_MIN, RESIZE_BILINEAR (int8/int16
- *                  integer; uint8 in TFLite's float32), PAD, PADV2, ADD, MUL
- *                  (int8, broadcast up to 4-D), LOGISTIC (int8; uint8 in TFLite's float32 table),
+ *                  integer; uint8 in TFLite's float32), PAD, PADV2, ADD, MUL, SUB (int8 only,
+ *                  TFLM's float32 multipliers; broadcast up to 4-D), LOGISTIC (int8; uint8 in TFLite's float32 table),
  *                  RELU, RELU6 (int8 RELU6 TFLM's clamp; uint8 TFLite's requantization),
  *                  RELU_N1_TO_1 (TFLite's), MAXIMUM, MINIMUM (int8/uint8/int16/int32, broadcast
  *                  up to 4-D), SQUEEZE, EXPAND_DIMS (any type),
@@ -3825,8 +3825,7 @@ extern "C" {
  *   accel_tflite_op_kept(code) says whether this build has an operator's kernel.
  * ADDING AN OPERATOR (the operator table ACCEL__TFL_OPS is the one list):
  *   1. #define ACCEL_TFLITE_OP_NAME (the schema's code) and ACCEL_TFLITE_K_NAME (the next
- *      free bit; a bit two rows share fails to compile; the 32 bits of unsigned long are all
- *      taken now: the next operator widens the mask first);
+ *      free bit, an unsigned long long; a bit two rows share fails to compile);
  *   2. its row in ACCEL__TFL_OPS: options type, the inputs it streams with ACCEL_FB_COPY, one
  *      function (ONE) or check/prepare and run halves (SPLIT), the build condition;
  *   3. the kernel under @tflite.ops: inputs through accel__tfl_need (types refused with
@@ -3872,6 +3871,7 @@ extern "C" {
 #define ACCEL_TFLITE_OP_RESIZE_BILINEAR 23
 #define ACCEL_TFLITE_OP_PAD 34
 #define ACCEL_TFLITE_OP_SQUEEZE 43
+#define ACCEL_TFLITE_OP_SUB 41
 #define ACCEL_TFLITE_OP_MAXIMUM 55
 #define ACCEL_TFLITE_OP_MINIMUM 57
 #define ACCEL_TFLITE_OP_MEAN 40
@@ -3888,38 +3888,39 @@ extern "C" {
  * needs another one is refused at init with ACCEL_E_TFLITE_UNSUPPORTED, like an unknown
  * operator. An MCU build for one model keeps only its kernels, e.g.
  * -DACCEL_TFLITE_OPS=ACCEL_TFLITE_K_FULLY_CONNECTED for hello_world. */
-#define ACCEL_TFLITE_K_FULLY_CONNECTED 0x0001UL
-#define ACCEL_TFLITE_K_CONV_2D 0x0002UL
-#define ACCEL_TFLITE_K_DEPTHWISE_CONV_2D 0x0004UL
-#define ACCEL_TFLITE_K_AVERAGE_POOL_2D 0x0008UL
-#define ACCEL_TFLITE_K_MAX_POOL_2D 0x0010UL
-#define ACCEL_TFLITE_K_SOFTMAX 0x0020UL
-#define ACCEL_TFLITE_K_QUANTIZE 0x0040UL
-#define ACCEL_TFLITE_K_RESHAPE 0x0080UL
-#define ACCEL_TFLITE_K_CONCATENATION 0x0100UL
-#define ACCEL_TFLITE_K_ADD 0x0200UL
-#define ACCEL_TFLITE_K_MUL 0x0400UL
-#define ACCEL_TFLITE_K_DEQUANTIZE 0x0800UL
-#define ACCEL_TFLITE_K_LOGISTIC 0x1000UL
-#define ACCEL_TFLITE_K_SVDF 0x2000UL
-#define ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM 0x4000UL
-#define ACCEL_TFLITE_K_SPLIT 0x8000UL
-#define ACCEL_TFLITE_K_MEAN 0x10000UL
-#define ACCEL_TFLITE_K_SUM 0x20000UL
-#define ACCEL_TFLITE_K_ARG_MAX 0x40000UL
-#define ACCEL_TFLITE_K_ARG_MIN 0x80000UL
-#define ACCEL_TFLITE_K_RESIZE_BILINEAR 0x100000UL
-#define ACCEL_TFLITE_K_PAD 0x200000UL
-#define ACCEL_TFLITE_K_PADV2 0x400000UL
-#define ACCEL_TFLITE_K_CUSTOM 0x800000UL /* custom operators, by the model's table (accel_tflite_set_custom) */
-#define ACCEL_TFLITE_K_RELU 0x1000000UL
-#define ACCEL_TFLITE_K_RELU6 0x2000000UL
-#define ACCEL_TFLITE_K_RESIZE_NEAREST_NEIGHBOR 0x4000000UL
-#define ACCEL_TFLITE_K_RELU_N1_TO_1 0x8000000UL
-#define ACCEL_TFLITE_K_MAXIMUM 0x10000000UL
-#define ACCEL_TFLITE_K_MINIMUM 0x20000000UL
-#define ACCEL_TFLITE_K_SQUEEZE 0x40000000UL
-#define ACCEL_TFLITE_K_EXPAND_DIMS 0x80000000UL /* the last of 32 bits */
+#define ACCEL_TFLITE_K_FULLY_CONNECTED 0x0001ULL
+#define ACCEL_TFLITE_K_CONV_2D 0x0002ULL
+#define ACCEL_TFLITE_K_DEPTHWISE_CONV_2D 0x0004ULL
+#define ACCEL_TFLITE_K_AVERAGE_POOL_2D 0x0008ULL
+#define ACCEL_TFLITE_K_MAX_POOL_2D 0x0010ULL
+#define ACCEL_TFLITE_K_SOFTMAX 0x0020ULL
+#define ACCEL_TFLITE_K_QUANTIZE 0x0040ULL
+#define ACCEL_TFLITE_K_RESHAPE 0x0080ULL
+#define ACCEL_TFLITE_K_CONCATENATION 0x0100ULL
+#define ACCEL_TFLITE_K_ADD 0x0200ULL
+#define ACCEL_TFLITE_K_MUL 0x0400ULL
+#define ACCEL_TFLITE_K_DEQUANTIZE 0x0800ULL
+#define ACCEL_TFLITE_K_LOGISTIC 0x1000ULL
+#define ACCEL_TFLITE_K_SVDF 0x2000ULL
+#define ACCEL_TFLITE_K_UNIDIRECTIONAL_SEQUENCE_LSTM 0x4000ULL
+#define ACCEL_TFLITE_K_SPLIT 0x8000ULL
+#define ACCEL_TFLITE_K_MEAN 0x10000ULL
+#define ACCEL_TFLITE_K_SUM 0x20000ULL
+#define ACCEL_TFLITE_K_ARG_MAX 0x40000ULL
+#define ACCEL_TFLITE_K_ARG_MIN 0x80000ULL
+#define ACCEL_TFLITE_K_RESIZE_BILINEAR 0x100000ULL
+#define ACCEL_TFLITE_K_PAD 0x200000ULL
+#define ACCEL_TFLITE_K_PADV2 0x400000ULL
+#define ACCEL_TFLITE_K_CUSTOM 0x800000ULL /* custom operators, by the model's table (accel_tflite_set_custom) */
+#define ACCEL_TFLITE_K_RELU 0x1000000ULL
+#define ACCEL_TFLITE_K_RELU6 0x2000000ULL
+#define ACCEL_TFLITE_K_RESIZE_NEAREST_NEIGHBOR 0x4000000ULL
+#define ACCEL_TFLITE_K_RELU_N1_TO_1 0x8000000ULL
+#define ACCEL_TFLITE_K_MAXIMUM 0x10000000ULL
+#define ACCEL_TFLITE_K_MINIMUM 0x20000000ULL
+#define ACCEL_TFLITE_K_SQUEEZE 0x40000000ULL
+#define ACCEL_TFLITE_K_EXPAND_DIMS 0x80000000ULL
+#define ACCEL_TFLITE_K_SUB 0x100000000ULL /* bits above 31: the mask is an unsigned long long */
 /* ACCEL__TFL_OPS(X): the operator table, one row per operator, the one place an operator is
  * listed. Its code and kernel bit are the two defines above, named by the row. A row is
  *   X(NAME, OPTIONS, FAR, PART, PREP, RUN, HAS, TYPES)
@@ -3969,13 +3970,14 @@ extern "C" {
     X(MINIMUM, 39, 0u, ONE, accel__tfl_maxmin(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32)) \
     X(SQUEEZE, 30, 0u, ONE, accel__tfl_reshape(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(EXPAND_DIMS, 52, 2u, ONE, accel__tfl_reshape(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
+    X(SUB, 28, 0u, ONE, accel__tfl_binary(c, 2), ACCEL_E_STATE, 1, ACCEL__TFL_T(INT8)) \
     X(RESIZE_NEAREST_NEIGHBOR, 74, 2u, ONE, accel__tfl_resize_nearest(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32) | ACCEL__TFL_T(FLOAT32)) \
     X(CUSTOM, -1, 0xFFu, ONE, accel__tfl_custom(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY)
 /* an operator and its row's bit, as the next term of an OR / a sum */
 #define ACCEL__TFL_K_OR(n, o, f, p, a, b, h, t) | ACCEL_TFLITE_K_##n /* NOLINT(bugprone-macro-parentheses): a term */
 #define ACCEL__TFL_K_SUM(n, o, f, p, a, b, h, t) + ACCEL_TFLITE_K_##n /* NOLINT(bugprone-macro-parentheses): a term */
 /* every operator's bit (distinct bits: checked where the implementation is compiled) */
-#define ACCEL_TFLITE_K_ALL (0UL ACCEL__TFL_OPS(ACCEL__TFL_K_OR))
+#define ACCEL_TFLITE_K_ALL (0ULL ACCEL__TFL_OPS(ACCEL__TFL_K_OR))
 #ifndef ACCEL_TFLITE_OPS
 #define ACCEL_TFLITE_OPS ACCEL_TFLITE_K_ALL
 #endif
@@ -18997,12 +18999,12 @@ extern "C" {
 #else
 #define ACCEL__TFL_DETPP 0
 #endif
-#if (0UL ACCEL__TFL_OPS(ACCEL__TFL_K_SUM)) != ACCEL_TFLITE_K_ALL
+#if (0ULL ACCEL__TFL_OPS(ACCEL__TFL_K_SUM)) != ACCEL_TFLITE_K_ALL
 #error "accel.h: two operators of ACCEL__TFL_OPS share an ACCEL_TFLITE_K_ bit"
 #endif
 /* the operators this build keeps, as a constant: the table's rows cannot expand
  * ACCEL_TFLITE_OPS (by default an expansion of the table) inside the table's own expansion */
-static const unsigned long accel__tfl_kept = ACCEL_TFLITE_OPS;
+static const unsigned long long accel__tfl_kept = ACCEL_TFLITE_OPS;
 /* 1 when this build runs operator NAME's kernel */
 #define ACCEL__TFL_KEPT(n, h) ((accel__tfl_kept & ACCEL_TFLITE_K_##n) != 0 && (h))
 /* ---------------------------------------------------------------- @tflite.open: validation */
@@ -21474,8 +21476,9 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_split(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
-/* ADD and MUL: int8 (TFLM), or uint8 (TFLite's reference: the same arithmetic), the shapes
- * equal or broadcast (up to 4-D, right-aligned). */
+/* ADD and MUL: int8 (TFLM), or uint8 (TFLite's reference: the same arithmetic); SUB: int8
+ * (TFLM's: ADD's with the second input subtracted, its multipliers float32 quotients). The
+ * shapes equal or broadcast (up to 4-D, right-aligned). */
 /* What ADD and MUL derive at init, in the operator's constants: the fused activation's range,
  * ADD's input multipliers (each input rescaled to twice the larger input scale, after a left
  * shift of 20) and the output multiplier (MUL: input1 * input2 scale over the output's). */
@@ -21490,7 +21493,7 @@ ACCEL__TFL_STATIC int32_t accel__tfl_binary_one(int32_t x, int32_t y, int is_mul
                                                 int32_t zo)
 {
     int32_t v;
-    if (is_mul && k->out_shift > 31) {
+    if (is_mul == 1 && k->out_shift > 31) {
         /* uint8 MUL with an output scale so small that the multiplier is 2^31 or more (a model's
          * degenerate calibration: the automl traffic detector has 3e-35). TFLite's reference
          * then left-shifts an int by more than its width, which C++ leaves undefined; what it
@@ -21498,12 +21501,12 @@ ACCEL__TFL_STATIC int32_t accel__tfl_binary_one(int32_t x, int32_t y, int is_mul
          * count taken mod 32 and the product wrapping: that is reproduced here. */
         v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32((uint32_t)(x * y) << (k->out_shift & 31)),
                                                        k->out_mult, 0);
-    } else if (is_mul) {
+    } else if (is_mul == 1) {
         v = accel_mac_multiply_by_quantized_multiplier(x * y, k->out_mult, k->out_shift);
     } else {
         int32_t sx = accel_mac_multiply_by_quantized_multiplier(x * ((int32_t)1 << 20), k->in1_mult, k->in1_shift);
         int32_t sy = accel_mac_multiply_by_quantized_multiplier(y * ((int32_t)1 << 20), k->in2_mult, k->in2_shift);
-        v = accel_mac_multiply_by_quantized_multiplier(sx + sy, k->out_mult, k->out_shift);
+        v = accel_mac_multiply_by_quantized_multiplier(is_mul == 2 ? sx - sy : sx + sy, k->out_mult, k->out_shift);
     }
     v += zo;
     return v < k->act_min ? k->act_min : v > k->act_max ? k->act_max : v;
@@ -21541,6 +21544,7 @@ ACCEL__TFL_STATIC accel_status accel__tfl_bcast_of(accel__tfl_bcast *g, const ac
     return ACCEL_OK;
 }
 
+/* is_mul: 0 ADD, 1 MUL, 2 SUB */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul)
 {
     accel__tfl_io a, b, out;
@@ -21549,7 +21553,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
     accel__tfl_binary_rec *kept;
     accel__tfl_bcast g;
     uint32_t k, i0, i1, i2, i3;
-    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_ADD, &a);
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)(is_mul == 2 ? ACCEL__TFL_TY_SUB : ACCEL__TFL_TY_ADD), &a);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)1 << a.t.type, &b);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << a.t.type, &out);
     if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 1, 0, &act);
@@ -21566,27 +21570,29 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_binary(accel__tfl_ctx *c, int is_mul
         st = accel__tfl_act(act, &out.t, &mn, &mx);
         if (st == ACCEL_E_TFLITE_UNSUPPORTED) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_ACT);
         if (st != ACCEL_OK) return st;
-        if (is_mul) {
+        if (is_mul == 1) {
             /* TFLM's int8 in double; TFLite's uint8 in float (s1 * s2 / s3 of floats) */
             st = accel__tfl_qmul3(a.t.scale_bits, b.t.scale_bits, out.t.scale_bits,
                                   a.t.type == ACCEL_TFLITE_UINT8 ? 2 : 0, &mo, &so);
         } else {
-            /* twice the larger input scale (positive floats order as their bits); 2^20 x output */
+            /* twice the larger input scale (positive floats order as their bits); 2^20 x output.
+             * TFLM's ADD divides in double, its SUB in float */
+            const int bits = is_mul == 2 ? 24 : 53;
             accel__tfl_num twice, o20, x;
             accel__tfl_num_f32(&twice, a.t.scale_bits > b.t.scale_bits ? a.t.scale_bits : b.t.scale_bits);
             accel__tfl_num_f32(&o20, out.t.scale_bits);
             twice.e += 1;
             o20.e += 20;
             accel__tfl_num_f32(&x, a.t.scale_bits);
-            accel__tfl_num_div(&x, &x, &twice, 53);
+            accel__tfl_num_div(&x, &x, &twice, bits);
             st = accel__tfl_qmul(&x, &m1, &s1);
             if (st == ACCEL_OK) {
                 accel__tfl_num_f32(&x, b.t.scale_bits);
-                accel__tfl_num_div(&x, &x, &twice, 53);
+                accel__tfl_num_div(&x, &x, &twice, bits);
                 st = accel__tfl_qmul(&x, &m2, &s2);
             }
             if (st == ACCEL_OK) {
-                accel__tfl_num_div(&x, &twice, &o20, 53);
+                accel__tfl_num_div(&x, &twice, &o20, bits);
                 st = accel__tfl_qmul(&x, &mo, &so);
             }
         }

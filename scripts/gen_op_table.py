@@ -45,7 +45,7 @@ def rows(header):
             sys.exit("accel.h: row %r has %d fields, not 8" % (line, len(args)))
         name, opts, far, part, prep, run, has, types = args
         code = re.search(r"#define ACCEL_TFLITE_OP_%s (\d+)\n" % name, src)
-        bit = re.search(r"#define ACCEL_TFLITE_K_%s 0x[0-9A-F]+UL\b" % name, src)
+        bit = re.search(r"#define ACCEL_TFLITE_K_%s 0x[0-9A-F]+ULL\b" % name, src)
         if not code or not bit:
             sys.exit("accel.h: row %s has no ACCEL_TFLITE_OP_%s or ACCEL_TFLITE_K_%s define" % (name, name, name))
         for call in (prep, run):
@@ -56,11 +56,12 @@ def rows(header):
             sys.exit("accel.h: row %s: PART %s is neither ONE nor SPLIT" % (name, part))
         out.append(dict(name=name, code=int(code.group(1)), types=types, far=far, has=has,
                         kernel=re.match(r"(accel__tfl_[a-z0-9_]+)", prep).group(1)))
-    # a kernel serving several rows checks one row's TYPES: theirs must be the same
+    # a kernel serving several rows checks one row's TYPES: theirs must be the same, unless the
+    # kernel checks each row's own (names ACCEL__TFL_TY_ of both)
     seen = {}
     for r in out:
         first = seen.setdefault(r["kernel"], r)
-        if first["types"] != r["types"]:
+        if first["types"] != r["types"] and not all("ACCEL__TFL_TY_%s" % x["name"] in src for x in (first, r)):
             sys.exit("accel.h: rows %s and %s share %s but not their TYPES" % (first["name"], r["name"], r["kernel"]))
     return out
 

@@ -41,7 +41,7 @@ check "compare: wrong size" 1 "hw3.bin: 3 bytes, the model's outputs take 2" "$T
 check "input of the wrong size" 1 "bytes, the model's inputs take 2" "$T" "$S/fc.tflite" --input "$W/layers.bin"
 check "unsupported operator named" 1 "unsupported operator 0: TANH (builtin code 28)" \
     "$T" "$S/unsupported_tanh.tflite" --input "$W/in46.bin"
-check "unsupported second operator named" 1 "unsupported operator 1: SUB (builtin code 41)" \
+check "unsupported second operator named" 1 "unsupported operator 1: DIV (builtin code 42)" \
     "$T" "$S/unsupported_second_op.tflite" --input "$W/in46.bin"
 check "malformed model" 1 "ACCEL_E_TFLITE_VERSION" "$T" "$S/bad_version.tflite" --info
 # --info lists every operator this build cannot run, with its types and why (not only the first)

@@ -260,7 +260,7 @@ row accel-run 1 err0 "in1.bin: 1 byte, the model's inputs take 2" "$S/fc.tflite"
 # a wrong second input is named (every input is checked before the first invocation)
 row accel-run 1 err0 "in3.bin: 3 bytes, the model's inputs take 2" "$S/fc.tflite" --input "$W/in46.bin" --input "$W/in3.bin"
 row accel-run 1 err0 "unsupported_tanh.tflite: unsupported operator 0: TANH (builtin code 28)" "$S/unsupported_tanh.tflite" --input "$W/in46.bin"
-row accel-run 1 err "unsupported_second_op.tflite: unsupported operator 1: SUB (builtin code 41)" "$S/unsupported_second_op.tflite" --info --json
+row accel-run 1 err "unsupported_second_op.tflite: unsupported operator 1: DIV (builtin code 42)" "$S/unsupported_second_op.tflite" --info --json
 row accel-run 1 err0 "dir: is a directory" "$S/fc.tflite" --input "$W/in46.bin" --output "$W/dir"
 IN="$S/fc.tflite" row accel-run 0 out "op   0 FULLY_CONNECTED" /dev/stdin --info
 IN="$W/in46.bin" row accel-run 0 out "output (2 bytes): 03 fd" "$S/fc.tflite" --input /dev/stdin

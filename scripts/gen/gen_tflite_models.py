@@ -933,8 +933,8 @@ case("bad_softmax_out_quant", model([sm_t[0], T([1, 2], scale=0.5, zp=-128, name
      check_st="ACCEL_E_TFLITE_QUANT")
 case("unsupported_tanh", model([T([2], scale=1.0, name="in"), T([2], scale=1.0, name="out")], [OP(28, [0], [1])],
                                [0], [1]), check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="no kernel for TANH int8")
-case("unsupported_second_op", model(two_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)]), OP(41, [3, 3], [4])], [0], [4]),
-     check_st="ACCEL_E_TFLITE_UNSUPPORTED", bad_op=1, reason="no kernel for SUB int8")
+case("unsupported_second_op", model(two_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)]), OP(42, [3, 3], [4])], [0], [4]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", bad_op=1, reason="no kernel for DIV int8")
 case("unsupported_fc_float", model([T([1, 2], FLOAT32, name="in"), T([2, 2], FLOAT32, data=bytes(16), name="w"),
                                     T([1, 2], FLOAT32, name="out")], [OP(FC, [0, 1, -1], [2], 8, [("u8", 0)])],
                                    [0], [2]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
@@ -1220,6 +1220,43 @@ def tfl_fc_int8(x, x_zp, w, rows, cols, b, mult, zp, relu):
         out.append(min(127, max(lo, tfl_mbqm(acc, qm, sh) + zp)))
     return out
 
+
+# SUB (41, SubOptions 28: the fused activation), int8 (TFLM's; TFLM's multipliers are float32
+# quotients, where ADD's are double): scales 0.5 everywhere, so the result is a - b: [10, -100,
+# 127] - [3, 50, -128] = [7, -150, 255] -> [7, -128, 127]; broadcast b [5] with RELU: [5, -105,
+# 122] -> [5, 0, 122]
+SUB = 41
+sb_t = [T([3], scale=0.5, name="a"), T([3], scale=0.5, name="b"), T([3], scale=0.5, name="out")]
+case("sub_int8", model(sb_t, [OP(SUB, [0, 1], [2], 28, [("u8", 0)])], [0, 1], [2]), i8([10, -100, 127, 3, 50, -128]),
+     i8([7, -128, 127]))
+sb_b = [sb_t[0], T([1], scale=0.5, name="b"), sb_t[2]]
+case("sub_int8_broadcast_relu", model(sb_b, [OP(SUB, [0, 1], [2], 28, [("u8", 1)])], [0, 1], [2]),
+     i8([10, -100, 127, 5]), i8([5, 0, 122]))
+
+
+def tfl_sub_int8(a, b, s1, s2, so, in_float=True):
+    """TFLM's int8 SUB of one pair (zero points 0): twice the larger scale, each multiplier a
+    float32 quotient (in_float=False: a double one, as ADD takes them)"""
+    s1, s2, so = f32r(s1), f32r(s2), f32r(so)
+    tw = 2 * max(s1, s2)
+    r = f32r if in_float else (lambda v: v)
+    q1, e1 = tfl_quantize_multiplier(r(s1 / tw))
+    q2, e2 = tfl_quantize_multiplier(r(s2 / tw))
+    q3, e3 = tfl_quantize_multiplier(r(tw / f32r((1 << 20) * so)))
+    v = tfl_mbqm(tfl_mbqm(a << 20, q1, e1) - tfl_mbqm(b << 20, q2, e2), q3, e3)
+    return max(-128, min(127, v))
+
+
+# scales where the float quotients change the result: 34 - 112 at 0.14216, 0.071616 -> 0.120285 is
+# -26 with TFLM's float multipliers and would be -27 with double ones
+SS = (0.14215999841690063, 0.0716160386800766, 0.12028515338897705)
+assert tfl_sub_int8(34, 112, *SS) == -26 and tfl_sub_int8(34, 112, *SS, in_float=False) == -27
+sb_f = [T([1], scale=SS[0], name="a"), T([1], scale=SS[1], name="b"), T([1], scale=SS[2], name="out")]
+case("sub_int8_float_scales", model(sb_f, [OP(SUB, [0, 1], [2], 28, [("u8", 0)])], [0, 1], [2]), i8([34, 112]),
+     i8([-26]))
+sb_u = [T([1], UINT8, scale=0.5, name="a"), T([1], UINT8, scale=0.5, name="b"), T([1], UINT8, scale=0.5, name="out")]
+case("sub_uint8", model(sb_u, [OP(SUB, [0, 1], [2], 28, [("u8", 0)])], [0, 1], [2]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="no kernel for SUB with uint8 input 0")
 
 def tfl_selfcheck():
     """The arithmetic above against values worked out by hand (the FULLY_CONNECTED cases at the
