@@ -3775,7 +3775,7 @@ extern "C" {
  *                  TFLM's float32 multipliers; broadcast up to 4-D), LOGISTIC (int8; uint8 in TFLite's float32 table),
  *                  RELU, RELU6 (int8 RELU6 TFLM's clamp; uint8 TFLite's requantization),
  *                  RELU_N1_TO_1 (TFLite's), MAXIMUM, MINIMUM (int8/uint8/int16/int32, broadcast
- *                  up to 4-D), SQUEEZE, EXPAND_DIMS (any type),
+ *                  up to 4-D), SQUEEZE, EXPAND_DIMS, PACK, UNPACK, TRANSPOSE (any type),
  *                  RESIZE_NEAREST_NEIGHBOR (any type; TFLite's float32 index arithmetic, done
  *                  exactly in integers), the custom TFLite_Detection_PostProcess (built in:
  *                  TFLite's SSD decoding and fast NMS, uint8 inputs, one class per detection;
@@ -3871,6 +3871,7 @@ extern "C" {
 #define ACCEL_TFLITE_OP_RESIZE_BILINEAR 23
 #define ACCEL_TFLITE_OP_PAD 34
 #define ACCEL_TFLITE_OP_SQUEEZE 43
+#define ACCEL_TFLITE_OP_TRANSPOSE 39
 #define ACCEL_TFLITE_OP_SUB 41
 #define ACCEL_TFLITE_OP_MAXIMUM 55
 #define ACCEL_TFLITE_OP_MINIMUM 57
@@ -3882,6 +3883,8 @@ extern "C" {
 #define ACCEL_TFLITE_OP_EXPAND_DIMS 70
 #define ACCEL_TFLITE_OP_SUM 74
 #define ACCEL_TFLITE_OP_ARG_MIN 79
+#define ACCEL_TFLITE_OP_PACK 83
+#define ACCEL_TFLITE_OP_UNPACK 88
 #define ACCEL_TFLITE_OP_RESIZE_NEAREST_NEIGHBOR 97
 #define ACCEL_TFLITE_OP_QUANTIZE 114
 /* ACCEL_TFLITE_OPS: the operators a build runs (default all), an OR of these bits; a model that
@@ -3921,6 +3924,9 @@ extern "C" {
 #define ACCEL_TFLITE_K_SQUEEZE 0x40000000ULL
 #define ACCEL_TFLITE_K_EXPAND_DIMS 0x80000000ULL
 #define ACCEL_TFLITE_K_SUB 0x100000000ULL /* bits above 31: the mask is an unsigned long long */
+#define ACCEL_TFLITE_K_PACK 0x200000000ULL
+#define ACCEL_TFLITE_K_UNPACK 0x400000000ULL
+#define ACCEL_TFLITE_K_TRANSPOSE 0x800000000ULL
 /* ACCEL__TFL_OPS(X): the operator table, one row per operator, the one place an operator is
  * listed. Its code and kernel bit are the two defines above, named by the row. A row is
  *   X(NAME, OPTIONS, FAR, PART, PREP, RUN, HAS, TYPES)
@@ -3971,6 +3977,9 @@ extern "C" {
     X(SQUEEZE, 30, 0u, ONE, accel__tfl_reshape(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(EXPAND_DIMS, 52, 2u, ONE, accel__tfl_reshape(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(SUB, 28, 0u, ONE, accel__tfl_binary(c, 2), ACCEL_E_STATE, 1, ACCEL__TFL_T(INT8)) \
+    X(PACK, 59, 0u, ONE, accel__tfl_pack(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
+    X(UNPACK, 64, 0u, ONE, accel__tfl_pack(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
+    X(TRANSPOSE, 26, 2u, ONE, accel__tfl_transpose(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(RESIZE_NEAREST_NEIGHBOR, 74, 2u, ONE, accel__tfl_resize_nearest(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32) | ACCEL__TFL_T(FLOAT32)) \
     X(CUSTOM, -1, 0xFFu, ONE, accel__tfl_custom(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY)
 /* an operator and its row's bit, as the next term of an OR / a sum */
@@ -21472,6 +21481,90 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_split(accel__tfl_ctx *c)
         if (st != ACCEL_OK) return st;
         for (o = 0; o < outer; o++)
             ACCEL_MEMCPY(out.out + (size_t)o * chunk, in.in + ((size_t)o * n + k) * chunk, chunk);
+    }
+    return ACCEL_OK;
+}
+
+/* PACK (unpack 0: its inputs stacked along a new axis of the output) and UNPACK (unpack 1: the
+ * input split along an axis it drops), TFLM's and TFLite's: the bytes moved, any type; values
+ * count (PACK) or num (UNPACK) in option 0 is the number of tensors, the axis option 1 (negative:
+ * from the end of the packed tensor's dimensions); the tensors quantized as the packed one. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_pack(accel__tfl_ctx *c, int unpack)
+{
+    accel__tfl_io big, one;
+    int32_t num, axis;
+    uint32_t n = unpack ? c->op.n_outputs : c->op.n_inputs, ax, d, k;
+    uint64_t outer = 1, inner = 1;
+    size_t es;
+    accel_status st = accel__tfl_need(c, unpack ? 0 : 1, 0, (uint32_t)ACCEL__TFL_TY_PACK, &big);
+    if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &num);
+    if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 1, 0, &axis);
+    if (st != ACCEL_OK) return st;
+    if (n == 0 || (unpack ? c->op.n_inputs : c->op.n_outputs) != 1u || num != (int32_t)n) return ACCEL_E_TFLITE_ARITY;
+    if (axis < 0) axis += (int32_t)big.t.ndims;
+    if (axis < 0 || (uint32_t)axis >= big.t.ndims || accel__tfl_dim(&big.t, (uint32_t)axis) != n)
+        return ACCEL_E_TFLITE_SHAPE;
+    ax = (uint32_t)axis;
+    es = accel__tfl_type_size(big.t.type);
+    for (d = 0; d < ax; d++) outer *= accel__tfl_dim(&big.t, d);
+    for (d = ax + 1u; d < big.t.ndims; d++) inner *= accel__tfl_dim(&big.t, d);
+    inner *= es; /* the bytes of one tensor's run (elements fit 32 bits: open) */
+    for (k = 0; k < n; k++) {
+        st = accel__tfl_need(c, unpack, k, (uint32_t)1 << big.t.type, &one);
+        if (st != ACCEL_OK) return st == ACCEL_E_TFLITE_UNSUPPORTED ? ACCEL_E_TFLITE_TYPE : st;
+        if (one.t.ndims + 1u != big.t.ndims) return ACCEL_E_TFLITE_SHAPE;
+        for (d = 0; d < one.t.ndims; d++)
+            if (accel__tfl_dim(&one.t, d) != accel__tfl_dim(&big.t, d < ax ? d : d + 1u)) return ACCEL_E_TFLITE_SHAPE;
+        if (one.t.n_scales != big.t.n_scales ||
+            (big.t.n_scales && (one.t.scale_bits != big.t.scale_bits || one.t.zero_point != big.t.zero_point)))
+            return ACCEL_E_TFLITE_QUANT;
+        if (!c->rt) continue;
+        {
+            uint64_t o;
+            for (o = 0; o < outer; o++) {
+                size_t at = ((size_t)o * n + k) * (size_t)inner, run = (size_t)o * (size_t)inner;
+                if (unpack) ACCEL_MEMCPY(one.out + run, big.in + at, (size_t)inner);
+                else ACCEL_MEMCPY(big.out + at, one.in + run, (size_t)inner);
+            }
+        }
+    }
+    return ACCEL_OK;
+}
+
+/* TRANSPOSE (TFLM's and TFLite's): output dimension d is input dimension perm[d] (input 1, a
+ * constant int32 permutation of the input's rank); the bytes moved, any type. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_transpose(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, perm, out;
+    uint32_t p[ACCEL_TFLITE_MAX_DIMS], idx[ACCEL_TFLITE_MAX_DIMS], nd, d, seen = 0;
+    size_t stride[ACCEL_TFLITE_MAX_DIMS], es, i, from = 0;
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_TRANSPOSE, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32), &perm);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
+    if (st != ACCEL_OK) return st == ACCEL_E_TFLITE_UNSUPPORTED && c->why_at == 0x80u ? ACCEL_E_TFLITE_TYPE : st;
+    if (!perm.t.data) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NOT_CONST); /* the shapes are planned */
+    nd = in.t.ndims;
+    if (perm.t.elements != nd || out.t.ndims != nd) return ACCEL_E_TFLITE_SHAPE;
+    for (d = 0; d < nd; d++) {
+        int32_t v = accel__tfl_s32(accel__fb_u32(perm.t.data + 4u * (size_t)d));
+        if (v < 0 || (uint32_t)v >= nd || ((seen >> v) & 1u) || accel__tfl_dim(&out.t, d) != accel__tfl_dim(&in.t, (uint32_t)v))
+            return ACCEL_E_TFLITE_SHAPE;
+        seen |= 1u << v;
+        p[d] = (uint32_t)v;
+    }
+    if (!c->rt || !out.t.elements) return ACCEL_OK;
+    es = accel__tfl_type_size(in.t.type);
+    for (d = nd; d-- > 0;) /* the input's strides, in elements */
+        stride[d] = d + 1u == nd ? 1u : stride[d + 1u] * (size_t)accel__tfl_dim(&in.t, d + 1u);
+    for (d = 0; d < nd; d++) idx[d] = 0;
+    for (i = 0; i < out.t.elements; i++) { /* the output in order; from: the input's element */
+        ACCEL_MEMCPY(out.out + i * es, in.in + from * es, es);
+        for (d = nd; d-- > 0;) {
+            from += stride[p[d]];
+            if (++idx[d] < accel__tfl_dim(&out.t, d)) break;
+            from -= stride[p[d]] * (size_t)idx[d];
+            idx[d] = 0;
+        }
     }
     return ACCEL_OK;
 }

@@ -622,6 +622,47 @@ for nm, ax in (("expand_dims", i32([1])), ("expand_dims_negative", i32([-2])),
 edb = [T([2, 3], scale=1.0, name="in"), T([1], INT32, data=i32([0]), name="axis"), T([2, 1, 3], scale=1.0, name="out")]
 case("expand_dims_bad_axis", model(edb, [OP(EXPD, [0, 1], [2], 52, [])], [0], [2]), check_st="ACCEL_E_TFLITE_SHAPE")
 
+# PACK (83, PackOptions 59: values_count, axis) and UNPACK (88, UnpackOptions 64: num, axis): the
+# bytes moved. [1, 2] and [3, 4] packed on axis 0: [[1, 2], [3, 4]]; on axis 1 (and -1): [[1, 3],
+# [2, 4]]. Three uint8 [1] on axis 0. An input quantized unlike the output is refused.
+PACK, UNPACK, TRANSP = 83, 88, 39
+pk_t = [T([2], scale=0.5, name="a"), T([2], scale=0.5, name="b"), T([2, 2], scale=0.5, name="out")]
+for nm, ax, want in (("pack_axis0", 0, [1, 2, 3, 4]), ("pack_axis1", 1, [1, 3, 2, 4]), ("pack_axis_negative", -1,
+                                                                                      [1, 3, 2, 4])):
+    case(nm, model(pk_t, [OP(PACK, [0, 1], [2], 59, [("i32", 2), ("i32", ax)])], [0, 1], [2]), i8([1, 2, 3, 4]),
+         i8(want))
+pk3 = [T([1], UINT8, scale=1.0, zp=3, name="a"), T([1], UINT8, scale=1.0, zp=3, name="b"),
+       T([1], UINT8, scale=1.0, zp=3, name="c"), T([3, 1], UINT8, scale=1.0, zp=3, name="out")]
+case("pack_uint8_three", model(pk3, [OP(PACK, [0, 1, 2], [3], 59, [("i32", 3), ("i32", 0)])], [0, 1, 2], [3]),
+     bytes([7, 8, 9]), bytes([7, 8, 9]))
+pkq = [pk_t[0], T([2], scale=0.25, name="b"), pk_t[2]]
+case("pack_quant_differs", model(pkq, [OP(PACK, [0, 1], [2], 59, [("i32", 2), ("i32", 0)])], [0, 1], [2]),
+     check_st="ACCEL_E_TFLITE_QUANT")
+case("pack_count_differs", model(pk_t, [OP(PACK, [0, 1], [2], 59, [("i32", 3), ("i32", 0)])], [0, 1], [2]),
+     check_st="ACCEL_E_TFLITE_ARITY")
+# UNPACK [[1, 2, 3], [4, 5, 6]]: on axis 0 two of [3]; on axis 1 three of [2]: [1, 4], [2, 5], [3, 6]
+up0 = [T([2, 3], scale=1.0, name="in"), T([3], scale=1.0, name="a"), T([3], scale=1.0, name="b")]
+case("unpack_axis0", model(up0, [OP(UNPACK, [0], [1, 2], 64, [("i32", 2), ("i32", 0)])], [0], [1, 2]),
+     i8([1, 2, 3, 4, 5, 6]), i8([1, 2, 3, 4, 5, 6]))
+up1 = [T([2, 3], scale=1.0, name="in"), T([2], scale=1.0, name="a"), T([2], scale=1.0, name="b"),
+       T([2], scale=1.0, name="c")]
+case("unpack_axis1", model(up1, [OP(UNPACK, [0], [1, 2, 3], 64, [("i32", 3), ("i32", 1)])], [0], [1, 2, 3]),
+     i8([1, 2, 3, 4, 5, 6]), i8([1, 4, 2, 5, 3, 6]))
+case("unpack_bad_axis", model(up0, [OP(UNPACK, [0], [1, 2], 64, [("i32", 2), ("i32", 1)])], [0], [1, 2]),
+     check_st="ACCEL_E_TFLITE_SHAPE")
+# TRANSPOSE (39, TransposeOptions 26; the permutation a constant int32): [2, 3] by [1, 0] ->
+# [[1, 4], [2, 5], [3, 6]]; int16 [2, 1, 3] by [2, 0, 1] -> [3, 2, 1], out[c][a][b] = in[a][b][c]:
+# the same order; a permutation that repeats an axis
+tr_t = [T([2, 3], scale=1.0, name="in"), T([2], INT32, data=i32([1, 0]), name="perm"), T([3, 2], scale=1.0, name="out")]
+case("transpose_2d", model(tr_t, [OP(TRANSP, [0, 1], [2], 26, [])], [0], [2]), i8([1, 2, 3, 4, 5, 6]),
+     i8([1, 4, 2, 5, 3, 6]))
+tr3 = [T([2, 1, 3], INT16, scale=1.0, name="in"), T([3], INT32, data=i32([2, 0, 1]), name="perm"),
+       T([3, 2, 1], INT16, scale=1.0, name="out")]
+case("transpose_3d_int16", model(tr3, [OP(TRANSP, [0, 1], [2], 26, [])], [0], [2]), i16([1, 2, 3, -4, -5, -6]),
+     i16([1, -4, 2, -5, 3, -6]))
+trb = [tr_t[0], T([2], INT32, data=i32([1, 1]), name="perm"), tr_t[2]]
+case("transpose_bad_perm", model(trb, [OP(TRANSP, [0, 1], [2], 26, [])], [0], [2]), check_st="ACCEL_E_TFLITE_SHAPE")
+
 # RESIZE_NEAREST_NEIGHBOR (ResizeNearestNeighborOptions 74: align_corners, half_pixel_centers):
 # TFLite's float32 index arithmetic, worked here one rounding at a time.
 def nn_idx(i, isz, osz, align, half):
