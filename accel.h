@@ -3775,7 +3775,8 @@ extern "C" {
  *                  TFLM's float32 multipliers; broadcast up to 4-D), LOGISTIC (int8; uint8 in TFLite's float32 table),
  *                  RELU, RELU6 (int8 RELU6 TFLM's clamp; uint8 TFLite's requantization),
  *                  RELU_N1_TO_1 (TFLite's), MAXIMUM, MINIMUM (int8/uint8/int16/int32, broadcast
- *                  up to 4-D), SQUEEZE, EXPAND_DIMS, PACK, UNPACK, TRANSPOSE (any type),
+ *                  up to 4-D), SQUEEZE, EXPAND_DIMS, PACK, UNPACK, TRANSPOSE, SLICE, GATHER
+ *                  (batch_dims 0) (any type),
  *                  RESIZE_NEAREST_NEIGHBOR (any type; TFLite's float32 index arithmetic, done
  *                  exactly in integers), the custom TFLite_Detection_PostProcess (built in:
  *                  TFLite's SSD decoding and fast NMS, uint8 inputs, one class per detection;
@@ -3865,6 +3866,7 @@ extern "C" {
 #define ACCEL_TFLITE_OP_RELU_N1_TO_1 20
 #define ACCEL_TFLITE_OP_RELU6 21
 #define ACCEL_TFLITE_OP_RESHAPE 22
+#define ACCEL_TFLITE_OP_GATHER 36
 #define ACCEL_TFLITE_OP_SOFTMAX 25
 #define ACCEL_TFLITE_OP_SVDF 27
 #define ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM 44
@@ -3880,6 +3882,7 @@ extern "C" {
 #define ACCEL_TFLITE_OP_SPLIT 49
 #define ACCEL_TFLITE_OP_ARG_MAX 56
 #define ACCEL_TFLITE_OP_PADV2 60
+#define ACCEL_TFLITE_OP_SLICE 65
 #define ACCEL_TFLITE_OP_EXPAND_DIMS 70
 #define ACCEL_TFLITE_OP_SUM 74
 #define ACCEL_TFLITE_OP_ARG_MIN 79
@@ -3927,6 +3930,8 @@ extern "C" {
 #define ACCEL_TFLITE_K_PACK 0x200000000ULL
 #define ACCEL_TFLITE_K_UNPACK 0x400000000ULL
 #define ACCEL_TFLITE_K_TRANSPOSE 0x800000000ULL
+#define ACCEL_TFLITE_K_SLICE 0x1000000000ULL
+#define ACCEL_TFLITE_K_GATHER 0x2000000000ULL
 /* ACCEL__TFL_OPS(X): the operator table, one row per operator, the one place an operator is
  * listed. Its code and kernel bit are the two defines above, named by the row. A row is
  *   X(NAME, OPTIONS, FAR, PART, PREP, RUN, HAS, TYPES)
@@ -3980,6 +3985,8 @@ extern "C" {
     X(PACK, 59, 0u, ONE, accel__tfl_pack(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(UNPACK, 64, 0u, ONE, accel__tfl_pack(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(TRANSPOSE, 26, 2u, ONE, accel__tfl_transpose(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
+    X(SLICE, 48, 6u, ONE, accel__tfl_slice(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
+    X(GATHER, 23, 0u, ONE, accel__tfl_gather(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(RESIZE_NEAREST_NEIGHBOR, 74, 2u, ONE, accel__tfl_resize_nearest(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32) | ACCEL__TFL_T(FLOAT32)) \
     X(CUSTOM, -1, 0xFFu, ONE, accel__tfl_custom(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY)
 /* an operator and its row's bit, as the next term of an OR / a sum */
@@ -19719,6 +19726,7 @@ ACCEL__TFL_STATIC size_t accel__tfl_table_bytes(const accel_tflite_model *m);
 #define ACCEL__TFL_WHY_FAR 13       /* a constant input read directly, with ACCEL_FB_COPY */
 #define ACCEL__TFL_WHY_FLOAT 14     /* float32 arithmetic, in an ACCEL_MAC_NO_FLOAT build */
 #define ACCEL__TFL_WHY_NMS 15       /* TFLite_Detection_PostProcess's regular NMS, or classes per box > 1 */
+#define ACCEL__TFL_WHY_VARIANT_OPT 16 /* an option's value the kernel has no arithmetic for ("a variant of") */
 /* Refuse: ACCEL_E_TFLITE_UNSUPPORTED, with the reason for check_op */
 #define ACCEL__TFL_NO(c, w) ((c)->why = (uint8_t)(w), ACCEL_E_TFLITE_UNSUPPORTED)
 
@@ -21565,6 +21573,115 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_transpose(accel__tfl_ctx *c)
             from -= stride[p[d]] * (size_t)idx[d];
             idx[d] = 0;
         }
+    }
+    return ACCEL_OK;
+}
+
+/* A constant int32 or int64 vector's element k (int64: within int32), for SLICE's begin and size. */
+ACCEL__TFL_STATIC accel_status accel__tfl_const_i32(const accel_tflite_tensor *t, uint32_t k, int32_t *v)
+{
+    size_t w = t->type == ACCEL_TFLITE_INT64 ? 8u : 4u;
+    const uint8_t *p = t->data + w * (size_t)k;
+    *v = accel__tfl_s32(accel__fb_u32(p));
+    if (w == 8u && accel__fb_u32(p + 4) != (*v < 0 ? 0xFFFFFFFFUL : 0u)) return ACCEL_E_TFLITE_SHAPE;
+    return ACCEL_OK;
+}
+
+/* SLICE (TFLM's and TFLite's): the block of the input from begin (input 1) of size (input 2; -1:
+ * to the end), both constant int32 or int64 vectors of the input's rank; the output is that
+ * block's shape. The bytes moved, any type. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_slice(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, b, z, out;
+    uint32_t beg[ACCEL_TFLITE_MAX_DIMS], idx[ACCEL_TFLITE_MAX_DIMS], nd, d;
+    size_t stride[ACCEL_TFLITE_MAX_DIMS], es, i, from = 0;
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_SLICE, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32) | ACCEL__TFL_T(INT64), &b);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 2, (uint32_t)1 << b.t.type, &z);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
+    if (st != ACCEL_OK) return st == ACCEL_E_TFLITE_UNSUPPORTED && c->why_at >= 2u ? ACCEL_E_TFLITE_TYPE : st;
+    if (!b.t.data || !z.t.data) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NOT_CONST); /* the shapes are planned */
+    nd = in.t.ndims;
+    if (b.t.elements != nd || z.t.elements != nd || out.t.ndims != nd) return ACCEL_E_TFLITE_SHAPE;
+    for (d = 0; d < nd; d++) {
+        int32_t bv, zv;
+        uint32_t dim = accel__tfl_dim(&in.t, d);
+        st = accel__tfl_const_i32(&b.t, d, &bv);
+        if (st == ACCEL_OK) st = accel__tfl_const_i32(&z.t, d, &zv);
+        if (st != ACCEL_OK) return st;
+        if (bv < 0 || (uint32_t)bv > dim) return ACCEL_E_TFLITE_SHAPE;
+        if (zv == -1) zv = (int32_t)(dim - (uint32_t)bv);
+        if (zv < 0 || (uint32_t)zv > dim - (uint32_t)bv || (uint32_t)zv != accel__tfl_dim(&out.t, d))
+            return ACCEL_E_TFLITE_SHAPE;
+        beg[d] = (uint32_t)bv;
+    }
+    if (!c->rt || !out.t.elements) return ACCEL_OK;
+    es = accel__tfl_type_size(in.t.type);
+    for (d = nd; d-- > 0;) /* the input's strides, in elements */
+        stride[d] = d + 1u == nd ? 1u : stride[d + 1u] * (size_t)accel__tfl_dim(&in.t, d + 1u);
+    for (d = 0; d < nd; d++) {
+        idx[d] = 0;
+        from += (size_t)beg[d] * stride[d];
+    }
+    for (i = 0; i < out.t.elements; i++) { /* the output in order; from: the input's element */
+        ACCEL_MEMCPY(out.out + i * es, in.in + from * es, es);
+        for (d = nd; d-- > 0;) {
+            from += stride[d];
+            if (++idx[d] < accel__tfl_dim(&out.t, d)) break;
+            from -= stride[d] * (size_t)idx[d];
+            idx[d] = 0;
+        }
+    }
+    return ACCEL_OK;
+}
+
+/* GATHER (TFLM's and TFLite's), batch_dims 0: the output is params' dimensions before the axis
+ * (option 0; negative from the end), then the indices' (input 1, int32 or int64), then params'
+ * after it; each index picks a slice along the axis. An index outside the axis fails the run
+ * (ACCEL_E_TFLITE_RANGE), as TFLM's does. The bytes moved, any type. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_gather(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, ix, out;
+    int32_t axis, bd;
+    uint32_t ax, d, n;
+    uint64_t outer = 1, inner = 1;
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_GATHER, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32) | ACCEL__TFL_T(INT64), &ix);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &axis);
+    if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 1, 0, &bd);
+    if (st != ACCEL_OK) return st == ACCEL_E_TFLITE_UNSUPPORTED && c->why_at == 0x80u ? ACCEL_E_TFLITE_TYPE : st;
+    if (bd != 0) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_VARIANT_OPT);
+    if (axis < 0) axis += (int32_t)in.t.ndims;
+    if (axis < 0 || (uint32_t)axis >= in.t.ndims || out.t.ndims != in.t.ndims - 1u + ix.t.ndims)
+        return ACCEL_E_TFLITE_SHAPE;
+    ax = (uint32_t)axis;
+    for (d = 0; d < out.t.ndims; d++) {
+        uint32_t want = d < ax ? accel__tfl_dim(&in.t, d)
+                        : d < ax + ix.t.ndims ? accel__tfl_dim(&ix.t, d - ax)
+                                              : accel__tfl_dim(&in.t, d - ix.t.ndims + 1u);
+        if (accel__tfl_dim(&out.t, d) != want) return ACCEL_E_TFLITE_SHAPE;
+    }
+    if (!c->rt) return ACCEL_OK;
+    for (d = 0; d < ax; d++) outer *= accel__tfl_dim(&in.t, d);
+    for (d = ax + 1u; d < in.t.ndims; d++) inner *= accel__tfl_dim(&in.t, d);
+    inner *= accel__tfl_type_size(in.t.type); /* the bytes of one slice */
+    n = accel__tfl_dim(&in.t, ax);
+    {
+        uint64_t o;
+        size_t k, at = 0;
+        for (o = 0; o < outer; o++)
+            for (k = 0; k < ix.t.elements; k++, at += (size_t)inner) {
+                int32_t v;
+                if (ix.t.type == ACCEL_TFLITE_INT64) {
+                    v = accel__tfl_s32(accel_load_u32le(ix.in + 8u * k));
+                    if (accel_load_u32le(ix.in + 8u * k + 4u) != (v < 0 ? 0xFFFFFFFFUL : 0u)) return ACCEL_E_TFLITE_RANGE;
+                } else {
+                    v = accel__tfl_load(ACCEL_TFLITE_INT32, ix.in, k);
+                }
+                if (v < 0 || (uint32_t)v >= n) return ACCEL_E_TFLITE_RANGE;
+                ACCEL_MEMCPY(out.out + at, in.in + ((size_t)o * n + (size_t)v) * (size_t)inner, (size_t)inner);
+            }
     }
     return ACCEL_OK;
 }

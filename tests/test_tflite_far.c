@@ -105,9 +105,11 @@ static void on_op(void *user, uint32_t op_index, int32_t code, uint32_t tensor, 
 /* The operators whose constant inputs are not read through the macro: such models are refused. */
 static int refused_code(int32_t code)
 {
-    /* CUSTOM: the built-in TFLite_Detection_PostProcess, which reads its anchors in place */
+    /* CUSTOM: the built-in TFLite_Detection_PostProcess, which reads its anchors in place; GATHER
+     * with constant indices */
     return code == ACCEL_TFLITE_OP_SVDF || code == ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM ||
-           code == ACCEL_TFLITE_OP_ADD || code == ACCEL_TFLITE_OP_MUL || code == ACCEL_TFLITE_OP_CUSTOM;
+           code == ACCEL_TFLITE_OP_ADD || code == ACCEL_TFLITE_OP_MUL || code == ACCEL_TFLITE_OP_CUSTOM ||
+           code == ACCEL_TFLITE_OP_GATHER;
 }
 
 /* 1: matched byte for byte; 0: failed (why says how); -1: refused as it must be. */

@@ -663,6 +663,35 @@ case("transpose_3d_int16", model(tr3, [OP(TRANSP, [0, 1], [2], 26, [])], [0], [2
 trb = [tr_t[0], T([2], INT32, data=i32([1, 1]), name="perm"), tr_t[2]]
 case("transpose_bad_perm", model(trb, [OP(TRANSP, [0, 1], [2], 26, [])], [0], [2]), check_st="ACCEL_E_TFLITE_SHAPE")
 
+# SLICE (65, SliceOptions 48; begin and size constant int32 or int64, -1: to the end) and GATHER
+# (36, GatherOptions 23: axis, batch_dims). [[1, 2, 3], [4, 5, 6], [7, 8, 9]] from [1, 1] size
+# [2, -1]: [[5, 6], [8, 9]]; int64 begin [0, 2] size [3, 1]: [3, 6, 9]
+SLICE, GATHER = 65, 36
+SL_IN = i8([1, 2, 3, 4, 5, 6, 7, 8, 9])
+sl_t = [T([3, 3], scale=1.0, name="in"), T([2], INT32, data=i32([1, 1]), name="begin"),
+        T([2], INT32, data=i32([2, -1]), name="size"), T([2, 2], scale=1.0, name="out")]
+case("slice", model(sl_t, [OP(SLICE, [0, 1, 2], [3], 48, [])], [0], [3]), SL_IN, i8([5, 6, 8, 9]))
+sl64 = [T([3, 3], scale=1.0, name="in"), T([2], INT64, data=struct.pack("<2q", 0, 2), name="begin"),
+        T([2], INT64, data=struct.pack("<2q", 3, 1), name="size"), T([3, 1], scale=1.0, name="out")]
+case("slice_int64", model(sl64, [OP(SLICE, [0, 1, 2], [3], 48, [])], [0], [3]), SL_IN, i8([3, 6, 9]))
+slb = [sl_t[0], T([2], INT32, data=i32([2, 0]), name="begin"), T([2], INT32, data=i32([2, 2]), name="size"),
+       sl_t[3]]
+case("slice_out_of_bounds", model(slb, [OP(SLICE, [0, 1, 2], [3], 48, [])], [0], [3]), check_st="ACCEL_E_TFLITE_SHAPE")
+# GATHER rows [2, 0, 2] of the same 3x3 (axis 0): [7, 8, 9, 1, 2, 3, 7, 8, 9]; columns [[1], [0]]
+# (axis -1, indices [2, 1]): [[2], [1]], [[5], [4]], [[8], [7]]; an index of 3 fails the run;
+# batch_dims 1 is refused
+ga_t = [T([3, 3], scale=1.0, name="in"), T([3], INT32, name="idx"), T([3, 3], scale=1.0, name="out")]
+case("gather_rows", model(ga_t, [OP(GATHER, [0, 1], [2], 23, [("i32", 0), ("i32", 0)])], [0, 1], [2]),
+     SL_IN + i32([2, 0, 2]), i8([7, 8, 9, 1, 2, 3, 7, 8, 9]))
+ga2 = [T([3, 3], scale=1.0, name="in"), T([2, 1], INT64, data=struct.pack("<2q", 1, 0), name="idx"),
+       T([3, 2, 1], scale=1.0, name="out")]
+case("gather_columns_int64", model(ga2, [OP(GATHER, [0, 1], [2], 23, [("i32", -1), ("i32", 0)])], [0], [2]), SL_IN,
+     i8([2, 1, 5, 4, 8, 7]))
+case("gather_index_out_of_range", model(ga_t, [OP(GATHER, [0, 1], [2], 23, [("i32", 0), ("i32", 0)])], [0, 1], [2]),
+     SL_IN + i32([0, 3, 1]), invoke_st="ACCEL_E_TFLITE_RANGE")
+case("gather_batch_dims", model(ga_t, [OP(GATHER, [0, 1], [2], 23, [("i32", 0), ("i32", 1)])], [0, 1], [2]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="a variant of GATHER with no kernel")
+
 # RESIZE_NEAREST_NEIGHBOR (ResizeNearestNeighborOptions 74: align_corners, half_pixel_centers):
 # TFLite's float32 index arithmetic, worked here one rounding at a time.
 def nn_idx(i, isz, osz, align, half):
