@@ -21530,7 +21530,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_pack(accel__tfl_ctx *c, int unpack)
         {
             uint64_t o;
             for (o = 0; o < outer; o++) {
-                size_t at = ((size_t)o * n + k) * (size_t)inner, run = (size_t)o * (size_t)inner;
+                size_t at = ((size_t)o * (size_t)n + (size_t)k) * (size_t)inner, run = (size_t)o * (size_t)inner;
                 if (unpack) ACCEL_MEMCPY(one.out + run, big.in + at, (size_t)inner);
                 else ACCEL_MEMCPY(big.out + at, one.in + run, (size_t)inner);
             }
