@@ -3774,8 +3774,8 @@ extern "C" {
  *                  integer; uint8 in TFLite's float32), PAD, PADV2, ADD, MUL, SUB (int8 only,
  *                  TFLM's float32 multipliers; broadcast up to 4-D), LOGISTIC (int8; uint8 in TFLite's float32 table),
  *                  RELU, RELU6 (int8 RELU6 TFLM's clamp; uint8 TFLite's requantization),
- *                  RELU_N1_TO_1 (TFLite's), MAXIMUM, MINIMUM (int8/uint8/int16/int32, broadcast
- *                  up to 4-D), SQUEEZE, EXPAND_DIMS, PACK, UNPACK, TRANSPOSE, SLICE, GATHER
+ *                  RELU_N1_TO_1 (TFLite's), LEAKY_RELU, MAXIMUM, MINIMUM (int8/uint8/int16/int32, broadcast
+ *                  up to 4-D), SQUEEZE, EXPAND_DIMS, PACK, UNPACK, TRANSPOSE, SLICE, SPLIT_V, GATHER
  *                  (batch_dims 0) (any type),
  *                  RESIZE_NEAREST_NEIGHBOR (any type; TFLite's float32 index arithmetic, done
  *                  exactly in integers), the custom TFLite_Detection_PostProcess (built in:
@@ -3889,6 +3889,8 @@ extern "C" {
 #define ACCEL_TFLITE_OP_PACK 83
 #define ACCEL_TFLITE_OP_UNPACK 88
 #define ACCEL_TFLITE_OP_RESIZE_NEAREST_NEIGHBOR 97
+#define ACCEL_TFLITE_OP_LEAKY_RELU 98
+#define ACCEL_TFLITE_OP_SPLIT_V 102
 #define ACCEL_TFLITE_OP_QUANTIZE 114
 /* ACCEL_TFLITE_OPS: the operators a build runs (default all), an OR of these bits; a model that
  * needs another one is refused at init with ACCEL_E_TFLITE_UNSUPPORTED, like an unknown
@@ -3932,6 +3934,8 @@ extern "C" {
 #define ACCEL_TFLITE_K_TRANSPOSE 0x800000000ULL
 #define ACCEL_TFLITE_K_SLICE 0x1000000000ULL
 #define ACCEL_TFLITE_K_GATHER 0x2000000000ULL
+#define ACCEL_TFLITE_K_LEAKY_RELU 0x4000000000ULL
+#define ACCEL_TFLITE_K_SPLIT_V 0x8000000000ULL
 /* ACCEL__TFL_OPS(X): the operator table, one row per operator, the one place an operator is
  * listed. Its code and kernel bit are the two defines above, named by the row. A row is
  *   X(NAME, OPTIONS, FAR, PART, PREP, RUN, HAS, TYPES)
@@ -3987,6 +3991,8 @@ extern "C" {
     X(TRANSPOSE, 26, 2u, ONE, accel__tfl_transpose(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(SLICE, 48, 6u, ONE, accel__tfl_slice(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(GATHER, 23, 0u, ONE, accel__tfl_gather(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
+    X(LEAKY_RELU, 75, 0u, ONE, accel__tfl_leaky_relu(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
+    X(SPLIT_V, 79, 6u, ONE, accel__tfl_split_v(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(RESIZE_NEAREST_NEIGHBOR, 74, 2u, ONE, accel__tfl_resize_nearest(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32) | ACCEL__TFL_T(FLOAT32)) \
     X(CUSTOM, -1, 0xFFu, ONE, accel__tfl_custom(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY)
 /* an operator and its row's bit, as the next term of an OR / a sum */
@@ -21682,6 +21688,100 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_gather(accel__tfl_ctx *c)
                 if (v < 0 || (uint32_t)v >= n) return ACCEL_E_TFLITE_RANGE;
                 ACCEL_MEMCPY(out.out + at, in.in + ((size_t)o * n + (size_t)v) * (size_t)inner, (size_t)inner);
             }
+    }
+    return ACCEL_OK;
+}
+
+/* SPLIT_V (TFLM's and TFLite's): the input cut along an axis (input 2, a constant int32 scalar;
+ * negative from the end) into parts of the sizes of input 1 (a constant int32 vector, one entry
+ * -1: the rest), as many as the num_splits option and the outputs. The bytes moved, any type. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_split_v(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, sz, ax_t, out;
+    int32_t num, axis, rest = -1;
+    uint32_t k, d, n = c->op.n_outputs, ax, dim, sum = 0, at = 0;
+    uint64_t outer = 1, inner = 1;
+    size_t es;
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_SPLIT_V, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32), &sz);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 2, ACCEL__TFL_T(INT32), &ax_t);
+    if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &num);
+    if (st != ACCEL_OK) return st;
+    if (c->op.n_inputs != 3u || n == 0 || num != (int32_t)n) return ACCEL_E_TFLITE_ARITY;
+    if (!sz.t.data || !ax_t.t.data) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_NOT_CONST); /* the shapes are planned */
+    if (ax_t.t.elements != 1u || sz.t.elements != n) return ACCEL_E_TFLITE_SHAPE;
+    axis = accel__tfl_s32(accel__fb_u32(ax_t.t.data));
+    if (axis < 0) axis += (int32_t)in.t.ndims;
+    if (axis < 0 || (uint32_t)axis >= in.t.ndims) return ACCEL_E_TFLITE_SHAPE;
+    ax = (uint32_t)axis;
+    dim = accel__tfl_dim(&in.t, ax);
+    for (k = 0; k < n; k++) { /* the sizes: at most one -1, the others within the axis */
+        int32_t v = accel__tfl_s32(accel__fb_u32(sz.t.data + 4u * (size_t)k));
+        if (v == -1 && rest < 0) rest = (int32_t)k;
+        else if (v < 0 || (uint32_t)v > dim - sum) return ACCEL_E_TFLITE_SHAPE;
+        else sum += (uint32_t)v;
+    }
+    if (rest < 0 && sum != dim) return ACCEL_E_TFLITE_SHAPE;
+    es = accel__tfl_type_size(in.t.type);
+    for (d = 0; d < ax; d++) outer *= accel__tfl_dim(&in.t, d);
+    for (d = ax + 1u; d < in.t.ndims; d++) inner *= accel__tfl_dim(&in.t, d);
+    inner *= es; /* one step along the axis, in bytes (elements fit 32 bits: open) */
+    for (k = 0; k < n; k++) {
+        int32_t v = accel__tfl_s32(accel__fb_u32(sz.t.data + 4u * (size_t)k));
+        uint32_t part = (int32_t)k == rest ? dim - sum : (uint32_t)v;
+        st = accel__tfl_need(c, 1, k, (uint32_t)1 << in.t.type, &out);
+        if (st != ACCEL_OK) return st == ACCEL_E_TFLITE_UNSUPPORTED ? ACCEL_E_TFLITE_TYPE : st;
+        if (out.t.ndims != in.t.ndims) return ACCEL_E_TFLITE_SHAPE;
+        for (d = 0; d < in.t.ndims; d++)
+            if (accel__tfl_dim(&out.t, d) != (d == ax ? part : accel__tfl_dim(&in.t, d))) return ACCEL_E_TFLITE_SHAPE;
+        if (c->rt) {
+            uint64_t o;
+            size_t run = (size_t)part * (size_t)inner;
+            for (o = 0; o < outer; o++)
+                ACCEL_MEMCPY(out.out + (size_t)o * run, in.in + ((size_t)o * (size_t)dim + (size_t)at) * (size_t)inner, run);
+        }
+        at += part;
+    }
+    return ACCEL_OK;
+}
+
+/* LEAKY_RELU (TFLM's int8, TFLite's uint8: the same): q - in_zp requantized by the identity
+ * multiplier (in_scale / out_scale) when it is >= 0, else by the alpha one (in_scale * alpha /
+ * out_scale), both float32 arithmetic as TFLM takes them; the output's zero point added,
+ * clamped to the type. A negative alpha is refused. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_leaky_relu(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, out;
+    uint64_t alpha;
+    int32_t *kept, mi = 0, si = 0, ma = 0, sa = 0, lo = 0, hi = 0;
+    size_t i;
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_LEAKY_RELU, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
+    if (st == ACCEL_OK) st = accel__tfl_opt(c, 0, 4, 0, &alpha);
+    if (st != ACCEL_OK) return st;
+    if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t) || in.t.n_scales != 1u || out.t.n_scales != 1u)
+        return ACCEL_E_TFLITE_QUANT;
+    if (alpha & 0x80000000UL) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_VARIANT_OPT);
+    kept = accel__tfl_keep(c, 4);
+    if (!c->rt) {
+        accel__tfl_num x, y;
+        accel__tfl_num_f32(&x, in.t.scale_bits);
+        accel__tfl_num_f32(&y, out.t.scale_bits);
+        accel__tfl_num_div(&x, &x, &y, 24);
+        st = accel__tfl_qmul(&x, &mi, &si);
+        if (st == ACCEL_OK) st = accel__tfl_qmul3(in.t.scale_bits, (uint32_t)alpha, out.t.scale_bits, 2, &ma, &sa);
+        if (st == ACCEL_OK && sa > 31) st = ACCEL_E_TFLITE_QUANT; /* a multiplier of 2^31 or more */
+        if (st == ACCEL_OK && kept) kept[0] = mi, kept[1] = si, kept[2] = ma, kept[3] = sa;
+        return st;
+    }
+    if (!kept) return ACCEL_E_STATE;
+    accel__tfl_qrange(in.t.type, &lo, &hi);
+    for (i = 0; i < in.t.elements; i++) {
+        int32_t x = accel__tfl_load(in.t.type, in.in, i) - in.t.zero_point;
+        int32_t v = out.t.zero_point + (x >= 0 ? accel_mac_multiply_by_quantized_multiplier(x, kept[0], kept[1])
+                                               : accel_mac_multiply_by_quantized_multiplier(x, kept[2], kept[3]));
+        accel__tfl_store(in.t.type, out.out, i, v < lo ? lo : v > hi ? hi : v);
     }
     return ACCEL_OK;
 }

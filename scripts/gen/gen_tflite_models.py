@@ -1328,6 +1328,42 @@ sb_u = [T([1], UINT8, scale=0.5, name="a"), T([1], UINT8, scale=0.5, name="b"), 
 case("sub_uint8", model(sb_u, [OP(SUB, [0, 1], [2], 28, [("u8", 0)])], [0, 1], [2]),
      check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="no kernel for SUB with uint8 input 0")
 
+# LEAKY_RELU (98, LeakyReluOptions 75: alpha), TFLM's int8 and TFLite's uint8 (the same): q - zp
+# times in/out scale when >= 0, else times in scale * alpha / out scale (float32 quotients).
+# int8 0.5 -> 0.5, alpha 0.25: [-8, -3, -2, 0, 5, 127] -> [-2, -1 (-0.75), -1 (-0.5 away from
+# zero), 0, 5, 127]; uint8 in 1.0 zp 100, out 0.5 zp 50, alpha 0.5 (multipliers 2 and 1): [0, 99,
+# 100, 180] -> [-50 -> 0, 49, 50, 210]; a negative alpha is refused
+LEAKY = 98
+lk_t = [T([6], scale=0.5, name="in"), T([6], scale=0.5, name="out")]
+LK_IN = [-8, -3, -2, 0, 5, 127]
+_qa = tfl_quantize_multiplier(0.25)
+assert [tfl_mbqm(x, *_qa) if x < 0 else x for x in LK_IN] == [-2, -1, -1, 0, 5, 127]
+case("leaky_relu_int8", model(lk_t, [OP(LEAKY, [0], [1], 75, [("f32", 0.25)])], [0], [1]), i8(LK_IN),
+     i8([-2, -1, -1, 0, 5, 127]))
+lku = [T([4], UINT8, scale=1.0, zp=100, name="in"), T([4], UINT8, scale=0.5, zp=50, name="out")]
+case("leaky_relu_uint8", model(lku, [OP(LEAKY, [0], [1], 75, [("f32", 0.5)])], [0], [1]), bytes([0, 99, 100, 180]),
+     bytes([0, 49, 50, 210]))
+case("leaky_relu_negative_alpha", model(lk_t, [OP(LEAKY, [0], [1], 75, [("f32", -0.5)])], [0], [1]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="a variant of LEAKY_RELU with no kernel")
+# SPLIT_V (102, SplitVOptions 79: num_splits; sizes a constant int32 vector, one -1 for the rest;
+# the axis a constant int32): [[0..4], [5..9]] on axis 1 into 2, the rest (2), 1: [[0, 1], [5, 6]],
+# [[2, 3], [7, 8]], [[4], [9]]; axis -1 the same; sizes that do not add up, two -1
+SPLITV = 102
+
+
+def splitv_model(sizes, axis):
+    t = [T([2, 5], scale=1.0, name="in"), T([3], INT32, data=i32(sizes), name="sizes"),
+         T([1], INT32, data=i32([axis]), name="axis"), T([2, 2], scale=1.0, name="a"), T([2, 2], scale=1.0, name="b"),
+         T([2, 1], scale=1.0, name="c")]
+    return model(t, [OP(SPLITV, [0, 1, 2], [3, 4, 5], 79, [("i32", 3)])], [0], [3, 4, 5])
+
+
+case("split_v", splitv_model([2, -1, 1], 1), i8(range(10)), i8([0, 1, 5, 6, 2, 3, 7, 8, 4, 9]))
+case("split_v_negative_axis", splitv_model([2, 2, 1], -1), i8(range(10)), i8([0, 1, 5, 6, 2, 3, 7, 8, 4, 9]))
+case("split_v_bad_sizes", splitv_model([2, 2, 2], 1), check_st="ACCEL_E_TFLITE_SHAPE")
+case("split_v_two_rest", splitv_model([-1, -1, 1], 1), check_st="ACCEL_E_TFLITE_SHAPE")
+
+
 def tfl_selfcheck():
     """The arithmetic above against values worked out by hand (the FULLY_CONNECTED cases at the
     top of this file, and TFLite's rounding rules): the sketch's expected outputs rest on it."""
