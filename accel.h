@@ -6468,6 +6468,16 @@ ACCEL__FLEX_FN int accel__flex_w_ok(uint64_t w)
     return w == 1u || w == 2u || w == 4u || w == 8u;
 }
 
+/* Whether a string in a flatbuffer (v) is the C string s. */
+ACCEL__FLEX_FN int accel__fb_view_is(const accel_fb_view *v, const char *s)
+{
+    size_t j;
+    if (!v->p) return 0;
+    for (j = 0; j < v->len && s[j] && (uint8_t)s[j] == accel__fb_u8(v->p + j); j++) {
+    }
+    return j == v->len && !s[j];
+}
+
 /* FlexBuffers types the readers here name */
 #define ACCEL__FLEX_INT 1u
 #define ACCEL__FLEX_UINT 2u
@@ -8721,15 +8731,6 @@ static int accel__edgetpu_memeq(const uint8_t *a, const uint8_t *b, size_t n)
     return 1;
 }
 
-static int accel__edgetpu_view_eq(accel_edgetpu_view v, const char *s)
-{
-    size_t i = 0;
-    if (!v.p) return 0;
-    for (; i < v.len; i++)
-        if (s[i] == '\0' || (uint8_t)s[i] != v.p[i]) return 0;
-    return s[i] == '\0';
-}
-
 /* ---- @edgetpu.package: a string or blob of the op's FlexBuffers options, by key ---- */
 static accel_status accel__edgetpu_flex_find(const uint8_t *b, size_t len, const char *key,
                                              accel_edgetpu_view *out)
@@ -9157,7 +9158,7 @@ ACCELDEF accel_status accel_edgetpu_package_init_tflite(accel_edgetpu_package *m
         if (st == ACCEL_OK) st = accel_fb_table_at(&t, tflite, len, p);
         if (st == ACCEL_OK) st = accel_fb_string(&t, 1, &v);
         if (st != ACCEL_OK) return st;
-        if (accel__edgetpu_view_eq(v, "edgetpu-custom-op")) {
+        if (accel__fb_view_is(&v, "edgetpu-custom-op")) {
             found = 1;
             code = k;
         }
@@ -19192,15 +19193,6 @@ ACCEL__TFL_NOINLINE void accel__tfl_custom_code(const accel_tflite_model *m, uin
         v->p = NULL, v->len = 0;
 }
 
-ACCEL__TFL_STATIC int accel__tfl_view_is(const accel_fb_view *v, const char *name)
-{
-    size_t j;
-    if (!v->p) return 0;
-    for (j = 0; j < v->len && name[j] && (uint8_t)name[j] == accel__fb_u8(v->p + j); j++) {
-    }
-    return j == v->len && !name[j];
-}
-
 #define ACCEL__TFL_DETPP_NAME "TFLite_Detection_PostProcess"
 
 #if ACCEL__TFL_DETPP
@@ -19213,7 +19205,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_nms_options(const accel_tflite_model
     int32_t regular = 0;
     accel_status st;
     accel__tfl_custom_code(m, i, &v);
-    if (!accel__tfl_view_is(&v, ACCEL__TFL_DETPP_NAME)) return ACCEL_E_EMPTY;
+    if (!accel__fb_view_is(&v, ACCEL__TFL_DETPP_NAME)) return ACCEL_E_EMPTY;
     st = accel__tfl_table(m, m->ops_, i, &t);
     if (st == ACCEL_OK) st = accel_fb_bytes(&t, 5, &v); /* Operator.custom_options */
     if (st != ACCEL_OK) return st;
@@ -19640,7 +19632,7 @@ ACCEL__TFL_NOINLINE const accel_tflite_custom *accel__tfl_custom_of(const accel_
     accel__tfl_custom_code(m, i, &v);
     for (k = 0; k < m->n_customs_; k++) {
         const char *name = m->customs_[k].name;
-        if (!name || accel__tfl_view_is(&v, name)) return &m->customs_[k];
+        if (!name || accel__fb_view_is(&v, name)) return &m->customs_[k];
     }
     return NULL;
 }
@@ -20904,6 +20896,45 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
+/* The element strides of t's dimensions (row-major). */
+ACCEL__TFL_STATIC void accel__tfl_strides(const accel_tflite_tensor *t, size_t *stride)
+{
+    uint32_t d;
+    for (d = t->ndims; d-- > 0;)
+        stride[d] = d + 1u == t->ndims ? 1u : stride[d + 1u] * (size_t)accel__tfl_dim(t, d + 1u);
+}
+
+/* The output (ot, of in's element type) in order from in: its dimension d steps the input by
+ * step[d] elements, from the input's element `from` (TRANSPOSE: permuted strides; SLICE: the
+ * block's corner). */
+ACCEL__TFL_NOINLINE void accel__tfl_strided_copy(uint8_t *out, const accel_tflite_tensor *ot, const uint8_t *in,
+                                                 const size_t *step, size_t from)
+{
+    uint32_t idx[ACCEL_TFLITE_MAX_DIMS], d, nd = ot->ndims;
+    size_t i, es = accel__tfl_type_size(ot->type);
+    for (d = 0; d < nd; d++) idx[d] = 0;
+    for (i = 0; i < ot->elements; i++) {
+        ACCEL_MEMCPY(out + i * es, in + from * es, es);
+        for (d = nd; d-- > 0;) {
+            from += step[d];
+            if (++idx[d] < accel__tfl_dim(ot, d)) break;
+            from -= step[d] * (size_t)idx[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+/* A constant int32 or int64 vector's element k (int64: within int32): SLICE's begin and size,
+ * EXPAND_DIMS' axis, PAD's paddings. */
+ACCEL__TFL_STATIC accel_status accel__tfl_const_i32(const accel_tflite_tensor *t, uint32_t k, int32_t *v)
+{
+    size_t w = t->type == ACCEL_TFLITE_INT64 ? 8u : 4u;
+    const uint8_t *p = t->data + w * (size_t)k;
+    *v = accel__tfl_s32(accel__fb_u32(p));
+    if (w == 8u && accel__fb_u32(p + 4) != (*v < 0 ? 0xFFFFFFFFUL : 0u)) return ACCEL_E_TFLITE_SHAPE;
+    return ACCEL_OK;
+}
+
 /* SQUEEZE: the output is the input without dimensions of 1 (the same others, in order). */
 ACCEL__TFL_STATIC int accel__tfl_squeezed(const accel_tflite_tensor *in, const accel_tflite_tensor *out)
 {
@@ -20928,9 +20959,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_expanded(accel__tfl_ctx *c, const ac
     if (st != ACCEL_OK) return st;
     if (ax.t.elements != 1u || out->ndims != in->ndims + 1u) return ACCEL_E_TFLITE_SHAPE;
     if (!ax.t.data) return ACCEL_OK; /* the planned shapes stand */
-    a = accel__tfl_s32(accel__fb_u32(ax.t.data));
-    if (ax.t.type == ACCEL_TFLITE_INT64 && accel__fb_u32(ax.t.data + 4) != (a < 0 ? 0xFFFFFFFFUL : 0u))
-        return ACCEL_E_TFLITE_SHAPE;
+    st = accel__tfl_const_i32(&ax.t, 0, &a);
+    if (st != ACCEL_OK) return st;
     if (a < 0) a += (int32_t)out->ndims;
     if (a < 0 || a >= (int32_t)out->ndims || out->dims[a] != 1) return ACCEL_E_TFLITE_SHAPE;
     for (k = 0; k < in->ndims; k++)
@@ -21406,10 +21436,10 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_pad_op(accel__tfl_ctx *c)
     if (es == 0 || es > sizeof fill || nd == 0 || out.t.ndims != nd || pads.t.elements != (size_t)nd * 2u)
         return ACCEL_E_TFLITE_SHAPE;
     for (d = 0; d < nd; d++) {
-        size_t w = pads.t.type == ACCEL_TFLITE_INT64 ? 8u : 4u;
-        const uint8_t *p = pads.t.data + 2u * w * d;
-        int32_t b = accel__tfl_s32(accel__fb_u32(p)), a = accel__tfl_s32(accel__fb_u32(p + w));
-        if (w == 8u && (accel__fb_u32(p + 4) != 0u || accel__fb_u32(p + 12) != 0u)) return ACCEL_E_TFLITE_SHAPE;
+        int32_t b, a;
+        st = accel__tfl_const_i32(&pads.t, 2u * d, &b);
+        if (st == ACCEL_OK) st = accel__tfl_const_i32(&pads.t, 2u * d + 1u, &a);
+        if (st != ACCEL_OK) return st;
         if (b < 0 || a < 0 || (uint64_t)accel__tfl_dim(&in.t, d) + (uint32_t)b + (uint32_t)a != accel__tfl_dim(&out.t, d))
             return ACCEL_E_TFLITE_SHAPE;
         before[d] = (uint32_t)b;
@@ -21456,12 +21486,24 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_pad_op(accel__tfl_ctx *c)
 
 /* SPLIT: input 1 cut along the axis (input 0, a constant int32) into num_splits equal parts, one
  * per output; any type, the bytes copied (TFLite requantizes nothing here). */
+/* The elements before axis ax of t (outer) and after it (inner): the runs of a split, pack or
+ * gather along ax (elements fit 32 bits: open). */
+ACCEL__TFL_STATIC void accel__tfl_around(const accel_tflite_tensor *t, uint32_t ax, uint64_t *outer, uint64_t *inner)
+{
+    uint32_t d;
+    *outer = *inner = 1;
+    for (d = 0; d < t->ndims; d++) {
+        if (d < ax) *outer *= accel__tfl_dim(t, d);
+        else if (d > ax) *inner *= accel__tfl_dim(t, d);
+    }
+}
+
 ACCEL__TFL_NOINLINE accel_status accel__tfl_split(accel__tfl_ctx *c)
 {
     accel__tfl_io axis_t, in, out;
     int32_t axis, parts;
     uint32_t k, d, n = c->op.n_outputs, ax;
-    uint64_t outer = 1, inner = 1;
+    uint64_t outer, inner;
     size_t es, chunk;
     accel_status st = accel__tfl_need(c, 0, 0, ACCEL__TFL_T(INT32), &axis_t);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, (uint32_t)ACCEL__TFL_TY_SPLIT, &in);
@@ -21476,8 +21518,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_split(accel__tfl_ctx *c)
         return ACCEL_E_TFLITE_SHAPE;
     ax = (uint32_t)axis;
     es = accel__tfl_type_size(in.t.type);
-    for (d = 0; d < ax; d++) outer *= accel__tfl_dim(&in.t, d);
-    for (d = ax + 1u; d < in.t.ndims; d++) inner *= accel__tfl_dim(&in.t, d);
+    accel__tfl_around(&in.t, ax, &outer, &inner);
     for (k = 0; k < n; k++) {
         st = accel__tfl_need(c, 1, k, (uint32_t)1 << in.t.type, &out);
         if (st != ACCEL_OK) return st == ACCEL_E_TFLITE_UNSUPPORTED ? ACCEL_E_TFLITE_TYPE : st;
@@ -21508,7 +21549,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_pack(accel__tfl_ctx *c, int unpack)
     accel__tfl_io big, one;
     int32_t num, axis;
     uint32_t n = unpack ? c->op.n_outputs : c->op.n_inputs, ax, d, k;
-    uint64_t outer = 1, inner = 1;
+    uint64_t outer, inner;
     size_t es;
     accel_status st = accel__tfl_need(c, unpack ? 0 : 1, 0, (uint32_t)ACCEL__TFL_TY_PACK, &big);
     if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &num);
@@ -21520,8 +21561,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_pack(accel__tfl_ctx *c, int unpack)
         return ACCEL_E_TFLITE_SHAPE;
     ax = (uint32_t)axis;
     es = accel__tfl_type_size(big.t.type);
-    for (d = 0; d < ax; d++) outer *= accel__tfl_dim(&big.t, d);
-    for (d = ax + 1u; d < big.t.ndims; d++) inner *= accel__tfl_dim(&big.t, d);
+    accel__tfl_around(&big.t, ax, &outer, &inner);
     inner *= es; /* the bytes of one tensor's run (elements fit 32 bits: open) */
     for (k = 0; k < n; k++) {
         st = accel__tfl_need(c, unpack, k, (uint32_t)1 << big.t.type, &one);
@@ -21550,8 +21590,8 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_pack(accel__tfl_ctx *c, int unpack)
 ACCEL__TFL_NOINLINE accel_status accel__tfl_transpose(accel__tfl_ctx *c)
 {
     accel__tfl_io in, perm, out;
-    uint32_t p[ACCEL_TFLITE_MAX_DIMS], idx[ACCEL_TFLITE_MAX_DIMS], nd, d, seen = 0;
-    size_t stride[ACCEL_TFLITE_MAX_DIMS], es, i, from = 0;
+    uint32_t p[ACCEL_TFLITE_MAX_DIMS], nd, d, seen = 0;
+    size_t stride[ACCEL_TFLITE_MAX_DIMS], step[ACCEL_TFLITE_MAX_DIMS];
     accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_TRANSPOSE, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32), &perm);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
@@ -21566,30 +21606,10 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_transpose(accel__tfl_ctx *c)
         seen |= 1u << v;
         p[d] = (uint32_t)v;
     }
-    if (!c->rt || !out.t.elements) return ACCEL_OK;
-    es = accel__tfl_type_size(in.t.type);
-    for (d = nd; d-- > 0;) /* the input's strides, in elements */
-        stride[d] = d + 1u == nd ? 1u : stride[d + 1u] * (size_t)accel__tfl_dim(&in.t, d + 1u);
-    for (d = 0; d < nd; d++) idx[d] = 0;
-    for (i = 0; i < out.t.elements; i++) { /* the output in order; from: the input's element */
-        ACCEL_MEMCPY(out.out + i * es, in.in + from * es, es);
-        for (d = nd; d-- > 0;) {
-            from += stride[p[d]];
-            if (++idx[d] < accel__tfl_dim(&out.t, d)) break;
-            from -= stride[p[d]] * (size_t)idx[d];
-            idx[d] = 0;
-        }
-    }
-    return ACCEL_OK;
-}
-
-/* A constant int32 or int64 vector's element k (int64: within int32), for SLICE's begin and size. */
-ACCEL__TFL_STATIC accel_status accel__tfl_const_i32(const accel_tflite_tensor *t, uint32_t k, int32_t *v)
-{
-    size_t w = t->type == ACCEL_TFLITE_INT64 ? 8u : 4u;
-    const uint8_t *p = t->data + w * (size_t)k;
-    *v = accel__tfl_s32(accel__fb_u32(p));
-    if (w == 8u && accel__fb_u32(p + 4) != (*v < 0 ? 0xFFFFFFFFUL : 0u)) return ACCEL_E_TFLITE_SHAPE;
+    if (!c->rt) return ACCEL_OK;
+    accel__tfl_strides(&in.t, stride);
+    for (d = 0; d < nd; d++) step[d] = stride[p[d]];
+    accel__tfl_strided_copy(out.out, &out.t, in.in, step, 0);
     return ACCEL_OK;
 }
 
@@ -21599,8 +21619,8 @@ ACCEL__TFL_STATIC accel_status accel__tfl_const_i32(const accel_tflite_tensor *t
 ACCEL__TFL_NOINLINE accel_status accel__tfl_slice(accel__tfl_ctx *c)
 {
     accel__tfl_io in, b, z, out;
-    uint32_t beg[ACCEL_TFLITE_MAX_DIMS], idx[ACCEL_TFLITE_MAX_DIMS], nd, d;
-    size_t stride[ACCEL_TFLITE_MAX_DIMS], es, i, from = 0;
+    uint32_t beg[ACCEL_TFLITE_MAX_DIMS], nd, d;
+    size_t stride[ACCEL_TFLITE_MAX_DIMS], from = 0;
     accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_SLICE, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32) | ACCEL__TFL_T(INT64), &b);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 2, (uint32_t)1 << b.t.type, &z);
@@ -21621,23 +21641,10 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_slice(accel__tfl_ctx *c)
             return ACCEL_E_TFLITE_SHAPE;
         beg[d] = (uint32_t)bv;
     }
-    if (!c->rt || !out.t.elements) return ACCEL_OK;
-    es = accel__tfl_type_size(in.t.type);
-    for (d = nd; d-- > 0;) /* the input's strides, in elements */
-        stride[d] = d + 1u == nd ? 1u : stride[d + 1u] * (size_t)accel__tfl_dim(&in.t, d + 1u);
-    for (d = 0; d < nd; d++) {
-        idx[d] = 0;
-        from += (size_t)beg[d] * stride[d];
-    }
-    for (i = 0; i < out.t.elements; i++) { /* the output in order; from: the input's element */
-        ACCEL_MEMCPY(out.out + i * es, in.in + from * es, es);
-        for (d = nd; d-- > 0;) {
-            from += stride[d];
-            if (++idx[d] < accel__tfl_dim(&out.t, d)) break;
-            from -= stride[d] * (size_t)idx[d];
-            idx[d] = 0;
-        }
-    }
+    if (!c->rt) return ACCEL_OK;
+    accel__tfl_strides(&in.t, stride);
+    for (d = 0; d < nd; d++) from += (size_t)beg[d] * stride[d];
+    accel__tfl_strided_copy(out.out, &out.t, in.in, stride, from);
     return ACCEL_OK;
 }
 
@@ -21650,7 +21657,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_gather(accel__tfl_ctx *c)
     accel__tfl_io in, ix, out;
     int32_t axis, bd;
     uint32_t ax, d, n;
-    uint64_t outer = 1, inner = 1;
+    uint64_t outer, inner;
     accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_GATHER, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32) | ACCEL__TFL_T(INT64), &ix);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
@@ -21669,8 +21676,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_gather(accel__tfl_ctx *c)
         if (accel__tfl_dim(&out.t, d) != want) return ACCEL_E_TFLITE_SHAPE;
     }
     if (!c->rt) return ACCEL_OK;
-    for (d = 0; d < ax; d++) outer *= accel__tfl_dim(&in.t, d);
-    for (d = ax + 1u; d < in.t.ndims; d++) inner *= accel__tfl_dim(&in.t, d);
+    accel__tfl_around(&in.t, ax, &outer, &inner);
     inner *= accel__tfl_type_size(in.t.type); /* the bytes of one slice */
     n = accel__tfl_dim(&in.t, ax);
     {
@@ -21700,7 +21706,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_split_v(accel__tfl_ctx *c)
     accel__tfl_io in, sz, ax_t, out;
     int32_t num, axis, rest = -1;
     uint32_t k, d, n = c->op.n_outputs, ax, dim, sum = 0, at = 0;
-    uint64_t outer = 1, inner = 1;
+    uint64_t outer, inner;
     size_t es;
     accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_SPLIT_V, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32), &sz);
@@ -21723,8 +21729,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_split_v(accel__tfl_ctx *c)
     }
     if (rest < 0 && sum != dim) return ACCEL_E_TFLITE_SHAPE;
     es = accel__tfl_type_size(in.t.type);
-    for (d = 0; d < ax; d++) outer *= accel__tfl_dim(&in.t, d);
-    for (d = ax + 1u; d < in.t.ndims; d++) inner *= accel__tfl_dim(&in.t, d);
+    accel__tfl_around(&in.t, ax, &outer, &inner);
     inner *= es; /* one step along the axis, in bytes (elements fit 32 bits: open) */
     for (k = 0; k < n; k++) {
         int32_t v = accel__tfl_s32(accel__fb_u32(sz.t.data + 4u * (size_t)k));
@@ -22873,7 +22878,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_custom(accel__tfl_ctx *c)
     if (!e || !e->name) { /* built in, unless the table names it */
         accel_fb_view v;
         accel__tfl_custom_code(c->m, c->index, &v);
-        if (accel__tfl_view_is(&v, ACCEL__TFL_DETPP_NAME)) return accel__tfl_detpp(c);
+        if (accel__fb_view_is(&v, ACCEL__TFL_DETPP_NAME)) return accel__tfl_detpp(c);
     }
 #endif
     if (!e) return ACCEL_E_TFLITE_CUSTOM;
@@ -23279,15 +23284,12 @@ ACCEL__TFL_STATIC void accel__tfl_say_type(accel_tflite_refusal *r, int type)
  * when the model is far. */
 ACCEL__TFL_NOINLINE void accel__tfl_say_custom(accel_tflite_refusal *r, const accel_tflite_model *m, uint32_t i)
 {
-    accel_fb_table t;
     accel_fb_view v;
-    uint64_t oc;
     size_t k;
     static const char ascii[] = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~";
     accel__tfl_say(r, "custom operator ");
-    if (accel__tfl_table(m, m->ops_, i, &t) != ACCEL_OK || accel_fb_scalar(&t, 0, 4, 0, &oc) != ACCEL_OK ||
-        oc >= m->n_opcodes || accel__tfl_table(m, m->opcodes_, (uint32_t)oc, &t) != ACCEL_OK ||
-        accel_fb_string(&t, 1, &v) != ACCEL_OK || !v.p || !v.len) {
+    accel__tfl_custom_code(m, i, &v);
+    if (!v.p || !v.len) {
         accel__tfl_say(r, "(no name)");
         return;
     }

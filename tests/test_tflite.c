@@ -36,15 +36,47 @@ static void on_op(void *user, uint32_t op_index, int32_t code, uint32_t tensor, 
     b->len += t->bytes;
 }
 
+/* The arena a model needs, planned with the scratch the planner asks for. */
+static accel_status plan_need(const accel_tflite_model *m, size_t *need)
+{
+    size_t wl = 0;
+    void *work;
+    accel_status st;
+    if (accel_tflite_plan_scratch_size(m, &wl) != ACCEL_OK) wl = 0;
+    work = malloc(wl + 4);
+    st = accel_tflite_plan(m, work, wl, need);
+    free(work);
+    return st;
+}
+
+/* A golden's input file: the graph inputs back to back (a model with one input takes the whole
+ * file, whose size set_input checks); ACCEL_E_ARG when the file does not hold them exactly. */
+static accel_status set_inputs(accel_tflite *rt, const accel_tflite_model *m, const uint8_t *in, size_t len)
+{
+    uint32_t k;
+    size_t done = 0;
+    accel_status st = ACCEL_OK;
+    if (m->n_inputs == 1u) return accel_tflite_set_input(rt, 0, in, len);
+    for (k = 0; k < m->n_inputs && st == ACCEL_OK; k++) {
+        uint32_t ti;
+        accel_tflite_tensor t;
+        st = accel_tflite_graph_tensor(m, 0, k, &ti);
+        if (st == ACCEL_OK) st = accel_tflite_tensor_info(m, ti, &t);
+        if (st == ACCEL_OK) st = t.bytes <= len - done ? accel_tflite_set_input(rt, k, in + done, t.bytes) : ACCEL_E_ARG;
+        done += t.bytes;
+    }
+    return st == ACCEL_OK && done != len ? ACCEL_E_ARG : st;
+}
+
 /* Run one model on consecutive inputs (no reset between); compare the last output and layers.
  * Returns 1 when both match. */
 static int run_case(const char *dir, const char *model, const char *inputs, const char *outp, const char *layp,
                     long tflm_arena, char *why, size_t why_len)
 {
     char path[4200], list[2048];
-    size_t mlen, olen, llen, work_len, arena_len = 0, got;
+    size_t mlen, olen, llen, arena_len = 0, got;
     uint8_t *mbuf, *want_out, *want_layers, *out;
-    void *work, *arena;
+    void *arena;
     accel_tflite_model m;
     accel_tflite rt;
     layers_buf lb;
@@ -69,10 +101,7 @@ static int run_case(const char *dir, const char *model, const char *inputs, cons
         free(mbuf); free(want_out); free(want_layers);
         return 0;
     }
-    if (accel_tflite_plan_scratch_size(&m, &work_len) != ACCEL_OK) work_len = 0;
-    work = malloc(work_len + 4);
-    st = accel_tflite_plan(&m, work, work_len, &arena_len);
-    free(work);
+    st = plan_need(&m, &arena_len);
     if (st != ACCEL_OK) {
         uint32_t bad_op = 0;
         int32_t bad_code = 0;
@@ -105,19 +134,7 @@ static int run_case(const char *dir, const char *model, const char *inputs, cons
             }
             lb.len = 0;
             lb.overflow = 0;
-            { /* a model with several inputs: the file holds them back to back */
-                uint32_t k;
-                size_t done = 0;
-                for (k = 0; k < m.n_inputs && st == ACCEL_OK; k++) {
-                    uint32_t ti;
-                    accel_tflite_tensor t;
-                    st = accel_tflite_graph_tensor(&m, 0, k, &ti);
-                    if (st == ACCEL_OK) st = accel_tflite_tensor_info(&m, ti, &t);
-                    if (st == ACCEL_OK && (m.n_inputs == 1 ? ilen : t.bytes) > ilen - done) st = ACCEL_E_ARG;
-                    if (st == ACCEL_OK) st = accel_tflite_set_input(&rt, k, in + done, m.n_inputs == 1 ? ilen : t.bytes);
-                    done += t.bytes;
-                }
-            }
+            st = set_inputs(&rt, &m, in, ilen);
             if (st == ACCEL_OK) st = accel_tflite_invoke(&rt);
             free(in);
         }
@@ -269,17 +286,10 @@ static int run_to_custom(const char *dir, const char *model, const char *inp, co
     in = tl_load_file(path, &ilen);
     st = mbuf && want && in ? accel_tflite_open(&m, mbuf, mlen) : ACCEL_E_IO;
     if (st == ACCEL_OK) st = accel_tflite_set_custom(&m, &stop, 1);
-    if (st == ACCEL_OK) {
-        size_t wl = 0;
-        void *work;
-        if (accel_tflite_plan_scratch_size(&m, &wl) != ACCEL_OK) wl = 0;
-        work = malloc(wl + 4);
-        st = accel_tflite_plan(&m, work, wl, &need);
-        free(work);
-    }
+    if (st == ACCEL_OK) st = plan_need(&m, &need);
     if (st == ACCEL_OK) arena = (uint8_t *)malloc(need + 4);
     if (st == ACCEL_OK) st = arena ? accel_tflite_init(&rt, &m, arena, need) : ACCEL_E_NULL;
-    if (st == ACCEL_OK) st = accel_tflite_set_input(&rt, 0, in, ilen);
+    if (st == ACCEL_OK) st = set_inputs(&rt, &m, in, ilen);
     if (st == ACCEL_OK) {
         st = accel_tflite_invoke(&rt);
         if (st != ACCEL_E_TFLITE_CUSTOM || rt.bad_code != 32) {
@@ -397,7 +407,7 @@ static int run_by_digest(const char *dir, const char *model, const char *inp, co
                          char *why, size_t why_len)
 {
     char path[4200], line[4096];
-    size_t mlen, ilen, need = 0, done = 0;
+    size_t mlen, ilen, need = 0;
     uint8_t *mbuf, *in, *arena = NULL;
     accel_tflite_model m;
     accel_tflite rt;
@@ -420,24 +430,9 @@ static int run_by_digest(const char *dir, const char *model, const char *inp, co
     lb.len = 0;
     lb.overflow = 0;
     st = mbuf && in && want && out && lb.p ? accel_tflite_open(&m, mbuf, mlen) : ACCEL_E_IO;
-    if (st == ACCEL_OK) {
-        size_t wl = 0;
-        void *work;
-        if (accel_tflite_plan_scratch_size(&m, &wl) != ACCEL_OK) wl = 0;
-        work = malloc(wl + 4);
-        st = accel_tflite_plan(&m, work, wl, &need);
-        free(work);
-    }
+    if (st == ACCEL_OK) st = plan_need(&m, &need);
     if (st == ACCEL_OK) st = (arena = (uint8_t *)malloc(need + 4)) ? accel_tflite_init(&rt, &m, arena, need) : ACCEL_E_NULL;
-    for (k = 0; st == ACCEL_OK && k < m.n_inputs; k++) { /* the inputs back to back */
-        uint32_t ti;
-        accel_tflite_tensor t;
-        st = accel_tflite_graph_tensor(&m, 0, k, &ti);
-        if (st == ACCEL_OK) st = accel_tflite_tensor_info(&m, ti, &t);
-        if (st == ACCEL_OK) st = t.bytes <= ilen - done ? accel_tflite_set_input(&rt, k, in + done, t.bytes) : ACCEL_E_ARG;
-        done += t.bytes;
-    }
-    if (st == ACCEL_OK && done != ilen) st = ACCEL_E_ARG;
+    if (st == ACCEL_OK) st = set_inputs(&rt, &m, in, ilen);
     if (st == ACCEL_OK) {
         rt.on_op = on_op;
         rt.user = &lb;

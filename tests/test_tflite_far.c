@@ -432,19 +432,23 @@ static void test_mutations_far(void)
     CHECK_EQ(far_outside, outside0);
 }
 
-static void test_mutations_hello_far(void)
+/* The shared hello_world_int8 model's bytes (NULL: not there). */
+static uint8_t *load_hello(size_t *len)
 {
     char path[600];
-    const char *dir;
+    snprintf(path, sizeof path, "%s/hello_world_int8.tflite", tl_data_dir(TFL_ENV, "tflite"));
+    return tl_load_file(path, len);
+}
+
+static void test_mutations_hello_far(void)
+{
     size_t len;
     uint8_t *m;
     int opened = 0, ran = 0;
     long outside0 = far_outside;
     REQUIRE_DATA(TFL_ENV, "tflite");
     if (tl_case_skipped) return;
-    dir = tl_data_dir(TFL_ENV, "tflite");
-    snprintf(path, sizeof path, "%s/hello_world_int8.tflite", dir);
-    m = tl_load_file(path, &len);
+    m = load_hello(&len);
     REQUIRE(m != NULL);
     mutate_all(m, len, &opened, &ran);
     printf("  hello_world_int8: %d mutants opened, %d ran\n", opened, ran);
@@ -597,8 +601,6 @@ static void test_kernels_vs_mac(void)
  * operator's tensors are read again at every invoke: more than that. */
 static void test_invoke_reads_far(void)
 {
-    char path[600];
-    const char *dir;
     size_t len, need = 0;
     uint8_t *mb;
     const uint8_t *fake;
@@ -610,9 +612,7 @@ static void test_invoke_reads_far(void)
     int8_t x = 0;
     REQUIRE_DATA(TFL_ENV, "tflite");
     if (tl_case_skipped) return;
-    dir = tl_data_dir(TFL_ENV, "tflite");
-    snprintf(path, sizeof path, "%s/hello_world_int8.tflite", dir);
-    mb = tl_load_file(path, &len);
+    mb = load_hello(&len);
     REQUIRE(mb != NULL);
     fake = far_map(mb, len);
     REQUIRE(fake != NULL);
