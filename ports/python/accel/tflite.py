@@ -14,7 +14,10 @@ invoke, in execution order, as named arrays; dequantized on request), interp.lay
 (their concatenation, the layout of `accel-run --layers`), interp.compare(actual) and
 compare(expected, actual) (the report of `accel-run --compare`), interp.compare_layers(...)
 (the first operator whose output differs), interp.arena_bytes; a compiled Edge TPU model runs
-through its CPU twin (Interpreter(model_path=COMPILED, twin_path=CPU)), as accel-run --twin.
+through its CPU twin (Interpreter(model_path=COMPILED, twin_path=CPU)), as accel-run --twin, or
+as the Edge TPU and its host run it: custom_output=DEVICE_BYTES gives the custom operators'
+outputs (what the device returned) and the CPU operators around them run here, as accel-run
+--custom-output.
 
 Memory: the package owns every byte the runner uses. The arena is a numpy buffer of the size
 the plan gives; the runner itself never allocates. get_tensor() and layers() return copies;
@@ -117,9 +120,9 @@ def _pt(a, t):
     return a.ctypes.data_as(ctypes.POINTER(t))
 
 
-_SIZES = np.zeros(4, dtype=np.uint64)
+_SIZES = np.zeros(5, dtype=np.uint64)
 _n.sizes(_pt(_SIZES, _n.U64))
-_MODEL_BYTES, _RT_BYTES, _LAYERS_BYTES, MAX_DIMS = (int(x) for x in _SIZES)
+_MODEL_BYTES, _RT_BYTES, _LAYERS_BYTES, MAX_DIMS, _FEED_BYTES = (int(x) for x in _SIZES)
 
 
 # ------------------------------------------------------------------ the model
@@ -410,12 +413,20 @@ class Interpreter:
     through its twin: twin_path=... | twin_content=... names the CPU model it was compiled from,
     which must have the same graph inputs and outputs (type, shape, quantization) and then runs
     as the reference (.compiled_model keeps the compiled one). Without a twin such a model
-    raises UnsupportedOperator naming CUSTOM:edgetpu-custom-op."""
+    raises UnsupportedOperator naming CUSTOM:edgetpu-custom-op.
+
+    custom_output=... (bytes, one array per custom output, or a file's path) runs every custom
+    operator (the edgetpu-custom-op of a compiled model among them) from what a device returned:
+    each custom operator's outputs back to back in output order, the operators in execution
+    order (get_custom_output_details() lists them), the same bytes at every invoke until
+    set_custom_output() gives others; the CPU operators around them run here. A callable is
+    called at each invoke with get_custom_output_details() and returns that invoke's data (a
+    test bench asks its device there). A twin or a custom_output: one of them."""
 
     def __init__(self, model_path=None, model_content=None, experimental_delegates=None,
                  num_threads=None, experimental_op_resolver_type=None,
                  experimental_preserve_all_tensors=False, keep_layers=True, twin_path=None,
-                 twin_content=None):
+                 twin_content=None, custom_output=None):
         if (model_path is None) == (model_content is None):
             raise ValueError("Interpreter: give model_path or model_content (one of them)")
         if experimental_delegates:
@@ -426,8 +437,21 @@ class Interpreter:
                 model_content = f.read()
         self._model = _Model(model_content, model_path)
         self.compiled_model = None
+        self._feed = None
         if twin_path is not None or twin_content is not None:
+            if custom_output is not None:
+                raise ValueError("a twin runs the CPU model in the compiled one's place, custom_output the "
+                                 "compiled one with the device's outputs: one of them")
             self._twin(twin_path, twin_content)
+        if custom_output is not None:
+            self._custom = self._custom_outputs()
+            if not self._custom:
+                raise ValueError("%shas no custom operator, so no custom_output to take" % _where(model_path))
+            self._feed = _buffer(_FEED_BYTES)
+            self._feed_fn = custom_output if callable(custom_output) else None
+            need = sum(self._model.tensors[t].bytes for _, _, t in self._custom)
+            # a callable gives its data at each invoke: until then the operators' bytes are zeros
+            self.set_custom_output(bytes(need) if self._feed_fn else custom_output)
         self._model.check()
         self._keep_layers = keep_layers
         self._rt = None
@@ -449,6 +473,64 @@ class Interpreter:
                              "from" % (_where(twin.path), m.path or "the model"))
         _same_io(m, twin)
         self.compiled_model, self._model = m, twin
+
+    # -- the custom operators' outputs from a device
+    def _custom_outputs(self):
+        """(operator index, output k, tensor) of every custom operator's outputs, in the order
+        their bytes come: a built-in custom kernel (TFLite_Detection_PostProcess) runs here."""
+        m = self._model
+        return [(i, k, t) for i, (code, _, outs) in enumerate(m.ops) if code == CUSTOM
+                and not _n.custom_kept(m.labels[i].split(":", 1)[-1].encode())
+                for k, t in enumerate(outs)]
+
+    def get_custom_output_details(self):
+        """What custom_output holds, in its order: a tensor's details (get_output_details' keys)
+        with op_index, op (CUSTOM:ITS_CODE), output (k of that operator) and bytes."""
+        out = []
+        for i, k, t in getattr(self, "_custom", []):
+            d = self._details(t)
+            d.update(op_index=i, op=self._model.labels[i], output=k, bytes=self._model.tensors[t].bytes)
+            out.append(d)
+        return out
+
+    def set_custom_output(self, data):
+        """The custom operators' outputs for the next invokes: bytes (back to back), one array
+        per custom output (its dtype and shape), or a file's path. ValueError when they do not
+        fit what the model's custom operators give."""
+        if self._feed is None:
+            raise RuntimeError("this Interpreter was made without custom_output: its custom operators "
+                               "run from no device's bytes")
+        m = self._model
+        need = sum(m.tensors[t].bytes for _, _, t in self._custom)
+        if isinstance(data, str) or hasattr(data, "__fspath__"):
+            with open(data, "rb") as f:
+                blob = f.read(need + 1)   # no more than can fit: a file may be a stream
+            where = "%s: " % str(data)
+        elif isinstance(data, (bytes, bytearray, memoryview)):
+            blob, where = bytes(data), ""
+        else:
+            arrays = list(data)
+            if len(arrays) != len(self._custom):
+                raise ValueError("%d arrays given, the custom operators have %d output%s"
+                                 % (len(arrays), len(self._custom), "" if len(self._custom) == 1 else "s"))
+            parts = []
+            for (i, k, t), a in zip(self._custom, arrays):
+                x = m.tensors[t]
+                a = np.asarray(a)
+                if x.dtype is None or a.dtype != np.dtype(x.dtype) or a.shape != x.shape:
+                    raise ValueError("output %d of operator %d (%s) is %s, got %s %s" % (
+                        k, i, m.labels[i], m.describe(t), a.dtype.name.upper(),
+                        list(a.shape)))
+                parts.append(np.ascontiguousarray(a, dtype=np.dtype(x.dtype).newbyteorder("<")).tobytes())
+            blob, where = b"".join(parts), ""
+        if len(blob) != need:
+            n = "more than %d" % need if where and len(blob) > need else str(len(blob))
+            raise ValueError("%s%s byte%s, the custom operators' outputs take %d"
+                             % (where, n, "" if n == "1" else "s", need))
+        self._feed_data = np.frombuffer(blob, dtype=np.uint8).copy()
+        st = _n.custom_feed(_p(m.rec), _p(self._feed), _p(self._feed_data), len(self._feed_data))
+        if st != 0:
+            raise AccelError("custom_output: %s" % status_text(st), st)
 
     # -- sizes and allocation
     def _plan(self):
@@ -591,6 +673,10 @@ class Interpreter:
         """Run every operator once (InvokeError names the one that failed)."""
         self._need_rt()
         where = np.zeros(2, dtype=np.int64)
+        if self._feed is not None:
+            if self._feed_fn is not None:
+                self.set_custom_output(self._feed_fn(self.get_custom_output_details()))
+            _n.feed_rewind(_p(self._feed))
         if self._keep_layers:
             st = _n.invoke(_p(self._rt), _p(self._lay_rec), _p(self._lay_buf), len(self._lay_buf),
                            _pt(self._lay_idx, _n.I64), self._lay_idx.shape[0],

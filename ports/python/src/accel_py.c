@@ -40,13 +40,25 @@ typedef struct accel_py_layers {
     int overflow;
 } accel_py_layers;
 
-/* sizes[0..3]: the model record, the runtime record, the layers' record, ACCEL_TFLITE_MAX_DIMS */
+/* The custom operators' outputs as a device returned them (a compiled Edge TPU model's
+ * edgetpu-custom-op, or any custom operator): every custom operator's outputs back to back, in
+ * output order, the operators in execution order; rewound before each invocation. The model's
+ * custom table points at `entry`, so the record lives as long as the model's. */
+typedef struct accel_py_feed {
+    accel_tflite_custom entry;
+    const uint8_t *p;
+    size_t len, at;
+} accel_py_feed;
+
+/* sizes[0..4]: the model record, the runtime record, the layers' record, ACCEL_TFLITE_MAX_DIMS,
+ * the custom outputs' record */
 ACCEL_PY_API int accel_py_sizes(uint64_t *sizes)
 {
     sizes[0] = sizeof(accel_tflite_model);
     sizes[1] = sizeof(accel_tflite);
     sizes[2] = sizeof(accel_py_layers);
     sizes[3] = ACCEL_TFLITE_MAX_DIMS;
+    sizes[4] = sizeof(accel_py_feed);
     return ACCEL_OK;
 }
 
@@ -184,6 +196,43 @@ ACCEL_PY_API int accel_py_op_custom(const void *model, uint32_t i, uint64_t *off
         *off = (uint64_t)(v.p - m->buf);
         *len = v.len;
     }
+    return ACCEL_OK;
+}
+
+static accel_status accel_py_feed_kernel(void *user, const accel_tflite *rt, const accel_tflite_custom_io *io)
+{
+    accel_py_feed *f = (accel_py_feed *)user;
+    uint32_t k;
+    (void)rt;
+    for (k = 0; k < io->n_outputs; k++) {
+        /* Python sized the bytes to the model's custom outputs: a shortfall is not expected */
+        if (io->out_len[k] > f->len - f->at) return ACCEL_E_TRUNCATED;
+        if (io->out_len[k]) memcpy(io->out[k], f->p + f->at, io->out_len[k]);
+        f->at += io->out_len[k];
+    }
+    return ACCEL_OK;
+}
+
+/* Every custom operator of the model runs from `data` (len bytes, kept by the caller as long as
+ * the model): the feed record is armed and registered as the model's one custom entry, taking
+ * every custom operator no built-in kernel replaces. Called again, it takes new bytes. */
+ACCEL_PY_API int accel_py_custom_feed(void *model, void *feed, const uint8_t *data, uint64_t len)
+{
+    accel_py_feed *f = (accel_py_feed *)feed;
+    if ((uint64_t)(size_t)len != len) return ACCEL_E_TOO_LONG;
+    f->entry.name = NULL;
+    f->entry.fn = accel_py_feed_kernel;
+    f->entry.user = f;
+    f->p = data;
+    f->len = (size_t)len;
+    f->at = 0;
+    return accel_tflite_set_custom((accel_tflite_model *)model, &f->entry, 1);
+}
+
+/* Before each invocation: the custom operators take the bytes from the start again. */
+ACCEL_PY_API int accel_py_feed_rewind(void *feed)
+{
+    ((accel_py_feed *)feed)->at = 0;
     return ACCEL_OK;
 }
 

@@ -1,7 +1,9 @@
 """Every shared golden case through accel.tflite's Interpreter, byte for byte: the output, and
 every layer (each operator's output: its bytes against layers.bin, or against the sha256 of
 layers.tsv where no layers.bin is stored, and its place in layers.tsv's index: operator,
-tensor, type, shape, offset, bytes).
+tensor, type, shape, offset, bytes). A compiled Edge TPU model beside a case runs twice more: through
+its twin, and with its edgetpu-custom-op's outputs taken from the CPU run (as a device returns
+them), the CPU operators around it run here; both give the case's output.
 
   tflite (the third-party data directory beside the checkout, or $ACCEL_TFLITE_DATA)
                                 TFLM's goldens: 63 cases, all run.
@@ -44,22 +46,52 @@ def read(d, rel):
         return f.read()
 
 
+def case_inputs(d, row, ins):
+    """Each invocation's inputs, one array per graph input (several invocations' inputs are
+    joined by "+"; a case name may hold one: split where a path starts)."""
+    for rel in row["input"].replace("+cases/", "\ncases/").split("\n"):
+        blob, off, arrays = read(d, rel), 0, []
+        for det in ins:
+            dt = np.dtype(det["dtype"]).newbyteorder("<")
+            n = int(np.prod(det["shape"])) * dt.itemsize
+            arrays.append(np.frombuffer(blob[off:off + n], dtype=dt).astype(det["dtype"]).reshape(det["shape"]))
+            off += n
+        assert off == len(blob), "%s: %d bytes, the inputs take %d" % (rel, len(blob), off)
+        yield arrays
+
+
+def device_runs(d, row, compiled):
+    """The compiled model run as the Edge TPU and its host run it: the edgetpu-custom-op's
+    outputs are the CPU model's tensors of the same names at each invocation (what a correct
+    Edge TPU returns; no device is here), the CPU operators around it run in accel. The graph
+    outputs' bytes of the last invocation."""
+    cpu = Interpreter(model_path=os.path.join(d, row["model"] + ".tflite"))
+    cpu.allocate_tensors()
+    by_name = {}
+    dev = Interpreter(model_path=compiled, custom_output=lambda details: [by_name[x["name"]] for x in details])
+    assert {x["op"] for x in dev.get_custom_output_details()} == {"CUSTOM:edgetpu-custom-op"}
+    dev.allocate_tensors()
+    got = None
+    for arrays in case_inputs(d, row, cpu.get_input_details()):
+        for it in (cpu, dev):
+            for det, x in zip(it.get_input_details(), arrays):
+                it.set_tensor(det["index"], x)
+        cpu.invoke()
+        by_name = {L.name: L.array for L in cpu.layers()}
+        dev.invoke()
+        got = outputs(dev)
+    return got
+
+
 def run_case(d, row, it=None):
     """The Interpreter after the case's invocations (several inputs: without reset)."""
     if it is None:
         it = Interpreter(model_path=os.path.join(d, row["model"] + ".tflite"))
     it.allocate_tensors()
     ins = it.get_input_details()
-    # several inputs are joined by "+" (a case name may hold one: split where a path starts)
-    for rel in row["input"].replace("+cases/", "\ncases/").split("\n"):
-        blob, off = read(d, rel), 0
-        for det in ins:
-            dt = np.dtype(det["dtype"]).newbyteorder("<")
-            n = int(np.prod(det["shape"])) * dt.itemsize
-            it.set_tensor(det["index"], np.frombuffer(blob, dt, count=n // dt.itemsize, offset=off)
-                          .astype(det["dtype"]).reshape(det["shape"]))
-            off += n
-        assert off == len(blob), "%s: %d bytes, the inputs take %d" % (rel, len(blob), off)
+    for arrays in case_inputs(d, row, ins):
+        for det, x in zip(ins, arrays):
+            it.set_tensor(det["index"], x)
         it.invoke()
     return it
 
@@ -120,8 +152,10 @@ def test_coral_golden(d, row):
         return
     # every operator of a kind the runner has: it runs (uint8 included), exactly
     it = run_case(d, row)
-    assert not os.path.exists(os.path.join(d, "compiled", row["model"] + "_edgetpu.tflite")) or \
-        twin_runs(d, row)
+    compiled = os.path.join(d, "compiled", row["model"] + "_edgetpu.tflite")
+    if os.path.exists(compiled):
+        assert twin_runs(d, row)
+        assert device_runs(d, row, compiled) == read(d, row["output"])
     assert outputs(it) == read(d, row["output"]), "output differs"
     rows = read_layers_tsv(os.path.join(d, row["layers"]))
     assert layers_index(it) == want_index(rows)

@@ -427,3 +427,89 @@ def test_tensor_details_are_accel_runs(accel_run):
     assert w.shape == tuple(t["shape"]) and w.tobytes() in content
     v = it.tensor(t["index"])()
     assert not v.flags.writeable and np.array_equal(v, w)
+
+
+def test_custom_output_from_the_device():
+    # custom_other: one CUSTOM "my-custom-op", int8 [1, 2] -> [1, 2]. Without custom_output the
+    # model is refused naming it; with it, the device's bytes are the operator's outputs (as
+    # accel-run --custom-output, whose test feeds the same two bytes)
+    model = seed("custom_other.tflite")
+    it = Interpreter(model_path=model, custom_output=b"\x09\xf7")
+    det = it.get_custom_output_details()
+    assert [(d["op_index"], d["op"], d["output"], d["dtype"], d["shape"].tolist(), d["bytes"]) for d in det] == \
+        [(0, "CUSTOM:my-custom-op", 0, np.int8, [1, 2], 2)]
+    it.allocate_tensors()
+    d = it.get_input_details()[0]
+    it.set_tensor(d["index"], np.array([[4, 6]], np.int8))
+    it.invoke()
+    assert it.get_tensor(it.get_output_details()[0]["index"]).tolist() == [[9, -9]]
+    assert [L.op for L in it.layers()] == ["CUSTOM:my-custom-op"]
+    # the same bytes at every invoke, until set_custom_output gives others (one array per output)
+    it.invoke()
+    assert it.get_tensor(it.get_output_details()[0]["index"]).tolist() == [[9, -9]]
+    it.set_custom_output([np.array([[-1, 2]], np.int8)])
+    it.invoke()
+    assert it.get_tensor(it.get_output_details()[0]["index"]).tolist() == [[-1, 2]]
+    # a file path works as accel-run's DEV_OUT.bin
+    import tempfile
+    with tempfile.NamedTemporaryFile(suffix=".bin", delete=False) as f:
+        f.write(b"\x01\x02")
+    try:
+        it2 = Interpreter(model_path=model, custom_output=f.name)
+        it2.allocate_tensors()
+        it2.set_tensor(d["index"], np.array([[4, 6]], np.int8))
+        it2.invoke()
+        assert it2.get_tensor(it2.get_output_details()[0]["index"]).tolist() == [[1, 2]]
+    finally:
+        os.unlink(f.name)
+
+
+def test_custom_output_refusals():
+    model = seed("custom_other.tflite")
+    with pytest.raises(ValueError, match="3 bytes, the custom operators' outputs take 2"):
+        Interpreter(model_path=model, custom_output=b"abc")
+    it = Interpreter(model_path=model, custom_output=b"ab")
+    with pytest.raises(ValueError, match="1 byte, the custom operators' outputs take 2"):
+        it.set_custom_output(b"a")
+    with pytest.raises(ValueError, match="output 0 of operator 0 .CUSTOM:my-custom-op. is INT8 \\[1,2\\]"):
+        it.set_custom_output([np.array([1, 2], np.int16)])
+    with pytest.raises(ValueError, match="2 arrays given, the custom operators have 1 output"):
+        it.set_custom_output([np.zeros((1, 2), np.int8)] * 2)
+    with pytest.raises(ValueError, match="has no custom operator, so no custom_output to take"):
+        Interpreter(model_path=seed("fc.tflite"), custom_output=b"ab")
+    with pytest.raises(ValueError, match="one of them"):
+        Interpreter(model_path=seed("edgetpu_compiled_fc.tflite"), twin_path=seed("fc.tflite"),
+                    custom_output=b"ab")
+    # without custom_output, set_custom_output has nothing to feed
+    with pytest.raises(RuntimeError, match="made without custom_output"):
+        Interpreter(model_path=seed("fc.tflite")).set_custom_output(b"")
+
+
+def test_compiled_model_with_the_devices_outputs():
+    # edgetpu_compiled_fc: the whole graph is one edgetpu-custom-op; its outputs given, the run
+    # is the device's bytes (the graph output is that operator's output)
+    compiled = seed("edgetpu_compiled_fc.tflite")
+    it = Interpreter(model_path=compiled, custom_output=b"\x03\xfd")
+    assert it.compiled_model is None
+    it.allocate_tensors()
+    it.set_tensor(it.get_input_details()[0]["index"], np.array([[4, 6]], np.int8))
+    it.invoke()
+    assert it.get_tensor(it.get_output_details()[0]["index"]).tolist() == [[3, -3]]
+
+
+def test_custom_output_from_a_callable():
+    # a test bench asks its device at each invoke: the callable gets the custom outputs' details
+    asked = []
+
+    def device(details):
+        asked.append([(x["op"], x["shape"].tolist()) for x in details])
+        return [np.array([[len(asked), -len(asked)]], np.int8)]
+
+    it = Interpreter(model_path=seed("custom_other.tflite"), custom_output=device)
+    assert asked == []
+    it.allocate_tensors()
+    it.set_tensor(it.get_input_details()[0]["index"], np.array([[4, 6]], np.int8))
+    for n in (1, 2):
+        it.invoke()
+        assert it.get_tensor(it.get_output_details()[0]["index"]).tolist() == [[n, -n]]
+    assert asked == [[("CUSTOM:my-custom-op", [1, 2])]] * 2
