@@ -47,7 +47,10 @@ else
     bad "example builds" "$(cat "$T/err")"
 fi
 
-# run: from the root, in order (a later block may use what an earlier one wrote)
+# run: from the root, in order (a later block may use what an earlier one wrote); what they
+# write is removed after, so nothing is left in the checkout (accel-run --layers X.bin writes X.tsv too)
+listing() { find . -path ./build -prune -o -path ./.git -prune -o -type f -print | sort; }
+before=$(listing)
 made=""
 for i in $(seq 1 "$(count run)"); do
     block run "$i" >"$T/run$i.sh"
@@ -60,7 +63,8 @@ done
 # what the first start promises
 if grep -q '^ *03 fd *$' "$T/run1.out"; then ok "accel-run start: the output bytes are 03 fd"
 else bad "accel-run start: the output bytes are 03 fd" "$(tail -3 "$T/run1.out")"; fi
-for f in $made; do rm -f "$f"; done
+for f in $made; do rm -f "$f" "${f%.bin}.tsv"; done
+same "the run blocks leave nothing in the checkout" "$(comm -13 <(echo "$before") <(listing) | tr '\n' ' ')" ""
 
 # tmp: in a scratch directory
 for i in $(seq 1 "$(count tmp)"); do
