@@ -285,9 +285,10 @@
  *   |     if (st == ACCEL_OK && memcmp(ref, device_out, 4) != 0) st = ACCEL_E_MALFORMED;
  *   |     return st;
  *   | }
- *   == tflite: run a quantized int8 .tflite model on caller memory (examples/host/accel-run.c)
- *   > accel_tflite_check_op   why an operator is refused (int8 only: TF1's uint8 models are
- *                             refused, with "uint8 weights"), for each operator
+ *   == tflite: run a quantized .tflite model on caller memory (examples/host/accel-run.c; int8 here,
+ *      a uint8 model the same way with uint8_t buffers)
+ *   > accel_tflite_check_op   why an operator is refused (a type, option or operator this
+ *                             build has no kernel for), for each operator
  *   | static uint32_t arena[24576];  // 96 KiB, 4-byte aligned: TFLM's person_detect needs 80 KB
  *   | accel_status tflite_run(const uint8_t *model, size_t n, const int8_t *in, size_t in_len,
  *   |                         int8_t *out, size_t cap, size_t *out_len, uint32_t *bad_op)
@@ -4129,8 +4130,8 @@ ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_tensor_scale(const accel_tfli
 ACCELDEF ACCEL_NODISCARD accel_status accel_tflite_check(const accel_tflite_model *m, uint32_t *op, int32_t *code);
 /* accel_tflite_check_op: the same check for operator `op` alone, so that a caller can list every
  *   operator a model needs and this build lacks (accel-run --info does), each with its tensor
- *   types and a reason that names the cause: "uint8 weights (int8 only)", "no kernel for
- *   GATHER_ND int8", "custom operator TFLite_Detection_PostProcess", "fused activation", ...
+ *   types and a reason that names the cause: "no kernel for CONV_2D with uint8 input 1" (int8
+ *   activations with uint8 weights), "no kernel for GATHER_ND int8", "custom operator TFLite_Detection_PostProcess", "fused activation", ...
  *   Returns the operator's status (also in r->status); ACCEL_E_NULL, ACCEL_E_ARG (no such
  *   operator) leave *r unset. For messages: builds the text, so keep it off hot paths. */
 #define ACCEL_TFLITE_REFUSAL_TYPES 8
