@@ -3772,8 +3772,8 @@ extern "C" {
  *                  of another scale rescaled as TFLite does, in float32), SPLIT, MEAN and SUM
  *                  (int8/uint8/int16, any axes), ARG_MAX, ARG_MIN, RESIZE_BILINEAR (int8/int16
  *                  integer; uint8 in TFLite's float32), PAD, PADV2, ADD, MUL, SUB (int8 only,
- *                  TFLM's float32 multipliers; broadcast up to 4-D), LOGISTIC and TANH (int8; uint8
- *                  in TFLite's float32 table), HARD_SWISH (int16 fixed point, int8 and uint8),
+ *                  TFLM's float32 multipliers; broadcast up to 4-D), LOGISTIC and TANH (int8, TANH
+ *                  int16 too; uint8 in TFLite's float32 table), HARD_SWISH (int8 and uint8),
  *                  RELU, RELU6 (int8 RELU6 TFLM's clamp; uint8 TFLite's requantization),
  *                  RELU_N1_TO_1 (TFLite's), LEAKY_RELU, MAXIMUM, MINIMUM (int8/uint8/int16/int32, broadcast
  *                  up to 4-D), SQUEEZE, EXPAND_DIMS, PACK, UNPACK, TRANSPOSE, SLICE, SPLIT_V, GATHER
@@ -3998,7 +3998,7 @@ extern "C" {
     X(GATHER, 23, 0u, ONE, accel__tfl_gather(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(LEAKY_RELU, 75, 0u, ONE, accel__tfl_leaky_relu(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     X(SPLIT_V, 79, 6u, ONE, accel__tfl_split_v(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
-    X(TANH, -1, 0u, ONE, accel__tfl_sigmoid_tanh(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
+    X(TANH, -1, 0u, ONE, accel__tfl_sigmoid_tanh(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16)) \
     X(HARD_SWISH, -1, 0u, ONE, accel__tfl_hard_swish(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     X(RESIZE_NEAREST_NEIGHBOR, 74, 2u, ONE, accel__tfl_resize_nearest(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32) | ACCEL__TFL_T(FLOAT32)) \
     X(CUSTOM, -1, 0xFFu, ONE, accel__tfl_custom(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY)
@@ -22433,12 +22433,70 @@ ACCEL__TFL_STATIC accel_status accel__tfl_q4_prep(accel__tfl_ctx *c, uint32_t sc
     return ACCEL_OK;
 }
 
+/* TFLite's CheckedLog2 of a float32 scale, without its float log: 1 when the scale is a power of
+ * two to within 2^+-0.001 (*log2 that power, rounded as TFLite rounds it), 0 when it is not, -1
+ * when it is subnormal or so near 2^(k +- 0.001) that the float log's rounding decides. */
+ACCEL__TFL_STATIC int accel__tfl_pot(uint32_t bits, int32_t *log2)
+{
+    uint32_t f = bits & 0x7FFFFFUL;
+    *log2 = accel__tfl_log2_round(bits);
+    if (!((bits >> 23) & 0xFFu)) return -1;
+    if (f <= 5700UL || f >= 8377216UL) return 1; /* 2^0.00098 and 2^0.99902, in 23 fraction bits */
+    if (f <= 5932UL || f >= 8376751UL) return -1; /* up to 2^0.00102, from 2^0.99898 */
+    return 0;
+}
+
+/* a * 2^e <= b, for a < 2^26 and b < 2^16 */
+ACCEL__TFL_STATIC int accel__tfl_le_pow2(uint64_t a, int32_t e, uint64_t b)
+{
+    if (e >= 0) return e < 20 && (a << e) <= b;
+    return -e >= 40 || a <= (b << -e);
+}
+
+/* int16 TANH's input rescale (TFLM's Prepare): mult 0 and the shift of 3 << shift for a
+ * power-of-two scale (2^-12 or 2^-11), else the multiplier and shift. */
+typedef struct accel__tfl_tanh16_rec {
+    int32_t mult, shift;
+} accel__tfl_tanh16_rec;
+
+/* TFLM's int16 TANH Prepare: zero points 0, the output scale 2^-15 (CheckedLog2), and for any
+ * input scale but 2^-12 and 2^-11 the multiplier scale * 3 * 4096 (exact in double) doubled while
+ * at most 32767 / 2, at most 31 times, then truncated. A multiplier past 65535 would overflow
+ * TFLM's int32 product, one of 0 its shift: refused. */
+ACCEL__TFL_STATIC accel_status accel__tfl_tanh16_prep(accel__tfl_ctx *c, const accel_tflite_tensor *in,
+                                                     const accel_tflite_tensor *out, accel__tfl_tanh16_rec *r)
+{
+    int32_t l2 = 0, ol2 = 0, sh, mult = 0;
+    int pot = accel__tfl_pot(in->scale_bits, &l2), opot = accel__tfl_pot(out->scale_bits, &ol2);
+    if (in->zero_point || out->zero_point) return ACCEL_E_TFLITE_QUANT;
+    if (pot < 0 || opot < 0) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_SCALE);
+    if (!opot || ol2 != -15) return ACCEL_E_TFLITE_QUANT;
+    sh = 12 + l2;
+    if (!pot || (sh != 0 && sh != 1)) {
+        accel__tfl_num x;
+        uint64_t v;
+        accel__tfl_num_f32(&x, in->scale_bits);
+        x.m *= 3u;
+        x.e += 12;
+        for (sh = 0; sh <= 30 && accel__tfl_le_pow2(x.m, x.e + 1, 32767u); sh++) x.e++;
+        if (x.e > 16) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_SCALE);
+        v = x.e >= 0 ? x.m << x.e : x.e <= -63 ? 0u : x.m >> -x.e;
+        /* 0 (a scale below 1 / (3 * 2^43)) would read as the power-of-two case, 3 << 31 */
+        if (v > 65535u || v == 0) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_SCALE);
+        mult = (int32_t)v;
+    }
+    if (r) r->mult = mult, r->shift = sh;
+    return ACCEL_OK;
+}
+
 /* LOGISTIC (is_tanh 0) and TANH (1). int8: TFLM's integer arithmetic, q - zp rescaled to Q4.27,
  * gemmlowp's logistic or tanh, Q0.31 rounded to the output's steps (LOGISTIC: output zero point
  * -128, as TFLM requires; TANH: the result is tanh * 128, the output's quantization not read,
  * as TFLM does not read it). uint8 (which TFLM lacks): TFLite's reference, a 256-entry float32
  * table built at init into the operator's constants (LOGISTIC: output scale 1/256, as TFLite
- * requires; TANH: any output quantization), looked up by invoke. */
+ * requires; TANH: any output quantization), looked up by invoke. int16 TANH: TFLM's, the
+ * input rescaled to 1 / (3 * 4096) steps and TFLite's sigmoid table interpolated (tanh(x) =
+ * 2 sigmoid(2x) - 1), zero points 0 and the output scale 2^-15 as TFLM requires. */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_sigmoid_tanh(accel__tfl_ctx *c, int is_tanh)
 {
     accel__tfl_io in, out;
@@ -22464,6 +22522,18 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_sigmoid_tanh(accel__tfl_ctx *c, int 
         }
         if (!lut) return ACCEL_E_STATE;
         for (i = 0; i < in.t.elements; i++) out.out[i] = lut[in.in[i]];
+        return ACCEL_OK;
+    }
+    if (in.t.type == ACCEL_TFLITE_INT16) { /* TANH only (LOGISTIC's types exclude it) */
+        accel__tfl_tanh16_rec *k16;
+        if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t)) return ACCEL_E_TFLITE_QUANT;
+        k16 = (accel__tfl_tanh16_rec *)(void *)accel__tfl_keep(c, sizeof(accel__tfl_tanh16_rec) / 4u);
+        if (!c->rt) return accel__tfl_tanh16_prep(c, &in.t, &out.t, k16);
+        if (!k16) return ACCEL_E_STATE;
+        for (i = 0; i < in.t.elements; i++)
+            accel__tfl_store(ACCEL_TFLITE_INT16, out.out, i,
+                             accel__tfl_tanh16((int16_t)accel__tfl_load(ACCEL_TFLITE_INT16, in.in, i), k16->mult,
+                                               k16->shift));
         return ACCEL_OK;
     }
     if (accel__tfl_quantized(&in.t) || (!is_tanh && out.t.zero_point != -128)) return ACCEL_E_TFLITE_QUANT;

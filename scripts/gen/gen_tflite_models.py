@@ -1500,20 +1500,96 @@ assert tanh_u8(TU_IN, 0.05, 128, 0.01, 100) == bytes([100, 176, 24, 146, 54, 200
 tu2 = [tu_t[0], T([7], UINT8, scale=0.01, zp=100, name="out")]
 case("tanh_uint8_out_quant", model(tu2, [OP(TANH, [0], [1])], [0], [1]), bytes(TU_IN),
      bytes([100, 176, 24, 146, 54, 200, 0]))
-# refused: int8 in and uint8 out; int16 (no kernel here); shapes that differ; an int8 input
+# refused: int8 in and uint8 out; shapes that differ; an int8 input
 # without quantization; an int8 input scale of 8 or more (TFLM's radius is then 0, past it its
 # shifts are undefined)
 case("tanh_type_mismatch", model([th_t[0], T([9], UINT8, scale=1.0 / 128, zp=128, name="out")], [OP(TANH, [0], [1])],
                                  [0], [1]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
      reason="no kernel for TANH with uint8 output 0")
-case("tanh_int16", model([T([2], INT16, scale=1.0 / 4096, name="in"), T([2], INT16, scale=1.0 / 32768, name="out")],
-                         [OP(TANH, [0], [1])], [0], [1]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
-     reason="no kernel for TANH with int16 input 0")
 case("tanh_shape", model([th_t[0], T([8], scale=1.0 / 128, name="out")], [OP(TANH, [0], [1])], [0], [1]),
      check_st="ACCEL_E_TFLITE_SHAPE")
 case("tanh_int8_unquantized", model([T([9], name="in"), th_t[1]], [OP(TANH, [0], [1])], [0], [1]),
      check_st="ACCEL_E_TFLITE_QUANT")
 case("tanh_int8_big_scale", model([T([9], scale=8.0, name="in"), th_t[1]], [OP(TANH, [0], [1])], [0], [1]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="input scale out of range")
+
+# int16 (TFLM's): zero points 0, the output scale 2^-15. The input is rescaled to steps of
+# 1 / (3 * 4096) (a 2^-12 or 2^-11 scale: times 3 << shift; any other: the multiplier scale * 3 *
+# 4096 doubled while at most 32767 / 2, the shift counting the doublings, truncated; rounded
+# shift), and TFLM's table of sigmoid(k / 24) in 0.16 (256 entries, tanh(x) = 2 sigmoid(2x) - 1)
+# interpolated at |v| / 256 with the remainder as weight. The entries these cases read, from
+# TFLM's table (each 65536 sigmoid(k / 24) rounded): 0 32768, 1 33451, 24 47911, 48 57724,
+# 60 60565, 120 65097.
+TANH16_TABLE = {0: 32768, 1: 33451, 24: 47911, 48: 57724, 60: 60565, 120: 65097}
+assert all(TANH16_TABLE[k] == round(65536 / (1 + math.exp(-k / 24))) for k in TANH16_TABLE)
+
+
+def tflm_tanh_int16(qs, scale):
+    s = f32r(scale)
+    l2 = round(math.log2(s))
+    shift = 12 + l2
+    if abs(math.log2(s) - l2) < 1e-3 and shift in (0, 1):
+        mult, shift = 3 << shift, 0
+    else:
+        m, shift = s * 4096.0 * 3.0, 0
+        while m <= 32767.0 / 2.0 and shift <= 30:
+            shift, m = shift + 1, m * 2.0
+        mult = int(m)
+    rnd = 1 << (shift - 1) if shift > 0 else 0
+    out = []
+    for q in qs:
+        v = (q * mult + rnd) >> shift
+        a = abs(v)
+        k, frac = a >> 8, a & 0xFF
+        if k >= 255:
+            r = 0xFFFF << 8
+        else:
+            ua = TANH16_TABLE[k]
+            ub = TANH16_TABLE[k + 1] if frac else ua  # at a knot the next entry weighs 0
+            r = (ua << 8) + frac * (ub - ua)
+        r = r - (1 << 23) + (1 << 7) if v >= 0 else -r + (1 << 23) + (1 << 7) - 1
+        out.append(r >> 8)
+    return out
+
+
+# scale 2^-12 (3 << 0): v = 3q. q 0 -> v 0: entry 0, (32768 << 8) - 2^23 + 128 >> 8 = 0; q 43 ->
+# v 129 = 0 * 256 + 129: (32768 << 8) + 129 * (33451 - 32768) = 8476715, - 2^23 + 128 = 88235, >> 8
+# = 344 (32768 tanh(43 / 4096) = 344.0); q -43: -8476715 + 2^23 + 127 = -87980 >> 8 = -344; q 2048
+# (v = 24 * 256): 47911 - 32768 = 15143 (32768 tanh(0.5) = 15142.6); q 4096 (entry 48): 24956
+# (32768 tanh(1) = 24955.9); q -4096: -24956; q 5120 (entry 60): 27797; q 21760 (v = 255 * 256)
+# and 32767: saturated, (0xFFFF << 8) - 2^23 + 128 >> 8 = 32767; q -32768: -32767
+T16_IN = [0, 43, -43, 2048, 4096, -4096, 5120, 21760, 32767, -32768]
+T16_OUT = [0, 344, -344, 15143, 24956, -24956, 27797, 32767, 32767, -32767]
+assert tflm_tanh_int16(T16_IN, 1.0 / 4096) == T16_OUT
+t16 = [T([10], INT16, scale=1.0 / 4096, name="in"), T([10], INT16, scale=1.0 / 32768, name="out")]
+case("tanh_int16", model(t16, [OP(TANH, [0], [1])], [0], [1]), i16(T16_IN), i16(T16_OUT))
+# scale 2^-11 (3 << 1): v = 6q. q 1024 (v = 24 * 256): 15143; q 2048 (entry 48): 24956; q -2048:
+# -24956; q 0: 0; q 32767: saturated, 32767
+assert tflm_tanh_int16([1024, 2048, -2048, 0, 32767], 1.0 / 2048) == [15143, 24956, -24956, 0, 32767]
+case("tanh_int16_pot_shift", model([T([5], INT16, scale=1.0 / 2048, name="in"), T([5], INT16, scale=1.0 / 32768,
+                                                                                   name="out")],
+                                   [OP(TANH, [0], [1])], [0], [1]), i16([1024, 2048, -2048, 0, 32767]),
+     i16([15143, 24956, -24956, 0, 32767]))
+# scale 10 / 32768 (5 * 2^-14, not a power of two): the multiplier 3.75, doubled 13 times:
+# 30720, shift 13: v = (30720 q + 4096) >> 13. q 4096: 15360 (entry 60): 27797; q 8192: 30720
+# (entry 120): 65097 - 32768 = 32329 (32768 tanh(2.5) = 32329.2); q -8192: (-251658240 + 4096)
+# >> 13 = -30720: -32329; q 32767: 122876, saturated: 32767; q 0: 0
+T16B_IN = [4096, 8192, -8192, 32767, 0]
+T16B_OUT = [27797, 32329, -32329, 32767, 0]
+assert tflm_tanh_int16(T16B_IN, 10.0 / 32768) == T16B_OUT
+t16b = [T([5], INT16, scale=10.0 / 32768, name="in"), T([5], INT16, scale=1.0 / 32768, name="out")]
+case("tanh_int16_scale", model(t16b, [OP(TANH, [0], [1])], [0], [1]), i16(T16B_IN), i16(T16B_OUT))
+# refused as TFLM refuses: a zero point; an output scale not 2^-15; and here an input scale so
+# near 2^(k + 0.001) that TFLite's float log decides whether it is a power of two, and one so
+# large that TFLM's product would overflow int32 (the multiplier 4 * 12288 * 2 = 98304 > 65535)
+case("tanh_int16_zero_point", model([T([10], INT16, scale=1.0 / 4096, zp=1, name="in"), t16[1]], [OP(TANH, [0], [1])],
+                                    [0], [1]), check_st="ACCEL_E_TFLITE_QUANT")
+case("tanh_int16_out_scale", model([t16[0], T([10], INT16, scale=1.0 / 16384, name="out")], [OP(TANH, [0], [1])],
+                                   [0], [1]), check_st="ACCEL_E_TFLITE_QUANT")
+case("tanh_int16_doubtful_scale", model([T([10], INT16, scale=2.0 ** -12 * (1 + 5800 / 2 ** 23), name="in"), t16[1]],
+                                        [OP(TANH, [0], [1])], [0], [1]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
+     reason="input scale out of range")
+case("tanh_int16_big_scale", model([T([10], INT16, scale=8.0, name="in"), t16[1]], [OP(TANH, [0], [1])], [0], [1]),
      check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="input scale out of range")
 
 
