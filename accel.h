@@ -3773,7 +3773,8 @@ extern "C" {
  *                  of another scale rescaled as TFLite does, in float32), SPLIT, MEAN and SUM
  *                  (int8/uint8/int16, any axes), ARG_MAX, ARG_MIN, RESIZE_BILINEAR (int8/int16
  *                  integer; uint8 in TFLite's float32), PAD, PADV2, ADD, MUL, SUB (int8 only,
- *                  TFLM's float32 multipliers; broadcast up to 4-D), LOGISTIC (int8; uint8 in TFLite's float32 table),
+ *                  TFLM's float32 multipliers; broadcast up to 4-D), LOGISTIC and TANH (int8, TANH
+ *                  int16 too; uint8 in TFLite's float32 table), HARD_SWISH (int8 and uint8),
  *                  RELU, RELU6 (int8 RELU6 TFLM's clamp; uint8 TFLite's requantization),
  *                  RELU_N1_TO_1 (TFLite's), LEAKY_RELU, MAXIMUM, MINIMUM (int8/uint8/int16/int32, broadcast
  *                  up to 4-D), SQUEEZE, EXPAND_DIMS, PACK, UNPACK, TRANSPOSE, SLICE, SPLIT_V, GATHER
@@ -3786,7 +3787,7 @@ extern "C" {
  *                  ACCEL_MAC_NO_FLOAT). Tensors are int8 (int16 where listed), or TF1's uint8
  *                  (uint8 activations with asymmetric uint8 weights, one scale per filter) for
  *                  FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D, the pools, SOFTMAX, ADD, MUL,
- *                  CONCATENATION, SPLIT, MEAN, SUM, ARG_MAX/ARG_MIN, RESIZE_BILINEAR, LOGISTIC,
+ *                  CONCATENATION, SPLIT, MEAN, SUM, ARG_MAX/ARG_MIN, RESIZE_BILINEAR, LOGISTIC, TANH, HARD_SWISH,
  *                  the RELUs, MAXIMUM/MINIMUM and QUANTIZE/DEQUANTIZE (uint8 -> uint8 too), with TensorFlow Lite's
  *                  reference arithmetic (TFLM has no uint8 kernels: the int8 ones with the filter's
  *                  zero point; a uint8 MUL whose multiplier is 2^31 or more is computed as TFLite
@@ -3870,6 +3871,7 @@ extern "C" {
 #define ACCEL_TFLITE_OP_GATHER 36
 #define ACCEL_TFLITE_OP_SOFTMAX 25
 #define ACCEL_TFLITE_OP_SVDF 27
+#define ACCEL_TFLITE_OP_TANH 28
 #define ACCEL_TFLITE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM 44
 #define ACCEL_TFLITE_OP_RESIZE_BILINEAR 23
 #define ACCEL_TFLITE_OP_PAD 34
@@ -3893,6 +3895,7 @@ extern "C" {
 #define ACCEL_TFLITE_OP_LEAKY_RELU 98
 #define ACCEL_TFLITE_OP_SPLIT_V 102
 #define ACCEL_TFLITE_OP_QUANTIZE 114
+#define ACCEL_TFLITE_OP_HARD_SWISH 117
 /* ACCEL_TFLITE_OPS: the operators a build runs (default all), an OR of these bits; a model that
  * needs another one is refused at init with ACCEL_E_TFLITE_UNSUPPORTED, like an unknown
  * operator. An MCU build for one model keeps only its kernels, e.g.
@@ -3937,6 +3940,8 @@ extern "C" {
 #define ACCEL_TFLITE_K_GATHER 0x2000000000ULL
 #define ACCEL_TFLITE_K_LEAKY_RELU 0x4000000000ULL
 #define ACCEL_TFLITE_K_SPLIT_V 0x8000000000ULL
+#define ACCEL_TFLITE_K_TANH 0x10000000000ULL
+#define ACCEL_TFLITE_K_HARD_SWISH 0x20000000000ULL
 /* ACCEL__TFL_OPS(X): the operator table, one row per operator, the one place an operator is
  * listed. Its code and kernel bit are the two defines above, named by the row. A row is
  *   X(NAME, OPTIONS, FAR, PART, PREP, RUN, HAS, TYPES)
@@ -3967,7 +3972,7 @@ extern "C" {
     X(ADD, 11, 0u, ONE, accel__tfl_binary(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     X(MUL, 21, 0u, ONE, accel__tfl_binary(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     X(DEQUANTIZE, 38, 0u, ONE, accel__tfl_dequantize(c), ACCEL_E_STATE, ACCEL__TFL_FLOAT, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16)) \
-    X(LOGISTIC, -1, 0u, ONE, accel__tfl_logistic(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
+    X(LOGISTIC, -1, 0u, ONE, accel__tfl_sigmoid_tanh(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     /* weights always constant, read in place: never with ACCEL_FB_COPY */ \
     X(SVDF, 6, 0u, SPLIT, accel__tfl_svdf_prep(c), accel__tfl_svdf(c), !ACCEL__FB_FAR, ACCEL__TFL_T(INT8)) \
     X(UNIDIRECTIONAL_SEQUENCE_LSTM, 71, 0u, SPLIT, accel__tfl_lstm_prep(c), accel__tfl_lstm(c), !ACCEL__FB_FAR, ACCEL__TFL_T(INT8)) \
@@ -3994,6 +3999,8 @@ extern "C" {
     X(GATHER, 23, 0u, ONE, accel__tfl_gather(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(LEAKY_RELU, 75, 0u, ONE, accel__tfl_leaky_relu(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     X(SPLIT_V, 79, 6u, ONE, accel__tfl_split_v(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
+    X(TANH, -1, 0u, ONE, accel__tfl_sigmoid_tanh(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16)) \
+    X(HARD_SWISH, -1, 0u, ONE, accel__tfl_hard_swish(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     X(RESIZE_NEAREST_NEIGHBOR, 74, 2u, ONE, accel__tfl_resize_nearest(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32) | ACCEL__TFL_T(FLOAT32)) \
     X(CUSTOM, -1, 0xFFu, ONE, accel__tfl_custom(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY)
 /* an operator and its row's bit, as the next term of an OR / a sum */
@@ -20697,8 +20704,9 @@ ACCEL__TFL_STATIC int32_t accel__tfl_exp_neg(int32_t a)
     return result;
 }
 
-/* one_over_one_plus_x_for_x_in_0_1, Q0.31 in, Q0.31 out. */
-ACCEL__TFL_STATIC int32_t accel__tfl_recip(int32_t a)
+/* 2 / (1 + a) for a in [0, 1) (Q0.31) by gemmlowp's three Newton-Raphson steps, Q2.29: the
+ * estimate both 1 / (1 + a) and (1 - a) / (1 + a) are read from. */
+ACCEL__TFL_STATIC int32_t accel__tfl_recip_q2(int32_t a)
 {
     int64_t s = (int64_t)a + INT32_MAX;
     int32_t half = (int32_t)((s + (s >= 0 ? 1 : -1)) / 2); /* RoundingHalfSum */
@@ -20710,7 +20718,19 @@ ACCEL__TFL_STATIC int32_t accel__tfl_recip(int32_t a)
         int32_t one_minus = one2 - hx;
         x = x + accel__tfl_sat_shl(accel__tfl_srdhm(x, one_minus), 2);
     }
-    return accel__tfl_sat_shl(x, 1); /* ExactMulByPot<-1> keeps the raw value: Q2 -> Q1, then Q0 */
+    return x;
+}
+
+/* one_over_one_plus_x_for_x_in_0_1, Q0.31 in, Q0.31 out. */
+ACCEL__TFL_STATIC int32_t accel__tfl_recip(int32_t a)
+{
+    return accel__tfl_sat_shl(accel__tfl_recip_q2(a), 1); /* ExactMulByPot<-1> keeps the raw value: Q2 -> Q1, then Q0 */
+}
+
+/* one_minus_x_over_one_plus_x_for_x_in_0_1: the estimate less one, Q2 -> Q0 (saturating). */
+ACCEL__TFL_STATIC int32_t accel__tfl_one_minus_over(int32_t a)
+{
+    return accel__tfl_sat_shl(accel__tfl_recip_q2(a) - ((int32_t)1 << 29), 2);
 }
 
 ACCEL__TFL_STATIC int accel__tfl_clz32(uint32_t x)
@@ -22284,6 +22304,16 @@ ACCEL__TFL_STATIC int32_t accel__tfl_logistic_q4(int32_t a)
     return a > 0 ? pos : INT32_MAX - pos;
 }
 
+/* gemmlowp::tanh of a Q4.27 value, Q0.31 result: (1 - e^-2|a|) / (1 + e^-2|a|), the doubling
+ * taken as reading the same raw value as Q5.26 (ExactMulByPot), the sign put back after. */
+ACCEL__TFL_STATIC int32_t accel__tfl_tanh_q4(int32_t a)
+{
+    int32_t t;
+    if (a == 0) return 0;
+    t = accel__tfl_one_minus_over(accel__tfl_exp_neg(a < 0 ? a : -a));
+    return a < 0 ? -t : t;
+}
+
 #if ACCEL__TFL_FLOAT
 /* exp(x) in double (x - k ln2 reduced to |r| <= ln2 / 2, its Taylor series to r^14, times 2^k:
  * within a few units in the last place), and as a float for |x| <= 20, rounded once from that:
@@ -22316,11 +22346,36 @@ ACCEL__TFL_STATIC float accel__tfl_expf(float xf)
     return (float)accel__tfl_exp((double)xf); /* |xf| <= 20: in range */
 }
 
-/* TFLite's uint8 LOGISTIC table (LUTPopulate with 1 / (1 + expf(-x))): for each input value q,
- * round(sigmoid(in_scale * (q - in_zp)) / out_scale) + out_zp, clamped to 0..255, in float32
- * one operation at a time. Outside |x| <= 20 the sigmoid is 0 or 1 to float32 precision. */
-ACCEL__TFL_NO_FMA_FN ACCEL__TFL_NOINLINE void accel__tfl_logistic_lut(uint8_t *lut, const accel_tflite_tensor *in,
-                                                                    const accel_tflite_tensor *out)
+/* tanh(x) as a float, rounded once from a double (e^2|x| - 1) / (e^2|x| + 1), the e^y - 1 from
+ * its own series below y = 1 so that small |x| keep their relative precision: the correctly
+ * rounded value. TFLite calls the C library's tanhf, which glibc 2.36 rounds otherwise for about
+ * 1 input in 20 (by up to 2 units in the last place); a table entry differs only where such a
+ * bit decides the rounding to the output scale (none in tests/test_tflite.c's 3,000 random
+ * tables). Beyond |x| = 20 tanh is +-1 to float precision. */
+ACCEL__TFL_NO_FMA_FN ACCEL__TFL_STATIC float accel__tfl_tanhf(float xf)
+{
+    ACCEL__TFL_NO_FMA_BODY
+    double x = xf < 0.f ? -(double)xf : (double)xf, y = 2.0 * x, em1 = y, term = y;
+    if (!(x <= 20.0)) return xf < 0.f ? -1.f : 1.f;
+    if (y < 1.0) {
+        int32_t i;
+        for (i = 2; i <= 20; i++) { /* the 20th term is below 2^-61 */
+            term = term * y / (double)i;
+            em1 += term;
+        }
+    } else {
+        em1 = accel__tfl_exp(y) - 1.0; /* e^y >= e: no cancellation */
+    }
+    y = em1 / (em1 + 2.0);
+    return (float)(xf < 0.f ? -y : y);
+}
+
+/* TFLite's uint8 LOGISTIC (is_tanh 0: 1 / (1 + expf(-x))) and TANH (1: tanhf(x)) tables
+ * (LUTPopulate): for each input value q, round(f(in_scale * (q - in_zp)) / out_scale) + out_zp,
+ * clamped to 0..255, in float32 one operation at a time. Outside |x| <= 20 the sigmoid is 0 or
+ * 1 to float32 precision. */
+ACCEL__TFL_NO_FMA_FN ACCEL__TFL_NOINLINE void accel__tfl_act_lut(uint8_t *lut, const accel_tflite_tensor *in,
+                                                               const accel_tflite_tensor *out, int is_tanh)
 {
     ACCEL__TFL_NO_FMA_BODY
     float si, so, inv;
@@ -22329,14 +22384,19 @@ ACCEL__TFL_NO_FMA_FN ACCEL__TFL_NOINLINE void accel__tfl_logistic_lut(uint8_t *l
     ACCEL_MEMCPY(&so, &out->scale_bits, 4);
     inv = 1.f / so;
     for (q = 0; q < 256; q++) {
-        float x = si * (float)(q - in->zero_point), sg, v;
+        float x = si * (float)(q - in->zero_point), f, v;
         int32_t r;
-        if (x > 20.f) sg = 1.f;
-        else if (x < -20.f) sg = 0.f;
-        else sg = 1.f / (1.f + accel__tfl_expf(-x));
-        v = sg * inv; /* 0 <= v <= 256 with the required output scale */
+        if (is_tanh) f = accel__tfl_tanhf(x);
+        else if (x > 20.f) f = 1.f;
+        else if (x < -20.f) f = 0.f;
+        else f = 1.f / (1.f + accel__tfl_expf(-x));
+        v = f * inv;
+        /* past int32 TFLite's conversion below is undefined: saturated here (any such value is
+         * clamped to 0 or 255 anyway) */
+        v = v > 1.0e9f ? 1.0e9f : v < -1.0e9f ? -1.0e9f : v;
         r = (int32_t)v;
         if (v - (float)r >= 0.5f) r++; /* half away from zero (TfLiteRound) */
+        else if (v - (float)r <= -0.5f) r--;
         v = (float)r + (float)out->zero_point;
         r = v < 0.f ? 0 : v > 255.f ? 255 : (int32_t)v;
         lut[q] = (uint8_t)r;
@@ -22344,26 +22404,120 @@ ACCEL__TFL_NO_FMA_FN ACCEL__TFL_NOINLINE void accel__tfl_logistic_lut(uint8_t *l
 }
 #endif
 
-/* LOGISTIC. int8: TFLM's integer arithmetic (output zero point -128, as TFLM requires). uint8
- * (which TFLM lacks): TFLite's reference, a 256-entry float32 table built at init into the
- * operator's constants (output scale 1/256, as TFLite requires), looked up by invoke. */
-ACCEL__TFL_NOINLINE accel_status accel__tfl_logistic(accel__tfl_ctx *c)
+/* What LOGISTIC and TANH take from an int8 input's scale at init, as TFLM's Prepare does: the
+ * multiplier and left shift of scale * 2^27 (frexp, the fraction rounded to 31 bits) that
+ * rescale q - zp to Q4.27, and the input range radius beyond which the output saturates. */
+typedef struct accel__tfl_q4_rec {
+    int32_t mult, shift, radius;
+} accel__tfl_q4_rec;
+
+ACCEL__TFL_STATIC accel_status accel__tfl_q4_prep(accel__tfl_ctx *c, uint32_t scale_bits, accel__tfl_q4_rec *r)
+{
+    accel__tfl_num x;
+    uint64_t t;
+    int32_t e;
+    accel__tfl_num_f32(&x, scale_bits);
+    if (!x.m) return ACCEL_E_TFLITE_QUANT;
+    while (x.m < ((uint64_t)1 << 52)) {
+        x.m <<= 1;
+        x.e--;
+    }
+    e = x.e + 27 + 53;
+    /* below 0 TFLM shifts by a negative count, past 30 its radius is 0 */
+    if (e < 0 || e > 30) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_SCALE);
+    t = (x.m + ((uint64_t)1 << 21)) >> 22;
+    if (r) {
+        r->mult = t >= ((uint64_t)1 << 31) ? INT32_MIN : (int32_t)t; /* no renormalisation: TFLM's */
+        r->shift = e;
+        r->radius = ((int32_t)15 << 27) >> e; /* CalculateInputRadius(4, e): floor */
+    }
+    return ACCEL_OK;
+}
+
+/* TFLite's CheckedLog2 of a float32 scale, without its float log: 1 when the scale is a power of
+ * two to within 2^+-0.001 (*log2 that power, rounded as TFLite rounds it), 0 when it is not, -1
+ * when it is subnormal or so near 2^(k +- 0.001) that the float log's rounding decides. */
+ACCEL__TFL_STATIC int accel__tfl_pot(uint32_t bits, int32_t *log2)
+{
+    uint32_t f = bits & 0x7FFFFFUL;
+    *log2 = accel__tfl_log2_round(bits);
+    if (!((bits >> 23) & 0xFFu)) return -1;
+    if (f <= 5700UL || f >= 8377216UL) return 1; /* 2^0.00098 and 2^0.99902, in 23 fraction bits */
+    if (f <= 5932UL || f >= 8376751UL) return -1; /* up to 2^0.00102, from 2^0.99898 */
+    return 0;
+}
+
+/* a * 2^e <= b, for a < 2^26 and b < 2^16 */
+ACCEL__TFL_STATIC int accel__tfl_le_pow2(uint64_t a, int32_t e, uint64_t b)
+{
+    if (e >= 0) return e < 20 && (a << e) <= b;
+    return -e >= 40 || a <= (b << -e);
+}
+
+/* int16 TANH's input rescale (TFLM's Prepare): mult 0 and the shift of 3 << shift for a
+ * power-of-two scale (2^-12 or 2^-11), else the multiplier and shift. */
+typedef struct accel__tfl_tanh16_rec {
+    int32_t mult, shift;
+} accel__tfl_tanh16_rec;
+
+/* TFLM's int16 TANH Prepare: zero points 0, the output scale 2^-15 (CheckedLog2), and for any
+ * input scale but 2^-12 and 2^-11 the multiplier scale * 3 * 4096 (exact in double) doubled while
+ * at most 32767 / 2, at most 31 times, then truncated. A multiplier past 65535 would overflow
+ * TFLM's int32 product, one of 0 its shift: refused. */
+ACCEL__TFL_STATIC accel_status accel__tfl_tanh16_prep(accel__tfl_ctx *c, const accel_tflite_tensor *in,
+                                                     const accel_tflite_tensor *out, accel__tfl_tanh16_rec *r)
+{
+    int32_t l2 = 0, ol2 = 0, sh, mult = 0;
+    int pot = accel__tfl_pot(in->scale_bits, &l2), opot = accel__tfl_pot(out->scale_bits, &ol2);
+    if (in->zero_point || out->zero_point) return ACCEL_E_TFLITE_QUANT;
+    if (pot < 0 || opot < 0) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_SCALE);
+    if (!opot || ol2 != -15) return ACCEL_E_TFLITE_QUANT;
+    sh = 12 + l2;
+    if (!pot || (sh != 0 && sh != 1)) {
+        accel__tfl_num x;
+        uint64_t v;
+        accel__tfl_num_f32(&x, in->scale_bits);
+        x.m *= 3u;
+        x.e += 12;
+        for (sh = 0; sh <= 30 && accel__tfl_le_pow2(x.m, x.e + 1, 32767u); sh++) x.e++;
+        if (x.e > 16) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_SCALE);
+        v = x.e >= 0 ? x.m << x.e : x.e <= -63 ? 0u : x.m >> -x.e;
+        /* 0 (a scale below 1 / (3 * 2^43)) would read as the power-of-two case, 3 << 31 */
+        if (v > 65535u || v == 0) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_SCALE);
+        mult = (int32_t)v;
+    }
+    if (r) r->mult = mult, r->shift = sh;
+    return ACCEL_OK;
+}
+
+/* LOGISTIC (is_tanh 0) and TANH (1). int8: TFLM's integer arithmetic, q - zp rescaled to Q4.27,
+ * gemmlowp's logistic or tanh, Q0.31 rounded to the output's steps (LOGISTIC: output zero point
+ * -128, as TFLM requires; TANH: the result is tanh * 128, the output's quantization not read,
+ * as TFLM does not read it). uint8 (which TFLM lacks): TFLite's reference, a 256-entry float32
+ * table built at init into the operator's constants (LOGISTIC: output scale 1/256, as TFLite
+ * requires; TANH: any output quantization), looked up by invoke. int16 TANH: TFLM's, the
+ * input rescaled to 1 / (3 * 4096) steps and TFLite's sigmoid table interpolated (tanh(x) =
+ * 2 sigmoid(2x) - 1), zero points 0 and the output scale 2^-15 as TFLM requires. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_sigmoid_tanh(accel__tfl_ctx *c, int is_tanh)
 {
     accel__tfl_io in, out;
-    int32_t e = 0, mult, radius_i, *kept;
+    accel__tfl_q4_rec *kept;
     size_t i;
-    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_LOGISTIC, &in);
+    accel_status st = accel__tfl_need(c, 0, 0, is_tanh ? (uint32_t)ACCEL__TFL_TY_TANH : (uint32_t)ACCEL__TFL_TY_LOGISTIC,
+                                      &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
     if (st != ACCEL_OK) return st;
     if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
     if (in.t.type == ACCEL_TFLITE_UINT8) {
         uint8_t *lut;
-        if (accel__tfl_quantized(&in.t) || out.t.scale_bits != 0x3B800000UL) return ACCEL_E_TFLITE_QUANT;
+        if (accel__tfl_quantized(&in.t) ||
+            (is_tanh ? accel__tfl_quantized(&out.t) != ACCEL_OK : out.t.scale_bits != 0x3B800000UL))
+            return ACCEL_E_TFLITE_QUANT;
         if (!ACCEL__TFL_FLOAT) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_FLOAT);
         lut = (uint8_t *)(void *)accel__tfl_keep(c, 64);
         if (!c->rt) {
 #if ACCEL__TFL_FLOAT
-            if (lut) accel__tfl_logistic_lut(lut, &in.t, &out.t);
+            if (lut) accel__tfl_act_lut(lut, &in.t, &out.t, is_tanh);
 #endif
             return ACCEL_OK;
         }
@@ -22371,40 +22525,141 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_logistic(accel__tfl_ctx *c)
         for (i = 0; i < in.t.elements; i++) out.out[i] = lut[in.in[i]];
         return ACCEL_OK;
     }
-    if (accel__tfl_quantized(&in.t) || out.t.zero_point != -128) return ACCEL_E_TFLITE_QUANT;
-    kept = accel__tfl_keep(c, 3);
-    if (c->rt) {
-        if (!kept) return ACCEL_E_STATE;
-        mult = kept[0], e = kept[1], radius_i = kept[2];
-    } else {
-        /* frexp of scale * 2^27, its fraction rounded to 31 bits (no renormalisation: TFLM's) */
-        accel__tfl_num x;
-        uint64_t t;
-        accel__tfl_num_f32(&x, in.t.scale_bits);
-        if (!x.m) return ACCEL_E_TFLITE_QUANT;
-        while (x.m < ((uint64_t)1 << 52)) {
-            x.m <<= 1;
-            x.e--;
-        }
-        e = x.e + 27 + 53;
-        if (e < 0 || e > 30) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_SCALE);
-        t = (x.m + ((uint64_t)1 << 21)) >> 22;
-        mult = t >= ((uint64_t)1 << 31) ? INT32_MIN : (int32_t)t;
-        radius_i = ((int32_t)15 << 27) >> e; /* CalculateInputRadius(4, e): floor */
-        if (kept) kept[0] = mult, kept[1] = e, kept[2] = radius_i;
+    if (in.t.type == ACCEL_TFLITE_INT16) { /* TANH only (LOGISTIC's types exclude it) */
+        accel__tfl_tanh16_rec *k16;
+        if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t)) return ACCEL_E_TFLITE_QUANT;
+        k16 = (accel__tfl_tanh16_rec *)(void *)accel__tfl_keep(c, sizeof(accel__tfl_tanh16_rec) / 4u);
+        if (!c->rt) return accel__tfl_tanh16_prep(c, &in.t, &out.t, k16);
+        if (!k16) return ACCEL_E_STATE;
+        for (i = 0; i < in.t.elements; i++)
+            accel__tfl_store(ACCEL_TFLITE_INT16, out.out, i,
+                             accel__tfl_tanh16((int16_t)accel__tfl_load(ACCEL_TFLITE_INT16, in.in, i), k16->mult,
+                                               k16->shift));
         return ACCEL_OK;
     }
+    if (accel__tfl_quantized(&in.t) || (!is_tanh && out.t.zero_point != -128)) return ACCEL_E_TFLITE_QUANT;
+    kept = (accel__tfl_q4_rec *)(void *)accel__tfl_keep(c, sizeof(accel__tfl_q4_rec) / 4u);
+    if (!c->rt) return accel__tfl_q4_prep(c, in.t.scale_bits, kept);
+    if (!kept) return ACCEL_E_STATE;
     for (i = 0; i < in.t.elements; i++) {
         int32_t x = accel__tfl_load(ACCEL_TFLITE_INT8, in.in, i) - in.t.zero_point, v;
-        if (x <= -radius_i) {
+        if (x <= -kept->radius) {
             v = -128;
-        } else if (x >= radius_i) {
+        } else if (x >= kept->radius) {
             v = 127;
         } else {
-            v = accel__tfl_rdbpot(accel__tfl_logistic_q4(accel_mac_multiply_by_quantized_multiplier(x, mult, e)), 23);
-            v = v - 128 < -128 ? -128 : v - 128 > 127 ? 127 : v - 128;
+            int32_t a = accel_mac_multiply_by_quantized_multiplier(x, kept->mult, kept->shift);
+            /* Q0.31 to 1/128 steps (TANH) or 1/256 steps less 128 (LOGISTIC) */
+            v = is_tanh ? accel__tfl_rdbpot(accel__tfl_tanh_q4(a), 24) : accel__tfl_rdbpot(accel__tfl_logistic_q4(a), 23) - 128;
+            v = v < -128 ? -128 : v > 127 ? 127 : v;
         }
         out.out[i] = (uint8_t)(v & 0xFF);
+    }
+    return ACCEL_OK;
+}
+
+/* What HARD_SWISH derives at init, TFLM's HardSwishParams less the zero points (read from the
+ * tensors): the int16 fixed-point multipliers and exponents from the input's 2^7 finer scale to
+ * the output's and to the "relu-ish" scale (3 / 32768: +-3 is +-32768). */
+typedef struct accel__tfl_hswish_rec {
+    int32_t out_mult, out_exp, relu_mult, relu_exp;
+} accel__tfl_hswish_rec;
+
+/* A value stored in an int16_t, wrapped as TFLite's conversions to int16_t do on its targets. */
+ACCEL__TFL_STATIC int32_t accel__tfl_s16(int32_t v)
+{
+    uint32_t u = (uint32_t)v & 0xFFFFu;
+    return u >= 0x8000u ? (int32_t)u - 65536 : (int32_t)u;
+}
+
+/* int16 doubling high multiplies: gemmlowp's SaturatingRoundingDoublingHighMul (round 1) and
+ * TFLite's SaturatingDoublingHighMul (round 0: toward zero); C's division truncates as C++'s. */
+ACCEL__TFL_STATIC int32_t accel__tfl_dhm16(int32_t a, int32_t b, int round)
+{
+    int32_t ab = a * b; /* |a|, |b| <= 2^15 */
+    if (a == -32768 && b == -32768) return 32767;
+    if (round) ab += ab >= 0 ? 16384 : 1 - 16384;
+    return ab / 32768;
+}
+
+/* gemmlowp's RoundingDivideByPOT on an int16_t, e <= 31: its mask (1 << e) - 1 is stored in 16
+ * bits, all ones from e = 16 on, and then every x >= 0 gives 1 and every x < 0 gives -1. */
+ACCEL__TFL_STATIC int32_t accel__tfl_rdbpot16(int32_t x, int32_t e)
+{
+    int32_t mask = accel__tfl_s16((int32_t)((((uint32_t)1 << e) - 1u) & 0xFFFFu));
+    int32_t rem = x & mask, thr = (mask < 0 ? ~(~mask >> 1) : mask >> 1) + (x < 0 ? 1 : 0);
+    return accel__tfl_s16((x < 0 ? ~(~x >> e) : x >> e) + (rem > thr ? 1 : 0)); /* flooring shifts */
+}
+
+/* TFLite's SaturatingLeftShift of an int16 value (amount <= 30). */
+ACCEL__TFL_STATIC int32_t accel__tfl_sat_shl16(int32_t v, int32_t amount)
+{
+    int64_t r = (int64_t)v * ((int64_t)1 << amount);
+    return (int32_t)(r > 32767 ? 32767 : r < -32768 ? -32768 : r);
+}
+
+/* A float32 multiplier of HARD_SWISH through QuantizeMultiplier and TFLite's
+ * DownScaleInt32ToInt16Multiplier (the int32 one rounded to its top 16 bits, 32767 at most). */
+ACCEL__TFL_STATIC accel_status accel__tfl_qmul16(const accel__tfl_num *x, int32_t *mult, int32_t *e)
+{
+    int32_t m32 = 0;
+    accel_status st = accel__tfl_qmul(x, &m32, e);
+    *mult = m32 >= INT32_MAX - 32768 ? 32767 : (m32 + 32768) >> 16;
+    return st;
+}
+
+/* HARD_SWISH, int8 (TFLM's) and uint8 (TFLite's reference: the same template). x * relu6(x + 3)
+ * / 6 in int16 fixed point: x on a scale 2^7 finer, its value on the output scale before the
+ * output shift, times the relu-ish factor in [0, 1]; every int16_t the reference stores wraps as
+ * it does. Multipliers: the input scale / 128 over the output scale and over 3 / 32768, float32
+ * quotients as TFLM takes them; an output exponent above 0 (the output scale at most the input's
+ * / 128) is refused as TFLM refuses it. */
+ACCEL__TFL_NOINLINE accel_status accel__tfl_hard_swish(accel__tfl_ctx *c)
+{
+    accel__tfl_io in, out;
+    accel__tfl_hswish_rec *kept;
+    int32_t lo = 0, hi = 0, in_zp, out_zp;
+    size_t i;
+    accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_HARD_SWISH, &in);
+    if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
+    if (st != ACCEL_OK) return st;
+    if (in.t.elements != out.t.elements) return ACCEL_E_TFLITE_SHAPE;
+    if (accel__tfl_quantized(&in.t) || accel__tfl_quantized(&out.t)) return ACCEL_E_TFLITE_QUANT;
+    kept = (accel__tfl_hswish_rec *)(void *)accel__tfl_keep(c, sizeof(accel__tfl_hswish_rec) / 4u);
+    if (!c->rt) {
+        accel__tfl_num hires, y;
+        accel__tfl_hswish_rec r;
+        accel__tfl_num_f32(&hires, in.t.scale_bits);
+        /* the input scale / 128 in float32 is exact unless it is subnormal */
+        if (((in.t.scale_bits >> 23) & 0xFFu) <= 7u) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_SCALE);
+        hires.e -= 7;
+        accel__tfl_num_f32(&y, out.t.scale_bits);
+        accel__tfl_num_div(&y, &hires, &y, 24);
+        st = accel__tfl_qmul16(&y, &r.out_mult, &r.out_exp);
+        if (st == ACCEL_OK && r.out_exp > 0) st = ACCEL_E_TFLITE_QUANT;
+        if (st == ACCEL_OK) {
+            accel__tfl_num_f32(&y, 0x38C00000UL); /* 3 / 32768 */
+            accel__tfl_num_div(&y, &hires, &y, 24);
+            st = accel__tfl_qmul16(&y, &r.relu_mult, &r.relu_exp);
+        }
+        if (st == ACCEL_OK && kept) ACCEL_MEMCPY(kept, &r, sizeof r);
+        return st;
+    }
+    if (!kept) return ACCEL_E_STATE;
+    accel__tfl_qrange(in.t.type, &lo, &hi);
+    in_zp = accel__tfl_s16(in.t.zero_point); /* HardSwishParams keeps the zero points in int16_t */
+    out_zp = accel__tfl_s16(out.t.zero_point);
+    for (i = 0; i < in.t.elements; i++) {
+        int32_t hires = accel__tfl_s16(accel__tfl_s16(accel__tfl_load(in.t.type, in.in, i) - in_zp) * 128);
+        int32_t pre = accel__tfl_dhm16(hires, kept->out_mult, 1), rl = hires, v;
+        if (kept->relu_exp > 0) rl = accel__tfl_sat_shl16(rl, kept->relu_exp - 1);
+        rl = accel__tfl_dhm16(rl, kept->relu_mult, 1);
+        if (kept->relu_exp > 0) rl = accel__tfl_sat_shl16(rl, 1);
+        if (kept->relu_exp < 0) rl = accel__tfl_rdbpot16(rl, -kept->relu_exp);
+        rl = (rl + 32768) >> 1; /* [-1, 1] to [0, 1]: 0..65535 halved */
+        v = accel__tfl_rdbpot16(accel__tfl_dhm16(rl, pre, 0), -kept->out_exp);
+        v = accel__tfl_s16(v + out_zp);
+        accel__tfl_store(in.t.type, out.out, i, v < lo ? lo : v > hi ? hi : v);
     }
     return ACCEL_OK;
 }

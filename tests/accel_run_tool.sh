@@ -39,13 +39,13 @@ then ok "compare --json"; else bad "compare --json" "$out"; fi
 printf "\003\375\000" > "$W/hw3.bin"
 check "compare: wrong size" 1 "hw3.bin: 3 bytes, the model's outputs take 2" "$T" "$S/fc.tflite" --input "$W/in46.bin" --compare "$W/hw3.bin"
 check "input of the wrong size" 1 "bytes, the model's inputs take 2" "$T" "$S/fc.tflite" --input "$W/layers.bin"
-check "unsupported operator named" 1 "unsupported operator 0: TANH (builtin code 28)" \
-    "$T" "$S/unsupported_tanh.tflite" --input "$W/in46.bin"
+check "unsupported operator named" 1 "unsupported operator 0: ELU (builtin code 111)" \
+    "$T" "$S/unsupported_elu.tflite" --input "$W/in46.bin"
 check "unsupported second operator named" 1 "unsupported operator 1: DIV (builtin code 42)" \
     "$T" "$S/unsupported_second_op.tflite" --input "$W/in46.bin"
 check "malformed model" 1 "ACCEL_E_TFLITE_VERSION" "$T" "$S/bad_version.tflite" --info
 # --info lists every operator this build cannot run, with its types and why (not only the first)
-check "info: first refused listed" 1 "unsupported op   1 TANH                         int8 -> int8: no kernel for TANH int8" \
+check "info: first refused listed" 1 "unsupported op   1 ELU                          int8 -> int8: no kernel for ELU int8" \
     "$T" "$S/unsupported_two_of_three.tflite" --info
 check "info: second refused listed" 1 "unsupported op   2 GATHER_ND                    int8 int32 -> int8: no kernel for GATHER_ND int8" \
     "$T" "$S/unsupported_two_of_three.tflite" --info

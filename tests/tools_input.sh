@@ -259,7 +259,7 @@ row accel-run 1 err0 "accel-run: $W/nope.bin: No such file or directory" "$S/fc.
 row accel-run 1 err0 "in1.bin: 1 byte, the model's inputs take 2" "$S/fc.tflite" --input "$W/in1.bin"
 # a wrong second input is named (every input is checked before the first invocation)
 row accel-run 1 err0 "in3.bin: 3 bytes, the model's inputs take 2" "$S/fc.tflite" --input "$W/in46.bin" --input "$W/in3.bin"
-row accel-run 1 err0 "unsupported_tanh.tflite: unsupported operator 0: TANH (builtin code 28)" "$S/unsupported_tanh.tflite" --input "$W/in46.bin"
+row accel-run 1 err0 "unsupported_elu.tflite: unsupported operator 0: ELU (builtin code 111)" "$S/unsupported_elu.tflite" --input "$W/in46.bin"
 row accel-run 1 err "unsupported_second_op.tflite: unsupported operator 1: DIV (builtin code 42)" "$S/unsupported_second_op.tflite" --info --json
 row accel-run 1 err0 "dir: is a directory" "$S/fc.tflite" --input "$W/in46.bin" --output "$W/dir"
 IN="$S/fc.tflite" row accel-run 0 out "op   0 FULLY_CONNECTED" /dev/stdin --info

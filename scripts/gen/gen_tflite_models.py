@@ -785,6 +785,8 @@ FLOAT_OUT = {"dequantize_i8": (0, "no kernel for DEQUANTIZE int8"),
              "resize_bilinear_uint8_align": (0, NO_FLOAT_WHY),
              "resize_bilinear_uint8_half": (0, NO_FLOAT_WHY),
              "logistic_uint8": (0, NO_FLOAT_WHY),
+             "tanh_uint8": (0, NO_FLOAT_WHY),
+             "tanh_uint8_out_quant": (0, NO_FLOAT_WHY),
              "detection_postprocess": (0, NO_FLOAT_WHY),
              "detection_postprocess_threshold": (0, NO_FLOAT_WHY),
              "detection_postprocess_iou": (0, NO_FLOAT_WHY),
@@ -1001,8 +1003,8 @@ case("bad_conv_outsize", model(cv_t[:3] + [T([1, 2, 2, 2], scale=1.0, name="out"
 case("bad_softmax_out_quant", model([sm_t[0], T([1, 2], scale=0.5, zp=-128, name="out")],
                                     [OP(SOFTMAX, [0], [1], 9, [("f32", 1.0)])], [0], [1]),
      check_st="ACCEL_E_TFLITE_QUANT")
-case("unsupported_tanh", model([T([2], scale=1.0, name="in"), T([2], scale=1.0, name="out")], [OP(28, [0], [1])],
-                               [0], [1]), check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="no kernel for TANH int8")
+case("unsupported_elu", model([T([2], scale=1.0, name="in"), T([2], scale=1.0, name="out")], [OP(111, [0], [1])],
+                              [0], [1]), check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="no kernel for ELU int8")
 case("unsupported_second_op", model(two_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)]), OP(42, [3, 3], [4])], [0], [4]),
      check_st="ACCEL_E_TFLITE_UNSUPPORTED", bad_op=1, reason="no kernel for DIV int8")
 case("unsupported_fc_float", model([T([1, 2], FLOAT32, name="in"), T([2, 2], FLOAT32, data=bytes(16), name="w"),
@@ -1113,13 +1115,13 @@ case("unsupported_broadcast_to", model(gn_t, [OP(130, [0, 1], [2])], [0], [2], o
      check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="no kernel for BROADCAST_TO int8")
 case("unsupported_fc_tanh", model(fc_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 4)])], [0], [3]),
      check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="fused activation")
-# every refused operator is listed, not only the first: FULLY_CONNECTED runs, then TANH and
+# every refused operator is listed, not only the first: FULLY_CONNECTED runs, then ELU and
 # GATHER_ND have no kernel (accel_tflite_check_op on each; test_refusals)
-ls_t = fc_t + [T([1, 2], scale=1.0, name="tanh"), T([1, 1], INT32, data=i32([1]), name="indices"),
+ls_t = fc_t + [T([1, 2], scale=1.0, name="elu"), T([1, 1], INT32, data=i32([1]), name="indices"),
                T([1], scale=1.0, name="out")]
-case("unsupported_two_of_three", model(ls_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)]), OP(28, [3], [4]),
+case("unsupported_two_of_three", model(ls_t, [OP(FC, [0, 1, 2], [3], 8, [("u8", 0)]), OP(111, [3], [4]),
                                               OP(107, [4, 5], [6])], [0], [6]),
-     check_st="ACCEL_E_TFLITE_UNSUPPORTED", bad_op=1, reason="no kernel for TANH int8")
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", bad_op=1, reason="no kernel for ELU int8")
 
 # SVDF reads its weights and bias in place, so they must be constants: the same model with its
 # feature weights made a graph input is refused. The constant one, its control, runs (int8 in,
@@ -1362,6 +1364,361 @@ case("split_v", splitv_model([2, -1, 1], 1), i8(range(10)), i8([0, 1, 5, 6, 2, 3
 case("split_v_negative_axis", splitv_model([2, 2, 1], -1), i8(range(10)), i8([0, 1, 5, 6, 2, 3, 7, 8, 4, 9]))
 case("split_v_bad_sizes", splitv_model([2, 2, 2], 1), check_st="ACCEL_E_TFLITE_SHAPE")
 case("split_v_two_rest", splitv_model([-1, -1, 1], 1), check_st="ACCEL_E_TFLITE_SHAPE")
+
+# TANH (28, no options) and HARD_SWISH (117, no options), from the upstream definitions written
+# out here in Python integers (not from accel): TFLM's int8 TANH is gemmlowp's fixed-point tanh
+# of the input rescaled to Q4.27; HARD_SWISH is TFLite's reference template (TFLM's int8, TFLite's
+# uint8) in int16 fixed point, each int16_t it stores wrapping.
+TANH, HARD_SWISH = 28, 117
+I32_MIN, I32_MAX = -2 ** 31, 2 ** 31 - 1
+
+
+def ctrunc(a, b):
+    """C's integer division (toward zero)"""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def gl_sat_shl(x, e):
+    """SaturatingRoundingMultiplyByPOT<e>, e > 0: x * 2^e saturated to int32"""
+    return max(I32_MIN, min(I32_MAX, x << e))
+
+
+def gl_exp_quarter(a):
+    """exp_on_interval_between_negative_one_quarter_and_0_excl, Q0.31: Taylor around -1/8"""
+    c, third = 1895147668, 715827883
+    x = a + (1 << 28)
+    x2 = tfl_srdhm(x, x)
+    x3 = tfl_srdhm(x2, x)
+    x4 = tfl_srdhm(x2, x2)
+    poly = tfl_rdbpot(tfl_srdhm(tfl_rdbpot(x4, 2) + x3, third) + x2, 1)
+    return c + tfl_srdhm(c, x + poly)
+
+
+def gl_exp_neg(a, ib):
+    """exp_on_negative_values of a Q(ib).(31-ib) a <= 0, Q0.31: exp of a mod 1/4, then a barrel
+    of exp(-2^k) factors for the bits of the rest"""
+    fb = 31 - ib
+    quarter = 1 << (fb - 2)
+    mod = (a & (quarter - 1)) - quarter
+    r = gl_exp_quarter(gl_sat_shl(mod, ib))
+    rem = mod - a
+    for k, m in zip(range(-2, 5), [1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242]):
+        if ib > k and rem & (1 << (fb + k)):
+            r = tfl_srdhm(r, m)
+    return I32_MAX if a == 0 else r  # (its clamp at -32 needs more than 5 integer bits: none here)
+
+
+def gl_one_minus_over(a):
+    """one_minus_x_over_one_plus_x_for_x_in_0_1, Q0.31: Newton-Raphson on (1 + a) / 2, Q2.29"""
+    s = a + I32_MAX
+    half = ctrunc(s + (1 if s >= 0 else -1), 2)
+    x = 1515870810 + tfl_srdhm(half, -1010580540)
+    for _ in range(3):
+        x = x + gl_sat_shl(tfl_srdhm(x, (1 << 29) - tfl_srdhm(half, x)), 2)
+    return gl_sat_shl(x - (1 << 29), 2)
+
+
+def gl_tanh(a):
+    """gemmlowp::tanh of a Q4.27 value, Q0.31: -(neg_tanh of -|a|), exp of twice -|a| (the same
+    raw value as Q5.26)"""
+    if a == 0:
+        return 0
+    t = gl_one_minus_over(gl_exp_neg(a if a < 0 else -a, 5))
+    return -t if a < 0 else t
+
+
+def tflm_tanh_int8(qs, zp, scale):
+    """TFLM's int8 TANH: Prepare's frexp of scale * 2^27 (the fraction to 31 bits, half away from
+    zero) and CalculateInputRadius(4, shift, 31); Eval's saturation, rescale, tanh, / 2^24"""
+    fr, shift = math.frexp(f32r(scale) * 2 ** 27)
+    mult = int(math.floor(fr * 2 ** 31 + 0.5))
+    radius = math.floor(15 * 2 ** 27 / 2 ** shift)
+    out = []
+    for q in qs:
+        x = q - zp
+        if x <= -radius:
+            out.append(-128)
+        elif x >= radius:
+            out.append(127)
+        else:
+            out.append(max(-128, min(127, tfl_rdbpot(gl_tanh(tfl_mbqm(x, mult, shift)), 24))))
+    return out
+
+
+# int8 scale 1/16 (the multiplier 2^30, shift 24, radius 15 * 2^27 / 2^24 = 120): q is q/16 in
+# Q4.27 exactly, and the result is 128 tanh(q / 16) rounded: 0 -> 0; 16 -> 128 tanh(1) = 97.48 ->
+# 97; -16 -> -97; 8 -> 128 tanh(0.5) = 59.15 -> 59; 119 -> 127.99995 -> 128, clamped to 127; 120
+# and 127 are past the radius: 127; -120 and -128: -128
+TH_IN = [0, 16, -16, 8, 119, 120, 127, -120, -128]
+TH_OUT = [0, 97, -97, 59, 127, 127, 127, -128, -128]
+assert tflm_tanh_int8(TH_IN, 0, 1.0 / 16) == TH_OUT
+th_t = [T([9], scale=1.0 / 16, name="in"), T([9], scale=1.0 / 128, name="out")]
+case("tanh_int8", model(th_t, [OP(TANH, [0], [1])], [0], [1]), i8(TH_IN), i8(TH_OUT))
+# scale 0.1 zero point 10 (the multiplier 0.1 * 2^27 = 0.8 * 2^24: 1717986944 (0.8 rounded to
+# float32, to 31 bits), shift 24; radius 120 again): x = q - 10, 128 tanh(x / 10): 10 -> 0; 20 ->
+# 97.48 -> 97; 0 -> -97; 15 -> 59.15 -> 59; 13 -> 128 tanh(0.3) = 37.39 -> 37; 7 -> -37; 127 (x
+# 117, inside the radius): 128 tanh(11.7) -> 128, clamped to 127; -110 (x -120) and -128: -128.
+# The output's quantization (here 0.5, zp 3) is not read: TFLM's result is 128 tanh.
+TH2_IN = [10, 20, 0, 15, 13, 7, 127, -110, -128]
+TH2_OUT = [0, 97, -97, 59, 37, -37, 127, -128, -128]
+assert tflm_tanh_int8(TH2_IN, 10, 0.1) == TH2_OUT
+assert all(abs(o - 128 * math.tanh(0.1 * (q - 10))) <= 0.5 + 1e-6 or o in (127, -128) for q, o in zip(TH2_IN, TH2_OUT))
+th2 = [T([9], scale=0.1, zp=10, name="in"), T([9], scale=0.5, zp=3, name="out")]
+case("tanh_int8_zero_point", model(th2, [OP(TANH, [0], [1])], [0], [1]), i8(TH2_IN), i8(TH2_OUT))
+# every int8 input at a typical scale (0.0235, zp -5), against the formula: within one step
+TH3_IN = list(range(-128, 128))
+TH3_OUT = tflm_tanh_int8(TH3_IN, -5, 0.0235)
+assert all(abs(o - 128 * math.tanh(f32r(0.0235) * (q + 5))) <= 1.0 for q, o in zip(TH3_IN, TH3_OUT))
+th3 = [T([256], scale=0.0235, zp=-5, name="in"), T([256], scale=1.0 / 128, name="out")]
+case("tanh_int8_all", model(th3, [OP(TANH, [0], [1])], [0], [1]), i8(TH3_IN), i8(TH3_OUT))
+
+
+def tanh_u8(qs, si, zi, so, zo):
+    """TFLite's uint8 TANH table: tanhf of the dequantized input (math.tanh rounded to float32:
+    the correctly rounded value), over the output scale in float32, half away from zero"""
+    out = []
+    for q in qs:
+        x = f32r(f32r(si) * (q - zi))
+        v = f32r(f32r(math.tanh(x)) * f32r(1.0 / f32r(so)))
+        r = math.floor(abs(v) + 0.5) * (1 if v >= 0 else -1)
+        out.append(min(255, max(0, r + zo)))
+    return bytes(out)
+
+
+# uint8 (TFLite's reference: a float32 table, TFLM has none), in scale 0.05 zp 128, out 1/128 zp
+# 128 (the converter's): 128 -> 0 -> 128; 148 is 1.0 -> 97.48 -> 97 + 128 = 225; 108 -> 31; 138 is
+# 0.5 -> 59.15 -> 187; 118 -> 69; 255 is 6.35 -> 127.9996 -> 128 + 128 = 256, clamped to 255; 0 is
+# -6.4 -> -128 + 128 = 0
+TU_IN = [128, 148, 108, 138, 118, 255, 0]
+assert tanh_u8(TU_IN, 0.05, 128, 1.0 / 128, 128) == bytes([128, 225, 31, 187, 69, 255, 0])
+tu_t = [T([7], UINT8, scale=0.05, zp=128, name="in"), T([7], UINT8, scale=1.0 / 128, zp=128, name="out")]
+case("tanh_uint8", model(tu_t, [OP(TANH, [0], [1])], [0], [1]), bytes(TU_IN), bytes([128, 225, 31, 187, 69, 255, 0]))
+# TFLite takes any output quantization: out scale 0.01 zp 100: 148 -> 76.16 -> 176; 108 -> 24;
+# 138 -> 46.21 -> 146; 118 -> 54; 255 -> 99.9996 -> 200; 0 -> -100 -> 0; 128 -> 100
+assert tanh_u8(TU_IN, 0.05, 128, 0.01, 100) == bytes([100, 176, 24, 146, 54, 200, 0])
+tu2 = [tu_t[0], T([7], UINT8, scale=0.01, zp=100, name="out")]
+case("tanh_uint8_out_quant", model(tu2, [OP(TANH, [0], [1])], [0], [1]), bytes(TU_IN),
+     bytes([100, 176, 24, 146, 54, 200, 0]))
+# refused: int8 in and uint8 out; shapes that differ; an int8 input
+# without quantization; an int8 input scale of 8 or more (TFLM's radius is then 0, past it its
+# shifts are undefined)
+case("tanh_type_mismatch", model([th_t[0], T([9], UINT8, scale=1.0 / 128, zp=128, name="out")], [OP(TANH, [0], [1])],
+                                 [0], [1]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
+     reason="no kernel for TANH with uint8 output 0")
+case("tanh_shape", model([th_t[0], T([8], scale=1.0 / 128, name="out")], [OP(TANH, [0], [1])], [0], [1]),
+     check_st="ACCEL_E_TFLITE_SHAPE")
+case("tanh_int8_unquantized", model([T([9], name="in"), th_t[1]], [OP(TANH, [0], [1])], [0], [1]),
+     check_st="ACCEL_E_TFLITE_QUANT")
+case("tanh_int8_big_scale", model([T([9], scale=8.0, name="in"), th_t[1]], [OP(TANH, [0], [1])], [0], [1]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="input scale out of range")
+
+# int16 (TFLM's): zero points 0, the output scale 2^-15. The input is rescaled to steps of
+# 1 / (3 * 4096) (a 2^-12 or 2^-11 scale: times 3 << shift; any other: the multiplier scale * 3 *
+# 4096 doubled while at most 32767 / 2, the shift counting the doublings, truncated; rounded
+# shift), and TFLM's table of sigmoid(k / 24) in 0.16 (256 entries, tanh(x) = 2 sigmoid(2x) - 1)
+# interpolated at |v| / 256 with the remainder as weight. The entries these cases read, from
+# TFLM's table (each 65536 sigmoid(k / 24) rounded): 0 32768, 1 33451, 24 47911, 48 57724,
+# 60 60565, 120 65097.
+TANH16_TABLE = {0: 32768, 1: 33451, 24: 47911, 48: 57724, 60: 60565, 120: 65097}
+assert all(TANH16_TABLE[k] == round(65536 / (1 + math.exp(-k / 24))) for k in TANH16_TABLE)
+
+
+def tflm_tanh_int16(qs, scale):
+    s = f32r(scale)
+    l2 = round(math.log2(s))
+    shift = 12 + l2
+    if abs(math.log2(s) - l2) < 1e-3 and shift in (0, 1):
+        mult, shift = 3 << shift, 0
+    else:
+        m, shift = s * 4096.0 * 3.0, 0
+        while m <= 32767.0 / 2.0 and shift <= 30:
+            shift, m = shift + 1, m * 2.0
+        mult = int(m)
+    rnd = 1 << (shift - 1) if shift > 0 else 0
+    out = []
+    for q in qs:
+        v = (q * mult + rnd) >> shift
+        a = abs(v)
+        k, frac = a >> 8, a & 0xFF
+        if k >= 255:
+            r = 0xFFFF << 8
+        else:
+            ua = TANH16_TABLE[k]
+            ub = TANH16_TABLE[k + 1] if frac else ua  # at a knot the next entry weighs 0
+            r = (ua << 8) + frac * (ub - ua)
+        r = r - (1 << 23) + (1 << 7) if v >= 0 else -r + (1 << 23) + (1 << 7) - 1
+        out.append(r >> 8)
+    return out
+
+
+# scale 2^-12 (3 << 0): v = 3q. q 0 -> v 0: entry 0, (32768 << 8) - 2^23 + 128 >> 8 = 0; q 43 ->
+# v 129 = 0 * 256 + 129: (32768 << 8) + 129 * (33451 - 32768) = 8476715, - 2^23 + 128 = 88235, >> 8
+# = 344 (32768 tanh(43 / 4096) = 344.0); q -43: -8476715 + 2^23 + 127 = -87980 >> 8 = -344; q 2048
+# (v = 24 * 256): 47911 - 32768 = 15143 (32768 tanh(0.5) = 15142.6); q 4096 (entry 48): 24956
+# (32768 tanh(1) = 24955.9); q -4096: -24956; q 5120 (entry 60): 27797; q 21760 (v = 255 * 256)
+# and 32767: saturated, (0xFFFF << 8) - 2^23 + 128 >> 8 = 32767; q -32768: -32767
+T16_IN = [0, 43, -43, 2048, 4096, -4096, 5120, 21760, 32767, -32768]
+T16_OUT = [0, 344, -344, 15143, 24956, -24956, 27797, 32767, 32767, -32767]
+assert tflm_tanh_int16(T16_IN, 1.0 / 4096) == T16_OUT
+t16 = [T([10], INT16, scale=1.0 / 4096, name="in"), T([10], INT16, scale=1.0 / 32768, name="out")]
+case("tanh_int16", model(t16, [OP(TANH, [0], [1])], [0], [1]), i16(T16_IN), i16(T16_OUT))
+# scale 2^-11 (3 << 1): v = 6q. q 1024 (v = 24 * 256): 15143; q 2048 (entry 48): 24956; q -2048:
+# -24956; q 0: 0; q 32767: saturated, 32767
+assert tflm_tanh_int16([1024, 2048, -2048, 0, 32767], 1.0 / 2048) == [15143, 24956, -24956, 0, 32767]
+case("tanh_int16_pot_shift", model([T([5], INT16, scale=1.0 / 2048, name="in"), T([5], INT16, scale=1.0 / 32768,
+                                                                                   name="out")],
+                                   [OP(TANH, [0], [1])], [0], [1]), i16([1024, 2048, -2048, 0, 32767]),
+     i16([15143, 24956, -24956, 0, 32767]))
+# scale 10 / 32768 (5 * 2^-14, not a power of two): the multiplier 3.75, doubled 13 times:
+# 30720, shift 13: v = (30720 q + 4096) >> 13. q 4096: 15360 (entry 60): 27797; q 8192: 30720
+# (entry 120): 65097 - 32768 = 32329 (32768 tanh(2.5) = 32329.2); q -8192: (-251658240 + 4096)
+# >> 13 = -30720: -32329; q 32767: 122876, saturated: 32767; q 0: 0
+T16B_IN = [4096, 8192, -8192, 32767, 0]
+T16B_OUT = [27797, 32329, -32329, 32767, 0]
+assert tflm_tanh_int16(T16B_IN, 10.0 / 32768) == T16B_OUT
+t16b = [T([5], INT16, scale=10.0 / 32768, name="in"), T([5], INT16, scale=1.0 / 32768, name="out")]
+case("tanh_int16_scale", model(t16b, [OP(TANH, [0], [1])], [0], [1]), i16(T16B_IN), i16(T16B_OUT))
+# refused as TFLM refuses: a zero point; an output scale not 2^-15; and here an input scale so
+# near 2^(k + 0.001) that TFLite's float log decides whether it is a power of two, and one so
+# large that TFLM's product would overflow int32 (the multiplier 4 * 12288 * 2 = 98304 > 65535)
+case("tanh_int16_zero_point", model([T([10], INT16, scale=1.0 / 4096, zp=1, name="in"), t16[1]], [OP(TANH, [0], [1])],
+                                    [0], [1]), check_st="ACCEL_E_TFLITE_QUANT")
+case("tanh_int16_out_scale", model([t16[0], T([10], INT16, scale=1.0 / 16384, name="out")], [OP(TANH, [0], [1])],
+                                   [0], [1]), check_st="ACCEL_E_TFLITE_QUANT")
+case("tanh_int16_doubtful_scale", model([T([10], INT16, scale=2.0 ** -12 * (1 + 5800 / 2 ** 23), name="in"), t16[1]],
+                                        [OP(TANH, [0], [1])], [0], [1]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
+     reason="input scale out of range")
+case("tanh_int16_big_scale", model([T([10], INT16, scale=8.0, name="in"), t16[1]], [OP(TANH, [0], [1])], [0], [1]),
+     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="input scale out of range")
+
+
+def s16(v):
+    """a value stored in an int16_t (wrapping)"""
+    v &= 0xFFFF
+    return v - 65536 if v >= 32768 else v
+
+
+def srdhm16(a, b):
+    """gemmlowp's int16 SaturatingRoundingDoublingHighMul"""
+    if a == b == -32768:
+        return 32767
+    ab = a * b
+    return s16(ctrunc(ab + (16384 if ab >= 0 else 1 - 16384), 32768))
+
+
+def sdhm16(a, b):
+    """TFLite's SaturatingDoublingHighMul: toward zero"""
+    if a == b == -32768:
+        return 32767
+    return s16(ctrunc(a * b, 32768))
+
+
+def rdbpot16(x, e):
+    """gemmlowp's RoundingDivideByPOT on int16_t: the mask (1 << e) - 1 is an int16_t too"""
+    mask = s16((1 << e) - 1)
+    rem = s16(x & mask)
+    thr = s16((mask >> 1) + (1 if x < 0 else 0))
+    return s16((x >> e) + (1 if rem > thr else 0))
+
+
+def sat_lshift16(v, n):
+    return max(-32768, min(32767, v * (1 << n)))
+
+
+def downscale16(m):
+    """DownScaleInt32ToInt16Multiplier"""
+    return 32767 if m >= I32_MAX - 32768 else (m + 32768) >> 16
+
+
+def hswish_params(si, so):
+    """HardSwishPrepare: the input scale / 128 (float32), over the output scale and over
+    3 / 32768, float32 quotients, QuantizeMultiplier, then to 16 bits"""
+    hires = f32r(f32r(si) * f32r(1.0 / 128))
+    om, oe = tfl_quantize_multiplier(f32r(hires / f32r(so)))
+    rm, re = tfl_quantize_multiplier(f32r(hires / f32r(3.0 / 32768)))
+    return downscale16(om), oe, downscale16(rm), re
+
+
+def hard_swish(qs, si, zi, so, zo, lo, hi):
+    """reference_ops::HardSwish (quantized), one element at a time"""
+    om, oe, rm, re = hswish_params(si, so)
+    assert oe <= 0
+    out = []
+    for q in qs:
+        hires = s16(s16(q - s16(zi)) * 128)
+        pre = srdhm16(hires, om)
+        rl = hires
+        if re > 0:
+            rl = sat_lshift16(rl, re - 1)
+        rl = srdhm16(rl, rm)
+        if re > 0:
+            rl = sat_lshift16(rl, 1)
+        if re < 0:
+            rl = rdbpot16(rl, -re)
+        rl = s16((rl + (1 << 15)) >> 1)
+        v = s16(rdbpot16(sdhm16(rl, pre), -oe) + s16(zo))
+        out.append(max(lo, min(hi, v)))
+    return out
+
+
+# int8 in and out scale 1/16, zero points 0: the output multiplier 2^-11 / 2^-4 = 2^-7 (16384 in
+# 16 bits, exponent -6), the relu-ish one 2^-11 / (3 * 2^-15) = 16/3 in float32, 5.3333335 ->
+# 1431655808 (exponent 3) -> 21845. By hand (x = q, hires = 128 x, pre = 64 x): q 48 (3.0): the
+# relu-ish value 6144 << 2 = 24576, * 21845 / 2^15 = 16384.5 -> 16384, << 1 = 32768 -> 32767;
+# (32767 + 32768) >> 1 = 32767; 32767 * 3072 / 2^15 = 3071.9 -> 3071 (toward zero); / 2^6 = 47.98
+# -> 48 (3 * 6 / 6 = 3). q 16 (1.0): 8192 * 21845 / 2^15 = 5461.8 -> 5461, 10922; (10922 + 32768)
+# >> 1 = 21845; 21845 * 1024 / 2^15 = 682.7 -> 682; / 64 = 10.66 -> 11 (1 * 4 / 6 = 0.667 = 10.7
+# / 16). q -16: -5461.8 -> -5461, -10922, 10923; 10923 * -1024 / 2^15 = -341.3 -> -341; / 64 =
+# -5.33 -> -5. q 127: the relu-ish value saturates, 32767 * 8128 / 2^15 = 8127.75 -> 8127, / 64 =
+# 126.98 -> 127. q -48 and -128: relu-ish -32768 -> 0 -> 0. q 0 -> 0.
+HS_IN = [0, 48, 16, -16, 127, -48, -128]
+HS_OUT = [0, 48, 11, -5, 127, 0, 0]
+assert hswish_params(1.0 / 16, 1.0 / 16) == (16384, -6, 21845, 3)
+assert hard_swish(HS_IN, 1.0 / 16, 0, 1.0 / 16, 0, -128, 127) == HS_OUT
+hs_t = [T([7], scale=1.0 / 16, name="in"), T([7], scale=1.0 / 16, name="out")]
+case("hard_swish_int8", model(hs_t, [OP(HARD_SWISH, [0], [1])], [0], [1]), i8(HS_IN), i8(HS_OUT))
+# uint8 (TFLite's reference, the same template), zero points 128 both: the same values + 128
+HSU_IN = [q + 128 for q in HS_IN]
+HSU_OUT = [o + 128 for o in HS_OUT]
+assert hard_swish(HSU_IN, 1.0 / 16, 128, 1.0 / 16, 128, 0, 255) == HSU_OUT
+hsu = [T([7], UINT8, scale=1.0 / 16, zp=128, name="in"), T([7], UINT8, scale=1.0 / 16, zp=128, name="out")]
+case("hard_swish_uint8", model(hsu, [OP(HARD_SWISH, [0], [1])], [0], [1]), bytes(HSU_IN), bytes(HSU_OUT))
+# every int8 input at MobileNetV3-like scales: a relu-ish exponent below 0 (in 0.005: 0.4267, -1)
+# and one above (in 0.0235: 2.005, 2), against the float formula (within 1.5 steps)
+for _nm, _si, _zi, _so, _zo in (("hard_swish_int8_small_scale", 0.005, 3, 0.004, -20),
+                                ("hard_swish_int8_all", 0.0235, -5, 0.0127, -100)):
+    _out = hard_swish(list(range(-128, 128)), _si, _zi, _so, _zo, -128, 127)
+    for _q, _o in zip(range(-128, 128), _out):
+        _x = f32r(_si) * (_q - _zi)
+        _want = _x * min(6.0, max(0.0, _x + 3.0)) / 6.0 / f32r(_so) + _zo
+        assert abs(_o - max(-128, min(127, _want))) <= 1.5, (_nm, _q, _o, _want)
+    case(_nm, model([T([256], scale=_si, zp=_zi, name="in"), T([256], scale=_so, zp=_zo, name="out")],
+                    [OP(HARD_SWISH, [0], [1])], [0], [1]), i8(range(-128, 128)), i8(_out))
+# an output scale 2^10 times the input's (the output exponent -16): the reference's int16
+# RoundingDivideByPOT then has an all-ones mask and gives 1 for every value >= 0 and -1 below, so
+# every output is 1 or -1 (0 too gives 1): q 0 -> 1, 127 -> 1, -16 -> -1, -128 -> pre 0 -> 1
+assert hswish_params(1.0 / 16, 64.0)[1] == -16
+assert hard_swish([0, 127, -16, -128], 1.0 / 16, 0, 64.0, 0, -128, 127) == [1, 1, -1, 1]
+case("hard_swish_int8_coarse_output", model([T([4], scale=1.0 / 16, name="in"), T([4], scale=64.0, name="out")],
+                                            [OP(HARD_SWISH, [0], [1])], [0], [1]), i8([0, 127, -16, -128]),
+     i8([1, 1, -1, 1]))
+# refused: an output scale at most the input's / 128 (the output exponent above 0: TFLM's Prepare
+# fails; here 1/2048 = (1/16) / 128, the multiplier 1.0, exponent 1); int16 (no kernel); int8 in
+# and uint8 out; shapes that differ; an input without quantization
+case("hard_swish_out_scale", model([hs_t[0], T([7], scale=1.0 / 2048, name="out")], [OP(HARD_SWISH, [0], [1])], [0],
+                                   [1]), check_st="ACCEL_E_TFLITE_QUANT")
+case("hard_swish_int16", model([T([2], INT16, scale=1.0 / 16, name="in"), T([2], INT16, scale=1.0 / 16, name="out")],
+                               [OP(HARD_SWISH, [0], [1])], [0], [1]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
+     reason="no kernel for HARD_SWISH with int16 input 0")
+case("hard_swish_type_mismatch", model([hs_t[0], T([7], UINT8, scale=1.0 / 16, name="out")],
+                                       [OP(HARD_SWISH, [0], [1])], [0], [1]), check_st="ACCEL_E_TFLITE_UNSUPPORTED",
+     reason="no kernel for HARD_SWISH with uint8 output 0")
+case("hard_swish_shape", model([hs_t[0], T([6], scale=1.0 / 16, name="out")], [OP(HARD_SWISH, [0], [1])], [0], [1]),
+     check_st="ACCEL_E_TFLITE_SHAPE")
+case("hard_swish_unquantized", model([T([7], name="in"), hs_t[1]], [OP(HARD_SWISH, [0], [1])], [0], [1]),
+     check_st="ACCEL_E_TFLITE_QUANT")
+
 
 
 def tfl_selfcheck():

@@ -155,11 +155,11 @@ def test_model_content_and_arguments():
 
 def test_unsupported_operator_named():
     with pytest.raises(UnsupportedOperator) as e:
-        Interpreter(model_path=seed("unsupported_tanh.tflite"))
-    assert e.value.operators == [(0, "TANH", 28)]
+        Interpreter(model_path=seed("unsupported_elu.tflite"))
+    assert e.value.operators == [(0, "ELU", 111)]
     assert e.value.status == "ACCEL_E_TFLITE_UNSUPPORTED"
-    assert (e.value.operator, e.value.op_name) == (0, "TANH")
-    assert "unsupported operator 0: TANH (builtin code 28)" in str(e.value)
+    assert (e.value.operator, e.value.op_name) == (0, "ELU")
+    assert "unsupported operator 0: ELU (builtin code 111)" in str(e.value)
     assert isinstance(e.value, ValueError) and isinstance(e.value, AccelError)
     with pytest.raises(UnsupportedOperator) as e:
         Interpreter(model_path=seed("unsupported_second_op.tflite"))
