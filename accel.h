@@ -3778,7 +3778,7 @@ extern "C" {
  *                  RELU, RELU6 (int8 RELU6 TFLM's clamp; uint8 TFLite's requantization),
  *                  RELU_N1_TO_1 (TFLite's), LEAKY_RELU, MAXIMUM, MINIMUM (int8/uint8/int16/int32, broadcast
  *                  up to 4-D), SQUEEZE, EXPAND_DIMS, PACK, UNPACK, TRANSPOSE, SLICE, SPLIT_V, GATHER
- *                  (batch_dims 0) (any type),
+ *                  (batch_dims too) (any type),
  *                  RESIZE_NEAREST_NEIGHBOR (any type; TFLite's float32 index arithmetic, done
  *                  exactly in integers), the custom TFLite_Detection_PostProcess (built in:
  *                  TFLite's SSD decoding and fast NMS, uint8 inputs, one class per detection;
@@ -21669,52 +21669,67 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_slice(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
-/* GATHER (TFLM's and TFLite's), batch_dims 0: the output is params' dimensions before the axis
- * (option 0; negative from the end), then the indices' (input 1, int32 or int64), then params'
- * after it; each index picks a slice along the axis. An index outside the axis fails the run
+/* GATHER (TFLM's and TFLite's): the output is params' dimensions before the axis (option 0;
+ * negative from the end), then the indices' (input 1, int32 or int64) after the first batch_dims
+ * (option 1; negative from the end of the indices' dimensions), then params' after the axis; each
+ * index picks a slice along the axis. The first batch_dims dimensions of params and indices are
+ * the same batches (at most the axis, fewer than params' dimensions, at most the indices'): batch
+ * k gathers from its own params with its own indices. An index outside the axis fails the run
  * (ACCEL_E_TFLITE_RANGE), as TFLM's does. The bytes moved, any type. */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_gather(accel__tfl_ctx *c)
 {
     accel__tfl_io in, ix, out;
     int32_t axis, bd;
-    uint32_t ax, d, n;
-    uint64_t outer, inner;
+    uint32_t ax, b, d, n;
+    uint64_t batches = 1, outer = 1, all_outer, inner, coords = 1;
     accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_GATHER, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32) | ACCEL__TFL_T(INT64), &ix);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
     if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 0, 0, &axis);
     if (st == ACCEL_OK) st = accel__tfl_opt_i32(c, 1, 0, &bd);
     if (st != ACCEL_OK) return st == ACCEL_E_TFLITE_UNSUPPORTED && c->why_at == 0x80u ? ACCEL_E_TFLITE_TYPE : st;
-    if (bd != 0) return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_VARIANT_OPT);
     if (axis < 0) axis += (int32_t)in.t.ndims;
-    if (axis < 0 || (uint32_t)axis >= in.t.ndims || out.t.ndims != in.t.ndims - 1u + ix.t.ndims)
+    if (bd < 0) bd += (int32_t)ix.t.ndims;
+    if (axis < 0 || (uint32_t)axis >= in.t.ndims || bd < 0 || bd > axis || (uint32_t)bd > ix.t.ndims)
         return ACCEL_E_TFLITE_SHAPE;
     ax = (uint32_t)axis;
+    b = (uint32_t)bd;
+    if (out.t.ndims != in.t.ndims - 1u + ix.t.ndims - b) return ACCEL_E_TFLITE_SHAPE;
+    for (d = 0; d < b; d++) /* the batches: params' and the indices' alike */
+        if (accel__tfl_dim(&in.t, d) != accel__tfl_dim(&ix.t, d)) return ACCEL_E_TFLITE_SHAPE;
     for (d = 0; d < out.t.ndims; d++) {
         uint32_t want = d < ax ? accel__tfl_dim(&in.t, d)
-                        : d < ax + ix.t.ndims ? accel__tfl_dim(&ix.t, d - ax)
-                                              : accel__tfl_dim(&in.t, d - ix.t.ndims + 1u);
+                        : d < ax + ix.t.ndims - b ? accel__tfl_dim(&ix.t, d - ax + b)
+                                                  : accel__tfl_dim(&in.t, d - (ix.t.ndims - b) + 1u);
         if (accel__tfl_dim(&out.t, d) != want) return ACCEL_E_TFLITE_SHAPE;
     }
     if (!c->rt) return ACCEL_OK;
-    accel__tfl_around(&in.t, ax, &outer, &inner);
+    /* element counts fit 32 bits (open checks every tensor), so these products do too */
+    for (d = 0; d < b; d++) batches *= accel__tfl_dim(&in.t, d);
+    for (d = b; d < ax; d++) outer *= accel__tfl_dim(&in.t, d);
+    for (d = b; d < ix.t.ndims; d++) coords *= accel__tfl_dim(&ix.t, d);
+    accel__tfl_around(&in.t, ax, &all_outer, &inner);
+    ACCEL_ASSERT(all_outer == batches * outer); /* the slices before the axis: batches x outer */
     inner *= accel__tfl_type_size(in.t.type); /* the bytes of one slice */
     n = accel__tfl_dim(&in.t, ax);
     {
-        uint64_t o;
-        size_t k, at = 0;
-        for (o = 0; o < outer; o++)
-            for (k = 0; k < ix.t.elements; k++, at += (size_t)inner) {
-                int32_t v;
-                if (ix.t.type == ACCEL_TFLITE_INT64) {
-                    v = accel__tfl_s32(accel_load_u32le(ix.in + 8u * k));
-                    if (accel_load_u32le(ix.in + 8u * k + 4u) != (v < 0 ? 0xFFFFFFFFUL : 0u)) return ACCEL_E_TFLITE_RANGE;
-                } else {
-                    v = accel__tfl_load(ACCEL_TFLITE_INT32, ix.in, k);
+        uint64_t bt, o, k;
+        size_t at = 0;
+        for (bt = 0; bt < batches; bt++)
+            for (o = 0; o < outer; o++)
+                for (k = 0; k < coords; k++, at += (size_t)inner) {
+                    size_t e = (size_t)(bt * coords + k);
+                    int32_t v;
+                    if (ix.t.type == ACCEL_TFLITE_INT64) {
+                        v = accel__tfl_s32(accel_load_u32le(ix.in + 8u * e));
+                        if (accel_load_u32le(ix.in + 8u * e + 4u) != (v < 0 ? 0xFFFFFFFFUL : 0u)) return ACCEL_E_TFLITE_RANGE;
+                    } else {
+                        v = accel__tfl_load(ACCEL_TFLITE_INT32, ix.in, e);
+                    }
+                    if (v < 0 || (uint32_t)v >= n) return ACCEL_E_TFLITE_RANGE;
+                    ACCEL_MEMCPY(out.out + at, in.in + ((size_t)(bt * outer + o) * n + (size_t)v) * (size_t)inner,
+                                 (size_t)inner);
                 }
-                if (v < 0 || (uint32_t)v >= n) return ACCEL_E_TFLITE_RANGE;
-                ACCEL_MEMCPY(out.out + at, in.in + ((size_t)o * n + (size_t)v) * (size_t)inner, (size_t)inner);
-            }
     }
     return ACCEL_OK;
 }

@@ -678,8 +678,7 @@ slb = [sl_t[0], T([2], INT32, data=i32([2, 0]), name="begin"), T([2], INT32, dat
        sl_t[3]]
 case("slice_out_of_bounds", model(slb, [OP(SLICE, [0, 1, 2], [3], 48, [])], [0], [3]), check_st="ACCEL_E_TFLITE_SHAPE")
 # GATHER rows [2, 0, 2] of the same 3x3 (axis 0): [7, 8, 9, 1, 2, 3, 7, 8, 9]; columns [[1], [0]]
-# (axis -1, indices [2, 1]): [[2], [1]], [[5], [4]], [[8], [7]]; an index of 3 fails the run;
-# batch_dims 1 is refused
+# (axis -1, indices [2, 1]): [[2], [1]], [[5], [4]], [[8], [7]]; an index of 3 fails the run
 ga_t = [T([3, 3], scale=1.0, name="in"), T([3], INT32, name="idx"), T([3, 3], scale=1.0, name="out")]
 case("gather_rows", model(ga_t, [OP(GATHER, [0, 1], [2], 23, [("i32", 0), ("i32", 0)])], [0, 1], [2]),
      SL_IN + i32([2, 0, 2]), i8([7, 8, 9, 1, 2, 3, 7, 8, 9]))
@@ -689,8 +688,32 @@ case("gather_columns_int64", model(ga2, [OP(GATHER, [0, 1], [2], 23, [("i32", -1
      i8([2, 1, 5, 4, 8, 7]))
 case("gather_index_out_of_range", model(ga_t, [OP(GATHER, [0, 1], [2], 23, [("i32", 0), ("i32", 0)])], [0, 1], [2]),
      SL_IN + i32([0, 3, 1]), invoke_st="ACCEL_E_TFLITE_RANGE")
-case("gather_batch_dims", model(ga_t, [OP(GATHER, [0, 1], [2], 23, [("i32", 0), ("i32", 1)])], [0, 1], [2]),
-     check_st="ACCEL_E_TFLITE_UNSUPPORTED", reason="a variant of GATHER with no kernel")
+# batch_dims b: params' and the indices' first b dimensions are batches, each gathering from
+# its own params with its own indices; the output is params[:axis] + indices[b:] + params[axis+1:].
+# [[1, 2, 3], [4, 5, 6]] with indices [[2, 0], [1, 1]], axis 1, b 1: [3, 1] from the first row,
+# [5, 5] from the second. b -1 is the indices' last dimension (here 1, the same); axis 0 with b 1
+# (b above the axis), and indices of 3 batches for params of 2, are refused; an index of 3 fails
+# the run. With a dimension between the batch and the axis: [2, 2, 3] = 1..12, axis 2, b 1,
+# indices [[2], [0]]: batch 0 picks column 2 of [1, 2, 3], [4, 5, 6] -> 3, 6; batch 1 column 0
+# of [7, 8, 9], [10, 11, 12] -> 7, 10 (output [2, 2, 1]).
+gb_t = [T([2, 3], scale=1.0, name="in"), T([2, 2], INT32, name="idx"), T([2, 2], scale=1.0, name="out")]
+GB_IN = i8([1, 2, 3, 4, 5, 6])
+case("gather_batch_dims", model(gb_t, [OP(GATHER, [0, 1], [2], 23, [("i32", 1), ("i32", 1)])], [0, 1], [2]),
+     GB_IN + i32([2, 0, 1, 1]), i8([3, 1, 5, 5]))
+case("gather_batch_dims_negative", model(gb_t, [OP(GATHER, [0, 1], [2], 23, [("i32", -1), ("i32", -1)])], [0, 1], [2]),
+     GB_IN + i32([2, 0, 1, 1]), i8([3, 1, 5, 5]))
+case("gather_batch_dims_index_out_of_range",
+     model(gb_t, [OP(GATHER, [0, 1], [2], 23, [("i32", 1), ("i32", 1)])], [0, 1], [2]),
+     GB_IN + i32([2, 0, 3, 1]), invoke_st="ACCEL_E_TFLITE_RANGE")
+gb0 = [gb_t[0], gb_t[1], T([2, 2, 3], scale=1.0, name="out")]
+case("gather_batch_dims_above_axis", model(gb0, [OP(GATHER, [0, 1], [2], 23, [("i32", 0), ("i32", 1)])], [0, 1], [2]),
+     check_st="ACCEL_E_TFLITE_SHAPE")
+gbm = [gb_t[0], T([3, 2], INT32, name="idx"), T([2, 2], scale=1.0, name="out")]
+case("gather_batch_dims_mismatch", model(gbm, [OP(GATHER, [0, 1], [2], 23, [("i32", 1), ("i32", 1)])], [0, 1], [2]),
+     check_st="ACCEL_E_TFLITE_SHAPE")
+gbo = [T([2, 2, 3], scale=1.0, name="in"), T([2, 1], INT32, name="idx"), T([2, 2, 1], scale=1.0, name="out")]
+case("gather_batch_dims_outer", model(gbo, [OP(GATHER, [0, 1], [2], 23, [("i32", 2), ("i32", 1)])], [0, 1], [2]),
+     i8(list(range(1, 13))) + i32([2, 0]), i8([3, 6, 7, 10]))
 
 # RESIZE_NEAREST_NEIGHBOR (ResizeNearestNeighborOptions 74: align_corners, half_pixel_centers):
 # TFLite's float32 index arithmetic, worked here one rounding at a time.
