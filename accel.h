@@ -21681,7 +21681,7 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_gather(accel__tfl_ctx *c)
     accel__tfl_io in, ix, out;
     int32_t axis, bd;
     uint32_t ax, b, d, n;
-    uint64_t batches = 1, outer = 1, all_outer, inner, coords = 1;
+    uint64_t batches = 1, outer = 1, inner = 1, coords = 1;
     accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_GATHER, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 0, 1, ACCEL__TFL_T(INT32) | ACCEL__TFL_T(INT64), &ix);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, (uint32_t)1 << in.t.type, &out);
@@ -21705,11 +21705,13 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_gather(accel__tfl_ctx *c)
     }
     if (!c->rt) return ACCEL_OK;
     /* element counts fit 32 bits (open checks every tensor), so these products do too */
-    for (d = 0; d < b; d++) batches *= accel__tfl_dim(&in.t, d);
-    for (d = b; d < ax; d++) outer *= accel__tfl_dim(&in.t, d);
+    for (d = 0; d < in.t.ndims; d++) {
+        uint32_t dim = accel__tfl_dim(&in.t, d);
+        if (d < b) batches *= dim;
+        else if (d < ax) outer *= dim;
+        else if (d > ax) inner *= dim;
+    }
     for (d = b; d < ix.t.ndims; d++) coords *= accel__tfl_dim(&ix.t, d);
-    accel__tfl_around(&in.t, ax, &all_outer, &inner);
-    ACCEL_ASSERT(all_outer == batches * outer); /* the slices before the axis: batches x outer */
     inner *= accel__tfl_type_size(in.t.type); /* the bytes of one slice */
     n = accel__tfl_dim(&in.t, ax);
     {
@@ -22206,6 +22208,13 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_svdf(accel__tfl_ctx *c)
     return ACCEL_OK;
 }
 
+/* A value stored in an int16_t, wrapped as TFLite's conversions to int16_t do on its targets. */
+ACCEL__TFL_STATIC int32_t accel__tfl_s16(int32_t v)
+{
+    uint32_t u = (uint32_t)v & 0xFFFFu;
+    return u >= 0x8000u ? (int32_t)u - 65536 : (int32_t)u;
+}
+
 /* ---- @tflite.ops: int16 sigmoid and tanh of TFLite's integer kernels: linear interpolation in a table of
  * sigmoid(i / 24) in 0.16 format (tanh(x) = 2 sigmoid(2x) - 1). The values are TFLite's own
  * (its sigmoid_table_uint16): they are not a plain rounding of the formula, and bit-exactness
@@ -22259,7 +22268,7 @@ ACCEL__TFL_STATIC int16_t accel__tfl_sigmoid16(int16_t x, int32_t mult, int32_t 
         r = (ua << 9) + (a & 0x1FFu) * (ub - ua);
     }
     r = in >= 0 ? r + (1UL << 9) : (1UL << 25) - r + (1UL << 9) - 1u;
-    return (int16_t)(int32_t)(uint16_t)((r >> 10) & 0xFFFFu);
+    return (int16_t)accel__tfl_s16((int32_t)(r >> 10));
 }
 
 /* reference_integer_ops::Tanh for int16. */
@@ -22579,13 +22588,6 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_sigmoid_tanh(accel__tfl_ctx *c, int 
 typedef struct accel__tfl_hswish_rec {
     int32_t out_mult, out_exp, relu_mult, relu_exp;
 } accel__tfl_hswish_rec;
-
-/* A value stored in an int16_t, wrapped as TFLite's conversions to int16_t do on its targets. */
-ACCEL__TFL_STATIC int32_t accel__tfl_s16(int32_t v)
-{
-    uint32_t u = (uint32_t)v & 0xFFFFu;
-    return u >= 0x8000u ? (int32_t)u - 65536 : (int32_t)u;
-}
 
 /* int16 doubling high multiplies: gemmlowp's SaturatingRoundingDoublingHighMul (round 1) and
  * TFLite's SaturatingDoublingHighMul (round 0: toward zero); C's division truncates as C++'s. */
