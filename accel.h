@@ -22151,14 +22151,14 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_svdf_prep(accel__tfl_ctx *c)
 ACCEL__TFL_NOINLINE accel_status accel__tfl_svdf(accel__tfl_ctx *c)
 {
     const accel__tfl_svdf_rec *r = (const accel__tfl_svdf_rec *)accel__tfl_keep_rec(c, sizeof *r);
-    const uint8_t *in;
+    const uint8_t *in, *wt;
     uint8_t *state, *out;
     int32_t *scr;
-    size_t used = 0;
-    uint32_t b, q, k, batch, filters, memory, units, n_in, rank;
+    size_t used = 0, k, nb, es, fm;
+    uint32_t b, q, batch, filters, memory, units, rank;
     int32_t lo, hi, st_zp;
-    int st_type;
-    size_t es;
+    int wide;
+    accel_status st;
     if (!r) return ACCEL_E_STATE;
     in = r->in_k ? r->in_k : accel__tfl_at(c, r->in);
     state = accel__tfl_at(c, r->state);
@@ -22166,42 +22166,62 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_svdf(accel__tfl_ctx *c)
     scr = (int32_t *)(void *)accel__tfl_take(c, &used, 4u * (size_t)r->batch * (size_t)r->filters);
     if (!in || !state || !out) return ACCEL_E_TFLITE_GRAPH; /* a constant state or output */
     if (!scr) return ACCEL_E_STATE;
-    batch = r->batch, filters = r->filters, memory = r->memory, units = r->units, n_in = r->n_in, rank = r->rank;
-    st_type = (int)r->state_type;
+    batch = r->batch, filters = r->filters, memory = r->memory, units = r->units, rank = r->rank;
+    wide = r->state_type == ACCEL_TFLITE_INT16;
     st_zp = r->state_zp;
-    lo = st_type == ACCEL_TFLITE_INT8 ? -128 : -32768;
-    hi = st_type == ACCEL_TFLITE_INT8 ? 127 : 32767;
-    es = accel__tfl_type_size(st_type);
-    for (k = 0; k + 1u < r->total; k++) /* shift down by one element, in place */
-        ACCEL_MEMCPY(state + (size_t)k * es, state + (size_t)(k + 1u) * es, es);
+    lo = wide ? -32768 : -128;
+    hi = wide ? 32767 : 127;
+    es = wide ? 2u : 1u;
+    fm = (size_t)memory;
+    /* the state shifts down by one element: ascending 4-byte chunks never overwrite a byte
+     * still to be read (the source is es bytes ahead) */
+    nb = ((size_t)r->total - 1u) * es;
+    for (k = 0; k + 16u <= nb; k += 16u) {
+        uint8_t t[16];
+        ACCEL_MEMCPY(t, state + k + es, 16u);
+        ACCEL_MEMCPY(state + k, t, 16u);
+    }
+    for (; k < nb; k++) state[k] = state[k + es];
+    /* the feature dot products, wrapping as TFLM's int32 sums do: mac's raw GEMM (input rows by
+     * filter rows), computed modulo 2^32 */
+    st = accel_mac_matmul_s32(ACCEL_MAC_INT8, batch, filters, r->n_in, in, (size_t)batch * (size_t)r->n_in, -r->in_zp,
+                              r->wf, (size_t)filters * (size_t)r->n_in, 0, scr, (size_t)batch * (size_t)filters);
+    if (st != ACCEL_OK) return st;
+    for (k = 0; k < (size_t)batch * (size_t)filters; k++) {
+        int32_t dot = accel_mac_multiply_by_quantized_multiplier(scr[k], r->m1, r->s1);
+        uint8_t *p = state + (k * fm + fm - 1u) * es;
+        dot = st_zp + (dot < lo ? lo : dot > hi ? hi : dot);
+        if (wide) accel_store_u16le(p, (uint16_t)((uint32_t)dot & 0xFFFFu));
+        else *p = (uint8_t)((uint32_t)dot & 0xFFu);
+    }
+    /* each filter's memory against its time weights */
+    wt = r->wt;
     for (b = 0; b < batch; b++)
         for (q = 0; q < filters; q++) {
+            const uint8_t *sp = state + ((size_t)b * filters + q) * fm * es, *wp = wt + (size_t)q * fm * es;
             uint32_t sum = 0; /* int32 sums wrap, as they do in TFLM's build */
-            int32_t dot;
-            for (k = 0; k < n_in; k++)
-                sum += (uint32_t)(accel__tfl_load(ACCEL_TFLITE_INT8, r->wf, (size_t)q * (size_t)n_in + (size_t)k) *
-                                  (accel__tfl_load(ACCEL_TFLITE_INT8, in, (size_t)b * (size_t)n_in + (size_t)k) -
-                                   r->in_zp));
-            dot = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(sum), r->m1, r->s1);
-            dot = dot < lo ? lo : dot > hi ? hi : dot;
-            accel__tfl_store(st_type, state, ((size_t)b * (size_t)filters + (size_t)q) * (size_t)memory + (size_t)memory - 1u,
-                             st_zp + dot);
-        }
-    for (b = 0; b < batch; b++)
-        for (q = 0; q < filters; q++) {
-            uint32_t sum = 0;
-            for (k = 0; k < memory; k++)
-                sum += (uint32_t)(accel__tfl_load(st_type, r->wt, (size_t)q * (size_t)memory + (size_t)k) *
-                                  (accel__tfl_load(st_type, state, ((size_t)b * (size_t)filters + (size_t)q) * (size_t)memory + (size_t)k) -
-                                   st_zp));
+            k = 0;
+            if (wide && st_zp == 0) /* two products a word, each half sign-extended */
+                for (; k + 2u <= fm; k += 2u) {
+                    uint32_t w2 = accel_load_u32le(wp + 2u * k), s2 = accel_load_u32le(sp + 2u * k);
+                    sum += (uint32_t)((int32_t)(int16_t)(w2 & 0xFFFFu) * (int32_t)(int16_t)(s2 & 0xFFFFu));
+                    sum += (uint32_t)((int32_t)(int16_t)(w2 >> 16) * (int32_t)(int16_t)(s2 >> 16));
+                }
+            if (wide)
+                for (; k < fm; k++)
+                    sum += (uint32_t)((int32_t)(int16_t)accel_load_u16le(wp + 2u * k) *
+                                      ((int32_t)(int16_t)accel_load_u16le(sp + 2u * k) - st_zp));
+            else
+                for (; k < fm; k++)
+                    sum += (uint32_t)((int32_t)(int8_t)wp[k] * ((int32_t)(int8_t)sp[k] - st_zp));
             scr[(size_t)b * filters + q] = accel__tfl_s32(sum);
         }
     for (b = 0; b < batch; b++)
         for (k = 0; k < units; k++) {
-            uint32_t sum = r->bias ? accel_load_u32le(r->bias + 4u * (size_t)k) : 0u;
+            uint32_t sum = r->bias ? accel_load_u32le(r->bias + 4u * k) : 0u;
             int32_t v;
             for (q = 0; q < rank; q++)
-                sum += (uint32_t)scr[(size_t)b * filters + (size_t)k * rank + q];
+                sum += (uint32_t)scr[(size_t)b * filters + k * rank + q];
             v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_s32(sum), r->m2, r->s2) + r->out_zp;
             out[(size_t)b * units + k] = (uint8_t)((v < -128 ? -128 : v > 127 ? 127 : v) & 0xFF);
         }

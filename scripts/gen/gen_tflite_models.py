@@ -1316,6 +1316,43 @@ def tfl_fc_int8(x, x_zp, w, rows, cols, b, mult, zp, relu):
     return out
 
 
+# SVDF with an int8 state whose zero point is not 0, memory 5 (a word of four and one more),
+# batch 2, rank 2 (4 filters sum in pairs into 2 units), zero points on every tensor that has
+# one. Worked out below from TFLM's integer SVDF (the scales' products and quotients in float32,
+# as TFLM forms them; first invocation, so the older memory holds the state's zero point and
+# only the newest column counts).
+def svdf_int8_first(x, x_zp, wf, wt, bias, n_in, filters, memory, rank, s_in, s_wf, s_wt, s_st, st_zp,
+                    s_out, out_zp):
+    f = f32r
+    m1, sh1 = tfl_quantize_multiplier(f(f(f(s_in) * f(s_wf)) / f(s_st)))
+    m2, sh2 = tfl_quantize_multiplier(f(f(f(s_st) * f(s_wt)) / f(s_out)))
+    batch, units, out = len(x) // n_in, filters // rank, []
+    for b in range(batch):
+        sums = []
+        for q in range(filters):
+            dot = sum(wf[q * n_in + k] * (x[b * n_in + k] - x_zp) for k in range(n_in))
+            newest = st_zp + min(max(tfl_mbqm(dot, m1, sh1), -128), 127)
+            mem = [st_zp] * (memory - 1) + [newest]
+            sums.append(sum(wt[q * memory + k] * (mem[k] - st_zp) for k in range(memory)))
+        for u in range(units):
+            acc = bias[u] + sum(sums[u * rank + r] for r in range(rank))
+            out.append(min(max(tfl_mbqm(acc, m2, sh2) + out_zp, -128), 127))
+    return out
+
+
+sv8_x = [9, -4, 17, 3, -20, 8, 30, 1, -7, -12, 5, 22]
+sv8_wf = [3, -1, 2, 0, 5, -4, 1, 1, -2, 6, -3, 2, -5, 4, 0, 1, 2, -1, 2, 2, 2, -6, 1, 3]
+sv8_wt = [1, -2, 3, 4, 7, 2, 0, -1, 5, -3, -4, 3, 2, 1, 6, 5, 5, -5, 0, 9]
+sv8_b = [40, -25]
+sv8_t = [T([2, 6], scale=0.5, zp=3, name="in"), T([4, 6], data=i8(sv8_wf), scale=0.25, name="wf"),
+         T([4, 5], data=i8(sv8_wt), scale=0.125, name="wt"),
+         T([2], INT32, data=i32(sv8_b), scale=0.0625, name="b"),
+         T([2, 20], scale=0.75, zp=-7, var=True, name="state"), T([2, 2], scale=0.375, zp=4, name="out")]
+case("svdf_int8_state_zp", model(sv8_t, [OP(SVDF, [0, 1, 2, 3, 4], [5], 6, [("i32", 2), ("u8", 0)])], [0], [5]),
+     i8(sv8_x), i8(svdf_int8_first(sv8_x, 3, sv8_wf, sv8_wt, sv8_b, 6, 4, 5, 2, 0.5, 0.25, 0.125, 0.75, -7,
+                                   0.375, 4)))
+
+
 # SUB (41, SubOptions 28: the fused activation), int8 (TFLM's; TFLM's multipliers are float32
 # quotients, where ADD's are double): scales 0.5 everywhere, so the result is a - b: [10, -100,
 # 127] - [3, 50, -128] = [7, -150, 255] -> [7, -128, 127]; broadcast b [5] with RELU: [5, -105,
