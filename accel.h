@@ -3966,7 +3966,7 @@ extern "C" {
     X(AVERAGE_POOL_2D, 5, 0u, ONE, accel__tfl_pool(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     X(MAX_POOL_2D, 5, 0u, ONE, accel__tfl_pool(c, 1), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
     X(SOFTMAX, 9, 0u, ONE, accel__tfl_softmax(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
-    X(QUANTIZE, -1, 0u, ONE, accel__tfl_quantize(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32)) \
+    X(QUANTIZE, -1, 0u, SPLIT, accel__tfl_quantize(c), accel__tfl_quantize_run(c), 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32)) \
     X(RESHAPE, 17, 2u, ONE, accel__tfl_reshape(c), ACCEL_E_STATE, 1, ACCEL__TFL_TANY) \
     X(CONCATENATION, 10, 0u, ONE, accel__tfl_concat(c), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8 | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32)) \
     X(ADD, 11, 0u, ONE, accel__tfl_binary(c, 0), ACCEL_E_STATE, 1, ACCEL__TFL_T8U8) \
@@ -20098,8 +20098,9 @@ ACCEL__TFL_STATIC int32_t accel__tfl_q8(uint8_t v, int is_u8)
     return is_u8 || v < 128u ? (int32_t)v : (int32_t)v - 256;
 }
 
-/* ---- @tflite.ops: run records. FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D (the rows with
- * PART SPLIT) run from a record first in their constants: the mac kernel's call resolved once.
+/* ---- @tflite.ops: run records. The rows with PART SPLIT (FULLY_CONNECTED, CONV_2D,
+ * DEPTHWISE_CONV_2D, SVDF, the LSTM, QUANTIZE) run from a record first in their constants: the
+ * kernel's call resolved once.
  * Prepare mode (init) fills what the model decides (geometry, quantization, multipliers, the
  * filter and bias addresses), init's record step the data addresses in the arena; invoke then
  * calls the kernel from the record and reads nothing of the model but the filter and bias. */
@@ -20238,6 +20239,13 @@ ACCEL__TFL_STATIC accel__tfl_work *accel__tfl_work_at(const accel_tflite_model *
 {
     uint8_t *p = (uint8_t *)arena + sizeof(accel__tfl_ent) * ((size_t)m->n_tensors + 2u * (size_t)m->n_ops);
     return (accel__tfl_work *)(void *)(p + ((0u - (uintptr_t)p) & (ACCEL__TFL_PALIGN - 1u)));
+}
+
+/* Run mode: the arena's bytes of tensor i, NULL when it has none (a constant, or unplanned) */
+ACCEL__TFL_STATIC uint8_t *accel__tfl_at(const accel__tfl_ctx *c, int32_t i)
+{
+    const accel__tfl_ent *e = accel__tfl_ents(c->rt) + i;
+    return e->off == ACCEL__TFL_NONE ? NULL : c->rt->arena + accel__tfl_table_bytes(c->m) + e->off;
 }
 
 /* init's record step: the operator's run record is complete; invoke runs it from the record
@@ -20863,12 +20871,24 @@ ACCEL__TFL_STATIC void accel__tfl_store(int type, uint8_t *p, size_t i, int32_t 
     }
 }
 
+/* QUANTIZE's run record: what prepare resolved, so invoke reads nothing of the model */
+typedef struct accel__tfl_quant_rec {
+    const uint8_t *in_k; /* a constant input, else NULL (the arena's tensor in) */
+    int32_t mult, shift, in_zp, out_zp, lo, hi, in, out;
+    uint32_t elements;
+    uint8_t in_type, out_type;
+} accel__tfl_quant_rec;
+
+/* QUANTIZE between integer types (TFLM's Requantize). Check and prepare: the record; run:
+ * accel__tfl_quantize_run. */
 ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
 {
+    /* init's record step: prepare made the record whole */
+    if (ACCEL__TFL_RECS && c->rt) return accel__tfl_keep_rec(c, sizeof(accel__tfl_quant_rec)) ? accel__tfl_mark(c) : ACCEL_E_STATE;
     const uint32_t ints = ACCEL__TFL_T(INT8) | ACCEL__TFL_T(UINT8) | ACCEL__TFL_T(INT16) | ACCEL__TFL_T(INT32);
     accel__tfl_io in, out;
-    int32_t mult, shift, lo = 0, hi = 0, *kept;
-    size_t i;
+    accel__tfl_quant_rec *r;
+    int32_t mult, shift;
     accel_status st = accel__tfl_need(c, 0, 0, (uint32_t)ACCEL__TFL_TY_QUANTIZE, &in);
     if (st == ACCEL_OK) st = accel__tfl_need(c, 1, 0, ints, &out);
     if (st != ACCEL_OK) return st;
@@ -20881,38 +20901,48 @@ ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize(accel__tfl_ctx *c)
         (in.t.type == ACCEL_TFLITE_INT32 && out.t.type != ACCEL_TFLITE_INT8 && out.t.type != ACCEL_TFLITE_INT16) ||
         (in.t.type == ACCEL_TFLITE_INT16 && out.t.type == ACCEL_TFLITE_UINT8))
         return ACCEL__TFL_NO(c, ACCEL__TFL_WHY_PAIR);
-    kept = accel__tfl_keep(c, 2);
-    if (c->rt) {
-        if (!kept) return ACCEL_E_STATE;
-        mult = kept[0];
-        shift = kept[1];
-    } else {
-        st = accel__tfl_qmul_div(in.t.scale_bits, out.t.scale_bits, &mult, &shift);
-        if (st == ACCEL_OK && kept) {
-            kept[0] = mult;
-            kept[1] = shift;
-        }
-        return st;
-    }
-    accel__tfl_qrange(out.t.type, &lo, &hi);
-    if (mult == 0x40000000 && shift == 1 && (in.t.type == ACCEL_TFLITE_INT8 || in.t.type == ACCEL_TFLITE_UINT8) &&
-        (out.t.type == ACCEL_TFLITE_INT8 || out.t.type == ACCEL_TFLITE_UINT8)) {
+    r = (accel__tfl_quant_rec *)accel__tfl_keep_rec(c, sizeof *r);
+    st = accel__tfl_qmul_div(in.t.scale_bits, out.t.scale_bits, &mult, &shift);
+    if (st != ACCEL_OK || !r) return st; /* check mode: no record */
+    r->in_k = in.t.data; /* a constant's bytes in the model (the arena's tensor: NULL) */
+    r->mult = mult, r->shift = shift;
+    r->in_zp = in.t.zero_point, r->out_zp = out.t.zero_point;
+    accel__tfl_qrange(out.t.type, &r->lo, &r->hi);
+    r->in = in.index, r->out = out.index;
+    r->elements = (uint32_t)in.t.elements; /* elements fit 32 bits (open) */
+    r->in_type = (uint8_t)in.t.type, r->out_type = (uint8_t)out.t.type;
+    return ACCEL_OK;
+}
+
+ACCEL__TFL_NOINLINE accel_status accel__tfl_quantize_run(accel__tfl_ctx *c)
+{
+    const accel__tfl_quant_rec *r = (const accel__tfl_quant_rec *)accel__tfl_keep_rec(c, sizeof *r);
+    const uint8_t *ip;
+    uint8_t *op;
+    size_t i, n;
+    int32_t lo, hi;
+    int it, ot;
+    if (!r) return ACCEL_E_STATE;
+    ip = r->in_k ? r->in_k : accel__tfl_at(c, r->in);
+    op = accel__tfl_at(c, r->out);
+    if (!ip || !op) return ACCEL_E_TFLITE_GRAPH; /* a constant output */
+    lo = r->lo, hi = r->hi, it = r->in_type, ot = r->out_type, n = (size_t)r->elements;
+    if (r->mult == 0x40000000 && r->shift == 1 && (it == ACCEL_TFLITE_INT8 || it == ACCEL_TFLITE_UINT8) &&
+        (ot == ACCEL_TFLITE_INT8 || ot == ACCEL_TFLITE_UINT8)) {
         /* equal scales between 8-bit types (the usual uint8 <-> int8 edge of a model): the
            multiplier is exactly 1, so only the zero points move */
-        const uint8_t *ip = in.in;
-        uint8_t *op = out.out;
-        int32_t dz = out.t.zero_point - in.t.zero_point;
-        int sx = in.t.type == ACCEL_TFLITE_INT8;
-        for (i = 0; i < in.t.elements; i++) {
+        int32_t dz = r->out_zp - r->in_zp;
+        int sx = it == ACCEL_TFLITE_INT8;
+        for (i = 0; i < n; i++) {
             int32_t v = (sx ? (int32_t)(int8_t)ip[i] : (int32_t)ip[i]) + dz;
             op[i] = (uint8_t)((uint32_t)(v < lo ? lo : v > hi ? hi : v) & 0xFFu);
         }
         return ACCEL_OK;
     }
-    for (i = 0; i < in.t.elements; i++) {
-        int32_t v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_load(in.t.type, in.in, i) - in.t.zero_point,
-                                                               mult, shift) + out.t.zero_point;
-        accel__tfl_store(out.t.type, out.out, i, v < lo ? lo : v > hi ? hi : v);
+    for (i = 0; i < n; i++) {
+        int32_t v = accel_mac_multiply_by_quantized_multiplier(accel__tfl_load(it, ip, i) - r->in_zp, r->mult, r->shift) +
+                    r->out_zp;
+        accel__tfl_store(ot, op, i, v < lo ? lo : v > hi ? hi : v);
     }
     return ACCEL_OK;
 }
@@ -22026,13 +22056,6 @@ typedef struct accel__tfl_svdf_rec {
     int32_t in_zp, state_zp, out_zp, state_type;
     uint32_t batch, n_in, filters, units, memory, rank, total;
 } accel__tfl_svdf_rec;
-
-/* Run mode: the arena's bytes of tensor i, NULL when it has none (a constant, or unplanned) */
-ACCEL__TFL_STATIC uint8_t *accel__tfl_at(const accel__tfl_ctx *c, int32_t i)
-{
-    const accel__tfl_ent *e = accel__tfl_ents(c->rt) + i;
-    return e->off == ACCEL__TFL_NONE ? NULL : c->rt->arena + accel__tfl_table_bytes(c->m) + e->off;
-}
 
 /* SVDF, integer (TFLM's EvalIntegerSvdfReference): the state [batch, filters * memory] shifts by
  * one (the whole buffer, as TFLM does), the newest column gets the feature dot products, the
